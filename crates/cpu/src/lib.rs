@@ -1,0 +1,1 @@
+//! The CPU device: the work-group transform, code generation and the worker pool.
