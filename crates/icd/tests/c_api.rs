@@ -205,7 +205,7 @@ macro_rules! c_programs {
     };
 }
 
-c_programs!(platform, device);
+c_programs!(platform, device, context);
 
 /// Every C program in `tests/c` has its test above.
 #[test]
