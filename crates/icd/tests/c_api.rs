@@ -205,7 +205,7 @@ macro_rules! c_programs {
     };
 }
 
-c_programs!(platform, device, context, queue);
+c_programs!(platform, device, context, queue, buffer);
 
 /// Every C program in `tests/c` has its test above.
 #[test]
