@@ -205,7 +205,7 @@ macro_rules! c_programs {
     };
 }
 
-c_programs!(platform, device, context, queue, buffer, event);
+c_programs!(platform, device, context, queue, buffer, event, threads, invalid);
 
 /// Every C program in `tests/c` has its test above.
 #[test]
