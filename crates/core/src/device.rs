@@ -155,7 +155,8 @@ impl DeviceInfo {
             available: true,
             compiler_available: false,
             linker_available: false,
-            execution_capabilities: 1, // CL_EXEC_KERNEL
+            // CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL: the CPU device can call host functions.
+            execution_capabilities: 1 | 2,
             queue_on_host_properties: queue_props::OUT_OF_ORDER_EXEC_MODE_ENABLE
                 | queue_props::PROFILING_ENABLE,
             name: machine.cpu_name.clone(),

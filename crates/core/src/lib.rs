@@ -17,6 +17,7 @@ pub mod machine;
 pub mod memory;
 pub mod object;
 pub mod platform;
+pub mod program;
 pub mod queue;
 
 pub use context::Context;

@@ -121,7 +121,9 @@ impl Drop for Storage {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mapping {
     pub ptr: usize,
-    pub flags: u64,
+    pub len: usize,
+    /// Mapped with `CL_MAP_WRITE` or `CL_MAP_WRITE_INVALIDATE_REGION`.
+    pub writes: bool,
 }
 
 /// A memory object (`cl_mem`).
@@ -237,14 +239,18 @@ impl MemObject {
         self.mappings().len() as u32
     }
 
-    /// Records a mapping made by `clEnqueueMapBuffer` at `offset`; returns its address.
-    pub fn map(&self, offset: usize, map_flags: u64) -> usize {
+    /// Records a mapping made by `clEnqueueMapBuffer` of `len` bytes at `offset`; returns its
+    /// address. 5.5.2: CL_INVALID_OPERATION "if mapping would lead to overlapping regions being
+    /// mapped for writing".
+    pub fn map(&self, offset: usize, len: usize, writes: bool) -> ClResult<usize> {
         let ptr = self.base() as usize + offset;
-        self.mappings().push(Mapping {
-            ptr,
-            flags: map_flags,
-        });
-        ptr
+        let mut mappings = self.mappings();
+        let overlaps = |m: &Mapping| m.ptr < ptr + len && ptr < m.ptr + m.len;
+        if writes && mappings.iter().any(|m| m.writes && overlaps(m)) {
+            return Err(ClError::InvalidOperation);
+        }
+        mappings.push(Mapping { ptr, len, writes });
+        Ok(ptr)
     }
 
     /// Forgets one mapping at `ptr`. 5.5.2: CL_INVALID_VALUE "if mapped_ptr is not a valid
