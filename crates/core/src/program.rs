@@ -21,12 +21,19 @@ pub struct Program {
 impl Program {
     pub fn from_source(context: Arc<Context>, source: String) -> Arc<Program> {
         let devices = context.devices.clone();
-        Arc::new(Program { icd: IcdHeader::new(), context, devices, source })
+        Arc::new(Program {
+            icd: IcdHeader::new(),
+            context,
+            devices,
+            source,
+        })
     }
 }
 
 impl std::fmt::Debug for Program {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Program").field("source_len", &self.source.len()).finish()
+        f.debug_struct("Program")
+            .field("source_len", &self.source.len())
+            .finish()
     }
 }

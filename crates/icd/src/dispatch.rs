@@ -116,7 +116,10 @@ pub unsafe extern "C" fn clGetExtensionFunctionAddress(func_name: *const c_char)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn clGetExtensionFunctionAddressForPlatform(platform: cl_platform_id, func_name: *const c_char) -> *mut c_void {
+pub unsafe extern "C" fn clGetExtensionFunctionAddressForPlatform(
+    platform: cl_platform_id,
+    func_name: *const c_char,
+) -> *mut c_void {
     let mut found = std::ptr::null_mut();
     crate::entry::unit("clGetExtensionFunctionAddressForPlatform", || {
         if check_platform(platform).is_ok() {

@@ -60,8 +60,9 @@ struct Registry {
     shards: [RwLock<HashMap<usize, Entry>>; SHARDS],
 }
 
-static REGISTRY: std::sync::LazyLock<Registry> =
-    std::sync::LazyLock::new(|| Registry { shards: std::array::from_fn(|_| RwLock::new(HashMap::new())) });
+static REGISTRY: std::sync::LazyLock<Registry> = std::sync::LazyLock::new(|| Registry {
+    shards: std::array::from_fn(|_| RwLock::new(HashMap::new())),
+});
 
 fn shard(addr: usize) -> &'static RwLock<HashMap<usize, Entry>> {
     // Objects are at least 16-byte aligned; mix the higher bits.
@@ -79,7 +80,13 @@ fn write(addr: usize) -> std::sync::RwLockWriteGuard<'static, HashMap<usize, Ent
 /// Makes a new handle for `object`, with one application reference.
 pub fn new_handle<T: ClObject, H>(object: Arc<T>) -> *mut H {
     let ptr = Arc::into_raw(object);
-    write(ptr as usize).insert(ptr as usize, Entry { kind: T::KIND, refs: Some(1) });
+    write(ptr as usize).insert(
+        ptr as usize,
+        Entry {
+            kind: T::KIND,
+            refs: Some(1),
+        },
+    );
     ptr as *mut H
 }
 
@@ -87,7 +94,13 @@ pub fn new_handle<T: ClObject, H>(object: Arc<T>) -> *mut H {
 /// do nothing.
 pub fn register_permanent<T: ClObject>(object: &Arc<T>) {
     let addr = Arc::as_ptr(object) as usize;
-    write(addr).insert(addr, Entry { kind: T::KIND, refs: None });
+    write(addr).insert(
+        addr,
+        Entry {
+            kind: T::KIND,
+            refs: None,
+        },
+    );
 }
 
 /// The handle that stands for `object` (for queries that return a related object).

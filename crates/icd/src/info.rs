@@ -72,7 +72,10 @@ impl<T> InfoValue for *mut T {
 /// `cl_name_version[]` entries.
 impl InfoValue for NameVersion {
     fn bytes(&self) -> Vec<u8> {
-        let mut entry = cl_name_version { version: self.version.packed(), name: [0; CL_NAME_VERSION_MAX_NAME_SIZE] };
+        let mut entry = cl_name_version {
+            version: self.version.packed(),
+            name: [0; CL_NAME_VERSION_MAX_NAME_SIZE],
+        };
         let name = self.name.as_bytes();
         let n = name.len().min(CL_NAME_VERSION_MAX_NAME_SIZE - 1);
         entry.name[..n].copy_from_slice(&name[..n]);
@@ -97,13 +100,20 @@ pub fn of<T: InfoValue + ?Sized>(value: &T) -> Vec<u8> {
 /// # Safety
 /// `param_value` must be NULL or writable for `param_value_size` bytes; `param_value_size_ret`
 /// must be NULL or writable.
-pub unsafe fn answer(bytes: &[u8], param_value_size: usize, param_value: *mut std::ffi::c_void, param_value_size_ret: *mut usize) -> ClResult<()> {
+pub unsafe fn answer(
+    bytes: &[u8],
+    param_value_size: usize,
+    param_value: *mut std::ffi::c_void,
+    param_value_size_ret: *mut usize,
+) -> ClResult<()> {
     if !param_value.is_null() {
         if param_value_size < bytes.len() {
             return Err(ClError::InvalidValue);
         }
         // SAFETY: the caller's contract; `bytes.len() <= param_value_size`.
-        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), param_value.cast::<u8>(), bytes.len()) };
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), param_value.cast::<u8>(), bytes.len())
+        };
     }
     if !param_value_size_ret.is_null() {
         // SAFETY: the caller's contract.
@@ -126,7 +136,10 @@ mod tests {
         unsafe {
             answer(&bytes, 4, (&mut out as *mut u32).cast(), &mut size).unwrap();
             assert_eq!((out, size), (7, 4));
-            assert_eq!(answer(&bytes, 2, (&mut out as *mut u32).cast(), &mut size), Err(ClError::InvalidValue));
+            assert_eq!(
+                answer(&bytes, 2, (&mut out as *mut u32).cast(), &mut size),
+                Err(ClError::InvalidValue)
+            );
             answer(&bytes, 0, std::ptr::null_mut(), &mut size).unwrap();
         }
         assert_eq!(size, 4);
@@ -135,7 +148,10 @@ mod tests {
     #[test]
     fn strings_and_name_versions() {
         assert_eq!(of("ab"), b"ab\0");
-        let nv = NameVersion { name: "cl_khr_icd", version: Version::new(1, 0, 0) };
+        let nv = NameVersion {
+            name: "cl_khr_icd",
+            version: Version::new(1, 0, 0),
+        };
         let b = of(&nv);
         assert_eq!(b.len(), std::mem::size_of::<cl_name_version>());
         assert_eq!(&b[4..14], b"cl_khr_icd");

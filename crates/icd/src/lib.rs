@@ -7,11 +7,15 @@
 
 // Entry points take raw pointers from C by design; each one documents the contract it relies
 // on, which is the OpenCL specification's.
-#![allow(clippy::missing_safety_doc, clippy::not_unsafe_ptr_arg_deref, clippy::too_many_arguments)]
+#![allow(
+    clippy::missing_safety_doc,
+    clippy::not_unsafe_ptr_arg_deref,
+    clippy::too_many_arguments
+)]
 
-mod entry;
 pub mod api;
 pub mod dispatch;
+mod entry;
 pub mod handle;
 pub mod info;
 

@@ -29,8 +29,13 @@ struct ContextProperties {
 ///
 /// # Safety
 /// `properties` is NULL or a zero-terminated list of name/value pairs.
-unsafe fn context_properties(properties: *const cl_context_properties) -> ClResult<ContextProperties> {
-    let mut out = ContextProperties { list: Vec::new(), interop_user_sync: false };
+unsafe fn context_properties(
+    properties: *const cl_context_properties,
+) -> ClResult<ContextProperties> {
+    let mut out = ContextProperties {
+        list: Vec::new(),
+        interop_user_sync: false,
+    };
     if properties.is_null() {
         return Ok(out);
     }
@@ -72,18 +77,38 @@ unsafe fn context_properties(properties: *const cl_context_properties) -> ClResu
 }
 
 /// Wraps the application's `pfn_notify`.
-fn notify_fn(pfn_notify: Option<ContextNotify>, user_data: *mut c_void) -> Option<ferrocl_core::context::NotifyFn> {
+fn notify_fn(
+    pfn_notify: Option<ContextNotify>,
+    user_data: *mut c_void,
+) -> Option<ferrocl_core::context::NotifyFn> {
     let f = pfn_notify?;
     let user_data = UserData(user_data);
     Some(Box::new(move |message: &str, private: &[u8]| {
         let message = CString::new(message.replace('\0', " ")).unwrap_or_default();
         // SAFETY: the application gave this callback for exactly this call signature.
-        unsafe { f(message.as_ptr(), private.as_ptr().cast(), private.len(), user_data.get()) };
+        unsafe {
+            f(
+                message.as_ptr(),
+                private.as_ptr().cast(),
+                private.len(),
+                user_data.get(),
+            )
+        };
     }))
 }
 
-fn make_context(properties: ContextProperties, devices: Vec<Arc<Device>>, pfn_notify: Option<ContextNotify>, user_data: *mut c_void) -> cl_context {
-    let context = Context::new(devices, properties.list, properties.interop_user_sync, notify_fn(pfn_notify, user_data));
+fn make_context(
+    properties: ContextProperties,
+    devices: Vec<Arc<Device>>,
+    pfn_notify: Option<ContextNotify>,
+    user_data: *mut c_void,
+) -> cl_context {
+    let context = Context::new(
+        devices,
+        properties.list,
+        properties.interop_user_sync,
+        notify_fn(pfn_notify, user_data),
+    );
     new_handle(context)
 }
 

@@ -37,10 +37,20 @@ fn check_buffer_flags(f: u64) -> ClResult<u64> {
         return Err(ClError::InvalidValue);
     }
     // "If the value specified for flags is 0, the default is used which is CL_MEM_READ_WRITE."
-    Ok(if f & flags::DEVICE_ACCESS == 0 { f | flags::READ_WRITE } else { f })
+    Ok(if f & flags::DEVICE_ACCESS == 0 {
+        f | flags::READ_WRITE
+    } else {
+        f
+    })
 }
 
-fn create_buffer(context: cl_context, properties: Option<Vec<u64>>, mem_flags: cl_mem_flags, size: usize, host_ptr: *mut c_void) -> ClResult<cl_mem> {
+fn create_buffer(
+    context: cl_context,
+    properties: Option<Vec<u64>>,
+    mem_flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+) -> ClResult<cl_mem> {
     let ctx = get::<Context, _>(context)?;
     let f = check_buffer_flags(mem_flags)?;
     // 5.2.1: CL_INVALID_BUFFER_SIZE "if size is 0, or if size is greater than
@@ -120,7 +130,10 @@ entry! {
 /// for which the origin field of the cl_buffer_region structure passed in buffer_create_info is
 /// aligned to the CL_DEVICE_MEM_BASE_ADDR_ALIGN value".
 fn check_sub_buffer_alignment(context: &Context, origin: usize) -> ClResult<()> {
-    let aligned = context.devices.iter().any(|d| origin % (d.info.mem_base_addr_align as usize / 8) == 0);
+    let aligned = context
+        .devices
+        .iter()
+        .any(|d| origin % (d.info.mem_base_addr_align as usize / 8) == 0);
     if aligned {
         Ok(())
     } else {
@@ -130,7 +143,10 @@ fn check_sub_buffer_alignment(context: &Context, origin: usize) -> ClResult<()> 
 
 /// The flags of a sub-buffer: checked against its parent's, and inheriting what it leaves out.
 fn sub_buffer_flags(parent: u64, f: u64) -> ClResult<u64> {
-    if f & !(flags::DEVICE_ACCESS | flags::HOST_ACCESS) != 0 || several(f, flags::DEVICE_ACCESS) || several(f, flags::HOST_ACCESS) {
+    if f & !(flags::DEVICE_ACCESS | flags::HOST_ACCESS) != 0
+        || several(f, flags::DEVICE_ACCESS)
+        || several(f, flags::HOST_ACCESS)
+    {
         // 5.2.1: CL_INVALID_VALUE "if flags specifies CL_MEM_USE_HOST_PTR, CL_MEM_ALLOC_HOST_PTR
         // or CL_MEM_COPY_HOST_PTR" (and for any flag that is not valid).
         return Err(ClError::InvalidValue);
@@ -147,9 +163,15 @@ fn sub_buffer_flags(parent: u64, f: u64) -> ClResult<u64> {
         // and flags specify CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_WRITE_ONLY".
         (flags::HOST_WRITE_ONLY, flags::HOST_READ_ONLY),
         (flags::HOST_READ_ONLY, flags::HOST_WRITE_ONLY),
-        (flags::HOST_NO_ACCESS, flags::HOST_READ_ONLY | flags::HOST_WRITE_ONLY),
+        (
+            flags::HOST_NO_ACCESS,
+            flags::HOST_READ_ONLY | flags::HOST_WRITE_ONLY,
+        ),
     ];
-    if conflicts.iter().any(|&(p, c)| parent & p != 0 && f & c != 0) {
+    if conflicts
+        .iter()
+        .any(|&(p, c)| parent & p != 0 && f & c != 0)
+    {
         return Err(ClError::InvalidValue);
     }
     // "If the CL_MEM_READ_WRITE, CL_MEM_READ_ONLY or CL_MEM_WRITE_ONLY values are not specified
@@ -173,7 +195,10 @@ fn sub_buffer_flags(parent: u64, f: u64) -> ClResult<u64> {
 /// same or if the context associated with command_queue and events in event_wait_list are not
 /// the same".
 fn same_context(queue: &CommandQueue, mems: &[&Arc<MemObject>]) -> ClResult<()> {
-    if mems.iter().any(|m| !Arc::ptr_eq(&m.context, &queue.context)) {
+    if mems
+        .iter()
+        .any(|m| !Arc::ptr_eq(&m.context, &queue.context))
+    {
         return Err(ClError::InvalidContext);
     }
     Ok(())
@@ -205,7 +230,14 @@ fn check_host_access(mem: &MemObject, read: bool, write: bool) -> ClResult<()> {
 ///
 /// # Safety
 /// `event` is NULL or writable.
-unsafe fn submit(queue: &Arc<CommandQueue>, command_type: u32, work: Work, deps: &[Arc<ferrocl_core::Event>], blocking: cl_bool, event: *mut cl_event) -> ClResult<()> {
+unsafe fn submit(
+    queue: &Arc<CommandQueue>,
+    command_type: u32,
+    work: Work,
+    deps: &[Arc<ferrocl_core::Event>],
+    blocking: cl_bool,
+    event: *mut cl_event,
+) -> ClResult<()> {
     let ev = queue.enqueue(command_type, work, deps)?;
     // SAFETY: the caller's contract.
     unsafe { give_event(event, ev.clone()) };
@@ -217,7 +249,18 @@ unsafe fn submit(queue: &Arc<CommandQueue>, command_type: u32, work: Work, deps:
 /// # Safety
 /// As the entry points': `ptr` valid for `size` bytes until the command completes.
 #[allow(clippy::too_many_arguments)]
-unsafe fn transfer(read: bool, command_queue: cl_command_queue, buffer: cl_mem, blocking: cl_bool, offset: usize, size: usize, ptr: *mut c_void, num_events: cl_uint, events: *const cl_event, event: *mut cl_event) -> ClResult<()> {
+unsafe fn transfer(
+    read: bool,
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking: cl_bool,
+    offset: usize,
+    size: usize,
+    ptr: *mut c_void,
+    num_events: cl_uint,
+    events: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult<()> {
     let queue = get::<CommandQueue, _>(command_queue)?;
     let mem = get::<MemObject, _>(buffer)?;
     // SAFETY: the caller's contract.
@@ -233,9 +276,23 @@ unsafe fn transfer(read: bool, command_queue: cl_command_queue, buffer: cl_mem, 
     let host = Location::Host(unsafe { HostPtr::new(ptr.cast()) });
     let dev = Location::Mem(mem, offset);
     let (work, command_type) = if read {
-        (Work::Copy { src: dev, dst: host, size }, command::READ_BUFFER)
+        (
+            Work::Copy {
+                src: dev,
+                dst: host,
+                size,
+            },
+            command::READ_BUFFER,
+        )
     } else {
-        (Work::Copy { src: host, dst: dev, size }, command::WRITE_BUFFER)
+        (
+            Work::Copy {
+                src: host,
+                dst: dev,
+                size,
+            },
+            command::WRITE_BUFFER,
+        )
     };
     // SAFETY: the caller's contract.
     unsafe { submit(&queue, command_type, work, &deps, blocking, event) }
@@ -309,9 +366,18 @@ entry! {
 /// The geometry of one end of a rectangular transfer, with the spec's defaults for zero
 /// pitches: "If buffer_row_pitch is 0, buffer_row_pitch is computed as region[0]. If
 /// buffer_slice_pitch is 0, buffer_slice_pitch is computed as region[1] × buffer_row_pitch."
-fn rect_end(origin: [usize; 3], region: [usize; 3], row_pitch: usize, slice_pitch: usize) -> ClResult<(usize, [usize; 2])> {
+fn rect_end(
+    origin: [usize; 3],
+    region: [usize; 3],
+    row_pitch: usize,
+    slice_pitch: usize,
+) -> ClResult<(usize, [usize; 2])> {
     let row = if row_pitch == 0 { region[0] } else { row_pitch };
-    let slice = if slice_pitch == 0 { region[1].checked_mul(row).ok_or(ClError::InvalidValue)? } else { slice_pitch };
+    let slice = if slice_pitch == 0 {
+        region[1].checked_mul(row).ok_or(ClError::InvalidValue)?
+    } else {
+        slice_pitch
+    };
     // 5.2.2: CL_INVALID_VALUE "if buffer_row_pitch is not 0 and is less than region[0]", "if
     // buffer_slice_pitch is not 0 and is less than region[1] × buffer_row_pitch and not a
     // multiple of buffer_row_pitch" (and the same of the host pitches).
@@ -348,23 +414,50 @@ unsafe fn triple(p: *const usize) -> ClResult<[usize; 3]> {
 /// # Safety
 /// As the entry points'.
 #[allow(clippy::too_many_arguments)]
-unsafe fn transfer_rect(read: bool, command_queue: cl_command_queue, buffer: cl_mem, blocking: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *mut c_void, num_events: cl_uint, events: *const cl_event, event: *mut cl_event) -> ClResult<()> {
+unsafe fn transfer_rect(
+    read: bool,
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking: cl_bool,
+    buffer_origin: *const usize,
+    host_origin: *const usize,
+    region: *const usize,
+    buffer_row_pitch: usize,
+    buffer_slice_pitch: usize,
+    host_row_pitch: usize,
+    host_slice_pitch: usize,
+    ptr: *mut c_void,
+    num_events: cl_uint,
+    events: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult<()> {
     let queue = get::<CommandQueue, _>(command_queue)?;
     let mem = get::<MemObject, _>(buffer)?;
     // SAFETY: the caller's contract, for this and the array arguments below.
     let deps = unsafe { wait_list(num_events, events) }?;
     same_context(&queue, &[&mem])?;
     queue.check_wait_list(&deps)?;
-    let (buffer_origin, host_origin, region) = unsafe { (triple(buffer_origin)?, triple(host_origin)?, triple(region)?) };
+    let (buffer_origin, host_origin, region) = unsafe {
+        (
+            triple(buffer_origin)?,
+            triple(host_origin)?,
+            triple(region)?,
+        )
+    };
     // CL_INVALID_VALUE "if any region array element is 0" and "if ptr is NULL".
     if region.contains(&0) || ptr.is_null() {
         return Err(ClError::InvalidValue);
     }
-    let (mem_offset, mem_pitch) = rect_end(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch)?;
-    let (host_offset, host_pitch) = rect_end(host_origin, region, host_row_pitch, host_slice_pitch)?;
+    let (mem_offset, mem_pitch) =
+        rect_end(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch)?;
+    let (host_offset, host_pitch) =
+        rect_end(host_origin, region, host_row_pitch, host_slice_pitch)?;
     // CL_INVALID_VALUE "if the region being read or written specified by (buffer_origin,
     // region, buffer_row_pitch, buffer_slice_pitch) is out of bounds".
-    if mem_offset.checked_add(rect_extent(region, mem_pitch)).is_none_or(|end| end > mem.size) {
+    if mem_offset
+        .checked_add(rect_extent(region, mem_pitch))
+        .is_none_or(|end| end > mem.size)
+    {
         return Err(ClError::InvalidValue);
     }
     check_host_access(&mem, read, !read)?;
@@ -372,9 +465,31 @@ unsafe fn transfer_rect(read: bool, command_queue: cl_command_queue, buffer: cl_
     let host = Location::Host(unsafe { HostPtr::new(ptr.cast::<u8>().wrapping_add(host_offset)) });
     let dev = Location::Mem(mem, mem_offset);
     let (work, command_type) = if read {
-        (Work::CopyRect { src: dev, dst: host, rect: Rect { region, src_pitch: mem_pitch, dst_pitch: host_pitch } }, command::READ_BUFFER_RECT)
+        (
+            Work::CopyRect {
+                src: dev,
+                dst: host,
+                rect: Rect {
+                    region,
+                    src_pitch: mem_pitch,
+                    dst_pitch: host_pitch,
+                },
+            },
+            command::READ_BUFFER_RECT,
+        )
     } else {
-        (Work::CopyRect { src: host, dst: dev, rect: Rect { region, src_pitch: host_pitch, dst_pitch: mem_pitch } }, command::WRITE_BUFFER_RECT)
+        (
+            Work::CopyRect {
+                src: host,
+                dst: dev,
+                rect: Rect {
+                    region,
+                    src_pitch: host_pitch,
+                    dst_pitch: mem_pitch,
+                },
+            },
+            command::WRITE_BUFFER_RECT,
+        )
     };
     // SAFETY: the caller's contract.
     unsafe { submit(&queue, command_type, work, &deps, blocking, event) }

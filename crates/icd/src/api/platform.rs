@@ -43,7 +43,12 @@ pub fn platform_handle() -> cl_platform_id {
 ///
 /// # Safety
 /// `list` must be NULL or writable for `num_entries` handles; `num_ret` NULL or writable.
-unsafe fn write_handles<H: Copy>(found: &[H], num_entries: cl_uint, list: *mut H, num_ret: *mut cl_uint) -> ClResult<()> {
+unsafe fn write_handles<H: Copy>(
+    found: &[H],
+    num_entries: cl_uint,
+    list: *mut H,
+    num_ret: *mut cl_uint,
+) -> ClResult<()> {
     // 4.1: CL_INVALID_VALUE "if num_entries is equal to zero and platforms is not NULL or if
     // both num_platforms and platforms are NULL" (4.2 says the same of devices).
     if (num_entries == 0 && !list.is_null()) || (list.is_null() && num_ret.is_null()) {
@@ -104,11 +109,18 @@ fn type_bits(t: DeviceType) -> cl_device_type {
     }
 }
 
-/// `CL_DEVICE_TYPE` of a device: its kind, plus `CL_DEVICE_TYPE_DEFAULT` for the platform's
-/// first device.
-fn device_type_of(device: &Arc<Device>) -> cl_device_type {
-    let is_default = platform().devices().first().is_some_and(|d| Arc::ptr_eq(d, device));
-    type_bits(device.info.device_type) | if is_default { CL_DEVICE_TYPE_DEFAULT } else { 0 }
+/// Whether a device matches a `clGetDeviceIDs` type request. `CL_DEVICE_TYPE_DEFAULT` selects
+/// the platform's first device; the device itself reports only its own kind (4.2, Table 5:
+/// "The device must report a single device type, which must not be CL_DEVICE_TYPE_DEFAULT or
+/// CL_DEVICE_TYPE_ALL").
+fn matches_type(device: &Arc<Device>, requested: cl_device_type) -> bool {
+    let is_default = platform()
+        .devices()
+        .first()
+        .is_some_and(|d| Arc::ptr_eq(d, device));
+    requested == CL_DEVICE_TYPE_ALL
+        || type_bits(device.info.device_type) & requested != 0
+        || (is_default && requested & CL_DEVICE_TYPE_DEFAULT != 0)
 }
 
 entry! {
@@ -125,7 +137,7 @@ entry! {
         let found: Vec<cl_device_id> = platform
             .devices()
             .iter()
-            .filter(|d| device_type == CL_DEVICE_TYPE_ALL || device_type_of(d) & device_type != 0)
+            .filter(|d| matches_type(d, device_type))
             .map(handle::handle_of)
             .collect();
         // 4.2: CL_DEVICE_NOT_FOUND "if no OpenCL devices that matched device_type were found".
@@ -148,7 +160,7 @@ entry! {
 fn device_info(device: &Arc<Device>, param_name: cl_device_info) -> ClResult<Vec<u8>> {
     let d = &device.info;
     Ok(match param_name {
-        CL_DEVICE_TYPE => info::of(&device_type_of(device)),
+        CL_DEVICE_TYPE => info::of(&type_bits(d.device_type)),
         CL_DEVICE_VENDOR_ID => info::of(&d.vendor_id),
         CL_DEVICE_MAX_COMPUTE_UNITS => info::of(&d.max_compute_units),
         CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => info::of(&d.max_work_item_dimensions),
@@ -202,7 +214,9 @@ fn device_info(device: &Arc<Device>, param_name: cl_device_info) -> ClResult<Vec
         CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => info::of(&d.max_constant_buffer_size),
         CL_DEVICE_MAX_CONSTANT_ARGS => info::of(&d.max_constant_args),
         CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE => info::of(&d.max_global_variable_size),
-        CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => info::of(&d.global_variable_preferred_total_size),
+        CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
+            info::of(&d.global_variable_preferred_total_size)
+        }
         CL_DEVICE_LOCAL_MEM_TYPE => info::of(&d.local_mem_type),
         CL_DEVICE_LOCAL_MEM_SIZE => info::of(&d.local_mem_size),
         CL_DEVICE_ERROR_CORRECTION_SUPPORT => info::of(&d.error_correction_support),
@@ -245,23 +259,36 @@ fn device_info(device: &Arc<Device>, param_name: cl_device_info) -> ClResult<Vec
         CL_DEVICE_PARTITION_AFFINITY_DOMAIN => info::of(&0u64),
         // 4.2: for a device that is not a sub-device, "param_value_size_ret may be set to 0".
         CL_DEVICE_PARTITION_TYPE => Vec::new(),
-        CL_DEVICE_REFERENCE_COUNT => info::of(&handle::ref_count::<Device, _>(handle::handle_of::<Device, c_void>(device))?),
+        CL_DEVICE_REFERENCE_COUNT => {
+            info::of(&handle::ref_count::<Device, _>(handle::handle_of::<
+                Device,
+                c_void,
+            >(device))?)
+        }
         CL_DEVICE_SVM_CAPABILITIES => info::of(&d.svm_capabilities),
         // 0: "aligned to the natural size of the type".
         CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => info::of(&0u32),
-        CL_DEVICE_MAX_PIPE_ARGS | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS | CL_DEVICE_PIPE_MAX_PACKET_SIZE => info::of(&0u32),
+        CL_DEVICE_MAX_PIPE_ARGS
+        | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
+        | CL_DEVICE_PIPE_MAX_PACKET_SIZE => info::of(&0u32),
         CL_DEVICE_MAX_NUM_SUB_GROUPS => info::of(&d.max_num_sub_groups),
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => info::of(&false),
         CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => info::of(&d.atomic_memory_capabilities),
         CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => info::of(&d.atomic_fence_capabilities),
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => info::of(&d.non_uniform_work_group_support),
-        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => info::of(&d.work_group_collective_functions_support),
+        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => {
+            info::of(&d.work_group_collective_functions_support)
+        }
         CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => info::of(&d.generic_address_space_support),
         CL_DEVICE_PIPE_SUPPORT => info::of(&d.pipe_support),
-        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => info::of(&d.preferred_work_group_size_multiple),
-        CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => info::of(d.latest_conformance_version_passed),
+        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
+            info::of(&d.preferred_work_group_size_multiple)
+        }
+        CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => {
+            info::of(d.latest_conformance_version_passed)
+        }
         // 4.2: CL_INVALID_VALUE "if param_name is not one of the supported values" — which
         // includes the queries of extensions the device does not support.
         _ => return Err(ClError::InvalidValue),

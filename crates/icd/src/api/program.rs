@@ -23,7 +23,11 @@ type BuildNotify = Option<unsafe extern "C" fn(cl_program, *mut c_void)>;
 ///
 /// # Safety
 /// `list` is NULL or points at `num` handles.
-unsafe fn devices_of(context: &Context, num: cl_uint, list: *const cl_device_id) -> ClResult<Vec<Arc<Device>>> {
+unsafe fn devices_of(
+    context: &Context,
+    num: cl_uint,
+    list: *const cl_device_id,
+) -> ClResult<Vec<Arc<Device>>> {
     // "CL_INVALID_VALUE if device_list is NULL or num_devices is zero."
     if list.is_null() || num == 0 {
         return Err(ClError::InvalidValue);
@@ -127,12 +131,19 @@ entry! {
 ///
 /// # Safety
 /// `device_list` is NULL or points at `num_devices` handles.
-unsafe fn build(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, pfn_notify: BuildNotify, user_data: *mut c_void) -> ClResult<()> {
+unsafe fn build(
+    program: cl_program,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    pfn_notify: BuildNotify,
+    user_data: *mut c_void,
+) -> ClResult<()> {
     let prog = get::<Program, _>(program)?;
     // 5.8.6: CL_INVALID_VALUE "if device_list is NULL and num_devices is greater than zero, or
     // if device_list is not NULL and num_devices is zero", "if pfn_notify is NULL but
     // user_data is not NULL".
-    if device_list.is_null() != (num_devices == 0) || (pfn_notify.is_none() && !user_data.is_null()) {
+    if device_list.is_null() != (num_devices == 0) || (pfn_notify.is_none() && !user_data.is_null())
+    {
         return Err(ClError::InvalidValue);
     }
     if !device_list.is_null() {
@@ -140,7 +151,10 @@ unsafe fn build(program: cl_program, num_devices: cl_uint, device_list: *const c
         let devices = unsafe { get_list::<Device, _>(device_list, num_devices) }?;
         // CL_INVALID_DEVICE "if OpenCL devices listed in device_list are not in the list of
         // devices associated with program".
-        if devices.iter().any(|d| !prog.devices.iter().any(|p| Arc::ptr_eq(p, d))) {
+        if devices
+            .iter()
+            .any(|d| !prog.devices.iter().any(|p| Arc::ptr_eq(p, d)))
+        {
             return Err(ClError::InvalidDevice);
         }
     }
@@ -370,7 +384,11 @@ entry! {
 ///
 /// # Safety
 /// `list` is NULL or points at `num` handles.
-unsafe fn launch_queue(command_queue: cl_command_queue, num: cl_uint, list: *const cl_event) -> ClResult<Arc<CommandQueue>> {
+unsafe fn launch_queue(
+    command_queue: cl_command_queue,
+    num: cl_uint,
+    list: *const cl_event,
+) -> ClResult<Arc<CommandQueue>> {
     let queue = get::<CommandQueue, _>(command_queue)?;
     // SAFETY: the caller's contract.
     let deps = unsafe { wait_list(num, list) }?;

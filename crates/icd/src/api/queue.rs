@@ -28,13 +28,24 @@ fn check_queue_properties(device: &Device, props: u64) -> ClResult<()> {
     if props & queue_props::ON_DEVICE_DEFAULT != 0 && props & queue_props::ON_DEVICE == 0 {
         return Err(ClError::InvalidValue);
     }
+    // "If CL_QUEUE_ON_DEVICE is set, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE must also be set."
+    if props & queue_props::ON_DEVICE != 0
+        && props & queue_props::OUT_OF_ORDER_EXEC_MODE_ENABLE == 0
+    {
+        return Err(ClError::InvalidValue);
+    }
     if props & !device.info.queue_on_host_properties != 0 {
         return Err(ClError::InvalidQueueProperties);
     }
     Ok(())
 }
 
-fn create_queue(context: cl_context, device: cl_device_id, props: u64, array: Vec<u64>) -> ClResult<cl_command_queue> {
+fn create_queue(
+    context: cl_context,
+    device: cl_device_id,
+    props: u64,
+    array: Vec<u64>,
+) -> ClResult<cl_command_queue> {
     let ctx = get::<Context, _>(context)?;
     let dev = get::<Device, _>(device)?;
     // 5.1: CL_INVALID_DEVICE "if device is not a valid device or is not associated with

@@ -27,7 +27,11 @@ fn no_images_in(context: cl_context) -> ClResult<cl_mem> {
 ///
 /// # Safety
 /// `list` is NULL or points at `num` handles.
-unsafe fn unsupported_on_queue(command_queue: cl_command_queue, num: cl_uint, list: *const cl_event) -> ClResult<()> {
+unsafe fn unsupported_on_queue(
+    command_queue: cl_command_queue,
+    num: cl_uint,
+    list: *const cl_event,
+) -> ClResult<()> {
     let queue = get::<CommandQueue, _>(command_queue)?;
     // SAFETY: the caller's contract.
     let deps = unsafe { wait_list(num, list) }?;
@@ -210,7 +214,12 @@ entry! {
 /// is successfully allocated. Otherwise, like malloc, it returns a NULL pointer value." No
 /// device supports SVM.
 #[no_mangle]
-pub unsafe extern "C" fn clSVMAlloc(context: cl_context, flags: cl_svm_mem_flags, size: usize, alignment: cl_uint) -> *mut c_void {
+pub unsafe extern "C" fn clSVMAlloc(
+    context: cl_context,
+    flags: cl_svm_mem_flags,
+    size: usize,
+    alignment: cl_uint,
+) -> *mut c_void {
     let _ = (context, flags, size, alignment);
     std::ptr::null_mut()
 }
