@@ -27,7 +27,7 @@ pub fn platform() -> &'static Platform {
 /// it as its one platform.
 pub fn check_platform(handle: cl_platform_id) -> ClResult<&'static Platform> {
     let platform = platform();
-    if handle.is_null() || handle as usize == platform as *const Platform as usize {
+    if handle.is_null() || std::ptr::eq(handle.cast::<Platform>(), platform) {
         Ok(platform)
     } else {
         Err(ClError::InvalidPlatform)
