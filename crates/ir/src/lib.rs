@@ -45,7 +45,7 @@
 //!   `local` memory; names are unique.
 //!
 //! The text form ([`text`]) round-trips exactly, numbering included; program binaries use
-//! `serialize`. Passes live in `passes`.
+//! [`serialize`]. Passes live in `passes`.
 
 pub mod analysis;
 pub mod builder;
@@ -55,6 +55,7 @@ pub mod function;
 pub mod inst;
 pub mod layout;
 pub mod module;
+pub mod serialize;
 pub mod text;
 pub mod types;
 pub mod verify;
