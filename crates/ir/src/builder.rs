@@ -44,6 +44,25 @@ impl<'a> FunctionBuilder<'a> {
         }
     }
 
+    /// A builder over a function that already has a body, for passes that rewrite memory
+    /// into SSA values: every existing branch is registered as a predecessor edge, and no
+    /// block is sealed yet. Position it with `switch_to_block`.
+    pub fn edit(func: &'a mut Function) -> Self {
+        let mut b = FunctionBuilder::new(func);
+        for &block in b.func.layout.blocks() {
+            let Some(t) = b.func.terminator(block) else {
+                continue;
+            };
+            for d in b.func.dfg.insts[t].op.dests() {
+                let list = b.preds.entry(d.block).or_default();
+                if !list.contains(&t) {
+                    list.push(t);
+                }
+            }
+        }
+        b
+    }
+
     /// Creates a block (not yet placed).
     pub fn create_block(&mut self) -> Block {
         self.func.dfg.make_block()

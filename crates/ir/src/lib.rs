@@ -55,6 +55,7 @@ pub mod function;
 pub mod inst;
 pub mod layout;
 pub mod module;
+pub mod passes;
 pub mod serialize;
 pub mod text;
 pub mod types;
