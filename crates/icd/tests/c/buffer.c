@@ -83,10 +83,14 @@ static void test_create_flags(void) {
         }
         /* Table 39: CL_MEM_FLAGS returns "the flags argument value specified when memobj is
          * created". (PoCL 3.1 reports CL_MEM_READ_WRITE for flags 0.) */
+        cl_mem_flags got = mem_flags(mem);
+        if (got != valid[i])
+            fprintf(stderr, "CL_MEM_FLAGS of a buffer created with flags 0x%llx is 0x%llx\n",
+                    (unsigned long long)valid[i], (unsigned long long)got);
         if (valid[i] == 0)
-            EXPECT_DEVIATES(mem_flags(mem) == 0);
+            EXPECT_DEVIATES(got == 0);
         else
-            EXPECT(mem_flags(mem) == valid[i]);
+            EXPECT(got == valid[i]);
         EXPECT(mem_size_t(mem, CL_MEM_SIZE) == 256);
         CHECK(clReleaseMemObject(mem));
     }
