@@ -4,6 +4,7 @@
  * queues and in out-of-order queues. */
 #include "check.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 enum { N = 4096 };
@@ -355,12 +356,43 @@ static void test_wait_for_events(void) {
         cl_event wrong[] = {(cl_event)other};
         EXPECT_ERR(CL_INVALID_EVENT, clWaitForEvents(1, wrong));
     }
-    /* A host thread blocked in clWaitForEvents wakes when the status is set (here: by the main
-     * thread after a delay measured on both sides). */
     CHECK(clReleaseEvent(foreign));
     CHECK(clReleaseContext(other));
     CHECK(clReleaseEvent(a));
     CHECK(clReleaseEvent(b));
+}
+
+struct waiter {
+    cl_event event;
+    cl_int result;
+    uint64_t woke_ns;
+};
+
+static void *wait_in_thread(void *arg) {
+    struct waiter *w = arg;
+    w->result = clWaitForEvents(1, &w->event);
+    w->woke_ns = now_ns();
+    return NULL;
+}
+
+/* clWaitForEvents "waits on the host thread for commands identified by event objects in
+ * event_list to complete": a thread blocked on a user event wakes once another thread sets it,
+ * and not before; with a negative status it returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. */
+static void test_wait_from_another_thread(void) {
+    cl_int statuses[] = {CL_COMPLETE, -9};
+    cl_int results[] = {CL_SUCCESS, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST};
+    for (int i = 0; i < 2; i++) {
+        struct waiter w = {user_event(context), 99, 0};
+        pthread_t thread;
+        REQUIRE(pthread_create(&thread, NULL, wait_in_thread, &w) == 0);
+        pause_ms(50);
+        uint64_t set_ns = now_ns();
+        CHECK(clSetUserEventStatus(w.event, statuses[i]));
+        pthread_join(thread, NULL);
+        EXPECT_RET(results[i], w.result);
+        EXPECT(w.woke_ns >= set_ns);
+        CHECK(clReleaseEvent(w.event));
+    }
 }
 
 static void test_event_info_and_refcounts(void) {
@@ -593,6 +625,7 @@ int main(void) {
     test_callbacks();
     test_markers_and_barriers();
     test_wait_for_events();
+    test_wait_from_another_thread();
     test_event_info_and_refcounts();
     test_profiling();
     test_cross_queue();

@@ -274,6 +274,16 @@ int main(void) {
     EXPECT_INVALID(CL_INVALID_SAMPLER, cl_sampler, event, clReleaseSampler(BAD));
     EXPECT_INVALID(CL_INVALID_SAMPLER, cl_sampler, event, clGetSamplerInfo(BAD, CL_SAMPLER_CONTEXT, 0, NULL, &size));
 
+    /* Failing creators with errcode_ret NULL: "If errcode_ret is NULL, no error code is
+     * returned", and they still return NULL. */
+    EXPECT(clCreateContext(NULL, 0, &device, NULL, NULL, NULL) == NULL);
+    EXPECT(clCreateBuffer(context, CL_MEM_READ_WRITE, 0, NULL, NULL) == NULL);
+    EXPECT(clCreateBufferWithProperties(context, NULL, CL_MEM_USE_HOST_PTR, 64, NULL, NULL) == NULL);
+    EXPECT(clCreateSubBuffer(buffer, 0, 0x7fff, &part, NULL) == NULL);
+    EXPECT(clCreateCommandQueueWithProperties(context, NULL, NULL, NULL) == NULL);
+    EXPECT(clCreateUserEvent(NULL, NULL) == NULL);
+    EXPECT(clEnqueueMapBuffer(queue, buffer, CL_TRUE, CL_MAP_READ, 0, 0, 0, NULL, NULL, NULL) == NULL);
+
     /* Nothing above disturbed the real objects. */
     CHECK(clSetUserEventStatus(event, CL_COMPLETE));
     CHECK(clEnqueueWriteBuffer(queue, buffer, CL_TRUE, 0, 4, host, 1, &event, NULL));
