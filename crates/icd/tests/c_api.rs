@@ -234,7 +234,8 @@ c_programs!(
     event,
     threads,
     invalid,
-    unsupported
+    unsupported,
+    program
 );
 
 /// Every C program in `tests/c` has its test above.
