@@ -205,7 +205,17 @@ macro_rules! c_programs {
     };
 }
 
-c_programs!(platform, device, context, queue);
+c_programs!(
+    platform,
+    device,
+    context,
+    queue,
+    buffer,
+    event,
+    threads,
+    invalid,
+    unsupported
+);
 
 /// Every C program in `tests/c` has its test above.
 #[test]

@@ -22,6 +22,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #define CL_USE_DEPRECATED_OPENCL_2_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS
 
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
@@ -31,7 +32,8 @@
 #include <string.h>
 #include <time.h>
 
-static int check_failures;
+/* Atomic: the threads program checks from many threads. */
+static _Atomic int check_failures;
 
 static inline const char *cl_error_name(cl_int code) {
     switch (code) {
