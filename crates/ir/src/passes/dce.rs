@@ -195,6 +195,14 @@ fn only_jump(f: &Function, b: Block) -> Option<Dest> {
 fn thread_jumps(f: &mut Function) -> bool {
     let entry = f.layout.entry_block();
     let cfg = Cfg::new(f);
+    let mut uses: HashMap<Value, usize> = HashMap::new();
+    for &b in f.layout.blocks() {
+        for &i in f.layout.block_insts(b) {
+            for a in f.dfg.insts[i].all_args() {
+                *uses.entry(a).or_default() += 1;
+            }
+        }
+    }
     let mut changed = false;
     for b in f.layout.blocks().to_vec() {
         if Some(b) == entry {
@@ -204,6 +212,14 @@ fn thread_jumps(f: &mut Function) -> bool {
             continue;
         };
         let params: Vec<Value> = f.dfg.block_params(b).to_vec();
+        // A parameter used beyond the jump (in blocks `b` dominates) must stay defined.
+        let own = |p: &Value| target.args.iter().filter(|a| *a == p).count();
+        if params
+            .iter()
+            .any(|p| uses.get(p).copied().unwrap_or(0) != own(p))
+        {
+            continue;
+        }
         for &(p, t) in cfg.preds(b) {
             if p == b {
                 continue;
