@@ -130,6 +130,7 @@ pub fn translate_kernel(
     places: &HashMap<Global, GlobalPlace>,
     func: &mut cl::Function,
     fbc: &mut FunctionBuilderContext,
+    frontend: cranelift_codegen::isa::TargetFrontendConfig,
 ) -> Result<Translated, CompileError> {
     let live = live_across_barriers(f);
     let has_barriers = !live.is_empty();
@@ -186,6 +187,7 @@ pub fn translate_kernel(
         frame_size: i64::from(frame_size),
     };
     t.run(&slot_offsets)?;
+    t.b.finalize(frontend);
     Ok(Translated {
         frame_size: frame_size as usize,
     })

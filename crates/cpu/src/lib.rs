@@ -215,7 +215,14 @@ impl CpuProgram {
                 AbiParam::new(clt::I64),
                 AbiParam::new(clt::I64),
             ]);
-            let t = codegen::translate_kernel(module, f, &places, &mut ctx.func, &mut fbc)?;
+            let t = codegen::translate_kernel(
+                module,
+                f,
+                &places,
+                &mut ctx.func,
+                &mut fbc,
+                jit.isa().frontend_config(),
+            )?;
             let id = jit
                 .declare_function(
                     &format!("__ferrocl_wg_{}", f.name),
