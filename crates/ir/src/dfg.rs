@@ -81,6 +81,12 @@ impl DataFlowGraph {
         self.results[inst.as_u32() as usize] = Some(v);
     }
 
+    /// Unlinks the result of `inst` from it, leaving the value's definition to the caller
+    /// (the inliner makes a call's result a block parameter).
+    pub fn take_result(&mut self, inst: Inst) -> Option<Value> {
+        self.results[inst.as_u32() as usize].take()
+    }
+
     /// Removes the result of `inst` (its value becomes `Invalid`).
     pub fn detach_result(&mut self, inst: Inst) {
         if let Some(v) = self.results[inst.as_u32() as usize].take() {

@@ -23,7 +23,7 @@ fn several(f: u64, group: u64) -> bool {
     (f & group).count_ones() > 1
 }
 
-/// Checks the flags of a new buffer and adds the default device access.
+/// Checks the flags of a new buffer.
 ///
 /// 5.2.1: CL_INVALID_VALUE "if values specified in flags are not valid as defined in the
 /// Memory Flags table": the device-access flags, the host-pointer flags USE with ALLOC or COPY,
@@ -36,12 +36,10 @@ fn check_buffer_flags(f: u64) -> ClResult<u64> {
     {
         return Err(ClError::InvalidValue);
     }
-    // "If the value specified for flags is 0, the default is used which is CL_MEM_READ_WRITE."
-    Ok(if f & flags::DEVICE_ACCESS == 0 {
-        f | flags::READ_WRITE
-    } else {
-        f
-    })
+    // "If the value specified for flags is 0, the default is used which is CL_MEM_READ_WRITE";
+    // CL_MEM_FLAGS still returns "the flags argument value specified when memobj is created"
+    // (5.5.5), so the flags are kept as given.
+    Ok(f)
 }
 
 fn create_buffer(

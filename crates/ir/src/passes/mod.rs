@@ -110,6 +110,11 @@ impl PassManager {
         Some(())
     }
 
+    /// Appends a pass that is not in the registry (a device's own pass, say).
+    pub fn add_fn(&mut self, name: &str, f: PassFn) {
+        self.passes.push((name.to_string(), f));
+    }
+
     /// Runs the pipeline.
     pub fn run(&mut self, module: &mut Module) -> Result<(), PassError> {
         for (name, f) in &self.passes {
