@@ -416,7 +416,7 @@ static int has_feature(const cl_name_version *list, size_t count, const char *na
     return 0;
 }
 
-/* 3.4.3: "Whenever an OpenCL C feature is optional in the new version of the OpenCL C
+/* 3.4.2: "Whenever an OpenCL C feature is optional in the new version of the OpenCL C
  * programming language, it will be paired with a feature macro, such as __opencl_c_<feature_name>,
  * and a corresponding API query. If a feature macro is defined then the feature is supported by
  * the OpenCL C compiler, otherwise the optional feature is not supported." CL_DEVICE_OPENCL_C_FEATURES
