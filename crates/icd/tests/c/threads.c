@@ -1,6 +1,7 @@
-/* Thread safety (3.3 / Appendix: "All OpenCL API calls are thread-safe" except clSetKernelArg
- * and friends): many threads create, use and release queues, buffers and events on one context
- * at once, share a queue and a buffer, and retain and release shared objects concurrently. */
+/* Thread safety (Appendix A, "Multiple Host Threads": OpenCL calls that modify cl_kernel objects
+ * are not thread-safe; "All other OpenCL API calls are thread-safe"): many threads create, use
+ * and release queues, buffers and events on one context at once, share a queue and a buffer, and
+ * retain and release shared objects concurrently. */
 #include "check.h"
 
 #include <pthread.h>
