@@ -568,6 +568,87 @@ static void test_execution(void) {
     CHECK(clReleaseProgram(program));
 }
 
+/* 5.8.5 Separate compilation and linking: an embedded header, a compiled object, a library, and
+ * an executable linked from them. */
+static void test_compile_link(void) {
+    cl_program header = program_from_source("int twice(int x);\n");
+    cl_program helper = program_from_source("#include \"ferrocl/twice.h\"\nint twice(int x) { return 2 * x; }\n");
+    cl_program main_part = program_from_source(
+        "#include \"ferrocl/twice.h\"\nkernel void doubled(global int *p) { p[get_global_id(0)] = twice((int)get_global_id(0)); }\n");
+    const char *names[] = {"ferrocl/twice.h"};
+    /* clCompileProgram: CL_INVALID_VALUE "if num_input_headers is zero and header_include_names
+     * or input_headers are not NULL or if num_input_headers is not zero and header_include_names
+     * or input_headers are NULL". */
+    /* (PoCL 3.1 compiles without the header instead.) */
+    EXPECT_ERR_DEVIATES(CL_INVALID_VALUE, clCompileProgram(helper, 1, &device, NULL, 0, &header, names, NULL, NULL));
+    if (strict()) { /* PoCL 3.1 dereferences the NULL arrays */
+        EXPECT_ERR(CL_INVALID_VALUE, clCompileProgram(helper, 1, &device, NULL, 1, NULL, names, NULL, NULL));
+        EXPECT_ERR(CL_INVALID_VALUE, clCompileProgram(helper, 1, &device, NULL, 1, &header, NULL, NULL, NULL));
+    }
+    EXPECT_ERR(CL_INVALID_VALUE, clCompileProgram(helper, 1, NULL, NULL, 1, &header, names, NULL, NULL));
+
+    CHECK(clCompileProgram(helper, 1, &device, NULL, 1, &header, names, NULL, NULL));
+    CHECK(clCompileProgram(main_part, 0, NULL, NULL, 1, &header, names, NULL, NULL));
+    /* CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT: "the specified program object was created using
+     * clCreateProgramWithSource and compiled using clCompileProgram". */
+    cl_program_binary_type type = 0;
+    CHECK(clGetProgramBuildInfo(helper, device, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, NULL));
+    EXPECT(type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+    EXPECT(build_status(helper) == CL_BUILD_SUCCESS);
+    /* A compile error: CL_COMPILE_PROGRAM_FAILURE. */
+    cl_program broken = program_from_source("int f(void) { return undeclared_name; }\n");
+    EXPECT_ERR(CL_COMPILE_PROGRAM_FAILURE, clCompileProgram(broken, 1, &device, NULL, 0, NULL, NULL, NULL, NULL));
+    EXPECT(build_status(broken) == CL_BUILD_ERROR);
+    CHECK(clReleaseProgram(broken));
+
+    if (device_uint(device, CL_DEVICE_LINKER_AVAILABLE)) {
+        cl_int err = CL_SUCCESS;
+        /* "-create-library": CL_PROGRAM_BINARY_TYPE_LIBRARY. */
+        cl_program library = clLinkProgram(context, 1, &device, "-create-library", 1, &helper, NULL, NULL, &err);
+        CHECK_RET(err);
+        CHECK(clGetProgramBuildInfo(library, device, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, NULL));
+        EXPECT(type == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+        cl_program inputs[] = {main_part, library};
+        cl_program linked = clLinkProgram(context, 1, &device, NULL, 2, inputs, NULL, NULL, &err);
+        CHECK_RET(err);
+        CHECK(clGetProgramBuildInfo(linked, device, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, NULL));
+        EXPECT(type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+        cl_kernel kernel = make_kernel(linked, "doubled");
+        cl_mem out = make_buffer(context, CL_MEM_READ_WRITE, 16 * sizeof(cl_int), NULL);
+        CHECK(clSetKernelArg(kernel, 0, sizeof out, &out));
+        size_t count = 16;
+        CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &count, NULL, 0, NULL, NULL));
+        cl_int got[16];
+        CHECK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+        for (int i = 0; i < 16; i++)
+            EXPECT(got[i] == 2 * i);
+        /* clLinkProgram: CL_INVALID_VALUE "if num_input_programs is zero and input_programs is NULL
+         * or if num_input_programs is zero and input_programs is not NULL or if num_input_programs
+         * is not zero and input_programs is NULL"; CL_INVALID_PROGRAM "if programs specified in
+         * input_programs are not valid program objects". */
+        cl_program bad = clLinkProgram(context, 1, &device, NULL, 0, NULL, NULL, NULL, &err);
+        EXPECT_RET(CL_INVALID_VALUE, err);
+        EXPECT(bad == NULL);
+        bad = clLinkProgram(context, 1, &device, NULL, 0, inputs, NULL, NULL, &err);
+        EXPECT_RET(CL_INVALID_VALUE, err);
+        bad = clLinkProgram(context, 1, &device, NULL, 2, NULL, NULL, NULL, &err);
+        EXPECT_RET(CL_INVALID_VALUE, err);
+        cl_program null_input[] = {main_part, NULL};
+        if (strict()) { /* PoCL 3.1 dereferences the NULL program */
+            bad = clLinkProgram(context, 1, &device, NULL, 2, null_input, NULL, NULL, &err);
+            EXPECT_RET(CL_INVALID_PROGRAM, err);
+            EXPECT(bad == NULL);
+        }
+        CHECK(clReleaseMemObject(out));
+        CHECK(clReleaseKernel(kernel));
+        CHECK(clReleaseProgram(linked));
+        CHECK(clReleaseProgram(library));
+    }
+    CHECK(clReleaseProgram(main_part));
+    CHECK(clReleaseProgram(helper));
+    CHECK(clReleaseProgram(header));
+}
+
 /* CL_PROGRAM_BINARIES round-trips through clCreateProgramWithBinary (5.8.4: "The executable binary
  * can be queried using clGetProgramInfo(program, CL_PROGRAM_BINARIES, ...) and can be specified to
  * clCreateProgramWithBinary to create a new program object"). */
@@ -635,6 +716,7 @@ int main(void) {
         test_kernel_objects();
         test_execution();
         test_binaries();
+        test_compile_link();
     } else {
         printf("program.c: no compiler; building, kernels and execution are not tested\n");
     }
