@@ -395,6 +395,55 @@ static void test_wait_from_another_thread(void) {
     }
 }
 
+struct delayed_set {
+    cl_event event;
+    int delay_ms;
+    uint64_t set_ns;
+};
+
+static void *set_after_delay(void *arg) {
+    struct delayed_set *d = arg;
+    pause_ms(d->delay_ms);
+    d->set_ns = now_ns();
+    CHECK(clSetUserEventStatus(d->event, CL_COMPLETE));
+    return NULL;
+}
+
+/* Blocking calls wait for what their commands wait for: a blocking read gated on a user event
+ * "does not return until the buffer data has been read", and clFinish "does not return until all
+ * previously queued commands in command_queue have been processed and completed"; here the user
+ * event is set by another thread while the main thread is blocked. */
+static void test_blocking_calls_wait(void) {
+    cl_mem mem = filled_buffer(4);
+    unsigned char data[N];
+    struct delayed_set d = {user_event(context), 50, 0};
+    pthread_t thread;
+    REQUIRE(pthread_create(&thread, NULL, set_after_delay, &d) == 0);
+    memset(data, 0, N);
+    CHECK(clEnqueueReadBuffer(queue, mem, CL_TRUE, 0, N, data, 1, &d.event, NULL));
+    uint64_t returned = now_ns();
+    pthread_join(thread, NULL);
+    EXPECT(returned >= d.set_ns);
+    EXPECT(data[0] == 4 && data[N - 1] == 4);
+    CHECK(clReleaseEvent(d.event));
+
+    d.event = user_event(context);
+    d.set_ns = 0;
+    memset(data, 8, N);
+    cl_event write = NULL;
+    CHECK(clEnqueueWriteBuffer(queue, mem, CL_FALSE, 0, N, data, 1, &d.event, &write));
+    REQUIRE(pthread_create(&thread, NULL, set_after_delay, &d) == 0);
+    CHECK(clFinish(queue));
+    returned = now_ns();
+    pthread_join(thread, NULL);
+    EXPECT(returned >= d.set_ns);
+    EXPECT(event_status(write) == CL_COMPLETE);
+    EXPECT(buffer_is(queue, mem, 8));
+    CHECK(clReleaseEvent(write));
+    CHECK(clReleaseEvent(d.event));
+    CHECK(clReleaseMemObject(mem));
+}
+
 static void test_event_info_and_refcounts(void) {
     cl_mem mem = filled_buffer(0);
     unsigned char data[16] = {0};
@@ -626,6 +675,7 @@ int main(void) {
     test_markers_and_barriers();
     test_wait_for_events();
     test_wait_from_another_thread();
+    test_blocking_calls_wait();
     test_event_info_and_refcounts();
     test_profiling();
     test_cross_queue();
