@@ -1,4 +1,4 @@
-// half used only as a storage format (6.3.1.1, no cl_khr_fp16 needed):
+// half used only as a storage format (6.3.1.2, no cl_khr_fp16 needed):
 // pointers to half, vload_half/vstore_half with rounding modes, and
 // vloada_half/vstorea_half of vectors.
 
