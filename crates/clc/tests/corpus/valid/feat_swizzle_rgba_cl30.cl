@@ -1,7 +1,7 @@
 // options: -cl-std=CL3.0
 // The .rgba selectors (6.3.7: "In OpenCL C 3.0, the components ... can also be
-// addressed as .rgba"): rvalue,
-// lvalue, repetition, and .rgba on 2- and 3-component vectors.
+// addressed as .rgba"): rvalue, lvalue, repetition, and .rgba on 2- and
+// 3-component vectors.
 
 __kernel void rgba(__global float4 *out)
 {
