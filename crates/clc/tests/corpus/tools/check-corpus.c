@@ -115,7 +115,7 @@ static void error_lines(const char *log, char *out, size_t cap) {
             if (*e != ':' || !isdigit((unsigned char)e[1])) continue;
             char *f = e + 1;
             while (isdigit((unsigned char)*f)) f++;
-            if (*f != ':') continue;
+            if (*f != ':' && *f != ' ') continue;
             int n = snprintf(out + used, cap - used, "%s%.*s", used ? "," : "", (int)(e - d), d);
             if (n < 0 || (size_t)n >= cap - used) return;
             used += (size_t)n;
