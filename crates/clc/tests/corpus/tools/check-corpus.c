@@ -8,7 +8,8 @@
  *   SKIP <file> (requires <feature>)
  *
  * Build options come from the file's `// options:` line; `// requires:`
- * features (images, fp64, fp16, generic) are checked against the device.
+ * features (images, fp64, fp16, generic, __opencl_c_*) are checked against
+ * the device.
  *
  * Build: gcc -O1 -o check-corpus check-corpus.c -lOpenCL
  */
@@ -51,7 +52,10 @@ static int annotation(const char *src, const char *key, char *out, size_t cap) {
     return 0;
 }
 
-struct features { int images, fp64, fp16, generic; };
+struct features {
+    int images, fp64, fp16, generic;
+    char c_features[8192]; /* CL_DEVICE_OPENCL_C_FEATURES names, space separated */
+};
 
 static struct features query(cl_device_id dev) {
     struct features f = {0};
@@ -67,11 +71,25 @@ static struct features query(cl_device_id dev) {
     b = 0;
     if (clGetDeviceInfo(dev, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, sizeof b, &b, NULL) == CL_SUCCESS)
         f.generic = b;
+    size_t size = 0;
+    if (clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size) == CL_SUCCESS && size) {
+        cl_name_version *names = malloc(size);
+        clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, size, names, NULL);
+        size_t used = 0;
+        for (size_t i = 0; i < size / sizeof *names; i++) {
+            int n = snprintf(f.c_features + used, sizeof f.c_features - used, " %s ", names[i].name);
+            if (n < 0 || (size_t)n >= sizeof f.c_features - used) break;
+            used += (size_t)n;
+        }
+        free(names);
+    }
     return f;
 }
 
-/* Returns the name of the first required feature the device lacks, or NULL. */
-static const char *missing(const char *req, struct features f) {
+/* Returns the name of the first required feature the device lacks, or NULL.
+ * Known words: images, fp64, fp16, generic, and any __opencl_c_* feature
+ * macro, looked up in CL_DEVICE_OPENCL_C_FEATURES. */
+static const char *missing(const char *req, const struct features *f) {
     static char word[64];
     const char *p = req;
     while (*p) {
@@ -82,10 +100,14 @@ static const char *missing(const char *req, struct features f) {
         memcpy(word, p, n);
         word[n] = 0;
         p += n;
-        int have = !strcmp(word, "images") ? f.images
-                 : !strcmp(word, "fp64") ? f.fp64
-                 : !strcmp(word, "fp16") ? f.fp16
-                 : !strcmp(word, "generic") ? f.generic : 0;
+        char padded[80];
+        snprintf(padded, sizeof padded, " %s ", word);
+        int have = !strcmp(word, "images") ? f->images
+                 : !strcmp(word, "fp64") ? f->fp64
+                 : !strcmp(word, "fp16") ? f->fp16
+                 : !strcmp(word, "generic") ? f->generic
+                 : !strncmp(word, "__opencl_c_", 11) ? strstr(f->c_features, padded) != NULL
+                 : 0;
         if (!have) return word;
     }
     return NULL;
@@ -167,7 +189,7 @@ int main(int argc, char **argv) {
         char options[1024] = "", req[256] = "";
         annotation(src, "// options:", options, sizeof options);
         if (annotation(src, "// requires:", req, sizeof req)) {
-            const char *m = missing(req, feat);
+            const char *m = missing(req, &feat);
             if (m) {
                 printf("SKIP %s (requires %s)\n", argv[i], m);
                 free(src);
