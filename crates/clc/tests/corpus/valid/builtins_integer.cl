@@ -1,5 +1,5 @@
-// Integer builtins (6.15.3): abs, abs_diff, add_sat, hadd, rhadd, clamp,
-// clz, ctz, mad_hi, mad_sat, max, min, mul_hi, rotate, sub_sat, upsample,
+// Integer builtins (6.15.3) of OpenCL C 1.2: abs, abs_diff, add_sat, hadd,
+// rhadd, clamp, clz, mad_hi, mad_sat, max, min, mul_hi, rotate, sub_sat, upsample,
 // popcount, mad24, mul24, on signed and unsigned scalars and vectors of
 // several widths, and the integer limit macros (6.15.3.2).
 
@@ -16,7 +16,7 @@ __kernel void integer_builtins(__global int4 *o4, __global uint *ou, __global lo
     int4 sat = add_sat(a, b) + sub_sat(a, b);
     int4 avg = hadd(a, b) + rhadd(a, b);
     int4 cl = clamp(a, -10, 10) + clamp(a, b, (int4)(100));
-    int4 bits = clz(a) + ctz(a) + popcount(a);
+    int4 bits = clz(a) + popcount(a);
     int4 hi = mul_hi(a, b) + mad_hi(a, b, a) + mad_sat(a, b, a);
     int4 mm = max(a, b) + min(a, 0) + max(a, 5);
     int4 rot = rotate(a, (int4)(1, 8, 16, 31));

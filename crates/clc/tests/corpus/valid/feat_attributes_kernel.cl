@@ -24,6 +24,6 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1), vec_type_hint(short8)))
 void combined_list(__global float *a) { a[0] = 1.0f; }
 
 #define WG(x, y, z) __attribute__((reqd_work_group_size(x, y, z)))
-__kernel WG(4, 2, 2) void via_macro(__global float *a) { a[get_local_linear_id()] = 0.0f; }
+__kernel WG(4, 2, 2) void via_macro(__global float *a) { a[get_local_id(2) * 8 + get_local_id(1) * 4 + get_local_id(0)] = 0.0f; }
 
 kernel __attribute__((reqd_work_group_size(1, 1, 1))) void single(global int *a) { *a = 1; }
