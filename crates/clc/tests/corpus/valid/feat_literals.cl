@@ -34,7 +34,7 @@ __kernel void literals(__global ulong *iout, __global float *fout, __global char
     float hf1 = 0x1p-2f;            /* 0.25 */
     float hf2 = 0x1.8p1f;           /* 3.0 */
     float hf3 = 0X.Cp+0F;           /* 0.75 */
-    float hf4 = 0xAp-3;             /* double-typed literal converted: 1.25 */
+    float hf4 = 0xAp-3f;            /* no fraction part: 1.25 */
     float nodot = 3e2f;
     float flt_max = 0x1.fffffep127f;
 
