@@ -1,5 +1,6 @@
 // options: -cl-std=CL3.0
 // requires: __opencl_c_subgroups
+// note: checked with PoCL 5.0, which supports the feature.
 // Sub-group functions (6.15.20): sizes and ids, sub_group_barrier,
 // reductions, scans and broadcast, used for a two-level reduction.
 
