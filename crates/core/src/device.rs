@@ -237,6 +237,8 @@ pub enum ArgSlotKind {
     Buffer,
     /// The byte offset of the argument's region in the work-group's local memory.
     Local,
+    /// The address of a copy of the argument's bytes (structs and unions passed by value).
+    ByRef,
 }
 
 /// One argument's place in the argument block.
@@ -306,6 +308,7 @@ impl DeviceProgram for CpuProgram {
                     ferrocl_cpu::ArgKind::Value => ArgSlotKind::Value,
                     ferrocl_cpu::ArgKind::Buffer => ArgSlotKind::Buffer,
                     ferrocl_cpu::ArgKind::Local => ArgSlotKind::Local,
+                    ferrocl_cpu::ArgKind::ByRef => ArgSlotKind::ByRef,
                 },
             })
             .collect();

@@ -33,6 +33,9 @@ pub enum ArgType {
     Buffer { constant: bool },
     /// A pointer to `__local` memory.
     Local,
+    /// A struct or union passed by value: its size is the kernel's business, not the IR
+    /// signature's, so any non-zero size is taken.
+    Aggregate,
 }
 
 /// A kernel (`cl_kernel`).
@@ -160,6 +163,7 @@ impl Kernel {
         }
         let mut block = vec![0u8; code.args_size()];
         let mut keep = Vec::new();
+        let mut copies: Vec<Vec<u128>> = Vec::new();
         let mut local = code.static_local_size();
         for (slot, value) in code.arg_slots().iter().zip(args.into_iter().flatten()) {
             let bytes = match (slot.kind, value) {
@@ -174,6 +178,22 @@ impl Kernel {
                         }
                         keep.push(m);
                     }
+                    addr.to_ne_bytes().to_vec()
+                }
+                (ArgSlotKind::ByRef, ArgValue::Bytes(b)) => {
+                    // The copy lives as long as the launch; 16-byte chunks keep it aligned for
+                    // any member type up to 16 bytes.
+                    let mut copy = vec![0u128; b.len().div_ceil(16)];
+                    // SAFETY: the copy holds at least b.len() bytes.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(
+                            b.as_ptr(),
+                            copy.as_mut_ptr().cast::<u8>(),
+                            b.len(),
+                        )
+                    };
+                    let addr = copy.as_ptr() as u64;
+                    copies.push(copy);
                     addr.to_ne_bytes().to_vec()
                 }
                 (ArgSlotKind::Local, ArgValue::Local(size)) => {
@@ -191,7 +211,7 @@ impl Kernel {
             // SAFETY: every buffer the block points at is kept alive by `keep` until the
             // launch ends; local memory covers the static variables and the local arguments.
             let result = unsafe { code.launch(&block, local, &nd) };
-            drop(keep);
+            drop((keep, copies));
             result
         }));
         queue.enqueue(command_type, work, wait_list)
@@ -213,6 +233,7 @@ impl std::fmt::Debug for Kernel {
 fn arg_type(t: Type) -> ArgType {
     match t.addr_space() {
         Some(AddrSpace::Local) => ArgType::Local,
+        Some(AddrSpace::Private) => ArgType::Aggregate,
         Some(space) => ArgType::Buffer {
             constant: space == AddrSpace::Constant,
         },

@@ -106,6 +106,15 @@ entry! {
                 }
                 ArgValue::Local(arg_size)
             }
+            ArgType::Aggregate => {
+                if arg_value.is_null() {
+                    return Err(ClError::InvalidArgValue);
+                }
+                if arg_size == 0 {
+                    return Err(ClError::InvalidArgSize);
+                }
+                ArgValue::Bytes(std::slice::from_raw_parts(arg_value.cast::<u8>(), arg_size).to_vec())
+            }
             ArgType::Value { size } => {
                 // CL_INVALID_ARG_VALUE "if arg_value specified is not a valid value" (NULL for
                 // an argument passed by value).
