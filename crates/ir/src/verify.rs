@@ -146,6 +146,9 @@ impl Verifier<'_> {
                 self.err("a kernel must have a body");
             }
         }
+        if f.sig.variadic && !f.is_declaration() {
+            self.err("only a declaration may be variadic");
+        }
         for (ss, data) in f.slots.iter() {
             if !data.align.is_power_of_two() {
                 self.err(format!(
@@ -777,7 +780,15 @@ impl Verifier<'_> {
                     self.err(format!("calls {callee}, which does not exist"));
                     return;
                 };
-                if tys != cf.sig.params {
+                let fixed = cf.sig.params.len();
+                let ok = if cf.sig.variadic {
+                    tys.len() >= fixed
+                        && tys[..fixed] == cf.sig.params[..]
+                        && !tys[fixed..].iter().any(|t| t.is_bool())
+                } else {
+                    tys == cf.sig.params
+                };
+                if !ok {
                     self.err(format!(
                         "calls @{}({}) with ({})",
                         cf.name,

@@ -478,8 +478,15 @@ impl Parser {
         let name = self.name()?;
         self.expect(Tok::LParen)?;
         let mut params = Vec::new();
+        let mut variadic = false;
         if !self.eat(Tok::RParen) {
             loop {
+                if matches!(self.peek(), Tok::Word(w) if w == "...") {
+                    self.next();
+                    variadic = true;
+                    self.expect(Tok::RParen)?;
+                    break;
+                }
                 params.push(self.ty()?);
                 if self.eat(Tok::RParen) {
                     break;
@@ -492,7 +499,14 @@ impl Parser {
         } else {
             None
         };
-        let mut f = Function::new(&name, Signature { params, ret });
+        let mut f = Function::new(
+            &name,
+            Signature {
+                params,
+                ret,
+                variadic,
+            },
+        );
         if keyword == "kernel" {
             f.kernel = Some(KernelInfo::default());
         }
