@@ -511,15 +511,17 @@ fn build(prog: &[Stmt]) -> Module {
 fn run(m: &Module, a: i32, bb: i32) -> Vec<i32> {
     let k = m.func_by_name("k").expect("@k");
     let mut it = Interpreter::new(m);
-    let buf = it.memory.alloc(vec![0; 4 * (BUF + 1)]);
+    let buf = it.memory().alloc(vec![0; 4 * (BUF + 1)]);
     it.call(k, &[Val::scalar(buf), Val::i32(a), Val::i32(bb)])
         .unwrap_or_else(|t| panic!("trap: {t}"));
-    it.memory
+    let out = it
+        .memory()
         .region(buf)
         .expect("buffer")
         .chunks(4)
         .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
-        .collect()
+        .collect();
+    out
 }
 
 #[test]
