@@ -45,7 +45,13 @@
 //!   `local` memory; names are unique.
 //!
 //! The text form ([`text`]) round-trips exactly, numbering included; program binaries use
-//! [`serialize`]. Passes live in `passes`.
+//! [`serialize`]. Passes live in [`passes`], run by a [`passes::PassManager`] that verifies
+//! after each one in debug builds. [`interp`] is a reference interpreter (one work-item, or a
+//! whole NDRange with barriers) that tests use to check what IR computes.
+//!
+//! Building IR: add functions to a [`Module`], then fill each with a [`FunctionBuilder`],
+//! whose `def_var`/`use_var`/`seal_block` construct SSA form from the front end's
+//! variables.
 
 pub mod analysis;
 pub mod builder;

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::entity::{Func, Global, PrimaryMap};
-use crate::function::{Function, Signature};
+use crate::function::{Function, KernelInfo, Signature};
 use crate::inst::Op;
 use crate::types::AddrSpace;
 
@@ -42,6 +42,13 @@ impl Module {
     /// Adds a function without a body (a declaration until blocks are added).
     pub fn add_function(&mut self, name: &str, sig: Signature) -> Func {
         self.funcs.push(Function::new(name, sig))
+    }
+
+    /// Adds a kernel without a body: a function with argument metadata and attributes.
+    pub fn add_kernel(&mut self, name: &str, sig: Signature, info: KernelInfo) -> Func {
+        let mut f = Function::new(name, sig);
+        f.kernel = Some(info);
+        self.funcs.push(f)
     }
 
     /// Adds a module-scope variable.
