@@ -42,7 +42,8 @@
 //! - calls pass arguments and take results as the callee's signature says; `return` returns
 //!   the signature's type;
 //! - globals have legal spaces, sizes matching their initializers, and no initializer in
-//!   `local` memory; names are unique.
+//!   `local` memory; names are unique;
+//! - no function calls itself, directly or through others (OpenCL C 6.9 (k)).
 //!
 //! The text form ([`text`]) round-trips exactly, numbering included; program binaries use
 //! [`serialize`]. Passes live in [`passes`], run by a [`passes::PassManager`] that verifies

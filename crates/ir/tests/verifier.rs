@@ -336,3 +336,35 @@ fn errors_name_their_location() {
         vec!["@f: block0: v3 = iadd: operand types differ: i32 and f32".to_string()]
     );
 }
+
+#[test]
+fn recursion_is_rejected() {
+    let text = "func @a(i32) {
+block0(v0: i32):
+    call @b(v0)
+    return
+}
+
+func @b(i32) {
+block0(v0: i32):
+    call @a(v0)
+    return
+}
+
+func @c() {
+block0:
+    call @c()
+    return
+}
+";
+    let es = errors(text);
+    assert!(
+        es.contains(&"@a: recursion is not supported: @a -> @b -> @a".to_string()),
+        "{es:?}"
+    );
+    assert!(
+        es.contains(&"@c: recursion is not supported: @c -> @c".to_string()),
+        "{es:?}"
+    );
+    assert_eq!(es.len(), 2);
+}
