@@ -503,6 +503,35 @@ impl<'a> FunctionBuilder<'a> {
         self.ins(Op::Store(flags), &[x, p], None)
     }
 
+    /// Copies `size` bytes from `src` to `dst` (both aligned to `align`) with loads and stores
+    /// of the widest integers the alignment allows: struct assignment, since aggregates are
+    /// not values. The two ranges must not overlap.
+    pub fn copy_memory(&mut self, dst: Value, src: Value, size: u32, align: u32) {
+        let mut off = 0u32;
+        while off < size {
+            let left = size - off;
+            let chunk = [8u32, 4, 2, 1]
+                .into_iter()
+                .find(|&c| c <= left && c <= align.max(1))
+                .unwrap_or(1);
+            let ty = match chunk {
+                8 => Type::I64,
+                4 => Type::I32,
+                2 => Type::I16,
+                _ => Type::I8,
+            };
+            let (s, d) = if off == 0 {
+                (src, dst)
+            } else {
+                let k = self.iconst(Type::I64, i64::from(off));
+                (self.ptradd(src, k), self.ptradd(dst, k))
+            };
+            let x = self.load(ty, s, chunk, false);
+            self.store(x, d, chunk, false);
+            off += chunk;
+        }
+    }
+
     /// An atomic read-modify-write returning the old value.
     pub fn atomic_rmw(
         &mut self,
