@@ -569,11 +569,17 @@ impl<'m> Interpreter<'m> {
                             + g(1) * wi.global_size[0]
                             + g(0)
                     }
-                    WorkItemOp::LocalLinearId => {
+                    WorkItemOp::LocalLinearId | WorkItemOp::SubGroupId => {
                         wi.local_id[2] * wi.local_size[1] * wi.local_size[0]
                             + wi.local_id[1] * wi.local_size[0]
                             + wi.local_id[0]
                     }
+                    // The interpreter makes every work-item a sub-group of its own.
+                    WorkItemOp::SubGroupSize | WorkItemOp::MaxSubGroupSize => 1,
+                    WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => {
+                        wi.local_size[0] * wi.local_size[1] * wi.local_size[2]
+                    }
+                    WorkItemOp::SubGroupLocalId => 0,
                 };
                 Val::scalar(v & mask(rt.lane_bits()))
             }

@@ -124,3 +124,15 @@ fn float_and_integer_constants_round_trip_bit_exactly() {
     }
     assert_eq!(print_module(&back), printed);
 }
+
+#[test]
+fn half_constants_accept_decimals() {
+    let m =
+        parse_module("func @f() -> f16 {\nblock0:\n    v0: f16 = fconst 1.5\n    return v0\n}\n")
+            .expect("parses");
+    assert!(
+        print_module(&m).contains("fconst 0x3e00"),
+        "{}",
+        print_module(&m)
+    );
+}

@@ -53,7 +53,10 @@
 //! fence[.local][.global][.image].<order>.<scope>
 //! barrier[.local][.global][.image].<scope>
 //! global_id <dim>   (and work_dim, global_size, local_size, enqueued_local_size, local_id,
-//!                    num_groups, group_id, global_offset, global_linear_id, local_linear_id)
+//!                    num_groups, group_id, global_offset; without a dimension:
+//!                    global_linear_id, local_linear_id, sub_group_size, max_sub_group_size,
+//!                    num_sub_groups, enqueued_num_sub_groups, sub_group_id,
+//!                    sub_group_local_id)
 //! slotaddr ss<n>   globaladdr @name   call @name(args)
 //! jump block<n>[(args)]   brif c, block<n>[(args)], block<n>[(args)]
 //! switch x, <default block>[(args)], [<int>: block<n>[(args)], ...]
@@ -62,7 +65,7 @@
 //!
 //! Integer constants print as signed decimals at their width (`i1` as 0 or 1) and parse from
 //! decimal or `0x` hex; float constants print as the shortest decimal that reads back
-//! exactly, NaNs and `f16` as their bits in hex.
+//! exactly, NaNs and `f16` as their bits in hex (an `f16` decimal is accepted on input).
 
 mod parse;
 mod print;
