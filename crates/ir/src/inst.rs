@@ -808,7 +808,8 @@ pub enum Op {
     Binary(BinaryOp),
     /// Fused multiply-add `a * b + c`, rounded once. Operands: `[a, b, c]`.
     Fma,
-    /// Integer comparison; the result is `i1` or an `i1` vector. Operands: `[a, b]`.
+    /// Integer (or pointer) comparison; the result is `i1` or an `i1` vector. Operands:
+    /// `[a, b]`.
     Icmp(IntCC),
     /// Float comparison; the result is `i1` or an `i1` vector. Operands: `[a, b]`.
     Fcmp(FloatCC),

@@ -25,7 +25,8 @@
 //! `sext`/`zext`). Arithmetic wraps; shift amounts are taken modulo the lane width (OpenCL C
 //! 6.5.10); integer division by zero or overflow gives an unspecified value and never traps
 //! (6.5.1). Float operations are IEEE-754 with round-to-nearest-even; conversions carry their
-//! rounding mode and saturation explicitly (6.4.3).
+//! rounding mode and saturation explicitly (6.4.3). A device without CL_FP_DENORM may flush
+//! `f32` subnormals to zero, so passes never fold computations that involve them.
 //!
 //! The verifier ([`verify_module`]) guarantees, for every function:
 //! - every placed block ends in exactly one terminator (`jump`, `brif`, `switch`, `return`,
