@@ -24,7 +24,7 @@ pub struct GlobalData {
     pub init: Option<Vec<u8>>,
 }
 
-/// Functions and globals.
+/// Functions and globals. `Display` prints the text form (`crate::text`).
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct Module {
     /// Functions, kernels and declarations.
@@ -130,5 +130,20 @@ impl Module {
             }
         }
         Ok(())
+    }
+}
+
+impl std::fmt::Display for Module {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::text::print_module(self))
+    }
+}
+
+impl std::str::FromStr for Module {
+    type Err = crate::text::ParseError;
+
+    /// Parses the text form.
+    fn from_str(s: &str) -> Result<Module, Self::Err> {
+        crate::text::parse_module(s)
     }
 }

@@ -175,3 +175,11 @@ fn parse_errors_point_at_the_problem() {
         assert!(err.contains(want), "got {err:?}, want {want:?}");
     }
 }
+
+#[test]
+fn modules_display_and_parse_through_std_traits() {
+    let text = "func @f() {\nblock0:\n    return\n}\n";
+    let m: Module = text.parse().expect("parses");
+    assert_eq!(m.to_string(), text);
+    assert!("func @f(".parse::<Module>().is_err());
+}
