@@ -8,6 +8,7 @@
 pub mod cse;
 pub mod dce;
 pub mod fold;
+pub mod if_convert;
 pub mod inline;
 pub mod licm;
 pub mod mem2reg;
@@ -22,7 +23,7 @@ use crate::verify::{verify_module, VerifyError};
 pub type PassFn = fn(&mut Module);
 
 /// The passes by name, in the order a full pipeline runs them.
-pub const PASSES: [(&str, PassFn); 8] = [
+pub const PASSES: [(&str, PassFn); 9] = [
     ("inline", inline::run),
     ("mem2reg", mem2reg::run),
     ("fold", fold::run),
@@ -31,6 +32,7 @@ pub const PASSES: [(&str, PassFn); 8] = [
     ("cse", cse::run),
     ("licm", licm::run),
     ("unroll", unroll::run),
+    ("if_convert", if_convert::run),
 ];
 
 /// The pass named `name`.
@@ -85,8 +87,8 @@ impl PassManager {
     }
 
     /// The standard pipeline: inline into kernels, promote stack slots, then fold, clean up,
-    /// remove redundancy, hoist loop invariants, unroll small counted loops and clean up
-    /// again.
+    /// remove redundancy, hoist loop invariants, unroll small counted loops, turn small
+    /// branches into selects and clean up again.
     pub fn standard() -> PassManager {
         let mut pm = PassManager::new();
         for name in [
@@ -100,6 +102,7 @@ impl PassManager {
             "unroll",
             "simplify_cfg",
             "fold",
+            "if_convert",
             "simplify_cfg",
             "dce",
             "cse",
