@@ -43,7 +43,7 @@ struct Side {
     args: Vec<Value>,
 }
 
-fn side(f: &Function, cfg: &Cfg, from: Block, d: &Dest) -> Option<Side> {
+fn side(f: &Function, cfg: &Cfg, from: Block, d: &Dest) -> Side {
     let b = d.block;
     let only_from_here = matches!(cfg.preds(b), [(p, _)] if *p == from);
     let insts = f.layout.block_insts(b);
@@ -55,20 +55,20 @@ fn side(f: &Function, cfg: &Cfg, from: Block, d: &Dest) -> Option<Side> {
                     && j.block != b
                     && j.block != from
                 {
-                    return Some(Side {
+                    return Side {
                         block: Some(b),
                         join: j.block,
                         args: j.args.clone(),
-                    });
+                    };
                 }
             }
         }
     }
-    Some(Side {
+    Side {
         block: None,
         join: b,
         args: d.args.clone(),
-    })
+    }
 }
 
 /// If-converts the qualifying branches of `f`; returns whether any was.
@@ -87,9 +87,7 @@ pub fn if_convert(f: &mut Function) -> bool {
             if d0.block == d1.block {
                 continue;
             }
-            let (Some(s0), Some(s1)) = (side(f, &cfg, a, &d0), side(f, &cfg, a, &d1)) else {
-                continue;
-            };
+            let (s0, s1) = (side(f, &cfg, a, &d0), side(f, &cfg, a, &d1));
             if s0.join != s1.join || (s0.block.is_none() && s1.block.is_none()) {
                 continue;
             }
