@@ -252,6 +252,31 @@ block0(v0: f32):
 }
 
 #[test]
+fn variadic_calls_check_the_fixed_part() {
+    let decl = "declare @printf(ptr.constant, ...) -> i32\n";
+    let call = |args: &str, sig: &str| {
+        format!("{decl}func @f(ptr.constant, i32, i1) {{\nblock0(v0: ptr.constant, v1: i32, v2: i1):\n    v3: i32 = call @printf({args})\n    return\n}}\n")
+            .replace("(ptr.constant, ...)", sig)
+    };
+    assert_eq!(
+        errors(&call("v0, v1, v1", "(ptr.constant, ...)")),
+        Vec::<String>::new()
+    );
+    rejects(
+        &call("v1, v1", "(ptr.constant, ...)"),
+        "calls @printf(ptr.constant) with (i32, i32)",
+    );
+    rejects(
+        &call("v0, v2", "(ptr.constant, ...)"),
+        "calls @printf(ptr.constant) with (ptr.constant, i1)",
+    );
+    rejects(
+        "func @f(...) {\nblock0:\n    return\n}\n",
+        "only a declaration may be variadic",
+    );
+}
+
+#[test]
 fn vectors_are_checked() {
     rejects(
         &func("    v3: f32x4 = splat v1\n    v4: f32 = extractlane v3, 4\n    return v0\n"),
@@ -310,4 +335,36 @@ fn errors_name_their_location() {
         es,
         vec!["@f: block0: v3 = iadd: operand types differ: i32 and f32".to_string()]
     );
+}
+
+#[test]
+fn recursion_is_rejected() {
+    let text = "func @a(i32) {
+block0(v0: i32):
+    call @b(v0)
+    return
+}
+
+func @b(i32) {
+block0(v0: i32):
+    call @a(v0)
+    return
+}
+
+func @c() {
+block0:
+    call @c()
+    return
+}
+";
+    let es = errors(text);
+    assert!(
+        es.contains(&"@a: recursion is not supported: @a -> @b -> @a".to_string()),
+        "{es:?}"
+    );
+    assert!(
+        es.contains(&"@c: recursion is not supported: @c -> @c".to_string()),
+        "{es:?}"
+    );
+    assert_eq!(es.len(), 2);
 }

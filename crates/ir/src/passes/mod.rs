@@ -8,9 +8,11 @@
 pub mod cse;
 pub mod dce;
 pub mod fold;
+pub mod if_convert;
 pub mod inline;
 pub mod licm;
 pub mod mem2reg;
+pub mod unroll;
 
 use std::time::{Duration, Instant};
 
@@ -21,7 +23,7 @@ use crate::verify::{verify_module, VerifyError};
 pub type PassFn = fn(&mut Module);
 
 /// The passes by name, in the order a full pipeline runs them.
-pub const PASSES: [(&str, PassFn); 7] = [
+pub const PASSES: [(&str, PassFn); 9] = [
     ("inline", inline::run),
     ("mem2reg", mem2reg::run),
     ("fold", fold::run),
@@ -29,6 +31,8 @@ pub const PASSES: [(&str, PassFn); 7] = [
     ("simplify_cfg", dce::simplify_cfg),
     ("cse", cse::run),
     ("licm", licm::run),
+    ("unroll", unroll::run),
+    ("if_convert", if_convert::run),
 ];
 
 /// The pass named `name`.
@@ -83,7 +87,8 @@ impl PassManager {
     }
 
     /// The standard pipeline: inline into kernels, promote stack slots, then fold, clean up,
-    /// remove redundancy and hoist loop invariants.
+    /// remove redundancy, hoist loop invariants, unroll small counted loops, turn small
+    /// branches into selects and clean up again.
     pub fn standard() -> PassManager {
         let mut pm = PassManager::new();
         for name in [
@@ -94,9 +99,13 @@ impl PassManager {
             "dce",
             "cse",
             "licm",
+            "unroll",
+            "simplify_cfg",
             "fold",
+            "if_convert",
             "simplify_cfg",
             "dce",
+            "cse",
         ] {
             pm.add(name).expect("standard pass exists");
         }
