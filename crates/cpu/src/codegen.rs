@@ -707,7 +707,7 @@ impl Translator<'_, '_> {
                 None
             }
             Op::WorkItem(op, d) => {
-                let v = self.work_item(*op, *d);
+                let v = self.work_item(*op, *d)?;
                 let ty = lty.unwrap_or(clt::I64);
                 Some(vec![if ty == clt::I64 {
                     v
@@ -847,8 +847,8 @@ impl Translator<'_, '_> {
             .load(clt::I64, ctx_mem(), self.grp, field + 8 * i32::from(d))
     }
 
-    fn work_item(&mut self, op: WorkItemOp, d: u8) -> cl::Value {
-        match op {
+    fn work_item(&mut self, op: WorkItemOp, d: u8) -> Result<cl::Value, CompileError> {
+        Ok(match op {
             WorkItemOp::WorkDim => self.ctx(offsets::WORK_DIM, 0),
             WorkItemOp::GlobalSize => self.ctx(offsets::GLOBAL_SIZE, d),
             WorkItemOp::LocalSize => self.ctx(offsets::LOCAL_SIZE, d),
@@ -885,7 +885,13 @@ impl Translator<'_, '_> {
                 let t = self.b.ins().imul(t, s0);
                 self.b.ins().iadd(t, l0)
             }
-        }
+            // The CPU device reports no sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
+            _ => {
+                return err(format!(
+                    "the CPU device does not support sub-groups ({op:?})"
+                ))
+            }
+        })
     }
 
     /// `group_id * enqueued_local_size + local_id`, plus the global offset when asked.
