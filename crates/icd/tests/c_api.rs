@@ -191,7 +191,7 @@ fn run_c_program(name: &str) {
         .arg("-o")
         .arg(&binary)
         .arg(&source)
-        .args(["-lOpenCL", "-lpthread"])
+        .args(["-lOpenCL", "-lpthread", "-lm"])
         .output()
         .unwrap_or_else(|e| panic!("cannot run gcc: {e}; {INSTALL_HINT}"));
     assert!(
@@ -235,7 +235,8 @@ c_programs!(
     threads,
     invalid,
     unsupported,
-    program
+    program,
+    kernels
 );
 
 /// Every C program in `tests/c` has its test above.
