@@ -1,0 +1,10 @@
+// expect-error: 6
+// rule: 6.13.2 reqd_work_group_size dimensions must be positive integers
+
+// reqd_work_group_size with a zero dimension.
+
+__kernel __attribute__((reqd_work_group_size(0, 1, 1)))
+void k(__global int *out)
+{
+    out[0] = 1;
+}
