@@ -193,6 +193,10 @@ impl Diags {
             notes: Vec::new(),
         });
     }
+    /// Forgets errors counted after a speculative check whose diagnostics were dropped.
+    pub fn reset_error_count(&mut self, n: usize) {
+        self.errors = n;
+    }
     pub fn error_count(&self) -> usize {
         self.errors
     }

@@ -288,6 +288,26 @@ fn predefined(options: &BuildOptions, target: &Target, version: ClVersion) -> St
             def(n, val);
         }
     }
+    if target.fp16 {
+        for (n, val) in [
+            ("HALF_DIG", "3"),
+            ("HALF_MANT_DIG", "11"),
+            ("HALF_MAX_10_EXP", "+4"),
+            ("HALF_MAX_EXP", "+16"),
+            ("HALF_MIN_10_EXP", "-4"),
+            ("HALF_MIN_EXP", "-13"),
+            ("HALF_RADIX", "2"),
+            ("HALF_MAX", "((half)0x1.ffcp15h)"),
+            ("HALF_MIN", "((half)0x1.0p-14h)"),
+            ("HALF_EPSILON", "((half)0x1.0p-10h)"),
+            ("M_E_H", "2.71828182845904523536h"),
+            ("M_PI_H", "3.14159265358979323846h"),
+            ("M_LN2_H", "0.693147180559945309417h"),
+            ("M_SQRT2_H", "1.41421356237309504880h"),
+        ] {
+            def(n, val);
+        }
+    }
     if v >= 200 {
         // 6.15.12.3 memory_order / memory_scope enumerators and initializers.
         for (n, val) in [
@@ -398,6 +418,7 @@ pub fn compile(
     known.push("cl_khr_fp16".into());
     let interner = lex::Interner::new(parse::KEYWORDS);
     let mut pp = pp::Preprocessor::new(interner, &options.include_dirs, headers, known);
+    pp.version = v;
     pp.diags.suppress_warnings = options.no_warnings;
     pp.diags.warnings_as_errors = options.warnings_as_errors;
     pp.run_directives_only("<built-in>", predefined(options, target, version));

@@ -32,7 +32,7 @@ keywords! {
     Bool_ = "_Bool", Complex = "_Complex", Imaginary = "_Imaginary", Bool = "bool", Half = "half",
     Kernel_ = "__kernel", Kernel = "kernel", Global_ = "__global", Global = "global",
     Local_ = "__local", Local = "local", Constant_ = "__constant", Constant = "constant",
-    Private_ = "__private", Private = "private", Generic_ = "__generic", Generic = "generic",
+    Private_ = "__private", Private = "private", Generic_ = "__generic",
     ReadOnly_ = "__read_only", ReadOnly = "read_only", WriteOnly_ = "__write_only",
     WriteOnly = "write_only", ReadWrite_ = "__read_write", ReadWrite = "read_write",
     Attribute = "__attribute__", Attribute2 = "__attribute", VecStep = "vec_step",
@@ -56,6 +56,8 @@ pub struct Parser<'a> {
     depth: u32,
     fatal: bool,
     pending_unroll: Option<u32>,
+    /// A `;` reported missing after a struct body, treated as present.
+    virtual_semi: bool,
 }
 
 fn space_of(k: Kw) -> Option<AddrSpace> {
@@ -64,7 +66,7 @@ fn space_of(k: Kw) -> Option<AddrSpace> {
         Kw::Local_ | Kw::Local => AddrSpace::Local,
         Kw::Constant_ | Kw::Constant => AddrSpace::Constant,
         Kw::Private_ | Kw::Private => AddrSpace::Private,
-        Kw::Generic_ | Kw::Generic => AddrSpace::Generic,
+        Kw::Generic_ => AddrSpace::Generic,
         _ => return None,
     })
 }
@@ -165,6 +167,7 @@ impl<'a> Parser<'a> {
             depth: 0,
             fatal: false,
             pending_unroll: None,
+            virtual_semi: false,
         }
     }
 
@@ -190,6 +193,10 @@ impl<'a> Parser<'a> {
         t
     }
     fn eat(&mut self, k: Tok) -> bool {
+        if k == Tok::Semi && self.virtual_semi {
+            self.virtual_semi = false;
+            return true;
+        }
         if self.kind() == k {
             self.bump();
             true
@@ -236,6 +243,21 @@ impl<'a> Parser<'a> {
     }
     fn error(&mut self, loc: Loc, msg: impl Into<String>) {
         if !self.fatal {
+            // An error at end of file is reported just after the last token.
+            let eof = self.toks[self.toks.len() - 1];
+            let loc = if loc == eof.loc && self.toks.len() > 1 {
+                let p = self.toks[self.toks.len() - 2];
+                if p.loc.exp != 0 {
+                    p.loc
+                } else {
+                    Loc {
+                        offset: p.loc.offset + p.len,
+                        ..p.loc
+                    }
+                }
+            } else {
+                loc
+            };
             self.diags.error(loc, msg);
         }
     }
@@ -551,10 +573,45 @@ impl<'a> Parser<'a> {
         let mut keyword_base: Option<(Scalar, &'static str)> = None;
         let mut void = false;
         let mut any = false;
+        let mut body_defined = false;
         loop {
             let t = self.tok();
             if let Some(k) = self.kw_of(t) {
                 use Kw::*;
+                if body_defined
+                    && matches!(
+                        k,
+                        Kernel_
+                            | Kernel
+                            | Typedef
+                            | Extern
+                            | Static
+                            | Void
+                            | Char
+                            | Int
+                            | Float
+                            | Double
+                            | Half
+                            | Bool
+                            | Struct
+                            | Union
+                            | Enum
+                            | Signed
+                            | Unsigned
+                            | Short
+                            | Long
+                    )
+                {
+                    let l = self.prev_end();
+                    let what = if named.as_ref().is_some_and(|n| n.1.starts_with("enum")) {
+                        "enum"
+                    } else {
+                        "struct"
+                    };
+                    self.error(l, format!("expected ';' after {what}"));
+                    self.virtual_semi = true;
+                    break;
+                }
                 if let Some(sp) = space_of(k) {
                     if spec.space.is_some_and(|s| s != sp) {
                         self.error(t.loc, "multiple address spaces specified for type");
@@ -629,6 +686,7 @@ impl<'a> Parser<'a> {
                     Struct | Union => {
                         any = true;
                         let r = self.record_spec(k == Union);
+                        body_defined = r.fields.is_some();
                         let name = r
                             .name
                             .map(|n| self.interner.name(n).to_string())
@@ -640,6 +698,7 @@ impl<'a> Parser<'a> {
                     Enum => {
                         any = true;
                         let e = self.enum_spec();
+                        body_defined = e.enumerators.is_some();
                         let name = e
                             .name
                             .map(|n| self.interner.name(n).to_string())
@@ -1682,9 +1741,10 @@ impl<'a> Parser<'a> {
                 };
                 self.postfix_ops(e)
             } else if self.kind() == Tok::LParen
-                && matches!(tn.spec.base, BaseType::Vector(..) | BaseType::Typedef(_))
                 && tn.decl.derived.is_empty()
-                && self.is_vector_literal_list()
+                && (matches!(tn.spec.base, BaseType::Vector(..))
+                    || (matches!(tn.spec.base, BaseType::Typedef(_))
+                        && self.is_vector_literal_list()))
             {
                 // (float4)(a, b, c): a vector literal (6.3.6).
                 let lp = self.bump().loc;
@@ -1980,7 +2040,10 @@ impl<'a> Parser<'a> {
             _ => {
                 if t.kind == Tok::Unknown {
                     let s = self.text(t);
-                    self.error(loc, format!("unexpected character '{s}'"));
+                    // Unterminated literals were reported by the lexer.
+                    if !s.starts_with(['\'', '"']) {
+                        self.error(loc, format!("unexpected character '{s}'"));
+                    }
                     self.bump();
                 } else if t.kind == Tok::Hash || t.kind == Tok::HashHash {
                     self.error(loc, "stray '#' in program");

@@ -73,6 +73,10 @@ pub struct Preprocessor<'a> {
     sym_va_args: u32,
     sym_pragma_op: u32,
     include_depth: usize,
+    /// Where the main file ended (the location of every later end-of-file token).
+    eof_loc: Loc,
+    /// The OpenCL C version (variadic macros need 3.0, 6.11.f).
+    pub version: u32,
 }
 
 impl<'a> Preprocessor<'a> {
@@ -103,6 +107,8 @@ impl<'a> Preprocessor<'a> {
             sym_va_args,
             sym_pragma_op,
             include_depth: 0,
+            eof_loc: Loc::default(),
+            version: 300,
         };
         for (name, b) in [
             ("__FILE__", BuiltinMacro::File),
@@ -219,7 +225,7 @@ impl<'a> Preprocessor<'a> {
                     kind: Tok::Eof,
                     flags: BOL,
                     len: 0,
-                    loc: Loc::default(),
+                    loc: self.eof_loc,
                     sym: 0,
                 };
             };
@@ -252,6 +258,7 @@ impl<'a> Preprocessor<'a> {
                             self.include_depth -= 1;
                         }
                         if self.stack.is_empty() {
+                            self.eof_loc = t.loc;
                             return t;
                         }
                         continue;
@@ -821,6 +828,11 @@ impl<'a> Preprocessor<'a> {
                             expect_param = false;
                         }
                         Tok::Ellipsis if expect_param => {
+                            if self.version < 300 && dir.loc.file != 1 {
+                                // 6.11.f: variadic macros only from OpenCL C 3.0.
+                                let v = self.version;
+                                self.diags.error(t.loc, format!("variadic macros are not supported in OpenCL C version {}.{}", v / 100, (v / 10) % 10));
+                            }
                             m.params.push(self.sym_va_args);
                             m.variadic = true;
                             match rest.get(i) {

@@ -207,7 +207,8 @@ impl Sema<'_> {
             let msg = if action == "passing" || action == "returning" {
                 format!("{action} '{a}' {prep} '{b}' incompatible type")
             } else {
-                format!("{action} '{b}' {prep} incompatible type '{a}'")
+                let _ = prep;
+                format!("{action} '{b}' with an expression of incompatible type '{a}'")
             };
             me.diags.error(loc, msg);
             me.error_expr(loc)
@@ -285,6 +286,19 @@ impl Sema<'_> {
                 self.error_expr(loc)
             }
             (Type::Record(a), Type::Record(b)) if a == b => e,
+            // ATOMIC_VAR_INIT / atomic_init: an atomic object initialized from its value type.
+            (Type::Scalar(_) | Type::Enum(_), Type::Atomic(s)) => {
+                let st = self.types.scalar(*s);
+                let v = self.convert_arith(e, st);
+                mk(ExprKind::Cast(CastKind::NoOp, Box::new(v)), to, loc)
+            }
+            // 6.15.15.1: a sampler is initialized from an integer constant of CLK_* flags.
+            (Type::Scalar(s), Type::Sampler) if s.is_integer() && self.const_int(&e).is_some() => {
+                mk(ExprKind::Cast(CastKind::NoOp, Box::new(e)), to, loc)
+            }
+            (Type::Scalar(s), Type::Event) if s.is_integer() && self.is_null_constant(&e) => {
+                mk(ExprKind::Cast(CastKind::NoOp, Box::new(e)), to, loc)
+            }
             _ => incompatible(self),
         }
     }
@@ -747,6 +761,13 @@ impl Sema<'_> {
                         loc,
                         format!("cannot take the address of an rvalue of type '{tn}'"),
                     );
+                    return self.error_expr(loc);
+                }
+                if let Type::Image(..) | Type::Sampler = self.types.get(e.ty) {
+                    let tn = self.types.name(e.ty);
+                    // 6.11.b: no pointers to images or samplers.
+                    self.diags
+                        .error(loc, format!("pointer to type '{tn}' is invalid in OpenCL"));
                     return self.error_expr(loc);
                 }
                 if let ExprKind::Swizzle(..) | ExprKind::VecElem(..) = e.kind {
@@ -1356,6 +1377,17 @@ impl Sema<'_> {
             _ => {
                 let xyzw = name.chars().all(|c| "xyzw".contains(c));
                 let rgba = name.chars().all(|c| "rgba".contains(c));
+                if (xyzw || rgba) && name.len() > 4 {
+                    // 6.3.7: .xyzw selects at most four components.
+                    self.diags.error(
+                        loc,
+                        format!(
+                            "vector component access has invalid length {}.  Supported: 1,2,3,4.",
+                            name.len()
+                        ),
+                    );
+                    return self.error_expr(loc);
+                }
                 if xyzw || rgba {
                     if rgba && self.opts.version < 300 {
                         self.diags.error(loc, format!("vector component name '{name}' is a feature from OpenCL version 3.0 onwards"));
@@ -1718,6 +1750,10 @@ impl Sema<'_> {
             }
             (Type::Enum(_), Pt::SizeT) => Some(1),
             (Type::Vector(s, n), Pt::Val(ps, pn)) => (s == ps && n == pn).then_some(0),
+            // 6.4.1: a scalar converts implicitly to a vector (widened after conversion to
+            // the element type); ranked below every scalar conversion.
+            (Type::Scalar(s), Pt::Val(ps, _)) => Some(if s == ps { 3 } else { 4 }),
+            (Type::Scalar(s), Pt::Event) if s.is_integer() && self.is_null_constant(a) => Some(1),
             (
                 Type::Pointer(q),
                 Pt::Ptr {

@@ -600,6 +600,7 @@ impl<'a> Sema<'a> {
                     size: 0,
                     align: 1,
                     packed: false,
+                    typedef_named: false,
                 });
                 let rid = self.types.records.len() as u32 - 1;
                 let t = self.types.intern(Type::Record(rid));
@@ -705,7 +706,13 @@ impl<'a> Sema<'a> {
         }
         for a in &r.attrs {
             if a.name == "aligned" {
-                if let Some(v) = self.attr_int(a, 0) {
+                // Without an argument: the largest alignment of any type (a long16).
+                let v = if a.args.is_empty() {
+                    Some(128)
+                } else {
+                    self.attr_int(a, 0)
+                };
+                if let Some(v) = v {
                     align = align.max(v);
                 }
             }
@@ -864,12 +871,33 @@ impl<'a> Sema<'a> {
     }
 
     fn typedef_decl(&mut self, spec: &ast::DeclSpec, base: QualType, d: &ast::InitDecl) {
-        let (q, _) = self.declarator_type(base, spec.space.is_some(), &d.decl);
+        let (mut q, _) = self.declarator_type(base, spec.space.is_some(), &d.decl);
         if d.init.is_some() {
             self.diags.error(
                 d.decl.loc,
                 "illegal initializer (only variables can be initialized)",
             );
+        }
+        // clang's ext_vector_type(N), used by headers to declare vector typedefs.
+        for a in spec.attrs.iter().chain(d.decl.attrs.iter()) {
+            if a.name == "ext_vector_type" {
+                let n = self.attr_int(a, 0).unwrap_or(0);
+                match self.types.get(q.ty).clone() {
+                    Type::Scalar(s) if LANES.contains(&(n as u8)) && n <= 16 => {
+                        q.ty = self.types.vector(s, n as u8);
+                    }
+                    _ => self
+                        .diags
+                        .error(a.loc, "invalid vector element type or number of elements"),
+                }
+            }
+        }
+        if let (Some(n), Type::Record(r)) = (d.decl.name, self.types.get(q.ty).clone()) {
+            let rec = &mut self.types.records[r as usize];
+            if rec.name.starts_with("(anonymous") {
+                rec.name = self.interner.name(n).to_string();
+                rec.typedef_named = true;
+            }
         }
         if let Some(n) = d.decl.name {
             self.typedefs.push(Typedef {
@@ -892,20 +920,13 @@ impl<'a> Sema<'a> {
                 .error(loc, "'__kernel' attribute only applies to functions");
         }
         self.check_object_type(q, loc, true);
-        let explicit = spec.space.is_some()
-            || !matches!(self.types.get(q.ty), Type::Array(..)) && q.space != AddrSpace::Private;
-        let sp = if explicit {
-            q.space
-        } else {
-            AddrSpace::Private
-        };
-        match sp {
+        self.check_restrict(q, loc);
+        let explicit = object_space(spec, &d.decl);
+        match explicit.unwrap_or(AddrSpace::Generic) {
             AddrSpace::Constant => {}
             AddrSpace::Global if self.opts.program_scope_globals => {}
-            AddrSpace::Private if self.opts.program_scope_globals && spec.space.is_none() => {
-                q.space = AddrSpace::Global
-            }
-            AddrSpace::Private if matches!(self.types.get(q.ty), Type::Sampler) => {
+            AddrSpace::Generic if self.opts.program_scope_globals => q.space = AddrSpace::Global,
+            AddrSpace::Generic if matches!(self.types.get(q.ty), Type::Sampler) => {
                 q.space = AddrSpace::Constant
             }
             _ => {
@@ -961,6 +982,9 @@ impl<'a> Sema<'a> {
                 None
             }
         };
+        if let Some(Init::List(t, _)) = &init {
+            self.vars[id.0 as usize].ty.ty = *t;
+        }
         self.globals.push((id, init));
     }
 
@@ -980,6 +1004,17 @@ impl<'a> Sema<'a> {
             }
         }
         None
+    }
+
+    /// 6.11.q: "Types other than pointer types shall not use the restrict qualifier."
+    fn check_restrict(&mut self, q: QualType, loc: Loc) {
+        if q.is_restrict && !self.types.is_pointer(q.ty) {
+            let tn = self.types.name(q.ty);
+            self.diags.error(
+                loc,
+                format!("restrict requires a pointer or reference ('{tn}' is invalid)"),
+            );
+        }
     }
 
     fn new_var(
@@ -1044,9 +1079,22 @@ impl<'a> Sema<'a> {
     ) -> Option<FuncId> {
         let name_sym = d.name?;
         let name = self.name(name_sym).to_string();
-        let Type::Function { ret, .. } = *self.types.get(q.ty) else {
+        let Type::Function {
+            ret,
+            params: fn_params,
+            ..
+        } = self.types.get(q.ty).clone()
+        else {
             return None;
         };
+        let mut params = params;
+        if params.is_empty() && !fn_params.is_empty() {
+            // Declared through a function typedef: the parameters are unnamed.
+            for p in fn_params {
+                let spelled = self.types.name(p);
+                params.push((QualType::new(p), None, d.loc, false, spelled, None));
+            }
+        }
         if spec.storage == Some(Storage::Typedef) {
             return None;
         }
@@ -1055,6 +1103,19 @@ impl<'a> Sema<'a> {
             self.diags.error(d.loc, "function cannot be called 'main'");
         }
         let is_kernel = spec.is_kernel;
+        if is_kernel && spec.storage == Some(Storage::Static) {
+            self.diags
+                .error(spec.loc, "kernel functions cannot be declared static");
+        }
+        if spec.space.is_some() && d.derived.len() == 1 {
+            self.diags.error(
+                spec.loc,
+                "return type cannot be qualified with address space",
+            );
+        }
+        for p in &params {
+            self.check_restrict(p.0, p.2);
+        }
         if let Some(Binding::Func(f)) = self.lookup(name_sym) {
             let old = &self.funcs[f.0 as usize];
             let old_ty: Vec<TypeId> = old
@@ -1382,43 +1443,40 @@ impl<'a> Sema<'a> {
         self.cur_fn = None;
     }
 
-    /// 6.11.k: recursion is not supported.
+    /// 6.11.k: recursion is not supported. Every call from a function to one that can reach
+    /// it again is reported.
     fn check_recursion(&mut self) {
         let n = self.funcs.len();
-        let mut edges: Vec<Vec<(usize, Loc)>> = vec![Vec::new(); n];
-        for &(a, b, l) in &self.calls {
-            edges[a.0 as usize].push((b.0 as usize, l));
-        }
-        // Iterative DFS with colours; the back edge that closes a cycle is reported.
-        let mut colour = vec![0u8; n];
-        let mut reported = vec![false; n];
-        for start in 0..n {
-            if colour[start] != 0 {
-                continue;
+        let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for &(a, b, _) in &self.calls {
+            if !edges[a.0 as usize].contains(&(b.0 as usize)) {
+                edges[a.0 as usize].push(b.0 as usize);
             }
-            let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
-            colour[start] = 1;
-            while let Some(&mut (v, ref mut i)) = stack.last_mut() {
-                if *i < edges[v].len() {
-                    let (w, l) = edges[v][*i];
-                    *i += 1;
-                    if colour[w] == 1 {
-                        if !reported[w] {
-                            reported[w] = true;
-                            let name = self.funcs[w].name.clone();
-                            self.diags.error(
-                                l,
-                                format!("recursive call to '{name}' is not allowed in OpenCL C"),
-                            );
-                        }
-                    } else if colour[w] == 0 {
-                        colour[w] = 1;
-                        stack.push((w, 0));
-                    }
-                } else {
-                    colour[v] = 2;
-                    stack.pop();
+        }
+        let reaches = |from: usize, to: usize| -> bool {
+            let mut seen = vec![false; n];
+            let mut stack = vec![from];
+            while let Some(v) = stack.pop() {
+                if v == to {
+                    return true;
                 }
+                if std::mem::replace(&mut seen[v], true) {
+                    continue;
+                }
+                stack.extend(edges[v].iter().copied());
+            }
+            false
+        };
+        let mut calls = self.calls.clone();
+        let mut seen = std::collections::HashSet::new();
+        calls.retain(|(a, b, l)| seen.insert((a.0, b.0, l.file, l.offset)));
+        for (a, b, loc) in calls {
+            if reaches(b.0 as usize, a.0 as usize) {
+                let name = self.funcs[b.0 as usize].name.clone();
+                self.diags.error(
+                    loc,
+                    format!("recursive call to '{name}' is not allowed in OpenCL C"),
+                );
             }
         }
     }
@@ -1796,12 +1854,22 @@ impl<'a> Sema<'a> {
                 }
                 _ => {}
             }
-            self.check_object_type(q, loc, false);
+            self.check_object_type(q, loc, d.init.is_some());
+            self.check_restrict(q, loc);
             let is_kernel = self
                 .cur_fn
                 .is_some_and(|f| self.funcs[f.0 as usize].is_kernel);
             let mut q = q;
-            let explicit_space = g.spec.space;
+            let explicit_space = object_space(&g.spec, &d.decl);
+            if matches!(self.types.get(q.ty), Type::Event)
+                && matches!(
+                    explicit_space,
+                    Some(AddrSpace::Local | AddrSpace::Global | AddrSpace::Constant)
+                )
+            {
+                // 6.11.r
+                self.diags.error(loc, "the event_t type cannot be used with the __local, __constant and __global address space qualifiers");
+            }
             let is_static = g.spec.storage == Some(Storage::Static);
             match explicit_space {
                 Some(AddrSpace::Local) => {
@@ -1854,12 +1922,6 @@ impl<'a> Sema<'a> {
                 VarKind::Local
             };
             // Arrays sized by their initializer: `int a[] = {1, 2}`.
-            if let (Type::Array(e, None), Some(ast::Initializer::List(items, _))) =
-                (self.types.get(q.ty).clone(), &d.init)
-            {
-                let n = items.len().max(1) as u64;
-                q.ty = self.types.intern(Type::Array(e, Some(n)));
-            }
             if let (
                 Type::Array(e, None),
                 Some(ast::Initializer::Expr(ast::Expr {
@@ -1877,6 +1939,9 @@ impl<'a> Sema<'a> {
             // The variable is in scope in its own initializer (C99 6.2.1p7).
             self.bind(name, Binding::Var(id), loc);
             let init = d.init.as_ref().and_then(|i| self.initializer(i, q.ty));
+            if let Some(Init::List(t, _)) = &init {
+                self.vars[id.0 as usize].ty.ty = *t;
+            }
             if kind == VarKind::Global {
                 if let Some(i) = &init {
                     if !self.is_constant_init(i) {
@@ -1958,11 +2023,7 @@ impl<'a> Sema<'a> {
             Type::Array(_, n) => Some(n.unwrap_or(u64::MAX).min(1 << 20) as usize),
             Type::Record(r) => {
                 let r = &self.types.records[*r as usize];
-                Some(if r.is_union {
-                    1.min(r.fields.len())
-                } else {
-                    r.fields.len()
-                })
+                Some(r.fields.len())
             }
             Type::Vector(_, n) => Some(*n as usize),
             _ => None,
@@ -1988,122 +2049,65 @@ impl<'a> Sema<'a> {
         braced: bool,
     ) -> Option<Init> {
         let Some(len) = self.aggregate_len(ty) else {
-            // Scalar in braces: `int x = {1};`
-            if let Some((d, i)) = items.get(*pos) {
-                *pos += 1;
-                if !d.is_empty() {
-                    self.diags
-                        .error(loc, "designator in initializer for scalar type");
-                }
-                let r = self.initializer(i, ty);
-                if braced && *pos < items.len() {
-                    self.diags.warning(
-                        init_loc(&items[*pos].1),
-                        "excess elements in scalar initializer",
-                    );
-                }
-                return r;
+            // A scalar in braces: `int x = {1};`
+            let Some((d, i)) = items.get(*pos) else {
+                self.diags.error(loc, "scalar initializer cannot be empty");
+                return None;
+            };
+            *pos += 1;
+            if !d.is_empty() {
+                self.diags
+                    .error(loc, "designator in initializer for scalar type");
             }
-            self.diags.error(loc, "scalar initializer cannot be empty");
-            return None;
+            let r = self.initializer(i, ty);
+            if braced && *pos < items.len() {
+                self.diags.error(
+                    init_loc(&items[*pos].1),
+                    "excess elements in scalar initializer",
+                );
+                *pos = items.len();
+            }
+            return r;
         };
-        if let Type::Vector(s, _) = *self.types.get(ty) {
-            if !braced {
-                // An elided vector takes one expression.
-                let (_, i) = &items[*pos];
-                *pos += 1;
-                return self.initializer(i, ty);
-            }
-            let _ = s;
-        }
         let unsized_array = matches!(self.types.get(ty), Type::Array(_, None));
-        let mut out: Vec<Option<Init>> = vec![
-            None;
-            if unsized_array {
-                0
-            } else {
-                len.min(items.len().max(len).min(1 << 20))
-            }
-        ];
-        if !unsized_array {
-            out.truncate(len);
-            out.resize(len, None);
-        }
+        let mut out: Vec<Option<Init>> = if unsized_array {
+            Vec::new()
+        } else {
+            vec![None; len]
+        };
         let mut idx = 0usize;
         while *pos < items.len() {
+            let start = *pos;
             let (desig, item) = &items[*pos];
             if !desig.is_empty() {
                 if !braced {
                     break;
                 }
-                match &desig[0] {
-                    ast::Designator::Index(e) => {
-                        if !matches!(self.types.get(ty), Type::Array(..)) {
-                            self.diags
-                                .error(e.loc, "array designator cannot initialize non-array type");
-                            *pos += 1;
-                            continue;
-                        }
-                        let ce = self.expr(e);
-                        let ce = self.rvalue(ce);
-                        match self.const_int(&ce) {
-                            Some(v) if v >= 0 && (v as usize) < len => idx = v as usize,
-                            Some(_) => {
-                                self.diags
-                                    .error(e.loc, "array designator index exceeds array bounds");
-                                *pos += 1;
-                                continue;
-                            }
-                            None => {
-                                self.diags.error(
-                                    e.loc,
-                                    "expression is not an integer constant expression",
-                                );
-                                *pos += 1;
-                                continue;
-                            }
-                        }
-                    }
-                    ast::Designator::Field(name, floc) => {
-                        let Type::Record(r) = *self.types.get(ty) else {
-                            self.diags.error(
-                                *floc,
-                                "field designator cannot initialize a non-struct, non-union type",
-                            );
-                            *pos += 1;
-                            continue;
-                        };
-                        match self.types.records[r as usize]
-                            .fields
-                            .iter()
-                            .position(|f| f.name == Some(*name))
-                        {
-                            Some(i) => idx = i,
-                            None => {
-                                let n = self.name(*name).to_string();
-                                let tn = self.types.name(ty);
-                                self.diags.error(*floc, format!("field designator '{n}' does not refer to any field in type '{tn}'"));
-                                *pos += 1;
-                                continue;
-                            }
-                        }
-                    }
+                *pos += 1;
+                let Some(i) = self.designator_index(&desig[0], ty, len) else {
+                    continue;
+                };
+                idx = i;
+                if unsized_array && idx >= out.len() {
+                    out.resize(idx + 1, None);
                 }
-                if desig.len() > 1 {
-                    self.diags
-                        .error(loc, "nested designators are not supported");
-                }
+                let mty = self.member_type(ty, idx);
+                let mut slot = out[idx].take();
+                self.designate(&mut slot, mty, &desig[1..], item);
+                out[idx] = slot;
+                idx += 1;
+                continue;
             }
-            if idx >= len {
+            let is_union = matches!(self.types.get(ty), Type::Record(r) if self.types.records[*r as usize].is_union);
+            if !unsized_array && (idx >= len || (is_union && idx >= 1)) {
                 if braced {
-                    let what = if matches!(self.types.get(ty), Type::Array(..)) {
-                        "array"
-                    } else if matches!(self.types.get(ty), Type::Vector(..)) {
-                        "vector"
-                    } else {
-                        "struct"
+                    let what = match self.types.get(ty) {
+                        Type::Array(..) => "array",
+                        Type::Vector(..) => "vector",
+                        _ => "struct",
                     };
-                    self.diags.warning(
+                    // C99 6.7.8p2: no initializer for an object outside the entity.
+                    self.diags.error(
                         init_loc(item),
                         format!("excess elements in {what} initializer"),
                     );
@@ -2120,12 +2124,10 @@ impl<'a> Sema<'a> {
                 }
                 ast::Initializer::Expr(e) => {
                     let is_agg = self.aggregate_len(mty).is_some();
-                    let direct = !is_agg || {
-                        // An expression of the member's own type initializes it directly.
-                        matches!(e.kind, ast::ExprKind::Str(_))
-                            && matches!(self.types.get(mty), Type::Array(..))
-                            || self.expr_type_peek(e) == Some(mty)
-                    };
+                    let direct = !is_agg
+                        || (matches!(e.kind, ast::ExprKind::Str(_))
+                            && matches!(self.types.get(mty), Type::Array(..)))
+                        || self.expr_type_peek(e) == Some(mty);
                     if direct {
                         *pos += 1;
                         self.initializer(item, mty)
@@ -2134,17 +2136,22 @@ impl<'a> Sema<'a> {
                     }
                 }
             };
+            if *pos == start {
+                // Nothing consumed (an empty aggregate member): skip the item.
+                *pos += 1;
+            }
             if unsized_array && idx >= out.len() {
                 out.resize(idx + 1, None);
             }
             out[idx] = val;
             idx += 1;
-            if !braced && idx >= len {
+            if !braced && !unsized_array && idx >= len {
                 break;
             }
         }
         if unsized_array {
-            let n = out.len() as u64;
+            let n = out.len().max(1) as u64;
+            out.resize(n as usize, None);
             if let Type::Array(e, _) = self.types.get(ty).clone() {
                 let t = self.types.intern(Type::Array(e, Some(n)));
                 return Some(Init::List(t, out));
@@ -2153,23 +2160,107 @@ impl<'a> Sema<'a> {
         Some(Init::List(ty, out))
     }
 
-    /// The type an expression would have, without reporting anything (for brace elision).
-    fn expr_type_peek(&mut self, e: &ast::Expr) -> Option<TypeId> {
-        if let ast::ExprKind::Ident(s) = e.kind {
-            if let Some(Binding::Var(v)) = self.lookup(s) {
-                return Some(self.vars[v.0 as usize].ty.ty);
+    /// The member a designator names in `ty` (C99 6.7.8p6-7).
+    fn designator_index(&mut self, d: &ast::Designator, ty: TypeId, len: usize) -> Option<usize> {
+        match d {
+            ast::Designator::Index(e) => {
+                if !matches!(self.types.get(ty), Type::Array(..)) {
+                    self.diags
+                        .error(e.loc, "array designator cannot initialize non-array type");
+                    return None;
+                }
+                let ce = self.expr(e);
+                let ce = self.rvalue(ce);
+                match self.const_int(&ce) {
+                    Some(v) if v >= 0 && (v as usize) < len => Some(v as usize),
+                    Some(_) => {
+                        self.diags
+                            .error(e.loc, "array designator index exceeds array bounds");
+                        None
+                    }
+                    None => {
+                        self.diags
+                            .error(e.loc, "expression is not an integer constant expression");
+                        None
+                    }
+                }
+            }
+            ast::Designator::Field(name, floc) => {
+                let Type::Record(r) = *self.types.get(ty) else {
+                    self.diags.error(
+                        *floc,
+                        "field designator cannot initialize a non-struct, non-union type",
+                    );
+                    return None;
+                };
+                let found = self.types.records[r as usize]
+                    .fields
+                    .iter()
+                    .position(|f| f.name == Some(*name));
+                if found.is_none() {
+                    let n = self.name(*name).to_string();
+                    let tn = self.types.name(ty);
+                    self.diags.error(
+                        *floc,
+                        format!(
+                            "field designator '{n}' does not refer to any field in type '{tn}'"
+                        ),
+                    );
+                }
+                found
             }
         }
-        if let ast::ExprKind::VecLit(tn, _)
-        | ast::ExprKind::Cast(tn, _)
-        | ast::ExprKind::CompoundLit(tn, _) = &e.kind
-        {
-            let n = self.diags.list.len();
-            let q = self.type_name(tn);
-            self.diags.list.truncate(n);
-            return Some(q.ty);
+    }
+
+    /// Stores `item` into the subobject of `slot` (of type `ty`) that `desig` names.
+    fn designate(
+        &mut self,
+        slot: &mut Option<Init>,
+        ty: TypeId,
+        desig: &[ast::Designator],
+        item: &ast::Initializer,
+    ) {
+        let Some(first) = desig.first() else {
+            *slot = match item {
+                ast::Initializer::List(sub, l) => {
+                    let mut p = 0;
+                    self.init_list(sub, &mut p, ty, *l, true)
+                }
+                ast::Initializer::Expr(_) => self.initializer(item, ty),
+            };
+            return;
+        };
+        let Some(len) = self.aggregate_len(ty) else {
+            self.diags
+                .error(init_loc(item), "designator in initializer for scalar type");
+            return;
+        };
+        let Some(i) = self.designator_index(first, ty, len) else {
+            return;
+        };
+        let mut list = match slot.take() {
+            Some(Init::List(t, l)) if t == ty => l,
+            _ => vec![None; len],
+        };
+        if i >= list.len() {
+            list.resize(i + 1, None);
         }
-        None
+        let mty = self.member_type(ty, i);
+        let mut sub = list[i].take();
+        self.designate(&mut sub, mty, &desig[1..], item);
+        list[i] = sub;
+        *slot = Some(Init::List(ty, list));
+    }
+
+    /// The type an expression would have, without reporting anything (for brace elision).
+    fn expr_type_peek(&mut self, e: &ast::Expr) -> Option<TypeId> {
+        let n = self.diags.list.len();
+        let errors = self.diags.error_count();
+        let ce = self.expr(e);
+        let ce = self.rvalue(ce);
+        self.diags.list.truncate(n);
+        self.diags.reset_error_count(errors);
+        (!ce.is_error()).then_some(ce.ty)
     }
 
     fn is_constant_init(&self, i: &Init) -> bool {
@@ -2216,6 +2307,15 @@ impl<'a> Sema<'a> {
         let base = self.base_type(&tn.spec);
         let (q, _) = self.declarator_type(base, tn.spec.space.is_some(), &tn.decl);
         q
+    }
+}
+
+/// The address space written for the declared object itself: a pointer declarator's own
+/// qualifier, or the declaration specifiers' for everything else.
+fn object_space(spec: &ast::DeclSpec, d: &ast::Declarator) -> Option<AddrSpace> {
+    match d.derived.first() {
+        Some(Derived::Pointer { space, .. }) => *space,
+        _ => spec.space,
     }
 }
 

@@ -228,6 +228,8 @@ pub struct Record {
     pub size: u64,
     pub align: u64,
     pub packed: bool,
+    /// An anonymous record named by a typedef: shown by that name alone.
+    pub typedef_named: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -393,6 +395,9 @@ impl Types {
             },
             Type::Record(r) => {
                 let r = &self.records[*r as usize];
+                if r.typedef_named {
+                    return r.name.clone();
+                }
                 format!("{} {}", if r.is_union { "union" } else { "struct" }, r.name)
             }
             Type::Enum(e) => format!("enum {}", self.enums[*e as usize].name),
