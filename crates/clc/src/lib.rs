@@ -378,9 +378,36 @@ pub fn effective_version(options: &BuildOptions, target: &Target) -> Result<ClVe
     }
 }
 
+/// Stack for the compiler thread: nesting is capped (parse::MAX_DEPTH, parse::MAX_OPS), and
+/// this is room for the deepest trees those caps allow, whatever thread calls `compile`.
+const COMPILER_STACK: usize = 256 << 20;
+
 /// Compiles one program source: preprocess (with the embedded `headers`, name → text, that
-/// clCompileProgram passes), parse and check it.
+/// clCompileProgram passes), parse and check it. Runs on its own thread with a large stack.
 pub fn compile(
+    source: &str,
+    options: &BuildOptions,
+    target: &Target,
+    headers: &[(String, String)],
+) -> Compilation {
+    std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .name("ferrocl-clc".into())
+            .stack_size(COMPILER_STACK)
+            .spawn_scoped(s, || compile_here(source, options, target, headers));
+        match worker {
+            Ok(h) => match h.join() {
+                Ok(c) => c,
+                Err(p) => std::panic::resume_unwind(p),
+            },
+            // No thread available: compile on the caller's stack.
+            Err(_) => compile_here(source, options, target, headers),
+        }
+    })
+}
+
+/// [`compile`] on the calling thread (whose stack must be large enough).
+pub fn compile_here(
     source: &str,
     options: &BuildOptions,
     target: &Target,

@@ -45,6 +45,10 @@ keywords! {
 /// error, not a stack overflow.
 pub const MAX_DEPTH: u32 = 256;
 
+/// Operators one statement or declaration may chain (`a + b + c ...`): bounds the depth of
+/// the trees that operator loops build without recursing.
+pub const MAX_OPS: u32 = 4096;
+
 pub struct Parser<'a> {
     toks: &'a [Token],
     pos: usize,
@@ -58,6 +62,8 @@ pub struct Parser<'a> {
     pending_unroll: Option<u32>,
     /// A `;` reported missing after a struct body, treated as present.
     virtual_semi: bool,
+    /// Operators chained in the current statement (see [`MAX_OPS`]).
+    ops: u32,
 }
 
 fn space_of(k: Kw) -> Option<AddrSpace> {
@@ -168,6 +174,7 @@ impl<'a> Parser<'a> {
             fatal: false,
             pending_unroll: None,
             virtual_semi: false,
+            ops: 0,
         }
     }
 
@@ -302,6 +309,20 @@ impl<'a> Parser<'a> {
     }
     fn leave(&mut self) {
         self.depth -= 1;
+    }
+    /// Counts one chained operator; false (after an error) when there are too many.
+    fn count_op(&mut self) -> bool {
+        self.ops += 1;
+        if self.ops > MAX_OPS {
+            if !self.fatal {
+                let l = self.loc();
+                self.diags.error(l, "expression is too complex");
+                self.fatal = true;
+            }
+            self.pos = self.toks.len() - 1;
+            return false;
+        }
+        true
     }
 
     /// Skips to just after the next `;` at this nesting level, or to a `}` that closes it.
@@ -464,6 +485,7 @@ impl<'a> Parser<'a> {
     }
 
     fn external(&mut self) -> Option<External> {
+        self.ops = 0;
         let t = self.tok();
         if !self.starts_decl(t) {
             if t.kind == Tok::Ident && self.peek_n(1).kind == Tok::Ident {
@@ -1267,6 +1289,7 @@ impl<'a> Parser<'a> {
 
     fn statement_inner(&mut self) -> Stmt {
         let loc = self.loc();
+        self.ops = 0;
         let mk = |kind| Stmt {
             kind,
             loc,
@@ -1593,6 +1616,12 @@ impl<'a> Parser<'a> {
     pub fn expression(&mut self) -> Expr {
         let mut e = self.assignment();
         while self.kind() == Tok::Comma {
+            if !self.count_op() {
+                return Expr {
+                    kind: ExprKind::Error,
+                    loc: self.loc(),
+                };
+            }
             let loc = self.bump().loc;
             let r = self.assignment();
             e = Expr {
@@ -1701,6 +1730,12 @@ impl<'a> Parser<'a> {
         while let Some((op, p)) = Self::binop(self.kind()) {
             if p < min {
                 break;
+            }
+            if !self.count_op() {
+                return Expr {
+                    kind: ExprKind::Error,
+                    loc: self.loc(),
+                };
             }
             let loc = self.bump().loc;
             if !self.enter() {
@@ -1870,19 +1905,23 @@ impl<'a> Parser<'a> {
     }
 
     fn postfix_ops(&mut self, mut e: Expr) -> Expr {
-        let mut n = 0u32;
         loop {
-            n += 1;
-            if n > 4 * MAX_DEPTH {
-                let l = self.loc();
-                self.error(l, "postfix expression too long");
-                self.fatal = true;
+            let t = self.tok();
+            if matches!(
+                t.kind,
+                Tok::LBracket
+                    | Tok::LParen
+                    | Tok::Dot
+                    | Tok::Arrow
+                    | Tok::PlusPlus
+                    | Tok::MinusMinus
+            ) && !self.count_op()
+            {
                 return Expr {
                     kind: ExprKind::Error,
-                    loc: l,
+                    loc: t.loc,
                 };
             }
-            let t = self.tok();
             match t.kind {
                 Tok::LBracket => {
                     self.bump();
