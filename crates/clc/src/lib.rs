@@ -378,6 +378,43 @@ pub fn effective_version(options: &BuildOptions, target: &Target) -> Result<ClVe
     }
 }
 
+/// Runs only the preprocessor (like `cc -E`): the expanded tokens as text, one line per
+/// source line that produced tokens, and the log of any diagnostics.
+pub fn preprocess(
+    source: &str,
+    options: &BuildOptions,
+    target: &Target,
+    headers: &[(String, String)],
+) -> (String, String) {
+    let version = effective_version(options, target).unwrap_or(ClVersion::CL1_2);
+    let mut known = target.extensions.clone();
+    known.extend(target.features.iter().cloned());
+    let interner = lex::Interner::new(parse::KEYWORDS);
+    let mut pp = pp::Preprocessor::new(interner, &options.include_dirs, headers, known);
+    pp.version = version.0;
+    pp.diags.suppress_warnings = options.no_warnings;
+    pp.diags.warnings_as_errors = options.warnings_as_errors;
+    pp.run_directives_only("<built-in>", predefined(options, target, version));
+    let tokens = pp.run("<source>", source.to_string());
+    let mut out = String::new();
+    for t in &tokens {
+        if t.kind == lex::Tok::Eof {
+            break;
+        }
+        if t.kind == lex::Tok::Pragma {
+            out.push_str(&format!("\n#pragma unroll {}\n", t.sym));
+            continue;
+        }
+        if t.has(lex::BOL) && !out.is_empty() {
+            out.push('\n');
+        } else if t.has(lex::SPACE) && !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&pp.text(t));
+    }
+    (out, pp.diags.render(&pp.sm))
+}
+
 /// Stack for the compiler thread: nesting is capped (parse::MAX_DEPTH, parse::MAX_OPS), and
 /// this is room for the deepest trees those caps allow, whatever thread calls `compile`.
 const COMPILER_STACK: usize = 256 << 20;

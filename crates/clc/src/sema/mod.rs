@@ -1295,22 +1295,18 @@ impl<'a> Sema<'a> {
             let ty = self.types.get(pt.ty).clone();
             match ty {
                 Type::Pointer(pointee) => {
-                    // 6.11.a: kernel pointer arguments are __global, __constant or __local.
-                    if !matches!(
-                        pointee.space,
-                        AddrSpace::Global | AddrSpace::Constant | AddrSpace::Local
-                    ) {
-                        self.diags.error(*ploc, "pointer arguments to kernel functions must reside in '__global', '__constant' or '__local' address space");
-                    }
                     if self.types.is_pointer(pointee.ty) && self.opts.version < 200 {
+                        // 6.11.a (up to 1.2): no pointers to pointers as kernel arguments.
                         self.diags.error(
                             *ploc,
                             "kernel parameter cannot be declared as a pointer to a pointer",
                         );
-                    }
-                    if self.types.is_pointer(pointee.ty) && self.opts.version >= 200 {
-                        // 6.11.a applies only up to 1.2; still a pointer to pointer may not
-                        // point to private memory.
+                    } else if !matches!(
+                        pointee.space,
+                        AddrSpace::Global | AddrSpace::Constant | AddrSpace::Local
+                    ) {
+                        // 6.11.a: kernel pointer arguments are __global, __constant or __local.
+                        self.diags.error(*ploc, "pointer arguments to kernel functions must reside in '__global', '__constant' or '__local' address space");
                     }
                 }
                 Type::Scalar(Scalar::Bool) => self.bad_kernel_param(*ploc, "bool"),

@@ -430,15 +430,15 @@ impl Types {
 
     pub fn qual_name(&self, q: QualType) -> String {
         let mut s = String::new();
-        if q.space != AddrSpace::Private {
-            s.push_str(q.space.name());
-            s.push(' ');
-        }
         if q.is_const {
             s.push_str("const ");
         }
         if q.is_volatile {
             s.push_str("volatile ");
+        }
+        if q.space != AddrSpace::Private {
+            s.push_str(q.space.name());
+            s.push(' ');
         }
         s.push_str(&self.name(q.ty));
         if q.is_restrict {
