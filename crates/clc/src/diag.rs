@@ -204,6 +204,14 @@ impl Diags {
         self.errors > 0
     }
 
+    /// Orders diagnostics by where the user sees them (stable: same place keeps its order).
+    pub fn sort(&mut self, sm: &SourceMap) {
+        self.list.sort_by_key(|d| {
+            let l = sm.spelling_to_user(d.loc);
+            (l.file, l.offset)
+        });
+    }
+
     /// The build log: every diagnostic, clang style, no colour.
     pub fn render(&self, sm: &SourceMap) -> String {
         let mut out = String::new();
@@ -214,15 +222,25 @@ impl Diags {
                 Severity::Note => "note",
             };
             render_one(&mut out, sm, d.loc, sev, &d.message);
-            // Macro-expansion context, innermost first.
+            // Macro-expansion context, outermost first: where in each macro's definition
+            // the offending token came from.
+            let mut chain = Vec::new();
             let mut l = d.loc;
-            let mut guard = 0;
-            while l.exp != 0 && guard < 64 {
+            while l.exp != 0 && chain.len() < 64 {
                 let e = &sm.expansions[(l.exp - 1) as usize];
-                let msg = format!("expanded from macro '{}'", e.name);
-                render_one(&mut out, sm, Loc { exp: 0, ..e.call }, "note", &msg);
+                if !e.name.is_empty() && l.file != 0 {
+                    chain.push((Loc { exp: 0, ..l }, e.name.clone()));
+                }
                 l = e.call;
-                guard += 1;
+            }
+            for (nl, name) in chain.iter().rev() {
+                render_one(
+                    &mut out,
+                    sm,
+                    *nl,
+                    "note",
+                    &format!("expanded from macro '{name}'"),
+                );
             }
             for (nl, nm) in &d.notes {
                 render_one(&mut out, sm, *nl, "note", nm);

@@ -531,6 +531,7 @@ pub fn compile_here(
         let s = sema::Sema::new(&interner, &mut diags, lang, cfg);
         s.translation_unit(&ast, &pragmas)
     };
+    diags.sort(&sm);
     let log = diags.render(&sm);
     let diagnostics = diags
         .list

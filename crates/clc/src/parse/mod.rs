@@ -283,7 +283,7 @@ impl<'a> Parser<'a> {
         } else {
             format!("expected '{}' {}", k.spelling(), context)
         };
-        let loc = if matches!(k, Tok::Semi | Tok::RParen | Tok::RBracket) && self.pos > 0 {
+        let loc = if k == Tok::Semi && self.pos > 0 {
             self.prev_end()
         } else {
             self.loc()
@@ -1746,6 +1746,9 @@ impl<'a> Parser<'a> {
             }
             let rhs = self.binary(p + 1);
             self.leave();
+            if matches!(rhs.kind, ExprKind::Error) {
+                return rhs;
+            }
             lhs = Expr {
                 kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
                 loc,
@@ -2069,10 +2072,32 @@ impl<'a> Parser<'a> {
                 }
                 let e = self.expression();
                 self.leave();
+                if matches!(e.kind, ExprKind::Error) {
+                    // Already reported; skip the rest of the parenthesized expression.
+                    let mut depth = 0;
+                    while !matches!(
+                        self.kind(),
+                        Tok::Eof | Tok::Semi | Tok::LBrace | Tok::RBrace
+                    ) {
+                        match self.kind() {
+                            Tok::LParen => depth += 1,
+                            Tok::RParen if depth == 0 => {
+                                self.bump();
+                                break;
+                            }
+                            Tok::RParen => depth -= 1,
+                            _ => {}
+                        }
+                        self.bump();
+                    }
+                    return e;
+                }
                 if !self.eat(Tok::RParen) {
-                    let l = self.prev_end();
-                    self.error(l, "expected ')'");
-                    self.diags.note(loc, "to match this '('");
+                    let l = self.loc();
+                    if !self.fatal {
+                        self.error(l, "expected ')'");
+                        self.diags.note(loc, "to match this '('");
+                    }
                 }
                 e
             }

@@ -625,6 +625,7 @@ impl<'a> Sema<'a> {
                 .error(r.loc, format!("redefinition of '{kw} {n}'"));
             return id;
         }
+        self.check_object_attrs(&r.attrs);
         let packed = r.attrs.iter().any(|a| a.name == "packed");
         let mut fields = Vec::new();
         for g in groups {
@@ -921,6 +922,7 @@ impl<'a> Sema<'a> {
         }
         self.check_object_type(q, loc, true);
         self.check_restrict(q, loc);
+        self.check_object_attrs(&d.decl.attrs);
         let explicit = object_space(spec, &d.decl);
         match explicit.unwrap_or(AddrSpace::Generic) {
             AddrSpace::Constant => {}
@@ -986,6 +988,35 @@ impl<'a> Sema<'a> {
             self.vars[id.0 as usize].ty.ty = *t;
         }
         self.globals.push((id, init));
+    }
+
+    /// Warns about attributes a variable or type cannot take (6.13.2, 6.13.3).
+    fn check_object_attrs(&mut self, attrs: &[ast::Attr]) {
+        for a in attrs {
+            match a.name.as_str() {
+                "aligned" | "packed" | "nosvm" | "unused" | "used" | "ext_vector_type"
+                | "always_inline" | "noinline" | "overloadable" | "const" | "pure"
+                | "convergent" => {}
+                // 6.13.3: endian(host) / endian(device).
+                "endian" => {
+                    let ok = matches!(a.args.first(), Some(ast::AttrArg::Expr(ast::Expr { kind: ast::ExprKind::Ident(s), .. }))
+                        if matches!(self.interner.name(*s), "host" | "device"));
+                    if !ok {
+                        self.diags
+                            .error(a.loc, "'endian' attribute requires 'host' or 'device'");
+                    }
+                }
+                "reqd_work_group_size" | "work_group_size_hint" | "vec_type_hint" => {
+                    self.diags.warning(
+                        a.loc,
+                        format!("'{}' attribute only applies to kernel functions", a.name),
+                    );
+                }
+                _ => self
+                    .diags
+                    .warning(a.loc, format!("unknown attribute '{}' ignored", a.name)),
+            }
+        }
     }
 
     fn align_attr(&mut self, attrs: &[ast::Attr]) -> Option<u64> {
@@ -1852,6 +1883,10 @@ impl<'a> Sema<'a> {
             }
             self.check_object_type(q, loc, d.init.is_some());
             self.check_restrict(q, loc);
+            self.check_object_attrs(&d.decl.attrs);
+            if std::ptr::eq(d, &g.decls[0]) {
+                self.check_object_attrs(&g.spec.attrs);
+            }
             let is_kernel = self
                 .cur_fn
                 .is_some_and(|f| self.funcs[f.0 as usize].is_kernel);
