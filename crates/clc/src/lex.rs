@@ -4,7 +4,7 @@
 //! them as names, and the parser maps the reserved symbol numbers to keywords.
 
 use crate::diag::Loc;
-use std::collections::HashMap;
+use crate::hash::FxHashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -157,7 +157,7 @@ impl Token {
 /// Interned identifier names. Symbols below [`crate::parse::KEYWORDS`]`.len()` are keywords.
 #[derive(Debug, Default)]
 pub struct Interner {
-    map: HashMap<Box<str>, u32>,
+    map: FxHashMap<Box<str>, u32>,
     names: Vec<Box<str>>,
 }
 

@@ -6,6 +6,7 @@
 
 pub mod builtins;
 pub mod diag;
+pub mod hash;
 pub mod lex;
 pub mod options;
 pub mod parse;

@@ -8,10 +8,11 @@ use crate::options::ClVersion;
 use crate::parse::ast::Access;
 use crate::sema::types::{AddrSpace, ImageDim, Scalar, LANES};
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// What a builtin may use on this target.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Config {
     pub version: u32,
     pub fp64: bool,
@@ -728,6 +729,40 @@ pub fn parse_type_name(ty: &str) -> Option<(Scalar, u8)> {
 
 fn vec_size(s: Scalar, n: u8) -> u32 {
     s.size() * if n == 3 { 4 } else { n as u32 }
+}
+
+type Cache = HashMap<u64, crate::hash::FxHashMap<String, Arc<Vec<Sig>>>>;
+
+impl Config {
+    /// Identifies the configuration in the process-wide cache of expanded overloads.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.hash(&mut h);
+        h.finish()
+    }
+}
+
+/// All overloads of builtin `name` available with `cfg` (whose fingerprint is given),
+/// expanded once per process and configuration; empty when `name` is no builtin.
+pub fn lookup_cached(name: &str, cfg: &Config, fingerprint: u64) -> Arc<Vec<Sig>> {
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(v) = cache
+        .lock()
+        .ok()
+        .and_then(|m| m.get(&fingerprint).and_then(|n| n.get(name)).cloned())
+    {
+        return v;
+    }
+    let v = Arc::new(lookup(name, cfg));
+    if let Ok(mut m) = cache.lock() {
+        // Unknown names are cached too; the cap keeps random names from growing it forever.
+        let per_cfg = m.entry(fingerprint).or_default();
+        if per_cfg.len() < 100_000 {
+            per_cfg.insert(name.to_string(), v.clone());
+        }
+    }
+    v
 }
 
 /// All overloads of builtin `name` available with `cfg`; empty when `name` is no builtin.

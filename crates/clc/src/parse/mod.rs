@@ -6,10 +6,10 @@
 pub mod ast;
 
 use crate::diag::{Diags, Loc, SourceMap};
+use crate::hash::FxHashMap;
 use crate::lex::{self, Interner, Tok, Token};
 use crate::sema::types::{AddrSpace, ImageDim, Scalar};
 use ast::*;
-use std::collections::HashMap;
 
 macro_rules! keywords {
     ($($kw:ident = $s:literal,)*) => {
@@ -55,8 +55,8 @@ pub struct Parser<'a> {
     sm: &'a SourceMap,
     pub interner: &'a mut Interner,
     pub diags: &'a mut Diags,
-    scopes: Vec<HashMap<Sym, bool>>,
-    builtin_types: HashMap<Sym, Option<BaseType>>,
+    scopes: Vec<FxHashMap<Sym, bool>>,
+    builtin_types: FxHashMap<Sym, Option<BaseType>>,
     depth: u32,
     fatal: bool,
     pending_unroll: Option<u32>,
@@ -168,8 +168,8 @@ impl<'a> Parser<'a> {
             sm,
             interner,
             diags,
-            scopes: vec![HashMap::new()],
-            builtin_types: HashMap::new(),
+            scopes: vec![FxHashMap::default()],
+            builtin_types: FxHashMap::default(),
             depth: 0,
             fatal: false,
             pending_unroll: None,
@@ -362,7 +362,7 @@ impl<'a> Parser<'a> {
     // ---- scopes ----
 
     fn push_scope(&mut self) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(FxHashMap::default());
     }
     fn pop_scope(&mut self) {
         self.scopes.pop();

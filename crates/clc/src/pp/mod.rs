@@ -6,8 +6,8 @@
 pub mod expr;
 
 use crate::diag::{Diags, Expansion, Loc, SourceMap};
+use crate::hash::FxHashMap;
 use crate::lex::{self, Interner, LexState, Tok, Token, BOL, NOEXPAND, SPACE};
-use std::collections::HashMap;
 
 /// Marks an empty macro argument next to `##` (C99 6.10.3.3p2).
 const PLACEMARKER: u8 = 16;
@@ -62,7 +62,7 @@ pub struct Preprocessor<'a> {
     pub sm: SourceMap,
     pub interner: Interner,
     pub diags: Diags,
-    pub macros: HashMap<u32, Macro>,
+    pub macros: FxHashMap<u32, Macro>,
     pub pragmas: PragmaState,
     stack: Vec<Ctx>,
     include_dirs: &'a [String],
@@ -96,7 +96,7 @@ impl<'a> Preprocessor<'a> {
             sm,
             interner,
             diags: Diags::default(),
-            macros: HashMap::new(),
+            macros: FxHashMap::default(),
             pragmas: PragmaState::default(),
             stack: Vec::new(),
             include_dirs,

@@ -1604,7 +1604,8 @@ impl Sema<'_> {
             }
             return self.error_expr(loc);
         };
-        let name = self.name(sym).to_string();
+        let interner = self.interner;
+        let name = interner.name(sym);
         let cargs: Vec<Expr> = args
             .iter()
             .map(|a| {
@@ -1666,7 +1667,7 @@ impl Sema<'_> {
                 );
                 self.error_expr(loc)
             }
-            None => self.builtin_call(&name, cargs, callee.loc, loc),
+            None => self.builtin_call(name, cargs, callee.loc, loc),
         }
     }
 
@@ -1763,14 +1764,16 @@ impl Sema<'_> {
                     is_volatile,
                 },
             ) => {
-                let et = match elem {
-                    PElem::Val(s, n) => self.types.vector(s, n),
-                    PElem::Atomic(s) => self.types.intern(Type::Atomic(s)),
-                    PElem::AtomicFlag => self.types.intern(Type::AtomicFlag),
-                    PElem::Event => self.types.intern(Type::Event),
-                    PElem::Void => self.types.void(),
+                let same = match (self.types.get(q.ty), elem) {
+                    (Type::Scalar(s), PElem::Val(ps, 1)) => *s == ps,
+                    (Type::Vector(s, n), PElem::Val(ps, pn)) => *s == ps && *n == pn,
+                    (Type::Atomic(s), PElem::Atomic(ps)) => *s == ps,
+                    (Type::AtomicFlag, PElem::AtomicFlag)
+                    | (Type::Event, PElem::Event)
+                    | (Type::Void, PElem::Void) => true,
+                    _ => false,
                 };
-                if q.ty != et || (q.is_const && !is_const) || (q.is_volatile && !is_volatile) {
+                if !same || (q.is_const && !is_const) || (q.is_volatile && !is_volatile) {
                     return None;
                 }
                 let mut cost = 0;
@@ -1801,7 +1804,7 @@ impl Sema<'_> {
         if builtins::is_special(name) {
             return self.address_space_builtin(name, args, name_loc, loc);
         }
-        let sigs = builtins::lookup(name, &self.cfg);
+        let sigs = builtins::lookup_cached(name, &self.cfg, self.cfg_fingerprint);
         if sigs.is_empty() {
             // 6.11.v: implicit function declarations are not supported.
             self.diags.error(
@@ -1835,8 +1838,9 @@ impl Sema<'_> {
             }
         }
         best.sort();
-        let arg_types: Vec<String> = args.iter().map(|a| self.types.name(a.ty)).collect();
+        let arg_types = |me: &Self| args.iter().map(|a| me.types.name(a.ty)).collect::<Vec<_>>();
         let Some(&(cost0, i0)) = best.first() else {
+            let arg_types = arg_types(self);
             self.diags.error(
                 name_loc,
                 format!(
@@ -1847,6 +1851,7 @@ impl Sema<'_> {
             return self.error_expr(loc);
         };
         if best.len() > 1 && best[1].0 == cost0 {
+            let arg_types = arg_types(self);
             self.diags.error(
                 name_loc,
                 format!(

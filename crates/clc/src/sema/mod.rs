@@ -9,6 +9,7 @@ pub mod types;
 
 use crate::builtins;
 use crate::diag::{Diags, Loc};
+use crate::hash::FxHashMap;
 use crate::lex::Interner;
 use crate::parse::ast::{self, Access, BaseType, Derived, Storage, Sym};
 use std::collections::HashMap;
@@ -167,8 +168,9 @@ pub struct Sema<'a> {
     pub diags: &'a mut Diags,
     pub opts: LangOpts,
     pub cfg: builtins::Config,
-    scopes: Vec<HashMap<Sym, Binding>>,
-    tags: Vec<HashMap<Sym, TypeId>>,
+    cfg_fingerprint: u64,
+    scopes: Vec<FxHashMap<Sym, Binding>>,
+    tags: Vec<FxHashMap<Sym, TypeId>>,
     pub vars: Vec<Var>,
     pub funcs: Vec<Function>,
     pub typedefs: Vec<Typedef>,
@@ -203,9 +205,10 @@ impl<'a> Sema<'a> {
             interner,
             diags,
             opts,
+            cfg_fingerprint: cfg.fingerprint(),
             cfg,
-            scopes: vec![HashMap::new()],
-            tags: vec![HashMap::new()],
+            scopes: vec![FxHashMap::default()],
+            tags: vec![FxHashMap::default()],
             vars: Vec::new(),
             funcs: Vec::new(),
             typedefs: Vec::new(),
@@ -233,8 +236,8 @@ impl<'a> Sema<'a> {
     // ---- scopes ----
 
     fn push_scope(&mut self) {
-        self.scopes.push(HashMap::new());
-        self.tags.push(HashMap::new());
+        self.scopes.push(FxHashMap::default());
+        self.tags.push(FxHashMap::default());
     }
     fn pop_scope(&mut self) {
         self.scopes.pop();

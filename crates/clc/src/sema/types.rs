@@ -2,7 +2,7 @@
 //! whose pointee carries qualifiers and an address space, arrays, records, enums, functions
 //! and the opaque OpenCL types. Types are interned: equal types have equal [`TypeId`]s.
 
-use std::collections::HashMap;
+use crate::hash::FxHashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scalar {
@@ -242,7 +242,7 @@ pub struct EnumDef {
 #[derive(Debug, Default)]
 pub struct Types {
     list: Vec<Type>,
-    map: HashMap<Type, TypeId>,
+    map: FxHashMap<Type, TypeId>,
     pub records: Vec<Record>,
     pub enums: Vec<EnumDef>,
     pub pointer_size: u64,
