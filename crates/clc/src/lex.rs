@@ -423,6 +423,13 @@ pub fn next_token(
         (b'^', b'=', _) => (CaretAssign, p1),
         (b'|', b'=', _) => (PipeAssign, p1),
         (b'#', b'#', _) => (HashHash, p1),
+        // Digraphs (C99 6.4.6p3).
+        (b'%', b':', b'%') if at(s, p2).0 == b':' => (HashHash, at(s, p2).1),
+        (b'%', b':', _) => (Hash, p1),
+        (b'<', b':', _) => (LBracket, p1),
+        (b':', b'>', _) => (RBracket, p1),
+        (b'<', b'%', _) => (LBrace, p1),
+        (b'%', b'>', _) => (RBrace, p1),
         (b'(', _, _) => (LParen, p),
         (b')', _, _) => (RParen, p),
         (b'[', _, _) => (LBracket, p),
@@ -545,6 +552,13 @@ mod tests {
         let t = next_token("/* abc", &mut st, &mut i, &mut errs);
         assert_eq!(t.kind, Tok::Eof);
         assert_eq!(errs.len(), 1);
+    }
+
+    #[test]
+    fn digraphs() {
+        let k: Vec<Tok> = lex_all("<: :> <% %> %: %:%:").iter().map(|t| t.0).collect();
+        use Tok::*;
+        assert_eq!(k, vec![LBracket, RBracket, LBrace, RBrace, Hash, HashHash]);
     }
 
     #[test]

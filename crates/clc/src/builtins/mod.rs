@@ -51,6 +51,9 @@ pub enum PElem {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ImgUse {
     Read,
+    /// Read with a sampler: read_only images only (6.8: read_write images are read without
+    /// a sampler).
+    Sampled,
     Write,
     Any,
 }
@@ -60,6 +63,7 @@ impl ImgUse {
         match self {
             ImgUse::Any => true,
             ImgUse::Read => a != Access::WriteOnly,
+            ImgUse::Sampled => a == Access::ReadOnly,
             ImgUse::Write => a != Access::ReadOnly,
         }
     }
@@ -657,7 +661,14 @@ fn expand_row(row: &Row, cfg: &Config, out: &mut Vec<Sig>) {
                 .iter()
                 .map(|p| template_type(p, s, n, space, fam_n))
                 .collect();
-            let Some(params) = ps else { continue };
+            let Some(mut params) = ps else { continue };
+            if params.contains(&Pt::Sampler) {
+                for p in &mut params {
+                    if let Pt::Image(d, ImgUse::Read) = *p {
+                        *p = Pt::Image(d, ImgUse::Sampled);
+                    }
+                }
+            }
             let sig = Sig {
                 ret,
                 params,

@@ -32,7 +32,7 @@ keywords! {
     Bool_ = "_Bool", Complex = "_Complex", Imaginary = "_Imaginary", Bool = "bool", Half = "half",
     Kernel_ = "__kernel", Kernel = "kernel", Global_ = "__global", Global = "global",
     Local_ = "__local", Local = "local", Constant_ = "__constant", Constant = "constant",
-    Private_ = "__private", Private = "private", Generic_ = "__generic",
+    Private_ = "__private", Private = "private", Generic_ = "__generic", Generic = "generic",
     ReadOnly_ = "__read_only", ReadOnly = "read_only", WriteOnly_ = "__write_only",
     WriteOnly = "write_only", ReadWrite_ = "__read_write", ReadWrite = "read_write",
     Attribute = "__attribute__", Attribute2 = "__attribute", VecStep = "vec_step",
@@ -72,7 +72,7 @@ fn space_of(k: Kw) -> Option<AddrSpace> {
         Kw::Local_ | Kw::Local => AddrSpace::Local,
         Kw::Constant_ | Kw::Constant => AddrSpace::Constant,
         Kw::Private_ | Kw::Private => AddrSpace::Private,
-        Kw::Generic_ => AddrSpace::Generic,
+        Kw::Generic_ | Kw::Generic => AddrSpace::Generic,
         _ => return None,
     })
 }
@@ -762,11 +762,10 @@ impl<'a> Parser<'a> {
             spec.base = BaseType::Void;
             spec.base_name = "void".into();
         } else if let Some((s, n)) = keyword_base {
-            if signed + unsigned + short + long + int + char_ > 0
-                && !(s == Scalar::Double
-                    && long == 1
-                    && signed + unsigned + short + int + char_ == 0)
-            {
+            if s == Scalar::Double && long > 0 {
+                // 6.3.4: long double is reserved.
+                self.error(err_loc, "'long double' is a reserved type in OpenCL C");
+            } else if signed + unsigned + short + long + int + char_ > 0 {
                 self.error(err_loc, "cannot combine with previous type specifier");
             }
             spec.base = BaseType::Scalar(s);

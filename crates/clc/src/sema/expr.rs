@@ -719,6 +719,17 @@ impl Sema<'_> {
                 .error(loc, format!("array type '{tn}' is not assignable"));
             return false;
         }
+        if matches!(self.types.get(e.ty), Type::Atomic(_) | Type::AtomicFlag) {
+            let tn = self.types.name(e.ty);
+            // 6.15.12.10: atomic types are only operated on by the atomic functions.
+            self.diags.error(
+                loc,
+                format!(
+                    "operators are not supported on atomic type '{tn}'; use the atomic functions"
+                ),
+            );
+            return false;
+        }
         if matches!(self.types.get(e.ty), Type::Image(..) | Type::Sampler) {
             let tn = self.types.name(e.ty);
             self.diags

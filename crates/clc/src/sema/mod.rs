@@ -302,6 +302,13 @@ impl<'a> Sema<'a> {
             BaseType::SizeT | BaseType::UintptrT => self.types.size_t(),
             BaseType::PtrdiffT | BaseType::IntptrT => self.types.ptrdiff_t(),
             BaseType::Image(d) => {
+                if spec.quals.is_const || spec.quals.is_volatile || spec.quals.is_restrict {
+                    // 6.11.q
+                    self.diags.error(
+                        loc,
+                        "image types cannot be qualified with 'const', 'volatile' or 'restrict'",
+                    );
+                }
                 if !self.opts.images {
                     self.diags.error(
                         loc,
@@ -1149,6 +1156,11 @@ impl<'a> Sema<'a> {
         }
         for p in &params {
             self.check_restrict(p.0, p.2);
+            if p.0.space != AddrSpace::Private && !self.types.is_pointer(p.0.ty) {
+                // 6.7: "address space qualifiers cannot be used with a function argument".
+                self.diags
+                    .error(p.2, "parameter may not be qualified with an address space");
+            }
         }
         if let Some(Binding::Func(f)) = self.lookup(name_sym) {
             let old = &self.funcs[f.0 as usize];
@@ -1365,12 +1377,6 @@ impl<'a> Sema<'a> {
                     }
                 }
                 _ => {}
-            }
-            if pt.space != AddrSpace::Private && !self.types.is_pointer(pt.ty) {
-                self.diags.error(
-                    *ploc,
-                    "parameter may not be qualified with an address space",
-                );
             }
         }
         // 6.11.m: size_t and friends by their spelling.
@@ -1924,7 +1930,9 @@ impl<'a> Sema<'a> {
                         "function scope variable cannot be declared in global address space",
                     );
                 }
-                Some(AddrSpace::Constant) if d.init.is_none() => {
+                Some(AddrSpace::Constant)
+                    if d.init.is_none() && g.spec.storage != Some(Storage::Extern) =>
+                {
                     self.diags.error(
                         loc,
                         "variable in constant address space must be initialized",
