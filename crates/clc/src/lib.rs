@@ -488,6 +488,7 @@ pub fn compile_here(
     pp.diags.warnings_as_errors = options.warnings_as_errors;
     pp.run_directives_only("<built-in>", predefined(options, target, version));
     let tokens = pp.run("<source>", source.to_string());
+    let truncated = pp.truncated;
     let pp::Preprocessor {
         sm,
         mut interner,
@@ -503,6 +504,7 @@ pub fn compile_here(
                 .any(|(n, on, _)| n == "cl_khr_fp16" && *on));
     let ast = {
         let mut p = parse::Parser::new(&tokens, &sm, &mut interner, &mut diags);
+        p.quiet_at_eof = truncated;
         p.translation_unit()
     };
     let program = {

@@ -64,6 +64,10 @@ pub struct Parser<'a> {
     virtual_semi: bool,
     /// Operators chained in the current statement (see [`MAX_OPS`]).
     ops: u32,
+    /// Set when the preprocessor reported a truncated input: errors at end of file are
+    /// follow-ons and stay quiet.
+    pub quiet_at_eof: bool,
+    last_reported: bool,
 }
 
 fn space_of(k: Kw) -> Option<AddrSpace> {
@@ -175,6 +179,8 @@ impl<'a> Parser<'a> {
             pending_unroll: None,
             virtual_semi: false,
             ops: 0,
+            quiet_at_eof: false,
+            last_reported: false,
         }
     }
 
@@ -248,10 +254,21 @@ impl<'a> Parser<'a> {
             ..p.loc
         }
     }
+    /// Attaches a note to the last error, if that error was reported.
+    fn note(&mut self, loc: Loc, msg: &str) {
+        if self.last_reported {
+            self.diags.note(loc, msg);
+        }
+    }
+
     fn error(&mut self, loc: Loc, msg: impl Into<String>) {
+        self.last_reported = false;
         if !self.fatal {
             // An error at end of file is reported just after the last token.
             let eof = self.toks[self.toks.len() - 1];
+            if loc == eof.loc && self.quiet_at_eof {
+                return;
+            }
             let loc = if loc == eof.loc && self.toks.len() > 1 {
                 let p = self.toks[self.toks.len() - 2];
                 if p.loc.exp != 0 {
@@ -266,6 +283,7 @@ impl<'a> Parser<'a> {
                 loc
             };
             self.diags.error(loc, msg);
+            self.last_reported = true;
         }
     }
     fn describe_tok(&self, t: Token) -> String {
@@ -487,13 +505,17 @@ impl<'a> Parser<'a> {
     fn external(&mut self) -> Option<External> {
         self.ops = 0;
         let t = self.tok();
+        let mut implicit_int = false;
         if !self.starts_decl(t) {
             if t.kind == Tok::Ident && self.peek_n(1).kind == Tok::Ident {
                 let name = self.text(t);
                 self.error(t.loc, format!("unknown type name '{name}'"));
                 self.bump();
+            } else if t.kind == Tok::Ident && self.peek_n(1).kind == Tok::LParen {
+                // Old-style implicit int is not OpenCL C; read on as `int`.
+                self.error(t.loc, "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int");
+                implicit_int = true;
             } else if t.kind == Tok::Ident {
-                // Old-style implicit int is not OpenCL C.
                 self.error(t.loc, "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int");
                 self.recover(false);
                 return None;
@@ -505,7 +527,23 @@ impl<'a> Parser<'a> {
                 return None;
             }
         }
-        let spec = self.decl_spec(true);
+        let spec = if implicit_int {
+            DeclSpec {
+                storage: None,
+                base: BaseType::Scalar(Scalar::Int),
+                base_name: "int".into(),
+                quals: Quals::default(),
+                space: None,
+                access: None,
+                is_kernel: false,
+                is_inline: false,
+                is_pipe: false,
+                attrs: Vec::new(),
+                loc: t.loc,
+            }
+        } else {
+            self.decl_spec(true)
+        };
         if self.eat(Tok::Semi) {
             return Some(External::Decls(DeclGroup {
                 spec,
@@ -1261,7 +1299,7 @@ impl<'a> Parser<'a> {
         if !self.eat(Tok::RBrace) {
             let l = self.loc();
             self.error(l, "expected '}'");
-            self.diags.note(loc, "to match this '{'");
+            self.note(loc, "to match this '{'");
         }
         Stmt {
             kind: StmtKind::Compound(list),
@@ -1495,7 +1533,8 @@ impl<'a> Parser<'a> {
             return mk(StmtKind::Error);
         }
         let e = self.expression();
-        if matches!(e.kind, ExprKind::Error) {
+        if has_error(&e) {
+            // Already reported: skip to the end of the statement without a follow-on error.
             self.recover(true);
             self.eat(Tok::Semi);
             return mk(StmtKind::Error);
@@ -1683,7 +1722,7 @@ impl<'a> Parser<'a> {
         if !self.eat(Tok::Colon) {
             let l = self.loc();
             self.error(l, "expected ':'");
-            self.diags.note(loc, "to match this '?'");
+            self.note(loc, "to match this '?'");
             self.leave();
             return Expr {
                 kind: ExprKind::Error,
@@ -1795,7 +1834,7 @@ impl<'a> Parser<'a> {
                 if !self.eat(Tok::RParen) {
                     let l = self.prev_end();
                     self.error(l, "expected ')'");
-                    self.diags.note(lp, "to match this '('");
+                    self.note(lp, "to match this '('");
                 }
                 let e = Expr {
                     kind: ExprKind::VecLit(Box::new(tn), items),
@@ -1965,7 +2004,7 @@ impl<'a> Parser<'a> {
                     if !self.eat(Tok::RParen) {
                         let l = self.loc();
                         self.error(l, "expected ')'");
-                        self.diags.note(t.loc, "to match this '('");
+                        self.note(t.loc, "to match this '('");
                         return Expr {
                             kind: ExprKind::Error,
                             loc: t.loc,
@@ -2095,7 +2134,7 @@ impl<'a> Parser<'a> {
                     let l = self.loc();
                     if !self.fatal {
                         self.error(l, "expected ')'");
-                        self.diags.note(loc, "to match this '('");
+                        self.note(loc, "to match this '('");
                     }
                 }
                 e
@@ -2193,6 +2232,27 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+}
+
+/// Whether an expression contains a part that failed to parse (already reported).
+fn has_error(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Error => true,
+        ExprKind::Unary(_, x)
+        | ExprKind::Cast(_, x)
+        | ExprKind::SizeofExpr(x)
+        | ExprKind::AlignofExpr(x)
+        | ExprKind::VecStepExpr(x)
+        | ExprKind::Member(x, ..) => has_error(x),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::Index(a, b) => has_error(a) || has_error(b),
+        ExprKind::Cond(a, b, c) => has_error(a) || has_error(b) || has_error(c),
+        ExprKind::Call(f, args) => has_error(f) || args.iter().any(has_error),
+        ExprKind::VecLit(_, args) => args.iter().any(has_error),
+        _ => false,
     }
 }
 

@@ -73,6 +73,9 @@ pub struct Preprocessor<'a> {
     sym_va_args: u32,
     sym_pragma_op: u32,
     include_depth: usize,
+    /// The input ended inside a comment or a macro call (reported): errors at the end of
+    /// the file that follow from it are not worth reporting.
+    pub truncated: bool,
     /// Where the main file ended (the location of every later end-of-file token).
     eof_loc: Loc,
     /// The OpenCL C version (variadic macros need 3.0, 6.11.f).
@@ -108,6 +111,7 @@ impl<'a> Preprocessor<'a> {
             sym_pragma_op,
             include_depth: 0,
             eof_loc: Loc::default(),
+            truncated: false,
             version: 300,
         };
         for (name, b) in [
@@ -183,6 +187,9 @@ impl<'a> Preprocessor<'a> {
         let text = &self.sm.files[st.file as usize].text;
         let t = lex::next_token(text, st, &mut self.interner, &mut self.lex_errors);
         for (off, msg) in self.lex_errors.drain(..) {
+            if msg.starts_with("unterminated") {
+                self.truncated = true;
+            }
             self.diags.error(
                 Loc {
                     file: st.file,
@@ -429,6 +436,7 @@ impl<'a> Preprocessor<'a> {
                 Tok::Eof => {
                     self.diags
                         .error(name.loc, "unterminated function-like macro invocation");
+                    self.truncated = true;
                     return None;
                 }
                 Tok::LParen => depth += 1,

@@ -30,6 +30,10 @@ impl Sema<'_> {
         mk(ExprKind::Error, TypeId(0), loc)
     }
 
+    fn is_poisoned(&self, v: VarId) -> bool {
+        self.poisoned.contains(&v.0)
+    }
+
     pub fn is_lvalue(&self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Var(_)
@@ -495,6 +499,7 @@ impl Sema<'_> {
                 mk(ExprKind::StrConst(bytes.clone()), t, loc)
             }
             ast::ExprKind::Ident(s) => match self.lookup(*s) {
+                Some(Binding::Var(v)) if self.is_poisoned(v) => self.error_expr(loc),
                 Some(Binding::Var(v)) => {
                     let ty = self.vars[v.0 as usize].ty.ty;
                     mk(ExprKind::Var(v), ty, loc)
@@ -1636,7 +1641,8 @@ impl Sema<'_> {
                     .iter()
                     .map(|v| self.vars[v.0 as usize].ty.ty)
                     .collect();
-                if params.len() != cargs.len() {
+                let variadic = func.variadic;
+                if params.len() != cargs.len() && !(variadic && cargs.len() > params.len()) {
                     let few = cargs.len() < params.len();
                     let msg = format!(
                         "too {} arguments to function call, expected {}, have {}",
@@ -1651,6 +1657,9 @@ impl Sema<'_> {
                     return self.error_expr(loc);
                 }
                 let mut conv = Vec::new();
+                let fixed = params.len();
+                let mut cargs = cargs;
+                let extra = cargs.split_off(fixed.min(cargs.len()));
                 for (a, p) in cargs.into_iter().zip(params) {
                     let l = a.loc;
                     let c = self.assign_convert(a, p, l, "passing");
@@ -1659,6 +1668,7 @@ impl Sema<'_> {
                     }
                     conv.push(c);
                 }
+                conv.extend(extra);
                 if let Some(cur) = self.cur_fn {
                     self.calls.push((cur, f, loc));
                 }

@@ -69,6 +69,9 @@ pub struct Function {
     pub attrs: FnAttrs,
     /// Per parameter: the type as spelled (kernel argument type names) and access qualifier.
     pub param_spellings: Vec<(String, Option<Access>)>,
+    /// Declared with `...` (reported: only printf may be variadic), calls are not checked
+    /// against the parameter count beyond the fixed ones.
+    pub variadic: bool,
 }
 
 /// CL_KERNEL_ARG_ADDRESS_QUALIFIER.
@@ -182,6 +185,10 @@ pub struct Sema<'a> {
     labels: HashMap<String, Loc>,
     gotos: Vec<(String, Loc)>,
     calls: Vec<(FuncId, FuncId, Loc)>,
+    /// The last declarator had an error: its variable is poisoned.
+    declarator_failed: bool,
+    /// Variables whose declaration had an error: their uses report nothing more.
+    poisoned: crate::hash::FxHashSet<u32>,
     /// Nesting depth inside the current function body (1 = outermost block).
     block_depth: u32,
     anon_records: u32,
@@ -222,6 +229,8 @@ impl<'a> Sema<'a> {
             calls: Vec::new(),
             block_depth: 0,
             anon_records: 0,
+            declarator_failed: false,
+            poisoned: Default::default(),
         }
     }
 
@@ -647,7 +656,7 @@ impl<'a> Sema<'a> {
                         .error(w.loc, "bit-fields are not supported in OpenCL");
                 }
                 let (q, _) = self.declarator_type(base, g.spec.space.is_some(), d);
-                if g.spec.space.is_some() {
+                if object_space(&g.spec, d).is_some() {
                     self.diags
                         .error(d.loc, "field may not be qualified with an address space");
                 }
@@ -861,7 +870,9 @@ impl<'a> Sema<'a> {
                 self.typedef_decl(&g.spec, base, d);
                 continue;
             }
+            let errors_before = self.diags.error_count();
             let (q, fparams) = self.declarator_type(base, g.spec.space.is_some(), &d.decl);
+            self.declarator_failed = self.diags.error_count() > errors_before;
             if matches!(self.types.get(q.ty), Type::Function { .. }) {
                 if d.init.is_some() {
                     self.diags.error(
@@ -970,7 +981,11 @@ impl<'a> Sema<'a> {
             .or(self.align_attr(&spec.attrs));
         let id = self.new_var(name, q, kind, loc, align);
         self.bind(name, Binding::Var(id), loc);
+        if self.declarator_failed {
+            self.poisoned.insert(id.0);
+        }
         let init = match &d.init {
+            Some(_) if self.declarator_failed => None,
             Some(i) => {
                 let init = self.initializer(i, q.ty);
                 if let Some(ii) = &init {
@@ -1213,6 +1228,10 @@ impl<'a> Sema<'a> {
             loc: d.loc,
             attrs,
             param_spellings: spellings,
+            variadic: matches!(
+                d.derived.first(),
+                Some(Derived::Function { variadic: true, .. })
+            ),
         });
         let id = FuncId(self.funcs.len() as u32 - 1);
         // Functions live at file scope.
@@ -1859,7 +1878,9 @@ impl<'a> Sema<'a> {
                 self.typedef_decl(&g.spec, base, d);
                 continue;
             }
+            let errors_before = self.diags.error_count();
             let (q, fparams) = self.declarator_type(base, g.spec.space.is_some(), &d.decl);
+            self.declarator_failed = self.diags.error_count() > errors_before;
             if matches!(self.types.get(q.ty), Type::Function { .. }) {
                 self.declare_function(
                     &g.spec,
@@ -1980,7 +2001,15 @@ impl<'a> Sema<'a> {
             let id = self.new_var(name, q, kind, loc, align);
             // The variable is in scope in its own initializer (C99 6.2.1p7).
             self.bind(name, Binding::Var(id), loc);
-            let init = d.init.as_ref().and_then(|i| self.initializer(i, q.ty));
+            let failed = self.declarator_failed;
+            if failed {
+                self.poisoned.insert(id.0);
+            }
+            let init = d
+                .init
+                .as_ref()
+                .filter(|_| !failed)
+                .and_then(|i| self.initializer(i, q.ty));
             if let Some(Init::List(t, _)) = &init {
                 self.vars[id.0 as usize].ty.ty = *t;
             }
