@@ -505,6 +505,7 @@ pub fn compile_here(
     let ast = {
         let mut p = parse::Parser::new(&tokens, &sm, &mut interner, &mut diags);
         p.quiet_at_eof = truncated;
+        p.version = v;
         p.translation_unit()
     };
     let program = {

@@ -726,3 +726,46 @@ fn structs_unions_enums_and_initializers() {
         "{log}"
     );
 }
+
+#[test]
+fn pipes() {
+    // 6.15.18: pipe arguments and the pipe functions, generic over the element type.
+    let src = "typedef struct { int a; float b; } Pkt; \
+               __kernel void w(write_only pipe Pkt out, __global const Pkt *src) { Pkt p = src[0]; \
+               int ok = write_pipe(out, &p); reserve_id_t r = reserve_write_pipe(out, 4); \
+               if (is_valid_reserve_id(r)) { write_pipe(out, r, 0u, &p); commit_write_pipe(out, r); } } \
+               __kernel void r(read_only pipe Pkt in, __global Pkt *dst) { Pkt p; if (read_pipe(in, &p) == 0) dst[0] = p; }";
+    let p = ok_with(src, "-cl-std=CL2.0");
+    let k = p.kernel("w").expect("kernel w");
+    assert!(k.args[0].is_pipe && k.args[0].kind == ferrocl_clc::ArgKind::Pipe);
+    assert_eq!(k.args[0].access, ArgAccess::WriteOnly);
+    assert_eq!(
+        calls(&p, "w")[0].1,
+        ["__write_only pipe Pkt", "const __generic Pkt *"]
+    );
+    let log = errors_with(
+        src.replace("write_pipe(out, &p)", "read_pipe(out, &p)")
+            .as_str(),
+        "-cl-std=CL2.0",
+        &Target::full_profile_cpu(),
+    );
+    assert!(
+        log.contains("invalid pipe access modifier (expecting read_only)"),
+        "{log}"
+    );
+    // Before 2.0, `pipe` is an ordinary name.
+    ok("__kernel void k(__global int *o) { int pipe = 1; o[0] = pipe; }");
+}
+
+#[test]
+fn generic_space_needs_2_0() {
+    let log = err("__kernel void k(__global int *g) { __generic int *p = g; }");
+    assert!(
+        log.contains("the generic address space requires OpenCL C 2.0"),
+        "{log}"
+    );
+    ok_with(
+        "__kernel void k(__global int *g) { __generic int *p = g; }",
+        "-cl-std=CL2.0",
+    );
+}

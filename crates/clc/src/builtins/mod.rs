@@ -970,7 +970,31 @@ pub fn lookup(name: &str, cfg: &Config) -> Vec<Sig> {
 /// Names sema handles itself because they are generic over any pointer or pipe type
 /// (6.15.10 to_global/to_local/to_private/get_fence; 6.15.18 pipes).
 pub fn is_special(name: &str) -> bool {
-    matches!(name, "to_global" | "to_local" | "to_private" | "get_fence")
+    matches!(name, "to_global" | "to_local" | "to_private" | "get_fence") || is_pipe_builtin(name)
+}
+
+/// The pipe functions of 6.15.18, generic over the pipe's element type.
+pub fn is_pipe_builtin(name: &str) -> bool {
+    matches!(
+        name,
+        "read_pipe"
+            | "write_pipe"
+            | "reserve_read_pipe"
+            | "reserve_write_pipe"
+            | "commit_read_pipe"
+            | "commit_write_pipe"
+            | "work_group_reserve_read_pipe"
+            | "work_group_reserve_write_pipe"
+            | "work_group_commit_read_pipe"
+            | "work_group_commit_write_pipe"
+            | "sub_group_reserve_read_pipe"
+            | "sub_group_reserve_write_pipe"
+            | "sub_group_commit_read_pipe"
+            | "sub_group_commit_write_pipe"
+            | "get_pipe_num_packets"
+            | "get_pipe_max_packets"
+            | "is_valid_reserve_id"
+    )
 }
 
 #[cfg(test)]

@@ -68,6 +68,8 @@ pub struct Parser<'a> {
     /// follow-ons and stay quiet.
     pub quiet_at_eof: bool,
     last_reported: bool,
+    /// The OpenCL C version (keywords that only exist from some version on).
+    pub version: u32,
 }
 
 fn space_of(k: Kw) -> Option<AddrSpace> {
@@ -181,6 +183,7 @@ impl<'a> Parser<'a> {
             ops: 0,
             quiet_at_eof: false,
             last_reported: false,
+            version: 300,
         }
     }
 
@@ -219,7 +222,12 @@ impl<'a> Parser<'a> {
     }
     fn kw_of(&self, t: Token) -> Option<Kw> {
         if t.kind == Tok::Ident && (t.sym as usize) < KW_LIST.len() {
-            Some(KW_LIST[t.sym as usize])
+            let k = KW_LIST[t.sym as usize];
+            // `pipe` is a keyword from OpenCL C 2.0 on (6.15.18); before, a name.
+            if k == Kw::Pipe && self.version < 200 {
+                return None;
+            }
+            Some(k)
         } else {
             None
         }

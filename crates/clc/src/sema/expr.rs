@@ -1822,7 +1822,10 @@ impl Sema<'_> {
     }
 
     fn builtin_call(&mut self, name: &str, args: Vec<Expr>, name_loc: Loc, loc: Loc) -> Expr {
-        if builtins::is_special(name) {
+        if builtins::is_pipe_builtin(name) && self.opts.version >= 200 {
+            return self.pipe_builtin(name, args, name_loc, loc);
+        }
+        if builtins::is_special(name) && !builtins::is_pipe_builtin(name) {
             return self.address_space_builtin(name, args, name_loc, loc);
         }
         let sigs = builtins::lookup_cached(name, &self.cfg, self.cfg_fingerprint);
@@ -1940,6 +1943,111 @@ impl Sema<'_> {
 
     /// 6.15.10: to_global/to_local/to_private take any generic pointer; get_fence returns
     /// cl_mem_fence_flags.
+    /// 6.15.18 pipe functions: generic over the element type of the pipe argument.
+    fn pipe_builtin(&mut self, name: &str, args: Vec<Expr>, name_loc: Loc, loc: Loc) -> Expr {
+        let int = self.types.int();
+        let uint = self.types.scalar(Scalar::UInt);
+        let rid = self.types.intern(Type::ReserveId);
+        let void = self.types.void();
+        let bool_t = self.types.scalar(Scalar::Bool);
+        let bad = |me: &mut Self, args: &[Expr]| {
+            let tys: Vec<String> = args.iter().map(|a| me.types.name(a.ty)).collect();
+            me.diags.error(
+                name_loc,
+                format!(
+                    "no matching function for call to '{name}' with arguments ({})",
+                    tys.join(", ")
+                ),
+            );
+            me.error_expr(loc)
+        };
+        if name == "is_valid_reserve_id" {
+            if args.len() != 1 || args[0].ty != rid {
+                return bad(self, &args);
+            }
+            return mk(
+                ExprKind::Call(
+                    Callee::Builtin {
+                        name: name.to_string(),
+                        params: vec![rid],
+                    },
+                    args,
+                ),
+                bool_t,
+                loc,
+            );
+        }
+        let Some(Type::Pipe(elem, access)) = args.first().map(|a| self.types.get(a.ty).clone())
+        else {
+            return bad(self, &args);
+        };
+        let pipe_ty = args[0].ty;
+        let reading = name.contains("read");
+        let writing = name.contains("write");
+        if (reading && access != ast::Access::ReadOnly)
+            || (writing && access != ast::Access::WriteOnly)
+        {
+            let tn = self.types.name(pipe_ty);
+            self.diags.error(
+                args[0].loc,
+                format!(
+                    "invalid pipe access modifier (expecting {})",
+                    if reading { "read_only" } else { "write_only" }
+                ),
+            );
+            let _ = tn;
+            return self.error_expr(loc);
+        }
+        let space = if self.opts.generic {
+            AddrSpace::Generic
+        } else {
+            AddrSpace::Private
+        };
+        let elem_ptr = self.types.pointer(QualType {
+            ty: elem,
+            is_const: writing,
+            space,
+            ..Default::default()
+        });
+        let (params, ret): (Vec<TypeId>, TypeId) = match name {
+            "read_pipe" | "write_pipe" if args.len() == 2 => (vec![pipe_ty, elem_ptr], int),
+            "read_pipe" | "write_pipe" if args.len() == 4 => {
+                (vec![pipe_ty, rid, uint, elem_ptr], int)
+            }
+            "get_pipe_num_packets" | "get_pipe_max_packets" => (vec![pipe_ty], uint),
+            n if n.contains("reserve") => (vec![pipe_ty, uint], rid),
+            n if n.contains("commit") => (vec![pipe_ty, rid], void),
+            _ => return bad(self, &args),
+        };
+        if params.len() != args.len() {
+            return bad(self, &args);
+        }
+        let mut conv = Vec::new();
+        for (a, p) in args.into_iter().zip(params.iter()) {
+            if a.ty == *p {
+                conv.push(a);
+                continue;
+            }
+            let l = a.loc;
+            let c = self.assign_convert(a, *p, l, "passing");
+            if c.is_error() {
+                return c;
+            }
+            conv.push(c);
+        }
+        mk(
+            ExprKind::Call(
+                Callee::Builtin {
+                    name: name.to_string(),
+                    params,
+                },
+                conv,
+            ),
+            ret,
+            loc,
+        )
+    }
+
     fn address_space_builtin(
         &mut self,
         name: &str,

@@ -297,6 +297,38 @@ impl<'a> Sema<'a> {
 
     /// The type a declaration's specifiers name (before declarators).
     fn base_type(&mut self, spec: &ast::DeclSpec) -> QualType {
+        if spec.space == Some(AddrSpace::Generic) && !self.opts.generic {
+            // 6.7.5: the generic address space exists from OpenCL C 2.0 (3.0: with the feature).
+            self.diags.error(spec.loc, "the generic address space requires OpenCL C 2.0 or the __opencl_c_generic_address_space feature");
+        }
+        let q = self.base_type_inner(spec);
+        if spec.is_pipe {
+            let loc = spec.loc;
+            let ty = q.ty;
+            // 6.15.18: `pipe T` with read_only (the default) or write_only access.
+            let a = spec.access.unwrap_or(Access::ReadOnly);
+            if a == Access::ReadWrite {
+                self.diags.error(
+                    loc,
+                    "access qualifier 'read_write' can not be used for pipes",
+                );
+            }
+            if self.opts.version == 300
+                && !self.cfg.features.iter().any(|f| f == "__opencl_c_pipes")
+            {
+                self.diags
+                    .error(loc, "pipes require the __opencl_c_pipes feature");
+            }
+            let pty = self.types.intern(Type::Pipe(ty, a));
+            return QualType {
+                ty: pty,
+                ..Default::default()
+            };
+        }
+        q
+    }
+
+    fn base_type_inner(&mut self, spec: &ast::DeclSpec) -> QualType {
         let loc = spec.loc;
         let ty = match &spec.base {
             BaseType::Void => self.types.void(),
@@ -372,10 +404,6 @@ impl<'a> Sema<'a> {
                 loc,
                 "access qualifier can only be used for pipe and image type",
             );
-        }
-        if spec.is_pipe {
-            self.diags
-                .error(loc, "pipe types are not supported by this compiler yet");
         }
         QualType {
             ty,
