@@ -297,7 +297,7 @@ fn calls(p: &CheckedProgram, func: &str) -> Vec<(String, Vec<String>, String)> {
     let mut out = Vec::new();
     fn visit(p: &CheckedProgram, e: &Expr, out: &mut Vec<(String, Vec<String>, String)>) {
         if let ExprKind::Call(c, args) = &e.kind {
-            let (name, params) = match c {
+            let (name, params) = match c.as_ref() {
                 Callee::Builtin { name, params } => (
                     name.clone(),
                     params.iter().map(|t| p.types.name(*t)).collect(),
@@ -767,5 +767,51 @@ fn generic_space_needs_2_0() {
     ok_with(
         "__kernel void k(__global int *g) { __generic int *p = g; }",
         "-cl-std=CL2.0",
+    );
+}
+
+#[test]
+fn compound_assignment_records_the_computation_type() {
+    let p = ok("__kernel void k(__global int *o) { int i = 1; i += 1.5f; __global int *q = o; q -= 2; o[0] = i; }");
+    let mut seen = Vec::new();
+    for s in body(&p, "k") {
+        if let StmtKind::Expr(Expr {
+            kind: ExprKind::CompoundAssign {
+                op, rhs, compute, ..
+            },
+            ..
+        }) = &s.kind
+        {
+            seen.push((
+                *op,
+                p.types.name(*compute),
+                matches!(rhs.kind, ExprKind::Unary(..)),
+            ));
+        }
+    }
+    use ferrocl_clc::parse::ast::BinOp;
+    // `i += 1.5f` computes in float; `q -= 2` adds the negated element offset.
+    assert_eq!(
+        seen,
+        [
+            (BinOp::Add, "float".to_string(), false),
+            (BinOp::Add, "__global int *".to_string(), true)
+        ]
+    );
+}
+
+#[test]
+fn hot_tree_nodes_stay_small() {
+    use std::mem::size_of;
+    assert!(size_of::<ferrocl_clc::lex::Token>() <= 24);
+    assert!(
+        size_of::<Expr>() <= 64,
+        "checked Expr is {} bytes",
+        size_of::<Expr>()
+    );
+    assert!(
+        size_of::<ferrocl_clc::parse::ast::Expr>() <= 64,
+        "syntax Expr is {} bytes",
+        size_of::<ferrocl_clc::parse::ast::Expr>()
     );
 }

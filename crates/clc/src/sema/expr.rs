@@ -1127,6 +1127,13 @@ impl Sema<'_> {
                     return res;
                 }
                 let compute = res.ty;
+                // For pointers the computation is a PtrAdd whose offset is already negated
+                // for `-=`: the compound operation is then an addition.
+                let op = if matches!(res.kind, ExprKind::PtrAdd(..)) {
+                    BinOp::Add
+                } else {
+                    op
+                };
                 let (ExprKind::Binary(_, _, rhs2) | ExprKind::PtrAdd(_, rhs2)) = res.kind else {
                     let (x, y) = (self.types.name(lt), self.types.name(compute));
                     self.diags.error(
@@ -1672,7 +1679,7 @@ impl Sema<'_> {
                 if let Some(cur) = self.cur_fn {
                     self.calls.push((cur, f, loc));
                 }
-                mk(ExprKind::Call(Callee::User(f), conv), ret, loc)
+                mk(ExprKind::Call(Box::new(Callee::User(f)), conv), ret, loc)
             }
             Some(Binding::Var(_)) | Some(Binding::EnumConst(_)) => {
                 self.diags.error(
@@ -1930,10 +1937,10 @@ impl Sema<'_> {
         }
         mk(
             ExprKind::Call(
-                Callee::Builtin {
+                Box::new(Callee::Builtin {
                     name: name.to_string(),
                     params,
-                },
+                }),
                 conv,
             ),
             ret,
@@ -1967,10 +1974,10 @@ impl Sema<'_> {
             }
             return mk(
                 ExprKind::Call(
-                    Callee::Builtin {
+                    Box::new(Callee::Builtin {
                         name: name.to_string(),
                         params: vec![rid],
-                    },
+                    }),
                     args,
                 ),
                 bool_t,
@@ -2037,10 +2044,10 @@ impl Sema<'_> {
         }
         mk(
             ExprKind::Call(
-                Callee::Builtin {
+                Box::new(Callee::Builtin {
                     name: name.to_string(),
                     params,
-                },
+                }),
                 conv,
             ),
             ret,
@@ -2101,10 +2108,10 @@ impl Sema<'_> {
         let _ = sp;
         mk(
             ExprKind::Call(
-                Callee::Builtin {
+                Box::new(Callee::Builtin {
                     name: name.to_string(),
                     params: vec![gen],
-                },
+                }),
                 vec![a],
             ),
             rt,

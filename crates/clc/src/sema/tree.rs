@@ -88,7 +88,9 @@ pub enum ExprKind {
     PtrCompare(BinOp, Box<Expr>, Box<Expr>),
     /// lvalue = value (value converted to the lvalue's type); yields the stored value.
     Assign(Box<Expr>, Box<Expr>),
-    /// lvalue op= value: `lhs = (T)((C)lhs op rhs)` with C = `compute`.
+    /// lvalue op= value: `lhs = (T)((C)lhs op rhs)` with C = `compute` (`rhs` is already
+    /// converted to C). For a pointer `lhs`, `op` is Add and `rhs` the signed element offset
+    /// (negated for `-=`), as in [`ExprKind::PtrAdd`].
     CompoundAssign {
         op: BinOp,
         lhs: Box<Expr>,
@@ -103,7 +105,7 @@ pub enum ExprKind {
     },
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     Comma(Box<Expr>, Box<Expr>),
-    Call(Callee, Vec<Expr>),
+    Call(Box<Callee>, Vec<Expr>),
     /// `*p` (an lvalue).
     Deref(Box<Expr>),
     AddrOf(Box<Expr>),
