@@ -815,3 +815,32 @@ fn hot_tree_nodes_stay_small() {
         size_of::<ferrocl_clc::parse::ast::Expr>()
     );
 }
+
+#[test]
+fn a_typical_kernel_compiles_in_every_version() {
+    // Common idioms: mixed-signedness comparisons, vector math, legacy atomics, printf,
+    // enums in switches, local arrays, conversions, pointer differences.
+    let src = include_str!("fixtures/typical.cl");
+    for opts in ["-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0", ""] {
+        let c = build_for(src, opts, &Target::full_profile_cpu());
+        assert!(
+            c.program.is_some() && c.log.is_empty(),
+            "{opts}:\n{}",
+            c.log
+        );
+    }
+}
+
+#[test]
+fn generic_pointers_meet_named_ones_in_the_generic_space() {
+    let p = ok_with(
+        "__kernel void k(__global int *g) { int *p = g; long d = p - g; int same = p == g; }",
+        "-cl-std=CL2.0",
+    );
+    let d = init_of(&p, "k", "d");
+    assert_eq!(ty(&p, &d), "long", "ptrdiff_t");
+    let ExprKind::PtrDiff(_, b) = &d.kind else {
+        panic!("{:?}", d.kind)
+    };
+    assert!(matches!(b.kind, ExprKind::Cast(CastKind::ToGeneric, _)));
+}

@@ -984,6 +984,12 @@ impl Sema<'_> {
             me.error_expr(loc)
         };
         let pd = self.types.ptrdiff_t();
+        // 6.7.9: a named-space pointer meets a generic one in the generic space.
+        let (a, b) = if ap && bp {
+            self.unify_pointer_spaces(a, b)
+        } else {
+            (a, b)
+        };
         match op {
             BinOp::Add | BinOp::Sub if ap != bp => {
                 let (p, i) = if ap { (a, b) } else { (b, a) };
@@ -1085,6 +1091,32 @@ impl Sema<'_> {
                 mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), it, loc)
             }
             _ => bad(self, &a, &b),
+        }
+    }
+
+    /// Converts the named-space operand of a generic/named pointer pair to generic.
+    fn unify_pointer_spaces(&mut self, a: Expr, b: Expr) -> (Expr, Expr) {
+        let (Some(pa), Some(pb)) = (self.types.pointee(a.ty), self.types.pointee(b.ty)) else {
+            return (a, b);
+        };
+        let to_generic = |me: &mut Self, e: Expr, q: QualType| {
+            let t = me.types.pointer(QualType {
+                space: AddrSpace::Generic,
+                ..q
+            });
+            let loc = e.loc;
+            mk(ExprKind::Cast(CastKind::ToGeneric, Box::new(e)), t, loc)
+        };
+        match (pa.space, pb.space) {
+            (AddrSpace::Generic, s) if s != AddrSpace::Generic && s != AddrSpace::Constant => {
+                let b = to_generic(self, b, pb);
+                (a, b)
+            }
+            (s, AddrSpace::Generic) if s != AddrSpace::Generic && s != AddrSpace::Constant => {
+                let a = to_generic(self, a, pa);
+                (a, b)
+            }
+            _ => (a, b),
         }
     }
 
