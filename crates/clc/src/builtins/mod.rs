@@ -1,0 +1,1166 @@
+//! Declarations of the OpenCL C builtin functions (OpenCL C 6.15 and the conversions of 6.4),
+//! table-driven: each row names functions, a signature template over the generic types of the
+//! spec (gentype, sgentype, ugentype, intn ...) and the family the template ranges over. A
+//! lookup expands only the rows of one name, for the features of the target, into concrete
+//! signatures that sema's overload resolution chooses from.
+
+use crate::options::ClVersion;
+use crate::parse::ast::Access;
+use crate::sema::types::{AddrSpace, ImageDim, Scalar, LANES};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// What a builtin may use on this target.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Config {
+    pub version: u32,
+    pub fp64: bool,
+    pub fp16: bool,
+    pub images: bool,
+    pub generic: bool,
+    pub extensions: Vec<String>,
+    pub features: Vec<String>,
+}
+
+impl Config {
+    fn has(&self, name: &str) -> bool {
+        self.extensions.iter().any(|e| e == name) || self.features.iter().any(|e| e == name)
+    }
+    /// A 2.0 feature: always in 2.0, in 3.0 only with its feature macro.
+    fn v20(&self, feature: &str) -> bool {
+        if self.version >= ClVersion::CL3_0.0 {
+            feature.is_empty() || self.has(feature)
+        } else {
+            self.version >= ClVersion::CL2_0.0
+        }
+    }
+}
+
+/// An element a builtin's pointer parameter points to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PElem {
+    Val(Scalar, u8),
+    Atomic(Scalar),
+    AtomicFlag,
+    Event,
+    Void,
+}
+
+/// Which image access a parameter accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImgUse {
+    Read,
+    /// Read with a sampler: read_only images only (6.8: read_write images are read without
+    /// a sampler).
+    Sampled,
+    Write,
+    Any,
+}
+
+impl ImgUse {
+    pub fn accepts(self, a: Access) -> bool {
+        match self {
+            ImgUse::Any => true,
+            ImgUse::Read => a != Access::WriteOnly,
+            ImgUse::Sampled => a == Access::ReadOnly,
+            ImgUse::Write => a != Access::ReadOnly,
+        }
+    }
+}
+
+/// A concrete parameter or result type of a builtin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pt {
+    Void,
+    Val(Scalar, u8),
+    SizeT,
+    Ptr {
+        elem: PElem,
+        space: AddrSpace,
+        is_const: bool,
+        is_volatile: bool,
+    },
+    Image(ImageDim, ImgUse),
+    Sampler,
+    Event,
+    ClkEvent,
+    Queue,
+    NdRange,
+    ReserveId,
+    MemOrder,
+    MemScope,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sig {
+    pub ret: Pt,
+    pub params: Vec<Pt>,
+    pub variadic: bool,
+}
+
+/// One table row: names, `ret(params)` template, family, requirement.
+type Row = (&'static str, &'static str, &'static str, &'static str);
+
+const ALL_LANES: [u8; 6] = [1, 2, 3, 4, 8, 16];
+
+/// Template letters: T gentype, S its scalar, U unsigned T, Us unsigned scalar, I intn with
+/// T's lanes, R relational result (int for scalars, same-size signed vector otherwise), Ki/Ku
+/// same-size signed/unsigned with T's lanes, @ the atomic type of T, `X*s` pointer to X in
+/// space s (g global, l local, p private, c constant, G generic, A = g/l/p plus G where the
+/// target has it, N = A plus c); a leading `c`/`v` makes the pointee const/volatile.
+/// Requirements: "" always; "2.0:feature" OpenCL C 2.0, or 3.0 with the feature; "img"
+/// image support; "ext:name" an extension or feature.
+const TABLE: &[Row] = &[
+    // 6.15.1 Work-item functions.
+    ("get_work_dim", "uint()", "-", ""),
+    ("get_global_size get_global_id get_local_size get_local_id get_num_groups get_group_id get_global_offset", "size_t(uint)", "-", ""),
+    ("get_enqueued_local_size", "size_t(uint)", "-", "2.0:"),
+    ("get_global_linear_id get_local_linear_id", "size_t()", "-", "2.0:"),
+    // 6.15.2 Math functions.
+    ("acos acosh acospi asin asinh asinpi atan atanh atanpi cbrt ceil cos cosh cospi erfc erf exp exp2 exp10 expm1 fabs floor lgamma log log2 log10 log1p logb rint round rsqrt sin sinh sinpi sqrt tan tanh tanpi tgamma trunc", "T(T)", "F", ""),
+    ("atan2 atan2pi copysign fdim fmax fmin fmod hypot maxmag minmag nextafter pow powr remainder", "T(T,T)", "F", ""),
+    ("fmax fmin", "T(T,S)", "Fv", ""),
+    ("fma mad", "T(T,T,T)", "F", ""),
+    ("fract modf sincos", "T(T,T*A)", "F", ""),
+    ("frexp lgamma_r", "T(T,I*A)", "F", ""),
+    ("ilogb", "I(T)", "F", ""),
+    ("ldexp pown rootn", "T(T,I)", "F", ""),
+    ("ldexp", "T(T,int)", "Fv", ""),
+    ("nan", "T(Ku)", "F", ""),
+    ("remquo", "T(T,T,I*A)", "F", ""),
+    ("half_cos half_exp half_exp2 half_exp10 half_log half_log2 half_log10 half_recip half_rsqrt half_sin half_sqrt half_tan native_cos native_exp native_exp2 native_exp10 native_log native_log2 native_log10 native_recip native_rsqrt native_sin native_sqrt native_tan", "T(T)", "f", ""),
+    ("half_divide half_powr native_divide native_powr", "T(T,T)", "f", ""),
+    // 6.15.3 Integer functions.
+    ("abs", "U(T)", "I", ""),
+    ("abs_diff", "U(T,T)", "I", ""),
+    ("add_sat hadd rhadd sub_sat mul_hi rotate max min", "T(T,T)", "I", ""),
+    ("max min", "T(T,S)", "Iv", ""),
+    ("clamp", "T(T,T,T)", "I", ""),
+    ("clamp", "T(T,S,S)", "Iv", ""),
+    ("clz popcount", "T(T)", "I", ""),
+    ("ctz", "T(T)", "I", "2.0:"),
+    ("mad_hi mad_sat", "T(T,T,T)", "I", ""),
+    ("mad24", "T(T,T,T)", "i32", ""),
+    ("mul24", "T(T,T)", "i32", ""),
+    ("upsample", "short(char,uchar)", "n", ""),
+    ("upsample", "ushort(uchar,uchar)", "n", ""),
+    ("upsample", "int(short,ushort)", "n", ""),
+    ("upsample", "uint(ushort,ushort)", "n", ""),
+    ("upsample", "long(int,uint)", "n", ""),
+    ("upsample", "ulong(uint,uint)", "n", ""),
+    ("dot", "int(char4,char4)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    // 6.15.4 Common functions.
+    ("clamp", "T(T,T,T)", "F", ""),
+    ("clamp", "T(T,S,S)", "Fv", ""),
+    ("degrees radians sign", "T(T)", "F", ""),
+    ("max min", "T(T,T)", "F", ""),
+    ("max min", "T(T,S)", "Fv", ""),
+    ("mix", "T(T,T,T)", "F", ""),
+    ("mix", "T(T,T,S)", "Fv", ""),
+    ("step", "T(T,T)", "F", ""),
+    ("step", "T(S,T)", "Fv", ""),
+    ("smoothstep", "T(T,T,T)", "F", ""),
+    ("smoothstep", "T(S,S,T)", "Fv", ""),
+    // 6.15.5 Geometric functions.
+    ("cross", "T(T,T)", "g34", ""),
+    ("dot distance", "S(T,T)", "g4", ""),
+    ("length", "S(T)", "g4", ""),
+    ("normalize", "T(T)", "g4", ""),
+    ("fast_distance", "S(T,T)", "f4", ""),
+    ("fast_length", "S(T)", "f4", ""),
+    ("fast_normalize", "T(T)", "f4", ""),
+    // 6.15.6 Relational functions.
+    ("isequal isnotequal isgreater isgreaterequal isless islessequal islessgreater isordered isunordered", "R(T,T)", "F", ""),
+    ("isfinite isinf isnan isnormal signbit", "R(T)", "F", ""),
+    ("any all", "int(T)", "Isg", ""),
+    ("bitselect", "T(T,T,T)", "G", ""),
+    ("select", "T(T,T,Ki)", "G", ""),
+    ("select", "T(T,T,Ku)", "G", ""),
+    // 6.15.7 Vector data load and store (the n-suffixed names are generated below).
+    ("vload_half", "float(size_t,chalf*N)", "-", ""),
+    ("vstore_half vstore_half_rte vstore_half_rtz vstore_half_rtp vstore_half_rtn", "void(float,size_t,half*A)", "-", ""),
+    ("vstore_half vstore_half_rte vstore_half_rtz vstore_half_rtp vstore_half_rtn", "void(double,size_t,half*A)", "-", ""),
+    // 6.15.8 Synchronization, 6.15.9 fences.
+    ("barrier", "void(uint)", "-", ""),
+    ("work_group_barrier", "void(uint)", "-", "2.0:"),
+    ("work_group_barrier", "void(uint,scope)", "-", "2.0:"),
+    ("mem_fence read_mem_fence write_mem_fence", "void(uint)", "-", ""),
+    ("atomic_work_item_fence", "void(uint,order,scope)", "-", "2.0:"),
+    // 6.15.11 Async copies and prefetch.
+    ("async_work_group_copy", "event(T*l,cT*g,size_t,event)", "G", ""),
+    ("async_work_group_copy", "event(T*g,cT*l,size_t,event)", "G", ""),
+    ("async_work_group_strided_copy", "event(T*l,cT*g,size_t,size_t,event)", "G", ""),
+    ("async_work_group_strided_copy", "event(T*g,cT*l,size_t,size_t,event)", "G", ""),
+    ("wait_group_events", "void(int,event*P)", "-", ""),
+    ("prefetch", "void(cT*g,size_t)", "G", ""),
+    // 6.15.12.8 Legacy atomics (int/uint, global and local), and the 1.0 atom_ names.
+    ("atomic_add atomic_sub atomic_xchg atomic_min atomic_max atomic_and atomic_or atomic_xor atom_add atom_sub atom_xchg atom_min atom_max atom_and atom_or atom_xor", "T(vT*g,T)", "a1", ""),
+    ("atomic_add atomic_sub atomic_xchg atomic_min atomic_max atomic_and atomic_or atomic_xor atom_add atom_sub atom_xchg atom_min atom_max atom_and atom_or atom_xor", "T(vT*l,T)", "a1", ""),
+    ("atomic_inc atomic_dec atom_inc atom_dec", "T(vT*g)", "a1", ""),
+    ("atomic_inc atomic_dec atom_inc atom_dec", "T(vT*l)", "a1", ""),
+    ("atomic_cmpxchg atom_cmpxchg", "T(vT*g,T,T)", "a1", ""),
+    ("atomic_cmpxchg atom_cmpxchg", "T(vT*l,T,T)", "a1", ""),
+    ("atomic_xchg", "float(vfloat*g,float)", "-", ""),
+    ("atomic_xchg", "float(vfloat*l,float)", "-", ""),
+    ("atom_add atom_sub atom_xchg atom_min atom_max atom_and atom_or atom_xor", "T(vT*g,T)", "a64", "ext:cl_khr_int64_base_atomics"),
+    ("atom_add atom_sub atom_xchg atom_min atom_max atom_and atom_or atom_xor", "T(vT*l,T)", "a64", "ext:cl_khr_int64_base_atomics"),
+    ("atom_inc atom_dec", "T(vT*g)", "a64", "ext:cl_khr_int64_base_atomics"),
+    ("atom_cmpxchg", "T(vT*g,T,T)", "a64", "ext:cl_khr_int64_base_atomics"),
+    // 6.15.12 C11-style atomics (OpenCL C 2.0; generic-space forms).
+    ("atomic_init", "void(v@*A,T)", "A", "2.0:"),
+    ("atomic_store", "void(v@*A,T)", "A", "2.0:__opencl_c_atomic_order_seq_cst"),
+    ("atomic_store_explicit", "void(v@*A,T,order)", "A", "2.0:"),
+    ("atomic_store_explicit", "void(v@*A,T,order,scope)", "A", "2.0:"),
+    ("atomic_load", "T(v@*A)", "A", "2.0:__opencl_c_atomic_order_seq_cst"),
+    ("atomic_load_explicit", "T(v@*A,order)", "A", "2.0:"),
+    ("atomic_load_explicit", "T(v@*A,order,scope)", "A", "2.0:"),
+    ("atomic_exchange", "T(v@*A,T)", "A", "2.0:__opencl_c_atomic_order_seq_cst"),
+    ("atomic_exchange_explicit", "T(v@*A,T,order)", "A", "2.0:"),
+    ("atomic_exchange_explicit", "T(v@*A,T,order,scope)", "A", "2.0:"),
+    ("atomic_compare_exchange_strong atomic_compare_exchange_weak", "bool(v@*A,T*A,T)", "A", "2.0:__opencl_c_atomic_order_seq_cst"),
+    ("atomic_compare_exchange_strong_explicit atomic_compare_exchange_weak_explicit", "bool(v@*A,T*A,T,order,order)", "A", "2.0:"),
+    ("atomic_compare_exchange_strong_explicit atomic_compare_exchange_weak_explicit", "bool(v@*A,T*A,T,order,order,scope)", "A", "2.0:"),
+    ("atomic_fetch_add atomic_fetch_sub atomic_fetch_or atomic_fetch_xor atomic_fetch_and atomic_fetch_min atomic_fetch_max", "T(v@*A,T)", "Ai", "2.0:__opencl_c_atomic_order_seq_cst"),
+    ("atomic_fetch_add_explicit atomic_fetch_sub_explicit atomic_fetch_or_explicit atomic_fetch_xor_explicit atomic_fetch_and_explicit atomic_fetch_min_explicit atomic_fetch_max_explicit", "T(v@*A,T,order)", "Ai", "2.0:"),
+    ("atomic_fetch_add_explicit atomic_fetch_sub_explicit atomic_fetch_or_explicit atomic_fetch_xor_explicit atomic_fetch_and_explicit atomic_fetch_min_explicit atomic_fetch_max_explicit", "T(v@*A,T,order,scope)", "Ai", "2.0:"),
+    ("atomic_flag_test_and_set", "bool(vflag*A)", "-", "2.0:__opencl_c_atomic_order_seq_cst"),
+    ("atomic_flag_test_and_set_explicit", "bool(vflag*A,order)", "-", "2.0:"),
+    ("atomic_flag_test_and_set_explicit", "bool(vflag*A,order,scope)", "-", "2.0:"),
+    ("atomic_flag_clear", "void(vflag*A)", "-", "2.0:__opencl_c_atomic_order_seq_cst"),
+    ("atomic_flag_clear_explicit", "void(vflag*A,order)", "-", "2.0:"),
+    ("atomic_flag_clear_explicit", "void(vflag*A,order,scope)", "-", "2.0:"),
+    // 6.15.14 printf is declared in `lookup` (variadic).
+    // 6.15.15 Image functions.
+    ("read_imagef", "float4(img2r,sampler,int2)", "-", "img"),
+    ("read_imagef", "float4(img2r,sampler,float2)", "-", "img"),
+    ("read_imagei", "int4(img2r,sampler,int2)", "-", "img"),
+    ("read_imagei", "int4(img2r,sampler,float2)", "-", "img"),
+    ("read_imageui", "uint4(img2r,sampler,int2)", "-", "img"),
+    ("read_imageui", "uint4(img2r,sampler,float2)", "-", "img"),
+    ("read_imagef", "float4(img3r,sampler,int4)", "-", "img"),
+    ("read_imagef", "float4(img3r,sampler,float4)", "-", "img"),
+    ("read_imagei", "int4(img3r,sampler,int4)", "-", "img"),
+    ("read_imagei", "int4(img3r,sampler,float4)", "-", "img"),
+    ("read_imageui", "uint4(img3r,sampler,int4)", "-", "img"),
+    ("read_imageui", "uint4(img3r,sampler,float4)", "-", "img"),
+    ("read_imagef", "float4(img2ar,sampler,int4)", "-", "img"),
+    ("read_imagef", "float4(img2ar,sampler,float4)", "-", "img"),
+    ("read_imagei", "int4(img2ar,sampler,int4)", "-", "img"),
+    ("read_imagei", "int4(img2ar,sampler,float4)", "-", "img"),
+    ("read_imageui", "uint4(img2ar,sampler,int4)", "-", "img"),
+    ("read_imageui", "uint4(img2ar,sampler,float4)", "-", "img"),
+    ("read_imagef", "float4(img1r,sampler,int)", "-", "img"),
+    ("read_imagef", "float4(img1r,sampler,float)", "-", "img"),
+    ("read_imagei", "int4(img1r,sampler,int)", "-", "img"),
+    ("read_imagei", "int4(img1r,sampler,float)", "-", "img"),
+    ("read_imageui", "uint4(img1r,sampler,int)", "-", "img"),
+    ("read_imageui", "uint4(img1r,sampler,float)", "-", "img"),
+    ("read_imagef", "float4(img1ar,sampler,int2)", "-", "img"),
+    ("read_imagef", "float4(img1ar,sampler,float2)", "-", "img"),
+    ("read_imagei", "int4(img1ar,sampler,int2)", "-", "img"),
+    ("read_imagei", "int4(img1ar,sampler,float2)", "-", "img"),
+    ("read_imageui", "uint4(img1ar,sampler,int2)", "-", "img"),
+    ("read_imageui", "uint4(img1ar,sampler,float2)", "-", "img"),
+    ("read_imagef", "float(img2dr,sampler,int2)", "-", "img"),
+    ("read_imagef", "float(img2dr,sampler,float2)", "-", "img"),
+    ("read_imagef", "float(img2adr,sampler,int4)", "-", "img"),
+    ("read_imagef", "float(img2adr,sampler,float4)", "-", "img"),
+    // Sampler-less reads (6.15.15.3).
+    ("read_imagef", "float4(img2r,int2)", "-", "img"),
+    ("read_imagei", "int4(img2r,int2)", "-", "img"),
+    ("read_imageui", "uint4(img2r,int2)", "-", "img"),
+    ("read_imagef", "float4(img3r,int4)", "-", "img"),
+    ("read_imagei", "int4(img3r,int4)", "-", "img"),
+    ("read_imageui", "uint4(img3r,int4)", "-", "img"),
+    ("read_imagef", "float4(img2ar,int4)", "-", "img"),
+    ("read_imagei", "int4(img2ar,int4)", "-", "img"),
+    ("read_imageui", "uint4(img2ar,int4)", "-", "img"),
+    ("read_imagef", "float4(img1r,int)", "-", "img"),
+    ("read_imagei", "int4(img1r,int)", "-", "img"),
+    ("read_imageui", "uint4(img1r,int)", "-", "img"),
+    ("read_imagef", "float4(img1br,int)", "-", "img"),
+    ("read_imagei", "int4(img1br,int)", "-", "img"),
+    ("read_imageui", "uint4(img1br,int)", "-", "img"),
+    ("read_imagef", "float4(img1ar,int2)", "-", "img"),
+    ("read_imagei", "int4(img1ar,int2)", "-", "img"),
+    ("read_imageui", "uint4(img1ar,int2)", "-", "img"),
+    ("read_imagef", "float(img2dr,int2)", "-", "img"),
+    ("read_imagef", "float(img2adr,int4)", "-", "img"),
+    ("read_imageh", "half4(img2r,sampler,int2)", "-", "img"),
+    ("read_imageh", "half4(img2r,sampler,float2)", "-", "img"),
+    ("read_imageh", "half4(img2r,int2)", "-", "img"),
+    // Writes (6.15.15.4).
+    ("write_imagef", "void(img2w,int2,float4)", "-", "img"),
+    ("write_imagei", "void(img2w,int2,int4)", "-", "img"),
+    ("write_imageui", "void(img2w,int2,uint4)", "-", "img"),
+    ("write_imageh", "void(img2w,int2,half4)", "-", "img"),
+    ("write_imagef", "void(img2aw,int4,float4)", "-", "img"),
+    ("write_imagei", "void(img2aw,int4,int4)", "-", "img"),
+    ("write_imageui", "void(img2aw,int4,uint4)", "-", "img"),
+    ("write_imagef", "void(img1w,int,float4)", "-", "img"),
+    ("write_imagei", "void(img1w,int,int4)", "-", "img"),
+    ("write_imageui", "void(img1w,int,uint4)", "-", "img"),
+    ("write_imagef", "void(img1bw,int,float4)", "-", "img"),
+    ("write_imagei", "void(img1bw,int,int4)", "-", "img"),
+    ("write_imageui", "void(img1bw,int,uint4)", "-", "img"),
+    ("write_imagef", "void(img1aw,int2,float4)", "-", "img"),
+    ("write_imagei", "void(img1aw,int2,int4)", "-", "img"),
+    ("write_imageui", "void(img1aw,int2,uint4)", "-", "img"),
+    ("write_imagef", "void(img2dw,int2,float)", "-", "img"),
+    ("write_imagef", "void(img2adw,int4,float)", "-", "img"),
+    ("write_imagef", "void(img3w,int4,float4)", "-", "ext:__opencl_c_3d_image_writes"),
+    ("write_imagei", "void(img3w,int4,int4)", "-", "ext:__opencl_c_3d_image_writes"),
+    ("write_imageui", "void(img3w,int4,uint4)", "-", "ext:__opencl_c_3d_image_writes"),
+    ("write_imagef", "void(img3w,int4,float4)", "-", "ext:cl_khr_3d_image_writes"),
+    ("write_imagei", "void(img3w,int4,int4)", "-", "ext:cl_khr_3d_image_writes"),
+    ("write_imageui", "void(img3w,int4,uint4)", "-", "ext:cl_khr_3d_image_writes"),
+    // Queries (6.15.15.5).
+    ("get_image_width get_image_channel_data_type get_image_channel_order", "int(img1)", "-", "img"),
+    ("get_image_width get_image_channel_data_type get_image_channel_order", "int(img1b)", "-", "img"),
+    ("get_image_width get_image_channel_data_type get_image_channel_order", "int(img1a)", "-", "img"),
+    ("get_image_width get_image_height get_image_channel_data_type get_image_channel_order", "int(img2)", "-", "img"),
+    ("get_image_width get_image_height get_image_channel_data_type get_image_channel_order", "int(img2a)", "-", "img"),
+    ("get_image_width get_image_height get_image_channel_data_type get_image_channel_order", "int(img2d)", "-", "img"),
+    ("get_image_width get_image_height get_image_channel_data_type get_image_channel_order", "int(img2ad)", "-", "img"),
+    ("get_image_width get_image_height get_image_depth get_image_channel_data_type get_image_channel_order", "int(img3)", "-", "img"),
+    ("get_image_dim", "int2(img2)", "-", "img"),
+    ("get_image_dim", "int2(img2a)", "-", "img"),
+    ("get_image_dim", "int2(img2d)", "-", "img"),
+    ("get_image_dim", "int2(img2ad)", "-", "img"),
+    ("get_image_dim", "int4(img3)", "-", "img"),
+    ("get_image_array_size", "size_t(img1a)", "-", "img"),
+    ("get_image_array_size", "size_t(img2a)", "-", "img"),
+    ("get_image_array_size", "size_t(img2ad)", "-", "img"),
+    // 6.15.16 Work-group collective functions.
+    ("work_group_all work_group_any", "int(int)", "-", "2.0:__opencl_c_work_group_collective_functions"),
+    ("work_group_broadcast", "T(T,size_t)", "W", "2.0:__opencl_c_work_group_collective_functions"),
+    ("work_group_broadcast", "T(T,size_t,size_t)", "W", "2.0:__opencl_c_work_group_collective_functions"),
+    ("work_group_broadcast", "T(T,size_t,size_t,size_t)", "W", "2.0:__opencl_c_work_group_collective_functions"),
+    ("work_group_reduce_add work_group_reduce_min work_group_reduce_max work_group_scan_exclusive_add work_group_scan_exclusive_min work_group_scan_exclusive_max work_group_scan_inclusive_add work_group_scan_inclusive_min work_group_scan_inclusive_max", "T(T)", "W", "2.0:__opencl_c_work_group_collective_functions"),
+    // 6.15.20 Sub-group functions.
+    ("get_sub_group_size get_max_sub_group_size get_num_sub_groups get_enqueued_num_sub_groups get_sub_group_id get_sub_group_local_id", "uint()", "-", "sub"),
+    ("sub_group_barrier", "void(uint)", "-", "sub"),
+    ("sub_group_barrier", "void(uint,scope)", "-", "sub"),
+    ("sub_group_all sub_group_any", "int(int)", "-", "sub"),
+    ("sub_group_broadcast", "T(T,uint)", "W", "sub"),
+    ("sub_group_reduce_add sub_group_reduce_min sub_group_reduce_max sub_group_scan_exclusive_add sub_group_scan_exclusive_min sub_group_scan_exclusive_max sub_group_scan_inclusive_add sub_group_scan_inclusive_min sub_group_scan_inclusive_max", "T(T)", "W", "sub"),
+    // 6.15.19 Enqueue helpers that need no blocks.
+    ("get_default_queue", "queue()", "-", "2.0:__opencl_c_device_enqueue"),
+    ("ndrange_1D", "ndrange(size_t)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("ndrange_1D", "ndrange(size_t,size_t)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("ndrange_1D", "ndrange(size_t,size_t,size_t)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("retain_event release_event set_user_event_status_dummy", "void(clkevent)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("create_user_event", "clkevent()", "-", "2.0:__opencl_c_device_enqueue"),
+    ("is_valid_event", "bool(clkevent)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("set_user_event_status", "void(clkevent,int)", "-", "2.0:__opencl_c_device_enqueue"),
+    // 6.15.3.1 Extended bit operations (cl_khr_extended_bit_ops).
+    ("bitfield_insert", "T(T,T,uint,uint)", "I", "ext:cl_khr_extended_bit_ops"),
+    ("bitfield_extract_signed", "Ki(T,uint,uint)", "I", "ext:cl_khr_extended_bit_ops"),
+    ("bitfield_extract_unsigned", "Ku(T,uint,uint)", "I", "ext:cl_khr_extended_bit_ops"),
+    ("bit_reverse", "T(T)", "I", "ext:cl_khr_extended_bit_ops"),
+    // Integer dot products (__opencl_c_integer_dot_product_input_4x8bit[_packed]).
+    ("dot", "uint(uchar4,uchar4)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    ("dot", "int(uchar4,char4)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    ("dot", "int(char4,uchar4)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    ("dot_acc_sat", "uint(uchar4,uchar4,uint)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    ("dot_acc_sat", "int(char4,char4,int)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    ("dot_acc_sat", "int(uchar4,char4,int)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    ("dot_acc_sat", "int(char4,uchar4,int)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    ("dot_4x8packed_uu_uint", "uint(uint,uint)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit_packed"),
+    ("dot_4x8packed_ss_int dot_4x8packed_us_int dot_4x8packed_su_int", "int(uint,uint)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit_packed"),
+    ("dot_acc_sat_4x8packed_uu_uint", "uint(uint,uint,uint)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit_packed"),
+    ("dot_acc_sat_4x8packed_ss_int dot_acc_sat_4x8packed_us_int dot_acc_sat_4x8packed_su_int", "int(uint,uint,int)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit_packed"),
+    // Work-group uniform arithmetic (cl_khr_work_group_uniform_arithmetic).
+    ("work_group_reduce_mul work_group_scan_exclusive_mul work_group_scan_inclusive_mul", "T(T)", "W", "ext:cl_khr_work_group_uniform_arithmetic"),
+    ("work_group_reduce_and work_group_reduce_or work_group_reduce_xor work_group_scan_exclusive_and work_group_scan_exclusive_or work_group_scan_exclusive_xor work_group_scan_inclusive_and work_group_scan_inclusive_or work_group_scan_inclusive_xor", "T(T)", "Ai", "ext:cl_khr_work_group_uniform_arithmetic"),
+    ("work_group_reduce_logical_and work_group_reduce_logical_or work_group_reduce_logical_xor work_group_scan_exclusive_logical_and work_group_scan_exclusive_logical_or work_group_scan_exclusive_logical_xor work_group_scan_inclusive_logical_and work_group_scan_inclusive_logical_or work_group_scan_inclusive_logical_xor", "int(int)", "-", "ext:cl_khr_work_group_uniform_arithmetic"),
+    // 6.15.20.1-7 Sub-group extensions.
+    ("sub_group_elect", "int()", "-", "ext:cl_khr_subgroup_non_uniform_vote"),
+    ("sub_group_non_uniform_all sub_group_non_uniform_any", "int(int)", "-", "ext:cl_khr_subgroup_non_uniform_vote"),
+    ("sub_group_non_uniform_all_equal", "int(T)", "W", "ext:cl_khr_subgroup_non_uniform_vote"),
+    ("sub_group_non_uniform_broadcast", "T(T,uint)", "W", "ext:cl_khr_subgroup_ballot"),
+    ("sub_group_broadcast_first", "T(T)", "W", "ext:cl_khr_subgroup_ballot"),
+    ("sub_group_ballot", "uint4(int)", "-", "ext:cl_khr_subgroup_ballot"),
+    ("sub_group_inverse_ballot", "int(uint4)", "-", "ext:cl_khr_subgroup_ballot"),
+    ("sub_group_ballot_bit_extract", "int(uint4,uint)", "-", "ext:cl_khr_subgroup_ballot"),
+    ("sub_group_ballot_bit_count sub_group_ballot_inclusive_scan sub_group_ballot_exclusive_scan sub_group_ballot_find_lsb sub_group_ballot_find_msb", "uint(uint4)", "-", "ext:cl_khr_subgroup_ballot"),
+    ("get_sub_group_eq_mask get_sub_group_ge_mask get_sub_group_gt_mask get_sub_group_le_mask get_sub_group_lt_mask", "uint4()", "-", "ext:cl_khr_subgroup_ballot"),
+    ("sub_group_non_uniform_reduce_add sub_group_non_uniform_reduce_min sub_group_non_uniform_reduce_max sub_group_non_uniform_reduce_mul sub_group_non_uniform_scan_inclusive_add sub_group_non_uniform_scan_inclusive_min sub_group_non_uniform_scan_inclusive_max sub_group_non_uniform_scan_inclusive_mul sub_group_non_uniform_scan_exclusive_add sub_group_non_uniform_scan_exclusive_min sub_group_non_uniform_scan_exclusive_max sub_group_non_uniform_scan_exclusive_mul", "T(T)", "W", "ext:cl_khr_subgroup_non_uniform_arithmetic"),
+    ("sub_group_non_uniform_reduce_and sub_group_non_uniform_reduce_or sub_group_non_uniform_reduce_xor sub_group_non_uniform_scan_inclusive_and sub_group_non_uniform_scan_inclusive_or sub_group_non_uniform_scan_inclusive_xor sub_group_non_uniform_scan_exclusive_and sub_group_non_uniform_scan_exclusive_or sub_group_non_uniform_scan_exclusive_xor", "T(T)", "Ai", "ext:cl_khr_subgroup_non_uniform_arithmetic"),
+    ("sub_group_non_uniform_reduce_logical_and sub_group_non_uniform_reduce_logical_or sub_group_non_uniform_reduce_logical_xor sub_group_non_uniform_scan_inclusive_logical_and sub_group_non_uniform_scan_inclusive_logical_or sub_group_non_uniform_scan_inclusive_logical_xor sub_group_non_uniform_scan_exclusive_logical_and sub_group_non_uniform_scan_exclusive_logical_or sub_group_non_uniform_scan_exclusive_logical_xor", "int(int)", "-", "ext:cl_khr_subgroup_non_uniform_arithmetic"),
+    ("sub_group_clustered_reduce_add sub_group_clustered_reduce_min sub_group_clustered_reduce_max sub_group_clustered_reduce_mul", "T(T,uint)", "W", "ext:cl_khr_subgroup_clustered_reduce"),
+    ("sub_group_clustered_reduce_and sub_group_clustered_reduce_or sub_group_clustered_reduce_xor", "T(T,uint)", "Ai", "ext:cl_khr_subgroup_clustered_reduce"),
+    ("sub_group_clustered_reduce_logical_and sub_group_clustered_reduce_logical_or sub_group_clustered_reduce_logical_xor", "int(int,uint)", "-", "ext:cl_khr_subgroup_clustered_reduce"),
+    ("sub_group_shuffle sub_group_shuffle_xor", "T(T,uint)", "W", "ext:cl_khr_subgroup_shuffle"),
+    ("sub_group_shuffle_up sub_group_shuffle_down", "T(T,uint)", "W", "ext:cl_khr_subgroup_shuffle_relative"),
+    ("sub_group_rotate", "T(T,int)", "W", "ext:cl_khr_subgroup_rotate"),
+    ("sub_group_clustered_rotate", "T(T,int,uint)", "W", "ext:cl_khr_subgroup_rotate"),
+    // 6.15.21 Kernel clock (cl_khr_kernel_clock).
+    ("clock_read_device clock_read_work_group clock_read_sub_group", "ulong()", "-", "ext:cl_khr_kernel_clock"),
+];
+
+fn family(name: &str) -> Vec<(Scalar, u8)> {
+    let floats = [Scalar::Float, Scalar::Double, Scalar::Half];
+    let cross = |ss: &[Scalar], ls: &[u8]| -> Vec<(Scalar, u8)> {
+        ss.iter()
+            .flat_map(|&s| ls.iter().map(move |&l| (s, l)))
+            .collect()
+    };
+    match name {
+        "F" => cross(&floats, &ALL_LANES),
+        "Fv" => cross(&floats, &LANES),
+        "f" => cross(&[Scalar::Float], &ALL_LANES),
+        "I" => cross(&Scalar::ALL_INT, &ALL_LANES),
+        "Iv" => cross(&Scalar::ALL_INT, &LANES),
+        "Isg" => cross(
+            &[Scalar::Char, Scalar::Short, Scalar::Int, Scalar::Long],
+            &ALL_LANES,
+        ),
+        "G" => {
+            let mut v = cross(&Scalar::ALL_INT, &ALL_LANES);
+            v.extend(cross(&floats, &ALL_LANES));
+            v
+        }
+        "g4" => cross(&floats, &[1, 2, 3, 4]),
+        "g34" => cross(&floats, &[3, 4]),
+        "f4" => cross(&[Scalar::Float], &[1, 2, 3, 4]),
+        "i32" => cross(&[Scalar::Int, Scalar::UInt], &ALL_LANES),
+        "a1" => cross(&[Scalar::Int, Scalar::UInt], &[1]),
+        "a64" => cross(&[Scalar::Long, Scalar::ULong], &[1]),
+        "A" => cross(
+            &[
+                Scalar::Int,
+                Scalar::UInt,
+                Scalar::Long,
+                Scalar::ULong,
+                Scalar::Float,
+                Scalar::Double,
+            ],
+            &[1],
+        ),
+        "Ai" => cross(
+            &[Scalar::Int, Scalar::UInt, Scalar::Long, Scalar::ULong],
+            &[1],
+        ),
+        "W" => cross(
+            &[
+                Scalar::Int,
+                Scalar::UInt,
+                Scalar::Long,
+                Scalar::ULong,
+                Scalar::Float,
+                Scalar::Double,
+                Scalar::Half,
+            ],
+            &[1],
+        ),
+        // `n`: the template's types carry their own lanes; expanded over all lane counts.
+        "n" => ALL_LANES.iter().map(|&l| (Scalar::Int, l)).collect(),
+        _ => vec![(Scalar::Int, 1)],
+    }
+}
+
+fn scalar_named(s: &str) -> Option<Scalar> {
+    Some(match s {
+        "bool" => Scalar::Bool,
+        "char" => Scalar::Char,
+        "uchar" => Scalar::UChar,
+        "short" => Scalar::Short,
+        "ushort" => Scalar::UShort,
+        "int" => Scalar::Int,
+        "uint" => Scalar::UInt,
+        "long" => Scalar::Long,
+        "ulong" => Scalar::ULong,
+        "half" => Scalar::Half,
+        "float" => Scalar::Float,
+        "double" => Scalar::Double,
+        _ => return None,
+    })
+}
+
+/// Parses one template type for the binding (s, n); `space` is the pointer space to use for
+/// `A`/`N` pointers. Returns None for an unknown token (a table bug).
+fn template_type(tok: &str, s: Scalar, n: u8, space: AddrSpace, fam_n: bool) -> Option<Pt> {
+    if let Some((pointee, sp)) = tok.split_once('*') {
+        let (is_const, is_volatile, core) = if let Some(c) = pointee.strip_prefix('c') {
+            (true, false, c)
+        } else if let Some(v) = pointee.strip_prefix('v') {
+            (false, true, v)
+        } else {
+            (false, false, pointee)
+        };
+        let elem = match core {
+            "@" => PElem::Atomic(s),
+            "flag" => PElem::AtomicFlag,
+            "event" => PElem::Event,
+            "void" => PElem::Void,
+            _ => match template_type(core, s, n, space, fam_n)? {
+                Pt::Val(s, n) => PElem::Val(s, n),
+                _ => return None,
+            },
+        };
+        let space = match sp {
+            "g" => AddrSpace::Global,
+            "l" => AddrSpace::Local,
+            "p" => AddrSpace::Private,
+            "c" => AddrSpace::Constant,
+            "G" => AddrSpace::Generic,
+            "P" => {
+                if space == AddrSpace::Generic {
+                    AddrSpace::Generic
+                } else {
+                    AddrSpace::Private
+                }
+            }
+            _ => space,
+        };
+        return Some(Pt::Ptr {
+            elem,
+            space,
+            is_const,
+            is_volatile,
+        });
+    }
+    let unsigned = s.to_unsigned();
+    Some(match tok {
+        "T" => Pt::Val(s, n),
+        "S" => Pt::Val(s, 1),
+        "U" => Pt::Val(unsigned, n),
+        "Us" => Pt::Val(unsigned, 1),
+        "I" => Pt::Val(Scalar::Int, n),
+        "R" => Pt::Val(
+            if n == 1 {
+                Scalar::Int
+            } else {
+                s.same_size_int()
+            },
+            n,
+        ),
+        "Ki" => Pt::Val(s.same_size_int(), n),
+        "Ku" => Pt::Val(s.same_size_int().to_unsigned(), n),
+        "void" => Pt::Void,
+        "size_t" => Pt::SizeT,
+        "sampler" => Pt::Sampler,
+        "event" => Pt::Event,
+        "clkevent" => Pt::ClkEvent,
+        "queue" => Pt::Queue,
+        "ndrange" => Pt::NdRange,
+        "order" => Pt::MemOrder,
+        "scope" => Pt::MemScope,
+        _ if tok.starts_with("img") => {
+            let t = &tok[3..];
+            let (dim_s, use_) = match t.strip_suffix('r') {
+                Some(d) => (d, ImgUse::Read),
+                None => match t.strip_suffix('w') {
+                    Some(d) => (d, ImgUse::Write),
+                    None => (t, ImgUse::Any),
+                },
+            };
+            let dim = match dim_s {
+                "1" => ImageDim::D1,
+                "1a" => ImageDim::D1Array,
+                "1b" => ImageDim::D1Buffer,
+                "2" => ImageDim::D2,
+                "2a" => ImageDim::D2Array,
+                "3" => ImageDim::D3,
+                "2d" => ImageDim::D2Depth,
+                "2ad" => ImageDim::D2ArrayDepth,
+                _ => return None,
+            };
+            Pt::Image(dim, use_)
+        }
+        _ => {
+            // A concrete scalar or vector name; in an `n` family the lanes come from it.
+            let digits = tok.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+            let base = &tok[..tok.len() - digits.len()];
+            let sc = scalar_named(base)?;
+            let lanes = if digits.is_empty() {
+                if fam_n {
+                    n
+                } else {
+                    1
+                }
+            } else {
+                digits.parse().ok()?
+            };
+            Pt::Val(sc, lanes)
+        }
+    })
+}
+
+fn uses(pt: &Pt, s: Scalar) -> bool {
+    match pt {
+        Pt::Val(x, _) => *x == s,
+        Pt::Ptr {
+            elem: PElem::Val(x, _),
+            ..
+        }
+        | Pt::Ptr {
+            elem: PElem::Atomic(x),
+            ..
+        } => *x == s,
+        _ => false,
+    }
+}
+
+fn available(sig: &Sig, cfg: &Config) -> bool {
+    let all = std::iter::once(&sig.ret).chain(sig.params.iter());
+    for p in all {
+        if uses(p, Scalar::Double) && !cfg.fp64 {
+            return false;
+        }
+        // Half values need cl_khr_fp16; pointers to half (vload_half) do not.
+        if matches!(p, Pt::Val(Scalar::Half, _)) && !cfg.fp16 {
+            return false;
+        }
+        if matches!(
+            p,
+            Pt::Ptr {
+                space: AddrSpace::Generic,
+                ..
+            }
+        ) && !cfg.generic
+        {
+            return false;
+        }
+    }
+    true
+}
+
+fn requirement_met(req: &str, cfg: &Config) -> bool {
+    if req.is_empty() {
+        return true;
+    }
+    if let Some(f) = req.strip_prefix("2.0:") {
+        return cfg.v20(f);
+    }
+    if let Some(e) = req.strip_prefix("ext:") {
+        return cfg.has(e);
+    }
+    match req {
+        "img" => cfg.images,
+        "sub" => cfg.has("cl_khr_subgroups") || cfg.has("__opencl_c_subgroups"),
+        _ => false,
+    }
+}
+
+fn rows_by_name() -> &'static HashMap<&'static str, Vec<&'static Row>> {
+    static MAP: OnceLock<HashMap<&'static str, Vec<&'static Row>>> = OnceLock::new();
+    MAP.get_or_init(|| {
+        let mut m: HashMap<&'static str, Vec<&'static Row>> = HashMap::new();
+        for row in TABLE {
+            for name in row.0.split_whitespace() {
+                m.entry(name).or_default().push(row);
+            }
+        }
+        m
+    })
+}
+
+fn parse_template(t: &str) -> (&str, Vec<&str>) {
+    let (ret, rest) = t.split_once('(').unwrap_or((t, ")"));
+    let params = rest.trim_end_matches(')');
+    let params = if params.is_empty() {
+        vec![]
+    } else {
+        params.split(',').collect()
+    };
+    (ret, params)
+}
+
+fn spaces_for(template: &str, cfg: &Config) -> Vec<AddrSpace> {
+    let mut v = vec![AddrSpace::Global, AddrSpace::Local, AddrSpace::Private];
+    if template.contains("*N") {
+        v.push(AddrSpace::Constant);
+    }
+    if cfg.generic {
+        v.push(AddrSpace::Generic);
+    }
+    if template.contains("*A") || template.contains("*N") || template.contains("*P") {
+        if template.contains("*P") && !template.contains("*A") && !template.contains("*N") {
+            return if cfg.generic {
+                vec![AddrSpace::Private, AddrSpace::Generic]
+            } else {
+                vec![AddrSpace::Private]
+            };
+        }
+        v
+    } else {
+        vec![AddrSpace::Private]
+    }
+}
+
+fn expand_row(row: &Row, cfg: &Config, out: &mut Vec<Sig>) {
+    let (ret, params) = parse_template(row.1);
+    let fam_n = row.2 == "n";
+    for (s, n) in family(row.2) {
+        for space in spaces_for(row.1, cfg) {
+            let Some(ret) = template_type(ret, s, n, space, fam_n) else {
+                continue;
+            };
+            let ps: Option<Vec<Pt>> = params
+                .iter()
+                .map(|p| template_type(p, s, n, space, fam_n))
+                .collect();
+            let Some(mut params) = ps else { continue };
+            if params.contains(&Pt::Sampler) {
+                for p in &mut params {
+                    if let Pt::Image(d, ImgUse::Read) = *p {
+                        *p = Pt::Image(d, ImgUse::Sampled);
+                    }
+                }
+            }
+            let sig = Sig {
+                ret,
+                params,
+                variadic: false,
+            };
+            if available(&sig, cfg) && !out.contains(&sig) {
+                out.push(sig);
+            }
+        }
+    }
+}
+
+fn all_scalars() -> [Scalar; 11] {
+    [
+        Scalar::Char,
+        Scalar::UChar,
+        Scalar::Short,
+        Scalar::UShort,
+        Scalar::Int,
+        Scalar::UInt,
+        Scalar::Long,
+        Scalar::ULong,
+        Scalar::Float,
+        Scalar::Double,
+        Scalar::Half,
+    ]
+}
+
+/// Parses `convert_<type>[_sat][_rte|_rtz|_rtp|_rtn]` (6.4.3); returns (scalar, lanes, sat).
+pub fn parse_convert(name: &str) -> Option<(Scalar, u8, bool)> {
+    let rest = name.strip_prefix("convert_")?;
+    let mut parts = rest.split('_');
+    let ty = parts.next()?;
+    let mut sat = false;
+    let mut rounding = false;
+    for p in parts {
+        match p {
+            "sat" if !sat && !rounding => sat = true,
+            "rte" | "rtz" | "rtp" | "rtn" if !rounding => rounding = true,
+            _ => return None,
+        }
+    }
+    let (s, n) = parse_type_name(ty)?;
+    // 6.4.3: saturation applies only to integer destinations.
+    if sat && s.is_float() {
+        return None;
+    }
+    if s == Scalar::Bool {
+        return None;
+    }
+    Some((s, n, sat))
+}
+
+/// `float4` → (Float, 4); `int` → (Int, 1).
+pub fn parse_type_name(ty: &str) -> Option<(Scalar, u8)> {
+    let digits = ty.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let base = &ty[..ty.len() - digits.len()];
+    let s = scalar_named(base)?;
+    let n: u8 = if digits.is_empty() {
+        1
+    } else {
+        digits.parse().ok()?
+    };
+    if !(n == 1 || LANES.contains(&n)) {
+        return None;
+    }
+    Some((s, n))
+}
+
+fn vec_size(s: Scalar, n: u8) -> u32 {
+    s.size() * if n == 3 { 4 } else { n as u32 }
+}
+
+type Cache = HashMap<u64, crate::hash::FxHashMap<String, Arc<Vec<Sig>>>>;
+
+impl Config {
+    /// Identifies the configuration in the process-wide cache of expanded overloads.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.hash(&mut h);
+        h.finish()
+    }
+}
+
+/// All overloads of builtin `name` available with `cfg` (whose fingerprint is given),
+/// expanded once per process and configuration; empty when `name` is no builtin.
+pub fn lookup_cached(name: &str, cfg: &Config, fingerprint: u64) -> Arc<Vec<Sig>> {
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(v) = cache
+        .lock()
+        .ok()
+        .and_then(|m| m.get(&fingerprint).and_then(|n| n.get(name)).cloned())
+    {
+        return v;
+    }
+    let v = Arc::new(lookup(name, cfg));
+    if let Ok(mut m) = cache.lock() {
+        // Unknown names are cached too; the cap keeps random names from growing it forever.
+        let per_cfg = m.entry(fingerprint).or_default();
+        if per_cfg.len() < 100_000 {
+            per_cfg.insert(name.to_string(), v.clone());
+        }
+    }
+    v
+}
+
+/// All overloads of builtin `name` available with `cfg`; empty when `name` is no builtin.
+pub fn lookup(name: &str, cfg: &Config) -> Vec<Sig> {
+    let mut out = Vec::new();
+    if let Some(rows) = rows_by_name().get(name) {
+        for row in rows {
+            if requirement_met(row.3, cfg) {
+                expand_row(row, cfg, &mut out);
+            }
+        }
+        return out;
+    }
+    let val = |s, n| Pt::Val(s, n);
+    let value_ok = |s: Scalar| (s != Scalar::Double || cfg.fp64) && (s != Scalar::Half || cfg.fp16);
+    // 6.4.3 explicit conversions: one overload per source type with the same lane count.
+    if let Some((d, n, _)) = parse_convert(name) {
+        if !value_ok(d) {
+            return out;
+        }
+        for s in all_scalars() {
+            if value_ok(s) {
+                out.push(Sig {
+                    ret: val(d, n),
+                    params: vec![val(s, n)],
+                    variadic: false,
+                });
+            }
+        }
+        return out;
+    }
+    // 6.4.4 as_<type>: reinterpretation between types of the same size.
+    if let Some(ty) = name.strip_prefix("as_") {
+        if let Some((d, n)) = parse_type_name(ty) {
+            if !value_ok(d) || d == Scalar::Bool {
+                return out;
+            }
+            for s in all_scalars() {
+                for &m in &[1u8, 2, 3, 4, 8, 16] {
+                    // 6.4.4.1: a 3-component vector reinterprets only to/from a 3-component
+                    // vector or a 4-component one of the same size.
+                    let same = vec_size(s, m) == vec_size(d, n);
+                    let three_ok = (m != 3 && n != 3) || (m == 3 && n == 3) || m == 4 || n == 4;
+                    if same && three_ok && value_ok(s) {
+                        out.push(Sig {
+                            ret: val(d, n),
+                            params: vec![val(s, m)],
+                            variadic: false,
+                        });
+                    }
+                }
+            }
+        }
+        return out;
+    }
+    // 6.15.7 vloadn / vstoren / vload_halfn / vstore_halfn / vloada_halfn / vstorea_halfn.
+    let spaces_load = {
+        let mut v = vec![
+            AddrSpace::Global,
+            AddrSpace::Local,
+            AddrSpace::Private,
+            AddrSpace::Constant,
+        ];
+        if cfg.generic {
+            v.push(AddrSpace::Generic);
+        }
+        v
+    };
+    let spaces_store: Vec<AddrSpace> = spaces_load
+        .iter()
+        .copied()
+        .filter(|s| *s != AddrSpace::Constant)
+        .collect();
+    let ptr = |s: Scalar, space, is_const| Pt::Ptr {
+        elem: PElem::Val(s, 1),
+        space,
+        is_const,
+        is_volatile: false,
+    };
+    let split_n = |prefix: &str| -> Option<(u8, String)> {
+        let rest = name.strip_prefix(prefix)?;
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let n: u8 = digits.parse().ok()?;
+        if !LANES.contains(&n) {
+            return None;
+        }
+        Some((n, rest[digits.len()..].to_string()))
+    };
+    if let Some((n, tail)) = split_n("vload") {
+        if tail.is_empty() {
+            for s in all_scalars() {
+                for &sp in &spaces_load {
+                    let sig = Sig {
+                        ret: val(s, n),
+                        params: vec![Pt::SizeT, ptr(s, sp, true)],
+                        variadic: false,
+                    };
+                    if available(&sig, cfg) {
+                        out.push(sig);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+    if let Some((n, tail)) = split_n("vstore") {
+        if tail.is_empty() {
+            for s in all_scalars() {
+                for &sp in &spaces_store {
+                    let sig = Sig {
+                        ret: Pt::Void,
+                        params: vec![val(s, n), Pt::SizeT, ptr(s, sp, false)],
+                        variadic: false,
+                    };
+                    if available(&sig, cfg) {
+                        out.push(sig);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+    for prefix in ["vload_half", "vloada_half"] {
+        if let Some((n, tail)) = split_n(prefix) {
+            if tail.is_empty() {
+                for &sp in &spaces_load {
+                    out.push(Sig {
+                        ret: val(Scalar::Float, n),
+                        params: vec![Pt::SizeT, ptr(Scalar::Half, sp, true)],
+                        variadic: false,
+                    });
+                }
+            }
+            return out;
+        }
+    }
+    for prefix in ["vstore_half", "vstorea_half"] {
+        if let Some((n, tail)) = split_n(prefix) {
+            if matches!(tail.as_str(), "" | "_rte" | "_rtz" | "_rtp" | "_rtn") {
+                for src in [Scalar::Float, Scalar::Double] {
+                    for &sp in &spaces_store {
+                        let sig = Sig {
+                            ret: Pt::Void,
+                            params: vec![val(src, n), Pt::SizeT, ptr(Scalar::Half, sp, false)],
+                            variadic: false,
+                        };
+                        if available(&sig, cfg) {
+                            out.push(sig);
+                        }
+                    }
+                }
+            }
+            return out;
+        }
+    }
+    match name {
+        // 6.15.13: shuffle(gentypem x, ugentypen mask) and shuffle2.
+        "shuffle" | "shuffle2" => {
+            let lanes = [2u8, 4, 8, 16];
+            for s in all_scalars() {
+                if !value_ok(s) {
+                    continue;
+                }
+                let mask = s.same_size_int().to_unsigned();
+                for &m in &lanes {
+                    for &n in &lanes {
+                        let mut params = vec![val(s, m)];
+                        if name == "shuffle2" {
+                            params.push(val(s, m));
+                        }
+                        params.push(val(mask, n));
+                        out.push(Sig {
+                            ret: val(s, n),
+                            params,
+                            variadic: false,
+                        });
+                    }
+                }
+            }
+        }
+        // 6.15.14: int printf(constant char * restrict format, ...).
+        "printf" if cfg.version >= ClVersion::CL1_2.0 || cfg.has("cl_intel_printf") => {
+            out.push(Sig {
+                ret: val(Scalar::Int, 1),
+                params: vec![ptr(Scalar::Char, AddrSpace::Constant, true)],
+                variadic: true,
+            });
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Names sema handles itself because they are generic over any pointer or pipe type
+/// (6.15.10 to_global/to_local/to_private/get_fence; 6.15.18 pipes).
+pub fn is_special(name: &str) -> bool {
+    matches!(name, "to_global" | "to_local" | "to_private" | "get_fence") || is_pipe_builtin(name)
+}
+
+/// The pipe functions of 6.15.18, generic over the pipe's element type.
+pub fn is_pipe_builtin(name: &str) -> bool {
+    matches!(
+        name,
+        "read_pipe"
+            | "write_pipe"
+            | "reserve_read_pipe"
+            | "reserve_write_pipe"
+            | "commit_read_pipe"
+            | "commit_write_pipe"
+            | "work_group_reserve_read_pipe"
+            | "work_group_reserve_write_pipe"
+            | "work_group_commit_read_pipe"
+            | "work_group_commit_write_pipe"
+            | "sub_group_reserve_read_pipe"
+            | "sub_group_reserve_write_pipe"
+            | "sub_group_commit_read_pipe"
+            | "sub_group_commit_write_pipe"
+            | "get_pipe_num_packets"
+            | "get_pipe_max_packets"
+            | "is_valid_reserve_id"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(version: u32, fp64: bool) -> Config {
+        Config {
+            version,
+            fp64,
+            fp16: false,
+            images: true,
+            generic: version >= 200,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn math_gentype_covers_float_vectors_and_double_only_with_fp64() {
+        let without = lookup("sin", &cfg(120, false));
+        assert_eq!(
+            without.len(),
+            6,
+            "float, float2, float3, float4, float8, float16"
+        );
+        let with = lookup("sin", &cfg(120, true));
+        assert_eq!(with.len(), 12);
+        assert!(with.iter().any(|s| s.ret == Pt::Val(Scalar::Double, 16)));
+    }
+
+    #[test]
+    fn pointer_arguments_expand_over_address_spaces() {
+        let v12 = lookup("fract", &cfg(120, false));
+        assert_eq!(v12.len(), 6 * 3);
+        let v20 = lookup("fract", &cfg(200, false));
+        assert_eq!(v20.len(), 6 * 4);
+    }
+
+    #[test]
+    fn convert_and_as_names() {
+        assert_eq!(
+            parse_convert("convert_int4_sat_rte"),
+            Some((Scalar::Int, 4, true))
+        );
+        assert_eq!(parse_convert("convert_float_sat"), None);
+        assert_eq!(parse_convert("convert_int5"), None);
+        let c = lookup("convert_float4", &cfg(120, false));
+        assert!(c.iter().all(|s| matches!(s.params[0], Pt::Val(_, 4))));
+        let a = lookup("as_float", &cfg(120, false));
+        assert!(a.iter().any(|s| s.params[0] == Pt::Val(Scalar::Int, 1)));
+        assert!(a.iter().any(|s| s.params[0] == Pt::Val(Scalar::UChar, 4)));
+        assert!(!a.iter().any(|s| s.params[0] == Pt::Val(Scalar::Long, 1)));
+    }
+
+    #[test]
+    fn version_and_feature_gates() {
+        assert!(lookup("ctz", &cfg(120, false)).is_empty());
+        assert!(!lookup("ctz", &cfg(200, false)).is_empty());
+        assert!(lookup("work_group_reduce_add", &cfg(300, false)).is_empty());
+        let mut c = cfg(300, false);
+        c.features
+            .push("__opencl_c_work_group_collective_functions".into());
+        assert!(!lookup("work_group_reduce_add", &c).is_empty());
+        let mut noimg = cfg(120, false);
+        noimg.images = false;
+        assert!(lookup("read_imagef", &noimg).is_empty());
+    }
+
+    #[test]
+    fn vload_store_and_shuffle() {
+        let v = lookup("vload4", &cfg(120, false));
+        assert!(v.contains(&Sig {
+            ret: Pt::Val(Scalar::Float, 4),
+            params: vec![
+                Pt::SizeT,
+                Pt::Ptr {
+                    elem: PElem::Val(Scalar::Float, 1),
+                    space: AddrSpace::Constant,
+                    is_const: true,
+                    is_volatile: false
+                }
+            ],
+            variadic: false
+        }));
+        assert!(lookup("vload5", &cfg(120, false)).is_empty());
+        assert!(!lookup("vstore_half4_rtz", &cfg(120, false)).is_empty());
+        let s = lookup("shuffle", &cfg(120, false));
+        assert!(s.iter().any(|x| x.ret == Pt::Val(Scalar::Float, 8)
+            && x.params == vec![Pt::Val(Scalar::Float, 4), Pt::Val(Scalar::UInt, 8)]));
+    }
+
+    #[test]
+    fn every_row_expands() {
+        // Every row of the table is reachable with some configuration (no dead rows, no
+        // template tokens the expander does not know).
+        let mut c = cfg(300, true);
+        c.fp16 = true;
+        c.generic = true;
+        for f in [
+            "__opencl_c_work_group_collective_functions",
+            "__opencl_c_subgroups",
+            "__opencl_c_device_enqueue",
+            "__opencl_c_3d_image_writes",
+            "cl_khr_int64_base_atomics",
+            "__opencl_c_atomic_order_seq_cst",
+            "cl_khr_kernel_clock",
+            "__opencl_c_integer_dot_product_input_4x8bit",
+            "cl_khr_extended_bit_ops",
+            "__opencl_c_integer_dot_product_input_4x8bit_packed",
+            "cl_khr_work_group_uniform_arithmetic",
+            "cl_khr_subgroup_non_uniform_vote",
+            "cl_khr_subgroup_ballot",
+            "cl_khr_subgroup_non_uniform_arithmetic",
+            "cl_khr_subgroup_clustered_reduce",
+            "cl_khr_subgroup_shuffle",
+            "cl_khr_subgroup_shuffle_relative",
+            "cl_khr_subgroup_rotate",
+        ] {
+            c.features.push(f.into());
+        }
+        for row in TABLE {
+            let mut out = Vec::new();
+            expand_row(row, &c, &mut out);
+            assert!(!out.is_empty(), "row {:?} expands to nothing", row);
+        }
+    }
+}
