@@ -155,8 +155,8 @@ impl DeviceInfo {
             profiling_timer_resolution: crate::clock::resolution_ns() as usize,
             endian_little: cfg!(target_endian = "little"),
             available: true,
-            compiler_available: false,
-            linker_available: false,
+            compiler_available: true,
+            linker_available: true,
             // CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL: the CPU device can call host functions.
             execution_capabilities: 1 | 2,
             queue_on_host_properties: queue_props::OUT_OF_ORDER_EXEC_MODE_ENABLE
