@@ -1,1 +1,284 @@
-//! The CPU device: the work-group transform, code generation and the worker pool.
+//! The CPU device: kernels compiled from IR to machine code with Cranelift, run one
+//! work-group per task on a pool of one worker per core.
+//!
+//! [`CpuProgram::compile`] takes a verified, inlined module; each kernel becomes one function
+//! that runs a whole work-group ([`codegen`]); [`CompiledKernel::launch`] runs an NDRange.
+
+pub mod abi;
+mod codegen;
+mod liveness;
+mod pool;
+
+use std::collections::HashMap;
+use std::fmt;
+
+use cranelift_codegen::ir::{types as clt, AbiParam};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::FunctionBuilderContext;
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, Linkage, Module as _};
+use ferrocl_ir::{AddrSpace, KernelInfo, Module};
+
+pub use abi::{ArgKind, ArgLayout, GroupCtx};
+use codegen::GlobalPlace;
+
+/// Why a module could not be compiled for the CPU device.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError(pub String);
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+type GroupFn = unsafe extern "C" fn(args: *const u8, group: *const GroupCtx, frames: *mut u8);
+
+/// A kernel ready to run.
+pub struct CompiledKernel {
+    pub name: String,
+    pub info: Option<KernelInfo>,
+    /// Where each argument goes in the argument block.
+    pub args: Vec<ArgLayout>,
+    /// Size of the argument block in bytes.
+    pub args_size: usize,
+    /// Bytes of the kernel's own `__local` variables, at the start of local memory.
+    pub static_local_size: usize,
+    /// Bytes of per-work-item frame memory (kernels with barriers).
+    pub frame_size: usize,
+    entry: GroupFn,
+}
+
+/// The NDRange of a launch, with every dimension filled in (1 past `work_dim`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NdRange {
+    pub work_dim: u32,
+    pub global_offset: [u64; 3],
+    pub global_size: [u64; 3],
+    pub local_size: [u64; 3],
+}
+
+/// A memory block aligned for any OpenCL type (128 bytes: `long16`, `double16`).
+#[repr(C, align(128))]
+#[derive(Clone, Copy)]
+struct Chunk([u8; 128]);
+
+fn chunks(bytes: usize) -> Vec<Chunk> {
+    vec![Chunk([0; 128]); bytes.div_ceil(128).max(1)]
+}
+
+thread_local! {
+    /// Each thread's local memory and frames, reused across work-groups and launches.
+    static SCRATCH: std::cell::RefCell<(Vec<Chunk>, Vec<Chunk>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+impl CompiledKernel {
+    /// Runs the kernel over `nd`. `args` is the filled argument block; `local_mem_size` the
+    /// bytes of local memory each work-group needs (static variables plus `__local`
+    /// arguments, whose offsets the caller wrote into `args`).
+    ///
+    /// # Safety
+    /// Every pointer in `args` must be valid for what the kernel does with it, for the whole
+    /// launch; `nd` must have non-zero sizes.
+    pub unsafe fn launch(&self, args: &[u8], local_mem_size: usize, nd: &NdRange) {
+        let num_groups: [u64; 3] =
+            std::array::from_fn(|d| nd.global_size[d].div_ceil(nd.local_size[d]));
+        let total = (num_groups[0] * num_groups[1] * num_groups[2]) as usize;
+        let wg_items = (nd.local_size[0] * nd.local_size[1] * nd.local_size[2]) as usize;
+        let frames_size = self.frame_size * wg_items;
+        let run_group = |index: usize| {
+            let i = index as u64;
+            let gid = [
+                i % num_groups[0],
+                (i / num_groups[0]) % num_groups[1],
+                i / (num_groups[0] * num_groups[1]),
+            ];
+            let mut local_size = nd.local_size;
+            for d in 0..3 {
+                // 3.0: the last work-group of a dimension holds the remainder.
+                local_size[d] = nd.local_size[d].min(nd.global_size[d] - gid[d] * nd.local_size[d]);
+            }
+            SCRATCH.with(|cell| {
+                let mut scratch = cell.borrow_mut();
+                let (local, frames) = &mut *scratch;
+                if local.len() * 128 < local_mem_size {
+                    *local = chunks(local_mem_size);
+                }
+                if frames.len() * 128 < frames_size {
+                    *frames = chunks(frames_size);
+                }
+                let group = GroupCtx {
+                    work_dim: u64::from(nd.work_dim),
+                    global_offset: nd.global_offset,
+                    global_size: nd.global_size,
+                    local_size,
+                    enqueued_local_size: nd.local_size,
+                    num_groups,
+                    group_id: gid,
+                    local_mem: local.as_mut_ptr() as u64,
+                };
+                // SAFETY: generated code for this kernel's ABI; the argument block was filled
+                // by the caller (this function's contract), and local memory and frames are
+                // this thread's, sized for the group.
+                unsafe { (self.entry)(args.as_ptr(), &group, frames.as_mut_ptr().cast()) };
+            });
+        };
+        pool::run(total, &run_group);
+    }
+}
+
+/// A module compiled for the CPU device: its code, its program-scope data and its kernels.
+pub struct CpuProgram {
+    jit: Option<JITModule>,
+    /// Program-scope `__global` and `__constant` variables; generated code holds their
+    /// addresses, so they live as long as the code.
+    _globals: Vec<Vec<Chunk>>,
+    kernels: Vec<CompiledKernel>,
+}
+
+// SAFETY: after `finalize_definitions` the JIT module's code and data are immutable; the
+// module is only touched again to free it, in `Drop`, which has exclusive access.
+unsafe impl Send for CpuProgram {}
+// SAFETY: as above; shared access only calls the finalized code.
+unsafe impl Sync for CpuProgram {}
+
+impl CpuProgram {
+    /// Compiles every kernel of `module` (whose calls are all inlined).
+    pub fn compile(module: &Module) -> Result<CpuProgram, CompileError> {
+        let mut flags = settings::builder();
+        let set = |f: &mut settings::Builder, k: &str, v: &str| {
+            f.set(k, v)
+                .map_err(|e| CompileError(format!("code generator setting {k}: {e}")))
+        };
+        set(&mut flags, "opt_level", "speed")?;
+        set(
+            &mut flags,
+            "enable_verifier",
+            if cfg!(debug_assertions) {
+                "true"
+            } else {
+                "false"
+            },
+        )?;
+        let isa = cranelift_native::builder()
+            .map_err(|e| {
+                CompileError(format!(
+                    "this machine is not supported by the code generator: {e}"
+                ))
+            })?
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| CompileError(format!("code generator: {e}")))?;
+        let mut jit = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+
+        // Program-scope data, and the place of every global.
+        let mut places = HashMap::new();
+        let mut globals = Vec::new();
+        let mut static_local = 0u64;
+        for (g, data) in module.globals.iter() {
+            match data.space {
+                AddrSpace::Local => {
+                    let align = u64::from(data.align.max(1));
+                    static_local = static_local.div_ceil(align) * align;
+                    places.insert(g, GlobalPlace::Local(static_local));
+                    static_local += u64::from(data.size);
+                }
+                _ => {
+                    let mut block = chunks(data.size as usize);
+                    if let Some(init) = &data.init {
+                        // SAFETY: the block holds at least data.size bytes, init is as long.
+                        unsafe {
+                            std::ptr::copy_nonoverlapping(
+                                init.as_ptr(),
+                                block.as_mut_ptr().cast::<u8>(),
+                                init.len().min(data.size as usize),
+                            )
+                        };
+                    }
+                    places.insert(g, GlobalPlace::Absolute(block.as_ptr() as u64));
+                    globals.push(block);
+                }
+            }
+        }
+
+        let mut fbc = FunctionBuilderContext::new();
+        let mut ctx = jit.make_context();
+        let mut pending = Vec::new();
+        for (_, f) in module
+            .funcs
+            .iter()
+            .filter(|(_, f)| f.is_kernel() && !f.is_declaration())
+        {
+            ctx.func.signature.params.extend([
+                AbiParam::new(clt::I64),
+                AbiParam::new(clt::I64),
+                AbiParam::new(clt::I64),
+            ]);
+            let t = codegen::translate_kernel(module, f, &places, &mut ctx.func, &mut fbc)?;
+            let id = jit
+                .declare_function(
+                    &format!("__ferrocl_wg_{}", f.name),
+                    Linkage::Local,
+                    &ctx.func.signature,
+                )
+                .map_err(|e| CompileError(format!("kernel {}: {e}", f.name)))?;
+            jit.define_function(id, &mut ctx).map_err(|e| {
+                CompileError(format!("kernel {}: code generation failed: {e:?}", f.name))
+            })?;
+            jit.clear_context(&mut ctx);
+            let (args, args_size) = abi::arg_layout(&f.sig.params);
+            pending.push((
+                id,
+                f.name.clone(),
+                f.kernel.clone(),
+                args,
+                args_size,
+                t.frame_size,
+            ));
+        }
+        jit.finalize_definitions()
+            .map_err(|e| CompileError(format!("code generation failed: {e}")))?;
+        let kernels = pending
+            .into_iter()
+            .map(|(id, name, info, args, args_size, frame_size)| {
+                let code = jit.get_finalized_function(id);
+                // SAFETY: the function was generated with the GroupFn signature (three i64
+                // parameters in the platform's C calling convention, no result).
+                let entry = unsafe { std::mem::transmute::<*const u8, GroupFn>(code) };
+                CompiledKernel {
+                    name,
+                    info,
+                    args,
+                    args_size,
+                    static_local_size: static_local as usize,
+                    frame_size,
+                    entry,
+                }
+            })
+            .collect();
+        Ok(CpuProgram {
+            jit: Some(jit),
+            _globals: globals,
+            kernels,
+        })
+    }
+
+    pub fn kernels(&self) -> &[CompiledKernel] {
+        &self.kernels
+    }
+
+    pub fn kernel(&self, name: &str) -> Option<&CompiledKernel> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+}
+
+impl Drop for CpuProgram {
+    fn drop(&mut self) {
+        if let Some(jit) = self.jit.take() {
+            // SAFETY: the program is being dropped, so no kernel of it can run any more
+            // (launches borrow the program).
+            unsafe { jit.free_memory() };
+        }
+    }
+}

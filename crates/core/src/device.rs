@@ -1,0 +1,257 @@
+//! Devices: what each one reports to `clGetDeviceInfo`, and the trait a device implements so
+//! the runtime can hand it work. The CPU device is the one device every machine has.
+
+use crate::features::{self, NameVersion, Version};
+use crate::machine::Machine;
+use crate::memory::Storage;
+use crate::object::IcdHeader;
+use crate::ClResult;
+
+/// `cl_device_type` of a device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceType {
+    Cpu,
+    Gpu,
+    Accelerator,
+    Custom,
+}
+
+/// Bits of `cl_device_fp_config`.
+pub mod fp_config {
+    pub const DENORM: u64 = 1 << 0;
+    pub const INF_NAN: u64 = 1 << 1;
+    pub const ROUND_TO_NEAREST: u64 = 1 << 2;
+    pub const ROUND_TO_ZERO: u64 = 1 << 3;
+    pub const ROUND_TO_INF: u64 = 1 << 4;
+    pub const FMA: u64 = 1 << 5;
+    pub const SOFT_FLOAT: u64 = 1 << 6;
+    pub const CORRECTLY_ROUNDED_DIVIDE_SQRT: u64 = 1 << 7;
+}
+
+/// Bits of `cl_device_atomic_capabilities`.
+pub mod atomic_caps {
+    pub const ORDER_RELAXED: u64 = 1 << 0;
+    pub const ORDER_ACQ_REL: u64 = 1 << 1;
+    pub const ORDER_SEQ_CST: u64 = 1 << 2;
+    pub const SCOPE_WORK_ITEM: u64 = 1 << 3;
+    pub const SCOPE_WORK_GROUP: u64 = 1 << 4;
+    pub const SCOPE_DEVICE: u64 = 1 << 5;
+    pub const SCOPE_ALL_DEVICES: u64 = 1 << 6;
+}
+
+/// Bits of `cl_command_queue_properties`.
+pub mod queue_props {
+    pub const OUT_OF_ORDER_EXEC_MODE_ENABLE: u64 = 1 << 0;
+    pub const PROFILING_ENABLE: u64 = 1 << 1;
+    pub const ON_DEVICE: u64 = 1 << 2;
+    pub const ON_DEVICE_DEFAULT: u64 = 1 << 3;
+}
+
+/// Everything a device reports through `clGetDeviceInfo` that is a plain value. The names
+/// are the spec's `CL_DEVICE_*` names in snake case.
+#[derive(Clone, Debug)]
+pub struct DeviceInfo {
+    pub device_type: DeviceType,
+    pub vendor_id: u32,
+    pub max_compute_units: u32,
+    pub max_work_item_dimensions: u32,
+    pub max_work_item_sizes: [usize; 3],
+    pub max_work_group_size: usize,
+    /// Preferred and native vector widths: char, short, int, long, float, double, half.
+    pub preferred_vector_width: [u32; 7],
+    pub native_vector_width: [u32; 7],
+    pub max_clock_frequency: u32,
+    pub address_bits: u32,
+    pub max_mem_alloc_size: u64,
+    pub image_support: bool,
+    pub max_parameter_size: usize,
+    pub mem_base_addr_align: u32,
+    pub single_fp_config: u64,
+    pub double_fp_config: u64,
+    pub half_fp_config: u64,
+    pub global_mem_cache_type: u32,
+    pub global_mem_cacheline_size: u32,
+    pub global_mem_cache_size: u64,
+    pub global_mem_size: u64,
+    pub max_constant_buffer_size: u64,
+    pub max_constant_args: u32,
+    pub max_global_variable_size: usize,
+    pub global_variable_preferred_total_size: usize,
+    pub local_mem_type: u32,
+    pub local_mem_size: u64,
+    pub error_correction_support: bool,
+    pub host_unified_memory: bool,
+    pub profiling_timer_resolution: usize,
+    pub endian_little: bool,
+    pub available: bool,
+    pub compiler_available: bool,
+    pub linker_available: bool,
+    pub execution_capabilities: u64,
+    pub queue_on_host_properties: u64,
+    pub name: String,
+    pub vendor: String,
+    pub driver_version: String,
+    pub profile: &'static str,
+    pub version: Version,
+    pub opencl_c_version: Version,
+    pub opencl_c_all_versions: &'static [NameVersion],
+    pub opencl_c_features: &'static [NameVersion],
+    pub extensions: &'static [NameVersion],
+    pub printf_buffer_size: usize,
+    pub preferred_interop_user_sync: bool,
+    pub svm_capabilities: u64,
+    pub atomic_memory_capabilities: u64,
+    pub atomic_fence_capabilities: u64,
+    pub non_uniform_work_group_support: bool,
+    pub work_group_collective_functions_support: bool,
+    pub generic_address_space_support: bool,
+    pub pipe_support: bool,
+    pub max_num_sub_groups: u32,
+    pub preferred_work_group_size_multiple: usize,
+    pub latest_conformance_version_passed: &'static str,
+}
+
+impl DeviceInfo {
+    /// The CPU device of this machine.
+    pub fn cpu(machine: &Machine) -> DeviceInfo {
+        // 4.2, Table 5, full profile minimums: CL_DEVICE_MAX_MEM_ALLOC_SIZE at least
+        // max(1/4th of CL_DEVICE_GLOBAL_MEM_SIZE, 128*1024*1024).
+        let global_mem_size = machine.memory_bytes;
+        let max_mem_alloc_size = (global_mem_size / 2).max(128 << 20).min(global_mem_size);
+        DeviceInfo {
+            device_type: DeviceType::Cpu,
+            vendor_id: machine.vendor_id,
+            max_compute_units: machine.cores,
+            max_work_item_dimensions: 3,
+            max_work_item_sizes: [4096, 4096, 4096],
+            max_work_group_size: 4096,
+            preferred_vector_width: [16, 8, 4, 2, 4, 0, 0],
+            native_vector_width: [16, 8, 4, 2, 4, 0, 0],
+            max_clock_frequency: machine.max_clock_mhz,
+            address_bits: usize::BITS,
+            max_mem_alloc_size,
+            image_support: false,
+            // The full profile's minimum is 1024 bytes.
+            max_parameter_size: 4096,
+            // In bits: 1024 bits = 128 bytes, the alignment of every allocation.
+            mem_base_addr_align: (crate::memory::ALLOCATION_ALIGN * 8) as u32,
+            single_fp_config: fp_config::DENORM | fp_config::INF_NAN | fp_config::ROUND_TO_NEAREST,
+            double_fp_config: 0,
+            half_fp_config: 0,
+            global_mem_cache_type: 0x2, // CL_READ_WRITE_CACHE
+            global_mem_cacheline_size: machine.cache_line_bytes,
+            global_mem_cache_size: machine.cache_bytes,
+            global_mem_size,
+            max_constant_buffer_size: 1 << 20,
+            max_constant_args: 8,
+            max_global_variable_size: 0,
+            global_variable_preferred_total_size: 0,
+            local_mem_type: 0x2, // CL_GLOBAL: local memory is ordinary host memory
+            local_mem_size: 256 << 10,
+            error_correction_support: false,
+            host_unified_memory: true,
+            profiling_timer_resolution: crate::clock::resolution_ns() as usize,
+            endian_little: cfg!(target_endian = "little"),
+            available: true,
+            compiler_available: false,
+            linker_available: false,
+            // CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL: the CPU device can call host functions.
+            execution_capabilities: 1 | 2,
+            queue_on_host_properties: queue_props::OUT_OF_ORDER_EXEC_MODE_ENABLE
+                | queue_props::PROFILING_ENABLE,
+            name: machine.cpu_name.clone(),
+            vendor: machine.cpu_vendor.clone(),
+            driver_version: env!("CARGO_PKG_VERSION").to_string(),
+            profile: "FULL_PROFILE",
+            version: features::API_VERSION,
+            opencl_c_version: Version::new(1, 2, 0),
+            opencl_c_all_versions: features::CPU_OPENCL_C_VERSIONS,
+            opencl_c_features: features::CPU_OPENCL_C_FEATURES,
+            extensions: features::CPU_DEVICE_EXTENSIONS,
+            printf_buffer_size: 1 << 20,
+            preferred_interop_user_sync: true,
+            svm_capabilities: 0,
+            // 4.2, Table 5: the mandated minimum capability is relaxed order at work-group scope
+            // for atomics, and relaxed and acquire-release order at work-group scope for fences.
+            atomic_memory_capabilities: atomic_caps::ORDER_RELAXED | atomic_caps::SCOPE_WORK_GROUP,
+            atomic_fence_capabilities: atomic_caps::ORDER_RELAXED
+                | atomic_caps::ORDER_ACQ_REL
+                | atomic_caps::SCOPE_WORK_GROUP,
+            non_uniform_work_group_support: false,
+            work_group_collective_functions_support: false,
+            generic_address_space_support: false,
+            pipe_support: false,
+            max_num_sub_groups: 0,
+            preferred_work_group_size_multiple: 1,
+            // No conformance submission has been made; the spec's format with a zero date.
+            latest_conformance_version_passed: "v0000-00-00-00",
+        }
+    }
+
+    /// `CL_DEVICE_VERSION`: "OpenCL<space><major.minor><space><vendor-specific information>".
+    pub fn version_string(&self) -> String {
+        format!(
+            "OpenCL {}.{} ferrocl {}",
+            self.version.major, self.version.minor, self.driver_version
+        )
+    }
+
+    /// `CL_DEVICE_OPENCL_C_VERSION`: "OpenCL<space>C<space><major.minor><space><vendor info>".
+    pub fn opencl_c_version_string(&self) -> String {
+        format!(
+            "OpenCL C {}.{} ferrocl",
+            self.opencl_c_version.major, self.opencl_c_version.minor
+        )
+    }
+
+    /// Whether the device supports an extension, by name.
+    pub fn has_extension(&self, name: &str) -> bool {
+        self.extensions.iter().any(|e| e.name == name)
+    }
+}
+
+/// What a device does for the runtime. Memory allocation lives here today; program builds and
+/// kernel launches join it when programs arrive.
+pub trait DeviceBackend: Send + Sync {
+    /// Allocates `size` bytes of device memory, zero-filled.
+    fn allocate(&self, size: usize) -> ClResult<Storage>;
+}
+
+/// The CPU device's backend: its memory is the host's.
+pub struct CpuBackend;
+
+impl DeviceBackend for CpuBackend {
+    fn allocate(&self, size: usize) -> ClResult<Storage> {
+        Storage::allocate(size)
+    }
+}
+
+/// A device, as the API sees it (`cl_device_id`).
+#[repr(C)]
+pub struct Device {
+    icd: IcdHeader,
+    pub info: DeviceInfo,
+    backend: Box<dyn DeviceBackend>,
+}
+
+impl Device {
+    pub fn new(info: DeviceInfo, backend: Box<dyn DeviceBackend>) -> Device {
+        Device {
+            icd: IcdHeader::new(),
+            info,
+            backend,
+        }
+    }
+
+    pub fn backend(&self) -> &dyn DeviceBackend {
+        &*self.backend
+    }
+}
+
+impl std::fmt::Debug for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Device")
+            .field("name", &self.info.name)
+            .finish()
+    }
+}

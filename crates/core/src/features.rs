@@ -1,0 +1,96 @@
+//! What ferrocl supports, in one place: the platform and device extensions, the OpenCL C
+//! versions and the OpenCL C 3.0 optional features. A name is listed here only when it works
+//! end to end, through the C API; work that completes a feature adds it here and nowhere else.
+
+/// A version as `cl_version` packs it: major 10 bits, minor 10 bits, patch 12 bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Version {
+    pub major: u32,
+    pub minor: u32,
+    pub patch: u32,
+}
+
+impl Version {
+    pub const fn new(major: u32, minor: u32, patch: u32) -> Version {
+        Version {
+            major,
+            minor,
+            patch,
+        }
+    }
+
+    /// The packed `cl_version` (API 3.0, section 4.1: `CL_MAKE_VERSION`).
+    pub const fn packed(self) -> u32 {
+        (self.major << 22) | (self.minor << 12) | self.patch
+    }
+}
+
+/// A name with its version: one entry of a `cl_name_version` list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameVersion {
+    pub name: &'static str,
+    pub version: Version,
+}
+
+const fn nv(name: &'static str, major: u32, minor: u32, patch: u32) -> NameVersion {
+    NameVersion {
+        name,
+        version: Version::new(major, minor, patch),
+    }
+}
+
+/// The OpenCL API version of the platform and its devices.
+pub const API_VERSION: Version = Version::new(3, 0, 0);
+
+/// Extensions of the platform. API 3.0, 4.1: "Extensions defined here must be supported by all
+/// devices associated with this platform."
+pub const PLATFORM_EXTENSIONS: &[NameVersion] = &[nv("cl_khr_icd", 1, 0, 0)];
+
+/// Extensions of the CPU device (a superset of the platform's).
+pub const CPU_DEVICE_EXTENSIONS: &[NameVersion] = &[nv("cl_khr_icd", 1, 0, 0)];
+
+/// The OpenCL C versions the CPU device's compiler accepts (`CL_DEVICE_OPENCL_C_ALL_VERSIONS`).
+pub const CPU_OPENCL_C_VERSIONS: &[NameVersion] = &[
+    nv("OpenCL C", 1, 0, 0),
+    nv("OpenCL C", 1, 1, 0),
+    nv("OpenCL C", 1, 2, 0),
+    nv("OpenCL C", 3, 0, 0),
+];
+
+/// The optional OpenCL C 3.0 features of the CPU device (`CL_DEVICE_OPENCL_C_FEATURES`).
+pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[];
+
+/// A space-separated list of the names, as the `*_EXTENSIONS` string queries return it.
+pub fn names_string(list: &[NameVersion]) -> String {
+    let mut s = String::new();
+    for (i, e) in list.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        s.push_str(e.name);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_version() {
+        assert_eq!(Version::new(3, 0, 0).packed(), 3 << 22);
+        assert_eq!(Version::new(1, 2, 5).packed(), (1 << 22) | (2 << 12) | 5);
+    }
+
+    #[test]
+    fn platform_extensions_are_device_extensions() {
+        for e in PLATFORM_EXTENSIONS {
+            assert!(
+                CPU_DEVICE_EXTENSIONS.contains(e),
+                "{} missing on the device",
+                e.name
+            );
+        }
+        assert_eq!(names_string(PLATFORM_EXTENSIONS), "cl_khr_icd");
+    }
+}

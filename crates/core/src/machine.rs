@@ -1,0 +1,149 @@
+//! Facts of the host machine, read from the OS: usable cores, memory, caches, the CPU's name
+//! and vendor and its clock. The CPU device reports these in its queries.
+
+use std::fs;
+
+/// What the CPU device needs to know of the machine.
+#[derive(Clone, Debug)]
+pub struct Machine {
+    pub cores: u32,
+    pub memory_bytes: u64,
+    pub cpu_name: String,
+    pub cpu_vendor: String,
+    /// The PCIe vendor ID of the CPU's maker where one is known (Intel 0x8086, AMD 0x1022).
+    pub vendor_id: u32,
+    pub max_clock_mhz: u32,
+    /// Size in bytes of the largest data cache, and its line size.
+    pub cache_bytes: u64,
+    pub cache_line_bytes: u32,
+}
+
+impl Machine {
+    pub fn probe() -> Machine {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+        let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let field = |key: &str| {
+            cpuinfo.lines().find_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                (k.trim() == key).then(|| v.trim().to_string())
+            })
+        };
+        let cpu_name = field("model name").unwrap_or_else(|| std::env::consts::ARCH.to_string());
+        let vendor_raw = field("vendor_id").unwrap_or_default();
+        let (cpu_vendor, vendor_id) = match vendor_raw.as_str() {
+            "GenuineIntel" => ("Intel".to_string(), 0x8086),
+            "AuthenticAMD" => ("AMD".to_string(), 0x1022),
+            "" => ("unknown".to_string(), 0),
+            other => (other.to_string(), 0),
+        };
+        let max_clock_mhz = read_trimmed("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq")
+            .and_then(|khz| khz.parse::<u64>().ok())
+            .map(|khz| (khz / 1000) as u32)
+            .or_else(|| {
+                field("cpu MHz")
+                    .and_then(|m| m.parse::<f64>().ok())
+                    .map(|m| m as u32)
+            })
+            .unwrap_or(0);
+        let (cache_bytes, cache_line_bytes) = largest_data_cache();
+        Machine {
+            cores,
+            memory_bytes: memory_bytes(),
+            cpu_name,
+            cpu_vendor,
+            vendor_id,
+            max_clock_mhz,
+            cache_bytes,
+            cache_line_bytes,
+        }
+    }
+}
+
+fn read_trimmed(path: &str) -> Option<String> {
+    fs::read_to_string(path).ok().map(|s| s.trim().to_string())
+}
+
+/// Physical memory, lowered to a cgroup memory limit where one is set.
+fn memory_bytes() -> u64 {
+    let total = fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines().find_map(|l| {
+                let rest = l.strip_prefix("MemTotal:")?;
+                let kb = rest
+                    .trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<u64>()
+                    .ok()?;
+                Some(kb * 1024)
+            })
+        })
+        .unwrap_or(1 << 30);
+    let cgroup = read_trimmed("/sys/fs/cgroup/memory.max").and_then(|v| v.parse::<u64>().ok());
+    match cgroup {
+        Some(limit) if limit < total => limit,
+        _ => total,
+    }
+}
+
+/// The largest data or unified cache of CPU 0 and its line size, from sysfs.
+fn largest_data_cache() -> (u64, u32) {
+    let mut best = (0u64, 64u32);
+    for index in 0..8 {
+        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{index}");
+        let Some(kind) = read_trimmed(&format!("{dir}/type")) else {
+            break;
+        };
+        if kind == "Instruction" {
+            continue;
+        }
+        let size = read_trimmed(&format!("{dir}/size"))
+            .and_then(|s| parse_size(&s))
+            .unwrap_or(0);
+        let line = read_trimmed(&format!("{dir}/coherency_line_size"))
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(64);
+        if size > best.0 {
+            best = (size, line);
+        }
+    }
+    best
+}
+
+/// Parses sysfs sizes such as `32K`, `1024K`, `8M`.
+fn parse_size(s: &str) -> Option<u64> {
+    let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => s.split_at(i),
+        None => (s, ""),
+    };
+    let n: u64 = digits.parse().ok()?;
+    match unit {
+        "" => Some(n),
+        "K" => Some(n << 10),
+        "M" => Some(n << 20),
+        "G" => Some(n << 30),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("32K"), Some(32 << 10));
+        assert_eq!(parse_size("8M"), Some(8 << 20));
+        assert_eq!(parse_size("100"), Some(100));
+        assert_eq!(parse_size("3X"), None);
+    }
+
+    #[test]
+    fn probe_is_plausible() {
+        let m = Machine::probe();
+        assert!(m.cores >= 1);
+        assert!(m.memory_bytes >= 64 << 20);
+        assert!(!m.cpu_name.is_empty());
+    }
+}

@@ -1,0 +1,430 @@
+//! Memory objects (`cl_mem`): buffers and sub-buffers over device storage.
+//!
+//! The CPU device's memory is host memory, so a buffer is one allocation (or, with
+//! `CL_MEM_USE_HOST_PTR`, the application's own memory, zero-copy), and sub-buffers are
+//! windows into their parent's storage. Images and pipes join as other kinds of `MemObject`.
+
+use std::alloc::Layout;
+use std::ptr::NonNull;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::context::Context;
+use crate::error::{ClError, ClResult};
+use crate::object::IcdHeader;
+
+/// The alignment of every allocation, in bytes (`CL_DEVICE_MEM_BASE_ADDR_ALIGN` is 8× it).
+pub const ALLOCATION_ALIGN: usize = 128;
+
+/// `cl_mem_flags` bits.
+pub mod flags {
+    pub const READ_WRITE: u64 = 1 << 0;
+    pub const WRITE_ONLY: u64 = 1 << 1;
+    pub const READ_ONLY: u64 = 1 << 2;
+    pub const USE_HOST_PTR: u64 = 1 << 3;
+    pub const ALLOC_HOST_PTR: u64 = 1 << 4;
+    pub const COPY_HOST_PTR: u64 = 1 << 5;
+    pub const HOST_WRITE_ONLY: u64 = 1 << 7;
+    pub const HOST_READ_ONLY: u64 = 1 << 8;
+    pub const HOST_NO_ACCESS: u64 = 1 << 9;
+    pub const KERNEL_READ_AND_WRITE: u64 = 1 << 12;
+
+    pub const DEVICE_ACCESS: u64 = READ_WRITE | WRITE_ONLY | READ_ONLY;
+    pub const HOST_PTR_USE: u64 = USE_HOST_PTR | ALLOC_HOST_PTR | COPY_HOST_PTR;
+    pub const HOST_ACCESS: u64 = HOST_WRITE_ONLY | HOST_READ_ONLY | HOST_NO_ACCESS;
+}
+
+/// A host address the application handed to the API, which it keeps valid for as long as
+/// the spec requires (until the command that uses it completes, or for the memory object's
+/// life with `CL_MEM_USE_HOST_PTR`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostPtr(usize);
+
+impl HostPtr {
+    /// # Safety
+    /// `ptr` must be valid for reads and writes of every byte the command that receives it
+    /// touches, for as long as the command (or memory object) may use it.
+    pub unsafe fn new(ptr: *mut u8) -> HostPtr {
+        HostPtr(ptr as usize)
+    }
+
+    pub fn addr(self) -> usize {
+        self.0
+    }
+
+    fn ptr(self) -> *mut u8 {
+        self.0 as *mut u8
+    }
+}
+
+/// Bytes of device memory.
+pub struct Storage {
+    ptr: NonNull<u8>,
+    len: usize,
+    /// `None` when the bytes belong to the application (`CL_MEM_USE_HOST_PTR`).
+    layout: Option<Layout>,
+}
+
+// SAFETY: Storage is a plain block of bytes; concurrent access to its contents follows the
+// OpenCL memory model, which the commands that touch it are ordered by.
+unsafe impl Send for Storage {}
+// SAFETY: as above; `&Storage` only hands out the address.
+unsafe impl Sync for Storage {}
+
+impl Storage {
+    /// Zero-filled memory of `len` bytes, aligned to [`ALLOCATION_ALIGN`].
+    pub fn allocate(len: usize) -> ClResult<Storage> {
+        let layout = Layout::from_size_align(len.max(1), ALLOCATION_ALIGN)
+            .map_err(|_| ClError::MemObjectAllocationFailure)?;
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        let ptr = NonNull::new(raw).ok_or(ClError::MemObjectAllocationFailure)?;
+        Ok(Storage {
+            ptr,
+            len,
+            layout: Some(layout),
+        })
+    }
+
+    /// The application's memory, used in place.
+    pub fn borrow_host(host: HostPtr, len: usize) -> ClResult<Storage> {
+        let ptr = NonNull::new(host.ptr()).ok_or(ClError::InvalidHostPtr)?;
+        Ok(Storage {
+            ptr,
+            len,
+            layout: None,
+        })
+    }
+
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        if let Some(layout) = self.layout {
+            // SAFETY: allocated in `allocate` with this layout, and freed only here.
+            unsafe { std::alloc::dealloc(self.ptr.as_ptr(), layout) };
+        }
+    }
+}
+
+/// A region mapped by `clEnqueueMapBuffer` and not yet unmapped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mapping {
+    pub ptr: usize,
+    pub len: usize,
+    /// Mapped with `CL_MAP_WRITE` or `CL_MAP_WRITE_INVALIDATE_REGION`.
+    pub writes: bool,
+}
+
+/// A memory object (`cl_mem`).
+#[repr(C)]
+pub struct MemObject {
+    icd: IcdHeader,
+    pub context: Arc<Context>,
+    pub flags: u64,
+    pub size: usize,
+    /// The `host_ptr` of `CL_MEM_USE_HOST_PTR` (for a sub-buffer: the parent's plus origin).
+    pub host_ptr: Option<HostPtr>,
+    /// The parent of a sub-buffer, and the sub-buffer's origin in it.
+    pub parent: Option<Arc<MemObject>>,
+    pub origin: usize,
+    /// `CL_MEM_PROPERTIES`, without the terminating zero.
+    pub properties: Vec<u64>,
+    storage: Arc<Storage>,
+    /// Offset of this object's first byte in `storage`.
+    storage_offset: usize,
+    mappings: Mutex<Vec<Mapping>>,
+    destructors: Mutex<Vec<Box<dyn FnOnce() + Send>>>,
+}
+
+impl MemObject {
+    /// A buffer of `size` bytes; `flags` have been checked against the spec's rules.
+    pub fn new_buffer(
+        context: Arc<Context>,
+        flags: u64,
+        size: usize,
+        host_ptr: Option<HostPtr>,
+        properties: Vec<u64>,
+    ) -> ClResult<Arc<MemObject>> {
+        let storage = if flags & flags::USE_HOST_PTR != 0 {
+            let host = host_ptr.ok_or(ClError::InvalidHostPtr)?;
+            Storage::borrow_host(host, size)?
+        } else {
+            let device = context.devices.first().ok_or(ClError::InvalidContext)?;
+            let storage = device.backend().allocate(size)?;
+            if flags & flags::COPY_HOST_PTR != 0 {
+                let host = host_ptr.ok_or(ClError::InvalidHostPtr)?;
+                // SAFETY: the application guarantees `size` readable bytes at host_ptr
+                // (5.2.1), and `storage` was just allocated with `size` bytes.
+                unsafe { std::ptr::copy_nonoverlapping(host.ptr(), storage.as_ptr(), size) };
+            }
+            storage
+        };
+        let host_ptr = if flags & flags::USE_HOST_PTR != 0 {
+            host_ptr
+        } else {
+            None
+        };
+        Ok(Arc::new(MemObject {
+            icd: IcdHeader::new(),
+            context,
+            flags,
+            size,
+            host_ptr,
+            parent: None,
+            origin: 0,
+            properties,
+            storage: Arc::new(storage),
+            storage_offset: 0,
+            mappings: Mutex::new(Vec::new()),
+            destructors: Mutex::new(Vec::new()),
+        }))
+    }
+
+    /// A sub-buffer of `parent` covering `origin..origin + size`, already checked to lie
+    /// inside it.
+    pub fn new_sub_buffer(
+        parent: &Arc<MemObject>,
+        flags: u64,
+        origin: usize,
+        size: usize,
+    ) -> Arc<MemObject> {
+        Arc::new(MemObject {
+            icd: IcdHeader::new(),
+            context: parent.context.clone(),
+            flags,
+            size,
+            host_ptr: parent.host_ptr.map(|h| HostPtr(h.0 + origin)),
+            parent: Some(parent.clone()),
+            origin,
+            properties: Vec::new(),
+            storage: parent.storage.clone(),
+            storage_offset: parent.storage_offset + origin,
+            mappings: Mutex::new(Vec::new()),
+            destructors: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The address of the object's first byte.
+    pub fn base(&self) -> *mut u8 {
+        self.storage.as_ptr().wrapping_add(self.storage_offset)
+    }
+
+    /// Whether two objects share bytes of one storage (for `CL_MEM_COPY_OVERLAP`).
+    pub fn same_storage(&self, other: &MemObject) -> bool {
+        Arc::ptr_eq(&self.storage, &other.storage)
+    }
+
+    /// Offset of this object in the storage it shares with its parent or siblings.
+    pub fn storage_offset(&self) -> usize {
+        self.storage_offset
+    }
+
+    fn mappings(&self) -> MutexGuard<'_, Vec<Mapping>> {
+        self.mappings.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `CL_MEM_MAP_COUNT`.
+    pub fn map_count(&self) -> u32 {
+        self.mappings().len() as u32
+    }
+
+    /// Records a mapping made by `clEnqueueMapBuffer` of `len` bytes at `offset`; returns its
+    /// address. 5.5.2: CL_INVALID_OPERATION "if mapping would lead to overlapping regions being
+    /// mapped for writing".
+    pub fn map(&self, offset: usize, len: usize, writes: bool) -> ClResult<usize> {
+        let ptr = self.base() as usize + offset;
+        let mut mappings = self.mappings();
+        let overlaps = |m: &Mapping| m.ptr < ptr + len && ptr < m.ptr + m.len;
+        if writes && mappings.iter().any(|m| m.writes && overlaps(m)) {
+            return Err(ClError::InvalidOperation);
+        }
+        mappings.push(Mapping { ptr, len, writes });
+        Ok(ptr)
+    }
+
+    /// Forgets one mapping at `ptr`. 5.5.2: CL_INVALID_VALUE "if mapped_ptr is not a valid
+    /// pointer returned by clEnqueueMapBuffer or clEnqueueMapImage for memobj".
+    pub fn unmap(&self, ptr: usize) -> ClResult<Mapping> {
+        let mut mappings = self.mappings();
+        let index = mappings
+            .iter()
+            .rposition(|m| m.ptr == ptr)
+            .ok_or(ClError::InvalidValue)?;
+        Ok(mappings.remove(index))
+    }
+
+    /// `clSetMemObjectDestructorCallback`: called, last registered first, when the object is
+    /// deleted.
+    pub fn add_destructor(&self, callback: Box<dyn FnOnce() + Send>) {
+        self.destructors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(callback);
+    }
+}
+
+impl Drop for MemObject {
+    fn drop(&mut self) {
+        let callbacks = std::mem::take(
+            self.destructors
+                .get_mut()
+                .unwrap_or_else(|e| e.into_inner()),
+        );
+        for callback in callbacks.into_iter().rev() {
+            callback();
+        }
+    }
+}
+
+impl std::fmt::Debug for MemObject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemObject")
+            .field("flags", &self.flags)
+            .field("size", &self.size)
+            .finish()
+    }
+}
+
+/// One end of a transfer: bytes of a memory object, or host memory of the application.
+#[derive(Clone, Debug)]
+pub enum Location {
+    Mem(Arc<MemObject>, usize),
+    Host(HostPtr),
+}
+
+impl Location {
+    fn ptr(&self) -> *mut u8 {
+        match self {
+            Location::Mem(mem, offset) => mem.base().wrapping_add(*offset),
+            Location::Host(host) => host.ptr(),
+        }
+    }
+}
+
+/// The shape of a rectangular transfer: bytes per row, rows per slice, slices, and the row and
+/// slice pitches of each end (origins are folded into the locations).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rect {
+    pub region: [usize; 3],
+    pub src_pitch: [usize; 2],
+    pub dst_pitch: [usize; 2],
+}
+
+/// Copies `size` bytes from `src` to `dst` (which may overlap: memmove semantics).
+pub(crate) fn copy(src: &Location, dst: &Location, size: usize) {
+    // SAFETY: the runtime checked that both ranges lie inside their memory objects, and the
+    // application guarantees its host ranges (HostPtr's contract).
+    unsafe { std::ptr::copy(src.ptr(), dst.ptr(), size) };
+}
+
+/// Copies a rectangle, row by row.
+pub(crate) fn copy_rect(src: &Location, dst: &Location, rect: &Rect) {
+    let (s, d) = (src.ptr(), dst.ptr());
+    for z in 0..rect.region[2] {
+        for y in 0..rect.region[1] {
+            let so = z * rect.src_pitch[1] + y * rect.src_pitch[0];
+            let dof = z * rect.dst_pitch[1] + y * rect.dst_pitch[0];
+            // SAFETY: as in `copy`; each row lies inside the checked extents of its end.
+            unsafe { std::ptr::copy(s.wrapping_add(so), d.wrapping_add(dof), rect.region[0]) };
+        }
+    }
+}
+
+/// Fills `size` bytes of `dst` at `offset` with copies of `pattern`.
+pub(crate) fn fill(dst: &MemObject, offset: usize, size: usize, pattern: &[u8]) {
+    if pattern.is_empty() {
+        return;
+    }
+    let base = dst.base().wrapping_add(offset);
+    let mut done = 0;
+    while done < size {
+        let n = pattern.len().min(size - done);
+        // SAFETY: offset + size was checked to lie inside `dst`; the pattern is our own copy.
+        unsafe { std::ptr::copy_nonoverlapping(pattern.as_ptr(), base.wrapping_add(done), n) };
+        done += n;
+    }
+}
+
+/// Whether two rectangles in one memory object overlap (for `clEnqueueCopyBufferRect`'s
+/// CL_MEM_COPY_OVERLAP): each is the set of bytes its rows cover.
+pub fn rects_overlap(
+    a_offset: usize,
+    b_offset: usize,
+    region: [usize; 3],
+    a_pitch: [usize; 2],
+    b_pitch: [usize; 2],
+) -> bool {
+    if region.contains(&0) {
+        return false;
+    }
+    let rows = |offset: usize, pitch: [usize; 2]| {
+        (0..region[2])
+            .flat_map(move |z| (0..region[1]).map(move |y| offset + z * pitch[1] + y * pitch[0]))
+    };
+    // Compare the row intervals of both rectangles; regions are small in practice, but bound
+    // the work for huge ones by an interval test on their extents first.
+    let extent = |offset: usize, pitch: [usize; 2]| {
+        (
+            offset,
+            offset + (region[2] - 1) * pitch[1] + (region[1] - 1) * pitch[0] + region[0],
+        )
+    };
+    let (a0, a1) = extent(a_offset, a_pitch);
+    let (b0, b1) = extent(b_offset, b_pitch);
+    if a1 <= b0 || b1 <= a0 {
+        return false;
+    }
+    let mut a_rows: Vec<usize> = rows(a_offset, a_pitch).collect();
+    let mut b_rows: Vec<usize> = rows(b_offset, b_pitch).collect();
+    a_rows.sort_unstable();
+    b_rows.sort_unstable();
+    let (mut i, mut j) = (0, 0);
+    while i < a_rows.len() && j < b_rows.len() {
+        let (x, y) = (a_rows[i], b_rows[j]);
+        if x < y + region[0] && y < x + region[0] {
+            return true;
+        }
+        if x < y {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allocation_is_aligned_and_zeroed() {
+        let s = Storage::allocate(1000).unwrap();
+        assert_eq!(s.as_ptr() as usize % ALLOCATION_ALIGN, 0);
+        // SAFETY: 1000 bytes were allocated.
+        let bytes = unsafe { std::slice::from_raw_parts(s.as_ptr(), 1000) };
+        assert!(bytes.iter().all(|&b| b == 0));
+    }
+
+    #[test]
+    fn overlap_of_rectangles() {
+        // Two 4x4 rectangles with row pitch 16: side by side they do not overlap.
+        assert!(!rects_overlap(0, 4, [4, 4, 1], [16, 64], [16, 64]));
+        assert!(rects_overlap(0, 2, [4, 4, 1], [16, 64], [16, 64]));
+        // Interleaved rows never touch.
+        assert!(!rects_overlap(0, 16, [8, 2, 1], [32, 64], [32, 64]));
+        assert!(rects_overlap(0, 16, [17, 2, 1], [32, 64], [32, 64]));
+        assert!(!rects_overlap(0, 0, [0, 2, 1], [32, 64], [32, 64]));
+    }
+}

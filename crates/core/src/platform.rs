@@ -1,0 +1,74 @@
+//! The platform: the one `cl_platform_id` ferrocl offers, and the devices it finds.
+
+use std::sync::{Arc, OnceLock};
+
+use crate::device::{CpuBackend, Device, DeviceInfo};
+use crate::features::{self, NameVersion, Version};
+use crate::machine::Machine;
+use crate::object::IcdHeader;
+
+/// The ferrocl platform (`cl_platform_id`).
+#[repr(C)]
+pub struct Platform {
+    icd: IcdHeader,
+    devices: Vec<Arc<Device>>,
+}
+
+static PLATFORM: OnceLock<Platform> = OnceLock::new();
+
+impl Platform {
+    /// The platform, built on first use. Call [`crate::object::set_dispatch`] before it if its
+    /// objects are to be handed to an ICD loader.
+    pub fn get() -> &'static Platform {
+        PLATFORM.get_or_init(|| {
+            let machine = Machine::probe();
+            let cpu = Device::new(DeviceInfo::cpu(&machine), Box::new(CpuBackend));
+            Platform {
+                icd: IcdHeader::new(),
+                devices: vec![Arc::new(cpu)],
+            }
+        })
+    }
+
+    pub fn devices(&self) -> &[Arc<Device>] {
+        &self.devices
+    }
+
+    pub const PROFILE: &'static str = "FULL_PROFILE";
+    pub const NAME: &'static str = "ferrocl";
+    pub const VENDOR: &'static str = "ferrocl";
+    /// The suffix of `clIcdGetPlatformIDsKHR`'s extension functions (`cl_khr_icd`).
+    pub const ICD_SUFFIX: &'static str = "ferrocl";
+
+    pub fn version(&self) -> Version {
+        features::API_VERSION
+    }
+
+    /// `CL_PLATFORM_VERSION`: "OpenCL<space><major.minor><space><platform-specific information>".
+    pub fn version_string(&self) -> String {
+        let v = self.version();
+        format!(
+            "OpenCL {}.{} ferrocl {}",
+            v.major,
+            v.minor,
+            env!("CARGO_PKG_VERSION")
+        )
+    }
+
+    pub fn extensions(&self) -> &'static [NameVersion] {
+        features::PLATFORM_EXTENSIONS
+    }
+
+    /// `CL_PLATFORM_HOST_TIMER_RESOLUTION` in nanoseconds.
+    pub fn host_timer_resolution(&self) -> u64 {
+        crate::clock::resolution_ns()
+    }
+}
+
+impl std::fmt::Debug for Platform {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Platform")
+            .field("devices", &self.devices)
+            .finish()
+    }
+}

@@ -1,0 +1,140 @@
+//! The interface between the runtime and generated code.
+//!
+//! A compiled kernel is one function per work-group:
+//! `extern "C" fn(args: *const u8, group: *const GroupCtx, frames: *mut u8)`.
+//! `args` is the argument block ([`ArgLayout`]), `group` describes the NDRange and this
+//! work-group, and `frames` is per-work-item memory for kernels with barriers (values live
+//! across a barrier and private variables; [`crate::CompiledKernel::frame_size`] bytes each).
+
+use ferrocl_ir::{AddrSpace, Type};
+
+/// What generated code knows of the NDRange and of the work-group it runs. Dimensions past
+/// `work_dim` hold the values the spec gives them: sizes 1, ids and offsets 0.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GroupCtx {
+    pub work_dim: u64,
+    pub global_offset: [u64; 3],
+    pub global_size: [u64; 3],
+    /// The size of this work-group (smaller than the enqueued size for the last group of a
+    /// dimension when the NDRange is not a multiple of it).
+    pub local_size: [u64; 3],
+    pub enqueued_local_size: [u64; 3],
+    pub num_groups: [u64; 3],
+    pub group_id: [u64; 3],
+    /// This work-group's `__local` memory: the kernel's static `__local` variables, then the
+    /// `__local` pointer arguments.
+    pub local_mem: u64,
+}
+
+/// Byte offsets of the fields of [`GroupCtx`], for generated code.
+pub mod offsets {
+    pub const WORK_DIM: i32 = 0;
+    pub const GLOBAL_OFFSET: i32 = 8;
+    pub const GLOBAL_SIZE: i32 = 32;
+    pub const LOCAL_SIZE: i32 = 56;
+    pub const ENQUEUED_LOCAL_SIZE: i32 = 80;
+    pub const NUM_GROUPS: i32 = 104;
+    pub const GROUP_ID: i32 = 128;
+    pub const LOCAL_MEM: i32 = 152;
+}
+
+/// How the runtime fills a kernel argument's slot in the argument block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A value passed by value: its bytes.
+    Value,
+    /// A `__global` or `__constant` pointer: the address of the buffer's storage (or 0).
+    Buffer,
+    /// A `__local` pointer: the runtime writes the offset of the argument's region in the
+    /// work-group's local memory; generated code adds the base.
+    Local,
+}
+
+/// Where one argument lives in the argument block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArgLayout {
+    pub offset: usize,
+    pub size: usize,
+    pub kind: ArgKind,
+    pub ty: Type,
+}
+
+/// The argument block layout of a kernel with these parameter types: each argument aligned to
+/// its size (rounded up to a power of two), in order. Returns the layouts and the block size.
+pub fn arg_layout(params: &[Type]) -> (Vec<ArgLayout>, usize) {
+    let mut offset = 0usize;
+    let mut out = Vec::with_capacity(params.len());
+    for &ty in params {
+        let size = ty.bytes() as usize;
+        let align = size.next_power_of_two().clamp(1, 128);
+        offset = offset.div_ceil(align) * align;
+        let kind = match ty.addr_space() {
+            Some(AddrSpace::Local) => ArgKind::Local,
+            Some(_) => ArgKind::Buffer,
+            None => ArgKind::Value,
+        };
+        out.push(ArgLayout {
+            offset,
+            size,
+            kind,
+            ty,
+        });
+        offset += size;
+    }
+    (out, offset.div_ceil(16) * 16)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn group_ctx_offsets_match_the_struct() {
+        let g = GroupCtx::default();
+        let base = &g as *const GroupCtx as usize;
+        assert_eq!(
+            &g.global_offset as *const _ as usize - base,
+            offsets::GLOBAL_OFFSET as usize
+        );
+        assert_eq!(
+            &g.global_size as *const _ as usize - base,
+            offsets::GLOBAL_SIZE as usize
+        );
+        assert_eq!(
+            &g.local_size as *const _ as usize - base,
+            offsets::LOCAL_SIZE as usize
+        );
+        assert_eq!(
+            &g.enqueued_local_size as *const _ as usize - base,
+            offsets::ENQUEUED_LOCAL_SIZE as usize
+        );
+        assert_eq!(
+            &g.num_groups as *const _ as usize - base,
+            offsets::NUM_GROUPS as usize
+        );
+        assert_eq!(
+            &g.group_id as *const _ as usize - base,
+            offsets::GROUP_ID as usize
+        );
+        assert_eq!(
+            &g.local_mem as *const _ as usize - base,
+            offsets::LOCAL_MEM as usize
+        );
+    }
+
+    #[test]
+    fn arguments_are_aligned_to_their_size() {
+        let (layout, size) = arg_layout(&[
+            Type::ptr(AddrSpace::Global),
+            Type::I32,
+            Type::F32.vector(4).unwrap(),
+            Type::I8,
+        ]);
+        let offsets: Vec<usize> = layout.iter().map(|a| a.offset).collect();
+        assert_eq!(offsets, vec![0, 8, 16, 32]);
+        assert_eq!(size, 48);
+        assert_eq!(layout[0].kind, ArgKind::Buffer);
+        assert_eq!(layout[1].kind, ArgKind::Value);
+    }
+}

@@ -1,0 +1,136 @@
+//! Which SSA values are live across each barrier of a kernel.
+//!
+//! A work-group of a kernel with barriers runs as a sequence of regions: every work-item runs
+//! up to the next barrier before any runs past it (../DESIGN.md, decision 4). A value defined
+//! before a barrier and used after it must be kept per work-item, in its frame; this module
+//! finds those values with a backward live-variable analysis (Appel, "Modern Compiler
+//! Implementation", 10.1), at instruction granularity inside the blocks that hold barriers.
+
+use std::collections::{BTreeSet, HashMap};
+
+use ferrocl_ir::{Block, Function, Inst, Op, Value};
+
+type Set = BTreeSet<Value>;
+
+/// The uses of an instruction: its operands and the arguments it passes to its targets.
+fn uses(f: &Function, inst: Inst) -> impl Iterator<Item = Value> + '_ {
+    let data = &f.dfg.insts[inst];
+    data.args.iter().copied().chain(
+        data.op
+            .dests()
+            .into_iter()
+            .flat_map(|d| d.args.iter().copied()),
+    )
+}
+
+/// Values live after each barrier instruction, except the function's parameters (which the
+/// generated code defines once, before the work-item loops).
+pub fn live_across_barriers(f: &Function) -> HashMap<Inst, Vec<Value>> {
+    let blocks: Vec<Block> = f.layout.blocks().to_vec();
+    let index: HashMap<Block, usize> = blocks.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let mut gen = vec![Set::new(); blocks.len()];
+    let mut kill = vec![Set::new(); blocks.len()];
+    let mut succs = vec![Vec::new(); blocks.len()];
+    for (i, &b) in blocks.iter().enumerate() {
+        for &p in f.dfg.block_params(b) {
+            kill[i].insert(p);
+        }
+        for &inst in f.layout.block_insts(b) {
+            for u in uses(f, inst) {
+                if !kill[i].contains(&u) {
+                    gen[i].insert(u);
+                }
+            }
+            if let Some(r) = f.dfg.inst_result(inst) {
+                kill[i].insert(r);
+            }
+        }
+        succs[i] = f
+            .successors(b)
+            .iter()
+            .filter_map(|s| index.get(s).copied())
+            .collect();
+    }
+    let mut live_in = vec![Set::new(); blocks.len()];
+    let mut live_out = vec![Set::new(); blocks.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in (0..blocks.len()).rev() {
+            let mut out = Set::new();
+            for &s in &succs[i] {
+                out.extend(live_in[s].iter().copied());
+            }
+            let mut inn: Set = gen[i].clone();
+            inn.extend(out.iter().filter(|v| !kill[i].contains(v)).copied());
+            if out != live_out[i] || inn != live_in[i] {
+                live_out[i] = out;
+                live_in[i] = inn;
+                changed = true;
+            }
+        }
+    }
+    let params: Set = f
+        .layout
+        .entry_block()
+        .map(|e| f.dfg.block_params(e).iter().copied().collect())
+        .unwrap_or_default();
+    let mut result = HashMap::new();
+    for (i, &b) in blocks.iter().enumerate() {
+        let insts = f.layout.block_insts(b);
+        if !insts
+            .iter()
+            .any(|&inst| matches!(f.dfg.insts[inst].op, Op::Barrier(..)))
+        {
+            continue;
+        }
+        let mut live = live_out[i].clone();
+        for &inst in insts.iter().rev() {
+            if matches!(f.dfg.insts[inst].op, Op::Barrier(..)) {
+                result.insert(
+                    inst,
+                    live.iter()
+                        .filter(|v| !params.contains(v))
+                        .copied()
+                        .collect(),
+                );
+            }
+            if let Some(r) = f.dfg.inst_result(inst) {
+                live.remove(&r);
+            }
+            live.extend(uses(f, inst));
+        }
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_used_after_a_barrier_are_live_across_it() {
+        let m = ferrocl_ir::parse_module(
+            "func @k(ptr.local, i32) {
+block0(v0: ptr.local, v1: i32):
+    v2: i32 = iconst 7
+    v3: i32 = iadd v1, v2
+    v4: i32 = iconst 1
+    barrier.local.work_group
+    v5: i32 = iadd v3, v1
+    store.local v5, v0, align 4
+    return
+}",
+        )
+        .unwrap();
+        let f = m.funcs.values().next().unwrap();
+        let sets = live_across_barriers(f);
+        assert_eq!(sets.len(), 1);
+        let live = sets.values().next().unwrap();
+        // v3 crosses the barrier; v4 is dead; the parameters v0, v1 are not spilled.
+        assert_eq!(
+            live.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+            vec!["v3"]
+        );
+    }
+}

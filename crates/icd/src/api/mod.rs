@@ -1,0 +1,9 @@
+//! The entry points, one module per chapter of the API specification.
+
+pub mod context;
+pub mod event;
+pub mod memory;
+pub mod platform;
+pub mod program;
+pub mod queue;
+pub mod unsupported;

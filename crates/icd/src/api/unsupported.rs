@@ -1,0 +1,274 @@
+//! Optional features no ferrocl device supports yet: images and samplers
+//! (`CL_DEVICE_IMAGE_SUPPORT` is false), pipes (`CL_DEVICE_PIPE_SUPPORT` is false) and shared
+//! virtual memory (`CL_DEVICE_SVM_CAPABILITIES` is 0). API 3.0, 4.2: "some APIs may return an
+//! error code unconditionally when a feature is not supported by any devices in the platform".
+//! Each entry point checks its handles and answers with the code its section names.
+
+use std::ffi::c_void;
+
+use ferrocl_core::{ClError, ClResult, CommandQueue, Context, MemObject};
+use opencl_sys::*;
+
+use crate::api::event::wait_list;
+use crate::entry::entry;
+use crate::handle::get;
+
+/// A context none of whose devices supports images: "CL_INVALID_OPERATION if there are no
+/// devices in context that support images".
+fn no_images_in(context: cl_context) -> ClResult<cl_mem> {
+    let ctx = get::<Context, _>(context)?;
+    debug_assert!(ctx.devices.iter().all(|d| !d.info.image_support));
+    Err(ClError::InvalidOperation)
+}
+
+/// A queue whose device supports neither images nor SVM: the image and SVM commands'
+/// "CL_INVALID_OPERATION if the device associated with command_queue does not support images"
+/// (or SVM), after the queue and wait list are checked.
+///
+/// # Safety
+/// `list` is NULL or points at `num` handles.
+unsafe fn unsupported_on_queue(
+    command_queue: cl_command_queue,
+    num: cl_uint,
+    list: *const cl_event,
+) -> ClResult<()> {
+    let queue = get::<CommandQueue, _>(command_queue)?;
+    // SAFETY: the caller's contract.
+    let deps = unsafe { wait_list(num, list) }?;
+    queue.check_wait_list(&deps)?;
+    Err(ClError::InvalidOperation)
+}
+
+entry! {
+    fn clCreateImage(context: cl_context, flags: cl_mem_flags, image_format: *const cl_image_format, image_desc: *const cl_image_desc, host_ptr: *mut c_void; errcode_ret) -> cl_mem {
+        let _ = (flags, image_format, image_desc, host_ptr);
+        no_images_in(context)
+    }
+}
+
+entry! {
+    fn clCreateImageWithProperties(context: cl_context, properties: *const cl_mem_properties, flags: cl_mem_flags, image_format: *const cl_image_format, image_desc: *const cl_image_desc, host_ptr: *mut c_void; errcode_ret) -> cl_mem {
+        let _ = (properties, flags, image_format, image_desc, host_ptr);
+        no_images_in(context)
+    }
+}
+
+entry! {
+    fn clCreateImage2D(context: cl_context, flags: cl_mem_flags, image_format: *const cl_image_format, image_width: usize, image_height: usize, image_row_pitch: usize, host_ptr: *mut c_void; errcode_ret) -> cl_mem {
+        let _ = (flags, image_format, image_width, image_height, image_row_pitch, host_ptr);
+        no_images_in(context)
+    }
+}
+
+entry! {
+    fn clCreateImage3D(context: cl_context, flags: cl_mem_flags, image_format: *const cl_image_format, image_width: usize, image_height: usize, image_depth: usize, image_row_pitch: usize, image_slice_pitch: usize, host_ptr: *mut c_void; errcode_ret) -> cl_mem {
+        let _ = (flags, image_format, image_width, image_height, image_depth, image_row_pitch, image_slice_pitch, host_ptr);
+        no_images_in(context)
+    }
+}
+
+entry! {
+    fn clGetSupportedImageFormats(context: cl_context, flags: cl_mem_flags, image_type: cl_mem_object_type, num_entries: cl_uint, image_formats: *mut cl_image_format, num_image_formats: *mut cl_uint) -> cl_int {
+        get::<Context, _>(context)?;
+        let image_types = [
+            CL_MEM_OBJECT_IMAGE1D,
+            CL_MEM_OBJECT_IMAGE1D_BUFFER,
+            CL_MEM_OBJECT_IMAGE1D_ARRAY,
+            CL_MEM_OBJECT_IMAGE2D,
+            CL_MEM_OBJECT_IMAGE2D_ARRAY,
+            CL_MEM_OBJECT_IMAGE3D,
+        ];
+        let known_flags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR | CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS | CL_MEM_KERNEL_READ_AND_WRITE;
+        // 5.3.2: CL_INVALID_VALUE "if flags or image_type are not valid, or if num_entries is 0
+        // and image_formats is not NULL".
+        if flags & !known_flags != 0 || !image_types.contains(&image_type) || (num_entries == 0 && !image_formats.is_null()) {
+            return Err(ClError::InvalidValue);
+        }
+        // No device supports images, so the list of formats is empty.
+        if !num_image_formats.is_null() {
+            num_image_formats.write(0);
+        }
+        Ok(())
+    }
+}
+
+entry! {
+    fn clGetImageInfo(image: cl_mem, param_name: cl_image_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+        let _ = (param_name, param_value_size, param_value, param_value_size_ret);
+        // 5.3.7: CL_INVALID_MEM_OBJECT "if image is a not a valid image object"; every memory
+        // object is a buffer.
+        get::<MemObject, _>(image)?;
+        Err(ClError::InvalidMemObject)
+    }
+}
+
+entry! {
+    fn clEnqueueReadImage(command_queue: cl_command_queue, image: cl_mem, blocking_read: cl_bool, origin: *const usize, region: *const usize, row_pitch: usize, slice_pitch: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let _ = (image, blocking_read, origin, region, row_pitch, slice_pitch, ptr, event);
+        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+    }
+}
+
+entry! {
+    fn clEnqueueWriteImage(command_queue: cl_command_queue, image: cl_mem, blocking_write: cl_bool, origin: *const usize, region: *const usize, input_row_pitch: usize, input_slice_pitch: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let _ = (image, blocking_write, origin, region, input_row_pitch, input_slice_pitch, ptr, event);
+        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+    }
+}
+
+entry! {
+    fn clEnqueueCopyImage(command_queue: cl_command_queue, src_image: cl_mem, dst_image: cl_mem, src_origin: *const usize, dst_origin: *const usize, region: *const usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let _ = (src_image, dst_image, src_origin, dst_origin, region, event);
+        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+    }
+}
+
+entry! {
+    fn clEnqueueFillImage(command_queue: cl_command_queue, image: cl_mem, fill_color: *const c_void, origin: *const usize, region: *const usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let _ = (image, fill_color, origin, region, event);
+        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+    }
+}
+
+entry! {
+    fn clEnqueueCopyImageToBuffer(command_queue: cl_command_queue, src_image: cl_mem, dst_buffer: cl_mem, src_origin: *const usize, region: *const usize, dst_offset: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let _ = (src_image, dst_buffer, src_origin, region, dst_offset, event);
+        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+    }
+}
+
+entry! {
+    fn clEnqueueCopyBufferToImage(command_queue: cl_command_queue, src_buffer: cl_mem, dst_image: cl_mem, src_offset: usize, dst_origin: *const usize, region: *const usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let _ = (src_buffer, dst_image, src_offset, dst_origin, region, event);
+        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+    }
+}
+
+entry! {
+    fn clEnqueueMapImage(command_queue: cl_command_queue, image: cl_mem, blocking_map: cl_bool, map_flags: cl_map_flags, origin: *const usize, region: *const usize, image_row_pitch: *mut usize, image_slice_pitch: *mut usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event; errcode_ret) -> *mut c_void {
+        let _ = (image, blocking_map, map_flags, origin, region, image_row_pitch, image_slice_pitch, event);
+        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list).map(|_| std::ptr::null_mut())
+    }
+}
+
+entry! {
+    fn clCreateSampler(context: cl_context, normalized_coords: cl_bool, addressing_mode: cl_addressing_mode, filter_mode: cl_filter_mode; errcode_ret) -> cl_sampler {
+        let _ = (normalized_coords, addressing_mode, filter_mode);
+        // 5.7.1: CL_INVALID_OPERATION "if images are not supported by any device associated
+        // with context".
+        no_images_in(context).map(|_| std::ptr::null_mut())
+    }
+}
+
+entry! {
+    fn clCreateSamplerWithProperties(context: cl_context, sampler_properties: *const cl_sampler_properties; errcode_ret) -> cl_sampler {
+        let _ = sampler_properties;
+        no_images_in(context).map(|_| std::ptr::null_mut())
+    }
+}
+
+/// No sampler can be created, so every sampler handle is invalid.
+fn no_sampler(_sampler: cl_sampler) -> ClResult<()> {
+    Err(ClError::InvalidSampler)
+}
+
+entry! {
+    fn clRetainSampler(sampler: cl_sampler) -> cl_int {
+        no_sampler(sampler)
+    }
+}
+
+entry! {
+    fn clReleaseSampler(sampler: cl_sampler) -> cl_int {
+        no_sampler(sampler)
+    }
+}
+
+entry! {
+    fn clGetSamplerInfo(sampler: cl_sampler, param_name: cl_sampler_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+        let _ = (param_name, param_value_size, param_value, param_value_size_ret);
+        no_sampler(sampler)
+    }
+}
+
+entry! {
+    fn clCreatePipe(context: cl_context, flags: cl_mem_flags, pipe_packet_size: cl_uint, pipe_max_packets: cl_uint, properties: *const cl_pipe_properties; errcode_ret) -> cl_mem {
+        let _ = (flags, pipe_packet_size, pipe_max_packets, properties);
+        get::<Context, _>(context)?;
+        // 5.4.1: CL_INVALID_OPERATION "if no devices in context support pipes".
+        Err(ClError::InvalidOperation)
+    }
+}
+
+entry! {
+    fn clGetPipeInfo(pipe: cl_mem, param_name: cl_pipe_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+        let _ = (param_name, param_value_size, param_value, param_value_size_ret);
+        // 5.4.2: CL_INVALID_MEM_OBJECT "if pipe is a not a valid pipe object"; no memory object
+        // is a pipe.
+        get::<MemObject, _>(pipe)?;
+        Err(ClError::InvalidMemObject)
+    }
+}
+
+/// 5.6.1: clSVMAlloc "returns a valid non-NULL shared virtual memory address if the SVM buffer
+/// is successfully allocated. Otherwise, like malloc, it returns a NULL pointer value." No
+/// device supports SVM.
+#[no_mangle]
+pub unsafe extern "C" fn clSVMAlloc(
+    context: cl_context,
+    flags: cl_svm_mem_flags,
+    size: usize,
+    alignment: cl_uint,
+) -> *mut c_void {
+    let _ = (context, flags, size, alignment);
+    std::ptr::null_mut()
+}
+
+/// 5.6.1: clSVMFree of a pointer clSVMAlloc did not return is undefined; NULL is a no-op, and
+/// clSVMAlloc never returns anything else.
+#[no_mangle]
+pub unsafe extern "C" fn clSVMFree(context: cl_context, svm_pointer: *mut c_void) {
+    let _ = (context, svm_pointer);
+}
+
+entry! {
+    fn clEnqueueSVMFree(command_queue: cl_command_queue, num_svm_pointers: cl_uint, svm_pointers: *mut *mut c_void, pfn_free_func: Option<unsafe extern "C" fn(cl_command_queue, cl_uint, *mut *mut c_void, *mut c_void)>, user_data: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let _ = (num_svm_pointers, svm_pointers, pfn_free_func, user_data, event);
+        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+    }
+}
+
+entry! {
+    fn clEnqueueSVMMemcpy(command_queue: cl_command_queue, blocking_copy: cl_bool, dst_ptr: *mut c_void, src_ptr: *const c_void, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let _ = (blocking_copy, dst_ptr, src_ptr, size, event);
+        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+    }
+}
+
+entry! {
+    fn clEnqueueSVMMemFill(command_queue: cl_command_queue, svm_ptr: *mut c_void, pattern: *const c_void, pattern_size: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let _ = (svm_ptr, pattern, pattern_size, size, event);
+        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+    }
+}
+
+entry! {
+    fn clEnqueueSVMMap(command_queue: cl_command_queue, blocking_map: cl_bool, flags: cl_map_flags, svm_ptr: *mut c_void, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let _ = (blocking_map, flags, svm_ptr, size, event);
+        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+    }
+}
+
+entry! {
+    fn clEnqueueSVMUnmap(command_queue: cl_command_queue, svm_ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let _ = (svm_ptr, event);
+        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+    }
+}
+
+entry! {
+    fn clEnqueueSVMMigrateMem(command_queue: cl_command_queue, num_svm_pointers: cl_uint, svm_pointers: *mut *const c_void, sizes: *const usize, flags: cl_mem_migration_flags, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let _ = (num_svm_pointers, svm_pointers, sizes, flags, event);
+        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+    }
+}

@@ -1,0 +1,81 @@
+//! The C boundary: the macro that turns a Rust function body returning `ClResult` into an
+//! `extern "C"` entry point, catching panics (an unwind out of `extern "C"` would abort the
+//! host process) and mapping errors to the spec's codes.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use ferrocl_core::{ClError, ClResult};
+use opencl_sys::cl_int;
+
+/// Runs an entry point that returns a status code.
+pub fn status(name: &str, f: impl FnOnce() -> ClResult<()>) -> cl_int {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => 0,
+        Ok(Err(e)) => e.code(),
+        Err(panic) => internal_error(name, panic).code(),
+    }
+}
+
+/// A value an entry point returns on failure: the null handle or pointer.
+pub trait Null {
+    fn null() -> Self;
+}
+
+impl<T> Null for *mut T {
+    fn null() -> Self {
+        std::ptr::null_mut()
+    }
+}
+
+/// Runs an entry point that returns a value and reports its status through `errcode_ret`.
+pub fn value<T: Null>(name: &str, errcode_ret: *mut cl_int, f: impl FnOnce() -> ClResult<T>) -> T {
+    let (value, code) = match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => (v, 0),
+        Ok(Err(e)) => (T::null(), e.code()),
+        Err(panic) => (T::null(), internal_error(name, panic).code()),
+    };
+    if !errcode_ret.is_null() {
+        // SAFETY: the spec lets the application pass a writable cl_int or NULL.
+        unsafe { errcode_ret.write(code) };
+    }
+    value
+}
+
+/// Runs an entry point that returns nothing (`clSVMFree`).
+pub fn unit(name: &str, f: impl FnOnce()) {
+    if let Err(panic) = catch_unwind(AssertUnwindSafe(f)) {
+        internal_error(name, panic);
+    }
+}
+
+fn internal_error(name: &str, panic: Box<dyn std::any::Any + Send>) -> ClError {
+    let message = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string());
+    eprintln!("ferrocl: internal error in {name}: {message}");
+    ClError::OutOfHostMemory
+}
+
+/// Defines `extern "C"` entry points. Two forms:
+/// - `fn clName(args) -> cl_int { body }`: `body` is a `ClResult<()>`, returned as a code;
+/// - `fn clName(args; errcode_ret) -> Ty { body }`: `body` is a `ClResult<Ty>`; the status
+///   goes to `errcode_ret` (which may be NULL), and failure returns NULL.
+macro_rules! entry {
+    ($(#[$meta:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> cl_int $body:block) => {
+        $(#[$meta])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) -> opencl_sys::cl_int {
+            $crate::entry::status(stringify!($name), || $body)
+        }
+    };
+    ($(#[$meta:meta])* fn $name:ident($($arg:ident: $ty:ty),* ; $err:ident) -> $ret:ty $body:block) => {
+        $(#[$meta])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty,)* $err: *mut opencl_sys::cl_int) -> $ret {
+            $crate::entry::value(stringify!($name), $err, || $body)
+        }
+    };
+}
+pub(crate) use entry;

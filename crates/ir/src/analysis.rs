@@ -1,0 +1,234 @@
+//! Control-flow analyses: predecessors, reverse postorder, dominator tree, natural loops.
+//!
+//! Dominators are computed with the iterative algorithm of Cooper, Harvey and Kennedy, "A
+//! Simple, Fast Dominance Algorithm" (2001), over the reverse postorder.
+
+use std::collections::HashMap;
+
+use crate::entity::{Block, Inst};
+use crate::function::Function;
+
+/// Predecessors and successors of each placed block.
+#[derive(Debug, Default)]
+pub struct Cfg {
+    /// For each block, the branch instructions into it with their blocks (one entry per
+    /// branching instruction, even when it names the block twice).
+    pub preds: HashMap<Block, Vec<(Block, Inst)>>,
+    /// For each block, its distinct successors in branch order.
+    pub succs: HashMap<Block, Vec<Block>>,
+}
+
+impl Cfg {
+    /// Computes the CFG of `func`. Branch targets that are not placed are ignored.
+    pub fn new(func: &Function) -> Cfg {
+        let mut cfg = Cfg::default();
+        for &b in func.layout.blocks() {
+            cfg.preds.entry(b).or_default();
+            let mut succs = Vec::new();
+            if let Some(t) = func.terminator(b) {
+                for s in func.successors(b) {
+                    if !func.layout.is_block_placed(s) || succs.contains(&s) {
+                        continue;
+                    }
+                    succs.push(s);
+                    cfg.preds.entry(s).or_default().push((b, t));
+                }
+            }
+            cfg.succs.insert(b, succs);
+        }
+        cfg
+    }
+
+    /// The predecessors of `b`.
+    pub fn preds(&self, b: Block) -> &[(Block, Inst)] {
+        self.preds.get(&b).map_or(&[], Vec::as_slice)
+    }
+
+    /// The successors of `b`.
+    pub fn succs(&self, b: Block) -> &[Block] {
+        self.succs.get(&b).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// The dominator tree of the blocks reachable from the entry.
+#[derive(Debug, Default)]
+pub struct DomTree {
+    rpo: Vec<Block>,
+    rpo_index: HashMap<Block, usize>,
+    idom: Vec<usize>,
+}
+
+impl DomTree {
+    /// Computes dominators of `func` given its CFG.
+    pub fn new(func: &Function, cfg: &Cfg) -> DomTree {
+        let Some(entry) = func.layout.entry_block() else {
+            return DomTree::default();
+        };
+        // Iterative DFS for the postorder.
+        let mut post = Vec::new();
+        let mut seen = HashMap::new();
+        let mut stack = vec![(entry, 0usize)];
+        seen.insert(entry, ());
+        while let Some(&mut (b, ref mut i)) = stack.last_mut() {
+            let succs = cfg.succs(b);
+            if *i < succs.len() {
+                let s = succs[*i];
+                *i += 1;
+                if seen.insert(s, ()).is_none() {
+                    stack.push((s, 0));
+                }
+            } else {
+                post.push(b);
+                stack.pop();
+            }
+        }
+        post.reverse();
+        let rpo = post;
+        let rpo_index: HashMap<Block, usize> =
+            rpo.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        const NONE: usize = usize::MAX;
+        let mut idom = vec![NONE; rpo.len()];
+        idom[0] = 0;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in 1..rpo.len() {
+                let mut new = NONE;
+                for &(p, _) in cfg.preds(rpo[i]) {
+                    let Some(&pi) = rpo_index.get(&p) else {
+                        continue;
+                    };
+                    if idom[pi] == NONE {
+                        continue;
+                    }
+                    new = if new == NONE {
+                        pi
+                    } else {
+                        intersect(&idom, pi, new)
+                    };
+                }
+                if new != idom[i] {
+                    idom[i] = new;
+                    changed = true;
+                }
+            }
+        }
+        DomTree {
+            rpo,
+            rpo_index,
+            idom,
+        }
+    }
+
+    /// The reachable blocks in reverse postorder (the entry first).
+    pub fn rpo(&self) -> &[Block] {
+        &self.rpo
+    }
+
+    /// Whether `b` is reachable from the entry.
+    pub fn is_reachable(&self, b: Block) -> bool {
+        self.rpo_index.contains_key(&b)
+    }
+
+    /// The immediate dominator of `b` (`None` for the entry and unreachable blocks).
+    pub fn idom(&self, b: Block) -> Option<Block> {
+        let &i = self.rpo_index.get(&b)?;
+        (i != 0).then(|| self.rpo[self.idom[i]])
+    }
+
+    /// Whether `a` dominates `b` (every block dominates itself). False when either is
+    /// unreachable.
+    pub fn dominates(&self, a: Block, b: Block) -> bool {
+        let (Some(&ai), Some(&bi)) = (self.rpo_index.get(&a), self.rpo_index.get(&b)) else {
+            return false;
+        };
+        let mut i = bi;
+        loop {
+            if i == ai {
+                return true;
+            }
+            if i == 0 || i < ai {
+                return false;
+            }
+            i = self.idom[i];
+        }
+    }
+
+    /// The children of each block in the dominator tree, in reverse postorder.
+    pub fn children(&self) -> HashMap<Block, Vec<Block>> {
+        let mut c: HashMap<Block, Vec<Block>> = HashMap::new();
+        for (i, &b) in self.rpo.iter().enumerate().skip(1) {
+            c.entry(self.rpo[self.idom[i]]).or_default().push(b);
+        }
+        c
+    }
+}
+
+fn intersect(idom: &[usize], mut a: usize, mut b: usize) -> usize {
+    while a != b {
+        while a > b {
+            a = idom[a];
+        }
+        while b > a {
+            b = idom[b];
+        }
+    }
+    a
+}
+
+/// A natural loop: a header and the blocks that reach a back edge to it without passing it.
+#[derive(Debug, Clone)]
+pub struct Loop {
+    /// The header, which dominates every block of the loop.
+    pub header: Block,
+    /// The blocks, the header included.
+    pub blocks: Vec<Block>,
+    /// The loop that contains this one, as an index into `LoopInfo::loops`.
+    pub parent: Option<usize>,
+}
+
+/// The natural loops of a function, innermost last within each nest.
+#[derive(Debug, Default)]
+pub struct LoopInfo {
+    /// The loops, outer loops before the loops they contain.
+    pub loops: Vec<Loop>,
+}
+
+impl LoopInfo {
+    /// Finds the natural loops: one per header, merging all back edges to it.
+    pub fn new(cfg: &Cfg, dom: &DomTree) -> LoopInfo {
+        let mut loops = Vec::new();
+        for &h in dom.rpo() {
+            let latches: Vec<Block> = cfg
+                .preds(h)
+                .iter()
+                .map(|&(p, _)| p)
+                .filter(|&p| dom.dominates(h, p))
+                .collect();
+            if latches.is_empty() {
+                continue;
+            }
+            let mut blocks = vec![h];
+            let mut work = latches;
+            while let Some(b) = work.pop() {
+                if blocks.contains(&b) || !dom.is_reachable(b) {
+                    continue;
+                }
+                blocks.push(b);
+                work.extend(cfg.preds(b).iter().map(|&(p, _)| p));
+            }
+            loops.push(Loop {
+                header: h,
+                blocks,
+                parent: None,
+            });
+        }
+        // Headers in reverse postorder put outer loops first; the parent is the innermost
+        // earlier loop that contains the header.
+        for i in 0..loops.len() {
+            let h = loops[i].header;
+            loops[i].parent = (0..i).rev().find(|&j| loops[j].blocks.contains(&h));
+        }
+        LoopInfo { loops }
+    }
+}

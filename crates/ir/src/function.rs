@@ -1,0 +1,235 @@
+//! Functions and kernels: signature, stack slots, data flow and layout, kernel metadata.
+
+use crate::dfg::{DataFlowGraph, ValueDef};
+use crate::entity::{Block, Inst, PrimaryMap, StackSlot, Value};
+use crate::inst::InstData;
+use crate::layout::Layout;
+use crate::types::{AddrSpace, Type};
+
+/// Parameter and return types.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Signature {
+    /// Parameter types.
+    pub params: Vec<Type>,
+    /// The return type, or `None` for `void`.
+    pub ret: Option<Type>,
+}
+
+impl Signature {
+    /// A signature.
+    pub fn new(params: &[Type], ret: Option<Type>) -> Signature {
+        Signature {
+            params: params.to_vec(),
+            ret,
+        }
+    }
+}
+
+/// A private stack slot: `size` bytes aligned to `align`, live for the whole call.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct StackSlotData {
+    /// Size in bytes.
+    pub size: u32,
+    /// Alignment in bytes (a power of two).
+    pub align: u32,
+}
+
+/// The access qualifier of a kernel argument (image and pipe arguments).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum AccessQualifier {
+    /// CL_KERNEL_ARG_ACCESS_NONE.
+    None,
+    /// read_only.
+    ReadOnly,
+    /// write_only.
+    WriteOnly,
+    /// read_write.
+    ReadWrite,
+}
+
+impl AccessQualifier {
+    /// All access qualifiers.
+    pub const ALL: [AccessQualifier; 4] = [
+        AccessQualifier::None,
+        AccessQualifier::ReadOnly,
+        AccessQualifier::WriteOnly,
+        AccessQualifier::ReadWrite,
+    ];
+
+    /// The text form.
+    pub fn name(self) -> &'static str {
+        match self {
+            AccessQualifier::None => "none",
+            AccessQualifier::ReadOnly => "read_only",
+            AccessQualifier::WriteOnly => "write_only",
+            AccessQualifier::ReadWrite => "read_write",
+        }
+    }
+}
+
+/// Type qualifiers of a kernel argument (CL_KERNEL_ARG_TYPE_CONST ...), as a bit set.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct TypeQualifiers(pub u8);
+
+impl TypeQualifiers {
+    /// const.
+    pub const CONST: TypeQualifiers = TypeQualifiers(1);
+    /// restrict.
+    pub const RESTRICT: TypeQualifiers = TypeQualifiers(2);
+    /// volatile.
+    pub const VOLATILE: TypeQualifiers = TypeQualifiers(4);
+    /// pipe.
+    pub const PIPE: TypeQualifiers = TypeQualifiers(8);
+    /// The names in text order.
+    pub const NAMES: [(TypeQualifiers, &'static str); 4] = [
+        (TypeQualifiers::CONST, "const"),
+        (TypeQualifiers::RESTRICT, "restrict"),
+        (TypeQualifiers::VOLATILE, "volatile"),
+        (TypeQualifiers::PIPE, "pipe"),
+    ];
+
+    /// Whether all qualifiers of `other` are set.
+    pub fn contains(self, other: TypeQualifiers) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+/// What clGetKernelArgInfo reports about one kernel argument.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct KernelArg {
+    /// The argument's name.
+    pub name: String,
+    /// The type as written, without qualifiers (`float4*`, `image2d_t`).
+    pub type_name: String,
+    /// The address qualifier (`private` for arguments passed by value).
+    pub space: AddrSpace,
+    /// The access qualifier.
+    pub access: AccessQualifier,
+    /// The type qualifiers.
+    pub quals: TypeQualifiers,
+}
+
+/// What makes a function a kernel: argument metadata and attributes.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct KernelInfo {
+    /// One entry per parameter.
+    pub args: Vec<KernelArg>,
+    /// `__attribute__((reqd_work_group_size(X, Y, Z)))`.
+    pub reqd_work_group_size: Option<[u32; 3]>,
+    /// `__attribute__((work_group_size_hint(X, Y, Z)))`.
+    pub work_group_size_hint: Option<[u32; 3]>,
+    /// `__attribute__((vec_type_hint(T)))`: the type as written (`float4`).
+    pub vec_type_hint: Option<String>,
+}
+
+/// A function of a module. A function without blocks is a declaration (an external or
+/// builtin function, to be linked).
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct Function {
+    /// The name, unique in the module.
+    pub name: String,
+    /// Parameter and return types.
+    pub sig: Signature,
+    /// Present on kernels.
+    pub kernel: Option<KernelInfo>,
+    /// Private stack slots.
+    pub slots: PrimaryMap<StackSlot, StackSlotData>,
+    /// Instructions, values, blocks.
+    pub dfg: DataFlowGraph,
+    /// Their order.
+    pub layout: Layout,
+}
+
+impl Function {
+    /// An empty function (a declaration until blocks are added).
+    pub fn new(name: &str, sig: Signature) -> Function {
+        Function {
+            name: name.to_string(),
+            sig,
+            ..Function::default()
+        }
+    }
+
+    /// Whether this is a declaration (no body).
+    pub fn is_declaration(&self) -> bool {
+        self.layout.entry_block().is_none()
+    }
+
+    /// Whether this is a kernel.
+    pub fn is_kernel(&self) -> bool {
+        self.kernel.is_some()
+    }
+
+    /// Creates a stack slot.
+    pub fn create_slot(&mut self, size: u32, align: u32) -> StackSlot {
+        self.slots.push(StackSlotData { size, align })
+    }
+
+    /// Creates an instruction with a result of type `result` if given and places it at the end
+    /// of `block`.
+    pub fn append_inst(&mut self, block: Block, data: InstData, result: Option<Type>) -> Inst {
+        let inst = self.dfg.make_inst(data, result);
+        self.layout.append_inst(inst, block);
+        inst
+    }
+
+    /// Creates an instruction and places it before `before`.
+    pub fn insert_inst_before(
+        &mut self,
+        before: Inst,
+        data: InstData,
+        result: Option<Type>,
+    ) -> Inst {
+        let inst = self.dfg.make_inst(data, result);
+        self.layout.insert_inst_before(inst, before);
+        inst
+    }
+
+    /// The terminator of `block` (its last instruction, if that is a terminator).
+    pub fn terminator(&self, block: Block) -> Option<Inst> {
+        let last = self.layout.last_inst(block)?;
+        self.dfg.insts[last].op.is_terminator().then_some(last)
+    }
+
+    /// The successors of `block`, in branch order (repeats kept).
+    pub fn successors(&self, block: Block) -> Vec<Block> {
+        match self.terminator(block) {
+            Some(t) => self.dfg.insts[t]
+                .op
+                .dests()
+                .iter()
+                .map(|d| d.block)
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Rewrites every operand that is an alias to the value it stands for.
+    pub fn resolve_aliases(&mut self) {
+        let dfg = &mut self.dfg;
+        let has_alias = dfg
+            .values
+            .values()
+            .any(|d| matches!(d.def, ValueDef::Alias(_)));
+        if !has_alias {
+            return;
+        }
+        let resolved: Vec<Value> = dfg.values.keys().map(|v| dfg.resolve(v)).collect();
+        for (_, data) in dfg.insts.iter_mut() {
+            data.map_args(|a| resolved.get(a.as_u32() as usize).copied().unwrap_or(a));
+        }
+    }
+
+    /// Replaces every use of `old` by `new` in placed and unplaced instructions.
+    pub fn replace_uses(&mut self, old: Value, new: Value) {
+        for (_, data) in self.dfg.insts.iter_mut() {
+            data.map_args(|a| if a == old { new } else { a });
+        }
+    }
+
+    /// Removes `inst` from the layout and invalidates its result.
+    pub fn remove_inst(&mut self, inst: Inst) {
+        self.layout.remove_inst(inst);
+        self.dfg.detach_result(inst);
+    }
+}

@@ -1,0 +1,657 @@
+//! A reference interpreter for the IR: it runs one work-item of a kernel (or any function)
+//! against a byte-addressed memory, with the semantics the crate documentation states. It is
+//! slow and simple on purpose: tests use it to check that passes keep results and that the
+//! front end lowers OpenCL C as the specification says.
+//!
+//! Values are lists of lanes, each lane's bits zero-extended into a `u64`. A pointer is
+//! `(region + 1) << 32 | offset`, so the null pointer is 0 and every buffer, stack slot and
+//! global is its own region; accesses outside a region trap. Where the specification leaves
+//! a result unspecified (integer division by zero, out-of-range float-to-integer conversion)
+//! the interpreter gives a fixed value, and `undef` reads as zero.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::entity::{Block, Func, Global, Value};
+use crate::float;
+use crate::function::Function;
+use crate::inst::*;
+use crate::module::Module;
+use crate::types::Type;
+
+/// A value: its lanes' bits (one lane for scalars and pointers).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Val(pub Vec<u64>);
+
+impl Val {
+    /// A scalar from its bits.
+    pub fn scalar(bits: u64) -> Val {
+        Val(vec![bits])
+    }
+    /// An `i32` scalar.
+    pub fn i32(x: i32) -> Val {
+        Val::scalar(u64::from(x as u32))
+    }
+    /// An `f32` scalar.
+    pub fn f32(x: f32) -> Val {
+        Val::scalar(u64::from(x.to_bits()))
+    }
+    /// The first lane.
+    pub fn bits(&self) -> u64 {
+        self.0.first().copied().unwrap_or(0)
+    }
+}
+
+/// Why execution stopped abnormally.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Trap {
+    /// A load, store or atomic outside any region or past its end.
+    OutOfBounds(u64),
+    /// A call to a function without a body.
+    Undefined(String),
+    /// `unreachable` was executed.
+    Unreachable,
+    /// The instruction budget ran out.
+    OutOfFuel,
+    /// The IR broke its contract (the interpreter expects verified IR).
+    Invalid(String),
+}
+
+impl fmt::Display for Trap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Trap::OutOfBounds(p) => write!(f, "memory access out of bounds at {p:#x}"),
+            Trap::Undefined(n) => write!(f, "call to @{n}, which has no body"),
+            Trap::Unreachable => write!(f, "unreachable executed"),
+            Trap::OutOfFuel => write!(f, "instruction budget exhausted"),
+            Trap::Invalid(m) => write!(f, "invalid IR: {m}"),
+        }
+    }
+}
+
+/// The work-item's place in the NDRange (OpenCL C 6.15.1).
+#[derive(Clone, Debug)]
+pub struct WorkItem {
+    /// get_work_dim.
+    pub work_dim: u32,
+    /// get_global_id.
+    pub global_id: [u64; 3],
+    /// get_local_id.
+    pub local_id: [u64; 3],
+    /// get_group_id.
+    pub group_id: [u64; 3],
+    /// get_global_size.
+    pub global_size: [u64; 3],
+    /// get_local_size (and get_enqueued_local_size).
+    pub local_size: [u64; 3],
+    /// get_num_groups.
+    pub num_groups: [u64; 3],
+    /// get_global_offset.
+    pub global_offset: [u64; 3],
+}
+
+impl Default for WorkItem {
+    fn default() -> Self {
+        WorkItem {
+            work_dim: 1,
+            global_id: [0; 3],
+            local_id: [0; 3],
+            group_id: [0; 3],
+            global_size: [1; 3],
+            local_size: [1; 3],
+            num_groups: [1; 3],
+            global_offset: [0; 3],
+        }
+    }
+}
+
+/// The memory regions: buffers, globals, stack slots.
+#[derive(Clone, Debug, Default)]
+pub struct Memory {
+    /// Each region's bytes.
+    pub regions: Vec<Vec<u8>>,
+}
+
+impl Memory {
+    /// Adds a region and returns a pointer to its first byte.
+    pub fn alloc(&mut self, bytes: Vec<u8>) -> u64 {
+        self.regions.push(bytes);
+        (self.regions.len() as u64) << 32
+    }
+
+    /// The bytes of the region `p` points into.
+    pub fn region(&self, p: u64) -> Option<&[u8]> {
+        let r = (p >> 32).checked_sub(1)?;
+        self.regions.get(r as usize).map(Vec::as_slice)
+    }
+
+    fn range(&self, p: u64, n: usize) -> Result<(usize, usize), Trap> {
+        let r = (p >> 32).checked_sub(1).ok_or(Trap::OutOfBounds(p))? as usize;
+        let off = (p & 0xffff_ffff) as usize;
+        match self.regions.get(r) {
+            Some(reg) if off + n <= reg.len() => Ok((r, off)),
+            _ => Err(Trap::OutOfBounds(p)),
+        }
+    }
+
+    /// Reads `n` bytes at `p`.
+    pub fn read(&self, p: u64, n: usize) -> Result<&[u8], Trap> {
+        let (r, off) = self.range(p, n)?;
+        Ok(&self.regions[r][off..off + n])
+    }
+
+    /// Writes `bytes` at `p`.
+    pub fn write(&mut self, p: u64, bytes: &[u8]) -> Result<(), Trap> {
+        let (r, off) = self.range(p, bytes.len())?;
+        self.regions[r][off..off + bytes.len()].copy_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// Runs functions of one module.
+pub struct Interpreter<'m> {
+    module: &'m Module,
+    /// All memory.
+    pub memory: Memory,
+    /// The work-item executing.
+    pub work_item: WorkItem,
+    /// Instructions left before `OutOfFuel`.
+    pub fuel: u64,
+    globals: HashMap<Global, u64>,
+    depth: u32,
+}
+
+fn mask(w: u32) -> u64 {
+    if w >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << w) - 1
+    }
+}
+
+fn sext(x: u64, w: u32) -> i64 {
+    if w >= 64 {
+        x as i64
+    } else {
+        ((x << (64 - w)) as i64) >> (64 - w)
+    }
+}
+
+impl<'m> Interpreter<'m> {
+    /// An interpreter with the module's globals allocated (initialized or zeroed).
+    pub fn new(module: &'m Module) -> Self {
+        let mut memory = Memory::default();
+        let mut globals = HashMap::new();
+        for (g, data) in module.globals.iter() {
+            let bytes = data
+                .init
+                .clone()
+                .unwrap_or_else(|| vec![0; data.size as usize]);
+            globals.insert(g, memory.alloc(bytes));
+        }
+        Interpreter {
+            module,
+            memory,
+            work_item: WorkItem::default(),
+            fuel: 10_000_000,
+            globals,
+            depth: 0,
+        }
+    }
+
+    /// The address of a global.
+    pub fn global_addr(&self, g: Global) -> u64 {
+        self.globals[&g]
+    }
+
+    /// Calls `func` with `args`; returns its result.
+    pub fn call(&mut self, func: Func, args: &[Val]) -> Result<Option<Val>, Trap> {
+        let f = self
+            .module
+            .funcs
+            .get(func)
+            .ok_or_else(|| Trap::Invalid(format!("no function {func}")))?;
+        if f.is_declaration() {
+            return Err(Trap::Undefined(f.name.clone()));
+        }
+        if self.depth > 256 {
+            return Err(Trap::Invalid("call depth exceeds 256".into()));
+        }
+        self.depth += 1;
+        let r = self.run(f, args);
+        self.depth -= 1;
+        r
+    }
+
+    fn run(&mut self, f: &'m Function, args: &[Val]) -> Result<Option<Val>, Trap> {
+        let mut env: Vec<Option<Val>> = vec![None; f.dfg.values.len()];
+        let slots: Vec<u64> = f
+            .slots
+            .values()
+            .map(|s| self.memory.alloc(vec![0; s.size as usize]))
+            .collect();
+        let mut block = f
+            .layout
+            .entry_block()
+            .ok_or_else(|| Trap::Invalid("no body".into()))?;
+        let mut incoming: Vec<Val> = args.to_vec();
+        loop {
+            let params = f.dfg.block_params(block);
+            if params.len() != incoming.len() {
+                return Err(Trap::Invalid(format!(
+                    "{block} takes {} arguments",
+                    params.len()
+                )));
+            }
+            for (&p, v) in params.iter().zip(incoming.drain(..)) {
+                env[p.as_u32() as usize] = Some(v);
+            }
+            let mut next: Option<(Block, Vec<Val>)> = None;
+            for &i in f.layout.block_insts(block) {
+                if self.fuel == 0 {
+                    return Err(Trap::OutOfFuel);
+                }
+                self.fuel -= 1;
+                let data = &f.dfg.insts[i];
+                let get = |v: Value| -> Result<Val, Trap> {
+                    env.get(v.as_u32() as usize)
+                        .cloned()
+                        .flatten()
+                        .ok_or_else(|| Trap::Invalid(format!("{v} read before it is defined")))
+                };
+                let args: Vec<Val> = data
+                    .args
+                    .iter()
+                    .map(|&a| get(a))
+                    .collect::<Result<_, _>>()?;
+                let tys: Vec<Type> = data.args.iter().map(|&a| f.dfg.value_type(a)).collect();
+                let rty = f.dfg.inst_result(i).map(|r| f.dfg.value_type(r));
+                let dest = |d: &Dest| -> Result<(Block, Vec<Val>), Trap> {
+                    Ok((
+                        d.block,
+                        d.args.iter().map(|&a| get(a)).collect::<Result<_, _>>()?,
+                    ))
+                };
+                let result = match &data.op {
+                    Op::Jump(d) => {
+                        next = Some(dest(d)?);
+                        None
+                    }
+                    Op::Brif(d) => {
+                        next = Some(if args[0].bits() != 0 {
+                            dest(&d.0)?
+                        } else {
+                            dest(&d.1)?
+                        });
+                        None
+                    }
+                    Op::Switch(t) => {
+                        let x = args[0].bits();
+                        let d = t
+                            .cases
+                            .iter()
+                            .find(|(c, _)| *c == x)
+                            .map_or(&t.default, |(_, d)| d);
+                        next = Some(dest(d)?);
+                        None
+                    }
+                    Op::Return => return Ok(args.into_iter().next()),
+                    Op::Unreachable => return Err(Trap::Unreachable),
+                    Op::Call(c) => self.call(*c, &args)?,
+                    Op::SlotAddr(ss) => Some(Val::scalar(slots[ss.as_u32() as usize])),
+                    _ => Some(self.eval(&data.op, &args, &tys, rty)?),
+                };
+                if let (Some(r), Some(v)) = (f.dfg.inst_result(i), result) {
+                    env[r.as_u32() as usize] = Some(v);
+                }
+            }
+            let Some((b, vals)) = next else {
+                return Err(Trap::Invalid(format!("{block} has no terminator")));
+            };
+            block = b;
+            incoming = vals;
+        }
+    }
+
+    fn load(&self, p: u64, ty: Type) -> Result<Val, Trap> {
+        let lb = ty.lane_bytes() as usize;
+        let n = ty.lanes() as usize;
+        let bytes = self.memory.read(p, lb * n)?;
+        Ok(Val(bytes
+            .chunks(lb)
+            .map(|c| {
+                c.iter()
+                    .rev()
+                    .fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+            })
+            .collect()))
+    }
+
+    fn store(&mut self, p: u64, v: &Val, ty: Type) -> Result<(), Trap> {
+        let lb = ty.lane_bytes() as usize;
+        let mut bytes = Vec::with_capacity(lb * v.0.len());
+        for &lane in &v.0 {
+            bytes.extend_from_slice(&lane.to_le_bytes()[..lb]);
+        }
+        self.memory.write(p, &bytes)
+    }
+
+    fn eval(&mut self, op: &Op, a: &[Val], tys: &[Type], rty: Option<Type>) -> Result<Val, Trap> {
+        let rt = rty.unwrap_or(Type::I32);
+        let lanes = rt.lanes() as usize;
+        let splat = |x: u64| Val(vec![x; lanes]);
+        let lanewise = |f: &dyn Fn(usize) -> u64| Val((0..lanes).map(f).collect());
+        Ok(match op {
+            Op::Iconst(c) | Op::Fconst(c) => splat(*c),
+            Op::Null | Op::Undef => splat(0),
+            Op::Unary(u) => lanewise(&|k| unary(*u, a[0].0[k], rt)),
+            Op::Binary(b) => lanewise(&|k| binary(*b, a[0].0[k], a[1].0[k], rt)),
+            Op::Fma => lanewise(&|k| {
+                let [x, y, z] = [0, 1, 2].map(|j| float::to_f64(a[j].0[k], rt));
+                match rt.lane_bits() {
+                    32 => u64::from((x as f32).mul_add(y as f32, z as f32).to_bits()),
+                    64 => x.mul_add(y, z).to_bits(),
+                    _ => float::from_f64(x.mul_add(y, z), rt, Round::Rte),
+                }
+            }),
+            Op::Icmp(cc) => {
+                let w = tys[0].lane_bits();
+                lanewise(&|k| {
+                    let (x, y) = (a[0].0[k], a[1].0[k]);
+                    let (sx, sy) = (sext(x, w), sext(y, w));
+                    u64::from(match cc {
+                        IntCC::Eq => x == y,
+                        IntCC::Ne => x != y,
+                        IntCC::Slt => sx < sy,
+                        IntCC::Sle => sx <= sy,
+                        IntCC::Sgt => sx > sy,
+                        IntCC::Sge => sx >= sy,
+                        IntCC::Ult => x < y,
+                        IntCC::Ule => x <= y,
+                        IntCC::Ugt => x > y,
+                        IntCC::Uge => x >= y,
+                    })
+                })
+            }
+            Op::Fcmp(cc) => lanewise(&|k| {
+                u64::from(cc.eval(
+                    float::to_f64(a[0].0[k], tys[0]),
+                    float::to_f64(a[1].0[k], tys[0]),
+                ))
+            }),
+            Op::Select => {
+                let c = &a[0];
+                lanewise(&|k| {
+                    let ck = if c.0.len() == 1 { c.0[0] } else { c.0[k] };
+                    if ck != 0 {
+                        a[1].0[k]
+                    } else {
+                        a[2].0[k]
+                    }
+                })
+            }
+            Op::Convert(c) => lanewise(&|k| convert(*c, a[0].0[k], tys[0], rt)),
+            Op::Bitcast => {
+                let (tl, rl) = (tys[0].lane_bits() as usize, rt.lane_bits() as usize);
+                let mut bits: Vec<bool> = Vec::new();
+                let padded = if tys[0].lanes() == 3 {
+                    4
+                } else {
+                    tys[0].lanes() as usize
+                };
+                for k in 0..padded {
+                    let x = a[0].0.get(k).copied().unwrap_or(0);
+                    bits.extend((0..tl).map(|j| x >> j & 1 == 1));
+                }
+                Val((0..lanes)
+                    .map(|k| (0..rl).fold(0u64, |acc, j| acc | (u64::from(bits[k * rl + j]) << j)))
+                    .collect())
+            }
+            Op::PtrToInt => Val::scalar(a[0].bits() & mask(rt.lane_bits())),
+            Op::IntToPtr | Op::AddrCast => Val::scalar(a[0].bits()),
+            Op::PtrAdd => {
+                let off = sext(a[1].bits(), tys[1].lane_bits());
+                Val::scalar(a[0].bits().wrapping_add(off as u64))
+            }
+            Op::Splat => splat(a[0].bits()),
+            Op::ExtractLane(n) => Val::scalar(a[0].0[*n as usize]),
+            Op::InsertLane(n) => {
+                let mut v = a[0].clone();
+                v.0[*n as usize] = a[1].bits();
+                v
+            }
+            Op::Shuffle(mask) => {
+                let all: Vec<u64> = a[0].0.iter().chain(&a[1].0).copied().collect();
+                Val(mask.iter().map(|&m| all[m as usize]).collect())
+            }
+            Op::Load(_) => self.load(a[0].bits(), rt)?,
+            Op::AtomicLoad(_) => self.load(a[0].bits(), rt)?,
+            Op::Store(_) | Op::AtomicStore(_) => {
+                self.store(a[1].bits(), &a[0], tys[0])?;
+                Val(vec![])
+            }
+            Op::AtomicRmw(r, _) => {
+                let p = a[0].bits();
+                let ty = tys[1];
+                let old = self.load(p, ty)?.bits();
+                let x = a[1].bits();
+                let w = ty.lane_bits();
+                let new = match r {
+                    RmwOp::Xchg => x,
+                    RmwOp::Add if ty.is_float() => float::from_f64(
+                        float::to_f64(old, ty) + float::to_f64(x, ty),
+                        ty,
+                        Round::Rte,
+                    ),
+                    RmwOp::Add => old.wrapping_add(x) & mask(w),
+                    RmwOp::Sub => old.wrapping_sub(x) & mask(w),
+                    RmwOp::And => old & x,
+                    RmwOp::Or => old | x,
+                    RmwOp::Xor => old ^ x,
+                    RmwOp::Smin => binary(BinaryOp::Smin, old, x, ty),
+                    RmwOp::Smax => binary(BinaryOp::Smax, old, x, ty),
+                    RmwOp::Umin => old.min(x),
+                    RmwOp::Umax => old.max(x),
+                };
+                self.store(p, &Val::scalar(new), ty)?;
+                Val::scalar(old)
+            }
+            Op::Cmpxchg(..) => {
+                let p = a[0].bits();
+                let old = self.load(p, tys[1])?.bits();
+                if old == a[1].bits() {
+                    self.store(p, &a[2], tys[1])?;
+                }
+                Val::scalar(old)
+            }
+            Op::Fence(..) | Op::Barrier(..) => Val(vec![]),
+            Op::WorkItem(w, d) => {
+                let d = usize::from(*d).min(2);
+                let wi = &self.work_item;
+                let v = match w {
+                    WorkItemOp::WorkDim => u64::from(wi.work_dim),
+                    WorkItemOp::GlobalSize => wi.global_size[d],
+                    WorkItemOp::GlobalId => wi.global_id[d],
+                    WorkItemOp::LocalSize | WorkItemOp::EnqueuedLocalSize => wi.local_size[d],
+                    WorkItemOp::LocalId => wi.local_id[d],
+                    WorkItemOp::NumGroups => wi.num_groups[d],
+                    WorkItemOp::GroupId => wi.group_id[d],
+                    WorkItemOp::GlobalOffset => wi.global_offset[d],
+                    // 6.15.1: (gid.z - off.z) * gsz.y * gsz.x + (gid.y - off.y) * gsz.x + (gid.x - off.x)
+                    WorkItemOp::GlobalLinearId => {
+                        let g = |k: usize| wi.global_id[k] - wi.global_offset[k];
+                        g(2) * wi.global_size[1] * wi.global_size[0]
+                            + g(1) * wi.global_size[0]
+                            + g(0)
+                    }
+                    WorkItemOp::LocalLinearId => {
+                        wi.local_id[2] * wi.local_size[1] * wi.local_size[0]
+                            + wi.local_id[1] * wi.local_size[0]
+                            + wi.local_id[0]
+                    }
+                };
+                Val::scalar(v & mask(rt.lane_bits()))
+            }
+            Op::GlobalAddr(g) => Val::scalar(self.globals.get(g).copied().unwrap_or(0)),
+            Op::SlotAddr(_)
+            | Op::Call(_)
+            | Op::Jump(_)
+            | Op::Brif(_)
+            | Op::Switch(_)
+            | Op::Return
+            | Op::Unreachable => {
+                return Err(Trap::Invalid("control flow evaluated as a value".into()))
+            }
+        })
+    }
+}
+
+/// Integer or float lane operation of one operand.
+fn unary(op: UnaryOp, x: u64, ty: Type) -> u64 {
+    let w = ty.lane_bits();
+    let m = mask(w);
+    match op {
+        UnaryOp::Ineg => x.wrapping_neg() & m,
+        UnaryOp::Bnot => !x & m,
+        UnaryOp::Clz => {
+            if x == 0 {
+                u64::from(w)
+            } else {
+                u64::from(x.leading_zeros() - (64 - w))
+            }
+        }
+        UnaryOp::Ctz => {
+            if x == 0 {
+                u64::from(w)
+            } else {
+                u64::from(x.trailing_zeros())
+            }
+        }
+        UnaryOp::Popcnt => u64::from(x.count_ones()),
+        UnaryOp::Fneg => x ^ (1u64 << (w - 1)),
+        UnaryOp::Fabs => x & !(1u64 << (w - 1)),
+        _ => {
+            let v = float::to_f64(x, ty);
+            let r = match op {
+                UnaryOp::Sqrt if w == 32 => f64::from((v as f32).sqrt()),
+                UnaryOp::Sqrt => v.sqrt(),
+                UnaryOp::Floor => v.floor(),
+                UnaryOp::Ceil => v.ceil(),
+                UnaryOp::Ftrunc => v.trunc(),
+                _ => v.round_ties_even(),
+            };
+            float::from_f64(r, ty, Round::Rte)
+        }
+    }
+}
+
+/// Integer or float lane operation of two operands.
+fn binary(op: BinaryOp, a: u64, b: u64, ty: Type) -> u64 {
+    let w = ty.lane_bits();
+    let m = mask(w);
+    if op.is_float() {
+        if op == BinaryOp::Copysign {
+            let s = 1u64 << (w - 1);
+            return (a & !s) | (b & s);
+        }
+        let (x, y) = (float::to_f64(a, ty), float::to_f64(b, ty));
+        if w == 32 {
+            let (x, y) = (x as f32, y as f32);
+            let r = match op {
+                BinaryOp::Fadd => x + y,
+                BinaryOp::Fsub => x - y,
+                BinaryOp::Fmul => x * y,
+                BinaryOp::Fdiv => x / y,
+                BinaryOp::Fmin => x.min(y),
+                _ => x.max(y),
+            };
+            return u64::from(r.to_bits());
+        }
+        // f64 natively; f16 through f64, rounded once to f16 (exact for + - * /).
+        let r = match op {
+            BinaryOp::Fadd => x + y,
+            BinaryOp::Fsub => x - y,
+            BinaryOp::Fmul => x * y,
+            BinaryOp::Fdiv => x / y,
+            BinaryOp::Fmin => x.min(y),
+            _ => x.max(y),
+        };
+        return float::from_f64(r, ty, Round::Rte);
+    }
+    let (sa, sb) = (sext(a, w), sext(b, w));
+    let amt = b & u64::from(w - 1);
+    let r = match op {
+        BinaryOp::Iadd => a.wrapping_add(b),
+        BinaryOp::Isub => a.wrapping_sub(b),
+        BinaryOp::Imul => a.wrapping_mul(b),
+        BinaryOp::Smulhi => ((i128::from(sa) * i128::from(sb)) >> w) as u64,
+        BinaryOp::Umulhi => ((u128::from(a) * u128::from(b)) >> w) as u64,
+        // Unspecified results (6.5.1) read as 0 here.
+        BinaryOp::Sdiv | BinaryOp::Srem if b == 0 => 0,
+        BinaryOp::Udiv | BinaryOp::Urem if b == 0 => 0,
+        BinaryOp::Sdiv => sa.wrapping_div(sb) as u64,
+        BinaryOp::Srem => sa.wrapping_rem(sb) as u64,
+        BinaryOp::Udiv => a / b,
+        BinaryOp::Urem => a % b,
+        BinaryOp::Smin => sa.min(sb) as u64,
+        BinaryOp::Smax => sa.max(sb) as u64,
+        BinaryOp::Umin => a.min(b),
+        BinaryOp::Umax => a.max(b),
+        BinaryOp::Band => a & b,
+        BinaryOp::Bor => a | b,
+        BinaryOp::Bxor => a ^ b,
+        BinaryOp::Shl => a << amt,
+        BinaryOp::Lshr => a >> amt,
+        BinaryOp::Ashr => (sa >> amt) as u64,
+        BinaryOp::Rotl if amt == 0 => a,
+        BinaryOp::Rotl => (a << amt) | (a >> (u64::from(w) - amt)),
+        _ => 0,
+    };
+    r & m
+}
+
+fn convert(c: ConvOp, x: u64, t: Type, r: Type) -> u64 {
+    let (ws, wd) = (t.lane_bits(), r.lane_bits());
+    let range = |signed: bool| -> (i128, i128) {
+        if signed {
+            (-(1i128 << (wd - 1)), (1i128 << (wd - 1)) - 1)
+        } else {
+            (0, (1i128 << wd) - 1)
+        }
+    };
+    match c {
+        ConvOp::Trunc | ConvOp::Zext => x & mask(wd),
+        ConvOp::Sext => sext(x, ws) as u64 & mask(wd),
+        ConvOp::SatInt {
+            src_signed,
+            dst_signed,
+        } => {
+            let v = if src_signed {
+                i128::from(sext(x, ws))
+            } else {
+                i128::from(x)
+            };
+            let (lo, hi) = range(dst_signed);
+            v.clamp(lo, hi) as u64 & mask(wd)
+        }
+        ConvOp::SintToFloat(rm) => float::from_int(i128::from(sext(x, ws)), r, rm),
+        ConvOp::UintToFloat(rm) => float::from_int(i128::from(x), r, rm),
+        ConvOp::Fconv(rm) => {
+            let v = float::to_f64(x, t);
+            float::from_f64(v, r, rm)
+        }
+        ConvOp::FloatToSint { round, .. } | ConvOp::FloatToUint { round, .. } => {
+            let signed = matches!(c, ConvOp::FloatToSint { .. });
+            let v = float::to_f64(x, t);
+            let (lo, hi) = range(signed);
+            // 6.4.3.3: saturated, NaN gives 0 and out-of-range values clamp; unsaturated the
+            // result is unspecified, and clamping is as good a value as any.
+            let n = if v.is_nan() {
+                0
+            } else {
+                (float::round_integral(v, round) as i128).clamp(lo, hi)
+            };
+            n as u64 & mask(wd)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! A module: the unit of compilation, linking and serialization. It holds module-scope
+//! variables and functions (kernels, helper functions and declarations of external ones).
+
+use std::collections::HashMap;
+
+use crate::entity::{Func, Global, PrimaryMap};
+use crate::function::{Function, Signature};
+use crate::inst::Op;
+use crate::types::AddrSpace;
+
+/// A module-scope variable.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct GlobalData {
+    /// The name, unique among the module's globals.
+    pub name: String,
+    /// `global`, `constant` or `local`.
+    pub space: AddrSpace,
+    /// Size in bytes.
+    pub size: u32,
+    /// Alignment in bytes (a power of two).
+    pub align: u32,
+    /// The initial bytes (exactly `size` of them); `None` is all zeros. Local variables have
+    /// none (OpenCL C 6.7.3: local variables cannot be initialized).
+    pub init: Option<Vec<u8>>,
+}
+
+/// Functions and globals.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct Module {
+    /// Functions, kernels and declarations.
+    pub funcs: PrimaryMap<Func, Function>,
+    /// Module-scope variables.
+    pub globals: PrimaryMap<Global, GlobalData>,
+}
+
+impl Module {
+    /// An empty module.
+    pub fn new() -> Module {
+        Module::default()
+    }
+
+    /// Adds a function without a body (a declaration until blocks are added).
+    pub fn add_function(&mut self, name: &str, sig: Signature) -> Func {
+        self.funcs.push(Function::new(name, sig))
+    }
+
+    /// Adds a module-scope variable.
+    pub fn add_global(&mut self, data: GlobalData) -> Global {
+        self.globals.push(data)
+    }
+
+    /// The function named `name`.
+    pub fn func_by_name(&self, name: &str) -> Option<Func> {
+        self.funcs
+            .iter()
+            .find(|(_, f)| f.name == name)
+            .map(|(k, _)| k)
+    }
+
+    /// The global named `name`.
+    pub fn global_by_name(&self, name: &str) -> Option<Global> {
+        self.globals
+            .iter()
+            .find(|(_, g)| g.name == name)
+            .map(|(k, _)| k)
+    }
+
+    /// The kernels, in module order.
+    pub fn kernels(&self) -> impl Iterator<Item = (Func, &Function)> {
+        self.funcs.iter().filter(|(_, f)| f.is_kernel())
+    }
+
+    /// Links `other` into this module: its functions and globals are appended, each
+    /// declaration on either side is resolved to a definition of the same name, and calls
+    /// and global addresses in `other` are renumbered. Globals of equal name are one global
+    /// when they agree, and an error otherwise; so are two definitions of one function.
+    pub fn link(&mut self, other: Module) -> Result<(), String> {
+        let mut gmap = Vec::with_capacity(other.globals.len());
+        for (_, g) in other.globals.iter() {
+            match self.global_by_name(&g.name) {
+                Some(mine) if self.globals[mine] == *g => gmap.push(mine),
+                Some(_) => return Err(format!("global @{} is defined twice", g.name)),
+                None => gmap.push(self.globals.push(g.clone())),
+            }
+        }
+        let names: HashMap<String, Func> = self
+            .funcs
+            .iter()
+            .map(|(k, f)| (f.name.clone(), k))
+            .collect();
+        let mut fmap = Vec::with_capacity(other.funcs.len());
+        let mut incoming = Vec::new();
+        for (_, f) in other.funcs.iter() {
+            match names.get(&f.name) {
+                Some(&mine) => {
+                    if self.funcs[mine].sig != f.sig {
+                        return Err(format!("@{} is declared with two signatures", f.name));
+                    }
+                    if !self.funcs[mine].is_declaration() && !f.is_declaration() {
+                        return Err(format!("@{} is defined twice", f.name));
+                    }
+                    fmap.push(mine);
+                    incoming.push(Some(mine));
+                }
+                None => {
+                    fmap.push(self.funcs.push(Function::new(&f.name, f.sig.clone())));
+                    incoming.push(None);
+                }
+            }
+        }
+        for (i, (_, mut f)) in other.funcs.iter().map(|(k, f)| (k, f.clone())).enumerate() {
+            for (_, data) in f.dfg.insts.iter_mut() {
+                match &mut data.op {
+                    Op::Call(callee) => *callee = fmap[callee.as_u32() as usize],
+                    Op::GlobalAddr(g) => *g = gmap[g.as_u32() as usize],
+                    _ => {}
+                }
+            }
+            let target = fmap[i];
+            match incoming[i] {
+                Some(_) if f.is_declaration() => {}
+                _ => self.funcs[target] = f,
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,318 @@
+//! Dead code elimination and CFG cleanup.
+//!
+//! `run` removes instructions and block parameters whose values nothing live needs: live
+//! roots are instructions with effects (stores, atomics, barriers, calls, volatile loads,
+//! terminators); a block parameter is live only if used, and then so are the branch
+//! arguments feeding it (an "aggressive" DCE in the style of Cytron et al. 1991).
+//!
+//! `simplify_cfg` removes unreachable blocks, turns a `brif` whose targets are equal into a
+//! `jump`, threads jumps through blocks that only jump, merges a block into its only
+//! predecessor when that predecessor jumps to it unconditionally, and removes block
+//! parameters that receive one value on every edge.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::analysis::{Cfg, DomTree};
+use crate::dfg::ValueDef;
+use crate::entity::{Block, Inst, Value};
+use crate::function::Function;
+use crate::inst::{Dest, InstData, Op};
+use crate::module::Module;
+
+/// Removes dead instructions and parameters in every function.
+pub fn run(m: &mut Module) {
+    for (_, f) in m.funcs.iter_mut() {
+        if !f.is_declaration() {
+            dce(f);
+        }
+    }
+}
+
+/// Cleans up the CFG of every function.
+pub fn simplify_cfg(m: &mut Module) {
+    for (_, f) in m.funcs.iter_mut() {
+        if !f.is_declaration() {
+            simplify_function(f);
+        }
+    }
+}
+
+fn removable(op: &Op) -> bool {
+    op.is_pure() || matches!(op, Op::Load(fl) if !fl.volatile)
+}
+
+/// Removes dead instructions and block parameters of `f`; returns whether any were.
+pub fn dce(f: &mut Function) -> bool {
+    let cfg = Cfg::new(f);
+    let entry = match f.layout.entry_block() {
+        Some(e) => e,
+        None => return false,
+    };
+    let mut live: HashSet<Value> = HashSet::new();
+    let mut work: Vec<Value> = Vec::new();
+    let mut live_insts: HashSet<Inst> = HashSet::new();
+    for &b in f.layout.blocks() {
+        for &i in f.layout.block_insts(b) {
+            if !removable(&f.dfg.insts[i].op) {
+                live_insts.insert(i);
+                work.extend(f.dfg.insts[i].args.iter().copied());
+            }
+        }
+    }
+    while let Some(v) = work.pop() {
+        if !live.insert(v) {
+            continue;
+        }
+        match f.dfg.value_def(v) {
+            ValueDef::Result(i) if live_insts.insert(i) => {
+                work.extend(f.dfg.insts[i].args.iter().copied());
+            }
+            ValueDef::Param(b, k) => {
+                for &(_, t) in cfg.preds(b) {
+                    for d in f.dfg.insts[t].op.dests() {
+                        if d.block == b {
+                            work.push(d.args[k as usize]);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut changed = false;
+    let blocks: Vec<Block> = f.layout.blocks().to_vec();
+    for &b in &blocks {
+        let dead: Vec<Inst> = f
+            .layout
+            .block_insts(b)
+            .iter()
+            .copied()
+            .filter(|i| !live_insts.contains(i))
+            .collect();
+        for i in dead {
+            f.remove_inst(i);
+            changed = true;
+        }
+    }
+    for &b in &blocks {
+        if b == entry {
+            continue;
+        }
+        let params: Vec<Value> = f.dfg.block_params(b).to_vec();
+        for p in params.into_iter().rev() {
+            if !live.contains(&p) {
+                let ValueDef::Param(_, k) = f.dfg.value_def(p) else {
+                    continue;
+                };
+                remove_param(f, &cfg, b, k as usize);
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+/// Removes parameter `k` of `b` and the matching argument of every branch to `b`.
+fn remove_param(f: &mut Function, cfg: &Cfg, b: Block, k: usize) {
+    for &(_, t) in cfg.preds(b) {
+        for d in f.dfg.insts[t].op.dests_mut() {
+            if d.block == b {
+                d.args.remove(k);
+            }
+        }
+    }
+    f.dfg.remove_block_param(b, k);
+}
+
+/// Simplifies the CFG of `f` until nothing changes; returns whether anything did.
+pub fn simplify_function(f: &mut Function) -> bool {
+    let mut any = false;
+    // Each round makes progress or stops; the bound only guards against a bug looping.
+    for _ in 0..1000 {
+        let changed = remove_unreachable(f)
+            | same_target_brif(f)
+            | thread_jumps(f)
+            | merge_blocks(f)
+            | trivial_params(f);
+        f.resolve_aliases();
+        any |= changed;
+        if !changed {
+            break;
+        }
+    }
+    any
+}
+
+fn remove_unreachable(f: &mut Function) -> bool {
+    let cfg = Cfg::new(f);
+    let dom = DomTree::new(f, &cfg);
+    let dead: Vec<Block> = f
+        .layout
+        .blocks()
+        .iter()
+        .copied()
+        .filter(|&b| !dom.is_reachable(b))
+        .collect();
+    for &b in &dead {
+        let insts = f.layout.block_insts(b).to_vec();
+        f.layout.remove_block(b);
+        for i in insts {
+            f.dfg.detach_result(i);
+        }
+    }
+    !dead.is_empty()
+}
+
+fn same_target_brif(f: &mut Function) -> bool {
+    let mut changed = false;
+    for &b in f.layout.blocks() {
+        let Some(t) = f.terminator(b) else { continue };
+        if let Op::Brif(d) = &f.dfg.insts[t].op {
+            if d.0 == d.1 {
+                let dest = d.0.clone();
+                f.dfg.insts[t] = InstData {
+                    op: Op::Jump(dest),
+                    args: Vec::new(),
+                };
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+/// The target of `b` if `b` holds nothing but `jump`.
+fn only_jump(f: &Function, b: Block) -> Option<Dest> {
+    match f.layout.block_insts(b) {
+        [i] => match &f.dfg.insts[*i].op {
+            Op::Jump(d) if d.block != b => Some(d.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn thread_jumps(f: &mut Function) -> bool {
+    let entry = f.layout.entry_block();
+    let cfg = Cfg::new(f);
+    let mut uses: HashMap<Value, usize> = HashMap::new();
+    for &b in f.layout.blocks() {
+        for &i in f.layout.block_insts(b) {
+            for a in f.dfg.insts[i].all_args() {
+                *uses.entry(a).or_default() += 1;
+            }
+        }
+    }
+    let mut changed = false;
+    for b in f.layout.blocks().to_vec() {
+        if Some(b) == entry {
+            continue;
+        }
+        let Some(target) = only_jump(f, b) else {
+            continue;
+        };
+        let params: Vec<Value> = f.dfg.block_params(b).to_vec();
+        // A parameter used beyond the jump (in blocks `b` dominates) must stay defined.
+        let own = |p: &Value| target.args.iter().filter(|a| *a == p).count();
+        if params
+            .iter()
+            .any(|p| uses.get(p).copied().unwrap_or(0) != own(p))
+        {
+            continue;
+        }
+        for &(p, t) in cfg.preds(b) {
+            if p == b {
+                continue;
+            }
+            for d in f.dfg.insts[t].op.dests_mut() {
+                if d.block != b {
+                    continue;
+                }
+                let map: HashMap<Value, Value> =
+                    params.iter().copied().zip(d.args.iter().copied()).collect();
+                let args = target
+                    .args
+                    .iter()
+                    .map(|a| map.get(a).copied().unwrap_or(*a))
+                    .collect();
+                *d = Dest {
+                    block: target.block,
+                    args,
+                };
+                changed = true;
+            }
+        }
+        if changed {
+            // The CFG changed; recompute it before threading more.
+            return true;
+        }
+    }
+    changed
+}
+
+fn merge_blocks(f: &mut Function) -> bool {
+    let entry = f.layout.entry_block();
+    let cfg = Cfg::new(f);
+    for b in f.layout.blocks().to_vec() {
+        if Some(b) == entry {
+            continue;
+        }
+        let [(p, t)] = cfg.preds(b) else { continue };
+        let (p, t) = (*p, *t);
+        if p == b {
+            continue;
+        }
+        let Op::Jump(d) = &f.dfg.insts[t].op else {
+            continue;
+        };
+        let args = d.args.clone();
+        let params: Vec<Value> = f.dfg.block_params(b).to_vec();
+        for (k, (&param, &arg)) in params.iter().zip(&args).enumerate().rev() {
+            f.dfg.remove_block_param(b, k);
+            f.dfg.change_to_alias(param, arg);
+        }
+        f.layout.remove_inst(t);
+        f.layout.move_insts(b, p);
+        f.layout.remove_block(b);
+        return true;
+    }
+    false
+}
+
+fn trivial_params(f: &mut Function) -> bool {
+    let entry = f.layout.entry_block();
+    let cfg = Cfg::new(f);
+    let mut changed = false;
+    for b in f.layout.blocks().to_vec() {
+        if Some(b) == entry || cfg.preds(b).is_empty() {
+            continue;
+        }
+        let params: Vec<Value> = f.dfg.block_params(b).to_vec();
+        for (k, &p) in params.iter().enumerate().rev() {
+            let mut only: Option<Value> = None;
+            let mut trivial = true;
+            for &(_, t) in cfg.preds(b) {
+                for d in f.dfg.insts[t].op.dests() {
+                    if d.block != b {
+                        continue;
+                    }
+                    let a = f.dfg.resolve(d.args[k]);
+                    if a == p || Some(a) == only {
+                        continue;
+                    }
+                    if only.is_some() {
+                        trivial = false;
+                    }
+                    only = Some(a);
+                }
+            }
+            let Some(v) = only.filter(|_| trivial) else {
+                continue;
+            };
+            remove_param(f, &cfg, b, k);
+            f.dfg.change_to_alias(p, v);
+            changed = true;
+        }
+    }
+    changed
+}

@@ -1,0 +1,145 @@
+//! Device-independent optimization passes and the pass manager that runs them.
+//!
+//! Each pass takes a verified module and leaves a verified module that computes the same
+//! results (bit for bit, NaN payloads and signed zeros included, except where the OpenCL C
+//! specification leaves a result unspecified). The manager runs the verifier after every
+//! pass when asked (always in debug builds and tests) and times each pass by name.
+
+pub mod cse;
+pub mod dce;
+pub mod fold;
+pub mod inline;
+pub mod licm;
+pub mod mem2reg;
+
+use std::time::{Duration, Instant};
+
+use crate::module::Module;
+use crate::verify::{verify_module, VerifyError};
+
+/// A transformation of a module.
+pub type PassFn = fn(&mut Module);
+
+/// The passes by name, in the order a full pipeline runs them.
+pub const PASSES: [(&str, PassFn); 7] = [
+    ("inline", inline::run),
+    ("mem2reg", mem2reg::run),
+    ("fold", fold::run),
+    ("dce", dce::run),
+    ("simplify_cfg", dce::simplify_cfg),
+    ("cse", cse::run),
+    ("licm", licm::run),
+];
+
+/// The pass named `name`.
+pub fn pass_by_name(name: &str) -> Option<PassFn> {
+    PASSES.iter().find(|(n, _)| *n == name).map(|&(_, f)| f)
+}
+
+/// A pass that broke the IR contract, with the verifier's findings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PassError {
+    /// The pass.
+    pub pass: String,
+    /// What the verifier found after it.
+    pub errors: Vec<VerifyError>,
+}
+
+impl std::fmt::Display for PassError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "IR invalid after pass {}:", self.pass)?;
+        for e in &self.errors {
+            writeln!(f, "  {e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PassError {}
+
+/// Runs passes in order, verifying after each when `verify` is set.
+pub struct PassManager {
+    passes: Vec<(String, PassFn)>,
+    /// Whether to run the verifier after each pass (default: in debug builds).
+    pub verify: bool,
+    /// Time spent in each pass run, in order.
+    pub timings: Vec<(String, Duration)>,
+}
+
+impl Default for PassManager {
+    fn default() -> Self {
+        PassManager::new()
+    }
+}
+
+impl PassManager {
+    /// An empty pipeline.
+    pub fn new() -> PassManager {
+        PassManager {
+            passes: Vec::new(),
+            verify: cfg!(debug_assertions),
+            timings: Vec::new(),
+        }
+    }
+
+    /// The standard pipeline: inline into kernels, promote stack slots, then fold, clean up,
+    /// remove redundancy and hoist loop invariants.
+    pub fn standard() -> PassManager {
+        let mut pm = PassManager::new();
+        for name in [
+            "inline",
+            "mem2reg",
+            "fold",
+            "simplify_cfg",
+            "dce",
+            "cse",
+            "licm",
+            "fold",
+            "simplify_cfg",
+            "dce",
+        ] {
+            pm.add(name).expect("standard pass exists");
+        }
+        pm
+    }
+
+    /// Appends the pass named `name`; `false` if there is none.
+    pub fn add(&mut self, name: &str) -> Option<()> {
+        let f = pass_by_name(name)?;
+        self.passes.push((name.to_string(), f));
+        Some(())
+    }
+
+    /// Appends a pass that is not in the registry (a device's own pass, say).
+    pub fn add_fn(&mut self, name: &str, f: PassFn) {
+        self.passes.push((name.to_string(), f));
+    }
+
+    /// Runs the pipeline.
+    pub fn run(&mut self, module: &mut Module) -> Result<(), PassError> {
+        for (name, f) in &self.passes {
+            let start = Instant::now();
+            f(module);
+            self.timings.push((name.clone(), start.elapsed()));
+            if self.verify {
+                verify_module(module).map_err(|errors| PassError {
+                    pass: name.clone(),
+                    errors,
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Total time per pass name, in first-run order.
+    pub fn total_by_name(&self) -> Vec<(String, Duration)> {
+        let mut out: Vec<(String, Duration)> = Vec::new();
+        for (n, d) in &self.timings {
+            match out.iter_mut().find(|(m, _)| m == n) {
+                Some((_, t)) => *t += *d,
+                None => out.push((n.clone(), *d)),
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,206 @@
+//! The reference interpreter computes what the OpenCL C specification says.
+
+use ferrocl_ir::interp::{Interpreter, Trap, Val};
+use ferrocl_ir::{parse_module, verify_module, Module};
+
+fn module(text: &str) -> Module {
+    let m = parse_module(text).unwrap_or_else(|e| panic!("{e}"));
+    verify_module(&m).unwrap_or_else(|e| panic!("{e:?}"));
+    m
+}
+
+fn call(text: &str, args: &[Val]) -> Result<Option<Val>, Trap> {
+    let m = module(text);
+    let f = m.func_by_name("f").expect("@f");
+    Interpreter::new(&m).call(f, args)
+}
+
+fn ret(text: &str, args: &[Val]) -> u64 {
+    call(text, args).expect("runs").expect("returns").bits()
+}
+
+#[test]
+fn loops_run_to_completion() {
+    let text = "func @f(i32) -> i32 {
+block0(v0: i32):
+    v1: i32 = iconst 0
+    jump block1(v1, v1)
+block1(v2: i32, v3: i32):
+    v4: i1 = icmp slt v2, v0
+    brif v4, block2, block3
+block2:
+    v5: i32 = iadd v3, v2
+    v6: i32 = iconst 1
+    v7: i32 = iadd v2, v6
+    jump block1(v7, v5)
+block3:
+    return v3
+}
+";
+    assert_eq!(ret(text, &[Val::i32(10)]), 45);
+}
+
+fn unary_conv(op: &str, from: &str, to: &str, x: u64) -> u64 {
+    let text = format!("func @f({from}) -> {to} {{\nblock0(v0: {from}):\n    v1: {to} = {op} v0\n    return v1\n}}\n");
+    ret(&text, &[Val::scalar(x)])
+}
+
+#[test]
+fn conversions_follow_6_4_3() {
+    // convert_uchar_sat(300) == 255, convert_uchar_sat(-5) == 0.
+    assert_eq!(unary_conv("satconv.s.u", "i32", "i8", 300), 255);
+    assert_eq!(
+        unary_conv("satconv.s.u", "i32", "i8", (-5i32) as u32 as u64),
+        0
+    );
+    // convert_int_rtn(-1.5f) == -2, convert_int_rtp(-1.5f) == -1, convert_int(-1.5f) == -1.
+    let m15 = u64::from((-1.5f32).to_bits());
+    assert_eq!(
+        unary_conv("fptosi.rtn", "f32", "i32", m15),
+        (-2i32) as u32 as u64
+    );
+    assert_eq!(
+        unary_conv("fptosi.rtp", "f32", "i32", m15),
+        (-1i32) as u32 as u64
+    );
+    assert_eq!(
+        unary_conv("fptosi.rtz", "f32", "i32", m15),
+        (-1i32) as u32 as u64
+    );
+    // 6.4.3.3: with saturation, NaN converts to 0 and out-of-range values clamp.
+    assert_eq!(
+        unary_conv(
+            "fptosi.rtz.sat",
+            "f32",
+            "i32",
+            u64::from(f32::NAN.to_bits())
+        ),
+        0
+    );
+    assert_eq!(
+        unary_conv("fptoui.rtz.sat", "f32", "i8", u64::from(1e9f32.to_bits())),
+        255
+    );
+    // 16777217 is halfway between two floats: rte and rtz give the even one, rtp the other.
+    assert_eq!(
+        unary_conv("sitofp.rte", "i32", "f32", 16_777_217),
+        u64::from(16_777_216f32.to_bits())
+    );
+    assert_eq!(
+        unary_conv("sitofp.rtp", "i32", "f32", 16_777_217),
+        u64::from(16_777_218f32.to_bits())
+    );
+    assert_eq!(
+        unary_conv("uitofp.rte", "i32", "f32", 0xffff_ffff),
+        u64::from(4_294_967_296f32.to_bits())
+    );
+    // 65530 to half: rtz gives the largest half, 65504; rte overflows to infinity (>= 65520).
+    assert_eq!(
+        unary_conv("fconv.rtz", "f32", "f16", u64::from(65530f32.to_bits())),
+        0x7bff
+    );
+    assert_eq!(
+        unary_conv("fconv.rte", "f32", "f16", u64::from(65530f32.to_bits())),
+        0x7c00
+    );
+    assert_eq!(
+        unary_conv("fconv.rte", "f16", "f32", 0x3c00),
+        u64::from(1f32.to_bits())
+    );
+    assert_eq!(unary_conv("sext", "i8", "i32", 0x80), 0xffff_ff80);
+    assert_eq!(unary_conv("zext", "i8", "i32", 0x80), 0x80);
+}
+
+#[test]
+fn shifts_mask_their_amount() {
+    // 6.5.10: 1 << 33 on int shifts by 33 & 31 == 1.
+    let text = "func @f(i32, i32) -> i32 {\nblock0(v0: i32, v1: i32):\n    v2: i32 = shl v0, v1\n    return v2\n}\n";
+    assert_eq!(ret(text, &[Val::i32(1), Val::i32(33)]), 2);
+    let text = "func @f(i8, i8) -> i8 {\nblock0(v0: i8, v1: i8):\n    v2: i8 = ashr v0, v1\n    return v2\n}\n";
+    assert_eq!(ret(text, &[Val::scalar(0x80), Val::scalar(9)]), 0xc0);
+}
+
+#[test]
+fn vectors_work_lane_by_lane() {
+    // (int4)(a < b) gives -1 for true lanes (6.5.4), shuffle picks lanes of both vectors.
+    let text = "func @f(i32, i32) -> i32 {
+block0(v0: i32, v1: i32):
+    v2: i32x4 = splat v0
+    v3: i32 = iconst 2
+    v4: i32x4 = insertlane v2, v3, 1
+    v5: i32x4 = splat v1
+    v6: i1x4 = icmp slt v4, v5
+    v7: i32x4 = sext v6
+    v8: i32x2 = shuffle v7, v4, [1, 5]
+    v9: i32 = extractlane v8, 0
+    v10: i32 = extractlane v8, 1
+    v11: i32 = imul v9, v10
+    return v11
+}
+";
+    // Lane 1 of v4 is 2 < 3: -1; lane 5 of the concatenation is v4's lane 1: 2.
+    assert_eq!(
+        ret(text, &[Val::i32(7), Val::i32(3)]),
+        (-2i32) as u32 as u64
+    );
+}
+
+#[test]
+fn kernels_read_and_write_buffers_by_global_id() {
+    let text = "kernel @f(ptr.global) {
+    arg \"a\": \"int*\" global none []
+block0(v0: ptr.global):
+    v1: i64 = global_id 0
+    v2: i64 = iconst 4
+    v3: i64 = imul v1, v2
+    v4: ptr.global = ptradd v0, v3
+    v5: i32 = load.global v4, align 4
+    v6: i32 = iconst 10
+    v7: i32 = imul v5, v6
+    store.global v7, v4, align 4
+    return
+}
+";
+    let m = module(text);
+    let f = m.func_by_name("f").expect("@f");
+    let mut it = Interpreter::new(&m);
+    let buf = it.memory.alloc(
+        [1u32, 2, 3, 4]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect(),
+    );
+    for gid in 0..4 {
+        it.work_item.global_id[0] = gid;
+        it.call(f, &[Val::scalar(buf)]).expect("runs");
+    }
+    let out: Vec<u32> = it
+        .memory
+        .region(buf)
+        .expect("buffer")
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
+    assert_eq!(out, vec![10, 20, 30, 40]);
+}
+
+#[test]
+fn bad_accesses_and_missing_functions_trap() {
+    let text = "func @f(ptr.global) -> i32 {\nblock0(v0: ptr.global):\n    v1: i64 = iconst 1000\n    v2: ptr.global = ptradd v0, v1\n    v3: i32 = load.global v2, align 4\n    return v3\n}\n";
+    let m = module(text);
+    let mut it = Interpreter::new(&m);
+    let buf = it.memory.alloc(vec![0; 16]);
+    assert!(matches!(
+        it.call(m.func_by_name("f").expect("@f"), &[Val::scalar(buf)]),
+        Err(Trap::OutOfBounds(_))
+    ));
+    let text = "declare @g() -> i32\nfunc @f() -> i32 {\nblock0:\n    v0: i32 = call @g()\n    return v0\n}\n";
+    assert_eq!(call(text, &[]), Err(Trap::Undefined("g".into())));
+    let m = module("func @f() {\nblock0:\n    jump block1\nblock1:\n    jump block1\n}\n");
+    let mut it = Interpreter::new(&m);
+    it.fuel = 1000;
+    assert_eq!(
+        it.call(m.func_by_name("f").expect("@f"), &[]),
+        Err(Trap::OutOfFuel)
+    );
+}
