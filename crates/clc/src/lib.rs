@@ -7,11 +7,13 @@
 pub mod builtins;
 pub mod diag;
 pub mod lex;
+pub mod lower;
 pub mod options;
 pub mod parse;
 pub mod pp;
 pub mod sema;
 
+pub use lower::{lower, LowerError};
 pub use options::{
     parse_build_options, parse_link_options, BuildOptions, ClVersion, LinkOptions, MacroDef,
     OptionError,

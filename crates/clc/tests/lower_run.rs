@@ -1,0 +1,243 @@
+//! Small kernels lowered and run on the IR's reference interpreter, before and after the
+//! standard pass pipeline: the results are what OpenCL C says they are.
+
+use ferrocl_clc::{compile, lower, parse_build_options, Target};
+use ferrocl_ir::interp::{Interpreter, Val};
+use ferrocl_ir::{passes::PassManager, verify_module, Module};
+
+fn build(src: &str) -> Module {
+    let opts = parse_build_options("").expect("options");
+    let c = compile(src, &opts, &Target::full_profile_cpu(), &[]);
+    let program = c
+        .program
+        .unwrap_or_else(|| panic!("does not compile:\n{}", c.log));
+    let m = lower(&program).expect("lowers");
+    verify_module(&m).expect("lowered module verifies");
+    m
+}
+
+/// Runs `kernel` once per global id in 0..n with the given buffers (byte vectors) and
+/// scalar arguments after them; returns the buffers afterwards. Runs the unoptimized and the
+/// optimized module and checks that both agree.
+fn run(src: &str, kernel: &str, n: u64, buffers: &[Vec<u8>], scalars: &[Val]) -> Vec<Vec<u8>> {
+    let plain = build(src);
+    let mut opt = plain.clone();
+    let mut pm = PassManager::standard();
+    pm.verify = true;
+    pm.run(&mut opt).expect("passes keep the module valid");
+    let mut results = Vec::new();
+    for m in [&plain, &opt] {
+        let f = m.func_by_name(kernel).expect("kernel exists");
+        let mut it = Interpreter::new(m);
+        let ptrs: Vec<u64> = buffers.iter().map(|b| it.memory.alloc(b.clone())).collect();
+        for gid in 0..n {
+            it.work_item.global_id = [gid, 0, 0];
+            it.work_item.global_size = [n, 1, 1];
+            let mut args: Vec<Val> = ptrs.iter().map(|&p| Val::scalar(p)).collect();
+            args.extend(scalars.iter().cloned());
+            it.call(f, &args)
+                .unwrap_or_else(|t| panic!("kernel traps: {t}"));
+        }
+        let out: Vec<Vec<u8>> = ptrs
+            .iter()
+            .map(|&p| it.memory.region(p).expect("buffer").to_vec())
+            .collect();
+        results.push(out);
+    }
+    assert_eq!(
+        results[0], results[1],
+        "optimized module computes something else"
+    );
+    results.pop().unwrap()
+}
+
+fn f32s(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+fn i32s(v: &[i32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+fn as_f32(b: &[u8]) -> Vec<f32> {
+    b.chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+fn as_i32(b: &[u8]) -> Vec<i32> {
+    b.chunks(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[test]
+fn vector_add() {
+    let src =
+        "__kernel void add(__global const float* a, __global const float* b, __global float* c) {
+        size_t i = get_global_id(0);
+        c[i] = a[i] + b[i];
+    }";
+    let a = [1.0f32, 2.5, -3.0, 4.0];
+    let b = [0.5f32, 0.5, 1.0, -8.0];
+    let out = run(src, "add", 4, &[f32s(&a), f32s(&b), f32s(&[0.0; 4])], &[]);
+    assert_eq!(as_f32(&out[2]), vec![1.5, 3.0, -2.0, -4.0]);
+}
+
+#[test]
+fn loop_sum_with_break_and_continue() {
+    let src = "__kernel void sum(__global int* out, int n) {
+        int s = 0;
+        for (int i = 0; i < n; i++) {
+            if (i % 3 == 0) continue;
+            if (i > 20) break;
+            s += i;
+        }
+        int j = 0;
+        do { s += 1000; j++; } while (j < 2);
+        while (j > 0) { j--; }
+        out[0] = s + j;
+    }";
+    let out = run(src, "sum", 1, &[i32s(&[0])], &[Val::i32(100)]);
+    // i in 1..=20 not divisible by 3: sum(1..=20) - (3+6+...+18) = 210 - 63 = 147.
+    assert_eq!(as_i32(&out[0]), vec![147 + 2000]);
+}
+
+#[test]
+fn switch_with_fallthrough_and_goto() {
+    let src = "int classify(int x) {
+        int r = 0;
+        switch (x) {
+        case 0: r += 1;
+        case 1: r += 10; break;
+        case 5: { r = 50; goto done; }
+        default: r = -1;
+        }
+        r += 100;
+    done:
+        return r;
+    }
+    __kernel void k(__global int* out) {
+        int i = get_global_id(0);
+        out[i] = classify(i);
+    }";
+    let out = run(src, "k", 7, &[i32s(&[0; 7])], &[]);
+    assert_eq!(as_i32(&out[0]), vec![111, 110, 99, 99, 99, 50, 99]);
+}
+
+#[test]
+fn short_circuit_and_conditional() {
+    let src = "__kernel void k(__global int* out) {
+        int calls = 0;
+        int a = 0;
+        if (a != 0 && (calls = 1)) { out[0] = -1; }
+        if (a == 0 || (calls = 2)) { out[1] = calls; }
+        out[2] = (a ? 7 : 8) + (1 < 2) + (3 == 4);
+        out[3] = (out[1], 42);
+    }";
+    let out = run(src, "k", 1, &[i32s(&[0; 4])], &[]);
+    assert_eq!(as_i32(&out[0]), vec![0, 0, 9, 42]);
+}
+
+#[test]
+fn vectors_swizzles_and_comparisons() {
+    let src = "__kernel void k(__global float4* out, __global int4* cmp) {
+        float4 v = (float4)(1.0f, 2.0f, 3.0f, 4.0f);
+        v.xy = v.yx;
+        v.w += 10.0f;
+        float2 lo = v.lo;
+        v.z = lo.x * 100.0f;
+        out[0] = v;
+        out[1] = v.wzyx;
+        int4 a = (int4)(1, 5, 3, 0);
+        int4 b = (int4)(2, 5, 1, 0);
+        cmp[0] = a < b;
+        cmp[1] = a == b;
+        cmp[2] = !a;
+    }";
+    let out = run(src, "k", 1, &[f32s(&[0.0; 8]), i32s(&[0; 12])], &[]);
+    assert_eq!(
+        as_f32(&out[0]),
+        vec![2.0, 1.0, 200.0, 14.0, 14.0, 200.0, 1.0, 2.0]
+    );
+    // 6.5.6: vector comparisons give -1 (true) or 0 per lane.
+    assert_eq!(
+        as_i32(&out[1]),
+        vec![-1, 0, 0, 0, 0, -1, 0, -1, 0, 0, 0, -1]
+    );
+}
+
+#[test]
+fn structs_arrays_and_pointer_arithmetic() {
+    let src = "typedef struct { char c; int i; float f[2]; } S;
+    S make(int x) { S s; s.c = 1; s.i = x; s.f[0] = 0.5f; s.f[1] = x * 2.0f; return s; }
+    float total(S s) { return s.c + s.i + s.f[0] + s.f[1]; }
+    __kernel void k(__global float* out, __global S* buf) {
+        S a = make(3);
+        S b = a;
+        b.i = 10;
+        int arr[5] = {1, 2, 3};
+        int *p = arr + 1;
+        p[1] += 40;
+        out[0] = total(a);
+        out[1] = total(b);
+        out[2] = arr[2] + arr[4] + (int)(p - arr);
+        out[3] = sizeof(S);
+        buf[1] = b;
+        buf[0].f[1] = 7.0f;
+    }";
+    let out = run(src, "k", 1, &[f32s(&[0.0; 4]), vec![0u8; 32]], &[]);
+    assert_eq!(as_f32(&out[0]), vec![10.5, 17.5, 44.0, 16.0]);
+    // struct S: c at 0, i at 4, f at 8 and 12: 16 bytes (C layout with padding).
+    let buf = &out[1];
+    assert_eq!(buf[16], 1);
+    assert_eq!(as_i32(&buf[20..24]), vec![10]);
+    assert_eq!(as_f32(&buf[24..32]), vec![0.5, 6.0]);
+    assert_eq!(as_f32(&buf[12..16]), vec![7.0]);
+}
+
+#[test]
+fn globals_constants_and_local_memory() {
+    let src = "__constant int table[4] = {10, 20, 30, 40};
+    __kernel void k(__global int* out) {
+        __local int tmp[4];
+        int i = get_global_id(0);
+        tmp[i] = table[3 - i];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        out[i] = tmp[i] + i;
+    }";
+    let out = run(src, "k", 4, &[i32s(&[0; 4])], &[]);
+    assert_eq!(as_i32(&out[0]), vec![40, 31, 22, 13]);
+}
+
+#[test]
+fn builtins_that_are_instructions() {
+    let src = "__kernel void k(__global int* out, __global float* f) {
+        out[0] = min(3, -4);
+        out[1] = max(3u, 7u);
+        out[2] = clamp(15, 0, 10);
+        out[3] = abs(-9);
+        out[4] = popcount(0xF0F0);
+        out[5] = clz(1);
+        out[6] = convert_int_sat(3.0e10f);
+        out[7] = as_int(1.0f);
+        out[8] = select(1, 2, 0);
+        out[9] = all((int2)(-1, -5));
+        out[10] = convert_int(convert_uchar_sat(300));
+        out[11] = rotate(0x80000001u, 1u);
+        f[0] = sqrt(16.0f);
+        f[1] = fmin(2.0f, -1.0f);
+        f[2] = dot((float4)(1, 2, 3, 4), (float4)(1, 1, 1, 1));
+        f[3] = cross((float4)(1, 0, 0, 0), (float4)(0, 1, 0, 0)).z;
+        f[4] = convert_float(7);
+        f[5] = floor(-1.5f) + fabs(-0.25f);
+        f[6] = length((float2)(3.0f, 4.0f));
+        f[7] = mad(2.0f, 3.0f, 1.0f);
+    }";
+    let out = run(src, "k", 1, &[i32s(&[0; 12]), f32s(&[0.0; 8])], &[]);
+    assert_eq!(
+        as_i32(&out[0]),
+        vec![-4, 7, 10, 9, 8, 31, i32::MAX, 0x3f80_0000, 1, 1, 255, 3]
+    );
+    assert_eq!(
+        as_f32(&out[1]),
+        vec![4.0, -1.0, 10.0, 1.0, 7.0, -1.75, 5.0, 7.0]
+    );
+}
