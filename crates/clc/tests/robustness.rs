@@ -275,3 +275,34 @@ fn mutated_corpus_files_never_crash() {
         build_bounded(s, Duration::from_secs(10)).expect("bounded");
     }
 }
+
+#[test]
+fn macro_and_include_bombs_are_errors() {
+    let mut src = String::from("#define A0 x\n");
+    for i in 1..40 {
+        src.push_str(&format!("#define A{i} A{} A{}\n", i - 1, i - 1));
+    }
+    src.push_str("A39\n");
+    let c = compile(
+        &src,
+        &BuildOptions::default(),
+        &Target::full_profile_cpu(),
+        &[],
+    );
+    assert!(
+        c.log.contains("macro expansion produces too many tokens"),
+        "{}",
+        c.log
+    );
+    let header = (
+        "b.h".to_string(),
+        "#include \"b.h\"\n#include \"b.h\"\n".to_string(),
+    );
+    let c = compile(
+        "#include \"b.h\"\n",
+        &BuildOptions::default(),
+        &Target::full_profile_cpu(),
+        &[header],
+    );
+    assert!(c.program.is_none());
+}
