@@ -213,6 +213,16 @@ const TOKENS: &[&str] = &[
     "@",
     "$",
     "\"",
+    "é",
+    "∑x",
+    "\u{feff}",
+    "<:",
+    "%:",
+    "pipe",
+    "generic",
+    "__generic",
+    "_Pragma(\"unroll\")",
+    "#pragma unroll\n",
 ];
 
 #[test]
