@@ -303,6 +303,7 @@ fn calls(p: &CheckedProgram, func: &str) -> Vec<(String, Vec<String>, String)> {
                     params.iter().map(|t| p.types.name(*t)).collect(),
                 ),
                 Callee::User(f) => (p.functions[f.0 as usize].name.clone(), vec![]),
+                Callee::Block(_) => ("<block>".to_string(), vec![]),
             };
             out.push((name, params, p.types.name(e.ty)));
             args.iter().for_each(|a| visit(p, a, out));
@@ -324,6 +325,10 @@ fn calls(p: &CheckedProgram, func: &str) -> Vec<(String, Vec<String>, String)> {
                 visit(p, b, out);
             }
             ExprKind::VecLit(xs) => xs.iter().for_each(|x| visit(p, x, out)),
+            ExprKind::CompoundAssign { lhs, rhs, .. } => {
+                visit(p, lhs, out);
+                visit(p, rhs, out);
+            }
             _ => {}
         }
     }
@@ -843,4 +848,61 @@ fn generic_pointers_meet_named_ones_in_the_generic_space() {
         panic!("{:?}", d.kind)
     };
     assert!(matches!(b.kind, ExprKind::Cast(CastKind::ToGeneric, _)));
+}
+
+#[test]
+fn blocks_and_device_enqueue() {
+    // 6.14 blocks and 6.15.19 enqueue_kernel (OpenCL C 2.0).
+    let src = "__kernel void child(__global int *a) { a[0] = 1; }\n\
+               __kernel void parent(__global int *a, int n) {\n\
+                 int (^twice)(int) = ^(int x) { return 2 * x * n; };\n\
+                 a[1] = twice(3);\n\
+                 queue_t q = get_default_queue();\n\
+                 ndrange_t r = ndrange_1D(64);\n\
+                 int e = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, r, ^{ child(a); });\n\
+                 e += enqueue_kernel(q, CLK_ENQUEUE_FLAGS_WAIT_KERNEL, r, ^(local void *l) { a[2] = n; }, 16u);\n\
+                 uint s = get_kernel_work_group_size(^{ a[3] = 0; });\n\
+               }";
+    let p = ok_with(src, "-cl-std=CL2.0");
+    let c = calls(&p, "parent");
+    assert!(
+        c.iter()
+            .any(|x| x.0 == "enqueue_kernel" && x.1.len() == 4 && x.2 == "int"),
+        "{c:?}"
+    );
+    assert!(c.iter().any(|x| x.0 == "enqueue_kernel" && x.1.len() == 5));
+    let twice = p.vars.iter().find(|v| v.name == "twice").expect("twice");
+    assert_eq!(p.types.name(twice.ty.ty), "int (^)(int)");
+    // The literal captures `n` by value.
+    let init = init_of(&p, "parent", "twice");
+    let ExprKind::Block(b) = &init.kind else {
+        panic!("{:?}", init.kind)
+    };
+    assert_eq!(
+        b.captures
+            .iter()
+            .map(|v| p.vars[v.0 as usize].name.as_str())
+            .collect::<Vec<_>>(),
+        ["n"]
+    );
+    let log = errors_with(
+        "__kernel void k(int n) { void (^b)(void) = ^{ n = 1; }; }",
+        "-cl-std=CL2.0",
+        &Target::full_profile_cpu(),
+    );
+    assert!(
+        log.contains("variable is not assignable (missing __block type specifier)"),
+        "{log}"
+    );
+    let log = errors_with(
+        "__kernel void k() { enqueue_kernel(get_default_queue(), 0, ndrange_1D(1), ^(local void *p) {}); }",
+        "-cl-std=CL2.0",
+        &Target::full_profile_cpu(),
+    );
+    assert!(
+        log.contains("mismatch in number of block parameters (1) and local size arguments (0)"),
+        "{log}"
+    );
+    let log = err("__kernel void k() { void (^b)(void) = ^{ }; }");
+    assert!(log.contains("blocks require OpenCL C 2.0"), "{log}");
 }

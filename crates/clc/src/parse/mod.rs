@@ -70,6 +70,7 @@ pub struct Parser<'a> {
     last_reported: bool,
     /// The OpenCL C version (keywords that only exist from some version on).
     pub version: u32,
+    in_block_literal: u32,
 }
 
 fn space_of(k: Kw) -> Option<AddrSpace> {
@@ -135,6 +136,7 @@ pub fn builtin_type_name(name: &str) -> Option<BaseType> {
         "ndrange_t" => BaseType::NdRange,
         "cl_mem_fence_flags" => BaseType::Scalar(Scalar::UInt),
         "memory_order" => BaseType::MemoryOrder,
+        "kernel_enqueue_flags_t" | "clk_profiling_info" => BaseType::Scalar(Scalar::Int),
         "memory_scope" => BaseType::MemoryScope,
         "atomic_int" => BaseType::Atomic(Scalar::Int),
         "atomic_uint" => BaseType::Atomic(Scalar::UInt),
@@ -184,6 +186,7 @@ impl<'a> Parser<'a> {
             quiet_at_eof: false,
             last_reported: false,
             version: 300,
+            in_block_literal: 0,
         }
     }
 
@@ -1084,7 +1087,15 @@ impl<'a> Parser<'a> {
         }
         let mut ptrs = Vec::new();
         let mut attrs = Vec::new();
-        while self.eat(Tok::Star) {
+        loop {
+            if self.kind() == Tok::Caret {
+                let loc = self.bump().loc;
+                ptrs.push(Derived::Block { loc });
+                continue;
+            }
+            if !self.eat(Tok::Star) {
+                break;
+            }
             let mut quals = Quals::default();
             let mut space = None;
             loop {
@@ -1114,6 +1125,7 @@ impl<'a> Parser<'a> {
             // A nested declarator, not a parameter list: `(*p)`, `(name)`.
             let n = self.peek_n(1);
             n.kind == Tok::Star
+                || n.kind == Tok::Caret
                 || n.kind == Tok::LParen
                 || (n.kind == Tok::Ident && !self.starts_decl(n) && !abstract_ok)
                 || (n.kind == Tok::Ident
@@ -1334,7 +1346,11 @@ impl<'a> Parser<'a> {
 
     fn statement_inner(&mut self) -> Stmt {
         let loc = self.loc();
-        self.ops = 0;
+        // Statements inside a block literal count towards the enclosing statement's
+        // operators, so that nesting cannot multiply the bound.
+        if self.in_block_literal == 0 {
+            self.ops = 0;
+        }
         let mk = |kind| Stmt {
             kind,
             loc,
@@ -2108,6 +2124,37 @@ impl<'a> Parser<'a> {
                     loc,
                 }
             }
+            Tok::Caret => {
+                // A block literal (6.14.3).
+                self.bump();
+                if !self.enter() {
+                    return Expr {
+                        kind: ExprKind::Error,
+                        loc,
+                    };
+                }
+                let params = if self.kind() == Tok::LParen {
+                    self.bump();
+                    self.params().0
+                } else {
+                    Vec::new()
+                };
+                self.push_scope();
+                for p in &params {
+                    if let Some(n) = p.decl.name {
+                        self.declare(n, false);
+                    }
+                }
+                self.in_block_literal += 1;
+                let body = self.compound();
+                self.in_block_literal -= 1;
+                self.pop_scope();
+                self.leave();
+                Expr {
+                    kind: ExprKind::BlockLit(Box::new((params, body))),
+                    loc,
+                }
+            }
             Tok::LParen => {
                 self.bump();
                 if !self.enter() {
@@ -2260,6 +2307,7 @@ fn has_error(e: &Expr) -> bool {
         ExprKind::Cond(a, b, c) => has_error(a) || has_error(b) || has_error(c),
         ExprKind::Call(f, args) => has_error(f) || args.iter().any(has_error),
         ExprKind::VecLit(_, args) => args.iter().any(has_error),
+        ExprKind::BlockLit(_) => false,
         _ => false,
     }
 }

@@ -31,6 +31,15 @@ pub struct LangOpts {
     pub pointer_size: u64,
 }
 
+/// A block literal being checked: the scope depth its body starts at, what it captures,
+/// and its result type (from its first `return`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BlockCtx {
+    pub base_scope: usize,
+    pub captures: Vec<VarId>,
+    pub ret: Option<TypeId>,
+}
+
 /// A parameter as declared: type, name, location, explicit address space, spelling, access.
 pub type ParamInfo = (QualType, Option<Sym>, Loc, bool, String, Option<Access>);
 
@@ -185,6 +194,8 @@ pub struct Sema<'a> {
     labels: HashMap<String, Loc>,
     gotos: Vec<(String, Loc)>,
     calls: Vec<(FuncId, FuncId, Loc)>,
+    /// Block literals being checked, innermost last.
+    pub(crate) block_stack: Vec<BlockCtx>,
     /// The last declarator had an error: its variable is poisoned.
     declarator_failed: bool,
     /// Variables whose declaration had an error: their uses report nothing more.
@@ -230,6 +241,7 @@ impl<'a> Sema<'a> {
             block_depth: 0,
             anon_records: 0,
             declarator_failed: false,
+            block_stack: Vec::new(),
             poisoned: Default::default(),
         }
     }
@@ -255,6 +267,15 @@ impl<'a> Sema<'a> {
     pub fn lookup(&self, s: Sym) -> Option<Binding> {
         self.scopes.iter().rev().find_map(|m| m.get(&s).copied())
     }
+    /// The binding and the depth of the scope that holds it.
+    pub fn lookup_depth(&self, s: Sym) -> Option<(Binding, usize)> {
+        self.scopes
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, m)| m.get(&s).map(|b| (*b, i)))
+    }
+
     fn bind(&mut self, s: Sym, b: Binding, loc: Loc) {
         let scope = self.scopes.last_mut().expect("scope");
         if let Some(old) = scope.get(&s) {
@@ -544,6 +565,20 @@ impl<'a> Sema<'a> {
                         space: elem.space,
                     };
                 }
+                Derived::Block { loc } => {
+                    // 6.14.2: `R (^name)(P...)` references a block of type R(P...).
+                    match self.types.get(cur.ty).clone() {
+                        Type::Function { ret, params, .. } => {
+                            let b = self.types.intern(Type::Block { ret, params });
+                            cur = QualType::new(b);
+                        }
+                        _ => {
+                            self.diags
+                                .error(*loc, "block reference must name a function type");
+                        }
+                    }
+                    explicit = false;
+                }
                 Derived::Function {
                     params,
                     variadic,
@@ -612,6 +647,7 @@ impl<'a> Sema<'a> {
         for der in &d.derived {
             match der {
                 Derived::Pointer { .. } => s.push('*'),
+                Derived::Block { .. } => s.push('^'),
                 Derived::Array { .. } => s.push('*'),
                 Derived::Function { .. } => {}
             }
@@ -1850,6 +1886,31 @@ impl<'a> Sema<'a> {
                 }
                 mk(StmtKind::Continue)
             }
+            ast::StmtKind::Return(e) if !self.block_stack.is_empty() => {
+                // A block's result type is that of its first return (6.14.3).
+                let ce = e.as_ref().map(|e| {
+                    let x = self.expr(e);
+                    self.rvalue(x)
+                });
+                let void = self.types.void();
+                let ty = ce.as_ref().map_or(void, |c| c.ty);
+                let expected = self.block_stack.last().and_then(|b| b.ret);
+                match expected {
+                    None => {
+                        if let Some(b) = self.block_stack.last_mut() {
+                            b.ret = Some(ty);
+                        }
+                        mk(StmtKind::Return(ce))
+                    }
+                    Some(r) => {
+                        let ce = ce.map(|c| {
+                            let l = c.loc;
+                            self.assign_convert(c, r, l, "returning")
+                        });
+                        mk(StmtKind::Return(ce))
+                    }
+                }
+            }
             ast::StmtKind::Return(e) => {
                 let ret = self.cur_ret;
                 let fname = self
@@ -1886,6 +1947,30 @@ impl<'a> Sema<'a> {
             }
             ast::StmtKind::Error => mk(StmtKind::Empty),
         }
+    }
+
+    /// Checks the body of a block literal with its own function context.
+    pub(crate) fn block_body(&mut self, body: &ast::Stmt) -> Stmt {
+        let saved_fn = self.cur_fn.take();
+        let saved_loop = std::mem::take(&mut self.loop_depth);
+        let saved_switch = std::mem::take(&mut self.switch_stack);
+        let saved_labels = std::mem::take(&mut self.labels);
+        let saved_gotos = std::mem::take(&mut self.gotos);
+        let saved_depth = std::mem::replace(&mut self.block_depth, 1);
+        let s = self.stmt(body);
+        for (g, loc) in std::mem::take(&mut self.gotos) {
+            if !self.labels.contains_key(&g) {
+                self.diags
+                    .error(loc, format!("use of undeclared label '{g}'"));
+            }
+        }
+        self.cur_fn = saved_fn;
+        self.loop_depth = saved_loop;
+        self.switch_stack = saved_switch;
+        self.labels = saved_labels;
+        self.gotos = saved_gotos;
+        self.block_depth = saved_depth;
+        s
     }
 
     /// A statement that is the body of a control statement (its own scope, C99 6.8.4p3).

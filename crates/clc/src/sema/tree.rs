@@ -63,6 +63,8 @@ pub enum Callee {
         name: String,
         params: Vec<TypeId>,
     },
+    /// A call through a block reference (6.14.2); the expression is the block value.
+    Block(Expr),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -119,8 +121,20 @@ pub enum ExprKind {
     VecLit(Vec<Expr>),
     /// A compound literal: a temporary object (an lvalue) with its initializer.
     CompoundLit(Box<Init>),
+    /// A block literal (6.14.3): its parameters, body, and the variables of enclosing
+    /// scopes it captures (by value, read-only).
+    Block(Box<BlockExpr>),
     /// Placeholder after an error (never in a program handed to lowering).
     Error,
+}
+
+/// A checked block literal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockExpr {
+    pub params: Vec<VarId>,
+    pub body: Stmt,
+    /// Variables of enclosing functions or blocks read by the body (captured by value).
+    pub captures: Vec<VarId>,
 }
 
 impl Expr {
