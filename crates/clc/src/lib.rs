@@ -3,6 +3,40 @@
 //!
 //! The pipeline reads as its stages: [`options`] → [`pp`] (preprocess) → [`lex`] → [`parse`]
 //! → [`sema`] (types, overloads, OpenCL rules) → [`diag`] (the build log).
+//!
+//! # Using it from the runtime
+//!
+//! ```
+//! use ferrocl_clc::{compile, parse_build_options, Target};
+//! let options = parse_build_options("-cl-std=CL2.0 -D N=4").expect("valid options");
+//! let target = Target::full_profile_cpu(); // built from the device's queries in practice
+//! let source = "__kernel void k(__global int *o) { o[get_global_id(0)] = N; }";
+//! let c = compile(source, &options, &target, &[]);
+//! let program = c.program.expect("no errors");
+//! assert_eq!(program.kernels()[0].name, "k");
+//! assert!(c.log.is_empty());
+//! ```
+//!
+//! - [`parse_build_options`] / [`parse_link_options`]: `Err(OptionError)` maps to
+//!   CL_INVALID_BUILD_OPTIONS / CL_INVALID_COMPILER_OPTIONS / CL_INVALID_LINKER_OPTIONS.
+//! - [`compile`] never panics on any input; `Compilation::log` is the build log
+//!   (CL_PROGRAM_BUILD_LOG), `program` is `None` exactly when there were errors (after
+//!   `-Werror`). `headers` are clCompileProgram's embedded headers (include name → text).
+//! - [`CheckedProgram::kernels`] gives the metadata of clGetKernelInfo/clGetKernelArgInfo:
+//!   argument names, type names, address/access/type qualifiers, how each argument is passed
+//!   ([`ArgKind`]) and its size, and the reqd_work_group_size / work_group_size_hint /
+//!   vec_type_hint attributes.
+//!
+//! # The checked tree (for lowering)
+//!
+//! [`sema::tree`] holds one [`sema::Function`] per function, with a body of
+//! [`sema::tree::Stmt`]s. Every [`sema::tree::Expr`] carries its type ([`sema::types::Types`]
+//! interns them); lvalues are read through explicit `Load` nodes, arrays decay through
+//! `Cast(ArrayToPointer)`, every implicit conversion is a `Cast` with its [`sema::tree::CastKind`]
+//! (splats of scalars to vectors included), subscripts are `Deref(PtrAdd(..))`, and every call
+//! names one user function or one builtin overload with its parameter types. Program-scope
+//! variables (and function-scope statics and `__local` variables) are in
+//! `CheckedProgram::globals` with their initializers.
 
 pub mod builtins;
 pub mod diag;
