@@ -906,3 +906,22 @@ fn blocks_and_device_enqueue() {
     let log = err("__kernel void k() { void (^b)(void) = ^{ }; }");
     assert!(log.contains("blocks require OpenCL C 2.0"), "{log}");
 }
+
+#[test]
+fn string_literals_and_samplers() {
+    // String literals are __constant char arrays; they decay to `__constant char *`.
+    ok("constant char * constant msg = \"hi\"; __kernel void k(__global char *o) { constant char *s = \"abc\"; o[0] = s[1] + msg[0]; }");
+    let log = err("__kernel void k() { \"abc\"[0] = 'x'; }");
+    assert!(
+        log.contains("read-only variable is not assignable"),
+        "{log}"
+    );
+    // 6.11.b: samplers are not __local/__global and cannot be modified.
+    let log = err("__global sampler_t s = 0; __kernel void k() {}");
+    assert!(log.contains("the sampler type cannot be used with the __local and __global address space qualifiers"), "{log}");
+    let log = err("__kernel void k(sampler_t s) { s = 0; }");
+    assert!(
+        log.contains("cannot assign to a variable of type 'sampler_t'"),
+        "{log}"
+    );
+}

@@ -52,9 +52,11 @@ impl Sema<'_> {
         match &e.kind {
             ExprKind::Var(v) => self.vars[v.0 as usize].ty,
             ExprKind::Deref(p) => self.types.pointee(p.ty).unwrap_or_default(),
+            // String literals are `__constant char[N]` (not const-qualified, as in C; the
+            // constant address space already forbids writes).
             ExprKind::StrConst(_) => QualType {
                 ty: e.ty,
-                is_const: true,
+                is_const: false,
                 space: AddrSpace::Constant,
                 ..Default::default()
             },
@@ -489,14 +491,9 @@ impl Sema<'_> {
             }
             ast::ExprKind::Str(bytes) => {
                 let c = self.types.scalar(Scalar::Char);
-                let t = self.types.intern(Type::Array(
-                    QualType {
-                        ty: c,
-                        is_const: true,
-                        ..Default::default()
-                    },
-                    Some(bytes.len() as u64 + 1),
-                ));
+                let t = self
+                    .types
+                    .intern(Type::Array(QualType::new(c), Some(bytes.len() as u64 + 1)));
                 mk(ExprKind::StrConst(bytes.clone()), t, loc)
             }
             ast::ExprKind::Ident(s) => match self.lookup(*s) {

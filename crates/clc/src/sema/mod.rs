@@ -1008,6 +1008,16 @@ impl<'a> Sema<'a> {
         self.check_object_type(q, loc, true);
         self.check_restrict(q, loc);
         self.check_object_attrs(&d.decl.attrs);
+        if matches!(self.types.get(q.ty), Type::Sampler)
+            && matches!(
+                object_space(spec, &d.decl),
+                Some(AddrSpace::Local | AddrSpace::Global)
+            )
+        {
+            // 6.11.b
+            self.diags.error(loc, "the sampler type cannot be used with the __local and __global address space qualifiers");
+            return;
+        }
         let explicit = object_space(spec, &d.decl);
         match explicit.unwrap_or(AddrSpace::Generic) {
             AddrSpace::Constant => {}
@@ -2035,6 +2045,12 @@ impl<'a> Sema<'a> {
                 .is_some_and(|f| self.funcs[f.0 as usize].is_kernel);
             let mut q = q;
             let explicit_space = object_space(&g.spec, &d.decl);
+            if matches!(self.types.get(q.ty), Type::Sampler)
+                && matches!(explicit_space, Some(AddrSpace::Local | AddrSpace::Global))
+            {
+                // 6.11.b
+                self.diags.error(loc, "the sampler type cannot be used with the __local and __global address space qualifiers");
+            }
             if matches!(self.types.get(q.ty), Type::Event)
                 && matches!(
                     explicit_space,
@@ -2083,7 +2099,10 @@ impl<'a> Sema<'a> {
             if is_static && explicit_space.is_none() && self.opts.version >= 200 {
                 q.space = AddrSpace::Global;
             }
-            if matches!(self.types.get(q.ty), Type::Sampler) && d.init.is_none() {
+            if matches!(self.types.get(q.ty), Type::Sampler)
+                && d.init.is_none()
+                && !matches!(explicit_space, Some(AddrSpace::Local | AddrSpace::Global))
+            {
                 self.diags
                     .error(loc, "sampler variable must be initialized");
             }
