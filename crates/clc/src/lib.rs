@@ -448,13 +448,12 @@ pub fn preprocess(
     pp.run_directives_only("<built-in>", predefined(options, target, version));
     let tokens = pp.run("<source>", source.to_string());
     let mut out = String::new();
-    for t in &tokens {
+    for (i, t) in tokens.iter().enumerate() {
         if t.kind == lex::Tok::Eof {
             break;
         }
-        if t.kind == lex::Tok::Pragma {
-            out.push_str(&format!("\n#pragma unroll {}\n", t.sym));
-            continue;
+        if let Some(h) = pp.unroll_hints.iter().find(|h| h.0 == i) {
+            out.push_str(&format!("\n#pragma unroll {}\n", h.1));
         }
         if t.has(lex::BOL) && !out.is_empty() {
             out.push('\n');
@@ -539,6 +538,7 @@ pub fn compile_here(
     pp.run_directives_only("<built-in>", predefined(options, target, version));
     let tokens = pp.run("<source>", source.to_string());
     let truncated = pp.truncated;
+    let unroll_hints = std::mem::take(&mut pp.unroll_hints);
     let pp::Preprocessor {
         sm,
         mut interner,
@@ -555,6 +555,7 @@ pub fn compile_here(
     let ast = {
         let mut p = parse::Parser::new(&tokens, &sm, &mut interner, &mut diags);
         p.quiet_at_eof = truncated;
+        p.unroll_hints = unroll_hints.iter().map(|&(i, c, l)| (i, (c, l))).collect();
         p.version = v;
         p.translation_unit()
     };

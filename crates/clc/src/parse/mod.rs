@@ -59,7 +59,8 @@ pub struct Parser<'a> {
     builtin_types: FxHashMap<Sym, Option<BaseType>>,
     depth: u32,
     fatal: bool,
-    pending_unroll: Option<u32>,
+    /// `#pragma unroll` hints by the index of the token they precede.
+    pub unroll_hints: FxHashMap<usize, (u32, Loc)>,
     /// A `;` reported missing after a struct body, treated as present.
     virtual_semi: bool,
     /// Operators chained in the current statement (see [`MAX_OPS`]).
@@ -180,7 +181,7 @@ impl<'a> Parser<'a> {
             builtin_types: FxHashMap::default(),
             depth: 0,
             fatal: false,
-            pending_unroll: None,
+            unroll_hints: FxHashMap::default(),
             virtual_semi: false,
             ops: 0,
             quiet_at_eof: false,
@@ -482,10 +483,6 @@ impl<'a> Parser<'a> {
         let mut out = Vec::new();
         while self.kind() != Tok::Eof && !self.fatal {
             if self.eat(Tok::Semi) {
-                continue;
-            }
-            if self.kind() == Tok::Pragma {
-                self.bump();
                 continue;
             }
             let start = self.pos;
@@ -1358,23 +1355,18 @@ impl<'a> Parser<'a> {
             unroll: None,
         };
         let t = self.tok();
-        if t.kind == Tok::Pragma {
-            self.bump();
-            self.pending_unroll = Some(t.sym);
+        if let Some((count, ploc)) = self.unroll_hints.remove(&self.pos) {
             let mut s = self.statement();
             if !matches!(
                 s.kind,
                 StmtKind::For(..) | StmtKind::While(..) | StmtKind::DoWhile(..)
             ) {
                 self.error(
-                    t.loc,
+                    ploc,
                     "expected a for, while, or do-while loop to follow '#pragma unroll'",
                 );
             }
-            s.unroll = self.pending_unroll.take().or(s.unroll);
-            if s.unroll.is_none() {
-                s.unroll = Some(t.sym);
-            }
+            s.unroll = Some(count);
             return s;
         }
         // Statement attributes: __attribute__((opencl_unroll_hint(n))) for (...)

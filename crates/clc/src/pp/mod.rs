@@ -81,6 +81,9 @@ pub struct Preprocessor<'a> {
     /// Tokens produced by macro expansion so far (see [`MAX_EXPANDED_TOKENS`]).
     expanded_tokens: usize,
     includes: usize,
+    /// `#pragma unroll` hints: (index of the token they precede, count, pragma location);
+    /// count 0 = unroll fully, u32::MAX = do not unroll.
+    pub unroll_hints: Vec<(usize, u32, Loc)>,
     /// The input ended inside a comment or a macro call (reported): errors at the end of
     /// the file that follow from it are not worth reporting.
     pub truncated: bool,
@@ -120,6 +123,7 @@ impl<'a> Preprocessor<'a> {
             include_depth: 0,
             eof_loc: Loc::default(),
             truncated: false,
+            unroll_hints: Vec::new(),
             expanded_tokens: 0,
             includes: 0,
             version: 300,
@@ -166,14 +170,20 @@ impl<'a> Preprocessor<'a> {
             conds: Vec::new(),
         });
         let mut out = Vec::new();
+        let mut pending_unroll = None;
         loop {
             let t = self.next_token();
+            if t.kind == Tok::Pragma {
+                // `#pragma unroll` applies to the statement that starts at the next token.
+                pending_unroll = Some((t.sym, t.loc));
+                continue;
+            }
+            if let Some((count, loc)) = pending_unroll.take() {
+                self.unroll_hints.push((out.len(), count, loc));
+            }
             if t.kind == Tok::Eof {
                 out.push(t);
                 break;
-            }
-            if t.kind == Tok::Hash || t.kind == Tok::HashHash {
-                // A stray '#' outside a directive; the parser reports it.
             }
             out.push(t);
             if self.diags.error_count() > crate::diag::MAX_ERRORS {
