@@ -316,3 +316,17 @@ fn macro_and_include_bombs_are_errors() {
     );
     assert!(c.program.is_none());
 }
+
+#[test]
+fn extreme_sizes_and_numbers_do_not_overflow() {
+    for src in [
+        "__kernel void k() { int a[0x7fffffffffffffff][0x7fffffffffffffff]; ulong s = sizeof(a); }",
+        "struct S { char c[0x4000000000000000]; char d[0x4000000000000000]; char e[0x4000000000000000]; }; __kernel void k() { ulong s = sizeof(struct S); }",
+        "#line 4294967295\n__kernel void k() { x; }",
+        "__kernel void k() { long x = -9223372036854775807 - 1; long y = x / -1; int z = 0x7fffffff + 1; }",
+        "#if -9223372036854775807 - 1 / -1\n#endif\n__kernel void k() {}",
+        "__kernel void k() { int a[] = { [1000000] = 1 }; }",
+    ] {
+        build_bounded(src.to_string(), Duration::from_secs(20)).expect("bounded");
+    }
+}

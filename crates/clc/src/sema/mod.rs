@@ -783,9 +783,9 @@ impl<'a> Sema<'a> {
                 f.offset = 0;
                 size = size.max(fs);
             } else {
-                size = size.div_ceil(fa) * fa;
+                size = size.div_ceil(fa).saturating_mul(fa);
                 f.offset = size;
-                size += fs;
+                size = size.saturating_add(fs);
             }
         }
         for a in &r.attrs {
@@ -801,7 +801,7 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        size = size.div_ceil(align) * align;
+        size = size.div_ceil(align).saturating_mul(align);
         let rec = &mut self.types.records[rid as usize];
         rec.fields = fields;
         rec.complete = true;

@@ -353,7 +353,7 @@ impl Types {
             Type::Scalar(s) => s.size() as u64,
             Type::Vector(s, n) => s.size() as u64 * if *n == 3 { 4 } else { *n as u64 },
             Type::Pointer(_) => self.pointer_size,
-            Type::Array(e, Some(n)) => self.size_of(e.ty)? * n,
+            Type::Array(e, Some(n)) => self.size_of(e.ty)?.checked_mul(*n)?,
             Type::Array(_, None) => return None,
             Type::Record(r) => {
                 let r = &self.records[*r as usize];
