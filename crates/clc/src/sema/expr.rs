@@ -378,25 +378,15 @@ impl Sema<'_> {
             return Some((a, b, t));
         }
         if la > 1 || lb > 1 {
-            let (vec_e, vs, sc_s, scalar_first) = if la > 1 {
-                (sa, la, sb, false)
-            } else {
-                (sb, lb, sa, true)
-            };
-            let _ = vs;
-            // 6.4.6: an error if the scalar has greater rank than the vector element.
-            let is_literal_int =
-                |e: &Expr| matches!(e.kind, ExprKind::IntConst(_)) && sc_s.is_integer();
-            let scalar_e = if scalar_first { &a } else { &b };
-            let literal_ok = is_literal_int(scalar_e) && !(vec_e.is_integer() && sc_s.is_float());
-            if cl_rank(sc_s) > cl_rank(vec_e) && !(literal_ok && vec_e.is_float()) {
+            let (vec_e, sc_s) = if la > 1 { (sa, sb) } else { (sb, sa) };
+            // 6.4.6: "An error shall occur if any scalar operand has greater rank than the
+            // type of the vector element."
+            if cl_rank(sc_s) > cl_rank(vec_e) {
                 let vty = if la > 1 { a.ty } else { b.ty };
                 let sty = if la > 1 { b.ty } else { a.ty };
                 let (vn, sn) = (self.types.name(vty), self.types.name(sty));
-                if sc_s.is_float() && vec_e.is_integer() || cl_rank(sc_s) > cl_rank(vec_e) {
-                    self.diags.error(loc, format!("cannot convert between scalar type '{sn}' and vector type '{vn}' as implicit conversion would cause truncation"));
-                    return None;
-                }
+                self.diags.error(loc, format!("cannot convert between scalar type '{sn}' and vector type '{vn}' as implicit conversion would cause truncation"));
+                return None;
             }
             let t = if la > 1 { a.ty } else { b.ty };
             let a = self.convert_arith(a, t);

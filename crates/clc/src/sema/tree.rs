@@ -113,7 +113,8 @@ pub enum ExprKind {
     AddrOf(Box<Expr>),
     /// Field `index` of a record lvalue or value.
     Member(Box<Expr>, u32),
-    /// Lanes of a vector (an lvalue when the base is one and no lane repeats).
+    /// Lanes of a vector (an lvalue when the base is one and no lane repeats). `.hi` of a
+    /// 3-lane vector names lanes 2 and 3; lane 3 is undefined (6.3.7).
     Swizzle(Box<Expr>, Vec<u8>),
     /// One lane of a vector by a run-time index.
     VecElem(Box<Expr>, Box<Expr>),
