@@ -1138,8 +1138,6 @@ impl<'a> Parser<'a> {
             d.name = Some(t.sym);
             d.loc = t.loc;
         } else if !abstract_ok {
-            let desc = self.describe_tok(t);
-            let _ = desc;
             self.error(t.loc, "expected identifier or '('");
         }
         let mut suffixes = Vec::new();

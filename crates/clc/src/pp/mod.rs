@@ -794,11 +794,11 @@ impl<'a> Preprocessor<'a> {
                 }
             }
             "error" => {
-                let msg = self.rest_of_line_text(first, rest);
+                let msg = self.rest_of_line_text(rest);
                 self.diags.error(first.loc, msg);
             }
             "warning" => {
-                let msg = self.rest_of_line_text(first, rest);
+                let msg = self.rest_of_line_text(rest);
                 self.diags.warning(first.loc, msg);
             }
             "line" => self.line_directive(hash, rest),
@@ -809,8 +809,7 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
-    fn rest_of_line_text(&self, dir: Token, rest: &[Token]) -> String {
-        let _ = dir;
+    fn rest_of_line_text(&self, rest: &[Token]) -> String {
         let Some(first) = rest.first() else {
             return String::new();
         };

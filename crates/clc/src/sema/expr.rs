@@ -203,18 +203,12 @@ impl Sema<'_> {
         let tty = self.types.get(to).clone();
         let incompatible = |me: &mut Self| {
             let (a, b) = (me.types.name(from), me.types.name(to));
-            let prep = if action == "passing" {
-                "to parameter of type"
-            } else if action == "returning" {
-                "from a function with result type"
-            } else {
-                "with an expression of type"
-            };
-            let msg = if action == "passing" || action == "returning" {
-                format!("{action} '{a}' {prep} '{b}' incompatible type")
-            } else {
-                let _ = prep;
-                format!("{action} '{b}' with an expression of incompatible type '{a}'")
+            let msg = match action {
+                "passing" => format!("passing '{a}' to parameter of incompatible type '{b}'"),
+                "returning" => {
+                    format!("returning '{a}' from a function with incompatible result type '{b}'")
+                }
+                _ => format!("{action} '{b}' with an expression of incompatible type '{a}'"),
             };
             me.diags.error(loc, msg);
             me.error_expr(loc)
@@ -344,13 +338,7 @@ impl Sema<'_> {
 
     /// Usual arithmetic conversions (6.4.6) of two rvalues; reports and returns None when the
     /// operands cannot be combined.
-    pub fn arith_common(
-        &mut self,
-        a: Expr,
-        b: Expr,
-        loc: Loc,
-        op: &str,
-    ) -> Option<(Expr, Expr, TypeId)> {
+    pub fn arith_common(&mut self, a: Expr, b: Expr, loc: Loc) -> Option<(Expr, Expr, TypeId)> {
         let (Some((sa, la)), Some((sb, lb))) = (self.types.arith(a.ty), self.types.arith(b.ty))
         else {
             let (x, y) = (self.types.name(a.ty), self.types.name(b.ty));
@@ -358,7 +346,6 @@ impl Sema<'_> {
                 loc,
                 format!("invalid operands to binary expression ('{x}' and '{y}')"),
             );
-            let _ = op;
             return None;
         };
         if la > 1 && lb > 1 {
@@ -947,14 +934,14 @@ impl Sema<'_> {
                 mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), t, loc)
             }
             BinOp::LogAnd | BinOp::LogOr => {
-                let Some((a, b, t)) = self.arith_common(a, b, loc, op.spelling()) else {
+                let Some((a, b, t)) = self.arith_common(a, b, loc) else {
                     return self.error_expr(loc);
                 };
                 let rt = self.bool_result(t);
                 mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), rt, loc)
             }
             _ => {
-                let Some((a, b, t)) = self.arith_common(a, b, loc, op.spelling()) else {
+                let Some((a, b, t)) = self.arith_common(a, b, loc) else {
                     return self.error_expr(loc);
                 };
                 let (s, _) = self.types.arith(t).unwrap_or((Scalar::Int, 1));
@@ -1214,7 +1201,7 @@ impl Sema<'_> {
         }
         if self.types.is_vector(c.ty) {
             // 6.5.15: a vector condition selects per lane; operands become the vector type.
-            let Some((a, b, t)) = self.arith_common(a, b, loc, "?:") else {
+            let Some((a, b, t)) = self.arith_common(a, b, loc) else {
                 return self.error_expr(loc);
             };
             let (cl, tl) = (
@@ -1242,7 +1229,7 @@ impl Sema<'_> {
         }
         let (at, bt) = (a.ty, b.ty);
         if self.types.arith(at).is_some() && self.types.arith(bt).is_some() {
-            let Some((a, b, t)) = self.arith_common(a, b, loc, "?:") else {
+            let Some((a, b, t)) = self.arith_common(a, b, loc) else {
                 return self.error_expr(loc);
             };
             return mk(
@@ -1477,8 +1464,7 @@ impl Sema<'_> {
             return self.error_expr(loc);
         };
         let hi_of_3 = lanes == 3 && name == "hi";
-        if let Some(&bad) = idx.iter().find(|&&i| i >= lanes && !(hi_of_3 && i == 3)) {
-            let _ = bad;
+        if idx.iter().any(|&i| i >= lanes && !(hi_of_3 && i == 3)) {
             self.diags
                 .error(loc, format!("vector component access exceeds type '{tn}'"));
             return self.error_expr(loc);
@@ -2271,7 +2257,6 @@ impl Sema<'_> {
         if (reading && access != ast::Access::ReadOnly)
             || (writing && access != ast::Access::WriteOnly)
         {
-            let tn = self.types.name(pipe_ty);
             self.diags.error(
                 args[0].loc,
                 format!(
@@ -2279,7 +2264,6 @@ impl Sema<'_> {
                     if reading { "read_only" } else { "write_only" }
                 ),
             );
-            let _ = tn;
             return self.error_expr(loc);
         }
         let space = if self.opts.generic {
@@ -2372,17 +2356,16 @@ impl Sema<'_> {
         });
         let l = a.loc;
         let a = self.assign_convert(a, gen, l, "passing");
-        let (ret, sp) = match name {
-            "to_global" => (Some(AddrSpace::Global), AddrSpace::Global),
-            "to_local" => (Some(AddrSpace::Local), AddrSpace::Local),
-            "to_private" => (Some(AddrSpace::Private), AddrSpace::Private),
-            _ => (None, AddrSpace::Generic),
+        let ret = match name {
+            "to_global" => Some(AddrSpace::Global),
+            "to_local" => Some(AddrSpace::Local),
+            "to_private" => Some(AddrSpace::Private),
+            _ => None,
         };
         let rt = match ret {
             Some(s) => self.types.pointer(QualType { space: s, ..q }),
             None => self.types.scalar(Scalar::UInt),
         };
-        let _ = sp;
         mk(
             ExprKind::Call(
                 Box::new(Callee::Builtin {
@@ -2445,7 +2428,6 @@ impl Sema<'_> {
             }
             ExprKind::Binary(op, a, b) => {
                 let (x, y) = (self.const_int(a)?, self.const_int(b)?);
-                let ot = a.ty;
                 let v = match op {
                     BinOp::Add => x.wrapping_add(y),
                     BinOp::Sub => x.wrapping_sub(y),
@@ -2476,7 +2458,6 @@ impl Sema<'_> {
                     BinOp::LogAnd => return Some((x != 0 && y != 0) as i128),
                     BinOp::LogOr => return Some((x != 0 || y != 0) as i128),
                 };
-                let _ = ot;
                 wrap(v, e.ty)
             }
             ExprKind::Cond(c, a, b) => {

@@ -205,10 +205,6 @@ pub struct Sema<'a> {
     anon_records: u32,
 }
 
-fn int_of(e: &Option<i128>) -> Option<i128> {
-    *e
-}
-
 impl<'a> Sema<'a> {
     pub fn new(
         interner: &'a Interner,
@@ -524,7 +520,7 @@ impl<'a> Sema<'a> {
                                 );
                                 Some(1)
                             } else {
-                                match int_of(&self.const_int(&ce)) {
+                                match self.const_int(&ce) {
                                     Some(v) if v < 0 => {
                                         self.diags.error(e.loc, "array size is negative");
                                         Some(1)
@@ -1278,9 +1274,7 @@ impl<'a> Sema<'a> {
         let mut vars = Vec::new();
         let mut spellings = Vec::new();
         for (pt, pname, ploc, _explicit, spelled, access) in &params {
-            let sym = pname.unwrap_or(0);
             let vname = pname.map(|s| self.name(s).to_string()).unwrap_or_default();
-            let _ = sym;
             self.vars.push(Var {
                 name: vname,
                 ty: *pt,
@@ -1421,14 +1415,6 @@ impl<'a> Sema<'a> {
             // 6.11.l
             self.diags
                 .error(spec.loc, "kernel must have void return type");
-        }
-        if let Some(Derived::Function {
-            variadic: true,
-            loc,
-            ..
-        }) = d.derived.first()
-        {
-            let _ = loc;
         }
         for (pt, _name, ploc, _explicit, _spelled, _access) in params {
             let ty = self.types.get(pt.ty).clone();
@@ -1622,7 +1608,7 @@ impl<'a> Sema<'a> {
             let mut args = Vec::new();
             for (k, v) in f.params.iter().enumerate() {
                 let var = &self.vars[v.0 as usize];
-                let (spelled, access) = f.param_spellings.get(k).cloned().unwrap_or_default();
+                let (spelled, _) = f.param_spellings.get(k).cloned().unwrap_or_default();
                 let ty = var.ty;
                 let (address, kind, is_const, is_volatile) = match self.types.get(ty.ty) {
                     Type::Pointer(p) => {
@@ -1661,10 +1647,7 @@ impl<'a> Sema<'a> {
                         Access::WriteOnly => ArgAccess::WriteOnly,
                         Access::ReadWrite => ArgAccess::ReadWrite,
                     },
-                    _ => {
-                        let _ = access;
-                        ArgAccess::None
-                    }
+                    _ => ArgAccess::None,
                 };
                 let size = match kind {
                     ArgKind::Value => self.types.size_of(ty.ty).unwrap_or(0),
