@@ -925,3 +925,30 @@ fn string_literals_and_samplers() {
         "{log}"
     );
 }
+
+#[test]
+fn truth_values_are_explicit() {
+    // Conditions and scalar logical operators compare with zero through Cast(ToBool).
+    let p = ok("__kernel void k(__global float *o) { float f = o[0]; if (f) o[1] = 1; int a = f && o; int b = !f; }");
+    let StmtKind::If(c, ..) = &body(&p, "k")
+        .into_iter()
+        .find(|s| matches!(s.kind, StmtKind::If(..)))
+        .expect("if")
+        .kind
+    else {
+        panic!()
+    };
+    assert!(matches!(c.kind, ExprKind::Cast(CastKind::ToBool, _)));
+    assert_eq!(ty(&p, c), "bool");
+    let ExprKind::Binary(_, x, y) = &init_of(&p, "k", "a").kind else {
+        panic!()
+    };
+    assert_eq!(
+        (ty(&p, x), ty(&p, y)),
+        ("bool".to_string(), "bool".to_string())
+    );
+    let ExprKind::Unary(_, x) = &init_of(&p, "k", "b").kind else {
+        panic!()
+    };
+    assert_eq!(ty(&p, x), "bool");
+}

@@ -318,7 +318,17 @@ impl Sema<'_> {
             );
             return self.error_expr(c.loc);
         }
-        e
+        self.truth(e)
+    }
+
+    /// A scalar's truth value as an explicit `bool` (compare with zero, C99 6.8.4.1).
+    pub fn truth(&mut self, e: Expr) -> Expr {
+        if e.is_error() || matches!(self.types.get(e.ty), Type::Scalar(Scalar::Bool)) {
+            return e;
+        }
+        let bt = self.types.scalar(Scalar::Bool);
+        let loc = e.loc;
+        mk(ExprKind::Cast(CastKind::ToBool, Box::new(e)), bt, loc)
     }
 
     fn check_scalar_cond(&mut self, e: &Expr, loc: Loc) -> bool {
@@ -855,6 +865,7 @@ impl Sema<'_> {
                 let Some((s, _)) = self.types.arith(e.ty) else {
                     if op == UnOp::Not && self.types.is_pointer(e.ty) {
                         let it = self.types.int();
+                        let e = self.truth(e);
                         return mk(ExprKind::Unary(UnaryOp::LogNot, Box::new(e)), it, loc);
                     }
                     let tn = self.types.name(e.ty);
@@ -867,6 +878,11 @@ impl Sema<'_> {
                 match op {
                     UnOp::Not => {
                         let rt = self.bool_result(e.ty);
+                        let e = if self.types.is_vector(e.ty) {
+                            e
+                        } else {
+                            self.truth(e)
+                        };
                         mk(ExprKind::Unary(UnaryOp::LogNot, Box::new(e)), rt, loc)
                     }
                     UnOp::BitNot if s.is_float() => {
@@ -933,7 +949,17 @@ impl Sema<'_> {
                 let b = self.convert_arith(b, t);
                 mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), t, loc)
             }
+            BinOp::LogAnd | BinOp::LogOr
+                if !self.types.is_vector(a.ty) && !self.types.is_vector(b.ty) =>
+            {
+                // Scalars: both operands become truth values; the result is int 0/1.
+                let a = self.truth(a);
+                let b = self.truth(b);
+                let it = self.types.int();
+                mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), it, loc)
+            }
             BinOp::LogAnd | BinOp::LogOr => {
+                // 6.5.8: vectors lane by lane, -1/0 in the signed integer vector type.
                 let Some((a, b, t)) = self.arith_common(a, b, loc) else {
                     return self.error_expr(loc);
                 };
@@ -1227,6 +1253,8 @@ impl Sema<'_> {
                 loc,
             );
         }
+        // A scalar condition is a truth value (C99 6.5.15p4).
+        let c = self.truth(c);
         let (at, bt) = (a.ty, b.ty);
         if self.types.arith(at).is_some() && self.types.arith(bt).is_some() {
             let Some((a, b, t)) = self.arith_common(a, b, loc) else {

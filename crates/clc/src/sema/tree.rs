@@ -50,8 +50,8 @@ pub struct Expr {
 pub enum UnaryOp {
     Neg,
     BitNot,
-    /// `!x`: int 0/1 for scalars; for vectors -1/0 in the signed integer type of the same
-    /// size (6.5.8).
+    /// `!x`: int 0/1 for scalars (whose operand is a `bool`); for vectors -1/0 in the signed
+    /// integer type of the same size (6.5.8).
     LogNot,
 }
 
@@ -80,7 +80,9 @@ pub enum ExprKind {
     Cast(CastKind, Box<Expr>),
     Unary(UnaryOp, Box<Expr>),
     /// Operands already converted to the common type (the result type for arithmetic; for
-    /// comparisons and logical operators the result is int or a signed integer vector).
+    /// comparisons and logical operators the result is int or a signed integer vector). The
+    /// operands of scalar `&&` and `||` are `bool`s; conditions of `if`, loops and scalar
+    /// `?:` are `bool`s too (`Cast(ToBool)` where needed).
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// pointer + integer (element-scaled); the integer is converted to ptrdiff_t.
     PtrAdd(Box<Expr>, Box<Expr>),
