@@ -952,3 +952,38 @@ fn truth_values_are_explicit() {
     };
     assert_eq!(ty(&p, x), "bool");
 }
+
+#[test]
+fn overloadable_user_functions() {
+    // clang's `overloadable` extension: distinct functions chosen by argument types.
+    let src = "__attribute__((overloadable)) float twice(float x) { return 2 * x; } \
+               __attribute__((overloadable)) int twice(int x) { return 2 * x; } \
+               __attribute__((overloadable)) float4 twice(float4 x) { return 2 * x; } \
+               __kernel void k(__global float *o, __global int *i) { o[0] = twice(o[1]); i[0] = twice(i[1]); float4 v = twice((float4)(1.0f)); }";
+    let p = ok(src);
+    let mut called = Vec::new();
+    for s in body(&p, "k") {
+        let e = match &s.kind {
+            StmtKind::Expr(Expr {
+                kind: ExprKind::Assign(_, r),
+                ..
+            }) => r.as_ref().clone(),
+            StmtKind::Decl(_, Some(Init::Expr(e))) => e.clone(),
+            _ => continue,
+        };
+        let e = match e.kind {
+            ExprKind::Cast(_, inner) => *inner,
+            _ => e,
+        };
+        if let ExprKind::Call(c, _) = &e.kind {
+            if let Callee::User(f) = c.as_ref() {
+                called.push(p.types.name(p.functions[f.0 as usize].ret));
+            }
+        }
+    }
+    assert_eq!(called, ["float", "int", "float4"]);
+    let log = err(
+        "float twice(float x) { return x; } int twice(int x) { return x; } __kernel void k() {}",
+    );
+    assert!(log.contains("conflicting types for 'twice'"), "{log}");
+}

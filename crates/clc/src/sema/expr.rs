@@ -1692,7 +1692,31 @@ impl Sema<'_> {
             return self.error_expr(loc);
         }
         match self.lookup(sym) {
-            Some(Binding::Func(f)) => {
+            Some(Binding::Func(first)) => {
+                let f = match self.overloads.get(&sym).cloned() {
+                    Some(set) => match self.pick_overload(&set, &cargs) {
+                        Ok(f) => f,
+                        Err(ambiguous) => {
+                            let tys: Vec<String> =
+                                cargs.iter().map(|a| self.types.name(a.ty)).collect();
+                            let what = if ambiguous {
+                                "call to '{}' is ambiguous"
+                            } else {
+                                "no matching function for call to '{}'"
+                            };
+                            self.diags.error(
+                                callee.loc,
+                                format!(
+                                    "{} with arguments ({})",
+                                    what.replace("{}", name),
+                                    tys.join(", ")
+                                ),
+                            );
+                            return self.error_expr(loc);
+                        }
+                    },
+                    None => first,
+                };
                 let func = &self.funcs[f.0 as usize];
                 let ret = func.ret;
                 let params: Vec<TypeId> = func
@@ -2017,6 +2041,71 @@ impl Sema<'_> {
 
     /// 6.15.10: to_global/to_local/to_private take any generic pointer; get_fence returns
     /// cl_mem_fence_flags.
+    /// Chooses among `overloadable` user functions: the candidate whose arguments convert
+    /// at the least total cost; Err(true) when two tie, Err(false) when none fits.
+    fn pick_overload(&mut self, set: &[FuncId], args: &[Expr]) -> Result<FuncId, bool> {
+        let mut scored: Vec<(u32, FuncId)> = Vec::new();
+        for &f in set {
+            let params: Vec<TypeId> = self.funcs[f.0 as usize]
+                .params
+                .iter()
+                .map(|v| self.vars[v.0 as usize].ty.ty)
+                .collect();
+            if params.len() != args.len() {
+                continue;
+            }
+            let mut total = 0;
+            let mut fits = true;
+            for (a, p) in args.iter().zip(params) {
+                match self.user_arg_cost(a, p) {
+                    Some(c) => total += c,
+                    None => {
+                        fits = false;
+                        break;
+                    }
+                }
+            }
+            if fits {
+                scored.push((total, f));
+            }
+        }
+        scored.sort_by_key(|s| s.0);
+        match scored.as_slice() {
+            [] => Err(false),
+            [(a, _), (b, _), ..] if a == b => Err(true),
+            [(_, f), ..] => Ok(*f),
+        }
+    }
+
+    /// Conversion cost of passing `a` to a parameter of type `p` (None: not allowed).
+    fn user_arg_cost(&self, a: &Expr, p: TypeId) -> Option<u32> {
+        if a.ty == p {
+            return Some(0);
+        }
+        match (self.types.get(a.ty), self.types.get(p)) {
+            (Type::Scalar(s), Type::Scalar(t)) => {
+                Some(if s.is_float() == t.is_float() && t.rank() > s.rank() {
+                    1
+                } else {
+                    2
+                })
+            }
+            (Type::Enum(_), Type::Scalar(_)) => Some(1),
+            (Type::Scalar(_), Type::Vector(..)) => Some(3),
+            (Type::Pointer(x), Type::Pointer(y)) => {
+                let same = x.ty == y.ty || self.types.is_void(y.ty);
+                let space_ok = x.space == y.space
+                    || (y.space == AddrSpace::Generic && x.space != AddrSpace::Constant);
+                let quals_ok = (!x.is_const || y.is_const) && (!x.is_volatile || y.is_volatile);
+                (same && space_ok && quals_ok).then_some(1)
+            }
+            (Type::Scalar(s), Type::Pointer(_)) if s.is_integer() && self.is_null_constant(a) => {
+                Some(2)
+            }
+            _ => None,
+        }
+    }
+
     /// Records that the block literals being checked read variable `v` of scope `depth`.
     fn capture(&mut self, v: VarId, depth: usize) {
         if !matches!(

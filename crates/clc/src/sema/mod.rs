@@ -81,6 +81,8 @@ pub struct Function {
     /// Declared with `...` (reported: only printf may be variadic), calls are not checked
     /// against the parameter count beyond the fixed ones.
     pub variadic: bool,
+    /// Declared `__attribute__((overloadable))` (a clang extension kernels use).
+    pub overloadable: bool,
 }
 
 /// CL_KERNEL_ARG_ADDRESS_QUALIFIER.
@@ -194,6 +196,8 @@ pub struct Sema<'a> {
     labels: HashMap<String, Loc>,
     gotos: Vec<(String, Loc)>,
     calls: Vec<(FuncId, FuncId, Loc)>,
+    /// Overload sets of `overloadable` user functions, by name.
+    overloads: FxHashMap<Sym, Vec<FuncId>>,
     /// Block literals being checked, innermost last.
     pub(crate) block_stack: Vec<BlockCtx>,
     /// The last declarator had an error: its variable is poisoned.
@@ -238,6 +242,7 @@ impl<'a> Sema<'a> {
             anon_records: 0,
             declarator_failed: false,
             block_stack: Vec::new(),
+            overloads: FxHashMap::default(),
             poisoned: Default::default(),
         }
     }
@@ -1247,7 +1252,36 @@ impl<'a> Sema<'a> {
                     .error(p.2, "parameter may not be qualified with an address space");
             }
         }
-        if let Some(Binding::Func(f)) = self.lookup(name_sym) {
+        let overloadable = spec
+            .attrs
+            .iter()
+            .chain(d.attrs.iter())
+            .any(|a| a.name == "overloadable");
+        if let Some(Binding::Func(first)) = self.lookup(name_sym) {
+            // clang's `overloadable` extension: same-named functions with other parameter
+            // types are distinct overloads; a declaration with equal types names the same one.
+            let new_ty: Vec<TypeId> = params.iter().map(|p| p.0.ty).collect();
+            let set = self
+                .overloads
+                .get(&name_sym)
+                .cloned()
+                .unwrap_or_else(|| vec![first]);
+            let same = set.iter().copied().find(|g| {
+                let o = &self.funcs[g.0 as usize];
+                o.params
+                    .iter()
+                    .map(|v| self.vars[v.0 as usize].ty.ty)
+                    .collect::<Vec<_>>()
+                    == new_ty
+            });
+            let any_overloadable =
+                overloadable || set.iter().any(|g| self.funcs[g.0 as usize].overloadable);
+            if same.is_none() && any_overloadable {
+                let id = self.new_function(spec, d, name, ret, &params, is_kernel, overloadable);
+                self.overloads.entry(name_sym).or_insert(set).push(id);
+                return Some(id);
+            }
+            let f = same.unwrap_or(first);
             let old = &self.funcs[f.0 as usize];
             let old_ty: Vec<TypeId> = old
                 .params
@@ -1271,9 +1305,32 @@ impl<'a> Sema<'a> {
                 format!("declaring function return value of type '{tn}' is not allowed"),
             );
         }
+        let id = self.new_function(spec, d, name, ret, &params, is_kernel, overloadable);
+        // Functions live at file scope.
+        let saved = std::mem::take(&mut self.scopes);
+        let mut scopes = saved;
+        scopes[0].insert(name_sym, Binding::Func(id));
+        self.scopes = scopes;
+        if is_kernel {
+            self.check_kernel_signature(id, spec, d, &params);
+        }
+        Some(id)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn new_function(
+        &mut self,
+        spec: &ast::DeclSpec,
+        d: &ast::Declarator,
+        name: String,
+        ret: TypeId,
+        params: &[ParamInfo],
+        is_kernel: bool,
+        overloadable: bool,
+    ) -> FuncId {
         let mut vars = Vec::new();
         let mut spellings = Vec::new();
-        for (pt, pname, ploc, _explicit, spelled, access) in &params {
+        for (pt, pname, ploc, _explicit, spelled, access) in params {
             let vname = pname.map(|s| self.name(s).to_string()).unwrap_or_default();
             self.vars.push(Var {
                 name: vname,
@@ -1300,17 +1357,9 @@ impl<'a> Sema<'a> {
                 d.derived.first(),
                 Some(Derived::Function { variadic: true, .. })
             ),
+            overloadable,
         });
-        let id = FuncId(self.funcs.len() as u32 - 1);
-        // Functions live at file scope.
-        let saved = std::mem::take(&mut self.scopes);
-        let mut scopes = saved;
-        scopes[0].insert(name_sym, Binding::Func(id));
-        self.scopes = scopes;
-        if is_kernel {
-            self.check_kernel_signature(id, spec, d, &params);
-        }
-        Some(id)
+        FuncId(self.funcs.len() as u32 - 1)
     }
 
     fn function_attrs(
