@@ -825,14 +825,19 @@ fn hot_tree_nodes_stay_small() {
 fn a_typical_kernel_compiles_in_every_version() {
     // Common idioms: mixed-signedness comparisons, vector math, legacy atomics, printf,
     // enums in switches, local arrays, conversions, pointer differences.
-    let src = include_str!("fixtures/typical.cl");
-    for opts in ["-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0", ""] {
-        let c = build_for(src, opts, &Target::full_profile_cpu());
-        assert!(
-            c.program.is_some() && c.log.is_empty(),
-            "{opts}:\n{}",
-            c.log
-        );
+    for src in [
+        include_str!("fixtures/typical.cl"),
+        include_str!("fixtures/declarators.cl"),
+        include_str!("fixtures/idioms.cl"),
+    ] {
+        for opts in ["-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0", ""] {
+            let c = build_for(src, opts, &Target::full_profile_cpu());
+            assert!(
+                c.program.is_some() && c.log.is_empty(),
+                "{opts}:\n{}",
+                c.log
+            );
+        }
     }
 }
 
