@@ -4,6 +4,7 @@
 //! metadata the runtime reports (clGetKernelInfo / clGetKernelArgInfo).
 
 pub mod expr;
+pub mod print;
 pub mod tree;
 pub mod types;
 
