@@ -73,7 +73,7 @@ impl SourceFile {
         for (from, new_line, new_name) in &self.line_directives {
             if *from <= offset {
                 let (dir_line, _) = self.line_col(*from);
-                shown = new_line + line - dir_line;
+                shown = new_line.wrapping_add(line).wrapping_sub(dir_line);
                 if let Some(n) = new_name {
                     name = n;
                 }
@@ -193,11 +193,23 @@ impl Diags {
             notes: Vec::new(),
         });
     }
+    /// Forgets errors counted after a speculative check whose diagnostics were dropped.
+    pub fn reset_error_count(&mut self, n: usize) {
+        self.errors = n;
+    }
     pub fn error_count(&self) -> usize {
         self.errors
     }
     pub fn has_errors(&self) -> bool {
         self.errors > 0
+    }
+
+    /// Orders diagnostics by where the user sees them (stable: same place keeps its order).
+    pub fn sort(&mut self, sm: &SourceMap) {
+        self.list.sort_by_key(|d| {
+            let l = sm.spelling_to_user(d.loc);
+            (l.file, l.offset)
+        });
     }
 
     /// The build log: every diagnostic, clang style, no colour.
@@ -210,15 +222,25 @@ impl Diags {
                 Severity::Note => "note",
             };
             render_one(&mut out, sm, d.loc, sev, &d.message);
-            // Macro-expansion context, innermost first.
+            // Macro-expansion context, outermost first: where in each macro's definition
+            // the offending token came from.
+            let mut chain = Vec::new();
             let mut l = d.loc;
-            let mut guard = 0;
-            while l.exp != 0 && guard < 64 {
+            while l.exp != 0 && chain.len() < 64 {
                 let e = &sm.expansions[(l.exp - 1) as usize];
-                let msg = format!("expanded from macro '{}'", e.name);
-                render_one(&mut out, sm, Loc { exp: 0, ..e.call }, "note", &msg);
+                if !e.name.is_empty() && l.file != 0 {
+                    chain.push((Loc { exp: 0, ..l }, e.name.clone()));
+                }
                 l = e.call;
-                guard += 1;
+            }
+            for (nl, name) in chain.iter().rev() {
+                render_one(
+                    &mut out,
+                    sm,
+                    *nl,
+                    "note",
+                    &format!("expanded from macro '{name}'"),
+                );
             }
             for (nl, nm) in &d.notes {
                 render_one(&mut out, sm, *nl, "note", nm);

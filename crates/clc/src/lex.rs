@@ -4,7 +4,7 @@
 //! them as names, and the parser maps the reserved symbol numbers to keywords.
 
 use crate::diag::Loc;
-use std::collections::HashMap;
+use crate::hash::FxHashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -157,7 +157,7 @@ impl Token {
 /// Interned identifier names. Symbols below [`crate::parse::KEYWORDS`]`.len()` are keywords.
 #[derive(Debug, Default)]
 pub struct Interner {
-    map: HashMap<Box<str>, u32>,
+    map: FxHashMap<Box<str>, u32>,
     names: Vec<Box<str>>,
 }
 
@@ -423,6 +423,13 @@ pub fn next_token(
         (b'^', b'=', _) => (CaretAssign, p1),
         (b'|', b'=', _) => (PipeAssign, p1),
         (b'#', b'#', _) => (HashHash, p1),
+        // Digraphs (C99 6.4.6p3).
+        (b'%', b':', b'%') if at(s, p2).0 == b':' => (HashHash, at(s, p2).1),
+        (b'%', b':', _) => (Hash, p1),
+        (b'<', b':', _) => (LBracket, p1),
+        (b':', b'>', _) => (RBracket, p1),
+        (b'<', b'%', _) => (LBrace, p1),
+        (b'%', b'>', _) => (RBrace, p1),
         (b'(', _, _) => (LParen, p),
         (b')', _, _) => (RParen, p),
         (b'[', _, _) => (LBracket, p),
@@ -545,6 +552,13 @@ mod tests {
         let t = next_token("/* abc", &mut st, &mut i, &mut errs);
         assert_eq!(t.kind, Tok::Eof);
         assert_eq!(errs.len(), 1);
+    }
+
+    #[test]
+    fn digraphs() {
+        let k: Vec<Tok> = lex_all("<: :> <% %> %: %:%:").iter().map(|t| t.0).collect();
+        use Tok::*;
+        assert_eq!(k, vec![LBracket, RBracket, LBrace, RBrace, Hash, HashHash]);
     }
 
     #[test]

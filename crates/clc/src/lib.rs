@@ -3,9 +3,44 @@
 //!
 //! The pipeline reads as its stages: [`options`] → [`pp`] (preprocess) → [`lex`] → [`parse`]
 //! → [`sema`] (types, overloads, OpenCL rules) → [`diag`] (the build log).
+//!
+//! # Using it from the runtime
+//!
+//! ```
+//! use ferrocl_clc::{compile, parse_build_options, Target};
+//! let options = parse_build_options("-cl-std=CL2.0 -D N=4").expect("valid options");
+//! let target = Target::full_profile_cpu(); // built from the device's queries in practice
+//! let source = "__kernel void k(__global int *o) { o[get_global_id(0)] = N; }";
+//! let c = compile(source, &options, &target, &[]);
+//! let program = c.program.expect("no errors");
+//! assert_eq!(program.kernels()[0].name, "k");
+//! assert!(c.log.is_empty());
+//! ```
+//!
+//! - [`parse_build_options`] / [`parse_link_options`]: `Err(OptionError)` maps to
+//!   CL_INVALID_BUILD_OPTIONS / CL_INVALID_COMPILER_OPTIONS / CL_INVALID_LINKER_OPTIONS.
+//! - [`compile`] never panics on any input; `Compilation::log` is the build log
+//!   (CL_PROGRAM_BUILD_LOG), `program` is `None` exactly when there were errors (after
+//!   `-Werror`). `headers` are clCompileProgram's embedded headers (include name → text).
+//! - [`CheckedProgram::kernels`] gives the metadata of clGetKernelInfo/clGetKernelArgInfo:
+//!   argument names, type names, address/access/type qualifiers, how each argument is passed
+//!   ([`ArgKind`]) and its size, and the reqd_work_group_size / work_group_size_hint /
+//!   vec_type_hint attributes.
+//!
+//! # The checked tree (for lowering)
+//!
+//! [`sema::tree`] holds one [`sema::Function`] per function, with a body of
+//! [`sema::tree::Stmt`]s. Every [`sema::tree::Expr`] carries its type ([`sema::types::Types`]
+//! interns them); lvalues are read through explicit `Load` nodes, arrays decay through
+//! `Cast(ArrayToPointer)`, every implicit conversion is a `Cast` with its [`sema::tree::CastKind`]
+//! (splats of scalars to vectors included), subscripts are `Deref(PtrAdd(..))`, and every call
+//! names one user function or one builtin overload with its parameter types. Program-scope
+//! variables (and function-scope statics and `__local` variables) are in
+//! `CheckedProgram::globals` with their initializers.
 
 pub mod builtins;
 pub mod diag;
+pub mod hash;
 pub mod lex;
 pub mod lower;
 pub mod options;
@@ -290,6 +325,26 @@ fn predefined(options: &BuildOptions, target: &Target, version: ClVersion) -> St
             def(n, val);
         }
     }
+    if target.fp16 {
+        for (n, val) in [
+            ("HALF_DIG", "3"),
+            ("HALF_MANT_DIG", "11"),
+            ("HALF_MAX_10_EXP", "+4"),
+            ("HALF_MAX_EXP", "+16"),
+            ("HALF_MIN_10_EXP", "-4"),
+            ("HALF_MIN_EXP", "-13"),
+            ("HALF_RADIX", "2"),
+            ("HALF_MAX", "((half)0x1.ffcp15h)"),
+            ("HALF_MIN", "((half)0x1.0p-14h)"),
+            ("HALF_EPSILON", "((half)0x1.0p-10h)"),
+            ("M_E_H", "2.71828182845904523536h"),
+            ("M_PI_H", "3.14159265358979323846h"),
+            ("M_LN2_H", "0.693147180559945309417h"),
+            ("M_SQRT2_H", "1.41421356237309504880h"),
+        ] {
+            def(n, val);
+        }
+    }
     if v >= 200 {
         // 6.15.12.3 memory_order / memory_scope enumerators and initializers.
         for (n, val) in [
@@ -307,6 +362,22 @@ fn predefined(options: &BuildOptions, target: &Target, version: ClVersion) -> St
             ("ATOMIC_VAR_INIT(x)", "(x)"),
             ("ATOMIC_FLAG_INIT", "0"),
             ("CLK_ENQUEUE_FLAGS_NO_WAIT", "0"),
+            // 6.15.19 enqueue results and event states (the values of the CL_ error codes).
+            ("CLK_SUCCESS", "0"),
+            ("CLK_ENQUEUE_FAILURE", "-101"),
+            ("CLK_INVALID_QUEUE", "-102"),
+            ("CLK_INVALID_NDRANGE", "-160"),
+            ("CLK_INVALID_EVENT_WAIT_LIST", "-57"),
+            ("CLK_DEVICE_QUEUE_FULL", "-161"),
+            ("CLK_INVALID_ARG_SIZE", "-51"),
+            ("CLK_EVENT_ALLOCATION_FAILURE", "-100"),
+            ("CLK_OUT_OF_RESOURCES", "-5"),
+            ("CLK_NULL_QUEUE", "0"),
+            ("CLK_COMPLETE", "0x0"),
+            ("CLK_RUNNING", "0x1"),
+            ("CLK_SUBMITTED", "0x2"),
+            ("CLK_PROFILING_COMMAND_EXEC_TIME", "0x1"),
+            ("MAX_WORK_DIM", "3"),
             ("CLK_ENQUEUE_FLAGS_WAIT_KERNEL", "1"),
             ("CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP", "2"),
         ] {
@@ -360,9 +431,72 @@ pub fn effective_version(options: &BuildOptions, target: &Target) -> Result<ClVe
     }
 }
 
+/// Runs only the preprocessor (like `cc -E`): the expanded tokens as text, one line per
+/// source line that produced tokens, and the log of any diagnostics.
+pub fn preprocess(
+    source: &str,
+    options: &BuildOptions,
+    target: &Target,
+    headers: &[(String, String)],
+) -> (String, String) {
+    let version = effective_version(options, target).unwrap_or(ClVersion::CL1_2);
+    let mut known = target.extensions.clone();
+    known.extend(target.features.iter().cloned());
+    let interner = lex::Interner::new(parse::KEYWORDS);
+    let mut pp = pp::Preprocessor::new(interner, &options.include_dirs, headers, known);
+    pp.version = version.0;
+    pp.diags.suppress_warnings = options.no_warnings;
+    pp.diags.warnings_as_errors = options.warnings_as_errors;
+    pp.run_directives_only("<built-in>", predefined(options, target, version));
+    let tokens = pp.run("<source>", source.to_string());
+    let mut out = String::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind == lex::Tok::Eof {
+            break;
+        }
+        if let Some(h) = pp.unroll_hints.iter().find(|h| h.0 == i) {
+            out.push_str(&format!("\n#pragma unroll {}\n", h.1));
+        }
+        if t.has(lex::BOL) && !out.is_empty() {
+            out.push('\n');
+        } else if t.has(lex::SPACE) && !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&pp.text(t));
+    }
+    (out, pp.diags.render(&pp.sm))
+}
+
+/// Stack for the compiler thread: nesting is capped (parse::MAX_DEPTH, parse::MAX_OPS), and
+/// this is room for the deepest trees those caps allow, whatever thread calls `compile`.
+const COMPILER_STACK: usize = 256 << 20;
+
 /// Compiles one program source: preprocess (with the embedded `headers`, name → text, that
-/// clCompileProgram passes), parse and check it.
+/// clCompileProgram passes), parse and check it. Runs on its own thread with a large stack.
 pub fn compile(
+    source: &str,
+    options: &BuildOptions,
+    target: &Target,
+    headers: &[(String, String)],
+) -> Compilation {
+    std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .name("ferrocl-clc".into())
+            .stack_size(COMPILER_STACK)
+            .spawn_scoped(s, || compile_here(source, options, target, headers));
+        match worker {
+            Ok(h) => match h.join() {
+                Ok(c) => c,
+                Err(p) => std::panic::resume_unwind(p),
+            },
+            // No thread available: compile on the caller's stack.
+            Err(_) => compile_here(source, options, target, headers),
+        }
+    })
+}
+
+/// [`compile`] on the calling thread (whose stack must be large enough).
+pub fn compile_here(
     source: &str,
     options: &BuildOptions,
     target: &Target,
@@ -400,10 +534,13 @@ pub fn compile(
     known.push("cl_khr_fp16".into());
     let interner = lex::Interner::new(parse::KEYWORDS);
     let mut pp = pp::Preprocessor::new(interner, &options.include_dirs, headers, known);
+    pp.version = v;
     pp.diags.suppress_warnings = options.no_warnings;
     pp.diags.warnings_as_errors = options.warnings_as_errors;
     pp.run_directives_only("<built-in>", predefined(options, target, version));
     let tokens = pp.run("<source>", source.to_string());
+    let truncated = pp.truncated;
+    let unroll_hints = std::mem::take(&mut pp.unroll_hints);
     let pp::Preprocessor {
         sm,
         mut interner,
@@ -419,6 +556,9 @@ pub fn compile(
                 .any(|(n, on, _)| n == "cl_khr_fp16" && *on));
     let ast = {
         let mut p = parse::Parser::new(&tokens, &sm, &mut interner, &mut diags);
+        p.quiet_at_eof = truncated;
+        p.unroll_hints = unroll_hints.iter().map(|&(i, c, l)| (i, (c, l))).collect();
+        p.version = v;
         p.translation_unit()
     };
     let program = {
@@ -448,6 +588,7 @@ pub fn compile(
         let s = sema::Sema::new(&interner, &mut diags, lang, cfg);
         s.translation_unit(&ast, &pragmas)
     };
+    diags.sort(&sm);
     let log = diags.render(&sm);
     let diagnostics = diags
         .list

@@ -8,10 +8,11 @@ use crate::options::ClVersion;
 use crate::parse::ast::Access;
 use crate::sema::types::{AddrSpace, ImageDim, Scalar, LANES};
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// What a builtin may use on this target.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Config {
     pub version: u32,
     pub fp64: bool,
@@ -27,7 +28,7 @@ impl Config {
         self.extensions.iter().any(|e| e == name) || self.features.iter().any(|e| e == name)
     }
     /// A 2.0 feature: always in 2.0, in 3.0 only with its feature macro.
-    fn v20(&self, feature: &str) -> bool {
+    pub fn v20(&self, feature: &str) -> bool {
         if self.version >= ClVersion::CL3_0.0 {
             feature.is_empty() || self.has(feature)
         } else {
@@ -43,6 +44,7 @@ pub enum PElem {
     Atomic(Scalar),
     AtomicFlag,
     Event,
+    ClkEvent,
     Void,
 }
 
@@ -50,6 +52,9 @@ pub enum PElem {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ImgUse {
     Read,
+    /// Read with a sampler: read_only images only (6.8: read_write images are read without
+    /// a sampler).
+    Sampled,
     Write,
     Any,
 }
@@ -59,6 +64,7 @@ impl ImgUse {
         match self {
             ImgUse::Any => true,
             ImgUse::Read => a != Access::WriteOnly,
+            ImgUse::Sampled => a == Access::ReadOnly,
             ImgUse::Write => a != Access::ReadOnly,
         }
     }
@@ -345,10 +351,57 @@ const TABLE: &[Row] = &[
     ("ndrange_1D", "ndrange(size_t)", "-", "2.0:__opencl_c_device_enqueue"),
     ("ndrange_1D", "ndrange(size_t,size_t)", "-", "2.0:__opencl_c_device_enqueue"),
     ("ndrange_1D", "ndrange(size_t,size_t,size_t)", "-", "2.0:__opencl_c_device_enqueue"),
-    ("retain_event release_event set_user_event_status_dummy", "void(clkevent)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("retain_event release_event", "void(clkevent)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("enqueue_marker", "int(queue,uint,cclkevent*P,clkevent*P)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("capture_event_profiling_info", "void(clkevent,int,void*g)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("ndrange_2D ndrange_3D", "ndrange(culong*P)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("ndrange_2D ndrange_3D", "ndrange(culong*P,culong*P)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("ndrange_2D ndrange_3D", "ndrange(culong*P,culong*P,culong*P)", "-", "2.0:__opencl_c_device_enqueue"),
     ("create_user_event", "clkevent()", "-", "2.0:__opencl_c_device_enqueue"),
     ("is_valid_event", "bool(clkevent)", "-", "2.0:__opencl_c_device_enqueue"),
     ("set_user_event_status", "void(clkevent,int)", "-", "2.0:__opencl_c_device_enqueue"),
+    // 6.15.3.1 Extended bit operations (cl_khr_extended_bit_ops).
+    ("bitfield_insert", "T(T,T,uint,uint)", "I", "ext:cl_khr_extended_bit_ops"),
+    ("bitfield_extract_signed", "Ki(T,uint,uint)", "I", "ext:cl_khr_extended_bit_ops"),
+    ("bitfield_extract_unsigned", "Ku(T,uint,uint)", "I", "ext:cl_khr_extended_bit_ops"),
+    ("bit_reverse", "T(T)", "I", "ext:cl_khr_extended_bit_ops"),
+    // Integer dot products (__opencl_c_integer_dot_product_input_4x8bit[_packed]).
+    ("dot", "uint(uchar4,uchar4)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    ("dot", "int(uchar4,char4)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    ("dot", "int(char4,uchar4)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    ("dot_acc_sat", "uint(uchar4,uchar4,uint)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    ("dot_acc_sat", "int(char4,char4,int)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    ("dot_acc_sat", "int(uchar4,char4,int)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    ("dot_acc_sat", "int(char4,uchar4,int)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit"),
+    ("dot_4x8packed_uu_uint", "uint(uint,uint)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit_packed"),
+    ("dot_4x8packed_ss_int dot_4x8packed_us_int dot_4x8packed_su_int", "int(uint,uint)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit_packed"),
+    ("dot_acc_sat_4x8packed_uu_uint", "uint(uint,uint,uint)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit_packed"),
+    ("dot_acc_sat_4x8packed_ss_int dot_acc_sat_4x8packed_us_int dot_acc_sat_4x8packed_su_int", "int(uint,uint,int)", "-", "ext:__opencl_c_integer_dot_product_input_4x8bit_packed"),
+    // Work-group uniform arithmetic (cl_khr_work_group_uniform_arithmetic).
+    ("work_group_reduce_mul work_group_scan_exclusive_mul work_group_scan_inclusive_mul", "T(T)", "W", "ext:cl_khr_work_group_uniform_arithmetic"),
+    ("work_group_reduce_and work_group_reduce_or work_group_reduce_xor work_group_scan_exclusive_and work_group_scan_exclusive_or work_group_scan_exclusive_xor work_group_scan_inclusive_and work_group_scan_inclusive_or work_group_scan_inclusive_xor", "T(T)", "Ai", "ext:cl_khr_work_group_uniform_arithmetic"),
+    ("work_group_reduce_logical_and work_group_reduce_logical_or work_group_reduce_logical_xor work_group_scan_exclusive_logical_and work_group_scan_exclusive_logical_or work_group_scan_exclusive_logical_xor work_group_scan_inclusive_logical_and work_group_scan_inclusive_logical_or work_group_scan_inclusive_logical_xor", "int(int)", "-", "ext:cl_khr_work_group_uniform_arithmetic"),
+    // 6.15.20.1-7 Sub-group extensions.
+    ("sub_group_elect", "int()", "-", "ext:cl_khr_subgroup_non_uniform_vote"),
+    ("sub_group_non_uniform_all sub_group_non_uniform_any", "int(int)", "-", "ext:cl_khr_subgroup_non_uniform_vote"),
+    ("sub_group_non_uniform_all_equal", "int(T)", "W", "ext:cl_khr_subgroup_non_uniform_vote"),
+    ("sub_group_non_uniform_broadcast", "T(T,uint)", "W", "ext:cl_khr_subgroup_ballot"),
+    ("sub_group_broadcast_first", "T(T)", "W", "ext:cl_khr_subgroup_ballot"),
+    ("sub_group_ballot", "uint4(int)", "-", "ext:cl_khr_subgroup_ballot"),
+    ("sub_group_inverse_ballot", "int(uint4)", "-", "ext:cl_khr_subgroup_ballot"),
+    ("sub_group_ballot_bit_extract", "int(uint4,uint)", "-", "ext:cl_khr_subgroup_ballot"),
+    ("sub_group_ballot_bit_count sub_group_ballot_inclusive_scan sub_group_ballot_exclusive_scan sub_group_ballot_find_lsb sub_group_ballot_find_msb", "uint(uint4)", "-", "ext:cl_khr_subgroup_ballot"),
+    ("get_sub_group_eq_mask get_sub_group_ge_mask get_sub_group_gt_mask get_sub_group_le_mask get_sub_group_lt_mask", "uint4()", "-", "ext:cl_khr_subgroup_ballot"),
+    ("sub_group_non_uniform_reduce_add sub_group_non_uniform_reduce_min sub_group_non_uniform_reduce_max sub_group_non_uniform_reduce_mul sub_group_non_uniform_scan_inclusive_add sub_group_non_uniform_scan_inclusive_min sub_group_non_uniform_scan_inclusive_max sub_group_non_uniform_scan_inclusive_mul sub_group_non_uniform_scan_exclusive_add sub_group_non_uniform_scan_exclusive_min sub_group_non_uniform_scan_exclusive_max sub_group_non_uniform_scan_exclusive_mul", "T(T)", "W", "ext:cl_khr_subgroup_non_uniform_arithmetic"),
+    ("sub_group_non_uniform_reduce_and sub_group_non_uniform_reduce_or sub_group_non_uniform_reduce_xor sub_group_non_uniform_scan_inclusive_and sub_group_non_uniform_scan_inclusive_or sub_group_non_uniform_scan_inclusive_xor sub_group_non_uniform_scan_exclusive_and sub_group_non_uniform_scan_exclusive_or sub_group_non_uniform_scan_exclusive_xor", "T(T)", "Ai", "ext:cl_khr_subgroup_non_uniform_arithmetic"),
+    ("sub_group_non_uniform_reduce_logical_and sub_group_non_uniform_reduce_logical_or sub_group_non_uniform_reduce_logical_xor sub_group_non_uniform_scan_inclusive_logical_and sub_group_non_uniform_scan_inclusive_logical_or sub_group_non_uniform_scan_inclusive_logical_xor sub_group_non_uniform_scan_exclusive_logical_and sub_group_non_uniform_scan_exclusive_logical_or sub_group_non_uniform_scan_exclusive_logical_xor", "int(int)", "-", "ext:cl_khr_subgroup_non_uniform_arithmetic"),
+    ("sub_group_clustered_reduce_add sub_group_clustered_reduce_min sub_group_clustered_reduce_max sub_group_clustered_reduce_mul", "T(T,uint)", "W", "ext:cl_khr_subgroup_clustered_reduce"),
+    ("sub_group_clustered_reduce_and sub_group_clustered_reduce_or sub_group_clustered_reduce_xor", "T(T,uint)", "Ai", "ext:cl_khr_subgroup_clustered_reduce"),
+    ("sub_group_clustered_reduce_logical_and sub_group_clustered_reduce_logical_or sub_group_clustered_reduce_logical_xor", "int(int,uint)", "-", "ext:cl_khr_subgroup_clustered_reduce"),
+    ("sub_group_shuffle sub_group_shuffle_xor", "T(T,uint)", "W", "ext:cl_khr_subgroup_shuffle"),
+    ("sub_group_shuffle_up sub_group_shuffle_down", "T(T,uint)", "W", "ext:cl_khr_subgroup_shuffle_relative"),
+    ("sub_group_rotate", "T(T,int)", "W", "ext:cl_khr_subgroup_rotate"),
+    ("sub_group_clustered_rotate", "T(T,int,uint)", "W", "ext:cl_khr_subgroup_rotate"),
     // 6.15.21 Kernel clock (cl_khr_kernel_clock).
     ("clock_read_device clock_read_work_group clock_read_sub_group", "ulong()", "-", "ext:cl_khr_kernel_clock"),
 ];
@@ -436,7 +489,14 @@ fn scalar_named(s: &str) -> Option<Scalar> {
 /// `A`/`N` pointers. Returns None for an unknown token (a table bug).
 fn template_type(tok: &str, s: Scalar, n: u8, space: AddrSpace, fam_n: bool) -> Option<Pt> {
     if let Some((pointee, sp)) = tok.split_once('*') {
-        let (is_const, is_volatile, core) = if let Some(c) = pointee.strip_prefix('c') {
+        // A leading `c` or `v` marks const or volatile, unless the name itself starts so.
+        let plain = |p: &str| {
+            matches!(p, "@" | "flag" | "event" | "clkevent" | "void")
+                || template_type(p, s, n, space, fam_n).is_some()
+        };
+        let (is_const, is_volatile, core) = if plain(pointee) {
+            (false, false, pointee)
+        } else if let Some(c) = pointee.strip_prefix('c') {
             (true, false, c)
         } else if let Some(v) = pointee.strip_prefix('v') {
             (false, true, v)
@@ -447,6 +507,7 @@ fn template_type(tok: &str, s: Scalar, n: u8, space: AddrSpace, fam_n: bool) -> 
             "@" => PElem::Atomic(s),
             "flag" => PElem::AtomicFlag,
             "event" => PElem::Event,
+            "clkevent" => PElem::ClkEvent,
             "void" => PElem::Void,
             _ => match template_type(core, s, n, space, fam_n)? {
                 Pt::Val(s, n) => PElem::Val(s, n),
@@ -656,7 +717,14 @@ fn expand_row(row: &Row, cfg: &Config, out: &mut Vec<Sig>) {
                 .iter()
                 .map(|p| template_type(p, s, n, space, fam_n))
                 .collect();
-            let Some(params) = ps else { continue };
+            let Some(mut params) = ps else { continue };
+            if params.contains(&Pt::Sampler) {
+                for p in &mut params {
+                    if let Pt::Image(d, ImgUse::Read) = *p {
+                        *p = Pt::Image(d, ImgUse::Sampled);
+                    }
+                }
+            }
             let sig = Sig {
                 ret,
                 params,
@@ -728,6 +796,40 @@ pub fn parse_type_name(ty: &str) -> Option<(Scalar, u8)> {
 
 fn vec_size(s: Scalar, n: u8) -> u32 {
     s.size() * if n == 3 { 4 } else { n as u32 }
+}
+
+type Cache = HashMap<u64, crate::hash::FxHashMap<String, Arc<Vec<Sig>>>>;
+
+impl Config {
+    /// Identifies the configuration in the process-wide cache of expanded overloads.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.hash(&mut h);
+        h.finish()
+    }
+}
+
+/// All overloads of builtin `name` available with `cfg` (whose fingerprint is given),
+/// expanded once per process and configuration; empty when `name` is no builtin.
+pub fn lookup_cached(name: &str, cfg: &Config, fingerprint: u64) -> Arc<Vec<Sig>> {
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(v) = cache
+        .lock()
+        .ok()
+        .and_then(|m| m.get(&fingerprint).and_then(|n| n.get(name)).cloned())
+    {
+        return v;
+    }
+    let v = Arc::new(lookup(name, cfg));
+    if let Ok(mut m) = cache.lock() {
+        // Unknown names are cached too; the cap keeps random names from growing it forever.
+        let per_cfg = m.entry(fingerprint).or_default();
+        if per_cfg.len() < 100_000 {
+            per_cfg.insert(name.to_string(), v.clone());
+        }
+    }
+    v
 }
 
 /// All overloads of builtin `name` available with `cfg`; empty when `name` is no builtin.
@@ -925,6 +1027,44 @@ pub fn lookup(name: &str, cfg: &Config) -> Vec<Sig> {
 /// (6.15.10 to_global/to_local/to_private/get_fence; 6.15.18 pipes).
 pub fn is_special(name: &str) -> bool {
     matches!(name, "to_global" | "to_local" | "to_private" | "get_fence")
+        || is_pipe_builtin(name)
+        || is_enqueue_builtin(name)
+}
+
+/// The block-taking functions of 6.15.19 (enqueue_kernel and the kernel queries).
+pub fn is_enqueue_builtin(name: &str) -> bool {
+    matches!(
+        name,
+        "enqueue_kernel"
+            | "get_kernel_work_group_size"
+            | "get_kernel_preferred_work_group_size_multiple"
+            | "get_kernel_sub_group_count_for_ndrange"
+            | "get_kernel_max_sub_group_size_for_ndrange"
+    )
+}
+
+/// The pipe functions of 6.15.18, generic over the pipe's element type.
+pub fn is_pipe_builtin(name: &str) -> bool {
+    matches!(
+        name,
+        "read_pipe"
+            | "write_pipe"
+            | "reserve_read_pipe"
+            | "reserve_write_pipe"
+            | "commit_read_pipe"
+            | "commit_write_pipe"
+            | "work_group_reserve_read_pipe"
+            | "work_group_reserve_write_pipe"
+            | "work_group_commit_read_pipe"
+            | "work_group_commit_write_pipe"
+            | "sub_group_reserve_read_pipe"
+            | "sub_group_reserve_write_pipe"
+            | "sub_group_commit_read_pipe"
+            | "sub_group_commit_write_pipe"
+            | "get_pipe_num_packets"
+            | "get_pipe_max_packets"
+            | "is_valid_reserve_id"
+    )
 }
 
 #[cfg(test)]
@@ -1018,6 +1158,8 @@ mod tests {
 
     #[test]
     fn every_row_expands() {
+        // Every row of the table is reachable with some configuration (no dead rows, no
+        // template tokens the expander does not know).
         let mut c = cfg(300, true);
         c.fp16 = true;
         c.generic = true;
@@ -1030,6 +1172,16 @@ mod tests {
             "__opencl_c_atomic_order_seq_cst",
             "cl_khr_kernel_clock",
             "__opencl_c_integer_dot_product_input_4x8bit",
+            "cl_khr_extended_bit_ops",
+            "__opencl_c_integer_dot_product_input_4x8bit_packed",
+            "cl_khr_work_group_uniform_arithmetic",
+            "cl_khr_subgroup_non_uniform_vote",
+            "cl_khr_subgroup_ballot",
+            "cl_khr_subgroup_non_uniform_arithmetic",
+            "cl_khr_subgroup_clustered_reduce",
+            "cl_khr_subgroup_shuffle",
+            "cl_khr_subgroup_shuffle_relative",
+            "cl_khr_subgroup_rotate",
         ] {
             c.features.push(f.into());
         }

@@ -6,10 +6,10 @@
 pub mod ast;
 
 use crate::diag::{Diags, Loc, SourceMap};
+use crate::hash::FxHashMap;
 use crate::lex::{self, Interner, Tok, Token};
 use crate::sema::types::{AddrSpace, ImageDim, Scalar};
 use ast::*;
-use std::collections::HashMap;
 
 macro_rules! keywords {
     ($($kw:ident = $s:literal,)*) => {
@@ -45,17 +45,33 @@ keywords! {
 /// error, not a stack overflow.
 pub const MAX_DEPTH: u32 = 256;
 
+/// Operators one statement or declaration may chain (`a + b + c ...`): bounds the depth of
+/// the trees that operator loops build without recursing.
+pub const MAX_OPS: u32 = 4096;
+
 pub struct Parser<'a> {
     toks: &'a [Token],
     pos: usize,
     sm: &'a SourceMap,
     pub interner: &'a mut Interner,
     pub diags: &'a mut Diags,
-    scopes: Vec<HashMap<Sym, bool>>,
-    builtin_types: HashMap<Sym, Option<BaseType>>,
+    scopes: Vec<FxHashMap<Sym, bool>>,
+    builtin_types: FxHashMap<Sym, Option<BaseType>>,
     depth: u32,
     fatal: bool,
-    pending_unroll: Option<u32>,
+    /// `#pragma unroll` hints by the index of the token they precede.
+    pub unroll_hints: FxHashMap<usize, (u32, Loc)>,
+    /// A `;` reported missing after a struct body, treated as present.
+    virtual_semi: bool,
+    /// Operators chained in the current statement (see [`MAX_OPS`]).
+    ops: u32,
+    /// Set when the preprocessor reported a truncated input: errors at end of file are
+    /// follow-ons and stay quiet.
+    pub quiet_at_eof: bool,
+    last_reported: bool,
+    /// The OpenCL C version (keywords that only exist from some version on).
+    pub version: u32,
+    in_block_literal: u32,
 }
 
 fn space_of(k: Kw) -> Option<AddrSpace> {
@@ -121,6 +137,7 @@ pub fn builtin_type_name(name: &str) -> Option<BaseType> {
         "ndrange_t" => BaseType::NdRange,
         "cl_mem_fence_flags" => BaseType::Scalar(Scalar::UInt),
         "memory_order" => BaseType::MemoryOrder,
+        "kernel_enqueue_flags_t" | "clk_profiling_info" => BaseType::Scalar(Scalar::Int),
         "memory_scope" => BaseType::MemoryScope,
         "atomic_int" => BaseType::Atomic(Scalar::Int),
         "atomic_uint" => BaseType::Atomic(Scalar::UInt),
@@ -160,11 +177,17 @@ impl<'a> Parser<'a> {
             sm,
             interner,
             diags,
-            scopes: vec![HashMap::new()],
-            builtin_types: HashMap::new(),
+            scopes: vec![FxHashMap::default()],
+            builtin_types: FxHashMap::default(),
             depth: 0,
             fatal: false,
-            pending_unroll: None,
+            unroll_hints: FxHashMap::default(),
+            virtual_semi: false,
+            ops: 0,
+            quiet_at_eof: false,
+            last_reported: false,
+            version: 300,
+            in_block_literal: 0,
         }
     }
 
@@ -190,6 +213,10 @@ impl<'a> Parser<'a> {
         t
     }
     fn eat(&mut self, k: Tok) -> bool {
+        if k == Tok::Semi && self.virtual_semi {
+            self.virtual_semi = false;
+            return true;
+        }
         if self.kind() == k {
             self.bump();
             true
@@ -199,7 +226,12 @@ impl<'a> Parser<'a> {
     }
     fn kw_of(&self, t: Token) -> Option<Kw> {
         if t.kind == Tok::Ident && (t.sym as usize) < KW_LIST.len() {
-            Some(KW_LIST[t.sym as usize])
+            let k = KW_LIST[t.sym as usize];
+            // `pipe` is a keyword from OpenCL C 2.0 on (6.15.18); before, a name.
+            if k == Kw::Pipe && self.version < 200 {
+                return None;
+            }
+            Some(k)
         } else {
             None
         }
@@ -234,9 +266,36 @@ impl<'a> Parser<'a> {
             ..p.loc
         }
     }
+    /// Attaches a note to the last error, if that error was reported.
+    fn note(&mut self, loc: Loc, msg: &str) {
+        if self.last_reported {
+            self.diags.note(loc, msg);
+        }
+    }
+
     fn error(&mut self, loc: Loc, msg: impl Into<String>) {
+        self.last_reported = false;
         if !self.fatal {
+            // An error at end of file is reported just after the last token.
+            let eof = self.toks[self.toks.len() - 1];
+            if loc == eof.loc && self.quiet_at_eof {
+                return;
+            }
+            let loc = if loc == eof.loc && self.toks.len() > 1 {
+                let p = self.toks[self.toks.len() - 2];
+                if p.loc.exp != 0 {
+                    p.loc
+                } else {
+                    Loc {
+                        offset: p.loc.offset + p.len,
+                        ..p.loc
+                    }
+                }
+            } else {
+                loc
+            };
             self.diags.error(loc, msg);
+            self.last_reported = true;
         }
     }
     fn describe_tok(&self, t: Token) -> String {
@@ -254,7 +313,7 @@ impl<'a> Parser<'a> {
         } else {
             format!("expected '{}' {}", k.spelling(), context)
         };
-        let loc = if matches!(k, Tok::Semi | Tok::RParen | Tok::RBracket) && self.pos > 0 {
+        let loc = if k == Tok::Semi && self.pos > 0 {
             self.prev_end()
         } else {
             self.loc()
@@ -280,6 +339,20 @@ impl<'a> Parser<'a> {
     }
     fn leave(&mut self) {
         self.depth -= 1;
+    }
+    /// Counts one chained operator; false (after an error) when there are too many.
+    fn count_op(&mut self) -> bool {
+        self.ops += 1;
+        if self.ops > MAX_OPS {
+            if !self.fatal {
+                let l = self.loc();
+                self.diags.error(l, "expression is too complex");
+                self.fatal = true;
+            }
+            self.pos = self.toks.len() - 1;
+            return false;
+        }
+        true
     }
 
     /// Skips to just after the next `;` at this nesting level, or to a `}` that closes it.
@@ -319,7 +392,7 @@ impl<'a> Parser<'a> {
     // ---- scopes ----
 
     fn push_scope(&mut self) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(FxHashMap::default());
     }
     fn pop_scope(&mut self) {
         self.scopes.pop();
@@ -412,10 +485,6 @@ impl<'a> Parser<'a> {
             if self.eat(Tok::Semi) {
                 continue;
             }
-            if self.kind() == Tok::Pragma {
-                self.bump();
-                continue;
-            }
             let start = self.pos;
             if self.kw() == Some(Kw::StaticAssert) {
                 self.static_assert_skip();
@@ -442,14 +511,19 @@ impl<'a> Parser<'a> {
     }
 
     fn external(&mut self) -> Option<External> {
+        self.ops = 0;
         let t = self.tok();
+        let mut implicit_int = false;
         if !self.starts_decl(t) {
             if t.kind == Tok::Ident && self.peek_n(1).kind == Tok::Ident {
                 let name = self.text(t);
                 self.error(t.loc, format!("unknown type name '{name}'"));
                 self.bump();
+            } else if t.kind == Tok::Ident && self.peek_n(1).kind == Tok::LParen {
+                // Old-style implicit int is not OpenCL C; read on as `int`.
+                self.error(t.loc, "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int");
+                implicit_int = true;
             } else if t.kind == Tok::Ident {
-                // Old-style implicit int is not OpenCL C.
                 self.error(t.loc, "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int");
                 self.recover(false);
                 return None;
@@ -461,7 +535,23 @@ impl<'a> Parser<'a> {
                 return None;
             }
         }
-        let spec = self.decl_spec(true);
+        let spec = if implicit_int {
+            DeclSpec {
+                storage: None,
+                base: BaseType::Scalar(Scalar::Int),
+                base_name: "int".into(),
+                quals: Quals::default(),
+                space: None,
+                access: None,
+                is_kernel: false,
+                is_inline: false,
+                is_pipe: false,
+                attrs: Vec::new(),
+                loc: t.loc,
+            }
+        } else {
+            self.decl_spec(true)
+        };
         if self.eat(Tok::Semi) {
             return Some(External::Decls(DeclGroup {
                 spec,
@@ -551,10 +641,45 @@ impl<'a> Parser<'a> {
         let mut keyword_base: Option<(Scalar, &'static str)> = None;
         let mut void = false;
         let mut any = false;
+        let mut body_defined = false;
         loop {
             let t = self.tok();
             if let Some(k) = self.kw_of(t) {
                 use Kw::*;
+                if body_defined
+                    && matches!(
+                        k,
+                        Kernel_
+                            | Kernel
+                            | Typedef
+                            | Extern
+                            | Static
+                            | Void
+                            | Char
+                            | Int
+                            | Float
+                            | Double
+                            | Half
+                            | Bool
+                            | Struct
+                            | Union
+                            | Enum
+                            | Signed
+                            | Unsigned
+                            | Short
+                            | Long
+                    )
+                {
+                    let l = self.prev_end();
+                    let what = if named.as_ref().is_some_and(|n| n.1.starts_with("enum")) {
+                        "enum"
+                    } else {
+                        "struct"
+                    };
+                    self.error(l, format!("expected ';' after {what}"));
+                    self.virtual_semi = true;
+                    break;
+                }
                 if let Some(sp) = space_of(k) {
                     if spec.space.is_some_and(|s| s != sp) {
                         self.error(t.loc, "multiple address spaces specified for type");
@@ -629,6 +754,7 @@ impl<'a> Parser<'a> {
                     Struct | Union => {
                         any = true;
                         let r = self.record_spec(k == Union);
+                        body_defined = r.fields.is_some();
                         let name = r
                             .name
                             .map(|n| self.interner.name(n).to_string())
@@ -640,6 +766,7 @@ impl<'a> Parser<'a> {
                     Enum => {
                         any = true;
                         let e = self.enum_spec();
+                        body_defined = e.enumerators.is_some();
                         let name = e
                             .name
                             .map(|n| self.interner.name(n).to_string())
@@ -681,11 +808,10 @@ impl<'a> Parser<'a> {
             spec.base = BaseType::Void;
             spec.base_name = "void".into();
         } else if let Some((s, n)) = keyword_base {
-            if signed + unsigned + short + long + int + char_ > 0
-                && !(s == Scalar::Double
-                    && long == 1
-                    && signed + unsigned + short + int + char_ == 0)
-            {
+            if s == Scalar::Double && long > 0 {
+                // 6.3.4: long double is reserved.
+                self.error(err_loc, "'long double' is a reserved type in OpenCL C");
+            } else if signed + unsigned + short + long + int + char_ > 0 {
                 self.error(err_loc, "cannot combine with previous type specifier");
             }
             spec.base = BaseType::Scalar(s);
@@ -958,7 +1084,15 @@ impl<'a> Parser<'a> {
         }
         let mut ptrs = Vec::new();
         let mut attrs = Vec::new();
-        while self.eat(Tok::Star) {
+        loop {
+            if self.kind() == Tok::Caret {
+                let loc = self.bump().loc;
+                ptrs.push(Derived::Block { loc });
+                continue;
+            }
+            if !self.eat(Tok::Star) {
+                break;
+            }
             let mut quals = Quals::default();
             let mut space = None;
             loop {
@@ -988,6 +1122,7 @@ impl<'a> Parser<'a> {
             // A nested declarator, not a parameter list: `(*p)`, `(name)`.
             let n = self.peek_n(1);
             n.kind == Tok::Star
+                || n.kind == Tok::Caret
                 || n.kind == Tok::LParen
                 || (n.kind == Tok::Ident && !self.starts_decl(n) && !abstract_ok)
                 || (n.kind == Tok::Ident
@@ -1003,8 +1138,6 @@ impl<'a> Parser<'a> {
             d.name = Some(t.sym);
             d.loc = t.loc;
         } else if !abstract_ok {
-            let desc = self.describe_tok(t);
-            let _ = desc;
             self.error(t.loc, "expected identifier or '('");
         }
         let mut suffixes = Vec::new();
@@ -1181,7 +1314,7 @@ impl<'a> Parser<'a> {
         if !self.eat(Tok::RBrace) {
             let l = self.loc();
             self.error(l, "expected '}'");
-            self.diags.note(loc, "to match this '{'");
+            self.note(loc, "to match this '{'");
         }
         Stmt {
             kind: StmtKind::Compound(list),
@@ -1208,6 +1341,11 @@ impl<'a> Parser<'a> {
 
     fn statement_inner(&mut self) -> Stmt {
         let loc = self.loc();
+        // Statements inside a block literal count towards the enclosing statement's
+        // operators, so that nesting cannot multiply the bound.
+        if self.in_block_literal == 0 {
+            self.ops = 0;
+        }
         let mk = |kind| Stmt {
             kind,
             loc,
@@ -1215,23 +1353,18 @@ impl<'a> Parser<'a> {
             unroll: None,
         };
         let t = self.tok();
-        if t.kind == Tok::Pragma {
-            self.bump();
-            self.pending_unroll = Some(t.sym);
+        if let Some((count, ploc)) = self.unroll_hints.remove(&self.pos) {
             let mut s = self.statement();
             if !matches!(
                 s.kind,
                 StmtKind::For(..) | StmtKind::While(..) | StmtKind::DoWhile(..)
             ) {
                 self.error(
-                    t.loc,
+                    ploc,
                     "expected a for, while, or do-while loop to follow '#pragma unroll'",
                 );
             }
-            s.unroll = self.pending_unroll.take().or(s.unroll);
-            if s.unroll.is_none() {
-                s.unroll = Some(t.sym);
-            }
+            s.unroll = Some(count);
             return s;
         }
         // Statement attributes: __attribute__((opencl_unroll_hint(n))) for (...)
@@ -1414,7 +1547,8 @@ impl<'a> Parser<'a> {
             return mk(StmtKind::Error);
         }
         let e = self.expression();
-        if matches!(e.kind, ExprKind::Error) {
+        if has_error(&e) {
+            // Already reported: skip to the end of the statement without a follow-on error.
             self.recover(true);
             self.eat(Tok::Semi);
             return mk(StmtKind::Error);
@@ -1534,6 +1668,12 @@ impl<'a> Parser<'a> {
     pub fn expression(&mut self) -> Expr {
         let mut e = self.assignment();
         while self.kind() == Tok::Comma {
+            if !self.count_op() {
+                return Expr {
+                    kind: ExprKind::Error,
+                    loc: self.loc(),
+                };
+            }
             let loc = self.bump().loc;
             let r = self.assignment();
             e = Expr {
@@ -1596,7 +1736,7 @@ impl<'a> Parser<'a> {
         if !self.eat(Tok::Colon) {
             let l = self.loc();
             self.error(l, "expected ':'");
-            self.diags.note(loc, "to match this '?'");
+            self.note(loc, "to match this '?'");
             self.leave();
             return Expr {
                 kind: ExprKind::Error,
@@ -1643,6 +1783,12 @@ impl<'a> Parser<'a> {
             if p < min {
                 break;
             }
+            if !self.count_op() {
+                return Expr {
+                    kind: ExprKind::Error,
+                    loc: self.loc(),
+                };
+            }
             let loc = self.bump().loc;
             if !self.enter() {
                 return Expr {
@@ -1652,6 +1798,9 @@ impl<'a> Parser<'a> {
             }
             let rhs = self.binary(p + 1);
             self.leave();
+            if matches!(rhs.kind, ExprKind::Error) {
+                return rhs;
+            }
             lhs = Expr {
                 kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
                 loc,
@@ -1682,9 +1831,10 @@ impl<'a> Parser<'a> {
                 };
                 self.postfix_ops(e)
             } else if self.kind() == Tok::LParen
-                && matches!(tn.spec.base, BaseType::Vector(..) | BaseType::Typedef(_))
                 && tn.decl.derived.is_empty()
-                && self.is_vector_literal_list()
+                && (matches!(tn.spec.base, BaseType::Vector(..))
+                    || (matches!(tn.spec.base, BaseType::Typedef(_))
+                        && self.is_vector_literal_list()))
             {
                 // (float4)(a, b, c): a vector literal (6.3.6).
                 let lp = self.bump().loc;
@@ -1698,7 +1848,7 @@ impl<'a> Parser<'a> {
                 if !self.eat(Tok::RParen) {
                     let l = self.prev_end();
                     self.error(l, "expected ')'");
-                    self.diags.note(lp, "to match this '('");
+                    self.note(lp, "to match this '('");
                 }
                 let e = Expr {
                     kind: ExprKind::VecLit(Box::new(tn), items),
@@ -1810,19 +1960,23 @@ impl<'a> Parser<'a> {
     }
 
     fn postfix_ops(&mut self, mut e: Expr) -> Expr {
-        let mut n = 0u32;
         loop {
-            n += 1;
-            if n > 4 * MAX_DEPTH {
-                let l = self.loc();
-                self.error(l, "postfix expression too long");
-                self.fatal = true;
+            let t = self.tok();
+            if matches!(
+                t.kind,
+                Tok::LBracket
+                    | Tok::LParen
+                    | Tok::Dot
+                    | Tok::Arrow
+                    | Tok::PlusPlus
+                    | Tok::MinusMinus
+            ) && !self.count_op()
+            {
                 return Expr {
                     kind: ExprKind::Error,
-                    loc: l,
+                    loc: t.loc,
                 };
             }
-            let t = self.tok();
             match t.kind {
                 Tok::LBracket => {
                     self.bump();
@@ -1864,7 +2018,7 @@ impl<'a> Parser<'a> {
                     if !self.eat(Tok::RParen) {
                         let l = self.loc();
                         self.error(l, "expected ')'");
-                        self.diags.note(t.loc, "to match this '('");
+                        self.note(t.loc, "to match this '('");
                         return Expr {
                             kind: ExprKind::Error,
                             loc: t.loc,
@@ -1960,6 +2114,37 @@ impl<'a> Parser<'a> {
                     loc,
                 }
             }
+            Tok::Caret => {
+                // A block literal (6.14.3).
+                self.bump();
+                if !self.enter() {
+                    return Expr {
+                        kind: ExprKind::Error,
+                        loc,
+                    };
+                }
+                let params = if self.kind() == Tok::LParen {
+                    self.bump();
+                    self.params().0
+                } else {
+                    Vec::new()
+                };
+                self.push_scope();
+                for p in &params {
+                    if let Some(n) = p.decl.name {
+                        self.declare(n, false);
+                    }
+                }
+                self.in_block_literal += 1;
+                let body = self.compound();
+                self.in_block_literal -= 1;
+                self.pop_scope();
+                self.leave();
+                Expr {
+                    kind: ExprKind::BlockLit(Box::new((params, body))),
+                    loc,
+                }
+            }
             Tok::LParen => {
                 self.bump();
                 if !self.enter() {
@@ -1970,17 +2155,42 @@ impl<'a> Parser<'a> {
                 }
                 let e = self.expression();
                 self.leave();
+                if matches!(e.kind, ExprKind::Error) {
+                    // Already reported; skip the rest of the parenthesized expression.
+                    let mut depth = 0;
+                    while !matches!(
+                        self.kind(),
+                        Tok::Eof | Tok::Semi | Tok::LBrace | Tok::RBrace
+                    ) {
+                        match self.kind() {
+                            Tok::LParen => depth += 1,
+                            Tok::RParen if depth == 0 => {
+                                self.bump();
+                                break;
+                            }
+                            Tok::RParen => depth -= 1,
+                            _ => {}
+                        }
+                        self.bump();
+                    }
+                    return e;
+                }
                 if !self.eat(Tok::RParen) {
-                    let l = self.prev_end();
-                    self.error(l, "expected ')'");
-                    self.diags.note(loc, "to match this '('");
+                    let l = self.loc();
+                    if !self.fatal {
+                        self.error(l, "expected ')'");
+                        self.note(loc, "to match this '('");
+                    }
                 }
                 e
             }
             _ => {
                 if t.kind == Tok::Unknown {
                     let s = self.text(t);
-                    self.error(loc, format!("unexpected character '{s}'"));
+                    // Unterminated literals were reported by the lexer.
+                    if !s.starts_with(['\'', '"']) {
+                        self.error(loc, format!("unexpected character '{s}'"));
+                    }
                     self.bump();
                 } else if t.kind == Tok::Hash || t.kind == Tok::HashHash {
                     self.error(loc, "stray '#' in program");
@@ -2067,6 +2277,28 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+}
+
+/// Whether an expression contains a part that failed to parse (already reported).
+fn has_error(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Error => true,
+        ExprKind::Unary(_, x)
+        | ExprKind::Cast(_, x)
+        | ExprKind::SizeofExpr(x)
+        | ExprKind::AlignofExpr(x)
+        | ExprKind::VecStepExpr(x)
+        | ExprKind::Member(x, ..) => has_error(x),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::Index(a, b) => has_error(a) || has_error(b),
+        ExprKind::Cond(a, b, c) => has_error(a) || has_error(b) || has_error(c),
+        ExprKind::Call(f, args) => has_error(f) || args.iter().any(has_error),
+        ExprKind::VecLit(_, args) => args.iter().any(has_error),
+        ExprKind::BlockLit(_) => false,
+        _ => false,
     }
 }
 

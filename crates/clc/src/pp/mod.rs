@@ -6,13 +6,18 @@
 pub mod expr;
 
 use crate::diag::{Diags, Expansion, Loc, SourceMap};
+use crate::hash::FxHashMap;
 use crate::lex::{self, Interner, LexState, Tok, Token, BOL, NOEXPAND, SPACE};
-use std::collections::HashMap;
 
 /// Marks an empty macro argument next to `##` (C99 6.10.3.3p2).
 const PLACEMARKER: u8 = 16;
 const MAX_INCLUDE_DEPTH: usize = 200;
 const MAX_EXPANSION_DEPTH: usize = 2000;
+/// Tokens all macro expansions of one compilation may produce (a "macro bomb" such as
+/// `#define A1 A0 A0 ... #define A40 A39 A39` is an error, not an exponential loop).
+const MAX_EXPANDED_TOKENS: usize = 1_000_000;
+/// Files one compilation may open through #include.
+const MAX_INCLUDES: usize = 20_000;
 
 #[derive(Clone, Debug)]
 pub struct Macro {
@@ -62,7 +67,7 @@ pub struct Preprocessor<'a> {
     pub sm: SourceMap,
     pub interner: Interner,
     pub diags: Diags,
-    pub macros: HashMap<u32, Macro>,
+    pub macros: FxHashMap<u32, Macro>,
     pub pragmas: PragmaState,
     stack: Vec<Ctx>,
     include_dirs: &'a [String],
@@ -73,6 +78,19 @@ pub struct Preprocessor<'a> {
     sym_va_args: u32,
     sym_pragma_op: u32,
     include_depth: usize,
+    /// Tokens produced by macro expansion so far (see [`MAX_EXPANDED_TOKENS`]).
+    expanded_tokens: usize,
+    includes: usize,
+    /// `#pragma unroll` hints: (index of the token they precede, count, pragma location);
+    /// count 0 = unroll fully, u32::MAX = do not unroll.
+    pub unroll_hints: Vec<(usize, u32, Loc)>,
+    /// The input ended inside a comment or a macro call (reported): errors at the end of
+    /// the file that follow from it are not worth reporting.
+    pub truncated: bool,
+    /// Where the main file ended (the location of every later end-of-file token).
+    eof_loc: Loc,
+    /// The OpenCL C version (variadic macros need 3.0, 6.11.f).
+    pub version: u32,
 }
 
 impl<'a> Preprocessor<'a> {
@@ -92,7 +110,7 @@ impl<'a> Preprocessor<'a> {
             sm,
             interner,
             diags: Diags::default(),
-            macros: HashMap::new(),
+            macros: FxHashMap::default(),
             pragmas: PragmaState::default(),
             stack: Vec::new(),
             include_dirs,
@@ -103,6 +121,12 @@ impl<'a> Preprocessor<'a> {
             sym_va_args,
             sym_pragma_op,
             include_depth: 0,
+            eof_loc: Loc::default(),
+            truncated: false,
+            unroll_hints: Vec::new(),
+            expanded_tokens: 0,
+            includes: 0,
+            version: 300,
         };
         for (name, b) in [
             ("__FILE__", BuiltinMacro::File),
@@ -146,14 +170,20 @@ impl<'a> Preprocessor<'a> {
             conds: Vec::new(),
         });
         let mut out = Vec::new();
+        let mut pending_unroll = None;
         loop {
             let t = self.next_token();
+            if t.kind == Tok::Pragma {
+                // `#pragma unroll` applies to the statement that starts at the next token.
+                pending_unroll = Some((t.sym, t.loc));
+                continue;
+            }
+            if let Some((count, loc)) = pending_unroll.take() {
+                self.unroll_hints.push((out.len(), count, loc));
+            }
             if t.kind == Tok::Eof {
                 out.push(t);
                 break;
-            }
-            if t.kind == Tok::Hash || t.kind == Tok::HashHash {
-                // A stray '#' outside a directive; the parser reports it.
             }
             out.push(t);
             if self.diags.error_count() > crate::diag::MAX_ERRORS {
@@ -177,6 +207,9 @@ impl<'a> Preprocessor<'a> {
         let text = &self.sm.files[st.file as usize].text;
         let t = lex::next_token(text, st, &mut self.interner, &mut self.lex_errors);
         for (off, msg) in self.lex_errors.drain(..) {
+            if msg.starts_with("unterminated") {
+                self.truncated = true;
+            }
             self.diags.error(
                 Loc {
                     file: st.file,
@@ -219,7 +252,7 @@ impl<'a> Preprocessor<'a> {
                     kind: Tok::Eof,
                     flags: BOL,
                     len: 0,
-                    loc: Loc::default(),
+                    loc: self.eof_loc,
                     sym: 0,
                 };
             };
@@ -252,6 +285,7 @@ impl<'a> Preprocessor<'a> {
                             self.include_depth -= 1;
                         }
                         if self.stack.is_empty() {
+                            self.eof_loc = t.loc;
                             return t;
                         }
                         continue;
@@ -308,6 +342,15 @@ impl<'a> Preprocessor<'a> {
                 let exp = self.new_expansion(t);
                 let body = self.retag(&m.body, exp, t);
                 let body = self.paste_all(body, None, &[], &m);
+                if !self.charge(body.len(), t) {
+                    return Token {
+                        kind: Tok::Eof,
+                        flags: BOL,
+                        len: 0,
+                        loc: t.loc,
+                        sym: 0,
+                    };
+                }
                 self.stack.push(Ctx::Tokens {
                     toks: body,
                     pos: 0,
@@ -329,12 +372,37 @@ impl<'a> Preprocessor<'a> {
             let exp = self.new_expansion(t);
             let body = self.retag(&m.body, exp, t);
             let body = self.paste_all(body, Some(exp), &args, &m);
+            if !self.charge(body.len(), t) {
+                return Token {
+                    kind: Tok::Eof,
+                    flags: BOL,
+                    len: 0,
+                    loc: t.loc,
+                    sym: 0,
+                };
+            }
             self.stack.push(Ctx::Tokens {
                 toks: body,
                 pos: 0,
                 macro_sym: Some(t.sym),
             });
         }
+    }
+
+    /// Counts tokens produced by an expansion; false (after one error, with the rest of the
+    /// input dropped) when the compilation has produced too many.
+    fn charge(&mut self, n: usize, at: Token) -> bool {
+        self.expanded_tokens += n;
+        if self.expanded_tokens <= MAX_EXPANDED_TOKENS {
+            return true;
+        }
+        if !self.truncated {
+            self.diags
+                .error(at.loc, "macro expansion produces too many tokens");
+        }
+        self.truncated = true;
+        self.stack.clear();
+        false
     }
 
     fn new_expansion(&mut self, call: Token) -> u32 {
@@ -422,6 +490,7 @@ impl<'a> Preprocessor<'a> {
                 Tok::Eof => {
                     self.diags
                         .error(name.loc, "unterminated function-like macro invocation");
+                    self.truncated = true;
                     return None;
                 }
                 Tok::LParen => depth += 1,
@@ -725,11 +794,11 @@ impl<'a> Preprocessor<'a> {
                 }
             }
             "error" => {
-                let msg = self.rest_of_line_text(first, rest);
+                let msg = self.rest_of_line_text(rest);
                 self.diags.error(first.loc, msg);
             }
             "warning" => {
-                let msg = self.rest_of_line_text(first, rest);
+                let msg = self.rest_of_line_text(rest);
                 self.diags.warning(first.loc, msg);
             }
             "line" => self.line_directive(hash, rest),
@@ -740,8 +809,7 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
-    fn rest_of_line_text(&self, dir: Token, rest: &[Token]) -> String {
-        let _ = dir;
+    fn rest_of_line_text(&self, rest: &[Token]) -> String {
         let Some(first) = rest.first() else {
             return String::new();
         };
@@ -821,6 +889,11 @@ impl<'a> Preprocessor<'a> {
                             expect_param = false;
                         }
                         Tok::Ellipsis if expect_param => {
+                            if self.version < 300 && dir.loc.file != 1 {
+                                // 6.11.f: variadic macros only from OpenCL C 3.0.
+                                let v = self.version;
+                                self.diags.error(t.loc, format!("variadic macros are not supported in OpenCL C version {}.{}", v / 100, (v / 10) % 10));
+                            }
                             m.params.push(self.sym_va_args);
                             m.variadic = true;
                             match rest.get(i) {
@@ -1102,6 +1175,11 @@ impl<'a> Preprocessor<'a> {
                 }
             }
         };
+        self.includes += 1;
+        if self.includes > MAX_INCLUDES {
+            self.diags.error(dir.loc, "too many #include directives");
+            return;
+        }
         if self.include_depth >= MAX_INCLUDE_DEPTH {
             self.diags.error(dir.loc, "#include nested too deeply");
             return;

@@ -4,11 +4,13 @@
 //! metadata the runtime reports (clGetKernelInfo / clGetKernelArgInfo).
 
 pub mod expr;
+pub mod print;
 pub mod tree;
 pub mod types;
 
 use crate::builtins;
 use crate::diag::{Diags, Loc};
+use crate::hash::FxHashMap;
 use crate::lex::Interner;
 use crate::parse::ast::{self, Access, BaseType, Derived, Storage, Sym};
 use std::collections::HashMap;
@@ -28,6 +30,15 @@ pub struct LangOpts {
     pub program_scope_globals: bool,
     pub single_precision_constant: bool,
     pub pointer_size: u64,
+}
+
+/// A block literal being checked: the scope depth its body starts at, what it captures,
+/// and its result type (from its first `return`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BlockCtx {
+    pub base_scope: usize,
+    pub captures: Vec<VarId>,
+    pub ret: Option<TypeId>,
 }
 
 /// A parameter as declared: type, name, location, explicit address space, spelling, access.
@@ -68,6 +79,11 @@ pub struct Function {
     pub attrs: FnAttrs,
     /// Per parameter: the type as spelled (kernel argument type names) and access qualifier.
     pub param_spellings: Vec<(String, Option<Access>)>,
+    /// Declared with `...` (reported: only printf may be variadic), calls are not checked
+    /// against the parameter count beyond the fixed ones.
+    pub variadic: bool,
+    /// Declared `__attribute__((overloadable))` (a clang extension kernels use).
+    pub overloadable: bool,
 }
 
 /// CL_KERNEL_ARG_ADDRESS_QUALIFIER.
@@ -167,8 +183,9 @@ pub struct Sema<'a> {
     pub diags: &'a mut Diags,
     pub opts: LangOpts,
     pub cfg: builtins::Config,
-    scopes: Vec<HashMap<Sym, Binding>>,
-    tags: Vec<HashMap<Sym, TypeId>>,
+    cfg_fingerprint: u64,
+    scopes: Vec<FxHashMap<Sym, Binding>>,
+    tags: Vec<FxHashMap<Sym, TypeId>>,
     pub vars: Vec<Var>,
     pub funcs: Vec<Function>,
     pub typedefs: Vec<Typedef>,
@@ -180,13 +197,17 @@ pub struct Sema<'a> {
     labels: HashMap<String, Loc>,
     gotos: Vec<(String, Loc)>,
     calls: Vec<(FuncId, FuncId, Loc)>,
+    /// Overload sets of `overloadable` user functions, by name.
+    overloads: FxHashMap<Sym, Vec<FuncId>>,
+    /// Block literals being checked, innermost last.
+    pub(crate) block_stack: Vec<BlockCtx>,
+    /// The last declarator had an error: its variable is poisoned.
+    declarator_failed: bool,
+    /// Variables whose declaration had an error: their uses report nothing more.
+    poisoned: crate::hash::FxHashSet<u32>,
     /// Nesting depth inside the current function body (1 = outermost block).
     block_depth: u32,
     anon_records: u32,
-}
-
-fn int_of(e: &Option<i128>) -> Option<i128> {
-    *e
 }
 
 impl<'a> Sema<'a> {
@@ -203,9 +224,10 @@ impl<'a> Sema<'a> {
             interner,
             diags,
             opts,
+            cfg_fingerprint: cfg.fingerprint(),
             cfg,
-            scopes: vec![HashMap::new()],
-            tags: vec![HashMap::new()],
+            scopes: vec![FxHashMap::default()],
+            tags: vec![FxHashMap::default()],
             vars: Vec::new(),
             funcs: Vec::new(),
             typedefs: Vec::new(),
@@ -219,6 +241,10 @@ impl<'a> Sema<'a> {
             calls: Vec::new(),
             block_depth: 0,
             anon_records: 0,
+            declarator_failed: false,
+            block_stack: Vec::new(),
+            overloads: FxHashMap::default(),
+            poisoned: Default::default(),
         }
     }
 
@@ -233,8 +259,8 @@ impl<'a> Sema<'a> {
     // ---- scopes ----
 
     fn push_scope(&mut self) {
-        self.scopes.push(HashMap::new());
-        self.tags.push(HashMap::new());
+        self.scopes.push(FxHashMap::default());
+        self.tags.push(FxHashMap::default());
     }
     fn pop_scope(&mut self) {
         self.scopes.pop();
@@ -243,6 +269,15 @@ impl<'a> Sema<'a> {
     pub fn lookup(&self, s: Sym) -> Option<Binding> {
         self.scopes.iter().rev().find_map(|m| m.get(&s).copied())
     }
+    /// The binding and the depth of the scope that holds it.
+    pub fn lookup_depth(&self, s: Sym) -> Option<(Binding, usize)> {
+        self.scopes
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, m)| m.get(&s).map(|b| (*b, i)))
+    }
+
     fn bind(&mut self, s: Sym, b: Binding, loc: Loc) {
         let scope = self.scopes.last_mut().expect("scope");
         if let Some(old) = scope.get(&s) {
@@ -285,6 +320,38 @@ impl<'a> Sema<'a> {
 
     /// The type a declaration's specifiers name (before declarators).
     fn base_type(&mut self, spec: &ast::DeclSpec) -> QualType {
+        if spec.space == Some(AddrSpace::Generic) && !self.opts.generic {
+            // 6.7.5: the generic address space exists from OpenCL C 2.0 (3.0: with the feature).
+            self.diags.error(spec.loc, "the generic address space requires OpenCL C 2.0 or the __opencl_c_generic_address_space feature");
+        }
+        let q = self.base_type_inner(spec);
+        if spec.is_pipe {
+            let loc = spec.loc;
+            let ty = q.ty;
+            // 6.15.18: `pipe T` with read_only (the default) or write_only access.
+            let a = spec.access.unwrap_or(Access::ReadOnly);
+            if a == Access::ReadWrite {
+                self.diags.error(
+                    loc,
+                    "access qualifier 'read_write' can not be used for pipes",
+                );
+            }
+            if self.opts.version == 300
+                && !self.cfg.features.iter().any(|f| f == "__opencl_c_pipes")
+            {
+                self.diags
+                    .error(loc, "pipes require the __opencl_c_pipes feature");
+            }
+            let pty = self.types.intern(Type::Pipe(ty, a));
+            return QualType {
+                ty: pty,
+                ..Default::default()
+            };
+        }
+        q
+    }
+
+    fn base_type_inner(&mut self, spec: &ast::DeclSpec) -> QualType {
         let loc = spec.loc;
         let ty = match &spec.base {
             BaseType::Void => self.types.void(),
@@ -299,6 +366,13 @@ impl<'a> Sema<'a> {
             BaseType::SizeT | BaseType::UintptrT => self.types.size_t(),
             BaseType::PtrdiffT | BaseType::IntptrT => self.types.ptrdiff_t(),
             BaseType::Image(d) => {
+                if spec.quals.is_const || spec.quals.is_volatile || spec.quals.is_restrict {
+                    // 6.11.q
+                    self.diags.error(
+                        loc,
+                        "image types cannot be qualified with 'const', 'volatile' or 'restrict'",
+                    );
+                }
                 if !self.opts.images {
                     self.diags.error(
                         loc,
@@ -353,10 +427,6 @@ impl<'a> Sema<'a> {
                 loc,
                 "access qualifier can only be used for pipe and image type",
             );
-        }
-        if spec.is_pipe {
-            self.diags
-                .error(loc, "pipe types are not supported by this compiler yet");
         }
         QualType {
             ty,
@@ -456,7 +526,7 @@ impl<'a> Sema<'a> {
                                 );
                                 Some(1)
                             } else {
-                                match int_of(&self.const_int(&ce)) {
+                                match self.const_int(&ce) {
                                     Some(v) if v < 0 => {
                                         self.diags.error(e.loc, "array size is negative");
                                         Some(1)
@@ -496,6 +566,20 @@ impl<'a> Sema<'a> {
                         is_restrict: false,
                         space: elem.space,
                     };
+                }
+                Derived::Block { loc } => {
+                    // 6.14.2: `R (^name)(P...)` references a block of type R(P...).
+                    match self.types.get(cur.ty).clone() {
+                        Type::Function { ret, params, .. } => {
+                            let b = self.types.intern(Type::Block { ret, params });
+                            cur = QualType::new(b);
+                        }
+                        _ => {
+                            self.diags
+                                .error(*loc, "block reference must name a function type");
+                        }
+                    }
+                    explicit = false;
                 }
                 Derived::Function {
                     params,
@@ -565,6 +649,7 @@ impl<'a> Sema<'a> {
         for der in &d.derived {
             match der {
                 Derived::Pointer { .. } => s.push('*'),
+                Derived::Block { .. } => s.push('^'),
                 Derived::Array { .. } => s.push('*'),
                 Derived::Function { .. } => {}
             }
@@ -600,6 +685,7 @@ impl<'a> Sema<'a> {
                     size: 0,
                     align: 1,
                     packed: false,
+                    typedef_named: false,
                 });
                 let rid = self.types.records.len() as u32 - 1;
                 let t = self.types.intern(Type::Record(rid));
@@ -624,6 +710,7 @@ impl<'a> Sema<'a> {
                 .error(r.loc, format!("redefinition of '{kw} {n}'"));
             return id;
         }
+        self.check_object_attrs(&r.attrs);
         let packed = r.attrs.iter().any(|a| a.name == "packed");
         let mut fields = Vec::new();
         for g in groups {
@@ -635,7 +722,7 @@ impl<'a> Sema<'a> {
                         .error(w.loc, "bit-fields are not supported in OpenCL");
                 }
                 let (q, _) = self.declarator_type(base, g.spec.space.is_some(), d);
-                if g.spec.space.is_some() {
+                if object_space(&g.spec, d).is_some() {
                     self.diags
                         .error(d.loc, "field may not be qualified with an address space");
                 }
@@ -698,19 +785,25 @@ impl<'a> Sema<'a> {
                 f.offset = 0;
                 size = size.max(fs);
             } else {
-                size = size.div_ceil(fa) * fa;
+                size = size.div_ceil(fa).saturating_mul(fa);
                 f.offset = size;
-                size += fs;
+                size = size.saturating_add(fs);
             }
         }
         for a in &r.attrs {
             if a.name == "aligned" {
-                if let Some(v) = self.attr_int(a, 0) {
+                // Without an argument: the largest alignment of any type (a long16).
+                let v = if a.args.is_empty() {
+                    Some(128)
+                } else {
+                    self.attr_int(a, 0)
+                };
+                if let Some(v) = v {
                     align = align.max(v);
                 }
             }
         }
-        size = size.div_ceil(align) * align;
+        size = size.div_ceil(align).saturating_mul(align);
         let rec = &mut self.types.records[rid as usize];
         rec.fields = fields;
         rec.complete = true;
@@ -843,7 +936,9 @@ impl<'a> Sema<'a> {
                 self.typedef_decl(&g.spec, base, d);
                 continue;
             }
+            let errors_before = self.diags.error_count();
             let (q, fparams) = self.declarator_type(base, g.spec.space.is_some(), &d.decl);
+            self.declarator_failed = self.diags.error_count() > errors_before;
             if matches!(self.types.get(q.ty), Type::Function { .. }) {
                 if d.init.is_some() {
                     self.diags.error(
@@ -864,12 +959,33 @@ impl<'a> Sema<'a> {
     }
 
     fn typedef_decl(&mut self, spec: &ast::DeclSpec, base: QualType, d: &ast::InitDecl) {
-        let (q, _) = self.declarator_type(base, spec.space.is_some(), &d.decl);
+        let (mut q, _) = self.declarator_type(base, spec.space.is_some(), &d.decl);
         if d.init.is_some() {
             self.diags.error(
                 d.decl.loc,
                 "illegal initializer (only variables can be initialized)",
             );
+        }
+        // clang's ext_vector_type(N), used by headers to declare vector typedefs.
+        for a in spec.attrs.iter().chain(d.decl.attrs.iter()) {
+            if a.name == "ext_vector_type" {
+                let n = self.attr_int(a, 0).unwrap_or(0);
+                match self.types.get(q.ty).clone() {
+                    Type::Scalar(s) if LANES.contains(&(n as u8)) && n <= 16 => {
+                        q.ty = self.types.vector(s, n as u8);
+                    }
+                    _ => self
+                        .diags
+                        .error(a.loc, "invalid vector element type or number of elements"),
+                }
+            }
+        }
+        if let (Some(n), Type::Record(r)) = (d.decl.name, self.types.get(q.ty).clone()) {
+            let rec = &mut self.types.records[r as usize];
+            if rec.name.starts_with("(anonymous") {
+                rec.name = self.interner.name(n).to_string();
+                rec.typedef_named = true;
+            }
         }
         if let Some(n) = d.decl.name {
             self.typedefs.push(Typedef {
@@ -892,20 +1008,24 @@ impl<'a> Sema<'a> {
                 .error(loc, "'__kernel' attribute only applies to functions");
         }
         self.check_object_type(q, loc, true);
-        let explicit = spec.space.is_some()
-            || !matches!(self.types.get(q.ty), Type::Array(..)) && q.space != AddrSpace::Private;
-        let sp = if explicit {
-            q.space
-        } else {
-            AddrSpace::Private
-        };
-        match sp {
+        self.check_restrict(q, loc);
+        self.check_object_attrs(&d.decl.attrs);
+        if matches!(self.types.get(q.ty), Type::Sampler)
+            && matches!(
+                object_space(spec, &d.decl),
+                Some(AddrSpace::Local | AddrSpace::Global)
+            )
+        {
+            // 6.11.b
+            self.diags.error(loc, "the sampler type cannot be used with the __local and __global address space qualifiers");
+            return;
+        }
+        let explicit = object_space(spec, &d.decl);
+        match explicit.unwrap_or(AddrSpace::Generic) {
             AddrSpace::Constant => {}
             AddrSpace::Global if self.opts.program_scope_globals => {}
-            AddrSpace::Private if self.opts.program_scope_globals && spec.space.is_none() => {
-                q.space = AddrSpace::Global
-            }
-            AddrSpace::Private if matches!(self.types.get(q.ty), Type::Sampler) => {
+            AddrSpace::Generic if self.opts.program_scope_globals => q.space = AddrSpace::Global,
+            AddrSpace::Generic if matches!(self.types.get(q.ty), Type::Sampler) => {
                 q.space = AddrSpace::Constant
             }
             _ => {
@@ -937,7 +1057,11 @@ impl<'a> Sema<'a> {
             .or(self.align_attr(&spec.attrs));
         let id = self.new_var(name, q, kind, loc, align);
         self.bind(name, Binding::Var(id), loc);
+        if self.declarator_failed {
+            self.poisoned.insert(id.0);
+        }
         let init = match &d.init {
+            Some(_) if self.declarator_failed => None,
             Some(i) => {
                 let init = self.initializer(i, q.ty);
                 if let Some(ii) = &init {
@@ -961,7 +1085,39 @@ impl<'a> Sema<'a> {
                 None
             }
         };
+        if let Some(Init::List(t, _)) = &init {
+            self.vars[id.0 as usize].ty.ty = *t;
+        }
         self.globals.push((id, init));
+    }
+
+    /// Warns about attributes a variable or type cannot take (6.13.2, 6.13.3).
+    fn check_object_attrs(&mut self, attrs: &[ast::Attr]) {
+        for a in attrs {
+            match a.name.as_str() {
+                "aligned" | "packed" | "nosvm" | "unused" | "used" | "ext_vector_type"
+                | "always_inline" | "noinline" | "overloadable" | "const" | "pure"
+                | "convergent" => {}
+                // 6.13.3: endian(host) / endian(device).
+                "endian" => {
+                    let ok = matches!(a.args.first(), Some(ast::AttrArg::Expr(ast::Expr { kind: ast::ExprKind::Ident(s), .. }))
+                        if matches!(self.interner.name(*s), "host" | "device"));
+                    if !ok {
+                        self.diags
+                            .error(a.loc, "'endian' attribute requires 'host' or 'device'");
+                    }
+                }
+                "reqd_work_group_size" | "work_group_size_hint" | "vec_type_hint" => {
+                    self.diags.warning(
+                        a.loc,
+                        format!("'{}' attribute only applies to kernel functions", a.name),
+                    );
+                }
+                _ => self
+                    .diags
+                    .warning(a.loc, format!("unknown attribute '{}' ignored", a.name)),
+            }
+        }
     }
 
     fn align_attr(&mut self, attrs: &[ast::Attr]) -> Option<u64> {
@@ -980,6 +1136,17 @@ impl<'a> Sema<'a> {
             }
         }
         None
+    }
+
+    /// 6.11.q: "Types other than pointer types shall not use the restrict qualifier."
+    fn check_restrict(&mut self, q: QualType, loc: Loc) {
+        if q.is_restrict && !self.types.is_pointer(q.ty) {
+            let tn = self.types.name(q.ty);
+            self.diags.error(
+                loc,
+                format!("restrict requires a pointer or reference ('{tn}' is invalid)"),
+            );
+        }
     }
 
     fn new_var(
@@ -1044,9 +1211,22 @@ impl<'a> Sema<'a> {
     ) -> Option<FuncId> {
         let name_sym = d.name?;
         let name = self.name(name_sym).to_string();
-        let Type::Function { ret, .. } = *self.types.get(q.ty) else {
+        let Type::Function {
+            ret,
+            params: fn_params,
+            ..
+        } = self.types.get(q.ty).clone()
+        else {
             return None;
         };
+        let mut params = params;
+        if params.is_empty() && !fn_params.is_empty() {
+            // Declared through a function typedef: the parameters are unnamed.
+            for p in fn_params {
+                let spelled = self.types.name(p);
+                params.push((QualType::new(p), None, d.loc, false, spelled, None));
+            }
+        }
         if spec.storage == Some(Storage::Typedef) {
             return None;
         }
@@ -1055,7 +1235,54 @@ impl<'a> Sema<'a> {
             self.diags.error(d.loc, "function cannot be called 'main'");
         }
         let is_kernel = spec.is_kernel;
-        if let Some(Binding::Func(f)) = self.lookup(name_sym) {
+        if is_kernel && spec.storage == Some(Storage::Static) {
+            self.diags
+                .error(spec.loc, "kernel functions cannot be declared static");
+        }
+        if spec.space.is_some() && d.derived.len() == 1 {
+            self.diags.error(
+                spec.loc,
+                "return type cannot be qualified with address space",
+            );
+        }
+        for p in &params {
+            self.check_restrict(p.0, p.2);
+            if p.0.space != AddrSpace::Private && !self.types.is_pointer(p.0.ty) {
+                // 6.7: "address space qualifiers cannot be used with a function argument".
+                self.diags
+                    .error(p.2, "parameter may not be qualified with an address space");
+            }
+        }
+        let overloadable = spec
+            .attrs
+            .iter()
+            .chain(d.attrs.iter())
+            .any(|a| a.name == "overloadable");
+        if let Some(Binding::Func(first)) = self.lookup(name_sym) {
+            // clang's `overloadable` extension: same-named functions with other parameter
+            // types are distinct overloads; a declaration with equal types names the same one.
+            let new_ty: Vec<TypeId> = params.iter().map(|p| p.0.ty).collect();
+            let set = self
+                .overloads
+                .get(&name_sym)
+                .cloned()
+                .unwrap_or_else(|| vec![first]);
+            let same = set.iter().copied().find(|g| {
+                let o = &self.funcs[g.0 as usize];
+                o.params
+                    .iter()
+                    .map(|v| self.vars[v.0 as usize].ty.ty)
+                    .collect::<Vec<_>>()
+                    == new_ty
+            });
+            let any_overloadable =
+                overloadable || set.iter().any(|g| self.funcs[g.0 as usize].overloadable);
+            if same.is_none() && any_overloadable {
+                let id = self.new_function(spec, d, name, ret, &params, is_kernel, overloadable);
+                self.overloads.entry(name_sym).or_insert(set).push(id);
+                return Some(id);
+            }
+            let f = same.unwrap_or(first);
             let old = &self.funcs[f.0 as usize];
             let old_ty: Vec<TypeId> = old
                 .params
@@ -1079,12 +1306,33 @@ impl<'a> Sema<'a> {
                 format!("declaring function return value of type '{tn}' is not allowed"),
             );
         }
+        let id = self.new_function(spec, d, name, ret, &params, is_kernel, overloadable);
+        // Functions live at file scope.
+        let saved = std::mem::take(&mut self.scopes);
+        let mut scopes = saved;
+        scopes[0].insert(name_sym, Binding::Func(id));
+        self.scopes = scopes;
+        if is_kernel {
+            self.check_kernel_signature(id, spec, d, &params);
+        }
+        Some(id)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn new_function(
+        &mut self,
+        spec: &ast::DeclSpec,
+        d: &ast::Declarator,
+        name: String,
+        ret: TypeId,
+        params: &[ParamInfo],
+        is_kernel: bool,
+        overloadable: bool,
+    ) -> FuncId {
         let mut vars = Vec::new();
         let mut spellings = Vec::new();
-        for (pt, pname, ploc, _explicit, spelled, access) in &params {
-            let sym = pname.unwrap_or(0);
+        for (pt, pname, ploc, _explicit, spelled, access) in params {
             let vname = pname.map(|s| self.name(s).to_string()).unwrap_or_default();
-            let _ = sym;
             self.vars.push(Var {
                 name: vname,
                 ty: *pt,
@@ -1106,17 +1354,13 @@ impl<'a> Sema<'a> {
             loc: d.loc,
             attrs,
             param_spellings: spellings,
+            variadic: matches!(
+                d.derived.first(),
+                Some(Derived::Function { variadic: true, .. })
+            ),
+            overloadable,
         });
-        let id = FuncId(self.funcs.len() as u32 - 1);
-        // Functions live at file scope.
-        let saved = std::mem::take(&mut self.scopes);
-        let mut scopes = saved;
-        scopes[0].insert(name_sym, Binding::Func(id));
-        self.scopes = scopes;
-        if is_kernel {
-            self.check_kernel_signature(id, spec, d, &params);
-        }
-        Some(id)
+        FuncId(self.funcs.len() as u32 - 1)
     }
 
     fn function_attrs(
@@ -1222,34 +1466,22 @@ impl<'a> Sema<'a> {
             self.diags
                 .error(spec.loc, "kernel must have void return type");
         }
-        if let Some(Derived::Function {
-            variadic: true,
-            loc,
-            ..
-        }) = d.derived.first()
-        {
-            let _ = loc;
-        }
         for (pt, _name, ploc, _explicit, _spelled, _access) in params {
             let ty = self.types.get(pt.ty).clone();
             match ty {
                 Type::Pointer(pointee) => {
-                    // 6.11.a: kernel pointer arguments are __global, __constant or __local.
-                    if !matches!(
-                        pointee.space,
-                        AddrSpace::Global | AddrSpace::Constant | AddrSpace::Local
-                    ) {
-                        self.diags.error(*ploc, "pointer arguments to kernel functions must reside in '__global', '__constant' or '__local' address space");
-                    }
                     if self.types.is_pointer(pointee.ty) && self.opts.version < 200 {
+                        // 6.11.a (up to 1.2): no pointers to pointers as kernel arguments.
                         self.diags.error(
                             *ploc,
                             "kernel parameter cannot be declared as a pointer to a pointer",
                         );
-                    }
-                    if self.types.is_pointer(pointee.ty) && self.opts.version >= 200 {
-                        // 6.11.a applies only up to 1.2; still a pointer to pointer may not
-                        // point to private memory.
+                    } else if !matches!(
+                        pointee.space,
+                        AddrSpace::Global | AddrSpace::Constant | AddrSpace::Local
+                    ) {
+                        // 6.11.a: kernel pointer arguments are __global, __constant or __local.
+                        self.diags.error(*ploc, "pointer arguments to kernel functions must reside in '__global', '__constant' or '__local' address space");
                     }
                 }
                 Type::Scalar(Scalar::Bool) => self.bad_kernel_param(*ploc, "bool"),
@@ -1274,12 +1506,6 @@ impl<'a> Sema<'a> {
                     }
                 }
                 _ => {}
-            }
-            if pt.space != AddrSpace::Private && !self.types.is_pointer(pt.ty) {
-                self.diags.error(
-                    *ploc,
-                    "parameter may not be qualified with an address space",
-                );
             }
         }
         // 6.11.m: size_t and friends by their spelling.
@@ -1382,43 +1608,40 @@ impl<'a> Sema<'a> {
         self.cur_fn = None;
     }
 
-    /// 6.11.k: recursion is not supported.
+    /// 6.11.k: recursion is not supported. Every call from a function to one that can reach
+    /// it again is reported.
     fn check_recursion(&mut self) {
         let n = self.funcs.len();
-        let mut edges: Vec<Vec<(usize, Loc)>> = vec![Vec::new(); n];
-        for &(a, b, l) in &self.calls {
-            edges[a.0 as usize].push((b.0 as usize, l));
-        }
-        // Iterative DFS with colours; the back edge that closes a cycle is reported.
-        let mut colour = vec![0u8; n];
-        let mut reported = vec![false; n];
-        for start in 0..n {
-            if colour[start] != 0 {
-                continue;
+        let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for &(a, b, _) in &self.calls {
+            if !edges[a.0 as usize].contains(&(b.0 as usize)) {
+                edges[a.0 as usize].push(b.0 as usize);
             }
-            let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
-            colour[start] = 1;
-            while let Some(&mut (v, ref mut i)) = stack.last_mut() {
-                if *i < edges[v].len() {
-                    let (w, l) = edges[v][*i];
-                    *i += 1;
-                    if colour[w] == 1 {
-                        if !reported[w] {
-                            reported[w] = true;
-                            let name = self.funcs[w].name.clone();
-                            self.diags.error(
-                                l,
-                                format!("recursive call to '{name}' is not allowed in OpenCL C"),
-                            );
-                        }
-                    } else if colour[w] == 0 {
-                        colour[w] = 1;
-                        stack.push((w, 0));
-                    }
-                } else {
-                    colour[v] = 2;
-                    stack.pop();
+        }
+        let reaches = |from: usize, to: usize| -> bool {
+            let mut seen = vec![false; n];
+            let mut stack = vec![from];
+            while let Some(v) = stack.pop() {
+                if v == to {
+                    return true;
                 }
+                if std::mem::replace(&mut seen[v], true) {
+                    continue;
+                }
+                stack.extend(edges[v].iter().copied());
+            }
+            false
+        };
+        let mut calls = self.calls.clone();
+        let mut seen = std::collections::HashSet::new();
+        calls.retain(|(a, b, l)| seen.insert((a.0, b.0, l.file, l.offset)));
+        for (a, b, loc) in calls {
+            if reaches(b.0 as usize, a.0 as usize) {
+                let name = self.funcs[b.0 as usize].name.clone();
+                self.diags.error(
+                    loc,
+                    format!("recursive call to '{name}' is not allowed in OpenCL C"),
+                );
             }
         }
     }
@@ -1435,7 +1658,7 @@ impl<'a> Sema<'a> {
             let mut args = Vec::new();
             for (k, v) in f.params.iter().enumerate() {
                 let var = &self.vars[v.0 as usize];
-                let (spelled, access) = f.param_spellings.get(k).cloned().unwrap_or_default();
+                let (spelled, _) = f.param_spellings.get(k).cloned().unwrap_or_default();
                 let ty = var.ty;
                 let (address, kind, is_const, is_volatile) = match self.types.get(ty.ty) {
                     Type::Pointer(p) => {
@@ -1474,10 +1697,7 @@ impl<'a> Sema<'a> {
                         Access::WriteOnly => ArgAccess::WriteOnly,
                         Access::ReadWrite => ArgAccess::ReadWrite,
                     },
-                    _ => {
-                        let _ = access;
-                        ArgAccess::None
-                    }
+                    _ => ArgAccess::None,
                 };
                 let size = match kind {
                     ArgKind::Value => self.types.size_of(ty.ty).unwrap_or(0),
@@ -1709,6 +1929,31 @@ impl<'a> Sema<'a> {
                 }
                 mk(StmtKind::Continue)
             }
+            ast::StmtKind::Return(e) if !self.block_stack.is_empty() => {
+                // A block's result type is that of its first return (6.14.3).
+                let ce = e.as_ref().map(|e| {
+                    let x = self.expr(e);
+                    self.rvalue(x)
+                });
+                let void = self.types.void();
+                let ty = ce.as_ref().map_or(void, |c| c.ty);
+                let expected = self.block_stack.last().and_then(|b| b.ret);
+                match expected {
+                    None => {
+                        if let Some(b) = self.block_stack.last_mut() {
+                            b.ret = Some(ty);
+                        }
+                        mk(StmtKind::Return(ce))
+                    }
+                    Some(r) => {
+                        let ce = ce.map(|c| {
+                            let l = c.loc;
+                            self.assign_convert(c, r, l, "returning")
+                        });
+                        mk(StmtKind::Return(ce))
+                    }
+                }
+            }
             ast::StmtKind::Return(e) => {
                 let ret = self.cur_ret;
                 let fname = self
@@ -1747,6 +1992,30 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// Checks the body of a block literal with its own function context.
+    pub(crate) fn block_body(&mut self, body: &ast::Stmt) -> Stmt {
+        let saved_fn = self.cur_fn.take();
+        let saved_loop = std::mem::take(&mut self.loop_depth);
+        let saved_switch = std::mem::take(&mut self.switch_stack);
+        let saved_labels = std::mem::take(&mut self.labels);
+        let saved_gotos = std::mem::take(&mut self.gotos);
+        let saved_depth = std::mem::replace(&mut self.block_depth, 1);
+        let s = self.stmt(body);
+        for (g, loc) in std::mem::take(&mut self.gotos) {
+            if !self.labels.contains_key(&g) {
+                self.diags
+                    .error(loc, format!("use of undeclared label '{g}'"));
+            }
+        }
+        self.cur_fn = saved_fn;
+        self.loop_depth = saved_loop;
+        self.switch_stack = saved_switch;
+        self.labels = saved_labels;
+        self.gotos = saved_gotos;
+        self.block_depth = saved_depth;
+        s
+    }
+
     /// A statement that is the body of a control statement (its own scope, C99 6.8.4p3).
     fn sub_stmt(&mut self, s: &ast::Stmt) -> Stmt {
         self.push_scope();
@@ -1765,7 +2034,9 @@ impl<'a> Sema<'a> {
                 self.typedef_decl(&g.spec, base, d);
                 continue;
             }
+            let errors_before = self.diags.error_count();
             let (q, fparams) = self.declarator_type(base, g.spec.space.is_some(), &d.decl);
+            self.declarator_failed = self.diags.error_count() > errors_before;
             if matches!(self.types.get(q.ty), Type::Function { .. }) {
                 self.declare_function(
                     &g.spec,
@@ -1796,12 +2067,32 @@ impl<'a> Sema<'a> {
                 }
                 _ => {}
             }
-            self.check_object_type(q, loc, false);
+            self.check_object_type(q, loc, d.init.is_some());
+            self.check_restrict(q, loc);
+            self.check_object_attrs(&d.decl.attrs);
+            if std::ptr::eq(d, &g.decls[0]) {
+                self.check_object_attrs(&g.spec.attrs);
+            }
             let is_kernel = self
                 .cur_fn
                 .is_some_and(|f| self.funcs[f.0 as usize].is_kernel);
             let mut q = q;
-            let explicit_space = g.spec.space;
+            let explicit_space = object_space(&g.spec, &d.decl);
+            if matches!(self.types.get(q.ty), Type::Sampler)
+                && matches!(explicit_space, Some(AddrSpace::Local | AddrSpace::Global))
+            {
+                // 6.11.b
+                self.diags.error(loc, "the sampler type cannot be used with the __local and __global address space qualifiers");
+            }
+            if matches!(self.types.get(q.ty), Type::Event)
+                && matches!(
+                    explicit_space,
+                    Some(AddrSpace::Local | AddrSpace::Global | AddrSpace::Constant)
+                )
+            {
+                // 6.11.r
+                self.diags.error(loc, "the event_t type cannot be used with the __local, __constant and __global address space qualifiers");
+            }
             let is_static = g.spec.storage == Some(Storage::Static);
             match explicit_space {
                 Some(AddrSpace::Local) => {
@@ -1822,7 +2113,9 @@ impl<'a> Sema<'a> {
                         "function scope variable cannot be declared in global address space",
                     );
                 }
-                Some(AddrSpace::Constant) if d.init.is_none() => {
+                Some(AddrSpace::Constant)
+                    if d.init.is_none() && g.spec.storage != Some(Storage::Extern) =>
+                {
                     self.diags.error(
                         loc,
                         "variable in constant address space must be initialized",
@@ -1839,7 +2132,10 @@ impl<'a> Sema<'a> {
             if is_static && explicit_space.is_none() && self.opts.version >= 200 {
                 q.space = AddrSpace::Global;
             }
-            if matches!(self.types.get(q.ty), Type::Sampler) && d.init.is_none() {
+            if matches!(self.types.get(q.ty), Type::Sampler)
+                && d.init.is_none()
+                && !matches!(explicit_space, Some(AddrSpace::Local | AddrSpace::Global))
+            {
                 self.diags
                     .error(loc, "sampler variable must be initialized");
             }
@@ -1854,12 +2150,6 @@ impl<'a> Sema<'a> {
                 VarKind::Local
             };
             // Arrays sized by their initializer: `int a[] = {1, 2}`.
-            if let (Type::Array(e, None), Some(ast::Initializer::List(items, _))) =
-                (self.types.get(q.ty).clone(), &d.init)
-            {
-                let n = items.len().max(1) as u64;
-                q.ty = self.types.intern(Type::Array(e, Some(n)));
-            }
             if let (
                 Type::Array(e, None),
                 Some(ast::Initializer::Expr(ast::Expr {
@@ -1876,7 +2166,18 @@ impl<'a> Sema<'a> {
             let id = self.new_var(name, q, kind, loc, align);
             // The variable is in scope in its own initializer (C99 6.2.1p7).
             self.bind(name, Binding::Var(id), loc);
-            let init = d.init.as_ref().and_then(|i| self.initializer(i, q.ty));
+            let failed = self.declarator_failed;
+            if failed {
+                self.poisoned.insert(id.0);
+            }
+            let init = d
+                .init
+                .as_ref()
+                .filter(|_| !failed)
+                .and_then(|i| self.initializer(i, q.ty));
+            if let Some(Init::List(t, _)) = &init {
+                self.vars[id.0 as usize].ty.ty = *t;
+            }
             if kind == VarKind::Global {
                 if let Some(i) = &init {
                     if !self.is_constant_init(i) {
@@ -1958,11 +2259,7 @@ impl<'a> Sema<'a> {
             Type::Array(_, n) => Some(n.unwrap_or(u64::MAX).min(1 << 20) as usize),
             Type::Record(r) => {
                 let r = &self.types.records[*r as usize];
-                Some(if r.is_union {
-                    1.min(r.fields.len())
-                } else {
-                    r.fields.len()
-                })
+                Some(r.fields.len())
             }
             Type::Vector(_, n) => Some(*n as usize),
             _ => None,
@@ -1988,122 +2285,65 @@ impl<'a> Sema<'a> {
         braced: bool,
     ) -> Option<Init> {
         let Some(len) = self.aggregate_len(ty) else {
-            // Scalar in braces: `int x = {1};`
-            if let Some((d, i)) = items.get(*pos) {
-                *pos += 1;
-                if !d.is_empty() {
-                    self.diags
-                        .error(loc, "designator in initializer for scalar type");
-                }
-                let r = self.initializer(i, ty);
-                if braced && *pos < items.len() {
-                    self.diags.warning(
-                        init_loc(&items[*pos].1),
-                        "excess elements in scalar initializer",
-                    );
-                }
-                return r;
+            // A scalar in braces: `int x = {1};`
+            let Some((d, i)) = items.get(*pos) else {
+                self.diags.error(loc, "scalar initializer cannot be empty");
+                return None;
+            };
+            *pos += 1;
+            if !d.is_empty() {
+                self.diags
+                    .error(loc, "designator in initializer for scalar type");
             }
-            self.diags.error(loc, "scalar initializer cannot be empty");
-            return None;
+            let r = self.initializer(i, ty);
+            if braced && *pos < items.len() {
+                self.diags.error(
+                    init_loc(&items[*pos].1),
+                    "excess elements in scalar initializer",
+                );
+                *pos = items.len();
+            }
+            return r;
         };
-        if let Type::Vector(s, _) = *self.types.get(ty) {
-            if !braced {
-                // An elided vector takes one expression.
-                let (_, i) = &items[*pos];
-                *pos += 1;
-                return self.initializer(i, ty);
-            }
-            let _ = s;
-        }
         let unsized_array = matches!(self.types.get(ty), Type::Array(_, None));
-        let mut out: Vec<Option<Init>> = vec![
-            None;
-            if unsized_array {
-                0
-            } else {
-                len.min(items.len().max(len).min(1 << 20))
-            }
-        ];
-        if !unsized_array {
-            out.truncate(len);
-            out.resize(len, None);
-        }
+        let mut out: Vec<Option<Init>> = if unsized_array {
+            Vec::new()
+        } else {
+            vec![None; len]
+        };
         let mut idx = 0usize;
         while *pos < items.len() {
+            let start = *pos;
             let (desig, item) = &items[*pos];
             if !desig.is_empty() {
                 if !braced {
                     break;
                 }
-                match &desig[0] {
-                    ast::Designator::Index(e) => {
-                        if !matches!(self.types.get(ty), Type::Array(..)) {
-                            self.diags
-                                .error(e.loc, "array designator cannot initialize non-array type");
-                            *pos += 1;
-                            continue;
-                        }
-                        let ce = self.expr(e);
-                        let ce = self.rvalue(ce);
-                        match self.const_int(&ce) {
-                            Some(v) if v >= 0 && (v as usize) < len => idx = v as usize,
-                            Some(_) => {
-                                self.diags
-                                    .error(e.loc, "array designator index exceeds array bounds");
-                                *pos += 1;
-                                continue;
-                            }
-                            None => {
-                                self.diags.error(
-                                    e.loc,
-                                    "expression is not an integer constant expression",
-                                );
-                                *pos += 1;
-                                continue;
-                            }
-                        }
-                    }
-                    ast::Designator::Field(name, floc) => {
-                        let Type::Record(r) = *self.types.get(ty) else {
-                            self.diags.error(
-                                *floc,
-                                "field designator cannot initialize a non-struct, non-union type",
-                            );
-                            *pos += 1;
-                            continue;
-                        };
-                        match self.types.records[r as usize]
-                            .fields
-                            .iter()
-                            .position(|f| f.name == Some(*name))
-                        {
-                            Some(i) => idx = i,
-                            None => {
-                                let n = self.name(*name).to_string();
-                                let tn = self.types.name(ty);
-                                self.diags.error(*floc, format!("field designator '{n}' does not refer to any field in type '{tn}'"));
-                                *pos += 1;
-                                continue;
-                            }
-                        }
-                    }
+                *pos += 1;
+                let Some(i) = self.designator_index(&desig[0], ty, len) else {
+                    continue;
+                };
+                idx = i;
+                if unsized_array && idx >= out.len() {
+                    out.resize(idx + 1, None);
                 }
-                if desig.len() > 1 {
-                    self.diags
-                        .error(loc, "nested designators are not supported");
-                }
+                let mty = self.member_type(ty, idx);
+                let mut slot = out[idx].take();
+                self.designate(&mut slot, mty, &desig[1..], item);
+                out[idx] = slot;
+                idx += 1;
+                continue;
             }
-            if idx >= len {
+            let is_union = matches!(self.types.get(ty), Type::Record(r) if self.types.records[*r as usize].is_union);
+            if !unsized_array && (idx >= len || (is_union && idx >= 1)) {
                 if braced {
-                    let what = if matches!(self.types.get(ty), Type::Array(..)) {
-                        "array"
-                    } else if matches!(self.types.get(ty), Type::Vector(..)) {
-                        "vector"
-                    } else {
-                        "struct"
+                    let what = match self.types.get(ty) {
+                        Type::Array(..) => "array",
+                        Type::Vector(..) => "vector",
+                        _ => "struct",
                     };
-                    self.diags.warning(
+                    // C99 6.7.8p2: no initializer for an object outside the entity.
+                    self.diags.error(
                         init_loc(item),
                         format!("excess elements in {what} initializer"),
                     );
@@ -2120,12 +2360,10 @@ impl<'a> Sema<'a> {
                 }
                 ast::Initializer::Expr(e) => {
                     let is_agg = self.aggregate_len(mty).is_some();
-                    let direct = !is_agg || {
-                        // An expression of the member's own type initializes it directly.
-                        matches!(e.kind, ast::ExprKind::Str(_))
-                            && matches!(self.types.get(mty), Type::Array(..))
-                            || self.expr_type_peek(e) == Some(mty)
-                    };
+                    let direct = !is_agg
+                        || (matches!(e.kind, ast::ExprKind::Str(_))
+                            && matches!(self.types.get(mty), Type::Array(..)))
+                        || self.expr_type_peek(e) == Some(mty);
                     if direct {
                         *pos += 1;
                         self.initializer(item, mty)
@@ -2134,17 +2372,22 @@ impl<'a> Sema<'a> {
                     }
                 }
             };
+            if *pos == start {
+                // Nothing consumed (an empty aggregate member): skip the item.
+                *pos += 1;
+            }
             if unsized_array && idx >= out.len() {
                 out.resize(idx + 1, None);
             }
             out[idx] = val;
             idx += 1;
-            if !braced && idx >= len {
+            if !braced && !unsized_array && idx >= len {
                 break;
             }
         }
         if unsized_array {
-            let n = out.len() as u64;
+            let n = out.len().max(1) as u64;
+            out.resize(n as usize, None);
             if let Type::Array(e, _) = self.types.get(ty).clone() {
                 let t = self.types.intern(Type::Array(e, Some(n)));
                 return Some(Init::List(t, out));
@@ -2153,23 +2396,107 @@ impl<'a> Sema<'a> {
         Some(Init::List(ty, out))
     }
 
-    /// The type an expression would have, without reporting anything (for brace elision).
-    fn expr_type_peek(&mut self, e: &ast::Expr) -> Option<TypeId> {
-        if let ast::ExprKind::Ident(s) = e.kind {
-            if let Some(Binding::Var(v)) = self.lookup(s) {
-                return Some(self.vars[v.0 as usize].ty.ty);
+    /// The member a designator names in `ty` (C99 6.7.8p6-7).
+    fn designator_index(&mut self, d: &ast::Designator, ty: TypeId, len: usize) -> Option<usize> {
+        match d {
+            ast::Designator::Index(e) => {
+                if !matches!(self.types.get(ty), Type::Array(..)) {
+                    self.diags
+                        .error(e.loc, "array designator cannot initialize non-array type");
+                    return None;
+                }
+                let ce = self.expr(e);
+                let ce = self.rvalue(ce);
+                match self.const_int(&ce) {
+                    Some(v) if v >= 0 && (v as usize) < len => Some(v as usize),
+                    Some(_) => {
+                        self.diags
+                            .error(e.loc, "array designator index exceeds array bounds");
+                        None
+                    }
+                    None => {
+                        self.diags
+                            .error(e.loc, "expression is not an integer constant expression");
+                        None
+                    }
+                }
+            }
+            ast::Designator::Field(name, floc) => {
+                let Type::Record(r) = *self.types.get(ty) else {
+                    self.diags.error(
+                        *floc,
+                        "field designator cannot initialize a non-struct, non-union type",
+                    );
+                    return None;
+                };
+                let found = self.types.records[r as usize]
+                    .fields
+                    .iter()
+                    .position(|f| f.name == Some(*name));
+                if found.is_none() {
+                    let n = self.name(*name).to_string();
+                    let tn = self.types.name(ty);
+                    self.diags.error(
+                        *floc,
+                        format!(
+                            "field designator '{n}' does not refer to any field in type '{tn}'"
+                        ),
+                    );
+                }
+                found
             }
         }
-        if let ast::ExprKind::VecLit(tn, _)
-        | ast::ExprKind::Cast(tn, _)
-        | ast::ExprKind::CompoundLit(tn, _) = &e.kind
-        {
-            let n = self.diags.list.len();
-            let q = self.type_name(tn);
-            self.diags.list.truncate(n);
-            return Some(q.ty);
+    }
+
+    /// Stores `item` into the subobject of `slot` (of type `ty`) that `desig` names.
+    fn designate(
+        &mut self,
+        slot: &mut Option<Init>,
+        ty: TypeId,
+        desig: &[ast::Designator],
+        item: &ast::Initializer,
+    ) {
+        let Some(first) = desig.first() else {
+            *slot = match item {
+                ast::Initializer::List(sub, l) => {
+                    let mut p = 0;
+                    self.init_list(sub, &mut p, ty, *l, true)
+                }
+                ast::Initializer::Expr(_) => self.initializer(item, ty),
+            };
+            return;
+        };
+        let Some(len) = self.aggregate_len(ty) else {
+            self.diags
+                .error(init_loc(item), "designator in initializer for scalar type");
+            return;
+        };
+        let Some(i) = self.designator_index(first, ty, len) else {
+            return;
+        };
+        let mut list = match slot.take() {
+            Some(Init::List(t, l)) if t == ty => l,
+            _ => vec![None; len],
+        };
+        if i >= list.len() {
+            list.resize(i + 1, None);
         }
-        None
+        let mty = self.member_type(ty, i);
+        let mut sub = list[i].take();
+        self.designate(&mut sub, mty, &desig[1..], item);
+        list[i] = sub;
+        *slot = Some(Init::List(ty, list));
+    }
+
+    /// The type an expression would have, without reporting anything (for brace elision).
+    fn expr_type_peek(&mut self, e: &ast::Expr) -> Option<TypeId> {
+        let n = self.diags.list.len();
+        let errors = self.diags.error_count();
+        let ce = self.expr(e);
+        let ce = self.rvalue(ce);
+        self.diags.list.truncate(n);
+        self.diags.reset_error_count(errors);
+        (!ce.is_error()).then_some(ce.ty)
     }
 
     fn is_constant_init(&self, i: &Init) -> bool {
@@ -2216,6 +2543,15 @@ impl<'a> Sema<'a> {
         let base = self.base_type(&tn.spec);
         let (q, _) = self.declarator_type(base, tn.spec.space.is_some(), &tn.decl);
         q
+    }
+}
+
+/// The address space written for the declared object itself: a pointer declarator's own
+/// qualifier, or the declaration specifiers' for everything else.
+fn object_space(spec: &ast::DeclSpec, d: &ast::Declarator) -> Option<AddrSpace> {
+    match d.derived.first() {
+        Some(Derived::Pointer { space, .. }) => *space,
+        _ => spec.space,
     }
 }
 

@@ -2,7 +2,7 @@
 //! whose pointee carries qualifiers and an address space, arrays, records, enums, functions
 //! and the opaque OpenCL types. Types are interned: equal types have equal [`TypeId`]s.
 
-use std::collections::HashMap;
+use crate::hash::FxHashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scalar {
@@ -210,6 +210,11 @@ pub enum Type {
     Pipe(TypeId, crate::parse::ast::Access),
     Atomic(Scalar),
     AtomicFlag,
+    /// A block reference (6.14): result and parameter types.
+    Block {
+        ret: TypeId,
+        params: Vec<TypeId>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -228,6 +233,8 @@ pub struct Record {
     pub size: u64,
     pub align: u64,
     pub packed: bool,
+    /// An anonymous record named by a typedef: shown by that name alone.
+    pub typedef_named: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -240,7 +247,7 @@ pub struct EnumDef {
 #[derive(Debug, Default)]
 pub struct Types {
     list: Vec<Type>,
-    map: HashMap<Type, TypeId>,
+    map: FxHashMap<Type, TypeId>,
     pub records: Vec<Record>,
     pub enums: Vec<EnumDef>,
     pub pointer_size: u64,
@@ -346,7 +353,7 @@ impl Types {
             Type::Scalar(s) => s.size() as u64,
             Type::Vector(s, n) => s.size() as u64 * if *n == 3 { 4 } else { *n as u64 },
             Type::Pointer(_) => self.pointer_size,
-            Type::Array(e, Some(n)) => self.size_of(e.ty)? * n,
+            Type::Array(e, Some(n)) => self.size_of(e.ty)?.checked_mul(*n)?,
             Type::Array(_, None) => return None,
             Type::Record(r) => {
                 let r = &self.records[*r as usize];
@@ -356,7 +363,7 @@ impl Types {
                 r.size
             }
             Type::Enum(_) => 4,
-            Type::Function { .. } => return None,
+            Type::Function { .. } | Type::Block { .. } => return None,
             Type::Atomic(s) => s.size() as u64,
             Type::AtomicFlag => 4,
             Type::Event | Type::ClkEvent | Type::Queue | Type::ReserveId | Type::NdRange => {
@@ -393,6 +400,9 @@ impl Types {
             },
             Type::Record(r) => {
                 let r = &self.records[*r as usize];
+                if r.typedef_named {
+                    return r.name.clone();
+                }
                 format!("{} {}", if r.is_union { "union" } else { "struct" }, r.name)
             }
             Type::Enum(e) => format!("enum {}", self.enums[*e as usize].name),
@@ -419,21 +429,28 @@ impl Types {
             Type::NdRange => "ndrange_t".into(),
             Type::Pipe(t, a) => format!("__{} pipe {}", a.spelling(), self.name(*t)),
             Type::Atomic(s) => format!("atomic_{}", s.name()),
+            Type::Block { ret, params } => {
+                let mut p: Vec<String> = params.iter().map(|t| self.name(*t)).collect();
+                if p.is_empty() {
+                    p.push("void".into());
+                }
+                format!("{} (^)({})", self.name(*ret), p.join(", "))
+            }
             Type::AtomicFlag => "atomic_flag".into(),
         }
     }
 
     pub fn qual_name(&self, q: QualType) -> String {
         let mut s = String::new();
-        if q.space != AddrSpace::Private {
-            s.push_str(q.space.name());
-            s.push(' ');
-        }
         if q.is_const {
             s.push_str("const ");
         }
         if q.is_volatile {
             s.push_str("volatile ");
+        }
+        if q.space != AddrSpace::Private {
+            s.push_str(q.space.name());
+            s.push(' ');
         }
         s.push_str(&self.name(q.ty));
         if q.is_restrict {

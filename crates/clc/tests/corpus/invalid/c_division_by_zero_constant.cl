@@ -1,5 +1,5 @@
 // expect-error: 8
-// rule: C99 6.6 an integer constant expression used as array size shall be valid (division by zero)
+// rule: C99 6.6 4 / 0 is not an integer constant expression, so it cannot size an array (6.11.d: no VLAs)
 
 // An array size that divides by zero.
 

@@ -1,5 +1,5 @@
 // expect-error: 6
-// rule: 6.13.2 reqd_work_group_size applies to kernel functions only
+// rule: 6.9.2 reqd_work_group_size is an attribute of __kernel functions only
 
 // reqd_work_group_size on a non-kernel function.
 

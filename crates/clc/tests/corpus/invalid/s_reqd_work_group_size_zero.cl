@@ -1,5 +1,5 @@
 // expect-error: 6
-// rule: 6.13.2 reqd_work_group_size dimensions must be positive integers
+// rule: 6.9.2 reqd_work_group_size(X, Y, Z) gives the work-group size, so each dimension must be positive
 
 // reqd_work_group_size with a zero dimension.
 

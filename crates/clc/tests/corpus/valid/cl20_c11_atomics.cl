@@ -1,5 +1,6 @@
 // options: -cl-std=CL2.0
 // requires: generic
+// note: checked with PoCL 5.0 (generic address space supported) under -cl-std=CL3.0.
 // C11-style atomics (6.15.12): atomic_int/uint/long/float/flag types,
 // ATOMIC_VAR_INIT and atomic_init, load/store/exchange/compare-exchange/
 // fetch-ops with and without explicit memory order and scope, atomic_flag,

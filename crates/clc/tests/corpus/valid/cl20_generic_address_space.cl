@@ -1,5 +1,6 @@
 // options: -cl-std=CL2.0
 // requires: generic
+// note: checked with PoCL 5.0 (generic address space supported) under -cl-std=CL3.0.
 // The generic address space (6.7.5): unqualified pointers in functions
 // point into global, local or private memory; to_global/to_local/
 // to_private (6.15.10) recover the named space; explicit casts from named
@@ -26,7 +27,7 @@ int where(int *p)
     return 0;
 }
 
-__kernel void generic(__global float *g, __global int *gi, __local float *l, __local int *li)
+__kernel void generic_pointers(__global float *g, __global int *gi, __local float *l, __local int *li)
 {
     int lid = get_local_id(0);
     l[lid] = g[get_global_id(0)];

@@ -16,7 +16,8 @@ __global struct { int hits; float last; } stats = { 0, 0.0f };
 int next_id(void)
 {
     static __global int id_source = 100;       /* static local in global memory */
-    return id_source++;
+    static __constant int step = 1;            /* static local in constant memory */
+    return id_source += step;
 }
 
 __kernel void use_globals(__global float4 *data)

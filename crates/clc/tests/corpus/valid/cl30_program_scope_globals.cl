@@ -1,5 +1,6 @@
 // options: -cl-std=CL3.0
 // requires: __opencl_c_program_scope_global_variables
+// note: checked with PoCL 5.0, which supports the feature.
 // Program-scope __global variables under OpenCL C 3.0 (6.11.w: "Program
 // scope variables can be declared with __constant address space qualifiers
 // or if __opencl_c_program_scope_global_variables feature is supported with

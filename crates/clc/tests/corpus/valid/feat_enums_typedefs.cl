@@ -7,7 +7,7 @@ enum colour { RED, GREEN = 5, BLUE, ALPHA = BLUE * 2 };
 typedef enum { MODE_ADD = 1, MODE_MUL = 2, MODE_MAX = 4 } mode_t;
 
 typedef float real;
-typedef real real4 __attribute__((ext_vector_type(4)));
+typedef float4 real4;
 typedef float4 point;
 typedef int row[4];
 typedef __global float *gfloat_ptr;

@@ -50,7 +50,7 @@ this text is skipped entirely, even " unbalanced quotes and #bogus directives
 #error undef did not work
 #endif
 
-#if 0x10 == 16 && 010 == 8 && 1000000000000LL > 0 && (2 + 3) * 4 == 20 && ~0 == -1
+#if 0x10 == 16 && 010 == 8 && 1000000000000 > 0 && (2 + 3) * 4 == 20 && ~0 == -1
 #define NUMBERS_OK 1
 #endif
 

@@ -50,7 +50,8 @@ __kernel void vector_types(__global int *out)
     float8 f8 = (float8)(f4, 1.0f, 2.0f, f2);
     float16 f16 = (float16)(f8, f4, f3, 0.0f);
 
-    /* initialising with a braced list of scalars is the other form */
+    /* a braced list of scalars: not spelled out by 6.3.6, but accepted by
+       clang-based compilers and common in real kernels */
     int4 braced = { 1, 2, 3, 4 };
     /* vector types are also usable as array elements and struct fields */
     float4 arr[2] = { (float4)(1.0f), (float4)(2.0f) };

@@ -1,6 +1,6 @@
 // Predefined macros (6.12): __OPENCL_VERSION__, __OPENCL_C_VERSION__, the
 // CL_VERSION_* constants, __ENDIAN_LITTLE__, __IMAGE_SUPPORT__,
-// __kernel_exec, __FILE__/__LINE__ and FLT/INT limit macros, selecting code
+// __LINE__ and the FLT/INT/M_ constant macros, selecting code
 // paths the way portable kernels do.
 
 #ifndef __OPENCL_VERSION__
