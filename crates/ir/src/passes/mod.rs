@@ -12,6 +12,7 @@ pub mod if_convert;
 pub mod inline;
 pub mod licm;
 pub mod mem2reg;
+pub mod strip;
 pub mod unroll;
 
 use std::time::{Duration, Instant};
@@ -23,7 +24,7 @@ use crate::verify::{verify_module, VerifyError};
 pub type PassFn = fn(&mut Module);
 
 /// The passes by name, in the order a full pipeline runs them.
-pub const PASSES: [(&str, PassFn); 9] = [
+pub const PASSES: [(&str, PassFn); 10] = [
     ("inline", inline::run),
     ("mem2reg", mem2reg::run),
     ("fold", fold::run),
@@ -33,6 +34,7 @@ pub const PASSES: [(&str, PassFn); 9] = [
     ("licm", licm::run),
     ("unroll", unroll::run),
     ("if_convert", if_convert::run),
+    ("strip", strip::run),
 ];
 
 /// The pass named `name`.
@@ -86,13 +88,15 @@ impl PassManager {
         }
     }
 
-    /// The standard pipeline: inline into kernels, promote stack slots, then fold, clean up,
+    /// The standard pipeline: inline into kernels, drop the functions no kernel reaches
+    /// (in a module with kernels), promote stack slots, then fold, clean up,
     /// remove redundancy, hoist loop invariants, unroll small counted loops, turn small
     /// branches into selects and clean up again.
     pub fn standard() -> PassManager {
         let mut pm = PassManager::new();
         for name in [
             "inline",
+            "strip",
             "mem2reg",
             "fold",
             "simplify_cfg",
