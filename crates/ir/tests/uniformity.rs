@@ -161,3 +161,141 @@ declare @g(i32) -> i32
     assert!(!u.is_uniform(v(3)));
     assert!(!u.is_uniform(v(4)));
 }
+
+/// Random loop-free kernels mixing uniform and per-work-item values under uniform and
+/// divergent branches: every value the analysis calls uniform must come out equal in every
+/// work-item of a group that computes it, as the interpreter runs the work-group.
+#[test]
+fn uniform_claims_hold_when_the_kernel_runs() {
+    use ferrocl_ir::interp::{run_ndrange_traced, KernelArgValue, Memory, NdRange, Val};
+    use std::collections::HashMap;
+
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+    let (mut uniform_checked, mut divergent_seen) = (0, 0);
+    for seed in 1..=60u64 {
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut m = Module::new();
+        let (g, c) = (Type::ptr(AddrSpace::Global), Type::ptr(AddrSpace::Constant));
+        let arg = |name: &str, space| KernelArg {
+            name: name.into(),
+            type_name: "int*".into(),
+            space,
+            access: AccessQualifier::None,
+            quals: TypeQualifiers::default(),
+        };
+        let info = KernelInfo {
+            args: vec![
+                arg("buf", AddrSpace::Global),
+                arg("n", AddrSpace::Private),
+                arg("table", AddrSpace::Constant),
+            ],
+            ..KernelInfo::default()
+        };
+        let k = m.add_kernel("k", Signature::new(&[g, Type::I32, c], None), info);
+        let mut b = FunctionBuilder::new(&mut m.funcs[k]);
+        let e = b.create_entry_block();
+        let ps = b.block_params(e).to_vec();
+        let lid = b.work_item(WorkItemOp::LocalId, 0, Type::I64);
+        let grp = b.work_item(WorkItemOp::GroupId, 0, Type::I64);
+        let lid32 = b.convert(ConvOp::Trunc, lid, Type::I32);
+        let grp32 = b.convert(ConvOp::Trunc, grp, Type::I32);
+        let four = b.iconst(Type::I64, 4);
+        let off = b.imul(lid, four);
+        let p = b.ptradd(ps[0], off);
+        let mine = b.load(Type::I32, p, 4, false);
+        let q = b.ptradd(ps[2], four);
+        let shared = b.load(Type::I32, q, 4, false);
+        let uniform_srcs = vec![ps[1], grp32, shared];
+        let mut ints = vec![ps[1], lid32, grp32, mine, shared];
+        let mut bools: Vec<Value> = Vec::new();
+        for _ in 0..25 {
+            match rng.below(5) {
+                0 if !bools.is_empty() => {
+                    let cnd = bools[rng.below(bools.len())];
+                    let (t, f, j) = (b.create_block(), b.create_block(), b.create_block());
+                    let param = b.append_block_param(j, Type::I32);
+                    b.brif(cnd, t, &[], f, &[]);
+                    // Half the time both sides compute from uniform values only, so that
+                    // only the branch makes the join differ.
+                    let from_uniform = rng.below(2) == 0;
+                    for blk in [t, f] {
+                        b.switch_to_block(blk);
+                        b.seal_block(blk);
+                        let pool = if from_uniform { &uniform_srcs } else { &ints };
+                        let x = pool[rng.below(pool.len())];
+                        let y = pool[rng.below(pool.len())];
+                        let r = if blk == t { b.iadd(x, y) } else { b.imul(x, y) };
+                        b.jump(j, &[r]);
+                    }
+                    b.switch_to_block(j);
+                    b.seal_block(j);
+                    ints.push(param);
+                }
+                1 => {
+                    let (x, y) = (ints[rng.below(ints.len())], ints[rng.below(ints.len())]);
+                    bools.push(b.icmp(IntCC::Slt, x, y));
+                }
+                2 if !bools.is_empty() => {
+                    let cnd = bools[rng.below(bools.len())];
+                    let (x, y) = (ints[rng.below(ints.len())], ints[rng.below(ints.len())]);
+                    ints.push(b.select(cnd, x, y));
+                }
+                _ => {
+                    let (x, y) = (ints[rng.below(ints.len())], ints[rng.below(ints.len())]);
+                    let op = [BinaryOp::Iadd, BinaryOp::Imul, BinaryOp::Bxor][rng.below(3)];
+                    ints.push(b.binary(op, x, y));
+                }
+            }
+        }
+        b.ret(None);
+        b.finish();
+        verify_module(&m).expect("valid");
+        let u = Uniformity::new(&m.funcs[k]);
+        let mut mem = Memory::default();
+        let buf = mem.alloc((0..16u32).flat_map(|i| (i * 7 + 3).to_le_bytes()).collect());
+        let table = mem.alloc((0..4u32).flat_map(|i| (i + 40).to_le_bytes()).collect());
+        let args = [
+            KernelArgValue::Val(Val::scalar(buf)),
+            KernelArgValue::Val(Val::i32(5)),
+            KernelArgValue::Val(Val::scalar(table)),
+        ];
+        let range = NdRange {
+            work_dim: 1,
+            global_size: [8, 1, 1],
+            local_size: [4, 1, 1],
+            global_offset: [0; 3],
+        };
+        let (_, r, traces) = run_ndrange_traced(&m, k, &args, mem, &range);
+        r.expect("runs");
+        // Per group and value: the values the group's work-items computed.
+        let mut seen: HashMap<(u64, Value), Vec<Val>> = HashMap::new();
+        for t in &traces {
+            for (v, x) in &t.values {
+                seen.entry((t.group_id[0], *v)).or_default().push(x.clone());
+            }
+        }
+        for ((group, v), xs) in seen {
+            if u.is_uniform(v) {
+                assert!(
+                    xs.windows(2).all(|w| w[0] == w[1]),
+                    "seed {seed}: {v} is called uniform but differs in group {group}: {xs:?}\n{m}"
+                );
+                uniform_checked += 1;
+            } else if xs.windows(2).any(|w| w[0] != w[1]) {
+                divergent_seen += 1;
+            }
+        }
+    }
+    assert!(
+        uniform_checked > 500 && divergent_seen > 200,
+        "{uniform_checked} {divergent_seen}"
+    );
+}
