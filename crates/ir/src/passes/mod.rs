@@ -11,6 +11,7 @@ pub mod fold;
 pub mod if_convert;
 pub mod inline;
 pub mod licm;
+pub mod load_elim;
 pub mod mem2reg;
 pub mod strip;
 pub mod unroll;
@@ -24,7 +25,7 @@ use crate::verify::{verify_module, VerifyError};
 pub type PassFn = fn(&mut Module);
 
 /// The passes by name, in the order a full pipeline runs them.
-pub const PASSES: [(&str, PassFn); 10] = [
+pub const PASSES: [(&str, PassFn); 11] = [
     ("inline", inline::run),
     ("mem2reg", mem2reg::run),
     ("fold", fold::run),
@@ -35,6 +36,7 @@ pub const PASSES: [(&str, PassFn); 10] = [
     ("unroll", unroll::run),
     ("if_convert", if_convert::run),
     ("strip", strip::run),
+    ("load_elim", load_elim::run),
 ];
 
 /// The pass named `name`.
@@ -90,7 +92,7 @@ impl PassManager {
 
     /// The standard pipeline: inline into kernels, drop the functions no kernel reaches
     /// (in a module with kernels), promote stack slots, then fold, clean up,
-    /// remove redundancy, hoist loop invariants, unroll small counted loops, turn small
+    /// remove redundant loads and expressions, hoist loop invariants, unroll small counted loops, turn small
     /// branches into selects and clean up again.
     pub fn standard() -> PassManager {
         let mut pm = PassManager::new();
@@ -102,6 +104,7 @@ impl PassManager {
             "simplify_cfg",
             "dce",
             "cse",
+            "load_elim",
             "licm",
             "unroll",
             "simplify_cfg",
