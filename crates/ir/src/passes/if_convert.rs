@@ -74,7 +74,10 @@ fn side(f: &Function, cfg: &Cfg, from: Block, d: &Dest) -> Side {
 /// If-converts the qualifying branches of `f`; returns whether any was.
 pub fn if_convert(f: &mut Function) -> bool {
     let mut changed = false;
-    // Each conversion changes the CFG around it; recompute and go on until none is left.
+    // One pass converts every branch it can; a conversion only redirects edges into its
+    // join, so the predecessor counts of blocks not yet visited can only be stale upward,
+    // which makes the pass skip a branch, never convert a wrong one. Passes repeat for
+    // branches that became convertible (nested diamonds).
     for _ in 0..10_000 {
         let cfg = Cfg::new(f);
         let mut done = false;
@@ -84,7 +87,10 @@ pub fn if_convert(f: &mut Function) -> bool {
                 continue;
             };
             let (d0, d1) = (d.0.clone(), d.1.clone());
-            if d0.block == d1.block {
+            if d0.block == d1.block
+                || !f.layout.is_block_placed(d0.block)
+                || !f.layout.is_block_placed(d1.block)
+            {
                 continue;
             }
             let (s0, s1) = (side(f, &cfg, a, &d0), side(f, &cfg, a, &d1));
@@ -93,7 +99,6 @@ pub fn if_convert(f: &mut Function) -> bool {
             }
             convert(f, t, s0, s1);
             done = true;
-            break;
         }
         if !done {
             break;
