@@ -81,6 +81,7 @@ pub fn if_convert(f: &mut Function) -> bool {
     for _ in 0..10_000 {
         let cfg = Cfg::new(f);
         let mut done = false;
+        let mut gone = Vec::new();
         for a in f.layout.blocks().to_vec() {
             let Some(t) = f.terminator(a) else { continue };
             let Op::Brif(d) = &f.dfg.insts[t].op else {
@@ -97,9 +98,12 @@ pub fn if_convert(f: &mut Function) -> bool {
             if s0.join != s1.join || (s0.block.is_none() && s1.block.is_none()) {
                 continue;
             }
+            gone.extend([s0.block, s1.block].into_iter().flatten());
             convert(f, t, s0, s1);
             done = true;
         }
+        // The sides are empty now; take them out of the layout in one sweep.
+        f.layout.remove_blocks(&gone);
         if !done {
             break;
         }
@@ -139,6 +143,4 @@ fn convert(f: &mut Function, t: Inst, s0: Side, s1: Side) {
         }),
         &[],
     );
-    let gone: Vec<Block> = [s0.block, s1.block].into_iter().flatten().collect();
-    f.layout.remove_blocks(&gone);
 }
