@@ -116,6 +116,34 @@ impl Default for WorkItem {
     }
 }
 
+/// A scalar that buffers hold, with its little-endian byte form.
+pub trait Scalar: Copy {
+    /// The size in bytes.
+    const SIZE: usize;
+    /// Appends the little-endian bytes of `self`.
+    fn put(self, out: &mut Vec<u8>);
+    /// Reads a value from `SIZE` little-endian bytes.
+    fn get(bytes: &[u8]) -> Self;
+}
+
+macro_rules! scalar {
+    ($($t:ty),*) => {$(
+        impl Scalar for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn get(bytes: &[u8]) -> Self {
+                let mut b = [0u8; std::mem::size_of::<$t>()];
+                b.copy_from_slice(&bytes[..Self::SIZE]);
+                <$t>::from_le_bytes(b)
+            }
+        }
+    )*};
+}
+
+scalar!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+
 /// The memory regions: buffers, globals, stack slots.
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
@@ -128,6 +156,24 @@ impl Memory {
     pub fn alloc(&mut self, bytes: Vec<u8>) -> u64 {
         self.regions.push(bytes);
         (self.regions.len() as u64) << 32
+    }
+
+    /// Adds a region holding `values` and returns a pointer to the first.
+    pub fn alloc_from<T: Scalar>(&mut self, values: &[T]) -> u64 {
+        let mut bytes = Vec::with_capacity(values.len() * T::SIZE);
+        for &v in values {
+            v.put(&mut bytes);
+        }
+        self.alloc(bytes)
+    }
+
+    /// The values of type `T` filling the region `p` points into, from `p` on.
+    pub fn read_as<T: Scalar>(&self, p: u64) -> Vec<T> {
+        let off = (p & 0xffff_ffff) as usize;
+        match self.region(p) {
+            Some(r) if off <= r.len() => r[off..].chunks_exact(T::SIZE).map(T::get).collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// The bytes of the region `p` points into.
