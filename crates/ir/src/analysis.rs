@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::entity::{Block, Inst};
+use crate::entity::{Block, Inst, SecondaryMap};
 use crate::function::Function;
 
 /// Predecessors and successors of each placed block.
@@ -13,9 +13,9 @@ use crate::function::Function;
 pub struct Cfg {
     /// For each block, the branch instructions into it with their blocks (one entry per
     /// branching instruction, even when it names the block twice).
-    pub preds: HashMap<Block, Vec<(Block, Inst)>>,
+    preds: SecondaryMap<Block, Vec<(Block, Inst)>>,
     /// For each block, its distinct successors in branch order.
-    pub succs: HashMap<Block, Vec<Block>>,
+    succs: SecondaryMap<Block, Vec<Block>>,
 }
 
 impl Cfg {
@@ -23,30 +23,31 @@ impl Cfg {
     pub fn new(func: &Function) -> Cfg {
         let mut cfg = Cfg::default();
         for &b in func.layout.blocks() {
-            cfg.preds.entry(b).or_default();
+            let Some(t) = func.terminator(b) else {
+                continue;
+            };
             let mut succs = Vec::new();
-            if let Some(t) = func.terminator(b) {
-                for s in func.successors(b) {
-                    if !func.layout.is_block_placed(s) || succs.contains(&s) {
-                        continue;
-                    }
-                    succs.push(s);
-                    cfg.preds.entry(s).or_default().push((b, t));
+            for d in func.dfg.insts[t].op.dests() {
+                let s = d.block;
+                if !func.layout.is_block_placed(s) || succs.contains(&s) {
+                    continue;
                 }
+                succs.push(s);
+                cfg.preds[s].push((b, t));
             }
-            cfg.succs.insert(b, succs);
+            cfg.succs[b] = succs;
         }
         cfg
     }
 
     /// The predecessors of `b`.
     pub fn preds(&self, b: Block) -> &[(Block, Inst)] {
-        self.preds.get(&b).map_or(&[], Vec::as_slice)
+        &self.preds[b]
     }
 
     /// The successors of `b`.
     pub fn succs(&self, b: Block) -> &[Block] {
-        self.succs.get(&b).map_or(&[], Vec::as_slice)
+        &self.succs[b]
     }
 }
 
@@ -54,7 +55,8 @@ impl Cfg {
 #[derive(Debug, Default)]
 pub struct DomTree {
     rpo: Vec<Block>,
-    rpo_index: HashMap<Block, usize>,
+    /// Reverse-postorder number plus one; 0 for unreachable blocks.
+    rpo_number: SecondaryMap<Block, u32>,
     idom: Vec<usize>,
 }
 
@@ -66,15 +68,16 @@ impl DomTree {
         };
         // Iterative DFS for the postorder.
         let mut post = Vec::new();
-        let mut seen = HashMap::new();
+        let mut seen = SecondaryMap::<Block, bool>::new();
         let mut stack = vec![(entry, 0usize)];
-        seen.insert(entry, ());
+        seen[entry] = true;
         while let Some(&mut (b, ref mut i)) = stack.last_mut() {
             let succs = cfg.succs(b);
             if *i < succs.len() {
                 let s = succs[*i];
                 *i += 1;
-                if seen.insert(s, ()).is_none() {
+                if !seen[s] {
+                    seen[s] = true;
                     stack.push((s, 0));
                 }
             } else {
@@ -84,8 +87,10 @@ impl DomTree {
         }
         post.reverse();
         let rpo = post;
-        let rpo_index: HashMap<Block, usize> =
-            rpo.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        let mut rpo_number = SecondaryMap::new();
+        for (i, &b) in rpo.iter().enumerate() {
+            rpo_number[b] = i as u32 + 1;
+        }
         const NONE: usize = usize::MAX;
         let mut idom = vec![NONE; rpo.len()];
         idom[0] = 0;
@@ -95,12 +100,11 @@ impl DomTree {
             for i in 1..rpo.len() {
                 let mut new = NONE;
                 for &(p, _) in cfg.preds(rpo[i]) {
-                    let Some(&pi) = rpo_index.get(&p) else {
-                        continue;
-                    };
-                    if idom[pi] == NONE {
+                    let pn = rpo_number[p];
+                    if pn == 0 || idom[pn as usize - 1] == NONE {
                         continue;
                     }
+                    let pi = pn as usize - 1;
                     new = if new == NONE {
                         pi
                     } else {
@@ -115,9 +119,14 @@ impl DomTree {
         }
         DomTree {
             rpo,
-            rpo_index,
+            rpo_number,
             idom,
         }
+    }
+
+    fn index(&self, b: Block) -> Option<usize> {
+        let n = self.rpo_number[b];
+        (n != 0).then(|| n as usize - 1)
     }
 
     /// The reachable blocks in reverse postorder (the entry first).
@@ -127,19 +136,19 @@ impl DomTree {
 
     /// Whether `b` is reachable from the entry.
     pub fn is_reachable(&self, b: Block) -> bool {
-        self.rpo_index.contains_key(&b)
+        self.rpo_number[b] != 0
     }
 
     /// The immediate dominator of `b` (`None` for the entry and unreachable blocks).
     pub fn idom(&self, b: Block) -> Option<Block> {
-        let &i = self.rpo_index.get(&b)?;
+        let i = self.index(b)?;
         (i != 0).then(|| self.rpo[self.idom[i]])
     }
 
     /// Whether `a` dominates `b` (every block dominates itself). False when either is
     /// unreachable.
     pub fn dominates(&self, a: Block, b: Block) -> bool {
-        let (Some(&ai), Some(&bi)) = (self.rpo_index.get(&a), self.rpo_index.get(&b)) else {
+        let (Some(ai), Some(bi)) = (self.index(a), self.index(b)) else {
             return false;
         };
         let mut i = bi;

@@ -9,6 +9,46 @@
 //!
 //! Contract for users: create a block's own parameters before reading variables in it, seal a
 //! block once every branch to it has been built, and call `finish` at the end.
+//!
+//! ```
+//! use ferrocl_ir::*;
+//!
+//! // kernel void k(global int *p) { int x = p[0]; if (x < 0) x = -x; p[0] = x; }
+//! let mut m = Module::new();
+//! let g = Type::ptr(AddrSpace::Global);
+//! let arg = KernelArg {
+//!     name: "p".into(),
+//!     type_name: "int*".into(),
+//!     space: AddrSpace::Global,
+//!     access: AccessQualifier::None,
+//!     quals: TypeQualifiers::default(),
+//! };
+//! let k = m.add_kernel("k", Signature::new(&[g], None), KernelInfo { args: vec![arg], ..Default::default() });
+//! let mut b = FunctionBuilder::new(&mut m.funcs[k]);
+//! let entry = b.create_entry_block();
+//! let p = b.block_params(entry)[0];
+//! let x = b.declare_var(Type::I32);
+//! let v = b.load(Type::I32, p, 4, false);
+//! b.def_var(x, v);
+//! let zero = b.iconst(Type::I32, 0);
+//! let neg = b.icmp(IntCC::Slt, v, zero);
+//! let (then, join) = (b.create_block(), b.create_block());
+//! b.brif(neg, then, &[], join, &[]);
+//! b.switch_to_block(then);
+//! b.seal_block(then);
+//! let cur = b.use_var(x);
+//! let abs = b.unary(UnaryOp::Ineg, cur);
+//! b.def_var(x, abs);
+//! b.jump(join, &[]);
+//! b.switch_to_block(join);
+//! b.seal_block(join);
+//! let result = b.use_var(x);
+//! b.store(result, p, 4, false);
+//! b.ret(None);
+//! b.finish();
+//! verify_module(&m).expect("valid");
+//! assert!(print_module(&m).contains("block2(v5: i32):"));
+//! ```
 
 use std::collections::HashMap;
 
@@ -501,6 +541,63 @@ impl<'a> FunctionBuilder<'a> {
     pub fn store(&mut self, x: Value, p: Value, align: u32, volatile: bool) -> Inst {
         let flags = self.mem_flags(p, align, volatile);
         self.ins(Op::Store(flags), &[x, p], None)
+    }
+
+    /// Copies `size` bytes from `src` to `dst` (both aligned to `align`) with loads and stores
+    /// of the widest integers the alignment allows: struct assignment, since aggregates are
+    /// not values. The two ranges must not overlap.
+    pub fn copy_memory(&mut self, dst: Value, src: Value, size: u32, align: u32) {
+        let mut off = 0u32;
+        while off < size {
+            let left = size - off;
+            let chunk = [8u32, 4, 2, 1]
+                .into_iter()
+                .find(|&c| c <= left && c <= align.max(1))
+                .unwrap_or(1);
+            let ty = match chunk {
+                8 => Type::I64,
+                4 => Type::I32,
+                2 => Type::I16,
+                _ => Type::I8,
+            };
+            let (s, d) = if off == 0 {
+                (src, dst)
+            } else {
+                let k = self.iconst(Type::I64, i64::from(off));
+                (self.ptradd(src, k), self.ptradd(dst, k))
+            };
+            let x = self.load(ty, s, chunk, false);
+            self.store(x, d, chunk, false);
+            off += chunk;
+        }
+    }
+
+    /// Sets `size` bytes at `dst` (aligned to `align`) to zero, with the widest integer
+    /// stores the alignment allows: `= {0}` initializers of private arrays and structs.
+    pub fn zero_memory(&mut self, dst: Value, size: u32, align: u32) {
+        let mut off = 0u32;
+        while off < size {
+            let left = size - off;
+            let chunk = [8u32, 4, 2, 1]
+                .into_iter()
+                .find(|&c| c <= left && c <= align.max(1))
+                .unwrap_or(1);
+            let ty = match chunk {
+                8 => Type::I64,
+                4 => Type::I32,
+                2 => Type::I16,
+                _ => Type::I8,
+            };
+            let d = if off == 0 {
+                dst
+            } else {
+                let k = self.iconst(Type::I64, i64::from(off));
+                self.ptradd(dst, k)
+            };
+            let zero = self.iconst(ty, 0);
+            self.store(zero, d, chunk, false);
+            off += chunk;
+        }
     }
 
     /// An atomic read-modify-write returning the old value.

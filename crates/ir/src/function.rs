@@ -13,6 +13,9 @@ pub struct Signature {
     pub params: Vec<Type>,
     /// The return type, or `None` for `void`.
     pub ret: Option<Type>,
+    /// Whether calls may pass more arguments, of any non-`i1` types, after `params` (as
+    /// `printf` takes them). Only declarations are variadic.
+    pub variadic: bool,
 }
 
 impl Signature {
@@ -21,6 +24,7 @@ impl Signature {
         Signature {
             params: params.to_vec(),
             ret,
+            variadic: false,
         }
     }
 }

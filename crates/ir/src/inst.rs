@@ -663,11 +663,23 @@ pub enum WorkItemOp {
     GlobalLinearId,
     /// get_local_linear_id.
     LocalLinearId,
+    /// get_sub_group_size (6.15.2: sub-group functions).
+    SubGroupSize,
+    /// get_max_sub_group_size.
+    MaxSubGroupSize,
+    /// get_num_sub_groups.
+    NumSubGroups,
+    /// get_enqueued_num_sub_groups.
+    EnqueuedNumSubGroups,
+    /// get_sub_group_id.
+    SubGroupId,
+    /// get_sub_group_local_id.
+    SubGroupLocalId,
 }
 
 impl WorkItemOp {
     /// All work-item operations.
-    pub const ALL: [WorkItemOp; 11] = [
+    pub const ALL: [WorkItemOp; 17] = [
         WorkItemOp::WorkDim,
         WorkItemOp::GlobalSize,
         WorkItemOp::GlobalId,
@@ -679,6 +691,12 @@ impl WorkItemOp {
         WorkItemOp::GlobalOffset,
         WorkItemOp::GlobalLinearId,
         WorkItemOp::LocalLinearId,
+        WorkItemOp::SubGroupSize,
+        WorkItemOp::MaxSubGroupSize,
+        WorkItemOp::NumSubGroups,
+        WorkItemOp::EnqueuedNumSubGroups,
+        WorkItemOp::SubGroupId,
+        WorkItemOp::SubGroupLocalId,
     ];
 
     /// The mnemonic.
@@ -695,14 +713,27 @@ impl WorkItemOp {
             WorkItemOp::GlobalOffset => "global_offset",
             WorkItemOp::GlobalLinearId => "global_linear_id",
             WorkItemOp::LocalLinearId => "local_linear_id",
+            WorkItemOp::SubGroupSize => "sub_group_size",
+            WorkItemOp::MaxSubGroupSize => "max_sub_group_size",
+            WorkItemOp::NumSubGroups => "num_sub_groups",
+            WorkItemOp::EnqueuedNumSubGroups => "enqueued_num_sub_groups",
+            WorkItemOp::SubGroupId => "sub_group_id",
+            WorkItemOp::SubGroupLocalId => "sub_group_local_id",
         }
     }
 
     /// Whether the operation takes a dimension.
     pub fn has_dim(self) -> bool {
-        !matches!(
+        matches!(
             self,
-            WorkItemOp::WorkDim | WorkItemOp::GlobalLinearId | WorkItemOp::LocalLinearId
+            WorkItemOp::GlobalSize
+                | WorkItemOp::GlobalId
+                | WorkItemOp::LocalSize
+                | WorkItemOp::EnqueuedLocalSize
+                | WorkItemOp::LocalId
+                | WorkItemOp::NumGroups
+                | WorkItemOp::GroupId
+                | WorkItemOp::GlobalOffset
         )
     }
 }
@@ -777,7 +808,8 @@ pub enum Op {
     Binary(BinaryOp),
     /// Fused multiply-add `a * b + c`, rounded once. Operands: `[a, b, c]`.
     Fma,
-    /// Integer comparison; the result is `i1` or an `i1` vector. Operands: `[a, b]`.
+    /// Integer (or pointer) comparison; the result is `i1` or an `i1` vector. Operands:
+    /// `[a, b]`.
     Icmp(IntCC),
     /// Float comparison; the result is `i1` or an `i1` vector. Operands: `[a, b]`.
     Fcmp(FloatCC),

@@ -11,13 +11,14 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use crate::entity::{Block, Func, Global, Value};
 use crate::float;
 use crate::function::Function;
 use crate::inst::*;
 use crate::module::Module;
-use crate::types::Type;
+use crate::types::{AddrSpace, Type};
 
 /// A value: its lanes' bits (one lane for scalars and pointers).
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -55,6 +56,11 @@ pub enum Trap {
     OutOfFuel,
     /// The IR broke its contract (the interpreter expects verified IR).
     Invalid(String),
+    /// Some work-items of a work-group reached a barrier that others never reached
+    /// (6.15.8: "the barrier must be encountered by all work-items in the work-group").
+    BarrierDivergence,
+    /// Another work-item of the work-group trapped while this one waited at a barrier.
+    Aborted,
 }
 
 impl fmt::Display for Trap {
@@ -65,6 +71,11 @@ impl fmt::Display for Trap {
             Trap::Unreachable => write!(f, "unreachable executed"),
             Trap::OutOfFuel => write!(f, "instruction budget exhausted"),
             Trap::Invalid(m) => write!(f, "invalid IR: {m}"),
+            Trap::BarrierDivergence => write!(
+                f,
+                "a barrier was not reached by every work-item of the group"
+            ),
+            Trap::Aborted => write!(f, "aborted: another work-item of the group trapped"),
         }
     }
 }
@@ -105,6 +116,34 @@ impl Default for WorkItem {
     }
 }
 
+/// A scalar that buffers hold, with its little-endian byte form.
+pub trait Scalar: Copy {
+    /// The size in bytes.
+    const SIZE: usize;
+    /// Appends the little-endian bytes of `self`.
+    fn put(self, out: &mut Vec<u8>);
+    /// Reads a value from `SIZE` little-endian bytes.
+    fn get(bytes: &[u8]) -> Self;
+}
+
+macro_rules! scalar {
+    ($($t:ty),*) => {$(
+        impl Scalar for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn get(bytes: &[u8]) -> Self {
+                let mut b = [0u8; std::mem::size_of::<$t>()];
+                b.copy_from_slice(&bytes[..Self::SIZE]);
+                <$t>::from_le_bytes(b)
+            }
+        }
+    )*};
+}
+
+scalar!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+
 /// The memory regions: buffers, globals, stack slots.
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
@@ -117,6 +156,24 @@ impl Memory {
     pub fn alloc(&mut self, bytes: Vec<u8>) -> u64 {
         self.regions.push(bytes);
         (self.regions.len() as u64) << 32
+    }
+
+    /// Adds a region holding `values` and returns a pointer to the first.
+    pub fn alloc_from<T: Scalar>(&mut self, values: &[T]) -> u64 {
+        let mut bytes = Vec::with_capacity(values.len() * T::SIZE);
+        for &v in values {
+            v.put(&mut bytes);
+        }
+        self.alloc(bytes)
+    }
+
+    /// The values of type `T` filling the region `p` points into, from `p` on.
+    pub fn read_as<T: Scalar>(&self, p: u64) -> Vec<T> {
+        let off = (p & 0xffff_ffff) as usize;
+        match self.region(p) {
+            Some(r) if off <= r.len() => r[off..].chunks_exact(T::SIZE).map(T::get).collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// The bytes of the region `p` points into.
@@ -148,17 +205,93 @@ impl Memory {
     }
 }
 
+/// A work-group barrier that knows when it can never be passed: when a work-item traps, or
+/// finishes while others wait.
+struct GroupBarrier {
+    state: Mutex<BarrierState>,
+    cv: Condvar,
+    total: usize,
+}
+
+struct BarrierState {
+    waiting: usize,
+    finished: usize,
+    generation: u64,
+    failed: Option<Trap>,
+}
+
+impl GroupBarrier {
+    fn new(total: usize) -> GroupBarrier {
+        GroupBarrier {
+            state: Mutex::new(BarrierState {
+                waiting: 0,
+                finished: 0,
+                generation: 0,
+                failed: None,
+            }),
+            cv: Condvar::new(),
+            total,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, BarrierState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn wait(&self) -> Result<(), Trap> {
+        let mut s = self.lock();
+        if let Some(t) = &s.failed {
+            return Err(t.clone());
+        }
+        s.waiting += 1;
+        if s.waiting == self.total {
+            s.waiting = 0;
+            s.generation += 1;
+            self.cv.notify_all();
+            return Ok(());
+        }
+        if s.waiting + s.finished == self.total {
+            s.failed = Some(Trap::BarrierDivergence);
+            self.cv.notify_all();
+            return Err(Trap::BarrierDivergence);
+        }
+        let gen = s.generation;
+        while s.generation == gen && s.failed.is_none() {
+            s = self.cv.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+        match &s.failed {
+            Some(t) if s.generation == gen => Err(t.clone()),
+            _ => Ok(()),
+        }
+    }
+
+    fn finish(&self, trap: Option<Trap>) {
+        let mut s = self.lock();
+        s.finished += 1;
+        if let Some(t) = trap {
+            s.failed.get_or_insert(t);
+        }
+        if s.waiting > 0 && s.waiting + s.finished == self.total {
+            s.failed.get_or_insert(Trap::BarrierDivergence);
+        }
+        self.cv.notify_all();
+    }
+}
+
 /// Runs functions of one module.
 pub struct Interpreter<'m> {
     module: &'m Module,
-    /// All memory.
-    pub memory: Memory,
+    memory: Arc<Mutex<Memory>>,
+    barrier: Option<Arc<GroupBarrier>>,
     /// The work-item executing.
     pub work_item: WorkItem,
     /// Instructions left before `OutOfFuel`.
     pub fuel: u64,
     globals: HashMap<Global, u64>,
     depth: u32,
+    /// When set, every value the called function (not its callees) defines is appended, in
+    /// execution order.
+    pub trace: Option<Vec<(Value, Val)>>,
 }
 
 fn mask(w: u32) -> u64 {
@@ -191,12 +324,19 @@ impl<'m> Interpreter<'m> {
         }
         Interpreter {
             module,
-            memory,
+            memory: Arc::new(Mutex::new(memory)),
+            barrier: None,
             work_item: WorkItem::default(),
             fuel: 10_000_000,
             globals,
             depth: 0,
+            trace: None,
         }
+    }
+
+    /// All memory (locked while the guard lives).
+    pub fn memory(&self) -> MutexGuard<'_, Memory> {
+        self.memory.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The address of a global.
@@ -228,7 +368,7 @@ impl<'m> Interpreter<'m> {
         let slots: Vec<u64> = f
             .slots
             .values()
-            .map(|s| self.memory.alloc(vec![0; s.size as usize]))
+            .map(|s| self.memory().alloc(vec![0; s.size as usize]))
             .collect();
         let mut block = f
             .layout
@@ -244,6 +384,11 @@ impl<'m> Interpreter<'m> {
                 )));
             }
             for (&p, v) in params.iter().zip(incoming.drain(..)) {
+                if self.depth == 1 {
+                    if let Some(t) = &mut self.trace {
+                        t.push((p, v.clone()));
+                    }
+                }
                 env[p.as_u32() as usize] = Some(v);
             }
             let mut next: Option<(Block, Vec<Val>)> = None;
@@ -302,6 +447,11 @@ impl<'m> Interpreter<'m> {
                     _ => Some(self.eval(&data.op, &args, &tys, rty)?),
                 };
                 if let (Some(r), Some(v)) = (f.dfg.inst_result(i), result) {
+                    if self.depth == 1 {
+                        if let Some(t) = &mut self.trace {
+                            t.push((r, v.clone()));
+                        }
+                    }
                     env[r.as_u32() as usize] = Some(v);
                 }
             }
@@ -314,26 +464,11 @@ impl<'m> Interpreter<'m> {
     }
 
     fn load(&self, p: u64, ty: Type) -> Result<Val, Trap> {
-        let lb = ty.lane_bytes() as usize;
-        let n = ty.lanes() as usize;
-        let bytes = self.memory.read(p, lb * n)?;
-        Ok(Val(bytes
-            .chunks(lb)
-            .map(|c| {
-                c.iter()
-                    .rev()
-                    .fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
-            })
-            .collect()))
+        load_in(&self.memory(), p, ty)
     }
 
     fn store(&mut self, p: u64, v: &Val, ty: Type) -> Result<(), Trap> {
-        let lb = ty.lane_bytes() as usize;
-        let mut bytes = Vec::with_capacity(lb * v.0.len());
-        for &lane in &v.0 {
-            bytes.extend_from_slice(&lane.to_le_bytes()[..lb]);
-        }
-        self.memory.write(p, &bytes)
+        store_in(&mut self.memory(), p, v, ty)
     }
 
     fn eval(&mut self, op: &Op, a: &[Val], tys: &[Type], rty: Option<Type>) -> Result<Val, Trap> {
@@ -433,7 +568,8 @@ impl<'m> Interpreter<'m> {
             Op::AtomicRmw(r, _) => {
                 let p = a[0].bits();
                 let ty = tys[1];
-                let old = self.load(p, ty)?.bits();
+                let mut mem = self.memory();
+                let old = load_in(&mem, p, ty)?.bits();
                 let x = a[1].bits();
                 let w = ty.lane_bits();
                 let new = match r {
@@ -453,18 +589,27 @@ impl<'m> Interpreter<'m> {
                     RmwOp::Umin => old.min(x),
                     RmwOp::Umax => old.max(x),
                 };
-                self.store(p, &Val::scalar(new), ty)?;
+                store_in(&mut mem, p, &Val::scalar(new), ty)?;
                 Val::scalar(old)
             }
             Op::Cmpxchg(..) => {
                 let p = a[0].bits();
-                let old = self.load(p, tys[1])?.bits();
+                let mut mem = self.memory();
+                let old = load_in(&mem, p, tys[1])?.bits();
                 if old == a[1].bits() {
-                    self.store(p, &a[2], tys[1])?;
+                    store_in(&mut mem, p, &a[2], tys[1])?;
                 }
                 Val::scalar(old)
             }
-            Op::Fence(..) | Op::Barrier(..) => Val(vec![]),
+            // Every access takes the memory lock, so memory is sequentially consistent and
+            // fences have nothing left to order.
+            Op::Fence(..) => Val(vec![]),
+            Op::Barrier(..) => {
+                if let Some(b) = &self.barrier {
+                    b.wait()?;
+                }
+                Val(vec![])
+            }
             Op::WorkItem(w, d) => {
                 let d = usize::from(*d).min(2);
                 let wi = &self.work_item;
@@ -484,11 +629,17 @@ impl<'m> Interpreter<'m> {
                             + g(1) * wi.global_size[0]
                             + g(0)
                     }
-                    WorkItemOp::LocalLinearId => {
+                    WorkItemOp::LocalLinearId | WorkItemOp::SubGroupId => {
                         wi.local_id[2] * wi.local_size[1] * wi.local_size[0]
                             + wi.local_id[1] * wi.local_size[0]
                             + wi.local_id[0]
                     }
+                    // The interpreter makes every work-item a sub-group of its own.
+                    WorkItemOp::SubGroupSize | WorkItemOp::MaxSubGroupSize => 1,
+                    WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => {
+                        wi.local_size[0] * wi.local_size[1] * wi.local_size[2]
+                    }
+                    WorkItemOp::SubGroupLocalId => 0,
                 };
                 Val::scalar(v & mask(rt.lane_bits()))
             }
@@ -504,6 +655,29 @@ impl<'m> Interpreter<'m> {
             }
         })
     }
+}
+
+fn load_in(mem: &Memory, p: u64, ty: Type) -> Result<Val, Trap> {
+    let lb = ty.lane_bytes() as usize;
+    let n = ty.lanes() as usize;
+    let bytes = mem.read(p, lb * n)?;
+    Ok(Val(bytes
+        .chunks(lb)
+        .map(|c| {
+            c.iter()
+                .rev()
+                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+        })
+        .collect()))
+}
+
+fn store_in(mem: &mut Memory, p: u64, v: &Val, ty: Type) -> Result<(), Trap> {
+    let lb = ty.lane_bytes() as usize;
+    let mut bytes = Vec::with_capacity(lb * v.0.len());
+    for &lane in &v.0 {
+        bytes.extend_from_slice(&lane.to_le_bytes()[..lb]);
+    }
+    mem.write(p, &bytes)
 }
 
 /// Integer or float lane operation of one operand.
@@ -654,4 +828,202 @@ fn convert(c: ConvOp, x: u64, t: Type, r: Type) -> u64 {
             n as u64 & mask(wd)
         }
     }
+}
+
+/// A kernel argument for `run_ndrange`.
+#[derive(Clone, Debug)]
+pub enum KernelArgValue {
+    /// A value (a scalar, a vector, or a pointer into the memory passed along).
+    Val(Val),
+    /// A `local` pointer argument: a fresh zeroed region of this many bytes per work-group.
+    Local(u32),
+}
+
+/// The shape of an NDRange launch.
+#[derive(Clone, Debug)]
+pub struct NdRange {
+    /// 1, 2 or 3.
+    pub work_dim: u32,
+    /// Global work size per dimension (unused dimensions 1).
+    pub global_size: [u64; 3],
+    /// Work-group size per dimension; must divide the global size (uniform work-groups).
+    pub local_size: [u64; 3],
+    /// Global offset per dimension.
+    pub global_offset: [u64; 3],
+}
+
+/// Runs `kernel` over `range` with `memory` holding the buffers its pointer arguments point
+/// into. Work-groups run one after another; the work-items of a group run on their own
+/// threads and meet at barriers. Program-scope variables are allocated in the memory first,
+/// `local` ones again for each work-group. Returns the memory and the first trap, if any.
+pub fn run_ndrange(
+    module: &Module,
+    kernel: Func,
+    args: &[KernelArgValue],
+    memory: Memory,
+    range: &NdRange,
+) -> (Memory, Result<(), Trap>) {
+    let (m, r, _) = run(module, kernel, args, memory, range, false);
+    (m, r)
+}
+
+/// What one work-item computed: its ids and every value the kernel defined, in order.
+#[derive(Clone, Debug)]
+pub struct WorkItemTrace {
+    /// get_group_id for each dimension.
+    pub group_id: [u64; 3],
+    /// get_local_id for each dimension.
+    pub local_id: [u64; 3],
+    /// The kernel's values (block parameters and results) as they were defined.
+    pub values: Vec<(Value, Val)>,
+}
+
+/// `run_ndrange`, also returning each work-item's trace (in group order, then local order).
+pub fn run_ndrange_traced(
+    module: &Module,
+    kernel: Func,
+    args: &[KernelArgValue],
+    memory: Memory,
+    range: &NdRange,
+) -> (Memory, Result<(), Trap>, Vec<WorkItemTrace>) {
+    run(module, kernel, args, memory, range, true)
+}
+
+fn run(
+    module: &Module,
+    kernel: Func,
+    args: &[KernelArgValue],
+    memory: Memory,
+    range: &NdRange,
+    tracing: bool,
+) -> (Memory, Result<(), Trap>, Vec<WorkItemTrace>) {
+    let mut traces = Vec::new();
+    let mut memory = memory;
+    let mut program_globals = HashMap::new();
+    for (g, data) in module.globals.iter() {
+        if data.space != AddrSpace::Local {
+            let bytes = data
+                .init
+                .clone()
+                .unwrap_or_else(|| vec![0; data.size as usize]);
+            program_globals.insert(g, memory.alloc(bytes));
+        }
+    }
+    let shared = Arc::new(Mutex::new(memory));
+    let lock = |m: &Arc<Mutex<Memory>>| -> Memory {
+        std::mem::take(&mut *m.lock().unwrap_or_else(|e| e.into_inner()))
+    };
+    let uniform =
+        (0..3).all(|d| range.local_size[d] > 0 && range.global_size[d] % range.local_size[d] == 0);
+    if !uniform {
+        return (
+            lock(&shared),
+            Err(Trap::Invalid(
+                "the local size must divide the global size".into(),
+            )),
+            traces,
+        );
+    }
+    let groups: [u64; 3] = [0, 1, 2].map(|d| range.global_size[d] / range.local_size[d]);
+    let per_group = (range.local_size[0] * range.local_size[1] * range.local_size[2]) as usize;
+    for gz in 0..groups[2] {
+        for gy in 0..groups[1] {
+            for gx in 0..groups[0] {
+                let group = [gx, gy, gz];
+                // Local memory of this group: local globals and local pointer arguments.
+                let mut globals = program_globals.clone();
+                let mut vals = Vec::with_capacity(args.len());
+                {
+                    let mut mem = shared.lock().unwrap_or_else(|e| e.into_inner());
+                    for (g, data) in module.globals.iter() {
+                        if data.space == AddrSpace::Local {
+                            globals.insert(g, mem.alloc(vec![0; data.size as usize]));
+                        }
+                    }
+                    for a in args {
+                        vals.push(match a {
+                            KernelArgValue::Val(v) => v.clone(),
+                            KernelArgValue::Local(n) => {
+                                Val::scalar(mem.alloc(vec![0; *n as usize]))
+                            }
+                        });
+                    }
+                }
+                let barrier = Arc::new(GroupBarrier::new(per_group));
+                let mut first: Option<Trap> = None;
+                std::thread::scope(|scope| {
+                    let mut handles = Vec::new();
+                    for lz in 0..range.local_size[2] {
+                        for ly in 0..range.local_size[1] {
+                            for lx in 0..range.local_size[0] {
+                                let local = [lx, ly, lz];
+                                let wi = WorkItem {
+                                    work_dim: range.work_dim,
+                                    global_id: [0, 1, 2].map(|d| {
+                                        group[d] * range.local_size[d]
+                                            + local[d]
+                                            + range.global_offset[d]
+                                    }),
+                                    local_id: local,
+                                    group_id: group,
+                                    global_size: range.global_size,
+                                    local_size: range.local_size,
+                                    num_groups: groups,
+                                    global_offset: range.global_offset,
+                                };
+                                let mut it = Interpreter {
+                                    module,
+                                    memory: Arc::clone(&shared),
+                                    barrier: Some(Arc::clone(&barrier)),
+                                    work_item: wi,
+                                    fuel: 10_000_000,
+                                    globals: globals.clone(),
+                                    depth: 0,
+                                    trace: tracing.then(Vec::new),
+                                };
+                                let vals = vals.clone();
+                                let barrier = Arc::clone(&barrier);
+                                handles.push(scope.spawn(move || {
+                                    let r = it.call(kernel, &vals);
+                                    let trap = r.err();
+                                    barrier.finish(trap.clone());
+                                    let trace = WorkItemTrace {
+                                        group_id: it.work_item.group_id,
+                                        local_id: it.work_item.local_id,
+                                        values: it.trace.take().unwrap_or_default(),
+                                    };
+                                    (trap, trace)
+                                }));
+                            }
+                        }
+                    }
+                    for h in handles {
+                        let (trap, trace) = match h.join() {
+                            Ok(x) => x,
+                            Err(_) => (
+                                Some(Trap::Invalid("interpreter thread panicked".into())),
+                                WorkItemTrace {
+                                    group_id: group,
+                                    local_id: [0; 3],
+                                    values: Vec::new(),
+                                },
+                            ),
+                        };
+                        if tracing {
+                            traces.push(trace);
+                        }
+                        // Prefer the trap that caused the others to abort.
+                        match (&first, trap) {
+                            (None, Some(t)) | (Some(Trap::Aborted), Some(t)) => first = Some(t),
+                            _ => {}
+                        }
+                    }
+                });
+                if let Some(t) = first {
+                    return (lock(&shared), Err(t), traces);
+                }
+            }
+        }
+    }
+    (lock(&shared), Ok(()), traces)
 }

@@ -63,6 +63,21 @@ impl Layout {
         }
     }
 
+    /// Removes several blocks and their instructions from the layout at once.
+    pub fn remove_blocks(&mut self, blocks: &[Block]) {
+        let mut gone = SecondaryMap::<Block, bool>::new();
+        for &b in blocks {
+            if self.placed[b] {
+                gone[b] = true;
+                self.placed[b] = false;
+                for inst in std::mem::take(&mut self.insts[b]) {
+                    self.inst_block[inst] = None;
+                }
+            }
+        }
+        self.blocks.retain(|&b| !gone[b]);
+    }
+
     /// The instructions of `block` in order.
     pub fn block_insts(&self, block: Block) -> &[Inst] {
         &self.insts[block]

@@ -25,7 +25,8 @@
 //! `sext`/`zext`). Arithmetic wraps; shift amounts are taken modulo the lane width (OpenCL C
 //! 6.5.10); integer division by zero or overflow gives an unspecified value and never traps
 //! (6.5.1). Float operations are IEEE-754 with round-to-nearest-even; conversions carry their
-//! rounding mode and saturation explicitly (6.4.3).
+//! rounding mode and saturation explicitly (6.4.3). A device without CL_FP_DENORM may flush
+//! `f32` subnormals to zero, so passes never fold computations that involve them.
 //!
 //! The verifier ([`verify_module`]) guarantees, for every function:
 //! - every placed block ends in exactly one terminator (`jump`, `brif`, `switch`, `return`,
@@ -42,10 +43,18 @@
 //! - calls pass arguments and take results as the callee's signature says; `return` returns
 //!   the signature's type;
 //! - globals have legal spaces, sizes matching their initializers, and no initializer in
-//!   `local` memory; names are unique.
+//!   `local` memory; names are unique;
+//! - no function calls itself, directly or through others (OpenCL C 6.9 (k)).
 //!
 //! The text form ([`text`]) round-trips exactly, numbering included; program binaries use
-//! [`serialize`]. Passes live in `passes`.
+//! [`serialize`]. Passes live in [`passes`], run by a [`passes::PassManager`] that verifies
+//! after each one in debug builds. [`interp`] is a reference interpreter (one work-item, or a
+//! whole NDRange with barriers) that tests use to check what IR computes; [`uniformity`]
+//! tells which values and branches are equal for all work-items of a work-group.
+//!
+//! Building IR: add functions to a [`Module`], then fill each with a [`FunctionBuilder`],
+//! whose `def_var`/`use_var`/`seal_block` construct SSA form from the front end's
+//! variables.
 
 pub mod analysis;
 pub mod builder;
@@ -61,6 +70,7 @@ pub mod passes;
 pub mod serialize;
 pub mod text;
 pub mod types;
+pub mod uniformity;
 pub mod verify;
 
 pub use builder::FunctionBuilder;

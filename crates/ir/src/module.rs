@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::entity::{Func, Global, PrimaryMap};
-use crate::function::{Function, Signature};
+use crate::function::{Function, KernelInfo, Signature};
 use crate::inst::Op;
 use crate::types::AddrSpace;
 
@@ -24,7 +24,7 @@ pub struct GlobalData {
     pub init: Option<Vec<u8>>,
 }
 
-/// Functions and globals.
+/// Functions and globals. `Display` prints the text form (`crate::text`).
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct Module {
     /// Functions, kernels and declarations.
@@ -42,6 +42,13 @@ impl Module {
     /// Adds a function without a body (a declaration until blocks are added).
     pub fn add_function(&mut self, name: &str, sig: Signature) -> Func {
         self.funcs.push(Function::new(name, sig))
+    }
+
+    /// Adds a kernel without a body: a function with argument metadata and attributes.
+    pub fn add_kernel(&mut self, name: &str, sig: Signature, info: KernelInfo) -> Func {
+        let mut f = Function::new(name, sig);
+        f.kernel = Some(info);
+        self.funcs.push(f)
     }
 
     /// Adds a module-scope variable.
@@ -123,5 +130,20 @@ impl Module {
             }
         }
         Ok(())
+    }
+}
+
+impl std::fmt::Display for Module {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::text::print_module(self))
+    }
+}
+
+impl std::str::FromStr for Module {
+    type Err = crate::text::ParseError;
+
+    /// Parses the text form.
+    fn from_str(s: &str) -> Result<Module, Self::Err> {
+        crate::text::parse_module(s)
     }
 }

@@ -160,6 +160,7 @@ impl Writer {
             self.ty(t);
         }
         self.opt_ty(f.sig.ret);
+        self.b(f.sig.variadic);
         match &f.kernel {
             None => self.b(false),
             Some(k) => {
@@ -561,7 +562,15 @@ impl Reader<'_> {
             params.push(self.ty()?);
         }
         let ret = self.opt_ty()?;
-        let mut f = Function::new(&name, Signature { params, ret });
+        let variadic = self.b()?;
+        let mut f = Function::new(
+            &name,
+            Signature {
+                params,
+                ret,
+                variadic,
+            },
+        );
         if self.b()? {
             let mut k = KernelInfo::default();
             let na = self.count()?;

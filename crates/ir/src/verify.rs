@@ -80,10 +80,74 @@ pub fn verify_module(module: &Module) -> Result<(), Vec<VerifyError>> {
         }
         verify_function_into(module, f, &mut errors);
     }
+    check_recursion(module, &mut errors);
     if errors.is_empty() {
         Ok(())
     } else {
         Err(errors)
+    }
+}
+
+/// 6.9 (k): "Recursion is not supported." Reports each call-graph cycle once, at the first
+/// function of the cycle in module order.
+fn check_recursion(module: &Module, errors: &mut Vec<VerifyError>) {
+    let n = module.funcs.len();
+    let mut callees: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (f, func) in module.funcs.iter() {
+        for &b in func.layout.blocks() {
+            for &i in func.layout.block_insts(b) {
+                if let Some(Op::Call(c)) = func.dfg.insts.get(i).map(|d| &d.op) {
+                    let c = c.as_u32() as usize;
+                    if c < n && !callees[f.as_u32() as usize].contains(&c) {
+                        callees[f.as_u32() as usize].push(c);
+                    }
+                }
+            }
+        }
+    }
+    // Iterative DFS with colours: 0 unvisited, 1 on the stack, 2 done.
+    let mut colour = vec![0u8; n];
+    for root in 0..n {
+        if colour[root] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        colour[root] = 1;
+        while let Some(&mut (f, ref mut k)) = stack.last_mut() {
+            if let Some(&c) = callees[f].get(*k) {
+                *k += 1;
+                match colour[c] {
+                    0 => {
+                        colour[c] = 1;
+                        stack.push((c, 0));
+                    }
+                    1 => {
+                        let start = stack.iter().position(|&(g, _)| g == c).unwrap_or(0);
+                        let names: Vec<String> = stack[start..]
+                            .iter()
+                            .map(|&(g, _)| {
+                                format!(
+                                    "@{}",
+                                    module.funcs[crate::entity::Func::from_u32(g as u32)].name
+                                )
+                            })
+                            .collect();
+                        errors.push(VerifyError {
+                            location: names[0].clone(),
+                            message: format!(
+                                "recursion is not supported: {} -> {}",
+                                names.join(" -> "),
+                                names[0]
+                            ),
+                        });
+                    }
+                    _ => {}
+                }
+            } else {
+                colour[f] = 2;
+                stack.pop();
+            }
+        }
     }
 }
 
@@ -145,6 +209,9 @@ impl Verifier<'_> {
             if f.is_declaration() {
                 self.err("a kernel must have a body");
             }
+        }
+        if f.sig.variadic && !f.is_declaration() {
+            self.err("only a declaration may be variadic");
         }
         for (ss, data) in f.slots.iter() {
             if !data.align.is_power_of_two() {
@@ -777,7 +844,15 @@ impl Verifier<'_> {
                     self.err(format!("calls {callee}, which does not exist"));
                     return;
                 };
-                if tys != cf.sig.params {
+                let fixed = cf.sig.params.len();
+                let ok = if cf.sig.variadic {
+                    tys.len() >= fixed
+                        && tys[..fixed] == cf.sig.params[..]
+                        && !tys[fixed..].iter().any(|t| t.is_bool())
+                } else {
+                    tys == cf.sig.params
+                };
+                if !ok {
                     self.err(format!(
                         "calls @{}({}) with ({})",
                         cf.name,

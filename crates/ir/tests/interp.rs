@@ -164,7 +164,7 @@ block0(v0: ptr.global):
     let m = module(text);
     let f = m.func_by_name("f").expect("@f");
     let mut it = Interpreter::new(&m);
-    let buf = it.memory.alloc(
+    let buf = it.memory().alloc(
         [1u32, 2, 3, 4]
             .iter()
             .flat_map(|x| x.to_le_bytes())
@@ -175,7 +175,7 @@ block0(v0: ptr.global):
         it.call(f, &[Val::scalar(buf)]).expect("runs");
     }
     let out: Vec<u32> = it
-        .memory
+        .memory()
         .region(buf)
         .expect("buffer")
         .chunks(4)
@@ -189,7 +189,7 @@ fn bad_accesses_and_missing_functions_trap() {
     let text = "func @f(ptr.global) -> i32 {\nblock0(v0: ptr.global):\n    v1: i64 = iconst 1000\n    v2: ptr.global = ptradd v0, v1\n    v3: i32 = load.global v2, align 4\n    return v3\n}\n";
     let m = module(text);
     let mut it = Interpreter::new(&m);
-    let buf = it.memory.alloc(vec![0; 16]);
+    let buf = it.memory().alloc(vec![0; 16]);
     assert!(matches!(
         it.call(m.func_by_name("f").expect("@f"), &[Val::scalar(buf)]),
         Err(Trap::OutOfBounds(_))
@@ -203,4 +203,148 @@ fn bad_accesses_and_missing_functions_trap() {
         it.call(m.func_by_name("f").expect("@f"), &[]),
         Err(Trap::OutOfFuel)
     );
+}
+
+#[test]
+fn work_groups_meet_at_barriers_and_share_local_memory() {
+    use ferrocl_ir::interp::{run_ndrange, KernelArgValue, Memory, NdRange};
+    // Each group of 8 sums its inputs with a tree reduction in local memory:
+    //   scratch[lid] = in[gid]; barrier; for (s = 4; s > 0; s >>= 1) { if (lid < s)
+    //   scratch[lid] += scratch[lid + s]; barrier; } if (lid == 0) out[group] = scratch[0];
+    let text = "kernel @f(ptr.global, ptr.global, ptr.local) {
+    arg \"in\": \"int*\" global none [const]
+    arg \"out\": \"int*\" global none []
+    arg \"scratch\": \"int*\" local none []
+block0(v0: ptr.global, v1: ptr.global, v2: ptr.local):
+    v3: i64 = global_id 0
+    v4: i64 = local_id 0
+    v5: i64 = iconst 4
+    v6: i64 = imul v3, v5
+    v7: ptr.global = ptradd v0, v6
+    v8: i32 = load.global v7, align 4
+    v9: i64 = imul v4, v5
+    v10: ptr.local = ptradd v2, v9
+    store.local v8, v10, align 4
+    barrier.local.work_group
+    jump block1(v5)
+block1(v11: i64):
+    v12: i64 = iconst 0
+    v13: i1 = icmp ugt v11, v12
+    brif v13, block2, block5
+block2:
+    v14: i1 = icmp ult v4, v11
+    brif v14, block3, block4
+block3:
+    v15: i64 = iadd v4, v11
+    v16: i64 = imul v15, v5
+    v17: ptr.local = ptradd v2, v16
+    v18: i32 = load.local v17, align 4
+    v19: i32 = load.local v10, align 4
+    v20: i32 = iadd v18, v19
+    store.local v20, v10, align 4
+    jump block4
+block4:
+    barrier.local.work_group
+    v21: i64 = iconst 1
+    v22: i64 = lshr v11, v21
+    jump block1(v22)
+block5:
+    v23: i1 = icmp eq v4, v12
+    brif v23, block6, block7
+block6:
+    v24: i64 = group_id 0
+    v25: i64 = imul v24, v5
+    v26: ptr.global = ptradd v1, v25
+    v27: i32 = load.local v2, align 4
+    store.global v27, v26, align 4
+    jump block7
+block7:
+    return
+}
+";
+    let m = module(text);
+    let k = m.func_by_name("f").expect("@f");
+    let mut mem = Memory::default();
+    let inp = mem.alloc_from(&(1..=16u32).collect::<Vec<u32>>());
+    let out = mem.alloc_from(&[0u32; 2]);
+    let range = NdRange {
+        work_dim: 1,
+        global_size: [16, 1, 1],
+        local_size: [8, 1, 1],
+        global_offset: [0; 3],
+    };
+    let args = [
+        KernelArgValue::Val(Val::scalar(inp)),
+        KernelArgValue::Val(Val::scalar(out)),
+        KernelArgValue::Local(32),
+    ];
+    let (mem, r) = run_ndrange(&m, k, &args, mem, &range);
+    r.expect("runs");
+    let sums: Vec<u32> = mem.read_as(out);
+    assert_eq!(sums, vec![(1..=8).sum::<u32>(), (9..=16).sum::<u32>()]);
+}
+
+#[test]
+fn a_barrier_some_work_items_skip_is_reported() {
+    use ferrocl_ir::interp::{run_ndrange, KernelArgValue, Memory, NdRange};
+    let text = "kernel @f() {
+block0:
+    v0: i64 = local_id 0
+    v1: i64 = iconst 0
+    v2: i1 = icmp eq v0, v1
+    brif v2, block1, block2
+block1:
+    barrier.local.work_group
+    jump block2
+block2:
+    return
+}
+";
+    let m = module(text);
+    let range = NdRange {
+        work_dim: 1,
+        global_size: [4, 1, 1],
+        local_size: [4, 1, 1],
+        global_offset: [0; 3],
+    };
+    let no_args: [KernelArgValue; 0] = [];
+    let (_, r) = run_ndrange(
+        &m,
+        m.func_by_name("f").expect("@f"),
+        &no_args,
+        Memory::default(),
+        &range,
+    );
+    assert_eq!(r, Err(Trap::BarrierDivergence));
+}
+
+#[test]
+fn atomics_are_atomic_across_work_items() {
+    use ferrocl_ir::interp::{run_ndrange, KernelArgValue, Memory, NdRange};
+    let text = "kernel @f(ptr.global) {
+    arg \"counter\": \"int*\" global none [volatile]
+block0(v0: ptr.global):
+    v1: i32 = iconst 1
+    v2: i32 = atomic_rmw.add.relaxed.device.global v0, v1
+    return
+}
+";
+    let m = module(text);
+    let mut mem = Memory::default();
+    let c = mem.alloc(vec![0; 4]);
+    let range = NdRange {
+        work_dim: 1,
+        global_size: [64, 1, 1],
+        local_size: [32, 1, 1],
+        global_offset: [0; 3],
+    };
+    let (mem, r) = run_ndrange(
+        &m,
+        m.func_by_name("f").expect("@f"),
+        &[KernelArgValue::Val(Val::scalar(c))],
+        mem,
+        &range,
+    );
+    r.expect("runs");
+    assert_eq!(mem.region(c).expect("counter"), &64u32.to_le_bytes());
 }

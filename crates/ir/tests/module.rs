@@ -125,7 +125,7 @@ fn the_standard_pipeline_runs_and_sums_its_timings() {
         "func @f(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n"
     );
     let totals = pm.total_by_name();
-    assert_eq!(totals.len(), 7, "{totals:?}");
+    assert_eq!(totals.len(), 11, "{totals:?}");
     assert!(pm.timings.len() > totals.len());
 }
 
@@ -174,4 +174,12 @@ fn parse_errors_point_at_the_problem() {
         let err = parse_module(text).expect_err(want).to_string();
         assert!(err.contains(want), "got {err:?}, want {want:?}");
     }
+}
+
+#[test]
+fn modules_display_and_parse_through_std_traits() {
+    let text = "func @f() {\nblock0:\n    return\n}\n";
+    let m: Module = text.parse().expect("parses");
+    assert_eq!(m.to_string(), text);
+    assert!("func @f(".parse::<Module>().is_err());
 }

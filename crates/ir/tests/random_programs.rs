@@ -69,6 +69,8 @@ enum Expr {
     /// `a < b ? c : d` (signed).
     Select(Box<[Expr; 4]>),
     SlotLoad(usize),
+    /// `buf[e & 7]`.
+    BufLoad(Box<Expr>),
     /// `(int)(char)e`.
     CharCast(Box<Expr>),
 }
@@ -80,11 +82,20 @@ enum Stmt {
     BufStore(Expr, Expr),
     If(Expr, Expr, Vec<Stmt>, Vec<Stmt>),
     Loop(u32, Vec<Stmt>),
+    /// `switch (e & 3) { case 0: ... case 2: ... default: ... }`, no fall-through.
+    Switch(Expr, Vec<Stmt>, Vec<Stmt>, Vec<Stmt>),
+    /// `if (a < b) break;` inside a loop (ignored outside one).
+    BreakIf(Expr, Expr),
+    /// `f = f * 0.5f + (float)e;` on the float variable.
+    FloatStep(Expr),
+    /// `v = (int)f;` (saturating, NaN to 0).
+    FloatToVar(usize),
 }
 
 fn gen_expr(r: &mut Rng, depth: u32) -> Expr {
-    match if depth == 0 { r.below(3) } else { r.below(7) } {
+    match if depth == 0 { r.below(3) } else { r.below(8) } {
         0 => Expr::Var(r.below(VARS as u64)),
+        7 => Expr::BufLoad(Box::new(gen_expr(r, depth - 1))),
         1 => Expr::Const([0, 1, 2, 3, -1, 31, 100, i32::MIN, 7][r.below(9)]),
         2 => Expr::SlotLoad(r.below(SLOTS as u64)),
         3 => Expr::Select(Box::new([0, 0, 0, 0].map(|_| gen_expr(r, depth - 1)))),
@@ -99,13 +110,22 @@ fn gen_expr(r: &mut Rng, depth: u32) -> Expr {
 
 fn gen_block(r: &mut Rng, depth: u32, len: usize) -> Vec<Stmt> {
     (0..len)
-        .map(|_| match if depth == 0 { r.below(3) } else { r.below(5) } {
+        .map(|_| match if depth == 0 { r.below(6) } else { r.below(9) } {
             0 => Stmt::Assign(r.below(VARS as u64), gen_expr(r, 2)),
             1 => Stmt::SlotStore(r.below(SLOTS as u64), gen_expr(r, 2)),
             2 => Stmt::BufStore(gen_expr(r, 1), gen_expr(r, 2)),
-            3 => Stmt::If(
+            3 => Stmt::BreakIf(gen_expr(r, 1), gen_expr(r, 1)),
+            4 => Stmt::FloatStep(gen_expr(r, 1)),
+            5 => Stmt::FloatToVar(r.below(VARS as u64)),
+            6 => Stmt::If(
                 gen_expr(r, 1),
                 gen_expr(r, 1),
+                gen_block(r, depth - 1, 2),
+                gen_block(r, depth - 1, 2),
+            ),
+            7 => Stmt::Switch(
+                gen_expr(r, 1),
+                gen_block(r, depth - 1, 2),
                 gen_block(r, depth - 1, 2),
                 gen_block(r, depth - 1, 2),
             ),
@@ -118,6 +138,7 @@ fn gen_block(r: &mut Rng, depth: u32, len: usize) -> Vec<Stmt> {
 
 struct State {
     vars: [i32; VARS],
+    f: f32,
     slots: [i32; SLOTS],
     buf: [i32; BUF + 1],
 }
@@ -158,11 +179,13 @@ fn eval(e: &Expr, s: &State) -> i32 {
             }
         }
         Expr::SlotLoad(k) => s.slots[*k],
+        Expr::BufLoad(i) => s.buf[(eval(i, s) & 7) as usize],
         Expr::CharCast(a) => i32::from(eval(a, s) as i8),
     }
 }
 
-fn exec(stmts: &[Stmt], s: &mut State) {
+/// Runs `stmts`; returns true when a `break` left the innermost loop.
+fn exec(stmts: &[Stmt], s: &mut State, in_loop: bool) -> bool {
     for st in stmts {
         match st {
             Stmt::Assign(v, e) => s.vars[*v] = eval(e, s),
@@ -172,19 +195,39 @@ fn exec(stmts: &[Stmt], s: &mut State) {
                 s.buf[i] = eval(e, s);
             }
             Stmt::If(a, b, t, f) => {
-                if eval(a, s) < eval(b, s) {
-                    exec(t, s)
-                } else {
-                    exec(f, s)
+                let taken = if eval(a, s) < eval(b, s) { t } else { f };
+                if exec(taken, s, in_loop) {
+                    return true;
+                }
+            }
+            Stmt::Switch(e, c0, c2, d) => {
+                let body = match eval(e, s) & 3 {
+                    0 => c0,
+                    2 => c2,
+                    _ => d,
+                };
+                if exec(body, s, in_loop) {
+                    return true;
                 }
             }
             Stmt::Loop(n, body) => {
                 for _ in 0..*n {
-                    exec(body, s);
+                    if exec(body, s, true) {
+                        break;
+                    }
                 }
             }
+            Stmt::BreakIf(a, b) => {
+                if in_loop && eval(a, s) < eval(b, s) {
+                    return true;
+                }
+            }
+            Stmt::FloatStep(e) => s.f = s.f * 0.5 + eval(e, s) as f32,
+            // Rust's `as` saturates and maps NaN to 0, as convert_int_sat does (6.4.3.3).
+            Stmt::FloatToVar(v) => s.vars[*v] = s.f as i32,
         }
     }
+    false
 }
 
 // ---- lowering with the builder ----
@@ -192,6 +235,9 @@ fn exec(stmts: &[Stmt], s: &mut State) {
 struct Lower<'a, 'b> {
     b: &'a mut FunctionBuilder<'b>,
     vars: [Variable; VARS],
+    fvar: Variable,
+    /// The exit block of each enclosing loop, innermost last.
+    exits: Vec<Block>,
     slots: [StackSlot; SLOTS],
     buf: Value,
 }
@@ -226,6 +272,11 @@ impl Lower<'_, '_> {
                 let c = self.b.icmp(IntCC::Slt, v[0], v[1]);
                 self.b.select(c, v[2], v[3])
             }
+            Expr::BufLoad(i) => {
+                let i = self.expr(i);
+                let p = self.buf_addr(i);
+                self.b.load(Type::I32, p, 4, false)
+            }
             Expr::SlotLoad(k) => {
                 let p = b.slot_addr(self.slots[*k]);
                 b.load(Type::I32, p, 4, false)
@@ -236,6 +287,16 @@ impl Lower<'_, '_> {
                 self.b.convert(ConvOp::Sext, c, Type::I32)
             }
         }
+    }
+
+    /// `&buf[i & 7]`.
+    fn buf_addr(&mut self, i: Value) -> Value {
+        let seven = self.b.iconst(Type::I32, 7);
+        let i = self.b.binary(BinaryOp::Band, i, seven);
+        let i = self.b.convert(ConvOp::Zext, i, Type::I64);
+        let four = self.b.iconst(Type::I64, 4);
+        let off = self.b.imul(i, four);
+        self.b.ptradd(self.buf, off)
     }
 
     fn cond(&mut self, a: &Expr, c: &Expr) -> Value {
@@ -258,12 +319,7 @@ impl Lower<'_, '_> {
                 Stmt::BufStore(i, e) => {
                     let i = self.expr(i);
                     let x = self.expr(e);
-                    let seven = self.b.iconst(Type::I32, 7);
-                    let i = self.b.binary(BinaryOp::Band, i, seven);
-                    let i = self.b.convert(ConvOp::Zext, i, Type::I64);
-                    let four = self.b.iconst(Type::I64, 4);
-                    let off = self.b.imul(i, four);
-                    let p = self.b.ptradd(self.buf, off);
+                    let p = self.buf_addr(i);
                     self.b.store(x, p, 4, false);
                 }
                 Stmt::If(a, c, t, f) => {
@@ -300,7 +356,9 @@ impl Lower<'_, '_> {
                     self.b.brif(go, bodyb, &[], exit, &[]);
                     self.b.switch_to_block(bodyb);
                     self.b.seal_block(bodyb);
+                    self.exits.push(exit);
                     self.stmts(body);
+                    self.exits.pop();
                     let c = self.b.use_var(counter);
                     let one = self.b.iconst(Type::I32, 1);
                     let c2 = self.b.iadd(c, one);
@@ -309,6 +367,77 @@ impl Lower<'_, '_> {
                     self.b.seal_block(header);
                     self.b.switch_to_block(exit);
                     self.b.seal_block(exit);
+                }
+                Stmt::Switch(e, c0, c2, d) => {
+                    let x = self.expr(e);
+                    let three = self.b.iconst(Type::I32, 3);
+                    let x = self.b.binary(BinaryOp::Band, x, three);
+                    let blocks = [
+                        self.b.create_block(),
+                        self.b.create_block(),
+                        self.b.create_block(),
+                    ];
+                    let join = self.b.create_block();
+                    self.b.switch(
+                        x,
+                        Dest::new(blocks[2], &[]),
+                        vec![
+                            (0, Dest::new(blocks[0], &[])),
+                            (2, Dest::new(blocks[1], &[])),
+                        ],
+                    );
+                    for (blk, body) in blocks.into_iter().zip([c0, c2, d]) {
+                        self.b.switch_to_block(blk);
+                        self.b.seal_block(blk);
+                        self.stmts(body);
+                        self.b.jump(join, &[]);
+                    }
+                    self.b.switch_to_block(join);
+                    self.b.seal_block(join);
+                }
+                Stmt::BreakIf(a, c) => {
+                    let Some(&exit) = self.exits.last() else {
+                        continue;
+                    };
+                    let c = self.cond(a, c);
+                    let (brk, cont) = (self.b.create_block(), self.b.create_block());
+                    self.b.brif(c, brk, &[], cont, &[]);
+                    self.b.switch_to_block(brk);
+                    self.b.seal_block(brk);
+                    self.b.jump(exit, &[]);
+                    // The front-end pattern after a jump: keep emitting into a fresh block
+                    // that nothing reaches.
+                    let dead = self.b.create_block();
+                    self.b.switch_to_block(dead);
+                    self.b.seal_block(dead);
+                    let k = self.b.iconst(Type::I32, 1);
+                    self.b.def_var(self.vars[3], k);
+                    self.b.jump(cont, &[]);
+                    self.b.switch_to_block(cont);
+                    self.b.seal_block(cont);
+                }
+                Stmt::FloatStep(e) => {
+                    let x = self.expr(e);
+                    let xf = self
+                        .b
+                        .convert(ConvOp::SintToFloat(Round::Rte), x, Type::F32);
+                    let f = self.b.use_var(self.fvar);
+                    let half = self.b.f32const(Type::F32, 0.5);
+                    let m = self.b.binary(BinaryOp::Fmul, f, half);
+                    let r = self.b.fadd(m, xf);
+                    self.b.def_var(self.fvar, r);
+                }
+                Stmt::FloatToVar(v) => {
+                    let f = self.b.use_var(self.fvar);
+                    let i = self.b.convert(
+                        ConvOp::FloatToSint {
+                            round: Round::Rtz,
+                            sat: true,
+                        },
+                        f,
+                        Type::I32,
+                    );
+                    self.b.def_var(self.vars[*v], i);
                 }
             }
         }
@@ -343,9 +472,14 @@ fn build(prog: &[Stmt]) -> Module {
             let init = b.iconst(Type::I32, 7 + k as i64);
             b.store(init, p, 4, false);
         }
+        let fvar = b.declare_var(Type::F32);
+        let quarter = b.f32const(Type::F32, 0.25);
+        b.def_var(fvar, quarter);
         let mut l = Lower {
             b: &mut b,
             vars,
+            fvar,
+            exits: Vec::new(),
             slots,
             buf: ps[0],
         };
@@ -391,20 +525,23 @@ fn build(prog: &[Stmt]) -> Module {
 fn run(m: &Module, a: i32, bb: i32) -> Vec<i32> {
     let k = m.func_by_name("k").expect("@k");
     let mut it = Interpreter::new(m);
-    let buf = it.memory.alloc(vec![0; 4 * (BUF + 1)]);
+    let buf = it.memory().alloc(vec![0; 4 * (BUF + 1)]);
     it.call(k, &[Val::scalar(buf), Val::i32(a), Val::i32(bb)])
         .unwrap_or_else(|t| panic!("trap: {t}"));
-    it.memory
+    let out = it
+        .memory()
         .region(buf)
         .expect("buffer")
         .chunks(4)
         .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
-        .collect()
+        .collect();
+    out
 }
 
 #[test]
 fn random_programs_agree_with_the_oracle_before_and_after_optimization() {
     let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut seen = std::collections::HashMap::new();
     for case in 0..300 {
         let prog = gen_block(&mut rng, 2, 4);
         let m = build(&prog);
@@ -415,6 +552,17 @@ fn random_programs_agree_with_the_oracle_before_and_after_optimization() {
             );
         }
         let text = print_module(&m);
+        for feature in [
+            "switch",
+            "fptosi.rtz.sat",
+            "fmul",
+            "brif",
+            "load.private",
+            "sdiv",
+            "load.global",
+        ] {
+            *seen.entry(feature).or_insert(0usize) += usize::from(text.contains(feature));
+        }
         assert_eq!(
             print_module(&parse_module(&text).expect("parses")),
             text,
@@ -434,10 +582,11 @@ fn random_programs_agree_with_the_oracle_before_and_after_optimization() {
         for (a, bb) in [(0, 0), (5, -3), (-100, 77), (i32::MIN, 1)] {
             let mut s = State {
                 vars: [a, bb, 0, 1],
+                f: 0.25,
                 slots: [7, 8],
                 buf: [0; BUF + 1],
             };
-            exec(&prog, &mut s);
+            exec(&prog, &mut s, false);
             s.buf[BUF] = s.vars[0];
             let want = s.buf.to_vec();
             assert_eq!(
@@ -471,5 +620,9 @@ fn random_programs_agree_with_the_oracle_before_and_after_optimization() {
             "case {case}: calls left\n{}",
             print_module(&opt)
         );
+    }
+    // The generator exercised every feature in many programs.
+    for (feature, n) in seen {
+        assert!(n >= 20, "only {n} programs used {feature}");
     }
 }

@@ -2,8 +2,8 @@
 //! numbering, as in Briggs, Cooper and Simpson, "Value Numbering", 1997): walking the tree
 //! in preorder with a scoped table, a pure instruction equal to one available in a
 //! dominating position (same operation, immediates, operands and type) is replaced by it.
-//! Commutative operations are keyed with sorted operands. Loads are not merged (stores may
-//! come between), nor `undef`s.
+//! Commutative operations are keyed with sorted operands. Loads are merged only from the
+//! `constant` address space (elsewhere stores may come between); `undef`s are not merged.
 
 use std::collections::HashMap;
 
@@ -12,7 +12,7 @@ use crate::entity::{Block, Inst, Value};
 use crate::function::Function;
 use crate::inst::Op;
 use crate::module::Module;
-use crate::types::Type;
+use crate::types::{AddrSpace, Type};
 
 /// Runs CSE on every function.
 pub fn run(m: &mut Module) {
@@ -61,7 +61,12 @@ pub fn cse(f: &mut Function) -> bool {
             let Some(r) = f.dfg.inst_result(i) else {
                 continue;
             };
-            if !data.op.is_pure() || data.op == Op::Undef {
+            // Loads from the constant address space give equal values: constant memory is "a
+            // region of global memory that remains constant during the execution of a
+            // kernel-instance" (API 3.3.1).
+            let constant_load =
+                matches!(data.op, Op::Load(fl) if fl.space == AddrSpace::Constant && !fl.volatile);
+            if !(data.op.is_pure() || constant_load) || data.op == Op::Undef {
                 continue;
             }
             let mut args = data.args.clone();

@@ -154,12 +154,11 @@ fn remove_unreachable(f: &mut Function) -> bool {
         .filter(|&b| !dom.is_reachable(b))
         .collect();
     for &b in &dead {
-        let insts = f.layout.block_insts(b).to_vec();
-        f.layout.remove_block(b);
-        for i in insts {
+        for &i in f.layout.block_insts(b).to_vec().iter() {
             f.dfg.detach_result(i);
         }
     }
+    f.layout.remove_blocks(&dead);
     !dead.is_empty()
 }
 
@@ -230,21 +229,26 @@ fn thread_jumps(f: &mut Function) -> bool {
                 }
                 let map: HashMap<Value, Value> =
                     params.iter().copied().zip(d.args.iter().copied()).collect();
-                let args = target
+                let args: Vec<Value> = target
                     .args
                     .iter()
                     .map(|a| map.get(a).copied().unwrap_or(*a))
                     .collect();
+                // Keep the use counts exact for the blocks threaded later in this pass.
+                for a in &d.args {
+                    if let Some(n) = uses.get_mut(a) {
+                        *n -= 1;
+                    }
+                }
+                for &a in &args {
+                    *uses.entry(a).or_default() += 1;
+                }
                 *d = Dest {
                     block: target.block,
                     args,
                 };
                 changed = true;
             }
-        }
-        if changed {
-            // The CFG changed; recompute it before threading more.
-            return true;
         }
     }
     changed
@@ -253,12 +257,18 @@ fn thread_jumps(f: &mut Function) -> bool {
 fn merge_blocks(f: &mut Function) -> bool {
     let entry = f.layout.entry_block();
     let cfg = Cfg::new(f);
+    let mut merged = Vec::new();
     for b in f.layout.blocks().to_vec() {
         if Some(b) == entry {
             continue;
         }
-        let [(p, t)] = cfg.preds(b) else { continue };
-        let (p, t) = (*p, *t);
+        // Branch instructions keep their identity when merged blocks move them, so the
+        // predecessor instruction is still right; its block is looked up now.
+        let [(_, t)] = cfg.preds(b) else { continue };
+        let t = *t;
+        let Some(p) = f.layout.inst_block(t) else {
+            continue;
+        };
         if p == b {
             continue;
         }
@@ -273,10 +283,10 @@ fn merge_blocks(f: &mut Function) -> bool {
         }
         f.layout.remove_inst(t);
         f.layout.move_insts(b, p);
-        f.layout.remove_block(b);
-        return true;
+        merged.push(b);
     }
-    false
+    f.layout.remove_blocks(&merged);
+    !merged.is_empty()
 }
 
 fn trivial_params(f: &mut Function) -> bool {

@@ -8,8 +8,8 @@
 //!   computes it, except when an operand or the result is a NaN (payloads differ between
 //!   devices) or an `f32` subnormal (devices without CL_FP_DENORM flush them); `f16` is not
 //!   folded;
-//! - conversions with a rounding mode other than the one the host computes are folded only
-//!   when the result is exact (then every mode agrees);
+//! - conversions are folded in every rounding mode, exactly (`crate::float`), to and from
+//!   `f32`/`f64`;
 //! - identities hold for every input: `x + 0`, `x * 1`, `x & x`, `x - x`... on integers only
 //!   (float identities like `x + 0.0` fail for `-0.0`).
 //!
@@ -469,15 +469,6 @@ fn fold_float_binary(f: &Function, op: BinaryOp, x: Value, y: Value, ty: Type) -
     Some(Fold::Const(Op::Fconst(float_bits(r, ty)?)))
 }
 
-fn round_to_integral(x: f64, r: Round) -> f64 {
-    match r {
-        Round::Rte => x.round_ties_even(),
-        Round::Rtz => x.trunc(),
-        Round::Rtp => x.ceil(),
-        Round::Rtn => x.floor(),
-    }
-}
-
 fn fold_convert(f: &Function, c: ConvOp, x: Value, rty: Type) -> Option<Fold> {
     let t = f.dfg.value_type(x);
     let (ws, wd) = (t.lane_bits(), rty.lane_bits());
@@ -505,35 +496,15 @@ fn fold_convert(f: &Function, c: ConvOp, x: Value, rty: Type) -> Option<Fold> {
             Some(Fold::Const(Op::Iconst(v.clamp(lo, hi) as u64 & mask(wd))))
         }
         (ConvOp::SintToFloat(r) | ConvOp::UintToFloat(r), K::Int(v)) => {
-            let signed = matches!(c, ConvOp::SintToFloat(_));
-            let exact: i128 = if signed {
+            if wd != 32 && wd != 64 {
+                return None;
+            }
+            let exact: i128 = if matches!(c, ConvOp::SintToFloat(_)) {
                 i128::from(sext(v, ws))
             } else {
                 i128::from(v)
             };
-            let (bits, back) = match wd {
-                32 => {
-                    let y = if signed {
-                        exact as i64 as f32
-                    } else {
-                        exact as u64 as f32
-                    };
-                    (u64::from(y.to_bits()), y as i128)
-                }
-                64 => {
-                    let y = if signed {
-                        exact as i64 as f64
-                    } else {
-                        exact as u64 as f64
-                    };
-                    (y.to_bits(), y as i128)
-                }
-                _ => return None,
-            };
-            // The host rounds to nearest even; other modes agree only on exact results.
-            if r != Round::Rte && back != exact {
-                return None;
-            }
+            let bits = crate::float::from_int(exact, rty, r);
             foldable_float(bits, rty)?;
             Some(Fold::Const(Op::Fconst(bits)))
         }
@@ -559,46 +530,29 @@ fn fold_convert(f: &Function, c: ConvOp, x: Value, rty: Type) -> Option<Fold> {
                 }
                 0
             } else {
-                let n = round_to_integral(v, round);
-                // |n| < 2^1023, so the comparison in f64 is exact against the bounds.
-                if n < lo as f64 || n > hi as f64 {
+                // Compared as integers: the bounds (2^64 - 1, say) are not exact in f64. The
+                // cast is exact for integral values in i128's range and saturates beyond it,
+                // which is out of every destination's range anyway.
+                let n = crate::float::round_integral(v, round) as i128;
+                if n < lo || n > hi {
                     if !sat {
                         return None;
                     }
-                    if n < 0.0 {
-                        lo
-                    } else {
-                        hi
-                    }
+                    n.clamp(lo, hi)
                 } else {
-                    n as i128
+                    n
                 }
             };
             Some(Fold::Const(Op::Iconst(r as u64 & mask(wd))))
         }
         (ConvOp::Fconv(r), K::Float(b)) => {
-            let v = match ws {
-                32 => f64::from(f32::from_bits(b as u32)),
-                64 => f64::from_bits(b),
-                _ => return None,
-            };
-            if v.is_nan() || (ws == 32 && (v as f32).is_subnormal()) {
+            if !matches!(ws, 32 | 64) || !matches!(wd, 32 | 64) {
                 return None;
             }
-            match wd {
-                64 => Some(Fold::Const(Op::Fconst(v.to_bits()))),
-                32 => {
-                    let y = v as f32;
-                    if r != Round::Rte && f64::from(y) != v {
-                        return None;
-                    }
-                    if y.is_subnormal() {
-                        return None;
-                    }
-                    Some(Fold::Const(Op::Fconst(u64::from(y.to_bits()))))
-                }
-                _ => None,
-            }
+            let v = foldable_float(b, t)?;
+            let bits = crate::float::from_f64(v, rty, r);
+            foldable_float(bits, rty)?;
+            Some(Fold::Const(Op::Fconst(bits)))
         }
         _ => None,
     }

@@ -22,6 +22,50 @@
 //! ```
 //!
 //! Values and blocks keep their numbers through a round trip; `;` starts a comment.
+//!
+//! Module items:
+//! - `global @name: <space>, size <n>, align <n>[, init "<hex bytes>"]`
+//! - `declare @name(<types>[, ...]) [-> <type>]` (`...`: variadic)
+//! - `func @name(<types>) [-> <type>] { <preamble> <blocks> }`, and `kernel` likewise, whose
+//!   preamble holds one `arg "<name>": "<type name>" <space> <access> [<qualifiers>]` line
+//!   per parameter and optionally `reqd_work_group_size(x, y, z)`,
+//!   `work_group_size_hint(x, y, z)`, `vec_type_hint("<type>")`; any function's preamble
+//!   declares its stack slots, `ss<n> = slot <size>, align <n>`.
+//!
+//! A block is `block<n>[(v<n>: <type>, ...)]:` followed by instructions; an instruction with
+//! a result is written `v<n>: <type> = <instruction>`. The instructions:
+//!
+//! ```text
+//! iconst <int>          fconst <float or 0xbits>    null    undef
+//! <unary> x             (ineg bnot clz ctz popcnt fneg fabs sqrt floor ceil ftrunc nearest)
+//! <binary> a, b         (iadd isub imul smulhi umulhi sdiv udiv srem urem smin smax umin
+//!                        umax band bor bxor shl lshr ashr rotl fadd fsub fmul fdiv fmin fmax
+//!                        copysign)
+//! fma a, b, c           icmp <cc> a, b          fcmp <cc> a, b        select c, a, b
+//! trunc x   zext x   sext x   satconv.<s|u>.<s|u> x   fconv.<round> x
+//! sitofp.<round> x   uitofp.<round> x   fptosi.<round>[.sat] x   fptoui.<round>[.sat] x
+//! bitcast x   ptrtoint p   inttoptr x   addrcast p   ptradd p, offset
+//! splat x   extractlane v, <n>   insertlane v, x, <n>   shuffle a, b, [<n>, ...]
+//! load.<space>[.volatile] p, align <n>      store.<space>[.volatile] x, p, align <n>
+//! atomic_rmw.<op>.<order>.<scope>.<space> p, x
+//! cmpxchg.<order>.<failure order>.<scope>.<space> p, expected, desired
+//! atomic_load.<order>.<scope>.<space> p     atomic_store.<order>.<scope>.<space> x, p
+//! fence[.local][.global][.image].<order>.<scope>
+//! barrier[.local][.global][.image].<scope>
+//! global_id <dim>   (and work_dim, global_size, local_size, enqueued_local_size, local_id,
+//!                    num_groups, group_id, global_offset; without a dimension:
+//!                    global_linear_id, local_linear_id, sub_group_size, max_sub_group_size,
+//!                    num_sub_groups, enqueued_num_sub_groups, sub_group_id,
+//!                    sub_group_local_id)
+//! slotaddr ss<n>   globaladdr @name   call @name(args)
+//! jump block<n>[(args)]   brif c, block<n>[(args)], block<n>[(args)]
+//! switch x, <default block>[(args)], [<int>: block<n>[(args)], ...]
+//! return [x]   unreachable
+//! ```
+//!
+//! Integer constants print as signed decimals at their width (`i1` as 0 or 1) and parse from
+//! decimal or `0x` hex; float constants print as the shortest decimal that reads back
+//! exactly, NaNs and `f16` as their bits in hex (an `f16` decimal is accepted on input).
 
 mod parse;
 mod print;

@@ -478,8 +478,15 @@ impl Parser {
         let name = self.name()?;
         self.expect(Tok::LParen)?;
         let mut params = Vec::new();
+        let mut variadic = false;
         if !self.eat(Tok::RParen) {
             loop {
+                if matches!(self.peek(), Tok::Word(w) if w == "...") {
+                    self.next();
+                    variadic = true;
+                    self.expect(Tok::RParen)?;
+                    break;
+                }
                 params.push(self.ty()?);
                 if self.eat(Tok::RParen) {
                     break;
@@ -492,7 +499,14 @@ impl Parser {
         } else {
             None
         };
-        let mut f = Function::new(&name, Signature { params, ret });
+        let mut f = Function::new(
+            &name,
+            Signature {
+                params,
+                ret,
+                variadic,
+            },
+        );
         if keyword == "kernel" {
             f.kernel = Some(KernelInfo::default());
         }
@@ -776,7 +790,12 @@ impl Parser {
             match ty.lane_bits() {
                 32 => w.parse::<f32>().ok().map(|x| u64::from(x.to_bits())),
                 64 => w.parse::<f64>().ok().map(f64::to_bits),
-                _ => None,
+                // Through f64, then rounded to nearest even: exact for the short decimals
+                // tests write (the printer uses the bits).
+                _ => w
+                    .parse::<f64>()
+                    .ok()
+                    .map(|x| crate::float::from_f64(x, ty, Round::Rte)),
             }
         };
         match bits {

@@ -50,7 +50,10 @@ pub fn print_function(m: &Module, f: &Function) -> String {
     } else {
         "func"
     };
-    let params: Vec<String> = f.sig.params.iter().map(Type::to_string).collect();
+    let mut params: Vec<String> = f.sig.params.iter().map(Type::to_string).collect();
+    if f.sig.variadic {
+        params.push("...".to_string());
+    }
     let _ = write!(s, "{keyword} @{}({})", f.name, params.join(", "));
     if let Some(r) = f.sig.ret {
         let _ = write!(s, " -> {r}");
