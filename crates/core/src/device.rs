@@ -5,6 +5,8 @@ use crate::features::{self, NameVersion, Version};
 use crate::machine::Machine;
 use crate::memory::Storage;
 use crate::object::IcdHeader;
+use std::sync::Arc;
+
 use crate::ClResult;
 
 /// `cl_device_type` of a device.
@@ -177,7 +179,7 @@ impl DeviceInfo {
             atomic_fence_capabilities: atomic_caps::ORDER_RELAXED
                 | atomic_caps::ORDER_ACQ_REL
                 | atomic_caps::SCOPE_WORK_GROUP,
-            non_uniform_work_group_support: false,
+            non_uniform_work_group_support: true,
             work_group_collective_functions_support: false,
             generic_address_space_support: false,
             pipe_support: false,
@@ -210,19 +212,148 @@ impl DeviceInfo {
     }
 }
 
-/// What a device does for the runtime. Memory allocation lives here today; program builds and
-/// kernel launches join it when programs arrive.
+/// What a device does for the runtime: allocate memory and compile IR into kernels it can
+/// launch.
 pub trait DeviceBackend: Send + Sync {
     /// Allocates `size` bytes of device memory, zero-filled.
     fn allocate(&self, size: usize) -> ClResult<Storage>;
+
+    /// Compiles an optimized, fully inlined IR module; the error is a build-log message.
+    fn compile(&self, module: &ferrocl_ir::Module) -> Result<Arc<dyn DeviceProgram>, String>;
 }
 
-/// The CPU device's backend: its memory is the host's.
+/// A module compiled for one device.
+pub trait DeviceProgram: Send + Sync {
+    /// The kernel called `name`, if the module has it.
+    fn kernel(&self, name: &str) -> Option<Arc<dyn DeviceKernel>>;
+}
+
+/// How the runtime fills one kernel argument's slot in the argument block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgSlotKind {
+    /// The argument's bytes.
+    Value,
+    /// The address of a buffer's storage (or 0 for a NULL buffer).
+    Buffer,
+    /// The byte offset of the argument's region in the work-group's local memory.
+    Local,
+    /// The address of a copy of the argument's bytes (structs and unions passed by value).
+    ByRef,
+}
+
+/// One argument's place in the argument block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArgSlot {
+    pub offset: usize,
+    pub size: usize,
+    pub kind: ArgSlotKind,
+}
+
+/// The extent of an NDRange launch, every dimension filled in (1 past `work_dim`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NdRange {
+    pub work_dim: u32,
+    pub global_offset: [u64; 3],
+    pub global_size: [u64; 3],
+    pub local_size: [u64; 3],
+}
+
+/// A kernel compiled for one device.
+pub trait DeviceKernel: Send + Sync {
+    fn arg_slots(&self) -> &[ArgSlot];
+    /// Size of the argument block in bytes.
+    fn args_size(&self) -> usize;
+    /// Bytes of the kernel's own `__local` variables (`CL_KERNEL_LOCAL_MEM_SIZE` without the
+    /// `__local` arguments).
+    fn static_local_size(&self) -> usize;
+    /// Bytes of private memory per work-item the runtime provides.
+    fn private_size(&self) -> usize;
+
+    /// Runs the kernel over `nd` and returns when every work-group has run.
+    ///
+    /// # Safety
+    /// `args` is this kernel's argument block with every buffer address valid for the whole
+    /// launch; `local_mem_size` covers the static `__local` variables and the `__local`
+    /// arguments at the offsets written in `args`.
+    unsafe fn launch(&self, args: &[u8], local_mem_size: usize, nd: &NdRange) -> ClResult<()>;
+}
+
+/// The CPU device's backend: its memory is the host's, its code comes from Cranelift.
 pub struct CpuBackend;
 
 impl DeviceBackend for CpuBackend {
     fn allocate(&self, size: usize) -> ClResult<Storage> {
         Storage::allocate(size)
+    }
+
+    fn compile(&self, module: &ferrocl_ir::Module) -> Result<Arc<dyn DeviceProgram>, String> {
+        let program = ferrocl_cpu::CpuProgram::compile(module).map_err(|e| e.to_string())?;
+        Ok(Arc::new(CpuProgram(Arc::new(program))))
+    }
+}
+
+struct CpuProgram(Arc<ferrocl_cpu::CpuProgram>);
+
+impl DeviceProgram for CpuProgram {
+    fn kernel(&self, name: &str) -> Option<Arc<dyn DeviceKernel>> {
+        let index = self.0.kernels().iter().position(|k| k.name == name)?;
+        let k = &self.0.kernels()[index];
+        let slots = k
+            .args
+            .iter()
+            .map(|a| ArgSlot {
+                offset: a.offset,
+                size: a.size,
+                kind: match a.kind {
+                    ferrocl_cpu::ArgKind::Value => ArgSlotKind::Value,
+                    ferrocl_cpu::ArgKind::Buffer => ArgSlotKind::Buffer,
+                    ferrocl_cpu::ArgKind::Local => ArgSlotKind::Local,
+                    ferrocl_cpu::ArgKind::ByRef => ArgSlotKind::ByRef,
+                },
+            })
+            .collect();
+        Some(Arc::new(CpuKernel {
+            program: self.0.clone(),
+            index,
+            slots,
+        }))
+    }
+}
+
+/// A kernel of a CPU program; it keeps the program (and so its code) alive.
+struct CpuKernel {
+    program: Arc<ferrocl_cpu::CpuProgram>,
+    index: usize,
+    slots: Vec<ArgSlot>,
+}
+
+impl DeviceKernel for CpuKernel {
+    fn arg_slots(&self) -> &[ArgSlot] {
+        &self.slots
+    }
+
+    fn args_size(&self) -> usize {
+        self.program.kernels()[self.index].args_size
+    }
+
+    fn static_local_size(&self) -> usize {
+        self.program.kernels()[self.index].static_local_size
+    }
+
+    fn private_size(&self) -> usize {
+        self.program.kernels()[self.index].frame_size
+    }
+
+    unsafe fn launch(&self, args: &[u8], local_mem_size: usize, nd: &NdRange) -> ClResult<()> {
+        let nd = ferrocl_cpu::NdRange {
+            work_dim: nd.work_dim,
+            global_offset: nd.global_offset,
+            global_size: nd.global_size,
+            local_size: nd.local_size,
+        };
+        // SAFETY: forwarded from this function's contract.
+        unsafe { self.program.kernels()[self.index].launch(args, local_mem_size, &nd) };
+        Ok(())
     }
 }
 

@@ -39,6 +39,8 @@ pub enum Work {
     },
     /// A host function (the CPU device's native kernels, and the runtime's own host work).
     Host(Box<dyn FnOnce() -> ClResult<()> + Send>),
+    /// A kernel launch, with its arguments bound.
+    Kernel(Box<dyn FnOnce() -> ClResult<()> + Send>),
 }
 
 impl Work {
@@ -62,7 +64,7 @@ impl Work {
                 memory::fill(&dst, offset, size, &pattern);
                 Ok(())
             }
-            Work::Host(f) => f(),
+            Work::Host(f) | Work::Kernel(f) => f(),
         }
     }
 }

@@ -49,6 +49,9 @@ pub enum ArgKind {
     /// A `__local` pointer: the runtime writes the offset of the argument's region in the
     /// work-group's local memory; generated code adds the base.
     Local,
+    /// A struct or union passed by value, which the kernel reads through a private pointer:
+    /// the runtime writes the address of a copy of the argument's bytes.
+    ByRef,
 }
 
 /// Where one argument lives in the argument block.
@@ -71,6 +74,7 @@ pub fn arg_layout(params: &[Type]) -> (Vec<ArgLayout>, usize) {
         offset = offset.div_ceil(align) * align;
         let kind = match ty.addr_space() {
             Some(AddrSpace::Local) => ArgKind::Local,
+            Some(AddrSpace::Private) => ArgKind::ByRef,
             Some(_) => ArgKind::Buffer,
             None => ArgKind::Value,
         };

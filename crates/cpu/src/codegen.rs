@@ -25,9 +25,18 @@ use ferrocl_ir::{
     Round, StackSlot, Type, UnaryOp, Value, WorkItemOp,
 };
 
+use cranelift_module::{FuncId, Module as _};
+
 use crate::abi::{arg_layout, offsets, ArgKind};
+use crate::libm::{ArgShape, Scalarized};
 use crate::liveness::live_across_barriers;
 use crate::CompileError;
+
+/// A declared builtin resolved to a library function of the JIT module.
+pub struct LibCall {
+    pub id: FuncId,
+    pub call: Scalarized,
+}
 
 /// Where a module global lives when the kernel runs.
 #[derive(Clone, Copy, Debug)]
@@ -130,7 +139,10 @@ pub fn translate_kernel(
     places: &HashMap<Global, GlobalPlace>,
     func: &mut cl::Function,
     fbc: &mut FunctionBuilderContext,
+    jit: &mut cranelift_jit::JITModule,
+    libcalls: &HashMap<String, LibCall>,
 ) -> Result<Translated, CompileError> {
+    let frontend = jit.isa().frontend_config();
     let live = live_across_barriers(f);
     let has_barriers = !live.is_empty();
 
@@ -167,6 +179,8 @@ pub fn translate_kernel(
     let b = FunctionBuilder::new(func, fbc);
     let mut t = Translator {
         module,
+        jit,
+        libcalls,
         f,
         places,
         b,
@@ -186,6 +200,7 @@ pub fn translate_kernel(
         frame_size: i64::from(frame_size),
     };
     t.run(&slot_offsets)?;
+    t.b.finalize(frontend);
     Ok(Translated {
         frame_size: frame_size as usize,
     })
@@ -193,6 +208,8 @@ pub fn translate_kernel(
 
 struct Translator<'a, 'f> {
     module: &'a Module,
+    jit: &'a mut cranelift_jit::JITModule,
+    libcalls: &'a HashMap<String, LibCall>,
     f: &'a Function,
     places: &'a HashMap<Global, GlobalPlace>,
     b: FunctionBuilder<'f>,
@@ -690,7 +707,7 @@ impl Translator<'_, '_> {
                 None
             }
             Op::WorkItem(op, d) => {
-                let v = self.work_item(*op, *d);
+                let v = self.work_item(*op, *d)?;
                 let ty = lty.unwrap_or(clt::I64);
                 Some(vec![if ty == clt::I64 {
                     v
@@ -718,8 +735,38 @@ impl Translator<'_, '_> {
                 None => return err(format!("unknown global {g}")),
             }]),
             Op::Call(callee) => {
-                let name = &self.module.funcs[*callee].name;
-                return err(format!("call to @{name}: the CPU code generator needs every call inlined, and has no library function of that name yet"));
+                let name = self.module.funcs[*callee].name.clone();
+                let Some(lib) = self.libcalls.get(&name) else {
+                    return err(format!("call to @{name}: every call must be inlined or be a library function, and the CPU device has no library function of that name"));
+                };
+                let fref = self.jit.declare_func_in_func(lib.id, self.b.func);
+                let mut arg_vals = Vec::new();
+                for &a in &args {
+                    arg_vals.push(self.get(a)?);
+                }
+                let mut out = Vec::new();
+                for lane in 0..lib.call.lanes as usize {
+                    let mut call_args = Vec::with_capacity(arg_vals.len());
+                    for (vals, shape) in arg_vals.iter().zip(&lib.call.shapes) {
+                        call_args.push(match shape {
+                            ArgShape::Scalar => vals[0],
+                            ArgShape::Lane => vals[lane],
+                            ArgShape::LanePtr { elem_bytes } => self
+                                .b
+                                .ins()
+                                .iadd_imm_s(vals[0], (lane as u32 * elem_bytes) as i64),
+                        });
+                    }
+                    let call = self.b.ins().call(fref, &call_args);
+                    if let Some(&r) = self.b.inst_results(call).first() {
+                        out.push(r);
+                    }
+                }
+                if result.is_some() {
+                    Some(out)
+                } else {
+                    None
+                }
             }
             Op::Jump(dest) => {
                 let dest = dest.clone();
@@ -800,8 +847,8 @@ impl Translator<'_, '_> {
             .load(clt::I64, ctx_mem(), self.grp, field + 8 * i32::from(d))
     }
 
-    fn work_item(&mut self, op: WorkItemOp, d: u8) -> cl::Value {
-        match op {
+    fn work_item(&mut self, op: WorkItemOp, d: u8) -> Result<cl::Value, CompileError> {
+        Ok(match op {
             WorkItemOp::WorkDim => self.ctx(offsets::WORK_DIM, 0),
             WorkItemOp::GlobalSize => self.ctx(offsets::GLOBAL_SIZE, d),
             WorkItemOp::LocalSize => self.ctx(offsets::LOCAL_SIZE, d),
@@ -838,7 +885,13 @@ impl Translator<'_, '_> {
                 let t = self.b.ins().imul(t, s0);
                 self.b.ins().iadd(t, l0)
             }
-        }
+            // The CPU device reports no sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
+            _ => {
+                return err(format!(
+                    "the CPU device does not support sub-groups ({op:?})"
+                ))
+            }
+        })
     }
 
     /// `group_id * enqueued_local_size + local_id`, plus the global offset when asked.

@@ -6,6 +6,7 @@
 
 pub mod abi;
 mod codegen;
+mod libm;
 mod liveness;
 mod pool;
 
@@ -170,7 +171,13 @@ impl CpuProgram {
             })?
             .finish(settings::Flags::new(flags))
             .map_err(|e| CompileError(format!("code generator: {e}")))?;
-        let mut jit = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+        let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
+        let library = library();
+        for f in library {
+            builder.symbol(f.name, f.addr);
+        }
+        let mut jit = JITModule::new(builder);
+        let libcalls = resolve_library_calls(module, library, &mut jit)?;
 
         // Program-scope data, and the place of every global.
         let mut places = HashMap::new();
@@ -215,7 +222,15 @@ impl CpuProgram {
                 AbiParam::new(clt::I64),
                 AbiParam::new(clt::I64),
             ]);
-            let t = codegen::translate_kernel(module, f, &places, &mut ctx.func, &mut fbc)?;
+            let t = codegen::translate_kernel(
+                module,
+                f,
+                &places,
+                &mut ctx.func,
+                &mut fbc,
+                &mut jit,
+                &libcalls,
+            )?;
             let id = jit
                 .declare_function(
                     &format!("__ferrocl_wg_{}", f.name),
@@ -271,6 +286,55 @@ impl CpuProgram {
     pub fn kernel(&self, name: &str) -> Option<&CompiledKernel> {
         self.kernels.iter().find(|k| k.name == name)
     }
+}
+
+/// The library functions, built once.
+fn library() -> &'static [libm::LibFn] {
+    static LIBRARY: std::sync::OnceLock<Vec<libm::LibFn>> = std::sync::OnceLock::new();
+    LIBRARY.get_or_init(libm::table)
+}
+
+/// Resolves every declared function of `module` to a library function of the JIT module.
+/// Declarations no kernel calls are ignored; a called one the library lacks is an error when
+/// the call is translated.
+fn resolve_library_calls(
+    module: &Module,
+    library: &[libm::LibFn],
+    jit: &mut JITModule,
+) -> Result<HashMap<String, codegen::LibCall>, CompileError> {
+    let mut out = HashMap::new();
+    let mut declared: HashMap<&str, cranelift_module::FuncId> = HashMap::new();
+    for (_, f) in module.funcs.iter().filter(|(_, f)| f.is_declaration()) {
+        let call = libm::scalarize(&f.name);
+        let Some(lib) = library.iter().find(|l| l.name == call.scalar_name) else {
+            continue;
+        };
+        if lib.params.len() != call.shapes.len() {
+            continue;
+        }
+        let id = match declared.get(lib.name) {
+            Some(&id) => id,
+            None => {
+                let mut sig = jit.make_signature();
+                let cl_ty = |t: libm::Ty| match t {
+                    libm::Ty::F32 => clt::F32,
+                    libm::Ty::F64 => clt::F64,
+                    libm::Ty::I32 | libm::Ty::U32 => clt::I32,
+                    libm::Ty::U64 | libm::Ty::Ptr => clt::I64,
+                };
+                sig.params
+                    .extend(lib.params.iter().map(|&t| AbiParam::new(cl_ty(t))));
+                sig.returns.push(AbiParam::new(cl_ty(lib.ret)));
+                let id = jit
+                    .declare_function(lib.name, Linkage::Import, &sig)
+                    .map_err(|e| CompileError(format!("library function {}: {e}", lib.name)))?;
+                declared.insert(lib.name, id);
+                id
+            }
+        };
+        out.insert(f.name.clone(), codegen::LibCall { id, call });
+    }
+    Ok(out)
 }
 
 impl Drop for CpuProgram {

@@ -373,3 +373,79 @@ fn arithmetic_edge_cases() {
         assert_eq!(r[7], a.rotate_left((b & 31) as u32), "rotl {a} {b}");
     }
 }
+
+/// Library builtins: a vector call scalarized per lane, a two-argument call, and a call that
+/// writes each lane through a pointer to a vector.
+const LIBCALLS: &str = r#"
+declare @sin.float4(f32x4) -> f32x4
+declare @pow.float.float(f32, f32) -> f32
+declare @frexp.float2.private_ptr_int2(f32x2, ptr.private) -> f32x2
+
+kernel @lib(ptr.global, ptr.global) {
+    arg "in": "float4*" global none []
+    arg "out": "float*" global none []
+    ss0 = slot 8, align 8
+block0(v0: ptr.global, v1: ptr.global):
+    v2: i64 = global_id 0
+    v3: i64 = iconst 16
+    v4: i64 = imul v2, v3
+    v5: ptr.global = ptradd v0, v4
+    v6: f32x4 = load.global v5, align 16
+    v7: f32x4 = call @sin.float4(v6)
+    v8: i64 = iconst 48
+    v9: i64 = imul v2, v8
+    v10: ptr.global = ptradd v1, v9
+    store.global v7, v10, align 4
+    v11: f32 = extractlane v6, 0
+    v12: f32 = extractlane v6, 1
+    v13: f32 = call @pow.float.float(v11, v12)
+    v14: ptr.global = ptradd v10, v3
+    store.global v13, v14, align 4
+    v15: f32x2 = shuffle v6, v6, [2, 3]
+    v16: ptr.private = slotaddr ss0
+    v17: f32x2 = call @frexp.float2.private_ptr_int2(v15, v16)
+    v18: i64 = iconst 20
+    v19: ptr.global = ptradd v10, v18
+    store.global v17, v19, align 4
+    v20: i32x2 = load.private v16, align 8
+    v21: i64 = iconst 28
+    v22: ptr.global = ptradd v10, v21
+    store.global v20, v22, align 4
+    return
+}
+"#;
+
+#[test]
+fn library_calls() {
+    let p = compile(LIBCALLS);
+    let input: Vec<[f32; 4]> = vec![
+        [0.5, 2.0, 12.0, -0.375],
+        [3.0, 0.5, 1e-3, 1024.0],
+        [-1.0, 3.0, 0.0, 7.0],
+    ];
+    let mut out = vec![0f32; input.len() * 12];
+    let args = block(&p, "lib", &[input.as_ptr() as u64, out.as_mut_ptr() as u64]);
+    unsafe {
+        p.kernel("lib")
+            .unwrap()
+            .launch(&args, 0, &nd1(input.len() as u64, 1))
+    };
+    for (i, v) in input.iter().enumerate() {
+        let r = &out[i * 12..i * 12 + 12];
+        for l in 0..4 {
+            assert_eq!(r[l], (v[l] as f64).sin() as f32, "sin lane {l} of {v:?}");
+        }
+        assert_eq!(r[4], (v[0] as f64).powf(v[1] as f64) as f32);
+        for l in 0..2 {
+            let x = v[2 + l];
+            let (m, e) = if x == 0.0 {
+                (0.0, 0)
+            } else {
+                let e = (x.abs().log2().floor() as i32) + 1;
+                (x / 2f32.powi(e), e)
+            };
+            assert_eq!(r[5 + l], m, "frexp mantissa of {x}");
+            assert_eq!(r[7 + l].to_bits() as i32, e, "frexp exponent of {x}");
+        }
+    }
+}

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use ferrocl_core::program::Program;
-use ferrocl_core::{ClError, ClResult, CommandQueue, Context, Device, Event, MemObject};
+use ferrocl_core::{ClError, ClResult, CommandQueue, Context, Device, Event, Kernel, MemObject};
 
 /// The kinds of API object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +21,7 @@ pub enum Kind {
     Mem,
     Event,
     Program,
+    Kernel,
 }
 
 /// A runtime type that has handles.
@@ -46,6 +47,7 @@ cl_object! {
     MemObject => Mem, InvalidMemObject;
     Event => Event, InvalidEvent;
     Program => Program, InvalidProgram;
+    Kernel => Kernel, InvalidKernel;
 }
 
 struct Entry {

@@ -62,8 +62,9 @@ impl Setup {
 fn setup() -> &'static Setup {
     static SETUP: OnceLock<Setup> = OnceLock::new();
     SETUP.get_or_init(|| {
-        let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("c_api-{}", std::process::id()));
+        let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        remove_stale_work_dirs(&tmp);
+        let work = tmp.join(format!("c_api-{}", std::process::id()));
         fs::create_dir_all(&work).expect("create the test work directory");
         if let Some(vendors) = std::env::var_os("FERROCL_TEST_VENDORS") {
             return Setup {
@@ -86,6 +87,25 @@ fn setup() -> &'static Setup {
             work,
         }
     })
+}
+
+/// Removes the work directories (compiled programs, logs) that earlier runs left behind, once
+/// they are an hour old: old enough that no run still uses them.
+fn remove_stale_work_dirs(tmp: &Path) {
+    let Ok(entries) = fs::read_dir(tmp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > Duration::from_secs(3600));
+        if stale && entry.file_name().to_string_lossy().starts_with("c_api-") {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// The `libferrocl.so` cargo built for this test run. The test binary is
@@ -171,7 +191,7 @@ fn run_c_program(name: &str) {
         .arg("-o")
         .arg(&binary)
         .arg(&source)
-        .args(["-lOpenCL", "-lpthread"])
+        .args(["-lOpenCL", "-lpthread", "-lm"])
         .output()
         .unwrap_or_else(|e| panic!("cannot run gcc: {e}; {INSTALL_HINT}"));
     assert!(
@@ -214,7 +234,9 @@ c_programs!(
     event,
     threads,
     invalid,
-    unsupported
+    unsupported,
+    program,
+    kernels
 );
 
 /// Every C program in `tests/c` has its test above.

@@ -1,18 +1,16 @@
-//! Chapters 5.8–5.10 of the API: programs and kernels.
+//! Chapter 5.8 of the API: program objects.
 //!
-//! Programs can be created from source and queried. No device has a compiler yet
-//! (`CL_DEVICE_COMPILER_AVAILABLE` is false), so builds answer `CL_COMPILER_NOT_AVAILABLE`, no
-//! program becomes executable, and so no kernel object can exist: every entry point that takes
-//! a kernel answers `CL_INVALID_KERNEL`.
+//! Programs are made from source or from ferrocl program binaries (serialized IR). Binaries
+//! build into executables; building from source answers `CL_COMPILER_NOT_AVAILABLE` until the
+//! devices have a compiler (`CL_DEVICE_COMPILER_AVAILABLE`). Kernels are in `kernel.rs`.
 
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::Arc;
 
-use ferrocl_core::program::Program;
-use ferrocl_core::{ClError, ClResult, CommandQueue, Context, Device};
+use ferrocl_core::program::{BinaryType, Program};
+use ferrocl_core::{ClError, ClResult, Context, Device};
 use opencl_sys::*;
 
-use crate::api::event::wait_list;
 use crate::entry::entry;
 use crate::handle::{self, get, get_list, new_handle};
 use crate::info::{self, answer};
@@ -68,7 +66,6 @@ entry! {
 entry! {
     fn clCreateProgramWithBinary(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, lengths: *const usize, binaries: *mut *const u8, binary_status: *mut cl_int; errcode_ret) -> cl_program {
         let ctx = get::<Context, _>(context)?;
-        devices_of(&ctx, num_devices, device_list)?;
         // 5.8.1: CL_INVALID_VALUE "if lengths or binaries is NULL or if any entry in lengths[i]
         // is zero or binaries[i] is NULL".
         if lengths.is_null() || binaries.is_null() {
@@ -79,14 +76,21 @@ entry! {
                 return Err(ClError::InvalidValue);
             }
         }
-        // No device produces program binaries yet, so none is valid: CL_INVALID_BINARY "if an
-        // invalid program binary was encountered for any device", reported per device too.
+        let devices = devices_of(&ctx, num_devices, device_list)?;
+        let slices: Vec<&[u8]> = (0..num_devices as usize).map(|i| std::slice::from_raw_parts(binaries.add(i).read(), lengths.add(i).read())).collect();
+        let made = Program::from_binaries(ctx, devices, &slices);
+        // CL_INVALID_BINARY "if an invalid program binary was encountered for any device";
+        // binary_status gets each device's result.
         if !binary_status.is_null() {
-            for i in 0..num_devices as usize {
-                binary_status.add(i).write(CL_INVALID_BINARY);
+            let statuses: Vec<cl_int> = match &made {
+                Ok(_) => vec![CL_SUCCESS; num_devices as usize],
+                Err(each) => each.iter().map(|r| r.map_or_else(|e| e.code(), |_| CL_SUCCESS)).collect(),
+            };
+            for (i, s) in statuses.into_iter().enumerate() {
+                binary_status.add(i).write(s);
             }
         }
-        Err(ClError::InvalidBinary)
+        made.map(new_handle).map_err(|_| ClError::InvalidBinary)
     }
 }
 
@@ -126,18 +130,18 @@ entry! {
     }
 }
 
-/// The checks clBuildProgram and clCompileProgram share, then the answer of a device without
-/// a compiler.
+/// The checks clBuildProgram and clCompileProgram share; returns the program and the devices
+/// named (empty for all).
 ///
 /// # Safety
 /// `device_list` is NULL or points at `num_devices` handles.
-unsafe fn build(
+unsafe fn build_target(
     program: cl_program,
     num_devices: cl_uint,
     device_list: *const cl_device_id,
     pfn_notify: BuildNotify,
     user_data: *mut c_void,
-) -> ClResult<()> {
+) -> ClResult<(Arc<Program>, Vec<Arc<Device>>)> {
     let prog = get::<Program, _>(program)?;
     // 5.8.6: CL_INVALID_VALUE "if device_list is NULL and num_devices is greater than zero, or
     // if device_list is not NULL and num_devices is zero", "if pfn_notify is NULL but
@@ -146,9 +150,10 @@ unsafe fn build(
     {
         return Err(ClError::InvalidValue);
     }
+    let mut devices = Vec::new();
     if !device_list.is_null() {
         // SAFETY: the caller's contract.
-        let devices = unsafe { get_list::<Device, _>(device_list, num_devices) }?;
+        devices = unsafe { get_list::<Device, _>(device_list, num_devices) }?;
         // CL_INVALID_DEVICE "if OpenCL devices listed in device_list are not in the list of
         // devices associated with program".
         if devices
@@ -158,22 +163,53 @@ unsafe fn build(
             return Err(ClError::InvalidDevice);
         }
     }
-    // CL_COMPILER_NOT_AVAILABLE "if program is created with clCreateProgramWithSource and a
-    // compiler is not available, i.e. CL_DEVICE_COMPILER_AVAILABLE specified in the Device
-    // Queries table is set to CL_FALSE".
-    Err(ClError::CompilerNotAvailable)
+    // CL_INVALID_OPERATION "if there are kernel objects attached to program".
+    if prog.has_kernels() {
+        return Err(ClError::InvalidOperation);
+    }
+    Ok((prog, devices))
+}
+
+/// Reads an options string (NULL is empty).
+///
+/// # Safety
+/// `options` is NULL or NUL-terminated.
+unsafe fn options_text(options: *const c_char) -> String {
+    if options.is_null() {
+        String::new()
+    } else {
+        // SAFETY: the caller's contract.
+        unsafe { CStr::from_ptr(options) }
+            .to_string_lossy()
+            .into_owned()
+    }
+}
+
+/// Calls a build's `pfn_notify` once the build has ended. 5.8.6: "If pfn_notify is not NULL,
+/// clBuildProgram does not need to wait for the build to complete" — builds here complete
+/// before the call returns, and the callback runs then.
+fn notify(program: cl_program, pfn_notify: BuildNotify, user_data: *mut c_void) {
+    if let Some(f) = pfn_notify {
+        // SAFETY: the application registered this callback with this signature.
+        unsafe { f(program, user_data) };
+    }
 }
 
 entry! {
     fn clBuildProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, pfn_notify: BuildNotify, user_data: *mut c_void) -> cl_int {
-        let _ = options;
-        build(program, num_devices, device_list, pfn_notify, user_data)
+        let (prog, devices) = build_target(program, num_devices, device_list, pfn_notify, user_data)?;
+        let options = options_text(options);
+        let result = prog.build(&devices, &options);
+        if result != Err(ClError::CompilerNotAvailable) {
+            notify(program, pfn_notify, user_data);
+        }
+        result
     }
 }
 
 entry! {
     fn clCompileProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_headers: cl_uint, input_headers: *const cl_program, header_include_names: *mut *const c_char, pfn_notify: BuildNotify, user_data: *mut c_void) -> cl_int {
-        let _ = (options, header_include_names);
+        let _ = options;
         // 5.8.7: CL_INVALID_VALUE "if num_input_headers is zero and header_include_names or
         // input_headers are not NULL or if num_input_headers is not zero and
         // header_include_names or input_headers are NULL".
@@ -182,7 +218,16 @@ entry! {
         {
             return Err(ClError::InvalidValue);
         }
-        build(program, num_devices, device_list, pfn_notify, user_data)
+        let (prog, _) = build_target(program, num_devices, device_list, pfn_notify, user_data)?;
+        // CL_COMPILER_NOT_AVAILABLE "if a compiler is not available i.e.
+        // CL_DEVICE_COMPILER_AVAILABLE specified in the Device Queries table is set to
+        // CL_FALSE"; a binary program has nothing to compile (CL_INVALID_OPERATION "if program
+        // has no source or IL available, i.e. it has not been created with
+        // clCreateProgramWithSource or clCreateProgramWithIL").
+        match prog.origin {
+            ferrocl_core::program::Origin::Source(_) => Err(ClError::CompilerNotAvailable),
+            ferrocl_core::program::Origin::Binary(_) => Err(ClError::InvalidOperation),
+        }
     }
 }
 
@@ -211,16 +256,25 @@ entry! {
             CL_PROGRAM_CONTEXT => info::of(&handle::handle_of::<Context, c_void>(&prog.context)),
             CL_PROGRAM_NUM_DEVICES => info::of(&(prog.devices.len() as cl_uint)),
             CL_PROGRAM_DEVICES => info::of(&prog.devices.iter().map(handle::handle_of::<Device, c_void>).collect::<Vec<_>>()),
-            CL_PROGRAM_SOURCE => info::of(&prog.source),
+            CL_PROGRAM_SOURCE => info::of(prog.source()),
             CL_PROGRAM_IL => Vec::new(),
-            // Nothing is built, so every binary is empty.
-            CL_PROGRAM_BINARY_SIZES => info::of(&vec![0usize; prog.devices.len()]),
+            CL_PROGRAM_BINARY_SIZES => info::of(&prog.binaries().iter().map(Vec::len).collect::<Vec<usize>>()),
             CL_PROGRAM_BINARIES => {
-                // An array of pointers the application provides; with every size 0 there is
-                // nothing to copy into them.
-                let size = prog.devices.len() * std::mem::size_of::<*mut u8>();
-                if !param_value.is_null() && param_value_size < size {
-                    return Err(ClError::InvalidValue);
+                // "param_value points to an array of n pointers allocated by the caller", each
+                // large enough for its device's binary; a NULL entry is skipped.
+                let binaries = prog.binaries();
+                let size = binaries.len() * std::mem::size_of::<*mut u8>();
+                if !param_value.is_null() {
+                    if param_value_size < size {
+                        return Err(ClError::InvalidValue);
+                    }
+                    let outs = param_value.cast::<*mut u8>();
+                    for (i, b) in binaries.iter().enumerate() {
+                        let out = outs.add(i).read();
+                        if !out.is_null() {
+                            std::ptr::copy_nonoverlapping(b.as_ptr(), out, b.len());
+                        }
+                    }
                 }
                 if !param_value_size_ret.is_null() {
                     param_value_size_ret.write(size);
@@ -230,7 +284,8 @@ entry! {
             // 5.8.9: CL_INVALID_PROGRAM_EXECUTABLE "if param_name is CL_PROGRAM_NUM_KERNELS or
             // CL_PROGRAM_KERNEL_NAMES and a successful program executable has not been built
             // for at least one device in the list of devices associated with program".
-            CL_PROGRAM_NUM_KERNELS | CL_PROGRAM_KERNEL_NAMES => return Err(ClError::InvalidProgramExecutable),
+            CL_PROGRAM_NUM_KERNELS => info::of(&prog.kernel_names().ok_or(ClError::InvalidProgramExecutable)?.len()),
+            CL_PROGRAM_KERNEL_NAMES => info::of(&prog.kernel_names().ok_or(ClError::InvalidProgramExecutable)?.join(";")),
             CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => info::of(&false),
             _ => return Err(ClError::InvalidValue),
         };
@@ -247,10 +302,17 @@ entry! {
         if !prog.devices.iter().any(|d| Arc::ptr_eq(d, &dev)) {
             return Err(ClError::InvalidDevice);
         }
+        let build = prog.build_info(&dev).ok_or(ClError::InvalidDevice)?;
         let bytes = match param_name {
-            CL_PROGRAM_BUILD_STATUS => info::of(&CL_BUILD_NONE),
-            CL_PROGRAM_BUILD_OPTIONS | CL_PROGRAM_BUILD_LOG => info::of(""),
-            CL_PROGRAM_BINARY_TYPE => info::of(&CL_PROGRAM_BINARY_TYPE_NONE),
+            CL_PROGRAM_BUILD_STATUS => info::of(&build.status.code()),
+            CL_PROGRAM_BUILD_OPTIONS => info::of(&build.options),
+            CL_PROGRAM_BUILD_LOG => info::of(&build.log),
+            CL_PROGRAM_BINARY_TYPE => info::of(&match build.binary_type {
+                BinaryType::None => CL_PROGRAM_BINARY_TYPE_NONE,
+                BinaryType::CompiledObject => CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+                BinaryType::Library => CL_PROGRAM_BINARY_TYPE_LIBRARY,
+                BinaryType::Executable => CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
+            }),
             CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => info::of(&0usize),
             _ => return Err(ClError::InvalidValue),
         };
@@ -278,197 +340,5 @@ entry! {
         // 5.8.3: CL_INVALID_OPERATION "if no devices associated with program support
         // intermediate language programs".
         Err(ClError::InvalidOperation)
-    }
-}
-
-entry! {
-    fn clCreateKernel(program: cl_program, kernel_name: *const c_char; errcode_ret) -> cl_kernel {
-        get::<Program, _>(program)?;
-        // 5.9.1: CL_INVALID_PROGRAM_EXECUTABLE "if there is no successfully built executable
-        // for program"; CL_INVALID_VALUE "if kernel_name is NULL".
-        if kernel_name.is_null() {
-            return Err(ClError::InvalidValue);
-        }
-        Err(ClError::InvalidProgramExecutable)
-    }
-}
-
-entry! {
-    fn clCreateKernelsInProgram(program: cl_program, num_kernels: cl_uint, kernels: *mut cl_kernel, num_kernels_ret: *mut cl_uint) -> cl_int {
-        let _ = (num_kernels, kernels, num_kernels_ret);
-        get::<Program, _>(program)?;
-        Err(ClError::InvalidProgramExecutable)
-    }
-}
-
-/// No kernel object can exist until a program can be built; every kernel handle is invalid.
-fn no_kernel<H>(_kernel: *mut H) -> ClResult<()> {
-    Err(ClError::InvalidKernel)
-}
-
-entry! {
-    fn clRetainKernel(kernel: cl_kernel) -> cl_int {
-        no_kernel(kernel)
-    }
-}
-
-entry! {
-    fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
-        no_kernel(kernel)
-    }
-}
-
-entry! {
-    fn clCloneKernel(source_kernel: cl_kernel; errcode_ret) -> cl_kernel {
-        no_kernel(source_kernel).map(|_| std::ptr::null_mut())
-    }
-}
-
-entry! {
-    fn clSetKernelArg(kernel: cl_kernel, arg_index: cl_uint, arg_size: usize, arg_value: *const c_void) -> cl_int {
-        let _ = (arg_index, arg_size, arg_value);
-        no_kernel(kernel)
-    }
-}
-
-entry! {
-    fn clSetKernelArgSVMPointer(kernel: cl_kernel, arg_index: cl_uint, arg_value: *const c_void) -> cl_int {
-        let _ = (arg_index, arg_value);
-        no_kernel(kernel)
-    }
-}
-
-entry! {
-    fn clSetKernelExecInfo(kernel: cl_kernel, param_name: cl_kernel_exec_info, param_value_size: usize, param_value: *const c_void) -> cl_int {
-        let _ = (param_name, param_value_size, param_value);
-        no_kernel(kernel)
-    }
-}
-
-entry! {
-    fn clGetKernelInfo(kernel: cl_kernel, param_name: cl_kernel_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let _ = (param_name, param_value_size, param_value, param_value_size_ret);
-        no_kernel(kernel)
-    }
-}
-
-entry! {
-    fn clGetKernelArgInfo(kernel: cl_kernel, arg_index: cl_uint, param_name: cl_kernel_arg_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let _ = (arg_index, param_name, param_value_size, param_value, param_value_size_ret);
-        no_kernel(kernel)
-    }
-}
-
-entry! {
-    fn clGetKernelWorkGroupInfo(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_work_group_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let _ = (device, param_name, param_value_size, param_value, param_value_size_ret);
-        no_kernel(kernel)
-    }
-}
-
-entry! {
-    fn clGetKernelSubGroupInfo(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_sub_group_info, input_value_size: usize, input_value: *const c_void, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let _ = (device, param_name, input_value_size, input_value, param_value_size, param_value, param_value_size_ret);
-        no_kernel(kernel)
-    }
-}
-
-entry! {
-    fn clGetKernelSubGroupInfoKHR(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_sub_group_info, input_value_size: usize, input_value: *const c_void, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let _ = (device, param_name, input_value_size, input_value, param_value_size, param_value, param_value_size_ret);
-        no_kernel(kernel)
-    }
-}
-
-/// The checks the kernel-launch entry points make before they look at the kernel.
-///
-/// # Safety
-/// `list` is NULL or points at `num` handles.
-unsafe fn launch_queue(
-    command_queue: cl_command_queue,
-    num: cl_uint,
-    list: *const cl_event,
-) -> ClResult<Arc<CommandQueue>> {
-    let queue = get::<CommandQueue, _>(command_queue)?;
-    // SAFETY: the caller's contract.
-    let deps = unsafe { wait_list(num, list) }?;
-    queue.check_wait_list(&deps)?;
-    Ok(queue)
-}
-
-entry! {
-    fn clEnqueueNDRangeKernel(command_queue: cl_command_queue, kernel: cl_kernel, work_dim: cl_uint, global_work_offset: *const usize, global_work_size: *const usize, local_work_size: *const usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let _ = (work_dim, global_work_offset, global_work_size, local_work_size, event);
-        launch_queue(command_queue, num_events_in_wait_list, event_wait_list)?;
-        no_kernel(kernel)
-    }
-}
-
-entry! {
-    fn clEnqueueTask(command_queue: cl_command_queue, kernel: cl_kernel, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let _ = event;
-        launch_queue(command_queue, num_events_in_wait_list, event_wait_list)?;
-        no_kernel(kernel)
-    }
-}
-
-entry! {
-    fn clEnqueueNativeKernel(command_queue: cl_command_queue, user_func: Option<unsafe extern "C" fn(*mut c_void)>, args: *mut c_void, cb_args: usize, num_mem_objects: cl_uint, mem_list: *const cl_mem, args_mem_loc: *mut *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let queue = get::<CommandQueue, _>(command_queue)?;
-        let deps = wait_list(num_events_in_wait_list, event_wait_list)?;
-        queue.check_wait_list(&deps)?;
-        // 5.10: CL_INVALID_OPERATION "if the device associated with command_queue cannot
-        // execute the native kernel".
-        if queue.device.info.execution_capabilities & CL_EXEC_NATIVE_KERNEL == 0 {
-            return Err(ClError::InvalidOperation);
-        }
-        // 5.10: CL_INVALID_VALUE "if user_func is NULL", "if args is a NULL value and cb_args
-        // > 0, or if args is a NULL value and num_mem_objects > 0", "if args is not NULL and
-        // cb_args is 0", "if num_mem_objects > 0 and mem_list or args_mem_loc are NULL", "if
-        // num_mem_objects = 0 and mem_list or args_mem_loc are not NULL".
-        let f = user_func.ok_or(ClError::InvalidValue)?;
-        if (args.is_null() && (cb_args > 0 || num_mem_objects > 0))
-            || (!args.is_null() && cb_args == 0)
-            || (num_mem_objects > 0 && (mem_list.is_null() || args_mem_loc.is_null()))
-            || (num_mem_objects == 0 && (!mem_list.is_null() || !args_mem_loc.is_null()))
-        {
-            return Err(ClError::InvalidValue);
-        }
-        // "The data pointed to by args and cb_args bytes in size will be copied and a pointer
-        // to this copied region will be passed to user_func." The copy is 8-byte aligned, as
-        // the application's own argument structure may need.
-        let mut copy = vec![0u64; cb_args.div_ceil(8)];
-        if cb_args > 0 {
-            std::ptr::copy_nonoverlapping(args.cast::<u8>(), copy.as_mut_ptr().cast::<u8>(), cb_args);
-        }
-        // Each args_mem_loc entry points into args at a cl_mem that is replaced by the address
-        // of the memory object's storage.
-        let mems = handle::get_list::<ferrocl_core::MemObject, _>(mem_list, num_mem_objects)?;
-        let mut patches = Vec::with_capacity(mems.len());
-        for (i, mem) in mems.into_iter().enumerate() {
-            let loc = args_mem_loc.add(i).read() as usize;
-            let offset = loc.wrapping_sub(args as usize);
-            if loc < args as usize || offset + std::mem::size_of::<usize>() > cb_args {
-                return Err(ClError::InvalidValue);
-            }
-            if !Arc::ptr_eq(&mem.context, &queue.context) {
-                return Err(ClError::InvalidContext);
-            }
-            patches.push((offset, mem));
-        }
-        let work = ferrocl_core::Work::Host(Box::new(move || {
-            let base = copy.as_mut_ptr().cast::<u8>();
-            for (offset, mem) in &patches {
-                // SAFETY: offset + pointer size <= cb_args <= the copy's length.
-                unsafe { base.add(*offset).cast::<usize>().write_unaligned(mem.base() as usize) };
-            }
-            // SAFETY: the application's native kernel, called with its own argument block.
-            unsafe { f(base.cast()) };
-            drop(patches);
-            Ok(())
-        }));
-        let ev = queue.enqueue(ferrocl_core::event::command::NATIVE_KERNEL, work, &deps)?;
-        crate::api::event::give_event(event, ev);
-        Ok(())
     }
 }

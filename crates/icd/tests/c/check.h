@@ -19,6 +19,7 @@
 
 #define _POSIX_C_SOURCE 200809L
 /* The deprecated 1.x entry points are part of OpenCL 3.0 and tested too. */
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #define CL_USE_DEPRECATED_OPENCL_2_0_APIS

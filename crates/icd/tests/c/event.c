@@ -4,6 +4,7 @@
  * queues and in out-of-order queues. */
 #include "check.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 enum { N = 4096 };
@@ -355,12 +356,92 @@ static void test_wait_for_events(void) {
         cl_event wrong[] = {(cl_event)other};
         EXPECT_ERR(CL_INVALID_EVENT, clWaitForEvents(1, wrong));
     }
-    /* A host thread blocked in clWaitForEvents wakes when the status is set (here: by the main
-     * thread after a delay measured on both sides). */
     CHECK(clReleaseEvent(foreign));
     CHECK(clReleaseContext(other));
     CHECK(clReleaseEvent(a));
     CHECK(clReleaseEvent(b));
+}
+
+struct waiter {
+    cl_event event;
+    cl_int result;
+    uint64_t woke_ns;
+};
+
+static void *wait_in_thread(void *arg) {
+    struct waiter *w = arg;
+    w->result = clWaitForEvents(1, &w->event);
+    w->woke_ns = now_ns();
+    return NULL;
+}
+
+/* clWaitForEvents "waits on the host thread for commands identified by event objects in
+ * event_list to complete": a thread blocked on a user event wakes once another thread sets it,
+ * and not before; with a negative status it returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. */
+static void test_wait_from_another_thread(void) {
+    cl_int statuses[] = {CL_COMPLETE, -9};
+    cl_int results[] = {CL_SUCCESS, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST};
+    for (int i = 0; i < 2; i++) {
+        struct waiter w = {user_event(context), 99, 0};
+        pthread_t thread;
+        REQUIRE(pthread_create(&thread, NULL, wait_in_thread, &w) == 0);
+        pause_ms(50);
+        uint64_t set_ns = now_ns();
+        CHECK(clSetUserEventStatus(w.event, statuses[i]));
+        pthread_join(thread, NULL);
+        EXPECT_RET(results[i], w.result);
+        EXPECT(w.woke_ns >= set_ns);
+        CHECK(clReleaseEvent(w.event));
+    }
+}
+
+struct delayed_set {
+    cl_event event;
+    int delay_ms;
+    uint64_t set_ns;
+};
+
+static void *set_after_delay(void *arg) {
+    struct delayed_set *d = arg;
+    pause_ms(d->delay_ms);
+    d->set_ns = now_ns();
+    CHECK(clSetUserEventStatus(d->event, CL_COMPLETE));
+    return NULL;
+}
+
+/* Blocking calls wait for what their commands wait for: a blocking read gated on a user event
+ * "does not return until the buffer data has been read", and clFinish "does not return until all
+ * previously queued commands in command_queue have been processed and completed"; here the user
+ * event is set by another thread while the main thread is blocked. */
+static void test_blocking_calls_wait(void) {
+    cl_mem mem = filled_buffer(4);
+    unsigned char data[N];
+    struct delayed_set d = {user_event(context), 50, 0};
+    pthread_t thread;
+    REQUIRE(pthread_create(&thread, NULL, set_after_delay, &d) == 0);
+    memset(data, 0, N);
+    CHECK(clEnqueueReadBuffer(queue, mem, CL_TRUE, 0, N, data, 1, &d.event, NULL));
+    uint64_t returned = now_ns();
+    pthread_join(thread, NULL);
+    EXPECT(returned >= d.set_ns);
+    EXPECT(data[0] == 4 && data[N - 1] == 4);
+    CHECK(clReleaseEvent(d.event));
+
+    d.event = user_event(context);
+    d.set_ns = 0;
+    memset(data, 8, N);
+    cl_event write = NULL;
+    CHECK(clEnqueueWriteBuffer(queue, mem, CL_FALSE, 0, N, data, 1, &d.event, &write));
+    REQUIRE(pthread_create(&thread, NULL, set_after_delay, &d) == 0);
+    CHECK(clFinish(queue));
+    returned = now_ns();
+    pthread_join(thread, NULL);
+    EXPECT(returned >= d.set_ns);
+    EXPECT(event_status(write) == CL_COMPLETE);
+    EXPECT(buffer_is(queue, mem, 8));
+    CHECK(clReleaseEvent(write));
+    CHECK(clReleaseEvent(d.event));
+    CHECK(clReleaseMemObject(mem));
 }
 
 static void test_event_info_and_refcounts(void) {
@@ -453,7 +534,7 @@ static void test_profiling(void) {
     /* The timestamps follow the command's state transitions, in order. */
     EXPECT(t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3] && t[3] <= t[4]);
     EXPECT(t[0] > 0);
-    /* 5.15 / 4.2: "The timestamp returned from clGetEventProfilingInfo for an event on a device
+    /* 4.2: "The timestamp returned from clGetEventProfilingInfo for an event on a device
      * and a device timestamp queried from the same device will always be in the same timebase." */
     if (have_timer)
         EXPECT(device_before <= t[0] && t[3] <= device_after);
@@ -593,6 +674,8 @@ int main(void) {
     test_callbacks();
     test_markers_and_barriers();
     test_wait_for_events();
+    test_wait_from_another_thread();
+    test_blocking_calls_wait();
     test_event_info_and_refcounts();
     test_profiling();
     test_cross_queue();

@@ -5,15 +5,16 @@
 #include "check.h"
 
 /* Runs `call` twice, with BAD = NULL and with BAD = `wrong` cast to `type` (the second only when
- * wrong-type checks are on), expecting `code` each time. */
-#define EXPECT_INVALID(code, type, wrong, call)                                                         \
+ * wrong-type checks are on), expecting `code` (or `code2`, where the spec gives two codes that
+ * both apply and orders neither first) each time. */
+#define EXPECT_INVALID_EITHER(code, code2, type, wrong, call)                                           \
     do {                                                                                                \
         for (int pass_ = 0; pass_ < 2; pass_++) {                                                       \
             if (pass_ == 1 && !wrong_type_checks())                                                     \
                 break;                                                                                  \
             type BAD = pass_ == 0 ? (type)NULL : (type)(wrong);                                         \
             cl_int got_ = (call);                                                                       \
-            if (got_ != (code)) {                                                                       \
+            if (got_ != (code) && got_ != (code2)) {                                                    \
                 fprintf(stderr, "%s:%d: %s with %s returned %s (%d), expected %s\n", __FILE__, __LINE__, \
                         #call, pass_ == 0 ? "NULL" : "a " #wrong " handle", cl_error_name(got_), got_,     \
                         cl_error_name(code));                                                           \
@@ -22,8 +23,10 @@
         }                                                                                               \
     } while (0)
 
+#define EXPECT_INVALID(code, type, wrong, call) EXPECT_INVALID_EITHER(code, code, type, wrong, call)
+
 /* The same for a creator: `call` stores its code in `err` and must return NULL. */
-#define EXPECT_INVALID_RET(code, type, wrong, call)                                                     \
+#define EXPECT_INVALID_RET_EITHER(code, code2, type, wrong, call)                                       \
     do {                                                                                                \
         for (int pass_ = 0; pass_ < 2; pass_++) {                                                       \
             if (pass_ == 1 && !wrong_type_checks())                                                     \
@@ -31,7 +34,7 @@
             type BAD = pass_ == 0 ? (type)NULL : (type)(wrong);                                         \
             err = CL_SUCCESS;                                                                           \
             void *made_ = (void *)(call);                                                               \
-            if (err != (code) || made_ != NULL) {                                                       \
+            if ((err != (code) && err != (code2)) || made_ != NULL) {                                   \
                 fprintf(stderr, "%s:%d: %s with %s returned %s (%d) and %p, expected %s and NULL\n",     \
                         __FILE__, __LINE__, #call, pass_ == 0 ? "NULL" : "a " #wrong " handle",         \
                         cl_error_name(err), err, made_, cl_error_name(code));                           \
@@ -39,6 +42,8 @@
             }                                                                                           \
         }                                                                                               \
     } while (0)
+
+#define EXPECT_INVALID_RET(code, type, wrong, call) EXPECT_INVALID_RET_EITHER(code, code, type, wrong, call)
 
 /* Only the wrong-type pass (for parameters where NULL means something else). */
 #define EXPECT_WRONG_TYPE(code, type, wrong, call)                                                      \
@@ -63,6 +68,10 @@ static void CL_CALLBACK event_notify(cl_event e, cl_int status, void *user_data)
     (void)e;
     (void)status;
     (void)user_data;
+}
+
+static void CL_CALLBACK native_noop(void *args) {
+    (void)args;
 }
 
 static void CL_CALLBACK program_released(cl_program p, void *user_data) {
@@ -182,6 +191,42 @@ int main(void) {
     EXPECT_INVALID(CL_INVALID_COMMAND_QUEUE, cl_command_queue, context,
                    clEnqueueSVMMap(BAD, CL_TRUE, CL_MAP_READ, host, 4, 0, NULL, NULL));
     EXPECT_INVALID(CL_INVALID_COMMAND_QUEUE, cl_command_queue, context, clEnqueueSVMUnmap(BAD, host, 0, NULL, NULL));
+    /* The image, native-kernel and remaining SVM enqueues: every slot of the dispatch table that
+     * takes a queue answers. */
+    size_t image_origin[3] = {0, 0, 0}, image_region[3] = {1, 1, 1}, pitch = 0;
+    cl_float color[4] = {0, 0, 0, 0};
+    EXPECT_INVALID(CL_INVALID_COMMAND_QUEUE, cl_command_queue, context,
+                   clEnqueueReadImage(BAD, buffer, CL_TRUE, image_origin, image_region, 0, 0, host, 0, NULL, NULL));
+    EXPECT_INVALID(CL_INVALID_COMMAND_QUEUE, cl_command_queue, context,
+                   clEnqueueWriteImage(BAD, buffer, CL_TRUE, image_origin, image_region, 0, 0, host, 0, NULL, NULL));
+    EXPECT_INVALID(CL_INVALID_COMMAND_QUEUE, cl_command_queue, context,
+                   clEnqueueFillImage(BAD, buffer, color, image_origin, image_region, 0, NULL, NULL));
+    EXPECT_INVALID(CL_INVALID_COMMAND_QUEUE, cl_command_queue, context,
+                   clEnqueueCopyImage(BAD, buffer, buffer, image_origin, image_origin, image_region, 0, NULL, NULL));
+    EXPECT_INVALID(CL_INVALID_COMMAND_QUEUE, cl_command_queue, context,
+                   clEnqueueCopyImageToBuffer(BAD, buffer, buffer, image_origin, image_region, 0, 0, NULL, NULL));
+    EXPECT_INVALID(CL_INVALID_COMMAND_QUEUE, cl_command_queue, context,
+                   clEnqueueCopyBufferToImage(BAD, buffer, buffer, 0, image_origin, image_region, 0, NULL, NULL));
+    EXPECT_INVALID_RET(CL_INVALID_COMMAND_QUEUE, cl_command_queue, context,
+                       clEnqueueMapImage(BAD, buffer, CL_TRUE, CL_MAP_READ, image_origin, image_region, &pitch, &pitch,
+                                         0, NULL, NULL, &err));
+    EXPECT_INVALID(CL_INVALID_COMMAND_QUEUE, cl_command_queue, context,
+                   clEnqueueNativeKernel(BAD, native_noop, host, 4, 0, NULL, NULL, 0, NULL, NULL));
+    void *svm_pointers[] = {host};
+    const void *svm_const[] = {host};
+    size_t svm_sizes[] = {4};
+    EXPECT_INVALID(CL_INVALID_COMMAND_QUEUE, cl_command_queue, context,
+                   clEnqueueSVMFree(BAD, 1, svm_pointers, NULL, NULL, 0, NULL, NULL));
+    EXPECT_INVALID(CL_INVALID_COMMAND_QUEUE, cl_command_queue, context,
+                   clEnqueueSVMMigrateMem(BAD, 1, svm_const, svm_sizes, 0, 0, NULL, NULL));
+    /* clSetCommandQueueProperty (deprecated, 1.0) "may unconditionally return an error" with
+     * CL_INVALID_OPERATION; otherwise an invalid queue is CL_INVALID_COMMAND_QUEUE. */
+    if (wrong_type_checks()) {
+        cl_command_queue_properties old = 0;
+        err = clSetCommandQueueProperty((cl_command_queue)context, CL_QUEUE_PROFILING_ENABLE, CL_TRUE, &old);
+        EXPECT(err == CL_INVALID_COMMAND_QUEUE || err == CL_INVALID_OPERATION);
+    }
+
     /* And clCreateCommandQueue* given a wrong device: CL_INVALID_DEVICE "if device is not a valid
      * device or is not associated with context". */
     EXPECT_INVALID_RET(CL_INVALID_DEVICE, cl_device_id, context, clCreateCommandQueueWithProperties(context, BAD, NULL, &err));
@@ -237,6 +282,30 @@ int main(void) {
     EXPECT_INVALID(CL_INVALID_EVENT_WAIT_LIST, cl_event, buffer,
                    clEnqueueMigrateMemObjects(queue, 1, &buffer, 0, 1, &BAD, NULL));
 
+    /* Image arguments that are not memory objects: CL_INVALID_MEM_OBJECT "if image is not a valid
+     * image object"; on a device without images CL_INVALID_OPERATION "if the device associated
+     * with command_queue does not support images" applies too. */
+    cl_int no_images = device_uint(device, CL_DEVICE_IMAGE_SUPPORT) ? CL_INVALID_MEM_OBJECT : CL_INVALID_OPERATION;
+    EXPECT_INVALID_EITHER(CL_INVALID_MEM_OBJECT, no_images, cl_mem, event,
+                          clEnqueueReadImage(queue, BAD, CL_TRUE, image_origin, image_region, 0, 0, host, 0, NULL, NULL));
+    EXPECT_INVALID_EITHER(CL_INVALID_MEM_OBJECT, no_images, cl_mem, event,
+                          clEnqueueWriteImage(queue, BAD, CL_TRUE, image_origin, image_region, 0, 0, host, 0, NULL, NULL));
+    EXPECT_INVALID_EITHER(CL_INVALID_MEM_OBJECT, no_images, cl_mem, event,
+                          clEnqueueFillImage(queue, BAD, color, image_origin, image_region, 0, NULL, NULL));
+    EXPECT_INVALID_RET_EITHER(CL_INVALID_MEM_OBJECT, no_images, cl_mem, event,
+                              clEnqueueMapImage(queue, BAD, CL_TRUE, CL_MAP_READ, image_origin, image_region, &pitch,
+                                                &pitch, 0, NULL, NULL, &err));
+    /* Creators of the 1.x image and sampler API. */
+    EXPECT_INVALID_RET(CL_INVALID_CONTEXT, cl_context, queue,
+                       clCreateImage2D(BAD, CL_MEM_READ_WRITE, &format, 4, 4, 0, NULL, &err));
+    EXPECT_INVALID_RET(CL_INVALID_CONTEXT, cl_context, queue,
+                       clCreateImage3D(BAD, CL_MEM_READ_WRITE, &format, 4, 4, 4, 0, 0, NULL, &err));
+    EXPECT_INVALID_RET(CL_INVALID_CONTEXT, cl_context, queue,
+                       clCreateSampler(BAD, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err));
+    cl_program no_programs[1] = {NULL};
+    EXPECT_INVALID_RET(CL_INVALID_CONTEXT, cl_context, queue,
+                       clLinkProgram(BAD, 1, &device, NULL, 1, no_programs, NULL, NULL, &err));
+
     /* 5.8 Program objects: CL_INVALID_PROGRAM "if program is not a valid program object". */
     EXPECT_INVALID(CL_INVALID_PROGRAM, cl_program, context, clRetainProgram(BAD));
     EXPECT_INVALID(CL_INVALID_PROGRAM, cl_program, context, clReleaseProgram(BAD));
@@ -263,6 +332,12 @@ int main(void) {
     EXPECT_INVALID(CL_INVALID_KERNEL, cl_kernel, buffer,
                    clGetKernelArgInfo(BAD, 0, CL_KERNEL_ARG_NAME, 0, NULL, &size));
     EXPECT_INVALID_RET(CL_INVALID_KERNEL, cl_kernel, buffer, clCloneKernel(BAD, &err));
+    EXPECT_INVALID(CL_INVALID_KERNEL, cl_kernel, buffer, clSetKernelArgSVMPointer(BAD, 0, host));
+    cl_bool fine_grain = CL_FALSE;
+    EXPECT_INVALID(CL_INVALID_KERNEL, cl_kernel, buffer,
+                   clSetKernelExecInfo(BAD, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof fine_grain, &fine_grain));
+    EXPECT_INVALID(CL_INVALID_KERNEL, cl_kernel, buffer,
+                   clGetKernelSubGroupInfo(BAD, device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof size, &size, NULL));
     if (strict()) { /* PoCL 3.1 dereferences a NULL kernel here */
         EXPECT_INVALID(CL_INVALID_KERNEL, cl_kernel, buffer,
                        clEnqueueNDRangeKernel(queue, BAD, 1, NULL, &global, NULL, 0, NULL, NULL));
@@ -273,6 +348,16 @@ int main(void) {
     EXPECT_INVALID(CL_INVALID_SAMPLER, cl_sampler, event, clRetainSampler(BAD));
     EXPECT_INVALID(CL_INVALID_SAMPLER, cl_sampler, event, clReleaseSampler(BAD));
     EXPECT_INVALID(CL_INVALID_SAMPLER, cl_sampler, event, clGetSamplerInfo(BAD, CL_SAMPLER_CONTEXT, 0, NULL, &size));
+
+    /* Failing creators with errcode_ret NULL: "If errcode_ret is NULL, no error code is
+     * returned", and they still return NULL. */
+    EXPECT(clCreateContext(NULL, 0, &device, NULL, NULL, NULL) == NULL);
+    EXPECT(clCreateBuffer(context, CL_MEM_READ_WRITE, 0, NULL, NULL) == NULL);
+    EXPECT(clCreateBufferWithProperties(context, NULL, CL_MEM_USE_HOST_PTR, 64, NULL, NULL) == NULL);
+    EXPECT(clCreateSubBuffer(buffer, 0, 0x7fff, &part, NULL) == NULL);
+    EXPECT(clCreateCommandQueueWithProperties(context, NULL, NULL, NULL) == NULL);
+    EXPECT(clCreateUserEvent(NULL, NULL) == NULL);
+    EXPECT(clEnqueueMapBuffer(queue, buffer, CL_TRUE, CL_MAP_READ, 0, 0, 0, NULL, NULL, NULL) == NULL);
 
     /* Nothing above disturbed the real objects. */
     CHECK(clSetUserEventStatus(event, CL_COMPLETE));

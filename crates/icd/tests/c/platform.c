@@ -156,6 +156,43 @@ static void test_platform_info(cl_platform_id platform) {
     free(with_version);
 }
 
+/* Table 3, CL_PLATFORM_EXTENSIONS: "Each extension that is supported by all devices associated
+ * with this platform must be reported here." */
+static void test_common_extensions(cl_platform_id platform) {
+    char *platform_extensions = platform_string(platform, CL_PLATFORM_EXTENSIONS);
+    cl_uint n = 0;
+    CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n));
+    cl_device_id *devices = calloc(n, sizeof *devices);
+    char **extensions = calloc(n, sizeof *extensions);
+    REQUIRE(devices && extensions);
+    CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, devices, NULL));
+    for (cl_uint d = 0; d < n; d++)
+        extensions[d] = device_string(devices[d], CL_DEVICE_EXTENSIONS);
+    char *words = strdup(extensions[0]);
+    REQUIRE(words != NULL);
+    for (char *save = NULL, *word = strtok_r(words, " ", &save); word; word = strtok_r(NULL, " ", &save)) {
+        int everywhere = 1;
+        for (cl_uint d = 1; d < n; d++)
+            everywhere &= has_word(extensions[d], word);
+        if (everywhere && !has_word(platform_extensions, word)) {
+            /* (PoCL 3.1 lists only cl_khr_icd and its own extension for the platform.) */
+            if (lenient()) {
+                fprintf(stderr, "known deviation (not counted): %s is supported by every device but not listed "
+                                "by the platform\n", word);
+            } else {
+                fprintf(stderr, "%s is supported by every device but not listed by the platform\n", word);
+                check_failures++;
+            }
+        }
+    }
+    free(words);
+    for (cl_uint d = 0; d < n; d++)
+        free(extensions[d]);
+    free(extensions);
+    free(devices);
+    free(platform_extensions);
+}
+
 static void test_invalid_platform(cl_platform_id platform) {
     if (!wrong_type_checks())
         return;
@@ -180,6 +217,7 @@ int main(void) {
     test_get_platform_ids();
     cl_platform_id platform = first_platform();
     test_platform_info(platform);
+    test_common_extensions(platform);
     test_invalid_platform(platform);
     test_extension_function_address(platform);
     return finish();

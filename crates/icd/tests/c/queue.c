@@ -1,6 +1,6 @@
 /* 5.1 Command-Queues: clCreateCommandQueueWithProperties, clCreateCommandQueue,
  * clSetDefaultDeviceCommandQueue, clRetainCommandQueue, clReleaseCommandQueue,
- * clGetCommandQueueInfo; 5.15 clFlush and clFinish. */
+ * clGetCommandQueueInfo; 5.16 clFlush and clFinish. */
 #include "check.h"
 
 static cl_uint queue_uint(cl_command_queue queue, cl_command_queue_info param) {

@@ -1,6 +1,7 @@
-/* Thread safety (3.3 / Appendix: "All OpenCL API calls are thread-safe" except clSetKernelArg
- * and friends): many threads create, use and release queues, buffers and events on one context
- * at once, share a queue and a buffer, and retain and release shared objects concurrently. */
+/* Thread safety (Appendix A, "Multiple Host Threads": OpenCL calls that modify cl_kernel objects
+ * are not thread-safe; "All other OpenCL API calls are thread-safe"): many threads create, use
+ * and release queues, buffers and events on one context at once, share a queue and a buffer, and
+ * retain and release shared objects concurrently. */
 #include "check.h"
 
 #include <pthread.h>
@@ -95,6 +96,43 @@ static void retain_release(void) {
     }
 }
 
+static int compiler_available;
+
+/* Kernels where a compiler exists: each thread builds its own program and runs its own kernel on
+ * the shared queue and its own queue ("These APIs are safe to call from any host thread so long
+ * as concurrent calls operate on different cl_kernel objects"). */
+static void kernel_round(int id, unsigned char *data) {
+    static const char *source = "kernel void scale(global int *p, int k) { p[get_global_id(0)] *= k; }\n";
+    cl_int err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    CHECK_RET(err);
+    CHECK(clBuildProgram(program, 1, &device, NULL, NULL, NULL));
+    cl_kernel kernel = clCreateKernel(program, "scale", &err);
+    CHECK_RET(err);
+    enum { COUNT = SIZE / sizeof(cl_int) };
+    cl_int *values = (cl_int *)data;
+    for (int i = 0; i < COUNT; i++)
+        values[i] = i + id;
+    cl_mem mem = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, SIZE, values, &err);
+    CHECK_RET(err);
+    cl_int k = id + 2;
+    CHECK(clSetKernelArg(kernel, 0, sizeof mem, &mem));
+    CHECK(clSetKernelArg(kernel, 1, sizeof k, &k));
+    size_t global = COUNT;
+    CHECK(clEnqueueNDRangeKernel(shared_queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL));
+    CHECK(clEnqueueReadBuffer(shared_queue, mem, CL_TRUE, 0, SIZE, values, 0, NULL, NULL));
+    for (int i = 0; i < COUNT; i++) {
+        if (values[i] != (i + id) * k) {
+            fprintf(stderr, "thread %d: kernel result %d at %d, expected %d\n", id, values[i], i, (i + id) * k);
+            check_failures++;
+            break;
+        }
+    }
+    CHECK(clReleaseMemObject(mem));
+    CHECK(clReleaseKernel(kernel));
+    CHECK(clReleaseProgram(program));
+}
+
 static void *worker(void *arg) {
     int id = (int)(intptr_t)arg;
     unsigned char *data = malloc(SIZE), *back = malloc(SIZE);
@@ -105,6 +143,8 @@ static void *worker(void *arg) {
         shared_round(id, round, data, back);
         if (round % 10 == 0)
             retain_release();
+        if (compiler_available && round % 20 == 0)
+            kernel_round(id, data);
     }
     free(data);
     free(back);
@@ -123,6 +163,7 @@ int main(void) {
     CHECK(clGetMemObjectInfo(shared_buffer, CL_MEM_REFERENCE_COUNT, sizeof buffer_count, &buffer_count, NULL));
     CHECK(clGetEventInfo(shared_event, CL_EVENT_REFERENCE_COUNT, sizeof event_count, &event_count, NULL));
 
+    compiler_available = device_uint(device, CL_DEVICE_COMPILER_AVAILABLE) == CL_TRUE;
     pthread_barrier_init(&start, NULL, THREADS);
     pthread_t threads[THREADS];
     for (int i = 0; i < THREADS; i++)

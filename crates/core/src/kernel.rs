@@ -1,0 +1,277 @@
+//! Kernels (`cl_kernel`): a kernel function of a built program, its argument values, and its
+//! launch over an NDRange.
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use ferrocl_ir::{AddrSpace, KernelInfo, Type};
+
+use crate::device::{ArgSlotKind, Device, DeviceKernel, NdRange};
+use crate::error::{ClError, ClResult};
+use crate::memory::MemObject;
+use crate::object::IcdHeader;
+use crate::program::Program;
+use crate::queue::{CommandQueue, Work};
+use crate::Event;
+
+/// The value given to one argument with `clSetKernelArg`.
+#[derive(Clone, Debug)]
+pub enum ArgValue {
+    Bytes(Vec<u8>),
+    /// A buffer, or NULL.
+    Mem(Option<Arc<MemObject>>),
+    /// The size of a `__local` argument's region.
+    Local(usize),
+}
+
+/// What an argument is, as the kernel declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgType {
+    /// Passed by value; `size` bytes.
+    Value { size: usize },
+    /// A pointer to `__global` or `__constant` memory: a buffer.
+    Buffer { constant: bool },
+    /// A pointer to `__local` memory.
+    Local,
+    /// A struct or union passed by value: its size is the kernel's business, not the IR
+    /// signature's, so any non-zero size is taken.
+    Aggregate,
+}
+
+/// A kernel (`cl_kernel`).
+#[repr(C)]
+pub struct Kernel {
+    icd: IcdHeader,
+    pub program: Arc<Program>,
+    pub name: String,
+    /// The kernel's metadata (argument names, qualifiers, attributes).
+    pub info: KernelInfo,
+    pub arg_types: Vec<ArgType>,
+    /// The compiled kernel for each of the program's devices (None where not built).
+    code: Vec<Option<Arc<dyn DeviceKernel>>>,
+    args: Mutex<Vec<Option<ArgValue>>>,
+}
+
+impl Kernel {
+    /// `clCreateKernel`.
+    pub fn new(program: &Arc<Program>, name: &str) -> ClResult<Arc<Kernel>> {
+        let (module, code) = program.built_kernel(name)?;
+        let f = module
+            .func_by_name(name)
+            .map(|f| &module.funcs[f])
+            .ok_or(ClError::InvalidKernelName)?;
+        let info = f.kernel.clone().ok_or(ClError::InvalidKernelName)?;
+        let arg_types = f
+            .sig
+            .params
+            .iter()
+            .map(|&t| arg_type(t))
+            .collect::<Vec<_>>();
+        program.live_kernels.fetch_add(1, Ordering::AcqRel);
+        let n = arg_types.len();
+        Ok(Arc::new(Kernel {
+            icd: IcdHeader::new(),
+            program: program.clone(),
+            name: name.to_string(),
+            info,
+            arg_types,
+            code,
+            args: Mutex::new(vec![None; n]),
+        }))
+    }
+
+    /// `clCloneKernel`: the same kernel with a copy of its argument values.
+    pub fn clone_kernel(&self) -> Arc<Kernel> {
+        self.program.live_kernels.fetch_add(1, Ordering::AcqRel);
+        Arc::new(Kernel {
+            icd: IcdHeader::new(),
+            program: self.program.clone(),
+            name: self.name.clone(),
+            info: self.info.clone(),
+            arg_types: self.arg_types.clone(),
+            code: self.code.clone(),
+            args: Mutex::new(self.lock().clone()),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Vec<Option<ArgValue>>> {
+        self.args.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn num_args(&self) -> usize {
+        self.arg_types.len()
+    }
+
+    /// Stores an argument value (checked by the caller against [`Kernel::arg_types`]).
+    pub fn set_arg(&self, index: usize, value: ArgValue) -> ClResult<()> {
+        let mut args = self.lock();
+        let slot = args.get_mut(index).ok_or(ClError::InvalidArgIndex)?;
+        *slot = Some(value);
+        Ok(())
+    }
+
+    fn code_for(&self, device: &Arc<Device>) -> Option<&Arc<dyn DeviceKernel>> {
+        let i = self
+            .program
+            .devices
+            .iter()
+            .position(|d| Arc::ptr_eq(d, device))?;
+        self.code[i].as_ref()
+    }
+
+    /// `CL_KERNEL_LOCAL_MEM_SIZE`: the kernel's own `__local` variables plus the `__local`
+    /// arguments set so far.
+    pub fn local_mem_size(&self, device: &Arc<Device>) -> usize {
+        let fixed = self.code_for(device).map_or(0, |c| c.static_local_size());
+        let args: usize = self
+            .lock()
+            .iter()
+            .map(|a| {
+                if let Some(ArgValue::Local(n)) = a {
+                    *n
+                } else {
+                    0
+                }
+            })
+            .sum();
+        fixed + args
+    }
+
+    /// `CL_KERNEL_PRIVATE_MEM_SIZE`.
+    pub fn private_mem_size(&self, device: &Arc<Device>) -> usize {
+        self.code_for(device).map_or(0, |c| c.private_size())
+    }
+
+    /// Enqueues the kernel over `nd` (already checked against the device's limits).
+    pub fn enqueue(
+        self: &Arc<Self>,
+        queue: &Arc<CommandQueue>,
+        nd: NdRange,
+        wait_list: &[Arc<Event>],
+        command_type: u32,
+    ) -> ClResult<Arc<Event>> {
+        // CL_INVALID_PROGRAM_EXECUTABLE "if there is no successfully built program executable
+        // available for device associated with command_queue".
+        let code = self
+            .code_for(&queue.device)
+            .ok_or(ClError::InvalidProgramExecutable)?
+            .clone();
+        let args = self.lock().clone();
+        // CL_INVALID_KERNEL_ARGS "if the kernel argument values have not been specified".
+        if args.iter().any(Option::is_none) {
+            return Err(ClError::InvalidKernelArgs);
+        }
+        let mut block = vec![0u8; code.args_size()];
+        let mut keep = Vec::new();
+        let mut copies: Vec<Vec<u128>> = Vec::new();
+        let mut local = code.static_local_size();
+        for (slot, value) in code.arg_slots().iter().zip(args.into_iter().flatten()) {
+            let bytes = match (slot.kind, value) {
+                (ArgSlotKind::Value, ArgValue::Bytes(b)) => b,
+                (ArgSlotKind::Buffer, ArgValue::Mem(m)) => {
+                    let addr = m.as_ref().map_or(0u64, |m| m.base() as u64);
+                    if let Some(m) = m {
+                        // 5.10: CL_INVALID_CONTEXT "if context associated with command_queue
+                        // and kernel are not the same" (and of the memory objects).
+                        if !Arc::ptr_eq(&m.context, &queue.context) {
+                            return Err(ClError::InvalidContext);
+                        }
+                        keep.push(m);
+                    }
+                    addr.to_ne_bytes().to_vec()
+                }
+                (ArgSlotKind::ByRef, ArgValue::Bytes(b)) => {
+                    // The copy lives as long as the launch; 16-byte chunks keep it aligned for
+                    // any member type up to 16 bytes.
+                    let mut copy = vec![0u128; b.len().div_ceil(16)];
+                    // SAFETY: the copy holds at least b.len() bytes.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(
+                            b.as_ptr(),
+                            copy.as_mut_ptr().cast::<u8>(),
+                            b.len(),
+                        )
+                    };
+                    let addr = copy.as_ptr() as u64;
+                    copies.push(copy);
+                    addr.to_ne_bytes().to_vec()
+                }
+                (ArgSlotKind::Local, ArgValue::Local(size)) => {
+                    local = local.div_ceil(128) * 128;
+                    let offset = local as u64;
+                    local += size;
+                    offset.to_ne_bytes().to_vec()
+                }
+                _ => return Err(ClError::InvalidKernelArgs),
+            };
+            let n = bytes.len().min(slot.size);
+            block[slot.offset..slot.offset + n].copy_from_slice(&bytes[..n]);
+        }
+        let work = Work::Kernel(Box::new(move || {
+            // SAFETY: every buffer the block points at is kept alive by `keep` until the
+            // launch ends; local memory covers the static variables and the local arguments.
+            let result = unsafe { code.launch(&block, local, &nd) };
+            drop((keep, copies));
+            result
+        }));
+        queue.enqueue(command_type, work, wait_list)
+    }
+}
+
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        self.program.live_kernels.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl std::fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kernel").field("name", &self.name).finish()
+    }
+}
+
+fn arg_type(t: Type) -> ArgType {
+    match t.addr_space() {
+        Some(AddrSpace::Local) => ArgType::Local,
+        Some(AddrSpace::Private) => ArgType::Aggregate,
+        Some(space) => ArgType::Buffer {
+            constant: space == AddrSpace::Constant,
+        },
+        None => ArgType::Value {
+            size: t.bytes() as usize,
+        },
+    }
+}
+
+/// A local size for a launch that gave none: dimension 0 gets the largest divisor of its
+/// global size that is at most 256 and leaves work for every core; the others get 1.
+pub fn default_local_size(
+    global: &[u64; 3],
+    work_dim: u32,
+    cores: u32,
+    max_group: u64,
+) -> [u64; 3] {
+    let mut local = [1u64; 3];
+    if work_dim >= 1 {
+        let g = global[0];
+        let cap = 256u64
+            .min(max_group)
+            .min(g.div_ceil(u64::from(cores.max(1))))
+            .max(1);
+        local[0] = (1..=cap).rev().find(|d| g % d == 0).unwrap_or(1);
+    }
+    local
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_local_sizes_divide_the_global_size() {
+        assert_eq!(default_local_size(&[1024, 1, 1], 1, 2, 4096), [256, 1, 1]);
+        assert_eq!(default_local_size(&[1000, 1, 1], 1, 2, 4096), [250, 1, 1]);
+        assert_eq!(default_local_size(&[7, 1, 1], 1, 2, 4096), [1, 1, 1]);
+        assert_eq!(default_local_size(&[64, 64, 1], 2, 16, 4096), [4, 1, 1]);
+    }
+}
