@@ -2,7 +2,7 @@
 //! standard pass pipeline: the results are what OpenCL C says they are.
 
 use ferrocl_clc::{compile, lower, parse_build_options, Target};
-use ferrocl_ir::interp::{Interpreter, Val};
+use ferrocl_ir::interp::{run_ndrange, KernelArgValue, Memory, NdRange, Val};
 use ferrocl_ir::{passes::PassManager, verify_module, Module};
 
 fn build(src: &str) -> Module {
@@ -16,7 +16,7 @@ fn build(src: &str) -> Module {
     m
 }
 
-/// Runs `kernel` once per global id in 0..n with the given buffers (byte vectors) and
+/// Runs `kernel` over one work-group of `n` work-items with the given buffers (byte vectors) and
 /// scalar arguments after them; returns the buffers afterwards. Runs the unoptimized and the
 /// optimized module and checks that both agree.
 fn run(src: &str, kernel: &str, n: u64, buffers: &[Vec<u8>], scalars: &[Val]) -> Vec<Vec<u8>> {
@@ -28,19 +28,25 @@ fn run(src: &str, kernel: &str, n: u64, buffers: &[Vec<u8>], scalars: &[Val]) ->
     let mut results = Vec::new();
     for m in [&plain, &opt] {
         let f = m.func_by_name(kernel).expect("kernel exists");
-        let mut it = Interpreter::new(m);
-        let ptrs: Vec<u64> = buffers.iter().map(|b| it.memory.alloc(b.clone())).collect();
-        for gid in 0..n {
-            it.work_item.global_id = [gid, 0, 0];
-            it.work_item.global_size = [n, 1, 1];
-            let mut args: Vec<Val> = ptrs.iter().map(|&p| Val::scalar(p)).collect();
-            args.extend(scalars.iter().cloned());
-            it.call(f, &args)
-                .unwrap_or_else(|t| panic!("kernel traps: {t}"));
-        }
+        let mut memory = Memory::default();
+        let ptrs: Vec<u64> = buffers.iter().map(|b| memory.alloc(b.clone())).collect();
+        let mut args: Vec<KernelArgValue> = ptrs
+            .iter()
+            .map(|&p| KernelArgValue::Val(Val::scalar(p)))
+            .collect();
+        args.extend(scalars.iter().cloned().map(KernelArgValue::Val));
+        // One work-group of `n` work-items, so that barriers order them.
+        let range = NdRange {
+            work_dim: 1,
+            global_size: [n, 1, 1],
+            local_size: [n, 1, 1],
+            global_offset: [0; 3],
+        };
+        let (memory, r) = run_ndrange(m, f, &args, memory, &range);
+        r.unwrap_or_else(|t| panic!("kernel traps: {t}"));
         let out: Vec<Vec<u8>> = ptrs
             .iter()
-            .map(|&p| it.memory.region(p).expect("buffer").to_vec())
+            .map(|&p| memory.region(p).expect("buffer").to_vec())
             .collect();
         results.push(out);
     }

@@ -679,7 +679,19 @@ fn atomic(
             let al = t.bytes();
             let expected = fl.b.load(t, ep, al, false);
             let old = fl.b.cmpxchg(succ, fail, s, p, expected, desired);
-            let ok = fl.b.icmp(IntCC::Eq, old, expected);
+            // The exchange compares object representations (6.15.12.7, C11 7.17.7.4).
+            let ok = if t.is_float() {
+                let it = scalar_ir(match t.lane_bits() {
+                    16 => Scalar::Short,
+                    32 => Scalar::Int,
+                    _ => Scalar::Long,
+                });
+                let a = fl.b.bitcast(old, it);
+                let e = fl.b.bitcast(expected, it);
+                fl.b.icmp(IntCC::Eq, a, e)
+            } else {
+                fl.b.icmp(IntCC::Eq, old, expected)
+            };
             // 6.15.12.7: on failure the value read is written to *expected.
             let keep = fl.b.select(ok, expected, old);
             fl.b.store(keep, ep, al, false);

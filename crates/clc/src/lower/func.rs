@@ -101,6 +101,9 @@ pub(crate) fn lower_function(cx: &mut ModCtx, id: FuncId) -> Res<()> {
                 )?;
             }
         }
+        if f.is_kernel {
+            fl.store_relocations()?;
+        }
         if let Some(body) = &f.body {
             fl.stmt(body)?;
         }
@@ -204,6 +207,34 @@ impl FnLower<'_, '_, '_> {
         let b = self.b.create_block();
         self.labels.insert(name.to_string(), b);
         b
+    }
+
+    /// Stores the addresses that program-scope pointers are initialized with (the IR has no
+    /// relocations; see the module documentation).
+    fn store_relocations(&mut self) -> Res<()> {
+        for r in self.cx.relocs.clone() {
+            let Some(&tg) = self.cx.globals.get(&r.target) else {
+                continue;
+            };
+            let src = match r.src {
+                super::RelocSrc::Global(g) => g,
+                super::RelocSrc::Var(v) => match self.cx.globals.get(&v) {
+                    Some(&g) => g,
+                    None => return self.err("address of a variable without storage"),
+                },
+            };
+            let tspace = self.cx.module.globals[tg].space;
+            let sspace = self.cx.module.globals[src].space;
+            let base = self.b.global_addr(tg, tspace);
+            let at = self.offset(base, r.offset);
+            let sbase = self.b.global_addr(src, sspace);
+            let mut v = self.offset(sbase, r.src_off);
+            if r.generic && sspace != IrSpace::Generic {
+                v = self.b.addrcast(v, IrSpace::Generic);
+            }
+            self.b.store(v, at, align_at(8, r.offset), false);
+        }
+        Ok(())
     }
 
     // ---- constants ----
@@ -1210,6 +1241,9 @@ impl FnLower<'_, '_, '_> {
                 }
                 self.build_vector(vt, &lanes)
             }
+            ExprKind::Block(_) => {
+                return self.err("block literals (device-side enqueue) are not supported")
+            }
             ExprKind::Error => return self.err("an erroneous expression"),
         };
         Ok(Some(v))
@@ -1535,6 +1569,7 @@ impl FnLower<'_, '_, '_> {
                 Ok(sret.or(r))
             }
             Callee::Builtin { name, params } => super::builtins::call(self, name, params, args, rt),
+            Callee::Block(_) => self.err("calls of blocks (device-side enqueue) are not supported"),
         }
     }
 }

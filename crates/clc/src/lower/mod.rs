@@ -7,6 +7,10 @@
 //!   `__constant` variables become module globals named as written (function-scope ones
 //!   `function.variable`); each kernel-scope `__local` variable is one global in the `local`
 //!   space named `kernel.variable`. String literals are `constant` globals `.str.N`.
+//!   The IR has no relocations: a program-scope pointer initialized with the address of a
+//!   global (`__global int *p = &counter;`) starts as zero bytes, and every kernel stores the
+//!   address at its entry. (A kernel that changes such a pointer sees it reset by the next
+//!   launch; a `__constant` one is a lowering error.)
 //! - Locals and parameters live in private stack slots, read and written with loads and
 //!   stores; the `mem2reg` pass promotes them. Booleans are `i1` in registers and `i8` in
 //!   memory. Structs, unions and arrays live in memory only: an aggregate value is the
@@ -68,6 +72,8 @@ pub fn lower(program: &CheckedProgram) -> Result<Module, LowerError> {
         globals: HashMap::new(),
         decls: HashMap::new(),
         strings: HashMap::new(),
+        relocs: Vec::new(),
+        init_target: None,
     };
     cx.declare_functions()?;
     cx.lower_globals()?;
@@ -91,6 +97,30 @@ pub(crate) struct ModCtx<'p> {
     pub decls: HashMap<String, Func>,
     /// String literal globals by contents.
     pub strings: HashMap<Vec<u8>, Global>,
+    /// Pointers in global initializers that hold addresses of globals.
+    pub relocs: Vec<Reloc>,
+    init_target: Option<VarId>,
+}
+
+/// Where an address constant points.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum RelocSrc {
+    Var(VarId),
+    Global(Global),
+}
+
+/// A pointer inside a global's initial value that holds the address of a global. The IR has
+/// no relocations: every kernel stores these addresses at its entry (see [`lower`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Reloc {
+    /// The global whose bytes hold the pointer, and the pointer's offset there.
+    pub target: VarId,
+    pub offset: i64,
+    /// The object pointed to and the byte offset into it.
+    pub src: RelocSrc,
+    pub src_off: i64,
+    /// Whether the pointer is a generic one.
+    pub generic: bool,
 }
 
 fn ir_space(s: AddrSpace) -> IrSpace {
@@ -140,6 +170,9 @@ impl<'p> ModCtx<'p> {
     pub fn reg_type(&self, t: TypeId) -> Option<Type> {
         Some(match self.ty(t) {
             CType::Void | CType::Function { .. } => return None,
+            // Blocks (device-side enqueue) have no value lowering supports; calls and
+            // literals of them are reported where they are lowered.
+            CType::Block { .. } => Type::I64,
             CType::Scalar(s) => scalar_type(*s),
             CType::Vector(s, n) => scalar_type(*s)
                 .vector(u32::from(*n))
@@ -347,7 +380,16 @@ impl<'p> ModCtx<'p> {
             let bytes = match init {
                 Some(i) if space != IrSpace::Local => {
                     let mut buf = vec![0u8; size as usize];
+                    self.init_target = Some(*v);
+                    let before = self.relocs.len();
                     self.const_init(i, t, &mut buf, 0)?;
+                    self.init_target = None;
+                    if space == IrSpace::Constant && self.relocs.len() > before {
+                        return Err(LowerError::new(format!(
+                            "'{}': a __constant variable initialized with an address (the IR has no relocations)",
+                            var.name
+                        )));
+                    }
                     Some(buf)
                 }
                 _ => None,
@@ -399,7 +441,8 @@ impl<'p> ModCtx<'p> {
     }
 
     /// Writes the bytes of a constant initializer of an object of type `t` at `off`.
-    fn const_init(&self, init: &Init, t: TypeId, buf: &mut [u8], off: usize) -> Res<()> {
+    fn const_init(&mut self, init: &Init, t: TypeId, buf: &mut [u8], off: usize) -> Res<()> {
+        let p = self.p;
         match init {
             Init::Expr(e) => {
                 if let ExprKind::StrConst(s) = &e.kind {
@@ -412,14 +455,29 @@ impl<'p> ModCtx<'p> {
                         "aggregate-valued constant initializer expression",
                     ));
                 }
+                if matches!(self.ty(e.ty), CType::Pointer(_)) {
+                    if let Some((src, src_off, generic)) = self.const_address(e) {
+                        let target = self.init_target.ok_or_else(|| {
+                            LowerError::new("address constant outside a global initializer")
+                        })?;
+                        self.relocs.push(Reloc {
+                            target,
+                            offset: off as i64,
+                            src,
+                            src_off,
+                            generic,
+                        });
+                        return Ok(());
+                    }
+                }
                 let lanes = self.const_eval(e)?;
                 self.write_lanes(e.ty, &lanes, buf, off)
             }
             Init::List(lt, items) => {
                 let lt = *lt;
-                match self.ty(lt) {
+                match p.types.get(lt) {
                     CType::Record(r) => {
-                        let rec = &self.p.types.records[*r as usize];
+                        let rec = &p.types.records[*r as usize];
                         for (i, item) in items.iter().enumerate() {
                             if let (Some(item), Some(f)) = (item, rec.fields.get(i)) {
                                 self.const_init(item, f.ty.ty, buf, off + f.offset as usize)?;
@@ -472,6 +530,7 @@ impl<'p> ModCtx<'p> {
         let Some((s, _)) = self.arith(t).or(match self.ty(t) {
             CType::Pointer(_) => Some((Scalar::ULong, 1)),
             CType::Sampler => Some((Scalar::UInt, 1)),
+            CType::Atomic(s) => Some((*s, 1)),
             _ => None,
         }) else {
             return Err(LowerError::new("constant initializer of this type"));
@@ -495,6 +554,62 @@ impl<'p> ModCtx<'p> {
             buf[at..at + size].copy_from_slice(&bits.to_le_bytes()[..size]);
         }
         Ok(())
+    }
+
+    /// The object and offset an address constant (C99 6.6p9) points to, and whether it is
+    /// converted to a generic pointer.
+    fn const_address(&mut self, e: &Expr) -> Option<(RelocSrc, i64, bool)> {
+        match &e.kind {
+            ExprKind::Cast(CastKind::ToGeneric, x) => {
+                let (s, o, _) = self.const_address(x)?;
+                Some((s, o, true))
+            }
+            ExprKind::Cast(CastKind::PointerCast | CastKind::NoOp, x) => self.const_address(x),
+            ExprKind::Cast(CastKind::ArrayToPointer, x) | ExprKind::AddrOf(x) => {
+                self.lvalue_address(x).map(|(s, o)| (s, o, false))
+            }
+            ExprKind::PtrAdd(p, i) => {
+                let (s, o, g) = self.const_address(p)?;
+                let n = match self.const_eval(i).ok()?.first()? {
+                    CV::I(v) => *v as i64,
+                    CV::F(_) => return None,
+                };
+                let size = self
+                    .p
+                    .types
+                    .pointee(p.ty)
+                    .and_then(|q| self.p.types.size_of(q.ty))
+                    .unwrap_or(1) as i64;
+                Some((s, o + n * size, g))
+            }
+            _ => None,
+        }
+    }
+
+    fn lvalue_address(&mut self, e: &Expr) -> Option<(RelocSrc, i64)> {
+        match &e.kind {
+            ExprKind::Var(v) => {
+                let k = self.p.vars[v.0 as usize].kind;
+                (k == VarKind::Global).then_some((RelocSrc::Var(*v), 0))
+            }
+            ExprKind::StrConst(s) => {
+                let size = self.size_of(e.ty);
+                Some((RelocSrc::Global(self.string_global(s, size)), 0))
+            }
+            ExprKind::Member(b, i) => {
+                let (s, o) = self.lvalue_address(b)?;
+                let CType::Record(r) = self.ty(b.ty) else {
+                    return None;
+                };
+                let f = &self.p.types.records[*r as usize].fields[*i as usize];
+                Some((s, o + f.offset as i64))
+            }
+            ExprKind::Deref(p) => {
+                let (s, o, _) = self.const_address(p)?;
+                Some((s, o))
+            }
+            _ => None,
+        }
     }
 
     /// Evaluates a constant expression lane by lane.
