@@ -30,10 +30,6 @@ fn supported(requires: &[String]) -> bool {
     })
 }
 
-/// Files the front end does not finish checking yet (sema::init_list loops on nested
-/// designators); they are lowered once the front end handles them.
-const FRONT_END_HANGS: [&str; 1] = ["feat_designated_initializers.cl"];
-
 #[test]
 fn valid_corpus_lowers_to_verified_ir() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/valid");
@@ -53,7 +49,7 @@ fn valid_corpus_lowers_to_verified_ir() {
             eprintln!("{name}");
         }
         let (options, requires) = header(&text);
-        if !supported(&requires) || FRONT_END_HANGS.contains(&name.as_str()) {
+        if !supported(&requires) {
             continue;
         }
         let mut target = Target::full_profile_cpu();

@@ -247,3 +247,191 @@ fn builtins_that_are_instructions() {
         vec![4.0, -1.0, 10.0, 1.0, 7.0, -1.75, 5.0, 7.0]
     );
 }
+
+/// Like `run`, with build options (e.g. `-cl-std=CL2.0`).
+fn run_with(options: &str, src: &str, kernel: &str, n: u64, buffers: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let opts = parse_build_options(options).expect("options");
+    let c = compile(src, &opts, &Target::full_profile_cpu(), &[]);
+    let program = c
+        .program
+        .unwrap_or_else(|| panic!("does not compile:\n{}", c.log));
+    let mut m = lower(&program).expect("lowers");
+    verify_module(&m).expect("lowered module verifies");
+    let mut pm = PassManager::standard();
+    pm.verify = true;
+    pm.run(&mut m).expect("passes keep the module valid");
+    let f = m.func_by_name(kernel).expect("kernel exists");
+    let mut memory = Memory::default();
+    let ptrs: Vec<u64> = buffers.iter().map(|b| memory.alloc(b.clone())).collect();
+    let args: Vec<KernelArgValue> = ptrs
+        .iter()
+        .map(|&p| KernelArgValue::Val(Val::scalar(p)))
+        .collect();
+    let range = NdRange {
+        work_dim: 1,
+        global_size: [n, 1, 1],
+        local_size: [n, 1, 1],
+        global_offset: [0; 3],
+    };
+    let (memory, r) = run_ndrange(&m, f, &args, memory, &range);
+    r.unwrap_or_else(|t| panic!("kernel traps: {t}"));
+    ptrs.iter()
+        .map(|&p| memory.region(p).expect("buffer").to_vec())
+        .collect()
+}
+
+#[test]
+fn compound_assignment_and_increments_on_every_lvalue_kind() {
+    let src = "typedef struct { int a; int4 v; } T;
+    __kernel void k(__global int* out) {
+        int x = 5;
+        x += 3; x <<= 2; x -= 1;               // 31
+        int arr[2] = {10, 20};
+        int *p = arr;
+        *p *= 3;                               // arr[0] = 30
+        p[1] /= 4;                             // arr[1] = 5
+        T t = {1, (int4)(1, 2, 3, 4)};
+        t.a |= 6;                              // 7
+        t.v.yz += (int2)(10, 20);              // (1, 12, 23, 4)
+        t.v.w++;                               // 5
+        int i = 2;
+        t.v[i] -= 3;                           // lane 2: 20
+        int pre = ++t.a;                       // 8, 8
+        int post = t.v.x--;                    // 1, lane 0: 0
+        char c = 127; c++;                     // wraps to -128
+        uint u = 7; u /= 2u; u %= 2u;          // 1
+        int *q = arr; q++; int diff = q - arr; // 1
+        out[0] = x; out[1] = arr[0]; out[2] = arr[1]; out[3] = t.a;
+        out[4] = t.v.x; out[5] = t.v.y; out[6] = t.v.z; out[7] = t.v.w;
+        out[8] = pre; out[9] = post; out[10] = c; out[11] = u; out[12] = diff; out[13] = *q;
+    }";
+    let out = run(src, "k", 1, &[i32s(&[0; 14])], &[]);
+    assert_eq!(
+        as_i32(&out[0]),
+        vec![31, 30, 5, 8, 0, 12, 20, 5, 8, 1, -128, 1, 1, 5]
+    );
+}
+
+#[test]
+fn integer_and_conversion_semantics() {
+    let src = "__kernel void k(__global int* out, __global float* f) {
+        int a = -7;
+        out[0] = a / 2;                        // C99: toward zero, -3
+        out[1] = a % 2;                        // -1
+        out[2] = a >> 1;                       // arithmetic shift, -4
+        out[3] = (int)(0xF0000000u >> 28);     // logical shift, 15
+        int s = 33;
+        out[4] = 1 << s;                       // 6.5.10: amount modulo 32, 2
+        out[5] = (int)-2.7f;                   // toward zero, -2
+        out[6] = (uchar)300;                   // 44
+        out[7] = (short)-1 == -1;              // 1
+        bool b = 5;                            // true
+        out[8] = b + b;                        // 2
+        out[9] = (int)(float)16777217;         // rounds to nearest even, 16777216
+        f[0] = (float)-3;
+        f[1] = 1.0f / 4;
+        out[10] = sizeof(int3) + sizeof(long);  // 3 lanes take 4: 16 + 8
+        out[11] = !0.0f + !5;                  // 1
+    }";
+    let out = run(src, "k", 1, &[i32s(&[0; 12]), f32s(&[0.0; 2])], &[]);
+    assert_eq!(
+        as_i32(&out[0]),
+        vec![-3, -1, -4, 15, 2, -2, 44, 1, 2, 16777216, 24, 1]
+    );
+    assert_eq!(as_f32(&out[1]), vec![-3.0, 0.25]);
+}
+
+#[test]
+fn vector_select_logic_and_three_lane_data() {
+    let src = "typedef union { float f; uint u; } U;
+    __kernel void k(__global int4* out, __global float* f) {
+        int4 a = (int4)(1, 0, 3, 0);
+        int4 b = (int4)(0, 0, 2, 5);
+        out[0] = a && b;                        // (0, 0, -1, 0)
+        out[1] = a || b;                        // (-1, 0, -1, -1)
+        out[2] = (a > b) ? (int4)(7) : (int4)(9); // 6.5.15: per lane
+        int4 s = select((int4)(1), (int4)(2), (int4)(-1, 0, -1, 0));
+        out[3] = s;                             // (2, 1, 2, 1)
+        float3 v = vload3(1, f);                // f[3..6]
+        vstore3(v * 2.0f, 0, f);
+        U un; un.f = 1.0f;
+        out[4] = (int4)(un.u == 0x3f800000u, any(a), all(a), 0);
+        float3 c = cross((float3)(0, 1, 0), (float3)(0, 0, 1));
+        f[6] = c.x + length((float4)(2.0f));
+    }";
+    let floats = [0.0f32, 0.0, 0.0, 1.0, 2.0, 3.0, 0.0];
+    let out = run(src, "k", 1, &[i32s(&[0; 20]), f32s(&floats)], &[]);
+    assert_eq!(
+        as_i32(&out[0]),
+        vec![0, 0, -1, 0, -1, 0, -1, -1, 7, 9, 7, 9, 2, 1, 2, 1, 1, 0, 0, 0]
+    );
+    // any: the most significant bit of some lane (none is negative): 0.
+    assert_eq!(as_f32(&out[1]), vec![2.0, 4.0, 6.0, 1.0, 2.0, 3.0, 5.0]);
+}
+
+#[test]
+fn work_item_queries_with_run_time_dimensions() {
+    let src = "__kernel void k(__global int* out, uint d) {
+        int i = get_global_id(0);
+        out[i * 4 + 0] = get_global_id(d);     // d = 0: the id
+        out[i * 4 + 1] = get_global_id(d + 3); // past 2: 0
+        out[i * 4 + 2] = get_global_size(d + 5); // past 2: 1
+        out[i * 4 + 3] = get_local_size(0) + get_work_dim();
+    }";
+    let out = run(src, "k", 2, &[i32s(&[0; 8])], &[Val::i32(0)]);
+    assert_eq!(as_i32(&out[0]), vec![0, 0, 1, 3, 1, 0, 1, 3]);
+}
+
+#[test]
+fn atomics_from_many_work_items() {
+    let src = "__kernel void k(__global int* c) {
+        atomic_add(&c[0], 2);
+        atomic_inc(&c[1]);
+        atomic_max(&c[2], (int)get_global_id(0));
+        atomic_cmpxchg(&c[3], 0, 42);
+    }";
+    let out = run(src, "k", 8, &[i32s(&[0; 4])], &[]);
+    assert_eq!(as_i32(&out[0]), vec![16, 8, 7, 42]);
+}
+
+#[test]
+fn opencl_2_atomics_globals_and_statics() {
+    let src = "__global int counter = 3;
+    __global int *counter_ptr = &counter;
+    int next(void) { static __global int id = 100; return ++id; }
+    __kernel void k(__global int* out) {
+        __global atomic_int *a = (__global atomic_int *)&out[0];
+        atomic_fetch_add(a, 5);
+        int expected = 5;
+        bool ok = atomic_compare_exchange_strong(a, &expected, 9);
+        int expected2 = 1;
+        bool bad = atomic_compare_exchange_strong(a, &expected2, 0);
+        *counter_ptr += 10;
+        out[1] = ok; out[2] = bad; out[3] = expected2;
+        out[4] = counter;
+        next();
+        out[5] = next();
+        out[6] = atomic_load(a);
+    }";
+    let out = run_with("-cl-std=CL2.0", src, "k", 1, &[i32s(&[0; 7])]);
+    assert_eq!(as_i32(&out[0]), vec![9, 1, 0, 9, 13, 102, 9]);
+}
+
+#[test]
+fn initializers_strings_and_compound_literals() {
+    let src = "typedef struct { int a; float b; int c[3]; } S;
+    __constant char msg[] = \"hi!\";
+    __kernel void k(__global int* out) {
+        S s = {1, 2.0f};                       // the rest is zero
+        S t = {.c = {[2] = 7}, .a = 4};
+        char word[8] = \"abc\";
+        int n = ((S){.a = 11}).a;
+        out[0] = s.a + (int)s.b + s.c[0] + s.c[2];
+        out[1] = t.a + t.c[2] + t.c[1] + (int)t.b;
+        out[2] = word[1] + word[3] + word[7];
+        out[3] = n;
+        out[4] = msg[2] + msg[3];
+    }";
+    let out = run(src, "k", 1, &[i32s(&[0; 5])], &[]);
+    assert_eq!(as_i32(&out[0]), vec![3, 11, 98, 11, 33]);
+}

@@ -757,8 +757,21 @@ impl FnLower<'_, '_, '_> {
 
     /// A controlling expression as an `i1`.
     fn cond(&mut self, c: &Expr) -> Res<Value> {
-        let v = self.val(c)?;
-        Ok(self.truth(v))
+        let scalar = !self.cx.p.types.is_vector(c.ty);
+        match &c.kind {
+            // A scalar converted to bool is true when it compares unequal to 0: the same
+            // test as the scalar itself.
+            ExprKind::Cast(CastKind::ToBool, x) if !self.cx.p.types.is_vector(x.ty) => self.cond(x),
+            // Comparisons and logical operators tested directly, without the int 0/1.
+            ExprKind::Binary(op, a, b) if scalar && op.is_comparison() => self.compare(*op, a, b),
+            ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) if scalar => {
+                self.logical_i1(*op, a, b)
+            }
+            _ => {
+                let v = self.val(c)?;
+                Ok(self.truth(v))
+            }
+        }
     }
 
     /// A scalar compared with zero (6.8.4: "compares unequal to 0").
@@ -1408,9 +1421,27 @@ impl FnLower<'_, '_, '_> {
         if matches!(op, BinOp::LogAnd | BinOp::LogOr) {
             return self.logical(op, a, b, rt);
         }
+        if op.is_comparison() {
+            let c = self.compare(op, a, b)?;
+            let t = self.reg(rt)?;
+            // 6.5.6: scalar relational and equality operators give int 1/0; on vectors
+            // each lane is -1 (all bits set) or 0.
+            return Ok(if t.is_vector() {
+                self.b.convert(ConvOp::Sext, c, t)
+            } else {
+                self.b.convert(ConvOp::Zext, c, t)
+            });
+        }
         let av = self.val(a)?;
         let bv = self.val(b)?;
-        if op.is_comparison() {
+        self.arith(op, av, bv, rt)
+    }
+
+    /// A comparison as `i1` (lanes).
+    fn compare(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Res<Value> {
+        let av = self.val(a)?;
+        let bv = self.val(b)?;
+        {
             let float = self.cx.is_float(a.ty);
             let signed = self.cx.is_signed(a.ty);
             let c = if float {
@@ -1438,16 +1469,8 @@ impl FnLower<'_, '_, '_> {
                 };
                 self.b.icmp(cc, av, bv)
             };
-            let t = self.reg(rt)?;
-            // 6.5.6: scalar relational and equality operators give int 1/0; on vectors
-            // each lane is -1 (all bits set) or 0.
-            return Ok(if t.is_vector() {
-                self.b.convert(ConvOp::Sext, c, t)
-            } else {
-                self.b.convert(ConvOp::Zext, c, t)
-            });
+            Ok(c)
         }
-        self.arith(op, av, bv, rt)
     }
 
     fn logical(&mut self, op: BinOp, a: &Expr, b: &Expr, rt: TypeId) -> Res<Value> {
@@ -1479,7 +1502,13 @@ impl FnLower<'_, '_, '_> {
             };
             return Ok(self.b.binary(bop, sa, sb));
         }
-        // 6.5.7 / C99 6.5.13: the right operand is evaluated only when needed.
+        let r = self.logical_i1(op, a, b)?;
+        Ok(self.b.convert(ConvOp::Zext, r, t))
+    }
+
+    /// Scalar `&&` / `||` as an `i1`. 6.5.7 / C99 6.5.13: the right operand is evaluated
+    /// only when needed.
+    fn logical_i1(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Res<Value> {
         let ca = self.cond(a)?;
         let rhs = self.b.create_block();
         let done = self.b.create_block();
@@ -1495,7 +1524,7 @@ impl FnLower<'_, '_, '_> {
         let cb = self.cond(b)?;
         self.b.jump(done, &[cb]);
         self.b.switch_to_block(done);
-        Ok(self.b.convert(ConvOp::Zext, r, t))
+        Ok(r)
     }
 
     fn conditional(&mut self, c: &Expr, a: &Expr, b: &Expr, rt: TypeId) -> Res<Option<Value>> {

@@ -364,7 +364,19 @@ impl<'p> ModCtx<'p> {
                 continue;
             }
             let t = var.ty.ty;
-            let size = self.size_of(t);
+            let mut size = self.size_of(t);
+            // An array sized by its initializer (C99 6.7.8p22) when sema left it incomplete.
+            if let (CType::Array(e, None), Some(i)) = (self.ty(t), init) {
+                let es = self.size_of(e.ty);
+                size = match i {
+                    Init::Expr(Expr {
+                        kind: ExprKind::StrConst(s),
+                        ..
+                    }) => (s.len() as u64 + 1) * es,
+                    Init::List(_, items) => items.len() as u64 * es,
+                    Init::Expr(_) => size,
+                };
+            }
             let align = var
                 .align
                 .map_or(self.align_of(t), |a| (a as u32).max(self.align_of(t)));
@@ -382,7 +394,7 @@ impl<'p> ModCtx<'p> {
                     let mut buf = vec![0u8; size as usize];
                     self.init_target = Some(*v);
                     let before = self.relocs.len();
-                    self.const_init(i, t, &mut buf, 0)?;
+                    self.const_init(i, &mut buf, 0)?;
                     self.init_target = None;
                     if space == IrSpace::Constant && self.relocs.len() > before {
                         return Err(LowerError::new(format!(
@@ -440,13 +452,14 @@ impl<'p> ModCtx<'p> {
         g
     }
 
-    /// Writes the bytes of a constant initializer of an object of type `t` at `off`.
-    fn const_init(&mut self, init: &Init, t: TypeId, buf: &mut [u8], off: usize) -> Res<()> {
+    /// Writes the bytes of a constant initializer at `off` (lists carry the object's type,
+    /// expressions have been converted to it).
+    fn const_init(&mut self, init: &Init, buf: &mut [u8], off: usize) -> Res<()> {
         let p = self.p;
         match init {
             Init::Expr(e) => {
                 if let ExprKind::StrConst(s) = &e.kind {
-                    let n = s.len().min(self.size_of(t) as usize);
+                    let n = s.len().min(buf.len().saturating_sub(off));
                     buf[off..off + n].copy_from_slice(&s[..n]);
                     return Ok(());
                 }
@@ -480,7 +493,7 @@ impl<'p> ModCtx<'p> {
                         let rec = &p.types.records[*r as usize];
                         for (i, item) in items.iter().enumerate() {
                             if let (Some(item), Some(f)) = (item, rec.fields.get(i)) {
-                                self.const_init(item, f.ty.ty, buf, off + f.offset as usize)?;
+                                self.const_init(item, buf, off + f.offset as usize)?;
                             }
                         }
                     }
@@ -488,7 +501,7 @@ impl<'p> ModCtx<'p> {
                         let es = self.size_of(e.ty) as usize;
                         for (i, item) in items.iter().enumerate() {
                             if let Some(item) = item {
-                                self.const_init(item, e.ty, buf, off + i * es)?;
+                                self.const_init(item, buf, off + i * es)?;
                             }
                         }
                     }
@@ -499,16 +512,11 @@ impl<'p> ModCtx<'p> {
                             match item {
                                 Some(Init::Expr(e)) => {
                                     let n = self.arith(e.ty).map_or(1, |x| x.1) as usize;
-                                    self.const_init(
-                                        &Init::Expr(e.clone()),
-                                        e.ty,
-                                        buf,
-                                        off + lane * es,
-                                    )?;
+                                    self.const_init(&Init::Expr(e.clone()), buf, off + lane * es)?;
                                     lane += n;
                                 }
                                 Some(i) => {
-                                    self.const_init(i, lt, buf, off + lane * es)?;
+                                    self.const_init(i, buf, off + lane * es)?;
                                     lane += 1;
                                 }
                                 None => lane += 1,
@@ -517,7 +525,7 @@ impl<'p> ModCtx<'p> {
                     }
                     _ => {
                         if let Some(Some(item)) = items.first() {
-                            self.const_init(item, t, buf, off)?;
+                            self.const_init(item, buf, off)?;
                         }
                     }
                 }
