@@ -1,7 +1,7 @@
 //! Compiles an OpenCL C file and prints the build log, the kernels and the time it took:
 //! `cargo run -p ferrocl-clc --release --example clc -- FILE [OPTIONS] [--repeat N]`.
 //! With `--synthetic LINES` as FILE it compiles a generated kernel file of about that many
-//! lines (the benchmark of the front end's speed).
+//! lines (the benchmark of the front end's speed). `--dump` prints the checked tree.
 
 use ferrocl_clc::{compile, parse_build_options, Target};
 use std::time::Instant;
@@ -13,9 +13,15 @@ fn main() {
         std::process::exit(2);
     };
     let mut repeat = 1usize;
+    let mut dump = false;
     let mut opts = Vec::new();
     let mut i = 1;
     while i < args.len() {
+        if args[i] == "--dump" {
+            dump = true;
+            i += 1;
+            continue;
+        }
         if args[i] == "--repeat" {
             repeat = args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or(1);
             i += 2;
@@ -53,6 +59,9 @@ fn main() {
     let per = start.elapsed() / repeat as u32;
     print!("{}", c.log);
     if let Some(p) = &c.program {
+        if dump {
+            print!("{}", p.dump());
+        }
         for k in p.kernels() {
             let args: Vec<String> = k
                 .args

@@ -73,7 +73,7 @@ impl SourceFile {
         for (from, new_line, new_name) in &self.line_directives {
             if *from <= offset {
                 let (dir_line, _) = self.line_col(*from);
-                shown = new_line + line - dir_line;
+                shown = new_line.wrapping_add(line).wrapping_sub(dir_line);
                 if let Some(n) = new_name {
                     name = n;
                 }

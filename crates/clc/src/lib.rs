@@ -3,16 +3,52 @@
 //!
 //! The pipeline reads as its stages: [`options`] → [`pp`] (preprocess) → [`lex`] → [`parse`]
 //! → [`sema`] (types, overloads, OpenCL rules) → [`diag`] (the build log).
+//!
+//! # Using it from the runtime
+//!
+//! ```
+//! use ferrocl_clc::{compile, parse_build_options, Target};
+//! let options = parse_build_options("-cl-std=CL2.0 -D N=4").expect("valid options");
+//! let target = Target::full_profile_cpu(); // built from the device's queries in practice
+//! let source = "__kernel void k(__global int *o) { o[get_global_id(0)] = N; }";
+//! let c = compile(source, &options, &target, &[]);
+//! let program = c.program.expect("no errors");
+//! assert_eq!(program.kernels()[0].name, "k");
+//! assert!(c.log.is_empty());
+//! ```
+//!
+//! - [`parse_build_options`] / [`parse_link_options`]: `Err(OptionError)` maps to
+//!   CL_INVALID_BUILD_OPTIONS / CL_INVALID_COMPILER_OPTIONS / CL_INVALID_LINKER_OPTIONS.
+//! - [`compile`] never panics on any input; `Compilation::log` is the build log
+//!   (CL_PROGRAM_BUILD_LOG), `program` is `None` exactly when there were errors (after
+//!   `-Werror`). `headers` are clCompileProgram's embedded headers (include name → text).
+//! - [`CheckedProgram::kernels`] gives the metadata of clGetKernelInfo/clGetKernelArgInfo:
+//!   argument names, type names, address/access/type qualifiers, how each argument is passed
+//!   ([`ArgKind`]) and its size, and the reqd_work_group_size / work_group_size_hint /
+//!   vec_type_hint attributes.
+//!
+//! # The checked tree (for lowering)
+//!
+//! [`sema::tree`] holds one [`sema::Function`] per function, with a body of
+//! [`sema::tree::Stmt`]s. Every [`sema::tree::Expr`] carries its type ([`sema::types::Types`]
+//! interns them); lvalues are read through explicit `Load` nodes, arrays decay through
+//! `Cast(ArrayToPointer)`, every implicit conversion is a `Cast` with its [`sema::tree::CastKind`]
+//! (splats of scalars to vectors included), subscripts are `Deref(PtrAdd(..))`, and every call
+//! names one user function or one builtin overload with its parameter types. Program-scope
+//! variables (and function-scope statics and `__local` variables) are in
+//! `CheckedProgram::globals` with their initializers.
 
 pub mod builtins;
 pub mod diag;
 pub mod hash;
 pub mod lex;
+pub mod lower;
 pub mod options;
 pub mod parse;
 pub mod pp;
 pub mod sema;
 
+pub use lower::{lower, LowerError};
 pub use options::{
     parse_build_options, parse_link_options, BuildOptions, ClVersion, LinkOptions, MacroDef,
     OptionError,
@@ -326,6 +362,22 @@ fn predefined(options: &BuildOptions, target: &Target, version: ClVersion) -> St
             ("ATOMIC_VAR_INIT(x)", "(x)"),
             ("ATOMIC_FLAG_INIT", "0"),
             ("CLK_ENQUEUE_FLAGS_NO_WAIT", "0"),
+            // 6.15.19 enqueue results and event states (the values of the CL_ error codes).
+            ("CLK_SUCCESS", "0"),
+            ("CLK_ENQUEUE_FAILURE", "-101"),
+            ("CLK_INVALID_QUEUE", "-102"),
+            ("CLK_INVALID_NDRANGE", "-160"),
+            ("CLK_INVALID_EVENT_WAIT_LIST", "-57"),
+            ("CLK_DEVICE_QUEUE_FULL", "-161"),
+            ("CLK_INVALID_ARG_SIZE", "-51"),
+            ("CLK_EVENT_ALLOCATION_FAILURE", "-100"),
+            ("CLK_OUT_OF_RESOURCES", "-5"),
+            ("CLK_NULL_QUEUE", "0"),
+            ("CLK_COMPLETE", "0x0"),
+            ("CLK_RUNNING", "0x1"),
+            ("CLK_SUBMITTED", "0x2"),
+            ("CLK_PROFILING_COMMAND_EXEC_TIME", "0x1"),
+            ("MAX_WORK_DIM", "3"),
             ("CLK_ENQUEUE_FLAGS_WAIT_KERNEL", "1"),
             ("CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP", "2"),
         ] {
@@ -398,13 +450,12 @@ pub fn preprocess(
     pp.run_directives_only("<built-in>", predefined(options, target, version));
     let tokens = pp.run("<source>", source.to_string());
     let mut out = String::new();
-    for t in &tokens {
+    for (i, t) in tokens.iter().enumerate() {
         if t.kind == lex::Tok::Eof {
             break;
         }
-        if t.kind == lex::Tok::Pragma {
-            out.push_str(&format!("\n#pragma unroll {}\n", t.sym));
-            continue;
+        if let Some(h) = pp.unroll_hints.iter().find(|h| h.0 == i) {
+            out.push_str(&format!("\n#pragma unroll {}\n", h.1));
         }
         if t.has(lex::BOL) && !out.is_empty() {
             out.push('\n');
@@ -489,6 +540,7 @@ pub fn compile_here(
     pp.run_directives_only("<built-in>", predefined(options, target, version));
     let tokens = pp.run("<source>", source.to_string());
     let truncated = pp.truncated;
+    let unroll_hints = std::mem::take(&mut pp.unroll_hints);
     let pp::Preprocessor {
         sm,
         mut interner,
@@ -505,6 +557,7 @@ pub fn compile_here(
     let ast = {
         let mut p = parse::Parser::new(&tokens, &sm, &mut interner, &mut diags);
         p.quiet_at_eof = truncated;
+        p.unroll_hints = unroll_hints.iter().map(|&(i, c, l)| (i, (c, l))).collect();
         p.version = v;
         p.translation_unit()
     };

@@ -1,8 +1,8 @@
 //! Every builtin function named in OpenCL C 3.0 section 6.15 has a declaration: the names
 //! below are all function names that appear in the 6.15 text (taken from the spec), and each
-//! must have at least one overload for a device with every feature. The block-taking device
-//! enqueue functions (enqueue_kernel, get_kernel_*) are not declared: blocks are not
-//! supported yet.
+//! must have at least one overload for a device with every feature (the block-taking
+//! enqueue functions and the pipe and address-space functions are checked by sema itself:
+//! `is_special`).
 
 use ferrocl_clc::builtins::{is_special, lookup, Config};
 
@@ -57,6 +57,8 @@ const SPEC_6_15_NAMES: &[&str] = &[
     "dot_acc_sat_4x8packed_su_int",
     "dot_acc_sat_4x8packed_us_int",
     "dot_acc_sat_4x8packed_uu_uint",
+    "enqueue_kernel",
+    "enqueue_marker",
     "floor",
     "fmax",
     "fmin",
@@ -70,6 +72,10 @@ const SPEC_6_15_NAMES: &[&str] = &[
     "get_image_channel_order",
     "get_image_height",
     "get_image_width",
+    "get_kernel_max_sub_group_size_for_ndrange",
+    "get_kernel_preferred_work_group_size_multiple",
+    "get_kernel_sub_group_count_for_ndrange",
+    "get_kernel_work_group_size",
     "get_local_id",
     "get_local_linear_id",
     "get_local_size",

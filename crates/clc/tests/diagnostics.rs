@@ -126,3 +126,29 @@ fn unsupported_version_is_a_build_error() {
     );
     assert!(c.program.is_some(), "{}", c.log);
 }
+
+#[test]
+fn concurrent_builds_agree() {
+    // clBuildProgram may run on several threads at once: builds share only the builtin cache.
+    let src = include_str!("fixtures/typical.cl");
+    let expected = compile(src, &Default::default(), &Target::full_profile_cpu(), &[]);
+    assert!(expected.program.is_some());
+    let handles: Vec<_> = (0..6)
+        .map(|i| {
+            std::thread::spawn(move || {
+                let opts = if i % 2 == 0 { "" } else { "-cl-std=CL2.0" };
+                let c = compile(
+                    src,
+                    &parse_build_options(opts).expect("options"),
+                    &Target::full_profile_cpu(),
+                    &[],
+                );
+                (c.program.map(|p| p.kernels().len()), c.log)
+            })
+        })
+        .collect();
+    for h in handles {
+        let (kernels, log) = h.join().expect("no panic");
+        assert_eq!(kernels, Some(1), "{log}");
+    }
+}

@@ -213,6 +213,16 @@ const TOKENS: &[&str] = &[
     "@",
     "$",
     "\"",
+    "é",
+    "∑x",
+    "\u{feff}",
+    "<:",
+    "%:",
+    "pipe",
+    "generic",
+    "__generic",
+    "_Pragma(\"unroll\")",
+    "#pragma unroll\n",
 ];
 
 #[test]
@@ -273,5 +283,50 @@ fn mutated_corpus_files_never_crash() {
         }
         let s = String::from_utf8_lossy(&bytes).into_owned();
         build_bounded(s, Duration::from_secs(10)).expect("bounded");
+    }
+}
+
+#[test]
+fn macro_and_include_bombs_are_errors() {
+    let mut src = String::from("#define A0 x\n");
+    for i in 1..40 {
+        src.push_str(&format!("#define A{i} A{} A{}\n", i - 1, i - 1));
+    }
+    src.push_str("A39\n");
+    let c = compile(
+        &src,
+        &BuildOptions::default(),
+        &Target::full_profile_cpu(),
+        &[],
+    );
+    assert!(
+        c.log.contains("macro expansion produces too many tokens"),
+        "{}",
+        c.log
+    );
+    let header = (
+        "b.h".to_string(),
+        "#include \"b.h\"\n#include \"b.h\"\n".to_string(),
+    );
+    let c = compile(
+        "#include \"b.h\"\n",
+        &BuildOptions::default(),
+        &Target::full_profile_cpu(),
+        &[header],
+    );
+    assert!(c.program.is_none());
+}
+
+#[test]
+fn extreme_sizes_and_numbers_do_not_overflow() {
+    for src in [
+        "__kernel void k() { int a[0x7fffffffffffffff][0x7fffffffffffffff]; ulong s = sizeof(a); }",
+        "struct S { char c[0x4000000000000000]; char d[0x4000000000000000]; char e[0x4000000000000000]; }; __kernel void k() { ulong s = sizeof(struct S); }",
+        "#line 4294967295\n__kernel void k() { x; }",
+        "__kernel void k() { long x = -9223372036854775807 - 1; long y = x / -1; int z = 0x7fffffff + 1; }",
+        "#if -9223372036854775807 - 1 / -1\n#endif\n__kernel void k() {}",
+        "__kernel void k() { int a[] = { [1000000] = 1 }; }",
+    ] {
+        build_bounded(src.to_string(), Duration::from_secs(20)).expect("bounded");
     }
 }

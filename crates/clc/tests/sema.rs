@@ -303,6 +303,7 @@ fn calls(p: &CheckedProgram, func: &str) -> Vec<(String, Vec<String>, String)> {
                     params.iter().map(|t| p.types.name(*t)).collect(),
                 ),
                 Callee::User(f) => (p.functions[f.0 as usize].name.clone(), vec![]),
+                Callee::Block(_) => ("<block>".to_string(), vec![]),
             };
             out.push((name, params, p.types.name(e.ty)));
             args.iter().for_each(|a| visit(p, a, out));
@@ -324,6 +325,10 @@ fn calls(p: &CheckedProgram, func: &str) -> Vec<(String, Vec<String>, String)> {
                 visit(p, b, out);
             }
             ExprKind::VecLit(xs) => xs.iter().for_each(|x| visit(p, x, out)),
+            ExprKind::CompoundAssign { lhs, rhs, .. } => {
+                visit(p, lhs, out);
+                visit(p, rhs, out);
+            }
             _ => {}
         }
     }
@@ -820,14 +825,19 @@ fn hot_tree_nodes_stay_small() {
 fn a_typical_kernel_compiles_in_every_version() {
     // Common idioms: mixed-signedness comparisons, vector math, legacy atomics, printf,
     // enums in switches, local arrays, conversions, pointer differences.
-    let src = include_str!("fixtures/typical.cl");
-    for opts in ["-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0", ""] {
-        let c = build_for(src, opts, &Target::full_profile_cpu());
-        assert!(
-            c.program.is_some() && c.log.is_empty(),
-            "{opts}:\n{}",
-            c.log
-        );
+    for src in [
+        include_str!("fixtures/typical.cl"),
+        include_str!("fixtures/declarators.cl"),
+        include_str!("fixtures/idioms.cl"),
+    ] {
+        for opts in ["-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0", ""] {
+            let c = build_for(src, opts, &Target::full_profile_cpu());
+            assert!(
+                c.program.is_some() && c.log.is_empty(),
+                "{opts}:\n{}",
+                c.log
+            );
+        }
     }
 }
 
@@ -843,4 +853,142 @@ fn generic_pointers_meet_named_ones_in_the_generic_space() {
         panic!("{:?}", d.kind)
     };
     assert!(matches!(b.kind, ExprKind::Cast(CastKind::ToGeneric, _)));
+}
+
+#[test]
+fn blocks_and_device_enqueue() {
+    // 6.14 blocks and 6.15.19 enqueue_kernel (OpenCL C 2.0).
+    let src = "__kernel void child(__global int *a) { a[0] = 1; }\n\
+               __kernel void parent(__global int *a, int n) {\n\
+                 int (^twice)(int) = ^(int x) { return 2 * x * n; };\n\
+                 a[1] = twice(3);\n\
+                 queue_t q = get_default_queue();\n\
+                 ndrange_t r = ndrange_1D(64);\n\
+                 int e = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, r, ^{ child(a); });\n\
+                 e += enqueue_kernel(q, CLK_ENQUEUE_FLAGS_WAIT_KERNEL, r, ^(local void *l) { a[2] = n; }, 16u);\n\
+                 uint s = get_kernel_work_group_size(^{ a[3] = 0; });\n\
+               }";
+    let p = ok_with(src, "-cl-std=CL2.0");
+    let c = calls(&p, "parent");
+    assert!(
+        c.iter()
+            .any(|x| x.0 == "enqueue_kernel" && x.1.len() == 4 && x.2 == "int"),
+        "{c:?}"
+    );
+    assert!(c.iter().any(|x| x.0 == "enqueue_kernel" && x.1.len() == 5));
+    let twice = p.vars.iter().find(|v| v.name == "twice").expect("twice");
+    assert_eq!(p.types.name(twice.ty.ty), "int (^)(int)");
+    // The literal captures `n` by value.
+    let init = init_of(&p, "parent", "twice");
+    let ExprKind::Block(b) = &init.kind else {
+        panic!("{:?}", init.kind)
+    };
+    assert_eq!(
+        b.captures
+            .iter()
+            .map(|v| p.vars[v.0 as usize].name.as_str())
+            .collect::<Vec<_>>(),
+        ["n"]
+    );
+    let log = errors_with(
+        "__kernel void k(int n) { void (^b)(void) = ^{ n = 1; }; }",
+        "-cl-std=CL2.0",
+        &Target::full_profile_cpu(),
+    );
+    assert!(
+        log.contains("variable is not assignable (missing __block type specifier)"),
+        "{log}"
+    );
+    let log = errors_with(
+        "__kernel void k() { enqueue_kernel(get_default_queue(), 0, ndrange_1D(1), ^(local void *p) {}); }",
+        "-cl-std=CL2.0",
+        &Target::full_profile_cpu(),
+    );
+    assert!(
+        log.contains("mismatch in number of block parameters (1) and local size arguments (0)"),
+        "{log}"
+    );
+    let log = err("__kernel void k() { void (^b)(void) = ^{ }; }");
+    assert!(log.contains("blocks require OpenCL C 2.0"), "{log}");
+}
+
+#[test]
+fn string_literals_and_samplers() {
+    // String literals are __constant char arrays; they decay to `__constant char *`.
+    ok("constant char * constant msg = \"hi\"; __kernel void k(__global char *o) { constant char *s = \"abc\"; o[0] = s[1] + msg[0]; }");
+    let log = err("__kernel void k() { \"abc\"[0] = 'x'; }");
+    assert!(
+        log.contains("read-only variable is not assignable"),
+        "{log}"
+    );
+    // 6.11.b: samplers are not __local/__global and cannot be modified.
+    let log = err("__global sampler_t s = 0; __kernel void k() {}");
+    assert!(log.contains("the sampler type cannot be used with the __local and __global address space qualifiers"), "{log}");
+    let log = err("__kernel void k(sampler_t s) { s = 0; }");
+    assert!(
+        log.contains("cannot assign to a variable of type 'sampler_t'"),
+        "{log}"
+    );
+}
+
+#[test]
+fn truth_values_are_explicit() {
+    // Conditions and scalar logical operators compare with zero through Cast(ToBool).
+    let p = ok("__kernel void k(__global float *o) { float f = o[0]; if (f) o[1] = 1; int a = f && o; int b = !f; }");
+    let StmtKind::If(c, ..) = &body(&p, "k")
+        .into_iter()
+        .find(|s| matches!(s.kind, StmtKind::If(..)))
+        .expect("if")
+        .kind
+    else {
+        panic!()
+    };
+    assert!(matches!(c.kind, ExprKind::Cast(CastKind::ToBool, _)));
+    assert_eq!(ty(&p, c), "bool");
+    let ExprKind::Binary(_, x, y) = &init_of(&p, "k", "a").kind else {
+        panic!()
+    };
+    assert_eq!(
+        (ty(&p, x), ty(&p, y)),
+        ("bool".to_string(), "bool".to_string())
+    );
+    let ExprKind::Unary(_, x) = &init_of(&p, "k", "b").kind else {
+        panic!()
+    };
+    assert_eq!(ty(&p, x), "bool");
+}
+
+#[test]
+fn overloadable_user_functions() {
+    // clang's `overloadable` extension: distinct functions chosen by argument types.
+    let src = "__attribute__((overloadable)) float twice(float x) { return 2 * x; } \
+               __attribute__((overloadable)) int twice(int x) { return 2 * x; } \
+               __attribute__((overloadable)) float4 twice(float4 x) { return 2 * x; } \
+               __kernel void k(__global float *o, __global int *i) { o[0] = twice(o[1]); i[0] = twice(i[1]); float4 v = twice((float4)(1.0f)); }";
+    let p = ok(src);
+    let mut called = Vec::new();
+    for s in body(&p, "k") {
+        let e = match &s.kind {
+            StmtKind::Expr(Expr {
+                kind: ExprKind::Assign(_, r),
+                ..
+            }) => r.as_ref().clone(),
+            StmtKind::Decl(_, Some(Init::Expr(e))) => e.clone(),
+            _ => continue,
+        };
+        let e = match e.kind {
+            ExprKind::Cast(_, inner) => *inner,
+            _ => e,
+        };
+        if let ExprKind::Call(c, _) = &e.kind {
+            if let Callee::User(f) = c.as_ref() {
+                called.push(p.types.name(p.functions[f.0 as usize].ret));
+            }
+        }
+    }
+    assert_eq!(called, ["float", "int", "float4"]);
+    let log = err(
+        "float twice(float x) { return x; } int twice(int x) { return x; } __kernel void k() {}",
+    );
+    assert!(log.contains("conflicting types for 'twice'"), "{log}");
 }

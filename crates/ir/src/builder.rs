@@ -572,6 +572,34 @@ impl<'a> FunctionBuilder<'a> {
         }
     }
 
+    /// Sets `size` bytes at `dst` (aligned to `align`) to zero, with the widest integer
+    /// stores the alignment allows: `= {0}` initializers of private arrays and structs.
+    pub fn zero_memory(&mut self, dst: Value, size: u32, align: u32) {
+        let mut off = 0u32;
+        while off < size {
+            let left = size - off;
+            let chunk = [8u32, 4, 2, 1]
+                .into_iter()
+                .find(|&c| c <= left && c <= align.max(1))
+                .unwrap_or(1);
+            let ty = match chunk {
+                8 => Type::I64,
+                4 => Type::I32,
+                2 => Type::I16,
+                _ => Type::I8,
+            };
+            let d = if off == 0 {
+                dst
+            } else {
+                let k = self.iconst(Type::I64, i64::from(off));
+                self.ptradd(dst, k)
+            };
+            let zero = self.iconst(ty, 0);
+            self.store(zero, d, chunk, false);
+            off += chunk;
+        }
+    }
+
     /// An atomic read-modify-write returning the old value.
     pub fn atomic_rmw(
         &mut self,

@@ -116,6 +116,34 @@ impl Default for WorkItem {
     }
 }
 
+/// A scalar that buffers hold, with its little-endian byte form.
+pub trait Scalar: Copy {
+    /// The size in bytes.
+    const SIZE: usize;
+    /// Appends the little-endian bytes of `self`.
+    fn put(self, out: &mut Vec<u8>);
+    /// Reads a value from `SIZE` little-endian bytes.
+    fn get(bytes: &[u8]) -> Self;
+}
+
+macro_rules! scalar {
+    ($($t:ty),*) => {$(
+        impl Scalar for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn get(bytes: &[u8]) -> Self {
+                let mut b = [0u8; std::mem::size_of::<$t>()];
+                b.copy_from_slice(&bytes[..Self::SIZE]);
+                <$t>::from_le_bytes(b)
+            }
+        }
+    )*};
+}
+
+scalar!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+
 /// The memory regions: buffers, globals, stack slots.
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
@@ -128,6 +156,24 @@ impl Memory {
     pub fn alloc(&mut self, bytes: Vec<u8>) -> u64 {
         self.regions.push(bytes);
         (self.regions.len() as u64) << 32
+    }
+
+    /// Adds a region holding `values` and returns a pointer to the first.
+    pub fn alloc_from<T: Scalar>(&mut self, values: &[T]) -> u64 {
+        let mut bytes = Vec::with_capacity(values.len() * T::SIZE);
+        for &v in values {
+            v.put(&mut bytes);
+        }
+        self.alloc(bytes)
+    }
+
+    /// The values of type `T` filling the region `p` points into, from `p` on.
+    pub fn read_as<T: Scalar>(&self, p: u64) -> Vec<T> {
+        let off = (p & 0xffff_ffff) as usize;
+        match self.region(p) {
+            Some(r) if off <= r.len() => r[off..].chunks_exact(T::SIZE).map(T::get).collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// The bytes of the region `p` points into.
@@ -243,6 +289,9 @@ pub struct Interpreter<'m> {
     pub fuel: u64,
     globals: HashMap<Global, u64>,
     depth: u32,
+    /// When set, every value the called function (not its callees) defines is appended, in
+    /// execution order.
+    pub trace: Option<Vec<(Value, Val)>>,
 }
 
 fn mask(w: u32) -> u64 {
@@ -281,6 +330,7 @@ impl<'m> Interpreter<'m> {
             fuel: 10_000_000,
             globals,
             depth: 0,
+            trace: None,
         }
     }
 
@@ -334,6 +384,11 @@ impl<'m> Interpreter<'m> {
                 )));
             }
             for (&p, v) in params.iter().zip(incoming.drain(..)) {
+                if self.depth == 1 {
+                    if let Some(t) = &mut self.trace {
+                        t.push((p, v.clone()));
+                    }
+                }
                 env[p.as_u32() as usize] = Some(v);
             }
             let mut next: Option<(Block, Vec<Val>)> = None;
@@ -392,6 +447,11 @@ impl<'m> Interpreter<'m> {
                     _ => Some(self.eval(&data.op, &args, &tys, rty)?),
                 };
                 if let (Some(r), Some(v)) = (f.dfg.inst_result(i), result) {
+                    if self.depth == 1 {
+                        if let Some(t) = &mut self.trace {
+                            t.push((r, v.clone()));
+                        }
+                    }
                     env[r.as_u32() as usize] = Some(v);
                 }
             }
@@ -803,6 +863,41 @@ pub fn run_ndrange(
     memory: Memory,
     range: &NdRange,
 ) -> (Memory, Result<(), Trap>) {
+    let (m, r, _) = run(module, kernel, args, memory, range, false);
+    (m, r)
+}
+
+/// What one work-item computed: its ids and every value the kernel defined, in order.
+#[derive(Clone, Debug)]
+pub struct WorkItemTrace {
+    /// get_group_id for each dimension.
+    pub group_id: [u64; 3],
+    /// get_local_id for each dimension.
+    pub local_id: [u64; 3],
+    /// The kernel's values (block parameters and results) as they were defined.
+    pub values: Vec<(Value, Val)>,
+}
+
+/// `run_ndrange`, also returning each work-item's trace (in group order, then local order).
+pub fn run_ndrange_traced(
+    module: &Module,
+    kernel: Func,
+    args: &[KernelArgValue],
+    memory: Memory,
+    range: &NdRange,
+) -> (Memory, Result<(), Trap>, Vec<WorkItemTrace>) {
+    run(module, kernel, args, memory, range, true)
+}
+
+fn run(
+    module: &Module,
+    kernel: Func,
+    args: &[KernelArgValue],
+    memory: Memory,
+    range: &NdRange,
+    tracing: bool,
+) -> (Memory, Result<(), Trap>, Vec<WorkItemTrace>) {
+    let mut traces = Vec::new();
     let mut memory = memory;
     let mut program_globals = HashMap::new();
     for (g, data) in module.globals.iter() {
@@ -826,6 +921,7 @@ pub fn run_ndrange(
             Err(Trap::Invalid(
                 "the local size must divide the global size".into(),
             )),
+            traces,
         );
     }
     let groups: [u64; 3] = [0, 1, 2].map(|d| range.global_size[d] / range.local_size[d]);
@@ -883,6 +979,7 @@ pub fn run_ndrange(
                                     fuel: 10_000_000,
                                     globals: globals.clone(),
                                     depth: 0,
+                                    trace: tracing.then(Vec::new),
                                 };
                                 let vals = vals.clone();
                                 let barrier = Arc::clone(&barrier);
@@ -890,15 +987,31 @@ pub fn run_ndrange(
                                     let r = it.call(kernel, &vals);
                                     let trap = r.err();
                                     barrier.finish(trap.clone());
-                                    trap
+                                    let trace = WorkItemTrace {
+                                        group_id: it.work_item.group_id,
+                                        local_id: it.work_item.local_id,
+                                        values: it.trace.take().unwrap_or_default(),
+                                    };
+                                    (trap, trace)
                                 }));
                             }
                         }
                     }
                     for h in handles {
-                        let trap = h
-                            .join()
-                            .unwrap_or(Some(Trap::Invalid("interpreter thread panicked".into())));
+                        let (trap, trace) = match h.join() {
+                            Ok(x) => x,
+                            Err(_) => (
+                                Some(Trap::Invalid("interpreter thread panicked".into())),
+                                WorkItemTrace {
+                                    group_id: group,
+                                    local_id: [0; 3],
+                                    values: Vec::new(),
+                                },
+                            ),
+                        };
+                        if tracing {
+                            traces.push(trace);
+                        }
                         // Prefer the trap that caused the others to abort.
                         match (&first, trap) {
                             (None, Some(t)) | (Some(Trap::Aborted), Some(t)) => first = Some(t),
@@ -907,10 +1020,10 @@ pub fn run_ndrange(
                     }
                 });
                 if let Some(t) = first {
-                    return (lock(&shared), Err(t));
+                    return (lock(&shared), Err(t), traces);
                 }
             }
         }
     }
-    (lock(&shared), Ok(()))
+    (lock(&shared), Ok(()), traces)
 }

@@ -49,7 +49,8 @@
 //! The text form ([`text`]) round-trips exactly, numbering included; program binaries use
 //! [`serialize`]. Passes live in [`passes`], run by a [`passes::PassManager`] that verifies
 //! after each one in debug builds. [`interp`] is a reference interpreter (one work-item, or a
-//! whole NDRange with barriers) that tests use to check what IR computes.
+//! whole NDRange with barriers) that tests use to check what IR computes; [`uniformity`]
+//! tells which values and branches are equal for all work-items of a work-group.
 //!
 //! Building IR: add functions to a [`Module`], then fill each with a [`FunctionBuilder`],
 //! whose `def_var`/`use_var`/`seal_block` construct SSA form from the front end's
@@ -69,6 +70,7 @@ pub mod passes;
 pub mod serialize;
 pub mod text;
 pub mod types;
+pub mod uniformity;
 pub mod verify;
 
 pub use builder::FunctionBuilder;

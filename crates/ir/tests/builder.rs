@@ -211,3 +211,29 @@ fn copy_memory_copies_every_byte_with_aligned_accesses() {
         assert_eq!(&out[size as usize..], &[0, 0, 0, 0], "wrote past the end");
     }
 }
+
+#[test]
+fn zero_memory_clears_exactly_the_range() {
+    use ferrocl_ir::interp::{Interpreter, Val};
+    for (size, align) in [(13u32, 4u32), (3, 1), (24, 8)] {
+        let mut m = Module::new();
+        let f = m.add_function("f", Signature::new(&[Type::ptr(AddrSpace::Global)], None));
+        let mut b = FunctionBuilder::new(&mut m.funcs[f]);
+        let e = b.create_entry_block();
+        let dst = b.block_params(e)[0];
+        b.zero_memory(dst, size, align);
+        b.ret(None);
+        b.finish();
+        verify_module(&m).expect("valid");
+        let mut it = Interpreter::new(&m);
+        let d = it.memory().alloc(vec![0xaa; size as usize + 4]);
+        it.call(f, &[Val::scalar(d)]).expect("runs");
+        let mem = it.memory();
+        let out = mem.region(d).expect("dst");
+        assert!(
+            out[..size as usize].iter().all(|&x| x == 0),
+            "{size} {align}"
+        );
+        assert_eq!(&out[size as usize..], &[0xaa; 4]);
+    }
+}

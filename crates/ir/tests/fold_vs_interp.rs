@@ -43,6 +43,7 @@ fn int_samples(bits: u32, rng: &mut Rng) -> Vec<u64> {
 }
 
 fn float_samples(bits: u32, rng: &mut Rng) -> Vec<u64> {
+    // Integer range bounds and their neighbours matter most to float-to-integer conversion.
     let vals = [
         0.0,
         -0.0,
@@ -59,6 +60,20 @@ fn float_samples(bits: u32, rng: &mut Rng) -> Vec<u64> {
         f64::INFINITY,
         f64::NEG_INFINITY,
         f64::NAN,
+        127.5,
+        -128.5,
+        255.5,
+        32767.0,
+        65535.5,
+        2147483647.0,
+        2147483648.0,
+        -2147483649.0,
+        4294967295.0,
+        4294967296.0,
+        9223372036854775807.0,
+        -9223372036854775808.0,
+        18446744073709551615.0,
+        -1.5,
     ];
     let mut v: Vec<u64> = vals
         .iter()

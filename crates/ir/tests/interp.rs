@@ -265,9 +265,8 @@ block7:
     let m = module(text);
     let k = m.func_by_name("f").expect("@f");
     let mut mem = Memory::default();
-    let input: Vec<u8> = (1..=16u32).flat_map(|x| x.to_le_bytes()).collect();
-    let inp = mem.alloc(input);
-    let out = mem.alloc(vec![0; 8]);
+    let inp = mem.alloc_from(&(1..=16u32).collect::<Vec<u32>>());
+    let out = mem.alloc_from(&[0u32; 2]);
     let range = NdRange {
         work_dim: 1,
         global_size: [16, 1, 1],
@@ -281,12 +280,7 @@ block7:
     ];
     let (mem, r) = run_ndrange(&m, k, &args, mem, &range);
     r.expect("runs");
-    let sums: Vec<u32> = mem
-        .region(out)
-        .expect("out")
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
-        .collect();
+    let sums: Vec<u32> = mem.read_as(out);
     assert_eq!(sums, vec![(1..=8).sum::<u32>(), (9..=16).sum::<u32>()]);
 }
 

@@ -368,3 +368,165 @@ block0:
     );
     assert_eq!(es.len(), 2);
 }
+
+/// Malformed IR that the text parser cannot express, built through the API.
+mod api_built {
+    use ferrocl_ir::*;
+
+    fn errors_of(m: &Module) -> Vec<String> {
+        match verify_module(m) {
+            Ok(()) => Vec::new(),
+            Err(es) => es.iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    fn rejects(m: &Module, want: &str) {
+        let es = errors_of(m);
+        assert!(
+            es.iter().any(|e| e.contains(want)),
+            "expected {want:?}, got {es:#?}\n{m}"
+        );
+    }
+
+    /// `@f(i32)` with an entry block, ready for one more instruction before `return`.
+    fn start() -> (Module, Func, Block) {
+        let mut m = Module::new();
+        let f = m.add_function("f", Signature::new(&[Type::I32], None));
+        let b = m.funcs[f].dfg.make_block();
+        m.funcs[f].dfg.append_block_param(b, Type::I32);
+        m.funcs[f].layout.append_block(b);
+        (m, f, b)
+    }
+
+    fn ret(m: &mut Module, f: Func, b: Block) {
+        m.funcs[f].append_inst(b, InstData::new(Op::Return, &[]), None);
+    }
+
+    #[test]
+    fn undefined_and_unplaced_values() {
+        let (mut m, f, b) = start();
+        let ghost = m.funcs[f].dfg.make_value(Type::I32);
+        m.funcs[f].append_inst(
+            b,
+            InstData::new(Op::Binary(BinaryOp::Iadd), &[ghost, ghost]),
+            Some(Type::I32),
+        );
+        ret(&mut m, f, b);
+        rejects(&m, &format!("uses {ghost}, which is never defined"));
+
+        let (mut m, f, b) = start();
+        let floating = m.funcs[f]
+            .dfg
+            .make_inst(InstData::new(Op::Iconst(1), &[]), Some(Type::I32));
+        let v = m.funcs[f].dfg.inst_result(floating).expect("result");
+        m.funcs[f].append_inst(
+            b,
+            InstData::new(Op::Unary(UnaryOp::Ineg), &[v]),
+            Some(Type::I32),
+        );
+        ret(&mut m, f, b);
+        rejects(&m, &format!("uses {v}, whose instruction is not placed"));
+    }
+
+    #[test]
+    fn branches_to_unplaced_blocks_and_bad_conditions() {
+        let (mut m, f, b) = start();
+        let nowhere = m.funcs[f].dfg.make_block();
+        m.funcs[f].append_inst(
+            b,
+            InstData::new(Op::Jump(Dest::new(nowhere, &[])), &[]),
+            None,
+        );
+        rejects(&m, &format!("branches to {nowhere}, which is not placed"));
+
+        let (mut m, f, b) = start();
+        let x = m.funcs[f].dfg.block_params(b)[0];
+        let next = m.funcs[f].dfg.make_block();
+        m.funcs[f].layout.append_block(next);
+        let op = Op::Brif(Box::new((Dest::new(next, &[]), Dest::new(next, &[]))));
+        m.funcs[f].append_inst(b, InstData::new(op, &[x]), None);
+        ret(&mut m, f, next);
+        rejects(&m, "condition of type i32, must be i1");
+    }
+
+    #[test]
+    fn results_where_none_belong_and_missing_ones() {
+        let (mut m, f, b) = start();
+        m.funcs[f].append_inst(
+            b,
+            InstData::new(Op::Barrier(FenceFlags::LOCAL, Scope::WorkGroup), &[]),
+            Some(Type::I32),
+        );
+        ret(&mut m, f, b);
+        rejects(&m, "has no result");
+
+        let (mut m, f, b) = start();
+        m.funcs[f].append_inst(b, InstData::new(Op::Iconst(0), &[]), None);
+        ret(&mut m, f, b);
+        rejects(&m, "must have a result");
+
+        let (mut m, f, b) = start();
+        m.funcs[f].append_inst(b, InstData::new(Op::Null, &[]), Some(Type::I64));
+        ret(&mut m, f, b);
+        rejects(&m, "null of type i64");
+    }
+
+    #[test]
+    fn references_to_missing_entities() {
+        let (mut m, f, b) = start();
+        m.funcs[f].append_inst(
+            b,
+            InstData::new(Op::SlotAddr(StackSlot::from_u32(3)), &[]),
+            Some(Type::ptr(AddrSpace::Private)),
+        );
+        m.funcs[f].append_inst(
+            b,
+            InstData::new(Op::GlobalAddr(Global::from_u32(0)), &[]),
+            Some(Type::ptr(AddrSpace::Global)),
+        );
+        m.funcs[f].append_inst(b, InstData::new(Op::Call(Func::from_u32(9)), &[]), None);
+        ret(&mut m, f, b);
+        let es = errors_of(&m);
+        for want in [
+            "ss3 does not exist",
+            "g0 does not exist",
+            "calls fn9, which does not exist",
+        ] {
+            assert!(es.iter().any(|e| e.contains(want)), "{want}: {es:?}");
+        }
+    }
+
+    #[test]
+    fn kernels_need_bodies_and_slots_need_power_of_two_alignment() {
+        let mut m = Module::new();
+        m.add_kernel("k", Signature::new(&[], None), KernelInfo::default());
+        rejects(&m, "a kernel must have a body");
+        let (mut m, f, b) = start();
+        m.funcs[f].create_slot(8, 3);
+        ret(&mut m, f, b);
+        rejects(&m, "ss0: alignment 3 is not a power of two");
+    }
+
+    #[test]
+    fn unresolved_aliases_are_reported() {
+        let (mut m, f, b) = start();
+        let x = m.funcs[f].dfg.block_params(b)[0];
+        let i = m.funcs[f].append_inst(
+            b,
+            InstData::new(Op::Binary(BinaryOp::Iadd), &[x, x]),
+            Some(Type::I32),
+        );
+        let r = m.funcs[f].dfg.inst_result(i).expect("result");
+        m.funcs[f].append_inst(
+            b,
+            InstData::new(Op::Binary(BinaryOp::Imul), &[r, r]),
+            Some(Type::I32),
+        );
+        m.funcs[f].dfg.change_to_alias(r, x);
+        ret(&mut m, f, b);
+        rejects(&m, &format!("uses {r}, an unresolved alias of {x}"));
+        m.funcs[f].resolve_aliases();
+        m.funcs[f].remove_inst(i);
+        assert_eq!(errors_of(&m), Vec::<String>::new());
+    }
+}

@@ -28,7 +28,7 @@ impl Config {
         self.extensions.iter().any(|e| e == name) || self.features.iter().any(|e| e == name)
     }
     /// A 2.0 feature: always in 2.0, in 3.0 only with its feature macro.
-    fn v20(&self, feature: &str) -> bool {
+    pub fn v20(&self, feature: &str) -> bool {
         if self.version >= ClVersion::CL3_0.0 {
             feature.is_empty() || self.has(feature)
         } else {
@@ -44,6 +44,7 @@ pub enum PElem {
     Atomic(Scalar),
     AtomicFlag,
     Event,
+    ClkEvent,
     Void,
 }
 
@@ -350,7 +351,12 @@ const TABLE: &[Row] = &[
     ("ndrange_1D", "ndrange(size_t)", "-", "2.0:__opencl_c_device_enqueue"),
     ("ndrange_1D", "ndrange(size_t,size_t)", "-", "2.0:__opencl_c_device_enqueue"),
     ("ndrange_1D", "ndrange(size_t,size_t,size_t)", "-", "2.0:__opencl_c_device_enqueue"),
-    ("retain_event release_event set_user_event_status_dummy", "void(clkevent)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("retain_event release_event", "void(clkevent)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("enqueue_marker", "int(queue,uint,cclkevent*P,clkevent*P)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("capture_event_profiling_info", "void(clkevent,int,void*g)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("ndrange_2D ndrange_3D", "ndrange(culong*P)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("ndrange_2D ndrange_3D", "ndrange(culong*P,culong*P)", "-", "2.0:__opencl_c_device_enqueue"),
+    ("ndrange_2D ndrange_3D", "ndrange(culong*P,culong*P,culong*P)", "-", "2.0:__opencl_c_device_enqueue"),
     ("create_user_event", "clkevent()", "-", "2.0:__opencl_c_device_enqueue"),
     ("is_valid_event", "bool(clkevent)", "-", "2.0:__opencl_c_device_enqueue"),
     ("set_user_event_status", "void(clkevent,int)", "-", "2.0:__opencl_c_device_enqueue"),
@@ -483,7 +489,14 @@ fn scalar_named(s: &str) -> Option<Scalar> {
 /// `A`/`N` pointers. Returns None for an unknown token (a table bug).
 fn template_type(tok: &str, s: Scalar, n: u8, space: AddrSpace, fam_n: bool) -> Option<Pt> {
     if let Some((pointee, sp)) = tok.split_once('*') {
-        let (is_const, is_volatile, core) = if let Some(c) = pointee.strip_prefix('c') {
+        // A leading `c` or `v` marks const or volatile, unless the name itself starts so.
+        let plain = |p: &str| {
+            matches!(p, "@" | "flag" | "event" | "clkevent" | "void")
+                || template_type(p, s, n, space, fam_n).is_some()
+        };
+        let (is_const, is_volatile, core) = if plain(pointee) {
+            (false, false, pointee)
+        } else if let Some(c) = pointee.strip_prefix('c') {
             (true, false, c)
         } else if let Some(v) = pointee.strip_prefix('v') {
             (false, true, v)
@@ -494,6 +507,7 @@ fn template_type(tok: &str, s: Scalar, n: u8, space: AddrSpace, fam_n: bool) -> 
             "@" => PElem::Atomic(s),
             "flag" => PElem::AtomicFlag,
             "event" => PElem::Event,
+            "clkevent" => PElem::ClkEvent,
             "void" => PElem::Void,
             _ => match template_type(core, s, n, space, fam_n)? {
                 Pt::Val(s, n) => PElem::Val(s, n),
@@ -1012,7 +1026,21 @@ pub fn lookup(name: &str, cfg: &Config) -> Vec<Sig> {
 /// Names sema handles itself because they are generic over any pointer or pipe type
 /// (6.15.10 to_global/to_local/to_private/get_fence; 6.15.18 pipes).
 pub fn is_special(name: &str) -> bool {
-    matches!(name, "to_global" | "to_local" | "to_private" | "get_fence") || is_pipe_builtin(name)
+    matches!(name, "to_global" | "to_local" | "to_private" | "get_fence")
+        || is_pipe_builtin(name)
+        || is_enqueue_builtin(name)
+}
+
+/// The block-taking functions of 6.15.19 (enqueue_kernel and the kernel queries).
+pub fn is_enqueue_builtin(name: &str) -> bool {
+    matches!(
+        name,
+        "enqueue_kernel"
+            | "get_kernel_work_group_size"
+            | "get_kernel_preferred_work_group_size_multiple"
+            | "get_kernel_sub_group_count_for_ndrange"
+            | "get_kernel_max_sub_group_size_for_ndrange"
+    )
 }
 
 /// The pipe functions of 6.15.18, generic over the pipe's element type.

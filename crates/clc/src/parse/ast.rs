@@ -122,6 +122,10 @@ pub enum Derived {
         variadic: bool,
         loc: Loc,
     },
+    /// `^` in a declarator: a reference to a block (6.14.2).
+    Block {
+        loc: Loc,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -322,6 +326,8 @@ pub enum ExprKind {
     AlignofExpr(Box<Expr>),
     VecStepExpr(Box<Expr>),
     VecStepType(Box<TypeName>),
+    /// A block literal `^(params) { body }` (6.14.3); no parameter list means `(void)`.
+    BlockLit(Box<(Vec<Param>, Stmt)>),
     /// An expression that failed to parse (already reported).
     Error,
 }

@@ -59,7 +59,8 @@ pub struct Parser<'a> {
     builtin_types: FxHashMap<Sym, Option<BaseType>>,
     depth: u32,
     fatal: bool,
-    pending_unroll: Option<u32>,
+    /// `#pragma unroll` hints by the index of the token they precede.
+    pub unroll_hints: FxHashMap<usize, (u32, Loc)>,
     /// A `;` reported missing after a struct body, treated as present.
     virtual_semi: bool,
     /// Operators chained in the current statement (see [`MAX_OPS`]).
@@ -70,6 +71,7 @@ pub struct Parser<'a> {
     last_reported: bool,
     /// The OpenCL C version (keywords that only exist from some version on).
     pub version: u32,
+    in_block_literal: u32,
 }
 
 fn space_of(k: Kw) -> Option<AddrSpace> {
@@ -135,6 +137,7 @@ pub fn builtin_type_name(name: &str) -> Option<BaseType> {
         "ndrange_t" => BaseType::NdRange,
         "cl_mem_fence_flags" => BaseType::Scalar(Scalar::UInt),
         "memory_order" => BaseType::MemoryOrder,
+        "kernel_enqueue_flags_t" | "clk_profiling_info" => BaseType::Scalar(Scalar::Int),
         "memory_scope" => BaseType::MemoryScope,
         "atomic_int" => BaseType::Atomic(Scalar::Int),
         "atomic_uint" => BaseType::Atomic(Scalar::UInt),
@@ -178,12 +181,13 @@ impl<'a> Parser<'a> {
             builtin_types: FxHashMap::default(),
             depth: 0,
             fatal: false,
-            pending_unroll: None,
+            unroll_hints: FxHashMap::default(),
             virtual_semi: false,
             ops: 0,
             quiet_at_eof: false,
             last_reported: false,
             version: 300,
+            in_block_literal: 0,
         }
     }
 
@@ -479,10 +483,6 @@ impl<'a> Parser<'a> {
         let mut out = Vec::new();
         while self.kind() != Tok::Eof && !self.fatal {
             if self.eat(Tok::Semi) {
-                continue;
-            }
-            if self.kind() == Tok::Pragma {
-                self.bump();
                 continue;
             }
             let start = self.pos;
@@ -1084,7 +1084,15 @@ impl<'a> Parser<'a> {
         }
         let mut ptrs = Vec::new();
         let mut attrs = Vec::new();
-        while self.eat(Tok::Star) {
+        loop {
+            if self.kind() == Tok::Caret {
+                let loc = self.bump().loc;
+                ptrs.push(Derived::Block { loc });
+                continue;
+            }
+            if !self.eat(Tok::Star) {
+                break;
+            }
             let mut quals = Quals::default();
             let mut space = None;
             loop {
@@ -1114,6 +1122,7 @@ impl<'a> Parser<'a> {
             // A nested declarator, not a parameter list: `(*p)`, `(name)`.
             let n = self.peek_n(1);
             n.kind == Tok::Star
+                || n.kind == Tok::Caret
                 || n.kind == Tok::LParen
                 || (n.kind == Tok::Ident && !self.starts_decl(n) && !abstract_ok)
                 || (n.kind == Tok::Ident
@@ -1129,8 +1138,6 @@ impl<'a> Parser<'a> {
             d.name = Some(t.sym);
             d.loc = t.loc;
         } else if !abstract_ok {
-            let desc = self.describe_tok(t);
-            let _ = desc;
             self.error(t.loc, "expected identifier or '('");
         }
         let mut suffixes = Vec::new();
@@ -1334,7 +1341,11 @@ impl<'a> Parser<'a> {
 
     fn statement_inner(&mut self) -> Stmt {
         let loc = self.loc();
-        self.ops = 0;
+        // Statements inside a block literal count towards the enclosing statement's
+        // operators, so that nesting cannot multiply the bound.
+        if self.in_block_literal == 0 {
+            self.ops = 0;
+        }
         let mk = |kind| Stmt {
             kind,
             loc,
@@ -1342,23 +1353,18 @@ impl<'a> Parser<'a> {
             unroll: None,
         };
         let t = self.tok();
-        if t.kind == Tok::Pragma {
-            self.bump();
-            self.pending_unroll = Some(t.sym);
+        if let Some((count, ploc)) = self.unroll_hints.remove(&self.pos) {
             let mut s = self.statement();
             if !matches!(
                 s.kind,
                 StmtKind::For(..) | StmtKind::While(..) | StmtKind::DoWhile(..)
             ) {
                 self.error(
-                    t.loc,
+                    ploc,
                     "expected a for, while, or do-while loop to follow '#pragma unroll'",
                 );
             }
-            s.unroll = self.pending_unroll.take().or(s.unroll);
-            if s.unroll.is_none() {
-                s.unroll = Some(t.sym);
-            }
+            s.unroll = Some(count);
             return s;
         }
         // Statement attributes: __attribute__((opencl_unroll_hint(n))) for (...)
@@ -2108,6 +2114,37 @@ impl<'a> Parser<'a> {
                     loc,
                 }
             }
+            Tok::Caret => {
+                // A block literal (6.14.3).
+                self.bump();
+                if !self.enter() {
+                    return Expr {
+                        kind: ExprKind::Error,
+                        loc,
+                    };
+                }
+                let params = if self.kind() == Tok::LParen {
+                    self.bump();
+                    self.params().0
+                } else {
+                    Vec::new()
+                };
+                self.push_scope();
+                for p in &params {
+                    if let Some(n) = p.decl.name {
+                        self.declare(n, false);
+                    }
+                }
+                self.in_block_literal += 1;
+                let body = self.compound();
+                self.in_block_literal -= 1;
+                self.pop_scope();
+                self.leave();
+                Expr {
+                    kind: ExprKind::BlockLit(Box::new((params, body))),
+                    loc,
+                }
+            }
             Tok::LParen => {
                 self.bump();
                 if !self.enter() {
@@ -2260,6 +2297,7 @@ fn has_error(e: &Expr) -> bool {
         ExprKind::Cond(a, b, c) => has_error(a) || has_error(b) || has_error(c),
         ExprKind::Call(f, args) => has_error(f) || args.iter().any(has_error),
         ExprKind::VecLit(_, args) => args.iter().any(has_error),
+        ExprKind::BlockLit(_) => false,
         _ => false,
     }
 }

@@ -13,6 +13,11 @@ use crate::lex::{self, Interner, LexState, Tok, Token, BOL, NOEXPAND, SPACE};
 const PLACEMARKER: u8 = 16;
 const MAX_INCLUDE_DEPTH: usize = 200;
 const MAX_EXPANSION_DEPTH: usize = 2000;
+/// Tokens all macro expansions of one compilation may produce (a "macro bomb" such as
+/// `#define A1 A0 A0 ... #define A40 A39 A39` is an error, not an exponential loop).
+const MAX_EXPANDED_TOKENS: usize = 1_000_000;
+/// Files one compilation may open through #include.
+const MAX_INCLUDES: usize = 20_000;
 
 #[derive(Clone, Debug)]
 pub struct Macro {
@@ -73,6 +78,12 @@ pub struct Preprocessor<'a> {
     sym_va_args: u32,
     sym_pragma_op: u32,
     include_depth: usize,
+    /// Tokens produced by macro expansion so far (see [`MAX_EXPANDED_TOKENS`]).
+    expanded_tokens: usize,
+    includes: usize,
+    /// `#pragma unroll` hints: (index of the token they precede, count, pragma location);
+    /// count 0 = unroll fully, u32::MAX = do not unroll.
+    pub unroll_hints: Vec<(usize, u32, Loc)>,
     /// The input ended inside a comment or a macro call (reported): errors at the end of
     /// the file that follow from it are not worth reporting.
     pub truncated: bool,
@@ -112,6 +123,9 @@ impl<'a> Preprocessor<'a> {
             include_depth: 0,
             eof_loc: Loc::default(),
             truncated: false,
+            unroll_hints: Vec::new(),
+            expanded_tokens: 0,
+            includes: 0,
             version: 300,
         };
         for (name, b) in [
@@ -156,14 +170,20 @@ impl<'a> Preprocessor<'a> {
             conds: Vec::new(),
         });
         let mut out = Vec::new();
+        let mut pending_unroll = None;
         loop {
             let t = self.next_token();
+            if t.kind == Tok::Pragma {
+                // `#pragma unroll` applies to the statement that starts at the next token.
+                pending_unroll = Some((t.sym, t.loc));
+                continue;
+            }
+            if let Some((count, loc)) = pending_unroll.take() {
+                self.unroll_hints.push((out.len(), count, loc));
+            }
             if t.kind == Tok::Eof {
                 out.push(t);
                 break;
-            }
-            if t.kind == Tok::Hash || t.kind == Tok::HashHash {
-                // A stray '#' outside a directive; the parser reports it.
             }
             out.push(t);
             if self.diags.error_count() > crate::diag::MAX_ERRORS {
@@ -322,6 +342,15 @@ impl<'a> Preprocessor<'a> {
                 let exp = self.new_expansion(t);
                 let body = self.retag(&m.body, exp, t);
                 let body = self.paste_all(body, None, &[], &m);
+                if !self.charge(body.len(), t) {
+                    return Token {
+                        kind: Tok::Eof,
+                        flags: BOL,
+                        len: 0,
+                        loc: t.loc,
+                        sym: 0,
+                    };
+                }
                 self.stack.push(Ctx::Tokens {
                     toks: body,
                     pos: 0,
@@ -343,12 +372,37 @@ impl<'a> Preprocessor<'a> {
             let exp = self.new_expansion(t);
             let body = self.retag(&m.body, exp, t);
             let body = self.paste_all(body, Some(exp), &args, &m);
+            if !self.charge(body.len(), t) {
+                return Token {
+                    kind: Tok::Eof,
+                    flags: BOL,
+                    len: 0,
+                    loc: t.loc,
+                    sym: 0,
+                };
+            }
             self.stack.push(Ctx::Tokens {
                 toks: body,
                 pos: 0,
                 macro_sym: Some(t.sym),
             });
         }
+    }
+
+    /// Counts tokens produced by an expansion; false (after one error, with the rest of the
+    /// input dropped) when the compilation has produced too many.
+    fn charge(&mut self, n: usize, at: Token) -> bool {
+        self.expanded_tokens += n;
+        if self.expanded_tokens <= MAX_EXPANDED_TOKENS {
+            return true;
+        }
+        if !self.truncated {
+            self.diags
+                .error(at.loc, "macro expansion produces too many tokens");
+        }
+        self.truncated = true;
+        self.stack.clear();
+        false
     }
 
     fn new_expansion(&mut self, call: Token) -> u32 {
@@ -740,11 +794,11 @@ impl<'a> Preprocessor<'a> {
                 }
             }
             "error" => {
-                let msg = self.rest_of_line_text(first, rest);
+                let msg = self.rest_of_line_text(rest);
                 self.diags.error(first.loc, msg);
             }
             "warning" => {
-                let msg = self.rest_of_line_text(first, rest);
+                let msg = self.rest_of_line_text(rest);
                 self.diags.warning(first.loc, msg);
             }
             "line" => self.line_directive(hash, rest),
@@ -755,8 +809,7 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
-    fn rest_of_line_text(&self, dir: Token, rest: &[Token]) -> String {
-        let _ = dir;
+    fn rest_of_line_text(&self, rest: &[Token]) -> String {
         let Some(first) = rest.first() else {
             return String::new();
         };
@@ -1122,6 +1175,11 @@ impl<'a> Preprocessor<'a> {
                 }
             }
         };
+        self.includes += 1;
+        if self.includes > MAX_INCLUDES {
+            self.diags.error(dir.loc, "too many #include directives");
+            return;
+        }
         if self.include_depth >= MAX_INCLUDE_DEPTH {
             self.diags.error(dir.loc, "#include nested too deeply");
             return;

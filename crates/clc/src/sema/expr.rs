@@ -52,9 +52,11 @@ impl Sema<'_> {
         match &e.kind {
             ExprKind::Var(v) => self.vars[v.0 as usize].ty,
             ExprKind::Deref(p) => self.types.pointee(p.ty).unwrap_or_default(),
+            // String literals are `__constant char[N]` (not const-qualified, as in C; the
+            // constant address space already forbids writes).
             ExprKind::StrConst(_) => QualType {
                 ty: e.ty,
-                is_const: true,
+                is_const: false,
                 space: AddrSpace::Constant,
                 ..Default::default()
             },
@@ -201,18 +203,12 @@ impl Sema<'_> {
         let tty = self.types.get(to).clone();
         let incompatible = |me: &mut Self| {
             let (a, b) = (me.types.name(from), me.types.name(to));
-            let prep = if action == "passing" {
-                "to parameter of type"
-            } else if action == "returning" {
-                "from a function with result type"
-            } else {
-                "with an expression of type"
-            };
-            let msg = if action == "passing" || action == "returning" {
-                format!("{action} '{a}' {prep} '{b}' incompatible type")
-            } else {
-                let _ = prep;
-                format!("{action} '{b}' with an expression of incompatible type '{a}'")
+            let msg = match action {
+                "passing" => format!("passing '{a}' to parameter of incompatible type '{b}'"),
+                "returning" => {
+                    format!("returning '{a}' from a function with incompatible result type '{b}'")
+                }
+                _ => format!("{action} '{b}' with an expression of incompatible type '{a}'"),
             };
             me.diags.error(loc, msg);
             me.error_expr(loc)
@@ -322,7 +318,17 @@ impl Sema<'_> {
             );
             return self.error_expr(c.loc);
         }
-        e
+        self.truth(e)
+    }
+
+    /// A scalar's truth value as an explicit `bool` (compare with zero, C99 6.8.4.1).
+    pub fn truth(&mut self, e: Expr) -> Expr {
+        if e.is_error() || matches!(self.types.get(e.ty), Type::Scalar(Scalar::Bool)) {
+            return e;
+        }
+        let bt = self.types.scalar(Scalar::Bool);
+        let loc = e.loc;
+        mk(ExprKind::Cast(CastKind::ToBool, Box::new(e)), bt, loc)
     }
 
     fn check_scalar_cond(&mut self, e: &Expr, loc: Loc) -> bool {
@@ -342,13 +348,7 @@ impl Sema<'_> {
 
     /// Usual arithmetic conversions (6.4.6) of two rvalues; reports and returns None when the
     /// operands cannot be combined.
-    pub fn arith_common(
-        &mut self,
-        a: Expr,
-        b: Expr,
-        loc: Loc,
-        op: &str,
-    ) -> Option<(Expr, Expr, TypeId)> {
+    pub fn arith_common(&mut self, a: Expr, b: Expr, loc: Loc) -> Option<(Expr, Expr, TypeId)> {
         let (Some((sa, la)), Some((sb, lb))) = (self.types.arith(a.ty), self.types.arith(b.ty))
         else {
             let (x, y) = (self.types.name(a.ty), self.types.name(b.ty));
@@ -356,7 +356,6 @@ impl Sema<'_> {
                 loc,
                 format!("invalid operands to binary expression ('{x}' and '{y}')"),
             );
-            let _ = op;
             return None;
         };
         if la > 1 && lb > 1 {
@@ -376,25 +375,15 @@ impl Sema<'_> {
             return Some((a, b, t));
         }
         if la > 1 || lb > 1 {
-            let (vec_e, vs, sc_s, scalar_first) = if la > 1 {
-                (sa, la, sb, false)
-            } else {
-                (sb, lb, sa, true)
-            };
-            let _ = vs;
-            // 6.4.6: an error if the scalar has greater rank than the vector element.
-            let is_literal_int =
-                |e: &Expr| matches!(e.kind, ExprKind::IntConst(_)) && sc_s.is_integer();
-            let scalar_e = if scalar_first { &a } else { &b };
-            let literal_ok = is_literal_int(scalar_e) && !(vec_e.is_integer() && sc_s.is_float());
-            if cl_rank(sc_s) > cl_rank(vec_e) && !(literal_ok && vec_e.is_float()) {
+            let (vec_e, sc_s) = if la > 1 { (sa, sb) } else { (sb, sa) };
+            // 6.4.6: "An error shall occur if any scalar operand has greater rank than the
+            // type of the vector element."
+            if cl_rank(sc_s) > cl_rank(vec_e) {
                 let vty = if la > 1 { a.ty } else { b.ty };
                 let sty = if la > 1 { b.ty } else { a.ty };
                 let (vn, sn) = (self.types.name(vty), self.types.name(sty));
-                if sc_s.is_float() && vec_e.is_integer() || cl_rank(sc_s) > cl_rank(vec_e) {
-                    self.diags.error(loc, format!("cannot convert between scalar type '{sn}' and vector type '{vn}' as implicit conversion would cause truncation"));
-                    return None;
-                }
+                self.diags.error(loc, format!("cannot convert between scalar type '{sn}' and vector type '{vn}' as implicit conversion would cause truncation"));
+                return None;
             }
             let t = if la > 1 { a.ty } else { b.ty };
             let a = self.convert_arith(a, t);
@@ -456,6 +445,7 @@ impl Sema<'_> {
         let loc = e.loc;
         match &e.kind {
             ast::ExprKind::Error => self.error_expr(loc),
+            ast::ExprKind::BlockLit(b) => self.block_literal(&b.0, &b.1, loc),
             ast::ExprKind::Int(v, unsigned, long, decimal) => {
                 self.int_literal(*v, *unsigned, *long, *decimal, loc)
             }
@@ -488,19 +478,18 @@ impl Sema<'_> {
             }
             ast::ExprKind::Str(bytes) => {
                 let c = self.types.scalar(Scalar::Char);
-                let t = self.types.intern(Type::Array(
-                    QualType {
-                        ty: c,
-                        is_const: true,
-                        ..Default::default()
-                    },
-                    Some(bytes.len() as u64 + 1),
-                ));
+                let t = self
+                    .types
+                    .intern(Type::Array(QualType::new(c), Some(bytes.len() as u64 + 1)));
                 mk(ExprKind::StrConst(bytes.clone()), t, loc)
             }
             ast::ExprKind::Ident(s) => match self.lookup(*s) {
                 Some(Binding::Var(v)) if self.is_poisoned(v) => self.error_expr(loc),
                 Some(Binding::Var(v)) => {
+                    if !self.block_stack.is_empty() {
+                        let depth = self.lookup_depth(*s).map_or(0, |d| d.1);
+                        self.capture(v, depth);
+                    }
                     let ty = self.vars[v.0 as usize].ty.ty;
                     mk(ExprKind::Var(v), ty, loc)
                 }
@@ -705,6 +694,20 @@ impl Sema<'_> {
             return false;
         }
         let q = self.lvalue_qual(e);
+        if let ExprKind::Var(v) = &e.kind {
+            if self
+                .block_stack
+                .last()
+                .is_some_and(|b| b.captures.contains(v))
+            {
+                // 6.14.3: captured variables are const copies.
+                self.diags.error(
+                    loc,
+                    "variable is not assignable (missing __block type specifier)",
+                );
+                return false;
+            }
+        }
         if let ExprKind::Swizzle(_, lanes) = &e.kind {
             let mut seen = [false; 16];
             for &l in lanes {
@@ -862,6 +865,7 @@ impl Sema<'_> {
                 let Some((s, _)) = self.types.arith(e.ty) else {
                     if op == UnOp::Not && self.types.is_pointer(e.ty) {
                         let it = self.types.int();
+                        let e = self.truth(e);
                         return mk(ExprKind::Unary(UnaryOp::LogNot, Box::new(e)), it, loc);
                     }
                     let tn = self.types.name(e.ty);
@@ -874,6 +878,11 @@ impl Sema<'_> {
                 match op {
                     UnOp::Not => {
                         let rt = self.bool_result(e.ty);
+                        let e = if self.types.is_vector(e.ty) {
+                            e
+                        } else {
+                            self.truth(e)
+                        };
                         mk(ExprKind::Unary(UnaryOp::LogNot, Box::new(e)), rt, loc)
                     }
                     UnOp::BitNot if s.is_float() => {
@@ -940,15 +949,25 @@ impl Sema<'_> {
                 let b = self.convert_arith(b, t);
                 mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), t, loc)
             }
+            BinOp::LogAnd | BinOp::LogOr
+                if !self.types.is_vector(a.ty) && !self.types.is_vector(b.ty) =>
+            {
+                // Scalars: both operands become truth values; the result is int 0/1.
+                let a = self.truth(a);
+                let b = self.truth(b);
+                let it = self.types.int();
+                mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), it, loc)
+            }
             BinOp::LogAnd | BinOp::LogOr => {
-                let Some((a, b, t)) = self.arith_common(a, b, loc, op.spelling()) else {
+                // 6.5.8: vectors lane by lane, -1/0 in the signed integer vector type.
+                let Some((a, b, t)) = self.arith_common(a, b, loc) else {
                     return self.error_expr(loc);
                 };
                 let rt = self.bool_result(t);
                 mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), rt, loc)
             }
             _ => {
-                let Some((a, b, t)) = self.arith_common(a, b, loc, op.spelling()) else {
+                let Some((a, b, t)) = self.arith_common(a, b, loc) else {
                     return self.error_expr(loc);
                 };
                 let (s, _) = self.types.arith(t).unwrap_or((Scalar::Int, 1));
@@ -1208,7 +1227,7 @@ impl Sema<'_> {
         }
         if self.types.is_vector(c.ty) {
             // 6.5.15: a vector condition selects per lane; operands become the vector type.
-            let Some((a, b, t)) = self.arith_common(a, b, loc, "?:") else {
+            let Some((a, b, t)) = self.arith_common(a, b, loc) else {
                 return self.error_expr(loc);
             };
             let (cl, tl) = (
@@ -1234,9 +1253,11 @@ impl Sema<'_> {
                 loc,
             );
         }
+        // A scalar condition is a truth value (C99 6.5.15p4).
+        let c = self.truth(c);
         let (at, bt) = (a.ty, b.ty);
         if self.types.arith(at).is_some() && self.types.arith(bt).is_some() {
-            let Some((a, b, t)) = self.arith_common(a, b, loc, "?:") else {
+            let Some((a, b, t)) = self.arith_common(a, b, loc) else {
                 return self.error_expr(loc);
             };
             return mk(
@@ -1471,8 +1492,7 @@ impl Sema<'_> {
             return self.error_expr(loc);
         };
         let hi_of_3 = lanes == 3 && name == "hi";
-        if let Some(&bad) = idx.iter().find(|&&i| i >= lanes && !(hi_of_3 && i == 3)) {
-            let _ = bad;
+        if idx.iter().any(|&i| i >= lanes && !(hi_of_3 && i == 3)) {
             self.diags
                 .error(loc, format!("vector component access exceeds type '{tn}'"));
             return self.error_expr(loc);
@@ -1672,7 +1692,31 @@ impl Sema<'_> {
             return self.error_expr(loc);
         }
         match self.lookup(sym) {
-            Some(Binding::Func(f)) => {
+            Some(Binding::Func(first)) => {
+                let f = match self.overloads.get(&sym).cloned() {
+                    Some(set) => match self.pick_overload(&set, &cargs) {
+                        Ok(f) => f,
+                        Err(ambiguous) => {
+                            let tys: Vec<String> =
+                                cargs.iter().map(|a| self.types.name(a.ty)).collect();
+                            let what = if ambiguous {
+                                "call to '{}' is ambiguous"
+                            } else {
+                                "no matching function for call to '{}'"
+                            };
+                            self.diags.error(
+                                callee.loc,
+                                format!(
+                                    "{} with arguments ({})",
+                                    what.replace("{}", name),
+                                    tys.join(", ")
+                                ),
+                            );
+                            return self.error_expr(loc);
+                        }
+                    },
+                    None => first,
+                };
                 let func = &self.funcs[f.0 as usize];
                 let ret = func.ret;
                 let params: Vec<TypeId> = func
@@ -1713,6 +1757,16 @@ impl Sema<'_> {
                 }
                 mk(ExprKind::Call(Box::new(Callee::User(f)), conv), ret, loc)
             }
+            Some(Binding::Var(v))
+                if matches!(
+                    self.types.get(self.vars[v.0 as usize].ty.ty),
+                    Type::Block { .. }
+                ) =>
+            {
+                let c = self.expr(callee);
+                let c = self.rvalue(c);
+                self.call_block(c, cargs, loc)
+            }
             Some(Binding::Var(_)) | Some(Binding::EnumConst(_)) => {
                 self.diags.error(
                     callee.loc,
@@ -1747,6 +1801,7 @@ impl Sema<'_> {
                     PElem::Atomic(s) => self.types.intern(Type::Atomic(s)),
                     PElem::AtomicFlag => self.types.intern(Type::AtomicFlag),
                     PElem::Event => self.types.intern(Type::Event),
+                    PElem::ClkEvent => self.types.intern(Type::ClkEvent),
                     PElem::Void => self.types.void(),
                 };
                 self.types.pointer(QualType {
@@ -1830,6 +1885,7 @@ impl Sema<'_> {
                     (Type::Atomic(s), PElem::Atomic(ps)) => *s == ps,
                     (Type::AtomicFlag, PElem::AtomicFlag)
                     | (Type::Event, PElem::Event)
+                    | (Type::ClkEvent, PElem::ClkEvent)
                     | (Type::Void, PElem::Void) => true,
                     _ => false,
                 };
@@ -1861,6 +1917,9 @@ impl Sema<'_> {
     }
 
     fn builtin_call(&mut self, name: &str, args: Vec<Expr>, name_loc: Loc, loc: Loc) -> Expr {
+        if builtins::is_enqueue_builtin(name) {
+            return self.enqueue_builtin(name, args, name_loc, loc);
+        }
         if builtins::is_pipe_builtin(name) && self.opts.version >= 200 {
             return self.pipe_builtin(name, args, name_loc, loc);
         }
@@ -1982,6 +2041,295 @@ impl Sema<'_> {
 
     /// 6.15.10: to_global/to_local/to_private take any generic pointer; get_fence returns
     /// cl_mem_fence_flags.
+    /// Chooses among `overloadable` user functions: the candidate whose arguments convert
+    /// at the least total cost; Err(true) when two tie, Err(false) when none fits.
+    fn pick_overload(&mut self, set: &[FuncId], args: &[Expr]) -> Result<FuncId, bool> {
+        let mut scored: Vec<(u32, FuncId)> = Vec::new();
+        for &f in set {
+            let params: Vec<TypeId> = self.funcs[f.0 as usize]
+                .params
+                .iter()
+                .map(|v| self.vars[v.0 as usize].ty.ty)
+                .collect();
+            if params.len() != args.len() {
+                continue;
+            }
+            let mut total = 0;
+            let mut fits = true;
+            for (a, p) in args.iter().zip(params) {
+                match self.user_arg_cost(a, p) {
+                    Some(c) => total += c,
+                    None => {
+                        fits = false;
+                        break;
+                    }
+                }
+            }
+            if fits {
+                scored.push((total, f));
+            }
+        }
+        scored.sort_by_key(|s| s.0);
+        match scored.as_slice() {
+            [] => Err(false),
+            [(a, _), (b, _), ..] if a == b => Err(true),
+            [(_, f), ..] => Ok(*f),
+        }
+    }
+
+    /// Conversion cost of passing `a` to a parameter of type `p` (None: not allowed).
+    fn user_arg_cost(&self, a: &Expr, p: TypeId) -> Option<u32> {
+        if a.ty == p {
+            return Some(0);
+        }
+        match (self.types.get(a.ty), self.types.get(p)) {
+            (Type::Scalar(s), Type::Scalar(t)) => {
+                Some(if s.is_float() == t.is_float() && t.rank() > s.rank() {
+                    1
+                } else {
+                    2
+                })
+            }
+            (Type::Enum(_), Type::Scalar(_)) => Some(1),
+            (Type::Scalar(_), Type::Vector(..)) => Some(3),
+            (Type::Pointer(x), Type::Pointer(y)) => {
+                let same = x.ty == y.ty || self.types.is_void(y.ty);
+                let space_ok = x.space == y.space
+                    || (y.space == AddrSpace::Generic && x.space != AddrSpace::Constant);
+                let quals_ok = (!x.is_const || y.is_const) && (!x.is_volatile || y.is_volatile);
+                (same && space_ok && quals_ok).then_some(1)
+            }
+            (Type::Scalar(s), Type::Pointer(_)) if s.is_integer() && self.is_null_constant(a) => {
+                Some(2)
+            }
+            _ => None,
+        }
+    }
+
+    /// Records that the block literals being checked read variable `v` of scope `depth`.
+    fn capture(&mut self, v: VarId, depth: usize) {
+        if !matches!(
+            self.vars[v.0 as usize].kind,
+            VarKind::Local | VarKind::Param
+        ) {
+            return;
+        }
+        for b in &mut self.block_stack {
+            if depth < b.base_scope && !b.captures.contains(&v) {
+                b.captures.push(v);
+            }
+        }
+    }
+
+    /// `^(params) { body }` (6.14.3).
+    fn block_literal(&mut self, params: &[ast::Param], body: &ast::Stmt, loc: Loc) -> Expr {
+        if !self.cfg.v20("__opencl_c_device_enqueue") {
+            self.diags.error(
+                loc,
+                "blocks require OpenCL C 2.0 or the __opencl_c_device_enqueue feature",
+            );
+            return self.error_expr(loc);
+        }
+        self.push_scope();
+        let base_scope = self.scopes.len() - 1;
+        let mut vars = Vec::new();
+        let mut types = Vec::new();
+        for p in params {
+            let b = self.base_type(&p.spec);
+            let (q, _) = self.declarator_type(b, p.spec.space.is_some(), &p.decl);
+            types.push(q.ty);
+            let name = p
+                .decl
+                .name
+                .map(|n| self.name(n).to_string())
+                .unwrap_or_default();
+            self.vars.push(Var {
+                name,
+                ty: q,
+                kind: VarKind::Param,
+                loc: p.decl.loc,
+                align: None,
+            });
+            let id = VarId(self.vars.len() as u32 - 1);
+            if let Some(n) = p.decl.name {
+                self.bind(n, Binding::Var(id), p.decl.loc);
+            }
+            vars.push(id);
+        }
+        self.block_stack.push(super::BlockCtx {
+            base_scope,
+            ..Default::default()
+        });
+        let body = self.block_body(body);
+        let ctx = self.block_stack.pop().unwrap_or_default();
+        self.pop_scope();
+        let ret = match ctx.ret {
+            Some(r) => r,
+            None => self.types.void(),
+        };
+        let t = self.types.intern(Type::Block { ret, params: types });
+        mk(
+            ExprKind::Block(Box::new(BlockExpr {
+                params: vars,
+                body,
+                captures: ctx.captures,
+            })),
+            t,
+            loc,
+        )
+    }
+
+    /// A call through a block reference.
+    fn call_block(&mut self, block: Expr, args: Vec<Expr>, loc: Loc) -> Expr {
+        let Type::Block { ret, params } = self.types.get(block.ty).clone() else {
+            return self.error_expr(loc);
+        };
+        if params.len() != args.len() {
+            let few = args.len() < params.len();
+            self.diags.error(
+                loc,
+                format!(
+                    "too {} arguments to block call, expected {}, have {}",
+                    if few { "few" } else { "many" },
+                    params.len(),
+                    args.len()
+                ),
+            );
+            return self.error_expr(loc);
+        }
+        let mut conv = Vec::new();
+        for (a, p) in args.into_iter().zip(params) {
+            let l = a.loc;
+            let c = self.assign_convert(a, p, l, "passing");
+            if c.is_error() {
+                return c;
+            }
+            conv.push(c);
+        }
+        mk(
+            ExprKind::Call(Box::new(Callee::Block(block)), conv),
+            ret,
+            loc,
+        )
+    }
+
+    /// 6.15.19: enqueue_kernel and the kernel queries take a block.
+    fn enqueue_builtin(&mut self, name: &str, args: Vec<Expr>, name_loc: Loc, loc: Loc) -> Expr {
+        if !self.cfg.v20("__opencl_c_device_enqueue") {
+            self.diags.error(
+                name_loc,
+                format!("implicit declaration of function '{name}' is invalid in OpenCL"),
+            );
+            return self.error_expr(loc);
+        }
+        let int = self.types.int();
+        let uint = self.types.scalar(Scalar::UInt);
+        let queue = self.types.intern(Type::Queue);
+        let ndrange = self.types.intern(Type::NdRange);
+        let clk = self.types.intern(Type::ClkEvent);
+        let space = if self.opts.generic {
+            AddrSpace::Generic
+        } else {
+            AddrSpace::Private
+        };
+        let wait_list = self.types.pointer(QualType {
+            ty: clk,
+            is_const: true,
+            space,
+            ..Default::default()
+        });
+        let event_ret = self.types.pointer(QualType {
+            ty: clk,
+            space,
+            ..Default::default()
+        });
+        let bad = |me: &mut Self, args: &[Expr]| {
+            let tys: Vec<String> = args.iter().map(|a| me.types.name(a.ty)).collect();
+            me.diags.error(
+                name_loc,
+                format!(
+                    "no matching function for call to '{name}' with arguments ({})",
+                    tys.join(", ")
+                ),
+            );
+            me.error_expr(loc)
+        };
+        let block_at = |me: &Self, args: &[Expr]| {
+            args.iter()
+                .position(|a| matches!(me.types.get(a.ty), Type::Block { .. }))
+        };
+        let Some(bi) = block_at(self, &args) else {
+            return bad(self, &args);
+        };
+        let Type::Block {
+            ret,
+            params: bparams,
+        } = self.types.get(args[bi].ty).clone()
+        else {
+            return bad(self, &args);
+        };
+        let mut expected: Vec<TypeId> = match name {
+            "enqueue_kernel" => match bi {
+                3 => vec![queue, int, ndrange],
+                6 => vec![queue, int, ndrange, uint, wait_list, event_ret],
+                _ => return bad(self, &args),
+            },
+            "get_kernel_work_group_size" | "get_kernel_preferred_work_group_size_multiple"
+                if bi == 0 =>
+            {
+                vec![]
+            }
+            "get_kernel_sub_group_count_for_ndrange"
+            | "get_kernel_max_sub_group_size_for_ndrange"
+                if bi == 1 =>
+            {
+                vec![ndrange]
+            }
+            _ => return bad(self, &args),
+        };
+        expected.push(args[bi].ty);
+        // The block returns void; its parameters are all `local void *`, one size each.
+        let local_ptrs = bparams
+            .iter()
+            .all(|p| matches!(self.types.pointee(*p), Some(q) if q.space == AddrSpace::Local));
+        if !self.types.is_void(ret) || !local_ptrs {
+            let tn = self.types.name(args[bi].ty);
+            self.diags.error(args[bi].loc, format!("illegal block type '{tn}': blocks passed to '{name}' return void and take only local pointers"));
+            return self.error_expr(loc);
+        }
+        let sizes = args.len() - bi - 1;
+        if sizes != bparams.len() || (name != "enqueue_kernel" && sizes != 0) {
+            self.diags.error(name_loc, format!("mismatch in number of block parameters ({}) and local size arguments ({sizes})", bparams.len()));
+            return self.error_expr(loc);
+        }
+        expected.extend(std::iter::repeat_n(uint, sizes));
+        let mut conv = Vec::new();
+        for (a, p) in args.into_iter().zip(expected.iter()) {
+            if a.ty == *p {
+                conv.push(a);
+                continue;
+            }
+            let l = a.loc;
+            let c = self.assign_convert(a, *p, l, "passing");
+            if c.is_error() {
+                return c;
+            }
+            conv.push(c);
+        }
+        let rt = if name == "enqueue_kernel" { int } else { uint };
+        mk(
+            ExprKind::Call(
+                Box::new(Callee::Builtin {
+                    name: name.to_string(),
+                    params: expected,
+                }),
+                conv,
+            ),
+            rt,
+            loc,
+        )
+    }
+
     /// 6.15.18 pipe functions: generic over the element type of the pipe argument.
     fn pipe_builtin(&mut self, name: &str, args: Vec<Expr>, name_loc: Loc, loc: Loc) -> Expr {
         let int = self.types.int();
@@ -2026,7 +2374,6 @@ impl Sema<'_> {
         if (reading && access != ast::Access::ReadOnly)
             || (writing && access != ast::Access::WriteOnly)
         {
-            let tn = self.types.name(pipe_ty);
             self.diags.error(
                 args[0].loc,
                 format!(
@@ -2034,7 +2381,6 @@ impl Sema<'_> {
                     if reading { "read_only" } else { "write_only" }
                 ),
             );
-            let _ = tn;
             return self.error_expr(loc);
         }
         let space = if self.opts.generic {
@@ -2127,17 +2473,16 @@ impl Sema<'_> {
         });
         let l = a.loc;
         let a = self.assign_convert(a, gen, l, "passing");
-        let (ret, sp) = match name {
-            "to_global" => (Some(AddrSpace::Global), AddrSpace::Global),
-            "to_local" => (Some(AddrSpace::Local), AddrSpace::Local),
-            "to_private" => (Some(AddrSpace::Private), AddrSpace::Private),
-            _ => (None, AddrSpace::Generic),
+        let ret = match name {
+            "to_global" => Some(AddrSpace::Global),
+            "to_local" => Some(AddrSpace::Local),
+            "to_private" => Some(AddrSpace::Private),
+            _ => None,
         };
         let rt = match ret {
             Some(s) => self.types.pointer(QualType { space: s, ..q }),
             None => self.types.scalar(Scalar::UInt),
         };
-        let _ = sp;
         mk(
             ExprKind::Call(
                 Box::new(Callee::Builtin {
@@ -2200,7 +2545,6 @@ impl Sema<'_> {
             }
             ExprKind::Binary(op, a, b) => {
                 let (x, y) = (self.const_int(a)?, self.const_int(b)?);
-                let ot = a.ty;
                 let v = match op {
                     BinOp::Add => x.wrapping_add(y),
                     BinOp::Sub => x.wrapping_sub(y),
@@ -2231,7 +2575,6 @@ impl Sema<'_> {
                     BinOp::LogAnd => return Some((x != 0 && y != 0) as i128),
                     BinOp::LogOr => return Some((x != 0 || y != 0) as i128),
                 };
-                let _ = ot;
                 wrap(v, e.ty)
             }
             ExprKind::Cond(c, a, b) => {

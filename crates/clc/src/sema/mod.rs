@@ -4,6 +4,7 @@
 //! metadata the runtime reports (clGetKernelInfo / clGetKernelArgInfo).
 
 pub mod expr;
+pub mod print;
 pub mod tree;
 pub mod types;
 
@@ -29,6 +30,15 @@ pub struct LangOpts {
     pub program_scope_globals: bool,
     pub single_precision_constant: bool,
     pub pointer_size: u64,
+}
+
+/// A block literal being checked: the scope depth its body starts at, what it captures,
+/// and its result type (from its first `return`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BlockCtx {
+    pub base_scope: usize,
+    pub captures: Vec<VarId>,
+    pub ret: Option<TypeId>,
 }
 
 /// A parameter as declared: type, name, location, explicit address space, spelling, access.
@@ -72,6 +82,8 @@ pub struct Function {
     /// Declared with `...` (reported: only printf may be variadic), calls are not checked
     /// against the parameter count beyond the fixed ones.
     pub variadic: bool,
+    /// Declared `__attribute__((overloadable))` (a clang extension kernels use).
+    pub overloadable: bool,
 }
 
 /// CL_KERNEL_ARG_ADDRESS_QUALIFIER.
@@ -185,6 +197,10 @@ pub struct Sema<'a> {
     labels: HashMap<String, Loc>,
     gotos: Vec<(String, Loc)>,
     calls: Vec<(FuncId, FuncId, Loc)>,
+    /// Overload sets of `overloadable` user functions, by name.
+    overloads: FxHashMap<Sym, Vec<FuncId>>,
+    /// Block literals being checked, innermost last.
+    pub(crate) block_stack: Vec<BlockCtx>,
     /// The last declarator had an error: its variable is poisoned.
     declarator_failed: bool,
     /// Variables whose declaration had an error: their uses report nothing more.
@@ -192,10 +208,6 @@ pub struct Sema<'a> {
     /// Nesting depth inside the current function body (1 = outermost block).
     block_depth: u32,
     anon_records: u32,
-}
-
-fn int_of(e: &Option<i128>) -> Option<i128> {
-    *e
 }
 
 impl<'a> Sema<'a> {
@@ -230,6 +242,8 @@ impl<'a> Sema<'a> {
             block_depth: 0,
             anon_records: 0,
             declarator_failed: false,
+            block_stack: Vec::new(),
+            overloads: FxHashMap::default(),
             poisoned: Default::default(),
         }
     }
@@ -255,6 +269,15 @@ impl<'a> Sema<'a> {
     pub fn lookup(&self, s: Sym) -> Option<Binding> {
         self.scopes.iter().rev().find_map(|m| m.get(&s).copied())
     }
+    /// The binding and the depth of the scope that holds it.
+    pub fn lookup_depth(&self, s: Sym) -> Option<(Binding, usize)> {
+        self.scopes
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, m)| m.get(&s).map(|b| (*b, i)))
+    }
+
     fn bind(&mut self, s: Sym, b: Binding, loc: Loc) {
         let scope = self.scopes.last_mut().expect("scope");
         if let Some(old) = scope.get(&s) {
@@ -503,7 +526,7 @@ impl<'a> Sema<'a> {
                                 );
                                 Some(1)
                             } else {
-                                match int_of(&self.const_int(&ce)) {
+                                match self.const_int(&ce) {
                                     Some(v) if v < 0 => {
                                         self.diags.error(e.loc, "array size is negative");
                                         Some(1)
@@ -543,6 +566,20 @@ impl<'a> Sema<'a> {
                         is_restrict: false,
                         space: elem.space,
                     };
+                }
+                Derived::Block { loc } => {
+                    // 6.14.2: `R (^name)(P...)` references a block of type R(P...).
+                    match self.types.get(cur.ty).clone() {
+                        Type::Function { ret, params, .. } => {
+                            let b = self.types.intern(Type::Block { ret, params });
+                            cur = QualType::new(b);
+                        }
+                        _ => {
+                            self.diags
+                                .error(*loc, "block reference must name a function type");
+                        }
+                    }
+                    explicit = false;
                 }
                 Derived::Function {
                     params,
@@ -612,6 +649,7 @@ impl<'a> Sema<'a> {
         for der in &d.derived {
             match der {
                 Derived::Pointer { .. } => s.push('*'),
+                Derived::Block { .. } => s.push('^'),
                 Derived::Array { .. } => s.push('*'),
                 Derived::Function { .. } => {}
             }
@@ -747,9 +785,9 @@ impl<'a> Sema<'a> {
                 f.offset = 0;
                 size = size.max(fs);
             } else {
-                size = size.div_ceil(fa) * fa;
+                size = size.div_ceil(fa).saturating_mul(fa);
                 f.offset = size;
-                size += fs;
+                size = size.saturating_add(fs);
             }
         }
         for a in &r.attrs {
@@ -765,7 +803,7 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        size = size.div_ceil(align) * align;
+        size = size.div_ceil(align).saturating_mul(align);
         let rec = &mut self.types.records[rid as usize];
         rec.fields = fields;
         rec.complete = true;
@@ -972,6 +1010,16 @@ impl<'a> Sema<'a> {
         self.check_object_type(q, loc, true);
         self.check_restrict(q, loc);
         self.check_object_attrs(&d.decl.attrs);
+        if matches!(self.types.get(q.ty), Type::Sampler)
+            && matches!(
+                object_space(spec, &d.decl),
+                Some(AddrSpace::Local | AddrSpace::Global)
+            )
+        {
+            // 6.11.b
+            self.diags.error(loc, "the sampler type cannot be used with the __local and __global address space qualifiers");
+            return;
+        }
         let explicit = object_space(spec, &d.decl);
         match explicit.unwrap_or(AddrSpace::Generic) {
             AddrSpace::Constant => {}
@@ -1205,7 +1253,36 @@ impl<'a> Sema<'a> {
                     .error(p.2, "parameter may not be qualified with an address space");
             }
         }
-        if let Some(Binding::Func(f)) = self.lookup(name_sym) {
+        let overloadable = spec
+            .attrs
+            .iter()
+            .chain(d.attrs.iter())
+            .any(|a| a.name == "overloadable");
+        if let Some(Binding::Func(first)) = self.lookup(name_sym) {
+            // clang's `overloadable` extension: same-named functions with other parameter
+            // types are distinct overloads; a declaration with equal types names the same one.
+            let new_ty: Vec<TypeId> = params.iter().map(|p| p.0.ty).collect();
+            let set = self
+                .overloads
+                .get(&name_sym)
+                .cloned()
+                .unwrap_or_else(|| vec![first]);
+            let same = set.iter().copied().find(|g| {
+                let o = &self.funcs[g.0 as usize];
+                o.params
+                    .iter()
+                    .map(|v| self.vars[v.0 as usize].ty.ty)
+                    .collect::<Vec<_>>()
+                    == new_ty
+            });
+            let any_overloadable =
+                overloadable || set.iter().any(|g| self.funcs[g.0 as usize].overloadable);
+            if same.is_none() && any_overloadable {
+                let id = self.new_function(spec, d, name, ret, &params, is_kernel, overloadable);
+                self.overloads.entry(name_sym).or_insert(set).push(id);
+                return Some(id);
+            }
+            let f = same.unwrap_or(first);
             let old = &self.funcs[f.0 as usize];
             let old_ty: Vec<TypeId> = old
                 .params
@@ -1229,12 +1306,33 @@ impl<'a> Sema<'a> {
                 format!("declaring function return value of type '{tn}' is not allowed"),
             );
         }
+        let id = self.new_function(spec, d, name, ret, &params, is_kernel, overloadable);
+        // Functions live at file scope.
+        let saved = std::mem::take(&mut self.scopes);
+        let mut scopes = saved;
+        scopes[0].insert(name_sym, Binding::Func(id));
+        self.scopes = scopes;
+        if is_kernel {
+            self.check_kernel_signature(id, spec, d, &params);
+        }
+        Some(id)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn new_function(
+        &mut self,
+        spec: &ast::DeclSpec,
+        d: &ast::Declarator,
+        name: String,
+        ret: TypeId,
+        params: &[ParamInfo],
+        is_kernel: bool,
+        overloadable: bool,
+    ) -> FuncId {
         let mut vars = Vec::new();
         let mut spellings = Vec::new();
-        for (pt, pname, ploc, _explicit, spelled, access) in &params {
-            let sym = pname.unwrap_or(0);
+        for (pt, pname, ploc, _explicit, spelled, access) in params {
             let vname = pname.map(|s| self.name(s).to_string()).unwrap_or_default();
-            let _ = sym;
             self.vars.push(Var {
                 name: vname,
                 ty: *pt,
@@ -1260,17 +1358,9 @@ impl<'a> Sema<'a> {
                 d.derived.first(),
                 Some(Derived::Function { variadic: true, .. })
             ),
+            overloadable,
         });
-        let id = FuncId(self.funcs.len() as u32 - 1);
-        // Functions live at file scope.
-        let saved = std::mem::take(&mut self.scopes);
-        let mut scopes = saved;
-        scopes[0].insert(name_sym, Binding::Func(id));
-        self.scopes = scopes;
-        if is_kernel {
-            self.check_kernel_signature(id, spec, d, &params);
-        }
-        Some(id)
+        FuncId(self.funcs.len() as u32 - 1)
     }
 
     fn function_attrs(
@@ -1375,14 +1465,6 @@ impl<'a> Sema<'a> {
             // 6.11.l
             self.diags
                 .error(spec.loc, "kernel must have void return type");
-        }
-        if let Some(Derived::Function {
-            variadic: true,
-            loc,
-            ..
-        }) = d.derived.first()
-        {
-            let _ = loc;
         }
         for (pt, _name, ploc, _explicit, _spelled, _access) in params {
             let ty = self.types.get(pt.ty).clone();
@@ -1576,7 +1658,7 @@ impl<'a> Sema<'a> {
             let mut args = Vec::new();
             for (k, v) in f.params.iter().enumerate() {
                 let var = &self.vars[v.0 as usize];
-                let (spelled, access) = f.param_spellings.get(k).cloned().unwrap_or_default();
+                let (spelled, _) = f.param_spellings.get(k).cloned().unwrap_or_default();
                 let ty = var.ty;
                 let (address, kind, is_const, is_volatile) = match self.types.get(ty.ty) {
                     Type::Pointer(p) => {
@@ -1615,10 +1697,7 @@ impl<'a> Sema<'a> {
                         Access::WriteOnly => ArgAccess::WriteOnly,
                         Access::ReadWrite => ArgAccess::ReadWrite,
                     },
-                    _ => {
-                        let _ = access;
-                        ArgAccess::None
-                    }
+                    _ => ArgAccess::None,
                 };
                 let size = match kind {
                     ArgKind::Value => self.types.size_of(ty.ty).unwrap_or(0),
@@ -1850,6 +1929,31 @@ impl<'a> Sema<'a> {
                 }
                 mk(StmtKind::Continue)
             }
+            ast::StmtKind::Return(e) if !self.block_stack.is_empty() => {
+                // A block's result type is that of its first return (6.14.3).
+                let ce = e.as_ref().map(|e| {
+                    let x = self.expr(e);
+                    self.rvalue(x)
+                });
+                let void = self.types.void();
+                let ty = ce.as_ref().map_or(void, |c| c.ty);
+                let expected = self.block_stack.last().and_then(|b| b.ret);
+                match expected {
+                    None => {
+                        if let Some(b) = self.block_stack.last_mut() {
+                            b.ret = Some(ty);
+                        }
+                        mk(StmtKind::Return(ce))
+                    }
+                    Some(r) => {
+                        let ce = ce.map(|c| {
+                            let l = c.loc;
+                            self.assign_convert(c, r, l, "returning")
+                        });
+                        mk(StmtKind::Return(ce))
+                    }
+                }
+            }
             ast::StmtKind::Return(e) => {
                 let ret = self.cur_ret;
                 let fname = self
@@ -1886,6 +1990,30 @@ impl<'a> Sema<'a> {
             }
             ast::StmtKind::Error => mk(StmtKind::Empty),
         }
+    }
+
+    /// Checks the body of a block literal with its own function context.
+    pub(crate) fn block_body(&mut self, body: &ast::Stmt) -> Stmt {
+        let saved_fn = self.cur_fn.take();
+        let saved_loop = std::mem::take(&mut self.loop_depth);
+        let saved_switch = std::mem::take(&mut self.switch_stack);
+        let saved_labels = std::mem::take(&mut self.labels);
+        let saved_gotos = std::mem::take(&mut self.gotos);
+        let saved_depth = std::mem::replace(&mut self.block_depth, 1);
+        let s = self.stmt(body);
+        for (g, loc) in std::mem::take(&mut self.gotos) {
+            if !self.labels.contains_key(&g) {
+                self.diags
+                    .error(loc, format!("use of undeclared label '{g}'"));
+            }
+        }
+        self.cur_fn = saved_fn;
+        self.loop_depth = saved_loop;
+        self.switch_stack = saved_switch;
+        self.labels = saved_labels;
+        self.gotos = saved_gotos;
+        self.block_depth = saved_depth;
+        s
     }
 
     /// A statement that is the body of a control statement (its own scope, C99 6.8.4p3).
@@ -1950,6 +2078,12 @@ impl<'a> Sema<'a> {
                 .is_some_and(|f| self.funcs[f.0 as usize].is_kernel);
             let mut q = q;
             let explicit_space = object_space(&g.spec, &d.decl);
+            if matches!(self.types.get(q.ty), Type::Sampler)
+                && matches!(explicit_space, Some(AddrSpace::Local | AddrSpace::Global))
+            {
+                // 6.11.b
+                self.diags.error(loc, "the sampler type cannot be used with the __local and __global address space qualifiers");
+            }
             if matches!(self.types.get(q.ty), Type::Event)
                 && matches!(
                     explicit_space,
@@ -1998,7 +2132,10 @@ impl<'a> Sema<'a> {
             if is_static && explicit_space.is_none() && self.opts.version >= 200 {
                 q.space = AddrSpace::Global;
             }
-            if matches!(self.types.get(q.ty), Type::Sampler) && d.init.is_none() {
+            if matches!(self.types.get(q.ty), Type::Sampler)
+                && d.init.is_none()
+                && !matches!(explicit_space, Some(AddrSpace::Local | AddrSpace::Global))
+            {
                 self.diags
                     .error(loc, "sampler variable must be initialized");
             }

@@ -50,8 +50,8 @@ pub struct Expr {
 pub enum UnaryOp {
     Neg,
     BitNot,
-    /// `!x`: int 0/1 for scalars; for vectors -1/0 in the signed integer type of the same
-    /// size (6.5.8).
+    /// `!x`: int 0/1 for scalars (whose operand is a `bool`); for vectors -1/0 in the signed
+    /// integer type of the same size (6.5.8).
     LogNot,
 }
 
@@ -63,6 +63,8 @@ pub enum Callee {
         name: String,
         params: Vec<TypeId>,
     },
+    /// A call through a block reference (6.14.2); the expression is the block value.
+    Block(Expr),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -78,7 +80,9 @@ pub enum ExprKind {
     Cast(CastKind, Box<Expr>),
     Unary(UnaryOp, Box<Expr>),
     /// Operands already converted to the common type (the result type for arithmetic; for
-    /// comparisons and logical operators the result is int or a signed integer vector).
+    /// comparisons and logical operators the result is int or a signed integer vector). The
+    /// operands of scalar `&&` and `||` are `bool`s; conditions of `if`, loops and scalar
+    /// `?:` are `bool`s too (`Cast(ToBool)` where needed).
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// pointer + integer (element-scaled); the integer is converted to ptrdiff_t.
     PtrAdd(Box<Expr>, Box<Expr>),
@@ -111,7 +115,8 @@ pub enum ExprKind {
     AddrOf(Box<Expr>),
     /// Field `index` of a record lvalue or value.
     Member(Box<Expr>, u32),
-    /// Lanes of a vector (an lvalue when the base is one and no lane repeats).
+    /// Lanes of a vector (an lvalue when the base is one and no lane repeats). `.hi` of a
+    /// 3-lane vector names lanes 2 and 3; lane 3 is undefined (6.3.7).
     Swizzle(Box<Expr>, Vec<u8>),
     /// One lane of a vector by a run-time index.
     VecElem(Box<Expr>, Box<Expr>),
@@ -119,8 +124,20 @@ pub enum ExprKind {
     VecLit(Vec<Expr>),
     /// A compound literal: a temporary object (an lvalue) with its initializer.
     CompoundLit(Box<Init>),
+    /// A block literal (6.14.3): its parameters, body, and the variables of enclosing
+    /// scopes it captures (by value, read-only).
+    Block(Box<BlockExpr>),
     /// Placeholder after an error (never in a program handed to lowering).
     Error,
+}
+
+/// A checked block literal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockExpr {
+    pub params: Vec<VarId>,
+    pub body: Stmt,
+    /// Variables of enclosing functions or blocks read by the body (captured by value).
+    pub captures: Vec<VarId>,
 }
 
 impl Expr {

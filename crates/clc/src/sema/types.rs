@@ -210,6 +210,11 @@ pub enum Type {
     Pipe(TypeId, crate::parse::ast::Access),
     Atomic(Scalar),
     AtomicFlag,
+    /// A block reference (6.14): result and parameter types.
+    Block {
+        ret: TypeId,
+        params: Vec<TypeId>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -348,7 +353,7 @@ impl Types {
             Type::Scalar(s) => s.size() as u64,
             Type::Vector(s, n) => s.size() as u64 * if *n == 3 { 4 } else { *n as u64 },
             Type::Pointer(_) => self.pointer_size,
-            Type::Array(e, Some(n)) => self.size_of(e.ty)? * n,
+            Type::Array(e, Some(n)) => self.size_of(e.ty)?.checked_mul(*n)?,
             Type::Array(_, None) => return None,
             Type::Record(r) => {
                 let r = &self.records[*r as usize];
@@ -358,7 +363,7 @@ impl Types {
                 r.size
             }
             Type::Enum(_) => 4,
-            Type::Function { .. } => return None,
+            Type::Function { .. } | Type::Block { .. } => return None,
             Type::Atomic(s) => s.size() as u64,
             Type::AtomicFlag => 4,
             Type::Event | Type::ClkEvent | Type::Queue | Type::ReserveId | Type::NdRange => {
@@ -424,6 +429,13 @@ impl Types {
             Type::NdRange => "ndrange_t".into(),
             Type::Pipe(t, a) => format!("__{} pipe {}", a.spelling(), self.name(*t)),
             Type::Atomic(s) => format!("atomic_{}", s.name()),
+            Type::Block { ret, params } => {
+                let mut p: Vec<String> = params.iter().map(|t| self.name(*t)).collect();
+                if p.is_empty() {
+                    p.push("void".into());
+                }
+                format!("{} (^)({})", self.name(*ret), p.join(", "))
+            }
             Type::AtomicFlag => "atomic_flag".into(),
         }
     }

@@ -530,19 +530,17 @@ fn fold_convert(f: &Function, c: ConvOp, x: Value, rty: Type) -> Option<Fold> {
                 }
                 0
             } else {
-                let n = crate::float::round_integral(v, round);
-                // |n| < 2^1023, so the comparison in f64 is exact against the bounds.
-                if n < lo as f64 || n > hi as f64 {
+                // Compared as integers: the bounds (2^64 - 1, say) are not exact in f64. The
+                // cast is exact for integral values in i128's range and saturates beyond it,
+                // which is out of every destination's range anyway.
+                let n = crate::float::round_integral(v, round) as i128;
+                if n < lo || n > hi {
                     if !sat {
                         return None;
                     }
-                    if n < 0.0 {
-                        lo
-                    } else {
-                        hi
-                    }
+                    n.clamp(lo, hi)
                 } else {
-                    n as i128
+                    n
                 }
             };
             Some(Fold::Const(Op::Iconst(r as u64 & mask(wd))))

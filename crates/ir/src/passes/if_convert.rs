@@ -74,27 +74,36 @@ fn side(f: &Function, cfg: &Cfg, from: Block, d: &Dest) -> Side {
 /// If-converts the qualifying branches of `f`; returns whether any was.
 pub fn if_convert(f: &mut Function) -> bool {
     let mut changed = false;
-    // Each conversion changes the CFG around it; recompute and go on until none is left.
+    // One pass converts every branch it can; a conversion only redirects edges into its
+    // join, so the predecessor counts of blocks not yet visited can only be stale upward,
+    // which makes the pass skip a branch, never convert a wrong one. Passes repeat for
+    // branches that became convertible (nested diamonds).
     for _ in 0..10_000 {
         let cfg = Cfg::new(f);
         let mut done = false;
+        let mut gone = Vec::new();
         for a in f.layout.blocks().to_vec() {
             let Some(t) = f.terminator(a) else { continue };
             let Op::Brif(d) = &f.dfg.insts[t].op else {
                 continue;
             };
             let (d0, d1) = (d.0.clone(), d.1.clone());
-            if d0.block == d1.block {
+            if d0.block == d1.block
+                || !f.layout.is_block_placed(d0.block)
+                || !f.layout.is_block_placed(d1.block)
+            {
                 continue;
             }
             let (s0, s1) = (side(f, &cfg, a, &d0), side(f, &cfg, a, &d1));
             if s0.join != s1.join || (s0.block.is_none() && s1.block.is_none()) {
                 continue;
             }
+            gone.extend([s0.block, s1.block].into_iter().flatten());
             convert(f, t, s0, s1);
             done = true;
-            break;
         }
+        // The sides are empty now; take them out of the layout in one sweep.
+        f.layout.remove_blocks(&gone);
         if !done {
             break;
         }
@@ -134,6 +143,4 @@ fn convert(f: &mut Function, t: Inst, s0: Side, s1: Side) {
         }),
         &[],
     );
-    let gone: Vec<Block> = [s0.block, s1.block].into_iter().flatten().collect();
-    f.layout.remove_blocks(&gone);
 }

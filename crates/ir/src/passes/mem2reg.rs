@@ -2,8 +2,9 @@
 //! whose address is only used by non-volatile loads and stores, directly or at constant byte
 //! offsets, becomes one SSA variable per accessed offset.
 //!
-//! A slot qualifies when its address never escapes (passed to a call, stored, compared, cast
-//! or offset by a non-constant), every access at one offset has one type, and the accessed
+//! A slot qualifies when its address never escapes (passed to a call, stored, compared,
+//! converted to an integer or offset by a non-constant; offsets by constants and casts to
+//! the generic space are followed), every access at one offset has one type, and the accessed
 //! ranges of different offsets do not overlap. The SSA form is built with the same
 //! construction as the builder (Braun et al., CC 2013), over the existing CFG: blocks are
 //! visited in reverse postorder and sealed once all their predecessors are visited.
@@ -62,44 +63,39 @@ pub fn promote(f: &mut Function) -> bool {
     for ss in slots {
         let mut accesses = Vec::new();
         let mut addr_insts = Vec::new();
-        let ok = slot_addrs[&ss].iter().all(|&ai| {
+        // Addresses derived from the slot, with their byte offsets: the slot's own address,
+        // `ptradd` by constants, and casts to the generic space.
+        let mut work: Vec<(Inst, i64)> = slot_addrs[&ss].iter().map(|&ai| (ai, 0)).collect();
+        let mut ok = true;
+        while let Some((ai, off)) = work.pop() {
             addr_insts.push(ai);
             let Some(a) = f.dfg.inst_result(ai) else {
-                return false;
+                ok = false;
+                break;
             };
-            uses.get(&a).is_none_or(|us| {
-                us.iter().all(|&(user, pos)| {
-                    if let Some(acc) = access(f, user, pos, a, 0) {
-                        accesses.push(acc);
-                        return true;
-                    }
-                    // `ptradd a, const` whose uses are all accesses.
-                    let data = &f.dfg.insts[user];
-                    if data.op != Op::PtrAdd || pos != Some(0) {
-                        return false;
-                    }
-                    let Some(c) = f.dfg.iconst_value(data.args[1]) else {
-                        return false;
-                    };
-                    let bits = f.dfg.value_type(data.args[1]).lane_bits();
-                    let off = ((c << (64 - bits)) as i64) >> (64 - bits);
-                    let Some(p) = f.dfg.inst_result(user) else {
-                        return false;
-                    };
-                    addr_insts.push(user);
-                    uses.get(&p).is_none_or(|pus| {
-                        pus.iter()
-                            .all(|&(u2, pos2)| match access(f, u2, pos2, p, off) {
-                                Some(acc) => {
-                                    accesses.push(acc);
-                                    true
-                                }
-                                None => false,
-                            })
-                    })
-                })
-            })
-        });
+            for &(user, pos) in uses.get(&a).map_or(&[][..], Vec::as_slice) {
+                if let Some(acc) = access(f, user, pos, a, off) {
+                    accesses.push(acc);
+                    continue;
+                }
+                let data = &f.dfg.insts[user];
+                match data.op {
+                    Op::PtrAdd if pos == Some(0) => match f.dfg.iconst_value(data.args[1]) {
+                        Some(c) => {
+                            let bits = f.dfg.value_type(data.args[1]).lane_bits();
+                            let c = ((c << (64 - bits)) as i64) >> (64 - bits);
+                            work.push((user, off.wrapping_add(c)));
+                        }
+                        None => ok = false,
+                    },
+                    Op::AddrCast => work.push((user, off)),
+                    _ => ok = false,
+                }
+            }
+            if !ok {
+                break;
+            }
+        }
         if ok && layout_is_promotable(&accesses, f.slots[ss].size) {
             promoted.push((ss, accesses, addr_insts));
         }

@@ -11,7 +11,9 @@ pub mod fold;
 pub mod if_convert;
 pub mod inline;
 pub mod licm;
+pub mod load_elim;
 pub mod mem2reg;
+pub mod strip;
 pub mod unroll;
 
 use std::time::{Duration, Instant};
@@ -23,7 +25,7 @@ use crate::verify::{verify_module, VerifyError};
 pub type PassFn = fn(&mut Module);
 
 /// The passes by name, in the order a full pipeline runs them.
-pub const PASSES: [(&str, PassFn); 9] = [
+pub const PASSES: [(&str, PassFn); 11] = [
     ("inline", inline::run),
     ("mem2reg", mem2reg::run),
     ("fold", fold::run),
@@ -33,6 +35,8 @@ pub const PASSES: [(&str, PassFn); 9] = [
     ("licm", licm::run),
     ("unroll", unroll::run),
     ("if_convert", if_convert::run),
+    ("strip", strip::run),
+    ("load_elim", load_elim::run),
 ];
 
 /// The pass named `name`.
@@ -86,18 +90,21 @@ impl PassManager {
         }
     }
 
-    /// The standard pipeline: inline into kernels, promote stack slots, then fold, clean up,
-    /// remove redundancy, hoist loop invariants, unroll small counted loops, turn small
+    /// The standard pipeline: inline into kernels, drop the functions no kernel reaches
+    /// (in a module with kernels), promote stack slots, then fold, clean up,
+    /// remove redundant loads and expressions, hoist loop invariants, unroll small counted loops, turn small
     /// branches into selects and clean up again.
     pub fn standard() -> PassManager {
         let mut pm = PassManager::new();
         for name in [
             "inline",
+            "strip",
             "mem2reg",
             "fold",
             "simplify_cfg",
             "dce",
             "cse",
+            "load_elim",
             "licm",
             "unroll",
             "simplify_cfg",

@@ -1,0 +1,825 @@
+//! Builtin calls: those that are one IR operation (or a few) are expanded in place; every
+//! other builtin is a call to a declared library function with a mangled name (see the
+//! module documentation of [`crate::lower`]).
+
+use ferrocl_ir::{
+    AddrSpace as IrSpace, BinaryOp, ConvOp, FenceFlags, IntCC, Ordering, RmwOp, Round, Scope,
+    Signature, Type, UnaryOp as IrUnary, Value, WorkItemOp,
+};
+
+use super::func::{scalar_ir, FnLower};
+use super::Res;
+use crate::lower::LowerError;
+use crate::sema::tree::Expr;
+use crate::sema::types::{Scalar, Type as CType, TypeId};
+
+/// The integer value of a constant argument, if it is one.
+fn const_arg(fl: &FnLower, e: &Expr) -> Option<i128> {
+    match fl.cx.const_eval(e).ok()?.first()? {
+        super::CV::I(v) => Some(*v),
+        super::CV::F(_) => None,
+    }
+}
+
+fn order_of(v: Option<i128>) -> Ordering {
+    // The values of memory_order_* (6.15.12.3) as the front end defines them.
+    match v {
+        Some(0) => Ordering::Relaxed,
+        Some(2) => Ordering::Acquire,
+        Some(3) => Ordering::Release,
+        Some(4) => Ordering::AcqRel,
+        _ => Ordering::SeqCst,
+    }
+}
+
+fn scope_of(v: Option<i128>, default: Scope) -> Scope {
+    match v {
+        Some(0) => Scope::WorkItem,
+        Some(1) => Scope::WorkGroup,
+        Some(2) => Scope::Device,
+        Some(3) => Scope::AllDevices,
+        Some(4) => Scope::SubGroup,
+        _ => default,
+    }
+}
+
+fn fence_flags(v: Option<i128>) -> FenceFlags {
+    // CLK_LOCAL_MEM_FENCE 1, CLK_GLOBAL_MEM_FENCE 2, CLK_IMAGE_MEM_FENCE 4; a flag set only
+    // known at run time fences everything.
+    match v {
+        Some(f) => FenceFlags((f & 7) as u8),
+        None => FenceFlags::LOCAL | FenceFlags::GLOBAL,
+    }
+}
+
+fn work_item_op(name: &str) -> Option<(WorkItemOp, u64)> {
+    // The second value is what the query returns for a dimension past 2 (6.15.1).
+    Some(match name {
+        "get_global_size" => (WorkItemOp::GlobalSize, 1),
+        "get_global_id" => (WorkItemOp::GlobalId, 0),
+        "get_local_size" => (WorkItemOp::LocalSize, 1),
+        "get_enqueued_local_size" => (WorkItemOp::EnqueuedLocalSize, 1),
+        "get_local_id" => (WorkItemOp::LocalId, 0),
+        "get_num_groups" => (WorkItemOp::NumGroups, 1),
+        "get_group_id" => (WorkItemOp::GroupId, 0),
+        "get_global_offset" => (WorkItemOp::GlobalOffset, 0),
+        _ => return None,
+    })
+}
+
+fn parse_round(name: &str) -> (Option<Round>, &str) {
+    for (suffix, r) in [
+        ("_rte", Round::Rte),
+        ("_rtz", Round::Rtz),
+        ("_rtp", Round::Rtp),
+        ("_rtn", Round::Rtn),
+    ] {
+        if let Some(rest) = name.strip_suffix(suffix) {
+            return (Some(r), rest);
+        }
+    }
+    (None, name)
+}
+
+pub(super) fn call(
+    fl: &mut FnLower,
+    name: &str,
+    params: &[TypeId],
+    args: &[Expr],
+    rt: TypeId,
+) -> Res<Option<Value>> {
+    // Work-item functions (6.15.1).
+    if name == "get_work_dim" {
+        return Ok(Some(fl.b.work_item(WorkItemOp::WorkDim, 0, Type::I32)));
+    }
+    if let Some((op, past)) = work_item_op(name) {
+        let t = fl.reg(rt)?;
+        if let Some(d) = const_arg(fl, &args[0]) {
+            return Ok(Some(if (0..3).contains(&d) {
+                fl.b.work_item(op, d as u8, t)
+            } else {
+                fl.iconst(t, past as i64)
+            }));
+        }
+        // A run-time dimension: pick among the three, and the out-of-range value.
+        let d = fl.val(&args[0])?;
+        let mut r = fl.iconst(t, past as i64);
+        for dim in (0..3u8).rev() {
+            let v = fl.b.work_item(op, dim, t);
+            let k = fl.iconst(Type::I32, i64::from(dim));
+            let c = fl.b.icmp(IntCC::Eq, d, k);
+            r = fl.b.select(c, v, r);
+        }
+        return Ok(Some(r));
+    }
+    if name == "get_global_linear_id" || name == "get_local_linear_id" {
+        let t = fl.reg(rt)?;
+        let op = if name == "get_global_linear_id" {
+            WorkItemOp::GlobalLinearId
+        } else {
+            WorkItemOp::LocalLinearId
+        };
+        return Ok(Some(fl.b.work_item(op, 0, t)));
+    }
+    // Synchronization (6.15.8, 6.15.9).
+    match name {
+        "barrier" | "work_group_barrier" => {
+            let flags = fence_flags(const_arg(fl, &args[0]));
+            let scope = match args.get(1) {
+                Some(s) => scope_of(const_arg(fl, s), Scope::WorkGroup),
+                None => Scope::WorkGroup,
+            };
+            fl.b.barrier(flags, scope);
+            return Ok(None);
+        }
+        "mem_fence" | "read_mem_fence" | "write_mem_fence" => {
+            let flags = fence_flags(const_arg(fl, &args[0]));
+            let order = match name {
+                "read_mem_fence" => Ordering::Acquire,
+                "write_mem_fence" => Ordering::Release,
+                _ => Ordering::AcqRel,
+            };
+            fl.b.fence(flags, order, Scope::WorkGroup);
+            return Ok(None);
+        }
+        "atomic_work_item_fence" => {
+            let flags = fence_flags(const_arg(fl, &args[0]));
+            let order = order_of(const_arg(fl, &args[1]));
+            let scope = scope_of(const_arg(fl, &args[2]), Scope::Device);
+            fl.b.fence(flags, order, scope);
+            return Ok(None);
+        }
+        _ => {}
+    }
+    if let Some(r) = conversion(fl, name, params, args, rt)? {
+        return Ok(Some(r));
+    }
+    if let Some(r) = atomic(fl, name, params, args, rt)? {
+        return Ok(r);
+    }
+    let elem = fl.cx.arith(rt);
+    let float = elem.is_some_and(|(s, _)| s.is_float());
+    let signed = fl.cx.is_signed(rt);
+    let un = |op| Some(op);
+    let unary = match name {
+        "sqrt" if float => un(IrUnary::Sqrt),
+        "fabs" => un(IrUnary::Fabs),
+        "floor" => un(IrUnary::Floor),
+        "ceil" => un(IrUnary::Ceil),
+        "trunc" => un(IrUnary::Ftrunc),
+        "rint" => un(IrUnary::Nearest),
+        "popcount" => un(IrUnary::Popcnt),
+        "clz" => un(IrUnary::Clz),
+        "ctz" => un(IrUnary::Ctz),
+        _ => None,
+    };
+    if let Some(op) = unary {
+        let v = fl.val(&args[0])?;
+        return Ok(Some(fl.b.unary(op, v)));
+    }
+    let binary = match (name, float) {
+        ("fmin", _) | ("min", true) => Some(BinaryOp::Fmin),
+        ("fmax", _) | ("max", true) => Some(BinaryOp::Fmax),
+        ("copysign", _) => Some(BinaryOp::Copysign),
+        ("min", false) => Some(if signed {
+            BinaryOp::Smin
+        } else {
+            BinaryOp::Umin
+        }),
+        ("max", false) => Some(if signed {
+            BinaryOp::Smax
+        } else {
+            BinaryOp::Umax
+        }),
+        ("mul_hi", false) => Some(if signed {
+            BinaryOp::Smulhi
+        } else {
+            BinaryOp::Umulhi
+        }),
+        ("rotate", false) => Some(BinaryOp::Rotl),
+        // 6.15.3: mul24 multiplies values that fit in 24 bits; the low 32 bits of the
+        // product are the result.
+        ("mul24", false) => Some(BinaryOp::Imul),
+        _ => None,
+    };
+    if let Some(op) = binary {
+        let a = fl.val(&args[0])?;
+        let b = widened(fl, &args[1], a)?;
+        return Ok(Some(fl.b.binary(op, a, b)));
+    }
+    match name {
+        "fma" | "mad" if float => {
+            let a = fl.val(&args[0])?;
+            let b = fl.val(&args[1])?;
+            let c = fl.val(&args[2])?;
+            return Ok(Some(fl.b.fma(a, b, c)));
+        }
+        "mad24" | "mad_hi" if !float => {
+            let a = fl.val(&args[0])?;
+            let b = fl.val(&args[1])?;
+            let c = fl.val(&args[2])?;
+            let op = match (name, signed) {
+                ("mad24", _) => BinaryOp::Imul,
+                (_, true) => BinaryOp::Smulhi,
+                _ => BinaryOp::Umulhi,
+            };
+            let m = fl.b.binary(op, a, b);
+            return Ok(Some(fl.b.iadd(m, c)));
+        }
+        "clamp" => {
+            let x = fl.val(&args[0])?;
+            let lo = widened(fl, &args[1], x)?;
+            let hi = widened(fl, &args[2], x)?;
+            let (mx, mn) = match (float, signed) {
+                (true, _) => (BinaryOp::Fmax, BinaryOp::Fmin),
+                (false, true) => (BinaryOp::Smax, BinaryOp::Smin),
+                (false, false) => (BinaryOp::Umax, BinaryOp::Umin),
+            };
+            let m = fl.b.binary(mx, x, lo);
+            return Ok(Some(fl.b.binary(mn, m, hi)));
+        }
+        "abs" if !float => {
+            let x = fl.val(&args[0])?;
+            if !fl.cx.is_signed(params[0]) {
+                return Ok(Some(x));
+            }
+            let t = fl.b.value_type(x);
+            let z = fl.zero(t);
+            let neg = fl.b.icmp(IntCC::Slt, x, z);
+            let n = fl.b.unary(IrUnary::Ineg, x);
+            return Ok(Some(fl.b.select(neg, n, x)));
+        }
+        "add_sat" | "sub_sat" if !float => {
+            let a = fl.val(&args[0])?;
+            let b = fl.val(&args[1])?;
+            let t = fl.b.value_type(a);
+            if t.lane_bits() < 64 {
+                // Exact in twice the width, then saturated back (6.15.3).
+                let wide = super::func::scalar_ir(match t.lane_bits() {
+                    8 => Scalar::Short,
+                    16 => Scalar::Int,
+                    _ => Scalar::Long,
+                })
+                .vector(t.lanes())
+                .expect("vector type");
+                let wa = fl.int_resize(a, signed, wide);
+                let wb = fl.int_resize(b, signed, wide);
+                let op = if name == "add_sat" {
+                    BinaryOp::Iadd
+                } else {
+                    BinaryOp::Isub
+                };
+                let r = fl.b.binary(op, wa, wb);
+                let conv = ConvOp::SatInt {
+                    src_signed: true,
+                    dst_signed: signed,
+                };
+                return Ok(Some(fl.b.convert(conv, r, t)));
+            }
+        }
+        "select" => {
+            let a = fl.val(&args[0])?;
+            let b = fl.val(&args[1])?;
+            let c = fl.val(&args[2])?;
+            let ct = fl.b.value_type(c);
+            let z = fl.zero(ct);
+            // 6.15.6: scalar select tests c != 0; vector select the most significant bit.
+            let m = if ct.is_vector() {
+                fl.b.icmp(IntCC::Slt, c, z)
+            } else {
+                fl.b.icmp(IntCC::Ne, c, z)
+            };
+            return Ok(Some(fl.b.select(m, b, a)));
+        }
+        "bitselect" => {
+            let a = fl.val(&args[0])?;
+            let b = fl.val(&args[1])?;
+            let c = fl.val(&args[2])?;
+            let t = fl.b.value_type(a);
+            let it = if t.is_float() {
+                t.with_lane_type(super::func::scalar_ir(match t.lane_bits() {
+                    16 => Scalar::Short,
+                    32 => Scalar::Int,
+                    _ => Scalar::Long,
+                }))
+                .expect("int type")
+            } else {
+                t
+            };
+            let cast = |fl: &mut FnLower, v: Value| {
+                if t.is_float() {
+                    fl.b.bitcast(v, it)
+                } else {
+                    v
+                }
+            };
+            let (ia, ib, ic) = (cast(fl, a), cast(fl, b), cast(fl, c));
+            let nc = fl.b.unary(IrUnary::Bnot, ic);
+            let x = fl.b.binary(BinaryOp::Band, ia, nc);
+            let y = fl.b.binary(BinaryOp::Band, ib, ic);
+            let r = fl.b.binary(BinaryOp::Bor, x, y);
+            return Ok(Some(if t.is_float() { fl.b.bitcast(r, t) } else { r }));
+        }
+        "any" | "all" => {
+            let x = fl.val(&args[0])?;
+            let t = fl.b.value_type(x);
+            let z = fl.zero(t);
+            let m = fl.b.icmp(IntCC::Slt, x, z);
+            let mut acc = None;
+            for i in 0..t.lanes() {
+                let l = if t.is_vector() {
+                    fl.b.extractlane(m, i as u8)
+                } else {
+                    m
+                };
+                let l = fl.b.convert(ConvOp::Zext, l, Type::I32);
+                acc = Some(match acc {
+                    None => l,
+                    Some(a) => {
+                        let op = if name == "any" {
+                            BinaryOp::Bor
+                        } else {
+                            BinaryOp::Band
+                        };
+                        fl.b.binary(op, a, l)
+                    }
+                });
+            }
+            return Ok(acc);
+        }
+        "dot" if float => {
+            let a = fl.val(&args[0])?;
+            let b = fl.val(&args[1])?;
+            return Ok(Some(dot(fl, a, b)));
+        }
+        "length" if float => {
+            let a = fl.val(&args[0])?;
+            let d = dot(fl, a, a);
+            return Ok(Some(fl.b.unary(IrUnary::Sqrt, d)));
+        }
+        "distance" if float => {
+            let a = fl.val(&args[0])?;
+            let b = fl.val(&args[1])?;
+            let d = fl.b.binary(BinaryOp::Fsub, a, b);
+            let s = dot(fl, d, d);
+            return Ok(Some(fl.b.unary(IrUnary::Sqrt, s)));
+        }
+        "cross" => {
+            let a = fl.val(&args[0])?;
+            let b = fl.val(&args[1])?;
+            let t = fl.b.value_type(a);
+            // 6.15.5: cross(a, b) = (a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x),
+            // and w = 0 for 4 lanes.
+            let (m1, m2): (&[u8], &[u8]) = if t.lanes() == 4 {
+                (&[1, 2, 0, 3], &[2, 0, 1, 3])
+            } else {
+                (&[1, 2, 0], &[2, 0, 1])
+            };
+            let a1 = fl.b.shuffle(a, a, m1);
+            let b2 = fl.b.shuffle(b, b, m2);
+            let a2 = fl.b.shuffle(a, a, m2);
+            let b1 = fl.b.shuffle(b, b, m1);
+            let x = fl.b.binary(BinaryOp::Fmul, a1, b2);
+            let y = fl.b.binary(BinaryOp::Fmul, a2, b1);
+            let mut r = fl.b.binary(BinaryOp::Fsub, x, y);
+            if t.lanes() == 4 {
+                let z = fl.zero(t.lane_type());
+                r = fl.b.insertlane(r, z, 3);
+            }
+            return Ok(Some(r));
+        }
+        _ => {}
+    }
+    if let Some(r) = vload_store(fl, name, args, rt)? {
+        return Ok(r);
+    }
+    library_call(fl, name, params, args, rt)
+}
+
+/// The second operand of a `T(T, S)` overload, splatted to the first's lanes.
+fn widened(fl: &mut FnLower, e: &Expr, like: Value) -> Res<Value> {
+    let v = fl.val(e)?;
+    let t = fl.b.value_type(like);
+    if t.is_vector() && !fl.b.value_type(v).is_vector() {
+        Ok(fl.b.splat(v, t.lanes()))
+    } else {
+        Ok(v)
+    }
+}
+
+/// The sum of the lane products, added in lane order.
+fn dot(fl: &mut FnLower, a: Value, b: Value) -> Value {
+    let p = fl.b.binary(BinaryOp::Fmul, a, b);
+    let t = fl.b.value_type(p);
+    if !t.is_vector() {
+        return p;
+    }
+    let mut acc = fl.b.extractlane(p, 0);
+    for i in 1..t.lanes() {
+        let l = fl.b.extractlane(p, i as u8);
+        acc = fl.b.fadd(acc, l);
+    }
+    acc
+}
+
+/// convert_<type>[_sat][_rtX] (6.4.3) and as_<type> (6.4.4).
+fn conversion(
+    fl: &mut FnLower,
+    name: &str,
+    params: &[TypeId],
+    args: &[Expr],
+    rt: TypeId,
+) -> Res<Option<Value>> {
+    if let Some(rest) = name.strip_prefix("as_") {
+        if crate::builtins::parse_type_name(rest).is_none() || args.len() != 1 {
+            return Ok(None);
+        }
+        let v = fl.val(&args[0])?;
+        let t = fl.reg(rt)?;
+        let from = fl.b.value_type(v);
+        if from == t {
+            return Ok(Some(v));
+        }
+        if from.lanes() == 3 || t.lanes() == 3 {
+            // 6.4.4.1: a 3-lane vector reinterprets as the 4-lane one (lane 3 undefined).
+            let via_from = if from.lanes() == 3 {
+                fl.b.shuffle(v, v, &[0, 1, 2, 0])
+            } else {
+                v
+            };
+            let wide_t = if t.lanes() == 3 {
+                t.lane_type().vector(4).expect("4 lanes")
+            } else {
+                t
+            };
+            let r = if fl.b.value_type(via_from) == wide_t {
+                via_from
+            } else {
+                fl.b.bitcast(via_from, wide_t)
+            };
+            return Ok(Some(if t.lanes() == 3 {
+                fl.b.shuffle(r, r, &[0, 1, 2])
+            } else {
+                r
+            }));
+        }
+        return Ok(Some(fl.b.bitcast(v, t)));
+    }
+    let Some(rest) = name.strip_prefix("convert_") else {
+        return Ok(None);
+    };
+    let (round, rest) = parse_round(rest);
+    let (sat, rest) = match rest.strip_suffix("_sat") {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    let Some((ts, _)) = crate::builtins::parse_type_name(rest) else {
+        return Ok(None);
+    };
+    let Some((fs, _)) = fl.cx.arith(params[0]) else {
+        return Ok(None);
+    };
+    let v = fl.val(&args[0])?;
+    let t = fl.reg(rt)?;
+    let fsigned = fs.is_signed();
+    let r = match (fs.is_float(), ts.is_float()) {
+        (false, false) => {
+            if sat {
+                if fs == ts {
+                    v
+                } else {
+                    fl.b.convert(
+                        ConvOp::SatInt {
+                            src_signed: fsigned,
+                            dst_signed: ts.is_signed(),
+                        },
+                        v,
+                        t,
+                    )
+                }
+            } else {
+                fl.int_resize(v, fsigned, t)
+            }
+        }
+        (false, true) => {
+            // 6.4.3.2: the default rounding to floating point is to nearest even.
+            let r = round.unwrap_or(Round::Rte);
+            let op = if fsigned {
+                ConvOp::SintToFloat(r)
+            } else {
+                ConvOp::UintToFloat(r)
+            };
+            fl.b.convert(op, v, t)
+        }
+        (true, false) => {
+            // 6.4.3.1: the default rounding to integer is toward zero.
+            let round = round.unwrap_or(Round::Rtz);
+            let op = if ts.is_signed() {
+                ConvOp::FloatToSint { round, sat }
+            } else {
+                ConvOp::FloatToUint { round, sat }
+            };
+            fl.b.convert(op, v, t)
+        }
+        (true, true) => {
+            if fs.size() == ts.size() {
+                v
+            } else {
+                fl.b.convert(ConvOp::Fconv(round.unwrap_or(Round::Rte)), v, t)
+            }
+        }
+    };
+    Ok(Some(r))
+}
+
+/// The address space an atomic's pointer argument names.
+fn atomic_scope_default(fl: &FnLower, p: Value) -> Scope {
+    match fl.b.value_type(p).addr_space() {
+        Some(IrSpace::Local) => Scope::WorkGroup,
+        _ => Scope::Device,
+    }
+}
+
+/// The 1.x atomic_*/atom_* functions and the C11-style atomics of 6.15.12.
+fn atomic(
+    fl: &mut FnLower,
+    name: &str,
+    params: &[TypeId],
+    args: &[Expr],
+    rt: TypeId,
+) -> Res<Option<Option<Value>>> {
+    let legacy = name.strip_prefix("atom_").or_else(|| {
+        let r = name.strip_prefix("atomic_")?;
+        matches!(
+            r,
+            "add"
+                | "sub"
+                | "xchg"
+                | "min"
+                | "max"
+                | "and"
+                | "or"
+                | "xor"
+                | "inc"
+                | "dec"
+                | "cmpxchg"
+        )
+        .then_some(r)
+    });
+    let elem_signed = |fl: &FnLower| {
+        params
+            .first()
+            .and_then(|p| fl.cx.p.types.pointee(*p))
+            .is_some_and(|q| match fl.cx.ty(q.ty) {
+                CType::Atomic(s) | CType::Scalar(s) => s.is_signed(),
+                _ => false,
+            })
+    };
+    let rmw = |op: &str, signed: bool| -> Option<RmwOp> {
+        Some(match op {
+            "add" | "inc" => RmwOp::Add,
+            "sub" | "dec" => RmwOp::Sub,
+            "xchg" | "exchange" => RmwOp::Xchg,
+            "and" => RmwOp::And,
+            "or" => RmwOp::Or,
+            "xor" => RmwOp::Xor,
+            "min" if signed => RmwOp::Smin,
+            "min" => RmwOp::Umin,
+            "max" if signed => RmwOp::Smax,
+            "max" => RmwOp::Umax,
+            _ => return None,
+        })
+    };
+    if let Some(op) = legacy {
+        // 6.15.12.8: the legacy atomics are relaxed read-modify-writes.
+        let p = fl.val(&args[0])?;
+        let scope = atomic_scope_default(fl, p);
+        let signed = elem_signed(fl);
+        let t = fl.reg(rt)?;
+        if op == "cmpxchg" {
+            let c = fl.val(&args[1])?;
+            let v = fl.val(&args[2])?;
+            let r =
+                fl.b.cmpxchg(Ordering::Relaxed, Ordering::Relaxed, scope, p, c, v);
+            return Ok(Some(Some(r)));
+        }
+        let x = if op == "inc" || op == "dec" {
+            fl.iconst(t, 1)
+        } else {
+            fl.val(&args[1])?
+        };
+        let Some(op) = rmw(op, signed) else {
+            return Ok(None);
+        };
+        let r = fl.b.atomic_rmw(op, Ordering::Relaxed, scope, p, x);
+        return Ok(Some(Some(r)));
+    }
+    let Some(base) = name.strip_prefix("atomic_") else {
+        return Ok(None);
+    };
+    let (base, explicit) = match base.strip_suffix("_explicit") {
+        Some(b) => (b, true),
+        None => (base, false),
+    };
+    let order_at = |fl: &FnLower, i: usize| {
+        if explicit {
+            order_of(args.get(i).and_then(|a| const_arg(fl, a)))
+        } else {
+            Ordering::SeqCst
+        }
+    };
+    let scope_at = |fl: &FnLower, i: usize, p: Value| match args.get(i) {
+        Some(a) if explicit => scope_of(const_arg(fl, a), Scope::Device),
+        _ => {
+            let _ = p;
+            Scope::Device
+        }
+    };
+    match base {
+        "init" => {
+            let p = fl.val(&args[0])?;
+            let v = fl.val(&args[1])?;
+            let al = fl.b.value_type(v).bytes();
+            fl.b.store(v, p, al, false);
+            Ok(Some(None))
+        }
+        "store" => {
+            let p = fl.val(&args[0])?;
+            let v = fl.val(&args[1])?;
+            let (o, s) = (order_at(fl, 2), scope_at(fl, 3, p));
+            fl.b.atomic_store(o, s, v, p);
+            Ok(Some(None))
+        }
+        "load" => {
+            let p = fl.val(&args[0])?;
+            let t = fl.reg(rt)?;
+            let (o, s) = (order_at(fl, 1), scope_at(fl, 2, p));
+            Ok(Some(Some(fl.b.atomic_load(t, o, s, p))))
+        }
+        "flag_test_and_set" => {
+            let p = fl.val(&args[0])?;
+            let (o, s) = (order_at(fl, 1), scope_at(fl, 2, p));
+            let one = fl.iconst(Type::I32, 1);
+            let old = fl.b.atomic_rmw(RmwOp::Xchg, o, s, p, one);
+            Ok(Some(Some(fl.truth(old))))
+        }
+        "flag_clear" => {
+            let p = fl.val(&args[0])?;
+            let (o, s) = (order_at(fl, 1), scope_at(fl, 2, p));
+            let z = fl.iconst(Type::I32, 0);
+            fl.b.atomic_store(o, s, z, p);
+            Ok(Some(None))
+        }
+        "compare_exchange_strong" | "compare_exchange_weak" => {
+            let p = fl.val(&args[0])?;
+            let ep = fl.val(&args[1])?;
+            let desired = fl.val(&args[2])?;
+            let (succ, fail, s) = (order_at(fl, 3), order_at(fl, 4), scope_at(fl, 5, p));
+            let t = fl.b.value_type(desired);
+            let al = t.bytes();
+            let expected = fl.b.load(t, ep, al, false);
+            let old = fl.b.cmpxchg(succ, fail, s, p, expected, desired);
+            // The exchange compares object representations (6.15.12.7, C11 7.17.7.4).
+            let ok = if t.is_float() {
+                let it = scalar_ir(match t.lane_bits() {
+                    16 => Scalar::Short,
+                    32 => Scalar::Int,
+                    _ => Scalar::Long,
+                });
+                let a = fl.b.bitcast(old, it);
+                let e = fl.b.bitcast(expected, it);
+                fl.b.icmp(IntCC::Eq, a, e)
+            } else {
+                fl.b.icmp(IntCC::Eq, old, expected)
+            };
+            // 6.15.12.7: on failure the value read is written to *expected.
+            let keep = fl.b.select(ok, expected, old);
+            fl.b.store(keep, ep, al, false);
+            Ok(Some(Some(ok)))
+        }
+        _ => {
+            let Some(op) = base.strip_prefix("fetch_").or(match base {
+                "exchange" => Some("exchange"),
+                _ => None,
+            }) else {
+                return Ok(None);
+            };
+            let signed = elem_signed(fl);
+            let Some(op) = rmw(op, signed) else {
+                return Ok(None);
+            };
+            let p = fl.val(&args[0])?;
+            let v = fl.val(&args[1])?;
+            let (o, s) = (order_at(fl, 2), scope_at(fl, 3, p));
+            Ok(Some(Some(fl.b.atomic_rmw(op, o, s, p, v))))
+        }
+    }
+}
+
+/// vloadn / vstoren (6.15.7): element loads and stores at `p + offset * n`.
+fn vload_store(
+    fl: &mut FnLower,
+    name: &str,
+    args: &[Expr],
+    rt: TypeId,
+) -> Res<Option<Option<Value>>> {
+    let (load, n) = if let Some(n) = name.strip_prefix("vload") {
+        (true, n)
+    } else if let Some(n) = name.strip_prefix("vstore") {
+        (false, n)
+    } else {
+        return Ok(None);
+    };
+    let Ok(n) = n.parse::<u32>() else {
+        return Ok(None);
+    };
+    let (off_e, p_e) = if load {
+        (&args[0], &args[1])
+    } else {
+        (&args[1], &args[2])
+    };
+    let Some(q) = fl.cx.p.types.pointee(p_e.ty) else {
+        return Ok(None);
+    };
+    let Some((s, _)) = fl.cx.arith(q.ty) else {
+        return Ok(None);
+    };
+    let et = scalar_ir(s);
+    let es = s.size();
+    let p = fl.val(p_e)?;
+    let off = fl.val(off_e)?;
+    let off = fl.int_resize(off, false, Type::I64);
+    let k = fl.iconst(Type::I64, i64::from(es * n));
+    let byte = fl.b.imul(off, k);
+    let base = fl.b.ptradd(p, byte);
+    let vt = et.vector(n).expect("vector type");
+    if load {
+        let _ = rt;
+        if n == 3 {
+            let mut lanes = Vec::new();
+            for i in 0..3 {
+                let a = fl.offset(base, i64::from(i * es));
+                lanes.push(fl.b.load(et, a, es, false));
+            }
+            return Ok(Some(Some(fl.build_vector(vt, &lanes))));
+        }
+        return Ok(Some(Some(fl.b.load(vt, base, es, false))));
+    }
+    let v = fl.val(&args[0])?;
+    if n == 3 {
+        for i in 0..3 {
+            let a = fl.offset(base, i64::from(i * es));
+            let l = fl.b.extractlane(v, i as u8);
+            fl.b.store(l, a, es, false);
+        }
+    } else {
+        fl.b.store(v, base, es, false);
+    }
+    Ok(Some(None))
+}
+
+/// A call to the builtin library's function for this overload, declared on first use.
+fn library_call(
+    fl: &mut FnLower,
+    name: &str,
+    params: &[TypeId],
+    args: &[Expr],
+    rt: TypeId,
+) -> Res<Option<Value>> {
+    let mut mangled = name.to_string();
+    for p in params {
+        mangled.push('.');
+        mangled.push_str(&fl.cx.mangle_type(*p));
+    }
+    if args.len() > params.len() {
+        mangled.push_str("....");
+        let extra: Vec<String> = args[params.len()..]
+            .iter()
+            .map(|a| fl.cx.mangle_type(a.ty))
+            .collect();
+        mangled.push_str(&extra.join("."));
+    }
+    let mut vals = Vec::new();
+    for a in args {
+        if fl.cx.is_aggregate(a.ty) {
+            return Err(LowerError::new(format!(
+                "aggregate argument to builtin '{name}'"
+            )));
+        }
+        vals.push(fl.val(a)?);
+    }
+    let tys: Vec<Type> = vals.iter().map(|v| fl.b.value_type(*v)).collect();
+    let ret = fl.cx.reg_type(rt);
+    let f = match fl.cx.decls.get(&mangled) {
+        Some(&f) => f,
+        None => {
+            let f = fl
+                .cx
+                .module
+                .add_function(&mangled, Signature::new(&tys, ret));
+            fl.cx.decls.insert(mangled, f);
+            f
+        }
+    };
+    Ok(fl.b.call(f, ret, &vals))
+}
