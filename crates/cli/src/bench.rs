@@ -383,11 +383,13 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         let device = target
             .as_ref()
             .map_or(String::new(), |t| t.device_name.clone());
+        let short = short_label(&label, o.platforms.get(t).map(String::as_str));
         columns.push(Column {
-            short: short_label(&label, o.platforms.get(t).map(String::as_str)),
+            short: short.clone(),
             name: label.clone(),
             device,
         });
+        let label = short;
         let mut index = 0;
         for case in &cases {
             progress.show(&format!(
