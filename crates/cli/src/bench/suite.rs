@@ -140,7 +140,7 @@ __kernel void copy(__global const float4 *src, __global float4 *dst)
 ";
 
 fn copy(quick: bool) -> Problem {
-    let n = if quick { 1 << 12 } else { 1 << 23 };
+    let n = if quick { 1 << 12 } else { 1 << 24 };
     let src = random_floats(n, 1, -1.0, 1.0);
     let bytes = float_bytes(&src);
     Problem {
@@ -165,7 +165,7 @@ __kernel void saxpy(float a, __global const float *x, __global float *y)
 ";
 
 fn saxpy(quick: bool) -> Problem {
-    let n = if quick { 1 << 12 } else { 1 << 23 };
+    let n = if quick { 1 << 12 } else { 1 << 24 };
     let a = 1.5f32;
     let x = random_floats(n, 2, -1.0, 1.0);
     let y = random_floats(n, 3, -1.0, 1.0);
@@ -202,7 +202,7 @@ __kernel void stencil(__global const float *in, __global float *out, int width, 
 ";
 
 fn stencil(quick: bool) -> Problem {
-    let (w, h) = if quick { (64, 48) } else { (2048, 2048) };
+    let (w, h) = if quick { (64, 48) } else { (4096, 4096) };
     let input = random_floats(w * h, 4, 0.0, 1.0);
     Problem {
         args: vec![
