@@ -504,7 +504,6 @@ impl<'a> Context<'a> {
         })
     }
 
-    #[allow(dead_code)] // bench
     pub fn finish(&self) -> Result<()> {
         // SAFETY: the queue is live.
         unsafe { call!(self.api, finish, "clFinish"(self.queue)) }

@@ -541,6 +541,29 @@ fn build_prints_the_log_and_fails_on_errors() {
         "no colour when stderr is not a terminal: {err:?}"
     );
 
+    // --emit: PoCL's program binary is not ferrocl IR; as it is, it goes to a file.
+    let out = ferrocl(&["build", &good, "--platform", "pocl", "--emit", "ir"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("is not ferrocl IR"),
+        "{}",
+        stderr(&out)
+    );
+    let binary = dir.join("saxpy.bin");
+    let b = binary.to_string_lossy().into_owned();
+    let out = ferrocl(&[
+        "build",
+        &good,
+        "--platform",
+        "pocl",
+        "--emit",
+        "asm",
+        "-o",
+        &b,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(fs::metadata(&binary).is_ok_and(|m| m.len() > 0));
+
     // -D reaches the compiler.
     let needs = write(&dir, "needs.cl", "#ifndef N\n#error N is not defined\n#endif\n__kernel void k(__global int *x) { x[0] = N; }\n");
     assert_eq!(
