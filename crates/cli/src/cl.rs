@@ -287,6 +287,11 @@ impl Api {
             .unwrap_or_default()
     }
 
+    /// A scalar device property (cl_uint, cl_ulong, size_t, cl_bool) widened to u64.
+    pub fn device_u64(&self, device: cl_device_id, param: cl_device_info) -> Result<u64> {
+        self.device_bytes(device, param).map(|b| bytes_to_u64(&b))
+    }
+
     /// A context and an in-order queue with profiling on the device.
     pub fn context(&self, device: cl_device_id) -> Result<Context<'_>> {
         let mut code = CL_SUCCESS;

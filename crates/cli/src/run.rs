@@ -476,6 +476,23 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         None => format!("argument {i}"),
     };
     // Check every argument before allocating anything.
+    let max_alloc = session
+        .api
+        .device_u64(target.device, opencl_sys::CL_DEVICE_MAX_MEM_ALLOC_SIZE)
+        .unwrap_or(u64::MAX);
+    for (i, spec) in o.args.iter().enumerate() {
+        if let ArgSpec::Pattern(ty, n, _) = spec {
+            let bytes = n.checked_mul(ty.size()).map_or(u64::MAX, |b| b as u64);
+            if bytes > max_alloc {
+                return Err(Failure::Error(format!(
+                    "{}: {}[{n}] is larger than the device's largest buffer \
+                     (CL_DEVICE_MAX_MEM_ALLOC_SIZE, {max_alloc} bytes)",
+                    label(i),
+                    ty.name()
+                )));
+            }
+        }
+    }
     let mut prepared = Vec::with_capacity(count);
     for (i, spec) in o.args.iter().enumerate() {
         let p = prepare(spec, infos[i].as_ref(), 0x5eed + i as u64)

@@ -205,6 +205,27 @@ fn install_and_uninstall_icd() {
     let _ = fs::remove_dir_all(dir);
 }
 
+#[test]
+fn install_icd_for_the_user_goes_under_xdg_data_home() {
+    let dir = scratch("xdg");
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrocl"))
+        .args(["install-icd"])
+        .env("XDG_DATA_HOME", &dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let icd = dir.join("OpenCL/vendors/ferrocl.icd");
+    assert!(icd.is_file(), "{}", stdout(&out));
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrocl"))
+        .args(["uninstall-icd", "--user"])
+        .env("XDG_DATA_HOME", &dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!icd.exists());
+    let _ = fs::remove_dir_all(dir);
+}
+
 /// The value clinfo prints for a property in its `--raw` form (`[ferrocl/0]  NAME  value`).
 fn clinfo_value(raw: &str, prefix: &str, name: &str) -> Option<String> {
     raw.lines()
@@ -469,6 +490,10 @@ fn run_names_the_argument_that_does_not_fit() {
         (
             &["--arg", "float:2", "--arg", &odd, "--arg", "float[4]"],
             "holds 6 bytes, not a whole number of float (4 bytes each)",
+        ),
+        (
+            &["--arg", "float:2", "--arg", "float[4]", "--arg", "float[4000000000000]"],
+            "argument 2 'y' (__global float*): float[4000000000000] is larger than the device's largest buffer",
         ),
         (
             &["--arg", "float:2", "--arg", "float[4]", "--arg", "float[4]", "--print", "z"],
