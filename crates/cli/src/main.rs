@@ -15,8 +15,9 @@ const USAGE: &str = "\
 usage: ferrocl <command> [options]
 
 commands:
-  info [--json]
-      the platform and its devices, with their properties, extensions and features
+  info [--all] [--json]
+      the ferrocl platform and its devices, with their properties, extensions and features;
+      with --all, every platform the ICD loader sees, ferrocl among them, through the C API
   install-icd [--user|--system|--dir DIR] [--library PATH]
       write ferrocl.icd naming libferrocl.so, so an ICD loader finds it (default --user)
   uninstall-icd [--user|--system|--dir DIR]
@@ -79,11 +80,16 @@ fn run(args: &[String]) -> Result<String, Failure> {
     match command.as_str() {
         "info" => {
             let mut json = false;
+            let mut all = false;
             for arg in rest {
                 match arg.as_str() {
                     "--json" => json = true,
+                    "--all" => all = true,
                     other => return Err(Failure::Usage(format!("info: unknown option '{other}'"))),
                 }
+            }
+            if all {
+                return info::all(json);
             }
             let platform = ferrocl_core::Platform::get();
             Ok(if json {

@@ -305,6 +305,51 @@ fn info_agrees_with_clinfo() {
     );
 }
 
+/// The text after `"key": ` at its first occurrence in `json` past `from`, up to the line's end.
+fn json_after(json: &str, from: usize, key: &str) -> String {
+    let at = json[from..]
+        .find(&format!("\"{key}\": "))
+        .unwrap_or_else(|| panic!("{key} in {json}"));
+    let value = json[from + at + key.len() + 4..].lines().next().unwrap();
+    value.trim_end_matches(',').to_string()
+}
+
+#[test]
+fn info_all_reads_the_same_values_through_the_loader() {
+    let direct = stdout(&ferrocl(&["info", "--json"]));
+    let out = ferrocl(&["info", "--all", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let all = stdout(&out);
+    let at = all
+        .find("\"name\": \"ferrocl\"")
+        .unwrap_or_else(|| panic!("ferrocl among the loader's platforms: {all}"));
+    for key in [
+        "version",
+        "max_compute_units",
+        "max_clock_frequency_mhz",
+        "global_mem_size",
+        "max_mem_alloc_size",
+        "local_mem_size",
+        "max_work_group_size",
+        "compiler_available",
+        "opencl_c_version",
+    ] {
+        assert_eq!(
+            json_after(&all, at, key),
+            json_after(&direct, 0, key),
+            "{key}"
+        );
+    }
+    if pocl_installed() {
+        assert!(
+            all.contains("\"name\": \"Portable Computing Language\""),
+            "{all}"
+        );
+    }
+    let text = stdout(&ferrocl(&["info", "--all"]));
+    assert!(text.contains("Platform: ferrocl\n"), "{text}");
+}
+
 #[test]
 fn ferrocl_without_a_compiler_reports_the_build_error() {
     // Until clBuildProgram compiles source, `run` and `build` on ferrocl must say so and exit
