@@ -432,7 +432,11 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         }
     }
     progress.done();
-    let report = Report { columns, rows };
+    let report = Report {
+        machine: Machine::this(),
+        columns,
+        rows,
+    };
     Ok(if o.json { report.json() } else { report.text() })
 }
 
@@ -459,8 +463,34 @@ fn short_label(name: &str, pattern: Option<&str>) -> String {
 
 /// The results: one column per platform, one row per kernel.
 pub struct Report {
+    pub machine: Machine,
     pub columns: Vec<Column>,
     pub rows: Vec<Row>,
+}
+
+/// The host the run was on.
+pub struct Machine {
+    pub cores: usize,
+    pub cpu: String,
+}
+
+impl Machine {
+    /// This machine: its logical cores and the CPU model of /proc/cpuinfo.
+    pub fn this() -> Machine {
+        let cpu = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|info| {
+                info.lines()
+                    .find(|l| l.starts_with("model name"))
+                    .and_then(|l| l.split_once(':'))
+                    .map(|(_, model)| model.trim().to_string())
+            })
+            .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+        Machine {
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            cpu,
+        }
+    }
 }
 
 impl Report {
@@ -572,6 +602,10 @@ impl Report {
                 ));
             }
         }
+        out.push_str(&format!(
+            "machine: {} cores, {}\n",
+            self.machine.cores, self.machine.cpu
+        ));
         out.push_str("time: median device time per run (launch-latency: enqueue to finish; build-time: clBuildProgram)\n");
         if reference.is_some() && self.columns.len() > 1 {
             out.push_str("X/ferrocl: X's time divided by ferrocl's (below 1: X is faster), and their geometric mean\n");
@@ -673,6 +707,13 @@ impl Report {
             })
             .collect();
         Value::Object(vec![
+            (
+                "machine".into(),
+                Value::Object(vec![
+                    ("cores".into(), Value::Number(self.machine.cores as f64)),
+                    ("cpu".into(), Value::String(self.machine.cpu.clone())),
+                ]),
+            ),
             ("platforms".into(), Value::Array(platforms)),
             ("kernels".into(), Value::Array(rows)),
         ])
@@ -750,6 +791,10 @@ mod tests {
     #[test]
     fn ratios_and_geomean_compare_with_ferrocl() {
         let report = Report {
+            machine: Machine {
+                cores: 2,
+                cpu: "test".into(),
+            },
             columns: ["ferrocl", "Other"]
                 .iter()
                 .map(|n| Column {

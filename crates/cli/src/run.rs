@@ -400,12 +400,6 @@ fn prepare(spec: &ArgSpec, info: Option<&ArgInfo>, seed: u64) -> Result<Prepared
     }
 }
 
-impl std::fmt::Display for Scalar {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// The index of the argument an `--print`/`--output` names: its name or its index.
 fn resolve(name: &str, infos: &[Option<ArgInfo>], count: usize) -> Result<usize, String> {
     if let Ok(index) = name.parse::<usize>() {

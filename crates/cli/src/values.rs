@@ -168,6 +168,12 @@ impl Scalar {
     }
 }
 
+impl std::fmt::Display for Scalar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Every element of a buffer, as text separated by spaces.
 pub fn format_all(ty: Scalar, bytes: &[u8]) -> String {
     let mut out = String::new();
