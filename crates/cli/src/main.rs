@@ -29,6 +29,7 @@ commands:
               [--print ARG]... [--output ARG=FILE]... [build options]
       run one kernel; SPEC is one of
         int:5  uint:7  float:2.5  double:1e-3  long:-1  char: uchar: short: ushort: ulong:
+        float4:1,2,3,4         a vector (one value fills every lane)
         float[1024]            a buffer of 1024 floats, zeroed
         float[1024]=rand       ... filled with =rand, =iota, or =VALUE
         @in.bin                a buffer holding the file's bytes

@@ -27,8 +27,8 @@ pub enum Fill {
 /// One `--arg`, as written.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArgSpec {
-    /// `int:5`
-    Scalar(Scalar, String),
+    /// `int:5`, or a vector: `float4:1,2,3,4` (the lane count, and the values as written)
+    Scalar(Scalar, usize, String),
     /// `float[1024]=rand`
     Pattern(Scalar, usize, Fill),
     /// `@in.bin`
@@ -87,15 +87,44 @@ pub fn parse_arg(text: &str) -> Result<ArgSpec, String> {
         return Ok(ArgSpec::Pattern(ty, count, fill));
     }
     if let Some((name, value)) = text.split_once(':') {
-        let ty = Scalar::from_name(name).ok_or_else(|| {
-            format!("'{text}': '{name}' is not a scalar type (char, uchar, short, ushort, int, uint, long, ulong, float, double)")
-        })?;
-        ty.parse(value).map_err(|e| format!("'{text}': {e}"))?;
-        return Ok(ArgSpec::Scalar(ty, value.to_string()));
+        let (ty, lanes) = element(name)
+            .filter(|&(_, lanes)| matches!(lanes, 1 | 2 | 3 | 4 | 8 | 16))
+            .ok_or_else(|| {
+                format!("'{text}': '{name}' is not a scalar type (char, uchar, short, ushort, int, uint, long, ulong, float, double) or a vector of one (float4)")
+            })?;
+        vector_bytes(ty, lanes, value).map_err(|e| format!("'{text}': {e}"))?;
+        return Ok(ArgSpec::Scalar(ty, lanes, value.to_string()));
     }
     Err(format!(
         "'{text}' is not an argument: write TYPE:VALUE, TYPE[N]=FILL, @FILE, FILE.npy or local:BYTES"
     ))
+}
+
+/// The bytes of a scalar or vector value: one number per lane, or one for all lanes.
+fn vector_bytes(ty: Scalar, lanes: usize, text: &str) -> Result<Vec<u8>, String> {
+    let values: Vec<&str> = text.split(',').collect();
+    if values.len() != lanes && values.len() != 1 {
+        return Err(format!(
+            "{} values for {lanes} lanes (give {lanes}, or one for all)",
+            values.len()
+        ));
+    }
+    let mut bytes = Vec::with_capacity(ty.size() * storage_lanes(lanes));
+    for lane in 0..lanes {
+        bytes.extend(ty.parse(values[lane % values.len()])?);
+    }
+    bytes.resize(ty.size() * storage_lanes(lanes), 0);
+    Ok(bytes)
+}
+
+/// 6.1.2: "For 3-component vector data types, the size of the data type is 4 * sizeof
+/// (component)."
+fn storage_lanes(lanes: usize) -> usize {
+    if lanes == 3 {
+        4
+    } else {
+        lanes
+    }
 }
 
 /// Parses `X[,Y[,Z]]`.
@@ -249,6 +278,14 @@ fn element(type_name: &str) -> Option<(Scalar, usize)> {
     Scalar::from_name(name).map(|s| (s, lanes))
 }
 
+fn lane_suffix(lanes: usize) -> String {
+    if lanes == 1 {
+        String::new()
+    } else {
+        lanes.to_string()
+    }
+}
+
 /// An argument ready to set: a value, a buffer's contents, or a __local size.
 #[derive(Debug)]
 enum Prepared {
@@ -279,6 +316,11 @@ fn prepare(spec: &ArgSpec, info: Option<&ArgInfo>, seed: u64) -> Result<Prepared
         (ArgSpec::Local(bytes), Some((true, CL_KERNEL_ARG_ADDRESS_LOCAL, _))) => {
             Ok(Prepared::Local(*bytes))
         }
+        (ArgSpec::Pattern(_, _, fill), Some((true, CL_KERNEL_ARG_ADDRESS_LOCAL, _)))
+            if *fill != Fill::Zero =>
+        {
+            Err("is a __local buffer: give only its size; the host cannot fill it".to_string())
+        }
         (ArgSpec::Pattern(ty, count, _), Some((true, CL_KERNEL_ARG_ADDRESS_LOCAL, elem))) => {
             if let Some((want, _)) = elem {
                 if want != *ty {
@@ -293,25 +335,27 @@ fn prepare(spec: &ArgSpec, info: Option<&ArgInfo>, seed: u64) -> Result<Prepared
         (ArgSpec::Local(_), Some(_)) => {
             Err("is not a __local pointer; local:BYTES does not fit".to_string())
         }
-        (ArgSpec::Scalar(ty, text), kind) => {
+        (ArgSpec::Scalar(ty, lanes, text), kind) => {
+            let written = format!("{}{}:{text}", ty.name(), lane_suffix(*lanes));
             match kind {
                 Some((true, _, _)) => {
                     return Err(format!(
-                    "is a buffer; got the scalar {}:{text} (write TYPE[N]=FILL, @FILE or FILE.npy)",
-                    ty.name()
+                    "is a buffer; got the scalar {written} (write TYPE[N]=FILL, @FILE or FILE.npy)"
                 ))
                 }
-                Some((false, _, Some((want, 1)))) if want != *ty => {
-                    return Err(format!("got {}:{text}, a different type", ty.name()))
+                Some((false, _, Some((want, want_lanes))))
+                    if want != *ty || want_lanes != *lanes =>
+                {
+                    return Err(format!("got {written}, a different type"))
                 }
-                Some((false, _, None | Some((_, 2..)))) => {
+                Some((false, _, None)) => {
                     return Err(
                         "has a type that `run` cannot pass from the command line".to_string()
                     )
                 }
                 _ => {}
             }
-            Ok(Prepared::Value(ty.parse(text)?))
+            Ok(Prepared::Value(vector_bytes(*ty, *lanes, text)?))
         }
         (_, Some((false, _, _))) => Err(format!(
             "is a scalar; got a buffer ({}) — write TYPE:VALUE",
@@ -327,7 +371,7 @@ fn prepare(spec: &ArgSpec, info: Option<&ArgInfo>, seed: u64) -> Result<Prepared
                 if want != *ty {
                     return Err(format!("points to {want}, got {}[{count}]", ty.name()));
                 }
-                if count % lanes != 0 {
+                if count % storage_lanes(lanes) != 0 {
                     return Err(format!(
                         "points to {}{lanes}; {count} {} elements are not a whole number of them",
                         want.name(),
@@ -347,7 +391,7 @@ fn prepare(spec: &ArgSpec, info: Option<&ArgInfo>, seed: u64) -> Result<Prepared
             }
             let elem = kind.and_then(|(_, _, e)| e);
             if let Some((ty, lanes)) = elem {
-                let size = ty.size() * lanes;
+                let size = ty.size() * storage_lanes(lanes);
                 if data.len() % size != 0 {
                     return Err(format!(
                         "{} holds {} bytes, not a whole number of {}{} ({size} bytes each)",
@@ -380,7 +424,7 @@ fn prepare(spec: &ArgSpec, info: Option<&ArgInfo>, seed: u64) -> Result<Prepared
                         npy.ty.npy_descr()
                     ));
                 }
-                if (npy.data.len() / want.size()) % lanes != 0 {
+                if (npy.data.len() / want.size()) % storage_lanes(lanes) != 0 {
                     return Err(format!(
                         "points to {}{lanes}; {} holds {} elements, not a multiple of {lanes}",
                         want.name(),
@@ -602,7 +646,7 @@ mod tests {
     fn argument_specs_parse() {
         assert_eq!(
             parse_arg("int:5").unwrap(),
-            ArgSpec::Scalar(Scalar::Int, "5".into())
+            ArgSpec::Scalar(Scalar::Int, 1, "5".into())
         );
         assert_eq!(
             parse_arg("float[16]=rand").unwrap(),
@@ -629,6 +673,14 @@ mod tests {
         assert!(parse_arg("float[0]").is_err());
         assert!(parse_arg("float[4]=abc").is_err());
         assert!(parse_arg("5").is_err());
+        assert_eq!(
+            parse_arg("float4:1,2,3,4").unwrap(),
+            ArgSpec::Scalar(Scalar::Float, 4, "1,2,3,4".into())
+        );
+        assert!(parse_arg("float4:1,2")
+            .unwrap_err()
+            .contains("2 values for 4 lanes"));
+        assert!(parse_arg("float5:1").is_err());
     }
 
     #[test]
@@ -698,6 +750,17 @@ mod tests {
             .unwrap_err()
             .contains("different type"));
         assert!(check("uint:1", &scalar("uint")).is_ok());
+        assert!(check("int:1", &scalar("int2"))
+            .unwrap_err()
+            .contains("got int:1, a different type"));
+        let Ok(Prepared::Value(bytes)) = check("int3:7", &scalar("int3")) else {
+            panic!("a value");
+        };
+        // 6.1.2: a 3-component vector has the size of a 4-component one.
+        assert_eq!(bytes.len(), 16);
+        assert_eq!(&bytes[..12], [7i32, 7, 7].map(i32::to_le_bytes).concat());
+        assert!(check("float[8]", &global("float3*")).is_ok());
+        assert!(check("float[6]", &global("float3*")).is_err());
         let Ok(Prepared::Buffer { data, .. }) = check("int[3]=iota", &global("int*")) else {
             panic!("a buffer");
         };

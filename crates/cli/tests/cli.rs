@@ -495,6 +495,60 @@ fn run_saxpy_on_pocl() {
 }
 
 #[test]
+fn run_passes_vectors_and_local_buffers() {
+    require_pocl!();
+    let dir = scratch("run-vector");
+    let file = write(
+        &dir,
+        "scale.cl",
+        "__kernel void scale(float4 s, __global float4 *x, __local float *tmp)
+{
+    tmp[get_local_id(0)] = 1.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    size_t i = get_global_id(0);
+    x[i] = x[i] * s + tmp[get_local_id(0)];
+}
+",
+    );
+    let run = |local: &str| {
+        ferrocl(&[
+            "run",
+            &file,
+            "--platform",
+            "pocl",
+            "-k",
+            "scale",
+            "-g",
+            "2",
+            "-l",
+            "2",
+            "-a",
+            "float4:1,2,3,4",
+            "-a",
+            "float[8]=iota",
+            "-a",
+            local,
+            "-p",
+            "x",
+        ])
+    };
+    for local in ["local:8", "float[2]"] {
+        let out = run(local);
+        assert!(out.status.success(), "{local}: {}", stderr(&out));
+        assert_eq!(stdout(&out), "x: 1 3 7 13 5 11 19 29\n", "{local}");
+    }
+    let out = run("float[2]=1");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out)
+            .contains("argument 2 'tmp' (__local float*) is a __local buffer: give only its size"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
 fn run_names_the_argument_that_does_not_fit() {
     require_pocl!();
     let dir = scratch("run-errors");
