@@ -31,17 +31,20 @@ commands:
         int:5  uint:7  float:2.5  double:1e-3  long:-1  char: uchar: short: ushort: ulong:
         float4:1,2,3,4         a vector (one value fills every lane)
         float[1024]            a buffer of 1024 floats, zeroed
-        float[1024]=rand       ... filled with =rand, =iota, or =VALUE
+        float[1024]=rand       ... filled with =rand (floats in [0, 1), integers in
+                               [0, 1024)), =iota (0, 1, 2, ...) or =VALUE
         @in.bin                a buffer holding the file's bytes
         in.npy                 a buffer holding the .npy array
         local:BYTES            a __local buffer of that size
-      ARG is an argument's name or index; --output writes .npy when FILE ends in .npy
+      ARG is an argument's name or index; --output writes .npy when FILE ends in .npy;
+      short forms: -k -g -l -a -p -o
   bench [--platform NAME]... [--filter TEXT]... [--json] [--quick]
       the benchmark suite on each platform named (default: ferrocl and every other one)
   help             this text
   version          ferrocl's version
 
---platform NAME picks the platform whose name contains NAME, ignoring case (default ferrocl);
+--platform NAME picks the platform whose name (or else vendor) contains NAME, ignoring case
+(default ferrocl; \"pocl\" finds Portable Computing Language);
 --library PATH names the libferrocl.so to use (default: the one beside this executable).
 ";
 
