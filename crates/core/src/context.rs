@@ -1,10 +1,10 @@
 //! Contexts (`cl_context`): a set of devices, the properties the context was made with, the
 //! error-notification callback, and the destructor callbacks.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::device::Device;
-use crate::object::IcdHeader;
+use crate::object::{DestructorStack, IcdHeader};
 
 /// The context's `pfn_notify`: an error message and implementation-specific bytes.
 pub type NotifyFn = Box<dyn Fn(&str, &[u8]) + Send + Sync>;
@@ -19,7 +19,7 @@ pub struct Context {
     /// `CL_CONTEXT_INTEROP_USER_SYNC`.
     pub interop_user_sync: bool,
     notify: Option<NotifyFn>,
-    destructors: Mutex<Vec<Box<dyn FnOnce() + Send>>>,
+    destructors: DestructorStack,
 }
 
 impl Context {
@@ -35,7 +35,7 @@ impl Context {
             properties,
             interop_user_sync,
             notify,
-            destructors: Mutex::new(Vec::new()),
+            destructors: DestructorStack::default(),
         })
     }
 
@@ -54,10 +54,7 @@ impl Context {
     /// function on a destructor callback stack associated with context. The registered
     /// callback functions are called in the reverse order in which they were registered."
     pub fn add_destructor(&self, callback: Box<dyn FnOnce() + Send>) {
-        self.destructors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(callback);
+        self.destructors.push(callback);
     }
 
     /// The largest `CL_DEVICE_MAX_MEM_ALLOC_SIZE` of the context's devices.
@@ -67,19 +64,6 @@ impl Context {
             .map(|d| d.info.max_mem_alloc_size)
             .max()
             .unwrap_or(0)
-    }
-}
-
-impl Drop for Context {
-    fn drop(&mut self) {
-        let callbacks = std::mem::take(
-            self.destructors
-                .get_mut()
-                .unwrap_or_else(|e| e.into_inner()),
-        );
-        for callback in callbacks.into_iter().rev() {
-            callback();
-        }
     }
 }
 

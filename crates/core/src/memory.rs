@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::context::Context;
 use crate::error::{ClError, ClResult};
-use crate::object::IcdHeader;
+use crate::object::{DestructorStack, IcdHeader};
 
 /// The alignment of every allocation, in bytes (`CL_DEVICE_MEM_BASE_ADDR_ALIGN` is 8× it).
 pub const ALLOCATION_ALIGN: usize = 128;
@@ -130,6 +130,9 @@ pub struct Mapping {
 #[repr(C)]
 pub struct MemObject {
     icd: IcdHeader,
+    /// Declared before `parent`: fields drop in order, and a sub-buffer's callbacks must run
+    /// before its parent can be deleted (5.5.1).
+    destructors: DestructorStack,
     pub context: Arc<Context>,
     pub flags: u64,
     pub size: usize,
@@ -144,7 +147,6 @@ pub struct MemObject {
     /// Offset of this object's first byte in `storage`.
     storage_offset: usize,
     mappings: Mutex<Vec<Mapping>>,
-    destructors: Mutex<Vec<Box<dyn FnOnce() + Send>>>,
 }
 
 impl MemObject {
@@ -187,7 +189,7 @@ impl MemObject {
             storage: Arc::new(storage),
             storage_offset: 0,
             mappings: Mutex::new(Vec::new()),
-            destructors: Mutex::new(Vec::new()),
+            destructors: DestructorStack::default(),
         }))
     }
 
@@ -211,7 +213,7 @@ impl MemObject {
             storage: parent.storage.clone(),
             storage_offset: parent.storage_offset + origin,
             mappings: Mutex::new(Vec::new()),
-            destructors: Mutex::new(Vec::new()),
+            destructors: DestructorStack::default(),
         })
     }
 
@@ -267,23 +269,7 @@ impl MemObject {
     /// `clSetMemObjectDestructorCallback`: called, last registered first, when the object is
     /// deleted.
     pub fn add_destructor(&self, callback: Box<dyn FnOnce() + Send>) {
-        self.destructors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(callback);
-    }
-}
-
-impl Drop for MemObject {
-    fn drop(&mut self) {
-        let callbacks = std::mem::take(
-            self.destructors
-                .get_mut()
-                .unwrap_or_else(|e| e.into_inner()),
-        );
-        for callback in callbacks.into_iter().rev() {
-            callback();
-        }
+        self.destructors.push(callback);
     }
 }
 

@@ -33,3 +33,27 @@ impl Default for IcdHeader {
         IcdHeader::new()
     }
 }
+
+/// The destructor callbacks of an object (`clSetContextDestructorCallback`,
+/// `clSetMemObjectDestructorCallback`): "called in the reverse order in which they were
+/// registered", when the object is deleted — that is, when this stack is dropped.
+#[derive(Default)]
+pub struct DestructorStack(std::sync::Mutex<Vec<Box<dyn FnOnce() + Send>>>);
+
+impl DestructorStack {
+    pub fn push(&self, callback: Box<dyn FnOnce() + Send>) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(callback);
+    }
+}
+
+impl Drop for DestructorStack {
+    fn drop(&mut self) {
+        let callbacks = std::mem::take(self.0.get_mut().unwrap_or_else(|e| e.into_inner()));
+        for callback in callbacks.into_iter().rev() {
+            callback();
+        }
+    }
+}

@@ -202,6 +202,44 @@ fn same_context(queue: &CommandQueue, mems: &[&Arc<MemObject>]) -> ClResult<()> 
     Ok(())
 }
 
+/// A command's queue, memory objects and wait list.
+type CommandObjects<const N: usize> = (
+    Arc<CommandQueue>,
+    [Arc<MemObject>; N],
+    Vec<Arc<ferrocl_core::Event>>,
+);
+
+/// The queue, memory objects and wait list of a buffer command, checked together: every
+/// such command answers CL_INVALID_CONTEXT "if the context associated with command_queue and
+/// buffer are not the same or if the context associated with command_queue and events in
+/// event_wait_list are not the same".
+///
+/// # Safety
+/// `events` is NULL or points at `num_events` handles.
+unsafe fn command_objects<const N: usize>(
+    command_queue: cl_command_queue,
+    mems: [cl_mem; N],
+    num_events: cl_uint,
+    events: *const cl_event,
+) -> ClResult<CommandObjects<N>> {
+    let queue = get::<CommandQueue, _>(command_queue)?;
+    let mut objects = Vec::with_capacity(N);
+    for m in mems {
+        objects.push(get::<MemObject, _>(m)?);
+    }
+    // SAFETY: the caller's contract.
+    let deps = unsafe { wait_list(num_events, events) }?;
+    if objects
+        .iter()
+        .any(|m| !Arc::ptr_eq(&m.context, &queue.context))
+    {
+        return Err(ClError::InvalidContext);
+    }
+    queue.check_wait_list(&deps)?;
+    let objects: [Arc<MemObject>; N] = objects.try_into().map_err(|_| ClError::OutOfHostMemory)?;
+    Ok((queue, objects, deps))
+}
+
 /// CL_INVALID_VALUE "if the region being read or written specified by (offset, size) is out
 /// of bounds or if ptr is a NULL value" (and "if size is 0").
 fn check_range(mem: &MemObject, offset: usize, size: usize) -> ClResult<()> {
@@ -259,12 +297,9 @@ unsafe fn transfer(
     events: *const cl_event,
     event: *mut cl_event,
 ) -> ClResult<()> {
-    let queue = get::<CommandQueue, _>(command_queue)?;
-    let mem = get::<MemObject, _>(buffer)?;
     // SAFETY: the caller's contract.
-    let deps = unsafe { wait_list(num_events, events) }?;
-    same_context(&queue, &[&mem])?;
-    queue.check_wait_list(&deps)?;
+    let (queue, [mem], deps) =
+        unsafe { command_objects(command_queue, [buffer], num_events, events) }?;
     check_range(&mem, offset, size)?;
     if ptr.is_null() {
         return Err(ClError::InvalidValue);
@@ -310,12 +345,7 @@ entry! {
 
 entry! {
     fn clEnqueueCopyBuffer(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_offset: usize, dst_offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let queue = get::<CommandQueue, _>(command_queue)?;
-        let src = get::<MemObject, _>(src_buffer)?;
-        let dst = get::<MemObject, _>(dst_buffer)?;
-        let deps = wait_list(num_events_in_wait_list, event_wait_list)?;
-        same_context(&queue, &[&src, &dst])?;
-        queue.check_wait_list(&deps)?;
+        let (queue, [src, dst], deps) = command_objects(command_queue, [src_buffer, dst_buffer], num_events_in_wait_list, event_wait_list)?;
         // 5.2.3: CL_INVALID_VALUE "if src_offset, dst_offset, size, src_offset + size or
         // dst_offset + size require accessing elements outside the src_buffer and dst_buffer
         // buffer objects respectively", and "if size is 0".
@@ -338,11 +368,7 @@ entry! {
 
 entry! {
     fn clEnqueueFillBuffer(command_queue: cl_command_queue, buffer: cl_mem, pattern: *const c_void, pattern_size: usize, offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let queue = get::<CommandQueue, _>(command_queue)?;
-        let mem = get::<MemObject, _>(buffer)?;
-        let deps = wait_list(num_events_in_wait_list, event_wait_list)?;
-        same_context(&queue, &[&mem])?;
-        queue.check_wait_list(&deps)?;
+        let (queue, [mem], deps) = command_objects(command_queue, [buffer], num_events_in_wait_list, event_wait_list)?;
         // 5.2.4: CL_INVALID_VALUE "if pattern is NULL or if pattern_size is 0 or if
         // pattern_size is not one of { 1, 2, 4, 8, 16, 32, 64, 128 }", "if offset or offset +
         // size require accessing elements outside the buffer", "if offset and size are not a
@@ -429,12 +455,9 @@ unsafe fn transfer_rect(
     events: *const cl_event,
     event: *mut cl_event,
 ) -> ClResult<()> {
-    let queue = get::<CommandQueue, _>(command_queue)?;
-    let mem = get::<MemObject, _>(buffer)?;
-    // SAFETY: the caller's contract, for this and the array arguments below.
-    let deps = unsafe { wait_list(num_events, events) }?;
-    same_context(&queue, &[&mem])?;
-    queue.check_wait_list(&deps)?;
+    // SAFETY: the caller's contract.
+    let (queue, [mem], deps) =
+        unsafe { command_objects(command_queue, [buffer], num_events, events) }?;
     let (buffer_origin, host_origin, region) = unsafe {
         (
             triple(buffer_origin)?,
@@ -507,12 +530,7 @@ entry! {
 
 entry! {
     fn clEnqueueCopyBufferRect(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_origin: *const usize, dst_origin: *const usize, region: *const usize, src_row_pitch: usize, src_slice_pitch: usize, dst_row_pitch: usize, dst_slice_pitch: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let queue = get::<CommandQueue, _>(command_queue)?;
-        let src = get::<MemObject, _>(src_buffer)?;
-        let dst = get::<MemObject, _>(dst_buffer)?;
-        let deps = wait_list(num_events_in_wait_list, event_wait_list)?;
-        same_context(&queue, &[&src, &dst])?;
-        queue.check_wait_list(&deps)?;
+        let (queue, [src, dst], deps) = command_objects(command_queue, [src_buffer, dst_buffer], num_events_in_wait_list, event_wait_list)?;
         let (src_origin, dst_origin, region) = (triple(src_origin)?, triple(dst_origin)?, triple(region)?);
         if region.contains(&0) {
             return Err(ClError::InvalidValue);
@@ -556,11 +574,7 @@ const MAP_FLAGS: u64 = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGI
 
 entry! {
     fn clEnqueueMapBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_map: cl_bool, map_flags: cl_map_flags, offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event; errcode_ret) -> *mut c_void {
-        let queue = get::<CommandQueue, _>(command_queue)?;
-        let mem = get::<MemObject, _>(buffer)?;
-        let deps = wait_list(num_events_in_wait_list, event_wait_list)?;
-        same_context(&queue, &[&mem])?;
-        queue.check_wait_list(&deps)?;
+        let (queue, [mem], deps) = command_objects(command_queue, [buffer], num_events_in_wait_list, event_wait_list)?;
         // 5.5.2: CL_INVALID_VALUE "if region being mapped given by (offset, size) is out of
         // bounds or if size is 0 or if values specified in map_flags are not valid";
         // CL_MAP_WRITE_INVALIDATE_REGION "is mutually exclusive with CL_MAP_READ or
@@ -585,11 +599,7 @@ entry! {
 
 entry! {
     fn clEnqueueUnmapMemObject(command_queue: cl_command_queue, memobj: cl_mem, mapped_ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let queue = get::<CommandQueue, _>(command_queue)?;
-        let mem = get::<MemObject, _>(memobj)?;
-        let deps = wait_list(num_events_in_wait_list, event_wait_list)?;
-        same_context(&queue, &[&mem])?;
-        queue.check_wait_list(&deps)?;
+        let (queue, [mem], deps) = command_objects(command_queue, [memobj], num_events_in_wait_list, event_wait_list)?;
         mem.unmap(mapped_ptr as usize)?;
         submit(&queue, command::UNMAP_MEM_OBJECT, Work::Nothing(vec![mem]), &deps, CL_FALSE, event)
     }
