@@ -98,12 +98,7 @@ fn targets(session: &Session, patterns: &[String]) -> Result<Vec<Result<Target, 
         .api
         .platforms()
         .map_err(|e| Failure::Error(e.to_string()))?;
-    let mut names: Vec<String> = platforms
-        .iter()
-        .map(|&p| session.api.platform_string(p, opencl_sys::CL_PLATFORM_NAME))
-        .collect();
-    names.sort_by_key(|n| n != "ferrocl");
-    if names.is_empty() {
+    if platforms.is_empty() {
         return Err(Failure::Error(format!(
             "no OpenCL platform found{}",
             session
@@ -112,7 +107,10 @@ fn targets(session: &Session, patterns: &[String]) -> Result<Vec<Result<Target, 
                 .map_or(String::new(), |n| format!("; {n}"))
         )));
     }
-    Ok(names.iter().map(|n| session.api.find(n)).collect())
+    let mut targets: Vec<Result<Target, String>> =
+        platforms.iter().map(|&p| session.api.target(p)).collect();
+    targets.sort_by_key(|t| !t.as_ref().is_ok_and(|t| t.platform_name == "ferrocl"));
+    Ok(targets)
 }
 
 /// The progress line on stderr: rewritten in place on a terminal, one line each otherwise.

@@ -795,13 +795,18 @@ impl Api {
                 "no OpenCL platform matches '{pattern}' (platforms found: {known})"
             ));
         };
-        let platform = platforms[index];
+        self.target(platforms[index])
+    }
+
+    /// The platform with its first device.
+    pub fn target(&self, platform: cl_platform_id) -> std::result::Result<Target, String> {
+        let name = self.platform_string(platform, CL_PLATFORM_NAME);
         let devices = self.devices(platform).map_err(|e| e.to_string())?;
         let Some(&device) = devices.first() else {
-            return Err(format!("platform '{}' has no device", names[index]));
+            return Err(format!("platform '{name}' has no device"));
         };
         Ok(Target {
-            platform_name: names[index].clone(),
+            platform_name: name,
             device,
             device_name: self.device_string(device, CL_DEVICE_NAME),
         })
