@@ -295,6 +295,41 @@ fn info_agrees_with_clinfo() {
             "{property}\n{raw}"
         );
     }
+    // The text form too: the platform's lines are indented by 2, the device's by 4.
+    let text = stdout(&ferrocl(&["info"]));
+    let line = |indent: usize, label: &str| -> String {
+        let prefix = format!("{}{label}: ", " ".repeat(indent));
+        text.lines()
+            .find_map(|l| l.strip_prefix(&prefix))
+            .unwrap_or_else(|| panic!("{label} in {text}"))
+            .to_string()
+    };
+    let platform_lines = [
+        ("Version", "CL_PLATFORM_VERSION"),
+        ("Profile", "CL_PLATFORM_PROFILE"),
+        ("Extensions", "CL_PLATFORM_EXTENSIONS"),
+    ];
+    for (label, property) in platform_lines {
+        assert_eq!(
+            clinfo_value(&raw, "", property),
+            Some(line(2, label)),
+            "{property}\n{raw}"
+        );
+    }
+    let device_lines = [
+        ("Version", "CL_DEVICE_VERSION"),
+        ("Vendor", "CL_DEVICE_VENDOR"),
+        ("Extensions", "CL_DEVICE_EXTENSIONS"),
+        ("Max work-item sizes", "CL_DEVICE_MAX_WORK_ITEM_SIZES"),
+    ];
+    for (label, property) in device_lines {
+        let ours = line(4, label).replace(['[', ']', ','], "");
+        assert_eq!(
+            clinfo_value(&raw, "[ferrocl/0]", property),
+            Some(ours),
+            "{property}\n{raw}"
+        );
+    }
     let at = info.find("\"devices\"").expect("devices");
     let device_json = &info[at..];
     let name_at = device_json.find("\"name\": \"").expect("device name") + 9;
