@@ -517,7 +517,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
     let max_alloc = session
         .api
         .device_u64(target.device, opencl_sys::CL_DEVICE_MAX_MEM_ALLOC_SIZE)
-        .unwrap_or(u64::MAX);
+        .unwrap_or(1 << 40);
     for (i, spec) in o.args.iter().enumerate() {
         if let ArgSpec::Pattern(ty, n, _) = spec {
             let bytes = n.checked_mul(ty.size()).map_or(u64::MAX, |b| b as u64);
