@@ -104,9 +104,47 @@ impl Session {
     }
 }
 
-/// The text of a source file.
-pub fn read_source(file: &str) -> Result<String, Failure> {
-    std::fs::read_to_string(file).map_err(|e| Failure::Error(format!("cannot read {file}: {e}")))
+/// A program as read from its file.
+pub enum ProgramFile {
+    /// OpenCL C source (any file but the two below).
+    Source(String),
+    /// A program binary: a `.bin` file as it is, or a `.ir` file (ferrocl's IR in its text
+    /// form) parsed, verified and serialized, which is what a ferrocl program binary holds
+    /// (DESIGN.md, decision 8). Binaries build without a compiler.
+    Binary(Vec<u8>),
+}
+
+impl ProgramFile {
+    pub fn input(&self) -> cl::Input<'_> {
+        match self {
+            ProgramFile::Source(text) => cl::Input::Source(text),
+            ProgramFile::Binary(bytes) => cl::Input::Binary(bytes),
+        }
+    }
+}
+
+/// Reads the program a command names.
+pub fn read_program(file: &str) -> Result<ProgramFile, Failure> {
+    let cannot = |e: std::io::Error| Failure::Error(format!("cannot read {file}: {e}"));
+    if file.ends_with(".bin") {
+        return std::fs::read(file).map(ProgramFile::Binary).map_err(cannot);
+    }
+    let text = std::fs::read_to_string(file).map_err(cannot)?;
+    if !file.ends_with(".ir") {
+        return Ok(ProgramFile::Source(text));
+    }
+    let module =
+        ferrocl_ir::parse_module(&text).map_err(|e| Failure::Error(format!("{file}:{e}")))?;
+    if let Err(errors) = ferrocl_ir::verify_module(&module) {
+        let list: Vec<String> = errors.iter().map(|e| format!("{file}: {e}")).collect();
+        return Err(Failure::Error(format!(
+            "the IR does not verify:\n{}",
+            list.join("\n")
+        )));
+    }
+    Ok(ProgramFile::Binary(ferrocl_ir::serialize::serialize(
+        &module,
+    )))
 }
 
 /// The build log with `error:` and `warning:` coloured the way compilers colour them, when
@@ -159,7 +197,7 @@ pub fn print_log(log: &str) {
     }
 }
 
-/// `ferrocl build FILE.cl [-D ...] [-I ...] [--cl-std ...] [--emit ir|asm] [-o FILE]`.
+/// `ferrocl build FILE.cl|FILE.ir|FILE.bin [-D ...] [-I ...] [--cl-std ...] [--emit ir|asm] [-o FILE]`.
 pub fn command(args: &[String]) -> Result<String, Failure> {
     let mut common = Common::default();
     let mut file = None;
@@ -207,7 +245,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         i += 1;
     }
     let file = file.ok_or_else(|| Failure::Usage("build: no source file given".into()))?;
-    let source = read_source(&file)?;
+    let program = read_program(&file)?;
     let session = Session::open(common.library.as_deref())?;
     let target = session.find(common.platform())?;
     let context = session
@@ -215,7 +253,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         .context(target.device)
         .map_err(|e| Failure::Error(e.to_string()))?;
     let build = context
-        .build(&source, &common.options_string())
+        .build_input(&program.input(), &common.options_string())
         .map_err(|e| Failure::Error(e.to_string()))?;
     print_log(&build.log);
     if let Some(error) = build.error {

@@ -20,6 +20,7 @@ pub struct Api {
     create_command_queue: Found<f::clCreateCommandQueue_t>,
     release_command_queue: Found<f::clReleaseCommandQueue_t>,
     create_program_with_source: Found<f::clCreateProgramWithSource_t>,
+    create_program_with_binary: Found<f::clCreateProgramWithBinary_t>,
     build_program: Found<f::clBuildProgram_t>,
     get_program_build_info: Found<f::clGetProgramBuildInfo_t>,
     get_program_info: Found<f::clGetProgramInfo_t>,
@@ -164,6 +165,7 @@ pub fn load() -> std::result::Result<Api, String> {
         create_command_queue: load!(c"clCreateCommandQueue"),
         release_command_queue: load!(c"clReleaseCommandQueue"),
         create_program_with_source: load!(c"clCreateProgramWithSource"),
+        create_program_with_binary: load!(c"clCreateProgramWithBinary"),
         build_program: load!(c"clBuildProgram"),
         get_program_build_info: load!(c"clGetProgramBuildInfo"),
         get_program_info: load!(c"clGetProgramInfo"),
@@ -347,6 +349,14 @@ impl Drop for Context<'_> {
     }
 }
 
+/// What a program is made from.
+pub enum Input<'s> {
+    /// OpenCL C source.
+    Source(&'s str),
+    /// A program binary of the device (for ferrocl, serialized IR).
+    Binary(&'s [u8]),
+}
+
 /// The result of `clBuildProgram`: the program (built or not) and its build log.
 pub struct Build<'a> {
     pub program: Program<'a>,
@@ -372,17 +382,51 @@ impl<'a> Context<'a> {
     /// Creates a program from source and builds it with the options; an error only when the
     /// program could not even be created (a failed build is reported in `Build::error`).
     pub fn build(&self, source: &str, options: &str) -> Result<Build<'a>> {
+        self.build_input(&Input::Source(source), options)
+    }
+
+    /// Creates a program from source or from a program binary and builds it.
+    pub fn build_input(&self, input: &Input, options: &str) -> Result<Build<'a>> {
         let mut code = CL_SUCCESS;
-        let mut text = source.as_ptr().cast::<std::ffi::c_char>();
-        let length = source.len();
-        let create = self
-            .api
-            .create_program_with_source
-            .get()
-            .expect("dlsym found it");
-        // SAFETY: one string of the given length.
-        let program = unsafe { create(self.context, 1, &mut text, &length, &mut code) };
-        check("clCreateProgramWithSource", code)?;
+        let program = match input {
+            Input::Source(source) => {
+                let mut text = source.as_ptr().cast::<std::ffi::c_char>();
+                let length = source.len();
+                let create = self
+                    .api
+                    .create_program_with_source
+                    .get()
+                    .expect("dlsym found it");
+                // SAFETY: one string of the given length.
+                let program = unsafe { create(self.context, 1, &mut text, &length, &mut code) };
+                check("clCreateProgramWithSource", code)?;
+                program
+            }
+            Input::Binary(binary) => {
+                let mut bytes = binary.as_ptr();
+                let length = binary.len();
+                let mut status = CL_SUCCESS;
+                let create = self
+                    .api
+                    .create_program_with_binary
+                    .get()
+                    .expect("dlsym found it");
+                // SAFETY: one device, one binary of the given length.
+                let program = unsafe {
+                    create(
+                        self.context,
+                        1,
+                        &self.device,
+                        &length,
+                        &mut bytes,
+                        &mut status,
+                        &mut code,
+                    )
+                };
+                check("clCreateProgramWithBinary", code)?;
+                program
+            }
+        };
         let program = Program {
             api: self.api,
             device: self.device,

@@ -24,7 +24,9 @@ commands:
       remove that file
   build FILE.cl [-D NAME[=VALUE]] [-I DIR] [--cl-std VERSION] [--options TEXT]
                 [--emit ir|asm] [-o FILE] [--platform NAME]
-      compile; print the build log; exit 1 when the build fails
+      compile; print the build log; exit 1 when the build fails. FILE.ir (ferrocl's IR as
+      text) and FILE.bin (a program binary) build as binaries, without a compiler; so does
+      `run` with them
   run FILE.cl --kernel NAME --global X[,Y[,Z]] [--local X[,Y[,Z]]] --arg SPEC...
               [--print ARG]... [--output ARG=FILE]... [build options]
       run one kernel; SPEC is one of

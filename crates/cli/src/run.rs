@@ -8,7 +8,7 @@ use opencl_sys::{
     CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_KERNEL_ARG_ADDRESS_GLOBAL, CL_KERNEL_ARG_ADDRESS_LOCAL,
 };
 
-use crate::build::{print_log, read_source, Common, Session};
+use crate::build::{print_log, read_program, Common, Session};
 use crate::cl::{self, ArgInfo};
 use crate::values::{self, Scalar};
 use crate::Failure;
@@ -464,13 +464,15 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
     let o = parse(args).map_err(Failure::Usage)?;
     let file = o.file.as_deref().expect("parse requires a file");
     let kernel_name = o.kernel.as_deref().expect("parse requires a kernel");
-    let source = read_source(file)?;
+    let program = read_program(file)?;
     let session = Session::open(o.common.library.as_deref())?;
     let target = session.find(o.common.platform())?;
     let err = |e: cl::ClError| Failure::Error(e.to_string());
     let context = session.api.context(target.device).map_err(err)?;
     let options = format!("{} -cl-kernel-arg-info", o.common.options_string());
-    let build = context.build(&source, options.trim()).map_err(err)?;
+    let build = context
+        .build_input(&program.input(), options.trim())
+        .map_err(err)?;
     print_log(&build.log);
     if let Some(error) = build.error {
         return Err(Failure::Error(crate::build::failure(

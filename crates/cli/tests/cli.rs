@@ -429,6 +429,141 @@ fn ferrocl_without_a_compiler_reports_the_build_error() {
     let _ = fs::remove_dir_all(dir);
 }
 
+/// `tests/data/axpy.ir`: kernels that ferrocl runs from IR, without a compiler.
+fn axpy_ir() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/axpy.ir")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn run_on_ferrocl_from_ir() {
+    let ir = axpy_ir();
+    let out = ferrocl(&[
+        "run",
+        &ir,
+        "--kernel",
+        "axpy",
+        "--global",
+        "4",
+        "--arg",
+        "float:0.5",
+        "--arg",
+        "float[4]=iota",
+        "--arg",
+        "float[4]=1",
+        "--print",
+        "dst",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "dst: 1 1.5 2 2.5\n");
+    assert!(stderr(&out).contains("ran axpy on "), "{}", stderr(&out));
+
+    let dir = scratch("ferrocl-ir");
+    let npy = dir.join("out.npy");
+    let out = ferrocl(&[
+        "run",
+        &ir,
+        "-k",
+        "count",
+        "-g",
+        "5",
+        "-l",
+        "5",
+        "-a",
+        "int[5]",
+        "-a",
+        "int:-2",
+        "-o",
+        &format!("0={}", npy.display()),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let written = fs::read(&npy).unwrap();
+    assert!(String::from_utf8_lossy(&written).contains("'descr': '<i4'"));
+    let want: Vec<u8> = [-2i32, -1, 0, 1, 2]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    assert!(written.ends_with(&want));
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn run_on_ferrocl_names_the_argument_that_does_not_fit() {
+    let ir = axpy_ir();
+    let base = ["run", ir.as_str(), "--kernel", "axpy", "--global", "4"];
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--arg", "float:2", "--arg", "float[4]"],
+            "kernel 'axpy' takes 3 arguments (float alpha, __global float* src, __global float* dst); 2 given",
+        ),
+        (
+            &["--arg", "double:2", "--arg", "float[4]", "--arg", "float[4]"],
+            "argument 0 'alpha' (float) got double:2, a different type",
+        ),
+        (
+            &["--arg", "float:2", "--arg", "uint[4]", "--arg", "float[4]"],
+            "argument 1 'src' (__global float*) points to float, got uint[4]",
+        ),
+        (
+            &["--arg", "float:2", "--arg", "float[4]", "--arg", "local:16"],
+            "argument 2 'dst' (__global float*) is not a __local pointer",
+        ),
+        (
+            &["--arg", "float:2", "--arg", "float[4]", "--arg", "float[4]", "--print", "7"],
+            "--print 7: the kernel has no argument 7 (it takes 3)",
+        ),
+    ];
+    for (extra, message) in cases {
+        let args: Vec<&str> = base.iter().chain(extra.iter()).copied().collect();
+        let out = ferrocl(&args);
+        assert_eq!(out.status.code(), Some(1), "{extra:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(message),
+            "{extra:?}: expected '{message}' in {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn build_ir_on_ferrocl() {
+    let ir = axpy_ir();
+    let out = ferrocl(&["build", &ir]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("built on ferrocl"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stdout(&out).contains("kernels: axpy, count"),
+        "{}",
+        stdout(&out)
+    );
+    // --emit ir prints the program binary's IR: the kernels again, in the text form.
+    let out = ferrocl(&["build", &ir, "--emit", "ir"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("kernel @axpy(f32, ptr.global, ptr.global)"),
+        "{text}"
+    );
+    assert!(text.contains("kernel @count("), "{text}");
+
+    let dir = scratch("bad-ir");
+    let bad = write(&dir, "bad.ir", "kernel @k(\n");
+    let out = ferrocl(&["build", &bad]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(&format!("{bad}:2:1: ")),
+        "{}",
+        stderr(&out)
+    );
+    let _ = fs::remove_dir_all(dir);
+}
+
 #[test]
 fn an_unknown_platform_lists_the_ones_there_are() {
     let dir = scratch("no-platform");
