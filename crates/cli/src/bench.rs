@@ -58,6 +58,8 @@ pub enum Outcome {
         wall: f64,
         /// Work per run in the row's unit (bytes or operations), when it has one.
         work: Option<f64>,
+        /// How this measurement differs from the row's others, for a note under the table.
+        note: Option<String>,
     },
     NotAvailable(String),
 }
@@ -243,6 +245,7 @@ fn run_case(context: &Context, case: &Case, quick: bool, repeat: &Repeat) -> Out
             device,
             wall,
             work: Some(work),
+            note: None,
         },
         Err(e) => n_a(e),
     }
@@ -261,10 +264,31 @@ fn build_reason(error: &cl::ClError, log: &str) -> String {
 
 /// Enqueue-to-finish wall time of an empty kernel over one work-item.
 fn latency(context: &Context, quick: bool) -> Outcome {
-    let build = match context.build(suite::EMPTY, "") {
+    let mut build = match context.build(suite::EMPTY, "") {
         Ok(build) => build,
         Err(e) => return Outcome::NotAvailable(e.to_string()),
     };
+    let mut note = None;
+    if build
+        .error
+        .as_ref()
+        .is_some_and(|e| e.code == opencl_sys::CL_COMPILER_NOT_AVAILABLE)
+    {
+        // Launching does not involve the compiler: a platform without one (ferrocl, until
+        // its compiler is wired in) may take the same empty kernel as a ferrocl program
+        // binary instead.
+        let module = ferrocl_ir::parse_module(suite::EMPTY_IR).expect("the empty kernel parses");
+        let binary = ferrocl_ir::serialize::serialize(&module);
+        if let Ok(from_binary) = context.build_input(&cl::Input::Binary(&binary), "") {
+            if from_binary.error.is_none() {
+                build = from_binary;
+                note = Some(
+                    "launch-latency: the empty kernel built from ferrocl IR (no OpenCL C compiler)"
+                        .to_string(),
+                );
+            }
+        }
+    }
     if let Some(error) = build.error {
         return Outcome::NotAvailable(build_reason(&error, &build.log));
     }
@@ -282,6 +306,7 @@ fn latency(context: &Context, quick: bool) -> Outcome {
             device,
             wall,
             work: None,
+            note,
         },
         Err(e) => Outcome::NotAvailable(e.to_string()),
     }
@@ -305,6 +330,7 @@ fn build_time(context: &Context) -> Outcome {
             device: seconds,
             wall: seconds,
             work: None,
+            note: None,
         },
     }
 }
@@ -536,9 +562,21 @@ impl Report {
             let mut cells = vec![row.name.clone(), row.category.to_string()];
             for (c, outcome) in row.outcomes.iter().enumerate() {
                 match outcome {
-                    Outcome::Measured { device, wall, work } => {
+                    Outcome::Measured {
+                        device,
+                        wall,
+                        work,
+                        note,
+                    } => {
                         let seconds = if row.unit.is_some() { *device } else { *wall };
-                        cells.push(format_time(seconds));
+                        cells.push(match note {
+                            Some(note) => format!(
+                                "{} [{}]",
+                                format_time(seconds),
+                                number(&mut notes, format!("{}: {note}", self.columns[c].short))
+                            ),
+                            None => format_time(seconds),
+                        });
                         cells.push(match (work, row.unit) {
                             (Some(work), Some(unit)) => {
                                 format!("{:.2} {}", work / device / 1e9, unit.name())
@@ -548,14 +586,7 @@ impl Report {
                     }
                     Outcome::NotAvailable(reason) => {
                         let note = format!("{}: {reason}", self.columns[c].short);
-                        let number = match notes.iter().position(|n| *n == note) {
-                            Some(i) => i + 1,
-                            None => {
-                                notes.push(note);
-                                notes.len()
-                            }
-                        };
-                        cells.push(format!("n/a [{number}]"));
+                        cells.push(format!("n/a [{}]", number(&mut notes, note)));
                         cells.push(String::new());
                     }
                 }
@@ -667,8 +698,16 @@ impl Report {
                             Value::String(self.columns[c].name.clone()),
                         )];
                         match outcome {
-                            Outcome::Measured { device, wall, work } => {
+                            Outcome::Measured {
+                                device,
+                                wall,
+                                work,
+                                note,
+                            } => {
                                 fields.push(("status".into(), Value::String("ok".into())));
+                                if let Some(note) = note {
+                                    fields.push(("note".into(), Value::String(note.clone())));
+                                }
                                 fields.push(("device_ms".into(), Value::Number(device * 1e3)));
                                 fields.push(("wall_ms".into(), Value::Number(wall * 1e3)));
                                 if let (Some(work), Some(_)) = (work, row.unit) {
@@ -716,6 +755,17 @@ impl Report {
             ("kernels".into(), Value::Array(rows)),
         ])
         .to_pretty()
+    }
+}
+
+/// The number of a note under the table, the same for the same text.
+fn number(notes: &mut Vec<String>, note: String) -> usize {
+    match notes.iter().position(|n| *n == note) {
+        Some(i) => i + 1,
+        None => {
+            notes.push(note);
+            notes.len()
+        }
     }
 }
 
@@ -783,6 +833,7 @@ mod tests {
             device: seconds,
             wall: seconds,
             work: Some(seconds * 4e9),
+            note: None,
         }
     }
 

@@ -933,6 +933,25 @@ fn bench_checks_and_times_on_pocl() {
 }
 
 #[test]
+fn bench_measures_ferrocl_launch_latency() {
+    // Launching needs no compiler: without one, the empty kernel comes from ferrocl IR.
+    let out = ferrocl(&[
+        "bench",
+        "--platform",
+        "ferrocl",
+        "--quick",
+        "--filter",
+        "latency",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json = stdout(&out);
+    assert!(json.contains("\"kernel\": \"launch-latency\""), "{json}");
+    assert!(json.contains("\"status\": \"ok\""), "{json}");
+    assert!(json.contains("\"wall_ms\": "), "{json}");
+}
+
+#[test]
 fn bench_shows_an_unknown_platform_as_not_available() {
     let out = ferrocl(&[
         "bench",

@@ -741,6 +741,10 @@ fn hash(quick: bool) -> Problem {
 /// The empty kernel of the launch-latency row.
 pub const EMPTY: &str = "__kernel void empty(void) {}\n";
 
+/// The same kernel in ferrocl's IR, for a platform that has no compiler but takes ferrocl
+/// program binaries.
+pub const EMPTY_IR: &str = "kernel @empty() {\nblock0:\n    return\n}\n";
+
 /// The suite, in the order of the table.
 pub const CASES: &[Case] = &[
     Case {
@@ -886,6 +890,12 @@ mod tests {
                 .collect();
             assert!((problem.check)(&zeros).is_err(), "{}", case.name);
         }
+    }
+
+    #[test]
+    fn the_empty_kernel_ir_verifies() {
+        let module = ferrocl_ir::parse_module(EMPTY_IR).unwrap();
+        ferrocl_ir::verify_module(&module).unwrap();
     }
 
     #[test]
