@@ -386,6 +386,53 @@ fn info_all_reads_the_same_values_through_the_loader() {
 }
 
 #[test]
+fn info_all_agrees_with_clinfo_on_pocl() {
+    require_pocl!();
+    let Ok(clinfo) = Command::new("clinfo").arg("--raw").output() else {
+        eprintln!("skipped: clinfo is not installed");
+        return;
+    };
+    let raw = stdout(&clinfo);
+    let all = stdout(&ferrocl(&["info", "--all", "--json"]));
+    let at = all
+        .find("\"name\": \"Portable Computing Language\"")
+        .unwrap_or_else(|| panic!("PoCL in {all}"));
+    let device = at + all[at..].find("\"devices\"").expect("devices");
+    // PoCL's global memory size follows the free memory, so only the fixed properties.
+    let fields = [
+        (at, "version", "[POCL/*]", "CL_PLATFORM_VERSION"),
+        (at, "vendor", "[POCL/*]", "CL_PLATFORM_VENDOR"),
+        (device, "name", "[POCL/0]", "CL_DEVICE_NAME"),
+        (device, "version", "[POCL/0]", "CL_DEVICE_VERSION"),
+        (
+            device,
+            "max_compute_units",
+            "[POCL/0]",
+            "CL_DEVICE_MAX_COMPUTE_UNITS",
+        ),
+        (
+            device,
+            "max_work_group_size",
+            "[POCL/0]",
+            "CL_DEVICE_MAX_WORK_GROUP_SIZE",
+        ),
+        (
+            device,
+            "local_mem_size",
+            "[POCL/0]",
+            "CL_DEVICE_LOCAL_MEM_SIZE",
+        ),
+    ];
+    for (from, key, prefix, property) in fields {
+        let ours = json_after(&all, from, key).trim_matches('"').to_string();
+        let theirs = clinfo_value(&raw, prefix, property)
+            .or_else(|| clinfo_value(&raw, "", property))
+            .unwrap_or_else(|| panic!("{property} in {raw}"));
+        assert_eq!(ours, theirs, "{property}");
+    }
+}
+
+#[test]
 fn ferrocl_without_a_compiler_reports_the_build_error() {
     // Until clBuildProgram compiles source, `run` and `build` on ferrocl must say so and exit
     // 1; once it does, they succeed. Either way they never crash.
