@@ -18,6 +18,8 @@ use suite::{Arg, Case, Unit};
 #[derive(Debug, Default)]
 pub struct Options {
     pub platforms: Vec<String>,
+    /// The index of the device to use in each platform.
+    pub device: usize,
     pub filters: Vec<String>,
     pub json: bool,
     pub quick: bool,
@@ -37,6 +39,12 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         };
         match arg {
             "--platform" => o.platforms.push(value()?),
+            "--device" => {
+                let v = value()?;
+                o.device = v
+                    .parse()
+                    .map_err(|_| format!("bench: --device takes a device index, not '{v}'"))?;
+            }
             "--filter" => o.filters.push(value()?),
             "--library" => o.library = Some(value()?.into()),
             "--json" => o.json = true,
@@ -85,12 +93,16 @@ pub struct Row {
 
 /// The platforms the run covers, in the order asked (all of them, ferrocl first, when none
 /// is named).
-fn targets(session: &Session, patterns: &[String]) -> Result<Vec<Result<Target, String>>, Failure> {
+fn targets(
+    session: &Session,
+    patterns: &[String],
+    device: usize,
+) -> Result<Vec<Result<Target, String>>, Failure> {
     if !patterns.is_empty() {
         return Ok(patterns
             .iter()
             .map(|p| {
-                session.find(p).map_err(|e| match e {
+                session.find(p, device).map_err(|e| match e {
                     Failure::Error(m) | Failure::Usage(m) => m,
                 })
             })
@@ -109,8 +121,10 @@ fn targets(session: &Session, patterns: &[String]) -> Result<Vec<Result<Target, 
                 .map_or(String::new(), |n| format!("; {n}"))
         )));
     }
-    let mut targets: Vec<Result<Target, String>> =
-        platforms.iter().map(|&p| session.api.target(p)).collect();
+    let mut targets: Vec<Result<Target, String>> = platforms
+        .iter()
+        .map(|&p| session.api.target(p, device))
+        .collect();
     targets.sort_by_key(|t| !t.as_ref().is_ok_and(|t| t.platform_name == "ferrocl"));
     Ok(targets)
 }
@@ -358,7 +372,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         )));
     }
     let session = Session::open(o.library.as_deref())?;
-    let targets = targets(&session, &o.platforms)?;
+    let targets = targets(&session, &o.platforms, o.device)?;
     let progress = Progress {
         terminal: std::io::stderr().is_terminal(),
     };

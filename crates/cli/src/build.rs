@@ -11,6 +11,8 @@ use crate::Failure;
 #[derive(Debug, Default)]
 pub struct Common {
     pub platform: Option<String>,
+    /// The index of the device in the platform (`--device N`, default 0).
+    pub device: usize,
     pub library: Option<PathBuf>,
     /// clBuildProgram's options (5.8.6), in order.
     pub options: Vec<String>,
@@ -29,6 +31,12 @@ impl Common {
         };
         match arg {
             "--platform" => self.platform = Some(value(arg)?),
+            "--device" => {
+                let v = value(arg)?;
+                self.device = v
+                    .parse()
+                    .map_err(|_| format!("{command}: --device takes a device index, not '{v}'"))?;
+            }
             "--library" => self.library = Some(PathBuf::from(value(arg)?)),
             // 5.8.6.1: -D name, -D name=definition, -I dir.
             "-D" | "-I" => {
@@ -96,11 +104,13 @@ impl Session {
     }
 
     /// The platform named by the pattern, or an error that also says why ferrocl is missing.
-    pub fn find(&self, pattern: &str) -> Result<cl::Target, Failure> {
-        self.api.find(pattern).map_err(|e| match &self.note {
-            Some(note) => Failure::Error(format!("{e}; {note}")),
-            None => Failure::Error(e),
-        })
+    pub fn find(&self, pattern: &str, device: usize) -> Result<cl::Target, Failure> {
+        self.api
+            .find(pattern, device)
+            .map_err(|e| match &self.note {
+                Some(note) => Failure::Error(format!("{e}; {note}")),
+                None => Failure::Error(e),
+            })
     }
 }
 
@@ -247,7 +257,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
     let file = file.ok_or_else(|| Failure::Usage("build: no source file given".into()))?;
     let program = read_program(&file)?;
     let session = Session::open(common.library.as_deref())?;
-    let target = session.find(common.platform())?;
+    let target = session.find(common.platform(), common.device)?;
     let context = session
         .api
         .context(target.device)

@@ -803,9 +803,9 @@ pub struct Target {
 }
 
 impl Api {
-    /// The platform whose `CL_PLATFORM_NAME` contains `pattern`, ignoring case, and its first
-    /// device; a message listing the platforms there are when none matches.
-    pub fn find(&self, pattern: &str) -> std::result::Result<Target, String> {
+    /// The platform whose `CL_PLATFORM_NAME` contains `pattern`, ignoring case, and its device
+    /// of that index; a message listing the platforms there are when none matches.
+    pub fn find(&self, pattern: &str, device: usize) -> std::result::Result<Target, String> {
         let platforms = self.platforms().map_err(|e| e.to_string())?;
         let names: Vec<String> = platforms
             .iter()
@@ -839,15 +839,22 @@ impl Api {
                 "no OpenCL platform matches '{pattern}' (platforms found: {known})"
             ));
         };
-        self.target(platforms[index])
+        self.target(platforms[index], device)
     }
 
-    /// The platform with its first device.
-    pub fn target(&self, platform: cl_platform_id) -> std::result::Result<Target, String> {
+    /// The platform with its device of that index (in the order of clGetDeviceIDs).
+    pub fn target(
+        &self,
+        platform: cl_platform_id,
+        index: usize,
+    ) -> std::result::Result<Target, String> {
         let name = self.platform_string(platform, CL_PLATFORM_NAME);
         let devices = self.devices(platform).map_err(|e| e.to_string())?;
-        let Some(&device) = devices.first() else {
-            return Err(format!("platform '{name}' has no device"));
+        let Some(&device) = devices.get(index) else {
+            return Err(match devices.len() {
+                0 => format!("platform '{name}' has no device"),
+                n => format!("platform '{name}' has no device {index} (it has {n})"),
+            });
         };
         Ok(Target {
             platform_name: name,

@@ -40,13 +40,14 @@ commands:
         local:BYTES            a __local buffer of that size
       ARG is an argument's name or index; --output writes .npy when FILE ends in .npy;
       short forms: -k -g -l -a -p -o
-  bench [--platform NAME]... [--filter TEXT]... [--json] [--quick]
+  bench [--platform NAME]... [--device N] [--filter TEXT]... [--json] [--quick]
       the benchmark suite on each platform named (default: ferrocl and every other one)
   help             this text
   version          ferrocl's version
 
 --platform NAME picks the platform whose name (or else vendor) contains NAME, ignoring case
 (default ferrocl; \"pocl\" finds Portable Computing Language);
+--device N picks the platform's device of index N (default 0);
 --library PATH names the libferrocl.so to use (default: the one beside this executable).
 ";
 

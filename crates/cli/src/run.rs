@@ -466,7 +466,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
     let kernel_name = o.kernel.as_deref().expect("parse requires a kernel");
     let program = read_program(file)?;
     let session = Session::open(o.common.library.as_deref())?;
-    let target = session.find(o.common.platform())?;
+    let target = session.find(o.common.platform(), o.common.device)?;
     let err = |e: cl::ClError| Failure::Error(e.to_string());
     let context = session.api.context(target.device).map_err(err)?;
     let options = format!("{} -cl-kernel-arg-info", o.common.options_string());

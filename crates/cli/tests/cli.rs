@@ -110,6 +110,14 @@ fn usage_errors_exit_2_with_a_message() {
         ),
         (&["bench", "--platform"], "bench: --platform needs a value"),
         (
+            &["bench", "--device", "x"],
+            "bench: --device takes a device index, not 'x'",
+        ),
+        (
+            &["build", "k.cl", "--device", "-1"],
+            "build: --device takes a device index, not '-1'",
+        ),
+        (
             &["bench", "--filter", "no-such-kernel"],
             "bench: no kernel matches the filter",
         ),
@@ -534,6 +542,17 @@ fn run_on_ferrocl_from_ir() {
         .collect();
     assert!(written.ends_with(&want));
     let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_missing_device_is_an_error() {
+    let out = ferrocl(&["build", &axpy_ir(), "--device", "9"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("platform 'ferrocl' has no device 9 (it has 1)"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
