@@ -992,3 +992,17 @@ fn overloadable_user_functions() {
     );
     assert!(log.contains("conflicting types for 'twice'"), "{log}");
 }
+
+#[test]
+fn record_layout_with_packed_and_aligned() {
+    // 6.13.3: packed removes padding; aligned raises a field's or a type's alignment.
+    let p = ok("struct __attribute__((packed)) P { char c; int i; }; \
+                struct A { char c; int i __attribute__((aligned(16))); }; \
+                struct __attribute__((aligned(32))) B { int i; }; \
+                __kernel void k() { ulong a = sizeof(struct P); ulong b = sizeof(struct A); ulong c = sizeof(struct B); }");
+    let val = |n: &str| match init_of(&p, "k", n).kind {
+        ExprKind::IntConst(v) => v,
+        k => panic!("{k:?}"),
+    };
+    assert_eq!((val("a"), val("b"), val("c")), (5, 32, 32));
+}

@@ -764,10 +764,13 @@ impl<'a> Sema<'a> {
                     space: AddrSpace::Private,
                     ..q
                 };
+                let align = self.align_attr(&d.attrs).or(self.align_attr(&g.spec.attrs));
+                self.check_object_attrs(&d.attrs);
                 fields.push(Field {
                     name: d.name,
                     ty: q,
                     offset: 0,
+                    align,
                 });
             }
         }
@@ -775,7 +778,9 @@ impl<'a> Sema<'a> {
         let (mut size, mut align) = (0u64, 1u64);
         for f in &mut fields {
             let fs = self.types.size_of(f.ty.ty).unwrap_or(0);
-            let fa = if packed {
+            let fa = if let Some(a) = f.align {
+                a.max(1)
+            } else if packed {
                 1
             } else {
                 self.types.align_of(f.ty.ty).unwrap_or(1).max(1)
