@@ -1450,7 +1450,7 @@ impl<'a> Parser<'a> {
                     } else {
                         Some(self.expression())
                     };
-                    if !self.expect(Tok::RParen, "") {
+                    if !self.expect(Tok::RParen, "") && self.kind() != Tok::LBrace {
                         self.recover(true);
                     }
                     let body = self.statement();
@@ -1556,8 +1556,7 @@ impl<'a> Parser<'a> {
         if !self.eat(Tok::Semi) {
             let l = self.prev_end();
             self.error(l, "expected ';' after expression");
-            self.recover(true);
-            self.eat(Tok::Semi);
+            self.recover_after_missing_semi();
         }
         mk(StmtKind::Expr(Some(e)))
     }
@@ -1580,9 +1579,20 @@ impl<'a> Parser<'a> {
         if !self.eat(Tok::Semi) {
             let l = self.prev_end();
             self.error(l, format!("expected ';' {context}"));
-            self.recover(true);
-            self.eat(Tok::Semi);
+            self.recover_after_missing_semi();
         }
+    }
+
+    /// After a missing `;`: when the next token starts a new line (or closes the block), the
+    /// `;` was most likely forgotten at the end of the previous line, and parsing goes on
+    /// from there; otherwise skip to the end of the statement.
+    fn recover_after_missing_semi(&mut self) {
+        let t = self.tok();
+        if t.has(lex::BOL) || t.kind == Tok::RBrace || t.kind == Tok::Eof {
+            return;
+        }
+        self.recover(true);
+        self.eat(Tok::Semi);
     }
 
     fn local_decl(&mut self) -> Stmt {
@@ -1619,8 +1629,7 @@ impl<'a> Parser<'a> {
         if !self.eat(Tok::Semi) {
             let l = self.prev_end();
             self.error(l, "expected ';' at end of declaration");
-            self.recover(true);
-            self.eat(Tok::Semi);
+            self.recover_after_missing_semi();
         }
         Stmt {
             kind: StmtKind::Decl(DeclGroup { spec, decls }),
