@@ -941,7 +941,7 @@ impl<'a> Parser<'a> {
                     if !self.eat(Tok::Semi) {
                         let l = self.prev_end();
                         self.error(l, "expected ';' at end of declaration list");
-                        self.recover(true);
+                        self.recover_after_missing_semi();
                     }
                     groups.push(FieldGroup { spec, fields: fs });
                 }
