@@ -152,3 +152,13 @@ fn concurrent_builds_agree() {
         assert_eq!(kernels, Some(1), "{log}");
     }
 }
+
+#[test]
+fn constant_index_past_an_array_warns() {
+    let log = log_of(
+        "__kernel void k(__global int *o) { int a[3] = {1, 2, 3}; o[0] = a[5] + a[2]; }",
+        "",
+    );
+    assert!(log.contains("<source>:1:67: warning: array index 5 is past the end of the array (which contains 3 elements)"), "{log}");
+    assert!(log.ends_with("1 warning generated.\n"), "{log}");
+}

@@ -1331,6 +1331,19 @@ impl Sema<'_> {
             let et = self.types.scalar(s);
             return mk(ExprKind::VecElem(Box::new(b), Box::new(i)), et, loc);
         }
+        // A constant index outside a known array length (clang's -Warray-bounds).
+        if let (Type::Array(_, Some(len)), Some(k)) =
+            (self.types.get(b.ty).clone(), self.const_int(&i))
+        {
+            if k < 0 || k as u128 >= len as u128 {
+                let msg = if k < 0 {
+                    format!("array index {k} is before the beginning of the array")
+                } else {
+                    format!("array index {k} is past the end of the array (which contains {len} elements)")
+                };
+                self.diags.warning(idx.loc, msg);
+            }
+        }
         let b = self.rvalue(b);
         let (p, i) = if self.types.is_pointer(b.ty) {
             (b, i)
