@@ -162,3 +162,31 @@ fn constant_index_past_an_array_warns() {
     assert!(log.contains("<source>:1:67: warning: array index 5 is past the end of the array (which contains 3 elements)"), "{log}");
     assert!(log.ends_with("1 warning generated.\n"), "{log}");
 }
+
+#[test]
+fn versions_a_device_accepts() {
+    // API 5.8.6.5: -cl-std=CL1.1 builds on a 1.2 device; CL2.0 needs 2.0 in the device's list.
+    let mut t = Target::full_profile_cpu();
+    t.c_versions = vec![ferrocl_clc::ClVersion::CL1_2];
+    for (opts, ok) in [
+        ("-cl-std=CL1.1", true),
+        ("-cl-std=CL1.2", true),
+        ("-cl-std=CL2.0", false),
+        ("-cl-std=CL3.0", false),
+        ("", true),
+    ] {
+        let c = compile(
+            "__kernel void k() {}",
+            &parse_build_options(opts).expect("options"),
+            &t,
+            &[],
+        );
+        assert_eq!(c.program.is_some(), ok, "{opts}: {}", c.log);
+    }
+    let v = ferrocl_clc::effective_version(&Default::default(), &Target::full_profile_cpu());
+    assert_eq!(
+        v,
+        Ok(ferrocl_clc::ClVersion::CL1_2),
+        "the highest 1.x version by default"
+    );
+}
