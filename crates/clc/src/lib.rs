@@ -70,6 +70,8 @@ pub struct Target {
     pub fp16: bool,
     pub address_bits: u32,
     pub little_endian: bool,
+    /// CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT in CL_DEVICE_SINGLE_FP_CONFIG.
+    pub correctly_rounded_divide_sqrt: bool,
 }
 
 impl Target {
@@ -117,6 +119,7 @@ impl Target {
             fp16: false,
             address_bits: 64,
             little_endian: true,
+            correctly_rounded_divide_sqrt: true,
         }
     }
 
@@ -403,6 +406,10 @@ fn predefined(options: &BuildOptions, target: &Target, version: ClVersion) -> St
 /// The OpenCL C version a build uses: `-cl-std`, or the highest 1.x the device supports
 /// (API spec 5.8.6.5).
 pub fn effective_version(options: &BuildOptions, target: &Target) -> Result<ClVersion, String> {
+    // 5.8.6.2: the build fails for a device without correctly rounded divide and sqrt.
+    if options.fp32_correctly_rounded_divide_sqrt && !target.correctly_rounded_divide_sqrt {
+        return Err("-cl-fp32-correctly-rounded-divide-sqrt is not supported by the device".into());
+    }
     match options.std {
         Some(v) => {
             let max = target

@@ -190,3 +190,19 @@ fn versions_a_device_accepts() {
         "the highest 1.x version by default"
     );
 }
+
+#[test]
+fn correctly_rounded_divide_sqrt_needs_the_device() {
+    let opts = parse_build_options("-cl-fp32-correctly-rounded-divide-sqrt").expect("options");
+    let mut t = Target::full_profile_cpu();
+    assert!(compile("__kernel void k() {}", &opts, &t, &[])
+        .program
+        .is_some());
+    t.correctly_rounded_divide_sqrt = false;
+    let c = compile("__kernel void k() {}", &opts, &t, &[]);
+    assert!(
+        c.program.is_none() && c.log.contains("not supported by the device"),
+        "{}",
+        c.log
+    );
+}
