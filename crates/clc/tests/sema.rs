@@ -1006,3 +1006,24 @@ fn record_layout_with_packed_and_aligned() {
     };
     assert_eq!((val("a"), val("b"), val("c")), (5, 32, 32));
 }
+
+#[test]
+fn by_value_arguments_have_no_type_qualifiers() {
+    // CL_KERNEL_ARG_TYPE_QUALIFIER: NONE for arguments passed by value; pointee qualifiers only.
+    let p = ok("__kernel void k(const int n, volatile float f, __global int *const p, __global const int *q) {}");
+    let k = p.kernel("k").expect("k");
+    let q: Vec<(bool, bool, bool)> = k
+        .args
+        .iter()
+        .map(|a| (a.is_const, a.is_volatile, a.is_restrict))
+        .collect();
+    assert_eq!(
+        q,
+        [
+            (false, false, false),
+            (false, false, false),
+            (false, false, false),
+            (true, false, false)
+        ]
+    );
+}

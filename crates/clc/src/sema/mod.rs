@@ -1689,12 +1689,9 @@ impl<'a> Sema<'a> {
                     Type::Sampler => (ArgAddress::Private, ArgKind::Sampler, false, false),
                     Type::Pipe(..) => (ArgAddress::Global, ArgKind::Pipe, false, false),
                     Type::Queue => (ArgAddress::Private, ArgKind::Queue, false, false),
-                    _ => (
-                        ArgAddress::Private,
-                        ArgKind::Value,
-                        ty.is_const,
-                        ty.is_volatile,
-                    ),
+                    // API 5.9.x: "CL_KERNEL_ARG_TYPE_NONE is returned for all kernel arguments
+                    // passed by value."
+                    _ => (ArgAddress::Private, ArgKind::Value, false, false),
                 };
                 let access = match self.types.get(ty.ty) {
                     Type::Image(_, a) | Type::Pipe(_, a) => match a {
@@ -1719,7 +1716,7 @@ impl<'a> Sema<'a> {
                     address,
                     access,
                     is_const,
-                    is_restrict: ty.is_restrict,
+                    is_restrict: ty.is_restrict && self.types.is_pointer(ty.ty),
                     is_volatile,
                     is_pipe: matches!(self.types.get(ty.ty), Type::Pipe(..)),
                     kind,
