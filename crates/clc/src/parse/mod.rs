@@ -527,6 +527,10 @@ impl<'a> Parser<'a> {
                 self.error(t.loc, "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int");
                 self.recover(false);
                 return None;
+            } else if t.kind == Tok::RBrace {
+                self.error(t.loc, "extraneous closing brace ('}')");
+                self.bump();
+                return None;
             } else {
                 let d = self.describe_tok(t);
                 self.error(t.loc, format!("expected external declaration, found {d}"));
