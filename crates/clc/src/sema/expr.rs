@@ -746,10 +746,15 @@ impl Sema<'_> {
         }
         if q.is_const || q.space == AddrSpace::Constant {
             let msg = match &e.kind {
-                ExprKind::Var(v) => {
+                ExprKind::Var(v) if q.is_const => {
                     let n = self.vars[v.0 as usize].name.clone();
                     let tn = self.types.qual_name(q);
                     format!("cannot assign to variable '{n}' with const-qualified type '{tn}'")
+                }
+                // 6.7.3: __constant memory is read-only.
+                ExprKind::Var(v) => {
+                    let n = self.vars[v.0 as usize].name.clone();
+                    format!("cannot assign to variable '{n}' in the __constant address space")
                 }
                 _ => "read-only variable is not assignable".to_string(),
             };
