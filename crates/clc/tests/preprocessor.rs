@@ -225,3 +225,12 @@ fn directive_errors() {
         assert!(log.contains(want), "{src:?}:\n{log}");
     }
 }
+
+#[test]
+fn defined_produced_by_macro_expansion() {
+    // The operand of a `defined` that comes out of a macro is not expanded. (A macro
+    // argument is, before substitution: `HAS(FOO)` with `FOO` defined as 1 is `defined(1)`.)
+    let src = "#define FOO 1\n#define HAS_FOO defined FOO\n#define HAS_BAR defined(BAR)\n\
+               #if HAS_FOO && !HAS_BAR\nyes\n#else\nno\n#endif";
+    assert_eq!(pp(src), "yes");
+}
