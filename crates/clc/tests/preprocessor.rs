@@ -234,3 +234,15 @@ fn defined_produced_by_macro_expansion() {
                #if HAS_FOO && !HAS_BAR\nyes\n#else\nno\n#endif";
     assert_eq!(pp(src), "yes");
 }
+
+#[test]
+fn quoted_includes_look_beside_the_including_header_first() {
+    let headers = [
+        ("lib/a.h", "#include \"b.h\"\n"),
+        ("lib/b.h", "#define B inner"),
+        ("b.h", "#define B outer"),
+    ];
+    let (out, log) = pp_with("#include \"lib/a.h\"\nB", "", &headers);
+    assert!(log.is_empty(), "{log}");
+    assert_eq!(out, "inner");
+}

@@ -1231,12 +1231,29 @@ impl<'a> Preprocessor<'a> {
                     .map(|t| (p.to_string_lossy().into_owned(), t))
             })
         };
+        // C99 6.10.2p3: a quoted name is first looked for beside the including file (for an
+        // embedded header "dir/a.h", "b.h" may be "dir/b.h").
+        let including = self.stack.iter().rev().find_map(|c| match c {
+            Ctx::File { st, .. } => Some(st.file),
+            _ => None,
+        });
+        let beside = including.and_then(|f| {
+            let cur = &self.sm.file(f).name;
+            let dir = cur.rfind('/').map(|i| &cur[..i])?;
+            let candidate = format!("{dir}/{name}");
+            if let Some((_, t)) = self.headers.iter().find(|(n, _)| *n == candidate) {
+                return Some((candidate, t.clone()));
+            }
+            std::fs::read_to_string(&candidate)
+                .ok()
+                .map(|t| (candidate, t))
+        });
         let found = if angled {
             from_dirs(self.include_dirs)
                 .or_else(|| from_headers(self.headers).map(|t| (name.clone(), t)))
         } else {
-            from_headers(self.headers)
-                .map(|t| (name.clone(), t))
+            beside
+                .or_else(|| from_headers(self.headers).map(|t| (name.clone(), t)))
                 .or_else(|| from_dirs(self.include_dirs))
         };
         let Some((path, text)) = found else {
