@@ -27,6 +27,9 @@ pub fn target(info: &DeviceInfo) -> Target {
         fp16: info.half_fp_config != 0,
         address_bits: info.address_bits,
         little_endian: info.endian_little,
+        correctly_rounded_divide_sqrt: info.single_fp_config
+            & crate::device::fp_config::CORRECTLY_ROUNDED_DIVIDE_SQRT
+            != 0,
     }
 }
 

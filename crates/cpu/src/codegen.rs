@@ -508,6 +508,28 @@ impl Translator<'_, '_> {
                 };
                 Some(vec![v; lanes])
             }
+            Op::Vconst(lanes_bits) => {
+                let ty = lty.unwrap_or(clt::I32);
+                let is_bool = rty.is_some_and(|t| t.lane_type() == Type::I1);
+                let mut out = Vec::with_capacity(lanes_bits.len());
+                for &bits in lanes_bits.iter() {
+                    out.push(match ty {
+                        clt::F32 => self.b.ins().f32const(Ieee32::with_bits(bits as u32)),
+                        clt::F64 => self.b.ins().f64const(Ieee64::with_bits(bits)),
+                        _ => {
+                            let mask = if is_bool {
+                                1
+                            } else if ty.bits() >= 64 {
+                                u64::MAX
+                            } else {
+                                (1u64 << ty.bits()) - 1
+                            };
+                            self.b.ins().iconst(ty, (bits & mask) as i64)
+                        }
+                    });
+                }
+                Some(out)
+            }
             Op::Null | Op::Undef => {
                 let z = self.zero(lty.unwrap_or(clt::I64));
                 Some(vec![z; lanes])
