@@ -764,6 +764,9 @@ impl Translator<'_, '_> {
             }]),
             Op::Call(callee) => {
                 let name = self.module.funcs[*callee].name.clone();
+                if let Some(v) = self.geometric(&name, &args)? {
+                    return self.finish(result, v);
+                }
                 let Some(lib) = self.libcalls.get(&name) else {
                     return err(format!("call to @{name}: every call must be inlined or be a library function, and the CPU device has no library function of that name"));
                 };
@@ -787,7 +790,17 @@ impl Translator<'_, '_> {
                     }
                     let call = self.b.ins().call(fref, &call_args);
                     if let Some(&r) = self.b.inst_results(call).first() {
-                        out.push(r);
+                        out.push(if lib.call.vector_truth {
+                            // 1 becomes -1 (all bits set), in the result's lane width.
+                            let wide = match lty {
+                                Some(t) if t.bits() > 32 => self.b.ins().sextend(t, r),
+                                Some(t) if t.bits() < 32 => self.b.ins().ireduce(t, r),
+                                _ => r,
+                            };
+                            self.b.ins().ineg(wide)
+                        } else {
+                            r
+                        });
                     }
                 }
                 if result.is_some() {
@@ -830,6 +843,82 @@ impl Translator<'_, '_> {
             self.set(r, vals)?;
         }
         Ok(())
+    }
+
+    fn finish(&mut self, result: Option<Value>, vals: Vec<cl::Value>) -> Result<(), CompileError> {
+        match result {
+            Some(r) => self.set(r, vals),
+            None => Ok(()),
+        }
+    }
+
+    fn sum_of_squares(&mut self, xs: &[cl::Value]) -> cl::Value {
+        let mut acc = self.b.ins().fmul(xs[0], xs[0]);
+        for &x in &xs[1..] {
+            let sq = self.b.ins().fmul(x, x);
+            acc = self.b.ins().fadd(acc, sq);
+        }
+        acc
+    }
+
+    /// The geometric builtins that reduce across lanes (6.15.5): `normalize`, `distance` and
+    /// the `fast_` forms; None for any other name.
+    fn geometric(
+        &mut self,
+        name: &str,
+        args: &[Value],
+    ) -> Result<Option<Vec<cl::Value>>, CompileError> {
+        let base = name.split('.').next().unwrap_or_default();
+        Ok(Some(match base {
+            "normalize" | "fast_normalize" => {
+                // Scaled by the largest magnitude first, so that the sum of squares neither
+                // overflows nor underflows; a zero vector is returned as it is.
+                let xs = self.get(args[0])?;
+                let ty = self.b.func.dfg.value_type(xs[0]);
+                let mut m = self.b.ins().fabs(xs[0]);
+                for &x in &xs[1..] {
+                    let a = self.b.ins().fabs(x);
+                    m = self.b.ins().fmax(m, a);
+                }
+                let zero = self.zero(ty);
+                let one = if ty == clt::F64 {
+                    self.b.ins().f64const(1.0)
+                } else {
+                    self.b.ins().f32const(1.0)
+                };
+                let is_zero = self.b.ins().fcmp(CFloatCC::Equal, m, zero);
+                let scale = self.b.ins().select(is_zero, one, m);
+                let scaled: Vec<cl::Value> =
+                    xs.iter().map(|&x| self.b.ins().fdiv(x, scale)).collect();
+                let ss = self.sum_of_squares(&scaled);
+                let len = self.b.ins().sqrt(ss);
+                let len = self.b.ins().select(is_zero, one, len);
+                scaled
+                    .iter()
+                    .zip(&xs)
+                    .map(|(&x, &orig)| {
+                        let y = self.b.ins().fdiv(x, len);
+                        self.b.ins().select(is_zero, orig, y)
+                    })
+                    .collect()
+            }
+            "distance" | "fast_distance" => {
+                let (a, b) = (self.get(args[0])?, self.get(args[1])?);
+                let d: Vec<cl::Value> = a
+                    .iter()
+                    .zip(&b)
+                    .map(|(&x, &y)| self.b.ins().fsub(x, y))
+                    .collect();
+                let ss = self.sum_of_squares(&d);
+                vec![self.b.ins().sqrt(ss)]
+            }
+            "fast_length" => {
+                let xs = self.get(args[0])?;
+                let ss = self.sum_of_squares(&xs);
+                vec![self.b.ins().sqrt(ss)]
+            }
+            _ => return Ok(None),
+        }))
     }
 
     /// Ends the region at barrier `inst`: spills what lives across it, moves to the next

@@ -214,6 +214,19 @@ fn minmag(x: f64, y: f64) -> f64 {
     }
 }
 
+/// `sign`: 1.0 for x > 0, -0.0 or +0.0 for a zero, -1.0 for x < 0, 0.0 for a NaN.
+fn sign(x: f64) -> f64 {
+    if x.is_nan() {
+        0.0
+    } else if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        x
+    }
+}
+
 fn pown(x: f64, n: i32) -> f64 {
     x.powf(f64::from(n))
 }
@@ -294,6 +307,9 @@ unary! {
     "floor" floor_ = |x| x.floor();
     "ceil" ceil_ = |x| x.ceil();
     "trunc" trunc_ = |x| x.trunc();
+    "degrees" degrees_ = |x| x * (180.0 / std::f64::consts::PI);
+    "radians" radians_ = |x| x * (std::f64::consts::PI / 180.0);
+    "sign" sign_ = sign;
     "sin" sin_ = |x| x.sin();
     "sinh" sinh_ = |x| x.sinh();
     "sinpi" sinpi_ = sinpi;
@@ -332,6 +348,7 @@ binary! {
     "fmax" fmax_ = |x, y| x.max(y);
     "fmin" fmin_ = |x, y| x.min(y);
     "copysign" copysign_ = |x, y| x.copysign(y);
+    "step" step_ = |edge, x| if x < edge { 0.0 } else { 1.0 };
     "fdim" fdim_ = fdim;
     "fmod" fmod_ = fmod;
     "hypot" hypot_ = |x, y| x.hypot(y);
@@ -511,6 +528,107 @@ extern "C" fn remquo_double(x: f64, y: f64, quo: *mut i32) -> f64 {
     r
 }
 
+macro_rules! ternary {
+    ($($name:literal $f:ident = $body:expr;)*) => {
+        $(
+            mod $f {
+                #[allow(unused_imports)]
+                use super::*;
+                pub extern "C" fn float(x: f32, y: f32, z: f32) -> f32 {
+                    let f: fn(f64, f64, f64) -> f64 = $body;
+                    f(f64::from(x), f64::from(y), f64::from(z)) as f32
+                }
+                pub extern "C" fn double(x: f64, y: f64, z: f64) -> f64 {
+                    let f: fn(f64, f64, f64) -> f64 = $body;
+                    f(x, y, z)
+                }
+            }
+        )*
+        const TERNARY: &[(&str, extern "C" fn(f32, f32, f32) -> f32, extern "C" fn(f64, f64, f64) -> f64)] = &[
+            $(($name, $f::float, $f::double),)*
+        ];
+    };
+}
+
+ternary! {
+    "mix" mix_ = |x, y, a| x + (y - x) * a;
+    "smoothstep" smoothstep_ = |e0, e1, x| {
+        let t = ((x - e0) / (e1 - e0)).clamp(0.0, 1.0);
+        t * t * (3.0 - 2.0 * t)
+    };
+    "mad" mad_ = |a, b, c| a * b + c;
+}
+
+/// The relational functions (6.15.6): each returns 1 for true and 0 for false on scalars; the
+/// vector forms' -1 for true is made by the code generator ([`Scalarized::vector_truth`]).
+macro_rules! relational {
+    ($($name:literal $f:ident = $body:expr;)*) => {
+        $(
+            mod $f {
+                #[allow(unused_imports)]
+                use super::*;
+                pub extern "C" fn float(x: f32, y: f32) -> i32 {
+                    let f: fn(f64, f64) -> bool = $body;
+                    i32::from(f(f64::from(x), f64::from(y)))
+                }
+                pub extern "C" fn double(x: f64, y: f64) -> i32 {
+                    let f: fn(f64, f64) -> bool = $body;
+                    i32::from(f(x, y))
+                }
+            }
+        )*
+        const RELATIONAL2: &[(&str, extern "C" fn(f32, f32) -> i32, extern "C" fn(f64, f64) -> i32)] = &[
+            $(($name, $f::float, $f::double),)*
+        ];
+    };
+}
+
+relational! {
+    "isequal" isequal_ = |x, y| x == y;
+    "isnotequal" isnotequal_ = |x, y| x != y;
+    "isgreater" isgreater_ = |x, y| x > y;
+    "isgreaterequal" isgreaterequal_ = |x, y| x >= y;
+    "isless" isless_ = |x, y| x < y;
+    "islessequal" islessequal_ = |x, y| x <= y;
+    "islessgreater" islessgreater_ = |x, y| x < y || x > y;
+    "isordered" isordered_ = |x, y| !x.is_nan() && !y.is_nan();
+    "isunordered" isunordered_ = |x, y| x.is_nan() || y.is_nan();
+}
+
+macro_rules! classify {
+    ($($name:literal $f:ident = $float:expr, $double:expr;)*) => {
+        $(
+            mod $f {
+                pub extern "C" fn float(x: f32) -> i32 {
+                    let f: fn(f32) -> bool = $float;
+                    i32::from(f(x))
+                }
+                pub extern "C" fn double(x: f64) -> i32 {
+                    let f: fn(f64) -> bool = $double;
+                    i32::from(f(x))
+                }
+            }
+        )*
+        const RELATIONAL1: &[(&str, extern "C" fn(f32) -> i32, extern "C" fn(f64) -> i32)] = &[
+            $(($name, $f::float, $f::double),)*
+        ];
+    };
+}
+
+// Classified in the argument's own precision: a float denormal is not a normal float.
+classify! {
+    "isfinite" isfinite_ = |x| x.is_finite(), |x| x.is_finite();
+    "isinf" isinf_ = |x| x.is_infinite(), |x| x.is_infinite();
+    "isnan" isnan_ = |x| x.is_nan(), |x| x.is_nan();
+    "isnormal" isnormal_ = |x| x.is_normal(), |x| x.is_normal();
+    "signbit" signbit_ = |x| x.is_sign_negative(), |x| x.is_sign_negative();
+}
+
+/// Whether a builtin is relational: its vector forms give -1 (all bits set) for true.
+pub fn is_relational(name: &str) -> bool {
+    RELATIONAL1.iter().any(|r| r.0 == name) || RELATIONAL2.iter().any(|r| r.0 == name)
+}
+
 /// Every library function, by scalar mangled name.
 pub fn table() -> Vec<LibFn> {
     use Ty::*;
@@ -554,6 +672,51 @@ pub fn table() -> Vec<LibFn> {
                 ret: F64,
             });
         }
+    }
+    let names3 = |n: &str, ty: &str| -> &'static str {
+        Box::leak(format!("{n}.{ty}.{ty}.{ty}").into_boxed_str())
+    };
+    for &(name, f, d) in TERNARY {
+        t.push(LibFn {
+            name: names3(name, "float"),
+            addr: f as *const u8,
+            params: &[F32, F32, F32],
+            ret: F32,
+        });
+        t.push(LibFn {
+            name: names3(name, "double"),
+            addr: d as *const u8,
+            params: &[F64, F64, F64],
+            ret: F64,
+        });
+    }
+    for &(name, f, d) in RELATIONAL2 {
+        t.push(LibFn {
+            name: names2(name, "float", "float"),
+            addr: f as *const u8,
+            params: &[F32, F32],
+            ret: I32,
+        });
+        t.push(LibFn {
+            name: names2(name, "double", "double"),
+            addr: d as *const u8,
+            params: &[F64, F64],
+            ret: I32,
+        });
+    }
+    for &(name, f, d) in RELATIONAL1 {
+        t.push(LibFn {
+            name: names(name, "float"),
+            addr: f as *const u8,
+            params: &[F32],
+            ret: I32,
+        });
+        t.push(LibFn {
+            name: names(name, "double"),
+            addr: d as *const u8,
+            params: &[F64],
+            ret: I32,
+        });
     }
     for &(name, f, d) in WITH_INT {
         t.push(LibFn {
@@ -688,6 +851,9 @@ pub struct Scalarized {
     pub scalar_name: String,
     pub lanes: u32,
     pub shapes: Vec<ArgShape>,
+    /// A relational builtin called on vectors: each lane's 1 for true becomes -1 (6.15.6:
+    /// "returns -1 (i.e. all bits set) if the specified relation is true" for vector types).
+    pub vector_truth: bool,
 }
 
 fn split_vector(ty: &str) -> (&str, u32) {
@@ -740,6 +906,7 @@ pub fn scalarize(mangled: &str) -> Scalarized {
         scalar_name: scalar.join("."),
         lanes,
         shapes,
+        vector_truth: lanes > 1 && is_relational(name),
     }
 }
 
@@ -754,15 +921,19 @@ mod tests {
             Scalarized {
                 scalar_name: "sin.float".into(),
                 lanes: 4,
-                shapes: vec![ArgShape::Lane]
+                shapes: vec![ArgShape::Lane],
+                vector_truth: false,
             }
         );
+        assert!(scalarize("isnan.float4").vector_truth);
+        assert!(!scalarize("isnan.float").vector_truth);
         assert_eq!(
             scalarize("frexp.float3.global_ptr_int3"),
             Scalarized {
                 scalar_name: "frexp.float.ptr_int".into(),
                 lanes: 3,
-                shapes: vec![ArgShape::Lane, ArgShape::LanePtr { elem_bytes: 4 }]
+                shapes: vec![ArgShape::Lane, ArgShape::LanePtr { elem_bytes: 4 }],
+                vector_truth: false,
             }
         );
         assert_eq!(
