@@ -447,20 +447,28 @@ impl Translator<'_, '_> {
     }
 
     /// The block to branch to for `dest`: its own block, or an edge block passing arguments.
-    fn edge(&mut self, dest: &Dest) -> Result<cl::Block, CompileError> {
+    /// The block a branch to `dest` goes to: the target itself, or, when the branch passes
+    /// arguments, a new edge block that is filled (by [`Translator::fill_edges`]) once the
+    /// branch has ended the current block.
+    fn edge(&mut self, dest: &Dest, pending: &mut Vec<(cl::Block, Dest)>) -> cl::Block {
         let target = self.blocks[&dest.block];
         if dest.args.is_empty() {
-            return Ok(target);
+            return target;
         }
-        let here = self.b.current_block();
         let edge = self.b.create_block();
-        self.b.switch_to_block(edge);
-        self.pass_args(dest)?;
-        self.b.ins().jump(target, &[]);
-        if let Some(here) = here {
-            self.b.switch_to_block(here);
+        pending.push((edge, dest.clone()));
+        edge
+    }
+
+    /// Fills the edge blocks of a branch: each assigns its arguments to the target's
+    /// parameters and jumps there.
+    fn fill_edges(&mut self, pending: Vec<(cl::Block, Dest)>) -> Result<(), CompileError> {
+        for (edge, dest) in pending {
+            self.b.switch_to_block(edge);
+            self.pass_args(&dest)?;
+            self.b.ins().jump(self.blocks[&dest.block], &[]);
         }
-        Ok(edge)
+        Ok(())
     }
 
     fn end_work_item(&mut self, next: i64) {
@@ -767,6 +775,9 @@ impl Translator<'_, '_> {
                 if let Some(v) = self.geometric(&name, &args)? {
                     return self.finish(result, v);
                 }
+                if let Some(v) = self.integer_builtin(&name, &args, lty)? {
+                    return self.finish(result, v);
+                }
                 let Some(lib) = self.libcalls.get(&name) else {
                     return err(format!("call to @{name}: every call must be inlined or be a library function, and the CPU device has no library function of that name"));
                 };
@@ -818,20 +829,24 @@ impl Translator<'_, '_> {
             Op::Brif(dests) => {
                 let (t, e) = (dests.0.clone(), dests.1.clone());
                 let c = self.get1(args[0])?;
-                let (tb, eb) = (self.edge(&t)?, self.edge(&e)?);
+                let mut pending = Vec::new();
+                let (tb, eb) = (self.edge(&t, &mut pending), self.edge(&e, &mut pending));
                 self.b.ins().brif(c, tb, &[], eb, &[]);
+                self.fill_edges(pending)?;
                 None
             }
             Op::Switch(table) => {
                 let table = table.clone();
                 let x = self.get1(args[0])?;
-                let default = self.edge(&table.default)?;
+                let mut pending = Vec::new();
+                let default = self.edge(&table.default, &mut pending);
                 let mut switch = Switch::new();
                 for (value, dest) in &table.cases {
-                    let block = self.edge(dest)?;
+                    let block = self.edge(dest, &mut pending);
                     switch.set_entry(u128::from(*value), block);
                 }
                 switch.emit(&mut self.b, x, default);
+                self.fill_edges(pending)?;
                 None
             }
             Op::Return | Op::Unreachable => {
@@ -859,6 +874,136 @@ impl Translator<'_, '_> {
             acc = self.b.ins().fadd(acc, sq);
         }
         acc
+    }
+
+    /// Integer builtins of 6.15.3 that are a few operations each, and `shuffle`/`shuffle2` with
+    /// a run-time mask (6.15.13); None for any other name. Signedness comes from the first
+    /// argument's type name in the mangled name (`hadd.uint4.uint4`).
+    fn integer_builtin(
+        &mut self,
+        name: &str,
+        args: &[Value],
+        lty: Option<cl::Type>,
+    ) -> Result<Option<Vec<cl::Value>>, CompileError> {
+        let mut parts = name.split('.');
+        let base = parts.next().unwrap_or_default();
+        let first = parts.next().unwrap_or_default();
+        let signed = !first.starts_with('u');
+        let is_int = ["char", "short", "int", "long"]
+            .iter()
+            .any(|t| first.trim_start_matches('u').starts_with(t));
+        if !is_int && !matches!(base, "shuffle" | "shuffle2") {
+            return Ok(None);
+        }
+        let lanes = |t: &mut Self, i: usize| t.get(args[i]);
+        Ok(Some(match base {
+            "abs_diff" => {
+                let (x, y) = (lanes(self, 0)?, lanes(self, 1)?);
+                let cc = if signed {
+                    CIntCC::SignedGreaterThan
+                } else {
+                    CIntCC::UnsignedGreaterThan
+                };
+                x.iter()
+                    .zip(&y)
+                    .map(|(&a, &b)| {
+                        let gt = self.b.ins().icmp(cc, a, b);
+                        let d1 = self.b.ins().isub(a, b);
+                        let d2 = self.b.ins().isub(b, a);
+                        self.b.ins().select(gt, d1, d2)
+                    })
+                    .collect()
+            }
+            "hadd" | "rhadd" => {
+                // (x + y) >> 1 without overflow: (x >> 1) + (y >> 1) + the carry of the low bits
+                // (x & y & 1 for hadd, (x | y) & 1 for the rounding rhadd).
+                let (x, y) = (lanes(self, 0)?, lanes(self, 1)?);
+                x.iter()
+                    .zip(&y)
+                    .map(|(&a, &b)| {
+                        let (ha, hb) = if signed {
+                            (self.b.ins().sshr_imm_s(a, 1), self.b.ins().sshr_imm_s(b, 1))
+                        } else {
+                            (self.b.ins().ushr_imm_s(a, 1), self.b.ins().ushr_imm_s(b, 1))
+                        };
+                        let low = if base == "hadd" {
+                            self.b.ins().band(a, b)
+                        } else {
+                            self.b.ins().bor(a, b)
+                        };
+                        let low = self.b.ins().band_imm_s(low, 1);
+                        let sum = self.b.ins().iadd(ha, hb);
+                        self.b.ins().iadd(sum, low)
+                    })
+                    .collect()
+            }
+            "mul24" => {
+                let (x, y) = (lanes(self, 0)?, lanes(self, 1)?);
+                x.iter()
+                    .zip(&y)
+                    .map(|(&a, &b)| self.b.ins().imul(a, b))
+                    .collect()
+            }
+            "mad_hi" => {
+                let (x, y, z) = (lanes(self, 0)?, lanes(self, 1)?, lanes(self, 2)?);
+                (0..x.len())
+                    .map(|i| {
+                        let hi = if signed {
+                            self.b.ins().smulhi(x[i], y[i])
+                        } else {
+                            self.b.ins().umulhi(x[i], y[i])
+                        };
+                        self.b.ins().iadd(hi, z[i])
+                    })
+                    .collect()
+            }
+            "upsample" => {
+                // result = ((wide)hi << bits) | (wide)lo, lo always unsigned.
+                let (hi, lo) = (lanes(self, 0)?, lanes(self, 1)?);
+                let wide = lty.ok_or_else(|| CompileError("upsample without a result".into()))?;
+                let bits = i64::from(self.b.func.dfg.value_type(hi[0]).bits());
+                hi.iter()
+                    .zip(&lo)
+                    .map(|(&h, &l)| {
+                        let h = if signed {
+                            self.b.ins().sextend(wide, h)
+                        } else {
+                            self.b.ins().uextend(wide, h)
+                        };
+                        let l = self.b.ins().uextend(wide, l);
+                        let h = self.b.ins().ishl_imm_s(h, bits);
+                        self.b.ins().bor(h, l)
+                    })
+                    .collect()
+            }
+            "shuffle" | "shuffle2" => {
+                // Each result lane takes the source lane its mask lane selects; only the low
+                // bits that index the source count (6.15.13: "The size of each element in the
+                // mask must match the size of each element in the result vector ... only the
+                // ilogb(2m-1) least significant bits of each mask element are considered").
+                let mut src = lanes(self, 0)?;
+                let mask_arg = if base == "shuffle2" {
+                    src.extend(lanes(self, 1)?);
+                    2
+                } else {
+                    1
+                };
+                let mask = lanes(self, mask_arg)?;
+                let n = src.len() as i64;
+                mask.iter()
+                    .map(|&m| {
+                        let idx = self.b.ins().band_imm_s(m, n - 1);
+                        let mut r = src[0];
+                        for (j, &v) in src.iter().enumerate().skip(1) {
+                            let hit = self.b.ins().icmp_imm_s(CIntCC::Equal, idx, j as i64);
+                            r = self.b.ins().select(hit, v, r);
+                        }
+                        r
+                    })
+                    .collect()
+            }
+            _ => return Ok(None),
+        }))
     }
 
     /// The geometric builtins that reduce across lanes (6.15.5): `normalize`, `distance` and

@@ -449,3 +449,49 @@ fn library_calls() {
         }
     }
 }
+
+/// Branches that pass arguments to their targets, from `brif` and `switch`: each becomes an
+/// edge block, filled after the branch ends its block.
+const EDGES: &str = r#"
+kernel @edges(ptr.global) {
+    arg "out": "int*" global none []
+block0(v0: ptr.global):
+    v1: i64 = global_id 0
+    v2: i32 = trunc v1
+    v3: i32 = iconst 3
+    v4: i32 = urem v2, v3
+    v5: i32 = iconst 0
+    v6: i1 = icmp eq v4, v5
+    v7: i32 = iconst 100
+    brif v6, block1(v7), block2(v2)
+block1(v8: i32):
+    jump block3(v8)
+block2(v9: i32):
+    switch v4, block3(v9), [1: block3(v3), 7: block4]
+block3(v10: i32):
+    v11: i64 = iconst 4
+    v12: i64 = imul v1, v11
+    v13: ptr.global = ptradd v0, v12
+    store.global v10, v13, align 4
+    return
+block4:
+    return
+}
+"#;
+
+#[test]
+fn branches_with_arguments() {
+    let p = compile(EDGES);
+    let mut out = vec![0i32; 9];
+    let args = block(&p, "edges", &[out.as_mut_ptr() as u64]);
+    unsafe { p.kernel("edges").unwrap().launch(&args, 0, &nd1(9, 3)) };
+    // i % 3 == 0: 100; == 1: 3 (the switch case); == 2: i (the default).
+    let want: Vec<i32> = (0..9)
+        .map(|i| match i % 3 {
+            0 => 100,
+            1 => 3,
+            _ => i,
+        })
+        .collect();
+    assert_eq!(out, want);
+}
