@@ -435,3 +435,34 @@ fn initializers_strings_and_compound_literals() {
     let out = run(src, "k", 1, &[i32s(&[0; 5])], &[]);
     assert_eq!(as_i32(&out[0]), vec![3, 11, 98, 11, 33]);
 }
+
+#[test]
+fn relational_common_and_integer_helpers() {
+    let src = "__kernel void k(__global int* out, __global float* f) {
+        float nan = NAN;
+        float inf = INFINITY;
+        out[0] = isnan(nan) + 2 * isinf(-inf) + 4 * isfinite(inf) + 8 * isnormal(1.0e-40f);
+        out[1] = signbit(-0.0f) + 2 * isless(1.0f, nan) + 4 * isunordered(1.0f, nan);
+        int4 v = isgreater((float4)(1, 2, 3, 4), (float4)(2.5f));
+        out[2] = v.x; out[3] = v.z;
+        out[4] = abs_diff(-5, 7);
+        out[5] = hadd(7, 8) + 100 * rhadd(7, 8);
+        out[6] = upsample((short)1, (ushort)2);
+        out[7] = hadd(0x7fffffff, 0x7fffffff);
+        f[0] = mix(2.0f, 4.0f, 0.25f);
+        f[1] = step(1.0f, 0.5f) + 10.0f * step(1.0f, 2.0f);
+        f[2] = sign(-3.0f) + sign(nan) * 10.0f;
+        f[3] = degrees(3.14159265358979f);
+        f[4] = native_divide(1.0f, 8.0f) + native_sqrt(4.0f);
+    }";
+    let out = run(src, "k", 1, &[i32s(&[0; 8]), f32s(&[0.0; 5])], &[]);
+    // isnormal(1e-40f): a subnormal, 0.
+    assert_eq!(
+        as_i32(&out[0]),
+        vec![3, 5, 0, -1, 12, 7 + 800, 0x10002, 0x7fffffff]
+    );
+    let f = as_f32(&out[1]);
+    assert_eq!(&f[..3], &[2.5, 10.0, -1.0]);
+    assert!((f[3] - 180.0).abs() < 1e-3, "degrees: {}", f[3]);
+    assert_eq!(f[4], 2.125);
+}

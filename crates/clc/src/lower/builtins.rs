@@ -3,8 +3,8 @@
 //! module documentation of [`crate::lower`]).
 
 use ferrocl_ir::{
-    AddrSpace as IrSpace, BinaryOp, ConvOp, FenceFlags, IntCC, Ordering, RmwOp, Round, Scope,
-    Signature, Type, UnaryOp as IrUnary, Value, WorkItemOp,
+    AddrSpace as IrSpace, BinaryOp, ConvOp, FenceFlags, FloatCC, IntCC, Ordering, RmwOp, Round,
+    Scope, Signature, Type, UnaryOp as IrUnary, Value, WorkItemOp,
 };
 
 use super::func::{scalar_ir, FnLower};
@@ -346,6 +346,174 @@ pub(super) fn call(
                 });
             }
             return Ok(acc);
+        }
+        "native_sqrt" | "half_sqrt" => {
+            let v = fl.val(&args[0])?;
+            return Ok(Some(fl.b.unary(IrUnary::Sqrt, v)));
+        }
+        "native_divide" | "half_divide" => {
+            let a = fl.val(&args[0])?;
+            let b = fl.val(&args[1])?;
+            return Ok(Some(fl.b.binary(BinaryOp::Fdiv, a, b)));
+        }
+        "native_recip" | "half_recip" | "native_rsqrt" | "half_rsqrt" => {
+            let mut v = fl.val(&args[0])?;
+            if name.ends_with("rsqrt") {
+                v = fl.b.unary(IrUnary::Sqrt, v);
+            }
+            let t = fl.b.value_type(v);
+            let one = fl.fconst(t, 1.0);
+            return Ok(Some(fl.b.binary(BinaryOp::Fdiv, one, v)));
+        }
+        "degrees" | "radians" if float => {
+            let v = fl.val(&args[0])?;
+            let t = fl.b.value_type(v);
+            let k = if name == "degrees" {
+                180.0 / std::f64::consts::PI
+            } else {
+                std::f64::consts::PI / 180.0
+            };
+            let k = fl.fconst(t, k);
+            return Ok(Some(fl.b.binary(BinaryOp::Fmul, v, k)));
+        }
+        "mix" if float => {
+            // 6.15.4: x + (y - x) * a.
+            let x = fl.val(&args[0])?;
+            let y = fl.val(&args[1])?;
+            let a = widened(fl, &args[2], x)?;
+            let d = fl.b.binary(BinaryOp::Fsub, y, x);
+            let m = fl.b.binary(BinaryOp::Fmul, d, a);
+            return Ok(Some(fl.b.fadd(x, m)));
+        }
+        "step" if float => {
+            // 6.15.4: 0.0 if x < edge, else 1.0.
+            let x = fl.val(&args[1])?;
+            let edge = widened(fl, &args[0], x)?;
+            let t = fl.b.value_type(x);
+            let lt = fl.b.fcmp(FloatCC::Olt, x, edge);
+            let (z, one) = (fl.fconst(t, 0.0), fl.fconst(t, 1.0));
+            return Ok(Some(fl.b.select(lt, z, one)));
+        }
+        "sign" if float => {
+            // 6.15.4: 1.0 if x > 0, -0.0 / +0.0 for zeros, -1.0 if x < 0, 0.0 for a NaN.
+            let x = fl.val(&args[0])?;
+            let t = fl.b.value_type(x);
+            let (z, one, m1) = (fl.fconst(t, 0.0), fl.fconst(t, 1.0), fl.fconst(t, -1.0));
+            let gt = fl.b.fcmp(FloatCC::Ogt, x, z);
+            let lt = fl.b.fcmp(FloatCC::Olt, x, z);
+            let nan = fl.b.fcmp(FloatCC::Uno, x, x);
+            let r = fl.b.select(lt, m1, x);
+            let r = fl.b.select(gt, one, r);
+            return Ok(Some(fl.b.select(nan, z, r)));
+        }
+        "abs_diff" | "hadd" | "rhadd" if !float => {
+            let a = fl.val(&args[0])?;
+            let b = fl.val(&args[1])?;
+            let sa = fl.cx.is_signed(params[0]);
+            if name == "abs_diff" {
+                // 6.15.3: |x - y| without modulo overflow, as the unsigned type.
+                let (mx, mn) = if sa {
+                    (BinaryOp::Smax, BinaryOp::Smin)
+                } else {
+                    (BinaryOp::Umax, BinaryOp::Umin)
+                };
+                let hi = fl.b.binary(mx, a, b);
+                let lo = fl.b.binary(mn, a, b);
+                return Ok(Some(fl.b.binary(BinaryOp::Isub, hi, lo)));
+            }
+            // 6.15.3: (x + y) >> 1 (rhadd: + 1) without overflow:
+            // (x >> 1) + (y >> 1) + (x & y & 1) (rhadd: ((x | y) & 1)).
+            let t = fl.b.value_type(a);
+            let one = fl.iconst(t, 1);
+            let sh = if sa { BinaryOp::Ashr } else { BinaryOp::Lshr };
+            let ha = fl.b.binary(sh, a, one);
+            let hb = fl.b.binary(sh, b, one);
+            let low = if name == "hadd" {
+                fl.b.binary(BinaryOp::Band, a, b)
+            } else {
+                fl.b.binary(BinaryOp::Bor, a, b)
+            };
+            let low = fl.b.binary(BinaryOp::Band, low, one);
+            let sum = fl.b.iadd(ha, hb);
+            return Ok(Some(fl.b.iadd(sum, low)));
+        }
+        "upsample" => {
+            // 6.15.3: ((T)hi << bits) | (T)lo, lo read as unsigned.
+            let hi = fl.val(&args[0])?;
+            let lo = fl.val(&args[1])?;
+            let t = fl.reg(rt)?;
+            let bits = fl.b.value_type(hi).lane_bits();
+            let h = fl.int_resize(hi, fl.cx.is_signed(params[0]), t);
+            let l = fl.int_resize(lo, false, t);
+            let k = fl.iconst(t, i64::from(bits));
+            let h = fl.b.binary(BinaryOp::Shl, h, k);
+            return Ok(Some(fl.b.binary(BinaryOp::Bor, h, l)));
+        }
+        "isequal" | "isnotequal" | "isgreater" | "isgreaterequal" | "isless" | "islessequal"
+        | "islessgreater" | "isordered" | "isunordered" | "isnan" | "isinf" | "isfinite"
+        | "isnormal" | "signbit" => {
+            let x = fl.val(&args[0])?;
+            let t = fl.b.value_type(x);
+            let c = if args.len() == 2 {
+                let y = fl.val(&args[1])?;
+                let cc = match name {
+                    "isequal" => FloatCC::Oeq,
+                    "isnotequal" => FloatCC::Une,
+                    "isgreater" => FloatCC::Ogt,
+                    "isgreaterequal" => FloatCC::Oge,
+                    "isless" => FloatCC::Olt,
+                    "islessequal" => FloatCC::Ole,
+                    "islessgreater" => FloatCC::One,
+                    "isordered" => FloatCC::Ord,
+                    _ => FloatCC::Uno,
+                };
+                fl.b.fcmp(cc, x, y)
+            } else {
+                let ax = fl.b.unary(IrUnary::Fabs, x);
+                let inf = fl.fconst(t, f64::INFINITY);
+                match name {
+                    "isnan" => fl.b.fcmp(FloatCC::Uno, x, x),
+                    "isinf" => fl.b.fcmp(FloatCC::Oeq, ax, inf),
+                    "isfinite" => fl.b.fcmp(FloatCC::Olt, ax, inf),
+                    "isnormal" => {
+                        let min = match t.lane_type() {
+                            Type::F32 => f64::from(f32::MIN_POSITIVE),
+                            Type::F64 => f64::MIN_POSITIVE,
+                            _ => 6.103_515_625e-5,
+                        };
+                        let min = fl.fconst(t, min);
+                        let a = fl.b.fcmp(FloatCC::Olt, ax, inf);
+                        let b = fl.b.fcmp(FloatCC::Oge, ax, min);
+                        let a =
+                            fl.b.convert(ConvOp::Zext, a, t.with_lane_type(Type::I8).expect("i8"));
+                        let b =
+                            fl.b.convert(ConvOp::Zext, b, t.with_lane_type(Type::I8).expect("i8"));
+                        let both = fl.b.binary(BinaryOp::Band, a, b);
+                        let z = fl.zero(fl.b.value_type(both));
+                        fl.b.icmp(IntCC::Ne, both, z)
+                    }
+                    _ => {
+                        let it = t
+                            .with_lane_type(scalar_ir(match t.lane_bits() {
+                                16 => Scalar::Short,
+                                32 => Scalar::Int,
+                                _ => Scalar::Long,
+                            }))
+                            .expect("int type");
+                        let bits = fl.b.bitcast(x, it);
+                        let z = fl.zero(it);
+                        fl.b.icmp(IntCC::Slt, bits, z)
+                    }
+                }
+            };
+            let r = fl.reg(rt)?;
+            // 6.15.6: scalar forms return int 1/0, vector forms -1/0 per lane.
+            let op = if r.is_vector() {
+                ConvOp::Sext
+            } else {
+                ConvOp::Zext
+            };
+            return Ok(Some(fl.b.convert(op, c, r)));
         }
         "dot" if float => {
             let a = fl.val(&args[0])?;
@@ -786,6 +954,12 @@ fn library_call(
     args: &[Expr],
     rt: TypeId,
 ) -> Res<Option<Value>> {
+    // 6.15.2: native_ and half_ functions have implementation-defined (native) or loose
+    // (half) precision; the full-precision function meets both.
+    let name = name
+        .strip_prefix("native_")
+        .or_else(|| name.strip_prefix("half_"))
+        .unwrap_or(name);
     let mut mangled = name.to_string();
     for p in params {
         mangled.push('.');
