@@ -466,3 +466,33 @@ fn relational_common_and_integer_helpers() {
     assert!((f[3] - 180.0).abs() < 1e-3, "degrees: {}", f[3]);
     assert_eq!(f[4], 2.125);
 }
+
+#[test]
+fn half_storage_and_async_copies() {
+    let src = "__kernel void k(__global half* h, __global float* f, __global int* g) {
+        __local int tile[8];
+        float4 v = vload_half4(0, h);          // 1.0, 2.0, -0.5, 65504
+        vstore_half(v.x + v.y, 4, h);
+        vstore_half_rtz(1.0f / 3.0f, 5, h);     // 0x3555 (rounded toward zero)
+        vstore4(v, 0, f);
+        event_t e = async_work_group_copy(tile, g, 8, 0);
+        wait_group_events(1, &e);
+        int l = get_local_id(0);
+        g[8 + l] = tile[7 - l] * 10;
+    }";
+    let halves: [u16; 8] = [0x3c00, 0x4000, 0xb800, 0x7bff, 0, 0, 0, 0];
+    let hb: Vec<u8> = halves.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let gs: Vec<i32> = (1..=8).chain(std::iter::repeat_n(0, 8)).collect();
+    let out = run(src, "k", 8, &[hb, f32s(&[0.0; 4]), i32s(&gs)], &[]);
+    let h: Vec<u16> = out[0]
+        .chunks(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    assert_eq!(h[4], 0x4200); // 3.0
+    assert_eq!(h[5], 0x3555);
+    assert_eq!(as_f32(&out[1]), vec![1.0, 2.0, -0.5, 65504.0]);
+    assert_eq!(
+        as_i32(&out[2])[8..].to_vec(),
+        vec![80, 70, 60, 50, 40, 30, 20, 10]
+    );
+}
