@@ -71,6 +71,12 @@ fn main() {
             println!("kernel {}({})", k.name, args.join(", "));
         }
     }
+    let stages: Vec<String> = c
+        .timings
+        .iter()
+        .map(|(n, d)| format!("{n} {:.3} ms", d.as_secs_f64() * 1e3))
+        .collect();
+    eprintln!("last compile: {}", stages.join(", "));
     let lines = source.lines().count();
     eprintln!(
         "{lines} lines, {} bytes: {:.3} ms per compile ({:.1} MB/s)",

@@ -253,6 +253,10 @@ pub fn next_token(
     let s = text.as_bytes();
     let mut flags = 0u8;
     let mut p = st.pos;
+    // A UTF-8 byte order mark at the start of a file is not part of the program.
+    if p == 0 && s.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        p = 3;
+    }
     // White space and comments.
     loop {
         let (c, n) = at(s, p);
@@ -552,6 +556,12 @@ mod tests {
         let t = next_token("/* abc", &mut st, &mut i, &mut errs);
         assert_eq!(t.kind, Tok::Eof);
         assert_eq!(errs.len(), 1);
+    }
+
+    #[test]
+    fn byte_order_mark_is_skipped() {
+        let t = lex_all("\u{feff}int x;");
+        assert_eq!(t[0], (Tok::Ident, "int".to_string()));
     }
 
     #[test]

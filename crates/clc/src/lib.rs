@@ -72,6 +72,8 @@ pub struct Target {
     pub fp16: bool,
     pub address_bits: u32,
     pub little_endian: bool,
+    /// CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT in CL_DEVICE_SINGLE_FP_CONFIG.
+    pub correctly_rounded_divide_sqrt: bool,
 }
 
 impl Target {
@@ -119,6 +121,7 @@ impl Target {
             fp16: false,
             address_bits: 64,
             little_endian: true,
+            correctly_rounded_divide_sqrt: true,
         }
     }
 
@@ -133,6 +136,8 @@ pub struct Compilation {
     pub program: Option<CheckedProgram>,
     pub log: String,
     pub diagnostics: Vec<Diagnostic>,
+    /// Time spent in each stage, by name (preprocess, parse, sema).
+    pub timings: Vec<(&'static str, std::time::Duration)>,
 }
 
 /// A diagnostic as the user sees it: file, line and column resolved.
@@ -403,6 +408,10 @@ fn predefined(options: &BuildOptions, target: &Target, version: ClVersion) -> St
 /// The OpenCL C version a build uses: `-cl-std`, or the highest 1.x the device supports
 /// (API spec 5.8.6.5).
 pub fn effective_version(options: &BuildOptions, target: &Target) -> Result<ClVersion, String> {
+    // 5.8.6.2: the build fails for a device without correctly rounded divide and sqrt.
+    if options.fp32_correctly_rounded_divide_sqrt && !target.correctly_rounded_divide_sqrt {
+        return Err("-cl-fp32-correctly-rounded-divide-sqrt is not supported by the device".into());
+    }
     match options.std {
         Some(v) => {
             let max = target
@@ -517,6 +526,7 @@ pub fn compile_here(
                 program: None,
                 log,
                 diagnostics: vec![d],
+                timings: Vec::new(),
             };
         }
     };
@@ -526,12 +536,18 @@ pub fn compile_here(
         v == 200 || (v >= 300 && target.has_feature("__opencl_c_program_scope_global_variables"));
     let fp64 = target.fp64 && (v < 300 || target.has_feature("__opencl_c_fp64"));
     let images = target.image_support && (v < 300 || target.has_feature("__opencl_c_images"));
-    if options.fp32_correctly_rounded_divide_sqrt && v < 120 {
-        // Accepted; the option only exists from 1.2 and is a no-op before.
-    }
     let mut known = target.extensions.clone();
     known.extend(target.features.iter().cloned());
-    known.push("cl_khr_fp16".into());
+    if target.fp16 && !known.iter().any(|e| e == "cl_khr_fp16") {
+        known.push("cl_khr_fp16".into());
+    }
+    let mut timings = Vec::new();
+    let mut clock = std::time::Instant::now();
+    let mut lap = |name: &'static str, timings: &mut Vec<(&'static str, std::time::Duration)>| {
+        let now = std::time::Instant::now();
+        timings.push((name, now - clock));
+        clock = now;
+    };
     let interner = lex::Interner::new(parse::KEYWORDS);
     let mut pp = pp::Preprocessor::new(interner, &options.include_dirs, headers, known);
     pp.version = v;
@@ -539,6 +555,7 @@ pub fn compile_here(
     pp.diags.warnings_as_errors = options.warnings_as_errors;
     pp.run_directives_only("<built-in>", predefined(options, target, version));
     let tokens = pp.run("<source>", source.to_string());
+    lap("preprocess", &mut timings);
     let truncated = pp.truncated;
     let unroll_hints = std::mem::take(&mut pp.unroll_hints);
     let pp::Preprocessor {
@@ -561,6 +578,7 @@ pub fn compile_here(
         p.version = v;
         p.translation_unit()
     };
+    lap("parse", &mut timings);
     let program = {
         let lang = sema::LangOpts {
             version: v,
@@ -588,6 +606,7 @@ pub fn compile_here(
         let s = sema::Sema::new(&interner, &mut diags, lang, cfg);
         s.translation_unit(&ast, &pragmas)
     };
+    lap("sema", &mut timings);
     diags.sort(&sm);
     let log = diags.render(&sm);
     let diagnostics = diags
@@ -609,5 +628,6 @@ pub fn compile_here(
         program,
         log,
         diagnostics,
+        timings,
     }
 }

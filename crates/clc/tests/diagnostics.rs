@@ -152,3 +152,57 @@ fn concurrent_builds_agree() {
         assert_eq!(kernels, Some(1), "{log}");
     }
 }
+
+#[test]
+fn constant_index_past_an_array_warns() {
+    let log = log_of(
+        "__kernel void k(__global int *o) { int a[3] = {1, 2, 3}; o[0] = a[5] + a[2]; }",
+        "",
+    );
+    assert!(log.contains("<source>:1:67: warning: array index 5 is past the end of the array (which contains 3 elements)"), "{log}");
+    assert!(log.ends_with("1 warning generated.\n"), "{log}");
+}
+
+#[test]
+fn versions_a_device_accepts() {
+    // API 5.8.6.5: -cl-std=CL1.1 builds on a 1.2 device; CL2.0 needs 2.0 in the device's list.
+    let mut t = Target::full_profile_cpu();
+    t.c_versions = vec![ferrocl_clc::ClVersion::CL1_2];
+    for (opts, ok) in [
+        ("-cl-std=CL1.1", true),
+        ("-cl-std=CL1.2", true),
+        ("-cl-std=CL2.0", false),
+        ("-cl-std=CL3.0", false),
+        ("", true),
+    ] {
+        let c = compile(
+            "__kernel void k() {}",
+            &parse_build_options(opts).expect("options"),
+            &t,
+            &[],
+        );
+        assert_eq!(c.program.is_some(), ok, "{opts}: {}", c.log);
+    }
+    let v = ferrocl_clc::effective_version(&Default::default(), &Target::full_profile_cpu());
+    assert_eq!(
+        v,
+        Ok(ferrocl_clc::ClVersion::CL1_2),
+        "the highest 1.x version by default"
+    );
+}
+
+#[test]
+fn correctly_rounded_divide_sqrt_needs_the_device() {
+    let opts = parse_build_options("-cl-fp32-correctly-rounded-divide-sqrt").expect("options");
+    let mut t = Target::full_profile_cpu();
+    assert!(compile("__kernel void k() {}", &opts, &t, &[])
+        .program
+        .is_some());
+    t.correctly_rounded_divide_sqrt = false;
+    let c = compile("__kernel void k() {}", &opts, &t, &[]);
+    assert!(
+        c.program.is_none() && c.log.contains("not supported by the device"),
+        "{}",
+        c.log
+    );
+}

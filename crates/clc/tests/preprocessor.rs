@@ -225,3 +225,24 @@ fn directive_errors() {
         assert!(log.contains(want), "{src:?}:\n{log}");
     }
 }
+
+#[test]
+fn defined_produced_by_macro_expansion() {
+    // The operand of a `defined` that comes out of a macro is not expanded. (A macro
+    // argument is, before substitution: `HAS(FOO)` with `FOO` defined as 1 is `defined(1)`.)
+    let src = "#define FOO 1\n#define HAS_FOO defined FOO\n#define HAS_BAR defined(BAR)\n\
+               #if HAS_FOO && !HAS_BAR\nyes\n#else\nno\n#endif";
+    assert_eq!(pp(src), "yes");
+}
+
+#[test]
+fn quoted_includes_look_beside_the_including_header_first() {
+    let headers = [
+        ("lib/a.h", "#include \"b.h\"\n"),
+        ("lib/b.h", "#define B inner"),
+        ("b.h", "#define B outer"),
+    ];
+    let (out, log) = pp_with("#include \"lib/a.h\"\nB", "", &headers);
+    assert!(log.is_empty(), "{log}");
+    assert_eq!(out, "inner");
+}

@@ -227,8 +227,11 @@ const TOKENS: &[&str] = &[
 
 #[test]
 fn random_token_soups_never_crash() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    for _ in 0..1000 {
+    let mut rng = Rng(std::env::var("FERROCL_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x9E37_79B9_7F4A_7C15));
+    for _ in 0..iterations(1000) {
         let n = 1 + rng.next() % 120;
         let mut s = String::new();
         for _ in 0..n {
@@ -241,21 +244,32 @@ fn random_token_soups_never_crash() {
 
 #[test]
 fn mutated_corpus_files_never_crash() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/valid");
-    let mut files: Vec<String> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .filter_map(|e| std::fs::read_to_string(e.path()).ok())
-                .collect()
-        })
-        .unwrap_or_default();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut files: Vec<String> = Vec::new();
+    for dir in [
+        "corpus/valid",
+        "corpus/invalid",
+        "fixtures",
+        "filetests/sema",
+    ] {
+        if let Ok(rd) = std::fs::read_dir(root.join(dir)) {
+            files.extend(
+                rd.filter_map(|e| e.ok())
+                    .filter(|e| e.path().extension().is_some_and(|x| x == "cl"))
+                    .filter_map(|e| std::fs::read_to_string(e.path()).ok()),
+            );
+        }
+    }
     files.sort();
     if files.is_empty() {
         files
             .push("__kernel void k(__global float *o) { o[get_global_id(0)] = sin(1.0f); }".into());
     }
-    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
-    for i in 0..600 {
+    let mut rng = Rng(std::env::var("FERROCL_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0xD1B5_4A32_D192_ED03));
+    for i in 0..iterations(600) {
         let base = files[i % files.len()].as_bytes().to_vec();
         let mut bytes = base;
         for _ in 0..1 + rng.next() % 8 {
@@ -329,4 +343,12 @@ fn extreme_sizes_and_numbers_do_not_overflow() {
     ] {
         build_bounded(src.to_string(), Duration::from_secs(20)).expect("bounded");
     }
+}
+
+/// Fuzz iterations: the default, or `FERROCL_FUZZ_ITERS` for longer runs by hand.
+fn iterations(default: usize) -> usize {
+    std::env::var("FERROCL_FUZZ_ITERS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
 }

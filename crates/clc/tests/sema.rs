@@ -992,3 +992,38 @@ fn overloadable_user_functions() {
     );
     assert!(log.contains("conflicting types for 'twice'"), "{log}");
 }
+
+#[test]
+fn record_layout_with_packed_and_aligned() {
+    // 6.13.3: packed removes padding; aligned raises a field's or a type's alignment.
+    let p = ok("struct __attribute__((packed)) P { char c; int i; }; \
+                struct A { char c; int i __attribute__((aligned(16))); }; \
+                struct __attribute__((aligned(32))) B { int i; }; \
+                __kernel void k() { ulong a = sizeof(struct P); ulong b = sizeof(struct A); ulong c = sizeof(struct B); }");
+    let val = |n: &str| match init_of(&p, "k", n).kind {
+        ExprKind::IntConst(v) => v,
+        k => panic!("{k:?}"),
+    };
+    assert_eq!((val("a"), val("b"), val("c")), (5, 32, 32));
+}
+
+#[test]
+fn by_value_arguments_have_no_type_qualifiers() {
+    // CL_KERNEL_ARG_TYPE_QUALIFIER: NONE for arguments passed by value; pointee qualifiers only.
+    let p = ok("__kernel void k(const int n, volatile float f, __global int *const p, __global const int *q) {}");
+    let k = p.kernel("k").expect("k");
+    let q: Vec<(bool, bool, bool)> = k
+        .args
+        .iter()
+        .map(|a| (a.is_const, a.is_volatile, a.is_restrict))
+        .collect();
+    assert_eq!(
+        q,
+        [
+            (false, false, false),
+            (false, false, false),
+            (false, false, false),
+            (true, false, false)
+        ]
+    );
+}

@@ -527,6 +527,10 @@ impl<'a> Parser<'a> {
                 self.error(t.loc, "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int");
                 self.recover(false);
                 return None;
+            } else if t.kind == Tok::RBrace {
+                self.error(t.loc, "extraneous closing brace ('}')");
+                self.bump();
+                return None;
             } else {
                 let d = self.describe_tok(t);
                 self.error(t.loc, format!("expected external declaration, found {d}"));
@@ -941,7 +945,7 @@ impl<'a> Parser<'a> {
                     if !self.eat(Tok::Semi) {
                         let l = self.prev_end();
                         self.error(l, "expected ';' at end of declaration list");
-                        self.recover(true);
+                        self.recover_after_missing_semi();
                     }
                     groups.push(FieldGroup { spec, fields: fs });
                 }
@@ -1450,7 +1454,7 @@ impl<'a> Parser<'a> {
                     } else {
                         Some(self.expression())
                     };
-                    if !self.expect(Tok::RParen, "") {
+                    if !self.expect(Tok::RParen, "") && self.kind() != Tok::LBrace {
                         self.recover(true);
                     }
                     let body = self.statement();
@@ -1556,8 +1560,7 @@ impl<'a> Parser<'a> {
         if !self.eat(Tok::Semi) {
             let l = self.prev_end();
             self.error(l, "expected ';' after expression");
-            self.recover(true);
-            self.eat(Tok::Semi);
+            self.recover_after_missing_semi();
         }
         mk(StmtKind::Expr(Some(e)))
     }
@@ -1580,9 +1583,20 @@ impl<'a> Parser<'a> {
         if !self.eat(Tok::Semi) {
             let l = self.prev_end();
             self.error(l, format!("expected ';' {context}"));
-            self.recover(true);
-            self.eat(Tok::Semi);
+            self.recover_after_missing_semi();
         }
+    }
+
+    /// After a missing `;`: when the next token starts a new line (or closes the block), the
+    /// `;` was most likely forgotten at the end of the previous line, and parsing goes on
+    /// from there; otherwise skip to the end of the statement.
+    fn recover_after_missing_semi(&mut self) {
+        let t = self.tok();
+        if t.has(lex::BOL) || t.kind == Tok::RBrace || t.kind == Tok::Eof {
+            return;
+        }
+        self.recover(true);
+        self.eat(Tok::Semi);
     }
 
     fn local_decl(&mut self) -> Stmt {
@@ -1619,8 +1633,7 @@ impl<'a> Parser<'a> {
         if !self.eat(Tok::Semi) {
             let l = self.prev_end();
             self.error(l, "expected ';' at end of declaration");
-            self.recover(true);
-            self.eat(Tok::Semi);
+            self.recover_after_missing_semi();
         }
         Stmt {
             kind: StmtKind::Decl(DeclGroup { spec, decls }),

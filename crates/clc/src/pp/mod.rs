@@ -87,6 +87,10 @@ pub struct Preprocessor<'a> {
     /// The input ended inside a comment or a macro call (reported): errors at the end of
     /// the file that follow from it are not worth reporting.
     pub truncated: bool,
+    /// Expanding an #if line: the operand of a `defined` stays unexpanded.
+    in_if_expr: bool,
+    /// 1 after `defined`, 2 after `defined (`.
+    defined_state: u8,
     /// Where the main file ended (the location of every later end-of-file token).
     eof_loc: Loc,
     /// The OpenCL C version (variadic macros need 3.0, 6.11.f).
@@ -122,6 +126,8 @@ impl<'a> Preprocessor<'a> {
             sym_pragma_op,
             include_depth: 0,
             eof_loc: Loc::default(),
+            in_if_expr: false,
+            defined_state: 0,
             truncated: false,
             unroll_hints: Vec::new(),
             expanded_tokens: 0,
@@ -314,6 +320,23 @@ impl<'a> Preprocessor<'a> {
     pub fn next_token(&mut self) -> Token {
         loop {
             let mut t = self.raw_next();
+            if self.in_if_expr {
+                match (self.defined_state, t.kind) {
+                    (_, Tok::Ident) if t.sym == self.sym_defined => {
+                        self.defined_state = 1;
+                        return t;
+                    }
+                    (1, Tok::LParen) => {
+                        self.defined_state = 2;
+                        return t;
+                    }
+                    (1 | 2, Tok::Ident) => {
+                        self.defined_state = 0;
+                        return t;
+                    }
+                    _ => self.defined_state = 0,
+                }
+            }
             if t.kind != Tok::Ident || t.has(NOEXPAND) {
                 return t;
             }
@@ -993,8 +1016,8 @@ impl<'a> Preprocessor<'a> {
             })
     }
 
-    fn eval_condition(&mut self, dir: Token, rest: &[Token]) -> bool {
-        // Replace `defined X` / `defined(X)` before expansion (6.10.1p1).
+    /// Replaces `defined X` and `defined(X)` by 1 or 0 (6.10.1p1); None after an error.
+    fn replace_defined(&mut self, rest: &[Token]) -> Option<Vec<Token>> {
         let mut toks = Vec::with_capacity(rest.len());
         let mut i = 0;
         while i < rest.len() {
@@ -1013,7 +1036,7 @@ impl<'a> Preprocessor<'a> {
                 };
                 let Some(name) = name else {
                     self.diags.error(t.loc, "macro name must be an identifier");
-                    return false;
+                    return None;
                 };
                 let v = if self.macros.contains_key(&name.sym) {
                     "1"
@@ -1028,8 +1051,22 @@ impl<'a> Preprocessor<'a> {
             toks.push(t);
             i += 1;
         }
+        Some(toks)
+    }
+
+    fn eval_condition(&mut self, dir: Token, rest: &[Token]) -> bool {
+        let Some(toks) = self.replace_defined(rest) else {
+            return false;
+        };
+        // `defined` that macro expansion produces is evaluated too (as GCC and clang do):
+        // while expanding, the operand of such a `defined` is kept unexpanded.
+        self.in_if_expr = true;
         let toks = self.expand_list(toks);
-        // `defined` produced by macro expansion is evaluated the same way (as clang does).
+        self.in_if_expr = false;
+        self.defined_state = 0;
+        let Some(toks) = self.replace_defined(&toks) else {
+            return false;
+        };
         let texts: Vec<String> = toks.iter().map(|t| self.text(t)).collect();
         let at = Loc {
             offset: dir.loc.offset + dir.len,
@@ -1194,12 +1231,29 @@ impl<'a> Preprocessor<'a> {
                     .map(|t| (p.to_string_lossy().into_owned(), t))
             })
         };
+        // C99 6.10.2p3: a quoted name is first looked for beside the including file (for an
+        // embedded header "dir/a.h", "b.h" may be "dir/b.h").
+        let including = self.stack.iter().rev().find_map(|c| match c {
+            Ctx::File { st, .. } => Some(st.file),
+            _ => None,
+        });
+        let beside = including.and_then(|f| {
+            let cur = &self.sm.file(f).name;
+            let dir = cur.rfind('/').map(|i| &cur[..i])?;
+            let candidate = format!("{dir}/{name}");
+            if let Some((_, t)) = self.headers.iter().find(|(n, _)| *n == candidate) {
+                return Some((candidate, t.clone()));
+            }
+            std::fs::read_to_string(&candidate)
+                .ok()
+                .map(|t| (candidate, t))
+        });
         let found = if angled {
             from_dirs(self.include_dirs)
                 .or_else(|| from_headers(self.headers).map(|t| (name.clone(), t)))
         } else {
-            from_headers(self.headers)
-                .map(|t| (name.clone(), t))
+            beside
+                .or_else(|| from_headers(self.headers).map(|t| (name.clone(), t)))
                 .or_else(|| from_dirs(self.include_dirs))
         };
         let Some((path, text)) = found else {

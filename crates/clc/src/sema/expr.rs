@@ -746,10 +746,15 @@ impl Sema<'_> {
         }
         if q.is_const || q.space == AddrSpace::Constant {
             let msg = match &e.kind {
-                ExprKind::Var(v) => {
+                ExprKind::Var(v) if q.is_const => {
                     let n = self.vars[v.0 as usize].name.clone();
                     let tn = self.types.qual_name(q);
                     format!("cannot assign to variable '{n}' with const-qualified type '{tn}'")
+                }
+                // 6.7.3: __constant memory is read-only.
+                ExprKind::Var(v) => {
+                    let n = self.vars[v.0 as usize].name.clone();
+                    format!("cannot assign to variable '{n}' in the __constant address space")
                 }
                 _ => "read-only variable is not assignable".to_string(),
             };
@@ -1330,6 +1335,19 @@ impl Sema<'_> {
             let s = self.types.arith(b.ty).map_or(Scalar::Int, |x| x.0);
             let et = self.types.scalar(s);
             return mk(ExprKind::VecElem(Box::new(b), Box::new(i)), et, loc);
+        }
+        // A constant index outside a known array length (clang's -Warray-bounds).
+        if let (Type::Array(_, Some(len)), Some(k)) =
+            (self.types.get(b.ty).clone(), self.const_int(&i))
+        {
+            if k < 0 || k as u128 >= len as u128 {
+                let msg = if k < 0 {
+                    format!("array index {k} is before the beginning of the array")
+                } else {
+                    format!("array index {k} is past the end of the array (which contains {len} elements)")
+                };
+                self.diags.warning(idx.loc, msg);
+            }
         }
         let b = self.rvalue(b);
         let (p, i) = if self.types.is_pointer(b.ty) {

@@ -764,10 +764,13 @@ impl<'a> Sema<'a> {
                     space: AddrSpace::Private,
                     ..q
                 };
+                let align = self.align_attr(&d.attrs).or(self.align_attr(&g.spec.attrs));
+                self.check_object_attrs(&d.attrs);
                 fields.push(Field {
                     name: d.name,
                     ty: q,
                     offset: 0,
+                    align,
                 });
             }
         }
@@ -775,7 +778,9 @@ impl<'a> Sema<'a> {
         let (mut size, mut align) = (0u64, 1u64);
         for f in &mut fields {
             let fs = self.types.size_of(f.ty.ty).unwrap_or(0);
-            let fa = if packed {
+            let fa = if let Some(a) = f.align {
+                a.max(1)
+            } else if packed {
                 1
             } else {
                 self.types.align_of(f.ty.ty).unwrap_or(1).max(1)
@@ -1684,12 +1689,9 @@ impl<'a> Sema<'a> {
                     Type::Sampler => (ArgAddress::Private, ArgKind::Sampler, false, false),
                     Type::Pipe(..) => (ArgAddress::Global, ArgKind::Pipe, false, false),
                     Type::Queue => (ArgAddress::Private, ArgKind::Queue, false, false),
-                    _ => (
-                        ArgAddress::Private,
-                        ArgKind::Value,
-                        ty.is_const,
-                        ty.is_volatile,
-                    ),
+                    // API 5.9.x: "CL_KERNEL_ARG_TYPE_NONE is returned for all kernel arguments
+                    // passed by value."
+                    _ => (ArgAddress::Private, ArgKind::Value, false, false),
                 };
                 let access = match self.types.get(ty.ty) {
                     Type::Image(_, a) | Type::Pipe(_, a) => match a {
@@ -1714,7 +1716,7 @@ impl<'a> Sema<'a> {
                     address,
                     access,
                     is_const,
-                    is_restrict: ty.is_restrict,
+                    is_restrict: ty.is_restrict && self.types.is_pointer(ty.ty),
                     is_volatile,
                     is_pipe: matches!(self.types.get(ty.ty), Type::Pipe(..)),
                     kind,

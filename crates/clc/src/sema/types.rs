@@ -222,6 +222,8 @@ pub struct Field {
     pub name: Option<u32>,
     pub ty: QualType,
     pub offset: u64,
+    /// `__attribute__((aligned(N)))` on the field (6.13.3).
+    pub align: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
