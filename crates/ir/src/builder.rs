@@ -392,6 +392,22 @@ impl<'a> FunctionBuilder<'a> {
         self.ins_value(Op::Fconst(bits), &[], ty)
     }
 
+    /// A vector constant from the bits of each lane (integers zero-extended from the lane
+    /// width, floats as their IEEE bits). Equal lanes give the equivalent splat constant.
+    pub fn vconst(&mut self, ty: Type, lanes: &[u64]) -> Value {
+        let op = match lanes.first() {
+            Some(&c) if lanes.iter().all(|&x| x == c) => {
+                if ty.is_float() {
+                    Op::Fconst(c)
+                } else {
+                    Op::Iconst(c)
+                }
+            }
+            _ => Op::Vconst(lanes.into()),
+        };
+        self.ins_value(op, &[], ty)
+    }
+
     /// The null pointer of `ty`.
     pub fn null(&mut self, ty: Type) -> Value {
         self.ins_value(Op::Null, &[], ty)

@@ -231,6 +231,29 @@ impl Function {
         }
     }
 
+    /// Removes many instructions from the layout at once (one sweep per block they are in)
+    /// and invalidates their results.
+    pub fn remove_insts(&mut self, insts: &[Inst]) {
+        let mut gone: crate::entity::SecondaryMap<Inst, bool> = crate::entity::SecondaryMap::new();
+        let mut blocks = Vec::new();
+        for &i in insts {
+            if let Some(b) = self.layout.inst_block(i) {
+                if !gone[i] {
+                    gone[i] = true;
+                    blocks.push(b);
+                }
+            }
+        }
+        blocks.sort();
+        blocks.dedup();
+        for b in blocks {
+            self.layout.retain_insts(b, |i| !gone[i]);
+        }
+        for &i in insts {
+            self.dfg.detach_result(i);
+        }
+    }
+
     /// Removes `inst` from the layout and invalidates its result.
     pub fn remove_inst(&mut self, inst: Inst) {
         self.layout.remove_inst(inst);

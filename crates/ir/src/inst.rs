@@ -798,6 +798,9 @@ pub enum Op {
     /// A float constant: the IEEE bits of the result's lane type, zero-extended; splatted
     /// when the result is a vector. Operands: none.
     Fconst(u64),
+    /// A vector constant, one entry per lane, each stored like `Iconst`'s or `Fconst`'s.
+    /// (A constant with equal lanes is an `Iconst` or `Fconst`.) Operands: none.
+    Vconst(Box<[u64]>),
     /// The null pointer of the result's type. Operands: none.
     Null,
     /// An unspecified value of the result type. Operands: none.

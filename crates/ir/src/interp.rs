@@ -478,6 +478,7 @@ impl<'m> Interpreter<'m> {
         let lanewise = |f: &dyn Fn(usize) -> u64| Val((0..lanes).map(f).collect());
         Ok(match op {
             Op::Iconst(c) | Op::Fconst(c) => splat(*c),
+            Op::Vconst(lanes) => Val(lanes.to_vec()),
             Op::Null | Op::Undef => splat(0),
             Op::Unary(u) => lanewise(&|k| unary(*u, a[0].0[k], rt)),
             Op::Binary(b) => lanewise(&|k| binary(*b, a[0].0[k], a[1].0[k], rt)),

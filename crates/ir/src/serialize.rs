@@ -393,6 +393,13 @@ impl Writer {
             }
             Op::Return => self.u(35),
             Op::Unreachable => self.u(36),
+            Op::Vconst(lanes) => {
+                self.u(37);
+                self.u(lanes.len() as u64);
+                for &c in lanes.iter() {
+                    self.u(c);
+                }
+            }
         }
     }
 }
@@ -848,6 +855,14 @@ impl Reader<'_> {
             }
             35 => Op::Return,
             36 => Op::Unreachable,
+            37 => {
+                let n = self.count()?;
+                let mut lanes = Vec::with_capacity(n);
+                for _ in 0..n {
+                    lanes.push(self.u()?);
+                }
+                Op::Vconst(lanes.into())
+            }
             _ => return self.fail("bad operation"),
         })
     }

@@ -478,6 +478,17 @@ impl Verifier<'_> {
                     }
                 }
             }
+            Op::Vconst(lanes) => {
+                self.arity(args, 0);
+                if let Some(t) = self.want_result(result) {
+                    let w = t.lane_bits();
+                    if !t.is_vector() || t.is_ptr() || lanes.len() != t.lanes() as usize {
+                        self.err(format!("vconst of {} lanes and type {t}", lanes.len()));
+                    } else if let Some(c) = lanes.iter().find(|&&c| w < 64 && c >> w != 0) {
+                        self.err(format!("lane {c:#x} does not fit in {t}"));
+                    }
+                }
+            }
             Op::Null => {
                 self.arity(args, 0);
                 if let Some(t) = self.want_result(result) {
@@ -965,6 +976,7 @@ pub fn mnemonic(op: &Op) -> &'static str {
     match op {
         Op::Iconst(_) => "iconst",
         Op::Fconst(_) => "fconst",
+        Op::Vconst(_) => "vconst",
         Op::Null => "null",
         Op::Undef => "undef",
         Op::Unary(u) => u.name(),

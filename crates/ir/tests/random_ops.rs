@@ -95,6 +95,20 @@ impl Gen<'_, '_> {
             f64::INFINITY,
             1e300,
         ];
+        if ty.is_vector() && self.rng.below(2) == 0 {
+            // A vector whose lanes differ.
+            let lane = ty.lane_type();
+            let lanes: Vec<u64> = (0..ty.lanes())
+                .map(|_| {
+                    if lane.is_float() {
+                        float::from_f64(floats[self.rng.below(floats.len())], lane, Round::Rte)
+                    } else {
+                        ints[self.rng.below(ints.len())] as u64 & 0xffff_ffff
+                    }
+                })
+                .collect();
+            return self.b.vconst(ty, &lanes);
+        }
         if ty.is_float() {
             let x = floats[self.rng.below(floats.len())];
             let bits = float::from_f64(x, ty.lane_type(), Round::Rte);

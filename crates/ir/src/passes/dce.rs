@@ -81,18 +81,19 @@ pub fn dce(f: &mut Function) -> bool {
     }
     let mut changed = false;
     let blocks: Vec<Block> = f.layout.blocks().to_vec();
+    let mut dead: Vec<Inst> = Vec::new();
     for &b in &blocks {
-        let dead: Vec<Inst> = f
-            .layout
-            .block_insts(b)
-            .iter()
-            .copied()
-            .filter(|i| !live_insts.contains(i))
-            .collect();
-        for i in dead {
-            f.remove_inst(i);
-            changed = true;
-        }
+        dead.extend(
+            f.layout
+                .block_insts(b)
+                .iter()
+                .copied()
+                .filter(|i| !live_insts.contains(i)),
+        );
+    }
+    if !dead.is_empty() {
+        f.remove_insts(&dead);
+        changed = true;
     }
     for &b in &blocks {
         if b == entry {

@@ -77,7 +77,9 @@ pub fn fold_function(f: &mut Function) -> bool {
                     .map(|&a| f.dfg.resolve(a))
                     .collect();
                 f.dfg.insts[i].args = resolved;
-                let Some(action) = fold_inst(f, i) else {
+                let fr: &Function = f;
+                let action = fold_inst(&Cx { f: fr, lane: None }, i).or_else(|| fold_lanes(fr, i));
+                let Some(action) = action else {
                     continue;
                 };
                 changed = true;
@@ -114,18 +116,112 @@ pub fn fold_function(f: &mut Function) -> bool {
     changed_any
 }
 
-fn konst(f: &Function, v: Value) -> Option<K> {
+/// The function being folded, and the lane being evaluated when a vector constant with
+/// unequal lanes is folded lane by lane (`None`: whole values only).
+struct Cx<'a> {
+    f: &'a Function,
+    lane: Option<usize>,
+}
+
+impl std::ops::Deref for Cx<'_> {
+    type Target = Function;
+    fn deref(&self) -> &Function {
+        self.f
+    }
+}
+
+fn konst(f: &Cx, v: Value) -> Option<K> {
     match f.dfg.values.get(v)?.def {
-        ValueDef::Result(i) => match f.dfg.insts[i].op {
-            Op::Iconst(c) => Some(K::Int(c)),
-            Op::Fconst(c) => Some(K::Float(c)),
+        ValueDef::Result(i) => match &f.dfg.insts[i].op {
+            Op::Iconst(c) => Some(K::Int(*c)),
+            Op::Fconst(c) => Some(K::Float(*c)),
+            Op::Vconst(lanes) => {
+                let c = *lanes.get(f.lane?)?;
+                Some(if f.dfg.value_type(v).is_float() {
+                    K::Float(c)
+                } else {
+                    K::Int(c)
+                })
+            }
             _ => None,
         },
         _ => None,
     }
 }
 
-fn int(f: &Function, v: Value) -> Option<u64> {
+/// The lanes of a constant vector (or splatted scalar constant) `v`.
+fn const_lanes(f: &Function, v: Value) -> Option<Vec<u64>> {
+    let n = f.dfg.value_type(v).lanes() as usize;
+    match f.dfg.values.get(v)?.def {
+        ValueDef::Result(i) => match &f.dfg.insts[i].op {
+            Op::Iconst(c) | Op::Fconst(c) => Some(vec![*c; n]),
+            Op::Vconst(lanes) => Some(lanes.to_vec()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The constant instruction for `lanes` of type `ty`: a splat when the lanes are equal.
+fn vector_const(lanes: Vec<u64>, ty: Type) -> Op {
+    match lanes.first() {
+        Some(&c) if lanes.iter().all(|&x| x == c) => {
+            if ty.is_float() {
+                Op::Fconst(c)
+            } else {
+                Op::Iconst(c)
+            }
+        }
+        _ => Op::Vconst(lanes.into()),
+    }
+}
+
+/// Folds a lane-wise operation on constant vectors with unequal lanes, one lane at a time.
+fn fold_lanes(f: &Function, i: Inst) -> Option<Fold> {
+    let data = &f.dfg.insts[i];
+    let rty = f.dfg.value_type(f.dfg.inst_result(i)?);
+    let lanewise = match data.op {
+        Op::Unary(_)
+        | Op::Binary(_)
+        | Op::Fma
+        | Op::Icmp(_)
+        | Op::Fcmp(_)
+        | Op::Convert(_)
+        | Op::Select => true,
+        Op::Bitcast => {
+            let t = f.dfg.value_type(data.args[0]);
+            t.lanes() == rty.lanes() && t.lane_bits() == rty.lane_bits()
+        }
+        _ => false,
+    };
+    if !rty.is_vector() || !lanewise {
+        return None;
+    }
+    let any_vconst = data.args.iter().any(|&a| {
+        matches!(f.dfg.value_def(a), ValueDef::Result(d) if matches!(f.dfg.insts[d].op, Op::Vconst(_)))
+    });
+    if !any_vconst {
+        return None;
+    }
+    let mut lanes = Vec::with_capacity(rty.lanes() as usize);
+    for k in 0..rty.lanes() as usize {
+        let cx = Cx { f, lane: Some(k) };
+        if data.args.iter().any(|&a| konst(&cx, a).is_none()) {
+            return None;
+        }
+        let c = match fold_inst(&cx, i)? {
+            Fold::Const(Op::Iconst(c) | Op::Fconst(c)) => c,
+            Fold::Value(v) => match konst(&cx, v)? {
+                K::Int(c) | K::Float(c) => c,
+            },
+            _ => return None,
+        };
+        lanes.push(c);
+    }
+    Some(Fold::Const(vector_const(lanes, rty)))
+}
+
+fn int(f: &Cx, v: Value) -> Option<u64> {
     match konst(f, v)? {
         K::Int(c) => Some(c),
         K::Float(_) => None,
@@ -169,7 +265,7 @@ fn float_bits(x: f64, ty: Type) -> Option<u64> {
     }
 }
 
-fn fold_inst(f: &Function, i: Inst) -> Option<Fold> {
+fn fold_inst(f: &Cx, i: Inst) -> Option<Fold> {
     let data = &f.dfg.insts[i];
     let a = &data.args[..];
     let rty = f.dfg.inst_result(i).map(|r| f.dfg.value_type(r));
@@ -280,20 +376,42 @@ fn fold_inst(f: &Function, i: Inst) -> Option<Fold> {
             K::Int(c) => Some(Fold::Const(Op::Iconst(c))),
             K::Float(c) => Some(Fold::Const(Op::Fconst(c))),
         },
-        Op::ExtractLane(_) => {
+        Op::ExtractLane(n) => {
             if let Some((Op::Splat, sa)) = def_op(f, a[0]) {
                 return Some(Fold::Value(sa[0]));
             }
-            match konst(f, a[0])? {
-                K::Int(c) => Some(Fold::Const(Op::Iconst(c))),
-                K::Float(c) => Some(Fold::Const(Op::Fconst(c))),
-            }
+            let c = *const_lanes(f, a[0])?.get(usize::from(*n))?;
+            let lane = f.dfg.value_type(a[0]).lane_type();
+            Some(Fold::Const(if lane.is_float() {
+                Op::Fconst(c)
+            } else {
+                Op::Iconst(c)
+            }))
+        }
+        Op::InsertLane(n) => {
+            let mut lanes = const_lanes(f, a[0])?;
+            let x = match konst(&Cx { f: f.f, lane: None }, a[1])? {
+                K::Int(c) | K::Float(c) => c,
+            };
+            *lanes.get_mut(usize::from(*n))? = x;
+            Some(Fold::Const(vector_const(lanes, rty?)))
+        }
+        Op::Shuffle(mask) => {
+            let all: Vec<u64> = const_lanes(f, a[0])?
+                .into_iter()
+                .chain(const_lanes(f, a[1])?)
+                .collect();
+            let lanes = mask
+                .iter()
+                .map(|&m| all.get(usize::from(m)).copied())
+                .collect::<Option<Vec<u64>>>()?;
+            Some(Fold::Const(vector_const(lanes, rty?)))
         }
         _ => None,
     }
 }
 
-fn fold_unary(f: &Function, op: UnaryOp, x: Value, ty: Type) -> Option<Fold> {
+fn fold_unary(f: &Cx, op: UnaryOp, x: Value, ty: Type) -> Option<Fold> {
     // Involutions: exact for every input.
     if let Some((Op::Unary(inner), ia)) = def_op(f, x) {
         if *inner == op && matches!(op, UnaryOp::Ineg | UnaryOp::Bnot | UnaryOp::Fneg) {
@@ -349,7 +467,7 @@ fn fold_unary(f: &Function, op: UnaryOp, x: Value, ty: Type) -> Option<Fold> {
     }
 }
 
-fn fold_binary(f: &Function, op: BinaryOp, x: Value, y: Value, ty: Type) -> Option<Fold> {
+fn fold_binary(f: &Cx, op: BinaryOp, x: Value, y: Value, ty: Type) -> Option<Fold> {
     if op.is_float() {
         return fold_float_binary(f, op, x, y, ty);
     }
@@ -431,7 +549,7 @@ fn fold_binary(f: &Function, op: BinaryOp, x: Value, y: Value, ty: Type) -> Opti
     Some(Fold::Const(Op::Iconst(r & m)))
 }
 
-fn fold_float_binary(f: &Function, op: BinaryOp, x: Value, y: Value, ty: Type) -> Option<Fold> {
+fn fold_float_binary(f: &Cx, op: BinaryOp, x: Value, y: Value, ty: Type) -> Option<Fold> {
     let w = ty.lane_bits();
     let (K::Float(bx), K::Float(by)) = (konst(f, x)?, konst(f, y)?) else {
         return None;
@@ -469,7 +587,7 @@ fn fold_float_binary(f: &Function, op: BinaryOp, x: Value, y: Value, ty: Type) -
     Some(Fold::Const(Op::Fconst(float_bits(r, ty)?)))
 }
 
-fn fold_convert(f: &Function, c: ConvOp, x: Value, rty: Type) -> Option<Fold> {
+fn fold_convert(f: &Cx, c: ConvOp, x: Value, rty: Type) -> Option<Fold> {
     let t = f.dfg.value_type(x);
     let (ws, wd) = (t.lane_bits(), rty.lane_bits());
     let k = konst(f, x)?;

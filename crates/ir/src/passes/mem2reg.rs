@@ -131,20 +131,26 @@ pub fn promote(f: &mut Function) -> bool {
         }
         b.switch_to_block(blk);
         let insts: Vec<Inst> = b.func.layout.block_insts(blk).to_vec();
+        let mut replaced = false;
         for i in insts {
             let Some(&(var, store)) = var_of.get(&i) else {
                 continue;
             };
+            replaced = true;
             if store {
                 let x = b.func.dfg.insts[i].args[0];
                 b.def_var(var, x);
-                b.func.layout.remove_inst(i);
             } else {
                 let v = b.use_var(var);
                 let r = b.func.dfg.inst_result(i).expect("load has a result");
-                b.func.layout.remove_inst(i);
                 b.func.dfg.change_to_alias(r, v);
             }
+        }
+        if replaced {
+            // The accesses leave the layout in one sweep (nothing below looks at them).
+            b.func
+                .layout
+                .retain_insts(blk, |i| !var_of.contains_key(&i));
         }
         filled.insert(blk);
         for &s in cfg.succs(blk) {
@@ -155,9 +161,7 @@ pub fn promote(f: &mut Function) -> bool {
     }
     b.seal_all_blocks();
     b.finish();
-    for i in dead {
-        f.remove_inst(i);
-    }
+    f.remove_insts(&dead);
     let gone: HashSet<StackSlot> = promoted.iter().map(|(ss, _, _)| *ss).collect();
     compact_slots(f, &gone);
     true

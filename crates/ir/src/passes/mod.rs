@@ -24,7 +24,7 @@ use crate::verify::{verify_module, VerifyError};
 /// A transformation of a module.
 pub type PassFn = fn(&mut Module);
 
-/// The passes by name, in the order a full pipeline runs them.
+/// The passes by name (`PassManager::standard` says in which order they run).
 pub const PASSES: [(&str, PassFn); 11] = [
     ("inline", inline::run),
     ("mem2reg", mem2reg::run),

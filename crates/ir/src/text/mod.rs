@@ -37,6 +37,7 @@
 //!
 //! ```text
 //! iconst <int>          fconst <float or 0xbits>    null    undef
+//! vconst [<lane>, ...]  (a vector constant whose lanes differ)
 //! <unary> x             (ineg bnot clz ctz popcnt fneg fabs sqrt floor ceil ftrunc nearest)
 //! <binary> a, b         (iadd isub imul smulhi umulhi sdiv udiv srem urem smin smax umin
 //!                        umax band bor bxor shl lshr ashr rotl fadd fsub fmul fdiv fmin fmax

@@ -856,6 +856,24 @@ impl Parser {
                 no_mods(self)?;
                 (Op::Fconst(self.float_imm(rty)?), vec![])
             }
+            "vconst" => {
+                no_mods(self)?;
+                self.expect(Tok::LBracket)?;
+                let lane = rty.lane_type();
+                let mut lanes = Vec::new();
+                loop {
+                    lanes.push(if lane.is_float() {
+                        self.float_imm(lane)?
+                    } else {
+                        self.int_imm(lane)?
+                    });
+                    if self.eat(Tok::RBracket) {
+                        break;
+                    }
+                    self.expect(Tok::Comma)?;
+                }
+                (Op::Vconst(lanes.into()), vec![])
+            }
             "null" => {
                 no_mods(self)?;
                 (Op::Null, vec![])

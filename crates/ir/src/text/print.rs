@@ -198,6 +198,20 @@ fn print_inst(s: &mut String, m: &Module, f: &Function, data: &InstData, result:
     let _ = match &data.op {
         Op::Iconst(c) => write!(s, "iconst {}", int_text(*c, rty)),
         Op::Fconst(c) => write!(s, "fconst {}", float_text(*c, rty)),
+        Op::Vconst(lanes) => {
+            let lane = rty.lane_type();
+            let text: Vec<String> = lanes
+                .iter()
+                .map(|&c| {
+                    if lane.is_float() {
+                        float_text(c, lane)
+                    } else {
+                        int_text(c, lane)
+                    }
+                })
+                .collect();
+            write!(s, "vconst [{}]", text.join(", "))
+        }
         Op::Null | Op::Undef | Op::Unreachable => write!(s, "{name}"),
         Op::Icmp(cc) => write!(s, "icmp {} {}", cc.name(), vals(a)),
         Op::Fcmp(cc) => write!(s, "fcmp {} {}", cc.name(), vals(a)),
