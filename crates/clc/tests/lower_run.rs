@@ -496,3 +496,29 @@ fn half_storage_and_async_copies() {
         vec![80, 70, 60, 50, 40, 30, 20, 10]
     );
 }
+
+#[test]
+fn shuffles_and_fast_geometry() {
+    let src = "__kernel void k(__global int* out, __global float* f, uint sel) {
+        int4 a = (int4)(10, 20, 30, 40);
+        int4 b = (int4)(50, 60, 70, 80);
+        int4 s = shuffle(a, (uint4)(3, 2, 5, 0));       // 5 mod 4 = 1
+        int2 t = shuffle2(a, b, (uint2)(7, 4));
+        int2 r = shuffle(a.xy, (uint2)(sel, sel + 1));  // run-time mask
+        out[0] = s.x; out[1] = s.y; out[2] = s.z; out[3] = s.w;
+        out[4] = t.x; out[5] = t.y; out[6] = r.x; out[7] = r.y;
+        f[0] = fast_length((float2)(3.0f, 4.0f));
+        float2 n = fast_normalize((float2)(0.0f, 2.0f));
+        f[1] = n.y;
+        f[2] = fast_normalize((float2)(0.0f)).x;
+    }";
+    let out = run(
+        src,
+        "k",
+        1,
+        &[i32s(&[0; 8]), f32s(&[9.0; 3])],
+        &[Val::i32(1)],
+    );
+    assert_eq!(as_i32(&out[0]), vec![40, 30, 20, 10, 80, 50, 20, 10]);
+    assert_eq!(as_f32(&out[1]), vec![5.0, 1.0, 0.0]);
+}

@@ -515,6 +515,87 @@ pub(super) fn call(
             };
             return Ok(Some(fl.b.convert(op, c, r)));
         }
+        "fast_length" | "fast_distance" | "fast_normalize" => {
+            // 6.15.5: fast_length(p) = half_sqrt(dot(p, p)), fast_distance(a, b) =
+            // fast_length(a - b), fast_normalize(p) = p * half_rsqrt(dot(p, p)) (p when
+            // every element is zero).
+            let mut p = fl.val(&args[0])?;
+            if name == "fast_distance" {
+                let q = fl.val(&args[1])?;
+                p = fl.b.binary(BinaryOp::Fsub, p, q);
+            }
+            let d = dot(fl, p, p);
+            let len = fl.b.unary(IrUnary::Sqrt, d);
+            if name != "fast_normalize" {
+                return Ok(Some(len));
+            }
+            let t = fl.b.value_type(p);
+            let one = fl.fconst(t.lane_type(), 1.0);
+            let inv = fl.b.binary(BinaryOp::Fdiv, one, len);
+            let inv = if t.is_vector() {
+                fl.b.splat(inv, t.lanes())
+            } else {
+                inv
+            };
+            let r = fl.b.binary(BinaryOp::Fmul, p, inv);
+            let z = fl.fconst(t.lane_type(), 0.0);
+            let zero = fl.b.fcmp(FloatCC::Oeq, d, z);
+            return Ok(Some(fl.b.select(zero, p, r)));
+        }
+        "shuffle" | "shuffle2" => {
+            // 6.15.13: result lane i is lane mask[i] (modulo the lane count of the inputs)
+            // of x, or of x ++ y for shuffle2.
+            let x = fl.val(&args[0])?;
+            let xt = fl.b.value_type(x);
+            let n = xt.lanes();
+            let (y, mask_e) = if name == "shuffle2" {
+                (Some(fl.val(&args[1])?), &args[2])
+            } else {
+                (None, &args[1])
+            };
+            let total = if y.is_some() { 2 * n } else { n };
+            if let Ok(lanes) = fl.cx.const_eval(mask_e) {
+                let idx: Option<Vec<u8>> = lanes
+                    .iter()
+                    .map(|l| match l {
+                        super::CV::I(v) => Some((*v as u64 % u64::from(total)) as u8),
+                        super::CV::F(_) => None,
+                    })
+                    .collect();
+                if let Some(idx) = idx {
+                    let other = y.unwrap_or(x);
+                    return Ok(Some(fl.b.shuffle(x, other, &idx)));
+                }
+            }
+            // A run-time mask: spill the inputs and load each selected lane.
+            let m = fl.val(mask_e)?;
+            let mt = fl.b.value_type(m);
+            let et = xt.lane_type();
+            let es = et.bytes();
+            let vt = fl.reg(args[0].ty)?;
+            let slot =
+                fl.b.func
+                    .create_slot(2 * vt.bytes(), vt.bytes().next_power_of_two());
+            let base = fl.b.slot_addr(slot);
+            fl.b.store(x, base, es, false);
+            if let Some(y) = y {
+                let at = fl.offset(base, i64::from(n * es));
+                fl.b.store(y, at, es, false);
+            }
+            let rt_ty = fl.reg(rt)?;
+            let mut lanes = Vec::new();
+            for i in 0..mt.lanes() {
+                let k = fl.b.extractlane(m, i as u8);
+                let k = fl.int_resize(k, false, Type::I64);
+                let modulo = fl.iconst(Type::I64, i64::from(total));
+                let k = fl.b.binary(BinaryOp::Urem, k, modulo);
+                let sz = fl.iconst(Type::I64, i64::from(es));
+                let off = fl.b.imul(k, sz);
+                let a = fl.b.ptradd(base, off);
+                lanes.push(fl.b.load(et, a, es, false));
+            }
+            return Ok(Some(fl.build_vector(rt_ty, &lanes)));
+        }
         "dot" if float => {
             let a = fl.val(&args[0])?;
             let b = fl.val(&args[1])?;

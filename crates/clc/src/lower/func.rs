@@ -818,8 +818,20 @@ impl FnLower<'_, '_, '_> {
                     Place::Global(g, space)
                 }
                 None => {
-                    let name = &self.cx.p.vars[v.0 as usize].name;
-                    return self.err(format!("variable '{name}' has no storage (extern?)"));
+                    // An `extern` declaration names the definition of the same name.
+                    let p = self.cx.p;
+                    let name = &p.vars[v.0 as usize].name;
+                    let def = p.globals.iter().find(|(d, _)| {
+                        let dv = &p.vars[d.0 as usize];
+                        dv.kind == VarKind::Global && &dv.name == name
+                    });
+                    match def.and_then(|(d, _)| self.cx.globals.get(d)) {
+                        Some(&g) => Place::Global(g, self.cx.module.globals[g].space),
+                        None => {
+                            return self
+                                .err(format!("variable '{name}' is declared but never defined"))
+                        }
+                    }
                 }
             },
         };
