@@ -522,3 +522,33 @@ fn shuffles_and_fast_geometry() {
     assert_eq!(as_i32(&out[0]), vec![40, 30, 20, 10, 80, 50, 20, 10]);
     assert_eq!(as_f32(&out[1]), vec![5.0, 1.0, 0.0]);
 }
+
+#[test]
+fn work_group_collective_functions() {
+    let src = "__kernel void k(__global int* out, __global float* f) {
+        int l = get_local_id(0);
+        int x = l + 1;                                   // 1..8
+        out[l * 6 + 0] = work_group_reduce_add(x);       // 36
+        out[l * 6 + 1] = work_group_scan_inclusive_add(x);
+        out[l * 6 + 2] = work_group_scan_exclusive_max(x); // INT_MIN for item 0
+        out[l * 6 + 3] = work_group_broadcast(x * 10, 5);  // 60
+        out[l * 6 + 4] = work_group_any(l == 7) + 2 * work_group_all(l < 7);
+        out[l * 6 + 5] = work_group_reduce_min(8 - l);   // 1
+        f[l] = work_group_reduce_max((float)l * 0.5f);   // 3.5
+    }";
+    let out = run_with(
+        "-cl-std=CL3.0",
+        src,
+        "k",
+        8,
+        &[i32s(&[0; 48]), f32s(&[0.0; 8])],
+    );
+    let o = as_i32(&out[0]);
+    for l in 0..8usize {
+        let row = &o[l * 6..l * 6 + 6];
+        let incl: i32 = (1..=l as i32 + 1).sum();
+        let excl_max = if l == 0 { i32::MIN } else { l as i32 };
+        assert_eq!(row, &[36, incl, excl_max, 60, 1, 1], "work-item {l}");
+    }
+    assert_eq!(as_f32(&out[1]), vec![3.5; 8]);
+}

@@ -645,6 +645,9 @@ pub(super) fn call(
     if let Some(r) = async_copy(fl, name, args)? {
         return Ok(r);
     }
+    if let Some(r) = work_group(fl, name, args, rt)? {
+        return Ok(Some(r));
+    }
     library_call(fl, name, params, args, rt)
 }
 
@@ -1138,6 +1141,155 @@ fn async_copy(fl: &mut FnLower, name: &str, args: &[Expr]) -> Res<Option<Option<
     fl.b.jump(head, &[next]);
     fl.b.switch_to_block(exit);
     Ok(Some(Some(event)))
+}
+
+/// The work-group collective functions (6.15.17): every work-item writes its value to a
+/// `local` scratch slot between two barriers, then combines the slots it needs in local-id
+/// order, so every work-item computes the same reduction the same way.
+fn work_group(fl: &mut FnLower, name: &str, args: &[Expr], rt: TypeId) -> Res<Option<Value>> {
+    let Some(rest) = name.strip_prefix("work_group_") else {
+        return Ok(None);
+    };
+    enum Kind {
+        Broadcast,
+        Reduce,
+        Inclusive,
+        Exclusive,
+    }
+    let (kind, op) = match rest {
+        "all" => (Kind::Reduce, "logical_and"),
+        "any" => (Kind::Reduce, "logical_or"),
+        "broadcast" => (Kind::Broadcast, ""),
+        _ => {
+            if let Some(op) = rest.strip_prefix("reduce_") {
+                (Kind::Reduce, op)
+            } else if let Some(op) = rest.strip_prefix("scan_inclusive_") {
+                (Kind::Inclusive, op)
+            } else if let Some(op) = rest.strip_prefix("scan_exclusive_") {
+                (Kind::Exclusive, op)
+            } else {
+                return Ok(None);
+            }
+        }
+    };
+    let t = fl.reg(rt)?;
+    let signed = fl.cx.is_signed(rt);
+    let float = t.is_float();
+    let es = t.bytes();
+    let x = fl.val(&args[0])?;
+    let g = fl.cx.work_group_scratch();
+    let base = fl.b.global_addr(g, IrSpace::Local);
+    let lid = fl.b.work_item(WorkItemOp::LocalLinearId, 0, Type::I64);
+    let ls: Vec<Value> = (0..3)
+        .map(|d| fl.b.work_item(WorkItemOp::LocalSize, d, Type::I64))
+        .collect();
+    let k = fl.iconst(Type::I64, i64::from(es));
+    fl.b.barrier(FenceFlags::LOCAL, Scope::WorkGroup);
+    let off = fl.b.imul(lid, k);
+    let mine = fl.b.ptradd(base, off);
+    fl.b.store(x, mine, es, false);
+    fl.b.barrier(FenceFlags::LOCAL, Scope::WorkGroup);
+    if let Kind::Broadcast = kind {
+        // The linear local id of the work-item named by the (x, y, z) arguments.
+        let mut idx = fl.int_resize_val(&args[1])?;
+        if args.len() > 2 {
+            let y = fl.int_resize_val(&args[2])?;
+            let y = fl.b.imul(y, ls[0]);
+            idx = fl.b.iadd(idx, y);
+        }
+        if args.len() > 3 {
+            let z = fl.int_resize_val(&args[3])?;
+            let plane = fl.b.imul(ls[0], ls[1]);
+            let z = fl.b.imul(z, plane);
+            idx = fl.b.iadd(idx, z);
+        }
+        let off = fl.b.imul(idx, k);
+        let at = fl.b.ptradd(base, off);
+        return Ok(Some(fl.b.load(t, at, es, false)));
+    }
+    let lsize = fl.b.imul(ls[0], ls[1]);
+    let lsize = fl.b.imul(lsize, ls[2]);
+    let limit = match kind {
+        Kind::Reduce => lsize,
+        Kind::Inclusive => {
+            let one = fl.iconst(Type::I64, 1);
+            fl.b.iadd(lid, one)
+        }
+        _ => lid,
+    };
+    // The identity of each operation (6.15.17: the first value of an exclusive scan).
+    let identity = match op {
+        "add" | "or" | "xor" | "logical_or" | "logical_xor" => fl.zero(t),
+        "mul" | "logical_and" => {
+            if float {
+                fl.fconst(t, 1.0)
+            } else {
+                fl.iconst(t, 1)
+            }
+        }
+        "and" => fl.iconst(t, -1),
+        "min" if float => fl.fconst(t, f64::INFINITY),
+        "max" if float => fl.fconst(t, f64::NEG_INFINITY),
+        "min" => {
+            let bits = t.lane_bits();
+            let max = if signed {
+                (1i64 << (bits - 1)).wrapping_sub(1)
+            } else {
+                -1
+            };
+            let max = if bits == 64 && signed { i64::MAX } else { max };
+            fl.iconst(t, max)
+        }
+        "max" => {
+            let bits = t.lane_bits();
+            let min = if signed { (-1i64) << (bits - 1) } else { 0 };
+            fl.iconst(t, min)
+        }
+        _ => return Ok(None),
+    };
+    let head = fl.b.create_block();
+    let body = fl.b.create_block();
+    let exit = fl.b.create_block();
+    let zero = fl.iconst(Type::I64, 0);
+    fl.b.jump(head, &[zero, identity]);
+    fl.b.switch_to_block(head);
+    let j = fl.b.append_block_param(head, Type::I64);
+    let acc = fl.b.append_block_param(head, t);
+    let res = fl.b.append_block_param(exit, t);
+    let c = fl.b.icmp(IntCC::Ult, j, limit);
+    fl.b.brif(c, body, &[], exit, &[acc]);
+    fl.b.switch_to_block(body);
+    let off = fl.b.imul(j, k);
+    let at = fl.b.ptradd(base, off);
+    let v = fl.b.load(t, at, es, false);
+    let bop = match (op, float, signed) {
+        ("add", true, _) => BinaryOp::Fadd,
+        ("add", false, _) => BinaryOp::Iadd,
+        ("mul", true, _) => BinaryOp::Fmul,
+        ("mul", false, _) => BinaryOp::Imul,
+        ("min", true, _) => BinaryOp::Fmin,
+        ("max", true, _) => BinaryOp::Fmax,
+        ("min", false, true) => BinaryOp::Smin,
+        ("min", false, false) => BinaryOp::Umin,
+        ("max", false, true) => BinaryOp::Smax,
+        ("max", false, false) => BinaryOp::Umax,
+        ("and" | "logical_and", ..) => BinaryOp::Band,
+        ("or" | "logical_or", ..) => BinaryOp::Bor,
+        _ => BinaryOp::Bxor,
+    };
+    let v = if op.starts_with("logical_") {
+        // Logical operations combine the truth values (int 1/0).
+        let b = fl.truth(v);
+        fl.b.convert(ConvOp::Zext, b, t)
+    } else {
+        v
+    };
+    let next_acc = fl.b.binary(bop, acc, v);
+    let one = fl.iconst(Type::I64, 1);
+    let next = fl.b.iadd(j, one);
+    fl.b.jump(head, &[next, next_acc]);
+    fl.b.switch_to_block(exit);
+    Ok(Some(res))
 }
 
 /// A call to the builtin library's function for this overload, declared on first use.

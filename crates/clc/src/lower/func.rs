@@ -1008,6 +1008,13 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
+    /// The value of an integer expression as an `i64` (zero- or sign-extended by its type).
+    pub fn int_resize_val(&mut self, e: &Expr) -> Res<Value> {
+        let v = self.val(e)?;
+        let signed = self.cx.is_signed(e.ty);
+        Ok(self.int_resize(v, signed, Type::I64))
+    }
+
     /// Resizes an integer value (scalar or vector lanes) to `to`'s lane width.
     pub fn int_resize(&mut self, v: Value, signed: bool, to: Type) -> Value {
         let t = self.b.value_type(v);

@@ -433,6 +433,22 @@ impl<'p> ModCtx<'p> {
             .expect("a free name")
     }
 
+    /// The `local` scratch array of the work-group collective functions: one 8-byte slot
+    /// per work-item of the largest work-group the CPU device runs (4096).
+    pub fn work_group_scratch(&mut self) -> Global {
+        const NAME: &str = ".work_group_scratch";
+        if let Some(g) = self.module.global_by_name(NAME) {
+            return g;
+        }
+        self.module.add_global(GlobalData {
+            name: NAME.to_string(),
+            space: IrSpace::Local,
+            size: 4096 * 8,
+            align: 8,
+            init: None,
+        })
+    }
+
     /// The constant global holding a string literal's bytes (zero-padded to `size`).
     pub fn string_global(&mut self, bytes: &[u8], size: u64) -> Global {
         let mut data = bytes.to_vec();
