@@ -552,3 +552,14 @@ fn work_group_collective_functions() {
     }
     assert_eq!(as_f32(&out[1]), vec![3.5; 8]);
 }
+
+#[test]
+fn prototypes_and_overloadable_functions() {
+    let src = "int g(int x);
+    __attribute__((overloadable)) float h(float x) { return x * 2.0f; }
+    __attribute__((overloadable)) int h(int x) { return x + 1; }
+    __kernel void k(__global int *o) { o[0] = g(1) + h(2) + (int)h(1.5f); }
+    int g(int x) { return x * 10; }";
+    let out = run(src, "k", 1, &[i32s(&[0])], &[]);
+    assert_eq!(as_i32(&out[0]), vec![10 + 3 + 3]);
+}

@@ -2,8 +2,8 @@
 //!
 //! The translation is mechanical; sema has already made every conversion explicit.
 //!
-//! - Every function becomes an IR function of the same name; kernels carry
-//!   [`ferrocl_ir::KernelInfo`]. Program-scope variables, function-scope `static` and
+//! - Every function becomes an IR function of the same name (overloadable functions are
+//!   named like builtins below: `h.float`); kernels carry [`ferrocl_ir::KernelInfo`]. Program-scope variables, function-scope `static` and
 //!   `__constant` variables become module globals named as written (function-scope ones
 //!   `function.variable`); each kernel-scope `__local` variable is one global in the `local`
 //!   space named `kernel.variable`. String literals are `constant` globals `.str.N`.
@@ -247,6 +247,10 @@ impl<'p> ModCtx<'p> {
 
     fn declare_functions(&mut self) -> Res<()> {
         let p = self.p;
+        let mut uses: HashMap<&str, u32> = HashMap::new();
+        for f in &p.functions {
+            *uses.entry(f.name.as_str()).or_default() += 1;
+        }
         for f in &p.functions {
             let mut params = Vec::new();
             let mut ret = self.reg_type(f.ret);
@@ -261,9 +265,21 @@ impl<'p> ModCtx<'p> {
                         .ok_or_else(|| LowerError::new("parameter of type void"))?,
                 );
             }
+            // Overloadable functions (a clang extension) share a name: each overload is named
+            // like a builtin, by its parameter types (`h.float`, `h.int`).
+            let name = if uses[f.name.as_str()] > 1 {
+                let mut n = f.name.clone();
+                for v in &f.params {
+                    n.push('.');
+                    n.push_str(&self.mangle_type(p.vars[v.0 as usize].ty.ty));
+                }
+                n
+            } else {
+                f.name.clone()
+            };
             let id = self
                 .module
-                .add_function(&f.name, ir::Signature::new(&params, ret));
+                .add_function(&name, ir::Signature::new(&params, ret));
             self.funcs.push(id);
         }
         for k in &p.kernels {
