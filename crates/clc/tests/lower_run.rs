@@ -563,3 +563,22 @@ fn prototypes_and_overloadable_functions() {
     let out = run(src, "k", 1, &[i32s(&[0])], &[]);
     assert_eq!(as_i32(&out[0]), vec![10 + 3 + 3]);
 }
+
+#[test]
+fn lanes_of_shared_vectors_are_written_one_by_one() {
+    let src = "__kernel void k(__global int4* g, __global int* out) {
+        __local int4 t;
+        int l = get_local_id(0);
+        switch (l) {
+        case 0: t.x = 1; g[0].x = 5; break;
+        case 1: t.y = 2; g[0].y = 6; break;
+        case 2: t.z = 3; g[0].zw = (int2)(7, 8); break;
+        default: t.w = 4; break;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        out[l] = t.x * 1000 + t.y * 100 + t.z * 10 + t.w;
+    }";
+    let out = run(src, "k", 4, &[i32s(&[0; 4]), i32s(&[0; 4])], &[]);
+    assert_eq!(as_i32(&out[0]), vec![5, 6, 7, 8]);
+    assert_eq!(as_i32(&out[1]), vec![1234; 4]);
+}

@@ -356,9 +356,29 @@ impl FnLower<'_, '_, '_> {
                 lanes,
             } => {
                 let mt = self.reg(*vty)?;
-                let mut whole = self.b.load(mt, *addr, *align, *volatile);
                 let n = mt.lanes();
                 let src_vec = self.b.value_type(v).is_vector();
+                let private = self.b.value_type(*addr).addr_space() == Some(IrSpace::Private);
+                if !private {
+                    // Memory other work-items may see: write only the named lanes (another
+                    // work-item may be writing the other lanes of the same vector).
+                    let es = mt.lane_type().bytes();
+                    for (i, &l) in lanes.iter().enumerate() {
+                        if u32::from(l) >= n {
+                            continue;
+                        }
+                        let x = if src_vec {
+                            self.b.extractlane(v, i as u8)
+                        } else {
+                            v
+                        };
+                        let off = i64::from(l) * i64::from(es);
+                        let at = self.offset(*addr, off);
+                        self.b.store(x, at, align_at(*align, off), *volatile);
+                    }
+                    return Ok(());
+                }
+                let mut whole = self.b.load(mt, *addr, *align, *volatile);
                 for (i, &l) in lanes.iter().enumerate() {
                     if u32::from(l) >= n {
                         continue;
