@@ -582,3 +582,26 @@ fn lanes_of_shared_vectors_are_written_one_by_one() {
     assert_eq!(as_i32(&out[0]), vec![5, 6, 7, 8]);
     assert_eq!(as_i32(&out[1]), vec![1234; 4]);
 }
+
+#[test]
+fn run_time_lanes_of_private_and_global_vectors() {
+    let src = "float4 make(void) { return (float4)(5, 6, 7, 8); }
+    __kernel void k(__global float4* g, __global float* out, int i) {
+        float4 v = (float4)(1, 2, 3, 4);
+        v[i] = 10.0f;                  // lane 2
+        v[i - 1] += 0.5f;              // lane 1
+        g[0][i + 1] = 9.0f;            // lane 3 of a global vector
+        out[0] = v[0]; out[1] = v[1]; out[2] = v[2]; out[3] = v[3];
+        out[4] = make()[i];            // a lane of a value
+        out[5] = v.wzyx[i];            // a run-time lane of a swizzle: v.y
+    }";
+    let out = run(
+        src,
+        "k",
+        1,
+        &[f32s(&[0.0; 4]), f32s(&[0.0; 6])],
+        &[Val::i32(2)],
+    );
+    assert_eq!(as_f32(&out[0]), vec![0.0, 0.0, 0.0, 9.0]);
+    assert_eq!(as_f32(&out[1]), vec![1.0, 2.5, 10.0, 4.0, 7.0, 2.5]);
+}

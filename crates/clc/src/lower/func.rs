@@ -41,6 +41,15 @@ pub(crate) enum LVal {
         volatile: bool,
         lanes: Vec<u8>,
     },
+    /// The lane `lanes[idx]` of a vector in memory, `idx` known at run time only (an `i64`).
+    DynLane {
+        addr: Value,
+        vty: TypeId,
+        align: u32,
+        volatile: bool,
+        lanes: Vec<u8>,
+        idx: Value,
+    },
 }
 
 pub(crate) struct FnLower<'a, 'p, 'f> {
@@ -306,7 +315,32 @@ impl FnLower<'_, '_, '_> {
                 let v = self.b.load(mt, *addr, *align, *volatile);
                 Ok(self.swizzle_value(v, lanes))
             }
+            LVal::DynLane {
+                addr,
+                vty,
+                align,
+                volatile,
+                lanes,
+                idx,
+            } => {
+                let mt = self.reg(*vty)?;
+                let v = self.b.load(mt, *addr, *align, *volatile);
+                Ok(self.dyn_extract(v, lanes, *idx))
+            }
         }
+    }
+
+    /// Lane `lanes[idx]` of `v` by a select chain (an out-of-range index reads lane
+    /// `lanes[0]`; 6.3.7 leaves it undefined).
+    pub fn dyn_extract(&mut self, v: Value, lanes: &[u8], idx: Value) -> Value {
+        let mut r = self.b.extractlane(v, lanes[0]);
+        for (k, &l) in lanes.iter().enumerate().skip(1) {
+            let kv = self.iconst(Type::I64, k as i64);
+            let c = self.b.icmp(IntCC::Eq, idx, kv);
+            let x = self.b.extractlane(v, l);
+            r = self.b.select(c, x, r);
+        }
+        r
     }
 
     pub fn swizzle_value(&mut self, v: Value, lanes: &[u8]) -> Value {
@@ -389,6 +423,29 @@ impl FnLower<'_, '_, '_> {
                         v
                     };
                     whole = self.b.insertlane(whole, x, l);
+                }
+                self.b.store(whole, *addr, *align, *volatile);
+                Ok(())
+            }
+            LVal::DynLane {
+                addr,
+                vty,
+                align,
+                volatile,
+                lanes,
+                idx,
+            } => {
+                let mt = self.reg(*vty)?;
+                let mut whole = self.b.load(mt, *addr, *align, *volatile);
+                for (k, &l) in lanes.iter().enumerate() {
+                    if u32::from(l) >= mt.lanes() {
+                        continue;
+                    }
+                    let kv = self.iconst(Type::I64, k as i64);
+                    let c = self.b.icmp(IntCC::Eq, *idx, kv);
+                    let old = self.b.extractlane(whole, l);
+                    let lane = self.b.select(c, v, old);
+                    whole = self.b.insertlane(whole, lane, l);
                 }
                 self.b.store(whole, *addr, *align, *volatile);
                 Ok(())
@@ -925,7 +982,9 @@ impl FnLower<'_, '_, '_> {
                             volatile,
                             ..
                         } => (addr, align, volatile),
-                        LVal::Lanes { .. } => return self.err("member of vector lanes"),
+                        LVal::Lanes { .. } | LVal::DynLane { .. } => {
+                            return self.err("member of vector lanes")
+                        }
                     }
                 } else {
                     let a = self.val(base)?;
@@ -973,55 +1032,60 @@ impl FnLower<'_, '_, '_> {
                         .map(|&i| lanes.get(i as usize).copied().unwrap_or(i))
                         .collect(),
                 }),
+                LVal::DynLane { .. } => self.err("a swizzle of a scalar"),
             },
             ExprKind::VecElem(base, idx) => {
-                let (addr, align, volatile) = if self.is_lvalue(base) {
-                    match self.lvalue(base)? {
-                        LVal::Mem {
-                            addr,
-                            align,
-                            volatile,
-                            ..
-                        } => (addr, align, volatile),
-                        LVal::Lanes {
-                            addr,
-                            vty,
-                            align,
-                            volatile,
-                            lanes,
-                        } => {
-                            // A run-time lane of a swizzle: spill the selected lanes.
-                            let lv = LVal::Lanes {
+                if !self.is_lvalue(base) {
+                    return self.err("a run-time lane of a vector value is not an lvalue");
+                }
+                let i = self.int_resize_val(idx)?;
+                match self.lvalue(base)? {
+                    LVal::Mem {
+                        addr,
+                        ty,
+                        align,
+                        volatile,
+                    } => {
+                        let n = self.reg(ty)?.lanes() as u8;
+                        if self.b.value_type(addr).addr_space() == Some(IrSpace::Private) {
+                            // Private vectors stay whole (mem2reg promotes them): lanes are
+                            // picked and replaced with selects.
+                            return Ok(LVal::DynLane {
                                 addr,
-                                vty,
+                                vty: ty,
                                 align,
                                 volatile,
-                                lanes,
-                            };
-                            let v = self.load(&lv)?;
-                            let a = self.temp(base.ty);
-                            self.b.store(v, a, self.cx.align_of(base.ty), false);
-                            (a, self.cx.align_of(base.ty), false)
+                                lanes: (0..n).collect(),
+                                idx: i,
+                            });
                         }
+                        let es = self.cx.size_of(e.ty) as i64;
+                        let k = self.iconst(Type::I64, es);
+                        let off = self.b.imul(i, k);
+                        let addr = self.b.ptradd(addr, off);
+                        Ok(LVal::Mem {
+                            addr,
+                            ty: e.ty,
+                            align: align.min(es as u32).max(1),
+                            volatile,
+                        })
                     }
-                } else {
-                    let v = self.val(base)?;
-                    let a = self.temp(base.ty);
-                    self.b.store(v, a, self.cx.align_of(base.ty), false);
-                    (a, self.cx.align_of(base.ty), false)
-                };
-                let es = self.cx.size_of(e.ty) as i64;
-                let i = self.val(idx)?;
-                let i = self.int_resize(i, self.cx.is_signed(idx.ty), Type::I64);
-                let k = self.iconst(Type::I64, es);
-                let off = self.b.imul(i, k);
-                let addr = self.b.ptradd(addr, off);
-                Ok(LVal::Mem {
-                    addr,
-                    ty: e.ty,
-                    align: align.min(es as u32).max(1),
-                    volatile,
-                })
+                    LVal::Lanes {
+                        addr,
+                        vty,
+                        align,
+                        volatile,
+                        lanes,
+                    } => Ok(LVal::DynLane {
+                        addr,
+                        vty,
+                        align,
+                        volatile,
+                        lanes,
+                        idx: i,
+                    }),
+                    LVal::DynLane { .. } => self.err("a lane of a scalar"),
+                }
             }
             ExprKind::Cast(CastKind::NoOp, x) => self.lvalue(x),
             _ => self.err("expression is not an lvalue"),
@@ -1159,9 +1223,17 @@ impl FnLower<'_, '_, '_> {
                     self.swizzle_value(v, idx)
                 }
             }
-            ExprKind::VecElem(..) => {
-                let lv = self.lvalue(e)?;
-                self.load(&lv)?
+            ExprKind::VecElem(base, idx) => {
+                if self.is_lvalue(base) {
+                    let lv = self.lvalue(e)?;
+                    self.load(&lv)?
+                } else {
+                    let v = self.val(base)?;
+                    let i = self.int_resize_val(idx)?;
+                    let n = self.b.value_type(v).lanes() as u8;
+                    let lanes: Vec<u8> = (0..n).collect();
+                    self.dyn_extract(v, &lanes, i)
+                }
             }
             ExprKind::Load(x) => {
                 let lv = self.lvalue(x)?;
@@ -1272,7 +1344,9 @@ impl FnLower<'_, '_, '_> {
             ExprKind::Call(callee, args) => return self.call(callee, args, e.ty),
             ExprKind::AddrOf(x) => match self.lvalue(x)? {
                 LVal::Mem { addr, .. } => addr,
-                LVal::Lanes { .. } => return self.err("address of vector lanes"),
+                LVal::Lanes { .. } | LVal::DynLane { .. } => {
+                    return self.err("address of vector lanes")
+                }
             },
             ExprKind::VecLit(parts) => {
                 let vt = self.reg(e.ty)?;
@@ -1329,7 +1403,7 @@ impl FnLower<'_, '_, '_> {
         if k == CastKind::ArrayToPointer {
             return match self.lvalue(x)? {
                 LVal::Mem { addr, .. } => Ok(Some(addr)),
-                LVal::Lanes { .. } => self.err("array of vector lanes"),
+                LVal::Lanes { .. } | LVal::DynLane { .. } => self.err("array of vector lanes"),
             };
         }
         if k == CastKind::NullToPointer {
