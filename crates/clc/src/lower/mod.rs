@@ -3,7 +3,8 @@
 //! The translation is mechanical; sema has already made every conversion explicit.
 //!
 //! - Every function becomes an IR function of the same name (overloadable functions are
-//!   named like builtins below: `h.float`); kernels carry [`ferrocl_ir::KernelInfo`]. Program-scope variables, function-scope `static` and
+//!   named by their parameter types as builtins are below: `h.float`); kernels carry
+//!   [`ferrocl_ir::KernelInfo`]. Program-scope variables, function-scope `static` and
 //!   `__constant` variables become module globals named as written (function-scope ones
 //!   `function.variable`); each kernel-scope `__local` variable is one global in the `local`
 //!   space named `kernel.variable`. String literals are `constant` globals `.str.N`.
@@ -18,14 +19,20 @@
 //!   `ptr.private` to a copy the caller makes (kernels included: the runtime passes the
 //!   address of the argument's bytes); an aggregate result is written through a hidden first
 //!   parameter, a `ptr.private` to the caller's temporary.
-//! - Builtins that are one IR operation (or a few) are expanded in place; every other builtin
-//!   is a call to a declared function that the builtin library defines. Its name is the
-//!   builtin's name and the overload's parameter types, each as OpenCL C spells it, joined
-//!   by dots: `sin.float4`, `pow.float.float`, `upsample.char.uchar`. A pointer parameter is
-//!   `<space>_ptr_<pointee>`, qualifiers dropped: `fract.float4.private_ptr_float4`,
-//!   `vload_half4.ulong.constant_ptr_half`. Opaque types use their names (`event_t`).
-//!   A variadic builtin (`printf`) adds the types of the extra arguments after a `...`
-//!   component: `printf.constant_ptr_char....int.float`.
+//! - Builtins that are one IR operation, or a few, are expanded in place: work-item queries,
+//!   barriers and fences, atomics, conversions, reinterpretations, vector loads and stores
+//!   (half ones included), relational, common, geometric (dot, cross, length, distance,
+//!   fast_*) and most integer functions, shuffles, async copies (shared over the
+//!   work-group; `wait_group_events` is a barrier) and the work-group collective functions
+//!   (through a `local` scratch array `.work_group_scratch`). `native_` and `half_`
+//!   functions without an instruction use the full-precision function.
+//! - Every other builtin is a call to a declared function that the builtin library defines.
+//!   Its name is the builtin's name and the overload's parameter types, each as OpenCL C
+//!   spells it, joined by dots: `sin.float4`, `pow.float.float`, `ldexp.float4.int`. A
+//!   pointer parameter is `<space>_ptr_<pointee>`, qualifiers dropped:
+//!   `fract.float4.private_ptr_float4`. Opaque types use their names (`event_t`,
+//!   `image2d_t`). A variadic builtin (`printf`) adds the types of the extra arguments after
+//!   a `...` component: `printf.constant_ptr_char....int.float`.
 
 mod builtins;
 mod func;
