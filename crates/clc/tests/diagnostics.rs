@@ -206,3 +206,18 @@ fn correctly_rounded_divide_sqrt_needs_the_device() {
         c.log
     );
 }
+
+#[test]
+fn qualifiers_without_a_type_are_implicit_int() {
+    let c = compile(
+        "__kernel void k() { const x = 5; }",
+        &Default::default(),
+        &Target::full_profile_cpu(),
+        &[],
+    );
+    let e: Vec<_> = c
+        .errors()
+        .map(|d| (d.line, d.column, d.message.clone()))
+        .collect();
+    assert_eq!(e, [(1, 27, "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int".to_string())]);
+}
