@@ -1027,3 +1027,10 @@ fn by_value_arguments_have_no_type_qualifiers() {
         ]
     );
 }
+
+#[test]
+fn enums_behave_as_int() {
+    let p = ok("enum E { NEG = -1, ZERO }; __kernel void k(__global int *o) { enum E e = NEG; o[0] = e < ZERO; int s = e + 1; }");
+    assert_eq!(type_of("enum E2 { A }; enum E2 e = A;", "e + 1"), "int");
+    let _ = p;
+}
