@@ -1294,13 +1294,14 @@ impl<'a> Parser<'a> {
             self.pop_scope();
             self.leave();
         }
+        let end = self.loc();
         if !self.eat(Tok::RBrace) {
             let l = self.loc();
             self.error(l, "expected '}'");
             self.note(loc, "to match this '{'");
         }
         Stmt {
-            kind: StmtKind::Compound(list),
+            kind: StmtKind::Compound(list, end),
             loc,
             attrs: vec![],
             unroll: None,

@@ -1601,6 +1601,7 @@ impl<'a> Sema<'a> {
         self.labels.clear();
         self.gotos.clear();
         self.block_depth = 0;
+        let body_ast = body;
         let body = self.stmt(body);
         for (g, loc) in std::mem::take(&mut self.gotos) {
             if !self.labels.contains_key(&g) {
@@ -1609,6 +1610,19 @@ impl<'a> Sema<'a> {
             }
         }
         self.pop_scope();
+        // -Wreturn-type: a non-void function whose end is reachable. Conservative: only
+        // when the end is certainly reachable (see `falls_through`).
+        let ret = self.funcs[id.0 as usize].ret;
+        if !self.types.is_void(ret) && falls_through(&body) {
+            if let ast::StmtKind::Compound(_, end) = &body_ast.kind {
+                let msg = if contains_return(&body) {
+                    "non-void function does not return a value in all control paths"
+                } else {
+                    "non-void function does not return a value"
+                };
+                self.diags.warning(*end, msg);
+            }
+        }
         self.funcs[id.0 as usize].body = Some(body);
         self.cur_fn = None;
     }
@@ -1776,7 +1790,7 @@ impl<'a> Sema<'a> {
                     mk(StmtKind::Block(list))
                 }
             }
-            ast::StmtKind::Compound(list) => {
+            ast::StmtKind::Compound(list, _) => {
                 let outer = self.block_depth == 0;
                 self.block_depth += 1;
                 if !outer {
@@ -2545,6 +2559,62 @@ impl<'a> Sema<'a> {
         let base = self.base_type(&tn.spec);
         let (q, _) = self.declarator_type(base, tn.spec.space.is_some(), &tn.decl);
         q
+    }
+}
+
+/// Whether control can certainly reach the end of `s`. Unknown cases (switch, goto) count
+/// as not reaching it, so that the warning built on this never fires wrongly.
+fn falls_through(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Expr(_) | StmtKind::Decl(..) | StmtKind::Empty => true,
+        StmtKind::Return(_) | StmtKind::Goto(_) | StmtKind::Break | StmtKind::Continue => false,
+        StmtKind::Block(list) => list.iter().all(falls_through),
+        StmtKind::If(_, t, e) => match e {
+            Some(e) => falls_through(t) || falls_through(e),
+            None => true,
+        },
+        StmtKind::While(c, b, _) => !is_true(c) || contains_break(b),
+        StmtKind::For(_, c, _, b, _) => {
+            c.as_ref().is_some_and(|c| !is_true(c)) || contains_break(b)
+        }
+        StmtKind::DoWhile(b, c, _) => (falls_through(b) && !is_true(c)) || contains_break(b),
+        StmtKind::Switch(..) | StmtKind::Case(..) | StmtKind::Default(_) | StmtKind::Label(..) => {
+            false
+        }
+    }
+}
+
+/// A constant non-zero condition (`while (1)`, `for (;;)`).
+fn is_true(c: &Expr) -> bool {
+    match &c.kind {
+        ExprKind::IntConst(v) => *v != 0,
+        ExprKind::Cast(_, x) => is_true(x),
+        _ => false,
+    }
+}
+
+/// A `break` that leaves this loop (not one inside a nested loop or switch).
+fn contains_break(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Break => true,
+        StmtKind::Block(list) => list.iter().any(contains_break),
+        StmtKind::If(_, t, e) => contains_break(t) || e.as_deref().is_some_and(contains_break),
+        StmtKind::Label(_, b) | StmtKind::Case(_, b) | StmtKind::Default(b) => contains_break(b),
+        _ => false,
+    }
+}
+
+fn contains_return(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) => true,
+        StmtKind::Block(list) => list.iter().any(contains_return),
+        StmtKind::If(_, t, e) => contains_return(t) || e.as_deref().is_some_and(contains_return),
+        StmtKind::While(_, b, _)
+        | StmtKind::DoWhile(b, _, _)
+        | StmtKind::For(_, _, _, b, _)
+        | StmtKind::Switch(_, b) => contains_return(b),
+        StmtKind::Label(_, b) | StmtKind::Case(_, b) | StmtKind::Default(b) => contains_return(b),
+        _ => false,
     }
 }
 
