@@ -1627,36 +1627,61 @@ impl<'a> Sema<'a> {
         self.cur_fn = None;
     }
 
-    /// 6.11.k: recursion is not supported. Every call from a function to one that can reach
-    /// it again is reported.
+    /// 6.11.k: recursion is not supported. Every call between two functions of one strongly
+    /// connected component of the call graph (or from a function to itself) is reported.
     fn check_recursion(&mut self) {
         let n = self.funcs.len();
         let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut redges: Vec<Vec<usize>> = vec![Vec::new(); n];
         for &(a, b, _) in &self.calls {
-            if !edges[a.0 as usize].contains(&(b.0 as usize)) {
-                edges[a.0 as usize].push(b.0 as usize);
+            edges[a.0 as usize].push(b.0 as usize);
+            redges[b.0 as usize].push(a.0 as usize);
+        }
+        // Kosaraju's algorithm, both passes iterative: finish order, then components on
+        // the reversed graph.
+        let mut order = Vec::with_capacity(n);
+        let mut seen = vec![false; n];
+        for start in 0..n {
+            if seen[start] {
+                continue;
+            }
+            seen[start] = true;
+            let mut stack = vec![(start, 0usize)];
+            while let Some((v, i)) = stack.last_mut() {
+                let v = *v;
+                if let Some(&w) = edges[v].get(*i) {
+                    *i += 1;
+                    if !seen[w] {
+                        seen[w] = true;
+                        stack.push((w, 0));
+                    }
+                } else {
+                    order.push(v);
+                    stack.pop();
+                }
             }
         }
-        let reaches = |from: usize, to: usize| -> bool {
-            let mut seen = vec![false; n];
-            let mut stack = vec![from];
-            while let Some(v) = stack.pop() {
-                if v == to {
-                    return true;
-                }
-                if std::mem::replace(&mut seen[v], true) {
-                    continue;
-                }
-                stack.extend(edges[v].iter().copied());
+        let mut comp = vec![usize::MAX; n];
+        for (c, &root) in order.iter().rev().enumerate() {
+            if comp[root] != usize::MAX {
+                continue;
             }
-            false
-        };
-        let mut calls = self.calls.clone();
-        let mut seen = std::collections::HashSet::new();
-        calls.retain(|(a, b, l)| seen.insert((a.0, b.0, l.file, l.offset)));
-        for (a, b, loc) in calls {
-            if reaches(b.0 as usize, a.0 as usize) {
-                let name = self.funcs[b.0 as usize].name.clone();
+            comp[root] = c;
+            let mut stack = vec![root];
+            while let Some(v) = stack.pop() {
+                for &w in &redges[v] {
+                    if comp[w] == usize::MAX {
+                        comp[w] = c;
+                        stack.push(w);
+                    }
+                }
+            }
+        }
+        let mut reported = std::collections::HashSet::new();
+        for (a, b, loc) in self.calls.clone() {
+            let (a, b) = (a.0 as usize, b.0 as usize);
+            if (a == b || comp[a] == comp[b]) && reported.insert((a, b, loc.file, loc.offset)) {
+                let name = self.funcs[b].name.clone();
                 self.diags.error(
                     loc,
                     format!("recursive call to '{name}' is not allowed in OpenCL C"),
