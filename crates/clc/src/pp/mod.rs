@@ -87,6 +87,8 @@ pub struct Preprocessor<'a> {
     /// The input ended inside a comment or a macro call (reported): errors at the end of
     /// the file that follow from it are not worth reporting.
     pub truncated: bool,
+    /// Files read from the file system (through -I): only they have neighbours there.
+    fs_files: Vec<u32>,
     /// Expanding an #if line: the operand of a `defined` stays unexpanded.
     in_if_expr: bool,
     /// 1 after `defined`, 2 after `defined (`.
@@ -127,6 +129,7 @@ impl<'a> Preprocessor<'a> {
             include_depth: 0,
             eof_loc: Loc::default(),
             in_if_expr: false,
+            fs_files: Vec::new(),
             defined_state: 0,
             truncated: false,
             unroll_hints: Vec::new(),
@@ -1261,7 +1264,12 @@ impl<'a> Preprocessor<'a> {
             self.diags.error(loc, format!("'{name}' file not found"));
             return;
         };
+        let from_fs =
+            std::path::Path::new(&path).exists() && !self.headers.iter().any(|(n, _)| *n == path);
         let f = self.sm.add(&path, text);
+        if from_fs {
+            self.fs_files.push(f);
+        }
         self.include_depth += 1;
         self.stack.push(Ctx::File {
             st: LexState::new(f),

@@ -129,7 +129,7 @@ impl Sema<'_> {
     pub fn promote_ty(&mut self, t: TypeId) -> TypeId {
         match self.types.get(t) {
             Type::Scalar(s) if s.is_integer() && s.rank() < Scalar::Int.rank() => self.types.int(),
-            Type::Enum(_) => self.types.scalar(Scalar::UInt),
+            Type::Enum(_) => self.types.int(),
             _ => t,
         }
     }
@@ -2521,7 +2521,7 @@ impl Sema<'_> {
         let bits_of = |t: TypeId| -> Option<(u32, bool)> {
             match self.types.get(t) {
                 Type::Scalar(s) if s.is_integer() => Some((s.size() * 8, s.is_signed())),
-                Type::Enum(_) => Some((32, false)),
+                Type::Enum(_) => Some((32, true)),
                 _ => None,
             }
         };
