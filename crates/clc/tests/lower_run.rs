@@ -605,3 +605,25 @@ fn run_time_lanes_of_private_and_global_vectors() {
     assert_eq!(as_f32(&out[0]), vec![0.0, 0.0, 0.0, 9.0]);
     assert_eq!(as_f32(&out[1]), vec![1.0, 2.5, 10.0, 4.0, 7.0, 2.5]);
 }
+
+#[test]
+fn saturating_arithmetic() {
+    let src = "__kernel void k(__global long* o, __global int* i) {
+        o[0] = add_sat(LONG_MAX, 5L);
+        o[1] = add_sat(LONG_MIN, -5L);
+        o[2] = sub_sat(LONG_MIN, 1L);
+        o[3] = sub_sat(3L, 5L);
+        o[4] = (long)add_sat(ULONG_MAX - 1, 5UL);
+        o[5] = (long)sub_sat(3UL, 5UL);
+        i[0] = add_sat(INT_MAX, 1);
+        i[1] = sub_sat((uchar)3, (uchar)5);
+        i[2] = add_sat((char)100, (char)100);
+    }";
+    let out = run(src, "k", 1, &[vec![0u8; 48], i32s(&[0; 3])], &[]);
+    let longs: Vec<i64> = out[0]
+        .chunks(8)
+        .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(longs, vec![i64::MAX, i64::MIN, i64::MIN, -2, -1, 0]);
+    assert_eq!(as_i32(&out[1]), vec![i32::MAX, 0, 127]);
+}

@@ -276,6 +276,36 @@ pub(super) fn call(
                 };
                 return Ok(Some(fl.b.convert(conv, r, t)));
             }
+            // 64-bit lanes: detect the overflow of the wrapping result.
+            let add = name == "add_sat";
+            let op = if add { BinaryOp::Iadd } else { BinaryOp::Isub };
+            let r = fl.b.binary(op, a, b);
+            let z = fl.zero(t);
+            if !signed {
+                // Unsigned: a + b wrapped below a, or a - b with b > a.
+                let over = if add {
+                    fl.b.icmp(IntCC::Ult, r, a)
+                } else {
+                    fl.b.icmp(IntCC::Ult, a, b)
+                };
+                let lim = if add { fl.iconst(t, -1) } else { z };
+                return Ok(Some(fl.b.select(over, lim, r)));
+            }
+            // Signed: overflow when the result's sign differs from what both operands (add)
+            // or the minuend against the subtrahend (sub) say.
+            let ar = fl.b.binary(BinaryOp::Bxor, a, r);
+            let other = if add {
+                fl.b.binary(BinaryOp::Bxor, b, r)
+            } else {
+                fl.b.binary(BinaryOp::Bxor, a, b)
+            };
+            let both = fl.b.binary(BinaryOp::Band, ar, other);
+            let over = fl.b.icmp(IntCC::Slt, both, z);
+            let neg = fl.b.icmp(IntCC::Slt, a, z);
+            let min = fl.iconst(t, i64::MIN);
+            let max = fl.iconst(t, i64::MAX);
+            let lim = fl.b.select(neg, min, max);
+            return Ok(Some(fl.b.select(over, lim, r)));
         }
         "select" => {
             let a = fl.val(&args[0])?;
