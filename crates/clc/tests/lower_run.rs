@@ -618,12 +618,14 @@ fn saturating_arithmetic() {
         i[0] = add_sat(INT_MAX, 1);
         i[1] = sub_sat((uchar)3, (uchar)5);
         i[2] = add_sat((char)100, (char)100);
+        i[3] = mad_sat(100000, 100000, 5);
+        i[4] = (int)mad_sat(70000u, 70000u, 1u);
     }";
-    let out = run(src, "k", 1, &[vec![0u8; 48], i32s(&[0; 3])], &[]);
+    let out = run(src, "k", 1, &[vec![0u8; 48], i32s(&[0; 5])], &[]);
     let longs: Vec<i64> = out[0]
         .chunks(8)
         .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
         .collect();
     assert_eq!(longs, vec![i64::MAX, i64::MIN, i64::MIN, -2, -1, 0]);
-    assert_eq!(as_i32(&out[1]), vec![i32::MAX, 0, 127]);
+    assert_eq!(as_i32(&out[1]), vec![i32::MAX, 0, 127, i32::MAX, -1]);
 }
