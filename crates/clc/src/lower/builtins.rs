@@ -1364,7 +1364,10 @@ fn library_call(
         .or_else(|| name.strip_prefix("half_"))
         .unwrap_or(name);
     let mut mangled = name.to_string();
-    for p in params {
+    // 6.15.10: the address-space queries take any generic pointer; their IR signature does
+    // not depend on the pointee, so neither does their name.
+    let any_pointee = matches!(name, "to_global" | "to_local" | "to_private" | "get_fence");
+    for p in params.iter().filter(|_| !any_pointee) {
         mangled.push('.');
         mangled.push_str(&fl.cx.mangle_type(*p));
     }

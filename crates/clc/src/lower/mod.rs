@@ -32,7 +32,9 @@
 //!   pointer parameter is `<space>_ptr_<pointee>`, qualifiers dropped:
 //!   `fract.float4.private_ptr_float4`. Opaque types use their names (`event_t`,
 //!   `image2d_t`). A variadic builtin (`printf`) adds the types of the extra arguments after
-//!   a `...` component: `printf.constant_ptr_char....int.float`.
+//!   a `...` component: `printf.constant_ptr_char....int.float`. The address-space queries
+//!   `to_global`, `to_local`, `to_private` and `get_fence` take any generic pointer and are
+//!   named without parameter types.
 
 mod builtins;
 mod func;
