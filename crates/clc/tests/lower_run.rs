@@ -384,14 +384,34 @@ fn work_item_queries_with_run_time_dimensions() {
 
 #[test]
 fn atomics_from_many_work_items() {
-    let src = "__kernel void k(__global int* c) {
+    let src = "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+    __kernel void k(__global int* c, __global float* f, __global long* l) {
         atomic_add(&c[0], 2);
         atomic_inc(&c[1]);
         atomic_max(&c[2], (int)get_global_id(0));
         atomic_cmpxchg(&c[3], 0, 42);
+        __local uint u;
+        if (get_local_id(0) == 0) u = 100;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        atomic_sub(&u, 3u);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (get_local_id(0) == 0) c[4] = u;
+        atomic_xchg(&f[0], 2.5f);
+        atom_add(&l[0], 1L << 40);
     }";
-    let out = run(src, "k", 8, &[i32s(&[0; 4])], &[]);
-    assert_eq!(as_i32(&out[0]), vec![16, 8, 7, 42]);
+    let out = run(
+        src,
+        "k",
+        8,
+        &[i32s(&[0; 5]), f32s(&[0.0]), vec![0u8; 8]],
+        &[],
+    );
+    assert_eq!(as_i32(&out[0]), vec![16, 8, 7, 42, 76]);
+    assert_eq!(as_f32(&out[1]), vec![2.5]);
+    assert_eq!(
+        i64::from_le_bytes(out[2].clone().try_into().unwrap()),
+        8 << 40
+    );
 }
 
 #[test]
