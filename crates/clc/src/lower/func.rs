@@ -1406,6 +1406,10 @@ impl FnLower<'_, '_, '_> {
                 LVal::Lanes { .. } | LVal::DynLane { .. } => self.err("array of vector lanes"),
             };
         }
+        if k == CastKind::ToBool && !self.cx.p.types.is_vector(x.ty) {
+            // 6.3.1.2 (C99): compares unequal to 0; comparisons give their i1 directly.
+            return Ok(Some(self.cond(x)?));
+        }
         if k == CastKind::NullToPointer {
             if !matches!(x.kind, ExprKind::IntConst(_)) {
                 self.expr(x)?;
