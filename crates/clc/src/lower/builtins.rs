@@ -940,12 +940,9 @@ fn atomic(
             Ordering::SeqCst
         }
     };
-    let scope_at = |fl: &FnLower, i: usize, p: Value| match args.get(i) {
+    let scope_at = |fl: &FnLower, i: usize| match args.get(i) {
         Some(a) if explicit => scope_of(const_arg(fl, a), Scope::Device),
-        _ => {
-            let _ = p;
-            Scope::Device
-        }
+        _ => Scope::Device,
     };
     match base {
         "init" => {
@@ -958,26 +955,26 @@ fn atomic(
         "store" => {
             let p = fl.val(&args[0])?;
             let v = fl.val(&args[1])?;
-            let (o, s) = (order_at(fl, 2), scope_at(fl, 3, p));
+            let (o, s) = (order_at(fl, 2), scope_at(fl, 3));
             fl.b.atomic_store(o, s, v, p);
             Ok(Some(None))
         }
         "load" => {
             let p = fl.val(&args[0])?;
             let t = fl.reg(rt)?;
-            let (o, s) = (order_at(fl, 1), scope_at(fl, 2, p));
+            let (o, s) = (order_at(fl, 1), scope_at(fl, 2));
             Ok(Some(Some(fl.b.atomic_load(t, o, s, p))))
         }
         "flag_test_and_set" => {
             let p = fl.val(&args[0])?;
-            let (o, s) = (order_at(fl, 1), scope_at(fl, 2, p));
+            let (o, s) = (order_at(fl, 1), scope_at(fl, 2));
             let one = fl.iconst(Type::I32, 1);
             let old = fl.b.atomic_rmw(RmwOp::Xchg, o, s, p, one);
             Ok(Some(Some(fl.truth(old))))
         }
         "flag_clear" => {
             let p = fl.val(&args[0])?;
-            let (o, s) = (order_at(fl, 1), scope_at(fl, 2, p));
+            let (o, s) = (order_at(fl, 1), scope_at(fl, 2));
             let z = fl.iconst(Type::I32, 0);
             fl.b.atomic_store(o, s, z, p);
             Ok(Some(None))
@@ -986,7 +983,7 @@ fn atomic(
             let p = fl.val(&args[0])?;
             let ep = fl.val(&args[1])?;
             let desired = fl.val(&args[2])?;
-            let (succ, fail, s) = (order_at(fl, 3), order_at(fl, 4), scope_at(fl, 5, p));
+            let (succ, fail, s) = (order_at(fl, 3), order_at(fl, 4), scope_at(fl, 5));
             let t = fl.b.value_type(desired);
             let al = t.bytes();
             let expected = fl.b.load(t, ep, al, false);
@@ -1022,7 +1019,7 @@ fn atomic(
             };
             let p = fl.val(&args[0])?;
             let v = fl.val(&args[1])?;
-            let (o, s) = (order_at(fl, 2), scope_at(fl, 3, p));
+            let (o, s) = (order_at(fl, 2), scope_at(fl, 3));
             Ok(Some(Some(fl.b.atomic_rmw(op, o, s, p, v))))
         }
     }

@@ -554,7 +554,7 @@ impl FnLower<'_, '_, '_> {
             }
             Init::List(lt, items) => {
                 let lt = *lt;
-                if let CType::Vector(s, n) = *self.cx.ty(lt) {
+                if let CType::Vector(_, n) = *self.cx.ty(lt) {
                     let vt = self.reg(lt)?;
                     let mut lanes = Vec::new();
                     for it in items {
@@ -576,7 +576,6 @@ impl FnLower<'_, '_, '_> {
                             }
                         }
                     }
-                    let _ = s;
                     while lanes.len() < n as usize {
                         let z = self.zero(vt.lane_type());
                         lanes.push(z);
@@ -1126,9 +1125,8 @@ impl FnLower<'_, '_, '_> {
             return Ok(v);
         };
         let fsigned = self.cx.is_signed(from);
-        let tsigned = self.cx.is_signed(to);
         let tt = scalar_ir(ts).vector(u32::from(fl)).unwrap_or(scalar_ir(ts));
-        let r = self.convert_scalar(v, fs, fsigned, ts, tsigned, tt);
+        let r = self.convert_scalar(v, fs, fsigned, ts, tt);
         if fl == 1 && tl > 1 {
             Ok(self.b.splat(r, u32::from(tl)))
         } else {
@@ -1142,7 +1140,6 @@ impl FnLower<'_, '_, '_> {
         fs: Scalar,
         fsigned: bool,
         ts: Scalar,
-        _tsigned: bool,
         tt: Type,
     ) -> Value {
         if ts == Scalar::Bool {

@@ -736,7 +736,8 @@ impl<'p> ModCtx<'p> {
             }
             ExprKind::Binary(op, a, b) => {
                 let (la, lb) = (self.const_eval(a)?, self.const_eval(b)?);
-                let signed = self.is_signed(a.ty);
+                // Lanes hold their values wrapped to the type (unsigned ones non-negative),
+                // so i128 arithmetic gives the C result for either signedness.
                 let mut out = Vec::new();
                 for (x, y) in la.into_iter().zip(lb) {
                     out.push(match (x, y) {
@@ -762,7 +763,6 @@ impl<'p> ModCtx<'p> {
                                 BinOp::LogOr => (x != 0 || y != 0) as i128,
                                 _ => return Err(bad()),
                             };
-                            let _ = signed;
                             CV::I(self.wrap(v, e.ty))
                         }
                         (CV::F(x), CV::F(y)) => match op {
