@@ -649,3 +649,34 @@ fn saturating_arithmetic() {
     assert_eq!(longs, vec![i64::MAX, i64::MIN, i64::MIN, -2, -1, 0]);
     assert_eq!(as_i32(&out[1]), vec![i32::MAX, 0, 127, i32::MAX, -1]);
 }
+
+#[test]
+fn constant_initializer_bytes_follow_c_layout() {
+    let src = "typedef struct { char c; short s; float f; int3 v; } R;
+    __constant R table[2] = { {1, -2, 0.5f, (int3)(1, 2, 3)}, {.f = 2.0f} };
+    __constant ulong big = 0xFFFFFFFFFFFFFFFFUL;
+    __constant float third = 1.0f / 3;
+    __constant int folded = (7 / 2) << 4 | -1 % 2 + 3;
+    __kernel void k(__global int* o) { o[0] = table[1].s + (int)big + (int)third + folded; }";
+    let m = build(src);
+    let bytes = |name: &str| {
+        let g = m.global_by_name(name).expect("global exists");
+        m.globals[g].init.clone().expect("initialized")
+    };
+    let t = bytes("table");
+    // c at 0, s at 2, f at 4, the int3 at 16 (aligned to 16, 16 bytes): 32 bytes per element.
+    assert_eq!(t.len(), 64);
+    assert_eq!(t[0], 1);
+    assert_eq!(i16::from_le_bytes([t[2], t[3]]), -2);
+    assert_eq!(f32::from_le_bytes(t[4..8].try_into().unwrap()), 0.5);
+    assert_eq!(as_i32(&t[16..28]), vec![1, 2, 3]);
+    assert!(t[32..36].iter().all(|&b| b == 0));
+    assert_eq!(f32::from_le_bytes(t[36..40].try_into().unwrap()), 2.0);
+    assert_eq!(bytes("big"), vec![0xff; 8]);
+    assert_eq!(
+        f32::from_le_bytes(bytes("third").try_into().unwrap()),
+        1.0f32 / 3.0
+    );
+    // (3 << 4) | ((-1 % 2) + 3) = 48 | 2.
+    assert_eq!(as_i32(&bytes("folded")), vec![50]);
+}
