@@ -727,6 +727,27 @@ impl Sema<'_> {
                 .error(loc, format!("array type '{tn}' is not assignable"));
             return false;
         }
+        // 6.11.p: OpenCL C 1.0 without cl_khr_byte_addressable_store cannot write types
+        // narrower than 32 bits through pointers, arrays or struct fields.
+        if self.opts.version == 100
+            && matches!(e.kind, ExprKind::Deref(_) | ExprKind::Member(..))
+            && !self
+                .cfg
+                .extensions
+                .iter()
+                .any(|x| x == "cl_khr_byte_addressable_store")
+        {
+            let narrow = match self.types.get(e.ty) {
+                Type::Scalar(s) => s.size() < 4 && *s != Scalar::Bool,
+                Type::Vector(s, 2) => s.size() == 1,
+                _ => false,
+            };
+            if narrow {
+                let tn = self.types.name(e.ty);
+                self.diags.error(loc, format!("writes to '{tn}' through a pointer, array or struct field require cl_khr_byte_addressable_store in OpenCL C 1.0"));
+                return false;
+            }
+        }
         if matches!(self.types.get(e.ty), Type::Atomic(_) | Type::AtomicFlag) {
             let tn = self.types.name(e.ty);
             // 6.15.12.10: atomic types are only operated on by the atomic functions.
