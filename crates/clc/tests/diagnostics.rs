@@ -243,3 +243,20 @@ fn missing_returns_warn_only_when_certain() {
         ]
     );
 }
+
+#[test]
+fn typo_suggestions() {
+    let log = log_of(
+        "__kernel void k(__global float *out) { int index = 0; out[indx] = sqrtt(2.0f); }",
+        "",
+    );
+    assert!(
+        log.contains("error: use of undeclared identifier 'indx'; did you mean 'index'?"),
+        "{log}"
+    );
+    assert!(
+        log.contains("error: implicit declaration of function 'sqrtt' is invalid in OpenCL"),
+        "{log}"
+    );
+    assert!(log.contains("note: did you mean 'sqrt'?"), "{log}");
+}

@@ -375,3 +375,12 @@ fn many_functions_and_calls_check_quickly() {
     assert!(c.program.is_some(), "{}", c.log);
     assert!(start.elapsed() < Duration::from_secs(20));
 }
+
+#[test]
+fn sparse_initializers_of_huge_arrays_stay_small() {
+    // A far designator is an error of this implementation, not a huge allocation.
+    let src = "__constant int big[100000000] = { [99999999] = 1 }; __kernel void k(__global int *o) { o[0] = big[99999999]; }";
+    assert!(!build_bounded(src.to_string(), Duration::from_secs(20)).expect("bounded"));
+    let src = "__constant int big[100000000] = { [1000] = 1 }; __kernel void k(__global int *o) { o[0] = big[1000]; }";
+    assert!(build_bounded(src.to_string(), Duration::from_secs(20)).expect("bounded"));
+}

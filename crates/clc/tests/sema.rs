@@ -1067,3 +1067,18 @@ fn operator_typing_rules() {
         "{log}"
     );
 }
+
+#[test]
+fn byte_addressable_store_in_opencl_c_1_0() {
+    // 6.11.p: only OpenCL C 1.0, and only without cl_khr_byte_addressable_store.
+    let src = "__kernel void k(__global char *c, __global int *i) { i[0] = c[0]; c[1] = 2; }";
+    let mut t = Target::full_profile_cpu();
+    t.extensions
+        .retain(|e| e != "cl_khr_byte_addressable_store");
+    let log = errors_with(src, "-cl-std=CL1.0", &t);
+    assert!(log.contains("<source>:1:72: error: writes to 'char' through a pointer, array or struct field require cl_khr_byte_addressable_store"), "{log}");
+    assert!(build_for(src, "-cl-std=CL1.0", &Target::full_profile_cpu())
+        .program
+        .is_some());
+    assert!(build_for(src, "-cl-std=CL1.1", &t).program.is_some());
+}

@@ -32,6 +32,9 @@ pub struct LangOpts {
     pub pointer_size: u64,
 }
 
+/// Entries an initializer list may hold (they are stored densely up to the last one).
+const MAX_INIT_ENTRIES: usize = 1 << 22;
+
 /// A block literal being checked: the scope depth its body starts at, what it captures,
 /// and its result type (from its first `return`).
 #[derive(Clone, Debug, Default)]
@@ -2297,7 +2300,9 @@ impl<'a> Sema<'a> {
 
     fn aggregate_len(&self, ty: TypeId) -> Option<usize> {
         match self.types.get(ty) {
-            Type::Array(_, n) => Some(n.unwrap_or(u64::MAX).min(1 << 20) as usize),
+            Type::Array(_, n) => {
+                Some(n.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX)))
+            }
             Type::Record(r) => {
                 let r = &self.types.records[*r as usize];
                 Some(r.fields.len())
@@ -2347,11 +2352,8 @@ impl<'a> Sema<'a> {
             return r;
         };
         let unsized_array = matches!(self.types.get(ty), Type::Array(_, None));
-        let mut out: Vec<Option<Init>> = if unsized_array {
-            Vec::new()
-        } else {
-            vec![None; len]
-        };
+        // Entries are stored up to the last one written; the rest of the object is zero.
+        let mut out: Vec<Option<Init>> = Vec::new();
         let mut idx = 0usize;
         while *pos < items.len() {
             let start = *pos;
@@ -2365,7 +2367,7 @@ impl<'a> Sema<'a> {
                     continue;
                 };
                 idx = i;
-                if unsized_array && idx >= out.len() {
+                if idx >= out.len() {
                     out.resize(idx + 1, None);
                 }
                 let mty = self.member_type(ty, idx);
@@ -2417,7 +2419,11 @@ impl<'a> Sema<'a> {
                 // Nothing consumed (an empty aggregate member): skip the item.
                 *pos += 1;
             }
-            if unsized_array && idx >= out.len() {
+            if idx >= MAX_INIT_ENTRIES {
+                self.diags.error(loc, format!("initializer list has more than the {MAX_INIT_ENTRIES} entries this compiler supports"));
+                break;
+            }
+            if idx >= out.len() {
                 out.resize(idx + 1, None);
             }
             out[idx] = val;
@@ -2449,7 +2455,12 @@ impl<'a> Sema<'a> {
                 let ce = self.expr(e);
                 let ce = self.rvalue(ce);
                 match self.const_int(&ce) {
-                    Some(v) if v >= 0 && (v as usize) < len => Some(v as usize),
+                    // Initializer lists are stored densely up to their last entry.
+                    Some(v) if v >= MAX_INIT_ENTRIES as i128 && (v as u128) < len as u128 => {
+                        self.diags.error(e.loc, format!("designated index {v} is beyond the {MAX_INIT_ENTRIES} initializer entries this compiler supports"));
+                        None
+                    }
+                    Some(v) if v >= 0 && (v as u128) < len as u128 => Some(v as usize),
                     Some(_) => {
                         self.diags
                             .error(e.loc, "array designator index exceeds array bounds");
@@ -2517,7 +2528,7 @@ impl<'a> Sema<'a> {
         };
         let mut list = match slot.take() {
             Some(Init::List(t, l)) if t == ty => l,
-            _ => vec![None; len],
+            _ => Vec::new(),
         };
         if i >= list.len() {
             list.resize(i + 1, None);
