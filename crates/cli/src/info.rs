@@ -217,3 +217,154 @@ fn device_json(device: &Device) -> Value {
         ("opencl_c_features".into(), names(d.opencl_c_features)),
     ])
 }
+
+/// `ferrocl info --all`: every platform the ICD loader sees (ferrocl among them, through the
+/// private vendors directory), with the key properties of each device, read through the C API.
+pub fn all(json: bool) -> Result<String, crate::Failure> {
+    use opencl_sys::*;
+    let session = crate::build::Session::open(None)?;
+    let api = &session.api;
+    let platforms = api
+        .platforms()
+        .map_err(|e| crate::Failure::Error(e.to_string()))?;
+    let mut values = Vec::new();
+    for &platform in &platforms {
+        let text = |param| Value::String(api.platform_string(platform, param));
+        let mut devices = Vec::new();
+        for device in api.devices(platform).unwrap_or_default() {
+            let number = |param| {
+                api.device_u64(device, param)
+                    .map_or(Value::Null, |v| Value::Number(v as f64))
+            };
+            let device_type = api.device_u64(device, CL_DEVICE_TYPE).unwrap_or(0);
+            let type_name = [
+                (CL_DEVICE_TYPE_CPU, "CPU"),
+                (CL_DEVICE_TYPE_GPU, "GPU"),
+                (CL_DEVICE_TYPE_ACCELERATOR, "Accelerator"),
+                (CL_DEVICE_TYPE_CUSTOM, "Custom"),
+            ]
+            .iter()
+            .find(|(bit, _)| device_type & bit != 0)
+            .map_or("unknown", |(_, n)| n);
+            devices.push(Value::Object(vec![
+                (
+                    "name".into(),
+                    Value::String(api.device_string(device, CL_DEVICE_NAME)),
+                ),
+                ("type".into(), Value::String(type_name.into())),
+                (
+                    "vendor".into(),
+                    Value::String(api.device_string(device, CL_DEVICE_VENDOR)),
+                ),
+                (
+                    "version".into(),
+                    Value::String(api.device_string(device, CL_DEVICE_VERSION)),
+                ),
+                (
+                    "opencl_c_version".into(),
+                    Value::String(api.device_string(device, CL_DEVICE_OPENCL_C_VERSION)),
+                ),
+                (
+                    "max_compute_units".into(),
+                    number(CL_DEVICE_MAX_COMPUTE_UNITS),
+                ),
+                (
+                    "max_clock_frequency_mhz".into(),
+                    number(CL_DEVICE_MAX_CLOCK_FREQUENCY),
+                ),
+                ("global_mem_size".into(), number(CL_DEVICE_GLOBAL_MEM_SIZE)),
+                (
+                    "max_mem_alloc_size".into(),
+                    number(CL_DEVICE_MAX_MEM_ALLOC_SIZE),
+                ),
+                ("local_mem_size".into(), number(CL_DEVICE_LOCAL_MEM_SIZE)),
+                (
+                    "max_work_group_size".into(),
+                    number(CL_DEVICE_MAX_WORK_GROUP_SIZE),
+                ),
+                (
+                    "compiler_available".into(),
+                    Value::Bool(
+                        api.device_u64(device, CL_DEVICE_COMPILER_AVAILABLE)
+                            .unwrap_or(0)
+                            != 0,
+                    ),
+                ),
+            ]));
+        }
+        values.push(Value::Object(vec![
+            ("name".into(), text(CL_PLATFORM_NAME)),
+            ("vendor".into(), text(CL_PLATFORM_VENDOR)),
+            ("version".into(), text(CL_PLATFORM_VERSION)),
+            ("profile".into(), text(CL_PLATFORM_PROFILE)),
+            ("devices".into(), Value::Array(devices)),
+        ]));
+    }
+    if json {
+        return Ok(Value::Object(vec![("platforms".into(), Value::Array(values))]).to_pretty());
+    }
+    let mut out = String::new();
+    if let Some(note) = &session.note {
+        out.push_str(&format!("(ferrocl is not listed: {note})\n"));
+    }
+    let field = |v: &Value, key: &str| match v.get(key) {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => format!("{n}"),
+        Some(Value::Bool(b)) => yes_no(*b).to_string(),
+        _ => "?".to_string(),
+    };
+    let bytes = |v: &Value, key: &str| {
+        v.get(key)
+            .and_then(Value::as_f64)
+            .map_or("?".to_string(), |n| mib(n as u64))
+    };
+    for platform in &values {
+        out.push_str(&format!("Platform: {}\n", field(platform, "name")));
+        out.push_str(&format!("  Vendor: {}\n", field(platform, "vendor")));
+        out.push_str(&format!("  Version: {}\n", field(platform, "version")));
+        out.push_str(&format!("  Profile: {}\n", field(platform, "profile")));
+        for (i, device) in platform
+            .get("devices")
+            .and_then(Value::as_array)
+            .unwrap_or(&[])
+            .iter()
+            .enumerate()
+        {
+            out.push_str(&format!("  Device {i}: {}\n", field(device, "name")));
+            for (label, key) in [
+                ("Type", "type"),
+                ("Vendor", "vendor"),
+                ("Version", "version"),
+                ("OpenCL C version", "opencl_c_version"),
+                ("Compute units", "max_compute_units"),
+            ] {
+                out.push_str(&format!("    {label}: {}\n", field(device, key)));
+            }
+            out.push_str(&format!(
+                "    Max clock: {} MHz\n",
+                field(device, "max_clock_frequency_mhz")
+            ));
+            out.push_str(&format!(
+                "    Global memory: {}\n",
+                bytes(device, "global_mem_size")
+            ));
+            out.push_str(&format!(
+                "    Max allocation: {}\n",
+                bytes(device, "max_mem_alloc_size")
+            ));
+            out.push_str(&format!(
+                "    Local memory: {}\n",
+                bytes(device, "local_mem_size")
+            ));
+            out.push_str(&format!(
+                "    Max work-group size: {}\n",
+                field(device, "max_work_group_size")
+            ));
+            out.push_str(&format!(
+                "    Compiler available: {}\n",
+                field(device, "compiler_available")
+            ));
+        }
+    }
+    Ok(out)
+}

@@ -1,7 +1,13 @@
 //! `ferrocl`: the command line of the ferrocl OpenCL implementation.
 
+mod bench;
+mod build;
+mod cl;
+mod icd;
 mod info;
 mod json;
+mod run;
+mod values;
 
 use std::process::ExitCode;
 
@@ -9,10 +15,50 @@ const USAGE: &str = "\
 usage: ferrocl <command> [options]
 
 commands:
-  info [--json]    the platform and its devices, with their properties, extensions and features
+  info [--all] [--json]
+      the ferrocl platform and its devices, with their properties, extensions and features;
+      with --all, every platform the ICD loader sees, ferrocl among them, through the C API
+  install-icd [--user|--system|--dir DIR] [--library PATH]
+      write ferrocl.icd naming libferrocl.so, so an ICD loader finds it (default --user)
+  uninstall-icd [--user|--system|--dir DIR]
+      remove that file
+  build FILE.cl [-D NAME[=VALUE]] [-I DIR] [--cl-std VERSION] [--options TEXT]
+                [--emit ir|asm] [-o FILE] [--platform NAME]
+      compile; print the build log; exit 1 when the build fails. FILE.ir (ferrocl's IR as
+      text) and FILE.bin (a program binary) build as binaries, without a compiler; so does
+      `run` with them
+  run FILE.cl --kernel NAME --global X[,Y[,Z]] [--local X[,Y[,Z]]] --arg SPEC...
+              [--print ARG]... [--output ARG=FILE]... [build options]
+      run one kernel; SPEC is one of
+        int:5  uint:7  float:2.5  double:1e-3  long:-1  char: uchar: short: ushort: ulong:
+        float4:1,2,3,4         a vector (one value fills every lane)
+        float[1024]            a buffer of 1024 floats, zeroed
+        float[1024]=rand       ... filled with =rand (floats in [0, 1), integers in
+                               [0, 1024)), =iota (0, 1, 2, ...) or =VALUE
+        @in.bin                a buffer holding the file's bytes
+        in.npy                 a buffer holding the .npy array
+        local:BYTES            a __local buffer of that size
+      ARG is an argument's name or index; --output writes .npy when FILE ends in .npy;
+      short forms: -k -g -l -a -p -o
+  bench [--platform NAME]... [--device N] [--filter TEXT]... [--json] [--quick]
+      the benchmark suite on each platform named (default: ferrocl and every other one)
   help             this text
   version          ferrocl's version
+
+--platform NAME picks the platform whose name (or else vendor) contains NAME, ignoring case
+(default ferrocl; \"pocl\" finds Portable Computing Language);
+--device N picks the platform's device of index N (default 0);
+--library PATH names the libferrocl.so to use (default: the one beside this executable).
 ";
+
+/// Why a command did not succeed.
+#[derive(Debug)]
+pub enum Failure {
+    /// The command line is wrong: exit status 2, with the usage.
+    Usage(String),
+    /// The command ran and failed: exit status 1.
+    Error(String),
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -21,27 +67,36 @@ fn main() -> ExitCode {
             print!("{output}");
             ExitCode::SUCCESS
         }
-        Err(message) => {
+        Err(Failure::Usage(message)) => {
             eprintln!("ferrocl: {message}");
-            eprint!("{USAGE}");
+            eprintln!("(ferrocl help: the commands and their options)");
             ExitCode::from(2)
+        }
+        Err(Failure::Error(message)) => {
+            eprintln!("ferrocl: {message}");
+            ExitCode::from(1)
         }
     }
 }
 
-/// Runs one command line; the output to print, or the message of a usage error.
-fn run(args: &[String]) -> Result<String, String> {
+/// Runs one command line; the output to print, or why it failed.
+fn run(args: &[String]) -> Result<String, Failure> {
     let Some((command, rest)) = args.split_first() else {
-        return Err("no command given".to_string());
+        return Err(Failure::Usage("no command given".to_string()));
     };
     match command.as_str() {
         "info" => {
             let mut json = false;
+            let mut all = false;
             for arg in rest {
                 match arg.as_str() {
                     "--json" => json = true,
-                    other => return Err(format!("info: unknown option '{other}'")),
+                    "--all" => all = true,
+                    other => return Err(Failure::Usage(format!("info: unknown option '{other}'"))),
                 }
+            }
+            if all {
+                return info::all(json);
             }
             let platform = ferrocl_core::Platform::get();
             Ok(if json {
@@ -50,18 +105,30 @@ fn run(args: &[String]) -> Result<String, String> {
                 info::text(platform)
             })
         }
+        "install-icd" => icd::install(rest),
+        "uninstall-icd" => icd::uninstall(rest),
+        "build" => build::command(rest),
+        "run" => run::command(rest),
+        "bench" => bench::command(rest),
         "help" | "--help" | "-h" => Ok(USAGE.to_string()),
         "version" | "--version" | "-V" => Ok(format!("ferrocl {}\n", env!("CARGO_PKG_VERSION"))),
-        other => Err(format!("unknown command '{other}'")),
+        other => Err(Failure::Usage(format!("unknown command '{other}'"))),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::run;
+    use super::Failure;
 
     fn args(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn run(args: &[String]) -> Result<String, String> {
+        super::run(args).map_err(|e| match e {
+            Failure::Usage(m) => m,
+            Failure::Error(m) => format!("error: {m}"),
+        })
     }
 
     #[test]

@@ -137,7 +137,13 @@ impl DeviceInfo {
             max_parameter_size: 4096,
             // In bits: 1024 bits = 128 bytes, the alignment of every allocation.
             mem_base_addr_align: (crate::memory::ALLOCATION_ALIGN * 8) as u32,
-            single_fp_config: fp_config::DENORM | fp_config::INF_NAN | fp_config::ROUND_TO_NEAREST,
+            single_fp_config: fp_config::DENORM
+                | fp_config::INF_NAN
+                | fp_config::ROUND_TO_NEAREST
+                // IEEE division, square root and fused multiply-add are single instructions (or
+                // the C library's fmaf) in the generated code.
+                | fp_config::FMA
+                | fp_config::CORRECTLY_ROUNDED_DIVIDE_SQRT,
             double_fp_config: 0,
             half_fp_config: 0,
             global_mem_cache_type: 0x2, // CL_READ_WRITE_CACHE
@@ -155,8 +161,8 @@ impl DeviceInfo {
             profiling_timer_resolution: crate::clock::resolution_ns() as usize,
             endian_little: cfg!(target_endian = "little"),
             available: true,
-            compiler_available: false,
-            linker_available: false,
+            compiler_available: true,
+            linker_available: true,
             // CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL: the CPU device can call host functions.
             execution_capabilities: 1 | 2,
             queue_on_host_properties: queue_props::OUT_OF_ORDER_EXEC_MODE_ENABLE

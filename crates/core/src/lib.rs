@@ -7,6 +7,7 @@
 //! address of the object is a valid `cl_khr_icd` handle.
 
 pub mod clock;
+mod compile;
 pub mod context;
 pub mod device;
 pub mod error;

@@ -12,6 +12,8 @@ use crate::object::IcdHeader;
 pub struct Platform {
     icd: IcdHeader,
     devices: Vec<Arc<Device>>,
+    /// The extensions every device supports.
+    extensions: Vec<NameVersion>,
 }
 
 static PLATFORM: OnceLock<Platform> = OnceLock::new();
@@ -23,9 +25,20 @@ impl Platform {
         PLATFORM.get_or_init(|| {
             let machine = Machine::probe();
             let cpu = Device::new(DeviceInfo::cpu(&machine), Box::new(CpuBackend));
+            let devices = vec![Arc::new(cpu)];
+            // API 3.0, 4.1: CL_PLATFORM_EXTENSIONS lists extensions "supported by all devices
+            // associated with this platform" — all of those, here.
+            let extensions = devices[0]
+                .info
+                .extensions
+                .iter()
+                .filter(|e| devices.iter().all(|d| d.info.extensions.contains(e)))
+                .copied()
+                .collect();
             Platform {
                 icd: IcdHeader::new(),
-                devices: vec![Arc::new(cpu)],
+                devices,
+                extensions,
             }
         })
     }
@@ -55,8 +68,8 @@ impl Platform {
         )
     }
 
-    pub fn extensions(&self) -> &'static [NameVersion] {
-        features::PLATFORM_EXTENSIONS
+    pub fn extensions(&self) -> &[NameVersion] {
+        &self.extensions
     }
 
     /// `CL_PLATFORM_HOST_TIMER_RESOLUTION` in nanoseconds.

@@ -1,10 +1,9 @@
 //! Programs (`cl_program`): source or binaries, and a build per device.
 //!
-//! A program binary is the program's IR, serialized (DESIGN.md, decision 8). Building turns
-//! that IR, optimized by the standard pass pipeline, into each device's executable, from which
-//! kernels are made. Building from source needs the OpenCL C compiler, which devices report
-//! as not available (`CL_DEVICE_COMPILER_AVAILABLE`) until it can lower programs to IR; such
-//! builds answer `CL_COMPILER_NOT_AVAILABLE`.
+//! Every stage of a program is IR: compiling OpenCL C source gives a compiled object (a
+//! module), linking joins modules into a library or an executable, and a program binary is the
+//! module serialized (DESIGN.md, decision 8). Building turns the IR, optimized by the standard
+//! pass pipeline, into each device's executable, from which kernels are made.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -54,6 +53,8 @@ pub struct DeviceBuild {
     pub options: String,
     pub binary_type: BinaryType,
     pub executable: Option<Arc<dyn DeviceProgram>>,
+    /// Launches need uniform work-groups (OpenCL C before 2.0, `-cl-uniform-work-group-size`).
+    pub uniform_work_groups: bool,
 }
 
 impl Default for DeviceBuild {
@@ -64,6 +65,7 @@ impl Default for DeviceBuild {
             options: String::new(),
             binary_type: BinaryType::None,
             executable: None,
+            uniform_work_groups: false,
         }
     }
 }
@@ -73,6 +75,8 @@ pub enum Origin {
     Source(String),
     /// IR, one module per device (from `clCreateProgramWithBinary`).
     Binary(Vec<Arc<Module>>),
+    /// The result of `clLinkProgram`.
+    Linked,
 }
 
 struct State {
@@ -164,7 +168,7 @@ impl Program {
     pub fn source(&self) -> &str {
         match &self.origin {
             Origin::Source(s) => s,
-            Origin::Binary(_) => "",
+            Origin::Binary(_) | Origin::Linked => "",
         }
     }
 
@@ -234,64 +238,265 @@ impl Program {
         Ok((module, per_device))
     }
 
-    /// Builds the program for `devices` (all of the program's when empty) with `options`.
-    /// A failed build is recorded in the build log and answered with
-    /// CL_BUILD_PROGRAM_FAILURE.
+    fn targets(&self, devices: &[Arc<Device>]) -> ClResult<Vec<usize>> {
+        if devices.is_empty() {
+            return Ok((0..self.devices.len()).collect());
+        }
+        devices
+            .iter()
+            .map(|d| self.device_index(d).ok_or(ClError::InvalidDevice))
+            .collect()
+    }
+
+    /// Records a device's finished stage; a failure keeps the log.
+    fn record(&self, i: usize, build: DeviceBuild, module: Option<Arc<Module>>) {
+        let mut state = self.lock();
+        state.builds[i] = build;
+        if module.is_some() {
+            state.modules[i] = module;
+        }
+    }
+
+    /// Compiles the source for one device: the module, or the error and its log.
+    fn compile_source(
+        &self,
+        i: usize,
+        options: &str,
+        headers: &[(String, String)],
+    ) -> Result<crate::compile::Compiled, (ClError, String)> {
+        let device = &self.devices[i];
+        match &self.origin {
+            // CL_COMPILER_NOT_AVAILABLE "if program is created with clCreateProgramWithSource
+            // and a compiler is not available".
+            Origin::Source(_) if !device.info.compiler_available => {
+                Err((ClError::CompilerNotAvailable, String::new()))
+            }
+            Origin::Source(src) => crate::compile::compile(src, options, headers, &device.info),
+            // 5.8.7: CL_INVALID_OPERATION "if program has no source or IL available, i.e. it
+            // has not been created with clCreateProgramWithSource or clCreateProgramWithIL".
+            Origin::Binary(_) | Origin::Linked => Err((ClError::InvalidOperation, String::new())),
+        }
+    }
+
+    /// `clBuildProgram` for `devices` (all of the program's when empty). A failed build is
+    /// recorded in the build log and answered with CL_BUILD_PROGRAM_FAILURE.
     pub fn build(&self, devices: &[Arc<Device>], options: &str) -> ClResult<()> {
         if self.has_kernels() {
             return Err(ClError::InvalidOperation);
         }
-        let targets: Vec<usize> = if devices.is_empty() {
-            (0..self.devices.len()).collect()
-        } else {
-            devices
-                .iter()
-                .map(|d| self.device_index(d).ok_or(ClError::InvalidDevice))
-                .collect::<ClResult<_>>()?
-        };
         let mut failed = false;
-        for i in targets {
-            let device = &self.devices[i];
-            let module = match &self.origin {
-                // CL_COMPILER_NOT_AVAILABLE "if program is created with
-                // clCreateProgramWithSource and a compiler is not available"; no device has
-                // one yet (CL_DEVICE_COMPILER_AVAILABLE is false).
-                Origin::Source(_) => return Err(ClError::CompilerNotAvailable),
-                Origin::Binary(modules) => modules[i].clone(),
-            };
+        for i in self.targets(devices)? {
             let mut build = DeviceBuild {
                 status: BuildStatus::InProgress,
                 options: options.to_string(),
                 ..DeviceBuild::default()
             };
             self.lock().builds[i] = build.clone();
-            let mut optimized = (*module).clone();
-            let mut pm = ferrocl_ir::passes::PassManager::standard();
-            let result = pm
-                .run(&mut optimized)
-                .map_err(|e| e.to_string())
-                .and_then(|_| device.backend().compile(&optimized));
-            match result {
-                Ok(executable) => {
+            let module = match &self.origin {
+                Origin::Source(_) => match self.compile_source(i, options, &[]) {
+                    Ok(c) => {
+                        build.log = c.log;
+                        build.uniform_work_groups = c.uniform_work_groups;
+                        Arc::new(c.module)
+                    }
+                    Err((e, log)) => {
+                        build.status = if e == ClError::CompilerNotAvailable {
+                            BuildStatus::None
+                        } else {
+                            BuildStatus::Error
+                        };
+                        build.log = log;
+                        self.record(i, build, None);
+                        match e {
+                            ClError::BuildProgramFailure => {
+                                failed = true;
+                                continue;
+                            }
+                            other => return Err(other),
+                        }
+                    }
+                },
+                Origin::Binary(_) | Origin::Linked => match self.lock().modules[i].clone() {
+                    Some(m) => m,
+                    // CL_INVALID_BINARY "if program is created with clCreateProgramWithBinary
+                    // and devices listed in device_list do not have a valid program binary".
+                    None => return Err(ClError::InvalidBinary),
+                },
+            };
+            match self.executable(i, &module) {
+                Ok(exe) => {
                     build.status = BuildStatus::Success;
                     build.binary_type = BinaryType::Executable;
-                    build.executable = Some(executable);
+                    build.executable = Some(exe);
                 }
                 Err(log) => {
                     build.status = BuildStatus::Error;
-                    build.log = log;
+                    build.log.push_str(&log);
                     failed = true;
                 }
             }
-            let mut state = self.lock();
-            state.builds[i] = build;
-            state.modules[i] = Some(module);
+            self.record(i, build, Some(module));
         }
         if failed {
             Err(ClError::BuildProgramFailure)
         } else {
             Ok(())
         }
+    }
+
+    /// A device's executable from a module: the standard passes, then the device's compiler.
+    fn executable(&self, i: usize, module: &Module) -> Result<Arc<dyn DeviceProgram>, String> {
+        let mut optimized = module.clone();
+        let mut pm = ferrocl_ir::passes::PassManager::standard();
+        pm.run(&mut optimized)
+            .map_err(|e| format!("internal error: {e}"))?;
+        self.devices[i]
+            .backend()
+            .compile(&optimized)
+            .map_err(|e| format!("error: {e}\n"))
+    }
+
+    /// `clCompileProgram`: compiles the source into a compiled object per device, with the
+    /// embedded headers (name, source) the application passed.
+    pub fn compile(
+        &self,
+        devices: &[Arc<Device>],
+        options: &str,
+        headers: &[(String, String)],
+    ) -> ClResult<()> {
+        if self.has_kernels() {
+            return Err(ClError::InvalidOperation);
+        }
+        let mut failed = false;
+        for i in self.targets(devices)? {
+            let mut build = DeviceBuild {
+                options: options.to_string(),
+                ..DeviceBuild::default()
+            };
+            match self.compile_source(i, options, headers) {
+                Ok(c) => {
+                    build.status = BuildStatus::Success;
+                    build.binary_type = BinaryType::CompiledObject;
+                    build.log = c.log;
+                    build.uniform_work_groups = c.uniform_work_groups;
+                    self.record(i, build, Some(Arc::new(c.module)));
+                }
+                Err((e, log)) => {
+                    build.status = BuildStatus::Error;
+                    build.log = log;
+                    self.record(i, build, None);
+                    match e {
+                        // CL_COMPILE_PROGRAM_FAILURE "if there is a failure to compile the
+                        // program source".
+                        ClError::BuildProgramFailure => failed = true,
+                        other => return Err(other),
+                    }
+                }
+            }
+        }
+        if failed {
+            Err(ClError::CompileProgramFailure)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The compiled object or library of one device, for linking.
+    fn linkable(&self, device: &Arc<Device>) -> ClResult<(Arc<Module>, bool)> {
+        let i = self.device_index(device).ok_or(ClError::InvalidDevice)?;
+        let state = self.lock();
+        let build = &state.builds[i];
+        // 5.8.8: CL_INVALID_OPERATION "if the compilation or build of a program executable for
+        // any of the devices listed in device_list by a previous call to clCompileProgram or
+        // clBuildProgram for program has not completed", and for inputs that are not compiled
+        // objects or libraries.
+        if build.status != BuildStatus::Success
+            || !matches!(
+                build.binary_type,
+                BinaryType::CompiledObject | BinaryType::Library | BinaryType::Executable
+            )
+        {
+            return Err(ClError::InvalidOperation);
+        }
+        let module = state.modules[i].clone().ok_or(ClError::InvalidOperation)?;
+        Ok((module, build.uniform_work_groups))
+    }
+
+    /// `clLinkProgram`: links compiled objects and libraries into a library (with
+    /// `-create-library`) or an executable, for each device.
+    pub fn link(
+        context: Arc<Context>,
+        devices: Vec<Arc<Device>>,
+        options: &str,
+        inputs: &[Arc<Program>],
+    ) -> ClResult<Arc<Program>> {
+        let library = crate::compile::link_options(options).map_err(|(e, _)| e)?;
+        let program = Program::new(context, devices, Origin::Linked);
+        for (i, device) in program.devices.iter().enumerate() {
+            let mut linked: Option<Module> = None;
+            let mut uniform = false;
+            for input in inputs {
+                let (module, u) = input.linkable(device)?;
+                uniform |= u;
+                match &mut linked {
+                    None => linked = Some((*module).clone()),
+                    Some(m) => {
+                        if let Err(e) = m.link((*module).clone()) {
+                            program.record(
+                                i,
+                                DeviceBuild {
+                                    status: BuildStatus::Error,
+                                    log: format!("error: {e}\n"),
+                                    options: options.to_string(),
+                                    ..DeviceBuild::default()
+                                },
+                                None,
+                            );
+                            // CL_LINK_PROGRAM_FAILURE "if there is a failure to link the
+                            // compiled binaries and/or libraries".
+                            return Err(ClError::LinkProgramFailure);
+                        }
+                    }
+                }
+            }
+            let module = Arc::new(linked.ok_or(ClError::InvalidValue)?);
+            let mut build = DeviceBuild {
+                status: BuildStatus::Success,
+                options: options.to_string(),
+                uniform_work_groups: uniform,
+                ..DeviceBuild::default()
+            };
+            if library {
+                build.binary_type = BinaryType::Library;
+            } else {
+                match program.executable(i, &module) {
+                    Ok(exe) => {
+                        build.binary_type = BinaryType::Executable;
+                        build.executable = Some(exe);
+                    }
+                    Err(log) => {
+                        program.record(
+                            i,
+                            DeviceBuild {
+                                status: BuildStatus::Error,
+                                log,
+                                ..build
+                            },
+                            None,
+                        );
+                        return Err(ClError::LinkProgramFailure);
+                    }
+                }
+            }
+            program.record(i, build, Some(module));
+        }
+        Ok(program)
+    }
+
+    /// Whether launches on `device` need uniform work-groups.
+    pub fn uniform_work_groups(&self, device: &Arc<Device>) -> bool {
+        self.device_index(device)
+            .is_some_and(|i| self.lock().builds[i].uniform_work_groups)
     }
 }
 

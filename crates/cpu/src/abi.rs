@@ -25,6 +25,9 @@ pub struct GroupCtx {
     /// This work-group's `__local` memory: the kernel's static `__local` variables, then the
     /// `__local` pointer arguments.
     pub local_mem: u64,
+    /// The local memory region's size minus one; the size is a power of two, and generated
+    /// code masks every `__local` address into the region, so no access escapes it.
+    pub local_mask: u64,
 }
 
 /// Byte offsets of the fields of [`GroupCtx`], for generated code.
@@ -37,6 +40,7 @@ pub mod offsets {
     pub const NUM_GROUPS: i32 = 104;
     pub const GROUP_ID: i32 = 128;
     pub const LOCAL_MEM: i32 = 152;
+    pub const LOCAL_MASK: i32 = 160;
 }
 
 /// How the runtime fills a kernel argument's slot in the argument block.

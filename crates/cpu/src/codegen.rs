@@ -508,6 +508,28 @@ impl Translator<'_, '_> {
                 };
                 Some(vec![v; lanes])
             }
+            Op::Vconst(lanes_bits) => {
+                let ty = lty.unwrap_or(clt::I32);
+                let is_bool = rty.is_some_and(|t| t.lane_type() == Type::I1);
+                let mut out = Vec::with_capacity(lanes_bits.len());
+                for &bits in lanes_bits.iter() {
+                    out.push(match ty {
+                        clt::F32 => self.b.ins().f32const(Ieee32::with_bits(bits as u32)),
+                        clt::F64 => self.b.ins().f64const(Ieee64::with_bits(bits)),
+                        _ => {
+                            let mask = if is_bool {
+                                1
+                            } else if ty.bits() >= 64 {
+                                u64::MAX
+                            } else {
+                                (1u64 << ty.bits()) - 1
+                            };
+                            self.b.ins().iconst(ty, (bits & mask) as i64)
+                        }
+                    });
+                }
+                Some(out)
+            }
             Op::Null | Op::Undef => {
                 let z = self.zero(lty.unwrap_or(clt::I64));
                 Some(vec![z; lanes])
@@ -635,11 +657,12 @@ impl Translator<'_, '_> {
                 if flags.align >= ty.bytes() {
                     f.set_aligned();
                 }
-                Some(
-                    (0..lanes)
-                        .map(|i| self.b.ins().load(ty, f, p, (i as u32 * ty.bytes()) as i32))
-                        .collect(),
-                )
+                let mut out = Vec::with_capacity(lanes);
+                for i in 0..lanes {
+                    let (addr, off) = self.lane_addr(p, flags.space, i as u32 * ty.bytes());
+                    out.push(self.b.ins().load(ty, f, addr, off));
+                }
+                Some(out)
             }
             Op::Store(flags) => {
                 let xs = self.get(args[0])?;
@@ -650,17 +673,20 @@ impl Translator<'_, '_> {
                     if flags.align >= bytes {
                         f.set_aligned();
                     }
-                    self.b.ins().store(f, x, p, (i as u32 * bytes) as i32);
+                    let (addr, off) = self.lane_addr(p, flags.space, i as u32 * bytes);
+                    self.b.ins().store(f, x, addr, off);
                 }
                 None
             }
-            Op::AtomicRmw(op, _) => {
+            Op::AtomicRmw(op, info) => {
                 let p = self.get1(args[0])?;
+                let p = self.confine(p, info.space);
                 let x = self.get1(args[1])?;
                 Some(vec![self.atomic_rmw(*op, p, x)?])
             }
-            Op::Cmpxchg(..) => {
+            Op::Cmpxchg(info, _) => {
                 let p = self.get1(args[0])?;
+                let p = self.confine(p, info.space);
                 let (e, r) = (self.get1(args[1])?, self.get1(args[2])?);
                 let ty = self.b.func.dfg.value_type(e);
                 let old = if ty.is_float() {
@@ -676,8 +702,9 @@ impl Translator<'_, '_> {
                 };
                 Some(vec![old])
             }
-            Op::AtomicLoad(_) => {
+            Op::AtomicLoad(info) => {
                 let p = self.get1(args[0])?;
+                let p = self.confine(p, info.space);
                 let ty = lty.unwrap_or(clt::I32);
                 Some(vec![if ty.is_float() {
                     let ity = cl::Type::int(ty.bits() as u16).unwrap_or(clt::I32);
@@ -687,9 +714,10 @@ impl Translator<'_, '_> {
                     self.b.ins().atomic_load(ty, mem(), p)
                 }])
             }
-            Op::AtomicStore(_) => {
+            Op::AtomicStore(info) => {
                 let mut x = self.get1(args[0])?;
                 let p = self.get1(args[1])?;
+                let p = self.confine(p, info.space);
                 let ty = self.b.func.dfg.value_type(x);
                 if ty.is_float() {
                     let ity = cl::Type::int(ty.bits() as u16).unwrap_or(clt::I32);
@@ -839,6 +867,44 @@ impl Translator<'_, '_> {
             self.set(v, vals)?;
         }
         Ok(())
+    }
+
+    /// Confines an address in `space` to memory the kernel owns: a `__local` address is masked
+    /// into the work-group's local region, so an out-of-bounds index wraps inside it instead of
+    /// reaching the runtime's memory.
+    fn confine(&mut self, p: cl::Value, space: ferrocl_ir::AddrSpace) -> cl::Value {
+        if space != ferrocl_ir::AddrSpace::Local {
+            return p;
+        }
+        let base = self
+            .b
+            .ins()
+            .load(clt::I64, ctx_mem(), self.grp, offsets::LOCAL_MEM);
+        let mask = self
+            .b
+            .ins()
+            .load(clt::I64, ctx_mem(), self.grp, offsets::LOCAL_MASK);
+        let off = self.b.ins().isub(p, base);
+        let off = self.b.ins().band(off, mask);
+        self.b.ins().iadd(base, off)
+    }
+
+    /// The address and immediate offset of lane bytes `offset` past `p` in `space`.
+    fn lane_addr(
+        &mut self,
+        p: cl::Value,
+        space: ferrocl_ir::AddrSpace,
+        offset: u32,
+    ) -> (cl::Value, i32) {
+        if space != ferrocl_ir::AddrSpace::Local {
+            return (p, offset as i32);
+        }
+        let lane = if offset == 0 {
+            p
+        } else {
+            self.b.ins().iadd_imm_s(p, i64::from(offset))
+        };
+        (self.confine(lane, space), 0)
     }
 
     fn ctx(&mut self, field: i32, d: u8) -> cl::Value {

@@ -89,6 +89,8 @@ impl CompiledKernel {
         let total = (num_groups[0] * num_groups[1] * num_groups[2]) as usize;
         let wg_items = (nd.local_size[0] * nd.local_size[1] * nd.local_size[2]) as usize;
         let frames_size = self.frame_size * wg_items;
+        // A power of two, so that generated code can mask `__local` addresses into it.
+        let local_region = local_mem_size.max(1).next_power_of_two();
         let run_group = |index: usize| {
             let i = index as u64;
             let gid = [
@@ -104,8 +106,8 @@ impl CompiledKernel {
             SCRATCH.with(|cell| {
                 let mut scratch = cell.borrow_mut();
                 let (local, frames) = &mut *scratch;
-                if local.len() * 128 < local_mem_size {
-                    *local = chunks(local_mem_size);
+                if local.len() * 128 < local_region {
+                    *local = chunks(local_region);
                 }
                 if frames.len() * 128 < frames_size {
                     *frames = chunks(frames_size);
@@ -119,6 +121,7 @@ impl CompiledKernel {
                     num_groups,
                     group_id: gid,
                     local_mem: local.as_mut_ptr() as u64,
+                    local_mask: local_region as u64 - 1,
                 };
                 // SAFETY: generated code for this kernel's ABI; the argument block was filled
                 // by the caller (this function's contract), and local memory and frames are

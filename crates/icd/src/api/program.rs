@@ -209,7 +209,6 @@ entry! {
 
 entry! {
     fn clCompileProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_headers: cl_uint, input_headers: *const cl_program, header_include_names: *mut *const c_char, pfn_notify: BuildNotify, user_data: *mut c_void) -> cl_int {
-        let _ = options;
         // 5.8.7: CL_INVALID_VALUE "if num_input_headers is zero and header_include_names or
         // input_headers are not NULL or if num_input_headers is not zero and
         // header_include_names or input_headers are NULL".
@@ -218,33 +217,55 @@ entry! {
         {
             return Err(ClError::InvalidValue);
         }
-        let (prog, _) = build_target(program, num_devices, device_list, pfn_notify, user_data)?;
-        // CL_COMPILER_NOT_AVAILABLE "if a compiler is not available i.e.
-        // CL_DEVICE_COMPILER_AVAILABLE specified in the Device Queries table is set to
-        // CL_FALSE"; a binary program has nothing to compile (CL_INVALID_OPERATION "if program
-        // has no source or IL available, i.e. it has not been created with
-        // clCreateProgramWithSource or clCreateProgramWithIL").
-        match prog.origin {
-            ferrocl_core::program::Origin::Source(_) => Err(ClError::CompilerNotAvailable),
-            ferrocl_core::program::Origin::Binary(_) => Err(ClError::InvalidOperation),
+        let (prog, devices) = build_target(program, num_devices, device_list, pfn_notify, user_data)?;
+        // "Each header ... is a program object that contains the header source"; the names are
+        // how #include directives refer to them.
+        let mut headers = Vec::with_capacity(num_input_headers as usize);
+        for i in 0..num_input_headers as usize {
+            let header = get::<Program, _>(input_headers.add(i).read())?;
+            let name = header_include_names.add(i).read();
+            if name.is_null() {
+                return Err(ClError::InvalidValue);
+            }
+            headers.push((CStr::from_ptr(name).to_string_lossy().into_owned(), header.source().to_string()));
         }
+        let options = options_text(options);
+        let result = prog.compile(&devices, &options, &headers);
+        if result != Err(ClError::CompilerNotAvailable) {
+            notify(program, pfn_notify, user_data);
+        }
+        result
     }
 }
 
 entry! {
     fn clLinkProgram(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_programs: cl_uint, input_programs: *const cl_program, pfn_notify: BuildNotify, user_data: *mut c_void; errcode_ret) -> cl_program {
-        let _ = options;
-        get::<Context, _>(context)?;
+        let ctx = get::<Context, _>(context)?;
         // 5.8.8: CL_INVALID_VALUE "if num_input_programs is zero and input_programs is NULL or
         // if num_input_programs is zero and input_programs is not NULL or if num_input_programs
-        // is not zero and input_programs is NULL", and the device-list rules of clBuildProgram.
+        // is not zero and input_programs is NULL", with the device-list and callback rules of
+        // clBuildProgram.
         if num_input_programs == 0 || input_programs.is_null() || device_list.is_null() != (num_devices == 0) || (pfn_notify.is_none() && !user_data.is_null()) {
             return Err(ClError::InvalidValue);
         }
-        get_list::<Program, _>(input_programs, num_input_programs)?;
+        let inputs = get_list::<Program, _>(input_programs, num_input_programs)?;
+        // CL_INVALID_DEVICE "if any device in device_list is not in the list of devices
+        // associated with context".
+        let devices = if device_list.is_null() { ctx.devices.clone() } else { devices_of(&ctx, num_devices, device_list)? };
         // CL_LINKER_NOT_AVAILABLE "if a linker is not available i.e.
         // CL_DEVICE_LINKER_AVAILABLE specified in the Device Queries table is set to CL_FALSE".
-        Err(ClError::LinkerNotAvailable)
+        if devices.iter().any(|d| !d.info.linker_available) {
+            return Err(ClError::LinkerNotAvailable);
+        }
+        // CL_INVALID_CONTEXT-like mismatches: every input must belong to this context.
+        if inputs.iter().any(|p| !Arc::ptr_eq(&p.context, &ctx)) {
+            return Err(ClError::InvalidProgram);
+        }
+        let options = options_text(options);
+        let linked = Program::link(ctx, devices, &options, &inputs)?;
+        let handle: cl_program = new_handle(linked);
+        notify(handle, pfn_notify, user_data);
+        Ok(handle)
     }
 }
 

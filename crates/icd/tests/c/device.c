@@ -327,11 +327,9 @@ static void test_versions(cl_device_id device) {
         free(c_version);
         /* Table 5: "This must be CL_TRUE if CL_DEVICE_COMPILER_AVAILABLE is CL_TRUE." */
         EXPECT(device_uint(device, CL_DEVICE_LINKER_AVAILABLE) == CL_TRUE);
-    } else if (strcmp(profile, "EMBEDDED_PROFILE") != 0) {
-        /* Table 5: "This can be CL_FALSE for the embedded platform profile only." A full-profile
-         * device without a compiler is not yet conformant; report it without failing, so the
-         * rest of the API can be tested while the compiler is being built. */
-        printf("device.c: known gap: FULL_PROFILE device reports no compiler\n");
+    } else {
+        /* Table 5: "This can be CL_FALSE for the embedded platform profile only." */
+        EXPECT(strcmp(profile, "EMBEDDED_PROFILE") == 0);
     }
     free(version);
     free(profile);
@@ -356,17 +354,11 @@ static void test_extensions(cl_device_id device) {
      * support OpenCL 1.1: cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics
      * cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics
      * cl_khr_local_int32_extended_atomics" */
-    if (device_uint(device, CL_DEVICE_COMPILER_AVAILABLE)) {
-        EXPECT(has_word(extensions, "cl_khr_byte_addressable_store"));
-        EXPECT(has_word(extensions, "cl_khr_global_int32_base_atomics"));
-        EXPECT(has_word(extensions, "cl_khr_global_int32_extended_atomics"));
-        EXPECT(has_word(extensions, "cl_khr_local_int32_base_atomics"));
-        EXPECT(has_word(extensions, "cl_khr_local_int32_extended_atomics"));
-    } else {
-        /* These name kernel-language features; a device that cannot compile kernels does not
-         * claim them (see the known gap in test_versions). */
-        printf("device.c: known gap: OpenCL 1.1 kernel extensions wait for the compiler\n");
-    }
+    EXPECT(has_word(extensions, "cl_khr_byte_addressable_store"));
+    EXPECT(has_word(extensions, "cl_khr_global_int32_base_atomics"));
+    EXPECT(has_word(extensions, "cl_khr_global_int32_extended_atomics"));
+    EXPECT(has_word(extensions, "cl_khr_local_int32_base_atomics"));
+    EXPECT(has_word(extensions, "cl_khr_local_int32_extended_atomics"));
 
     /* cl_khr_fp64 "when and only when the optional feature is supported"; without it, the double
      * vector widths "must return 0" and the mandated minimum double capability is 0. */

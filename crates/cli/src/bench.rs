@@ -1,0 +1,912 @@
+//! `ferrocl bench`: the same kernel suite (`suite.rs`) on each platform asked for, through the
+//! system's ICD loader. Each kernel's result is checked against a host reference before it is
+//! timed; times are medians over repetitions after a warm-up, on the device (profiling events)
+//! and on the wall clock (enqueue to finish). One table, or JSON with `--json`.
+
+mod suite;
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use crate::build::Session;
+use crate::cl::{self, Buffer, Context, Kernel, Target};
+use crate::json::Value;
+use crate::Failure;
+use suite::{Arg, Case, Unit};
+
+/// The command line of `bench`.
+#[derive(Debug, Default)]
+pub struct Options {
+    pub platforms: Vec<String>,
+    /// The index of the device to use in each platform.
+    pub device: usize,
+    pub filters: Vec<String>,
+    pub json: bool,
+    pub quick: bool,
+    pub library: Option<std::path::PathBuf>,
+}
+
+pub fn parse(args: &[String]) -> Result<Options, String> {
+    let mut o = Options::default();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        let mut value = || {
+            i += 1;
+            args.get(i)
+                .cloned()
+                .ok_or_else(|| format!("bench: {arg} needs a value"))
+        };
+        match arg {
+            "--platform" => o.platforms.push(value()?),
+            "--device" => {
+                let v = value()?;
+                o.device = v
+                    .parse()
+                    .map_err(|_| format!("bench: --device takes a device index, not '{v}'"))?;
+            }
+            "--filter" => o.filters.push(value()?),
+            "--library" => o.library = Some(value()?.into()),
+            "--json" => o.json = true,
+            "--quick" => o.quick = true,
+            other => return Err(format!("bench: unknown option '{other}'")),
+        }
+        i += 1;
+    }
+    Ok(o)
+}
+
+/// What one platform did with one row.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Measured {
+        /// Median device time (profiling events), in seconds.
+        device: f64,
+        /// Median enqueue-to-finish wall time, in seconds.
+        wall: f64,
+        /// Work per run in the row's unit (bytes or operations), when it has one.
+        work: Option<f64>,
+        /// How this measurement differs from the row's others, for a note under the table.
+        note: Option<String>,
+    },
+    NotAvailable(String),
+}
+
+impl Outcome {
+    /// The time the table shows and ratios use: the device time where the row has work, the
+    /// wall time for the latency and build rows.
+    fn time(&self, has_work: bool) -> Option<f64> {
+        match self {
+            Outcome::Measured { device, wall, .. } => Some(if has_work { *device } else { *wall }),
+            Outcome::NotAvailable(_) => None,
+        }
+    }
+}
+
+/// One row of the table: a kernel, or the latency or build row.
+pub struct Row {
+    pub name: String,
+    pub category: &'static str,
+    pub unit: Option<Unit>,
+    pub outcomes: Vec<Outcome>,
+}
+
+/// The platforms the run covers, in the order asked (all of them, ferrocl first, when none
+/// is named).
+fn targets(
+    session: &Session,
+    patterns: &[String],
+    device: usize,
+) -> Result<Vec<Result<Target, String>>, Failure> {
+    if !patterns.is_empty() {
+        return Ok(patterns
+            .iter()
+            .map(|p| {
+                session.find(p, device).map_err(|e| match e {
+                    Failure::Error(m) | Failure::Usage(m) => m,
+                })
+            })
+            .collect());
+    }
+    let platforms = session
+        .api
+        .platforms()
+        .map_err(|e| Failure::Error(e.to_string()))?;
+    if platforms.is_empty() {
+        return Err(Failure::Error(format!(
+            "no OpenCL platform found{}",
+            session
+                .note
+                .as_deref()
+                .map_or(String::new(), |n| format!("; {n}"))
+        )));
+    }
+    let mut targets: Vec<Result<Target, String>> = platforms
+        .iter()
+        .map(|&p| session.api.target(p, device))
+        .collect();
+    targets.sort_by_key(|t| !t.as_ref().is_ok_and(|t| t.platform_name == "ferrocl"));
+    Ok(targets)
+}
+
+/// The progress line on stderr: rewritten in place on a terminal, one line each otherwise.
+struct Progress {
+    terminal: bool,
+}
+
+impl Progress {
+    fn show(&self, text: &str) {
+        let mut err = std::io::stderr();
+        if self.terminal {
+            let _ = write!(err, "\r\x1b[2K{text}");
+        } else {
+            let _ = writeln!(err, "{text}");
+        }
+        let _ = err.flush();
+    }
+
+    fn done(&self) {
+        if self.terminal {
+            let _ = write!(std::io::stderr(), "\r\x1b[2K");
+        }
+    }
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
+
+/// How long to repeat each kernel, and how often at least and at most.
+struct Repeat {
+    min: usize,
+    max: usize,
+    budget: Duration,
+}
+
+/// Runs the kernel `repeat` times after one warm-up; the median device and wall times.
+fn time(
+    context: &Context,
+    kernel: &Kernel,
+    global: &[usize],
+    local: Option<&[usize]>,
+    repeat: &Repeat,
+) -> cl::Result<(f64, f64)> {
+    context.enqueue(kernel, global, local)?.wait()?;
+    let (mut device, mut wall) = (Vec::new(), Vec::new());
+    let start = Instant::now();
+    while device.len() < repeat.min
+        || (device.len() < repeat.max && start.elapsed() < repeat.budget)
+    {
+        let t = Instant::now();
+        let event = context.enqueue(kernel, global, local)?;
+        context.finish()?;
+        wall.push(t.elapsed().as_secs_f64());
+        // Without profiling information the wall time stands for the device time.
+        device.push(
+            event
+                .device_ns()
+                .map_or(*wall.last().expect("pushed"), |ns| ns as f64 * 1e-9),
+        );
+    }
+    Ok((median(device), median(wall)))
+}
+
+/// Builds, checks and times one case on one platform.
+fn run_case(context: &Context, case: &Case, quick: bool, repeat: &Repeat) -> Outcome {
+    let n_a = |e: cl::ClError| Outcome::NotAvailable(e.to_string());
+    let build = match context.build(case.source, "") {
+        Ok(build) => build,
+        Err(e) => return n_a(e),
+    };
+    if let Some(error) = build.error {
+        return Outcome::NotAvailable(build_reason(&error, &build.log));
+    }
+    let kernel = match build.program.kernel(case.kernel) {
+        Ok(kernel) => kernel,
+        Err(e) => return n_a(e),
+    };
+    let problem = (case.make)(quick);
+    let mut buffers: Vec<Option<Buffer>> = Vec::new();
+    for (i, arg) in problem.args.iter().enumerate() {
+        let index = i as u32;
+        let set = match arg {
+            Arg::Value(bytes) => kernel.set_arg_bytes(index, bytes).map(|()| None),
+            Arg::Local(size) => kernel.set_arg_local(index, *size).map(|()| None),
+            Arg::Buffer(data) => context.buffer(data.len()).and_then(|buffer| {
+                context.write(&buffer, data)?;
+                kernel.set_arg_buffer(index, &buffer)?;
+                Ok(Some(buffer))
+            }),
+        };
+        match set {
+            Ok(buffer) => buffers.push(buffer),
+            Err(e) => return n_a(e),
+        }
+    }
+    let local = problem.local.as_deref();
+    let first = context
+        .enqueue(&kernel, &problem.global, local)
+        .and_then(|event| event.wait());
+    if let Err(e) = first {
+        return n_a(e);
+    }
+    let mut outputs = Vec::new();
+    for buffer in &buffers {
+        match buffer {
+            Some(buffer) => match context.read(buffer) {
+                Ok(data) => outputs.push(data),
+                Err(e) => return n_a(e),
+            },
+            None => outputs.push(Vec::new()),
+        }
+    }
+    let work = match (problem.check)(&outputs) {
+        Ok(work) => work,
+        Err(e) => return Outcome::NotAvailable(format!("wrong result: {e}")),
+    };
+    drop(outputs);
+    match time(context, &kernel, &problem.global, local, repeat) {
+        Ok((device, wall)) => Outcome::Measured {
+            device,
+            wall,
+            work: Some(work),
+            note: None,
+        },
+        Err(e) => n_a(e),
+    }
+}
+
+/// Why a build failed, in one line: the error code and the log's first error.
+fn build_reason(error: &cl::ClError, log: &str) -> String {
+    let first = log
+        .lines()
+        .find(|l| l.contains("error"))
+        .or_else(|| log.lines().find(|l| !l.trim().is_empty()))
+        .map(|l| format!(": {}", l.trim()))
+        .unwrap_or_default();
+    format!("build failed ({}){first}", cl::error_name(error.code))
+}
+
+/// Enqueue-to-finish wall time of an empty kernel over one work-item.
+fn latency(context: &Context, quick: bool) -> Outcome {
+    let mut build = match context.build(suite::EMPTY, "") {
+        Ok(build) => build,
+        Err(e) => return Outcome::NotAvailable(e.to_string()),
+    };
+    let mut note = None;
+    if build
+        .error
+        .as_ref()
+        .is_some_and(|e| e.code == opencl_sys::CL_COMPILER_NOT_AVAILABLE)
+    {
+        // Launching does not involve the compiler: a platform without one (ferrocl, until
+        // its compiler is wired in) may take the same empty kernel as a ferrocl program
+        // binary instead.
+        let module = ferrocl_ir::parse_module(suite::EMPTY_IR).expect("the empty kernel parses");
+        let binary = ferrocl_ir::serialize::serialize(&module);
+        if let Ok(from_binary) = context.build_input(&cl::Input::Binary(&binary), "") {
+            if from_binary.error.is_none() {
+                build = from_binary;
+                note = Some(
+                    "launch-latency: the empty kernel built from ferrocl IR (no OpenCL C compiler)"
+                        .to_string(),
+                );
+            }
+        }
+    }
+    if let Some(error) = build.error {
+        return Outcome::NotAvailable(build_reason(&error, &build.log));
+    }
+    let kernel = match build.program.kernel("empty") {
+        Ok(kernel) => kernel,
+        Err(e) => return Outcome::NotAvailable(e.to_string()),
+    };
+    let repeat = Repeat {
+        min: if quick { 10 } else { 200 },
+        max: if quick { 10 } else { 2000 },
+        budget: Duration::from_millis(if quick { 10 } else { 500 }),
+    };
+    match time(context, &kernel, &[1], None, &repeat) {
+        Ok((device, wall)) => Outcome::Measured {
+            device,
+            wall,
+            work: None,
+            note,
+        },
+        Err(e) => Outcome::NotAvailable(e.to_string()),
+    }
+}
+
+/// clBuildProgram of the whole suite's source, with a define no cache has seen.
+fn build_time(context: &Context) -> Outcome {
+    let source = suite::all_sources();
+    let nonce = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let start = Instant::now();
+    let build = match context.build(&source, &format!("-DFERROCL_BENCH_NONCE={nonce}")) {
+        Ok(build) => build,
+        Err(e) => return Outcome::NotAvailable(e.to_string()),
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    match build.error {
+        Some(error) => Outcome::NotAvailable(build_reason(&error, &build.log)),
+        None => Outcome::Measured {
+            device: seconds,
+            wall: seconds,
+            work: None,
+            note: None,
+        },
+    }
+}
+
+pub fn command(args: &[String]) -> Result<String, Failure> {
+    let o = parse(args).map_err(Failure::Usage)?;
+    let cases: Vec<&Case> = suite::CASES
+        .iter()
+        .filter(|c| o.filters.is_empty() || o.filters.iter().any(|f| c.name.contains(f.as_str())))
+        .collect();
+    let want_latency = o.filters.is_empty()
+        || o.filters
+            .iter()
+            .any(|f| "launch-latency".contains(f.as_str()));
+    let want_build =
+        o.filters.is_empty() || o.filters.iter().any(|f| "build-time".contains(f.as_str()));
+    if cases.is_empty() && !want_latency && !want_build {
+        return Err(Failure::Usage(format!(
+            "bench: no kernel matches the filter (kernels: {}, launch-latency, build-time)",
+            suite::CASES
+                .iter()
+                .map(|c| c.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let session = Session::open(o.library.as_deref())?;
+    let targets = targets(&session, &o.platforms, o.device)?;
+    let progress = Progress {
+        terminal: std::io::stderr().is_terminal(),
+    };
+    let repeat = Repeat {
+        min: if o.quick { 2 } else { 5 },
+        max: if o.quick { 3 } else { 30 },
+        budget: Duration::from_millis(if o.quick { 20 } else { 1000 }),
+    };
+    let mut rows: Vec<Row> = cases
+        .iter()
+        .map(|c| Row {
+            name: c.name.to_string(),
+            category: c.category,
+            unit: Some(c.unit),
+            outcomes: Vec::new(),
+        })
+        .collect();
+    if want_latency {
+        rows.push(Row {
+            name: "launch-latency".into(),
+            category: "runtime",
+            unit: None,
+            outcomes: Vec::new(),
+        });
+    }
+    if want_build {
+        rows.push(Row {
+            name: "build-time".into(),
+            category: "compiler",
+            unit: None,
+            outcomes: Vec::new(),
+        });
+    }
+    let mut columns = Vec::new();
+    for (t, target) in targets.iter().enumerate() {
+        let (label, context) = match target {
+            Ok(t) => (
+                t.platform_name.clone(),
+                session.api.context(t.device).map_err(|e| e.to_string()),
+            ),
+            Err(e) => (
+                o.platforms.get(t).cloned().unwrap_or_default(),
+                Err(e.clone()),
+            ),
+        };
+        let device = target
+            .as_ref()
+            .map_or(String::new(), |t| t.device_name.clone());
+        let short = short_label(&label, o.platforms.get(t).map(String::as_str));
+        columns.push(Column {
+            short: short.clone(),
+            name: label.clone(),
+            device,
+        });
+        let label = short;
+        let mut index = 0;
+        for case in &cases {
+            progress.show(&format!(
+                "bench: {label}: {} ({}/{})",
+                case.name,
+                index + 1,
+                rows.len()
+            ));
+            let outcome = match &context {
+                Ok(context) => run_case(context, case, o.quick, &repeat),
+                Err(e) => Outcome::NotAvailable(e.clone()),
+            };
+            rows[index].outcomes.push(outcome);
+            index += 1;
+        }
+        if want_latency {
+            progress.show(&format!(
+                "bench: {label}: launch-latency ({}/{})",
+                index + 1,
+                rows.len()
+            ));
+            let outcome = match &context {
+                Ok(context) => latency(context, o.quick),
+                Err(e) => Outcome::NotAvailable(e.clone()),
+            };
+            rows[index].outcomes.push(outcome);
+            index += 1;
+        }
+        if want_build {
+            progress.show(&format!(
+                "bench: {label}: build-time ({}/{})",
+                index + 1,
+                rows.len()
+            ));
+            let outcome = match &context {
+                Ok(context) => build_time(context),
+                Err(e) => Outcome::NotAvailable(e.clone()),
+            };
+            rows[index].outcomes.push(outcome);
+        }
+    }
+    progress.done();
+    let report = Report {
+        machine: Machine::this(),
+        columns,
+        rows,
+    };
+    Ok(if o.json { report.json() } else { report.text() })
+}
+
+/// A platform's column: its name, the short label of the table's header, its device.
+pub struct Column {
+    pub name: String,
+    pub short: String,
+    pub device: String,
+}
+
+/// The header label of a platform: the pattern that chose it, or its name when short, or the
+/// initials of a long name.
+fn short_label(name: &str, pattern: Option<&str>) -> String {
+    if let Some(pattern) = pattern {
+        return pattern.to_string();
+    }
+    if name.chars().count() <= 12 || !name.contains(' ') {
+        return name.to_string();
+    }
+    name.split_whitespace()
+        .filter_map(|w| w.chars().next())
+        .collect()
+}
+
+/// The results: one column per platform, one row per kernel.
+pub struct Report {
+    pub machine: Machine,
+    pub columns: Vec<Column>,
+    pub rows: Vec<Row>,
+}
+
+/// The host the run was on.
+pub struct Machine {
+    pub cores: usize,
+    pub cpu: String,
+}
+
+impl Machine {
+    /// This machine: its logical cores and the CPU model of /proc/cpuinfo.
+    pub fn this() -> Machine {
+        let cpu = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|info| {
+                info.lines()
+                    .find(|l| l.starts_with("model name"))
+                    .and_then(|l| l.split_once(':'))
+                    .map(|(_, model)| model.trim().to_string())
+            })
+            .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+        Machine {
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            cpu,
+        }
+    }
+}
+
+impl Report {
+    /// The column of ferrocl, which the ratios compare against.
+    fn reference(&self) -> Option<usize> {
+        self.columns.iter().position(|c| c.name == "ferrocl")
+    }
+
+    /// A platform's time divided by ferrocl's on the row (below 1: faster than ferrocl).
+    fn ratio(&self, row: &Row, column: usize) -> Option<f64> {
+        let reference = self.reference()?;
+        let has_work = row.unit.is_some();
+        let mine = row.outcomes.get(column)?.time(has_work)?;
+        let theirs = row.outcomes.get(reference)?.time(has_work)?;
+        (theirs > 0.0).then(|| mine / theirs)
+    }
+
+    /// The geometric mean of a column's ratios, over the rows where both ran.
+    fn geomean(&self, column: usize) -> Option<f64> {
+        let ratios: Vec<f64> = self
+            .rows
+            .iter()
+            .filter_map(|r| self.ratio(r, column))
+            .collect();
+        if ratios.is_empty() {
+            return None;
+        }
+        Some((ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp())
+    }
+
+    pub fn text(&self) -> String {
+        let reference = self.reference();
+        let mut header = vec!["kernel".to_string(), "kind".to_string()];
+        for (c, column) in self.columns.iter().enumerate() {
+            let name = &column.short;
+            header.push(format!("{name} time"));
+            header.push(format!("{name} rate"));
+            if reference.is_some() && Some(c) != reference {
+                header.push(format!("{name}/ferrocl"));
+            }
+        }
+        let mut notes: Vec<String> = Vec::new();
+        let mut table = vec![header];
+        for row in &self.rows {
+            let mut cells = vec![row.name.clone(), row.category.to_string()];
+            for (c, outcome) in row.outcomes.iter().enumerate() {
+                match outcome {
+                    Outcome::Measured {
+                        device,
+                        wall,
+                        work,
+                        note,
+                    } => {
+                        let seconds = if row.unit.is_some() { *device } else { *wall };
+                        cells.push(match note {
+                            Some(note) => format!(
+                                "{} [{}]",
+                                format_time(seconds),
+                                number(&mut notes, format!("{}: {note}", self.columns[c].short))
+                            ),
+                            None => format_time(seconds),
+                        });
+                        cells.push(match (work, row.unit) {
+                            (Some(work), Some(unit)) => {
+                                format!("{:.2} {}", work / device / 1e9, unit.name())
+                            }
+                            _ => "-".to_string(),
+                        });
+                    }
+                    Outcome::NotAvailable(reason) => {
+                        let note = format!("{}: {reason}", self.columns[c].short);
+                        cells.push(format!("n/a [{}]", number(&mut notes, note)));
+                        cells.push(String::new());
+                    }
+                }
+                if reference.is_some() && Some(c) != reference {
+                    cells.push(
+                        self.ratio(row, c)
+                            .map_or("n/a".to_string(), |r| format!("{r:.2}")),
+                    );
+                }
+            }
+            table.push(cells);
+        }
+        if let Some(reference) = reference {
+            let mut cells = vec!["geomean".to_string(), String::new()];
+            for c in 0..self.columns.len() {
+                cells.push(String::new());
+                cells.push(String::new());
+                if c != reference {
+                    cells.push(
+                        self.geomean(c)
+                            .map_or("n/a".to_string(), |g| format!("{g:.2}")),
+                    );
+                }
+            }
+            table.push(cells);
+        }
+        let widths: Vec<usize> = (0..table[0].len())
+            .map(|i| {
+                table
+                    .iter()
+                    .map(|r| r.get(i).map_or(0, |c| c.chars().count()))
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut out = String::new();
+        for column in &self.columns {
+            if !column.device.is_empty() {
+                out.push_str(&format!(
+                    "{}: platform '{}', device '{}'\n",
+                    column.short, column.name, column.device
+                ));
+            }
+        }
+        out.push_str(&format!(
+            "machine: {} cores, {}\n",
+            self.machine.cores, self.machine.cpu
+        ));
+        out.push_str("time: median device time per run (launch-latency: enqueue to finish; build-time: clBuildProgram)\n");
+        if reference.is_some() && self.columns.len() > 1 {
+            out.push_str("X/ferrocl: X's time divided by ferrocl's (below 1: X is faster), and their geometric mean\n");
+        }
+        out.push('\n');
+        for row in &table {
+            let line: Vec<String> = row
+                .iter()
+                .enumerate()
+                .map(|(i, cell)| {
+                    if i < 2 {
+                        format!("{cell:<w$}", w = widths[i])
+                    } else {
+                        format!("{cell:>w$}", w = widths[i])
+                    }
+                })
+                .collect();
+            out.push_str(line.join("  ").trim_end());
+            out.push('\n');
+        }
+        if !notes.is_empty() {
+            out.push('\n');
+            for (i, note) in notes.iter().enumerate() {
+                out.push_str(&format!("[{}] {note}\n", i + 1));
+            }
+        }
+        out
+    }
+
+    pub fn json(&self) -> String {
+        let reference = self.reference();
+        let platforms = self
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(c, column)| {
+                let mut fields = vec![
+                    ("name".to_string(), Value::String(column.name.clone())),
+                    ("device".to_string(), Value::String(column.device.clone())),
+                ];
+                if reference.is_some() && Some(c) != reference {
+                    fields.push((
+                        "geomean_ratio_to_ferrocl".into(),
+                        self.geomean(c).map_or(Value::Null, Value::Number),
+                    ));
+                }
+                Value::Object(fields)
+            })
+            .collect();
+        let rows = self
+            .rows
+            .iter()
+            .map(|row| {
+                let results = row
+                    .outcomes
+                    .iter()
+                    .enumerate()
+                    .map(|(c, outcome)| {
+                        let mut fields = vec![(
+                            "platform".to_string(),
+                            Value::String(self.columns[c].name.clone()),
+                        )];
+                        match outcome {
+                            Outcome::Measured {
+                                device,
+                                wall,
+                                work,
+                                note,
+                            } => {
+                                fields.push(("status".into(), Value::String("ok".into())));
+                                if let Some(note) = note {
+                                    fields.push(("note".into(), Value::String(note.clone())));
+                                }
+                                fields.push(("device_ms".into(), Value::Number(device * 1e3)));
+                                fields.push(("wall_ms".into(), Value::Number(wall * 1e3)));
+                                if let (Some(work), Some(_)) = (work, row.unit) {
+                                    fields.push((
+                                        "throughput".into(),
+                                        Value::Number(work / device / 1e9),
+                                    ));
+                                }
+                            }
+                            Outcome::NotAvailable(reason) => {
+                                fields.push(("status".into(), Value::String("n/a".into())));
+                                fields.push(("reason".into(), Value::String(reason.clone())));
+                            }
+                        }
+                        if reference.is_some() && Some(c) != reference {
+                            fields.push((
+                                "ratio_to_ferrocl".into(),
+                                self.ratio(row, c).map_or(Value::Null, Value::Number),
+                            ));
+                        }
+                        Value::Object(fields)
+                    })
+                    .collect();
+                Value::Object(vec![
+                    ("kernel".into(), Value::String(row.name.clone())),
+                    ("category".into(), Value::String(row.category.into())),
+                    (
+                        "unit".into(),
+                        row.unit
+                            .map_or(Value::Null, |u| Value::String(u.name().into())),
+                    ),
+                    ("results".into(), Value::Array(results)),
+                ])
+            })
+            .collect();
+        Value::Object(vec![
+            (
+                "machine".into(),
+                Value::Object(vec![
+                    ("cores".into(), Value::Number(self.machine.cores as f64)),
+                    ("cpu".into(), Value::String(self.machine.cpu.clone())),
+                ]),
+            ),
+            ("platforms".into(), Value::Array(platforms)),
+            ("kernels".into(), Value::Array(rows)),
+        ])
+        .to_pretty()
+    }
+}
+
+/// The number of a note under the table, the same for the same text.
+fn number(notes: &mut Vec<String>, note: String) -> usize {
+    match notes.iter().position(|n| *n == note) {
+        Some(i) => i + 1,
+        None => {
+            notes.push(note);
+            notes.len()
+        }
+    }
+}
+
+fn format_time(seconds: f64) -> String {
+    if seconds >= 1.0 {
+        format!("{seconds:.2} s")
+    } else if seconds >= 1e-3 {
+        format!("{:.2} ms", seconds * 1e3)
+    } else {
+        format!("{:.1} us", seconds * 1e6)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn options_parse() {
+        let o = parse(&strings(&[
+            "--platform",
+            "pocl",
+            "--platform",
+            "ferrocl",
+            "--filter",
+            "sgemm",
+            "--json",
+        ]))
+        .unwrap();
+        assert_eq!(o.platforms, ["pocl", "ferrocl"]);
+        assert_eq!(o.filters, ["sgemm"]);
+        assert!(o.json);
+        assert_eq!(
+            parse(&strings(&["--platform"])).unwrap_err(),
+            "bench: --platform needs a value"
+        );
+        assert_eq!(
+            parse(&strings(&["--fast"])).unwrap_err(),
+            "bench: unknown option '--fast'"
+        );
+    }
+
+    #[test]
+    fn labels_are_short() {
+        assert_eq!(short_label("Portable Computing Language", None), "PCL");
+        assert_eq!(
+            short_label("Portable Computing Language", Some("pocl")),
+            "pocl"
+        );
+        assert_eq!(short_label("ferrocl", None), "ferrocl");
+    }
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
+    }
+
+    fn measured(seconds: f64) -> Outcome {
+        Outcome::Measured {
+            device: seconds,
+            wall: seconds,
+            work: Some(seconds * 4e9),
+            note: None,
+        }
+    }
+
+    #[test]
+    fn ratios_and_geomean_compare_with_ferrocl() {
+        let report = Report {
+            machine: Machine {
+                cores: 2,
+                cpu: "test".into(),
+            },
+            columns: ["ferrocl", "Other"]
+                .iter()
+                .map(|n| Column {
+                    name: n.to_string(),
+                    short: n.to_string(),
+                    device: "cpu".into(),
+                })
+                .collect(),
+            rows: vec![
+                Row {
+                    name: "a".into(),
+                    category: "memory",
+                    unit: Some(Unit::Bytes),
+                    outcomes: vec![measured(1.0), measured(2.0)],
+                },
+                Row {
+                    name: "b".into(),
+                    category: "memory",
+                    unit: Some(Unit::Bytes),
+                    outcomes: vec![measured(4.0), measured(2.0)],
+                },
+                Row {
+                    name: "c".into(),
+                    category: "compute",
+                    unit: Some(Unit::Flops),
+                    outcomes: vec![
+                        Outcome::NotAvailable("build failed (CL_COMPILER_NOT_AVAILABLE)".into()),
+                        measured(1.0),
+                    ],
+                },
+            ],
+        };
+        assert_eq!(report.ratio(&report.rows[0], 1), Some(2.0));
+        assert_eq!(report.ratio(&report.rows[1], 1), Some(0.5));
+        assert_eq!(report.ratio(&report.rows[2], 1), None);
+        assert_eq!(report.geomean(1), Some(1.0));
+        let text = report.text();
+        assert!(text.contains("n/a [1]"), "{text}");
+        assert!(
+            text.contains("[1] ferrocl: build failed (CL_COMPILER_NOT_AVAILABLE)"),
+            "{text}"
+        );
+        assert!(text.contains("4.00 GB/s"), "{text}");
+        let json = crate::json::parse(&report.json()).unwrap();
+        let kernels = json.get("kernels").and_then(|k| k.as_array()).unwrap();
+        let c = &kernels[2]
+            .get("results")
+            .and_then(|r| r.as_array())
+            .unwrap()[0];
+        assert_eq!(c.get("status").and_then(|s| s.as_str()), Some("n/a"));
+    }
+}

@@ -1,0 +1,908 @@
+//! The benchmark kernels: OpenCL C source, inputs, the host reference each result is checked
+//! against, and the work each one does (bytes moved or operations), counted by hand from the
+//! source. Sizes come in two scales: `full` (each kernel runs for tens of milliseconds on a
+//! two-core machine) and `quick` (for tests: milliseconds, and host references that are cheap
+//! in a debug build).
+
+use crate::run::Rng;
+
+/// What a kernel's throughput is measured in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Unit {
+    /// Bytes read and written, as GB/s.
+    Bytes,
+    /// Floating-point operations, as GFLOP/s.
+    Flops,
+    /// Integer operations, as GOP/s.
+    Ops,
+}
+
+impl Unit {
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Bytes => "GB/s",
+            Unit::Flops => "GFLOP/s",
+            Unit::Ops => "GOP/s",
+        }
+    }
+}
+
+/// One kernel argument.
+pub enum Arg {
+    Buffer(Vec<u8>),
+    Value(Vec<u8>),
+    Local(usize),
+}
+
+/// The contents of every buffer argument after one run (empty for the other arguments).
+pub type Outputs = [Vec<u8>];
+
+/// Checks a run's outputs; the work done, in the case's unit.
+pub type Check = Box<dyn Fn(&Outputs) -> Result<f64, String>>;
+
+/// A problem ready to run: arguments, range, and the check of its results, which answers the
+/// work done (in the case's unit) when the results are right.
+pub struct Problem {
+    pub args: Vec<Arg>,
+    pub global: Vec<usize>,
+    pub local: Option<Vec<usize>>,
+    pub check: Check,
+}
+
+pub struct Case {
+    pub name: &'static str,
+    pub category: &'static str,
+    pub kernel: &'static str,
+    pub source: &'static str,
+    pub unit: Unit,
+    pub make: fn(quick: bool) -> Problem,
+}
+
+fn floats(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+fn uints(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+fn float_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+fn uint_bytes(values: &[u32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+fn random_floats(count: usize, seed: u64, low: f32, high: f32) -> Vec<f32> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| low + (high - low) * rng.next_f64() as f32)
+        .collect()
+}
+
+fn random_uints(count: usize, seed: u64, below: u32) -> Vec<u32> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| (rng.next_u64() % u64::from(below)) as u32)
+        .collect()
+}
+
+/// Indices to check of an output too large to check whole on the host: all of them when
+/// there are few, else an evenly spread sample that includes both ends.
+fn sample(len: usize, count: usize) -> Vec<usize> {
+    if len <= count {
+        return (0..len).collect();
+    }
+    (0..count).map(|k| k * (len - 1) / (count - 1)).collect()
+}
+
+/// Checks that `got` is within `tolerance` of `want`, relative to `scale` (at least 1).
+fn close(
+    what: &str,
+    index: usize,
+    got: f64,
+    want: f64,
+    scale: f64,
+    tolerance: f64,
+) -> Result<(), String> {
+    if (got - want).abs() <= tolerance * scale.abs().max(1.0) && got.is_finite() {
+        Ok(())
+    } else {
+        Err(format!("{what}[{index}] is {got}, expected {want}"))
+    }
+}
+
+fn int(v: i32) -> Arg {
+    Arg::Value(v.to_le_bytes().to_vec())
+}
+
+fn uint(v: u32) -> Arg {
+    Arg::Value(v.to_le_bytes().to_vec())
+}
+
+fn float(v: f32) -> Arg {
+    Arg::Value(v.to_le_bytes().to_vec())
+}
+
+const COPY: &str = "\
+__kernel void copy(__global const float4 *src, __global float4 *dst)
+{
+    size_t i = get_global_id(0);
+    dst[i] = src[i];
+}
+";
+
+fn copy(quick: bool) -> Problem {
+    let n = if quick { 1 << 12 } else { 1 << 24 };
+    let src = random_floats(n, 1, -1.0, 1.0);
+    let bytes = float_bytes(&src);
+    Problem {
+        args: vec![Arg::Buffer(bytes.clone()), Arg::Buffer(vec![0; n * 4])],
+        global: vec![n / 4],
+        local: None,
+        check: Box::new(move |out| {
+            if let Some(i) = (0..n).find(|&i| out[1][4 * i..4 * i + 4] != bytes[4 * i..4 * i + 4]) {
+                return Err(format!("dst[{i}] differs from src[{i}]"));
+            }
+            Ok(8.0 * n as f64)
+        }),
+    }
+}
+
+const SAXPY: &str = "\
+__kernel void saxpy(float a, __global const float *x, __global float *y)
+{
+    size_t i = get_global_id(0);
+    y[i] = a * x[i] + y[i];
+}
+";
+
+fn saxpy(quick: bool) -> Problem {
+    let n = if quick { 1 << 12 } else { 1 << 24 };
+    let a = 1.5f32;
+    let x = random_floats(n, 2, -1.0, 1.0);
+    let y = random_floats(n, 3, -1.0, 1.0);
+    Problem {
+        args: vec![
+            float(a),
+            Arg::Buffer(float_bytes(&x)),
+            Arg::Buffer(float_bytes(&y)),
+        ],
+        global: vec![n],
+        local: None,
+        check: Box::new(move |out| {
+            let got = floats(&out[2]);
+            for i in 0..n {
+                let want = f64::from(a) * f64::from(x[i]) + f64::from(y[i]);
+                close("y", i, f64::from(got[i]), want, want, 1e-6)?;
+            }
+            Ok(12.0 * n as f64)
+        }),
+    }
+}
+
+const STENCIL: &str = "\
+__kernel void stencil(__global const float *in, __global float *out, int width, int height)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    size_t i = (size_t)y * width + x;
+    if (x == 0 || y == 0 || x == width - 1 || y == height - 1) {
+        out[i] = in[i];
+        return;
+    }
+    out[i] = 0.5f * in[i] + 0.125f * (in[i - 1] + in[i + 1] + in[i - width] + in[i + width]);
+}
+";
+
+fn stencil(quick: bool) -> Problem {
+    let (w, h) = if quick { (64, 48) } else { (4096, 4096) };
+    let input = random_floats(w * h, 4, 0.0, 1.0);
+    Problem {
+        args: vec![
+            Arg::Buffer(float_bytes(&input)),
+            Arg::Buffer(vec![0; w * h * 4]),
+            int(w as i32),
+            int(h as i32),
+        ],
+        global: vec![w, h],
+        local: None,
+        check: Box::new(move |out| {
+            let got = floats(&out[1]);
+            for y in 0..h {
+                for x in 0..w {
+                    let i = y * w + x;
+                    let c = f64::from(input[i]);
+                    let want = if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
+                        c
+                    } else {
+                        let n = [i - 1, i + 1, i - w, i + w]
+                            .iter()
+                            .map(|&j| f64::from(input[j]))
+                            .sum::<f64>();
+                        0.5 * c + 0.125 * n
+                    };
+                    close("out", i, f64::from(got[i]), want, want, 1e-5)?;
+                }
+            }
+            // Each point read once and written once; 6 operations per inner point.
+            Ok(8.0 * (w * h) as f64)
+        }),
+    }
+}
+
+const TRANSPOSE: &str = "\
+#define TILE 16
+__kernel void transpose(__global const float *in, __global float *out, int width, int height)
+{
+    __local float tile[TILE][TILE + 1];
+    int x0 = get_group_id(0) * TILE, y0 = get_group_id(1) * TILE;
+    int lx = get_local_id(0), ly = get_local_id(1);
+    tile[ly][lx] = in[(y0 + ly) * width + x0 + lx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[(x0 + ly) * height + y0 + lx] = tile[lx][ly];
+}
+";
+
+fn transpose(quick: bool) -> Problem {
+    let (w, h) = if quick { (64, 32) } else { (2048, 2048) };
+    let input = random_floats(w * h, 5, -1.0, 1.0);
+    Problem {
+        args: vec![
+            Arg::Buffer(float_bytes(&input)),
+            Arg::Buffer(vec![0; w * h * 4]),
+            int(w as i32),
+            int(h as i32),
+        ],
+        global: vec![w, h],
+        local: Some(vec![16, 16]),
+        check: Box::new(move |out| {
+            let got = floats(&out[1]);
+            for y in 0..h {
+                for x in 0..w {
+                    if got[x * h + y] != input[y * w + x] {
+                        return Err(format!("out[{x}][{y}] is not in[{y}][{x}]"));
+                    }
+                }
+            }
+            Ok(8.0 * (w * h) as f64)
+        }),
+    }
+}
+
+const SGEMM: &str = "\
+#define TS 16
+__kernel void sgemm(__global const float *a, __global const float *b, __global float *c, int n)
+{
+    __local float as[TS][TS];
+    __local float bs[TS][TS];
+    int row = get_global_id(1), col = get_global_id(0);
+    int lr = get_local_id(1), lc = get_local_id(0);
+    float acc = 0.0f;
+    for (int t = 0; t < n; t += TS) {
+        as[lr][lc] = a[row * n + t + lc];
+        bs[lr][lc] = b[(t + lr) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < TS; ++k)
+            acc += as[lr][k] * bs[k][lc];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    c[row * n + col] = acc;
+}
+";
+
+fn sgemm(quick: bool) -> Problem {
+    let n = if quick { 64 } else { 320 };
+    let a = random_floats(n * n, 6, -1.0, 1.0);
+    let b = random_floats(n * n, 7, -1.0, 1.0);
+    Problem {
+        args: vec![
+            Arg::Buffer(float_bytes(&a)),
+            Arg::Buffer(float_bytes(&b)),
+            Arg::Buffer(vec![0; n * n * 4]),
+            int(n as i32),
+        ],
+        global: vec![n, n],
+        local: Some(vec![16, 16]),
+        check: Box::new(move |out| {
+            let got = floats(&out[2]);
+            for i in sample(n * n, 512) {
+                let (row, col) = (i / n, i % n);
+                let (mut want, mut scale) = (0.0f64, 0.0f64);
+                for k in 0..n {
+                    let p = f64::from(a[row * n + k]) * f64::from(b[k * n + col]);
+                    want += p;
+                    scale += p.abs();
+                }
+                close("c", i, f64::from(got[i]), want, scale, 1e-5)?;
+            }
+            Ok(2.0 * (n * n * n) as f64)
+        }),
+    }
+}
+
+const NBODY: &str = "\
+__kernel void nbody(__global const float4 *pos, __global float4 *acc, int n, float eps2)
+{
+    size_t i = get_global_id(0);
+    float4 p = pos[i];
+    float3 a = (float3)(0.0f, 0.0f, 0.0f);
+    for (int j = 0; j < n; ++j) {
+        float4 q = pos[j];
+        float3 d = q.xyz - p.xyz;
+        float inv = rsqrt(dot(d, d) + eps2);
+        a += (q.w * inv * inv * inv) * d;
+    }
+    acc[i] = (float4)(a, 0.0f);
+}
+";
+
+fn nbody(quick: bool) -> Problem {
+    let n = if quick { 256 } else { 4096 };
+    let eps2 = 0.01f32;
+    let mut pos = random_floats(4 * n, 8, -1.0, 1.0);
+    for body in pos.chunks_exact_mut(4) {
+        body[3] = 0.5 + 0.5 * body[3].abs();
+    }
+    Problem {
+        args: vec![
+            Arg::Buffer(float_bytes(&pos)),
+            Arg::Buffer(vec![0; n * 16]),
+            int(n as i32),
+            float(eps2),
+        ],
+        global: vec![n],
+        local: None,
+        check: Box::new(move |out| {
+            let got = floats(&out[1]);
+            for i in sample(n, 128) {
+                let p = &pos[4 * i..4 * i + 4];
+                let (mut want, mut scale) = ([0.0f64; 3], 0.0f64);
+                for q in pos.chunks_exact(4) {
+                    let d: Vec<f64> = (0..3).map(|k| f64::from(q[k]) - f64::from(p[k])).collect();
+                    let r2 = d.iter().map(|x| x * x).sum::<f64>() + f64::from(eps2);
+                    let s = f64::from(q[3]) / (r2 * r2.sqrt());
+                    for k in 0..3 {
+                        want[k] += s * d[k];
+                        scale += (s * d[k]).abs();
+                    }
+                }
+                for k in 0..3 {
+                    close(
+                        "acc",
+                        4 * i + k,
+                        f64::from(got[4 * i + k]),
+                        want[k],
+                        scale,
+                        1e-4,
+                    )?;
+                }
+            }
+            // 20 operations per interaction, the count of Nyland, Harris and Prins, "Fast
+            // N-Body Simulation with CUDA", GPU Gems 3, chapter 31.
+            Ok(20.0 * (n * n) as f64)
+        }),
+    }
+}
+
+const MANDELBROT: &str = "\
+__kernel void mandelbrot(__global uint *out, int width, int height, uint max_iter)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    float cr = -2.0f + 2.5f * x / width;
+    float ci = -1.25f + 2.5f * y / height;
+    float zr = 0.0f, zi = 0.0f;
+    uint it = 0;
+    while (it < max_iter && zr * zr + zi * zi <= 4.0f) {
+        float t = zr * zr - zi * zi + cr;
+        zi = 2.0f * zr * zi + ci;
+        zr = t;
+        ++it;
+    }
+    out[y * width + x] = it;
+}
+";
+
+fn mandelbrot(quick: bool) -> Problem {
+    let (w, h, max_iter) = if quick { (64, 64, 64) } else { (512, 512, 128) };
+    Problem {
+        args: vec![
+            Arg::Buffer(vec![0; w * h * 4]),
+            int(w as i32),
+            int(h as i32),
+            uint(max_iter),
+        ],
+        global: vec![w, h],
+        local: None,
+        check: Box::new(move |out| {
+            let got = uints(&out[0]);
+            let points = sample(w * h, 4096);
+            let mut wrong = 0;
+            for &i in &points {
+                let (x, y) = ((i % w) as f32, (i / w) as f32);
+                let cr = -2.0f32 + 2.5f32 * x / w as f32;
+                let ci = -1.25f32 + 2.5f32 * y / h as f32;
+                let (mut zr, mut zi, mut it) = (0.0f32, 0.0f32, 0u32);
+                while it < max_iter && zr * zr + zi * zi <= 4.0 {
+                    let t = zr * zr - zi * zi + cr;
+                    zi = 2.0 * zr * zi + ci;
+                    zr = t;
+                    it += 1;
+                }
+                if got[i] > max_iter {
+                    return Err(format!("out[{i}] is {}, above max_iter {max_iter}", got[i]));
+                }
+                // Contracted multiply-adds may change the orbit of a point near the set's
+                // edge; the iteration counts of all but a few points must agree.
+                if got[i] != it {
+                    wrong += 1;
+                }
+            }
+            if wrong * 50 > points.len() {
+                return Err(format!(
+                    "{wrong} of {} sampled points have the wrong iteration count",
+                    points.len()
+                ));
+            }
+            // 7 operations per iteration: 3 multiplies and 2 adds for z, 2 for |z|².
+            Ok(7.0 * got.iter().map(|&i| f64::from(i)).sum::<f64>())
+        }),
+    }
+}
+
+const REDUCE: &str = "\
+__kernel void reduce(__global const float *in, __global float *partial, __local float *scratch)
+{
+    size_t lid = get_local_id(0), gsize = get_global_size(0);
+    float sum = 0.0f;
+    for (size_t i = get_global_id(0); i < 8 * gsize; i += gsize)
+        sum += in[i];
+    scratch[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            scratch[lid] += scratch[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        partial[get_group_id(0)] = scratch[0];
+}
+";
+
+fn reduce(quick: bool) -> Problem {
+    let n = if quick { 1 << 14 } else { 1 << 24 };
+    let local = 256;
+    let global = n / 8;
+    let groups = global / local;
+    let input = random_floats(n, 9, 0.0, 1.0);
+    Problem {
+        args: vec![
+            Arg::Buffer(float_bytes(&input)),
+            Arg::Buffer(vec![0; groups * 4]),
+            Arg::Local(local * 4),
+        ],
+        global: vec![global],
+        local: Some(vec![local]),
+        check: Box::new(move |out| {
+            let partial = floats(&out[1]);
+            for (g, &got) in partial.iter().enumerate().take(groups) {
+                // Work-group g sums the elements whose index modulo the global size falls in
+                // its range of work-items.
+                let want: f64 = (0..8)
+                    .flat_map(|k| (0..local).map(move |l| k * global + g * local + l))
+                    .map(|i| f64::from(input[i]))
+                    .sum();
+                close("partial", g, f64::from(got), want, want, 1e-5)?;
+            }
+            Ok(4.0 * n as f64)
+        }),
+    }
+}
+
+const SCAN: &str = "\
+__kernel void scan(__global const uint *in, __global uint *out, __local uint *scratch)
+{
+    size_t lid = get_local_id(0), n = get_local_size(0);
+    __local uint *a = scratch;
+    __local uint *b = scratch + n;
+    a[lid] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t offset = 1; offset < n; offset <<= 1) {
+        b[lid] = lid >= offset ? a[lid] + a[lid - offset] : a[lid];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        __local uint *t = a;
+        a = b;
+        b = t;
+    }
+    out[get_global_id(0)] = a[lid];
+}
+";
+
+fn scan(quick: bool) -> Problem {
+    let n = if quick { 1 << 12 } else { 1 << 21 };
+    let local = 256;
+    let input = random_uints(n, 10, 1024);
+    Problem {
+        args: vec![
+            Arg::Buffer(uint_bytes(&input)),
+            Arg::Buffer(vec![0; n * 4]),
+            Arg::Local(2 * local * 4),
+        ],
+        global: vec![n],
+        local: Some(vec![local]),
+        check: Box::new(move |out| {
+            // Hillis and Steele, "Data parallel algorithms", CACM 29(12), 1986: an inclusive
+            // scan of each work-group's block.
+            let got = uints(&out[1]);
+            let mut sum = 0u32;
+            for i in 0..n {
+                sum = if i % local == 0 {
+                    input[i]
+                } else {
+                    sum + input[i]
+                };
+                if got[i] != sum {
+                    return Err(format!("out[{i}] is {}, expected {sum}", got[i]));
+                }
+            }
+            Ok(8.0 * n as f64)
+        }),
+    }
+}
+
+const HISTOGRAM: &str = "\
+__kernel void histogram(__global const uint *data, __global uint *bins, uint n)
+{
+    __local uint counts[256];
+    size_t lid = get_local_id(0);
+    for (size_t i = lid; i < 256; i += get_local_size(0))
+        counts[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t i = get_global_id(0); i < n; i += get_global_size(0))
+        atomic_inc(&counts[data[i] & 255]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t i = lid; i < 256; i += get_local_size(0))
+        atomic_add(&bins[i], counts[i]);
+}
+";
+
+fn histogram(quick: bool) -> Problem {
+    let n = if quick { 1 << 14 } else { 1 << 22 };
+    let data = random_uints(n, 11, 1 << 20);
+    Problem {
+        args: vec![
+            Arg::Buffer(uint_bytes(&data)),
+            Arg::Buffer(vec![0; 256 * 4]),
+            uint(n as u32),
+        ],
+        global: vec![if quick { 1024 } else { 16384 }],
+        local: Some(vec![256]),
+        check: Box::new(move |out| {
+            let got = uints(&out[1]);
+            let mut want = [0u32; 256];
+            for &d in &data {
+                want[(d & 255) as usize] += 1;
+            }
+            for b in 0..256 {
+                if got[b] != want[b] {
+                    return Err(format!("bins[{b}] is {}, expected {}", got[b], want[b]));
+                }
+            }
+            Ok(4.0 * n as f64)
+        }),
+    }
+}
+
+const BLACK_SCHOLES: &str = "\
+float cnd(float d)
+{
+    const float a1 = 0.31938153f, a2 = -0.356563782f, a3 = 1.781477937f;
+    const float a4 = -1.821255978f, a5 = 1.330274429f;
+    float k = 1.0f / (1.0f + 0.2316419f * fabs(d));
+    float w = 0.398942280f * exp(-0.5f * d * d) * k * (a1 + k * (a2 + k * (a3 + k * (a4 + k * a5))));
+    return d > 0.0f ? 1.0f - w : w;
+}
+
+__kernel void black_scholes(__global const float *price, __global const float *strike,
+                            __global const float *years, __global float *call,
+                            __global float *put, float rate, float vol)
+{
+    size_t i = get_global_id(0);
+    float s = price[i], x = strike[i], t = years[i];
+    float sqrt_t = sqrt(t);
+    float d1 = (log(s / x) + (rate + 0.5f * vol * vol) * t) / (vol * sqrt_t);
+    float d2 = d1 - vol * sqrt_t;
+    float discount = x * exp(-rate * t);
+    float n1 = cnd(d1), n2 = cnd(d2);
+    call[i] = s * n1 - discount * n2;
+    put[i] = discount * (1.0f - n2) - s * (1.0f - n1);
+}
+";
+
+/// The cumulative normal distribution by the polynomial of Abramowitz and Stegun, 26.2.17.
+fn cnd(d: f64) -> f64 {
+    let k = 1.0 / (1.0 + 0.2316419 * d.abs());
+    let poly = k
+        * (0.31938153
+            + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
+    let w = 0.398942280 * (-0.5 * d * d).exp() * poly;
+    if d > 0.0 {
+        1.0 - w
+    } else {
+        w
+    }
+}
+
+fn black_scholes(quick: bool) -> Problem {
+    let n = if quick { 1 << 12 } else { 1 << 19 };
+    let (rate, vol) = (0.02f32, 0.30f32);
+    let price = random_floats(n, 12, 5.0, 30.0);
+    let strike = random_floats(n, 13, 1.0, 100.0);
+    let years = random_floats(n, 14, 0.25, 10.0);
+    Problem {
+        args: vec![
+            Arg::Buffer(float_bytes(&price)),
+            Arg::Buffer(float_bytes(&strike)),
+            Arg::Buffer(float_bytes(&years)),
+            Arg::Buffer(vec![0; n * 4]),
+            Arg::Buffer(vec![0; n * 4]),
+            float(rate),
+            float(vol),
+        ],
+        global: vec![n],
+        local: None,
+        check: Box::new(move |out| {
+            let (call, put) = (floats(&out[3]), floats(&out[4]));
+            let (r, v) = (f64::from(rate), f64::from(vol));
+            for i in sample(n, 8192) {
+                let (s, x, t) = (
+                    f64::from(price[i]),
+                    f64::from(strike[i]),
+                    f64::from(years[i]),
+                );
+                let d1 = ((s / x).ln() + (r + 0.5 * v * v) * t) / (v * t.sqrt());
+                let d2 = d1 - v * t.sqrt();
+                let discount = x * (-r * t).exp();
+                let want_call = s * cnd(d1) - discount * cnd(d2);
+                let want_put = discount * (1.0 - cnd(d2)) - s * (1.0 - cnd(d1));
+                // Prices are differences of terms as large as the strike.
+                close("call", i, f64::from(call[i]), want_call, x, 1e-4)?;
+                close("put", i, f64::from(put[i]), want_put, x, 1e-4)?;
+            }
+            // Counted from the source, a call of exp, log, sqrt or fabs as one operation: 20
+            // in each of the two cnd calls and 24 in the kernel's body.
+            Ok(64.0 * n as f64)
+        }),
+    }
+}
+
+const HASH: &str = "\
+uint mix(uint h)
+{
+    h ^= h >> 16;
+    h *= 0x7feb352dU;
+    h ^= h >> 15;
+    h *= 0x846ca68bU;
+    h ^= h >> 16;
+    return h;
+}
+
+__kernel void hash(__global uint *out, uint seed, int rounds)
+{
+    uint h = (uint)get_global_id(0) ^ seed;
+    for (int r = 0; r < rounds; ++r)
+        h = mix(h + (uint)r);
+    out[get_global_id(0)] = h;
+}
+";
+
+/// The integer hash of the kernel (Wellons's "lowbias32" constants, from his hash-prospector
+/// search).
+fn mix(mut h: u32) -> u32 {
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x7feb_352d);
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x846c_a68b);
+    h ^= h >> 16;
+    h
+}
+
+fn hash(quick: bool) -> Problem {
+    let (n, rounds) = if quick { (1 << 12, 16) } else { (1 << 19, 16) };
+    let seed = 0x9e37_79b9u32;
+    Problem {
+        args: vec![Arg::Buffer(vec![0; n * 4]), uint(seed), int(rounds)],
+        global: vec![n],
+        local: None,
+        check: Box::new(move |out| {
+            let got = uints(&out[0]);
+            for i in sample(n, 4096) {
+                let mut h = i as u32 ^ seed;
+                for r in 0..rounds {
+                    h = mix(h.wrapping_add(r as u32));
+                }
+                if got[i] != h {
+                    return Err(format!("out[{i}] is {:#x}, expected {h:#x}", got[i]));
+                }
+            }
+            // 10 operations per round: the add, 3 shifts, 3 xors, 2 multiplies, the loop's
+            // compare.
+            Ok(10.0 * rounds as f64 * n as f64)
+        }),
+    }
+}
+
+/// The empty kernel of the launch-latency row.
+pub const EMPTY: &str = "__kernel void empty(void) {}\n";
+
+/// The same kernel in ferrocl's IR, for a platform that has no compiler but takes ferrocl
+/// program binaries.
+pub const EMPTY_IR: &str = "kernel @empty() {\nblock0:\n    return\n}\n";
+
+/// The suite, in the order of the table.
+pub const CASES: &[Case] = &[
+    Case {
+        name: "copy",
+        category: "memory",
+        kernel: "copy",
+        source: COPY,
+        unit: Unit::Bytes,
+        make: copy,
+    },
+    Case {
+        name: "saxpy",
+        category: "memory",
+        kernel: "saxpy",
+        source: SAXPY,
+        unit: Unit::Bytes,
+        make: saxpy,
+    },
+    Case {
+        name: "stencil-2d",
+        category: "memory",
+        kernel: "stencil",
+        source: STENCIL,
+        unit: Unit::Bytes,
+        make: stencil,
+    },
+    Case {
+        name: "transpose",
+        category: "memory",
+        kernel: "transpose",
+        source: TRANSPOSE,
+        unit: Unit::Bytes,
+        make: transpose,
+    },
+    Case {
+        name: "sgemm",
+        category: "compute",
+        kernel: "sgemm",
+        source: SGEMM,
+        unit: Unit::Flops,
+        make: sgemm,
+    },
+    Case {
+        name: "nbody",
+        category: "compute",
+        kernel: "nbody",
+        source: NBODY,
+        unit: Unit::Flops,
+        make: nbody,
+    },
+    Case {
+        name: "mandelbrot",
+        category: "compute",
+        kernel: "mandelbrot",
+        source: MANDELBROT,
+        unit: Unit::Flops,
+        make: mandelbrot,
+    },
+    Case {
+        name: "reduce",
+        category: "sync",
+        kernel: "reduce",
+        source: REDUCE,
+        unit: Unit::Bytes,
+        make: reduce,
+    },
+    Case {
+        name: "scan",
+        category: "sync",
+        kernel: "scan",
+        source: SCAN,
+        unit: Unit::Bytes,
+        make: scan,
+    },
+    Case {
+        name: "histogram",
+        category: "atomics",
+        kernel: "histogram",
+        source: HISTOGRAM,
+        unit: Unit::Bytes,
+        make: histogram,
+    },
+    Case {
+        name: "black-scholes",
+        category: "math",
+        kernel: "black_scholes",
+        source: BLACK_SCHOLES,
+        unit: Unit::Flops,
+        make: black_scholes,
+    },
+    Case {
+        name: "hash",
+        category: "integer",
+        kernel: "hash",
+        source: HASH,
+        unit: Unit::Ops,
+        make: hash,
+    },
+];
+
+/// Every kernel's source in one program, for the build-time row.
+pub fn all_sources() -> String {
+    let mut text = String::new();
+    for case in CASES {
+        text.push_str(case.source);
+        text.push('\n');
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_category_the_issue_names_is_covered() {
+        assert!(CASES.len() >= 12);
+        for category in ["memory", "compute", "sync", "atomics", "math", "integer"] {
+            assert!(CASES.iter().any(|c| c.category == category), "{category}");
+        }
+        for case in CASES {
+            assert!(
+                case.source
+                    .contains(&format!("__kernel void {}(", case.kernel)),
+                "{}",
+                case.name
+            );
+        }
+    }
+
+    #[test]
+    fn checks_reject_wrong_results() {
+        // A buffer of zeros is not the answer of any case: every check must notice.
+        for case in CASES {
+            let problem = (case.make)(true);
+            let zeros: Vec<Vec<u8>> = problem
+                .args
+                .iter()
+                .map(|a| match a {
+                    Arg::Buffer(b) => vec![0; b.len()],
+                    _ => Vec::new(),
+                })
+                .collect();
+            assert!((problem.check)(&zeros).is_err(), "{}", case.name);
+        }
+    }
+
+    #[test]
+    fn the_empty_kernel_ir_verifies() {
+        let module = ferrocl_ir::parse_module(EMPTY_IR).unwrap();
+        ferrocl_ir::verify_module(&module).unwrap();
+    }
+
+    #[test]
+    fn sample_includes_both_ends() {
+        assert_eq!(sample(3, 10), [0, 1, 2]);
+        let s = sample(1000, 5);
+        assert_eq!(s.first(), Some(&0));
+        assert_eq!(s.last(), Some(&999));
+    }
+}
