@@ -680,3 +680,27 @@ fn constant_initializer_bytes_follow_c_layout() {
     // (3 << 4) | ((-1 % 2) + 3) = 48 | 2.
     assert_eq!(as_i32(&bytes("folded")), vec![50]);
 }
+
+#[test]
+fn smoothstep_and_normalize() {
+    let src = "__kernel void k(__global float* f) {
+        f[0] = smoothstep(0.0f, 2.0f, 1.0f);               // t = 0.5: 0.5
+        float4 s = smoothstep(0.0f, 1.0f, (float4)(-1.0f, 0.25f, 2.0f, 1.0f));
+        f[1] = s.x; f[2] = s.y; f[3] = s.z;                // 0, 0.15625, 1
+        float2 n = normalize((float2)(3.0e30f, 4.0e30f));  // no overflow: (0.6, 0.8)
+        f[4] = n.x; f[5] = n.y;
+        float2 z = normalize((float2)(0.0f, -0.0f));        // zero stays
+        f[6] = z.x;
+        float3 i = normalize((float3)(-INFINITY, 1.0f, 0.0f)); // (-1, 0, 0)
+        f[7] = i.x; f[8] = i.y;
+        f[9] = normalize(-5.0f);
+    }";
+    let out = run(src, "k", 1, &[f32s(&[9.0; 10])], &[]);
+    let f = as_f32(&out[0]);
+    assert_eq!(&f[..4], &[0.5, 0.0, 0.15625, 1.0]);
+    assert!(
+        (f[4] - 0.6).abs() < 1e-6 && (f[5] - 0.8).abs() < 1e-6,
+        "{f:?}"
+    );
+    assert_eq!(&f[6..], &[0.0, -1.0, 0.0, -1.0]);
+}

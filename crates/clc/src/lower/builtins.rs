@@ -572,6 +572,68 @@ pub(super) fn call(
             };
             return Ok(Some(fl.b.convert(op, c, r)));
         }
+        "smoothstep" if float => {
+            // 6.15.4: t = clamp((x - edge0) / (edge1 - edge0), 0, 1); t * t * (3 - 2 * t).
+            let x = fl.val(&args[2])?;
+            let e0 = widened(fl, &args[0], x)?;
+            let e1 = widened(fl, &args[1], x)?;
+            let t = fl.b.value_type(x);
+            let num = fl.b.binary(BinaryOp::Fsub, x, e0);
+            let den = fl.b.binary(BinaryOp::Fsub, e1, e0);
+            let q = fl.b.binary(BinaryOp::Fdiv, num, den);
+            let (z, one) = (fl.fconst(t, 0.0), fl.fconst(t, 1.0));
+            let q = fl.b.binary(BinaryOp::Fmax, q, z);
+            let q = fl.b.binary(BinaryOp::Fmin, q, one);
+            let (two, three) = (fl.fconst(t, 2.0), fl.fconst(t, 3.0));
+            let tq = fl.b.binary(BinaryOp::Fmul, two, q);
+            let k = fl.b.binary(BinaryOp::Fsub, three, tq);
+            let qq = fl.b.binary(BinaryOp::Fmul, q, q);
+            return Ok(Some(fl.b.binary(BinaryOp::Fmul, qq, k)));
+        }
+        "normalize" if float => {
+            // 6.15.5: p / length(p), scaled by the largest magnitude first so that the sum
+            // of squares neither overflows nor underflows; p itself when every element is
+            // zero; infinite elements count as copysign(1, p[i]) and the others as 0.
+            let p = fl.val(&args[0])?;
+            let t = fl.b.value_type(p);
+            let lane = t.lane_type();
+            let a = fl.b.unary(IrUnary::Fabs, p);
+            let mut m = if t.is_vector() {
+                fl.b.extractlane(a, 0)
+            } else {
+                a
+            };
+            for i in 1..t.lanes() {
+                let l = fl.b.extractlane(a, i as u8);
+                m = fl.b.binary(BinaryOp::Fmax, m, l);
+            }
+            let splat = |fl: &mut FnLower, v: Value| {
+                if t.is_vector() {
+                    fl.b.splat(v, t.lanes())
+                } else {
+                    v
+                }
+            };
+            let ms = splat(fl, m);
+            let scaled = fl.b.binary(BinaryOp::Fdiv, p, ms);
+            let inf = fl.fconst(t, f64::INFINITY);
+            let is_inf = fl.b.fcmp(FloatCC::Oeq, a, inf);
+            let one = fl.fconst(t, 1.0);
+            let signed_one = fl.b.binary(BinaryOp::Copysign, one, p);
+            let zero = fl.fconst(t, 0.0);
+            let zp = fl.b.binary(BinaryOp::Fmul, zero, p);
+            let infs = fl.b.select(is_inf, signed_one, zp);
+            let linf = fl.fconst(lane, f64::INFINITY);
+            let m_inf = fl.b.fcmp(FloatCC::Oeq, m, linf);
+            let q = fl.b.select(m_inf, infs, scaled);
+            let d = dot(fl, q, q);
+            let len = fl.b.unary(IrUnary::Sqrt, d);
+            let lens = splat(fl, len);
+            let r = fl.b.binary(BinaryOp::Fdiv, q, lens);
+            let lz = fl.fconst(lane, 0.0);
+            let m_zero = fl.b.fcmp(FloatCC::Oeq, m, lz);
+            return Ok(Some(fl.b.select(m_zero, p, r)));
+        }
         "fast_length" | "fast_distance" | "fast_normalize" => {
             // 6.15.5: fast_length(p) = half_sqrt(dot(p, p)), fast_distance(a, b) =
             // fast_length(a - b), fast_normalize(p) = p * half_rsqrt(dot(p, p)) (p when
