@@ -704,3 +704,26 @@ fn smoothstep_and_normalize() {
     );
     assert_eq!(&f[6..], &[0.0, -1.0, 0.0, -1.0]);
 }
+
+#[test]
+fn continue_inside_switch_and_nested_breaks() {
+    let src = "__kernel void k(__global int* out) {
+        int s = 0;
+        for (int i = 0; i < 6; i++) {
+            switch (i & 3) {
+            case 0: continue;            // the loop's continue
+            case 1: s += 1; break;       // the switch's break
+            default:
+                for (int j = 0; ; j++) { if (j == 2) break; s += 10; }
+            }
+            s += 100;
+        }
+        int n = 0;
+        do { if (n == 3) goto out; n++; } while (1);
+    out:
+        out[0] = s; out[1] = n;
+    }";
+    let out = run(src, "k", 1, &[i32s(&[0; 2])], &[]);
+    // i = 1, 5: +1 +100 each; i = 2, 3: +20 +100 each; i = 0, 4: nothing.
+    assert_eq!(as_i32(&out[0]), vec![2 * 101 + 2 * 120, 3]);
+}
