@@ -767,6 +767,9 @@ pub(super) fn call(
     if let Some(r) = work_group(fl, name, args, rt)? {
         return Ok(Some(r));
     }
+    if name == "printf" {
+        return printf(fl, args, rt).map(Some);
+    }
     library_call(fl, name, params, args, rt)
 }
 
@@ -1406,6 +1409,51 @@ fn work_group(fl: &mut FnLower, name: &str, args: &[Expr], rt: TypeId) -> Res<Op
     fl.b.jump(head, &[next, next_acc]);
     fl.b.switch_to_block(exit);
     Ok(Some(res))
+}
+
+/// printf (6.15.14) as one library function, `@printf(ptr.constant format, ptr.private
+/// args) -> i32`: the arguments after the format (already promoted by sema) are stored in a
+/// private buffer in order, each at the next offset aligned to its size in memory (a 3-lane
+/// vector takes 4 lanes; pointers 8 bytes), and the library reads them back as the format
+/// says.
+fn printf(fl: &mut FnLower, args: &[Expr], rt: TypeId) -> Res<Value> {
+    let fmt = fl.val(&args[0])?;
+    let mut vals = Vec::new();
+    let mut offset = 0u32;
+    for a in &args[1..] {
+        let v = fl.val(a)?;
+        let t = fl.b.value_type(v);
+        let (v, size) = if t.lane_type() == Type::I1 {
+            let w = t.with_lane_type(Type::I32).expect("i32 lanes");
+            (fl.b.convert(ConvOp::Zext, v, w), w.bytes())
+        } else if t.is_ptr() {
+            (v, 8)
+        } else {
+            (v, t.bytes())
+        };
+        offset = offset.div_ceil(size) * size;
+        vals.push((v, offset, size));
+        offset += size;
+    }
+    let slot = fl.b.func.create_slot(offset.max(1), 16);
+    let base = fl.b.slot_addr(slot);
+    for (v, off, size) in vals {
+        let at = fl.offset(base, i64::from(off));
+        fl.b.store(v, at, size.min(16), false);
+    }
+    let ret = fl.reg(rt)?;
+    let fty = fl.b.value_type(fmt);
+    let f = match fl.cx.decls.get("printf") {
+        Some(&f) => f,
+        None => {
+            let sig = Signature::new(&[fty, Type::ptr(IrSpace::Private)], Some(ret));
+            let f = fl.cx.module.add_function("printf", sig);
+            fl.cx.decls.insert("printf".to_string(), f);
+            f
+        }
+    };
+    fl.b.call(f, Some(ret), &[fmt, base])
+        .ok_or_else(|| LowerError::new("printf returns int"))
 }
 
 /// A call to the builtin library's function for this overload, declared on first use.

@@ -31,8 +31,10 @@
 //!   spells it, joined by dots: `sin.float4`, `pow.float.float`, `ldexp.float4.int`. A
 //!   pointer parameter is `<space>_ptr_<pointee>`, qualifiers dropped:
 //!   `fract.float4.private_ptr_float4`. Opaque types use their names (`event_t`,
-//!   `image2d_t`). A variadic builtin (`printf`) adds the types of the extra arguments after
-//!   a `...` component: `printf.constant_ptr_char....int.float`. The address-space queries
+//!   `image2d_t`). `printf` is one function, `@printf(ptr.constant, ptr.private) -> i32`:
+//!   the format and a private buffer holding the other arguments, each at the next offset
+//!   aligned to its size (a 3-lane vector takes 4 lanes, a pointer 8 bytes, a bool an
+//!   `int`). The address-space queries
 //!   `to_global`, `to_local`, `to_private` and `get_fence` take any generic pointer and are
 //!   named without parameter types.
 
