@@ -611,6 +611,7 @@ fn run_time_lanes_of_private_and_global_vectors() {
         v[i] = 10.0f;                  // lane 2
         v[i - 1] += 0.5f;              // lane 1
         g[0][i + 1] = 9.0f;            // lane 3 of a global vector
+        g[0].zyx[i] = 4.0f;            // lane 0 of it, through a swizzle
         out[0] = v[0]; out[1] = v[1]; out[2] = v[2]; out[3] = v[3];
         out[4] = make()[i];            // a lane of a value
         out[5] = v.wzyx[i];            // a run-time lane of a swizzle: v.y
@@ -622,7 +623,7 @@ fn run_time_lanes_of_private_and_global_vectors() {
         &[f32s(&[0.0; 4]), f32s(&[0.0; 6])],
         &[Val::i32(2)],
     );
-    assert_eq!(as_f32(&out[0]), vec![0.0, 0.0, 0.0, 9.0]);
+    assert_eq!(as_f32(&out[0]), vec![4.0, 0.0, 0.0, 9.0]);
     assert_eq!(as_f32(&out[1]), vec![1.0, 2.5, 10.0, 4.0, 7.0, 2.5]);
 }
 

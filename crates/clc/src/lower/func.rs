@@ -1075,14 +1075,36 @@ impl FnLower<'_, '_, '_> {
                         align,
                         volatile,
                         lanes,
-                    } => Ok(LVal::DynLane {
-                        addr,
-                        vty,
-                        align,
-                        volatile,
-                        lanes,
-                        idx: i,
-                    }),
+                    } => {
+                        if self.b.value_type(addr).addr_space() == Some(IrSpace::Private) {
+                            return Ok(LVal::DynLane {
+                                addr,
+                                vty,
+                                align,
+                                volatile,
+                                lanes,
+                                idx: i,
+                            });
+                        }
+                        // Shared memory: the element's own address (lane lanes[i]).
+                        let mut lane = self.iconst(Type::I64, i64::from(lanes[0]));
+                        for (k, &l) in lanes.iter().enumerate().skip(1) {
+                            let kv = self.iconst(Type::I64, k as i64);
+                            let c = self.b.icmp(IntCC::Eq, i, kv);
+                            let lv = self.iconst(Type::I64, i64::from(l));
+                            lane = self.b.select(c, lv, lane);
+                        }
+                        let es = self.cx.size_of(e.ty) as i64;
+                        let k = self.iconst(Type::I64, es);
+                        let off = self.b.imul(lane, k);
+                        let addr = self.b.ptradd(addr, off);
+                        Ok(LVal::Mem {
+                            addr,
+                            ty: e.ty,
+                            align: align.min(es as u32).max(1),
+                            volatile,
+                        })
+                    }
                     LVal::DynLane { .. } => self.err("a lane of a scalar"),
                 }
             }
