@@ -288,6 +288,12 @@ unary! {
     "rint" rint_ = rint;
     "round" round_ = round;
     "rsqrt" rsqrt_ = rsqrt;
+    "recip" recip_ = |x| 1.0 / x;
+    "sqrt" sqrt_ = |x| x.sqrt();
+    "fabs" fabs_ = |x| x.abs();
+    "floor" floor_ = |x| x.floor();
+    "ceil" ceil_ = |x| x.ceil();
+    "trunc" trunc_ = |x| x.trunc();
     "sin" sin_ = |x| x.sin();
     "sinh" sinh_ = |x| x.sinh();
     "sinpi" sinpi_ = sinpi;
@@ -322,6 +328,10 @@ macro_rules! binary {
 binary! {
     "atan2" atan2_ = |y, x| y.atan2(x);
     "atan2pi" atan2pi_ = atan2pi;
+    "divide" divide_ = |x, y| x / y;
+    "fmax" fmax_ = |x, y| x.max(y);
+    "fmin" fmin_ = |x, y| x.min(y);
+    "copysign" copysign_ = |x, y| x.copysign(y);
     "fdim" fdim_ = fdim;
     "fmod" fmod_ = fmod;
     "hypot" hypot_ = |x, y| x.hypot(y);
