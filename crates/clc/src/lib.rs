@@ -22,6 +22,9 @@
 //! - [`compile`] never panics on any input; `Compilation::log` is the build log
 //!   (CL_PROGRAM_BUILD_LOG), `program` is `None` exactly when there were errors (after
 //!   `-Werror`). `headers` are clCompileProgram's embedded headers (include name → text).
+//! - [`compile`] runs on its own large-stack thread; [`compile_here`] is the same on the
+//!   caller's thread. [`preprocess`] gives the preprocessed text (`-E`).
+//!   `Compilation::timings` has the time of each stage.
 //! - [`CheckedProgram::kernels`] gives the metadata of clGetKernelInfo/clGetKernelArgInfo:
 //!   argument names, type names, address/access/type qualifiers, how each argument is passed
 //!   ([`ArgKind`]) and its size, and the reqd_work_group_size / work_group_size_hint /
@@ -36,7 +39,8 @@
 //! (splats of scalars to vectors included), subscripts are `Deref(PtrAdd(..))`, and every call
 //! names one user function or one builtin overload with its parameter types. Program-scope
 //! variables (and function-scope statics and `__local` variables) are in
-//! `CheckedProgram::globals` with their initializers.
+//! `CheckedProgram::globals` with their initializers. `CheckedProgram::dump` prints the tree
+//! (the form the filetests in `tests/filetests/sema` compare).
 
 pub mod builtins;
 pub mod diag;

@@ -177,7 +177,10 @@ pub fn parse_build_options(text: &str) -> Result<BuildOptions, OptionError> {
                     Some((n, d)) => (n.to_string(), Some(d.to_string())),
                     None => (v.clone(), None),
                 };
-                if !is_identifier(&name) {
+                // `-D 'F(x)=x*2'` defines a function-like macro, as C compilers allow.
+                let head = name.split('(').next().unwrap_or("");
+                let params_ok = name.len() == head.len() || name.ends_with(')');
+                if !is_identifier(head) || !params_ok {
                     return Err(err(format!(
                         "macro name '{name}' in '-D' is not an identifier"
                     )));
@@ -266,6 +269,16 @@ mod tests {
                 MacroDef::Undef("A".into()),
             ]
         );
+    }
+
+    #[test]
+    fn function_like_defines() {
+        let o = parse_build_options("-D \"SQ(x)=((x)*(x))\"").unwrap();
+        assert_eq!(
+            o.macros,
+            vec![MacroDef::Define("SQ(x)".into(), Some("((x)*(x))".into()))]
+        );
+        assert!(parse_build_options("-D F(x").is_err());
     }
 
     #[test]

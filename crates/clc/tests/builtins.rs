@@ -312,3 +312,101 @@ fn conversions_cover_every_type_pair_and_mode() {
         }
     }
 }
+
+/// Signatures checked against the spec's tables, one representative per kind of template.
+#[test]
+fn selected_signatures_match_the_spec() {
+    use ferrocl_clc::builtins::{PElem, Pt, Sig};
+    use ferrocl_clc::sema::types::{AddrSpace, Scalar::*};
+    let cfg = full();
+    let has = |name: &str, ret: Pt, params: &[Pt]| {
+        let sigs = lookup(name, &cfg);
+        assert!(
+            sigs.contains(&Sig {
+                ret,
+                params: params.to_vec(),
+                variadic: false
+            }),
+            "{name}: no ({params:?}) -> {ret:?} among {} overloads",
+            sigs.len()
+        );
+    };
+    let v = Pt::Val;
+    let ptr = |s, n, space| Pt::Ptr {
+        elem: PElem::Val(s, n),
+        space,
+        is_const: false,
+        is_volatile: false,
+    };
+    // 6.15.2: intn ilogb(floatn); floatn ldexp(floatn, int); float nan(uint); double nan(ulong).
+    has("ilogb", v(Int, 4), &[v(Float, 4)]);
+    has("ldexp", v(Float, 8), &[v(Float, 8), v(Int, 1)]);
+    has("nan", v(Float, 1), &[v(UInt, 1)]);
+    has("nan", v(Double, 2), &[v(ULong, 2)]);
+    has(
+        "frexp",
+        v(Float, 2),
+        &[v(Float, 2), ptr(Int, 2, AddrSpace::Global)],
+    );
+    has(
+        "remquo",
+        v(Double, 1),
+        &[v(Double, 1), v(Double, 1), ptr(Int, 1, AddrSpace::Private)],
+    );
+    has("fmin", v(Float, 16), &[v(Float, 16), v(Float, 1)]);
+    // 6.15.3: ugentype abs(gentype); short upsample(char, uchar); mad24 on int/uint.
+    has("abs", v(UChar, 8), &[v(Char, 8)]);
+    has("upsample", v(Short, 4), &[v(Char, 4), v(UChar, 4)]);
+    has("mad24", v(UInt, 1), &[v(UInt, 1), v(UInt, 1), v(UInt, 1)]);
+    has("clamp", v(Long, 3), &[v(Long, 3), v(Long, 1), v(Long, 1)]);
+    // 6.15.4-6: common, geometric, relational.
+    has("step", v(Float, 4), &[v(Float, 1), v(Float, 4)]);
+    has("cross", v(Double, 3), &[v(Double, 3), v(Double, 3)]);
+    has("length", v(Half, 1), &[v(Half, 4)]);
+    has("isequal", v(Int, 1), &[v(Double, 1), v(Double, 1)]);
+    has("isequal", v(Long, 2), &[v(Double, 2), v(Double, 2)]);
+    has("isnan", v(Short, 8), &[v(Half, 8)]);
+    has(
+        "select",
+        v(Float, 4),
+        &[v(Float, 4), v(Float, 4), v(UInt, 4)],
+    );
+    has("any", v(Int, 1), &[v(Char, 16)]);
+    // 6.15.7: vload_half reads half from every space, constant included.
+    has(
+        "vload_half4",
+        v(Float, 4),
+        &[
+            Pt::SizeT,
+            Pt::Ptr {
+                elem: PElem::Val(Half, 1),
+                space: AddrSpace::Constant,
+                is_const: true,
+                is_volatile: false,
+            },
+        ],
+    );
+    // 6.15.12.8: legacy atomics on volatile global and local ints.
+    has(
+        "atomic_cmpxchg",
+        v(UInt, 1),
+        &[
+            Pt::Ptr {
+                elem: PElem::Val(UInt, 1),
+                space: AddrSpace::Local,
+                is_const: false,
+                is_volatile: true,
+            },
+            v(UInt, 1),
+            v(UInt, 1),
+        ],
+    );
+    // 6.15.13: gentypen shuffle2(gentypem, gentypem, ugentypen).
+    has(
+        "shuffle2",
+        v(Char, 2),
+        &[v(Char, 16), v(Char, 16), v(UChar, 2)],
+    );
+    // 6.15.1: size_t get_global_id(uint dimindx).
+    has("get_global_id", Pt::SizeT, &[v(UInt, 1)]);
+}

@@ -206,3 +206,57 @@ fn correctly_rounded_divide_sqrt_needs_the_device() {
         c.log
     );
 }
+
+#[test]
+fn qualifiers_without_a_type_are_implicit_int() {
+    let c = compile(
+        "__kernel void k() { const x = 5; }",
+        &Default::default(),
+        &Target::full_profile_cpu(),
+        &[],
+    );
+    let e: Vec<_> = c
+        .errors()
+        .map(|d| (d.line, d.column, d.message.clone()))
+        .collect();
+    assert_eq!(e, [(1, 27, "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int".to_string())]);
+}
+
+#[test]
+fn missing_returns_warn_only_when_certain() {
+    let src = "int f(int x) { if (x) return 1; }\nint g(int x) { while (1) { if (x) return 2; } }\n\
+               int h(int x) { x++; }\nint s(int x) { switch (x) { default: return 0; } }\n__kernel void k() {}\n";
+    let c = compile(src, &Default::default(), &Target::full_profile_cpu(), &[]);
+    let w: Vec<(u32, u32, &str)> = c
+        .warnings()
+        .map(|d| (d.line, d.column, d.message.as_str()))
+        .collect();
+    assert_eq!(
+        w,
+        [
+            (
+                1,
+                33,
+                "non-void function does not return a value in all control paths"
+            ),
+            (3, 21, "non-void function does not return a value")
+        ]
+    );
+}
+
+#[test]
+fn typo_suggestions() {
+    let log = log_of(
+        "__kernel void k(__global float *out) { int index = 0; out[indx] = sqrtt(2.0f); }",
+        "",
+    );
+    assert!(
+        log.contains("error: use of undeclared identifier 'indx'; did you mean 'index'?"),
+        "{log}"
+    );
+    assert!(
+        log.contains("error: implicit declaration of function 'sqrtt' is invalid in OpenCL"),
+        "{log}"
+    );
+    assert!(log.contains("note: did you mean 'sqrt'?"), "{log}");
+}

@@ -1,6 +1,7 @@
 //! `.cl` in, IR text out: each tests/filetests/lower/NAME.cl is compiled, lowered and
 //! verified, and its printed module must equal NAME.expected (`FERROCL_BLESS=1` rewrites the
-//! expectations; a mismatch prints a line diff).
+//! expectations; a mismatch prints a line diff). A file whose header has `// passes: standard`
+//! is printed after the standard pass pipeline.
 
 use ferrocl_clc::{compile, lower, parse_build_options, Target};
 use ferrocl_ir::{print_module, verify_module};
@@ -41,8 +42,8 @@ fn lower_filetests() {
         let text = std::fs::read_to_string(path).expect("readable filetest");
         let options = text
             .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("// options:"))
+            .take(3)
+            .find_map(|l| l.strip_prefix("// options:"))
             .unwrap_or("")
             .trim()
             .to_string();
@@ -58,6 +59,17 @@ fn lower_filetests() {
                 path.display(),
                 print_module(&module)
             );
+        }
+        let mut module = module;
+        if text
+            .lines()
+            .take(3)
+            .any(|l| l.trim() == "// passes: standard")
+        {
+            let mut pm = ferrocl_ir::passes::PassManager::standard();
+            pm.verify = true;
+            pm.run(&mut module)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         }
         let actual = print_module(&module);
         let exp_path = path.with_extension("expected");

@@ -384,14 +384,34 @@ fn work_item_queries_with_run_time_dimensions() {
 
 #[test]
 fn atomics_from_many_work_items() {
-    let src = "__kernel void k(__global int* c) {
+    let src = "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+    __kernel void k(__global int* c, __global float* f, __global long* l) {
         atomic_add(&c[0], 2);
         atomic_inc(&c[1]);
         atomic_max(&c[2], (int)get_global_id(0));
         atomic_cmpxchg(&c[3], 0, 42);
+        __local uint u;
+        if (get_local_id(0) == 0) u = 100;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        atomic_sub(&u, 3u);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (get_local_id(0) == 0) c[4] = u;
+        atomic_xchg(&f[0], 2.5f);
+        atom_add(&l[0], 1L << 40);
     }";
-    let out = run(src, "k", 8, &[i32s(&[0; 4])], &[]);
-    assert_eq!(as_i32(&out[0]), vec![16, 8, 7, 42]);
+    let out = run(
+        src,
+        "k",
+        8,
+        &[i32s(&[0; 5]), f32s(&[0.0]), vec![0u8; 8]],
+        &[],
+    );
+    assert_eq!(as_i32(&out[0]), vec![16, 8, 7, 42, 76]);
+    assert_eq!(as_f32(&out[1]), vec![2.5]);
+    assert_eq!(
+        i64::from_le_bytes(out[2].clone().try_into().unwrap()),
+        8 << 40
+    );
 }
 
 #[test]
@@ -434,4 +454,277 @@ fn initializers_strings_and_compound_literals() {
     }";
     let out = run(src, "k", 1, &[i32s(&[0; 5])], &[]);
     assert_eq!(as_i32(&out[0]), vec![3, 11, 98, 11, 33]);
+}
+
+#[test]
+fn relational_common_and_integer_helpers() {
+    let src = "__kernel void k(__global int* out, __global float* f) {
+        float nan = NAN;
+        float inf = INFINITY;
+        out[0] = isnan(nan) + 2 * isinf(-inf) + 4 * isfinite(inf) + 8 * isnormal(1.0e-40f);
+        out[1] = signbit(-0.0f) + 2 * isless(1.0f, nan) + 4 * isunordered(1.0f, nan);
+        int4 v = isgreater((float4)(1, 2, 3, 4), (float4)(2.5f));
+        out[2] = v.x; out[3] = v.z;
+        out[4] = abs_diff(-5, 7);
+        out[5] = hadd(7, 8) + 100 * rhadd(7, 8);
+        out[6] = upsample((short)1, (ushort)2);
+        out[7] = hadd(0x7fffffff, 0x7fffffff);
+        f[0] = mix(2.0f, 4.0f, 0.25f);
+        f[1] = step(1.0f, 0.5f) + 10.0f * step(1.0f, 2.0f);
+        f[2] = sign(-3.0f) + sign(nan) * 10.0f;
+        f[3] = degrees(3.14159265358979f);
+        f[4] = native_divide(1.0f, 8.0f) + native_sqrt(4.0f);
+    }";
+    let out = run(src, "k", 1, &[i32s(&[0; 8]), f32s(&[0.0; 5])], &[]);
+    // isnormal(1e-40f): a subnormal, 0.
+    assert_eq!(
+        as_i32(&out[0]),
+        vec![3, 5, 0, -1, 12, 7 + 800, 0x10002, 0x7fffffff]
+    );
+    let f = as_f32(&out[1]);
+    assert_eq!(&f[..3], &[2.5, 10.0, -1.0]);
+    assert!((f[3] - 180.0).abs() < 1e-3, "degrees: {}", f[3]);
+    assert_eq!(f[4], 2.125);
+}
+
+#[test]
+fn half_storage_and_async_copies() {
+    let src = "__kernel void k(__global half* h, __global float* f, __global int* g) {
+        __local int tile[8];
+        float4 v = vload_half4(0, h);          // 1.0, 2.0, -0.5, 65504
+        vstore_half(v.x + v.y, 4, h);
+        vstore_half_rtz(1.0f / 3.0f, 5, h);     // 0x3555 (rounded toward zero)
+        vstore4(v, 0, f);
+        event_t e = async_work_group_copy(tile, g, 8, 0);
+        wait_group_events(1, &e);
+        int l = get_local_id(0);
+        g[8 + l] = tile[7 - l] * 10;
+    }";
+    let halves: [u16; 8] = [0x3c00, 0x4000, 0xb800, 0x7bff, 0, 0, 0, 0];
+    let hb: Vec<u8> = halves.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let gs: Vec<i32> = (1..=8).chain(std::iter::repeat_n(0, 8)).collect();
+    let out = run(src, "k", 8, &[hb, f32s(&[0.0; 4]), i32s(&gs)], &[]);
+    let h: Vec<u16> = out[0]
+        .chunks(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    assert_eq!(h[4], 0x4200); // 3.0
+    assert_eq!(h[5], 0x3555);
+    assert_eq!(as_f32(&out[1]), vec![1.0, 2.0, -0.5, 65504.0]);
+    assert_eq!(
+        as_i32(&out[2])[8..].to_vec(),
+        vec![80, 70, 60, 50, 40, 30, 20, 10]
+    );
+}
+
+#[test]
+fn shuffles_and_fast_geometry() {
+    let src = "__kernel void k(__global int* out, __global float* f, uint sel) {
+        int4 a = (int4)(10, 20, 30, 40);
+        int4 b = (int4)(50, 60, 70, 80);
+        int4 s = shuffle(a, (uint4)(3, 2, 5, 0));       // 5 mod 4 = 1
+        int2 t = shuffle2(a, b, (uint2)(7, 4));
+        int2 r = shuffle(a.xy, (uint2)(sel, sel + 1));  // run-time mask
+        out[0] = s.x; out[1] = s.y; out[2] = s.z; out[3] = s.w;
+        out[4] = t.x; out[5] = t.y; out[6] = r.x; out[7] = r.y;
+        f[0] = fast_length((float2)(3.0f, 4.0f));
+        float2 n = fast_normalize((float2)(0.0f, 2.0f));
+        f[1] = n.y;
+        f[2] = fast_normalize((float2)(0.0f)).x;
+    }";
+    let out = run(
+        src,
+        "k",
+        1,
+        &[i32s(&[0; 8]), f32s(&[9.0; 3])],
+        &[Val::i32(1)],
+    );
+    assert_eq!(as_i32(&out[0]), vec![40, 30, 20, 10, 80, 50, 20, 10]);
+    assert_eq!(as_f32(&out[1]), vec![5.0, 1.0, 0.0]);
+}
+
+#[test]
+fn work_group_collective_functions() {
+    let src = "__kernel void k(__global int* out, __global float* f) {
+        int l = get_local_id(0);
+        int x = l + 1;                                   // 1..8
+        out[l * 6 + 0] = work_group_reduce_add(x);       // 36
+        out[l * 6 + 1] = work_group_scan_inclusive_add(x);
+        out[l * 6 + 2] = work_group_scan_exclusive_max(x); // INT_MIN for item 0
+        out[l * 6 + 3] = work_group_broadcast(x * 10, 5);  // 60
+        out[l * 6 + 4] = work_group_any(l == 7) + 2 * work_group_all(l < 7);
+        out[l * 6 + 5] = work_group_reduce_min(8 - l);   // 1
+        f[l] = work_group_reduce_max((float)l * 0.5f);   // 3.5
+    }";
+    let out = run_with(
+        "-cl-std=CL3.0",
+        src,
+        "k",
+        8,
+        &[i32s(&[0; 48]), f32s(&[0.0; 8])],
+    );
+    let o = as_i32(&out[0]);
+    for l in 0..8usize {
+        let row = &o[l * 6..l * 6 + 6];
+        let incl: i32 = (1..=l as i32 + 1).sum();
+        let excl_max = if l == 0 { i32::MIN } else { l as i32 };
+        assert_eq!(row, &[36, incl, excl_max, 60, 1, 1], "work-item {l}");
+    }
+    assert_eq!(as_f32(&out[1]), vec![3.5; 8]);
+}
+
+#[test]
+fn prototypes_and_overloadable_functions() {
+    let src = "int g(int x);
+    __attribute__((overloadable)) float h(float x) { return x * 2.0f; }
+    __attribute__((overloadable)) int h(int x) { return x + 1; }
+    __kernel void k(__global int *o) { o[0] = g(1) + h(2) + (int)h(1.5f); }
+    int g(int x) { return x * 10; }";
+    let out = run(src, "k", 1, &[i32s(&[0])], &[]);
+    assert_eq!(as_i32(&out[0]), vec![10 + 3 + 3]);
+}
+
+#[test]
+fn lanes_of_shared_vectors_are_written_one_by_one() {
+    let src = "__kernel void k(__global int4* g, __global int* out) {
+        __local int4 t;
+        int l = get_local_id(0);
+        switch (l) {
+        case 0: t.x = 1; g[0].x = 5; break;
+        case 1: t.y = 2; g[0].y = 6; break;
+        case 2: t.z = 3; g[0].zw = (int2)(7, 8); break;
+        default: t.w = 4; break;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        out[l] = t.x * 1000 + t.y * 100 + t.z * 10 + t.w;
+    }";
+    let out = run(src, "k", 4, &[i32s(&[0; 4]), i32s(&[0; 4])], &[]);
+    assert_eq!(as_i32(&out[0]), vec![5, 6, 7, 8]);
+    assert_eq!(as_i32(&out[1]), vec![1234; 4]);
+}
+
+#[test]
+fn run_time_lanes_of_private_and_global_vectors() {
+    let src = "float4 make(void) { return (float4)(5, 6, 7, 8); }
+    __kernel void k(__global float4* g, __global float* out, int i) {
+        float4 v = (float4)(1, 2, 3, 4);
+        v[i] = 10.0f;                  // lane 2
+        v[i - 1] += 0.5f;              // lane 1
+        g[0][i + 1] = 9.0f;            // lane 3 of a global vector
+        g[0].zyx[i] = 4.0f;            // lane 0 of it, through a swizzle
+        out[0] = v[0]; out[1] = v[1]; out[2] = v[2]; out[3] = v[3];
+        out[4] = make()[i];            // a lane of a value
+        out[5] = v.wzyx[i];            // a run-time lane of a swizzle: v.y
+    }";
+    let out = run(
+        src,
+        "k",
+        1,
+        &[f32s(&[0.0; 4]), f32s(&[0.0; 6])],
+        &[Val::i32(2)],
+    );
+    assert_eq!(as_f32(&out[0]), vec![4.0, 0.0, 0.0, 9.0]);
+    assert_eq!(as_f32(&out[1]), vec![1.0, 2.5, 10.0, 4.0, 7.0, 2.5]);
+}
+
+#[test]
+fn saturating_arithmetic() {
+    let src = "__kernel void k(__global long* o, __global int* i) {
+        o[0] = add_sat(LONG_MAX, 5L);
+        o[1] = add_sat(LONG_MIN, -5L);
+        o[2] = sub_sat(LONG_MIN, 1L);
+        o[3] = sub_sat(3L, 5L);
+        o[4] = (long)add_sat(ULONG_MAX - 1, 5UL);
+        o[5] = (long)sub_sat(3UL, 5UL);
+        i[0] = add_sat(INT_MAX, 1);
+        i[1] = sub_sat((uchar)3, (uchar)5);
+        i[2] = add_sat((char)100, (char)100);
+        i[3] = mad_sat(100000, 100000, 5);
+        i[4] = (int)mad_sat(70000u, 70000u, 1u);
+    }";
+    let out = run(src, "k", 1, &[vec![0u8; 48], i32s(&[0; 5])], &[]);
+    let longs: Vec<i64> = out[0]
+        .chunks(8)
+        .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(longs, vec![i64::MAX, i64::MIN, i64::MIN, -2, -1, 0]);
+    assert_eq!(as_i32(&out[1]), vec![i32::MAX, 0, 127, i32::MAX, -1]);
+}
+
+#[test]
+fn constant_initializer_bytes_follow_c_layout() {
+    let src = "typedef struct { char c; short s; float f; int3 v; } R;
+    __constant R table[2] = { {1, -2, 0.5f, (int3)(1, 2, 3)}, {.f = 2.0f} };
+    __constant ulong big = 0xFFFFFFFFFFFFFFFFUL;
+    __constant float third = 1.0f / 3;
+    __constant int folded = (7 / 2) << 4 | -1 % 2 + 3;
+    __kernel void k(__global int* o) { o[0] = table[1].s + (int)big + (int)third + folded; }";
+    let m = build(src);
+    let bytes = |name: &str| {
+        let g = m.global_by_name(name).expect("global exists");
+        m.globals[g].init.clone().expect("initialized")
+    };
+    let t = bytes("table");
+    // c at 0, s at 2, f at 4, the int3 at 16 (aligned to 16, 16 bytes): 32 bytes per element.
+    assert_eq!(t.len(), 64);
+    assert_eq!(t[0], 1);
+    assert_eq!(i16::from_le_bytes([t[2], t[3]]), -2);
+    assert_eq!(f32::from_le_bytes(t[4..8].try_into().unwrap()), 0.5);
+    assert_eq!(as_i32(&t[16..28]), vec![1, 2, 3]);
+    assert!(t[32..36].iter().all(|&b| b == 0));
+    assert_eq!(f32::from_le_bytes(t[36..40].try_into().unwrap()), 2.0);
+    assert_eq!(bytes("big"), vec![0xff; 8]);
+    assert_eq!(
+        f32::from_le_bytes(bytes("third").try_into().unwrap()),
+        1.0f32 / 3.0
+    );
+    // (3 << 4) | ((-1 % 2) + 3) = 48 | 2.
+    assert_eq!(as_i32(&bytes("folded")), vec![50]);
+}
+
+#[test]
+fn smoothstep_and_normalize() {
+    let src = "__kernel void k(__global float* f) {
+        f[0] = smoothstep(0.0f, 2.0f, 1.0f);               // t = 0.5: 0.5
+        float4 s = smoothstep(0.0f, 1.0f, (float4)(-1.0f, 0.25f, 2.0f, 1.0f));
+        f[1] = s.x; f[2] = s.y; f[3] = s.z;                // 0, 0.15625, 1
+        float2 n = normalize((float2)(3.0e30f, 4.0e30f));  // no overflow: (0.6, 0.8)
+        f[4] = n.x; f[5] = n.y;
+        float2 z = normalize((float2)(0.0f, -0.0f));        // zero stays
+        f[6] = z.x;
+        float3 i = normalize((float3)(-INFINITY, 1.0f, 0.0f)); // (-1, 0, 0)
+        f[7] = i.x; f[8] = i.y;
+        f[9] = normalize(-5.0f);
+    }";
+    let out = run(src, "k", 1, &[f32s(&[9.0; 10])], &[]);
+    let f = as_f32(&out[0]);
+    assert_eq!(&f[..4], &[0.5, 0.0, 0.15625, 1.0]);
+    assert!(
+        (f[4] - 0.6).abs() < 1e-6 && (f[5] - 0.8).abs() < 1e-6,
+        "{f:?}"
+    );
+    assert_eq!(&f[6..], &[0.0, -1.0, 0.0, -1.0]);
+}
+
+#[test]
+fn continue_inside_switch_and_nested_breaks() {
+    let src = "__kernel void k(__global int* out) {
+        int s = 0;
+        for (int i = 0; i < 6; i++) {
+            switch (i & 3) {
+            case 0: continue;            // the loop's continue
+            case 1: s += 1; break;       // the switch's break
+            default:
+                for (int j = 0; ; j++) { if (j == 2) break; s += 10; }
+            }
+            s += 100;
+        }
+        int n = 0;
+        do { if (n == 3) goto out; n++; } while (1);
+    out:
+        out[0] = s; out[1] = n;
+    }";
+    let out = run(src, "k", 1, &[i32s(&[0; 2])], &[]);
+    // i = 1, 5: +1 +100 each; i = 2, 3: +20 +100 each; i = 0, 4: nothing.
+    assert_eq!(as_i32(&out[0]), vec![2 * 101 + 2 * 120, 3]);
 }

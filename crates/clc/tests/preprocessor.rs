@@ -246,3 +246,10 @@ fn quoted_includes_look_beside_the_including_header_first() {
     assert!(log.is_empty(), "{log}");
     assert_eq!(out, "inner");
 }
+
+#[test]
+fn function_like_macro_from_the_command_line() {
+    let (out, log) = pp_with("SQ(3)", "-D \"SQ(x)=((x)*(x))\"", &[]);
+    assert!(log.is_empty(), "{log}");
+    assert_eq!(out, "((3)*(3))");
+}

@@ -352,3 +352,35 @@ fn iterations(default: usize) -> usize {
         .and_then(|s| s.parse().ok())
         .unwrap_or(default)
 }
+
+#[test]
+fn many_functions_and_calls_check_quickly() {
+    // The recursion check is linear in the call graph.
+    let mut src = String::from("int f0(int x) { return x; }\n");
+    for i in 1..3000 {
+        src.push_str(&format!(
+            "int f{i}(int x) {{ return f{}(x) + f{}(x); }}\n",
+            i - 1,
+            i / 2
+        ));
+    }
+    src.push_str("__kernel void k(__global int *o) { o[0] = f2999(1); }\n");
+    let start = std::time::Instant::now();
+    let c = compile(
+        &src,
+        &BuildOptions::default(),
+        &Target::full_profile_cpu(),
+        &[],
+    );
+    assert!(c.program.is_some(), "{}", c.log);
+    assert!(start.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn sparse_initializers_of_huge_arrays_stay_small() {
+    // A far designator is an error of this implementation, not a huge allocation.
+    let src = "__constant int big[100000000] = { [99999999] = 1 }; __kernel void k(__global int *o) { o[0] = big[99999999]; }";
+    assert!(!build_bounded(src.to_string(), Duration::from_secs(20)).expect("bounded"));
+    let src = "__constant int big[100000000] = { [1000] = 1 }; __kernel void k(__global int *o) { o[0] = big[1000]; }";
+    assert!(build_bounded(src.to_string(), Duration::from_secs(20)).expect("bounded"));
+}

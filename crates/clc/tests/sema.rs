@@ -1027,3 +1027,58 @@ fn by_value_arguments_have_no_type_qualifiers() {
         ]
     );
 }
+
+#[test]
+fn enums_behave_as_int() {
+    let p = ok("enum E { NEG = -1, ZERO }; __kernel void k(__global int *o) { enum E e = NEG; o[0] = e < ZERO; int s = e + 1; }");
+    assert_eq!(type_of("enum E2 { A }; enum E2 e = A;", "e + 1"), "int");
+    let _ = p;
+}
+
+#[test]
+fn operator_typing_rules() {
+    let d = "int c = 1; float f = 2; int4 v = 0; __global int *p = 0; uchar u = 1;";
+    // C99 6.5.17 comma, 6.5.15 conditional, 6.5.7 shifts, 6.5.4 casts.
+    assert_eq!(type_of(d, "(c, f)"), "float");
+    assert_eq!(type_of(d, "c ? 1 : 2.0f"), "float");
+    assert_eq!(type_of(d, "c ? p : 0"), "__global int *");
+    assert_eq!(type_of(d, "v << 1"), "int4");
+    assert_eq!(type_of(d, "u << 1"), "int");
+    assert_eq!(type_of(d, "v >> v"), "int4");
+    assert_eq!(type_of(d, "(ulong)p"), "ulong");
+    assert_eq!(type_of(d, "(__global float *)p"), "__global float *");
+    assert_eq!(type_of(d, "p - p"), "long");
+    assert_eq!(type_of(d, "p + 1"), "__global int *");
+    assert_eq!(type_of(d, "~u"), "int");
+    assert_eq!(type_of(d, "-v"), "int4");
+    assert_eq!(type_of(d, "c ? v : 1"), "int4");
+    let log = err("__kernel void k() { int4 v = 0; int x = 1 << v; }");
+    assert!(log.contains("requested shift is a vector of type 'int4' but the first operand is not a vector ('int')"), "{log}");
+    let log = err("__kernel void k() { float4 v = 0; float *q = &v.x; }");
+    assert!(log.contains("address of vector element requested"), "{log}");
+    let log = err("__kernel void k() { float f = 1; int x = f % 2; }");
+    assert!(
+        log.contains("invalid operands to binary expression ('float' and 'float')"),
+        "{log}"
+    );
+    let log = err("__kernel void k(__global int *p, __local int *l) { int d = p - l; }");
+    assert!(
+        log.contains("are not pointers to compatible types"),
+        "{log}"
+    );
+}
+
+#[test]
+fn byte_addressable_store_in_opencl_c_1_0() {
+    // 6.11.p: only OpenCL C 1.0, and only without cl_khr_byte_addressable_store.
+    let src = "__kernel void k(__global char *c, __global int *i) { i[0] = c[0]; c[1] = 2; }";
+    let mut t = Target::full_profile_cpu();
+    t.extensions
+        .retain(|e| e != "cl_khr_byte_addressable_store");
+    let log = errors_with(src, "-cl-std=CL1.0", &t);
+    assert!(log.contains("<source>:1:72: error: writes to 'char' through a pointer, array or struct field require cl_khr_byte_addressable_store"), "{log}");
+    assert!(build_for(src, "-cl-std=CL1.0", &Target::full_profile_cpu())
+        .program
+        .is_some());
+    assert!(build_for(src, "-cl-std=CL1.1", &t).program.is_some());
+}

@@ -659,6 +659,11 @@ fn requirement_met(req: &str, cfg: &Config) -> bool {
     }
 }
 
+/// Names of the table-driven builtins (for "did you mean" suggestions).
+pub fn table_names() -> impl Iterator<Item = &'static str> {
+    rows_by_name().keys().copied()
+}
+
 fn rows_by_name() -> &'static HashMap<&'static str, Vec<&'static Row>> {
     static MAP: OnceLock<HashMap<&'static str, Vec<&'static Row>>> = OnceLock::new();
     MAP.get_or_init(|| {

@@ -3,8 +3,8 @@
 //! module documentation of [`crate::lower`]).
 
 use ferrocl_ir::{
-    AddrSpace as IrSpace, BinaryOp, ConvOp, FenceFlags, IntCC, Ordering, RmwOp, Round, Scope,
-    Signature, Type, UnaryOp as IrUnary, Value, WorkItemOp,
+    AddrSpace as IrSpace, BinaryOp, ConvOp, FenceFlags, FloatCC, IntCC, Ordering, RmwOp, Round,
+    Scope, Signature, Type, UnaryOp as IrUnary, Value, WorkItemOp,
 };
 
 use super::func::{scalar_ir, FnLower};
@@ -276,6 +276,63 @@ pub(super) fn call(
                 };
                 return Ok(Some(fl.b.convert(conv, r, t)));
             }
+            // 64-bit lanes: detect the overflow of the wrapping result.
+            let add = name == "add_sat";
+            let op = if add { BinaryOp::Iadd } else { BinaryOp::Isub };
+            let r = fl.b.binary(op, a, b);
+            let z = fl.zero(t);
+            if !signed {
+                // Unsigned: a + b wrapped below a, or a - b with b > a.
+                let over = if add {
+                    fl.b.icmp(IntCC::Ult, r, a)
+                } else {
+                    fl.b.icmp(IntCC::Ult, a, b)
+                };
+                let lim = if add { fl.iconst(t, -1) } else { z };
+                return Ok(Some(fl.b.select(over, lim, r)));
+            }
+            // Signed: overflow when the result's sign differs from what both operands (add)
+            // or the minuend against the subtrahend (sub) say.
+            let ar = fl.b.binary(BinaryOp::Bxor, a, r);
+            let other = if add {
+                fl.b.binary(BinaryOp::Bxor, b, r)
+            } else {
+                fl.b.binary(BinaryOp::Bxor, a, b)
+            };
+            let both = fl.b.binary(BinaryOp::Band, ar, other);
+            let over = fl.b.icmp(IntCC::Slt, both, z);
+            let neg = fl.b.icmp(IntCC::Slt, a, z);
+            let min = fl.iconst(t, i64::MIN);
+            let max = fl.iconst(t, i64::MAX);
+            let lim = fl.b.select(neg, min, max);
+            return Ok(Some(fl.b.select(over, lim, r)));
+        }
+        "mad_sat" if !float => {
+            let a = fl.val(&args[0])?;
+            let b = fl.val(&args[1])?;
+            let c = fl.val(&args[2])?;
+            let t = fl.b.value_type(a);
+            if t.lane_bits() < 64 {
+                // 6.15.3: a * b + c saturated; exact in twice the width (for 32-bit lanes the
+                // largest magnitude, (2^32 - 1)^2 + 2^32 - 1, still fits 64 bits).
+                let wide = scalar_ir(match t.lane_bits() {
+                    8 => Scalar::Short,
+                    16 => Scalar::Int,
+                    _ => Scalar::Long,
+                })
+                .vector(t.lanes())
+                .expect("vector type");
+                let wa = fl.int_resize(a, signed, wide);
+                let wb = fl.int_resize(b, signed, wide);
+                let wc = fl.int_resize(c, signed, wide);
+                let m = fl.b.imul(wa, wb);
+                let r = fl.b.iadd(m, wc);
+                let conv = ConvOp::SatInt {
+                    src_signed: signed,
+                    dst_signed: signed,
+                };
+                return Ok(Some(fl.b.convert(conv, r, t)));
+            }
         }
         "select" => {
             let a = fl.val(&args[0])?;
@@ -347,6 +404,317 @@ pub(super) fn call(
             }
             return Ok(acc);
         }
+        "native_sqrt" | "half_sqrt" => {
+            let v = fl.val(&args[0])?;
+            return Ok(Some(fl.b.unary(IrUnary::Sqrt, v)));
+        }
+        "native_divide" | "half_divide" => {
+            let a = fl.val(&args[0])?;
+            let b = fl.val(&args[1])?;
+            return Ok(Some(fl.b.binary(BinaryOp::Fdiv, a, b)));
+        }
+        "native_recip" | "half_recip" | "native_rsqrt" | "half_rsqrt" => {
+            let mut v = fl.val(&args[0])?;
+            if name.ends_with("rsqrt") {
+                v = fl.b.unary(IrUnary::Sqrt, v);
+            }
+            let t = fl.b.value_type(v);
+            let one = fl.fconst(t, 1.0);
+            return Ok(Some(fl.b.binary(BinaryOp::Fdiv, one, v)));
+        }
+        "degrees" | "radians" if float => {
+            let v = fl.val(&args[0])?;
+            let t = fl.b.value_type(v);
+            let k = if name == "degrees" {
+                180.0 / std::f64::consts::PI
+            } else {
+                std::f64::consts::PI / 180.0
+            };
+            let k = fl.fconst(t, k);
+            return Ok(Some(fl.b.binary(BinaryOp::Fmul, v, k)));
+        }
+        "mix" if float => {
+            // 6.15.4: x + (y - x) * a.
+            let x = fl.val(&args[0])?;
+            let y = fl.val(&args[1])?;
+            let a = widened(fl, &args[2], x)?;
+            let d = fl.b.binary(BinaryOp::Fsub, y, x);
+            let m = fl.b.binary(BinaryOp::Fmul, d, a);
+            return Ok(Some(fl.b.fadd(x, m)));
+        }
+        "step" if float => {
+            // 6.15.4: 0.0 if x < edge, else 1.0.
+            let x = fl.val(&args[1])?;
+            let edge = widened(fl, &args[0], x)?;
+            let t = fl.b.value_type(x);
+            let lt = fl.b.fcmp(FloatCC::Olt, x, edge);
+            let (z, one) = (fl.fconst(t, 0.0), fl.fconst(t, 1.0));
+            return Ok(Some(fl.b.select(lt, z, one)));
+        }
+        "sign" if float => {
+            // 6.15.4: 1.0 if x > 0, -0.0 / +0.0 for zeros, -1.0 if x < 0, 0.0 for a NaN.
+            let x = fl.val(&args[0])?;
+            let t = fl.b.value_type(x);
+            let (z, one, m1) = (fl.fconst(t, 0.0), fl.fconst(t, 1.0), fl.fconst(t, -1.0));
+            let gt = fl.b.fcmp(FloatCC::Ogt, x, z);
+            let lt = fl.b.fcmp(FloatCC::Olt, x, z);
+            let nan = fl.b.fcmp(FloatCC::Uno, x, x);
+            let r = fl.b.select(lt, m1, x);
+            let r = fl.b.select(gt, one, r);
+            return Ok(Some(fl.b.select(nan, z, r)));
+        }
+        "abs_diff" | "hadd" | "rhadd" if !float => {
+            let a = fl.val(&args[0])?;
+            let b = fl.val(&args[1])?;
+            let sa = fl.cx.is_signed(params[0]);
+            if name == "abs_diff" {
+                // 6.15.3: |x - y| without modulo overflow, as the unsigned type.
+                let (mx, mn) = if sa {
+                    (BinaryOp::Smax, BinaryOp::Smin)
+                } else {
+                    (BinaryOp::Umax, BinaryOp::Umin)
+                };
+                let hi = fl.b.binary(mx, a, b);
+                let lo = fl.b.binary(mn, a, b);
+                return Ok(Some(fl.b.binary(BinaryOp::Isub, hi, lo)));
+            }
+            // 6.15.3: (x + y) >> 1 (rhadd: + 1) without overflow:
+            // (x >> 1) + (y >> 1) + (x & y & 1) (rhadd: ((x | y) & 1)).
+            let t = fl.b.value_type(a);
+            let one = fl.iconst(t, 1);
+            let sh = if sa { BinaryOp::Ashr } else { BinaryOp::Lshr };
+            let ha = fl.b.binary(sh, a, one);
+            let hb = fl.b.binary(sh, b, one);
+            let low = if name == "hadd" {
+                fl.b.binary(BinaryOp::Band, a, b)
+            } else {
+                fl.b.binary(BinaryOp::Bor, a, b)
+            };
+            let low = fl.b.binary(BinaryOp::Band, low, one);
+            let sum = fl.b.iadd(ha, hb);
+            return Ok(Some(fl.b.iadd(sum, low)));
+        }
+        "upsample" => {
+            // 6.15.3: ((T)hi << bits) | (T)lo, lo read as unsigned.
+            let hi = fl.val(&args[0])?;
+            let lo = fl.val(&args[1])?;
+            let t = fl.reg(rt)?;
+            let bits = fl.b.value_type(hi).lane_bits();
+            let h = fl.int_resize(hi, fl.cx.is_signed(params[0]), t);
+            let l = fl.int_resize(lo, false, t);
+            let k = fl.iconst(t, i64::from(bits));
+            let h = fl.b.binary(BinaryOp::Shl, h, k);
+            return Ok(Some(fl.b.binary(BinaryOp::Bor, h, l)));
+        }
+        "isequal" | "isnotequal" | "isgreater" | "isgreaterequal" | "isless" | "islessequal"
+        | "islessgreater" | "isordered" | "isunordered" | "isnan" | "isinf" | "isfinite"
+        | "isnormal" | "signbit" => {
+            let x = fl.val(&args[0])?;
+            let t = fl.b.value_type(x);
+            let c = if args.len() == 2 {
+                let y = fl.val(&args[1])?;
+                let cc = match name {
+                    "isequal" => FloatCC::Oeq,
+                    "isnotequal" => FloatCC::Une,
+                    "isgreater" => FloatCC::Ogt,
+                    "isgreaterequal" => FloatCC::Oge,
+                    "isless" => FloatCC::Olt,
+                    "islessequal" => FloatCC::Ole,
+                    "islessgreater" => FloatCC::One,
+                    "isordered" => FloatCC::Ord,
+                    _ => FloatCC::Uno,
+                };
+                fl.b.fcmp(cc, x, y)
+            } else {
+                let ax = fl.b.unary(IrUnary::Fabs, x);
+                let inf = fl.fconst(t, f64::INFINITY);
+                match name {
+                    "isnan" => fl.b.fcmp(FloatCC::Uno, x, x),
+                    "isinf" => fl.b.fcmp(FloatCC::Oeq, ax, inf),
+                    "isfinite" => fl.b.fcmp(FloatCC::Olt, ax, inf),
+                    "isnormal" => {
+                        let min = match t.lane_type() {
+                            Type::F32 => f64::from(f32::MIN_POSITIVE),
+                            Type::F64 => f64::MIN_POSITIVE,
+                            _ => 6.103_515_625e-5,
+                        };
+                        let min = fl.fconst(t, min);
+                        let a = fl.b.fcmp(FloatCC::Olt, ax, inf);
+                        let b = fl.b.fcmp(FloatCC::Oge, ax, min);
+                        let a =
+                            fl.b.convert(ConvOp::Zext, a, t.with_lane_type(Type::I8).expect("i8"));
+                        let b =
+                            fl.b.convert(ConvOp::Zext, b, t.with_lane_type(Type::I8).expect("i8"));
+                        let both = fl.b.binary(BinaryOp::Band, a, b);
+                        let z = fl.zero(fl.b.value_type(both));
+                        fl.b.icmp(IntCC::Ne, both, z)
+                    }
+                    _ => {
+                        let it = t
+                            .with_lane_type(scalar_ir(match t.lane_bits() {
+                                16 => Scalar::Short,
+                                32 => Scalar::Int,
+                                _ => Scalar::Long,
+                            }))
+                            .expect("int type");
+                        let bits = fl.b.bitcast(x, it);
+                        let z = fl.zero(it);
+                        fl.b.icmp(IntCC::Slt, bits, z)
+                    }
+                }
+            };
+            let r = fl.reg(rt)?;
+            // 6.15.6: scalar forms return int 1/0, vector forms -1/0 per lane.
+            let op = if r.is_vector() {
+                ConvOp::Sext
+            } else {
+                ConvOp::Zext
+            };
+            return Ok(Some(fl.b.convert(op, c, r)));
+        }
+        "smoothstep" if float => {
+            // 6.15.4: t = clamp((x - edge0) / (edge1 - edge0), 0, 1); t * t * (3 - 2 * t).
+            let x = fl.val(&args[2])?;
+            let e0 = widened(fl, &args[0], x)?;
+            let e1 = widened(fl, &args[1], x)?;
+            let t = fl.b.value_type(x);
+            let num = fl.b.binary(BinaryOp::Fsub, x, e0);
+            let den = fl.b.binary(BinaryOp::Fsub, e1, e0);
+            let q = fl.b.binary(BinaryOp::Fdiv, num, den);
+            let (z, one) = (fl.fconst(t, 0.0), fl.fconst(t, 1.0));
+            let q = fl.b.binary(BinaryOp::Fmax, q, z);
+            let q = fl.b.binary(BinaryOp::Fmin, q, one);
+            let (two, three) = (fl.fconst(t, 2.0), fl.fconst(t, 3.0));
+            let tq = fl.b.binary(BinaryOp::Fmul, two, q);
+            let k = fl.b.binary(BinaryOp::Fsub, three, tq);
+            let qq = fl.b.binary(BinaryOp::Fmul, q, q);
+            return Ok(Some(fl.b.binary(BinaryOp::Fmul, qq, k)));
+        }
+        "normalize" if float => {
+            // 6.15.5: p / length(p), scaled by the largest magnitude first so that the sum
+            // of squares neither overflows nor underflows; p itself when every element is
+            // zero; infinite elements count as copysign(1, p[i]) and the others as 0.
+            let p = fl.val(&args[0])?;
+            let t = fl.b.value_type(p);
+            let lane = t.lane_type();
+            let a = fl.b.unary(IrUnary::Fabs, p);
+            let mut m = if t.is_vector() {
+                fl.b.extractlane(a, 0)
+            } else {
+                a
+            };
+            for i in 1..t.lanes() {
+                let l = fl.b.extractlane(a, i as u8);
+                m = fl.b.binary(BinaryOp::Fmax, m, l);
+            }
+            let splat = |fl: &mut FnLower, v: Value| {
+                if t.is_vector() {
+                    fl.b.splat(v, t.lanes())
+                } else {
+                    v
+                }
+            };
+            let ms = splat(fl, m);
+            let scaled = fl.b.binary(BinaryOp::Fdiv, p, ms);
+            let inf = fl.fconst(t, f64::INFINITY);
+            let is_inf = fl.b.fcmp(FloatCC::Oeq, a, inf);
+            let one = fl.fconst(t, 1.0);
+            let signed_one = fl.b.binary(BinaryOp::Copysign, one, p);
+            let zero = fl.fconst(t, 0.0);
+            let zp = fl.b.binary(BinaryOp::Fmul, zero, p);
+            let infs = fl.b.select(is_inf, signed_one, zp);
+            let linf = fl.fconst(lane, f64::INFINITY);
+            let m_inf = fl.b.fcmp(FloatCC::Oeq, m, linf);
+            let q = fl.b.select(m_inf, infs, scaled);
+            let d = dot(fl, q, q);
+            let len = fl.b.unary(IrUnary::Sqrt, d);
+            let lens = splat(fl, len);
+            let r = fl.b.binary(BinaryOp::Fdiv, q, lens);
+            let lz = fl.fconst(lane, 0.0);
+            let m_zero = fl.b.fcmp(FloatCC::Oeq, m, lz);
+            return Ok(Some(fl.b.select(m_zero, p, r)));
+        }
+        "fast_length" | "fast_distance" | "fast_normalize" => {
+            // 6.15.5: fast_length(p) = half_sqrt(dot(p, p)), fast_distance(a, b) =
+            // fast_length(a - b), fast_normalize(p) = p * half_rsqrt(dot(p, p)) (p when
+            // every element is zero).
+            let mut p = fl.val(&args[0])?;
+            if name == "fast_distance" {
+                let q = fl.val(&args[1])?;
+                p = fl.b.binary(BinaryOp::Fsub, p, q);
+            }
+            let d = dot(fl, p, p);
+            let len = fl.b.unary(IrUnary::Sqrt, d);
+            if name != "fast_normalize" {
+                return Ok(Some(len));
+            }
+            let t = fl.b.value_type(p);
+            let one = fl.fconst(t.lane_type(), 1.0);
+            let inv = fl.b.binary(BinaryOp::Fdiv, one, len);
+            let inv = if t.is_vector() {
+                fl.b.splat(inv, t.lanes())
+            } else {
+                inv
+            };
+            let r = fl.b.binary(BinaryOp::Fmul, p, inv);
+            let z = fl.fconst(t.lane_type(), 0.0);
+            let zero = fl.b.fcmp(FloatCC::Oeq, d, z);
+            return Ok(Some(fl.b.select(zero, p, r)));
+        }
+        "shuffle" | "shuffle2" => {
+            // 6.15.13: result lane i is lane mask[i] (modulo the lane count of the inputs)
+            // of x, or of x ++ y for shuffle2.
+            let x = fl.val(&args[0])?;
+            let xt = fl.b.value_type(x);
+            let n = xt.lanes();
+            let (y, mask_e) = if name == "shuffle2" {
+                (Some(fl.val(&args[1])?), &args[2])
+            } else {
+                (None, &args[1])
+            };
+            let total = if y.is_some() { 2 * n } else { n };
+            if let Ok(lanes) = fl.cx.const_eval(mask_e) {
+                let idx: Option<Vec<u8>> = lanes
+                    .iter()
+                    .map(|l| match l {
+                        super::CV::I(v) => Some((*v as u64 % u64::from(total)) as u8),
+                        super::CV::F(_) => None,
+                    })
+                    .collect();
+                if let Some(idx) = idx {
+                    let other = y.unwrap_or(x);
+                    return Ok(Some(fl.b.shuffle(x, other, &idx)));
+                }
+            }
+            // A run-time mask: spill the inputs and load each selected lane.
+            let m = fl.val(mask_e)?;
+            let mt = fl.b.value_type(m);
+            let et = xt.lane_type();
+            let es = et.bytes();
+            let vt = fl.reg(args[0].ty)?;
+            let slot =
+                fl.b.func
+                    .create_slot(2 * vt.bytes(), vt.bytes().next_power_of_two());
+            let base = fl.b.slot_addr(slot);
+            fl.b.store(x, base, es, false);
+            if let Some(y) = y {
+                let at = fl.offset(base, i64::from(n * es));
+                fl.b.store(y, at, es, false);
+            }
+            let rt_ty = fl.reg(rt)?;
+            let mut lanes = Vec::new();
+            for i in 0..mt.lanes() {
+                let k = fl.b.extractlane(m, i as u8);
+                let k = fl.int_resize(k, false, Type::I64);
+                let modulo = fl.iconst(Type::I64, i64::from(total));
+                let k = fl.b.binary(BinaryOp::Urem, k, modulo);
+                let sz = fl.iconst(Type::I64, i64::from(es));
+                let off = fl.b.imul(k, sz);
+                let a = fl.b.ptradd(base, off);
+                lanes.push(fl.b.load(et, a, es, false));
+            }
+            return Ok(Some(fl.build_vector(rt_ty, &lanes)));
+        }
         "dot" if float => {
             let a = fl.val(&args[0])?;
             let b = fl.val(&args[1])?;
@@ -392,6 +760,15 @@ pub(super) fn call(
     }
     if let Some(r) = vload_store(fl, name, args, rt)? {
         return Ok(r);
+    }
+    if let Some(r) = async_copy(fl, name, args)? {
+        return Ok(r);
+    }
+    if let Some(r) = work_group(fl, name, args, rt)? {
+        return Ok(Some(r));
+    }
+    if name == "printf" {
+        return printf(fl, args, rt).map(Some);
     }
     library_call(fl, name, params, args, rt)
 }
@@ -628,12 +1005,9 @@ fn atomic(
             Ordering::SeqCst
         }
     };
-    let scope_at = |fl: &FnLower, i: usize, p: Value| match args.get(i) {
+    let scope_at = |fl: &FnLower, i: usize| match args.get(i) {
         Some(a) if explicit => scope_of(const_arg(fl, a), Scope::Device),
-        _ => {
-            let _ = p;
-            Scope::Device
-        }
+        _ => Scope::Device,
     };
     match base {
         "init" => {
@@ -646,26 +1020,26 @@ fn atomic(
         "store" => {
             let p = fl.val(&args[0])?;
             let v = fl.val(&args[1])?;
-            let (o, s) = (order_at(fl, 2), scope_at(fl, 3, p));
+            let (o, s) = (order_at(fl, 2), scope_at(fl, 3));
             fl.b.atomic_store(o, s, v, p);
             Ok(Some(None))
         }
         "load" => {
             let p = fl.val(&args[0])?;
             let t = fl.reg(rt)?;
-            let (o, s) = (order_at(fl, 1), scope_at(fl, 2, p));
+            let (o, s) = (order_at(fl, 1), scope_at(fl, 2));
             Ok(Some(Some(fl.b.atomic_load(t, o, s, p))))
         }
         "flag_test_and_set" => {
             let p = fl.val(&args[0])?;
-            let (o, s) = (order_at(fl, 1), scope_at(fl, 2, p));
+            let (o, s) = (order_at(fl, 1), scope_at(fl, 2));
             let one = fl.iconst(Type::I32, 1);
             let old = fl.b.atomic_rmw(RmwOp::Xchg, o, s, p, one);
             Ok(Some(Some(fl.truth(old))))
         }
         "flag_clear" => {
             let p = fl.val(&args[0])?;
-            let (o, s) = (order_at(fl, 1), scope_at(fl, 2, p));
+            let (o, s) = (order_at(fl, 1), scope_at(fl, 2));
             let z = fl.iconst(Type::I32, 0);
             fl.b.atomic_store(o, s, z, p);
             Ok(Some(None))
@@ -674,7 +1048,7 @@ fn atomic(
             let p = fl.val(&args[0])?;
             let ep = fl.val(&args[1])?;
             let desired = fl.val(&args[2])?;
-            let (succ, fail, s) = (order_at(fl, 3), order_at(fl, 4), scope_at(fl, 5, p));
+            let (succ, fail, s) = (order_at(fl, 3), order_at(fl, 4), scope_at(fl, 5));
             let t = fl.b.value_type(desired);
             let al = t.bytes();
             let expected = fl.b.load(t, ep, al, false);
@@ -710,28 +1084,42 @@ fn atomic(
             };
             let p = fl.val(&args[0])?;
             let v = fl.val(&args[1])?;
-            let (o, s) = (order_at(fl, 2), scope_at(fl, 3, p));
+            let (o, s) = (order_at(fl, 2), scope_at(fl, 3));
             Ok(Some(Some(fl.b.atomic_rmw(op, o, s, p, v))))
         }
     }
 }
 
-/// vloadn / vstoren (6.15.7): element loads and stores at `p + offset * n`.
+/// vloadn / vstoren and the half forms (6.15.7): element loads and stores at
+/// `p + offset * n` (`n` rounded up to 4 for the aligned `vloada_half3`/`vstorea_half3`).
 fn vload_store(
     fl: &mut FnLower,
     name: &str,
     args: &[Expr],
     rt: TypeId,
 ) -> Res<Option<Option<Value>>> {
-    let (load, n) = if let Some(n) = name.strip_prefix("vload") {
-        (true, n)
-    } else if let Some(n) = name.strip_prefix("vstore") {
-        (false, n)
+    let (load, rest) = if let Some(r) = name.strip_prefix("vload") {
+        (true, r)
+    } else if let Some(r) = name.strip_prefix("vstore") {
+        (false, r)
     } else {
         return Ok(None);
     };
-    let Ok(n) = n.parse::<u32>() else {
-        return Ok(None);
+    let (half, aligned, rest) = if let Some(r) = rest.strip_prefix("_half") {
+        (true, false, r)
+    } else if let Some(r) = rest.strip_prefix("a_half") {
+        (true, true, r)
+    } else {
+        (false, false, rest)
+    };
+    let (round, rest) = parse_round(rest);
+    let n = if rest.is_empty() && half {
+        1
+    } else {
+        match rest.parse::<u32>() {
+            Ok(n) => n,
+            Err(_) => return Ok(None),
+        }
     };
     let (off_e, p_e) = if load {
         (&args[0], &args[1])
@@ -746,36 +1134,326 @@ fn vload_store(
     };
     let et = scalar_ir(s);
     let es = s.size();
+    let stride = if aligned && n == 3 { 4 } else { n };
+    let align = if aligned { es * stride } else { es };
     let p = fl.val(p_e)?;
     let off = fl.val(off_e)?;
     let off = fl.int_resize(off, false, Type::I64);
-    let k = fl.iconst(Type::I64, i64::from(es * n));
+    let k = fl.iconst(Type::I64, i64::from(es * stride));
     let byte = fl.b.imul(off, k);
     let base = fl.b.ptradd(p, byte);
-    let vt = et.vector(n).expect("vector type");
+    let mt = et.vector(n).expect("vector type");
     if load {
-        let _ = rt;
-        if n == 3 {
+        let raw = if n == 3 {
             let mut lanes = Vec::new();
             for i in 0..3 {
                 let a = fl.offset(base, i64::from(i * es));
-                lanes.push(fl.b.load(et, a, es, false));
+                lanes.push(fl.b.load(et, a, align.min(es), false));
             }
-            return Ok(Some(Some(fl.build_vector(vt, &lanes))));
+            fl.build_vector(mt, &lanes)
+        } else {
+            fl.b.load(mt, base, align, false)
+        };
+        if !half {
+            return Ok(Some(Some(raw)));
         }
-        return Ok(Some(Some(fl.b.load(vt, base, es, false))));
+        // vload_half: half values widened to float, exactly.
+        let t = fl.reg(rt)?;
+        return Ok(Some(Some(fl.b.convert(ConvOp::Fconv(Round::Rte), raw, t))));
     }
-    let v = fl.val(&args[0])?;
+    let mut v = fl.val(&args[0])?;
+    if half {
+        // vstore_half: rounded to half as the suffix says, to nearest even by default.
+        let r = round.unwrap_or(Round::Rte);
+        v = fl.b.convert(ConvOp::Fconv(r), v, mt);
+    }
     if n == 3 {
         for i in 0..3 {
             let a = fl.offset(base, i64::from(i * es));
             let l = fl.b.extractlane(v, i as u8);
-            fl.b.store(l, a, es, false);
+            fl.b.store(l, a, align.min(es), false);
         }
     } else {
-        fl.b.store(v, base, es, false);
+        fl.b.store(v, base, align, false);
     }
     Ok(Some(None))
+}
+
+/// async_work_group_copy / async_work_group_strided_copy (6.15.11): the work-items of the
+/// group share the copy (item `l` copies elements `l`, `l + size`, ...); the copy is
+/// complete at wait_group_events, a barrier. Returns the event argument.
+fn async_copy(fl: &mut FnLower, name: &str, args: &[Expr]) -> Res<Option<Option<Value>>> {
+    let strided = match name {
+        "async_work_group_copy" => false,
+        "async_work_group_strided_copy" => true,
+        "wait_group_events" => {
+            fl.val(&args[0])?;
+            fl.val(&args[1])?;
+            fl.b.barrier(FenceFlags::LOCAL | FenceFlags::GLOBAL, Scope::WorkGroup);
+            return Ok(Some(None));
+        }
+        "prefetch" => {
+            // A hint only.
+            fl.val(&args[0])?;
+            fl.val(&args[1])?;
+            return Ok(Some(None));
+        }
+        _ => return Ok(None),
+    };
+    let Some(q) = fl.cx.p.types.pointee(args[0].ty) else {
+        return Ok(None);
+    };
+    let ety = q.ty;
+    let size = fl.cx.size_of(ety) as i64;
+    let align = fl.cx.align_of(ety);
+    let Some(mt) = fl.cx.mem_type(ety) else {
+        return Ok(None);
+    };
+    let dst = fl.val(&args[0])?;
+    let src = fl.val(&args[1])?;
+    let n = fl.val(&args[2])?;
+    let n = fl.int_resize(n, false, Type::I64);
+    let stride = if strided {
+        let s = fl.val(&args[3])?;
+        Some(fl.int_resize(s, false, Type::I64))
+    } else {
+        None
+    };
+    let event = fl.val(&args[if strided { 4 } else { 3 }])?;
+    // 6.15.11: the strided form reads (local destination) or writes (global destination)
+    // every `stride`-th element of the global buffer.
+    let dst_local = fl.b.value_type(dst).addr_space() == Some(IrSpace::Local);
+    let lid = fl.b.work_item(WorkItemOp::LocalLinearId, 0, Type::I64);
+    let mut lsize = fl.b.work_item(WorkItemOp::LocalSize, 0, Type::I64);
+    for d in 1..3 {
+        let s = fl.b.work_item(WorkItemOp::LocalSize, d, Type::I64);
+        lsize = fl.b.imul(lsize, s);
+    }
+    let head = fl.b.create_block();
+    let body = fl.b.create_block();
+    let exit = fl.b.create_block();
+    fl.b.jump(head, &[lid]);
+    fl.b.switch_to_block(head);
+    let i = fl.b.append_block_param(head, Type::I64);
+    let c = fl.b.icmp(IntCC::Ult, i, n);
+    fl.b.brif(c, body, &[], exit, &[]);
+    fl.b.switch_to_block(body);
+    let k = fl.iconst(Type::I64, size);
+    let plain = fl.b.imul(i, k);
+    let far = match stride {
+        Some(s) => {
+            let j = fl.b.imul(i, s);
+            fl.b.imul(j, k)
+        }
+        None => plain,
+    };
+    let (soff, doff) = if dst_local {
+        (far, plain)
+    } else {
+        (plain, far)
+    };
+    let sp = fl.b.ptradd(src, soff);
+    let dp = fl.b.ptradd(dst, doff);
+    let v = fl.b.load(mt, sp, align, false);
+    fl.b.store(v, dp, align, false);
+    let next = fl.b.iadd(i, lsize);
+    fl.b.jump(head, &[next]);
+    fl.b.switch_to_block(exit);
+    Ok(Some(Some(event)))
+}
+
+/// The work-group collective functions (6.15.17): every work-item writes its value to a
+/// `local` scratch slot between two barriers, then combines the slots it needs in local-id
+/// order, so every work-item computes the same reduction the same way.
+fn work_group(fl: &mut FnLower, name: &str, args: &[Expr], rt: TypeId) -> Res<Option<Value>> {
+    let Some(rest) = name.strip_prefix("work_group_") else {
+        return Ok(None);
+    };
+    enum Kind {
+        Broadcast,
+        Reduce,
+        Inclusive,
+        Exclusive,
+    }
+    let (kind, op) = match rest {
+        "all" => (Kind::Reduce, "logical_and"),
+        "any" => (Kind::Reduce, "logical_or"),
+        "broadcast" => (Kind::Broadcast, ""),
+        _ => {
+            if let Some(op) = rest.strip_prefix("reduce_") {
+                (Kind::Reduce, op)
+            } else if let Some(op) = rest.strip_prefix("scan_inclusive_") {
+                (Kind::Inclusive, op)
+            } else if let Some(op) = rest.strip_prefix("scan_exclusive_") {
+                (Kind::Exclusive, op)
+            } else {
+                return Ok(None);
+            }
+        }
+    };
+    let t = fl.reg(rt)?;
+    let signed = fl.cx.is_signed(rt);
+    let float = t.is_float();
+    let es = t.bytes();
+    let x = fl.val(&args[0])?;
+    let g = fl.cx.work_group_scratch();
+    let base = fl.b.global_addr(g, IrSpace::Local);
+    let lid = fl.b.work_item(WorkItemOp::LocalLinearId, 0, Type::I64);
+    let ls: Vec<Value> = (0..3)
+        .map(|d| fl.b.work_item(WorkItemOp::LocalSize, d, Type::I64))
+        .collect();
+    let k = fl.iconst(Type::I64, i64::from(es));
+    fl.b.barrier(FenceFlags::LOCAL, Scope::WorkGroup);
+    let off = fl.b.imul(lid, k);
+    let mine = fl.b.ptradd(base, off);
+    fl.b.store(x, mine, es, false);
+    fl.b.barrier(FenceFlags::LOCAL, Scope::WorkGroup);
+    if let Kind::Broadcast = kind {
+        // The linear local id of the work-item named by the (x, y, z) arguments.
+        let mut idx = fl.int_resize_val(&args[1])?;
+        if args.len() > 2 {
+            let y = fl.int_resize_val(&args[2])?;
+            let y = fl.b.imul(y, ls[0]);
+            idx = fl.b.iadd(idx, y);
+        }
+        if args.len() > 3 {
+            let z = fl.int_resize_val(&args[3])?;
+            let plane = fl.b.imul(ls[0], ls[1]);
+            let z = fl.b.imul(z, plane);
+            idx = fl.b.iadd(idx, z);
+        }
+        let off = fl.b.imul(idx, k);
+        let at = fl.b.ptradd(base, off);
+        return Ok(Some(fl.b.load(t, at, es, false)));
+    }
+    let lsize = fl.b.imul(ls[0], ls[1]);
+    let lsize = fl.b.imul(lsize, ls[2]);
+    let limit = match kind {
+        Kind::Reduce => lsize,
+        Kind::Inclusive => {
+            let one = fl.iconst(Type::I64, 1);
+            fl.b.iadd(lid, one)
+        }
+        _ => lid,
+    };
+    // The identity of each operation (6.15.17: the first value of an exclusive scan).
+    let identity = match op {
+        "add" | "or" | "xor" | "logical_or" | "logical_xor" => fl.zero(t),
+        "mul" | "logical_and" => {
+            if float {
+                fl.fconst(t, 1.0)
+            } else {
+                fl.iconst(t, 1)
+            }
+        }
+        "and" => fl.iconst(t, -1),
+        "min" if float => fl.fconst(t, f64::INFINITY),
+        "max" if float => fl.fconst(t, f64::NEG_INFINITY),
+        "min" => {
+            let bits = t.lane_bits();
+            let max = if signed {
+                (1i64 << (bits - 1)).wrapping_sub(1)
+            } else {
+                -1
+            };
+            let max = if bits == 64 && signed { i64::MAX } else { max };
+            fl.iconst(t, max)
+        }
+        "max" => {
+            let bits = t.lane_bits();
+            let min = if signed { (-1i64) << (bits - 1) } else { 0 };
+            fl.iconst(t, min)
+        }
+        _ => return Ok(None),
+    };
+    let head = fl.b.create_block();
+    let body = fl.b.create_block();
+    let exit = fl.b.create_block();
+    let zero = fl.iconst(Type::I64, 0);
+    fl.b.jump(head, &[zero, identity]);
+    fl.b.switch_to_block(head);
+    let j = fl.b.append_block_param(head, Type::I64);
+    let acc = fl.b.append_block_param(head, t);
+    let res = fl.b.append_block_param(exit, t);
+    let c = fl.b.icmp(IntCC::Ult, j, limit);
+    fl.b.brif(c, body, &[], exit, &[acc]);
+    fl.b.switch_to_block(body);
+    let off = fl.b.imul(j, k);
+    let at = fl.b.ptradd(base, off);
+    let v = fl.b.load(t, at, es, false);
+    let bop = match (op, float, signed) {
+        ("add", true, _) => BinaryOp::Fadd,
+        ("add", false, _) => BinaryOp::Iadd,
+        ("mul", true, _) => BinaryOp::Fmul,
+        ("mul", false, _) => BinaryOp::Imul,
+        ("min", true, _) => BinaryOp::Fmin,
+        ("max", true, _) => BinaryOp::Fmax,
+        ("min", false, true) => BinaryOp::Smin,
+        ("min", false, false) => BinaryOp::Umin,
+        ("max", false, true) => BinaryOp::Smax,
+        ("max", false, false) => BinaryOp::Umax,
+        ("and" | "logical_and", ..) => BinaryOp::Band,
+        ("or" | "logical_or", ..) => BinaryOp::Bor,
+        _ => BinaryOp::Bxor,
+    };
+    let v = if op.starts_with("logical_") {
+        // Logical operations combine the truth values (int 1/0).
+        let b = fl.truth(v);
+        fl.b.convert(ConvOp::Zext, b, t)
+    } else {
+        v
+    };
+    let next_acc = fl.b.binary(bop, acc, v);
+    let one = fl.iconst(Type::I64, 1);
+    let next = fl.b.iadd(j, one);
+    fl.b.jump(head, &[next, next_acc]);
+    fl.b.switch_to_block(exit);
+    Ok(Some(res))
+}
+
+/// printf (6.15.14) as one library function, `@printf(ptr.constant format, ptr.private
+/// args) -> i32`: the arguments after the format (already promoted by sema) are stored in a
+/// private buffer in order, each at the next offset aligned to its size in memory (a 3-lane
+/// vector takes 4 lanes; pointers 8 bytes), and the library reads them back as the format
+/// says.
+fn printf(fl: &mut FnLower, args: &[Expr], rt: TypeId) -> Res<Value> {
+    let fmt = fl.val(&args[0])?;
+    let mut vals = Vec::new();
+    let mut offset = 0u32;
+    for a in &args[1..] {
+        let v = fl.val(a)?;
+        let t = fl.b.value_type(v);
+        let (v, size) = if t.lane_type() == Type::I1 {
+            let w = t.with_lane_type(Type::I32).expect("i32 lanes");
+            (fl.b.convert(ConvOp::Zext, v, w), w.bytes())
+        } else if t.is_ptr() {
+            (v, 8)
+        } else {
+            (v, t.bytes())
+        };
+        offset = offset.div_ceil(size) * size;
+        vals.push((v, offset, size));
+        offset += size;
+    }
+    let slot = fl.b.func.create_slot(offset.max(1), 16);
+    let base = fl.b.slot_addr(slot);
+    for (v, off, size) in vals {
+        let at = fl.offset(base, i64::from(off));
+        fl.b.store(v, at, size.min(16), false);
+    }
+    let ret = fl.reg(rt)?;
+    let fty = fl.b.value_type(fmt);
+    let f = match fl.cx.decls.get("printf") {
+        Some(&f) => f,
+        None => {
+            let sig = Signature::new(&[fty, Type::ptr(IrSpace::Private)], Some(ret));
+            let f = fl.cx.module.add_function("printf", sig);
+            fl.cx.decls.insert("printf".to_string(), f);
+            f
+        }
+    };
+    fl.b.call(f, Some(ret), &[fmt, base])
+        .ok_or_else(|| LowerError::new("printf returns int"))
 }
 
 /// A call to the builtin library's function for this overload, declared on first use.
@@ -786,8 +1464,17 @@ fn library_call(
     args: &[Expr],
     rt: TypeId,
 ) -> Res<Option<Value>> {
+    // 6.15.2: native_ and half_ functions have implementation-defined (native) or loose
+    // (half) precision; the full-precision function meets both.
+    let name = name
+        .strip_prefix("native_")
+        .or_else(|| name.strip_prefix("half_"))
+        .unwrap_or(name);
     let mut mangled = name.to_string();
-    for p in params {
+    // 6.15.10: the address-space queries take any generic pointer; their IR signature does
+    // not depend on the pointee, so neither does their name.
+    let any_pointee = matches!(name, "to_global" | "to_local" | "to_private" | "get_fence");
+    for p in params.iter().filter(|_| !any_pointee) {
         mangled.push('.');
         mangled.push_str(&fl.cx.mangle_type(*p));
     }

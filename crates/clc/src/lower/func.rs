@@ -41,6 +41,15 @@ pub(crate) enum LVal {
         volatile: bool,
         lanes: Vec<u8>,
     },
+    /// The lane `lanes[idx]` of a vector in memory, `idx` known at run time only (an `i64`).
+    DynLane {
+        addr: Value,
+        vty: TypeId,
+        align: u32,
+        volatile: bool,
+        lanes: Vec<u8>,
+        idx: Value,
+    },
 }
 
 pub(crate) struct FnLower<'a, 'p, 'f> {
@@ -306,7 +315,32 @@ impl FnLower<'_, '_, '_> {
                 let v = self.b.load(mt, *addr, *align, *volatile);
                 Ok(self.swizzle_value(v, lanes))
             }
+            LVal::DynLane {
+                addr,
+                vty,
+                align,
+                volatile,
+                lanes,
+                idx,
+            } => {
+                let mt = self.reg(*vty)?;
+                let v = self.b.load(mt, *addr, *align, *volatile);
+                Ok(self.dyn_extract(v, lanes, *idx))
+            }
         }
+    }
+
+    /// Lane `lanes[idx]` of `v` by a select chain (an out-of-range index reads lane
+    /// `lanes[0]`; 6.3.7 leaves it undefined).
+    pub fn dyn_extract(&mut self, v: Value, lanes: &[u8], idx: Value) -> Value {
+        let mut r = self.b.extractlane(v, lanes[0]);
+        for (k, &l) in lanes.iter().enumerate().skip(1) {
+            let kv = self.iconst(Type::I64, k as i64);
+            let c = self.b.icmp(IntCC::Eq, idx, kv);
+            let x = self.b.extractlane(v, l);
+            r = self.b.select(c, x, r);
+        }
+        r
     }
 
     pub fn swizzle_value(&mut self, v: Value, lanes: &[u8]) -> Value {
@@ -356,9 +390,29 @@ impl FnLower<'_, '_, '_> {
                 lanes,
             } => {
                 let mt = self.reg(*vty)?;
-                let mut whole = self.b.load(mt, *addr, *align, *volatile);
                 let n = mt.lanes();
                 let src_vec = self.b.value_type(v).is_vector();
+                let private = self.b.value_type(*addr).addr_space() == Some(IrSpace::Private);
+                if !private {
+                    // Memory other work-items may see: write only the named lanes (another
+                    // work-item may be writing the other lanes of the same vector).
+                    let es = mt.lane_type().bytes();
+                    for (i, &l) in lanes.iter().enumerate() {
+                        if u32::from(l) >= n {
+                            continue;
+                        }
+                        let x = if src_vec {
+                            self.b.extractlane(v, i as u8)
+                        } else {
+                            v
+                        };
+                        let off = i64::from(l) * i64::from(es);
+                        let at = self.offset(*addr, off);
+                        self.b.store(x, at, align_at(*align, off), *volatile);
+                    }
+                    return Ok(());
+                }
+                let mut whole = self.b.load(mt, *addr, *align, *volatile);
                 for (i, &l) in lanes.iter().enumerate() {
                     if u32::from(l) >= n {
                         continue;
@@ -369,6 +423,29 @@ impl FnLower<'_, '_, '_> {
                         v
                     };
                     whole = self.b.insertlane(whole, x, l);
+                }
+                self.b.store(whole, *addr, *align, *volatile);
+                Ok(())
+            }
+            LVal::DynLane {
+                addr,
+                vty,
+                align,
+                volatile,
+                lanes,
+                idx,
+            } => {
+                let mt = self.reg(*vty)?;
+                let mut whole = self.b.load(mt, *addr, *align, *volatile);
+                for (k, &l) in lanes.iter().enumerate() {
+                    if u32::from(l) >= mt.lanes() {
+                        continue;
+                    }
+                    let kv = self.iconst(Type::I64, k as i64);
+                    let c = self.b.icmp(IntCC::Eq, *idx, kv);
+                    let old = self.b.extractlane(whole, l);
+                    let lane = self.b.select(c, v, old);
+                    whole = self.b.insertlane(whole, lane, l);
                 }
                 self.b.store(whole, *addr, *align, *volatile);
                 Ok(())
@@ -477,7 +554,7 @@ impl FnLower<'_, '_, '_> {
             }
             Init::List(lt, items) => {
                 let lt = *lt;
-                if let CType::Vector(s, n) = *self.cx.ty(lt) {
+                if let CType::Vector(_, n) = *self.cx.ty(lt) {
                     let vt = self.reg(lt)?;
                     let mut lanes = Vec::new();
                     for it in items {
@@ -499,7 +576,6 @@ impl FnLower<'_, '_, '_> {
                             }
                         }
                     }
-                    let _ = s;
                     while lanes.len() < n as usize {
                         let z = self.zero(vt.lane_type());
                         lanes.push(z);
@@ -818,8 +894,20 @@ impl FnLower<'_, '_, '_> {
                     Place::Global(g, space)
                 }
                 None => {
-                    let name = &self.cx.p.vars[v.0 as usize].name;
-                    return self.err(format!("variable '{name}' has no storage (extern?)"));
+                    // An `extern` declaration names the definition of the same name.
+                    let p = self.cx.p;
+                    let name = &p.vars[v.0 as usize].name;
+                    let def = p.globals.iter().find(|(d, _)| {
+                        let dv = &p.vars[d.0 as usize];
+                        dv.kind == VarKind::Global && &dv.name == name
+                    });
+                    match def.and_then(|(d, _)| self.cx.globals.get(d)) {
+                        Some(&g) => Place::Global(g, self.cx.module.globals[g].space),
+                        None => {
+                            return self
+                                .err(format!("variable '{name}' is declared but never defined"))
+                        }
+                    }
                 }
             },
         };
@@ -893,7 +981,9 @@ impl FnLower<'_, '_, '_> {
                             volatile,
                             ..
                         } => (addr, align, volatile),
-                        LVal::Lanes { .. } => return self.err("member of vector lanes"),
+                        LVal::Lanes { .. } | LVal::DynLane { .. } => {
+                            return self.err("member of vector lanes")
+                        }
                     }
                 } else {
                     let a = self.val(base)?;
@@ -941,59 +1031,93 @@ impl FnLower<'_, '_, '_> {
                         .map(|&i| lanes.get(i as usize).copied().unwrap_or(i))
                         .collect(),
                 }),
+                LVal::DynLane { .. } => self.err("a swizzle of a scalar"),
             },
             ExprKind::VecElem(base, idx) => {
-                let (addr, align, volatile) = if self.is_lvalue(base) {
-                    match self.lvalue(base)? {
-                        LVal::Mem {
+                if !self.is_lvalue(base) {
+                    return self.err("a run-time lane of a vector value is not an lvalue");
+                }
+                let i = self.int_resize_val(idx)?;
+                match self.lvalue(base)? {
+                    LVal::Mem {
+                        addr,
+                        ty,
+                        align,
+                        volatile,
+                    } => {
+                        let n = self.reg(ty)?.lanes() as u8;
+                        if self.b.value_type(addr).addr_space() == Some(IrSpace::Private) {
+                            // Private vectors stay whole (mem2reg promotes them): lanes are
+                            // picked and replaced with selects.
+                            return Ok(LVal::DynLane {
+                                addr,
+                                vty: ty,
+                                align,
+                                volatile,
+                                lanes: (0..n).collect(),
+                                idx: i,
+                            });
+                        }
+                        let es = self.cx.size_of(e.ty) as i64;
+                        let k = self.iconst(Type::I64, es);
+                        let off = self.b.imul(i, k);
+                        let addr = self.b.ptradd(addr, off);
+                        Ok(LVal::Mem {
                             addr,
-                            align,
+                            ty: e.ty,
+                            align: align.min(es as u32).max(1),
                             volatile,
-                            ..
-                        } => (addr, align, volatile),
-                        LVal::Lanes {
-                            addr,
-                            vty,
-                            align,
-                            volatile,
-                            lanes,
-                        } => {
-                            // A run-time lane of a swizzle: spill the selected lanes.
-                            let lv = LVal::Lanes {
+                        })
+                    }
+                    LVal::Lanes {
+                        addr,
+                        vty,
+                        align,
+                        volatile,
+                        lanes,
+                    } => {
+                        if self.b.value_type(addr).addr_space() == Some(IrSpace::Private) {
+                            return Ok(LVal::DynLane {
                                 addr,
                                 vty,
                                 align,
                                 volatile,
                                 lanes,
-                            };
-                            let v = self.load(&lv)?;
-                            let a = self.temp(base.ty);
-                            self.b.store(v, a, self.cx.align_of(base.ty), false);
-                            (a, self.cx.align_of(base.ty), false)
+                                idx: i,
+                            });
                         }
+                        // Shared memory: the element's own address (lane lanes[i]).
+                        let mut lane = self.iconst(Type::I64, i64::from(lanes[0]));
+                        for (k, &l) in lanes.iter().enumerate().skip(1) {
+                            let kv = self.iconst(Type::I64, k as i64);
+                            let c = self.b.icmp(IntCC::Eq, i, kv);
+                            let lv = self.iconst(Type::I64, i64::from(l));
+                            lane = self.b.select(c, lv, lane);
+                        }
+                        let es = self.cx.size_of(e.ty) as i64;
+                        let k = self.iconst(Type::I64, es);
+                        let off = self.b.imul(lane, k);
+                        let addr = self.b.ptradd(addr, off);
+                        Ok(LVal::Mem {
+                            addr,
+                            ty: e.ty,
+                            align: align.min(es as u32).max(1),
+                            volatile,
+                        })
                     }
-                } else {
-                    let v = self.val(base)?;
-                    let a = self.temp(base.ty);
-                    self.b.store(v, a, self.cx.align_of(base.ty), false);
-                    (a, self.cx.align_of(base.ty), false)
-                };
-                let es = self.cx.size_of(e.ty) as i64;
-                let i = self.val(idx)?;
-                let i = self.int_resize(i, self.cx.is_signed(idx.ty), Type::I64);
-                let k = self.iconst(Type::I64, es);
-                let off = self.b.imul(i, k);
-                let addr = self.b.ptradd(addr, off);
-                Ok(LVal::Mem {
-                    addr,
-                    ty: e.ty,
-                    align: align.min(es as u32).max(1),
-                    volatile,
-                })
+                    LVal::DynLane { .. } => self.err("a lane of a scalar"),
+                }
             }
             ExprKind::Cast(CastKind::NoOp, x) => self.lvalue(x),
             _ => self.err("expression is not an lvalue"),
         }
+    }
+
+    /// The value of an integer expression as an `i64` (zero- or sign-extended by its type).
+    pub fn int_resize_val(&mut self, e: &Expr) -> Res<Value> {
+        let v = self.val(e)?;
+        let signed = self.cx.is_signed(e.ty);
+        Ok(self.int_resize(v, signed, Type::I64))
     }
 
     /// Resizes an integer value (scalar or vector lanes) to `to`'s lane width.
@@ -1023,9 +1147,8 @@ impl FnLower<'_, '_, '_> {
             return Ok(v);
         };
         let fsigned = self.cx.is_signed(from);
-        let tsigned = self.cx.is_signed(to);
         let tt = scalar_ir(ts).vector(u32::from(fl)).unwrap_or(scalar_ir(ts));
-        let r = self.convert_scalar(v, fs, fsigned, ts, tsigned, tt);
+        let r = self.convert_scalar(v, fs, fsigned, ts, tt);
         if fl == 1 && tl > 1 {
             Ok(self.b.splat(r, u32::from(tl)))
         } else {
@@ -1039,7 +1162,6 @@ impl FnLower<'_, '_, '_> {
         fs: Scalar,
         fsigned: bool,
         ts: Scalar,
-        _tsigned: bool,
         tt: Type,
     ) -> Value {
         if ts == Scalar::Bool {
@@ -1120,9 +1242,17 @@ impl FnLower<'_, '_, '_> {
                     self.swizzle_value(v, idx)
                 }
             }
-            ExprKind::VecElem(..) => {
-                let lv = self.lvalue(e)?;
-                self.load(&lv)?
+            ExprKind::VecElem(base, idx) => {
+                if self.is_lvalue(base) {
+                    let lv = self.lvalue(e)?;
+                    self.load(&lv)?
+                } else {
+                    let v = self.val(base)?;
+                    let i = self.int_resize_val(idx)?;
+                    let n = self.b.value_type(v).lanes() as u8;
+                    let lanes: Vec<u8> = (0..n).collect();
+                    self.dyn_extract(v, &lanes, i)
+                }
             }
             ExprKind::Load(x) => {
                 let lv = self.lvalue(x)?;
@@ -1233,7 +1363,9 @@ impl FnLower<'_, '_, '_> {
             ExprKind::Call(callee, args) => return self.call(callee, args, e.ty),
             ExprKind::AddrOf(x) => match self.lvalue(x)? {
                 LVal::Mem { addr, .. } => addr,
-                LVal::Lanes { .. } => return self.err("address of vector lanes"),
+                LVal::Lanes { .. } | LVal::DynLane { .. } => {
+                    return self.err("address of vector lanes")
+                }
             },
             ExprKind::VecLit(parts) => {
                 let vt = self.reg(e.ty)?;
@@ -1290,8 +1422,12 @@ impl FnLower<'_, '_, '_> {
         if k == CastKind::ArrayToPointer {
             return match self.lvalue(x)? {
                 LVal::Mem { addr, .. } => Ok(Some(addr)),
-                LVal::Lanes { .. } => self.err("array of vector lanes"),
+                LVal::Lanes { .. } | LVal::DynLane { .. } => self.err("array of vector lanes"),
             };
+        }
+        if k == CastKind::ToBool && !self.cx.p.types.is_vector(x.ty) {
+            // 6.3.1.2 (C99): compares unequal to 0; comparisons give their i1 directly.
+            return Ok(Some(self.cond(x)?));
         }
         if k == CastKind::NullToPointer {
             if !matches!(x.kind, ExprKind::IntConst(_)) {

@@ -2,7 +2,8 @@
 //!
 //! The translation is mechanical; sema has already made every conversion explicit.
 //!
-//! - Every function becomes an IR function of the same name; kernels carry
+//! - Every function becomes an IR function of the same name (overloadable functions are
+//!   named by their parameter types as builtins are below: `h.float`); kernels carry
 //!   [`ferrocl_ir::KernelInfo`]. Program-scope variables, function-scope `static` and
 //!   `__constant` variables become module globals named as written (function-scope ones
 //!   `function.variable`); each kernel-scope `__local` variable is one global in the `local`
@@ -18,14 +19,24 @@
 //!   `ptr.private` to a copy the caller makes (kernels included: the runtime passes the
 //!   address of the argument's bytes); an aggregate result is written through a hidden first
 //!   parameter, a `ptr.private` to the caller's temporary.
-//! - Builtins that are one IR operation (or a few) are expanded in place; every other builtin
-//!   is a call to a declared function that the builtin library defines. Its name is the
-//!   builtin's name and the overload's parameter types, each as OpenCL C spells it, joined
-//!   by dots: `sin.float4`, `pow.float.float`, `upsample.char.uchar`. A pointer parameter is
-//!   `<space>_ptr_<pointee>`, qualifiers dropped: `fract.float4.private_ptr_float4`,
-//!   `vload_half4.ulong.constant_ptr_half`. Opaque types use their names (`event_t`).
-//!   A variadic builtin (`printf`) adds the types of the extra arguments after a `...`
-//!   component: `printf.constant_ptr_char....int.float`.
+//! - Builtins that are one IR operation, or a few, are expanded in place: work-item queries,
+//!   barriers and fences, atomics, conversions, reinterpretations, vector loads and stores
+//!   (half ones included), relational, common, geometric (dot, cross, length, distance,
+//!   fast_*) and most integer functions, shuffles, async copies (shared over the
+//!   work-group; `wait_group_events` is a barrier) and the work-group collective functions
+//!   (through a `local` scratch array `.work_group_scratch`). `native_` and `half_`
+//!   functions without an instruction use the full-precision function.
+//! - Every other builtin is a call to a declared function that the builtin library defines.
+//!   Its name is the builtin's name and the overload's parameter types, each as OpenCL C
+//!   spells it, joined by dots: `sin.float4`, `pow.float.float`, `ldexp.float4.int`. A
+//!   pointer parameter is `<space>_ptr_<pointee>`, qualifiers dropped:
+//!   `fract.float4.private_ptr_float4`. Opaque types use their names (`event_t`,
+//!   `image2d_t`). `printf` is one function, `@printf(ptr.constant, ptr.private) -> i32`:
+//!   the format and a private buffer holding the other arguments, each at the next offset
+//!   aligned to its size (a 3-lane vector takes 4 lanes, a pointer 8 bytes, a bool an
+//!   `int`). The address-space queries
+//!   `to_global`, `to_local`, `to_private` and `get_fence` take any generic pointer and are
+//!   named without parameter types.
 
 mod builtins;
 mod func;
@@ -247,6 +258,10 @@ impl<'p> ModCtx<'p> {
 
     fn declare_functions(&mut self) -> Res<()> {
         let p = self.p;
+        let mut uses: HashMap<&str, u32> = HashMap::new();
+        for f in &p.functions {
+            *uses.entry(f.name.as_str()).or_default() += 1;
+        }
         for f in &p.functions {
             let mut params = Vec::new();
             let mut ret = self.reg_type(f.ret);
@@ -261,9 +276,21 @@ impl<'p> ModCtx<'p> {
                         .ok_or_else(|| LowerError::new("parameter of type void"))?,
                 );
             }
+            // Overloadable functions (a clang extension) share a name: each overload is named
+            // like a builtin, by its parameter types (`h.float`, `h.int`).
+            let name = if uses[f.name.as_str()] > 1 {
+                let mut n = f.name.clone();
+                for v in &f.params {
+                    n.push('.');
+                    n.push_str(&self.mangle_type(p.vars[v.0 as usize].ty.ty));
+                }
+                n
+            } else {
+                f.name.clone()
+            };
             let id = self
                 .module
-                .add_function(&f.name, ir::Signature::new(&params, ret));
+                .add_function(&name, ir::Signature::new(&params, ret));
             self.funcs.push(id);
         }
         for k in &p.kernels {
@@ -431,6 +458,22 @@ impl<'p> ModCtx<'p> {
             .map(|i| format!("{name}.{i}"))
             .find(|n| self.module.global_by_name(n).is_none())
             .expect("a free name")
+    }
+
+    /// The `local` scratch array of the work-group collective functions: one 8-byte slot
+    /// per work-item of the largest work-group the CPU device runs (4096).
+    pub fn work_group_scratch(&mut self) -> Global {
+        const NAME: &str = ".work_group_scratch";
+        if let Some(g) = self.module.global_by_name(NAME) {
+            return g;
+        }
+        self.module.add_global(GlobalData {
+            name: NAME.to_string(),
+            space: IrSpace::Local,
+            size: 4096 * 8,
+            align: 8,
+            init: None,
+        })
     }
 
     /// The constant global holding a string literal's bytes (zero-padded to `size`).
@@ -695,7 +738,8 @@ impl<'p> ModCtx<'p> {
             }
             ExprKind::Binary(op, a, b) => {
                 let (la, lb) = (self.const_eval(a)?, self.const_eval(b)?);
-                let signed = self.is_signed(a.ty);
+                // Lanes hold their values wrapped to the type (unsigned ones non-negative),
+                // so i128 arithmetic gives the C result for either signedness.
                 let mut out = Vec::new();
                 for (x, y) in la.into_iter().zip(lb) {
                     out.push(match (x, y) {
@@ -721,7 +765,6 @@ impl<'p> ModCtx<'p> {
                                 BinOp::LogOr => (x != 0 || y != 0) as i128,
                                 _ => return Err(bad()),
                             };
-                            let _ = signed;
                             CV::I(self.wrap(v, e.ty))
                         }
                         (CV::F(x), CV::F(y)) => match op {

@@ -209,7 +209,8 @@ pub struct Stmt {
 pub enum StmtKind {
     Expr(Option<Expr>),
     Decl(DeclGroup),
-    Compound(Vec<Stmt>),
+    /// The statements and the location of the closing brace.
+    Compound(Vec<Stmt>, Loc),
     If(Expr, Box<Stmt>, Option<Box<Stmt>>),
     While(Expr, Box<Stmt>),
     DoWhile(Box<Stmt>, Expr),

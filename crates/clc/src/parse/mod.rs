@@ -644,7 +644,6 @@ impl<'a> Parser<'a> {
         let mut named: Option<(BaseType, String)> = None;
         let mut keyword_base: Option<(Scalar, &'static str)> = None;
         let mut void = false;
-        let mut any = false;
         let mut body_defined = false;
         loop {
             let t = self.tok();
@@ -756,7 +755,6 @@ impl<'a> Parser<'a> {
                         self.error(t.loc, "complex types are not supported in OpenCL C");
                     }
                     Struct | Union => {
-                        any = true;
                         let r = self.record_spec(k == Union);
                         body_defined = r.fields.is_some();
                         let name = r
@@ -768,7 +766,6 @@ impl<'a> Parser<'a> {
                         continue;
                     }
                     Enum => {
-                        any = true;
                         let e = self.enum_spec();
                         body_defined = e.enumerators.is_some();
                         let name = e
@@ -780,7 +777,6 @@ impl<'a> Parser<'a> {
                     }
                     _ => break,
                 }
-                any = true;
                 self.bump();
                 continue;
             }
@@ -800,7 +796,6 @@ impl<'a> Parser<'a> {
                     self.builtin_type(t).unwrap_or(BaseType::Typedef(t.sym))
                 };
                 named = Some((base, name));
-                any = true;
                 self.bump();
                 continue;
             }
@@ -854,31 +849,15 @@ impl<'a> Parser<'a> {
             } else {
                 Scalar::Int
             };
-            if signed + unsigned + short + long + int + char_ == 0 && !any {
+            if signed + unsigned + short + long + int + char_ == 0 {
+                // Qualifiers, storage classes or attributes but no type (C99 6.7.2p2).
                 let t = self.tok();
-                if t.kind == Tok::Ident
-                    && self.peek_n(1).kind != Tok::LParen
-                    && !spec.attrs.is_empty()
-                    || spec.space.is_some()
-                    || spec.quals.is_const
-                    || spec.storage.is_some()
-                    || spec.is_kernel
-                {
-                    if t.kind == Tok::Ident && matches!(self.peek_n(1).kind, Tok::Ident | Tok::Star)
-                    {
-                        let name = self.text(t);
-                        self.error(t.loc, format!("unknown type name '{name}'"));
-                        self.bump();
-                    } else {
-                        self.error(t.loc, "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int");
-                    }
-                } else if t.kind == Tok::Ident {
+                if t.kind == Tok::Ident && matches!(self.peek_n(1).kind, Tok::Ident | Tok::Star) {
                     let name = self.text(t);
                     self.error(t.loc, format!("unknown type name '{name}'"));
                     self.bump();
                 } else {
-                    let d = self.describe_tok(t);
-                    self.error(t.loc, format!("expected a type, found {d}"));
+                    self.error(t.loc, "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int");
                 }
             }
             spec.base = BaseType::Scalar(s);
@@ -1315,13 +1294,14 @@ impl<'a> Parser<'a> {
             self.pop_scope();
             self.leave();
         }
+        let end = self.loc();
         if !self.eat(Tok::RBrace) {
             let l = self.loc();
             self.error(l, "expected '}'");
             self.note(loc, "to match this '{'");
         }
         Stmt {
-            kind: StmtKind::Compound(list),
+            kind: StmtKind::Compound(list, end),
             loc,
             attrs: vec![],
             unroll: None,

@@ -9,6 +9,31 @@ use crate::builtins::{self, PElem, Pt};
 use crate::diag::Loc;
 use crate::parse::ast::{self, BinOp, UnOp};
 
+/// Levenshtein distance (for "did you mean" suggestions), capped at 3.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len().abs_diff(b.len()) > 2 {
+        return 3;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + (ca != cb) as usize)
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()].min(3)
+}
+
+/// Close enough to suggest: at most 2 edits, and fewer than a third of the name.
+fn close(a: &str, b: &str) -> bool {
+    let d = edit_distance(a, b);
+    d <= 2 && d * 3 <= a.len().max(b.len()) && a != b
+}
+
 fn mk(kind: ExprKind, ty: TypeId, loc: Loc) -> Expr {
     Expr { kind, ty, loc }
 }
@@ -28,6 +53,29 @@ fn cl_rank(s: Scalar) -> u32 {
 impl Sema<'_> {
     fn error_expr(&self, loc: Loc) -> Expr {
         mk(ExprKind::Error, TypeId(0), loc)
+    }
+
+    /// A name in scope (variable, function, enumerator) close to `name`.
+    fn similar_in_scope(&self, name: &str) -> Option<String> {
+        let mut best: Option<(usize, String)> = None;
+        for scope in &self.scopes {
+            for (&sym, b) in scope {
+                if matches!(b, Binding::Typedef(_)) {
+                    continue;
+                }
+                let cand = self.interner.name(sym);
+                if close(name, cand) {
+                    let d = edit_distance(name, cand);
+                    if best
+                        .as_ref()
+                        .is_none_or(|(bd, bn)| (d, cand) < (*bd, bn.as_str()))
+                    {
+                        best = Some((d, cand.to_string()));
+                    }
+                }
+            }
+        }
+        best.map(|b| b.1)
     }
 
     fn is_poisoned(&self, v: VarId) -> bool {
@@ -129,7 +177,7 @@ impl Sema<'_> {
     pub fn promote_ty(&mut self, t: TypeId) -> TypeId {
         match self.types.get(t) {
             Type::Scalar(s) if s.is_integer() && s.rank() < Scalar::Int.rank() => self.types.int(),
-            Type::Enum(_) => self.types.scalar(Scalar::UInt),
+            Type::Enum(_) => self.types.int(),
             _ => t,
         }
     }
@@ -515,8 +563,13 @@ impl Sema<'_> {
                 }
                 None => {
                     let n = self.name(*s).to_string();
-                    self.diags
-                        .error(loc, format!("use of undeclared identifier '{n}'"));
+                    let msg = match self.similar_in_scope(&n) {
+                        Some(m) => {
+                            format!("use of undeclared identifier '{n}'; did you mean '{m}'?")
+                        }
+                        None => format!("use of undeclared identifier '{n}'"),
+                    };
+                    self.diags.error(loc, msg);
                     self.error_expr(loc)
                 }
             },
@@ -726,6 +779,27 @@ impl Sema<'_> {
             self.diags
                 .error(loc, format!("array type '{tn}' is not assignable"));
             return false;
+        }
+        // 6.11.p: OpenCL C 1.0 without cl_khr_byte_addressable_store cannot write types
+        // narrower than 32 bits through pointers, arrays or struct fields.
+        if self.opts.version == 100
+            && matches!(e.kind, ExprKind::Deref(_) | ExprKind::Member(..))
+            && !self
+                .cfg
+                .extensions
+                .iter()
+                .any(|x| x == "cl_khr_byte_addressable_store")
+        {
+            let narrow = match self.types.get(e.ty) {
+                Type::Scalar(s) => s.size() < 4 && *s != Scalar::Bool,
+                Type::Vector(s, 2) => s.size() == 1,
+                _ => false,
+            };
+            if narrow {
+                let tn = self.types.name(e.ty);
+                self.diags.error(loc, format!("writes to '{tn}' through a pointer, array or struct field require cl_khr_byte_addressable_store in OpenCL C 1.0"));
+                return false;
+            }
         }
         if matches!(self.types.get(e.ty), Type::Atomic(_) | Type::AtomicFlag) {
             let tn = self.types.name(e.ty);
@@ -1951,6 +2025,18 @@ impl Sema<'_> {
                 name_loc,
                 format!("implicit declaration of function '{name}' is invalid in OpenCL"),
             );
+            let near = self.similar_in_scope(name).or_else(|| {
+                builtins::table_names()
+                    .filter(|b| close(name, b))
+                    .filter(|b| {
+                        !builtins::lookup_cached(b, &self.cfg, self.cfg_fingerprint).is_empty()
+                    })
+                    .min_by_key(|b| (edit_distance(name, b), b.to_string()))
+                    .map(str::to_string)
+            });
+            if let Some(m) = near {
+                self.diags.note(name_loc, format!("did you mean '{m}'?"));
+            }
             return self.error_expr(loc);
         }
         let mut best: Vec<(u32, usize)> = Vec::new();
@@ -2521,7 +2607,7 @@ impl Sema<'_> {
         let bits_of = |t: TypeId| -> Option<(u32, bool)> {
             match self.types.get(t) {
                 Type::Scalar(s) if s.is_integer() => Some((s.size() * 8, s.is_signed())),
-                Type::Enum(_) => Some((32, false)),
+                Type::Enum(_) => Some((32, true)),
                 _ => None,
             }
         };

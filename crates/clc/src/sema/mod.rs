@@ -32,6 +32,9 @@ pub struct LangOpts {
     pub pointer_size: u64,
 }
 
+/// Entries an initializer list may hold (they are stored densely up to the last one).
+const MAX_INIT_ENTRIES: usize = 1 << 22;
+
 /// A block literal being checked: the scope depth its body starts at, what it captures,
 /// and its result type (from its first `return`).
 #[derive(Clone, Debug, Default)]
@@ -1601,6 +1604,7 @@ impl<'a> Sema<'a> {
         self.labels.clear();
         self.gotos.clear();
         self.block_depth = 0;
+        let body_ast = body;
         let body = self.stmt(body);
         for (g, loc) in std::mem::take(&mut self.gotos) {
             if !self.labels.contains_key(&g) {
@@ -1609,40 +1613,78 @@ impl<'a> Sema<'a> {
             }
         }
         self.pop_scope();
+        // -Wreturn-type: a non-void function whose end is reachable. Conservative: only
+        // when the end is certainly reachable (see `falls_through`).
+        let ret = self.funcs[id.0 as usize].ret;
+        if !self.types.is_void(ret) && falls_through(&body) {
+            if let ast::StmtKind::Compound(_, end) = &body_ast.kind {
+                let msg = if contains_return(&body) {
+                    "non-void function does not return a value in all control paths"
+                } else {
+                    "non-void function does not return a value"
+                };
+                self.diags.warning(*end, msg);
+            }
+        }
         self.funcs[id.0 as usize].body = Some(body);
         self.cur_fn = None;
     }
 
-    /// 6.11.k: recursion is not supported. Every call from a function to one that can reach
-    /// it again is reported.
+    /// 6.11.k: recursion is not supported. Every call between two functions of one strongly
+    /// connected component of the call graph (or from a function to itself) is reported.
     fn check_recursion(&mut self) {
         let n = self.funcs.len();
         let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut redges: Vec<Vec<usize>> = vec![Vec::new(); n];
         for &(a, b, _) in &self.calls {
-            if !edges[a.0 as usize].contains(&(b.0 as usize)) {
-                edges[a.0 as usize].push(b.0 as usize);
+            edges[a.0 as usize].push(b.0 as usize);
+            redges[b.0 as usize].push(a.0 as usize);
+        }
+        // Kosaraju's algorithm, both passes iterative: finish order, then components on
+        // the reversed graph.
+        let mut order = Vec::with_capacity(n);
+        let mut seen = vec![false; n];
+        for start in 0..n {
+            if seen[start] {
+                continue;
+            }
+            seen[start] = true;
+            let mut stack = vec![(start, 0usize)];
+            while let Some((v, i)) = stack.last_mut() {
+                let v = *v;
+                if let Some(&w) = edges[v].get(*i) {
+                    *i += 1;
+                    if !seen[w] {
+                        seen[w] = true;
+                        stack.push((w, 0));
+                    }
+                } else {
+                    order.push(v);
+                    stack.pop();
+                }
             }
         }
-        let reaches = |from: usize, to: usize| -> bool {
-            let mut seen = vec![false; n];
-            let mut stack = vec![from];
-            while let Some(v) = stack.pop() {
-                if v == to {
-                    return true;
-                }
-                if std::mem::replace(&mut seen[v], true) {
-                    continue;
-                }
-                stack.extend(edges[v].iter().copied());
+        let mut comp = vec![usize::MAX; n];
+        for (c, &root) in order.iter().rev().enumerate() {
+            if comp[root] != usize::MAX {
+                continue;
             }
-            false
-        };
-        let mut calls = self.calls.clone();
-        let mut seen = std::collections::HashSet::new();
-        calls.retain(|(a, b, l)| seen.insert((a.0, b.0, l.file, l.offset)));
-        for (a, b, loc) in calls {
-            if reaches(b.0 as usize, a.0 as usize) {
-                let name = self.funcs[b.0 as usize].name.clone();
+            comp[root] = c;
+            let mut stack = vec![root];
+            while let Some(v) = stack.pop() {
+                for &w in &redges[v] {
+                    if comp[w] == usize::MAX {
+                        comp[w] = c;
+                        stack.push(w);
+                    }
+                }
+            }
+        }
+        let mut reported = std::collections::HashSet::new();
+        for (a, b, loc) in self.calls.clone() {
+            let (a, b) = (a.0 as usize, b.0 as usize);
+            if (a == b || comp[a] == comp[b]) && reported.insert((a, b, loc.file, loc.offset)) {
+                let name = self.funcs[b].name.clone();
                 self.diags.error(
                     loc,
                     format!("recursive call to '{name}' is not allowed in OpenCL C"),
@@ -1776,7 +1818,7 @@ impl<'a> Sema<'a> {
                     mk(StmtKind::Block(list))
                 }
             }
-            ast::StmtKind::Compound(list) => {
+            ast::StmtKind::Compound(list, _) => {
                 let outer = self.block_depth == 0;
                 self.block_depth += 1;
                 if !outer {
@@ -2258,7 +2300,9 @@ impl<'a> Sema<'a> {
 
     fn aggregate_len(&self, ty: TypeId) -> Option<usize> {
         match self.types.get(ty) {
-            Type::Array(_, n) => Some(n.unwrap_or(u64::MAX).min(1 << 20) as usize),
+            Type::Array(_, n) => {
+                Some(n.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX)))
+            }
             Type::Record(r) => {
                 let r = &self.types.records[*r as usize];
                 Some(r.fields.len())
@@ -2308,11 +2352,8 @@ impl<'a> Sema<'a> {
             return r;
         };
         let unsized_array = matches!(self.types.get(ty), Type::Array(_, None));
-        let mut out: Vec<Option<Init>> = if unsized_array {
-            Vec::new()
-        } else {
-            vec![None; len]
-        };
+        // Entries are stored up to the last one written; the rest of the object is zero.
+        let mut out: Vec<Option<Init>> = Vec::new();
         let mut idx = 0usize;
         while *pos < items.len() {
             let start = *pos;
@@ -2326,7 +2367,7 @@ impl<'a> Sema<'a> {
                     continue;
                 };
                 idx = i;
-                if unsized_array && idx >= out.len() {
+                if idx >= out.len() {
                     out.resize(idx + 1, None);
                 }
                 let mty = self.member_type(ty, idx);
@@ -2378,7 +2419,11 @@ impl<'a> Sema<'a> {
                 // Nothing consumed (an empty aggregate member): skip the item.
                 *pos += 1;
             }
-            if unsized_array && idx >= out.len() {
+            if idx >= MAX_INIT_ENTRIES {
+                self.diags.error(loc, format!("initializer list has more than the {MAX_INIT_ENTRIES} entries this compiler supports"));
+                break;
+            }
+            if idx >= out.len() {
                 out.resize(idx + 1, None);
             }
             out[idx] = val;
@@ -2410,7 +2455,12 @@ impl<'a> Sema<'a> {
                 let ce = self.expr(e);
                 let ce = self.rvalue(ce);
                 match self.const_int(&ce) {
-                    Some(v) if v >= 0 && (v as usize) < len => Some(v as usize),
+                    // Initializer lists are stored densely up to their last entry.
+                    Some(v) if v >= MAX_INIT_ENTRIES as i128 && (v as u128) < len as u128 => {
+                        self.diags.error(e.loc, format!("designated index {v} is beyond the {MAX_INIT_ENTRIES} initializer entries this compiler supports"));
+                        None
+                    }
+                    Some(v) if v >= 0 && (v as u128) < len as u128 => Some(v as usize),
                     Some(_) => {
                         self.diags
                             .error(e.loc, "array designator index exceeds array bounds");
@@ -2478,7 +2528,7 @@ impl<'a> Sema<'a> {
         };
         let mut list = match slot.take() {
             Some(Init::List(t, l)) if t == ty => l,
-            _ => vec![None; len],
+            _ => Vec::new(),
         };
         if i >= list.len() {
             list.resize(i + 1, None);
@@ -2545,6 +2595,62 @@ impl<'a> Sema<'a> {
         let base = self.base_type(&tn.spec);
         let (q, _) = self.declarator_type(base, tn.spec.space.is_some(), &tn.decl);
         q
+    }
+}
+
+/// Whether control can certainly reach the end of `s`. Unknown cases (switch, goto) count
+/// as not reaching it, so that the warning built on this never fires wrongly.
+fn falls_through(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Expr(_) | StmtKind::Decl(..) | StmtKind::Empty => true,
+        StmtKind::Return(_) | StmtKind::Goto(_) | StmtKind::Break | StmtKind::Continue => false,
+        StmtKind::Block(list) => list.iter().all(falls_through),
+        StmtKind::If(_, t, e) => match e {
+            Some(e) => falls_through(t) || falls_through(e),
+            None => true,
+        },
+        StmtKind::While(c, b, _) => !is_true(c) || contains_break(b),
+        StmtKind::For(_, c, _, b, _) => {
+            c.as_ref().is_some_and(|c| !is_true(c)) || contains_break(b)
+        }
+        StmtKind::DoWhile(b, c, _) => (falls_through(b) && !is_true(c)) || contains_break(b),
+        StmtKind::Switch(..) | StmtKind::Case(..) | StmtKind::Default(_) | StmtKind::Label(..) => {
+            false
+        }
+    }
+}
+
+/// A constant non-zero condition (`while (1)`, `for (;;)`).
+fn is_true(c: &Expr) -> bool {
+    match &c.kind {
+        ExprKind::IntConst(v) => *v != 0,
+        ExprKind::Cast(_, x) => is_true(x),
+        _ => false,
+    }
+}
+
+/// A `break` that leaves this loop (not one inside a nested loop or switch).
+fn contains_break(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Break => true,
+        StmtKind::Block(list) => list.iter().any(contains_break),
+        StmtKind::If(_, t, e) => contains_break(t) || e.as_deref().is_some_and(contains_break),
+        StmtKind::Label(_, b) | StmtKind::Case(_, b) | StmtKind::Default(b) => contains_break(b),
+        _ => false,
+    }
+}
+
+fn contains_return(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) => true,
+        StmtKind::Block(list) => list.iter().any(contains_return),
+        StmtKind::If(_, t, e) => contains_return(t) || e.as_deref().is_some_and(contains_return),
+        StmtKind::While(_, b, _)
+        | StmtKind::DoWhile(b, _, _)
+        | StmtKind::For(_, _, _, b, _)
+        | StmtKind::Switch(_, b) => contains_return(b),
+        StmtKind::Label(_, b) | StmtKind::Case(_, b) | StmtKind::Default(b) => contains_return(b),
+        _ => false,
     }
 }
 

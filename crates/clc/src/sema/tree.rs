@@ -146,7 +146,8 @@ impl Expr {
     }
 }
 
-/// An initializer with designators resolved: lists are positional, `None` entries are zero.
+/// An initializer with designators resolved: lists are positional; `None` entries, and
+/// everything after the last entry, are zero.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Init {
     Expr(Expr),

@@ -317,7 +317,8 @@ impl Types {
         match self.get(id) {
             Type::Scalar(s) => Some((*s, 1)),
             Type::Vector(s, n) => Some((*s, *n)),
-            Type::Enum(_) => Some((Scalar::UInt, 1)),
+            // Enumerations are compatible with int (C99 6.7.2.2p4; clang picks int too).
+            Type::Enum(_) => Some((Scalar::Int, 1)),
             _ => None,
         }
     }
