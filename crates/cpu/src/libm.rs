@@ -590,7 +590,8 @@ relational! {
     "isgreaterequal" isgreaterequal_ = |x, y| x >= y;
     "isless" isless_ = |x, y| x < y;
     "islessequal" islessequal_ = |x, y| x <= y;
-    "islessgreater" islessgreater_ = |x, y| x < y || x > y;
+    // Ordered and unequal: false when either is a NaN (so not `x != y`).
+    "islessgreater" islessgreater_ = |x, y| x.partial_cmp(&y).is_some_and(|o| o != std::cmp::Ordering::Equal);
     "isordered" isordered_ = |x, y| !x.is_nan() && !y.is_nan();
     "isunordered" isunordered_ = |x, y| x.is_nan() || y.is_nan();
 }
