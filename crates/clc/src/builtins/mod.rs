@@ -109,7 +109,10 @@ const ALL_LANES: [u8; 6] = [1, 2, 3, 4, 8, 16];
 /// T's lanes, R relational result (int for scalars, same-size signed vector otherwise), Ki/Ku
 /// same-size signed/unsigned with T's lanes, @ the atomic type of T, `X*s` pointer to X in
 /// space s (g global, l local, p private, c constant, G generic, A = g/l/p plus G where the
-/// target has it, N = A plus c); a leading `c`/`v` makes the pointee const/volatile.
+/// target has it, N = A plus c, B = g/l/p plus G independently of the other pointers: the
+/// `expected` pointer of the C11 compare-exchange functions, which OpenCL C 3.0 without the
+/// generic address space allows in any named space whatever the object's); a leading `c`/`v`
+/// makes the pointee const/volatile.
 /// Requirements: "" always; "2.0:feature" OpenCL C 2.0, or 3.0 with the feature; "img"
 /// image support; "ext:name" an extension or feature.
 const TABLE: &[Row] = &[
@@ -219,9 +222,9 @@ const TABLE: &[Row] = &[
     ("atomic_exchange", "T(v@*A,T)", "A", "2.0:__opencl_c_atomic_order_seq_cst"),
     ("atomic_exchange_explicit", "T(v@*A,T,order)", "A", "2.0:"),
     ("atomic_exchange_explicit", "T(v@*A,T,order,scope)", "A", "2.0:"),
-    ("atomic_compare_exchange_strong atomic_compare_exchange_weak", "bool(v@*A,T*A,T)", "A", "2.0:__opencl_c_atomic_order_seq_cst"),
-    ("atomic_compare_exchange_strong_explicit atomic_compare_exchange_weak_explicit", "bool(v@*A,T*A,T,order,order)", "A", "2.0:"),
-    ("atomic_compare_exchange_strong_explicit atomic_compare_exchange_weak_explicit", "bool(v@*A,T*A,T,order,order,scope)", "A", "2.0:"),
+    ("atomic_compare_exchange_strong atomic_compare_exchange_weak", "bool(v@*A,T*B,T)", "A", "2.0:__opencl_c_atomic_order_seq_cst"),
+    ("atomic_compare_exchange_strong_explicit atomic_compare_exchange_weak_explicit", "bool(v@*A,T*B,T,order,order)", "A", "2.0:"),
+    ("atomic_compare_exchange_strong_explicit atomic_compare_exchange_weak_explicit", "bool(v@*A,T*B,T,order,order,scope)", "A", "2.0:"),
     ("atomic_fetch_add atomic_fetch_sub atomic_fetch_or atomic_fetch_xor atomic_fetch_and atomic_fetch_min atomic_fetch_max", "T(v@*A,T)", "Ai", "2.0:__opencl_c_atomic_order_seq_cst"),
     ("atomic_fetch_add_explicit atomic_fetch_sub_explicit atomic_fetch_or_explicit atomic_fetch_xor_explicit atomic_fetch_and_explicit atomic_fetch_min_explicit atomic_fetch_max_explicit", "T(v@*A,T,order)", "Ai", "2.0:"),
     ("atomic_fetch_add_explicit atomic_fetch_sub_explicit atomic_fetch_or_explicit atomic_fetch_xor_explicit atomic_fetch_and_explicit atomic_fetch_min_explicit atomic_fetch_max_explicit", "T(v@*A,T,order,scope)", "Ai", "2.0:"),
@@ -711,10 +714,25 @@ fn spaces_for(template: &str, cfg: &Config) -> Vec<AddrSpace> {
 }
 
 fn expand_row(row: &Row, cfg: &Config, out: &mut Vec<Sig>) {
-    let (ret, params) = parse_template(row.1);
-    let fam_n = row.2 == "n";
-    for (s, n) in family(row.2) {
-        for space in spaces_for(row.1, cfg) {
+    if row.1.contains("*B") {
+        let mut letters = vec!["g", "l", "p"];
+        if cfg.generic {
+            letters.push("G");
+        }
+        for letter in letters {
+            let template = row.1.replace("*B", &format!("*{letter}"));
+            expand_template(&template, row.2, cfg, out);
+        }
+    } else {
+        expand_template(row.1, row.2, cfg, out);
+    }
+}
+
+fn expand_template(template: &str, family_name: &str, cfg: &Config, out: &mut Vec<Sig>) {
+    let (ret, params) = parse_template(template);
+    let fam_n = family_name == "n";
+    for (s, n) in family(family_name) {
+        for space in spaces_for(template, cfg) {
             let Some(ret) = template_type(ret, s, n, space, fam_n) else {
                 continue;
             };
