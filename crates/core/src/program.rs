@@ -248,6 +248,34 @@ impl Program {
             .collect()
     }
 
+    /// Marks the builds of `targets` as in progress, all at once under the lock. 5.8.6:
+    /// CL_INVALID_OPERATION "if the build of a program executable for any of the devices listed
+    /// in device_list by a previous call to clBuildProgram for program has not completed".
+    fn claim(&self, targets: &[usize]) -> ClResult<()> {
+        let mut state = self.lock();
+        if targets
+            .iter()
+            .any(|&i| state.builds[i].status == BuildStatus::InProgress)
+        {
+            return Err(ClError::InvalidOperation);
+        }
+        for &i in targets {
+            state.builds[i].status = BuildStatus::InProgress;
+        }
+        Ok(())
+    }
+
+    /// Ends the claim of [`Program::claim`]: a build left in progress by an early error
+    /// returns to "none".
+    fn release(&self, targets: &[usize]) {
+        let mut state = self.lock();
+        for &i in targets {
+            if state.builds[i].status == BuildStatus::InProgress {
+                state.builds[i].status = BuildStatus::None;
+            }
+        }
+    }
+
     /// Records a device's finished stage; a failure keeps the log.
     fn record(&self, i: usize, build: DeviceBuild, module: Option<Arc<Module>>) {
         let mut state = self.lock();
@@ -284,14 +312,21 @@ impl Program {
         if self.has_kernels() {
             return Err(ClError::InvalidOperation);
         }
+        let targets = self.targets(devices)?;
+        self.claim(&targets)?;
+        let result = self.build_claimed(&targets, options);
+        self.release(&targets);
+        result
+    }
+
+    fn build_claimed(&self, targets: &[usize], options: &str) -> ClResult<()> {
         let mut failed = false;
-        for i in self.targets(devices)? {
+        for &i in targets {
             let mut build = DeviceBuild {
                 status: BuildStatus::InProgress,
                 options: options.to_string(),
                 ..DeviceBuild::default()
             };
-            self.lock().builds[i] = build.clone();
             let module = match &self.origin {
                 Origin::Source(_) => match self.compile_source(i, options, &[]) {
                     Ok(c) => {
@@ -367,8 +402,21 @@ impl Program {
         if self.has_kernels() {
             return Err(ClError::InvalidOperation);
         }
+        let targets = self.targets(devices)?;
+        self.claim(&targets)?;
+        let result = self.compile_claimed(&targets, options, headers);
+        self.release(&targets);
+        result
+    }
+
+    fn compile_claimed(
+        &self,
+        targets: &[usize],
+        options: &str,
+        headers: &[(String, String)],
+    ) -> ClResult<()> {
         let mut failed = false;
-        for i in self.targets(devices)? {
+        for &i in targets {
             let mut build = DeviceBuild {
                 options: options.to_string(),
                 ..DeviceBuild::default()
