@@ -405,7 +405,12 @@ fn cases() -> Vec<Case> {
             want(f(a) * 2f64.powi(n.clamp(-400, 400)))
         }),
         case("pown", "pown($a, $n)", Args::Xn, 16.0, |a, _, _, n| {
-            want(f(a).powf(f64::from(n)))
+            // 7.5.1: pown(±0, n) is ±0 for n > 0.
+            want(if a == 0.0 && n > 0 {
+                f(a)
+            } else {
+                f(a).powf(f64::from(n))
+            })
         }),
         case("rootn", "rootn($a, $n)", Args::Xn, 16.0, |a, _, _, n| {
             want(rootn(f(a), n))
@@ -427,7 +432,8 @@ fn cases() -> Vec<Case> {
                 Want {
                     value: if x.is_nan() {
                         x
-                    } else if x.is_infinite() {
+                    } else if x.is_infinite() || x == 0.0 {
+                        // 7.5.1: fract(±0) is ±0, fract(±inf) is ±0.
                         0.0f64.copysign(x)
                     } else {
                         // 6.15.2: fmin(x - floor(x), 0x1.fffffep-1f).
@@ -826,4 +832,164 @@ fn math_builtins_meet_their_ulp_bounds() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// The values 7.5.1 (and C99 F.9, which it extends) prescribe, checked exactly: a case is the
+/// body of a kernel reading `a[0]`, `b[0]`, `n[0]` and writing `o[0]` (and `o[1]` for a
+/// second result), the inputs, and the expected results (NaN: any NaN).
+#[test]
+fn prescribed_special_values_are_exact() {
+    const INF: f32 = f32::INFINITY;
+    const NAN: f32 = f32::NAN;
+    let v = |e: &'static str| format!("o[0] = {e};");
+    let two = |e: &'static str, t: &'static str| format!("{t} t = 7; o[0] = {e}; o[1] = (float)t;");
+    // (body, a, b, n, o[0], o[1])
+    let mut cases: Vec<(String, f32, f32, i32, f32, f32)> = Vec::new();
+    let mut one = |e: &'static str, a: f32, b: f32, n: i32, want: f32| {
+        cases.push((v(e), a, b, n, want, 0.0));
+    };
+    for s in [1.0f32, -1.0] {
+        let z = 0.0f32.copysign(s);
+        one("asinpi(a[0])", z, 0.0, 0, z);
+        one("atanpi(a[0])", z, 0.0, 0, z);
+        one("atanpi(a[0])", INF * s, 0.0, 0, 0.5 * s);
+        one("atan2pi(a[0], b[0])", z, -0.0, 0, s);
+        one("atan2pi(a[0], b[0])", z, 0.0, 0, z);
+        one("atan2pi(a[0], b[0])", z, -2.0, 0, s);
+        one("atan2pi(a[0], b[0])", z, 2.0, 0, z);
+        one("atan2pi(a[0], b[0])", -3.0, z, 0, -0.5);
+        one("atan2pi(a[0], b[0])", 3.0, z, 0, 0.5);
+        one("atan2pi(a[0], b[0])", 5.0 * s, -INF, 0, s);
+        one("atan2pi(a[0], b[0])", 5.0 * s, INF, 0, z);
+        one("atan2pi(a[0], b[0])", INF * s, 7.0, 0, 0.5 * s);
+        one("atan2pi(a[0], b[0])", INF * s, -INF, 0, 0.75 * s);
+        one("atan2pi(a[0], b[0])", INF * s, INF, 0, 0.25 * s);
+        one("cospi(a[0])", z, 0.0, 0, 1.0);
+        one("pow(a[0], b[0])", z, -INF, 0, INF);
+        one("pown(a[0], n[0])", z, 0.0, -3, INF * s);
+        one("pown(a[0], n[0])", z, 0.0, -2, INF);
+        one("pown(a[0], n[0])", z, 0.0, 2, z);
+        one("pown(a[0], n[0])", z, 0.0, 3, z);
+        one("powr(a[0], b[0])", 2.0, z, 0, 1.0);
+        one("powr(a[0], b[0])", z, -1.0, 0, INF);
+        one("powr(a[0], b[0])", z, -INF, 0, INF);
+        one("powr(a[0], b[0])", z, 2.0, 0, z);
+        one("powr(a[0], b[0])", z, z, 0, NAN);
+        one("powr(a[0], b[0])", INF, z, 0, NAN);
+        one("powr(a[0], b[0])", 1.0, INF * s, 0, NAN);
+        one("rootn(a[0], n[0])", z, 0.0, -3, INF * s);
+        one("rootn(a[0], n[0])", z, 0.0, -2, INF);
+        one("rootn(a[0], n[0])", z, 0.0, 2, z);
+        one("rootn(a[0], n[0])", z, 0.0, 3, z);
+        one("sinpi(a[0])", z, 0.0, 0, z);
+        one("sinpi(a[0])", 3.0 * s, 0.0, 0, z);
+        one("sinpi(a[0])", INF * s, 0.0, 0, NAN);
+        one("tanpi(a[0])", z, 0.0, 0, z);
+        one("tanpi(a[0])", INF * s, 0.0, 0, NAN);
+        one("tanpi(a[0])", 2.0 * s, 0.0, 0, z);
+        one("tanpi(a[0])", 3.0 * s, 0.0, 0, -z);
+        one("cospi(a[0])", INF * s, 0.0, 0, NAN);
+        one("fmod(a[0], b[0])", z, NAN, 0, NAN);
+        one("nextafter(a[0], b[0])", -z, s, 0, f32::from_bits(1) * s);
+        one(
+            "pown(a[0], n[0])",
+            [0.0, NAN, INF][(s > 0.0) as usize + 1],
+            0.0,
+            0,
+            1.0,
+        );
+    }
+    one("pown(a[0], n[0])", 0.0, 0.0, 0, 1.0);
+    one("acospi(a[0])", 1.0, 0.0, 0, 0.0);
+    one("acospi(a[0])", 1.5, 0.0, 0, NAN);
+    one("asinpi(a[0])", -1.5, 0.0, 0, NAN);
+    one("ceil(a[0])", -0.5, 0.0, 0, -0.0);
+    one("cospi(a[0])", 2.5, 0.0, 0, 0.0);
+    one("cospi(a[0])", -3.5, 0.0, 0, 0.0);
+    one("exp10(a[0])", -INF, 0.0, 0, 0.0);
+    one("exp10(a[0])", INF, 0.0, 0, INF);
+    one("fdim(a[0], b[0])", 1.0, NAN, 0, NAN);
+    one("fdim(a[0], b[0])", NAN, 1.0, 0, NAN);
+    one("powr(a[0], b[0])", 1.0, 5.0, 0, 1.0);
+    one("powr(a[0], b[0])", -1.0, 2.0, 0, NAN);
+    one("powr(a[0], b[0])", 2.0, NAN, 0, NAN);
+    one("powr(a[0], b[0])", NAN, 1.0, 0, NAN);
+    one("rint(a[0])", -0.5, 0.0, 0, -0.0);
+    one("rint(a[0])", -0.25, 0.0, 0, -0.0);
+    one("rootn(a[0], n[0])", -8.0, 0.0, 2, NAN);
+    one("rootn(a[0], n[0])", 8.0, 0.0, 0, NAN);
+    one("round(a[0])", -0.4, 0.0, 0, -0.0);
+    one("tanpi(a[0])", 2.5, 0.0, 0, INF);
+    one("tanpi(a[0])", 3.5, 0.0, 0, -INF);
+    one("tanpi(a[0])", -0.5, 0.0, 0, -INF);
+    one("trunc(a[0])", -0.5, 0.0, 0, -0.0);
+    // The half_ forms keep the edge cases (7.5.1).
+    one("half_exp(a[0])", -INF, 0.0, 0, 0.0);
+    one("half_log(a[0])", 0.0, 0.0, 0, -INF);
+    one("half_sqrt(a[0])", -0.0, 0.0, 0, -0.0);
+    one("half_recip(a[0])", -0.0, 0.0, 0, -INF);
+    one("half_rsqrt(a[0])", 0.0, 0.0, 0, INF);
+    one("half_sin(a[0])", -0.0, 0.0, 0, -0.0);
+    one("half_powr(a[0], b[0])", -1.0, 2.0, 0, NAN);
+    let mut pair = |e: &'static str, t: &'static str, a: f32, b: f32, w0: f32, w1: f32| {
+        cases.push((two(e, t), a, b, 0, w0, w1));
+    };
+    pair("frexp(a[0], &t)", "int", INF, 0.0, INF, 0.0);
+    pair("frexp(a[0], &t)", "int", -INF, 0.0, -INF, 0.0);
+    pair("frexp(a[0], &t)", "int", NAN, 0.0, NAN, 0.0);
+    pair("fract(a[0], &t)", "float", 0.0, 0.0, 0.0, 0.0);
+    pair("fract(a[0], &t)", "float", -0.0, 0.0, -0.0, -0.0);
+    pair("fract(a[0], &t)", "float", INF, 0.0, 0.0, INF);
+    pair("fract(a[0], &t)", "float", -INF, 0.0, -0.0, -INF);
+    pair("fract(a[0], &t)", "float", NAN, 0.0, NAN, NAN);
+    pair("modf(a[0], &t)", "float", INF, 0.0, 0.0, INF);
+    pair("modf(a[0], &t)", "float", -INF, 0.0, -0.0, -INF);
+    pair("modf(a[0], &t)", "float", -2.5, 0.0, -0.5, -2.0);
+    pair("lgamma_r(a[0], &t)", "int", 0.0, 0.0, INF, 0.0);
+    pair("lgamma_r(a[0], &t)", "int", -3.0, 0.0, INF, 0.0);
+    pair("remquo(a[0], b[0], &t)", "int", INF, 1.0, NAN, 0.0);
+    pair("remquo(a[0], b[0], &t)", "int", 1.0, 0.0, NAN, 0.0);
+    pair("remquo(a[0], b[0], &t)", "int", NAN, 1.0, NAN, 0.0);
+    pair("remquo(a[0], b[0], &t)", "int", 1.0, NAN, NAN, 0.0);
+
+    let source: String = cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            format!(
+                "kernel void s{i}(global float* o, global const float* a, \
+                 global const float* b, global const int* n) {{ {} }}\n",
+                c.0
+            )
+        })
+        .collect();
+    let runner = Runner::new();
+    let program = runner.build(&source, "");
+    let same = |got: f32, want: f32| {
+        if want.is_nan() {
+            got.is_nan()
+        } else {
+            got.to_bits() == want.to_bits()
+        }
+    };
+    let mut wrong = Vec::new();
+    for (i, (body, a, b, n, w0, w1)) in cases.iter().enumerate() {
+        let mut bufs = vec![
+            builtins_harness::bytes(&[0.0f32; 2]),
+            builtins_harness::bytes(&[*a]),
+            builtins_harness::bytes(&[*b]),
+            builtins_harness::bytes(&[*n]),
+        ];
+        runner.run(&program, &format!("s{i}"), &mut bufs, 1);
+        let o: Vec<f32> = values(&bufs[0]);
+        let second = body.contains("t = 7");
+        if !same(o[0], *w0) || (second && !same(o[1], *w1)) {
+            wrong.push(format!(
+                "{body} with a = {a:e}, b = {b:e}, n = {n}: got {:e}, {:e}; want {w0:e}, {w1:e}",
+                o[0], o[1]
+            ));
+        }
+    }
+    println!("{} prescribed values checked", cases.len());
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -233,6 +233,10 @@ fn sign(x: f64) -> f64 {
 }
 
 fn pown(x: f64, n: i32) -> f64 {
+    if x == 0.0 && n > 0 {
+        // 7.5.1: pown(±0, n) is ±0 for even and odd n > 0 (pow gives +0 for even n).
+        return x;
+    }
     x.powf(f64::from(n))
 }
 
@@ -438,7 +442,8 @@ extern "C" fn fract_float(x: f32, iptr: *mut f32) -> f32 {
     if x.is_nan() {
         return x;
     }
-    if x.is_infinite() {
+    if x.is_infinite() || x == 0.0 {
+        // 7.5.1: fract(±0) is ±0; fract(±inf) is ±0.
         return 0.0f32.copysign(x);
     }
     // "fract(x) = fmin(x - floor(x), 0x1.fffffep-1f)".
@@ -452,7 +457,8 @@ extern "C" fn fract_double(x: f64, iptr: *mut f64) -> f64 {
     if x.is_nan() {
         return x;
     }
-    if x.is_infinite() {
+    if x.is_infinite() || x == 0.0 {
+        // 7.5.1: fract(±0) is ±0; fract(±inf) is ±0.
         return 0.0f64.copysign(x);
     }
     (x - fl).min(f64::from_bits(0x3fef_ffff_ffff_ffff))
