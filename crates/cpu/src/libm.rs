@@ -191,6 +191,11 @@ fn powr(x: f64, y: f64) -> f64 {
     if (y == 0.0 && (x == 0.0 || x.is_infinite())) || (x == 1.0 && y.is_infinite()) {
         return f64::NAN;
     }
+    if x == 0.0 {
+        // 7.5.1: powr(±0, y) is +inf for y < 0 (finite or -inf), and ±0 for y > 0 — the
+        // sign of the zero kept, which pow does not do for -0 and non-odd-integer y.
+        return if y < 0.0 { f64::INFINITY } else { x };
+    }
     x.powf(y)
 }
 
@@ -228,6 +233,10 @@ fn sign(x: f64) -> f64 {
 }
 
 fn pown(x: f64, n: i32) -> f64 {
+    if x == 0.0 && n > 0 {
+        // 7.5.1: pown(±0, n) is ±0 for even and odd n > 0 (pow gives +0 for even n).
+        return x;
+    }
     x.powf(f64::from(n))
 }
 
@@ -235,6 +244,14 @@ fn pown(x: f64, n: i32) -> f64 {
 fn rootn(x: f64, n: i32) -> f64 {
     if n == 0 {
         return f64::NAN;
+    }
+    if x == 0.0 {
+        // 7.5.1: rootn(±0, n) is ±inf for odd n < 0, +inf for even n < 0, and ±0 for n > 0.
+        return match (n < 0, n % 2 != 0) {
+            (true, true) => f64::INFINITY.copysign(x),
+            (true, false) => f64::INFINITY,
+            (false, _) => x,
+        };
     }
     if x < 0.0 {
         if n % 2 == 0 {
@@ -425,7 +442,8 @@ extern "C" fn fract_float(x: f32, iptr: *mut f32) -> f32 {
     if x.is_nan() {
         return x;
     }
-    if x.is_infinite() {
+    if x.is_infinite() || x == 0.0 {
+        // 7.5.1: fract(±0) is ±0; fract(±inf) is ±0.
         return 0.0f32.copysign(x);
     }
     // "fract(x) = fmin(x - floor(x), 0x1.fffffep-1f)".
@@ -439,7 +457,8 @@ extern "C" fn fract_double(x: f64, iptr: *mut f64) -> f64 {
     if x.is_nan() {
         return x;
     }
-    if x.is_infinite() {
+    if x.is_infinite() || x == 0.0 {
+        // 7.5.1: fract(±0) is ±0; fract(±inf) is ±0.
         return 0.0f64.copysign(x);
     }
     (x - fl).min(f64::from_bits(0x3fef_ffff_ffff_ffff))
@@ -496,18 +515,28 @@ extern "C" fn sincos_double(x: f64, cosval: *mut f64) -> f64 {
     x.sin()
 }
 
-extern "C" fn lgamma_r_float(x: f32, sign: *mut i32) -> f32 {
+/// lgamma and the sign of gamma; 7.5.1: "lgamma_r(x, signp) returns 0 in signp if x is zero
+/// or a negative integer" (where the C library gives ±1).
+fn lgamma_sign(x: f64) -> (f64, c_int) {
     let mut s: c_int = 0;
-    // SAFETY: s is a valid int; the kernel passes a valid pointer to an int.
-    let r = unsafe { sys::lgamma_r(f64::from(x), &mut s) };
+    // SAFETY: s is a valid int to write.
+    let r = unsafe { sys::lgamma_r(x, &mut s) };
+    if x == 0.0 || (x < 0.0 && x.is_finite() && x == x.floor()) {
+        s = 0;
+    }
+    (r, s)
+}
+
+extern "C" fn lgamma_r_float(x: f32, sign: *mut i32) -> f32 {
+    let (r, s) = lgamma_sign(f64::from(x));
+    // SAFETY: the kernel passes a valid pointer to an int.
     unsafe { sign.write_unaligned(s) };
     r as f32
 }
 
 extern "C" fn lgamma_r_double(x: f64, sign: *mut i32) -> f64 {
-    let mut s: c_int = 0;
+    let (r, s) = lgamma_sign(x);
     // SAFETY: as in lgamma_r_float.
-    let r = unsafe { sys::lgamma_r(x, &mut s) };
     unsafe { sign.write_unaligned(s) };
     r
 }

@@ -333,6 +333,39 @@ pub(super) fn call(
                 };
                 return Ok(Some(fl.b.convert(conv, r, t)));
             }
+            // 64-bit lanes: the 128-bit sum hi:lo = a * b + c, saturated back to 64 bits.
+            let (mulhi, lim_signed) = if signed {
+                (BinaryOp::Smulhi, true)
+            } else {
+                (BinaryOp::Umulhi, false)
+            };
+            let hi = fl.b.binary(mulhi, a, b);
+            let lo = fl.b.imul(a, b);
+            let sum = fl.b.iadd(lo, c);
+            let z = fl.zero(t);
+            let one = fl.iconst(t, 1);
+            let carry = fl.b.icmp(IntCC::Ult, sum, lo);
+            let carry = fl.b.select(carry, one, z);
+            let max = fl.iconst(t, if lim_signed { i64::MAX } else { -1 });
+            if !signed {
+                // Unsigned: the sum fits when the product's high half is zero and adding c
+                // carried nothing out.
+                let over = fl.b.binary(BinaryOp::Bor, hi, carry);
+                let over = fl.b.icmp(IntCC::Ne, over, z);
+                return Ok(Some(fl.b.select(over, max, sum)));
+            }
+            // Signed: c's high half is its sign; the sum fits when its high half is the sign
+            // extension of its low half, otherwise the high half's sign picks the limit.
+            let sixty_three = fl.iconst(t, 63);
+            let c_hi = fl.b.binary(BinaryOp::Ashr, c, sixty_three);
+            let hi = fl.b.iadd(hi, c_hi);
+            let hi = fl.b.iadd(hi, carry);
+            let ext = fl.b.binary(BinaryOp::Ashr, sum, sixty_three);
+            let fits = fl.b.icmp(IntCC::Eq, hi, ext);
+            let neg = fl.b.icmp(IntCC::Slt, hi, z);
+            let min = fl.iconst(t, i64::MIN);
+            let lim = fl.b.select(neg, min, max);
+            return Ok(Some(fl.b.select(fits, sum, lim)));
         }
         "select" => {
             let a = fl.val(&args[0])?;

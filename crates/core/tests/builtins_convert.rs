@@ -1,0 +1,404 @@
+//! Explicit conversions (6.4.3): `convert_<dst>[_sat][_rte|_rtz|_rtp|_rtn](src)` for every pair
+//! of the device's scalar types (no double, no half), scalar and 4-wide, and `as_<type>`
+//! reinterpretation (6.4.4), against conversions written here. 8- and 16-bit sources are
+//! checked exhaustively; wider ones over edge values and a seeded random sample; floats over
+//! special values, values near every integer type's limits and near halves, and random bit
+//! patterns. Results the spec leaves undefined (a float out of range, or NaN, converted
+//! without `_sat`) are not checked.
+
+mod builtins_harness;
+
+use builtins_harness::{next_down, next_up, Rng, Runner};
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+struct Ty {
+    name: &'static str,
+    bits: u32,
+    signed: bool,
+    float: bool,
+}
+
+const fn int(name: &'static str, bits: u32, signed: bool) -> Ty {
+    Ty {
+        name,
+        bits,
+        signed,
+        float: false,
+    }
+}
+
+const TYPES: [Ty; 9] = [
+    int("char", 8, true),
+    int("uchar", 8, false),
+    int("short", 16, true),
+    int("ushort", 16, false),
+    int("int", 32, true),
+    int("uint", 32, false),
+    int("long", 64, true),
+    int("ulong", 64, false),
+    Ty {
+        name: "float",
+        bits: 32,
+        signed: true,
+        float: true,
+    },
+];
+
+impl Ty {
+    fn min(self) -> i128 {
+        if self.signed {
+            -(1i128 << (self.bits - 1))
+        } else {
+            0
+        }
+    }
+    fn max(self) -> i128 {
+        if self.signed {
+            (1i128 << (self.bits - 1)) - 1
+        } else {
+            (1i128 << self.bits) - 1
+        }
+    }
+    /// An integer reduced modulo 2^bits into the type's range (C's conversion of an integer
+    /// to a narrower type, as OpenCL defines it for the non-saturating forms).
+    fn wrap(self, v: i128) -> i128 {
+        let m = 1i128 << self.bits;
+        let r = v.rem_euclid(m);
+        if self.signed && r > self.max() {
+            r - m
+        } else {
+            r
+        }
+    }
+    fn bytes(self) -> usize {
+        self.bits as usize / 8
+    }
+}
+
+/// A value of some type: an integer or a float.
+#[derive(Clone, Copy, Debug)]
+enum Val {
+    I(i128),
+    F(f32),
+}
+
+fn encode(t: Ty, vals: &[Val]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(vals.len() * t.bytes());
+    for v in vals {
+        match *v {
+            Val::I(i) => out.extend_from_slice(&i.to_le_bytes()[..t.bytes()]),
+            Val::F(f) => out.extend_from_slice(&f.to_le_bytes()),
+        }
+    }
+    out
+}
+
+fn decode(t: Ty, b: &[u8]) -> Vec<Val> {
+    b.chunks_exact(t.bytes())
+        .map(|c| {
+            if t.float {
+                Val::F(f32::from_le_bytes(c.try_into().unwrap()))
+            } else {
+                let mut w = [0u8; 16];
+                w[..c.len()].copy_from_slice(c);
+                Val::I(t.wrap(i128::from_le_bytes(w)))
+            }
+        })
+        .collect()
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Default,
+    Rte,
+    Rtz,
+    Rtp,
+    Rtn,
+}
+
+const MODES: [(Mode, &str); 5] = [
+    (Mode::Default, ""),
+    (Mode::Rte, "_rte"),
+    (Mode::Rtz, "_rtz"),
+    (Mode::Rtp, "_rtp"),
+    (Mode::Rtn, "_rtn"),
+];
+
+/// An integer rounded to float in `mode` (6.4.3.2: to floating point the default is
+/// round to nearest even).
+fn int_to_float(v: i128, mode: Mode) -> f32 {
+    let mut f = v as f32;
+    let exact = |f: f32| f as f64 as i128;
+    let down = match mode {
+        Mode::Rtn => true,
+        Mode::Rtz => v >= 0,
+        _ => false,
+    };
+    let up = match mode {
+        Mode::Rtp => true,
+        Mode::Rtz => v < 0,
+        _ => false,
+    };
+    if f.is_finite() && exact(f) > v && down {
+        f = next_down(f);
+    }
+    if f.is_finite() && exact(f) < v && up {
+        f = next_up(f);
+    }
+    f
+}
+
+/// The conversion of `v` to `dst`, or None where the spec leaves it undefined.
+fn convert(v: Val, dst: Ty, sat: bool, mode: Mode) -> Option<Val> {
+    match (v, dst.float) {
+        (Val::I(i), false) => Some(Val::I(if sat {
+            // 6.4.3.3: out-of-range values clamp to the nearest representable value.
+            i.clamp(dst.min(), dst.max())
+        } else {
+            dst.wrap(i)
+        })),
+        (Val::I(i), true) => Some(Val::F(int_to_float(i, mode))),
+        (Val::F(f), true) => Some(Val::F(f)),
+        (Val::F(f), false) => {
+            if f.is_nan() {
+                // 6.4.3.3: NaN converts to 0 with saturation; undefined without.
+                return sat.then_some(Val::I(0));
+            }
+            let x = f64::from(f);
+            // 6.4.3.2: to an integer type the default is round toward zero.
+            let r = match mode {
+                Mode::Default | Mode::Rtz => x.trunc(),
+                Mode::Rte => x.round_ties_even(),
+                Mode::Rtp => x.ceil(),
+                Mode::Rtn => x.floor(),
+            };
+            let i = r as i128;
+            if sat {
+                Some(Val::I(i.clamp(dst.min(), dst.max())))
+            } else if f.is_infinite() || i < dst.min() || i > dst.max() {
+                None
+            } else {
+                Some(Val::I(i))
+            }
+        }
+    }
+}
+
+fn same(a: Val, b: Val) -> bool {
+    match (a, b) {
+        (Val::I(x), Val::I(y)) => x == y,
+        (Val::F(x), Val::F(y)) => (x.is_nan() && y.is_nan()) || x.to_bits() == y.to_bits(),
+        _ => false,
+    }
+}
+
+/// The source values of one type, a multiple of 4 long.
+fn sources(t: Ty, rng: &mut Rng) -> Vec<Val> {
+    let mut v: Vec<Val> = Vec::new();
+    if t.float {
+        let mut f = builtins_harness::special_f32();
+        for ty in TYPES.iter().filter(|t| !t.float) {
+            for edge in [ty.min() as f64, ty.max() as f64 + 1.0] {
+                let e = edge as f32;
+                f.extend([e, next_up(e), next_down(e), -e]);
+            }
+        }
+        for k in -10..=10 {
+            let h = k as f32 + 0.5;
+            f.extend([h, next_up(h), next_down(h)]);
+        }
+        for i in 0..6000 {
+            f.push(if i % 2 == 0 {
+                rng.any_f32()
+            } else {
+                rng.f32_exp(-3, 66)
+            });
+        }
+        v.extend(f.into_iter().map(Val::F));
+    } else if t.bits <= 16 {
+        v.extend((t.min()..=t.max()).map(Val::I));
+    } else {
+        for k in 0..=t.bits as i32 {
+            let p = 1i128 << k;
+            for d in [-1, 0, 1] {
+                v.extend([Val::I(t.wrap(p + d)), Val::I(t.wrap(-p + d))]);
+            }
+        }
+        for _ in 0..6000 {
+            let r = rng.next() as i128;
+            // Random widths too, so small and large magnitudes both occur.
+            let shift = rng.below(u64::from(t.bits)) as u32;
+            v.push(Val::I(t.wrap(r >> shift)));
+        }
+    }
+    while v.len() % 4 != 0 {
+        v.push(v[0]);
+    }
+    v
+}
+
+fn variants(dst: Ty) -> Vec<(bool, Mode, String)> {
+    let mut out = Vec::new();
+    for sat in [false, true] {
+        if sat && dst.float {
+            // 6.4.3.3: saturation applies to conversions to integer types only.
+            continue;
+        }
+        for (mode, suffix) in MODES {
+            let s = if sat { "_sat" } else { "" };
+            out.push((sat, mode, format!("{s}{suffix}")));
+        }
+    }
+    out
+}
+
+#[test]
+fn convert_every_scalar_pair_every_mode() {
+    let runner = Runner::new();
+    let mut rng = Rng::new(0xc0_4e47);
+    let mut wrong = Vec::new();
+    let mut checked = 0usize;
+    for src in TYPES {
+        let vals = sources(src, &mut rng);
+        let n = vals.len();
+        let mut source = String::new();
+        for dst in TYPES {
+            let vs = variants(dst);
+            let body: String = vs
+                .iter()
+                .enumerate()
+                .map(|(k, (_, _, s))| {
+                    format!(
+                        "o[i * {}ul + {k}] = convert_{}{s}(a[i]);\n",
+                        vs.len(),
+                        dst.name
+                    )
+                })
+                .collect();
+            source += &format!(
+                "kernel void to_{d}(global {d}* o, global const {s}* a) {{\n\
+                 size_t i = get_global_id(0);\n{body}}}\n",
+                d = dst.name,
+                s = src.name
+            );
+            // 4-wide: the same conversions lane by lane.
+            let body4: String = vs
+                .iter()
+                .enumerate()
+                .map(|(k, (_, _, s))| {
+                    format!(
+                        "vstore4(convert_{}4{s}(vload4(i, a)), i * {}ul + {k}, o);\n",
+                        dst.name,
+                        vs.len()
+                    )
+                })
+                .collect();
+            source += &format!(
+                "kernel void to_{d}4(global {d}* o, global const {s}* a) {{\n\
+                 size_t i = get_global_id(0);\n{body4}}}\n",
+                d = dst.name,
+                s = src.name
+            );
+        }
+        let program = runner.build(&source, "");
+        for dst in TYPES {
+            let vs = variants(dst);
+            for width in [1usize, 4] {
+                let name = if width == 1 {
+                    format!("to_{}", dst.name)
+                } else {
+                    format!("to_{}4", dst.name)
+                };
+                let mut bufs = vec![vec![0u8; n * vs.len() * dst.bytes()], encode(src, &vals)];
+                runner.run(&program, &name, &mut bufs, n / width);
+                let got = decode(dst, &bufs[0]);
+                for (i, &v) in vals.iter().enumerate() {
+                    for (k, (sat, mode, suffix)) in vs.iter().enumerate() {
+                        // Width 4 stores lane l of group g at (g * V + k) * 4 + l.
+                        let at = if width == 1 {
+                            i * vs.len() + k
+                        } else {
+                            ((i / 4) * vs.len() + k) * 4 + i % 4
+                        };
+                        let Some(want) = convert(v, dst, *sat, *mode) else {
+                            continue;
+                        };
+                        checked += 1;
+                        if !same(got[at], want) && wrong.len() < 40 {
+                            wrong.push(format!(
+                                "convert_{}{}{suffix}(({}) {v:?}) = {:?}, want {want:?}",
+                                dst.name,
+                                if width == 4 { "4" } else { "" },
+                                src.name,
+                                got[at]
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("{checked} conversions checked");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// 6.4.4: as_<type> reinterprets the bytes of a value of the same size unchanged.
+#[test]
+fn as_type_keeps_the_bits() {
+    let groups: [&[&str]; 4] = [
+        &["short", "ushort", "char2", "uchar2"],
+        &[
+            "int", "uint", "float", "char4", "uchar4", "short2", "ushort2",
+        ],
+        &[
+            "long", "ulong", "int2", "uint2", "float2", "short4", "ushort4", "char8", "uchar8",
+        ],
+        &[
+            "int4", "uint4", "float4", "long2", "ulong2", "short8", "char16", "uchar16",
+        ],
+    ];
+    let runner = Runner::new();
+    let mut rng = Rng::new(0xa5);
+    let mut wrong = Vec::new();
+    for (g, group) in groups.iter().enumerate() {
+        let size = 2usize << g;
+        let n = 256;
+        let input: Vec<u8> = (0..n * size).map(|_| rng.next() as u8).collect();
+        let mut source = String::new();
+        let mut names = Vec::new();
+        for (i, from) in group.iter().enumerate() {
+            for (j, to) in group.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                let name = format!("k_{from}_{to}");
+                source += &format!(
+                    "kernel void {name}(global {to}* o, global const {from}* a) {{ \
+                     size_t i = get_global_id(0); o[i] = as_{to}(a[i]); }}\n"
+                );
+                names.push(name);
+            }
+        }
+        let program = runner.build(&source, "");
+        for name in names {
+            let mut bufs = vec![vec![0u8; n * size], input.clone()];
+            runner.run(&program, &name, &mut bufs, n);
+            // A float NaN may be passed through unchanged or quieted only if the value is
+            // used as a float; as_ never does, so every byte must survive.
+            if bufs[0] != input {
+                wrong.push(name);
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "as_<type> changed bits: {wrong:?}");
+}
+
+#[test]
+fn sources_cover_whole_small_types() {
+    // The exhaustive sweep really is exhaustive for 8- and 16-bit sources.
+    let mut rng = Rng::new(1);
+    assert_eq!(sources(TYPES[0], &mut rng).len(), 256);
+    assert_eq!(sources(TYPES[3], &mut rng).len(), 65536);
+    let v: Vec<Val> = decode(TYPES[0], &[0x80, 0x7f]);
+    assert!(same(v[0], Val::I(-128)) && same(v[1], Val::I(127)));
+}
