@@ -26,9 +26,12 @@ pub fn library(explicit: Option<&Path>) -> Result<PathBuf, String> {
         dir.join("libferrocl.so"),
         dir.join("deps").join("libferrocl.so"),
     ];
+    // Both may exist, from different builds: the newer one is the library of this build.
+    let modified = |p: &PathBuf| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     candidates
         .iter()
-        .find(|c| c.is_file())
+        .filter(|c| c.is_file())
+        .max_by_key(|c| modified(c))
         .and_then(|c| c.canonicalize().ok())
         .ok_or_else(|| {
             format!(
