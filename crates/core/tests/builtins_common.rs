@@ -585,3 +585,102 @@ fn common_and_geometric_builtins_meet_their_bounds() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The overloads that take a scalar where the others take a vector (6.15.2, 6.15.3, 6.15.4:
+/// "the scalar is widened to a vector") give exactly what the all-vector form gives with the
+/// scalar splatted; each lane is also checked against the host.
+#[test]
+fn scalar_operands_widen_to_vectors() {
+    let runner = Runner::new();
+    let mut rng = Rng::new(0x51);
+    let n = 4096;
+    let mut a: Vec<f32> = (0..n).map(|_| rng.f32_exp(-6, 6)).collect();
+    let b: Vec<f32> = (0..n).map(|_| rng.f32_exp(-6, 6)).collect();
+    a[..special_f32().len()].copy_from_slice(&special_f32());
+    let ints: Vec<i32> = (0..n).map(|_| rng.below(61) as i32 - 30).collect();
+    // (mixed form, all-vector form); V is the float4 operand, S and T scalars, K an int.
+    let pairs: &[(&str, &str)] = &[
+        ("fmin(V, S)", "fmin(V, (float4)(S))"),
+        ("fmax(V, S)", "fmax(V, (float4)(S))"),
+        ("min(V, S)", "min(V, (float4)(S))"),
+        ("max(V, S)", "max(V, (float4)(S))"),
+        (
+            "clamp(V, -fabs(S), fabs(S))",
+            "clamp(V, (float4)(-fabs(S)), (float4)(fabs(S)))",
+        ),
+        (
+            "mix(V, W, fabs(sin(S)))",
+            "mix(V, W, (float4)(fabs(sin(S))))",
+        ),
+        ("step(S, V)", "step((float4)(S), V)"),
+        (
+            "smoothstep(-fabs(S) - 1.0f, fabs(S) + 1.0f, V)",
+            "smoothstep((float4)(-fabs(S) - 1.0f), (float4)(fabs(S) + 1.0f), V)",
+        ),
+        ("ldexp(V, K)", "ldexp(V, (int4)(K))"),
+        (
+            "as_float4(clamp(as_int4(V), -K, K + 1000))",
+            "as_float4(clamp(as_int4(V), (int4)(-K), (int4)(K + 1000)))",
+        ),
+        (
+            "as_float4(max(as_int4(V), K))",
+            "as_float4(max(as_int4(V), (int4)(K)))",
+        ),
+        (
+            "as_float4(min(as_uint4(V), (uint)K))",
+            "as_float4(min(as_uint4(V), (uint4)((uint)K)))",
+        ),
+    ];
+    let mut source = String::new();
+    for (k, (mixed, full)) in pairs.iter().enumerate() {
+        let sub = |e: &str| {
+            e.replace('V', "vload4(i, a)")
+                .replace('W', "vload4(i, b)")
+                .replace('S', "b[i]")
+                .replace('K', "n[i]")
+        };
+        source += &format!(
+            "kernel void m{k}(global float* o, global float* o2, global const float* a, \
+             global const float* b, global const int* n) {{ size_t i = get_global_id(0); \
+             vstore4({}, i, o); vstore4({}, i, o2); }}\n",
+            sub(mixed),
+            sub(full)
+        );
+    }
+    let program = runner.build(&source, "");
+    let mut wrong = Vec::new();
+    for (k, (mixed, _)) in pairs.iter().enumerate() {
+        let mut bufs = vec![
+            vec![0u8; n * 4],
+            vec![0u8; n * 4],
+            bytes(&a),
+            bytes(&b),
+            bytes(&ints),
+        ];
+        runner.run(&program, &format!("m{k}"), &mut bufs, n / 4);
+        let x: Vec<u32> = values(&bufs[0]);
+        let y: Vec<u32> = values(&bufs[1]);
+        for i in 0..n {
+            // Scalar operand of group g is b[g] (the group's own index).
+            if x[i] != y[i] && !(f32::from_bits(x[i]).is_nan() && f32::from_bits(y[i]).is_nan()) {
+                wrong.push(format!("{mixed} lane {i}: {:#x} vs {:#x}", x[i], y[i]));
+                break;
+            }
+        }
+        // ldexp against the host: the scalar exponent of group g applies to all four lanes.
+        if mixed.starts_with("ldexp") {
+            let got: Vec<f32> = values(&bufs[0]);
+            for i in 0..n {
+                let e = ints[i / 4];
+                let want = (f(a[i]) * 2f64.powi(e)) as f32;
+                assert!(
+                    got[i].to_bits() == want.to_bits() || (want.is_nan() && got[i].is_nan()),
+                    "ldexp({:e}, {e}) = {:e}, want {want:e}",
+                    a[i],
+                    got[i]
+                );
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
