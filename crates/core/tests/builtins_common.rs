@@ -10,7 +10,7 @@ fn f(x: f32) -> f64 {
     f64::from(x)
 }
 
-/// Pairs of floats: the special values crossed, then random ones (a multiple of 16).
+/// Pairs of floats: the special values crossed, then random ones (a multiple of 48).
 fn pairs(rng: &mut Rng) -> (Vec<f32>, Vec<f32>) {
     let sp = special_f32();
     let (mut a, mut b) = (Vec::new(), Vec::new());
@@ -31,7 +31,7 @@ fn pairs(rng: &mut Rng) -> (Vec<f32>, Vec<f32>) {
             b.push(if i % 3 == 0 { x } else { rng.f32_exp(-4, 4) });
         }
     }
-    while a.len() % 16 != 0 {
+    while a.len() % 48 != 0 {
         a.push(1.0);
         b.push(1.0);
     }
@@ -80,28 +80,26 @@ fn relational_builtins_are_exact() {
                 format!("{w}(a)")
             }
         };
-        let (s, v4, v16) = (
-            args("S").replace("S(a)", "a[i]").replace("S(b)", "b[i]"),
-            args("vload4")
-                .replace("(a)", "(i, a)")
-                .replace("(b)", "(i, b)"),
-            args("vload16")
-                .replace("(a)", "(i, a)")
-                .replace("(b)", "(i, b)"),
-        );
+        let s = args("S").replace("S(a)", "a[i]").replace("S(b)", "b[i]");
         source += &format!(
             "kernel void {name}_1(global int* o, global const float* a, global const float* b) \
-             {{ size_t i = get_global_id(0); o[i] = {name}({s}); }}\n\
-             kernel void {name}_4(global int* o, global const float* a, global const float* b) \
-             {{ size_t i = get_global_id(0); vstore4({name}({v4}), i, o); }}\n\
-             kernel void {name}_16(global int* o, global const float* a, global const float* b) \
-             {{ size_t i = get_global_id(0); vstore16({name}({v16}), i, o); }}\n"
+             {{ size_t i = get_global_id(0); o[i] = {name}({s}); }}\n"
         );
+        for w in [2, 3, 4, 8, 16] {
+            let v = args(&format!("vload{w}"))
+                .replace("(a)", "(i, a)")
+                .replace("(b)", "(i, b)");
+            source += &format!(
+                "kernel void {name}_{w}(global int* o, global const float* a, \
+                 global const float* b) {{ size_t i = get_global_id(0); \
+                 vstore{w}({name}({v}), i, o); }}\n"
+            );
+        }
     }
     let program = runner.build(&source, "");
     let mut wrong = Vec::new();
     for ((name, r), _) in &all {
-        for width in [1usize, 4, 16] {
+        for width in [1usize, 2, 3, 4, 8, 16] {
             let mut bufs = vec![vec![0u8; n * 4], bytes(&a), bytes(&b)];
             runner.run(&program, &format!("{name}_{width}"), &mut bufs, n / width);
             let got: Vec<i32> = values(&bufs[0]);
