@@ -1,4 +1,4 @@
-//! The integer builtins (6.15.3) for every integer type, scalar and 4-wide, against
+//! The integer builtins (6.15.3) for every integer type, scalar and 3-, 4- and 16-wide, against
 //! implementations written here in 128-bit arithmetic: exhaustive over 8-bit operand pairs and
 //! 16-bit single operands, edge values crossed with each other and seeded random samples for
 //! the wider types.
@@ -123,7 +123,7 @@ fn decode(t: Ty, b: &[u8]) -> Vec<i128> {
 struct Op {
     name: &'static str,
     arity: usize,
-    /// The expression over a, b, c (each `x[i]` or a vload4).
+    /// The expression over A, B, C (each `x[i]` or a vloadn), with as_U the unsigned type.
     expr: &'static str,
     /// The result type for operand type t, or None where the builtin has no such overload.
     result: fn(Ty) -> Option<Ty>,
@@ -340,7 +340,8 @@ fn fit24(t: Ty, v: &mut [i128; 3]) {
     }
 }
 
-/// Operand triples for type t and an op of `arity`, a multiple of 4 long.
+/// Operand triples for type t and an op of `arity`, a multiple of 48 long (every width
+/// divides it).
 fn operands(t: Ty, arity: usize, rng: &mut Rng) -> Vec<[i128; 3]> {
     let mut out = Vec::new();
     let random = |rng: &mut Rng| {
@@ -370,7 +371,7 @@ fn operands(t: Ty, arity: usize, rng: &mut Rng) -> Vec<[i128; 3]> {
             out.push([random(rng), random(rng), random(rng)]);
         }
     }
-    while out.len() % 4 != 0 {
+    while out.len() % 48 != 0 {
         out.push(out[0]);
     }
     out
@@ -394,24 +395,30 @@ fn integer_builtins_match_the_host() {
                 .replace('B', "b[i]")
                 .replace('C', "c[i]")
                 .replace("as_U", &format!("as_{}", u.name));
-            let vector = op
-                .expr
-                .replace('A', "vload4(i, a)")
-                .replace('B', "vload4(i, b)")
-                .replace('C', "vload4(i, c)")
-                .replace("as_U", &format!("as_{}4", u.name));
             let params = format!(
                 "global const {0}* a, global const {0}* b, global const {0}* c",
                 t.name
             );
             source += &format!(
                 "kernel void {n}_1(global {r}* o, {params}) {{ size_t i = get_global_id(0); \
-                 o[i] = {scalar}; }}\n\
-                 kernel void {n}_4(global {r}* o, {params}) {{ size_t i = get_global_id(0); \
-                 vstore4({vector}, i, o); }}\n",
+                 o[i] = {scalar}; }}\n",
                 n = op.name,
                 r = r.name
             );
+            for w in [3, 4, 16] {
+                let vector = op
+                    .expr
+                    .replace('A', &format!("vload{w}(i, a)"))
+                    .replace('B', &format!("vload{w}(i, b)"))
+                    .replace('C', &format!("vload{w}(i, c)"))
+                    .replace("as_U", &format!("as_{}{w}", u.name));
+                source += &format!(
+                    "kernel void {n}_{w}(global {r}* o, {params}) {{ \
+                     size_t i = get_global_id(0); vstore{w}({vector}, i, o); }}\n",
+                    n = op.name,
+                    r = r.name
+                );
+            }
         }
         // ctz is OpenCL C 2.0 and newer.
         let program = runner.build(&source, "-cl-std=CL3.0");
@@ -423,7 +430,7 @@ fn integer_builtins_match_the_host() {
             }
             let n = ins.len();
             let col = |k: usize| -> Vec<i128> { ins.iter().map(|v| v[k]).collect() };
-            for width in [1usize, 4] {
+            for width in [1usize, 3, 4, 16] {
                 let mut bufs = vec![
                     vec![0u8; n * r.bytes()],
                     encode(t, &col(0)),
@@ -446,7 +453,11 @@ fn integer_builtins_match_the_host() {
                             "{}({}{}) {args:?} = {}, want {want}",
                             op.name,
                             t.name,
-                            if width == 4 { "4" } else { "" },
+                            if width == 1 {
+                                String::new()
+                            } else {
+                                width.to_string()
+                            },
                             got[i]
                         ));
                     }

@@ -45,7 +45,6 @@ mod sys {
         pub fn tgamma(x: f64) -> f64;
         pub fn lgamma_r(x: f64, sign: *mut c_int) -> f64;
         pub fn remainder(x: f64, y: f64) -> f64;
-        pub fn remquo(x: f64, y: f64, quo: *mut c_int) -> f64;
         pub fn logb(x: f64) -> f64;
         pub fn ilogb(x: f64) -> c_int;
         pub fn frexp(x: f64, exp: *mut c_int) -> f64;
@@ -541,18 +540,35 @@ extern "C" fn lgamma_r_double(x: f64, sign: *mut i32) -> f64 {
     r
 }
 
+/// remquo: the remainder, and "the lower seven bits of the integral quotient x/y, [with] the
+/// same sign as x/y" (6.15.2; the C library keeps only three bits). 7.5.1: a NaN and 0 for
+/// x infinite, y zero, or a NaN argument.
+fn remquo(x: f64, y: f64) -> (f64, c_int) {
+    if x.is_infinite() || y == 0.0 || x.is_nan() || y.is_nan() {
+        return (f64::NAN, 0);
+    }
+    let r = remainder(x, y);
+    let (ax, ay) = (x.abs(), y.abs());
+    // |x| modulo 128 |y| keeps the quotient's low seven bits, and its parity decides ties
+    // the same way; fmod and remainder are exact.
+    let wide = 128.0 * ay;
+    let xm = if wide.is_finite() { ax % wide } else { ax };
+    let rm = remainder(xm, ay);
+    let k = ((xm - rm) / ay).round() as c_int & 127;
+    let negative = x.is_sign_negative() != y.is_sign_negative();
+    (r, if negative { -k } else { k })
+}
+
 extern "C" fn remquo_float(x: f32, y: f32, quo: *mut i32) -> f32 {
-    let mut q: c_int = 0;
-    // SAFETY: q is a valid int; the kernel passes a valid pointer to an int.
-    let r = unsafe { sys::remquo(f64::from(x), f64::from(y), &mut q) };
+    let (r, q) = remquo(f64::from(x), f64::from(y));
+    // SAFETY: the kernel passes a valid pointer to an int.
     unsafe { quo.write_unaligned(q) };
     r as f32
 }
 
 extern "C" fn remquo_double(x: f64, y: f64, quo: *mut i32) -> f64 {
-    let mut q: c_int = 0;
+    let (r, q) = remquo(x, y);
     // SAFETY: as in remquo_float.
-    let r = unsafe { sys::remquo(x, y, &mut q) };
     unsafe { quo.write_unaligned(q) };
     r
 }

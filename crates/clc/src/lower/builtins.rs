@@ -755,15 +755,13 @@ pub(super) fn call(
         }
         "length" if float => {
             let a = fl.val(&args[0])?;
-            let d = dot(fl, a, a);
-            return Ok(Some(fl.b.unary(IrUnary::Sqrt, d)));
+            return Ok(Some(scaled_length(fl, a)));
         }
         "distance" if float => {
             let a = fl.val(&args[0])?;
             let b = fl.val(&args[1])?;
             let d = fl.b.binary(BinaryOp::Fsub, a, b);
-            let s = dot(fl, d, d);
-            return Ok(Some(fl.b.unary(IrUnary::Sqrt, s)));
+            return Ok(Some(scaled_length(fl, d)));
         }
         "cross" => {
             let a = fl.val(&args[0])?;
@@ -818,6 +816,55 @@ fn widened(fl: &mut FnLower, e: &Expr, like: Value) -> Res<Value> {
 }
 
 /// The sum of the lane products, added in lane order.
+/// The length of `p` for `length` and `distance`. 7.5.1: "length calculates the length of a
+/// vector without overflow or extraordinary precision loss due to underflow": the elements
+/// are scaled by the power of two of the largest magnitude (exactly), squared and summed, and
+/// the root scaled back. An infinite element gives +inf (as hypot does), all zeros 0.
+fn scaled_length(fl: &mut FnLower, p: Value) -> Value {
+    let t = fl.b.value_type(p);
+    let lane = t.lane_type();
+    let a = fl.b.unary(IrUnary::Fabs, p);
+    let mut m = if t.is_vector() {
+        fl.b.extractlane(a, 0)
+    } else {
+        a
+    };
+    for i in 1..t.lanes() {
+        let l = fl.b.extractlane(a, i as u8);
+        m = fl.b.binary(BinaryOp::Fmax, m, l);
+    }
+    // The power of two of m (at least the smallest normal): its exponent bits alone.
+    let (int, exp_mask, min_normal) = match lane {
+        Type::F64 => (
+            Type::I64,
+            0x7ff0_0000_0000_0000u64 as i64,
+            f64::MIN_POSITIVE,
+        ),
+        Type::F32 => (Type::I32, 0x7f80_0000, f64::from(f32::MIN_POSITIVE)),
+        _ => (Type::I16, 0x7c00, 6.103_515_625e-5),
+    };
+    let min = fl.fconst(lane, min_normal);
+    let floor = fl.b.binary(BinaryOp::Fmax, m, min);
+    let bits = fl.b.bitcast(floor, int);
+    let mask = fl.iconst(int, exp_mask);
+    let e = fl.b.binary(BinaryOp::Band, bits, mask);
+    let pow2 = fl.b.bitcast(e, lane);
+    let one = fl.fconst(lane, 1.0);
+    let inv = fl.b.binary(BinaryOp::Fdiv, one, pow2);
+    let inv = if t.is_vector() {
+        fl.b.splat(inv, t.lanes())
+    } else {
+        inv
+    };
+    let q = fl.b.binary(BinaryOp::Fmul, p, inv);
+    let d = dot(fl, q, q);
+    let r = fl.b.unary(IrUnary::Sqrt, d);
+    let len = fl.b.binary(BinaryOp::Fmul, r, pow2);
+    let inf = fl.fconst(lane, f64::INFINITY);
+    let m_inf = fl.b.fcmp(FloatCC::Oeq, m, inf);
+    fl.b.select(m_inf, inf, len)
+}
+
 fn dot(fl: &mut FnLower, a: Value, b: Value) -> Value {
     let p = fl.b.binary(BinaryOp::Fmul, a, b);
     let t = fl.b.value_type(p);
