@@ -783,21 +783,19 @@ impl Translator<'_, '_> {
                 for lane in 0..lib.call.lanes as usize {
                     let mut call_args = Vec::with_capacity(arg_vals.len());
                     for (i, (vals, shape)) in arg_vals.iter().zip(&lib.call.shapes).enumerate() {
-                        call_args.push(match shape {
+                        let v = match shape {
                             ArgShape::Scalar => vals[0],
                             ArgShape::Lane => vals[lane],
-                            ArgShape::LanePtr { elem_bytes } => {
-                                let p = self
-                                    .b
-                                    .ins()
-                                    .iadd_imm_s(vals[0], (lane as u32 * elem_bytes) as i64);
-                                // The library function writes through the pointer: confine it
-                                // as a store of the kernel's own would be.
-                                match spaces.get(i).copied().flatten() {
-                                    Some(space) => self.confine(p, space),
-                                    None => p,
-                                }
-                            }
+                            ArgShape::LanePtr { elem_bytes } => self
+                                .b
+                                .ins()
+                                .iadd_imm_s(vals[0], (lane as u32 * elem_bytes) as i64),
+                        };
+                        // The library function writes through a pointer argument: confine it
+                        // as a store of the kernel's own would be.
+                        call_args.push(match spaces.get(i).copied().flatten() {
+                            Some(space) => self.confine(v, space),
+                            None => v,
                         });
                     }
                     let call = self.b.ins().call(fref, &call_args);
