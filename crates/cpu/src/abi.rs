@@ -30,8 +30,9 @@ pub struct GroupCtx {
     /// This work-group's `__local` memory: the kernel's static `__local` variables, then the
     /// `__local` pointer arguments.
     pub local_mem: u64,
-    /// The local memory region's size minus one; the size is a power of two, and generated
-    /// code masks every `__local` address into the region, so no access escapes it.
+    /// The local memory region's size minus one; the size is a power of two, the region is
+    /// aligned to it, and generated code masks every `__local` address into the region
+    /// (`local_mem | (p & local_mask)`), so no access escapes it.
     pub local_mask: u64,
     /// This work-group's private region: by-value struct arguments, then the frames.
     pub private_mem: u64,

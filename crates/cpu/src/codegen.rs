@@ -1112,11 +1112,11 @@ impl Translator<'_, '_> {
             ferrocl_ir::AddrSpace::Private => (offsets::PRIVATE_MEM, offsets::PRIVATE_MASK),
             _ => return p,
         };
+        // The region is aligned to its size: its base has no bit of the mask set.
         let base = self.b.ins().load(clt::I64, ctx_mem(), self.grp, base);
         let mask = self.b.ins().load(clt::I64, ctx_mem(), self.grp, mask);
-        let off = self.b.ins().isub(p, base);
-        let off = self.b.ins().band(off, mask);
-        self.b.ins().iadd(base, off)
+        let off = self.b.ins().band(p, mask);
+        self.b.ins().bor(base, off)
     }
 
     /// The address and immediate offset of lane bytes `offset` past `p` in `space`.

@@ -98,14 +98,46 @@ fn chunks(bytes: usize) -> Vec<Chunk> {
 /// library functions write at most 8 bytes through a pointer), with room to spare.
 const REGION_PADDING: usize = 128;
 
-/// Memory for a masked region of `region` bytes (a power of two) and its padding.
-fn region(region: usize) -> Vec<Chunk> {
-    chunks(region + REGION_PADDING)
+/// Memory for a masked region: a power-of-two size, aligned to that size, so that generated
+/// code confines an address with an `and` and an `or` (`base | (p & mask)`); then the padding.
+/// Zeroed when allocated.
+struct Region {
+    ptr: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+}
+
+impl Region {
+    /// A region of at least `size` bytes (a power of two), kept if it is large enough.
+    fn reserve(region: &mut Option<Region>, size: usize) -> *mut u8 {
+        debug_assert!(size.is_power_of_two());
+        if region.as_ref().is_none_or(|r| r.layout.align() < size) {
+            *region = None;
+            let align = size.max(128);
+            let layout = std::alloc::Layout::from_size_align(align + REGION_PADDING, align)
+                .expect("a region's size fits the address space");
+            // SAFETY: the layout has a non-zero size.
+            let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+            let ptr = std::ptr::NonNull::new(ptr)
+                .unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
+            *region = Some(Region { ptr, layout });
+        }
+        region
+            .as_ref()
+            .map_or(std::ptr::null_mut(), |r| r.ptr.as_ptr())
+    }
+}
+
+impl Drop for Region {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `reserve` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) };
+    }
 }
 
 thread_local! {
     /// Each thread's local and private regions, reused across work-groups and launches.
-    static SCRATCH: std::cell::RefCell<(Vec<Chunk>, Vec<Chunk>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    static SCRATCH: std::cell::RefCell<(Option<Region>, Option<Region>)> =
+        const { std::cell::RefCell::new((None, None)) };
 }
 
 impl CompiledKernel {
@@ -176,13 +208,8 @@ impl CompiledKernel {
             SCRATCH.with(|cell| {
                 let mut scratch = cell.borrow_mut();
                 let (local, private) = &mut *scratch;
-                if local.len() * 128 < local_region + REGION_PADDING {
-                    *local = region(local_region);
-                }
-                if private.len() * 128 < private_region + REGION_PADDING {
-                    *private = region(private_region);
-                }
-                let private_mem = private.as_mut_ptr().cast::<u8>();
+                let local_mem = Region::reserve(local, local_region);
+                let private_mem = Region::reserve(private, private_region);
                 // SAFETY: the region holds frames_at bytes and more, private_args fewer.
                 unsafe {
                     std::ptr::copy_nonoverlapping(
@@ -199,7 +226,7 @@ impl CompiledKernel {
                     enqueued_local_size: nd.local_size,
                     num_groups,
                     group_id: gid,
-                    local_mem: local.as_mut_ptr() as u64,
+                    local_mem: local_mem as u64,
                     local_mask: local_region as u64 - 1,
                     private_mem: private_mem as u64,
                     private_mask: private_region as u64 - 1,
