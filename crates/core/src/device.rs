@@ -7,7 +7,7 @@ use crate::memory::Storage;
 use crate::object::IcdHeader;
 use std::sync::Arc;
 
-use crate::ClResult;
+use crate::{ClError, ClResult};
 
 /// `cl_device_type` of a device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -275,13 +275,21 @@ pub trait DeviceKernel: Send + Sync {
     /// Bytes of private memory per work-item the runtime provides.
     fn private_size(&self) -> usize;
 
-    /// Runs the kernel over `nd` and returns when every work-group has run.
+    /// Runs the kernel over `nd` and returns when every work-group has run, or with an error
+    /// when the kernel faulted and the launch was cut short.
     ///
     /// # Safety
     /// `args` is this kernel's argument block with every buffer address valid for the whole
     /// launch; `local_mem_size` covers the static `__local` variables and the `__local`
-    /// arguments at the offsets written in `args`.
-    unsafe fn launch(&self, args: &[u8], local_mem_size: usize, nd: &NdRange) -> ClResult<()>;
+    /// arguments at the offsets written in `args`; `private_args` holds the by-value struct
+    /// arguments at the offsets written in their slots.
+    unsafe fn launch(
+        &self,
+        args: &[u8],
+        local_mem_size: usize,
+        private_args: &[u8],
+        nd: &NdRange,
+    ) -> ClResult<()>;
 }
 
 /// The CPU device's backend: its memory is the host's, its code comes from Cranelift.
@@ -350,16 +358,27 @@ impl DeviceKernel for CpuKernel {
         self.program.kernels()[self.index].frame_size
     }
 
-    unsafe fn launch(&self, args: &[u8], local_mem_size: usize, nd: &NdRange) -> ClResult<()> {
+    unsafe fn launch(
+        &self,
+        args: &[u8],
+        local_mem_size: usize,
+        private_args: &[u8],
+        nd: &NdRange,
+    ) -> ClResult<()> {
         let nd = ferrocl_cpu::NdRange {
             work_dim: nd.work_dim,
             global_offset: nd.global_offset,
             global_size: nd.global_size,
             local_size: nd.local_size,
         };
+        let kernel = &self.program.kernels()[self.index];
         // SAFETY: forwarded from this function's contract.
-        unsafe { self.program.kernels()[self.index].launch(args, local_mem_size, &nd) };
-        Ok(())
+        unsafe { kernel.launch_with_private(args, local_mem_size, private_args, &nd) }
+            // A kernel that faulted ends its command in error. 5.11, CL_EVENT_COMMAND_EXECUTION_
+            // STATUS: "a negative integer value (command was abnormally terminated - this may
+            // be caused by a bad memory access etc.)", from the API's error codes;
+            // CL_OUT_OF_RESOURCES is the one for a failure to run a command on the device.
+            .map_err(|_| ClError::OutOfResources)
     }
 }
 

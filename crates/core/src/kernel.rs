@@ -163,7 +163,9 @@ impl Kernel {
         }
         let mut block = vec![0u8; code.args_size()];
         let mut keep = Vec::new();
-        let mut copies: Vec<Vec<u128>> = Vec::new();
+        // The bytes of the by-value struct arguments; each work-group gets a copy in its
+        // private memory, and the slot holds the argument's offset in it.
+        let mut private = Vec::new();
         let mut local = code.static_local_size();
         for (slot, value) in code.arg_slots().iter().zip(args.into_iter().flatten()) {
             let bytes = match (slot.kind, value) {
@@ -181,20 +183,12 @@ impl Kernel {
                     addr.to_ne_bytes().to_vec()
                 }
                 (ArgSlotKind::ByRef, ArgValue::Bytes(b)) => {
-                    // The copy lives as long as the launch; 16-byte chunks keep it aligned for
-                    // any member type up to 16 bytes.
-                    let mut copy = vec![0u128; b.len().div_ceil(16)];
-                    // SAFETY: the copy holds at least b.len() bytes.
-                    unsafe {
-                        std::ptr::copy_nonoverlapping(
-                            b.as_ptr(),
-                            copy.as_mut_ptr().cast::<u8>(),
-                            b.len(),
-                        )
-                    };
-                    let addr = copy.as_ptr() as u64;
-                    copies.push(copy);
-                    addr.to_ne_bytes().to_vec()
+                    // Aligned for any member type (the device places the block on a 128-byte
+                    // boundary).
+                    let offset = private.len().div_ceil(128) * 128;
+                    private.resize(offset, 0);
+                    private.extend_from_slice(&b);
+                    (offset as u64).to_ne_bytes().to_vec()
                 }
                 (ArgSlotKind::Local, ArgValue::Local(size)) => {
                     local = local.div_ceil(128) * 128;
@@ -210,8 +204,8 @@ impl Kernel {
         let work = Work::Kernel(Box::new(move || {
             // SAFETY: every buffer the block points at is kept alive by `keep` until the
             // launch ends; local memory covers the static variables and the local arguments.
-            let result = unsafe { code.launch(&block, local, &nd) };
-            drop((keep, copies));
+            let result = unsafe { code.launch(&block, local, &private, &nd) };
+            drop(keep);
             result
         }));
         queue.enqueue(command_type, work, wait_list)

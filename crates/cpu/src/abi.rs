@@ -3,8 +3,13 @@
 //! A compiled kernel is one function per work-group:
 //! `extern "C" fn(args: *const u8, group: *const GroupCtx, frames: *mut u8)`.
 //! `args` is the argument block ([`ArgLayout`]), `group` describes the NDRange and this
-//! work-group, and `frames` is per-work-item memory for kernels with barriers (values live
-//! across a barrier and private variables; [`crate::CompiledKernel::frame_size`] bytes each).
+//! work-group, and `frames` is per-work-item memory: every private variable kept in memory,
+//! and the values live across a barrier ([`crate::CompiledKernel::frame_size`] bytes each).
+//!
+//! A work-group's private region is one power-of-two block: the copies of its by-value
+//! struct arguments, then the frames of its work-items. Generated code masks every
+//! `__private` address into it, as it masks `__local` addresses into the local region, so an
+//! out-of-bounds private access stays inside memory the launch owns.
 
 use ferrocl_ir::{AddrSpace, Type};
 
@@ -25,9 +30,14 @@ pub struct GroupCtx {
     /// This work-group's `__local` memory: the kernel's static `__local` variables, then the
     /// `__local` pointer arguments.
     pub local_mem: u64,
-    /// The local memory region's size minus one; the size is a power of two, and generated
-    /// code masks every `__local` address into the region, so no access escapes it.
+    /// The local memory region's size minus one; the size is a power of two, the region is
+    /// aligned to it, and generated code masks every `__local` address into the region
+    /// (`local_mem | (p & local_mask)`), so no access escapes it.
     pub local_mask: u64,
+    /// This work-group's private region: by-value struct arguments, then the frames.
+    pub private_mem: u64,
+    /// The private region's size minus one (a power of two, like the local region).
+    pub private_mask: u64,
 }
 
 /// Byte offsets of the fields of [`GroupCtx`], for generated code.
@@ -41,6 +51,8 @@ pub mod offsets {
     pub const GROUP_ID: i32 = 128;
     pub const LOCAL_MEM: i32 = 152;
     pub const LOCAL_MASK: i32 = 160;
+    pub const PRIVATE_MEM: i32 = 168;
+    pub const PRIVATE_MASK: i32 = 176;
 }
 
 /// How the runtime fills a kernel argument's slot in the argument block.
@@ -54,7 +66,9 @@ pub enum ArgKind {
     /// work-group's local memory; generated code adds the base.
     Local,
     /// A struct or union passed by value, which the kernel reads through a private pointer:
-    /// the runtime writes the address of a copy of the argument's bytes.
+    /// the runtime writes the offset of a copy of the argument's bytes in the by-value
+    /// argument block it passes to the launch; each work-group gets the copies at the start
+    /// of its private region, and generated code adds the region's base.
     ByRef,
 }
 
@@ -128,6 +142,18 @@ mod tests {
         assert_eq!(
             &g.local_mem as *const _ as usize - base,
             offsets::LOCAL_MEM as usize
+        );
+        assert_eq!(
+            &g.local_mask as *const _ as usize - base,
+            offsets::LOCAL_MASK as usize
+        );
+        assert_eq!(
+            &g.private_mem as *const _ as usize - base,
+            offsets::PRIVATE_MEM as usize
+        );
+        assert_eq!(
+            &g.private_mask as *const _ as usize - base,
+            offsets::PRIVATE_MASK as usize
         );
     }
 

@@ -49,16 +49,12 @@ pub enum GlobalPlace {
 
 /// What the translation found out about the kernel.
 pub struct Translated {
-    /// Bytes of per-work-item frame memory the kernel needs (0 without barriers).
+    /// Bytes of per-work-item frame memory the kernel needs: its stack slots and the values
+    /// live across barriers.
     pub frame_size: usize,
 }
 
 const END: i64 = -1;
-
-enum SlotPlace {
-    Native(cl::StackSlot),
-    Frame(u32),
-}
 
 fn err<T>(message: impl Into<String>) -> Result<T, CompileError> {
     Err(CompileError(message.into()))
@@ -144,9 +140,10 @@ pub fn translate_kernel(
 ) -> Result<Translated, CompileError> {
     let frontend = jit.isa().frontend_config();
     let live = live_across_barriers(f);
-    let has_barriers = !live.is_empty();
 
-    // The frame: private stack slots (when barriers split the kernel), then spilled values.
+    // The frame: private stack slots, then values live across barriers. Slots live in the
+    // frame, not on the native stack, even without barriers: the frame is in the masked
+    // private region, so a wild private index cannot reach the thread's stack.
     let mut frame_size = 0u32;
     let mut alloc = |size: u32, align: u32| {
         let align = align.max(1);
@@ -154,11 +151,9 @@ pub fn translate_kernel(
         frame_size = at + size;
         at
     };
-    let mut slot_offsets = HashMap::new();
-    if has_barriers {
-        for (ss, data) in f.slots.iter() {
-            slot_offsets.insert(ss, alloc(data.size, data.align));
-        }
+    let mut slots = HashMap::new();
+    for (ss, data) in f.slots.iter() {
+        slots.insert(ss, alloc(data.size, data.align));
     }
     let mut spill_off = HashMap::new();
     let mut barrier_ids = HashMap::new();
@@ -186,7 +181,7 @@ pub fn translate_kernel(
         b,
         vars: HashMap::new(),
         blocks: HashMap::new(),
-        slots: HashMap::new(),
+        slots,
         spill_off,
         live,
         barrier_ids,
@@ -199,7 +194,7 @@ pub fn translate_kernel(
         frames: cl::Value::from_u32(0),
         frame_size: i64::from(frame_size),
     };
-    t.run(&slot_offsets)?;
+    t.run()?;
     t.b.finalize(frontend);
     Ok(Translated {
         frame_size: frame_size as usize,
@@ -215,7 +210,8 @@ struct Translator<'a, 'f> {
     b: FunctionBuilder<'f>,
     vars: HashMap<Value, Vec<Variable>>,
     blocks: HashMap<Block, cl::Block>,
-    slots: HashMap<StackSlot, SlotPlace>,
+    /// Each stack slot's offset in the work-item's frame.
+    slots: HashMap<StackSlot, u32>,
     spill_off: HashMap<Value, u32>,
     live: HashMap<Inst, Vec<Value>>,
     barrier_ids: HashMap<Inst, u32>,
@@ -230,7 +226,7 @@ struct Translator<'a, 'f> {
 }
 
 impl Translator<'_, '_> {
-    fn run(&mut self, slot_offsets: &HashMap<StackSlot, u32>) -> Result<(), CompileError> {
+    fn run(&mut self) -> Result<(), CompileError> {
         let f = self.f;
         let entry = self.b.create_block();
         self.b.append_block_params_for_function_params(entry);
@@ -239,22 +235,6 @@ impl Translator<'_, '_> {
         let (args, grp, frames) = (params[0], params[1], params[2]);
         self.grp = grp;
         self.frames = frames;
-
-        for (ss, data) in f.slots.iter() {
-            let place = match slot_offsets.get(&ss) {
-                Some(&off) => SlotPlace::Frame(off),
-                None => {
-                    let shift = data.align.max(1).trailing_zeros() as u8;
-                    let slot = self.b.create_sized_stack_slot(cl::StackSlotData::new(
-                        cl::StackSlotKind::ExplicitSlot,
-                        data.size,
-                        shift,
-                    ));
-                    SlotPlace::Native(slot)
-                }
-            };
-            self.slots.insert(ss, place);
-        }
 
         // Kernel arguments, loaded once from the argument block.
         let Some(ir_entry) = f.layout.entry_block() else {
@@ -278,8 +258,16 @@ impl Translator<'_, '_> {
                 );
                 vals.push(v);
             }
-            if arg.kind == ArgKind::Local {
-                vals[0] = self.b.ins().iadd(vals[0], local_mem);
+            match arg.kind {
+                ArgKind::Local => vals[0] = self.b.ins().iadd(vals[0], local_mem),
+                ArgKind::ByRef => {
+                    let private_mem =
+                        self.b
+                            .ins()
+                            .load(clt::I64, ctx_mem(), grp, offsets::PRIVATE_MEM);
+                    vals[0] = self.b.ins().iadd(vals[0], private_mem);
+                }
+                ArgKind::Value | ArgKind::Buffer => {}
             }
             self.set(param, vals)?;
         }
@@ -752,10 +740,9 @@ impl Translator<'_, '_> {
                 }])
             }
             Op::SlotAddr(ss) => Some(vec![match self.slots.get(ss) {
-                Some(SlotPlace::Native(slot)) => self.b.ins().stack_addr(clt::I64, *slot, 0),
-                Some(SlotPlace::Frame(off)) => {
+                Some(&off) => {
                     let base = self.b.use_var(self.frame_base);
-                    self.b.ins().iadd_imm_s(base, i64::from(*off))
+                    self.b.ins().iadd_imm_s(base, i64::from(off))
                 }
                 None => return err(format!("unknown stack slot {ss}")),
             }]),
@@ -786,17 +773,29 @@ impl Translator<'_, '_> {
                 for &a in &args {
                     arg_vals.push(self.get(a)?);
                 }
+                let spaces: Vec<Option<ferrocl_ir::AddrSpace>> = self.module.funcs[*callee]
+                    .sig
+                    .params
+                    .iter()
+                    .map(|t| t.addr_space())
+                    .collect();
                 let mut out = Vec::new();
                 for lane in 0..lib.call.lanes as usize {
                     let mut call_args = Vec::with_capacity(arg_vals.len());
-                    for (vals, shape) in arg_vals.iter().zip(&lib.call.shapes) {
-                        call_args.push(match shape {
+                    for (i, (vals, shape)) in arg_vals.iter().zip(&lib.call.shapes).enumerate() {
+                        let v = match shape {
                             ArgShape::Scalar => vals[0],
                             ArgShape::Lane => vals[lane],
                             ArgShape::LanePtr { elem_bytes } => self
                                 .b
                                 .ins()
                                 .iadd_imm_s(vals[0], (lane as u32 * elem_bytes) as i64),
+                        };
+                        // The library function writes through a pointer argument: confine it
+                        // as a store of the kernel's own would be.
+                        call_args.push(match spaces.get(i).copied().flatten() {
+                            Some(space) => self.confine(v, space),
+                            None => v,
                         });
                     }
                     let call = self.b.ins().call(fref, &call_args);
@@ -1104,23 +1103,20 @@ impl Translator<'_, '_> {
     }
 
     /// Confines an address in `space` to memory the kernel owns: a `__local` address is masked
-    /// into the work-group's local region, so an out-of-bounds index wraps inside it instead of
-    /// reaching the runtime's memory.
+    /// into the work-group's local region and a `__private` one into its private region, so
+    /// an out-of-bounds index wraps inside the region instead of reaching the runtime's memory
+    /// (the regions are followed by padding for the widest access that starts in them).
     fn confine(&mut self, p: cl::Value, space: ferrocl_ir::AddrSpace) -> cl::Value {
-        if space != ferrocl_ir::AddrSpace::Local {
-            return p;
-        }
-        let base = self
-            .b
-            .ins()
-            .load(clt::I64, ctx_mem(), self.grp, offsets::LOCAL_MEM);
-        let mask = self
-            .b
-            .ins()
-            .load(clt::I64, ctx_mem(), self.grp, offsets::LOCAL_MASK);
-        let off = self.b.ins().isub(p, base);
-        let off = self.b.ins().band(off, mask);
-        self.b.ins().iadd(base, off)
+        let (base, mask) = match space {
+            ferrocl_ir::AddrSpace::Local => (offsets::LOCAL_MEM, offsets::LOCAL_MASK),
+            ferrocl_ir::AddrSpace::Private => (offsets::PRIVATE_MEM, offsets::PRIVATE_MASK),
+            _ => return p,
+        };
+        // The region is aligned to its size: its base has no bit of the mask set.
+        let base = self.b.ins().load(clt::I64, ctx_mem(), self.grp, base);
+        let mask = self.b.ins().load(clt::I64, ctx_mem(), self.grp, mask);
+        let off = self.b.ins().band(p, mask);
+        self.b.ins().bor(base, off)
     }
 
     /// The address and immediate offset of lane bytes `offset` past `p` in `space`.
@@ -1130,7 +1126,10 @@ impl Translator<'_, '_> {
         space: ferrocl_ir::AddrSpace,
         offset: u32,
     ) -> (cl::Value, i32) {
-        if space != ferrocl_ir::AddrSpace::Local {
+        if !matches!(
+            space,
+            ferrocl_ir::AddrSpace::Local | ferrocl_ir::AddrSpace::Private
+        ) {
             return (p, offset as i32);
         }
         let lane = if offset == 0 {

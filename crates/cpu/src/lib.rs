@@ -6,6 +6,7 @@
 
 pub mod abi;
 mod codegen;
+mod guard;
 mod libm;
 mod liveness;
 mod pool;
@@ -37,6 +38,27 @@ impl std::error::Error for CompileError {}
 
 type GroupFn = unsafe extern "C" fn(args: *const u8, group: *const GroupCtx, frames: *mut u8);
 
+/// A launch that ended early because the kernel faulted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelFault {
+    /// The signal generated code raised (`SIGSEGV`, `SIGBUS`, ...).
+    pub signal: i32,
+    /// The faulting address the signal reported, when it reports one.
+    pub address: u64,
+}
+
+impl fmt::Display for KernelFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the kernel faulted (signal {}, address {:#x})",
+            self.signal, self.address
+        )
+    }
+}
+
+impl std::error::Error for KernelFault {}
+
 /// A kernel ready to run.
 pub struct CompiledKernel {
     pub name: String,
@@ -47,7 +69,8 @@ pub struct CompiledKernel {
     pub args_size: usize,
     /// Bytes of the kernel's own `__local` variables, at the start of local memory.
     pub static_local_size: usize,
-    /// Bytes of per-work-item frame memory (kernels with barriers).
+    /// Bytes of per-work-item frame memory: private variables kept in memory and values live
+    /// across barriers.
     pub frame_size: usize,
     entry: GroupFn,
 }
@@ -70,28 +93,107 @@ fn chunks(bytes: usize) -> Vec<Chunk> {
     vec![Chunk([0; 128]); bytes.div_ceil(128).max(1)]
 }
 
+/// Bytes past a masked region that an access starting inside it can reach: the widest
+/// single access generated code makes (vectors are split into lanes of at most 8 bytes; the
+/// library functions write at most 8 bytes through a pointer), with room to spare.
+const REGION_PADDING: usize = 128;
+
+/// Memory for a masked region: a power-of-two size, aligned to that size, so that generated
+/// code confines an address with an `and` and an `or` (`base | (p & mask)`); then the padding.
+/// Zeroed when allocated.
+struct Region {
+    ptr: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+}
+
+impl Region {
+    /// A region of at least `size` bytes (a power of two), kept if it is large enough.
+    fn reserve(region: &mut Option<Region>, size: usize) -> *mut u8 {
+        debug_assert!(size.is_power_of_two());
+        if region.as_ref().is_none_or(|r| r.layout.align() < size) {
+            *region = None;
+            let align = size.max(128);
+            let layout = std::alloc::Layout::from_size_align(align + REGION_PADDING, align)
+                .expect("a region's size fits the address space");
+            // SAFETY: the layout has a non-zero size.
+            let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+            let ptr = std::ptr::NonNull::new(ptr)
+                .unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
+            *region = Some(Region { ptr, layout });
+        }
+        region
+            .as_ref()
+            .map_or(std::ptr::null_mut(), |r| r.ptr.as_ptr())
+    }
+}
+
+impl Drop for Region {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `reserve` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) };
+    }
+}
+
 thread_local! {
-    /// Each thread's local memory and frames, reused across work-groups and launches.
-    static SCRATCH: std::cell::RefCell<(Vec<Chunk>, Vec<Chunk>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    /// Each thread's local and private regions, reused across work-groups and launches.
+    static SCRATCH: std::cell::RefCell<(Option<Region>, Option<Region>)> =
+        const { std::cell::RefCell::new((None, None)) };
 }
 
 impl CompiledKernel {
     /// Runs the kernel over `nd`. `args` is the filled argument block; `local_mem_size` the
     /// bytes of local memory each work-group needs (static variables plus `__local`
-    /// arguments, whose offsets the caller wrote into `args`).
+    /// arguments, whose offsets the caller wrote into `args`). The kernel takes no by-value
+    /// struct arguments ([`CompiledKernel::launch_with_private`] passes those).
+    ///
+    /// # Safety
+    /// As for [`CompiledKernel::launch_with_private`].
+    pub unsafe fn launch(
+        &self,
+        args: &[u8],
+        local_mem_size: usize,
+        nd: &NdRange,
+    ) -> Result<(), KernelFault> {
+        // SAFETY: this function's contract.
+        unsafe { self.launch_with_private(args, local_mem_size, &[], nd) }
+    }
+
+    /// Runs the kernel over `nd`, as [`CompiledKernel::launch`]; `private_args` holds the
+    /// bytes of the by-value struct arguments, at the offsets the caller wrote into their
+    /// slots of `args` ([`ArgKind::ByRef`]). Each work-group gets its own copy of them.
+    ///
+    /// Returns an error when the kernel faulted (a wild `__global` pointer, say): the
+    /// work-groups not yet started are skipped, the memory the kernel wrote holds what it
+    /// wrote, and the process and later launches are unharmed.
     ///
     /// # Safety
     /// Every pointer in `args` must be valid for what the kernel does with it, for the whole
     /// launch; `nd` must have non-zero sizes.
-    pub unsafe fn launch(&self, args: &[u8], local_mem_size: usize, nd: &NdRange) {
+    pub unsafe fn launch_with_private(
+        &self,
+        args: &[u8],
+        local_mem_size: usize,
+        private_args: &[u8],
+        nd: &NdRange,
+    ) -> Result<(), KernelFault> {
         let num_groups: [u64; 3] =
             std::array::from_fn(|d| nd.global_size[d].div_ceil(nd.local_size[d]));
         let total = (num_groups[0] * num_groups[1] * num_groups[2]) as usize;
         let wg_items = (nd.local_size[0] * nd.local_size[1] * nd.local_size[2]) as usize;
-        let frames_size = self.frame_size * wg_items;
-        // A power of two, so that generated code can mask `__local` addresses into it.
+        // Powers of two, so that generated code can mask `__local` and `__private` addresses
+        // into them. The private region holds the by-value arguments, then the frames.
         let local_region = local_mem_size.max(1).next_power_of_two();
+        let frames_at = private_args.len().div_ceil(128) * 128;
+        let private_region = (frames_at + self.frame_size * wg_items)
+            .max(1)
+            .next_power_of_two();
+        // The first fault of the launch; once one is seen, no work-group starts.
+        let fault: std::sync::Mutex<Option<KernelFault>> = std::sync::Mutex::new(None);
+        let failed = std::sync::atomic::AtomicBool::new(false);
         let run_group = |index: usize| {
+            if failed.load(std::sync::atomic::Ordering::Relaxed) {
+                return;
+            }
             let i = index as u64;
             let gid = [
                 i % num_groups[0],
@@ -105,13 +207,17 @@ impl CompiledKernel {
             }
             SCRATCH.with(|cell| {
                 let mut scratch = cell.borrow_mut();
-                let (local, frames) = &mut *scratch;
-                if local.len() * 128 < local_region {
-                    *local = chunks(local_region);
-                }
-                if frames.len() * 128 < frames_size {
-                    *frames = chunks(frames_size);
-                }
+                let (local, private) = &mut *scratch;
+                let local_mem = Region::reserve(local, local_region);
+                let private_mem = Region::reserve(private, private_region);
+                // SAFETY: the region holds frames_at bytes and more, private_args fewer.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(
+                        private_args.as_ptr(),
+                        private_mem,
+                        private_args.len(),
+                    )
+                };
                 let group = GroupCtx {
                     work_dim: u64::from(nd.work_dim),
                     global_offset: nd.global_offset,
@@ -120,16 +226,36 @@ impl CompiledKernel {
                     enqueued_local_size: nd.local_size,
                     num_groups,
                     group_id: gid,
-                    local_mem: local.as_mut_ptr() as u64,
+                    local_mem: local_mem as u64,
                     local_mask: local_region as u64 - 1,
+                    private_mem: private_mem as u64,
+                    private_mask: private_region as u64 - 1,
                 };
                 // SAFETY: generated code for this kernel's ABI; the argument block was filled
-                // by the caller (this function's contract), and local memory and frames are
-                // this thread's, sized for the group.
-                unsafe { (self.entry)(args.as_ptr(), &group, frames.as_mut_ptr().cast()) };
+                // by the caller (this function's contract), and the local and private regions
+                // are this thread's, sized for the group.
+                let result = unsafe {
+                    guard::call(
+                        self.entry,
+                        args.as_ptr(),
+                        &group,
+                        private_mem.add(frames_at),
+                    )
+                };
+                if let Err(f) = result {
+                    failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                    fault
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .get_or_insert(f);
+                }
             });
         };
         pool::run(total, &run_group);
+        match fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(f) => Err(f),
+            None => Ok(()),
+        }
     }
 }
 

@@ -65,6 +65,7 @@ fn vector_add() {
         p.kernel("vadd")
             .unwrap()
             .launch(&args, 0, &nd1(n as u64, 64))
+            .unwrap()
     };
     for i in 0..n {
         assert_eq!(c[i], a[i] + b[i], "element {i}");
@@ -151,6 +152,7 @@ fn tree_reduction_with_barriers_in_a_loop() {
             local * 4,
             &nd1((groups * local) as u64, local as u64),
         )
+        .unwrap()
     };
     for g in 0..groups {
         let want: i32 = input[g * local..(g + 1) * local].iter().sum();
@@ -217,7 +219,7 @@ fn three_dimensional_ids_with_offsets_and_partial_groups() {
         global_size: gs,
         local_size: ls,
     };
-    unsafe { p.kernel("ids").unwrap().launch(&args, 0, &nd) };
+    unsafe { p.kernel("ids").unwrap().launch(&args, 0, &nd).unwrap() };
     for z in 0..gs[2] {
         for y in 0..gs[1] {
             for x in 0..gs[0] {
@@ -349,6 +351,7 @@ fn arithmetic_edge_cases() {
         p.kernel("arith")
             .unwrap()
             .launch(&args, 0, &nd1(pairs.len() as u64, 4))
+            .unwrap()
     };
     for (i, &(a, b)) in pairs.iter().enumerate() {
         let r = &out[i * 8..i * 8 + 8];
@@ -429,6 +432,7 @@ fn library_calls() {
         p.kernel("lib")
             .unwrap()
             .launch(&args, 0, &nd1(input.len() as u64, 1))
+            .unwrap()
     };
     for (i, v) in input.iter().enumerate() {
         let r = &out[i * 12..i * 12 + 12];
@@ -484,7 +488,12 @@ fn branches_with_arguments() {
     let p = compile(EDGES);
     let mut out = vec![0i32; 9];
     let args = block(&p, "edges", &[out.as_mut_ptr() as u64]);
-    unsafe { p.kernel("edges").unwrap().launch(&args, 0, &nd1(9, 3)) };
+    unsafe {
+        p.kernel("edges")
+            .unwrap()
+            .launch(&args, 0, &nd1(9, 3))
+            .unwrap()
+    };
     // i % 3 == 0: 100; == 1: 3 (the switch case); == 2: i (the default).
     let want: Vec<i32> = (0..9)
         .map(|i| match i % 3 {

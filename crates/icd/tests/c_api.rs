@@ -236,7 +236,8 @@ c_programs!(
     invalid,
     unsupported,
     program,
-    kernels
+    kernels,
+    faults
 );
 
 /// Every C program in `tests/c` has its test above.

@@ -1,0 +1,327 @@
+//! Faulty kernels: out-of-bounds private accesses stay inside the launch's own memory, and a
+//! kernel that faults ends its launch in error while the process and later launches go on.
+
+use ferrocl_cpu::{ArgKind, CpuProgram, NdRange};
+
+fn compile(text: &str) -> CpuProgram {
+    let module = ferrocl_ir::parse_module(text).unwrap_or_else(|e| panic!("{e:?}"));
+    ferrocl_ir::verify_module(&module).unwrap_or_else(|e| panic!("{e:?}"));
+    CpuProgram::compile(&module).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// An argument block from 8-byte values (pointers, offsets and longs) in argument order.
+fn block(program: &CpuProgram, kernel: &str, values: &[u64]) -> Vec<u8> {
+    let k = program.kernel(kernel).unwrap();
+    let mut bytes = vec![0u8; k.args_size];
+    for (arg, v) in k.args.iter().zip(values) {
+        bytes[arg.offset..arg.offset + arg.size].copy_from_slice(&v.to_ne_bytes()[..arg.size]);
+    }
+    bytes
+}
+
+fn nd1(global: u64, local: u64) -> NdRange {
+    NdRange {
+        work_dim: 1,
+        global_offset: [0; 3],
+        global_size: [global, 1, 1],
+        local_size: [local, 1, 1],
+    }
+}
+
+/// `int a[4]; for (long i = 0; i < n; i++) a[start + i] = i;` then `out[gid] = gid * 3`, and
+/// a private round trip: `a[0] = gid; out2[gid] = a[0]` after the loop.
+const SMASH: &str = r#"
+kernel @smash(ptr.global, i64, i64) {
+    arg "out": "int*" global none []
+    arg "start": "long" private none []
+    arg "n": "long" private none []
+    ss0 = slot 16, align 4
+block0(v0: ptr.global, v1: i64, v2: i64):
+    v3: ptr.private = slotaddr ss0
+    v4: i64 = iconst 4
+    v5: i64 = iconst 0
+    v6: i64 = iconst 1
+    jump block1(v5)
+block1(v7: i64):
+    v8: i1 = icmp slt v7, v2
+    brif v8, block2, block3
+block2:
+    v9: i64 = iadd v1, v7
+    v10: i64 = imul v9, v4
+    v11: ptr.private = ptradd v3, v10
+    v12: i32 = trunc v7
+    store.private v12, v11, align 4
+    v13: i64 = iadd v7, v6
+    jump block1(v13)
+block3:
+    v14: i64 = global_id 0
+    v15: i32 = trunc v14
+    store.private v15, v3, align 4
+    v16: i32 = load.private v3, align 4
+    v17: i32 = iconst 3
+    v18: i32 = imul v16, v17
+    v19: i64 = imul v14, v4
+    v20: ptr.global = ptradd v0, v19
+    store.global v18, v20, align 4
+    return
+}
+"#;
+
+const VADD: &str = r#"
+kernel @vadd(ptr.global, ptr.global, ptr.global) {
+    arg "a": "int*" global none []
+    arg "b": "int*" global none []
+    arg "c": "int*" global none []
+block0(v0: ptr.global, v1: ptr.global, v2: ptr.global):
+    v3: i64 = global_id 0
+    v4: i64 = iconst 4
+    v5: i64 = imul v3, v4
+    v6: ptr.global = ptradd v0, v5
+    v7: ptr.global = ptradd v1, v5
+    v8: ptr.global = ptradd v2, v5
+    v9: i32 = load.global v6, align 4
+    v10: i32 = load.global v7, align 4
+    v11: i32 = iadd v9, v10
+    store.global v11, v8, align 4
+    return
+}
+"#;
+
+/// Runs `c = a + b` over `n` items and checks every element.
+fn check_vadd(p: &CpuProgram, n: usize) {
+    let a: Vec<i32> = (0..n as i32).map(|i| i * 7 - 3).collect();
+    let b: Vec<i32> = (0..n as i32).map(|i| 100 - i).collect();
+    let mut c = vec![0i32; n];
+    let args = block(
+        p,
+        "vadd",
+        &[a.as_ptr() as u64, b.as_ptr() as u64, c.as_mut_ptr() as u64],
+    );
+    unsafe {
+        p.kernel("vadd")
+            .unwrap()
+            .launch(&args, 0, &nd1(n as u64, 32))
+    }
+    .expect("a correct kernel runs");
+    for i in 0..n {
+        assert_eq!(c[i], a[i] + b[i], "element {i}");
+    }
+}
+
+#[test]
+fn private_writes_far_out_of_bounds_stay_inside_the_launch() {
+    let p = compile(SMASH);
+    let k = p.kernel("smash").unwrap();
+    assert!(
+        k.frame_size >= 16,
+        "the private array lives in the work-item's frame"
+    );
+    let good = compile(VADD);
+    // Far below and far above the array, and a long sweep past its end: on the native stack
+    // these would overwrite return addresses or reach unmapped memory.
+    let cases: [(i64, i64); 5] = [
+        (4, 1 << 16),
+        (-(1 << 20), 64),
+        (1 << 40, 64),
+        (-(1 << 40), 64),
+        (i64::MAX / 8, 16),
+    ];
+    for (start, n) in cases {
+        let items = 96usize;
+        let mut out = vec![-1i32; items];
+        let args = block(
+            &p,
+            "smash",
+            &[out.as_mut_ptr() as u64, start as u64, n as u64],
+        );
+        unsafe { k.launch(&args, 0, &nd1(items as u64, 32)) }
+            .unwrap_or_else(|e| panic!("start {start}, n {n}: {e}"));
+        for (i, &v) in out.iter().enumerate() {
+            // The private round trip after the wild writes still reads back what it stored.
+            assert_eq!(v, i as i32 * 3, "start {start}, n {n}, item {i}");
+        }
+        check_vadd(&good, 1000);
+    }
+}
+
+/// Dereferences the pointer argument `p` (a wild address) in work-item 5 of each group, after
+/// every work-item has written `out[gid] = 1`.
+const WILD: &str = r#"
+kernel @wild(ptr.global, ptr.global) {
+    arg "out": "int*" global none []
+    arg "p": "int*" global none []
+block0(v0: ptr.global, v1: ptr.global):
+    v2: i64 = global_id 0
+    v3: i64 = iconst 4
+    v4: i64 = imul v2, v3
+    v5: ptr.global = ptradd v0, v4
+    v6: i32 = iconst 1
+    store.global v6, v5, align 4
+    v7: i64 = local_id 0
+    v8: i64 = iconst 5
+    v9: i1 = icmp eq v7, v8
+    brif v9, block1, block2
+block1:
+    v10: i32 = load.global v1, align 4
+    store.global v10, v1, align 4
+    jump block2
+block2:
+    return
+}
+"#;
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn a_wild_global_pointer_ends_the_launch_in_error_and_later_launches_work() {
+    let p = compile(WILD);
+    let good = compile(VADD);
+    let k = p.kernel("wild").unwrap();
+    // Unmapped (the first page), non-canonical, and the top of the address space.
+    for wild in [8u64, 0x8000_0000_0000_0000, u64::MAX - 3] {
+        let items = 4096usize;
+        let mut out = vec![0i32; items];
+        let args = block(&p, "wild", &[out.as_mut_ptr() as u64, wild]);
+        let fault = unsafe { k.launch(&args, 0, &nd1(items as u64, 64)) }
+            .expect_err("a launch that dereferences a wild pointer fails");
+        assert!(
+            fault.signal == SIGSEGV || fault.signal == SIGBUS,
+            "signal {}",
+            fault.signal
+        );
+        // The work-items before the faulting one wrote their element.
+        assert_eq!(&out[..5], &[1; 5]);
+        check_vadd(&good, 5000);
+    }
+    // Many faulting launches in a row, each on whichever threads claim its groups.
+    for _ in 0..20 {
+        let mut out = vec![0i32; 256];
+        let args = block(&p, "wild", &[out.as_mut_ptr() as u64, 16]);
+        assert!(unsafe { k.launch(&args, 0, &nd1(256, 16)) }.is_err());
+    }
+    check_vadd(&good, 777);
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn faults_on_several_threads_at_once_are_each_recovered() {
+    let p = compile(WILD);
+    let good = compile(VADD);
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let (p, good) = (&p, &good);
+            s.spawn(move || {
+                for i in 0..10 {
+                    let mut out = vec![0i32; 512];
+                    let args = block(p, "wild", &[out.as_mut_ptr() as u64, 64 + 8 * t]);
+                    let r = unsafe { p.kernel("wild").unwrap().launch(&args, 0, &nd1(512, 8)) };
+                    assert!(r.is_err(), "thread {t}, launch {i}");
+                    check_vadd(good, 300 + i);
+                }
+            });
+        }
+    });
+}
+
+/// A by-value struct `{ int a; int b; }` read through its private pointer: `out[gid] = s.a *
+/// gid + s.b`.
+const BYVAL: &str = r#"
+kernel @byval(ptr.global, ptr.private) {
+    arg "out": "int*" global none []
+    arg "s": "struct pair" private none []
+block0(v0: ptr.global, v1: ptr.private):
+    v2: i32 = load.private v1, align 4
+    v3: i64 = iconst 4
+    v4: ptr.private = ptradd v1, v3
+    v5: i32 = load.private v4, align 4
+    v6: i64 = global_id 0
+    v7: i32 = trunc v6
+    v8: i32 = imul v2, v7
+    v9: i32 = iadd v8, v5
+    v10: i64 = imul v6, v3
+    v11: ptr.global = ptradd v0, v10
+    store.global v9, v11, align 4
+    return
+}
+"#;
+
+#[test]
+fn by_value_structs_are_copied_into_private_memory() {
+    let p = compile(BYVAL);
+    let k = p.kernel("byval").unwrap();
+    assert_eq!(k.args[1].kind, ArgKind::ByRef);
+    let items = 200usize;
+    let mut out = vec![0i32; items];
+    // The struct's bytes at offset 0 of the by-value block; its slot holds that offset.
+    let mut private = Vec::new();
+    private.extend_from_slice(&7i32.to_ne_bytes());
+    private.extend_from_slice(&(-11i32).to_ne_bytes());
+    let args = block(&p, "byval", &[out.as_mut_ptr() as u64, 0]);
+    unsafe { k.launch_with_private(&args, 0, &private, &nd1(items as u64, 16)) }.unwrap();
+    for (i, &v) in out.iter().enumerate() {
+        assert_eq!(v, 7 * i as i32 - 11, "item {i}");
+    }
+}
+
+/// The signal numbers of Linux on x86-64, where faults are recovered.
+const SIGSEGV: i32 = 11;
+const SIGBUS: i32 = 7;
+
+/// `frexp` writes its exponent through a pointer: a wild `__global` one faults inside the
+/// library function, which the launch reports like a fault in generated code; a private one
+/// far out of bounds is confined like the kernel's own stores.
+const LIB: &str = r#"
+declare @frexp.float.global_ptr_int(f32, ptr.global) -> f32
+declare @frexp.float.private_ptr_int(f32, ptr.private) -> f32
+kernel @lib(ptr.global, ptr.global, i64) {
+    arg "out": "float*" global none []
+    arg "exp": "int*" global none []
+    arg "skew": "long" private none []
+    ss0 = slot 4, align 4
+block0(v0: ptr.global, v1: ptr.global, v2: i64):
+    v3: i64 = global_id 0
+    v4: i64 = iconst 4
+    v5: i64 = imul v3, v4
+    v6: ptr.global = ptradd v0, v5
+    v7: f32 = fconst 12.0
+    v8: ptr.private = slotaddr ss0
+    v9: ptr.private = ptradd v8, v2
+    v10: f32 = call @frexp.float.private_ptr_int(v7, v9)
+    store.global v10, v6, align 4
+    v11: f32 = call @frexp.float.global_ptr_int(v7, v1)
+    return
+}
+"#;
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn library_functions_writing_through_wild_pointers() {
+    let p = compile(LIB);
+    let good = compile(VADD);
+    let k = p.kernel("lib").unwrap();
+    let items = 64usize;
+    let mut exp = 0i32;
+    for skew in [0i64, 1 << 30, -(1 << 45)] {
+        let mut out = vec![0f32; items];
+        let args = block(
+            &p,
+            "lib",
+            &[
+                out.as_mut_ptr() as u64,
+                &mut exp as *mut i32 as u64,
+                skew as u64,
+            ],
+        );
+        unsafe { k.launch(&args, 0, &nd1(items as u64, 16)) }
+            .unwrap_or_else(|e| panic!("skew {skew}: {e}"));
+        // 12 = 0.75 * 2^4.
+        assert_eq!(out, vec![0.75f32; items], "skew {skew}");
+        assert_eq!(exp, 4);
+        check_vadd(&good, 100);
+    }
+    let mut out = vec![0f32; items];
+    let args = block(&p, "lib", &[out.as_mut_ptr() as u64, 24, 0]);
+    let fault = unsafe { k.launch(&args, 0, &nd1(items as u64, 16)) }
+        .expect_err("frexp through a wild global pointer faults");
+    assert_eq!(fault.signal, SIGSEGV);
+    check_vadd(&good, 100);
+}
