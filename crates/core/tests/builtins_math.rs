@@ -81,6 +81,8 @@ struct Case {
     relaxed: bool,
     range: f32,
     zeros_either: bool,
+    /// Build options for the case's kernels.
+    options: &'static str,
     reference: fn(f32, f32, f32, i32) -> Want,
 }
 
@@ -104,6 +106,7 @@ fn case(
         relaxed: false,
         range: f32::INFINITY,
         zeros_either: false,
+        options: "",
         reference,
     }
 }
@@ -118,6 +121,11 @@ fn relaxed(mut c: Case, range: f32) -> Case {
 /// fmax(-0, +0) be +0).
 fn zeros_either(mut c: Case) -> Case {
     c.zeros_either = true;
+    c
+}
+
+fn with_options(mut c: Case, options: &'static str) -> Case {
+    c.options = options;
     c
 }
 
@@ -407,6 +415,20 @@ fn cases() -> Vec<Case> {
         case("divide", "$a / $b", Args::Xy, 2.5, |a, b, _, _| {
             want(f(a) / f(b))
         }),
+        // API 5.8.4.3: -cl-fp32-correctly-rounded-divide-sqrt (valid: the device reports
+        // CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) makes / and sqrt correctly rounded.
+        with_options(
+            case("divide_cr", "$a / $b", Args::Xy, CR, |a, b, _, _| {
+                want(f(a) / f(b))
+            }),
+            "-cl-fp32-correctly-rounded-divide-sqrt",
+        ),
+        with_options(
+            case("sqrt_cr", "sqrt($a)", Args::X, CR, |a, _, _, _| {
+                want(f(a).sqrt())
+            }),
+            "-cl-fp32-correctly-rounded-divide-sqrt",
+        ),
         case("ldexp", "ldexp($a, $n)", Args::Xn, CR, |a, _, _, n| {
             want(f(a) * 2f64.powi(n.clamp(-400, 400)))
         }),
@@ -746,7 +768,7 @@ fn check(c: &Case, runner: &Runner, seed: u64) -> Outcome {
         failures: Vec::new(),
     };
     for width in [1u32, 3, 4, 8, 16] {
-        let program = runner.build(&source(c, width), "");
+        let program = runner.build(&source(c, width), c.options);
         let mut bufs = vec![
             vec![0u8; len * 4],
             vec![0u8; len * 4],
