@@ -81,6 +81,8 @@ struct Case {
     relaxed: bool,
     range: f32,
     zeros_either: bool,
+    /// Build options for the case's kernels.
+    options: &'static str,
     reference: fn(f32, f32, f32, i32) -> Want,
 }
 
@@ -104,6 +106,7 @@ fn case(
         relaxed: false,
         range: f32::INFINITY,
         zeros_either: false,
+        options: "",
         reference,
     }
 }
@@ -118,6 +121,11 @@ fn relaxed(mut c: Case, range: f32) -> Case {
 /// fmax(-0, +0) be +0).
 fn zeros_either(mut c: Case) -> Case {
     c.zeros_either = true;
+    c
+}
+
+fn with_options(mut c: Case, options: &'static str) -> Case {
+    c.options = options;
     c
 }
 
@@ -407,6 +415,20 @@ fn cases() -> Vec<Case> {
         case("divide", "$a / $b", Args::Xy, 2.5, |a, b, _, _| {
             want(f(a) / f(b))
         }),
+        // API 5.8.4.3: -cl-fp32-correctly-rounded-divide-sqrt (valid: the device reports
+        // CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) makes / and sqrt correctly rounded.
+        with_options(
+            case("divide_cr", "$a / $b", Args::Xy, CR, |a, b, _, _| {
+                want(f(a) / f(b))
+            }),
+            "-cl-fp32-correctly-rounded-divide-sqrt",
+        ),
+        with_options(
+            case("sqrt_cr", "sqrt($a)", Args::X, CR, |a, _, _, _| {
+                want(f(a).sqrt())
+            }),
+            "-cl-fp32-correctly-rounded-divide-sqrt",
+        ),
         case("ldexp", "ldexp($a, $n)", Args::Xn, CR, |a, _, _, n| {
             want(f(a) * 2f64.powi(n.clamp(-400, 400)))
         }),
@@ -746,7 +768,7 @@ fn check(c: &Case, runner: &Runner, seed: u64) -> Outcome {
         failures: Vec::new(),
     };
     for width in [1u32, 3, 4, 8, 16] {
-        let program = runner.build(&source(c, width), "");
+        let program = runner.build(&source(c, width), c.options);
         let mut bufs = vec![
             vec![0u8; len * 4],
             vec![0u8; len * 4],
@@ -1021,5 +1043,112 @@ fn prescribed_special_values_are_exact() {
         }
     }
     println!("{} prescribed values checked", cases.len());
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The functions that write through a pointer (fract, modf, sincos, frexp, lgamma_r, remquo)
+/// accept `global`, `local` and `private` pointers (6.15.2); through each, every vector width
+/// stores the same results, lane by lane, as through a private variable (checked against the
+/// references above).
+#[test]
+fn pointer_results_go_to_every_address_space() {
+    let fns: [(&str, &str, &str); 6] = [
+        ("fract", "float", "fract(X, P)"),
+        ("modf", "float", "modf(X, P)"),
+        ("sincos", "float", "sincos(X, P)"),
+        ("frexp", "int", "frexp(X, P)"),
+        ("lgamma_r", "int", "lgamma_r(X, P)"),
+        ("remquo", "int", "remquo(X, Y, P)"),
+    ];
+    let runner = Runner::new();
+    let mut rng = Rng::new(0xadd);
+    let mut x = special_f32();
+    while x.len() < 4800 {
+        x.push(if x.len() % 2 == 0 {
+            rng.any_f32()
+        } else {
+            rng.f32_exp(-10, 10)
+        });
+    }
+    let y: Vec<f32> = x.iter().map(|_| rng.f32_exp(-4, 4)).collect();
+    let n = x.len();
+    let mut source = String::new();
+    for (name, second, expr) in fns {
+        for w in [1usize, 3, 4, 16] {
+            let (ft, st) = if w == 1 {
+                ("float".to_string(), second.to_string())
+            } else {
+                (format!("float{w}"), format!("{second}{w}"))
+            };
+            let (ld, sto) = if w == 1 {
+                ("X[i]".to_string(), "X[i] = V;".to_string())
+            } else {
+                (format!("vload{w}(i, X)"), format!("vstore{w}(V, i, X);"))
+            };
+            let call = |p: &str| {
+                expr.replace('X', &ld.replace('X', "a"))
+                    .replace('Y', &ld.replace('X', "b"))
+                    .replace('P', p)
+            };
+            let store = |buf: &str, v: &str| sto.replace('X', buf).replace('V', v);
+            // Through a global pointer (g is a buffer of the vector type), through local
+            // memory, and through a private variable.
+            source += &format!(
+                "kernel void {name}_{w}(global float* o, global {st}* g, global {second}* gs, \
+                 global float* ol, global {second}* ls, global float* op, global {second}* ps, \
+                 global const float* a, global const float* b) {{\n\
+                 size_t i = get_global_id(0);\n\
+                 {ft} r = {};\n {}\n {}\n\
+                 local {st} tmp[64];\n size_t l = get_local_id(0);\n\
+                 r = {};\n {}\n {}\n\
+                 {st} t;\n r = {};\n {}\n {}\n}}\n",
+                call("&g[i]"),
+                store("o", "r"),
+                store("gs", "g[i]"),
+                call("&tmp[l]"),
+                store("ol", "r"),
+                store("ls", "tmp[l]"),
+                call("&t"),
+                store("op", "r"),
+                store("ps", "t"),
+            );
+        }
+    }
+    let program = runner.build(&source, "");
+    let mut wrong = Vec::new();
+    for (name, _, _) in fns {
+        for w in [1usize, 3, 4, 16] {
+            // The global vector buffer: 3-wide vectors take 4 elements of room.
+            let stride = if w == 3 { 4 } else { w };
+            let mut bufs = vec![
+                vec![0u8; n * 4],
+                vec![0u8; n / w * stride * 4],
+                vec![0u8; n * 4],
+                vec![0u8; n * 4],
+                vec![0u8; n * 4],
+                vec![0u8; n * 4],
+                vec![0u8; n * 4],
+                builtins_harness::bytes(&x),
+                builtins_harness::bytes(&y),
+            ];
+            runner.run(&program, &format!("{name}_{w}"), &mut bufs, n / w);
+            let same = |p: &[u8], q: &[u8]| {
+                let (p, q): (Vec<u32>, Vec<u32>) = (values(p), values(q));
+                p.iter().zip(&q).all(|(&u, &v)| {
+                    u == v || (f32::from_bits(u).is_nan() && f32::from_bits(v).is_nan())
+                })
+            };
+            if !same(&bufs[0], &bufs[5]) || !same(&bufs[2], &bufs[6]) {
+                wrong.push(format!(
+                    "{name} width {w}: through global differs from private"
+                ));
+            }
+            if !same(&bufs[3], &bufs[5]) || !same(&bufs[4], &bufs[6]) {
+                wrong.push(format!(
+                    "{name} width {w}: through local differs from private"
+                ));
+            }
+        }
+    }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
