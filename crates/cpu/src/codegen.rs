@@ -654,8 +654,9 @@ impl Translator<'_, '_> {
                     f.set_aligned();
                 }
                 let mut out = Vec::with_capacity(lanes);
+                let space = self.space_to_confine(args[0], flags.space, lanes as u32 * ty.bytes());
                 for i in 0..lanes {
-                    let (addr, off) = self.lane_addr(p, flags.space, i as u32 * ty.bytes());
+                    let (addr, off) = self.lane_addr(p, space, i as u32 * ty.bytes());
                     out.push(self.b.ins().load(ty, f, addr, off));
                 }
                 Some(out)
@@ -664,12 +665,17 @@ impl Translator<'_, '_> {
                 let xs = self.get(args[0])?;
                 let p = self.get1(args[1])?;
                 let mut f = mem();
+                let total = xs
+                    .iter()
+                    .map(|&x| self.b.func.dfg.value_type(x).bytes())
+                    .sum();
+                let space = self.space_to_confine(args[1], flags.space, total);
                 for (i, x) in xs.into_iter().enumerate() {
                     let bytes = self.b.func.dfg.value_type(x).bytes();
                     if flags.align >= bytes {
                         f.set_aligned();
                     }
-                    let (addr, off) = self.lane_addr(p, flags.space, i as u32 * bytes);
+                    let (addr, off) = self.lane_addr(p, space, i as u32 * bytes);
                     self.b.ins().store(f, x, addr, off);
                 }
                 None
@@ -1119,19 +1125,74 @@ impl Translator<'_, '_> {
         self.b.ins().bor(base, off)
     }
 
-    /// The address and immediate offset of lane bytes `offset` past `p` in `space`.
+    /// The address space an access of `bytes` bytes through `ptr` in `space` must be confined
+    /// to, or `None` when it needs no confining: a private access at a constant offset inside
+    /// a stack slot (`slotaddr`, then `ptradd` of constants) cannot leave the slot.
+    fn space_to_confine(
+        &self,
+        ptr: Value,
+        space: ferrocl_ir::AddrSpace,
+        bytes: u32,
+    ) -> Option<ferrocl_ir::AddrSpace> {
+        if space != ferrocl_ir::AddrSpace::Private {
+            return Some(space);
+        }
+        let dfg = &self.f.dfg;
+        let mut v = ptr;
+        let mut offset = 0i64;
+        // A short chain: deeper ones are confined anyway.
+        for _ in 0..8 {
+            let ferrocl_ir::ValueDef::Result(inst) = dfg.value_def(dfg.resolve(v)) else {
+                break;
+            };
+            let data = &dfg.insts[inst];
+            match &data.op {
+                Op::SlotAddr(ss) => {
+                    let size = self.f.slots.get(*ss).map_or(0, |d| i64::from(d.size));
+                    if offset >= 0 && offset + i64::from(bytes) <= size {
+                        return None;
+                    }
+                    break;
+                }
+                Op::PtrAdd => {
+                    let o = dfg.resolve(data.args[1]);
+                    let ferrocl_ir::ValueDef::Result(c) = dfg.value_def(o) else {
+                        break;
+                    };
+                    let Op::Iconst(bits) = dfg.insts[c].op else {
+                        break;
+                    };
+                    // The offset as the signed integer of its type.
+                    let width = dfg.value_type(o).bits().clamp(1, 64);
+                    let k = ((bits << (64 - width)) as i64) >> (64 - width);
+                    offset = match offset.checked_add(k) {
+                        Some(o) => o,
+                        None => break,
+                    };
+                    v = data.args[0];
+                }
+                _ => break,
+            }
+        }
+        Some(space)
+    }
+
+    /// The address and immediate offset of lane bytes `offset` past `p`, confined to `space`
+    /// when it is given.
     fn lane_addr(
         &mut self,
         p: cl::Value,
-        space: ferrocl_ir::AddrSpace,
+        space: Option<ferrocl_ir::AddrSpace>,
         offset: u32,
     ) -> (cl::Value, i32) {
-        if !matches!(
-            space,
-            ferrocl_ir::AddrSpace::Local | ferrocl_ir::AddrSpace::Private
-        ) {
+        let Some(space) = space.filter(|s| {
+            matches!(
+                s,
+                ferrocl_ir::AddrSpace::Local | ferrocl_ir::AddrSpace::Private
+            )
+        }) else {
             return (p, offset as i32);
-        }
+        };
         let lane = if offset == 0 {
             p
         } else {

@@ -325,3 +325,67 @@ fn library_functions_writing_through_wild_pointers() {
     assert_eq!(fault.signal, SIGSEGV);
     check_vadd(&good, 100);
 }
+
+/// Private stores at constant offsets: inside the slot (left unmasked by the code generator)
+/// and outside it (masked like any other), then `out[gid] = a[1] + a[2]`.
+const CONSTANT_OFFSETS: &str = r#"
+kernel @offsets(ptr.global) {
+    arg "out": "int*" global none []
+    ss0 = slot 16, align 4
+block0(v0: ptr.global):
+    v1: ptr.private = slotaddr ss0
+    v2: i64 = global_id 0
+    v3: i32 = trunc v2
+    v4: i64 = iconst 4
+    v5: ptr.private = ptradd v1, v4
+    store.private v3, v5, align 4
+    v6: i64 = iconst 8
+    v7: ptr.private = ptradd v1, v6
+    v8: i32 = iconst 1000
+    store.private v8, v7, align 4
+    v9: i64 = iconst 16
+    v10: ptr.private = ptradd v1, v9
+    v11: i32 = iconst -1
+    store.private v11, v10, align 4
+    v12: i64 = iconst 1099511627776
+    v13: ptr.private = ptradd v1, v12
+    store.private v11, v13, align 4
+    v14: i32 = iconst -8
+    v15: ptr.private = ptradd v1, v14
+    store.private.volatile v11, v15, align 4
+    v16: i64 = iconst -70368744177664
+    v17: ptr.private = ptradd v10, v16
+    store.private v11, v17, align 4
+    v18: i32 = load.private v5, align 4
+    v19: i32 = load.private v7, align 4
+    v20: i32 = iadd v18, v19
+    v21: i64 = imul v2, v4
+    v22: ptr.global = ptradd v0, v21
+    store.global v20, v22, align 4
+    return
+}
+"#;
+
+#[test]
+fn private_accesses_at_constant_offsets_outside_a_slot_are_confined() {
+    let p = compile(CONSTANT_OFFSETS);
+    let good = compile(VADD);
+    let items = 128usize;
+    let mut out = vec![0i32; items];
+    let args = block(&p, "offsets", &[out.as_mut_ptr() as u64]);
+    unsafe {
+        p.kernel("offsets")
+            .unwrap()
+            .launch(&args, 0, &nd1(items as u64, 32))
+    }
+    .expect("confined private stores do not fault");
+    check_vadd(&good, 1000);
+    // The private region is 32 frames of 16 bytes, 512 bytes: masked, the store 16 bytes
+    // past the slot and the one 2^46 before that land on the next frame's a[0], the one 2^40
+    // past it on this frame's a[0], the one 8 bytes before it on the previous frame's a[2].
+    // Work-items without barriers run one after the other, so a[1] and a[2] hold what this
+    // work-item stored.
+    for (i, &v) in out.iter().enumerate() {
+        assert_eq!(v, i as i32 + 1000, "item {i}");
+    }
+}
