@@ -19,10 +19,6 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
         "printf_debug.cl",
         "printf (6.15.14) has no implementation on the CPU device",
     ),
-    (
-        "half_storage.cl",
-        "vload_half/vstore_half need f16 conversions in the CPU code generator",
-    ),
 ];
 
 /// Features a file may require (its `// requires:` line) that the CPU device lacks.

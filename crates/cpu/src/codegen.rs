@@ -32,6 +32,20 @@ use crate::libm::{ArgShape, Scalarized};
 use crate::liveness::live_across_barriers;
 use crate::CompileError;
 
+/// What translation needs of the JIT module: the module itself (to import functions into the
+/// kernel), the library functions the module's declarations resolve to, and the helpers.
+pub struct Link<'a> {
+    pub jit: &'a mut cranelift_jit::JITModule,
+    pub libcalls: &'a HashMap<String, LibCall>,
+    pub helpers: &'a Helpers,
+}
+
+/// The runtime's own helper functions, declared in the JIT module.
+pub struct Helpers {
+    /// half_to_float, half_to_double, float_to_half, double_to_half (`half.rs`).
+    pub half: [FuncId; 4],
+}
+
 /// A declared builtin resolved to a library function of the JIT module.
 pub struct LibCall {
     pub id: FuncId,
@@ -73,6 +87,10 @@ fn lane_ty(t: Type) -> Result<cl::Type, CompileError> {
         clt::I32
     } else if lane == Type::I64 {
         clt::I64
+    } else if lane == Type::F16 {
+        // Held as its bits: half values are only loaded, stored and converted (vload_half,
+        // vstore_half), through the conversions of `half.rs`.
+        clt::I16
     } else if lane == Type::F32 {
         clt::F32
     } else if lane == Type::F64 {
@@ -135,9 +153,13 @@ pub fn translate_kernel(
     places: &HashMap<Global, GlobalPlace>,
     func: &mut cl::Function,
     fbc: &mut FunctionBuilderContext,
-    jit: &mut cranelift_jit::JITModule,
-    libcalls: &HashMap<String, LibCall>,
+    link: Link<'_>,
 ) -> Result<Translated, CompileError> {
+    let Link {
+        jit,
+        libcalls,
+        helpers,
+    } = link;
     let frontend = jit.isa().frontend_config();
     let live = live_across_barriers(f);
 
@@ -176,6 +198,7 @@ pub fn translate_kernel(
         module,
         jit,
         libcalls,
+        helpers,
         f,
         places,
         b,
@@ -205,6 +228,7 @@ struct Translator<'a, 'f> {
     module: &'a Module,
     jit: &'a mut cranelift_jit::JITModule,
     libcalls: &'a HashMap<String, LibCall>,
+    helpers: &'a Helpers,
     f: &'a Function,
     places: &'a HashMap<Global, GlobalPlace>,
     b: FunctionBuilder<'f>,
@@ -1501,6 +1525,9 @@ impl Translator<'_, '_> {
         st: Type,
         dt: Type,
     ) -> Result<cl::Value, CompileError> {
+        if st == Type::F16 || dt == Type::F16 {
+            return self.half_convert(conv, x, st, dt);
+        }
         let sty = self.b.func.dfg.value_type(x);
         let dty = lane_ty(dt)?;
         Ok(match conv {
@@ -1537,6 +1564,52 @@ impl Translator<'_, '_> {
             ConvOp::FloatToSint { round, sat } => self.float_to_int(x, true, dty, round, sat),
             ConvOp::FloatToUint { round, sat } => self.float_to_int(x, false, dty, round, sat),
         })
+    }
+
+    /// Conversions to and from `half`, by the helpers of `half.rs`: widening exactly, narrowing
+    /// rounded once in the conversion's mode. Only float conversions exist for half: the device
+    /// has no half arithmetic (`CL_DEVICE_HALF_FP_CONFIG` is 0).
+    fn half_convert(
+        &mut self,
+        conv: ConvOp,
+        x: cl::Value,
+        st: Type,
+        dt: Type,
+    ) -> Result<cl::Value, CompileError> {
+        let ConvOp::Fconv(round) = conv else {
+            return err(format!(
+                "the CPU device has no half arithmetic ({st} to {dt})"
+            ));
+        };
+        let [to_float, to_double, from_float, from_double] = self.helpers.half;
+        let (id, args) = if st == Type::F16 {
+            match dt {
+                t if t == Type::F16 => return Ok(x),
+                t if t == Type::F32 => (to_float, vec![x]),
+                _ => (to_double, vec![x]),
+            }
+        } else {
+            let mode = self.b.ins().iconst(
+                clt::I32,
+                match round {
+                    Round::Rte => i64::from(crate::half::RTE),
+                    Round::Rtz => i64::from(crate::half::RTZ),
+                    Round::Rtp => i64::from(crate::half::RTP),
+                    Round::Rtn => i64::from(crate::half::RTN),
+                },
+            );
+            (
+                if st == Type::F32 {
+                    from_float
+                } else {
+                    from_double
+                },
+                vec![x, mode],
+            )
+        };
+        let fref = self.jit.declare_func_in_func(id, self.b.func);
+        let call = self.b.ins().call(fref, &args);
+        Ok(self.b.inst_results(call)[0])
     }
 
     /// Integer to integer, clamped to the destination's range. A bound is compared only when

@@ -7,6 +7,7 @@
 pub mod abi;
 mod codegen;
 mod guard;
+mod half;
 mod libm;
 mod liveness;
 mod pool;
@@ -305,7 +306,11 @@ impl CpuProgram {
         for f in library {
             builder.symbol(f.name, f.addr);
         }
+        for (name, addr) in HALF_HELPERS {
+            builder.symbol(name, addr());
+        }
         let mut jit = JITModule::new(builder);
+        let helpers = declare_helpers(&mut jit)?;
         let libcalls = resolve_library_calls(module, library, &mut jit)?;
 
         // Program-scope data, and the place of every global.
@@ -357,8 +362,11 @@ impl CpuProgram {
                 &places,
                 &mut ctx.func,
                 &mut fbc,
-                &mut jit,
-                &libcalls,
+                codegen::Link {
+                    jit: &mut jit,
+                    libcalls: &libcalls,
+                    helpers: &helpers,
+                },
             )?;
             let id = jit
                 .declare_function(
@@ -415,6 +423,55 @@ impl CpuProgram {
     pub fn kernel(&self, name: &str) -> Option<&CompiledKernel> {
         self.kernels.iter().find(|k| k.name == name)
     }
+}
+
+/// A helper function's symbol name, and how to get its address.
+type Symbol = (&'static str, fn() -> *const u8);
+
+/// The `half` conversion helpers.
+const HALF_HELPERS: [Symbol; 4] = [
+    ("__ferrocl_half_to_float", || {
+        half::half_to_float as *const u8
+    }),
+    ("__ferrocl_half_to_double", || {
+        half::half_to_double as *const u8
+    }),
+    ("__ferrocl_float_to_half", || {
+        half::float_to_half as *const u8
+    }),
+    ("__ferrocl_double_to_half", || {
+        half::double_to_half as *const u8
+    }),
+];
+
+/// Declares the runtime's helpers in a JIT module.
+fn declare_helpers(jit: &mut JITModule) -> Result<codegen::Helpers, CompileError> {
+    let h16 = || AbiParam::new(clt::I16).uext();
+    let sigs: [(Vec<AbiParam>, AbiParam); 4] = [
+        (vec![h16()], AbiParam::new(clt::F32)),
+        (vec![h16()], AbiParam::new(clt::F64)),
+        (
+            vec![AbiParam::new(clt::F32), AbiParam::new(clt::I32)],
+            h16(),
+        ),
+        (
+            vec![AbiParam::new(clt::F64), AbiParam::new(clt::I32)],
+            h16(),
+        ),
+    ];
+    let mut ids = Vec::with_capacity(4);
+    for ((name, _), (params, ret)) in HALF_HELPERS.iter().zip(sigs) {
+        let mut sig = jit.make_signature();
+        sig.params = params;
+        sig.returns.push(ret);
+        let id = jit
+            .declare_function(name, Linkage::Import, &sig)
+            .map_err(|e| CompileError(format!("helper {name}: {e}")))?;
+        ids.push(id);
+    }
+    Ok(codegen::Helpers {
+        half: [ids[0], ids[1], ids[2], ids[3]],
+    })
 }
 
 /// The library functions, built once.
