@@ -1035,3 +1035,36 @@ fn bench_shows_an_unknown_platform_as_not_available() {
         "{text}"
     );
 }
+
+/// printf (OpenCL C 6.15.14) from a kernel on ferrocl: the output of one work-group, in
+/// work-item order, byte for byte, written when the command completes.
+#[test]
+fn printf_output_on_ferrocl() {
+    let dir = scratch("printf");
+    let source = write(
+        &dir,
+        "p.cl",
+        "kernel void hello(global const int *x) {\n\
+         \x20   int i = get_global_id(0);\n\
+         \x20   float4 v = (float4)((float)x[i], 1.5f, -2.0f, 0.25f);\n\
+         \x20   printf(\"item %d: %5.2f|%v4hlf|%#x|%c|%s|%ld|%%\\n\", i, v.x, v, x[i] * 255, 'A' + i, \"ok\", (long)i << 40);\n\
+         }\n",
+    );
+    let o = ferrocl(&[
+        "run",
+        &source,
+        "--kernel",
+        "hello",
+        "--global",
+        "3",
+        "--local",
+        "3",
+        "--arg",
+        "int[3]=iota",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = "item 0:  0.00|0.000000,1.500000,-2.000000,0.250000|0|A|ok|0|%\n\
+                item 1:  1.00|1.000000,1.500000,-2.000000,0.250000|0xff|B|ok|1099511627776|%\n\
+                item 2:  2.00|2.000000,1.500000,-2.000000,0.250000|0x1fe|C|ok|2199023255552|%\n";
+    assert!(stdout(&o).starts_with(want), "stdout:\n{}", stdout(&o));
+}

@@ -10,16 +10,7 @@ use ferrocl_core::program::Program;
 use ferrocl_core::{Context, Platform};
 
 /// Files that need a builtin the CPU device does not provide yet.
-const KNOWN_GAPS: &[(&str, &str)] = &[
-    (
-        "feat_pp_variadic_macros.cl",
-        "printf (6.15.14) has no implementation on the CPU device",
-    ),
-    (
-        "printf_debug.cl",
-        "printf (6.15.14) has no implementation on the CPU device",
-    ),
-];
+const KNOWN_GAPS: &[(&str, &str)] = &[];
 
 /// Features a file may require (its `// requires:` line) that the CPU device lacks.
 fn unsupported(requirement: &str) -> bool {

@@ -11,6 +11,7 @@ mod half;
 mod libm;
 mod liveness;
 mod pool;
+mod printf;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -74,6 +75,8 @@ pub struct CompiledKernel {
     /// across barriers.
     pub frame_size: usize,
     entry: GroupFn,
+    /// The program calls `printf`: launches collect its output and write it when they end.
+    uses_printf: bool,
 }
 
 /// The NDRange of a launch, with every dimension filled in (1 past `work_dim`).
@@ -191,9 +194,14 @@ impl CompiledKernel {
         // The first fault of the launch; once one is seen, no work-group starts.
         let fault: std::sync::Mutex<Option<KernelFault>> = std::sync::Mutex::new(None);
         let failed = std::sync::atomic::AtomicBool::new(false);
+        // printf output is collected for the whole launch and written when it completes.
+        let sink: Option<printf::Sink> = self.uses_printf.then(Default::default);
         let run_group = |index: usize| {
             if failed.load(std::sync::atomic::Ordering::Relaxed) {
                 return;
+            }
+            if let Some(sink) = &sink {
+                printf::set_sink(Some(sink.clone()));
             }
             let i = index as u64;
             let gid = [
@@ -251,8 +259,19 @@ impl CompiledKernel {
                         .get_or_insert(f);
                 }
             });
+            if sink.is_some() {
+                printf::set_sink(None);
+            }
         };
         pool::run(total, &run_group);
+        if let Some(sink) = sink {
+            // 6.15.14: the output of printf calls is flushed when the command completes.
+            use std::io::Write;
+            let text = std::mem::take(&mut *sink.lock().unwrap_or_else(|e| e.into_inner()));
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(&text);
+            let _ = out.flush();
+        }
         match fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
             Some(f) => Err(f),
             None => Ok(()),
@@ -391,6 +410,7 @@ impl CpuProgram {
         }
         jit.finalize_definitions()
             .map_err(|e| CompileError(format!("code generation failed: {e}")))?;
+        let uses_printf = libcalls.contains_key("printf");
         let kernels = pending
             .into_iter()
             .map(|(id, name, info, args, args_size, frame_size)| {
@@ -406,6 +426,7 @@ impl CpuProgram {
                     static_local_size: static_local as usize,
                     frame_size,
                     entry,
+                    uses_printf,
                 }
             })
             .collect();
@@ -491,7 +512,11 @@ fn resolve_library_calls(
     let mut out = HashMap::new();
     let mut declared: HashMap<&str, cranelift_module::FuncId> = HashMap::new();
     for (_, f) in module.funcs.iter().filter(|(_, f)| f.is_declaration()) {
-        let call = libm::scalarize(&f.name);
+        let mut call = libm::scalarize(&f.name);
+        if call.shapes.is_empty() {
+            // Named without parameter types (printf): the arguments pass as they are.
+            call.shapes = vec![libm::ArgShape::Scalar; f.sig.params.len()];
+        }
         let Some(lib) = library.iter().find(|l| l.name == call.scalar_name) else {
             continue;
         };

@@ -868,6 +868,12 @@ pub fn table() -> Vec<LibFn> {
             F64,
         ),
     ];
+    t.push(LibFn {
+        name: "printf",
+        addr: crate::printf::printf as *const u8,
+        params: &[Ptr, Ptr],
+        ret: I32,
+    });
     for (name, addr, params, ret) in extra {
         t.push(LibFn {
             name,
