@@ -350,13 +350,13 @@ mod tests {
                 "%f %.2f %e %g %a",
                 &[
                     &1.5f32.to_le_bytes(),
-                    &2.71828f32.to_le_bytes(),
+                    &1.23456f32.to_le_bytes(),
                     &1234.5f32.to_le_bytes(),
                     &0.0001f32.to_le_bytes(),
                     &1.0f32.to_le_bytes()
                 ]
             ),
-            "1.500000 2.72 1.234500e+03 0.0001 0x1p+0"
+            "1.500000 1.23 1.234500e+03 0.0001 0x1p+0"
         );
         assert_eq!(
             run(
