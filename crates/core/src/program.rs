@@ -358,7 +358,7 @@ impl Program {
                     None => return Err(ClError::InvalidBinary),
                 },
             };
-            match self.executable(i, &module) {
+            match self.executable(i, &module, options) {
                 Ok(exe) => {
                     build.status = BuildStatus::Success;
                     build.binary_type = BinaryType::Executable;
@@ -380,9 +380,22 @@ impl Program {
     }
 
     /// A device's executable from a module: the standard passes, then the device's compiler.
-    fn executable(&self, i: usize, module: &Module) -> Result<Arc<dyn DeviceProgram>, String> {
+    fn executable(
+        &self,
+        i: usize,
+        module: &Module,
+        options: &str,
+    ) -> Result<Arc<dyn DeviceProgram>, String> {
         let mut optimized = module.clone();
-        let mut pm = ferrocl_ir::passes::PassManager::standard();
+        // 5.8.6: -cl-opt-disable "disables all optimizations". Inlining stays: the devices
+        // compile kernels with every call inlined.
+        let mut pm = if options.split_whitespace().any(|o| o == "-cl-opt-disable") {
+            let mut pm = ferrocl_ir::passes::PassManager::new();
+            pm.add("inline");
+            pm
+        } else {
+            ferrocl_ir::passes::PassManager::standard()
+        };
         pm.run(&mut optimized)
             .map_err(|e| format!("internal error: {e}"))?;
         self.devices[i]
@@ -517,7 +530,7 @@ impl Program {
             if library {
                 build.binary_type = BinaryType::Library;
             } else {
-                match program.executable(i, &module) {
+                match program.executable(i, &module, options) {
                     Ok(exe) => {
                         build.binary_type = BinaryType::Executable;
                         build.executable = Some(exe);
