@@ -92,7 +92,16 @@ pub(crate) fn lower_function(cx: &mut ModCtx, id: FuncId) -> Res<()> {
             let pv = params[k];
             k += 1;
             let t = p.vars[v.0 as usize].ty.ty;
-            if fl.cx.is_aggregate(t) {
+            if fl.cx.is_aggregate(t) && f.is_kernel {
+                // A kernel's struct or union argument: the runtime passes one copy for every
+                // work-item, so each work-item takes its own (a parameter is the callee's
+                // object, which it may write: C99 6.9.1p9).
+                let slot = fl.new_slot(t, p.vars[v.0 as usize].align);
+                let addr = fl.b.slot_addr(slot);
+                let (size, align) = (fl.cx.size_of(t), fl.cx.align_of(t));
+                fl.copy(addr, pv, size, align);
+                fl.places.insert(*v, Place::Slot(slot));
+            } else if fl.cx.is_aggregate(t) {
                 fl.places.insert(*v, Place::Addr(pv));
             } else {
                 let slot = fl.new_slot(t, p.vars[v.0 as usize].align);
