@@ -1,32 +1,11 @@
 //! Faulty kernels: out-of-bounds private accesses stay inside the launch's own memory, and a
 //! kernel that faults ends its launch in error while the process and later launches go on.
 
-use ferrocl_cpu::{ArgKind, CpuProgram, NdRange};
+use ferrocl_cpu::{ArgKind, CpuProgram};
 
-fn compile(text: &str) -> CpuProgram {
-    let module = ferrocl_ir::parse_module(text).unwrap_or_else(|e| panic!("{e:?}"));
-    ferrocl_ir::verify_module(&module).unwrap_or_else(|e| panic!("{e:?}"));
-    CpuProgram::compile(&module).unwrap_or_else(|e| panic!("{e}"))
-}
+mod common;
 
-/// An argument block from 8-byte values (pointers, offsets and longs) in argument order.
-fn block(program: &CpuProgram, kernel: &str, values: &[u64]) -> Vec<u8> {
-    let k = program.kernel(kernel).unwrap();
-    let mut bytes = vec![0u8; k.args_size];
-    for (arg, v) in k.args.iter().zip(values) {
-        bytes[arg.offset..arg.offset + arg.size].copy_from_slice(&v.to_ne_bytes()[..arg.size]);
-    }
-    bytes
-}
-
-fn nd1(global: u64, local: u64) -> NdRange {
-    NdRange {
-        work_dim: 1,
-        global_offset: [0; 3],
-        global_size: [global, 1, 1],
-        local_size: [local, 1, 1],
-    }
-}
+use common::{block, compile, nd1};
 
 /// `int a[4]; for (long i = 0; i < n; i++) a[start + i] = i;` then `out[gid] = gid * 3`, and
 /// a private round trip: `a[0] = gid; out2[gid] = a[0]` after the loop.

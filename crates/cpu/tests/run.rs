@@ -1,32 +1,11 @@
 //! Kernels written as IR text, compiled for the CPU device and run over NDRanges; every
 //! result is checked against a host computation.
 
-use ferrocl_cpu::{ArgKind, CpuProgram, NdRange};
+use ferrocl_cpu::{ArgKind, NdRange};
 
-fn compile(text: &str) -> CpuProgram {
-    let module = ferrocl_ir::parse_module(text).unwrap_or_else(|e| panic!("{e:?}"));
-    ferrocl_ir::verify_module(&module).unwrap_or_else(|e| panic!("{e:?}"));
-    CpuProgram::compile(&module).unwrap_or_else(|e| panic!("{e}"))
-}
+mod common;
 
-/// An argument block from 8-byte values (pointers and offsets) in argument order.
-fn block(program: &CpuProgram, kernel: &str, values: &[u64]) -> Vec<u8> {
-    let k = program.kernel(kernel).unwrap();
-    let mut bytes = vec![0u8; k.args_size];
-    for (arg, v) in k.args.iter().zip(values) {
-        bytes[arg.offset..arg.offset + arg.size].copy_from_slice(&v.to_ne_bytes()[..arg.size]);
-    }
-    bytes
-}
-
-fn nd1(global: u64, local: u64) -> NdRange {
-    NdRange {
-        work_dim: 1,
-        global_offset: [0; 3],
-        global_size: [global, 1, 1],
-        local_size: [local, 1, 1],
-    }
-}
+use common::{block, compile, nd1};
 
 const VADD: &str = r#"
 kernel @vadd(ptr.global, ptr.global, ptr.global) {
