@@ -682,7 +682,8 @@ fn store_in(mem: &mut Memory, p: u64, v: &Val, ty: Type) -> Result<(), Trap> {
 }
 
 /// Integer or float lane operation of one operand.
-fn unary(op: UnaryOp, x: u64, ty: Type) -> u64 {
+/// A unary operation on one lane's bits: the reference semantics, which folding uses too.
+pub(crate) fn unary(op: UnaryOp, x: u64, ty: Type) -> u64 {
     let w = ty.lane_bits();
     let m = mask(w);
     match op {

@@ -420,29 +420,13 @@ fn fold_unary(f: &Cx, op: UnaryOp, x: Value, ty: Type) -> Option<Fold> {
     }
     let w = ty.lane_bits();
     match konst(f, x)? {
-        K::Int(c) => {
-            let r = match op {
-                UnaryOp::Ineg => c.wrapping_neg() & mask(w),
-                UnaryOp::Bnot => !c & mask(w),
-                UnaryOp::Clz => {
-                    if c == 0 {
-                        u64::from(w)
-                    } else {
-                        u64::from(c.leading_zeros() - (64 - w))
-                    }
-                }
-                UnaryOp::Ctz => {
-                    if c == 0 {
-                        u64::from(w)
-                    } else {
-                        u64::from(c.trailing_zeros())
-                    }
-                }
-                UnaryOp::Popcnt => u64::from(c.count_ones()),
-                _ => return None,
-            };
-            Some(Fold::Const(Op::Iconst(r)))
-        }
+        K::Int(c) => match op {
+            // The interpreter's semantics, so that folding and execution agree.
+            UnaryOp::Ineg | UnaryOp::Bnot | UnaryOp::Clz | UnaryOp::Ctz | UnaryOp::Popcnt => {
+                Some(Fold::Const(Op::Iconst(crate::interp::unary(op, c, ty))))
+            }
+            _ => None,
+        },
         K::Float(c) => {
             let sign = 1u64 << (w - 1);
             let r = match op {
