@@ -46,6 +46,7 @@ pub mod builtins;
 pub mod diag;
 pub mod hash;
 pub mod lex;
+pub mod library;
 pub mod lower;
 pub mod options;
 pub mod parse;

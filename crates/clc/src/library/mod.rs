@@ -1,0 +1,410 @@
+//! The builtin library: the OpenCL C builtins that are not one IR operation (the math
+//! functions of 6.15.2, the relational classifications of 6.15.6, ...), written once in
+//! OpenCL C (the `.cl` files beside this one) and shared by every device (DESIGN.md).
+//!
+//! The library is compiled by this compiler, once per process, into an IR module whose
+//! functions implement each builtin for one scalar type: `__cl_sin_float`,
+//! `__cl_frexp_float_ptr_int`, ... — the scalar mangled name of lowering (`sin.float`,
+//! `frexp.float.ptr_int`) with `.` spelled `_`. [`link`] gives each declaration of a program
+//! that names such a builtin (`sin.float4`, `frexp.float4.global_ptr_int4`) a body that calls
+//! the scalar function lane by lane, and links in the library functions it reaches; the
+//! standard inlining pass then inlines them like any other function.
+//!
+//! Results written through pointers go to a private temporary that the wrapper copies to the
+//! caller's pointer (of any address space), so the library is written with private pointers
+//! only.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use ferrocl_ir::entity::{Func, Global};
+use ferrocl_ir::inst::{ConvOp, Op, UnaryOp};
+use ferrocl_ir::types::{AddrSpace, Type};
+use ferrocl_ir::{FunctionBuilder, Module};
+
+use crate::{parse_build_options, Target};
+
+/// The library's source files, compiled as one translation unit in this order.
+const SOURCES: &[(&str, &str)] = &[
+    ("common.cl", include_str!("common.cl")),
+    ("misc.cl", include_str!("misc.cl")),
+    ("exp_log.cl", include_str!("exp_log.cl")),
+    ("trig.cl", include_str!("trig.cl")),
+    ("special.cl", include_str!("special.cl")),
+];
+
+/// The prefix of every library function's name.
+const PREFIX: &str = "__cl_";
+
+/// The library, compiled and optimized once per process; the error is the compiler's log.
+pub fn module() -> Result<&'static Module, String> {
+    static LIBRARY: OnceLock<Result<Module, String>> = OnceLock::new();
+    LIBRARY
+        .get_or_init(compile_library)
+        .as_ref()
+        .map_err(|e| e.clone())
+}
+
+fn compile_library() -> Result<Module, String> {
+    let source: String = SOURCES
+        .iter()
+        .map(|(name, text)| format!("#line 1 \"{name}\"\n{text}\n"))
+        .collect();
+    // The library computes in double wherever that keeps a float result within its bound,
+    // whether or not the device offers double to programs.
+    let options = parse_build_options("-cl-std=CL1.2").map_err(|e| e.to_string())?;
+    let target = Target::full_profile_cpu();
+    let compilation = crate::compile(&source, &options, &target, &[]);
+    let Some(program) = compilation.program else {
+        return Err(format!(
+            "the builtin library does not compile:\n{}",
+            compilation.log
+        ));
+    };
+    let mut module = crate::lower(&program).map_err(|e| format!("builtin library: {e}"))?;
+    resolve_within(&mut module)?;
+    let mut pm = ferrocl_ir::passes::PassManager::new();
+    for pass in ["mem2reg", "fold", "simplify_cfg", "dce", "cse"] {
+        pm.add(pass).expect("standard pass exists");
+    }
+    pm.run(&mut module)
+        .map_err(|e| format!("builtin library: {e}"))?;
+    Ok(module)
+}
+
+/// Gives bodies to the library's own calls of builtins it implements (a library function
+/// calling `ldexp(x, n)` calls `ldexp.double.int`).
+fn resolve_within(module: &mut Module) -> Result<(), String> {
+    let decls: Vec<Func> = module
+        .funcs
+        .iter()
+        .filter(|(_, f)| f.is_declaration())
+        .map(|(k, _)| k)
+        .collect();
+    for d in decls {
+        let call = scalarize(&module.funcs[d].name);
+        let lib_name = library_name(&call.scalar_name);
+        if let Some(callee) = module.func_by_name(&lib_name) {
+            if !module.funcs[callee].is_declaration() {
+                build_wrapper(module, d, callee, &call)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Links the library into `module`: every declaration of a builtin the library implements
+/// gets a body, and the library functions it needs are added. Declarations the library does
+/// not implement (device services such as `printf`) stay as they are.
+pub fn link(module: &mut Module) -> Result<(), String> {
+    let decls: Vec<(Func, Scalarized)> = module
+        .funcs
+        .iter()
+        .filter(|(_, f)| f.is_declaration() && !f.name.starts_with(PREFIX))
+        .map(|(k, f)| (k, scalarize(&f.name)))
+        .collect();
+    if decls.is_empty() {
+        return Ok(());
+    }
+    let lib = module_if_needed(&decls)?;
+    let Some(lib) = lib else {
+        return Ok(());
+    };
+    let mut roots = Vec::new();
+    for (_, call) in &decls {
+        let name = library_name(&call.scalar_name);
+        if lib.func_by_name(&name).is_some() && !roots.contains(&name) {
+            roots.push(name);
+        }
+    }
+    if roots.is_empty() {
+        return Ok(());
+    }
+    module.link(extract(lib, &roots))?;
+    for (d, call) in decls {
+        if let Some(callee) = module.func_by_name(&library_name(&call.scalar_name)) {
+            build_wrapper(module, d, callee, &call)?;
+        }
+    }
+    Ok(())
+}
+
+/// The library when some declaration could be one of its functions (every builtin the
+/// library implements has parameter types in its name); `None` when none could.
+fn module_if_needed(decls: &[(Func, Scalarized)]) -> Result<Option<&'static Module>, String> {
+    if decls.iter().all(|(_, c)| c.shapes.is_empty()) {
+        return Ok(None);
+    }
+    module().map(Some)
+}
+
+/// The library function implementing a scalar mangled name.
+fn library_name(scalar: &str) -> String {
+    format!("{PREFIX}{}", scalar.replace('.', "_"))
+}
+
+/// The functions named `roots` and everything they call, with the globals they use, as a
+/// module of their own.
+fn extract(lib: &Module, roots: &[String]) -> Module {
+    let mut fmap: HashMap<Func, Func> = HashMap::new();
+    let mut gmap: HashMap<Global, Global> = HashMap::new();
+    let mut order = Vec::new();
+    let mut work: Vec<Func> = roots.iter().filter_map(|r| lib.func_by_name(r)).collect();
+    let mut out = Module::new();
+    while let Some(f) = work.pop() {
+        if fmap.contains_key(&f) {
+            continue;
+        }
+        let func = &lib.funcs[f];
+        fmap.insert(f, out.add_function(&func.name, func.sig.clone()));
+        order.push(f);
+        for (_, data) in func.dfg.insts.iter() {
+            match data.op {
+                Op::Call(c) => work.push(c),
+                Op::GlobalAddr(g) => {
+                    gmap.entry(g)
+                        .or_insert_with(|| out.add_global(lib.globals[g].clone()));
+                }
+                _ => {}
+            }
+        }
+    }
+    for f in order {
+        let mut body = lib.funcs[f].clone();
+        for (_, data) in body.dfg.insts.iter_mut() {
+            match &mut data.op {
+                Op::Call(c) => *c = fmap[c],
+                Op::GlobalAddr(g) => *g = gmap[g],
+                _ => {}
+            }
+        }
+        out.funcs[fmap[&f]] = body;
+    }
+    out
+}
+
+/// How one argument of a (vector) builtin call feeds the scalar library function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ArgShape {
+    /// The same scalar for every lane.
+    Scalar,
+    /// Lane `i` of a vector.
+    Lane,
+    /// A pointer to a scalar (lanes == 1) or a vector whose lane `i` is at
+    /// `i * elem_bytes`: the library writes one element there.
+    Ptr { elem_bytes: u32 },
+}
+
+/// A mangled builtin name taken apart: its scalar form and each argument's shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Scalarized {
+    scalar_name: String,
+    lanes: u32,
+    shapes: Vec<ArgShape>,
+    /// A relational builtin on vectors: each lane's 1 for true becomes -1 (6.15.6: vector
+    /// forms return "-1 (i.e. all bits set) if the specified relation is true").
+    vector_truth: bool,
+}
+
+/// The relational builtins whose vector forms return -1 for true.
+const RELATIONAL: &[&str] = &[
+    "isequal",
+    "isnotequal",
+    "isgreater",
+    "isgreaterequal",
+    "isless",
+    "islessequal",
+    "islessgreater",
+    "isordered",
+    "isunordered",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "isnormal",
+    "signbit",
+];
+
+fn split_vector(ty: &str) -> (&str, u32) {
+    let digits = ty.len() - ty.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (base, n) = ty.split_at(ty.len() - digits);
+    (base, n.parse().unwrap_or(1))
+}
+
+fn elem_bytes(base: &str) -> u32 {
+    match base {
+        "char" | "uchar" | "bool" => 1,
+        "short" | "ushort" | "half" => 2,
+        "int" | "uint" | "float" => 4,
+        _ => 8,
+    }
+}
+
+/// Takes apart a mangled builtin name (`sin.float4`, `frexp.float4.global_ptr_int4`,
+/// `ldexp.float4.int`).
+fn scalarize(mangled: &str) -> Scalarized {
+    let mut parts = mangled.split('.');
+    let name = parts.next().unwrap_or_default();
+    let mut scalar = vec![name.to_string()];
+    let mut shapes = Vec::new();
+    let mut lanes = 1;
+    for ty in parts {
+        if let Some(pos) = ty.find("_ptr_") {
+            let (base, n) = split_vector(&ty[pos + 5..]);
+            scalar.push(format!("ptr_{base}"));
+            shapes.push(ArgShape::Ptr {
+                elem_bytes: elem_bytes(base),
+            });
+            lanes = lanes.max(n);
+        } else {
+            let (base, n) = split_vector(ty);
+            scalar.push(base.to_string());
+            shapes.push(if n > 1 {
+                ArgShape::Lane
+            } else {
+                ArgShape::Scalar
+            });
+            lanes = lanes.max(n);
+        }
+    }
+    Scalarized {
+        scalar_name: scalar.join("."),
+        lanes,
+        shapes,
+        vector_truth: lanes > 1 && RELATIONAL.contains(&name),
+    }
+}
+
+/// Gives declaration `d` the body that calls `callee` (the scalar library function) for each
+/// lane of its arguments.
+fn build_wrapper(
+    module: &mut Module,
+    d: Func,
+    callee: Func,
+    call: &Scalarized,
+) -> Result<(), String> {
+    let lib_sig = module.funcs[callee].sig.clone();
+    let lib_fn_name = module.funcs[callee].name.clone();
+    let func = &mut module.funcs[d];
+    let name = func.name.clone();
+    if lib_sig.params.len() != call.shapes.len() || func.sig.params.len() != call.shapes.len() {
+        return Err(format!(
+            "builtin @{name}: the library's @{lib_fn_name} takes {} arguments",
+            lib_sig.params.len()
+        ));
+    }
+    let ret = func.sig.ret;
+    let mut b = FunctionBuilder::new(func);
+    b.create_entry_block();
+    let entry = b.current_block().expect("entry block");
+    let params: Vec<_> = b.block_params(entry).to_vec();
+    // One private temporary per pointer argument, reused by every lane.
+    let mut temps = Vec::new();
+    for (i, shape) in call.shapes.iter().enumerate() {
+        temps.push(match shape {
+            ArgShape::Ptr { elem_bytes } => {
+                let slot = b.func.create_slot(*elem_bytes, *elem_bytes);
+                let lib_space = lib_sig.params[i].addr_space();
+                if lib_space != Some(AddrSpace::Private) {
+                    return Err(format!("builtin @{name}: library pointers must be private"));
+                }
+                Some(slot)
+            }
+            _ => None,
+        });
+    }
+    let mut result = ret.filter(|t| t.is_vector()).map(|t| b.undef(t));
+    let mut scalar_result = None;
+    for lane in 0..call.lanes {
+        let mut args = Vec::with_capacity(params.len());
+        for (i, shape) in call.shapes.iter().enumerate() {
+            args.push(match shape {
+                ArgShape::Scalar => params[i],
+                ArgShape::Lane => b.extractlane(params[i], lane as u8),
+                ArgShape::Ptr { .. } => b.slot_addr(temps[i].expect("temporary")),
+            });
+        }
+        let r = b.call(callee, lib_sig.ret, &args);
+        for (i, shape) in call.shapes.iter().enumerate() {
+            if let ArgShape::Ptr { elem_bytes } = *shape {
+                let ty = lib_elem_type(module_elem(&call.scalar_name, i));
+                let tmp = b.slot_addr(temps[i].expect("temporary"));
+                let v = b.load(ty, tmp, elem_bytes, false);
+                let off = b.iconst(Type::I64, i64::from(lane * elem_bytes));
+                let dst = b.ptradd(params[i], off);
+                b.store(v, dst, elem_bytes, false);
+            }
+        }
+        match (result, r) {
+            (Some(vec), Some(mut x)) => {
+                let lane_ty = b.value_type(vec).lane_type();
+                if call.vector_truth {
+                    if lane_ty != b.value_type(x) {
+                        x = b.convert(ConvOp::Sext, x, lane_ty);
+                    }
+                    x = b.unary(UnaryOp::Ineg, x);
+                }
+                result = Some(b.insertlane(vec, x, lane as u8));
+            }
+            (None, r) => scalar_result = r,
+            (Some(_), None) => return Err(format!("builtin @{name}: the library returns nothing")),
+        }
+    }
+    b.ret(result.or(scalar_result));
+    b.finish();
+    Ok(())
+}
+
+/// The element type a library function writes through its `i`-th argument (from the scalar
+/// mangled name: `frexp.float.ptr_int` writes an int through argument 1).
+fn module_elem(scalar: &str, i: usize) -> &str {
+    scalar
+        .split('.')
+        .nth(i + 1)
+        .and_then(|t| t.strip_prefix("ptr_"))
+        .unwrap_or("")
+}
+
+fn lib_elem_type(base: &str) -> Type {
+    match base {
+        "char" | "uchar" => Type::I8,
+        "short" | "ushort" => Type::I16,
+        "int" | "uint" => Type::I32,
+        "half" => Type::F16,
+        "float" => Type::F32,
+        "double" => Type::F64,
+        _ => Type::I64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_scalarize() {
+        let c = scalarize("frexp.float3.global_ptr_int3");
+        assert_eq!(c.scalar_name, "frexp.float.ptr_int");
+        assert_eq!(c.lanes, 3);
+        assert_eq!(
+            c.shapes,
+            vec![ArgShape::Lane, ArgShape::Ptr { elem_bytes: 4 }]
+        );
+        assert_eq!(
+            scalarize("ldexp.double8.int").shapes,
+            vec![ArgShape::Lane, ArgShape::Scalar]
+        );
+        assert!(scalarize("isnan.float4").vector_truth);
+        assert!(!scalarize("isnan.float").vector_truth);
+        assert_eq!(
+            library_name("frexp.float.ptr_int"),
+            "__cl_frexp_float_ptr_int"
+        );
+    }
+
+    #[test]
+    fn library_compiles() {
+        let m = module().unwrap_or_else(|e| panic!("{e}"));
+        assert!(m.func_by_name("__cl_isnan_float").is_some());
+        ferrocl_ir::verify_module(m).unwrap_or_else(|e| panic!("{e:?}"));
+    }
+}
