@@ -181,10 +181,26 @@ impl DeviceInfo {
             svm_capabilities: 0,
             // 4.2, Table 5: the mandated minimum capability is relaxed order at work-group scope
             // for atomics, and relaxed and acquire-release order at work-group scope for fences.
-            atomic_memory_capabilities: atomic_caps::ORDER_RELAXED | atomic_caps::SCOPE_WORK_GROUP,
+            // The CPU device's atomic operations and fences are sequentially consistent
+            // whatever order or scope a program names (each work-group runs on one thread;
+            // across threads the code generator's atomics and fences are the host's
+            // sequentially consistent instructions), so it offers every order and scope — the
+            // capabilities API 3.0 expects of "a device that provides the same level of
+            // capabilities as an OpenCL 2.x device". Without SVM, all-devices scope behaves
+            // as device scope (Table 5, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES).
+            atomic_memory_capabilities: atomic_caps::ORDER_RELAXED
+                | atomic_caps::ORDER_ACQ_REL
+                | atomic_caps::ORDER_SEQ_CST
+                | atomic_caps::SCOPE_WORK_GROUP
+                | atomic_caps::SCOPE_DEVICE
+                | atomic_caps::SCOPE_ALL_DEVICES,
             atomic_fence_capabilities: atomic_caps::ORDER_RELAXED
                 | atomic_caps::ORDER_ACQ_REL
-                | atomic_caps::SCOPE_WORK_GROUP,
+                | atomic_caps::ORDER_SEQ_CST
+                | atomic_caps::SCOPE_WORK_ITEM
+                | atomic_caps::SCOPE_WORK_GROUP
+                | atomic_caps::SCOPE_DEVICE
+                | atomic_caps::SCOPE_ALL_DEVICES,
             non_uniform_work_group_support: true,
             work_group_collective_functions_support: false,
             generic_address_space_support: false,

@@ -52,6 +52,8 @@ pub const CPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_global_int32_extended_atomics", 1, 0, 0),
     nv("cl_khr_local_int32_base_atomics", 1, 0, 0),
     nv("cl_khr_local_int32_extended_atomics", 1, 0, 0),
+    nv("cl_khr_int64_base_atomics", 1, 0, 0),
+    nv("cl_khr_int64_extended_atomics", 1, 0, 0),
 ];
 
 /// The OpenCL C versions the CPU device's compiler accepts (`CL_DEVICE_OPENCL_C_ALL_VERSIONS`).
@@ -65,7 +67,13 @@ pub const CPU_OPENCL_C_VERSIONS: &[NameVersion] = &[
 /// The optional OpenCL C 3.0 features of the CPU device (`CL_DEVICE_OPENCL_C_FEATURES`).
 /// Appendix H: compilers for FULL_PROFILE devices support 64-bit integers and define
 /// `__opencl_c_int64` unconditionally.
-pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[nv("__opencl_c_int64", 3, 0, 0)];
+pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
+    nv("__opencl_c_int64", 3, 0, 0),
+    nv("__opencl_c_atomic_order_acq_rel", 3, 0, 0),
+    nv("__opencl_c_atomic_order_seq_cst", 3, 0, 0),
+    nv("__opencl_c_atomic_scope_device", 3, 0, 0),
+    nv("__opencl_c_atomic_scope_all_devices", 3, 0, 0),
+];
 
 /// A space-separated list of the names, as the `*_EXTENSIONS` string queries return it.
 pub fn names_string(list: &[NameVersion]) -> String {

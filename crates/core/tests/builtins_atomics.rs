@@ -2,6 +2,8 @@
 //! addresses in global and local memory; the final values are checked exactly. Covers the 1.x
 //! functions, a compare-and-swap loop, and the C11-style functions of OpenCL C 3.0.
 
+mod builtins_harness;
+
 use ferrocl_core::device::NdRange;
 use ferrocl_core::kernel::ArgValue;
 use ferrocl_core::memory::flags;
@@ -120,4 +122,193 @@ fn contended_atomics_end_exact() {
         "local atomic_add, summed per group"
     );
     assert_eq!(i64::from(g[8]), local as i64 - 1, "local atomic_max");
+}
+
+const SOURCE64: &str = r#"
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+kernel void contend64(global long *g, global ulong *u, local long *l) {
+    long i = get_global_id(0), lid = get_local_id(0);
+    if (lid == 0) { l[0] = 0; }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Addends above 2^32 check that every bit takes part.
+    atom_add(&g[0], (i << 33) + 1);
+    atom_inc(&g[1]);
+    atom_sub(&g[2], 0x100000001L);
+    atom_max(&g[3], i << 31);
+    atom_min(&g[4], -(i << 31));
+    atom_or(&u[0], 1UL << (i % 64));
+    atom_xor(&u[1], (ulong)i << 20);
+    atom_and(&u[2], ~(1UL << (i % 64)));
+    long old = g[5];
+    for (;;) {
+        long seen = atom_cmpxchg(&g[5], old, old + (i << 32));
+        if (seen == old) break;
+        old = seen;
+    }
+    atom_add(&l[0], 0x200000000L);
+    atomic_fetch_add_explicit((volatile global atomic_long *)&g[6], 3L << 40, memory_order_relaxed, memory_scope_device);
+    atomic_fetch_max((volatile global atomic_ulong *)&u[3], (ulong)i << 40);
+    ulong expected = atomic_load((volatile global atomic_ulong *)&u[4]);
+    while (!atomic_compare_exchange_weak((volatile global atomic_ulong *)&u[4], &expected, expected + (1UL << 36))) {
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+        atom_add(&g[7], l[0]);
+    }
+}
+"#;
+
+#[test]
+fn contended_64_bit_atomics_end_exact() {
+    let devices = Platform::get().devices().to_vec();
+    let ext = &devices[0].info.extensions;
+    for name in ["cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"] {
+        assert!(ext.iter().any(|e| e.name == name), "{name} advertised");
+    }
+    let context = Context::new(devices.clone(), Vec::new(), false, None);
+    let queue = CommandQueue::new(context.clone(), devices[0].clone(), 0, Vec::new());
+    let program = Program::from_source(context.clone(), SOURCE64.to_string());
+    if let Err(e) = program.build(&[], "-cl-std=CL3.0") {
+        panic!(
+            "{e}: {}",
+            program
+                .build_info(&devices[0])
+                .map(|b| b.log)
+                .unwrap_or_default()
+        );
+    }
+    let kernel = Kernel::new(&program, "contend64").expect("kernel");
+    let (groups, local) = (61u64, 64u64);
+    let n = (groups * local) as i64;
+    let mut g = vec![0i64; 8];
+    g[3] = i64::MIN;
+    g[4] = i64::MAX;
+    let mut u = vec![0u64, 0, u64::MAX, 0, 0];
+    // SAFETY: both vectors outlive the command, which is finished below.
+    let (hg, hu) = unsafe {
+        (
+            HostPtr::new(g.as_mut_ptr().cast()),
+            HostPtr::new(u.as_mut_ptr().cast()),
+        )
+    };
+    let mut mem = |h, bytes| {
+        MemObject::new_buffer(
+            context.clone(),
+            flags::READ_WRITE | flags::USE_HOST_PTR,
+            bytes,
+            Some(h),
+            Vec::new(),
+        )
+        .unwrap()
+    };
+    let (mg, mu) = (mem(hg, 64), mem(hu, 40));
+    kernel.set_arg(0, ArgValue::Mem(Some(mg))).unwrap();
+    kernel.set_arg(1, ArgValue::Mem(Some(mu))).unwrap();
+    kernel.set_arg(2, ArgValue::Local(8)).unwrap();
+    let nd = NdRange {
+        work_dim: 1,
+        global_offset: [0; 3],
+        global_size: [groups * local, 1, 1],
+        local_size: [local, 1, 1],
+    };
+    kernel.enqueue(&queue, nd, &[], 0).expect("enqueue");
+    queue.finish().unwrap();
+    let sum: i64 = (0..n).sum();
+    assert_eq!(g[0], (sum << 33) + n, "atom_add");
+    assert_eq!(g[1], n, "atom_inc");
+    assert_eq!(g[2], -0x1_0000_0001 * n, "atom_sub");
+    assert_eq!(g[3], (n - 1) << 31, "atom_max");
+    assert_eq!(g[4], -((n - 1) << 31), "atom_min");
+    assert_eq!(u[0], u64::MAX, "atom_or");
+    let xor = (0..n as u64).fold(0, |a, i| a ^ (i << 20));
+    assert_eq!(u[1], xor, "atom_xor");
+    assert_eq!(u[2], 0, "atom_and");
+    assert_eq!(g[5], sum << 32, "atom_cmpxchg loop");
+    assert_eq!(
+        g[6],
+        (3 << 40) * n,
+        "atomic_fetch_add_explicit on atomic_long"
+    );
+    assert_eq!(
+        u[3],
+        ((n - 1) as u64) << 40,
+        "atomic_fetch_max on atomic_ulong"
+    );
+    assert_eq!(u[4], (n as u64) << 36, "atomic_compare_exchange_weak loop");
+    assert_eq!(g[7], 0x2_0000_0000 * n, "local atom_add, summed per group");
+}
+
+/// Every memory order and scope the device reports in CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES
+/// and CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, in the C11-style functions (OpenCL C 6.15.12):
+/// each combination adds its own amount, so the totals show that every call ran once per
+/// work-item.
+#[test]
+fn every_reported_order_and_scope_works() {
+    let mut body = String::new();
+    let orders = [
+        "memory_order_relaxed",
+        "memory_order_acquire",
+        "memory_order_release",
+        "memory_order_acq_rel",
+        "memory_order_seq_cst",
+    ];
+    let scopes = [
+        "memory_scope_work_group",
+        "memory_scope_device",
+        "memory_scope_all_devices",
+    ];
+    let mut slot = 0;
+    for o in orders {
+        for s in scopes {
+            body.push_str(&format!(
+                "    atomic_fetch_add_explicit(&c[{slot}], {}, {o}, {s});\n",
+                slot + 1
+            ));
+            body.push_str(&format!(
+                "    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE, {o}, {s});\n"
+            ));
+            slot += 1;
+        }
+    }
+    let source = format!(
+        r#"
+kernel void orders(volatile global atomic_int *c, volatile global atomic_int *f, global int *seen) {{
+{body}    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_work_item);
+    atomic_store(&c[{slot}], 7);
+    seen[get_global_id(0)] = atomic_load_explicit(&c[{slot}], memory_order_acquire, memory_scope_device);
+    atomic_fetch_sub(&c[{}], 2);
+    int expected = 0;
+    if (atomic_compare_exchange_strong_explicit(&f[0], &expected, (int)get_global_id(0) + 1,
+            memory_order_acq_rel, memory_order_acquire, memory_scope_device))
+        atomic_fetch_add(&f[1], 1);
+    atomic_fetch_or_explicit(&f[2], 1 << (get_global_id(0) % 31), memory_order_release, memory_scope_all_devices);
+}}
+"#,
+        slot + 1
+    );
+    let runner = builtins_harness::Runner::new();
+    let program = runner.build(&source, "-cl-std=CL3.0");
+    let n = 256usize;
+    let mut buffers = vec![vec![0u8; 4 * (slot + 2)], vec![0u8; 12], vec![0u8; 4 * n]];
+    runner.run(&program, "orders", &mut buffers, n);
+    let words = |b: &[u8]| -> Vec<i32> {
+        b.chunks(4)
+            .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    let c = words(&buffers[0]);
+    for (i, &v) in c[..slot].iter().enumerate() {
+        assert_eq!(v as usize, (i + 1) * n, "combination {i}");
+    }
+    assert_eq!(c[slot], 7, "atomic_store");
+    assert_eq!(c[slot + 1], -2 * n as i32, "atomic_fetch_sub");
+    assert!(
+        words(&buffers[2]).iter().all(|&v| v == 7),
+        "atomic_load_explicit"
+    );
+    let f = words(&buffers[1]);
+    assert!((1..=n as i32).contains(&f[0]), "one compare-exchange won");
+    assert_eq!(f[1], 1, "exactly one compare-exchange succeeded");
+    assert_eq!(f[2], 0x7fff_ffff, "atomic_fetch_or_explicit");
 }
