@@ -192,7 +192,7 @@ fn contended_64_bit_atomics_end_exact() {
             HostPtr::new(u.as_mut_ptr().cast()),
         )
     };
-    let mut mem = |h, bytes| {
+    let mem = |h, bytes| {
         MemObject::new_buffer(
             context.clone(),
             flags::READ_WRITE | flags::USE_HOST_PTR,
