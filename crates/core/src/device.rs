@@ -106,6 +106,9 @@ pub struct DeviceInfo {
     pub atomic_fence_capabilities: u64,
     pub non_uniform_work_group_support: bool,
     pub work_group_collective_functions_support: bool,
+    /// cl_khr_integer_dot_product: `CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR` (0 when
+    /// the extension is not supported).
+    pub integer_dot_product_capabilities: u64,
     pub generic_address_space_support: bool,
     pub pipe_support: bool,
     pub max_num_sub_groups: u32,
@@ -203,6 +206,8 @@ impl DeviceInfo {
                 | atomic_caps::SCOPE_ALL_DEVICES,
             non_uniform_work_group_support: true,
             work_group_collective_functions_support: false,
+            // Both input forms: the packed (4x8-bit in a uint) and the vector one.
+            integer_dot_product_capabilities: 0b11,
             generic_address_space_support: false,
             pipe_support: false,
             max_num_sub_groups: 0,

@@ -54,6 +54,8 @@ pub const CPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_local_int32_extended_atomics", 1, 0, 0),
     nv("cl_khr_int64_base_atomics", 1, 0, 0),
     nv("cl_khr_int64_extended_atomics", 1, 0, 0),
+    nv("cl_khr_extended_bit_ops", 1, 0, 0),
+    nv("cl_khr_integer_dot_product", 2, 0, 0),
 ];
 
 /// The OpenCL C versions the CPU device's compiler accepts (`CL_DEVICE_OPENCL_C_ALL_VERSIONS`).
@@ -73,6 +75,13 @@ pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_atomic_order_seq_cst", 3, 0, 0),
     nv("__opencl_c_atomic_scope_device", 3, 0, 0),
     nv("__opencl_c_atomic_scope_all_devices", 3, 0, 0),
+    nv("__opencl_c_integer_dot_product_input_4x8bit", 3, 0, 0),
+    nv(
+        "__opencl_c_integer_dot_product_input_4x8bit_packed",
+        3,
+        0,
+        0,
+    ),
 ];
 
 /// A space-separated list of the names, as the `*_EXTENSIONS` string queries return it.

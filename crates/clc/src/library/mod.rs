@@ -27,6 +27,7 @@ use crate::{parse_build_options, Target};
 /// The library's source files, compiled as one translation unit in this order.
 const SOURCES: &[(&str, &str)] = &[
     ("common.cl", include_str!("common.cl")),
+    ("integer.cl", include_str!("integer.cl")),
     ("misc.cl", include_str!("misc.cl")),
     ("exp_log.cl", include_str!("exp_log.cl")),
     ("trig.cl", include_str!("trig.cl")),
@@ -82,60 +83,72 @@ fn resolve_within(module: &mut Module) -> Result<(), String> {
         .map(|(k, _)| k)
         .collect();
     for d in decls {
-        let call = scalarize(&module.funcs[d].name);
-        let lib_name = library_name(&call.scalar_name);
-        if let Some(callee) = module.func_by_name(&lib_name) {
-            if !module.funcs[callee].is_declaration() {
-                build_wrapper(module, d, callee, &call)?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Links the library into `module`: every declaration of a builtin the library implements
-/// gets a body, and the library functions it needs are added. Declarations the library does
-/// not implement (device services such as `printf`) stay as they are.
-pub fn link(module: &mut Module) -> Result<(), String> {
-    let decls: Vec<(Func, Scalarized)> = module
-        .funcs
-        .iter()
-        .filter(|(_, f)| f.is_declaration() && !f.name.starts_with(PREFIX))
-        .map(|(k, f)| (k, scalarize(&f.name)))
-        .collect();
-    if decls.is_empty() {
-        return Ok(());
-    }
-    let lib = module_if_needed(&decls)?;
-    let Some(lib) = lib else {
-        return Ok(());
-    };
-    let mut roots = Vec::new();
-    for (_, call) in &decls {
-        let name = library_name(&call.scalar_name);
-        if lib.func_by_name(&name).is_some() && !roots.contains(&name) {
-            roots.push(name);
-        }
-    }
-    if roots.is_empty() {
-        return Ok(());
-    }
-    module.link(extract(lib, &roots))?;
-    for (d, call) in decls {
-        if let Some(callee) = module.func_by_name(&library_name(&call.scalar_name)) {
+        if let Some((lib_name, call)) = plan(module, &module.funcs[d].name) {
+            let callee = module.func_by_name(&lib_name).expect("planned function");
             build_wrapper(module, d, callee, &call)?;
         }
     }
     Ok(())
 }
 
-/// The library when some declaration could be one of its functions (every builtin the
-/// library implements has parameter types in its name); `None` when none could.
-fn module_if_needed(decls: &[(Func, Scalarized)]) -> Result<Option<&'static Module>, String> {
-    if decls.iter().all(|(_, c)| c.shapes.is_empty()) {
-        return Ok(None);
+/// How a call of the builtin `mangled` is made of library functions: the library function
+/// named exactly after it (a vector-shaped builtin such as `dot.uchar4.uchar4`, called as it
+/// is), or else its scalar form called lane by lane; `None` when `lib` defines neither.
+fn plan(lib: &Module, mangled: &str) -> Option<(String, Scalarized)> {
+    let defined = |name: &str| {
+        lib.func_by_name(name)
+            .is_some_and(|f| !lib.funcs[f].is_declaration())
+    };
+    let exact = library_name(mangled);
+    if defined(&exact) {
+        let call = scalarize(mangled);
+        let whole = Scalarized {
+            scalar_name: mangled.to_string(),
+            lanes: 1,
+            shapes: vec![ArgShape::Scalar; call.shapes.len()],
+            vector_truth: false,
+        };
+        return Some((exact, whole));
     }
-    module().map(Some)
+    let call = scalarize(mangled);
+    let name = library_name(&call.scalar_name);
+    defined(&name).then_some((name, call))
+}
+
+/// Links the library into `module`: every declaration of a builtin the library implements
+/// gets a body, and the library functions it needs are added. Declarations the library does
+/// not implement (device services such as `printf`) stay as they are.
+pub fn link(module: &mut Module) -> Result<(), String> {
+    let names: Vec<(Func, String)> = module
+        .funcs
+        .iter()
+        .filter(|(_, f)| f.is_declaration() && !f.name.starts_with(PREFIX))
+        .map(|(k, f)| (k, f.name.clone()))
+        .collect();
+    // Every builtin the library implements has parameter types in its name.
+    if !names.iter().any(|(_, n)| n.contains('.')) {
+        return Ok(());
+    }
+    let lib = self::module()?;
+    let mut planned = Vec::new();
+    let mut roots: Vec<String> = Vec::new();
+    for (d, name) in names {
+        if let Some((lib_name, call)) = plan(lib, &name) {
+            if !roots.contains(&lib_name) {
+                roots.push(lib_name.clone());
+            }
+            planned.push((d, lib_name, call));
+        }
+    }
+    if roots.is_empty() {
+        return Ok(());
+    }
+    module.link(extract(lib, &roots))?;
+    for (d, lib_name, call) in planned {
+        let callee = module.func_by_name(&lib_name).expect("linked function");
+        build_wrapper(module, d, callee, &call)?;
+    }
+    Ok(())
 }
 
 /// The library function implementing a scalar mangled name.

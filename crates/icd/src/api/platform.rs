@@ -7,6 +7,11 @@ use ferrocl_core::device::DeviceType;
 use ferrocl_core::{clock, ClError, ClResult, Device, Platform};
 use opencl_sys::*;
 
+/// `CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR`, whose lower-case
+/// `x` a match pattern cannot name without a lint exception.
+const DOT_PRODUCT_4X8_PACKED: cl_device_info =
+    CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR;
+
 use crate::entry::entry;
 use crate::handle::{self, get};
 use crate::info::{self, answer};
@@ -280,6 +285,18 @@ fn device_info(device: &Arc<Device>, param_name: cl_device_info) -> ClResult<Vec
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => info::of(&d.non_uniform_work_group_support),
         CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => {
             info::of(&d.work_group_collective_functions_support)
+        }
+        CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR
+            if d.integer_dot_product_capabilities != 0 =>
+        {
+            info::of(&d.integer_dot_product_capabilities)
+        }
+        // The dot products are computed with ordinary integer arithmetic: none of the six
+        // cases of cl_device_integer_dot_product_acceleration_properties_khr is accelerated.
+        CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR | DOT_PRODUCT_4X8_PACKED
+            if d.integer_dot_product_capabilities != 0 =>
+        {
+            info::of(&[false; 6])
         }
         CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => info::of(&d.generic_address_space_support),
         CL_DEVICE_PIPE_SUPPORT => info::of(&d.pipe_support),

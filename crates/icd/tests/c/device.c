@@ -335,6 +335,8 @@ static void test_versions(cl_device_id device) {
     free(profile);
 }
 
+static int has_feature(const cl_name_version *list, size_t count, const char *name);
+
 static void test_extensions(cl_device_id device) {
     char *extensions = device_string(device, CL_DEVICE_EXTENSIONS);
     size_t count = 0;
@@ -378,6 +380,31 @@ static void test_extensions(cl_device_id device) {
     if (!has_word(extensions, "cl_khr_fp16")) {
         EXPECT(device_uint(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF) == 0);
         EXPECT(device_uint(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF) == 0);
+    }
+
+    /* cl_khr_integer_dot_product: the capabilities name the input forms, whose feature macros
+     * the device lists; each acceleration-properties query is six cl_bools. Without the
+     * extension, its queries are CL_INVALID_VALUE. */
+    cl_ulong dot_caps = 0;
+    cl_int dot_err = clGetDeviceInfo(device, CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR, sizeof dot_caps,
+                                     &dot_caps, NULL);
+    if (has_word(extensions, "cl_khr_integer_dot_product")) {
+        EXPECT(dot_err == CL_SUCCESS);
+        size_t features_count = 0;
+        cl_name_version *features = name_versions(device, CL_DEVICE_OPENCL_C_FEATURES, &features_count);
+        EXPECT(!!(dot_caps & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR) ==
+               has_feature(features, features_count, "__opencl_c_integer_dot_product_input_4x8bit"));
+        EXPECT(!!(dot_caps & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR) ==
+               has_feature(features, features_count, "__opencl_c_integer_dot_product_input_4x8bit_packed"));
+        free(features);
+        size_t size = 0;
+        CHECK(clGetDeviceInfo(device, CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR, 0, NULL, &size));
+        EXPECT(size == 6 * sizeof(cl_bool));
+        CHECK(clGetDeviceInfo(device, CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR, 0,
+                              NULL, &size));
+        EXPECT(size == 6 * sizeof(cl_bool));
+    } else {
+        EXPECT(dot_err == CL_INVALID_VALUE);
     }
 
     /* IL: "If the device does not support intermediate language programs, the value must be ""
