@@ -186,7 +186,8 @@ impl DeviceInfo {
                 | atomic_caps::ORDER_ACQ_REL
                 | atomic_caps::SCOPE_WORK_GROUP,
             non_uniform_work_group_support: true,
-            work_group_collective_functions_support: false,
+            // The collectives are `group_*` IR instructions (OpenCL C 6.15.16).
+            work_group_collective_functions_support: true,
             generic_address_space_support: false,
             pipe_support: false,
             max_num_sub_groups: 0,

@@ -65,7 +65,10 @@ pub const CPU_OPENCL_C_VERSIONS: &[NameVersion] = &[
 /// The optional OpenCL C 3.0 features of the CPU device (`CL_DEVICE_OPENCL_C_FEATURES`).
 /// Appendix H: compilers for FULL_PROFILE devices support 64-bit integers and define
 /// `__opencl_c_int64` unconditionally.
-pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[nv("__opencl_c_int64", 3, 0, 0)];
+pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
+    nv("__opencl_c_int64", 3, 0, 0),
+    nv("__opencl_c_work_group_collective_functions", 3, 0, 0),
+];
 
 /// A space-separated list of the names, as the `*_EXTENSIONS` string queries return it.
 pub fn names_string(list: &[NameVersion]) -> String {

@@ -5,6 +5,11 @@
 //! before a barrier and used after it must be kept per work-item, in its frame; this module
 //! finds those values with a backward live-variable analysis (Appel, "Modern Compiler
 //! Implementation", 10.1), at instruction granularity inside the blocks that hold barriers.
+//!
+//! A work-group collective (`Op::Group`) splits the kernel as a barrier does: the work-item
+//! stores its operand before it, and reads its result after it (codegen/collective.rs). Its
+//! result is defined after the split, so it is not live across it; a broadcast's id operand
+//! is read after the split, so it is.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -21,6 +26,11 @@ fn uses(f: &Function, inst: Inst) -> impl Iterator<Item = Value> + '_ {
             .into_iter()
             .flat_map(|d| d.args.iter().copied()),
     )
+}
+
+/// Whether the instruction ends a region: a barrier, or a collective.
+pub fn splits_regions(op: &Op) -> bool {
+    matches!(op, Op::Barrier(..) | Op::Group(_))
 }
 
 /// Values live after each barrier instruction, except the function's parameters (which the
@@ -80,16 +90,25 @@ pub fn live_across_barriers(f: &Function) -> HashMap<Inst, Vec<Value>> {
         let insts = f.layout.block_insts(b);
         if !insts
             .iter()
-            .any(|&inst| matches!(f.dfg.insts[inst].op, Op::Barrier(..)))
+            .any(|&inst| splits_regions(&f.dfg.insts[inst].op))
         {
             continue;
         }
         let mut live = live_out[i].clone();
         for &inst in insts.iter().rev() {
-            if matches!(f.dfg.insts[inst].op, Op::Barrier(..)) {
+            if splits_regions(&f.dfg.insts[inst].op) {
+                let mut across = live.clone();
+                if let Some(r) = f.dfg.inst_result(inst) {
+                    across.remove(&r);
+                }
+                if matches!(f.dfg.insts[inst].op, Op::Group(_)) {
+                    // Operands past the first are read after the split.
+                    across.extend(f.dfg.insts[inst].args.iter().skip(1).copied());
+                }
                 result.insert(
                     inst,
-                    live.iter()
+                    across
+                        .iter()
                         .filter(|v| !params.contains(v))
                         .copied()
                         .collect(),

@@ -1,0 +1,295 @@
+//! The work-group collective functions (OpenCL C 6.15.16) on the CPU device, through the
+//! runtime's Program/Kernel API: every function for int, uint, long, ulong and float, in 1-,
+//! 2- and 3-D NDRanges with uniform and non-uniform (smaller last) work-groups, checked
+//! against results computed here from the same inputs, group by group in linear local id
+//! order.
+//!
+//! Float sums: 6.15.16 says "The order of floating-point operations is not guaranteed for
+//! the work_group_reduce_<op>, work_group_scan_inclusive_<op> and
+//! work_group_scan_exclusive_<op> built-in functions that operate on half, float and double
+//! data types", so a float sum of n terms is compared with the exact sum (in f64) within
+//! n * FLT_EPSILON * sum |x|, the bound for any order of n - 1 float additions (Higham,
+//! "Accuracy and Stability of Numerical Algorithms", 4.2). Float min and max are exact.
+
+mod builtins_harness;
+
+use builtins_harness::{bytes, values, Rng, Runner};
+use ferrocl_core::device::NdRange;
+
+/// A type the collectives take, as the host computes with it.
+trait Elem: Copy + Default + PartialEq + std::fmt::Debug {
+    const NAME: &'static str;
+    fn plus(self, o: Self) -> Self;
+    fn least(self, o: Self) -> Self;
+    fn most(self, o: Self) -> Self;
+    /// 6.15.16: the identity of min (the type's max, +INF for floats) and of max.
+    const MIN_IDENTITY: Self;
+    const MAX_IDENTITY: Self;
+    fn random(rng: &mut Rng) -> Self;
+    fn to_f64(self) -> f64;
+}
+
+macro_rules! int_elem {
+    ($t:ty, $name:literal, $rand:expr) => {
+        impl Elem for $t {
+            const NAME: &'static str = $name;
+            fn plus(self, o: Self) -> Self {
+                self.wrapping_add(o)
+            }
+            fn least(self, o: Self) -> Self {
+                Ord::min(self, o)
+            }
+            fn most(self, o: Self) -> Self {
+                Ord::max(self, o)
+            }
+            const MIN_IDENTITY: Self = <$t>::MAX;
+            const MAX_IDENTITY: Self = <$t>::MIN;
+            fn random(rng: &mut Rng) -> Self {
+                let f: fn(&mut Rng) -> $t = $rand;
+                f(rng)
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+        }
+    };
+}
+
+// Signed values stay small enough that no sum overflows (6.15.16 gives no wrapping rule
+// for signed sums); unsigned ones cover the whole range, and their sums wrap.
+int_elem!(i32, "int", |r| r.below(2_000_001) as i32 - 1_000_000);
+int_elem!(u32, "uint", |r| r.next() as u32);
+int_elem!(i64, "long", |r| r.below(1 << 50) as i64 - (1 << 49));
+int_elem!(u64, "ulong", |r| r.next());
+
+impl Elem for f32 {
+    const NAME: &'static str = "float";
+    fn plus(self, o: Self) -> Self {
+        self + o
+    }
+    fn least(self, o: Self) -> Self {
+        f32::min(self, o)
+    }
+    fn most(self, o: Self) -> Self {
+        f32::max(self, o)
+    }
+    const MIN_IDENTITY: Self = f32::INFINITY;
+    const MAX_IDENTITY: Self = f32::NEG_INFINITY;
+    fn random(rng: &mut Rng) -> Self {
+        rng.f32_exp(-8, 8)
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+}
+
+/// Results per work-item of the kernel below.
+const OUTS: usize = 10;
+
+/// A kernel computing every collective of `T` for its work-item's input; `dims` picks the
+/// form of work_group_broadcast (the last work-item of the group in x, the middle one in y,
+/// the first in z).
+fn source(t: &str, dims: u32) -> String {
+    let broadcast = match dims {
+        1 => "work_group_broadcast(x, get_local_size(0) - 1)",
+        2 => "work_group_broadcast(x, get_local_size(0) - 1, get_local_size(1) / 2)",
+        _ => "work_group_broadcast(x, get_local_size(0) - 1, get_local_size(1) / 2, 0)",
+    };
+    format!(
+        "__kernel void k(__global const {t}* in, __global {t}* out, __global int* votes) {{
+            size_t g = get_global_linear_id();
+            {t} x = in[g];
+            __global {t}* o = out + g * {OUTS};
+            o[0] = work_group_reduce_add(x);
+            o[1] = work_group_reduce_min(x);
+            o[2] = work_group_reduce_max(x);
+            o[3] = work_group_scan_inclusive_add(x);
+            o[4] = work_group_scan_inclusive_min(x);
+            o[5] = work_group_scan_inclusive_max(x);
+            o[6] = work_group_scan_exclusive_add(x);
+            o[7] = work_group_scan_exclusive_min(x);
+            o[8] = work_group_scan_exclusive_max(x);
+            o[9] = {broadcast};
+            // all: true unless some item has the smallest input; any: true iff one has it.
+            {t} m = work_group_reduce_min(x);
+            votes[g * 2] = work_group_all(x != m);
+            votes[g * 2 + 1] = work_group_any(x == m);
+        }}"
+    )
+}
+
+/// The global linear ids of each work-group's work-items, in linear local id order, and the
+/// group's local sizes.
+fn groups(nd: &NdRange) -> Vec<(Vec<usize>, [u64; 3])> {
+    let (gs, ls) = (nd.global_size, nd.local_size);
+    let n: [u64; 3] = std::array::from_fn(|d| gs[d].div_ceil(ls[d]));
+    let mut out = Vec::new();
+    for gz in 0..n[2] {
+        for gy in 0..n[1] {
+            for gx in 0..n[0] {
+                let g = [gx, gy, gz];
+                // 3.0: the last work-group of a dimension holds the remainder.
+                let size: [u64; 3] = std::array::from_fn(|d| ls[d].min(gs[d] - g[d] * ls[d]));
+                let mut ids = Vec::new();
+                for lz in 0..size[2] {
+                    for ly in 0..size[1] {
+                        for lx in 0..size[0] {
+                            let (x, y, z) = (gx * ls[0] + lx, gy * ls[1] + ly, gz * ls[2] + lz);
+                            ids.push(((z * gs[1] + y) * gs[0] + x) as usize);
+                        }
+                    }
+                }
+                out.push((ids, size));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `got` is an acceptable float sum of `xs` (see the module documentation).
+fn close_sum(got: f64, xs: &[f64]) -> bool {
+    let exact: f64 = xs.iter().sum();
+    let mag: f64 = xs.iter().map(|x| x.abs()).sum();
+    (got - exact).abs() <= xs.len() as f64 * f64::from(f32::EPSILON) * mag
+}
+
+fn check<T: Elem>(runner: &Runner, nd: NdRange, seed: u64) {
+    let total = (nd.global_size[0] * nd.global_size[1] * nd.global_size[2]) as usize;
+    let mut rng = Rng::new(seed);
+    let input: Vec<T> = (0..total).map(|_| T::random(&mut rng)).collect();
+    let program = runner.build(&source(T::NAME, nd.work_dim), "-cl-std=CL3.0");
+    let mut bufs = vec![
+        bytes(&input),
+        bytes(&vec![T::default(); total * OUTS]),
+        bytes(&vec![0i32; total * 2]),
+    ];
+    runner.run_nd(&program, "k", &mut bufs, nd);
+    let out: Vec<T> = values(&bufs[1]);
+    let votes: Vec<i32> = values(&bufs[2]);
+    let is_float = T::NAME == "float";
+    for (ids, size) in groups(&nd) {
+        let xs: Vec<T> = ids.iter().map(|&g| input[g]).collect();
+        let fold =
+            |f: fn(T, T) -> T, id: T, upto: usize| xs[..upto].iter().fold(id, |a, &b| f(a, b));
+        let n = xs.len();
+        let target = (size[0] - 1 + size[0] * (size[1] / 2)) as usize;
+        let lo = fold(T::least, T::MIN_IDENTITY, n);
+        for (l, &g) in ids.iter().enumerate() {
+            let o = &out[g * OUTS..g * OUTS + OUTS];
+            let at = format!("{} {nd:?}, work-item {g} (local {l})", T::NAME);
+            // Sums: exact for integers (wrapping), within the bound for floats.
+            for (k, upto) in [(0, n), (3, l + 1), (6, l)] {
+                if is_float {
+                    let terms: Vec<f64> = xs[..upto].iter().map(|x| x.to_f64()).collect();
+                    assert!(
+                        close_sum(o[k].to_f64(), &terms),
+                        "{at}: result {k} is {:?}",
+                        o[k]
+                    );
+                } else {
+                    assert_eq!(o[k], fold(T::plus, T::default(), upto), "{at}: result {k}");
+                }
+            }
+            assert_eq!(o[1], lo, "{at}: reduce_min");
+            assert_eq!(o[2], fold(T::most, T::MAX_IDENTITY, n), "{at}: reduce_max");
+            assert_eq!(
+                o[4],
+                fold(T::least, T::MIN_IDENTITY, l + 1),
+                "{at}: inclusive min"
+            );
+            assert_eq!(
+                o[5],
+                fold(T::most, T::MAX_IDENTITY, l + 1),
+                "{at}: inclusive max"
+            );
+            // 6.15.16: an exclusive scan's first result is the identity.
+            assert_eq!(
+                o[7],
+                fold(T::least, T::MIN_IDENTITY, l),
+                "{at}: exclusive min"
+            );
+            assert_eq!(
+                o[8],
+                fold(T::most, T::MAX_IDENTITY, l),
+                "{at}: exclusive max"
+            );
+            assert_eq!(o[9], xs[target], "{at}: broadcast");
+            let all = xs.iter().all(|&x| x != lo);
+            let any = xs.contains(&lo);
+            assert_eq!(votes[g * 2] != 0, all, "{at}: work_group_all");
+            assert_eq!(votes[g * 2 + 1] != 0, any, "{at}: work_group_any");
+        }
+    }
+}
+
+fn nd(work_dim: u32, global: [u64; 3], local: [u64; 3]) -> NdRange {
+    NdRange {
+        work_dim,
+        global_offset: [0; 3],
+        global_size: global,
+        local_size: local,
+    }
+}
+
+/// NDRanges of every dimension, with uniform groups, smaller last groups, groups of one
+/// work-item and one of the device's largest size.
+fn ranges() -> Vec<NdRange> {
+    vec![
+        nd(1, [64, 1, 1], [64, 1, 1]),
+        nd(1, [37, 1, 1], [8, 1, 1]),
+        nd(1, [7, 1, 1], [1, 1, 1]),
+        nd(1, [1000, 1, 1], [256, 1, 1]),
+        nd(2, [10, 7, 1], [4, 3, 1]),
+        nd(2, [16, 16, 1], [8, 8, 1]),
+        nd(3, [5, 4, 3], [2, 3, 2]),
+        nd(3, [4, 4, 4], [4, 4, 4]),
+    ]
+}
+
+#[test]
+fn int_collectives() {
+    let runner = Runner::new();
+    for (i, r) in ranges().into_iter().enumerate() {
+        check::<i32>(&runner, r, 1 + i as u64);
+    }
+}
+
+#[test]
+fn uint_collectives() {
+    let runner = Runner::new();
+    for (i, r) in ranges().into_iter().enumerate() {
+        check::<u32>(&runner, r, 100 + i as u64);
+    }
+}
+
+#[test]
+fn long_collectives() {
+    let runner = Runner::new();
+    for (i, r) in ranges().into_iter().enumerate() {
+        check::<i64>(&runner, r, 200 + i as u64);
+    }
+}
+
+#[test]
+fn ulong_collectives() {
+    let runner = Runner::new();
+    for (i, r) in ranges().into_iter().enumerate() {
+        check::<u64>(&runner, r, 300 + i as u64);
+    }
+}
+
+#[test]
+fn float_collectives() {
+    let runner = Runner::new();
+    for (i, r) in ranges().into_iter().enumerate() {
+        check::<f32>(&runner, r, 400 + i as u64);
+    }
+}
+
+#[test]
+fn the_largest_work_group() {
+    let runner = Runner::new();
+    // 4096 is CL_DEVICE_MAX_WORK_GROUP_SIZE; the second group holds the remaining 904.
+    check::<i32>(&runner, nd(1, [5000, 1, 1], [4096, 1, 1]), 7);
+    check::<f32>(&runner, nd(1, [5000, 1, 1], [4096, 1, 1]), 8);
+}
