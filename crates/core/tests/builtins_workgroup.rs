@@ -154,10 +154,14 @@ fn close_sum(got: f64, xs: &[f64]) -> bool {
 }
 
 fn check<T: Elem>(runner: &Runner, nd: NdRange, seed: u64) {
+    check_with::<T>(runner, nd, seed, "-cl-std=CL3.0");
+}
+
+fn check_with<T: Elem>(runner: &Runner, nd: NdRange, seed: u64, options: &str) {
     let total = (nd.global_size[0] * nd.global_size[1] * nd.global_size[2]) as usize;
     let mut rng = Rng::new(seed);
     let input: Vec<T> = (0..total).map(|_| T::random(&mut rng)).collect();
-    let program = runner.build(&source(T::NAME, nd.work_dim), "-cl-std=CL3.0");
+    let program = runner.build(&source(T::NAME, nd.work_dim), options);
     let mut bufs = vec![
         bytes(&input),
         bytes(&vec![T::default(); total * OUTS]),
@@ -292,4 +296,176 @@ fn the_largest_work_group() {
     // 4096 is CL_DEVICE_MAX_WORK_GROUP_SIZE; the second group holds the remaining 904.
     check::<i32>(&runner, nd(1, [5000, 1, 1], [4096, 1, 1]), 7);
     check::<f32>(&runner, nd(1, [5000, 1, 1], [4096, 1, 1]), 8);
+}
+
+#[test]
+fn without_optimizations() {
+    // -cl-opt-disable keeps every variable in memory: the operands and results of the
+    // collectives go through private stack slots.
+    let runner = Runner::new();
+    let options = "-cl-std=CL3.0 -cl-opt-disable";
+    check_with::<i32>(&runner, nd(1, [37, 1, 1], [8, 1, 1]), 9, options);
+    check_with::<u64>(&runner, nd(3, [5, 4, 3], [2, 3, 2]), 10, options);
+}
+
+/// Collectives in a loop, in a loop condition, under a branch every work-item of a group
+/// takes the same way, between barriers and `__local` memory traffic, and in a called
+/// function.
+const CONTROL_FLOW: &str = "
+int spread(int v) {
+    return work_group_reduce_max(v) - work_group_reduce_min(v);
+}
+
+__kernel void k(__global const int* in, __global int* out) {
+    __local int tile[16];
+    size_t g = get_global_linear_id();
+    size_t l = get_local_linear_id();
+    size_t n = get_local_size(0) * get_local_size(1);
+    int x = in[g];
+    // A trip count the compiler cannot unroll: each pass runs the same collectives again.
+    int trips = 2 + get_group_id(0) % 3;
+    int acc = 0, b = 0, m = 0;
+    for (int i = 0; i < trips; i++) {
+        acc += work_group_scan_inclusive_add(x + i);
+        b += work_group_broadcast(x * (i + 1), 0);
+        m += work_group_reduce_max(x - i * (int)l);
+    }
+    int v = x & 7;
+    int steps = 0;
+    while (work_group_any(v > 0)) {
+        v = v > 0 ? v - 1 : 0;
+        steps++;
+    }
+    int r;
+    if (get_group_id(0) % 2 == 0)
+        r = work_group_reduce_add(x);
+    else
+        r = work_group_scan_exclusive_max(x);
+    tile[l] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int next = tile[(l + 1) % n];
+    int s = work_group_reduce_add(next * (int)l);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tile[l] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[g * 8 + 0] = acc;
+    out[g * 8 + 1] = steps;
+    out[g * 8 + 2] = r;
+    out[g * 8 + 3] = s;
+    out[g * 8 + 4] = spread(x);
+    out[g * 8 + 5] = tile[n - 1 - l] + x;
+    out[g * 8 + 6] = b;
+    out[g * 8 + 7] = m;
+}";
+
+#[test]
+fn collectives_in_loops_branches_and_functions() {
+    let runner = Runner::new();
+    let optimized = runner.build(CONTROL_FLOW, "-cl-std=CL3.0");
+    let plain = runner.build(CONTROL_FLOW, "-cl-std=CL3.0 -cl-opt-disable");
+    for (seed, range, program) in [
+        (20, nd(2, [10, 7, 1], [4, 3, 1]), &optimized),
+        (21, nd(1, [37, 1, 1], [8, 1, 1]), &optimized),
+        (22, nd(2, [16, 2, 1], [16, 1, 1]), &optimized),
+        (23, nd(1, [40, 1, 1], [16, 1, 1]), &plain),
+    ] {
+        let total = (range.global_size[0] * range.global_size[1]) as usize;
+        let mut rng = Rng::new(seed);
+        let input: Vec<i32> = (0..total).map(|_| rng.below(2001) as i32 - 1000).collect();
+        let mut bufs = vec![bytes(&input), bytes(&vec![0i32; total * 8])];
+        runner.run_nd(program, "k", &mut bufs, range);
+        let out: Vec<i32> = values(&bufs[1]);
+        let num_groups_x = range.global_size[0].div_ceil(range.local_size[0]) as usize;
+        for (index, (ids, _)) in groups(&range).into_iter().enumerate() {
+            let xs: Vec<i32> = ids.iter().map(|&g| input[g]).collect();
+            let n = xs.len();
+            let group_x = index % num_groups_x;
+            let steps = xs.iter().map(|x| x & 7).max().unwrap_or(0);
+            let sum: i32 = xs.iter().sum();
+            let s: i32 = (0..n).map(|l| xs[(l + 1) % n] * l as i32).sum();
+            let spread = xs.iter().max().unwrap_or(&0) - xs.iter().min().unwrap_or(&0);
+            let trips = 2 + group_x as i32 % 3;
+            let b: i32 = (0..trips).map(|i| xs[0] * (i + 1)).sum();
+            let m: i32 = (0..trips)
+                .map(|i| {
+                    let v = xs.iter().enumerate().map(|(l, x)| x - i * l as i32);
+                    v.max().unwrap_or(0)
+                })
+                .sum();
+            for (l, &g) in ids.iter().enumerate() {
+                let acc: i32 = (0..trips)
+                    .map(|i| xs[..=l].iter().map(|x| x + i).sum::<i32>())
+                    .sum();
+                let r = if group_x % 2 == 0 {
+                    sum
+                } else {
+                    xs[..l].iter().copied().max().unwrap_or(i32::MIN)
+                };
+                let want = [acc, steps, r, s, spread, s + xs[l], b, m];
+                assert_eq!(
+                    &out[g * 8..g * 8 + 8],
+                    &want,
+                    "{range:?}, work-item {g} (local {l})"
+                );
+            }
+        }
+    }
+}
+
+/// The collectives in an OpenCL C 2.0 program (6.15.16: "requires support for OpenCL C 2.0,
+/// or OpenCL C 3.0 or newer and the __opencl_c_work_group_collective_functions feature"),
+/// compiled for a target that accepts 2.0 (the CPU device lists 1.x and 3.0 only) and run on
+/// the CPU device's code generator with a non-uniform last group.
+#[test]
+fn an_opencl_c_2_0_program_on_the_cpu_code_generator() {
+    let src = "__kernel void k(__global const uint* in, __global uint* out) {
+        size_t g = get_global_id(0);
+        uint x = in[g];
+        out[g * 3] = work_group_scan_exclusive_add(x);
+        out[g * 3 + 1] = work_group_reduce_min(x);
+        out[g * 3 + 2] = work_group_broadcast(x, 2);
+    }";
+    let options = ferrocl_clc::parse_build_options("-cl-std=CL2.0").expect("options");
+    let target = ferrocl_clc::Target::full_profile_cpu();
+    let compiled = ferrocl_clc::compile(src, &options, &target, &[]);
+    let program = compiled
+        .program
+        .unwrap_or_else(|| panic!("does not compile:\n{}", compiled.log));
+    let mut module = ferrocl_clc::lower(&program).expect("lowers");
+    ferrocl_ir::passes::PassManager::standard()
+        .run(&mut module)
+        .expect("passes");
+    let cpu = ferrocl_cpu::CpuProgram::compile(&module).expect("compiles for the CPU");
+    let kernel = cpu.kernel("k").expect("kernel k");
+    let input: Vec<u32> = (0..21u32).map(|i| (i * 7919) % 101).collect();
+    let mut output = vec![0u32; 21 * 3];
+    let mut args = vec![0u8; kernel.args_size];
+    for (slot, ptr) in kernel
+        .args
+        .iter()
+        .zip([input.as_ptr() as u64, output.as_mut_ptr() as u64])
+    {
+        args[slot.offset..slot.offset + 8].copy_from_slice(&ptr.to_le_bytes());
+    }
+    let range = ferrocl_cpu::NdRange {
+        work_dim: 1,
+        global_offset: [0; 3],
+        global_size: [21, 1, 1],
+        local_size: [8, 1, 1],
+    };
+    // SAFETY: the argument block holds the addresses of `input` (21 uints, read) and
+    // `output` (63 uints, written), which outlive the launch; the kernel has no `__local`
+    // memory.
+    unsafe { kernel.launch(&args, kernel.static_local_size, &range) }.expect("runs");
+    for (g, group) in input.chunks(8).enumerate() {
+        for (l, _) in group.iter().enumerate() {
+            let at = g * 8 + l;
+            let want = [
+                group[..l].iter().sum::<u32>(),
+                *group.iter().min().expect("non-empty"),
+                group[2],
+            ];
+            assert_eq!(&output[at * 3..at * 3 + 3], &want, "work-item {at}");
+        }
+    }
 }

@@ -8,13 +8,16 @@
 //! Each collective owns one 8-byte slot in every frame. A work-item stores its operand in
 //! its slot and ends the region, as at a barrier ([`Translator::barrier`]). When the group
 //! resumes, the first work-item to run (linear id 0: the loops run the work-items in linear
-//! order) combines the slots of all work-items in id order, rewriting them with the
-//! results: the running value for the scans, the total in work-item 0's slot for a reduce.
-//! Every work-item then reads its result: its own slot after a scan, work-item 0's after a
-//! reduce, the named work-item's (unchanged) after a broadcast. The combination runs once
-//! per group, n - 1 operations for n work-items, in linear id order (6.15.16: "The scan
-//! order is defined by increasing 1D linear global ID within the work-group"). The count
-//! is the group's actual size, so the last, smaller groups of a non-uniform NDRange
+//! order) combines the slots of all work-items in id order and writes every work-item's
+//! result into that work-item's slot: the running value of a scan, the total of a reduce,
+//! the named work-item's operand for a broadcast. Each work-item then reads its own slot.
+//! Results go to every slot, not to one shared place, because a work-item runs on to its
+//! next region before the later ones resume: in a loop, work-item 0 may reach the same
+//! collective again and overwrite its slot before work-item 1 has read its result.
+//!
+//! The combination takes n - 1 operations for n work-items, in linear id order (6.15.16:
+//! "The scan order is defined by increasing 1D linear global ID within the work-group"). The
+//! count is the group's actual size, so the last, smaller groups of a non-uniform NDRange
 //! combine only their own work-items.
 
 use cranelift_codegen::ir::condcodes::IntCC as CIntCC;
@@ -62,91 +65,104 @@ impl Translator<'_, '_> {
         self.barrier(inst)?;
 
         let n = self.group_size();
-        let frame_size = self.frame_size;
         let frames = self.frames;
-        let frame_of = |t: &mut Self, id: cl::Value| {
-            let off = t.b.ins().imul_imm_s(id, frame_size);
-            t.b.ins().iadd(frames, off)
-        };
-        let op = match g {
-            GroupOp::Broadcast => {
-                // 6.15.16: an id past the group is undefined behaviour; it is clamped, so
-                // that the load stays inside the group's frames.
-                let id = self.get1(args[1])?;
-                let last = self.b.ins().iadd_imm_s(n, -1);
-                let id = self.b.ins().umin(id, last);
-                let at = frame_of(self, id);
-                return Ok(self.b.ins().load(ty, flags, at, slot));
-            }
-            GroupOp::Reduce(op) | GroupOp::ScanInclusive(op) | GroupOp::ScanExclusive(op) => op,
-        };
-        let Some(identity) = op.identity(ty.bits()) else {
-            return err(format!(
-                "{} cannot combine a work-group's values",
-                op.name()
-            ));
-        };
-
         // Work-item 0 combines, the others go straight to reading their result.
         let lin = self.linear_local_id();
         let combine = self.b.create_block();
-        let head = self.b.create_block();
-        let body = self.b.create_block();
         let done = self.b.create_block();
         let first = self.b.ins().icmp_imm_s(CIntCC::Equal, lin, 0);
         self.b.ins().brif(first, combine, &[], done, &[]);
-
-        // combine: acc = slot 0; for exclusive scans slot 0 becomes the identity.
         self.b.switch_to_block(combine);
-        let acc0 = self.b.ins().load(ty, flags, frames, slot);
-        if let GroupOp::ScanExclusive(_) = g {
-            let id = self.constant(ty, identity);
-            self.b.ins().store(flags, id, frames, slot);
-        }
-        let one = self.b.ins().iconst(clt::I64, 1);
-        self.b.ins().jump(head, &[one.into(), acc0.into()]);
-
-        // head(i, acc): while i < n.
-        self.b.switch_to_block(head);
-        let i = self.b.append_block_param(head, clt::I64);
-        let acc = self.b.append_block_param(head, ty);
-        let more = self.b.ins().icmp(CIntCC::UnsignedLessThan, i, n);
-        let finish = self.b.create_block();
-        self.b.ins().brif(more, body, &[], finish, &[]);
-
-        // body: fold work-item i's operand in, in id order.
-        self.b.switch_to_block(body);
-        let at = frame_of(self, i);
-        let v = self.b.ins().load(ty, flags, at, slot);
-        let next = self.binary(op, acc, v);
         match g {
-            GroupOp::ScanInclusive(_) => {
-                self.b.ins().store(flags, next, at, slot);
+            GroupOp::Broadcast => {
+                // 6.15.16: the id is the same for every work-item, and one past the group is
+                // undefined behaviour; work-item 0's is used, clamped into the group.
+                let id = self.get1(args[1])?;
+                let last = self.b.ins().iadd_imm_s(n, -1);
+                let id = self.b.ins().umin(id, last);
+                let at = self.frame_of(id);
+                let v = self.b.ins().load(ty, flags, at, slot);
+                self.frame_loop(0, n, v, |t, at, v| {
+                    t.b.ins().store(flags, v, at, slot);
+                    v
+                });
             }
-            GroupOp::ScanExclusive(_) => {
-                self.b.ins().store(flags, acc, at, slot);
+            GroupOp::Reduce(op) => {
+                let x0 = self.b.ins().load(ty, flags, frames, slot);
+                let total = self.frame_loop(1, n, x0, |t, at, acc| {
+                    let v = t.b.ins().load(ty, flags, at, slot);
+                    t.binary(op, acc, v)
+                });
+                self.frame_loop(0, n, total, |t, at, total| {
+                    t.b.ins().store(flags, total, at, slot);
+                    total
+                });
             }
-            _ => {}
-        }
-        let i1 = self.b.ins().iadd_imm_s(i, 1);
-        self.b.ins().jump(head, &[i1.into(), next.into()]);
-
-        // finish: a reduce leaves its total in work-item 0's slot.
-        self.b.switch_to_block(finish);
-        if let GroupOp::Reduce(_) = g {
-            self.b.ins().store(flags, acc, frames, slot);
+            GroupOp::ScanInclusive(op) => {
+                let x0 = self.b.ins().load(ty, flags, frames, slot);
+                self.frame_loop(1, n, x0, |t, at, acc| {
+                    let v = t.b.ins().load(ty, flags, at, slot);
+                    let next = t.binary(op, acc, v);
+                    t.b.ins().store(flags, next, at, slot);
+                    next
+                });
+            }
+            GroupOp::ScanExclusive(op) => {
+                let Some(identity) = op.identity(ty.bits()) else {
+                    return err(format!("{} has no identity", op.name()));
+                };
+                let id = self.constant(ty, identity);
+                self.frame_loop(0, n, id, |t, at, acc| {
+                    let v = t.b.ins().load(ty, flags, at, slot);
+                    t.b.ins().store(flags, acc, at, slot);
+                    t.binary(op, acc, v)
+                });
+            }
         }
         self.b.ins().jump(done, &[]);
 
-        // done: every work-item reads its result.
+        // done: every work-item reads its result from its own slot.
         self.b.switch_to_block(done);
-        Ok(match g {
-            GroupOp::Reduce(_) => self.b.ins().load(ty, flags, frames, slot),
-            _ => {
-                let base = self.b.use_var(self.frame_base);
-                self.b.ins().load(ty, flags, base, slot)
-            }
-        })
+        let base = self.b.use_var(self.frame_base);
+        Ok(self.b.ins().load(ty, flags, base, slot))
+    }
+
+    /// The frame of the work-item with linear id `id`.
+    fn frame_of(&mut self, id: cl::Value) -> cl::Value {
+        let off = self.b.ins().imul_imm_s(id, self.frame_size);
+        self.b.ins().iadd(self.frames, off)
+    }
+
+    /// Emits `for i in from..n { acc = body(frame of i, acc) }`, in id order; returns the
+    /// final `acc`. Ends in a new block, where translation goes on.
+    fn frame_loop(
+        &mut self,
+        from: i64,
+        n: cl::Value,
+        init: cl::Value,
+        mut body: impl FnMut(&mut Self, cl::Value, cl::Value) -> cl::Value,
+    ) -> cl::Value {
+        let ty = self.b.func.dfg.value_type(init);
+        let head = self.b.create_block();
+        let i = self.b.append_block_param(head, clt::I64);
+        let acc = self.b.append_block_param(head, ty);
+        let body_block = self.b.create_block();
+        let exit = self.b.create_block();
+        let start = self.b.ins().iconst(clt::I64, from);
+        self.b.ins().jump(head, &[start.into(), init.into()]);
+
+        self.b.switch_to_block(head);
+        let more = self.b.ins().icmp(CIntCC::UnsignedLessThan, i, n);
+        self.b.ins().brif(more, body_block, &[], exit, &[]);
+
+        self.b.switch_to_block(body_block);
+        let at = self.frame_of(i);
+        let next = body(self, at, acc);
+        let i1 = self.b.ins().iadd_imm_s(i, 1);
+        self.b.ins().jump(head, &[i1.into(), next.into()]);
+
+        self.b.switch_to_block(exit);
+        acc
     }
 
     /// The number of work-items in this work-group (its actual size, not the enqueued one).
