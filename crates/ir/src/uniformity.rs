@@ -9,7 +9,7 @@
 //! Sources of divergence are the per-work-item queries (`global_id`, `local_id`, the linear
 //! and sub-group ids), loads from anything but constant memory, atomics, calls, and stack
 //! slot addresses (private memory differs per work-item), and work-group scans. A value is
-//! divergent when an operand is. Control flow adds two rules, after the divergence analyses
+//! divergent when an operand is, except the result of a work-group reduce or broadcast. Control flow adds two rules, after the divergence analyses
 //! of GPU compilers (Karrenberg and Hack, "Whole-Function Vectorization", CGO 2011): the
 //! parameters of every block between a divergent branch and its immediate post-dominator
 //! (that one included) are divergent, since work-items may arrive there along different
@@ -113,7 +113,12 @@ impl Uniformity {
                         Op::Group(g) => !matches!(g, GroupOp::Broadcast | GroupOp::Reduce(_)),
                         _ => false,
                     };
-                    if source || data.args.iter().any(|&a| u.divergent[a]) {
+                    // A reduce or broadcast gives every work-item the same value whatever
+                    // the operands (6.15.16: a broadcast's id "is not equivalent for all
+                    // work-items" only in undefined behaviour).
+                    let whole_group =
+                        matches!(data.op, Op::Group(GroupOp::Broadcast | GroupOp::Reduce(_)));
+                    if source || !whole_group && data.args.iter().any(|&a| u.divergent[a]) {
                         changed |= u.mark(r);
                     }
                 }

@@ -2,7 +2,8 @@
 //! and what the reference interpreter computes over a whole NDRange.
 
 use ferrocl_ir::interp::{run_ndrange, KernelArgValue, Memory, NdRange, Val};
-use ferrocl_ir::{parse_module, verify_module, BinaryOp};
+use ferrocl_ir::uniformity::Uniformity;
+use ferrocl_ir::{parse_module, verify_module, BinaryOp, Value};
 
 #[test]
 fn identities_are_those_the_spec_names() {
@@ -142,4 +143,36 @@ fn the_interpreter_combines_in_local_id_order() {
             );
         }
     }
+}
+
+#[test]
+fn reduce_and_broadcast_results_are_uniform_and_scans_are_not() {
+    let text = "kernel @k() {
+block0:
+    v0: i64 = local_id 0
+    v1: i64 = group_reduce.iadd v0
+    v2: i64 = iconst 1
+    v3: i64 = group_scan_inclusive.iadd v2
+    v4: i64 = group_broadcast v0, v2
+    v5: i64 = iadd v1, v4
+    v6: i64 = iadd v1, v0
+    return
+}
+";
+    let m = parse_module(text).unwrap_or_else(|e| panic!("{e}"));
+    verify_module(&m).unwrap_or_else(|e| panic!("{e:?}"));
+    let u = Uniformity::new(&m.funcs[m.func_by_name("k").expect("@k")]);
+    let v = Value::from_u32;
+    assert!(!u.is_uniform(v(0)));
+    assert!(
+        u.is_uniform(v(1)),
+        "a reduce of divergent values is uniform"
+    );
+    assert!(
+        !u.is_uniform(v(3)),
+        "a scan of a uniform value is divergent"
+    );
+    assert!(u.is_uniform(v(4)));
+    assert!(u.is_uniform(v(5)));
+    assert!(!u.is_uniform(v(6)));
 }
