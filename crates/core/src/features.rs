@@ -52,6 +52,7 @@ pub const CPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_global_int32_extended_atomics", 1, 0, 0),
     nv("cl_khr_local_int32_base_atomics", 1, 0, 0),
     nv("cl_khr_local_int32_extended_atomics", 1, 0, 0),
+    nv("cl_khr_work_group_uniform_arithmetic", 1, 0, 0),
 ];
 
 /// The OpenCL C versions the CPU device's compiler accepts (`CL_DEVICE_OPENCL_C_ALL_VERSIONS`).

@@ -469,3 +469,192 @@ fn an_opencl_c_2_0_program_on_the_cpu_code_generator() {
         }
     }
 }
+
+/// A kernel of the `cl_khr_work_group_uniform_arithmetic` functions (6.15.17) for `T`: mul
+/// for every type, and/or/xor for the integers, and the logical forms of a predicate.
+fn uniform_arithmetic_source(t: &str, integer: bool) -> String {
+    let mut body = String::new();
+    let mut k = 0;
+    let mut emit = |body: &mut String, expr: &str| {
+        body.push_str(&format!("    o[{k}] = {expr};\n"));
+        k += 1;
+    };
+    let kinds = ["reduce", "scan_inclusive", "scan_exclusive"];
+    for kind in kinds {
+        emit(&mut body, &format!("work_group_{kind}_mul(a)"));
+    }
+    if integer {
+        for op in ["and", "or", "xor"] {
+            for kind in kinds {
+                emit(&mut body, &format!("work_group_{kind}_{op}(b)"));
+            }
+        }
+    }
+    let mut logic = String::new();
+    for (i, (op, kind)) in ["logical_and", "logical_or", "logical_xor"]
+        .iter()
+        .flat_map(|op| kinds.iter().map(move |kind| (op, kind)))
+        .enumerate()
+    {
+        logic.push_str(&format!("    v[{i}] = work_group_{kind}_{op}(p);\n"));
+    }
+    format!(
+        "#ifndef cl_khr_work_group_uniform_arithmetic
+#error the extension macro is not defined
+#endif
+__kernel void k(__global const {t}* in_a, __global const {t}* in_b, __global {t}* out,
+                         __global int* votes) {{
+    size_t g = get_global_linear_id();
+    {t} a = in_a[g];
+    {t} b = in_b[g];
+    // Predicates of several non-zero values: only their truth counts.
+    int p = (int)(g * 2654435761u >> 29) & 6;
+    __global {t}* o = out + g * 12;
+    __global int* v = votes + g * 9;
+{body}{logic}}}"
+    )
+}
+
+fn check_uniform_arithmetic<T: Elem>(runner: &Runner, nd: NdRange, seed: u64) {
+    let total = (nd.global_size[0] * nd.global_size[1] * nd.global_size[2]) as usize;
+    let is_float = T::NAME == "float";
+    let mut rng = Rng::new(seed);
+    // Factors near 1 keep products in range: -1, 1 and now and then 2 or 3 for the integers;
+    // [0.75, 1.25) for floats.
+    let a: Vec<u64> = (0..total).map(|_| rng.next()).collect();
+    let b: Vec<T> = (0..total).map(|_| T::random(&mut rng)).collect();
+    let program = runner.build(
+        &uniform_arithmetic_source(T::NAME, !is_float),
+        "-cl-std=CL3.0",
+    );
+    let a_bytes = if is_float {
+        let v: Vec<f32> = a
+            .iter()
+            .map(|&r| 0.75 + (r >> 40) as f32 / (1u64 << 25) as f32)
+            .collect();
+        bytes(&v)
+    } else {
+        let v: Vec<i64> = a
+            .iter()
+            .map(|&r| match r % 16 {
+                0 => 2,
+                1 => 3,
+                2..=8 => -1,
+                _ => 1,
+            })
+            .collect();
+        // The low bytes of each i64 are the value in any narrower integer type.
+        let size = std::mem::size_of::<T>();
+        v.iter()
+            .flat_map(|x| x.to_le_bytes()[..size].to_vec())
+            .collect()
+    };
+    let a_vals: Vec<T> = values(&a_bytes);
+    let mut bufs = vec![
+        a_bytes,
+        bytes(&b),
+        bytes(&vec![T::default(); total * 12]),
+        bytes(&vec![0i32; total * 9]),
+    ];
+    runner.run_nd(&program, "k", &mut bufs, nd);
+    let out: Vec<T> = values(&bufs[2]);
+    let votes: Vec<i32> = values(&bufs[3]);
+    for (ids, _) in groups(&nd) {
+        let xs: Vec<T> = ids.iter().map(|&g| a_vals[g]).collect();
+        let bs: Vec<u64> = ids.iter().map(|&g| to_bits(b[g])).collect();
+        // The predicate as the kernel computes it, from the global linear id.
+        let ps: Vec<bool> = ids
+            .iter()
+            .map(|&g| ((g as u32).wrapping_mul(2_654_435_761) >> 29) & 6 != 0)
+            .collect();
+        for (l, &g) in ids.iter().enumerate() {
+            let o = &out[g * 12..g * 12 + 12];
+            let at = format!("{} {nd:?}, work-item {g} (local {l})", T::NAME);
+            for (k, range) in [(0, 0..xs.len()), (1, 0..l + 1), (2, 0..l)] {
+                let part = &xs[range];
+                if is_float {
+                    // 6.15.17 does not order the float multiplications either: each of the
+                    // n - 1 roundings changes the product by a factor within 1 +- eps.
+                    let exact: f64 = part.iter().map(|x| x.to_f64()).product();
+                    let bound = part.len() as f64 * f64::from(f32::EPSILON) * exact.abs();
+                    assert!(
+                        (o[k].to_f64() - exact).abs() <= bound,
+                        "{at}: mul result {k} is {:?}, exact {exact}",
+                        o[k]
+                    );
+                } else {
+                    let want = part.iter().fold(1u64, |p, &x| p.wrapping_mul(to_bits(x)));
+                    assert_eq!(to_bits(o[k]), want & mask::<T>(), "{at}: mul result {k}");
+                }
+            }
+            if !is_float {
+                // 6.15.17: identities ~0 for and, 0 for or and xor.
+                let ops: [(Combine<u64>, u64); 3] = [
+                    (|x, y| x & y, u64::MAX),
+                    (|x, y| x | y, 0),
+                    (|x, y| x ^ y, 0),
+                ];
+                for (i, (f, id)) in ops.into_iter().enumerate() {
+                    for (j, upto) in [bs.len(), l + 1, l].into_iter().enumerate() {
+                        let want = bs[..upto].iter().fold(id, |acc, &x| f(acc, x)) & mask::<T>();
+                        let k = 3 + i * 3 + j;
+                        assert_eq!(to_bits(o[k]), want, "{at}: bitwise result {k}");
+                    }
+                }
+            }
+            // Logical: the identity is true for and, false for or and xor; results are
+            // "non-zero" for true.
+            let logic: [(Combine<bool>, bool); 3] = [
+                (|x, y| x && y, true),
+                (|x, y| x || y, false),
+                (|x, y| x ^ y, false),
+            ];
+            for (i, (f, id)) in logic.into_iter().enumerate() {
+                for (j, upto) in [ps.len(), l + 1, l].into_iter().enumerate() {
+                    let want = ps[..upto].iter().fold(id, |acc, &x| f(acc, x));
+                    let k = i * 3 + j;
+                    assert_eq!(votes[g * 9 + k] != 0, want, "{at}: logical result {k}");
+                }
+            }
+        }
+    }
+}
+
+/// A combining operation and, beside it in the tables, its identity.
+type Combine<T> = fn(T, T) -> T;
+
+/// The bits of a value, zero-extended.
+fn to_bits<T: Elem>(x: T) -> u64 {
+    let b = bytes(&[x]);
+    let mut full = [0u8; 8];
+    full[..b.len()].copy_from_slice(&b);
+    u64::from_le_bytes(full)
+}
+
+fn mask<T: Elem>() -> u64 {
+    match std::mem::size_of::<T>() {
+        8 => u64::MAX,
+        n => (1u64 << (8 * n)) - 1,
+    }
+}
+
+#[test]
+fn uniform_arithmetic_extension() {
+    let runner = Runner::new();
+    for (i, range) in [
+        nd(1, [37, 1, 1], [8, 1, 1]),
+        nd(2, [10, 7, 1], [4, 3, 1]),
+        nd(3, [5, 4, 3], [2, 3, 2]),
+        nd(1, [300, 1, 1], [128, 1, 1]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let seed = 500 + 10 * i as u64;
+        check_uniform_arithmetic::<i32>(&runner, range, seed);
+        check_uniform_arithmetic::<u32>(&runner, range, seed + 1);
+        check_uniform_arithmetic::<i64>(&runner, range, seed + 2);
+        check_uniform_arithmetic::<u64>(&runner, range, seed + 3);
+        check_uniform_arithmetic::<f32>(&runner, range, seed + 4);
+    }
+}
