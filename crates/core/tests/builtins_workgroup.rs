@@ -658,3 +658,24 @@ fn uniform_arithmetic_extension() {
         check_uniform_arithmetic::<f32>(&runner, range, seed + 4);
     }
 }
+
+/// A collective that only some work-items reach is undefined behaviour (6.15.16: "must be
+/// encountered by all work-items in a work-group"); the launch must still end, and leave the
+/// process and the next launch intact.
+#[test]
+fn a_collective_some_work_items_skip_ends() {
+    let runner = Runner::new();
+    let program = runner.build(
+        "__kernel void k(__global int* out) {
+            size_t g = get_global_id(0);
+            if (get_local_id(0) % 3 == 1)
+                out[g] = work_group_reduce_add((int)g) + work_group_broadcast((int)g, 1000000);
+            else if (get_local_id(0) % 3 == 2)
+                out[g] = work_group_scan_exclusive_min((int)g);
+        }",
+        "-cl-std=CL3.0",
+    );
+    let mut bufs = vec![bytes(&[0i32; 64])];
+    runner.run_nd(&program, "k", &mut bufs, nd(1, [64, 1, 1], [16, 1, 1]));
+    check::<i32>(&runner, nd(1, [37, 1, 1], [8, 1, 1]), 11);
+}
