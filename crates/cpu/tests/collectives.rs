@@ -168,11 +168,16 @@ fn float_and_double_collectives_match_the_interpreter() {
         let text = kernel(ty, bytes as u32, &ops);
         for (i, nd) in shapes().into_iter().enumerate() {
             let n = nd.global_size.iter().product::<u64>() as usize;
-            // Values in [-4, 4) and a NaN, so that min/max meet one and sums round.
+            // Values in [-4, 4), a NaN that min/max skip and sums keep, and a -0.0 that the first
+            // scans and the broadcast must pass through unchanged.
             let mut input = Vec::new();
             for k in 0..n {
                 let x = ((k * 7919 + i * 31) % 800) as f64 / 100.0 - 4.0 + 1.0 / 3.0;
-                let x = if k == 5 { f64::NAN } else { x };
+                let x = match k {
+                    0 => -0.0,
+                    5 => f64::NAN,
+                    _ => x,
+                };
                 if bytes == 4 {
                     input.extend_from_slice(&(x as f32).to_ne_bytes());
                 } else {

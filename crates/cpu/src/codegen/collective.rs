@@ -111,8 +111,12 @@ impl Translator<'_, '_> {
                 let Some(identity) = op.identity(ty.bits()) else {
                     return err(format!("{} has no identity", op.name()));
                 };
+                // Work-item 0 gets the identity, the others the combination from the first
+                // operand on (so that a lone -0.0 or NaN passes through unchanged).
+                let x0 = self.b.ins().load(ty, flags, frames, slot);
                 let id = self.constant(ty, identity);
-                self.frame_loop(0, n, id, |t, at, acc| {
+                self.b.ins().store(flags, id, frames, slot);
+                self.frame_loop(1, n, x0, |t, at, acc| {
                     let v = t.b.ins().load(ty, flags, at, slot);
                     t.b.ins().store(flags, acc, at, slot);
                     t.binary(op, acc, v)
