@@ -152,4 +152,32 @@ block0(v0: ptr.local, v1: i32):
             vec!["v3"]
         );
     }
+
+    #[test]
+    fn a_collective_splits_like_a_barrier_but_its_result_is_not_live_across() {
+        let m = ferrocl_ir::parse_module(
+            "func @k(ptr.local, i32) {
+block0(v0: ptr.local, v1: i32):
+    v2: i32 = iconst 7
+    v3: i32 = iadd v1, v2
+    v4: i64 = local_id 0
+    v5: i32 = group_reduce.iadd v3
+    v6: i32 = group_broadcast v5, v4
+    v7: i32 = iadd v6, v3
+    store.local v7, v0, align 4
+    return
+}",
+        )
+        .unwrap();
+        let f = m.funcs.values().next().unwrap();
+        let sets = live_across_barriers(f);
+        let mut lists: Vec<Vec<String>> = sets
+            .values()
+            .map(|l| l.iter().map(|v| v.to_string()).collect())
+            .collect();
+        lists.sort();
+        // Across both: v3 (used at the end) and v4 (the broadcast's id, read after its own
+        // split). Not v5: the reduce defines it after its split.
+        assert_eq!(lists, vec![vec!["v3", "v4"], vec!["v3", "v4"]]);
+    }
 }
