@@ -205,7 +205,8 @@ impl DeviceInfo {
                 | atomic_caps::SCOPE_DEVICE
                 | atomic_caps::SCOPE_ALL_DEVICES,
             non_uniform_work_group_support: true,
-            work_group_collective_functions_support: false,
+            // The collectives are `group_*` IR instructions (OpenCL C 6.15.16).
+            work_group_collective_functions_support: true,
             // Both input forms: the packed (4x8-bit in a uint) and the vector one.
             integer_dot_product_capabilities: 0b11,
             generic_address_space_support: false,

@@ -56,6 +56,7 @@ pub const CPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_int64_extended_atomics", 1, 0, 0),
     nv("cl_khr_extended_bit_ops", 1, 0, 0),
     nv("cl_khr_integer_dot_product", 2, 0, 0),
+    nv("cl_khr_work_group_uniform_arithmetic", 1, 0, 0),
 ];
 
 /// The OpenCL C versions the CPU device's compiler accepts (`CL_DEVICE_OPENCL_C_ALL_VERSIONS`).
@@ -82,6 +83,7 @@ pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
         0,
         0,
     ),
+    nv("__opencl_c_work_group_collective_functions", 3, 0, 0),
 ];
 
 /// A space-separated list of the names, as the `*_EXTENSIONS` string queries return it.

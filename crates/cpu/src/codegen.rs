@@ -27,6 +27,8 @@ use ferrocl_ir::{
 
 use cranelift_module::{FuncId, Module as _};
 
+mod collective;
+
 use crate::abi::{arg_layout, offsets, ArgKind};
 use crate::libm::{ArgShape, Scalarized};
 use crate::liveness::live_across_barriers;
@@ -191,6 +193,7 @@ pub fn translate_kernel(
             }
         }
     }
+    let group_slots = collective::frame_slots(f, &mut alloc);
     let frame_size = frame_size.div_ceil(16) * 16;
 
     let b = FunctionBuilder::new(func, fbc);
@@ -208,6 +211,7 @@ pub fn translate_kernel(
         spill_off,
         live,
         barrier_ids,
+        group_slots,
         resume: Vec::new(),
         lid: [Variable::from_u32(0); 3],
         next: Variable::from_u32(0),
@@ -239,6 +243,8 @@ struct Translator<'a, 'f> {
     spill_off: HashMap<Value, u32>,
     live: HashMap<Inst, Vec<Value>>,
     barrier_ids: HashMap<Inst, u32>,
+    /// Each work-group collective's operand slot in the frames (codegen/collective.rs).
+    group_slots: HashMap<Inst, u32>,
     resume: Vec<(u32, cl::Block)>,
     lid: [Variable; 3],
     next: Variable,
@@ -760,6 +766,7 @@ impl Translator<'_, '_> {
                 self.barrier(inst)?;
                 None
             }
+            Op::Group(g) => Some(vec![self.collective(inst, *g)?]),
             Op::WorkItem(op, d) => {
                 let v = self.work_item(*op, *d)?;
                 let ty = lty.unwrap_or(clt::I64);

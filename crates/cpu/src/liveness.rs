@@ -5,6 +5,11 @@
 //! before a barrier and used after it must be kept per work-item, in its frame; this module
 //! finds those values with a backward live-variable analysis (Appel, "Modern Compiler
 //! Implementation", 10.1), at instruction granularity inside the blocks that hold barriers.
+//!
+//! A work-group collective (`Op::Group`) splits the kernel as a barrier does: the work-item
+//! stores its operand before it, and reads its result after it (codegen/collective.rs). Its
+//! result is defined after the split, so it is not live across it; a broadcast's id operand
+//! is read after the split, so it is.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -21,6 +26,11 @@ fn uses(f: &Function, inst: Inst) -> impl Iterator<Item = Value> + '_ {
             .into_iter()
             .flat_map(|d| d.args.iter().copied()),
     )
+}
+
+/// Whether the instruction ends a region: a barrier, or a collective.
+pub fn splits_regions(op: &Op) -> bool {
+    matches!(op, Op::Barrier(..) | Op::Group(_))
 }
 
 /// Values live after each barrier instruction, except the function's parameters (which the
@@ -80,16 +90,25 @@ pub fn live_across_barriers(f: &Function) -> HashMap<Inst, Vec<Value>> {
         let insts = f.layout.block_insts(b);
         if !insts
             .iter()
-            .any(|&inst| matches!(f.dfg.insts[inst].op, Op::Barrier(..)))
+            .any(|&inst| splits_regions(&f.dfg.insts[inst].op))
         {
             continue;
         }
         let mut live = live_out[i].clone();
         for &inst in insts.iter().rev() {
-            if matches!(f.dfg.insts[inst].op, Op::Barrier(..)) {
+            if splits_regions(&f.dfg.insts[inst].op) {
+                let mut across = live.clone();
+                if let Some(r) = f.dfg.inst_result(inst) {
+                    across.remove(&r);
+                }
+                if matches!(f.dfg.insts[inst].op, Op::Group(_)) {
+                    // Operands past the first are read after the split.
+                    across.extend(f.dfg.insts[inst].args.iter().skip(1).copied());
+                }
                 result.insert(
                     inst,
-                    live.iter()
+                    across
+                        .iter()
                         .filter(|v| !params.contains(v))
                         .copied()
                         .collect(),
@@ -132,5 +151,33 @@ block0(v0: ptr.local, v1: i32):
             live.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
             vec!["v3"]
         );
+    }
+
+    #[test]
+    fn a_collective_splits_like_a_barrier_but_its_result_is_not_live_across() {
+        let m = ferrocl_ir::parse_module(
+            "func @k(ptr.local, i32) {
+block0(v0: ptr.local, v1: i32):
+    v2: i32 = iconst 7
+    v3: i32 = iadd v1, v2
+    v4: i64 = local_id 0
+    v5: i32 = group_reduce.iadd v3
+    v6: i32 = group_broadcast v5, v4
+    v7: i32 = iadd v6, v3
+    store.local v7, v0, align 4
+    return
+}",
+        )
+        .unwrap();
+        let f = m.funcs.values().next().unwrap();
+        let sets = live_across_barriers(f);
+        let mut lists: Vec<Vec<String>> = sets
+            .values()
+            .map(|l| l.iter().map(|v| v.to_string()).collect())
+            .collect();
+        lists.sort();
+        // Across both: v3 (used at the end) and v4 (the broadcast's id, read after its own
+        // split). Not v5: the reduce defines it after its split.
+        assert_eq!(lists, vec![vec!["v3", "v4"], vec!["v3", "v4"]]);
     }
 }

@@ -237,7 +237,8 @@ c_programs!(
     unsupported,
     program,
     kernels,
-    faults
+    faults,
+    collectives
 );
 
 /// Every C program in `tests/c` has its test above.

@@ -699,6 +699,16 @@ impl<'a> FunctionBuilder<'a> {
         self.ins(Op::Barrier(flags, scope), &[], None)
     }
 
+    /// A work-group collective operation on `x` (`id`, an `i64`, for a broadcast only); the
+    /// result has `x`'s type.
+    pub fn group(&mut self, op: GroupOp, x: Value, id: Option<Value>) -> Value {
+        let ty = self.value_type(x);
+        match id {
+            Some(id) => self.ins_value(Op::Group(op), &[x, id], ty),
+            None => self.ins_value(Op::Group(op), &[x], ty),
+        }
+    }
+
     /// A work-item query of type `ty` (`i32` or `i64`, as the front end sizes `size_t`).
     pub fn work_item(&mut self, op: WorkItemOp, dim: u8, ty: Type) -> Value {
         self.ins_value(Op::WorkItem(op, dim), &[], ty)

@@ -238,6 +238,117 @@ impl BinaryOp {
     }
 }
 
+impl BinaryOp {
+    /// Whether the operation can combine the values of a work-group collective
+    /// ([`GroupOp`]): the associative operations the OpenCL C collectives name (add, mul,
+    /// min, max, and, or, xor).
+    pub fn is_group_combinable(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Iadd
+                | BinaryOp::Imul
+                | BinaryOp::Smin
+                | BinaryOp::Smax
+                | BinaryOp::Umin
+                | BinaryOp::Umax
+                | BinaryOp::Band
+                | BinaryOp::Bor
+                | BinaryOp::Bxor
+                | BinaryOp::Fadd
+                | BinaryOp::Fmul
+                | BinaryOp::Fmin
+                | BinaryOp::Fmax
+        )
+    }
+
+    /// The identity of a group-combinable operation on lanes of `bits` bits (floats: 32 or
+    /// 64), as the lane's bits; None for other operations. OpenCL C 6.15.16: "If op = add,
+    /// the identity I is 0. If op = min, the identity I is INT_MAX, UINT_MAX, LONG_MAX,
+    /// ULONG_MAX, for int, uint, long, ulong types and is +INF for floating-point types.
+    /// Similarly if op = max, the identity I is INT_MIN, 0, LONG_MIN, 0 and -INF"; 6.15.17:
+    /// 1 for mul, ~0 for and, 0 for or and xor.
+    pub fn identity(self, bits: u32) -> Option<u64> {
+        let all = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        let sign = 1u64 << (bits.clamp(1, 64) - 1);
+        let float = |x: f64| match bits {
+            32 => u64::from((x as f32).to_bits()),
+            _ => x.to_bits(),
+        };
+        Some(match self {
+            BinaryOp::Iadd | BinaryOp::Bor | BinaryOp::Bxor | BinaryOp::Umax => 0,
+            BinaryOp::Imul => 1,
+            BinaryOp::Band | BinaryOp::Umin => all,
+            BinaryOp::Smin => all >> 1,
+            BinaryOp::Smax => sign,
+            BinaryOp::Fadd => float(0.0),
+            BinaryOp::Fmul => float(1.0),
+            BinaryOp::Fmin => float(f64::INFINITY),
+            BinaryOp::Fmax => float(f64::NEG_INFINITY),
+            _ => return None,
+        })
+    }
+}
+
+/// Work-group collective operations (OpenCL C 6.15.16 "Work-group Collective Functions" and
+/// 6.15.17, `cl_khr_work_group_uniform_arithmetic`). Every work-item of the group must
+/// reach the instruction, in work-group uniform control flow, like a barrier (6.15.16:
+/// "These built-in functions must be encountered by all work-items in a work-group"); each
+/// passes its operand and gets a result computed from the operands of all of them, in the
+/// order of their linear local ids. The value type is a scalar integer (not `i1`) or float.
+/// The IR leaves the exchange to the device: the CPU device passes the operands through the
+/// work-items' frames, a GPU through its shared memory.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum GroupOp {
+    /// work_group_broadcast: the operand of the work-item whose linear local id is the second
+    /// operand (an `i64`, equal for all work-items; an id past the group gives an
+    /// unspecified value). Operands: `[x, id]`.
+    Broadcast,
+    /// work_group_reduce_<op>: the combination of every work-item's operand. Operands: `[x]`.
+    Reduce(BinaryOp),
+    /// work_group_scan_inclusive_<op>: the combination of the operands of the work-items
+    /// whose linear local id is at most this one's. Operands: `[x]`.
+    ScanInclusive(BinaryOp),
+    /// work_group_scan_exclusive_<op>: as the inclusive scan over the ids below this one's;
+    /// the operation's identity ([`BinaryOp::identity`]) for the first. Operands: `[x]`.
+    ScanExclusive(BinaryOp),
+}
+
+impl GroupOp {
+    /// The mnemonic, without the combining operation.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupOp::Broadcast => "group_broadcast",
+            GroupOp::Reduce(_) => "group_reduce",
+            GroupOp::ScanInclusive(_) => "group_scan_inclusive",
+            GroupOp::ScanExclusive(_) => "group_scan_exclusive",
+        }
+    }
+
+    /// The combining operation (None for a broadcast).
+    pub fn combine(self) -> Option<BinaryOp> {
+        match self {
+            GroupOp::Broadcast => None,
+            GroupOp::Reduce(b) | GroupOp::ScanInclusive(b) | GroupOp::ScanExclusive(b) => Some(b),
+        }
+    }
+
+    /// The operation of this kind with combining operation `b` (`name` as [`GroupOp::name`]
+    /// gives it); None for an unknown name.
+    pub fn from_name(name: &str, b: Option<BinaryOp>) -> Option<GroupOp> {
+        Some(match (name, b) {
+            ("group_broadcast", None) => GroupOp::Broadcast,
+            ("group_reduce", Some(b)) => GroupOp::Reduce(b),
+            ("group_scan_inclusive", Some(b)) => GroupOp::ScanInclusive(b),
+            ("group_scan_exclusive", Some(b)) => GroupOp::ScanExclusive(b),
+            _ => return None,
+        })
+    }
+}
+
 /// Integer comparisons.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum IntCC {
@@ -859,6 +970,9 @@ pub enum Op {
     Barrier(FenceFlags, Scope),
     /// A work-item query with its dimension (0 when the query takes none). Operands: none.
     WorkItem(WorkItemOp, u8),
+    /// A work-group collective operation; a synchronization point like `Barrier` (without
+    /// its memory fence). Operands: `[x]`, or `[x, id]` for a broadcast.
+    Group(GroupOp),
     /// The address of a stack slot, a `ptr.private`. Operands: none.
     SlotAddr(StackSlot),
     /// The address of a module global, a pointer in the global's space. Operands: none.
@@ -928,6 +1042,7 @@ impl Op {
                 | Op::AtomicStore(_)
                 | Op::Fence(..)
                 | Op::Barrier(..)
+                | Op::Group(_)
                 | Op::Call(_)
         ) || self.is_terminator()
             || matches!(self, Op::Load(f) if f.volatile)

@@ -211,6 +211,8 @@ struct GroupBarrier {
     state: Mutex<BarrierState>,
     cv: Condvar,
     total: usize,
+    /// The operands of a work-group collective, by linear local id.
+    exchange: Mutex<Vec<u64>>,
 }
 
 struct BarrierState {
@@ -231,6 +233,7 @@ impl GroupBarrier {
             }),
             cv: Condvar::new(),
             total,
+            exchange: Mutex::new(vec![0; total]),
         }
     }
 
@@ -463,6 +466,48 @@ impl<'m> Interpreter<'m> {
         }
     }
 
+    /// A work-group collective: every work-item publishes its operand between two barriers
+    /// (the first keeps it from overwriting operands others are still reading), then
+    /// combines what it needs in linear local id order. Without a group, the work-item is a
+    /// group of one.
+    fn group(&mut self, g: GroupOp, a: &[Val], ty: Type) -> Result<Val, Trap> {
+        let x = a[0].bits();
+        let wi = &self.work_item;
+        let me = (wi.local_id[2] * wi.local_size[1] + wi.local_id[1]) * wi.local_size[0]
+            + wi.local_id[0];
+        let (all, me) = match &self.barrier {
+            Some(b) => {
+                b.wait()?;
+                match b
+                    .exchange
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_mut(me as usize)
+                {
+                    Some(slot) => *slot = x,
+                    None => return Err(Trap::Invalid("local id past the work-group".into())),
+                }
+                b.wait()?;
+                let all = b.exchange.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                (all, me as usize)
+            }
+            None => (vec![x], 0),
+        };
+        // From the first operand on (the identity only for an empty exclusive scan), so
+        // that a lone -0.0 or NaN comes back as it is.
+        let fold = |op: BinaryOp, vals: &[u64]| match vals.split_first() {
+            Some((&first, rest)) => rest.iter().fold(first, |acc, &v| binary(op, acc, v, ty)),
+            None => op.identity(ty.lane_bits()).unwrap_or(0),
+        };
+        Ok(Val::scalar(match g {
+            // An id past the group gives an unspecified value (6.15.16: undefined behaviour).
+            GroupOp::Broadcast => all.get(a[1].bits() as usize).copied().unwrap_or(0),
+            GroupOp::Reduce(op) => fold(op, &all),
+            GroupOp::ScanInclusive(op) => fold(op, &all[..=me]),
+            GroupOp::ScanExclusive(op) => fold(op, &all[..me]),
+        }))
+    }
+
     fn load(&self, p: u64, ty: Type) -> Result<Val, Trap> {
         load_in(&self.memory(), p, ty)
     }
@@ -611,6 +656,7 @@ impl<'m> Interpreter<'m> {
                 }
                 Val(vec![])
             }
+            Op::Group(g) => self.group(*g, a, rt)?,
             Op::WorkItem(w, d) => {
                 let d = usize::from(*d).min(2);
                 let wi = &self.work_item;

@@ -80,8 +80,8 @@ pub use function::{
     AccessQualifier, Function, KernelArg, KernelInfo, Signature, StackSlotData, TypeQualifiers,
 };
 pub use inst::{
-    AtomicInfo, BinaryOp, ConvOp, Dest, FenceFlags, FloatCC, InstData, IntCC, MemFlags, Op,
-    Ordering, RmwOp, Round, Scope, SwitchTable, UnaryOp, WorkItemOp,
+    AtomicInfo, BinaryOp, ConvOp, Dest, FenceFlags, FloatCC, GroupOp, InstData, IntCC, MemFlags,
+    Op, Ordering, RmwOp, Round, Scope, SwitchTable, UnaryOp, WorkItemOp,
 };
 pub use layout::Layout;
 pub use module::{GlobalData, Module};

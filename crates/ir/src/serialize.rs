@@ -361,6 +361,24 @@ impl Writer {
                 self.u(*w as u64);
                 self.u(u64::from(*d));
             }
+            Op::Group(g) => {
+                self.u(38);
+                match g {
+                    GroupOp::Broadcast => self.u(0),
+                    GroupOp::Reduce(b) => {
+                        self.u(1);
+                        self.u(*b as u64);
+                    }
+                    GroupOp::ScanInclusive(b) => {
+                        self.u(2);
+                        self.u(*b as u64);
+                    }
+                    GroupOp::ScanExclusive(b) => {
+                        self.u(3);
+                        self.u(*b as u64);
+                    }
+                }
+            }
             Op::SlotAddr(s) => {
                 self.u(29);
                 self.u(u64::from(s.as_u32()));
@@ -863,6 +881,18 @@ impl Reader<'_> {
                 }
                 Op::Vconst(lanes.into())
             }
+            38 => match self.u()? {
+                0 => Op::Group(GroupOp::Broadcast),
+                k @ 1..=3 => {
+                    let b = self.pick(&BinaryOp::ALL, "binary operation")?;
+                    Op::Group(match k {
+                        1 => GroupOp::Reduce(b),
+                        2 => GroupOp::ScanInclusive(b),
+                        _ => GroupOp::ScanExclusive(b),
+                    })
+                }
+                _ => return self.fail("bad work-group operation"),
+            },
             _ => return self.fail("bad operation"),
         })
     }

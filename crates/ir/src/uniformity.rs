@@ -8,13 +8,13 @@
 //! The analysis is conservative: "uniform" is a guarantee, "divergent" only a possibility.
 //! Sources of divergence are the per-work-item queries (`global_id`, `local_id`, the linear
 //! and sub-group ids), loads from anything but constant memory, atomics, calls, and stack
-//! slot addresses (private memory differs per work-item). A value is divergent when an
-//! operand is. Control flow adds two rules, after the divergence analyses of GPU compilers
-//! (Karrenberg and Hack, "Whole-Function Vectorization", CGO 2011): the parameters of every
-//! block between a divergent branch and its immediate post-dominator (that one included)
-//! are divergent, since work-items may arrive there along different paths; and the values
-//! defined in a loop that work-items leave at different iterations are divergent, since
-//! after the loop each holds its own last iteration's.
+//! slot addresses (private memory differs per work-item), and work-group scans. A value is
+//! divergent when an operand is, except the result of a work-group reduce or broadcast. Control flow adds two rules, after the divergence analyses
+//! of GPU compilers (Karrenberg and Hack, "Whole-Function Vectorization", CGO 2011): the
+//! parameters of every block between a divergent branch and its immediate post-dominator
+//! (that one included) are divergent, since work-items may arrive there along different
+//! paths; and the values defined in a loop that work-items leave at different iterations
+//! are divergent, since after the loop each holds its own last iteration's.
 //!
 //! Parameters of kernels are uniform; the analysis is meant for kernels after inlining, and
 //! treats the parameters of other functions as divergent.
@@ -22,7 +22,7 @@
 use crate::analysis::{Cfg, DomTree, LoopInfo};
 use crate::entity::{Block, SecondaryMap, Value};
 use crate::function::Function;
-use crate::inst::{Op, WorkItemOp};
+use crate::inst::{GroupOp, Op, WorkItemOp};
 use crate::types::AddrSpace;
 
 /// The uniformity of a function's values and branches.
@@ -109,9 +109,16 @@ impl Uniformity {
                         | Op::AtomicLoad(_)
                         | Op::Call(_)
                         | Op::SlotAddr(_) => true,
+                        // A scan's result differs per work-item whatever its operand.
+                        Op::Group(g) => !matches!(g, GroupOp::Broadcast | GroupOp::Reduce(_)),
                         _ => false,
                     };
-                    if source || data.args.iter().any(|&a| u.divergent[a]) {
+                    // A reduce or broadcast gives every work-item the same value whatever
+                    // the operands (6.15.16: a broadcast's id "is not equivalent for all
+                    // work-items" only in undefined behaviour).
+                    let whole_group =
+                        matches!(data.op, Op::Group(GroupOp::Broadcast | GroupOp::Reduce(_)));
+                    if source || !whole_group && data.args.iter().any(|&a| u.divergent[a]) {
                         changed |= u.mark(r);
                     }
                 }

@@ -816,6 +816,30 @@ impl Verifier<'_> {
                     self.err(format!("unknown fence flags {:#x}", flags.0));
                 }
             }
+            Op::Group(g) => {
+                let broadcast = *g == GroupOp::Broadcast;
+                if !self.arity(args, if broadcast { 2 } else { 1 }) {
+                    return;
+                }
+                let t = tys[0];
+                if t.is_vector() || !(t.is_float() || t.is_int() && !t.is_bool()) {
+                    self.err(format!("operand of type {t}: a scalar integer or float"));
+                }
+                if let Some(b) = g.combine() {
+                    if !b.is_group_combinable() || b.is_float() != t.is_float() {
+                        self.err(format!("{} does not combine {t} values", b.name()));
+                    }
+                }
+                if broadcast && tys[1] != Type::I64 {
+                    self.err(format!("work-item id of type {}: an i64", tys[1]));
+                }
+                if self.want_result(result).is_some_and(|r| r != t) {
+                    self.err(format!(
+                        "result type {} differs from the operand's {t}",
+                        result.unwrap_or(t)
+                    ));
+                }
+            }
             Op::WorkItem(op, dim) => {
                 self.arity(args, 0);
                 if op.has_dim() && *dim > 2 || !op.has_dim() && *dim != 0 {
@@ -1004,6 +1028,7 @@ pub fn mnemonic(op: &Op) -> &'static str {
         Op::Fence(..) => "fence",
         Op::Barrier(..) => "barrier",
         Op::WorkItem(w, _) => w.name(),
+        Op::Group(g) => g.name(),
         Op::SlotAddr(_) => "slotaddr",
         Op::GlobalAddr(_) => "globaladdr",
         Op::Call(_) => "call",

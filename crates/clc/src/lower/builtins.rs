@@ -3,8 +3,8 @@
 //! module documentation of [`crate::lower`]).
 
 use ferrocl_ir::{
-    AddrSpace as IrSpace, BinaryOp, ConvOp, FenceFlags, FloatCC, IntCC, Ordering, RmwOp, Round,
-    Scope, Signature, Type, UnaryOp as IrUnary, Value, WorkItemOp,
+    AddrSpace as IrSpace, BinaryOp, ConvOp, FenceFlags, FloatCC, GroupOp, IntCC, Ordering, RmwOp,
+    Round, Scope, Signature, Type, UnaryOp as IrUnary, Value, WorkItemOp,
 };
 
 use super::func::{scalar_ir, FnLower};
@@ -1342,54 +1342,22 @@ fn async_copy(fl: &mut FnLower, name: &str, args: &[Expr]) -> Res<Option<Option<
     Ok(Some(Some(event)))
 }
 
-/// The work-group collective functions (6.15.17): every work-item writes its value to a
-/// `local` scratch slot between two barriers, then combines the slots it needs in local-id
-/// order, so every work-item computes the same reduction the same way.
+/// The work-group collective functions (6.15.16, and 6.15.17 of
+/// `cl_khr_work_group_uniform_arithmetic`) as `group_*` instructions, which leave the exchange
+/// between the work-items to the device. `work_group_all`/`any` and the `logical_` forms
+/// combine truth values (1 or 0) with and, or, xor (6.15.17: "a non-zero predicate argument
+/// or return value is logically true").
 fn work_group(fl: &mut FnLower, name: &str, args: &[Expr], rt: TypeId) -> Res<Option<Value>> {
     let Some(rest) = name.strip_prefix("work_group_") else {
         return Ok(None);
     };
-    enum Kind {
-        Broadcast,
-        Reduce,
-        Inclusive,
-        Exclusive,
-    }
-    let (kind, op) = match rest {
-        "all" => (Kind::Reduce, "logical_and"),
-        "any" => (Kind::Reduce, "logical_or"),
-        "broadcast" => (Kind::Broadcast, ""),
-        _ => {
-            if let Some(op) = rest.strip_prefix("reduce_") {
-                (Kind::Reduce, op)
-            } else if let Some(op) = rest.strip_prefix("scan_inclusive_") {
-                (Kind::Inclusive, op)
-            } else if let Some(op) = rest.strip_prefix("scan_exclusive_") {
-                (Kind::Exclusive, op)
-            } else {
-                return Ok(None);
-            }
-        }
-    };
-    let t = fl.reg(rt)?;
-    let signed = fl.cx.is_signed(rt);
-    let float = t.is_float();
-    let es = t.bytes();
-    let x = fl.val(&args[0])?;
-    let g = fl.cx.work_group_scratch();
-    let base = fl.b.global_addr(g, IrSpace::Local);
-    let lid = fl.b.work_item(WorkItemOp::LocalLinearId, 0, Type::I64);
-    let ls: Vec<Value> = (0..3)
-        .map(|d| fl.b.work_item(WorkItemOp::LocalSize, d, Type::I64))
-        .collect();
-    let k = fl.iconst(Type::I64, i64::from(es));
-    fl.b.barrier(FenceFlags::LOCAL, Scope::WorkGroup);
-    let off = fl.b.imul(lid, k);
-    let mine = fl.b.ptradd(base, off);
-    fl.b.store(x, mine, es, false);
-    fl.b.barrier(FenceFlags::LOCAL, Scope::WorkGroup);
-    if let Kind::Broadcast = kind {
-        // The linear local id of the work-item named by the (x, y, z) arguments.
+    if rest == "broadcast" {
+        let x = fl.val(&args[0])?;
+        // The linear local id of the work-item named by (x, y, z), with the group's actual
+        // sizes (6.15.1: get_local_linear_id).
+        let ls: Vec<Value> = (0..2)
+            .map(|d| fl.b.work_item(WorkItemOp::LocalSize, d, Type::I64))
+            .collect();
         let mut idx = fl.int_resize_val(&args[1])?;
         if args.len() > 2 {
             let y = fl.int_resize_val(&args[2])?;
@@ -1402,65 +1370,26 @@ fn work_group(fl: &mut FnLower, name: &str, args: &[Expr], rt: TypeId) -> Res<Op
             let z = fl.b.imul(z, plane);
             idx = fl.b.iadd(idx, z);
         }
-        let off = fl.b.imul(idx, k);
-        let at = fl.b.ptradd(base, off);
-        return Ok(Some(fl.b.load(t, at, es, false)));
+        return Ok(Some(fl.b.group(GroupOp::Broadcast, x, Some(idx))));
     }
-    let lsize = fl.b.imul(ls[0], ls[1]);
-    let lsize = fl.b.imul(lsize, ls[2]);
-    let limit = match kind {
-        Kind::Reduce => lsize,
-        Kind::Inclusive => {
-            let one = fl.iconst(Type::I64, 1);
-            fl.b.iadd(lid, one)
-        }
-        _ => lid,
-    };
-    // The identity of each operation (6.15.17: the first value of an exclusive scan).
-    let identity = match op {
-        "add" | "or" | "xor" | "logical_or" | "logical_xor" => fl.zero(t),
-        "mul" | "logical_and" => {
-            if float {
-                fl.fconst(t, 1.0)
+    let (make, op): (fn(BinaryOp) -> GroupOp, &str) = match rest {
+        "all" => (GroupOp::Reduce, "logical_and"),
+        "any" => (GroupOp::Reduce, "logical_or"),
+        _ => {
+            if let Some(op) = rest.strip_prefix("reduce_") {
+                (GroupOp::Reduce, op)
+            } else if let Some(op) = rest.strip_prefix("scan_inclusive_") {
+                (GroupOp::ScanInclusive, op)
+            } else if let Some(op) = rest.strip_prefix("scan_exclusive_") {
+                (GroupOp::ScanExclusive, op)
             } else {
-                fl.iconst(t, 1)
+                return Ok(None);
             }
         }
-        "and" => fl.iconst(t, -1),
-        "min" if float => fl.fconst(t, f64::INFINITY),
-        "max" if float => fl.fconst(t, f64::NEG_INFINITY),
-        "min" => {
-            let bits = t.lane_bits();
-            let max = if signed {
-                (1i64 << (bits - 1)).wrapping_sub(1)
-            } else {
-                -1
-            };
-            let max = if bits == 64 && signed { i64::MAX } else { max };
-            fl.iconst(t, max)
-        }
-        "max" => {
-            let bits = t.lane_bits();
-            let min = if signed { (-1i64) << (bits - 1) } else { 0 };
-            fl.iconst(t, min)
-        }
-        _ => return Ok(None),
     };
-    let head = fl.b.create_block();
-    let body = fl.b.create_block();
-    let exit = fl.b.create_block();
-    let zero = fl.iconst(Type::I64, 0);
-    fl.b.jump(head, &[zero, identity]);
-    fl.b.switch_to_block(head);
-    let j = fl.b.append_block_param(head, Type::I64);
-    let acc = fl.b.append_block_param(head, t);
-    let res = fl.b.append_block_param(exit, t);
-    let c = fl.b.icmp(IntCC::Ult, j, limit);
-    fl.b.brif(c, body, &[], exit, &[acc]);
-    fl.b.switch_to_block(body);
-    let off = fl.b.imul(j, k);
-    let at = fl.b.ptradd(base, off);
-    let v = fl.b.load(t, at, es, false);
+    let t = fl.reg(rt)?;
+    let signed = fl.cx.is_signed(rt);
+    let float = t.is_float();
     let bop = match (op, float, signed) {
         ("add", true, _) => BinaryOp::Fadd,
         ("add", false, _) => BinaryOp::Iadd,
@@ -1472,23 +1401,19 @@ fn work_group(fl: &mut FnLower, name: &str, args: &[Expr], rt: TypeId) -> Res<Op
         ("min", false, false) => BinaryOp::Umin,
         ("max", false, true) => BinaryOp::Smax,
         ("max", false, false) => BinaryOp::Umax,
-        ("and" | "logical_and", ..) => BinaryOp::Band,
-        ("or" | "logical_or", ..) => BinaryOp::Bor,
-        _ => BinaryOp::Bxor,
+        ("and" | "logical_and", false, _) => BinaryOp::Band,
+        ("or" | "logical_or", false, _) => BinaryOp::Bor,
+        ("xor" | "logical_xor", false, _) => BinaryOp::Bxor,
+        _ => return Ok(None),
     };
-    let v = if op.starts_with("logical_") {
-        // Logical operations combine the truth values (int 1/0).
-        let b = fl.truth(v);
+    let x = fl.val(&args[0])?;
+    let x = if op.starts_with("logical_") {
+        let b = fl.truth(x);
         fl.b.convert(ConvOp::Zext, b, t)
     } else {
-        v
+        x
     };
-    let next_acc = fl.b.binary(bop, acc, v);
-    let one = fl.iconst(Type::I64, 1);
-    let next = fl.b.iadd(j, one);
-    fl.b.jump(head, &[next, next_acc]);
-    fl.b.switch_to_block(exit);
-    Ok(Some(res))
+    Ok(Some(fl.b.group(make(bop), x, None)))
 }
 
 /// printf (6.15.14) as one library function, `@printf(ptr.constant format, ptr.private

@@ -24,8 +24,9 @@
 //!   (half ones included), relational, common, geometric (dot, cross, length, distance,
 //!   fast_*) and most integer functions, shuffles, async copies (shared over the
 //!   work-group; `wait_group_events` is a barrier) and the work-group collective functions
-//!   (through a `local` scratch array `.work_group_scratch`). `native_` and `half_`
-//!   functions without an instruction use the full-precision function.
+//!   (`group_*` instructions; `work_group_broadcast`'s 2-D and 3-D ids become a linear
+//!   id). `native_` and `half_` functions without an instruction use the full-precision
+//!   function.
 //! - Every other builtin is a call to a declared function that the builtin library defines.
 //!   Its name is the builtin's name and the overload's parameter types, each as OpenCL C
 //!   spells it, joined by dots: `sin.float4`, `pow.float.float`, `ldexp.float4.int`. A
@@ -458,22 +459,6 @@ impl<'p> ModCtx<'p> {
             .map(|i| format!("{name}.{i}"))
             .find(|n| self.module.global_by_name(n).is_none())
             .expect("a free name")
-    }
-
-    /// The `local` scratch array of the work-group collective functions: one 8-byte slot
-    /// per work-item of the largest work-group the CPU device runs (4096).
-    pub fn work_group_scratch(&mut self) -> Global {
-        const NAME: &str = ".work_group_scratch";
-        if let Some(g) = self.module.global_by_name(NAME) {
-            return g;
-        }
-        self.module.add_global(GlobalData {
-            name: NAME.to_string(),
-            space: IrSpace::Local,
-            size: 4096 * 8,
-            align: 8,
-            init: None,
-        })
     }
 
     /// The constant global holding a string literal's bytes (zero-padded to `size`).

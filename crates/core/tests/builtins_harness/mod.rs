@@ -40,6 +40,22 @@ impl Runner {
     /// Runs kernel `name` of `program` over `global` work-items, one buffer argument per
     /// entry of `buffers` (in order); the buffers are copied back after the run.
     pub fn run(&self, program: &Arc<Program>, name: &str, buffers: &mut [Vec<u8>], global: usize) {
+        let local = (1..=64u64)
+            .rev()
+            .find(|l| global as u64 % l == 0)
+            .unwrap_or(1);
+        let nd = NdRange {
+            work_dim: 1,
+            global_offset: [0; 3],
+            global_size: [global as u64, 1, 1],
+            local_size: [local, 1, 1],
+        };
+        self.run_nd(program, name, buffers, nd);
+    }
+
+    /// Runs kernel `name` of `program` over the NDRange `nd`, one buffer argument per entry
+    /// of `buffers` (in order); the buffers are copied back after the run.
+    pub fn run_nd(&self, program: &Arc<Program>, name: &str, buffers: &mut [Vec<u8>], nd: NdRange) {
         let kernel = Kernel::new(program, name).expect("kernel");
         let mut mems = Vec::new();
         for (i, b) in buffers.iter_mut().enumerate() {
@@ -59,16 +75,6 @@ impl Runner {
             kernel.set_arg(i, ArgValue::Mem(Some(m.clone()))).unwrap();
             mems.push(m);
         }
-        let local = (1..=64u64)
-            .rev()
-            .find(|l| global as u64 % l == 0)
-            .unwrap_or(1);
-        let nd = NdRange {
-            work_dim: 1,
-            global_offset: [0; 3],
-            global_size: [global as u64, 1, 1],
-            local_size: [local, 1, 1],
-        };
         kernel.enqueue(&self.queue, nd, &[], 0).expect("enqueue");
         self.queue.finish().expect("finish");
         for (b, m) in buffers.iter_mut().zip(&mems) {

@@ -1088,6 +1088,24 @@ impl Parser {
                 let Some(op) = op else { return bad_mods(self) };
                 (op, vec![])
             }
+            "group_broadcast"
+            | "group_reduce"
+            | "group_scan_inclusive"
+            | "group_scan_exclusive" => {
+                let combine = match mods.as_slice() {
+                    [] => None,
+                    [m] => match BinaryOp::ALL.into_iter().find(|b| b.name() == *m) {
+                        Some(b) => Some(b),
+                        None => return bad_mods(self),
+                    },
+                    _ => return bad_mods(self),
+                };
+                let Some(g) = GroupOp::from_name(head, combine) else {
+                    return bad_mods(self);
+                };
+                let n = if g == GroupOp::Broadcast { 2 } else { 1 };
+                (Op::Group(g), self.operands(f, st, n)?)
+            }
             "slotaddr" => {
                 no_mods(self)?;
                 let w = self.word()?;
