@@ -1647,3 +1647,165 @@ fn printf_prints_doubles_byte_for_byte() {
         "stdout:\n{stdout}\nwant:\n{PRINTF_WANT}"
     );
 }
+
+// --- Constant folding -------------------------------------------------------------------------
+
+/// A double as OpenCL C source: a hex literal, or the macros for infinities and NaN.
+fn literal(x: f64) -> String {
+    if x.is_nan() {
+        "(double)NAN".to_string()
+    } else if x.is_infinite() {
+        format!("{}(double)INFINITY", if x < 0.0 { "-" } else { "" })
+    } else if x == 0.0 {
+        if x.is_sign_negative() { "-0.0" } else { "0.0" }.to_string()
+    } else {
+        // Rust's {:e} is exact for doubles (shortest round trip).
+        format!("{x:e}")
+    }
+}
+
+/// The same expressions on constants (which the IR's folder evaluates at build time) and on
+/// values loaded at run time (which the generated code evaluates) give the same bits.
+#[test]
+fn constant_folding_matches_run_time_evaluation() {
+    // (expression, integer result)
+    let exprs: [(&str, bool); 30] = [
+        ("a + b", false),
+        ("a - b", false),
+        ("a * b", false),
+        ("a / b", false),
+        ("fma(a, b, c)", false),
+        ("sqrt(a)", false),
+        ("fmin(a, b)", false),
+        ("fmax(a, b)", false),
+        ("copysign(a, b)", false),
+        ("floor(a)", false),
+        ("ceil(a)", false),
+        ("trunc(a)", false),
+        ("rint(a)", false),
+        ("round(a)", false),
+        ("fabs(-a)", false),
+        ("(double)convert_float_rtz(a)", false),
+        ("(double)convert_float_rtp(a)", false),
+        ("(double)convert_float_rtn(a)", false),
+        ("(double)convert_float(a)", false),
+        ("convert_double_rtp((long)c)", false),
+        ("convert_double_rtn(as_ulong(a))", false),
+        ("convert_double_rtz(as_long(b))", false),
+        ("convert_long_sat_rte(a)", true),
+        ("convert_int_sat_rtp(b)", true),
+        ("convert_ulong_sat_rtn(a)", true),
+        ("convert_short_sat(b)", true),
+        ("as_long(a * c)", true),
+        ("isless(a, b) + isnan(a) * 2 + signbit(b) * 4", true),
+        ("(long)(a == b) + (long)(a != c) * 2", true),
+        ("isunordered(a, b) + isgreaterequal(a, c) * 2", true),
+    ];
+    let mut rng = Rng::new(0xf01d);
+    let mut triples: Vec<[f64; 3]> = vec![
+        [1.0 / 3.0, -0.1, 7.0],
+        [1e300, 1e-300, -3.5],
+        [f64::from_bits(1), 0.5, 1e20],
+        [-0.0, 0.0, -1.0],
+        [f64::INFINITY, f64::NEG_INFINITY, 2.0],
+        [f64::NAN, 1.0, 3.0],
+        [1.0 + 2f64.powi(-24), -(1.0 + 3.0 * 2f64.powi(-24)), 9.5],
+        [f64::from(f32::MAX) * 1.5, -1e-46, 2.5],
+        [9.3e18, -9.3e18, -2.5],
+        [1.8e19, 4503599627370497.5, 0.5],
+    ];
+    for _ in 0..10 {
+        triples.push([
+            random_f64(&mut rng, -70, 70),
+            random_f64(&mut rng, -70, 70),
+            random_f64(&mut rng, -40, 40),
+        ]);
+    }
+    let r = Runner::new();
+    let mut folded = String::new();
+    for (t, v) in triples.iter().enumerate() {
+        folded += &format!(
+            "{{ double a = {}, b = {}, c = {};\n",
+            literal(v[0]),
+            literal(v[1]),
+            literal(v[2])
+        );
+        for (k, (e, int)) in exprs.iter().enumerate() {
+            let at = t * exprs.len() + k;
+            if *int {
+                folded += &format!("n[{at}] = (long)({e});\n");
+            } else {
+                folded += &format!("o[{at}] = {e};\n");
+            }
+        }
+        folded += "}\n";
+    }
+    let mut run_time = String::new();
+    for (k, (e, int)) in exprs.iter().enumerate() {
+        if *int {
+            run_time += &format!("n[t * {} + {k}] = (long)({e});\n", exprs.len());
+        } else {
+            run_time += &format!("o[t * {} + {k}] = {e};\n", exprs.len());
+        }
+    }
+    let source = format!(
+        "kernel void folded(global double *o, global long *n, global const double *in) {{\n{folded}}}\n\
+         kernel void run_time(global double *o, global long *n, global const double *in) {{\n\
+         size_t t = get_global_id(0);\n\
+         double a = in[3 * t], b = in[3 * t + 1], c = in[3 * t + 2];\n{run_time}}}\n"
+    );
+    let p = r.build(&source, "");
+    let inputs: Vec<f64> = triples.iter().flatten().copied().collect();
+    let size = triples.len() * exprs.len();
+    let mut f = vec![vec![0u8; 8 * size], vec![0u8; 8 * size], bytes(&inputs)];
+    r.run(&p, "folded", &mut f, 1);
+    let mut g = vec![vec![0u8; 8 * size], vec![0u8; 8 * size], bytes(&inputs)];
+    r.run(&p, "run_time", &mut g, triples.len());
+    // 5.8.6: -cl-opt-disable "disables all optimizations": the constants are then computed by
+    // the generated code, and must give the folder's bits too.
+    let unopt = r.build(&source, "-cl-opt-disable");
+    let mut h = vec![vec![0u8; 8 * size], vec![0u8; 8 * size], bytes(&inputs)];
+    r.run(&unopt, "folded", &mut h, 1);
+    assert!(
+        f[0] == h[0] && f[1] == h[1],
+        "folded constants differ from the same kernel built with -cl-opt-disable"
+    );
+    let (fo, go): (Vec<f64>, Vec<f64>) = (values(&f[0]), values(&g[0]));
+    let (fn_, gn): (Vec<i64>, Vec<i64>) = (values(&f[1]), values(&g[1]));
+    let mut wrong = Vec::new();
+    for (t, v) in triples.iter().enumerate() {
+        for (k, (e, int)) in exprs.iter().enumerate() {
+            let at = t * exprs.len() + k;
+            // Unsaturated conversions of out-of-range values are undefined (6.4.3.3).
+            // A NaN's sign and payload are not specified (the literal's NaN is the build's,
+            // the input's the host's), so its bits are compared only through arithmetic.
+            let in_range = v[2].abs() < 9.2e18;
+            let undefined = (e.starts_with("convert_double_rtp((long)") && !in_range)
+                || (e.contains("as_") && v.iter().any(|x| x.is_nan()));
+            let ok = if *int {
+                fn_[at] == gn[at]
+            } else {
+                same(fo[at], go[at])
+            };
+            if !ok && !undefined {
+                wrong.push(format!(
+                    "{e} with a={:e} b={:e} c={:e}: folded {}, run time {}",
+                    v[0],
+                    v[1],
+                    v[2],
+                    if *int {
+                        fn_[at].to_string()
+                    } else {
+                        format!("{:e}", fo[at])
+                    },
+                    if *int {
+                        gn[at].to_string()
+                    } else {
+                        format!("{:e}", go[at])
+                    },
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
