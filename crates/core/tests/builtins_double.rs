@@ -238,6 +238,33 @@ kernel void k(global double *o, global long *n) {
     }
 }
 
+/// What the spec forbids for double is rejected at build time.
+#[test]
+fn invalid_double_programs_are_rejected() {
+    let (context, _) = queue();
+    for (source, why) in [
+        (
+            "kernel void k(global double *x) { x[0] = convert_double_sat(x[1]); }",
+            "6.4.3: the _sat modifier may not be used for conversions to floating-point formats",
+        ),
+        (
+            "kernel void k(global double2 *x, global int *o) { o[0] = any(x[0]); }",
+            "6.15.6: any and all take signed integer vectors",
+        ),
+        (
+            "kernel void k(global double4 *x, global float4 *o) { o[0] = half_cos(x[0]); }",
+            "6.15.2: the half_ functions take float and floatn only",
+        ),
+        (
+            "kernel void k(global double2 *x, global float2 *o) { o[0] = x[0]; }",
+            "6.2.1: no implicit conversions between vector types",
+        ),
+    ] {
+        let p = Program::from_source(context.clone(), source.to_string());
+        assert!(p.build(&[], "").is_err(), "{why}: {source}");
+    }
+}
+
 // --- Arithmetic and the exact builtins ----------------------------------------------------------
 
 /// How a result is compared with the host's.
@@ -1276,6 +1303,43 @@ kernel void widen(global const half *in, global double *out, global double *out4
                     "vstore_half4 {mode:?}({x:e}) = {:#06x}, want {want:#06x}",
                     got[i]
                 ));
+            }
+        }
+    }
+    // The other widths, each in another mode; vstorea_half3 writes 4 halves per vector.
+    let widths = [
+        (2usize, Mode::Rtn, "_rtn"),
+        (3, Mode::Rtp, "_rtp"),
+        (8, Mode::Rte, ""),
+        (16, Mode::Rtz, "_rtz"),
+    ];
+    let mut source = String::new();
+    for (w, _, suffix) in widths {
+        source += &format!(
+            "kernel void n{w}(global const double *in, global half *out, global half *aligned) {{\n\
+             size_t i = get_global_id(0);\n\
+             double{w} x = vload{w}(i, in);\n\
+             vstore_half{w}{suffix}(x, i, out);\n\
+             vstorea_half{w}{suffix}(x, i, aligned);\n}}\n"
+        );
+    }
+    let pw = r.build(&source, "");
+    for (w, mode, suffix) in widths {
+        let groups = n / 48 * 48 / w;
+        let stride = if w == 3 { 4 } else { w };
+        let mut bufs = vec![bytes(&xs), vec![0u8; 2 * n], vec![0u8; 2 * groups * stride]];
+        r.run(&pw, &format!("n{w}"), &mut bufs, groups);
+        let (packed, aligned): (Vec<u16>, Vec<u16>) = (values(&bufs[1]), values(&bufs[2]));
+        for g in 0..groups {
+            for l in 0..w {
+                let x = xs[g * w + l];
+                let want = double_to_half(x, mode);
+                let (a, b) = (packed[g * w + l], aligned[g * stride + l]);
+                if !x.is_nan() && (a != want || b != want) && wrong.len() < 30 {
+                    wrong.push(format!(
+                        "vstore(a)_half{w}{suffix}({x:e}) = {a:#06x} / {b:#06x}, want {want:#06x}"
+                    ));
+                }
             }
         }
     }
