@@ -24,7 +24,9 @@
 //!
 //! lgamma has no bound in 7.4 (only its prescribed values are checked), and mad allows any
 //! value (checked to be the fused or the unfused result anyway, as both forms are what an
-//! implementation computes).
+//! implementation computes). Apart from the sweep, the values 7.5.1 and C99 F.9 prescribe are
+//! checked exactly, and the functions that write through a pointer are run through global,
+//! local and private pointers.
 
 mod builtins_harness;
 
@@ -1145,4 +1147,290 @@ fn references_are_what_they_claim() {
     assert_eq!(over_pi(PI), 1.0);
     assert_eq!(remquo(7.0, 2.0), (-1.0, 4));
     assert!(remquo(-1e300, 3.0).1.abs() < 128);
+}
+/// The values 7.5.1 (and C99 F.9, which it extends) prescribe, checked exactly: a case is the
+/// body of a kernel reading `a[0]`, `b[0]`, `n[0]` and writing `o[0]` (and `o[1]` for a
+/// second result), the inputs, and the expected results (NaN: any NaN).
+#[test]
+fn prescribed_special_values_are_exact_for_double() {
+    const INF: f64 = f64::INFINITY;
+    const NAN: f64 = f64::NAN;
+    let v = |e: &'static str| format!("o[0] = {e};");
+    let two =
+        |e: &'static str, t: &'static str| format!("{t} t = 7; o[0] = {e}; o[1] = (double)t;");
+    // (body, a, b, n, o[0], o[1])
+    let mut cases: Vec<(String, f64, f64, i32, f64, f64)> = Vec::new();
+    let mut one = |e: &'static str, a: f64, b: f64, n: i32, want: f64| {
+        cases.push((v(e), a, b, n, want, 0.0));
+    };
+    for s in [1.0f64, -1.0] {
+        let z = 0.0f64.copysign(s);
+        one("asinpi(a[0])", z, 0.0, 0, z);
+        one("atanpi(a[0])", z, 0.0, 0, z);
+        one("atanpi(a[0])", INF * s, 0.0, 0, 0.5 * s);
+        one("atan2pi(a[0], b[0])", z, -0.0, 0, s);
+        one("atan2pi(a[0], b[0])", z, 0.0, 0, z);
+        one("atan2pi(a[0], b[0])", z, -2.0, 0, s);
+        one("atan2pi(a[0], b[0])", z, 2.0, 0, z);
+        one("atan2pi(a[0], b[0])", -3.0, z, 0, -0.5);
+        one("atan2pi(a[0], b[0])", 3.0, z, 0, 0.5);
+        one("atan2pi(a[0], b[0])", 5.0 * s, -INF, 0, s);
+        one("atan2pi(a[0], b[0])", 5.0 * s, INF, 0, z);
+        one("atan2pi(a[0], b[0])", INF * s, 7.0, 0, 0.5 * s);
+        one("atan2pi(a[0], b[0])", INF * s, -INF, 0, 0.75 * s);
+        one("atan2pi(a[0], b[0])", INF * s, INF, 0, 0.25 * s);
+        one("cospi(a[0])", z, 0.0, 0, 1.0);
+        one("pow(a[0], b[0])", z, -INF, 0, INF);
+        one("pown(a[0], n[0])", z, 0.0, -3, INF * s);
+        one("pown(a[0], n[0])", z, 0.0, -2, INF);
+        one("pown(a[0], n[0])", z, 0.0, 2, z);
+        one("pown(a[0], n[0])", z, 0.0, 3, z);
+        one("powr(a[0], b[0])", 2.0, z, 0, 1.0);
+        one("powr(a[0], b[0])", z, -1.0, 0, INF);
+        one("powr(a[0], b[0])", z, -INF, 0, INF);
+        one("powr(a[0], b[0])", z, 2.0, 0, z);
+        one("powr(a[0], b[0])", z, z, 0, NAN);
+        one("powr(a[0], b[0])", INF, z, 0, NAN);
+        one("powr(a[0], b[0])", 1.0, INF * s, 0, NAN);
+        one("rootn(a[0], n[0])", z, 0.0, -3, INF * s);
+        one("rootn(a[0], n[0])", z, 0.0, -2, INF);
+        one("rootn(a[0], n[0])", z, 0.0, 2, z);
+        one("rootn(a[0], n[0])", z, 0.0, 3, z);
+        one("sinpi(a[0])", z, 0.0, 0, z);
+        one("sinpi(a[0])", 3.0 * s, 0.0, 0, z);
+        one("sinpi(a[0])", INF * s, 0.0, 0, NAN);
+        one("tanpi(a[0])", z, 0.0, 0, z);
+        one("tanpi(a[0])", INF * s, 0.0, 0, NAN);
+        one("tanpi(a[0])", 2.0 * s, 0.0, 0, z);
+        one("tanpi(a[0])", 3.0 * s, 0.0, 0, -z);
+        one("cospi(a[0])", INF * s, 0.0, 0, NAN);
+        one("fmod(a[0], b[0])", z, NAN, 0, NAN);
+        one("nextafter(a[0], b[0])", -z, s, 0, f64::from_bits(1) * s);
+        one(
+            "pown(a[0], n[0])",
+            [0.0, NAN, INF][(s > 0.0) as usize + 1],
+            0.0,
+            0,
+            1.0,
+        );
+    }
+    one("pown(a[0], n[0])", 0.0, 0.0, 0, 1.0);
+    one("acospi(a[0])", 1.0, 0.0, 0, 0.0);
+    one("acospi(a[0])", 1.5, 0.0, 0, NAN);
+    one("asinpi(a[0])", -1.5, 0.0, 0, NAN);
+    one("ceil(a[0])", -0.5, 0.0, 0, -0.0);
+    one("cospi(a[0])", 2.5, 0.0, 0, 0.0);
+    one("cospi(a[0])", -3.5, 0.0, 0, 0.0);
+    one("exp10(a[0])", -INF, 0.0, 0, 0.0);
+    one("exp10(a[0])", INF, 0.0, 0, INF);
+    one("fdim(a[0], b[0])", 1.0, NAN, 0, NAN);
+    one("fdim(a[0], b[0])", NAN, 1.0, 0, NAN);
+    one("powr(a[0], b[0])", 1.0, 5.0, 0, 1.0);
+    one("powr(a[0], b[0])", -1.0, 2.0, 0, NAN);
+    one("powr(a[0], b[0])", 2.0, NAN, 0, NAN);
+    one("powr(a[0], b[0])", NAN, 1.0, 0, NAN);
+    one("rint(a[0])", -0.5, 0.0, 0, -0.0);
+    one("rint(a[0])", -0.25, 0.0, 0, -0.0);
+    one("rootn(a[0], n[0])", -8.0, 0.0, 2, NAN);
+    one("rootn(a[0], n[0])", 8.0, 0.0, 0, NAN);
+    one("round(a[0])", -0.4, 0.0, 0, -0.0);
+    one("tanpi(a[0])", 2.5, 0.0, 0, INF);
+    one("tanpi(a[0])", 3.5, 0.0, 0, -INF);
+    one("tanpi(a[0])", -0.5, 0.0, 0, -INF);
+    one("trunc(a[0])", -0.5, 0.0, 0, -0.0);
+    // 6.15.2: nan(nancode) "returns a quiet NaN".
+    one("nan((ulong)n[0])", 0.0, 0.0, 0, NAN);
+    one("nan((ulong)n[0])", 0.0, 0.0, 12345, NAN);
+    // C99 F.9: values the host's references meet too, checked exactly here.
+    one("exp(a[0])", -INF, 0.0, 0, 0.0);
+    one("log(a[0])", -0.0, 0.0, 0, -INF);
+    one("sqrt(a[0])", -0.0, 0.0, 0, -0.0);
+    one("rsqrt(a[0])", 0.0, 0.0, 0, INF);
+    one("sin(a[0])", -0.0, 0.0, 0, -0.0);
+    one("tan(a[0])", -0.0, 0.0, 0, -0.0);
+    one("cbrt(a[0])", -0.0, 0.0, 0, -0.0);
+    one("expm1(a[0])", -0.0, 0.0, 0, -0.0);
+    one("log1p(a[0])", -1.0, 0.0, 0, -INF);
+    one("tgamma(a[0])", -0.0, 0.0, 0, -INF);
+    one("tgamma(a[0])", -2.0, 0.0, 0, NAN);
+    one("hypot(a[0], b[0])", INF, NAN, 0, INF);
+    one("pow(a[0], b[0])", -1.0, INF, 0, 1.0);
+    one("pow(a[0], b[0])", NAN, 0.0, 0, 1.0);
+    one("atan2(a[0], b[0])", -0.0, -0.0, 0, -std::f64::consts::PI);
+    one("fmod(a[0], b[0])", -0.0, 3.0, 0, -0.0);
+    one("remainder(a[0], b[0])", 5.0, 2.0, 0, 1.0);
+    one("ldexp(a[0], n[0])", 1.0, 0.0, -1074, f64::from_bits(1));
+    one("ldexp(a[0], n[0])", 1.0, 0.0, 1024, INF);
+    one("logb(a[0])", 0.0, 0.0, 0, -INF);
+    one("nextafter(a[0], b[0])", f64::MAX, INF, 0, INF);
+    let mut pair = |e: &'static str, t: &'static str, a: f64, b: f64, w0: f64, w1: f64| {
+        cases.push((two(e, t), a, b, 0, w0, w1));
+    };
+    pair("frexp(a[0], &t)", "int", INF, 0.0, INF, 0.0);
+    pair("frexp(a[0], &t)", "int", -INF, 0.0, -INF, 0.0);
+    pair("frexp(a[0], &t)", "int", NAN, 0.0, NAN, 0.0);
+    pair("fract(a[0], &t)", "double", 0.0, 0.0, 0.0, 0.0);
+    pair("fract(a[0], &t)", "double", -0.0, 0.0, -0.0, -0.0);
+    pair("fract(a[0], &t)", "double", INF, 0.0, 0.0, INF);
+    pair("fract(a[0], &t)", "double", -INF, 0.0, -0.0, -INF);
+    pair("fract(a[0], &t)", "double", NAN, 0.0, NAN, NAN);
+    pair("modf(a[0], &t)", "double", INF, 0.0, 0.0, INF);
+    pair("modf(a[0], &t)", "double", -INF, 0.0, -0.0, -INF);
+    pair("modf(a[0], &t)", "double", -2.5, 0.0, -0.5, -2.0);
+    pair("lgamma_r(a[0], &t)", "int", 0.0, 0.0, INF, 0.0);
+    pair("lgamma_r(a[0], &t)", "int", -3.0, 0.0, INF, 0.0);
+    pair("remquo(a[0], b[0], &t)", "int", INF, 1.0, NAN, 0.0);
+    pair("remquo(a[0], b[0], &t)", "int", 1.0, 0.0, NAN, 0.0);
+    pair("remquo(a[0], b[0], &t)", "int", NAN, 1.0, NAN, 0.0);
+    pair("remquo(a[0], b[0], &t)", "int", 1.0, NAN, NAN, 0.0);
+
+    let source: String = cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            format!(
+                "kernel void s{i}(global double* o, global const double* a, \
+                 global const double* b, global const int* n) {{ {} }}\n",
+                c.0
+            )
+        })
+        .collect();
+    let runner = Runner::new();
+    let program = runner.build(&source, "");
+    let same = |got: f64, want: f64| {
+        if want.is_nan() {
+            got.is_nan()
+        } else {
+            got.to_bits() == want.to_bits()
+        }
+    };
+    let mut wrong = Vec::new();
+    for (i, (body, a, b, n, w0, w1)) in cases.iter().enumerate() {
+        let mut bufs = vec![
+            bytes(&[0.0f64; 2]),
+            bytes(&[*a]),
+            bytes(&[*b]),
+            bytes(&[*n]),
+        ];
+        runner.run(&program, &format!("s{i}"), &mut bufs, 1);
+        let o: Vec<f64> = values(&bufs[0]);
+        let second = body.contains("t = 7");
+        if !same(o[0], *w0) || (second && !same(o[1], *w1)) {
+            wrong.push(format!(
+                "{body} with a = {a:e}, b = {b:e}, n = {n}: got {:e}, {:e}; want {w0:e}, {w1:e}",
+                o[0], o[1]
+            ));
+        }
+    }
+    println!("{} prescribed values checked", cases.len());
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+/// The functions that write through a pointer (fract, modf, sincos, frexp, lgamma_r, remquo)
+/// accept `global`, `local` and `private` pointers (6.15.2); through each, every vector width
+/// stores the same results, lane by lane, as through a private variable (checked against the
+/// references above).
+#[test]
+fn double_pointer_results_go_to_every_address_space() {
+    let fns: [(&str, &str, &str); 6] = [
+        ("fract", "double", "fract(X, P)"),
+        ("modf", "double", "modf(X, P)"),
+        ("sincos", "double", "sincos(X, P)"),
+        ("frexp", "int", "frexp(X, P)"),
+        ("lgamma_r", "int", "lgamma_r(X, P)"),
+        ("remquo", "int", "remquo(X, Y, P)"),
+    ];
+    let runner = Runner::new();
+    let mut rng = Rng::new(0xadd);
+    let mut x = special_f64();
+    while x.len() < 2400 {
+        x.push(random_f64(&mut rng, x.len()));
+    }
+    let y: Vec<f64> = x
+        .iter()
+        .map(|_| {
+            (1.0 + (rng.next() >> 12) as f64 / (1u64 << 52) as f64) * pow2(rng.below(9) as i32 - 4)
+        })
+        .collect();
+    let n = x.len();
+    let mut source = String::new();
+    for (name, second, expr) in fns {
+        for w in [1usize, 3, 4, 16] {
+            let (ft, st) = if w == 1 {
+                ("double".to_string(), second.to_string())
+            } else {
+                (format!("double{w}"), format!("{second}{w}"))
+            };
+            let (ld, sto) = if w == 1 {
+                ("X[i]".to_string(), "X[i] = V;".to_string())
+            } else {
+                (format!("vload{w}(i, X)"), format!("vstore{w}(V, i, X);"))
+            };
+            let call = |p: &str| {
+                expr.replace('X', &ld.replace('X', "a"))
+                    .replace('Y', &ld.replace('X', "b"))
+                    .replace('P', p)
+            };
+            let store = |buf: &str, v: &str| sto.replace('X', buf).replace('V', v);
+            // Through a global pointer (g is a buffer of the vector type), through local
+            // memory, and through a private variable.
+            source += &format!(
+                "kernel void {name}_{w}(global double* o, global {st}* g, global {second}* gs, \
+                 global double* ol, global {second}* ls, global double* op, global {second}* ps, \
+                 global const double* a, global const double* b) {{\n\
+                 size_t i = get_global_id(0);\n\
+                 {ft} r = {};\n {}\n {}\n\
+                 local {st} tmp[64];\n size_t l = get_local_id(0);\n\
+                 r = {};\n {}\n {}\n\
+                 {st} t;\n r = {};\n {}\n {}\n}}\n",
+                call("&g[i]"),
+                store("o", "r"),
+                store("gs", "g[i]"),
+                call("&tmp[l]"),
+                store("ol", "r"),
+                store("ls", "tmp[l]"),
+                call("&t"),
+                store("op", "r"),
+                store("ps", "t"),
+            );
+        }
+    }
+    let program = runner.build(&source, "");
+    let mut wrong = Vec::new();
+    for (name, second, _) in fns {
+        for w in [1usize, 3, 4, 16] {
+            // The global vector buffer: 3-wide vectors take 4 elements of room.
+            let stride = if w == 3 { 4 } else { w };
+            let mut bufs = vec![
+                vec![0u8; n * 8],
+                vec![0u8; n / w * stride * 8],
+                vec![0u8; n * 8],
+                vec![0u8; n * 8],
+                vec![0u8; n * 8],
+                vec![0u8; n * 8],
+                vec![0u8; n * 8],
+                bytes(&x),
+                bytes(&y),
+            ];
+            runner.run(&program, &format!("{name}_{w}"), &mut bufs, n / w);
+            let same = |p: &[u8], q: &[u8]| {
+                let (p, q): (Vec<u64>, Vec<u64>) = (values(p), values(q));
+                p.iter().zip(&q).all(|(&u, &v)| {
+                    u == v || (f64::from_bits(u).is_nan() && f64::from_bits(v).is_nan())
+                })
+            };
+            // Second results of int type compare as bytes.
+            let same2 = |p: &[u8], q: &[u8]| if second == "int" { p == q } else { same(p, q) };
+            if !same(&bufs[0], &bufs[5]) || !same2(&bufs[2], &bufs[6]) {
+                wrong.push(format!(
+                    "{name} width {w}: through global differs from private"
+                ));
+            }
+            if !same(&bufs[3], &bufs[5]) || !same2(&bufs[4], &bufs[6]) {
+                wrong.push(format!(
+                    "{name} width {w}: through local differs from private"
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
