@@ -1873,3 +1873,122 @@ fn constant_folding_matches_run_time_evaluation() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+// --- Doubles in memory ----------------------------------------------------------------------
+
+/// Doubles in every address space and inside structs: a struct with double members (6.1.2:
+/// a double is 8-byte aligned; 6.1.5: a double3 takes the size and alignment of a double4)
+/// passed by value and read from a buffer, a program-scope constant table, a local array
+/// shared across a barrier, and a private array indexed at run time.
+#[test]
+fn doubles_in_structs_and_every_address_space() {
+    let (context, queue) = queue();
+    let source = r#"
+typedef struct { char c; double d; int i; double3 v; double2 w; } item;
+constant double table[4] = { 0.5, -1.0 / 3.0, 1e300, 4.9406564584124654e-324 };
+kernel void k(item p, global const item *items, global double *o, local double *scratch) {
+    size_t i = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
+    double priv[4];
+    for (int j = 0; j < 4; j++) priv[j] = table[j] * (double)(i + 1);
+    scratch[l] = items[i].d + items[i].v.z;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    double neighbour = scratch[(l + 1) % n];
+    o[8 * i + 0] = p.d + (double)p.c + (double)p.i;
+    o[8 * i + 1] = p.v.x + p.v.y + p.v.z;
+    o[8 * i + 2] = p.w.y;
+    o[8 * i + 3] = neighbour;
+    o[8 * i + 4] = priv[i % 4];
+    o[8 * i + 5] = items[i].w.x;
+    o[8 * i + 6] = (double)sizeof(item);
+    o[8 * i + 7] = (double)__alignof__(item);
+}
+"#;
+    let program = Program::from_source(context.clone(), source.to_string());
+    program.build(&[], "").expect("build");
+    let kernel = Kernel::new(&program, "k").expect("kernel");
+    // The host layout: c at 0, d at 8, i at 16, v at 32 (32 bytes), w at 64 (16 bytes); 80
+    // bytes, aligned to 32.
+    let item = |c: i8, d: f64, i: i32, v: [f64; 3], w: [f64; 2]| {
+        let mut b = vec![0u8; 96];
+        b[0] = c as u8;
+        b[8..16].copy_from_slice(&d.to_le_bytes());
+        b[16..20].copy_from_slice(&i.to_le_bytes());
+        for (k, x) in v.iter().enumerate() {
+            b[32 + 8 * k..40 + 8 * k].copy_from_slice(&x.to_le_bytes());
+        }
+        for (k, x) in w.iter().enumerate() {
+            b[64 + 8 * k..72 + 8 * k].copy_from_slice(&x.to_le_bytes());
+        }
+        b
+    };
+    let n = 8usize;
+    let mut items = Vec::new();
+    for k in 0..n {
+        let x = k as f64;
+        items.extend(item(
+            k as i8,
+            x * 0.25,
+            -(k as i32),
+            [x, 1e-310, x * 3.0],
+            [x - 0.5, 2.0],
+        ));
+    }
+    kernel
+        .set_arg(
+            0,
+            ArgValue::Bytes(item(-3, 0.125, 40, [1.5, 2.25, -4.0], [0.0, -7.75])),
+        )
+        .unwrap();
+    let buffer = |bytes: &mut Vec<u8>| {
+        // SAFETY: the vectors outlive the command, which is finished below.
+        let host = unsafe { HostPtr::new(bytes.as_mut_ptr()) };
+        MemObject::new_buffer(
+            context.clone(),
+            flags::READ_WRITE | flags::COPY_HOST_PTR,
+            bytes.len(),
+            Some(host),
+            Vec::new(),
+        )
+        .expect("buffer")
+    };
+    let mut out = vec![0u8; 8 * 8 * n];
+    let items_mem = buffer(&mut items);
+    let out_mem = buffer(&mut out);
+    kernel.set_arg(1, ArgValue::Mem(Some(items_mem))).unwrap();
+    kernel
+        .set_arg(2, ArgValue::Mem(Some(out_mem.clone())))
+        .unwrap();
+    kernel.set_arg(3, ArgValue::Local(8 * n)).unwrap();
+    let nd = NdRange {
+        work_dim: 1,
+        global_offset: [0; 3],
+        global_size: [n as u64, 1, 1],
+        local_size: [n as u64, 1, 1],
+    };
+    kernel.enqueue(&queue, nd, &[], 0).expect("enqueue");
+    queue.finish().expect("finish");
+    // SAFETY: the buffer holds out.len() bytes and no command uses it any more.
+    unsafe { std::ptr::copy_nonoverlapping(out_mem.base(), out.as_mut_ptr(), out.len()) };
+    let o: Vec<f64> = values(&out);
+    let table = [0.5, -1.0 / 3.0, 1e300, f64::from_bits(1)];
+    for i in 0..n {
+        let next = (i + 1) % n;
+        let want = [
+            0.125 - 3.0 + 40.0,
+            1.5 + 2.25 - 4.0,
+            -7.75,
+            next as f64 * 0.25 + next as f64 * 3.0,
+            table[i % 4] * (i + 1) as f64,
+            i as f64 - 0.5,
+            96.0,
+            32.0,
+        ];
+        for (k, w) in want.iter().enumerate() {
+            assert_eq!(
+                o[8 * i + k].to_bits(),
+                w.to_bits(),
+                "item {i}, output {k}: {o:?}"
+            );
+        }
+    }
+}
