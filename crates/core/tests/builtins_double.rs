@@ -1667,6 +1667,7 @@ kernel void p(global const double *x) {
     printf("<%.20f|%lf|%10.3f|%-10.2e|%+g>\n", tenth, tenth, tenth, tenth, tenth);
     printf("<%v2lf|%v2le|%v3lg|%v2la>\n", v, v, v3, v);
     printf("<%f|%f|%f|%.1f>\n", x[5], -x[5], x[6], f);
+    printf("<%a|%08.3f|%#.0e|%-+12.4G|%.0f>\n", x[7], x[8], x[9], x[10], x[11]);
 }
 "#;
 
@@ -1676,7 +1677,8 @@ const PRINTF_WANT: &str =
 <1.000000e+300|1.000000E+300|1e+300|1E+300|-0.000000>\n\
 <0.10000000000000000555|0.100000|     0.100|1.00e-01  |+0.1>\n\
 <1.500000,-2.250000|1.500000e+00,-2.250000e+00|0.5,1e-310,-1e-310|0x1.8p+0,-0x1.2p+1>\n\
-<inf|-inf|nan|1.5>\n";
+<inf|-inf|nan|1.5>\n\
+<0x0.0000000000001p-1022|-002.500|3.e+00|+1E-05      |2>\n";
 
 #[test]
 fn printf_prints_doubles_byte_for_byte() {
@@ -1685,7 +1687,20 @@ fn printf_prints_doubles_byte_for_byte() {
     if std::env::var_os("FERROCL_PRINTF_CHILD").is_some() {
         let r = Runner::new();
         let p = r.build(PRINTF_SOURCE, "");
-        let x = [1.0 / 3.0, 1e300, -0.0, 0.1, 1e-310, f64::INFINITY, f64::NAN];
+        let x = [
+            1.0 / 3.0,
+            1e300,
+            -0.0,
+            0.1,
+            1e-310,
+            f64::INFINITY,
+            f64::NAN,
+            f64::from_bits(1),
+            -2.5,
+            3.0,
+            1e-5,
+            2.5,
+        ];
         let mut bufs = vec![bytes(&x)];
         r.run(&p, "p", &mut bufs, 1);
         return;
