@@ -2007,3 +2007,114 @@ kernel void k(item p, global const item *items, global double *o, local double *
         }
     }
 }
+
+// --- Vector expressions -------------------------------------------------------------------------
+
+/// Swizzles, vector literals, shuffles, the conditional operator with a long vector condition,
+/// the usual arithmetic conversions (int and float operands widen to double, 6.3.1), scalar
+/// operands widening to vectors (6.3.2), increments and compound assignments on doubles.
+#[test]
+fn vector_expressions_on_double() {
+    let r = Runner::new();
+    let source = r#"
+kernel void k(global const double *in, global double *o, global long *m) {
+    double8 v = vload8(0, in);
+    double16 w = (double16)(v, v.s76543210);
+    double4 a = v.lo, b = v.hi;
+    vstore4(v.even, 0, o);
+    vstore4(v.odd, 1, o);
+    vstore4(w.hi.lo, 2, o);
+    vstore4((double4)(a.xy, b.zw), 3, o);
+    vstore4((double4)(a.x, (double2)(1.5, -2.0), 7), 4, o);
+    vstore4(shuffle(a, (ulong4)(3, 0, 2, 1)), 5, o);
+    vstore8(shuffle2(a, b, (ulong8)(7, 6, 5, 4, 0, 1, 2, 3)), 3, o);
+    long4 c = a < b;
+    vstore4(c ? a : b, 8, o);
+    vstore4(a > 0.0 ? a : -b, 9, o);
+    int i = 3;
+    float f = 0.1f;
+    o[40] = i / 2 + a.x;
+    o[41] = f + 0.1;
+    o[42] = a.y * f;
+    vstore4(a + 1, 11, o);
+    vstore4(b * 2.0f, 12, o);
+    vstore4(1.0 / a, 13, o);
+    double d = a.z;
+    d++;
+    d *= 3;
+    d -= 0.25;
+    o[56] = d;
+    double4 e = a;
+    e.xz += b.yw;
+    e.w = -e.w;
+    e--;
+    vstore4(e, 15, o);
+    vstore4(v.s3210, 16, o);
+    vstore3(a.zyx, 0, o + 68);
+    m[0] = sizeof(f + 0.1);
+    m[1] = sizeof(a.x + i);
+    m[2] = vec_step(double3);
+    m[3] = sizeof(double3);
+    m[4] = __alignof__(double16);
+}
+"#;
+    let p = r.build(source, "");
+    let v = [1.25f64, -3.5, 0.1, 7.0, -0.0, 2.0e10, -1e-310, 42.5];
+    let mut bufs = vec![bytes(&v), vec![0u8; 8 * 72], vec![0u8; 8 * 5]];
+    r.run(&p, "k", &mut bufs, 1);
+    let o: Vec<f64> = values(&bufs[1]);
+    let m: Vec<i64> = values(&bufs[2]);
+    let (a, b) = ([v[0], v[1], v[2], v[3]], [v[4], v[5], v[6], v[7]]);
+    let mut want = vec![0.0f64; 72];
+    let mut put = |at: usize, xs: &[f64]| want[at..at + xs.len()].copy_from_slice(xs);
+    put(0, &[v[0], v[2], v[4], v[6]]);
+    put(4, &[v[1], v[3], v[5], v[7]]);
+    // w.hi is v reversed; its lo half is v7..v4.
+    put(8, &[v[7], v[6], v[5], v[4]]);
+    put(12, &[a[0], a[1], b[2], b[3]]);
+    put(16, &[a[0], 1.5, -2.0, 7.0]);
+    put(20, &[a[3], a[0], a[2], a[1]]);
+    put(24, &[b[3], b[2], b[1], b[0], a[0], a[1], a[2], a[3]]);
+    let cond: Vec<f64> = (0..4)
+        .map(|k| if a[k] < b[k] { a[k] } else { b[k] })
+        .collect();
+    put(32, &cond);
+    let pos: Vec<f64> = (0..4)
+        .map(|k| if a[k] > 0.0 { a[k] } else { -b[k] })
+        .collect();
+    put(36, &pos);
+    put(
+        40,
+        &[
+            1.0 + a[0],
+            f64::from(0.1f32) + 0.1,
+            a[1] * f64::from(0.1f32),
+        ],
+    );
+    put(44, &a.map(|x| x + 1.0));
+    put(48, &b.map(|x| x * 2.0));
+    put(52, &a.map(|x| 1.0 / x));
+    put(56, &[(a[2] + 1.0) * 3.0 - 0.25]);
+    put(
+        60,
+        &[
+            a[0] + b[1] - 1.0,
+            a[1] - 1.0,
+            a[2] + b[3] - 1.0,
+            -a[3] - 1.0,
+        ],
+    );
+    put(64, &[v[3], v[2], v[1], v[0]]);
+    put(68, &[a[2], a[1], a[0]]);
+    for (k, (g, w)) in o.iter().zip(&want).enumerate() {
+        assert_eq!(
+            g.to_bits(),
+            w.to_bits(),
+            "element {k}: got {g:e}, want {w:e}"
+        );
+    }
+    // 6.3.1: float + double and double + int are doubles; 6.1.5: a 3-component vector has
+    // the size of a 4-component one, and 6.5.4: its vec_step is 4; a double16 is aligned to
+    // its size.
+    assert_eq!(m, [8, 8, 4, 32, 128]);
+}
