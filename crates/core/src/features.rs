@@ -69,7 +69,8 @@ pub const CPU_OPENCL_C_VERSIONS: &[NameVersion] = &[
 /// The optional OpenCL C 3.0 features of the CPU device (`CL_DEVICE_OPENCL_C_FEATURES`).
 /// Appendix H: compilers for FULL_PROFILE devices support 64-bit integers and define
 /// `__opencl_c_int64` unconditionally. "OpenCL C compilers supporting the `double` type will
-/// define the feature macro `__opencl_c_fp64`" (API 3.0, appendix F), matching `cl_khr_fp64` above.
+/// define the feature macro `__opencl_c_fp64`" (the same appendix), matching `cl_khr_fp64`
+/// above.
 pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_int64", 3, 0, 0),
     nv("__opencl_c_fp64", 3, 0, 0),
