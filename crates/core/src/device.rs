@@ -130,8 +130,10 @@ impl DeviceInfo {
             max_work_item_dimensions: 3,
             max_work_item_sizes: [4096, 4096, 4096],
             max_work_group_size: 4096,
-            preferred_vector_width: [16, 8, 4, 2, 4, 0, 0],
-            native_vector_width: [16, 8, 4, 2, 4, 0, 0],
+            // 4.2, Table 5: the double widths "must return 0" only "if double precision is not
+            // supported"; two doubles fill a 128-bit SIMD register, as two longs do.
+            preferred_vector_width: [16, 8, 4, 2, 4, 2, 0],
+            native_vector_width: [16, 8, 4, 2, 4, 2, 0],
             max_clock_frequency: machine.max_clock_mhz,
             address_bits: usize::BITS,
             max_mem_alloc_size,
@@ -147,7 +149,14 @@ impl DeviceInfo {
                 // the C library's fmaf) in the generated code.
                 | fp_config::FMA
                 | fp_config::CORRECTLY_ROUNDED_DIVIDE_SQRT,
-            double_fp_config: 0,
+            // 4.2, Table 5: "the minimum double precision floating-point capability for
+            // OpenCL 2.0 or newer devices is: CL_FP_FMA CL_FP_ROUND_TO_NEAREST CL_FP_INF_NAN
+            // CL_FP_DENORM". Double arithmetic is the host's IEEE binary64 in round-to-nearest
+            // (no other rounding mode can be selected), with denormals, and fma is fused.
+            double_fp_config: fp_config::FMA
+                | fp_config::ROUND_TO_NEAREST
+                | fp_config::INF_NAN
+                | fp_config::DENORM,
             half_fp_config: 0,
             global_mem_cache_type: 0x2, // CL_READ_WRITE_CACHE
             global_mem_cacheline_size: machine.cache_line_bytes,

@@ -57,6 +57,10 @@ pub const CPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_extended_bit_ops", 1, 0, 0),
     nv("cl_khr_integer_dot_product", 2, 0, 0),
     nv("cl_khr_work_group_uniform_arithmetic", 1, 0, 0),
+    // API 3.0, Table 5: "the following Khronos extension names must be returned by all devices
+    // that support OpenCL 1.2 when and only when the optional feature is supported:
+    // cl_khr_fp64" (CL_DEVICE_DOUBLE_FP_CONFIG is not 0).
+    nv("cl_khr_fp64", 1, 0, 0),
 ];
 
 /// The OpenCL C versions the CPU device's compiler accepts (`CL_DEVICE_OPENCL_C_ALL_VERSIONS`).
@@ -69,9 +73,12 @@ pub const CPU_OPENCL_C_VERSIONS: &[NameVersion] = &[
 
 /// The optional OpenCL C 3.0 features of the CPU device (`CL_DEVICE_OPENCL_C_FEATURES`).
 /// Appendix H: compilers for FULL_PROFILE devices support 64-bit integers and define
-/// `__opencl_c_int64` unconditionally.
+/// `__opencl_c_int64` unconditionally. "OpenCL C compilers supporting the `double` type will
+/// define the feature macro `__opencl_c_fp64`" (the same appendix), matching `cl_khr_fp64`
+/// above.
 pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_int64", 3, 0, 0),
+    nv("__opencl_c_fp64", 3, 0, 0),
     nv("__opencl_c_atomic_order_acq_rel", 3, 0, 0),
     nv("__opencl_c_atomic_order_seq_cst", 3, 0, 0),
     nv("__opencl_c_atomic_scope_device", 3, 0, 0),

@@ -1,8 +1,8 @@
 //! `printf` (OpenCL C 6.15.14) for the CPU device.
 //!
 //! Lowering passes the format and a buffer holding the other arguments, each at the next offset
-//! aligned to its size (integers narrower than `int` promoted to `int`; `float` stays `float` on
-//! a device without doubles; a 3-lane vector takes 4 lanes; pointers 8 bytes). The format says
+//! aligned to its size (integers narrower than `int` promoted to `int`; a scalar `float` or
+//! `double` as a double; a 3-lane vector takes 4 lanes; pointers 8 bytes). The format says
 //! how to read them. Each conversion is rendered by the C library's `snprintf` with the same
 //! flags, width and precision; vector elements are joined by commas (6.15.14.2). What a launch
 //! prints is collected and written to standard output when the launch completes.
@@ -185,13 +185,14 @@ pub fn format(fmt: &[u8], args: *const u8) -> Option<Vec<u8>> {
         let float = b"fFeEgGaA".contains(&spec.conversion);
         let signed = b"di".contains(&spec.conversion);
         // The size of one element: vectors name it with the length modifier; scalars are
-        // promoted (int, or long with l; float stays float).
+        // promoted (int, or long with l; a floating scalar is always a double, 6.15.14.3).
         let elem = match (spec.length.as_str(), spec.lanes > 1, float) {
             ("hh", true, _) => 1,
             ("h", true, _) => 2,
             ("hl", true, _) => 4,
             ("l", _, _) => 8,
             (_, true, _) => return None,
+            (_, false, true) => 8,
             _ => 4,
         };
         let stored_lanes = if spec.lanes == 3 { 4 } else { spec.lanes };
@@ -349,11 +350,11 @@ mod tests {
             run(
                 "%f %.2f %e %g %a",
                 &[
-                    &1.5f32.to_le_bytes(),
-                    &1.23456f32.to_le_bytes(),
-                    &1234.5f32.to_le_bytes(),
-                    &0.0001f32.to_le_bytes(),
-                    &1.0f32.to_le_bytes()
+                    &1.5f64.to_le_bytes(),
+                    &1.23456f64.to_le_bytes(),
+                    &1234.5f64.to_le_bytes(),
+                    &0.0001f64.to_le_bytes(),
+                    &1.0f64.to_le_bytes()
                 ]
             ),
             "1.500000 1.23 1.234500e+03 0.0001 0x1p+0"
@@ -362,9 +363,9 @@ mod tests {
             run(
                 "%f %f %F",
                 &[
-                    &f32::INFINITY.to_le_bytes(),
-                    &(-f32::INFINITY).to_le_bytes(),
-                    &f32::NAN.to_le_bytes()
+                    &f64::INFINITY.to_le_bytes(),
+                    &(-f64::INFINITY).to_le_bytes(),
+                    &f64::NAN.to_le_bytes()
                 ]
             ),
             "inf -inf NAN"

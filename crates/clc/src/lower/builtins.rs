@@ -1419,8 +1419,8 @@ fn work_group(fl: &mut FnLower, name: &str, args: &[Expr], rt: TypeId) -> Res<Op
 /// printf (6.15.14) as one library function, `@printf(ptr.constant format, ptr.private
 /// args) -> i32`: the arguments after the format (already promoted by sema) are stored in a
 /// private buffer in order, each at the next offset aligned to its size in memory (a 3-lane
-/// vector takes 4 lanes; pointers 8 bytes), and the library reads them back as the format
-/// says.
+/// vector takes 4 lanes; pointers 8 bytes; a scalar float as a double), and the library reads
+/// them back as the format says.
 fn printf(fl: &mut FnLower, args: &[Expr], rt: TypeId) -> Res<Value> {
     let fmt = fl.val(&args[0])?;
     let mut vals = Vec::new();
@@ -1433,6 +1433,11 @@ fn printf(fl: &mut FnLower, args: &[Expr], rt: TypeId) -> Res<Value> {
             (fl.b.convert(ConvOp::Zext, v, w), w.bytes())
         } else if t.is_ptr() {
             (v, 8)
+        } else if t == Type::F32 {
+            // 6.15.14.3: f, e, g and a "convert a float argument to a double only if the
+            // double data type is supported"; the library always reads a scalar floating
+            // argument as a double, so one without doubles is widened here (exactly).
+            (fl.b.convert(ConvOp::Fconv(Round::Rte), v, Type::F64), 8)
         } else {
             (v, t.bytes())
         };

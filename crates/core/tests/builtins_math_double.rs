@@ -1,0 +1,1436 @@
+//! Accuracy of the OpenCL C math builtins (6.15.2) for `double`, scalar and `double4`, on the
+//! CPU device: each function is swept over special values (zeros, infinities, NaN, denormals,
+//! the extremes, values near integers, halves and multiples of pi, huge trig arguments) and a
+//! seeded random sample of bit patterns and moderate values, every lane checked on its own,
+//! and the largest error is printed (run with `--nocapture`). Bounds are those of table 68
+//! (7.4, double precision); a NaN must give a NaN, and a zero or infinite reference must be met
+//! with the same sign.
+//!
+//! References. There is no wider type on the host, so a reference is a double with an error of
+//! its own, and a result is held to `bound - ref_ulps`, where `ref_ulps` bounds the reference's
+//! error against the exact value (the two errors add at worst):
+//! - exact functions (fabs, floor, fmod, frexp, ldexp, remainder, ...) are computed exactly
+//!   here or by the host's exact operations: `ref_ulps` 0, and a correctly rounded function
+//!   must then return the reference itself;
+//! - glibc's functions, with the maximum errors glibc documents for round-to-nearest double on
+//!   x86-64 (sysdeps/x86_64/fpu/libm-test-ulps): where it lists 1 (errors below one ulp: sin,
+//!   cos, exp, log, pow, ...) a result is held to `bound - 1`; where it lists more (cosh 2,
+//!   erfc 5, tgamma 9, ...) to `bound` minus that;
+//! - functions glibc lacks or computes too loosely are built here from pieces with known
+//!   error: exp10 is pow(10, x) (10 and x exact, pow below one ulp); sinpi, cospi and tanpi
+//!   reduce x exactly to |r| <= 1/4 and correct sin(pi r) for pi's rounding; the *pi inverses
+//!   divide by pi with a residual correction; cbrt, rsqrt and rootn take one Newton step whose
+//!   residual is computed with fused multiply-adds. Each case states its `ref_ulps`.
+//!
+//! lgamma has no bound in 7.4 (only its prescribed values are checked), and mad allows any
+//! value (checked to be the fused or the unfused result anyway, as both forms are what an
+//! implementation computes). Apart from the sweep, the values 7.5.1 and C99 F.9 prescribe are
+//! checked exactly, and the functions that write through a pointer are run through global,
+//! local and private pointers.
+
+mod builtins_harness;
+
+use builtins_harness::{bytes, values, Rng, Runner};
+
+mod c {
+    use std::ffi::c_int;
+    extern "C" {
+        pub fn erf(x: f64) -> f64;
+        pub fn erfc(x: f64) -> f64;
+        pub fn tgamma(x: f64) -> f64;
+        pub fn lgamma_r(x: f64, sign: *mut c_int) -> f64;
+        pub fn remainder(x: f64, y: f64) -> f64;
+        pub fn logb(x: f64) -> f64;
+    }
+}
+
+const PI: f64 = std::f64::consts::PI;
+/// pi - PI, the part of pi that PI misses (pi = 0x1.921fb54442d18469898cc51701b8p+1).
+const PI_LO: f64 = 1.2246467991473532e-16;
+
+/// Functions that fail their bound and are not fixed yet: (label, why). The test fails if one
+/// of them starts to pass, so the list stays true. The CPU device's math library is being
+/// replaced by a shared one written in OpenCL C; these are the current library's.
+const KNOWN_GAPS: &[(&str, &str)] = &[(
+    "rootn",
+    "pow(x, 1.0 / n) with 1/n rounded: the error grows with |ln x| / n, 115 ulps at \
+     rootn(1e308, -3)",
+)];
+
+#[derive(Clone, Copy, PartialEq)]
+enum Args {
+    X,
+    Xy,
+    /// `f(x, n)` with an int `n`.
+    Xn,
+    Xyz,
+}
+
+struct Want {
+    value: f64,
+    second: Option<f64>,
+    /// Another acceptable value (mad: the unfused result).
+    alt: Option<f64>,
+}
+
+fn want(value: f64) -> Want {
+    Want {
+        value,
+        second: None,
+        alt: None,
+    }
+}
+
+struct Case {
+    label: &'static str,
+    /// The expression, in terms of $a, $b, $c (double gentype operands), $n (int gentype) and
+    /// t (the private variable a pointer argument points at).
+    expr: &'static str,
+    args: Args,
+    /// The type t is made of: "double" or "int".
+    second: &'static str,
+    /// 7.4, table 68 (f64::INFINITY: none, only prescribed values checked).
+    bound: f64,
+    /// The reference's own error bound, in ulps.
+    ref_ulps: f64,
+    second_bound: f64,
+    zeros_either: bool,
+    reference: fn(f64, f64, f64, i32) -> Want,
+}
+
+/// Correctly rounded, against an exact or correctly rounded reference: the reference itself.
+const CR: f64 = 0.0;
+
+fn case(
+    label: &'static str,
+    expr: &'static str,
+    args: Args,
+    bound: f64,
+    ref_ulps: f64,
+    reference: fn(f64, f64, f64, i32) -> Want,
+) -> Case {
+    Case {
+        label,
+        expr,
+        args,
+        second: "double",
+        bound,
+        ref_ulps,
+        second_bound: 0.0,
+        zeros_either: false,
+        reference,
+    }
+}
+
+fn zeros_either(mut c: Case) -> Case {
+    c.zeros_either = true;
+    c
+}
+
+fn with_second(mut c: Case, ty: &'static str, bound: f64) -> Case {
+    c.second = ty;
+    c.second_bound = bound;
+    c
+}
+
+/// 2^e over a double's whole range, denormals included.
+fn pow2(e: i32) -> f64 {
+    assert!((-1074..=1023).contains(&e), "2^{e} is not a double");
+    if e >= -1022 {
+        f64::from_bits(((e + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (e + 1074))
+    }
+}
+
+/// The unit in the last place of a double near `r` (7.4): 2^-1074 below the normal range.
+fn ulp(r: f64) -> f64 {
+    let a = r.abs();
+    if a < f64::MIN_POSITIVE {
+        return pow2(-1074);
+    }
+    let e = ((a.to_bits() >> 52) as i32 - 1023).min(1023);
+    pow2(e - 52)
+}
+
+/// The error of `got` against the reference `want`, in ulps. NaN against NaN is 0; a zero
+/// reference is met by a zero of the same sign (7.5.1 and C99 F.9 prescribe signed zeros) or
+/// measured in denormal ulps; an infinite reference must be met exactly; an infinite result
+/// for a finite reference counts as 2^1024 (7.4: overflow within the bound is permitted).
+fn ulp_error(got: f64, want: f64) -> f64 {
+    if want.is_nan() {
+        return if got.is_nan() { 0.0 } else { f64::INFINITY };
+    }
+    if got.is_nan() {
+        return f64::INFINITY;
+    }
+    if want.is_infinite() {
+        return if got == want { 0.0 } else { f64::INFINITY };
+    }
+    if want == 0.0 && got == 0.0 {
+        return if got.is_sign_negative() == want.is_sign_negative() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    if got.is_infinite() {
+        if got.is_sign_negative() != want.is_sign_negative() {
+            return f64::INFINITY;
+        }
+        // (2^1024 - |want|) / ulp, computed at half scale so that nothing overflows.
+        let u = ulp(want);
+        return (pow2(1023) - want.abs() / 2.0) / (u / 2.0);
+    }
+    (got - want).abs() / ulp(want)
+}
+
+fn next_up(x: f64) -> f64 {
+    if x.is_nan() || x == f64::INFINITY {
+        x
+    } else if x == 0.0 {
+        f64::from_bits(1)
+    } else if x > 0.0 {
+        f64::from_bits(x.to_bits() + 1)
+    } else {
+        f64::from_bits(x.to_bits() - 1)
+    }
+}
+
+fn next_down(x: f64) -> f64 {
+    -next_up(-x)
+}
+
+/// Doubles every sweep includes.
+fn special_f64() -> Vec<f64> {
+    let mut v = vec![
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::MAX,
+        -f64::MAX,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+        f64::from_bits(1),
+        f64::from_bits(0x8000_0000_0000_0001),
+        f64::from_bits(0x000f_ffff_ffff_ffff),
+        f64::from_bits(0x0008_0000_0000_0000),
+        f64::EPSILON,
+        1e-300,
+        1e300,
+        -1e300,
+        709.78,
+        710.0,
+        -745.1,
+        -746.0,
+        1024.0,
+        -1075.0,
+        308.3,
+        -323.5,
+        1e22,
+        1e100,
+        1e308,
+        9_007_199_254_740_992.0,
+        4_503_599_627_370_496.5,
+        0.1,
+        171.6,
+        -170.5,
+    ];
+    for k in -6..=6 {
+        let x = f64::from(k) * 0.5;
+        v.extend([x, next_up(x), next_down(x)]);
+    }
+    for k in [1.0f64, 2.0, 3.0, 10.0, 100.0, 1e4, 1e6, 1e10, 1e20, 1e300] {
+        for m in [0.5, 1.0, 1.5] {
+            let x = k * m * PI;
+            v.extend([x, -x, next_up(x), next_down(x)]);
+        }
+    }
+    v
+}
+
+/// A random double: any bit pattern for even `i`, else one of moderate exponent.
+fn random_f64(rng: &mut Rng, i: usize) -> f64 {
+    if i % 2 == 0 {
+        f64::from_bits(rng.next())
+    } else {
+        let e = rng.below(61) as i32 - 30;
+        let m = 1.0 + (rng.next() >> 12) as f64 / (1u64 << 52) as f64;
+        let v = m * pow2(e);
+        if rng.next() & 1 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+}
+
+// --- References the host library lacks ---------------------------------------------------------
+
+/// x - 2 round(x / 2), exact: the argument of a period-2 function reduced to [-1, 1].
+fn reduce2(x: f64) -> f64 {
+    x - 2.0 * (x / 2.0).round()
+}
+
+/// pi r for |r| <= 1/2 as a double-double: PI r rounded, and what the rounding and PI's own
+/// error leave out.
+fn pi_times(r: f64) -> (f64, f64) {
+    let p = PI * r;
+    (p, PI.mul_add(r, -p) + PI_LO * r)
+}
+
+/// sin(pi r) for |r| <= 1/4: sin of the double-double, to first order in the low part.
+fn sin_pi_small(r: f64) -> f64 {
+    let (p, e) = pi_times(r);
+    p.sin() + e * p.cos()
+}
+
+/// cos(pi r) for |r| <= 1/4.
+fn cos_pi_small(r: f64) -> f64 {
+    let (p, e) = pi_times(r);
+    p.cos() - e * p.sin()
+}
+
+fn sinpi(x: f64) -> f64 {
+    if !x.is_finite() {
+        return f64::NAN;
+    }
+    let r = reduce2(x);
+    if r == 0.0 || r.abs() == 1.0 {
+        // 7.5.1: sinpi(+n) = +0, sinpi(-n) = -0, sinpi(±0) = ±0.
+        return 0.0f64.copysign(x);
+    }
+    // sin(pi r) = sin(pi (sign(r) - r)); then |r| <= 1/2 and
+    // sin(pi r) = cos(pi (1/2 - r)) above 1/4 (all exact subtractions).
+    let r = if r.abs() > 0.5 { r.signum() - r } else { r };
+    if r.abs() <= 0.25 {
+        sin_pi_small(r)
+    } else {
+        cos_pi_small(r.signum() * 0.5 - r) * r.signum()
+    }
+}
+
+fn cospi(x: f64) -> f64 {
+    if !x.is_finite() {
+        return f64::NAN;
+    }
+    let r = reduce2(x).abs();
+    if r == 0.5 {
+        // 7.5.1: cospi(n + 0.5) is +0.
+        return 0.0;
+    }
+    // cos(pi r) = -cos(pi (1 - r)); cos(pi r) = sin(pi (1/2 - r)).
+    let (r, s) = if r > 0.5 { (1.0 - r, -1.0) } else { (r, 1.0) };
+    s * if r <= 0.25 {
+        cos_pi_small(r)
+    } else {
+        sin_pi_small(0.5 - r)
+    }
+}
+
+fn tanpi(x: f64) -> f64 {
+    if !x.is_finite() {
+        return f64::NAN;
+    }
+    let n = x.round();
+    let r = x - n;
+    let odd = (n / 2.0).fract() != 0.0;
+    if r == 0.0 {
+        // 7.5.1: copysign(0, n) for even n, copysign(0, -n) for odd n.
+        return 0.0f64.copysign(if odd { -x } else { x });
+    }
+    if r.abs() == 0.5 {
+        // 7.5.1: tanpi(n + 0.5) is +inf for even n, -inf for odd n (n = floor(x)).
+        let fodd = (x.floor() / 2.0).fract() != 0.0;
+        return if fodd {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+    }
+    // tan has period 1 in x; r in (-1/2, 1/2). The quotient of the two corrected values adds
+    // half an ulp to their errors.
+    if r.abs() <= 0.25 {
+        sin_pi_small(r) / cos_pi_small(r)
+    } else {
+        let q = r.signum() * 0.5 - r;
+        cos_pi_small(q) / sin_pi_small(q)
+    }
+}
+
+/// a / pi with the quotient's rounding and PI's error corrected by the residual.
+fn over_pi(a: f64) -> f64 {
+    if !a.is_finite() || a == 0.0 {
+        return a / PI;
+    }
+    let q = a / PI;
+    let residual = (-q).mul_add(PI, a) - q * PI_LO;
+    q + residual / PI
+}
+
+/// cbrt: glibc's value with one Newton step, the residual r^3 - x computed in double-double.
+fn cbrt(x: f64) -> f64 {
+    let r = x.cbrt();
+    if !r.is_finite() || r == 0.0 || !x.is_normal() || x.abs() > 1e300 {
+        return r;
+    }
+    let r2 = r * r;
+    let r2e = r.mul_add(r, -r2);
+    let r3 = r2 * r;
+    let r3e = r2.mul_add(r, -r3) + r2e * r;
+    let residual = (r3 - x) + r3e;
+    r - residual / (3.0 * r2)
+}
+
+/// 1/sqrt(x) with one Newton step on the residual 1 - x r^2.
+fn rsqrt(x: f64) -> f64 {
+    let r = 1.0 / x.sqrt();
+    if !r.is_finite() || r == 0.0 || !x.is_normal() || !(r * r).is_normal() {
+        return r;
+    }
+    let r2 = r * r;
+    let r2e = r.mul_add(r, -r2);
+    let e = (-x).mul_add(r2, 1.0) - x * r2e;
+    r.mul_add(e / 2.0, r)
+}
+
+/// powr from 7.5.1's list; otherwise pow.
+fn powr(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() || x < 0.0 {
+        return f64::NAN;
+    }
+    if ((x == 0.0 || x.is_infinite()) && y == 0.0) || (x == 1.0 && y.is_infinite()) {
+        return f64::NAN;
+    }
+    if x == 0.0 && y < 0.0 {
+        return f64::INFINITY;
+    }
+    if x == 0.0 {
+        return x;
+    }
+    x.powf(y)
+}
+
+/// The n-th root: pow(|x|, 1/n) (whose 1/n is rounded: an error of |ln x| / n * 2^-53
+/// relative), corrected once by the ratio x / r^n - 1 (r^n by pow, below an ulp, n exact): the
+/// corrected root is off by at most pow's ulp over n plus the final rounding.
+fn rootn(x: f64, n: i32) -> f64 {
+    if n == 0 || (x < 0.0 && n % 2 == 0) || x.is_nan() {
+        return f64::NAN;
+    }
+    if x == 0.0 {
+        return if n < 0 {
+            if n % 2 != 0 {
+                f64::INFINITY.copysign(x)
+            } else {
+                f64::INFINITY
+            }
+        } else {
+            x
+        };
+    }
+    if x.is_infinite() {
+        return if n < 0 { 0.0f64.copysign(x) } else { x };
+    }
+    let a = x.abs();
+    let r = a.powf(1.0 / f64::from(n));
+    let t = r.powf(f64::from(n));
+    let corrected = if t.is_normal() && r.is_normal() && a.is_normal() {
+        let c = (t / a - 1.0) / f64::from(n);
+        (-r).mul_add(c, r)
+    } else {
+        r
+    };
+    corrected.copysign(x)
+}
+
+fn maxmag(a: f64, b: f64) -> f64 {
+    if a.abs() > b.abs() {
+        a
+    } else if b.abs() > a.abs() {
+        b
+    } else {
+        fmax(a, b)
+    }
+}
+
+fn minmag(a: f64, b: f64) -> f64 {
+    if a.abs() < b.abs() {
+        a
+    } else if b.abs() < a.abs() {
+        b
+    } else {
+        fmin(a, b)
+    }
+}
+
+fn fmax(a: f64, b: f64) -> f64 {
+    a.max(b)
+}
+
+fn fmin(a: f64, b: f64) -> f64 {
+    a.min(b)
+}
+
+fn nextafter(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        return f64::NAN;
+    }
+    if x == y {
+        return y;
+    }
+    if y > x {
+        next_up(x)
+    } else {
+        next_down(x)
+    }
+}
+
+fn lgamma_r(x: f64) -> (f64, i32) {
+    let mut s = 0;
+    // SAFETY: a C library function writing one int.
+    let r = unsafe { c::lgamma_r(x, &mut s) };
+    // 7.5.1: lgamma_r "returns 0 in signp if x is zero or a negative integer".
+    if x == 0.0 || (x < 0.0 && x.fract() == 0.0) {
+        s = 0;
+    }
+    (r, s)
+}
+
+fn remquo(x: f64, y: f64) -> (f64, i32) {
+    // 7.5.1: a NaN and 0 in quo for x infinite, y zero, or a NaN argument.
+    if x.is_infinite() || y == 0.0 || x.is_nan() || y.is_nan() {
+        return (f64::NAN, 0);
+    }
+    // SAFETY: a pure C library function (exact).
+    let r = unsafe { c::remainder(x, y) };
+    // 6.15.2: quo holds the lower seven bits of the integral quotient, with the sign of x/y.
+    // |x| reduced modulo 128 |y| (exact: fmod is) keeps the quotient's low seven bits; the
+    // quotient of the reduced value then fits easily in a double.
+    let (ax, ay) = (x.abs(), y.abs());
+    let m = 128.0 * ay;
+    let xm = if m.is_finite() { ax % m } else { ax };
+    // SAFETY: as above.
+    let rm = unsafe { c::remainder(xm, ay) };
+    let k = ((xm - rm) / ay).round() as i64 % 128;
+    let k = k as i32;
+    (r, if (x < 0.0) != (y < 0.0) { -k } else { k })
+}
+
+/// frexp from the bits: a mantissa in [1/2, 1) and the exponent.
+fn frexp(x: f64) -> (f64, i32) {
+    if x == 0.0 || !x.is_finite() {
+        // 7.5.1: frexp(±inf) and frexp(NaN) store 0; C99 F.9.3.4: frexp(±0) = ±0, 0.
+        return (x, 0);
+    }
+    let (scaled, bias) = if x.is_normal() {
+        (x, 0)
+    } else {
+        (x * pow2(64), 64)
+    };
+    let e = ((scaled.to_bits() >> 52) & 0x7ff) as i32 - 1022;
+    let m = f64::from_bits((scaled.to_bits() & !(0x7ff << 52)) | (1022 << 52));
+    (m, e - bias)
+}
+
+/// ldexp, correctly rounded: the exponent of frexp's mantissa moved by n, built from the bits
+/// where the result is normal; below, scaled to 2^-60 of its value exactly and rounded once by
+/// a final multiplication.
+fn ldexp(x: f64, n: i32) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let (m, e) = frexp(x);
+    let exp = i64::from(e) + i64::from(n);
+    if exp > 1024 {
+        return f64::INFINITY.copysign(x);
+    }
+    if exp >= -1021 {
+        // m is in [1/2, 1): biased exponent 1022; the result's is 1022 + exp, in [1, 2046].
+        let bits = (m.to_bits() & !(0x7ff << 52)) | (((1022 + exp) as u64) << 52);
+        return f64::from_bits(bits);
+    }
+    if exp < -1081 {
+        // Below a quarter of the smallest denormal: rounds to a zero of x's sign.
+        return 0.0f64.copysign(x);
+    }
+    m * pow2(exp as i32 + 60) * pow2(-60)
+}
+
+macro_rules! unary {
+    ($label:literal, $bound:expr, $ref_ulps:expr, $r:expr) => {
+        case(
+            $label,
+            concat!($label, "($a)"),
+            Args::X,
+            $bound,
+            $ref_ulps,
+            |a, _, _, _| {
+                let r: fn(f64) -> f64 = $r;
+                want(r(a))
+            },
+        )
+    };
+}
+
+macro_rules! binary {
+    ($label:literal, $bound:expr, $ref_ulps:expr, $r:expr) => {
+        case(
+            $label,
+            concat!($label, "($a, $b)"),
+            Args::Xy,
+            $bound,
+            $ref_ulps,
+            |a, b, _, _| {
+                let r: fn(f64, f64) -> f64 = $r;
+                want(r(a, b))
+            },
+        )
+    };
+}
+
+/// libm-test-ulps lists 1 ulp: glibc's error is below one ulp.
+const GLIBC1: f64 = 1.0;
+
+fn cases() -> Vec<Case> {
+    vec![
+        unary!("acos", 4.0, GLIBC1, |x| x.acos()),
+        unary!("acosh", 4.0, 2.0, |x| x.acosh()),
+        // The *pi inverses: glibc's result (below an ulp, so a relative error below 2^-52,
+        // up to 2 ulps once divided by pi), the division corrected.
+        unary!("acospi", 5.0, 2.0, |x| over_pi(x.acos())),
+        unary!("asin", 4.0, GLIBC1, |x| x.asin()),
+        unary!("asinh", 4.0, 2.0, |x| x.asinh()),
+        unary!("asinpi", 5.0, 2.0, |x| over_pi(x.asin())),
+        unary!("atan", 5.0, GLIBC1, |x| x.atan()),
+        unary!("atanh", 5.0, 2.0, |x| x.atanh()),
+        unary!("atanpi", 5.0, 2.0, |x| over_pi(x.atan())),
+        // One Newton step from glibc's (4 ulps) value: half an ulp and the step's rounding.
+        unary!("cbrt", 2.0, 1.0, cbrt),
+        unary!("ceil", CR, 0.0, |x| x.ceil()),
+        unary!("cos", 4.0, GLIBC1, |x| x.cos()),
+        unary!("cosh", 4.0, 2.0, |x| x.cosh()),
+        // sin or cos of an exactly reduced argument (below an ulp), corrected for pi.
+        unary!("cospi", 4.0, GLIBC1, cospi),
+        // SAFETY (these three): pure C library functions.
+        unary!("erf", 16.0, GLIBC1, |x| unsafe { c::erf(x) }),
+        unary!("erfc", 16.0, 5.0, |x| unsafe { c::erfc(x) }),
+        unary!("exp", 3.0, GLIBC1, |x| x.exp()),
+        unary!("exp2", 3.0, GLIBC1, |x| x.exp2()),
+        // pow(10, x): both exact operands, pow below an ulp.
+        unary!("exp10", 3.0, GLIBC1, |x| 10f64.powf(x)),
+        unary!("expm1", 3.0, GLIBC1, |x| x.exp_m1()),
+        unary!("fabs", 0.0, 0.0, |x| x.abs()),
+        unary!("floor", CR, 0.0, |x| x.floor()),
+        unary!("lgamma", f64::INFINITY, 4.0, |x| lgamma_r(x).0),
+        unary!("log", 3.0, GLIBC1, |x| x.ln()),
+        unary!("log2", 3.0, 2.0, |x| x.log2()),
+        unary!("log10", 3.0, 2.0, |x| x.log10()),
+        unary!("log1p", 2.0, GLIBC1, |x| x.ln_1p()),
+        // SAFETY: a pure C library function (exact).
+        unary!("logb", 0.0, 0.0, |x| unsafe { c::logb(x) }),
+        unary!("rint", CR, 0.0, |x| x.round_ties_even()),
+        unary!("round", CR, 0.0, |x| x.round()),
+        // One Newton step from 1/sqrt(x): about half an ulp.
+        unary!("rsqrt", 2.0, 0.6, rsqrt),
+        unary!("sin", 4.0, GLIBC1, |x| x.sin()),
+        unary!("sinh", 4.0, 2.0, |x| x.sinh()),
+        unary!("sinpi", 4.0, GLIBC1, sinpi),
+        unary!("sqrt", CR, 0.0, |x| x.sqrt()),
+        // glibc's tan is not listed (correctly rounded in its tests); held to an ulp anyway.
+        unary!("tan", 5.0, GLIBC1, |x| x.tan()),
+        unary!("tanh", 5.0, 2.0, |x| x.tanh()),
+        // A quotient of two values below an ulp each, rounded: 2.5 ulps.
+        unary!("tanpi", 6.0, 2.5, tanpi),
+        // SAFETY: a pure C library function.
+        unary!("tgamma", 16.0, 9.0, |x| unsafe { c::tgamma(x) }),
+        unary!("trunc", CR, 0.0, |x| x.trunc()),
+        case(
+            "ilogb",
+            "convert_double$w(ilogb($a))",
+            Args::X,
+            0.0,
+            0.0,
+            |a, _, _, _| {
+                // FP_ILOGB0 and FP_ILOGBNAN are INT_MIN in this compiler's predefined macros
+                // (C99 F.9.3.5's choice of values); ilogb(±inf) is INT_MAX.
+                want(if a == 0.0 || a.is_nan() {
+                    f64::from(i32::MIN)
+                } else if a.is_infinite() {
+                    f64::from(i32::MAX)
+                } else {
+                    // SAFETY: a pure C library function.
+                    unsafe { c::logb(a) }
+                })
+            },
+        ),
+        case(
+            "nan",
+            "nan(as_ulong$w($a))",
+            Args::X,
+            0.0,
+            0.0,
+            // 6.15.2: nan(nancode) "returns a quiet NaN".
+            |_, _, _, _| want(f64::NAN),
+        ),
+        // atan2 is not listed by glibc (correctly rounded in its tests): one ulp anyway.
+        binary!("atan2", 6.0, GLIBC1, |y, x| y.atan2(x)),
+        binary!("atan2pi", 6.0, 2.0, |y, x| over_pi(y.atan2(x))),
+        binary!("copysign", 0.0, 0.0, |x, y| x.copysign(y)),
+        binary!("fdim", CR, 0.0, |x, y| if x.is_nan() || y.is_nan() {
+            f64::NAN
+        } else if x > y {
+            x - y
+        } else {
+            0.0
+        }),
+        zeros_either(binary!("fmax", 0.0, 0.0, fmax)),
+        zeros_either(binary!("fmin", 0.0, 0.0, fmin)),
+        binary!("fmod", 0.0, 0.0, |x, y| x % y),
+        binary!("hypot", 4.0, GLIBC1, |x, y| x.hypot(y)),
+        zeros_either(binary!("maxmag", 0.0, 0.0, maxmag)),
+        zeros_either(binary!("minmag", 0.0, 0.0, minmag)),
+        binary!("nextafter", 0.0, 0.0, nextafter),
+        binary!("pow", 16.0, GLIBC1, |x, y| x.powf(y)),
+        binary!("powr", 16.0, GLIBC1, powr),
+        // SAFETY: a pure C library function (exact).
+        binary!("remainder", 0.0, 0.0, |x, y| unsafe { c::remainder(x, y) }),
+        // 7.4, table 68: x / y is correctly rounded for double.
+        case("divide", "$a / $b", Args::Xy, CR, 0.0, |a, b, _, _| {
+            want(a / b)
+        }),
+        case("ldexp", "ldexp($a, $n)", Args::Xn, CR, 0.0, |a, _, _, n| {
+            want(ldexp(a, n))
+        }),
+        // pow with an exact integer exponent: below an ulp.
+        case(
+            "pown",
+            "pown($a, $n)",
+            Args::Xn,
+            16.0,
+            GLIBC1,
+            |a, _, _, n| {
+                // 7.5.1: pown(±0, n) is ±0 for n > 0.
+                want(if a == 0.0 && n > 0 {
+                    a
+                } else {
+                    a.powf(f64::from(n))
+                })
+            },
+        ),
+        case(
+            "rootn",
+            "rootn($a, $n)",
+            Args::Xn,
+            16.0,
+            2.0,
+            |a, _, _, n| want(rootn(a, n)),
+        ),
+        case(
+            "fma",
+            "fma($a, $b, $c)",
+            Args::Xyz,
+            CR,
+            0.0,
+            |a, b, c, _| want(a.mul_add(b, c)),
+        ),
+        case(
+            "mad",
+            "mad($a, $b, $c)",
+            Args::Xyz,
+            CR,
+            0.0,
+            |a, b, c, _| Want {
+                value: a.mul_add(b, c),
+                second: None,
+                alt: Some(a * b + c),
+            },
+        ),
+        with_second(
+            case("fract", "fract($a, &t)", Args::X, CR, 0.0, |x, _, _, _| {
+                let fl = x.floor();
+                Want {
+                    value: if x.is_nan() {
+                        x
+                    } else if x.is_infinite() || x == 0.0 {
+                        // 7.5.1: fract(±0) is ±0, fract(±inf) is ±0.
+                        0.0f64.copysign(x)
+                    } else {
+                        // 6.15.2: fmin(x - floor(x), 0x1.fffffffffffffp-1).
+                        (x - fl).min(f64::from_bits(0x3fef_ffff_ffff_ffff))
+                    },
+                    second: Some(fl),
+                    alt: None,
+                }
+            }),
+            "double",
+            0.0,
+        ),
+        with_second(
+            case("modf", "modf($a, &t)", Args::X, 0.0, 0.0, |x, _, _, _| {
+                // 7.5.2: *iptr = trunc(x); copysign(isinf(x) ? 0 : x - *iptr, x).
+                let t = x.trunc();
+                Want {
+                    value: (if x.is_infinite() { 0.0 } else { x - t }).copysign(x),
+                    second: Some(t),
+                    alt: None,
+                }
+            }),
+            "double",
+            0.0,
+        ),
+        with_second(
+            case("frexp", "frexp($a, &t)", Args::X, 0.0, 0.0, |x, _, _, _| {
+                let (m, e) = frexp(x);
+                Want {
+                    value: m,
+                    second: Some(f64::from(e)),
+                    alt: None,
+                }
+            }),
+            "int",
+            0.0,
+        ),
+        with_second(
+            case(
+                "sincos",
+                "sincos($a, &t)",
+                Args::X,
+                4.0,
+                GLIBC1,
+                |x, _, _, _| Want {
+                    value: x.sin(),
+                    second: Some(x.cos()),
+                    alt: None,
+                },
+            ),
+            "double",
+            4.0 - GLIBC1,
+        ),
+        with_second(
+            case(
+                "remquo",
+                "remquo($a, $b, &t)",
+                Args::Xy,
+                0.0,
+                0.0,
+                |a, b, _, _| {
+                    let (r, q) = remquo(a, b);
+                    Want {
+                        value: r,
+                        second: Some(f64::from(q)),
+                        alt: None,
+                    }
+                },
+            ),
+            "int",
+            0.0,
+        ),
+        with_second(
+            case(
+                "lgamma_r",
+                "lgamma_r($a, &t)",
+                Args::X,
+                f64::INFINITY,
+                4.0,
+                |a, _, _, _| {
+                    let (r, s) = lgamma_r(a);
+                    Want {
+                        value: r,
+                        second: Some(f64::from(s)),
+                        alt: None,
+                    }
+                },
+            ),
+            "int",
+            0.0,
+        ),
+    ]
+}
+
+/// Random values per function (and per width): half bit patterns, half moderate values.
+const RANDOM: usize = 2_048;
+
+/// The inputs of one case: x, y, z and n columns, a multiple of 4 long.
+fn inputs(c: &Case, seed: u64) -> (Vec<f64>, Vec<f64>, Vec<f64>, Vec<i32>) {
+    let mut rng = Rng::new(seed);
+    let sp = special_f64();
+    let (mut x, mut y, mut z, mut n) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let ints = [
+        0,
+        1,
+        -1,
+        2,
+        -2,
+        3,
+        -3,
+        4,
+        5,
+        -7,
+        10,
+        53,
+        -64,
+        1023,
+        -1074,
+        1100,
+        -2100,
+        i32::MAX,
+        i32::MIN,
+    ];
+    match c.args {
+        Args::X => x.extend(&sp),
+        Args::Xy | Args::Xyz => {
+            for (i, &a) in sp.iter().enumerate() {
+                for (j, &b) in sp.iter().enumerate() {
+                    // Every pair among the first values (zeros, infinities, NaN, extremes,
+                    // denormals), a third of the rest.
+                    if i < 16 || j < 16 || (i + j) % 3 == 0 {
+                        x.push(a);
+                        y.push(b);
+                    }
+                }
+            }
+        }
+        Args::Xn => {
+            for &a in &sp {
+                for &k in &ints {
+                    x.push(a);
+                    n.push(k);
+                }
+            }
+        }
+    }
+    for i in 0..RANDOM {
+        x.push(random_f64(&mut rng, i));
+        match c.args {
+            Args::X => {}
+            Args::Xy => y.push(random_f64(&mut rng, i)),
+            Args::Xyz => {
+                y.push(random_f64(&mut rng, i));
+                z.push(random_f64(&mut rng, i + 1));
+            }
+            Args::Xn => n.push(if i % 3 == 0 {
+                rng.next() as i32
+            } else {
+                rng.below(81) as i32 - 40
+            }),
+        }
+    }
+    let len = x.len().div_ceil(4) * 4;
+    x.resize(len, 1.0);
+    for v in [&mut y, &mut z] {
+        v.resize(len, 1.0);
+    }
+    n.resize(len, 1);
+    (x, y, z, n)
+}
+
+/// The kernel for one case and vector width.
+fn source(c: &Case, width: u32) -> String {
+    let v = |t: &str| {
+        if width == 1 {
+            t.to_string()
+        } else {
+            format!("{t}{width}")
+        }
+    };
+    let load = |x: &str| {
+        if width == 1 {
+            format!("{x}[i]")
+        } else {
+            format!("vload{width}(i, {x})")
+        }
+    };
+    let store = |x: &str, e: &str| {
+        if width == 1 {
+            format!("{x}[i] = {e};")
+        } else {
+            format!("vstore{width}({e}, i, {x});")
+        }
+    };
+    let w = if width == 1 {
+        String::new()
+    } else {
+        width.to_string()
+    };
+    let expr = c
+        .expr
+        .replace("$a", &load("a"))
+        .replace("$b", &load("b"))
+        .replace("$c", &load("c"))
+        .replace("$n", &load("n"))
+        .replace("$w", &w);
+    format!(
+        "kernel void k(global double* o, global {s}* p, global const double* a, \
+         global const double* b, global const double* c, global const int* n) {{\n\
+         size_t i = get_global_id(0);\n {tt} t = 0;\n {}\n {}\n}}\n",
+        store("o", &expr),
+        store("p", "t"),
+        s = c.second,
+        tt = v(c.second),
+    )
+}
+
+struct Outcome {
+    max_err: f64,
+    max_at: String,
+    failures: Vec<String>,
+}
+
+fn check(c: &Case, runner: &Runner, seed: u64) -> Outcome {
+    let (x, y, z, n) = inputs(c, seed);
+    let len = x.len();
+    let mut out = Outcome {
+        max_err: 0.0,
+        max_at: String::new(),
+        failures: Vec::new(),
+    };
+    // What the result may be off by, once the reference's own error is allowed for.
+    let allowed = c.bound - c.ref_ulps;
+    let second_allowed = if c.second_bound > 0.0 {
+        c.second_bound
+    } else {
+        0.0
+    };
+    for width in [1u32, 4] {
+        let program = runner.build(&source(c, width), "");
+        let mut bufs = vec![
+            vec![0u8; len * 8],
+            vec![0u8; len * 8],
+            bytes(&x),
+            bytes(&y),
+            bytes(&z),
+            bytes(&n),
+        ];
+        runner.run(&program, "k", &mut bufs, len / width as usize);
+        let got: Vec<f64> = values(&bufs[0]);
+        let second_f: Vec<f64> = values(&bufs[1]);
+        let second_i: Vec<i32> = values(&bufs[1]);
+        for i in 0..len {
+            let (a, b, cc, k) = (x[i], y[i], z[i], n[i]);
+            let w = (c.reference)(a, b, cc, k);
+            let mut err = ulp_error(got[i], w.value);
+            if c.zeros_either && a == 0.0 && b == 0.0 && got[i] == 0.0 {
+                err = 0.0;
+            }
+            if let Some(alt) = w.alt {
+                err = err.min(ulp_error(got[i], alt));
+            }
+            let second_err = match w.second {
+                None => 0.0,
+                Some(s) if c.second == "int" => {
+                    if f64::from(second_i[i]) == s {
+                        0.0
+                    } else {
+                        f64::INFINITY
+                    }
+                }
+                Some(s) => ulp_error(second_f[i], s),
+            };
+            let at = || {
+                let args = match c.args {
+                    Args::X => format!("{a:e} ({:#x})", a.to_bits()),
+                    Args::Xy => format!("{a:e}, {b:e}"),
+                    Args::Xyz => format!("{a:e}, {b:e}, {cc:e}"),
+                    Args::Xn => format!("{a:e}, {k}"),
+                };
+                let second = match w.second {
+                    None => String::new(),
+                    Some(s) if c.second == "int" => format!("; second {} want {s}", second_i[i]),
+                    Some(s) => format!("; second {:e} want {s:e}", second_f[i]),
+                };
+                format!(
+                    "{}({args}) width {width}: got {:e} ({:#x}), want {:e}{second}",
+                    c.label,
+                    got[i],
+                    got[i].to_bits(),
+                    w.value
+                )
+            };
+            if err.is_finite() && err > out.max_err {
+                out.max_err = err;
+                out.max_at = at();
+            }
+            // Without a bound, only prescribed values (NaN, zeros, infinities) are checked.
+            let fails = if c.bound.is_infinite() {
+                err.is_infinite()
+            } else {
+                err > allowed
+            };
+            if fails || second_err > second_allowed {
+                if out.failures.len() < 8 {
+                    out.failures.push(at());
+                } else if out.failures.len() == 8 {
+                    out.failures.push("...".into());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Run with `--nocapture` to see each function's largest error; `BUILTINS_ONLY=<label>` checks
+/// one function.
+#[test]
+fn double_math_builtins_meet_their_ulp_bounds() {
+    let runner = Runner::new();
+    let mut problems = Vec::new();
+    let only = std::env::var("BUILTINS_ONLY").ok();
+    for (k, c) in cases().iter().enumerate() {
+        if only.as_deref().is_some_and(|o| o != c.label) {
+            continue;
+        }
+        let o = check(c, &runner, 0xd0b1e + k as u64);
+        let bound = if c.bound.is_infinite() {
+            "none".to_string()
+        } else {
+            format!("{} - reference {}", c.bound, c.ref_ulps)
+        };
+        println!(
+            "{:<10} max {:>9.4} ulp vs reference (bound {bound}) at {}",
+            c.label, o.max_err, o.max_at
+        );
+        let gap = KNOWN_GAPS.iter().find(|g| g.0 == c.label);
+        match (o.failures.is_empty(), gap) {
+            (true, None) | (false, Some(_)) => {}
+            (true, Some((_, why))) => problems.push(format!(
+                "{} meets its bound now; remove it from KNOWN_GAPS ({why})",
+                c.label
+            )),
+            (false, None) => problems.push(o.failures.join("\n")),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// The references' own checks: the exact helpers agree with the host where the host is exact,
+/// and the corrected references land within their stated error on values with known results.
+#[test]
+fn references_are_what_they_claim() {
+    for x in special_f64() {
+        let (m, e) = frexp(x);
+        if x.is_finite() && x != 0.0 {
+            assert!((0.5..1.0).contains(&m.abs()), "frexp({x:e}) = {m:e}");
+            assert_eq!(ldexp(m, e), x, "frexp/ldexp of {x:e}");
+        }
+    }
+    assert_eq!(ldexp(1.0, -1074), f64::from_bits(1));
+    assert_eq!(ldexp(1.5, -1074), f64::from_bits(2));
+    // (2 - 2^-52) 2^-1075 rounds up to 2^-1074; half of that rounds to even, zero.
+    assert_eq!(ldexp(f64::MAX, -2098), f64::from_bits(1));
+    assert_eq!(ldexp(f64::MAX, -2099), 0.0);
+    assert_eq!(ldexp(f64::from_bits(1), 2097), pow2(1023));
+    assert_eq!(cbrt(27.0), 3.0);
+    assert_eq!(cbrt(-0.125), -0.5);
+    assert_eq!(rsqrt(4.0), 0.5);
+    assert_eq!(rootn(1024.0, 10), 2.0);
+    assert_eq!(rootn(-243.0, 5), -3.0);
+    assert_eq!(sinpi(0.5), 1.0);
+    assert_eq!(sinpi(-1.5), 1.0);
+    assert_eq!(cospi(1.0), -1.0);
+    // Values known to more digits than a double holds (1/6 and 1/3 are not doubles: the
+    // exact results for the doubles nearest them are within an ulp of 1/2).
+    let close = |got: f64, want: f64, ulps: f64| (got - want).abs() <= ulps * ulp(want);
+    assert!(close(sinpi(1.0 / 6.0), 0.5, 1.0));
+    assert!(close(cospi(1.0 / 3.0), 0.5, 1.0));
+    assert!(close(sinpi(0.25), std::f64::consts::FRAC_1_SQRT_2, 1.0));
+    assert!(close(
+        cospi(1e6 + 0.25),
+        std::f64::consts::FRAC_1_SQRT_2,
+        1.0
+    ));
+    assert!(close(over_pi(std::f64::consts::FRAC_PI_3), 1.0 / 3.0, 1.0));
+    assert!(close(tanpi(0.25), 1.0, 2.5) && close(tanpi(-0.75), 1.0, 2.5));
+    assert!(close(tanpi(1.0 / 3.0), 3f64.sqrt(), 2.5));
+    assert_eq!(over_pi(PI), 1.0);
+    assert_eq!(remquo(7.0, 2.0), (-1.0, 4));
+    assert!(remquo(-1e300, 3.0).1.abs() < 128);
+}
+/// The values 7.5.1 (and C99 F.9, which it extends) prescribe, checked exactly: a case is the
+/// body of a kernel reading `a[0]`, `b[0]`, `n[0]` and writing `o[0]` (and `o[1]` for a
+/// second result), the inputs, and the expected results (NaN: any NaN).
+#[test]
+fn prescribed_special_values_are_exact_for_double() {
+    const INF: f64 = f64::INFINITY;
+    const NAN: f64 = f64::NAN;
+    let v = |e: &'static str| format!("o[0] = {e};");
+    let two =
+        |e: &'static str, t: &'static str| format!("{t} t = 7; o[0] = {e}; o[1] = (double)t;");
+    // (body, a, b, n, o[0], o[1])
+    let mut cases: Vec<(String, f64, f64, i32, f64, f64)> = Vec::new();
+    let mut one = |e: &'static str, a: f64, b: f64, n: i32, want: f64| {
+        cases.push((v(e), a, b, n, want, 0.0));
+    };
+    for s in [1.0f64, -1.0] {
+        let z = 0.0f64.copysign(s);
+        one("asinpi(a[0])", z, 0.0, 0, z);
+        one("atanpi(a[0])", z, 0.0, 0, z);
+        one("atanpi(a[0])", INF * s, 0.0, 0, 0.5 * s);
+        one("atan2pi(a[0], b[0])", z, -0.0, 0, s);
+        one("atan2pi(a[0], b[0])", z, 0.0, 0, z);
+        one("atan2pi(a[0], b[0])", z, -2.0, 0, s);
+        one("atan2pi(a[0], b[0])", z, 2.0, 0, z);
+        one("atan2pi(a[0], b[0])", -3.0, z, 0, -0.5);
+        one("atan2pi(a[0], b[0])", 3.0, z, 0, 0.5);
+        one("atan2pi(a[0], b[0])", 5.0 * s, -INF, 0, s);
+        one("atan2pi(a[0], b[0])", 5.0 * s, INF, 0, z);
+        one("atan2pi(a[0], b[0])", INF * s, 7.0, 0, 0.5 * s);
+        one("atan2pi(a[0], b[0])", INF * s, -INF, 0, 0.75 * s);
+        one("atan2pi(a[0], b[0])", INF * s, INF, 0, 0.25 * s);
+        one("cospi(a[0])", z, 0.0, 0, 1.0);
+        one("pow(a[0], b[0])", z, -INF, 0, INF);
+        one("pown(a[0], n[0])", z, 0.0, -3, INF * s);
+        one("pown(a[0], n[0])", z, 0.0, -2, INF);
+        one("pown(a[0], n[0])", z, 0.0, 2, z);
+        one("pown(a[0], n[0])", z, 0.0, 3, z);
+        one("powr(a[0], b[0])", 2.0, z, 0, 1.0);
+        one("powr(a[0], b[0])", z, -1.0, 0, INF);
+        one("powr(a[0], b[0])", z, -INF, 0, INF);
+        one("powr(a[0], b[0])", z, 2.0, 0, z);
+        one("powr(a[0], b[0])", z, z, 0, NAN);
+        one("powr(a[0], b[0])", INF, z, 0, NAN);
+        one("powr(a[0], b[0])", 1.0, INF * s, 0, NAN);
+        one("rootn(a[0], n[0])", z, 0.0, -3, INF * s);
+        one("rootn(a[0], n[0])", z, 0.0, -2, INF);
+        one("rootn(a[0], n[0])", z, 0.0, 2, z);
+        one("rootn(a[0], n[0])", z, 0.0, 3, z);
+        one("sinpi(a[0])", z, 0.0, 0, z);
+        one("sinpi(a[0])", 3.0 * s, 0.0, 0, z);
+        one("sinpi(a[0])", INF * s, 0.0, 0, NAN);
+        one("tanpi(a[0])", z, 0.0, 0, z);
+        one("tanpi(a[0])", INF * s, 0.0, 0, NAN);
+        one("tanpi(a[0])", 2.0 * s, 0.0, 0, z);
+        one("tanpi(a[0])", 3.0 * s, 0.0, 0, -z);
+        one("cospi(a[0])", INF * s, 0.0, 0, NAN);
+        one("fmod(a[0], b[0])", z, NAN, 0, NAN);
+        one("nextafter(a[0], b[0])", -z, s, 0, f64::from_bits(1) * s);
+        one(
+            "pown(a[0], n[0])",
+            [0.0, NAN, INF][(s > 0.0) as usize + 1],
+            0.0,
+            0,
+            1.0,
+        );
+    }
+    one("pown(a[0], n[0])", 0.0, 0.0, 0, 1.0);
+    one("acospi(a[0])", 1.0, 0.0, 0, 0.0);
+    one("acospi(a[0])", 1.5, 0.0, 0, NAN);
+    one("asinpi(a[0])", -1.5, 0.0, 0, NAN);
+    one("ceil(a[0])", -0.5, 0.0, 0, -0.0);
+    one("cospi(a[0])", 2.5, 0.0, 0, 0.0);
+    one("cospi(a[0])", -3.5, 0.0, 0, 0.0);
+    one("exp10(a[0])", -INF, 0.0, 0, 0.0);
+    one("exp10(a[0])", INF, 0.0, 0, INF);
+    one("fdim(a[0], b[0])", 1.0, NAN, 0, NAN);
+    one("fdim(a[0], b[0])", NAN, 1.0, 0, NAN);
+    one("powr(a[0], b[0])", 1.0, 5.0, 0, 1.0);
+    one("powr(a[0], b[0])", -1.0, 2.0, 0, NAN);
+    one("powr(a[0], b[0])", 2.0, NAN, 0, NAN);
+    one("powr(a[0], b[0])", NAN, 1.0, 0, NAN);
+    one("rint(a[0])", -0.5, 0.0, 0, -0.0);
+    one("rint(a[0])", -0.25, 0.0, 0, -0.0);
+    one("rootn(a[0], n[0])", -8.0, 0.0, 2, NAN);
+    one("rootn(a[0], n[0])", 8.0, 0.0, 0, NAN);
+    one("round(a[0])", -0.4, 0.0, 0, -0.0);
+    one("tanpi(a[0])", 2.5, 0.0, 0, INF);
+    one("tanpi(a[0])", 3.5, 0.0, 0, -INF);
+    one("tanpi(a[0])", -0.5, 0.0, 0, -INF);
+    one("trunc(a[0])", -0.5, 0.0, 0, -0.0);
+    // 6.15.2: nan(nancode) "returns a quiet NaN".
+    one("nan((ulong)n[0])", 0.0, 0.0, 0, NAN);
+    one("nan((ulong)n[0])", 0.0, 0.0, 12345, NAN);
+    // C99 F.9: values the host's references meet too, checked exactly here.
+    one("exp(a[0])", -INF, 0.0, 0, 0.0);
+    one("log(a[0])", -0.0, 0.0, 0, -INF);
+    one("sqrt(a[0])", -0.0, 0.0, 0, -0.0);
+    one("rsqrt(a[0])", 0.0, 0.0, 0, INF);
+    one("sin(a[0])", -0.0, 0.0, 0, -0.0);
+    one("tan(a[0])", -0.0, 0.0, 0, -0.0);
+    one("cbrt(a[0])", -0.0, 0.0, 0, -0.0);
+    one("expm1(a[0])", -0.0, 0.0, 0, -0.0);
+    one("log1p(a[0])", -1.0, 0.0, 0, -INF);
+    one("tgamma(a[0])", -0.0, 0.0, 0, -INF);
+    one("tgamma(a[0])", -2.0, 0.0, 0, NAN);
+    one("hypot(a[0], b[0])", INF, NAN, 0, INF);
+    one("pow(a[0], b[0])", -1.0, INF, 0, 1.0);
+    one("pow(a[0], b[0])", NAN, 0.0, 0, 1.0);
+    one("atan2(a[0], b[0])", -0.0, -0.0, 0, -std::f64::consts::PI);
+    one("fmod(a[0], b[0])", -0.0, 3.0, 0, -0.0);
+    one("remainder(a[0], b[0])", 5.0, 2.0, 0, 1.0);
+    one("ldexp(a[0], n[0])", 1.0, 0.0, -1074, f64::from_bits(1));
+    one("ldexp(a[0], n[0])", 1.0, 0.0, 1024, INF);
+    one("logb(a[0])", 0.0, 0.0, 0, -INF);
+    one("nextafter(a[0], b[0])", f64::MAX, INF, 0, INF);
+    let mut pair = |e: &'static str, t: &'static str, a: f64, b: f64, w0: f64, w1: f64| {
+        cases.push((two(e, t), a, b, 0, w0, w1));
+    };
+    pair("frexp(a[0], &t)", "int", INF, 0.0, INF, 0.0);
+    pair("frexp(a[0], &t)", "int", -INF, 0.0, -INF, 0.0);
+    pair("frexp(a[0], &t)", "int", NAN, 0.0, NAN, 0.0);
+    pair("fract(a[0], &t)", "double", 0.0, 0.0, 0.0, 0.0);
+    pair("fract(a[0], &t)", "double", -0.0, 0.0, -0.0, -0.0);
+    pair("fract(a[0], &t)", "double", INF, 0.0, 0.0, INF);
+    pair("fract(a[0], &t)", "double", -INF, 0.0, -0.0, -INF);
+    pair("fract(a[0], &t)", "double", NAN, 0.0, NAN, NAN);
+    pair("modf(a[0], &t)", "double", INF, 0.0, 0.0, INF);
+    pair("modf(a[0], &t)", "double", -INF, 0.0, -0.0, -INF);
+    pair("modf(a[0], &t)", "double", -2.5, 0.0, -0.5, -2.0);
+    pair("lgamma_r(a[0], &t)", "int", 0.0, 0.0, INF, 0.0);
+    pair("lgamma_r(a[0], &t)", "int", -3.0, 0.0, INF, 0.0);
+    pair("remquo(a[0], b[0], &t)", "int", INF, 1.0, NAN, 0.0);
+    pair("remquo(a[0], b[0], &t)", "int", 1.0, 0.0, NAN, 0.0);
+    pair("remquo(a[0], b[0], &t)", "int", NAN, 1.0, NAN, 0.0);
+    pair("remquo(a[0], b[0], &t)", "int", 1.0, NAN, NAN, 0.0);
+
+    let source: String = cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            format!(
+                "kernel void s{i}(global double* o, global const double* a, \
+                 global const double* b, global const int* n) {{ {} }}\n",
+                c.0
+            )
+        })
+        .collect();
+    let runner = Runner::new();
+    let program = runner.build(&source, "");
+    let same = |got: f64, want: f64| {
+        if want.is_nan() {
+            got.is_nan()
+        } else {
+            got.to_bits() == want.to_bits()
+        }
+    };
+    let mut wrong = Vec::new();
+    for (i, (body, a, b, n, w0, w1)) in cases.iter().enumerate() {
+        let mut bufs = vec![
+            bytes(&[0.0f64; 2]),
+            bytes(&[*a]),
+            bytes(&[*b]),
+            bytes(&[*n]),
+        ];
+        runner.run(&program, &format!("s{i}"), &mut bufs, 1);
+        let o: Vec<f64> = values(&bufs[0]);
+        let second = body.contains("t = 7");
+        if !same(o[0], *w0) || (second && !same(o[1], *w1)) {
+            wrong.push(format!(
+                "{body} with a = {a:e}, b = {b:e}, n = {n}: got {:e}, {:e}; want {w0:e}, {w1:e}",
+                o[0], o[1]
+            ));
+        }
+    }
+    println!("{} prescribed values checked", cases.len());
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+/// The functions that write through a pointer (fract, modf, sincos, frexp, lgamma_r, remquo)
+/// accept `global`, `local` and `private` pointers (6.15.2); through each, every vector width
+/// stores the same results, lane by lane, as through a private variable (checked against the
+/// references above).
+#[test]
+fn double_pointer_results_go_to_every_address_space() {
+    let fns: [(&str, &str, &str); 6] = [
+        ("fract", "double", "fract(X, P)"),
+        ("modf", "double", "modf(X, P)"),
+        ("sincos", "double", "sincos(X, P)"),
+        ("frexp", "int", "frexp(X, P)"),
+        ("lgamma_r", "int", "lgamma_r(X, P)"),
+        ("remquo", "int", "remquo(X, Y, P)"),
+    ];
+    let runner = Runner::new();
+    let mut rng = Rng::new(0xadd);
+    let mut x = special_f64();
+    while x.len() < 2400 {
+        x.push(random_f64(&mut rng, x.len()));
+    }
+    let y: Vec<f64> = x
+        .iter()
+        .map(|_| {
+            (1.0 + (rng.next() >> 12) as f64 / (1u64 << 52) as f64) * pow2(rng.below(9) as i32 - 4)
+        })
+        .collect();
+    let n = x.len();
+    let mut source = String::new();
+    for (name, second, expr) in fns {
+        for w in [1usize, 3, 4, 16] {
+            let (ft, st) = if w == 1 {
+                ("double".to_string(), second.to_string())
+            } else {
+                (format!("double{w}"), format!("{second}{w}"))
+            };
+            let (ld, sto) = if w == 1 {
+                ("X[i]".to_string(), "X[i] = V;".to_string())
+            } else {
+                (format!("vload{w}(i, X)"), format!("vstore{w}(V, i, X);"))
+            };
+            let call = |p: &str| {
+                expr.replace('X', &ld.replace('X', "a"))
+                    .replace('Y', &ld.replace('X', "b"))
+                    .replace('P', p)
+            };
+            let store = |buf: &str, v: &str| sto.replace('X', buf).replace('V', v);
+            // Through a global pointer (g is a buffer of the vector type), through local
+            // memory, and through a private variable.
+            source += &format!(
+                "kernel void {name}_{w}(global double* o, global {st}* g, global {second}* gs, \
+                 global double* ol, global {second}* ls, global double* op, global {second}* ps, \
+                 global const double* a, global const double* b) {{\n\
+                 size_t i = get_global_id(0);\n\
+                 {ft} r = {};\n {}\n {}\n\
+                 local {st} tmp[64];\n size_t l = get_local_id(0);\n\
+                 r = {};\n {}\n {}\n\
+                 {st} t;\n r = {};\n {}\n {}\n}}\n",
+                call("&g[i]"),
+                store("o", "r"),
+                store("gs", "g[i]"),
+                call("&tmp[l]"),
+                store("ol", "r"),
+                store("ls", "tmp[l]"),
+                call("&t"),
+                store("op", "r"),
+                store("ps", "t"),
+            );
+        }
+    }
+    let program = runner.build(&source, "");
+    let mut wrong = Vec::new();
+    for (name, second, _) in fns {
+        for w in [1usize, 3, 4, 16] {
+            // The global vector buffer: 3-wide vectors take 4 elements of room.
+            let stride = if w == 3 { 4 } else { w };
+            let mut bufs = vec![
+                vec![0u8; n * 8],
+                vec![0u8; n / w * stride * 8],
+                vec![0u8; n * 8],
+                vec![0u8; n * 8],
+                vec![0u8; n * 8],
+                vec![0u8; n * 8],
+                vec![0u8; n * 8],
+                bytes(&x),
+                bytes(&y),
+            ];
+            runner.run(&program, &format!("{name}_{w}"), &mut bufs, n / w);
+            let same = |p: &[u8], q: &[u8]| {
+                let (p, q): (Vec<u64>, Vec<u64>) = (values(p), values(q));
+                p.iter().zip(&q).all(|(&u, &v)| {
+                    u == v || (f64::from_bits(u).is_nan() && f64::from_bits(v).is_nan())
+                })
+            };
+            // Second results of int type compare as bytes.
+            let same2 = |p: &[u8], q: &[u8]| if second == "int" { p == q } else { same(p, q) };
+            if !same(&bufs[0], &bufs[5]) || !same2(&bufs[2], &bufs[6]) {
+                wrong.push(format!(
+                    "{name} width {w}: through global differs from private"
+                ));
+            }
+            if !same(&bufs[3], &bufs[5]) || !same2(&bufs[4], &bufs[6]) {
+                wrong.push(format!(
+                    "{name} width {w}: through local differs from private"
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
