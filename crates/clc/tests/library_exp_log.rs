@@ -18,20 +18,10 @@ mod c {
     extern "C" {
         pub fn exp(x: f64) -> f64;
         pub fn exp2(x: f64) -> f64;
-        pub fn exp10(x: f64) -> f64;
-        pub fn expm1(x: f64) -> f64;
         pub fn log(x: f64) -> f64;
         pub fn log2(x: f64) -> f64;
-        pub fn log10(x: f64) -> f64;
-        pub fn log1p(x: f64) -> f64;
         pub fn pow(x: f64, y: f64) -> f64;
         pub fn hypot(x: f64, y: f64) -> f64;
-        pub fn sinh(x: f64) -> f64;
-        pub fn cosh(x: f64) -> f64;
-        pub fn tanh(x: f64) -> f64;
-        pub fn asinh(x: f64) -> f64;
-        pub fn acosh(x: f64) -> f64;
-        pub fn atanh(x: f64) -> f64;
     }
 }
 
@@ -146,15 +136,23 @@ impl Rng {
 struct Worst {
     name: &'static str,
     bound: f64,
+    /// What is asserted: the bound, less an ulp where the reference may be an ulp off.
+    allowed: f64,
     max: f64,
     at: String,
 }
 
 impl Worst {
+    /// Against a host reference (within an ulp of the exact value): bound - 1 is asserted.
     fn new(name: &'static str, bound: f64) -> Worst {
+        Worst::exact_reference(name, bound, bound - 1.0)
+    }
+    /// Against a reference far more precise than an ulp: `allowed` is asserted.
+    fn exact_reference(name: &'static str, bound: f64, allowed: f64) -> Worst {
         Worst {
             name,
             bound,
+            allowed,
             max: 0.0,
             at: String::new(),
         }
@@ -165,20 +163,20 @@ impl Worst {
             self.at = at();
         }
     }
-    /// Prints the largest error and asserts it within the bound less the reference's ulp.
+    /// Prints the largest error and asserts it within what is allowed.
     fn check(&self) {
         println!(
             "{:8} max error {:.3} ulp (bound {}) at {}",
             self.name, self.max, self.bound, self.at
         );
         assert!(
-            self.max <= self.bound - 1.0,
-            "{}: {} ulp at {} (table 68 allows {}; {} against a reference within 1 ulp)",
+            self.max <= self.allowed,
+            "{}: {} ulp at {} (table 68 allows {}; {} is asserted here)",
             self.name,
             self.max,
             self.at,
             self.bound,
-            self.bound - 1.0
+            self.allowed
         );
     }
 }
@@ -195,6 +193,290 @@ fn unary(name: &'static str, bound: f64, reference: fn(f64) -> f64, inputs: &[f6
         });
     }
     w.check();
+}
+
+/// Double-double arithmetic (about 104 good bits) for the references the host library
+/// lacks or gives with more than half an ulp of error (exp10, log10, expm1, log1p and the
+/// hyperbolic functions). A value is `Dd` times 2^k where a function may overflow or
+/// underflow double.
+mod dd {
+    #[derive(Clone, Copy, Debug)]
+    pub struct Dd(pub f64, pub f64);
+
+    pub const LN2: Dd = Dd(std::f64::consts::LN_2, 2.3190468138462996e-17);
+    pub const LN10: Dd = Dd(std::f64::consts::LN_10, -2.1707562233822494e-16);
+
+    fn two_sum(a: f64, b: f64) -> Dd {
+        let s = a + b;
+        let bb = s - a;
+        Dd(s, (a - (s - bb)) + (b - bb))
+    }
+
+    fn fast(a: f64, b: f64) -> Dd {
+        let s = a + b;
+        Dd(s, b - (s - a))
+    }
+
+    impl Dd {
+        pub fn of(x: f64) -> Dd {
+            Dd(x, 0.0)
+        }
+        pub fn add(self, o: Dd) -> Dd {
+            let s = two_sum(self.0, o.0);
+            let t = two_sum(self.1, o.1);
+            let r = fast(s.0, s.1 + t.0);
+            fast(r.0, r.1 + t.1)
+        }
+        pub fn neg(self) -> Dd {
+            Dd(-self.0, -self.1)
+        }
+        pub fn sub(self, o: Dd) -> Dd {
+            self.add(o.neg())
+        }
+        pub fn mul(self, o: Dd) -> Dd {
+            let p = self.0 * o.0;
+            let e = self.0.mul_add(o.0, -p) + (self.0 * o.1 + self.1 * o.0);
+            fast(p, e)
+        }
+        pub fn div(self, o: Dd) -> Dd {
+            let q1 = self.0 / o.0;
+            let r = self.sub(o.mul(Dd::of(q1)));
+            let q2 = r.0 / o.0;
+            let r = r.sub(o.mul(Dd::of(q2)));
+            let q3 = r.0 / o.0;
+            fast(q1, q2).add(Dd::of(q3))
+        }
+        pub fn scale(self, e: i32) -> Dd {
+            Dd(super::scale(self.0, e), super::scale(self.1, e))
+        }
+        pub fn sqrt(self) -> Dd {
+            // One Newton step from the double root doubles its 53 bits.
+            let y = self.0.sqrt();
+            let r = self.sub(Dd::of(y).mul(Dd::of(y)));
+            Dd::of(y).add(r.div(Dd::of(2.0 * y)))
+        }
+    }
+
+    /// exp(a) as (m, k), the value m 2^k, for |a| below about 1500.
+    pub fn exp(a: Dd) -> (Dd, i32) {
+        let k = (a.0 / LN2.0).round();
+        let r = a.sub(LN2.mul(Dd::of(k)));
+        // exp(r) = exp(r / 2^10)^(2^10), the series to r^20 (far below 2^-110).
+        let sq = if r.0.abs() < 1e-3 { 0 } else { 10 };
+        let s = r.scale(-sq);
+        let mut term = Dd::of(1.0);
+        let mut sum = Dd::of(1.0);
+        for i in 1..=20 {
+            term = term.mul(s).div(Dd::of(f64::from(i)));
+            sum = sum.add(term);
+        }
+        for _ in 0..sq {
+            sum = sum.mul(sum);
+        }
+        (sum, k as i32)
+    }
+
+    /// log(1 + u) for u > -1.
+    pub fn log1p(u: Dd) -> Dd {
+        if u.0.abs() < 0.1 {
+            // 2 atanh(s) with s = u / (2 + u): relative accuracy for small u.
+            let s = u.div(Dd::of(2.0).add(u));
+            let s2 = s.mul(s);
+            let mut pow = s;
+            let mut sum = s;
+            for i in 1..40 {
+                pow = pow.mul(s2);
+                sum = sum.add(pow.div(Dd::of(f64::from(2 * i + 1))));
+            }
+            sum.scale(1)
+        } else {
+            log(Dd::of(1.0).add(u))
+        }
+    }
+
+    /// log(a) for a > 0 in the normal range.
+    pub fn log(a: Dd) -> Dd {
+        let d = a.sub(Dd::of(1.0));
+        if d.0.abs() < 0.1 {
+            return log1p(d);
+        }
+        // One Newton step for exp(y) = a from the double logarithm.
+        let y = Dd::of(a.0.ln());
+        let (m, k) = exp(y.neg());
+        y.add(a.mul(m.scale(k)).sub(Dd::of(1.0)))
+    }
+}
+
+use dd::Dd;
+
+/// The error of `got` in ulps of the exact value m 2^k (m a double-double), measured at the
+/// scale 2^-k so that denormal and overflowing results are measured exactly too.
+fn ulp_error_scaled(got: f64, m: Dd, k: i32) -> f64 {
+    let w = scale(m.0 + m.1, k);
+    if w.is_infinite() || got.is_infinite() || got.is_nan() {
+        return if got == w { 0.0 } else { INF };
+    }
+    let diff = Dd::of(scale(got, -k)).sub(m);
+    (diff.0 + diff.1).abs() / scale(ulp(w), -k)
+}
+
+/// Checks `__cl_{name}_double` against a double-double reference on `inputs`; the bound is
+/// asserted as it stands (the reference's error is far below an ulp).
+fn unary_dd(name: &'static str, bound: f64, reference: fn(f64) -> (Dd, i32), inputs: &[f64]) {
+    let lib_name = format!("__cl_{name}_double");
+    let mut w = Worst::exact_reference(name, bound, bound);
+    for &x in inputs {
+        let got = call1(&lib_name, x);
+        let (m, k) = reference(x);
+        w.add(ulp_error_scaled(got, m, k), || {
+            format!(
+                "x = {x:e} ({:#x}): got {got:e}, want {:e}",
+                x.to_bits(),
+                scale(m.0 + m.1, k)
+            )
+        });
+    }
+    w.check();
+}
+
+fn r_exp10(x: f64) -> (Dd, i32) {
+    dd::exp(dd::LN10.mul(Dd::of(x)))
+}
+
+fn r_log10(x: f64) -> (Dd, i32) {
+    if (x - 1.0).abs() < 0.25 {
+        return (dd::log(Dd::of(x)).div(dd::LN10), 0);
+    }
+    // x = 2^e f with f in [1, 2): log10(x) = (e ln 2 + log f) / ln 10.
+    let e = if x < f64::MIN_POSITIVE {
+        ((scale(x, 64).to_bits() >> 52) & 0x7ff) as i32 - 1023 - 64
+    } else {
+        ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023
+    };
+    let f = scale(x, -e);
+    let l = dd::LN2.mul(Dd::of(f64::from(e))).add(dd::log(Dd::of(f)));
+    (l.div(dd::LN10), 0)
+}
+
+fn r_expm1(x: f64) -> (Dd, i32) {
+    if x.abs() < 0.5 {
+        let mut term = Dd::of(x);
+        let mut sum = term;
+        for i in 2..40 {
+            term = term.mul(Dd::of(x)).div(Dd::of(f64::from(i)));
+            sum = sum.add(term);
+        }
+        return (sum, 0);
+    }
+    let (m, k) = dd::exp(Dd::of(x));
+    (m.sub(Dd::of(pow2(-k))), k)
+}
+
+/// Below 1e-150 in magnitude asinh, atanh, log1p and tanh are x to far better than an
+/// ulp (their next terms are x^2 or x^3 relative), where the double-double forms would
+/// lose the denormals' precision.
+const TINY: f64 = 1e-150;
+
+fn r_log1p(x: f64) -> (Dd, i32) {
+    if x.abs() < TINY {
+        return (Dd::of(x), 0);
+    }
+    (dd::log1p(Dd::of(x)), 0)
+}
+
+/// sinh and cosh of |x| >= 1/2: (e^|x| -+ e^-|x|) / 2 as m 2^k.
+fn r_sinh_cosh(ax: f64, sign: f64) -> (Dd, i32) {
+    let (m, k) = dd::exp(Dd::of(ax));
+    let other = if k < 500 {
+        Dd::of(1.0).div(m).scale(-2 * k)
+    } else {
+        Dd::of(0.0)
+    };
+    (m.add(other.mul(Dd::of(sign))).scale(-1), k)
+}
+
+/// sinh and cosh of |x| < 1/2 from their series.
+fn r_sinh_cosh_series(x: f64) -> (Dd, Dd) {
+    let x2 = Dd::of(x).mul(Dd::of(x));
+    let (mut s, mut c) = (Dd::of(x), Dd::of(1.0));
+    let (mut ts, mut tc) = (Dd::of(x), Dd::of(1.0));
+    for i in 1..20 {
+        let i = f64::from(i);
+        ts = ts.mul(x2).div(Dd::of((2.0 * i) * (2.0 * i + 1.0)));
+        tc = tc.mul(x2).div(Dd::of((2.0 * i - 1.0) * (2.0 * i)));
+        s = s.add(ts);
+        c = c.add(tc);
+    }
+    (s, c)
+}
+
+fn r_sinh(x: f64) -> (Dd, i32) {
+    if x.abs() < 0.5 {
+        return (r_sinh_cosh_series(x).0, 0);
+    }
+    let (m, k) = r_sinh_cosh(x.abs(), -1.0);
+    (m.mul(Dd::of(1f64.copysign(x))), k)
+}
+
+fn r_cosh(x: f64) -> (Dd, i32) {
+    if x.abs() < 0.5 {
+        return (r_sinh_cosh_series(x).1, 0);
+    }
+    r_sinh_cosh(x.abs(), 1.0)
+}
+
+fn r_tanh(x: f64) -> (Dd, i32) {
+    if x.abs() < TINY {
+        return (Dd::of(x), 0);
+    }
+    if x.abs() < 0.5 {
+        let (s, c) = r_sinh_cosh_series(x);
+        return (s.div(c), 0);
+    }
+    // (1 - e^-2|x|) / (1 + e^-2|x|).
+    let (m, k) = dd::exp(Dd::of(-2.0 * x.abs()));
+    let q = if k > -1000 { m.scale(k) } else { Dd::of(0.0) };
+    let t = Dd::of(1.0).sub(q).div(Dd::of(1.0).add(q));
+    (t.mul(Dd::of(1f64.copysign(x))), 0)
+}
+
+fn r_asinh(x: f64) -> (Dd, i32) {
+    if x.abs() < TINY {
+        return (Dd::of(x), 0);
+    }
+    let a = Dd::of(x.abs());
+    // Above 1e150, asinh|x| = log(2|x|) + 1/(4x^2) + ... is log(2|x|) to far below an ulp.
+    let r = if x.abs() > 1e150 {
+        dd::log(a).add(dd::LN2)
+    } else {
+        // log1p(|x| + x^2 / (1 + sqrt(1 + x^2))).
+        let x2 = a.mul(a);
+        let root = Dd::of(1.0).add(x2).sqrt();
+        dd::log1p(a.add(x2.div(Dd::of(1.0).add(root))))
+    };
+    (r.mul(Dd::of(1f64.copysign(x))), 0)
+}
+
+fn r_acosh(x: f64) -> (Dd, i32) {
+    let a = Dd::of(x);
+    let r = if x > 1e150 {
+        dd::log(a).add(dd::LN2)
+    } else {
+        // log1p((x - 1) + sqrt(x^2 - 1)).
+        let root = a.mul(a).sub(Dd::of(1.0)).sqrt();
+        dd::log1p(a.sub(Dd::of(1.0)).add(root))
+    };
+    (r, 0)
+}
+
+fn r_atanh(x: f64) -> (Dd, i32) {
+    if x.abs() < TINY {
+        return (Dd::of(x), 0);
+    }
+    // log1p(2|x| / (1 - |x|)) / 2.
+    let a = Dd::of(x.abs());
+    let r = dd::log1p(a.scale(1).div(Dd::of(1.0).sub(a))).scale(-1);
+    (r.mul(Dd::of(1f64.copysign(x))), 0)
 }
 
 /// Prescribed results, exactly (a NaN matches any NaN).
@@ -543,7 +825,7 @@ fn exponentials_meet_their_bounds() {
             &|r| r.log_uniform(-1074, 0),
         ],
     );
-    unary("exp10", 3.0, |x| unsafe { c::exp10(x) }, &exp10_in);
+    unary_dd("exp10", 3.0, r_exp10, &exp10_in);
     let expm1_in = sample(
         4,
         400,
@@ -555,7 +837,7 @@ fn exponentials_meet_their_bounds() {
             &|r| r.uniform(-50.0, -30.0),
         ],
     );
-    unary("expm1", 3.0, |x| unsafe { c::expm1(x) }, &expm1_in);
+    unary_dd("expm1", 3.0, r_expm1, &expm1_in);
 }
 
 #[test]
@@ -571,7 +853,7 @@ fn logarithms_meet_their_bounds() {
     );
     unary("log", 3.0, |x| unsafe { c::log(x) }, &log_in);
     unary("log2", 3.0, |x| unsafe { c::log2(x) }, &log_in);
-    unary("log10", 3.0, |x| unsafe { c::log10(x) }, &log_in);
+    unary_dd("log10", 3.0, r_log10, &log_in);
     let log1p_in = sample(
         6,
         400,
@@ -583,7 +865,7 @@ fn logarithms_meet_their_bounds() {
             &|r| -1.0 + r.log_uniform(-52, -1).abs(),
         ],
     );
-    unary("log1p", 2.0, |x| unsafe { c::log1p(x) }, &log1p_in);
+    unary_dd("log1p", 2.0, r_log1p, &log1p_in);
 }
 
 #[test]
@@ -625,7 +907,7 @@ fn powers_meet_their_bounds() {
         w.add(ulp_error(got, want), || {
             format!("pow({x:e}, {y:e}): got {got:e}, want {want:e}")
         });
-        if x > 0.0 && i % 3 == 0 {
+        if x > 0.0 && i % 2 == 0 {
             let got = call2("__cl_powr_double_double", x, y);
             wr.add(ulp_error(got, want), || {
                 format!("powr({x:e}, {y:e}): got {got:e}, want {want:e}")
@@ -780,8 +1062,8 @@ fn hyperbolic_functions_meet_their_bounds() {
             &|r| r.uniform(700.0, 710.47),
         ],
     );
-    unary("sinh", 4.0, |x| unsafe { c::sinh(x) }, &sinh_in);
-    unary("cosh", 4.0, |x| unsafe { c::cosh(x) }, &sinh_in);
+    unary_dd("sinh", 4.0, r_sinh, &sinh_in);
+    unary_dd("cosh", 4.0, r_cosh, &sinh_in);
     let tanh_in = sample(
         10,
         400,
@@ -791,7 +1073,7 @@ fn hyperbolic_functions_meet_their_bounds() {
             &|r| r.log_uniform(-1074, 0),
         ],
     );
-    unary("tanh", 5.0, |x| unsafe { c::tanh(x) }, &tanh_in);
+    unary_dd("tanh", 5.0, r_tanh, &tanh_in);
     let asinh_in = sample(
         11,
         400,
@@ -801,7 +1083,7 @@ fn hyperbolic_functions_meet_their_bounds() {
             &|r| r.log_uniform(-30, 30),
         ],
     );
-    unary("asinh", 4.0, |x| unsafe { c::asinh(x) }, &asinh_in);
+    unary_dd("asinh", 4.0, r_asinh, &asinh_in);
     let acosh_in = sample(
         12,
         400,
@@ -811,7 +1093,7 @@ fn hyperbolic_functions_meet_their_bounds() {
             &|r| r.uniform(1.0, 3.0),
         ],
     );
-    unary("acosh", 4.0, |x| unsafe { c::acosh(x) }, &acosh_in);
+    unary_dd("acosh", 4.0, r_acosh, &acosh_in);
     let atanh_in = sample(
         13,
         400,
@@ -824,5 +1106,5 @@ fn hyperbolic_functions_meet_their_bounds() {
             },
         ],
     );
-    unary("atanh", 5.0, |x| unsafe { c::atanh(x) }, &atanh_in);
+    unary_dd("atanh", 5.0, r_atanh, &atanh_in);
 }
