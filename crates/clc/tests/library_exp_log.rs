@@ -781,12 +781,22 @@ fn roots_and_hyperbolic_special_values() {
     u("atanh", -INF, NAN);
 }
 
-/// Random inputs: `count` from each generator.
+/// `count`, times the FERROCL_TEST_SCALE environment variable when set (for a longer
+/// search than the default run's).
+fn scaled(count: usize) -> usize {
+    let k = std::env::var("FERROCL_TEST_SCALE")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(1);
+    count * k.max(1)
+}
+
+/// Random inputs: `count` (scaled) from each generator.
 fn sample(seed: u64, count: usize, gens: &[&dyn Fn(&mut Rng) -> f64]) -> Vec<f64> {
     let mut rng = Rng(seed);
     let mut v = Vec::new();
     for g in gens {
-        for _ in 0..count {
+        for _ in 0..scaled(count) {
             v.push(g(&mut rng));
         }
     }
@@ -873,7 +883,7 @@ fn powers_meet_their_bounds() {
     let mut rng = Rng(7);
     let mut w = Worst::new("pow", 16.0);
     let mut wr = Worst::new("powr", 16.0);
-    for i in 0..2400 {
+    for i in 0..scaled(2400) {
         let (x, y) = match i % 6 {
             // Moderate operands.
             0 => (rng.uniform(0.0, 10.0), rng.uniform(-40.0, 40.0)),
@@ -917,7 +927,7 @@ fn powers_meet_their_bounds() {
     w.check();
     wr.check();
     let mut wn = Worst::new("pown", 16.0);
-    for i in 0..600 {
+    for i in 0..scaled(600) {
         let (x, k) = if i % 2 == 0 {
             (
                 rng.uniform(-30.0, 30.0),
@@ -984,7 +994,7 @@ fn root_error(x: f64, k: i32, y: f64) -> f64 {
 fn roots_meet_their_bounds() {
     let mut rng = Rng(8);
     let mut wc = Worst::new("cbrt", 2.0);
-    for i in 0..1500 {
+    for i in 0..scaled(1500) {
         let x = match i % 3 {
             0 => rng.bits_positive(),
             1 => rng.uniform(0.0, 100.0),
@@ -1001,7 +1011,7 @@ fn roots_meet_their_bounds() {
     }
     wc.check();
     let mut wr = Worst::new("rootn", 16.0);
-    for i in 0..1200 {
+    for i in 0..scaled(1200) {
         let mut k = rng.uniform(-20.0, 21.0).floor() as i32;
         if k == 0 {
             k = 5;
@@ -1018,7 +1028,7 @@ fn roots_meet_their_bounds() {
     }
     wr.check();
     let mut ws = Worst::new("rsqrt", 2.0);
-    for i in 0..1500 {
+    for i in 0..scaled(1500) {
         let x = match i % 3 {
             0 => rng.bits_positive(),
             1 => rng.uniform(0.0, 4.0),
@@ -1031,7 +1041,7 @@ fn roots_meet_their_bounds() {
     }
     ws.check();
     let mut wh = Worst::new("hypot", 4.0);
-    for i in 0..1500 {
+    for i in 0..scaled(1500) {
         let (x, y) = match i % 3 {
             0 => (rng.bits_positive(), rng.bits_positive()),
             1 => (rng.uniform(-10.0, 10.0), rng.uniform(-10.0, 10.0)),

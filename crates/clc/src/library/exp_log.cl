@@ -282,24 +282,33 @@ double __cl_expm1_double(double x) {
     double xc = x > 40.0 ? 40.0 : x;
     xc = xc < -40.0 ? -40.0 : xc;
     double kd = rint(xc * __CL_INV_LN2_32);
-    double r = fma(-kd, __CL_LN2_32_HI, xc) + -kd * __CL_LN2_32_LO;
+    // The result may be as small as r (k = +-1), so r and p are kept to twice double's
+    // precision: r = rh + rl exactly (rh exact), p + p_lo = r + r^2 q.
+    double rh = fma(-kd, __CL_LN2_32_HI, xc);
+    double rl = -kd * __CL_LN2_32_LO;
+    double r = rh + rl;
+    double r_err = (rh - r) + rl;
     double q = fma(r, 1.984126984126984e-4, 1.388888888888889e-3);
     q = fma(r, q, 8.333333333333333e-3);
     q = fma(r, q, 4.1666666666666664e-2);
     q = fma(r, q, 0.16666666666666666);
     q = fma(r, q, 0.5);
-    double p = fma(r * r, q, r);
+    double r2 = r * r;
+    double p = fma(r2, q, r);
+    // r - p is exact (p is within a factor 2 of r).
+    double p_lo = fma(r2, q, r - p) + r_err;
     int k = (int)kd;
     int j = k & 31;
     int n = k >> 5;
     double sc = as_double((long)(n + 1023) << 52);
     double th = __cl_exp2_32_table[2 * j] * sc;
     double tl = __cl_exp2_32_table[2 * j + 1] * sc;
+    // (th + tl)(1 + p + p_lo) - 1 = (th - 1) + th p + (th p_lo + tl (1 + p)).
     double ph = th * p;
-    double pl = fma(th, p, -ph);
+    double pl = fma(th, p, -ph) + fma(th, p_lo, fma(tl, p, tl));
     double2 a = __cl_two_sum(th, -1.0);
     double2 b = __cl_two_sum(a.x, ph);
-    double r1 = b.x + (b.y + (a.y + (pl + tl)));
+    double r1 = b.x + (b.y + (a.y + pl));
     // Above 40, exp(x) - 1 rounds as exp(x) does; below -40 it is -1 rounded.
     r1 = x > 40.0 ? __cl_exp_hilo(x, 0.0) : r1;
     r1 = x < -40.0 ? -1.0 : r1;
@@ -458,9 +467,11 @@ double __cl_half_exp(double ax) {
 
 double __cl_sinh_double(double x) {
     double ax = fabs(x);
-    // |x| <= 1/2: x + x^3/3! + ... + x^17/17! (the next term is below 2^-66 relative).
+    // |x| <= 1: x + x^3/3! + ... + x^21/21! (the next term is below 2^-74 relative).
     double x2 = x * x;
-    double t = fma(x2, 2.8114572543455206e-15, 7.647163731819816e-13);
+    double t = fma(x2, 1.9572941063391263e-20, 8.22063524662433e-18);
+    t = fma(x2, t, 2.8114572543455206e-15);
+    t = fma(x2, t, 7.647163731819816e-13);
     t = fma(x2, t, 1.6059043836821613e-10);
     t = fma(x2, t, 2.505210838544172e-08);
     t = fma(x2, t, 2.7557319223985893e-06);
@@ -468,9 +479,10 @@ double __cl_sinh_double(double x) {
     t = fma(x2, t, 8.333333333333333e-3);
     t = fma(x2, t, 0.16666666666666666);
     double near0 = fma(x * x2, t, x);
+    // Beyond: exp(|x|)/2 - exp(-|x|)/2, the second term at most a sixth of the result.
     double h = __cl_half_exp(ax);
     double far = copysign(h - 0.25 / h, x);
-    double r = ax <= 0.5 ? near0 : far;
+    double r = ax <= 1.0 ? near0 : far;
     return (x != x || ax == __CL_INF_D) ? x : r;
 }
 
@@ -489,7 +501,11 @@ double __cl_tanh_double(double x) {
     double ax = fabs(x);
     // tanh|x| = expm1(2|x|) / (expm1(2|x|) + 2); 1 above 22 (1 - tanh below 2^-62).
     double em = __cl_expm1_double(2.0 * fmin(ax, 22.0));
-    double r = copysign(em / (em + 2.0), x);
+    // em / (em + 2) with the denominator's rounding error and the quotient's corrected.
+    double2 den = __cl_two_sum(em, 2.0);
+    double q = em / den.x;
+    q = q + (fma(-q, den.x, em) - q * den.y) / den.x;
+    double r = copysign(q, x);
     r = ax >= 22.0 ? copysign(1.0, x) : r;
     // tanh(+-0) = +-0; below 2^-28 tanh(x) rounds to x.
     return (ax < 3.725290298461914e-09 || x != x) ? x : r;
@@ -520,16 +536,22 @@ float __cl_asinh_float(float x) { return (float)__cl_asinh_double((double)x); }
 
 double __cl_acosh_double(double x) {
     // Above 2^28: log(2x); from 2: log(2x - 1/(x + sqrt(x^2 - 1)));
-    // below 2: log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact).
+    // below 2: log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact), the sum kept as a
+    // double-double since the root carries the result's leading bits.
     int huge = x > 268435456.0;
     double a = huge ? 2.0 : x;
     double mid = 2.0 * a - 1.0 / (a + sqrt(fma(a, a, -1.0)));
     double t = a - 1.0;
-    double lo_arg = t + sqrt(fma(t, t, 2.0 * t));
-    double2 u = __cl_two_sum(1.0, lo_arg);
+    // w + ew = 2t + t^2 (2t - w is exact, w within a factor 1.5 of 2t).
+    double w = fma(t, t, 2.0 * t);
+    double ew = fma(t, t, 2.0 * t - w);
+    double sq = sqrt(w);
+    double sq_lo = (fma(-sq, sq, w) + ew) / (2.0 * sq);
+    double2 u = __cl_two_sum(t, sq);
+    double2 v = __cl_two_sum(1.0, u.x);
     int small = x < 2.0;
-    double arg = huge ? x : (small ? u.x : mid);
-    double extra = small ? u.y / u.x : 0.0;
+    double arg = huge ? x : (small ? v.x : mid);
+    double extra = small ? (v.y + (u.y + sq_lo)) / v.x : 0.0;
     double2 l = __cl_log_dd(arg, huge ? 1.0 : 0.0, extra);
     double r = l.x + l.y;
     // acosh(1) = +0, acosh(+inf) = +inf, a NaN below 1.
