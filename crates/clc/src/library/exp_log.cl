@@ -36,6 +36,8 @@
 // log10(2) in two parts, the high part with 42 significant bits (e * high exact).
 #define __CL_LOG10_2_HI 0.30102999566395283
 #define __CL_LOG10_2_LO 2.8363394551044964e-14
+// log10(2) rounded to double.
+#define __CL_LOG10_2 0.3010299956639812
 // 32 log2(10).
 #define __CL_LOG2_10_32 106.30169903639559
 #define __CL_DBL_MIN 2.2250738585072014e-308
@@ -200,6 +202,28 @@ double2 __cl_log_dd(double x, double k, double extra) {
     return __cl_fast_two_sum(h.x, lo);
 }
 
+// log(x) as (e, l) with log(x) = e ln 2 + l, to about 2^-50 relative: for x a float's
+// value (finite, positive, a normal double), where the float forms need no more.
+double2 __cl_log_fast(double x) {
+    long bits = as_long(x);
+    int e = (int)((bits >> 52) & 0x7ffL) - 1023;
+    long mbits = (bits & 0x000fffffffffffffL) | 0x3ff0000000000000L;
+    double m = as_double(mbits);
+    int j = ((int)((mbits >> 47) & 31L) + 1) >> 1;
+    int top = j == 16;
+    m = top ? m * 0.5 : m;
+    e = top ? e + 1 : e;
+    j = top ? 0 : j;
+    double c = 1.0 + (double)j * 0.0625;
+    double s = (m - c) / (m + c);
+    // 2 atanh(s) to s^7 (the next term is below 2^-50 relative).
+    double s2 = s * s;
+    double t = fma(s2, 0.2857142857142857, 0.4);
+    t = fma(s2, t, 0.6666666666666666);
+    double l = __cl_log_1_16_table[2 * j] + fma(s * s2, t, 2.0 * s);
+    return (double2)((double)e, l);
+}
+
 // The result of a logarithm for the arguments outside (0, +inf): C99 F.9.3.7 log(+-0) is
 // -inf, log(x < 0) a NaN, log(+inf) = +inf; a NaN stays.
 double __cl_log_special(double x, double r) {
@@ -214,7 +238,10 @@ double __cl_log_double(double x) {
     return __cl_log_special(x, l.x + l.y);
 }
 
-float __cl_log_float(float x) { return (float)__cl_log_double((double)x); }
+float __cl_log_float(float x) {
+    double2 l = __cl_log_fast((double)x);
+    return (float)__cl_log_special((double)x, fma(l.x, __CL_LN2, l.y));
+}
 
 double __cl_log2_double(double x) {
     double4 p = __cl_log_parts(x);
@@ -225,7 +252,11 @@ double __cl_log2_double(double x) {
     return __cl_log_special(x, h.x + (h.y + pl));
 }
 
-float __cl_log2_float(float x) { return (float)__cl_log2_double((double)x); }
+float __cl_log2_float(float x) {
+    // Exact for powers of two (l = 0).
+    double2 l = __cl_log_fast((double)x);
+    return (float)__cl_log_special((double)x, fma(l.y, __CL_INV_LN2_HI, l.x));
+}
 
 double __cl_log10_double(double x) {
     double4 p = __cl_log_parts(x);
@@ -235,7 +266,10 @@ double __cl_log10_double(double x) {
     return __cl_log_special(x, h.x + (h.y + fma(p.x, __CL_LOG10_2_LO, pl)));
 }
 
-float __cl_log10_float(float x) { return (float)__cl_log10_double((double)x); }
+float __cl_log10_float(float x) {
+    double2 l = __cl_log_fast((double)x);
+    return (float)__cl_log_special((double)x, fma(l.x, __CL_LOG10_2, l.y * __CL_INV_LN10_HI));
+}
 
 double __cl_log1p_double(double x) {
     // 1 + x = u + ul exactly; log(u + ul) = log(u) + ul/u (the next term is below 2^-106).
@@ -325,12 +359,10 @@ int __cl_odd_integer(double y) {
     return y == trunc(y) && h != trunc(h);
 }
 
-double __cl_pow_core(double x, double y) {
+// pow(x, y) given r = |x|^y for finite nonzero x and finite y: the sign and the special
+// values of C99 F.9.4.4.
+double __cl_pow_edges(double x, double y, double r) {
     double ax = fabs(x);
-    double2 l = __cl_log_dd(ax, 0.0, 0.0);
-    double ph = y * l.x;
-    double pl = fma(y, l.x, -ph) + y * l.y;
-    double r = __cl_exp_hilo(ph, pl);
     int yint = y == trunc(y);
     int yodd = __cl_odd_integer(y);
     // C99 F.9.4.4, in increasing precedence.
@@ -353,8 +385,23 @@ double __cl_pow_core(double x, double y) {
     return (y == 0.0 || x == 1.0) ? 1.0 : r;
 }
 
+double __cl_pow_core(double x, double y) {
+    // |x|^y = exp(y log|x|), the product kept as a double-double.
+    double2 l = __cl_log_dd(fabs(x), 0.0, 0.0);
+    double ph = y * l.x;
+    double pl = fma(y, l.x, -ph) + y * l.y;
+    return __cl_pow_edges(x, y, __cl_exp_hilo(ph, pl));
+}
+
+// pow for float operands: y log|x| is below 2^8 in magnitude wherever the float result is
+// neither 0 nor infinite, so double's product is within 2^-44 of it.
+double __cl_pow_core_f(double x, double y) {
+    double2 l = __cl_log_fast(fabs(x));
+    return __cl_pow_edges(x, y, __cl_exp_hilo(y * fma(l.x, __CL_LN2, l.y), 0.0));
+}
+
 float __cl_pow_float_float(float x, float y) {
-    return (float)__cl_pow_core((double)x, (double)y);
+    return (float)__cl_pow_core_f((double)x, (double)y);
 }
 
 double __cl_pow_double_double(double x, double y) { return __cl_pow_core(x, y); }
@@ -365,10 +412,13 @@ double __cl_pown_double_int(double x, int n) {
     return (x == 0.0 && n > 0) ? x : r;
 }
 
-float __cl_pown_float_int(float x, int n) { return (float)__cl_pown_double_int((double)x, n); }
+float __cl_pown_float_int(float x, int n) {
+    float r = (float)__cl_pow_core_f((double)x, (double)n);
+    return (x == 0.0f && n > 0) ? x : r;
+}
 
-double __cl_powr_double_double(double x, double y) {
-    double r = __cl_pow_core(x, y);
+// powr(x, y) given r = pow(x, y).
+double __cl_powr_edges(double x, double y, double r) {
     // 7.5.1: powr(+-0, y) is +inf for y < 0, +-0 for y > 0, a NaN for y = +-0.
     double z = y < 0.0 ? __CL_INF_D : x;
     z = y == 0.0 ? __CL_NAN_D : z;
@@ -381,18 +431,19 @@ double __cl_powr_double_double(double x, double y) {
     return (x != x || y != y) ? x + y : r;
 }
 
-float __cl_powr_float_float(float x, float y) {
-    return (float)__cl_powr_double_double((double)x, (double)y);
+double __cl_powr_double_double(double x, double y) {
+    return __cl_powr_edges(x, y, __cl_pow_core(x, y));
 }
 
-double __cl_rootn_double_int(double x, int n) {
+float __cl_powr_float_float(float x, float y) {
+    double dx = (double)x;
+    double dy = (double)y;
+    return (float)__cl_powr_edges(dx, dy, __cl_pow_core_f(dx, dy));
+}
+
+// rootn(x, n) given r = |x|^(1/n) for finite nonzero x.
+double __cl_rootn_edges(double x, int n, double r) {
     double ax = fabs(x);
-    double dn = (double)n;
-    double2 l = __cl_log_dd(ax, 0.0, 0.0);
-    // log|x| / n as a double-double.
-    double qh = l.x / dn;
-    double ql = (fma(-qh, dn, l.x) + l.y) / dn;
-    double r = __cl_exp_hilo(qh, ql);
     int odd = (n & 1) != 0;
     // 7.5.1: rootn(+-0, n) is +inf (+-inf for odd n) for n < 0 and +-0 for n > 0; the
     // infinities mirror that (rootn(+-inf, n) is +-inf for odd n > 0, ...).
@@ -405,7 +456,21 @@ double __cl_rootn_double_int(double x, int n) {
     return x != x ? x : r;
 }
 
-float __cl_rootn_float_int(float x, int n) { return (float)__cl_rootn_double_int((double)x, n); }
+double __cl_rootn_double_int(double x, int n) {
+    double dn = (double)n;
+    double2 l = __cl_log_dd(fabs(x), 0.0, 0.0);
+    // log|x| / n as a double-double.
+    double qh = l.x / dn;
+    double ql = (fma(-qh, dn, l.x) + l.y) / dn;
+    return __cl_rootn_edges(x, n, __cl_exp_hilo(qh, ql));
+}
+
+float __cl_rootn_float_int(float x, int n) {
+    double dx = (double)x;
+    double2 l = __cl_log_fast(fabs(dx));
+    double r = __cl_exp_hilo(fma(l.x, __CL_LN2, l.y) / (double)n, 0.0);
+    return (float)__cl_rootn_edges(dx, n, r);
+}
 
 double __cl_cbrt_double(double x) {
     double ax = fabs(x);
@@ -417,7 +482,13 @@ double __cl_cbrt_double(double x) {
     return (ax == 0.0 || ax == __CL_INF_D || x != x) ? x : r;
 }
 
-float __cl_cbrt_float(float x) { return (float)__cl_cbrt_double((double)x); }
+float __cl_cbrt_float(float x) {
+    double dx = (double)x;
+    double2 l = __cl_log_fast(fabs(dx));
+    double r = copysign(__cl_exp_hilo(fma(l.x, __CL_LN2, l.y) / 3.0, 0.0), dx);
+    // C99 F.9.4.1: cbrt(+-0) = +-0, cbrt(+-inf) = +-inf.
+    return (x == 0.0f || isinf(x) || isnan(x)) ? x : (float)r;
+}
 
 double __cl_hypot_double_double(double x, double y) {
     double ax = fabs(x);
@@ -592,6 +663,7 @@ float __cl_atanh_float(float x) { return (float)__cl_atanh_double((double)x); }
 #undef __CL_LN10_LO
 #undef __CL_LOG10_2_HI
 #undef __CL_LOG10_2_LO
+#undef __CL_LOG10_2
 #undef __CL_LOG2_10_32
 #undef __CL_DBL_MIN
 #undef __CL_TWO54
