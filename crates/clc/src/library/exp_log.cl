@@ -1,18 +1,25 @@
 // 6.15.2 exponentials, logarithms, powers, roots and hyperbolic functions.
 //
 // Every function is written for double to the bounds of table 68 (7.4) and the special
-// values of 7.5.1 and C99 F.9; the float forms round the double result once, which keeps
-// them within table 65. Two cores do the work:
+// values of 7.5.1 and C99 F.9; the float forms round a double result once, which keeps
+// them within table 65 (the float logarithms and powers use a shorter double logarithm,
+// __cl_log_fast, whose 2^-50 is ample for float). Two cores do the work, both after Tang's
+// table-driven methods (P. T. P. Tang, "Table-driven implementation of the exponential
+// function in IEEE floating-point arithmetic", ACM TOMS 15(2), 1989, and "... of the
+// logarithm function", ACM TOMS 16(4), 1990), with Cody and Waite's split constants for
+// the argument reduction:
 // - __cl_exp_hilo(hi, lo) is exp(hi + lo): k = round((hi + lo) * 32 / ln 2) splits off
 //   2^(k/32) (2^(k>>5) as an exponent, 2^((k&31)/32) from a table), the rest r lies within
 //   ln 2 / 64 and exp(r) - 1 is its Taylor series to r^7 (truncation below 2^-68).
 // - __cl_log_parts(x) is log(x) as e ln 2 + (hi + lo): x = 2^e m with m within 1/32 of
 //   c = 1 + j/16, log(m) = log(c) + 2 atanh(s) with s = (m - c) / (m + c), |s| < 2^-6, kept
 //   as a double-double so that pow's y log(x) is exact enough for its exp.
-// Double-double steps use the usual error-free transformations: two_sum (Knuth) and the
-// exact product error fma(a, b, -a*b).
+// Double-double steps use the error-free transformations two_sum (Knuth, TAOCP vol. 2,
+// 4.2.2), fast_two_sum (Dekker, 1971) and the exact product error fma(a, b, -a*b). The
+// tables' entries are the exact values rounded to double, high part then the rest.
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+// No contraction of a * b + c here: the error-free steps below rely on each rounding.
 #pragma OPENCL FP_CONTRACT OFF
 
 // ln 2 in two parts: the high part has 42 significant bits, so e * high is exact for
@@ -669,3 +676,6 @@ float __cl_atanh_float(float x) { return (float)__cl_atanh_double((double)x); }
 #undef __CL_TWO54
 #undef __CL_INF_D
 #undef __CL_NAN_D
+
+// The files after this one start from the default state.
+#pragma OPENCL FP_CONTRACT DEFAULT
