@@ -1118,3 +1118,70 @@ fn hyperbolic_functions_meet_their_bounds() {
     );
     unary_dd("atanh", 5.0, r_atanh, &atanh_in);
 }
+
+/// The float forms on special and exact operands: wherever the double form's result is a
+/// NaN, a zero, an infinity or exactly a float (all the values 7.5.1 and C99 F.9 prescribe
+/// among them), the float form returns that value, sign included.
+#[test]
+fn float_forms_agree_on_prescribed_values() {
+    let specials: Vec<f32> = [
+        0.0,
+        f32::INFINITY,
+        f32::NAN,
+        1.0,
+        0.5,
+        2.0,
+        3.0,
+        8.0,
+        27.0,
+        f32::from_bits(1),
+        f32::MAX,
+    ]
+    .iter()
+    .flat_map(|&v| [v, -v])
+    .collect();
+    let ints = [-3, -2, -1, 0, 1, 2, 3];
+    let f = |x: f32| Val::f32(x);
+    let mut checked = 0;
+    let mut check = |label: String, got: u64, want: f64| {
+        let prescribed = want.is_nan() || want == 0.0 || want.is_infinite();
+        if prescribed || f64::from(want as f32) == want {
+            let got = f32::from_bits(got as u32);
+            let want = want as f32;
+            let same = got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
+            assert!(same, "{label}: got {got:e}, want {want:e}");
+            checked += 1;
+        }
+    };
+    let unary_names = [
+        "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "cbrt", "rsqrt", "sinh",
+        "cosh", "tanh", "asinh", "acosh", "atanh",
+    ];
+    for &x in &specials {
+        for name in unary_names {
+            let got = call(&format!("__cl_{name}_float"), &[f(x)]);
+            let want = call1(&format!("__cl_{name}_double"), f64::from(x));
+            check(format!("{name}({x:e})"), got, want);
+        }
+        for &y in &specials {
+            for name in ["pow", "powr", "hypot"] {
+                let got = call(&format!("__cl_{name}_float_float"), &[f(x), f(y)]);
+                let want = call2(
+                    &format!("__cl_{name}_double_double"),
+                    f64::from(x),
+                    f64::from(y),
+                );
+                check(format!("{name}({x:e}, {y:e})"), got, want);
+            }
+        }
+        for k in ints {
+            for name in ["pown", "rootn"] {
+                let got = call(&format!("__cl_{name}_float_int"), &[f(x), Val::i32(k)]);
+                let want = calln(&format!("__cl_{name}_double_int"), f64::from(x), k);
+                check(format!("{name}({x:e}, {k})"), got, want);
+            }
+        }
+    }
+    println!("{checked} prescribed or exact float results checked");
+    assert!(checked > 1000);
+}
