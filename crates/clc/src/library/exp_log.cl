@@ -1,3 +1,681 @@
 // 6.15.2 exponentials, logarithms, powers, roots and hyperbolic functions.
+//
+// Every function is written for double to the bounds of table 68 (7.4) and the special
+// values of 7.5.1 and C99 F.9; the float forms round a double result once, which keeps
+// them within table 65 (the float logarithms and powers use a shorter double logarithm,
+// __cl_log_fast, whose 2^-50 is ample for float). Two cores do the work, both after Tang's
+// table-driven methods (P. T. P. Tang, "Table-driven implementation of the exponential
+// function in IEEE floating-point arithmetic", ACM TOMS 15(2), 1989, and "... of the
+// logarithm function", ACM TOMS 16(4), 1990), with Cody and Waite's split constants for
+// the argument reduction:
+// - __cl_exp_hilo(hi, lo) is exp(hi + lo): k = round((hi + lo) * 32 / ln 2) splits off
+//   2^(k/32) (2^(k>>5) as an exponent, 2^((k&31)/32) from a table), the rest r lies within
+//   ln 2 / 64 and exp(r) - 1 is its Taylor series to r^7 (truncation below 2^-68).
+// - __cl_log_parts(x) is log(x) as e ln 2 + (hi + lo): x = 2^e m with m within 1/32 of
+//   c = 1 + j/16, log(m) = log(c) + 2 atanh(s) with s = (m - c) / (m + c), |s| < 2^-6, kept
+//   as a double-double so that pow's y log(x) is exact enough for its exp.
+// Double-double steps use the error-free transformations two_sum (Knuth, TAOCP vol. 2,
+// 4.2.2), fast_two_sum (Dekker, 1971) and the exact product error fma(a, b, -a*b). The
+// tables' entries are the exact values rounded to double, high part then the rest.
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+// No contraction of a * b + c here: the error-free steps below rely on each rounding.
+#pragma OPENCL FP_CONTRACT OFF
+
+// ln 2 in two parts: the high part has 42 significant bits, so e * high is exact for
+// |e| < 2^11 (every binary exponent of a double).
+#define __CL_LN2_HI 0.6931471805598903
+#define __CL_LN2_LO 5.497923018708371e-14
+// ln 2 rounded to double.
+#define __CL_LN2 0.6931471805599453
+// ln 2 / 32 in two parts: the high part has 37 significant bits, so k * high is exact for
+// |k| < 2^16.
+#define __CL_LN2_32_HI 0.021660849392446835
+#define __CL_LN2_32_LO 5.145609244655338e-14
+#define __CL_INV_LN2_32 46.16624130844683
+// 1 / ln 2, 1 / ln 10 and ln 10 as double-doubles.
+#define __CL_INV_LN2_HI 1.4426950408889634
+#define __CL_INV_LN2_LO 2.0355273740931033e-17
+#define __CL_INV_LN10_HI 0.4342944819032518
+#define __CL_INV_LN10_LO 1.098319650216765e-17
+#define __CL_LN10_HI 2.302585092994046
+#define __CL_LN10_LO -2.1707562233822494e-16
+// log10(2) in two parts, the high part with 42 significant bits (e * high exact).
+#define __CL_LOG10_2_HI 0.30102999566395283
+#define __CL_LOG10_2_LO 2.8363394551044964e-14
+// log10(2) rounded to double.
+#define __CL_LOG10_2 0.3010299956639812
+// 32 log2(10).
+#define __CL_LOG2_10_32 106.30169903639559
+#define __CL_DBL_MIN 2.2250738585072014e-308
+#define __CL_TWO54 18014398509481984.0
+#define __CL_INF_D as_double(0x7ff0000000000000L)
+#define __CL_NAN_D as_double(0x7ff8000000000000L)
+
+// 2^(j/32) for j = 0..31 as pairs (high, low): the high part is 2^(j/32) rounded to
+// double, the low part the rest rounded to double.
+__constant double __cl_exp2_32_table[64] = {
+    1.0, 0.0,
+    1.0218971486541166, 5.109225028973444e-17,
+    1.0442737824274138, 8.551889705537965e-17,
+    1.0671404006768237, -7.899853966841582e-17,
+    1.0905077326652577, -3.046782079812471e-17,
+    1.1143867425958924, 1.0410278456845571e-16,
+    1.1387886347566916, 8.912812676025408e-17,
+    1.1637248587775775, 3.8292048369240935e-17,
+    1.189207115002721, 3.982015231465646e-17,
+    1.215247359980469, -7.712630692681488e-17,
+    1.241857812073484, 4.658027591836937e-17,
+    1.2690509571917332, 2.667932131342186e-18,
+    1.2968395546510096, 2.5382502794888315e-17,
+    1.3252366431597413, -2.8587312100388614e-17,
+    1.3542555469368927, 7.70094837980299e-17,
+    1.383909881963832, -6.770511658794786e-17,
+    1.4142135623730951, -9.667293313452913e-17,
+    1.4451808069770467, -3.0237581349939873e-17,
+    1.4768261459394993, -3.483994556892796e-17,
+    1.5091644275934228, -1.016455327754295e-16,
+    1.5422108254079407, 7.949834809697621e-17,
+    1.5759808451078865, -1.0136916471278304e-17,
+    1.6104903319492543, 2.4707192569797888e-17,
+    1.645755478153965, -1.0125679913674773e-16,
+    1.681792830507429, 8.199010020581497e-17,
+    1.718619298122478, -1.851380418263111e-17,
+    1.7562521603732995, 2.960140695448873e-17,
+    1.7947090750031072, 1.8227458427912087e-17,
+    1.8340080864093424, 3.283107224245627e-17,
+    1.8741676341103, -6.122763413004143e-17,
+    1.9152065613971474, -1.0619946056195963e-16,
+    1.9571441241754002, 8.960767791036668e-17,
+};
+
+// log(1 + j/16) for j = 0..15 as pairs (high, low), likewise.
+__constant double __cl_log_1_16_table[32] = {
+    0.0, 0.0,
+    0.06062462181643484, 2.6424025938726934e-18,
+    0.11778303565638346, -1.1971685747593677e-18,
+    0.17185025692665923, -6.0224538210113705e-18,
+    0.22314355131420976, -9.091270597324799e-18,
+    0.27193371548364176, 7.83319637697442e-19,
+    0.3184537311185346, 2.7114779367326236e-17,
+    0.3629054936893685, -2.1492361455310972e-17,
+    0.4054651081081644, -2.8811380259626426e-18,
+    0.44628710262841953, -1.8182541194649598e-17,
+    0.4855078157817008, -1.6618350693852048e-17,
+    0.5232481437645479, -3.1833882216350925e-17,
+    0.5596157879354227, 2.685492580212308e-17,
+    0.5947071077466928, 1.3751689964323675e-17,
+    0.6286086594223741, 4.3538742607970387e-17,
+    0.661398482245365, -7.603333785634003e-18,
+};
+
+// a + b = s + err exactly (s = a + b rounded).
+double2 __cl_two_sum(double a, double b) {
+    double s = a + b;
+    double bb = s - a;
+    double err = (a - (s - bb)) + (b - bb);
+    return (double2)(s, err);
+}
+
+// a + b = s + err exactly when |a| >= |b| (or a is 0).
+double2 __cl_fast_two_sum(double a, double b) {
+    double s = a + b;
+    return (double2)(s, b - (s - a));
+}
+
+// 2^(kd/32) * exp(r) for an integral kd with |kd| < 2^16 and |r| <= about ln 2 / 64.
+double __cl_exp_reduced(double kd, double r) {
+    // exp(r) - 1 = r + r^2 (1/2 + r/6 + ... + r^5/7!).
+    double q = fma(r, 1.984126984126984e-4, 1.388888888888889e-3);
+    q = fma(r, q, 8.333333333333333e-3);
+    q = fma(r, q, 4.1666666666666664e-2);
+    q = fma(r, q, 0.16666666666666666);
+    q = fma(r, q, 0.5);
+    double p = fma(r * r, q, r);
+    int k = (int)kd;
+    int j = k & 31;
+    int n = k >> 5;
+    double th = __cl_exp2_32_table[2 * j];
+    double tl = __cl_exp2_32_table[2 * j + 1];
+    // 2^(j/32) (1 + p) = th + (th p + tl), the low part's own product tl p below 2^-60.
+    double m = th + fma(th, p, tl);
+    // 2^n in two factors, each a normal double, so that a result in the denormals is
+    // rounded once (by the last product).
+    int n1 = n >> 1;
+    int n2 = n - n1;
+    double s1 = as_double((long)(n1 + 1023) << 52);
+    double s2 = as_double((long)(n2 + 1023) << 52);
+    return m * s1 * s2;
+}
+
+// exp(hi + lo), with |lo| small beside hi (a double-double or lo = 0). A NaN hi gives a NaN.
+double __cl_exp_hilo(double hi, double lo) {
+    // Beyond +-1100 the result is +inf or +0 whatever the rest.
+    int over = hi > 1100.0;
+    int under = hi < -1100.0;
+    hi = over ? 1100.0 : hi;
+    hi = under ? -1100.0 : hi;
+    lo = (over || under) ? 0.0 : lo;
+    double kd = rint(hi * __CL_INV_LN2_32);
+    // hi - kd * high is exact (both lie on a grid the difference, below 2^-6, fits).
+    double r = fma(-kd, __CL_LN2_32_HI, hi) + fma(-kd, __CL_LN2_32_LO, lo);
+    return __cl_exp_reduced(kd, r);
+}
+
+// log(x) for finite x > 0 (denormals included) as (e, hi, lo): log(x) = e ln 2 + hi + lo,
+// e integral, hi + lo = log(m) for x = 2^e m, m within 1/32 of 1 + j/16 (or of 1 from
+// below), to about 2^-70 relative.
+double4 __cl_log_parts(double x) {
+    int sub = x < __CL_DBL_MIN;
+    x = sub ? x * __CL_TWO54 : x;
+    long bits = as_long(x);
+    int e = (int)((bits >> 52) & 0x7ffL) - (sub ? 1077 : 1023);
+    long mbits = (bits & 0x000fffffffffffffL) | 0x3ff0000000000000L;
+    double m = as_double(mbits);
+    // j = round((m - 1) * 16) from the top five bits of the fraction.
+    int j = ((int)((mbits >> 47) & 31L) + 1) >> 1;
+    // m close to 2: use m / 2, close to 1 from below.
+    int top = j == 16;
+    m = top ? m * 0.5 : m;
+    e = top ? e + 1 : e;
+    j = top ? 0 : j;
+    double c = 1.0 + (double)j * 0.0625;
+    // m - c is exact (both on the 2^-52 grid, the difference below 2^-5).
+    double num = m - c;
+    double2 den = __cl_two_sum(m, c);
+    double s = num / den.x;
+    double s_lo = (fma(-s, den.x, num) - s * den.y) / den.x;
+    // 2 atanh(s) = 2s + 2s^3/3 + ... + 2s^11/11; the next term is below 2^-72 relative.
+    double s2 = s * s;
+    double t = fma(s2, 0.18181818181818182, 0.2222222222222222);
+    t = fma(s2, t, 0.2857142857142857);
+    t = fma(s2, t, 0.4);
+    t = fma(s2, t, 0.6666666666666666);
+    double tail = s * s2 * t;
+    double th = __cl_log_1_16_table[2 * j];
+    double tl = __cl_log_1_16_table[2 * j + 1];
+    double2 h = __cl_two_sum(th, 2.0 * s);
+    double lo = h.y + (tl + (2.0 * s_lo + tail));
+    double2 r = __cl_fast_two_sum(h.x, lo);
+    return (double4)((double)e, r.x, r.y, 0.0);
+}
+
+// log(x) + k ln 2 + extra as a double-double, for finite x > 0 and small extra.
+double2 __cl_log_dd(double x, double k, double extra) {
+    double4 p = __cl_log_parts(x);
+    double e = p.x + k;
+    double2 h = __cl_two_sum(e * __CL_LN2_HI, p.y);
+    double lo = h.y + (p.z + fma(e, __CL_LN2_LO, extra));
+    return __cl_fast_two_sum(h.x, lo);
+}
+
+// log(x) as (e, l) with log(x) = e ln 2 + l, to about 2^-50 relative: for x a float's
+// value (finite, positive, a normal double), where the float forms need no more.
+double2 __cl_log_fast(double x) {
+    long bits = as_long(x);
+    int e = (int)((bits >> 52) & 0x7ffL) - 1023;
+    long mbits = (bits & 0x000fffffffffffffL) | 0x3ff0000000000000L;
+    double m = as_double(mbits);
+    int j = ((int)((mbits >> 47) & 31L) + 1) >> 1;
+    int top = j == 16;
+    m = top ? m * 0.5 : m;
+    e = top ? e + 1 : e;
+    j = top ? 0 : j;
+    double c = 1.0 + (double)j * 0.0625;
+    double s = (m - c) / (m + c);
+    // 2 atanh(s) to s^7 (the next term is below 2^-50 relative).
+    double s2 = s * s;
+    double t = fma(s2, 0.2857142857142857, 0.4);
+    t = fma(s2, t, 0.6666666666666666);
+    double l = __cl_log_1_16_table[2 * j] + fma(s * s2, t, 2.0 * s);
+    return (double2)((double)e, l);
+}
+
+// The result of a logarithm for the arguments outside (0, +inf): C99 F.9.3.7 log(+-0) is
+// -inf, log(x < 0) a NaN, log(+inf) = +inf; a NaN stays.
+double __cl_log_special(double x, double r) {
+    r = x == 0.0 ? -__CL_INF_D : r;
+    r = x < 0.0 ? __CL_NAN_D : r;
+    r = x == __CL_INF_D ? x : r;
+    return x != x ? x : r;
+}
+
+double __cl_log_double(double x) {
+    double2 l = __cl_log_dd(x, 0.0, 0.0);
+    return __cl_log_special(x, l.x + l.y);
+}
+
+float __cl_log_float(float x) {
+    double2 l = __cl_log_fast((double)x);
+    return (float)__cl_log_special((double)x, fma(l.x, __CL_LN2, l.y));
+}
+
+double __cl_log2_double(double x) {
+    double4 p = __cl_log_parts(x);
+    // e + (hi + lo) / ln 2; e + the product is a fast two_sum (|e| >= 1 > |product| or e = 0).
+    double ph = p.y * __CL_INV_LN2_HI;
+    double pl = fma(p.y, __CL_INV_LN2_HI, -ph) + fma(p.y, __CL_INV_LN2_LO, p.z * __CL_INV_LN2_HI);
+    double2 h = __cl_fast_two_sum(p.x, ph);
+    return __cl_log_special(x, h.x + (h.y + pl));
+}
+
+float __cl_log2_float(float x) {
+    // Exact for powers of two (l = 0).
+    double2 l = __cl_log_fast((double)x);
+    return (float)__cl_log_special((double)x, fma(l.y, __CL_INV_LN2_HI, l.x));
+}
+
+double __cl_log10_double(double x) {
+    double4 p = __cl_log_parts(x);
+    double ph = p.y * __CL_INV_LN10_HI;
+    double pl = fma(p.y, __CL_INV_LN10_HI, -ph) + fma(p.y, __CL_INV_LN10_LO, p.z * __CL_INV_LN10_HI);
+    double2 h = __cl_two_sum(p.x * __CL_LOG10_2_HI, ph);
+    return __cl_log_special(x, h.x + (h.y + fma(p.x, __CL_LOG10_2_LO, pl)));
+}
+
+float __cl_log10_float(float x) {
+    double2 l = __cl_log_fast((double)x);
+    return (float)__cl_log_special((double)x, fma(l.x, __CL_LOG10_2, l.y * __CL_INV_LN10_HI));
+}
+
+double __cl_log1p_double(double x) {
+    // 1 + x = u + ul exactly; log(u + ul) = log(u) + ul/u (the next term is below 2^-106).
+    double2 u = __cl_two_sum(1.0, x);
+    double2 l = __cl_log_dd(u.x, 0.0, u.y / u.x);
+    double r = __cl_log_special(u.x, l.x + l.y);
+    // x = +-0 and x below 2^-54 in magnitude: log1p(x) rounds to x (C99 F.9.3.9: +-0).
+    r = fabs(x) < 5.551115123125783e-17 ? x : r;
+    return x != x ? x : r;
+}
+
+float __cl_log1p_float(float x) { return (float)__cl_log1p_double((double)x); }
+
+double __cl_exp_double(double x) { return __cl_exp_hilo(x, 0.0); }
+
+float __cl_exp_float(float x) { return (float)__cl_exp_double((double)x); }
+
+double __cl_exp2_double(double x) {
+    x = x > 1200.0 ? 1200.0 : x;
+    x = x < -1200.0 ? -1200.0 : x;
+    double kd = rint(x * 32.0);
+    // x - kd/32 is exact; |t| <= 1/64.
+    double t = fma(kd, -0.03125, x);
+    return __cl_exp_reduced(kd, t * __CL_LN2);
+}
+
+float __cl_exp2_float(float x) { return (float)__cl_exp2_double((double)x); }
+
+double __cl_exp10_double(double x) {
+    x = x > 400.0 ? 400.0 : x;
+    x = x < -400.0 ? -400.0 : x;
+    double kd = rint(x * __CL_LOG2_10_32);
+    // x ln 10 as a double-double, less kd ln 2 / 32 (the high difference is exact).
+    double ah = x * __CL_LN10_HI;
+    double al = fma(x, __CL_LN10_HI, -ah) + x * __CL_LN10_LO;
+    double r = fma(-kd, __CL_LN2_32_HI, ah) + fma(-kd, __CL_LN2_32_LO, al);
+    return __cl_exp_reduced(kd, r);
+}
+
+float __cl_exp10_float(float x) { return (float)__cl_exp10_double((double)x); }
+
+double __cl_expm1_double(double x) {
+    // Between -40 and 40: 2^n 2^(j/32) (1 + p) - 1 summed as a double-double.
+    double xc = x > 40.0 ? 40.0 : x;
+    xc = xc < -40.0 ? -40.0 : xc;
+    double kd = rint(xc * __CL_INV_LN2_32);
+    // The result may be as small as r (k = +-1), so r and p are kept to twice double's
+    // precision: r = rh + rl exactly (rh exact), p + p_lo = r + r^2 q.
+    double rh = fma(-kd, __CL_LN2_32_HI, xc);
+    double rl = -kd * __CL_LN2_32_LO;
+    double r = rh + rl;
+    double r_err = (rh - r) + rl;
+    double q = fma(r, 1.984126984126984e-4, 1.388888888888889e-3);
+    q = fma(r, q, 8.333333333333333e-3);
+    q = fma(r, q, 4.1666666666666664e-2);
+    q = fma(r, q, 0.16666666666666666);
+    q = fma(r, q, 0.5);
+    double r2 = r * r;
+    double p = fma(r2, q, r);
+    // r - p is exact (p is within a factor 2 of r).
+    double p_lo = fma(r2, q, r - p) + r_err;
+    int k = (int)kd;
+    int j = k & 31;
+    int n = k >> 5;
+    double sc = as_double((long)(n + 1023) << 52);
+    double th = __cl_exp2_32_table[2 * j] * sc;
+    double tl = __cl_exp2_32_table[2 * j + 1] * sc;
+    // (th + tl)(1 + p + p_lo) - 1 = (th - 1) + th p + (th p_lo + tl (1 + p)).
+    double ph = th * p;
+    double pl = fma(th, p, -ph) + fma(th, p_lo, fma(tl, p, tl));
+    double2 a = __cl_two_sum(th, -1.0);
+    double2 b = __cl_two_sum(a.x, ph);
+    double r1 = b.x + (b.y + (a.y + pl));
+    // Above 40, exp(x) - 1 rounds as exp(x) does; below -40 it is -1 rounded.
+    r1 = x > 40.0 ? __cl_exp_hilo(x, 0.0) : r1;
+    r1 = x < -40.0 ? -1.0 : r1;
+    // |x| below 2^-54 (+-0 included, C99 F.9.3.3): expm1(x) rounds to x.
+    r1 = fabs(x) < 5.551115123125783e-17 ? x : r1;
+    return x != x ? x : r1;
+}
+
+float __cl_expm1_float(float x) { return (float)__cl_expm1_double((double)x); }
+
+// x is an odd integer (false for infinities and NaN).
+int __cl_odd_integer(double y) {
+    double h = y * 0.5;
+    return y == trunc(y) && h != trunc(h);
+}
+
+// pow(x, y) given r = |x|^y for finite nonzero x and finite y: the sign and the special
+// values of C99 F.9.4.4.
+double __cl_pow_edges(double x, double y, double r) {
+    double ax = fabs(x);
+    int yint = y == trunc(y);
+    int yodd = __cl_odd_integer(y);
+    // C99 F.9.4.4, in increasing precedence.
+    // pow(x, y) for x < 0: negated for odd y, a NaN for finite non-integral y.
+    r = (x < 0.0 && yodd) ? -r : r;
+    r = (x < 0.0 && !yint) ? __CL_NAN_D : r;
+    // pow(+-0, y) is +inf for y < 0 (+-inf for odd y), +0 for y > 0 (+-0 for odd y);
+    // pow(-inf, y) and pow(+inf, y) mirror that.
+    int zero = ax == 0.0;
+    double edge = ((y < 0.0) == zero) ? __CL_INF_D : 0.0;
+    edge = (yodd && as_long(x) < 0L) ? -edge : edge;
+    r = (zero || ax == __CL_INF_D) ? edge : r;
+    // pow(x, +-inf): 1 for |x| = 1, +inf for |x| < 1 and y = -inf or |x| > 1 and y = +inf,
+    // +0 otherwise.
+    double inf_y = ((ax < 1.0) == (y < 0.0)) ? __CL_INF_D : 0.0;
+    inf_y = ax == 1.0 ? 1.0 : inf_y;
+    r = fabs(y) == __CL_INF_D ? inf_y : r;
+    r = (x != x || y != y) ? x + y : r;
+    // pow(x, +-0) is 1 even for a NaN x; pow(+1, y) is 1 even for a NaN y.
+    return (y == 0.0 || x == 1.0) ? 1.0 : r;
+}
+
+double __cl_pow_core(double x, double y) {
+    // |x|^y = exp(y log|x|), the product kept as a double-double.
+    double2 l = __cl_log_dd(fabs(x), 0.0, 0.0);
+    double ph = y * l.x;
+    double pl = fma(y, l.x, -ph) + y * l.y;
+    return __cl_pow_edges(x, y, __cl_exp_hilo(ph, pl));
+}
+
+// pow for float operands: y log|x| is below 2^8 in magnitude wherever the float result is
+// neither 0 nor infinite, so double's product is within 2^-44 of it.
+double __cl_pow_core_f(double x, double y) {
+    double2 l = __cl_log_fast(fabs(x));
+    return __cl_pow_edges(x, y, __cl_exp_hilo(y * fma(l.x, __CL_LN2, l.y), 0.0));
+}
+
+float __cl_pow_float_float(float x, float y) {
+    return (float)__cl_pow_core_f((double)x, (double)y);
+}
+
+double __cl_pow_double_double(double x, double y) { return __cl_pow_core(x, y); }
+
+double __cl_pown_double_int(double x, int n) {
+    double r = __cl_pow_core(x, (double)n);
+    // 7.5.1: pown(+-0, n) is +-0 for n > 0, even or odd.
+    return (x == 0.0 && n > 0) ? x : r;
+}
+
+float __cl_pown_float_int(float x, int n) {
+    float r = (float)__cl_pow_core_f((double)x, (double)n);
+    return (x == 0.0f && n > 0) ? x : r;
+}
+
+// powr(x, y) given r = pow(x, y).
+double __cl_powr_edges(double x, double y, double r) {
+    // 7.5.1: powr(+-0, y) is +inf for y < 0, +-0 for y > 0, a NaN for y = +-0.
+    double z = y < 0.0 ? __CL_INF_D : x;
+    z = y == 0.0 ? __CL_NAN_D : z;
+    r = x == 0.0 ? z : r;
+    // powr(+inf, +-0) and powr(+1, +-inf) are NaNs; so is powr(x < 0, y).
+    r = (x == __CL_INF_D && y == 0.0) ? __CL_NAN_D : r;
+    r = (x == 1.0 && fabs(y) == __CL_INF_D) ? __CL_NAN_D : r;
+    r = x < 0.0 ? __CL_NAN_D : r;
+    // powr(x, NaN) and powr(NaN, y) return the NaN.
+    return (x != x || y != y) ? x + y : r;
+}
+
+double __cl_powr_double_double(double x, double y) {
+    return __cl_powr_edges(x, y, __cl_pow_core(x, y));
+}
+
+float __cl_powr_float_float(float x, float y) {
+    double dx = (double)x;
+    double dy = (double)y;
+    return (float)__cl_powr_edges(dx, dy, __cl_pow_core_f(dx, dy));
+}
+
+// rootn(x, n) given r = |x|^(1/n) for finite nonzero x.
+double __cl_rootn_edges(double x, int n, double r) {
+    double ax = fabs(x);
+    int odd = (n & 1) != 0;
+    // 7.5.1: rootn(+-0, n) is +inf (+-inf for odd n) for n < 0 and +-0 for n > 0; the
+    // infinities mirror that (rootn(+-inf, n) is +-inf for odd n > 0, ...).
+    double edge = ((n < 0) == (ax == 0.0)) ? __CL_INF_D : 0.0;
+    r = (ax == 0.0 || ax == __CL_INF_D) ? edge : r;
+    r = odd ? copysign(r, x) : r;
+    r = (ax == 0.0 && n > 0) ? x : r;
+    // A NaN for x < 0 and even n, and for n = 0.
+    r = ((x < 0.0 && !odd) || n == 0) ? __CL_NAN_D : r;
+    return x != x ? x : r;
+}
+
+double __cl_rootn_double_int(double x, int n) {
+    double dn = (double)n;
+    double2 l = __cl_log_dd(fabs(x), 0.0, 0.0);
+    // log|x| / n as a double-double.
+    double qh = l.x / dn;
+    double ql = (fma(-qh, dn, l.x) + l.y) / dn;
+    return __cl_rootn_edges(x, n, __cl_exp_hilo(qh, ql));
+}
+
+float __cl_rootn_float_int(float x, int n) {
+    double dx = (double)x;
+    double2 l = __cl_log_fast(fabs(dx));
+    double r = __cl_exp_hilo(fma(l.x, __CL_LN2, l.y) / (double)n, 0.0);
+    return (float)__cl_rootn_edges(dx, n, r);
+}
+
+double __cl_cbrt_double(double x) {
+    double ax = fabs(x);
+    double2 l = __cl_log_dd(ax, 0.0, 0.0);
+    double qh = l.x / 3.0;
+    double ql = (fma(-qh, 3.0, l.x) + l.y) / 3.0;
+    double r = copysign(__cl_exp_hilo(qh, ql), x);
+    // C99 F.9.4.1: cbrt(+-0) = +-0, cbrt(+-inf) = +-inf.
+    return (ax == 0.0 || ax == __CL_INF_D || x != x) ? x : r;
+}
+
+float __cl_cbrt_float(float x) {
+    double dx = (double)x;
+    double2 l = __cl_log_fast(fabs(dx));
+    double r = copysign(__cl_exp_hilo(fma(l.x, __CL_LN2, l.y) / 3.0, 0.0), dx);
+    // C99 F.9.4.1: cbrt(+-0) = +-0, cbrt(+-inf) = +-inf.
+    return (x == 0.0f || isinf(x) || isnan(x)) ? x : (float)r;
+}
+
+double __cl_hypot_double_double(double x, double y) {
+    double ax = fabs(x);
+    double ay = fabs(y);
+    double big = fmax(ax, ay);
+    double small = fmin(ax, ay);
+    // Scale so that big^2 and the sum neither overflow nor lose the small one's square
+    // to the denormals needlessly: big within [2^-500, 2^500] stays.
+    double up = big < 3.054936363499605e-151 ? 4.149515568880993e+180 : 1.0;
+    double down = big > 3.273390607896142e+150 ? 2.409919865102884e-181 : 1.0;
+    double f = up * down;
+    double b = big * f;
+    double s = small * f;
+    double r = sqrt(fma(b, b, s * s)) / f;
+    // C99 F.9.4.3: hypot(+-inf, y) is +inf even for a NaN y.
+    r = (x != x || y != y) ? x + y : r;
+    return (ax == __CL_INF_D || ay == __CL_INF_D) ? __CL_INF_D : r;
+}
+
+float __cl_hypot_float_float(float x, float y) {
+    return (float)__cl_hypot_double_double((double)x, (double)y);
+}
+
+double __cl_rsqrt_double(double x) {
+    // Below 2^-900 x is scaled by 2^108 (the result by 2^54) so that the residual t below
+    // keeps its precision (it is about x 2^-53).
+    int sub = x < 1.1830521861667747e-271;
+    double xs = sub ? x * 3.2451855365842673e+32 : x;
+    double s = sqrt(xs);
+    double q = 1.0 / s;
+    // 1/sqrt(xs) = q (1 + e) (1 - t / (2 xs)) to second order, e and t exact residuals.
+    double e = fma(-s, q, 1.0);
+    double t = fma(-s, s, xs);
+    double r = fma(q, e - 0.5 * t * q * q, q);
+    r = sub ? r * __CL_TWO54 : r;
+    // rsqrt(+-0) = +-inf, rsqrt(+inf) = +0, rsqrt(x < 0) a NaN (as 1/sqrt).
+    return (x == 0.0 || x == __CL_INF_D || x < 0.0 || x != x) ? 1.0 / sqrt(x) : r;
+}
+
+float __cl_rsqrt_float(float x) { return (float)(1.0 / sqrt((double)x)); }
+
+// exp(|x|) / 2 for |x| >= 0.
+double __cl_half_exp(double ax) {
+    double2 h = __cl_two_sum(ax, -__CL_LN2_HI);
+    return __cl_exp_hilo(h.x, h.y - __CL_LN2_LO);
+}
+
+double __cl_sinh_double(double x) {
+    double ax = fabs(x);
+    // |x| <= 1: x + x^3/3! + ... + x^21/21! (the next term is below 2^-74 relative).
+    double x2 = x * x;
+    double t = fma(x2, 1.9572941063391263e-20, 8.22063524662433e-18);
+    t = fma(x2, t, 2.8114572543455206e-15);
+    t = fma(x2, t, 7.647163731819816e-13);
+    t = fma(x2, t, 1.6059043836821613e-10);
+    t = fma(x2, t, 2.505210838544172e-08);
+    t = fma(x2, t, 2.7557319223985893e-06);
+    t = fma(x2, t, 1.984126984126984e-4);
+    t = fma(x2, t, 8.333333333333333e-3);
+    t = fma(x2, t, 0.16666666666666666);
+    double near0 = fma(x * x2, t, x);
+    // Beyond: exp(|x|)/2 - exp(-|x|)/2, the second term at most a sixth of the result.
+    double h = __cl_half_exp(ax);
+    double far = copysign(h - 0.25 / h, x);
+    double r = ax <= 1.0 ? near0 : far;
+    return (x != x || ax == __CL_INF_D) ? x : r;
+}
+
+float __cl_sinh_float(float x) { return (float)__cl_sinh_double((double)x); }
+
+double __cl_cosh_double(double x) {
+    double ax = fabs(x);
+    double h = __cl_half_exp(ax);
+    double r = h + 0.25 / h;
+    return x != x ? x : r;
+}
+
+float __cl_cosh_float(float x) { return (float)__cl_cosh_double((double)x); }
+
+double __cl_tanh_double(double x) {
+    double ax = fabs(x);
+    // tanh|x| = expm1(2|x|) / (expm1(2|x|) + 2); 1 above 22 (1 - tanh below 2^-62).
+    double em = __cl_expm1_double(2.0 * fmin(ax, 22.0));
+    // em / (em + 2) with the denominator's rounding error and the quotient's corrected.
+    double2 den = __cl_two_sum(em, 2.0);
+    double q = em / den.x;
+    q = q + (fma(-q, den.x, em) - q * den.y) / den.x;
+    double r = copysign(q, x);
+    r = ax >= 22.0 ? copysign(1.0, x) : r;
+    // tanh(+-0) = +-0; below 2^-28 tanh(x) rounds to x.
+    return (ax < 3.725290298461914e-09 || x != x) ? x : r;
+}
+
+float __cl_tanh_float(float x) { return (float)__cl_tanh_double((double)x); }
+
+double __cl_asinh_double(double x) {
+    double ax = fabs(x);
+    // Above 2^28: log(2|x|); from 2: log(2|x| + 1/(|x| + sqrt(x^2 + 1)));
+    // below 2: log1p(|x| + x^2 / (1 + sqrt(1 + x^2))).
+    int huge = ax > 268435456.0;
+    double a = huge ? 1.0 : ax;
+    double sq = sqrt(fma(a, a, 1.0));
+    double mid = 2.0 * a + 1.0 / (a + sq);
+    double lo_arg = a + a * a / (1.0 + sq);
+    double2 u = __cl_two_sum(1.0, lo_arg);
+    int small = ax < 2.0;
+    double arg = huge ? ax : (small ? u.x : mid);
+    double extra = small ? u.y / u.x : 0.0;
+    double2 l = __cl_log_dd(arg, huge ? 1.0 : 0.0, extra);
+    double r = copysign(l.x + l.y, x);
+    // asinh(+-0) = +-0, asinh(+-inf) = +-inf; below 2^-28 asinh(x) rounds to x.
+    return (ax < 3.725290298461914e-09 || ax == __CL_INF_D || x != x) ? x : r;
+}
+
+float __cl_asinh_float(float x) { return (float)__cl_asinh_double((double)x); }
+
+double __cl_acosh_double(double x) {
+    // Above 2^28: log(2x); from 2: log(2x - 1/(x + sqrt(x^2 - 1)));
+    // below 2: log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact), the sum kept as a
+    // double-double since the root carries the result's leading bits.
+    int huge = x > 268435456.0;
+    double a = huge ? 2.0 : x;
+    double mid = 2.0 * a - 1.0 / (a + sqrt(fma(a, a, -1.0)));
+    double t = a - 1.0;
+    // w + ew = 2t + t^2 (2t - w is exact, w within a factor 1.5 of 2t).
+    double w = fma(t, t, 2.0 * t);
+    double ew = fma(t, t, 2.0 * t - w);
+    double sq = sqrt(w);
+    double sq_lo = (fma(-sq, sq, w) + ew) / (2.0 * sq);
+    double2 u = __cl_two_sum(t, sq);
+    double2 v = __cl_two_sum(1.0, u.x);
+    int small = x < 2.0;
+    double arg = huge ? x : (small ? v.x : mid);
+    double extra = small ? (v.y + (u.y + sq_lo)) / v.x : 0.0;
+    double2 l = __cl_log_dd(arg, huge ? 1.0 : 0.0, extra);
+    double r = l.x + l.y;
+    // acosh(1) = +0, acosh(+inf) = +inf, a NaN below 1.
+    r = x == 1.0 ? 0.0 : r;
+    r = x == __CL_INF_D ? x : r;
+    r = x < 1.0 ? __CL_NAN_D : r;
+    return x != x ? x : r;
+}
+
+float __cl_acosh_float(float x) { return (float)__cl_acosh_double((double)x); }
+
+double __cl_atanh_double(double x) {
+    double ax = fabs(x);
+    // atanh|x| = log1p(2|x| / (1 - |x|)) / 2, the argument written as 2|x| + 2x^2/(1 - |x|)
+    // below 1/2.
+    double d = 1.0 - ax;
+    double arg = ax < 0.5 ? fma(2.0 * ax, ax / d, 2.0 * ax) : 2.0 * ax / d;
+    double r = copysign(0.5 * __cl_log1p_double(arg), x);
+    // atanh(+-1) = +-inf, a NaN for |x| > 1; below 2^-28 atanh(x) rounds to x (+-0 too).
+    r = ax == 1.0 ? copysign(__CL_INF_D, x) : r;
+    r = ax > 1.0 ? __CL_NAN_D : r;
+    return (ax < 3.725290298461914e-09 || x != x) ? x : r;
+}
+
+float __cl_atanh_float(float x) { return (float)__cl_atanh_double((double)x); }
+
+#undef __CL_LN2_HI
+#undef __CL_LN2_LO
+#undef __CL_LN2
+#undef __CL_LN2_32_HI
+#undef __CL_LN2_32_LO
+#undef __CL_INV_LN2_32
+#undef __CL_INV_LN2_HI
+#undef __CL_INV_LN2_LO
+#undef __CL_INV_LN10_HI
+#undef __CL_INV_LN10_LO
+#undef __CL_LN10_HI
+#undef __CL_LN10_LO
+#undef __CL_LOG10_2_HI
+#undef __CL_LOG10_2_LO
+#undef __CL_LOG10_2
+#undef __CL_LOG2_10_32
+#undef __CL_DBL_MIN
+#undef __CL_TWO54
+#undef __CL_INF_D
+#undef __CL_NAN_D
+
+// The files after this one start from the default state.
+#pragma OPENCL FP_CONTRACT DEFAULT
