@@ -1,3 +1,303 @@
 // 6.15.2 trigonometric functions and their inverses (including the *pi forms).
+//
+// Every function is computed in double; the float forms round the double result once, which
+// keeps them well inside table 65 (the double functions are within about one double ulp).
+//
+// sin, cos, tan: x = k pi/2 + r with |r| <= pi/4 (a little more where rounding picks the
+// other k), r carried as a double-double. Arguments below 2^30 are reduced Cody-Waite style,
+// pi/2 split into three doubles; larger ones Payne-Hanek style, multiplying the significand
+// by a 192-bit window of the bits of 2/pi in 32-bit integer pieces. sin and cos of r are
+// Taylor polynomials (the neglected terms are below 2^-58 relative on |r| <= pi/4).
+//
+// The inverse functions share one core, the angle of the point (d, n) in the first quadrant,
+// n and d double-doubles: t = min/max, t = k/8 + (t - k/8), atan(t) = atan(k/8) +
+// atan(u) with u = (t - k/8) / (1 + t k/8), |u| <= 1/16, atan(u) by its Taylor series.
+//
+// Constants: the pi/2, pi and 1/pi splits, atan(k/8) and the bits of 2/pi were computed to
+// 1400 bits and rounded to doubles; the polynomial coefficients are 1/n! and 1/n rounded.
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+// The bits of 2/pi after the binary point, 32 to a word, most significant first, after one
+// word of zeros (the integer part and the bits before it when the exponent is small).
+__constant uint __cl_two_over_pi_bits[40] = {
+    0x00000000u, 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u,
+    0x3c439041u, 0xfe5163abu, 0xdebbc561u, 0xb7246e3au, 0x424dd2e0u, 0x06492eeau,
+    0x09d1921cu, 0xfe1deb1cu, 0xb129a73eu, 0xe88235f5u, 0x2ebb4484u, 0xe99c7026u,
+    0xb45f7e41u, 0x3991d639u, 0x835339f4u, 0x9c845f8bu, 0xbdf9283bu, 0x1ff897ffu,
+    0xde05980fu, 0xef2f118bu, 0x5a0a6d1fu, 0x6d367ecfu, 0x27cb09b7u, 0x4f463f66u,
+    0x9e5fea2du, 0x7527bac7u, 0xebe5f17bu, 0x3d0739f7u, 0x8a5292eau, 0x6bfb5fb1u,
+    0x1f8d5d08u, 0x56033046u, 0xfc7b6babu, 0xf0cfbc20u,
+};
+
+// atan(k/8), k = 0..8, as high and low doubles.
+__constant double __cl_atan_k8_hi[9] = {
+    0.0,
+    0x1.fd5ba9aac2f6ep-4,
+    0x1.f5b75f92c80ddp-3,
+    0x1.6f61941e4def1p-2,
+    0x1.dac670561bb4fp-2,
+    0x1.1e00babdefeb4p-1,
+    0x1.4978fa3269ee1p-1,
+    0x1.700a7c5784634p-1,
+    0x1.921fb54442d18p-1,
+};
+__constant double __cl_atan_k8_lo[9] = {
+    0.0,
+    -0x1.cd37686760c17p-59,
+    0x1.8ab6e3cf7afbdp-57,
+    -0x1.c63aae6f6e918p-56,
+    0x1.a2b7f222f65e2p-56,
+    -0x1.928df287a668fp-58,
+    0x1.2419a87f2a458p-56,
+    -0x1.8c34d25aadef6p-56,
+    0x1.1a62633145c07p-55,
+};
+
+// pi/2 = PIO2_1 + PIO2_2 + PIO2_3 to about 2^-164.
+#define __CL_PIO2_1 0x1.921fb54442d18p+0
+#define __CL_PIO2_2 0x1.1a62633145c07p-54
+#define __CL_PIO2_3 -0x1.f1976b7ed8fbcp-110
+#define __CL_PI_H 0x1.921fb54442d18p+1
+#define __CL_PI_L 0x1.1a62633145c07p-53
+#define __CL_INVPI_H 0x1.45f306dc9c883p-2
+#define __CL_INVPI_L -0x1.6b01ec5417056p-56
+#define __CL_TWO_OVER_PI 0x1.45f306dc9c883p-1
+#define __CL_DBL_MAX 0x1.fffffffffffffp+1023
+#define __CL_SIGN 0x8000000000000000UL
+
+// ---------------------------------------------------------------------------------------
+// Reduction of sin, cos, tan arguments.
+
+// ax = k pi/2 + r for ax >= 0 (finite: an infinity or NaN gives some value the caller
+// replaces): returns the high part of r, its low part in *lo and k mod 4 in *quad.
+double __cl_trig_reduce(double ax, double *lo, int *quad)
+{
+    if (ax < 0x1p30) {
+        double n = rint(ax * __CL_TWO_OVER_PI);
+        // Exact: n PIO2_1 is a multiple of 2^-52, ax one of 2^-53 (or n is 0), and the
+        // difference is below 1.
+        double r1 = fma(-n, __CL_PIO2_1, ax);
+        double p2 = n * __CL_PIO2_2;
+        double p2e = fma(n, __CL_PIO2_2, -p2);
+        double h = r1 - p2;
+        double bb = h - r1;
+        double e = (r1 - (h - bb)) + (-p2 - bb);
+        double l = (e - p2e) - n * __CL_PIO2_3;
+        double rh = h + l;
+        *lo = l - (rh - h);
+        *quad = (int)n & 3;
+        return rh;
+    }
+    // ax = m 2^e with a 53-bit integer m. The bits of 2/pi weighing 2^(e-2) and more give
+    // multiples of 4 in m 2^e 2/pi; the window starts at the bit weighing 2^-(e-1).
+    ulong bits = as_ulong(ax);
+    int e = min((int)(bits >> 52), 2046) - 1075;
+    ulong m = (bits & 0xfffffffffffffUL) | 0x10000000000000UL;
+    int g = e + 30; // position of that bit in the table (after its zero word)
+    int j = g >> 5;
+    int s = g & 31;
+    ulong w5 = ((((ulong)__cl_two_over_pi_bits[j] << 32) | __cl_two_over_pi_bits[j + 1]) << s) >> 32;
+    ulong w4 = ((((ulong)__cl_two_over_pi_bits[j + 1] << 32) | __cl_two_over_pi_bits[j + 2]) << s) >> 32;
+    ulong w3 = ((((ulong)__cl_two_over_pi_bits[j + 2] << 32) | __cl_two_over_pi_bits[j + 3]) << s) >> 32;
+    ulong w2 = ((((ulong)__cl_two_over_pi_bits[j + 3] << 32) | __cl_two_over_pi_bits[j + 4]) << s) >> 32;
+    ulong w1 = ((((ulong)__cl_two_over_pi_bits[j + 4] << 32) | __cl_two_over_pi_bits[j + 5]) << s) >> 32;
+    ulong w0 = ((((ulong)__cl_two_over_pi_bits[j + 5] << 32) | __cl_two_over_pi_bits[j + 6]) << s) >> 32;
+    // The product m W in 32-bit limbs r0..r7; its bit 191 weighs 2^1.
+    ulong m0 = m & 0xffffffffUL;
+    ulong m1 = m >> 32;
+    ulong t = m0 * w0;
+    ulong r1 = t >> 32;
+    t = m0 * w1 + r1;
+    r1 = t & 0xffffffffUL;
+    ulong r2 = t >> 32;
+    t = m0 * w2 + r2;
+    r2 = t & 0xffffffffUL;
+    ulong r3 = t >> 32;
+    t = m0 * w3 + r3;
+    r3 = t & 0xffffffffUL;
+    ulong r4 = t >> 32;
+    t = m0 * w4 + r4;
+    r4 = t & 0xffffffffUL;
+    ulong r5 = t >> 32;
+    t = m0 * w5 + r5;
+    r5 = t & 0xffffffffUL;
+    ulong r6 = t >> 32;
+    t = m1 * w0 + r1;
+    ulong c = t >> 32;
+    t = m1 * w1 + r2 + c;
+    r2 = t & 0xffffffffUL;
+    c = t >> 32;
+    t = m1 * w2 + r3 + c;
+    r3 = t & 0xffffffffUL;
+    c = t >> 32;
+    t = m1 * w3 + r4 + c;
+    r4 = t & 0xffffffffUL;
+    c = t >> 32;
+    t = m1 * w4 + r5 + c;
+    r5 = t & 0xffffffffUL;
+    c = t >> 32;
+    // r6 and above weigh multiples of 4.
+    ulong hi = (r5 << 32) | r4;
+    ulong lo128 = (r3 << 32) | r2;
+    // hi: 2 integer bits, 62 fraction bits. k = the nearest integer, mod 4.
+    int q = (int)((hi + (1UL << 61)) >> 62);
+    long f = (long)(hi - ((ulong)q << 62));
+    // |f 2^-62 + lo128 2^-126| <= 1/2 as sign and magnitude (H, L).
+    int neg = f < 0L;
+    ulong L = neg ? (ulong)0 - lo128 : lo128;
+    ulong H = neg ? ~(ulong)f + (lo128 == 0UL ? 1UL : 0UL) : (ulong)f;
+    int shift64 = H == 0UL;
+    H = shift64 ? L : H;
+    L = shift64 ? 0UL : L;
+    int z = (int)clz(H);
+    z = min(z, 63);
+    ulong Hn = (H << z) | ((L >> 1) >> (63 - z));
+    ulong Ln = L << z;
+    double a = (double)(long)(Hn >> 11);
+    double b = (double)(long)(((Hn & 0x7ffUL) << 42) | (Ln >> 22)) * 0x1p-53;
+    // The value is (a + b) 2^(-51 - z - 64 shift64); the scale stays a normal double.
+    double scale = as_double((ulong)(1023 - 51 - z - 64 * shift64) << 52);
+    double fh = a * scale;
+    double fl = b * scale;
+    double rh = fh * __CL_PIO2_1;
+    double rl = fma(fh, __CL_PIO2_1, -rh) + fma(fh, __CL_PIO2_2, fl * __CL_PIO2_1);
+    double r = rh + rl;
+    double rlo = rl - (r - rh);
+    *lo = neg ? -rlo : rlo;
+    *quad = q & 3;
+    return neg ? -r : r;
+}
+
+// sin(x + y) for |x| <= pi/4 (a little more), |y| <= ulp(x): high part, low part in *lo.
+double __cl_sin_kern(double x, double y, double *lo)
+{
+    double z = x * x;
+    double p = fma(z, fma(z, fma(z, fma(z, fma(z, fma(z, fma(z,
+        0x1.952c77030ad4ap-49, -0x1.ae7f3e733b81fp-41), 0x1.6124613a86d09p-33),
+        -0x1.ae64567f544e4p-26), 0x1.71de3a556c734p-19), -0x1.a01a01a01a01ap-13),
+        0x1.1111111111111p-7), -0x1.5555555555555p-3);
+    // sin(x + y) = sin x + y cos x, cos x = 1 - x^2/2 to the precision y needs.
+    double t = fma(x * z, p, fma(-0.5 * z, y, y));
+    double h = x + t;
+    *lo = t - (h - x);
+    return h;
+}
+
+// cos(x + y) for |x| <= pi/4 (a little more), |y| <= ulp(x): high part, low part in *lo.
+double __cl_cos_kern(double x, double y, double *lo)
+{
+    double z = x * x;
+    double ze = fma(x, x, -z);
+    double hz = 0.5 * z;
+    double w = 1.0 - hz;
+    double we = (1.0 - w) - hz;
+    double q = fma(z, fma(z, fma(z, fma(z, fma(z, fma(z,
+        0x1.ae7f3e733b81fp-45, -0x1.93974a8c07c9dp-37), 0x1.1eed8eff8d898p-29),
+        -0x1.27e4fb7789f5cp-22), 0x1.a01a01a01a01ap-16), -0x1.6c16c16c16c17p-10),
+        0x1.5555555555555p-5) * (z * z);
+    // 1 - (z + ze)/2 + q, and cos(x + y) = cos x - y sin x.
+    double t = we + (q - fma(0.5, ze, x * y));
+    double h = w + t;
+    *lo = (w - h) + t;
+    return h;
+}
+
+// sin(k pi/2 + r), r = rh + rl reduced, q = k mod 4.
+double __cl_sin_quadrant(double rh, double rl, int q)
+{
+    double lo;
+    double v;
+    if (q & 1) {
+        v = __cl_cos_kern(rh, rl, &lo);
+    } else {
+        v = __cl_sin_kern(rh, rl, &lo);
+    }
+    v = v + lo;
+    return (q & 2) ? -v : v;
+}
+
+// tan(k pi/2 + r): sin/cos of r, or -cos/sin for odd k, divided as double-doubles.
+double __cl_tan_quadrant(double rh, double rl, int q)
+{
+    double sl;
+    double cl;
+    double s = __cl_sin_kern(rh, rl, &sl);
+    double c = __cl_cos_kern(rh, rl, &cl);
+    int odd = q & 1;
+    double n = odd ? c : s;
+    double nl = odd ? cl : sl;
+    double d = odd ? s : c;
+    double dl = odd ? sl : cl;
+    double t = n / d;
+    double e = (fma(-t, d, n) + (nl - t * dl)) / d;
+    double v = t + e;
+    return odd ? -v : v;
+}
+
+double __cl_sin_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    int q;
+    double r = __cl_trig_reduce(ax, &lo, &q);
+    double v = __cl_sin_quadrant(r, lo, q);
+    // sin is odd; the magnitude's result takes x's sign (sin(±0) = ±0).
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
+    return ax <= __CL_DBL_MAX ? v : x - x;
+}
+
+double __cl_cos_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    int q;
+    double r = __cl_trig_reduce(ax, &lo, &q);
+    double v = __cl_sin_quadrant(r, lo, q + 1);
+    return ax <= __CL_DBL_MAX ? v : x - x;
+}
+
+double __cl_tan_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    int q;
+    double r = __cl_trig_reduce(ax, &lo, &q);
+    double v = __cl_tan_quadrant(r, lo, q);
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
+    return ax <= __CL_DBL_MAX ? v : x - x;
+}
+
+double __cl_sincos_double_ptr_double(double x, double *cosval)
+{
+    double ax = fabs(x);
+    double lo;
+    int q;
+    double r = __cl_trig_reduce(ax, &lo, &q);
+    double sl;
+    double cl;
+    double s = __cl_sin_kern(r, lo, &sl);
+    double c = __cl_cos_kern(r, lo, &cl);
+    s = s + sl;
+    c = c + cl;
+    double sv = (q & 1) ? c : s;
+    double cv = (q & 1) ? -s : c;
+    sv = (q & 2) ? -sv : sv;
+    cv = (q & 2) ? -cv : cv;
+    sv = as_double(as_ulong(sv) ^ (as_ulong(x) & __CL_SIGN));
+    int finite = ax <= __CL_DBL_MAX;
+    *cosval = finite ? cv : x - x;
+    return finite ? sv : x - x;
+}
+
+float __cl_sin_float(float x) { return (float)__cl_sin_double((double)x); }
+float __cl_cos_float(float x) { return (float)__cl_cos_double((double)x); }
+float __cl_tan_float(float x) { return (float)__cl_tan_double((double)x); }
+
+float __cl_sincos_float_ptr_float(float x, float *cosval)
+{
+    double c;
+    double s = __cl_sincos_double_ptr_double((double)x, &c);
+    *cosval = (float)c;
+    return (float)s;
+}
