@@ -301,3 +301,279 @@ float __cl_sincos_float_ptr_float(float x, float *cosval)
     *cosval = (float)c;
     return (float)s;
 }
+
+// ---------------------------------------------------------------------------------------
+// sinpi, cospi, tanpi: x = k/2 + r with |r| <= 1/4 exactly, then the kernels on pi r.
+
+// For |x| = ax: reduced pi r (high part, low part in *lo) and k mod 4 in *quad; *r0 is set
+// when r is zero. Infinities and NaN give some value the caller replaces.
+double __cl_pi_reduce(double ax, double *lo, int *quad, int *r0)
+{
+    // From 2^53 on every double is an even integer: reduce as 0.
+    double y = ax < 0x1p53 ? ax : 0.0;
+    double k = rint(2.0 * y);
+    double r = fma(k, -0.5, y); // exact: |r| <= 1/4, a multiple of ulp(y)
+    *quad = (int)((long)k & 3L);
+    *r0 = r == 0.0;
+    double h = r * __CL_PI_H;
+    *lo = fma(r, __CL_PI_H, -h) + r * __CL_PI_L;
+    return h;
+}
+
+double __cl_sinpi_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    int q;
+    int r0;
+    double r = __cl_pi_reduce(ax, &lo, &q, &r0);
+    // + 0.0: a zero result is +0 before x's sign is applied (7.5.1: sinpi(+n) is +0,
+    // sinpi(-n) is -0).
+    double v = __cl_sin_quadrant(r, lo, q) + 0.0;
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
+    return ax <= __CL_DBL_MAX ? v : x - x;
+}
+
+double __cl_cospi_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    int q;
+    int r0;
+    double r = __cl_pi_reduce(ax, &lo, &q, &r0);
+    // 7.5.1: cospi(n + 0.5) is +0.
+    double v = __cl_sin_quadrant(r, lo, q + 1) + 0.0;
+    return ax <= __CL_DBL_MAX ? v : x - x;
+}
+
+double __cl_tanpi_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    int q;
+    int r0;
+    double r = __cl_pi_reduce(ax, &lo, &q, &r0);
+    double v = __cl_tan_quadrant(r, lo, q);
+    // 7.5.1: tanpi(n) is copysign(0, n) for even n and copysign(0, -n) for odd n;
+    // tanpi(n + 0.5) is +inf for even n, -inf for odd n. On |x|, k = 2n or 2n + 1: the
+    // result is 0 or inf, negative when k mod 4 is 2 or 3 (and x's sign applies after).
+    double special = (q & 1) ? INFINITY : 0.0;
+    special = (q & 2) ? -special : special;
+    v = r0 ? special : v;
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
+    return ax <= __CL_DBL_MAX ? v : x - x;
+}
+
+float __cl_sinpi_float(float x) { return (float)__cl_sinpi_double((double)x); }
+float __cl_cospi_float(float x) { return (float)__cl_cospi_double((double)x); }
+float __cl_tanpi_float(float x) { return (float)__cl_tanpi_double((double)x); }
+
+// ---------------------------------------------------------------------------------------
+// Inverse functions.
+
+// The angle in [0, pi/2] of the point (d, n), d = dh + dl >= 0, n = nh + nl >= 0, finite
+// and not both zero: atan(n/d) as a high part and a low part in *lo.
+double __cl_atan_core(double nh, double nl, double dh, double dl, double *lo)
+{
+    int swap = nh > dh;
+    double a = swap ? dh : nh;
+    double al = swap ? dl : nl;
+    double b = swap ? nh : dh;
+    double bl = swap ? nl : dl;
+    // Both tiny: scale them up (exactly) so the division's residual stays representable.
+    double sc = b < 0x1p-900 ? 0x1p600 : 1.0;
+    a = a * sc;
+    al = al * sc;
+    b = b * sc;
+    bl = bl * sc;
+    // t = a/b in [0, 1] as a double-double.
+    double t = a / b;
+    double tl = (fma(-t, b, a) + (al - t * bl)) / b;
+    // t = c + (t - c), c = k/8: atan(t) = atan(c) + atan(u), u = (t - c)/(1 + t c).
+    double k = rint(8.0 * t);
+    int ki = (int)k;
+    double c = 0.125 * k;
+    double num = t - c; // exact: t and c are within 1/16 and c <= 2t
+    double den = fma(t, c, 1.0);
+    double denl = fma(t, c, 1.0 - den) + tl * c;
+    double u = num / den;
+    double ul = (fma(-u, den, num) + (tl - u * denl)) / den;
+    double z = u * u;
+    // atan(u) = u + u z P(z), |u| <= 1/16: the terms left out are below 2^-60 relative.
+    double p = z * fma(z, fma(z, fma(z, fma(z, fma(z,
+        0x1.3b13b13b13b14p-4, -0x1.745d1745d1746p-4), 0x1.c71c71c71c71cp-4),
+        -0x1.2492492492492p-3), 0x1.999999999999ap-3), -0x1.5555555555555p-2);
+    double ch = __cl_atan_k8_hi[ki];
+    double tail = fma(u, p, ul) + __cl_atan_k8_lo[ki];
+    double h = ch + u;
+    double hl = ((ch - h) + u) + tail;
+    // n > d: the angle is pi/2 - atan(d/n).
+    double sh = __CL_PIO2_1 - h;
+    double sl = ((__CL_PIO2_1 - sh) - h) + (__CL_PIO2_2 - hl);
+    h = swap ? sh : h;
+    hl = swap ? sl : hl;
+    double res = h + hl;
+    *lo = hl - (res - h);
+    return res;
+}
+
+// (h + l) / pi, rounded; a zero keeps its sign.
+double __cl_div_pi(double h, double l)
+{
+    double r = h * __CL_INVPI_H;
+    double e = fma(h, __CL_INVPI_H, -r);
+    double v = r + (e + fma(h, __CL_INVPI_L, l * __CL_INVPI_H));
+    return h == 0.0 ? h : v;
+}
+
+// asin(|x|) for |x| <= 1 as the angle of (sqrt(1 - x^2), |x|).
+double __cl_asin_abs(double ax, double *lo)
+{
+    double p = ax * ax;
+    double pe = fma(ax, ax, -p);
+    double d = 1.0 - p;
+    double dl = ((1.0 - d) - p) - pe;
+    double s = sqrt(d);
+    double sl = d > 0.0 ? (fma(-s, s, d) + dl) / (2.0 * s) : 0.0;
+    return __cl_atan_core(ax, 0.0, s, sl, lo);
+}
+
+// acos(x) for |x| <= 1: the angle of (x, sqrt(1 - x^2)), pi less it for x < 0.
+double __cl_acos_dd(double x, double *lo)
+{
+    double ax = fabs(x);
+    double p = ax * ax;
+    double pe = fma(ax, ax, -p);
+    double d = 1.0 - p;
+    double dl = ((1.0 - d) - p) - pe;
+    double s = sqrt(d);
+    double sl = d > 0.0 ? (fma(-s, s, d) + dl) / (2.0 * s) : 0.0;
+    double l;
+    double h = __cl_atan_core(s, sl, ax, 0.0, &l);
+    double mh = __CL_PI_H - h;
+    double ml = ((__CL_PI_H - mh) - h) + (__CL_PI_L - l);
+    int neg = x < 0.0;
+    h = neg ? mh : h;
+    l = neg ? ml : l;
+    double r = h + l;
+    *lo = l - (r - h);
+    return r;
+}
+
+// atan(|x|), an infinity's included.
+double __cl_atan_abs(double ax, double *lo)
+{
+    // Beyond 2^1000 the angle rounds to pi/2 at any precision the callers need.
+    return __cl_atan_core(fmin(ax, 0x1p1000), 0.0, 1.0, 0.0, lo);
+}
+
+// atan2(y, x) as a double-double; NaN arguments give some value the caller replaces.
+double __cl_atan2_dd(double y, double x, double *lo)
+{
+    double ay = fabs(y);
+    double ax = fabs(x);
+    // C99 F.9.1.4: infinities act as the directions they point in; (0, 0) as angle 0.
+    int yi = ay == INFINITY;
+    int xi = ax == INFINITY;
+    double n = yi ? 1.0 : (xi ? 0.0 : ay);
+    double d = xi ? 1.0 : (yi ? 0.0 : ax);
+    d = (n == 0.0 && d == 0.0) ? 1.0 : d;
+    double l;
+    double h = __cl_atan_core(n, 0.0, d, 0.0, &l);
+    // x < 0 or x = -0: the angle is pi less that.
+    double mh = __CL_PI_H - h;
+    double ml = ((__CL_PI_H - mh) - h) + (__CL_PI_L - l);
+    int left = as_long(x) < 0L;
+    h = left ? mh : h;
+    l = left ? ml : l;
+    double r = h + l;
+    l = l - (r - h);
+    // The angle takes y's sign.
+    int below = as_long(y) < 0L;
+    *lo = below ? -l : l;
+    return below ? -r : r;
+}
+
+double __cl_asin_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    double v = __cl_asin_abs(fmin(ax, 1.0), &lo);
+    // asin(±0) = ±0 (F.9.1.2): the magnitude's result takes x's sign.
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
+    return ax <= 1.0 ? v : (x - x) / (x - x);
+}
+
+double __cl_acos_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    double v = __cl_acos_dd(fmin(fmax(x, -1.0), 1.0), &lo);
+    return ax <= 1.0 ? v : (x - x) / (x - x);
+}
+
+double __cl_atan_double(double x)
+{
+    double lo;
+    double v = __cl_atan_abs(fabs(x), &lo);
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
+    return x == x ? v : x;
+}
+
+double __cl_atan2_double_double(double y, double x)
+{
+    double lo;
+    double v = __cl_atan2_dd(y, x, &lo);
+    return (x == x && y == y) ? v : x + y;
+}
+
+double __cl_asinpi_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    double h = __cl_asin_abs(fmin(ax, 1.0), &lo);
+    double v = __cl_div_pi(h, lo);
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
+    return ax <= 1.0 ? v : (x - x) / (x - x);
+}
+
+double __cl_acospi_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    double h = __cl_acos_dd(fmin(fmax(x, -1.0), 1.0), &lo);
+    double v = __cl_div_pi(h, lo);
+    return ax <= 1.0 ? v : (x - x) / (x - x);
+}
+
+double __cl_atanpi_double(double x)
+{
+    double lo;
+    double h = __cl_atan_abs(fabs(x), &lo);
+    double v = __cl_div_pi(h, lo);
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
+    return x == x ? v : x;
+}
+
+double __cl_atan2pi_double_double(double y, double x)
+{
+    double lo;
+    double h = __cl_atan2_dd(y, x, &lo);
+    double v = __cl_div_pi(h, lo);
+    return (x == x && y == y) ? v : x + y;
+}
+
+float __cl_asin_float(float x) { return (float)__cl_asin_double((double)x); }
+float __cl_acos_float(float x) { return (float)__cl_acos_double((double)x); }
+float __cl_atan_float(float x) { return (float)__cl_atan_double((double)x); }
+float __cl_atan2_float_float(float y, float x)
+{
+    return (float)__cl_atan2_double_double((double)y, (double)x);
+}
+float __cl_asinpi_float(float x) { return (float)__cl_asinpi_double((double)x); }
+float __cl_acospi_float(float x) { return (float)__cl_acospi_double((double)x); }
+float __cl_atanpi_float(float x) { return (float)__cl_atanpi_double((double)x); }
+float __cl_atan2pi_float_float(float y, float x)
+{
+    return (float)__cl_atan2pi_double_double((double)y, (double)x);
+}
