@@ -390,9 +390,10 @@ double __cl_atan_core(double nh, double nl, double dh, double dl, double *lo)
     double t = a / b;
     double tl = (fma(-t, b, a) + (al - t * bl)) / b;
     // t = c + (t - c), c = k/8: atan(t) = atan(c) + atan(u), u = (t - c)/(1 + t c).
-    double k = rint(8.0 * t);
-    int ki = (int)k;
-    double c = 0.125 * k;
+    // (fmin keeps the table index in range whatever t is: a NaN, which the callers
+    // replace, becomes 8.)
+    int ki = (int)fmin(rint(8.0 * t), 8.0);
+    double c = 0.125 * (double)ki;
     double num = t - c; // exact: t and c are within 1/16 and c <= 2t
     double den = fma(t, c, 1.0);
     double denl = fma(t, c, 1.0 - den) + tl * c;
