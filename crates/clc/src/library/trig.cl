@@ -20,7 +20,7 @@
 
 // The bits of 2/pi after the binary point, 32 to a word, most significant first, after one
 // word of zeros (the integer part and the bits before it when the exponent is small).
-__constant uint __cl_two_over_pi_bits[40] = {
+__constant uint __cl_trig_two_over_pi_bits[40] = {
     0x00000000u, 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u,
     0x3c439041u, 0xfe5163abu, 0xdebbc561u, 0xb7246e3au, 0x424dd2e0u, 0x06492eeau,
     0x09d1921cu, 0xfe1deb1cu, 0xb129a73eu, 0xe88235f5u, 0x2ebb4484u, 0xe99c7026u,
@@ -31,7 +31,7 @@ __constant uint __cl_two_over_pi_bits[40] = {
 };
 
 // atan(k/8), k = 0..8, as high and low doubles.
-__constant double __cl_atan_k8_hi[9] = {
+__constant double __cl_trig_atan_k8_hi[9] = {
     0.0,
     0x1.fd5ba9aac2f6ep-4,
     0x1.f5b75f92c80ddp-3,
@@ -42,7 +42,7 @@ __constant double __cl_atan_k8_hi[9] = {
     0x1.700a7c5784634p-1,
     0x1.921fb54442d18p-1,
 };
-__constant double __cl_atan_k8_lo[9] = {
+__constant double __cl_trig_atan_k8_lo[9] = {
     0.0,
     -0x1.cd37686760c17p-59,
     0x1.8ab6e3cf7afbdp-57,
@@ -55,35 +55,42 @@ __constant double __cl_atan_k8_lo[9] = {
 };
 
 // pi/2 = PIO2_1 + PIO2_2 + PIO2_3 to about 2^-164.
-#define __CL_PIO2_1 0x1.921fb54442d18p+0
-#define __CL_PIO2_2 0x1.1a62633145c07p-54
-#define __CL_PIO2_3 -0x1.f1976b7ed8fbcp-110
-#define __CL_PI_H 0x1.921fb54442d18p+1
-#define __CL_PI_L 0x1.1a62633145c07p-53
-#define __CL_INVPI_H 0x1.45f306dc9c883p-2
-#define __CL_INVPI_L -0x1.6b01ec5417056p-56
-#define __CL_TWO_OVER_PI 0x1.45f306dc9c883p-1
-#define __CL_DBL_MAX 0x1.fffffffffffffp+1023
-#define __CL_SIGN 0x8000000000000000UL
+#define __CL_TRIG_PIO2_1 0x1.921fb54442d18p+0
+#define __CL_TRIG_PIO2_2 0x1.1a62633145c07p-54
+#define __CL_TRIG_PIO2_3 -0x1.f1976b7ed8fbcp-110
+#define __CL_TRIG_PI_H 0x1.921fb54442d18p+1
+#define __CL_TRIG_PI_L 0x1.1a62633145c07p-53
+#define __CL_TRIG_INVPI_H 0x1.45f306dc9c883p-2
+#define __CL_TRIG_INVPI_L -0x1.6b01ec5417056p-56
+#define __CL_TRIG_TWO_OVER_PI 0x1.45f306dc9c883p-1
+#define __CL_TRIG_DBL_MAX 0x1.fffffffffffffp+1023
+#define __CL_TRIG_SIGN 0x8000000000000000UL
 
 // ---------------------------------------------------------------------------------------
 // Reduction of sin, cos, tan arguments.
+
+// The 32 bits of 2/pi from bit s (0..31, most significant first) of table word j on.
+ulong __cl_trig_bits_at(int j, int s)
+{
+    ulong two = ((ulong)__cl_trig_two_over_pi_bits[j] << 32) | __cl_trig_two_over_pi_bits[j + 1];
+    return (two << s) >> 32;
+}
 
 // ax = k pi/2 + r for ax >= 0 (finite: an infinity or NaN gives some value the caller
 // replaces): returns the high part of r, its low part in *lo and k mod 4 in *quad.
 double __cl_trig_reduce(double ax, double *lo, int *quad)
 {
     if (ax < 0x1p30) {
-        double n = rint(ax * __CL_TWO_OVER_PI);
+        double n = rint(ax * __CL_TRIG_TWO_OVER_PI);
         // Exact: n PIO2_1 is a multiple of 2^-52, ax one of 2^-53 (or n is 0), and the
         // difference is below 1.
-        double r1 = fma(-n, __CL_PIO2_1, ax);
-        double p2 = n * __CL_PIO2_2;
-        double p2e = fma(n, __CL_PIO2_2, -p2);
+        double r1 = fma(-n, __CL_TRIG_PIO2_1, ax);
+        double p2 = n * __CL_TRIG_PIO2_2;
+        double p2e = fma(n, __CL_TRIG_PIO2_2, -p2);
         double h = r1 - p2;
         double bb = h - r1;
         double e = (r1 - (h - bb)) + (-p2 - bb);
-        double l = (e - p2e) - n * __CL_PIO2_3;
+        double l = (e - p2e) - n * __CL_TRIG_PIO2_3;
         double rh = h + l;
         *lo = l - (rh - h);
         *quad = (int)n & 3;
@@ -92,18 +99,20 @@ double __cl_trig_reduce(double ax, double *lo, int *quad)
     // ax = m 2^e with a 53-bit integer m. The bits of 2/pi weighing 2^(e-2) and more give
     // multiples of 4 in m 2^e 2/pi; the window starts at the bit weighing 2^-(e-1).
     ulong bits = as_ulong(ax);
+    // (An infinity or NaN is read as the largest finite exponent.)
     int e = min((int)(bits >> 52), 2046) - 1075;
     ulong m = (bits & 0xfffffffffffffUL) | 0x10000000000000UL;
     int g = e + 30; // position of that bit in the table (after its zero word)
     int j = g >> 5;
     int s = g & 31;
-    ulong w5 = ((((ulong)__cl_two_over_pi_bits[j] << 32) | __cl_two_over_pi_bits[j + 1]) << s) >> 32;
-    ulong w4 = ((((ulong)__cl_two_over_pi_bits[j + 1] << 32) | __cl_two_over_pi_bits[j + 2]) << s) >> 32;
-    ulong w3 = ((((ulong)__cl_two_over_pi_bits[j + 2] << 32) | __cl_two_over_pi_bits[j + 3]) << s) >> 32;
-    ulong w2 = ((((ulong)__cl_two_over_pi_bits[j + 3] << 32) | __cl_two_over_pi_bits[j + 4]) << s) >> 32;
-    ulong w1 = ((((ulong)__cl_two_over_pi_bits[j + 4] << 32) | __cl_two_over_pi_bits[j + 5]) << s) >> 32;
-    ulong w0 = ((((ulong)__cl_two_over_pi_bits[j + 5] << 32) | __cl_two_over_pi_bits[j + 6]) << s) >> 32;
-    // The product m W in 32-bit limbs r0..r7; its bit 191 weighs 2^1.
+    ulong w5 = __cl_trig_bits_at(j, s);
+    ulong w4 = __cl_trig_bits_at(j + 1, s);
+    ulong w3 = __cl_trig_bits_at(j + 2, s);
+    ulong w2 = __cl_trig_bits_at(j + 3, s);
+    ulong w1 = __cl_trig_bits_at(j + 4, s);
+    ulong w0 = __cl_trig_bits_at(j + 5, s);
+    // The product m W in 32-bit limbs (r1 to r5 are kept: r0 only feeds a carry, and r6
+    // and above weigh multiples of 4); its bit 191 weighs 2^1.
     ulong m0 = m & 0xffffffffUL;
     ulong m1 = m >> 32;
     ulong t = m0 * w0;
@@ -122,7 +131,6 @@ double __cl_trig_reduce(double ax, double *lo, int *quad)
     ulong r5 = t >> 32;
     t = m0 * w5 + r5;
     r5 = t & 0xffffffffUL;
-    ulong r6 = t >> 32;
     t = m1 * w0 + r1;
     ulong c = t >> 32;
     t = m1 * w1 + r2 + c;
@@ -136,8 +144,6 @@ double __cl_trig_reduce(double ax, double *lo, int *quad)
     c = t >> 32;
     t = m1 * w4 + r5 + c;
     r5 = t & 0xffffffffUL;
-    c = t >> 32;
-    // r6 and above weigh multiples of 4.
     ulong hi = (r5 << 32) | r4;
     ulong lo128 = (r3 << 32) | r2;
     // hi: 2 integer bits, 62 fraction bits. k = the nearest integer, mod 4.
@@ -160,8 +166,8 @@ double __cl_trig_reduce(double ax, double *lo, int *quad)
     double scale = as_double((ulong)(1023 - 51 - z - 64 * shift64) << 52);
     double fh = a * scale;
     double fl = b * scale;
-    double rh = fh * __CL_PIO2_1;
-    double rl = fma(fh, __CL_PIO2_1, -rh) + fma(fh, __CL_PIO2_2, fl * __CL_PIO2_1);
+    double rh = fh * __CL_TRIG_PIO2_1;
+    double rl = fma(fh, __CL_TRIG_PIO2_1, -rh) + fma(fh, __CL_TRIG_PIO2_2, fl * __CL_TRIG_PIO2_1);
     double r = rh + rl;
     double rlo = rl - (r - rh);
     *lo = neg ? -rlo : rlo;
@@ -170,7 +176,7 @@ double __cl_trig_reduce(double ax, double *lo, int *quad)
 }
 
 // sin(x + y) for |x| <= pi/4 (a little more), |y| <= ulp(x): high part, low part in *lo.
-double __cl_sin_kern(double x, double y, double *lo)
+double __cl_trig_sin_kern(double x, double y, double *lo)
 {
     double z = x * x;
     double p = fma(z, fma(z, fma(z, fma(z, fma(z, fma(z, fma(z,
@@ -185,7 +191,7 @@ double __cl_sin_kern(double x, double y, double *lo)
 }
 
 // cos(x + y) for |x| <= pi/4 (a little more), |y| <= ulp(x): high part, low part in *lo.
-double __cl_cos_kern(double x, double y, double *lo)
+double __cl_trig_cos_kern(double x, double y, double *lo)
 {
     double z = x * x;
     double ze = fma(x, x, -z);
@@ -204,26 +210,26 @@ double __cl_cos_kern(double x, double y, double *lo)
 }
 
 // sin(k pi/2 + r), r = rh + rl reduced, q = k mod 4.
-double __cl_sin_quadrant(double rh, double rl, int q)
+double __cl_trig_sin_quadrant(double rh, double rl, int q)
 {
     double lo;
     double v;
     if (q & 1) {
-        v = __cl_cos_kern(rh, rl, &lo);
+        v = __cl_trig_cos_kern(rh, rl, &lo);
     } else {
-        v = __cl_sin_kern(rh, rl, &lo);
+        v = __cl_trig_sin_kern(rh, rl, &lo);
     }
     v = v + lo;
     return (q & 2) ? -v : v;
 }
 
 // tan(k pi/2 + r): sin/cos of r, or -cos/sin for odd k, divided as double-doubles.
-double __cl_tan_quadrant(double rh, double rl, int q)
+double __cl_trig_tan_quadrant(double rh, double rl, int q)
 {
     double sl;
     double cl;
-    double s = __cl_sin_kern(rh, rl, &sl);
-    double c = __cl_cos_kern(rh, rl, &cl);
+    double s = __cl_trig_sin_kern(rh, rl, &sl);
+    double c = __cl_trig_cos_kern(rh, rl, &cl);
     int odd = q & 1;
     double n = odd ? c : s;
     double nl = odd ? cl : sl;
@@ -241,10 +247,10 @@ double __cl_sin_double(double x)
     double lo;
     int q;
     double r = __cl_trig_reduce(ax, &lo, &q);
-    double v = __cl_sin_quadrant(r, lo, q);
+    double v = __cl_trig_sin_quadrant(r, lo, q);
     // sin is odd; the magnitude's result takes x's sign (sin(±0) = ±0).
-    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
-    return ax <= __CL_DBL_MAX ? v : x - x;
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
+    return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
 }
 
 double __cl_cos_double(double x)
@@ -253,8 +259,8 @@ double __cl_cos_double(double x)
     double lo;
     int q;
     double r = __cl_trig_reduce(ax, &lo, &q);
-    double v = __cl_sin_quadrant(r, lo, q + 1);
-    return ax <= __CL_DBL_MAX ? v : x - x;
+    double v = __cl_trig_sin_quadrant(r, lo, q + 1);
+    return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
 }
 
 double __cl_tan_double(double x)
@@ -263,9 +269,9 @@ double __cl_tan_double(double x)
     double lo;
     int q;
     double r = __cl_trig_reduce(ax, &lo, &q);
-    double v = __cl_tan_quadrant(r, lo, q);
-    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
-    return ax <= __CL_DBL_MAX ? v : x - x;
+    double v = __cl_trig_tan_quadrant(r, lo, q);
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
+    return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
 }
 
 double __cl_sincos_double_ptr_double(double x, double *cosval)
@@ -276,16 +282,16 @@ double __cl_sincos_double_ptr_double(double x, double *cosval)
     double r = __cl_trig_reduce(ax, &lo, &q);
     double sl;
     double cl;
-    double s = __cl_sin_kern(r, lo, &sl);
-    double c = __cl_cos_kern(r, lo, &cl);
+    double s = __cl_trig_sin_kern(r, lo, &sl);
+    double c = __cl_trig_cos_kern(r, lo, &cl);
     s = s + sl;
     c = c + cl;
     double sv = (q & 1) ? c : s;
     double cv = (q & 1) ? -s : c;
     sv = (q & 2) ? -sv : sv;
     cv = (q & 2) ? -cv : cv;
-    sv = as_double(as_ulong(sv) ^ (as_ulong(x) & __CL_SIGN));
-    int finite = ax <= __CL_DBL_MAX;
+    sv = as_double(as_ulong(sv) ^ (as_ulong(x) & __CL_TRIG_SIGN));
+    int finite = ax <= __CL_TRIG_DBL_MAX;
     *cosval = finite ? cv : x - x;
     return finite ? sv : x - x;
 }
@@ -307,7 +313,7 @@ float __cl_sincos_float_ptr_float(float x, float *cosval)
 
 // For |x| = ax: reduced pi r (high part, low part in *lo) and k mod 4 in *quad; *r0 is set
 // when r is zero. Infinities and NaN give some value the caller replaces.
-double __cl_pi_reduce(double ax, double *lo, int *quad, int *r0)
+double __cl_trig_pi_reduce(double ax, double *lo, int *quad, int *r0)
 {
     // From 2^53 on every double is an even integer: reduce as 0.
     double y = ax < 0x1p53 ? ax : 0.0;
@@ -315,8 +321,8 @@ double __cl_pi_reduce(double ax, double *lo, int *quad, int *r0)
     double r = fma(k, -0.5, y); // exact: |r| <= 1/4, a multiple of ulp(y)
     *quad = (int)((long)k & 3L);
     *r0 = r == 0.0;
-    double h = r * __CL_PI_H;
-    *lo = fma(r, __CL_PI_H, -h) + r * __CL_PI_L;
+    double h = r * __CL_TRIG_PI_H;
+    *lo = fma(r, __CL_TRIG_PI_H, -h) + r * __CL_TRIG_PI_L;
     return h;
 }
 
@@ -326,12 +332,12 @@ double __cl_sinpi_double(double x)
     double lo;
     int q;
     int r0;
-    double r = __cl_pi_reduce(ax, &lo, &q, &r0);
+    double r = __cl_trig_pi_reduce(ax, &lo, &q, &r0);
     // + 0.0: a zero result is +0 before x's sign is applied (7.5.1: sinpi(+n) is +0,
     // sinpi(-n) is -0).
-    double v = __cl_sin_quadrant(r, lo, q) + 0.0;
-    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
-    return ax <= __CL_DBL_MAX ? v : x - x;
+    double v = __cl_trig_sin_quadrant(r, lo, q) + 0.0;
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
+    return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
 }
 
 double __cl_cospi_double(double x)
@@ -340,10 +346,10 @@ double __cl_cospi_double(double x)
     double lo;
     int q;
     int r0;
-    double r = __cl_pi_reduce(ax, &lo, &q, &r0);
+    double r = __cl_trig_pi_reduce(ax, &lo, &q, &r0);
     // 7.5.1: cospi(n + 0.5) is +0.
-    double v = __cl_sin_quadrant(r, lo, q + 1) + 0.0;
-    return ax <= __CL_DBL_MAX ? v : x - x;
+    double v = __cl_trig_sin_quadrant(r, lo, q + 1) + 0.0;
+    return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
 }
 
 double __cl_tanpi_double(double x)
@@ -352,16 +358,16 @@ double __cl_tanpi_double(double x)
     double lo;
     int q;
     int r0;
-    double r = __cl_pi_reduce(ax, &lo, &q, &r0);
-    double v = __cl_tan_quadrant(r, lo, q);
+    double r = __cl_trig_pi_reduce(ax, &lo, &q, &r0);
+    double v = __cl_trig_tan_quadrant(r, lo, q);
     // 7.5.1: tanpi(n) is copysign(0, n) for even n and copysign(0, -n) for odd n;
     // tanpi(n + 0.5) is +inf for even n, -inf for odd n. On |x|, k = 2n or 2n + 1: the
     // result is 0 or inf, negative when k mod 4 is 2 or 3 (and x's sign applies after).
     double special = (q & 1) ? INFINITY : 0.0;
     special = (q & 2) ? -special : special;
     v = r0 ? special : v;
-    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
-    return ax <= __CL_DBL_MAX ? v : x - x;
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
+    return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
 }
 
 float __cl_sinpi_float(float x) { return (float)__cl_sinpi_double((double)x); }
@@ -373,7 +379,7 @@ float __cl_tanpi_float(float x) { return (float)__cl_tanpi_double((double)x); }
 
 // The angle in [0, pi/2] of the point (d, n), d = dh + dl >= 0, n = nh + nl >= 0, finite
 // and not both zero: atan(n/d) as a high part and a low part in *lo.
-double __cl_atan_core(double nh, double nl, double dh, double dl, double *lo)
+double __cl_trig_atan_core(double nh, double nl, double dh, double dl, double *lo)
 {
     int swap = nh > dh;
     double a = swap ? dh : nh;
@@ -404,13 +410,13 @@ double __cl_atan_core(double nh, double nl, double dh, double dl, double *lo)
     double p = z * fma(z, fma(z, fma(z, fma(z, fma(z,
         0x1.3b13b13b13b14p-4, -0x1.745d1745d1746p-4), 0x1.c71c71c71c71cp-4),
         -0x1.2492492492492p-3), 0x1.999999999999ap-3), -0x1.5555555555555p-2);
-    double ch = __cl_atan_k8_hi[ki];
-    double tail = fma(u, p, ul) + __cl_atan_k8_lo[ki];
+    double ch = __cl_trig_atan_k8_hi[ki];
+    double tail = fma(u, p, ul) + __cl_trig_atan_k8_lo[ki];
     double h = ch + u;
     double hl = ((ch - h) + u) + tail;
     // n > d: the angle is pi/2 - atan(d/n).
-    double sh = __CL_PIO2_1 - h;
-    double sl = ((__CL_PIO2_1 - sh) - h) + (__CL_PIO2_2 - hl);
+    double sh = __CL_TRIG_PIO2_1 - h;
+    double sl = ((__CL_TRIG_PIO2_1 - sh) - h) + (__CL_TRIG_PIO2_2 - hl);
     h = swap ? sh : h;
     hl = swap ? sl : hl;
     double res = h + hl;
@@ -419,16 +425,16 @@ double __cl_atan_core(double nh, double nl, double dh, double dl, double *lo)
 }
 
 // (h + l) / pi, rounded; a zero keeps its sign.
-double __cl_div_pi(double h, double l)
+double __cl_trig_div_pi(double h, double l)
 {
-    double r = h * __CL_INVPI_H;
-    double e = fma(h, __CL_INVPI_H, -r);
-    double v = r + (e + fma(h, __CL_INVPI_L, l * __CL_INVPI_H));
+    double r = h * __CL_TRIG_INVPI_H;
+    double e = fma(h, __CL_TRIG_INVPI_H, -r);
+    double v = r + (e + fma(h, __CL_TRIG_INVPI_L, l * __CL_TRIG_INVPI_H));
     return h == 0.0 ? h : v;
 }
 
 // asin(|x|) for |x| <= 1 as the angle of (sqrt(1 - x^2), |x|).
-double __cl_asin_abs(double ax, double *lo)
+double __cl_trig_asin_abs(double ax, double *lo)
 {
     double p = ax * ax;
     double pe = fma(ax, ax, -p);
@@ -436,11 +442,11 @@ double __cl_asin_abs(double ax, double *lo)
     double dl = ((1.0 - d) - p) - pe;
     double s = sqrt(d);
     double sl = d > 0.0 ? (fma(-s, s, d) + dl) / (2.0 * s) : 0.0;
-    return __cl_atan_core(ax, 0.0, s, sl, lo);
+    return __cl_trig_atan_core(ax, 0.0, s, sl, lo);
 }
 
 // acos(x) for |x| <= 1: the angle of (x, sqrt(1 - x^2)), pi less it for x < 0.
-double __cl_acos_dd(double x, double *lo)
+double __cl_trig_acos_dd(double x, double *lo)
 {
     double ax = fabs(x);
     double p = ax * ax;
@@ -450,9 +456,9 @@ double __cl_acos_dd(double x, double *lo)
     double s = sqrt(d);
     double sl = d > 0.0 ? (fma(-s, s, d) + dl) / (2.0 * s) : 0.0;
     double l;
-    double h = __cl_atan_core(s, sl, ax, 0.0, &l);
-    double mh = __CL_PI_H - h;
-    double ml = ((__CL_PI_H - mh) - h) + (__CL_PI_L - l);
+    double h = __cl_trig_atan_core(s, sl, ax, 0.0, &l);
+    double mh = __CL_TRIG_PI_H - h;
+    double ml = ((__CL_TRIG_PI_H - mh) - h) + (__CL_TRIG_PI_L - l);
     int neg = x < 0.0;
     h = neg ? mh : h;
     l = neg ? ml : l;
@@ -462,14 +468,14 @@ double __cl_acos_dd(double x, double *lo)
 }
 
 // atan(|x|), an infinity's included.
-double __cl_atan_abs(double ax, double *lo)
+double __cl_trig_atan_abs(double ax, double *lo)
 {
     // Beyond 2^1000 the angle rounds to pi/2 at any precision the callers need.
-    return __cl_atan_core(fmin(ax, 0x1p1000), 0.0, 1.0, 0.0, lo);
+    return __cl_trig_atan_core(fmin(ax, 0x1p1000), 0.0, 1.0, 0.0, lo);
 }
 
 // atan2(y, x) as a double-double; NaN arguments give some value the caller replaces.
-double __cl_atan2_dd(double y, double x, double *lo)
+double __cl_trig_atan2_dd(double y, double x, double *lo)
 {
     double ay = fabs(y);
     double ax = fabs(x);
@@ -480,10 +486,10 @@ double __cl_atan2_dd(double y, double x, double *lo)
     double d = xi ? 1.0 : (yi ? 0.0 : ax);
     d = (n == 0.0 && d == 0.0) ? 1.0 : d;
     double l;
-    double h = __cl_atan_core(n, 0.0, d, 0.0, &l);
+    double h = __cl_trig_atan_core(n, 0.0, d, 0.0, &l);
     // x < 0 or x = -0: the angle is pi less that.
-    double mh = __CL_PI_H - h;
-    double ml = ((__CL_PI_H - mh) - h) + (__CL_PI_L - l);
+    double mh = __CL_TRIG_PI_H - h;
+    double ml = ((__CL_TRIG_PI_H - mh) - h) + (__CL_TRIG_PI_L - l);
     int left = as_long(x) < 0L;
     h = left ? mh : h;
     l = left ? ml : l;
@@ -499,9 +505,9 @@ double __cl_asin_double(double x)
 {
     double ax = fabs(x);
     double lo;
-    double v = __cl_asin_abs(fmin(ax, 1.0), &lo);
+    double v = __cl_trig_asin_abs(fmin(ax, 1.0), &lo);
     // asin(±0) = ±0 (F.9.1.2): the magnitude's result takes x's sign.
-    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
     return ax <= 1.0 ? v : (x - x) / (x - x);
 }
 
@@ -509,22 +515,22 @@ double __cl_acos_double(double x)
 {
     double ax = fabs(x);
     double lo;
-    double v = __cl_acos_dd(fmin(fmax(x, -1.0), 1.0), &lo);
+    double v = __cl_trig_acos_dd(fmin(fmax(x, -1.0), 1.0), &lo);
     return ax <= 1.0 ? v : (x - x) / (x - x);
 }
 
 double __cl_atan_double(double x)
 {
     double lo;
-    double v = __cl_atan_abs(fabs(x), &lo);
-    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
+    double v = __cl_trig_atan_abs(fabs(x), &lo);
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
     return x == x ? v : x;
 }
 
 double __cl_atan2_double_double(double y, double x)
 {
     double lo;
-    double v = __cl_atan2_dd(y, x, &lo);
+    double v = __cl_trig_atan2_dd(y, x, &lo);
     return (x == x && y == y) ? v : x + y;
 }
 
@@ -532,9 +538,9 @@ double __cl_asinpi_double(double x)
 {
     double ax = fabs(x);
     double lo;
-    double h = __cl_asin_abs(fmin(ax, 1.0), &lo);
-    double v = __cl_div_pi(h, lo);
-    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
+    double h = __cl_trig_asin_abs(fmin(ax, 1.0), &lo);
+    double v = __cl_trig_div_pi(h, lo);
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
     return ax <= 1.0 ? v : (x - x) / (x - x);
 }
 
@@ -542,25 +548,25 @@ double __cl_acospi_double(double x)
 {
     double ax = fabs(x);
     double lo;
-    double h = __cl_acos_dd(fmin(fmax(x, -1.0), 1.0), &lo);
-    double v = __cl_div_pi(h, lo);
+    double h = __cl_trig_acos_dd(fmin(fmax(x, -1.0), 1.0), &lo);
+    double v = __cl_trig_div_pi(h, lo);
     return ax <= 1.0 ? v : (x - x) / (x - x);
 }
 
 double __cl_atanpi_double(double x)
 {
     double lo;
-    double h = __cl_atan_abs(fabs(x), &lo);
-    double v = __cl_div_pi(h, lo);
-    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_SIGN));
+    double h = __cl_trig_atan_abs(fabs(x), &lo);
+    double v = __cl_trig_div_pi(h, lo);
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
     return x == x ? v : x;
 }
 
 double __cl_atan2pi_double_double(double y, double x)
 {
     double lo;
-    double h = __cl_atan2_dd(y, x, &lo);
-    double v = __cl_div_pi(h, lo);
+    double h = __cl_trig_atan2_dd(y, x, &lo);
+    double v = __cl_trig_div_pi(h, lo);
     return (x == x && y == y) ? v : x + y;
 }
 
@@ -578,3 +584,14 @@ float __cl_atan2pi_float_float(float y, float x)
 {
     return (float)__cl_atan2pi_double_double((double)y, (double)x);
 }
+
+#undef __CL_TRIG_PIO2_1
+#undef __CL_TRIG_PIO2_2
+#undef __CL_TRIG_PIO2_3
+#undef __CL_TRIG_PI_H
+#undef __CL_TRIG_PI_L
+#undef __CL_TRIG_INVPI_H
+#undef __CL_TRIG_INVPI_L
+#undef __CL_TRIG_TWO_OVER_PI
+#undef __CL_TRIG_DBL_MAX
+#undef __CL_TRIG_SIGN
