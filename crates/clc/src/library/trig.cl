@@ -396,9 +396,9 @@ double __cl_trig_atan_core(double nh, double nl, double dh, double dl, double *l
     double t = a / b;
     double tl = (fma(-t, b, a) + (al - t * bl)) / b;
     // t = c + (t - c), c = k/8: atan(t) = atan(c) + atan(u), u = (t - c)/(1 + t c).
-    // (fmin keeps the table index in range whatever t is: a NaN, which the callers
-    // replace, becomes 8.)
-    int ki = (int)fmin(rint(8.0 * t), 8.0);
+    // (The clamp keeps the table index in range whatever t is, a NaN included: the
+    // callers replace that result.)
+    int ki = min(max((int)rint(8.0 * t), 0), 8);
     double c = 0.125 * (double)ki;
     double num = t - c; // exact: t and c are within 1/16 and c <= 2t
     double den = fma(t, c, 1.0);
