@@ -248,7 +248,8 @@ double __cl_sin_double(double x)
     int q;
     double r = __cl_trig_reduce(ax, &lo, &q);
     double v = __cl_trig_sin_quadrant(r, lo, q);
-    // sin is odd; the magnitude's result takes x's sign (sin(±0) = ±0).
+    // sin is odd; the magnitude's result takes x's sign. 7.5, C99 F.9.1.6: sin(±0) is ±0,
+    // sin(±inf) a NaN.
     v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
     return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
 }
@@ -260,6 +261,7 @@ double __cl_cos_double(double x)
     int q;
     double r = __cl_trig_reduce(ax, &lo, &q);
     double v = __cl_trig_sin_quadrant(r, lo, q + 1);
+    // C99 F.9.1.5: cos(±0) is 1, cos(±inf) a NaN.
     return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
 }
 
@@ -270,6 +272,7 @@ double __cl_tan_double(double x)
     int q;
     double r = __cl_trig_reduce(ax, &lo, &q);
     double v = __cl_trig_tan_quadrant(r, lo, q);
+    // C99 F.9.1.7: tan(±0) is ±0, tan(±inf) a NaN.
     v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
     return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
 }
@@ -506,7 +509,8 @@ double __cl_asin_double(double x)
     double ax = fabs(x);
     double lo;
     double v = __cl_trig_asin_abs(fmin(ax, 1.0), &lo);
-    // asin(±0) = ±0 (F.9.1.2): the magnitude's result takes x's sign.
+    // C99 F.9.1.2: asin(±0) is ±0 (the magnitude's result takes x's sign), a NaN for
+    // |x| > 1.
     v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
     return ax <= 1.0 ? v : (x - x) / (x - x);
 }
@@ -516,6 +520,7 @@ double __cl_acos_double(double x)
     double ax = fabs(x);
     double lo;
     double v = __cl_trig_acos_dd(fmin(fmax(x, -1.0), 1.0), &lo);
+    // C99 F.9.1.1: acos(1) is +0, a NaN for |x| > 1.
     return ax <= 1.0 ? v : (x - x) / (x - x);
 }
 
@@ -523,6 +528,7 @@ double __cl_atan_double(double x)
 {
     double lo;
     double v = __cl_trig_atan_abs(fabs(x), &lo);
+    // C99 F.9.1.3: atan(±0) is ±0, atan(±inf) ±pi/2.
     v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
     return x == x ? v : x;
 }
@@ -539,6 +545,7 @@ double __cl_asinpi_double(double x)
     double ax = fabs(x);
     double lo;
     double h = __cl_trig_asin_abs(fmin(ax, 1.0), &lo);
+    // 7.5.1: asinpi(±0) = ±0; a NaN for |x| > 1.
     double v = __cl_trig_div_pi(h, lo);
     v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
     return ax <= 1.0 ? v : (x - x) / (x - x);
@@ -549,6 +556,7 @@ double __cl_acospi_double(double x)
     double ax = fabs(x);
     double lo;
     double h = __cl_trig_acos_dd(fmin(fmax(x, -1.0), 1.0), &lo);
+    // 7.5.1: acospi(1) = +0; a NaN for |x| > 1.
     double v = __cl_trig_div_pi(h, lo);
     return ax <= 1.0 ? v : (x - x) / (x - x);
 }
@@ -557,6 +565,7 @@ double __cl_atanpi_double(double x)
 {
     double lo;
     double h = __cl_trig_atan_abs(fabs(x), &lo);
+    // 7.5.1: atanpi(±0) = ±0, atanpi(±inf) = ±0.5.
     double v = __cl_trig_div_pi(h, lo);
     v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
     return x == x ? v : x;
@@ -566,6 +575,8 @@ double __cl_atan2pi_double_double(double y, double x)
 {
     double lo;
     double h = __cl_trig_atan2_dd(y, x, &lo);
+    // 7.5.1's atan2pi values are atan2's (C99 F.9.1.4) divided by pi: 0, ±1, ±0.5,
+    // ±0.25 and ±0.75 come out exact.
     double v = __cl_trig_div_pi(h, lo);
     return (x == x && y == y) ? v : x + y;
 }
