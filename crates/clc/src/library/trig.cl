@@ -1,3 +1,608 @@
 // 6.15.2 trigonometric functions and their inverses (including the *pi forms).
+//
+// Every function is computed in double; the float forms round the double result once, which
+// keeps them well inside table 65 (the double functions are within about one double ulp).
+//
+// sin, cos, tan: x = k pi/2 + r with |r| <= pi/4 (a little more where rounding picks the
+// other k), r carried as a double-double. Arguments below 2^30 are reduced Cody-Waite style,
+// pi/2 split into three doubles; larger ones Payne-Hanek style, multiplying the significand
+// by a 192-bit window of the bits of 2/pi in 32-bit integer pieces. sin and cos of r are
+// Taylor polynomials (the neglected terms are below 2^-58 relative on |r| <= pi/4).
+//
+// The inverse functions share one core, the angle of the point (d, n) in the first quadrant,
+// n and d double-doubles: t = min/max, t = k/8 + (t - k/8), atan(t) = atan(k/8) +
+// atan(u) with u = (t - k/8) / (1 + t k/8), |u| <= 1/16, atan(u) by its Taylor series.
+//
+// Constants: the pi/2, pi and 1/pi splits, atan(k/8) and the bits of 2/pi were computed to
+// 1400 bits and rounded to doubles; the polynomial coefficients are 1/n! and 1/n rounded.
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+// The bits of 2/pi after the binary point, 32 to a word, most significant first, after one
+// word of zeros (the integer part and the bits before it when the exponent is small).
+__constant uint __cl_trig_two_over_pi_bits[40] = {
+    0x00000000u, 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u,
+    0x3c439041u, 0xfe5163abu, 0xdebbc561u, 0xb7246e3au, 0x424dd2e0u, 0x06492eeau,
+    0x09d1921cu, 0xfe1deb1cu, 0xb129a73eu, 0xe88235f5u, 0x2ebb4484u, 0xe99c7026u,
+    0xb45f7e41u, 0x3991d639u, 0x835339f4u, 0x9c845f8bu, 0xbdf9283bu, 0x1ff897ffu,
+    0xde05980fu, 0xef2f118bu, 0x5a0a6d1fu, 0x6d367ecfu, 0x27cb09b7u, 0x4f463f66u,
+    0x9e5fea2du, 0x7527bac7u, 0xebe5f17bu, 0x3d0739f7u, 0x8a5292eau, 0x6bfb5fb1u,
+    0x1f8d5d08u, 0x56033046u, 0xfc7b6babu, 0xf0cfbc20u,
+};
+
+// atan(k/8), k = 0..8, as high and low doubles.
+__constant double __cl_trig_atan_k8_hi[9] = {
+    0.0,
+    0x1.fd5ba9aac2f6ep-4,
+    0x1.f5b75f92c80ddp-3,
+    0x1.6f61941e4def1p-2,
+    0x1.dac670561bb4fp-2,
+    0x1.1e00babdefeb4p-1,
+    0x1.4978fa3269ee1p-1,
+    0x1.700a7c5784634p-1,
+    0x1.921fb54442d18p-1,
+};
+__constant double __cl_trig_atan_k8_lo[9] = {
+    0.0,
+    -0x1.cd37686760c17p-59,
+    0x1.8ab6e3cf7afbdp-57,
+    -0x1.c63aae6f6e918p-56,
+    0x1.a2b7f222f65e2p-56,
+    -0x1.928df287a668fp-58,
+    0x1.2419a87f2a458p-56,
+    -0x1.8c34d25aadef6p-56,
+    0x1.1a62633145c07p-55,
+};
+
+// pi/2 = PIO2_1 + PIO2_2 + PIO2_3 to about 2^-164.
+#define __CL_TRIG_PIO2_1 0x1.921fb54442d18p+0
+#define __CL_TRIG_PIO2_2 0x1.1a62633145c07p-54
+#define __CL_TRIG_PIO2_3 -0x1.f1976b7ed8fbcp-110
+#define __CL_TRIG_PI_H 0x1.921fb54442d18p+1
+#define __CL_TRIG_PI_L 0x1.1a62633145c07p-53
+#define __CL_TRIG_INVPI_H 0x1.45f306dc9c883p-2
+#define __CL_TRIG_INVPI_L -0x1.6b01ec5417056p-56
+#define __CL_TRIG_TWO_OVER_PI 0x1.45f306dc9c883p-1
+#define __CL_TRIG_DBL_MAX 0x1.fffffffffffffp+1023
+#define __CL_TRIG_SIGN 0x8000000000000000UL
+
+// ---------------------------------------------------------------------------------------
+// Reduction of sin, cos, tan arguments.
+
+// The 32 bits of 2/pi from bit s (0..31, most significant first) of table word j on.
+ulong __cl_trig_bits_at(int j, int s)
+{
+    ulong two = ((ulong)__cl_trig_two_over_pi_bits[j] << 32) | __cl_trig_two_over_pi_bits[j + 1];
+    return (two << s) >> 32;
+}
+
+// ax = k pi/2 + r for ax >= 0 (finite: an infinity or NaN gives some value the caller
+// replaces): returns the high part of r, its low part in *lo and k mod 4 in *quad.
+double __cl_trig_reduce(double ax, double *lo, int *quad)
+{
+    if (ax < 0x1p30) {
+        double n = rint(ax * __CL_TRIG_TWO_OVER_PI);
+        // Exact: n PIO2_1 is a multiple of 2^-52, ax one of 2^-53 (or n is 0), and the
+        // difference is below 1.
+        double r1 = fma(-n, __CL_TRIG_PIO2_1, ax);
+        double p2 = n * __CL_TRIG_PIO2_2;
+        double p2e = fma(n, __CL_TRIG_PIO2_2, -p2);
+        double h = r1 - p2;
+        double bb = h - r1;
+        double e = (r1 - (h - bb)) + (-p2 - bb);
+        double l = (e - p2e) - n * __CL_TRIG_PIO2_3;
+        double rh = h + l;
+        *lo = l - (rh - h);
+        *quad = (int)n & 3;
+        return rh;
+    }
+    // ax = m 2^e with a 53-bit integer m. The bits of 2/pi weighing 2^(e-2) and more give
+    // multiples of 4 in m 2^e 2/pi; the window starts at the bit weighing 2^-(e-1).
+    ulong bits = as_ulong(ax);
+    // (An infinity or NaN is read as the largest finite exponent.)
+    int e = min((int)(bits >> 52), 2046) - 1075;
+    ulong m = (bits & 0xfffffffffffffUL) | 0x10000000000000UL;
+    int g = e + 30; // position of that bit in the table (after its zero word)
+    int j = g >> 5;
+    int s = g & 31;
+    ulong w5 = __cl_trig_bits_at(j, s);
+    ulong w4 = __cl_trig_bits_at(j + 1, s);
+    ulong w3 = __cl_trig_bits_at(j + 2, s);
+    ulong w2 = __cl_trig_bits_at(j + 3, s);
+    ulong w1 = __cl_trig_bits_at(j + 4, s);
+    ulong w0 = __cl_trig_bits_at(j + 5, s);
+    // The product m W in 32-bit limbs (r1 to r5 are kept: r0 only feeds a carry, and r6
+    // and above weigh multiples of 4); its bit 191 weighs 2^1.
+    ulong m0 = m & 0xffffffffUL;
+    ulong m1 = m >> 32;
+    ulong t = m0 * w0;
+    ulong r1 = t >> 32;
+    t = m0 * w1 + r1;
+    r1 = t & 0xffffffffUL;
+    ulong r2 = t >> 32;
+    t = m0 * w2 + r2;
+    r2 = t & 0xffffffffUL;
+    ulong r3 = t >> 32;
+    t = m0 * w3 + r3;
+    r3 = t & 0xffffffffUL;
+    ulong r4 = t >> 32;
+    t = m0 * w4 + r4;
+    r4 = t & 0xffffffffUL;
+    ulong r5 = t >> 32;
+    t = m0 * w5 + r5;
+    r5 = t & 0xffffffffUL;
+    t = m1 * w0 + r1;
+    ulong c = t >> 32;
+    t = m1 * w1 + r2 + c;
+    r2 = t & 0xffffffffUL;
+    c = t >> 32;
+    t = m1 * w2 + r3 + c;
+    r3 = t & 0xffffffffUL;
+    c = t >> 32;
+    t = m1 * w3 + r4 + c;
+    r4 = t & 0xffffffffUL;
+    c = t >> 32;
+    t = m1 * w4 + r5 + c;
+    r5 = t & 0xffffffffUL;
+    ulong hi = (r5 << 32) | r4;
+    ulong lo128 = (r3 << 32) | r2;
+    // hi: 2 integer bits, 62 fraction bits. k = the nearest integer, mod 4.
+    int q = (int)((hi + (1UL << 61)) >> 62);
+    long f = (long)(hi - ((ulong)q << 62));
+    // |f 2^-62 + lo128 2^-126| <= 1/2 as sign and magnitude (H, L).
+    int neg = f < 0L;
+    ulong L = neg ? (ulong)0 - lo128 : lo128;
+    ulong H = neg ? ~(ulong)f + (lo128 == 0UL ? 1UL : 0UL) : (ulong)f;
+    int shift64 = H == 0UL;
+    H = shift64 ? L : H;
+    L = shift64 ? 0UL : L;
+    int z = (int)clz(H);
+    z = min(z, 63);
+    ulong Hn = (H << z) | ((L >> 1) >> (63 - z));
+    ulong Ln = L << z;
+    double a = (double)(long)(Hn >> 11);
+    double b = (double)(long)(((Hn & 0x7ffUL) << 42) | (Ln >> 22)) * 0x1p-53;
+    // The value is (a + b) 2^(-51 - z - 64 shift64); the scale stays a normal double.
+    double scale = as_double((ulong)(1023 - 51 - z - 64 * shift64) << 52);
+    double fh = a * scale;
+    double fl = b * scale;
+    double rh = fh * __CL_TRIG_PIO2_1;
+    double rl = fma(fh, __CL_TRIG_PIO2_1, -rh) + fma(fh, __CL_TRIG_PIO2_2, fl * __CL_TRIG_PIO2_1);
+    double r = rh + rl;
+    double rlo = rl - (r - rh);
+    *lo = neg ? -rlo : rlo;
+    *quad = q & 3;
+    return neg ? -r : r;
+}
+
+// sin(x + y) for |x| <= pi/4 (a little more), |y| <= ulp(x): high part, low part in *lo.
+double __cl_trig_sin_kern(double x, double y, double *lo)
+{
+    double z = x * x;
+    double p = fma(z, fma(z, fma(z, fma(z, fma(z, fma(z, fma(z,
+        0x1.952c77030ad4ap-49, -0x1.ae7f3e733b81fp-41), 0x1.6124613a86d09p-33),
+        -0x1.ae64567f544e4p-26), 0x1.71de3a556c734p-19), -0x1.a01a01a01a01ap-13),
+        0x1.1111111111111p-7), -0x1.5555555555555p-3);
+    // sin(x + y) = sin x + y cos x, cos x = 1 - x^2/2 to the precision y needs.
+    double t = fma(x * z, p, fma(-0.5 * z, y, y));
+    double h = x + t;
+    *lo = t - (h - x);
+    return h;
+}
+
+// cos(x + y) for |x| <= pi/4 (a little more), |y| <= ulp(x): high part, low part in *lo.
+double __cl_trig_cos_kern(double x, double y, double *lo)
+{
+    double z = x * x;
+    double ze = fma(x, x, -z);
+    double hz = 0.5 * z;
+    double w = 1.0 - hz;
+    double we = (1.0 - w) - hz;
+    double q = fma(z, fma(z, fma(z, fma(z, fma(z, fma(z,
+        0x1.ae7f3e733b81fp-45, -0x1.93974a8c07c9dp-37), 0x1.1eed8eff8d898p-29),
+        -0x1.27e4fb7789f5cp-22), 0x1.a01a01a01a01ap-16), -0x1.6c16c16c16c17p-10),
+        0x1.5555555555555p-5) * (z * z);
+    // 1 - (z + ze)/2 + q, and cos(x + y) = cos x - y sin x.
+    double t = we + (q - fma(0.5, ze, x * y));
+    double h = w + t;
+    *lo = (w - h) + t;
+    return h;
+}
+
+// sin(k pi/2 + r), r = rh + rl reduced, q = k mod 4.
+double __cl_trig_sin_quadrant(double rh, double rl, int q)
+{
+    double lo;
+    double v;
+    if (q & 1) {
+        v = __cl_trig_cos_kern(rh, rl, &lo);
+    } else {
+        v = __cl_trig_sin_kern(rh, rl, &lo);
+    }
+    v = v + lo;
+    return (q & 2) ? -v : v;
+}
+
+// tan(k pi/2 + r): sin/cos of r, or -cos/sin for odd k, divided as double-doubles.
+double __cl_trig_tan_quadrant(double rh, double rl, int q)
+{
+    double sl;
+    double cl;
+    double s = __cl_trig_sin_kern(rh, rl, &sl);
+    double c = __cl_trig_cos_kern(rh, rl, &cl);
+    int odd = q & 1;
+    double n = odd ? c : s;
+    double nl = odd ? cl : sl;
+    double d = odd ? s : c;
+    double dl = odd ? sl : cl;
+    double t = n / d;
+    double e = (fma(-t, d, n) + (nl - t * dl)) / d;
+    double v = t + e;
+    return odd ? -v : v;
+}
+
+double __cl_sin_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    int q;
+    double r = __cl_trig_reduce(ax, &lo, &q);
+    double v = __cl_trig_sin_quadrant(r, lo, q);
+    // sin is odd; the magnitude's result takes x's sign. 7.5, C99 F.9.1.6: sin(±0) is ±0,
+    // sin(±inf) a NaN.
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
+    return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
+}
+
+double __cl_cos_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    int q;
+    double r = __cl_trig_reduce(ax, &lo, &q);
+    double v = __cl_trig_sin_quadrant(r, lo, q + 1);
+    // C99 F.9.1.5: cos(±0) is 1, cos(±inf) a NaN.
+    return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
+}
+
+double __cl_tan_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    int q;
+    double r = __cl_trig_reduce(ax, &lo, &q);
+    double v = __cl_trig_tan_quadrant(r, lo, q);
+    // C99 F.9.1.7: tan(±0) is ±0, tan(±inf) a NaN.
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
+    return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
+}
+
+double __cl_sincos_double_ptr_double(double x, double *cosval)
+{
+    double ax = fabs(x);
+    double lo;
+    int q;
+    double r = __cl_trig_reduce(ax, &lo, &q);
+    double sl;
+    double cl;
+    double s = __cl_trig_sin_kern(r, lo, &sl);
+    double c = __cl_trig_cos_kern(r, lo, &cl);
+    s = s + sl;
+    c = c + cl;
+    double sv = (q & 1) ? c : s;
+    double cv = (q & 1) ? -s : c;
+    sv = (q & 2) ? -sv : sv;
+    cv = (q & 2) ? -cv : cv;
+    sv = as_double(as_ulong(sv) ^ (as_ulong(x) & __CL_TRIG_SIGN));
+    int finite = ax <= __CL_TRIG_DBL_MAX;
+    *cosval = finite ? cv : x - x;
+    return finite ? sv : x - x;
+}
+
+float __cl_sin_float(float x) { return (float)__cl_sin_double((double)x); }
+float __cl_cos_float(float x) { return (float)__cl_cos_double((double)x); }
+float __cl_tan_float(float x) { return (float)__cl_tan_double((double)x); }
+
+float __cl_sincos_float_ptr_float(float x, float *cosval)
+{
+    double c;
+    double s = __cl_sincos_double_ptr_double((double)x, &c);
+    *cosval = (float)c;
+    return (float)s;
+}
+
+// ---------------------------------------------------------------------------------------
+// sinpi, cospi, tanpi: x = k/2 + r with |r| <= 1/4 exactly, then the kernels on pi r.
+
+// For |x| = ax: reduced pi r (high part, low part in *lo) and k mod 4 in *quad; *r0 is set
+// when r is zero. Infinities and NaN give some value the caller replaces.
+double __cl_trig_pi_reduce(double ax, double *lo, int *quad, int *r0)
+{
+    // From 2^53 on every double is an even integer: reduce as 0.
+    double y = ax < 0x1p53 ? ax : 0.0;
+    double k = rint(2.0 * y);
+    double r = fma(k, -0.5, y); // exact: |r| <= 1/4, a multiple of ulp(y)
+    *quad = (int)((long)k & 3L);
+    *r0 = r == 0.0;
+    double h = r * __CL_TRIG_PI_H;
+    *lo = fma(r, __CL_TRIG_PI_H, -h) + r * __CL_TRIG_PI_L;
+    return h;
+}
+
+double __cl_sinpi_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    int q;
+    int r0;
+    double r = __cl_trig_pi_reduce(ax, &lo, &q, &r0);
+    // + 0.0: a zero result is +0 before x's sign is applied (7.5.1: sinpi(+n) is +0,
+    // sinpi(-n) is -0).
+    double v = __cl_trig_sin_quadrant(r, lo, q) + 0.0;
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
+    return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
+}
+
+double __cl_cospi_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    int q;
+    int r0;
+    double r = __cl_trig_pi_reduce(ax, &lo, &q, &r0);
+    // 7.5.1: cospi(n + 0.5) is +0.
+    double v = __cl_trig_sin_quadrant(r, lo, q + 1) + 0.0;
+    return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
+}
+
+double __cl_tanpi_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    int q;
+    int r0;
+    double r = __cl_trig_pi_reduce(ax, &lo, &q, &r0);
+    double v = __cl_trig_tan_quadrant(r, lo, q);
+    // 7.5.1: tanpi(n) is copysign(0, n) for even n and copysign(0, -n) for odd n;
+    // tanpi(n + 0.5) is +inf for even n, -inf for odd n. On |x|, k = 2n or 2n + 1: the
+    // result is 0 or inf, negative when k mod 4 is 2 or 3 (and x's sign applies after).
+    double special = (q & 1) ? INFINITY : 0.0;
+    special = (q & 2) ? -special : special;
+    v = r0 ? special : v;
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
+    return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
+}
+
+float __cl_sinpi_float(float x) { return (float)__cl_sinpi_double((double)x); }
+float __cl_cospi_float(float x) { return (float)__cl_cospi_double((double)x); }
+float __cl_tanpi_float(float x) { return (float)__cl_tanpi_double((double)x); }
+
+// ---------------------------------------------------------------------------------------
+// Inverse functions.
+
+// The angle in [0, pi/2] of the point (d, n), d = dh + dl >= 0, n = nh + nl >= 0, finite
+// and not both zero: atan(n/d) as a high part and a low part in *lo.
+double __cl_trig_atan_core(double nh, double nl, double dh, double dl, double *lo)
+{
+    int swap = nh > dh;
+    double a = swap ? dh : nh;
+    double al = swap ? dl : nl;
+    double b = swap ? nh : dh;
+    double bl = swap ? nl : dl;
+    // Both tiny: scale them up (exactly) so the division's residual stays representable.
+    double sc = b < 0x1p-900 ? 0x1p600 : 1.0;
+    a = a * sc;
+    al = al * sc;
+    b = b * sc;
+    bl = bl * sc;
+    // t = a/b in [0, 1] as a double-double.
+    double t = a / b;
+    double tl = (fma(-t, b, a) + (al - t * bl)) / b;
+    // t = c + (t - c), c = k/8: atan(t) = atan(c) + atan(u), u = (t - c)/(1 + t c).
+    // (The clamp keeps the table index in range whatever t is, a NaN included: the
+    // callers replace that result.)
+    int ki = min(max((int)rint(8.0 * t), 0), 8);
+    double c = 0.125 * (double)ki;
+    double num = t - c; // exact: t and c are within 1/16 and c <= 2t
+    double den = fma(t, c, 1.0);
+    double denl = fma(t, c, 1.0 - den) + tl * c;
+    double u = num / den;
+    double ul = (fma(-u, den, num) + (tl - u * denl)) / den;
+    double z = u * u;
+    // atan(u) = u + u z P(z), |u| <= 1/16: the terms left out are below 2^-60 relative.
+    double p = z * fma(z, fma(z, fma(z, fma(z, fma(z,
+        0x1.3b13b13b13b14p-4, -0x1.745d1745d1746p-4), 0x1.c71c71c71c71cp-4),
+        -0x1.2492492492492p-3), 0x1.999999999999ap-3), -0x1.5555555555555p-2);
+    double ch = __cl_trig_atan_k8_hi[ki];
+    double tail = fma(u, p, ul) + __cl_trig_atan_k8_lo[ki];
+    double h = ch + u;
+    double hl = ((ch - h) + u) + tail;
+    // n > d: the angle is pi/2 - atan(d/n).
+    double sh = __CL_TRIG_PIO2_1 - h;
+    double sl = ((__CL_TRIG_PIO2_1 - sh) - h) + (__CL_TRIG_PIO2_2 - hl);
+    h = swap ? sh : h;
+    hl = swap ? sl : hl;
+    double res = h + hl;
+    *lo = hl - (res - h);
+    return res;
+}
+
+// (h + l) / pi, rounded; a zero keeps its sign.
+double __cl_trig_div_pi(double h, double l)
+{
+    double r = h * __CL_TRIG_INVPI_H;
+    double e = fma(h, __CL_TRIG_INVPI_H, -r);
+    double v = r + (e + fma(h, __CL_TRIG_INVPI_L, l * __CL_TRIG_INVPI_H));
+    return h == 0.0 ? h : v;
+}
+
+// asin(|x|) for |x| <= 1 as the angle of (sqrt(1 - x^2), |x|).
+double __cl_trig_asin_abs(double ax, double *lo)
+{
+    double p = ax * ax;
+    double pe = fma(ax, ax, -p);
+    double d = 1.0 - p;
+    double dl = ((1.0 - d) - p) - pe;
+    double s = sqrt(d);
+    double sl = d > 0.0 ? (fma(-s, s, d) + dl) / (2.0 * s) : 0.0;
+    return __cl_trig_atan_core(ax, 0.0, s, sl, lo);
+}
+
+// acos(x) for |x| <= 1: the angle of (x, sqrt(1 - x^2)), pi less it for x < 0.
+double __cl_trig_acos_dd(double x, double *lo)
+{
+    double ax = fabs(x);
+    double p = ax * ax;
+    double pe = fma(ax, ax, -p);
+    double d = 1.0 - p;
+    double dl = ((1.0 - d) - p) - pe;
+    double s = sqrt(d);
+    double sl = d > 0.0 ? (fma(-s, s, d) + dl) / (2.0 * s) : 0.0;
+    double l;
+    double h = __cl_trig_atan_core(s, sl, ax, 0.0, &l);
+    double mh = __CL_TRIG_PI_H - h;
+    double ml = ((__CL_TRIG_PI_H - mh) - h) + (__CL_TRIG_PI_L - l);
+    int neg = x < 0.0;
+    h = neg ? mh : h;
+    l = neg ? ml : l;
+    double r = h + l;
+    *lo = l - (r - h);
+    return r;
+}
+
+// atan(|x|), an infinity's included.
+double __cl_trig_atan_abs(double ax, double *lo)
+{
+    // Beyond 2^1000 the angle rounds to pi/2 at any precision the callers need.
+    return __cl_trig_atan_core(fmin(ax, 0x1p1000), 0.0, 1.0, 0.0, lo);
+}
+
+// atan2(y, x) as a double-double; NaN arguments give some value the caller replaces.
+double __cl_trig_atan2_dd(double y, double x, double *lo)
+{
+    double ay = fabs(y);
+    double ax = fabs(x);
+    // C99 F.9.1.4: infinities act as the directions they point in; (0, 0) as angle 0.
+    int yi = ay == INFINITY;
+    int xi = ax == INFINITY;
+    double n = yi ? 1.0 : (xi ? 0.0 : ay);
+    double d = xi ? 1.0 : (yi ? 0.0 : ax);
+    d = (n == 0.0 && d == 0.0) ? 1.0 : d;
+    double l;
+    double h = __cl_trig_atan_core(n, 0.0, d, 0.0, &l);
+    // x < 0 or x = -0: the angle is pi less that.
+    double mh = __CL_TRIG_PI_H - h;
+    double ml = ((__CL_TRIG_PI_H - mh) - h) + (__CL_TRIG_PI_L - l);
+    int left = as_long(x) < 0L;
+    h = left ? mh : h;
+    l = left ? ml : l;
+    double r = h + l;
+    l = l - (r - h);
+    // The angle takes y's sign.
+    int below = as_long(y) < 0L;
+    *lo = below ? -l : l;
+    return below ? -r : r;
+}
+
+double __cl_asin_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    double v = __cl_trig_asin_abs(fmin(ax, 1.0), &lo);
+    // C99 F.9.1.2: asin(±0) is ±0 (the magnitude's result takes x's sign), a NaN for
+    // |x| > 1.
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
+    return ax <= 1.0 ? v : (x - x) / (x - x);
+}
+
+double __cl_acos_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    double v = __cl_trig_acos_dd(fmin(fmax(x, -1.0), 1.0), &lo);
+    // C99 F.9.1.1: acos(1) is +0, a NaN for |x| > 1.
+    return ax <= 1.0 ? v : (x - x) / (x - x);
+}
+
+double __cl_atan_double(double x)
+{
+    double lo;
+    double v = __cl_trig_atan_abs(fabs(x), &lo);
+    // C99 F.9.1.3: atan(±0) is ±0, atan(±inf) ±pi/2.
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
+    return x == x ? v : x;
+}
+
+double __cl_atan2_double_double(double y, double x)
+{
+    double lo;
+    double v = __cl_trig_atan2_dd(y, x, &lo);
+    return (x == x && y == y) ? v : x + y;
+}
+
+double __cl_asinpi_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    double h = __cl_trig_asin_abs(fmin(ax, 1.0), &lo);
+    // 7.5.1: asinpi(±0) = ±0; a NaN for |x| > 1.
+    double v = __cl_trig_div_pi(h, lo);
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
+    return ax <= 1.0 ? v : (x - x) / (x - x);
+}
+
+double __cl_acospi_double(double x)
+{
+    double ax = fabs(x);
+    double lo;
+    double h = __cl_trig_acos_dd(fmin(fmax(x, -1.0), 1.0), &lo);
+    // 7.5.1: acospi(1) = +0; a NaN for |x| > 1.
+    double v = __cl_trig_div_pi(h, lo);
+    return ax <= 1.0 ? v : (x - x) / (x - x);
+}
+
+double __cl_atanpi_double(double x)
+{
+    double lo;
+    double h = __cl_trig_atan_abs(fabs(x), &lo);
+    // 7.5.1: atanpi(±0) = ±0, atanpi(±inf) = ±0.5.
+    double v = __cl_trig_div_pi(h, lo);
+    v = as_double(as_ulong(v) ^ (as_ulong(x) & __CL_TRIG_SIGN));
+    return x == x ? v : x;
+}
+
+double __cl_atan2pi_double_double(double y, double x)
+{
+    double lo;
+    double h = __cl_trig_atan2_dd(y, x, &lo);
+    // 7.5.1's atan2pi values are atan2's (C99 F.9.1.4) divided by pi: 0, ±1, ±0.5,
+    // ±0.25 and ±0.75 come out exact.
+    double v = __cl_trig_div_pi(h, lo);
+    return (x == x && y == y) ? v : x + y;
+}
+
+float __cl_asin_float(float x) { return (float)__cl_asin_double((double)x); }
+float __cl_acos_float(float x) { return (float)__cl_acos_double((double)x); }
+float __cl_atan_float(float x) { return (float)__cl_atan_double((double)x); }
+float __cl_atan2_float_float(float y, float x)
+{
+    return (float)__cl_atan2_double_double((double)y, (double)x);
+}
+float __cl_asinpi_float(float x) { return (float)__cl_asinpi_double((double)x); }
+float __cl_acospi_float(float x) { return (float)__cl_acospi_double((double)x); }
+float __cl_atanpi_float(float x) { return (float)__cl_atanpi_double((double)x); }
+float __cl_atan2pi_float_float(float y, float x)
+{
+    return (float)__cl_atan2pi_double_double((double)y, (double)x);
+}
+
+#undef __CL_TRIG_PIO2_1
+#undef __CL_TRIG_PIO2_2
+#undef __CL_TRIG_PIO2_3
+#undef __CL_TRIG_PI_H
+#undef __CL_TRIG_PI_L
+#undef __CL_TRIG_INVPI_H
+#undef __CL_TRIG_INVPI_L
+#undef __CL_TRIG_TWO_OVER_PI
+#undef __CL_TRIG_DBL_MAX
+#undef __CL_TRIG_SIGN
