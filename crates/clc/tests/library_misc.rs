@@ -785,3 +785,225 @@ fn remainders_are_exact() {
     }
     rep.finish("remquo (double, float)");
 }
+
+// special.cl: erf, erfc, tgamma, lgamma, lgamma_r (6.15.2), double.
+//
+// The reference is the host C library (glibc), which is not within one ulp for these: against
+// mpmath at 40 digits, glibc 2.36 measured up to 0.73 ulp for erf, 2.3 for erfc, 4.1 for
+// tgamma and 2 for lgamma over 3000 random arguments each. The bounds asserted are table 68's
+// less that error, rounded up: erf 16 - 1, erfc 16 - 3, tgamma 16 - 5. (Against mpmath, the
+// library's functions measured 1.2, 1.8 and 1.6 ulp.) lgamma's bound is undefined; it is held
+// to 4 ulp of the reference where |lgamma(x)| >= 1/2, that is away from its zeros, where a
+// difference of two logarithms cancels.
+
+mod libm {
+    use std::ffi::c_int;
+    extern "C" {
+        pub fn erf(x: f64) -> f64;
+        pub fn erfc(x: f64) -> f64;
+        pub fn tgamma(x: f64) -> f64;
+        pub fn lgamma_r(x: f64, sign: *mut c_int) -> f64;
+    }
+}
+
+/// The error of `got` in ulps of `want` (7.4: the ulp of the exact result; for a subnormal
+/// or zero result, the least subnormal's).
+fn ulp_error(got: f64, want: f64) -> f64 {
+    if got.is_nan() || want.is_nan() {
+        return if got.is_nan() && want.is_nan() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    if got == want {
+        return 0.0;
+    }
+    if want.is_infinite() || got.is_infinite() {
+        return f64::INFINITY;
+    }
+    let e = ((want.abs().to_bits() >> 52) as i32).max(1);
+    (got - want).abs() / pow2(e - 1075)
+}
+
+/// A uniform random double in `[lo, hi)`.
+fn random_in(rng: &mut Rng, lo: f64, hi: f64) -> f64 {
+    let u = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+    lo + (hi - lo) * u
+}
+
+/// Runs `__cl_<name>_double` over `xs` against `reference`, where `checked` says so; prints and
+/// returns the largest error.
+fn special_sweep(
+    name: &str,
+    xs: &[f64],
+    reference: fn(f64) -> f64,
+    checked: fn(f64, f64) -> bool,
+    bound: f64,
+) {
+    let mut lib = Lib::new();
+    let mut worst = (0.0f64, 0.0f64, 0.0f64);
+    for &x in xs {
+        let got = f64::from_bits(lib.call(&format!("__cl_{name}_double"), &[x.to_bits()]));
+        let want = reference(x);
+        if !checked(x, want) {
+            continue;
+        }
+        let e = ulp_error(got, want);
+        if !(e <= worst.0) {
+            worst = (e, x, got);
+        }
+    }
+    println!(
+        "{name} (double): max {:.3} ulp against the host library (asserted {bound}) at \
+         {name}({:e}) = {:e}",
+        worst.0, worst.1, worst.2
+    );
+    assert!(
+        worst.0 <= bound,
+        "{name}({:e}) = {:e}: {} ulp",
+        worst.1,
+        worst.2,
+        worst.0
+    );
+}
+
+/// Arguments for the special functions: the specials, uniform samples of `ranges`, and
+/// random bit patterns.
+fn special_inputs(seed: u64, ranges: &[(f64, f64)], n: usize) -> Vec<f64> {
+    let mut rng = Rng(seed);
+    let mut xs = special_f64();
+    for _ in 0..n {
+        for &(lo, hi) in ranges {
+            xs.push(random_in(&mut rng, lo, hi));
+        }
+        xs.push(random_f64(&mut rng));
+    }
+    xs
+}
+
+#[test]
+fn erf_and_erfc_meet_their_bounds() {
+    // Both signs, the polynomial pieces' seams (1/2, 3/4, 1, 3/2, 2, 3, 4) and erfc's range
+    // into the subnormals (erfc(26.5) is about 1e-307).
+    let xs = special_inputs(71, &[(-7.0, 7.0), (-1.0, 4.5), (4.0, 28.0)], 500);
+    // SAFETY (both): pure C library functions.
+    special_sweep("erf", &xs, |x| unsafe { libm::erf(x) }, |_, _| true, 15.0);
+    special_sweep("erfc", &xs, |x| unsafe { libm::erfc(x) }, |_, _| true, 13.0);
+}
+
+#[test]
+fn gamma_functions_meet_their_bounds() {
+    // Around the shift to z >= 10, the reflection below -10, overflow (171.6) and the
+    // subnormal results near -180.
+    let ranges = [(-12.0, 12.0), (-190.0, 172.0), (0.0, 3.0), (-185.0, -170.0)];
+    let xs = special_inputs(73, &ranges, 300);
+    // SAFETY: a pure C library function.
+    special_sweep(
+        "tgamma",
+        &xs,
+        |x| unsafe { libm::tgamma(x) },
+        |_, _| true,
+        11.0,
+    );
+    let lg = |x: f64| {
+        let mut s = 0;
+        // SAFETY: a pure C library function writing one int.
+        unsafe { libm::lgamma_r(x, &mut s) }
+    };
+    let mut xs = special_inputs(79, &[(-30.0, 30.0), (0.0, 3.0), (-1e6, 1e6)], 300);
+    xs.extend([
+        1e10,
+        1e100,
+        1e300,
+        f64::MAX,
+        2.5e305,
+        1e-310,
+        -1e-310,
+        0.8,
+        1.2,
+        1.8,
+        2.2,
+    ]);
+    special_sweep("lgamma", &xs, lg, |_, w| w.abs() >= 0.5 || w.is_nan(), 4.0);
+}
+
+#[test]
+fn special_functions_give_prescribed_values() {
+    let mut lib = Lib::new();
+    let mut rep = Report::default();
+    let (inf, nan) = (f64::INFINITY, f64::NAN);
+    // C99 F.9.5 and 7.5.1.
+    let cases: &[(&str, f64, f64)] = &[
+        ("erf", 0.0, 0.0),
+        ("erf", -0.0, -0.0),
+        ("erf", inf, 1.0),
+        ("erf", -inf, -1.0),
+        ("erf", nan, nan),
+        ("erfc", inf, 0.0),
+        ("erfc", -inf, 2.0),
+        ("erfc", 30.0, 0.0),
+        ("erfc", nan, nan),
+        ("tgamma", 0.0, inf),
+        ("tgamma", -0.0, -inf),
+        ("tgamma", -1.0, nan),
+        ("tgamma", -1e300, nan),
+        ("tgamma", -inf, nan),
+        ("tgamma", inf, inf),
+        ("tgamma", 172.0, inf),
+        ("tgamma", nan, nan),
+        ("tgamma", 1.0, 1.0),
+        ("tgamma", 2.0, 1.0),
+        ("tgamma", 3.0, 2.0),
+        ("tgamma", 11.0, 3628800.0),
+        ("lgamma", 1.0, 0.0),
+        ("lgamma", 2.0, 0.0),
+        ("lgamma", 0.0, inf),
+        ("lgamma", -0.0, inf),
+        ("lgamma", -3.0, inf),
+        ("lgamma", inf, inf),
+        ("lgamma", -inf, inf),
+        ("lgamma", nan, nan),
+    ];
+    for &(name, x, want) in cases {
+        let got = f64::from_bits(lib.call(&format!("__cl_{name}_double"), &[x.to_bits()]));
+        rep.check(same64(got, want, false), || {
+            format!("{name}({x:e}) = {got:e}, want {want:e}")
+        });
+        let xf = x as f32;
+        let got = f32::from_bits(
+            lib.call(&format!("__cl_{name}_float"), &[u64::from(xf.to_bits())]) as u32,
+        );
+        rep.check(same32(got, want as f32, false), || {
+            format!("{name}({xf:e}) (float) = {got:e}")
+        });
+    }
+    // lgamma_r's sign: 7.5.1 "returns 0 in signp if x is zero or a negative integer";
+    // otherwise the sign of Gamma(x): negative on (-1, 0), (-3, -2), ...
+    for (x, want) in [
+        (0.0, 0),
+        (-0.0, 0),
+        (-4.0, 0),
+        (0.5, 1),
+        (-0.5, -1),
+        (-1.5, 1),
+        (-2.5, -1),
+        (-1e-30, -1),
+        (-20.5, -1),
+        (-21.5, 1),
+        (150.0, 1),
+    ] {
+        let (_, s) = lib.call_ptr("__cl_lgamma_r_double_ptr_int", &[f64::to_bits(x)], 4);
+        let s = s as u32 as i32;
+        rep.check(s == want, || {
+            format!("lgamma_r({x:e}) sign {s}, want {want}")
+        });
+        let xf = (x as f32).to_bits();
+        let (_, s) = lib.call_ptr("__cl_lgamma_r_float_ptr_int", &[u64::from(xf)], 4);
+        let s = s as u32 as i32;
+        rep.check(s == want, || {
+            format!("lgamma_r({x:e}) (float) sign {s}, want {want}")
+        });
+    }
+    rep.finish("erf, erfc, tgamma, lgamma, lgamma_r special values (double, float)");
+}
