@@ -850,7 +850,7 @@ fn special_sweep(
             continue;
         }
         let e = ulp_error(got, want);
-        if !(e <= worst.0) {
+        if e > worst.0 {
             worst = (e, x, got);
         }
     }
