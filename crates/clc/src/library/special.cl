@@ -42,6 +42,8 @@ __constant double __cl_sp_erf_poly[13] = {
     0x1.f7b4bf3b13964p-27, -0x1.389d4f2641625p-30,
     0x1.05ffd737fb32ep-34,
 };
+// erfc(x) exp(x^2) as polynomials in x - mid on [1/2, 3/4), [3/4, 1), [1, 3/2), [3/2, 2), [2, 3),
+// [3, 4): sixteen coefficients each, constant term first.
 __constant double __cl_sp_erfc_mid[96] = {
     0x1.1d16b5809eaf6p-1, -0x1.babd0e4f1a24dp-2,
     0x1.2577420fcd07dp-2, -0x1.59c35c06f7ffep-3,
@@ -92,6 +94,7 @@ __constant double __cl_sp_erfc_mid[96] = {
     0x1.02b1e305bf75dp-28, -0x1.a5f476d20075dp-31,
     0x1.604abf62ed135p-33, -0x1.16441025d9425p-35,
 };
+// erfc(x) exp(x^2) x as a polynomial in u = 1/x^2 on [0, 1/16] (x >= 4).
 __constant double __cl_sp_erfc_tail[16] = {
     0x1.20dd750429b6dp-1, -0x1.20dd750429b54p-2,
     0x1.b14c2f86360bdp-2, -0x1.0ecf9daf5d178p+0,
@@ -102,7 +105,9 @@ __constant double __cl_sp_erfc_tail[16] = {
     0x1.16858e480fa67p+24, -0x1.763e63825e792p+26,
     0x1.490a16223ea52p+28, -0x1.16028ed3905d5p+29,
 };
-__constant double __cl_sp_lgamma_near1[18] = {
+// lgamma(1 + t) / t on [-0.2, 0.2] (18 coefficients), then lgamma(2 + t) / t (16, padded with
+// zeros).
+__constant double __cl_sp_lgamma_near[36] = {
     -0x1.2788cfc6fb619p-1, 0x1.a51a6625307d3p-1,
     -0x1.9a4d55beab2cep-2, 0x1.151322ac7d840p-2,
     -0x1.a8b9c17aa9069p-3, 0x1.5b40cb100efd3p-3,
@@ -112,8 +117,6 @@ __constant double __cl_sp_lgamma_near1[18] = {
     -0x1.3b40636989ea2p-4, 0x1.24b7f4382a9b9p-4,
     -0x1.0dc3cdae1f6a5p-4, 0x1.f9b6f1d14991fp-5,
     -0x1.1bb8d580d0115p-4, 0x1.0c3734c9d817bp-4,
-};
-__constant double __cl_sp_lgamma_near2[16] = {
     0x1.b0ee6072093cep-2, 0x1.4a34cc4a60fa6p-2,
     -0x1.13e001a557607p-4, 0x1.51322ac7d8483p-6,
     -0x1.e404fc218f53dp-8, 0x1.7add6eadb6b86p-9,
@@ -122,7 +125,9 @@ __constant double __cl_sp_lgamma_near2[16] = {
     -0x1.78deb5943aed4p-15, 0x1.580e23a364cd8p-16,
     -0x1.3c934cc6e5088p-17, 0x1.2570a70c149d0p-18,
     -0x1.1b8e052960cd9p-19, 0x1.09b33a53e6893p-20,
+    0.0, 0.0,
 };
+// 1/n!, n = 2 ... 14.
 __constant double __cl_sp_exp_taylor[13] = {
     0x1p-1, 0x1.5555555555555p-3,
     0x1.5555555555555p-5, 0x1.1111111111111p-7,
@@ -132,6 +137,7 @@ __constant double __cl_sp_exp_taylor[13] = {
     0x1.1eed8eff8d898p-29, 0x1.6124613a86d09p-33,
     0x1.93974a8c07c9dp-37,
 };
+// 2/(2n + 1), n = 1 ... 11: log m = 2s + s^3 (2/3 + 2s^2/5 + ...).
 __constant double __cl_sp_log_series[11] = {
     0x1.5555555555555p-1, 0x1.999999999999ap-2,
     0x1.2492492492492p-2, 0x1.c71c71c71c71cp-3,
@@ -140,20 +146,22 @@ __constant double __cl_sp_log_series[11] = {
     0x1.af286bca1af28p-4, 0x1.8618618618618p-4,
     0x1.642c8590b2164p-4,
 };
-__constant double __cl_sp_sin_taylor[10] = {
+// sin(pi a) / a and cos(pi a) as polynomials in a^2 (Taylor): (-1)^n pi^(2n+1)/(2n+1)! and
+// (-1)^n pi^(2n)/(2n)!, n = 0 ... 9.
+__constant double __cl_sp_sincos_taylor[20] = {
     0x1.921fb54442d18p+1, -0x1.4abbce625be53p+2,
     0x1.466bc6775aae2p+1, -0x1.32d2cce62bd86p-1,
     0x1.50783487ee782p-4, -0x1.e3074fde8871fp-8,
     0x1.e8f434d018d63p-12, -0x1.6fadb9f155744p-16,
     0x1.aaec32af93359p-21, -0x1.8a404211f9547p-26,
-};
-__constant double __cl_sp_cos_taylor[9] = {
+    0x1p+0,
     -0x1.3bd3cc9be45dep+2, 0x1.03c1f081b5ac4p+2,
     -0x1.55d3c7e3cbffap+0, 0x1.e1f506891babbp-3,
     -0x1.a6d1f2a204a8cp-6, 0x1.f9d38a3763cc3p-10,
     -0x1.b6e24f44b128fp-14, 0x1.20c62c2f2d7f5p-18,
     -0x1.2a0c591af8314p-23,
 };
+// Stirling's series: B_2k / (2k (2k - 1)), k = 1 ... 9, the coefficients of z^-(2k-1).
 __constant double __cl_sp_stirling[9] = {
     0x1.5555555555555p-4, -0x1.6c16c16c16c17p-9,
     0x1.a01a01a01a01ap-11, -0x1.3813813813814p-11,
@@ -242,15 +250,13 @@ double __cl_sp_sinpi(double x) {
     int use_cos = ar > 0.25;
     double a = use_cos ? 0.5 - ar : ar;
     double w = a * a;
-    double ps = __cl_sp_sin_taylor[9];
+    // sin(pi a) = a S(a^2), cos(pi a) = C(a^2): ten coefficients each, S's then C's.
+    int base = use_cos ? 10 : 0;
+    double p = __cl_sp_sincos_taylor[base + 9];
     for (int i = 8; i >= 0; i--) {
-        ps = fma(ps, w, __cl_sp_sin_taylor[i]);
+        p = fma(p, w, __cl_sp_sincos_taylor[base + i]);
     }
-    double pc = __cl_sp_cos_taylor[8];
-    for (int i = 7; i >= 0; i--) {
-        pc = fma(pc, w, __cl_sp_cos_taylor[i]);
-    }
-    double v = use_cos ? fma(w, pc, 1.0) : a * ps;
+    double v = use_cos ? p : a * p;
     v = copysign(v, r);
     return odd ? -v : v;
 }
@@ -296,6 +302,15 @@ double __cl_sp_rising(double x, int n, double *lo) {
     return ph;
 }
 
+// x 2^k rounded once, for |k| <= 2000 and 2^-300 <= |x| <= 2^300 (as the callers have): x 2^(k/2)
+// is normal, so exact, and the second product is the only rounding, into the subnormals too.
+double __cl_sp_scale(double x, int k) {
+    int k1 = k / 2;
+    double p1 = as_double((ulong)(k1 + 1023) << 52);
+    double p2 = as_double((ulong)(k - k1 + 1023) << 52);
+    return x * p1 * p2;
+}
+
 // ---------------------------------------------------------------------------------------------
 // erf and erfc.
 
@@ -339,7 +354,7 @@ double __cl_sp_erfc_pos(double a) {
         }
         g = h / a;
     }
-    return ldexp(fma(eh, g, el * g), k);
+    return __cl_sp_scale(fma(eh, g, el * g), k);
 }
 
 // 6.15.2 erf, the error function. 7.5.1 / C99 F.9.5.1: erf(±0) = ±0, erf(±inf) = ±1.
@@ -418,7 +433,7 @@ double __cl_tgamma_double(double x) {
     double q = nh / dh;
     double r = fma(-q, dh, nh) + nl - q * dl;
     q += r / dh;
-    return ldexp(q, k);
+    return __cl_sp_scale(q, k);
 }
 float __cl_tgamma_float(float x) { return (float)__cl_tgamma_double((double)x); }
 
@@ -442,67 +457,58 @@ double __cl_lgamma_r_double_ptr_int(double x, int *signp) {
         *signp = 0;
         return INFINITY;
     }
-    if (ax < 0x1p-54) {
-        *signp = x < 0.0 ? -1 : 1;
-        double l;
-        double h = __cl_sp_log(ax, &l);
-        return -(h + l);
-    }
-    if (x > 0x1p1000) {
-        // x (log x - 1) is the whole result to double precision (or overflows).
+    int near1 = x >= 0.8 && x <= 1.2;
+    if (near1 || (x >= 1.8 && x <= 2.2)) {
         *signp = 1;
-        double l;
-        return x * (__cl_sp_log(x, &l) - 1.0);
-    }
-    if (x >= 0.8 && x <= 1.2) {
-        *signp = 1;
-        double t = x - 1.0;
-        double p = __cl_sp_lgamma_near1[17];
+        double t = near1 ? x - 1.0 : x - 2.0;
+        int base = near1 ? 0 : 18;
+        double p = __cl_sp_lgamma_near[base + 17];
         for (int i = 16; i >= 0; i--) {
-            p = fma(p, t, __cl_sp_lgamma_near1[i]);
+            p = fma(p, t, __cl_sp_lgamma_near[base + i]);
         }
         // + 0 makes lgamma(1) and lgamma(2) +0 (C99 F.9.5.3), t p being -0 at t = 0.
         return t * p + 0.0;
     }
-    if (x >= 1.8 && x <= 2.2) {
-        *signp = 1;
-        double t = x - 2.0;
-        double p = __cl_sp_lgamma_near2[15];
-        for (int i = 14; i >= 0; i--) {
-            p = fma(p, t, __cl_sp_lgamma_near2[i]);
-        }
-        return t * p + 0.0;
-    }
+    // Below 2^-54, -log |x|; above 2^1000, x (log x - 1) is the whole result in double (or
+    // overflows); otherwise lgamma(z) less a logarithm, whose argument is found first so that
+    // one logarithm serves every case.
+    int tiny = ax < 0x1p-54;
+    int huge = x > 0x1p1000;
     int reflect = x < -10.0;
-    int n = reflect ? 0 : (int)fmax(ceil(10.0 - x), 0.0);
-    double zl, pl;
-    double zh = reflect ? __cl_sp_two_sum(1.0, -x, &zl) : __cl_sp_two_sum(x, (double)n, &zl);
-    double gl;
-    double gh = __cl_sp_lgamma_big(zh, zl, &gl);
-    // What is subtracted from lgamma(z) (or from -lgamma(1 - x)): log |product| or
-    // log |sin(pi x)| - log pi.
-    double sub, subl;
-    if (reflect) {
-        double s = __cl_sp_sinpi(x);
-        *signp = s < 0.0 ? -1 : 1;
-        double ll;
-        double lh = __cl_sp_log(fabs(s), &ll);
-        double e;
-        sub = __cl_sp_two_sum(lh, -SP_LNPI_HI, &e);
-        subl = e + (ll - SP_LNPI_LO);
-        // lgamma(x) = -lgamma(1 - x) - (log |sin(pi x)| - log pi).
-        gh = -gh;
-        gl = -gl;
-    } else {
-        double ph = __cl_sp_rising(x, n, &pl);
-        *signp = ph < 0.0 ? -1 : 1;
-        double ll;
-        sub = __cl_sp_log(fabs(ph), &ll);
-        subl = ll + pl / ph;
+    double gh = 0.0, gl = 0.0, arg = ax, extra = 0.0;
+    *signp = x < 0.0 ? -1 : 1;
+    if (!tiny && !huge) {
+        int n = reflect ? 0 : (int)fmax(ceil(10.0 - x), 0.0);
+        double zl;
+        double zh = reflect ? __cl_sp_two_sum(1.0, -x, &zl) : __cl_sp_two_sum(x, (double)n, &zl);
+        gh = __cl_sp_lgamma_big(zh, zl, &gl);
+        if (reflect) {
+            // lgamma(x) = -lgamma(1 - x) - (log |sin(pi x)| - log pi).
+            double s = __cl_sp_sinpi(x);
+            *signp = s < 0.0 ? -1 : 1;
+            arg = fabs(s);
+            gh = -gh;
+            gl = -gl - SP_LNPI_LO;
+            extra = -SP_LNPI_HI;
+        } else {
+            // lgamma(x) = lgamma(x + n) - log |x (x + 1) ... (x + n - 1)|.
+            double pl;
+            double ph = __cl_sp_rising(x, n, &pl);
+            *signp = ph < 0.0 ? -1 : 1;
+            arg = fabs(ph);
+            gl -= pl / ph;
+        }
     }
-    double e;
-    double h = __cl_sp_two_sum(gh, -sub, &e);
-    return h + (e + (gl - subl));
+    double ll;
+    double lh = __cl_sp_log(arg, &ll);
+    if (huge) {
+        return x * (lh - 1.0);
+    }
+    // gh + gl - (lh + ll + extra), the large terms added exactly.
+    double e1, e2;
+    double sub = __cl_sp_two_sum(lh, extra, &e1);
+    double h = __cl_sp_two_sum(gh, -sub, &e2);
+    return h + (e2 + (gl - (ll + e1)));
 }
 float __cl_lgamma_r_float_ptr_int(float x, int *signp) {
     return (float)__cl_lgamma_r_double_ptr_int((double)x, signp);
