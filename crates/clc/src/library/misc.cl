@@ -146,7 +146,7 @@ float __cl_minmag_float_float(float x, float y) {
 // Exponent access.
 
 // 2^k for -1074 <= k <= 1023, exactly (a subnormal below -1022).
-double __cl_pow2_double(int k) {
+double __cl_misc_pow2(int k) {
     return k >= -1022 ? as_double((ulong)(k + 1023) << 52) : as_double(1UL << (k + 1074));
 }
 
@@ -251,12 +251,13 @@ double __cl_nan_ulong(ulong code) {
 // ---------------------------------------------------------------------------------------------
 // Remainders.
 
-// |x| mod |y| exactly, for ax >= 0 and ay > 0 (ax itself when ax < ay or ax is not finite), with the low bits of the truncated
-// quotient trunc(ax / ay) in *quo (the bits above the seventh may be lost). Long division on
-// the significands (Knuth, TAOCP 4.3.1, one 64-bit word): ax = mx 2^ex, ay = my 2^ey with
-// my < 2^53, so the partial remainder shifted left by 11 bits fits 64 bits, and the
-// exponent difference (at most 2097) is consumed 11 bits per step.
-double __cl_fmod_core(double ax, double ay, uint *quo) {
+// |x| mod |y| exactly, for ax >= 0 and ay > 0 (ax itself when ax < ay or ax is not finite),
+// with the low bits of the truncated quotient trunc(ax / ay) in *quo (the bits above the
+// seventh may be lost). Long division on the significands (Knuth, TAOCP 4.3.1, one 64-bit
+// word): ax = mx 2^ex, ay = my 2^ey with my < 2^53, so the partial remainder shifted left by
+// 11 bits fits 64 bits, and the exponent difference (at most 2097) is consumed 11 bits per
+// step.
+double __cl_misc_fmod_core(double ax, double ay, uint *quo) {
     ulong bx = as_ulong(ax), by = as_ulong(ay);
     int ex = (int)(bx >> 52), ey = (int)(by >> 52);
     ulong mx = bx & 0x000fffffffffffffUL, my = by & 0x000fffffffffffffUL;
@@ -283,14 +284,14 @@ double __cl_fmod_core(double ax, double ay, uint *quo) {
     *quo = q;
     // r units of 2^(ey - 1075): exact, since the remainder is a multiple of that unit and
     // below ay.
-    return (double)r * __cl_pow2_double(ey - 1075);
+    return (double)r * __cl_misc_pow2(ey - 1075);
 }
 
 // 6.15.2: fmod "modulus. Returns x - y * trunc(x/y)", exact, with the sign of x. C99 F.9.7.1:
 // a NaN for x infinite or y zero; x for y infinite and x finite.
 double __cl_fmod_double_double(double x, double y) {
     uint q;
-    double r = copysign(__cl_fmod_core(fabs(x), fabs(y), &q), x);
+    double r = copysign(__cl_misc_fmod_core(fabs(x), fabs(y), &q), x);
     r = isinf(y) ? x : r;
     return isnan(x) || isnan(y) || isinf(x) || y == 0.0 ? NAN : r;
 }
@@ -303,10 +304,10 @@ float __cl_fmod_float_float(float x, float y) {
 // when m > |y| - m, or m equals it and q is odd; then r = m - |y|, exact (Sterbenz, m at
 // least |y| / 2). |y| - m is exact where it decides (m at least |y| / 2, or subnormal scale)
 // and otherwise rounds above m.
-double __cl_remquo_core(double x, double y, int *quo) {
+double __cl_misc_remquo_core(double x, double y, int *quo) {
     double ax = fabs(x), ay = fabs(y);
     uint q;
-    double m = __cl_fmod_core(ax, ay, &q);
+    double m = __cl_misc_fmod_core(ax, ay, &q);
     double rest = ay - m;
     int up = m > rest || (m == rest && (q & 1u) != 0u);
     double r = up ? m - ay : m;
@@ -325,11 +326,11 @@ double __cl_remquo_core(double x, double y, int *quo) {
 // or y zero.
 double __cl_remainder_double_double(double x, double y) {
     int q;
-    return __cl_remquo_core(x, y, &q);
+    return __cl_misc_remquo_core(x, y, &q);
 }
 float __cl_remainder_float_float(float x, float y) {
     int q;
-    return (float)__cl_remquo_core((double)x, (double)y, &q);
+    return (float)__cl_misc_remquo_core((double)x, (double)y, &q);
 }
 
 // 6.15.2: remquo "computes the value r such that r = x - k*y, where k is the integer nearest
@@ -338,8 +339,8 @@ float __cl_remainder_float_float(float x, float y) {
 // integral quotient x/y". 7.5.1: "remquo(x, y, quo) returns a NaN and 0 in quo if x is ±inf,
 // or if y is 0 and the other argument is non-NaN or if either argument is a NaN".
 double __cl_remquo_double_double_ptr_int(double x, double y, int *quo) {
-    return __cl_remquo_core(x, y, quo);
+    return __cl_misc_remquo_core(x, y, quo);
 }
 float __cl_remquo_float_float_ptr_int(float x, float y, int *quo) {
-    return (float)__cl_remquo_core((double)x, (double)y, quo);
+    return (float)__cl_misc_remquo_core((double)x, (double)y, quo);
 }

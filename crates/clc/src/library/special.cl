@@ -17,20 +17,19 @@
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
-// ln 2 = SP_LN2_HI + SP_LN2_LO; SP_LN2_HI has 32 significant bits, so k SP_LN2_HI is exact for
-// |k| < 2^21.
-#define SP_LN2_HI 0x1.62e42feep-1
-#define SP_LN2_LO 0x1.a39ef35793c76p-33
-#define SP_INV_LN2 0x1.71547652b82fep+0
+// ln 2 = LN2_HI + LN2_LO; LN2_HI has 33 significant bits, so k LN2_HI is exact for |k| < 2^20.
+#define __CL_SP_LN2_HI 0x1.62e42feep-1
+#define __CL_SP_LN2_LO 0x1.a39ef35793c76p-33
+#define __CL_SP_INV_LN2 0x1.71547652b82fep+0
 // log(sqrt(2 pi)), log(pi) and pi as double-double values.
-#define SP_LNSQRT2PI_HI 0x1.d67f1c864beb5p-1
-#define SP_LNSQRT2PI_LO -0x1.65b5a1b7ff5dfp-55
-#define SP_LNPI_HI 0x1.250d048e7a1bdp+0
-#define SP_LNPI_LO 0x1.7abf2ad8d5088p-57
-#define SP_PI_HI 0x1.921fb54442d18p+1
-#define SP_PI_LO 0x1.1a62633145c07p-53
+#define __CL_SP_LNSQRT2PI_HI 0x1.d67f1c864beb5p-1
+#define __CL_SP_LNSQRT2PI_LO -0x1.65b5a1b7ff5dfp-55
+#define __CL_SP_LNPI_HI 0x1.250d048e7a1bdp+0
+#define __CL_SP_LNPI_LO 0x1.7abf2ad8d5088p-57
+#define __CL_SP_PI_HI 0x1.921fb54442d18p+1
+#define __CL_SP_PI_LO 0x1.1a62633145c07p-53
 // Euler's constant gamma.
-#define SP_EULER 0x1.2788cfc6fb619p-1
+#define __CL_SP_EULER 0x1.2788cfc6fb619p-1
 
 // erf(x) / x as a polynomial in t = x^2 on [0, 1], constant term first.
 __constant double __cl_sp_erf_poly[13] = {
@@ -181,15 +180,15 @@ double __cl_sp_two_sum(double a, double b, double *err) {
 }
 
 // exp(hi + lo) = (result + *rlo) 2^*k, for |hi| < 1500 and |lo| small beside 1. Cody and
-// Waite's reduction by k ln 2 (hi - k SP_LN2_HI is exact: both are multiples of ulp(hi)
+// Waite's reduction by k ln 2 (hi - k LN2_HI is exact: both are multiples of ulp(hi)
 // and the difference is below |hi|), then exp(r) = 1 + r + r^2 (1/2! + r/3! + ... + r^12/14!)
 // for |r| <= ln 2 / 2, whose truncation is below 2^-58; the low part of r enters to first
 // order. Relative error about 2^-56.
 double __cl_sp_exp(double hi, double lo, double *rlo, int *k) {
-    double kd = rint(hi * SP_INV_LN2);
-    double a = fma(-kd, SP_LN2_HI, hi);
+    double kd = rint(hi * __CL_SP_INV_LN2);
+    double a = fma(-kd, __CL_SP_LN2_HI, hi);
     double rl;
-    double r = __cl_sp_two_sum(a, lo - kd * SP_LN2_LO, &rl);
+    double r = __cl_sp_two_sum(a, lo - kd * __CL_SP_LN2_LO, &rl);
     double q = __cl_sp_exp_taylor[12];
     for (int i = 11; i >= 0; i--) {
         q = fma(q, r, __cl_sp_exp_taylor[i]);
@@ -231,8 +230,8 @@ double __cl_sp_log(double x, double *lo) {
     double tail = s * w * p;
     double ed = (double)e;
     double err;
-    double h = __cl_sp_two_sum(ed * SP_LN2_HI, 2.0 * s, &err);
-    double l = err + (ed * SP_LN2_LO + (2.0 * sl + tail));
+    double h = __cl_sp_two_sum(ed * __CL_SP_LN2_HI, 2.0 * s, &err);
+    double l = err + (ed * __CL_SP_LN2_LO + (2.0 * sl + tail));
     double r = h + l;
     *lo = (h - r) + l;
     return r;
@@ -272,7 +271,7 @@ double __cl_sp_lgamma_big(double zh, double zl, double *lo) {
     double pl = fma(zh, lh, -ph) + zh * ll;
     double e1, e2, e3;
     double h1 = __cl_sp_two_sum(ph, -zh, &e1);
-    double c = __cl_sp_two_sum(SP_LNSQRT2PI_HI, -0.5 * lh, &e2);
+    double c = __cl_sp_two_sum(__CL_SP_LNSQRT2PI_HI, -0.5 * lh, &e2);
     double h2 = __cl_sp_two_sum(h1, c, &e3);
     double y = 1.0 / zh;
     double y2 = y * y;
@@ -280,7 +279,8 @@ double __cl_sp_lgamma_big(double zh, double zl, double *lo) {
     for (int i = 7; i >= 0; i--) {
         sp = fma(sp, y2, __cl_sp_stirling[i]);
     }
-    double low = (e1 + e2 + e3) + (pl - 0.5 * ll + SP_LNSQRT2PI_LO) + (y * sp + zl * (lh - 0.5 * y));
+    double low = (e1 + e2 + e3) + (pl - 0.5 * ll + __CL_SP_LNSQRT2PI_LO)
+        + (y * sp + zl * (lh - 0.5 * y));
     double r = h2 + low;
     *lo = (h2 - r) + low;
     return r;
@@ -396,7 +396,7 @@ float __cl_erfc_float(float x) { return (float)__cl_erfc_double((double)x); }
 // results near the overflow threshold and subnormal results are rounded once.
 double __cl_tgamma_double(double x) {
     if (fabs(x) < 0x1p-54) {
-        return 1.0 / x - SP_EULER;
+        return 1.0 / x - __CL_SP_EULER;
     }
     if (!(x <= 171.7)) {
         // Gamma(171.7) overflows already; a NaN stays one.
@@ -423,8 +423,8 @@ double __cl_tgamma_double(double x) {
     double nh = eh, nl = el, dh = ph, dl = pl;
     if (reflect) {
         double s = __cl_sp_sinpi(x);
-        nh = SP_PI_HI;
-        nl = SP_PI_LO;
+        nh = __CL_SP_PI_HI;
+        nl = __CL_SP_PI_LO;
         dh = s * eh;
         dl = fma(s, eh, -dh) + s * el;
         k = -k;
@@ -488,8 +488,8 @@ double __cl_lgamma_r_double_ptr_int(double x, int *signp) {
             *signp = s < 0.0 ? -1 : 1;
             arg = fabs(s);
             gh = -gh;
-            gl = -gl - SP_LNPI_LO;
-            extra = -SP_LNPI_HI;
+            gl = -gl - __CL_SP_LNPI_LO;
+            extra = -__CL_SP_LNPI_HI;
         } else {
             // lgamma(x) = lgamma(x + n) - log |x (x + 1) ... (x + n - 1)|.
             double pl;
