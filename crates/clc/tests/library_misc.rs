@@ -7,6 +7,12 @@
 //! The references are Rust's `f64`/`f32` operations and the C library's `remainder`, which are
 //! exact for these functions. smoothstep, mix, degrees and radians are not exact in 6.15.4's
 //! terms: they are checked against their defining formulas evaluated in the same precision.
+//!
+//! special.cl's double functions (erf, erfc, tgamma, lgamma, lgamma_r) need nothing outside
+//! their file, so they run here too: ulp errors against the host C library over seeded samples
+//! of their ranges (see the bounds' derivation above `erf_and_erfc_meet_their_bounds`), and
+//! their prescribed values exactly, for double and float. The float functions' ulp bounds are
+//! checked through the CPU device by ferrocl-core's `builtins_math` test.
 
 use ferrocl_ir::interp::{Interpreter, Val};
 use ferrocl_ir::Module;
