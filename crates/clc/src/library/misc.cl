@@ -78,7 +78,8 @@ float __cl_round_float(float x) {
 }
 
 // 6.15.2: fract "returns fmin(x - floor(x), 0x1.fffffep-1f). floor(x) is returned in iptr".
-// 7.5.1: fract(±0) = ±0, fract(±inf) = ±0; a NaN gives a NaN (fmin alone would drop it).
+// 7.5.1: "fract(-0, iptr) returns -0 and -0 in iptr", fract(±inf) returns ±0 and ±inf in iptr,
+// "fract(NaN, iptr) returns the NaN and NaN in iptr" (fmin alone would drop the NaN).
 double __cl_fract_double_ptr_double(double x, double *iptr) {
     double fl = floor(x);
     *iptr = fl;
@@ -96,8 +97,8 @@ float __cl_fract_float_ptr_float(float x, float *iptr) {
     return isnan(x) ? x : r;
 }
 
-// 6.15.2: modf "returns the fractional part of x ... with the same sign as x. The integral
-// part is stored in iptr". 7.5.1: modf(±inf) is ±0 with ±inf stored. x - trunc(x) is exact.
+// 7.5.2: "modf behaves as though implemented by: *iptr = trunc(value); return
+// copysign(isinf(value) ? 0.0 : value - *iptr, value);". x - trunc(x) is exact.
 double __cl_modf_double_ptr_double(double x, double *iptr) {
     double t = trunc(x);
     *iptr = t;
@@ -222,8 +223,9 @@ double __cl_logb_double(double x) {
 }
 float __cl_logb_float(float x) { return (float)__cl_logb_double((double)x); }
 
-// 6.15.2: nextafter "computes the next representable ... floating-point value following x in
-// the direction of y". C99 7.12.11.3: y if x equals y; a NaN if either is.
+// 6.15.2: nextafter "computes the next representable floating-point value following x in the
+// direction of y". C99 7.12.11.3: y if x equals y; a NaN if either is. 7.5.1: "nextafter(-0,
+// y > 0) returns smallest positive denormal value".
 double __cl_nextafter_double_double(double x, double y) {
     long b = as_long(x);
     // Away from zero when x and the direction agree in sign; from a zero, the least
@@ -334,10 +336,11 @@ float __cl_remainder_float_float(float x, float y) {
 }
 
 // 6.15.2: remquo "computes the value r such that r = x - k*y, where k is the integer nearest
-// the exact value of x/y ... It computes the value r such that r = x - k*y ... and returns in
-// quo a value with the same sign as x/y and whose magnitude is ... the lower seven bits of the
-// integral quotient x/y". 7.5.1: "remquo(x, y, quo) returns a NaN and 0 in quo if x is ±inf,
-// or if y is 0 and the other argument is non-NaN or if either argument is a NaN".
+// the exact value of x/y ... This is the same value that is returned by the remainder
+// function. remquo also calculates the lower seven bits of the integral quotient x/y, and
+// gives that value the same sign as x/y". 7.5.1: "remquo(x, y, &quo) returns a NaN and 0 in
+// quo if x is ±inf, or if y is 0 and the other argument is non-NaN or if either argument is a
+// NaN".
 double __cl_remquo_double_double_ptr_int(double x, double y, int *quo) {
     return __cl_misc_remquo_core(x, y, quo);
 }
