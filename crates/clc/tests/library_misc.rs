@@ -482,7 +482,7 @@ fn ldexp_ref(x: f64, n: i32) -> f64 {
 }
 
 /// remquo's quotient bits: remainder of |x| modulo 128 |y| (exact), then the remainder of
-/// that modulo |y| gives the quotient's low seven bits (as the CPU libm reference does).
+/// that modulo |y| gives the quotient's low seven bits (as the double accuracy test's reference does).
 fn remquo_ref(x: f64, y: f64) -> (f64, i32) {
     if x.is_infinite() || y == 0.0 || x.is_nan() || y.is_nan() {
         return (f64::NAN, 0);

@@ -30,7 +30,6 @@ use cranelift_module::{FuncId, Module as _};
 mod collective;
 
 use crate::abi::{arg_layout, offsets, ArgKind};
-use crate::libm::{ArgShape, Scalarized};
 use crate::liveness::live_across_barriers;
 use crate::CompileError;
 
@@ -51,7 +50,6 @@ pub struct Helpers {
 /// A declared builtin resolved to a library function of the JIT module.
 pub struct LibCall {
     pub id: FuncId,
-    pub call: Scalarized,
 }
 
 /// Where a module global lives when the kernel runs.
@@ -810,45 +808,17 @@ impl Translator<'_, '_> {
                     .iter()
                     .map(|t| t.addr_space())
                     .collect();
-                let mut out = Vec::new();
-                for lane in 0..lib.call.lanes as usize {
-                    let mut call_args = Vec::with_capacity(arg_vals.len());
-                    for (i, (vals, shape)) in arg_vals.iter().zip(&lib.call.shapes).enumerate() {
-                        let v = match shape {
-                            ArgShape::Scalar => vals[0],
-                            ArgShape::Lane => vals[lane],
-                            ArgShape::LanePtr { elem_bytes } => self
-                                .b
-                                .ins()
-                                .iadd_imm_s(vals[0], (lane as u32 * elem_bytes) as i64),
-                        };
-                        // The library function writes through a pointer argument: confine it
-                        // as a store of the kernel's own would be.
-                        call_args.push(match spaces.get(i).copied().flatten() {
-                            Some(space) => self.confine(v, space),
-                            None => v,
-                        });
-                    }
-                    let call = self.b.ins().call(fref, &call_args);
-                    if let Some(&r) = self.b.inst_results(call).first() {
-                        out.push(if lib.call.vector_truth {
-                            // 1 becomes -1 (all bits set), in the result's lane width.
-                            let wide = match lty {
-                                Some(t) if t.bits() > 32 => self.b.ins().sextend(t, r),
-                                Some(t) if t.bits() < 32 => self.b.ins().ireduce(t, r),
-                                _ => r,
-                            };
-                            self.b.ins().ineg(wide)
-                        } else {
-                            r
-                        });
-                    }
-                }
-                if result.is_some() {
-                    Some(out)
-                } else {
-                    None
-                }
+                // Pointer arguments are confined as the kernel's own accesses would be.
+                let call_args: Vec<cl::Value> = arg_vals
+                    .iter()
+                    .zip(&spaces)
+                    .map(|(vals, space)| match space {
+                        Some(space) => self.confine(vals[0], *space),
+                        None => vals[0],
+                    })
+                    .collect();
+                let call = self.b.ins().call(fref, &call_args);
+                self.b.inst_results(call).first().map(|&r| vec![r])
             }
             Op::Jump(dest) => {
                 let dest = dest.clone();

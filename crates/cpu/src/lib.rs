@@ -8,7 +8,6 @@ pub mod abi;
 mod codegen;
 mod guard;
 mod half;
-mod libm;
 mod liveness;
 mod pool;
 mod printf;
@@ -321,16 +320,13 @@ impl CpuProgram {
             .finish(settings::Flags::new(flags))
             .map_err(|e| CompileError(format!("code generator: {e}")))?;
         let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
-        let library = library();
-        for f in library {
-            builder.symbol(f.name, f.addr);
-        }
+        builder.symbol(PRINTF, printf::printf as *const u8);
         for (name, addr) in HALF_HELPERS {
             builder.symbol(name, addr());
         }
         let mut jit = JITModule::new(builder);
         let helpers = declare_helpers(&mut jit)?;
-        let libcalls = resolve_library_calls(module, library, &mut jit)?;
+        let libcalls = resolve_services(module, &mut jit)?;
 
         // Program-scope data, and the place of every global.
         let mut places = HashMap::new();
@@ -495,55 +491,30 @@ fn declare_helpers(jit: &mut JITModule) -> Result<codegen::Helpers, CompileError
     })
 }
 
-/// The library functions, built once.
-fn library() -> &'static [libm::LibFn] {
-    static LIBRARY: std::sync::OnceLock<Vec<libm::LibFn>> = std::sync::OnceLock::new();
-    LIBRARY.get_or_init(libm::table)
-}
+/// The one device service a program calls by name: `printf` (6.15.14), which lowering
+/// declares as `@printf(ptr.constant format, ptr.private arguments) -> i32`. Every other
+/// builtin that is not an IR operation comes from the shared builtin library, linked in and
+/// inlined before code generation.
+const PRINTF: &str = "printf";
 
-/// Resolves every declared function of `module` to a library function of the JIT module.
-/// Declarations no kernel calls are ignored; a called one the library lacks is an error when
-/// the call is translated.
-fn resolve_library_calls(
+/// Resolves the declared functions of `module` that the CPU device provides itself (see
+/// [`PRINTF`]). A call to any other declaration is an error when the call is translated.
+fn resolve_services(
     module: &Module,
-    library: &[libm::LibFn],
     jit: &mut JITModule,
 ) -> Result<HashMap<String, codegen::LibCall>, CompileError> {
     let mut out = HashMap::new();
-    let mut declared: HashMap<&str, cranelift_module::FuncId> = HashMap::new();
     for (_, f) in module.funcs.iter().filter(|(_, f)| f.is_declaration()) {
-        let mut call = libm::scalarize(&f.name);
-        if call.shapes.is_empty() {
-            // Named without parameter types (printf): the arguments pass as they are.
-            call.shapes = vec![libm::ArgShape::Scalar; f.sig.params.len()];
-        }
-        let Some(lib) = library.iter().find(|l| l.name == call.scalar_name) else {
-            continue;
-        };
-        if lib.params.len() != call.shapes.len() {
+        if f.name != PRINTF || f.sig.params.len() != 2 {
             continue;
         }
-        let id = match declared.get(lib.name) {
-            Some(&id) => id,
-            None => {
-                let mut sig = jit.make_signature();
-                let cl_ty = |t: libm::Ty| match t {
-                    libm::Ty::F32 => clt::F32,
-                    libm::Ty::F64 => clt::F64,
-                    libm::Ty::I32 | libm::Ty::U32 => clt::I32,
-                    libm::Ty::U64 | libm::Ty::Ptr => clt::I64,
-                };
-                sig.params
-                    .extend(lib.params.iter().map(|&t| AbiParam::new(cl_ty(t))));
-                sig.returns.push(AbiParam::new(cl_ty(lib.ret)));
-                let id = jit
-                    .declare_function(lib.name, Linkage::Import, &sig)
-                    .map_err(|e| CompileError(format!("library function {}: {e}", lib.name)))?;
-                declared.insert(lib.name, id);
-                id
-            }
-        };
-        out.insert(f.name.clone(), codegen::LibCall { id, call });
+        let mut sig = jit.make_signature();
+        sig.params = vec![AbiParam::new(clt::I64), AbiParam::new(clt::I64)];
+        sig.returns.push(AbiParam::new(clt::I32));
+        let id = jit
+            .declare_function(PRINTF, Linkage::Import, &sig)
+            .map_err(|e| CompileError(format!("library function {PRINTF}: {e}")))?;
+        out.insert(f.name.clone(), codegen::LibCall { id });
     }
     Ok(out)
 }

@@ -245,66 +245,6 @@ fn by_value_structs_are_copied_into_private_memory() {
 const SIGSEGV: i32 = 11;
 const SIGBUS: i32 = 7;
 
-/// `frexp` writes its exponent through a pointer: a wild `__global` one faults inside the
-/// library function, which the launch reports like a fault in generated code; a private one
-/// far out of bounds is confined like the kernel's own stores.
-const LIB: &str = r#"
-declare @frexp.float.global_ptr_int(f32, ptr.global) -> f32
-declare @frexp.float.private_ptr_int(f32, ptr.private) -> f32
-kernel @lib(ptr.global, ptr.global, i64) {
-    arg "out": "float*" global none []
-    arg "exp": "int*" global none []
-    arg "skew": "long" private none []
-    ss0 = slot 4, align 4
-block0(v0: ptr.global, v1: ptr.global, v2: i64):
-    v3: i64 = global_id 0
-    v4: i64 = iconst 4
-    v5: i64 = imul v3, v4
-    v6: ptr.global = ptradd v0, v5
-    v7: f32 = fconst 12.0
-    v8: ptr.private = slotaddr ss0
-    v9: ptr.private = ptradd v8, v2
-    v10: f32 = call @frexp.float.private_ptr_int(v7, v9)
-    store.global v10, v6, align 4
-    v11: f32 = call @frexp.float.global_ptr_int(v7, v1)
-    return
-}
-"#;
-
-#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
-#[test]
-fn library_functions_writing_through_wild_pointers() {
-    let p = compile(LIB);
-    let good = compile(VADD);
-    let k = p.kernel("lib").unwrap();
-    let items = 64usize;
-    let mut exp = 0i32;
-    for skew in [0i64, 1 << 30, -(1 << 45)] {
-        let mut out = vec![0f32; items];
-        let args = block(
-            &p,
-            "lib",
-            &[
-                out.as_mut_ptr() as u64,
-                &mut exp as *mut i32 as u64,
-                skew as u64,
-            ],
-        );
-        unsafe { k.launch(&args, 0, &nd1(items as u64, 16)) }
-            .unwrap_or_else(|e| panic!("skew {skew}: {e}"));
-        // 12 = 0.75 * 2^4.
-        assert_eq!(out, vec![0.75f32; items], "skew {skew}");
-        assert_eq!(exp, 4);
-        check_vadd(&good, 100);
-    }
-    let mut out = vec![0f32; items];
-    let args = block(&p, "lib", &[out.as_mut_ptr() as u64, 24, 0]);
-    let fault = unsafe { k.launch(&args, 0, &nd1(items as u64, 16)) }
-        .expect_err("frexp through a wild global pointer faults");
-    assert_eq!(fault.signal, SIGSEGV);
-    check_vadd(&good, 100);
-}
-
 /// Private stores at constant offsets: inside the slot (left unmasked by the code generator)
 /// and outside it (masked like any other), then `out[gid] = a[1] + a[2]`.
 const CONSTANT_OFFSETS: &str = r#"

@@ -536,7 +536,8 @@ double __cl_atan_double(double x)
 double __cl_atan2_double_double(double y, double x)
 {
     double lo;
-    double v = __cl_trig_atan2_dd(y, x, &lo);
+    // The result has y's sign in every case (C99 F.9.1.4), also where it underflows.
+    double v = copysign(__cl_trig_atan2_dd(y, x, &lo), y);
     return (x == x && y == y) ? v : x + y;
 }
 
@@ -578,6 +579,8 @@ double __cl_atan2pi_double_double(double y, double x)
     // 7.5.1's atan2pi values are atan2's (C99 F.9.1.4) divided by pi: 0, ±1, ±0.5,
     // ±0.25 and ±0.75 come out exact.
     double v = __cl_trig_div_pi(h, lo);
+    // y's sign, as atan2's, also where the quotient underflows to zero.
+    v = copysign(v, y);
     return (x == x && y == y) ? v : x + y;
 }
 

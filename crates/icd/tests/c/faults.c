@@ -29,6 +29,13 @@ static const char *source =
     "        global int *p = (global int *)address;\n"
     "        *p = *p + 1;\n"
     "    }\n"
+    "}\n"
+    /* A builtin writing its result through the wild pointer. */
+    "kernel void wild_builtin(global int *out, ulong address) {\n"
+    "    size_t i = get_global_id(0);\n"
+    "    out[i] = 1;\n"
+    "    if (get_local_id(0) == 5)\n"
+    "        out[i] = (int)frexp(12.0f, (global int *)address);\n"
     "}\n";
 
 static cl_context context;
@@ -99,10 +106,10 @@ static void smash(cl_command_queue q, cl_command_queue other, cl_long start, cl_
 }
 
 /* A wild global pointer: the event ends with a negative status, and waiting for it says so. */
-static void wild(cl_command_queue q, cl_command_queue other, cl_ulong address) {
+static void wild(cl_command_queue q, cl_command_queue other, const char *name, cl_ulong address) {
     cl_mem mo = make_buffer(context, 0, N * sizeof(int), NULL);
     cl_int err = CL_SUCCESS;
-    cl_kernel k = clCreateKernel(program, "wild", &err);
+    cl_kernel k = clCreateKernel(program, name, &err);
     CHECK_RET(err);
     CHECK(clSetKernelArg(k, 0, sizeof mo, &mo));
     CHECK(clSetKernelArg(k, 1, sizeof address, &address));
@@ -150,8 +157,9 @@ int main(void) {
         smash(q, other, -((cl_long)1 << 40), 64);
         smash(q, other, (cl_long)1 << 40, 64);
         for (int i = 0; i < 5; i++) {
-            wild(q, other, 8);
-            wild(q, other, 0x8000000000000000ull);
+            wild(q, other, "wild", 8);
+            wild(q, other, "wild", 0x8000000000000000ull);
+            wild(q, other, "wild_builtin", 8);
         }
         /* The queue that ran the faulting kernels still works. */
         check_vadd(q);
