@@ -2406,7 +2406,7 @@ mod hex_float_tests {
         assert_eq!(p("0p5"), 0.0);
         assert_eq!(
             p("123456789abcdef0123p0"),
-            0x1234_5678_9abc_def0_123u128 as f64
+            0x0123_4567_89ab_cdef_0123_u128 as f64
         );
         assert_eq!(parse_hex_float("p3"), None);
     }
