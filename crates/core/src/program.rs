@@ -388,7 +388,8 @@ impl Program {
     ) -> Result<Arc<dyn DeviceProgram>, String> {
         let mut optimized = module.clone();
         // The builtins the program calls that the shared library implements.
-        ferrocl_clc::library::link(&mut optimized).map_err(|e| format!("internal error: {e}\n"))?;
+        ferrocl_clc::library::link_with(&mut optimized, crate::builtins::library)
+            .map_err(|e| format!("internal error: {e}\n"))?;
         // 5.8.6: -cl-opt-disable "disables all optimizations". Inlining stays: the devices
         // compile kernels with every call inlined.
         let mut pm = if options.split_whitespace().any(|o| o == "-cl-opt-disable") {

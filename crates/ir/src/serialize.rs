@@ -8,6 +8,7 @@
 //! Reading never panics: every count is bounded by the bytes left, every entity reference and
 //! enum tag is checked, and the module read is run through the verifier.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use crate::dfg::{BlockData, ValueData, ValueDef};
@@ -75,6 +76,26 @@ pub fn serialize(module: &Module) -> Vec<u8> {
 
 /// Reads a module written by `serialize`, and verifies it.
 pub fn deserialize(bytes: &[u8]) -> Result<Module, DecodeError> {
+    let m = decode(bytes)?;
+    if let Err(es) = crate::verify::verify_module(&m) {
+        return Err(DecodeError::Invalid(
+            es.first().map(|e| e.to_string()).unwrap_or_default(),
+        ));
+    }
+    Ok(m)
+}
+
+/// Reads a module that ferrocl itself serialized and embedded (the builtin library): decoded
+/// with every bounds check, verified only in debug builds.
+pub fn deserialize_trusted(bytes: &[u8]) -> Result<Module, DecodeError> {
+    if cfg!(debug_assertions) {
+        deserialize(bytes)
+    } else {
+        decode(bytes)
+    }
+}
+
+fn decode(bytes: &[u8]) -> Result<Module, DecodeError> {
     if bytes.len() < 12 || bytes[..8] != MAGIC {
         return Err(DecodeError::BadMagic);
     }
@@ -86,11 +107,6 @@ pub fn deserialize(bytes: &[u8]) -> Result<Module, DecodeError> {
     let m = r.module()?;
     if r.pos != bytes.len() {
         return r.fail("trailing bytes");
-    }
-    if let Err(es) = crate::verify::verify_module(&m) {
-        return Err(DecodeError::Invalid(
-            es.first().map(|e| e.to_string()).unwrap_or_default(),
-        ));
     }
     Ok(m)
 }
@@ -197,14 +213,27 @@ impl Writer {
             self.u(u64::from(s.align));
         }
         let dfg = &f.dfg;
+        // Only the instructions in the layout are written, renumbered in layout order: a
+        // removed instruction may still name what a pass has since taken away (a promoted
+        // stack slot), and the values it defined become invalid ones.
+        let mut live: HashMap<Inst, u32> = HashMap::new();
+        for &b in f.layout.blocks() {
+            for &i in f.layout.block_insts(b) {
+                let n = live.len() as u32;
+                live.insert(i, n);
+            }
+        }
         self.u(dfg.values.len() as u64);
         for v in dfg.values.values() {
             self.ty(v.ty);
             match v.def {
-                ValueDef::Result(i) => {
-                    self.u(0);
-                    self.u(u64::from(i.as_u32()));
-                }
+                ValueDef::Result(i) => match live.get(&i) {
+                    Some(&n) => {
+                        self.u(0);
+                        self.u(u64::from(n));
+                    }
+                    None => self.u(3),
+                },
                 ValueDef::Param(..) => self.u(1),
                 ValueDef::Alias(t) => {
                     self.u(2);
@@ -217,10 +246,12 @@ impl Writer {
         for b in dfg.blocks.values() {
             self.vals(&b.params);
         }
-        self.u(dfg.insts.len() as u64);
-        for i in dfg.insts.values() {
-            self.op(&i.op);
-            self.vals(&i.args);
+        self.u(live.len() as u64);
+        for &b in f.layout.blocks() {
+            for &i in f.layout.block_insts(b) {
+                self.op(&dfg.insts[i].op);
+                self.vals(&dfg.insts[i].args);
+            }
         }
         let blocks = f.layout.blocks();
         self.u(blocks.len() as u64);
@@ -229,7 +260,7 @@ impl Writer {
             let insts = f.layout.block_insts(b);
             self.u(insts.len() as u64);
             for &i in insts {
-                self.u(u64::from(i.as_u32()));
+                self.u(u64::from(live[&i]));
             }
         }
     }

@@ -17,8 +17,8 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use ferrocl_ir::entity::{Func, Global};
-use ferrocl_ir::inst::{ConvOp, Op, UnaryOp};
+use ferrocl_ir::entity::{Func, Global, Value};
+use ferrocl_ir::inst::{ConvOp, IntCC, Op, UnaryOp};
 use ferrocl_ir::types::{AddrSpace, Type};
 use ferrocl_ir::{FunctionBuilder, Module};
 
@@ -38,15 +38,14 @@ const SOURCES: &[(&str, &str)] = &[
 const PREFIX: &str = "__cl_";
 
 /// The library, compiled and optimized once per process; the error is the compiler's log.
+/// (The runtime embeds the same module, compiled when ferrocl is built.)
 pub fn module() -> Result<&'static Module, String> {
     static LIBRARY: OnceLock<Result<Module, String>> = OnceLock::new();
-    LIBRARY
-        .get_or_init(compile_library)
-        .as_ref()
-        .map_err(|e| e.clone())
+    LIBRARY.get_or_init(compile).as_ref().map_err(|e| e.clone())
 }
 
-fn compile_library() -> Result<Module, String> {
+/// Compiles and optimizes the library's source; the error is the compiler's log.
+pub fn compile() -> Result<Module, String> {
     let source: String = SOURCES
         .iter()
         .map(|(name, text)| format!("#line 1 \"{name}\"\n{text}\n"))
@@ -119,6 +118,15 @@ fn plan(lib: &Module, mangled: &str) -> Option<(String, Scalarized)> {
 /// gets a body, and the library functions it needs are added. Declarations the library does
 /// not implement (device services such as `printf`) stay as they are.
 pub fn link(module: &mut Module) -> Result<(), String> {
+    link_with(module, self::module)
+}
+
+/// [`link`] with the library `library` gives (called only when a declaration could be one
+/// of the library's functions).
+pub fn link_with(
+    module: &mut Module,
+    library: impl FnOnce() -> Result<&'static Module, String>,
+) -> Result<(), String> {
     let names: Vec<(Func, String)> = module
         .funcs
         .iter()
@@ -129,7 +137,7 @@ pub fn link(module: &mut Module) -> Result<(), String> {
     if !names.iter().any(|(_, n)| n.contains('.')) {
         return Ok(());
     }
-    let lib = self::module()?;
+    let lib = library()?;
     let mut planned = Vec::new();
     let mut roots: Vec<String> = Vec::new();
     for (d, name) in names {
@@ -305,6 +313,10 @@ fn build_wrapper(
             lib_sig.params.len()
         ));
     }
+    if call.lanes > 1 && weight(module, callee, &mut HashMap::new()) > LOOP_WEIGHT {
+        return build_loop_wrapper(module, d, callee, call);
+    }
+    let func = &mut module.funcs[d];
     let ret = func.sig.ret;
     let mut b = FunctionBuilder::new(func);
     b.create_entry_block();
@@ -363,6 +375,144 @@ fn build_wrapper(
         }
     }
     b.ret(result.or(scalar_result));
+    b.finish();
+    Ok(())
+}
+
+/// A library function heavier than this (instructions, its callees included) is called from
+/// a loop over the lanes of a vector call rather than once per lane in straight-line code:
+/// after inlining, a `sin(float16)` is one copy of `sin`, not sixteen (and the unrolling pass
+/// still unrolls the loop when the copies are few and small).
+const LOOP_WEIGHT: usize = 40;
+
+/// The instructions of `f` and of everything it calls.
+fn weight(module: &Module, f: Func, memo: &mut HashMap<Func, usize>) -> usize {
+    if let Some(&w) = memo.get(&f) {
+        return w;
+    }
+    // A call cycle (none in OpenCL C) counts as heavy.
+    memo.insert(f, usize::MAX / 4);
+    let func = &module.funcs[f];
+    let mut w = 0usize;
+    for &b in func.layout.blocks() {
+        for &i in func.layout.block_insts(b) {
+            w += 1;
+            if let Op::Call(c) = func.dfg.insts[i].op {
+                w = w.saturating_add(weight(module, c, memo));
+            }
+        }
+    }
+    memo.insert(f, w);
+    w
+}
+
+/// The bytes a private array of `ty`'s lanes takes (3-lane vectors as 4).
+fn array_bytes(ty: Type) -> u32 {
+    ty.lanes().next_power_of_two() * ty.lane_bytes()
+}
+
+/// [`build_wrapper`]'s form for heavy library functions: the vector arguments and the result
+/// go through private arrays, and one call in a loop serves every lane.
+fn build_loop_wrapper(
+    module: &mut Module,
+    d: Func,
+    callee: Func,
+    call: &Scalarized,
+) -> Result<(), String> {
+    let lib_sig = module.funcs[callee].sig.clone();
+    let func = &mut module.funcs[d];
+    let name = func.name.clone();
+    let ret = func.sig.ret;
+    let param_tys = func.sig.params.clone();
+    let mut b = FunctionBuilder::new(func);
+    b.create_entry_block();
+    let entry = b.current_block().expect("entry block");
+    let params: Vec<_> = b.block_params(entry).to_vec();
+    let mut arrays = Vec::with_capacity(params.len());
+    for (i, shape) in call.shapes.iter().enumerate() {
+        arrays.push(match shape {
+            ArgShape::Lane => {
+                let ty = param_tys[i];
+                let slot = b.func.create_slot(array_bytes(ty), ty.lane_bytes());
+                let p = b.slot_addr(slot);
+                b.store(params[i], p, ty.lane_bytes(), false);
+                Some(slot)
+            }
+            ArgShape::Ptr { elem_bytes } => {
+                if lib_sig.params[i].addr_space() != Some(AddrSpace::Private) {
+                    return Err(format!("builtin @{name}: library pointers must be private"));
+                }
+                Some(b.func.create_slot(*elem_bytes, *elem_bytes))
+            }
+            ArgShape::Scalar => None,
+        });
+    }
+    let result = ret.filter(|t| t.is_vector()).map(|t| {
+        let slot = b.func.create_slot(array_bytes(t), t.lane_bytes());
+        (slot, t)
+    });
+    let header = b.create_block();
+    let k = b.append_block_param(header, Type::I64);
+    let exit = b.create_block();
+    let zero = b.iconst(Type::I64, 0);
+    b.jump(header, &[zero]);
+    b.switch_to_block(header);
+    let at = |b: &mut FunctionBuilder, base: Value, bytes: u32| {
+        let size = b.iconst(Type::I64, i64::from(bytes));
+        let off = b.imul(k, size);
+        b.ptradd(base, off)
+    };
+    let mut args = Vec::with_capacity(params.len());
+    for (i, shape) in call.shapes.iter().enumerate() {
+        args.push(match shape {
+            ArgShape::Scalar => params[i],
+            ArgShape::Lane => {
+                let lane = param_tys[i].lane_type();
+                let base = b.slot_addr(arrays[i].expect("array"));
+                let p = at(&mut b, base, lane.bytes());
+                b.load(lane, p, lane.bytes(), false)
+            }
+            ArgShape::Ptr { .. } => b.slot_addr(arrays[i].expect("temporary")),
+        });
+    }
+    let r = b.call(callee, lib_sig.ret, &args);
+    for (i, shape) in call.shapes.iter().enumerate() {
+        if let ArgShape::Ptr { elem_bytes } = *shape {
+            let ty = lib_elem_type(module_elem(&call.scalar_name, i));
+            let tmp = b.slot_addr(arrays[i].expect("temporary"));
+            let v = b.load(ty, tmp, elem_bytes, false);
+            let dst = at(&mut b, params[i], elem_bytes);
+            b.store(v, dst, elem_bytes, false);
+        }
+    }
+    if let Some((slot, t)) = result {
+        let Some(mut x) = r else {
+            return Err(format!("builtin @{name}: the library returns nothing"));
+        };
+        let lane_ty = t.lane_type();
+        if call.vector_truth {
+            if lane_ty != b.value_type(x) {
+                x = b.convert(ConvOp::Sext, x, lane_ty);
+            }
+            x = b.unary(UnaryOp::Ineg, x);
+        }
+        let base = b.slot_addr(slot);
+        let p = at(&mut b, base, lane_ty.bytes());
+        b.store(x, p, lane_ty.bytes(), false);
+    }
+    let one = b.iconst(Type::I64, 1);
+    let next = b.iadd(k, one);
+    let lanes = b.iconst(Type::I64, i64::from(call.lanes));
+    let more = b.icmp(IntCC::Ult, next, lanes);
+    b.brif(more, header, &[next], exit, &[]);
+    b.seal_block(header);
+    b.switch_to_block(exit);
+    b.seal_block(exit);
+    let value = result.map(|(slot, t)| {
+        let p = b.slot_addr(slot);
+        b.load(t, p, t.lane_bytes(), false)
+    });
+    b.ret(value);
     b.finish();
     Ok(())
 }
