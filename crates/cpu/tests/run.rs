@@ -356,8 +356,8 @@ fn arithmetic_edge_cases() {
     }
 }
 
-/// Library builtins: a vector call scalarized per lane, a two-argument call, and a call that
-/// writes each lane through a pointer to a vector.
+/// Calls of library builtins left unlinked: a vector call, a two-argument call, and a call
+/// that writes each lane through a pointer to a vector.
 const LIBCALLS: &str = r#"
 declare @sin.float4(f32x4) -> f32x4
 declare @pow.float.float(f32, f32) -> f32
