@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use ferrocl_ir::entity::{Func, Global, Value};
+use ferrocl_ir::entity::{Func, Global, StackSlot, Value};
 use ferrocl_ir::inst::{ConvOp, IntCC, Op, UnaryOp};
 use ferrocl_ir::types::{AddrSpace, Type};
 use ferrocl_ir::{FunctionBuilder, Module};
@@ -304,77 +304,54 @@ fn build_wrapper(
     call: &Scalarized,
 ) -> Result<(), String> {
     let lib_sig = module.funcs[callee].sig.clone();
-    let lib_fn_name = module.funcs[callee].name.clone();
-    let func = &mut module.funcs[d];
-    let name = func.name.clone();
-    if lib_sig.params.len() != call.shapes.len() || func.sig.params.len() != call.shapes.len() {
+    let name = module.funcs[d].name.clone();
+    if lib_sig.params.len() != call.shapes.len()
+        || module.funcs[d].sig.params.len() != call.shapes.len()
+    {
         return Err(format!(
-            "builtin @{name}: the library's @{lib_fn_name} takes {} arguments",
+            "builtin @{name}: the library's @{} takes {} arguments",
+            module.funcs[callee].name,
             lib_sig.params.len()
         ));
     }
-    if call.lanes > 1 && weight(module, callee, &mut HashMap::new()) > LOOP_WEIGHT {
-        return build_loop_wrapper(module, d, callee, call);
+    for (i, shape) in call.shapes.iter().enumerate() {
+        if matches!(shape, ArgShape::Ptr { .. })
+            && lib_sig.params[i].addr_space() != Some(AddrSpace::Private)
+        {
+            return Err(format!("builtin @{name}: library pointers must be private"));
+        }
     }
+    let looped = call.lanes > 1 && weight(module, callee, &mut HashMap::new()) > LOOP_WEIGHT;
     let func = &mut module.funcs[d];
     let ret = func.sig.ret;
+    let param_tys = func.sig.params.clone();
     let mut b = FunctionBuilder::new(func);
     b.create_entry_block();
     let entry = b.current_block().expect("entry block");
     let params: Vec<_> = b.block_params(entry).to_vec();
     // One private temporary per pointer argument, reused by every lane.
-    let mut temps = Vec::new();
-    for (i, shape) in call.shapes.iter().enumerate() {
-        temps.push(match shape {
-            ArgShape::Ptr { elem_bytes } => {
-                let slot = b.func.create_slot(*elem_bytes, *elem_bytes);
-                let lib_space = lib_sig.params[i].addr_space();
-                if lib_space != Some(AddrSpace::Private) {
-                    return Err(format!("builtin @{name}: library pointers must be private"));
-                }
-                Some(slot)
-            }
+    let temps: Vec<Option<StackSlot>> = call
+        .shapes
+        .iter()
+        .map(|shape| match shape {
+            ArgShape::Ptr { elem_bytes } => Some(b.func.create_slot(*elem_bytes, *elem_bytes)),
             _ => None,
-        });
+        })
+        .collect();
+    let lanes = Lanes {
+        call,
+        callee,
+        ret: lib_sig.ret,
+        params: &params,
+        temps: &temps,
+    };
+    let value = if looped {
+        lanes.looped(&mut b, &param_tys, ret)
+    } else {
+        lanes.unrolled(&mut b, ret)
     }
-    let mut result = ret.filter(|t| t.is_vector()).map(|t| b.undef(t));
-    let mut scalar_result = None;
-    for lane in 0..call.lanes {
-        let mut args = Vec::with_capacity(params.len());
-        for (i, shape) in call.shapes.iter().enumerate() {
-            args.push(match shape {
-                ArgShape::Scalar => params[i],
-                ArgShape::Lane => b.extractlane(params[i], lane as u8),
-                ArgShape::Ptr { .. } => b.slot_addr(temps[i].expect("temporary")),
-            });
-        }
-        let r = b.call(callee, lib_sig.ret, &args);
-        for (i, shape) in call.shapes.iter().enumerate() {
-            if let ArgShape::Ptr { elem_bytes } = *shape {
-                let ty = lib_elem_type(module_elem(&call.scalar_name, i));
-                let tmp = b.slot_addr(temps[i].expect("temporary"));
-                let v = b.load(ty, tmp, elem_bytes, false);
-                let off = b.iconst(Type::I64, i64::from(lane * elem_bytes));
-                let dst = b.ptradd(params[i], off);
-                b.store(v, dst, elem_bytes, false);
-            }
-        }
-        match (result, r) {
-            (Some(vec), Some(mut x)) => {
-                let lane_ty = b.value_type(vec).lane_type();
-                if call.vector_truth {
-                    if lane_ty != b.value_type(x) {
-                        x = b.convert(ConvOp::Sext, x, lane_ty);
-                    }
-                    x = b.unary(UnaryOp::Ineg, x);
-                }
-                result = Some(b.insertlane(vec, x, lane as u8));
-            }
-            (None, r) => scalar_result = r,
-            (Some(_), None) => return Err(format!("builtin @{name}: the library returns nothing")),
-        }
-    }
-    b.ret(result.or(scalar_result));
+    .map_err(|e| format!("builtin @{name}: {e}"))?;
+    b.ret(value);
     b.finish();
     Ok(())
 }
@@ -411,110 +388,157 @@ fn array_bytes(ty: Type) -> u32 {
     ty.lanes().next_power_of_two() * ty.lane_bytes()
 }
 
-/// [`build_wrapper`]'s form for heavy library functions: the vector arguments and the result
-/// go through private arrays, and one call in a loop serves every lane.
-fn build_loop_wrapper(
-    module: &mut Module,
-    d: Func,
+/// `base + index * bytes`.
+fn element(b: &mut FunctionBuilder, base: Value, index: Value, bytes: u32) -> Value {
+    let size = b.iconst(Type::I64, i64::from(bytes));
+    let off = b.imul(index, size);
+    b.ptradd(base, off)
+}
+
+/// The calls of a wrapper: the scalar library function once per lane.
+struct Lanes<'a> {
+    call: &'a Scalarized,
     callee: Func,
-    call: &Scalarized,
-) -> Result<(), String> {
-    let lib_sig = module.funcs[callee].sig.clone();
-    let func = &mut module.funcs[d];
-    let name = func.name.clone();
-    let ret = func.sig.ret;
-    let param_tys = func.sig.params.clone();
-    let mut b = FunctionBuilder::new(func);
-    b.create_entry_block();
-    let entry = b.current_block().expect("entry block");
-    let params: Vec<_> = b.block_params(entry).to_vec();
-    let mut arrays = Vec::with_capacity(params.len());
-    for (i, shape) in call.shapes.iter().enumerate() {
-        arrays.push(match shape {
-            ArgShape::Lane => {
-                let ty = param_tys[i];
-                let slot = b.func.create_slot(array_bytes(ty), ty.lane_bytes());
-                let p = b.slot_addr(slot);
-                b.store(params[i], p, ty.lane_bytes(), false);
-                Some(slot)
+    ret: Option<Type>,
+    /// The wrapper's parameters.
+    params: &'a [Value],
+    /// The private temporary of each pointer argument.
+    temps: &'a [Option<StackSlot>],
+}
+
+impl Lanes<'_> {
+    /// Calls the library function with `args`, copies what it wrote through pointers to lane
+    /// `index` of the caller's pointers, and gives the result as a lane of a vector of
+    /// `lane_ty` (a relational's 1 for true becomes -1) or as it is.
+    fn call_lane(
+        &self,
+        b: &mut FunctionBuilder,
+        args: &[Value],
+        index: Value,
+        lane_ty: Option<Type>,
+    ) -> Option<Value> {
+        let r = b.call(self.callee, self.ret, args);
+        for (i, shape) in self.call.shapes.iter().enumerate() {
+            if let ArgShape::Ptr { elem_bytes } = *shape {
+                let ty = lib_elem_type(module_elem(&self.call.scalar_name, i));
+                let tmp = b.slot_addr(self.temps[i].expect("temporary"));
+                let v = b.load(ty, tmp, elem_bytes, false);
+                let dst = element(b, self.params[i], index, elem_bytes);
+                b.store(v, dst, elem_bytes, false);
             }
-            ArgShape::Ptr { elem_bytes } => {
-                if lib_sig.params[i].addr_space() != Some(AddrSpace::Private) {
-                    return Err(format!("builtin @{name}: library pointers must be private"));
-                }
-                Some(b.func.create_slot(*elem_bytes, *elem_bytes))
-            }
-            ArgShape::Scalar => None,
-        });
-    }
-    let result = ret.filter(|t| t.is_vector()).map(|t| {
-        let slot = b.func.create_slot(array_bytes(t), t.lane_bytes());
-        (slot, t)
-    });
-    let header = b.create_block();
-    let k = b.append_block_param(header, Type::I64);
-    let exit = b.create_block();
-    let zero = b.iconst(Type::I64, 0);
-    b.jump(header, &[zero]);
-    b.switch_to_block(header);
-    let at = |b: &mut FunctionBuilder, base: Value, bytes: u32| {
-        let size = b.iconst(Type::I64, i64::from(bytes));
-        let off = b.imul(k, size);
-        b.ptradd(base, off)
-    };
-    let mut args = Vec::with_capacity(params.len());
-    for (i, shape) in call.shapes.iter().enumerate() {
-        args.push(match shape {
-            ArgShape::Scalar => params[i],
-            ArgShape::Lane => {
-                let lane = param_tys[i].lane_type();
-                let base = b.slot_addr(arrays[i].expect("array"));
-                let p = at(&mut b, base, lane.bytes());
-                b.load(lane, p, lane.bytes(), false)
-            }
-            ArgShape::Ptr { .. } => b.slot_addr(arrays[i].expect("temporary")),
-        });
-    }
-    let r = b.call(callee, lib_sig.ret, &args);
-    for (i, shape) in call.shapes.iter().enumerate() {
-        if let ArgShape::Ptr { elem_bytes } = *shape {
-            let ty = lib_elem_type(module_elem(&call.scalar_name, i));
-            let tmp = b.slot_addr(arrays[i].expect("temporary"));
-            let v = b.load(ty, tmp, elem_bytes, false);
-            let dst = at(&mut b, params[i], elem_bytes);
-            b.store(v, dst, elem_bytes, false);
         }
-    }
-    if let Some((slot, t)) = result {
-        let Some(mut x) = r else {
-            return Err(format!("builtin @{name}: the library returns nothing"));
+        let (Some(mut x), Some(lane_ty)) = (r, lane_ty) else {
+            return r;
         };
-        let lane_ty = t.lane_type();
-        if call.vector_truth {
+        if self.call.vector_truth {
             if lane_ty != b.value_type(x) {
                 x = b.convert(ConvOp::Sext, x, lane_ty);
             }
             x = b.unary(UnaryOp::Ineg, x);
         }
-        let base = b.slot_addr(slot);
-        let p = at(&mut b, base, lane_ty.bytes());
-        b.store(x, p, lane_ty.bytes(), false);
+        Some(x)
     }
-    let one = b.iconst(Type::I64, 1);
-    let next = b.iadd(k, one);
-    let lanes = b.iconst(Type::I64, i64::from(call.lanes));
-    let more = b.icmp(IntCC::Ult, next, lanes);
-    b.brif(more, header, &[next], exit, &[]);
-    b.seal_block(header);
-    b.switch_to_block(exit);
-    b.seal_block(exit);
-    let value = result.map(|(slot, t)| {
-        let p = b.slot_addr(slot);
-        b.load(t, p, t.lane_bytes(), false)
-    });
-    b.ret(value);
-    b.finish();
-    Ok(())
+
+    /// The argument of parameter `i` for one lane: the scalar, lane `lane` of `vector`, or
+    /// the pointer's temporary.
+    fn arg(
+        &self,
+        b: &mut FunctionBuilder,
+        i: usize,
+        lane: impl FnOnce(&mut FunctionBuilder) -> Value,
+    ) -> Value {
+        match self.call.shapes[i] {
+            ArgShape::Scalar => self.params[i],
+            ArgShape::Lane => lane(b),
+            ArgShape::Ptr { .. } => b.slot_addr(self.temps[i].expect("temporary")),
+        }
+    }
+
+    /// Straight-line code: one call per lane, lanes taken from and put into vector values.
+    fn unrolled(
+        &self,
+        b: &mut FunctionBuilder,
+        ret: Option<Type>,
+    ) -> Result<Option<Value>, String> {
+        let mut result = ret.filter(|t| t.is_vector()).map(|t| b.undef(t));
+        let mut scalar = None;
+        for lane in 0..self.call.lanes {
+            let args: Vec<Value> = (0..self.params.len())
+                .map(|i| self.arg(b, i, |b| b.extractlane(self.params[i], lane as u8)))
+                .collect();
+            let index = b.iconst(Type::I64, i64::from(lane));
+            let lane_ty = result.map(|v| b.value_type(v).lane_type());
+            let r = self.call_lane(b, &args, index, lane_ty);
+            match (result, r) {
+                (Some(vec), Some(x)) => result = Some(b.insertlane(vec, x, lane as u8)),
+                (None, r) => scalar = r,
+                (Some(_), None) => return Err("the library function returns nothing".into()),
+            }
+        }
+        Ok(result.or(scalar))
+    }
+
+    /// A loop over the lanes: vector arguments and the result go through private arrays, and
+    /// one call serves every lane.
+    fn looped(
+        &self,
+        b: &mut FunctionBuilder,
+        param_tys: &[Type],
+        ret: Option<Type>,
+    ) -> Result<Option<Value>, String> {
+        let mut arrays = Vec::with_capacity(self.params.len());
+        for (i, shape) in self.call.shapes.iter().enumerate() {
+            arrays.push(match shape {
+                ArgShape::Lane => {
+                    let ty = param_tys[i];
+                    let slot = b.func.create_slot(array_bytes(ty), ty.lane_bytes());
+                    let p = b.slot_addr(slot);
+                    b.store(self.params[i], p, ty.lane_bytes(), false);
+                    Some(slot)
+                }
+                _ => None,
+            });
+        }
+        let result = ret.filter(|t| t.is_vector()).map(|t| {
+            let slot = b.func.create_slot(array_bytes(t), t.lane_bytes());
+            (slot, t)
+        });
+        let header = b.create_block();
+        let k = b.append_block_param(header, Type::I64);
+        let exit = b.create_block();
+        let zero = b.iconst(Type::I64, 0);
+        b.jump(header, &[zero]);
+        b.switch_to_block(header);
+        let args: Vec<Value> = (0..self.params.len())
+            .map(|i| {
+                self.arg(b, i, |b| {
+                    let lane = param_tys[i].lane_type();
+                    let base = b.slot_addr(arrays[i].expect("array"));
+                    let p = element(b, base, k, lane.bytes());
+                    b.load(lane, p, lane.bytes(), false)
+                })
+            })
+            .collect();
+        let r = self.call_lane(b, &args, k, result.map(|(_, t)| t.lane_type()));
+        if let Some((slot, t)) = result {
+            let x = r.ok_or("the library function returns nothing")?;
+            let base = b.slot_addr(slot);
+            let p = element(b, base, k, t.lane_bytes());
+            b.store(x, p, t.lane_bytes(), false);
+        }
+        let one = b.iconst(Type::I64, 1);
+        let next = b.iadd(k, one);
+        let lanes = b.iconst(Type::I64, i64::from(self.call.lanes));
+        let more = b.icmp(IntCC::Ult, next, lanes);
+        b.brif(more, header, &[next], exit, &[]);
+        b.seal_block(header);
+        b.switch_to_block(exit);
+        b.seal_block(exit);
+        Ok(result.map(|(slot, t)| {
+            let p = b.slot_addr(slot);
+            b.load(t, p, t.lane_bytes(), false)
+        }))
+    }
 }
 
 /// The element type a library function writes through its `i`-th argument (from the scalar
