@@ -220,7 +220,8 @@ impl DeviceInfo {
             integer_dot_product_capabilities: 0b11,
             generic_address_space_support: false,
             pipe_support: false,
-            max_num_sub_groups: 0,
+            // Each work-group is one sub-group (the CPU code generator's sub-group queries).
+            max_num_sub_groups: 1,
             preferred_work_group_size_multiple: 1,
             // No conformance submission has been made; the spec's format with a zero date.
             latest_conformance_version_passed: "v0000-00-00-00",

@@ -91,6 +91,7 @@ pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
         0,
     ),
     nv("__opencl_c_work_group_collective_functions", 3, 0, 0),
+    nv("__opencl_c_subgroups", 3, 0, 0),
 ];
 
 /// A space-separated list of the names, as the `*_EXTENSIONS` string queries return it.

@@ -764,7 +764,8 @@ impl Translator<'_, '_> {
                 self.barrier(inst)?;
                 None
             }
-            Op::Group(g) => Some(vec![self.collective(inst, *g)?]),
+            // The CPU device's sub-group is the whole work-group (see `work_item`).
+            Op::Group(g, _) => Some(vec![self.collective(inst, *g)?]),
             Op::WorkItem(op, d) => {
                 let v = self.work_item(*op, *d)?;
                 let ty = lty.unwrap_or(clt::I64);
@@ -1034,13 +1035,26 @@ impl Translator<'_, '_> {
                 let t = self.b.ins().imul(t, s0);
                 self.b.ins().iadd(t, l0)
             }
-            // The CPU device reports no sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
-            _ => {
-                return err(format!(
-                    "the CPU device does not support sub-groups ({op:?})"
-                ))
+            // The CPU device runs a work-group's work-items one after another on one thread,
+            // so a sub-group ("an implementation-defined grouping of work-items in a
+            // work-group", OpenCL C 6.15.1) gains nothing from being smaller: each work-group
+            // is one sub-group, of the group's size (CL_DEVICE_MAX_NUM_SUB_GROUPS is 1).
+            WorkItemOp::SubGroupSize => self.local_linear_size(offsets::LOCAL_SIZE),
+            WorkItemOp::MaxSubGroupSize => self.local_linear_size(offsets::ENQUEUED_LOCAL_SIZE),
+            WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => {
+                self.b.ins().iconst(clt::I64, 1)
             }
+            WorkItemOp::SubGroupId => self.b.ins().iconst(clt::I64, 0),
+            WorkItemOp::SubGroupLocalId => self.work_item(WorkItemOp::LocalLinearId, 0)?,
         })
+    }
+
+    /// The product of the three sizes at group-context `field` (the local or the enqueued
+    /// local size).
+    fn local_linear_size(&mut self, field: i32) -> cl::Value {
+        let (s0, s1, s2) = (self.ctx(field, 0), self.ctx(field, 1), self.ctx(field, 2));
+        let t = self.b.ins().imul(s0, s1);
+        self.b.ins().imul(t, s2)
     }
 
     /// `group_id * enqueued_local_size + local_id`, plus the global offset when asked.

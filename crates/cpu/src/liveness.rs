@@ -30,7 +30,7 @@ fn uses(f: &Function, inst: Inst) -> impl Iterator<Item = Value> + '_ {
 
 /// Whether the instruction ends a region: a barrier, or a collective.
 pub fn splits_regions(op: &Op) -> bool {
-    matches!(op, Op::Barrier(..) | Op::Group(_))
+    matches!(op, Op::Barrier(..) | Op::Group(..))
 }
 
 /// Values live after each barrier instruction, except the function's parameters (which the
@@ -101,7 +101,7 @@ pub fn live_across_barriers(f: &Function) -> HashMap<Inst, Vec<Value>> {
                 if let Some(r) = f.dfg.inst_result(inst) {
                     across.remove(&r);
                 }
-                if matches!(f.dfg.insts[inst].op, Op::Group(_)) {
+                if matches!(f.dfg.insts[inst].op, Op::Group(..)) {
                     // Operands past the first are read after the split.
                     across.extend(f.dfg.insts[inst].args.iter().skip(1).copied());
                 }

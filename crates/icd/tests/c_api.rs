@@ -238,7 +238,8 @@ c_programs!(
     program,
     kernels,
     faults,
-    collectives
+    collectives,
+    subgroups
 );
 
 /// Every C program in `tests/c` has its test above.

@@ -699,13 +699,13 @@ impl<'a> FunctionBuilder<'a> {
         self.ins(Op::Barrier(flags, scope), &[], None)
     }
 
-    /// A work-group collective operation on `x` (`id`, an `i64`, for a broadcast only); the
-    /// result has `x`'s type.
-    pub fn group(&mut self, op: GroupOp, x: Value, id: Option<Value>) -> Value {
+    /// A collective operation of the work-group or sub-group (`scope`) on `x` (`id`, an
+    /// `i64`, for a broadcast only); the result has `x`'s type.
+    pub fn group(&mut self, op: GroupOp, scope: Scope, x: Value, id: Option<Value>) -> Value {
         let ty = self.value_type(x);
         match id {
-            Some(id) => self.ins_value(Op::Group(op), &[x, id], ty),
-            None => self.ins_value(Op::Group(op), &[x], ty),
+            Some(id) => self.ins_value(Op::Group(op, scope), &[x, id], ty),
+            None => self.ins_value(Op::Group(op, scope), &[x], ty),
         }
     }
 

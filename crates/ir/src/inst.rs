@@ -328,6 +328,16 @@ impl GroupOp {
         }
     }
 
+    /// The mnemonic of the sub-group form.
+    pub fn sub_group_name(self) -> &'static str {
+        match self {
+            GroupOp::Broadcast => "sub_group_broadcast",
+            GroupOp::Reduce(_) => "sub_group_reduce",
+            GroupOp::ScanInclusive(_) => "sub_group_scan_inclusive",
+            GroupOp::ScanExclusive(_) => "sub_group_scan_exclusive",
+        }
+    }
+
     /// The combining operation (None for a broadcast).
     pub fn combine(self) -> Option<BinaryOp> {
         match self {
@@ -970,9 +980,12 @@ pub enum Op {
     Barrier(FenceFlags, Scope),
     /// A work-item query with its dimension (0 when the query takes none). Operands: none.
     WorkItem(WorkItemOp, u8),
-    /// A work-group collective operation; a synchronization point like `Barrier` (without
-    /// its memory fence). Operands: `[x]`, or `[x, id]` for a broadcast.
-    Group(GroupOp),
+    /// A collective operation of the work-group or of the sub-group (the scope, `work_group`
+    /// or `sub_group`); a synchronization point like `Barrier` (without its memory fence).
+    /// Operands: `[x]`, or `[x, id]` for a broadcast (the id is the linear local id in the
+    /// work-group, the sub-group local id in a sub-group). Which work-items form a sub-group
+    /// is the device's choice (OpenCL C 6.15.1: "an implementation-defined" grouping).
+    Group(GroupOp, Scope),
     /// The address of a stack slot, a `ptr.private`. Operands: none.
     SlotAddr(StackSlot),
     /// The address of a module global, a pointer in the global's space. Operands: none.
@@ -1042,7 +1055,7 @@ impl Op {
                 | Op::AtomicStore(_)
                 | Op::Fence(..)
                 | Op::Barrier(..)
-                | Op::Group(_)
+                | Op::Group(..)
                 | Op::Call(_)
         ) || self.is_terminator()
             || matches!(self, Op::Load(f) if f.volatile)

@@ -656,7 +656,8 @@ impl<'m> Interpreter<'m> {
                 }
                 Val(vec![])
             }
-            Op::Group(g) => self.group(*g, a, rt)?,
+            // A sub-group is the whole work-group (see the sub-group queries below).
+            Op::Group(g, _) => self.group(*g, a, rt)?,
             Op::WorkItem(w, d) => {
                 let d = usize::from(*d).min(2);
                 let wi = &self.work_item;
@@ -676,17 +677,18 @@ impl<'m> Interpreter<'m> {
                             + g(1) * wi.global_size[0]
                             + g(0)
                     }
-                    WorkItemOp::LocalLinearId | WorkItemOp::SubGroupId => {
+                    // The interpreter's sub-group is the whole work-group, as the CPU
+                    // device's is (so its sub-group collectives are work-group ones).
+                    WorkItemOp::LocalLinearId | WorkItemOp::SubGroupLocalId => {
                         wi.local_id[2] * wi.local_size[1] * wi.local_size[0]
                             + wi.local_id[1] * wi.local_size[0]
                             + wi.local_id[0]
                     }
-                    // The interpreter makes every work-item a sub-group of its own.
-                    WorkItemOp::SubGroupSize | WorkItemOp::MaxSubGroupSize => 1,
-                    WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => {
+                    WorkItemOp::SubGroupSize | WorkItemOp::MaxSubGroupSize => {
                         wi.local_size[0] * wi.local_size[1] * wi.local_size[2]
                     }
-                    WorkItemOp::SubGroupLocalId => 0,
+                    WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => 1,
+                    WorkItemOp::SubGroupId => 0,
                 };
                 Val::scalar(v & mask(rt.lane_bits()))
             }

@@ -213,16 +213,22 @@ impl Writer {
             self.u(u64::from(s.align));
         }
         let dfg = &f.dfg;
-        // Only the instructions in the layout are written, renumbered in layout order: a
-        // removed instruction may still name what a pass has since taken away (a promoted
-        // stack slot), and the values it defined become invalid ones.
-        let mut live: HashMap<Inst, u32> = HashMap::new();
-        for &b in f.layout.blocks() {
-            for &i in f.layout.block_insts(b) {
-                let n = live.len() as u32;
-                live.insert(i, n);
-            }
-        }
+        // Only the instructions in the layout are written, numbered in their original order
+        // (so a function without removed instructions reads back equal): a removed one may
+        // still name what a pass has since taken away (a promoted stack slot), and the values
+        // it defined become invalid ones.
+        let mut placed: Vec<Inst> = f
+            .layout
+            .blocks()
+            .iter()
+            .flat_map(|&b| f.layout.block_insts(b).iter().copied())
+            .collect();
+        placed.sort();
+        let live: HashMap<Inst, u32> = placed
+            .iter()
+            .enumerate()
+            .map(|(n, &i)| (i, n as u32))
+            .collect();
         self.u(dfg.values.len() as u64);
         for v in dfg.values.values() {
             self.ty(v.ty);
@@ -247,11 +253,9 @@ impl Writer {
             self.vals(&b.params);
         }
         self.u(live.len() as u64);
-        for &b in f.layout.blocks() {
-            for &i in f.layout.block_insts(b) {
-                self.op(&dfg.insts[i].op);
-                self.vals(&dfg.insts[i].args);
-            }
+        for &i in &placed {
+            self.op(&dfg.insts[i].op);
+            self.vals(&dfg.insts[i].args);
         }
         let blocks = f.layout.blocks();
         self.u(blocks.len() as u64);
@@ -392,8 +396,9 @@ impl Writer {
                 self.u(*w as u64);
                 self.u(u64::from(*d));
             }
-            Op::Group(g) => {
+            Op::Group(g, scope) => {
                 self.u(38);
+                self.u(*scope as u64);
                 match g {
                     GroupOp::Broadcast => self.u(0),
                     GroupOp::Reduce(b) => {
@@ -912,18 +917,22 @@ impl Reader<'_> {
                 }
                 Op::Vconst(lanes.into())
             }
-            38 => match self.u()? {
-                0 => Op::Group(GroupOp::Broadcast),
-                k @ 1..=3 => {
-                    let b = self.pick(&BinaryOp::ALL, "binary operation")?;
-                    Op::Group(match k {
-                        1 => GroupOp::Reduce(b),
-                        2 => GroupOp::ScanInclusive(b),
-                        _ => GroupOp::ScanExclusive(b),
-                    })
-                }
-                _ => return self.fail("bad work-group operation"),
-            },
+            38 => {
+                let scope = self.pick(&Scope::ALL, "scope")?;
+                let g = match self.u()? {
+                    0 => GroupOp::Broadcast,
+                    k @ 1..=3 => {
+                        let b = self.pick(&BinaryOp::ALL, "binary operation")?;
+                        match k {
+                            1 => GroupOp::Reduce(b),
+                            2 => GroupOp::ScanInclusive(b),
+                            _ => GroupOp::ScanExclusive(b),
+                        }
+                    }
+                    _ => return self.fail("bad work-group operation"),
+                };
+                Op::Group(g, scope)
+            }
             _ => return self.fail("bad operation"),
         })
     }

@@ -22,7 +22,7 @@
 use crate::analysis::{Cfg, DomTree, LoopInfo};
 use crate::entity::{Block, SecondaryMap, Value};
 use crate::function::Function;
-use crate::inst::{GroupOp, Op, WorkItemOp};
+use crate::inst::{GroupOp, Op, Scope, WorkItemOp};
 use crate::types::AddrSpace;
 
 /// The uniformity of a function's values and branches.
@@ -109,15 +109,21 @@ impl Uniformity {
                         | Op::AtomicLoad(_)
                         | Op::Call(_)
                         | Op::SlotAddr(_) => true,
-                        // A scan's result differs per work-item whatever its operand.
-                        Op::Group(g) => !matches!(g, GroupOp::Broadcast | GroupOp::Reduce(_)),
+                        // A scan's result differs per work-item whatever its operand, and
+                        // a sub-group's by sub-group.
+                        Op::Group(g, sc) => {
+                            *sc != Scope::WorkGroup
+                                || !matches!(g, GroupOp::Broadcast | GroupOp::Reduce(_))
+                        }
                         _ => false,
                     };
                     // A reduce or broadcast gives every work-item the same value whatever
                     // the operands (6.15.16: a broadcast's id "is not equivalent for all
                     // work-items" only in undefined behaviour).
-                    let whole_group =
-                        matches!(data.op, Op::Group(GroupOp::Broadcast | GroupOp::Reduce(_)));
+                    let whole_group = matches!(
+                        data.op,
+                        Op::Group(GroupOp::Broadcast | GroupOp::Reduce(_), Scope::WorkGroup)
+                    );
                     if source || !whole_group && data.args.iter().any(|&a| u.divergent[a]) {
                         changed |= u.mark(r);
                     }

@@ -816,7 +816,10 @@ impl Verifier<'_> {
                     self.err(format!("unknown fence flags {:#x}", flags.0));
                 }
             }
-            Op::Group(g) => {
+            Op::Group(g, scope) => {
+                if !matches!(scope, Scope::WorkGroup | Scope::SubGroup) {
+                    self.err(format!("a collective of {} scope", scope.name()));
+                }
                 let broadcast = *g == GroupOp::Broadcast;
                 if !self.arity(args, if broadcast { 2 } else { 1 }) {
                     return;
@@ -1028,7 +1031,8 @@ pub fn mnemonic(op: &Op) -> &'static str {
         Op::Fence(..) => "fence",
         Op::Barrier(..) => "barrier",
         Op::WorkItem(w, _) => w.name(),
-        Op::Group(g) => g.name(),
+        Op::Group(g, Scope::SubGroup) => g.sub_group_name(),
+        Op::Group(g, _) => g.name(),
         Op::SlotAddr(_) => "slotaddr",
         Op::GlobalAddr(_) => "globaladdr",
         Op::Call(_) => "call",

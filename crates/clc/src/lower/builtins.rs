@@ -112,6 +112,20 @@ pub(super) fn call(
         }
         return Ok(Some(r));
     }
+    // 6.15.2 sub-group queries (no dimension argument; uint results).
+    let sub_group_query = match name {
+        "get_sub_group_size" => Some(WorkItemOp::SubGroupSize),
+        "get_max_sub_group_size" => Some(WorkItemOp::MaxSubGroupSize),
+        "get_num_sub_groups" => Some(WorkItemOp::NumSubGroups),
+        "get_enqueued_num_sub_groups" => Some(WorkItemOp::EnqueuedNumSubGroups),
+        "get_sub_group_id" => Some(WorkItemOp::SubGroupId),
+        "get_sub_group_local_id" => Some(WorkItemOp::SubGroupLocalId),
+        _ => None,
+    };
+    if let Some(op) = sub_group_query {
+        let t = fl.reg(rt)?;
+        return Ok(Some(fl.b.work_item(op, 0, t)));
+    }
     if name == "get_global_linear_id" || name == "get_local_linear_id" {
         let t = fl.reg(rt)?;
         let op = if name == "get_global_linear_id" {
@@ -123,11 +137,16 @@ pub(super) fn call(
     }
     // Synchronization (6.15.8, 6.15.9).
     match name {
-        "barrier" | "work_group_barrier" => {
+        "barrier" | "work_group_barrier" | "sub_group_barrier" => {
             let flags = fence_flags(const_arg(fl, &args[0]));
+            let default = if name == "sub_group_barrier" {
+                Scope::SubGroup
+            } else {
+                Scope::WorkGroup
+            };
             let scope = match args.get(1) {
-                Some(s) => scope_of(const_arg(fl, s), Scope::WorkGroup),
-                None => Scope::WorkGroup,
+                Some(s) => scope_of(const_arg(fl, s), default),
+                None => default,
             };
             fl.b.barrier(flags, scope);
             return Ok(None);
@@ -1348,9 +1367,20 @@ fn async_copy(fl: &mut FnLower, name: &str, args: &[Expr]) -> Res<Option<Option<
 /// combine truth values (1 or 0) with and, or, xor (6.15.17: "a non-zero predicate argument
 /// or return value is logically true").
 fn work_group(fl: &mut FnLower, name: &str, args: &[Expr], rt: TypeId) -> Res<Option<Value>> {
-    let Some(rest) = name.strip_prefix("work_group_") else {
-        return Ok(None);
+    let (rest, scope) = match (
+        name.strip_prefix("work_group_"),
+        name.strip_prefix("sub_group_"),
+    ) {
+        (Some(rest), _) => (rest, Scope::WorkGroup),
+        (_, Some(rest)) => (rest, Scope::SubGroup),
+        _ => return Ok(None),
     };
+    if rest == "broadcast" && scope == Scope::SubGroup {
+        // 6.15.19: sub_group_broadcast(x, uint sub_group_local_id).
+        let x = fl.val(&args[0])?;
+        let idx = fl.int_resize_val(&args[1])?;
+        return Ok(Some(fl.b.group(GroupOp::Broadcast, scope, x, Some(idx))));
+    }
     if rest == "broadcast" {
         let x = fl.val(&args[0])?;
         // The linear local id of the work-item named by (x, y, z), with the group's actual
@@ -1370,7 +1400,7 @@ fn work_group(fl: &mut FnLower, name: &str, args: &[Expr], rt: TypeId) -> Res<Op
             let z = fl.b.imul(z, plane);
             idx = fl.b.iadd(idx, z);
         }
-        return Ok(Some(fl.b.group(GroupOp::Broadcast, x, Some(idx))));
+        return Ok(Some(fl.b.group(GroupOp::Broadcast, scope, x, Some(idx))));
     }
     let (make, op): (fn(BinaryOp) -> GroupOp, &str) = match rest {
         "all" => (GroupOp::Reduce, "logical_and"),
@@ -1413,7 +1443,7 @@ fn work_group(fl: &mut FnLower, name: &str, args: &[Expr], rt: TypeId) -> Res<Op
     } else {
         x
     };
-    Ok(Some(fl.b.group(make(bop), x, None)))
+    Ok(Some(fl.b.group(make(bop), scope, x, None)))
 }
 
 /// printf (6.15.14) as one library function, `@printf(ptr.constant format, ptr.private

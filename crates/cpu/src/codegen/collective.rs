@@ -38,7 +38,7 @@ pub(super) fn frame_slots(
     let mut slots = HashMap::new();
     for &block in f.layout.blocks() {
         for &inst in f.layout.block_insts(block) {
-            if matches!(f.dfg.insts[inst].op, Op::Group(_)) {
+            if matches!(f.dfg.insts[inst].op, Op::Group(..)) {
                 slots.insert(inst, alloc(8, 8));
             }
         }

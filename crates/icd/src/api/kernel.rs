@@ -263,12 +263,62 @@ entry! {
 
 entry! {
     fn clGetKernelSubGroupInfo(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_sub_group_info, input_value_size: usize, input_value: *const c_void, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let _ = (param_name, input_value_size, input_value, param_value_size, param_value, param_value_size_ret);
         let k = get::<Kernel, _>(kernel)?;
-        query_device(&k, device)?;
-        // 5.9.4: CL_INVALID_OPERATION "if device does not support subgroups"
+        let dev = query_device(&k, device)?;
+        // 5.9.4: CL_INVALID_OPERATION "if device does not support sub-groups"
         // (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
-        Err(ClError::InvalidOperation)
+        if dev.info.max_num_sub_groups == 0 {
+            return Err(ClError::InvalidOperation);
+        }
+        let word = std::mem::size_of::<usize>();
+        // The local work size an NDRANGE query is about: 1 to 3 size_t values. CL_INVALID_VALUE
+        // "if ... the size in bytes specified by input_value_size is not valid or if
+        // input_value is NULL".
+        let local_size = || -> ClResult<Vec<usize>> {
+            let n = input_value_size / word;
+            if input_value.is_null() || input_value_size % word != 0 || !(1..=3).contains(&n) {
+                return Err(ClError::InvalidValue);
+            }
+            // SAFETY: the application passes input_value_size readable bytes (5.9.4).
+            Ok(unsafe { std::slice::from_raw_parts(input_value.cast::<usize>(), n) }.to_vec())
+        };
+        // Each work-group is one sub-group on the devices that offer sub-groups (the CPU
+        // device: see its code generator's sub-group queries).
+        let bytes = match param_name {
+            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => info::of(&local_size()?.iter().product::<usize>()),
+            CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => {
+                let size: usize = local_size()?.iter().product();
+                info::of(&usize::from(size > 0))
+            }
+            CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
+                if input_value.is_null() || input_value_size != word {
+                    return Err(ClError::InvalidValue);
+                }
+                // SAFETY: as above, one size_t.
+                let count = unsafe { input_value.cast::<usize>().read_unaligned() };
+                // "Other dimensions inferred from the value specified for param_value_size
+                // will be filled with the value 1"; "If no work-group size can accommodate the
+                // requested number of sub-groups, 0 will be returned in each element".
+                let dims = (param_value_size / word).clamp(1, 3);
+                let largest = match k.info.reqd_work_group_size {
+                    Some([x, 1, 1]) => x as usize,
+                    Some(_) => 0,
+                    None => dev.info.max_work_group_size,
+                };
+                let mut out = vec![1usize; dims];
+                if count == 1 && largest > 0 {
+                    out[0] = largest;
+                } else {
+                    out.iter_mut().for_each(|v| *v = 0);
+                }
+                info::of(&out)
+            }
+            CL_KERNEL_MAX_NUM_SUB_GROUPS => info::of(&1usize),
+            // No source form names a sub-group count for ferrocl's kernels.
+            CL_KERNEL_COMPILE_NUM_SUB_GROUPS => info::of(&0usize),
+            _ => return Err(ClError::InvalidValue),
+        };
+        answer(&bytes, param_value_size, param_value, param_value_size_ret)
     }
 }
 

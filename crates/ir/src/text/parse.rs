@@ -1091,7 +1091,15 @@ impl Parser {
             "group_broadcast"
             | "group_reduce"
             | "group_scan_inclusive"
-            | "group_scan_exclusive" => {
+            | "group_scan_exclusive"
+            | "sub_group_broadcast"
+            | "sub_group_reduce"
+            | "sub_group_scan_inclusive"
+            | "sub_group_scan_exclusive" => {
+                let (head, scope) = match head.strip_prefix("sub_") {
+                    Some(h) => (h, Scope::SubGroup),
+                    None => (head, Scope::WorkGroup),
+                };
                 let combine = match mods.as_slice() {
                     [] => None,
                     [m] => match BinaryOp::ALL.into_iter().find(|b| b.name() == *m) {
@@ -1104,7 +1112,7 @@ impl Parser {
                     return bad_mods(self);
                 };
                 let n = if g == GroupOp::Broadcast { 2 } else { 1 };
-                (Op::Group(g), self.operands(f, st, n)?)
+                (Op::Group(g, scope), self.operands(f, st, n)?)
             }
             "slotaddr" => {
                 no_mods(self)?;

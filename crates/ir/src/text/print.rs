@@ -280,7 +280,7 @@ fn print_inst(s: &mut String, m: &Module, f: &Function, data: &InstData, result:
         }
         Op::Fence(fl, o, sc) => write!(s, "fence{}.{}.{}", flags_text(*fl), o.name(), sc.name()),
         Op::Barrier(fl, sc) => write!(s, "barrier{}.{}", flags_text(*fl), sc.name()),
-        Op::Group(g) => match g.combine() {
+        Op::Group(g, _) => match g.combine() {
             Some(b) => write!(s, "{name}.{} {}", b.name(), vals(a)),
             None => write!(s, "{name} {}", vals(a)),
         },
