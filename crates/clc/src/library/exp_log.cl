@@ -292,7 +292,30 @@ float __cl_log1p_float(float x) { return (float)__cl_log1p_double((double)x); }
 
 double __cl_exp_double(double x) { return __cl_exp_hilo(x, 0.0); }
 
-float __cl_exp_float(float x) { return (float)__cl_exp_double((double)x); }
+// exp for float without the table: in double, k = rint(x / ln 2) and r = x - k ln 2 (|r| <=
+// ln 2 / 2, off by at most 2^-45 for the |k| <= 289 that matter), exp(r) by its Taylor
+// series to r^10 (truncation below 2^-40 relative), then 2^k as an exponent: every step is
+// far inside the half ulp of float that the one final rounding adds, which also makes
+// float's overflow, subnormal results and underflow to zero.
+float __cl_exp_float(float xf) {
+    double x = (double)xf;
+    double xc = fmin(fmax(x, -200.0), 200.0);
+    double kd = rint(xc * __CL_INV_LN2_HI);
+    double r = fma(-kd, __CL_LN2, xc);
+    double p = fma(r, 2.755731922398589e-7, 2.755731922398589e-6);
+    p = fma(r, p, 2.48015873015873e-5);
+    p = fma(r, p, 1.984126984126984e-4);
+    p = fma(r, p, 1.388888888888889e-3);
+    p = fma(r, p, 8.333333333333333e-3);
+    p = fma(r, p, 4.1666666666666664e-2);
+    p = fma(r, p, 0.16666666666666666);
+    p = fma(r, p, 0.5);
+    p = fma(r, p, 1.0);
+    p = fma(r, p, 1.0);
+    double scale = as_double((long)(1023 + (int)kd) << 52);
+    // A NaN passes through (fmin/fmax would have dropped it).
+    return xf == xf ? (float)(p * scale) : xf;
+}
 
 double __cl_exp2_double(double x) {
     x = x > 1200.0 ? 1200.0 : x;
