@@ -14,7 +14,11 @@
 
 mod builtins_harness;
 
-use builtins_harness::{special_f32, ulp_error, values, Rng, Runner};
+use builtins_harness::math::{
+    self, relaxed, want, with_options, with_second, zeros_either, Args, Case, Prescribed, Sweep,
+    Want,
+};
+use builtins_harness::{special_f32, Rng};
 
 mod c {
     use std::ffi::c_int;
@@ -34,105 +38,18 @@ const PI: f64 = std::f64::consts::PI;
 /// one of them starts to pass, so the list stays true.
 const KNOWN_GAPS: &[(&str, &str)] = &[];
 
-/// What a builtin's inputs are.
-#[derive(Clone, Copy, PartialEq)]
-enum Args {
-    /// `f(x)`.
-    X,
-    /// `f(x, y)`.
-    Xy,
-    /// `f(x, n)` with an int `n`.
-    Xn,
-    /// `f(x, y, z)`.
-    Xyz,
-}
-
-/// What the reference says: the value, and the second result a pointer argument receives.
-struct Want {
-    value: f64,
-    second: Option<f64>,
-    /// Another acceptable value (mad: a fused or an unfused result).
-    alt: Option<f64>,
-}
-
-fn want(value: f64) -> Want {
-    Want {
-        value,
-        second: None,
-        alt: None,
-    }
-}
-
-struct Case {
-    label: &'static str,
-    /// The expression, in terms of $a, $b, $c (float gentype operands), $n (int gentype), t
-    /// (the private variable a pointer argument points at) and $f (the float gentype's name).
-    expr: &'static str,
-    args: Args,
-    /// The type T is made of: "float" or "int".
-    second: &'static str,
-    /// Bound for the value, in ulps (f64::INFINITY: none, only prescribed values checked).
-    bound: f64,
-    /// Bound for the second result (ulps; 0 for an exact one).
-    second_bound: f64,
-    /// half_ and native_ forms: denormal inputs and results are not checked (6.15.2.1:
-    /// "Support for denormal values is optional for half_ functions"), and inputs are
-    /// limited to `range` where the function declares one.
-    relaxed: bool,
-    range: f32,
-    zeros_either: bool,
-    /// Build options for the case's kernels.
-    options: &'static str,
-    reference: fn(f32, f32, f32, i32) -> Want,
-}
-
 /// Correctly rounded: half an ulp, plus the reference's own double rounding error.
 const CR: f64 = 0.5 + 1e-6;
 
+/// A case whose reference is exact or correctly rounded in double (far below a float ulp).
 fn case(
     label: &'static str,
     expr: &'static str,
     args: Args,
     bound: f64,
     reference: fn(f32, f32, f32, i32) -> Want,
-) -> Case {
-    Case {
-        label,
-        expr,
-        args,
-        second: "float",
-        bound,
-        second_bound: 0.0,
-        relaxed: false,
-        range: f32::INFINITY,
-        zeros_either: false,
-        options: "",
-        reference,
-    }
-}
-
-fn relaxed(mut c: Case, range: f32) -> Case {
-    c.relaxed = true;
-    c.range = range;
-    c
-}
-
-/// fmax, fmin, maxmag, minmag of two zeros: either zero (C99 F.9.9.2 only recommends that
-/// fmax(-0, +0) be +0).
-fn zeros_either(mut c: Case) -> Case {
-    c.zeros_either = true;
-    c
-}
-
-fn with_options(mut c: Case, options: &'static str) -> Case {
-    c.options = options;
-    c
-}
-
-fn with_second(mut c: Case, ty: &'static str, bound: f64) -> Case {
-    c.second = ty;
-    c.second_bound = bound;
-    c
+) -> Case<f32> {
+    math::case(label, expr, args, bound, 0.0, reference)
 }
 
 // References that the host library lacks, from their definitions.
@@ -326,7 +243,7 @@ macro_rules! binary {
     };
 }
 
-fn cases() -> Vec<Case> {
+fn cases() -> Vec<Case<f32>> {
     let h16 = 65536.0;
     vec![
         unary!("acos", 4.0, |x| x.acos()),
@@ -623,355 +540,75 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-/// Random values per function: half bit patterns over the whole range, half moderate values.
-const RANDOM: usize = 12_288;
-
-/// The inputs of one case: x, y, z and n columns, a multiple of 48 long (every width divides it).
-fn inputs(c: &Case, seed: u64) -> (Vec<f32>, Vec<f32>, Vec<f32>, Vec<i32>) {
-    let mut rng = Rng::new(seed);
-    let sp = special_f32();
-    let (mut x, mut y, mut z, mut n) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let ints = [
-        0,
-        1,
-        -1,
-        2,
-        -2,
-        3,
-        -3,
-        4,
-        5,
-        -7,
-        10,
-        24,
-        -31,
-        127,
-        -128,
-        149,
-        300,
-        i32::MAX,
-        i32::MIN,
-    ];
-    match c.args {
-        Args::X => x.extend(&sp),
-        Args::Xy | Args::Xyz => {
-            for &a in &sp {
-                for &b in &sp {
-                    x.push(a);
-                    y.push(b);
-                }
-            }
-        }
-        Args::Xn => {
-            for &a in &sp {
-                for &k in &ints {
-                    x.push(a);
-                    n.push(k);
-                }
-            }
-        }
-    }
-    for i in 0..RANDOM {
-        let pick = |rng: &mut Rng| {
+/// The float sweep: the special values, each with every one (two and three operands) and
+/// with small and extreme ints; 12288 random values per function, half bit patterns over the
+/// whole range, half moderate values; columns a multiple of 48 long (every width divides it).
+fn sweep() -> Sweep<f32> {
+    Sweep {
+        special: special_f32(),
+        ints: &[
+            0,
+            1,
+            -1,
+            2,
+            -2,
+            3,
+            -3,
+            4,
+            5,
+            -7,
+            10,
+            24,
+            -31,
+            127,
+            -128,
+            149,
+            300,
+            i32::MAX,
+            i32::MIN,
+        ],
+        pairs: |_, _| true,
+        random: 12_288,
+        draw: |rng, i| {
             if i % 2 == 0 {
                 rng.any_f32()
             } else {
                 rng.f32_exp(-24, 24)
             }
-        };
-        x.push(pick(&mut rng));
-        match c.args {
-            Args::X => {}
-            Args::Xy => y.push(pick(&mut rng)),
-            Args::Xyz => {
-                y.push(pick(&mut rng));
-                z.push(pick(&mut rng));
-            }
-            Args::Xn => n.push(if i % 3 == 0 {
-                rng.next() as i32
-            } else {
-                rng.below(81) as i32 - 40
-            }),
-        }
+        },
+        z_offset: 0,
+        pad: 48,
+        unused: (0.0, 0),
+        widths: &[1, 3, 4, 8, 16],
     }
-    let len = x.len().div_ceil(48) * 48;
-    x.resize(len, 1.0);
-    for v in [&mut y, &mut z] {
-        if v.is_empty() {
-            v.resize(len, 0.0);
-        }
-        // Pair up the sampled special values with more special values once the cross
-        // product is done, and fill the rest.
-        v.resize(len, 1.0);
-    }
-    if n.is_empty() {
-        n.resize(len, 0);
-    }
-    n.resize(len, 1);
-    (x, y, z, n)
-}
-
-/// The kernel for one case and vector width: scalars through pointers, vectors through
-/// vloadn/vstoren (so 3-wide vectors are packed like the others).
-fn source(c: &Case, width: u32) -> String {
-    let v = |t: &str| {
-        if width == 1 {
-            t.to_string()
-        } else {
-            format!("{t}{width}")
-        }
-    };
-    let (ft, tt) = (v("float"), v(c.second));
-    let load = |x: &str| {
-        if width == 1 {
-            format!("{x}[i]")
-        } else {
-            format!("vload{width}(i, {x})")
-        }
-    };
-    let store = |x: &str, e: &str| {
-        if width == 1 {
-            format!("{x}[i] = {e};")
-        } else {
-            format!("vstore{width}({e}, i, {x});")
-        }
-    };
-    let expr = c
-        .expr
-        .replace("$a", &load("a"))
-        .replace("$b", &load("b"))
-        .replace("$c", &load("c"))
-        .replace("$n", &load("n"))
-        .replace("$f", &ft);
-    format!(
-        "kernel void k(global float* o, global {s}* p, global const float* a, \
-         global const float* b, global const float* c, global const int* n) {{\n\
-         size_t i = get_global_id(0);\n {tt} t = 0;\n {}\n {}\n}}\n",
-        store("o", &expr),
-        store("p", "t"),
-        s = c.second
-    )
-}
-
-struct Outcome {
-    max_err: f64,
-    max_at: String,
-    failures: Vec<String>,
-}
-
-fn check(c: &Case, runner: &Runner, seed: u64) -> Outcome {
-    let (x, y, z, n) = inputs(c, seed);
-    let len = x.len();
-    let mut out = Outcome {
-        max_err: 0.0,
-        max_at: String::new(),
-        failures: Vec::new(),
-    };
-    for width in [1u32, 3, 4, 8, 16] {
-        let program = runner.build(&source(c, width), c.options);
-        let mut bufs = vec![
-            vec![0u8; len * 4],
-            vec![0u8; len * 4],
-            builtins_harness::bytes(&x),
-            builtins_harness::bytes(&y),
-            builtins_harness::bytes(&z),
-            builtins_harness::bytes(&n),
-        ];
-        runner.run(&program, "k", &mut bufs, len / width as usize);
-        let got: Vec<f32> = values(&bufs[0]);
-        let second_f: Vec<f32> = values(&bufs[1]);
-        let second_i: Vec<i32> = values(&bufs[1]);
-        for i in 0..len {
-            let (a, b, cc, k) = (x[i], y[i], z[i], n[i]);
-            if c.relaxed {
-                let denormal = |v: f32| v != 0.0 && v.abs() < f32::MIN_POSITIVE;
-                let used_y = matches!(c.args, Args::Xy | Args::Xyz);
-                if denormal(a) || (used_y && denormal(b)) || a.abs() > c.range {
-                    continue;
-                }
-            }
-            let w = (c.reference)(a, b, cc, k);
-            if c.relaxed && w.value != 0.0 && w.value.abs() < f64::from(f32::MIN_POSITIVE) {
-                continue;
-            }
-            let mut err = ulp_error(got[i], w.value);
-            if c.zeros_either && a == 0.0 && b == 0.0 && got[i] == 0.0 {
-                err = 0.0;
-            }
-            if let Some(alt) = w.alt {
-                err = err.min(ulp_error(got[i], alt));
-            }
-            let second_err = match w.second {
-                None => 0.0,
-                Some(s) if c.second == "int" => {
-                    if f64::from(second_i[i]) == s {
-                        0.0
-                    } else {
-                        f64::INFINITY
-                    }
-                }
-                Some(s) => ulp_error(second_f[i], s),
-            };
-            let at = || {
-                let args = match c.args {
-                    Args::X => format!("{a:e} ({:#x})", a.to_bits()),
-                    Args::Xy => format!("{a:e}, {b:e}"),
-                    Args::Xyz => format!("{a:e}, {b:e}, {cc:e}"),
-                    Args::Xn => format!("{a:e}, {k}"),
-                };
-                let second = match w.second {
-                    None => String::new(),
-                    Some(s) if c.second == "int" => format!("; second {} want {s}", second_i[i]),
-                    Some(s) => format!("; second {:e} want {s:e}", second_f[i]),
-                };
-                format!(
-                    "{}({args}) width {width}: got {:e} ({:#x}), want {:e}{second}",
-                    c.label,
-                    got[i],
-                    got[i].to_bits(),
-                    w.value
-                )
-            };
-            if err.is_finite() && err > out.max_err {
-                out.max_err = err;
-                out.max_at = at();
-            }
-            let fails = err > c.bound || (c.bound.is_infinite() && err.is_infinite());
-            if fails || second_err > c.second_bound {
-                if out.failures.len() < 8 {
-                    out.failures.push(at());
-                } else if out.failures.len() == 8 {
-                    out.failures.push("...".into());
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Run with `--nocapture` to see each function's largest error; `BUILTINS_ONLY=<label>` checks
 /// one function.
 #[test]
 fn math_builtins_meet_their_ulp_bounds() {
-    let runner = Runner::new();
-    let mut problems = Vec::new();
-    let only = std::env::var("BUILTINS_ONLY").ok();
-    for (k, c) in cases().iter().enumerate() {
-        if only.as_deref().is_some_and(|o| o != c.label) {
-            continue;
-        }
-        let o = check(c, &runner, 0x5eed + k as u64);
+    math::sweep_cases(&cases(), &sweep(), 0x5eed, KNOWN_GAPS, |c, o| {
         let bound = if c.bound.is_infinite() {
             "none".to_string()
         } else {
             format!("{}", c.bound)
         };
-        println!(
+        format!(
             "{:<14} max {:>10.4} ulp (bound {bound}) at {}",
             c.label, o.max_err, o.max_at
-        );
-        let gap = KNOWN_GAPS.iter().find(|g| g.0 == c.label);
-        match (o.failures.is_empty(), gap) {
-            (true, None) | (false, Some(_)) => {}
-            (true, Some((_, why))) => problems.push(format!(
-                "{} meets its bound now; remove it from KNOWN_GAPS ({why})",
-                c.label
-            )),
-            (false, None) => problems.push(o.failures.join("\n")),
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+        )
+    });
 }
 
-/// The values 7.5.1 (and C99 F.9, which it extends) prescribe, checked exactly: a case is the
-/// body of a kernel reading `a[0]`, `b[0]`, `n[0]` and writing `o[0]` (and `o[1]` for a
-/// second result), the inputs, and the expected results (NaN: any NaN).
 #[test]
 fn prescribed_special_values_are_exact() {
     const INF: f32 = f32::INFINITY;
     const NAN: f32 = f32::NAN;
-    let v = |e: &'static str| format!("o[0] = {e};");
-    let two = |e: &'static str, t: &'static str| format!("{t} t = 7; o[0] = {e}; o[1] = (float)t;");
-    // (body, a, b, n, o[0], o[1])
-    let mut cases: Vec<(String, f32, f32, i32, f32, f32)> = Vec::new();
+    let mut cases: Vec<Prescribed<f32>> = Vec::new();
     let mut one = |e: &'static str, a: f32, b: f32, n: i32, want: f32| {
-        cases.push((v(e), a, b, n, want, 0.0));
+        cases.push((math::one_result(e), a, b, n, want, 0.0));
     };
-    for s in [1.0f32, -1.0] {
-        let z = 0.0f32.copysign(s);
-        one("asinpi(a[0])", z, 0.0, 0, z);
-        one("atanpi(a[0])", z, 0.0, 0, z);
-        one("atanpi(a[0])", INF * s, 0.0, 0, 0.5 * s);
-        one("atan2pi(a[0], b[0])", z, -0.0, 0, s);
-        one("atan2pi(a[0], b[0])", z, 0.0, 0, z);
-        one("atan2pi(a[0], b[0])", z, -2.0, 0, s);
-        one("atan2pi(a[0], b[0])", z, 2.0, 0, z);
-        one("atan2pi(a[0], b[0])", -3.0, z, 0, -0.5);
-        one("atan2pi(a[0], b[0])", 3.0, z, 0, 0.5);
-        one("atan2pi(a[0], b[0])", 5.0 * s, -INF, 0, s);
-        one("atan2pi(a[0], b[0])", 5.0 * s, INF, 0, z);
-        one("atan2pi(a[0], b[0])", INF * s, 7.0, 0, 0.5 * s);
-        one("atan2pi(a[0], b[0])", INF * s, -INF, 0, 0.75 * s);
-        one("atan2pi(a[0], b[0])", INF * s, INF, 0, 0.25 * s);
-        one("cospi(a[0])", z, 0.0, 0, 1.0);
-        one("pow(a[0], b[0])", z, -INF, 0, INF);
-        one("pown(a[0], n[0])", z, 0.0, -3, INF * s);
-        one("pown(a[0], n[0])", z, 0.0, -2, INF);
-        one("pown(a[0], n[0])", z, 0.0, 2, z);
-        one("pown(a[0], n[0])", z, 0.0, 3, z);
-        one("powr(a[0], b[0])", 2.0, z, 0, 1.0);
-        one("powr(a[0], b[0])", z, -1.0, 0, INF);
-        one("powr(a[0], b[0])", z, -INF, 0, INF);
-        one("powr(a[0], b[0])", z, 2.0, 0, z);
-        one("powr(a[0], b[0])", z, z, 0, NAN);
-        one("powr(a[0], b[0])", INF, z, 0, NAN);
-        one("powr(a[0], b[0])", 1.0, INF * s, 0, NAN);
-        one("rootn(a[0], n[0])", z, 0.0, -3, INF * s);
-        one("rootn(a[0], n[0])", z, 0.0, -2, INF);
-        one("rootn(a[0], n[0])", z, 0.0, 2, z);
-        one("rootn(a[0], n[0])", z, 0.0, 3, z);
-        one("sinpi(a[0])", z, 0.0, 0, z);
-        one("sinpi(a[0])", 3.0 * s, 0.0, 0, z);
-        one("sinpi(a[0])", INF * s, 0.0, 0, NAN);
-        one("tanpi(a[0])", z, 0.0, 0, z);
-        one("tanpi(a[0])", INF * s, 0.0, 0, NAN);
-        one("tanpi(a[0])", 2.0 * s, 0.0, 0, z);
-        one("tanpi(a[0])", 3.0 * s, 0.0, 0, -z);
-        one("cospi(a[0])", INF * s, 0.0, 0, NAN);
-        one("fmod(a[0], b[0])", z, NAN, 0, NAN);
-        one("nextafter(a[0], b[0])", -z, s, 0, f32::from_bits(1) * s);
-        one(
-            "pown(a[0], n[0])",
-            [0.0, NAN, INF][(s > 0.0) as usize + 1],
-            0.0,
-            0,
-            1.0,
-        );
-    }
-    one("pown(a[0], n[0])", 0.0, 0.0, 0, 1.0);
-    one("acospi(a[0])", 1.0, 0.0, 0, 0.0);
-    one("acospi(a[0])", 1.5, 0.0, 0, NAN);
-    one("asinpi(a[0])", -1.5, 0.0, 0, NAN);
-    one("ceil(a[0])", -0.5, 0.0, 0, -0.0);
-    one("cospi(a[0])", 2.5, 0.0, 0, 0.0);
-    one("cospi(a[0])", -3.5, 0.0, 0, 0.0);
-    one("exp10(a[0])", -INF, 0.0, 0, 0.0);
-    one("exp10(a[0])", INF, 0.0, 0, INF);
-    one("fdim(a[0], b[0])", 1.0, NAN, 0, NAN);
-    one("fdim(a[0], b[0])", NAN, 1.0, 0, NAN);
-    one("powr(a[0], b[0])", 1.0, 5.0, 0, 1.0);
-    one("powr(a[0], b[0])", -1.0, 2.0, 0, NAN);
-    one("powr(a[0], b[0])", 2.0, NAN, 0, NAN);
-    one("powr(a[0], b[0])", NAN, 1.0, 0, NAN);
-    one("rint(a[0])", -0.5, 0.0, 0, -0.0);
-    one("rint(a[0])", -0.25, 0.0, 0, -0.0);
-    one("rootn(a[0], n[0])", -8.0, 0.0, 2, NAN);
-    one("rootn(a[0], n[0])", 8.0, 0.0, 0, NAN);
-    one("round(a[0])", -0.4, 0.0, 0, -0.0);
-    one("tanpi(a[0])", 2.5, 0.0, 0, INF);
-    one("tanpi(a[0])", 3.5, 0.0, 0, -INF);
-    one("tanpi(a[0])", -0.5, 0.0, 0, -INF);
-    one("trunc(a[0])", -0.5, 0.0, 0, -0.0);
+    math::prescribed_common(&mut one);
     // The half_ forms keep the edge cases (7.5.1).
     one("half_exp(a[0])", -INF, 0.0, 0, 0.0);
     one("half_log(a[0])", 0.0, 0.0, 0, -INF);
@@ -983,84 +620,14 @@ fn prescribed_special_values_are_exact() {
     // 6.15.2: nan(nancode) "returns a quiet NaN".
     one("nan((uint)n[0])", 0.0, 0.0, 0, NAN);
     one("nan((uint)n[0])", 0.0, 0.0, 12345, NAN);
-    let mut pair = |e: &'static str, t: &'static str, a: f32, b: f32, w0: f32, w1: f32| {
-        cases.push((two(e, t), a, b, 0, w0, w1));
-    };
-    pair("frexp(a[0], &t)", "int", INF, 0.0, INF, 0.0);
-    pair("frexp(a[0], &t)", "int", -INF, 0.0, -INF, 0.0);
-    pair("frexp(a[0], &t)", "int", NAN, 0.0, NAN, 0.0);
-    pair("fract(a[0], &t)", "float", 0.0, 0.0, 0.0, 0.0);
-    pair("fract(a[0], &t)", "float", -0.0, 0.0, -0.0, -0.0);
-    pair("fract(a[0], &t)", "float", INF, 0.0, 0.0, INF);
-    pair("fract(a[0], &t)", "float", -INF, 0.0, -0.0, -INF);
-    pair("fract(a[0], &t)", "float", NAN, 0.0, NAN, NAN);
-    pair("modf(a[0], &t)", "float", INF, 0.0, 0.0, INF);
-    pair("modf(a[0], &t)", "float", -INF, 0.0, -0.0, -INF);
-    pair("modf(a[0], &t)", "float", -2.5, 0.0, -0.5, -2.0);
-    pair("lgamma_r(a[0], &t)", "int", 0.0, 0.0, INF, 0.0);
-    pair("lgamma_r(a[0], &t)", "int", -3.0, 0.0, INF, 0.0);
-    pair("remquo(a[0], b[0], &t)", "int", INF, 1.0, NAN, 0.0);
-    pair("remquo(a[0], b[0], &t)", "int", 1.0, 0.0, NAN, 0.0);
-    pair("remquo(a[0], b[0], &t)", "int", NAN, 1.0, NAN, 0.0);
-    pair("remquo(a[0], b[0], &t)", "int", 1.0, NAN, NAN, 0.0);
-
-    let source: String = cases
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            format!(
-                "kernel void s{i}(global float* o, global const float* a, \
-                 global const float* b, global const int* n) {{ {} }}\n",
-                c.0
-            )
-        })
-        .collect();
-    let runner = Runner::new();
-    let program = runner.build(&source, "");
-    let same = |got: f32, want: f32| {
-        if want.is_nan() {
-            got.is_nan()
-        } else {
-            got.to_bits() == want.to_bits()
-        }
-    };
-    let mut wrong = Vec::new();
-    for (i, (body, a, b, n, w0, w1)) in cases.iter().enumerate() {
-        let mut bufs = vec![
-            builtins_harness::bytes(&[0.0f32; 2]),
-            builtins_harness::bytes(&[*a]),
-            builtins_harness::bytes(&[*b]),
-            builtins_harness::bytes(&[*n]),
-        ];
-        runner.run(&program, &format!("s{i}"), &mut bufs, 1);
-        let o: Vec<f32> = values(&bufs[0]);
-        let second = body.contains("t = 7");
-        if !same(o[0], *w0) || (second && !same(o[1], *w1)) {
-            wrong.push(format!(
-                "{body} with a = {a:e}, b = {b:e}, n = {n}: got {:e}, {:e}; want {w0:e}, {w1:e}",
-                o[0], o[1]
-            ));
-        }
-    }
-    println!("{} prescribed values checked", cases.len());
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    math::prescribed_pairs(&mut |e, t, a, b, w0, w1| {
+        cases.push((math::two_results::<f32>(e, t), a, b, 0, w0, w1));
+    });
+    math::check_prescribed(&cases);
 }
 
-/// The functions that write through a pointer (fract, modf, sincos, frexp, lgamma_r, remquo)
-/// accept `global`, `local` and `private` pointers (6.15.2); through each, every vector width
-/// stores the same results, lane by lane, as through a private variable (checked against the
-/// references above).
 #[test]
 fn pointer_results_go_to_every_address_space() {
-    let fns: [(&str, &str, &str); 6] = [
-        ("fract", "float", "fract(X, P)"),
-        ("modf", "float", "modf(X, P)"),
-        ("sincos", "float", "sincos(X, P)"),
-        ("frexp", "int", "frexp(X, P)"),
-        ("lgamma_r", "int", "lgamma_r(X, P)"),
-        ("remquo", "int", "remquo(X, Y, P)"),
-    ];
-    let runner = Runner::new();
     let mut rng = Rng::new(0xadd);
     let mut x = special_f32();
     while x.len() < 4800 {
@@ -1071,84 +638,5 @@ fn pointer_results_go_to_every_address_space() {
         });
     }
     let y: Vec<f32> = x.iter().map(|_| rng.f32_exp(-4, 4)).collect();
-    let n = x.len();
-    let mut source = String::new();
-    for (name, second, expr) in fns {
-        for w in [1usize, 3, 4, 16] {
-            let (ft, st) = if w == 1 {
-                ("float".to_string(), second.to_string())
-            } else {
-                (format!("float{w}"), format!("{second}{w}"))
-            };
-            let (ld, sto) = if w == 1 {
-                ("X[i]".to_string(), "X[i] = V;".to_string())
-            } else {
-                (format!("vload{w}(i, X)"), format!("vstore{w}(V, i, X);"))
-            };
-            let call = |p: &str| {
-                expr.replace('X', &ld.replace('X', "a"))
-                    .replace('Y', &ld.replace('X', "b"))
-                    .replace('P', p)
-            };
-            let store = |buf: &str, v: &str| sto.replace('X', buf).replace('V', v);
-            // Through a global pointer (g is a buffer of the vector type), through local
-            // memory, and through a private variable.
-            source += &format!(
-                "kernel void {name}_{w}(global float* o, global {st}* g, global {second}* gs, \
-                 global float* ol, global {second}* ls, global float* op, global {second}* ps, \
-                 global const float* a, global const float* b) {{\n\
-                 size_t i = get_global_id(0);\n\
-                 {ft} r = {};\n {}\n {}\n\
-                 local {st} tmp[64];\n size_t l = get_local_id(0);\n\
-                 r = {};\n {}\n {}\n\
-                 {st} t;\n r = {};\n {}\n {}\n}}\n",
-                call("&g[i]"),
-                store("o", "r"),
-                store("gs", "g[i]"),
-                call("&tmp[l]"),
-                store("ol", "r"),
-                store("ls", "tmp[l]"),
-                call("&t"),
-                store("op", "r"),
-                store("ps", "t"),
-            );
-        }
-    }
-    let program = runner.build(&source, "");
-    let mut wrong = Vec::new();
-    for (name, _, _) in fns {
-        for w in [1usize, 3, 4, 16] {
-            // The global vector buffer: 3-wide vectors take 4 elements of room.
-            let stride = if w == 3 { 4 } else { w };
-            let mut bufs = vec![
-                vec![0u8; n * 4],
-                vec![0u8; n / w * stride * 4],
-                vec![0u8; n * 4],
-                vec![0u8; n * 4],
-                vec![0u8; n * 4],
-                vec![0u8; n * 4],
-                vec![0u8; n * 4],
-                builtins_harness::bytes(&x),
-                builtins_harness::bytes(&y),
-            ];
-            runner.run(&program, &format!("{name}_{w}"), &mut bufs, n / w);
-            let same = |p: &[u8], q: &[u8]| {
-                let (p, q): (Vec<u32>, Vec<u32>) = (values(p), values(q));
-                p.iter().zip(&q).all(|(&u, &v)| {
-                    u == v || (f32::from_bits(u).is_nan() && f32::from_bits(v).is_nan())
-                })
-            };
-            if !same(&bufs[0], &bufs[5]) || !same(&bufs[2], &bufs[6]) {
-                wrong.push(format!(
-                    "{name} width {w}: through global differs from private"
-                ));
-            }
-            if !same(&bufs[3], &bufs[5]) || !same(&bufs[4], &bufs[6]) {
-                wrong.push(format!(
-                    "{name} width {w}: through local differs from private"
-                ));
-            }
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    math::check_pointer_results(&x, &y);
 }
