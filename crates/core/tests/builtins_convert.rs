@@ -8,72 +8,20 @@
 
 mod builtins_harness;
 
+use builtins_harness::types::{float, variants, Mode, Ty, INTEGERS};
 use builtins_harness::{next_down, next_up, Rng, Runner};
 
-#[derive(Clone, Copy, PartialEq, Debug)]
-struct Ty {
-    name: &'static str,
-    bits: u32,
-    signed: bool,
-    float: bool,
-}
-
-const fn int(name: &'static str, bits: u32, signed: bool) -> Ty {
-    Ty {
-        name,
-        bits,
-        signed,
-        float: false,
-    }
-}
-
 const TYPES: [Ty; 9] = [
-    int("char", 8, true),
-    int("uchar", 8, false),
-    int("short", 16, true),
-    int("ushort", 16, false),
-    int("int", 32, true),
-    int("uint", 32, false),
-    int("long", 64, true),
-    int("ulong", 64, false),
-    Ty {
-        name: "float",
-        bits: 32,
-        signed: true,
-        float: true,
-    },
+    INTEGERS[0],
+    INTEGERS[1],
+    INTEGERS[2],
+    INTEGERS[3],
+    INTEGERS[4],
+    INTEGERS[5],
+    INTEGERS[6],
+    INTEGERS[7],
+    float("float", 32),
 ];
-
-impl Ty {
-    fn min(self) -> i128 {
-        if self.signed {
-            -(1i128 << (self.bits - 1))
-        } else {
-            0
-        }
-    }
-    fn max(self) -> i128 {
-        if self.signed {
-            (1i128 << (self.bits - 1)) - 1
-        } else {
-            (1i128 << self.bits) - 1
-        }
-    }
-    /// An integer reduced modulo 2^bits into the type's range (C's conversion of an integer
-    /// to a narrower type, as OpenCL defines it for the non-saturating forms).
-    fn wrap(self, v: i128) -> i128 {
-        let m = 1i128 << self.bits;
-        let r = v.rem_euclid(m);
-        if self.signed && r > self.max() {
-            r - m
-        } else {
-            r
-        }
-    }
-    fn bytes(self) -> usize {
-        self.bits as usize / 8
-    }
-}
 
 /// A value of some type: an integer or a float.
 #[derive(Clone, Copy, Debug)]
@@ -106,23 +54,6 @@ fn decode(t: Ty, b: &[u8]) -> Vec<Val> {
         })
         .collect()
 }
-
-#[derive(Clone, Copy, PartialEq)]
-enum Mode {
-    Default,
-    Rte,
-    Rtz,
-    Rtp,
-    Rtn,
-}
-
-const MODES: [(Mode, &str); 5] = [
-    (Mode::Default, ""),
-    (Mode::Rte, "_rte"),
-    (Mode::Rtz, "_rtz"),
-    (Mode::Rtp, "_rtp"),
-    (Mode::Rtn, "_rtn"),
-];
 
 /// An integer rounded to float in `mode` (6.4.3.2: to floating point the default is
 /// round to nearest even).
@@ -235,21 +166,6 @@ fn sources(t: Ty, rng: &mut Rng) -> Vec<Val> {
         v.push(v[0]);
     }
     v
-}
-
-fn variants(dst: Ty) -> Vec<(bool, Mode, String)> {
-    let mut out = Vec::new();
-    for sat in [false, true] {
-        if sat && dst.float {
-            // 6.4.3.3: saturation applies to conversions to integer types only.
-            continue;
-        }
-        for (mode, suffix) in MODES {
-            let s = if sat { "_sat" } else { "" };
-            out.push((sat, mode, format!("{s}{suffix}")));
-        }
-    }
-    out
 }
 
 #[test]

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod math;
+pub mod types;
 
 use std::sync::Arc;
 
@@ -58,6 +59,21 @@ impl Runner {
     /// Runs kernel `name` of `program` over the NDRange `nd`, one buffer argument per entry
     /// of `buffers` (in order); the buffers are copied back after the run.
     pub fn run_nd(&self, program: &Arc<Program>, name: &str, buffers: &mut [Vec<u8>], nd: NdRange) {
+        self.run_repeated(program, name, buffers, &[], nd, 1);
+    }
+
+    /// Runs kernel `name` of `program` over the NDRange `nd` `times` times in a row, with one
+    /// buffer argument per entry of `buffers` followed by one local memory argument of each
+    /// size in `locals` (bytes); the buffers are copied back after the last run.
+    pub fn run_repeated(
+        &self,
+        program: &Arc<Program>,
+        name: &str,
+        buffers: &mut [Vec<u8>],
+        locals: &[usize],
+        nd: NdRange,
+        times: usize,
+    ) {
         let kernel = Kernel::new(program, name).expect("kernel");
         let mut mems = Vec::new();
         for (i, b) in buffers.iter_mut().enumerate() {
@@ -77,12 +93,27 @@ impl Runner {
             kernel.set_arg(i, ArgValue::Mem(Some(m.clone()))).unwrap();
             mems.push(m);
         }
-        kernel.enqueue(&self.queue, nd, &[], 0).expect("enqueue");
+        for (i, &size) in locals.iter().enumerate() {
+            kernel
+                .set_arg(buffers.len() + i, ArgValue::Local(size))
+                .unwrap();
+        }
+        for _ in 0..times {
+            kernel.enqueue(&self.queue, nd, &[], 0).expect("enqueue");
+        }
         self.queue.finish().expect("finish");
         for (b, m) in buffers.iter_mut().zip(&mems) {
             // SAFETY: the buffer holds b.len() bytes and no command uses it any more.
             unsafe { std::ptr::copy_nonoverlapping(m.base(), b.as_mut_ptr(), b.len()) };
         }
+    }
+
+    pub fn context(&self) -> &Arc<Context> {
+        &self.context
+    }
+
+    pub fn queue(&self) -> &Arc<CommandQueue> {
+        &self.queue
     }
 }
 

@@ -1,0 +1,146 @@
+//! The scalar types of the conversion and integer tests, the rounding modes of conversions
+//! (6.4.3.2), and the source text of loads and stores at a vector width.
+
+/// A scalar type: its OpenCL C name, width in bits, signedness, and whether it is floating.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Ty {
+    pub name: &'static str,
+    pub bits: u32,
+    pub signed: bool,
+    pub float: bool,
+}
+
+pub const fn int(name: &'static str, bits: u32, signed: bool) -> Ty {
+    Ty {
+        name,
+        bits,
+        signed,
+        float: false,
+    }
+}
+
+pub const fn float(name: &'static str, bits: u32) -> Ty {
+    Ty {
+        name,
+        bits,
+        signed: true,
+        float: true,
+    }
+}
+
+/// The integer types, narrowest first, signed before unsigned.
+pub const INTEGERS: [Ty; 8] = [
+    int("char", 8, true),
+    int("uchar", 8, false),
+    int("short", 16, true),
+    int("ushort", 16, false),
+    int("int", 32, true),
+    int("uint", 32, false),
+    int("long", 64, true),
+    int("ulong", 64, false),
+];
+
+impl Ty {
+    pub fn min(self) -> i128 {
+        if self.signed {
+            -(1i128 << (self.bits - 1))
+        } else {
+            0
+        }
+    }
+    pub fn max(self) -> i128 {
+        if self.signed {
+            (1i128 << (self.bits - 1)) - 1
+        } else {
+            (1i128 << self.bits) - 1
+        }
+    }
+    /// An integer reduced modulo 2^bits into the type's range (C's conversion of an integer
+    /// to a narrower type, as OpenCL defines it for the non-saturating forms).
+    pub fn wrap(self, v: i128) -> i128 {
+        let m = 1i128 << self.bits;
+        let r = v.rem_euclid(m);
+        if self.signed && r > self.max() {
+            r - m
+        } else {
+            r
+        }
+    }
+    pub fn bytes(self) -> usize {
+        self.bits as usize / 8
+    }
+}
+
+/// A rounding mode of an explicit conversion (6.4.3.2).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Mode {
+    Default,
+    Rte,
+    Rtz,
+    Rtp,
+    Rtn,
+}
+
+pub const MODES: [(Mode, &str); 5] = [
+    (Mode::Default, ""),
+    (Mode::Rte, "_rte"),
+    (Mode::Rtz, "_rtz"),
+    (Mode::Rtp, "_rtp"),
+    (Mode::Rtn, "_rtn"),
+];
+
+/// Every conversion to `dst`: (saturating, mode, the name's suffix).
+pub fn variants(dst: Ty) -> Vec<(bool, Mode, String)> {
+    let mut out = Vec::new();
+    for sat in [false, true] {
+        if sat && dst.float {
+            // 6.4.3: "The _sat modifier may not be used for conversions to floating-point
+            // formats."
+            continue;
+        }
+        for (mode, suffix) in MODES {
+            let s = if sat { "_sat" } else { "" };
+            out.push((sat, mode, format!("{s}{suffix}")));
+        }
+    }
+    out
+}
+
+/// The value of a half, from its bits.
+pub fn half_value(bits: u16) -> f64 {
+    let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
+    let (e, m) = (i32::from((bits >> 10) & 31), f64::from(bits & 1023));
+    sign * match e {
+        0 => m * 2f64.powi(-24),
+        31 if m == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        _ => (1024.0 + m) * 2f64.powi(e - 25),
+    }
+}
+
+/// `base`, or `baseN` for a vector width N.
+pub fn gentype(base: &str, n: usize) -> String {
+    if n == 1 {
+        base.to_string()
+    } else {
+        format!("{base}{n}")
+    }
+}
+
+/// vloadN of element group `at` of `p`, or a plain access for the scalar.
+pub fn load(n: usize, at: &str, p: &str) -> String {
+    if n == 1 {
+        format!("{p}[{at}]")
+    } else {
+        format!("vload{n}({at}, {p})")
+    }
+}
+
+/// vstoreN of `v` to element group `at` of `p`, or a plain store for the scalar.
+pub fn store(n: usize, v: &str, at: &str, p: &str) -> String {
+    if n == 1 {
+        format!("{p}[{at}] = {v};")
+    } else {
+        format!("vstore{n}({v}, {at}, {p});")
+    }
+}
