@@ -14,71 +14,14 @@
 //! their prescribed values exactly, for double and float. The float functions' ulp bounds are
 //! checked through the CPU device by ferrocl-core's `builtins_math` test.
 
-use ferrocl_ir::interp::{Interpreter, Val};
-use ferrocl_ir::Module;
+mod common;
+
+use common::{pow2, Lib, Rng};
 
 mod c {
     extern "C" {
         pub fn remainder(x: f64, y: f64) -> f64;
         pub fn remainderf(x: f32, y: f32) -> f32;
-    }
-}
-
-fn lib() -> &'static Module {
-    ferrocl_clc::library::module().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// Runs a library function on raw argument bits; pointer results are read back from memory.
-struct Lib {
-    interp: Interpreter<'static>,
-}
-
-impl Lib {
-    fn new() -> Lib {
-        let mut interp = Interpreter::new(lib());
-        interp.fuel = u64::MAX;
-        Lib { interp }
-    }
-
-    fn call(&mut self, name: &str, args: &[u64]) -> u64 {
-        let f = lib()
-            .func_by_name(name)
-            .unwrap_or_else(|| panic!("the library has no @{name}"));
-        let vals: Vec<Val> = args.iter().map(|&a| Val::scalar(a)).collect();
-        let r = self
-            .interp
-            .call(f, &vals)
-            .unwrap_or_else(|t| panic!("@{name}{args:x?}: {t}"));
-        r.expect("a result").bits()
-    }
-
-    /// Calls `name(args..., p)` with `p` pointing at `bytes` bytes; returns the result and the
-    /// bytes written there.
-    fn call_ptr(&mut self, name: &str, args: &[u64], bytes: usize) -> (u64, u64) {
-        let p = self.interp.memory().alloc(vec![0xa5; bytes]);
-        let mut all = args.to_vec();
-        all.push(p);
-        let r = self.call(name, &all);
-        let mem = self.interp.memory();
-        let out = mem.read(p, bytes).expect("the result slot");
-        let mut b = [0u8; 8];
-        b[..bytes].copy_from_slice(out);
-        (r, u64::from_le_bytes(b))
     }
 }
 
@@ -434,15 +377,6 @@ fn logb_ref(x: f64) -> f64 {
         f64::INFINITY
     } else {
         f64::from(ilogb_ref(x))
-    }
-}
-
-/// 2^k for -1074 <= k <= 1023.
-fn pow2(k: i32) -> f64 {
-    if k >= -1022 {
-        f64::from_bits(((k + 1023) as u64) << 52)
-    } else {
-        f64::from_bits(1u64 << (k + 1074))
     }
 }
 
@@ -832,12 +766,6 @@ fn ulp_error(got: f64, want: f64) -> f64 {
     (got - want).abs() / pow2(e - 1075)
 }
 
-/// A uniform random double in `[lo, hi)`.
-fn random_in(rng: &mut Rng, lo: f64, hi: f64) -> f64 {
-    let u = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
-    lo + (hi - lo) * u
-}
-
 /// Runs `__cl_<name>_double` over `xs` against `reference`, where `checked` says so; prints and
 /// returns the largest error.
 fn special_sweep(
@@ -881,7 +809,7 @@ fn special_inputs(seed: u64, ranges: &[(f64, f64)], n: usize) -> Vec<f64> {
     let mut xs = special_f64();
     for _ in 0..n {
         for &(lo, hi) in ranges {
-            xs.push(random_in(&mut rng, lo, hi));
+            xs.push(rng.uniform(lo, hi));
         }
         xs.push(random_f64(&mut rng));
     }
