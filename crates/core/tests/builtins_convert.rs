@@ -8,20 +8,11 @@
 
 mod builtins_harness;
 
-use builtins_harness::types::{float, variants, Mode, Ty, INTEGERS};
+use builtins_harness::types::{as_type_changes, scalars, variants, Mode, Ty};
 use builtins_harness::{next_down, next_up, Rng, Runner};
 
-const TYPES: [Ty; 9] = [
-    INTEGERS[0],
-    INTEGERS[1],
-    INTEGERS[2],
-    INTEGERS[3],
-    INTEGERS[4],
-    INTEGERS[5],
-    INTEGERS[6],
-    INTEGERS[7],
-    float("float", 32),
-];
+/// The integer types and float.
+const TYPES: [Ty; 9] = scalars::<9>();
 
 /// A value of some type: an integer or a float.
 #[derive(Clone, Copy, Debug)]
@@ -280,31 +271,7 @@ fn as_type_keeps_the_bits() {
         let size = 2usize << g;
         let n = 256;
         let input: Vec<u8> = (0..n * size).map(|_| rng.next() as u8).collect();
-        let mut source = String::new();
-        let mut names = Vec::new();
-        for (i, from) in group.iter().enumerate() {
-            for (j, to) in group.iter().enumerate() {
-                if i == j {
-                    continue;
-                }
-                let name = format!("k_{from}_{to}");
-                source += &format!(
-                    "kernel void {name}(global {to}* o, global const {from}* a) {{ \
-                     size_t i = get_global_id(0); o[i] = as_{to}(a[i]); }}\n"
-                );
-                names.push(name);
-            }
-        }
-        let program = runner.build(&source, "");
-        for name in names {
-            let mut bufs = vec![vec![0u8; n * size], input.clone()];
-            runner.run(&program, &name, &mut bufs, n);
-            // A float NaN may be passed through unchanged or quieted only if the value is
-            // used as a float; as_ never does, so every byte must survive.
-            if bufs[0] != input {
-                wrong.push(name);
-            }
-        }
+        wrong.extend(as_type_changes(&runner, group, |_, _| true, &input, n));
     }
     assert!(wrong.is_empty(), "as_<type> changed bits: {wrong:?}");
 }

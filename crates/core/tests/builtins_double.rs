@@ -13,7 +13,7 @@ mod builtins_harness;
 use std::sync::Arc;
 
 use builtins_harness::types::{
-    float, gentype, half_value, load, store, variants, Mode, Ty, INTEGERS,
+    as_type_changes, gentype, half_value, load, store, variants, Mode, Ty, DOUBLE, SCALARS,
 };
 use builtins_harness::{
     bytes, next_down_f64 as next_down, next_up_f64 as next_up, pow2, ulp_f64 as ulp, values, Rng,
@@ -601,21 +601,7 @@ fn select_and_bitselect_with_long_masks() {
 
 // --- Conversions ------------------------------------------------------------------------------
 
-const FLOAT: Ty = float("float", 32);
-const DOUBLE: Ty = float("double", 64);
-
-const TYPES: [Ty; 10] = [
-    INTEGERS[0],
-    INTEGERS[1],
-    INTEGERS[2],
-    INTEGERS[3],
-    INTEGERS[4],
-    INTEGERS[5],
-    INTEGERS[6],
-    INTEGERS[7],
-    FLOAT,
-    DOUBLE,
-];
+const TYPES: [Ty; 10] = SCALARS;
 
 /// A value of some type: an integer, or a float or double (held as a double).
 #[derive(Clone, Copy, Debug)]
@@ -925,29 +911,8 @@ fn as_type_keeps_the_bits_of_doubles() {
             })
             .collect();
         let input = bytes(&words);
-        let mut source = String::new();
-        let mut names = Vec::new();
-        for (i, from) in group.iter().enumerate() {
-            for (j, to) in group.iter().enumerate() {
-                if i == j || !(from.starts_with("double") || to.starts_with("double")) {
-                    continue;
-                }
-                let name = format!("k_{from}_{to}");
-                source += &format!(
-                    "kernel void {name}(global {to}* o, global const {from}* a) {{ \
-                     size_t i = get_global_id(0); o[i] = as_{to}(a[i]); }}\n"
-                );
-                names.push(name);
-            }
-        }
-        let program = runner.build(&source, "");
-        for name in names {
-            let mut bufs = vec![vec![0u8; n * size], input.clone()];
-            runner.run(&program, &name, &mut bufs, n);
-            if bufs[0] != input {
-                wrong.push(name);
-            }
-        }
+        let doubles = |from: &str, to: &str| from.starts_with("double") || to.starts_with("double");
+        wrong.extend(as_type_changes(&runner, group, doubles, &input, n));
     }
     assert!(wrong.is_empty(), "as_<type> changed bits: {wrong:?}");
 }

@@ -1,5 +1,8 @@
 //! The scalar types of the conversion and integer tests, the rounding modes of conversions
-//! (6.4.3.2), and the source text of loads and stores at a vector width.
+//! (6.4.3.2), the source text of loads and stores at a vector width, and the check of `as_`
+//! reinterpretation.
+
+use super::Runner;
 
 /// A scalar type: its OpenCL C name, width in bits, signedness, and whether it is floating.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -28,8 +31,12 @@ pub const fn float(name: &'static str, bits: u32) -> Ty {
     }
 }
 
-/// The integer types, narrowest first, signed before unsigned.
-pub const INTEGERS: [Ty; 8] = [
+pub const FLOAT: Ty = float("float", 32);
+pub const DOUBLE: Ty = float("double", 64);
+
+/// The scalar types but bool and half: the integers, narrowest first and signed before
+/// unsigned, then float and double.
+pub const SCALARS: [Ty; 10] = [
     int("char", 8, true),
     int("uchar", 8, false),
     int("short", 16, true),
@@ -38,7 +45,23 @@ pub const INTEGERS: [Ty; 8] = [
     int("uint", 32, false),
     int("long", 64, true),
     int("ulong", 64, false),
+    FLOAT,
+    DOUBLE,
 ];
+
+/// The first `N` of `SCALARS`.
+pub const fn scalars<const N: usize>() -> [Ty; N] {
+    let mut out = [FLOAT; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = SCALARS[i];
+        i += 1;
+    }
+    out
+}
+
+/// The integer types.
+pub const INTEGERS: [Ty; 8] = scalars::<8>();
 
 impl Ty {
     pub fn min(self) -> i128 {
@@ -143,4 +166,44 @@ pub fn store(n: usize, v: &str, at: &str, p: &str) -> String {
     } else {
         format!("vstore{n}({v}, {at}, {p});")
     }
+}
+
+/// Runs `as_<to>(a[i])` for every ordered pair (from, to) of distinct types of `group` (all of
+/// one size) that `keep` accepts, over `input` (`n` values of that size); returns the kernels
+/// whose result differs from the input in any byte (6.4.4: as_<type> reinterprets the bytes
+/// unchanged, NaN payloads included).
+pub fn as_type_changes(
+    runner: &Runner,
+    group: &[&str],
+    keep: impl Fn(&str, &str) -> bool,
+    input: &[u8],
+    n: usize,
+) -> Vec<String> {
+    let mut source = String::new();
+    let mut names = Vec::new();
+    for (i, from) in group.iter().enumerate() {
+        for (j, to) in group.iter().enumerate() {
+            if i == j || !keep(from, to) {
+                continue;
+            }
+            let name = format!("k_{from}_{to}");
+            source += &format!(
+                "kernel void {name}(global {to}* o, global const {from}* a) {{ \
+                 size_t i = get_global_id(0); o[i] = as_{to}(a[i]); }}\n"
+            );
+            names.push(name);
+        }
+    }
+    let program = runner.build(&source, "");
+    let mut wrong = Vec::new();
+    for name in names {
+        let mut bufs = vec![vec![0u8; input.len()], input.to_vec()];
+        runner.run(&program, &name, &mut bufs, n);
+        // A float NaN may be passed through unchanged or quieted only if the value is used
+        // as a float; as_ never does, so every byte must survive.
+        if bufs[0] != input {
+            wrong.push(name);
+        }
+    }
+    wrong
 }
