@@ -15,18 +15,16 @@
 mod builtins_harness;
 
 use builtins_harness::math::{
-    self, relaxed, want, with_options, with_second, zeros_either, Args, Case, Prescribed, Sweep,
-    Want,
+    self, lgamma_r, maxmag, minmag, nextafter, powr, relaxed, remquo, want, with_options,
+    with_second, zeros_either, Args, Case, Prescribed, Sweep, Want,
 };
 use builtins_harness::{special_f32, Rng};
 
 mod c {
-    use std::ffi::c_int;
     extern "C" {
         pub fn erf(x: f64) -> f64;
         pub fn erfc(x: f64) -> f64;
         pub fn tgamma(x: f64) -> f64;
-        pub fn lgamma_r(x: f64, sign: *mut c_int) -> f64;
         pub fn remainder(x: f64, y: f64) -> f64;
         pub fn logb(x: f64) -> f64;
     }
@@ -54,159 +52,22 @@ fn case(
 
 // References that the host library lacks, from their definitions.
 
-/// sin(pi x): reduced exactly (x is a float, so x - 2 round(x / 2) is exact in double).
+/// sin(pi x), cos(pi x), tan(pi x): x is a float, so its reduction is exact in double.
 fn sinpi(x: f64) -> f64 {
-    if !x.is_finite() {
-        return f64::NAN;
-    }
-    let r = x - 2.0 * (x / 2.0).round();
-    if r == 0.0 || r.abs() == 1.0 {
-        // 7.5.1: sinpi(+n) = +0, sinpi(-n) = -0, sinpi(±0) = ±0.
-        return 0.0f64.copysign(x);
-    }
-    (PI * r).sin()
+    math::sinpi(x, |r| (PI * r).sin())
 }
 
 fn cospi(x: f64) -> f64 {
-    if !x.is_finite() {
-        return f64::NAN;
-    }
-    let r = (x - 2.0 * (x / 2.0).round()).abs();
-    if r == 0.5 {
-        // 7.5.1: cospi(n + 0.5) is +0.
-        return 0.0;
-    }
-    (PI * r).cos()
+    math::cospi(x, |r| (PI * r).cos())
 }
 
 fn tanpi(x: f64) -> f64 {
-    if !x.is_finite() {
-        return f64::NAN;
-    }
-    let n = x.round();
-    let r = x - n;
-    let odd = (n / 2.0).fract() != 0.0;
-    if r == 0.0 {
-        // 7.5.1: copysign(0, n) for even n, copysign(0, -n) for odd n.
-        return 0.0f64.copysign(if odd { -x } else { x });
-    }
-    if r.abs() == 0.5 {
-        // 7.5.1: tanpi(n + 0.5) is +inf for even n, -inf for odd n (n = floor(x)).
-        let fl = x.floor();
-        let fodd = (fl / 2.0).fract() != 0.0;
-        return if fodd {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
-    }
-    (PI * r).tan()
+    math::tanpi(x, |r| (PI * r).tan())
 }
 
-/// powr from 7.5.1's list; otherwise exp(y log x).
-fn powr(x: f64, y: f64) -> f64 {
-    if x.is_nan() || y.is_nan() || x < 0.0 {
-        return f64::NAN;
-    }
-    if ((x == 0.0 || x.is_infinite()) && y == 0.0) || (x == 1.0 && y.is_infinite()) {
-        return f64::NAN;
-    }
-    if x == 0.0 && y < 0.0 {
-        // 7.5.1: powr(±0, y) is +inf for finite y < 0; powr(±0, -inf) is +inf.
-        return f64::INFINITY;
-    }
-    if x == 0.0 {
-        // 7.5.1: powr(±0, y) is ±0 for y > 0 ("the sign shall be preserved").
-        return x;
-    }
-    x.powf(y)
-}
-
-/// The n-th root, from 7.5.1's list.
+/// The n-th root: 7.5.1's list, else pow(|x|, 1/n) with x's sign.
 fn rootn(x: f64, n: i32) -> f64 {
-    if n == 0 || (x < 0.0 && n % 2 == 0) || x.is_nan() {
-        return f64::NAN;
-    }
-    if x == 0.0 {
-        return if n < 0 {
-            if n % 2 != 0 {
-                f64::INFINITY.copysign(x)
-            } else {
-                f64::INFINITY
-            }
-        } else {
-            // 7.5.1: rootn(±0, n) is ±0 for even and odd n > 0.
-            x
-        };
-    }
-    let r = x.abs().powf(1.0 / f64::from(n));
-    r.copysign(x)
-}
-
-fn maxmag(x: f32, y: f32) -> f64 {
-    let (a, b) = (f64::from(x), f64::from(y));
-    if a.abs() > b.abs() {
-        a
-    } else if b.abs() > a.abs() {
-        b
-    } else {
-        a.max(b)
-    }
-}
-
-fn minmag(x: f32, y: f32) -> f64 {
-    let (a, b) = (f64::from(x), f64::from(y));
-    if a.abs() < b.abs() {
-        a
-    } else if b.abs() < a.abs() {
-        b
-    } else {
-        a.min(b)
-    }
-}
-
-fn nextafter(x: f32, y: f32) -> f64 {
-    if x.is_nan() || y.is_nan() {
-        return f64::NAN;
-    }
-    if x == y {
-        return f64::from(y);
-    }
-    let r = if y > x {
-        builtins_harness::next_up(x)
-    } else {
-        builtins_harness::next_down(x)
-    };
-    f64::from(r)
-}
-
-fn lgamma_r(x: f64) -> (f64, i32) {
-    let mut s = 0;
-    // SAFETY: a C library function writing one int.
-    let r = unsafe { c::lgamma_r(x, &mut s) };
-    // 7.5.1: lgamma_r "returns 0 in signp if x is zero or a negative integer".
-    if x == 0.0 || (x < 0.0 && x.fract() == 0.0) {
-        s = 0;
-    }
-    (r, s)
-}
-
-fn remquo(x: f64, y: f64) -> (f64, i32) {
-    // 7.5.1: a NaN and 0 in quo for x infinite, y zero, or a NaN argument.
-    if x.is_infinite() || y == 0.0 || x.is_nan() || y.is_nan() {
-        return (f64::NAN, 0);
-    }
-    // SAFETY: a pure C library function.
-    let r = unsafe { c::remainder(x, y) };
-    // 6.15.2: quo holds "the lower seven bits of the integral quotient x/y" with the sign
-    // of x/y. The quotient k (nearest x/y, ties to even) is found from |x| reduced modulo
-    // 128 |y| (exact for float operands in double), which keeps k's low seven bits.
-    let (ax, ay) = (x.abs(), y.abs());
-    let xm = ax % (128.0 * ay);
-    // SAFETY: a pure C library function.
-    let rm = unsafe { c::remainder(xm, ay) };
-    let k = ((xm - rm) / ay).round() as i32 % 128;
-    (r, if (x < 0.0) != (y < 0.0) { -k } else { k })
+    math::rootn_prescribed(x, n).unwrap_or_else(|| x.abs().powf(1.0 / f64::from(n)).copysign(x))
 }
 
 fn f(x: f32) -> f64 {
@@ -322,8 +183,8 @@ fn cases() -> Vec<Case<f32>> {
         zeros_either(binary!("fmin", 0.0, |x, y| f(x).min(f(y)))),
         binary!("fmod", 0.0, |x, y| f(x) % f(y)),
         binary!("hypot", 4.0, |x, y| f(x).hypot(f(y))),
-        zeros_either(binary!("maxmag", 0.0, maxmag)),
-        zeros_either(binary!("minmag", 0.0, minmag)),
+        zeros_either(binary!("maxmag", 0.0, |x, y| maxmag(f(x), f(y)))),
+        zeros_either(binary!("minmag", 0.0, |x, y| minmag(f(x), f(y)))),
         binary!("nextafter", 0.0, nextafter),
         binary!("pow", 16.0, |x, y| f(x).powf(f(y))),
         binary!("powr", 16.0, |x, y| powr(f(x), f(y))),

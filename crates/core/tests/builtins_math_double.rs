@@ -31,19 +31,18 @@
 mod builtins_harness;
 
 use builtins_harness::math::{
-    self, case, want, with_second, zeros_either, Args, Case, Prescribed, Sweep, Want,
+    self, case, lgamma_r, maxmag, minmag, nextafter, powr, remquo, want, with_second, zeros_either,
+    Args, Case, Prescribed, Sweep, Want,
 };
 use builtins_harness::{
     next_down_f64 as next_down, next_up_f64 as next_up, pow2, ulp_f64 as ulp, Rng,
 };
 
 mod c {
-    use std::ffi::c_int;
     extern "C" {
         pub fn erf(x: f64) -> f64;
         pub fn erfc(x: f64) -> f64;
         pub fn tgamma(x: f64) -> f64;
-        pub fn lgamma_r(x: f64, sign: *mut c_int) -> f64;
         pub fn remainder(x: f64, y: f64) -> f64;
         pub fn logb(x: f64) -> f64;
         // Rust's f64::acosh, asinh and atanh are formulas of their own (ln of a sum, ln_1p of
@@ -133,11 +132,6 @@ fn random_f64(rng: &mut Rng, i: usize) -> f64 {
 
 // --- References the host library lacks ---------------------------------------------------------
 
-/// x - 2 round(x / 2), exact: the argument of a period-2 function reduced to [-1, 1].
-fn reduce2(x: f64) -> f64 {
-    x - 2.0 * (x / 2.0).round()
-}
-
 /// pi r for |r| <= 1/2 as a double-double: PI r rounded, and what the rounding and PI's own
 /// error leave out.
 fn pi_times(r: f64) -> (f64, f64) {
@@ -158,70 +152,41 @@ fn cos_pi_small(r: f64) -> f64 {
 }
 
 fn sinpi(x: f64) -> f64 {
-    if !x.is_finite() {
-        return f64::NAN;
-    }
-    let r = reduce2(x);
-    if r == 0.0 || r.abs() == 1.0 {
-        // 7.5.1: sinpi(+n) = +0, sinpi(-n) = -0, sinpi(±0) = ±0.
-        return 0.0f64.copysign(x);
-    }
-    // sin(pi r) = sin(pi (sign(r) - r)); then |r| <= 1/2 and
-    // sin(pi r) = cos(pi (1/2 - r)) above 1/4 (all exact subtractions).
-    let r = if r.abs() > 0.5 { r.signum() - r } else { r };
-    if r.abs() <= 0.25 {
-        sin_pi_small(r)
-    } else {
-        cos_pi_small(r.signum() * 0.5 - r) * r.signum()
-    }
+    math::sinpi(x, |r| {
+        // sin(pi r) = sin(pi (sign(r) - r)); then |r| <= 1/2 and
+        // sin(pi r) = cos(pi (1/2 - r)) above 1/4 (all exact subtractions).
+        let r = if r.abs() > 0.5 { r.signum() - r } else { r };
+        if r.abs() <= 0.25 {
+            sin_pi_small(r)
+        } else {
+            cos_pi_small(r.signum() * 0.5 - r) * r.signum()
+        }
+    })
 }
 
 fn cospi(x: f64) -> f64 {
-    if !x.is_finite() {
-        return f64::NAN;
-    }
-    let r = reduce2(x).abs();
-    if r == 0.5 {
-        // 7.5.1: cospi(n + 0.5) is +0.
-        return 0.0;
-    }
-    // cos(pi r) = -cos(pi (1 - r)); cos(pi r) = sin(pi (1/2 - r)).
-    let (r, s) = if r > 0.5 { (1.0 - r, -1.0) } else { (r, 1.0) };
-    s * if r <= 0.25 {
-        cos_pi_small(r)
-    } else {
-        sin_pi_small(0.5 - r)
-    }
+    math::cospi(x, |r| {
+        // cos(pi r) = -cos(pi (1 - r)); cos(pi r) = sin(pi (1/2 - r)).
+        let (r, s) = if r > 0.5 { (1.0 - r, -1.0) } else { (r, 1.0) };
+        s * if r <= 0.25 {
+            cos_pi_small(r)
+        } else {
+            sin_pi_small(0.5 - r)
+        }
+    })
 }
 
 fn tanpi(x: f64) -> f64 {
-    if !x.is_finite() {
-        return f64::NAN;
-    }
-    let n = x.round();
-    let r = x - n;
-    let odd = (n / 2.0).fract() != 0.0;
-    if r == 0.0 {
-        // 7.5.1: copysign(0, n) for even n, copysign(0, -n) for odd n.
-        return 0.0f64.copysign(if odd { -x } else { x });
-    }
-    if r.abs() == 0.5 {
-        // 7.5.1: tanpi(n + 0.5) is +inf for even n, -inf for odd n (n = floor(x)).
-        let fodd = (x.floor() / 2.0).fract() != 0.0;
-        return if fodd {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
-    }
     // tan has period 1 in x; r in (-1/2, 1/2). The quotient of the two corrected values adds
     // half an ulp to their errors.
-    if r.abs() <= 0.25 {
-        sin_pi_small(r) / cos_pi_small(r)
-    } else {
-        let q = r.signum() * 0.5 - r;
-        cos_pi_small(q) / sin_pi_small(q)
-    }
+    math::tanpi(x, |r| {
+        if r.abs() <= 0.25 {
+            sin_pi_small(r) / cos_pi_small(r)
+        } else {
+            let q = r.signum() * 0.5 - r;
+            cos_pi_small(q) / sin_pi_small(q)
+        }
+    })
 }
 
 /// a / pi with the quotient's rounding and PI's error corrected by the residual.
@@ -260,43 +225,12 @@ fn rsqrt(x: f64) -> f64 {
     r.mul_add(e / 2.0, r)
 }
 
-/// powr from 7.5.1's list; otherwise pow.
-fn powr(x: f64, y: f64) -> f64 {
-    if x.is_nan() || y.is_nan() || x < 0.0 {
-        return f64::NAN;
-    }
-    if ((x == 0.0 || x.is_infinite()) && y == 0.0) || (x == 1.0 && y.is_infinite()) {
-        return f64::NAN;
-    }
-    if x == 0.0 && y < 0.0 {
-        return f64::INFINITY;
-    }
-    if x == 0.0 {
-        return x;
-    }
-    x.powf(y)
-}
-
 /// The n-th root: pow(|x|, 1/n) (whose 1/n is rounded: an error of |ln x| / n * 2^-53
 /// relative), corrected once by the ratio x / r^n - 1 (r^n by pow, below an ulp, n exact): the
 /// corrected root is off by at most pow's ulp over n plus the final rounding.
 fn rootn(x: f64, n: i32) -> f64 {
-    if n == 0 || (x < 0.0 && n % 2 == 0) || x.is_nan() {
-        return f64::NAN;
-    }
-    if x == 0.0 {
-        return if n < 0 {
-            if n % 2 != 0 {
-                f64::INFINITY.copysign(x)
-            } else {
-                f64::INFINITY
-            }
-        } else {
-            x
-        };
-    }
-    if x.is_infinite() {
-        return if n < 0 { 0.0f64.copysign(x) } else { x };
+    if let Some(r) = math::rootn_prescribed(x, n) {
+        return r;
     }
     let a = x.abs();
     let r = a.powf(1.0 / f64::from(n));
@@ -328,84 +262,12 @@ fn scale2(mut x: f64, mut e: i32) -> f64 {
     x
 }
 
-fn maxmag(a: f64, b: f64) -> f64 {
-    if a.abs() > b.abs() {
-        a
-    } else if b.abs() > a.abs() {
-        b
-    } else {
-        fmax(a, b)
-    }
-}
-
-fn minmag(a: f64, b: f64) -> f64 {
-    if a.abs() < b.abs() {
-        a
-    } else if b.abs() < a.abs() {
-        b
-    } else {
-        fmin(a, b)
-    }
-}
-
 fn fmax(a: f64, b: f64) -> f64 {
     a.max(b)
 }
 
 fn fmin(a: f64, b: f64) -> f64 {
     a.min(b)
-}
-
-fn nextafter(x: f64, y: f64) -> f64 {
-    if x.is_nan() || y.is_nan() {
-        return f64::NAN;
-    }
-    if x == y {
-        return y;
-    }
-    if y > x {
-        next_up(x)
-    } else {
-        next_down(x)
-    }
-}
-
-fn lgamma_r(x: f64) -> (f64, i32) {
-    let mut s = 0;
-    // SAFETY: a C library function writing one int.
-    let r = unsafe { c::lgamma_r(x, &mut s) };
-    // 7.5.1: lgamma_r "returns 0 in signp if x is zero or a negative integer".
-    if x == 0.0 || (x < 0.0 && x.fract() == 0.0) {
-        s = 0;
-    }
-    (r, s)
-}
-
-fn remquo(x: f64, y: f64) -> (f64, i32) {
-    // 7.5.1: a NaN and 0 in quo for x infinite, y zero, or a NaN argument.
-    if x.is_infinite() || y == 0.0 || x.is_nan() || y.is_nan() {
-        return (f64::NAN, 0);
-    }
-    // SAFETY: a pure C library function (exact).
-    let r = unsafe { c::remainder(x, y) };
-    // 6.15.2: quo holds the lower seven bits of the integral quotient, with the sign of x/y.
-    // |x| reduced modulo 128 |y| (exact: fmod is) keeps the quotient's low seven bits; the
-    // quotient of the reduced value then fits easily in a double.
-    let (ax, ay) = (x.abs(), y.abs());
-    let m = 128.0 * ay;
-    let xm = if m.is_finite() { ax % m } else { ax };
-    // SAFETY: as above.
-    let rm = unsafe { c::remainder(xm, ay) };
-    // (xm - rm) / ay is the integral quotient; halved first where xm - rm would overflow
-    // (remquo(DBL_MAX, 1e308): the quotient 2 rounds up past DBL_MAX).
-    let q = if (xm - rm).is_finite() {
-        (xm - rm) / ay
-    } else {
-        (xm * 0.5 - rm * 0.5) / ay * 2.0
-    };
-    let k = q.round() as i64 % 128;
-    let k = k as i32;
-    (r, if (x < 0.0) != (y < 0.0) { -k } else { k })
 }
 
 /// frexp from the bits: a mantissa in [1/2, 1) and the exponent.

@@ -26,6 +26,9 @@ pub trait Scalar: Copy + Default + LowerExp + PartialEq + 'static {
     fn wide(self) -> f64;
     /// The error of `self` against the reference `want`, in ulps of the type.
     fn ulp_error(self, want: f64) -> f64;
+    /// The next value of the type toward +inf, and toward -inf.
+    fn next_up(self) -> Self;
+    fn next_down(self) -> Self;
 }
 
 impl Scalar for f32 {
@@ -45,6 +48,12 @@ impl Scalar for f32 {
     fn ulp_error(self, want: f64) -> f64 {
         super::ulp_error(self, want)
     }
+    fn next_up(self) -> f32 {
+        super::next_up(self)
+    }
+    fn next_down(self) -> f32 {
+        super::next_down(self)
+    }
 }
 
 impl Scalar for f64 {
@@ -63,6 +72,12 @@ impl Scalar for f64 {
     }
     fn ulp_error(self, want: f64) -> f64 {
         super::ulp_error_f64(self, want)
+    }
+    fn next_up(self) -> f64 {
+        super::next_up_f64(self)
+    }
+    fn next_down(self) -> f64 {
+        super::next_down_f64(self)
     }
 }
 
@@ -712,4 +727,193 @@ pub fn check_pointer_results<T: Scalar>(x: &[T], y: &[T]) {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+// --- References both precisions use, in double ------------------------------------------------
+
+mod libm {
+    use std::ffi::c_int;
+    extern "C" {
+        pub fn lgamma_r(x: f64, sign: *mut c_int) -> f64;
+        pub fn remainder(x: f64, y: f64) -> f64;
+    }
+}
+
+/// x - 2 round(x / 2), exact: the argument of a period-2 function reduced to [-1, 1].
+pub fn reduce2(x: f64) -> f64 {
+    x - 2.0 * (x / 2.0).round()
+}
+
+/// sin(pi x): 7.5.1's prescribed values, else `sin_pi(r)` of x reduced exactly to r in
+/// (-1, 1) (r neither 0 nor ±1).
+pub fn sinpi(x: f64, sin_pi: fn(f64) -> f64) -> f64 {
+    if !x.is_finite() {
+        return f64::NAN;
+    }
+    let r = reduce2(x);
+    if r == 0.0 || r.abs() == 1.0 {
+        // 7.5.1: sinpi(+n) = +0, sinpi(-n) = -0, sinpi(±0) = ±0.
+        return 0.0f64.copysign(x);
+    }
+    sin_pi(r)
+}
+
+/// cos(pi x): 7.5.1's prescribed values, else `cos_pi(r)` of |x| reduced exactly to r in
+/// [0, 1] (r not 1/2).
+pub fn cospi(x: f64, cos_pi: fn(f64) -> f64) -> f64 {
+    if !x.is_finite() {
+        return f64::NAN;
+    }
+    let r = reduce2(x).abs();
+    if r == 0.5 {
+        // 7.5.1: cospi(n + 0.5) is +0.
+        return 0.0;
+    }
+    cos_pi(r)
+}
+
+/// tan(pi x): 7.5.1's prescribed values, else `tan_pi(r)` of x less the nearest integer, r in
+/// (-1/2, 1/2) (r not 0).
+pub fn tanpi(x: f64, tan_pi: fn(f64) -> f64) -> f64 {
+    if !x.is_finite() {
+        return f64::NAN;
+    }
+    let n = x.round();
+    let r = x - n;
+    let odd = (n / 2.0).fract() != 0.0;
+    if r == 0.0 {
+        // 7.5.1: copysign(0, n) for even n, copysign(0, -n) for odd n.
+        return 0.0f64.copysign(if odd { -x } else { x });
+    }
+    if r.abs() == 0.5 {
+        // 7.5.1: tanpi(n + 0.5) is +inf for even n, -inf for odd n (n = floor(x)).
+        let fodd = (x.floor() / 2.0).fract() != 0.0;
+        return if fodd {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+    }
+    tan_pi(r)
+}
+
+/// powr from 7.5.1's list; otherwise pow.
+pub fn powr(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() || x < 0.0 {
+        return f64::NAN;
+    }
+    if ((x == 0.0 || x.is_infinite()) && y == 0.0) || (x == 1.0 && y.is_infinite()) {
+        return f64::NAN;
+    }
+    if x == 0.0 && y < 0.0 {
+        // 7.5.1: powr(±0, y) is +inf for finite y < 0; powr(±0, -inf) is +inf.
+        return f64::INFINITY;
+    }
+    if x == 0.0 {
+        // 7.5.1: powr(±0, y) is ±0 for y > 0 ("the sign shall be preserved").
+        return x;
+    }
+    x.powf(y)
+}
+
+/// The n-th root where 7.5.1 prescribes it (n = 0, even roots of negatives, NaN, zeros) or it
+/// is exact (infinities); None elsewhere.
+pub fn rootn_prescribed(x: f64, n: i32) -> Option<f64> {
+    if n == 0 || (x < 0.0 && n % 2 == 0) || x.is_nan() {
+        return Some(f64::NAN);
+    }
+    if x == 0.0 {
+        return Some(if n < 0 {
+            if n % 2 != 0 {
+                f64::INFINITY.copysign(x)
+            } else {
+                f64::INFINITY
+            }
+        } else {
+            // 7.5.1: rootn(±0, n) is ±0 for even and odd n > 0.
+            x
+        });
+    }
+    if x.is_infinite() {
+        return Some(if n < 0 { 0.0f64.copysign(x) } else { x });
+    }
+    None
+}
+
+/// The operand of larger magnitude; fmax of equal magnitudes.
+pub fn maxmag(a: f64, b: f64) -> f64 {
+    if a.abs() > b.abs() {
+        a
+    } else if b.abs() > a.abs() {
+        b
+    } else {
+        a.max(b)
+    }
+}
+
+/// The operand of smaller magnitude; fmin of equal magnitudes.
+pub fn minmag(a: f64, b: f64) -> f64 {
+    if a.abs() < b.abs() {
+        a
+    } else if b.abs() < a.abs() {
+        b
+    } else {
+        a.min(b)
+    }
+}
+
+/// The next value of the type after x toward y.
+pub fn nextafter<T: Scalar>(x: T, y: T) -> f64 {
+    let (a, b) = (x.wide(), y.wide());
+    if a.is_nan() || b.is_nan() {
+        return f64::NAN;
+    }
+    if a == b {
+        return b;
+    }
+    if b > a {
+        x.next_up().wide()
+    } else {
+        x.next_down().wide()
+    }
+}
+
+/// lgamma and its sign, from the host's C library.
+pub fn lgamma_r(x: f64) -> (f64, i32) {
+    let mut s = 0;
+    // SAFETY: a C library function writing one int.
+    let r = unsafe { libm::lgamma_r(x, &mut s) };
+    // 7.5.1: lgamma_r "returns 0 in signp if x is zero or a negative integer".
+    if x == 0.0 || (x < 0.0 && x.fract() == 0.0) {
+        s = 0;
+    }
+    (r, s)
+}
+
+/// remquo: the remainder (exact, the host's) and the quotient's low seven bits with its sign.
+pub fn remquo(x: f64, y: f64) -> (f64, i32) {
+    // 7.5.1: a NaN and 0 in quo for x infinite, y zero, or a NaN argument.
+    if x.is_infinite() || y == 0.0 || x.is_nan() || y.is_nan() {
+        return (f64::NAN, 0);
+    }
+    // SAFETY: a pure C library function (exact).
+    let r = unsafe { libm::remainder(x, y) };
+    // 6.15.2: quo holds the lower seven bits of the integral quotient, with the sign of x/y.
+    // |x| reduced modulo 128 |y| (exact: fmod is) keeps the quotient's low seven bits; the
+    // quotient of the reduced value then fits easily in a double.
+    let (ax, ay) = (x.abs(), y.abs());
+    let m = 128.0 * ay;
+    let xm = if m.is_finite() { ax % m } else { ax };
+    // SAFETY: as above.
+    let rm = unsafe { libm::remainder(xm, ay) };
+    // (xm - rm) / ay is the integral quotient; halved first where xm - rm would overflow
+    // (remquo(DBL_MAX, 1e308): the quotient 2 rounds up past DBL_MAX).
+    let q = if (xm - rm).is_finite() {
+        (xm - rm) / ay
+    } else {
+        (xm * 0.5 - rm * 0.5) / ay * 2.0
+    };
+    let k = q.round() as i64 % 128;
+    let k = k as i32;
+    (r, if (x < 0.0) != (y < 0.0) { -k } else { k })
 }
