@@ -73,36 +73,10 @@ fn int_to_float(v: i128, mode: Mode) -> f32 {
 /// The conversion of `v` to `dst`, or None where the spec leaves it undefined.
 fn convert(v: Val, dst: Ty, sat: bool, mode: Mode) -> Option<Val> {
     match (v, dst.float) {
-        (Val::I(i), false) => Some(Val::I(if sat {
-            // 6.4.3.3: out-of-range values clamp to the nearest representable value.
-            i.clamp(dst.min(), dst.max())
-        } else {
-            dst.wrap(i)
-        })),
+        (Val::I(i), false) => Some(Val::I(dst.convert_int(i, sat))),
         (Val::I(i), true) => Some(Val::F(int_to_float(i, mode))),
         (Val::F(f), true) => Some(Val::F(f)),
-        (Val::F(f), false) => {
-            if f.is_nan() {
-                // 6.4.3.3: NaN converts to 0 with saturation; undefined without.
-                return sat.then_some(Val::I(0));
-            }
-            let x = f64::from(f);
-            // 6.4.3.2: to an integer type the default is round toward zero.
-            let r = match mode {
-                Mode::Default | Mode::Rtz => x.trunc(),
-                Mode::Rte => x.round_ties_even(),
-                Mode::Rtp => x.ceil(),
-                Mode::Rtn => x.floor(),
-            };
-            let i = r as i128;
-            if sat {
-                Some(Val::I(i.clamp(dst.min(), dst.max())))
-            } else if f.is_infinite() || i < dst.min() || i > dst.max() {
-                None
-            } else {
-                Some(Val::I(i))
-            }
-        }
+        (Val::F(f), false) => dst.convert_float(f64::from(f), sat, mode).map(Val::I),
     }
 }
 

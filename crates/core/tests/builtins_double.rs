@@ -712,35 +712,11 @@ fn int_to_float(v: i128, mode: Mode, to: Ty) -> f64 {
 /// The conversion of `v` to `dst`, or None where the spec leaves it undefined.
 fn convert(v: Val, dst: Ty, sat: bool, mode: Mode) -> Option<Val> {
     match (v, dst.float) {
-        (Val::I(i), false) => Some(Val::I(if sat {
-            i.clamp(dst.min(), dst.max())
-        } else {
-            dst.wrap(i)
-        })),
+        (Val::I(i), false) => Some(Val::I(dst.convert_int(i, sat))),
         (Val::I(i), true) => Some(Val::F(int_to_float(i, mode, dst))),
         (Val::F(f), true) if dst.bits == 32 => Some(Val::F(double_to_float(f, mode))),
         (Val::F(f), true) => Some(Val::F(f)),
-        (Val::F(x), false) => {
-            if x.is_nan() {
-                // 6.4.3.3: NaN converts to 0 with saturation; undefined without.
-                return sat.then_some(Val::I(0));
-            }
-            // 6.4.3.2: to an integer type the default is round toward zero.
-            let r = match mode {
-                Mode::Default | Mode::Rtz => x.trunc(),
-                Mode::Rte => x.round_ties_even(),
-                Mode::Rtp => x.ceil(),
-                Mode::Rtn => x.floor(),
-            };
-            let i = r as i128;
-            if sat {
-                Some(Val::I(i.clamp(dst.min(), dst.max())))
-            } else if x.is_infinite() || i < dst.min() || i > dst.max() {
-                None
-            } else {
-                Some(Val::I(i))
-            }
-        }
+        (Val::F(x), false) => dst.convert_float(x, sat, mode).map(Val::I),
     }
 }
 

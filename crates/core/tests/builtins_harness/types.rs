@@ -94,6 +94,42 @@ impl Ty {
     }
 }
 
+impl Ty {
+    /// An integer converted to this integer type: clamped with `_sat`, else wrapped.
+    pub fn convert_int(self, i: i128, sat: bool) -> i128 {
+        if sat {
+            // 6.4.3.3: out-of-range values clamp to the nearest representable value.
+            i.clamp(self.min(), self.max())
+        } else {
+            self.wrap(i)
+        }
+    }
+
+    /// A float or double `x` converted to this integer type in `mode`, or None where the
+    /// spec leaves it undefined.
+    pub fn convert_float(self, x: f64, sat: bool, mode: Mode) -> Option<i128> {
+        if x.is_nan() {
+            // 6.4.3.3: NaN converts to 0 with saturation; undefined without.
+            return sat.then_some(0);
+        }
+        // 6.4.3.2: to an integer type the default is round toward zero.
+        let r = match mode {
+            Mode::Default | Mode::Rtz => x.trunc(),
+            Mode::Rte => x.round_ties_even(),
+            Mode::Rtp => x.ceil(),
+            Mode::Rtn => x.floor(),
+        };
+        let i = r as i128;
+        if sat {
+            Some(i.clamp(self.min(), self.max()))
+        } else if x.is_infinite() || i < self.min() || i > self.max() {
+            None
+        } else {
+            Some(i)
+        }
+    }
+}
+
 /// A rounding mode of an explicit conversion (6.4.3.2).
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Mode {
