@@ -15,8 +15,9 @@
 mod builtins_harness;
 
 use builtins_harness::math::{
-    self, lgamma_r, maxmag, minmag, nextafter, powr, relaxed, remquo, want, with_options,
-    with_second, zeros_either, Args, Case, Prescribed, Sweep, Want,
+    self, lgamma_r, lgamma_r_case, maxmag, minmag, modf_case, nextafter, powr, relaxed,
+    remquo_case, sincos_case, want, with_options, with_second, zeros_either, Args, Case,
+    Prescribed, Sweep, Want,
 };
 use builtins_harness::{special_f32, Rng};
 
@@ -252,20 +253,7 @@ fn cases() -> Vec<Case<f32>> {
             "float",
             0.0,
         ),
-        with_second(
-            case("modf", "modf($a, &t)", Args::X, 0.0, |a, _, _, _| {
-                // 7.5.2: *iptr = trunc(x); copysign(isinf(x) ? 0 : x - *iptr, x).
-                let x = f(a);
-                let t = x.trunc();
-                Want {
-                    value: (if x.is_infinite() { 0.0 } else { x - t }).copysign(x),
-                    second: Some(t),
-                    alt: None,
-                }
-            }),
-            "float",
-            0.0,
-        ),
+        modf_case(),
         with_second(
             case("frexp", "frexp($a, &t)", Args::X, 0.0, |a, _, _, _| {
                 let x = f(a);
@@ -296,53 +284,9 @@ fn cases() -> Vec<Case<f32>> {
             "int",
             0.0,
         ),
-        with_second(
-            case("sincos", "sincos($a, &t)", Args::X, 4.0, |a, _, _, _| {
-                Want {
-                    value: f(a).sin(),
-                    second: Some(f(a).cos()),
-                    alt: None,
-                }
-            }),
-            "float",
-            4.0,
-        ),
-        with_second(
-            case(
-                "remquo",
-                "remquo($a, $b, &t)",
-                Args::Xy,
-                0.0,
-                |a, b, _, _| {
-                    let (r, q) = remquo(f(a), f(b));
-                    Want {
-                        value: r,
-                        second: Some(f64::from(q)),
-                        alt: None,
-                    }
-                },
-            ),
-            "int",
-            0.0,
-        ),
-        with_second(
-            case(
-                "lgamma_r",
-                "lgamma_r($a, &t)",
-                Args::X,
-                f64::INFINITY,
-                |a, _, _, _| {
-                    let (r, s) = lgamma_r(f(a));
-                    Want {
-                        value: r,
-                        second: Some(f64::from(s)),
-                        alt: None,
-                    }
-                },
-            ),
-            "int",
-            0.0,
-        ),
+        sincos_case(0.0),
+        remquo_case(),
+        lgamma_r_case(0.0),
         // The half_ forms: 8192 ulps (7.4, table 65); sin, cos and tan on [-2^16, 2^16].
         relaxed(unary!("half_cos", 8192.0, |x| x.cos()), h16),
         relaxed(unary!("half_sin", 8192.0, |x| x.sin()), h16),

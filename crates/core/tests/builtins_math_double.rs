@@ -31,8 +31,8 @@
 mod builtins_harness;
 
 use builtins_harness::math::{
-    self, case, lgamma_r, maxmag, minmag, nextafter, powr, remquo, want, with_second, zeros_either,
-    Args, Case, Prescribed, Sweep, Want,
+    self, case, lgamma_r, lgamma_r_case, maxmag, minmag, modf_case, nextafter, powr, remquo,
+    remquo_case, sincos_case, want, with_second, zeros_either, Args, Case, Prescribed, Sweep, Want,
 };
 use builtins_harness::{
     next_down_f64 as next_down, next_up_f64 as next_up, pow2, ulp_f64 as ulp, Rng,
@@ -519,19 +519,7 @@ fn cases() -> Vec<Case<f64>> {
             "double",
             0.0,
         ),
-        with_second(
-            case("modf", "modf($a, &t)", Args::X, 0.0, 0.0, |x, _, _, _| {
-                // 7.5.2: *iptr = trunc(x); copysign(isinf(x) ? 0 : x - *iptr, x).
-                let t = x.trunc();
-                Want {
-                    value: (if x.is_infinite() { 0.0 } else { x - t }).copysign(x),
-                    second: Some(t),
-                    alt: None,
-                }
-            }),
-            "double",
-            0.0,
-        ),
+        modf_case(),
         with_second(
             case("frexp", "frexp($a, &t)", Args::X, 0.0, 0.0, |x, _, _, _| {
                 let (m, e) = frexp(x);
@@ -544,60 +532,9 @@ fn cases() -> Vec<Case<f64>> {
             "int",
             0.0,
         ),
-        with_second(
-            case(
-                "sincos",
-                "sincos($a, &t)",
-                Args::X,
-                4.0,
-                GLIBC1,
-                |x, _, _, _| Want {
-                    value: x.sin(),
-                    second: Some(x.cos()),
-                    alt: None,
-                },
-            ),
-            "double",
-            4.0 - GLIBC1,
-        ),
-        with_second(
-            case(
-                "remquo",
-                "remquo($a, $b, &t)",
-                Args::Xy,
-                0.0,
-                0.0,
-                |a, b, _, _| {
-                    let (r, q) = remquo(a, b);
-                    Want {
-                        value: r,
-                        second: Some(f64::from(q)),
-                        alt: None,
-                    }
-                },
-            ),
-            "int",
-            0.0,
-        ),
-        with_second(
-            case(
-                "lgamma_r",
-                "lgamma_r($a, &t)",
-                Args::X,
-                f64::INFINITY,
-                4.0,
-                |a, _, _, _| {
-                    let (r, s) = lgamma_r(a);
-                    Want {
-                        value: r,
-                        second: Some(f64::from(s)),
-                        alt: None,
-                    }
-                },
-            ),
-            "int",
-            0.0,
-        ),
+        sincos_case(GLIBC1),
+        remquo_case(),
+        lgamma_r_case(4.0),
     ]
 }
 

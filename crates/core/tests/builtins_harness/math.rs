@@ -917,3 +917,84 @@ pub fn remquo(x: f64, y: f64) -> (f64, i32) {
     let k = k as i32;
     (r, if (x < 0.0) != (y < 0.0) { -k } else { k })
 }
+
+// --- Cases both precisions check the same way ---------------------------------------------
+
+/// modf($a, &t): exact (7.5.2: *iptr = trunc(x); copysign(isinf(x) ? 0 : x - *iptr, x)).
+pub fn modf_case<T: Scalar>() -> Case<T> {
+    let c = case(
+        "modf",
+        "modf($a, &t)",
+        Args::X,
+        0.0,
+        0.0,
+        |a: T, _, _, _| {
+            let x = a.wide();
+            let t = x.trunc();
+            Want {
+                value: (if x.is_infinite() { 0.0 } else { x - t }).copysign(x),
+                second: Some(t),
+                alt: None,
+            }
+        },
+    );
+    with_second(c, T::NAME, 0.0)
+}
+
+/// sincos($a, &t): sin and cos within 4 ulps (table 65, table 68), the host's references
+/// within `ref_ulps`.
+pub fn sincos_case<T: Scalar>(ref_ulps: f64) -> Case<T> {
+    let c = case(
+        "sincos",
+        "sincos($a, &t)",
+        Args::X,
+        4.0,
+        ref_ulps,
+        |a: T, _, _, _| Want {
+            value: a.wide().sin(),
+            second: Some(a.wide().cos()),
+            alt: None,
+        },
+    );
+    with_second(c, T::NAME, 4.0 - ref_ulps)
+}
+
+/// remquo($a, $b, &t): exact, and the quotient's low seven bits exact.
+pub fn remquo_case<T: Scalar>() -> Case<T> {
+    let c = case(
+        "remquo",
+        "remquo($a, $b, &t)",
+        Args::Xy,
+        0.0,
+        0.0,
+        |a: T, b: T, _, _| {
+            let (r, q) = remquo(a.wide(), b.wide());
+            Want {
+                value: r,
+                second: Some(f64::from(q)),
+                alt: None,
+            }
+        },
+    );
+    with_second(c, "int", 0.0)
+}
+
+/// lgamma_r($a, &t): no bound on the value (7.4), only its prescribed values; the sign exact.
+pub fn lgamma_r_case<T: Scalar>(ref_ulps: f64) -> Case<T> {
+    let c = case(
+        "lgamma_r",
+        "lgamma_r($a, &t)",
+        Args::X,
+        f64::INFINITY,
+        ref_ulps,
+        |a: T, _, _, _| {
+            let (r, s) = lgamma_r(a.wide());
+            Want {
+                value: r,
+                second: Some(f64::from(s)),
+                alt: None,
+            }
+        },
+    );
+    with_second(c, "int", 0.0)
+}
