@@ -16,8 +16,8 @@ mod builtins_harness;
 
 use builtins_harness::math::{
     self, lgamma_r, lgamma_r_case, maxmag, minmag, modf_case, nextafter, powr, relaxed,
-    remquo_case, sincos_case, want, with_options, with_second, zeros_either, Args, Case,
-    Prescribed, Sweep, Want,
+    remquo_case, sincos_case, want, with_options, with_second, zeros_either, Args, Case, Sweep,
+    Want,
 };
 use builtins_harness::{special_f32, Rng};
 
@@ -409,26 +409,19 @@ fn math_builtins_meet_their_ulp_bounds() {
 fn prescribed_special_values_are_exact() {
     const INF: f32 = f32::INFINITY;
     const NAN: f32 = f32::NAN;
-    let mut cases: Vec<Prescribed<f32>> = Vec::new();
-    let mut one = |e: &'static str, a: f32, b: f32, n: i32, want: f32| {
-        cases.push((math::one_result(e), a, b, n, want, 0.0));
-    };
-    math::prescribed_common(&mut one);
-    // The half_ forms keep the edge cases (7.5.1).
-    one("half_exp(a[0])", -INF, 0.0, 0, 0.0);
-    one("half_log(a[0])", 0.0, 0.0, 0, -INF);
-    one("half_sqrt(a[0])", -0.0, 0.0, 0, -0.0);
-    one("half_recip(a[0])", -0.0, 0.0, 0, -INF);
-    one("half_rsqrt(a[0])", 0.0, 0.0, 0, INF);
-    one("half_sin(a[0])", -0.0, 0.0, 0, -0.0);
-    one("half_powr(a[0], b[0])", -1.0, 2.0, 0, NAN);
-    // 6.15.2: nan(nancode) "returns a quiet NaN".
-    one("nan((uint)n[0])", 0.0, 0.0, 0, NAN);
-    one("nan((uint)n[0])", 0.0, 0.0, 12345, NAN);
-    math::prescribed_pairs(&mut |e, t, a, b, w0, w1| {
-        cases.push((math::two_results::<f32>(e, t), a, b, 0, w0, w1));
+    math::check_all_prescribed::<f32>(|one| {
+        // The half_ forms keep the edge cases (7.5.1).
+        one("half_exp(a[0])", -INF, 0.0, 0, 0.0);
+        one("half_log(a[0])", 0.0, 0.0, 0, -INF);
+        one("half_sqrt(a[0])", -0.0, 0.0, 0, -0.0);
+        one("half_recip(a[0])", -0.0, 0.0, 0, -INF);
+        one("half_rsqrt(a[0])", 0.0, 0.0, 0, INF);
+        one("half_sin(a[0])", -0.0, 0.0, 0, -0.0);
+        one("half_powr(a[0], b[0])", -1.0, 2.0, 0, NAN);
+        // 6.15.2: nan(nancode) "returns a quiet NaN".
+        one("nan((uint)n[0])", 0.0, 0.0, 0, NAN);
+        one("nan((uint)n[0])", 0.0, 0.0, 12345, NAN);
     });
-    math::check_prescribed(&cases);
 }
 
 #[test]

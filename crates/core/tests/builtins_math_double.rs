@@ -32,7 +32,7 @@ mod builtins_harness;
 
 use builtins_harness::math::{
     self, case, lgamma_r, lgamma_r_case, maxmag, minmag, modf_case, nextafter, powr, remquo,
-    remquo_case, sincos_case, want, with_second, zeros_either, Args, Case, Prescribed, Sweep, Want,
+    remquo_case, sincos_case, want, with_second, zeros_either, Args, Case, Sweep, Want,
 };
 use builtins_harness::{
     next_down_f64 as next_down, next_up_f64 as next_up, pow2, ulp_f64 as ulp, Rng,
@@ -641,40 +641,33 @@ fn references_are_what_they_claim() {
 fn prescribed_special_values_are_exact_for_double() {
     const INF: f64 = f64::INFINITY;
     const NAN: f64 = f64::NAN;
-    let mut cases: Vec<Prescribed<f64>> = Vec::new();
-    let mut one = |e: &'static str, a: f64, b: f64, n: i32, want: f64| {
-        cases.push((math::one_result(e), a, b, n, want, 0.0));
-    };
-    math::prescribed_common(&mut one);
-    // 6.15.2: nan(nancode) "returns a quiet NaN".
-    one("nan((ulong)n[0])", 0.0, 0.0, 0, NAN);
-    one("nan((ulong)n[0])", 0.0, 0.0, 12345, NAN);
-    // C99 F.9: values the host's references meet too, checked exactly here.
-    one("exp(a[0])", -INF, 0.0, 0, 0.0);
-    one("log(a[0])", -0.0, 0.0, 0, -INF);
-    one("sqrt(a[0])", -0.0, 0.0, 0, -0.0);
-    one("rsqrt(a[0])", 0.0, 0.0, 0, INF);
-    one("sin(a[0])", -0.0, 0.0, 0, -0.0);
-    one("tan(a[0])", -0.0, 0.0, 0, -0.0);
-    one("cbrt(a[0])", -0.0, 0.0, 0, -0.0);
-    one("expm1(a[0])", -0.0, 0.0, 0, -0.0);
-    one("log1p(a[0])", -1.0, 0.0, 0, -INF);
-    one("tgamma(a[0])", -0.0, 0.0, 0, -INF);
-    one("tgamma(a[0])", -2.0, 0.0, 0, NAN);
-    one("hypot(a[0], b[0])", INF, NAN, 0, INF);
-    one("pow(a[0], b[0])", -1.0, INF, 0, 1.0);
-    one("pow(a[0], b[0])", NAN, 0.0, 0, 1.0);
-    one("atan2(a[0], b[0])", -0.0, -0.0, 0, -std::f64::consts::PI);
-    one("fmod(a[0], b[0])", -0.0, 3.0, 0, -0.0);
-    one("remainder(a[0], b[0])", 5.0, 2.0, 0, 1.0);
-    one("ldexp(a[0], n[0])", 1.0, 0.0, -1074, f64::from_bits(1));
-    one("ldexp(a[0], n[0])", 1.0, 0.0, 1024, INF);
-    one("logb(a[0])", 0.0, 0.0, 0, -INF);
-    one("nextafter(a[0], b[0])", f64::MAX, INF, 0, INF);
-    math::prescribed_pairs(&mut |e, t, a, b, w0, w1| {
-        cases.push((math::two_results::<f64>(e, t), a, b, 0, w0, w1));
+    math::check_all_prescribed::<f64>(|one| {
+        // 6.15.2: nan(nancode) "returns a quiet NaN".
+        one("nan((ulong)n[0])", 0.0, 0.0, 0, NAN);
+        one("nan((ulong)n[0])", 0.0, 0.0, 12345, NAN);
+        // C99 F.9: values the host's references meet too, checked exactly here.
+        one("exp(a[0])", -INF, 0.0, 0, 0.0);
+        one("log(a[0])", -0.0, 0.0, 0, -INF);
+        one("sqrt(a[0])", -0.0, 0.0, 0, -0.0);
+        one("rsqrt(a[0])", 0.0, 0.0, 0, INF);
+        one("sin(a[0])", -0.0, 0.0, 0, -0.0);
+        one("tan(a[0])", -0.0, 0.0, 0, -0.0);
+        one("cbrt(a[0])", -0.0, 0.0, 0, -0.0);
+        one("expm1(a[0])", -0.0, 0.0, 0, -0.0);
+        one("log1p(a[0])", -1.0, 0.0, 0, -INF);
+        one("tgamma(a[0])", -0.0, 0.0, 0, -INF);
+        one("tgamma(a[0])", -2.0, 0.0, 0, NAN);
+        one("hypot(a[0], b[0])", INF, NAN, 0, INF);
+        one("pow(a[0], b[0])", -1.0, INF, 0, 1.0);
+        one("pow(a[0], b[0])", NAN, 0.0, 0, 1.0);
+        one("atan2(a[0], b[0])", -0.0, -0.0, 0, -std::f64::consts::PI);
+        one("fmod(a[0], b[0])", -0.0, 3.0, 0, -0.0);
+        one("remainder(a[0], b[0])", 5.0, 2.0, 0, 1.0);
+        one("ldexp(a[0], n[0])", 1.0, 0.0, -1074, f64::from_bits(1));
+        one("ldexp(a[0], n[0])", 1.0, 0.0, 1024, INF);
+        one("logb(a[0])", 0.0, 0.0, 0, -INF);
+        one("nextafter(a[0], b[0])", f64::MAX, INF, 0, INF);
     });
-    math::check_prescribed(&cases);
 }
 
 #[test]

@@ -585,6 +585,23 @@ pub fn prescribed_pairs<T: Scalar>(pair: &mut dyn FnMut(&'static str, &'static s
     pair("remquo(a[0], b[0], &t)", "int", t(1.0), nan, nan, t(0.0));
 }
 
+/// Checks the values both precisions share (`prescribed_common`), then those `own` gives to
+/// its `one(expression, a, b, n, want)`, then the second results (`prescribed_pairs`).
+pub fn check_all_prescribed<T: Scalar>(
+    own: impl FnOnce(&mut dyn FnMut(&'static str, T, T, i32, T)),
+) {
+    let mut cases: Vec<Prescribed<T>> = Vec::new();
+    let mut one = |e: &'static str, a: T, b: T, n: i32, want: T| {
+        cases.push((one_result(e), a, b, n, want, T::default()));
+    };
+    prescribed_common(&mut one);
+    own(&mut one);
+    prescribed_pairs(&mut |e, t, a, b, w0, w1| {
+        cases.push((two_results::<T>(e, t), a, b, 0, w0, w1));
+    });
+    check_prescribed(&cases);
+}
+
 /// The same value, bit for bit; NaN matches any NaN.
 fn same_bits<T: Scalar>(got: T, want: T) -> bool {
     if want.wide().is_nan() {
