@@ -15,9 +15,9 @@
 mod builtins_harness;
 
 use builtins_harness::math::{
-    self, lgamma_r, lgamma_r_case, maxmag, minmag, modf_case, nextafter, powr, relaxed,
-    remquo_case, sincos_case, want, with_options, with_second, zeros_either, Args, Case, Sweep,
-    Want,
+    self, fract_case, lgamma_r, lgamma_r_case, maxmag, minmag, modf_case, nextafter, powr, relaxed,
+    remquo_case, sincos_case, sweep_ints, want, with_options, with_second, zeros_either, Args,
+    Case, Sweep, Want,
 };
 use builtins_harness::{special_f32, Rng};
 
@@ -232,27 +232,7 @@ fn cases() -> Vec<Case<f32>> {
             second: None,
             alt: Some(f(((a * b) + c) as f64 as f32)),
         }),
-        with_second(
-            case("fract", "fract($a, &t)", Args::X, CR, |a, _, _, _| {
-                let x = f(a);
-                let fl = x.floor();
-                Want {
-                    value: if x.is_nan() {
-                        x
-                    } else if x.is_infinite() || x == 0.0 {
-                        // 7.5.1: fract(±0) is ±0, fract(±inf) is ±0.
-                        0.0f64.copysign(x)
-                    } else {
-                        // 6.15.2: fmin(x - floor(x), 0x1.fffffep-1f).
-                        (x - fl).min(f64::from(f32::from_bits(0x3f7f_ffff)))
-                    },
-                    second: Some(fl),
-                    alt: None,
-                }
-            }),
-            "float",
-            0.0,
-        ),
+        fract_case(CR),
         modf_case(),
         with_second(
             case("frexp", "frexp($a, &t)", Args::X, 0.0, |a, _, _, _| {
@@ -351,27 +331,7 @@ fn cases() -> Vec<Case<f32>> {
 fn sweep() -> Sweep<f32> {
     Sweep {
         special: special_f32(),
-        ints: &[
-            0,
-            1,
-            -1,
-            2,
-            -2,
-            3,
-            -3,
-            4,
-            5,
-            -7,
-            10,
-            24,
-            -31,
-            127,
-            -128,
-            149,
-            300,
-            i32::MAX,
-            i32::MIN,
-        ],
+        ints: sweep_ints(&[24, -31, 127, -128, 149, 300]),
         pairs: |_, _| true,
         random: 12_288,
         draw: |rng, i| {

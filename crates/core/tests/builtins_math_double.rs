@@ -31,8 +31,9 @@
 mod builtins_harness;
 
 use builtins_harness::math::{
-    self, case, lgamma_r, lgamma_r_case, maxmag, minmag, modf_case, nextafter, powr, remquo,
-    remquo_case, sincos_case, want, with_second, zeros_either, Args, Case, Sweep, Want,
+    self, case, fract_case, lgamma_r, lgamma_r_case, maxmag, minmag, modf_case, nextafter, powr,
+    remquo, remquo_case, sincos_case, sweep_ints, want, with_second, zeros_either, Args, Case,
+    Sweep, Want,
 };
 use builtins_harness::{
     next_down_f64 as next_down, next_up_f64 as next_up, pow2, ulp_f64 as ulp, Rng,
@@ -499,26 +500,7 @@ fn cases() -> Vec<Case<f64>> {
                 alt: Some(a * b + c),
             },
         ),
-        with_second(
-            case("fract", "fract($a, &t)", Args::X, CR, 0.0, |x, _, _, _| {
-                let fl = x.floor();
-                Want {
-                    value: if x.is_nan() {
-                        x
-                    } else if x.is_infinite() || x == 0.0 {
-                        // 7.5.1: fract(±0) is ±0, fract(±inf) is ±0.
-                        0.0f64.copysign(x)
-                    } else {
-                        // 6.15.2: fmin(x - floor(x), 0x1.fffffffffffffp-1).
-                        (x - fl).min(f64::from_bits(0x3fef_ffff_ffff_ffff))
-                    },
-                    second: Some(fl),
-                    alt: None,
-                }
-            }),
-            "double",
-            0.0,
-        ),
+        fract_case(CR),
         modf_case(),
         with_second(
             case("frexp", "frexp($a, &t)", Args::X, 0.0, 0.0, |x, _, _, _| {
@@ -545,27 +527,7 @@ fn cases() -> Vec<Case<f64>> {
 fn sweep() -> Sweep<f64> {
     Sweep {
         special: special_f64(),
-        ints: &[
-            0,
-            1,
-            -1,
-            2,
-            -2,
-            3,
-            -3,
-            4,
-            5,
-            -7,
-            10,
-            53,
-            -64,
-            1023,
-            -1074,
-            1100,
-            -2100,
-            i32::MAX,
-            i32::MIN,
-        ],
+        ints: sweep_ints(&[53, -64, 1023, -1074, 1100, -2100]),
         pairs: |i, j| i < 16 || j < 16 || (i + j) % 3 == 0,
         random: 2_048,
         draw: random_f64,

@@ -189,7 +189,7 @@ pub struct Sweep<T> {
     /// The values every sweep includes (pairs of them for two and three operands).
     pub special: Vec<T>,
     /// The int operands every special value is paired with.
-    pub ints: &'static [i32],
+    pub ints: Vec<i32>,
     /// Which pairs (i, j) of special values two- and three-operand functions take.
     pub pairs: fn(usize, usize) -> bool,
     /// How many random values follow.
@@ -229,7 +229,7 @@ fn inputs<T: Scalar>(
         }
         Args::Xn => {
             for &a in sp {
-                for &k in sweep.ints {
+                for &k in &sweep.ints {
                     x.push(a);
                     n.push(k);
                 }
@@ -1014,4 +1014,43 @@ pub fn lgamma_r_case<T: Scalar>(ref_ulps: f64) -> Case<T> {
         },
     );
     with_second(c, "int", 0.0)
+}
+
+/// fract($a, &t): correctly rounded to the type (`bound` ulps, with the reference's own
+/// rounding), floor exact.
+pub fn fract_case<T: Scalar>(bound: f64) -> Case<T> {
+    let c = case(
+        "fract",
+        "fract($a, &t)",
+        Args::X,
+        bound,
+        0.0,
+        |a: T, _, _, _| {
+            let x = a.wide();
+            let fl = x.floor();
+            Want {
+                value: if x.is_nan() {
+                    x
+                } else if x.is_infinite() || x == 0.0 {
+                    // 7.5.1: fract(±0) is ±0, fract(±inf) is ±0.
+                    0.0f64.copysign(x)
+                } else {
+                    // 6.15.2: fmin(x - floor(x), the largest value below 1: 0x1.fffffep-1f for
+                    // float, 0x1.fffffffffffffp-1 for double).
+                    (x - fl).min(T::of(1.0).next_down().wide())
+                },
+                second: Some(fl),
+                alt: None,
+            }
+        },
+    );
+    with_second(c, T::NAME, 0.0)
+}
+
+/// The int operands every special value is paired with: small ones, `own`, and the extremes.
+pub fn sweep_ints(own: &[i32]) -> Vec<i32> {
+    let mut v = vec![0, 1, -1, 2, -2, 3, -3, 4, 5, -7, 10];
+    v.extend_from_slice(own);
+    v.extend([i32::MAX, i32::MIN]);
+    v
 }
