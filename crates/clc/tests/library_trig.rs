@@ -20,7 +20,7 @@ const INV_PI_LO: f64 = -1.9678676675182486e-17;
 
 /// sincos(x): (the value, what it stores through its pointer).
 fn call_sincos(x: f64) -> (f64, f64) {
-    let (s, c) = Lib::new().call_ptr("__cl_sincos_double_ptr_double", &[x.to_bits()], 8);
+    let (s, c) = Lib::bounded().call_ptr("__cl_sincos_double_ptr_double", &[x.to_bits()], 8);
     (f64::from_bits(s), f64::from_bits(c))
 }
 

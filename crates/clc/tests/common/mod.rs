@@ -17,10 +17,18 @@ pub struct Lib {
 }
 
 impl Lib {
+    /// An interpreter without a step limit (for long sweeps of calls).
     pub fn new() -> Lib {
         let mut interp = Interpreter::new(library());
         interp.fuel = u64::MAX;
         Lib { interp }
+    }
+
+    /// An interpreter with its default step limit: a call that runs away traps.
+    pub fn bounded() -> Lib {
+        Lib {
+            interp: Interpreter::new(library()),
+        }
     }
 
     /// Calls `name` with the given arguments; returns the result's bits.
@@ -57,20 +65,20 @@ impl Lib {
     }
 }
 
-/// Calls library function `name` with the given arguments, in an interpreter of its own;
-/// returns the result's bits.
+/// Calls library function `name` with the given arguments, in a bounded interpreter of its
+/// own; returns the result's bits.
 pub fn call(name: &str, args: &[Val]) -> u64 {
-    Lib::new().call_vals(name, args)
+    Lib::bounded().call_vals(name, args)
 }
 
-/// `name(x)` of doubles, in an interpreter of its own.
+/// `name(x)` of doubles, in a bounded interpreter of its own.
 pub fn call1(name: &str, x: f64) -> f64 {
-    f64::from_bits(Lib::new().call(name, &[x.to_bits()]))
+    f64::from_bits(Lib::bounded().call(name, &[x.to_bits()]))
 }
 
-/// `name(x, y)` of doubles, in an interpreter of its own.
+/// `name(x, y)` of doubles, in a bounded interpreter of its own.
 pub fn call2(name: &str, x: f64, y: f64) -> f64 {
-    f64::from_bits(Lib::new().call(name, &[x.to_bits(), y.to_bits()]))
+    f64::from_bits(Lib::bounded().call(name, &[x.to_bits(), y.to_bits()]))
 }
 
 /// A small deterministic generator (xorshift64*).
