@@ -12,98 +12,20 @@
 //! is raised to its power in double-double arithmetic and compared with x. The largest error
 //! of each function is printed; FERROCL_TEST_SCALE=n runs n times the inputs.
 
-use ferrocl_ir::interp::{Interpreter, Val};
-use ferrocl_ir::Module;
+mod common;
+
+use common::{call, call1, call2, exact, pow2, ulp, Rng};
+use ferrocl_ir::interp::Val;
 
 const INF: f64 = f64::INFINITY;
 const NAN: f64 = f64::NAN;
-
-fn lib() -> &'static Module {
-    ferrocl_clc::library::module().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// Calls library function `name` with the given arguments; returns the result's bits.
-fn call(name: &str, args: &[Val]) -> u64 {
-    let m = lib();
-    let f = m
-        .func_by_name(name)
-        .unwrap_or_else(|| panic!("the library defines no {name}"));
-    let mut it = Interpreter::new(m);
-    it.call(f, args)
-        .unwrap_or_else(|t| panic!("{name}: trap {t:?}"))
-        .unwrap_or_else(|| panic!("{name} returns nothing"))
-        .bits()
-}
 
 fn d(x: f64) -> Val {
     Val::scalar(x.to_bits())
 }
 
-fn call1(name: &str, x: f64) -> f64 {
-    f64::from_bits(call(name, &[d(x)]))
-}
-
-fn call2(name: &str, x: f64, y: f64) -> f64 {
-    f64::from_bits(call(name, &[d(x), d(y)]))
-}
-
 fn calln(name: &str, x: f64, n: i32) -> f64 {
     f64::from_bits(call(name, &[d(x), Val::i32(n)]))
-}
-
-/// The spacing of doubles at `w` (2^-1074 among the denormals).
-fn ulp(w: f64) -> f64 {
-    let e = if w == 0.0 {
-        -1022
-    } else {
-        (((w.to_bits() >> 52) & 0x7ff) as i32 - 1023).max(-1022)
-    };
-    pow2(e - 52)
-}
-
-/// 2^e for e in [-1074, 1023], exactly.
-fn pow2(e: i32) -> f64 {
-    if e >= -1022 {
-        f64::from_bits(((e + 1023) as u64) << 52)
-    } else {
-        f64::from_bits(1u64 << (e + 1074))
-    }
-}
-
-/// Seeded xorshift64*.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    /// Uniform in [a, b).
-    fn uniform(&mut self, a: f64, b: f64) -> f64 {
-        let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
-        a + (b - a) * u
-    }
-    /// A positive finite double with a uniformly random bit pattern (denormals included).
-    fn bits_positive(&mut self) -> f64 {
-        loop {
-            let x = f64::from_bits(self.next() >> 1);
-            if x.is_finite() {
-                return x;
-            }
-        }
-    }
-    /// A double of random sign whose binary exponent is uniform in [lo, hi).
-    fn log_uniform(&mut self, lo: i32, hi: i32) -> f64 {
-        let e = self.uniform(f64::from(lo), f64::from(hi));
-        let x = e.exp2();
-        if self.next() & 1 == 0 {
-            x
-        } else {
-            -x
-        }
-    }
 }
 
 /// Records the largest error of one function and its input.
@@ -475,16 +397,6 @@ fn r_atanh(x: f64) -> (Dd, i32) {
     let a = Dd::of(x.abs());
     let r = dd::log1p(a.scale(1).div(Dd::of(1.0).sub(a))).scale(-1);
     (r.mul(Dd::of(1f64.copysign(x))), 0)
-}
-
-/// Prescribed results, exactly (a NaN matches any NaN).
-fn exact(label: &str, got: f64, want: f64) {
-    let ok = if want.is_nan() {
-        got.is_nan()
-    } else {
-        got.to_bits() == want.to_bits()
-    };
-    assert!(ok, "{label}: got {got:e}, want {want:e}");
 }
 
 fn u(name: &str, x: f64, want: f64) {

@@ -14,71 +14,14 @@
 //! their prescribed values exactly, for double and float. The float functions' ulp bounds are
 //! checked through the CPU device by ferrocl-core's `builtins_math` test.
 
-use ferrocl_ir::interp::{Interpreter, Val};
-use ferrocl_ir::Module;
+mod common;
+
+use common::{pow2, Lib, Rng};
 
 mod c {
     extern "C" {
         pub fn remainder(x: f64, y: f64) -> f64;
         pub fn remainderf(x: f32, y: f32) -> f32;
-    }
-}
-
-fn lib() -> &'static Module {
-    ferrocl_clc::library::module().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// Runs a library function on raw argument bits; pointer results are read back from memory.
-struct Lib {
-    interp: Interpreter<'static>,
-}
-
-impl Lib {
-    fn new() -> Lib {
-        let mut interp = Interpreter::new(lib());
-        interp.fuel = u64::MAX;
-        Lib { interp }
-    }
-
-    fn call(&mut self, name: &str, args: &[u64]) -> u64 {
-        let f = lib()
-            .func_by_name(name)
-            .unwrap_or_else(|| panic!("the library has no @{name}"));
-        let vals: Vec<Val> = args.iter().map(|&a| Val::scalar(a)).collect();
-        let r = self
-            .interp
-            .call(f, &vals)
-            .unwrap_or_else(|t| panic!("@{name}{args:x?}: {t}"));
-        r.expect("a result").bits()
-    }
-
-    /// Calls `name(args..., p)` with `p` pointing at `bytes` bytes; returns the result and the
-    /// bytes written there.
-    fn call_ptr(&mut self, name: &str, args: &[u64], bytes: usize) -> (u64, u64) {
-        let p = self.interp.memory().alloc(vec![0xa5; bytes]);
-        let mut all = args.to_vec();
-        all.push(p);
-        let r = self.call(name, &all);
-        let mem = self.interp.memory();
-        let out = mem.read(p, bytes).expect("the result slot");
-        let mut b = [0u8; 8];
-        b[..bytes].copy_from_slice(out);
-        (r, u64::from_le_bytes(b))
     }
 }
 
@@ -229,17 +172,57 @@ fn inputs2_f32(seed: u64, n: usize) -> Vec<(f32, f32)> {
     v
 }
 
-/// Whether `got` is `want` bit for bit (any NaN for a NaN; either zero when `zeros_either`).
-fn same64(got: f64, want: f64, zeros_either: bool) -> bool {
-    (got.is_nan() && want.is_nan())
-        || got.to_bits() == want.to_bits()
-        || (zeros_either && got == 0.0 && want == 0.0)
+/// A floating type of the library's functions: double or float.
+trait Float: Copy + PartialOrd + std::fmt::LowerExp {
+    /// The OpenCL C name, as the library's mangled names spell it.
+    const NAME: &'static str;
+    /// The sign bit.
+    const SIGN: u64;
+    fn bits(self) -> u64;
+    fn of_bits(bits: u64) -> Self;
+    fn is_nan(self) -> bool;
+    fn is_zero(self) -> bool;
 }
 
-fn same32(got: f32, want: f32, zeros_either: bool) -> bool {
+impl Float for f64 {
+    const NAME: &'static str = "double";
+    const SIGN: u64 = 1 << 63;
+    fn bits(self) -> u64 {
+        self.to_bits()
+    }
+    fn of_bits(bits: u64) -> f64 {
+        f64::from_bits(bits)
+    }
+    fn is_nan(self) -> bool {
+        self.is_nan()
+    }
+    fn is_zero(self) -> bool {
+        self == 0.0
+    }
+}
+
+impl Float for f32 {
+    const NAME: &'static str = "float";
+    const SIGN: u64 = 1 << 31;
+    fn bits(self) -> u64 {
+        u64::from(self.to_bits())
+    }
+    fn of_bits(bits: u64) -> f32 {
+        f32::from_bits(bits as u32)
+    }
+    fn is_nan(self) -> bool {
+        self.is_nan()
+    }
+    fn is_zero(self) -> bool {
+        self == 0.0
+    }
+}
+
+/// Whether `got` is `want` bit for bit (any NaN for a NaN; either zero when `zeros_either`).
+fn same<T: Float>(got: T, want: T, zeros_either: bool) -> bool {
     (got.is_nan() && want.is_nan())
-        || got.to_bits() == want.to_bits()
-        || (zeros_either && got == 0.0 && want == 0.0)
+        || got.bits() == want.bits()
+        || (zeros_either && got.is_zero() && want.is_zero())
 }
 
 /// Collects mismatches and fails with the first few.
@@ -265,74 +248,73 @@ impl Report {
     }
 }
 
-fn unary64(name: &str, n: usize, zeros_either: bool, reference: fn(f64) -> f64) {
+/// Checks `__cl_<name>_<type>` on every input against `reference`, bit for bit.
+fn unary<T: Float>(name: &str, xs: Vec<T>, zeros_either: bool, reference: fn(T) -> T) {
     let mut lib = Lib::new();
     let mut rep = Report::default();
-    for x in inputs1(name.len() as u64 * 7919 + 1, n) {
-        let got = f64::from_bits(lib.call(&format!("__cl_{name}_double"), &[x.to_bits()]));
+    for x in xs {
+        let got = T::of_bits(lib.call(&format!("__cl_{name}_{}", T::NAME), &[x.bits()]));
         let want = reference(x);
-        rep.check(same64(got, want, zeros_either), || {
+        rep.check(same(got, want, zeros_either), || {
+            format!("{name}({x:e} = {:#x}) = {got:e}, want {want:e}", x.bits())
+        });
+    }
+    rep.finish(&format!("{name} ({})", T::NAME));
+}
+
+/// Checks `__cl_<name>_<type>_<type>` on every pair against `reference`, bit for bit.
+fn binary<T: Float>(name: &str, pairs: Vec<(T, T)>, zeros_either: bool, reference: fn(T, T) -> T) {
+    let mut lib = Lib::new();
+    let mut rep = Report::default();
+    for (x, y) in pairs {
+        let got = T::of_bits(lib.call(
+            &format!("__cl_{name}_{t}_{t}", t = T::NAME),
+            &[x.bits(), y.bits()],
+        ));
+        let want = reference(x, y);
+        rep.check(same(got, want, zeros_either), || {
             format!(
-                "{name}({x:e} = {:#x}) = {got:e}, want {want:e}",
-                x.to_bits()
+                "{name}({x:e}, {y:e}) [{:#x}, {:#x}] = {got:e}, want {want:e}",
+                x.bits(),
+                y.bits()
             )
         });
     }
-    rep.finish(&format!("{name} (double)"));
+    rep.finish(&format!("{name} ({})", T::NAME));
+}
+
+fn unary64(name: &str, n: usize, zeros_either: bool, reference: fn(f64) -> f64) {
+    unary(
+        name,
+        inputs1(name.len() as u64 * 7919 + 1, n),
+        zeros_either,
+        reference,
+    );
 }
 
 fn unary32(name: &str, n: usize, reference: fn(f32) -> f32) {
-    let mut lib = Lib::new();
-    let mut rep = Report::default();
     let mut rng = Rng(name.len() as u64 * 104729 + 3);
     let mut xs = special_f32();
     xs.extend((0..n).map(|_| random_f32(&mut rng)));
-    for x in xs {
-        let got = f32::from_bits(
-            lib.call(&format!("__cl_{name}_float"), &[u64::from(x.to_bits())]) as u32,
-        );
-        let want = reference(x);
-        rep.check(same32(got, want, false), || {
-            format!("{name}({x:e}) = {got:e}, want {want:e}")
-        });
-    }
-    rep.finish(&format!("{name} (float)"));
+    unary(name, xs, false, reference);
 }
 
 fn binary64(name: &str, n: usize, zeros_either: bool, reference: fn(f64, f64) -> f64) {
-    let mut lib = Lib::new();
-    let mut rep = Report::default();
-    for (x, y) in inputs2(name.len() as u64 * 31 + 5, n) {
-        let got = f64::from_bits(lib.call(
-            &format!("__cl_{name}_double_double"),
-            &[x.to_bits(), y.to_bits()],
-        ));
-        let want = reference(x, y);
-        rep.check(same64(got, want, zeros_either), || {
-            format!(
-                "{name}({x:e}, {y:e}) [{:#x}, {:#x}] = {got:e}, want {want:e}",
-                x.to_bits(),
-                y.to_bits()
-            )
-        });
-    }
-    rep.finish(&format!("{name} (double)"));
+    binary(
+        name,
+        inputs2(name.len() as u64 * 31 + 5, n),
+        zeros_either,
+        reference,
+    );
 }
 
 fn binary32(name: &str, n: usize, zeros_either: bool, reference: fn(f32, f32) -> f32) {
-    let mut lib = Lib::new();
-    let mut rep = Report::default();
-    for (x, y) in inputs2_f32(name.len() as u64 * 37 + 11, n) {
-        let got = f32::from_bits(lib.call(
-            &format!("__cl_{name}_float_float"),
-            &[u64::from(x.to_bits()), u64::from(y.to_bits())],
-        ) as u32);
-        let want = reference(x, y);
-        rep.check(same32(got, want, zeros_either), || {
-            format!("{name}({x:e}, {y:e}) = {got:e}, want {want:e}")
-        });
-    }
-    rep.finish(&format!("{name} (float)"));
+    binary(
+        name,
+        inputs2_f32(name.len() as u64 * 37 + 11, n),
+        zeros_either,
+        reference,
+    );
 }
 
 // References.
@@ -373,34 +355,21 @@ fn minmag_ref(x: f64, y: f64) -> f64 {
 }
 
 /// nextafter from its definition on the bit patterns (C99 7.12.11.3).
-fn nextafter_ref(x: f64, y: f64) -> f64 {
-    if x.is_nan() || y.is_nan() {
-        return f64::NAN;
+fn nextafter_ref<T: Float>(x: T, y: T) -> T {
+    if x.is_nan() {
+        return x;
     }
-    if x == y {
+    if y.is_nan() || x == y {
         return y;
     }
-    if x == 0.0 {
-        return f64::from_bits(1).copysign(y);
+    if x.is_zero() {
+        // The smallest subnormal with y's sign.
+        return T::of_bits(1 | (y.bits() & T::SIGN));
     }
-    let b = x.to_bits();
-    let away = (y > x) == (x > 0.0);
-    f64::from_bits(if away { b + 1 } else { b - 1 })
-}
-
-fn nextafter_ref32(x: f32, y: f32) -> f32 {
-    if x.is_nan() || y.is_nan() {
-        return f32::NAN;
-    }
-    if x == y {
-        return y;
-    }
-    if x == 0.0 {
-        return f32::from_bits(1).copysign(y);
-    }
-    let b = x.to_bits();
-    let away = (y > x) == (x > 0.0);
-    f32::from_bits(if away { b + 1 } else { b - 1 })
+    let b = x.bits();
+    let positive = b & T::SIGN == 0;
+    let away = (y > x) == positive;
+    T::of_bits(if away { b + 1 } else { b - 1 })
 }
 
 /// ilogb: C99 7.12.6.5 with this compiler's FP_ILOGB0 = FP_ILOGBNAN = INT_MIN.
@@ -434,15 +403,6 @@ fn logb_ref(x: f64) -> f64 {
         f64::INFINITY
     } else {
         f64::from(ilogb_ref(x))
-    }
-}
-
-/// 2^k for -1074 <= k <= 1023.
-fn pow2(k: i32) -> f64 {
-    if k >= -1022 {
-        f64::from_bits(((k + 1023) as u64) << 52)
-    } else {
-        f64::from_bits(1u64 << (k + 1074))
     }
 }
 
@@ -547,7 +507,7 @@ fn common_functions_follow_their_formulas() {
         // 6.15.4: t = clamp((x - edge0) / (edge1 - edge0), 0, 1); t * t * (3 - 2 * t).
         let t = ((c - e0) / (e1 - e0)).clamp(0.0, 1.0);
         let want = t * t * (3.0 - 2.0 * t);
-        rep.check(same64(got, want, false), || {
+        rep.check(same(got, want, false), || {
             format!("smoothstep({e0:e}, {e1:e}, {c:e}) = {got:e}, want {want:e}")
         });
         // 6.15.4: mix is x + (y - x) * a; mad is a * b + c (lowered as one fma).
@@ -558,25 +518,23 @@ fn common_functions_follow_their_formulas() {
         ));
         let want = a + (b - a) * t;
         let fused = (b - a).mul_add(t, a);
-        rep.check(
-            same64(got, want, false) || same64(got, fused, false),
-            || format!("mix({a:e}, {b:e}, {t:e}) = {got:e}, want {want:e}"),
-        );
+        rep.check(same(got, want, false) || same(got, fused, false), || {
+            format!("mix({a:e}, {b:e}, {t:e}) = {got:e}, want {want:e}")
+        });
         let got = f64::from_bits(lib.call(
             "__cl_mad_double_double_double",
             &[a.to_bits(), b.to_bits(), c.to_bits()],
         ));
         let (want, fused) = (a * b + c, a.mul_add(b, c));
-        rep.check(
-            same64(got, want, false) || same64(got, fused, false),
-            || format!("mad({a:e}, {b:e}, {c:e}) = {got:e}, want {want:e}"),
-        );
+        rep.check(same(got, want, false) || same(got, fused, false), || {
+            format!("mad({a:e}, {b:e}, {c:e}) = {got:e}, want {want:e}")
+        });
         for (name, k) in [
             ("degrees", 180.0 / std::f64::consts::PI),
             ("radians", std::f64::consts::PI / 180.0),
         ] {
             let got = f64::from_bits(lib.call(&format!("__cl_{name}_double"), &[a.to_bits()]));
-            rep.check(same64(got, a * k, false), || {
+            rep.check(same(got, a * k, false), || {
                 format!("{name}({a:e}) = {got:e}")
             });
         }
@@ -613,14 +571,14 @@ fn rounding_functions_are_exact() {
         } else {
             (x - fl).min(c)
         };
-        rep.check(same64(r, want, false) && same64(p, fl, false), || {
+        rep.check(same(r, want, false) && same(p, fl, false), || {
             format!("fract({x:e}) = {r:e}, {p:e}; want {want:e}, {fl:e}")
         });
         let (r, p) = lib.call_ptr("__cl_modf_double_ptr_double", &[x.to_bits()], 8);
         let (r, p) = (f64::from_bits(r), f64::from_bits(p));
         let t = x.trunc();
         let want = (if x.is_infinite() { 0.0 } else { x - t }).copysign(x);
-        rep.check(same64(r, want, false) && same64(p, t, false), || {
+        rep.check(same(r, want, false) && same(p, t, false), || {
             format!("modf({x:e}) = {r:e}, {p:e}; want {want:e}, {t:e}")
         });
     }
@@ -639,14 +597,14 @@ fn rounding_functions_are_exact() {
         } else {
             (x - fl).min(c32)
         };
-        rep.check(same32(r, want, false) && same32(p, fl, false), || {
+        rep.check(same(r, want, false) && same(p, fl, false), || {
             format!("fract({x:e}) = {r:e}, {p:e}; want {want:e}, {fl:e}")
         });
         let (r, p) = lib.call_ptr("__cl_modf_float_ptr_float", &[u64::from(x.to_bits())], 4);
         let (r, p) = (f32::from_bits(r as u32), f32::from_bits(p as u32));
         let t = x.trunc();
         let want = (if x.is_infinite() { 0.0 } else { x - t }).copysign(x);
-        rep.check(same32(r, want, false) && same32(p, t, false), || {
+        rep.check(same(r, want, false) && same(p, t, false), || {
             format!("modf({x:e}) = {r:e}, {p:e}; want {want:e}, {t:e}")
         });
     }
@@ -668,7 +626,7 @@ fn magnitude_functions_are_exact() {
         minmag_ref(f64::from(x), f64::from(y)) as f32
     });
     binary64("nextafter", 1000, false, nextafter_ref);
-    binary32("nextafter", 1000, false, nextafter_ref32);
+    binary32("nextafter", 1000, false, nextafter_ref);
 }
 
 #[test]
@@ -686,13 +644,13 @@ fn exponent_functions_are_exact() {
             let k = ilogb_ref(x) + 1;
             (ldexp_ref(x, -k), k)
         };
-        rep.check(same64(m, wm, false) && e == we, || {
+        rep.check(same(m, wm, false) && e == we, || {
             format!("frexp({x:e}) = {m:e}, {e}; want {wm:e}, {we}")
         });
         let got = lib.call("__cl_ilogb_double", &[x.to_bits()]) as u32 as i32;
         rep.check(got == ilogb_ref(x), || format!("ilogb({x:e}) = {got}"));
         let got = f64::from_bits(lib.call("__cl_logb_double", &[x.to_bits()]));
-        rep.check(same64(got, logb_ref(x), false), || {
+        rep.check(same(got, logb_ref(x), false), || {
             format!("logb({x:e}) = {got:e}")
         });
         // ldexp over the whole exponent range and beyond.
@@ -704,7 +662,7 @@ fn exponent_functions_are_exact() {
         let got =
             f64::from_bits(lib.call("__cl_ldexp_double_int", &[x.to_bits(), n as u32 as u64]));
         let want = ldexp_ref(x, n);
-        rep.check(same64(got, want, false), || {
+        rep.check(same(got, want, false), || {
             format!("ldexp({x:e}, {n}) = {got:e}, want {want:e}")
         });
     }
@@ -722,20 +680,20 @@ fn exponent_functions_are_exact() {
             let k = ilogb_ref(xd) + 1;
             (ldexp_ref(xd, -k) as f32, k)
         };
-        rep.check(same32(m, wm, false) && e == we, || {
+        rep.check(same(m, wm, false) && e == we, || {
             format!("frexp({x:e}) = {m:e}, {e}; want {wm:e}, {we}")
         });
         let got = lib.call("__cl_ilogb_float", &[xb]) as u32 as i32;
         rep.check(got == ilogb_ref(xd), || format!("ilogb({x:e}) = {got}"));
         let got = f32::from_bits(lib.call("__cl_logb_float", &[xb]) as u32);
-        rep.check(same32(got, logb_ref(xd) as f32, false), || {
+        rep.check(same(got, logb_ref(xd) as f32, false), || {
             format!("logb({x:e}) = {got:e}")
         });
         let n = rng.below(600) as i32 - 300;
         let got = f32::from_bits(lib.call("__cl_ldexp_float_int", &[xb, n as u32 as u64]) as u32);
         // The exact product is a double here (|n| <= 300), rounded once to float.
         let want = (xd * 2f64.powi(n)) as f32;
-        rep.check(same32(got, want, false), || {
+        rep.check(same(got, want, false), || {
             format!("ldexp({x:e}, {n}) = {got:e}, want {want:e}")
         });
     }
@@ -776,7 +734,7 @@ fn remainders_are_exact() {
         );
         let (r, q) = (f64::from_bits(r), q as u32 as i32);
         let (wr, wq) = remquo_ref(x, y);
-        rep.check(same64(r, wr, false) && q == wq, || {
+        rep.check(same(r, wr, false) && q == wq, || {
             format!("remquo({x:e}, {y:e}) = {r:e}, {q}; want {wr:e}, {wq}")
         });
     }
@@ -785,7 +743,7 @@ fn remainders_are_exact() {
         let (r, q) = lib.call_ptr("__cl_remquo_float_float_ptr_int", &args, 4);
         let (r, q) = (f32::from_bits(r as u32), q as u32 as i32);
         let (wr, wq) = remquo_ref(f64::from(x), f64::from(y));
-        rep.check(same32(r, wr as f32, false) && q == wq, || {
+        rep.check(same(r, wr as f32, false) && q == wq, || {
             format!("remquo({x:e}, {y:e}) = {r:e}, {q}; want {wr:e}, {wq}")
         });
     }
@@ -832,12 +790,6 @@ fn ulp_error(got: f64, want: f64) -> f64 {
     (got - want).abs() / pow2(e - 1075)
 }
 
-/// A uniform random double in `[lo, hi)`.
-fn random_in(rng: &mut Rng, lo: f64, hi: f64) -> f64 {
-    let u = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
-    lo + (hi - lo) * u
-}
-
 /// Runs `__cl_<name>_double` over `xs` against `reference`, where `checked` says so; prints and
 /// returns the largest error.
 fn special_sweep(
@@ -881,7 +833,7 @@ fn special_inputs(seed: u64, ranges: &[(f64, f64)], n: usize) -> Vec<f64> {
     let mut xs = special_f64();
     for _ in 0..n {
         for &(lo, hi) in ranges {
-            xs.push(random_in(&mut rng, lo, hi));
+            xs.push(rng.uniform(lo, hi));
         }
         xs.push(random_f64(&mut rng));
     }
@@ -973,14 +925,14 @@ fn special_functions_give_prescribed_values() {
     ];
     for &(name, x, want) in cases {
         let got = f64::from_bits(lib.call(&format!("__cl_{name}_double"), &[x.to_bits()]));
-        rep.check(same64(got, want, false), || {
+        rep.check(same(got, want, false), || {
             format!("{name}({x:e}) = {got:e}, want {want:e}")
         });
         let xf = x as f32;
         let got = f32::from_bits(
             lib.call(&format!("__cl_{name}_float"), &[u64::from(xf.to_bits())]) as u32,
         );
-        rep.check(same32(got, want as f32, false), || {
+        rep.check(same(got, want as f32, false), || {
             format!("{name}({xf:e}) (float) = {got:e}")
         });
     }

@@ -7,9 +7,9 @@
 //! double-double, too), so each function must stay within its bound less one ulp. The
 //! largest difference from the reference is printed.
 
-use ferrocl_ir::entity::Func;
-use ferrocl_ir::interp::{Interpreter, Val};
-use ferrocl_ir::Module;
+mod common;
+
+use common::{call1, call2, exact, ulp, Lib, Rng};
 
 const PI: f64 = std::f64::consts::PI;
 /// pi - PI.
@@ -18,57 +18,10 @@ const PI_LO: f64 = 1.2246467991473532e-16;
 const INV_PI: f64 = std::f64::consts::FRAC_1_PI;
 const INV_PI_LO: f64 = -1.9678676675182486e-17;
 
-fn library() -> &'static Module {
-    ferrocl_clc::library::module().unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn func(name: &str) -> Func {
-    library()
-        .func_by_name(name)
-        .unwrap_or_else(|| panic!("the library has no {name}"))
-}
-
-fn call1(name: &str, x: f64) -> f64 {
-    let f = func(name);
-    let mut it = Interpreter::new(library());
-    let r = it
-        .call(f, &[Val::scalar(x.to_bits())])
-        .unwrap_or_else(|t| panic!("{name}({x:e}) traps: {t}"))
-        .expect("a result");
-    f64::from_bits(r.bits())
-}
-
-fn call2(name: &str, y: f64, x: f64) -> f64 {
-    let f = func(name);
-    let mut it = Interpreter::new(library());
-    let r = it
-        .call(f, &[Val::scalar(y.to_bits()), Val::scalar(x.to_bits())])
-        .unwrap_or_else(|t| panic!("{name}({y:e}, {x:e}) traps: {t}"))
-        .expect("a result");
-    f64::from_bits(r.bits())
-}
-
 /// sincos(x): (the value, what it stores through its pointer).
 fn call_sincos(x: f64) -> (f64, f64) {
-    let f = func("__cl_sincos_double_ptr_double");
-    let mut it = Interpreter::new(library());
-    let p = it.memory().alloc(vec![0; 8]);
-    let r = it
-        .call(f, &[Val::scalar(x.to_bits()), Val::scalar(p)])
-        .unwrap_or_else(|t| panic!("sincos({x:e}) traps: {t}"))
-        .expect("a result");
-    let c = it.memory().read_as::<f64>(p)[0];
-    (f64::from_bits(r.bits()), c)
-}
-
-/// The spacing of doubles at `x` (2^-1074 among denormals).
-fn ulp(x: f64) -> f64 {
-    let e = (x.abs().to_bits() >> 52).max(1);
-    if e > 52 {
-        f64::from_bits((e - 52) << 52)
-    } else {
-        f64::from_bits(1 << (e - 1))
-    }
+    let (s, c) = Lib::bounded().call_ptr("__cl_sincos_double_ptr_double", &[x.to_bits()], 8);
+    (f64::from_bits(s), f64::from_bits(c))
 }
 
 /// The error of `got` in ulps of `want`; a NaN, zero or infinite reference must be met
@@ -94,32 +47,6 @@ fn ulp_error(got: f64, want: f64) -> f64 {
         1.0
     };
     ((got * scale - want * scale) / (ulp(want) * scale)).abs()
-}
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// A finite double with a random sign, significand and exponent in [lo, hi] (biased
-    /// exponents, 0 for denormals).
-    fn double_in(&mut self, lo: u64, hi: u64) -> f64 {
-        let bits = self.next();
-        let e = lo + (bits >> 11) % (hi - lo + 1);
-        f64::from_bits((bits & 0x800f_ffff_ffff_ffff) | (e << 52))
-    }
-    fn uniform(&mut self, a: f64, b: f64) -> f64 {
-        a + (b - a) * self.unit()
-    }
 }
 
 /// Checks `f` against `reference` on every argument and prints the largest error.
@@ -148,20 +75,6 @@ fn sweep(
         worst.0,
         worst.1,
         args.len()
-    );
-}
-
-/// Asserts an exact result (bits, or any NaN).
-fn exact(label: &str, got: f64, want: f64) {
-    let ok = if want.is_nan() {
-        got.is_nan()
-    } else {
-        got.to_bits() == want.to_bits()
-    };
-    assert!(
-        ok,
-        "{label}: got {got:e} ({:#018x}), want {want:e}",
-        got.to_bits()
     );
 }
 

@@ -2,6 +2,9 @@
 //! and bounded random inputs (token soups, mutated corpus files) always come back with a
 //! result in bounded time.
 
+mod common;
+
+use common::Rng;
 use ferrocl_clc::{compile, BuildOptions, Target};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -102,21 +105,6 @@ fn recursive_macros_terminate() {
         &[("self.h".to_string(), "#include \"self.h\"\n".to_string())],
     );
     assert!(c.log.contains("nested too deeply"), "{}", c.log);
-}
-
-/// xorshift64*: deterministic pseudo-random numbers without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[(self.next() % xs.len() as u64) as usize]
-    }
 }
 
 const TOKENS: &[&str] = &[

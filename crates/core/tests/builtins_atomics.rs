@@ -4,11 +4,31 @@
 
 mod builtins_harness;
 
+use builtins_harness::{bytes, values, Runner};
 use ferrocl_core::device::NdRange;
-use ferrocl_core::kernel::ArgValue;
-use ferrocl_core::memory::flags;
-use ferrocl_core::program::Program;
-use ferrocl_core::{CommandQueue, Context, HostPtr, Kernel, MemObject, Platform};
+use ferrocl_core::Platform;
+
+/// Builds `source` for OpenCL C 3.0 and runs its kernel `name` `runs` times over `groups`
+/// work-groups of `local` work-items, with the buffers and 8 bytes of local memory as its
+/// arguments; the buffers hold the results after the last run.
+fn contend(
+    source: &str,
+    name: &str,
+    buffers: &mut [Vec<u8>],
+    groups: u64,
+    local: u64,
+    runs: usize,
+) {
+    let runner = Runner::new();
+    let program = runner.build(source, "-cl-std=CL3.0");
+    let nd = NdRange {
+        work_dim: 1,
+        global_offset: [0; 3],
+        global_size: [groups * local, 1, 1],
+        local_size: [local, 1, 1],
+    };
+    runner.run_repeated(&program, name, buffers, &[8], nd, runs);
+}
 
 const SOURCE: &str = r#"
 kernel void contend(global int *g, global uint *bits, local int *l) {
@@ -43,62 +63,16 @@ kernel void contend(global int *g, global uint *bits, local int *l) {
 
 #[test]
 fn contended_atomics_end_exact() {
-    let devices = Platform::get().devices().to_vec();
-    let context = Context::new(devices.clone(), Vec::new(), false, None);
-    let queue = CommandQueue::new(context.clone(), devices[0].clone(), 0, Vec::new());
-    let program = Program::from_source(context.clone(), SOURCE.to_string());
-    if let Err(e) = program.build(&[], "-cl-std=CL3.0") {
-        panic!(
-            "{e}: {}",
-            program
-                .build_info(&devices[0])
-                .map(|b| b.log)
-                .unwrap_or_default()
-        );
-    }
-    let kernel = Kernel::new(&program, "contend").expect("kernel");
     let (groups, local) = (97u64, 64u64);
     let n = (groups * local) as i64;
     let mut g = vec![0i32; 9];
     g[4] = i32::MAX;
     g[3] = i32::MIN;
-    let mut bits = vec![0u32; 2];
-    // SAFETY: both vectors outlive the command, which is finished below.
-    let (hg, hb) = unsafe {
-        (
-            HostPtr::new(g.as_mut_ptr().cast()),
-            HostPtr::new(bits.as_mut_ptr().cast()),
-        )
+    let (g, bits): (Vec<i32>, Vec<u32>) = {
+        let mut buffers = [bytes(&g), bytes(&[0u32; 2])];
+        contend(SOURCE, "contend", &mut buffers, groups, local, 3);
+        (values(&buffers[0]), values(&buffers[1]))
     };
-    let mg = MemObject::new_buffer(
-        context.clone(),
-        flags::READ_WRITE | flags::USE_HOST_PTR,
-        36,
-        Some(hg),
-        Vec::new(),
-    )
-    .unwrap();
-    let mb = MemObject::new_buffer(
-        context,
-        flags::READ_WRITE | flags::USE_HOST_PTR,
-        8,
-        Some(hb),
-        Vec::new(),
-    )
-    .unwrap();
-    kernel.set_arg(0, ArgValue::Mem(Some(mg))).unwrap();
-    kernel.set_arg(1, ArgValue::Mem(Some(mb))).unwrap();
-    kernel.set_arg(2, ArgValue::Local(8)).unwrap();
-    let nd = NdRange {
-        work_dim: 1,
-        global_offset: [0; 3],
-        global_size: [groups * local, 1, 1],
-        local_size: [local, 1, 1],
-    };
-    for _ in 0..3 {
-        kernel.enqueue(&queue, nd, &[], 0).expect("enqueue");
-    }
-    queue.finish().unwrap();
     let runs = 3i64;
     let sum: i64 = (0..n).sum();
     assert_eq!(i64::from(g[0]), runs * n, "atomic_inc");
@@ -166,54 +140,17 @@ fn contended_64_bit_atomics_end_exact() {
     for name in ["cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"] {
         assert!(ext.iter().any(|e| e.name == name), "{name} advertised");
     }
-    let context = Context::new(devices.clone(), Vec::new(), false, None);
-    let queue = CommandQueue::new(context.clone(), devices[0].clone(), 0, Vec::new());
-    let program = Program::from_source(context.clone(), SOURCE64.to_string());
-    if let Err(e) = program.build(&[], "-cl-std=CL3.0") {
-        panic!(
-            "{e}: {}",
-            program
-                .build_info(&devices[0])
-                .map(|b| b.log)
-                .unwrap_or_default()
-        );
-    }
-    let kernel = Kernel::new(&program, "contend64").expect("kernel");
     let (groups, local) = (61u64, 64u64);
     let n = (groups * local) as i64;
     let mut g = vec![0i64; 8];
     g[3] = i64::MIN;
     g[4] = i64::MAX;
-    let mut u = vec![0u64, 0, u64::MAX, 0, 0];
-    // SAFETY: both vectors outlive the command, which is finished below.
-    let (hg, hu) = unsafe {
-        (
-            HostPtr::new(g.as_mut_ptr().cast()),
-            HostPtr::new(u.as_mut_ptr().cast()),
-        )
+    let u = vec![0u64, 0, u64::MAX, 0, 0];
+    let (g, u): (Vec<i64>, Vec<u64>) = {
+        let mut buffers = [bytes(&g), bytes(&u)];
+        contend(SOURCE64, "contend64", &mut buffers, groups, local, 1);
+        (values(&buffers[0]), values(&buffers[1]))
     };
-    let mem = |h, bytes| {
-        MemObject::new_buffer(
-            context.clone(),
-            flags::READ_WRITE | flags::USE_HOST_PTR,
-            bytes,
-            Some(h),
-            Vec::new(),
-        )
-        .unwrap()
-    };
-    let (mg, mu) = (mem(hg, 64), mem(hu, 40));
-    kernel.set_arg(0, ArgValue::Mem(Some(mg))).unwrap();
-    kernel.set_arg(1, ArgValue::Mem(Some(mu))).unwrap();
-    kernel.set_arg(2, ArgValue::Local(8)).unwrap();
-    let nd = NdRange {
-        work_dim: 1,
-        global_offset: [0; 3],
-        global_size: [groups * local, 1, 1],
-        local_size: [local, 1, 1],
-    };
-    kernel.enqueue(&queue, nd, &[], 0).expect("enqueue");
-    queue.finish().unwrap();
     let sum: i64 = (0..n).sum();
     assert_eq!(g[0], (sum << 33) + n, "atom_add");
     assert_eq!(g[1], n, "atom_inc");
@@ -287,7 +224,7 @@ kernel void orders(volatile global atomic_int *c, volatile global atomic_int *f,
 "#,
         slot + 1
     );
-    let runner = builtins_harness::Runner::new();
+    let runner = Runner::new();
     let program = runner.build(&source, "-cl-std=CL3.0");
     let n = 256usize;
     let mut buffers = vec![vec![0u8; 4 * (slot + 2)], vec![0u8; 12], vec![0u8; 4 * n]];

@@ -8,72 +8,11 @@
 
 mod builtins_harness;
 
+use builtins_harness::types::{as_type_changes, scalars, variants, Mode, Ty};
 use builtins_harness::{next_down, next_up, Rng, Runner};
 
-#[derive(Clone, Copy, PartialEq, Debug)]
-struct Ty {
-    name: &'static str,
-    bits: u32,
-    signed: bool,
-    float: bool,
-}
-
-const fn int(name: &'static str, bits: u32, signed: bool) -> Ty {
-    Ty {
-        name,
-        bits,
-        signed,
-        float: false,
-    }
-}
-
-const TYPES: [Ty; 9] = [
-    int("char", 8, true),
-    int("uchar", 8, false),
-    int("short", 16, true),
-    int("ushort", 16, false),
-    int("int", 32, true),
-    int("uint", 32, false),
-    int("long", 64, true),
-    int("ulong", 64, false),
-    Ty {
-        name: "float",
-        bits: 32,
-        signed: true,
-        float: true,
-    },
-];
-
-impl Ty {
-    fn min(self) -> i128 {
-        if self.signed {
-            -(1i128 << (self.bits - 1))
-        } else {
-            0
-        }
-    }
-    fn max(self) -> i128 {
-        if self.signed {
-            (1i128 << (self.bits - 1)) - 1
-        } else {
-            (1i128 << self.bits) - 1
-        }
-    }
-    /// An integer reduced modulo 2^bits into the type's range (C's conversion of an integer
-    /// to a narrower type, as OpenCL defines it for the non-saturating forms).
-    fn wrap(self, v: i128) -> i128 {
-        let m = 1i128 << self.bits;
-        let r = v.rem_euclid(m);
-        if self.signed && r > self.max() {
-            r - m
-        } else {
-            r
-        }
-    }
-    fn bytes(self) -> usize {
-        self.bits as usize / 8
-    }
-}
+/// The integer types and float.
+const TYPES: [Ty; 9] = scalars::<9>();
 
 /// A value of some type: an integer or a float.
 #[derive(Clone, Copy, Debug)]
@@ -107,23 +46,6 @@ fn decode(t: Ty, b: &[u8]) -> Vec<Val> {
         .collect()
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum Mode {
-    Default,
-    Rte,
-    Rtz,
-    Rtp,
-    Rtn,
-}
-
-const MODES: [(Mode, &str); 5] = [
-    (Mode::Default, ""),
-    (Mode::Rte, "_rte"),
-    (Mode::Rtz, "_rtz"),
-    (Mode::Rtp, "_rtp"),
-    (Mode::Rtn, "_rtn"),
-];
-
 /// An integer rounded to float in `mode` (6.4.3.2: to floating point the default is
 /// round to nearest even).
 fn int_to_float(v: i128, mode: Mode) -> f32 {
@@ -151,36 +73,10 @@ fn int_to_float(v: i128, mode: Mode) -> f32 {
 /// The conversion of `v` to `dst`, or None where the spec leaves it undefined.
 fn convert(v: Val, dst: Ty, sat: bool, mode: Mode) -> Option<Val> {
     match (v, dst.float) {
-        (Val::I(i), false) => Some(Val::I(if sat {
-            // 6.4.3.3: out-of-range values clamp to the nearest representable value.
-            i.clamp(dst.min(), dst.max())
-        } else {
-            dst.wrap(i)
-        })),
+        (Val::I(i), false) => Some(Val::I(dst.convert_int(i, sat))),
         (Val::I(i), true) => Some(Val::F(int_to_float(i, mode))),
         (Val::F(f), true) => Some(Val::F(f)),
-        (Val::F(f), false) => {
-            if f.is_nan() {
-                // 6.4.3.3: NaN converts to 0 with saturation; undefined without.
-                return sat.then_some(Val::I(0));
-            }
-            let x = f64::from(f);
-            // 6.4.3.2: to an integer type the default is round toward zero.
-            let r = match mode {
-                Mode::Default | Mode::Rtz => x.trunc(),
-                Mode::Rte => x.round_ties_even(),
-                Mode::Rtp => x.ceil(),
-                Mode::Rtn => x.floor(),
-            };
-            let i = r as i128;
-            if sat {
-                Some(Val::I(i.clamp(dst.min(), dst.max())))
-            } else if f.is_infinite() || i < dst.min() || i > dst.max() {
-                None
-            } else {
-                Some(Val::I(i))
-            }
-        }
+        (Val::F(f), false) => dst.convert_float(f64::from(f), sat, mode).map(Val::I),
     }
 }
 
@@ -235,21 +131,6 @@ fn sources(t: Ty, rng: &mut Rng) -> Vec<Val> {
         v.push(v[0]);
     }
     v
-}
-
-fn variants(dst: Ty) -> Vec<(bool, Mode, String)> {
-    let mut out = Vec::new();
-    for sat in [false, true] {
-        if sat && dst.float {
-            // 6.4.3.3: saturation applies to conversions to integer types only.
-            continue;
-        }
-        for (mode, suffix) in MODES {
-            let s = if sat { "_sat" } else { "" };
-            out.push((sat, mode, format!("{s}{suffix}")));
-        }
-    }
-    out
 }
 
 #[test]
@@ -364,31 +245,7 @@ fn as_type_keeps_the_bits() {
         let size = 2usize << g;
         let n = 256;
         let input: Vec<u8> = (0..n * size).map(|_| rng.next() as u8).collect();
-        let mut source = String::new();
-        let mut names = Vec::new();
-        for (i, from) in group.iter().enumerate() {
-            for (j, to) in group.iter().enumerate() {
-                if i == j {
-                    continue;
-                }
-                let name = format!("k_{from}_{to}");
-                source += &format!(
-                    "kernel void {name}(global {to}* o, global const {from}* a) {{ \
-                     size_t i = get_global_id(0); o[i] = as_{to}(a[i]); }}\n"
-                );
-                names.push(name);
-            }
-        }
-        let program = runner.build(&source, "");
-        for name in names {
-            let mut bufs = vec![vec![0u8; n * size], input.clone()];
-            runner.run(&program, &name, &mut bufs, n);
-            // A float NaN may be passed through unchanged or quieted only if the value is
-            // used as a float; as_ never does, so every byte must survive.
-            if bufs[0] != input {
-                wrong.push(name);
-            }
-        }
+        wrong.extend(as_type_changes(&runner, group, |_, _| true, &input, n));
     }
     assert!(wrong.is_empty(), "as_<type> changed bits: {wrong:?}");
 }

@@ -12,7 +12,13 @@ mod builtins_harness;
 
 use std::sync::Arc;
 
-use builtins_harness::{bytes, values, Rng, Runner};
+use builtins_harness::types::{
+    as_type_changes, gentype, half_value, load, store, variants, Mode, Ty, DOUBLE, SCALARS,
+};
+use builtins_harness::{
+    bytes, next_down_f64 as next_down, next_up_f64 as next_up, pow2, ulp_f64 as ulp, values, Rng,
+    Runner,
+};
 use ferrocl_core::device::NdRange;
 use ferrocl_core::kernel::{ArgType, ArgValue};
 use ferrocl_core::memory::flags;
@@ -20,58 +26,6 @@ use ferrocl_core::program::Program;
 use ferrocl_core::{CommandQueue, Context, HostPtr, Kernel, MemObject, Platform};
 
 const WIDTHS: [usize; 6] = [1, 2, 3, 4, 8, 16];
-
-fn gentype(base: &str, n: usize) -> String {
-    if n == 1 {
-        base.to_string()
-    } else {
-        format!("{base}{n}")
-    }
-}
-
-/// vloadN / vstoreN, or a plain access for the scalar.
-fn load(n: usize, at: &str, p: &str) -> String {
-    if n == 1 {
-        format!("{p}[{at}]")
-    } else {
-        format!("vload{n}({at}, {p})")
-    }
-}
-
-fn store(n: usize, v: &str, at: &str, p: &str) -> String {
-    if n == 1 {
-        format!("{p}[{at}] = {v};")
-    } else {
-        format!("vstore{n}({v}, {at}, {p});")
-    }
-}
-
-fn next_up(x: f64) -> f64 {
-    if x.is_nan() || x == f64::INFINITY {
-        x
-    } else if x == 0.0 {
-        f64::from_bits(1)
-    } else if x > 0.0 {
-        f64::from_bits(x.to_bits() + 1)
-    } else {
-        f64::from_bits(x.to_bits() - 1)
-    }
-}
-
-fn next_down(x: f64) -> f64 {
-    -next_up(-x)
-}
-
-/// 2^e for every e of a double's range, denormals included (exact; `powi` of a negative
-/// power overflows its reciprocal below 2^-1023).
-fn pow2(e: i32) -> f64 {
-    assert!((-1074..=1023).contains(&e), "2^{e} is not a double");
-    if e >= -1022 {
-        f64::from_bits(((e + 1023) as u64) << 52)
-    } else {
-        f64::from_bits(1u64 << (e + 1074))
-    }
-}
 
 /// Doubles every sweep includes: zeros, infinities, NaNs (quiet, signalling, negative),
 /// denormals, the extremes, values at and near small integers and halves, and values near the
@@ -147,9 +101,8 @@ fn same(a: f64, b: f64) -> bool {
 
 /// A context and queue for tests that set arguments by value.
 fn queue() -> (Arc<Context>, Arc<CommandQueue>) {
-    let context = Context::new(Platform::get().devices().to_vec(), Vec::new(), false, None);
-    let queue = CommandQueue::new(context.clone(), context.devices[0].clone(), 0, Vec::new());
-    (context, queue)
+    let runner = Runner::new();
+    (runner.context().clone(), runner.queue().clone())
 }
 
 // --- The device and the front end -------------------------------------------------------------
@@ -648,76 +601,7 @@ fn select_and_bitselect_with_long_masks() {
 
 // --- Conversions ------------------------------------------------------------------------------
 
-#[derive(Clone, Copy, PartialEq, Debug)]
-struct Ty {
-    name: &'static str,
-    bits: u32,
-    signed: bool,
-    float: bool,
-}
-
-const fn int(name: &'static str, bits: u32, signed: bool) -> Ty {
-    Ty {
-        name,
-        bits,
-        signed,
-        float: false,
-    }
-}
-
-const fn float(name: &'static str, bits: u32) -> Ty {
-    Ty {
-        name,
-        bits,
-        signed: true,
-        float: true,
-    }
-}
-
-const FLOAT: Ty = float("float", 32);
-const DOUBLE: Ty = float("double", 64);
-
-const TYPES: [Ty; 10] = [
-    int("char", 8, true),
-    int("uchar", 8, false),
-    int("short", 16, true),
-    int("ushort", 16, false),
-    int("int", 32, true),
-    int("uint", 32, false),
-    int("long", 64, true),
-    int("ulong", 64, false),
-    FLOAT,
-    DOUBLE,
-];
-
-impl Ty {
-    fn min(self) -> i128 {
-        if self.signed {
-            -(1i128 << (self.bits - 1))
-        } else {
-            0
-        }
-    }
-    fn max(self) -> i128 {
-        if self.signed {
-            (1i128 << (self.bits - 1)) - 1
-        } else {
-            (1i128 << self.bits) - 1
-        }
-    }
-    fn wrap(self, v: i128) -> i128 {
-        let m = 1i128 << self.bits;
-        let r = v.rem_euclid(m);
-        if self.signed && r > self.max() {
-            r - m
-        } else {
-            r
-        }
-    }
-    fn bytes(self) -> usize {
-        self.bits as usize / 8
-    }
-}
+const TYPES: [Ty; 10] = SCALARS;
 
 /// A value of some type: an integer, or a float or double (held as a double).
 #[derive(Clone, Copy, Debug)]
@@ -751,23 +635,6 @@ fn decode(t: Ty, b: &[u8]) -> Vec<Val> {
         })
         .collect()
 }
-
-#[derive(Clone, Copy, PartialEq, Debug)]
-enum Mode {
-    Default,
-    Rte,
-    Rtz,
-    Rtp,
-    Rtn,
-}
-
-const MODES: [(Mode, &str); 5] = [
-    (Mode::Default, ""),
-    (Mode::Rte, "_rte"),
-    (Mode::Rtz, "_rtz"),
-    (Mode::Rtp, "_rtp"),
-    (Mode::Rtn, "_rtn"),
-];
 
 /// Whether a value that rounded to nearest must move down (`Some(true)`), up, or stay, for
 /// `mode`, given whether the nearest is above the exact value (and the exact value's sign).
@@ -845,35 +712,11 @@ fn int_to_float(v: i128, mode: Mode, to: Ty) -> f64 {
 /// The conversion of `v` to `dst`, or None where the spec leaves it undefined.
 fn convert(v: Val, dst: Ty, sat: bool, mode: Mode) -> Option<Val> {
     match (v, dst.float) {
-        (Val::I(i), false) => Some(Val::I(if sat {
-            i.clamp(dst.min(), dst.max())
-        } else {
-            dst.wrap(i)
-        })),
+        (Val::I(i), false) => Some(Val::I(dst.convert_int(i, sat))),
         (Val::I(i), true) => Some(Val::F(int_to_float(i, mode, dst))),
         (Val::F(f), true) if dst.bits == 32 => Some(Val::F(double_to_float(f, mode))),
         (Val::F(f), true) => Some(Val::F(f)),
-        (Val::F(x), false) => {
-            if x.is_nan() {
-                // 6.4.3.3: NaN converts to 0 with saturation; undefined without.
-                return sat.then_some(Val::I(0));
-            }
-            // 6.4.3.2: to an integer type the default is round toward zero.
-            let r = match mode {
-                Mode::Default | Mode::Rtz => x.trunc(),
-                Mode::Rte => x.round_ties_even(),
-                Mode::Rtp => x.ceil(),
-                Mode::Rtn => x.floor(),
-            };
-            let i = r as i128;
-            if sat {
-                Some(Val::I(i.clamp(dst.min(), dst.max())))
-            } else if x.is_infinite() || i < dst.min() || i > dst.max() {
-                None
-            } else {
-                Some(Val::I(i))
-            }
-        }
+        (Val::F(x), false) => dst.convert_float(x, sat, mode).map(Val::I),
     }
 }
 
@@ -947,22 +790,6 @@ fn next_up_f32(x: f64) -> f64 {
     } else {
         f32::from_bits(f.to_bits() - 1)
     })
-}
-
-fn variants(dst: Ty) -> Vec<(bool, Mode, String)> {
-    let mut out = Vec::new();
-    for sat in [false, true] {
-        if sat && dst.float {
-            // 6.4.3: "The _sat modifier may not be used for conversions to floating-point
-            // formats."
-            continue;
-        }
-        for (mode, suffix) in MODES {
-            let s = if sat { "_sat" } else { "" };
-            out.push((sat, mode, format!("{s}{suffix}")));
-        }
-    }
-    out
 }
 
 /// Every conversion of double to every scalar type and of every scalar type to double, each
@@ -1060,29 +887,8 @@ fn as_type_keeps_the_bits_of_doubles() {
             })
             .collect();
         let input = bytes(&words);
-        let mut source = String::new();
-        let mut names = Vec::new();
-        for (i, from) in group.iter().enumerate() {
-            for (j, to) in group.iter().enumerate() {
-                if i == j || !(from.starts_with("double") || to.starts_with("double")) {
-                    continue;
-                }
-                let name = format!("k_{from}_{to}");
-                source += &format!(
-                    "kernel void {name}(global {to}* o, global const {from}* a) {{ \
-                     size_t i = get_global_id(0); o[i] = as_{to}(a[i]); }}\n"
-                );
-                names.push(name);
-            }
-        }
-        let program = runner.build(&source, "");
-        for name in names {
-            let mut bufs = vec![vec![0u8; n * size], input.clone()];
-            runner.run(&program, &name, &mut bufs, n);
-            if bufs[0] != input {
-                wrong.push(name);
-            }
-        }
+        let doubles = |from: &str, to: &str| from.starts_with("double") || to.starts_with("double");
+        wrong.extend(as_type_changes(&runner, group, doubles, &input, n));
     }
     assert!(wrong.is_empty(), "as_<type> changed bits: {wrong:?}");
 }
@@ -1119,18 +925,6 @@ fn vload_and_vstore_of_double() {
             };
             assert_eq!(got[i].to_bits(), want.to_bits(), "width {w}, element {i}");
         }
-    }
-}
-
-/// The value of a half, from its bits.
-fn half_value(bits: u16) -> f64 {
-    let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
-    let (e, m) = (i32::from((bits >> 10) & 31), f64::from(bits & 1023));
-    sign * match e {
-        0 => m * 2f64.powi(-24),
-        31 if m == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
-        _ => (1024.0 + m) * 2f64.powi(e - 25),
     }
 }
 
@@ -1366,16 +1160,6 @@ kernel void widen(global const half *in, global double *out, global double *out4
 }
 
 // --- Common and geometric functions -------------------------------------------------------------
-
-/// The unit in the last place of a double near `r` (7.4).
-fn ulp(r: f64) -> f64 {
-    let a = r.abs();
-    if a < f64::MIN_POSITIVE {
-        return pow2(-1074);
-    }
-    let e = ((a.to_bits() >> 52) as i32 - 1023).min(1023);
-    pow2(e - 52)
-}
 
 /// Sum of products of pairs, in double-double (Dekker's two-product by fma, Knuth's two-sum):
 /// far more precise than the bounds below need.

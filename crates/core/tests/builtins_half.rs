@@ -4,6 +4,7 @@
 
 mod builtins_harness;
 
+use builtins_harness::types::half_value;
 use builtins_harness::{bytes, values, Rng, Runner};
 
 const SOURCE: &str = r#"
@@ -25,18 +26,6 @@ kernel void narrow4(global const float4 *in, global half *out) {
     vstore_half4_rte(in[i], i, out);
 }
 "#;
-
-/// The value of a half, from its bits.
-fn half_value(bits: u16) -> f64 {
-    let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
-    let (e, m) = (i32::from((bits >> 10) & 31), f64::from(bits & 1023));
-    sign * match e {
-        0 => m * 2f64.powi(-24),
-        31 if m == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
-        _ => (1024.0 + m) * 2f64.powi(e - 25),
-    }
-}
 
 /// The half nearest to x below and above (by scanning the ordered finite halves); x finite.
 fn neighbours(x: f64, halves: &[(f64, u16)]) -> (u16, u16) {

@@ -5,82 +5,12 @@
 
 mod builtins_harness;
 
+use builtins_harness::types::{Ty, INTEGERS};
 use builtins_harness::{Rng, Runner};
 
-#[derive(Clone, Copy, PartialEq, Debug)]
-struct Ty {
-    name: &'static str,
-    bits: u32,
-    signed: bool,
-}
-
-const TYPES: [Ty; 8] = [
-    Ty {
-        name: "char",
-        bits: 8,
-        signed: true,
-    },
-    Ty {
-        name: "uchar",
-        bits: 8,
-        signed: false,
-    },
-    Ty {
-        name: "short",
-        bits: 16,
-        signed: true,
-    },
-    Ty {
-        name: "ushort",
-        bits: 16,
-        signed: false,
-    },
-    Ty {
-        name: "int",
-        bits: 32,
-        signed: true,
-    },
-    Ty {
-        name: "uint",
-        bits: 32,
-        signed: false,
-    },
-    Ty {
-        name: "long",
-        bits: 64,
-        signed: true,
-    },
-    Ty {
-        name: "ulong",
-        bits: 64,
-        signed: false,
-    },
-];
+const TYPES: [Ty; 8] = INTEGERS;
 
 impl Ty {
-    fn min(self) -> i128 {
-        if self.signed {
-            -(1i128 << (self.bits - 1))
-        } else {
-            0
-        }
-    }
-    fn max(self) -> i128 {
-        if self.signed {
-            (1i128 << (self.bits - 1)) - 1
-        } else {
-            (1i128 << self.bits) - 1
-        }
-    }
-    fn wrap(self, v: i128) -> i128 {
-        let m = 1i128 << self.bits;
-        let r = v.rem_euclid(m);
-        if self.signed && r > self.max() {
-            r - m
-        } else {
-            r
-        }
-    }
     fn unsigned(self) -> Ty {
         TYPES
             .iter()
@@ -94,9 +24,6 @@ impl Ty {
             .iter()
             .copied()
             .find(|t| t.bits == self.bits * 2 && t.signed == self.signed)
-    }
-    fn bytes(self) -> usize {
-        self.bits as usize / 8
     }
     /// The bit pattern, as an unsigned number.
     fn pattern(self, v: i128) -> u128 {

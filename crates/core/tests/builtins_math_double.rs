@@ -30,15 +30,20 @@
 
 mod builtins_harness;
 
-use builtins_harness::{bytes, values, Rng, Runner};
+use builtins_harness::math::{
+    self, case, fract_case, lgamma_r, lgamma_r_case, maxmag, minmag, modf_case, nextafter, powr,
+    remquo, remquo_case, sincos_case, sweep_ints, want, with_second, zeros_either, Args, Case,
+    Sweep, Want,
+};
+use builtins_harness::{
+    next_down_f64 as next_down, next_up_f64 as next_up, pow2, ulp_f64 as ulp, Rng,
+};
 
 mod c {
-    use std::ffi::c_int;
     extern "C" {
         pub fn erf(x: f64) -> f64;
         pub fn erfc(x: f64) -> f64;
         pub fn tgamma(x: f64) -> f64;
-        pub fn lgamma_r(x: f64, sign: *mut c_int) -> f64;
         pub fn remainder(x: f64, y: f64) -> f64;
         pub fn logb(x: f64) -> f64;
         // Rust's f64::acosh, asinh and atanh are formulas of their own (ln of a sum, ln_1p of
@@ -57,149 +62,8 @@ const PI_LO: f64 = 1.2246467991473532e-16;
 /// of them starts to pass, so the list stays true.
 const KNOWN_GAPS: &[(&str, &str)] = &[];
 
-#[derive(Clone, Copy, PartialEq)]
-enum Args {
-    X,
-    Xy,
-    /// `f(x, n)` with an int `n`.
-    Xn,
-    Xyz,
-}
-
-struct Want {
-    value: f64,
-    second: Option<f64>,
-    /// Another acceptable value (mad: the unfused result).
-    alt: Option<f64>,
-}
-
-fn want(value: f64) -> Want {
-    Want {
-        value,
-        second: None,
-        alt: None,
-    }
-}
-
-struct Case {
-    label: &'static str,
-    /// The expression, in terms of $a, $b, $c (double gentype operands), $n (int gentype) and
-    /// t (the private variable a pointer argument points at).
-    expr: &'static str,
-    args: Args,
-    /// The type t is made of: "double" or "int".
-    second: &'static str,
-    /// 7.4, table 68 (f64::INFINITY: none, only prescribed values checked).
-    bound: f64,
-    /// The reference's own error bound, in ulps.
-    ref_ulps: f64,
-    second_bound: f64,
-    zeros_either: bool,
-    reference: fn(f64, f64, f64, i32) -> Want,
-}
-
 /// Correctly rounded, against an exact or correctly rounded reference: the reference itself.
 const CR: f64 = 0.0;
-
-fn case(
-    label: &'static str,
-    expr: &'static str,
-    args: Args,
-    bound: f64,
-    ref_ulps: f64,
-    reference: fn(f64, f64, f64, i32) -> Want,
-) -> Case {
-    Case {
-        label,
-        expr,
-        args,
-        second: "double",
-        bound,
-        ref_ulps,
-        second_bound: 0.0,
-        zeros_either: false,
-        reference,
-    }
-}
-
-fn zeros_either(mut c: Case) -> Case {
-    c.zeros_either = true;
-    c
-}
-
-fn with_second(mut c: Case, ty: &'static str, bound: f64) -> Case {
-    c.second = ty;
-    c.second_bound = bound;
-    c
-}
-
-/// 2^e over a double's whole range, denormals included.
-fn pow2(e: i32) -> f64 {
-    assert!((-1074..=1023).contains(&e), "2^{e} is not a double");
-    if e >= -1022 {
-        f64::from_bits(((e + 1023) as u64) << 52)
-    } else {
-        f64::from_bits(1u64 << (e + 1074))
-    }
-}
-
-/// The unit in the last place of a double near `r` (7.4): 2^-1074 below the normal range.
-fn ulp(r: f64) -> f64 {
-    let a = r.abs();
-    if a < f64::MIN_POSITIVE {
-        return pow2(-1074);
-    }
-    let e = ((a.to_bits() >> 52) as i32 - 1023).min(1023);
-    pow2(e - 52)
-}
-
-/// The error of `got` against the reference `want`, in ulps. NaN against NaN is 0; a zero
-/// reference is met by a zero of the same sign (7.5.1 and C99 F.9 prescribe signed zeros) or
-/// measured in denormal ulps; an infinite reference must be met exactly; an infinite result
-/// for a finite reference counts as 2^1024 (7.4: overflow within the bound is permitted).
-fn ulp_error(got: f64, want: f64) -> f64 {
-    if want.is_nan() {
-        return if got.is_nan() { 0.0 } else { f64::INFINITY };
-    }
-    if got.is_nan() {
-        return f64::INFINITY;
-    }
-    if want.is_infinite() {
-        return if got == want { 0.0 } else { f64::INFINITY };
-    }
-    if want == 0.0 && got == 0.0 {
-        return if got.is_sign_negative() == want.is_sign_negative() {
-            0.0
-        } else {
-            f64::INFINITY
-        };
-    }
-    if got.is_infinite() {
-        if got.is_sign_negative() != want.is_sign_negative() {
-            return f64::INFINITY;
-        }
-        // (2^1024 - |want|) / ulp, computed at half scale so that nothing overflows.
-        let u = ulp(want);
-        return (pow2(1023) - want.abs() / 2.0) / (u / 2.0);
-    }
-    (got - want).abs() / ulp(want)
-}
-
-fn next_up(x: f64) -> f64 {
-    if x.is_nan() || x == f64::INFINITY {
-        x
-    } else if x == 0.0 {
-        f64::from_bits(1)
-    } else if x > 0.0 {
-        f64::from_bits(x.to_bits() + 1)
-    } else {
-        f64::from_bits(x.to_bits() - 1)
-    }
-}
-
-fn next_down(x: f64) -> f64 {
-    -next_up(-x)
-}
 
 /// Doubles every sweep includes.
 fn special_f64() -> Vec<f64> {
@@ -269,11 +133,6 @@ fn random_f64(rng: &mut Rng, i: usize) -> f64 {
 
 // --- References the host library lacks ---------------------------------------------------------
 
-/// x - 2 round(x / 2), exact: the argument of a period-2 function reduced to [-1, 1].
-fn reduce2(x: f64) -> f64 {
-    x - 2.0 * (x / 2.0).round()
-}
-
 /// pi r for |r| <= 1/2 as a double-double: PI r rounded, and what the rounding and PI's own
 /// error leave out.
 fn pi_times(r: f64) -> (f64, f64) {
@@ -294,70 +153,41 @@ fn cos_pi_small(r: f64) -> f64 {
 }
 
 fn sinpi(x: f64) -> f64 {
-    if !x.is_finite() {
-        return f64::NAN;
-    }
-    let r = reduce2(x);
-    if r == 0.0 || r.abs() == 1.0 {
-        // 7.5.1: sinpi(+n) = +0, sinpi(-n) = -0, sinpi(±0) = ±0.
-        return 0.0f64.copysign(x);
-    }
-    // sin(pi r) = sin(pi (sign(r) - r)); then |r| <= 1/2 and
-    // sin(pi r) = cos(pi (1/2 - r)) above 1/4 (all exact subtractions).
-    let r = if r.abs() > 0.5 { r.signum() - r } else { r };
-    if r.abs() <= 0.25 {
-        sin_pi_small(r)
-    } else {
-        cos_pi_small(r.signum() * 0.5 - r) * r.signum()
-    }
+    math::sinpi(x, |r| {
+        // sin(pi r) = sin(pi (sign(r) - r)); then |r| <= 1/2 and
+        // sin(pi r) = cos(pi (1/2 - r)) above 1/4 (all exact subtractions).
+        let r = if r.abs() > 0.5 { r.signum() - r } else { r };
+        if r.abs() <= 0.25 {
+            sin_pi_small(r)
+        } else {
+            cos_pi_small(r.signum() * 0.5 - r) * r.signum()
+        }
+    })
 }
 
 fn cospi(x: f64) -> f64 {
-    if !x.is_finite() {
-        return f64::NAN;
-    }
-    let r = reduce2(x).abs();
-    if r == 0.5 {
-        // 7.5.1: cospi(n + 0.5) is +0.
-        return 0.0;
-    }
-    // cos(pi r) = -cos(pi (1 - r)); cos(pi r) = sin(pi (1/2 - r)).
-    let (r, s) = if r > 0.5 { (1.0 - r, -1.0) } else { (r, 1.0) };
-    s * if r <= 0.25 {
-        cos_pi_small(r)
-    } else {
-        sin_pi_small(0.5 - r)
-    }
+    math::cospi(x, |r| {
+        // cos(pi r) = -cos(pi (1 - r)); cos(pi r) = sin(pi (1/2 - r)).
+        let (r, s) = if r > 0.5 { (1.0 - r, -1.0) } else { (r, 1.0) };
+        s * if r <= 0.25 {
+            cos_pi_small(r)
+        } else {
+            sin_pi_small(0.5 - r)
+        }
+    })
 }
 
 fn tanpi(x: f64) -> f64 {
-    if !x.is_finite() {
-        return f64::NAN;
-    }
-    let n = x.round();
-    let r = x - n;
-    let odd = (n / 2.0).fract() != 0.0;
-    if r == 0.0 {
-        // 7.5.1: copysign(0, n) for even n, copysign(0, -n) for odd n.
-        return 0.0f64.copysign(if odd { -x } else { x });
-    }
-    if r.abs() == 0.5 {
-        // 7.5.1: tanpi(n + 0.5) is +inf for even n, -inf for odd n (n = floor(x)).
-        let fodd = (x.floor() / 2.0).fract() != 0.0;
-        return if fodd {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
-    }
     // tan has period 1 in x; r in (-1/2, 1/2). The quotient of the two corrected values adds
     // half an ulp to their errors.
-    if r.abs() <= 0.25 {
-        sin_pi_small(r) / cos_pi_small(r)
-    } else {
-        let q = r.signum() * 0.5 - r;
-        cos_pi_small(q) / sin_pi_small(q)
-    }
+    math::tanpi(x, |r| {
+        if r.abs() <= 0.25 {
+            sin_pi_small(r) / cos_pi_small(r)
+        } else {
+            let q = r.signum() * 0.5 - r;
+            cos_pi_small(q) / sin_pi_small(q)
+        }
+    })
 }
 
 /// a / pi with the quotient's rounding and PI's error corrected by the residual.
@@ -396,43 +226,12 @@ fn rsqrt(x: f64) -> f64 {
     r.mul_add(e / 2.0, r)
 }
 
-/// powr from 7.5.1's list; otherwise pow.
-fn powr(x: f64, y: f64) -> f64 {
-    if x.is_nan() || y.is_nan() || x < 0.0 {
-        return f64::NAN;
-    }
-    if ((x == 0.0 || x.is_infinite()) && y == 0.0) || (x == 1.0 && y.is_infinite()) {
-        return f64::NAN;
-    }
-    if x == 0.0 && y < 0.0 {
-        return f64::INFINITY;
-    }
-    if x == 0.0 {
-        return x;
-    }
-    x.powf(y)
-}
-
 /// The n-th root: pow(|x|, 1/n) (whose 1/n is rounded: an error of |ln x| / n * 2^-53
 /// relative), corrected once by the ratio x / r^n - 1 (r^n by pow, below an ulp, n exact): the
 /// corrected root is off by at most pow's ulp over n plus the final rounding.
 fn rootn(x: f64, n: i32) -> f64 {
-    if n == 0 || (x < 0.0 && n % 2 == 0) || x.is_nan() {
-        return f64::NAN;
-    }
-    if x == 0.0 {
-        return if n < 0 {
-            if n % 2 != 0 {
-                f64::INFINITY.copysign(x)
-            } else {
-                f64::INFINITY
-            }
-        } else {
-            x
-        };
-    }
-    if x.is_infinite() {
-        return if n < 0 { 0.0f64.copysign(x) } else { x };
+    if let Some(r) = math::rootn_prescribed(x, n) {
+        return r;
     }
     let a = x.abs();
     let r = a.powf(1.0 / f64::from(n));
@@ -464,84 +263,12 @@ fn scale2(mut x: f64, mut e: i32) -> f64 {
     x
 }
 
-fn maxmag(a: f64, b: f64) -> f64 {
-    if a.abs() > b.abs() {
-        a
-    } else if b.abs() > a.abs() {
-        b
-    } else {
-        fmax(a, b)
-    }
-}
-
-fn minmag(a: f64, b: f64) -> f64 {
-    if a.abs() < b.abs() {
-        a
-    } else if b.abs() < a.abs() {
-        b
-    } else {
-        fmin(a, b)
-    }
-}
-
 fn fmax(a: f64, b: f64) -> f64 {
     a.max(b)
 }
 
 fn fmin(a: f64, b: f64) -> f64 {
     a.min(b)
-}
-
-fn nextafter(x: f64, y: f64) -> f64 {
-    if x.is_nan() || y.is_nan() {
-        return f64::NAN;
-    }
-    if x == y {
-        return y;
-    }
-    if y > x {
-        next_up(x)
-    } else {
-        next_down(x)
-    }
-}
-
-fn lgamma_r(x: f64) -> (f64, i32) {
-    let mut s = 0;
-    // SAFETY: a C library function writing one int.
-    let r = unsafe { c::lgamma_r(x, &mut s) };
-    // 7.5.1: lgamma_r "returns 0 in signp if x is zero or a negative integer".
-    if x == 0.0 || (x < 0.0 && x.fract() == 0.0) {
-        s = 0;
-    }
-    (r, s)
-}
-
-fn remquo(x: f64, y: f64) -> (f64, i32) {
-    // 7.5.1: a NaN and 0 in quo for x infinite, y zero, or a NaN argument.
-    if x.is_infinite() || y == 0.0 || x.is_nan() || y.is_nan() {
-        return (f64::NAN, 0);
-    }
-    // SAFETY: a pure C library function (exact).
-    let r = unsafe { c::remainder(x, y) };
-    // 6.15.2: quo holds the lower seven bits of the integral quotient, with the sign of x/y.
-    // |x| reduced modulo 128 |y| (exact: fmod is) keeps the quotient's low seven bits; the
-    // quotient of the reduced value then fits easily in a double.
-    let (ax, ay) = (x.abs(), y.abs());
-    let m = 128.0 * ay;
-    let xm = if m.is_finite() { ax % m } else { ax };
-    // SAFETY: as above.
-    let rm = unsafe { c::remainder(xm, ay) };
-    // (xm - rm) / ay is the integral quotient; halved first where xm - rm would overflow
-    // (remquo(DBL_MAX, 1e308): the quotient 2 rounds up past DBL_MAX).
-    let q = if (xm - rm).is_finite() {
-        (xm - rm) / ay
-    } else {
-        (xm * 0.5 - rm * 0.5) / ay * 2.0
-    };
-    let k = q.round() as i64 % 128;
-    let k = k as i32;
-    (r, if (x < 0.0) != (y < 0.0) { -k } else { k })
 }
 
 /// frexp from the bits: a mantissa in [1/2, 1) and the exponent.
@@ -619,7 +346,7 @@ macro_rules! binary {
 /// libm-test-ulps lists 1 ulp: glibc's error is below one ulp.
 const GLIBC1: f64 = 1.0;
 
-fn cases() -> Vec<Case> {
+fn cases() -> Vec<Case<f64>> {
     vec![
         unary!("acos", 4.0, GLIBC1, |x| x.acos()),
         unary!("acosh", 4.0, 2.0, |x| unsafe { c::acosh(x) }),
@@ -773,39 +500,8 @@ fn cases() -> Vec<Case> {
                 alt: Some(a * b + c),
             },
         ),
-        with_second(
-            case("fract", "fract($a, &t)", Args::X, CR, 0.0, |x, _, _, _| {
-                let fl = x.floor();
-                Want {
-                    value: if x.is_nan() {
-                        x
-                    } else if x.is_infinite() || x == 0.0 {
-                        // 7.5.1: fract(±0) is ±0, fract(±inf) is ±0.
-                        0.0f64.copysign(x)
-                    } else {
-                        // 6.15.2: fmin(x - floor(x), 0x1.fffffffffffffp-1).
-                        (x - fl).min(f64::from_bits(0x3fef_ffff_ffff_ffff))
-                    },
-                    second: Some(fl),
-                    alt: None,
-                }
-            }),
-            "double",
-            0.0,
-        ),
-        with_second(
-            case("modf", "modf($a, &t)", Args::X, 0.0, 0.0, |x, _, _, _| {
-                // 7.5.2: *iptr = trunc(x); copysign(isinf(x) ? 0 : x - *iptr, x).
-                let t = x.trunc();
-                Want {
-                    value: (if x.is_infinite() { 0.0 } else { x - t }).copysign(x),
-                    second: Some(t),
-                    alt: None,
-                }
-            }),
-            "double",
-            0.0,
-        ),
+        fract_case(CR),
+        modf_case(),
         with_second(
             case("frexp", "frexp($a, &t)", Args::X, 0.0, 0.0, |x, _, _, _| {
                 let (m, e) = frexp(x);
@@ -818,320 +514,47 @@ fn cases() -> Vec<Case> {
             "int",
             0.0,
         ),
-        with_second(
-            case(
-                "sincos",
-                "sincos($a, &t)",
-                Args::X,
-                4.0,
-                GLIBC1,
-                |x, _, _, _| Want {
-                    value: x.sin(),
-                    second: Some(x.cos()),
-                    alt: None,
-                },
-            ),
-            "double",
-            4.0 - GLIBC1,
-        ),
-        with_second(
-            case(
-                "remquo",
-                "remquo($a, $b, &t)",
-                Args::Xy,
-                0.0,
-                0.0,
-                |a, b, _, _| {
-                    let (r, q) = remquo(a, b);
-                    Want {
-                        value: r,
-                        second: Some(f64::from(q)),
-                        alt: None,
-                    }
-                },
-            ),
-            "int",
-            0.0,
-        ),
-        with_second(
-            case(
-                "lgamma_r",
-                "lgamma_r($a, &t)",
-                Args::X,
-                f64::INFINITY,
-                4.0,
-                |a, _, _, _| {
-                    let (r, s) = lgamma_r(a);
-                    Want {
-                        value: r,
-                        second: Some(f64::from(s)),
-                        alt: None,
-                    }
-                },
-            ),
-            "int",
-            0.0,
-        ),
+        sincos_case(GLIBC1),
+        remquo_case(),
+        lgamma_r_case(4.0),
     ]
 }
 
-/// Random values per function (and per width): half bit patterns, half moderate values.
-const RANDOM: usize = 2_048;
-
-/// The inputs of one case: x, y, z and n columns, a multiple of 4 long.
-fn inputs(c: &Case, seed: u64) -> (Vec<f64>, Vec<f64>, Vec<f64>, Vec<i32>) {
-    let mut rng = Rng::new(seed);
-    let sp = special_f64();
-    let (mut x, mut y, mut z, mut n) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let ints = [
-        0,
-        1,
-        -1,
-        2,
-        -2,
-        3,
-        -3,
-        4,
-        5,
-        -7,
-        10,
-        53,
-        -64,
-        1023,
-        -1074,
-        1100,
-        -2100,
-        i32::MAX,
-        i32::MIN,
-    ];
-    match c.args {
-        Args::X => x.extend(&sp),
-        Args::Xy | Args::Xyz => {
-            for (i, &a) in sp.iter().enumerate() {
-                for (j, &b) in sp.iter().enumerate() {
-                    // Every pair among the first values (zeros, infinities, NaN, extremes,
-                    // denormals), a third of the rest.
-                    if i < 16 || j < 16 || (i + j) % 3 == 0 {
-                        x.push(a);
-                        y.push(b);
-                    }
-                }
-            }
-        }
-        Args::Xn => {
-            for &a in &sp {
-                for &k in &ints {
-                    x.push(a);
-                    n.push(k);
-                }
-            }
-        }
+/// The double sweep: every pair among the first 16 special values (zeros, infinities, NaN,
+/// extremes, denormals) and a third of the rest; every special value with small and extreme
+/// ints; 2048 random values per function (and per width), half bit patterns, half moderate
+/// values; columns a multiple of 4 long.
+fn sweep() -> Sweep<f64> {
+    Sweep {
+        special: special_f64(),
+        ints: sweep_ints(&[53, -64, 1023, -1074, 1100, -2100]),
+        pairs: |i, j| i < 16 || j < 16 || (i + j) % 3 == 0,
+        random: 2_048,
+        draw: random_f64,
+        z_offset: 1,
+        pad: 4,
+        unused: (1.0, 1),
+        widths: &[1, 4],
     }
-    for i in 0..RANDOM {
-        x.push(random_f64(&mut rng, i));
-        match c.args {
-            Args::X => {}
-            Args::Xy => y.push(random_f64(&mut rng, i)),
-            Args::Xyz => {
-                y.push(random_f64(&mut rng, i));
-                z.push(random_f64(&mut rng, i + 1));
-            }
-            Args::Xn => n.push(if i % 3 == 0 {
-                rng.next() as i32
-            } else {
-                rng.below(81) as i32 - 40
-            }),
-        }
-    }
-    let len = x.len().div_ceil(4) * 4;
-    x.resize(len, 1.0);
-    for v in [&mut y, &mut z] {
-        v.resize(len, 1.0);
-    }
-    n.resize(len, 1);
-    (x, y, z, n)
-}
-
-/// The kernel for one case and vector width.
-fn source(c: &Case, width: u32) -> String {
-    let v = |t: &str| {
-        if width == 1 {
-            t.to_string()
-        } else {
-            format!("{t}{width}")
-        }
-    };
-    let load = |x: &str| {
-        if width == 1 {
-            format!("{x}[i]")
-        } else {
-            format!("vload{width}(i, {x})")
-        }
-    };
-    let store = |x: &str, e: &str| {
-        if width == 1 {
-            format!("{x}[i] = {e};")
-        } else {
-            format!("vstore{width}({e}, i, {x});")
-        }
-    };
-    let w = if width == 1 {
-        String::new()
-    } else {
-        width.to_string()
-    };
-    let expr = c
-        .expr
-        .replace("$a", &load("a"))
-        .replace("$b", &load("b"))
-        .replace("$c", &load("c"))
-        .replace("$n", &load("n"))
-        .replace("$w", &w);
-    format!(
-        "kernel void k(global double* o, global {s}* p, global const double* a, \
-         global const double* b, global const double* c, global const int* n) {{\n\
-         size_t i = get_global_id(0);\n {tt} t = 0;\n {}\n {}\n}}\n",
-        store("o", &expr),
-        store("p", "t"),
-        s = c.second,
-        tt = v(c.second),
-    )
-}
-
-struct Outcome {
-    max_err: f64,
-    max_at: String,
-    failures: Vec<String>,
-}
-
-fn check(c: &Case, runner: &Runner, seed: u64) -> Outcome {
-    let (x, y, z, n) = inputs(c, seed);
-    let len = x.len();
-    let mut out = Outcome {
-        max_err: 0.0,
-        max_at: String::new(),
-        failures: Vec::new(),
-    };
-    // What the result may be off by, once the reference's own error is allowed for.
-    let allowed = c.bound - c.ref_ulps;
-    let second_allowed = if c.second_bound > 0.0 {
-        c.second_bound
-    } else {
-        0.0
-    };
-    for width in [1u32, 4] {
-        let program = runner.build(&source(c, width), "");
-        let mut bufs = vec![
-            vec![0u8; len * 8],
-            vec![0u8; len * 8],
-            bytes(&x),
-            bytes(&y),
-            bytes(&z),
-            bytes(&n),
-        ];
-        runner.run(&program, "k", &mut bufs, len / width as usize);
-        let got: Vec<f64> = values(&bufs[0]);
-        let second_f: Vec<f64> = values(&bufs[1]);
-        let second_i: Vec<i32> = values(&bufs[1]);
-        for i in 0..len {
-            let (a, b, cc, k) = (x[i], y[i], z[i], n[i]);
-            let w = (c.reference)(a, b, cc, k);
-            let mut err = ulp_error(got[i], w.value);
-            if c.zeros_either && a == 0.0 && b == 0.0 && got[i] == 0.0 {
-                err = 0.0;
-            }
-            if let Some(alt) = w.alt {
-                err = err.min(ulp_error(got[i], alt));
-            }
-            let second_err = match w.second {
-                None => 0.0,
-                Some(s) if c.second == "int" => {
-                    if f64::from(second_i[i]) == s {
-                        0.0
-                    } else {
-                        f64::INFINITY
-                    }
-                }
-                Some(s) => ulp_error(second_f[i], s),
-            };
-            let at = || {
-                let args = match c.args {
-                    Args::X => format!("{a:e} ({:#x})", a.to_bits()),
-                    Args::Xy => format!("{a:e}, {b:e}"),
-                    Args::Xyz => format!("{a:e}, {b:e}, {cc:e}"),
-                    Args::Xn => format!("{a:e}, {k}"),
-                };
-                let second = match w.second {
-                    None => String::new(),
-                    Some(s) if c.second == "int" => format!("; second {} want {s}", second_i[i]),
-                    Some(s) => format!("; second {:e} want {s:e}", second_f[i]),
-                };
-                format!(
-                    "{}({args}) width {width}: got {:e} ({:#x}), want {:e}{second}",
-                    c.label,
-                    got[i],
-                    got[i].to_bits(),
-                    w.value
-                )
-            };
-            if err.is_finite() && err > out.max_err {
-                out.max_err = err;
-                out.max_at = at();
-            }
-            // Without a bound, only prescribed values (NaN, zeros, infinities) are checked.
-            let fails = if c.bound.is_infinite() {
-                err.is_infinite()
-            } else {
-                err > allowed
-            };
-            if fails || second_err > second_allowed {
-                if out.failures.len() < 8 {
-                    out.failures.push(at());
-                } else if out.failures.len() == 8 {
-                    out.failures.push("...".into());
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Run with `--nocapture` to see each function's largest error; `BUILTINS_ONLY=<label>` checks
 /// one function.
 #[test]
 fn double_math_builtins_meet_their_ulp_bounds() {
-    let runner = Runner::new();
-    let mut problems = Vec::new();
-    let only = std::env::var("BUILTINS_ONLY").ok();
-    for (k, c) in cases().iter().enumerate() {
-        if only.as_deref().is_some_and(|o| o != c.label) {
-            continue;
-        }
-        let o = check(c, &runner, 0xd0b1e + k as u64);
+    math::sweep_cases(&cases(), &sweep(), 0xd0b1e, KNOWN_GAPS, |c, o| {
         let bound = if c.bound.is_infinite() {
             "none".to_string()
         } else {
             format!("{} - reference {}", c.bound, c.ref_ulps)
         };
-        println!(
+        format!(
             "{:<10} max {:>9.4} ulp vs reference (bound {bound}) at {}",
             c.label, o.max_err, o.max_at
-        );
-        let gap = KNOWN_GAPS.iter().find(|g| g.0 == c.label);
-        match (o.failures.is_empty(), gap) {
-            (true, None) | (false, Some(_)) => {}
-            (true, Some((_, why))) => problems.push(format!(
-                "{} meets its bound now; remove it from KNOWN_GAPS ({why})",
-                c.label
-            )),
-            (false, None) => problems.push(o.failures.join("\n")),
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+        )
+    });
 }
 
-/// The references' own checks: the exact helpers agree with the host where the host is exact,
-/// and the corrected references land within their stated error on values with known results.
 #[test]
 fn references_are_what_they_claim() {
     for x in special_f64() {
@@ -1180,191 +603,37 @@ fn references_are_what_they_claim() {
 fn prescribed_special_values_are_exact_for_double() {
     const INF: f64 = f64::INFINITY;
     const NAN: f64 = f64::NAN;
-    let v = |e: &'static str| format!("o[0] = {e};");
-    let two =
-        |e: &'static str, t: &'static str| format!("{t} t = 7; o[0] = {e}; o[1] = (double)t;");
-    // (body, a, b, n, o[0], o[1])
-    let mut cases: Vec<(String, f64, f64, i32, f64, f64)> = Vec::new();
-    let mut one = |e: &'static str, a: f64, b: f64, n: i32, want: f64| {
-        cases.push((v(e), a, b, n, want, 0.0));
-    };
-    for s in [1.0f64, -1.0] {
-        let z = 0.0f64.copysign(s);
-        one("asinpi(a[0])", z, 0.0, 0, z);
-        one("atanpi(a[0])", z, 0.0, 0, z);
-        one("atanpi(a[0])", INF * s, 0.0, 0, 0.5 * s);
-        one("atan2pi(a[0], b[0])", z, -0.0, 0, s);
-        one("atan2pi(a[0], b[0])", z, 0.0, 0, z);
-        one("atan2pi(a[0], b[0])", z, -2.0, 0, s);
-        one("atan2pi(a[0], b[0])", z, 2.0, 0, z);
-        one("atan2pi(a[0], b[0])", -3.0, z, 0, -0.5);
-        one("atan2pi(a[0], b[0])", 3.0, z, 0, 0.5);
-        one("atan2pi(a[0], b[0])", 5.0 * s, -INF, 0, s);
-        one("atan2pi(a[0], b[0])", 5.0 * s, INF, 0, z);
-        one("atan2pi(a[0], b[0])", INF * s, 7.0, 0, 0.5 * s);
-        one("atan2pi(a[0], b[0])", INF * s, -INF, 0, 0.75 * s);
-        one("atan2pi(a[0], b[0])", INF * s, INF, 0, 0.25 * s);
-        one("cospi(a[0])", z, 0.0, 0, 1.0);
-        one("pow(a[0], b[0])", z, -INF, 0, INF);
-        one("pown(a[0], n[0])", z, 0.0, -3, INF * s);
-        one("pown(a[0], n[0])", z, 0.0, -2, INF);
-        one("pown(a[0], n[0])", z, 0.0, 2, z);
-        one("pown(a[0], n[0])", z, 0.0, 3, z);
-        one("powr(a[0], b[0])", 2.0, z, 0, 1.0);
-        one("powr(a[0], b[0])", z, -1.0, 0, INF);
-        one("powr(a[0], b[0])", z, -INF, 0, INF);
-        one("powr(a[0], b[0])", z, 2.0, 0, z);
-        one("powr(a[0], b[0])", z, z, 0, NAN);
-        one("powr(a[0], b[0])", INF, z, 0, NAN);
-        one("powr(a[0], b[0])", 1.0, INF * s, 0, NAN);
-        one("rootn(a[0], n[0])", z, 0.0, -3, INF * s);
-        one("rootn(a[0], n[0])", z, 0.0, -2, INF);
-        one("rootn(a[0], n[0])", z, 0.0, 2, z);
-        one("rootn(a[0], n[0])", z, 0.0, 3, z);
-        one("sinpi(a[0])", z, 0.0, 0, z);
-        one("sinpi(a[0])", 3.0 * s, 0.0, 0, z);
-        one("sinpi(a[0])", INF * s, 0.0, 0, NAN);
-        one("tanpi(a[0])", z, 0.0, 0, z);
-        one("tanpi(a[0])", INF * s, 0.0, 0, NAN);
-        one("tanpi(a[0])", 2.0 * s, 0.0, 0, z);
-        one("tanpi(a[0])", 3.0 * s, 0.0, 0, -z);
-        one("cospi(a[0])", INF * s, 0.0, 0, NAN);
-        one("fmod(a[0], b[0])", z, NAN, 0, NAN);
-        one("nextafter(a[0], b[0])", -z, s, 0, f64::from_bits(1) * s);
-        one(
-            "pown(a[0], n[0])",
-            [0.0, NAN, INF][(s > 0.0) as usize + 1],
-            0.0,
-            0,
-            1.0,
-        );
-    }
-    one("pown(a[0], n[0])", 0.0, 0.0, 0, 1.0);
-    one("acospi(a[0])", 1.0, 0.0, 0, 0.0);
-    one("acospi(a[0])", 1.5, 0.0, 0, NAN);
-    one("asinpi(a[0])", -1.5, 0.0, 0, NAN);
-    one("ceil(a[0])", -0.5, 0.0, 0, -0.0);
-    one("cospi(a[0])", 2.5, 0.0, 0, 0.0);
-    one("cospi(a[0])", -3.5, 0.0, 0, 0.0);
-    one("exp10(a[0])", -INF, 0.0, 0, 0.0);
-    one("exp10(a[0])", INF, 0.0, 0, INF);
-    one("fdim(a[0], b[0])", 1.0, NAN, 0, NAN);
-    one("fdim(a[0], b[0])", NAN, 1.0, 0, NAN);
-    one("powr(a[0], b[0])", 1.0, 5.0, 0, 1.0);
-    one("powr(a[0], b[0])", -1.0, 2.0, 0, NAN);
-    one("powr(a[0], b[0])", 2.0, NAN, 0, NAN);
-    one("powr(a[0], b[0])", NAN, 1.0, 0, NAN);
-    one("rint(a[0])", -0.5, 0.0, 0, -0.0);
-    one("rint(a[0])", -0.25, 0.0, 0, -0.0);
-    one("rootn(a[0], n[0])", -8.0, 0.0, 2, NAN);
-    one("rootn(a[0], n[0])", 8.0, 0.0, 0, NAN);
-    one("round(a[0])", -0.4, 0.0, 0, -0.0);
-    one("tanpi(a[0])", 2.5, 0.0, 0, INF);
-    one("tanpi(a[0])", 3.5, 0.0, 0, -INF);
-    one("tanpi(a[0])", -0.5, 0.0, 0, -INF);
-    one("trunc(a[0])", -0.5, 0.0, 0, -0.0);
-    // 6.15.2: nan(nancode) "returns a quiet NaN".
-    one("nan((ulong)n[0])", 0.0, 0.0, 0, NAN);
-    one("nan((ulong)n[0])", 0.0, 0.0, 12345, NAN);
-    // C99 F.9: values the host's references meet too, checked exactly here.
-    one("exp(a[0])", -INF, 0.0, 0, 0.0);
-    one("log(a[0])", -0.0, 0.0, 0, -INF);
-    one("sqrt(a[0])", -0.0, 0.0, 0, -0.0);
-    one("rsqrt(a[0])", 0.0, 0.0, 0, INF);
-    one("sin(a[0])", -0.0, 0.0, 0, -0.0);
-    one("tan(a[0])", -0.0, 0.0, 0, -0.0);
-    one("cbrt(a[0])", -0.0, 0.0, 0, -0.0);
-    one("expm1(a[0])", -0.0, 0.0, 0, -0.0);
-    one("log1p(a[0])", -1.0, 0.0, 0, -INF);
-    one("tgamma(a[0])", -0.0, 0.0, 0, -INF);
-    one("tgamma(a[0])", -2.0, 0.0, 0, NAN);
-    one("hypot(a[0], b[0])", INF, NAN, 0, INF);
-    one("pow(a[0], b[0])", -1.0, INF, 0, 1.0);
-    one("pow(a[0], b[0])", NAN, 0.0, 0, 1.0);
-    one("atan2(a[0], b[0])", -0.0, -0.0, 0, -std::f64::consts::PI);
-    one("fmod(a[0], b[0])", -0.0, 3.0, 0, -0.0);
-    one("remainder(a[0], b[0])", 5.0, 2.0, 0, 1.0);
-    one("ldexp(a[0], n[0])", 1.0, 0.0, -1074, f64::from_bits(1));
-    one("ldexp(a[0], n[0])", 1.0, 0.0, 1024, INF);
-    one("logb(a[0])", 0.0, 0.0, 0, -INF);
-    one("nextafter(a[0], b[0])", f64::MAX, INF, 0, INF);
-    let mut pair = |e: &'static str, t: &'static str, a: f64, b: f64, w0: f64, w1: f64| {
-        cases.push((two(e, t), a, b, 0, w0, w1));
-    };
-    pair("frexp(a[0], &t)", "int", INF, 0.0, INF, 0.0);
-    pair("frexp(a[0], &t)", "int", -INF, 0.0, -INF, 0.0);
-    pair("frexp(a[0], &t)", "int", NAN, 0.0, NAN, 0.0);
-    pair("fract(a[0], &t)", "double", 0.0, 0.0, 0.0, 0.0);
-    pair("fract(a[0], &t)", "double", -0.0, 0.0, -0.0, -0.0);
-    pair("fract(a[0], &t)", "double", INF, 0.0, 0.0, INF);
-    pair("fract(a[0], &t)", "double", -INF, 0.0, -0.0, -INF);
-    pair("fract(a[0], &t)", "double", NAN, 0.0, NAN, NAN);
-    pair("modf(a[0], &t)", "double", INF, 0.0, 0.0, INF);
-    pair("modf(a[0], &t)", "double", -INF, 0.0, -0.0, -INF);
-    pair("modf(a[0], &t)", "double", -2.5, 0.0, -0.5, -2.0);
-    pair("lgamma_r(a[0], &t)", "int", 0.0, 0.0, INF, 0.0);
-    pair("lgamma_r(a[0], &t)", "int", -3.0, 0.0, INF, 0.0);
-    pair("remquo(a[0], b[0], &t)", "int", INF, 1.0, NAN, 0.0);
-    pair("remquo(a[0], b[0], &t)", "int", 1.0, 0.0, NAN, 0.0);
-    pair("remquo(a[0], b[0], &t)", "int", NAN, 1.0, NAN, 0.0);
-    pair("remquo(a[0], b[0], &t)", "int", 1.0, NAN, NAN, 0.0);
-
-    let source: String = cases
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            format!(
-                "kernel void s{i}(global double* o, global const double* a, \
-                 global const double* b, global const int* n) {{ {} }}\n",
-                c.0
-            )
-        })
-        .collect();
-    let runner = Runner::new();
-    let program = runner.build(&source, "");
-    let same = |got: f64, want: f64| {
-        if want.is_nan() {
-            got.is_nan()
-        } else {
-            got.to_bits() == want.to_bits()
-        }
-    };
-    let mut wrong = Vec::new();
-    for (i, (body, a, b, n, w0, w1)) in cases.iter().enumerate() {
-        let mut bufs = vec![
-            bytes(&[0.0f64; 2]),
-            bytes(&[*a]),
-            bytes(&[*b]),
-            bytes(&[*n]),
-        ];
-        runner.run(&program, &format!("s{i}"), &mut bufs, 1);
-        let o: Vec<f64> = values(&bufs[0]);
-        let second = body.contains("t = 7");
-        if !same(o[0], *w0) || (second && !same(o[1], *w1)) {
-            wrong.push(format!(
-                "{body} with a = {a:e}, b = {b:e}, n = {n}: got {:e}, {:e}; want {w0:e}, {w1:e}",
-                o[0], o[1]
-            ));
-        }
-    }
-    println!("{} prescribed values checked", cases.len());
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    math::check_all_prescribed::<f64>(|one| {
+        // 6.15.2: nan(nancode) "returns a quiet NaN".
+        one("nan((ulong)n[0])", 0.0, 0.0, 0, NAN);
+        one("nan((ulong)n[0])", 0.0, 0.0, 12345, NAN);
+        // C99 F.9: values the host's references meet too, checked exactly here.
+        one("exp(a[0])", -INF, 0.0, 0, 0.0);
+        one("log(a[0])", -0.0, 0.0, 0, -INF);
+        one("sqrt(a[0])", -0.0, 0.0, 0, -0.0);
+        one("rsqrt(a[0])", 0.0, 0.0, 0, INF);
+        one("sin(a[0])", -0.0, 0.0, 0, -0.0);
+        one("tan(a[0])", -0.0, 0.0, 0, -0.0);
+        one("cbrt(a[0])", -0.0, 0.0, 0, -0.0);
+        one("expm1(a[0])", -0.0, 0.0, 0, -0.0);
+        one("log1p(a[0])", -1.0, 0.0, 0, -INF);
+        one("tgamma(a[0])", -0.0, 0.0, 0, -INF);
+        one("tgamma(a[0])", -2.0, 0.0, 0, NAN);
+        one("hypot(a[0], b[0])", INF, NAN, 0, INF);
+        one("pow(a[0], b[0])", -1.0, INF, 0, 1.0);
+        one("pow(a[0], b[0])", NAN, 0.0, 0, 1.0);
+        one("atan2(a[0], b[0])", -0.0, -0.0, 0, -std::f64::consts::PI);
+        one("fmod(a[0], b[0])", -0.0, 3.0, 0, -0.0);
+        one("remainder(a[0], b[0])", 5.0, 2.0, 0, 1.0);
+        one("ldexp(a[0], n[0])", 1.0, 0.0, -1074, f64::from_bits(1));
+        one("ldexp(a[0], n[0])", 1.0, 0.0, 1024, INF);
+        one("logb(a[0])", 0.0, 0.0, 0, -INF);
+        one("nextafter(a[0], b[0])", f64::MAX, INF, 0, INF);
+    });
 }
-/// The functions that write through a pointer (fract, modf, sincos, frexp, lgamma_r, remquo)
-/// accept `global`, `local` and `private` pointers (6.15.2); through each, every vector width
-/// stores the same results, lane by lane, as through a private variable (checked against the
-/// references above).
+
 #[test]
 fn double_pointer_results_go_to_every_address_space() {
-    let fns: [(&str, &str, &str); 6] = [
-        ("fract", "double", "fract(X, P)"),
-        ("modf", "double", "modf(X, P)"),
-        ("sincos", "double", "sincos(X, P)"),
-        ("frexp", "int", "frexp(X, P)"),
-        ("lgamma_r", "int", "lgamma_r(X, P)"),
-        ("remquo", "int", "remquo(X, Y, P)"),
-    ];
-    let runner = Runner::new();
     let mut rng = Rng::new(0xadd);
     let mut x = special_f64();
     while x.len() < 2400 {
@@ -1376,86 +645,5 @@ fn double_pointer_results_go_to_every_address_space() {
             (1.0 + (rng.next() >> 12) as f64 / (1u64 << 52) as f64) * pow2(rng.below(9) as i32 - 4)
         })
         .collect();
-    let n = x.len();
-    let mut source = String::new();
-    for (name, second, expr) in fns {
-        for w in [1usize, 3, 4, 16] {
-            let (ft, st) = if w == 1 {
-                ("double".to_string(), second.to_string())
-            } else {
-                (format!("double{w}"), format!("{second}{w}"))
-            };
-            let (ld, sto) = if w == 1 {
-                ("X[i]".to_string(), "X[i] = V;".to_string())
-            } else {
-                (format!("vload{w}(i, X)"), format!("vstore{w}(V, i, X);"))
-            };
-            let call = |p: &str| {
-                expr.replace('X', &ld.replace('X', "a"))
-                    .replace('Y', &ld.replace('X', "b"))
-                    .replace('P', p)
-            };
-            let store = |buf: &str, v: &str| sto.replace('X', buf).replace('V', v);
-            // Through a global pointer (g is a buffer of the vector type), through local
-            // memory, and through a private variable.
-            source += &format!(
-                "kernel void {name}_{w}(global double* o, global {st}* g, global {second}* gs, \
-                 global double* ol, global {second}* ls, global double* op, global {second}* ps, \
-                 global const double* a, global const double* b) {{\n\
-                 size_t i = get_global_id(0);\n\
-                 {ft} r = {};\n {}\n {}\n\
-                 local {st} tmp[64];\n size_t l = get_local_id(0);\n\
-                 r = {};\n {}\n {}\n\
-                 {st} t;\n r = {};\n {}\n {}\n}}\n",
-                call("&g[i]"),
-                store("o", "r"),
-                store("gs", "g[i]"),
-                call("&tmp[l]"),
-                store("ol", "r"),
-                store("ls", "tmp[l]"),
-                call("&t"),
-                store("op", "r"),
-                store("ps", "t"),
-            );
-        }
-    }
-    let program = runner.build(&source, "");
-    let mut wrong = Vec::new();
-    for (name, second, _) in fns {
-        for w in [1usize, 3, 4, 16] {
-            // The global vector buffer: 3-wide vectors take 4 elements of room.
-            let stride = if w == 3 { 4 } else { w };
-            let mut bufs = vec![
-                vec![0u8; n * 8],
-                vec![0u8; n / w * stride * 8],
-                vec![0u8; n * 8],
-                vec![0u8; n * 8],
-                vec![0u8; n * 8],
-                vec![0u8; n * 8],
-                vec![0u8; n * 8],
-                bytes(&x),
-                bytes(&y),
-            ];
-            runner.run(&program, &format!("{name}_{w}"), &mut bufs, n / w);
-            let same = |p: &[u8], q: &[u8]| {
-                let (p, q): (Vec<u64>, Vec<u64>) = (values(p), values(q));
-                p.iter().zip(&q).all(|(&u, &v)| {
-                    u == v || (f64::from_bits(u).is_nan() && f64::from_bits(v).is_nan())
-                })
-            };
-            // Second results of int type compare as bytes.
-            let same2 = |p: &[u8], q: &[u8]| if second == "int" { p == q } else { same(p, q) };
-            if !same(&bufs[0], &bufs[5]) || !same2(&bufs[2], &bufs[6]) {
-                wrong.push(format!(
-                    "{name} width {w}: through global differs from private"
-                ));
-            }
-            if !same(&bufs[3], &bufs[5]) || !same2(&bufs[4], &bufs[6]) {
-                wrong.push(format!(
-                    "{name} width {w}: through local differs from private"
-                ));
-            }
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    math::check_pointer_results(&x, &y);
 }

@@ -4,6 +4,9 @@
 
 #![allow(dead_code)]
 
+pub mod math;
+pub mod types;
+
 use std::sync::Arc;
 
 use ferrocl_core::device::NdRange;
@@ -56,6 +59,21 @@ impl Runner {
     /// Runs kernel `name` of `program` over the NDRange `nd`, one buffer argument per entry
     /// of `buffers` (in order); the buffers are copied back after the run.
     pub fn run_nd(&self, program: &Arc<Program>, name: &str, buffers: &mut [Vec<u8>], nd: NdRange) {
+        self.run_repeated(program, name, buffers, &[], nd, 1);
+    }
+
+    /// Runs kernel `name` of `program` over the NDRange `nd` `times` times in a row, with one
+    /// buffer argument per entry of `buffers` followed by one local memory argument of each
+    /// size in `locals` (bytes); the buffers are copied back after the last run.
+    pub fn run_repeated(
+        &self,
+        program: &Arc<Program>,
+        name: &str,
+        buffers: &mut [Vec<u8>],
+        locals: &[usize],
+        nd: NdRange,
+        times: usize,
+    ) {
         let kernel = Kernel::new(program, name).expect("kernel");
         let mut mems = Vec::new();
         for (i, b) in buffers.iter_mut().enumerate() {
@@ -75,12 +93,27 @@ impl Runner {
             kernel.set_arg(i, ArgValue::Mem(Some(m.clone()))).unwrap();
             mems.push(m);
         }
-        kernel.enqueue(&self.queue, nd, &[], 0).expect("enqueue");
+        for (i, &size) in locals.iter().enumerate() {
+            kernel
+                .set_arg(buffers.len() + i, ArgValue::Local(size))
+                .unwrap();
+        }
+        for _ in 0..times {
+            kernel.enqueue(&self.queue, nd, &[], 0).expect("enqueue");
+        }
         self.queue.finish().expect("finish");
         for (b, m) in buffers.iter_mut().zip(&mems) {
             // SAFETY: the buffer holds b.len() bytes and no command uses it any more.
             unsafe { std::ptr::copy_nonoverlapping(m.base(), b.as_mut_ptr(), b.len()) };
         }
+    }
+
+    pub fn context(&self) -> &Arc<Context> {
+        &self.context
+    }
+
+    pub fn queue(&self) -> &Arc<CommandQueue> {
+        &self.queue
     }
 }
 
@@ -248,4 +281,73 @@ pub fn next_up(x: f32) -> f32 {
 
 pub fn next_down(x: f32) -> f32 {
     -next_up(-x)
+}
+
+pub fn next_up_f64(x: f64) -> f64 {
+    if x.is_nan() || x == f64::INFINITY {
+        x
+    } else if x == 0.0 {
+        f64::from_bits(1)
+    } else if x > 0.0 {
+        f64::from_bits(x.to_bits() + 1)
+    } else {
+        f64::from_bits(x.to_bits() - 1)
+    }
+}
+
+pub fn next_down_f64(x: f64) -> f64 {
+    -next_up_f64(-x)
+}
+
+/// 2^e for every e of a double's range, denormals included (exact; `powi` of a negative
+/// power overflows its reciprocal below 2^-1023).
+pub fn pow2(e: i32) -> f64 {
+    assert!((-1074..=1023).contains(&e), "2^{e} is not a double");
+    if e >= -1022 {
+        f64::from_bits(((e + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (e + 1074))
+    }
+}
+
+/// The unit in the last place of a double near `r` (7.4): 2^-1074 below the normal range.
+pub fn ulp_f64(r: f64) -> f64 {
+    let a = r.abs();
+    if a < f64::MIN_POSITIVE {
+        return pow2(-1074);
+    }
+    let e = ((a.to_bits() >> 52) as i32 - 1023).min(1023);
+    pow2(e - 52)
+}
+
+/// The error of double `got` against the reference `want`, in ulps. NaN against NaN is 0; a
+/// zero reference is met by a zero of the same sign (7.5.1 and C99 F.9 prescribe signed zeros)
+/// or measured in denormal ulps; an infinite reference must be met exactly; an infinite result
+/// for a finite reference counts as 2^1024 (7.4: overflow within the bound is permitted).
+pub fn ulp_error_f64(got: f64, want: f64) -> f64 {
+    if want.is_nan() {
+        return if got.is_nan() { 0.0 } else { f64::INFINITY };
+    }
+    if got.is_nan() {
+        return f64::INFINITY;
+    }
+    if want.is_infinite() {
+        return if got == want { 0.0 } else { f64::INFINITY };
+    }
+    if want == 0.0 && got == 0.0 {
+        return if got.is_sign_negative() == want.is_sign_negative() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    if got.is_infinite() {
+        if got.is_sign_negative() != want.is_sign_negative() {
+            return f64::INFINITY;
+        }
+        // (2^1024 - |want|) / ulp, computed at half scale so that nothing overflows.
+        let u = ulp_f64(want);
+        return (pow2(1023) - want.abs() / 2.0) / (u / 2.0);
+    }
+    (got - want).abs() / ulp_f64(want)
 }
