@@ -263,6 +263,24 @@ static inline cl_mem make_buffer(cl_context context, cl_mem_flags flags, size_t 
     return mem;
 }
 
+/* A program built from `source` for `device` with `options`; on a build failure the log is
+ * printed and the test exits. */
+static inline cl_program build_program(cl_context context, cl_device_id device, const char *source,
+                                       const char *options) {
+    cl_int err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    CHECK_RET(err);
+    REQUIRE(program != NULL);
+    err = clBuildProgram(program, 1, &device, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        char log[16384] = "";
+        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fprintf(stderr, "build failed (%s):\n%s\n", cl_error_name(err), log);
+        exit(1);
+    }
+    return program;
+}
+
 /* Values of fixed-size device queries. */
 static inline cl_uint device_uint(cl_device_id device, cl_device_info param) {
     cl_uint value = 0;

@@ -138,16 +138,7 @@ int main(void) {
         clReleaseContext(context);
         return finish();
     }
-    cl_int err = CL_SUCCESS;
-    program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
-    CHECK_RET(err);
-    err = clBuildProgram(program, 0, NULL, "-cl-std=CL3.0", NULL, NULL);
-    if (err != CL_SUCCESS) {
-        char log[16384] = "";
-        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fprintf(stderr, "build failed (%s):\n%s\n", cl_error_name(err), log);
-        return 1;
-    }
+    program = build_program(context, device, source, "-cl-std=CL3.0");
     cl_command_queue q = make_queue(context, device), other = make_queue(context, device);
     check_vadd(q);
     if (lenient()) {

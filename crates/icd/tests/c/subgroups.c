@@ -99,16 +99,8 @@ int main(void) {
     }
     cl_context context = make_context(device);
     cl_command_queue queue = make_queue(context, device);
+    cl_program program = build_program(context, device, source, "-cl-std=CL3.0");
     cl_int err = CL_SUCCESS;
-    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
-    CHECK_RET(err);
-    err = clBuildProgram(program, 1, &device, "-cl-std=CL3.0", NULL, NULL);
-    if (err != CL_SUCCESS) {
-        char log[16384] = "";
-        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fprintf(stderr, "build failed (%s):\n%s\n", cl_error_name(err), log);
-        return 1;
-    }
     cl_kernel kernel = clCreateKernel(program, "sub", &err);
     CHECK_RET(err);
 
