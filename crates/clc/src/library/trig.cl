@@ -299,17 +299,107 @@ double __cl_sincos_double_ptr_double(double x, double *cosval)
     return finite ? sv : x - x;
 }
 
-float __cl_sin_float(float x) { return (float)__cl_sin_double((double)x); }
-float __cl_cos_float(float x) { return (float)__cl_cos_double((double)x); }
-float __cl_tan_float(float x) { return (float)__cl_tan_double((double)x); }
+// The float forms below 2^20 (every argument of most programs) take a short path in double:
+// k = rint(x 2/pi) and r = x - k pi/2 with pi/2 = P1 + P2, P1 of 33 bits, so that the first
+// fma is exact (its result fits in 53 bits) and P1 + P2 is pi/2 within 4e-27, far below the
+// distance of any float below 2^20 from a multiple of pi/2; sin and cos of |r| <= pi/4 by
+// their Taylor series to r^13 and r^14 (truncation below 3e-14 relative). One rounding to float
+// at the end. Larger arguments, infinities and NaNs take the double functions' exact
+// reduction.
+#define __CL_TRIG_F_LIMIT 0x1p20
+#define __CL_TRIG_F_P1 0x1.921fb544p0
+#define __CL_TRIG_F_P2 0x1.0b4611a626331p-34
+#define __CL_TRIG_F_2_PI 0x1.45f306dc9c883p-1
+
+// sin(r) and, through *c, cos(r) for |r| <= pi/4.
+double __cl_trig_f_sincos(double r, double *c)
+{
+    double w = r * r;
+    double sp = fma(w, 1.6059043836821613e-10, -2.505210838544172e-8);
+    sp = fma(w, sp, 2.7557319223985893e-6);
+    sp = fma(w, sp, -1.984126984126984e-4);
+    sp = fma(w, sp, 8.333333333333333e-3);
+    sp = fma(w, sp, -0.16666666666666666);
+    double cp = fma(w, -1.1470745597729725e-11, 2.08767569878681e-9);
+    cp = fma(w, cp, -2.755731922398589e-7);
+    cp = fma(w, cp, 2.48015873015873e-5);
+    cp = fma(w, cp, -1.388888888888889e-3);
+    cp = fma(w, cp, 4.1666666666666664e-2);
+    cp = fma(w, cp, -0.5);
+    *c = fma(w, cp, 1.0);
+    return fma(r * w, sp, r);
+}
+
+// x's remainder by pi/2 and, through *q, the quadrant (k mod 4), for float x below 2^20.
+double __cl_trig_f_reduce(double x, int *q)
+{
+    double kd = rint(x * __CL_TRIG_F_2_PI);
+    *q = (int)kd & 3;
+    return fma(-kd, __CL_TRIG_F_P2, fma(-kd, __CL_TRIG_F_P1, x));
+}
+
+// x's sign on an odd function's value of |x| (so sin(-0) and tan(-0) are -0, C99 F.9.1).
+float __cl_trig_f_odd(float v, float x)
+{
+    return as_float(as_uint(v) ^ (as_uint(x) & 0x80000000u));
+}
+
+float __cl_sin_float(float x)
+{
+    if (fabs(x) < __CL_TRIG_F_LIMIT) {
+        int q;
+        double c;
+        double s = __cl_trig_f_sincos(__cl_trig_f_reduce((double)fabs(x), &q), &c);
+        double v = (q & 1) ? c : s;
+        return __cl_trig_f_odd((float)((q & 2) ? -v : v), x);
+    }
+    return (float)__cl_sin_double((double)x);
+}
+
+float __cl_cos_float(float x)
+{
+    if (fabs(x) < __CL_TRIG_F_LIMIT) {
+        int q;
+        double c;
+        double s = __cl_trig_f_sincos(__cl_trig_f_reduce((double)fabs(x), &q), &c);
+        double v = (q & 1) ? s : c;
+        return (float)(((q + 1) & 2) ? -v : v);
+    }
+    return (float)__cl_cos_double((double)x);
+}
+
+float __cl_tan_float(float x)
+{
+    if (fabs(x) < __CL_TRIG_F_LIMIT) {
+        int q;
+        double c;
+        double s = __cl_trig_f_sincos(__cl_trig_f_reduce((double)fabs(x), &q), &c);
+        return __cl_trig_f_odd((float)((q & 1) ? -c / s : s / c), x);
+    }
+    return (float)__cl_tan_double((double)x);
+}
 
 float __cl_sincos_float_ptr_float(float x, float *cosval)
 {
+    if (fabs(x) < __CL_TRIG_F_LIMIT) {
+        int q;
+        double c;
+        double s = __cl_trig_f_sincos(__cl_trig_f_reduce((double)fabs(x), &q), &c);
+        double sv = (q & 1) ? c : s;
+        double cv = (q & 1) ? s : c;
+        *cosval = (float)(((q + 1) & 2) ? -cv : cv);
+        return __cl_trig_f_odd((float)((q & 2) ? -sv : sv), x);
+    }
     double c;
     double s = __cl_sincos_double_ptr_double((double)x, &c);
     *cosval = (float)c;
     return (float)s;
 }
+
+#undef __CL_TRIG_F_LIMIT
+#undef __CL_TRIG_F_P1
+#undef __CL_TRIG_F_P2
+#undef __CL_TRIG_F_2_PI
 
 // ---------------------------------------------------------------------------------------
 // sinpi, cospi, tanpi: x = k/2 + r with |r| <= 1/4 exactly, then the kernels on pi r.
