@@ -292,16 +292,15 @@ float __cl_log1p_float(float x) { return (float)__cl_log1p_double((double)x); }
 
 double __cl_exp_double(double x) { return __cl_exp_hilo(x, 0.0); }
 
-// exp for float without the table: in double, k = rint(x / ln 2) and r = x - k ln 2 (|r| <=
-// ln 2 / 2, off by at most 2^-45 for the |k| <= 289 that matter), exp(r) by its Taylor
-// series to r^10 (truncation below 2^-40 relative), then 2^k as an exponent: every step is
-// far inside the half ulp of float that the one final rounding adds, which also makes
-// float's overflow, subnormal results and underflow to zero.
-float __cl_exp_float(float xf) {
-    double x = (double)xf;
-    double xc = fmin(fmax(x, -200.0), 200.0);
-    double kd = rint(xc * __CL_INV_LN2_HI);
-    double r = fma(-kd, __CL_LN2, xc);
+// exp(t) for a result that is rounded to float, without the table: k = rint(t / ln 2) and
+// r = t - k ln 2 (|r| <= ln 2 / 2, off by at most 2^-45 for the |k| <= 289 that matter), exp(r)
+// by its Taylor series to r^10 (truncation below 2^-40 relative), then 2^k as an exponent.
+// Every step is far inside the half ulp of float that the final rounding adds; t is clamped to
+// +-200, where the rounding to float already overflows or underflows, and a NaN passes through.
+double __cl_exp_f(double t) {
+    double tc = fmin(fmax(t, -200.0), 200.0);
+    double kd = rint(tc * __CL_INV_LN2_HI);
+    double r = fma(-kd, __CL_LN2, tc);
     double p = fma(r, 2.755731922398589e-7, 2.755731922398589e-6);
     p = fma(r, p, 2.48015873015873e-5);
     p = fma(r, p, 1.984126984126984e-4);
@@ -313,9 +312,10 @@ float __cl_exp_float(float xf) {
     p = fma(r, p, 1.0);
     p = fma(r, p, 1.0);
     double scale = as_double((long)(1023 + (int)kd) << 52);
-    // A NaN passes through (fmin/fmax would have dropped it).
-    return xf == xf ? (float)(p * scale) : xf;
+    return t == t ? p * scale : t;
 }
+
+float __cl_exp_float(float x) { return (float)__cl_exp_f((double)x); }
 
 double __cl_exp2_double(double x) {
     x = x > 1200.0 ? 1200.0 : x;
@@ -427,7 +427,7 @@ double __cl_pow_core(double x, double y) {
 // neither 0 nor infinite, so double's product is within 2^-44 of it.
 double __cl_pow_core_f(double x, double y) {
     double2 l = __cl_log_fast(fabs(x));
-    return __cl_pow_edges(x, y, __cl_exp_hilo(y * fma(l.x, __CL_LN2, l.y), 0.0));
+    return __cl_pow_edges(x, y, __cl_exp_f(y * fma(l.x, __CL_LN2, l.y)));
 }
 
 float __cl_pow_float_float(float x, float y) {
@@ -498,7 +498,7 @@ double __cl_rootn_double_int(double x, int n) {
 float __cl_rootn_float_int(float x, int n) {
     double dx = (double)x;
     double2 l = __cl_log_fast(fabs(dx));
-    double r = __cl_exp_hilo(fma(l.x, __CL_LN2, l.y) / (double)n, 0.0);
+    double r = __cl_exp_f(fma(l.x, __CL_LN2, l.y) / (double)n);
     return (float)__cl_rootn_edges(dx, n, r);
 }
 
@@ -515,7 +515,7 @@ double __cl_cbrt_double(double x) {
 float __cl_cbrt_float(float x) {
     double dx = (double)x;
     double2 l = __cl_log_fast(fabs(dx));
-    double r = copysign(__cl_exp_hilo(fma(l.x, __CL_LN2, l.y) / 3.0, 0.0), dx);
+    double r = copysign(__cl_exp_f(fma(l.x, __CL_LN2, l.y) / 3.0), dx);
     // C99 F.9.4.1: cbrt(+-0) = +-0, cbrt(+-inf) = +-inf.
     return (x == 0.0f || isinf(x) || isnan(x)) ? x : (float)r;
 }
