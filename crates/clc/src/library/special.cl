@@ -324,10 +324,31 @@ double __cl_sp_erf_small(double x) {
     return x * p;
 }
 
-// erfc(a) for a >= 1/2 (a NaN excluded): exp(-a^2) g(a), where g(a) = erfc(a) exp(a^2) is a
-// polynomial in a - mid on six intervals below 4, and g(a) = h(1/a^2) / a above, h a
-// polynomial on [0, 1/16]. a^2 = xx + xl exactly (fma), so exp(-a^2) is exact to 2^-56.
-// Past a = 28 the result is below the least subnormal.
+// g(a) = erfc(a) exp(a^2) for 1/2 <= a <= 28: a polynomial in a - mid on six intervals below
+// 4, and h(1/a^2) / a above, h a polynomial on [0, 1/16].
+double __cl_sp_erfc_g(double a) {
+    if (a < 4.0) {
+        int i = a < 1.0 ? (a < 0.75 ? 0 : 1) : a < 2.0 ? (a < 1.5 ? 2 : 3) : (a < 3.0 ? 4 : 5);
+        double lo = i < 2 ? 0.5 + 0.25 * (double)i : i < 4 ? 0.5 * (double)i : (double)(i - 2);
+        double hi = i < 2 ? lo + 0.25 : i < 4 ? lo + 0.5 : lo + 1.0;
+        double s = a - 0.5 * (lo + hi);
+        int base = 16 * i;
+        double g = __cl_sp_erfc_mid[base + 15];
+        for (int j = 14; j >= 0; j--) {
+            g = fma(g, s, __cl_sp_erfc_mid[base + j]);
+        }
+        return g;
+    }
+    double u = 1.0 / (a * a);
+    double h = __cl_sp_erfc_tail[15];
+    for (int j = 14; j >= 0; j--) {
+        h = fma(h, u, __cl_sp_erfc_tail[j]);
+    }
+    return h / a;
+}
+
+// erfc(a) for a >= 1/2 (a NaN excluded): exp(-a^2) g(a). a^2 = xx + xl exactly (fma), so
+// exp(-a^2) is exact to 2^-56. Past a = 28 the result is below the least subnormal.
 double __cl_sp_erfc_pos(double a) {
     a = fmin(a, 28.0);
     double xx = a * a;
@@ -335,26 +356,16 @@ double __cl_sp_erfc_pos(double a) {
     double el;
     int k;
     double eh = __cl_sp_exp(-xx, -xl, &el, &k);
-    double g;
-    if (a < 4.0) {
-        int i = a < 1.0 ? (a < 0.75 ? 0 : 1) : a < 2.0 ? (a < 1.5 ? 2 : 3) : (a < 3.0 ? 4 : 5);
-        double lo = i < 2 ? 0.5 + 0.25 * (double)i : i < 4 ? 0.5 * (double)i : (double)(i - 2);
-        double hi = i < 2 ? lo + 0.25 : i < 4 ? lo + 0.5 : lo + 1.0;
-        double s = a - 0.5 * (lo + hi);
-        int base = 16 * i;
-        g = __cl_sp_erfc_mid[base + 15];
-        for (int j = 14; j >= 0; j--) {
-            g = fma(g, s, __cl_sp_erfc_mid[base + j]);
-        }
-    } else {
-        double u = 1.0 / xx;
-        double h = __cl_sp_erfc_tail[15];
-        for (int j = 14; j >= 0; j--) {
-            h = fma(h, u, __cl_sp_erfc_tail[j]);
-        }
-        g = h / a;
-    }
+    double g = __cl_sp_erfc_g(a);
     return __cl_sp_scale(fma(eh, g, el * g), k);
+}
+
+// erfc(a) for a float result, a >= 1/2: exp(-a^2) to about 2^-40 (__cl_exp_f; a^2's rounding
+// error, at most 2^-53 a^2 <= 2^-43 for a < 11, where float's erfc underflows to zero) is
+// ample before the one rounding to float.
+double __cl_sp_erfc_pos_f(double a) {
+    a = fmin(a, 11.0);
+    return __cl_exp_f(-a * a) * __cl_sp_erfc_g(a);
 }
 
 // 6.15.2 erf, the error function. 7.5.1 / C99 F.9.5.1: erf(±0) = ±0, erf(±inf) = ±1.
@@ -366,7 +377,15 @@ double __cl_erf_double(double x) {
     double r = 1.0 - __cl_sp_erfc_pos(ax);
     return isnan(x) ? x : copysign(r, x);
 }
-float __cl_erf_float(float x) { return (float)__cl_erf_double((double)x); }
+float __cl_erf_float(float x) {
+    double dx = (double)x;
+    double ax = fabs(dx);
+    if (ax < 1.0) {
+        return (float)__cl_sp_erf_small(dx);
+    }
+    double r = 1.0 - __cl_sp_erfc_pos_f(ax);
+    return isnan(x) ? x : (float)copysign(r, dx);
+}
 
 // 6.15.2 erfc, the complementary error function 1 - erf(x). C99 F.9.5.2: erfc(-inf) = 2,
 // erfc(+inf) = +0. Below 1/2, 1 - erf(x) loses nothing (erf(x) < 0.53); above, erfc(|x|)
@@ -380,7 +399,15 @@ double __cl_erfc_double(double x) {
     double r = x < 0.0 ? 2.0 - e : e;
     return isnan(x) ? x : r;
 }
-float __cl_erfc_float(float x) { return (float)__cl_erfc_double((double)x); }
+float __cl_erfc_float(float x) {
+    double dx = (double)x;
+    double ax = fabs(dx);
+    if (ax < 0.5) {
+        return (float)(1.0 - __cl_sp_erf_small(dx));
+    }
+    double e = __cl_sp_erfc_pos_f(ax);
+    return isnan(x) ? x : (float)(dx < 0.0 ? 2.0 - e : e);
+}
 
 // ---------------------------------------------------------------------------------------------
 // tgamma, lgamma, lgamma_r.
