@@ -674,20 +674,81 @@ double __cl_atan2pi_double_double(double y, double x)
     return (x == x && y == y) ? v : x + y;
 }
 
-float __cl_asin_float(float x) { return (float)__cl_asin_double((double)x); }
-float __cl_acos_float(float x) { return (float)__cl_acos_double((double)x); }
-float __cl_atan_float(float x) { return (float)__cl_atan_double((double)x); }
-float __cl_atan2_float_float(float y, float x)
+// The inverse functions for float, in plain double: the angle of (d, n) for n, d >= 0 is
+// atan(t) with t = min(n, d) / max(n, d) <= 1 (one rounding), reflected from pi/2 when n > d;
+// atan(t) = atan(c) + atan(u) with c = k/8 the nearest eighth and u = (t - c) / (1 + t c),
+// |u| <= 1/16, by its Taylor series to u^13 (truncation below 2^-62). The error, a few units
+// of 2^-53, vanishes in the one rounding to float.
+double __cl_trig_f_angle(double n, double d)
 {
-    return (float)__cl_atan2_double_double((double)y, (double)x);
+    int swap = n > d;
+    double t = swap ? d / n : n / d;
+    // A NaN t gives k = 0 and a NaN result.
+    double kd = fmin(fmax(rint(t * 8.0), 0.0), 8.0);
+    double c = kd * 0.125;
+    double u = (t - c) / fma(t, c, 1.0);
+    double w = u * u;
+    double p = fma(w, 0.07692307692307693, -0.09090909090909091);
+    p = fma(w, p, 0.1111111111111111);
+    p = fma(w, p, -0.14285714285714285);
+    p = fma(w, p, 0.2);
+    p = fma(w, p, -0.3333333333333333);
+    double a = __cl_trig_atan_k8_hi[(int)kd] + fma(u * w, p, u);
+    return swap ? __CL_TRIG_PIO2_1 - a : a;
 }
-float __cl_asinpi_float(float x) { return (float)__cl_asinpi_double((double)x); }
-float __cl_acospi_float(float x) { return (float)__cl_acospi_double((double)x); }
-float __cl_atanpi_float(float x) { return (float)__cl_atanpi_double((double)x); }
+
+// atan2(y, x) for float operands in double (C99 F.9.1.4's cases included: infinities act as
+// the directions they point in, (0, 0) as angle 0, x's sign bit reflects to pi less the
+// angle, y's sign bit applies last); `scale` multiplies the angle (1 or 1/pi).
+double __cl_trig_f_atan2(float y, float x, double scale)
+{
+    double ay = fabs((double)y);
+    double ax = fabs((double)x);
+    int yi = ay == INFINITY;
+    int xi = ax == INFINITY;
+    double n = yi ? 1.0 : (xi ? 0.0 : ay);
+    double d = xi ? 1.0 : (yi ? 0.0 : ax);
+    d = (n == 0.0 && d == 0.0) ? 1.0 : d;
+    double a = __cl_trig_f_angle(n, d);
+    a = as_int(x) < 0 ? __CL_TRIG_PI_H - a : a;
+    a *= scale;
+    a = as_int(y) < 0 ? -a : a;
+    return (x == x && y == y) ? a : (double)x + (double)y;
+}
+
+float __cl_atan2_float_float(float y, float x) { return (float)__cl_trig_f_atan2(y, x, 1.0); }
 float __cl_atan2pi_float_float(float y, float x)
 {
-    return (float)__cl_atan2pi_double_double((double)y, (double)x);
+    return (float)__cl_trig_f_atan2(y, x, __CL_TRIG_INVPI_H);
 }
+
+// atan(x) = atan2(x, 1); asin(x) = atan2(x, sqrt(1 - x^2)) and acos(x) = atan2(sqrt(1 - x^2),
+// x), with 1 - x^2 = (1 - |x|)(1 + |x|) (both factors exact for a float x): a NaN beyond 1.
+float __cl_atan_float(float x) { return (float)__cl_trig_f_atan2(x, 1.0f, 1.0); }
+float __cl_atanpi_float(float x) { return (float)__cl_trig_f_atan2(x, 1.0f, __CL_TRIG_INVPI_H); }
+
+double __cl_trig_f_cos_of_sin(float x)
+{
+    double ax = fabs((double)x);
+    return sqrt((1.0 - ax) * (1.0 + ax));
+}
+
+double __cl_trig_f_asin(float x, double scale)
+{
+    double a = __cl_trig_f_angle(fabs((double)x), __cl_trig_f_cos_of_sin(x)) * scale;
+    return as_int(x) < 0 ? -a : a;
+}
+
+double __cl_trig_f_acos(float x, double scale)
+{
+    double a = __cl_trig_f_angle(__cl_trig_f_cos_of_sin(x), fabs((double)x));
+    return (x < 0.0f ? __CL_TRIG_PI_H - a : a) * scale;
+}
+
+float __cl_asin_float(float x) { return (float)__cl_trig_f_asin(x, 1.0); }
+float __cl_asinpi_float(float x) { return (float)__cl_trig_f_asin(x, __CL_TRIG_INVPI_H); }
+float __cl_acos_float(float x) { return (float)__cl_trig_f_acos(x, 1.0); }
+float __cl_acospi_float(float x) { return (float)__cl_trig_f_acos(x, __CL_TRIG_INVPI_H); }
 
 #undef __CL_TRIG_PIO2_1
 #undef __CL_TRIG_PIO2_2
