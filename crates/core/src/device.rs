@@ -123,6 +123,11 @@ impl DeviceInfo {
         // max(1/4th of CL_DEVICE_GLOBAL_MEM_SIZE, 128*1024*1024).
         let global_mem_size = machine.memory_bytes;
         let max_mem_alloc_size = (global_mem_size / 2).max(128 << 20).min(global_mem_size);
+        let has_feature = |name: &str| {
+            features::CPU_OPENCL_C_FEATURES
+                .iter()
+                .any(|f| f.name == name)
+        };
         DeviceInfo {
             device_type: DeviceType::Cpu,
             vendor_id: machine.vendor_id,
@@ -214,14 +219,20 @@ impl DeviceInfo {
                 | atomic_caps::SCOPE_DEVICE
                 | atomic_caps::SCOPE_ALL_DEVICES,
             non_uniform_work_group_support: true,
-            // The collectives are `group_*` IR instructions (OpenCL C 6.15.16).
-            work_group_collective_functions_support: true,
-            // Both input forms: the packed (4x8-bit in a uint) and the vector one.
-            integer_dot_product_capabilities: 0b11,
+            // The queries that mirror a feature macro follow the feature list (features.rs).
+            work_group_collective_functions_support: has_feature(
+                "__opencl_c_work_group_collective_functions",
+            ),
+            // CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR is bit 0, _4x8BIT_KHR bit 1.
+            integer_dot_product_capabilities: u64::from(has_feature(
+                "__opencl_c_integer_dot_product_input_4x8bit_packed",
+            )) | u64::from(has_feature(
+                "__opencl_c_integer_dot_product_input_4x8bit",
+            )) << 1,
             generic_address_space_support: false,
             pipe_support: false,
             // Each work-group is one sub-group (the CPU code generator's sub-group queries).
-            max_num_sub_groups: 1,
+            max_num_sub_groups: u32::from(has_feature("__opencl_c_subgroups")),
             preferred_work_group_size_multiple: 1,
             // No conformance submission has been made; the spec's format with a zero date.
             latest_conformance_version_passed: "v0000-00-00-00",

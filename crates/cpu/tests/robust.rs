@@ -5,7 +5,7 @@ use ferrocl_cpu::{ArgKind, CpuProgram};
 
 mod common;
 
-use common::{block, compile, nd1};
+use common::{block, compile, nd1, VADD};
 
 /// `int a[4]; for (long i = 0; i < n; i++) a[start + i] = i;` then `out[gid] = gid * 3`, and
 /// a private round trip: `a[0] = gid; out2[gid] = a[0]` after the loop.
@@ -46,31 +46,11 @@ block3:
 }
 "#;
 
-const VADD: &str = r#"
-kernel @vadd(ptr.global, ptr.global, ptr.global) {
-    arg "a": "int*" global none []
-    arg "b": "int*" global none []
-    arg "c": "int*" global none []
-block0(v0: ptr.global, v1: ptr.global, v2: ptr.global):
-    v3: i64 = global_id 0
-    v4: i64 = iconst 4
-    v5: i64 = imul v3, v4
-    v6: ptr.global = ptradd v0, v5
-    v7: ptr.global = ptradd v1, v5
-    v8: ptr.global = ptradd v2, v5
-    v9: i32 = load.global v6, align 4
-    v10: i32 = load.global v7, align 4
-    v11: i32 = iadd v9, v10
-    store.global v11, v8, align 4
-    return
-}
-"#;
-
 /// Runs `c = a + b` over `n` items and checks every element.
 fn check_vadd(p: &CpuProgram, n: usize) {
-    let a: Vec<i32> = (0..n as i32).map(|i| i * 7 - 3).collect();
-    let b: Vec<i32> = (0..n as i32).map(|i| 100 - i).collect();
-    let mut c = vec![0i32; n];
+    let a: Vec<f32> = (0..n).map(|i| i as f32 * 7.0 - 3.0).collect();
+    let b: Vec<f32> = (0..n).map(|i| 100.0 - i as f32).collect();
+    let mut c = vec![0f32; n];
     let args = block(
         p,
         "vadd",

@@ -5,27 +5,7 @@ use ferrocl_cpu::{ArgKind, NdRange};
 
 mod common;
 
-use common::{block, compile, nd1};
-
-const VADD: &str = r#"
-kernel @vadd(ptr.global, ptr.global, ptr.global) {
-    arg "a": "float*" global none []
-    arg "b": "float*" global none []
-    arg "c": "float*" global none []
-block0(v0: ptr.global, v1: ptr.global, v2: ptr.global):
-    v3: i64 = global_id 0
-    v4: i64 = iconst 4
-    v5: i64 = imul v3, v4
-    v6: ptr.global = ptradd v0, v5
-    v7: ptr.global = ptradd v1, v5
-    v8: ptr.global = ptradd v2, v5
-    v9: f32 = load.global v6, align 4
-    v10: f32 = load.global v7, align 4
-    v11: f32 = fadd v9, v10
-    store.global v11, v8, align 4
-    return
-}
-"#;
+use common::{block, compile, nd1, VADD};
 
 #[test]
 fn vector_add() {

@@ -523,7 +523,8 @@ double __cl_trig_div_pi(double h, double l)
     double r = h * __CL_TRIG_INVPI_H;
     double e = fma(h, __CL_TRIG_INVPI_H, -r);
     double v = r + (e + fma(h, __CL_TRIG_INVPI_L, l * __CL_TRIG_INVPI_H));
-    return h == 0.0 ? h : v;
+    // The quotient has h's sign, also where it underflows to zero (and h = +-0 stays itself).
+    return copysign(v, h);
 }
 
 // asin(|x|) for |x| <= 1 as the angle of (sqrt(1 - x^2), |x|).
@@ -626,8 +627,7 @@ double __cl_atan_double(double x)
 double __cl_atan2_double_double(double y, double x)
 {
     double lo;
-    // The result has y's sign in every case (C99 F.9.1.4), also where it underflows.
-    double v = copysign(__cl_trig_atan2_dd(y, x, &lo), y);
+    double v = __cl_trig_atan2_dd(y, x, &lo);
     return (x == x && y == y) ? v : x + y;
 }
 
@@ -669,8 +669,6 @@ double __cl_atan2pi_double_double(double y, double x)
     // 7.5.1's atan2pi values are atan2's (C99 F.9.1.4) divided by pi: 0, ±1, ±0.5,
     // ±0.25 and ±0.75 come out exact.
     double v = __cl_trig_div_pi(h, lo);
-    // y's sign, as atan2's, also where the quotient underflows to zero.
-    v = copysign(v, y);
     return (x == x && y == y) ? v : x + y;
 }
 

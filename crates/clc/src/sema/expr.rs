@@ -1334,6 +1334,23 @@ impl Sema<'_> {
         }
         // A scalar condition is a truth value (C99 6.5.15p4).
         let c = self.truth(c);
+        let (mut a, mut b) = (a, b);
+        // A null pointer constant takes the other operand's pointer type (C99 6.5.15p6).
+        if self.types.is_pointer(a.ty) && self.is_null_constant(&b) {
+            let ty = a.ty;
+            b = mk(
+                ExprKind::Cast(CastKind::NullToPointer, Box::new(b)),
+                ty,
+                loc,
+            );
+        } else if self.types.is_pointer(b.ty) && self.is_null_constant(&a) {
+            let ty = b.ty;
+            a = mk(
+                ExprKind::Cast(CastKind::NullToPointer, Box::new(a)),
+                ty,
+                loc,
+            );
+        }
         let (at, bt) = (a.ty, b.ty);
         if self.types.arith(at).is_some() && self.types.arith(bt).is_some() {
             let Some((a, b, t)) = self.arith_common(a, b, loc) else {
@@ -1349,30 +1366,6 @@ impl Sema<'_> {
             return mk(
                 ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
                 at,
-                loc,
-            );
-        }
-        if self.types.is_pointer(at) && self.is_null_constant(&b) {
-            let b = mk(
-                ExprKind::Cast(CastKind::NullToPointer, Box::new(b)),
-                at,
-                loc,
-            );
-            return mk(
-                ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
-                at,
-                loc,
-            );
-        }
-        if self.types.is_pointer(bt) && self.is_null_constant(&a) {
-            let a = mk(
-                ExprKind::Cast(CastKind::NullToPointer, Box::new(a)),
-                bt,
-                loc,
-            );
-            return mk(
-                ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
-                bt,
                 loc,
             );
         }

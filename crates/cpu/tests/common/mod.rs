@@ -1,4 +1,5 @@
 //! What the CPU backend's tests share: compiling IR text, filling argument blocks, 1-D ranges.
+#![allow(dead_code)]
 
 use ferrocl_cpu::{CpuProgram, NdRange};
 
@@ -28,3 +29,24 @@ pub fn nd1(global: u64, local: u64) -> NdRange {
         local_size: [local, 1, 1],
     }
 }
+
+/// `c[i] = a[i] + b[i]` on floats, the tests' well-behaved kernel.
+pub const VADD: &str = r#"
+kernel @vadd(ptr.global, ptr.global, ptr.global) {
+    arg "a": "float*" global none []
+    arg "b": "float*" global none []
+    arg "c": "float*" global none []
+block0(v0: ptr.global, v1: ptr.global, v2: ptr.global):
+    v3: i64 = global_id 0
+    v4: i64 = iconst 4
+    v5: i64 = imul v3, v4
+    v6: ptr.global = ptradd v0, v5
+    v7: ptr.global = ptradd v1, v5
+    v8: ptr.global = ptradd v2, v5
+    v9: f32 = load.global v6, align 4
+    v10: f32 = load.global v7, align 4
+    v11: f32 = fadd v9, v10
+    store.global v11, v8, align 4
+    return
+}
+"#;
