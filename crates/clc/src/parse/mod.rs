@@ -253,6 +253,27 @@ impl<'a> Parser<'a> {
         lex::clean(&f.text[s..s + t.len as usize]).into_owned()
     }
     /// Just after the previous token (where clang reports a missing `;`).
+    /// Error recovery: skips to just past the ')' that closes the current parenthesis (nested
+    /// pairs included), stopping early at a ';', a brace or the end of input.
+    fn skip_past_close_paren(&mut self) {
+        let mut depth = 0;
+        while !matches!(
+            self.kind(),
+            Tok::Eof | Tok::Semi | Tok::LBrace | Tok::RBrace
+        ) {
+            match self.kind() {
+                Tok::LParen => depth += 1,
+                Tok::RParen if depth == 0 => {
+                    self.bump();
+                    break;
+                }
+                Tok::RParen => depth -= 1,
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
     fn prev_end(&self) -> Loc {
         if self.pos == 0 {
             return self.loc();
@@ -1635,23 +1656,7 @@ impl<'a> Parser<'a> {
         if !self.eat(Tok::RParen) {
             let l = self.prev_end();
             self.error(l, "expected ')'");
-            // Skip to the matching ')'.
-            let mut depth = 0;
-            while !matches!(
-                self.kind(),
-                Tok::Eof | Tok::Semi | Tok::LBrace | Tok::RBrace
-            ) {
-                match self.kind() {
-                    Tok::LParen => depth += 1,
-                    Tok::RParen if depth == 0 => {
-                        self.bump();
-                        break;
-                    }
-                    Tok::RParen => depth -= 1,
-                    _ => {}
-                }
-                self.bump();
-            }
+            self.skip_past_close_paren();
         }
         e
     }
@@ -2150,22 +2155,7 @@ impl<'a> Parser<'a> {
                 self.leave();
                 if matches!(e.kind, ExprKind::Error) {
                     // Already reported; skip the rest of the parenthesized expression.
-                    let mut depth = 0;
-                    while !matches!(
-                        self.kind(),
-                        Tok::Eof | Tok::Semi | Tok::LBrace | Tok::RBrace
-                    ) {
-                        match self.kind() {
-                            Tok::LParen => depth += 1,
-                            Tok::RParen if depth == 0 => {
-                                self.bump();
-                                break;
-                            }
-                            Tok::RParen => depth -= 1,
-                            _ => {}
-                        }
-                        self.bump();
-                    }
+                    self.skip_past_close_paren();
                     return e;
                 }
                 if !self.eat(Tok::RParen) {
