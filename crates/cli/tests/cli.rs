@@ -23,6 +23,21 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Runs `base` followed by each case's extra arguments; each must exit with 1 and say its
+/// message on standard error.
+fn expect_usage_errors(base: &[&str], cases: &[(&[&str], &str)]) {
+    for (extra, message) in cases {
+        let args: Vec<&str> = base.iter().chain(extra.iter()).copied().collect();
+        let out = ferrocl(&args);
+        assert_eq!(out.status.code(), Some(1), "{extra:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(message),
+            "{extra:?}: expected '{message}' in {}",
+            stderr(&out)
+        );
+    }
+}
+
 /// A fresh directory for one test.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ferrocl-cli-{}-{name}", std::process::id()));
@@ -581,16 +596,7 @@ fn run_on_ferrocl_names_the_argument_that_does_not_fit() {
             "--print 7: the kernel has no argument 7 (it takes 3)",
         ),
     ];
-    for (extra, message) in cases {
-        let args: Vec<&str> = base.iter().chain(extra.iter()).copied().collect();
-        let out = ferrocl(&args);
-        assert_eq!(out.status.code(), Some(1), "{extra:?}: {}", stderr(&out));
-        assert!(
-            stderr(&out).contains(message),
-            "{extra:?}: expected '{message}' in {}",
-            stderr(&out)
-        );
-    }
+    expect_usage_errors(&base, cases);
 }
 
 #[test]
@@ -839,16 +845,7 @@ fn run_names_the_argument_that_does_not_fit() {
             "argument 0 'a' (float) is not a buffer",
         ),
     ];
-    for (extra, message) in cases {
-        let args: Vec<&str> = base.iter().chain(extra.iter()).copied().collect();
-        let out = ferrocl(&args);
-        assert_eq!(out.status.code(), Some(1), "{extra:?}: {}", stderr(&out));
-        assert!(
-            stderr(&out).contains(message),
-            "{extra:?}: expected '{message}' in {}",
-            stderr(&out)
-        );
-    }
+    expect_usage_errors(&base, cases);
     let out = ferrocl(&[
         "run",
         &file,
