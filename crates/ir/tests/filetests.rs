@@ -7,38 +7,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use ferrocl_ir::passes::PassManager;
+use ferrocl_ir::text::line_diff;
 use ferrocl_ir::{parse_module, print_module, verify_module};
-
-fn diff(want: &str, got: &str) -> String {
-    let a: Vec<&str> = want.lines().collect();
-    let b: Vec<&str> = got.lines().collect();
-    // Longest common subsequence table, then a walk that prints `-` and `+` lines.
-    let mut l = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for i in (0..a.len()).rev() {
-        for j in (0..b.len()).rev() {
-            l[i][j] = if a[i] == b[j] {
-                l[i + 1][j + 1] + 1
-            } else {
-                l[i + 1][j].max(l[i][j + 1])
-            };
-        }
-    }
-    let (mut i, mut j, mut out) = (0, 0, String::new());
-    while i < a.len() || j < b.len() {
-        if i < a.len() && j < b.len() && a[i] == b[j] {
-            out += &format!("  {}\n", a[i]);
-            i += 1;
-            j += 1;
-        } else if j < b.len() && (i == a.len() || l[i][j + 1] >= l[i + 1][j]) {
-            out += &format!("+ {}\n", b[j]);
-            j += 1;
-        } else {
-            out += &format!("- {}\n", a[i]);
-            i += 1;
-        }
-    }
-    out
-}
 
 fn run_file(path: &Path, pass_dir: &str) -> Result<(), String> {
     let text = fs::read_to_string(path).map_err(|e| e.to_string())?;
@@ -68,7 +38,7 @@ fn run_file(path: &Path, pass_dir: &str) -> Result<(), String> {
     if again != got {
         return Err(format!(
             "output does not round-trip:\n{}",
-            diff(&got, &again)
+            line_diff(&got, &again)
         ));
     }
     let expected_path = path.with_extension("expected");
@@ -86,7 +56,7 @@ fn run_file(path: &Path, pass_dir: &str) -> Result<(), String> {
         return Err(format!(
             "output differs from {}:\n{}",
             expected_path.display(),
-            diff(&want, &got)
+            line_diff(&want, &got)
         ));
     }
     Ok(())

@@ -68,8 +68,10 @@
 //! decimal or `0x` hex; float constants print as the shortest decimal that reads back
 //! exactly, NaNs and `f16` as their bits in hex (an `f16` decimal is accepted on input).
 
+mod diff;
 mod parse;
 mod print;
 
+pub use diff::line_diff;
 pub use parse::{parse_module, ParseError};
 pub use print::{print_function, print_module};
