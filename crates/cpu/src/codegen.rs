@@ -1,16 +1,13 @@
-//! Translation of a kernel from IR to a Cranelift function that runs one work-group.
+//! Translation of a work-group function (`workgroup`: the kernel with its work-item loops
+//! and barriers already turned into IR) into a Cranelift function.
 //!
-//! The generated function loops over the work-items of its group (`z`, `y`, `x`) around the
-//! kernel body. A kernel with barriers becomes a small state machine (DESIGN.md, decision 4):
-//! each barrier ends a region — the work-item stores the values live across it into its frame
-//! and moves on to the next work-item; when all have reached the barrier, the loop starts over
-//! and every work-item resumes after it, reloading those values. Barriers are reached in
-//! work-group uniform control flow (OpenCL C 6.15.8), so all work-items stop at the same one.
+//! The generated function is called once per work-group with the argument block, the group's
+//! context (`abi::GroupCtx`) and its context memory, which the work-group function's last
+//! parameter stands for. Kernel arguments are loaded once, in the entry block.
 //!
-//! Every IR value is a `cranelift_frontend::Variable` per vector lane: the frontend's SSA
-//! construction then joins definitions across the new edges (loop back-edges, resume points)
-//! without this module computing any. Vectors are scalarized; Cranelift's optimizer and later
-//! vectorization across work-items take it from there.
+//! Every IR value is a `cranelift_frontend::Variable` per vector lane, and vectors are
+//! scalarized; Cranelift's optimizer and later vectorization across work-items take it from
+//! there.
 
 use std::collections::HashMap;
 
@@ -22,15 +19,13 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use ferrocl_ir::{
     BinaryOp, Block, ConvOp, Dest, FloatCC, Function, Global, Inst, IntCC, Module, Op, RmwOp,
-    Round, StackSlot, Type, UnaryOp, Value, WorkItemOp,
+    Round, Type, UnaryOp, Value, WorkItemOp,
 };
 
 use cranelift_module::{FuncId, Module as _};
 
-mod collective;
-
 use crate::abi::{arg_layout, offsets, ArgKind};
-use crate::liveness::live_across_barriers;
+use crate::workgroup::WorkGroupFn;
 use crate::CompileError;
 
 /// What translation needs of the JIT module: the module itself (to import functions into the
@@ -60,15 +55,6 @@ pub enum GlobalPlace {
     /// An offset in the work-group's local memory (`__local` variables).
     Local(u64),
 }
-
-/// What the translation found out about the kernel.
-pub struct Translated {
-    /// Bytes of per-work-item frame memory the kernel needs: its stack slots and the values
-    /// live across barriers.
-    pub frame_size: usize,
-}
-
-const END: i64 = -1;
 
 fn err<T>(message: impl Into<String>) -> Result<T, CompileError> {
     Err(CompileError(message.into()))
@@ -145,85 +131,41 @@ fn ctx_mem() -> ClMemFlags {
     ClMemFlags::trusted().with_readonly()
 }
 
-/// Translates kernel `f` of `module` into `func`, whose signature the caller has set to
-/// `(args: i64, group: i64, frames: i64)`.
+/// Translates work-group function `wg` (of a kernel of `module`) into `func`, whose signature
+/// the caller has set to `(args: i64, group: i64, frames: i64)`.
 pub fn translate_kernel(
     module: &Module,
-    f: &Function,
+    wg: &WorkGroupFn,
     places: &HashMap<Global, GlobalPlace>,
     func: &mut cl::Function,
     fbc: &mut FunctionBuilderContext,
     link: Link<'_>,
-) -> Result<Translated, CompileError> {
+) -> Result<(), CompileError> {
     let Link {
         jit,
         libcalls,
         helpers,
     } = link;
     let frontend = jit.isa().frontend_config();
-    let live = live_across_barriers(f);
-
-    // The frame: private stack slots, then values live across barriers. Slots live in the
-    // frame, not on the native stack, even without barriers: the frame is in the masked
-    // private region, so a wild private index cannot reach the thread's stack.
-    let mut frame_size = 0u32;
-    let mut alloc = |size: u32, align: u32| {
-        let align = align.max(1);
-        let at = frame_size.div_ceil(align) * align;
-        frame_size = at + size;
-        at
-    };
-    let mut slots = HashMap::new();
-    for (ss, data) in f.slots.iter() {
-        slots.insert(ss, alloc(data.size, data.align));
-    }
-    let mut spill_off = HashMap::new();
-    let mut barrier_ids = HashMap::new();
-    let mut barriers: Vec<Inst> = live.keys().copied().collect();
-    barriers.sort();
-    for (i, &b) in barriers.iter().enumerate() {
-        barrier_ids.insert(b, i as u32 + 1);
-        for &v in &live[&b] {
-            if let std::collections::hash_map::Entry::Vacant(e) = spill_off.entry(v) {
-                let t = f.dfg.value_type(v);
-                let lane = lane_ty(t)?.bytes();
-                e.insert(alloc(lane * t.lanes(), lane));
-            }
-        }
-    }
-    let group_slots = collective::frame_slots(f, &mut alloc);
-    let frame_size = frame_size.div_ceil(16) * 16;
-
     let b = FunctionBuilder::new(func, fbc);
     let mut t = Translator {
         module,
         jit,
         libcalls,
         helpers,
-        f,
+        f: &wg.func,
+        wg,
         places,
         b,
         vars: HashMap::new(),
         blocks: HashMap::new(),
-        slots,
-        spill_off,
-        live,
-        barrier_ids,
-        group_slots,
-        resume: Vec::new(),
-        lid: [Variable::from_u32(0); 3],
-        next: Variable::from_u32(0),
-        frame_base: Variable::from_u32(0),
-        wi_latch: cl::Block::from_u32(0),
         grp: cl::Value::from_u32(0),
         frames: cl::Value::from_u32(0),
-        frame_size: i64::from(frame_size),
+        regions: HashMap::new(),
     };
     t.run()?;
     t.b.finalize(frontend);
-    Ok(Translated {
-        frame_size: frame_size as usize,
-    })
+    Ok(())
 }
 
 struct Translator<'a, 'f> {
@@ -232,25 +174,17 @@ struct Translator<'a, 'f> {
     libcalls: &'a HashMap<String, LibCall>,
     helpers: &'a Helpers,
     f: &'a Function,
+    wg: &'a WorkGroupFn,
     places: &'a HashMap<Global, GlobalPlace>,
     b: FunctionBuilder<'f>,
     vars: HashMap<Value, Vec<Variable>>,
     blocks: HashMap<Block, cl::Block>,
-    /// Each stack slot's offset in the work-item's frame.
-    slots: HashMap<StackSlot, u32>,
-    spill_off: HashMap<Value, u32>,
-    live: HashMap<Inst, Vec<Value>>,
-    barrier_ids: HashMap<Inst, u32>,
-    /// Each work-group collective's operand slot in the frames (codegen/collective.rs).
-    group_slots: HashMap<Inst, u32>,
-    resume: Vec<(u32, cl::Block)>,
-    lid: [Variable; 3],
-    next: Variable,
-    frame_base: Variable,
-    wi_latch: cl::Block,
     grp: cl::Value,
+    /// The group's context memory (`WorkGroupFn`'s `ctx`).
     frames: cl::Value,
-    frame_size: i64,
+    /// The local and private regions' bases and masks, by their `GroupCtx` offset: loaded
+    /// once, in the entry block, for every access that `confine` masks.
+    regions: HashMap<i32, cl::Value>,
 }
 
 impl Translator<'_, '_> {
@@ -264,16 +198,26 @@ impl Translator<'_, '_> {
         self.grp = grp;
         self.frames = frames;
 
-        // Kernel arguments, loaded once from the argument block.
+        // Kernel arguments, loaded once from the argument block; then the context.
         let Some(ir_entry) = f.layout.entry_block() else {
             return err(format!("kernel {} has no body", f.name));
         };
-        let (layout, _) = arg_layout(&f.sig.params);
-        let local_mem = self
-            .b
-            .ins()
-            .load(clt::I64, ctx_mem(), grp, offsets::LOCAL_MEM);
-        for (&param, arg) in f.dfg.block_params(ir_entry).iter().zip(&layout) {
+        let ir_params = f.dfg.block_params(ir_entry).to_vec();
+        let Some((&ctx_param, kernel_params)) = ir_params.split_last() else {
+            return err(format!("kernel {}: no context parameter", f.name));
+        };
+        let (layout, _) = arg_layout(&f.sig.params[..kernel_params.len()]);
+        for field in [
+            offsets::LOCAL_MEM,
+            offsets::LOCAL_MASK,
+            offsets::PRIVATE_MEM,
+            offsets::PRIVATE_MASK,
+        ] {
+            let v = self.b.ins().load(clt::I64, ctx_mem(), grp, field);
+            self.regions.insert(field, v);
+        }
+        let local_mem = self.regions[&offsets::LOCAL_MEM];
+        for (&param, arg) in kernel_params.iter().zip(&layout) {
             let ty = lane_ty(arg.ty)?;
             let lanes = arg.ty.lanes() as i32;
             let mut vals = Vec::new();
@@ -289,131 +233,26 @@ impl Translator<'_, '_> {
             match arg.kind {
                 ArgKind::Local => vals[0] = self.b.ins().iadd(vals[0], local_mem),
                 ArgKind::ByRef => {
-                    let private_mem =
-                        self.b
-                            .ins()
-                            .load(clt::I64, ctx_mem(), grp, offsets::PRIVATE_MEM);
+                    let private_mem = self.regions[&offsets::PRIVATE_MEM];
                     vals[0] = self.b.ins().iadd(vals[0], private_mem);
                 }
                 ArgKind::Value | ArgKind::Buffer => {}
             }
             self.set(param, vals)?;
         }
+        self.set(ctx_param, vec![frames])?;
 
-        // The work-item loops.
-        let size = |b: &mut FunctionBuilder, d: i32| {
-            b.ins()
-                .load(clt::I64, ctx_mem(), grp, offsets::LOCAL_SIZE + 8 * d)
-        };
-        let ls = [
-            size(&mut self.b, 0),
-            size(&mut self.b, 1),
-            size(&mut self.b, 2),
-        ];
-        let state = self.b.declare_var(clt::I64);
-        self.next = self.b.declare_var(clt::I64);
-        self.frame_base = self.b.declare_var(clt::I64);
-        for d in 0..3 {
-            self.lid[d] = self.b.declare_var(clt::I64);
-        }
-        let zero = self.b.ins().iconst(clt::I64, 0);
-        self.b.def_var(state, zero);
-        self.b.def_var(self.next, zero);
-
-        let outer = self.b.create_block();
-        let heads = [
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        ];
-        let incs = [
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        ];
-        let wi_start = self.b.create_block();
-        let dispatch = self.b.create_block();
-        let outer_latch = self.b.create_block();
-        let exit = self.b.create_block();
-        self.wi_latch = incs[0];
-        self.b.ins().jump(outer, &[]);
-
-        // outer: z = 0
-        self.b.switch_to_block(outer);
-        let z0 = self.b.ins().iconst(clt::I64, 0);
-        self.b.def_var(self.lid[2], z0);
-        self.b.ins().jump(heads[2], &[]);
-        // Dimension d's head: if id < size, start dimension d-1 (or the work-item), else
-        // advance dimension d+1 (or leave the region).
-        for d in (0..3).rev() {
-            self.b.switch_to_block(heads[d]);
-            let id = self.b.use_var(self.lid[d]);
-            let more = self.b.ins().icmp(CIntCC::UnsignedLessThan, id, ls[d]);
-            let inner = self.b.create_block();
-            let done = if d == 2 { outer_latch } else { incs[d + 1] };
-            self.b.ins().brif(more, inner, &[], done, &[]);
-            self.b.switch_to_block(inner);
-            if d > 0 {
-                let z = self.b.ins().iconst(clt::I64, 0);
-                self.b.def_var(self.lid[d - 1], z);
-                self.b.ins().jump(heads[d - 1], &[]);
-            } else {
-                self.b.ins().jump(wi_start, &[]);
-            }
-            self.b.switch_to_block(incs[d]);
-            let id = self.b.use_var(self.lid[d]);
-            let id1 = self.b.ins().iadd_imm_s(id, 1);
-            self.b.def_var(self.lid[d], id1);
-            self.b.ins().jump(heads[d], &[]);
-        }
-        // wi_start: this work-item's frame.
-        self.b.switch_to_block(wi_start);
-        let (x, y, z) = (
-            self.b.use_var(self.lid[0]),
-            self.b.use_var(self.lid[1]),
-            self.b.use_var(self.lid[2]),
-        );
-        let zy = self.b.ins().imul(z, ls[1]);
-        let zy = self.b.ins().iadd(zy, y);
-        let lin = self.b.ins().imul(zy, ls[0]);
-        let lin = self.b.ins().iadd(lin, x);
-        let off = self.b.ins().imul_imm_s(lin, self.frame_size);
-        let base = self.b.ins().iadd(frames, off);
-        self.b.def_var(self.frame_base, base);
-        self.b.ins().jump(dispatch, &[]);
-        // outer_latch: the region is done for every work-item.
-        self.b.switch_to_block(outer_latch);
-        let n = self.b.use_var(self.next);
-        self.b.def_var(state, n);
-        let finished = self.b.ins().icmp_imm_s(CIntCC::Equal, n, END);
-        self.b.ins().brif(finished, exit, &[], outer, &[]);
-        self.b.switch_to_block(exit);
-        self.b.ins().return_(&[]);
-
-        // The kernel's blocks.
+        // The function's blocks; its entry block's parameters are set above.
         for &blk in f.layout.blocks() {
             let cb = self.b.create_block();
             self.blocks.insert(blk, cb);
         }
+        self.b.ins().jump(self.blocks[&ir_entry], &[]);
         for &blk in f.layout.blocks() {
             self.b.switch_to_block(self.blocks[&blk]);
             for &inst in f.layout.block_insts(blk) {
                 self.inst(inst)?;
             }
-        }
-
-        // dispatch: region 0 starts at the kernel's entry, region k after barrier k.
-        self.b.switch_to_block(dispatch);
-        let s = self.b.use_var(state);
-        let mut switch = Switch::new();
-        for &(k, block) in &self.resume {
-            switch.set_entry(k as u128, block);
-        }
-        let start = self.blocks[&ir_entry];
-        if self.resume.is_empty() {
-            self.b.ins().jump(start, &[]);
-        } else {
-            switch.emit(&mut self.b, s, start);
         }
         self.b.seal_all_blocks();
         Ok(())
@@ -485,12 +324,6 @@ impl Translator<'_, '_> {
             self.b.ins().jump(self.blocks[&dest.block], &[]);
         }
         Ok(())
-    }
-
-    fn end_work_item(&mut self, next: i64) {
-        let n = self.b.ins().iconst(clt::I64, next);
-        self.b.def_var(self.next, n);
-        self.b.ins().jump(self.wi_latch, &[]);
     }
 
     fn zero(&mut self, ty: cl::Type) -> cl::Value {
@@ -682,7 +515,8 @@ impl Translator<'_, '_> {
                     f.set_aligned();
                 }
                 let mut out = Vec::with_capacity(lanes);
-                let space = self.space_to_confine(args[0], flags.space, lanes as u32 * ty.bytes());
+                let space =
+                    self.space_to_confine(inst, args[0], flags.space, lanes as u32 * ty.bytes());
                 for i in 0..lanes {
                     let (addr, off) = self.lane_addr(p, space, i as u32 * ty.bytes());
                     out.push(self.b.ins().load(ty, f, addr, off));
@@ -697,7 +531,7 @@ impl Translator<'_, '_> {
                     .iter()
                     .map(|&x| self.b.func.dfg.value_type(x).bytes())
                     .sum();
-                let space = self.space_to_confine(args[1], flags.space, total);
+                let space = self.space_to_confine(inst, args[1], flags.space, total);
                 for (i, x) in xs.into_iter().enumerate() {
                     let bytes = self.b.func.dfg.value_type(x).bytes();
                     if flags.align >= bytes {
@@ -760,12 +594,9 @@ impl Translator<'_, '_> {
                 self.b.ins().fence();
                 None
             }
-            Op::Barrier(..) => {
-                self.barrier(inst)?;
-                None
+            Op::Barrier(..) | Op::Group(..) => {
+                return err("a barrier or collective left after the work-group transform")
             }
-            // The CPU device's sub-group is the whole work-group (see `work_item`).
-            Op::Group(g, _) => Some(vec![self.collective(inst, *g)?]),
             Op::WorkItem(op, d) => {
                 let v = self.work_item(*op, *d)?;
                 let ty = lty.unwrap_or(clt::I64);
@@ -775,20 +606,14 @@ impl Translator<'_, '_> {
                     self.b.ins().ireduce(ty, v)
                 }])
             }
-            Op::SlotAddr(ss) => Some(vec![match self.slots.get(ss) {
-                Some(&off) => {
-                    let base = self.b.use_var(self.frame_base);
-                    self.b.ins().iadd_imm_s(base, i64::from(off))
-                }
+            Op::SlotAddr(ss) => Some(vec![match self.wg.slot_offsets.get(ss) {
+                Some(&off) => self.b.ins().iadd_imm_s(self.frames, i64::from(off)),
                 None => return err(format!("unknown stack slot {ss}")),
             }]),
             Op::GlobalAddr(g) => Some(vec![match self.places.get(g) {
                 Some(GlobalPlace::Absolute(addr)) => self.b.ins().iconst(clt::I64, *addr as i64),
                 Some(GlobalPlace::Local(off)) => {
-                    let base = self
-                        .b
-                        .ins()
-                        .load(clt::I64, ctx_mem(), self.grp, offsets::LOCAL_MEM);
+                    let base = self.regions[&offsets::LOCAL_MEM];
                     self.b.ins().iadd_imm_s(base, *off as i64)
                 }
                 None => return err(format!("unknown global {g}")),
@@ -850,50 +675,17 @@ impl Translator<'_, '_> {
                 self.fill_edges(pending)?;
                 None
             }
-            Op::Return | Op::Unreachable => {
-                self.end_work_item(END);
+            Op::Return => {
+                self.b.ins().return_(&[]);
+                None
+            }
+            Op::Unreachable => {
+                self.b.ins().trap(cl::TrapCode::unwrap_user(1));
                 None
             }
         };
         if let (Some(r), Some(vals)) = (result, vals) {
             self.set(r, vals)?;
-        }
-        Ok(())
-    }
-
-    /// Ends the region at barrier `inst`: spills what lives across it, moves to the next
-    /// work-item, and opens the block where every work-item resumes.
-    fn barrier(&mut self, inst: Inst) -> Result<(), CompileError> {
-        let k = self.barrier_ids[&inst];
-        let live = self.live[&inst].clone();
-        let base = self.b.use_var(self.frame_base);
-        for &v in &live {
-            let off = self.spill_off[&v] as i32;
-            let vals = self.get(v)?;
-            for (i, x) in vals.into_iter().enumerate() {
-                let bytes = self.b.func.dfg.value_type(x).bytes() as i32;
-                self.b
-                    .ins()
-                    .store(ClMemFlags::trusted(), x, base, off + i as i32 * bytes);
-            }
-        }
-        self.end_work_item(i64::from(k));
-        let resume = self.b.create_block();
-        self.resume.push((k, resume));
-        self.b.switch_to_block(resume);
-        let base = self.b.use_var(self.frame_base);
-        for &v in &live {
-            let off = self.spill_off[&v] as i32;
-            let t = self.f.dfg.value_type(v);
-            let ty = lane_ty(t)?;
-            let vals = (0..t.lanes() as i32)
-                .map(|i| {
-                    self.b
-                        .ins()
-                        .load(ty, ClMemFlags::trusted(), base, off + i * ty.bytes() as i32)
-                })
-                .collect();
-            self.set(v, vals)?;
         }
         Ok(())
     }
@@ -909,8 +701,7 @@ impl Translator<'_, '_> {
             _ => return p,
         };
         // The region is aligned to its size: its base has no bit of the mask set.
-        let base = self.b.ins().load(clt::I64, ctx_mem(), self.grp, base);
-        let mask = self.b.ins().load(clt::I64, ctx_mem(), self.grp, mask);
+        let (base, mask) = (self.regions[&base], self.regions[&mask]);
         let off = self.b.ins().band(p, mask);
         self.b.ins().bor(base, off)
     }
@@ -920,12 +711,16 @@ impl Translator<'_, '_> {
     /// a stack slot (`slotaddr`, then `ptradd` of constants) cannot leave the slot.
     fn space_to_confine(
         &self,
+        inst: Inst,
         ptr: Value,
         space: ferrocl_ir::AddrSpace,
         bytes: u32,
     ) -> Option<ferrocl_ir::AddrSpace> {
         if space != ferrocl_ir::AddrSpace::Private {
             return Some(space);
+        }
+        if self.wg.trusted.contains(&inst) {
+            return None;
         }
         let dfg = &self.f.dfg;
         let mut v = ptr;
@@ -1006,34 +801,15 @@ impl Translator<'_, '_> {
             WorkItemOp::NumGroups => self.ctx(offsets::NUM_GROUPS, d),
             WorkItemOp::GroupId => self.ctx(offsets::GROUP_ID, d),
             WorkItemOp::GlobalOffset => self.ctx(offsets::GLOBAL_OFFSET, d),
-            WorkItemOp::LocalId => self.b.use_var(self.lid[d as usize]),
-            WorkItemOp::GlobalId => self.global_id(d, true),
-            WorkItemOp::GlobalLinearId => {
-                // 6.15.1: ((gz - oz) * gsy + (gy - oy)) * gsx + (gx - ox).
-                let ids: Vec<cl::Value> = (0..3).map(|d| self.global_id(d, false)).collect();
-                let (gs0, gs1) = (
-                    self.ctx(offsets::GLOBAL_SIZE, 0),
-                    self.ctx(offsets::GLOBAL_SIZE, 1),
-                );
-                let t = self.b.ins().imul(ids[2], gs1);
-                let t = self.b.ins().iadd(t, ids[1]);
-                let t = self.b.ins().imul(t, gs0);
-                self.b.ins().iadd(t, ids[0])
-            }
-            WorkItemOp::LocalLinearId => {
-                let (l0, l1, l2) = (
-                    self.b.use_var(self.lid[0]),
-                    self.b.use_var(self.lid[1]),
-                    self.b.use_var(self.lid[2]),
-                );
-                let (s0, s1) = (
-                    self.ctx(offsets::LOCAL_SIZE, 0),
-                    self.ctx(offsets::LOCAL_SIZE, 1),
-                );
-                let t = self.b.ins().imul(l2, s1);
-                let t = self.b.ins().iadd(t, l1);
-                let t = self.b.ins().imul(t, s0);
-                self.b.ins().iadd(t, l0)
+            WorkItemOp::LocalId
+            | WorkItemOp::GlobalId
+            | WorkItemOp::GlobalLinearId
+            | WorkItemOp::LocalLinearId
+            | WorkItemOp::SubGroupLocalId => {
+                return err(format!(
+                    "{} outside a work-item loop (the work-group transform replaces it)",
+                    op.name()
+                ))
             }
             // The CPU device runs a work-group's work-items one after another on one thread,
             // so a sub-group ("an implementation-defined grouping of work-items in a
@@ -1045,7 +821,6 @@ impl Translator<'_, '_> {
                 self.b.ins().iconst(clt::I64, 1)
             }
             WorkItemOp::SubGroupId => self.b.ins().iconst(clt::I64, 0),
-            WorkItemOp::SubGroupLocalId => self.work_item(WorkItemOp::LocalLinearId, 0)?,
         })
     }
 
@@ -1055,21 +830,6 @@ impl Translator<'_, '_> {
         let (s0, s1, s2) = (self.ctx(field, 0), self.ctx(field, 1), self.ctx(field, 2));
         let t = self.b.ins().imul(s0, s1);
         self.b.ins().imul(t, s2)
-    }
-
-    /// `group_id * enqueued_local_size + local_id`, plus the global offset when asked.
-    fn global_id(&mut self, d: u8, with_offset: bool) -> cl::Value {
-        let g = self.ctx(offsets::GROUP_ID, d);
-        let s = self.ctx(offsets::ENQUEUED_LOCAL_SIZE, d);
-        let l = self.b.use_var(self.lid[d as usize]);
-        let base = self.b.ins().imul(g, s);
-        let id = self.b.ins().iadd(base, l);
-        if with_offset {
-            let o = self.ctx(offsets::GLOBAL_OFFSET, d);
-            self.b.ins().iadd(id, o)
-        } else {
-            id
-        }
     }
 
     fn unary(

@@ -11,6 +11,7 @@ mod half;
 mod liveness;
 mod pool;
 mod printf;
+pub mod workgroup;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -371,9 +372,12 @@ impl CpuProgram {
                 AbiParam::new(clt::I64),
                 AbiParam::new(clt::I64),
             ]);
-            let t = codegen::translate_kernel(
+            let wg = workgroup::transform(f)?;
+            #[cfg(debug_assertions)]
+            workgroup::verify(module, &wg)?;
+            codegen::translate_kernel(
                 module,
-                f,
+                &wg,
                 &places,
                 &mut ctx.func,
                 &mut fbc,
@@ -401,7 +405,7 @@ impl CpuProgram {
                 f.kernel.clone(),
                 args,
                 args_size,
-                t.frame_size,
+                wg.frame_size,
             ));
         }
         jit.finalize_definitions()

@@ -2,12 +2,12 @@
 //!
 //! A work-group of a kernel with barriers runs as a sequence of regions: every work-item runs
 //! up to the next barrier before any runs past it (../DESIGN.md, decision 4). A value defined
-//! before a barrier and used after it must be kept per work-item, in its frame; this module
-//! finds those values with a backward live-variable analysis (Appel, "Modern Compiler
+//! before a barrier and used after it must be kept per work-item, in the group's context
+//! memory (`workgroup`); this module finds those values with a backward live-variable analysis (Appel, "Modern Compiler
 //! Implementation", 10.1), at instruction granularity inside the blocks that hold barriers.
 //!
 //! A work-group collective (`Op::Group`) splits the kernel as a barrier does: the work-item
-//! stores its operand before it, and reads its result after it (codegen/collective.rs). Its
+//! stores its operand before it, and reads its result after it (`workgroup`). Its
 //! result is defined after the split, so it is not live across it; a broadcast's id operand
 //! is read after the split, so it is.
 

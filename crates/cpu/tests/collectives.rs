@@ -188,3 +188,37 @@ fn float_and_double_collectives_match_the_interpreter() {
         }
     }
 }
+
+#[test]
+fn results_used_after_later_collectives_match_the_interpreter() {
+    // The reduce's and the broadcast's results are used only after the scan, two splits
+    // later: they must be kept for each work-item in between.
+    let text = "kernel @k(ptr.global, ptr.global) {
+    arg \"in\": \"int*\" global none []
+    arg \"out\": \"int*\" global none []
+block0(v0: ptr.global, v1: ptr.global):
+    v2: i64 = global_linear_id
+    v3: i64 = iconst 4
+    v4: i64 = imul v2, v3
+    v5: ptr.global = ptradd v0, v4
+    v6: i32 = load.global v5, align 4
+    v7: i32 = group_reduce.iadd v6
+    v8: i64 = iconst 1
+    v9: i32 = group_broadcast v6, v8
+    v10: i32 = group_scan_exclusive.iadd v6
+    v11: i32 = isub v7, v10
+    v12: i32 = iadd v11, v9
+    v13: i64 = iconst 8
+    v14: i64 = imul v2, v13
+    v15: ptr.global = ptradd v1, v14
+    store.global v12, v15, align 4
+    v16: ptr.global = ptradd v15, v3
+    store.global v7, v16, align 4
+    return
+}
+";
+    for (i, nd) in shapes().into_iter().enumerate() {
+        let n = nd.global_size.iter().product::<u64>() as usize;
+        compare(text, 4, 2, &random_bytes(n * 4, 3 + i as u64), nd);
+    }
+}

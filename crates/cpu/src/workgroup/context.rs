@@ -1,0 +1,319 @@
+//! The layout of a work-group's context memory: the single-copy stack slots first, then one
+//! array per kept item, each `[work-item]` with the group's n work-items adjacent.
+//!
+//! An array's offset is given per work-item (`offset`): the array starts at
+//! `shared_size + offset * n`, so the whole layout fits `frame_size()` bytes per work-item
+//! of the largest group whatever the group's size.
+
+use std::collections::{HashMap, HashSet};
+
+use ferrocl_ir::{Block, Function, GroupOp, Inst, Op, StackSlot, Type, Value, ValueDef};
+
+use super::{ending_barrier, err, stored_type, Region};
+use crate::CompileError;
+
+/// What an array of the context holds, one element per work-item.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub(super) enum Key {
+    /// A value live across a barrier.
+    Value(Value),
+    /// A stack slot that may hold data across a barrier.
+    Slot(StackSlot),
+    /// A collective's operand (a scan's result replaces it).
+    Operand(Inst),
+    /// A broadcast's id operand.
+    Id(Inst),
+    /// A reduce's or broadcast's result (element 0 only).
+    Result(Inst),
+}
+
+struct Array {
+    offset: u32,
+    stride: u32,
+    ty: Type,
+}
+
+pub(super) struct Context {
+    arrays: HashMap<Key, Array>,
+    order: Vec<Key>,
+    per_item: u32,
+    shared: u32,
+    pub(super) slot_offsets: HashMap<StackSlot, u32>,
+}
+
+/// Alignment of the start of the arrays: the widest alignment of a slot or value.
+const ARRAYS_ALIGN: u32 = 128;
+
+impl Context {
+    /// Lays out the context of kernel `f` (split at its barriers), given the values live
+    /// across each barrier, the values computed once per group, and the regions with their
+    /// blocks.
+    pub(super) fn new(
+        f: &Function,
+        live: &HashMap<Inst, Vec<Value>>,
+        uniform: &HashSet<Value>,
+        regions: &[Region],
+        blocks: &[Vec<Block>],
+    ) -> Result<Context, CompileError> {
+        let mut c = Context {
+            arrays: HashMap::new(),
+            order: Vec::new(),
+            per_item: 0,
+            shared: 0,
+            slot_offsets: HashMap::new(),
+        };
+        // Slots.
+        let per_item_slots = slots_across_barriers(f, regions, blocks);
+        let mut shared = 0u32;
+        for (ss, data) in f.slots.iter() {
+            if per_item_slots.contains(&ss) {
+                let align = data.align.max(1);
+                let stride = data.size.div_ceil(align) * align;
+                c.add(Key::Slot(ss), stride.max(1), align, Type::I8);
+            } else {
+                let align = data.align.max(1);
+                let at = shared.div_ceil(align) * align;
+                c.slot_offsets.insert(ss, at);
+                shared = at + data.size;
+            }
+        }
+        c.shared = shared.div_ceil(ARRAYS_ALIGN) * ARRAYS_ALIGN;
+
+        // Values live across barriers, in a fixed order.
+        // Per-work-item queries are asked again instead.
+        let mut barriers: Vec<&Inst> = live.keys().collect();
+        barriers.sort();
+        let mut values: Vec<Value> = Vec::new();
+        for b in barriers {
+            values.extend(
+                live[b]
+                    .iter()
+                    .filter(|&&v| !uniform.contains(&v) && super::work_item_query(f, v).is_none()),
+            );
+        }
+        values.sort();
+        values.dedup();
+        let single = single_copy_values(f, live, regions, blocks);
+        for v in values {
+            let ty = f.dfg.value_type(v);
+            let stored = stored_type(ty);
+            // A single copy has stride 0: every work-item's element is the same one.
+            let stride = if single.contains(&v) {
+                0
+            } else {
+                stored.bytes()
+            };
+            let size = stored.bytes();
+            c.add_sized(Key::Value(v), stride, size, stored.lane_bytes(), ty);
+        }
+
+        // Collectives.
+        for &block in f.layout.blocks() {
+            for &inst in f.layout.block_insts(block) {
+                let Op::Group(g, _) = f.dfg.insts[inst].op else {
+                    continue;
+                };
+                let ty = f.dfg.value_type(f.dfg.insts[inst].args[0]);
+                if ty.lane_type() == Type::F16 {
+                    return err("the CPU device has no half work-group collective functions");
+                }
+                if ty.is_vector() {
+                    return err("a collective of a vector: the CPU device has only scalar ones");
+                }
+                c.add(Key::Operand(inst), ty.bytes(), ty.lane_bytes(), ty);
+                match g {
+                    GroupOp::Broadcast => {
+                        c.add(Key::Id(inst), 8, 8, Type::I64);
+                        c.add(Key::Result(inst), ty.bytes(), ty.lane_bytes(), ty);
+                    }
+                    GroupOp::Reduce(_) => c.add(Key::Result(inst), ty.bytes(), ty.lane_bytes(), ty),
+                    GroupOp::ScanInclusive(_) | GroupOp::ScanExclusive(_) => {}
+                }
+            }
+        }
+        Ok(c)
+    }
+
+    fn add(&mut self, key: Key, stride: u32, align: u32, ty: Type) {
+        self.add_sized(key, stride, stride, align, ty);
+    }
+
+    /// Adds an array of elements `stride` apart; a stride of 0 is one element of `size`
+    /// bytes (it takes `size` bytes per work-item, which is more than it needs).
+    fn add_sized(&mut self, key: Key, stride: u32, size: u32, align: u32, ty: Type) {
+        let align = align.clamp(1, ARRAYS_ALIGN);
+        let offset = self.per_item.div_ceil(align) * align;
+        self.per_item = offset + size;
+        self.arrays.insert(key, Array { offset, stride, ty });
+        self.order.push(key);
+    }
+
+    /// Whether there is an array for `key`.
+    pub(super) fn has(&self, key: Key) -> bool {
+        self.arrays.contains_key(&key)
+    }
+
+    /// Each array with its offset per work-item, in layout order.
+    pub(super) fn arrays(&self) -> Vec<(Key, u32)> {
+        self.order
+            .iter()
+            .map(|k| (*k, self.arrays[k].offset))
+            .collect()
+    }
+
+    /// The distance between two work-items' elements of array `key`.
+    pub(super) fn stride(&self, key: Key) -> u32 {
+        self.arrays[&key].stride
+    }
+
+    /// The type of the elements of array `key` (before booleans become bytes).
+    pub(super) fn value_type(&self, key: Key) -> Type {
+        self.arrays[&key].ty
+    }
+
+    /// The bytes of single-copy slots, where the arrays start.
+    pub(super) fn shared_size(&self) -> u32 {
+        self.shared
+    }
+
+    /// Context bytes per work-item of the largest group (see the module comment).
+    pub(super) fn frame_size(&self) -> usize {
+        ((self.shared + self.per_item).div_ceil(16) * 16) as usize
+    }
+}
+
+/// The stack slots of `f` that need a copy per work-item: those whose address (or a pointer
+/// computed from it) is used in more than one region, or in a region that runs again after
+/// a barrier, or is stored to memory (where it could be read in any region).
+fn slots_across_barriers(
+    f: &Function,
+    regions: &[Region],
+    blocks: &[Vec<Block>],
+) -> HashSet<StackSlot> {
+    let mut out = HashSet::new();
+    if regions.len() <= 1 {
+        return out;
+    }
+    // Regions holding each block, and the regions each region leads to.
+    let mut in_regions: HashMap<Block, Vec<usize>> = HashMap::new();
+    for (r, bs) in blocks.iter().enumerate() {
+        for &b in bs {
+            in_regions.entry(b).or_default().push(r);
+        }
+    }
+    let region_after: HashMap<Inst, usize> = regions
+        .iter()
+        .enumerate()
+        .filter_map(|(r, reg)| reg.after.map(|b| (b, r)))
+        .collect();
+    let next: Vec<Vec<usize>> = blocks
+        .iter()
+        .map(|bs| {
+            bs.iter()
+                .filter_map(|&b| ending_barrier(f, b).map(|bar| region_after[&bar]))
+                .collect()
+        })
+        .collect();
+    let reenters = |r: usize| {
+        let mut seen = HashSet::new();
+        let mut work = next[r].clone();
+        while let Some(s) = work.pop() {
+            if s == r {
+                return true;
+            }
+            if seen.insert(s) {
+                work.extend(next[s].iter().copied());
+            }
+        }
+        false
+    };
+
+    // Uses of each value, and the instructions and block parameters it flows into.
+    let mut users: HashMap<Value, Vec<(Inst, Block)>> = HashMap::new();
+    for &b in f.layout.blocks() {
+        for &inst in f.layout.block_insts(b) {
+            for a in f.dfg.insts[inst].all_args() {
+                users.entry(a).or_default().push((inst, b));
+            }
+        }
+    }
+    for (ss, _) in f.slots.iter() {
+        let mut seen: HashSet<Value> = HashSet::new();
+        let mut work: Vec<Value> = Vec::new();
+        for &b in f.layout.blocks() {
+            for &inst in f.layout.block_insts(b) {
+                if matches!(f.dfg.insts[inst].op, Op::SlotAddr(s) if s == ss) {
+                    work.extend(f.dfg.inst_result(inst));
+                }
+            }
+        }
+        let mut used_in: HashSet<usize> = HashSet::new();
+        let mut escapes = false;
+        while let Some(v) = work.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            if let ValueDef::Param(b, _) = f.dfg.value_def(v) {
+                used_in.extend(in_regions.get(&b).into_iter().flatten().copied());
+            }
+            for &(inst, b) in users.get(&v).into_iter().flatten() {
+                used_in.extend(in_regions.get(&b).into_iter().flatten().copied());
+                let data = &f.dfg.insts[inst];
+                // Stored, or turned into an integer: it may be read anywhere.
+                if matches!(data.op, Op::Store(_) | Op::AtomicStore(_)) && data.args[0] == v
+                    || matches!(data.op, Op::PtrToInt)
+                {
+                    escapes = true;
+                }
+                // Pointers computed from it (a loaded value is data, not the slot).
+                let is_ptr = |x: &Value| f.dfg.value_type(*x).is_ptr();
+                work.extend(f.dfg.inst_result(inst).filter(is_ptr));
+                for d in data.op.dests() {
+                    for (i, &a) in d.args.iter().enumerate() {
+                        if a == v {
+                            work.push(f.dfg.block_params(d.block)[i]);
+                        }
+                    }
+                }
+            }
+        }
+        let single = used_in.len() <= 1 && used_in.iter().all(|&r| !reenters(r));
+        if escapes || !single {
+            out.insert(ss);
+        }
+    }
+    out
+}
+
+/// The values live across barriers that need one copy for the whole group, not one per
+/// work-item: those equal for all work-items (`ferrocl_ir::uniformity`) that no region
+/// redefines while it also reads the kept value at its start. (In such a region, the first
+/// work-item's new value would overwrite the copy before the next work-item reads the old.)
+fn single_copy_values(
+    f: &Function,
+    live: &HashMap<Inst, Vec<Value>>,
+    regions: &[Region],
+    blocks: &[Vec<Block>],
+) -> HashSet<Value> {
+    let u = ferrocl_ir::uniformity::Uniformity::new(f);
+    let def_block = |v: Value| match f.dfg.value_def(v) {
+        ValueDef::Result(i) => f.layout.inst_block(i),
+        ValueDef::Param(b, _) => Some(b),
+        ValueDef::Alias(_) | ValueDef::Invalid => None,
+    };
+    let mut out: HashSet<Value> = live
+        .values()
+        .flatten()
+        .copied()
+        .filter(|&v| u.is_uniform(v) && def_block(v).is_some())
+        .collect();
+    for (r, region) in regions.iter().enumerate() {
+        let Some(bar) = region.after else { continue };
+        for v in &live[&bar] {
+            if def_block(*v).is_some_and(|b| blocks[r].contains(&b)) {
+                out.remove(v);
+            }
+        }
+    }
+    out
+}

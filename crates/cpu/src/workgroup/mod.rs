@@ -1,0 +1,843 @@
+//! The work-group transform: a kernel (IR for one work-item) becomes a work-group function
+//! (IR for the whole work-group), before instruction selection (../DESIGN.md, decision 4).
+//!
+//! The kernel is cut at every barrier and collective (`liveness::splits_regions`) into
+//! regions: a region starts at the kernel's entry or just after a barrier and holds every
+//! block reachable from there without passing another barrier. Each region becomes a loop
+//! nest over the work-group's work-items (z, y, x, x innermost) around a copy of its blocks;
+//! a copy ends at the barrier the work-items reach, or at a return. Barriers are reached in
+//! work-group uniform control flow (OpenCL C 6.15.8: "all work-items in a work-group
+//! executing the kernel on a processor must execute this function before any are allowed to
+//! continue"), so the last work-item's exit says where the whole group goes next: to the loop
+//! of the region after that barrier, or out of the function.
+//!
+//! What crosses from one region to another lives in the group's context memory (the `ctx`
+//! parameter the work-group function gets after the kernel's own):
+//! - each value live across a barrier, in an array `[value][work-item]` (work-item index =
+//!   linear local id, so consecutive work-items are adjacent), stored where it is defined and
+//!   loaded at the start of the regions it is live into;
+//! - each stack slot that may hold data across a barrier, one copy per work-item, laid out
+//!   the same way; every other slot has a single copy that all work-items reuse (a work-item
+//!   finishes its region before the next one starts);
+//! - each collective's operands, combined once per group between the two region loops.
+//!
+//! Work-group uniform values (kernel arguments, sizes, group ids, and pure code computed from
+//! them, wherever it sits) are computed once, before the first loop. Pure instructions never
+//! trap in this IR (integer division by zero and float-to-int conversions are defined by the
+//! code generator), so moving them out of their branches is safe.
+//!
+//! The result is ordinary IR: only the work-item queries that are uniform remain, and the
+//! code generator translates it instruction by instruction.
+
+use std::collections::{HashMap, HashSet};
+
+use ferrocl_ir::{
+    AddrSpace, BinaryOp, Block, ConvOp, Dest, Function, FunctionBuilder, GroupOp, Inst, IntCC, Op,
+    Signature, StackSlot, Type, Value, Variable, WorkItemOp,
+};
+
+use crate::liveness::{live_across_barriers, splits_regions};
+use crate::CompileError;
+
+mod context;
+
+use context::Context;
+
+/// A kernel turned into a function that runs one work-group.
+pub struct WorkGroupFn {
+    /// The function: the kernel's parameters, then `ctx` (a `ptr.private` to the group's
+    /// context memory).
+    pub func: Function,
+    /// Where each single-copy stack slot lives, as a byte offset from `ctx`.
+    pub slot_offsets: HashMap<StackSlot, u32>,
+    /// Bytes of context memory per work-item of the enqueued work-group size: a group of n
+    /// work-items uses at most `frame_size * n` bytes from `ctx`.
+    pub frame_size: usize,
+    /// The loads and stores of context memory this transform wrote: their addresses are in
+    /// the group's context memory by construction, so they need no confining.
+    pub trusted: HashSet<Inst>,
+}
+
+/// Whether a work-item query's answer differs between the work-items of a group.
+///
+/// The CPU device's sub-group is the whole work-group (see codegen's `work_item`), so only
+/// the ids differ.
+fn per_work_item(op: WorkItemOp) -> bool {
+    matches!(
+        op,
+        WorkItemOp::LocalId
+            | WorkItemOp::GlobalId
+            | WorkItemOp::LocalLinearId
+            | WorkItemOp::GlobalLinearId
+            | WorkItemOp::SubGroupLocalId
+    )
+}
+
+/// Whether an instruction computes the same value wherever it runs, without effects, given
+/// its operands: a candidate for computing once per work-group.
+fn hoistable(op: &Op) -> bool {
+    match op {
+        Op::WorkItem(w, _) => !per_work_item(*w),
+        Op::Iconst(_)
+        | Op::Fconst(_)
+        | Op::Vconst(_)
+        | Op::Null
+        | Op::Undef
+        | Op::Unary(_)
+        | Op::Binary(_)
+        | Op::Fma
+        | Op::Icmp(_)
+        | Op::Fcmp(_)
+        | Op::Select
+        | Op::Convert(_)
+        | Op::Bitcast
+        | Op::PtrToInt
+        | Op::IntToPtr
+        | Op::AddrCast
+        | Op::PtrAdd
+        | Op::Splat
+        | Op::ExtractLane(_)
+        | Op::InsertLane(_)
+        | Op::Shuffle(_)
+        | Op::GlobalAddr(_) => true,
+        _ => false,
+    }
+}
+
+/// The per-work-item query that defines `v`, if one does.
+fn work_item_query(f: &Function, v: Value) -> Option<(WorkItemOp, u8)> {
+    let ferrocl_ir::ValueDef::Result(inst) = f.dfg.value_def(v) else {
+        return None;
+    };
+    match f.dfg.insts[inst].op {
+        Op::WorkItem(op, d) if per_work_item(op) => Some((op, d)),
+        _ => None,
+    }
+}
+
+fn err<T>(message: impl Into<String>) -> Result<T, CompileError> {
+    Err(CompileError(message.into()))
+}
+
+/// Splits the blocks of `f` after every barrier and collective, so that each ends its block,
+/// followed only by a jump to the block where the work-items resume. Returns, for each such
+/// instruction, that block.
+fn split_at_barriers(f: &mut Function) -> HashMap<Inst, Block> {
+    let mut resume = HashMap::new();
+    let blocks: Vec<Block> = f.layout.blocks().to_vec();
+    for mut block in blocks {
+        loop {
+            let insts = f.layout.block_insts(block).to_vec();
+            let Some(at) = insts
+                .iter()
+                .position(|&i| splits_regions(&f.dfg.insts[i].op))
+            else {
+                break;
+            };
+            let next = f.dfg.make_block();
+            f.layout.insert_block_after(next, block);
+            for &i in &insts[at + 1..] {
+                f.layout.remove_inst(i);
+                f.layout.append_inst(i, next);
+            }
+            f.append_inst(
+                block,
+                ferrocl_ir::InstData::new(Op::Jump(Dest::new(next, &[])), &[]),
+                None,
+            );
+            resume.insert(insts[at], next);
+            block = next;
+        }
+    }
+    resume
+}
+
+/// The values of `f` computed once per work-group: the kernel's parameters and the results of
+/// hoistable instructions whose operands all are.
+fn uniform_values(f: &Function) -> (HashSet<Value>, Vec<Inst>) {
+    let cfg = ferrocl_ir::analysis::Cfg::new(f);
+    let dom = ferrocl_ir::analysis::DomTree::new(f, &cfg);
+    let mut uniform: HashSet<Value> = HashSet::new();
+    if let Some(entry) = f.layout.entry_block() {
+        uniform.extend(f.dfg.block_params(entry).iter().copied());
+    }
+    let mut order = Vec::new();
+    // Reverse postorder visits every definition before its uses (outside loops' parameters,
+    // which are never hoisted).
+    for &block in dom.rpo() {
+        for &inst in f.layout.block_insts(block) {
+            let data = &f.dfg.insts[inst];
+            if hoistable(&data.op) && data.args.iter().all(|a| uniform.contains(a)) {
+                if let Some(r) = f.dfg.inst_result(inst) {
+                    uniform.insert(r);
+                    order.push(inst);
+                }
+            }
+        }
+    }
+    (uniform, order)
+}
+
+/// A region: where it starts, and the barrier it starts after (`None` for the kernel's entry).
+struct Region {
+    start: Block,
+    after: Option<Inst>,
+}
+
+/// The barrier (or collective) that ends `block`, if one does (after `split_at_barriers`).
+fn ending_barrier(f: &Function, block: Block) -> Option<Inst> {
+    let insts = f.layout.block_insts(block);
+    let n = insts.len();
+    (n >= 2 && splits_regions(&f.dfg.insts[insts[n - 2]].op)).then(|| insts[n - 2])
+}
+
+/// The blocks of the region starting at `start`, in the order they are reached.
+fn region_blocks(f: &Function, start: Block) -> Vec<Block> {
+    let mut seen = HashSet::from([start]);
+    let mut order = vec![start];
+    let mut i = 0;
+    while i < order.len() {
+        let b = order[i];
+        i += 1;
+        if ending_barrier(f, b).is_some() {
+            continue;
+        }
+        for s in f.successors(b) {
+            if seen.insert(s) {
+                order.push(s);
+            }
+        }
+    }
+    order
+}
+
+/// Transforms kernel `f` into its work-group function.
+pub fn transform(f: &Function) -> Result<WorkGroupFn, CompileError> {
+    let Some(entry) = f.layout.entry_block() else {
+        return err(format!("kernel {} has no body", f.name));
+    };
+    if f.layout
+        .blocks()
+        .iter()
+        .any(|&b| f.successors(b).contains(&entry))
+    {
+        return err(format!(
+            "kernel {}: a branch to the entry block (the work-group transform needs an entry \
+             block without predecessors)",
+            f.name
+        ));
+    }
+    let mut k = f.clone();
+    let resume = split_at_barriers(&mut k);
+    let live = live_across_barriers(&k);
+    let (uniform, hoisted) = uniform_values(&k);
+
+    let mut regions = vec![Region {
+        start: entry,
+        after: None,
+    }];
+    let mut barriers: Vec<Inst> = resume.keys().copied().collect();
+    barriers.sort();
+    for &b in &barriers {
+        regions.push(Region {
+            start: resume[&b],
+            after: Some(b),
+        });
+    }
+    let blocks: Vec<Vec<Block>> = regions.iter().map(|r| region_blocks(&k, r.start)).collect();
+
+    let ctx_layout = Context::new(&k, &live, &uniform, &regions, &blocks)?;
+
+    let mut params = k.sig.params.clone();
+    params.push(Type::ptr(AddrSpace::Private));
+    let mut w = Function::new(&k.name, Signature::new(&params, k.sig.ret));
+    w.slots = k.slots.clone();
+    let mut t = Emitter {
+        k: &k,
+        b: FunctionBuilder::new(&mut w),
+        ctx: &ctx_layout,
+        map: HashMap::new(),
+        vars: HashMap::new(),
+        trusted: HashSet::new(),
+        ids: Ids::default(),
+        sizes: [Value::from_u32(0); 3],
+        gid_base: [Value::from_u32(0); 3],
+        ctx_ptr: Value::from_u32(0),
+        bases: HashMap::new(),
+        n: Value::from_u32(0),
+    };
+    t.run(entry, &regions, &blocks, &hoisted, &live, &barriers)?;
+    t.b.seal_all_blocks();
+    t.b.finish();
+    let trusted = t.trusted;
+    // Clean-up: the loops' index arithmetic folds, repeated constants and addresses merge,
+    // and what a region does not use (its linear id, ids of unused dimensions) goes.
+    ferrocl_ir::passes::fold::fold_function(&mut w);
+    ferrocl_ir::passes::cse::cse(&mut w);
+    ferrocl_ir::passes::dce::dce(&mut w);
+    ferrocl_ir::passes::dce::simplify_function(&mut w);
+    Ok(WorkGroupFn {
+        func: w,
+        slot_offsets: ctx_layout.slot_offsets.clone(),
+        frame_size: ctx_layout.frame_size(),
+        trusted,
+    })
+}
+
+/// The work-group functions of the kernels of `module`, as IR text (`ferrocl build --emit wg`).
+pub fn print_module(module: &ferrocl_ir::Module) -> Result<String, CompileError> {
+    let mut out = String::new();
+    for (_, f) in module
+        .funcs
+        .iter()
+        .filter(|(_, f)| f.is_kernel() && !f.is_declaration())
+    {
+        let wg = transform(f)?;
+        verify(module, &wg)?;
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&ferrocl_ir::print_function(module, &wg.func));
+    }
+    Ok(out)
+}
+
+/// Runs the IR verifier on a work-group function of a kernel of `module`.
+pub fn verify(module: &ferrocl_ir::Module, wg: &WorkGroupFn) -> Result<(), CompileError> {
+    ferrocl_ir::verify_function(module, &wg.func).map_err(|errors| {
+        CompileError(format!(
+            "kernel {}: the work-group transform made invalid IR: {}",
+            wg.func.name, errors[0]
+        ))
+    })
+}
+
+/// The current work-item, inside a region loop.
+#[derive(Clone, Copy, Default)]
+struct Ids {
+    lid: [Option<Value>; 3],
+    lin: Option<Value>,
+}
+
+struct Emitter<'a, 'f> {
+    /// The kernel, split at its barriers.
+    k: &'a Function,
+    b: FunctionBuilder<'f>,
+    ctx: &'a Context,
+    /// Values computed once per group: the kernel's value to the work-group function's.
+    map: HashMap<Value, Value>,
+    /// Every other value of the kernel, as a variable of the work-group function.
+    vars: HashMap<Value, Variable>,
+    trusted: HashSet<Inst>,
+    ids: Ids,
+    /// The group's size in each dimension, and its number of work-items.
+    sizes: [Value; 3],
+    n: Value,
+    /// `group_id * enqueued_local_size + global_offset` per dimension.
+    gid_base: [Value; 3],
+    ctx_ptr: Value,
+    /// The start of each context array, by its key.
+    bases: HashMap<context::Key, Value>,
+}
+
+/// Where a region copy leaves the loop: after barrier `i` of the sorted list, or at a return.
+const RETURN: u64 = u64::MAX;
+
+impl Emitter<'_, '_> {
+    fn run(
+        &mut self,
+        entry: Block,
+        regions: &[Region],
+        blocks: &[Vec<Block>],
+        hoisted: &[Inst],
+        live: &HashMap<Inst, Vec<Value>>,
+        barriers: &[Inst],
+    ) -> Result<(), CompileError> {
+        let k = self.k;
+        let new_entry = self.b.create_entry_block();
+        let params = self.b.block_params(new_entry).to_vec();
+        for (&p, &np) in k.dfg.block_params(entry).iter().zip(&params) {
+            self.map.insert(p, np);
+        }
+        self.ctx_ptr = *params.last().expect("the ctx parameter");
+
+        // Once per group: sizes, the uniform code, the context arrays.
+        for d in 0..3 {
+            self.sizes[d] = self.b.work_item(WorkItemOp::LocalSize, d as u8, Type::I64);
+        }
+        let n = self.b.imul(self.sizes[0], self.sizes[1]);
+        self.n = self.b.imul(n, self.sizes[2]);
+        for d in 0..3 {
+            let g = self.b.work_item(WorkItemOp::GroupId, d as u8, Type::I64);
+            let s = self
+                .b
+                .work_item(WorkItemOp::EnqueuedLocalSize, d as u8, Type::I64);
+            let o = self
+                .b
+                .work_item(WorkItemOp::GlobalOffset, d as u8, Type::I64);
+            let gs = self.b.imul(g, s);
+            self.gid_base[d] = self.b.iadd(gs, o);
+        }
+        for &inst in hoisted {
+            let data = k.dfg.insts[inst].clone();
+            let args: Vec<Value> = data.args.iter().map(|a| self.map[a]).collect();
+            let r = k.dfg.inst_result(inst).expect("hoisted values are results");
+            let ni = self.b.ins(data.op, &args, Some(k.dfg.value_type(r)));
+            let nr = self.b.func.dfg.inst_result(ni).expect("a result");
+            self.map.insert(r, nr);
+        }
+        for (key, offset) in self.ctx.arrays() {
+            let per_item = self.b.iconst(Type::I64, i64::from(offset));
+            let at = self.b.imul(per_item, self.n);
+            let shared = self.b.iconst(Type::I64, i64::from(self.ctx.shared_size()));
+            let at = self.b.iadd(at, shared);
+            let base = self.b.ptradd(self.ctx_ptr, at);
+            self.bases.insert(key, base);
+        }
+
+        // One loop nest per region; `headers[r]` takes (x, y, z).
+        let headers: Vec<Block> = regions.iter().map(|_| self.b.create_block()).collect();
+        for &h in &headers {
+            for _ in 0..3 {
+                self.b.append_block_param(h, Type::I64);
+            }
+        }
+        let zero = self.b.iconst(Type::I64, 0);
+        self.b.jump(headers[0], &[zero, zero, zero]);
+        let barrier_index: HashMap<Inst, usize> =
+            barriers.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        let mut region_of_barrier = HashMap::new();
+        for (r, region) in regions.iter().enumerate() {
+            if let Some(b) = region.after {
+                region_of_barrier.insert(b, r);
+            }
+        }
+
+        for (r, region) in regions.iter().enumerate() {
+            let header = headers[r];
+            self.b.switch_to_block(header);
+            let p = self.b.block_params(header).to_vec();
+            let (x, y, z) = (p[0], p[1], p[2]);
+            let zy = self.b.imul(z, self.sizes[1]);
+            let zy = self.b.iadd(zy, y);
+            let lin = self.b.imul(zy, self.sizes[0]);
+            let lin = self.b.iadd(lin, x);
+            self.ids = Ids {
+                lid: [Some(x), Some(y), Some(z)],
+                lin: Some(lin),
+            };
+            // The values live into the region, and a collective's result.
+            if let Some(bar) = region.after {
+                for &v in &live[&bar] {
+                    if self.map.contains_key(&v) {
+                        continue;
+                    }
+                    let x = match work_item_query(k, v) {
+                        // Cheaper to ask again than to keep.
+                        Some((op, d)) => self.work_item(op, d, k.dfg.value_type(v)),
+                        None => self.load_ctx(context::Key::Value(v), lin)?,
+                    };
+                    let var = self.var(v);
+                    self.b.def_var(var, x);
+                }
+                if let Op::Group(g, _) = k.dfg.insts[bar].op {
+                    let r = k.dfg.inst_result(bar).expect("collectives have results");
+                    let x = match g {
+                        GroupOp::ScanInclusive(_) | GroupOp::ScanExclusive(_) => {
+                            self.load_ctx(context::Key::Operand(bar), lin)?
+                        }
+                        GroupOp::Reduce(_) | GroupOp::Broadcast => {
+                            let zero = self.b.iconst(Type::I64, 0);
+                            self.load_ctx(context::Key::Result(bar), zero)?
+                        }
+                    };
+                    self.def(r, x)?;
+                }
+            }
+
+            // The copies of the region's blocks.
+            let copies: HashMap<Block, Block> = blocks[r]
+                .iter()
+                .map(|&b| (b, self.b.create_block()))
+                .collect();
+            self.b.jump(copies[&region.start], &[]);
+            let latch = self.b.create_block();
+            let exit_code = self.b.append_block_param(latch, Type::I64);
+            for &blk in &blocks[r] {
+                self.copy_block(blk, &copies, latch, &barrier_index)?;
+            }
+
+            // The latch: the next work-item, x fastest.
+            self.b.switch_to_block(latch);
+            let done = self.b.create_block();
+            let code = self.b.append_block_param(done, Type::I64);
+            let (next_y, next_z) = (self.b.create_block(), self.b.create_block());
+            let x1 = self.iadd_imm(x, 1);
+            let more = self.b.icmp(IntCC::Ult, x1, self.sizes[0]);
+            self.b.brif(more, header, &[x1, y, z], next_y, &[]);
+            self.b.switch_to_block(next_y);
+            let y1 = self.iadd_imm(y, 1);
+            let more = self.b.icmp(IntCC::Ult, y1, self.sizes[1]);
+            self.b.brif(more, header, &[zero, y1, z], next_z, &[]);
+            self.b.switch_to_block(next_z);
+            let z1 = self.iadd_imm(z, 1);
+            let more = self.b.icmp(IntCC::Ult, z1, self.sizes[2]);
+            self.b
+                .brif(more, header, &[zero, zero, z1], done, &[exit_code]);
+
+            // Where the group goes: the exits this region has.
+            self.b.switch_to_block(done);
+            self.ids = Ids::default();
+            let mut exits: Vec<u64> = Vec::new();
+            for &blk in &blocks[r] {
+                if let Some(bar) = ending_barrier(k, blk) {
+                    exits.push(barrier_index[&bar] as u64);
+                } else if matches!(
+                    k.terminator(blk).map(|t| &k.dfg.insts[t].op),
+                    Some(Op::Return | Op::Unreachable)
+                ) {
+                    exits.push(RETURN);
+                }
+            }
+            exits.sort();
+            exits.dedup();
+            let mut targets = Vec::new();
+            for &e in &exits {
+                let target = self.b.create_block();
+                targets.push((e, target));
+            }
+            match targets.as_slice() {
+                [] => {
+                    self.b.unreachable();
+                }
+                [(_, only)] => {
+                    self.b.jump(*only, &[]);
+                }
+                [(_, first), rest @ ..] => {
+                    let cases = rest.iter().map(|&(e, t)| (e, Dest::new(t, &[]))).collect();
+                    self.b.switch(code, Dest::new(*first, &[]), cases);
+                }
+            }
+            for (e, target) in targets {
+                self.b.switch_to_block(target);
+                if e == RETURN {
+                    self.b.ret(None);
+                    continue;
+                }
+                let bar = barriers[e as usize];
+                if let Op::Group(g, _) = k.dfg.insts[bar].op {
+                    self.combine(bar, g)?;
+                }
+                self.b
+                    .jump(headers[region_of_barrier[&bar]], &[zero, zero, zero]);
+            }
+        }
+        Ok(())
+    }
+
+    fn iadd_imm(&mut self, x: Value, imm: i64) -> Value {
+        let c = self.b.iconst(Type::I64, imm);
+        self.b.iadd(x, c)
+    }
+
+    /// The variable standing for kernel value `v`.
+    fn var(&mut self, v: Value) -> Variable {
+        if let Some(&var) = self.vars.get(&v) {
+            return var;
+        }
+        let ty = self.k.dfg.value_type(v);
+        let var = self.b.declare_var(ty);
+        self.vars.insert(v, var);
+        var
+    }
+
+    /// Kernel value `v` where the builder is.
+    fn get(&mut self, v: Value) -> Value {
+        if let Some(&m) = self.map.get(&v) {
+            return m;
+        }
+        let var = self.var(v);
+        self.b.use_var(var)
+    }
+
+    /// Defines kernel value `v` as `x`, and keeps it in its context array if it lives across a
+    /// barrier.
+    fn def(&mut self, v: Value, x: Value) -> Result<(), CompileError> {
+        let var = self.var(v);
+        self.b.def_var(var, x);
+        if self.ctx.has(context::Key::Value(v)) {
+            let lin = self.ids.lin.expect("definitions are inside the loops");
+            self.store_ctx(context::Key::Value(v), lin, x)?;
+        }
+        Ok(())
+    }
+
+    /// The address of element `index` of context array `key`.
+    fn ctx_addr(&mut self, key: context::Key, index: Value) -> Value {
+        let stride = self.ctx.stride(key);
+        let base = self.bases[&key];
+        if stride == 0 {
+            return base;
+        }
+        let off = if stride == 1 {
+            index
+        } else {
+            let s = self.b.iconst(Type::I64, i64::from(stride));
+            self.b.imul(index, s)
+        };
+        self.b.ptradd(base, off)
+    }
+
+    fn load_ctx(&mut self, key: context::Key, index: Value) -> Result<Value, CompileError> {
+        let p = self.ctx_addr(key, index);
+        let ty = self.ctx.value_type(key);
+        let stored = stored_type(ty);
+        let x = self.b.load(stored, p, stored.lane_bytes(), false);
+        self.trust_def(x);
+        Ok(if ty.is_bool() {
+            let z = self.b.iconst(stored, 0);
+            self.b.icmp(IntCC::Ne, x, z)
+        } else {
+            x
+        })
+    }
+
+    fn store_ctx(&mut self, key: context::Key, index: Value, x: Value) -> Result<(), CompileError> {
+        let p = self.ctx_addr(key, index);
+        let ty = self.ctx.value_type(key);
+        let stored = stored_type(ty);
+        let x = if ty.is_bool() {
+            let (one, zero) = (self.b.iconst(stored, 1), self.b.iconst(stored, 0));
+            self.b.select(x, one, zero)
+        } else {
+            x
+        };
+        let s = self.b.store(x, p, stored.lane_bytes(), false);
+        self.trusted.insert(s);
+        Ok(())
+    }
+
+    fn trust_def(&mut self, x: Value) {
+        if let ferrocl_ir::ValueDef::Result(i) = self.b.func.dfg.value_def(x) {
+            self.trusted.insert(i);
+        }
+    }
+
+    /// Copies kernel block `blk` of the current region into its copy.
+    fn copy_block(
+        &mut self,
+        blk: Block,
+        copies: &HashMap<Block, Block>,
+        latch: Block,
+        barrier_index: &HashMap<Inst, usize>,
+    ) -> Result<(), CompileError> {
+        let k = self.k;
+        let nb = copies[&blk];
+        self.b.switch_to_block(nb);
+        for &p in k.dfg.block_params(blk) {
+            if self.map.contains_key(&p) {
+                continue; // the kernel's parameters
+            }
+            let np = self.b.append_block_param(nb, k.dfg.value_type(p));
+            self.def(p, np)?;
+        }
+        for &inst in k.layout.block_insts(blk) {
+            let data = &k.dfg.insts[inst];
+            if splits_regions(&data.op) {
+                if let Op::Group(g, _) = data.op {
+                    let lin = self.ids.lin.expect("inside the loops");
+                    let x = self.get(data.args[0]);
+                    self.store_ctx(context::Key::Operand(inst), lin, x)?;
+                    if g == GroupOp::Broadcast {
+                        let id = self.get(data.args[1]);
+                        self.store_ctx(context::Key::Id(inst), lin, id)?;
+                    }
+                }
+                let code = self.b.iconst(Type::I64, barrier_index[&inst] as i64);
+                self.b.jump(latch, &[code]);
+                return Ok(());
+            }
+            if let Some(r) = k.dfg.inst_result(inst) {
+                if self.map.contains_key(&r) {
+                    continue; // computed once per group
+                }
+            }
+            match &data.op {
+                // A work-item that reaches `unreachable` ends, as at a return.
+                Op::Return | Op::Unreachable => {
+                    let code = self.b.iconst(Type::I64, RETURN as i64);
+                    self.b.jump(latch, &[code]);
+                }
+                Op::WorkItem(op, d) if per_work_item(*op) => {
+                    let r = k.dfg.inst_result(inst).expect("queries have results");
+                    let x = self.work_item(*op, *d, k.dfg.value_type(r));
+                    self.def(r, x)?;
+                }
+                Op::SlotAddr(ss) if self.ctx.has(context::Key::Slot(*ss)) => {
+                    let r = k.dfg.inst_result(inst).expect("slot addresses are results");
+                    let lin = self.ids.lin.expect("inside the loops");
+                    let x = self.ctx_addr(context::Key::Slot(*ss), lin);
+                    self.def(r, x)?;
+                }
+                op => {
+                    let mut op = op.clone();
+                    for d in op.dests_mut() {
+                        let args: Vec<Value> = d.args.iter().map(|&a| self.get(a)).collect();
+                        d.args = args;
+                        d.block = copies[&d.block];
+                    }
+                    let args: Vec<Value> = data.args.iter().map(|&a| self.get(a)).collect();
+                    let r = k.dfg.inst_result(inst);
+                    let ni = self.b.ins(op, &args, r.map(|r| k.dfg.value_type(r)));
+                    if let Some(r) = r {
+                        let nr = self.b.func.dfg.inst_result(ni).expect("a result");
+                        self.def(r, nr)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A per-work-item query, of type `ty`, for the current work-item.
+    fn work_item(&mut self, op: WorkItemOp, d: u8, ty: Type) -> Value {
+        let lid = |t: &Self, d: u8| -> Value { t.ids.lid[d as usize].expect("inside the loops") };
+        let x = match op {
+            WorkItemOp::LocalId if d < 3 => lid(self, d),
+            WorkItemOp::GlobalId if d < 3 => {
+                let l = lid(self, d);
+                self.b.iadd(self.gid_base[d as usize], l)
+            }
+            // 6.15.1: the ids of a dimension past the third are 0.
+            WorkItemOp::LocalId | WorkItemOp::GlobalId => self.b.iconst(Type::I64, 0),
+            WorkItemOp::LocalLinearId | WorkItemOp::SubGroupLocalId => {
+                self.ids.lin.expect("inside the loops")
+            }
+            WorkItemOp::GlobalLinearId => {
+                // 6.15.1: ((gz - oz) * gsy + (gy - oy)) * gsx + (gx - ox).
+                let mut ids = [Value::from_u32(0); 3];
+                for (i, id) in ids.iter_mut().enumerate() {
+                    let g = self.b.work_item(WorkItemOp::GroupId, i as u8, Type::I64);
+                    let s = self
+                        .b
+                        .work_item(WorkItemOp::EnqueuedLocalSize, i as u8, Type::I64);
+                    let gs = self.b.imul(g, s);
+                    let l = lid(self, i as u8);
+                    *id = self.b.iadd(gs, l);
+                }
+                let gs0 = self.b.work_item(WorkItemOp::GlobalSize, 0, Type::I64);
+                let gs1 = self.b.work_item(WorkItemOp::GlobalSize, 1, Type::I64);
+                let t = self.b.imul(ids[2], gs1);
+                let t = self.b.iadd(t, ids[1]);
+                let t = self.b.imul(t, gs0);
+                self.b.iadd(t, ids[0])
+            }
+            _ => unreachable!("{op:?} is uniform"),
+        };
+        if ty == Type::I64 {
+            x
+        } else {
+            self.b.convert(ConvOp::Trunc, x, ty)
+        }
+    }
+
+    /// Combines the operands of collective `bar` once for the group (OpenCL C 6.15.16), in
+    /// linear local id order ("The scan order is defined by increasing 1D linear global ID
+    /// within the work-group"); the result goes to the result array (reduce, broadcast) or
+    /// replaces the operands (scans).
+    fn combine(&mut self, bar: Inst, g: GroupOp) -> Result<(), CompileError> {
+        let op_key = context::Key::Operand(bar);
+        let ty = self.ctx.value_type(op_key);
+        let zero = self.b.iconst(Type::I64, 0);
+        match g {
+            GroupOp::Broadcast => {
+                // 6.15.16: the id is the same for every work-item, and one past the group is
+                // undefined behaviour; work-item 0's is used, clamped into the group.
+                let id = self.load_ctx(context::Key::Id(bar), zero)?;
+                let last = self.iadd_imm(self.n, -1);
+                let id = self.b.binary(BinaryOp::Umin, id, last);
+                let x = self.load_ctx(op_key, id)?;
+                self.fill_result(bar, x)?;
+            }
+            GroupOp::Reduce(op) => {
+                let x0 = self.load_ctx(op_key, zero)?;
+                let total = self.group_loop(1, x0, |t, i, acc| {
+                    let x = t.load_ctx(op_key, i)?;
+                    Ok(t.b.binary(op, acc, x))
+                })?;
+                self.fill_result(bar, total)?;
+            }
+            GroupOp::ScanInclusive(op) => {
+                let x0 = self.load_ctx(op_key, zero)?;
+                self.group_loop(1, x0, |t, i, acc| {
+                    let x = t.load_ctx(op_key, i)?;
+                    let next = t.b.binary(op, acc, x);
+                    t.store_ctx(op_key, i, next)?;
+                    Ok(next)
+                })?;
+            }
+            GroupOp::ScanExclusive(op) => {
+                let Some(identity) = op.identity(ty.lane_bits()) else {
+                    return err(format!("{} has no identity", op.name()));
+                };
+                // Work-item 0 gets the identity, the others the combination from the first
+                // operand on (so that a lone -0.0 or NaN passes through unchanged).
+                let x0 = self.load_ctx(op_key, zero)?;
+                let id = if ty.is_float() {
+                    self.b.fconst_bits(ty, identity)
+                } else {
+                    self.b.iconst(ty, identity as i64)
+                };
+                self.store_ctx(op_key, zero, id)?;
+                self.group_loop(1, x0, |t, i, acc| {
+                    let x = t.load_ctx(op_key, i)?;
+                    t.store_ctx(op_key, i, acc)?;
+                    Ok(t.b.binary(op, acc, x))
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes a reduce's or broadcast's result into element 0 of its result array (every
+    /// work-item reads element 0).
+    fn fill_result(&mut self, bar: Inst, x: Value) -> Result<(), CompileError> {
+        let zero = self.b.iconst(Type::I64, 0);
+        self.store_ctx(context::Key::Result(bar), zero, x)
+    }
+
+    /// Emits `for i in from..n { acc = body(i, acc) }` over the group's work-items; returns the
+    /// final `acc`. Ends in a new block, where emission goes on.
+    fn group_loop(
+        &mut self,
+        from: i64,
+        init: Value,
+        mut body: impl FnMut(&mut Self, Value, Value) -> Result<Value, CompileError>,
+    ) -> Result<Value, CompileError> {
+        let ty = self.b.value_type(init);
+        let head = self.b.create_block();
+        let i = self.b.append_block_param(head, Type::I64);
+        let acc = self.b.append_block_param(head, ty);
+        let (body_block, exit) = (self.b.create_block(), self.b.create_block());
+        let start = self.b.iconst(Type::I64, from);
+        self.b.jump(head, &[start, init]);
+        self.b.switch_to_block(head);
+        let more = self.b.icmp(IntCC::Ult, i, self.n);
+        self.b.brif(more, body_block, &[], exit, &[]);
+        self.b.switch_to_block(body_block);
+        let next = body(self, i, acc)?;
+        let i1 = self.iadd_imm(i, 1);
+        self.b.jump(head, &[i1, next]);
+        self.b.switch_to_block(exit);
+        Ok(acc)
+    }
+}
+
+/// The type a value of type `ty` is kept as in memory (booleans as bytes).
+fn stored_type(ty: Type) -> Type {
+    if ty.is_bool() {
+        ty.with_lane_type(Type::I8).unwrap_or(Type::I8)
+    } else {
+        ty
+    }
+}

@@ -1,0 +1,103 @@
+//! Kernels whose work-items keep state across barriers, run through the work-group transform
+//! on the CPU device and checked against a host model: values and private arrays live across
+//! barriers in a loop, a uniform loop counter, and the smaller last group of a non-uniform
+//! NDRange.
+
+mod common;
+
+use common::{block, compile, nd1};
+
+/// Each work-item writes its global id into its private array, then `n` times passes its
+/// running value to its left neighbour through `__local` memory (two barriers a turn) and adds
+/// the turn's number; at the end it multiplies by what it left in its private array.
+const ROTATE: &str = r#"
+kernel @rotate(ptr.global, ptr.local, i32) {
+    arg "out": "int*" global none []
+    arg "tile": "int*" local none []
+    arg "n": "int" private none []
+    ss0 = slot 16, align 4
+block0(v0: ptr.global, v1: ptr.local, v2: i32):
+    v3: i64 = local_id 0
+    v4: i64 = global_id 0
+    v5: i32 = trunc v4
+    v6: ptr.private = slotaddr ss0
+    v7: i64 = iconst 4
+    v8: i64 = iconst 3
+    v9: i64 = band v3, v8
+    v10: i64 = imul v9, v7
+    v11: ptr.private = ptradd v6, v10
+    store.private v5, v11, align 4
+    v12: i64 = imul v3, v7
+    v13: ptr.local = ptradd v1, v12
+    v14: i32 = iconst 0
+    jump block1(v14, v5)
+block1(v15: i32, v16: i32):
+    v17: i1 = icmp slt v15, v2
+    brif v17, block2, block3
+block2:
+    store.local v16, v13, align 4
+    barrier.local.work_group
+    v18: i64 = local_size 0
+    v19: i64 = iconst 1
+    v20: i64 = iadd v3, v19
+    v21: i64 = urem v20, v18
+    v22: i64 = imul v21, v7
+    v23: ptr.local = ptradd v1, v22
+    v24: i32 = load.local v23, align 4
+    barrier.local.work_group
+    v25: i32 = iadd v24, v15
+    v26: i32 = iconst 1
+    v27: i32 = iadd v15, v26
+    jump block1(v27, v25)
+block3:
+    v28: i32 = load.private v11, align 4
+    v29: i32 = imul v16, v28
+    v30: i64 = imul v4, v7
+    v31: ptr.global = ptradd v0, v30
+    store.global v29, v31, align 4
+    return
+}
+"#;
+
+fn rotate_model(global: usize, local: usize, n: i32) -> Vec<i32> {
+    let mut out = Vec::new();
+    for start in (0..global).step_by(local) {
+        let size = local.min(global - start);
+        let mut acc: Vec<i32> = (start..start + size).map(|g| g as i32).collect();
+        for t in 0..n {
+            acc = (0..size)
+                .map(|i| acc[(i + 1) % size].wrapping_add(t))
+                .collect();
+        }
+        out.extend(
+            acc.iter()
+                .enumerate()
+                .map(|(i, a)| a.wrapping_mul((start + i) as i32)),
+        );
+    }
+    out
+}
+
+#[test]
+fn state_kept_across_barriers_in_a_loop() {
+    let p = compile(ROTATE);
+    let k = p.kernel("rotate").unwrap();
+    assert!(
+        k.frame_size > 0,
+        "values live across barriers need context memory"
+    );
+    for (global, local, n) in [(64, 16, 5), (37, 8, 3), (7, 7, 0), (30, 4, 9)] {
+        let mut out = vec![0i32; global];
+        let mut args = block(&p, "rotate", &[out.as_mut_ptr() as u64, 0, 0]);
+        let at = k.args[2].offset;
+        args[at..at + 4].copy_from_slice(&n.to_ne_bytes());
+        // SAFETY: the argument block holds `out`'s address, which outlives the launch, and
+        // the local region is one int per work-item.
+        unsafe { k.launch(&args, local * 4, &nd1(global as u64, local as u64)) }.unwrap();
+        assert_eq!(
+            out,
+            rotate_model(global, local, n),
+            "{global} / {local}, {n} turns"
+        );
+    }
+}

@@ -1,0 +1,67 @@
+//! Work-group transform filetests: each `filetests/workgroup/NAME.ir` is a module whose
+//! kernels are transformed; the printed work-group functions must equal `NAME.expected`
+//! (`FERROCL_BLESS=1` rewrites the expectations; a mismatch prints a line diff). The input and
+//! every output are verified, and the output must parse back as IR.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use ferrocl_cpu::workgroup::print_module;
+use ferrocl_ir::text::line_diff;
+use ferrocl_ir::{parse_module, verify_module};
+
+fn run_file(path: &Path) -> Result<(), String> {
+    let text = fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let m = parse_module(&text).map_err(|e| format!("parse error: {e}"))?;
+    if let Err(es) = verify_module(&m) {
+        let msgs: Vec<String> = es.iter().map(|e| e.to_string()).collect();
+        return Err(format!("input does not verify:\n{}", msgs.join("\n")));
+    }
+    let got = print_module(&m).map_err(|e| e.0)?;
+    parse_module(&got).map_err(|e| format!("output does not parse: {e}\n{got}"))?;
+    let expected_path = path.with_extension("expected");
+    if std::env::var_os("FERROCL_BLESS").is_some() {
+        return fs::write(&expected_path, &got).map_err(|e| e.to_string());
+    }
+    let want = fs::read_to_string(&expected_path).map_err(|_| {
+        format!(
+            "{} is missing (run with FERROCL_BLESS=1)",
+            expected_path.display()
+        )
+    })?;
+    if want != got {
+        return Err(format!(
+            "output differs from {}:\n{}",
+            expected_path.display(),
+            line_diff(&want, &got)
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn workgroup_filetests() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filetests/workgroup");
+    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+        .expect("filetests/workgroup")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ir"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no filetests in {}", dir.display());
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            run_file(f)
+                .err()
+                .map(|e| format!("--- {}\n{e}", f.display()))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} filetests failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
