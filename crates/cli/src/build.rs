@@ -207,7 +207,10 @@ pub fn print_log(log: &str) {
     }
 }
 
-/// `ferrocl build FILE.cl|FILE.ir|FILE.bin [-D ...] [-I ...] [--cl-std ...] [--emit ir|asm] [-o FILE]`.
+/// `ferrocl build FILE.cl|FILE.ir|FILE.bin [-D ...] [-I ...] [--cl-std ...] [--emit ir|wg|asm] [-o FILE]`.
+///
+/// `--emit wg` prints the CPU device's work-group functions: the program's IR after the
+/// standard passes, through the work-group transform.
 pub fn command(args: &[String]) -> Result<String, Failure> {
     let mut common = Common::default();
     let mut file = None;
@@ -223,10 +226,10 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             "--emit" => {
                 i += 1;
                 match args.get(i).map(String::as_str) {
-                    Some(kind @ ("ir" | "asm")) => emit = Some(kind.to_string()),
+                    Some(kind @ ("ir" | "wg" | "asm")) => emit = Some(kind.to_string()),
                     Some(other) => {
                         return Err(Failure::Usage(format!(
-                            "build: --emit takes 'ir' or 'asm', not '{other}'"
+                            "build: --emit takes 'ir', 'wg' or 'asm', not '{other}'"
                         )))
                     }
                     None => return Err(Failure::Usage("build: --emit needs a value".into())),
@@ -297,9 +300,17 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             let ir = ferrocl_ir::serialize::deserialize(&binary).ok();
             let bytes = match (kind, ir) {
                 ("ir", Some(module)) => module.to_string().into_bytes(),
-                ("ir", None) => {
+                ("wg", Some(module)) => {
+                    let module =
+                        ferrocl_core::program::device_ir(&module, &common.options_string())
+                            .map_err(Failure::Error)?;
+                    ferrocl_cpu::workgroup::print_module(&module)
+                        .map_err(|e| Failure::Error(format!("--emit wg: {e}")))?
+                        .into_bytes()
+                }
+                (kind @ ("ir" | "wg"), None) => {
                     return Err(Failure::Error(format!(
-                        "--emit ir: the program binary of {} is not ferrocl IR; --emit asm \
+                        "--emit {kind}: the program binary of {} is not ferrocl IR; --emit asm \
                          writes it as it is",
                         target.platform_name
                     )))
@@ -311,7 +322,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
                     std::fs::write(&path, &bytes)
                         .map_err(|e| Failure::Error(format!("cannot write {path}: {e}")))?;
                 }
-                None if kind == "ir" || std::str::from_utf8(&bytes).is_ok() => {
+                None if kind != "asm" || std::str::from_utf8(&bytes).is_ok() => {
                     out.push_str(&String::from_utf8_lossy(&bytes));
                 }
                 None => {

@@ -121,7 +121,7 @@ fn usage_errors_exit_2_with_a_message() {
         (&["build"], "build: no source file given"),
         (
             &["build", "k.cl", "--emit", "exe"],
-            "build: --emit takes 'ir' or 'asm', not 'exe'",
+            "build: --emit takes 'ir', 'wg' or 'asm', not 'exe'",
         ),
         (&["bench", "--platform"], "bench: --platform needs a value"),
         (
@@ -623,6 +623,17 @@ fn build_ir_on_ferrocl() {
         "{text}"
     );
     assert!(text.contains("kernel @count("), "{text}");
+    // --emit wg prints the work-group functions: the kernel's parameters and the context, and
+    // the loop over the work-items whose counter replaces the global id's query.
+    let out = ferrocl(&["build", &ir, "--emit", "wg"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("func @axpy(f32, ptr.global, ptr.global, ptr.private)"),
+        "{text}"
+    );
+    assert!(!text.contains("global_id"), "{text}");
+    assert!(text.contains("local_size 0"), "{text}");
 
     let dir = scratch("bad-ir");
     let bad = write(&dir, "bad.ir", "kernel @k(\n");
