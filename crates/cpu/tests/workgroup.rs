@@ -86,7 +86,7 @@ fn state_kept_across_barriers_in_a_loop() {
         k.frame_size > 0,
         "values live across barriers need context memory"
     );
-    for (global, local, n) in [(64, 16, 5), (37, 8, 3), (7, 7, 0), (30, 4, 9)] {
+    for (global, local, n) in [(64, 16, 5i32), (37, 8, 3), (7, 7, 0), (30, 4, 9)] {
         let mut out = vec![0i32; global];
         let mut args = block(&p, "rotate", &[out.as_mut_ptr() as u64, 0, 0]);
         let at = k.args[2].offset;
