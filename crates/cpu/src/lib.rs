@@ -297,6 +297,15 @@ unsafe impl Sync for CpuProgram {}
 impl CpuProgram {
     /// Compiles every kernel of `module` (whose calls are all inlined).
     pub fn compile(module: &Module) -> Result<CpuProgram, CompileError> {
+        Self::compile_with(module, &|_| None)
+    }
+
+    /// Compiles every kernel of `module`, running full chunks of work-items along x through
+    /// the W-wide version `wide` gives of a kernel, if it gives one.
+    pub fn compile_with(
+        module: &Module,
+        wide: &dyn Fn(&ferrocl_ir::Function) -> Option<workgroup::WideKernel>,
+    ) -> Result<CpuProgram, CompileError> {
         let mut flags = settings::builder();
         let set = |f: &mut settings::Builder, k: &str, v: &str| {
             f.set(k, v)
@@ -372,7 +381,7 @@ impl CpuProgram {
                 AbiParam::new(clt::I64),
                 AbiParam::new(clt::I64),
             ]);
-            let wg = workgroup::transform(f)?;
+            let wg = workgroup::transform_with(f, wide(f).as_ref())?;
             #[cfg(debug_assertions)]
             workgroup::verify(module, &wg)?;
             codegen::translate_kernel(

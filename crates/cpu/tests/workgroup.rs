@@ -101,3 +101,46 @@ fn state_kept_across_barriers_in_a_loop() {
         );
     }
 }
+
+/// `@reverse` reverses each work-group's part of the buffer through a `__local` tile;
+/// `@reverse_w4` is its 4-wide version, as the vectorizer would make it.
+const REVERSE: &str = include_str!("filetests/workgroup/wide.ir");
+
+#[test]
+fn chunks_of_a_wide_version_and_a_scalar_rest_share_the_group() {
+    let module = ferrocl_ir::parse_module(REVERSE).unwrap();
+    let wide_fn = module.func_by_name("reverse_w4").unwrap();
+    let barrier = |f: &ferrocl_ir::Function| {
+        f.layout
+            .blocks()
+            .iter()
+            .flat_map(|&b| f.layout.block_insts(b).iter().copied())
+            .find(|&i| matches!(f.dfg.insts[i].op, ferrocl_ir::Op::Barrier(..)))
+            .unwrap()
+    };
+    let wide = |f: &ferrocl_ir::Function| {
+        let w = &module.funcs[wide_fn];
+        Some(ferrocl_cpu::workgroup::WideKernel {
+            func: w.clone(),
+            width: 4,
+            barriers: vec![(barrier(f), barrier(w))],
+        })
+    };
+    let p = ferrocl_cpu::CpuProgram::compile_with(&module, &wide).unwrap();
+    let k = p.kernel("reverse").unwrap();
+    // Groups of 1 to 13 work-items: no chunk, chunks only, and chunks with a rest; the last
+    // group of a non-uniform NDRange smaller still.
+    for local in 1..=13usize {
+        let global = local * 3 + local / 2;
+        let mut data: Vec<i32> = (0..global as i32).map(|i| i * 10 + 1).collect();
+        let want: Vec<i32> = data
+            .chunks(local)
+            .flat_map(|c| c.iter().rev().copied().collect::<Vec<_>>())
+            .collect();
+        let args = block(&p, "reverse", &[data.as_mut_ptr() as u64, 0]);
+        // SAFETY: the argument block holds `data`'s address, which outlives the launch, and
+        // the local region holds one int per work-item.
+        unsafe { k.launch(&args, local * 4, &nd1(global as u64, local as u64)) }.unwrap();
+        assert_eq!(data, want, "groups of {local}");
+    }
+}

@@ -2,13 +2,51 @@
 //! kernels are transformed; the printed work-group functions must equal `NAME.expected`
 //! (`FERROCL_BLESS=1` rewrites the expectations; a mismatch prints a line diff). The input and
 //! every output are verified, and the output must parse back as IR.
+//!
+//! A function `@K_wW` of the module stands for kernel `@K`'s W-wide version (what the
+//! vectorizer makes, written by hand), its barriers matching the kernel's in layout order.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use ferrocl_cpu::workgroup::print_module;
+use ferrocl_cpu::workgroup::{transform_with, verify, WideKernel};
 use ferrocl_ir::text::line_diff;
-use ferrocl_ir::{parse_module, verify_module};
+use ferrocl_ir::{parse_module, print_function, verify_module, Function, Inst, Module, Op};
+
+fn barriers(f: &Function) -> Vec<Inst> {
+    f.layout
+        .blocks()
+        .iter()
+        .flat_map(|&b| f.layout.block_insts(b).iter().copied())
+        .filter(|&i| matches!(f.dfg.insts[i].op, Op::Barrier(..) | Op::Group(..)))
+        .collect()
+}
+
+/// The kernels' work-group functions, with their W-wide versions where the module has them.
+fn print_module(m: &Module) -> Result<String, String> {
+    let mut out = String::new();
+    for (_, f) in m.funcs.iter().filter(|(_, f)| f.is_kernel()) {
+        let wide = m.funcs.iter().find_map(|(_, w)| {
+            let width = w
+                .name
+                .strip_prefix(&format!("{}_w", f.name))?
+                .parse()
+                .ok()?;
+            Some(WideKernel {
+                func: w.clone(),
+                width,
+                barriers: barriers(f).into_iter().zip(barriers(w)).collect(),
+            })
+        });
+        let wg = transform_with(f, wide.as_ref()).map_err(|e| e.0)?;
+        verify(m, &wg).map_err(|e| e.0)?;
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&print_function(m, &wg.func));
+    }
+    Ok(out)
+}
 
 fn run_file(path: &Path) -> Result<(), String> {
     let text = fs::read_to_string(path).map_err(|e| e.to_string())?;
@@ -17,7 +55,7 @@ fn run_file(path: &Path) -> Result<(), String> {
         let msgs: Vec<String> = es.iter().map(|e| e.to_string()).collect();
         return Err(format!("input does not verify:\n{}", msgs.join("\n")));
     }
-    let got = print_module(&m).map_err(|e| e.0)?;
+    let got = print_module(&m)?;
     parse_module(&got).map_err(|e| format!("output does not parse: {e}\n{got}"))?;
     let expected_path = path.with_extension("expected");
     if std::env::var_os("FERROCL_BLESS").is_some() {

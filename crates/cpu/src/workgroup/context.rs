@@ -17,6 +17,9 @@ use crate::CompileError;
 pub(super) enum Key {
     /// A value live across a barrier.
     Value(Value),
+    /// A value of the W-wide function live across a barrier (indexed by the chunk's first
+    /// work-item: only chunks read and write it).
+    Wide(Value),
     /// A stack slot that may hold data across a barrier.
     Slot(StackSlot),
     /// A collective's operand (a scan's result replaces it).
@@ -132,6 +135,29 @@ impl Context {
             }
         }
         Ok(c)
+    }
+
+    /// Adds the arrays of the values of W-wide function `f` live across barriers (`live`),
+    /// but for those computed once per group (`uniform`) and the work-item queries.
+    pub(super) fn add_wide_values(
+        &mut self,
+        f: &Function,
+        live: &HashMap<Inst, Vec<Value>>,
+        uniform: &HashSet<Value>,
+    ) {
+        let mut values: Vec<Value> = live
+            .values()
+            .flatten()
+            .copied()
+            .filter(|&v| !uniform.contains(&v) && super::work_item_query(f, v).is_none())
+            .collect();
+        values.sort();
+        values.dedup();
+        for v in values {
+            let ty = f.dfg.value_type(v);
+            let stored = stored_type(ty);
+            self.add(Key::Wide(v), stored.bytes(), stored.lane_bytes(), ty);
+        }
     }
 
     fn add(&mut self, key: Key, stride: u32, align: u32, ty: Type) {

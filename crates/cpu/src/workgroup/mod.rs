@@ -26,6 +26,13 @@
 //! trap in this IR (integer division by zero and float-to-int conversions are defined by the
 //! code generator), so moving them out of their branches is safe.
 //!
+//! With a W-wide version of the kernel (`WideKernel`, from the vectorizer: one invocation
+//! runs W consecutive work-items along x), each row of a region's loop nest runs chunks of W
+//! work-items through the wide version's copy of the region while a whole chunk fits, then
+//! the rest of the row one at a time through the kernel's. A work-item is in a chunk in every
+//! region or in none (the split of a row is the same each time), so the two keep their values
+//! in context arrays of their own; they share `__local` memory and the collectives' arrays.
+//!
 //! The result is ordinary IR: only the work-item queries that are uniform remain, and the
 //! code generator translates it instruction by instruction.
 
@@ -211,53 +218,143 @@ fn region_blocks(f: &Function, start: Block) -> Vec<Block> {
     order
 }
 
+/// A W-wide version of a kernel (`crate::vectorize`): one invocation runs W consecutive
+/// work-items along x, `local_id 0` and `global_id 0` being the first one's; its barriers
+/// correspond one-to-one to the kernel's.
+pub struct WideKernel {
+    pub func: Function,
+    pub width: u32,
+    /// Each barrier of the scalar kernel with its counterpart in `func`.
+    pub barriers: Vec<(Inst, Inst)>,
+}
+
+/// A function the work-group function runs regions of: the kernel, or its W-wide version.
+struct Source {
+    /// The function, split at its barriers.
+    k: Function,
+    live: HashMap<Inst, Vec<Value>>,
+    /// The values computed once per group, and the instructions that compute them.
+    uniform: HashSet<Value>,
+    hoisted: Vec<Inst>,
+    /// The regions, in the order of the kernel's: the entry's, then the one after each
+    /// barrier of the kernel in layout order.
+    regions: Vec<Region>,
+    blocks: Vec<Vec<Block>>,
+    /// Where the group goes after each barrier: its index among the kernel's barriers.
+    exit_code: HashMap<Inst, usize>,
+    /// Work-items per invocation.
+    width: u32,
+}
+
+impl Source {
+    /// Prepares `f`, whose barriers stand for the kernel's barriers `order` (in the kernel's
+    /// layout order; `None`: `f` is the kernel).
+    fn new(f: &Function, width: u32, order: Option<&[Inst]>) -> Result<Source, CompileError> {
+        let Some(entry) = f.layout.entry_block() else {
+            return err(format!("kernel {} has no body", f.name));
+        };
+        if f.layout
+            .blocks()
+            .iter()
+            .any(|&b| f.successors(b).contains(&entry))
+        {
+            return err(format!(
+                "kernel {}: a branch to the entry block (the work-group transform needs an \
+                 entry block without predecessors)",
+                f.name
+            ));
+        }
+        let mut k = f.clone();
+        let resume = split_at_barriers(&mut k);
+        let live = live_across_barriers(&k);
+        let (uniform, hoisted) = uniform_values(&k);
+        let barriers: Vec<Inst> = match order {
+            Some(order) => order.to_vec(),
+            None => {
+                let mut b: Vec<Inst> = resume.keys().copied().collect();
+                b.sort();
+                b
+            }
+        };
+        if barriers.len() != resume.len() || barriers.iter().any(|b| !resume.contains_key(b)) {
+            return err("the W-wide function's barriers do not match the kernel's");
+        }
+        let mut regions = vec![Region {
+            start: entry,
+            after: None,
+        }];
+        for &b in &barriers {
+            regions.push(Region {
+                start: resume[&b],
+                after: Some(b),
+            });
+        }
+        let blocks = regions.iter().map(|r| region_blocks(&k, r.start)).collect();
+        let exit_code = barriers.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        Ok(Source {
+            k,
+            live,
+            uniform,
+            hoisted,
+            regions,
+            blocks,
+            exit_code,
+            width,
+        })
+    }
+}
+
 /// Transforms kernel `f` into its work-group function.
 pub fn transform(f: &Function) -> Result<WorkGroupFn, CompileError> {
-    let Some(entry) = f.layout.entry_block() else {
-        return err(format!("kernel {} has no body", f.name));
+    transform_with(f, None)
+}
+
+/// Transforms kernel `f` into its work-group function; where `wide` is given, full chunks of
+/// its width along x run it, and the rest of each row the kernel. A W-wide function this
+/// transform does not handle (private arrays, collectives) is left unused.
+pub fn transform_with(
+    f: &Function,
+    wide: Option<&WideKernel>,
+) -> Result<WorkGroupFn, CompileError> {
+    let scalar = Source::new(f, 1, None)?;
+    let wide = match wide {
+        Some(w) if usable_wide(&w.func) && w.width > 1 => {
+            let order: Option<Vec<Inst>> = (1..scalar.regions.len())
+                .map(|r| {
+                    let b = scalar.regions[r].after?;
+                    w.barriers.iter().find(|p| p.0 == b).map(|p| p.1)
+                })
+                .collect();
+            match order {
+                Some(order) => Some(Source::new(&w.func, w.width, Some(&order))?),
+                None => return err("the W-wide function's barriers do not match the kernel's"),
+            }
+        }
+        _ => None,
     };
-    if f.layout
-        .blocks()
-        .iter()
-        .any(|&b| f.successors(b).contains(&entry))
-    {
-        return err(format!(
-            "kernel {}: a branch to the entry block (the work-group transform needs an entry \
-             block without predecessors)",
-            f.name
-        ));
+    let mut ctx_layout = Context::new(
+        &scalar.k,
+        &scalar.live,
+        &scalar.uniform,
+        &scalar.regions,
+        &scalar.blocks,
+    )?;
+    if let Some(w) = &wide {
+        ctx_layout.add_wide_values(&w.k, &w.live, &w.uniform);
     }
-    let mut k = f.clone();
-    let resume = split_at_barriers(&mut k);
-    let live = live_across_barriers(&k);
-    let (uniform, hoisted) = uniform_values(&k);
 
-    let mut regions = vec![Region {
-        start: entry,
-        after: None,
-    }];
-    let mut barriers: Vec<Inst> = resume.keys().copied().collect();
-    barriers.sort();
-    for &b in &barriers {
-        regions.push(Region {
-            start: resume[&b],
-            after: Some(b),
-        });
-    }
-    let blocks: Vec<Vec<Block>> = regions.iter().map(|r| region_blocks(&k, r.start)).collect();
-
-    let ctx_layout = Context::new(&k, &live, &uniform, &regions, &blocks)?;
-
-    let mut params = k.sig.params.clone();
+    let mut params = f.sig.params.clone();
     params.push(Type::ptr(AddrSpace::Private));
-    let mut w = Function::new(&k.name, Signature::new(&params, k.sig.ret));
-    w.slots = k.slots.clone();
+    let mut w = Function::new(&f.name, Signature::new(&params, f.sig.ret));
+    w.slots = f.slots.clone();
+    let sources: Vec<&Source> = std::iter::once(&scalar).chain(wide.as_ref()).collect();
     let mut t = Emitter {
-        k: &k,
+        sources: sources.clone(),
+        cur: 0,
         b: FunctionBuilder::new(&mut w),
         ctx: &ctx_layout,
-        map: HashMap::new(),
-        vars: HashMap::new(),
+        maps: vec![HashMap::new(); sources.len()],
+        vars: vec![HashMap::new(); sources.len()],
         trusted: HashSet::new(),
         ids: Ids::default(),
         sizes: [Value::from_u32(0); 3],
@@ -266,7 +363,7 @@ pub fn transform(f: &Function) -> Result<WorkGroupFn, CompileError> {
         bases: HashMap::new(),
         n: Value::from_u32(0),
     };
-    t.run(entry, &regions, &blocks, &hoisted, &live, &barriers)?;
+    t.run()?;
     t.b.seal_all_blocks();
     t.b.finish();
     let trusted = t.trusted;
@@ -282,6 +379,18 @@ pub fn transform(f: &Function) -> Result<WorkGroupFn, CompileError> {
         frame_size: ctx_layout.frame_size(),
         trusted,
     })
+}
+
+/// Whether the transform can run regions of W-wide function `f`: one without private arrays
+/// and collectives (whose context it does not lay out for chunks).
+fn usable_wide(f: &Function) -> bool {
+    f.slots.is_empty()
+        && f.layout.blocks().iter().all(|&b| {
+            f.layout
+                .block_insts(b)
+                .iter()
+                .all(|&i| !matches!(f.dfg.insts[i].op, Op::Group(..)))
+        })
 }
 
 /// The work-group functions of the kernels of `module`, as IR text (`ferrocl build --emit wg`).
@@ -320,14 +429,16 @@ struct Ids {
 }
 
 struct Emitter<'a, 'f> {
-    /// The kernel, split at its barriers.
-    k: &'a Function,
+    /// The kernel, then its W-wide version if there is one.
+    sources: Vec<&'a Source>,
+    /// The source whose code is being copied.
+    cur: usize,
     b: FunctionBuilder<'f>,
     ctx: &'a Context,
-    /// Values computed once per group: the kernel's value to the work-group function's.
-    map: HashMap<Value, Value>,
-    /// Every other value of the kernel, as a variable of the work-group function.
-    vars: HashMap<Value, Variable>,
+    /// Values computed once per group: each source's value to the work-group function's.
+    maps: Vec<HashMap<Value, Value>>,
+    /// Every other value of each source, as a variable of the work-group function.
+    vars: Vec<HashMap<Value, Variable>>,
     trusted: HashSet<Inst>,
     ids: Ids,
     /// The group's size in each dimension, and its number of work-items.
@@ -343,22 +454,23 @@ struct Emitter<'a, 'f> {
 /// Where a region copy leaves the loop: after barrier `i` of the sorted list, or at a return.
 const RETURN: u64 = u64::MAX;
 
-impl Emitter<'_, '_> {
-    fn run(
-        &mut self,
-        entry: Block,
-        regions: &[Region],
-        blocks: &[Vec<Block>],
-        hoisted: &[Inst],
-        live: &HashMap<Inst, Vec<Value>>,
-        barriers: &[Inst],
-    ) -> Result<(), CompileError> {
-        let k = self.k;
+impl<'a> Emitter<'a, '_> {
+    fn src(&self) -> &'a Source {
+        self.sources[self.cur]
+    }
+
+    /// The context array of value `v` of the current source.
+    fn value_key(&self, v: Value) -> context::Key {
+        if self.cur == 0 {
+            context::Key::Value(v)
+        } else {
+            context::Key::Wide(v)
+        }
+    }
+
+    fn run(&mut self) -> Result<(), CompileError> {
         let new_entry = self.b.create_entry_block();
         let params = self.b.block_params(new_entry).to_vec();
-        for (&p, &np) in k.dfg.block_params(entry).iter().zip(&params) {
-            self.map.insert(p, np);
-        }
         self.ctx_ptr = *params.last().expect("the ctx parameter");
 
         // Once per group: sizes, the uniform code, the context arrays.
@@ -378,13 +490,20 @@ impl Emitter<'_, '_> {
             let gs = self.b.imul(g, s);
             self.gid_base[d] = self.b.iadd(gs, o);
         }
-        for &inst in hoisted {
-            let data = k.dfg.insts[inst].clone();
-            let args: Vec<Value> = data.args.iter().map(|a| self.map[a]).collect();
-            let r = k.dfg.inst_result(inst).expect("hoisted values are results");
-            let ni = self.b.ins(data.op, &args, Some(k.dfg.value_type(r)));
-            let nr = self.b.func.dfg.inst_result(ni).expect("a result");
-            self.map.insert(r, nr);
+        for (i, src) in self.sources.clone().into_iter().enumerate() {
+            let k = &src.k;
+            let entry = k.layout.entry_block().expect("a body");
+            for (&p, &np) in k.dfg.block_params(entry).iter().zip(&params) {
+                self.maps[i].insert(p, np);
+            }
+            for &inst in &src.hoisted {
+                let data = k.dfg.insts[inst].clone();
+                let args: Vec<Value> = data.args.iter().map(|a| self.maps[i][a]).collect();
+                let r = k.dfg.inst_result(inst).expect("hoisted values are results");
+                let ni = self.b.ins(data.op, &args, Some(k.dfg.value_type(r)));
+                let nr = self.b.func.dfg.inst_result(ni).expect("a result");
+                self.maps[i].insert(r, nr);
+            }
         }
         for (key, offset) in self.ctx.arrays() {
             let per_item = self.b.iconst(Type::I64, i64::from(offset));
@@ -394,111 +513,106 @@ impl Emitter<'_, '_> {
             let base = self.b.ptradd(self.ctx_ptr, at);
             self.bases.insert(key, base);
         }
+        // With a W-wide source: whether a row holds a full chunk, and where the last starts.
+        let chunks = self.sources.get(1).map(|w| {
+            let width = self.b.iconst(Type::I64, i64::from(w.width));
+            let fits = self.b.icmp(IntCC::Ule, width, self.sizes[0]);
+            let last = self.b.binary(BinaryOp::Isub, self.sizes[0], width);
+            (fits, last)
+        });
 
-        // One loop nest per region; `headers[r]` takes (x, y, z).
-        let headers: Vec<Block> = regions.iter().map(|_| self.b.create_block()).collect();
-        for &h in &headers {
-            for _ in 0..3 {
-                self.b.append_block_param(h, Type::I64);
-            }
+        // One loop nest per region; `rows[r]` takes (y, z).
+        let scalar = self.sources[0];
+        let rows: Vec<Block> = scalar
+            .regions
+            .iter()
+            .map(|_| self.b.create_block())
+            .collect();
+        for &h in &rows {
+            self.b.append_block_param(h, Type::I64);
+            self.b.append_block_param(h, Type::I64);
         }
         let zero = self.b.iconst(Type::I64, 0);
-        self.b.jump(headers[0], &[zero, zero, zero]);
-        let barrier_index: HashMap<Inst, usize> =
-            barriers.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-        let mut region_of_barrier = HashMap::new();
-        for (r, region) in regions.iter().enumerate() {
+        self.b.jump(rows[0], &[zero, zero]);
+        let mut region_after = HashMap::new();
+        for (r, region) in scalar.regions.iter().enumerate() {
             if let Some(b) = region.after {
-                region_of_barrier.insert(b, r);
+                region_after.insert(b, r);
             }
         }
+        let barriers: Vec<Inst> = scalar.regions.iter().filter_map(|r| r.after).collect();
 
-        for (r, region) in regions.iter().enumerate() {
-            let header = headers[r];
-            self.b.switch_to_block(header);
-            let p = self.b.block_params(header).to_vec();
-            let (x, y, z) = (p[0], p[1], p[2]);
-            let zy = self.b.imul(z, self.sizes[1]);
-            let zy = self.b.iadd(zy, y);
-            let lin = self.b.imul(zy, self.sizes[0]);
-            let lin = self.b.iadd(lin, x);
-            self.ids = Ids {
-                lid: [Some(x), Some(y), Some(z)],
-                lin: Some(lin),
-            };
-            // The values live into the region, and a collective's result.
-            if let Some(bar) = region.after {
-                for &v in &live[&bar] {
-                    if self.map.contains_key(&v) {
-                        continue;
+        for (r, &row) in rows.iter().enumerate() {
+            // row(y, z): the work-items of one row, W at a time while a chunk fits, then one
+            // at a time; row_end(y, z, exit) moves on to the next row or leaves.
+            self.b.switch_to_block(row);
+            let p = self.b.block_params(row).to_vec();
+            let (y, z) = (p[0], p[1]);
+            let row_end = self.b.create_block();
+            for _ in 0..3 {
+                self.b.append_block_param(row_end, Type::I64);
+            }
+            let scalar_head = self.b.create_block();
+            for _ in 0..3 {
+                self.b.append_block_param(scalar_head, Type::I64);
+            }
+            let mut exits: Vec<u64> = Vec::new();
+            match chunks {
+                Some((fits, last)) => {
+                    let wide_head = self.b.create_block();
+                    for _ in 0..3 {
+                        self.b.append_block_param(wide_head, Type::I64);
                     }
-                    let x = match work_item_query(k, v) {
-                        // Cheaper to ask again than to keep.
-                        Some((op, d)) => self.work_item(op, d, k.dfg.value_type(v)),
-                        None => self.load_ctx(context::Key::Value(v), lin)?,
-                    };
-                    let var = self.var(v);
-                    self.b.def_var(var, x);
+                    self.b
+                        .brif(fits, wide_head, &[zero, y, z], scalar_head, &[zero, y, z]);
+                    // After the chunks, the rest of the row, if any.
+                    let tail = self.b.create_block();
+                    let tp: Vec<Value> = (0..4)
+                        .map(|_| self.b.append_block_param(tail, Type::I64))
+                        .collect();
+                    self.cur = 1;
+                    let (x, code) = self.region_loop(r, wide_head, &mut exits)?;
+                    let x1 = self.iadd_imm(x, i64::from(self.src().width));
+                    let more = self.b.icmp(IntCC::Ule, x1, last);
+                    self.b
+                        .brif(more, wide_head, &[x1, y, z], tail, &[x1, y, z, code]);
+                    self.b.switch_to_block(tail);
+                    let more = self.b.icmp(IntCC::Ult, tp[0], self.sizes[0]);
+                    self.b.brif(
+                        more,
+                        scalar_head,
+                        &[tp[0], tp[1], tp[2]],
+                        row_end,
+                        &[tp[1], tp[2], tp[3]],
+                    );
                 }
-                if let Op::Group(g, _) = k.dfg.insts[bar].op {
-                    let r = k.dfg.inst_result(bar).expect("collectives have results");
-                    let x = match g {
-                        GroupOp::ScanInclusive(_) | GroupOp::ScanExclusive(_) => {
-                            self.load_ctx(context::Key::Operand(bar), lin)?
-                        }
-                        GroupOp::Reduce(_) | GroupOp::Broadcast => {
-                            let zero = self.b.iconst(Type::I64, 0);
-                            self.load_ctx(context::Key::Result(bar), zero)?
-                        }
-                    };
-                    self.def(r, x)?;
+                None => {
+                    self.b.jump(scalar_head, &[zero, y, z]);
                 }
             }
-
-            // The copies of the region's blocks.
-            let copies: HashMap<Block, Block> = blocks[r]
-                .iter()
-                .map(|&b| (b, self.b.create_block()))
-                .collect();
-            self.b.jump(copies[&region.start], &[]);
-            let latch = self.b.create_block();
-            let exit_code = self.b.append_block_param(latch, Type::I64);
-            for &blk in &blocks[r] {
-                self.copy_block(blk, &copies, latch, &barrier_index)?;
-            }
-
-            // The latch: the next work-item, x fastest.
-            self.b.switch_to_block(latch);
-            let done = self.b.create_block();
-            let code = self.b.append_block_param(done, Type::I64);
-            let (next_y, next_z) = (self.b.create_block(), self.b.create_block());
+            self.cur = 0;
+            let (x, code) = self.region_loop(r, scalar_head, &mut exits)?;
             let x1 = self.iadd_imm(x, 1);
             let more = self.b.icmp(IntCC::Ult, x1, self.sizes[0]);
-            self.b.brif(more, header, &[x1, y, z], next_y, &[]);
-            self.b.switch_to_block(next_y);
+            self.b
+                .brif(more, scalar_head, &[x1, y, z], row_end, &[y, z, code]);
+
+            // row_end: the next row, the next plane, or where the group goes.
+            self.b.switch_to_block(row_end);
+            let p = self.b.block_params(row_end).to_vec();
+            let (y, z, code) = (p[0], p[1], p[2]);
+            let (next_z, done) = (self.b.create_block(), self.b.create_block());
+            let code_param = self.b.append_block_param(done, Type::I64);
             let y1 = self.iadd_imm(y, 1);
             let more = self.b.icmp(IntCC::Ult, y1, self.sizes[1]);
-            self.b.brif(more, header, &[zero, y1, z], next_z, &[]);
+            self.b.brif(more, row, &[y1, z], next_z, &[]);
             self.b.switch_to_block(next_z);
             let z1 = self.iadd_imm(z, 1);
             let more = self.b.icmp(IntCC::Ult, z1, self.sizes[2]);
-            self.b
-                .brif(more, header, &[zero, zero, z1], done, &[exit_code]);
+            self.b.brif(more, row, &[zero, z1], done, &[code]);
 
-            // Where the group goes: the exits this region has.
             self.b.switch_to_block(done);
             self.ids = Ids::default();
-            let mut exits: Vec<u64> = Vec::new();
-            for &blk in &blocks[r] {
-                if let Some(bar) = ending_barrier(k, blk) {
-                    exits.push(barrier_index[&bar] as u64);
-                } else if matches!(
-                    k.terminator(blk).map(|t| &k.dfg.insts[t].op),
-                    Some(Op::Return | Op::Unreachable)
-                ) {
-                    exits.push(RETURN);
-                }
-            }
             exits.sort();
             exits.dedup();
             let mut targets = Vec::new();
@@ -515,7 +629,7 @@ impl Emitter<'_, '_> {
                 }
                 [(_, first), rest @ ..] => {
                     let cases = rest.iter().map(|&(e, t)| (e, Dest::new(t, &[]))).collect();
-                    self.b.switch(code, Dest::new(*first, &[]), cases);
+                    self.b.switch(code_param, Dest::new(*first, &[]), cases);
                 }
             }
             for (e, target) in targets {
@@ -525,14 +639,90 @@ impl Emitter<'_, '_> {
                     continue;
                 }
                 let bar = barriers[e as usize];
-                if let Op::Group(g, _) = k.dfg.insts[bar].op {
+                if let Op::Group(g, _) = scalar.k.dfg.insts[bar].op {
                     self.combine(bar, g)?;
                 }
-                self.b
-                    .jump(headers[region_of_barrier[&bar]], &[zero, zero, zero]);
+                self.b.jump(rows[region_after[&bar]], &[zero, zero]);
             }
         }
         Ok(())
+    }
+
+    /// Emits region `r` of the current source for the work-items from `head(x, y, z)` on:
+    /// their ids, the values the region reads from the context, and the copies of its
+    /// blocks, which end at a new latch block. Returns `x` and the latch's parameter, the
+    /// exit code (where the group goes next), with the builder in the latch.
+    /// Adds the region's exit codes to `exits`.
+    fn region_loop(
+        &mut self,
+        r: usize,
+        head: Block,
+        exits: &mut Vec<u64>,
+    ) -> Result<(Value, Value), CompileError> {
+        let src = self.src();
+        let k = &src.k;
+        let region = &src.regions[r];
+        self.b.switch_to_block(head);
+        let p = self.b.block_params(head).to_vec();
+        let (x, y, z) = (p[0], p[1], p[2]);
+        let zy = self.b.imul(z, self.sizes[1]);
+        let zy = self.b.iadd(zy, y);
+        let lin = self.b.imul(zy, self.sizes[0]);
+        let lin = self.b.iadd(lin, x);
+        self.ids = Ids {
+            lid: [Some(x), Some(y), Some(z)],
+            lin: Some(lin),
+        };
+        // The values live into the region, and a collective's result.
+        if let Some(bar) = region.after {
+            for &v in &src.live[&bar] {
+                if self.maps[self.cur].contains_key(&v) {
+                    continue;
+                }
+                let x = match work_item_query(k, v) {
+                    // Cheaper to ask again than to keep.
+                    Some((op, d)) => self.work_item(op, d, k.dfg.value_type(v)),
+                    None => self.load_ctx(self.value_key(v), lin)?,
+                };
+                let var = self.var(v);
+                self.b.def_var(var, x);
+            }
+            if let Op::Group(g, _) = k.dfg.insts[bar].op {
+                let r = k.dfg.inst_result(bar).expect("collectives have results");
+                let x = match g {
+                    GroupOp::ScanInclusive(_) | GroupOp::ScanExclusive(_) => {
+                        self.load_ctx(context::Key::Operand(bar), lin)?
+                    }
+                    GroupOp::Reduce(_) | GroupOp::Broadcast => {
+                        let zero = self.b.iconst(Type::I64, 0);
+                        self.load_ctx(context::Key::Result(bar), zero)?
+                    }
+                };
+                self.def(r, x)?;
+            }
+        }
+
+        // The copies of the region's blocks.
+        let copies: HashMap<Block, Block> = src.blocks[r]
+            .iter()
+            .map(|&b| (b, self.b.create_block()))
+            .collect();
+        self.b.jump(copies[&region.start], &[]);
+        let latch = self.b.create_block();
+        let code = self.b.append_block_param(latch, Type::I64);
+        for &blk in &src.blocks[r] {
+            self.copy_block(blk, &copies, latch)?;
+            if let Some(bar) = ending_barrier(k, blk) {
+                exits.push(src.exit_code[&bar] as u64);
+            } else if matches!(
+                k.terminator(blk).map(|t| &k.dfg.insts[t].op),
+                Some(Op::Return | Op::Unreachable)
+            ) {
+                exits.push(RETURN);
+            }
+        }
+        self.b.switch_to_block(latch);
+        Ok((x, code))
     }
 
     fn iadd_imm(&mut self, x: Value, imm: i64) -> Value {
@@ -542,18 +732,18 @@ impl Emitter<'_, '_> {
 
     /// The variable standing for kernel value `v`.
     fn var(&mut self, v: Value) -> Variable {
-        if let Some(&var) = self.vars.get(&v) {
+        if let Some(&var) = self.vars[self.cur].get(&v) {
             return var;
         }
-        let ty = self.k.dfg.value_type(v);
+        let ty = self.src().k.dfg.value_type(v);
         let var = self.b.declare_var(ty);
-        self.vars.insert(v, var);
+        self.vars[self.cur].insert(v, var);
         var
     }
 
     /// Kernel value `v` where the builder is.
     fn get(&mut self, v: Value) -> Value {
-        if let Some(&m) = self.map.get(&v) {
+        if let Some(&m) = self.maps[self.cur].get(&v) {
             return m;
         }
         let var = self.var(v);
@@ -565,9 +755,10 @@ impl Emitter<'_, '_> {
     fn def(&mut self, v: Value, x: Value) -> Result<(), CompileError> {
         let var = self.var(v);
         self.b.def_var(var, x);
-        if self.ctx.has(context::Key::Value(v)) {
+        let key = self.value_key(v);
+        if self.ctx.has(key) {
             let lin = self.ids.lin.expect("definitions are inside the loops");
-            self.store_ctx(context::Key::Value(v), lin, x)?;
+            self.store_ctx(key, lin, x)?;
         }
         Ok(())
     }
@@ -629,13 +820,13 @@ impl Emitter<'_, '_> {
         blk: Block,
         copies: &HashMap<Block, Block>,
         latch: Block,
-        barrier_index: &HashMap<Inst, usize>,
     ) -> Result<(), CompileError> {
-        let k = self.k;
+        let src = self.src();
+        let k = &src.k;
         let nb = copies[&blk];
         self.b.switch_to_block(nb);
         for &p in k.dfg.block_params(blk) {
-            if self.map.contains_key(&p) {
+            if self.maps[self.cur].contains_key(&p) {
                 continue; // the kernel's parameters
             }
             let np = self.b.append_block_param(nb, k.dfg.value_type(p));
@@ -653,12 +844,12 @@ impl Emitter<'_, '_> {
                         self.store_ctx(context::Key::Id(inst), lin, id)?;
                     }
                 }
-                let code = self.b.iconst(Type::I64, barrier_index[&inst] as i64);
+                let code = self.b.iconst(Type::I64, src.exit_code[&inst] as i64);
                 self.b.jump(latch, &[code]);
                 return Ok(());
             }
             if let Some(r) = k.dfg.inst_result(inst) {
-                if self.map.contains_key(&r) {
+                if self.maps[self.cur].contains_key(&r) {
                     continue; // computed once per group
                 }
             }
