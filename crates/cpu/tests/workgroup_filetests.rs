@@ -10,7 +10,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use ferrocl_cpu::workgroup::{transform_with, verify, WideKernel};
-use ferrocl_ir::text::line_diff;
+use ferrocl_ir::text::check_expected;
 use ferrocl_ir::{parse_module, print_function, verify_module, Function, Inst, Module, Op};
 
 fn barriers(f: &Function) -> Vec<Inst> {
@@ -57,24 +57,7 @@ fn run_file(path: &Path) -> Result<(), String> {
     }
     let got = print_module(&m)?;
     parse_module(&got).map_err(|e| format!("output does not parse: {e}\n{got}"))?;
-    let expected_path = path.with_extension("expected");
-    if std::env::var_os("FERROCL_BLESS").is_some() {
-        return fs::write(&expected_path, &got).map_err(|e| e.to_string());
-    }
-    let want = fs::read_to_string(&expected_path).map_err(|_| {
-        format!(
-            "{} is missing (run with FERROCL_BLESS=1)",
-            expected_path.display()
-        )
-    })?;
-    if want != got {
-        return Err(format!(
-            "output differs from {}:\n{}",
-            expected_path.display(),
-            line_diff(&want, &got)
-        ));
-    }
-    Ok(())
+    check_expected(&path.with_extension("expected"), &got)
 }
 
 #[test]

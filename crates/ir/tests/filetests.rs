@@ -7,7 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use ferrocl_ir::passes::PassManager;
-use ferrocl_ir::text::line_diff;
+use ferrocl_ir::text::{check_expected, line_diff};
 use ferrocl_ir::{parse_module, print_module, verify_module};
 
 fn run_file(path: &Path, pass_dir: &str) -> Result<(), String> {
@@ -41,25 +41,7 @@ fn run_file(path: &Path, pass_dir: &str) -> Result<(), String> {
             line_diff(&got, &again)
         ));
     }
-    let expected_path = path.with_extension("expected");
-    if std::env::var_os("FERROCL_BLESS").is_some() {
-        fs::write(&expected_path, &got).map_err(|e| e.to_string())?;
-        return Ok(());
-    }
-    let want = fs::read_to_string(&expected_path).map_err(|_| {
-        format!(
-            "{} is missing (run with FERROCL_BLESS=1)",
-            expected_path.display()
-        )
-    })?;
-    if want != got {
-        return Err(format!(
-            "output differs from {}:\n{}",
-            expected_path.display(),
-            line_diff(&want, &got)
-        ));
-    }
-    Ok(())
+    check_expected(&path.with_extension("expected"), &got)
 }
 
 #[test]

@@ -1,4 +1,30 @@
-//! A line diff of two texts, for tests that compare printed IR with an expectation.
+//! Comparing printed IR with an expectation file, for filetests: a line diff, and the
+//! check-or-bless step.
+
+use std::path::Path;
+
+/// Compares `got` with the contents of `expected` (the file a filetest's output must equal):
+/// `Err` with a line diff when they differ or a note when the file is missing. With
+/// `FERROCL_BLESS` set in the environment, writes `got` to `expected` instead.
+pub fn check_expected(expected: &Path, got: &str) -> Result<(), String> {
+    if std::env::var_os("FERROCL_BLESS").is_some() {
+        return std::fs::write(expected, got).map_err(|e| e.to_string());
+    }
+    let want = std::fs::read_to_string(expected).map_err(|_| {
+        format!(
+            "{} is missing (run with FERROCL_BLESS=1)",
+            expected.display()
+        )
+    })?;
+    if want != got {
+        return Err(format!(
+            "output differs from {}:\n{}",
+            expected.display(),
+            line_diff(&want, got)
+        ));
+    }
+    Ok(())
+}
 
 /// The lines of `want` and `got`, each marked `  ` (in both), `- ` (only in `want`) or `+ `
 /// (only in `got`), along a longest common subsequence of lines.

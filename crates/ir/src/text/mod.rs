@@ -72,6 +72,6 @@ mod diff;
 mod parse;
 mod print;
 
-pub use diff::line_diff;
+pub use diff::{check_expected, line_diff};
 pub use parse::{parse_module, ParseError};
 pub use print::{print_function, print_module};
