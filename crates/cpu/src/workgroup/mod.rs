@@ -421,6 +421,14 @@ pub fn verify(module: &ferrocl_ir::Module, wg: &WorkGroupFn) -> Result<(), Compi
     })
 }
 
+/// A row of work-items (equal y and z), and the linear id of its first.
+#[derive(Clone, Copy)]
+struct Row {
+    y: Value,
+    z: Value,
+    lin: Value,
+}
+
 /// The current work-item, inside a region loop.
 #[derive(Clone, Copy, Default)]
 struct Ids {
@@ -544,72 +552,59 @@ impl<'a> Emitter<'a, '_> {
 
         for (r, &row) in rows.iter().enumerate() {
             // row(y, z): the work-items of one row, W at a time while a chunk fits, then one
-            // at a time; row_end(y, z, exit) moves on to the next row or leaves.
+            // at a time (the heads take x); row_end(exit) moves on to the next row or leaves.
             self.b.switch_to_block(row);
             let p = self.b.block_params(row).to_vec();
             let (y, z) = (p[0], p[1]);
+            let zy = self.b.imul(z, self.sizes[1]);
+            let zy = self.b.iadd(zy, y);
+            let row_lin = self.b.imul(zy, self.sizes[0]);
+            let row = Row { y, z, lin: row_lin };
             let row_end = self.b.create_block();
-            for _ in 0..3 {
-                self.b.append_block_param(row_end, Type::I64);
-            }
+            let code = self.b.append_block_param(row_end, Type::I64);
             let scalar_head = self.b.create_block();
-            for _ in 0..3 {
-                self.b.append_block_param(scalar_head, Type::I64);
-            }
+            self.b.append_block_param(scalar_head, Type::I64);
             let mut exits: Vec<u64> = Vec::new();
             match chunks {
                 Some((fits, last)) => {
                     let wide_head = self.b.create_block();
-                    for _ in 0..3 {
-                        self.b.append_block_param(wide_head, Type::I64);
-                    }
-                    self.b
-                        .brif(fits, wide_head, &[zero, y, z], scalar_head, &[zero, y, z]);
+                    self.b.append_block_param(wide_head, Type::I64);
+                    self.b.brif(fits, wide_head, &[zero], scalar_head, &[zero]);
                     // After the chunks, the rest of the row, if any.
                     let tail = self.b.create_block();
-                    let tp: Vec<Value> = (0..4)
-                        .map(|_| self.b.append_block_param(tail, Type::I64))
-                        .collect();
+                    let tx = self.b.append_block_param(tail, Type::I64);
+                    let tcode = self.b.append_block_param(tail, Type::I64);
                     self.cur = 1;
-                    let (x, code) = self.region_loop(r, wide_head, &mut exits)?;
+                    let (x, code) = self.region_loop(r, wide_head, row, &mut exits)?;
                     let x1 = self.iadd_imm(x, i64::from(self.src().width));
                     let more = self.b.icmp(IntCC::Ule, x1, last);
-                    self.b
-                        .brif(more, wide_head, &[x1, y, z], tail, &[x1, y, z, code]);
+                    self.b.brif(more, wide_head, &[x1], tail, &[x1, code]);
                     self.b.switch_to_block(tail);
-                    let more = self.b.icmp(IntCC::Ult, tp[0], self.sizes[0]);
-                    self.b.brif(
-                        more,
-                        scalar_head,
-                        &[tp[0], tp[1], tp[2]],
-                        row_end,
-                        &[tp[1], tp[2], tp[3]],
-                    );
+                    let more = self.b.icmp(IntCC::Ult, tx, self.sizes[0]);
+                    self.b.brif(more, scalar_head, &[tx], row_end, &[tcode]);
                 }
                 None => {
-                    self.b.jump(scalar_head, &[zero, y, z]);
+                    self.b.jump(scalar_head, &[zero]);
                 }
             }
             self.cur = 0;
-            let (x, code) = self.region_loop(r, scalar_head, &mut exits)?;
+            let (x, exit) = self.region_loop(r, scalar_head, row, &mut exits)?;
             let x1 = self.iadd_imm(x, 1);
             let more = self.b.icmp(IntCC::Ult, x1, self.sizes[0]);
-            self.b
-                .brif(more, scalar_head, &[x1, y, z], row_end, &[y, z, code]);
+            self.b.brif(more, scalar_head, &[x1], row_end, &[exit]);
 
             // row_end: the next row, the next plane, or where the group goes.
             self.b.switch_to_block(row_end);
-            let p = self.b.block_params(row_end).to_vec();
-            let (y, z, code) = (p[0], p[1], p[2]);
+            let row_block = rows[r];
             let (next_z, done) = (self.b.create_block(), self.b.create_block());
             let code_param = self.b.append_block_param(done, Type::I64);
             let y1 = self.iadd_imm(y, 1);
             let more = self.b.icmp(IntCC::Ult, y1, self.sizes[1]);
-            self.b.brif(more, row, &[y1, z], next_z, &[]);
+            self.b.brif(more, row_block, &[y1, z], next_z, &[]);
             self.b.switch_to_block(next_z);
             let z1 = self.iadd_imm(z, 1);
             let more = self.b.icmp(IntCC::Ult, z1, self.sizes[2]);
-            self.b.brif(more, row, &[zero, z1], done, &[code]);
+            self.b.brif(more, row_block, &[zero, z1], done, &[code]);
 
             self.b.switch_to_block(done);
             self.ids = Ids::default();
@@ -648,7 +643,7 @@ impl<'a> Emitter<'a, '_> {
         Ok(())
     }
 
-    /// Emits region `r` of the current source for the work-items from `head(x, y, z)` on:
+    /// Emits region `r` of the current source for the work-items of `row` from `head(x)` on:
     /// their ids, the values the region reads from the context, and the copies of its
     /// blocks, which end at a new latch block. Returns `x` and the latch's parameter, the
     /// exit code (where the group goes next), with the builder in the latch.
@@ -657,20 +652,17 @@ impl<'a> Emitter<'a, '_> {
         &mut self,
         r: usize,
         head: Block,
+        row: Row,
         exits: &mut Vec<u64>,
     ) -> Result<(Value, Value), CompileError> {
         let src = self.src();
         let k = &src.k;
         let region = &src.regions[r];
         self.b.switch_to_block(head);
-        let p = self.b.block_params(head).to_vec();
-        let (x, y, z) = (p[0], p[1], p[2]);
-        let zy = self.b.imul(z, self.sizes[1]);
-        let zy = self.b.iadd(zy, y);
-        let lin = self.b.imul(zy, self.sizes[0]);
-        let lin = self.b.iadd(lin, x);
+        let x = self.b.block_params(head)[0];
+        let lin = self.b.iadd(row.lin, x);
         self.ids = Ids {
-            lid: [Some(x), Some(y), Some(z)],
+            lid: [Some(x), Some(row.y), Some(row.z)],
             lin: Some(lin),
         };
         // The values live into the region, and a collective's result.
