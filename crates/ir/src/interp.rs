@@ -14,6 +14,7 @@ use std::fmt;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use crate::entity::{Block, Func, Global, Value};
+use crate::eval::{self, binary, convert, mask, sext, unary};
 use crate::float;
 use crate::function::Function;
 use crate::inst::*;
@@ -297,22 +298,6 @@ pub struct Interpreter<'m> {
     pub trace: Option<Vec<(Value, Val)>>,
 }
 
-fn mask(w: u32) -> u64 {
-    if w >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << w) - 1
-    }
-}
-
-fn sext(x: u64, w: u32) -> i64 {
-    if w >= 64 {
-        x as i64
-    } else {
-        ((x << (64 - w)) as i64) >> (64 - w)
-    }
-}
-
 impl<'m> Interpreter<'m> {
     /// An interpreter with the module's globals allocated (initialized or zeroed).
     pub fn new(module: &'m Module) -> Self {
@@ -496,7 +481,9 @@ impl<'m> Interpreter<'m> {
         // From the first operand on (the identity only for an empty exclusive scan), so
         // that a lone -0.0 or NaN comes back as it is.
         let fold = |op: BinaryOp, vals: &[u64]| match vals.split_first() {
-            Some((&first, rest)) => rest.iter().fold(first, |acc, &v| binary(op, acc, v, ty)),
+            Some((&first, rest)) => rest
+                .iter()
+                .fold(first, |acc, &v| binary(op, acc, v, ty).bits()),
             None => op.identity(ty.lane_bits()).unwrap_or(0),
         };
         Ok(Val::scalar(match g {
@@ -526,7 +513,7 @@ impl<'m> Interpreter<'m> {
             Op::Vconst(lanes) => Val(lanes.to_vec()),
             Op::Null | Op::Undef => splat(0),
             Op::Unary(u) => lanewise(&|k| unary(*u, a[0].0[k], rt)),
-            Op::Binary(b) => lanewise(&|k| binary(*b, a[0].0[k], a[1].0[k], rt)),
+            Op::Binary(b) => lanewise(&|k| binary(*b, a[0].0[k], a[1].0[k], rt).bits()),
             Op::Fma => lanewise(&|k| {
                 let [x, y, z] = [0, 1, 2].map(|j| float::to_f64(a[j].0[k], rt));
                 match rt.lane_bits() {
@@ -537,22 +524,7 @@ impl<'m> Interpreter<'m> {
             }),
             Op::Icmp(cc) => {
                 let w = tys[0].lane_bits();
-                lanewise(&|k| {
-                    let (x, y) = (a[0].0[k], a[1].0[k]);
-                    let (sx, sy) = (sext(x, w), sext(y, w));
-                    u64::from(match cc {
-                        IntCC::Eq => x == y,
-                        IntCC::Ne => x != y,
-                        IntCC::Slt => sx < sy,
-                        IntCC::Sle => sx <= sy,
-                        IntCC::Sgt => sx > sy,
-                        IntCC::Sge => sx >= sy,
-                        IntCC::Ult => x < y,
-                        IntCC::Ule => x <= y,
-                        IntCC::Ugt => x > y,
-                        IntCC::Uge => x >= y,
-                    })
-                })
+                lanewise(&|k| u64::from(eval::icmp(*cc, a[0].0[k], a[1].0[k], w)))
             }
             Op::Fcmp(cc) => lanewise(&|k| {
                 u64::from(cc.eval(
@@ -571,7 +543,7 @@ impl<'m> Interpreter<'m> {
                     }
                 })
             }
-            Op::Convert(c) => lanewise(&|k| convert(*c, a[0].0[k], tys[0], rt)),
+            Op::Convert(c) => lanewise(&|k| convert(*c, a[0].0[k], tys[0], rt).bits()),
             Op::Bitcast => {
                 let (tl, rl) = (tys[0].lane_bits() as usize, rt.lane_bits() as usize);
                 let mut bits: Vec<bool> = Vec::new();
@@ -630,8 +602,8 @@ impl<'m> Interpreter<'m> {
                     RmwOp::And => old & x,
                     RmwOp::Or => old | x,
                     RmwOp::Xor => old ^ x,
-                    RmwOp::Smin => binary(BinaryOp::Smin, old, x, ty),
-                    RmwOp::Smax => binary(BinaryOp::Smax, old, x, ty),
+                    RmwOp::Smin => binary(BinaryOp::Smin, old, x, ty).bits(),
+                    RmwOp::Smax => binary(BinaryOp::Smax, old, x, ty).bits(),
                     RmwOp::Umin => old.min(x),
                     RmwOp::Umax => old.max(x),
                 };
@@ -727,157 +699,6 @@ fn store_in(mem: &mut Memory, p: u64, v: &Val, ty: Type) -> Result<(), Trap> {
         bytes.extend_from_slice(&lane.to_le_bytes()[..lb]);
     }
     mem.write(p, &bytes)
-}
-
-/// Integer or float lane operation of one operand.
-/// A unary operation on one lane's bits: the reference semantics, which folding uses too.
-pub(crate) fn unary(op: UnaryOp, x: u64, ty: Type) -> u64 {
-    let w = ty.lane_bits();
-    let m = mask(w);
-    match op {
-        UnaryOp::Ineg => x.wrapping_neg() & m,
-        UnaryOp::Bnot => !x & m,
-        UnaryOp::Clz => {
-            if x == 0 {
-                u64::from(w)
-            } else {
-                u64::from(x.leading_zeros() - (64 - w))
-            }
-        }
-        UnaryOp::Ctz => {
-            if x == 0 {
-                u64::from(w)
-            } else {
-                u64::from(x.trailing_zeros())
-            }
-        }
-        UnaryOp::Popcnt => u64::from(x.count_ones()),
-        UnaryOp::Fneg => x ^ (1u64 << (w - 1)),
-        UnaryOp::Fabs => x & !(1u64 << (w - 1)),
-        _ => {
-            let v = float::to_f64(x, ty);
-            let r = match op {
-                UnaryOp::Sqrt if w == 32 => f64::from((v as f32).sqrt()),
-                UnaryOp::Sqrt => v.sqrt(),
-                UnaryOp::Floor => v.floor(),
-                UnaryOp::Ceil => v.ceil(),
-                UnaryOp::Ftrunc => v.trunc(),
-                _ => v.round_ties_even(),
-            };
-            float::from_f64(r, ty, Round::Rte)
-        }
-    }
-}
-
-/// Integer or float lane operation of two operands.
-fn binary(op: BinaryOp, a: u64, b: u64, ty: Type) -> u64 {
-    let w = ty.lane_bits();
-    let m = mask(w);
-    if op.is_float() {
-        if op == BinaryOp::Copysign {
-            let s = 1u64 << (w - 1);
-            return (a & !s) | (b & s);
-        }
-        let (x, y) = (float::to_f64(a, ty), float::to_f64(b, ty));
-        if w == 32 {
-            let (x, y) = (x as f32, y as f32);
-            let r = match op {
-                BinaryOp::Fadd => x + y,
-                BinaryOp::Fsub => x - y,
-                BinaryOp::Fmul => x * y,
-                BinaryOp::Fdiv => x / y,
-                BinaryOp::Fmin => x.min(y),
-                _ => x.max(y),
-            };
-            return u64::from(r.to_bits());
-        }
-        // f64 natively; f16 through f64, rounded once to f16 (exact for + - * /).
-        let r = match op {
-            BinaryOp::Fadd => x + y,
-            BinaryOp::Fsub => x - y,
-            BinaryOp::Fmul => x * y,
-            BinaryOp::Fdiv => x / y,
-            BinaryOp::Fmin => x.min(y),
-            _ => x.max(y),
-        };
-        return float::from_f64(r, ty, Round::Rte);
-    }
-    let (sa, sb) = (sext(a, w), sext(b, w));
-    let amt = b & u64::from(w - 1);
-    let r = match op {
-        BinaryOp::Iadd => a.wrapping_add(b),
-        BinaryOp::Isub => a.wrapping_sub(b),
-        BinaryOp::Imul => a.wrapping_mul(b),
-        BinaryOp::Smulhi => ((i128::from(sa) * i128::from(sb)) >> w) as u64,
-        BinaryOp::Umulhi => ((u128::from(a) * u128::from(b)) >> w) as u64,
-        // Unspecified results (6.5.1) read as 0 here.
-        BinaryOp::Sdiv | BinaryOp::Srem if b == 0 => 0,
-        BinaryOp::Udiv | BinaryOp::Urem if b == 0 => 0,
-        BinaryOp::Sdiv => sa.wrapping_div(sb) as u64,
-        BinaryOp::Srem => sa.wrapping_rem(sb) as u64,
-        BinaryOp::Udiv => a / b,
-        BinaryOp::Urem => a % b,
-        BinaryOp::Smin => sa.min(sb) as u64,
-        BinaryOp::Smax => sa.max(sb) as u64,
-        BinaryOp::Umin => a.min(b),
-        BinaryOp::Umax => a.max(b),
-        BinaryOp::Band => a & b,
-        BinaryOp::Bor => a | b,
-        BinaryOp::Bxor => a ^ b,
-        BinaryOp::Shl => a << amt,
-        BinaryOp::Lshr => a >> amt,
-        BinaryOp::Ashr => (sa >> amt) as u64,
-        BinaryOp::Rotl if amt == 0 => a,
-        BinaryOp::Rotl => (a << amt) | (a >> (u64::from(w) - amt)),
-        _ => 0,
-    };
-    r & m
-}
-
-fn convert(c: ConvOp, x: u64, t: Type, r: Type) -> u64 {
-    let (ws, wd) = (t.lane_bits(), r.lane_bits());
-    let range = |signed: bool| -> (i128, i128) {
-        if signed {
-            (-(1i128 << (wd - 1)), (1i128 << (wd - 1)) - 1)
-        } else {
-            (0, (1i128 << wd) - 1)
-        }
-    };
-    match c {
-        ConvOp::Trunc | ConvOp::Zext => x & mask(wd),
-        ConvOp::Sext => sext(x, ws) as u64 & mask(wd),
-        ConvOp::SatInt {
-            src_signed,
-            dst_signed,
-        } => {
-            let v = if src_signed {
-                i128::from(sext(x, ws))
-            } else {
-                i128::from(x)
-            };
-            let (lo, hi) = range(dst_signed);
-            v.clamp(lo, hi) as u64 & mask(wd)
-        }
-        ConvOp::SintToFloat(rm) => float::from_int(i128::from(sext(x, ws)), r, rm),
-        ConvOp::UintToFloat(rm) => float::from_int(i128::from(x), r, rm),
-        ConvOp::Fconv(rm) => {
-            let v = float::to_f64(x, t);
-            float::from_f64(v, r, rm)
-        }
-        ConvOp::FloatToSint { round, .. } | ConvOp::FloatToUint { round, .. } => {
-            let signed = matches!(c, ConvOp::FloatToSint { .. });
-            let v = float::to_f64(x, t);
-            let (lo, hi) = range(signed);
-            // 6.4.3.3: saturated, NaN gives 0 and out-of-range values clamp; unsaturated the
-            // result is unspecified, and clamping is as good a value as any.
-            let n = if v.is_nan() {
-                0
-            } else {
-                (float::round_integral(v, round) as i128).clamp(lo, hi)
-            };
-            n as u64 & mask(wd)
-        }
-    }
 }
 
 /// A kernel argument for `run_ndrange`.
