@@ -1,15 +1,22 @@
 //! The worker pool: one thread per core, parked when idle. A launch publishes a job of `n`
-//! work-groups; workers and the launching thread claim group indices from an atomic counter
-//! until none is left (DESIGN.md, decision 5).
+//! work-groups; workers and the launching thread claim batches of group indices from an
+//! atomic counter until none is left (DESIGN.md, decision 5).
+//!
+//! Batches follow guided self-scheduling (Polychronopoulos and Kuck, "Guided
+//! Self-Scheduling: A Practical Scheduling Scheme for Parallel Supercomputers", IEEE Trans.
+//! Computers 36(12), 1987): each claim takes a share of what is left, so the first batches
+//! are large (few atomic operations, the per-batch setup paid rarely when work-groups are
+//! small) and the last ones a single work-group (no thread finishes long after the others).
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock};
 
-/// A job: a function of the group index, with its lifetime erased while it is published
-/// (the launching thread does not return before every worker has left it).
+/// A job: a function of a batch of group indices, with its lifetime erased while it is
+/// published (the launching thread does not return before every worker has left it).
 #[derive(Clone, Copy)]
 struct JobRef {
-    f: *const (dyn Fn(usize) + Sync),
+    f: *const (dyn Fn(Range<usize>) + Sync),
     total: usize,
 }
 
@@ -60,14 +67,33 @@ fn pool() -> &'static Pool {
     })
 }
 
-fn claim_all(p: &Pool, job: JobRef) {
+/// The size of the next batch when `left` groups are unclaimed and `threads` threads share
+/// them: a `1 / (2 * threads)` share, at least one group. Taking half of an even share (where
+/// guided self-scheduling takes the whole) leaves room for a thread that joins late, or is
+/// slowed by another process, to take its part.
+fn batch(left: usize, threads: usize) -> usize {
+    left.div_ceil(2 * threads).max(1)
+}
+
+/// Claims the next batch of `0..total`, or `None` when every group is claimed.
+fn claim(next: &AtomicUsize, total: usize, threads: usize) -> Option<Range<usize>> {
+    let mut start = next.load(Ordering::Relaxed);
     loop {
-        let i = p.next.fetch_add(1, Ordering::AcqRel);
-        if i >= job.total {
-            break;
+        if start >= total {
+            return None;
         }
+        let end = start + batch(total - start, threads);
+        match next.compare_exchange_weak(start, end, Ordering::AcqRel, Ordering::Relaxed) {
+            Ok(_) => return Some(start..end),
+            Err(now) => start = now,
+        }
+    }
+}
+
+fn claim_all(p: &Pool, job: JobRef) {
+    while let Some(batch) = claim(&p.next, job.total, p.workers + 1) {
         // SAFETY: JobRef's contract: the function outlives the job.
-        unsafe { (*job.f)(i) };
+        unsafe { (*job.f)(batch) };
     }
 }
 
@@ -102,12 +128,12 @@ fn worker() {
     }
 }
 
-/// Runs `f(i)` for every `i` in `0..n` on the pool and the calling thread; returns when all
-/// have run.
-pub fn run(n: usize, f: &(dyn Fn(usize) + Sync)) {
+/// Runs `f` over batches of consecutive indices that together cover `0..n`, each index once,
+/// on the pool and the calling thread; returns when all have run.
+pub fn run(n: usize, f: &(dyn Fn(Range<usize>) + Sync)) {
     let p = pool();
-    if n == 1 || p.workers == 0 {
-        (0..n).for_each(f);
+    if n <= 1 || p.workers == 0 {
+        f(0..n);
         return;
     }
     let _one_launch = p.launch.lock().unwrap_or_else(|e| e.into_inner());
@@ -116,8 +142,8 @@ pub fn run(n: usize, f: &(dyn Fn(usize) + Sync)) {
     let job = JobRef {
         f: unsafe {
             std::mem::transmute::<
-                *const (dyn Fn(usize) + Sync + '_),
-                *const (dyn Fn(usize) + Sync + 'static),
+                *const (dyn Fn(Range<usize>) + Sync + '_),
+                *const (dyn Fn(Range<usize>) + Sync + 'static),
             >(f)
         },
         total: n,
@@ -134,5 +160,41 @@ pub fn run(n: usize, f: &(dyn Fn(usize) + Sync)) {
     s.job = None;
     while s.inside > 0 {
         s = p.left.wait(s).unwrap_or_else(|e| e.into_inner());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_shrink_to_one_group_and_cover_the_range() {
+        let next = AtomicUsize::new(0);
+        let mut sizes = Vec::new();
+        let mut covered = 0;
+        while let Some(b) = claim(&next, 1000, 2) {
+            assert_eq!(b.start, covered);
+            covered = b.end;
+            sizes.push(b.len());
+        }
+        assert_eq!(covered, 1000);
+        assert_eq!(sizes[0], 250);
+        assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{sizes:?}");
+        assert_eq!(*sizes.last().unwrap(), 1);
+        // Few claims for many groups: logarithmic in the group count.
+        assert!(sizes.len() < 40, "{}", sizes.len());
+    }
+
+    #[test]
+    fn every_index_runs_once() {
+        for n in [0, 1, 2, 3, 7, 64, 1000, 100_003] {
+            let counts: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+            run(n, &|r: Range<usize>| {
+                for i in r {
+                    counts[i].fetch_add(1, Ordering::Relaxed);
+                }
+            });
+            assert!(counts.iter().all(|c| c.load(Ordering::Relaxed) == 1), "{n}");
+        }
     }
 }
