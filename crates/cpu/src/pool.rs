@@ -2,15 +2,23 @@
 //! work-groups; workers and the launching thread claim batches of group indices from an
 //! atomic counter until none is left (DESIGN.md, decision 5).
 //!
-//! Batches follow guided self-scheduling (Polychronopoulos and Kuck, "Guided
-//! Self-Scheduling: A Practical Scheduling Scheme for Parallel Supercomputers", IEEE Trans.
-//! Computers 36(12), 1987): each claim takes a share of what is left, so the first batches
-//! are large (few atomic operations, the per-batch setup paid rarely when work-groups are
-//! small) and the last ones a single work-group (no thread finishes long after the others).
+//! A batch is as long as two limits allow. Guided self-scheduling (Polychronopoulos and Kuck,
+//! "Guided Self-Scheduling: A Practical Scheduling Scheme for Parallel Supercomputers", IEEE
+//! Trans. Computers 36(12), 1987) bounds it by a share of what is left, so the last batches are
+//! single work-groups and no thread finishes long after the others. Each thread also bounds
+//! it by time: it doubles its batch while batches run shorter than [`BATCH_TIME`] and halves it
+//! when they run longer, so small work-groups share one claim and one setup, while a thread
+//! that the system preempts holds back little work from the others (a fixed share would leave
+//! a preempted thread holding up to a quarter of the range on a loaded machine).
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// How long a batch should run: long enough that claiming it and setting it up cost under 1%,
+/// short enough that a preempted thread holds back little work.
+const BATCH_TIME: Duration = Duration::from_micros(20);
 
 /// A job: a function of a batch of group indices, with its lifetime erased while it is
 /// published (the launching thread does not return before every worker has left it).
@@ -67,22 +75,22 @@ fn pool() -> &'static Pool {
     })
 }
 
-/// The size of the next batch when `left` groups are unclaimed and `threads` threads share
-/// them: a `1 / (2 * threads)` share, at least one group. Taking half of an even share (where
-/// guided self-scheduling takes the whole) leaves room for a thread that joins late, or is
-/// slowed by another process, to take its part.
-fn batch(left: usize, threads: usize) -> usize {
+/// The most a batch may take when `left` groups are unclaimed and `threads` threads share
+/// them: a `1 / (2 * threads)` share, at least one group. Half of an even share (guided
+/// self-scheduling takes the whole) leaves room for a thread that joins late.
+fn share(left: usize, threads: usize) -> usize {
     left.div_ceil(2 * threads).max(1)
 }
 
-/// Claims the next batch of `0..total`, or `None` when every group is claimed.
-fn claim(next: &AtomicUsize, total: usize, threads: usize) -> Option<Range<usize>> {
+/// Claims the next batch of `0..total`, of at most `size` groups, or `None` when every group
+/// is claimed.
+fn claim(next: &AtomicUsize, total: usize, threads: usize, size: usize) -> Option<Range<usize>> {
     let mut start = next.load(Ordering::Relaxed);
     loop {
         if start >= total {
             return None;
         }
-        let end = start + batch(total - start, threads);
+        let end = start + share(total - start, threads).min(size);
         match next.compare_exchange_weak(start, end, Ordering::AcqRel, Ordering::Relaxed) {
             Ok(_) => return Some(start..end),
             Err(now) => start = now,
@@ -91,9 +99,18 @@ fn claim(next: &AtomicUsize, total: usize, threads: usize) -> Option<Range<usize
 }
 
 fn claim_all(p: &Pool, job: JobRef) {
-    while let Some(batch) = claim(&p.next, job.total, p.workers + 1) {
+    let mut size = 1;
+    while let Some(batch) = claim(&p.next, job.total, p.workers + 1, size) {
+        let claimed = batch.len();
+        let start = Instant::now();
         // SAFETY: JobRef's contract: the function outlives the job.
         unsafe { (*job.f)(batch) };
+        let took = start.elapsed();
+        if took < BATCH_TIME / 2 && claimed == size {
+            size *= 2;
+        } else if took > BATCH_TIME * 2 {
+            size = (size / 2).max(1);
+        }
     }
 }
 
@@ -168,11 +185,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn batches_shrink_to_one_group_and_cover_the_range() {
+    fn batches_are_bounded_by_a_share_of_what_is_left() {
         let next = AtomicUsize::new(0);
         let mut sizes = Vec::new();
         let mut covered = 0;
-        while let Some(b) = claim(&next, 1000, 2) {
+        while let Some(b) = claim(&next, 1000, 2, usize::MAX) {
             assert_eq!(b.start, covered);
             covered = b.end;
             sizes.push(b.len());
@@ -183,6 +200,12 @@ mod tests {
         assert_eq!(*sizes.last().unwrap(), 1);
         // Few claims for many groups: logarithmic in the group count.
         assert!(sizes.len() < 40, "{}", sizes.len());
+        // And by the thread's own size.
+        let next = AtomicUsize::new(0);
+        assert_eq!(claim(&next, 1000, 2, 8), Some(0..8));
+        assert_eq!(claim(&next, 10, 2, 8), Some(8..9));
+        assert_eq!(claim(&next, 10, 2, 8), Some(9..10));
+        assert_eq!(claim(&next, 10, 2, 8), None);
     }
 
     #[test]
