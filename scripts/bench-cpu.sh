@@ -20,5 +20,6 @@ done
 if [ -f "$intel/libintelocl.so" ]; then
     echo "$intel/libintelocl.so" >"$vendors/intel-cpu.icd"
 fi
-OCL_ICD_VENDORS=$vendors LD_LIBRARY_PATH=$intel${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-    "$target/release/ferrocl" bench --platform ferrocl --platform pocl --platform intel "$@"
+# libintelocl.so finds its own libraries (its RUNPATH is $ORIGIN); LD_LIBRARY_PATH stays as it
+# is, so that the system's loader, not the one beside Intel's library, opens every platform.
+OCL_ICD_VENDORS=$vendors "$target/release/ferrocl" bench --platform ferrocl --platform pocl --platform intel "$@"

@@ -1043,7 +1043,10 @@ fn bench_checks_every_kernel_on_ferrocl() {
         "build-time",
     ];
     for kernel in kernels {
-        assert!(json.contains(&format!("\"kernel\": \"{kernel}\"")), "{kernel}: {json}");
+        assert!(
+            json.contains(&format!("\"kernel\": \"{kernel}\"")),
+            "{kernel}: {json}"
+        );
     }
     assert_eq!(
         json.matches("\"status\": \"ok\"").count(),

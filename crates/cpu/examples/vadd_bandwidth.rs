@@ -41,7 +41,11 @@ fn main() {
     {
         args[arg.offset..arg.offset + 8].copy_from_slice(&p.to_ne_bytes());
     }
-    for local in [1u64, 2, 4, 8, 16, 64, 256, 1024, 4096, 1 << 20, 1 << 21, 1 << 22] {
+    // Down to one work-item per group (the cost of a group shows), up to 4 groups of 4 Mi.
+    let sizes: [u64; 12] = [
+        1, 2, 4, 8, 16, 64, 256, 1024, 4096, 1_048_576, 2_097_152, 4_194_304,
+    ];
+    for local in sizes {
         let nd = NdRange {
             work_dim: 1,
             global_offset: [0; 3],

@@ -865,8 +865,7 @@ fn stencil_tiled(quick: bool) -> Problem {
             for i in sample(w * h, 1 << 16) {
                 let (x, y) = (i % w, i / w);
                 let edges = at(x, 0, y, -1) + at(x, 0, y, 1) + at(x, -1, y, 0) + at(x, 1, y, 0);
-                let corners =
-                    at(x, -1, y, -1) + at(x, 1, y, -1) + at(x, -1, y, 1) + at(x, 1, y, 1);
+                let corners = at(x, -1, y, -1) + at(x, 1, y, -1) + at(x, -1, y, 1) + at(x, 1, y, 1);
                 let want = 0.25 * at(x, 0, y, 0) + 0.125 * edges + 0.0625 * corners;
                 close("out", i, f64::from(got[i]), want, want, 1e-5)?;
             }
@@ -946,7 +945,9 @@ fn nw(quick: bool) -> Problem {
                 for y in 1..=B {
                     for x in 1..=B {
                         let matched = s[y - 1][x - 1] + similarity[(t * B + y - 1) * B + x - 1];
-                        s[y][x] = matched.max(s[y - 1][x] - penalty).max(s[y][x - 1] - penalty);
+                        s[y][x] = matched
+                            .max(s[y - 1][x] - penalty)
+                            .max(s[y][x - 1] - penalty);
                         let i = (t * B + y - 1) * B + x - 1;
                         if got[i] as i32 != s[y][x] {
                             return Err(format!(
@@ -991,7 +992,11 @@ __kernel void layer(__global const float *in, __global const float *weights,
 
 fn layer(quick: bool) -> Problem {
     const GROUP: usize = 64;
-    let (inputs, outputs, batch) = if quick { (256, 32, 2) } else { (1024, 1024, 16) };
+    let (inputs, outputs, batch) = if quick {
+        (256, 32, 2)
+    } else {
+        (1024, 1024, 16)
+    };
     let x = random_floats(batch * inputs, 22, 0.0, 1.0);
     let w = random_floats(outputs * inputs, 23, -0.1, 0.1);
     let bias = random_floats(outputs, 24, -0.5, 0.5);
