@@ -123,6 +123,17 @@ fn close(
     }
 }
 
+/// The arguments of a kernel over a `w × h` grid of floats: the input, an output of the same
+/// size, the width and the height.
+fn grid_args(input: &[f32], w: usize, h: usize) -> Vec<Arg> {
+    vec![
+        Arg::Buffer(float_bytes(input)),
+        Arg::Buffer(vec![0; w * h * 4]),
+        int(w as i32),
+        int(h as i32),
+    ]
+}
+
 fn int(v: i32) -> Arg {
     Arg::Value(v.to_le_bytes().to_vec())
 }
@@ -209,12 +220,7 @@ fn stencil(quick: bool) -> Problem {
     let (w, h) = if quick { (64, 48) } else { (4096, 4096) };
     let input = random_floats(w * h, 4, 0.0, 1.0);
     Problem {
-        args: vec![
-            Arg::Buffer(float_bytes(&input)),
-            Arg::Buffer(vec![0; w * h * 4]),
-            int(w as i32),
-            int(h as i32),
-        ],
+        args: grid_args(&input, w, h),
         global: vec![w, h],
         local: None,
         check: Box::new(move |out| {
@@ -258,12 +264,7 @@ fn transpose(quick: bool) -> Problem {
     let (w, h) = if quick { (64, 32) } else { (2048, 2048) };
     let input = random_floats(w * h, 5, -1.0, 1.0);
     Problem {
-        args: vec![
-            Arg::Buffer(float_bytes(&input)),
-            Arg::Buffer(vec![0; w * h * 4]),
-            int(w as i32),
-            int(h as i32),
-        ],
+        args: grid_args(&input, w, h),
         global: vec![w, h],
         local: Some(vec![16, 16]),
         check: Box::new(move |out| {
@@ -847,12 +848,7 @@ fn stencil_tiled(quick: bool) -> Problem {
     let (w, h) = if quick { (64, 48) } else { (4096, 4096) };
     let input = random_floats(w * h, 19, 0.0, 1.0);
     Problem {
-        args: vec![
-            Arg::Buffer(float_bytes(&input)),
-            Arg::Buffer(vec![0; w * h * 4]),
-            int(w as i32),
-            int(h as i32),
-        ],
+        args: grid_args(&input, w, h),
         global: vec![w, h],
         local: Some(vec![16, 16]),
         check: Box::new(move |out| {
