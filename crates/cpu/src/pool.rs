@@ -6,10 +6,10 @@
 //! "Guided Self-Scheduling: A Practical Scheduling Scheme for Parallel Supercomputers", IEEE
 //! Trans. Computers 36(12), 1987) bounds it by a share of what is left, so the last batches are
 //! single work-groups and no thread finishes long after the others. Each thread also bounds
-//! it by time: it doubles its batch while batches run shorter than [`BATCH_TIME`] and halves it
-//! when they run longer, so small work-groups share one claim and one setup, while a thread
-//! that the system preempts holds back little work from the others (a fixed share would leave
-//! a preempted thread holding up to a quarter of the range on a loaded machine).
+//! it by time: it doubles its batch while batches run under half of [`BATCH_TIME`] and halves
+//! it when they run over twice that, so small work-groups share one claim and one setup, while
+//! a thread that the system preempts holds back little work from the others (a fixed share
+//! would leave a preempted thread holding up to a quarter of the range on a loaded machine).
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
