@@ -276,6 +276,12 @@ impl Program {
         }
     }
 
+    /// A device's module and whether its launches need uniform work-groups.
+    fn module_and_uniformity(&self, i: usize) -> Option<(Arc<Module>, bool)> {
+        let state = self.lock();
+        Some((state.modules[i].clone()?, state.builds[i].uniform_work_groups))
+    }
+
     /// Records a device's finished stage; a failure keeps the log.
     fn record(&self, i: usize, build: DeviceBuild, module: Option<Arc<Module>>) {
         let mut state = self.lock();
@@ -351,8 +357,18 @@ impl Program {
                         }
                     }
                 },
-                Origin::Binary(_) | Origin::Linked => match self.lock().modules[i].clone() {
-                    Some(m) => m,
+                Origin::Binary(_) | Origin::Linked => match self.module_and_uniformity(i) {
+                    Some((m, uniform)) => {
+                        // 5.10: a program from a binary "must be compiled or built without the
+                        // -cl-uniform-work-group-size build options" to allow non-uniform
+                        // work-groups; a linked one keeps what its inputs allowed.
+                        let linked = matches!(self.origin, Origin::Linked);
+                        build.uniform_work_groups = (linked && uniform)
+                            || options
+                                .split_whitespace()
+                                .any(|o| o == "-cl-uniform-work-group-size");
+                        m
+                    }
                     // CL_INVALID_BINARY "if program is created with clCreateProgramWithBinary
                     // and devices listed in device_list do not have a valid program binary".
                     None => return Err(ClError::InvalidBinary),

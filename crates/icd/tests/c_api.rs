@@ -240,7 +240,8 @@ c_programs!(
     faults,
     collectives,
     subgroups,
-    fpconfig
+    fpconfig,
+    uniform
 );
 
 /// Every C program in `tests/c` has its test above.

@@ -355,7 +355,7 @@ unsafe fn sizes(p: *const usize, n: usize) -> Option<Vec<u64>> {
 /// The checks of 5.10 on an NDRange, and its local size when the application gave none.
 fn ndrange(
     k: &Kernel,
-    dev: &Device,
+    dev: &Arc<Device>,
     work_dim: cl_uint,
     offset: Option<Vec<u64>>,
     global: Option<Vec<u64>>,
@@ -405,6 +405,14 @@ fn ndrange(
                 || total > d.max_work_group_size as u64
                 || reqd.is_some_and(|r| r != nd.local_size)
             {
+                return Err(ClError::InvalidWorkGroupSize);
+            }
+            // CL_INVALID_WORK_GROUP_SIZE "if the work-group size must be uniform and the
+            // local_work_size is not NULL, ... or the global_work_size is not evenly divisible
+            // by the local_work_size": it must be where the device or the program does not
+            // support non-uniform work-groups (5.10, the program's rules are in program.rs).
+            let uniform = !d.non_uniform_work_group_support || k.program.uniform_work_groups(dev);
+            if uniform && (0..n).any(|i| nd.global_size[i] % nd.local_size[i] != 0) {
                 return Err(ClError::InvalidWorkGroupSize);
             }
         }
