@@ -241,7 +241,8 @@ c_programs!(
     collectives,
     subgroups,
     fpconfig,
-    uniform
+    uniform,
+    linking
 );
 
 /// Every C program in `tests/c` has its test above.
