@@ -116,6 +116,9 @@ pub struct DeviceInfo {
     pub generic_address_space_support: bool,
     pub pipe_support: bool,
     pub max_num_sub_groups: u32,
+    /// Work-items per sub-group (the last of a work-group may have fewer); 0 without
+    /// sub-groups.
+    pub sub_group_size: u32,
     pub preferred_work_group_size_multiple: usize,
     pub latest_conformance_version_passed: &'static str,
 }
@@ -132,13 +135,14 @@ impl DeviceInfo {
                 .iter()
                 .any(|f| f.name == name)
         };
+        let max_work_group_size = 4096;
         DeviceInfo {
             device_type: DeviceType::Cpu,
             vendor_id: machine.vendor_id,
             max_compute_units: machine.cores,
             max_work_item_dimensions: 3,
             max_work_item_sizes: [4096, 4096, 4096],
-            max_work_group_size: 4096,
+            max_work_group_size,
             // 4.2, Table 5: the double widths "must return 0" only "if double precision is not
             // supported"; two doubles fill a 128-bit SIMD register, as two longs do.
             preferred_vector_width: [16, 8, 4, 2, 4, 2, 0],
@@ -240,8 +244,17 @@ impl DeviceInfo {
             )) << 1,
             generic_address_space_support: false,
             pipe_support: false,
-            // Each work-group is one sub-group (the CPU code generator's sub-group queries).
-            max_num_sub_groups: u32::from(has_feature("__opencl_c_subgroups")),
+            // Sub-groups of ferrocl_cpu::SUB_GROUP_SIZE work-items in linear local id order.
+            max_num_sub_groups: if has_feature("__opencl_c_subgroups") {
+                (max_work_group_size as u32).div_ceil(ferrocl_cpu::SUB_GROUP_SIZE)
+            } else {
+                0
+            },
+            sub_group_size: if has_feature("__opencl_c_subgroups") {
+                ferrocl_cpu::SUB_GROUP_SIZE
+            } else {
+                0
+            },
             preferred_work_group_size_multiple: 1,
             // A self-check, not an official Khronos conformance submission (README, "Status"):
             // the release of the Khronos conformance suite whose mandatory areas the project's

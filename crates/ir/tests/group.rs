@@ -122,6 +122,7 @@ fn the_interpreter_combines_in_local_id_order() {
         global_size: [10, 1, 1],
         local_size: [5, 1, 1],
         global_offset: [0; 3],
+        sub_group_size: 8,
     };
     let args = [
         KernelArgValue::Val(Val::scalar(inp)),
