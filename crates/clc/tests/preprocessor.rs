@@ -121,7 +121,10 @@ fn an_absolute_include_path_opens_that_file() {
     let header = dir.join("abs.h");
     std::fs::write(&header, "#define ABS 7\n").expect("write header");
     for form in ["\"{}\"", "<{}>"] {
-        let line = format!("#include {}\nABS", form.replace("{}", &header.display().to_string()));
+        let line = format!(
+            "#include {}\nABS",
+            form.replace("{}", &header.display().to_string())
+        );
         let (out, log) = pp_with(&line, "", &[]);
         assert!(log.is_empty(), "{log}");
         assert_eq!(out, "7");

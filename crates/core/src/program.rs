@@ -298,7 +298,10 @@ impl Program {
     /// A device's module and whether its launches need uniform work-groups.
     fn module_and_uniformity(&self, i: usize) -> Option<(Arc<Module>, bool)> {
         let state = self.lock();
-        Some((state.modules[i].clone()?, state.builds[i].uniform_work_groups))
+        Some((
+            state.modules[i].clone()?,
+            state.builds[i].uniform_work_groups,
+        ))
     }
 
     /// Records a device's finished stage; a failure keeps the log.
@@ -511,8 +514,8 @@ impl Program {
         // any of the devices listed in device_list by a previous call to clCompileProgram or
         // clBuildProgram for program has not completed", and for inputs that are not compiled
         // objects or libraries. A program binary of either is ready as it is.
-        let from_binary = matches!(self.origin, Origin::Binary(_))
-            && build.status != BuildStatus::InProgress;
+        let from_binary =
+            matches!(self.origin, Origin::Binary(_)) && build.status != BuildStatus::InProgress;
         if (build.status != BuildStatus::Success && !from_binary)
             || !matches!(
                 build.binary_type,

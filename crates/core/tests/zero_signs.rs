@@ -162,7 +162,9 @@ fn statement(ty: &str, expr: &str, i: usize) -> String {
         "remquo_value" => "int q; o[I] = remquo(x, y, &q);".to_string(),
         "sincos_sin" => format!("{ty} c; o[I] = sincos(x, &c);"),
         // The half_ functions are float-only.
-        e if e.starts_with("half_") => format!("o[I] = ({ty})({});", e.replace("(x)", "((float)x)")),
+        e if e.starts_with("half_") => {
+            format!("o[I] = ({ty})({});", e.replace("(x)", "((float)x)"))
+        }
         e => format!("o[I] = {e};"),
     };
     format!("{pre}{} }}\n", body.replace("o[I]", &format!("o[{i}]")))
@@ -200,7 +202,10 @@ fn check(ty: &str, size: usize) {
         runner.run(&program, &format!("k{i}"), &mut buffers, 1);
     }
     let got: Vec<f64> = if size == 4 {
-        values::<f32>(&buffers[0]).into_iter().map(f64::from).collect()
+        values::<f32>(&buffers[0])
+            .into_iter()
+            .map(f64::from)
+            .collect()
     } else {
         values::<f64>(&buffers[0])
     };

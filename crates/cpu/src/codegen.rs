@@ -1043,12 +1043,18 @@ impl Translator<'_, '_> {
                 let lin = self.work_item(WorkItemOp::LocalLinearId, 0)?;
                 let (start, _) = self.sub_group_start(lin);
                 let left = self.b.ins().isub(n, start);
-                let full = self.b.ins().iconst(clt::I64, i64::from(crate::SUB_GROUP_SIZE));
+                let full = self
+                    .b
+                    .ins()
+                    .iconst(clt::I64, i64::from(crate::SUB_GROUP_SIZE));
                 self.b.ins().umin(left, full)
             }
             WorkItemOp::MaxSubGroupSize => {
                 let n = self.local_linear_size(offsets::ENQUEUED_LOCAL_SIZE);
-                let full = self.b.ins().iconst(clt::I64, i64::from(crate::SUB_GROUP_SIZE));
+                let full = self
+                    .b
+                    .ins()
+                    .iconst(clt::I64, i64::from(crate::SUB_GROUP_SIZE));
                 self.b.ins().umin(n, full)
             }
             WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => {

@@ -168,7 +168,12 @@ pub fn link_modules(
             .globals
             .values()
             .filter(|g| g.external)
-            .map(|g| format!("undefined symbol '{}' (declared extern, defined nowhere)", g.name))
+            .map(|g| {
+                format!(
+                    "undefined symbol '{}' (declared extern, defined nowhere)",
+                    g.name
+                )
+            })
             .collect();
         if !undefined.is_empty() {
             return Err(undefined.join("\n"));

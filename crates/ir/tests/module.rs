@@ -100,18 +100,30 @@ global @opaque: constant, size 8, align 4, init \"0500000006000000\"
     verify_module(&linked).expect("verifies");
     let table = &linked.globals[linked.global_by_name("table").unwrap()];
     assert!(!table.external && table.init.is_some());
-    assert_eq!(linked.globals[linked.global_by_name("opaque").unwrap()].size, 8);
+    assert_eq!(
+        linked.globals[linked.global_by_name("opaque").unwrap()].size,
+        8
+    );
     // Each module keeps its own string literal.
     let s0 = &linked.globals[linked.global_by_name(".str.0").unwrap()];
     let s1 = &linked.globals[linked.global_by_name(".str.0.1").unwrap()];
-    assert_eq!((s0.init.as_deref(), s1.init.as_deref()), (Some(&b"a\0"[..]), Some(&b"b\0"[..])));
+    assert_eq!(
+        (s0.init.as_deref(), s1.init.as_deref()),
+        (Some(&b"a\0"[..]), Some(&b"b\0"[..]))
+    );
     // The text form round-trips `external`.
     let m = parse_module(user).unwrap();
-    assert_eq!(print_module(&parse_module(&print_module(&m)).unwrap()), print_module(&m));
+    assert_eq!(
+        print_module(&parse_module(&print_module(&m)).unwrap()),
+        print_module(&m)
+    );
     // Left undefined: a library links, an executable names the symbol.
     assert!(ferrocl_ir::module::link_modules([parse_module(user).unwrap()], false).is_ok());
     let e = ferrocl_ir::module::link_modules([parse_module(user).unwrap()], true).unwrap_err();
-    assert!(e.contains("undefined symbol 'table'") && e.contains("'opaque'"), "{e}");
+    assert!(
+        e.contains("undefined symbol 'table'") && e.contains("'opaque'"),
+        "{e}"
+    );
     // A declaration of another size or space does not match.
     let other = "global @table: constant, size 8, align 4, init \"0100000002000000\"\n";
     let e = ferrocl_ir::module::link_modules(

@@ -1255,7 +1255,11 @@ impl<'a> Preprocessor<'a> {
             // An absolute path names that file (an embedded header of that name first).
             from_headers(self.headers)
                 .map(|t| (name.clone(), t))
-                .or_else(|| std::fs::read_to_string(&name).ok().map(|t| (name.clone(), t)))
+                .or_else(|| {
+                    std::fs::read_to_string(&name)
+                        .ok()
+                        .map(|t| (name.clone(), t))
+                })
         } else if angled {
             from_dirs(self.include_dirs)
                 .or_else(|| from_headers(self.headers).map(|t| (name.clone(), t)))
