@@ -57,23 +57,6 @@ static cl_program_binary_type binary_type(cl_program program) {
     return type;
 }
 
-/* A program created from `program`'s binary for the device. */
-static cl_program reloaded(cl_program program) {
-    size_t size = 0;
-    CHECK(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
-    REQUIRE(size > 0);
-    unsigned char *binary = malloc(size);
-    REQUIRE(binary != NULL);
-    CHECK(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL));
-    const unsigned char *in[] = {binary};
-    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
-    cl_program loaded = clCreateProgramWithBinary(context, 1, &device, &size, in, &status, &err);
-    CHECK_RET(err);
-    EXPECT(status == CL_SUCCESS);
-    free(binary);
-    return loaded;
-}
-
 /* Links `inputs`, runs kernel "use" and checks what it saw. */
 static void link_and_run(cl_program *inputs, cl_uint n, const char *what) {
     cl_int err = CL_SUCCESS;
@@ -176,8 +159,8 @@ int main(void) {
         link_and_run(both, 2, "two compiled objects");
 
         /* 5.8.9 CL_PROGRAM_BINARY_TYPE: a binary read back keeps its type and links. */
-        cl_program user_bin = reloaded(user);
-        cl_program definer_bin = reloaded(definer);
+        cl_program user_bin = program_from_binary(context, device, user);
+        cl_program definer_bin = program_from_binary(context, device, definer);
         EXPECT(binary_type(user_bin) == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
         cl_program from_binaries[] = {user_bin, definer_bin};
         link_and_run(from_binaries, 2, "two compiled objects read back from binaries");
@@ -186,7 +169,7 @@ int main(void) {
         cl_program library = clLinkProgram(context, 1, &device, "-create-library", 1, &definer, NULL, NULL, &err);
         CHECK_RET(err);
         EXPECT(binary_type(library) == CL_PROGRAM_BINARY_TYPE_LIBRARY);
-        cl_program library_bin = reloaded(library);
+        cl_program library_bin = program_from_binary(context, device, library);
         EXPECT(binary_type(library_bin) == CL_PROGRAM_BINARY_TYPE_LIBRARY);
         cl_program with_library[] = {user_bin, library_bin};
         link_and_run(with_library, 2, "an object and a library read back from binaries");

@@ -72,21 +72,6 @@ static cl_program compiled(const char *options) {
     return program;
 }
 
-/* A program created from `program`'s binary. */
-static cl_program reloaded(cl_program program) {
-    size_t size = 0;
-    CHECK(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
-    unsigned char *binary = malloc(size);
-    REQUIRE(binary != NULL);
-    CHECK(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL));
-    const unsigned char *in[] = {binary};
-    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
-    cl_program loaded = clCreateProgramWithBinary(context, 1, &device, &size, in, &status, &err);
-    CHECK_RET(err);
-    free(binary);
-    return loaded;
-}
-
 static int supports_c_version(cl_uint major, cl_uint minor) {
     size_t size = 0;
     CHECK(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, NULL, &size));
@@ -132,11 +117,11 @@ int main(void) {
         launch(program, builds[i].non_uniform, builds[i].options);
 
         /* From a binary: only -cl-uniform-work-group-size at its build matters. */
-        cl_program loaded = reloaded(program);
+        cl_program loaded = program_from_binary(context, device, program);
         CHECK(clBuildProgram(loaded, 1, &device, "", NULL, NULL));
         launch(loaded, 1, "binary built without options");
         CHECK(clReleaseProgram(loaded));
-        loaded = reloaded(program);
+        loaded = program_from_binary(context, device, program);
         CHECK(clBuildProgram(loaded, 1, &device, "-cl-uniform-work-group-size", NULL, NULL));
         launch(loaded, 0, "binary built with -cl-uniform-work-group-size");
         CHECK(clReleaseProgram(loaded));
