@@ -47,12 +47,14 @@ pub mod diag;
 pub mod hash;
 pub mod lex;
 pub mod library;
+pub mod link;
 pub mod lower;
 pub mod options;
 pub mod parse;
 pub mod pp;
 pub mod sema;
 
+pub use link::link_programs;
 pub use lower::{lower, LowerError};
 pub use options::{
     parse_build_options, parse_link_options, BuildOptions, ClVersion, LinkOptions, MacroDef,

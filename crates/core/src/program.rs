@@ -424,8 +424,8 @@ impl Program {
         module: &Module,
         options: &str,
     ) -> Result<Arc<dyn DeviceProgram>, String> {
-        // An executable needs every extern variable defined (OpenCL C 6.10).
-        let mut optimized = ferrocl_ir::module::link_modules([module.clone()], true)
+        // An executable needs every extern variable and declared function defined.
+        let mut optimized = ferrocl_clc::link_programs([module.clone()], true)
             .map_err(|e| format!("error: {e}\n"))?;
         // The builtins the program calls that the shared library implements.
         ferrocl_clc::library::link_with(&mut optimized, crate::builtins::library)
@@ -560,7 +560,7 @@ impl Program {
                 uniform_work_groups: uniform,
                 ..DeviceBuild::default()
             };
-            let module = match ferrocl_ir::module::link_modules(modules, !library) {
+            let module = match ferrocl_clc::link_programs(modules, !library) {
                 Ok(m) => Arc::new(m),
                 Err(e) => {
                     build.log = format!("error: {e}\n");
