@@ -765,7 +765,7 @@ impl Translator<'_, '_> {
                 None
             }
             // The CPU device's sub-group is the whole work-group (see `work_item`).
-            Op::Group(g, _) => Some(vec![self.collective(inst, *g)?]),
+            Op::Group(g, scope) => Some(vec![self.collective(inst, *g, *scope)?]),
             Op::WorkItem(op, d) => {
                 let v = self.work_item(*op, *d)?;
                 let ty = lty.unwrap_or(clt::I64);
@@ -1035,18 +1035,70 @@ impl Translator<'_, '_> {
                 let t = self.b.ins().imul(t, s0);
                 self.b.ins().iadd(t, l0)
             }
-            // The CPU device runs a work-group's work-items one after another on one thread,
-            // so a sub-group ("an implementation-defined grouping of work-items in a
-            // work-group", OpenCL C 6.15.1) gains nothing from being smaller: each work-group
-            // is one sub-group, of the group's size (CL_DEVICE_MAX_NUM_SUB_GROUPS is 1).
-            WorkItemOp::SubGroupSize => self.local_linear_size(offsets::LOCAL_SIZE),
-            WorkItemOp::MaxSubGroupSize => self.local_linear_size(offsets::ENQUEUED_LOCAL_SIZE),
-            WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => {
-                self.b.ins().iconst(clt::I64, 1)
+            // Sub-groups of crate::SUB_GROUP_SIZE work-items in linear local id order; the last
+            // of a work-group may be smaller (OpenCL C 6.15.1: get_sub_group_size "may be
+            // smaller than get_max_sub_group_size() for the last sub-group").
+            WorkItemOp::SubGroupSize => {
+                let n = self.local_linear_size(offsets::LOCAL_SIZE);
+                let lin = self.work_item(WorkItemOp::LocalLinearId, 0)?;
+                let (start, _) = self.sub_group_start(lin);
+                let left = self.b.ins().isub(n, start);
+                let full = self
+                    .b
+                    .ins()
+                    .iconst(clt::I64, i64::from(crate::SUB_GROUP_SIZE));
+                self.b.ins().umin(left, full)
             }
-            WorkItemOp::SubGroupId => self.b.ins().iconst(clt::I64, 0),
-            WorkItemOp::SubGroupLocalId => self.work_item(WorkItemOp::LocalLinearId, 0)?,
+            WorkItemOp::MaxSubGroupSize => {
+                let n = self.local_linear_size(offsets::ENQUEUED_LOCAL_SIZE);
+                let full = self
+                    .b
+                    .ins()
+                    .iconst(clt::I64, i64::from(crate::SUB_GROUP_SIZE));
+                self.b.ins().umin(n, full)
+            }
+            WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => {
+                let field = if op == WorkItemOp::NumSubGroups {
+                    offsets::LOCAL_SIZE
+                } else {
+                    offsets::ENQUEUED_LOCAL_SIZE
+                };
+                let n = self.local_linear_size(field);
+                let n = self
+                    .b
+                    .ins()
+                    .iadd_imm_s(n, i64::from(crate::SUB_GROUP_SIZE) - 1);
+                self.b
+                    .ins()
+                    .ushr_imm_u(n, i64::from(crate::SUB_GROUP_SIZE.trailing_zeros()))
+            }
+            WorkItemOp::SubGroupId => {
+                let lin = self.work_item(WorkItemOp::LocalLinearId, 0)?;
+                self.b
+                    .ins()
+                    .ushr_imm_u(lin, i64::from(crate::SUB_GROUP_SIZE.trailing_zeros()))
+            }
+            WorkItemOp::SubGroupLocalId => {
+                let lin = self.work_item(WorkItemOp::LocalLinearId, 0)?;
+                self.b
+                    .ins()
+                    .band_imm_u(lin, i64::from(crate::SUB_GROUP_SIZE) - 1)
+            }
         })
+    }
+
+    /// The first linear local id of the sub-group of the work-item with linear id `lin`, and
+    /// the end of a full sub-group from there.
+    pub(crate) fn sub_group_start(&mut self, lin: cl::Value) -> (cl::Value, cl::Value) {
+        let start = self
+            .b
+            .ins()
+            .band_imm_s(lin, !(i64::from(crate::SUB_GROUP_SIZE) - 1));
+        let end = self
+            .b
+            .ins()
+            .iadd_imm_s(start, i64::from(crate::SUB_GROUP_SIZE));
+        (start, end)
     }
 
     /// The product of the three sizes at group-context `field` (the local or the enqueued

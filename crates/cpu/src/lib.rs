@@ -25,6 +25,13 @@ use ferrocl_ir::{AddrSpace, KernelInfo, Module};
 pub use abi::{ArgKind, ArgLayout, GroupCtx};
 use codegen::GlobalPlace;
 
+/// The number of work-items in a sub-group ("an implementation-defined grouping of work-items
+/// in a work-group", OpenCL C 6.15.1): the vector width the work-group compiler packs
+/// work-items into. Sub-group k of a work-group is the work-items whose linear local id is in
+/// [8k, 8k + 8); the last one of a work-group whose size is not a multiple of 8 is smaller.
+/// Every sub-group query of the device and of its kernels derives from this.
+pub const SUB_GROUP_SIZE: u32 = 8;
+
 /// Why a module could not be compiled for the CPU device.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompileError(pub String);

@@ -100,6 +100,27 @@ pub struct WorkItem {
     pub num_groups: [u64; 3],
     /// get_global_offset.
     pub global_offset: [u64; 3],
+    /// The device's sub-group size: sub-group k of a work-group is the work-items whose
+    /// linear local id is in [k * size, k * size + size).
+    pub sub_group_size: u64,
+}
+
+impl WorkItem {
+    fn local_linear_id(&self) -> u64 {
+        (self.local_id[2] * self.local_size[1] + self.local_id[1]) * self.local_size[0]
+            + self.local_id[0]
+    }
+
+    fn group_items(&self) -> u64 {
+        self.local_size[0] * self.local_size[1] * self.local_size[2]
+    }
+
+    /// The linear local ids [start, end) of this work-item's sub-group.
+    fn sub_group(&self) -> (u64, u64) {
+        let s = self.sub_group_size.max(1);
+        let start = self.local_linear_id() / s * s;
+        (start, (start + s).min(self.group_items()))
+    }
 }
 
 impl Default for WorkItem {
@@ -113,6 +134,7 @@ impl Default for WorkItem {
             local_size: [1; 3],
             num_groups: [1; 3],
             global_offset: [0; 3],
+            sub_group_size: 1,
         }
     }
 }
@@ -455,11 +477,16 @@ impl<'m> Interpreter<'m> {
     /// (the first keeps it from overwriting operands others are still reading), then
     /// combines what it needs in linear local id order. Without a group, the work-item is a
     /// group of one.
-    fn group(&mut self, g: GroupOp, a: &[Val], ty: Type) -> Result<Val, Trap> {
+    /// A collective over the work-group or this work-item's sub-group (`scope`): every
+    /// work-item of the group publishes its operand, then combines those of its range.
+    fn group(&mut self, g: GroupOp, scope: Scope, a: &[Val], ty: Type) -> Result<Val, Trap> {
         let x = a[0].bits();
         let wi = &self.work_item;
-        let me = (wi.local_id[2] * wi.local_size[1] + wi.local_id[1]) * wi.local_size[0]
-            + wi.local_id[0];
+        let me = wi.local_linear_id();
+        let (lo, hi) = match scope {
+            Scope::SubGroup => wi.sub_group(),
+            _ => (0, wi.group_items()),
+        };
         let (all, me) = match &self.barrier {
             Some(b) => {
                 b.wait()?;
@@ -474,7 +501,8 @@ impl<'m> Interpreter<'m> {
                 }
                 b.wait()?;
                 let all = b.exchange.lock().unwrap_or_else(|e| e.into_inner()).clone();
-                (all, me as usize)
+                let range = all.get(lo as usize..hi as usize).unwrap_or(&[]).to_vec();
+                (range, (me - lo) as usize)
             }
             None => (vec![x], 0),
         };
@@ -628,8 +656,7 @@ impl<'m> Interpreter<'m> {
                 }
                 Val(vec![])
             }
-            // A sub-group is the whole work-group (see the sub-group queries below).
-            Op::Group(g, _) => self.group(*g, a, rt)?,
+            Op::Group(g, scope) => self.group(*g, *scope, a, rt)?,
             Op::WorkItem(w, d) => {
                 let d = usize::from(*d).min(2);
                 let wi = &self.work_item;
@@ -649,18 +676,20 @@ impl<'m> Interpreter<'m> {
                             + g(1) * wi.global_size[0]
                             + g(0)
                     }
-                    // The interpreter's sub-group is the whole work-group, as the CPU
-                    // device's is (so its sub-group collectives are work-group ones).
-                    WorkItemOp::LocalLinearId | WorkItemOp::SubGroupLocalId => {
-                        wi.local_id[2] * wi.local_size[1] * wi.local_size[0]
-                            + wi.local_id[1] * wi.local_size[0]
-                            + wi.local_id[0]
+                    WorkItemOp::LocalLinearId => wi.local_linear_id(),
+                    // Sub-groups of wi.sub_group_size work-items in linear local id order,
+                    // the last of a work-group smaller (OpenCL C 6.15.1). The interpreter's
+                    // work-groups are uniform, so the enqueued and actual sizes agree.
+                    WorkItemOp::SubGroupLocalId => wi.local_linear_id() - wi.sub_group().0,
+                    WorkItemOp::SubGroupSize => {
+                        let (start, end) = wi.sub_group();
+                        end - start
                     }
-                    WorkItemOp::SubGroupSize | WorkItemOp::MaxSubGroupSize => {
-                        wi.local_size[0] * wi.local_size[1] * wi.local_size[2]
+                    WorkItemOp::MaxSubGroupSize => wi.sub_group_size.max(1).min(wi.group_items()),
+                    WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => {
+                        wi.group_items().div_ceil(wi.sub_group_size.max(1))
                     }
-                    WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => 1,
-                    WorkItemOp::SubGroupId => 0,
+                    WorkItemOp::SubGroupId => wi.local_linear_id() / wi.sub_group_size.max(1),
                 };
                 Val::scalar(v & mask(rt.lane_bits()))
             }
@@ -721,6 +750,9 @@ pub struct NdRange {
     pub local_size: [u64; 3],
     /// Global offset per dimension.
     pub global_offset: [u64; 3],
+    /// The sub-group size of the device the run stands for (the CPU device's is
+    /// `ferrocl_cpu::SUB_GROUP_SIZE`); see [`WorkItem::sub_group_size`].
+    pub sub_group_size: u64,
 }
 
 /// Runs `kernel` over `range` with `memory` holding the buffers its pointer arguments point
@@ -841,6 +873,7 @@ fn run(
                                     local_size: range.local_size,
                                     num_groups: groups,
                                     global_offset: range.global_offset,
+                                    sub_group_size: range.sub_group_size,
                                 };
                                 let mut it = Interpreter {
                                     module,

@@ -19,11 +19,18 @@
 //! "The scan order is defined by increasing 1D linear global ID within the work-group"). The
 //! count is the group's actual size, so the last, smaller groups of a non-uniform NDRange
 //! combine only their own work-items.
+//!
+//! A sub-group collective (6.15.19) is the same over the work-items of one sub-group
+//! ([`crate::SUB_GROUP_SIZE`] of them in linear id order, fewer for a work-group's last):
+//! the first work-item of each sub-group combines its sub-group's slots, and a broadcast's id
+//! counts from the sub-group's first work-item. The exchange still waits for the whole
+//! work-group, so every sub-group of the work-group must reach the same sub-group
+//! collectives.
 
 use cranelift_codegen::ir::condcodes::IntCC as CIntCC;
 use cranelift_codegen::ir::immediates::{Ieee32, Ieee64};
 use cranelift_codegen::ir::{self as cl, types as clt, InstBuilder, MemFlagsData as ClMemFlags};
-use ferrocl_ir::{Function, GroupOp, Inst, Op};
+use ferrocl_ir::{Function, GroupOp, Inst, Op, Scope};
 use std::collections::HashMap;
 
 use super::{err, lane_ty, Translator};
@@ -47,8 +54,14 @@ pub(super) fn frame_slots(
 }
 
 impl Translator<'_, '_> {
-    /// Translates collective `inst`; returns this work-item's result.
-    pub(super) fn collective(&mut self, inst: Inst, g: GroupOp) -> Result<cl::Value, CompileError> {
+    /// Translates collective `inst` over the work-group or this work-item's sub-group;
+    /// returns this work-item's result.
+    pub(super) fn collective(
+        &mut self,
+        inst: Inst,
+        g: GroupOp,
+        scope: Scope,
+    ) -> Result<cl::Value, CompileError> {
         let args = self.f.dfg.insts[inst].args.clone();
         let t = self.f.dfg.value_type(args[0]);
         if t.lane_type() == ferrocl_ir::Type::F16 {
@@ -64,43 +77,56 @@ impl Translator<'_, '_> {
         self.b.ins().store(flags, x, base, slot);
         self.barrier(inst)?;
 
+        // The work-items [lo, hi) combine: the work-group, or this work-item's sub-group.
         let n = self.group_size();
-        let frames = self.frames;
-        // Work-item 0 combines, the others go straight to reading their result.
         let lin = self.linear_local_id();
+        let (lo, hi) = match scope {
+            Scope::SubGroup => {
+                let (start, end) = self.sub_group_start(lin);
+                (start, self.b.ins().umin(end, n))
+            }
+            _ => (self.b.ins().iconst(clt::I64, 0), n),
+        };
+        let lo1 = self.b.ins().iadd_imm_s(lo, 1);
+        let first_frame = self.frame_of(lo);
+        // The first work-item of the range combines, the others go straight to reading
+        // their result.
         let combine = self.b.create_block();
         let done = self.b.create_block();
-        let first = self.b.ins().icmp_imm_s(CIntCC::Equal, lin, 0);
+        let first = self.b.ins().icmp(CIntCC::Equal, lin, lo);
         self.b.ins().brif(first, combine, &[], done, &[]);
         self.b.switch_to_block(combine);
         match g {
             GroupOp::Broadcast => {
                 // 6.15.16: the id is the same for every work-item, and one past the group is
-                // undefined behaviour; work-item 0's is used, clamped into the group.
+                // undefined behaviour; the first work-item's is used, clamped into the range
+                // (6.15.19: a sub-group broadcast names a sub-group local id).
                 let id = self.get1(args[1])?;
-                let last = self.b.ins().iadd_imm_s(n, -1);
+                let last = self.b.ins().isub(hi, lo);
+                let last = self.b.ins().iadd_imm_s(last, -1);
                 let id = self.b.ins().umin(id, last);
+                let id = self.b.ins().iadd(id, lo);
                 let at = self.frame_of(id);
                 let v = self.b.ins().load(ty, flags, at, slot);
-                self.frame_loop(0, n, v, |t, at, v| {
+                self.frame_loop(lo, hi, v, |t, at, v| {
                     t.b.ins().store(flags, v, at, slot);
                     v
                 });
             }
             GroupOp::Reduce(op) => {
-                let x0 = self.b.ins().load(ty, flags, frames, slot);
-                let total = self.frame_loop(1, n, x0, |t, at, acc| {
+                let x0 = self.b.ins().load(ty, flags, first_frame, slot);
+                let total = self.frame_loop(lo1, hi, x0, |t, at, acc| {
                     let v = t.b.ins().load(ty, flags, at, slot);
                     t.binary(op, acc, v)
                 });
-                self.frame_loop(0, n, total, |t, at, total| {
+                self.frame_loop(lo, hi, total, |t, at, total| {
                     t.b.ins().store(flags, total, at, slot);
                     total
                 });
             }
             GroupOp::ScanInclusive(op) => {
-                let x0 = self.b.ins().load(ty, flags, frames, slot);
-                self.frame_loop(1, n, x0, |t, at, acc| {
+                let x0 = self.b.ins().load(ty, flags, first_frame, slot);
+                self.frame_loop(lo1, hi, x0, |t, at, acc| {
                     let v = t.b.ins().load(ty, flags, at, slot);
                     let next = t.binary(op, acc, v);
                     t.b.ins().store(flags, next, at, slot);
@@ -111,12 +137,12 @@ impl Translator<'_, '_> {
                 let Some(identity) = op.identity(ty.bits()) else {
                     return err(format!("{} has no identity", op.name()));
                 };
-                // Work-item 0 gets the identity, the others the combination from the first
-                // operand on (so that a lone -0.0 or NaN passes through unchanged).
-                let x0 = self.b.ins().load(ty, flags, frames, slot);
+                // The first work-item gets the identity, the others the combination from the
+                // first operand on (so that a lone -0.0 or NaN passes through unchanged).
+                let x0 = self.b.ins().load(ty, flags, first_frame, slot);
                 let id = self.constant(ty, identity);
-                self.b.ins().store(flags, id, frames, slot);
-                self.frame_loop(1, n, x0, |t, at, acc| {
+                self.b.ins().store(flags, id, first_frame, slot);
+                self.frame_loop(lo1, hi, x0, |t, at, acc| {
                     let v = t.b.ins().load(ty, flags, at, slot);
                     t.b.ins().store(flags, acc, at, slot);
                     t.binary(op, acc, v)
@@ -141,7 +167,7 @@ impl Translator<'_, '_> {
     /// final `acc`. Ends in a new block, where translation goes on.
     fn frame_loop(
         &mut self,
-        from: i64,
+        from: cl::Value,
         n: cl::Value,
         init: cl::Value,
         mut body: impl FnMut(&mut Self, cl::Value, cl::Value) -> cl::Value,
@@ -152,8 +178,7 @@ impl Translator<'_, '_> {
         let acc = self.b.append_block_param(head, ty);
         let body_block = self.b.create_block();
         let exit = self.b.create_block();
-        let start = self.b.ins().iconst(clt::I64, from);
-        self.b.ins().jump(head, &[start.into(), init.into()]);
+        self.b.ins().jump(head, &[from.into(), init.into()]);
 
         self.b.switch_to_block(head);
         let more = self.b.ins().icmp(CIntCC::UnsignedLessThan, i, n);
