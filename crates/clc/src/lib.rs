@@ -47,12 +47,14 @@ pub mod diag;
 pub mod hash;
 pub mod lex;
 pub mod library;
+pub mod link;
 pub mod lower;
 pub mod options;
 pub mod parse;
 pub mod pp;
 pub mod sema;
 
+pub use link::link_programs;
 pub use lower::{lower, LowerError};
 pub use options::{
     parse_build_options, parse_link_options, BuildOptions, ClVersion, LinkOptions, MacroDef,
@@ -314,6 +316,9 @@ fn predefined(options: &BuildOptions, target: &Target, version: ClVersion) -> St
             ("DBL_MAX_EXP", "+1024"),
             ("DBL_MIN_10_EXP", "-307"),
             ("DBL_MIN_EXP", "-1021"),
+            // Not in 6.15.2.1's list, but clang-based compilers define it beside FLT_RADIX and
+            // HALF_RADIX, and real code reads it.
+            ("DBL_RADIX", "2"),
             ("DBL_MAX", "0x1.fffffffffffffp1023"),
             ("DBL_MIN", "0x1.0p-1022"),
             ("DBL_EPSILON", "0x1.0p-52"),

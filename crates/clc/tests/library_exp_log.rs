@@ -556,7 +556,8 @@ fn pow_special_values() {
     n("pown", 0.0, -2, INF);
     n("pown", -0.0, -2, INF);
     n("pown", 0.0, 2, 0.0);
-    n("pown", -0.0, 2, -0.0);
+    // +0 for even n > 0 (7.5.1; opencl-1.2.txt and the published 3.0 text agree).
+    n("pown", -0.0, 2, 0.0);
     n("pown", 0.0, 3, 0.0);
     n("pown", -0.0, 3, -0.0);
     n("pown", -3.0, 3, -27.0);
@@ -575,9 +576,10 @@ fn pow_special_values() {
         b("powr", z, -1.0, INF);
         b("powr", z, -3.0, INF);
         b("powr", z, -INF, INF);
-        b("powr", z, 2.0, z);
-        b("powr", z, 3.0, z);
-        b("powr", z, INF, z);
+        // 7.5.1: powr(+-0, y) is +0 for y > 0.
+        b("powr", z, 2.0, 0.0);
+        b("powr", z, 3.0, 0.0);
+        b("powr", z, INF, 0.0);
         b("powr", z, 0.0, NAN);
         b("powr", z, -0.0, NAN);
     }
@@ -602,7 +604,8 @@ fn pow_special_values() {
     n("rootn", 0.0, -2, INF);
     n("rootn", -0.0, -2, INF);
     n("rootn", 0.0, 2, 0.0);
-    n("rootn", -0.0, 2, -0.0);
+    // +0 for even n > 0 (7.5.1).
+    n("rootn", -0.0, 2, 0.0);
     n("rootn", 0.0, 3, 0.0);
     n("rootn", -0.0, 3, -0.0);
     n("rootn", -8.0, 2, NAN);

@@ -41,6 +41,7 @@ fn run(src: &str, kernel: &str, n: u64, buffers: &[Vec<u8>], scalars: &[Val]) ->
             global_size: [n, 1, 1],
             local_size: [n, 1, 1],
             global_offset: [0; 3],
+            sub_group_size: 8,
         };
         let (memory, r) = run_ndrange(m, f, &args, memory, &range);
         r.unwrap_or_else(|t| panic!("kernel traps: {t}"));
@@ -272,6 +273,7 @@ fn run_with(options: &str, src: &str, kernel: &str, n: u64, buffers: &[Vec<u8>])
         global_size: [n, 1, 1],
         local_size: [n, 1, 1],
         global_offset: [0; 3],
+        sub_group_size: 8,
     };
     let (memory, r) = run_ndrange(&m, f, &args, memory, &range);
     r.unwrap_or_else(|t| panic!("kernel traps: {t}"));

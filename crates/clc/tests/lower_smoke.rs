@@ -86,6 +86,7 @@ fn corpus_kernels_run_without_traps() {
                 global_size: [4, 1, 1],
                 local_size: [4, 1, 1],
                 global_offset: [0; 3],
+                sub_group_size: 8,
             };
             let (_, r) = run_ndrange(&m, k, &args, memory, &range);
             match r {

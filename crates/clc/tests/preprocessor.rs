@@ -115,6 +115,24 @@ fn includes_from_embedded_headers_and_directories() {
 }
 
 #[test]
+fn an_absolute_include_path_opens_that_file() {
+    let dir = std::env::temp_dir().join(format!("ferrocl-clc-abs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let header = dir.join("abs.h");
+    std::fs::write(&header, "#define ABS 7\n").expect("write header");
+    for form in ["\"{}\"", "<{}>"] {
+        let line = format!(
+            "#include {}\nABS",
+            form.replace("{}", &header.display().to_string())
+        );
+        let (out, log) = pp_with(&line, "", &[]);
+        assert!(log.is_empty(), "{log}");
+        assert_eq!(out, "7");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn command_line_defines_in_order() {
     let (out, _) = pp_with("X Y Z", "-D X -D Y=7 -D Z=a=b -U X", &[]);
     assert_eq!(out, "X 7 a=b");

@@ -290,6 +290,10 @@ pub fn all(json: bool) -> Result<String, crate::Failure> {
                             != 0,
                     ),
                 ),
+                (
+                    "extensions".into(),
+                    Value::String(api.device_string(device, CL_DEVICE_EXTENSIONS)),
+                ),
             ]));
         }
         values.push(Value::Object(vec![
@@ -363,6 +367,10 @@ pub fn all(json: bool) -> Result<String, crate::Failure> {
             out.push_str(&format!(
                 "    Compiler available: {}\n",
                 field(device, "compiler_available")
+            ));
+            out.push_str(&format!(
+                "    Extensions: {}\n",
+                field(device, "extensions").trim()
             ));
         }
     }

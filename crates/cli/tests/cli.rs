@@ -1025,6 +1025,47 @@ fn bench_measures_ferrocl_launch_latency() {
     assert!(json.contains("\"wall_ms\": "), "{json}");
 }
 
+/// Every row of the suite on ferrocl, each kernel's result checked against its host reference
+/// (a wrong result shows as n/a, not ok).
+#[test]
+fn bench_checks_every_kernel_on_ferrocl() {
+    let out = ferrocl(&["bench", "--platform", "ferrocl", "--quick", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json = stdout(&out);
+    let kernels = [
+        "copy",
+        "saxpy",
+        "stencil-2d",
+        "transpose",
+        "triad",
+        "matvec",
+        "stencil-tiled",
+        "sgemm",
+        "nbody",
+        "mandelbrot",
+        "reduce",
+        "scan",
+        "nw",
+        "nn-layer",
+        "histogram",
+        "black-scholes",
+        "hash",
+        "launch-latency",
+        "build-time",
+    ];
+    for kernel in kernels {
+        assert!(
+            json.contains(&format!("\"kernel\": \"{kernel}\"")),
+            "{kernel}: {json}"
+        );
+    }
+    assert_eq!(
+        json.matches("\"status\": \"ok\"").count(),
+        kernels.len(),
+        "{json}"
+    );
+}
+
 #[test]
 fn bench_shows_an_unknown_platform_as_not_available() {
     let out = ferrocl(&[

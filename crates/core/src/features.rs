@@ -61,6 +61,10 @@ pub const CPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
     // that support OpenCL 1.2 when and only when the optional feature is supported:
     // cl_khr_fp64" (CL_DEVICE_DOUBLE_FP_CONFIG is not 0).
     nv("cl_khr_fp64", 1, 0, 0),
+    // No cl_khr_subgroups: it needs CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS to be
+    // CL_TRUE (API Table 5: it "must return CL_TRUE for devices that support the
+    // cl_khr_subgroups extension"), and the CPU device runs the sub-groups of a work-group one
+    // after another on one thread: one sub-group spinning on another's progress never ends.
 ];
 
 /// The OpenCL C versions the CPU device's compiler accepts (`CL_DEVICE_OPENCL_C_ALL_VERSIONS`).

@@ -29,12 +29,16 @@ impl Machine {
             })
         };
         let cpu_name = field("model name").unwrap_or_else(|| std::env::consts::ARCH.to_string());
-        let vendor_raw = field("vendor_id").unwrap_or_default();
-        let (cpu_vendor, vendor_id) = match vendor_raw.as_str() {
-            "GenuineIntel" => ("Intel".to_string(), 0x8086),
-            "AuthenticAMD" => ("AMD".to_string(), 0x1022),
-            "" => ("unknown".to_string(), 0),
-            other => (other.to_string(), 0),
+        // The processor's own vendor identification, as other CPU implementations report it:
+        // clients take the bare "AMD" and "Intel" for those vendors' GPU drivers.
+        let cpu_vendor = cpuid_vendor()
+            .or_else(|| field("vendor_id"))
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| "unknown".to_string());
+        let vendor_id = match cpu_vendor.as_str() {
+            "GenuineIntel" => 0x8086,
+            "AuthenticAMD" => 0x1022,
+            _ => 0,
         };
         let max_clock_mhz = read_trimmed("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq")
             .and_then(|khz| khz.parse::<u64>().ok())
@@ -57,6 +61,25 @@ impl Machine {
             cache_line_bytes,
         }
     }
+}
+
+/// The vendor identification string of CPUID leaf 0 (`GenuineIntel`, `AuthenticAMD`, ...):
+/// the twelve bytes of EBX, EDX, ECX.
+#[cfg(target_arch = "x86_64")]
+fn cpuid_vendor() -> Option<String> {
+    let leaf = std::arch::x86_64::__cpuid(0);
+    let bytes: Vec<u8> = [leaf.ebx, leaf.edx, leaf.ecx]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    String::from_utf8(bytes)
+        .ok()
+        .map(|s| s.trim_end_matches('\0').trim().to_string())
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn cpuid_vendor() -> Option<String> {
+    None
 }
 
 fn read_trimmed(path: &str) -> Option<String> {
@@ -145,5 +168,22 @@ mod tests {
         assert!(m.cores >= 1);
         assert!(m.memory_bytes >= 64 << 20);
         assert!(!m.cpu_name.is_empty());
+        assert!(!m.cpu_vendor.is_empty());
+    }
+
+    /// The vendor is CPUID's identification string, the one the kernel reports too.
+    #[test]
+    fn vendor_is_the_processors_identification() {
+        let m = Machine::probe();
+        let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let reported = cpuinfo.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            (k.trim() == "vendor_id").then(|| v.trim().to_string())
+        });
+        if let Some(reported) = reported {
+            assert_eq!(m.cpu_vendor, reported);
+        }
+        assert_ne!(m.cpu_vendor, "AMD");
+        assert_ne!(m.cpu_vendor, "Intel");
     }
 }

@@ -8,6 +8,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use ferrocl_ir::serialize::BinaryKind;
 use ferrocl_ir::Module;
 
 use crate::context::Context;
@@ -15,10 +16,12 @@ use crate::device::{Device, DeviceProgram};
 use crate::error::{ClError, ClResult};
 use crate::object::IcdHeader;
 
-/// The module a device compiles for `module` built with `options`: the builtins it calls
-/// linked in, then the standard passes.
+/// The module a device compiles for `module` built with `options`: linked as an executable,
+/// the builtins it calls linked in, then the standard passes.
 pub fn device_ir(module: &Module, options: &str) -> Result<Module, String> {
-    let mut optimized = module.clone();
+    // An executable needs every extern variable and declared function defined.
+    let mut optimized =
+        ferrocl_clc::link_programs([module.clone()], true).map_err(|e| format!("error: {e}\n"))?;
     // The builtins the program calls that the shared library implements.
     ferrocl_clc::library::link_with(&mut optimized, crate::builtins::library)
         .map_err(|e| format!("internal error: {e}\n"))?;
@@ -64,6 +67,26 @@ pub enum BinaryType {
     CompiledObject,
     Library,
     Executable,
+}
+
+impl BinaryType {
+    /// The kind a program binary of this type records (API 5.8.9: a binary read back with
+    /// clCreateProgramWithBinary keeps it).
+    fn kind(self) -> BinaryKind {
+        match self {
+            BinaryType::CompiledObject => BinaryKind::CompiledObject,
+            BinaryType::Library => BinaryKind::Library,
+            BinaryType::None | BinaryType::Executable => BinaryKind::Executable,
+        }
+    }
+
+    fn of_kind(kind: BinaryKind) -> BinaryType {
+        match kind {
+            BinaryKind::CompiledObject => BinaryType::CompiledObject,
+            BinaryKind::Library => BinaryType::Library,
+            BinaryKind::Executable => BinaryType::Executable,
+        }
+    }
 }
 
 /// One device's build of a program.
@@ -134,15 +157,10 @@ impl Program {
         devices: Vec<Arc<Device>>,
         binaries: &[&[u8]],
     ) -> Result<Arc<Program>, Vec<ClResult<()>>> {
-        let decoded: Vec<Result<Module, ClError>> = binaries
+        let decoded: Vec<Result<(Module, BinaryKind), ClError>> = binaries
             .iter()
-            .map(|b| ferrocl_ir::serialize::deserialize(b).map_err(|_| ClError::InvalidBinary))
-            .map(|m| {
-                m.and_then(|m| {
-                    ferrocl_ir::verify_module(&m)
-                        .map(|_| m)
-                        .map_err(|_| ClError::InvalidBinary)
-                })
+            .map(|b| {
+                ferrocl_ir::serialize::deserialize_with_kind(b).map_err(|_| ClError::InvalidBinary)
             })
             .collect();
         if decoded.iter().any(|d| d.is_err()) {
@@ -151,17 +169,17 @@ impl Program {
                 .map(|d| d.as_ref().map(|_| ()).map_err(|e| *e))
                 .collect());
         }
-        let modules: Vec<Arc<Module>> = decoded
+        let (modules, kinds): (Vec<Arc<Module>>, Vec<BinaryKind>) = decoded
             .into_iter()
             .filter_map(Result::ok)
-            .map(Arc::new)
-            .collect();
+            .map(|(m, k)| (Arc::new(m), k))
+            .unzip();
         let program = Program::new(context, devices, Origin::Binary(modules.clone()));
         {
             let mut state = program.lock();
-            for (i, m) in modules.into_iter().enumerate() {
+            for (i, (m, kind)) in modules.into_iter().zip(kinds).enumerate() {
                 state.modules[i] = Some(m);
-                state.builds[i].binary_type = BinaryType::Executable;
+                state.builds[i].binary_type = BinaryType::of_kind(kind);
             }
         }
         Ok(program)
@@ -203,14 +221,17 @@ impl Program {
         Some(self.lock().builds[i].clone())
     }
 
-    /// `CL_PROGRAM_BINARIES`: each device's IR, serialized (empty where there is none).
+    /// `CL_PROGRAM_BINARIES`: each device's IR, serialized with its binary type (empty where
+    /// there is none).
     pub fn binaries(&self) -> Vec<Vec<u8>> {
-        self.lock()
+        let state = self.lock();
+        state
             .modules
             .iter()
-            .map(|m| {
+            .zip(&state.builds)
+            .map(|(m, b)| {
                 m.as_ref()
-                    .map(|m| ferrocl_ir::serialize::serialize(m))
+                    .map(|m| ferrocl_ir::serialize::serialize_as(m, b.binary_type.kind()))
                     .unwrap_or_default()
             })
             .collect()
@@ -297,6 +318,15 @@ impl Program {
         }
     }
 
+    /// A device's module and whether its launches need uniform work-groups.
+    fn module_and_uniformity(&self, i: usize) -> Option<(Arc<Module>, bool)> {
+        let state = self.lock();
+        Some((
+            state.modules[i].clone()?,
+            state.builds[i].uniform_work_groups,
+        ))
+    }
+
     /// Records a device's finished stage; a failure keeps the log.
     fn record(&self, i: usize, build: DeviceBuild, module: Option<Arc<Module>>) {
         let mut state = self.lock();
@@ -372,8 +402,18 @@ impl Program {
                         }
                     }
                 },
-                Origin::Binary(_) | Origin::Linked => match self.lock().modules[i].clone() {
-                    Some(m) => m,
+                Origin::Binary(_) | Origin::Linked => match self.module_and_uniformity(i) {
+                    Some((m, uniform)) => {
+                        // 5.10: a program from a binary "must be compiled or built without the
+                        // -cl-uniform-work-group-size build options" to allow non-uniform
+                        // work-groups; a linked one keeps what its inputs allowed.
+                        let linked = matches!(self.origin, Origin::Linked);
+                        build.uniform_work_groups = (linked && uniform)
+                            || options
+                                .split_whitespace()
+                                .any(|o| o == "-cl-uniform-work-group-size");
+                        m
+                    }
                     // CL_INVALID_BINARY "if program is created with clCreateProgramWithBinary
                     // and devices listed in device_list do not have a valid program binary".
                     None => return Err(ClError::InvalidBinary),
@@ -480,8 +520,10 @@ impl Program {
         // 5.8.8: CL_INVALID_OPERATION "if the compilation or build of a program executable for
         // any of the devices listed in device_list by a previous call to clCompileProgram or
         // clBuildProgram for program has not completed", and for inputs that are not compiled
-        // objects or libraries.
-        if build.status != BuildStatus::Success
+        // objects or libraries. A program binary of either is ready as it is.
+        let from_binary =
+            matches!(self.origin, Origin::Binary(_)) && build.status != BuildStatus::InProgress;
+        if (build.status != BuildStatus::Success && !from_binary)
             || !matches!(
                 build.binary_type,
                 BinaryType::CompiledObject | BinaryType::Library | BinaryType::Executable
@@ -494,48 +536,47 @@ impl Program {
     }
 
     /// `clLinkProgram`: links compiled objects and libraries into a library (with
-    /// `-create-library`) or an executable, for each device.
+    /// `-create-library`) or an executable, for each device. Once the link can begin, the
+    /// program is made whatever its outcome (5.8.8: "If the linking operation can begin,
+    /// clLinkProgram returns a valid non-zero program object"); the second result is the
+    /// link's own: CL_LINK_PROGRAM_FAILURE with the reason in the device's build log.
     pub fn link(
         context: Arc<Context>,
         devices: Vec<Arc<Device>>,
         options: &str,
         inputs: &[Arc<Program>],
-    ) -> ClResult<Arc<Program>> {
+    ) -> ClResult<(Arc<Program>, ClResult<()>)> {
         let library = crate::compile::link_options(options).map_err(|(e, _)| e)?;
-        let program = Program::new(context, devices, Origin::Linked);
-        for (i, device) in program.devices.iter().enumerate() {
-            let mut linked: Option<Module> = None;
+        let mut per_device = Vec::with_capacity(devices.len());
+        for device in &devices {
+            let mut modules = Vec::with_capacity(inputs.len());
             let mut uniform = false;
             for input in inputs {
                 let (module, u) = input.linkable(device)?;
                 uniform |= u;
-                match &mut linked {
-                    None => linked = Some((*module).clone()),
-                    Some(m) => {
-                        if let Err(e) = m.link((*module).clone()) {
-                            program.record(
-                                i,
-                                DeviceBuild {
-                                    status: BuildStatus::Error,
-                                    log: format!("error: {e}\n"),
-                                    options: options.to_string(),
-                                    ..DeviceBuild::default()
-                                },
-                                None,
-                            );
-                            // CL_LINK_PROGRAM_FAILURE "if there is a failure to link the
-                            // compiled binaries and/or libraries".
-                            return Err(ClError::LinkProgramFailure);
-                        }
-                    }
-                }
+                modules.push((*module).clone());
             }
-            let module = Arc::new(linked.ok_or(ClError::InvalidValue)?);
+            per_device.push((modules, uniform));
+        }
+        let program = Program::new(context, devices, Origin::Linked);
+        let mut outcome = Ok(());
+        for (i, (modules, uniform)) in per_device.into_iter().enumerate() {
             let mut build = DeviceBuild {
-                status: BuildStatus::Success,
+                status: BuildStatus::Error,
                 options: options.to_string(),
                 uniform_work_groups: uniform,
                 ..DeviceBuild::default()
+            };
+            let module = match ferrocl_clc::link_programs(modules, !library) {
+                Ok(m) => Arc::new(m),
+                Err(e) => {
+                    build.log = format!("error: {e}\n");
+                    program.record(i, build, None);
+                    // CL_LINK_PROGRAM_FAILURE "if there is a failure to link the compiled
+                    // binaries and/or libraries".
+                    outcome = Err(ClError::LinkProgramFailure);
+                    continue;
+                }
             };
             if library {
                 build.binary_type = BinaryType::Library;
@@ -546,22 +587,17 @@ impl Program {
                         build.executable = Some(exe);
                     }
                     Err(log) => {
-                        program.record(
-                            i,
-                            DeviceBuild {
-                                status: BuildStatus::Error,
-                                log,
-                                ..build
-                            },
-                            None,
-                        );
-                        return Err(ClError::LinkProgramFailure);
+                        build.log = log;
+                        program.record(i, build, None);
+                        outcome = Err(ClError::LinkProgramFailure);
+                        continue;
                     }
                 }
             }
+            build.status = BuildStatus::Success;
             program.record(i, build, Some(module));
         }
-        Ok(program)
+        Ok((program, outcome))
     }
 
     /// Whether launches on `device` need uniform work-groups.

@@ -1,4 +1,6 @@
-//! Measures the bandwidth of a vector add compiled from IR: `cargo run --release -p
+//! Measures the bandwidth of a vector add compiled from IR, and how the launch's scheduling
+//! copes with its work-group size, from one work-item per group (the cost of a work-group
+//! shows) to a few large groups (the balance between threads shows): `cargo run --release -p
 //! ferrocl-cpu --example vadd_bandwidth`.
 
 use ferrocl_cpu::{CpuProgram, NdRange};
@@ -39,7 +41,11 @@ fn main() {
     {
         args[arg.offset..arg.offset + 8].copy_from_slice(&p.to_ne_bytes());
     }
-    for local in [64u64, 256, 1024, 4096] {
+    // Down to one work-item per group (the cost of a group shows), up to 4 groups of 4 Mi.
+    let sizes: [u64; 12] = [
+        1, 2, 4, 8, 16, 64, 256, 1024, 4096, 1_048_576, 2_097_152, 4_194_304,
+    ];
+    for local in sizes {
         let nd = NdRange {
             work_dim: 1,
             global_offset: [0; 3],
@@ -55,10 +61,12 @@ fn main() {
         }
         times.sort_by(f64::total_cmp);
         let t = times[3];
+        let groups = n as u64 / local;
         println!(
-            "local {local:5}: {:.2} ms, {:.2} GB/s",
+            "local {local:7} ({groups:8} groups): {:7.2} ms, {:5.2} GB/s, {:6.1} ns per group",
             t * 1e3,
-            (3 * 4 * n) as f64 / t / 1e9
+            (3 * 4 * n) as f64 / t / 1e9,
+            t * 1e9 / groups as f64
         );
     }
     assert!(c.iter().all(|&x| x == 3.0));

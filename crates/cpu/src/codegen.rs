@@ -805,22 +805,39 @@ impl Translator<'_, '_> {
             | WorkItemOp::GlobalId
             | WorkItemOp::GlobalLinearId
             | WorkItemOp::LocalLinearId
-            | WorkItemOp::SubGroupLocalId => {
+            | WorkItemOp::SubGroupLocalId
+            | WorkItemOp::SubGroupId
+            | WorkItemOp::SubGroupSize => {
                 return err(format!(
                     "{} outside a work-item loop (the work-group transform replaces it)",
                     op.name()
                 ))
             }
-            // The CPU device runs a work-group's work-items one after another on one thread,
-            // so a sub-group ("an implementation-defined grouping of work-items in a
-            // work-group", OpenCL C 6.15.1) gains nothing from being smaller: each work-group
-            // is one sub-group, of the group's size (CL_DEVICE_MAX_NUM_SUB_GROUPS is 1).
-            WorkItemOp::SubGroupSize => self.local_linear_size(offsets::LOCAL_SIZE),
-            WorkItemOp::MaxSubGroupSize => self.local_linear_size(offsets::ENQUEUED_LOCAL_SIZE),
-            WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => {
-                self.b.ins().iconst(clt::I64, 1)
+            // Sub-groups of crate::SUB_GROUP_SIZE work-items in linear local id order
+            // (the work-group transform computes the per-work-item sub-group queries).
+            WorkItemOp::MaxSubGroupSize => {
+                let n = self.local_linear_size(offsets::ENQUEUED_LOCAL_SIZE);
+                let full = self
+                    .b
+                    .ins()
+                    .iconst(clt::I64, i64::from(crate::SUB_GROUP_SIZE));
+                self.b.ins().umin(n, full)
             }
-            WorkItemOp::SubGroupId => self.b.ins().iconst(clt::I64, 0),
+            WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => {
+                let field = if op == WorkItemOp::NumSubGroups {
+                    offsets::LOCAL_SIZE
+                } else {
+                    offsets::ENQUEUED_LOCAL_SIZE
+                };
+                let n = self.local_linear_size(field);
+                let n = self
+                    .b
+                    .ins()
+                    .iadd_imm_s(n, i64::from(crate::SUB_GROUP_SIZE) - 1);
+                self.b
+                    .ins()
+                    .ushr_imm_u(n, i64::from(crate::SUB_GROUP_SIZE.trailing_zeros()))
+            }
         })
     }
 

@@ -1,5 +1,5 @@
-//! The CPU device: kernels compiled from IR to machine code with Cranelift, run one
-//! work-group per task on a pool of one worker per core.
+//! The CPU device: kernels compiled from IR to machine code with Cranelift, run in batches of
+//! work-groups on a pool of one worker per core.
 //!
 //! [`CpuProgram::compile`] takes a verified, inlined module; each kernel becomes one function
 //! that runs a whole work-group ([`codegen`]); [`CompiledKernel::launch`] runs an NDRange.
@@ -25,6 +25,13 @@ use ferrocl_ir::{AddrSpace, KernelInfo, Module};
 
 pub use abi::{ArgKind, ArgLayout, GroupCtx};
 use codegen::GlobalPlace;
+
+/// The number of work-items in a sub-group ("an implementation-defined grouping of work-items
+/// in a work-group", OpenCL C 6.15.1): the vector width the work-group compiler packs
+/// work-items into. Sub-group k of a work-group is the work-items whose linear local id is in
+/// [8k, 8k + 8); the last one of a work-group whose size is not a multiple of 8 is smaller.
+/// Every sub-group query of the device and of its kernels derives from this.
+pub const SUB_GROUP_SIZE: u32 = 8;
 
 /// Why a module could not be compiled for the CPU device.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -196,74 +203,93 @@ impl CompiledKernel {
         let failed = std::sync::atomic::AtomicBool::new(false);
         // printf output is collected for the whole launch and written when it completes.
         let sink: Option<printf::Sink> = self.uses_printf.then(Default::default);
-        let run_group = |index: usize| {
-            if failed.load(std::sync::atomic::Ordering::Relaxed) {
-                return;
-            }
+        // A batch of consecutive work-groups on one thread: the thread's regions and the
+        // printf sink are set up once for the batch, not once per work-group.
+        let run_batch = |batch: std::ops::Range<usize>| {
             if let Some(sink) = &sink {
                 printf::set_sink(Some(sink.clone()));
-            }
-            let i = index as u64;
-            let gid = [
-                i % num_groups[0],
-                (i / num_groups[0]) % num_groups[1],
-                i / (num_groups[0] * num_groups[1]),
-            ];
-            let mut local_size = nd.local_size;
-            for d in 0..3 {
-                // 3.0: the last work-group of a dimension holds the remainder.
-                local_size[d] = nd.local_size[d].min(nd.global_size[d] - gid[d] * nd.local_size[d]);
             }
             SCRATCH.with(|cell| {
                 let mut scratch = cell.borrow_mut();
                 let (local, private) = &mut *scratch;
                 let local_mem = Region::reserve(local, local_region);
                 let private_mem = Region::reserve(private, private_region);
-                // SAFETY: the region holds frames_at bytes and more, private_args fewer.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        private_args.as_ptr(),
-                        private_mem,
-                        private_args.len(),
-                    )
-                };
-                let group = GroupCtx {
-                    work_dim: u64::from(nd.work_dim),
-                    global_offset: nd.global_offset,
-                    global_size: nd.global_size,
-                    local_size,
-                    enqueued_local_size: nd.local_size,
-                    num_groups,
-                    group_id: gid,
-                    local_mem: local_mem as u64,
-                    local_mask: local_region as u64 - 1,
-                    private_mem: private_mem as u64,
-                    private_mask: private_region as u64 - 1,
-                };
-                // SAFETY: generated code for this kernel's ABI; the argument block was filled
-                // by the caller (this function's contract), and the local and private regions
-                // are this thread's, sized for the group.
-                let result = unsafe {
-                    guard::call(
-                        self.entry,
-                        args.as_ptr(),
-                        &group,
-                        private_mem.add(frames_at),
-                    )
-                };
-                if let Err(f) = result {
-                    failed.store(true, std::sync::atomic::Ordering::Relaxed);
-                    fault
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .get_or_insert(f);
+                // Group indices run along dimension 0 first; the first group's id is divided
+                // out, the next ones counted on.
+                let first = batch.start as u64;
+                let mut gid = [
+                    first % num_groups[0],
+                    (first / num_groups[0]) % num_groups[1],
+                    first / (num_groups[0] * num_groups[1]),
+                ];
+                for _ in batch {
+                    if failed.load(std::sync::atomic::Ordering::Relaxed) {
+                        break;
+                    }
+                    let mut local_size = nd.local_size;
+                    for d in 0..3 {
+                        // 3.0: the last work-group of a dimension holds the remainder.
+                        local_size[d] =
+                            nd.local_size[d].min(nd.global_size[d] - gid[d] * nd.local_size[d]);
+                    }
+                    if !private_args.is_empty() {
+                        // SAFETY: the region holds frames_at bytes and more, private_args
+                        // fewer.
+                        unsafe {
+                            std::ptr::copy_nonoverlapping(
+                                private_args.as_ptr(),
+                                private_mem,
+                                private_args.len(),
+                            )
+                        };
+                    }
+                    let group = GroupCtx {
+                        work_dim: u64::from(nd.work_dim),
+                        global_offset: nd.global_offset,
+                        global_size: nd.global_size,
+                        local_size,
+                        enqueued_local_size: nd.local_size,
+                        num_groups,
+                        group_id: gid,
+                        local_mem: local_mem as u64,
+                        local_mask: local_region as u64 - 1,
+                        private_mem: private_mem as u64,
+                        private_mask: private_region as u64 - 1,
+                    };
+                    // SAFETY: generated code for this kernel's ABI; the argument block was
+                    // filled by the caller (this function's contract), and the local and
+                    // private regions are this thread's, sized for the group.
+                    let result = unsafe {
+                        guard::call(
+                            self.entry,
+                            args.as_ptr(),
+                            &group,
+                            private_mem.add(frames_at),
+                        )
+                    };
+                    if let Err(f) = result {
+                        failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                        fault
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .get_or_insert(f);
+                    }
+                    gid[0] += 1;
+                    if gid[0] == num_groups[0] {
+                        gid[0] = 0;
+                        gid[1] += 1;
+                        if gid[1] == num_groups[1] {
+                            gid[1] = 0;
+                            gid[2] += 1;
+                        }
+                    }
                 }
             });
             if sink.is_some() {
                 printf::set_sink(None);
             }
         };
-        pool::run(total, &run_group);
+        pool::run(total, &run_batch);
         if let Some(sink) = sink {
             // 6.15.14: the output of printf calls is flushed when the command completes.
             use std::io::Write;

@@ -1,15 +1,30 @@
 //! The worker pool: one thread per core, parked when idle. A launch publishes a job of `n`
-//! work-groups; workers and the launching thread claim group indices from an atomic counter
-//! until none is left (DESIGN.md, decision 5).
+//! work-groups; workers and the launching thread claim batches of group indices from an
+//! atomic counter until none is left (DESIGN.md, decision 5).
+//!
+//! A batch is as long as two limits allow. Guided self-scheduling (Polychronopoulos and Kuck,
+//! "Guided Self-Scheduling: A Practical Scheduling Scheme for Parallel Supercomputers", IEEE
+//! Trans. Computers 36(12), 1987) bounds it by a share of what is left, so the last batches are
+//! single work-groups and no thread finishes long after the others. Each thread also bounds
+//! it by time: it doubles its batch while batches run under half of [`BATCH_TIME`] and halves
+//! it when they run over twice that, so small work-groups share one claim and one setup, while
+//! a thread that the system preempts holds back little work from the others (a fixed share
+//! would leave a preempted thread holding up to a quarter of the range on a loaded machine).
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
-/// A job: a function of the group index, with its lifetime erased while it is published
-/// (the launching thread does not return before every worker has left it).
+/// How long a batch should run: long enough that claiming it and setting it up cost under 1%,
+/// short enough that a preempted thread holds back little work.
+const BATCH_TIME: Duration = Duration::from_micros(20);
+
+/// A job: a function of a batch of group indices, with its lifetime erased while it is
+/// published (the launching thread does not return before every worker has left it).
 #[derive(Clone, Copy)]
 struct JobRef {
-    f: *const (dyn Fn(usize) + Sync),
+    f: *const (dyn Fn(Range<usize>) + Sync),
     total: usize,
 }
 
@@ -60,14 +75,42 @@ fn pool() -> &'static Pool {
     })
 }
 
-fn claim_all(p: &Pool, job: JobRef) {
+/// The most a batch may take when `left` groups are unclaimed and `threads` threads share
+/// them: a `1 / (2 * threads)` share, at least one group. Half of an even share (guided
+/// self-scheduling takes the whole) leaves room for a thread that joins late.
+fn share(left: usize, threads: usize) -> usize {
+    left.div_ceil(2 * threads).max(1)
+}
+
+/// Claims the next batch of `0..total`, of at most `size` groups, or `None` when every group
+/// is claimed.
+fn claim(next: &AtomicUsize, total: usize, threads: usize, size: usize) -> Option<Range<usize>> {
+    let mut start = next.load(Ordering::Relaxed);
     loop {
-        let i = p.next.fetch_add(1, Ordering::AcqRel);
-        if i >= job.total {
-            break;
+        if start >= total {
+            return None;
         }
+        let end = start + share(total - start, threads).min(size);
+        match next.compare_exchange_weak(start, end, Ordering::AcqRel, Ordering::Relaxed) {
+            Ok(_) => return Some(start..end),
+            Err(now) => start = now,
+        }
+    }
+}
+
+fn claim_all(p: &Pool, job: JobRef) {
+    let mut size = 1;
+    while let Some(batch) = claim(&p.next, job.total, p.workers + 1, size) {
+        let claimed = batch.len();
+        let start = Instant::now();
         // SAFETY: JobRef's contract: the function outlives the job.
-        unsafe { (*job.f)(i) };
+        unsafe { (*job.f)(batch) };
+        let took = start.elapsed();
+        if took < BATCH_TIME / 2 && claimed == size {
+            size *= 2;
+        } else if took > BATCH_TIME * 2 {
+            size = (size / 2).max(1);
+        }
     }
 }
 
@@ -102,12 +145,12 @@ fn worker() {
     }
 }
 
-/// Runs `f(i)` for every `i` in `0..n` on the pool and the calling thread; returns when all
-/// have run.
-pub fn run(n: usize, f: &(dyn Fn(usize) + Sync)) {
+/// Runs `f` over batches of consecutive indices that together cover `0..n`, each index once,
+/// on the pool and the calling thread; returns when all have run.
+pub fn run(n: usize, f: &(dyn Fn(Range<usize>) + Sync)) {
     let p = pool();
-    if n == 1 || p.workers == 0 {
-        (0..n).for_each(f);
+    if n <= 1 || p.workers == 0 {
+        f(0..n);
         return;
     }
     let _one_launch = p.launch.lock().unwrap_or_else(|e| e.into_inner());
@@ -116,8 +159,8 @@ pub fn run(n: usize, f: &(dyn Fn(usize) + Sync)) {
     let job = JobRef {
         f: unsafe {
             std::mem::transmute::<
-                *const (dyn Fn(usize) + Sync + '_),
-                *const (dyn Fn(usize) + Sync + 'static),
+                *const (dyn Fn(Range<usize>) + Sync + '_),
+                *const (dyn Fn(Range<usize>) + Sync + 'static),
             >(f)
         },
         total: n,
@@ -134,5 +177,47 @@ pub fn run(n: usize, f: &(dyn Fn(usize) + Sync)) {
     s.job = None;
     while s.inside > 0 {
         s = p.left.wait(s).unwrap_or_else(|e| e.into_inner());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_are_bounded_by_a_share_of_what_is_left() {
+        let next = AtomicUsize::new(0);
+        let mut sizes = Vec::new();
+        let mut covered = 0;
+        while let Some(b) = claim(&next, 1000, 2, usize::MAX) {
+            assert_eq!(b.start, covered);
+            covered = b.end;
+            sizes.push(b.len());
+        }
+        assert_eq!(covered, 1000);
+        assert_eq!(sizes[0], 250);
+        assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{sizes:?}");
+        assert_eq!(*sizes.last().unwrap(), 1);
+        // Few claims for many groups: logarithmic in the group count.
+        assert!(sizes.len() < 40, "{}", sizes.len());
+        // And by the thread's own size.
+        let next = AtomicUsize::new(0);
+        assert_eq!(claim(&next, 1000, 2, 8), Some(0..8));
+        assert_eq!(claim(&next, 10, 2, 8), Some(8..9));
+        assert_eq!(claim(&next, 10, 2, 8), Some(9..10));
+        assert_eq!(claim(&next, 10, 2, 8), None);
+    }
+
+    #[test]
+    fn every_index_runs_once() {
+        for n in [0, 1, 2, 3, 7, 64, 1000, 100_003] {
+            let counts: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+            run(n, &|r: Range<usize>| {
+                for i in r {
+                    counts[i].fetch_add(1, Ordering::Relaxed);
+                }
+            });
+            assert!(counts.iter().all(|c| c.load(Ordering::Relaxed) == 1), "{n}");
+        }
     }
 }

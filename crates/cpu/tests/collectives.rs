@@ -1,6 +1,7 @@
-//! Work-group collectives (`group_*`) on the CPU device against the reference interpreter,
-//! bit for bit: every combining operation on every value type the IR allows (double
-//! included, which the OpenCL C front end reaches once fp64 is on), in 2-D and 3-D groups.
+//! Work-group and sub-group collectives (`group_*`, `sub_group_*`) on the CPU device against
+//! the reference interpreter, bit for bit: every combining operation on every value type the
+//! IR allows (double included, which the OpenCL C front end reaches once fp64 is on), in 1-D,
+//! 2-D and 3-D groups whose sizes are and are not multiples of the sub-group size.
 //! Both combine in linear local id order from the first operand, so even float sums agree
 //! exactly.
 
@@ -29,7 +30,7 @@ block0(v0: ptr.global, v1: ptr.global):
     v9: ptr.global = ptradd v1, v8
     v10: i64 = iconst 3
 ",
-        bytes as usize * (ops.len() + 1)
+        bytes as usize * (ops.len() + 2)
     );
     let mut v = 11;
     let mut store = |s: &mut String, def: String, k: usize| {
@@ -54,6 +55,11 @@ block0(v0: ptr.global, v1: ptr.global):
         store(&mut s, format!("{op} v6"), k);
     }
     store(&mut s, "group_broadcast v6, v10".to_string(), ops.len());
+    store(
+        &mut s,
+        "sub_group_broadcast v6, v10".to_string(),
+        ops.len() + 1,
+    );
     s.push_str("    return\n}\n");
     s
 }
@@ -64,6 +70,9 @@ fn all_kinds(combine: &[&str]) -> Vec<String> {
         "group_reduce",
         "group_scan_inclusive",
         "group_scan_exclusive",
+        "sub_group_reduce",
+        "sub_group_scan_inclusive",
+        "sub_group_scan_exclusive",
     ] {
         for op in combine {
             out.push(format!("{kind}.{op}"));
@@ -97,6 +106,7 @@ fn compare(text: &str, bytes: usize, outs: usize, input: &[u8], nd: NdRange) {
         global_size: nd.global_size,
         local_size: nd.local_size,
         global_offset: [0; 3],
+        sub_group_size: u64::from(ferrocl_cpu::SUB_GROUP_SIZE),
     };
     let args = [
         KernelArgValue::Val(Val::scalar(inp)),
@@ -139,10 +149,15 @@ fn shapes() -> Vec<NdRange> {
         global_size,
         local_size,
     };
+    // Sub-groups of at least 4 work-items (each kernel broadcasts sub-group local id 3).
     vec![
         nd1(12, 4),
         nd(2, [6, 4, 1], [3, 2, 1]),
         nd(3, [4, 2, 4], [2, 2, 2]),
+        nd1(48, 16),
+        nd1(40, 20),
+        nd(2, [10, 8, 1], [5, 4, 1]),
+        nd(3, [4, 6, 4], [2, 6, 2]),
     ]
 }
 
@@ -156,7 +171,7 @@ fn integer_collectives_match_the_interpreter() {
         for (i, nd) in shapes().into_iter().enumerate() {
             let n = nd.global_size.iter().product::<u64>() as usize;
             let input = random_bytes(n * bytes as usize, 7 + i as u64 + u64::from(bytes));
-            compare(&text, bytes as usize, ops.len() + 1, &input, nd);
+            compare(&text, bytes as usize, ops.len() + 2, &input, nd);
         }
     }
 }
@@ -184,7 +199,7 @@ fn float_and_double_collectives_match_the_interpreter() {
                     input.extend_from_slice(&x.to_ne_bytes());
                 }
             }
-            compare(&text, bytes, ops.len() + 1, &input, nd);
+            compare(&text, bytes, ops.len() + 2, &input, nd);
         }
     }
 }

@@ -41,6 +41,27 @@ pub fn value<T: Null>(name: &str, errcode_ret: *mut cl_int, f: impl FnOnce() -> 
     value
 }
 
+/// Runs an entry point that makes its object even where its operation then fails
+/// (`clLinkProgram`): the object is returned, and the operation's status goes to
+/// `errcode_ret`.
+pub fn value_and_status<T: Null>(
+    name: &str,
+    errcode_ret: *mut cl_int,
+    f: impl FnOnce() -> ClResult<(T, ClResult<()>)>,
+) -> T {
+    let mut status = Ok(());
+    let value = value(name, errcode_ret, || {
+        let (v, s) = f()?;
+        status = s;
+        Ok(v)
+    });
+    if let (Err(e), false) = (status, errcode_ret.is_null()) {
+        // SAFETY: as in `value`.
+        unsafe { errcode_ret.write(e.code()) };
+    }
+    value
+}
+
 /// Runs an entry point that returns nothing (`clSVMFree`).
 pub fn unit(name: &str, f: impl FnOnce()) {
     if let Err(panic) = catch_unwind(AssertUnwindSafe(f)) {
@@ -58,16 +79,25 @@ fn internal_error(name: &str, panic: Box<dyn std::any::Any + Send>) -> ClError {
     ClError::OutOfHostMemory
 }
 
-/// Defines `extern "C"` entry points. Two forms:
+/// Defines `extern "C"` entry points. Three forms:
 /// - `fn clName(args) -> cl_int { body }`: `body` is a `ClResult<()>`, returned as a code;
 /// - `fn clName(args; errcode_ret) -> Ty { body }`: `body` is a `ClResult<Ty>`; the status
-///   goes to `errcode_ret` (which may be NULL), and failure returns NULL.
+///   goes to `errcode_ret` (which may be NULL), and failure returns NULL;
+/// - `fn clName(args; errcode_ret) -> Ty, with_status { body }`: `body` is a
+///   `ClResult<(Ty, ClResult<()>)>`, an object made and the status of what was done to it.
 macro_rules! entry {
     ($(#[$meta:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> cl_int $body:block) => {
         $(#[$meta])*
         #[no_mangle]
         pub unsafe extern "C" fn $name($($arg: $ty),*) -> opencl_sys::cl_int {
             $crate::entry::status(stringify!($name), || $body)
+        }
+    };
+    ($(#[$meta:meta])* fn $name:ident($($arg:ident: $ty:ty),* ; $err:ident) -> $ret:ty, with_status $body:block) => {
+        $(#[$meta])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty,)* $err: *mut opencl_sys::cl_int) -> $ret {
+            $crate::entry::value_and_status(stringify!($name), $err, || $body)
         }
     };
     ($(#[$meta:meta])* fn $name:ident($($arg:ident: $ty:ty),* ; $err:ident) -> $ret:ty $body:block) => {

@@ -239,7 +239,10 @@ c_programs!(
     kernels,
     faults,
     collectives,
-    subgroups
+    subgroups,
+    fpconfig,
+    uniform,
+    linking
 );
 
 /// Every C program in `tests/c` has its test above.

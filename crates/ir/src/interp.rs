@@ -14,6 +14,7 @@ use std::fmt;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use crate::entity::{Block, Func, Global, Value};
+use crate::eval::{self, binary, convert, mask, sext, unary};
 use crate::float;
 use crate::function::Function;
 use crate::inst::*;
@@ -99,6 +100,27 @@ pub struct WorkItem {
     pub num_groups: [u64; 3],
     /// get_global_offset.
     pub global_offset: [u64; 3],
+    /// The device's sub-group size: sub-group k of a work-group is the work-items whose
+    /// linear local id is in [k * size, k * size + size).
+    pub sub_group_size: u64,
+}
+
+impl WorkItem {
+    fn local_linear_id(&self) -> u64 {
+        (self.local_id[2] * self.local_size[1] + self.local_id[1]) * self.local_size[0]
+            + self.local_id[0]
+    }
+
+    fn group_items(&self) -> u64 {
+        self.local_size[0] * self.local_size[1] * self.local_size[2]
+    }
+
+    /// The linear local ids [start, end) of this work-item's sub-group.
+    fn sub_group(&self) -> (u64, u64) {
+        let s = self.sub_group_size.max(1);
+        let start = self.local_linear_id() / s * s;
+        (start, (start + s).min(self.group_items()))
+    }
 }
 
 impl Default for WorkItem {
@@ -112,6 +134,7 @@ impl Default for WorkItem {
             local_size: [1; 3],
             num_groups: [1; 3],
             global_offset: [0; 3],
+            sub_group_size: 1,
         }
     }
 }
@@ -297,22 +320,6 @@ pub struct Interpreter<'m> {
     pub trace: Option<Vec<(Value, Val)>>,
 }
 
-fn mask(w: u32) -> u64 {
-    if w >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << w) - 1
-    }
-}
-
-fn sext(x: u64, w: u32) -> i64 {
-    if w >= 64 {
-        x as i64
-    } else {
-        ((x << (64 - w)) as i64) >> (64 - w)
-    }
-}
-
 impl<'m> Interpreter<'m> {
     /// An interpreter with the module's globals allocated (initialized or zeroed).
     pub fn new(module: &'m Module) -> Self {
@@ -470,11 +477,16 @@ impl<'m> Interpreter<'m> {
     /// (the first keeps it from overwriting operands others are still reading), then
     /// combines what it needs in linear local id order. Without a group, the work-item is a
     /// group of one.
-    fn group(&mut self, g: GroupOp, a: &[Val], ty: Type) -> Result<Val, Trap> {
+    /// A collective over the work-group or this work-item's sub-group (`scope`): every
+    /// work-item of the group publishes its operand, then combines those of its range.
+    fn group(&mut self, g: GroupOp, scope: Scope, a: &[Val], ty: Type) -> Result<Val, Trap> {
         let x = a[0].bits();
         let wi = &self.work_item;
-        let me = (wi.local_id[2] * wi.local_size[1] + wi.local_id[1]) * wi.local_size[0]
-            + wi.local_id[0];
+        let me = wi.local_linear_id();
+        let (lo, hi) = match scope {
+            Scope::SubGroup => wi.sub_group(),
+            _ => (0, wi.group_items()),
+        };
         let (all, me) = match &self.barrier {
             Some(b) => {
                 b.wait()?;
@@ -489,14 +501,17 @@ impl<'m> Interpreter<'m> {
                 }
                 b.wait()?;
                 let all = b.exchange.lock().unwrap_or_else(|e| e.into_inner()).clone();
-                (all, me as usize)
+                let range = all.get(lo as usize..hi as usize).unwrap_or(&[]).to_vec();
+                (range, (me - lo) as usize)
             }
             None => (vec![x], 0),
         };
         // From the first operand on (the identity only for an empty exclusive scan), so
         // that a lone -0.0 or NaN comes back as it is.
         let fold = |op: BinaryOp, vals: &[u64]| match vals.split_first() {
-            Some((&first, rest)) => rest.iter().fold(first, |acc, &v| binary(op, acc, v, ty)),
+            Some((&first, rest)) => rest
+                .iter()
+                .fold(first, |acc, &v| binary(op, acc, v, ty).bits()),
             None => op.identity(ty.lane_bits()).unwrap_or(0),
         };
         Ok(Val::scalar(match g {
@@ -526,7 +541,7 @@ impl<'m> Interpreter<'m> {
             Op::Vconst(lanes) => Val(lanes.to_vec()),
             Op::Null | Op::Undef => splat(0),
             Op::Unary(u) => lanewise(&|k| unary(*u, a[0].0[k], rt)),
-            Op::Binary(b) => lanewise(&|k| binary(*b, a[0].0[k], a[1].0[k], rt)),
+            Op::Binary(b) => lanewise(&|k| binary(*b, a[0].0[k], a[1].0[k], rt).bits()),
             Op::Fma => lanewise(&|k| {
                 let [x, y, z] = [0, 1, 2].map(|j| float::to_f64(a[j].0[k], rt));
                 match rt.lane_bits() {
@@ -537,22 +552,7 @@ impl<'m> Interpreter<'m> {
             }),
             Op::Icmp(cc) => {
                 let w = tys[0].lane_bits();
-                lanewise(&|k| {
-                    let (x, y) = (a[0].0[k], a[1].0[k]);
-                    let (sx, sy) = (sext(x, w), sext(y, w));
-                    u64::from(match cc {
-                        IntCC::Eq => x == y,
-                        IntCC::Ne => x != y,
-                        IntCC::Slt => sx < sy,
-                        IntCC::Sle => sx <= sy,
-                        IntCC::Sgt => sx > sy,
-                        IntCC::Sge => sx >= sy,
-                        IntCC::Ult => x < y,
-                        IntCC::Ule => x <= y,
-                        IntCC::Ugt => x > y,
-                        IntCC::Uge => x >= y,
-                    })
-                })
+                lanewise(&|k| u64::from(eval::icmp(*cc, a[0].0[k], a[1].0[k], w)))
             }
             Op::Fcmp(cc) => lanewise(&|k| {
                 u64::from(cc.eval(
@@ -571,7 +571,7 @@ impl<'m> Interpreter<'m> {
                     }
                 })
             }
-            Op::Convert(c) => lanewise(&|k| convert(*c, a[0].0[k], tys[0], rt)),
+            Op::Convert(c) => lanewise(&|k| convert(*c, a[0].0[k], tys[0], rt).bits()),
             Op::Bitcast => {
                 let (tl, rl) = (tys[0].lane_bits() as usize, rt.lane_bits() as usize);
                 let mut bits: Vec<bool> = Vec::new();
@@ -630,8 +630,8 @@ impl<'m> Interpreter<'m> {
                     RmwOp::And => old & x,
                     RmwOp::Or => old | x,
                     RmwOp::Xor => old ^ x,
-                    RmwOp::Smin => binary(BinaryOp::Smin, old, x, ty),
-                    RmwOp::Smax => binary(BinaryOp::Smax, old, x, ty),
+                    RmwOp::Smin => binary(BinaryOp::Smin, old, x, ty).bits(),
+                    RmwOp::Smax => binary(BinaryOp::Smax, old, x, ty).bits(),
                     RmwOp::Umin => old.min(x),
                     RmwOp::Umax => old.max(x),
                 };
@@ -656,8 +656,7 @@ impl<'m> Interpreter<'m> {
                 }
                 Val(vec![])
             }
-            // A sub-group is the whole work-group (see the sub-group queries below).
-            Op::Group(g, _) => self.group(*g, a, rt)?,
+            Op::Group(g, scope) => self.group(*g, *scope, a, rt)?,
             Op::WorkItem(w, d) => {
                 let d = usize::from(*d).min(2);
                 let wi = &self.work_item;
@@ -677,18 +676,20 @@ impl<'m> Interpreter<'m> {
                             + g(1) * wi.global_size[0]
                             + g(0)
                     }
-                    // The interpreter's sub-group is the whole work-group, as the CPU
-                    // device's is (so its sub-group collectives are work-group ones).
-                    WorkItemOp::LocalLinearId | WorkItemOp::SubGroupLocalId => {
-                        wi.local_id[2] * wi.local_size[1] * wi.local_size[0]
-                            + wi.local_id[1] * wi.local_size[0]
-                            + wi.local_id[0]
+                    WorkItemOp::LocalLinearId => wi.local_linear_id(),
+                    // Sub-groups of wi.sub_group_size work-items in linear local id order,
+                    // the last of a work-group smaller (OpenCL C 6.15.1). The interpreter's
+                    // work-groups are uniform, so the enqueued and actual sizes agree.
+                    WorkItemOp::SubGroupLocalId => wi.local_linear_id() - wi.sub_group().0,
+                    WorkItemOp::SubGroupSize => {
+                        let (start, end) = wi.sub_group();
+                        end - start
                     }
-                    WorkItemOp::SubGroupSize | WorkItemOp::MaxSubGroupSize => {
-                        wi.local_size[0] * wi.local_size[1] * wi.local_size[2]
+                    WorkItemOp::MaxSubGroupSize => wi.sub_group_size.max(1).min(wi.group_items()),
+                    WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => {
+                        wi.group_items().div_ceil(wi.sub_group_size.max(1))
                     }
-                    WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => 1,
-                    WorkItemOp::SubGroupId => 0,
+                    WorkItemOp::SubGroupId => wi.local_linear_id() / wi.sub_group_size.max(1),
                 };
                 Val::scalar(v & mask(rt.lane_bits()))
             }
@@ -729,157 +730,6 @@ fn store_in(mem: &mut Memory, p: u64, v: &Val, ty: Type) -> Result<(), Trap> {
     mem.write(p, &bytes)
 }
 
-/// Integer or float lane operation of one operand.
-/// A unary operation on one lane's bits: the reference semantics, which folding uses too.
-pub(crate) fn unary(op: UnaryOp, x: u64, ty: Type) -> u64 {
-    let w = ty.lane_bits();
-    let m = mask(w);
-    match op {
-        UnaryOp::Ineg => x.wrapping_neg() & m,
-        UnaryOp::Bnot => !x & m,
-        UnaryOp::Clz => {
-            if x == 0 {
-                u64::from(w)
-            } else {
-                u64::from(x.leading_zeros() - (64 - w))
-            }
-        }
-        UnaryOp::Ctz => {
-            if x == 0 {
-                u64::from(w)
-            } else {
-                u64::from(x.trailing_zeros())
-            }
-        }
-        UnaryOp::Popcnt => u64::from(x.count_ones()),
-        UnaryOp::Fneg => x ^ (1u64 << (w - 1)),
-        UnaryOp::Fabs => x & !(1u64 << (w - 1)),
-        _ => {
-            let v = float::to_f64(x, ty);
-            let r = match op {
-                UnaryOp::Sqrt if w == 32 => f64::from((v as f32).sqrt()),
-                UnaryOp::Sqrt => v.sqrt(),
-                UnaryOp::Floor => v.floor(),
-                UnaryOp::Ceil => v.ceil(),
-                UnaryOp::Ftrunc => v.trunc(),
-                _ => v.round_ties_even(),
-            };
-            float::from_f64(r, ty, Round::Rte)
-        }
-    }
-}
-
-/// Integer or float lane operation of two operands.
-fn binary(op: BinaryOp, a: u64, b: u64, ty: Type) -> u64 {
-    let w = ty.lane_bits();
-    let m = mask(w);
-    if op.is_float() {
-        if op == BinaryOp::Copysign {
-            let s = 1u64 << (w - 1);
-            return (a & !s) | (b & s);
-        }
-        let (x, y) = (float::to_f64(a, ty), float::to_f64(b, ty));
-        if w == 32 {
-            let (x, y) = (x as f32, y as f32);
-            let r = match op {
-                BinaryOp::Fadd => x + y,
-                BinaryOp::Fsub => x - y,
-                BinaryOp::Fmul => x * y,
-                BinaryOp::Fdiv => x / y,
-                BinaryOp::Fmin => x.min(y),
-                _ => x.max(y),
-            };
-            return u64::from(r.to_bits());
-        }
-        // f64 natively; f16 through f64, rounded once to f16 (exact for + - * /).
-        let r = match op {
-            BinaryOp::Fadd => x + y,
-            BinaryOp::Fsub => x - y,
-            BinaryOp::Fmul => x * y,
-            BinaryOp::Fdiv => x / y,
-            BinaryOp::Fmin => x.min(y),
-            _ => x.max(y),
-        };
-        return float::from_f64(r, ty, Round::Rte);
-    }
-    let (sa, sb) = (sext(a, w), sext(b, w));
-    let amt = b & u64::from(w - 1);
-    let r = match op {
-        BinaryOp::Iadd => a.wrapping_add(b),
-        BinaryOp::Isub => a.wrapping_sub(b),
-        BinaryOp::Imul => a.wrapping_mul(b),
-        BinaryOp::Smulhi => ((i128::from(sa) * i128::from(sb)) >> w) as u64,
-        BinaryOp::Umulhi => ((u128::from(a) * u128::from(b)) >> w) as u64,
-        // Unspecified results (6.5.1) read as 0 here.
-        BinaryOp::Sdiv | BinaryOp::Srem if b == 0 => 0,
-        BinaryOp::Udiv | BinaryOp::Urem if b == 0 => 0,
-        BinaryOp::Sdiv => sa.wrapping_div(sb) as u64,
-        BinaryOp::Srem => sa.wrapping_rem(sb) as u64,
-        BinaryOp::Udiv => a / b,
-        BinaryOp::Urem => a % b,
-        BinaryOp::Smin => sa.min(sb) as u64,
-        BinaryOp::Smax => sa.max(sb) as u64,
-        BinaryOp::Umin => a.min(b),
-        BinaryOp::Umax => a.max(b),
-        BinaryOp::Band => a & b,
-        BinaryOp::Bor => a | b,
-        BinaryOp::Bxor => a ^ b,
-        BinaryOp::Shl => a << amt,
-        BinaryOp::Lshr => a >> amt,
-        BinaryOp::Ashr => (sa >> amt) as u64,
-        BinaryOp::Rotl if amt == 0 => a,
-        BinaryOp::Rotl => (a << amt) | (a >> (u64::from(w) - amt)),
-        _ => 0,
-    };
-    r & m
-}
-
-fn convert(c: ConvOp, x: u64, t: Type, r: Type) -> u64 {
-    let (ws, wd) = (t.lane_bits(), r.lane_bits());
-    let range = |signed: bool| -> (i128, i128) {
-        if signed {
-            (-(1i128 << (wd - 1)), (1i128 << (wd - 1)) - 1)
-        } else {
-            (0, (1i128 << wd) - 1)
-        }
-    };
-    match c {
-        ConvOp::Trunc | ConvOp::Zext => x & mask(wd),
-        ConvOp::Sext => sext(x, ws) as u64 & mask(wd),
-        ConvOp::SatInt {
-            src_signed,
-            dst_signed,
-        } => {
-            let v = if src_signed {
-                i128::from(sext(x, ws))
-            } else {
-                i128::from(x)
-            };
-            let (lo, hi) = range(dst_signed);
-            v.clamp(lo, hi) as u64 & mask(wd)
-        }
-        ConvOp::SintToFloat(rm) => float::from_int(i128::from(sext(x, ws)), r, rm),
-        ConvOp::UintToFloat(rm) => float::from_int(i128::from(x), r, rm),
-        ConvOp::Fconv(rm) => {
-            let v = float::to_f64(x, t);
-            float::from_f64(v, r, rm)
-        }
-        ConvOp::FloatToSint { round, .. } | ConvOp::FloatToUint { round, .. } => {
-            let signed = matches!(c, ConvOp::FloatToSint { .. });
-            let v = float::to_f64(x, t);
-            let (lo, hi) = range(signed);
-            // 6.4.3.3: saturated, NaN gives 0 and out-of-range values clamp; unsaturated the
-            // result is unspecified, and clamping is as good a value as any.
-            let n = if v.is_nan() {
-                0
-            } else {
-                (float::round_integral(v, round) as i128).clamp(lo, hi)
-            };
-            n as u64 & mask(wd)
-        }
-    }
-}
-
 /// A kernel argument for `run_ndrange`.
 #[derive(Clone, Debug)]
 pub enum KernelArgValue {
@@ -900,6 +750,9 @@ pub struct NdRange {
     pub local_size: [u64; 3],
     /// Global offset per dimension.
     pub global_offset: [u64; 3],
+    /// The sub-group size of the device the run stands for (the CPU device's is
+    /// `ferrocl_cpu::SUB_GROUP_SIZE`); see [`WorkItem::sub_group_size`].
+    pub sub_group_size: u64,
 }
 
 /// Runs `kernel` over `range` with `memory` holding the buffers its pointer arguments point
@@ -1020,6 +873,7 @@ fn run(
                                     local_size: range.local_size,
                                     num_groups: groups,
                                     global_offset: range.global_offset,
+                                    sub_group_size: range.sub_group_size,
                                 };
                                 let mut it = Interpreter {
                                     module,

@@ -49,7 +49,8 @@
 //! The text form ([`text`]) round-trips exactly, numbering included; program binaries use
 //! [`serialize`]. Passes live in [`passes`], run by a [`passes::PassManager`] that verifies
 //! after each one in debug builds. [`interp`] is a reference interpreter (one work-item, or a
-//! whole NDRange with barriers) that tests use to check what IR computes; [`uniformity`]
+//! whole NDRange with barriers) that tests use to check what IR computes, with the lane
+//! semantics of [`eval`] that constant folding shares; [`uniformity`]
 //! tells which values and branches are equal for all work-items of a work-group.
 //!
 //! Building IR: add functions to a [`Module`], then fill each with a [`FunctionBuilder`],
@@ -60,6 +61,7 @@ pub mod analysis;
 pub mod builder;
 pub mod dfg;
 pub mod entity;
+pub mod eval;
 pub mod float;
 pub mod function;
 pub mod inst;

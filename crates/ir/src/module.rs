@@ -22,6 +22,10 @@ pub struct GlobalData {
     /// The initial bytes (exactly `size` of them); `None` is all zeros. Local variables have
     /// none (OpenCL C 6.7.3: local variables cannot be initialized).
     pub init: Option<Vec<u8>>,
+    /// Declared here and defined in another module (an `extern` declaration, OpenCL C 6.10):
+    /// no storage of its own, no initializer, and a `size` of 0 where its type is incomplete.
+    /// [`Module::link`] resolves it to the definition of the same name.
+    pub external: bool,
 }
 
 /// Functions and globals. `Display` prints the text form (`crate::text`).
@@ -80,13 +84,27 @@ impl Module {
     /// Links `other` into this module: its functions and globals are appended, each
     /// declaration on either side is resolved to a definition of the same name, and calls
     /// and global addresses in `other` are renumbered. Globals of equal name are one global
-    /// when they agree, and an error otherwise; so are two definitions of one function.
+    /// when they agree (an external declaration agrees with a definition in the same address
+    /// space and of its size, or of any size where the declaration's type was incomplete), and
+    /// an error otherwise; so are two definitions of one function.
     pub fn link(&mut self, other: Module) -> Result<(), String> {
         let mut gmap = Vec::with_capacity(other.globals.len());
         for (_, g) in other.globals.iter() {
             match self.global_by_name(&g.name) {
-                Some(mine) if self.globals[mine] == *g => gmap.push(mine),
-                Some(_) => return Err(format!("global @{} is defined twice", g.name)),
+                // A name the compiler made (`.str.0`, a string literal's bytes) is private to
+                // its module: another module's different global of that name is renamed.
+                Some(mine) if g.name.starts_with('.') && self.globals[mine] != *g => {
+                    let name = (1..)
+                        .map(|i| format!("{}.{i}", g.name))
+                        .find(|n| self.global_by_name(n).is_none())
+                        .expect("a free name");
+                    gmap.push(self.globals.push(GlobalData { name, ..g.clone() }));
+                }
+                Some(mine) => {
+                    let resolved = resolve_global(&self.globals[mine], g)?;
+                    self.globals[mine] = resolved;
+                    gmap.push(mine);
+                }
                 None => gmap.push(self.globals.push(g.clone())),
             }
         }
@@ -131,6 +149,56 @@ impl Module {
         }
         Ok(())
     }
+}
+
+/// Links `inputs` into one module, in order (API 5.8.8 clLinkProgram, OpenCL C 6.10): each
+/// `extern` variable and each function declaration resolves to the definition of its name
+/// in any input. For an executable every external variable must have found its definition;
+/// the error names each one that has not.
+pub fn link_modules(
+    inputs: impl IntoIterator<Item = Module>,
+    executable: bool,
+) -> Result<Module, String> {
+    let mut linked = Module::new();
+    for m in inputs {
+        linked.link(m)?;
+    }
+    if executable {
+        let undefined: Vec<String> = linked
+            .globals
+            .values()
+            .filter(|g| g.external)
+            .map(|g| {
+                format!(
+                    "undefined symbol '{}' (declared extern, defined nowhere)",
+                    g.name
+                )
+            })
+            .collect();
+        if !undefined.is_empty() {
+            return Err(undefined.join("\n"));
+        }
+    }
+    Ok(linked)
+}
+
+/// One global from two of the same name: the definition where one side declares it external
+/// and the other defines it, either where both agree; an error naming it otherwise.
+fn resolve_global(a: &GlobalData, b: &GlobalData) -> Result<GlobalData, String> {
+    let (decl, def) = match (a.external, b.external) {
+        (false, false) if a == b => return Ok(a.clone()),
+        (false, false) => return Err(format!("global @{} is defined twice", a.name)),
+        (true, true) => (a, if a.size >= b.size { a } else { b }),
+        (true, false) => (a, b),
+        (false, true) => (b, a),
+    };
+    if decl.space != def.space || (decl.size != 0 && def.size != 0 && decl.size != def.size) {
+        return Err(format!(
+            "global @{} is declared as {} bytes in {} memory and defined as {} bytes in {} memory",
+            a.name, decl.size, decl.space, def.size, def.space
+        ));
+    }
+    Ok(def.clone())
 }
 
 impl std::fmt::Display for Module {

@@ -1,9 +1,9 @@
 //! Binary serialization of modules, for program binaries (clGetProgramInfo with
 //! CL_PROGRAM_BINARIES, clCreateProgramWithBinary) and on-disk kernel caches.
 //!
-//! Layout: the 8-byte magic `FERROCL\0`, a little-endian `u32` format version, then the
-//! module with every integer as an unsigned LEB128 varint and strings as a length and UTF-8
-//! bytes. Entity numbering is kept, so a module reads back equal to the one written.
+//! Layout: the 8-byte magic `FERROCL\0`, a little-endian `u32` format version, the binary's
+//! kind ([`BinaryKind`], one varint), then the module with every integer as an unsigned LEB128
+//! varint and strings as a length and UTF-8 bytes. Entity numbering is kept, so a module reads back equal to the one written.
 //!
 //! Reading never panics: every count is bounded by the bytes left, every entity reference and
 //! enum tag is checked, and the module read is run through the verifier.
@@ -23,7 +23,24 @@ use crate::types::{AddrSpace, Type};
 /// The first bytes of every serialized module.
 pub const MAGIC: [u8; 8] = *b"FERROCL\0";
 /// The format version written; readers accept only this one.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+
+/// What a serialized module is, as `cl_program_binary_type` names it (API 5.8.9): a program
+/// binary read back keeps its type, so that a compiled object or a library still links.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BinaryKind {
+    CompiledObject,
+    Library,
+    Executable,
+}
+
+impl BinaryKind {
+    const ALL: [BinaryKind; 3] = [
+        BinaryKind::CompiledObject,
+        BinaryKind::Library,
+        BinaryKind::Executable,
+    ];
+}
 
 /// Why bytes could not be read as a module.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -64,25 +81,36 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// Writes `module` in the binary format.
+/// Writes `module` in the binary format, as an executable.
 pub fn serialize(module: &Module) -> Vec<u8> {
+    serialize_as(module, BinaryKind::Executable)
+}
+
+/// Writes `module` in the binary format, as a binary of the given kind.
+pub fn serialize_as(module: &Module, kind: BinaryKind) -> Vec<u8> {
     let mut w = Writer {
         out: MAGIC.to_vec(),
     };
     w.out.extend_from_slice(&VERSION.to_le_bytes());
+    w.u(kind as u64);
     w.module(module);
     w.out
 }
 
 /// Reads a module written by `serialize`, and verifies it.
 pub fn deserialize(bytes: &[u8]) -> Result<Module, DecodeError> {
-    let m = decode(bytes)?;
+    deserialize_with_kind(bytes).map(|(m, _)| m)
+}
+
+/// Reads a module written by `serialize_as`, and verifies it; with the binary's kind.
+pub fn deserialize_with_kind(bytes: &[u8]) -> Result<(Module, BinaryKind), DecodeError> {
+    let (m, kind) = decode(bytes)?;
     if let Err(es) = crate::verify::verify_module(&m) {
         return Err(DecodeError::Invalid(
             es.first().map(|e| e.to_string()).unwrap_or_default(),
         ));
     }
-    Ok(m)
+    Ok((m, kind))
 }
 
 /// Reads a module that ferrocl itself serialized and embedded (the builtin library): decoded
@@ -91,11 +119,11 @@ pub fn deserialize_trusted(bytes: &[u8]) -> Result<Module, DecodeError> {
     if cfg!(debug_assertions) {
         deserialize(bytes)
     } else {
-        decode(bytes)
+        decode(bytes).map(|(m, _)| m)
     }
 }
 
-fn decode(bytes: &[u8]) -> Result<Module, DecodeError> {
+fn decode(bytes: &[u8]) -> Result<(Module, BinaryKind), DecodeError> {
     if bytes.len() < 12 || bytes[..8] != MAGIC {
         return Err(DecodeError::BadMagic);
     }
@@ -104,11 +132,18 @@ fn decode(bytes: &[u8]) -> Result<Module, DecodeError> {
         return Err(DecodeError::UnsupportedVersion(version));
     }
     let mut r = Reader { bytes, pos: 12 };
+    let tag = r.u()?;
+    let Some(&kind) = usize::try_from(tag)
+        .ok()
+        .and_then(|t| BinaryKind::ALL.get(t))
+    else {
+        return r.fail("unknown binary kind");
+    };
     let m = r.module()?;
     if r.pos != bytes.len() {
         return r.fail("trailing bytes");
     }
-    Ok(m)
+    Ok((m, kind))
 }
 
 struct Writer {
@@ -155,6 +190,7 @@ impl Writer {
             self.u(g.space as u64);
             self.u(u64::from(g.size));
             self.u(u64::from(g.align));
+            self.u(u64::from(g.external));
             match &g.init {
                 Some(bytes) => {
                     self.u(bytes.len() as u64 + 1);
@@ -590,6 +626,11 @@ impl Reader<'_> {
             let space = self.space()?;
             let size = self.u32()?;
             let align = self.u32()?;
+            let external = match self.u()? {
+                0 => false,
+                1 => true,
+                _ => return self.fail("bad external flag"),
+            };
             let n = self.u()?;
             let init = if n == 0 {
                 None
@@ -605,6 +646,7 @@ impl Reader<'_> {
                 size,
                 align,
                 init,
+                external,
             });
         }
         let nf = self.count()?;

@@ -57,6 +57,7 @@ pub fn verify_module(module: &Module) -> Result<(), Vec<VerifyError>> {
             err(format!("alignment {} is not a power of two", g.align));
         }
         match &g.init {
+            Some(_) if g.external => err("an external global cannot have an initializer".into()),
             Some(_) if g.space == AddrSpace::Local => {
                 // 6.7.3 (Local): "Variables allocated in the __local address space inside a
                 // kernel function cannot be initialized."

@@ -122,6 +122,7 @@ fn the_interpreter_combines_in_local_id_order() {
         global_size: [10, 1, 1],
         local_size: [5, 1, 1],
         global_offset: [0; 3],
+        sub_group_size: 8,
     };
     let args = [
         KernelArgValue::Val(Val::scalar(inp)),
@@ -142,6 +143,68 @@ fn the_interpreter_combines_in_local_id_order() {
                 "group {g}, item {l}"
             );
         }
+    }
+}
+
+/// Sub-groups of `sub_group_size` work-items in linear local id order, the last of a
+/// work-group smaller: the queries and a sub-group reduction.
+#[test]
+fn the_interpreter_groups_sub_groups_by_linear_local_id() {
+    let m = parse_module(
+        "kernel @k(ptr.global) {
+    arg \"out\": \"long*\" global none []
+block0(v0: ptr.global):
+    v1: i64 = global_linear_id
+    v2: i64 = sub_group_id
+    v3: i64 = sub_group_local_id
+    v4: i64 = sub_group_size
+    v5: i64 = num_sub_groups
+    v6: i64 = max_sub_group_size
+    v7: i64 = sub_group_reduce.iadd v1
+    v8: i64 = iconst 48
+    v9: i64 = imul v1, v8
+    v10: ptr.global = ptradd v0, v9
+    store.global v2, v10, align 8
+    v11: i64 = iconst 8
+    v12: ptr.global = ptradd v10, v11
+    store.global v3, v12, align 8
+    v13: ptr.global = ptradd v12, v11
+    store.global v4, v13, align 8
+    v14: ptr.global = ptradd v13, v11
+    store.global v5, v14, align 8
+    v15: ptr.global = ptradd v14, v11
+    store.global v6, v15, align 8
+    v16: ptr.global = ptradd v15, v11
+    store.global v7, v16, align 8
+    return
+}
+",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    verify_module(&m).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut mem = Memory::default();
+    let out = mem.alloc_from(&[0i64; 40 * 6]);
+    let range = NdRange {
+        work_dim: 1,
+        global_size: [40, 1, 1],
+        local_size: [20, 1, 1],
+        global_offset: [0; 3],
+        sub_group_size: 8,
+    };
+    let args = [KernelArgValue::Val(Val::scalar(out))];
+    let (mem, r) = run_ndrange(&m, m.func_by_name("k").expect("@k"), &args, mem, &range);
+    r.expect("runs");
+    let got: Vec<i64> = mem.read_as(out);
+    for i in 0..40i64 {
+        let (l, group_start) = (i % 20, i / 20 * 20);
+        let (k, size) = (l / 8, if l >= 16 { 4 } else { 8 });
+        let first = group_start + k * 8;
+        let sum: i64 = (first..first + size).sum();
+        assert_eq!(
+            &got[i as usize * 6..i as usize * 6 + 6],
+            &[k, l % 8, size, 3, 8, sum],
+            "work-item {i}"
+        );
     }
 }
 

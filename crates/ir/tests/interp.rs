@@ -272,6 +272,7 @@ block7:
         global_size: [16, 1, 1],
         local_size: [8, 1, 1],
         global_offset: [0; 3],
+        sub_group_size: 8,
     };
     let args = [
         KernelArgValue::Val(Val::scalar(inp)),
@@ -306,6 +307,7 @@ block2:
         global_size: [4, 1, 1],
         local_size: [4, 1, 1],
         global_offset: [0; 3],
+        sub_group_size: 8,
     };
     let no_args: [KernelArgValue; 0] = [];
     let (_, r) = run_ndrange(
@@ -337,6 +339,7 @@ block0(v0: ptr.global):
         global_size: [64, 1, 1],
         local_size: [32, 1, 1],
         global_offset: [0; 3],
+        sub_group_size: 8,
     };
     let (mem, r) = run_ndrange(
         &m,

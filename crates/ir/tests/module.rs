@@ -74,6 +74,66 @@ fn linking_rejects_conflicts() {
     assert_eq!(a.link(b), Err("global @g is defined twice".to_string()));
 }
 
+#[test]
+fn external_globals_resolve_to_their_definition() {
+    let user = "global @table: constant, size 16, align 4, external
+global @opaque: constant, size 0, align 1, external
+global @.str.0: constant, size 2, align 1, init \"6100\"
+
+func @f() {
+block0:
+    v0: ptr.constant = globaladdr @table
+    v1: ptr.constant = globaladdr @opaque
+    v2: ptr.constant = globaladdr @.str.0
+    return
+}
+";
+    let definer = "global @.str.0: constant, size 2, align 1, init \"6200\"
+global @table: constant, size 16, align 4, init \"01000000020000000300000004000000\"
+global @opaque: constant, size 8, align 4, init \"0500000006000000\"
+";
+    let linked = ferrocl_ir::module::link_modules(
+        [parse_module(user).unwrap(), parse_module(definer).unwrap()],
+        true,
+    )
+    .expect("links");
+    verify_module(&linked).expect("verifies");
+    let table = &linked.globals[linked.global_by_name("table").unwrap()];
+    assert!(!table.external && table.init.is_some());
+    assert_eq!(
+        linked.globals[linked.global_by_name("opaque").unwrap()].size,
+        8
+    );
+    // Each module keeps its own string literal.
+    let s0 = &linked.globals[linked.global_by_name(".str.0").unwrap()];
+    let s1 = &linked.globals[linked.global_by_name(".str.0.1").unwrap()];
+    assert_eq!(
+        (s0.init.as_deref(), s1.init.as_deref()),
+        (Some(&b"a\0"[..]), Some(&b"b\0"[..]))
+    );
+    // The text form round-trips `external`.
+    let m = parse_module(user).unwrap();
+    assert_eq!(
+        print_module(&parse_module(&print_module(&m)).unwrap()),
+        print_module(&m)
+    );
+    // Left undefined: a library links, an executable names the symbol.
+    assert!(ferrocl_ir::module::link_modules([parse_module(user).unwrap()], false).is_ok());
+    let e = ferrocl_ir::module::link_modules([parse_module(user).unwrap()], true).unwrap_err();
+    assert!(
+        e.contains("undefined symbol 'table'") && e.contains("'opaque'"),
+        "{e}"
+    );
+    // A declaration of another size or space does not match.
+    let other = "global @table: constant, size 8, align 4, init \"0100000002000000\"\n";
+    let e = ferrocl_ir::module::link_modules(
+        [parse_module(user).unwrap(), parse_module(other).unwrap()],
+        true,
+    )
+    .unwrap_err();
+    assert!(e.contains("@table is declared as 16 bytes"), "{e}");
+}
+
 fn break_terminators(m: &mut Module) {
     for (_, f) in m.funcs.iter_mut() {
         if let Some(b) = f.layout.entry_block() {

@@ -272,6 +272,7 @@ fn uniform_claims_hold_when_the_kernel_runs() {
             global_size: [8, 1, 1],
             local_size: [4, 1, 1],
             global_offset: [0; 3],
+            sub_group_size: 8,
         };
         let (_, r, traces) = run_ndrange_traced(&m, k, &args, mem, &range);
         r.expect("runs");

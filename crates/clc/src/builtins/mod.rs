@@ -209,8 +209,12 @@ const TABLE: &[Row] = &[
     ("atomic_xchg", "float(vfloat*l,float)", "-", ""),
     ("atom_add atom_sub atom_xchg atom_min atom_max atom_and atom_or atom_xor", "T(vT*g,T)", "a64", "ext:cl_khr_int64_base_atomics"),
     ("atom_add atom_sub atom_xchg atom_min atom_max atom_and atom_or atom_xor", "T(vT*l,T)", "a64", "ext:cl_khr_int64_base_atomics"),
+    // 6.15.12.9, Tables 28 and 29: every 64-bit atom_ function takes a volatile __global or
+    // a volatile __local pointer.
     ("atom_inc atom_dec", "T(vT*g)", "a64", "ext:cl_khr_int64_base_atomics"),
+    ("atom_inc atom_dec", "T(vT*l)", "a64", "ext:cl_khr_int64_base_atomics"),
     ("atom_cmpxchg", "T(vT*g,T,T)", "a64", "ext:cl_khr_int64_base_atomics"),
+    ("atom_cmpxchg", "T(vT*l,T,T)", "a64", "ext:cl_khr_int64_base_atomics"),
     // 6.15.12 C11-style atomics (OpenCL C 2.0; generic-space forms).
     ("atomic_init", "void(v@*A,T)", "A", "2.0:"),
     ("atomic_store", "void(v@*A,T)", "A", "2.0:__opencl_c_atomic_order_seq_cst"),

@@ -436,21 +436,18 @@ float __cl_pow_float_float(float x, float y) {
 
 double __cl_pow_double_double(double x, double y) { return __cl_pow_core(x, y); }
 
-double __cl_pown_double_int(double x, int n) {
-    double r = __cl_pow_core(x, (double)n);
-    // 7.5.1: pown(+-0, n) is +-0 for n > 0, even or odd.
-    return (x == 0.0 && n > 0) ? x : r;
-}
+// 7.5.1: pown(+-0, n) is +0 for even n > 0 and +-0 for odd n > 0, +inf for even n < 0 and
+// +-inf for odd n < 0, and pown(x, 0) is 1: pow's own rules for an integral y (C99 F.9.4.4).
+double __cl_pown_double_int(double x, int n) { return __cl_pow_core(x, (double)n); }
 
 float __cl_pown_float_int(float x, int n) {
-    float r = (float)__cl_pow_core_f((double)x, (double)n);
-    return (x == 0.0f && n > 0) ? x : r;
+    return (float)__cl_pow_core_f((double)x, (double)n);
 }
 
 // powr(x, y) given r = pow(x, y).
 double __cl_powr_edges(double x, double y, double r) {
-    // 7.5.1: powr(+-0, y) is +inf for y < 0, +-0 for y > 0, a NaN for y = +-0.
-    double z = y < 0.0 ? __CL_INF_D : x;
+    // 7.5.1: powr(+-0, y) is +inf for y < 0, +0 for y > 0, a NaN for y = +-0.
+    double z = y < 0.0 ? __CL_INF_D : 0.0;
     z = y == 0.0 ? __CL_NAN_D : z;
     r = x == 0.0 ? z : r;
     // powr(+inf, +-0) and powr(+1, +-inf) are NaNs; so is powr(x < 0, y).
@@ -475,12 +472,12 @@ float __cl_powr_float_float(float x, float y) {
 double __cl_rootn_edges(double x, int n, double r) {
     double ax = fabs(x);
     int odd = (n & 1) != 0;
-    // 7.5.1: rootn(+-0, n) is +inf (+-inf for odd n) for n < 0 and +-0 for n > 0; the
-    // infinities mirror that (rootn(+-inf, n) is +-inf for odd n > 0, ...).
+    // 7.5.1: rootn(+-0, n) is +inf for even n < 0, +-inf for odd n < 0, +0 for even n > 0
+    // and +-0 for odd n > 0; the infinities mirror that (rootn(+-inf, n) is +-inf for odd
+    // n > 0, ...).
     double edge = ((n < 0) == (ax == 0.0)) ? __CL_INF_D : 0.0;
     r = (ax == 0.0 || ax == __CL_INF_D) ? edge : r;
     r = odd ? copysign(r, x) : r;
-    r = (ax == 0.0 && n > 0) ? x : r;
     // A NaN for x < 0 and even n, and for n = 0.
     r = ((x < 0.0 && !odd) || n == 0) ? __CL_NAN_D : r;
     return x != x ? x : r;

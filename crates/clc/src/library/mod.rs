@@ -35,7 +35,7 @@ const SOURCES: &[(&str, &str)] = &[
 ];
 
 /// The prefix of every library function's name.
-const PREFIX: &str = "__cl_";
+pub(crate) const PREFIX: &str = "__cl_";
 
 /// The library, compiled and optimized once per process; the error is the compiler's log.
 /// (The runtime embeds the same module, compiled when ferrocl is built.)

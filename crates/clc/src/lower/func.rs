@@ -903,20 +903,10 @@ impl FnLower<'_, '_, '_> {
                     Place::Global(g, space)
                 }
                 None => {
-                    // An `extern` declaration names the definition of the same name.
-                    let p = self.cx.p;
-                    let name = &p.vars[v.0 as usize].name;
-                    let def = p.globals.iter().find(|(d, _)| {
-                        let dv = &p.vars[d.0 as usize];
-                        dv.kind == VarKind::Global && &dv.name == name
-                    });
-                    match def.and_then(|(d, _)| self.cx.globals.get(d)) {
-                        Some(&g) => Place::Global(g, self.cx.module.globals[g].space),
-                        None => {
-                            return self
-                                .err(format!("variable '{name}' is declared but never defined"))
-                        }
-                    }
+                    // A block-scope `extern` declaration names the program-scope variable of
+                    // the same name, here or, once linked, in another program.
+                    let g = self.cx.external_global(v);
+                    Place::Global(g, self.cx.module.globals[g].space)
                 }
             },
         };

@@ -445,10 +445,41 @@ impl<'p> ModCtx<'p> {
                     }
                     b
                 }),
+                external: false,
             });
             self.globals.insert(*v, g);
         }
+        // `extern` declarations name the definition of the same name, here or, once linked,
+        // in another program (OpenCL C 6.10).
+        for (v, _) in &p.globals {
+            if p.vars[v.0 as usize].kind == VarKind::Extern {
+                let g = self.external_global(*v);
+                self.globals.insert(*v, g);
+            }
+        }
         Ok(())
+    }
+
+    /// The global an `extern` variable names: the module's global of that name, or a new
+    /// external one that linking resolves (its size 0 where the type is incomplete).
+    pub fn external_global(&mut self, v: VarId) -> Global {
+        let var = &self.p.vars[v.0 as usize];
+        if let Some(g) = self.module.global_by_name(&var.name) {
+            return g;
+        }
+        let t = var.ty.ty;
+        let space = match var.ty.space {
+            AddrSpace::Constant => IrSpace::Constant,
+            _ => IrSpace::Global,
+        };
+        self.module.add_global(GlobalData {
+            name: var.name.clone(),
+            space,
+            size: self.size_of(t) as u32,
+            align: self.align_of(t).next_power_of_two(),
+            init: None,
+            external: true,
+        })
     }
 
     fn unique_global_name(&self, name: String) -> String {
@@ -475,6 +506,7 @@ impl<'p> ModCtx<'p> {
             size: data.len() as u32,
             align: 1,
             init: Some(data.clone()),
+            external: false,
         });
         self.strings.insert(data, g);
         g

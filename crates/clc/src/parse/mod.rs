@@ -1830,6 +1830,9 @@ impl<'a> Parser<'a> {
                 self.postfix_ops(e)
             } else if self.kind() == Tok::LParen
                 && tn.decl.derived.is_empty()
+                // 6.3.6, 6.4.2: (char2)(char)0 converts the cast expression (char)0 to char2;
+                // a parenthesized type name is no vector literal's first element.
+                && !self.starts_decl(self.peek_n(1))
                 && (matches!(tn.spec.base, BaseType::Vector(..))
                     || (matches!(tn.spec.base, BaseType::Typedef(_))
                         && self.is_vector_literal_list()))

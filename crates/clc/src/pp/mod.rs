@@ -1251,7 +1251,16 @@ impl<'a> Preprocessor<'a> {
                 .ok()
                 .map(|t| (candidate, t))
         });
-        let found = if angled {
+        let found = if std::path::Path::new(&name).is_absolute() {
+            // An absolute path names that file (an embedded header of that name first).
+            from_headers(self.headers)
+                .map(|t| (name.clone(), t))
+                .or_else(|| {
+                    std::fs::read_to_string(&name)
+                        .ok()
+                        .map(|t| (name.clone(), t))
+                })
+        } else if angled {
             from_dirs(self.include_dirs)
                 .or_else(|| from_headers(self.headers).map(|t| (name.clone(), t)))
         } else {

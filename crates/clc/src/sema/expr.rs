@@ -704,16 +704,12 @@ impl Sema<'_> {
     }
 
     fn sizeof_type(&mut self, t: TypeId, loc: Loc) -> Expr {
-        // 6.11.b and friends: opaque types have no size.
+        // 6.5.11 (6.3.k): "The behavior of applying the sizeof operator to the bool, image...,
+        // sampler_t, queue_t, ndrange_t, clk_event_t, reserve_id_t, and event_t types is
+        // implementation-defined", and so for a pipe: ferrocl gives their size in memory, as
+        // clang-based compilers give one.
         let v = match self.types.get(t) {
-            Type::Image(..)
-            | Type::Sampler
-            | Type::Event
-            | Type::ClkEvent
-            | Type::Queue
-            | Type::ReserveId
-            | Type::Pipe(..)
-            | Type::Function { .. } => None,
+            Type::Function { .. } => None,
             _ => self.types.size_of(t),
         };
         self.size_const(v, t, loc, "sizeof")
@@ -1576,8 +1572,12 @@ impl Sema<'_> {
             }
             return self.error_expr(loc);
         };
-        let hi_of_3 = lanes == 3 && name == "hi";
-        if idx.iter().any(|&i| i >= lanes && !(hi_of_3 && i == 3)) {
+        // 6.3.7: ".lo (or .even) and .hi (or .odd) for a 3-component vector type operate as if
+        // the 3-component vector type is a 4-component vector type with the value in the w
+        // component undefined": .hi and .odd name lane 3 (reads give an unspecified value,
+        // writes to it are dropped).
+        let w_of_3 = lanes == 3 && matches!(name, "hi" | "odd");
+        if idx.iter().any(|&i| i >= lanes && !(w_of_3 && i == 3)) {
             self.diags
                 .error(loc, format!("vector component access exceeds type '{tn}'"));
             return self.error_expr(loc);

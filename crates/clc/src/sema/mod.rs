@@ -1015,7 +1015,13 @@ impl<'a> Sema<'a> {
             self.diags
                 .error(loc, "'__kernel' attribute only applies to functions");
         }
-        self.check_object_type(q, loc, true);
+        // C99 6.7p7: only a definition needs a complete type; `extern struct S s;` declares an
+        // object defined elsewhere (in another program, once linked: OpenCL C 6.10).
+        let incomplete_record = matches!(self.types.get(q.ty),
+            Type::Record(r) if !self.types.records[*r as usize].complete);
+        if !(is_extern && incomplete_record) {
+            self.check_object_type(q, loc, true);
+        }
         self.check_restrict(q, loc);
         self.check_object_attrs(&d.decl.attrs);
         if matches!(self.types.get(q.ty), Type::Sampler)

@@ -80,6 +80,10 @@ fn uint_bytes(values: &[u32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
+fn int_bytes(values: &[i32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
 fn random_floats(count: usize, seed: u64, low: f32, high: f32) -> Vec<f32> {
     let mut rng = Rng::new(seed);
     (0..count)
@@ -117,6 +121,17 @@ fn close(
     } else {
         Err(format!("{what}[{index}] is {got}, expected {want}"))
     }
+}
+
+/// The arguments of a kernel over a `w × h` grid of floats: the input, an output of the same
+/// size, the width and the height.
+fn grid_args(input: &[f32], w: usize, h: usize) -> Vec<Arg> {
+    vec![
+        Arg::Buffer(float_bytes(input)),
+        Arg::Buffer(vec![0; w * h * 4]),
+        int(w as i32),
+        int(h as i32),
+    ]
 }
 
 fn int(v: i32) -> Arg {
@@ -205,12 +220,7 @@ fn stencil(quick: bool) -> Problem {
     let (w, h) = if quick { (64, 48) } else { (4096, 4096) };
     let input = random_floats(w * h, 4, 0.0, 1.0);
     Problem {
-        args: vec![
-            Arg::Buffer(float_bytes(&input)),
-            Arg::Buffer(vec![0; w * h * 4]),
-            int(w as i32),
-            int(h as i32),
-        ],
+        args: grid_args(&input, w, h),
         global: vec![w, h],
         local: None,
         check: Box::new(move |out| {
@@ -254,12 +264,7 @@ fn transpose(quick: bool) -> Problem {
     let (w, h) = if quick { (64, 32) } else { (2048, 2048) };
     let input = random_floats(w * h, 5, -1.0, 1.0);
     Problem {
-        args: vec![
-            Arg::Buffer(float_bytes(&input)),
-            Arg::Buffer(vec![0; w * h * 4]),
-            int(w as i32),
-            int(h as i32),
-        ],
+        args: grid_args(&input, w, h),
         global: vec![w, h],
         local: Some(vec![16, 16]),
         check: Box::new(move |out| {
@@ -738,6 +743,290 @@ fn hash(quick: bool) -> Problem {
     }
 }
 
+const MATVEC: &str = "\
+__kernel void matvec(__global const float *a, __global const float *x, __global float *y, int n)
+{
+    size_t row = get_global_id(0);
+    __global const float *r = a + row * n;
+    float sum = 0.0f;
+    for (int j = 0; j < n; ++j)
+        sum += r[j] * x[j];
+    y[row] = sum;
+}
+";
+
+fn matvec(quick: bool) -> Problem {
+    let n = if quick { 128 } else { 4096 };
+    let a = random_floats(n * n, 15, -1.0, 1.0);
+    let x = random_floats(n, 16, -1.0, 1.0);
+    Problem {
+        args: vec![
+            Arg::Buffer(float_bytes(&a)),
+            Arg::Buffer(float_bytes(&x)),
+            Arg::Buffer(vec![0; n * 4]),
+            int(n as i32),
+        ],
+        global: vec![n],
+        local: None,
+        check: Box::new(move |out| {
+            let got = floats(&out[2]);
+            for row in sample(n, 512) {
+                let (mut want, mut scale) = (0.0f64, 0.0f64);
+                for (&w, &v) in a[row * n..(row + 1) * n].iter().zip(&x) {
+                    let p = f64::from(w) * f64::from(v);
+                    want += p;
+                    scale += p.abs();
+                }
+                close("y", row, f64::from(got[row]), want, scale, 1e-5)?;
+            }
+            // The matrix read once, the vector read and the result written once.
+            Ok(4.0 * (n * n + 2 * n) as f64)
+        }),
+    }
+}
+
+const TRIAD: &str = "\
+__kernel void triad(__global float *a, __global const float *b, __global const float *c, float s)
+{
+    size_t i = get_global_id(0);
+    a[i] = b[i] + s * c[i];
+}
+";
+
+fn triad(quick: bool) -> Problem {
+    let n = if quick { 1 << 12 } else { 1 << 24 };
+    let s = 3.0f32;
+    let b = random_floats(n, 17, -1.0, 1.0);
+    let c = random_floats(n, 18, -1.0, 1.0);
+    Problem {
+        args: vec![
+            Arg::Buffer(vec![0; n * 4]),
+            Arg::Buffer(float_bytes(&b)),
+            Arg::Buffer(float_bytes(&c)),
+            float(s),
+        ],
+        global: vec![n],
+        local: None,
+        check: Box::new(move |out| {
+            let got = floats(&out[0]);
+            for i in 0..n {
+                let want = f64::from(b[i]) + f64::from(s) * f64::from(c[i]);
+                close("a", i, f64::from(got[i]), want, want, 1e-6)?;
+            }
+            // STREAM's count (McCalpin, "Memory Bandwidth and Machine Balance in Current High
+            // Performance Computers", 1995): two arrays read, one written, 12 bytes per element.
+            Ok(12.0 * n as f64)
+        }),
+    }
+}
+
+const STENCIL_TILED: &str = "\
+#define TW 16
+#define TH 16
+__kernel void stencil_tiled(__global const float *in, __global float *out, int width, int height)
+{
+    __local float tile[TH + 2][TW + 2];
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int x0 = get_group_id(0) * TW - 1, y0 = get_group_id(1) * TH - 1;
+    /* The tile and its halo of one point, loaded by all the work-items together; a point
+       outside the grid repeats the nearest edge point. */
+    for (int k = ly * TW + lx; k < (TW + 2) * (TH + 2); k += TW * TH) {
+        int tx = k % (TW + 2), ty = k / (TW + 2);
+        int gx = clamp(x0 + tx, 0, width - 1), gy = clamp(y0 + ty, 0, height - 1);
+        tile[ty][tx] = in[gy * width + gx];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int cx = lx + 1, cy = ly + 1;
+    float edges = tile[cy - 1][cx] + tile[cy + 1][cx] + tile[cy][cx - 1] + tile[cy][cx + 1];
+    float corners = tile[cy - 1][cx - 1] + tile[cy - 1][cx + 1]
+                  + tile[cy + 1][cx - 1] + tile[cy + 1][cx + 1];
+    out[(y0 + cy) * width + x0 + cx] = 0.25f * tile[cy][cx] + 0.125f * edges + 0.0625f * corners;
+}
+";
+
+fn stencil_tiled(quick: bool) -> Problem {
+    let (w, h) = if quick { (64, 48) } else { (4096, 4096) };
+    let input = random_floats(w * h, 19, 0.0, 1.0);
+    Problem {
+        args: grid_args(&input, w, h),
+        global: vec![w, h],
+        local: Some(vec![16, 16]),
+        check: Box::new(move |out| {
+            let got = floats(&out[1]);
+            let at = |x: usize, dx: isize, y: usize, dy: isize| {
+                let x = x.saturating_add_signed(dx).min(w - 1);
+                let y = y.saturating_add_signed(dy).min(h - 1);
+                f64::from(input[y * w + x])
+            };
+            for i in sample(w * h, 1 << 16) {
+                let (x, y) = (i % w, i / w);
+                let edges = at(x, 0, y, -1) + at(x, 0, y, 1) + at(x, -1, y, 0) + at(x, 1, y, 0);
+                let corners = at(x, -1, y, -1) + at(x, 1, y, -1) + at(x, -1, y, 1) + at(x, 1, y, 1);
+                let want = 0.25 * at(x, 0, y, 0) + 0.125 * edges + 0.0625 * corners;
+                close("out", i, f64::from(got[i]), want, want, 1e-5)?;
+            }
+            // Each point read once (the halo comes from the cache) and written once.
+            Ok(8.0 * (w * h) as f64)
+        }),
+    }
+}
+
+const NW: &str = "\
+#define B 16
+__kernel void nw(__global const int *borders, __global const int *similarity,
+                 __global int *score, int penalty)
+{
+    __local int s[B + 1][B + 1];
+    __local int r[B][B];
+    int tx = get_local_id(0);
+    size_t g = get_group_id(0);
+    /* Tile g's top-left corner, then its top row, then its left column. */
+    __global const int *edge = borders + g * (2 * B + 1);
+    if (tx == 0)
+        s[0][0] = edge[0];
+    s[0][tx + 1] = edge[1 + tx];
+    s[tx + 1][0] = edge[1 + B + tx];
+    for (int k = 0; k < B; ++k)
+        r[k][tx] = similarity[(g * B + k) * B + tx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* The 2B - 1 anti-diagonals in order, a barrier after each; work-item tx fills column
+       tx + 1, whose cell on diagonal d is in row d - tx + 1. */
+    int x = tx + 1;
+    for (int d = 0; d < 2 * B - 1; ++d) {
+        int y = d - tx + 1;
+        if (y >= 1 && y <= B) {
+            int best = s[y - 1][x - 1] + r[y - 1][x - 1];
+            best = max(best, s[y - 1][x] - penalty);
+            best = max(best, s[y][x - 1] - penalty);
+            s[y][x] = best;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (int k = 0; k < B; ++k)
+        score[(g * B + k) * B + tx] = s[k + 1][tx + 1];
+}
+";
+
+fn nw(quick: bool) -> Problem {
+    const B: usize = 16;
+    let tiles = if quick { 64 } else { 16384 };
+    let penalty = 10;
+    let signed = |values: Vec<u32>, offset: i32| -> Vec<i32> {
+        values.into_iter().map(|v| v as i32 - offset).collect()
+    };
+    let borders = signed(random_uints(tiles * (2 * B + 1), 20, 201), 100);
+    let similarity = signed(random_uints(tiles * B * B, 21, 21), 10);
+    Problem {
+        args: vec![
+            Arg::Buffer(int_bytes(&borders)),
+            Arg::Buffer(int_bytes(&similarity)),
+            Arg::Buffer(vec![0; tiles * B * B * 4]),
+            int(penalty),
+        ],
+        global: vec![tiles * B],
+        local: Some(vec![B]),
+        check: Box::new(move |out| {
+            // Needleman and Wunsch, J. Mol. Biol. 48(3), 1970, with a linear gap penalty: each
+            // cell is the best of a match from its upper-left neighbour or a gap from above or
+            // from the left.
+            let got = uints(&out[2]);
+            let mut s = [[0i32; B + 1]; B + 1];
+            for t in 0..tiles {
+                let edge = &borders[t * (2 * B + 1)..(t + 1) * (2 * B + 1)];
+                s[0][0] = edge[0];
+                for k in 0..B {
+                    s[0][k + 1] = edge[1 + k];
+                    s[k + 1][0] = edge[1 + B + k];
+                }
+                for y in 1..=B {
+                    for x in 1..=B {
+                        let matched = s[y - 1][x - 1] + similarity[(t * B + y - 1) * B + x - 1];
+                        s[y][x] = matched
+                            .max(s[y - 1][x] - penalty)
+                            .max(s[y][x - 1] - penalty);
+                        let i = (t * B + y - 1) * B + x - 1;
+                        if got[i] as i32 != s[y][x] {
+                            return Err(format!(
+                                "score[{i}] is {}, expected {}",
+                                got[i] as i32, s[y][x]
+                            ));
+                        }
+                    }
+                }
+            }
+            // 5 operations per cell: the add, two subtractions, two maxima.
+            Ok(5.0 * (tiles * B * B) as f64)
+        }),
+    }
+}
+
+const LAYER: &str = "\
+#define GROUP 64
+__kernel void layer(__global const float *in, __global const float *weights,
+                    __global const float *bias, __global float *out, int inputs)
+{
+    __local float partial[GROUP];
+    int lid = get_local_id(0);
+    int neuron = get_group_id(0), outputs = get_num_groups(0);
+    size_t sample = get_global_id(1);
+    __global const float *w = weights + (size_t)neuron * inputs;
+    __global const float *x = in + sample * inputs;
+    float sum = 0.0f;
+    for (int i = lid; i < inputs; i += GROUP)
+        sum += w[i] * x[i];
+    partial[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = GROUP / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            partial[lid] += partial[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        out[sample * outputs + neuron] = 1.0f / (1.0f + exp(-(partial[0] + bias[neuron])));
+}
+";
+
+fn layer(quick: bool) -> Problem {
+    const GROUP: usize = 64;
+    let (inputs, outputs, batch) = if quick {
+        (256, 32, 2)
+    } else {
+        (1024, 1024, 16)
+    };
+    let x = random_floats(batch * inputs, 22, 0.0, 1.0);
+    let w = random_floats(outputs * inputs, 23, -0.1, 0.1);
+    let bias = random_floats(outputs, 24, -0.5, 0.5);
+    Problem {
+        args: vec![
+            Arg::Buffer(float_bytes(&x)),
+            Arg::Buffer(float_bytes(&w)),
+            Arg::Buffer(float_bytes(&bias)),
+            Arg::Buffer(vec![0; batch * outputs * 4]),
+            int(inputs as i32),
+        ],
+        global: vec![outputs * GROUP, batch],
+        local: Some(vec![GROUP, 1]),
+        check: Box::new(move |out| {
+            // A fully connected layer with the logistic activation, one work-group per neuron
+            // and input, reducing its partial sums in a tree.
+            let got = floats(&out[3]);
+            for i in sample(batch * outputs, 2048) {
+                let (s, neuron) = (i / outputs, i % outputs);
+                let (mut sum, mut scale) = (f64::from(bias[neuron]), 0.0f64);
+                for k in 0..inputs {
+                    let p = f64::from(w[neuron * inputs + k]) * f64::from(x[s * inputs + k]);
+                    sum += p;
+                    scale += p.abs();
+                }
+                let want = 1.0 / (1.0 + (-sum).exp());
+                close("out", i, f64::from(got[i]), want, scale, 1e-5)?;
+            }
+            // A multiply and an add per weight and input; the activation not counted.
+            Ok(2.0 * (batch * outputs * inputs) as f64)
+        }),
+    }
+}
+
 /// The empty kernel of the launch-latency row.
 pub const EMPTY: &str = "__kernel void empty(void) {}\n";
 
@@ -780,6 +1069,30 @@ pub const CASES: &[Case] = &[
         make: transpose,
     },
     Case {
+        name: "triad",
+        category: "memory",
+        kernel: "triad",
+        source: TRIAD,
+        unit: Unit::Bytes,
+        make: triad,
+    },
+    Case {
+        name: "matvec",
+        category: "memory",
+        kernel: "matvec",
+        source: MATVEC,
+        unit: Unit::Bytes,
+        make: matvec,
+    },
+    Case {
+        name: "stencil-tiled",
+        category: "sync",
+        kernel: "stencil_tiled",
+        source: STENCIL_TILED,
+        unit: Unit::Bytes,
+        make: stencil_tiled,
+    },
+    Case {
         name: "sgemm",
         category: "compute",
         kernel: "sgemm",
@@ -818,6 +1131,22 @@ pub const CASES: &[Case] = &[
         source: SCAN,
         unit: Unit::Bytes,
         make: scan,
+    },
+    Case {
+        name: "nw",
+        category: "sync",
+        kernel: "nw",
+        source: NW,
+        unit: Unit::Ops,
+        make: nw,
+    },
+    Case {
+        name: "nn-layer",
+        category: "sync",
+        kernel: "layer",
+        source: LAYER,
+        unit: Unit::Flops,
+        make: layer,
     },
     Case {
         name: "histogram",
@@ -861,7 +1190,7 @@ mod tests {
 
     #[test]
     fn every_category_the_issue_names_is_covered() {
-        assert!(CASES.len() >= 12);
+        assert!(CASES.len() >= 17);
         for category in ["memory", "compute", "sync", "atomics", "math", "integer"] {
             assert!(CASES.iter().any(|c| c.category == category), "{category}");
         }

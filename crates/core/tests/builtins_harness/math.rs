@@ -496,18 +496,20 @@ pub fn prescribed_common<T: Scalar>(one: &mut dyn FnMut(&'static str, T, T, i32,
         one("pow(a[0], b[0])", z, t(-inf), 0, tinf);
         one("pown(a[0], n[0])", z, t(0.0), -3, t(inf * s));
         one("pown(a[0], n[0])", z, t(0.0), -2, tinf);
-        one("pown(a[0], n[0])", z, t(0.0), 2, z);
+        // 7.5.1: +0 for even n > 0 (opencl-1.2.txt and the published 3.0 text agree).
+        one("pown(a[0], n[0])", z, t(0.0), 2, t(0.0));
         one("pown(a[0], n[0])", z, t(0.0), 3, z);
         one("powr(a[0], b[0])", t(2.0), z, 0, t(1.0));
         one("powr(a[0], b[0])", z, t(-1.0), 0, tinf);
         one("powr(a[0], b[0])", z, t(-inf), 0, tinf);
-        one("powr(a[0], b[0])", z, t(2.0), 0, z);
+        one("powr(a[0], b[0])", z, t(2.0), 0, t(0.0));
+        one("powr(a[0], b[0])", z, t(3.0), 0, t(0.0));
         one("powr(a[0], b[0])", z, z, 0, tnan);
         one("powr(a[0], b[0])", tinf, z, 0, tnan);
         one("powr(a[0], b[0])", t(1.0), t(inf * s), 0, tnan);
         one("rootn(a[0], n[0])", z, t(0.0), -3, t(inf * s));
         one("rootn(a[0], n[0])", z, t(0.0), -2, tinf);
-        one("rootn(a[0], n[0])", z, t(0.0), 2, z);
+        one("rootn(a[0], n[0])", z, t(0.0), 2, t(0.0));
         one("rootn(a[0], n[0])", z, t(0.0), 3, z);
         one("sinpi(a[0])", z, t(0.0), 0, z);
         one("sinpi(a[0])", t(3.0 * s), t(0.0), 0, z);
@@ -827,8 +829,8 @@ pub fn powr(x: f64, y: f64) -> f64 {
         return f64::INFINITY;
     }
     if x == 0.0 {
-        // 7.5.1: powr(±0, y) is ±0 for y > 0 ("the sign shall be preserved").
-        return x;
+        // 7.5.1: powr(±0, y) is +0 for y > 0.
+        return 0.0;
     }
     x.powf(y)
 }
@@ -847,8 +849,12 @@ pub fn rootn_prescribed(x: f64, n: i32) -> Option<f64> {
                 f64::INFINITY
             }
         } else {
-            // 7.5.1: rootn(±0, n) is ±0 for even and odd n > 0.
-            x
+            // 7.5.1: rootn(±0, n) is +0 for even n > 0, ±0 for odd n > 0.
+            if n % 2 != 0 {
+                x
+            } else {
+                0.0
+            }
         });
     }
     if x.is_infinite() {

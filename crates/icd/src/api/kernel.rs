@@ -282,14 +282,16 @@ entry! {
             // SAFETY: the application passes input_value_size readable bytes (5.9.4).
             Ok(unsafe { std::slice::from_raw_parts(input_value.cast::<usize>(), n) }.to_vec())
         };
-        // Each work-group is one sub-group on the devices that offer sub-groups (the CPU
-        // device: see its code generator's sub-group queries).
+        // Sub-groups of dev.info.sub_group_size work-items in linear local id order, the last
+        // of a work-group smaller where that size does not divide the work-group's.
+        let sg = dev.info.sub_group_size.max(1) as usize;
+        let largest = match k.info.reqd_work_group_size {
+            Some(r) => r.iter().map(|&x| x as usize).product(),
+            None => dev.info.max_work_group_size,
+        };
         let bytes = match param_name {
-            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => info::of(&local_size()?.iter().product::<usize>()),
-            CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => {
-                let size: usize = local_size()?.iter().product();
-                info::of(&usize::from(size > 0))
-            }
+            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => info::of(&local_size()?.iter().product::<usize>().min(sg)),
+            CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => info::of(&local_size()?.iter().product::<usize>().div_ceil(sg)),
             CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
                 if input_value.is_null() || input_value_size != word {
                     return Err(ClError::InvalidValue);
@@ -300,20 +302,17 @@ entry! {
                 // will be filled with the value 1"; "If no work-group size can accommodate the
                 // requested number of sub-groups, 0 will be returned in each element".
                 let dims = (param_value_size / word).clamp(1, 3);
-                let largest = match k.info.reqd_work_group_size {
-                    Some([x, 1, 1]) => x as usize,
-                    Some(_) => 0,
-                    None => dev.info.max_work_group_size,
-                };
                 let mut out = vec![1usize; dims];
-                if count == 1 && largest > 0 {
-                    out[0] = largest;
-                } else {
-                    out.iter_mut().for_each(|v| *v = 0);
+                let size = count.checked_mul(sg).unwrap_or(0);
+                match k.info.reqd_work_group_size {
+                    // A required size is the only one: it fits when it makes `count` sub-groups.
+                    Some([x, 1, 1]) if count > 0 && (x as usize).div_ceil(sg) == count => out[0] = x as usize,
+                    None if count > 0 && size <= largest => out[0] = size,
+                    _ => out.iter_mut().for_each(|v| *v = 0),
                 }
                 info::of(&out)
             }
-            CL_KERNEL_MAX_NUM_SUB_GROUPS => info::of(&1usize),
+            CL_KERNEL_MAX_NUM_SUB_GROUPS => info::of(&largest.div_ceil(sg)),
             // No source form names a sub-group count for ferrocl's kernels.
             CL_KERNEL_COMPILE_NUM_SUB_GROUPS => info::of(&0usize),
             _ => return Err(ClError::InvalidValue),
@@ -355,7 +354,7 @@ unsafe fn sizes(p: *const usize, n: usize) -> Option<Vec<u64>> {
 /// The checks of 5.10 on an NDRange, and its local size when the application gave none.
 fn ndrange(
     k: &Kernel,
-    dev: &Device,
+    dev: &Arc<Device>,
     work_dim: cl_uint,
     offset: Option<Vec<u64>>,
     global: Option<Vec<u64>>,
@@ -405,6 +404,14 @@ fn ndrange(
                 || total > d.max_work_group_size as u64
                 || reqd.is_some_and(|r| r != nd.local_size)
             {
+                return Err(ClError::InvalidWorkGroupSize);
+            }
+            // CL_INVALID_WORK_GROUP_SIZE "if the work-group size must be uniform and the
+            // local_work_size is not NULL, ... or the global_work_size is not evenly divisible
+            // by the local_work_size": it must be where the device or the program does not
+            // support non-uniform work-groups (5.10, the program's rules are in program.rs).
+            let uniform = !d.non_uniform_work_group_support || k.program.uniform_work_groups(dev);
+            if uniform && (0..n).any(|i| nd.global_size[i] % nd.local_size[i] != 0) {
                 return Err(ClError::InvalidWorkGroupSize);
             }
         }

@@ -279,6 +279,7 @@ fn device_info(device: &Arc<Device>, param_name: cl_device_info) -> ClResult<Vec
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
         | CL_DEVICE_PIPE_MAX_PACKET_SIZE => info::of(&0u32),
         CL_DEVICE_MAX_NUM_SUB_GROUPS => info::of(&d.max_num_sub_groups),
+        // A work-group's sub-groups run one after another on one thread (features.rs).
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => info::of(&false),
         CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => info::of(&d.atomic_memory_capabilities),
         CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => info::of(&d.atomic_fence_capabilities),

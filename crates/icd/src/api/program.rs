@@ -239,7 +239,7 @@ entry! {
 }
 
 entry! {
-    fn clLinkProgram(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_programs: cl_uint, input_programs: *const cl_program, pfn_notify: BuildNotify, user_data: *mut c_void; errcode_ret) -> cl_program {
+    fn clLinkProgram(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_programs: cl_uint, input_programs: *const cl_program, pfn_notify: BuildNotify, user_data: *mut c_void; errcode_ret) -> cl_program, with_status {
         let ctx = get::<Context, _>(context)?;
         // 5.8.8: CL_INVALID_VALUE "if num_input_programs is zero and input_programs is NULL or
         // if num_input_programs is zero and input_programs is not NULL or if num_input_programs
@@ -262,10 +262,13 @@ entry! {
             return Err(ClError::InvalidProgram);
         }
         let options = options_text(options);
-        let linked = Program::link(ctx, devices, &options, &inputs)?;
+        // 5.8.8: "If the linking operation can begin, clLinkProgram returns a valid non-zero
+        // program object", and errcode_ret is CL_LINK_PROGRAM_FAILURE "if there is a failure
+        // to link the compiled binaries and/or libraries" (the reason is in the build log).
+        let (linked, status) = Program::link(ctx, devices, &options, &inputs)?;
         let handle: cl_program = new_handle(linked);
         notify(handle, pfn_notify, user_data);
-        Ok(handle)
+        Ok((handle, status))
     }
 }
 

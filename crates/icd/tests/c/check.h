@@ -281,6 +281,24 @@ static inline cl_program build_program(cl_context context, cl_device_id device, 
     return program;
 }
 
+/* A program created from the binary of `program` (built for `device` alone): CL_PROGRAM_BINARIES
+ * read back through clCreateProgramWithBinary. */
+static inline cl_program program_from_binary(cl_context context, cl_device_id device, cl_program program) {
+    size_t size = 0;
+    CHECK(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
+    REQUIRE(size > 0);
+    unsigned char *binary = malloc(size);
+    REQUIRE(binary != NULL);
+    CHECK(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL));
+    const unsigned char *in[] = {binary};
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    cl_program loaded = clCreateProgramWithBinary(context, 1, &device, &size, in, &status, &err);
+    CHECK_RET(err);
+    EXPECT(status == CL_SUCCESS);
+    free(binary);
+    return loaded;
+}
+
 /* Values of fixed-size device queries. */
 static inline cl_uint device_uint(cl_device_id device, cl_device_info param) {
     cl_uint value = 0;

@@ -3,6 +3,10 @@
  * clRetainDevice / clReleaseDevice, clGetDeviceAndHostTimer and clGetHostTimer. */
 #include "check.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 enum kind { UINT, ULONG, SIZE, BOOL, STRING, SIZES, NAME_VERSIONS, PARTITION_PROPS, PLATFORM, DEVICE };
 
 struct query {
@@ -333,6 +337,17 @@ static void test_versions(cl_device_id device) {
     }
     free(version);
     free(profile);
+
+    /* Table 5: CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED "Returns the latest version of the
+     * conformance test suite that this device has fully passed"; 4.2: its format is
+     * vYYYY-MM-DD-XX, a release date of the suite (its first release for OpenCL 3.0 is of 2020). */
+    char *conformance = device_string(device, CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED);
+    int year = 0, month = 0, day = 0, patch = -1, end = 0;
+    EXPECT(strlen(conformance) == 14 && conformance[0] == 'v');
+    EXPECT(sscanf(conformance, "v%4d-%2d-%2d-%2d%n", &year, &month, &day, &patch, &end) == 4 && end == 14);
+    /* PoCL 3.1 reports a zero date. */
+    EXPECT_DEVIATES(year >= 2020 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && patch >= 0);
+    free(conformance);
 }
 
 static int has_feature(const cl_name_version *list, size_t count, const char *name);
@@ -516,6 +531,24 @@ static void test_limits(cl_device_id device) {
     /* "the low 16 bits must contain that PCI vendor ID, and the remaining bits must be set to
      * zero. Otherwise ... Khronos vendor IDs are allocated starting at 0x10000". */
     EXPECT(vendor_id <= 0xffff || vendor_id >= 0x10000);
+#if defined(__x86_64__) || defined(__i386__)
+    /* ferrocl's CPU device names its vendor as the processor identifies itself (CPUID leaf 0:
+     * "GenuineIntel", "AuthenticAMD"), never the bare "AMD" or "Intel" that clients take for
+     * those vendors' GPU drivers. Table 5 asks only for a "Vendor name string", so other
+     * implementations are not held to this. */
+    if (type == CL_DEVICE_TYPE_CPU && !lenient()) {
+        unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
+        char cpuid_vendor[13] = "";
+        if (__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+            memcpy(cpuid_vendor, &ebx, 4);
+            memcpy(cpuid_vendor + 4, &edx, 4);
+            memcpy(cpuid_vendor + 8, &ecx, 4);
+            char *vendor = device_string(device, CL_DEVICE_VENDOR);
+            EXPECT(strcmp(vendor, cpuid_vendor) == 0);
+            free(vendor);
+        }
+    }
+#endif
 
     EXPECT(device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS) >= 1);
     cl_uint dims = device_uint(device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);

@@ -66,6 +66,73 @@ static void check_queries(cl_kernel kernel, cl_device_id device, size_t max_size
                clGetKernelSubGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, 0, NULL, sizeof v, &v, NULL));
 }
 
+static const char *grouping_source =
+    "kernel void grouping(global const int *in, global int *out) {\n"
+    "    size_t g = get_global_id(0);\n"
+    "    global int *o = out + g * 6;\n"
+    "    o[0] = get_sub_group_id();\n"
+    "    o[1] = get_sub_group_local_id();\n"
+    "    o[2] = get_sub_group_size();\n"
+    "    o[3] = sub_group_reduce_add(in[g]);\n"
+    "    o[4] = sub_group_scan_inclusive_add(in[g]);\n"
+    "    o[5] = sub_group_broadcast(in[g], 1);\n"
+    "}\n";
+
+/* ferrocl's grouping, for work-group sizes that are and are not multiples of its sub-group
+ * size S (CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE): sub-group k is the work-items of linear
+ * local id [kS, kS + S), the last one smaller. Other implementations group as they like
+ * (6.15.1: "an implementation-defined grouping"), so only ferrocl is held to this. */
+static void test_fixed_grouping(cl_context context, cl_command_queue queue, cl_device_id device) {
+    if (lenient())
+        return;
+    cl_program program = build_program(context, device, grouping_source, "-cl-std=CL3.0");
+    cl_int err = CL_SUCCESS;
+    cl_kernel kernel = clCreateKernel(program, "grouping", &err);
+    CHECK_RET(err);
+    const size_t locals[] = {16, 20, 12, 5, 64, 66};
+    for (size_t t = 0; t < sizeof locals / sizeof *locals; t++) {
+        size_t local = locals[t], global = 2 * local, s = 0;
+        CHECK(clGetKernelSubGroupInfo(kernel, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local, &local,
+                                      sizeof s, &s, NULL));
+        REQUIRE(s >= 2 && s <= 64);
+        size_t count = 0;
+        CHECK(clGetKernelSubGroupInfo(kernel, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof local, &local,
+                                      sizeof count, &count, NULL));
+        EXPECT(count == (local + s - 1) / s);
+        int in[132], out[132 * 6];
+        for (size_t i = 0; i < global; i++)
+            in[i] = (int)(i * 7 % 23) - 11;
+        cl_mem a = make_buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, global * sizeof(int), in);
+        cl_mem b = make_buffer(context, CL_MEM_WRITE_ONLY, global * 6 * sizeof(int), NULL);
+        CHECK(clSetKernelArg(kernel, 0, sizeof a, &a));
+        CHECK(clSetKernelArg(kernel, 1, sizeof b, &b));
+        CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL));
+        CHECK(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, global * 6 * sizeof(int), out, 0, NULL, NULL));
+        int bad = 0;
+        for (size_t i = 0; i < global; i++) {
+            size_t l = i % local, k = l / s, start = i - l % s;
+            size_t size = local - k * s < s ? local - k * s : s;
+            int sum = 0, scan = 0;
+            for (size_t j = start; j < start + size; j++) {
+                sum += in[j];
+                if (j <= i)
+                    scan += in[j];
+            }
+            int *r = out + i * 6;
+            int want[6] = {(int)k, (int)(l % s), (int)size, sum, scan, size > 1 ? in[start + 1] : r[5]};
+            for (int q = 0; q < 6; q++)
+                bad += r[q] != want[q];
+        }
+        if (bad)
+            fprintf(stderr, "local size %zu, sub-group size %zu: %d wrong values\n", local, s, bad);
+        EXPECT(bad == 0);
+        CHECK(clReleaseMemObject(a));
+        CHECK(clReleaseMemObject(b));
+    }
+    CHECK(clReleaseKernel(kernel));
+    CHECK(clReleaseProgram(program));
+}
+
 int main(void) {
     cl_device_id device = first_device();
     cl_uint max_groups = device_uint(device, CL_DEVICE_MAX_NUM_SUB_GROUPS);
@@ -170,6 +237,7 @@ int main(void) {
         }
     }
     check_queries(kernel, device, full_max, full_count);
+    test_fixed_grouping(context, queue, device);
     clReleaseMemObject(a);
     clReleaseMemObject(b);
     clReleaseKernel(kernel);

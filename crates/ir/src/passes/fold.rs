@@ -1,4 +1,5 @@
-//! Constant folding and algebraic simplification with exact C and IEEE-754 semantics.
+//! Constant folding and algebraic simplification with exact C and IEEE-754 semantics: the
+//! lane semantics are the interpreter's own ([`crate::eval`]), so folding and execution agree.
 //!
 //! Only what has one defined result on every device is folded:
 //! - integer arithmetic wraps at the lane width; shift amounts are taken modulo the width
@@ -18,6 +19,7 @@
 use crate::analysis::{Cfg, DomTree};
 use crate::dfg::ValueDef;
 use crate::entity::{Inst, Value};
+use crate::eval::{self, mask};
 use crate::function::Function;
 use crate::inst::*;
 use crate::module::Module;
@@ -43,22 +45,6 @@ enum Fold {
     Const(Op),
     Value(Value),
     Jump(Dest),
-}
-
-fn mask(w: u32) -> u64 {
-    if w >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << w) - 1
-    }
-}
-
-fn sext(x: u64, w: u32) -> i64 {
-    if w >= 64 {
-        x as i64
-    } else {
-        ((x << (64 - w)) as i64) >> (64 - w)
-    }
 }
 
 /// Folds `f` until nothing changes; returns whether anything did.
@@ -314,20 +300,7 @@ fn fold_inst(f: &Cx, i: Inst) -> Option<Fold> {
                 return Some(Fold::Const(Op::Iconst(u64::from(r))));
             }
             let (x, y) = (int(f, a[0])?, int(f, a[1])?);
-            let w = t.lane_bits();
-            let (sx, sy) = (sext(x, w), sext(y, w));
-            let r = match cc {
-                IntCC::Eq => x == y,
-                IntCC::Ne => x != y,
-                IntCC::Slt => sx < sy,
-                IntCC::Sle => sx <= sy,
-                IntCC::Sgt => sx > sy,
-                IntCC::Sge => sx >= sy,
-                IntCC::Ult => x < y,
-                IntCC::Ule => x <= y,
-                IntCC::Ugt => x > y,
-                IntCC::Uge => x >= y,
-            };
+            let r = eval::icmp(*cc, x, y, t.lane_bits());
             Some(Fold::Const(Op::Iconst(u64::from(r))))
         }
         Op::Fcmp(cc) => {
@@ -418,34 +391,23 @@ fn fold_unary(f: &Cx, op: UnaryOp, x: Value, ty: Type) -> Option<Fold> {
             return Some(Fold::Value(ia[0]));
         }
     }
-    let w = ty.lane_bits();
     match konst(f, x)? {
         K::Int(c) => match op {
             // The interpreter's semantics, so that folding and execution agree.
             UnaryOp::Ineg | UnaryOp::Bnot | UnaryOp::Clz | UnaryOp::Ctz | UnaryOp::Popcnt => {
-                Some(Fold::Const(Op::Iconst(crate::interp::unary(op, c, ty))))
+                Some(Fold::Const(Op::Iconst(eval::unary(op, c, ty))))
             }
             _ => None,
         },
         K::Float(c) => {
-            let sign = 1u64 << (w - 1);
-            let r = match op {
-                UnaryOp::Fneg => c ^ sign,
-                UnaryOp::Fabs => c & !sign,
-                _ => {
-                    let v = foldable_float(c, ty)?;
-                    let r = match op {
-                        UnaryOp::Sqrt if w == 32 => f64::from((v as f32).sqrt()),
-                        UnaryOp::Sqrt => v.sqrt(),
-                        UnaryOp::Floor => v.floor(),
-                        UnaryOp::Ceil => v.ceil(),
-                        UnaryOp::Ftrunc => v.trunc(),
-                        UnaryOp::Nearest => v.round_ties_even(),
-                        _ => return None,
-                    };
-                    float_bits(r, ty)?
-                }
-            };
+            // Sign operations are exact on every input; the others only on foldable ones.
+            if !matches!(op, UnaryOp::Fneg | UnaryOp::Fabs) {
+                foldable_float(c, ty)?;
+            }
+            let r = eval::unary(op, c, ty);
+            if !matches!(op, UnaryOp::Fneg | UnaryOp::Fabs) {
+                foldable_float(r, ty)?;
+            }
             Some(Fold::Const(Op::Fconst(r)))
         }
     }
@@ -494,43 +456,9 @@ fn fold_binary(f: &Cx, op: BinaryOp, x: Value, y: Value, ty: Type) -> Option<Fol
     if simplified.is_some() {
         return simplified;
     }
-    let (a, b) = (cx?, cy?);
-    let (sa, sb) = (sext(a, w), sext(b, w));
-    let smin = sext(1u64 << (w - 1), w);
-    let amt = b & u64::from(w.max(1) - 1);
-    let r = match op {
-        BinaryOp::Iadd => a.wrapping_add(b),
-        BinaryOp::Isub => a.wrapping_sub(b),
-        BinaryOp::Imul => a.wrapping_mul(b),
-        BinaryOp::Smulhi => ((i128::from(sa) * i128::from(sb)) >> w) as u64,
-        BinaryOp::Umulhi => ((u128::from(a) * u128::from(b)) >> w) as u64,
-        // 6.5.1: division by zero and overflow give unspecified values; leave them.
-        BinaryOp::Sdiv | BinaryOp::Srem if b == 0 || (sa == smin && sb == -1) => return None,
-        BinaryOp::Udiv | BinaryOp::Urem if b == 0 => return None,
-        BinaryOp::Sdiv => (sa / sb) as u64,
-        BinaryOp::Srem => (sa % sb) as u64,
-        BinaryOp::Udiv => a / b,
-        BinaryOp::Urem => a % b,
-        BinaryOp::Smin => sa.min(sb) as u64,
-        BinaryOp::Smax => sa.max(sb) as u64,
-        BinaryOp::Umin => a.min(b),
-        BinaryOp::Umax => a.max(b),
-        BinaryOp::Band => a & b,
-        BinaryOp::Bor => a | b,
-        BinaryOp::Bxor => a ^ b,
-        BinaryOp::Shl => a << amt,
-        BinaryOp::Lshr => a >> amt,
-        BinaryOp::Ashr => (sa >> amt) as u64,
-        BinaryOp::Rotl => {
-            if amt == 0 {
-                a
-            } else {
-                (a << amt) | (a >> (u64::from(w) - amt))
-            }
-        }
-        _ => return None,
-    };
-    Some(Fold::Const(Op::Iconst(r & m)))
+    // 6.5.1: division by zero and overflow give unspecified values; leave them.
+    let r = eval::binary(op, cx?, cy?, ty).defined()?;
+    Some(Fold::Const(Op::Iconst(r)))
 }
 
 fn fold_float_binary(f: &Cx, op: BinaryOp, x: Value, y: Value, ty: Type) -> Option<Fold> {
@@ -543,116 +471,44 @@ fn fold_float_binary(f: &Cx, op: BinaryOp, x: Value, y: Value, ty: Type) -> Opti
         return Some(Fold::Const(Op::Fconst((bx & !sign) | (by & sign))));
     }
     let (a, b) = (foldable_float(bx, ty)?, foldable_float(by, ty)?);
-    let r = if w == 32 {
-        let (a, b) = (a as f32, b as f32);
-        f64::from(match op {
-            BinaryOp::Fadd => a + b,
-            BinaryOp::Fsub => a - b,
-            BinaryOp::Fmul => a * b,
-            BinaryOp::Fdiv => a / b,
-            BinaryOp::Fmin | BinaryOp::Fmax if a == 0.0 && b == 0.0 => return None,
-            BinaryOp::Fmin => a.min(b),
-            BinaryOp::Fmax => a.max(b),
-            _ => return None,
-        })
-    } else {
-        match op {
-            BinaryOp::Fadd => a + b,
-            BinaryOp::Fsub => a - b,
-            BinaryOp::Fmul => a * b,
-            BinaryOp::Fdiv => a / b,
-            // fmin(-0, +0) may return either zero.
-            BinaryOp::Fmin | BinaryOp::Fmax if a == 0.0 && b == 0.0 => return None,
-            BinaryOp::Fmin => a.min(b),
-            BinaryOp::Fmax => a.max(b),
-            _ => return None,
-        }
-    };
-    Some(Fold::Const(Op::Fconst(float_bits(r, ty)?)))
+    // fmin(-0, +0) may return either zero: leave it to the device.
+    if matches!(op, BinaryOp::Fmin | BinaryOp::Fmax) && a == 0.0 && b == 0.0 {
+        return None;
+    }
+    let r = eval::binary(op, bx, by, ty).bits();
+    foldable_float(r, ty)?;
+    Some(Fold::Const(Op::Fconst(r)))
 }
 
 fn fold_convert(f: &Cx, c: ConvOp, x: Value, rty: Type) -> Option<Fold> {
     let t = f.dfg.value_type(x);
     let (ws, wd) = (t.lane_bits(), rty.lane_bits());
-    let k = konst(f, x)?;
-    match (c, k) {
-        (ConvOp::Trunc | ConvOp::Zext, K::Int(v)) => Some(Fold::Const(Op::Iconst(v & mask(wd)))),
-        (ConvOp::Sext, K::Int(v)) => Some(Fold::Const(Op::Iconst(sext(v, ws) as u64 & mask(wd)))),
-        (
-            ConvOp::SatInt {
-                src_signed,
-                dst_signed,
-            },
-            K::Int(v),
-        ) => {
-            let v = if src_signed {
-                i128::from(sext(v, ws))
-            } else {
-                i128::from(v)
-            };
-            let (lo, hi) = if dst_signed {
-                (-(1i128 << (wd - 1)), (1i128 << (wd - 1)) - 1)
-            } else {
-                (0, (1i128 << wd) - 1)
-            };
-            Some(Fold::Const(Op::Iconst(v.clamp(lo, hi) as u64 & mask(wd))))
+    let exact = |bits: u64| eval::convert(c, bits, t, rty).defined();
+    match (c, konst(f, x)?) {
+        (ConvOp::Trunc | ConvOp::Zext | ConvOp::Sext | ConvOp::SatInt { .. }, K::Int(v)) => {
+            Some(Fold::Const(Op::Iconst(exact(v)?)))
         }
-        (ConvOp::SintToFloat(r) | ConvOp::UintToFloat(r), K::Int(v)) => {
+        (ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_), K::Int(v)) => {
             if wd != 32 && wd != 64 {
                 return None;
             }
-            let exact: i128 = if matches!(c, ConvOp::SintToFloat(_)) {
-                i128::from(sext(v, ws))
-            } else {
-                i128::from(v)
-            };
-            let bits = crate::float::from_int(exact, rty, r);
+            let bits = exact(v)?;
             foldable_float(bits, rty)?;
             Some(Fold::Const(Op::Fconst(bits)))
         }
-        (ConvOp::FloatToSint { round, sat } | ConvOp::FloatToUint { round, sat }, K::Float(b)) => {
-            let signed = matches!(c, ConvOp::FloatToSint { .. });
-            let v = match ws {
-                32 => f64::from(f32::from_bits(b as u32)),
-                64 => f64::from_bits(b),
-                _ => return None,
-            };
-            if ws == 32 && (v as f32).is_subnormal() {
+        (ConvOp::FloatToSint { .. } | ConvOp::FloatToUint { .. }, K::Float(b)) => {
+            // Only foldable sources: no f16, no f32 subnormal; NaN only saturated (then 0).
+            if !matches!(ws, 32 | 64) || (ws == 32 && f32::from_bits(b as u32).is_subnormal()) {
                 return None;
             }
-            let (lo, hi) = if signed {
-                (-(1i128 << (wd - 1)), (1i128 << (wd - 1)) - 1)
-            } else {
-                (0, (1i128 << wd) - 1)
-            };
-            let r = if v.is_nan() {
-                // 6.4.3.3: NaN converts to 0 with saturation; unspecified without.
-                if !sat {
-                    return None;
-                }
-                0
-            } else {
-                // Compared as integers: the bounds (2^64 - 1, say) are not exact in f64. The
-                // cast is exact for integral values in i128's range and saturates beyond it,
-                // which is out of every destination's range anyway.
-                let n = crate::float::round_integral(v, round) as i128;
-                if n < lo || n > hi {
-                    if !sat {
-                        return None;
-                    }
-                    n.clamp(lo, hi)
-                } else {
-                    n
-                }
-            };
-            Some(Fold::Const(Op::Iconst(r as u64 & mask(wd))))
+            Some(Fold::Const(Op::Iconst(exact(b)?)))
         }
-        (ConvOp::Fconv(r), K::Float(b)) => {
+        (ConvOp::Fconv(_), K::Float(b)) => {
             if !matches!(ws, 32 | 64) || !matches!(wd, 32 | 64) {
                 return None;
             }
-            let v = foldable_float(b, t)?;
-            let bits = crate::float::from_f64(v, rty, r);
+            foldable_float(b, t)?;
+            let bits = exact(b)?;
             foldable_float(bits, rty)?;
             Some(Fold::Const(Op::Fconst(bits)))
         }

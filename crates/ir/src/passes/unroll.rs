@@ -16,6 +16,7 @@ use std::collections::{HashMap, HashSet};
 use crate::analysis::{Cfg, DomTree, LoopInfo};
 use crate::dfg::ValueDef;
 use crate::entity::{Block, Inst, Value};
+use crate::eval::sext;
 use crate::function::Function;
 use crate::inst::{BinaryOp, Dest, InstData, IntCC, Op};
 use crate::module::Module;
@@ -64,14 +65,6 @@ struct Counted {
 
 fn int_const(f: &Function, v: Value) -> Option<u64> {
     f.dfg.iconst_value(v)
-}
-
-fn sext(x: u64, w: u32) -> i64 {
-    if w >= 64 {
-        x as i64
-    } else {
-        ((x << (64 - w)) as i64) >> (64 - w)
-    }
 }
 
 fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counted> {

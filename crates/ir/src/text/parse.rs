@@ -371,6 +371,7 @@ impl Parser {
                                 size: 0,
                                 align: 1,
                                 init: None,
+                                external: false,
                             });
                             self.globals.insert(name.clone(), g).is_some()
                         } else {
@@ -446,23 +447,33 @@ impl Parser {
         self.keyword("align")?;
         let align = self.u32()?;
         let mut init = None;
-        if self.eat(Tok::Comma) {
-            self.keyword("init")?;
-            let hex = self.string()?;
-            if hex.len() % 2 != 0 {
-                return self.error("initializer hex has an odd number of digits");
-            }
-            let mut bytes = Vec::with_capacity(hex.len() / 2);
-            for k in (0..hex.len()).step_by(2) {
-                match hex
-                    .get(k..k + 2)
-                    .and_then(|h| u8::from_str_radix(h, 16).ok())
-                {
-                    Some(x) => bytes.push(x),
-                    None => return self.error("initializer is not hex"),
+        let mut external = false;
+        while self.eat(Tok::Comma) {
+            let w = self.word()?;
+            match w.as_str() {
+                "external" => external = true,
+                "init" => {
+                    let hex = self.string()?;
+                    if hex.len() % 2 != 0 {
+                        return self.error("initializer hex has an odd number of digits");
+                    }
+                    let mut bytes = Vec::with_capacity(hex.len() / 2);
+                    for k in (0..hex.len()).step_by(2) {
+                        match hex
+                            .get(k..k + 2)
+                            .and_then(|h| u8::from_str_radix(h, 16).ok())
+                        {
+                            Some(x) => bytes.push(x),
+                            None => return self.error("initializer is not hex"),
+                        }
+                    }
+                    init = Some(bytes);
+                }
+                _ => {
+                    self.pos -= 1;
+                    return self.error(format!("expected `external` or `init`, found `{w}`"));
                 }
             }
-            init = Some(bytes);
         }
         self.module.globals[g] = GlobalData {
             name,
@@ -470,6 +481,7 @@ impl Parser {
             size,
             align,
             init,
+            external,
         };
         Ok(())
     }

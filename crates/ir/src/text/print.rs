@@ -18,6 +18,9 @@ pub fn print_module(m: &Module) -> String {
             "global @{}: {}, size {}, align {}",
             g.name, g.space, g.size, g.align
         );
+        if g.external {
+            s.push_str(", external");
+        }
         if let Some(init) = &g.init {
             s.push_str(", init \"");
             for b in init {

@@ -1,0 +1,369 @@
+//! Kernel tests as data: every `tests/kernels/**/*.cl` file is an OpenCL C program whose
+//! leading comments say how to run it and what it must compute. Each file runs on every
+//! OpenCL platform the ICD loader lists (ferrocl always; PoCL, Intel's runtime... where
+//! installed), through `ferrocl run`, so the same expectations hold for every implementation.
+//!
+//! The directives, one per comment line (`// `), in order:
+//! - `run: ARGS`: one run of `ferrocl run FILE ARGS` (`--kernel`, `--global`, `--local`,
+//!   `--arg`, `--options`, `-D`...; single quotes group words as in a shell);
+//! - `expect NAME: VALUES`: after the run before it, the buffer argument NAME (its name or
+//!   index) holds exactly VALUES, as `ferrocl run --print` writes them;
+//! - `expect NAME ulp=N: VALUES`: the same for `float` elements, each within N units in the
+//!   last place of the expected value (NaN matches NaN, infinities match exactly);
+//! - `requires: NAME`: skip the file on a device that does not list the extension NAME
+//!   (`cl_khr_fp64`), and say so.
+//!
+//! ferrocl runs each file twice: as it is, and with `FERROCL_VECTORIZE=0` (the CPU device's
+//! vectorization across work-items off), which must give the same results.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// One `expect` line.
+#[derive(Debug)]
+struct Expect {
+    arg: String,
+    ulp: Option<u32>,
+    values: Vec<String>,
+}
+
+/// One `run` line and what it must produce.
+#[derive(Debug)]
+struct Run {
+    args: Vec<String>,
+    expects: Vec<Expect>,
+}
+
+#[derive(Debug)]
+struct TestFile {
+    path: PathBuf,
+    requires: Vec<String>,
+    runs: Vec<Run>,
+}
+
+/// Splits a directive's arguments as a shell would for plain words and single quotes.
+fn words(text: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(q) => word.push(q),
+                        None => return Err(format!("unclosed quote in '{text}'")),
+                    }
+                }
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    out.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        out.push(word);
+    }
+    Ok(out)
+}
+
+fn parse(path: &Path) -> Result<TestFile, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut file = TestFile {
+        path: path.to_path_buf(),
+        requires: Vec::new(),
+        runs: Vec::new(),
+    };
+    for (n, line) in text.lines().enumerate() {
+        let Some(directive) = line.trim_start().strip_prefix("// ") else {
+            continue;
+        };
+        let at = |m: String| format!("line {}: {m}", n + 1);
+        if let Some(rest) = directive.strip_prefix("run:") {
+            let args = words(rest).map_err(at)?;
+            file.runs.push(Run {
+                args,
+                expects: Vec::new(),
+            });
+        } else if let Some(rest) = directive.strip_prefix("requires:") {
+            file.requires.push(rest.trim().to_string());
+        } else if let Some(rest) = directive.strip_prefix("expect ") {
+            let (head, values) = rest
+                .split_once(':')
+                .ok_or_else(|| at("expect NAME: VALUES".into()))?;
+            let mut head = head.split_whitespace();
+            let arg = head
+                .next()
+                .ok_or_else(|| at("expect needs an argument name".into()))?
+                .to_string();
+            let ulp = match head.next() {
+                None => None,
+                Some(t) => Some(
+                    t.strip_prefix("ulp=")
+                        .and_then(|u| u.parse().ok())
+                        .ok_or_else(|| at(format!("'{t}' is not ulp=N")))?,
+                ),
+            };
+            let run = file
+                .runs
+                .last_mut()
+                .ok_or_else(|| at("expect before any run".into()))?;
+            run.expects.push(Expect {
+                arg,
+                ulp,
+                values: values.split_whitespace().map(str::to_string).collect(),
+            });
+        }
+    }
+    if file.runs.is_empty() || file.runs.iter().any(|r| r.expects.is_empty()) {
+        return Err("every file needs a run line, and every run an expect line".into());
+    }
+    Ok(file)
+}
+
+/// Distance in units in the last place between two floats (0 for equal values, NaN and NaN).
+fn ulps(a: f32, b: f32) -> u64 {
+    if a.is_nan() && b.is_nan() {
+        return 0;
+    }
+    if a.is_nan() || b.is_nan() || a.is_infinite() != b.is_infinite() {
+        return u64::MAX;
+    }
+    // Ordered integers: adjacent floats differ by one, +0 and -0 are both 0.
+    let key = |x: f32| {
+        let bits = x.to_bits() as i32;
+        i64::from(if bits < 0 { i32::MIN - bits } else { bits })
+    };
+    key(a).abs_diff(key(b))
+}
+
+fn matches(expect: &Expect, got: &[&str]) -> bool {
+    if got.len() != expect.values.len() {
+        return false;
+    }
+    expect.values.iter().zip(got).all(|(want, got)| {
+        let Some(ulp) = expect.ulp else {
+            return want == got;
+        };
+        match (want.parse::<f32>(), got.parse::<f32>()) {
+            (Ok(w), Ok(g)) => ulps(w, g) <= u64::from(ulp),
+            _ => false,
+        }
+    })
+}
+
+/// A platform the loader lists, with the extensions of its first device, and
+/// the environment it runs under.
+#[derive(Clone)]
+struct Platform {
+    name: String,
+    offers: String,
+    env: Option<(&'static str, &'static str)>,
+}
+
+impl Platform {
+    fn describe(&self) -> String {
+        match self.env {
+            Some((k, v)) => format!("{} ({k}={v})", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+fn ferrocl_with(args: &[&str], env: Option<(&str, &str)>) -> std::process::Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ferrocl"));
+    command.args(args).env("NO_COLOR", "1");
+    if let Some((k, v)) = env {
+        command.env(k, v);
+    }
+    command.output().expect("ferrocl runs")
+}
+
+fn ferrocl(args: &[&str]) -> std::process::Output {
+    ferrocl_with(args, None)
+}
+
+/// The platforms `ferrocl info --all` lists; each one's first device's extensions, to check
+/// `requires` against.
+fn platforms() -> Vec<Platform> {
+    let out = ferrocl(&["info", "--all"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut list: Vec<Platform> = Vec::new();
+    let mut devices_seen = 0;
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix("Platform: ") {
+            list.push(Platform {
+                name: name.trim().to_string(),
+                offers: String::new(),
+                env: None,
+            });
+            devices_seen = 0;
+        } else if line.trim_start().starts_with("Device ") {
+            devices_seen += 1;
+        } else if devices_seen == 1 {
+            let line = line.trim_start();
+            if line.starts_with("Extensions:") {
+                if let Some(p) = list.last_mut() {
+                    p.offers.push_str(line);
+                    p.offers.push(' ');
+                }
+            }
+        }
+    }
+    // The differential mode: ferrocl again with vectorization across work-items off, which
+    // must compute the same.
+    if let Some(f) = list.iter().find(|p| p.name == "ferrocl").cloned() {
+        list.push(Platform {
+            env: Some(("FERROCL_VECTORIZE", "0")),
+            ..f
+        });
+    }
+    list
+}
+
+fn test_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            test_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "cl") {
+            out.push(path);
+        }
+    }
+}
+
+/// Runs one file on one platform; the failures, described.
+fn run_file(file: &TestFile, platform: &Platform) -> Vec<String> {
+    let mut failures = Vec::new();
+    let path = file.path.to_string_lossy().into_owned();
+    for run in &file.runs {
+        let mut args: Vec<&str> = vec!["run", &path, "--platform", &platform.name];
+        args.extend(run.args.iter().map(String::as_str));
+        for e in &run.expects {
+            args.extend(["--print", e.arg.as_str()]);
+        }
+        let out = ferrocl_with(&args, platform.env);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if !out.status.success() {
+            failures.push(format!(
+                "{path} on {}: `ferrocl {}` failed:\n{}",
+                platform.describe(),
+                args.join(" "),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+            continue;
+        }
+        // `--print` writes one `NAME: VALUES` line per argument, in the order asked.
+        let lines: Vec<&str> = stdout.lines().collect();
+        for (k, e) in run.expects.iter().enumerate() {
+            let got: Vec<&str> = lines
+                .get(k)
+                .and_then(|l| l.split_once(": "))
+                .map_or(Vec::new(), |(_, v)| v.split_whitespace().collect());
+            if !matches(e, &got) {
+                failures.push(format!(
+                    "{path} on {}: `{}`\n  argument {}{}\n  want: {}\n  got:  {}",
+                    platform.describe(),
+                    run.args.join(" "),
+                    e.arg,
+                    e.ulp
+                        .map_or(String::new(), |u| format!(" (within {u} ulp)")),
+                    e.values.join(" "),
+                    got.join(" ")
+                ));
+            }
+        }
+    }
+    failures
+}
+
+#[test]
+fn kernel_files_give_the_expected_results_on_every_platform() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels");
+    let mut paths = Vec::new();
+    test_files(&root, &mut paths);
+    assert!(!paths.is_empty(), "no kernel files in {}", root.display());
+    let platforms = platforms();
+    assert!(
+        platforms.iter().any(|p| p.name == "ferrocl"),
+        "ferrocl is not among the platforms"
+    );
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for path in &paths {
+        let file = match parse(path) {
+            Ok(f) => f,
+            Err(e) => {
+                failures.push(format!("{}: {e}", path.display()));
+                continue;
+            }
+        };
+        for platform in &platforms {
+            if let Some(missing) = file
+                .requires
+                .iter()
+                .find(|r| !platform.offers.split_whitespace().any(|o| o == r.as_str()))
+            {
+                eprintln!(
+                    "skipped {} on {}: the device does not offer {missing}",
+                    path.display(),
+                    platform.describe()
+                );
+                continue;
+            }
+            failures.extend(run_file(&file, platform));
+            ran += 1;
+        }
+    }
+    eprintln!(
+        "{ran} file runs over {} platform(s): {}",
+        platforms.len(),
+        platforms
+            .iter()
+            .map(Platform::describe)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn directives_are_read_as_written() {
+    assert_eq!(
+        words("--arg 'float[4]=1' -D N=4").unwrap(),
+        ["--arg", "float[4]=1", "-D", "N=4"]
+    );
+    assert!(words("'open").is_err());
+    assert_eq!(ulps(1.0, 1.0), 0);
+    assert_eq!(ulps(0.0, -0.0), 0);
+    assert_eq!(ulps(1.0, f32::from_bits(1.0f32.to_bits() + 2)), 2);
+    assert_eq!(ulps(f32::NAN, f32::NAN), 0);
+    assert_eq!(ulps(f32::INFINITY, f32::MAX), u64::MAX);
+    let e = Expect {
+        arg: "y".into(),
+        ulp: Some(1),
+        values: vec!["1".into(), "NaN".into()],
+    };
+    assert!(matches(&e, &["1.0000001", "NaN"]));
+    assert!(!matches(&e, &["1.0000002", "NaN"]));
+    assert!(!matches(&e, &["1"]));
+}
