@@ -102,6 +102,8 @@ impl Uniformity {
                                 | WorkItemOp::LocalLinearId
                                 | WorkItemOp::SubGroupId
                                 | WorkItemOp::SubGroupLocalId
+                                // The last sub-group of a work-group may be smaller.
+                                | WorkItemOp::SubGroupSize
                         ),
                         Op::Load(fl) => fl.space != AddrSpace::Constant || fl.volatile,
                         Op::AtomicRmw(..)

@@ -40,13 +40,14 @@ use std::collections::{HashMap, HashSet};
 
 use ferrocl_ir::{
     AddrSpace, BinaryOp, Block, ConvOp, Dest, Function, FunctionBuilder, GroupOp, Inst, IntCC, Op,
-    Signature, StackSlot, Type, Value, Variable, WorkItemOp,
+    Scope, Signature, StackSlot, Type, Value, Variable, WorkItemOp,
 };
 
 use crate::liveness::{live_across_barriers, splits_regions};
 use crate::CompileError;
 
 mod context;
+mod subgroup;
 
 use context::Context;
 
@@ -67,8 +68,8 @@ pub struct WorkGroupFn {
 
 /// Whether a work-item query's answer differs between the work-items of a group.
 ///
-/// The CPU device's sub-group is the whole work-group (see codegen's `work_item`), so only
-/// the ids differ.
+/// The ids differ, and the sub-group queries that depend on the work-item's sub-group
+/// (`subgroup`).
 fn per_work_item(op: WorkItemOp) -> bool {
     matches!(
         op,
@@ -77,6 +78,8 @@ fn per_work_item(op: WorkItemOp) -> bool {
             | WorkItemOp::LocalLinearId
             | WorkItemOp::GlobalLinearId
             | WorkItemOp::SubGroupLocalId
+            | WorkItemOp::SubGroupId
+            | WorkItemOp::SubGroupSize
     )
 }
 
@@ -634,8 +637,10 @@ impl<'a> Emitter<'a, '_> {
                     continue;
                 }
                 let bar = barriers[e as usize];
-                if let Op::Group(g, _) = scalar.k.dfg.insts[bar].op {
-                    self.combine(bar, g)?;
+                match scalar.k.dfg.insts[bar].op {
+                    Op::Group(g, Scope::SubGroup) => self.combine_sub_groups(bar, g)?,
+                    Op::Group(g, _) => self.combine(bar, g)?,
+                    _ => {}
                 }
                 self.b.jump(rows[region_after[&bar]], &[zero, zero]);
             }
@@ -679,15 +684,15 @@ impl<'a> Emitter<'a, '_> {
                 let var = self.var(v);
                 self.b.def_var(var, x);
             }
-            if let Op::Group(g, _) = k.dfg.insts[bar].op {
+            if let Op::Group(g, scope) = k.dfg.insts[bar].op {
                 let r = k.dfg.inst_result(bar).expect("collectives have results");
                 let x = match g {
                     GroupOp::ScanInclusive(_) | GroupOp::ScanExclusive(_) => {
                         self.load_ctx(context::Key::Operand(bar), lin)?
                     }
                     GroupOp::Reduce(_) | GroupOp::Broadcast => {
-                        let zero = self.b.iconst(Type::I64, 0);
-                        self.load_ctx(context::Key::Result(bar), zero)?
+                        let at = self.result_index(scope, lin);
+                        self.load_ctx(context::Key::Result(bar), at)?
                     }
                 };
                 self.def(r, x)?;
@@ -893,8 +898,9 @@ impl<'a> Emitter<'a, '_> {
             }
             // 6.15.1: the ids of a dimension past the third are 0.
             WorkItemOp::LocalId | WorkItemOp::GlobalId => self.b.iconst(Type::I64, 0),
-            WorkItemOp::LocalLinearId | WorkItemOp::SubGroupLocalId => {
-                self.ids.lin.expect("inside the loops")
+            WorkItemOp::LocalLinearId => self.ids.lin.expect("inside the loops"),
+            WorkItemOp::SubGroupLocalId | WorkItemOp::SubGroupId | WorkItemOp::SubGroupSize => {
+                self.sub_group_query(op)
             }
             WorkItemOp::GlobalLinearId => {
                 // 6.15.1: ((gz - oz) * gsy + (gy - oy)) * gsx + (gx - ox).

@@ -1,0 +1,150 @@
+//! Sub-groups in the work-group function (OpenCL C 6.15.1, 6.15.19). The CPU device's
+//! sub-group k is the work-items with linear local id in [k * S, (k + 1) * S) for
+//! S = [`SUB_GROUP_SIZE`], the last of a work-group smaller.
+//!
+//! The sub-group queries that differ between work-items come from the linear local id; the
+//! others are uniform and left to the code generator. A sub-group collective is combined like
+//! a work-group one, once per group between the two region loops, in one pass over the
+//! group's work-items in linear id order that starts afresh at each sub-group's first: a
+//! scan's results replace its operands, and a reduce's or broadcast's result for sub-group k
+//! goes to element k of its result array.
+
+use ferrocl_ir::{BinaryOp, GroupOp, Inst, IntCC, Scope, Type, Value, WorkItemOp};
+
+use super::context::Key;
+use super::{err, Emitter};
+use crate::{CompileError, SUB_GROUP_SIZE};
+
+/// Sub-group size and log2 of it (a power of two: a sub-group is a mask and a shift away).
+const SIZE: i64 = SUB_GROUP_SIZE as i64;
+const SHIFT: i64 = SUB_GROUP_SIZE.trailing_zeros() as i64;
+
+impl Emitter<'_, '_> {
+    /// Sub-group query `op` (one that differs between work-items) of the current work-item,
+    /// as an i64.
+    pub(super) fn sub_group_query(&mut self, op: WorkItemOp) -> Value {
+        let lin = self.ids.lin.expect("inside the loops");
+        match op {
+            WorkItemOp::SubGroupId => self.sub_group_of(lin),
+            WorkItemOp::SubGroupLocalId => self.imm(BinaryOp::Band, lin, SIZE - 1),
+            // 6.15.1: get_sub_group_size "may be smaller than get_max_sub_group_size() for
+            // the last sub-group".
+            WorkItemOp::SubGroupSize => {
+                let first = self.imm(BinaryOp::Band, lin, !(SIZE - 1));
+                self.sub_group_len(first)
+            }
+            _ => unreachable!("{op:?} is not a per-work-item sub-group query"),
+        }
+    }
+
+    /// Where in the result array of a reduce or broadcast of `scope` the work-item with linear
+    /// id `lin` finds its result: its sub-group's element, or element 0 for the work-group.
+    pub(super) fn result_index(&mut self, scope: Scope, lin: Value) -> Value {
+        if scope == Scope::SubGroup {
+            self.sub_group_of(lin)
+        } else {
+            self.b.iconst(Type::I64, 0)
+        }
+    }
+
+    /// Combines sub-group collective `bar` for every sub-group of the group (6.15.19), each in
+    /// increasing sub-group local id order.
+    pub(super) fn combine_sub_groups(&mut self, bar: Inst, g: GroupOp) -> Result<(), CompileError> {
+        let op_key = Key::Operand(bar);
+        let ty = self.ctx.value_type(op_key);
+        let zero = self.b.iconst(Type::I64, 0);
+        let x0 = self.load_ctx(op_key, zero)?;
+        match g {
+            GroupOp::Broadcast => {
+                // Each work-item's turn writes its sub-group's result. The id is the same for
+                // the sub-group's work-items ("sub_group_local_id ... must be the same for all
+                // work-items in the sub-group"): its first's is used, clamped into the
+                // sub-group as for a work-group broadcast.
+                self.group_loop(0, x0, |t, i, acc| {
+                    let first = t.imm(BinaryOp::Band, i, !(SIZE - 1));
+                    let id = t.load_ctx(Key::Id(bar), first)?;
+                    let len = t.sub_group_len(first);
+                    let last = t.imm(BinaryOp::Iadd, len, -1);
+                    let id = t.b.binary(BinaryOp::Umin, id, last);
+                    let at = t.b.iadd(first, id);
+                    let x = t.load_ctx(op_key, at)?;
+                    let k = t.sub_group_of(i);
+                    t.store_ctx(Key::Result(bar), k, x)?;
+                    Ok(acc)
+                })?;
+            }
+            GroupOp::Reduce(op) => {
+                // The running combination of the sub-group so far; its last is the total.
+                self.group_loop(0, x0, |t, i, acc| {
+                    let (first, x, next) = t.sub_group_step(op_key, op, i, acc)?;
+                    let next = t.b.select(first, x, next);
+                    let k = t.sub_group_of(i);
+                    t.store_ctx(Key::Result(bar), k, next)?;
+                    Ok(next)
+                })?;
+            }
+            GroupOp::ScanInclusive(op) => {
+                self.group_loop(0, x0, |t, i, acc| {
+                    let (first, x, next) = t.sub_group_step(op_key, op, i, acc)?;
+                    let next = t.b.select(first, x, next);
+                    t.store_ctx(op_key, i, next)?;
+                    Ok(next)
+                })?;
+            }
+            GroupOp::ScanExclusive(op) => {
+                let Some(identity) = op.identity(ty.lane_bits()) else {
+                    return err(format!("{} has no identity", op.name()));
+                };
+                // A sub-group's first work-item gets the identity, the others the combination
+                // from the first's operand on (a lone -0.0 or NaN passes through unchanged).
+                let identity = if ty.is_float() {
+                    self.b.fconst_bits(ty, identity)
+                } else {
+                    self.b.iconst(ty, identity as i64)
+                };
+                self.group_loop(0, x0, |t, i, acc| {
+                    let (first, x, next) = t.sub_group_step(op_key, op, i, acc)?;
+                    let out = t.b.select(first, identity, acc);
+                    t.store_ctx(op_key, i, out)?;
+                    Ok(t.b.select(first, x, next))
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One step of a pass over the operands of a sub-group collective at work-item `i`:
+    /// whether `i` starts a sub-group, its operand, and `acc op operand`.
+    fn sub_group_step(
+        &mut self,
+        op_key: Key,
+        op: BinaryOp,
+        i: Value,
+        acc: Value,
+    ) -> Result<(Value, Value, Value), CompileError> {
+        let local = self.imm(BinaryOp::Band, i, SIZE - 1);
+        let zero = self.b.iconst(Type::I64, 0);
+        let first = self.b.icmp(IntCC::Eq, local, zero);
+        let x = self.load_ctx(op_key, i)?;
+        let next = self.b.binary(op, acc, x);
+        Ok((first, x, next))
+    }
+
+    /// The index of the sub-group of the work-item with linear id `lin`.
+    fn sub_group_of(&mut self, lin: Value) -> Value {
+        self.imm(BinaryOp::Lshr, lin, SHIFT)
+    }
+
+    /// The number of work-items of the sub-group starting at linear id `first`: the size,
+    /// or what is left of the group.
+    fn sub_group_len(&mut self, first: Value) -> Value {
+        let left = self.b.binary(BinaryOp::Isub, self.n, first);
+        self.imm(BinaryOp::Umin, left, SIZE)
+    }
+
+    /// `x op imm` on i64s.
+    fn imm(&mut self, op: BinaryOp, x: Value, imm: i64) -> Value {
+        let c = self.b.iconst(Type::I64, imm);
+        self.b.binary(op, x, c)
+    }
+}
