@@ -7,9 +7,8 @@
 
 mod common;
 
-use common::{block, compile, nd1};
+use common::{nd1, on_cpu_and_interpreter};
 use ferrocl_cpu::NdRange;
-use ferrocl_ir::interp::{run_ndrange, KernelArgValue, Memory, NdRange as InterpRange, Val};
 
 /// A kernel that loads its work-item's value (by global linear id) and stores the result of
 /// each collective of `ops` (`"group_reduce.iadd"`, ...) after it, then a broadcast of the
@@ -85,37 +84,7 @@ fn all_kinds(combine: &[&str]) -> Vec<String> {
 /// `input` (the raw bytes of values of `bytes` each) and compares the outputs.
 fn compare(text: &str, bytes: usize, outs: usize, input: &[u8], nd: NdRange) {
     let count = input.len() / bytes;
-    let program = compile(text);
-    let k = program.kernel("k").expect("kernel k");
-    let mut cpu_out = vec![0u8; count * outs * bytes];
-    let args = block(
-        &program,
-        "k",
-        &[input.as_ptr() as u64, cpu_out.as_mut_ptr() as u64],
-    );
-    // SAFETY: the argument block holds the addresses of `input` (read) and `cpu_out` (written,
-    // `outs` values per work-item), which outlive the launch.
-    unsafe { k.launch(&args, 0, &nd) }.expect("runs on the CPU");
-
-    let module = ferrocl_ir::parse_module(text).expect("parses");
-    let mut memory = Memory::default();
-    let inp = memory.alloc(input.to_vec());
-    let out = memory.alloc(vec![0u8; cpu_out.len()]);
-    let range = InterpRange {
-        work_dim: nd.work_dim,
-        global_size: nd.global_size,
-        local_size: nd.local_size,
-        global_offset: [0; 3],
-        sub_group_size: u64::from(ferrocl_cpu::SUB_GROUP_SIZE),
-    };
-    let args = [
-        KernelArgValue::Val(Val::scalar(inp)),
-        KernelArgValue::Val(Val::scalar(out)),
-    ];
-    let f = module.func_by_name("k").expect("@k");
-    let (memory, r) = run_ndrange(&module, f, &args, memory, &range);
-    r.expect("runs in the interpreter");
-    let want = memory.region(out).expect("output region").to_vec();
+    let (cpu_out, want) = on_cpu_and_interpreter(text, input, count * outs * bytes, nd);
     // The broadcast of the first work-item's value 3 alone makes the output non-zero.
     assert!(cpu_out.iter().any(|&b| b != 0), "the kernel wrote nothing");
     for item in 0..count {

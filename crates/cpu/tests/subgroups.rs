@@ -4,9 +4,8 @@
 
 mod common;
 
-use common::{block, compile, nd1};
+use common::{nd1, on_cpu_and_interpreter};
 use ferrocl_cpu::NdRange;
-use ferrocl_ir::interp::{run_ndrange, KernelArgValue, Memory, NdRange as InterpRange, Val};
 
 /// Each work-item reads its value x; three times, it adds a sub-group reduce and inclusive
 /// scan of x + i to its running value (times 3); then it writes that, its sub-group id, local
@@ -58,9 +57,6 @@ block3:
 
 #[test]
 fn sub_group_queries_and_collectives_in_a_loop_match_the_interpreter() {
-    let program = compile(KERNEL);
-    let k = program.kernel("k").expect("kernel k");
-    let module = ferrocl_ir::parse_module(KERNEL).expect("parses");
     let nd = |work_dim, global_size, local_size| NdRange {
         work_dim,
         global_offset: [0; 3],
@@ -79,44 +75,20 @@ fn sub_group_queries_and_collectives_in_a_loop_match_the_interpreter() {
         let input: Vec<u8> = (0..n as i32)
             .flat_map(|i| (i * 37 % 101 - 50).to_ne_bytes())
             .collect();
-        let mut cpu_out = vec![0u8; n * 16];
-        let args = block(
-            &program,
-            "k",
-            &[input.as_ptr() as u64, cpu_out.as_mut_ptr() as u64],
-        );
-        // SAFETY: the argument block holds the addresses of `input` (n ints, read) and
-        // `cpu_out` (4 ints per work-item, written), which outlive the launch.
-        unsafe { k.launch(&args, 0, &range) }.expect("runs on the CPU");
-
-        let mut memory = Memory::default();
-        let inp = memory.alloc(input.clone());
-        let out = memory.alloc(vec![0u8; cpu_out.len()]);
-        let interp_range = InterpRange {
-            work_dim: range.work_dim,
-            global_size: range.global_size,
-            local_size: range.local_size,
-            global_offset: [0; 3],
-            sub_group_size: u64::from(ferrocl_cpu::SUB_GROUP_SIZE),
-        };
-        let args = [
-            KernelArgValue::Val(Val::scalar(inp)),
-            KernelArgValue::Val(Val::scalar(out)),
-        ];
-        let f = module.func_by_name("k").expect("@k");
-        let (memory, r) = run_ndrange(&module, f, &args, memory, &interp_range);
-        r.expect("runs in the interpreter");
-        let want = memory.region(out).expect("output region");
+        let (got, want) = on_cpu_and_interpreter(KERNEL, &input, n * 16, range);
         let ints = |b: &[u8]| -> Vec<i32> {
             b.chunks(4)
                 .map(|c| i32::from_ne_bytes(c.try_into().expect("4 bytes")))
                 .collect()
         };
-        let (got, want) = (ints(&cpu_out), ints(want));
+        let (got, want) = (ints(&got), ints(&want));
         // Some work-item is in a sub-group of fewer than 8 or a sub-group past the first.
         assert!(got.chunks(4).any(|w| w[1] > 0 || w[3] < 8), "{range:?}");
         for (item, (g, w)) in got.chunks(4).zip(want.chunks(4)).enumerate() {
-            assert_eq!(g, w, "work-item {item} of {range:?} (value, id, local id, size)");
+            assert_eq!(
+                g, w,
+                "work-item {item} of {range:?} (value, id, local id, size)"
+            );
         }
     }
 }

@@ -966,17 +966,10 @@ impl<'a> Emitter<'a, '_> {
                 })?;
             }
             GroupOp::ScanExclusive(op) => {
-                let Some(identity) = op.identity(ty.lane_bits()) else {
-                    return err(format!("{} has no identity", op.name()));
-                };
                 // Work-item 0 gets the identity, the others the combination from the first
                 // operand on (so that a lone -0.0 or NaN passes through unchanged).
                 let x0 = self.load_ctx(op_key, zero)?;
-                let id = if ty.is_float() {
-                    self.b.fconst_bits(ty, identity)
-                } else {
-                    self.b.iconst(ty, identity as i64)
-                };
+                let id = self.identity(op, ty)?;
                 self.store_ctx(op_key, zero, id)?;
                 self.group_loop(1, x0, |t, i, acc| {
                     let x = t.load_ctx(op_key, i)?;

@@ -73,35 +73,26 @@ impl Emitter<'_, '_> {
                     Ok(acc)
                 })?;
             }
-            GroupOp::Reduce(op) => {
-                // The running combination of the sub-group so far; its last is the total.
+            GroupOp::Reduce(op) | GroupOp::ScanInclusive(op) => {
+                let reduce = matches!(g, GroupOp::Reduce(_));
                 self.group_loop(0, x0, |t, i, acc| {
                     let (first, x, next) = t.sub_group_step(op_key, op, i, acc)?;
                     let next = t.b.select(first, x, next);
-                    let k = t.sub_group_of(i);
-                    t.store_ctx(Key::Result(bar), k, next)?;
-                    Ok(next)
-                })?;
-            }
-            GroupOp::ScanInclusive(op) => {
-                self.group_loop(0, x0, |t, i, acc| {
-                    let (first, x, next) = t.sub_group_step(op_key, op, i, acc)?;
-                    let next = t.b.select(first, x, next);
-                    t.store_ctx(op_key, i, next)?;
+                    // The running combination: a scan's result for this work-item; for a
+                    // reduce, the sub-group's last one is its total.
+                    if reduce {
+                        let k = t.sub_group_of(i);
+                        t.store_ctx(Key::Result(bar), k, next)?;
+                    } else {
+                        t.store_ctx(op_key, i, next)?;
+                    }
                     Ok(next)
                 })?;
             }
             GroupOp::ScanExclusive(op) => {
-                let Some(identity) = op.identity(ty.lane_bits()) else {
-                    return err(format!("{} has no identity", op.name()));
-                };
                 // A sub-group's first work-item gets the identity, the others the combination
                 // from the first's operand on (a lone -0.0 or NaN passes through unchanged).
-                let identity = if ty.is_float() {
-                    self.b.fconst_bits(ty, identity)
-                } else {
-                    self.b.iconst(ty, identity as i64)
-                };
+                let identity = self.identity(op, ty)?;
                 self.group_loop(0, x0, |t, i, acc| {
                     let (first, x, next) = t.sub_group_step(op_key, op, i, acc)?;
                     let out = t.b.select(first, identity, acc);
@@ -111,6 +102,18 @@ impl Emitter<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// Combining operation `op`'s identity as a constant of type `ty`.
+    pub(super) fn identity(&mut self, op: BinaryOp, ty: Type) -> Result<Value, CompileError> {
+        let Some(identity) = op.identity(ty.lane_bits()) else {
+            return err(format!("{} has no identity", op.name()));
+        };
+        Ok(if ty.is_float() {
+            self.b.fconst_bits(ty, identity)
+        } else {
+            self.b.iconst(ty, identity as i64)
+        })
     }
 
     /// One step of a pass over the operands of a sub-group collective at work-item `i`:

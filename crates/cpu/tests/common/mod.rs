@@ -30,6 +30,50 @@ pub fn nd1(global: u64, local: u64) -> NdRange {
     }
 }
 
+/// Runs kernel `@k(in, out)` of IR text `text` over `nd` (no offset) with `input` and an output
+/// of `out_len` zeroed bytes, on the CPU device and in the reference interpreter (with the
+/// device's sub-group size); returns both outputs.
+pub fn on_cpu_and_interpreter(
+    text: &str,
+    input: &[u8],
+    out_len: usize,
+    nd: NdRange,
+) -> (Vec<u8>, Vec<u8>) {
+    use ferrocl_ir::interp::{run_ndrange, KernelArgValue, Memory, NdRange as InterpRange, Val};
+    let program = compile(text);
+    let k = program.kernel("k").expect("kernel k");
+    let mut cpu_out = vec![0u8; out_len];
+    let args = block(
+        &program,
+        "k",
+        &[input.as_ptr() as u64, cpu_out.as_mut_ptr() as u64],
+    );
+    // SAFETY: the argument block holds the addresses of `input` (read) and `cpu_out`
+    // (written, `out_len` bytes, as the caller's kernel expects), which outlive the launch.
+    unsafe { k.launch(&args, 0, &nd) }.expect("runs on the CPU");
+
+    let module = ferrocl_ir::parse_module(text).expect("parses");
+    let mut memory = Memory::default();
+    let inp = memory.alloc(input.to_vec());
+    let out = memory.alloc(vec![0u8; out_len]);
+    let range = InterpRange {
+        work_dim: nd.work_dim,
+        global_size: nd.global_size,
+        local_size: nd.local_size,
+        global_offset: [0; 3],
+        sub_group_size: u64::from(ferrocl_cpu::SUB_GROUP_SIZE),
+    };
+    let args = [
+        KernelArgValue::Val(Val::scalar(inp)),
+        KernelArgValue::Val(Val::scalar(out)),
+    ];
+    let f = module.func_by_name("k").expect("@k");
+    let (memory, r) = run_ndrange(&module, f, &args, memory, &range);
+    r.expect("runs in the interpreter");
+    let want = memory.region(out).expect("output region").to_vec();
+    (cpu_out, want)
+}
+
 /// `c[i] = a[i] + b[i]` on floats, the tests' well-behaved kernel.
 pub const VADD: &str = r#"
 kernel @vadd(ptr.global, ptr.global, ptr.global) {
