@@ -385,14 +385,15 @@ pub fn transform_with(
 }
 
 /// Whether the transform can run regions of W-wide function `f`: one without private arrays
-/// and collectives (whose context it does not lay out for chunks).
+/// and collectives (whose context it does not lay out for chunks), and without per-work-item
+/// sub-group queries (a chunk's lanes may lie in two sub-groups).
 fn usable_wide(f: &Function) -> bool {
     f.slots.is_empty()
         && f.layout.blocks().iter().all(|&b| {
-            f.layout
-                .block_insts(b)
-                .iter()
-                .all(|&i| !matches!(f.dfg.insts[i].op, Op::Group(..)))
+            f.layout.block_insts(b).iter().all(|&i| {
+                !matches!(f.dfg.insts[i].op, Op::Group(..))
+                    && !subgroup::varies_by_sub_group(&f.dfg.insts[i].op)
+            })
         })
 }
 

@@ -9,7 +9,7 @@
 //! scan's results replace its operands, and a reduce's or broadcast's result for sub-group k
 //! goes to element k of its result array.
 
-use ferrocl_ir::{BinaryOp, GroupOp, Inst, IntCC, Scope, Type, Value, WorkItemOp};
+use ferrocl_ir::{BinaryOp, GroupOp, Inst, IntCC, Op, Scope, Type, Value, WorkItemOp};
 
 use super::context::Key;
 use super::{err, Emitter};
@@ -18,6 +18,17 @@ use crate::{CompileError, SUB_GROUP_SIZE};
 /// Sub-group size and log2 of it (a power of two: a sub-group is a mask and a shift away).
 const SIZE: i64 = SUB_GROUP_SIZE as i64;
 const SHIFT: i64 = SUB_GROUP_SIZE.trailing_zeros() as i64;
+
+/// Whether `op` is a sub-group query whose answer differs between work-items.
+pub(super) fn varies_by_sub_group(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::WorkItem(
+            WorkItemOp::SubGroupId | WorkItemOp::SubGroupLocalId | WorkItemOp::SubGroupSize,
+            _
+        )
+    )
+}
 
 impl Emitter<'_, '_> {
     /// Sub-group query `op` (one that differs between work-items) of the current work-item,
