@@ -11,6 +11,7 @@ mod half;
 mod liveness;
 mod pool;
 mod printf;
+pub mod vectorize;
 
 use std::collections::HashMap;
 use std::fmt;

@@ -1,0 +1,79 @@
+//! Vectorization across work-items: whole-function vectorization after Karrenberg and Hack,
+//! "Whole-Function Vectorization" (CGO 2011), IR to IR.
+//!
+//! `vectorize(kernel, W)` turns the per-work-item kernel into a function that computes W
+//! consecutive work-items along dimension 0 in one invocation (a *chunk*). It has the same
+//! parameters; in it, `global_id 0` and `local_id 0` denote lane 0's ids (the code adds the
+//! lane offsets), and every other work-item query is the same for the W lanes. It is only run
+//! with all W lanes active (the work-group transform runs a partial chunk with the scalar
+//! kernel).
+//!
+//! - [`shape`] tells which values are uniform across the lanes, affine (consecutive or
+//!   strided) or varying, and which branches diverge.
+//! - Uniform values stay scalars and uniform branches stay branches. Varying values become
+//!   IR vectors of W lanes (pointers: W scalar pointers, since the IR has no pointer vectors);
+//!   affine values stay their lane 0 value with a known stride, so `a[get_global_id(0)]` is
+//!   one vector load or store, and other addresses are gathered or scattered lane by lane.
+//! - A divergent branch and the blocks up to its post-dominator become straight-line code
+//!   under a mask per block; block parameters become blends. Loads, stores and atomics under
+//!   a mask run whole when every lane is active and lane by lane, each behind its own
+//!   branch, otherwise: a masked-off lane never touches memory.
+//! - Atomics run lane by lane in lane order. Barriers stay barriers, one-to-one and in order.
+//!
+//! What this version does not handle is a [`Refusal`] with its reason, and the caller runs
+//! the scalar kernel: OpenCL vector types, private arrays (stack slots), calls, collectives
+//! and sub-group queries, loops that lanes leave at different iterations, and divergent
+//! regions that contain a loop.
+
+mod emit;
+pub mod shape;
+
+use std::fmt;
+
+use ferrocl_ir::{Function, Inst};
+
+/// Why a kernel was not vectorized.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Refusal {
+    /// What the vectorizer does not handle, in a few words.
+    pub reason: String,
+}
+
+impl Refusal {
+    pub(crate) fn new(reason: impl Into<String>) -> Refusal {
+        Refusal {
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "not vectorized: {}", self.reason)
+    }
+}
+
+/// A kernel vectorized across work-items.
+#[derive(Clone, Debug)]
+pub struct Vectorized {
+    /// The W-wide function: the kernel's name, parameters and metadata.
+    pub func: Function,
+    /// Each barrier of the scalar kernel with its counterpart in `func`, in the scalar
+    /// kernel's layout order.
+    pub barriers: Vec<(Inst, Inst)>,
+}
+
+/// The widths the vectorizer produces: 4 lanes (one 128-bit register of 32-bit lanes) or 8.
+pub const WIDTHS: [u32; 2] = [4, 8];
+
+/// Vectorizes `func` (a kernel after inlining) for chunks of `width` work-items along x.
+pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
+    if !WIDTHS.contains(&width) {
+        return Err(Refusal::new(format!("width {width} (4 or 8 only)")));
+    }
+    if !func.is_kernel() || func.is_declaration() {
+        return Err(Refusal::new("not a kernel with a body"));
+    }
+    emit::check_supported(func)?;
+    emit::vectorize(func, width)
+}
