@@ -277,6 +277,9 @@ fn report(what: &str, tally: &Tally) {
             list.iter().take(6).cloned().collect::<Vec<_>>().join(", ")
         );
     }
+    if !tally.racy.is_empty() {
+        eprintln!("  order-dependent: {}", tally.racy.join(", "));
+    }
     for f in &tally.failures {
         eprintln!("FAILED {f}");
     }

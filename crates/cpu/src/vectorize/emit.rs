@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use ferrocl_ir::analysis::{Cfg, DomTree, LoopInfo};
+use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
 use ferrocl_ir::entity::SecondaryMap;
 use ferrocl_ir::uniformity::post_dominators;
 use ferrocl_ir::{
@@ -100,6 +100,90 @@ fn unify_returns(func: &mut Function) {
     }
 }
 
+/// The blocks outside a loop that its blocks branch to.
+fn exits(cfg: &Cfg, l: &Loop) -> Vec<Block> {
+    let mut v: Vec<Block> = l
+        .blocks
+        .iter()
+        .flat_map(|&b| cfg.succs(b).iter().copied())
+        .filter(|s| !l.blocks.contains(s))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Puts loops with one exit block, entered only from the loop, in closed form: every value
+/// of the loop used after it reaches those uses through a new parameter of the exit block,
+/// so that what each lane passes out of a loop that lanes leave at different iterations is
+/// one value to blend.
+fn close_loops(func: &mut Function) {
+    let cfg = Cfg::new(func);
+    let dom = DomTree::new(func, &cfg);
+    let loops = LoopInfo::new(&cfg, &dom);
+    for l in &loops.loops {
+        let [exit] = exits(&cfg, l)[..] else {
+            continue;
+        };
+        if cfg.preds(exit).iter().any(|(p, _)| !l.blocks.contains(p)) {
+            continue;
+        }
+        let mut defined: Vec<Value> = Vec::new();
+        for &b in &l.blocks {
+            defined.extend_from_slice(func.dfg.block_params(b));
+            defined.extend(
+                func.layout
+                    .block_insts(b)
+                    .iter()
+                    .filter_map(|&i| func.dfg.inst_result(i)),
+            );
+        }
+        let outside: Vec<Block> = func
+            .layout
+            .blocks()
+            .iter()
+            .copied()
+            .filter(|b| !l.blocks.contains(b))
+            .collect();
+        for v in defined {
+            let used = outside.iter().any(|&b| {
+                func.layout
+                    .block_insts(b)
+                    .iter()
+                    .any(|&i| func.dfg.insts[i].all_args().contains(&v))
+            });
+            if !used {
+                continue;
+            }
+            let ty = func.dfg.value_type(v);
+            let p = func.dfg.append_block_param(exit, ty);
+            for &b in &outside {
+                for &i in func.layout.block_insts(b) {
+                    func.dfg.insts[i].map_args(|a| if a == v { p } else { a });
+                }
+            }
+            for &b in &l.blocks {
+                if let Some(t) = func.terminator(b) {
+                    for d in func.dfg.insts[t].op.dests_mut() {
+                        if d.block == exit {
+                            d.args.push(v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A loop that lanes leave at different iterations: it runs while any lane is active, its
+/// body straight-line code under masks.
+struct DivergentLoop {
+    /// The blocks but the header, in a topological order.
+    body: Vec<Block>,
+    /// The one exit block.
+    exit: Block,
+}
+
 /// A divergent region: the blocks after a divergent branch up to its post-dominator.
 struct Region {
     /// The blocks in a topological order.
@@ -111,32 +195,76 @@ struct Region {
 pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
     let mut src = func.clone();
     unify_returns(&mut src);
+    close_loops(&mut src);
     let cfg = Cfg::new(&src);
     let dom = DomTree::new(&src, &cfg);
     let loops = LoopInfo::new(&cfg, &dom);
     let ipdom = post_dominators(&src, &cfg);
-    let shapes = Shapes::new(&src, &cfg, &dom, &ipdom, width);
+    let shapes = Shapes::new(&src, &cfg, &dom, &loops, &ipdom, width);
     let rpo: Vec<Block> = dom.rpo().to_vec();
     let mut order: SecondaryMap<Block, usize> = SecondaryMap::new();
     for (k, &b) in rpo.iter().enumerate() {
         order[b] = k;
     }
 
-    // The outermost divergent regions; the blocks inside belong to their region.
+    // Loops that lanes leave at different iterations; their blocks but the header are
+    // emitted with it.
     let mut inner: SecondaryMap<Block, bool> = SecondaryMap::new();
-    let mut regions: HashMap<Block, Region> = HashMap::new();
-    for &b in &rpo {
-        if inner[b] || !shapes.is_divergent(b) {
+    let mut divergent_loops: HashMap<Block, DivergentLoop> = HashMap::new();
+    for l in &loops.loops {
+        let divergent_exit = l
+            .blocks
+            .iter()
+            .any(|&b| shapes.is_divergent(b) && cfg.succs(b).iter().any(|s| !l.blocks.contains(s)));
+        if !divergent_exit {
             continue;
         }
-        let leaves_loop = loops
+        let refuse = |why: &str| {
+            Err(Refusal::new(format!(
+                "a loop that work-items leave at different iterations {why}"
+            )))
+        };
+        let [exit] = exits(&cfg, l)[..] else {
+            return refuse("through several exits");
+        };
+        if cfg.preds(exit).iter().any(|(p, _)| !l.blocks.contains(p)) {
+            return refuse("into a block entered from elsewhere too");
+        }
+        let nested = loops
             .loops
             .iter()
-            .any(|l| l.blocks.contains(&b) && cfg.succs(b).iter().any(|s| !l.blocks.contains(s)));
-        if leaves_loop {
-            return Err(Refusal::new(
-                "a loop that work-items leave at different iterations",
-            ));
+            .any(|o| o.header != l.header && l.blocks.contains(&o.header));
+        if nested || divergent_loops.keys().any(|&h| l.blocks.contains(&h)) {
+            return refuse("nested with another loop");
+        }
+        let mut body: Vec<Block> = l
+            .blocks
+            .iter()
+            .copied()
+            .filter(|&b| b != l.header)
+            .collect();
+        body.sort_by_key(|&b| order[b]);
+        for &b in &l.blocks {
+            let barrier = src
+                .layout
+                .block_insts(b)
+                .iter()
+                .any(|&i| matches!(src.dfg.insts[i].op, Op::Barrier(..)));
+            if barrier {
+                return Err(Refusal::new("a barrier under divergent control flow"));
+            }
+        }
+        for &b in &body {
+            inner[b] = true;
+        }
+        divergent_loops.insert(l.header, DivergentLoop { body, exit });
+    }
+
+    // The outermost divergent regions; the blocks inside belong to their region.
+    let mut regions: HashMap<Block, Region> = HashMap::new();
+    for &b in &rpo {
+        if inner[b] || !shapes.is_divergent(b) || divergent_loops.contains_key(&b) {
+            continue;
         }
         let Some(join) = ipdom[b] else {
             return Err(Refusal::new("a divergent branch whose paths never meet"));
@@ -197,6 +325,7 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
         blocks: SecondaryMap::new(),
         mask: None,
         barriers: Vec::new(),
+        loop_state: HashMap::new(),
     };
     for &b in &rpo {
         if !inner[b] {
@@ -207,6 +336,23 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
                 let lanes = e.make_param(nb, p);
                 e.map.insert(p, lanes);
             }
+            if let Some(l) = divergent_loops.get(&b) {
+                // The active lanes, and what each exit parameter holds for the lanes that
+                // left.
+                let active = e.out.dfg.append_block_param(nb, e.wide(Type::I1));
+                let mut held = Vec::new();
+                for &p in src.dfg.block_params(l.exit) {
+                    let ty = src.dfg.value_type(p);
+                    if ty.is_ptr() {
+                        for _ in 0..width {
+                            held.push(e.out.dfg.append_block_param(nb, ty));
+                        }
+                    } else {
+                        held.push(e.out.dfg.append_block_param(nb, e.wide(ty)));
+                    }
+                }
+                e.loop_state.insert(b, (active, held));
+            }
         }
     }
     for &b in &rpo {
@@ -214,6 +360,10 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
             continue;
         }
         e.cur = e.block(b);
+        if let Some(l) = divergent_loops.get(&b) {
+            e.emit_loop(b, l)?;
+            continue;
+        }
         e.mask = None;
         e.emit_body(b)?;
         match regions.get(&b) {
@@ -248,6 +398,9 @@ struct Emitter<'a> {
     /// The active lanes (an `i1` vector) inside a divergent region; `None`: all lanes.
     mask: Option<Value>,
     barriers: Vec<(Inst, Inst)>,
+    /// For the header of each divergent loop: its parameters for the active lanes and for
+    /// the exit parameters' values of the lanes that left.
+    loop_state: HashMap<Block, (Value, Vec<Value>)>,
 }
 
 impl Emitter<'_> {
@@ -794,6 +947,14 @@ impl Emitter<'_> {
             for (&p, &a) in params.iter().zip(&d.args) {
                 self.param_args(p, a, &mut args);
             }
+            if let Some((_, held)) = self.loop_state.get(&d.block).cloned() {
+                // Entering a divergent loop: every lane active, nothing held yet.
+                args.push(self.all_ones());
+                for h in held {
+                    let ty = self.out.dfg.value_type(h);
+                    args.push(self.val(Op::Undef, &[], ty));
+                }
+            }
             d.block = self.block(d.block);
             d.args = args;
         }
@@ -834,6 +995,97 @@ impl Emitter<'_> {
         }
         let join = self.block(region.join);
         self.jump(join, &args);
+        Ok(())
+    }
+
+    /// A loop that lanes leave at different iterations, from its header `h`: each trip
+    /// runs the body under the mask of the lanes still in the loop; each lane that leaves
+    /// sets its lanes of the exit parameters; the loop repeats while any lane is active
+    /// (Karrenberg and Hack, section 5.4).
+    fn emit_loop(&mut self, h: Block, l: &DivergentLoop) -> Result<(), Refusal> {
+        let (active, held) = self.loop_state[&h].clone();
+        self.mask = Some(active);
+        self.emit_body(h)?;
+        let mut incoming: HashMap<Block, Vec<(Value, Dest)>> = HashMap::new();
+        let t = self.src.terminator(h).expect("a terminator");
+        self.edges(t, &mut incoming)?;
+        for &x in &l.body {
+            let edges = incoming.remove(&x).unwrap_or_default();
+            let m = self.or_masks(&edges);
+            let params: Vec<Value> = self.src.dfg.block_params(x).to_vec();
+            for (k, &p) in params.iter().enumerate() {
+                let lanes = self.blend(p, &edges, k);
+                self.map.insert(p, lanes);
+            }
+            self.mask = Some(m);
+            self.emit_body(x)?;
+            let tx = self.src.terminator(x).expect("a terminator");
+            self.edges(tx, &mut incoming)?;
+        }
+        self.mask = None;
+        // The exit parameters: the lanes leaving on this trip take their edge's arguments.
+        let exits = incoming.remove(&l.exit).unwrap_or_default();
+        let exit_params: Vec<Value> = self.src.dfg.block_params(l.exit).to_vec();
+        let mut held_next = Vec::new();
+        let mut at = 0;
+        for (k, &p) in exit_params.iter().enumerate() {
+            let ty = self.ty(p);
+            if ty.is_ptr() {
+                let mut lanes: Vec<Value> = held[at..at + self.w as usize].to_vec();
+                at += self.w as usize;
+                for (m, d) in &exits {
+                    for i in 0..self.w {
+                        let x = self.lane(d.args[k], i);
+                        let c = self.extract(*m, i);
+                        lanes[i as usize] = self.val(Op::Select, &[c, x, lanes[i as usize]], ty);
+                    }
+                }
+                held_next.extend(lanes);
+            } else {
+                let mut acc = held[at];
+                at += 1;
+                let wt = self.wide(ty);
+                for (m, d) in &exits {
+                    let x = self.vector(d.args[k]);
+                    acc = self.val(Op::Select, &[*m, x, acc], wt);
+                }
+                held_next.push(acc);
+            }
+        }
+        // The next trip: the lanes that took a back edge.
+        let back = incoming.remove(&h).unwrap_or_default();
+        if !incoming.is_empty() {
+            return Err(Refusal::new("an edge out of a divergent loop's body"));
+        }
+        let next_active = self.or_masks(&back);
+        let params: Vec<Value> = self.src.dfg.block_params(h).to_vec();
+        let mut args = Vec::new();
+        for (k, &p) in params.iter().enumerate() {
+            if let [(_, d)] = &back[..] {
+                self.param_args(p, d.args[k], &mut args);
+                continue;
+            }
+            if self.shapes.of(p) != Shape::Varying {
+                return Err(Refusal::new(
+                    "a loop header reached from several back edges with uniform values",
+                ));
+            }
+            match self.blend(p, &back, k) {
+                Lanes::Vector(v) => args.push(v),
+                Lanes::Scalars(s) => args.extend(s),
+                _ => unreachable!("a blend is varying"),
+            }
+        }
+        args.push(next_active);
+        args.extend_from_slice(&held_next);
+        let again = self.reduce(next_active, false);
+        let header = self.block(h);
+        let exit = self.block(l.exit);
+        let op = Op::Brif(Box::new((
+            Dest::new(header, &args),
+            Dest::new(exit, &held_next),
+        )));
+        self.ins(op, &[again], None);
         Ok(())
     }
 
@@ -928,6 +1180,26 @@ impl Emitter<'_> {
     /// edge its mask sets (one per lane).
     fn blend(&mut self, p: Value, edges: &[(Value, Dest)], k: usize) -> Lanes {
         let ty = self.ty(p);
+        if let shape @ (Shape::Uniform | Shape::Affine { .. }) = self.shapes.of(p) {
+            // The lanes came along one edge (a uniform branch): the edge any lane took.
+            let mut acc = match edges.first() {
+                Some((_, d)) => self.lane(d.args[k], 0),
+                None => self.val(Op::Undef, &[], ty),
+            };
+            for (m, d) in edges.iter().skip(1) {
+                let x = self.lane(d.args[k], 0);
+                let c = self.reduce(*m, false);
+                acc = self.val(Op::Select, &[c, x, acc], ty);
+            }
+            return match shape {
+                Shape::Affine { stride, .. } => Lanes::Affine {
+                    base: acc,
+                    stride,
+                    guard: None,
+                },
+                _ => Lanes::Uniform(acc),
+            };
+        }
         if ty.is_ptr() {
             let mut acc: Vec<Value> = match edges.first() {
                 Some((_, d)) => (0..self.w).map(|i| self.lane(d.args[k], i)).collect(),

@@ -12,11 +12,14 @@
 //! wraps in the narrow type; the shape records that as `guarded`, and the code generator
 //! checks it at run time where it relies on it.
 //!
-//! Control adds the rules of the uniformity analysis (`ferrocl_ir::uniformity`): the
+//! Control adds the rule of the uniformity analysis (`ferrocl_ir::uniformity`): the
 //! parameters of every block between a divergent branch and its immediate post-dominator are
-//! varying.
+//! varying. A loop that lanes leave at different iterations runs while any lane is active
+//! (the code generator linearizes it), so a divergent exit makes only the blocks after the
+//! loop joins; the values the loop passes out go through the exit block's parameters (the
+//! code generator puts the kernel in that form first), which are varying.
 
-use ferrocl_ir::analysis::{Cfg, DomTree};
+use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
 use ferrocl_ir::entity::SecondaryMap;
 use ferrocl_ir::{BinaryOp, Type};
 use ferrocl_ir::{Block, ConvOp, Function, Op, UnaryOp, Value, WorkItemOp};
@@ -93,6 +96,7 @@ impl Shapes {
         func: &Function,
         cfg: &Cfg,
         dom: &DomTree,
+        loops: &LoopInfo,
         ipdom: &SecondaryMap<Block, Option<Block>>,
         width: u32,
     ) -> Shapes {
@@ -142,11 +146,24 @@ impl Shapes {
                     changed = true;
                     // Lanes may reach every block before the post-dominator along different
                     // paths: its parameters (and the post-dominator's) are varying.
+                    // A loop that lanes leave at different iterations runs while any lane
+                    // is active, so the lanes that stay meet no others inside it: only the
+                    // exit joins lanes.
                     let stop = ipdom[b];
+                    let left: Vec<&Loop> = loops
+                        .loops
+                        .iter()
+                        .filter(|l| {
+                            l.blocks.contains(&b)
+                                && cfg.succs(b).iter().any(|s| !l.blocks.contains(s))
+                        })
+                        .collect();
                     let mut work: Vec<Block> = cfg.succs(b).to_vec();
                     let mut seen: SecondaryMap<Block, bool> = SecondaryMap::new();
                     while let Some(x) = work.pop() {
-                        if std::mem::replace(&mut seen[x], true) {
+                        if std::mem::replace(&mut seen[x], true)
+                            || left.iter().any(|l| l.blocks.contains(&x))
+                        {
                             continue;
                         }
                         sync[x] = true;
