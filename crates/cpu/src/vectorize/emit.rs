@@ -184,6 +184,94 @@ struct DivergentLoop {
     exit: Block,
 }
 
+/// Checks that loop `l` can run under a mask: one exit block, entered from the loop only
+/// (`dedicate_exits` makes it so where it can), no loop inside, no barrier.
+fn masked_loop(
+    src: &Function,
+    cfg: &Cfg,
+    loops: &LoopInfo,
+    l: &Loop,
+    order: &SecondaryMap<Block, usize>,
+) -> Result<DivergentLoop, Refusal> {
+    let refuse = |why: &str| {
+        Err(Refusal::new(format!(
+            "a loop under divergent control flow {why}"
+        )))
+    };
+    let [exit] = exits(cfg, l)[..] else {
+        return refuse("with several exits");
+    };
+    if cfg.preds(exit).iter().any(|(p, _)| !l.blocks.contains(p)) {
+        return refuse("whose exit block is entered from elsewhere too");
+    }
+    let nested = loops
+        .loops
+        .iter()
+        .any(|o| o.header != l.header && l.blocks.contains(&o.header));
+    if nested {
+        return refuse("nested with another loop");
+    }
+    for &b in &l.blocks {
+        let barrier = src
+            .layout
+            .block_insts(b)
+            .iter()
+            .any(|&i| matches!(src.dfg.insts[i].op, Op::Barrier(..)));
+        if barrier {
+            return Err(Refusal::new("a barrier under divergent control flow"));
+        }
+    }
+    let mut body: Vec<Block> = l
+        .blocks
+        .iter()
+        .copied()
+        .filter(|&b| b != l.header)
+        .collect();
+    body.sort_by_key(|&b| order[b]);
+    Ok(DivergentLoop { body, exit })
+}
+
+/// Gives each loop with one exit target that is entered from elsewhere too a block of its
+/// own to exit to, which passes the arguments on.
+fn dedicate_exits(func: &mut Function) {
+    let cfg = Cfg::new(func);
+    let dom = DomTree::new(func, &cfg);
+    let loops = LoopInfo::new(&cfg, &dom);
+    for l in &loops.loops {
+        let [exit] = exits(&cfg, l)[..] else {
+            continue;
+        };
+        if cfg.preds(exit).iter().all(|(p, _)| l.blocks.contains(p)) {
+            continue;
+        }
+        let own = func.dfg.make_block();
+        func.layout.append_block(own);
+        let params: Vec<Value> = func
+            .dfg
+            .block_params(exit)
+            .iter()
+            .map(|&p| func.dfg.value_type(p))
+            .collect::<Vec<Type>>()
+            .into_iter()
+            .map(|ty| func.dfg.append_block_param(own, ty))
+            .collect();
+        func.append_inst(
+            own,
+            InstData::new(Op::Jump(Dest::new(exit, &params)), &[]),
+            None,
+        );
+        for &b in &l.blocks {
+            if let Some(t) = func.terminator(b) {
+                for d in func.dfg.insts[t].op.dests_mut() {
+                    if d.block == exit {
+                        d.block = own;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A divergent region: the blocks after a divergent branch up to its post-dominator.
 struct Region {
     /// The blocks in a topological order.
@@ -195,6 +283,7 @@ struct Region {
 pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
     let mut src = func.clone();
     unify_returns(&mut src);
+    dedicate_exits(&mut src);
     close_loops(&mut src);
     let cfg = Cfg::new(&src);
     let dom = DomTree::new(&src, &cfg);
@@ -210,60 +299,27 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
     // Loops that lanes leave at different iterations; their blocks but the header are
     // emitted with it.
     let mut inner: SecondaryMap<Block, bool> = SecondaryMap::new();
-    let mut divergent_loops: HashMap<Block, DivergentLoop> = HashMap::new();
+    let mut masked_loops: HashMap<Block, DivergentLoop> = HashMap::new();
     for l in &loops.loops {
         let divergent_exit = l
             .blocks
             .iter()
             .any(|&b| shapes.is_divergent(b) && cfg.succs(b).iter().any(|s| !l.blocks.contains(s)));
-        if !divergent_exit {
-            continue;
-        }
-        let refuse = |why: &str| {
-            Err(Refusal::new(format!(
-                "a loop that work-items leave at different iterations {why}"
-            )))
-        };
-        let [exit] = exits(&cfg, l)[..] else {
-            return refuse("through several exits");
-        };
-        if cfg.preds(exit).iter().any(|(p, _)| !l.blocks.contains(p)) {
-            return refuse("into a block entered from elsewhere too");
-        }
-        let nested = loops
-            .loops
-            .iter()
-            .any(|o| o.header != l.header && l.blocks.contains(&o.header));
-        if nested || divergent_loops.keys().any(|&h| l.blocks.contains(&h)) {
-            return refuse("nested with another loop");
-        }
-        let mut body: Vec<Block> = l
-            .blocks
-            .iter()
-            .copied()
-            .filter(|&b| b != l.header)
-            .collect();
-        body.sort_by_key(|&b| order[b]);
-        for &b in &l.blocks {
-            let barrier = src
-                .layout
-                .block_insts(b)
-                .iter()
-                .any(|&i| matches!(src.dfg.insts[i].op, Op::Barrier(..)));
-            if barrier {
-                return Err(Refusal::new("a barrier under divergent control flow"));
+        if divergent_exit {
+            let dl = masked_loop(&src, &cfg, &loops, l, &order)?;
+            for &b in &dl.body {
+                inner[b] = true;
             }
+            masked_loops.insert(l.header, dl);
         }
-        for &b in &body {
-            inner[b] = true;
-        }
-        divergent_loops.insert(l.header, DivergentLoop { body, exit });
     }
 
-    // The outermost divergent regions; the blocks inside belong to their region.
+    // The outermost divergent regions; the blocks inside belong to their region, and the
+    // loops inside run under the region's masks.
     let mut regions: HashMap<Block, Region> = HashMap::new();
+    let mut in_region: SecondaryMap<Block, bool> = SecondaryMap::new();
     for &b in &rpo {
-        if inner[b] || !shapes.is_divergent(b) || divergent_loops.contains_key(&b) {
+        if inner[b] || in_region[b] || !shapes.is_divergent(b) || masked_loops.contains_key(&b) {
             continue;
         }
         let Some(join) = ipdom[b] else {
@@ -280,10 +336,21 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
             work.extend(cfg.succs(x).iter().copied());
         }
         blocks.sort_by_key(|&x| order[x]);
-        for &x in &blocks {
-            if x == b || inner[x] {
-                return Err(Refusal::new("a loop inside divergent control flow"));
+        if seen[b] {
+            return Err(Refusal::new(
+                "a divergent branch inside a loop it does not leave",
+            ));
+        }
+        for l in &loops.loops {
+            if seen[l.header] && !masked_loops.contains_key(&l.header) {
+                let dl = masked_loop(&src, &cfg, &loops, l, &order)?;
+                for &x in &dl.body {
+                    inner[x] = true;
+                }
+                masked_loops.insert(l.header, dl);
             }
+        }
+        for &x in &blocks {
             let entered_from_outside = cfg
                 .preds(x)
                 .iter()
@@ -291,12 +358,19 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
             if entered_from_outside {
                 return Err(Refusal::new("a divergent region with several entries"));
             }
+            let back_edge = |s: Block| {
+                masked_loops
+                    .get(&s)
+                    .is_some_and(|l| l.body.contains(&x) || s == x)
+            };
             if cfg
                 .succs(x)
                 .iter()
-                .any(|&s| s != join && order[s] <= order[x])
+                .any(|&s| s != join && order[s] <= order[x] && !back_edge(s))
             {
-                return Err(Refusal::new("a loop inside divergent control flow"));
+                return Err(Refusal::new(
+                    "an irreducible loop inside divergent control flow",
+                ));
             }
             let barrier = src
                 .layout
@@ -308,7 +382,12 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
             }
         }
         for &x in &blocks {
-            inner[x] = true;
+            in_region[x] = true;
+            let has_block =
+                masked_loops.contains_key(&x) || masked_loops.values().any(|l| l.exit == x);
+            if !has_block {
+                inner[x] = true;
+            }
         }
         regions.insert(b, Region { blocks, join });
     }
@@ -326,6 +405,7 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
         mask: None,
         barriers: Vec::new(),
         loop_state: HashMap::new(),
+        loops: &masked_loops,
     };
     for &b in &rpo {
         if !inner[b] {
@@ -336,7 +416,7 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
                 let lanes = e.make_param(nb, p);
                 e.map.insert(p, lanes);
             }
-            if let Some(l) = divergent_loops.get(&b) {
+            if let Some(l) = masked_loops.get(&b) {
                 // The active lanes, and what each exit parameter holds for the lanes that
                 // left.
                 let active = e.out.dfg.append_block_param(nb, e.wide(Type::I1));
@@ -356,11 +436,11 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
         }
     }
     for &b in &rpo {
-        if inner[b] {
+        if inner[b] || in_region[b] {
             continue;
         }
         e.cur = e.block(b);
-        if let Some(l) = divergent_loops.get(&b) {
+        if let Some(l) = masked_loops.get(&b) {
             e.emit_loop(b, l)?;
             continue;
         }
@@ -401,6 +481,7 @@ struct Emitter<'a> {
     /// For the header of each divergent loop: its parameters for the active lanes and for
     /// the exit parameters' values of the lanes that left.
     loop_state: HashMap<Block, (Value, Vec<Value>)>,
+    loops: &'a HashMap<Block, DivergentLoop>,
 }
 
 impl Emitter<'_> {
@@ -968,14 +1049,51 @@ impl Emitter<'_> {
         let mut incoming: HashMap<Block, Vec<(Value, Dest)>> = HashMap::new();
         let t = self.src.terminator(b).expect("a terminator");
         self.edges(t, &mut incoming)?;
+        // The mask of each loop's exit block: the lanes that entered the loop.
+        let mut exit_masks: HashMap<Block, Value> = HashMap::new();
         for &x in &region.blocks {
-            let edges = incoming.remove(&x).unwrap_or_default();
-            let m = self.or_masks(&edges);
-            let params: Vec<Value> = self.src.dfg.block_params(x).to_vec();
-            for (k, &p) in params.iter().enumerate() {
-                let lanes = self.blend(p, &edges, k);
-                self.map.insert(p, lanes);
+            if let Some(l) = self.loops.get(&x) {
+                let edges = incoming.remove(&x).unwrap_or_default();
+                let m = self.or_masks(&edges);
+                let params: Vec<Value> = self.src.dfg.block_params(x).to_vec();
+                let mut args = Vec::new();
+                for (k, &p) in params.iter().enumerate() {
+                    match self.blend(p, &edges, k) {
+                        Lanes::Uniform(v) | Lanes::Vector(v) => args.push(v),
+                        Lanes::Affine { base, .. } => args.push(base),
+                        Lanes::Scalars(s) => args.extend(s),
+                    }
+                }
+                args.push(m);
+                let (_, held) = self.loop_state[&x].clone();
+                for h in held {
+                    let ty = self.out.dfg.value_type(h);
+                    args.push(self.val(Op::Undef, &[], ty));
+                }
+                let header = self.block(x);
+                self.jump(header, &args);
+                self.cur = header;
+                self.emit_loop(x, l)?;
+                self.cur = self.block(l.exit);
+                exit_masks.insert(l.exit, m);
+                continue;
             }
+            if self.loops.values().any(|l| l.body.contains(&x)) {
+                continue;
+            }
+            let m = match exit_masks.remove(&x) {
+                Some(m) => m,
+                None => {
+                    let edges = incoming.remove(&x).unwrap_or_default();
+                    let m = self.or_masks(&edges);
+                    let params: Vec<Value> = self.src.dfg.block_params(x).to_vec();
+                    for (k, &p) in params.iter().enumerate() {
+                        let lanes = self.blend(p, &edges, k);
+                        self.map.insert(p, lanes);
+                    }
+                    m
+                }
+            };
             self.mask = Some(m);
             self.emit_body(x)?;
             let tx = self.src.terminator(x).expect("a terminator");
@@ -1030,6 +1148,11 @@ impl Emitter<'_> {
         let mut at = 0;
         for (k, &p) in exit_params.iter().enumerate() {
             let ty = self.ty(p);
+            if self.shapes.of(p) != Shape::Varying {
+                return Err(Refusal::new(
+                    "a loop under a mask with a uniform exit value",
+                ));
+            }
             if ty.is_ptr() {
                 let mut lanes: Vec<Value> = held[at..at + self.w as usize].to_vec();
                 at += self.w as usize;

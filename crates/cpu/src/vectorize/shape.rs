@@ -14,9 +14,11 @@
 //!
 //! Control adds the rule of the uniformity analysis (`ferrocl_ir::uniformity`): the
 //! parameters of every block between a divergent branch and its immediate post-dominator are
-//! varying. A loop that lanes leave at different iterations runs while any lane is active
-//! (the code generator linearizes it), so a divergent exit makes only the blocks after the
-//! loop joins; the values the loop passes out go through the exit block's parameters (the
+//! varying. A loop that lanes leave at different iterations runs while any lane is active,
+//! and a loop under a divergent branch runs under its mask (the code generator linearizes
+//! both), so the lanes inside such a loop stay in step: a divergent exit makes only the
+//! blocks after the loop joins, and a divergent branch before a loop only the loop's entry
+//! (where paths meet there) and what follows the loop; the values the loop passes out go through the exit block's parameters (the
 //! code generator puts the kernel in that form first), which are varying.
 
 use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
@@ -164,6 +166,27 @@ impl Shapes {
                         if std::mem::replace(&mut seen[x], true)
                             || left.iter().any(|l| l.blocks.contains(&x))
                         {
+                            continue;
+                        }
+                        // A loop entered on the way runs under a mask with its lanes in
+                        // step: only its entry (if paths meet there) and its exits join.
+                        let entered = loops
+                            .loops
+                            .iter()
+                            .find(|l| l.header == x && !l.blocks.contains(&b));
+                        if let Some(l) = entered {
+                            let from_outside = cfg
+                                .preds(x)
+                                .iter()
+                                .filter(|(p, _)| !l.blocks.contains(p))
+                                .count();
+                            if from_outside > 1 {
+                                sync[x] = true;
+                            }
+                            for &y in &l.blocks {
+                                seen[y] = true;
+                                work.extend(cfg.succs(y).iter().filter(|s| !l.blocks.contains(s)));
+                            }
                             continue;
                         }
                         sync[x] = true;
