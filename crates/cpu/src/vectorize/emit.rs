@@ -7,8 +7,8 @@ use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
 use ferrocl_ir::entity::SecondaryMap;
 use ferrocl_ir::uniformity::post_dominators;
 use ferrocl_ir::{
-    BinaryOp, Block, ConvOp, Dest, Function, Inst, InstData, IntCC, MemFlags, Op, SwitchTable,
-    Type, UnaryOp, Value, ValueDef, WorkItemOp,
+    BinaryOp, Block, ConvOp, Dest, Function, Inst, InstData, IntCC, MemFlags, Op, StackSlotData,
+    SwitchTable, Type, UnaryOp, Value, ValueDef, WorkItemOp,
 };
 
 use super::shape::{Shape, Shapes};
@@ -57,7 +57,6 @@ pub fn check_supported(func: &Function) -> Result<(), Refusal> {
             }
             match &data.op {
                 Op::Call(_) => return Err(Refusal::new("a call that is not inlined")),
-                Op::SlotAddr(_) => return Err(Refusal::new("private memory (stack slots)")),
                 Op::Group(..) => return Err(Refusal::new("work-group or sub-group collectives")),
                 Op::WorkItem(w, _)
                     if matches!(
@@ -272,6 +271,11 @@ fn dedicate_exits(func: &mut Function) {
     }
 }
 
+/// The distance between two lanes' copies of a stack slot.
+pub(crate) fn lane_bytes(slot: &StackSlotData) -> u32 {
+    slot.size.next_multiple_of(slot.align.max(1))
+}
+
 /// A divergent region: the blocks after a divergent branch up to its post-dominator.
 struct Region {
     /// The blocks in a topological order.
@@ -394,6 +398,10 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
 
     let mut out = Function::new(&src.name, src.sig.clone());
     out.kernel = src.kernel.clone();
+    // Private memory: one copy per lane, lane i's `i * lane_bytes(slot)` past lane 0's.
+    for (_, slot) in src.slots.iter() {
+        out.create_slot(lane_bytes(slot) * width, slot.align);
+    }
     let mut e = Emitter {
         src: &src,
         shapes: &shapes,

@@ -18,14 +18,17 @@
 //!   under a mask per block; block parameters become blends. Loads, stores and atomics under
 //!   a mask run whole when every lane is active and lane by lane, each behind its own
 //!   branch, otherwise: a masked-off lane never touches memory.
+//! - A loop that lanes leave at different iterations runs while any lane is active, and a
+//!   loop under a divergent branch under its mask; each lane keeps the values it left with.
+//! - Private memory (stack slots) has one copy per lane, `lane_bytes` apart.
 //! - Atomics run lane by lane in lane order. Barriers stay barriers, one-to-one and in order.
 //!
 //! What this version does not handle is a [`Refusal`] with its reason, and the caller runs
-//! the scalar kernel: OpenCL vector types, private arrays (stack slots), calls, collectives
-//! and sub-group queries, loops that lanes leave at different iterations, and divergent
-//! regions that contain a loop.
+//! the scalar kernel: OpenCL vector types, calls, collectives and sub-group queries, loops
+//! nested in a masked loop, and unstructured divergent control flow (several exits, several
+//! entries).
 
-mod emit;
+pub(crate) mod emit;
 pub mod shape;
 
 use std::fmt;

@@ -228,6 +228,11 @@ impl Shapes {
                     _ => Shape::Uniform,
                 }
             }
+            // Each lane has its own copy of the slot (see `emit::lane_bytes`).
+            Op::SlotAddr(slot) => {
+                let bytes = super::emit::lane_bytes(&func.slots[*slot]);
+                return affine(i64::from(bytes), false);
+            }
             Op::Load(_) => {
                 return if shapes[0].is_uniform() {
                     Shape::Uniform
