@@ -35,24 +35,28 @@ enum Lanes {
 
 /// Refuses what the first version does not handle, before any analysis.
 pub fn check_supported(func: &Function) -> Result<(), Refusal> {
+    let entry = func.layout.entry_block();
     for &b in func.layout.blocks() {
-        if func
+        let vector_param = func
             .dfg
             .block_params(b)
             .iter()
-            .any(|&p| func.dfg.value_type(p).is_vector())
-        {
+            .any(|&p| func.dfg.value_type(p).is_vector());
+        if vector_param && Some(b) != entry {
             return Err(Refusal::new("OpenCL vector types"));
         }
         for &i in func.layout.block_insts(b) {
             let data = &func.dfg.insts[i];
+            // A vector argument of the kernel (uniform) may be taken apart.
+            let lane_of_argument = matches!(data.op, Op::ExtractLane(_))
+                && matches!(func.dfg.value_def(data.args[0]), ValueDef::Param(p, _) if Some(p) == entry);
             let vector = func
                 .dfg
                 .inst_result(i)
                 .into_iter()
                 .chain(data.args.iter().copied())
                 .any(|v| func.dfg.value_type(v).is_vector());
-            if vector {
+            if vector && !lane_of_argument {
                 return Err(Refusal::new("OpenCL vector types"));
             }
             match &data.op {

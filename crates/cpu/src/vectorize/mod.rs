@@ -23,12 +23,15 @@
 //! - Private memory (stack slots) has one copy per lane, `lane_bytes` apart.
 //! - Atomics run lane by lane in lane order. Barriers stay barriers, one-to-one and in order.
 //!
+//! - OpenCL vector values (`float4`) are split into scalars first ([`scalarize`]).
+//!
 //! What this version does not handle is a [`Refusal`] with its reason, and the caller runs
-//! the scalar kernel: OpenCL vector types, calls, collectives and sub-group queries, loops
+//! the scalar kernel: calls, collectives and sub-group queries, loops
 //! nested in a masked loop, and unstructured divergent control flow (several exits, several
 //! entries).
 
 pub(crate) mod emit;
+pub mod scalarize;
 pub mod shape;
 
 use std::fmt;
@@ -77,6 +80,33 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
     if !func.is_kernel() || func.is_declaration() {
         return Err(Refusal::new("not a kernel with a body"));
     }
-    emit::check_supported(func)?;
-    emit::vectorize(func, width)
+    if !scalarize::has_vectors(func) {
+        emit::check_supported(func)?;
+        return emit::vectorize(func, width);
+    }
+    let scalar = scalarize::scalarize(func)?;
+    emit::check_supported(&scalar)?;
+    let mut v = emit::vectorize(&scalar, width)?;
+    // Scalarizing keeps the barriers and their order.
+    let originals = barriers(func);
+    let split = barriers(&scalar);
+    v.barriers = originals
+        .into_iter()
+        .zip(split)
+        .filter_map(|(o, s)| {
+            let (_, w) = v.barriers.iter().find(|&&(x, _)| x == s)?;
+            Some((o, *w))
+        })
+        .collect();
+    Ok(v)
+}
+
+/// The barriers of `func` in layout order.
+fn barriers(func: &Function) -> Vec<Inst> {
+    func.layout
+        .blocks()
+        .iter()
+        .flat_map(|&b| func.layout.block_insts(b).iter().copied())
+        .filter(|&i| matches!(func.dfg.insts[i].op, ferrocl_ir::Op::Barrier(..)))
+        .collect()
 }
