@@ -124,12 +124,32 @@ fn close_loops(func: &mut Function) {
     let cfg = Cfg::new(func);
     let dom = DomTree::new(func, &cfg);
     let loops = LoopInfo::new(&cfg, &dom);
-    for l in &loops.loops {
+    if loops.loops.is_empty() {
+        return;
+    }
+    // The instructions that read each value (once per instruction).
+    let mut uses: HashMap<Value, Vec<Inst>> = HashMap::new();
+    for &b in func.layout.blocks() {
+        for &i in func.layout.block_insts(b) {
+            let mut args = func.dfg.insts[i].all_args();
+            args.sort();
+            args.dedup();
+            for a in args {
+                uses.entry(a).or_default().push(i);
+            }
+        }
+    }
+    // Inner loops first, so that what an inner loop passes out an outer one passes on.
+    for l in loops.loops.iter().rev() {
         let [exit] = exits(&cfg, l)[..] else {
             continue;
         };
         if cfg.preds(exit).iter().any(|(p, _)| !l.blocks.contains(p)) {
             continue;
+        }
+        let mut inside: SecondaryMap<Block, bool> = SecondaryMap::new();
+        for &b in &l.blocks {
+            inside[b] = true;
         }
         let mut defined: Vec<Value> = Vec::new();
         for &b in &l.blocks {
@@ -141,36 +161,39 @@ fn close_loops(func: &mut Function) {
                     .filter_map(|&i| func.dfg.inst_result(i)),
             );
         }
-        let outside: Vec<Block> = func
-            .layout
-            .blocks()
+        let exiting: Vec<Inst> = l
+            .blocks
             .iter()
-            .copied()
-            .filter(|b| !l.blocks.contains(b))
+            .filter_map(|&b| func.terminator(b))
+            .filter(|&t| func.dfg.insts[t].op.dests().iter().any(|d| d.block == exit))
             .collect();
         for v in defined {
-            let used = outside.iter().any(|&b| {
-                func.layout
-                    .block_insts(b)
-                    .iter()
-                    .any(|&i| func.dfg.insts[i].all_args().contains(&v))
-            });
-            if !used {
+            let outside: Vec<Inst> = uses
+                .get(&v)
+                .map(|u| {
+                    u.iter()
+                        .copied()
+                        .filter(|&i| func.layout.inst_block(i).is_some_and(|b| !inside[b]))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if outside.is_empty() {
                 continue;
             }
             let ty = func.dfg.value_type(v);
             let p = func.dfg.append_block_param(exit, ty);
-            for &b in &outside {
-                for &i in func.layout.block_insts(b) {
-                    func.dfg.insts[i].map_args(|a| if a == v { p } else { a });
-                }
+            for &i in &outside {
+                func.dfg.insts[i].map_args(|a| if a == v { p } else { a });
             }
-            for &b in &l.blocks {
-                if let Some(t) = func.terminator(b) {
-                    for d in func.dfg.insts[t].op.dests_mut() {
-                        if d.block == exit {
-                            d.args.push(v);
-                        }
+            if let Some(u) = uses.get_mut(&v) {
+                u.retain(|i| !outside.contains(i));
+                u.extend(exiting.iter().copied());
+            }
+            uses.insert(p, outside);
+            for &t in &exiting {
+                for d in func.dfg.insts[t].op.dests_mut() {
+                    if d.block == exit {
+                        d.args.push(v);
                     }
                 }
             }
