@@ -62,19 +62,15 @@ pub fn check_supported(func: &Function) -> Result<(), Refusal> {
             match &data.op {
                 Op::Call(_) => return Err(Refusal::new("a call that is not inlined")),
                 Op::Group(..) => return Err(Refusal::new("work-group or sub-group collectives")),
-                Op::WorkItem(w, _)
-                    if matches!(
-                        w,
-                        WorkItemOp::SubGroupSize
-                            | WorkItemOp::MaxSubGroupSize
-                            | WorkItemOp::NumSubGroups
-                            | WorkItemOp::EnqueuedNumSubGroups
-                            | WorkItemOp::SubGroupId
-                            | WorkItemOp::SubGroupLocalId
-                    ) =>
-                {
-                    return Err(Refusal::new("sub-group queries"))
-                }
+                Op::WorkItem(
+                    WorkItemOp::SubGroupSize
+                    | WorkItemOp::MaxSubGroupSize
+                    | WorkItemOp::NumSubGroups
+                    | WorkItemOp::EnqueuedNumSubGroups
+                    | WorkItemOp::SubGroupId
+                    | WorkItemOp::SubGroupLocalId,
+                    _,
+                ) => return Err(Refusal::new("sub-group queries")),
                 _ => {}
             }
         }
@@ -707,7 +703,7 @@ impl Emitter<'_> {
     }
 
     /// Lanes from W scalars of type `ty`.
-    fn from_scalars(&mut self, l: Vec<Value>, ty: Type) -> Lanes {
+    fn gathered(&mut self, l: Vec<Value>, ty: Type) -> Lanes {
         if ty.is_ptr() {
             Lanes::Scalars(l)
         } else {
@@ -797,10 +793,7 @@ impl Emitter<'_> {
         if ty.is_ptr() || stride != i64::from(ty.bytes()) {
             return None;
         }
-        let active = match self.mask {
-            Some(m) => Some(self.reduce(m, true)),
-            None => None,
-        };
+        let active = self.mask.map(|m| self.reduce(m, true));
         Some(self.and_guard(active, guard))
     }
 
@@ -847,7 +840,7 @@ impl Emitter<'_> {
                     e.ins(data.op.clone(), &args, ty)
                 });
                 if let (Some(r), Some(t)) = (result, ty) {
-                    let lanes = self.from_scalars(l, t);
+                    let lanes = self.gathered(l, t);
                     self.map.insert(r, lanes);
                 }
             }
@@ -899,7 +892,7 @@ impl Emitter<'_> {
                             self.val(data.op.clone(), &args, ty)
                         })
                         .collect();
-                    return self.from_scalars(l, ty);
+                    return self.gathered(l, ty);
                 }
                 let args: Vec<Value> = data
                     .args
@@ -961,7 +954,7 @@ impl Emitter<'_> {
                 let q = e.lane(p, lane);
                 Some(e.val(Op::Load(flags), &[q], ty))
             });
-            e.from_scalars(l, ty)
+            e.gathered(l, ty)
         };
         match self.whole_vector(p, ty) {
             None => gather(self),

@@ -72,6 +72,13 @@ pub struct Vectorized {
 /// The widths the vectorizer produces: 4 lanes (one 128-bit register of 32-bit lanes) or 8.
 pub const WIDTHS: [u32; 2] = [4, 8];
 
+/// Whether the CPU device vectorizes kernels: `FERROCL_VECTORIZE=0` in the environment
+/// turns it off (read once per process), so that results can be compared both ways.
+pub fn enabled() -> bool {
+    static ENABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ENABLED.get_or_init(|| std::env::var_os("FERROCL_VECTORIZE").is_none_or(|v| v != "0"))
+}
+
 /// Vectorizes `func` (a kernel after inlining) for chunks of `width` work-items along x.
 pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
     if !WIDTHS.contains(&width) {
