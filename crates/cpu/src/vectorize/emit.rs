@@ -957,7 +957,38 @@ impl Emitter<'_> {
             e.gathered(l, ty)
         };
         match self.whole_vector(p, ty) {
-            None => gather(self),
+            None => match self.mask {
+                None => gather(self),
+                // Every lane active: the gather needs no branch per lane.
+                Some(m) => {
+                    let all = self.reduce(m, true);
+                    let tys: Vec<Type> = if ty.is_ptr() {
+                        vec![ty; self.w as usize]
+                    } else {
+                        vec![self.wide(ty)]
+                    };
+                    let flat = |l: Lanes| match l {
+                        Lanes::Vector(v) => vec![v],
+                        Lanes::Scalars(s) => s,
+                        _ => unreachable!("a gather is varying"),
+                    };
+                    let x = self.split(
+                        all,
+                        &tys,
+                        |e| {
+                            e.mask = None;
+                            let l = gather(e);
+                            e.mask = Some(m);
+                            flat(l)
+                        },
+                        |e| flat(gather(e)),
+                    );
+                    match x.len() {
+                        1 => Lanes::Vector(x[0]),
+                        _ => Lanes::Scalars(x),
+                    }
+                }
+            },
             Some(cond) => {
                 let wt = self.wide(ty);
                 let base = self.lane(p, 0);
@@ -1023,9 +1054,26 @@ impl Emitter<'_> {
             vec![]
         };
         match self.whole_vector(p, ty) {
-            None => {
-                scatter(self);
-            }
+            None => match self.mask {
+                None => {
+                    scatter(self);
+                }
+                // Every lane active: the scatter needs no branch per lane.
+                Some(m) => {
+                    let all = self.reduce(m, true);
+                    self.split(
+                        all,
+                        &[],
+                        |e| {
+                            e.mask = None;
+                            scatter(e);
+                            e.mask = Some(m);
+                            vec![]
+                        },
+                        |e| scatter(e),
+                    );
+                }
+            },
             Some(cond) => {
                 let base = self.lane(p, 0);
                 let v = self.vector(x);
@@ -1111,21 +1159,9 @@ impl Emitter<'_> {
             }
             let m = match exit_masks.remove(&x) {
                 Some(m) => m,
-                None => {
-                    let edges = incoming.remove(&x).unwrap_or_default();
-                    let m = self.or_masks(&edges);
-                    let params: Vec<Value> = self.src.dfg.block_params(x).to_vec();
-                    for (k, &p) in params.iter().enumerate() {
-                        let lanes = self.blend(p, &edges, k);
-                        self.map.insert(p, lanes);
-                    }
-                    m
-                }
+                None => self.join_edges(x, &mut incoming),
             };
-            self.mask = Some(m);
-            self.emit_body(x)?;
-            let tx = self.src.terminator(x).expect("a terminator");
-            self.edges(tx, &mut incoming)?;
+            self.masked_block(x, m, &mut incoming)?;
         }
         self.mask = None;
         let edges = incoming.remove(&region.join).unwrap_or_default();
@@ -1144,6 +1180,32 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// The mask of block `x` of masked code: the lanes of the edges reaching it, whose
+    /// arguments its parameters blend.
+    fn join_edges(&mut self, x: Block, incoming: &mut HashMap<Block, Vec<(Value, Dest)>>) -> Value {
+        let edges = incoming.remove(&x).unwrap_or_default();
+        let m = self.or_masks(&edges);
+        let params: Vec<Value> = self.src.dfg.block_params(x).to_vec();
+        for (k, &p) in params.iter().enumerate() {
+            let lanes = self.blend(p, &edges, k);
+            self.map.insert(p, lanes);
+        }
+        m
+    }
+
+    /// Block `x` under mask `m`; the masks of its edges go to `incoming`.
+    fn masked_block(
+        &mut self,
+        x: Block,
+        m: Value,
+        incoming: &mut HashMap<Block, Vec<(Value, Dest)>>,
+    ) -> Result<(), Refusal> {
+        self.mask = Some(m);
+        self.emit_body(x)?;
+        let t = self.src.terminator(x).expect("a terminator");
+        self.edges(t, incoming)
+    }
+
     /// A loop that lanes leave at different iterations, from its header `h`: each trip
     /// runs the body under the mask of the lanes still in the loop; each lane that leaves
     /// sets its lanes of the exit parameters; the loop repeats while any lane is active
@@ -1156,17 +1218,8 @@ impl Emitter<'_> {
         let t = self.src.terminator(h).expect("a terminator");
         self.edges(t, &mut incoming)?;
         for &x in &l.body {
-            let edges = incoming.remove(&x).unwrap_or_default();
-            let m = self.or_masks(&edges);
-            let params: Vec<Value> = self.src.dfg.block_params(x).to_vec();
-            for (k, &p) in params.iter().enumerate() {
-                let lanes = self.blend(p, &edges, k);
-                self.map.insert(p, lanes);
-            }
-            self.mask = Some(m);
-            self.emit_body(x)?;
-            let tx = self.src.terminator(x).expect("a terminator");
-            self.edges(tx, &mut incoming)?;
+            let m = self.join_edges(x, &mut incoming);
+            self.masked_block(x, m, &mut incoming)?;
         }
         self.mask = None;
         // The exit parameters: the lanes leaving on this trip take their edge's arguments.
