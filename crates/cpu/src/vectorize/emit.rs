@@ -786,11 +786,15 @@ impl Emitter<'_> {
     /// The condition under which a whole-vector access at the affine pointer `p` of
     /// elements of `ty` is right: every lane active and no lane's address wrapped. `None`
     /// when no whole-vector access applies; `Some(None)` when it always does.
-    fn whole_vector(&mut self, p: Value, ty: Type) -> Option<Option<Value>> {
+    fn whole_vector(&mut self, p: Value, ty: Type, flags: MemFlags) -> Option<Option<Value>> {
         let Lanes::Affine { stride, guard, .. } = self.lanes(p) else {
             return None;
         };
         if ty.is_ptr() || stride != i64::from(ty.bytes()) {
+            return None;
+        }
+        if flags.volatile {
+            // Each lane makes its own volatile access (none merged).
             return None;
         }
         let active = self.mask.map(|m| self.reduce(m, true));
@@ -934,7 +938,7 @@ impl Emitter<'_> {
 
     fn load(&mut self, p: Value, flags: MemFlags, ty: Type) -> Lanes {
         let mask = self.mask;
-        if self.shapes.of(p).is_uniform() {
+        if self.shapes.of(p).is_uniform() && !flags.volatile {
             let ptr = self.lane(p, 0);
             let Some(m) = mask else {
                 return Lanes::Uniform(self.val(Op::Load(flags), &[ptr], ty));
@@ -956,7 +960,7 @@ impl Emitter<'_> {
             });
             e.gathered(l, ty)
         };
-        match self.whole_vector(p, ty) {
+        match self.whole_vector(p, ty, flags) {
             None => match self.mask {
                 None => gather(self),
                 // Every lane active: the gather needs no branch per lane.
@@ -1014,7 +1018,7 @@ impl Emitter<'_> {
 
     fn store(&mut self, x: Value, p: Value, flags: MemFlags) {
         let ty = self.ty(x);
-        if self.shapes.of(p).is_uniform() {
+        if self.shapes.of(p).is_uniform() && !flags.volatile {
             let ptr = self.lane(p, 0);
             if self.shapes.of(x).is_uniform() {
                 let v = self.lane(x, 0);
@@ -1053,7 +1057,7 @@ impl Emitter<'_> {
             });
             vec![]
         };
-        match self.whole_vector(p, ty) {
+        match self.whole_vector(p, ty, flags) {
             None => match self.mask {
                 None => {
                     scatter(self);

@@ -233,6 +233,8 @@ impl Shapes {
                 let bytes = super::emit::lane_bytes(&func.slots[*slot]);
                 return affine(i64::from(bytes), false);
             }
+            // Each lane makes its own volatile access (none merged).
+            Op::Load(flags) if flags.volatile => return Shape::Varying,
             Op::Load(_) => {
                 return if shapes[0].is_uniform() {
                     Shape::Uniform
