@@ -1350,10 +1350,13 @@ impl Emitter<'_> {
                     _ => {
                         let c = self.vector(data.args[0]);
                         let not = self.val(Op::Unary(UnaryOp::Bnot), &[c], wide_bool);
-                        (
-                            self.binary(BinaryOp::Band, m, c),
-                            self.binary(BinaryOp::Band, m, not),
-                        )
+                        match self.mask {
+                            None => (c, not),
+                            Some(_) => (
+                                self.binary(BinaryOp::Band, m, c),
+                                self.binary(BinaryOp::Band, m, not),
+                            ),
+                        }
                     }
                 };
                 push(&d.0, yes);
