@@ -211,7 +211,6 @@ struct DivergentLoop {
 fn masked_loop(
     src: &Function,
     cfg: &Cfg,
-    loops: &LoopInfo,
     l: &Loop,
     order: &SecondaryMap<Block, usize>,
 ) -> Result<DivergentLoop, Refusal> {
@@ -225,13 +224,6 @@ fn masked_loop(
     };
     if cfg.preds(exit).iter().any(|(p, _)| !l.blocks.contains(p)) {
         return refuse("whose exit block is entered from elsewhere too");
-    }
-    let nested = loops
-        .loops
-        .iter()
-        .any(|o| o.header != l.header && l.blocks.contains(&o.header));
-    if nested {
-        return refuse("nested with another loop");
     }
     for &b in &l.blocks {
         let barrier = src
@@ -332,8 +324,11 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
             .blocks
             .iter()
             .any(|&b| shapes.is_divergent(b) && cfg.succs(b).iter().any(|s| !l.blocks.contains(s)));
-        if divergent_exit {
-            let dl = masked_loop(&src, &cfg, &loops, l, &order)?;
+        // A loop inside a masked loop runs under its mask too (`loops` lists outer loops
+        // first).
+        let nested = masked_loops.values().any(|m| m.body.contains(&l.header));
+        if divergent_exit || nested {
+            let dl = masked_loop(&src, &cfg, l, &order)?;
             for &b in &dl.body {
                 inner[b] = true;
             }
@@ -344,9 +339,8 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
     // The outermost divergent regions; the blocks inside belong to their region, and the
     // loops inside run under the region's masks.
     let mut regions: HashMap<Block, Region> = HashMap::new();
-    let mut in_region: SecondaryMap<Block, bool> = SecondaryMap::new();
     for &b in &rpo {
-        if inner[b] || in_region[b] || !shapes.is_divergent(b) || masked_loops.contains_key(&b) {
+        if inner[b] || !shapes.is_divergent(b) || masked_loops.contains_key(&b) {
             continue;
         }
         let Some(join) = ipdom[b] else {
@@ -370,7 +364,7 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
         }
         for l in &loops.loops {
             if seen[l.header] && !masked_loops.contains_key(&l.header) {
-                let dl = masked_loop(&src, &cfg, &loops, l, &order)?;
+                let dl = masked_loop(&src, &cfg, l, &order)?;
                 for &x in &dl.body {
                     inner[x] = true;
                 }
@@ -409,12 +403,7 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
             }
         }
         for &x in &blocks {
-            in_region[x] = true;
-            let has_block =
-                masked_loops.contains_key(&x) || masked_loops.values().any(|l| l.exit == x);
-            if !has_block {
-                inner[x] = true;
-            }
+            inner[x] = true;
         }
         regions.insert(b, Region { blocks, join });
     }
@@ -439,7 +428,12 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
         loops: &masked_loops,
     };
     for &b in &rpo {
-        if !inner[b] {
+        // Blocks emitted inside masked code have none of their own, but loop headers and
+        // exits.
+        let own = !inner[b]
+            || masked_loops.contains_key(&b)
+            || masked_loops.values().any(|l| l.exit == b);
+        if own {
             let nb = e.out.dfg.make_block();
             e.out.layout.append_block(nb);
             e.blocks[b] = Some(nb);
@@ -467,7 +461,7 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
         }
     }
     for &b in &rpo {
-        if inner[b] || in_region[b] {
+        if inner[b] {
             continue;
         }
         e.cur = e.block(b);
@@ -1129,9 +1123,43 @@ impl Emitter<'_> {
         let mut incoming: HashMap<Block, Vec<(Value, Dest)>> = HashMap::new();
         let t = self.src.terminator(b).expect("a terminator");
         self.edges(t, &mut incoming)?;
+        self.emit_masked(&region.blocks, &mut incoming)?;
+        self.mask = None;
+        let edges = incoming.remove(&region.join).unwrap_or_default();
+        let params: Vec<Value> = self.src.dfg.block_params(region.join).to_vec();
+        let mut args = Vec::new();
+        for (k, &p) in params.iter().enumerate() {
+            let lanes = self.blend(p, &edges, k);
+            match lanes {
+                Lanes::Vector(v) => args.push(v),
+                Lanes::Scalars(l) => args.extend(l),
+                _ => unreachable!("a blend is varying"),
+            }
+        }
+        let join = self.block(region.join);
+        self.jump(join, &args);
+        Ok(())
+    }
+
+    /// Straight-line code for `blocks` (in a topological order) under the masks of the
+    /// edges reaching them; a loop among them runs under the mask it is entered with, and
+    /// its exit block continues under that mask.
+    fn emit_masked(
+        &mut self,
+        blocks: &[Block],
+        incoming: &mut HashMap<Block, Vec<(Value, Dest)>>,
+    ) -> Result<(), Refusal> {
         // The mask of each loop's exit block: the lanes that entered the loop.
         let mut exit_masks: HashMap<Block, Value> = HashMap::new();
-        for &x in &region.blocks {
+        for &x in blocks {
+            // The blocks of a loop in the list come with its header.
+            let in_loop = self
+                .loops
+                .iter()
+                .any(|(h, l)| l.body.contains(&x) && blocks.contains(h));
+            if in_loop {
+                continue;
+            }
             if let Some(l) = self.loops.get(&x) {
                 let edges = incoming.remove(&x).unwrap_or_default();
                 let m = self.or_masks(&edges);
@@ -1158,29 +1186,12 @@ impl Emitter<'_> {
                 exit_masks.insert(l.exit, m);
                 continue;
             }
-            if self.loops.values().any(|l| l.body.contains(&x)) {
-                continue;
-            }
             let m = match exit_masks.remove(&x) {
                 Some(m) => m,
-                None => self.join_edges(x, &mut incoming),
+                None => self.join_edges(x, incoming),
             };
-            self.masked_block(x, m, &mut incoming)?;
+            self.masked_block(x, m, incoming)?;
         }
-        self.mask = None;
-        let edges = incoming.remove(&region.join).unwrap_or_default();
-        let params: Vec<Value> = self.src.dfg.block_params(region.join).to_vec();
-        let mut args = Vec::new();
-        for (k, &p) in params.iter().enumerate() {
-            let lanes = self.blend(p, &edges, k);
-            match lanes {
-                Lanes::Vector(v) => args.push(v),
-                Lanes::Scalars(l) => args.extend(l),
-                _ => unreachable!("a blend is varying"),
-            }
-        }
-        let join = self.block(region.join);
-        self.jump(join, &args);
         Ok(())
     }
 
@@ -1221,10 +1232,7 @@ impl Emitter<'_> {
         let mut incoming: HashMap<Block, Vec<(Value, Dest)>> = HashMap::new();
         let t = self.src.terminator(h).expect("a terminator");
         self.edges(t, &mut incoming)?;
-        for &x in &l.body {
-            let m = self.join_edges(x, &mut incoming);
-            self.masked_block(x, m, &mut incoming)?;
-        }
+        self.emit_masked(&l.body, &mut incoming)?;
         self.mask = None;
         // The exit parameters: the lanes leaving on this trip take their edge's arguments.
         let exits = incoming.remove(&l.exit).unwrap_or_default();

@@ -19,16 +19,16 @@
 //!   a mask run whole when every lane is active and lane by lane, each behind its own
 //!   branch, otherwise: a masked-off lane never touches memory.
 //! - A loop that lanes leave at different iterations runs while any lane is active, and a
-//!   loop under a divergent branch under its mask; each lane keeps the values it left with.
+//!   loop under a divergent branch or inside such a loop under its mask; each lane keeps the
+//!   values it left with.
 //! - Private memory (stack slots) has one copy per lane, `lane_bytes` apart.
 //! - Atomics run lane by lane in lane order. Barriers stay barriers, one-to-one and in order.
 //!
 //! - OpenCL vector values (`float4`) are split into scalars first ([`scalarize`]).
 //!
 //! What this version does not handle is a [`Refusal`] with its reason, and the caller runs
-//! the scalar kernel: calls, collectives and sub-group queries, loops
-//! nested in a masked loop, and unstructured divergent control flow (several exits, several
-//! entries).
+//! the scalar kernel: calls, collectives and sub-group queries, and unstructured divergent
+//! control flow (a loop with several exits under a mask, a region with several entries).
 
 pub(crate) mod emit;
 pub mod scalarize;
