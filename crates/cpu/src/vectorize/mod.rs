@@ -23,7 +23,6 @@
 //!   values it left with.
 //! - Private memory (stack slots) has one copy per lane, `lane_bytes` apart.
 //! - Atomics run lane by lane in lane order. Barriers stay barriers, one-to-one and in order.
-//!
 //! - OpenCL vector values (`float4`) are split into scalars first ([`scalarize`]).
 //!
 //! What this version does not handle is a [`Refusal`] with its reason, and the caller runs
