@@ -11,6 +11,7 @@ mod half;
 mod liveness;
 mod pool;
 mod printf;
+pub mod vectorize;
 pub mod workgroup;
 
 use std::collections::HashMap;
@@ -32,6 +33,9 @@ use codegen::GlobalPlace;
 /// [8k, 8k + 8); the last one of a work-group whose size is not a multiple of 8 is smaller.
 /// Every sub-group query of the device and of its kernels derives from this.
 pub const SUB_GROUP_SIZE: u32 = 8;
+
+/// Work-items per chunk of a vectorized kernel: one 128-bit register of 32-bit lanes.
+pub const VECTOR_WIDTH: u32 = 4;
 
 /// Why a module could not be compiled for the CPU device.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -321,9 +325,27 @@ unsafe impl Send for CpuProgram {}
 unsafe impl Sync for CpuProgram {}
 
 impl CpuProgram {
-    /// Compiles every kernel of `module` (whose calls are all inlined).
+    /// Compiles every kernel of `module` (whose calls are all inlined), with vectorization
+    /// across work-items ([`vectorize`]) unless `FERROCL_VECTORIZE=0` turns it off: each
+    /// kernel the vectorizer takes runs full chunks of [`VECTOR_WIDTH`] work-items at once.
+    /// Kernels written with OpenCL vector types keep their own SIMD code: split into lanes
+    /// and vectorized again, their whole-vector accesses would become gathers.
     pub fn compile(module: &Module) -> Result<CpuProgram, CompileError> {
-        Self::compile_with(module, &|_| None)
+        if !vectorize::enabled() {
+            return Self::compile_with(module, &|_| None);
+        }
+        Self::compile_with(module, &|f| {
+            let has_vectors = f.dfg.values.values().any(|v| v.ty.is_vector());
+            if has_vectors {
+                return None;
+            }
+            let v = vectorize::vectorize(f, VECTOR_WIDTH).ok()?;
+            Some(workgroup::WideKernel {
+                func: v.func,
+                width: VECTOR_WIDTH,
+                barriers: v.barriers,
+            })
+        })
     }
 
     /// Compiles every kernel of `module`, running full chunks of work-items along x through

@@ -766,7 +766,27 @@ pub fn run_ndrange(
     memory: Memory,
     range: &NdRange,
 ) -> (Memory, Result<(), Trap>) {
-    let (m, r, _) = run(module, kernel, args, memory, range, false);
+    let (m, r, _) = run(module, kernel, args, memory, range, false, 1);
+    (m, r)
+}
+
+/// `run_ndrange` for a kernel vectorized across work-items, each invocation of which computes
+/// `width` consecutive work-items along x: it runs only the work-items whose local x id is a
+/// multiple of `width`, all lanes active, so the local size along x must be a multiple of
+/// `width`. Each invocation sees lane 0's ids; a barrier waits for the invocations.
+pub fn run_ndrange_chunks(
+    module: &Module,
+    kernel: Func,
+    args: &[KernelArgValue],
+    memory: Memory,
+    range: &NdRange,
+    width: u64,
+) -> (Memory, Result<(), Trap>) {
+    if width == 0 || range.local_size[0] % width != 0 {
+        let e = Trap::Invalid("the local size along x must be a multiple of the width".into());
+        return (memory, Err(e));
+    }
+    let (m, r, _) = run(module, kernel, args, memory, range, false, width);
     (m, r)
 }
 
@@ -789,7 +809,7 @@ pub fn run_ndrange_traced(
     memory: Memory,
     range: &NdRange,
 ) -> (Memory, Result<(), Trap>, Vec<WorkItemTrace>) {
-    run(module, kernel, args, memory, range, true)
+    run(module, kernel, args, memory, range, true, 1)
 }
 
 fn run(
@@ -799,6 +819,7 @@ fn run(
     memory: Memory,
     range: &NdRange,
     tracing: bool,
+    width: u64,
 ) -> (Memory, Result<(), Trap>, Vec<WorkItemTrace>) {
     let mut traces = Vec::new();
     let mut memory = memory;
@@ -828,7 +849,8 @@ fn run(
         );
     }
     let groups: [u64; 3] = [0, 1, 2].map(|d| range.global_size[d] / range.local_size[d]);
-    let per_group = (range.local_size[0] * range.local_size[1] * range.local_size[2]) as usize;
+    let per_group =
+        (range.local_size[0] / width * range.local_size[1] * range.local_size[2]) as usize;
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
@@ -858,7 +880,7 @@ fn run(
                     let mut handles = Vec::new();
                     for lz in 0..range.local_size[2] {
                         for ly in 0..range.local_size[1] {
-                            for lx in 0..range.local_size[0] {
+                            for lx in (0..range.local_size[0]).step_by(width as usize) {
                                 let local = [lx, ly, lz];
                                 let wi = WorkItem {
                                     work_dim: range.work_dim,

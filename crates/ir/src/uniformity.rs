@@ -189,7 +189,7 @@ impl Uniformity {
 
 /// The immediate post-dominator of each block (`None` for blocks that reach no exit or whose
 /// post-dominator is the virtual exit), by the dominator algorithm on the reversed CFG.
-fn post_dominators(func: &Function, cfg: &Cfg) -> SecondaryMap<Block, Option<Block>> {
+pub fn post_dominators(func: &Function, cfg: &Cfg) -> SecondaryMap<Block, Option<Block>> {
     let blocks: Vec<Block> = func.layout.blocks().to_vec();
     let n = blocks.len();
     let exit = n; // The virtual exit node.

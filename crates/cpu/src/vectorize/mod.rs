@@ -1,0 +1,118 @@
+//! Vectorization across work-items: whole-function vectorization after Karrenberg and Hack,
+//! "Whole-Function Vectorization" (CGO 2011), IR to IR.
+//!
+//! `vectorize(kernel, W)` turns the per-work-item kernel into a function that computes W
+//! consecutive work-items along dimension 0 in one invocation (a *chunk*). It has the same
+//! parameters; in it, `global_id 0` and `local_id 0` denote lane 0's ids (the code adds the
+//! lane offsets), and every other work-item query is the same for the W lanes. It is only run
+//! with all W lanes active (the work-group transform runs a partial chunk with the scalar
+//! kernel).
+//!
+//! - [`shape`] tells which values are uniform across the lanes, affine (consecutive or
+//!   strided) or varying, and which branches diverge.
+//! - Uniform values stay scalars and uniform branches stay branches. Varying values become
+//!   IR vectors of W lanes (pointers: W scalar pointers, since the IR has no pointer vectors);
+//!   affine values stay their lane 0 value with a known stride, so `a[get_global_id(0)]` is
+//!   one vector load or store, and other addresses are gathered or scattered lane by lane.
+//! - A divergent branch and the blocks up to its post-dominator become straight-line code
+//!   under a mask per block; block parameters become blends. Loads, stores and atomics under
+//!   a mask run whole when every lane is active and lane by lane, each behind its own
+//!   branch, otherwise: a masked-off lane never touches memory.
+//! - A loop that lanes leave at different iterations runs while any lane is active, and a
+//!   loop under a divergent branch or inside such a loop under its mask; each lane keeps the
+//!   values it left with.
+//! - Private memory (stack slots) has one copy per lane, `lane_bytes` apart.
+//! - Atomics run lane by lane in lane order. Barriers stay barriers, one-to-one and in order.
+//! - OpenCL vector values (`float4`) are split into scalars first ([`scalarize`]).
+//!
+//! What this version does not handle is a [`Refusal`] with its reason, and the caller runs
+//! the scalar kernel: calls, collectives and sub-group queries, and unstructured divergent
+//! control flow (a loop with several exits under a mask, a region with several entries).
+
+pub(crate) mod emit;
+pub mod scalarize;
+pub mod shape;
+
+use std::fmt;
+
+use ferrocl_ir::{Function, Inst};
+
+/// Why a kernel was not vectorized.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Refusal {
+    /// What the vectorizer does not handle, in a few words.
+    pub reason: String,
+}
+
+impl Refusal {
+    pub(crate) fn new(reason: impl Into<String>) -> Refusal {
+        Refusal {
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "not vectorized: {}", self.reason)
+    }
+}
+
+/// A kernel vectorized across work-items.
+#[derive(Clone, Debug)]
+pub struct Vectorized {
+    /// The W-wide function: the kernel's name, parameters and metadata.
+    pub func: Function,
+    /// Each barrier of the scalar kernel with its counterpart in `func`, in the scalar
+    /// kernel's layout order.
+    pub barriers: Vec<(Inst, Inst)>,
+}
+
+/// The widths the vectorizer produces: 4 lanes (one 128-bit register of 32-bit lanes) or 8.
+pub const WIDTHS: [u32; 2] = [4, 8];
+
+/// Whether the CPU device vectorizes kernels: `FERROCL_VECTORIZE=0` in the environment
+/// turns it off (read once per process), so that results can be compared both ways.
+pub fn enabled() -> bool {
+    static ENABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ENABLED.get_or_init(|| std::env::var_os("FERROCL_VECTORIZE").is_none_or(|v| v != "0"))
+}
+
+/// Vectorizes `func` (a kernel after inlining) for chunks of `width` work-items along x.
+pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
+    if !WIDTHS.contains(&width) {
+        return Err(Refusal::new(format!("width {width} (4 or 8 only)")));
+    }
+    if !func.is_kernel() || func.is_declaration() {
+        return Err(Refusal::new("not a kernel with a body"));
+    }
+    if !scalarize::has_vectors(func) {
+        emit::check_supported(func)?;
+        return emit::vectorize(func, width);
+    }
+    let scalar = scalarize::scalarize(func)?;
+    emit::check_supported(&scalar)?;
+    let mut v = emit::vectorize(&scalar, width)?;
+    // Scalarizing keeps the barriers and their order.
+    let originals = barriers(func);
+    let split = barriers(&scalar);
+    v.barriers = originals
+        .into_iter()
+        .zip(split)
+        .filter_map(|(o, s)| {
+            let (_, w) = v.barriers.iter().find(|&&(x, _)| x == s)?;
+            Some((o, *w))
+        })
+        .collect();
+    Ok(v)
+}
+
+/// The barriers of `func` in layout order.
+fn barriers(func: &Function) -> Vec<Inst> {
+    func.layout
+        .blocks()
+        .iter()
+        .flat_map(|&b| func.layout.block_insts(b).iter().copied())
+        .filter(|&i| matches!(func.dfg.insts[i].op, ferrocl_ir::Op::Barrier(..)))
+        .collect()
+}

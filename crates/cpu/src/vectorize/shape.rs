@@ -1,0 +1,321 @@
+//! The shape of each value across the W lanes of a chunk: W consecutive work-items along
+//! dimension 0, whose other ids are equal (Karrenberg and Hack, "Whole-Function
+//! Vectorization", CGO 2011, section 4: uniform, consecutive and varying values; the strided
+//! case generalizes consecutive).
+//!
+//! Within a chunk only what depends on the x id differs between lanes: `global_id 0`,
+//! `local_id 0` and the linear ids are affine with stride 1; every other work-item query,
+//! every kernel argument and every load from a uniform address is uniform. Affine values
+//! (`lane i = lane 0 + i * stride`, wrapping in the value's width) stay affine through
+//! wrapping ring operations (add, sub, multiplication or shift by a constant, truncation,
+//! pointer offsets). A sign or zero extension of an affine value is affine only while no lane
+//! wraps in the narrow type; the shape records that as `guarded`, and the code generator
+//! checks it at run time where it relies on it.
+//!
+//! Control adds the rule of the uniformity analysis (`ferrocl_ir::uniformity`): the
+//! parameters of every block between a divergent branch and its immediate post-dominator are
+//! varying. A loop that lanes leave at different iterations runs while any lane is active,
+//! and a loop under a divergent branch runs under its mask (the code generator linearizes
+//! both), so the lanes inside such a loop stay in step: a divergent exit makes only the
+//! blocks after the loop joins, and a divergent branch before a loop only the loop's entry
+//! (where paths meet there) and what follows the loop; the values the loop passes out go through the exit block's parameters (the
+//! code generator puts the kernel in that form first), which are varying.
+
+use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
+use ferrocl_ir::entity::SecondaryMap;
+use ferrocl_ir::{BinaryOp, Type};
+use ferrocl_ir::{Block, ConvOp, Function, Op, UnaryOp, Value, WorkItemOp};
+
+/// How a value differs between the lanes of a chunk.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum Shape {
+    /// Not reached (yet) by the analysis.
+    #[default]
+    Unknown,
+    /// Equal in every lane.
+    Uniform,
+    /// `lane i = lane 0 + i * stride` (in elements for integers, bytes for pointers).
+    /// `guarded`: only while a run-time condition holds (an extension that did not wrap).
+    Affine { stride: i64, guarded: bool },
+    /// Anything else.
+    Varying,
+}
+
+impl Shape {
+    fn rank(self) -> u8 {
+        match self {
+            Shape::Unknown => 0,
+            Shape::Uniform => 1,
+            Shape::Affine { .. } => 2,
+            Shape::Varying => 3,
+        }
+    }
+
+    /// The shape of a value that may be either (a block parameter's incoming values).
+    fn join(self, other: Shape) -> Shape {
+        match (self, other) {
+            (Shape::Unknown, x) | (x, Shape::Unknown) => x,
+            (a, b) if a == b => a,
+            _ => Shape::Varying,
+        }
+    }
+
+    /// The higher of two shapes, so that each value's shape only grows.
+    fn raise(self, other: Shape) -> Shape {
+        match self.rank().cmp(&other.rank()) {
+            std::cmp::Ordering::Less => other,
+            std::cmp::Ordering::Greater => self,
+            std::cmp::Ordering::Equal if self == other => self,
+            std::cmp::Ordering::Equal => Shape::Varying,
+        }
+    }
+
+    /// Whether every lane holds the same value.
+    pub fn is_uniform(self) -> bool {
+        matches!(self, Shape::Uniform | Shape::Unknown)
+    }
+}
+
+/// The shapes of a function's values and the divergence of its branches.
+pub struct Shapes {
+    shape: SecondaryMap<Value, Shape>,
+    divergent: SecondaryMap<Block, bool>,
+}
+
+impl Shapes {
+    /// The shape of `v`.
+    pub fn of(&self, v: Value) -> Shape {
+        self.shape[v]
+    }
+
+    /// Whether the lanes may leave `b` along different edges.
+    pub fn is_divergent(&self, b: Block) -> bool {
+        self.divergent[b]
+    }
+
+    /// Analyzes `func` for chunks of `width` lanes.
+    pub fn new(
+        func: &Function,
+        cfg: &Cfg,
+        dom: &DomTree,
+        loops: &LoopInfo,
+        ipdom: &SecondaryMap<Block, Option<Block>>,
+        width: u32,
+    ) -> Shapes {
+        let mut s = Shapes {
+            shape: SecondaryMap::new(),
+            divergent: SecondaryMap::new(),
+        };
+        let mut sync: SecondaryMap<Block, bool> = SecondaryMap::new();
+        if let Some(entry) = func.layout.entry_block() {
+            for &p in func.dfg.block_params(entry) {
+                s.shape[p] = Shape::Uniform;
+            }
+        }
+        loop {
+            let mut changed = false;
+            for &b in dom.rpo() {
+                if Some(b) != func.layout.entry_block() {
+                    for (k, &p) in func.dfg.block_params(b).iter().enumerate() {
+                        let mut new = Shape::Unknown;
+                        for &(_, t) in cfg.preds(b) {
+                            for d in func.dfg.insts[t].op.dests() {
+                                if d.block == b {
+                                    new = new.join(s.shape[d.args[k]]);
+                                }
+                            }
+                        }
+                        if sync[b] || matches!(new, Shape::Affine { guarded: true, .. }) {
+                            new = Shape::Varying;
+                        }
+                        changed |= s.update(p, new);
+                    }
+                }
+                for &i in func.layout.block_insts(b) {
+                    if let Some(r) = func.dfg.inst_result(i) {
+                        let new = s.transfer(func, i, width);
+                        changed |= s.update(r, new);
+                    }
+                }
+                let Some(t) = func.terminator(b) else {
+                    continue;
+                };
+                let data = &func.dfg.insts[t];
+                let divergent = matches!(data.op, Op::Brif(_) | Op::Switch(_))
+                    && !s.shape[data.args[0]].is_uniform();
+                if divergent && !s.divergent[b] {
+                    s.divergent[b] = true;
+                    changed = true;
+                    // Lanes may reach every block before the post-dominator along different
+                    // paths: its parameters (and the post-dominator's) are varying.
+                    // A loop that lanes leave at different iterations runs while any lane
+                    // is active, so the lanes that stay meet no others inside it: only the
+                    // exit joins lanes.
+                    let stop = ipdom[b];
+                    let left: Vec<&Loop> = loops
+                        .loops
+                        .iter()
+                        .filter(|l| {
+                            l.blocks.contains(&b)
+                                && cfg.succs(b).iter().any(|s| !l.blocks.contains(s))
+                        })
+                        .collect();
+                    let mut work: Vec<Block> = cfg.succs(b).to_vec();
+                    let mut seen: SecondaryMap<Block, bool> = SecondaryMap::new();
+                    while let Some(x) = work.pop() {
+                        if std::mem::replace(&mut seen[x], true)
+                            || left.iter().any(|l| l.blocks.contains(&x))
+                        {
+                            continue;
+                        }
+                        // A loop entered on the way runs under a mask with its lanes in
+                        // step: only its entry (if paths meet there) and its exits join.
+                        let entered = loops
+                            .loops
+                            .iter()
+                            .find(|l| l.header == x && !l.blocks.contains(&b));
+                        if let Some(l) = entered {
+                            let from_outside = cfg
+                                .preds(x)
+                                .iter()
+                                .filter(|(p, _)| !l.blocks.contains(p))
+                                .count();
+                            if from_outside > 1 {
+                                sync[x] = true;
+                            }
+                            for &y in &l.blocks {
+                                seen[y] = true;
+                                work.extend(cfg.succs(y).iter().filter(|s| !l.blocks.contains(s)));
+                            }
+                            continue;
+                        }
+                        sync[x] = true;
+                        if Some(x) != stop {
+                            work.extend(cfg.succs(x).iter().copied());
+                        }
+                    }
+                }
+            }
+            if !changed {
+                return s;
+            }
+        }
+    }
+
+    fn update(&mut self, v: Value, new: Shape) -> bool {
+        let old = self.shape[v];
+        let raised = old.raise(new);
+        self.shape[v] = raised;
+        raised != old
+    }
+
+    /// The shape of the result of `inst` from its operands' shapes.
+    fn transfer(&self, func: &Function, inst: ferrocl_ir::Inst, width: u32) -> Shape {
+        let data = &func.dfg.insts[inst];
+        let shapes: Vec<Shape> = data.args.iter().map(|&a| self.shape[a]).collect();
+        let affine = |stride: i64, guarded: bool| {
+            if stride == 0 && !guarded {
+                Shape::Uniform
+            } else {
+                Shape::Affine { stride, guarded }
+            }
+        };
+        match &data.op {
+            Op::WorkItem(w, d) => {
+                return match w {
+                    WorkItemOp::GlobalId | WorkItemOp::LocalId if *d == 0 => affine(1, false),
+                    WorkItemOp::GlobalLinearId | WorkItemOp::LocalLinearId => affine(1, false),
+                    _ => Shape::Uniform,
+                }
+            }
+            // Each lane has its own copy of the slot (see `emit::lane_bytes`).
+            Op::SlotAddr(slot) => {
+                let bytes = super::emit::lane_bytes(&func.slots[*slot]);
+                return affine(i64::from(bytes), false);
+            }
+            // Each lane makes its own volatile access (none merged).
+            Op::Load(flags) if flags.volatile => return Shape::Varying,
+            Op::Load(_) => {
+                return if shapes[0].is_uniform() {
+                    Shape::Uniform
+                } else {
+                    Shape::Varying
+                }
+            }
+            // Each lane's atomic sees the memory its predecessors left.
+            Op::AtomicRmw(..) | Op::Cmpxchg(..) | Op::AtomicLoad(_) => return Shape::Varying,
+            _ => {}
+        }
+        if shapes.iter().all(|s| s.is_uniform()) {
+            return Shape::Uniform;
+        }
+        if shapes.contains(&Shape::Varying) {
+            return Shape::Varying;
+        }
+        // Some operands affine, the others uniform.
+        let stride = |k: usize| match shapes[k] {
+            Shape::Affine { stride, .. } => stride,
+            _ => 0,
+        };
+        let guarded = shapes
+            .iter()
+            .any(|s| matches!(s, Shape::Affine { guarded: true, .. }));
+        let constant = |k: usize| {
+            shapes[k]
+                .is_uniform()
+                .then(|| func.dfg.iconst_value(data.args[k]))
+                .flatten()
+        };
+        match &data.op {
+            Op::Binary(BinaryOp::Iadd) | Op::PtrAdd => {
+                affine(stride(0).wrapping_add(stride(1)), guarded)
+            }
+            Op::Binary(BinaryOp::Isub) => affine(stride(0).wrapping_sub(stride(1)), guarded),
+            Op::Binary(BinaryOp::Imul) => match (constant(0), constant(1)) {
+                (_, Some(c)) => affine(stride(0).wrapping_mul(c as i64), guarded),
+                (Some(c), _) => affine(stride(1).wrapping_mul(c as i64), guarded),
+                _ => Shape::Varying,
+            },
+            Op::Binary(BinaryOp::Shl) => match constant(1) {
+                Some(c) if shapes[1].is_uniform() => {
+                    let bits = func.dfg.value_type(data.args[0]).lane_bits();
+                    let k = (c % u64::from(bits)) as u32;
+                    affine(stride(0).wrapping_shl(k), guarded)
+                }
+                _ => Shape::Varying,
+            },
+            Op::Unary(UnaryOp::Ineg) => affine(stride(0).wrapping_neg(), guarded),
+            Op::PtrToInt | Op::IntToPtr | Op::AddrCast | Op::Convert(ConvOp::Trunc) => {
+                affine(stride(0), guarded)
+            }
+            Op::Convert(ConvOp::Sext | ConvOp::Zext) => {
+                let from = func.dfg.value_type(data.args[0]);
+                let s = narrow_stride(stride(0), from);
+                if extension_fits(from, s, width) {
+                    affine(s, true)
+                } else {
+                    Shape::Varying
+                }
+            }
+            _ => Shape::Varying,
+        }
+    }
+}
+
+/// `stride` as the signed value it has in `ty`'s lane width (the lanes wrap in that width).
+pub fn narrow_stride(stride: i64, ty: Type) -> i64 {
+    let bits = ty.lane_bits();
+    if bits >= 64 {
+        stride
+    } else {
+        (stride << (64 - bits)) >> (64 - bits)
+    }
+}
+
+/// Whether lanes `0..width` of an affine value of type `from` with `stride` span less than
+/// half of the type's range, so that one comparison of lane 0 tells whether any lane wraps.
+pub fn extension_fits(from: Type, stride: i64, width: u32) -> bool {
+    let bits = from.lane_bits();
+    let span = i128::from(stride).abs() * i128::from(width - 1);
+    bits >= 2 && span < (1i128 << (bits - 1))
+}

@@ -1,0 +1,429 @@
+//! The vectorizer against the scalar kernel, in the IR interpreter: every kernel of the
+//! corpora this crate can reach (the OpenCL C corpus of `clc`, the bench kernels of `cli`,
+//! the IR kernels of the CPU and IR tests) runs scalar and vectorized (each invocation W
+//! consecutive work-items along x) on the same inputs, and the memory they leave must be equal
+//! bit for bit. A kernel the vectorizer refuses counts as refused, with its reason.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use ferrocl_cpu::vectorize::vectorize;
+use ferrocl_ir::interp::{
+    run_ndrange, run_ndrange_chunks, run_ndrange_traced, KernelArgValue, Memory, NdRange, Val,
+};
+use ferrocl_ir::passes::PassManager;
+use ferrocl_ir::{AddrSpace, Func, Module, Type};
+
+const WIDTHS: [u32; 2] = [4, 8];
+const BUFFER_BYTES: usize = 16384;
+
+/// Compiles OpenCL C as a program build does: front end, builtin library, standard passes.
+fn compile_cl(source: &str, options: &str) -> Option<Module> {
+    let opts = ferrocl_clc::parse_build_options(options).ok()?;
+    let target = ferrocl_clc::Target::full_profile_cpu();
+    let program = ferrocl_clc::compile(source, &opts, &target, &[]).program?;
+    let mut module = ferrocl_clc::lower(&program).ok()?;
+    ferrocl_clc::library::link_with(&mut module, ferrocl_clc::library::module).ok()?;
+    PassManager::standard().run(&mut module).ok()?;
+    Some(module)
+}
+
+/// A deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Arguments for `kernel`: buffers of small values of the pointee's type (indices stay in
+/// range), scalars a little below the global size (so that bounds checks diverge).
+fn arguments(module: &Module, kernel: Func, memory: &mut Memory, seed: u64) -> Vec<KernelArgValue> {
+    let f = &module.funcs[kernel];
+    let info = f.kernel.as_ref().expect("a kernel");
+    let mut rng = Rng(seed | 1);
+    let mut args = Vec::new();
+    for (k, &ty) in f.sig.params.iter().enumerate() {
+        let meta = &info.args[k];
+        if ty.is_ptr() {
+            if ty.addr_space() == Some(AddrSpace::Local) {
+                args.push(KernelArgValue::Local(BUFFER_BYTES as u32));
+                continue;
+            }
+            let name = meta.type_name.trim_start_matches("unsigned ");
+            let mut bytes = Vec::with_capacity(BUFFER_BYTES);
+            if name.starts_with("float") {
+                while bytes.len() < BUFFER_BYTES {
+                    let x = (rng.next() % 4001) as f32 / 1000.0 - 2.0;
+                    bytes.extend_from_slice(&x.to_le_bytes());
+                }
+            } else if name.starts_with("double") {
+                while bytes.len() < BUFFER_BYTES {
+                    let x = (rng.next() % 4001) as f64 / 1000.0 - 2.0;
+                    bytes.extend_from_slice(&x.to_le_bytes());
+                }
+            } else if name.starts_with("int") || name.starts_with("uint") {
+                while bytes.len() < BUFFER_BYTES {
+                    bytes.extend_from_slice(&((rng.next() % 64) as u32).to_le_bytes());
+                }
+            } else {
+                while bytes.len() < BUFFER_BYTES {
+                    bytes.push((rng.next() % 64) as u8);
+                }
+            }
+            args.push(KernelArgValue::Val(Val::scalar(memory.alloc(bytes))));
+        } else if ty.is_float() {
+            let bits = match ty.lane_bits() {
+                32 => u64::from(1.5f32.to_bits()),
+                64 => 1.5f64.to_bits(),
+                _ => 0x3e00,
+            };
+            args.push(KernelArgValue::Val(Val(vec![bits; ty.lanes() as usize])));
+        } else {
+            let x = if ty == Type::I1 { 1 } else { 24 };
+            args.push(KernelArgValue::Val(Val(vec![x; ty.lanes() as usize])));
+        }
+    }
+    args
+}
+
+#[derive(Default)]
+struct Tally {
+    compared: usize,
+    refused: BTreeMap<String, Vec<String>>,
+    /// The scalar kernel trapped on the generated inputs: nothing to compare.
+    skipped: Vec<String>,
+    /// The scalar kernel's own results vary between runs (a race between work-items).
+    racy: Vec<String>,
+    failures: Vec<String>,
+}
+
+/// The ranges to run: 1-D without and with an offset (lane 0's id then is no multiple of
+/// W), and for kernels that ask for ids along y, a 2-D one (a 1-D kernel launched in 2-D
+/// would race with itself).
+fn ranges(two_d: bool) -> Vec<NdRange> {
+    let mut v = vec![
+        NdRange {
+            work_dim: 1,
+            global_size: [64, 1, 1],
+            local_size: [32, 1, 1],
+            global_offset: [0; 3],
+            sub_group_size: u64::from(ferrocl_cpu::SUB_GROUP_SIZE),
+        },
+        NdRange {
+            work_dim: 1,
+            global_size: [32, 1, 1],
+            local_size: [16, 1, 1],
+            global_offset: [5, 0, 0],
+            sub_group_size: u64::from(ferrocl_cpu::SUB_GROUP_SIZE),
+        },
+    ];
+    if two_d {
+        v.push(NdRange {
+            work_dim: 2,
+            global_size: [16, 4, 1],
+            local_size: [8, 2, 1],
+            global_offset: [3, 1, 0],
+            sub_group_size: u64::from(ferrocl_cpu::SUB_GROUP_SIZE),
+        });
+    }
+    v
+}
+
+/// Whether `f` asks for a work-item id or size along y or z.
+fn uses_y(f: &ferrocl_ir::Function) -> bool {
+    f.layout.blocks().iter().any(|&b| {
+        f.layout
+            .block_insts(b)
+            .iter()
+            .any(|&i| matches!(f.dfg.insts[i].op, ferrocl_ir::Op::WorkItem(_, d) if d > 0))
+    })
+}
+
+/// Runs every kernel of `module` scalar and vectorized and compares.
+fn check_module(label: &str, module: &Module, tally: &mut Tally) {
+    let kernels: Vec<Func> = module.kernels().map(|(f, _)| f).collect();
+    for kernel in kernels {
+        let name = format!("{label}:{}", module.funcs[kernel].name);
+        for width in WIDTHS {
+            let v = match vectorize(&module.funcs[kernel], width) {
+                Ok(v) => v,
+                Err(r) => {
+                    tally
+                        .refused
+                        .entry(r.reason)
+                        .or_default()
+                        .push(format!("{name} x{width}"));
+                    continue;
+                }
+            };
+            let mut m = module.clone();
+            let mut func = v.func;
+            func.name = format!("{}.x{width}", func.name);
+            let wide = m.funcs.push(func);
+            if let Err(e) = ferrocl_ir::verify_module(&m) {
+                let text = ferrocl_ir::print_function(&m, &m.funcs[wide]);
+                tally
+                    .failures
+                    .push(format!("{name} x{width}: invalid IR {e:?}\n{text}"));
+                continue;
+            }
+            // The interpreter is slow: the largest kernels (the whole math library inlined)
+            // run on one range only.
+            let mut all = ranges(uses_y(&m.funcs[kernel]));
+            if m.funcs[kernel].dfg.insts.len() > 4000 {
+                all.truncate(1);
+            }
+            for (r, range) in all.iter().enumerate() {
+                let mut memory = Memory::default();
+                let args = arguments(&m, kernel, &mut memory, 0x9e37_79b9 + r as u64);
+                let (scalar, sr) = run_ndrange(&m, kernel, &args, memory.clone(), range);
+                if sr.is_err() {
+                    tally.skipped.push(format!("{name} range {r}"));
+                    continue;
+                }
+                let (vector, vr) =
+                    run_ndrange_chunks(&m, wide, &args, memory.clone(), range, u64::from(width));
+                if let Err(t) = vr {
+                    let text = ferrocl_ir::print_function(&m, &m.funcs[wide]);
+                    tally.failures.push(format!(
+                        "{name} x{width} range {r}: vectorized trapped: {t}\n{text}"
+                    ));
+                    continue;
+                }
+                tally.compared += 1;
+                // The buffers and program-scope variables; stack slots and local memory
+                // come after them.
+                let globals = m
+                    .globals
+                    .values()
+                    .filter(|g| g.space != AddrSpace::Local)
+                    .count();
+                let n = memory.regions.len() + globals;
+                if scalar.regions[..n] != vector.regions[..n] {
+                    if order_dependent(&m, kernel, &args, &memory, range) {
+                        tally.racy.push(format!("{name} range {r}"));
+                    } else {
+                        let text = ferrocl_ir::print_function(&m, &m.funcs[wide]);
+                        tally
+                            .failures
+                            .push(format!("{name} x{width} range {r}: results differ\n{text}"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether the scalar kernel's results depend on the order of its work-items, which the
+/// spec leaves open: two work-items store to one address, or (in a kernel without barriers)
+/// one loads what another stores, or an atomic's old value is used.
+fn order_dependent(
+    m: &Module,
+    kernel: Func,
+    args: &[KernelArgValue],
+    memory: &Memory,
+    range: &NdRange,
+) -> bool {
+    use ferrocl_ir::Op;
+    let f = &m.funcs[kernel];
+    let mut stores = std::collections::HashSet::new();
+    let mut loads = std::collections::HashSet::new();
+    let mut barrier = false;
+    for &b in f.layout.blocks() {
+        for &i in f.layout.block_insts(b) {
+            let data = &f.dfg.insts[i];
+            match data.op {
+                Op::Store(_) => {
+                    stores.insert(data.args[1]);
+                }
+                Op::Load(_) => {
+                    loads.insert(data.args[0]);
+                }
+                Op::Barrier(..) => barrier = true,
+                Op::AtomicRmw(..) | Op::Cmpxchg(..) | Op::AtomicLoad(_) => return true,
+                _ => {}
+            }
+        }
+    }
+    let (_, _, traces) = run_ndrange_traced(m, kernel, args, memory.clone(), range);
+    let mut stored: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+    let mut loaded: Vec<(u64, usize)> = Vec::new();
+    for (k, t) in traces.iter().enumerate() {
+        for (v, val) in &t.values {
+            if stores.contains(v) {
+                if stored.get(&val.bits()).is_some_and(|&o| o != k) {
+                    return true;
+                }
+                stored.insert(val.bits(), k);
+            }
+            if !barrier && loads.contains(v) {
+                loaded.push((val.bits(), k));
+            }
+        }
+    }
+    loaded
+        .iter()
+        .any(|(a, k)| stored.get(a).is_some_and(|o| o != k))
+}
+
+fn report(what: &str, tally: &Tally) {
+    eprintln!(
+        "{what}: {} comparisons, {} refusals, {} skipped (scalar trap), {} racy",
+        tally.compared,
+        tally.refused.values().map(Vec::len).sum::<usize>(),
+        tally.skipped.len(),
+        tally.racy.len()
+    );
+    for (reason, list) in &tally.refused {
+        eprintln!(
+            "  refused ({}): {reason}: {}",
+            list.len(),
+            list.iter().take(6).cloned().collect::<Vec<_>>().join(", ")
+        );
+    }
+    if !tally.racy.is_empty() {
+        eprintln!("  order-dependent: {}", tally.racy.join(", "));
+    }
+    for f in &tally.failures {
+        eprintln!("FAILED {f}");
+    }
+    assert!(
+        tally.failures.is_empty(),
+        "{} failures",
+        tally.failures.len()
+    );
+}
+
+fn cl_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    v.retain(|p| p.extension().is_some_and(|e| e == "cl"));
+    v.sort();
+    v
+}
+
+fn options_of(text: &str) -> String {
+    text.lines()
+        .take_while(|l| l.starts_with("//"))
+        .find_map(|l| l.trim_start_matches("//").trim().strip_prefix("options:"))
+        .unwrap_or("")
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn clc_corpus_kernels_match_scalar() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../clc/tests/corpus/valid");
+    let mut tally = Tally::default();
+    let files = cl_files(&root);
+    assert!(!files.is_empty(), "no corpus at {}", root.display());
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let Some(module) = compile_cl(&text, &options_of(&text)) else {
+            continue;
+        };
+        let label = path.file_name().unwrap().to_string_lossy().to_string();
+        check_module(&label, &module, &mut tally);
+    }
+    report("clc corpus", &tally);
+    assert!(
+        tally.compared > 100,
+        "too few comparisons: {}",
+        tally.compared
+    );
+}
+
+/// The OpenCL C strings of the bench suite (`const NAME: &str = "\` ... `";`).
+fn bench_sources() -> Vec<(String, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cli/src/bench/suite.rs");
+    let text = std::fs::read_to_string(path).expect("the bench suite");
+    let mut out = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(start) = rest.find("const ") {
+        rest = &rest[start + 6..];
+        let Some((name, after)) = rest.split_once(": &str = \"\\\n") else {
+            continue;
+        };
+        if name.contains(char::is_whitespace) {
+            continue;
+        }
+        let Some(end) = after.find("\n\";") else {
+            break;
+        };
+        let body = after[..end].replace("\\\"", "\"").replace("\\\\", "\\");
+        out.push((name.to_string(), body));
+        rest = &after[end..];
+    }
+    out
+}
+
+#[test]
+fn bench_kernels_match_scalar() {
+    let mut tally = Tally::default();
+    let sources = bench_sources();
+    assert!(sources.len() >= 10, "found {} bench kernels", sources.len());
+    for (name, source) in sources {
+        let module = compile_cl(&source, "").unwrap_or_else(|| panic!("{name} compiles"));
+        check_module(&name, &module, &mut tally);
+    }
+    report("bench", &tally);
+}
+
+/// IR text of kernels: `.ir` files of the IR filetests and raw strings of this crate's tests.
+#[test]
+fn ir_kernels_match_scalar() {
+    let mut texts: Vec<(String, String)> = Vec::new();
+    let ir_root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ir/tests/filetests");
+    let mut dirs = vec![
+        ir_root,
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filetests"),
+    ];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "ir") {
+                let t = std::fs::read_to_string(&p).expect("readable");
+                texts.push((p.display().to_string(), t));
+            }
+        }
+    }
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    for sub in [tests.clone(), tests.join("common")] {
+        for e in std::fs::read_dir(&sub).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "rs") && !p.ends_with("vectorize.rs") {
+                let t = std::fs::read_to_string(&p).expect("readable");
+                for (k, piece) in t.split("r#\"").skip(1).enumerate() {
+                    if let Some((body, _)) = piece.split_once("\"#") {
+                        texts.push((format!("{}#{k}", p.display()), body.to_string()));
+                    }
+                }
+            }
+        }
+    }
+    let mut tally = Tally::default();
+    for (label, text) in texts {
+        let Ok(mut module) = ferrocl_ir::parse_module(&text) else {
+            continue;
+        };
+        if module.kernels().next().is_none() || ferrocl_ir::verify_module(&module).is_err() {
+            continue;
+        }
+        let mut pm = PassManager::new();
+        pm.add("inline");
+        if pm.run(&mut module).is_err() {
+            continue;
+        }
+        check_module(&label, &module, &mut tally);
+    }
+    report("IR kernels", &tally);
+    assert!(tally.compared > 0);
+}
