@@ -201,6 +201,10 @@ fn predefined(options: &BuildOptions, target: &Target, version: ClVersion) -> St
     def("__kernel_exec(X, typen)", "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))");
     def("kernel_exec(X, typen)", "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))");
     def("__OPENCL_C_VERSION", "__OPENCL_C_VERSION__");
+    // 6.3.1: "The value true expands to the integer constant 1 and the value false expands to
+    // the integer constant 0" -- in every OpenCL C version.
+    def("true", "1");
+    def("false", "0");
     for e in &target.extensions {
         def(e, "1");
     }

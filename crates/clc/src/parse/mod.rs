@@ -39,6 +39,9 @@ keywords! {
     Alignof = "_Alignof", Alignof2 = "__alignof__", Pipe = "pipe", RestrictU = "__restrict",
     ConstU = "__const", InlineU = "__inline", InlineUU = "__inline__", VolatileU = "__volatile__",
     StaticAssert = "_Static_assert",
+    // The GNU spellings clang also takes in OpenCL C.
+    RestrictUU = "__restrict__", ConstUU = "__const__", VolatileU1 = "__volatile",
+    SignedU = "__signed", SignedUU = "__signed__",
 }
 
 /// Deeper nesting than this (of brackets, expressions, statements or declarators) is an
@@ -490,6 +493,11 @@ impl<'a> Parser<'a> {
                     | InlineU
                     | InlineUU
                     | VolatileU
+                    | RestrictUU
+                    | ConstUU
+                    | VolatileU1
+                    | SignedU
+                    | SignedUU
                     | Complex
                     | Imaginary
             ) || space_of(k).is_some()
@@ -742,9 +750,9 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 match k {
-                    Const | ConstU => spec.quals.is_const = true,
-                    Volatile | VolatileU => spec.quals.is_volatile = true,
-                    Restrict | RestrictU => spec.quals.is_restrict = true,
+                    Const | ConstU | ConstUU => spec.quals.is_const = true,
+                    Volatile | VolatileU | VolatileU1 => spec.quals.is_volatile = true,
+                    Restrict | RestrictU | RestrictUU => spec.quals.is_restrict = true,
                     Inline | InlineU | InlineUU => spec.is_inline = true,
                     Kernel_ | Kernel => spec.is_kernel = true,
                     Pipe => spec.is_pipe = true,
@@ -753,7 +761,7 @@ impl<'a> Parser<'a> {
                         spec.attrs.append(&mut a);
                         continue;
                     }
-                    Signed => signed += 1,
+                    Signed | SignedU | SignedUU => signed += 1,
                     Unsigned => unsigned += 1,
                     Short => short += 1,
                     Long => long += 1,
@@ -1101,9 +1109,9 @@ impl<'a> Parser<'a> {
             let mut space = None;
             loop {
                 match self.kw() {
-                    Some(Kw::Const | Kw::ConstU) => quals.is_const = true,
-                    Some(Kw::Volatile | Kw::VolatileU) => quals.is_volatile = true,
-                    Some(Kw::Restrict | Kw::RestrictU) => quals.is_restrict = true,
+                    Some(Kw::Const | Kw::ConstU | Kw::ConstUU) => quals.is_const = true,
+                    Some(Kw::Volatile | Kw::VolatileU | Kw::VolatileU1) => quals.is_volatile = true,
+                    Some(Kw::Restrict | Kw::RestrictU | Kw::RestrictUU) => quals.is_restrict = true,
                     Some(Kw::Attribute | Kw::Attribute2) => {
                         attrs.append(&mut self.attributes());
                         continue;

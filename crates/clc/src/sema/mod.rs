@@ -2275,6 +2275,11 @@ impl<'a> Sema<'a> {
                             })
                             .collect();
                         items.push(None);
+                        // C99 6.7.8p22: the initializer completes an array of unknown size.
+                        let ty = match n {
+                            Some(_) => ty,
+                            None => self.types.intern(Type::Array(elem, Some(items.len() as u64))),
+                        };
                         return Some(Init::List(ty, items));
                     }
                 }
