@@ -1489,10 +1489,18 @@ impl Sema<'_> {
                         .error(loc, format!("incomplete definition of type '{tn}'"));
                     return self.error_expr(loc);
                 }
-                match rec.fields.iter().position(|f| f.name == Some(name)) {
-                    Some(i) => {
-                        let ft = rec.fields[i].ty.ty;
-                        mk(ExprKind::Member(Box::new(b), i as u32), ft, mloc)
+                // C11 6.7.2.1p13: members of anonymous members are found through them.
+                match self.member_path(r, name) {
+                    Some(path) => {
+                        let mut e = b;
+                        for i in path {
+                            let Type::Record(rr) = *self.types.get(e.ty) else {
+                                unreachable!("a member path goes through records")
+                            };
+                            let ft = self.types.records[rr as usize].fields[i as usize].ty.ty;
+                            e = mk(ExprKind::Member(Box::new(e), i), ft, mloc);
+                        }
+                        e
                     }
                     None => {
                         let tn = self.types.name(b.ty);

@@ -5,6 +5,7 @@
 
 pub mod expr;
 pub mod print;
+mod record;
 pub mod tree;
 pub mod types;
 
@@ -718,6 +719,9 @@ impl<'a> Sema<'a> {
         let mut fields = Vec::new();
         for g in groups {
             let base = self.base_type(&g.spec);
+            if g.fields.is_empty() {
+                fields.extend(self.anonymous_member(g, base));
+            }
             for (d, width) in &g.fields {
                 if let Some(w) = width {
                     // 6.11.c: bit-fields are not supported.
@@ -777,6 +781,7 @@ impl<'a> Sema<'a> {
                 });
             }
         }
+        self.check_anonymous_duplicates(&fields, r.loc);
         // Layout (C rules; `packed` drops padding).
         let (mut size, mut align) = (0u64, 1u64);
         for f in &mut fields {
@@ -2360,24 +2365,36 @@ impl<'a> Sema<'a> {
         // Entries are stored up to the last one written; the rest of the object is zero.
         let mut out: Vec<Option<Init>> = Vec::new();
         let mut idx = 0usize;
+        // The last designator named a member of an anonymous member.
+        let mut into_anonymous = false;
         while *pos < items.len() {
             let start = *pos;
             let (desig, item) = &items[*pos];
+            if desig.is_empty() && std::mem::take(&mut into_anonymous) {
+                // C99 6.7.8p17 would continue with the member after the designated one, inside
+                // the anonymous member; that case is not implemented and must not guess.
+                self.diags.error(
+                    init_loc(item),
+                    "an initializer without a designator after a designator that names a member of an anonymous structure or union is not supported; designate this member too",
+                );
+            }
             if !desig.is_empty() {
                 if !braced {
                     break;
                 }
                 *pos += 1;
-                let Some(i) = self.designator_index(&desig[0], ty, len) else {
+                let Some((i, used)) = self.designator_index(&desig[0], ty, len) else {
                     continue;
                 };
+                into_anonymous = !used;
                 idx = i;
                 if idx >= out.len() {
                     out.resize(idx + 1, None);
                 }
                 let mty = self.member_type(ty, idx);
                 let mut slot = out[idx].take();
-                self.designate(&mut slot, mty, &desig[1..], item);
+                let rest = if used { &desig[1..] } else { &desig[..] };
+                self.designate(&mut slot, mty, rest, item);
                 out[idx] = slot;
                 idx += 1;
                 continue;
@@ -2449,7 +2466,14 @@ impl<'a> Sema<'a> {
     }
 
     /// The member a designator names in `ty` (C99 6.7.8p6-7).
-    fn designator_index(&mut self, d: &ast::Designator, ty: TypeId, len: usize) -> Option<usize> {
+    /// Also says whether the designator is used up: a field designator that names a member of
+    /// an anonymous member gives that anonymous member, and applies again inside it.
+    fn designator_index(
+        &mut self,
+        d: &ast::Designator,
+        ty: TypeId,
+        len: usize,
+    ) -> Option<(usize, bool)> {
         match d {
             ast::Designator::Index(e) => {
                 if !matches!(self.types.get(ty), Type::Array(..)) {
@@ -2465,7 +2489,7 @@ impl<'a> Sema<'a> {
                         self.diags.error(e.loc, format!("designated index {v} is beyond the {MAX_INIT_ENTRIES} initializer entries this compiler supports"));
                         None
                     }
-                    Some(v) if v >= 0 && (v as u128) < len as u128 => Some(v as usize),
+                    Some(v) if v >= 0 && (v as u128) < len as u128 => Some((v as usize, true)),
                     Some(_) => {
                         self.diags
                             .error(e.loc, "array designator index exceeds array bounds");
@@ -2486,10 +2510,9 @@ impl<'a> Sema<'a> {
                     );
                     return None;
                 };
-                let found = self.types.records[r as usize]
-                    .fields
-                    .iter()
-                    .position(|f| f.name == Some(*name));
+                let found = self
+                    .member_path(r, *name)
+                    .map(|path| (path[0] as usize, path.len() == 1));
                 if found.is_none() {
                     let n = self.name(*name).to_string();
                     let tn = self.types.name(ty);
@@ -2528,9 +2551,10 @@ impl<'a> Sema<'a> {
                 .error(init_loc(item), "designator in initializer for scalar type");
             return;
         };
-        let Some(i) = self.designator_index(first, ty, len) else {
+        let Some((i, used)) = self.designator_index(first, ty, len) else {
             return;
         };
+        let rest = if used { &desig[1..] } else { desig };
         let mut list = match slot.take() {
             Some(Init::List(t, l)) if t == ty => l,
             _ => Vec::new(),
@@ -2540,7 +2564,7 @@ impl<'a> Sema<'a> {
         }
         let mty = self.member_type(ty, i);
         let mut sub = list[i].take();
-        self.designate(&mut sub, mty, &desig[1..], item);
+        self.designate(&mut sub, mty, rest, item);
         list[i] = sub;
         *slot = Some(Init::List(ty, list));
     }
