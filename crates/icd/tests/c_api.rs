@@ -239,7 +239,8 @@ c_programs!(
     kernels,
     faults,
     collectives,
-    subgroups
+    subgroups,
+    language
 );
 
 /// Every C program in `tests/c` has its test above.

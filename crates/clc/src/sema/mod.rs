@@ -5,6 +5,7 @@
 
 pub mod expr;
 pub mod print;
+mod overload;
 mod record;
 pub mod tree;
 pub mod types;
