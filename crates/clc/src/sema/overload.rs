@@ -5,9 +5,11 @@
 //! - each argument's implicit conversion is ranked: exact match (identity, lvalue and array
 //!   conversions, qualification and address-space-to-generic adjustments) is better than
 //!   promotion (an integer of lower rank than `int` to `int`, `float` to `double`, `half` to
-//!   `float`), which is better than conversion (every other arithmetic conversion, and the
-//!   OpenCL scalar-to-vector splat of 6.4.1, which clang ranks as a conversion whatever the
-//!   scalar's type); two exact matches of pointers are told apart by the qualifiers they add;
+//!   `float`), which is better than conversion (every other arithmetic conversion), which is
+//!   better than OpenCL scalar widening (the scalar-to-vector splat of 6.4.1, whatever the
+//!   scalar's type: clang's `ICR_OCL_Scalar_Widening`, so `fmax(float4, 0.0)` picks
+//!   `fmax(float4, float)`); two exact matches of pointers are told apart by the qualifiers
+//!   they add;
 //! - a viable candidate is better than another when none of its conversions is worse and at
 //!   least one is better ([over.match.best]p2);
 //! - the call resolves to the candidate better than every other viable one, and is ambiguous
@@ -26,6 +28,7 @@ pub(super) enum Rank {
     Exact,
     Promotion,
     Conversion,
+    ScalarWidening,
 }
 
 /// One argument's conversion: its rank, and for pointers the qualifiers and address-space
@@ -123,8 +126,8 @@ impl Sema<'_> {
             (Type::Enum(_), Pt::SizeT) => Some(Ics::of(Rank::Conversion)),
             // 6.4.1: no implicit conversion between vector types.
             (Type::Vector(s, n), Pt::Val(ps, pn)) => (s == ps && n == pn).then_some(Ics::EXACT),
-            // 6.4.1: a scalar converts to a vector (a splat); clang ranks it a conversion.
-            (Type::Scalar(_) | Type::Enum(_), Pt::Val(..)) => Some(Ics::of(Rank::Conversion)),
+            // 6.4.1: a scalar converts to a vector (a splat), ranked below every conversion.
+            (Type::Scalar(_) | Type::Enum(_), Pt::Val(..)) => Some(Ics::of(Rank::ScalarWidening)),
             // Clang's zero-to-event conversion ranks as an exact match.
             (Type::Scalar(s), Pt::Event) if s.is_integer() && self.is_null_constant(a) => {
                 Some(Ics::EXACT)
@@ -186,7 +189,9 @@ impl Sema<'_> {
             } else {
                 Rank::Conversion
             })),
-            (Type::Scalar(_) | Type::Enum(_), Type::Vector(..)) => Some(Ics::of(Rank::Conversion)),
+            (Type::Scalar(_) | Type::Enum(_), Type::Vector(..)) => {
+                Some(Ics::of(Rank::ScalarWidening))
+            }
             (Type::Pointer(x), Type::Pointer(y)) if x.ty == y.ty => pointer_ics(*x, *y),
             // C: any object pointer converts to `void *` (a pointer conversion).
             (Type::Pointer(x), Type::Pointer(y)) if self.types.is_void(y.ty) => {

@@ -5,8 +5,9 @@
  * __VA_ARGS__, __VA_OPT__ and GNU named parameters, the GNU spellings __inline__ and
  * __restrict__, a pointer argument that discards const (a warning, not an error), sizeof of
  * arrays completed by their initializer (C99 6.7.8p22), and builtin overload resolution as
- * clang ranks it (mad24(uchar, uchar, int) resolves to int; min((short)1, 2) and
- * clamp(uchar, 0, 255) are ambiguous). */
+ * clang ranks it (mad24(uchar, uchar, int) resolves to int; a scalar argument converts
+ * rather than widens to a vector, so max(int4, uint), clamp(float4, int, int) and
+ * fmax(float4, double) resolve; min((short)1, 2) and clamp(uchar, 0, 255) are ambiguous). */
 #include "check.h"
 
 #include <unistd.h>
@@ -57,13 +58,16 @@ static const char *source =
     "    __private struct S *ps = &s;\n"
     "    ps->e = 0.5f;\n"
     "    out[15] = as_int(s.e) == as_int(0.5f);\n"
+    "    int4 iv = (int4)(1, -2, 3, -4);\n"
+    "    float4 fv = clamp((float4)(0.25f, 2.0f, -1.0f, 0.5f), 0, 1);\n"
+    "    out[16] = max(iv, 5u).y * 100 + (int)(fmax(fv, 0.0).x * 4.0f + fv.y * 10.0f);\n"
     "}\n";
 
-enum { N = 16 };
+enum { N = 17 };
 
 /* The values `lang` writes, as C computes them. */
 static const int want[N] = {
-    1, 3, 15 + 250, 8, 16, 4321, 32, 13, 4 * 10 + 'c', 6, 45, 100 + 6, 10 + 20, 1006, 77, 1,
+    1, 3, 15 + 250, 8, 16, 4321, 32, 13, 4 * 10 + 'c', 6, 45, 100 + 6, 10 + 20, 1006, 77, 1, 500 + 1 + 10,
 };
 
 /* Builds `src` with `options`; returns the build status and leaves the log in `log`. */
