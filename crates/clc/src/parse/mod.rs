@@ -516,7 +516,9 @@ impl<'a> Parser<'a> {
             }
             let start = self.pos;
             if self.kw() == Some(Kw::StaticAssert) {
-                self.static_assert_skip();
+                if let Some(sa) = self.static_assert() {
+                    out.push(External::StaticAssert(sa));
+                }
                 continue;
             }
             if let Some(e) = self.external() {
@@ -532,11 +534,34 @@ impl<'a> Parser<'a> {
         out
     }
 
-    fn static_assert_skip(&mut self) {
-        // Not part of OpenCL C; skipped with an error.
-        let l = self.loc();
-        self.error(l, "_Static_assert is not supported in OpenCL C");
-        self.recover(false);
+    /// `_Static_assert ( constant-expression [, string-literal] ) ;` (C11 6.7.10), which
+    /// clang-based OpenCL compilers accept in every OpenCL C version.
+    fn static_assert(&mut self) -> Option<StaticAssert> {
+        let loc = self.bump().loc;
+        if !self.expect(Tok::LParen, "") {
+            self.recover(false);
+            return None;
+        }
+        let cond = self.conditional();
+        let mut message = None;
+        if self.eat(Tok::Comma) {
+            if self.kind() != Tok::Str {
+                let l = self.loc();
+                self.error(l, "expected string literal for diagnostic message in static_assert");
+                self.recover(false);
+                return None;
+            }
+            match self.primary().kind {
+                ExprKind::Str(b) => message = Some(b),
+                _ => unreachable!("a string token parses as a string literal"),
+            }
+        }
+        if !self.expect(Tok::RParen, "") {
+            self.recover(false);
+            return None;
+        }
+        self.semi("after static_assert");
+        Some(StaticAssert { cond, message, loc })
     }
 
     fn external(&mut self) -> Option<External> {
@@ -1522,8 +1547,10 @@ impl<'a> Parser<'a> {
                     return mk(StmtKind::Return(e));
                 }
                 Kw::StaticAssert => {
-                    self.static_assert_skip();
-                    return mk(StmtKind::Error);
+                    return match self.static_assert() {
+                        Some(sa) => mk(StmtKind::StaticAssert(sa)),
+                        None => mk(StmtKind::Error),
+                    };
                 }
                 _ => {}
             }

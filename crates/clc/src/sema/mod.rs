@@ -7,6 +7,7 @@ pub mod expr;
 pub mod print;
 mod overload;
 mod record;
+mod static_assert;
 pub mod tree;
 pub mod types;
 
@@ -912,6 +913,7 @@ impl<'a> Sema<'a> {
         for ext in tu {
             match ext {
                 ast::External::Decls(g) => self.global_decls(g),
+                ast::External::StaticAssert(sa) => self.static_assert(sa),
                 ast::External::Function { spec, decl, body } => self.function_def(spec, decl, body),
             }
         }
@@ -1811,6 +1813,10 @@ impl<'a> Sema<'a> {
         };
         match &s.kind {
             ast::StmtKind::Expr(None) => mk(StmtKind::Empty),
+            ast::StmtKind::StaticAssert(sa) => {
+                self.static_assert(sa);
+                mk(StmtKind::Empty)
+            }
             ast::StmtKind::Expr(Some(e)) => {
                 let e = self.expr(e);
                 let e = self.discard(e);
