@@ -60,11 +60,23 @@ impl Preprocessor<'_> {
             ["unroll", ..] | ["nounroll"] => {
                 // Kept for the loop that follows: a Pragma token whose `sym` carries the count
                 // (0 = unroll fully, u32::MAX = do not unroll).
-                let count = match w.as_slice() {
-                    ["nounroll"] => Some(u32::MAX),
-                    ["unroll"] => Some(0),
-                    ["unroll", n] => n.parse::<u32>().ok().filter(|&n| n > 0),
-                    ["unroll", "(", n, ")"] => n.parse::<u32>().ok().filter(|&n| n > 0),
+                // The count is macro-expanded, as clang does (`#pragma unroll N` with -DN=4).
+                let arg: Vec<String> = if w.len() > 1 {
+                    let toks = self.expand_list(rest[1..].to_vec());
+                    toks.iter().map(|t| self.text(t)).collect()
+                } else {
+                    Vec::new()
+                };
+                let arg: Vec<&str> = arg.iter().map(|s| s.as_str()).collect();
+                let positive = |n: &str| {
+                    expr::parse_int(n)
+                        .and_then(|(v, _)| u32::try_from(v).ok())
+                        .filter(|&n| n > 0)
+                };
+                let count = match (w[0], arg.as_slice()) {
+                    ("nounroll", []) => Some(u32::MAX),
+                    ("unroll", []) => Some(0),
+                    ("unroll", [n]) | ("unroll", ["(", n, ")"]) => positive(n),
                     _ => None,
                 };
                 match count {

@@ -308,12 +308,14 @@ impl Sema<'_> {
                     };
                     return mk(ExprKind::Cast(k, Box::new(e)), to, loc);
                 }
+                // C99 6.5.16.1 makes this a constraint violation; clang-based compilers warn
+                // (-Wincompatible-pointer-types) and convert, and real code relies on it.
                 let (a, b) = (self.types.name(from), self.types.name(to));
-                self.diags.error(
+                self.diags.warning(
                     loc,
                     format!("incompatible pointer types {action} '{a}' to '{b}'"),
                 );
-                self.error_expr(loc)
+                mk(ExprKind::Cast(CastKind::PointerCast, Box::new(e)), to, loc)
             }
             (Type::Scalar(s), Type::Pointer(_)) if s.is_integer() => {
                 if self.is_null_constant(&e) {

@@ -2693,7 +2693,13 @@ fn contains_return(s: &Stmt) -> bool {
 /// The address space written for the declared object itself: a pointer declarator's own
 /// qualifier, or the declaration specifiers' for everything else.
 fn object_space(spec: &ast::DeclSpec, d: &ast::Declarator) -> Option<AddrSpace> {
-    match d.derived.first() {
+    // An array's elements are the object: in `__global int *a[2]` they are pointers (whose
+    // own space is the one after the `*`), and `__global` is their pointee's.
+    let outer = d
+        .derived
+        .iter()
+        .find(|x| !matches!(x, Derived::Array { .. }));
+    match outer {
         Some(Derived::Pointer { space, .. }) => *space,
         _ => spec.space,
     }
