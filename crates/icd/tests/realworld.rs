@@ -542,6 +542,10 @@ fn parse_param(toks: &[String]) -> Option<Arg> {
     };
     let is_image = ty.starts_with("image");
     ty.push_str(&"*".repeat(stars));
+    // Clang-based compilers report images in the global address space.
+    if is_image {
+        space = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    }
     // 5.9.4: the access qualifier of an image defaults to read_only; others have none.
     let access = match access {
         Some(a) if is_image => a,
@@ -709,5 +713,39 @@ fn realworld_corpus_builds() {
         "{} of {total} real-world entries failed:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+}
+
+#[test]
+fn kernel_heads_are_read_as_clang_reports_them() {
+    let src = "/* c */ __kernel void add(__global const float4 *restrict a, unsigned n,\n\
+               __local int *tmp, read_only image2d_t img, sampler_t s) { }\n\
+               kernel void other(MACRO_TYPE x) { }\n";
+    let sigs = kernel_signatures(src);
+    assert_eq!(sigs.len(), 1, "a kernel with a macro in its head is not read");
+    let a: Vec<_> = sigs[0]
+        .args
+        .iter()
+        .map(|a| (a.name.as_str(), a.type_name.as_str(), a.space, a.access))
+        .collect();
+    assert_eq!(
+        a,
+        [
+            ("a", "float4*", CL_KERNEL_ARG_ADDRESS_GLOBAL, CL_KERNEL_ARG_ACCESS_NONE),
+            ("n", "uint", CL_KERNEL_ARG_ADDRESS_PRIVATE, CL_KERNEL_ARG_ACCESS_NONE),
+            ("tmp", "int*", CL_KERNEL_ARG_ADDRESS_LOCAL, CL_KERNEL_ARG_ACCESS_NONE),
+            ("img", "image2d_t", CL_KERNEL_ARG_ADDRESS_GLOBAL, CL_KERNEL_ARG_ACCESS_READ_ONLY),
+            ("s", "sampler_t", CL_KERNEL_ARG_ADDRESS_PRIVATE, CL_KERNEL_ARG_ACCESS_NONE),
+        ]
+    );
+    assert!(kernel_signatures("#ifdef X\nkernel void k(int a) {}\n#endif\n").is_empty());
+}
+
+#[test]
+fn relative_include_paths_resolve_against_the_entry_directory() {
+    let dir = Path::new("/corpus/p");
+    assert_eq!(
+        absolute_includes("-D A=1 -I . -I../x -I /abs -w", dir),
+        "-D A=1 -I /corpus/p/. -I /corpus/p/../x -I /abs -w"
     );
 }
