@@ -56,7 +56,13 @@ fn recursion_stops_at_the_macro_being_expanded() {
 fn variadic_macros_in_every_version() {
     // 6.11.f restricts them to OpenCL C 3.0; every clang-based compiler accepts them in every
     // version, and so does ferrocl.
-    for std in ["-cl-std=CL1.1", "-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0", ""] {
+    for std in [
+        "-cl-std=CL1.1",
+        "-cl-std=CL1.2",
+        "-cl-std=CL2.0",
+        "-cl-std=CL3.0",
+        "",
+    ] {
         let (out, log) = pp_with("#define P(f, ...) g(f, __VA_ARGS__)\nP(1, 2, 3)", std, &[]);
         assert!(log.is_empty(), "{std}: {log}");
         assert_eq!(out, "g(1, 2, 3)", "{std}");
@@ -93,7 +99,11 @@ fn pragma_once_reads_a_header_once() {
 #[test]
 fn unknown_pragmas_are_warned_about() {
     // clang's -Wunknown-pragmas: ignored, with a warning.
-    let (out, log) = pp_with("#pragma promote_to_registers\nx\n_Pragma(\"foo bar\")", "", &[]);
+    let (out, log) = pp_with(
+        "#pragma promote_to_registers\nx\n_Pragma(\"foo bar\")",
+        "",
+        &[],
+    );
     assert_eq!(out, "x");
     assert!(
         log.contains("<source>:1:9: warning: unknown pragma ignored"),

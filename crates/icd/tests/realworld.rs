@@ -28,6 +28,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// What each worker is building, and since when (for the time limit).
+type Running = Arc<Mutex<Vec<Option<(usize, Instant)>>>>;
+
 struct Entry {
     file: String,
     options: String,
@@ -62,7 +65,10 @@ fn read_manifest(dir: &Path) -> Vec<Entry> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
             let cols: Vec<&str> = l.split('\t').collect();
-            assert!(cols.len() >= 3, "manifest line with fewer than 3 columns: {l}");
+            assert!(
+                cols.len() >= 3,
+                "manifest line with fewer than 3 columns: {l}"
+            );
             Entry {
                 file: cols[0].to_string(),
                 options: cols[1].to_string(),
@@ -130,7 +136,13 @@ fn device_info(device: cl_device_id, param: cl_device_info) -> Vec<u8> {
     let mut buf = vec![0u8; size];
     // SAFETY: `buf` holds `size` bytes.
     let err = unsafe {
-        clGetDeviceInfo(device, param, size, buf.as_mut_ptr().cast(), std::ptr::null_mut())
+        clGetDeviceInfo(
+            device,
+            param,
+            size,
+            buf.as_mut_ptr().cast(),
+            std::ptr::null_mut(),
+        )
     };
     assert_eq!(err, CL_SUCCESS, "clGetDeviceInfo({param:#x})");
     buf
@@ -146,16 +158,32 @@ fn open_device() -> Device {
     let mut device: cl_device_id = std::ptr::null_mut();
     // SAFETY: one handle is written to each out pointer.
     unsafe {
-        assert_eq!(clGetPlatformIDs(1, &mut platform, std::ptr::null_mut()), CL_SUCCESS);
         assert_eq!(
-            clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &mut device, std::ptr::null_mut()),
+            clGetPlatformIDs(1, &mut platform, std::ptr::null_mut()),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            clGetDeviceIDs(
+                platform,
+                CL_DEVICE_TYPE_ALL,
+                1,
+                &mut device,
+                std::ptr::null_mut()
+            ),
             CL_SUCCESS
         );
     }
     let mut err = CL_SUCCESS;
     // SAFETY: one valid device; no callback.
     let context = unsafe {
-        clCreateContext(std::ptr::null(), 1, &device, None, std::ptr::null_mut(), &mut err)
+        clCreateContext(
+            std::ptr::null(),
+            1,
+            &device,
+            None,
+            std::ptr::null_mut(),
+            &mut err,
+        )
     };
     assert_eq!(err, CL_SUCCESS, "clCreateContext");
     let images = device_info(device, CL_DEVICE_IMAGE_SUPPORT)[0] != 0;
@@ -320,9 +348,8 @@ fn create_kernels(program: cl_program) -> Result<Vec<Kernel>, String> {
     }
     let mut handles = vec![std::ptr::null_mut(); n as usize];
     // SAFETY: room for `n` kernels.
-    let err = unsafe {
-        clCreateKernelsInProgram(program, n, handles.as_mut_ptr(), std::ptr::null_mut())
-    };
+    let err =
+        unsafe { clCreateKernelsInProgram(program, n, handles.as_mut_ptr(), std::ptr::null_mut()) };
     if err != CL_SUCCESS {
         return Err(format!("clCreateKernelsInProgram returned {err}"));
     }
@@ -339,7 +366,13 @@ fn kernel_string(k: cl_kernel, param: cl_kernel_info) -> String {
     let mut buf = [0u8; 512];
     // SAFETY: a buffer of 512 bytes.
     let err = unsafe {
-        clGetKernelInfo(k, param, buf.len(), buf.as_mut_ptr().cast(), std::ptr::null_mut())
+        clGetKernelInfo(
+            k,
+            param,
+            buf.len(),
+            buf.as_mut_ptr().cast(),
+            std::ptr::null_mut(),
+        )
     };
     assert_eq!(err, CL_SUCCESS, "clGetKernelInfo");
     c_string(&buf)
@@ -350,10 +383,19 @@ fn arg_info(k: cl_kernel, i: u32, param: cl_kernel_arg_info) -> Result<Vec<u8>, 
     let mut size = 0usize;
     // SAFETY: a buffer of 512 bytes.
     let err = unsafe {
-        clGetKernelArgInfo(k, i, param, buf.len(), buf.as_mut_ptr() as *mut c_void, &mut size)
+        clGetKernelArgInfo(
+            k,
+            i,
+            param,
+            buf.len(),
+            buf.as_mut_ptr() as *mut c_void,
+            &mut size,
+        )
     };
     if err != CL_SUCCESS {
-        return Err(format!("clGetKernelArgInfo({i}, {param:#x}) returned {err}"));
+        return Err(format!(
+            "clGetKernelArgInfo({i}, {param:#x}) returned {err}"
+        ));
     }
     Ok(buf[..size.min(buf.len())].to_vec())
 }
@@ -371,7 +413,11 @@ fn check_args(k: cl_kernel, sig: &Signature) -> Result<(), String> {
         )
     };
     if n as usize != sig.args.len() {
-        return Err(format!("{} arguments, the source has {}", n, sig.args.len()));
+        return Err(format!(
+            "{} arguments, the source has {}",
+            n,
+            sig.args.len()
+        ));
     }
     for (i, a) in sig.args.iter().enumerate() {
         let i = i as u32;
@@ -618,8 +664,7 @@ fn realworld_corpus_builds() {
     let total = entries.len();
     let entries = Arc::new(entries);
     let queue = Arc::new(Mutex::new((0..total).collect::<VecDeque<usize>>()));
-    // What each worker is building, and since when (for the time limit).
-    let running: Arc<Mutex<Vec<Option<(usize, Instant)>>>> = Arc::new(Mutex::new(vec![None; jobs]));
+    let running: Running = Arc::new(Mutex::new(vec![None; jobs]));
     let (tx, rx) = mpsc::channel::<(usize, Outcome, Duration)>();
     for w in 0..jobs {
         let (device, entries, queue, running, tx, dir) = (
@@ -698,7 +743,7 @@ fn realworld_corpus_builds() {
             took.as_secs_f64()
         ));
     }
-    slowest.sort_by(|a, b| b.0.cmp(&a.0));
+    slowest.sort_by_key(|s| std::cmp::Reverse(s.0));
     println!("slowest builds:");
     for (took, file) in slowest.iter().take(5) {
         println!("  {:7.2} s  {file}", took.as_secs_f64());
@@ -722,7 +767,11 @@ fn kernel_heads_are_read_as_clang_reports_them() {
                __local int *tmp, read_only image2d_t img, sampler_t s) { }\n\
                kernel void other(MACRO_TYPE x) { }\n";
     let sigs = kernel_signatures(src);
-    assert_eq!(sigs.len(), 1, "a kernel with a macro in its head is not read");
+    assert_eq!(
+        sigs.len(),
+        1,
+        "a kernel with a macro in its head is not read"
+    );
     let a: Vec<_> = sigs[0]
         .args
         .iter()
@@ -731,11 +780,36 @@ fn kernel_heads_are_read_as_clang_reports_them() {
     assert_eq!(
         a,
         [
-            ("a", "float4*", CL_KERNEL_ARG_ADDRESS_GLOBAL, CL_KERNEL_ARG_ACCESS_NONE),
-            ("n", "uint", CL_KERNEL_ARG_ADDRESS_PRIVATE, CL_KERNEL_ARG_ACCESS_NONE),
-            ("tmp", "int*", CL_KERNEL_ARG_ADDRESS_LOCAL, CL_KERNEL_ARG_ACCESS_NONE),
-            ("img", "image2d_t", CL_KERNEL_ARG_ADDRESS_GLOBAL, CL_KERNEL_ARG_ACCESS_READ_ONLY),
-            ("s", "sampler_t", CL_KERNEL_ARG_ADDRESS_PRIVATE, CL_KERNEL_ARG_ACCESS_NONE),
+            (
+                "a",
+                "float4*",
+                CL_KERNEL_ARG_ADDRESS_GLOBAL,
+                CL_KERNEL_ARG_ACCESS_NONE
+            ),
+            (
+                "n",
+                "uint",
+                CL_KERNEL_ARG_ADDRESS_PRIVATE,
+                CL_KERNEL_ARG_ACCESS_NONE
+            ),
+            (
+                "tmp",
+                "int*",
+                CL_KERNEL_ARG_ADDRESS_LOCAL,
+                CL_KERNEL_ARG_ACCESS_NONE
+            ),
+            (
+                "img",
+                "image2d_t",
+                CL_KERNEL_ARG_ADDRESS_GLOBAL,
+                CL_KERNEL_ARG_ACCESS_READ_ONLY
+            ),
+            (
+                "s",
+                "sampler_t",
+                CL_KERNEL_ARG_ADDRESS_PRIVATE,
+                CL_KERNEL_ARG_ACCESS_NONE
+            ),
         ]
     );
     assert!(kernel_signatures("#ifdef X\nkernel void k(int a) {}\n#endif\n").is_empty());

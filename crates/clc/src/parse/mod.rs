@@ -547,7 +547,10 @@ impl<'a> Parser<'a> {
         if self.eat(Tok::Comma) {
             if self.kind() != Tok::Str {
                 let l = self.loc();
-                self.error(l, "expected string literal for diagnostic message in static_assert");
+                self.error(
+                    l,
+                    "expected string literal for diagnostic message in static_assert",
+                );
                 self.recover(false);
                 return None;
             }

@@ -4,8 +4,8 @@
 //! metadata the runtime reports (clGetKernelInfo / clGetKernelArgInfo).
 
 pub mod expr;
-pub mod print;
 mod overload;
+pub mod print;
 mod record;
 mod static_assert;
 pub mod tree;
@@ -2290,7 +2290,9 @@ impl<'a> Sema<'a> {
                         // C99 6.7.8p22: the initializer completes an array of unknown size.
                         let ty = match n {
                             Some(_) => ty,
-                            None => self.types.intern(Type::Array(elem, Some(items.len() as u64))),
+                            None => self
+                                .types
+                                .intern(Type::Array(elem, Some(items.len() as u64))),
                         };
                         return Some(Init::List(ty, items));
                     }

@@ -15,17 +15,15 @@ impl Sema<'_> {
     pub(super) fn anonymous_member(&mut self, g: &ast::FieldGroup, q: QualType) -> Option<Field> {
         let loc = g.spec.loc;
         match &g.spec.base {
-            BaseType::Record(r) if r.name.is_none() && r.fields.is_some() => {
-                Some(Field {
-                    name: None,
-                    ty: QualType {
-                        space: AddrSpace::Private,
-                        ..q
-                    },
-                    offset: 0,
-                    align: self.align_attr(&g.spec.attrs),
-                })
-            }
+            BaseType::Record(r) if r.name.is_none() && r.fields.is_some() => Some(Field {
+                name: None,
+                ty: QualType {
+                    space: AddrSpace::Private,
+                    ..q
+                },
+                offset: 0,
+                align: self.align_attr(&g.spec.attrs),
+            }),
             _ => {
                 self.diags
                     .warning(loc, "declaration does not declare anything");
