@@ -171,6 +171,26 @@ impl Compilation {
 }
 
 /// The text of the macros every program sees (OpenCL C 6.12 and the constants of 6.15).
+/// The feature macros a build defines: all the device's in OpenCL C 3.0; before 3.0, only
+/// those an extension the device supports brings with it (cl_khr_integer_dot_product's
+/// functions are declared under its feature macros, and programs that test the extension
+/// macro alone, as clpeak does, call them in OpenCL C 1.2).
+fn language_features(target: &Target, v: u32) -> Vec<String> {
+    if v >= 300 {
+        return target.features.clone();
+    }
+    let dot = target
+        .extensions
+        .iter()
+        .any(|e| e == "cl_khr_integer_dot_product");
+    target
+        .features
+        .iter()
+        .filter(|f| dot && f.starts_with("__opencl_c_integer_dot_product_input_4x8bit"))
+        .cloned()
+        .collect()
+}
+
 fn predefined(options: &BuildOptions, target: &Target, version: ClVersion) -> String {
     use std::fmt::Write;
     let mut s = String::new();
@@ -203,13 +223,15 @@ fn predefined(options: &BuildOptions, target: &Target, version: ClVersion) -> St
     def("__kernel_exec(X, typen)", "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))");
     def("kernel_exec(X, typen)", "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))");
     def("__OPENCL_C_VERSION", "__OPENCL_C_VERSION__");
+    // 6.3.1: "The value true expands to the integer constant 1 and the value false expands to
+    // the integer constant 0" -- in every OpenCL C version.
+    def("true", "1");
+    def("false", "0");
     for e in &target.extensions {
         def(e, "1");
     }
-    if v >= 300 {
-        for f in &target.features {
-            def(f, "1");
-        }
+    for f in language_features(target, v) {
+        def(&f, "1");
     }
     // 6.15.2.1 floating-point macros, 6.15.3.2 integer macros.
     for (n, val) in [
@@ -607,11 +629,7 @@ pub fn compile_here(
             images,
             generic,
             extensions: target.extensions.clone(),
-            features: if v >= 300 {
-                target.features.clone()
-            } else {
-                Vec::new()
-            },
+            features: language_features(target, v),
         };
         let s = sema::Sema::new(&interner, &mut diags, lang, cfg);
         s.translation_unit(&ast, &pragmas)

@@ -53,22 +53,63 @@ fn recursion_stops_at_the_macro_being_expanded() {
 }
 
 #[test]
-fn variadic_macros_need_opencl_c_3_0() {
-    let (out, log) = pp_with(
-        "#define P(f, ...) g(f, __VA_ARGS__)\nP(1, 2, 3)",
+fn variadic_macros_in_every_version() {
+    // 6.11.f restricts them to OpenCL C 3.0; every clang-based compiler accepts them in every
+    // version, and so does ferrocl.
+    for std in [
+        "-cl-std=CL1.1",
+        "-cl-std=CL1.2",
+        "-cl-std=CL2.0",
         "-cl-std=CL3.0",
-        &[],
+        "",
+    ] {
+        let (out, log) = pp_with("#define P(f, ...) g(f, __VA_ARGS__)\nP(1, 2, 3)", std, &[]);
+        assert!(log.is_empty(), "{std}: {log}");
+        assert_eq!(out, "g(1, 2, 3)", "{std}");
+    }
+}
+
+#[test]
+fn gnu_named_variadic_parameter() {
+    // GNU cpp: `x...` names the variable arguments `x`; `, ## x` drops the comma when empty.
+    let out = pp(
+        "#define make_int2(x...) ((int2)(x))\n#define F(a, r...) f(a, ## r)\nmake_int2(1, 2) F(1) F(1, 2, 3)",
+    );
+    assert_eq!(out, "((int2)(1, 2)) f(1) f(1, 2, 3)");
+}
+
+#[test]
+fn va_opt_expands_only_with_variable_arguments() {
+    // C23 6.10.5.2.
+    let out = pp("#define F(a, ...) f(a __VA_OPT__(,) __VA_ARGS__)\nF(1) F(1, 2, 3) F(1,)");
+    assert_eq!(out, "f(1) f(1, 2, 3) f(1)");
+}
+
+#[test]
+fn pragma_once_reads_a_header_once() {
+    let (out, log) = pp_with(
+        "#include \"a.h\"\n#include \"a.h\"\n#include \"b.h\"\n#include \"b.h\"",
+        "",
+        &[("a.h", "#pragma once\nA"), ("b.h", "B")],
     );
     assert!(log.is_empty(), "{log}");
-    assert_eq!(out, "g(1, 2, 3)");
-    // 6.11.f: not supported in OpenCL C 2.0 or below.
-    let (_, log) = pp_with("#define P(...) __VA_ARGS__\n", "", &[]);
+    assert_eq!(out, "A\nB\nB");
+}
+
+#[test]
+fn unknown_pragmas_are_warned_about() {
+    // clang's -Wunknown-pragmas: ignored, with a warning.
+    let (out, log) = pp_with(
+        "#pragma promote_to_registers\nx\n_Pragma(\"foo bar\")",
+        "",
+        &[],
+    );
+    assert_eq!(out, "x");
     assert!(
-        log.contains(
-            "<source>:1:11: error: variadic macros are not supported in OpenCL C version 1.2"
-        ),
+        log.contains("<source>:1:9: warning: unknown pragma ignored"),
         "{log}"
     );
+    assert_eq!(log.matches("unknown pragma ignored").count(), 2, "{log}");
 }
 
 #[test]

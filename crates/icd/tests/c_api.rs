@@ -242,7 +242,8 @@ c_programs!(
     subgroups,
     fpconfig,
     uniform,
-    linking
+    linking,
+    language
 );
 
 /// Every C program in `tests/c` has its test above.

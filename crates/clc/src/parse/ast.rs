@@ -189,11 +189,21 @@ pub struct DeclGroup {
 #[derive(Clone, Debug, PartialEq)]
 pub enum External {
     Decls(DeclGroup),
+    StaticAssert(StaticAssert),
     Function {
         spec: DeclSpec,
         decl: Declarator,
         body: Box<Stmt>,
     },
+}
+
+/// `_Static_assert(constant-expression, string-literal);` (C11 6.7.10; the message is optional
+/// from C23).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StaticAssert {
+    pub cond: Expr,
+    pub message: Option<Vec<u8>>,
+    pub loc: Loc,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -223,6 +233,7 @@ pub enum StmtKind {
     Break,
     Continue,
     Return(Option<Expr>),
+    StaticAssert(StaticAssert),
     /// A statement that failed to parse (already reported).
     Error,
 }

@@ -39,6 +39,9 @@ keywords! {
     Alignof = "_Alignof", Alignof2 = "__alignof__", Pipe = "pipe", RestrictU = "__restrict",
     ConstU = "__const", InlineU = "__inline", InlineUU = "__inline__", VolatileU = "__volatile__",
     StaticAssert = "_Static_assert",
+    // The GNU spellings clang also takes in OpenCL C.
+    RestrictUU = "__restrict__", ConstUU = "__const__", VolatileU1 = "__volatile",
+    SignedU = "__signed", SignedUU = "__signed__",
 }
 
 /// Deeper nesting than this (of brackets, expressions, statements or declarators) is an
@@ -490,6 +493,11 @@ impl<'a> Parser<'a> {
                     | InlineU
                     | InlineUU
                     | VolatileU
+                    | RestrictUU
+                    | ConstUU
+                    | VolatileU1
+                    | SignedU
+                    | SignedUU
                     | Complex
                     | Imaginary
             ) || space_of(k).is_some()
@@ -508,7 +516,9 @@ impl<'a> Parser<'a> {
             }
             let start = self.pos;
             if self.kw() == Some(Kw::StaticAssert) {
-                self.static_assert_skip();
+                if let Some(sa) = self.static_assert() {
+                    out.push(External::StaticAssert(sa));
+                }
                 continue;
             }
             if let Some(e) = self.external() {
@@ -524,11 +534,37 @@ impl<'a> Parser<'a> {
         out
     }
 
-    fn static_assert_skip(&mut self) {
-        // Not part of OpenCL C; skipped with an error.
-        let l = self.loc();
-        self.error(l, "_Static_assert is not supported in OpenCL C");
-        self.recover(false);
+    /// `_Static_assert ( constant-expression [, string-literal] ) ;` (C11 6.7.10), which
+    /// clang-based OpenCL compilers accept in every OpenCL C version.
+    fn static_assert(&mut self) -> Option<StaticAssert> {
+        let loc = self.bump().loc;
+        if !self.expect(Tok::LParen, "") {
+            self.recover(false);
+            return None;
+        }
+        let cond = self.conditional();
+        let mut message = None;
+        if self.eat(Tok::Comma) {
+            if self.kind() != Tok::Str {
+                let l = self.loc();
+                self.error(
+                    l,
+                    "expected string literal for diagnostic message in static_assert",
+                );
+                self.recover(false);
+                return None;
+            }
+            match self.primary().kind {
+                ExprKind::Str(b) => message = Some(b),
+                _ => unreachable!("a string token parses as a string literal"),
+            }
+        }
+        if !self.expect(Tok::RParen, "") {
+            self.recover(false);
+            return None;
+        }
+        self.semi("after static_assert");
+        Some(StaticAssert { cond, message, loc })
     }
 
     fn external(&mut self) -> Option<External> {
@@ -742,9 +778,9 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 match k {
-                    Const | ConstU => spec.quals.is_const = true,
-                    Volatile | VolatileU => spec.quals.is_volatile = true,
-                    Restrict | RestrictU => spec.quals.is_restrict = true,
+                    Const | ConstU | ConstUU => spec.quals.is_const = true,
+                    Volatile | VolatileU | VolatileU1 => spec.quals.is_volatile = true,
+                    Restrict | RestrictU | RestrictUU => spec.quals.is_restrict = true,
                     Inline | InlineU | InlineUU => spec.is_inline = true,
                     Kernel_ | Kernel => spec.is_kernel = true,
                     Pipe => spec.is_pipe = true,
@@ -753,7 +789,7 @@ impl<'a> Parser<'a> {
                         spec.attrs.append(&mut a);
                         continue;
                     }
-                    Signed => signed += 1,
+                    Signed | SignedU | SignedUU => signed += 1,
                     Unsigned => unsigned += 1,
                     Short => short += 1,
                     Long => long += 1,
@@ -1101,9 +1137,9 @@ impl<'a> Parser<'a> {
             let mut space = None;
             loop {
                 match self.kw() {
-                    Some(Kw::Const | Kw::ConstU) => quals.is_const = true,
-                    Some(Kw::Volatile | Kw::VolatileU) => quals.is_volatile = true,
-                    Some(Kw::Restrict | Kw::RestrictU) => quals.is_restrict = true,
+                    Some(Kw::Const | Kw::ConstU | Kw::ConstUU) => quals.is_const = true,
+                    Some(Kw::Volatile | Kw::VolatileU | Kw::VolatileU1) => quals.is_volatile = true,
+                    Some(Kw::Restrict | Kw::RestrictU | Kw::RestrictUU) => quals.is_restrict = true,
                     Some(Kw::Attribute | Kw::Attribute2) => {
                         attrs.append(&mut self.attributes());
                         continue;
@@ -1514,8 +1550,10 @@ impl<'a> Parser<'a> {
                     return mk(StmtKind::Return(e));
                 }
                 Kw::StaticAssert => {
-                    self.static_assert_skip();
-                    return mk(StmtKind::Error);
+                    return match self.static_assert() {
+                        Some(sa) => mk(StmtKind::StaticAssert(sa)),
+                        None => mk(StmtKind::Error),
+                    };
                 }
                 _ => {}
             }

@@ -4,6 +4,7 @@
 //! rule of 6.10.3.4. Its output is the token stream the parser reads.
 
 pub mod expr;
+mod pragma;
 
 use crate::diag::{Diags, Expansion, Loc, SourceMap};
 use crate::hash::FxHashMap;
@@ -76,6 +77,7 @@ pub struct Preprocessor<'a> {
     lex_errors: Vec<(u32, &'static str)>,
     sym_defined: u32,
     sym_va_args: u32,
+    sym_va_opt: u32,
     sym_pragma_op: u32,
     include_depth: usize,
     /// Tokens produced by macro expansion so far (see [`MAX_EXPANDED_TOKENS`]).
@@ -95,8 +97,10 @@ pub struct Preprocessor<'a> {
     defined_state: u8,
     /// Where the main file ended (the location of every later end-of-file token).
     eof_loc: Loc,
-    /// The OpenCL C version (variadic macros need 3.0, 6.11.f).
+    /// The OpenCL C version.
     pub version: u32,
+    /// Files that said `#pragma once`, by path: a later #include of one of them reads nothing.
+    once: crate::hash::FxHashSet<String>,
 }
 
 impl<'a> Preprocessor<'a> {
@@ -111,6 +115,7 @@ impl<'a> Preprocessor<'a> {
         let mut interner = interner;
         let sym_defined = interner.intern("defined");
         let sym_va_args = interner.intern("__VA_ARGS__");
+        let sym_va_opt = interner.intern("__VA_OPT__");
         let sym_pragma_op = interner.intern("_Pragma");
         let mut pp = Preprocessor {
             sm,
@@ -125,6 +130,7 @@ impl<'a> Preprocessor<'a> {
             lex_errors: Vec::new(),
             sym_defined,
             sym_va_args,
+            sym_va_opt,
             sym_pragma_op,
             include_depth: 0,
             eof_loc: Loc::default(),
@@ -136,6 +142,7 @@ impl<'a> Preprocessor<'a> {
             expanded_tokens: 0,
             includes: 0,
             version: 300,
+            once: Default::default(),
         };
         for (name, b) in [
             ("__FILE__", BuiltinMacro::File),
@@ -623,6 +630,18 @@ impl<'a> Preprocessor<'a> {
         let mut i = 0;
         while i < body.len() {
             let t = body[i];
+            if m.variadic && t.kind == Tok::Ident && t.sym == self.sym_va_opt {
+                if let Some(end) = va_opt_end(&body, i) {
+                    // C23 6.10.5.2: `__VA_OPT__(content)` is the content when the variadic
+                    // argument has tokens, else nothing.
+                    if args.last().is_some_and(|a| !a.is_empty()) {
+                        let inner = self.paste_all(body[i + 2..end].to_vec(), exp, args, m);
+                        out.extend(inner);
+                    }
+                    i = end + 1;
+                    continue;
+                }
+            }
             // Stringizing.
             if m.function_like && t.kind == Tok::Hash {
                 if let Some(pi) = body.get(i + 1).and_then(param_index) {
@@ -643,7 +662,7 @@ impl<'a> Preprocessor<'a> {
                 };
                 i += 2;
                 // GNU `, ## __VA_ARGS__`: drop the comma when the variadic argument is empty.
-                if rhs_t.sym == self.sym_va_args && m.variadic {
+                if m.variadic && m.params.last() == Some(&rhs_t.sym) {
                     if rhs.is_empty() {
                         if out.last().is_some_and(|l| l.kind == Tok::Comma) {
                             out.pop();
@@ -914,13 +933,14 @@ impl<'a> Preprocessor<'a> {
                             m.params.push(t.sym);
                             expect_param = false;
                         }
-                        Tok::Ellipsis if expect_param => {
-                            if self.version < 300 && dir.loc.file != 1 {
-                                // 6.11.f: variadic macros only from OpenCL C 3.0.
-                                let v = self.version;
-                                self.diags.error(t.loc, format!("variadic macros are not supported in OpenCL C version {}.{}", v / 100, (v / 10) % 10));
+                        // 6.11.f restricts variadic macros to OpenCL C 3.0, but every
+                        // clang-based compiler accepts them in every version and real code
+                        // relies on it, so they are accepted throughout.
+                        Tok::Ellipsis => {
+                            if expect_param {
+                                m.params.push(self.sym_va_args);
                             }
-                            m.params.push(self.sym_va_args);
+                            // else GNU `x...`: the named parameter `x` is the variadic one.
                             m.variadic = true;
                             match rest.get(i) {
                                 Some(r) if r.kind == Tok::RParen => {
@@ -1275,6 +1295,9 @@ impl<'a> Preprocessor<'a> {
         };
         let from_fs =
             std::path::Path::new(&path).exists() && !self.headers.iter().any(|(n, _)| *n == path);
+        if self.once.contains(&self.once_key(&path, from_fs)) {
+            return;
+        }
         let f = self.sm.add(&path, text);
         if from_fs {
             self.fs_files.push(f);
@@ -1317,130 +1340,21 @@ impl<'a> Preprocessor<'a> {
         self.sm
             .add_line_directive(file, (next + 1) as u32, line, name);
     }
+}
 
-    fn pragma(&mut self, dir: Token, rest: &[Token]) {
-        let words: Vec<String> = rest.iter().map(|t| self.text(t)).collect();
-        let w: Vec<&str> = words.iter().map(|s| s.as_str()).collect();
-        match w.as_slice() {
-            ["OPENCL", "EXTENSION", name, ":", behavior] => {
-                let enable = match *behavior {
-                    "enable" => true,
-                    "disable" => false,
-                    // 9.1: "require" and "warn" are not OpenCL behaviors.
-                    other => {
-                        self.diags.warning(
-                            rest[4].loc,
-                            format!("expected 'enable' or 'disable' - ignoring (found '{other}')"),
-                        );
-                        return;
-                    }
-                };
-                if *name != "all" && !self.known_extensions.iter().any(|e| e == name) {
-                    self.diags.warning(
-                        rest[2].loc,
-                        format!("unsupported OpenCL extension '{name}' - ignoring"),
-                    );
-                    return;
-                }
-                self.pragmas
-                    .extensions
-                    .push((name.to_string(), enable, dir.loc));
-            }
-            ["OPENCL", "EXTENSION", ..] => {
-                let loc = rest.get(2).map_or(dir.loc, |t| t.loc);
-                self.diags.warning(
-                    loc,
-                    "expected 'OPENCL EXTENSION name : enable|disable' - ignoring",
-                );
-            }
-            ["OPENCL", "FP_CONTRACT", sw] => {
-                let v = match *sw {
-                    "ON" => Some(true),
-                    "OFF" => Some(false),
-                    "DEFAULT" => None,
-                    _ => {
-                        self.diags
-                            .warning(rest[2].loc, "expected 'ON' or 'OFF' or 'DEFAULT' in pragma");
-                        return;
-                    }
-                };
-                self.pragmas.fp_contract.push((v, dir.loc));
-            }
-            ["OPENCL", ..] => {
-                self.diags
-                    .warning(rest[0].loc, "unknown OpenCL pragma ignored");
-            }
-            ["unroll", ..] | ["nounroll"] => {
-                // Kept for the loop that follows: a Pragma token whose `sym` carries the count
-                // (0 = unroll fully, u32::MAX = do not unroll).
-                let count = match w.as_slice() {
-                    ["nounroll"] => Some(u32::MAX),
-                    ["unroll"] => Some(0),
-                    ["unroll", n] => n.parse::<u32>().ok().filter(|&n| n > 0),
-                    ["unroll", "(", n, ")"] => n.parse::<u32>().ok().filter(|&n| n > 0),
-                    _ => None,
-                };
-                match count {
-                    Some(c) => {
-                        let t = Token {
-                            kind: Tok::Pragma,
-                            flags: BOL,
-                            len: dir.len,
-                            loc: dir.loc,
-                            sym: c,
-                        };
-                        self.push_back(t);
-                    }
-                    None => self.diags.error(
-                        rest.get(1).map_or(dir.loc, |t| t.loc),
-                        "invalid argument of '#pragma unroll'; expected a positive integer",
-                    ),
-                }
-            }
+/// The index of the `)` that closes `__VA_OPT__(` at `body[at]`, if it is followed by `(`.
+fn va_opt_end(body: &[Token], at: usize) -> Option<usize> {
+    if body.get(at + 1)?.kind != Tok::LParen {
+        return None;
+    }
+    let mut depth = 0u32;
+    for (k, t) in body.iter().enumerate().skip(at + 1) {
+        match t.kind {
+            Tok::LParen => depth += 1,
+            Tok::RParen if depth == 1 => return Some(k),
+            Tok::RParen => depth -= 1,
             _ => {}
         }
     }
-
-    /// `_Pragma("...")` (C99 6.10.9); returns false when not followed by a string in parens.
-    fn pragma_operator(&mut self, op: Token) -> bool {
-        let a = self.raw_next();
-        if a.kind != Tok::LParen {
-            self.push_back(a);
-            self.diags
-                .error(op.loc, "_Pragma takes a parenthesized string literal");
-            return true;
-        }
-        let s = self.raw_next();
-        let c = self.raw_next();
-        if s.kind != Tok::Str || c.kind != Tok::RParen {
-            self.diags
-                .error(op.loc, "_Pragma takes a parenthesized string literal");
-            return true;
-        }
-        let text = self.text(&s);
-        let inner = text[1..text.len() - 1]
-            .replace("\\\"", "\"")
-            .replace("\\\\", "\\");
-        let off = self.sm.scratch(&inner);
-        let mut st = LexState {
-            file: 0,
-            pos: off as usize,
-            bol: false,
-        };
-        let end = off as usize + inner.len();
-        let mut toks = Vec::new();
-        while st.pos < end {
-            let t = self.lex_file(&mut st);
-            if t.kind == Tok::Eof || t.loc.offset as usize >= end {
-                break;
-            }
-            let mut t = t;
-            t.loc.exp = self.new_expansion_at(op.loc);
-            toks.push(t);
-        }
-        let mut d = op;
-        d.len = 7;
-        self.pragma(d, &toks);
-        true
-    }
+    None
 }

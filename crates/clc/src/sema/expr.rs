@@ -4,7 +4,7 @@
 
 use super::tree::*;
 use super::types::*;
-use super::{Binding, Sema};
+use super::{overload, Binding, Sema};
 use crate::builtins::{self, PElem, Pt};
 use crate::diag::Loc;
 use crate::parse::ast::{self, BinOp, UnOp};
@@ -219,7 +219,7 @@ impl Sema<'_> {
         mk(ExprKind::Cast(kind, Box::new(e)), to, loc)
     }
 
-    fn is_null_constant(&self, e: &Expr) -> bool {
+    pub(super) fn is_null_constant(&self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::IntConst(0) => true,
             ExprKind::Cast(
@@ -294,9 +294,11 @@ impl Sema<'_> {
                 }
                 if (fp.is_const && !tp.is_const) || (fp.is_volatile && !tp.is_volatile) {
                     let (a, b) = (self.types.name(from), self.types.name(to));
+                    // Clang's -Wincompatible-pointer-types-discards-qualifiers: C99
+                    // 6.5.16.1 makes this a constraint violation, but clang-based compilers
+                    // warn and go on, and real code relies on it.
                     self.diags
-                        .error(loc, format!("{action} '{a}' to '{b}' discards qualifiers"));
-                    return self.error_expr(loc);
+                        .warning(loc, format!("{action} '{a}' to '{b}' discards qualifiers"));
                 }
                 if fp.ty == tp.ty || self.types.is_void(fp.ty) || self.types.is_void(tp.ty) {
                     let k = if fp.ty == tp.ty {
@@ -306,12 +308,14 @@ impl Sema<'_> {
                     };
                     return mk(ExprKind::Cast(k, Box::new(e)), to, loc);
                 }
+                // C99 6.5.16.1 makes this a constraint violation; clang-based compilers warn
+                // (-Wincompatible-pointer-types) and convert, and real code relies on it.
                 let (a, b) = (self.types.name(from), self.types.name(to));
-                self.diags.error(
+                self.diags.warning(
                     loc,
                     format!("incompatible pointer types {action} '{a}' to '{b}'"),
                 );
-                self.error_expr(loc)
+                mk(ExprKind::Cast(CastKind::PointerCast, Box::new(e)), to, loc)
             }
             (Type::Scalar(s), Type::Pointer(_)) if s.is_integer() => {
                 if self.is_null_constant(&e) {
@@ -1483,10 +1487,18 @@ impl Sema<'_> {
                         .error(loc, format!("incomplete definition of type '{tn}'"));
                     return self.error_expr(loc);
                 }
-                match rec.fields.iter().position(|f| f.name == Some(name)) {
-                    Some(i) => {
-                        let ft = rec.fields[i].ty.ty;
-                        mk(ExprKind::Member(Box::new(b), i as u32), ft, mloc)
+                // C11 6.7.2.1p13: members of anonymous members are found through them.
+                match self.member_path(r, name) {
+                    Some(path) => {
+                        let mut e = b;
+                        for i in path {
+                            let Type::Record(rr) = *self.types.get(e.ty) else {
+                                unreachable!("a member path goes through records")
+                            };
+                            let ft = self.types.records[rr as usize].fields[i as usize].ty.ty;
+                            e = mk(ExprKind::Member(Box::new(e), i), ft, mloc);
+                        }
+                        e
                     }
                     None => {
                         let tn = self.types.name(b.ty);
@@ -1914,93 +1926,6 @@ impl Sema<'_> {
         }
     }
 
-    /// The cost of passing `a` where a builtin expects `p`: None if impossible.
-    fn arg_cost(&mut self, a: &Expr, p: Pt) -> Option<u32> {
-        let at = a.ty;
-        match (self.types.get(at).clone(), p) {
-            (Type::Scalar(s), Pt::MemOrder | Pt::MemScope) => {
-                if s.is_integer() {
-                    Some(0)
-                } else {
-                    None
-                }
-            }
-            (Type::Enum(_), Pt::MemOrder | Pt::MemScope) => Some(0),
-            (Type::Scalar(s), Pt::Val(ps, 1)) => {
-                if s == ps {
-                    Some(0)
-                } else if s.is_float() == ps.is_float()
-                    && ps.rank() > s.rank()
-                    && (s.is_signed() == ps.is_signed() || s.is_float())
-                {
-                    Some(1)
-                } else {
-                    Some(2)
-                }
-            }
-            (Type::Enum(_), Pt::Val(ps, 1)) => Some(if ps.is_integer() { 1 } else { 2 }),
-            (Type::Scalar(s), Pt::SizeT) => {
-                let st = self.types.size_t();
-                Some(if at == st {
-                    0
-                } else if s.is_integer() {
-                    1
-                } else {
-                    2
-                })
-            }
-            (Type::Enum(_), Pt::SizeT) => Some(1),
-            (Type::Vector(s, n), Pt::Val(ps, pn)) => (s == ps && n == pn).then_some(0),
-            // 6.4.1: a scalar converts implicitly to a vector (widened after conversion to
-            // the element type); ranked below every scalar conversion.
-            (Type::Scalar(s), Pt::Val(ps, _)) => Some(if s == ps { 3 } else { 4 }),
-            (Type::Scalar(s), Pt::Event) if s.is_integer() && self.is_null_constant(a) => Some(1),
-            (
-                Type::Pointer(q),
-                Pt::Ptr {
-                    elem,
-                    space,
-                    is_const,
-                    is_volatile,
-                },
-            ) => {
-                let same = match (self.types.get(q.ty), elem) {
-                    (Type::Scalar(s), PElem::Val(ps, 1)) => *s == ps,
-                    (Type::Vector(s, n), PElem::Val(ps, pn)) => *s == ps && *n == pn,
-                    (Type::Atomic(s), PElem::Atomic(ps)) => *s == ps,
-                    (Type::AtomicFlag, PElem::AtomicFlag)
-                    | (Type::Event, PElem::Event)
-                    | (Type::ClkEvent, PElem::ClkEvent)
-                    | (Type::Void, PElem::Void) => true,
-                    _ => false,
-                };
-                if !same || (q.is_const && !is_const) || (q.is_volatile && !is_volatile) {
-                    return None;
-                }
-                let mut cost = 0;
-                if q.space != space {
-                    if space == AddrSpace::Generic && q.space != AddrSpace::Constant {
-                        cost += 1;
-                    } else {
-                        return None;
-                    }
-                }
-                if is_const != q.is_const || is_volatile != q.is_volatile {
-                    cost += 1;
-                }
-                Some(cost)
-            }
-            (Type::Image(d, acc), Pt::Image(pd, u)) => (d == pd && u.accepts(acc)).then_some(0),
-            (Type::Sampler, Pt::Sampler)
-            | (Type::Event, Pt::Event)
-            | (Type::ClkEvent, Pt::ClkEvent)
-            | (Type::Queue, Pt::Queue)
-            | (Type::NdRange, Pt::NdRange)
-            | (Type::ReserveId, Pt::ReserveId) => Some(0),
-            _ => None,
-        }
-    }
-
     fn builtin_call(&mut self, name: &str, args: Vec<Expr>, name_loc: Loc, loc: Loc) -> Expr {
         if builtins::is_enqueue_builtin(name) {
             return self.enqueue_builtin(name, args, name_loc, loc);
@@ -2032,7 +1957,8 @@ impl Sema<'_> {
             }
             return self.error_expr(loc);
         }
-        let mut best: Vec<(u32, usize)> = Vec::new();
+        // Candidates ranked as clang ranks overloadable functions (sema/overload.rs).
+        let mut viable: Vec<(usize, Vec<overload::Ics>)> = Vec::new();
         for (i, sig) in sigs.iter().enumerate() {
             if sig.variadic {
                 if args.len() < sig.params.len() {
@@ -2041,45 +1967,37 @@ impl Sema<'_> {
             } else if sig.params.len() != args.len() {
                 continue;
             }
-            let mut total = 0;
-            let mut ok = true;
-            for (a, p) in args.iter().zip(sig.params.iter()) {
-                match self.arg_cost(a, *p) {
-                    Some(c) => total += c,
-                    None => {
-                        ok = false;
-                        break;
-                    }
-                }
-            }
-            if ok {
-                best.push((total, i));
+            let ics: Option<Vec<_>> = args
+                .iter()
+                .zip(sig.params.iter())
+                .map(|(a, p)| self.builtin_arg_ics(a, *p))
+                .collect();
+            if let Some(ics) = ics {
+                viable.push((i, ics));
             }
         }
-        best.sort();
+        let ranked: Vec<Vec<overload::Ics>> = viable.iter().map(|v| v.1.clone()).collect();
         let arg_types = |me: &Self| args.iter().map(|a| me.types.name(a.ty)).collect::<Vec<_>>();
-        let Some(&(cost0, i0)) = best.first() else {
-            let arg_types = arg_types(self);
-            self.diags.error(
-                name_loc,
-                format!(
-                    "no matching function for call to '{name}' with arguments ({})",
-                    arg_types.join(", ")
-                ),
-            );
-            return self.error_expr(loc);
+        let i0 = match overload::best_candidate(&ranked) {
+            Ok(k) => viable[k].0,
+            Err(ambiguous) => {
+                let what = if ambiguous {
+                    "call to '{name}' is ambiguous"
+                } else {
+                    "no matching function for call to '{name}'"
+                };
+                let arg_types = arg_types(self);
+                self.diags.error(
+                    name_loc,
+                    format!(
+                        "{} with arguments ({})",
+                        what.replace("{name}", name),
+                        arg_types.join(", ")
+                    ),
+                );
+                return self.error_expr(loc);
+            }
         };
-        if best.len() > 1 && best[1].0 == cost0 {
-            let arg_types = arg_types(self);
-            self.diags.error(
-                name_loc,
-                format!(
-                    "call to '{name}' is ambiguous with arguments ({})",
-                    arg_types.join(", ")
-                ),
-            );
-            return self.error_expr(loc);
-        }
         let sig = sigs[i0].clone();
         let ret = self.pt_type(sig.ret);
         let mut params = Vec::new();
@@ -2138,10 +2056,10 @@ impl Sema<'_> {
 
     /// 6.15.10: to_global/to_local/to_private take any generic pointer; get_fence returns
     /// cl_mem_fence_flags.
-    /// Chooses among `overloadable` user functions: the candidate whose arguments convert
-    /// at the least total cost; Err(true) when two tie, Err(false) when none fits.
+    /// Chooses among `overloadable` user functions as clang does (sema/overload.rs);
+    /// Err(true) when the call is ambiguous, Err(false) when no candidate fits.
     fn pick_overload(&mut self, set: &[FuncId], args: &[Expr]) -> Result<FuncId, bool> {
-        let mut scored: Vec<(u32, FuncId)> = Vec::new();
+        let mut viable: Vec<(FuncId, Vec<overload::Ics>)> = Vec::new();
         for &f in set {
             let params: Vec<TypeId> = self.funcs[f.0 as usize]
                 .params
@@ -2151,56 +2069,17 @@ impl Sema<'_> {
             if params.len() != args.len() {
                 continue;
             }
-            let mut total = 0;
-            let mut fits = true;
-            for (a, p) in args.iter().zip(params) {
-                match self.user_arg_cost(a, p) {
-                    Some(c) => total += c,
-                    None => {
-                        fits = false;
-                        break;
-                    }
-                }
-            }
-            if fits {
-                scored.push((total, f));
+            let ics: Option<Vec<_>> = args
+                .iter()
+                .zip(params)
+                .map(|(a, p)| self.user_arg_ics(a, p))
+                .collect();
+            if let Some(ics) = ics {
+                viable.push((f, ics));
             }
         }
-        scored.sort_by_key(|s| s.0);
-        match scored.as_slice() {
-            [] => Err(false),
-            [(a, _), (b, _), ..] if a == b => Err(true),
-            [(_, f), ..] => Ok(*f),
-        }
-    }
-
-    /// Conversion cost of passing `a` to a parameter of type `p` (None: not allowed).
-    fn user_arg_cost(&self, a: &Expr, p: TypeId) -> Option<u32> {
-        if a.ty == p {
-            return Some(0);
-        }
-        match (self.types.get(a.ty), self.types.get(p)) {
-            (Type::Scalar(s), Type::Scalar(t)) => {
-                Some(if s.is_float() == t.is_float() && t.rank() > s.rank() {
-                    1
-                } else {
-                    2
-                })
-            }
-            (Type::Enum(_), Type::Scalar(_)) => Some(1),
-            (Type::Scalar(_), Type::Vector(..)) => Some(3),
-            (Type::Pointer(x), Type::Pointer(y)) => {
-                let same = x.ty == y.ty || self.types.is_void(y.ty);
-                let space_ok = x.space == y.space
-                    || (y.space == AddrSpace::Generic && x.space != AddrSpace::Constant);
-                let quals_ok = (!x.is_const || y.is_const) && (!x.is_volatile || y.is_volatile);
-                (same && space_ok && quals_ok).then_some(1)
-            }
-            (Type::Scalar(s), Type::Pointer(_)) if s.is_integer() && self.is_null_constant(a) => {
-                Some(2)
-            }
-            _ => None,
-        }
+        let ranked: Vec<Vec<overload::Ics>> = viable.iter().map(|v| v.1.clone()).collect();
+        overload::best_candidate(&ranked).map(|k| viable[k].0)
     }
 
     /// Records that the block literals being checked read variable `v` of scope `depth`.

@@ -4,7 +4,10 @@
 //! metadata the runtime reports (clGetKernelInfo / clGetKernelArgInfo).
 
 pub mod expr;
+mod overload;
 pub mod print;
+mod record;
+mod static_assert;
 pub mod tree;
 pub mod types;
 
@@ -718,6 +721,9 @@ impl<'a> Sema<'a> {
         let mut fields = Vec::new();
         for g in groups {
             let base = self.base_type(&g.spec);
+            if g.fields.is_empty() {
+                fields.extend(self.anonymous_member(g, base));
+            }
             for (d, width) in &g.fields {
                 if let Some(w) = width {
                     // 6.11.c: bit-fields are not supported.
@@ -777,6 +783,7 @@ impl<'a> Sema<'a> {
                 });
             }
         }
+        self.check_anonymous_duplicates(&fields, r.loc);
         // Layout (C rules; `packed` drops padding).
         let (mut size, mut align) = (0u64, 1u64);
         for f in &mut fields {
@@ -906,6 +913,7 @@ impl<'a> Sema<'a> {
         for ext in tu {
             match ext {
                 ast::External::Decls(g) => self.global_decls(g),
+                ast::External::StaticAssert(sa) => self.static_assert(sa),
                 ast::External::Function { spec, decl, body } => self.function_def(spec, decl, body),
             }
         }
@@ -1811,6 +1819,10 @@ impl<'a> Sema<'a> {
         };
         match &s.kind {
             ast::StmtKind::Expr(None) => mk(StmtKind::Empty),
+            ast::StmtKind::StaticAssert(sa) => {
+                self.static_assert(sa);
+                mk(StmtKind::Empty)
+            }
             ast::StmtKind::Expr(Some(e)) => {
                 let e = self.expr(e);
                 let e = self.discard(e);
@@ -2281,6 +2293,13 @@ impl<'a> Sema<'a> {
                             })
                             .collect();
                         items.push(None);
+                        // C99 6.7.8p22: the initializer completes an array of unknown size.
+                        let ty = match n {
+                            Some(_) => ty,
+                            None => self
+                                .types
+                                .intern(Type::Array(elem, Some(items.len() as u64))),
+                        };
                         return Some(Init::List(ty, items));
                     }
                 }
@@ -2361,24 +2380,36 @@ impl<'a> Sema<'a> {
         // Entries are stored up to the last one written; the rest of the object is zero.
         let mut out: Vec<Option<Init>> = Vec::new();
         let mut idx = 0usize;
+        // The last designator named a member of an anonymous member.
+        let mut into_anonymous = false;
         while *pos < items.len() {
             let start = *pos;
             let (desig, item) = &items[*pos];
+            if desig.is_empty() && std::mem::take(&mut into_anonymous) {
+                // C99 6.7.8p17 would continue with the member after the designated one, inside
+                // the anonymous member; that case is not implemented and must not guess.
+                self.diags.error(
+                    init_loc(item),
+                    "an initializer without a designator after a designator that names a member of an anonymous structure or union is not supported; designate this member too",
+                );
+            }
             if !desig.is_empty() {
                 if !braced {
                     break;
                 }
                 *pos += 1;
-                let Some(i) = self.designator_index(&desig[0], ty, len) else {
+                let Some((i, used)) = self.designator_index(&desig[0], ty, len) else {
                     continue;
                 };
+                into_anonymous = !used;
                 idx = i;
                 if idx >= out.len() {
                     out.resize(idx + 1, None);
                 }
                 let mty = self.member_type(ty, idx);
                 let mut slot = out[idx].take();
-                self.designate(&mut slot, mty, &desig[1..], item);
+                let rest = if used { &desig[1..] } else { &desig[..] };
+                self.designate(&mut slot, mty, rest, item);
                 out[idx] = slot;
                 idx += 1;
                 continue;
@@ -2450,7 +2481,14 @@ impl<'a> Sema<'a> {
     }
 
     /// The member a designator names in `ty` (C99 6.7.8p6-7).
-    fn designator_index(&mut self, d: &ast::Designator, ty: TypeId, len: usize) -> Option<usize> {
+    /// Also says whether the designator is used up: a field designator that names a member of
+    /// an anonymous member gives that anonymous member, and applies again inside it.
+    fn designator_index(
+        &mut self,
+        d: &ast::Designator,
+        ty: TypeId,
+        len: usize,
+    ) -> Option<(usize, bool)> {
         match d {
             ast::Designator::Index(e) => {
                 if !matches!(self.types.get(ty), Type::Array(..)) {
@@ -2466,7 +2504,7 @@ impl<'a> Sema<'a> {
                         self.diags.error(e.loc, format!("designated index {v} is beyond the {MAX_INIT_ENTRIES} initializer entries this compiler supports"));
                         None
                     }
-                    Some(v) if v >= 0 && (v as u128) < len as u128 => Some(v as usize),
+                    Some(v) if v >= 0 && (v as u128) < len as u128 => Some((v as usize, true)),
                     Some(_) => {
                         self.diags
                             .error(e.loc, "array designator index exceeds array bounds");
@@ -2487,10 +2525,9 @@ impl<'a> Sema<'a> {
                     );
                     return None;
                 };
-                let found = self.types.records[r as usize]
-                    .fields
-                    .iter()
-                    .position(|f| f.name == Some(*name));
+                let found = self
+                    .member_path(r, *name)
+                    .map(|path| (path[0] as usize, path.len() == 1));
                 if found.is_none() {
                     let n = self.name(*name).to_string();
                     let tn = self.types.name(ty);
@@ -2529,9 +2566,10 @@ impl<'a> Sema<'a> {
                 .error(init_loc(item), "designator in initializer for scalar type");
             return;
         };
-        let Some(i) = self.designator_index(first, ty, len) else {
+        let Some((i, used)) = self.designator_index(first, ty, len) else {
             return;
         };
+        let rest = if used { &desig[1..] } else { desig };
         let mut list = match slot.take() {
             Some(Init::List(t, l)) if t == ty => l,
             _ => Vec::new(),
@@ -2541,7 +2579,7 @@ impl<'a> Sema<'a> {
         }
         let mty = self.member_type(ty, i);
         let mut sub = list[i].take();
-        self.designate(&mut sub, mty, &desig[1..], item);
+        self.designate(&mut sub, mty, rest, item);
         list[i] = sub;
         *slot = Some(Init::List(ty, list));
     }
@@ -2663,7 +2701,13 @@ fn contains_return(s: &Stmt) -> bool {
 /// The address space written for the declared object itself: a pointer declarator's own
 /// qualifier, or the declaration specifiers' for everything else.
 fn object_space(spec: &ast::DeclSpec, d: &ast::Declarator) -> Option<AddrSpace> {
-    match d.derived.first() {
+    // An array's elements are the object: in `__global int *a[2]` they are pointers (whose
+    // own space is the one after the `*`), and `__global` is their pointee's.
+    let outer = d
+        .derived
+        .iter()
+        .find(|x| !matches!(x, Derived::Array { .. }));
+    match outer {
         Some(Derived::Pointer { space, .. }) => *space,
         _ => spec.space,
     }
