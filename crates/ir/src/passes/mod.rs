@@ -90,13 +90,22 @@ impl PassManager {
         }
     }
 
-    /// The standard pipeline: inline into kernels, drop the functions no kernel reaches
-    /// (in a module with kernels), promote stack slots, then fold, clean up,
-    /// remove redundant loads and expressions, hoist loop invariants, unroll small counted loops, turn small
-    /// branches into selects and clean up again.
+    /// The standard pipeline: drop the functions no kernel reaches (in a module with
+    /// kernels), so that no pass works on them; promote stack slots and clean up each
+    /// function on its own, so that what inlining copies is small (folding waits for the
+    /// inlined kernels: folded callees gave kernels on which the CPU code generator's
+    /// register allocator took several times longer); inline into kernels,
+    /// drop the functions left without callers, promote stack slots again, then fold, clean
+    /// up, remove redundant loads and expressions, hoist loop invariants, unroll small
+    /// counted loops, turn small branches into selects and clean up again.
     pub fn standard() -> PassManager {
         let mut pm = PassManager::new();
         for name in [
+            "strip",
+            "mem2reg",
+            "simplify_cfg",
+            "dce",
+            "cse",
             "inline",
             "strip",
             "mem2reg",
@@ -129,6 +138,11 @@ impl PassManager {
     /// Appends a pass that is not in the registry (a device's own pass, say).
     pub fn add_fn(&mut self, name: &str, f: PassFn) {
         self.passes.push((name.to_string(), f));
+    }
+
+    /// The passes in the order they run.
+    pub fn passes(&self) -> Vec<(String, PassFn)> {
+        self.passes.clone()
     }
 
     /// Runs the pipeline.
