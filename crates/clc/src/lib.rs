@@ -53,7 +53,7 @@ pub mod parse;
 pub mod pp;
 pub mod sema;
 
-pub use lower::{lower, LowerError};
+pub use lower::{lower, lower_reachable, LowerError};
 pub use options::{
     parse_build_options, parse_link_options, BuildOptions, ClVersion, LinkOptions, MacroDef,
     OptionError,

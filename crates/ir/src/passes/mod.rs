@@ -173,3 +173,30 @@ impl PassManager {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::PassManager;
+    use crate::parse_module;
+
+    /// The standard pipeline's first pass removes the functions no kernel reaches, so that no
+    /// later pass spends time on them.
+    #[test]
+    fn unreached_functions_go_before_any_other_pass() {
+        let mut m = parse_module(
+            "func @unused(i32) -> i32 {\n    ss0 = slot 4, align 4\nblock0(v0: i32):\n\
+             \x20   v1: ptr.private = slotaddr ss0\n    store.private v0, v1, align 4\n\
+             \x20   v2: i32 = load.private v1, align 4\n    return v2\n}\n\
+             kernel @k(ptr.global) {\n    arg \"p\": \"int*\" global none []\n\
+             block0(v0: ptr.global):\n    return\n}\n",
+        )
+        .expect("parses");
+        let passes = PassManager::standard().passes();
+        let (name, first) = &passes[0];
+        first(&mut m);
+        assert!(
+            m.funcs.values().all(|f| f.name != "unused"),
+            "{name} left @unused in place"
+        );
+    }
+}
