@@ -6,34 +6,21 @@
 
 use std::time::{Duration, Instant};
 
-use ferrocl_clc::{compile, lower, parse_build_options, Target};
+use ferrocl_clc::{compile, lower_reachable, parse_build_options, Target};
 use ferrocl_ir::Module;
 
 /// Functions with bodies, their instructions, blocks and block parameters.
 fn size(m: &Module) -> (usize, usize, usize, usize) {
-    let bodies = m.funcs.values().filter(|f| !f.is_declaration());
-    let blocks = bodies.clone().map(|f| f.layout.blocks().len()).sum();
-    let params = bodies
-        .clone()
-        .map(|f| {
-            f.layout
-                .blocks()
-                .iter()
-                .map(|&b| f.dfg.block_params(b).len())
-                .sum::<usize>()
-        })
-        .sum();
-    let insts = bodies
-        .clone()
-        .map(|f| {
-            f.layout
-                .blocks()
-                .iter()
-                .map(|&b| f.layout.block_insts(b).len())
-                .sum::<usize>()
-        })
-        .sum();
-    (bodies.count(), insts, blocks, params)
+    let mut total = (0, 0, 0, 0);
+    for f in m.funcs.values().filter(|f| !f.is_declaration()) {
+        total.0 += 1;
+        for &b in f.layout.blocks() {
+            total.1 += f.layout.block_insts(b).len();
+            total.2 += 1;
+            total.3 += f.dfg.block_params(b).len();
+        }
+    }
+    total
 }
 
 fn row(name: &str, t: Duration, m: Option<&Module>) {
@@ -69,7 +56,7 @@ fn main() {
         std::process::exit(1);
     };
     let start = Instant::now();
-    let mut module = lower(&program).unwrap_or_else(|e| {
+    let mut module = lower_reachable(&program).unwrap_or_else(|e| {
         eprintln!("lowering: {e}");
         std::process::exit(1)
     });

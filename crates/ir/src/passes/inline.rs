@@ -23,13 +23,33 @@ use crate::module::Module;
 /// Inlines every call to a defined function into each kernel (and into every function a
 /// kernel reaches, on the way).
 pub fn run(m: &mut Module) {
+    flatten(m, false);
+}
+
+/// [`run`], with each function that is not a kernel cleaned up once calls were inlined into
+/// it (stack slots promoted, jumps merged, dead and repeated code removed), before it is
+/// copied into its callers: a helper copied to many call sites is cleaned once instead of
+/// in every copy.
+pub fn run_and_clean(m: &mut Module) {
+    flatten(m, true);
+}
+
+fn flatten(m: &mut Module, clean: bool) {
     let mut done = vec![false; m.funcs.len()];
     for f in bottom_up(m) {
         // The function is taken out of the module while its callees are copied into it (it
         // is not `done`, so a call to itself stays).
         let mut caller = std::mem::take(&mut m.funcs[f]);
-        for (call, callee) in inlinable_calls(m, &caller, &done) {
+        let calls = inlinable_calls(m, &caller, &done);
+        let inlined = !calls.is_empty();
+        for (call, callee) in calls {
             inline_call(&mut caller, call, &m.funcs[callee]);
+        }
+        if clean && inlined && !caller.is_kernel() {
+            super::mem2reg::promote(&mut caller);
+            super::dce::simplify_function(&mut caller);
+            super::dce::dce(&mut caller);
+            super::cse::cse(&mut caller);
         }
         m.funcs[f] = caller;
         done[f.as_u32() as usize] = true;
@@ -259,6 +279,25 @@ mod tests {
         // the `iadd` and the jump that replaced the `return`; then @mid's own `return`); each
         // of the three call sites adds one copy of them.
         assert_eq!(k.dfg.insts.len(), before.expect("kernel") + 3 * 7);
+    }
+
+    /// With clean-up, a flattened helper is simplified before it is copied: the jumps that
+    /// replaced its calls and returns are merged away, so each copy is one block.
+    #[test]
+    fn a_flattened_helper_is_cleaned_before_it_is_copied() {
+        let mut m = parse_module(
+            "func @leaf(i32) -> i32 {\nblock0(v0: i32):\n    v1: i32 = iadd v0, v0\n    return v1\n}\n\
+             func @mid(i32) -> i32 {\nblock0(v0: i32):\n    v1: i32 = call @leaf(v0)\n    v2: i32 = call @leaf(v1)\n    return v2\n}\n\
+             kernel @k(ptr.global) {\n    arg \"p\": \"int*\" global none []\n\
+             block0(v0: ptr.global):\n    v1: i32 = load.global v0, align 4\n\
+             \x20   v2: i32 = call @mid(v1)\n    store.global v2, v0, align 4\n    return\n}\n",
+        )
+        .expect("parses");
+        super::run_and_clean(&mut m);
+        verify_module(&m).expect("inlined module verifies");
+        let mid = m.funcs.values().find(|f| f.name == "mid").expect("mid");
+        assert_eq!(mid.layout.blocks().len(), 1);
+        assert_eq!(calls_to(&m, "k", "mid"), 0);
     }
 
     /// A cycle of calls (which OpenCL C forbids, 6.9 (k), and the verifier reports) ends the

@@ -25,8 +25,9 @@ use crate::verify::{verify_module, VerifyError};
 pub type PassFn = fn(&mut Module);
 
 /// The passes by name (`PassManager::standard` says in which order they run).
-pub const PASSES: [(&str, PassFn); 11] = [
+pub const PASSES: [(&str, PassFn); 12] = [
     ("inline", inline::run),
+    ("inline_and_clean", inline::run_and_clean),
     ("mem2reg", mem2reg::run),
     ("fold", fold::run),
     ("dce", dce::run),
@@ -106,7 +107,7 @@ impl PassManager {
             "simplify_cfg",
             "dce",
             "cse",
-            "inline",
+            "inline_and_clean",
             "strip",
             "mem2reg",
             "fold",
