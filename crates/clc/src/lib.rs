@@ -55,7 +55,7 @@ pub mod pp;
 pub mod sema;
 
 pub use link::link_programs;
-pub use lower::{lower, LowerError};
+pub use lower::{lower, lower_reachable, LowerError};
 pub use options::{
     parse_build_options, parse_link_options, BuildOptions, ClVersion, LinkOptions, MacroDef,
     OptionError,

@@ -51,12 +51,14 @@ pub struct Compiled {
 }
 
 /// Compiles `source` with `options` (and the embedded headers of `clCompileProgram`) for a
-/// device; on failure, the error and the build log.
+/// device; on failure, the error and the build log. For an `executable`, only the kernels and
+/// the functions they reach are lowered.
 pub fn compile(
     source: &str,
     options: &str,
     headers: &[(String, String)],
     info: &DeviceInfo,
+    executable: bool,
 ) -> Result<Compiled, (ClError, String)> {
     // 5.8.6: CL_INVALID_BUILD_OPTIONS "if the build options specified by options are invalid".
     let opts = ferrocl_clc::parse_build_options(options)
@@ -66,7 +68,12 @@ pub fn compile(
     let Some(program) = compilation.program else {
         return Err((ClError::BuildProgramFailure, compilation.log));
     };
-    let module = ferrocl_clc::lower(&program).map_err(|e| {
+    let lower = if executable {
+        ferrocl_clc::lower_reachable
+    } else {
+        ferrocl_clc::lower
+    };
+    let module = lower(&program).map_err(|e| {
         (
             ClError::BuildProgramFailure,
             format!("{}error: {e}\n", compilation.log),

@@ -336,12 +336,14 @@ impl Program {
         }
     }
 
-    /// Compiles the source for one device: the module, or the error and its log.
+    /// Compiles the source for one device (for an `executable`, only what its kernels reach):
+    /// the module, or the error and its log.
     fn compile_source(
         &self,
         i: usize,
         options: &str,
         headers: &[(String, String)],
+        executable: bool,
     ) -> Result<crate::compile::Compiled, (ClError, String)> {
         let device = &self.devices[i];
         match &self.origin {
@@ -350,7 +352,9 @@ impl Program {
             Origin::Source(_) if !device.info.compiler_available => {
                 Err((ClError::CompilerNotAvailable, String::new()))
             }
-            Origin::Source(src) => crate::compile::compile(src, options, headers, &device.info),
+            Origin::Source(src) => {
+                crate::compile::compile(src, options, headers, &device.info, executable)
+            }
             // 5.8.7: CL_INVALID_OPERATION "if program has no source or IL available, i.e. it
             // has not been created with clCreateProgramWithSource or clCreateProgramWithIL".
             Origin::Binary(_) | Origin::Linked => Err((ClError::InvalidOperation, String::new())),
@@ -379,7 +383,7 @@ impl Program {
                 ..DeviceBuild::default()
             };
             let module = match &self.origin {
-                Origin::Source(_) => match self.compile_source(i, options, &[]) {
+                Origin::Source(_) => match self.compile_source(i, options, &[], true) {
                     Ok(c) => {
                         build.log = c.log;
                         build.uniform_work_groups = c.uniform_work_groups;
@@ -484,7 +488,7 @@ impl Program {
                 options: options.to_string(),
                 ..DeviceBuild::default()
             };
-            match self.compile_source(i, options, headers) {
+            match self.compile_source(i, options, headers, false) {
                 Ok(c) => {
                     build.status = BuildStatus::Success;
                     build.binary_type = BinaryType::CompiledObject;

@@ -36,6 +36,17 @@ pub fn splits_regions(op: &Op) -> bool {
 /// Values live after each barrier instruction, except the function's parameters (which the
 /// generated code defines once, before the work-item loops).
 pub fn live_across_barriers(f: &Function) -> HashMap<Inst, Vec<Value>> {
+    let splits = f.layout.blocks().iter().any(|&b| {
+        f.layout
+            .block_insts(b)
+            .iter()
+            .any(|&i| splits_regions(&f.dfg.insts[i].op))
+    });
+    if !splits {
+        // One region: nothing is live across a barrier, and the analysis of a large kernel
+        // is not free.
+        return HashMap::new();
+    }
     let blocks: Vec<Block> = f.layout.blocks().to_vec();
     let index: HashMap<Block, usize> = blocks.iter().enumerate().map(|(i, &b)| (b, i)).collect();
     let mut gen = vec![Set::new(); blocks.len()];

@@ -207,6 +207,9 @@ impl LoopInfo {
     /// Finds the natural loops: one per header, merging all back edges to it.
     pub fn new(cfg: &Cfg, dom: &DomTree) -> LoopInfo {
         let mut loops = Vec::new();
+        // The loop (index plus one) whose walk last took each block: membership in constant
+        // time, so finding a loop costs its blocks and their edges.
+        let mut taken = SecondaryMap::<Block, usize>::new();
         for &h in dom.rpo() {
             let latches: Vec<Block> = cfg
                 .preds(h)
@@ -217,12 +220,15 @@ impl LoopInfo {
             if latches.is_empty() {
                 continue;
             }
+            let stamp = loops.len() + 1;
+            taken[h] = stamp;
             let mut blocks = vec![h];
             let mut work = latches;
             while let Some(b) = work.pop() {
-                if blocks.contains(&b) || !dom.is_reachable(b) {
+                if taken[b] == stamp || !dom.is_reachable(b) {
                     continue;
                 }
+                taken[b] = stamp;
                 blocks.push(b);
                 work.extend(cfg.preds(b).iter().map(|&(p, _)| p));
             }
@@ -232,11 +238,15 @@ impl LoopInfo {
                 parent: None,
             });
         }
-        // Headers in reverse postorder put outer loops first; the parent is the innermost
-        // earlier loop that contains the header.
-        for i in 0..loops.len() {
-            let h = loops[i].header;
-            loops[i].parent = (0..i).rev().find(|&j| loops[j].blocks.contains(&h));
+        // Headers in reverse postorder put outer loops first, and natural loops with distinct
+        // headers are nested or disjoint: the parent is the last earlier loop that contains
+        // the header, which a sweep marking each loop's blocks in order finds.
+        let mut innermost = SecondaryMap::<Block, usize>::new();
+        for (i, l) in loops.iter_mut().enumerate() {
+            l.parent = innermost[l.header].checked_sub(1);
+            for &b in &l.blocks {
+                innermost[b] = i + 1;
+            }
         }
         LoopInfo { loops }
     }

@@ -51,6 +51,20 @@ impl Layout {
         self.blocks.insert(i + 1, block);
     }
 
+    /// Places `blocks`, in order, right after `after`.
+    pub fn insert_blocks_after(&mut self, blocks: &[Block], after: Block) {
+        let i = self
+            .blocks
+            .iter()
+            .position(|&b| b == after)
+            .expect("anchor block not placed");
+        for &block in blocks {
+            assert!(!self.placed[block], "{block} placed twice");
+            self.placed[block] = true;
+        }
+        self.blocks.splice(i + 1..i + 1, blocks.iter().copied());
+    }
+
     /// Removes `block` and its instructions from the layout.
     pub fn remove_block(&mut self, block: Block) {
         if !self.placed[block] {
@@ -143,6 +157,16 @@ impl Layout {
         for i in removed {
             self.inst_block[i] = None;
         }
+    }
+
+    /// Removes the instructions of `block` from position `at` on from the layout and returns
+    /// them in order.
+    pub fn split_off_insts(&mut self, block: Block, at: usize) -> Vec<Inst> {
+        let tail = self.insts[block].split_off(at);
+        for &i in &tail {
+            self.inst_block[i] = None;
+        }
+        tail
     }
 
     /// Moves all instructions of `from` to the end of `to`.

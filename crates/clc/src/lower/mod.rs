@@ -77,23 +77,49 @@ type Res<T> = Result<T, LowerError>;
 /// Lowers a checked program to an IR module (not yet optimized; verify it with
 /// [`ferrocl_ir::verify_module`]).
 pub fn lower(program: &CheckedProgram) -> Result<Module, LowerError> {
-    let mut cx = ModCtx {
-        p: program,
-        module: Module::new(),
-        funcs: Vec::new(),
-        globals: HashMap::new(),
-        decls: HashMap::new(),
-        strings: HashMap::new(),
-        relocs: Vec::new(),
-        init_target: None,
-    };
-    cx.declare_functions()?;
-    cx.lower_globals()?;
+    let mut cx = ModCtx::declared(program)?;
     for (i, f) in program.functions.iter().enumerate() {
         if f.body.is_some() {
             func::lower_function(&mut cx, FuncId(i as u32))?;
         }
     }
+    Ok(cx.module)
+}
+
+/// Lowers the kernels of a checked program and the functions they reach, for a program
+/// executable: the functions no kernel calls (most of a large library of included helpers)
+/// are checked by sema, with their diagnostics, but never lowered. A program without kernels
+/// is lowered whole, as [`lower`] does.
+pub fn lower_reachable(program: &CheckedProgram) -> Result<Module, LowerError> {
+    if program.kernels.is_empty() {
+        return lower(program);
+    }
+    let mut cx = ModCtx::declared(program)?;
+    let by_ir: HashMap<Func, FuncId> = cx
+        .funcs
+        .iter()
+        .enumerate()
+        .map(|(i, &f)| (f, FuncId(i as u32)))
+        .collect();
+    let mut lowered = vec![false; program.functions.len()];
+    let mut work: Vec<FuncId> = program.kernels.iter().map(|k| k.function).collect();
+    while let Some(id) = work.pop() {
+        let i = id.0 as usize;
+        if std::mem::replace(&mut lowered[i], true) || program.functions[i].body.is_none() {
+            continue;
+        }
+        func::lower_function(&mut cx, id)?;
+        let f = &cx.module.funcs[cx.funcs[i]];
+        for &b in f.layout.blocks() {
+            for &inst in f.layout.block_insts(b) {
+                if let ir::Op::Call(c) = f.dfg.insts[inst].op {
+                    work.extend(by_ir.get(&c).copied());
+                }
+            }
+        }
+    }
+    // The declarations of the functions left unlowered go too.
+    ir::passes::strip::run(&mut cx.module);
     Ok(cx.module)
 }
 
@@ -168,6 +194,23 @@ pub(crate) fn align_at(align: u32, offset: i64) -> u32 {
 }
 
 impl<'p> ModCtx<'p> {
+    /// The context with every function declared and the globals lowered.
+    fn declared(program: &'p CheckedProgram) -> Res<ModCtx<'p>> {
+        let mut cx = ModCtx {
+            p: program,
+            module: Module::new(),
+            funcs: Vec::new(),
+            globals: HashMap::new(),
+            decls: HashMap::new(),
+            strings: HashMap::new(),
+            relocs: Vec::new(),
+            init_target: None,
+        };
+        cx.declare_functions()?;
+        cx.lower_globals()?;
+        Ok(cx)
+    }
+
     pub fn ty(&self, t: TypeId) -> &'p CType {
         self.p.types.get(t)
     }

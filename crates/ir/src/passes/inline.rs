@@ -1,12 +1,17 @@
 //! Inlining of every call to a defined function into kernels.
 //!
-//! OpenCL C has no recursion (6.9 (k): "Recursion is not supported"), so inlining calls
-//! until none to a defined function is left terminates; a step budget guards against a
-//! recursive module anyway (the calls left over are kept). Calls to declarations (builtins
-//! not linked in) stay. The callee's body is copied between the two halves of the caller's
-//! split block: its entry parameters become the call's arguments, its stack slots new slots
-//! of the caller, each `return` a jump to the continuation, whose parameter is the call's
-//! result value (so the caller's uses of it need no rewriting).
+//! Functions are flattened bottom-up: in a postorder of the call graph from the kernels,
+//! every call a function makes to a defined function (already flattened itself) is replaced
+//! by a copy of the callee's body, so each body is copied once per call site and no call is
+//! looked at twice. The work is linear in the size of the flattened kernels. Functions no
+//! kernel reaches are not touched.
+//!
+//! OpenCL C has no recursion (6.9 (k): "Recursion is not supported"); a call that closes a
+//! cycle of the call graph (a callee still being flattened) is kept, as are calls to
+//! declarations (builtins not linked in). The callee's body is copied between the two
+//! halves of the caller's split block: its entry parameters become the call's arguments, its
+//! stack slots new slots of the caller, each `return` a jump to the continuation, whose
+//! parameter is the call's result value (so the caller's uses of it need no rewriting).
 
 use std::collections::HashMap;
 
@@ -15,52 +20,132 @@ use crate::function::Function;
 use crate::inst::{Dest, InstData, Op};
 use crate::module::Module;
 
-/// Inlining steps allowed per kernel.
-const BUDGET: usize = 100_000;
-
-/// Inlines every call to a defined function into each kernel.
+/// Inlines every call to a defined function into each kernel (and into every function a
+/// kernel reaches, on the way).
 pub fn run(m: &mut Module) {
-    let kernels: Vec<Func> = m.kernels().map(|(k, _)| k).collect();
-    for k in kernels {
-        for _ in 0..BUDGET {
-            let Some((call, callee)) = find_call(m, k) else {
-                break;
-            };
-            let body = m.funcs[callee].clone();
-            inline_call(&mut m.funcs[k], call, &body);
+    flatten(m, false);
+}
+
+/// [`run`], with each function that is not a kernel cleaned up once calls were inlined into
+/// it (stack slots promoted, jumps merged, dead and repeated code removed), before it is
+/// copied into its callers: a helper copied to many call sites is cleaned once instead of
+/// in every copy.
+pub fn run_and_clean(m: &mut Module) {
+    flatten(m, true);
+}
+
+fn flatten(m: &mut Module, clean: bool) {
+    let mut done = vec![false; m.funcs.len()];
+    for f in bottom_up(m) {
+        // The function is taken out of the module while its callees are copied into it (it
+        // is not `done`, so a call to itself stays).
+        let mut caller = std::mem::take(&mut m.funcs[f]);
+        let calls = inlinable_calls(m, &caller, &done);
+        let inlined = !calls.is_empty();
+        for (call, callee) in calls {
+            inline_call(&mut caller, call, &m.funcs[callee]);
         }
+        if clean && inlined && !caller.is_kernel() {
+            super::mem2reg::promote(&mut caller);
+            super::dce::simplify_function(&mut caller);
+            super::dce::dce(&mut caller);
+            super::cse::cse(&mut caller);
+        }
+        m.funcs[f] = caller;
+        done[f.as_u32() as usize] = true;
     }
 }
 
-fn find_call(m: &Module, k: Func) -> Option<(Inst, Func)> {
-    let f = &m.funcs[k];
-    for &b in f.layout.blocks() {
-        for &i in f.layout.block_insts(b) {
-            if let Op::Call(c) = f.dfg.insts[i].op {
-                if c != k && m.funcs.get(c).is_some_and(|cf| !cf.is_declaration()) {
-                    return Some((i, c));
+/// Whether a function is flattened (`Done`), on the current path of the walk (`Open`), or
+/// not reached yet.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    New,
+    Open,
+    Done,
+}
+
+/// The functions the kernels reach, each after every function it calls (except along a
+/// cycle): the order in which flattening finds each callee already flat.
+fn bottom_up(m: &Module) -> Vec<Func> {
+    let n = m.funcs.len();
+    let mut mark = vec![Mark::New; n];
+    let mut order = Vec::new();
+    for (k, _) in m.kernels() {
+        if mark[k.as_u32() as usize] != Mark::New {
+            continue;
+        }
+        // Depth-first with an explicit stack of (function, its callees, next callee).
+        mark[k.as_u32() as usize] = Mark::Open;
+        let mut stack: Vec<(Func, Vec<Func>, usize)> = vec![(k, callees(m, k), 0)];
+        while let Some((f, cs, next)) = stack.last_mut() {
+            if let Some(&c) = cs.get(*next) {
+                *next += 1;
+                if mark[c.as_u32() as usize] == Mark::New {
+                    mark[c.as_u32() as usize] = Mark::Open;
+                    let cc = callees(m, c);
+                    stack.push((c, cc, 0));
+                }
+            } else {
+                mark[f.as_u32() as usize] = Mark::Done;
+                order.push(*f);
+                stack.pop();
+            }
+        }
+    }
+    order
+}
+
+/// The defined functions `f` calls, each once.
+fn callees(m: &Module, f: Func) -> Vec<Func> {
+    let func = &m.funcs[f];
+    let mut out = Vec::new();
+    for &b in func.layout.blocks() {
+        for &i in func.layout.block_insts(b) {
+            if let Op::Call(c) = func.dfg.insts[i].op {
+                if m.funcs.get(c).is_some_and(|cf| !cf.is_declaration()) && !out.contains(&c) {
+                    out.push(c);
                 }
             }
         }
     }
-    None
+    out
+}
+
+/// The calls of `caller` to functions in `done` (flattened), last first: inlining a call then
+/// moves only the instructions after it that no later inlining moves again. In a postorder
+/// every callee is flattened before its callers, except one along a cycle of the call graph
+/// (a recursive call, kept).
+fn inlinable_calls(m: &Module, caller: &Function, done: &[bool]) -> Vec<(Inst, Func)> {
+    let mut calls = Vec::new();
+    for &b in caller.layout.blocks() {
+        for &i in caller.layout.block_insts(b) {
+            if let Op::Call(c) = caller.dfg.insts[i].op {
+                let defined = m.funcs.get(c).is_some_and(|cf| !cf.is_declaration());
+                if defined && done.get(c.as_u32() as usize) == Some(&true) {
+                    calls.push((i, c));
+                }
+            }
+        }
+    }
+    calls.reverse();
+    calls
 }
 
 /// Replaces `call` (a call placed in `caller`) by a copy of `callee`'s body.
 pub fn inline_call(caller: &mut Function, call: Inst, callee: &Function) {
     let b = caller.layout.inst_block(call).expect("call is placed");
-    let pos = caller.layout.position(call);
+    // Searched from the end: the calls of a block are inlined last first, so the call is
+    // near the end of what is left of its block.
+    let pos = caller
+        .layout
+        .block_insts(b)
+        .iter()
+        .rposition(|&i| i == call)
+        .expect("layout in sync");
     // Split: everything after the call moves to the continuation block.
     let cont = caller.dfg.make_block();
-    caller.layout.insert_block_after(cont, b);
-    let tail: Vec<Inst> = caller.layout.block_insts(b)[pos + 1..].to_vec();
-    for i in tail {
-        caller.layout.remove_inst(i);
-        caller.layout.append_inst(i, cont);
-    }
-    if let Some(r) = caller.dfg.take_result(call) {
-        caller.dfg.attach_block_param(cont, r);
-    }
+    let tail = caller.layout.split_off_insts(b, pos + 1);
     let args = caller.dfg.insts[call].args.clone();
 
     let slots: HashMap<_, _> = callee
@@ -70,12 +155,11 @@ pub fn inline_call(caller: &mut Function, call: Inst, callee: &Function) {
         .collect();
     let mut blocks: HashMap<Block, Block> = HashMap::new();
     let mut values: HashMap<Value, Value> = HashMap::new();
-    let mut after = b;
     let entry = callee.layout.entry_block().expect("callee has a body");
+    let mut placed = Vec::with_capacity(callee.layout.blocks().len() + 1);
     for &cb in callee.layout.blocks() {
         let nb = caller.dfg.make_block();
-        caller.layout.insert_block_after(nb, after);
-        after = nb;
+        placed.push(nb);
         blocks.insert(cb, nb);
         for (k, &p) in callee.dfg.block_params(cb).iter().enumerate() {
             let v = if cb == entry {
@@ -86,9 +170,17 @@ pub fn inline_call(caller: &mut Function, call: Inst, callee: &Function) {
             values.insert(p, v);
         }
     }
+    placed.push(cont);
+    caller.layout.insert_blocks_after(&placed, b);
+    for i in tail {
+        caller.layout.append_inst(i, cont);
+    }
+    if let Some(r) = caller.dfg.take_result(call) {
+        caller.dfg.attach_block_param(cont, r);
+    }
     // Create every instruction first, so that values used before their definition in
     // layout order (loop back edges) are known when operands are mapped.
-    let mut copies: Vec<(Inst, Inst)> = Vec::new();
+    let mut copies: Vec<Inst> = Vec::new();
     for &cb in callee.layout.blocks() {
         for &ci in callee.layout.block_insts(cb) {
             let result = callee.dfg.inst_result(ci);
@@ -98,10 +190,10 @@ pub fn inline_call(caller: &mut Function, call: Inst, callee: &Function) {
             if let (Some(r), Some(nr)) = (result, caller.dfg.inst_result(ni)) {
                 values.insert(r, nr);
             }
-            copies.push((ci, ni));
+            copies.push(ni);
         }
     }
-    for (_, ni) in copies {
+    for ni in copies {
         let data = &mut caller.dfg.insts[ni];
         data.map_args(|v| values.get(&v).copied().unwrap_or(v));
         for d in data.op.dests_mut() {
@@ -126,4 +218,104 @@ pub fn inline_call(caller: &mut Function, call: Inst, callee: &Function) {
         }),
         args: Vec::new(),
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::inst::Op;
+    use crate::module::Module;
+    use crate::{parse_module, verify_module};
+
+    fn calls_to(m: &Module, caller: &str, callee: &str) -> usize {
+        let (_, f) = m
+            .funcs
+            .iter()
+            .find(|(_, f)| f.name == caller)
+            .expect("caller");
+        let (target, _) = m
+            .funcs
+            .iter()
+            .find(|(_, f)| f.name == callee)
+            .expect("callee");
+        f.layout
+            .blocks()
+            .iter()
+            .flat_map(|&b| f.layout.block_insts(b))
+            .filter(|&&i| f.dfg.insts[i].op == Op::Call(target))
+            .count()
+    }
+
+    /// A function reached through a chain of calls is copied once per call site: the
+    /// kernel's instruction arena grows by the flattened callees and nothing else (no copy
+    /// of a callee that is then thrown away), and a function no kernel reaches is untouched.
+    #[test]
+    fn each_call_site_costs_one_copy_of_the_flattened_callee() {
+        let mut m = parse_module(
+            "func @leaf(i32) -> i32 {\nblock0(v0: i32):\n    v1: i32 = iadd v0, v0\n    return v1\n}\n\
+             func @mid(i32) -> i32 {\nblock0(v0: i32):\n    v1: i32 = call @leaf(v0)\n    v2: i32 = call @leaf(v1)\n    return v2\n}\n\
+             func @unused(i32) -> i32 {\nblock0(v0: i32):\n    v1: i32 = call @leaf(v0)\n    return v1\n}\n\
+             kernel @k(ptr.global) {\n    arg \"p\": \"int*\" global none []\n\
+             block0(v0: ptr.global):\n    v1: i32 = load.global v0, align 4\n\
+             \x20   v2: i32 = call @mid(v1)\n    v3: i32 = call @mid(v2)\n    v4: i32 = call @mid(v3)\n\
+             \x20   store.global v4, v0, align 4\n    return\n}\n",
+        )
+        .expect("parses");
+        let before = m
+            .funcs
+            .values()
+            .find(|f| f.name == "k")
+            .map(|f| f.dfg.insts.len());
+        super::run(&mut m);
+        verify_module(&m).expect("inlined module verifies");
+        assert_eq!(calls_to(&m, "k", "mid"), 0);
+        assert_eq!(calls_to(&m, "mid", "leaf"), 0);
+        assert_eq!(
+            calls_to(&m, "unused", "leaf"),
+            1,
+            "no kernel reaches @unused"
+        );
+        let k = m.funcs.values().find(|f| f.name == "k").expect("kernel");
+        // Flattened @mid is seven instructions (per call of @leaf: the jump that replaced it,
+        // the `iadd` and the jump that replaced the `return`; then @mid's own `return`); each
+        // of the three call sites adds one copy of them.
+        assert_eq!(k.dfg.insts.len(), before.expect("kernel") + 3 * 7);
+    }
+
+    /// With clean-up, a flattened helper is simplified before it is copied: the jumps that
+    /// replaced its calls and returns are merged away, so each copy is one block.
+    #[test]
+    fn a_flattened_helper_is_cleaned_before_it_is_copied() {
+        let mut m = parse_module(
+            "func @leaf(i32) -> i32 {\nblock0(v0: i32):\n    v1: i32 = iadd v0, v0\n    return v1\n}\n\
+             func @mid(i32) -> i32 {\nblock0(v0: i32):\n    v1: i32 = call @leaf(v0)\n    v2: i32 = call @leaf(v1)\n    return v2\n}\n\
+             kernel @k(ptr.global) {\n    arg \"p\": \"int*\" global none []\n\
+             block0(v0: ptr.global):\n    v1: i32 = load.global v0, align 4\n\
+             \x20   v2: i32 = call @mid(v1)\n    store.global v2, v0, align 4\n    return\n}\n",
+        )
+        .expect("parses");
+        super::run_and_clean(&mut m);
+        verify_module(&m).expect("inlined module verifies");
+        let mid = m.funcs.values().find(|f| f.name == "mid").expect("mid");
+        assert_eq!(mid.layout.blocks().len(), 1);
+        assert_eq!(calls_to(&m, "k", "mid"), 0);
+    }
+
+    /// A cycle of calls (which OpenCL C forbids, 6.9 (k), and the verifier reports) ends the
+    /// inlining with the recursive call kept, instead of growing the kernel without end.
+    #[test]
+    fn a_recursive_call_is_kept() {
+        let mut m = parse_module(
+            "func @a(i32) -> i32 {\nblock0(v0: i32):\n    v1: i32 = call @b(v0)\n    return v1\n}\n\
+             func @b(i32) -> i32 {\nblock0(v0: i32):\n    v1: i32 = call @a(v0)\n    return v1\n}\n\
+             kernel @k(ptr.global) {\n    arg \"p\": \"int*\" global none []\n\
+             block0(v0: ptr.global):\n    v1: i32 = load.global v0, align 4\n    v2: i32 = call @a(v1)\n\
+             \x20   store.global v2, v0, align 4\n    return\n}\n",
+        )
+        .expect("parses");
+        super::run(&mut m);
+        // @b is flattened first (its call of @a, still open, kept), then @a (holding @b's
+        // body: a call of @a), then the kernel: one call is left.
+        assert_eq!(calls_to(&m, "a", "a"), 1);
+        assert_eq!(calls_to(&m, "k", "a") + calls_to(&m, "k", "b"), 1);
+    }
 }
