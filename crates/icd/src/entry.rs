@@ -85,9 +85,7 @@ fn internal_error(name: &str, panic: Box<dyn std::any::Any + Send>) -> ClError {
 /// `#[no_mangle]` C stub that calls it inside the panic guard and maps the result. `name` is
 /// private to its module and called only by `clName`, so its raw-pointer arguments are the
 /// application's, under the spec's contract: each raw-pointer operation in the body sits in
-/// its own `unsafe` block saying which part of that contract makes it sound. Three forms
-/// (and, while the entry points move to it, the same forms without `name =>`, whose body is
-/// the stub's own):
+/// its own `unsafe` block saying which part of that contract makes it sound. Three forms:
 /// - `name => fn clName(args) -> cl_int { body }`: `body` is a `ClResult<()>`, returned as a
 ///   code;
 /// - `name => fn clName(args; errcode_ret) -> Ty { body }`: `body` is a `ClResult<Ty>`; the
@@ -120,27 +118,6 @@ macro_rules! entry {
         #[no_mangle]
         pub unsafe extern "C" fn $name($($arg: $ty,)* $err: *mut opencl_sys::cl_int) -> $ret {
             $crate::entry::value(stringify!($name), $err, || $safe($($arg),*))
-        }
-    };
-    ($(#[$meta:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> cl_int $body:block) => {
-        $(#[$meta])*
-        #[no_mangle]
-        pub unsafe extern "C" fn $name($($arg: $ty),*) -> opencl_sys::cl_int {
-            $crate::entry::status(stringify!($name), || $body)
-        }
-    };
-    ($(#[$meta:meta])* fn $name:ident($($arg:ident: $ty:ty),* ; $err:ident) -> $ret:ty, with_status $body:block) => {
-        $(#[$meta])*
-        #[no_mangle]
-        pub unsafe extern "C" fn $name($($arg: $ty,)* $err: *mut opencl_sys::cl_int) -> $ret {
-            $crate::entry::value_and_status(stringify!($name), $err, || $body)
-        }
-    };
-    ($(#[$meta:meta])* fn $name:ident($($arg:ident: $ty:ty),* ; $err:ident) -> $ret:ty $body:block) => {
-        $(#[$meta])*
-        #[no_mangle]
-        pub unsafe extern "C" fn $name($($arg: $ty,)* $err: *mut opencl_sys::cl_int) -> $ret {
-            $crate::entry::value(stringify!($name), $err, || $body)
         }
     };
 }
