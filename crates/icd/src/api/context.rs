@@ -123,7 +123,7 @@ entry! {
         if devices.is_null() || num_devices == 0 || (pfn_notify.is_none() && !user_data.is_null()) {
             return Err(ClError::InvalidValue);
         }
-        // SAFETY: the spec's contract on the list: it holds as many handles as its count says.
+        // SAFETY: devices is non-NULL (checked above) and, by the spec, holds num_devices handles.
         let mut list = unsafe { get_list::<Device, _>(devices, num_devices) }?;
         // 4.4: "Duplicate devices specified in devices are ignored."
         let mut unique: Vec<Arc<Device>> = Vec::with_capacity(list.len());

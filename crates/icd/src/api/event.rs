@@ -73,7 +73,8 @@ entry! {
         if num_events == 0 || event_list.is_null() {
             return Err(ClError::InvalidValue);
         }
-        // SAFETY: the spec's contract on the list: it holds as many handles as its count says.
+        // SAFETY: event_list is non-NULL (checked above) and, by the spec, holds num_events
+        // handles.
         let events = unsafe { handle::get_list::<Event, _>(event_list, num_events) }?;
         // 5.11: CL_INVALID_CONTEXT "if events specified in event_list do not belong to the
         // same context".
@@ -217,7 +218,8 @@ entry! {
         if num_events == 0 || event_list.is_null() {
             return Err(ClError::InvalidValue);
         }
-        // SAFETY: the spec's contract on the list: it holds as many handles as its count says.
+        // SAFETY: event_list is non-NULL (checked above) and, by the spec, holds num_events
+        // handles.
         let events = unsafe { handle::get_list::<Event, _>(event_list, num_events) }?;
         queue.enqueue_barrier(&events)?;
         Ok(())

@@ -565,7 +565,8 @@ entry! {
         }
         // Each args_mem_loc entry points into args at a cl_mem that is replaced by the address
         // of the memory object's storage.
-        // SAFETY: the spec's contract on the list: it holds as many handles as its count says.
+        // SAFETY: mem_list is non-NULL when num_mem_objects > 0 (checked above) and, by the spec,
+        // holds num_mem_objects handles.
         let mems = unsafe { handle::get_list::<ferrocl_core::MemObject, _>(mem_list, num_mem_objects) }?;
         let mut patches = Vec::with_capacity(mems.len());
         for (i, mem) in mems.into_iter().enumerate() {

@@ -657,7 +657,8 @@ entry! {
         if flags_ & !(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) != 0 {
             return Err(ClError::InvalidValue);
         }
-        // SAFETY: the spec's contract on the list: it holds as many handles as its count says.
+        // SAFETY: mem_objects is non-NULL (checked above) and, by the spec, holds
+        // num_mem_objects handles.
         let mems = unsafe { handle::get_list::<MemObject, _>(mem_objects, num_mem_objects) }?;
         // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
         let deps = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;

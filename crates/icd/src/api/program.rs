@@ -280,7 +280,8 @@ entry! {
         if num_input_programs == 0 || input_programs.is_null() || device_list.is_null() != (num_devices == 0) || (pfn_notify.is_none() && !user_data.is_null()) {
             return Err(ClError::InvalidValue);
         }
-        // SAFETY: the spec's contract on the list: it holds as many handles as its count says.
+        // SAFETY: input_programs is non-NULL (checked above) and, by the spec, holds
+        // num_input_programs handles.
         let inputs = unsafe { get_list::<Program, _>(input_programs, num_input_programs) }?;
         // CL_INVALID_DEVICE "if any device in device_list is not in the list of devices
         // associated with context".
