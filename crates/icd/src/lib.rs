@@ -5,13 +5,12 @@
 //! spec lists them, and `ferrocl_core` holds the objects and their behaviour. Handles are
 //! looked up in [`handle`]'s registry before use; `clGet*Info` answers go through [`info`].
 
+// Every raw-pointer operation sits in its own `unsafe` block with the reason it is sound,
+// unsafe functions' bodies included.
+#![deny(unsafe_op_in_unsafe_fn)]
 // Entry points take raw pointers from C by design; each one documents the contract it relies
 // on, which is the OpenCL specification's.
-#![allow(
-    clippy::missing_safety_doc,
-    clippy::not_unsafe_ptr_arg_deref,
-    clippy::too_many_arguments
-)]
+#![allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
 
 pub mod api;
 pub mod dispatch;

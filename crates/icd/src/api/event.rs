@@ -52,6 +52,7 @@ pub fn wait_if_blocking(event: &Arc<Event>, blocking: cl_bool) -> ClResult<()> {
 }
 
 entry! {
+    create_user_event =>
     fn clCreateUserEvent(context: cl_context; errcode_ret) -> cl_event {
         let ctx = get::<Context, _>(context)?;
         Ok(new_handle(Event::new_user(ctx)))
@@ -59,18 +60,22 @@ entry! {
 }
 
 entry! {
+    set_user_event_status =>
     fn clSetUserEventStatus(event: cl_event, execution_status: cl_int) -> cl_int {
         get::<Event, _>(event)?.set_user_status(execution_status)
     }
 }
 
 entry! {
+    wait_for_events =>
     fn clWaitForEvents(num_events: cl_uint, event_list: *const cl_event) -> cl_int {
         // 5.11: CL_INVALID_VALUE "if num_events is zero or event_list is NULL".
         if num_events == 0 || event_list.is_null() {
             return Err(ClError::InvalidValue);
         }
-        let events = handle::get_list::<Event, _>(event_list, num_events)?;
+        // SAFETY: event_list is non-NULL (checked above) and, by the spec, holds num_events
+        // handles.
+        let events = unsafe { handle::get_list::<Event, _>(event_list, num_events) }?;
         // 5.11: CL_INVALID_CONTEXT "if events specified in event_list do not belong to the
         // same context".
         if events.iter().any(|e| !Arc::ptr_eq(&e.context, &events[0].context)) {
@@ -81,6 +86,7 @@ entry! {
 }
 
 entry! {
+    get_event_info =>
     fn clGetEventInfo(event: cl_event, param_name: cl_event_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let ev = get::<Event, _>(event)?;
         let bytes = match param_name {
@@ -94,11 +100,14 @@ entry! {
             CL_EVENT_REFERENCE_COUNT => info::of(&handle::ref_count::<Event, _>(event)?),
             _ => return Err(ClError::InvalidValue),
         };
-        answer(&bytes, param_value_size, param_value, param_value_size_ret)
+        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+        // param_value_size_ret NULL or writable: `answer`'s contract.
+        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
     }
 }
 
 entry! {
+    set_event_callback =>
     fn clSetEventCallback(event: cl_event, command_exec_callback_type: cl_int, pfn_notify: Option<unsafe extern "C" fn(cl_event, cl_int, *mut c_void)>, user_data: *mut c_void) -> cl_int {
         let ev = get::<Event, _>(event)?;
         // 5.13: CL_INVALID_VALUE "if pfn_event_notify is NULL or if
@@ -122,18 +131,21 @@ entry! {
 }
 
 entry! {
+    retain_event =>
     fn clRetainEvent(event: cl_event) -> cl_int {
         handle::retain::<Event, _>(event)
     }
 }
 
 entry! {
+    release_event =>
     fn clReleaseEvent(event: cl_event) -> cl_int {
         handle::release::<Event, _>(event)
     }
 }
 
 entry! {
+    get_event_profiling_info =>
     fn clGetEventProfilingInfo(event: cl_event, param_name: cl_profiling_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let ev = get::<Event, _>(event)?;
         let which = match param_name {
@@ -145,41 +157,52 @@ entry! {
             _ => return Err(ClError::InvalidValue),
         };
         let value: cl_ulong = ev.profiling(which)?;
-        answer(&info::of(&value), param_value_size, param_value, param_value_size_ret)
+        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+        // param_value_size_ret NULL or writable: `answer`'s contract.
+        unsafe { answer(&info::of(&value), param_value_size, param_value, param_value_size_ret) }
     }
 }
 
 entry! {
+    enqueue_marker_with_wait_list =>
     fn clEnqueueMarkerWithWaitList(command_queue: cl_command_queue, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let queue = get::<CommandQueue, _>(command_queue)?;
-        let deps = wait_list(num_events_in_wait_list, event_wait_list)?;
-        give_event(event, queue.enqueue_marker(&deps)?);
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        let deps = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
+        // SAFETY: the spec's contract on event: NULL or writable.
+        unsafe { give_event(event, queue.enqueue_marker(&deps)?) };
         Ok(())
     }
 }
 
 entry! {
+    enqueue_barrier_with_wait_list =>
     fn clEnqueueBarrierWithWaitList(command_queue: cl_command_queue, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let queue = get::<CommandQueue, _>(command_queue)?;
-        let deps = wait_list(num_events_in_wait_list, event_wait_list)?;
-        give_event(event, queue.enqueue_barrier(&deps)?);
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        let deps = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
+        // SAFETY: the spec's contract on event: NULL or writable.
+        unsafe { give_event(event, queue.enqueue_barrier(&deps)?) };
         Ok(())
     }
 }
 
 entry! {
+    enqueue_marker =>
     fn clEnqueueMarker(command_queue: cl_command_queue, event: *mut cl_event) -> cl_int {
         let queue = get::<CommandQueue, _>(command_queue)?;
         // 1.2, 5.10: CL_INVALID_VALUE "if event is a NULL value".
         if event.is_null() {
             return Err(ClError::InvalidValue);
         }
-        give_event(event, queue.enqueue_marker(&[])?);
+        // SAFETY: the spec's contract on event: NULL or writable.
+        unsafe { give_event(event, queue.enqueue_marker(&[])?) };
         Ok(())
     }
 }
 
 entry! {
+    enqueue_barrier =>
     fn clEnqueueBarrier(command_queue: cl_command_queue) -> cl_int {
         get::<CommandQueue, _>(command_queue)?.enqueue_barrier(&[])?;
         Ok(())
@@ -187,6 +210,7 @@ entry! {
 }
 
 entry! {
+    enqueue_wait_for_events =>
     fn clEnqueueWaitForEvents(command_queue: cl_command_queue, num_events: cl_uint, event_list: *const cl_event) -> cl_int {
         let queue = get::<CommandQueue, _>(command_queue)?;
         // 1.2, 5.10: CL_INVALID_VALUE "if num_events is 0 or event_list is NULL";
@@ -194,7 +218,9 @@ entry! {
         if num_events == 0 || event_list.is_null() {
             return Err(ClError::InvalidValue);
         }
-        let events = handle::get_list::<Event, _>(event_list, num_events)?;
+        // SAFETY: event_list is non-NULL (checked above) and, by the spec, holds num_events
+        // handles.
+        let events = unsafe { handle::get_list::<Event, _>(event_list, num_events) }?;
         queue.enqueue_barrier(&events)?;
         Ok(())
     }

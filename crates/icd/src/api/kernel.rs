@@ -18,13 +18,16 @@ use crate::handle::{self, get, new_handle};
 use crate::info::{self, answer};
 
 entry! {
+    create_kernel =>
     fn clCreateKernel(program: cl_program, kernel_name: *const c_char; errcode_ret) -> cl_kernel {
         let prog = get::<Program, _>(program)?;
         // 5.9.1: CL_INVALID_VALUE "if kernel_name is NULL".
         if kernel_name.is_null() {
             return Err(ClError::InvalidValue);
         }
-        let name = CStr::from_ptr(kernel_name).to_string_lossy();
+        // SAFETY: kernel_name is non-NULL (checked above) and, by the spec, a zero-terminated
+        // string.
+        let name = unsafe { CStr::from_ptr(kernel_name) }.to_string_lossy();
         // CL_INVALID_PROGRAM_EXECUTABLE "if there is no successfully built executable for
         // program"; CL_INVALID_KERNEL_NAME "if kernel_name is not found in program".
         Ok(new_handle(Kernel::new(&prog, &name)?))
@@ -32,6 +35,7 @@ entry! {
 }
 
 entry! {
+    create_kernels_in_program =>
     fn clCreateKernelsInProgram(program: cl_program, num_kernels: cl_uint, kernels: *mut cl_kernel, num_kernels_ret: *mut cl_uint) -> cl_int {
         let prog = get::<Program, _>(program)?;
         let names = prog.kernel_names().ok_or(ClError::InvalidProgramExecutable)?;
@@ -43,35 +47,42 @@ entry! {
         if !kernels.is_null() {
             let made = names.iter().map(|n| Kernel::new(&prog, n)).collect::<ClResult<Vec<_>>>()?;
             for (i, k) in made.into_iter().enumerate() {
-                kernels.add(i).write(new_handle(k));
+                // SAFETY: kernels is non-NULL (checked above) and, by the spec, holds num_kernels
+                // entries, checked above to be at least `names.len()`.
+                unsafe { kernels.add(i).write(new_handle(k)) };
             }
         }
         if !num_kernels_ret.is_null() {
-            num_kernels_ret.write(names.len() as cl_uint);
+            // SAFETY: num_kernels_ret is non-NULL (checked above) and, by the spec, writable.
+            unsafe { num_kernels_ret.write(names.len() as cl_uint) };
         }
         Ok(())
     }
 }
 
 entry! {
+    retain_kernel =>
     fn clRetainKernel(kernel: cl_kernel) -> cl_int {
         handle::retain::<Kernel, _>(kernel)
     }
 }
 
 entry! {
+    release_kernel =>
     fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
         handle::release::<Kernel, _>(kernel)
     }
 }
 
 entry! {
+    clone_kernel =>
     fn clCloneKernel(source_kernel: cl_kernel; errcode_ret) -> cl_kernel {
         Ok(new_handle(get::<Kernel, _>(source_kernel)?.clone_kernel()))
     }
 }
 
 entry! {
+    set_kernel_arg =>
     fn clSetKernelArg(kernel: cl_kernel, arg_index: cl_uint, arg_size: usize, arg_value: *const c_void) -> cl_int {
         let k = get::<Kernel, _>(kernel)?;
         // 5.9.2: CL_INVALID_ARG_INDEX "if arg_index is not a valid argument index".
@@ -85,7 +96,9 @@ entry! {
                 if arg_size != std::mem::size_of::<cl_mem>() {
                     return Err(ClError::InvalidArgSize);
                 }
-                let mem = if arg_value.is_null() { std::ptr::null_mut() } else { arg_value.cast::<cl_mem>().read_unaligned() };
+                // SAFETY: arg_value is non-NULL here and, by the spec, points at arg_size bytes,
+                // checked above to be a cl_mem's size; it need not be aligned.
+                let mem = if arg_value.is_null() { std::ptr::null_mut() } else { unsafe { arg_value.cast::<cl_mem>().read_unaligned() } };
                 if mem.is_null() {
                     ArgValue::Mem(None)
                 } else {
@@ -113,7 +126,9 @@ entry! {
                 if arg_size == 0 {
                     return Err(ClError::InvalidArgSize);
                 }
-                ArgValue::Bytes(std::slice::from_raw_parts(arg_value.cast::<u8>(), arg_size).to_vec())
+                // SAFETY: arg_value is non-NULL (checked above) and, by the spec, points at
+                // arg_size bytes.
+                ArgValue::Bytes(unsafe { std::slice::from_raw_parts(arg_value.cast::<u8>(), arg_size) }.to_vec())
             }
             ArgType::Value { size } => {
                 // CL_INVALID_ARG_VALUE "if arg_value specified is not a valid value" (NULL for
@@ -124,7 +139,9 @@ entry! {
                 if arg_size != size {
                     return Err(ClError::InvalidArgSize);
                 }
-                ArgValue::Bytes(std::slice::from_raw_parts(arg_value.cast::<u8>(), size).to_vec())
+                // SAFETY: arg_value is non-NULL (checked above) and, by the spec, points at
+                // arg_size bytes, checked above to equal `size`.
+                ArgValue::Bytes(unsafe { std::slice::from_raw_parts(arg_value.cast::<u8>(), size) }.to_vec())
             }
         };
         k.set_arg(arg_index as usize, value)
@@ -132,6 +149,7 @@ entry! {
 }
 
 entry! {
+    set_kernel_arg_svm_pointer =>
     fn clSetKernelArgSVMPointer(kernel: cl_kernel, arg_index: cl_uint, arg_value: *const c_void) -> cl_int {
         let _ = (arg_index, arg_value);
         get::<Kernel, _>(kernel)?;
@@ -142,6 +160,7 @@ entry! {
 }
 
 entry! {
+    set_kernel_exec_info =>
     fn clSetKernelExecInfo(kernel: cl_kernel, param_name: cl_kernel_exec_info, param_value_size: usize, param_value: *const c_void) -> cl_int {
         let _ = (param_value_size, param_value);
         get::<Kernel, _>(kernel)?;
@@ -171,6 +190,7 @@ fn attributes(k: &Kernel) -> String {
 }
 
 entry! {
+    get_kernel_info =>
     fn clGetKernelInfo(kernel: cl_kernel, param_name: cl_kernel_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let k = get::<Kernel, _>(kernel)?;
         let bytes = match param_name {
@@ -182,11 +202,14 @@ entry! {
             CL_KERNEL_ATTRIBUTES => info::of(&attributes(&k)),
             _ => return Err(ClError::InvalidValue),
         };
-        answer(&bytes, param_value_size, param_value, param_value_size_ret)
+        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+        // param_value_size_ret NULL or writable: `answer`'s contract.
+        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
     }
 }
 
 entry! {
+    get_kernel_arg_info =>
     fn clGetKernelArgInfo(kernel: cl_kernel, arg_index: cl_uint, param_name: cl_kernel_arg_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let k = get::<Kernel, _>(kernel)?;
         // 5.9.4: CL_INVALID_ARG_INDEX "if arg_index is not a valid argument index".
@@ -222,7 +245,9 @@ entry! {
             CL_KERNEL_ARG_NAME => info::of(&arg.name),
             _ => return Err(ClError::InvalidValue),
         };
-        answer(&bytes, param_value_size, param_value, param_value_size_ret)
+        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+        // param_value_size_ret NULL or writable: `answer`'s contract.
+        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
     }
 }
 
@@ -244,6 +269,7 @@ fn query_device(k: &Kernel, device: cl_device_id) -> ClResult<Arc<Device>> {
 }
 
 entry! {
+    get_kernel_work_group_info =>
     fn clGetKernelWorkGroupInfo(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_work_group_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let k = get::<Kernel, _>(kernel)?;
         let dev = query_device(&k, device)?;
@@ -257,11 +283,14 @@ entry! {
             // CL_INVALID_VALUE otherwise.
             _ => return Err(ClError::InvalidValue),
         };
-        answer(&bytes, param_value_size, param_value, param_value_size_ret)
+        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+        // param_value_size_ret NULL or writable: `answer`'s contract.
+        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
     }
 }
 
 entry! {
+    get_kernel_sub_group_info =>
     fn clGetKernelSubGroupInfo(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_sub_group_info, input_value_size: usize, input_value: *const c_void, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let k = get::<Kernel, _>(kernel)?;
         let dev = query_device(&k, device)?;
@@ -317,13 +346,18 @@ entry! {
             CL_KERNEL_COMPILE_NUM_SUB_GROUPS => info::of(&0usize),
             _ => return Err(ClError::InvalidValue),
         };
-        answer(&bytes, param_value_size, param_value, param_value_size_ret)
+        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+        // param_value_size_ret NULL or writable: `answer`'s contract.
+        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
     }
 }
 
 entry! {
+    get_kernel_sub_group_info_khr =>
     fn clGetKernelSubGroupInfoKHR(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_sub_group_info, input_value_size: usize, input_value: *const c_void, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        clGetKernelSubGroupInfo(kernel, device, param_name, input_value_size, input_value, param_value_size, param_value, param_value_size_ret).pipe_code()
+        // SAFETY: the arguments are passed on unchanged, with the contract the spec gives both
+        // functions.
+        unsafe { clGetKernelSubGroupInfo(kernel, device, param_name, input_value_size, input_value, param_value_size, param_value, param_value_size_ret) }.pipe_code()
     }
 }
 
@@ -470,10 +504,16 @@ unsafe fn enqueue_kernel(
 }
 
 entry! {
+    enqueue_nd_range_kernel =>
     fn clEnqueueNDRangeKernel(command_queue: cl_command_queue, kernel: cl_kernel, work_dim: cl_uint, global_work_offset: *const usize, global_work_size: *const usize, local_work_size: *const usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let n = work_dim.min(3) as usize;
-        let (offset, global, local) = (sizes(global_work_offset, n), sizes(global_work_size, n), sizes(local_work_size, n));
-        enqueue_kernel(command_queue, kernel, work_dim, offset, global, local, num_events_in_wait_list, event_wait_list, event, command::NDRANGE_KERNEL)
+        // SAFETY: each work-size pointer is NULL or, by the spec, holds work_dim values; `n` is at
+        // most work_dim.
+        let (offset, global, local) = (unsafe { sizes(global_work_offset, n) }, unsafe { sizes(global_work_size, n) }, unsafe { sizes(local_work_size, n) });
+        // SAFETY: the C arguments, passed on with the contracts the spec gives them:
+        // event_wait_list is NULL or holds num_events_in_wait_list events, event is NULL or
+        // writable.
+        unsafe { enqueue_kernel(command_queue, kernel, work_dim, offset, global, local, num_events_in_wait_list, event_wait_list, event, command::NDRANGE_KERNEL) }
     }
 }
 
@@ -481,15 +521,21 @@ entry! {
     /// 5.10: clEnqueueTask "is equivalent to calling clEnqueueNDRangeKernel with work_dim set
     /// to 1, global_work_offset set to NULL, global_work_size[0] set to 1, and
     /// local_work_size[0] set to 1".
+    enqueue_task =>
     fn clEnqueueTask(command_queue: cl_command_queue, kernel: cl_kernel, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        enqueue_kernel(command_queue, kernel, 1, None, Some(vec![1]), Some(vec![1]), num_events_in_wait_list, event_wait_list, event, command::TASK)
+        // SAFETY: the C arguments, passed on with the contracts the spec gives them:
+        // event_wait_list is NULL or holds num_events_in_wait_list events, event is NULL or
+        // writable.
+        unsafe { enqueue_kernel(command_queue, kernel, 1, None, Some(vec![1]), Some(vec![1]), num_events_in_wait_list, event_wait_list, event, command::TASK) }
     }
 }
 
 entry! {
+    enqueue_native_kernel =>
     fn clEnqueueNativeKernel(command_queue: cl_command_queue, user_func: Option<unsafe extern "C" fn(*mut c_void)>, args: *mut c_void, cb_args: usize, num_mem_objects: cl_uint, mem_list: *const cl_mem, args_mem_loc: *mut *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let queue = get::<CommandQueue, _>(command_queue)?;
-        let deps = wait_list(num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        let deps = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
         queue.check_wait_list(&deps)?;
         // 5.10: CL_INVALID_OPERATION "if the device associated with command_queue cannot
         // execute the native kernel".
@@ -513,14 +559,20 @@ entry! {
         // the application's own argument structure may need.
         let mut copy = vec![0u64; cb_args.div_ceil(8)];
         if cb_args > 0 {
-            std::ptr::copy_nonoverlapping(args.cast::<u8>(), copy.as_mut_ptr().cast::<u8>(), cb_args);
+            // SAFETY: args is non-NULL when cb_args > 0 (checked above) and, by the spec, cb_args
+            // bytes; `copy` holds at least cb_args bytes.
+            unsafe { std::ptr::copy_nonoverlapping(args.cast::<u8>(), copy.as_mut_ptr().cast::<u8>(), cb_args) };
         }
         // Each args_mem_loc entry points into args at a cl_mem that is replaced by the address
         // of the memory object's storage.
-        let mems = handle::get_list::<ferrocl_core::MemObject, _>(mem_list, num_mem_objects)?;
+        // SAFETY: mem_list is non-NULL when num_mem_objects > 0 (checked above) and, by the spec,
+        // holds num_mem_objects handles.
+        let mems = unsafe { handle::get_list::<ferrocl_core::MemObject, _>(mem_list, num_mem_objects) }?;
         let mut patches = Vec::with_capacity(mems.len());
         for (i, mem) in mems.into_iter().enumerate() {
-            let loc = args_mem_loc.add(i).read() as usize;
+            // SAFETY: args_mem_loc is non-NULL when num_mem_objects > 0 (checked above) and, by the
+            // spec, holds num_mem_objects entries; `i` is below that count.
+            let loc = unsafe { args_mem_loc.add(i).read() } as usize;
             let offset = loc.wrapping_sub(args as usize);
             if loc < args as usize || offset + std::mem::size_of::<usize>() > cb_args {
                 return Err(ClError::InvalidValue);
@@ -542,7 +594,8 @@ entry! {
             Ok(())
         }));
         let ev = queue.enqueue(ferrocl_core::event::command::NATIVE_KERNEL, work, &deps)?;
-        crate::api::event::give_event(event, ev);
+        // SAFETY: the spec's contract on event: NULL or writable.
+        unsafe { crate::api::event::give_event(event, ev) };
         Ok(())
     }
 }

@@ -42,7 +42,7 @@ fn check_buffer_flags(f: u64) -> ClResult<u64> {
     Ok(f)
 }
 
-fn create_buffer(
+fn new_buffer(
     context: cl_context,
     properties: Option<Vec<u64>>,
     mem_flags: cl_mem_flags,
@@ -72,12 +72,14 @@ fn create_buffer(
 }
 
 entry! {
+    create_buffer =>
     fn clCreateBuffer(context: cl_context, flags_: cl_mem_flags, size: usize, host_ptr: *mut c_void; errcode_ret) -> cl_mem {
-        create_buffer(context, None, flags_, size, host_ptr)
+        new_buffer(context, None, flags_, size, host_ptr)
     }
 }
 
 entry! {
+    create_buffer_with_properties =>
     fn clCreateBufferWithProperties(context: cl_context, properties: *const cl_mem_properties, flags_: cl_mem_flags, size: usize, host_ptr: *mut c_void; errcode_ret) -> cl_mem {
         get::<Context, _>(context)?;
         let list = if properties.is_null() {
@@ -85,16 +87,19 @@ entry! {
         } else {
             // 5.2.1: CL_INVALID_PROPERTY "if a property name in properties is not a supported
             // property name"; no buffer property is supported.
-            if properties.read() != 0 {
+            // SAFETY: properties is non-NULL (checked above) and, by the spec, zero-terminated, so
+            // its first entry is readable.
+            if unsafe { properties.read() } != 0 {
                 return Err(ClError::InvalidProperty);
             }
             Some(vec![0])
         };
-        create_buffer(context, list, flags_, size, host_ptr)
+        new_buffer(context, list, flags_, size, host_ptr)
     }
 }
 
 entry! {
+    create_sub_buffer =>
     fn clCreateSubBuffer(buffer: cl_mem, flags_: cl_mem_flags, buffer_create_type: cl_buffer_create_type, buffer_create_info: *const c_void; errcode_ret) -> cl_mem {
         let parent = get::<MemObject, _>(buffer)?;
         // 5.2.1: CL_INVALID_MEM_OBJECT "if buffer is not a buffer object or is a sub-buffer
@@ -108,7 +113,9 @@ entry! {
         if buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || buffer_create_info.is_null() {
             return Err(ClError::InvalidValue);
         }
-        let region = buffer_create_info.cast::<cl_buffer_region>().read();
+        // SAFETY: buffer_create_info is non-NULL (checked above) and, for
+        // CL_BUFFER_CREATE_TYPE_REGION, points at a cl_buffer_region by the spec.
+        let region = unsafe { buffer_create_info.cast::<cl_buffer_region>().read() };
         // CL_INVALID_BUFFER_SIZE "if the size field of the cl_buffer_region structure passed
         // in buffer_create_info is 0".
         if region.size == 0 {
@@ -332,20 +339,30 @@ unsafe fn transfer(
 }
 
 entry! {
+    enqueue_read_buffer =>
     fn clEnqueueReadBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, offset: usize, size: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        transfer(true, command_queue, buffer, blocking_read, offset, size, ptr, num_events_in_wait_list, event_wait_list, event)
+        // SAFETY: by the spec, ptr is valid for size bytes until the command completes,
+        // event_wait_list is NULL or holds num_events_in_wait_list events, and event is NULL or
+        // writable.
+        unsafe { transfer(true, command_queue, buffer, blocking_read, offset, size, ptr, num_events_in_wait_list, event_wait_list, event) }
     }
 }
 
 entry! {
+    enqueue_write_buffer =>
     fn clEnqueueWriteBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_write: cl_bool, offset: usize, size: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        transfer(false, command_queue, buffer, blocking_write, offset, size, ptr.cast_mut(), num_events_in_wait_list, event_wait_list, event)
+        // SAFETY: by the spec, ptr is valid for size bytes until the command completes,
+        // event_wait_list is NULL or holds num_events_in_wait_list events, and event is NULL or
+        // writable.
+        unsafe { transfer(false, command_queue, buffer, blocking_write, offset, size, ptr.cast_mut(), num_events_in_wait_list, event_wait_list, event) }
     }
 }
 
 entry! {
+    enqueue_copy_buffer =>
     fn clEnqueueCopyBuffer(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_offset: usize, dst_offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let (queue, [src, dst], deps) = command_objects(command_queue, [src_buffer, dst_buffer], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
+        let (queue, [src, dst], deps) = unsafe { command_objects(command_queue, [src_buffer, dst_buffer], num_events_in_wait_list, event_wait_list) }?;
         // 5.2.3: CL_INVALID_VALUE "if src_offset, dst_offset, size, src_offset + size or
         // dst_offset + size require accessing elements outside the src_buffer and dst_buffer
         // buffer objects respectively", and "if size is 0".
@@ -362,13 +379,16 @@ entry! {
             }
         }
         let work = Work::Copy { src: Location::Mem(src, src_offset), dst: Location::Mem(dst, dst_offset), size };
-        submit(&queue, command::COPY_BUFFER, work, &deps, CL_FALSE, event)
+        // SAFETY: event is NULL or, by the spec, writable.
+        unsafe { submit(&queue, command::COPY_BUFFER, work, &deps, CL_FALSE, event) }
     }
 }
 
 entry! {
+    enqueue_fill_buffer =>
     fn clEnqueueFillBuffer(command_queue: cl_command_queue, buffer: cl_mem, pattern: *const c_void, pattern_size: usize, offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let (queue, [mem], deps) = command_objects(command_queue, [buffer], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
+        let (queue, [mem], deps) = unsafe { command_objects(command_queue, [buffer], num_events_in_wait_list, event_wait_list) }?;
         // 5.2.4: CL_INVALID_VALUE "if pattern is NULL or if pattern_size is 0 or if
         // pattern_size is not one of { 1, 2, 4, 8, 16, 32, 64, 128 }", "if offset or offset +
         // size require accessing elements outside the buffer", "if offset and size are not a
@@ -381,9 +401,11 @@ entry! {
             return Err(ClError::InvalidValue);
         }
         // The pattern is copied now: the application may reuse its memory once the call returns.
-        let pattern = std::slice::from_raw_parts(pattern.cast::<u8>(), pattern_size).to_vec();
+        // SAFETY: pattern is non-NULL (checked above) and, by the spec, pattern_size bytes.
+        let pattern = unsafe { std::slice::from_raw_parts(pattern.cast::<u8>(), pattern_size) }.to_vec();
         let work = Work::Fill { dst: mem, offset, size, pattern };
-        submit(&queue, command::FILL_BUFFER, work, &deps, CL_FALSE, event)
+        // SAFETY: event is NULL or, by the spec, writable.
+        unsafe { submit(&queue, command::FILL_BUFFER, work, &deps, CL_FALSE, event) }
     }
 }
 
@@ -517,21 +539,32 @@ unsafe fn transfer_rect(
 }
 
 entry! {
+    enqueue_read_buffer_rect =>
     fn clEnqueueReadBufferRect(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        transfer_rect(true, command_queue, buffer, blocking_read, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event)
+        // SAFETY: the C arguments, passed on with the contracts the spec gives them: origins and
+        // regions of three values, ptr valid for the rectangle until the command completes, the
+        // wait list and event as for every enqueue.
+        unsafe { transfer_rect(true, command_queue, buffer, blocking_read, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event) }
     }
 }
 
 entry! {
+    enqueue_write_buffer_rect =>
     fn clEnqueueWriteBufferRect(command_queue: cl_command_queue, buffer: cl_mem, blocking_write: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        transfer_rect(false, command_queue, buffer, blocking_write, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr.cast_mut(), num_events_in_wait_list, event_wait_list, event)
+        // SAFETY: the C arguments, passed on with the contracts the spec gives them: origins and
+        // regions of three values, ptr valid for the rectangle until the command completes, the
+        // wait list and event as for every enqueue.
+        unsafe { transfer_rect(false, command_queue, buffer, blocking_write, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr.cast_mut(), num_events_in_wait_list, event_wait_list, event) }
     }
 }
 
 entry! {
+    enqueue_copy_buffer_rect =>
     fn clEnqueueCopyBufferRect(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_origin: *const usize, dst_origin: *const usize, region: *const usize, src_row_pitch: usize, src_slice_pitch: usize, dst_row_pitch: usize, dst_slice_pitch: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let (queue, [src, dst], deps) = command_objects(command_queue, [src_buffer, dst_buffer], num_events_in_wait_list, event_wait_list)?;
-        let (src_origin, dst_origin, region) = (triple(src_origin)?, triple(dst_origin)?, triple(region)?);
+        // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
+        let (queue, [src, dst], deps) = unsafe { command_objects(command_queue, [src_buffer, dst_buffer], num_events_in_wait_list, event_wait_list) }?;
+        // SAFETY: each origin and region is NULL or, by the spec, three values.
+        let (src_origin, dst_origin, region) = (unsafe { triple(src_origin) }?, unsafe { triple(dst_origin) }?, unsafe { triple(region) }?);
         if region.contains(&0) {
             return Err(ClError::InvalidValue);
         }
@@ -566,15 +599,18 @@ entry! {
             dst: Location::Mem(dst, dst_offset),
             rect: Rect { region, src_pitch, dst_pitch },
         };
-        submit(&queue, command::COPY_BUFFER_RECT, work, &deps, CL_FALSE, event)
+        // SAFETY: event is NULL or, by the spec, writable.
+        unsafe { submit(&queue, command::COPY_BUFFER_RECT, work, &deps, CL_FALSE, event) }
     }
 }
 
 const MAP_FLAGS: u64 = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
 
 entry! {
+    enqueue_map_buffer =>
     fn clEnqueueMapBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_map: cl_bool, map_flags: cl_map_flags, offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event; errcode_ret) -> *mut c_void {
-        let (queue, [mem], deps) = command_objects(command_queue, [buffer], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
+        let (queue, [mem], deps) = unsafe { command_objects(command_queue, [buffer], num_events_in_wait_list, event_wait_list) }?;
         // 5.5.2: CL_INVALID_VALUE "if region being mapped given by (offset, size) is out of
         // bounds or if size is 0 or if values specified in map_flags are not valid";
         // CL_MAP_WRITE_INVALIDATE_REGION "is mutually exclusive with CL_MAP_READ or
@@ -591,21 +627,26 @@ entry! {
         // map command only orders the mapping after its dependencies.
         let ptr = mem.map(offset, size, writes)?;
         let ev = queue.enqueue(command::MAP_BUFFER, Work::Nothing(vec![mem]), &deps)?;
-        give_event(event, ev.clone());
+        // SAFETY: the spec's contract on event: NULL or writable.
+        unsafe { give_event(event, ev.clone()) };
         wait_if_blocking(&ev, blocking_map)?;
         Ok(ptr as *mut c_void)
     }
 }
 
 entry! {
+    enqueue_unmap_mem_object =>
     fn clEnqueueUnmapMemObject(command_queue: cl_command_queue, memobj: cl_mem, mapped_ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let (queue, [mem], deps) = command_objects(command_queue, [memobj], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
+        let (queue, [mem], deps) = unsafe { command_objects(command_queue, [memobj], num_events_in_wait_list, event_wait_list) }?;
         mem.unmap(mapped_ptr as usize)?;
-        submit(&queue, command::UNMAP_MEM_OBJECT, Work::Nothing(vec![mem]), &deps, CL_FALSE, event)
+        // SAFETY: event is NULL or, by the spec, writable.
+        unsafe { submit(&queue, command::UNMAP_MEM_OBJECT, Work::Nothing(vec![mem]), &deps, CL_FALSE, event) }
     }
 }
 
 entry! {
+    enqueue_migrate_mem_objects =>
     fn clEnqueueMigrateMemObjects(command_queue: cl_command_queue, num_mem_objects: cl_uint, mem_objects: *const cl_mem, flags_: cl_mem_migration_flags, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let queue = get::<CommandQueue, _>(command_queue)?;
         // 5.4: CL_INVALID_VALUE "if num_mem_objects is zero or if mem_objects is NULL" and "if
@@ -616,16 +657,21 @@ entry! {
         if flags_ & !(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) != 0 {
             return Err(ClError::InvalidValue);
         }
-        let mems = handle::get_list::<MemObject, _>(mem_objects, num_mem_objects)?;
-        let deps = wait_list(num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: mem_objects is non-NULL (checked above) and, by the spec, holds
+        // num_mem_objects handles.
+        let mems = unsafe { handle::get_list::<MemObject, _>(mem_objects, num_mem_objects) }?;
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        let deps = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
         same_context(&queue, &mems.iter().collect::<Vec<_>>())?;
         queue.check_wait_list(&deps)?;
         // Host and CPU device share one memory: migration has nothing to move.
-        submit(&queue, command::MIGRATE_MEM_OBJECTS, Work::Nothing(mems), &deps, CL_FALSE, event)
+        // SAFETY: event is NULL or, by the spec, writable.
+        unsafe { submit(&queue, command::MIGRATE_MEM_OBJECTS, Work::Nothing(mems), &deps, CL_FALSE, event) }
     }
 }
 
 entry! {
+    get_mem_object_info =>
     fn clGetMemObjectInfo(memobj: cl_mem, param_name: cl_mem_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let mem = get::<MemObject, _>(memobj)?;
         let bytes = match param_name {
@@ -645,23 +691,28 @@ entry! {
             CL_MEM_PROPERTIES => info::of(&mem.properties),
             _ => return Err(ClError::InvalidValue),
         };
-        answer(&bytes, param_value_size, param_value, param_value_size_ret)
+        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+        // param_value_size_ret NULL or writable: `answer`'s contract.
+        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
     }
 }
 
 entry! {
+    retain_mem_object =>
     fn clRetainMemObject(memobj: cl_mem) -> cl_int {
         handle::retain::<MemObject, _>(memobj)
     }
 }
 
 entry! {
+    release_mem_object =>
     fn clReleaseMemObject(memobj: cl_mem) -> cl_int {
         handle::release::<MemObject, _>(memobj)
     }
 }
 
 entry! {
+    set_mem_object_destructor_callback =>
     fn clSetMemObjectDestructorCallback(memobj: cl_mem, pfn_notify: Option<unsafe extern "C" fn(cl_mem, *mut c_void)>, user_data: *mut c_void) -> cl_int {
         let mem = get::<MemObject, _>(memobj)?;
         // 5.5.1: CL_INVALID_VALUE "if pfn_notify is NULL".

@@ -73,19 +73,26 @@ unsafe fn write_handles<H: Copy>(
 }
 
 entry! {
+    get_platform_ids =>
     fn clGetPlatformIDs(num_entries: cl_uint, platforms: *mut cl_platform_id, num_platforms: *mut cl_uint) -> cl_int {
-        write_handles(&[platform_handle()], num_entries, platforms, num_platforms)
+        // SAFETY: by the spec, the list is NULL or writable for num_entries handles, and the count
+        // pointer NULL or writable.
+        unsafe { write_handles(&[platform_handle()], num_entries, platforms, num_platforms) }
     }
 }
 
 entry! {
     /// `cl_khr_icd`: how an ICD loader finds the platform.
+    icd_get_platform_ids_khr =>
     fn clIcdGetPlatformIDsKHR(num_entries: cl_uint, platforms: *mut cl_platform_id, num_platforms: *mut cl_uint) -> cl_int {
-        write_handles(&[platform_handle()], num_entries, platforms, num_platforms)
+        // SAFETY: by the spec, the list is NULL or writable for num_entries handles, and the count
+        // pointer NULL or writable.
+        unsafe { write_handles(&[platform_handle()], num_entries, platforms, num_platforms) }
     }
 }
 
 entry! {
+    get_platform_info =>
     fn clGetPlatformInfo(platform_id: cl_platform_id, param_name: cl_platform_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let platform = check_platform(platform_id)?;
         let bytes = match param_name {
@@ -101,7 +108,9 @@ entry! {
             // 4.1: CL_INVALID_VALUE "if param_name is not one of the supported values".
             _ => return Err(ClError::InvalidValue),
         };
-        answer(&bytes, param_value_size, param_value, param_value_size_ret)
+        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+        // param_value_size_ret NULL or writable: `answer`'s contract.
+        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
     }
 }
 
@@ -129,6 +138,7 @@ fn matches_type(device: &Arc<Device>, requested: cl_device_type) -> bool {
 }
 
 entry! {
+    get_device_ids =>
     fn clGetDeviceIDs(platform_id: cl_platform_id, device_type: cl_device_type, num_entries: cl_uint, devices: *mut cl_device_id, num_devices: *mut cl_uint) -> cl_int {
         let platform = check_platform(platform_id)?;
         let known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
@@ -149,15 +159,20 @@ entry! {
         if found.is_empty() {
             return Err(ClError::DeviceNotFound);
         }
-        write_handles(&found, num_entries, devices, num_devices)
+        // SAFETY: by the spec, the list is NULL or writable for num_entries handles, and the count
+        // pointer NULL or writable.
+        unsafe { write_handles(&found, num_entries, devices, num_devices) }
     }
 }
 
 entry! {
+    get_device_info =>
     fn clGetDeviceInfo(device: cl_device_id, param_name: cl_device_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let device = get::<Device, _>(device)?;
         let bytes = device_info(&device, param_name)?;
-        answer(&bytes, param_value_size, param_value, param_value_size_ret)
+        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+        // param_value_size_ret NULL or writable: `answer`'s contract.
+        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
     }
 }
 
@@ -314,6 +329,7 @@ fn device_info(device: &Arc<Device>, param_name: cl_device_info) -> ClResult<Vec
 }
 
 entry! {
+    create_sub_devices =>
     fn clCreateSubDevices(in_device: cl_device_id, properties: *const cl_device_partition_property, num_devices: cl_uint, out_devices: *mut cl_device_id, num_devices_ret: *mut cl_uint) -> cl_int {
         let _ = (num_devices, out_devices, num_devices_ret);
         get::<Device, _>(in_device)?;
@@ -330,18 +346,21 @@ entry! {
     /// sub-device created by a call to clCreateSubDevices. If device is a root level device
     /// i.e. a cl_device_id returned by clGetDeviceIDs, the device reference count remains
     /// unchanged."
+    retain_device =>
     fn clRetainDevice(device: cl_device_id) -> cl_int {
         handle::retain::<Device, _>(device)
     }
 }
 
 entry! {
+    release_device =>
     fn clReleaseDevice(device: cl_device_id) -> cl_int {
         handle::release::<Device, _>(device)
     }
 }
 
 entry! {
+    get_device_and_host_timer =>
     fn clGetDeviceAndHostTimer(device: cl_device_id, device_timestamp: *mut cl_ulong, host_timestamp: *mut cl_ulong) -> cl_int {
         get::<Device, _>(device)?;
         // 4.4: CL_INVALID_VALUE "if host_timestamp or device_timestamp is NULL".
@@ -350,32 +369,38 @@ entry! {
         }
         // The CPU device's timer is the host's monotonic clock: one reading serves both.
         let now = clock::now_ns();
-        device_timestamp.write(now);
-        host_timestamp.write(now);
+        // SAFETY: device_timestamp is non-NULL (checked above) and, by the spec, writable.
+        unsafe { device_timestamp.write(now) };
+        // SAFETY: host_timestamp is non-NULL (checked above) and, by the spec, writable.
+        unsafe { host_timestamp.write(now) };
         Ok(())
     }
 }
 
 entry! {
+    get_host_timer =>
     fn clGetHostTimer(device: cl_device_id, host_timestamp: *mut cl_ulong) -> cl_int {
         get::<Device, _>(device)?;
         // 4.4: CL_INVALID_VALUE "if host_timestamp is NULL".
         if host_timestamp.is_null() {
             return Err(ClError::InvalidValue);
         }
-        host_timestamp.write(clock::now_ns());
+        // SAFETY: host_timestamp is non-NULL (checked above) and, by the spec, writable.
+        unsafe { host_timestamp.write(clock::now_ns()) };
         Ok(())
     }
 }
 
 entry! {
     /// 5.8.8: a hint that the compiler may be released; always succeeds for a valid platform.
+    unload_platform_compiler =>
     fn clUnloadPlatformCompiler(platform_id: cl_platform_id) -> cl_int {
         check_platform(platform_id).map(|_| ())
     }
 }
 
 entry! {
+    unload_compiler =>
     fn clUnloadCompiler() -> cl_int {
         Ok(())
     }

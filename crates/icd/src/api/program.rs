@@ -39,6 +39,7 @@ unsafe fn devices_of(
 }
 
 entry! {
+    create_program_with_source =>
     fn clCreateProgramWithSource(context: cl_context, count: cl_uint, strings: *mut *const c_char, lengths: *const usize; errcode_ret) -> cl_program {
         let ctx = get::<Context, _>(context)?;
         // 5.8.1: CL_INVALID_VALUE "if count is zero or if strings or any entry in strings is
@@ -48,15 +49,21 @@ entry! {
         }
         let mut source = String::new();
         for i in 0..count as usize {
-            let s = strings.add(i).read();
+            // SAFETY: strings is non-NULL (checked above) and, by the spec, holds count pointers;
+            // `i` is below count.
+            let s = unsafe { strings.add(i).read() };
             if s.is_null() {
                 return Err(ClError::InvalidValue);
             }
             // "If an element in lengths is zero, its accompanying string is null-terminated. If
             // lengths is NULL, all strings in the strings argument are considered
             // null-terminated."
-            let len = if lengths.is_null() { 0 } else { lengths.add(i).read() };
-            let bytes = if len == 0 { CStr::from_ptr(s).to_bytes() } else { std::slice::from_raw_parts(s.cast::<u8>(), len) };
+            // SAFETY: lengths is non-NULL here and, by the spec, holds count entries; `i` is below
+            // count.
+            let len = if lengths.is_null() { 0 } else { unsafe { lengths.add(i).read() } };
+            // SAFETY: `s` is non-NULL (checked above); by the spec it is zero-terminated when its
+            // length is zero, and otherwise holds `len` bytes.
+            let bytes = if len == 0 { unsafe { CStr::from_ptr(s) }.to_bytes() } else { unsafe { std::slice::from_raw_parts(s.cast::<u8>(), len) } };
             source.push_str(&String::from_utf8_lossy(bytes));
         }
         Ok(new_handle(Program::from_source(ctx, source)))
@@ -64,6 +71,7 @@ entry! {
 }
 
 entry! {
+    create_program_with_binary =>
     fn clCreateProgramWithBinary(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, lengths: *const usize, binaries: *mut *const u8, binary_status: *mut cl_int; errcode_ret) -> cl_program {
         let ctx = get::<Context, _>(context)?;
         // 5.8.1: CL_INVALID_VALUE "if lengths or binaries is NULL or if any entry in lengths[i]
@@ -72,12 +80,17 @@ entry! {
             return Err(ClError::InvalidValue);
         }
         for i in 0..num_devices as usize {
-            if lengths.add(i).read() == 0 || binaries.add(i).read().is_null() {
+            // SAFETY: lengths and binaries are non-NULL (checked above) and, by the spec, hold
+            // num_devices entries; `i` is below num_devices.
+            if unsafe { lengths.add(i).read() } == 0 || unsafe { binaries.add(i).read() }.is_null() {
                 return Err(ClError::InvalidValue);
             }
         }
-        let devices = devices_of(&ctx, num_devices, device_list)?;
-        let slices: Vec<&[u8]> = (0..num_devices as usize).map(|i| std::slice::from_raw_parts(binaries.add(i).read(), lengths.add(i).read())).collect();
+        // SAFETY: device_list is NULL or, by the spec, holds num_devices handles.
+        let devices = unsafe { devices_of(&ctx, num_devices, device_list) }?;
+        // SAFETY: as above, and each binaries[i] is non-NULL (checked above) and lengths[i] bytes
+        // long.
+        let slices: Vec<&[u8]> = (0..num_devices as usize).map(|i| unsafe { std::slice::from_raw_parts(binaries.add(i).read(), lengths.add(i).read()) }).collect();
         let made = Program::from_binaries(ctx, devices, &slices);
         // CL_INVALID_BINARY "if an invalid program binary was encountered for any device";
         // binary_status gets each device's result.
@@ -87,7 +100,9 @@ entry! {
                 Err(each) => each.iter().map(|r| r.map_or_else(|e| e.code(), |_| CL_SUCCESS)).collect(),
             };
             for (i, s) in statuses.into_iter().enumerate() {
-                binary_status.add(i).write(s);
+                // SAFETY: binary_status is non-NULL (checked above) and, by the spec, holds
+                // num_devices entries; `statuses` has one per device.
+                unsafe { binary_status.add(i).write(s) };
             }
         }
         made.map(new_handle).map_err(|_| ClError::InvalidBinary)
@@ -95,9 +110,11 @@ entry! {
 }
 
 entry! {
+    create_program_with_built_in_kernels =>
     fn clCreateProgramWithBuiltInKernels(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, kernel_names: *const c_char; errcode_ret) -> cl_program {
         let ctx = get::<Context, _>(context)?;
-        devices_of(&ctx, num_devices, device_list)?;
+        // SAFETY: device_list is NULL or, by the spec, holds num_devices handles.
+        unsafe { devices_of(&ctx, num_devices, device_list) }?;
         // 5.8.1: CL_INVALID_VALUE "if kernel_names is NULL or kernel_names contains a kernel
         // name that is not supported by any of the devices in device_list"; no device has
         // built-in kernels (CL_DEVICE_BUILT_IN_KERNELS is empty).
@@ -107,6 +124,7 @@ entry! {
 }
 
 entry! {
+    create_program_with_il =>
     fn clCreateProgramWithIL(context: cl_context, il: *const c_void, length: usize; errcode_ret) -> cl_program {
         get::<Context, _>(context)?;
         // 5.8.1: CL_INVALID_VALUE "if il is NULL or if length is zero"; CL_INVALID_OPERATION
@@ -119,12 +137,14 @@ entry! {
 }
 
 entry! {
+    retain_program =>
     fn clRetainProgram(program: cl_program) -> cl_int {
         handle::retain::<Program, _>(program)
     }
 }
 
 entry! {
+    release_program =>
     fn clReleaseProgram(program: cl_program) -> cl_int {
         handle::release::<Program, _>(program)
     }
@@ -196,9 +216,12 @@ fn notify(program: cl_program, pfn_notify: BuildNotify, user_data: *mut c_void) 
 }
 
 entry! {
+    build_program =>
     fn clBuildProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, pfn_notify: BuildNotify, user_data: *mut c_void) -> cl_int {
-        let (prog, devices) = build_target(program, num_devices, device_list, pfn_notify, user_data)?;
-        let options = options_text(options);
+        // SAFETY: device_list is NULL or, by the spec, holds num_devices handles.
+        let (prog, devices) = unsafe { build_target(program, num_devices, device_list, pfn_notify, user_data) }?;
+        // SAFETY: options is NULL or, by the spec, a zero-terminated string.
+        let options = unsafe { options_text(options) };
         let result = prog.build(&devices, &options);
         if result != Err(ClError::CompilerNotAvailable) {
             notify(program, pfn_notify, user_data);
@@ -208,6 +231,7 @@ entry! {
 }
 
 entry! {
+    compile_program =>
     fn clCompileProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_headers: cl_uint, input_headers: *const cl_program, header_include_names: *mut *const c_char, pfn_notify: BuildNotify, user_data: *mut c_void) -> cl_int {
         // 5.8.7: CL_INVALID_VALUE "if num_input_headers is zero and header_include_names or
         // input_headers are not NULL or if num_input_headers is not zero and
@@ -217,19 +241,26 @@ entry! {
         {
             return Err(ClError::InvalidValue);
         }
-        let (prog, devices) = build_target(program, num_devices, device_list, pfn_notify, user_data)?;
+        // SAFETY: device_list is NULL or, by the spec, holds num_devices handles.
+        let (prog, devices) = unsafe { build_target(program, num_devices, device_list, pfn_notify, user_data) }?;
         // "Each header ... is a program object that contains the header source"; the names are
         // how #include directives refer to them.
         let mut headers = Vec::with_capacity(num_input_headers as usize);
         for i in 0..num_input_headers as usize {
-            let header = get::<Program, _>(input_headers.add(i).read())?;
-            let name = header_include_names.add(i).read();
+            // SAFETY: input_headers is non-NULL when num_input_headers is not zero (checked above)
+            // and, by the spec, holds num_input_headers handles; `i` is below that count.
+            let header = get::<Program, _>(unsafe { input_headers.add(i).read() })?;
+            // SAFETY: as above, for header_include_names.
+            let name = unsafe { header_include_names.add(i).read() };
             if name.is_null() {
                 return Err(ClError::InvalidValue);
             }
-            headers.push((CStr::from_ptr(name).to_string_lossy().into_owned(), header.source().to_string()));
+            // SAFETY: `name` is non-NULL (checked above) and, by the spec, a zero-terminated
+            // string.
+            headers.push((unsafe { CStr::from_ptr(name) }.to_string_lossy().into_owned(), header.source().to_string()));
         }
-        let options = options_text(options);
+        // SAFETY: options is NULL or, by the spec, a zero-terminated string.
+        let options = unsafe { options_text(options) };
         let result = prog.compile(&devices, &options, &headers);
         if result != Err(ClError::CompilerNotAvailable) {
             notify(program, pfn_notify, user_data);
@@ -239,6 +270,7 @@ entry! {
 }
 
 entry! {
+    link_program =>
     fn clLinkProgram(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_programs: cl_uint, input_programs: *const cl_program, pfn_notify: BuildNotify, user_data: *mut c_void; errcode_ret) -> cl_program, with_status {
         let ctx = get::<Context, _>(context)?;
         // 5.8.8: CL_INVALID_VALUE "if num_input_programs is zero and input_programs is NULL or
@@ -248,10 +280,13 @@ entry! {
         if num_input_programs == 0 || input_programs.is_null() || device_list.is_null() != (num_devices == 0) || (pfn_notify.is_none() && !user_data.is_null()) {
             return Err(ClError::InvalidValue);
         }
-        let inputs = get_list::<Program, _>(input_programs, num_input_programs)?;
+        // SAFETY: input_programs is non-NULL (checked above) and, by the spec, holds
+        // num_input_programs handles.
+        let inputs = unsafe { get_list::<Program, _>(input_programs, num_input_programs) }?;
         // CL_INVALID_DEVICE "if any device in device_list is not in the list of devices
         // associated with context".
-        let devices = if device_list.is_null() { ctx.devices.clone() } else { devices_of(&ctx, num_devices, device_list)? };
+        // SAFETY: device_list is NULL or, by the spec, holds num_devices handles.
+        let devices = if device_list.is_null() { ctx.devices.clone() } else { unsafe { devices_of(&ctx, num_devices, device_list) }? };
         // CL_LINKER_NOT_AVAILABLE "if a linker is not available i.e.
         // CL_DEVICE_LINKER_AVAILABLE specified in the Device Queries table is set to CL_FALSE".
         if devices.iter().any(|d| !d.info.linker_available) {
@@ -261,7 +296,8 @@ entry! {
         if inputs.iter().any(|p| !Arc::ptr_eq(&p.context, &ctx)) {
             return Err(ClError::InvalidProgram);
         }
-        let options = options_text(options);
+        // SAFETY: options is NULL or, by the spec, a zero-terminated string.
+        let options = unsafe { options_text(options) };
         // 5.8.8: "If the linking operation can begin, clLinkProgram returns a valid non-zero
         // program object", and errcode_ret is CL_LINK_PROGRAM_FAILURE "if there is a failure
         // to link the compiled binaries and/or libraries" (the reason is in the build log).
@@ -273,6 +309,7 @@ entry! {
 }
 
 entry! {
+    get_program_info =>
     fn clGetProgramInfo(program: cl_program, param_name: cl_program_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let prog = get::<Program, _>(program)?;
         let bytes = match param_name {
@@ -294,14 +331,21 @@ entry! {
                     }
                     let outs = param_value.cast::<*mut u8>();
                     for (i, b) in binaries.iter().enumerate() {
-                        let out = outs.add(i).read();
+                        // SAFETY: param_value is non-NULL (checked above) and, by the spec, an
+                        // array of one pointer per device, param_value_size checked above to hold
+                        // them all.
+                        let out = unsafe { outs.add(i).read() };
                         if !out.is_null() {
-                            std::ptr::copy_nonoverlapping(b.as_ptr(), out, b.len());
+                            // SAFETY: `out` is non-NULL and, by the spec, large enough for this
+                            // device's binary, whose size CL_PROGRAM_BINARY_SIZES reports.
+                            unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), out, b.len()) };
                         }
                     }
                 }
                 if !param_value_size_ret.is_null() {
-                    param_value_size_ret.write(size);
+                    // SAFETY: param_value_size_ret is non-NULL (checked above) and, by the spec,
+                    // writable.
+                    unsafe { param_value_size_ret.write(size) };
                 }
                 return Ok(());
             }
@@ -313,11 +357,14 @@ entry! {
             CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => info::of(&false),
             _ => return Err(ClError::InvalidValue),
         };
-        answer(&bytes, param_value_size, param_value, param_value_size_ret)
+        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+        // param_value_size_ret NULL or writable: `answer`'s contract.
+        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
     }
 }
 
 entry! {
+    get_program_build_info =>
     fn clGetProgramBuildInfo(program: cl_program, device: cl_device_id, param_name: cl_program_build_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let prog = get::<Program, _>(program)?;
         let dev = get::<Device, _>(device)?;
@@ -340,11 +387,14 @@ entry! {
             CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => info::of(&0usize),
             _ => return Err(ClError::InvalidValue),
         };
-        answer(&bytes, param_value_size, param_value, param_value_size_ret)
+        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+        // param_value_size_ret NULL or writable: `answer`'s contract.
+        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
     }
 }
 
 entry! {
+    set_program_release_callback =>
     fn clSetProgramReleaseCallback(program: cl_program, pfn_notify: BuildNotify, user_data: *mut c_void) -> cl_int {
         let _ = user_data;
         get::<Program, _>(program)?;
@@ -358,6 +408,7 @@ entry! {
 }
 
 entry! {
+    set_program_specialization_constant =>
     fn clSetProgramSpecializationConstant(program: cl_program, spec_id: cl_uint, spec_size: usize, spec_value: *const c_void) -> cl_int {
         let _ = (spec_id, spec_size, spec_value);
         get::<Program, _>(program)?;

@@ -58,6 +58,7 @@ fn create_queue(
 }
 
 entry! {
+    create_command_queue_with_properties =>
     fn clCreateCommandQueueWithProperties(context: cl_context, device: cl_device_id, properties: *const cl_queue_properties; errcode_ret) -> cl_command_queue {
         let mut props = 0u64;
         let mut array = Vec::new();
@@ -66,11 +67,14 @@ entry! {
             let mut p = properties;
             let mut seen = Vec::new();
             loop {
-                let name = p.read();
+                // SAFETY: `p` is within properties, non-NULL (checked above) and, by the spec,
+                // zero-terminated: the list goes on until its zero name.
+                let name = unsafe { p.read() };
                 if name == 0 {
                     break;
                 }
-                let value = p.add(1).read();
+                // SAFETY: every non-zero name is followed by its value.
+                let value = unsafe { p.add(1).read() };
                 if seen.contains(&name) {
                     return Err(ClError::InvalidValue);
                 }
@@ -81,7 +85,8 @@ entry! {
                     _ => return Err(ClError::InvalidValue),
                 }
                 array.extend([name, value]);
-                p = p.add(2);
+                // SAFETY: advancing past the pair just read, inside the list.
+                p = unsafe { p.add(2) };
             }
             array.push(0);
         }
@@ -95,6 +100,7 @@ entry! {
 }
 
 entry! {
+    create_command_queue =>
     fn clCreateCommandQueue(context: cl_context, device: cl_device_id, properties: cl_command_queue_properties; errcode_ret) -> cl_command_queue {
         // The 1.x form takes host-queue properties only.
         if properties & (queue_props::ON_DEVICE | queue_props::ON_DEVICE_DEFAULT) != 0 {
@@ -105,6 +111,7 @@ entry! {
 }
 
 entry! {
+    retain_command_queue =>
     fn clRetainCommandQueue(command_queue: cl_command_queue) -> cl_int {
         handle::retain::<CommandQueue, _>(command_queue)
     }
@@ -113,12 +120,14 @@ entry! {
 entry! {
     /// 5.1: "clReleaseCommandQueue performs an implicit flush to issue any previously queued
     /// OpenCL commands in command_queue." Commands are issued as they are enqueued.
+    release_command_queue =>
     fn clReleaseCommandQueue(command_queue: cl_command_queue) -> cl_int {
         handle::release::<CommandQueue, _>(command_queue)
     }
 }
 
 entry! {
+    get_command_queue_info =>
     fn clGetCommandQueueInfo(command_queue: cl_command_queue, param_name: cl_command_queue_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let queue = get::<CommandQueue, _>(command_queue)?;
         let bytes = match param_name {
@@ -134,12 +143,15 @@ entry! {
             CL_QUEUE_DEVICE_DEFAULT => info::of(&std::ptr::null_mut::<c_void>()),
             _ => return Err(ClError::InvalidValue),
         };
-        answer(&bytes, param_value_size, param_value, param_value_size_ret)
+        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+        // param_value_size_ret NULL or writable: `answer`'s contract.
+        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
     }
 }
 
 entry! {
     /// Deprecated in 1.1: properties are fixed when a queue is created.
+    set_command_queue_property =>
     fn clSetCommandQueueProperty(command_queue: cl_command_queue, properties: cl_command_queue_properties, enable: cl_bool, old_properties: *mut cl_command_queue_properties) -> cl_int {
         let _ = (properties, enable, old_properties);
         get::<CommandQueue, _>(command_queue)?;
@@ -148,6 +160,7 @@ entry! {
 }
 
 entry! {
+    set_default_device_command_queue =>
     fn clSetDefaultDeviceCommandQueue(context: cl_context, device: cl_device_id, command_queue: cl_command_queue) -> cl_int {
         let ctx = get::<Context, _>(context)?;
         let dev = get::<Device, _>(device)?;
@@ -163,12 +176,14 @@ entry! {
 }
 
 entry! {
+    flush =>
     fn clFlush(command_queue: cl_command_queue) -> cl_int {
         get::<CommandQueue, _>(command_queue)?.flush()
     }
 }
 
 entry! {
+    finish =>
     fn clFinish(command_queue: cl_command_queue) -> cl_int {
         get::<CommandQueue, _>(command_queue)?.finish()
     }

@@ -40,6 +40,7 @@ unsafe fn unsupported_on_queue(
 }
 
 entry! {
+    create_image =>
     fn clCreateImage(context: cl_context, flags: cl_mem_flags, image_format: *const cl_image_format, image_desc: *const cl_image_desc, host_ptr: *mut c_void; errcode_ret) -> cl_mem {
         let _ = (flags, image_format, image_desc, host_ptr);
         no_images_in(context)
@@ -47,6 +48,7 @@ entry! {
 }
 
 entry! {
+    create_image_with_properties =>
     fn clCreateImageWithProperties(context: cl_context, properties: *const cl_mem_properties, flags: cl_mem_flags, image_format: *const cl_image_format, image_desc: *const cl_image_desc, host_ptr: *mut c_void; errcode_ret) -> cl_mem {
         let _ = (properties, flags, image_format, image_desc, host_ptr);
         no_images_in(context)
@@ -54,6 +56,7 @@ entry! {
 }
 
 entry! {
+    create_image2d =>
     fn clCreateImage2D(context: cl_context, flags: cl_mem_flags, image_format: *const cl_image_format, image_width: usize, image_height: usize, image_row_pitch: usize, host_ptr: *mut c_void; errcode_ret) -> cl_mem {
         let _ = (flags, image_format, image_width, image_height, image_row_pitch, host_ptr);
         no_images_in(context)
@@ -61,6 +64,7 @@ entry! {
 }
 
 entry! {
+    create_image3d =>
     fn clCreateImage3D(context: cl_context, flags: cl_mem_flags, image_format: *const cl_image_format, image_width: usize, image_height: usize, image_depth: usize, image_row_pitch: usize, image_slice_pitch: usize, host_ptr: *mut c_void; errcode_ret) -> cl_mem {
         let _ = (flags, image_format, image_width, image_height, image_depth, image_row_pitch, image_slice_pitch, host_ptr);
         no_images_in(context)
@@ -68,6 +72,7 @@ entry! {
 }
 
 entry! {
+    get_supported_image_formats =>
     fn clGetSupportedImageFormats(context: cl_context, flags: cl_mem_flags, image_type: cl_mem_object_type, num_entries: cl_uint, image_formats: *mut cl_image_format, num_image_formats: *mut cl_uint) -> cl_int {
         get::<Context, _>(context)?;
         let image_types = [
@@ -86,13 +91,15 @@ entry! {
         }
         // No device supports images, so the list of formats is empty.
         if !num_image_formats.is_null() {
-            num_image_formats.write(0);
+            // SAFETY: num_image_formats is non-NULL (checked above) and, by the spec, writable.
+            unsafe { num_image_formats.write(0) };
         }
         Ok(())
     }
 }
 
 entry! {
+    get_image_info =>
     fn clGetImageInfo(image: cl_mem, param_name: cl_image_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let _ = (param_name, param_value_size, param_value, param_value_size_ret);
         // 5.3.7: CL_INVALID_MEM_OBJECT "if image is a not a valid image object"; every memory
@@ -103,55 +110,70 @@ entry! {
 }
 
 entry! {
+    enqueue_read_image =>
     fn clEnqueueReadImage(command_queue: cl_command_queue, image: cl_mem, blocking_read: cl_bool, origin: *const usize, region: *const usize, row_pitch: usize, slice_pitch: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let _ = (image, blocking_read, origin, region, row_pitch, slice_pitch, ptr, event);
-        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        unsafe { unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list) }
     }
 }
 
 entry! {
+    enqueue_write_image =>
     fn clEnqueueWriteImage(command_queue: cl_command_queue, image: cl_mem, blocking_write: cl_bool, origin: *const usize, region: *const usize, input_row_pitch: usize, input_slice_pitch: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let _ = (image, blocking_write, origin, region, input_row_pitch, input_slice_pitch, ptr, event);
-        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        unsafe { unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list) }
     }
 }
 
 entry! {
+    enqueue_copy_image =>
     fn clEnqueueCopyImage(command_queue: cl_command_queue, src_image: cl_mem, dst_image: cl_mem, src_origin: *const usize, dst_origin: *const usize, region: *const usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let _ = (src_image, dst_image, src_origin, dst_origin, region, event);
-        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        unsafe { unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list) }
     }
 }
 
 entry! {
+    enqueue_fill_image =>
     fn clEnqueueFillImage(command_queue: cl_command_queue, image: cl_mem, fill_color: *const c_void, origin: *const usize, region: *const usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let _ = (image, fill_color, origin, region, event);
-        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        unsafe { unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list) }
     }
 }
 
 entry! {
+    enqueue_copy_image_to_buffer =>
     fn clEnqueueCopyImageToBuffer(command_queue: cl_command_queue, src_image: cl_mem, dst_buffer: cl_mem, src_origin: *const usize, region: *const usize, dst_offset: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let _ = (src_image, dst_buffer, src_origin, region, dst_offset, event);
-        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        unsafe { unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list) }
     }
 }
 
 entry! {
+    enqueue_copy_buffer_to_image =>
     fn clEnqueueCopyBufferToImage(command_queue: cl_command_queue, src_buffer: cl_mem, dst_image: cl_mem, src_offset: usize, dst_origin: *const usize, region: *const usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let _ = (src_buffer, dst_image, src_offset, dst_origin, region, event);
-        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        unsafe { unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list) }
     }
 }
 
 entry! {
+    enqueue_map_image =>
     fn clEnqueueMapImage(command_queue: cl_command_queue, image: cl_mem, blocking_map: cl_bool, map_flags: cl_map_flags, origin: *const usize, region: *const usize, image_row_pitch: *mut usize, image_slice_pitch: *mut usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event; errcode_ret) -> *mut c_void {
         let _ = (image, blocking_map, map_flags, origin, region, image_row_pitch, image_slice_pitch, event);
-        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list).map(|_| std::ptr::null_mut())
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        unsafe { unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list) }.map(|_| std::ptr::null_mut())
     }
 }
 
 entry! {
+    create_sampler =>
     fn clCreateSampler(context: cl_context, normalized_coords: cl_bool, addressing_mode: cl_addressing_mode, filter_mode: cl_filter_mode; errcode_ret) -> cl_sampler {
         let _ = (normalized_coords, addressing_mode, filter_mode);
         // 5.7.1: CL_INVALID_OPERATION "if images are not supported by any device associated
@@ -161,6 +183,7 @@ entry! {
 }
 
 entry! {
+    create_sampler_with_properties =>
     fn clCreateSamplerWithProperties(context: cl_context, sampler_properties: *const cl_sampler_properties; errcode_ret) -> cl_sampler {
         let _ = sampler_properties;
         no_images_in(context).map(|_| std::ptr::null_mut())
@@ -173,18 +196,21 @@ fn no_sampler(_sampler: cl_sampler) -> ClResult<()> {
 }
 
 entry! {
+    retain_sampler =>
     fn clRetainSampler(sampler: cl_sampler) -> cl_int {
         no_sampler(sampler)
     }
 }
 
 entry! {
+    release_sampler =>
     fn clReleaseSampler(sampler: cl_sampler) -> cl_int {
         no_sampler(sampler)
     }
 }
 
 entry! {
+    get_sampler_info =>
     fn clGetSamplerInfo(sampler: cl_sampler, param_name: cl_sampler_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let _ = (param_name, param_value_size, param_value, param_value_size_ret);
         no_sampler(sampler)
@@ -192,6 +218,7 @@ entry! {
 }
 
 entry! {
+    create_pipe =>
     fn clCreatePipe(context: cl_context, flags: cl_mem_flags, pipe_packet_size: cl_uint, pipe_max_packets: cl_uint, properties: *const cl_pipe_properties; errcode_ret) -> cl_mem {
         let _ = (flags, pipe_packet_size, pipe_max_packets, properties);
         get::<Context, _>(context)?;
@@ -201,6 +228,7 @@ entry! {
 }
 
 entry! {
+    get_pipe_info =>
     fn clGetPipeInfo(pipe: cl_mem, param_name: cl_pipe_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let _ = (param_name, param_value_size, param_value, param_value_size_ret);
         // 5.4.2: CL_INVALID_MEM_OBJECT "if pipe is a not a valid pipe object"; no memory object
@@ -232,43 +260,55 @@ pub unsafe extern "C" fn clSVMFree(context: cl_context, svm_pointer: *mut c_void
 }
 
 entry! {
+    enqueue_svm_free =>
     fn clEnqueueSVMFree(command_queue: cl_command_queue, num_svm_pointers: cl_uint, svm_pointers: *mut *mut c_void, pfn_free_func: Option<unsafe extern "C" fn(cl_command_queue, cl_uint, *mut *mut c_void, *mut c_void)>, user_data: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let _ = (num_svm_pointers, svm_pointers, pfn_free_func, user_data, event);
-        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        unsafe { unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list) }
     }
 }
 
 entry! {
+    enqueue_svm_memcpy =>
     fn clEnqueueSVMMemcpy(command_queue: cl_command_queue, blocking_copy: cl_bool, dst_ptr: *mut c_void, src_ptr: *const c_void, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let _ = (blocking_copy, dst_ptr, src_ptr, size, event);
-        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        unsafe { unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list) }
     }
 }
 
 entry! {
+    enqueue_svm_mem_fill =>
     fn clEnqueueSVMMemFill(command_queue: cl_command_queue, svm_ptr: *mut c_void, pattern: *const c_void, pattern_size: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let _ = (svm_ptr, pattern, pattern_size, size, event);
-        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        unsafe { unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list) }
     }
 }
 
 entry! {
+    enqueue_svm_map =>
     fn clEnqueueSVMMap(command_queue: cl_command_queue, blocking_map: cl_bool, flags: cl_map_flags, svm_ptr: *mut c_void, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let _ = (blocking_map, flags, svm_ptr, size, event);
-        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        unsafe { unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list) }
     }
 }
 
 entry! {
+    enqueue_svm_unmap =>
     fn clEnqueueSVMUnmap(command_queue: cl_command_queue, svm_ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let _ = (svm_ptr, event);
-        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        unsafe { unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list) }
     }
 }
 
 entry! {
+    enqueue_svm_migrate_mem =>
     fn clEnqueueSVMMigrateMem(command_queue: cl_command_queue, num_svm_pointers: cl_uint, svm_pointers: *mut *const c_void, sizes: *const usize, flags: cl_mem_migration_flags, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
         let _ = (num_svm_pointers, svm_pointers, sizes, flags, event);
-        unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list)
+        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+        unsafe { unsupported_on_queue(command_queue, num_events_in_wait_list, event_wait_list) }
     }
 }
