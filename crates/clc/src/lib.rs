@@ -27,7 +27,7 @@
 //!   `Compilation::timings` has the time of each stage.
 //! - [`CheckedProgram::kernels`] gives the metadata of clGetKernelInfo/clGetKernelArgInfo:
 //!   argument names, type names, address/access/type qualifiers, how each argument is passed
-//!   ([`ArgKind`]) and its size, and the reqd_work_group_size / work_group_size_hint /
+//!   (`ir`'s [`ArgKind`]), its size and alignment, and the reqd_work_group_size / work_group_size_hint /
 //!   vec_type_hint attributes.
 //!
 //! # The checked tree (for lowering)

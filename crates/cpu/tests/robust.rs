@@ -186,7 +186,7 @@ fn faults_on_several_threads_at_once_are_each_recovered() {
 const BYVAL: &str = r#"
 kernel @byval(ptr.global, ptr.private) {
     arg "out": "int*" global none []
-    arg "s": "struct pair" private none []
+    arg "s": "struct pair" private none [] aggregate size 8 align 4
 block0(v0: ptr.global, v1: ptr.private):
     v2: i32 = load.private v1, align 4
     v3: i64 = iconst 4
