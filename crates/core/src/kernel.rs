@@ -4,9 +4,9 @@
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use ferrocl_ir::{AddrSpace, KernelInfo, Type};
+use ferrocl_ir::{ArgKind, KernelArg, KernelInfo};
 
-use crate::device::{ArgSlotKind, Device, DeviceKernel, NdRange};
+use crate::device::{Device, DeviceKernel, NdRange};
 use crate::error::{ClError, ClResult};
 use crate::memory::MemObject;
 use crate::object::IcdHeader;
@@ -24,29 +24,15 @@ pub enum ArgValue {
     Local(usize),
 }
 
-/// What an argument is, as the kernel declares it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArgType {
-    /// Passed by value; `size` bytes.
-    Value { size: usize },
-    /// A pointer to `__global` or `__constant` memory: a buffer.
-    Buffer { constant: bool },
-    /// A pointer to `__local` memory.
-    Local,
-    /// A struct or union passed by value: its size is the kernel's business, not the IR
-    /// signature's, so any non-zero size is taken.
-    Aggregate,
-}
-
 /// A kernel (`cl_kernel`).
 #[repr(C)]
 pub struct Kernel {
     icd: IcdHeader,
     pub program: Arc<Program>,
     pub name: String,
-    /// The kernel's metadata (argument names, qualifiers, attributes).
+    /// The kernel's ABI and metadata: how each argument is passed, its size, names and
+    /// qualifiers; the attributes.
     pub info: KernelInfo,
-    pub arg_types: Vec<ArgType>,
     /// The compiled kernel for each of the program's devices (None where not built).
     code: Vec<Option<Arc<dyn DeviceKernel>>>,
     args: Mutex<Vec<Option<ArgValue>>>,
@@ -61,20 +47,13 @@ impl Kernel {
             .map(|f| &module.funcs[f])
             .ok_or(ClError::InvalidKernelName)?;
         let info = f.kernel.clone().ok_or(ClError::InvalidKernelName)?;
-        let arg_types = f
-            .sig
-            .params
-            .iter()
-            .map(|&t| arg_type(t))
-            .collect::<Vec<_>>();
         program.live_kernels.fetch_add(1, Ordering::AcqRel);
-        let n = arg_types.len();
+        let n = info.args.len();
         Ok(Arc::new(Kernel {
             icd: IcdHeader::new(),
             program: program.clone(),
             name: name.to_string(),
             info,
-            arg_types,
             code,
             args: Mutex::new(vec![None; n]),
         }))
@@ -88,7 +67,6 @@ impl Kernel {
             program: self.program.clone(),
             name: self.name.clone(),
             info: self.info.clone(),
-            arg_types: self.arg_types.clone(),
             code: self.code.clone(),
             args: Mutex::new(self.lock().clone()),
         })
@@ -99,10 +77,16 @@ impl Kernel {
     }
 
     pub fn num_args(&self) -> usize {
-        self.arg_types.len()
+        self.info.args.len()
     }
 
-    /// Stores an argument value (checked by the caller against [`Kernel::arg_types`]).
+    /// The ABI and metadata of argument `index`.
+    pub fn arg(&self, index: usize) -> ClResult<&KernelArg> {
+        // 5.9.2, 5.9.4: CL_INVALID_ARG_INDEX "if arg_index is not a valid argument index".
+        self.info.args.get(index).ok_or(ClError::InvalidArgIndex)
+    }
+
+    /// Stores an argument value (checked by the caller against [`Kernel::arg`]).
     pub fn set_arg(&self, index: usize, value: ArgValue) -> ClResult<()> {
         let mut args = self.lock();
         let slot = args.get_mut(index).ok_or(ClError::InvalidArgIndex)?;
@@ -169,8 +153,8 @@ impl Kernel {
         let mut local = code.static_local_size();
         for (slot, value) in code.arg_slots().iter().zip(args.into_iter().flatten()) {
             let bytes = match (slot.kind, value) {
-                (ArgSlotKind::Value, ArgValue::Bytes(b)) => b,
-                (ArgSlotKind::Buffer, ArgValue::Mem(m)) => {
+                (ArgKind::Value, ArgValue::Bytes(b)) => b,
+                (ArgKind::Buffer, ArgValue::Mem(m)) => {
                     let addr = m.as_ref().map_or(0u64, |m| m.base() as u64);
                     if let Some(m) = m {
                         // 5.10: CL_INVALID_CONTEXT "if context associated with command_queue
@@ -182,7 +166,7 @@ impl Kernel {
                     }
                     addr.to_ne_bytes().to_vec()
                 }
-                (ArgSlotKind::ByRef, ArgValue::Bytes(b)) => {
+                (ArgKind::Aggregate, ArgValue::Bytes(b)) => {
                     // Aligned for any member type (the device places the block on a 128-byte
                     // boundary).
                     let offset = private.len().div_ceil(128) * 128;
@@ -190,7 +174,7 @@ impl Kernel {
                     private.extend_from_slice(&b);
                     (offset as u64).to_ne_bytes().to_vec()
                 }
-                (ArgSlotKind::Local, ArgValue::Local(size)) => {
+                (ArgKind::Local, ArgValue::Local(size)) => {
                     local = local.div_ceil(128) * 128;
                     let offset = local as u64;
                     local += size;
@@ -206,7 +190,7 @@ impl Kernel {
             // launch ends; local memory covers the static variables and the local arguments.
             let result = unsafe { code.launch(&block, local, &private, &nd) };
             drop(keep);
-            result
+            Ok(result?)
         }));
         queue.enqueue(command_type, work, wait_list)
     }
@@ -221,19 +205,6 @@ impl Drop for Kernel {
 impl std::fmt::Debug for Kernel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Kernel").field("name", &self.name).finish()
-    }
-}
-
-fn arg_type(t: Type) -> ArgType {
-    match t.addr_space() {
-        Some(AddrSpace::Local) => ArgType::Local,
-        Some(AddrSpace::Private) => ArgType::Aggregate,
-        Some(space) => ArgType::Buffer {
-            constant: space == AddrSpace::Constant,
-        },
-        None => ArgType::Value {
-            size: t.bytes() as usize,
-        },
     }
 }
 

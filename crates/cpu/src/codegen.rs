@@ -21,15 +21,15 @@ use cranelift_codegen::ir::{
 };
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use ferrocl_ir::{
-    BinaryOp, Block, ConvOp, Dest, FloatCC, Function, Global, Inst, IntCC, Module, Op, RmwOp,
-    Round, StackSlot, Type, UnaryOp, Value, WorkItemOp,
+    ArgKind, BinaryOp, Block, ConvOp, Dest, FloatCC, Function, Global, Inst, IntCC, Module, Op,
+    RmwOp, Round, StackSlot, Type, UnaryOp, Value, WorkItemOp,
 };
 
 use cranelift_module::{FuncId, Module as _};
 
 mod collective;
 
-use crate::abi::{arg_layout, offsets, ArgKind};
+use crate::abi::{arg_layout, offsets};
 use crate::liveness::live_across_barriers;
 use crate::CompileError;
 
@@ -268,14 +268,15 @@ impl Translator<'_, '_> {
         let Some(ir_entry) = f.layout.entry_block() else {
             return err(format!("kernel {} has no body", f.name));
         };
-        let (layout, _) = arg_layout(&f.sig.params);
+        let (layout, _) = arg_layout(f);
         let local_mem = self
             .b
             .ins()
             .load(clt::I64, ctx_mem(), grp, offsets::LOCAL_MEM);
-        for (&param, arg) in f.dfg.block_params(ir_entry).iter().zip(&layout) {
-            let ty = lane_ty(arg.ty)?;
-            let lanes = arg.ty.lanes() as i32;
+        let params = f.dfg.block_params(ir_entry).iter().zip(&f.sig.params);
+        for ((&param, &param_ty), arg) in params.zip(&layout) {
+            let ty = lane_ty(param_ty)?;
+            let lanes = param_ty.lanes() as i32;
             let mut vals = Vec::new();
             for lane in 0..lanes {
                 let v = self.b.ins().load(
@@ -288,14 +289,14 @@ impl Translator<'_, '_> {
             }
             match arg.kind {
                 ArgKind::Local => vals[0] = self.b.ins().iadd(vals[0], local_mem),
-                ArgKind::ByRef => {
+                ArgKind::Aggregate => {
                     let private_mem =
                         self.b
                             .ins()
                             .load(clt::I64, ctx_mem(), grp, offsets::PRIVATE_MEM);
                     vals[0] = self.b.ins().iadd(vals[0], private_mem);
                 }
-                ArgKind::Value | ArgKind::Buffer => {}
+                _ => {}
             }
             self.set(param, vals)?;
         }

@@ -239,7 +239,8 @@ c_programs!(
     kernels,
     faults,
     collectives,
-    subgroups
+    subgroups,
+    kernel_args
 );
 
 /// Every C program in `tests/c` has its test above.
