@@ -2,7 +2,7 @@
 //! launch over an NDRange.
 
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use ferrocl_ir::{ArgKind, KernelArg, KernelInfo};
 
@@ -16,11 +16,22 @@ use crate::Event;
 
 /// The value given to one argument with `clSetKernelArg`.
 #[derive(Clone, Debug)]
-pub enum ArgValue {
+pub enum ArgValue<'a> {
     Bytes(Vec<u8>),
     /// A buffer, or NULL.
-    Mem(Option<Arc<MemObject>>),
+    Mem(Option<&'a Arc<MemObject>>),
     /// The size of a `__local` argument's region.
+    Local(usize),
+}
+
+/// An argument value as the kernel keeps it. 5.9.2: "A kernel object does not update the
+/// reference count for objects such as memory or sampler objects specified as argument
+/// values by clSetKernelArg": a memory object is held by a weak reference, and an enqueued
+/// launch holds it (strongly) until it completes.
+#[derive(Clone, Debug)]
+enum HeldValue {
+    Bytes(Vec<u8>),
+    Mem(Option<Weak<MemObject>>),
     Local(usize),
 }
 
@@ -35,7 +46,7 @@ pub struct Kernel {
     pub info: KernelInfo,
     /// The compiled kernel for each of the program's devices (None where not built).
     code: Vec<Option<Arc<dyn DeviceKernel>>>,
-    args: Mutex<Vec<Option<ArgValue>>>,
+    args: Mutex<Vec<Option<HeldValue>>>,
 }
 
 impl Kernel {
@@ -72,7 +83,7 @@ impl Kernel {
         })
     }
 
-    fn lock(&self) -> MutexGuard<'_, Vec<Option<ArgValue>>> {
+    fn lock(&self) -> MutexGuard<'_, Vec<Option<HeldValue>>> {
         self.args.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -90,7 +101,11 @@ impl Kernel {
     pub fn set_arg(&self, index: usize, value: ArgValue) -> ClResult<()> {
         let mut args = self.lock();
         let slot = args.get_mut(index).ok_or(ClError::InvalidArgIndex)?;
-        *slot = Some(value);
+        *slot = Some(match value {
+            ArgValue::Bytes(b) => HeldValue::Bytes(b),
+            ArgValue::Mem(m) => HeldValue::Mem(m.map(Arc::downgrade)),
+            ArgValue::Local(n) => HeldValue::Local(n),
+        });
         Ok(())
     }
 
@@ -111,7 +126,7 @@ impl Kernel {
             .lock()
             .iter()
             .map(|a| {
-                if let Some(ArgValue::Local(n)) = a {
+                if let Some(HeldValue::Local(n)) = a {
                     *n
                 } else {
                     0
@@ -153,8 +168,15 @@ impl Kernel {
         let mut local = code.static_local_size();
         for (slot, value) in code.arg_slots().iter().zip(args.into_iter().flatten()) {
             let bytes = match (slot.kind, value) {
-                (ArgKind::Value, ArgValue::Bytes(b)) => b,
-                (ArgKind::Buffer, ArgValue::Mem(m)) => {
+                (ArgKind::Value, HeldValue::Bytes(b)) => b,
+                (ArgKind::Buffer, HeldValue::Mem(m)) => {
+                    // A buffer the application released after setting it is gone: using it
+                    // is undefined, and of the errors 5.10 lists, CL_INVALID_KERNEL_ARGS "if
+                    // the kernel argument values have not been specified" fits.
+                    let m = match m {
+                        Some(weak) => Some(weak.upgrade().ok_or(ClError::InvalidKernelArgs)?),
+                        None => None,
+                    };
                     let addr = m.as_ref().map_or(0u64, |m| m.base() as u64);
                     if let Some(m) = m {
                         // 5.10: CL_INVALID_CONTEXT "if context associated with command_queue
@@ -166,7 +188,7 @@ impl Kernel {
                     }
                     addr.to_ne_bytes().to_vec()
                 }
-                (ArgKind::Aggregate, ArgValue::Bytes(b)) => {
+                (ArgKind::Aggregate, HeldValue::Bytes(b)) => {
                     // Aligned for any member type (the device places the block on a 128-byte
                     // boundary).
                     let offset = private.len().div_ceil(128) * 128;
@@ -174,7 +196,7 @@ impl Kernel {
                     private.extend_from_slice(&b);
                     (offset as u64).to_ne_bytes().to_vec()
                 }
-                (ArgKind::Local, ArgValue::Local(size)) => {
+                (ArgKind::Local, HeldValue::Local(size)) => {
                     local = local.div_ceil(128) * 128;
                     let offset = local as u64;
                     local += size;
@@ -187,7 +209,8 @@ impl Kernel {
         }
         let work = Work::Kernel(Box::new(move || {
             // SAFETY: every buffer the block points at is kept alive by `keep` until the
-            // launch ends; local memory covers the static variables and the local arguments.
+            // launch ends (and so the command holds its memory objects until it completes);
+            // local memory covers the static variables and the local arguments.
             let result = unsafe { code.launch(&block, local, &private, &nd) };
             drop(keep);
             Ok(result?)

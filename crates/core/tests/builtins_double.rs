@@ -1420,7 +1420,7 @@ fn double_kernel_arguments_by_value() {
         Vec::new(),
     )
     .expect("buffer");
-    kernel.set_arg(4, ArgValue::Mem(Some(mem.clone()))).unwrap();
+    kernel.set_arg(4, ArgValue::Mem(Some(&mem))).unwrap();
     let nd = NdRange {
         work_dim: 1,
         global_offset: [0; 3],
@@ -1752,10 +1752,8 @@ kernel void k(item p, global const item *items, global double *o, local double *
     let mut out = vec![0u8; 8 * 8 * n];
     let items_mem = buffer(&mut items);
     let out_mem = buffer(&mut out);
-    kernel.set_arg(1, ArgValue::Mem(Some(items_mem))).unwrap();
-    kernel
-        .set_arg(2, ArgValue::Mem(Some(out_mem.clone())))
-        .unwrap();
+    kernel.set_arg(1, ArgValue::Mem(Some(&items_mem))).unwrap();
+    kernel.set_arg(2, ArgValue::Mem(Some(&out_mem))).unwrap();
     kernel.set_arg(3, ArgValue::Local(8 * n)).unwrap();
     let nd = NdRange {
         work_dim: 1,

@@ -81,6 +81,7 @@ entry! {
         // arg_size != sizeof(cl_mem) or if arg_size is zero and the argument is declared with
         // the local qualifier or if the argument is a sampler and arg_size !=
         // sizeof(cl_sampler)".
+        let mem_value;
         let value = match arg.kind {
             ArgKind::Buffer => {
                 if arg_size != std::mem::size_of::<cl_mem>() {
@@ -88,13 +89,14 @@ entry! {
                 }
                 // A NULL arg_value, or a NULL cl_mem, gives a NULL buffer.
                 let mem = if arg_value.is_null() { std::ptr::null_mut() } else { arg_value.cast::<cl_mem>().read_unaligned() };
-                if mem.is_null() {
-                    ArgValue::Mem(None)
+                mem_value = if mem.is_null() {
+                    None
                 } else {
                     // CL_INVALID_MEM_OBJECT "for an argument declared to be a memory object when
                     // the specified arg_value is not a valid memory object".
-                    ArgValue::Mem(Some(get::<MemObject, _>(mem)?))
-                }
+                    Some(get::<MemObject, _>(mem)?)
+                };
+                ArgValue::Mem(mem_value.as_ref())
             }
             ArgKind::Local => {
                 // CL_INVALID_ARG_VALUE "if the argument is declared with the local qualifier

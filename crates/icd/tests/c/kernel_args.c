@@ -1,11 +1,15 @@
 /* 5.9.2: kernel arguments. A struct passed by value takes exactly the size of its type (the
  * layout the compiler gives it, as a C compiler lays out the same declaration), and the kernel
- * reads the bytes set.
+ * reads the bytes set. A kernel keeps no reference to its memory-object arguments; an enqueued
+ * kernel keeps them until it completes.
  *
  * Needs a compiler (CL_DEVICE_COMPILER_AVAILABLE); without one, it says so and stops. */
 #include "check.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <time.h>
 
 static const char *source =
     "typedef struct { int a; float b; char c; } Small;\n"
@@ -18,6 +22,9 @@ static const char *source =
     "    out[4] = (int)(w.big >> 32);\n"
     "    out[5] = (int)w.big;\n"
     "    out[6] = w.s[0] + w.s[1] + w.s[2];\n"
+    "}\n"
+    "kernel void copy(global const int *src, global int *dst) {\n"
+    "    dst[get_global_id(0)] = src[get_global_id(0)];\n"
     "}\n";
 
 /* The host's view of the same types (6.1.7: OpenCL C's scalar sizes and alignments are the
@@ -32,6 +39,80 @@ typedef struct {
     cl_long big;
     cl_short s[3];
 } Wide;
+
+/* 5.9.2: "A kernel object does not update the reference count for objects such as memory or
+ * sampler objects specified as argument values by clSetKernelArg"; 5.5.1: "After the memobj
+ * reference count becomes zero and commands queued for execution on a command-queue(s) that use
+ * memobj have finished, the memory object is deleted", and its destructor callbacks run then. */
+static atomic_int destroyed[2];
+
+static void CL_CALLBACK on_destroy(cl_mem mem, void *user_data) {
+    (void)mem;
+    atomic_fetch_add(&destroyed[(intptr_t)user_data], 1);
+}
+
+/* Whether buffer `which`'s destructor callback has run, waiting up to 5 s for it (the spec does
+ * not say on which thread, or how soon after the deletion, the callback runs). */
+static int destroyed_within(int which) {
+    for (int i = 0; i < 500 && atomic_load(&destroyed[which]) == 0; i++) {
+        struct timespec ms = {0, 10 * 1000 * 1000};
+        nanosleep(&ms, NULL);
+    }
+    return atomic_load(&destroyed[which]);
+}
+
+static void argument_lifetimes(cl_context context, cl_command_queue queue, cl_program program) {
+    cl_int err = CL_SUCCESS;
+    cl_kernel copy = clCreateKernel(program, "copy", &err);
+    CHECK_RET(err);
+    cl_int data[4] = {11, -22, 33, -44};
+    cl_mem out = make_buffer(context, CL_MEM_READ_WRITE, sizeof data, NULL);
+
+    /* A buffer set as an argument and released is deleted at the release: the kernel holds no
+     * reference to it. */
+    cl_mem held = make_buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof data, data);
+    CHECK(clSetMemObjectDestructorCallback(held, on_destroy, (void *)0));
+    CHECK(clSetKernelArg(copy, 0, sizeof held, &held));
+    CHECK(clSetKernelArg(copy, 1, sizeof out, &out));
+    CHECK(clReleaseMemObject(held));
+    EXPECT(destroyed_within(0) == 1);
+
+    /* Enqueuing the kernel whose argument was deleted is an error, not a crash (using a deleted
+     * object is undefined; of the errors the spec lists, CL_INVALID_KERNEL_ARGS "if the kernel
+     * argument values have not been specified" is the one that fits: the value is gone).
+     * Other implementations crash here. */
+    size_t four = 4;
+    if (strict()) {
+        EXPECT_ERR(CL_INVALID_KERNEL_ARGS, clEnqueueNDRangeKernel(queue, copy, 1, NULL, &four, NULL, 0, NULL, NULL));
+    }
+
+    /* A buffer used by an enqueued kernel lives until the kernel completes, though the
+     * application released it and the kernel holds no reference. A user event holds the kernel
+     * back. */
+    cl_mem used = make_buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof data, data);
+    CHECK(clSetMemObjectDestructorCallback(used, on_destroy, (void *)1));
+    CHECK(clSetKernelArg(copy, 0, sizeof used, &used));
+    cl_event gate = clCreateUserEvent(context, &err);
+    CHECK_RET(err);
+    cl_event done = NULL;
+    CHECK(clEnqueueNDRangeKernel(queue, copy, 1, NULL, &four, NULL, 1, &gate, &done));
+    CHECK(clFlush(queue));
+    CHECK(clReleaseMemObject(used));
+    struct timespec pause = {0, 100 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    EXPECT(atomic_load(&destroyed[1]) == 0);
+    CHECK(clSetUserEventStatus(gate, CL_COMPLETE));
+    CHECK(clWaitForEvents(1, &done));
+    EXPECT(destroyed_within(1) == 1);
+    cl_int got[4] = {0};
+    CHECK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    EXPECT(memcmp(got, data, sizeof data) == 0);
+
+    clReleaseEvent(done);
+    clReleaseEvent(gate);
+    clReleaseMemObject(out);
+    clReleaseKernel(copy);
+}
 
 int main(void) {
     cl_device_id device = first_device();
@@ -78,6 +159,7 @@ int main(void) {
 
     clReleaseMemObject(out);
     clReleaseKernel(kernel);
+    argument_lifetimes(context, queue, program);
     clReleaseProgram(program);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
