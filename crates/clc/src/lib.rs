@@ -42,6 +42,7 @@
 //! `CheckedProgram::globals` with their initializers. `CheckedProgram::dump` prints the tree
 //! (the form the filetests in `tests/filetests/sema` compare).
 
+pub mod build;
 pub mod builtins;
 pub mod diag;
 pub mod hash;
@@ -53,6 +54,10 @@ pub mod parse;
 pub mod pp;
 pub mod sema;
 
+pub use build::{
+    build, build_ir, compile_object, link, BuildError, BuildErrorKind, BuiltProgram, Library,
+    Linked, Object,
+};
 pub use lower::{lower, LowerError};
 pub use options::{
     parse_build_options, parse_link_options, BuildOptions, ClVersion, LinkOptions, MacroDef,

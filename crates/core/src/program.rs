@@ -285,25 +285,32 @@ impl Program {
         }
     }
 
-    /// Compiles the source for one device: the module, or the error and its log.
-    fn compile_source(
+    /// The source, for a build or compile for device `i`. 5.8.6, 5.8.7:
+    /// CL_COMPILER_NOT_AVAILABLE "if program is created with clCreateProgramWithSource and a
+    /// compiler is not available"; CL_INVALID_OPERATION "if program has no source or IL
+    /// available, i.e. it has not been created with clCreateProgramWithSource or
+    /// clCreateProgramWithIL" (for clCompileProgram).
+    fn source_for(&self, i: usize) -> Result<&str, (ClError, String)> {
+        match &self.origin {
+            Origin::Source(_) if !self.devices[i].info.compiler_available => {
+                Err((ClError::CompilerNotAvailable, String::new()))
+            }
+            Origin::Source(src) => Ok(src),
+            Origin::Binary(_) | Origin::Linked => Err((ClError::InvalidOperation, String::new())),
+        }
+    }
+
+    /// Builds the source for device `i` (`clc::build`): the compiled object, and the
+    /// executable module; or the error and the log.
+    fn build_source(
         &self,
         i: usize,
         options: &str,
-        headers: &[(String, String)],
-    ) -> Result<crate::compile::Compiled, (ClError, String)> {
-        let device = &self.devices[i];
-        match &self.origin {
-            // CL_COMPILER_NOT_AVAILABLE "if program is created with clCreateProgramWithSource
-            // and a compiler is not available".
-            Origin::Source(_) if !device.info.compiler_available => {
-                Err((ClError::CompilerNotAvailable, String::new()))
-            }
-            Origin::Source(src) => crate::compile::compile(src, options, headers, &device.info),
-            // 5.8.7: CL_INVALID_OPERATION "if program has no source or IL available, i.e. it
-            // has not been created with clCreateProgramWithSource or clCreateProgramWithIL".
-            Origin::Binary(_) | Origin::Linked => Err((ClError::InvalidOperation, String::new())),
-        }
+    ) -> Result<ferrocl_clc::BuiltProgram, (ClError, String)> {
+        let src = self.source_for(i)?;
+        let target = crate::compile::target(&self.devices[i].info);
+        ferrocl_clc::build(src, options, &target, &[], &ferrocl_builtins::library)
+            .map_err(|e| build_error(e, ClError::InvalidBuildOptions))
     }
 
     /// `clBuildProgram` for `devices` (all of the program's when empty). A failed build is
@@ -327,38 +334,48 @@ impl Program {
                 options: options.to_string(),
                 ..DeviceBuild::default()
             };
-            let module = match &self.origin {
-                Origin::Source(_) => match self.compile_source(i, options, &[]) {
-                    Ok(c) => {
-                        build.log = c.log;
-                        build.uniform_work_groups = c.uniform_work_groups;
-                        Arc::new(c.module)
-                    }
-                    Err((e, log)) => {
-                        build.status = if e == ClError::CompilerNotAvailable {
-                            BuildStatus::None
-                        } else {
-                            BuildStatus::Error
-                        };
-                        build.log = log;
-                        self.record(i, build, None);
-                        match e {
-                            ClError::BuildProgramFailure => {
-                                failed = true;
-                                continue;
+            let built = match &self.origin {
+                Origin::Source(_) => self.build_source(i, options).map(|b| {
+                    build.log = b.object.log;
+                    build.uniform_work_groups = b.object.uniform_work_groups;
+                    (Arc::new(b.object.module), Ok(b.executable))
+                }),
+                Origin::Binary(_) | Origin::Linked => match self.lock().modules[i].clone() {
+                    Some(m) => {
+                        let exe = ferrocl_clc::build_ir(&m, options, &ferrocl_builtins::library);
+                        match exe {
+                            Ok(exe) => Ok((m, Ok(exe))),
+                            Err(e) if e.kind == ferrocl_clc::BuildErrorKind::InvalidOptions => {
+                                Err(build_error(e, ClError::InvalidBuildOptions))
                             }
-                            other => return Err(other),
+                            Err(e) => Ok((m, Err(e.log))),
                         }
                     }
-                },
-                Origin::Binary(_) | Origin::Linked => match self.lock().modules[i].clone() {
-                    Some(m) => m,
                     // CL_INVALID_BINARY "if program is created with clCreateProgramWithBinary
                     // and devices listed in device_list do not have a valid program binary".
                     None => return Err(ClError::InvalidBinary),
                 },
             };
-            match self.executable(i, &module, options) {
+            let (module, executable) = match built {
+                Ok(b) => b,
+                Err((e, log)) => {
+                    build.status = if e == ClError::CompilerNotAvailable {
+                        BuildStatus::None
+                    } else {
+                        BuildStatus::Error
+                    };
+                    build.log = log;
+                    self.record(i, build, None);
+                    match e {
+                        ClError::BuildProgramFailure => {
+                            failed = true;
+                            continue;
+                        }
+                        other => return Err(other),
+                    }
+                }
+            };
+            match executable.and_then(|m| self.device_program(i, &m)) {
                 Ok(exe) => {
                     build.status = BuildStatus::Success;
                     build.binary_type = BinaryType::Executable;
@@ -379,31 +396,11 @@ impl Program {
         }
     }
 
-    /// A device's executable from a module: the standard passes, then the device's compiler.
-    fn executable(
-        &self,
-        i: usize,
-        module: &Module,
-        options: &str,
-    ) -> Result<Arc<dyn DeviceProgram>, String> {
-        let mut optimized = module.clone();
-        // The builtins the program calls that the shared library implements.
-        ferrocl_clc::library::link_with(&mut optimized, crate::builtins::library)
-            .map_err(|e| format!("internal error: {e}\n"))?;
-        // 5.8.6: -cl-opt-disable "disables all optimizations". Inlining stays: the devices
-        // compile kernels with every call inlined.
-        let mut pm = if options.split_whitespace().any(|o| o == "-cl-opt-disable") {
-            let mut pm = ferrocl_ir::passes::PassManager::new();
-            pm.add("inline");
-            pm
-        } else {
-            ferrocl_ir::passes::PassManager::standard()
-        };
-        pm.run(&mut optimized)
-            .map_err(|e| format!("internal error: {e}"))?;
+    /// Device `i`'s executable from a module the build driver made ready for it.
+    fn device_program(&self, i: usize, module: &Module) -> Result<Arc<dyn DeviceProgram>, String> {
         self.devices[i]
             .backend()
-            .compile(&optimized)
+            .compile(module)
             .map_err(|e| format!("error: {e}\n"))
     }
 
@@ -437,7 +434,12 @@ impl Program {
                 options: options.to_string(),
                 ..DeviceBuild::default()
             };
-            match self.compile_source(i, options, headers) {
+            let target = crate::compile::target(&self.devices[i].info);
+            let object = self.source_for(i).and_then(|src| {
+                ferrocl_clc::compile_object(src, options, &target, headers)
+                    .map_err(|e| build_error(e, ClError::InvalidBuildOptions))
+            });
+            match object {
                 Ok(c) => {
                     build.status = BuildStatus::Success;
                     build.binary_type = BinaryType::CompiledObject;
@@ -494,65 +496,56 @@ impl Program {
         options: &str,
         inputs: &[Arc<Program>],
     ) -> ClResult<Arc<Program>> {
-        let library = crate::compile::link_options(options).map_err(|(e, _)| e)?;
         let program = Program::new(context, devices, Origin::Linked);
         for (i, device) in program.devices.iter().enumerate() {
-            let mut linked: Option<Module> = None;
+            let mut modules = Vec::with_capacity(inputs.len());
             let mut uniform = false;
             for input in inputs {
                 let (module, u) = input.linkable(device)?;
                 uniform |= u;
-                match &mut linked {
-                    None => linked = Some((*module).clone()),
-                    Some(m) => {
-                        if let Err(e) = m.link((*module).clone()) {
-                            program.record(
-                                i,
-                                DeviceBuild {
-                                    status: BuildStatus::Error,
-                                    log: format!("error: {e}\n"),
-                                    options: options.to_string(),
-                                    ..DeviceBuild::default()
-                                },
-                                None,
-                            );
-                            // CL_LINK_PROGRAM_FAILURE "if there is a failure to link the
-                            // compiled binaries and/or libraries".
-                            return Err(ClError::LinkProgramFailure);
-                        }
-                    }
-                }
+                modules.push(module);
             }
-            let module = Arc::new(linked.ok_or(ClError::InvalidValue)?);
+            let refs: Vec<&Module> = modules.iter().map(|m| &**m).collect();
+            let fail = |log: String| DeviceBuild {
+                status: BuildStatus::Error,
+                log,
+                options: options.to_string(),
+                ..DeviceBuild::default()
+            };
+            let linked = match ferrocl_clc::link(&refs, options, &ferrocl_builtins::library) {
+                Ok(linked) => linked,
+                // 5.8.8: CL_INVALID_LINKER_OPTIONS "if the linker options specified by options
+                // are invalid".
+                Err(e) if e.kind == ferrocl_clc::BuildErrorKind::InvalidOptions => {
+                    return Err(ClError::InvalidLinkerOptions)
+                }
+                // CL_LINK_PROGRAM_FAILURE "if there is a failure to link the compiled binaries
+                // and/or libraries".
+                Err(e) => {
+                    program.record(i, fail(e.log), None);
+                    return Err(ClError::LinkProgramFailure);
+                }
+            };
             let mut build = DeviceBuild {
                 status: BuildStatus::Success,
                 options: options.to_string(),
                 uniform_work_groups: uniform,
+                binary_type: BinaryType::Library,
                 ..DeviceBuild::default()
             };
-            if library {
-                build.binary_type = BinaryType::Library;
-            } else {
-                match program.executable(i, &module, options) {
+            if let Some(exe) = &linked.executable {
+                match program.device_program(i, exe) {
                     Ok(exe) => {
                         build.binary_type = BinaryType::Executable;
                         build.executable = Some(exe);
                     }
                     Err(log) => {
-                        program.record(
-                            i,
-                            DeviceBuild {
-                                status: BuildStatus::Error,
-                                log,
-                                ..build
-                            },
-                            None,
-                        );
+                        program.record(i, fail(log), None);
                         return Err(ClError::LinkProgramFailure);
                     }
                 }
             }
-            program.record(i, build, Some(module));
+            program.record(i, build, Some(Arc::new(linked.module)));
         }
         Ok(program)
     }
@@ -569,5 +562,14 @@ impl std::fmt::Debug for Program {
         f.debug_struct("Program")
             .field("devices", &self.devices.len())
             .finish()
+    }
+}
+
+/// The API error of a failed build, and its log; `invalid_options` is the one for options
+/// the driver rejected.
+fn build_error(e: ferrocl_clc::BuildError, invalid_options: ClError) -> (ClError, String) {
+    match e.kind {
+        ferrocl_clc::BuildErrorKind::InvalidOptions => (invalid_options, e.log),
+        ferrocl_clc::BuildErrorKind::Failed => (ClError::BuildProgramFailure, e.log),
     }
 }
