@@ -27,7 +27,7 @@
 //!   `Compilation::timings` has the time of each stage.
 //! - [`CheckedProgram::kernels`] gives the metadata of clGetKernelInfo/clGetKernelArgInfo:
 //!   argument names, type names, address/access/type qualifiers, how each argument is passed
-//!   ([`ArgKind`]) and its size, and the reqd_work_group_size / work_group_size_hint /
+//!   (`ir`'s [`ArgKind`]), its size and alignment, and the reqd_work_group_size / work_group_size_hint /
 //!   vec_type_hint attributes.
 //!
 //! # The checked tree (for lowering)
@@ -42,6 +42,7 @@
 //! `CheckedProgram::globals` with their initializers. `CheckedProgram::dump` prints the tree
 //! (the form the filetests in `tests/filetests/sema` compare).
 
+pub mod build;
 pub mod builtins;
 pub mod diag;
 pub mod hash;
@@ -54,6 +55,10 @@ pub mod parse;
 pub mod pp;
 pub mod sema;
 
+pub use build::{
+    build, build_ir, compile_object, link, BuildError, BuildErrorKind, BuiltProgram, Library,
+    Linked, Object,
+};
 pub use link::link_programs;
 pub use lower::{lower, lower_reachable, LowerError};
 pub use options::{

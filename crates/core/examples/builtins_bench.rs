@@ -111,7 +111,7 @@ fn main() {
         for width in [1usize, 4] {
             let kernel = Kernel::new(&program, &format!("{f}_{width}")).expect("kernel");
             for (i, b) in buffers.iter().enumerate() {
-                kernel.set_arg(i, ArgValue::Mem(Some(b.clone()))).unwrap();
+                kernel.set_arg(i, ArgValue::Mem(Some(b))).unwrap();
             }
             let nd = NdRange {
                 work_dim: 1,

@@ -1,13 +1,12 @@
-//! Devices: what each one reports to `clGetDeviceInfo`, and the trait a device implements so
-//! the runtime can hand it work. The CPU device is the one device every machine has.
+//! Devices: what each one reports to `clGetDeviceInfo`, and the device (the `ferrocl-device`
+//! interface's [`DeviceBackend`]) the runtime hands work to. The CPU device is the one device
+//! every machine has.
 
 use crate::features::{self, NameVersion, Version};
 use crate::machine::Machine;
-use crate::memory::Storage;
 use crate::object::IcdHeader;
-use std::sync::Arc;
 
-use crate::{ClError, ClResult};
+pub use ferrocl_device::{ArgSlot, DeviceBackend, DeviceKernel, DeviceProgram, NdRange};
 
 /// `cl_device_type` of a device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -282,170 +281,6 @@ impl DeviceInfo {
     /// Whether the device supports an extension, by name.
     pub fn has_extension(&self, name: &str) -> bool {
         self.extensions.iter().any(|e| e.name == name)
-    }
-}
-
-/// What a device does for the runtime: allocate memory and compile IR into kernels it can
-/// launch.
-pub trait DeviceBackend: Send + Sync {
-    /// Allocates `size` bytes of device memory, zero-filled.
-    fn allocate(&self, size: usize) -> ClResult<Storage>;
-
-    /// Compiles an optimized, fully inlined IR module; the error is a build-log message.
-    fn compile(&self, module: &ferrocl_ir::Module) -> Result<Arc<dyn DeviceProgram>, String>;
-}
-
-/// A module compiled for one device.
-pub trait DeviceProgram: Send + Sync {
-    /// The kernel called `name`, if the module has it.
-    fn kernel(&self, name: &str) -> Option<Arc<dyn DeviceKernel>>;
-}
-
-/// How the runtime fills one kernel argument's slot in the argument block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArgSlotKind {
-    /// The argument's bytes.
-    Value,
-    /// The address of a buffer's storage (or 0 for a NULL buffer).
-    Buffer,
-    /// The byte offset of the argument's region in the work-group's local memory.
-    Local,
-    /// The address of a copy of the argument's bytes (structs and unions passed by value).
-    ByRef,
-}
-
-/// One argument's place in the argument block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ArgSlot {
-    pub offset: usize,
-    pub size: usize,
-    pub kind: ArgSlotKind,
-}
-
-/// The extent of an NDRange launch, every dimension filled in (1 past `work_dim`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NdRange {
-    pub work_dim: u32,
-    pub global_offset: [u64; 3],
-    pub global_size: [u64; 3],
-    pub local_size: [u64; 3],
-}
-
-/// A kernel compiled for one device.
-pub trait DeviceKernel: Send + Sync {
-    fn arg_slots(&self) -> &[ArgSlot];
-    /// Size of the argument block in bytes.
-    fn args_size(&self) -> usize;
-    /// Bytes of the kernel's own `__local` variables (`CL_KERNEL_LOCAL_MEM_SIZE` without the
-    /// `__local` arguments).
-    fn static_local_size(&self) -> usize;
-    /// Bytes of private memory per work-item the runtime provides.
-    fn private_size(&self) -> usize;
-
-    /// Runs the kernel over `nd` and returns when every work-group has run, or with an error
-    /// when the kernel faulted and the launch was cut short.
-    ///
-    /// # Safety
-    /// `args` is this kernel's argument block with every buffer address valid for the whole
-    /// launch; `local_mem_size` covers the static `__local` variables and the `__local`
-    /// arguments at the offsets written in `args`; `private_args` holds the by-value struct
-    /// arguments at the offsets written in their slots.
-    unsafe fn launch(
-        &self,
-        args: &[u8],
-        local_mem_size: usize,
-        private_args: &[u8],
-        nd: &NdRange,
-    ) -> ClResult<()>;
-}
-
-/// The CPU device's backend: its memory is the host's, its code comes from Cranelift.
-pub struct CpuBackend;
-
-impl DeviceBackend for CpuBackend {
-    fn allocate(&self, size: usize) -> ClResult<Storage> {
-        Storage::allocate(size)
-    }
-
-    fn compile(&self, module: &ferrocl_ir::Module) -> Result<Arc<dyn DeviceProgram>, String> {
-        let program = ferrocl_cpu::CpuProgram::compile(module).map_err(|e| e.to_string())?;
-        Ok(Arc::new(CpuProgram(Arc::new(program))))
-    }
-}
-
-struct CpuProgram(Arc<ferrocl_cpu::CpuProgram>);
-
-impl DeviceProgram for CpuProgram {
-    fn kernel(&self, name: &str) -> Option<Arc<dyn DeviceKernel>> {
-        let index = self.0.kernels().iter().position(|k| k.name == name)?;
-        let k = &self.0.kernels()[index];
-        let slots = k
-            .args
-            .iter()
-            .map(|a| ArgSlot {
-                offset: a.offset,
-                size: a.size,
-                kind: match a.kind {
-                    ferrocl_cpu::ArgKind::Value => ArgSlotKind::Value,
-                    ferrocl_cpu::ArgKind::Buffer => ArgSlotKind::Buffer,
-                    ferrocl_cpu::ArgKind::Local => ArgSlotKind::Local,
-                    ferrocl_cpu::ArgKind::ByRef => ArgSlotKind::ByRef,
-                },
-            })
-            .collect();
-        Some(Arc::new(CpuKernel {
-            program: self.0.clone(),
-            index,
-            slots,
-        }))
-    }
-}
-
-/// A kernel of a CPU program; it keeps the program (and so its code) alive.
-struct CpuKernel {
-    program: Arc<ferrocl_cpu::CpuProgram>,
-    index: usize,
-    slots: Vec<ArgSlot>,
-}
-
-impl DeviceKernel for CpuKernel {
-    fn arg_slots(&self) -> &[ArgSlot] {
-        &self.slots
-    }
-
-    fn args_size(&self) -> usize {
-        self.program.kernels()[self.index].args_size
-    }
-
-    fn static_local_size(&self) -> usize {
-        self.program.kernels()[self.index].static_local_size
-    }
-
-    fn private_size(&self) -> usize {
-        self.program.kernels()[self.index].frame_size
-    }
-
-    unsafe fn launch(
-        &self,
-        args: &[u8],
-        local_mem_size: usize,
-        private_args: &[u8],
-        nd: &NdRange,
-    ) -> ClResult<()> {
-        let nd = ferrocl_cpu::NdRange {
-            work_dim: nd.work_dim,
-            global_offset: nd.global_offset,
-            global_size: nd.global_size,
-            local_size: nd.local_size,
-        };
-        let kernel = &self.program.kernels()[self.index];
-        // SAFETY: forwarded from this function's contract.
-        unsafe { kernel.launch_with_private(args, local_mem_size, private_args, &nd) }
-            // A kernel that faulted ends its command in error. 5.11, CL_EVENT_COMMAND_EXECUTION_
-            // STATUS: "a negative integer value (command was abnormally terminated - this may
-            // be caused by a bad memory access etc.)", from the API's error codes;
-            // CL_OUT_OF_RESOURCES is the one for a failure to run a command on the device.
-            .map_err(|_| ClError::OutOfResources)
     }
 }
 

@@ -115,6 +115,22 @@ impl std::error::Error for ClError {}
 /// The result of a runtime operation.
 pub type ClResult<T> = Result<T, ClError>;
 
+impl From<ferrocl_device::DeviceError> for ClError {
+    fn from(e: ferrocl_device::DeviceError) -> ClError {
+        use ferrocl_device::DeviceError;
+        match e {
+            DeviceError::OutOfMemory => ClError::MemObjectAllocationFailure,
+            DeviceError::Compile(_) => ClError::BuildProgramFailure,
+            // A kernel that faulted ends its command in error. 5.11,
+            // CL_EVENT_COMMAND_EXECUTION_STATUS: "a negative integer value (command was
+            // abnormally terminated - this may be caused by a bad memory access etc.)", from
+            // the API's error codes; CL_OUT_OF_RESOURCES is the one for a failure to run a
+            // command on the device.
+            DeviceError::KernelFault(_) => ClError::OutOfResources,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,11 +2,11 @@
 //! launch over an NDRange.
 
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
-use ferrocl_ir::{AddrSpace, KernelInfo, Type};
+use ferrocl_ir::{ArgKind, KernelArg, KernelInfo};
 
-use crate::device::{ArgSlotKind, Device, DeviceKernel, NdRange};
+use crate::device::{Device, DeviceKernel, NdRange};
 use crate::error::{ClError, ClResult};
 use crate::memory::MemObject;
 use crate::object::IcdHeader;
@@ -16,26 +16,23 @@ use crate::Event;
 
 /// The value given to one argument with `clSetKernelArg`.
 #[derive(Clone, Debug)]
-pub enum ArgValue {
+pub enum ArgValue<'a> {
     Bytes(Vec<u8>),
     /// A buffer, or NULL.
-    Mem(Option<Arc<MemObject>>),
+    Mem(Option<&'a Arc<MemObject>>),
     /// The size of a `__local` argument's region.
     Local(usize),
 }
 
-/// What an argument is, as the kernel declares it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArgType {
-    /// Passed by value; `size` bytes.
-    Value { size: usize },
-    /// A pointer to `__global` or `__constant` memory: a buffer.
-    Buffer { constant: bool },
-    /// A pointer to `__local` memory.
-    Local,
-    /// A struct or union passed by value: its size is the kernel's business, not the IR
-    /// signature's, so any non-zero size is taken.
-    Aggregate,
+/// An argument value as the kernel keeps it. 5.9.2: "A kernel object does not update the
+/// reference count for objects such as memory or sampler objects specified as argument
+/// values by clSetKernelArg": a memory object is held by a weak reference, and an enqueued
+/// launch holds it (strongly) until it completes.
+#[derive(Clone, Debug)]
+enum HeldValue {
+    Bytes(Vec<u8>),
+    Mem(Option<Weak<MemObject>>),
+    Local(usize),
 }
 
 /// A kernel (`cl_kernel`).
@@ -44,12 +41,12 @@ pub struct Kernel {
     icd: IcdHeader,
     pub program: Arc<Program>,
     pub name: String,
-    /// The kernel's metadata (argument names, qualifiers, attributes).
+    /// The kernel's ABI and metadata: how each argument is passed, its size, names and
+    /// qualifiers; the attributes.
     pub info: KernelInfo,
-    pub arg_types: Vec<ArgType>,
     /// The compiled kernel for each of the program's devices (None where not built).
     code: Vec<Option<Arc<dyn DeviceKernel>>>,
-    args: Mutex<Vec<Option<ArgValue>>>,
+    args: Mutex<Vec<Option<HeldValue>>>,
 }
 
 impl Kernel {
@@ -61,20 +58,13 @@ impl Kernel {
             .map(|f| &module.funcs[f])
             .ok_or(ClError::InvalidKernelName)?;
         let info = f.kernel.clone().ok_or(ClError::InvalidKernelName)?;
-        let arg_types = f
-            .sig
-            .params
-            .iter()
-            .map(|&t| arg_type(t))
-            .collect::<Vec<_>>();
         program.live_kernels.fetch_add(1, Ordering::AcqRel);
-        let n = arg_types.len();
+        let n = info.args.len();
         Ok(Arc::new(Kernel {
             icd: IcdHeader::new(),
             program: program.clone(),
             name: name.to_string(),
             info,
-            arg_types,
             code,
             args: Mutex::new(vec![None; n]),
         }))
@@ -88,25 +78,34 @@ impl Kernel {
             program: self.program.clone(),
             name: self.name.clone(),
             info: self.info.clone(),
-            arg_types: self.arg_types.clone(),
             code: self.code.clone(),
             args: Mutex::new(self.lock().clone()),
         })
     }
 
-    fn lock(&self) -> MutexGuard<'_, Vec<Option<ArgValue>>> {
+    fn lock(&self) -> MutexGuard<'_, Vec<Option<HeldValue>>> {
         self.args.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     pub fn num_args(&self) -> usize {
-        self.arg_types.len()
+        self.info.args.len()
     }
 
-    /// Stores an argument value (checked by the caller against [`Kernel::arg_types`]).
+    /// The ABI and metadata of argument `index`.
+    pub fn arg(&self, index: usize) -> ClResult<&KernelArg> {
+        // 5.9.2, 5.9.4: CL_INVALID_ARG_INDEX "if arg_index is not a valid argument index".
+        self.info.args.get(index).ok_or(ClError::InvalidArgIndex)
+    }
+
+    /// Stores an argument value (checked by the caller against [`Kernel::arg`]).
     pub fn set_arg(&self, index: usize, value: ArgValue) -> ClResult<()> {
         let mut args = self.lock();
         let slot = args.get_mut(index).ok_or(ClError::InvalidArgIndex)?;
-        *slot = Some(value);
+        *slot = Some(match value {
+            ArgValue::Bytes(b) => HeldValue::Bytes(b),
+            ArgValue::Mem(m) => HeldValue::Mem(m.map(Arc::downgrade)),
+            ArgValue::Local(n) => HeldValue::Local(n),
+        });
         Ok(())
     }
 
@@ -127,7 +126,7 @@ impl Kernel {
             .lock()
             .iter()
             .map(|a| {
-                if let Some(ArgValue::Local(n)) = a {
+                if let Some(HeldValue::Local(n)) = a {
                     *n
                 } else {
                     0
@@ -169,8 +168,15 @@ impl Kernel {
         let mut local = code.static_local_size();
         for (slot, value) in code.arg_slots().iter().zip(args.into_iter().flatten()) {
             let bytes = match (slot.kind, value) {
-                (ArgSlotKind::Value, ArgValue::Bytes(b)) => b,
-                (ArgSlotKind::Buffer, ArgValue::Mem(m)) => {
+                (ArgKind::Value, HeldValue::Bytes(b)) => b,
+                (ArgKind::Buffer, HeldValue::Mem(m)) => {
+                    // A buffer the application released after setting it is gone: using it
+                    // is undefined, and of the errors 5.10 lists, CL_INVALID_KERNEL_ARGS "if
+                    // the kernel argument values have not been specified" fits.
+                    let m = match m {
+                        Some(weak) => Some(weak.upgrade().ok_or(ClError::InvalidKernelArgs)?),
+                        None => None,
+                    };
                     let addr = m.as_ref().map_or(0u64, |m| m.base() as u64);
                     if let Some(m) = m {
                         // 5.10: CL_INVALID_CONTEXT "if context associated with command_queue
@@ -182,7 +188,7 @@ impl Kernel {
                     }
                     addr.to_ne_bytes().to_vec()
                 }
-                (ArgSlotKind::ByRef, ArgValue::Bytes(b)) => {
+                (ArgKind::Aggregate, HeldValue::Bytes(b)) => {
                     // Aligned for any member type (the device places the block on a 128-byte
                     // boundary).
                     let offset = private.len().div_ceil(128) * 128;
@@ -190,7 +196,7 @@ impl Kernel {
                     private.extend_from_slice(&b);
                     (offset as u64).to_ne_bytes().to_vec()
                 }
-                (ArgSlotKind::Local, ArgValue::Local(size)) => {
+                (ArgKind::Local, HeldValue::Local(size)) => {
                     local = local.div_ceil(128) * 128;
                     let offset = local as u64;
                     local += size;
@@ -203,10 +209,11 @@ impl Kernel {
         }
         let work = Work::Kernel(Box::new(move || {
             // SAFETY: every buffer the block points at is kept alive by `keep` until the
-            // launch ends; local memory covers the static variables and the local arguments.
+            // launch ends (and so the command holds its memory objects until it completes);
+            // local memory covers the static variables and the local arguments.
             let result = unsafe { code.launch(&block, local, &private, &nd) };
             drop(keep);
-            result
+            Ok(result?)
         }));
         queue.enqueue(command_type, work, wait_list)
     }
@@ -221,19 +228,6 @@ impl Drop for Kernel {
 impl std::fmt::Debug for Kernel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Kernel").field("name", &self.name).finish()
-    }
-}
-
-fn arg_type(t: Type) -> ArgType {
-    match t.addr_space() {
-        Some(AddrSpace::Local) => ArgType::Local,
-        Some(AddrSpace::Private) => ArgType::Aggregate,
-        Some(space) => ArgType::Buffer {
-            constant: space == AddrSpace::Constant,
-        },
-        None => ArgType::Value {
-            size: t.bytes() as usize,
-        },
     }
 }
 

@@ -4,16 +4,15 @@
 //! `CL_MEM_USE_HOST_PTR`, the application's own memory, zero-copy), and sub-buffers are
 //! windows into their parent's storage. Images and pipes join as other kinds of `MemObject`.
 
-use std::alloc::Layout;
-use std::ptr::NonNull;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::context::Context;
 use crate::error::{ClError, ClResult};
 use crate::object::{DestructorStack, IcdHeader};
 
+use ferrocl_device::Storage;
 /// The alignment of every allocation, in bytes (`CL_DEVICE_MEM_BASE_ADDR_ALIGN` is 8× it).
-pub const ALLOCATION_ALIGN: usize = 128;
+pub use ferrocl_device::ALLOCATION_ALIGN;
 
 /// `cl_mem_flags` bits.
 pub mod flags {
@@ -53,67 +52,6 @@ impl HostPtr {
 
     fn ptr(self) -> *mut u8 {
         self.0 as *mut u8
-    }
-}
-
-/// Bytes of device memory.
-pub struct Storage {
-    ptr: NonNull<u8>,
-    len: usize,
-    /// `None` when the bytes belong to the application (`CL_MEM_USE_HOST_PTR`).
-    layout: Option<Layout>,
-}
-
-// SAFETY: Storage is a plain block of bytes; concurrent access to its contents follows the
-// OpenCL memory model, which the commands that touch it are ordered by.
-unsafe impl Send for Storage {}
-// SAFETY: as above; `&Storage` only hands out the address.
-unsafe impl Sync for Storage {}
-
-impl Storage {
-    /// Zero-filled memory of `len` bytes, aligned to [`ALLOCATION_ALIGN`].
-    pub fn allocate(len: usize) -> ClResult<Storage> {
-        let layout = Layout::from_size_align(len.max(1), ALLOCATION_ALIGN)
-            .map_err(|_| ClError::MemObjectAllocationFailure)?;
-        // SAFETY: the layout has a non-zero size.
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-        let ptr = NonNull::new(raw).ok_or(ClError::MemObjectAllocationFailure)?;
-        Ok(Storage {
-            ptr,
-            len,
-            layout: Some(layout),
-        })
-    }
-
-    /// The application's memory, used in place.
-    pub fn borrow_host(host: HostPtr, len: usize) -> ClResult<Storage> {
-        let ptr = NonNull::new(host.ptr()).ok_or(ClError::InvalidHostPtr)?;
-        Ok(Storage {
-            ptr,
-            len,
-            layout: None,
-        })
-    }
-
-    pub fn as_ptr(&self) -> *mut u8 {
-        self.ptr.as_ptr()
-    }
-
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-}
-
-impl Drop for Storage {
-    fn drop(&mut self) {
-        if let Some(layout) = self.layout {
-            // SAFETY: allocated in `allocate` with this layout, and freed only here.
-            unsafe { std::alloc::dealloc(self.ptr.as_ptr(), layout) };
-        }
     }
 }
 
@@ -160,7 +98,9 @@ impl MemObject {
     ) -> ClResult<Arc<MemObject>> {
         let storage = if flags & flags::USE_HOST_PTR != 0 {
             let host = host_ptr.ok_or(ClError::InvalidHostPtr)?;
-            Storage::borrow_host(host, size)?
+            // SAFETY: with CL_MEM_USE_HOST_PTR the application keeps host_ptr valid for the
+            // memory object's life (HostPtr's contract).
+            unsafe { Storage::borrow_host(host.ptr(), size) }.ok_or(ClError::InvalidHostPtr)?
         } else {
             let device = context.devices.first().ok_or(ClError::InvalidContext)?;
             let storage = device.backend().allocate(size)?;
@@ -393,15 +333,6 @@ pub fn rects_overlap(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn allocation_is_aligned_and_zeroed() {
-        let s = Storage::allocate(1000).unwrap();
-        assert_eq!(s.as_ptr() as usize % ALLOCATION_ALIGN, 0);
-        // SAFETY: 1000 bytes were allocated.
-        let bytes = unsafe { std::slice::from_raw_parts(s.as_ptr(), 1000) };
-        assert!(bytes.iter().all(|&b| b == 0));
-    }
 
     #[test]
     fn overlap_of_rectangles() {

@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::device::{CpuBackend, Device, DeviceInfo};
+use crate::device::{Device, DeviceInfo};
 use crate::features::{self, NameVersion, Version};
 use crate::machine::Machine;
 use crate::object::IcdHeader;
@@ -24,7 +24,7 @@ impl Platform {
     pub fn get() -> &'static Platform {
         PLATFORM.get_or_init(|| {
             let machine = Machine::probe();
-            let cpu = Device::new(DeviceInfo::cpu(&machine), Box::new(CpuBackend));
+            let cpu = Device::new(DeviceInfo::cpu(&machine), Box::new(ferrocl_cpu::CpuDevice));
             let devices = vec![Arc::new(cpu)];
             // API 3.0, 4.1: CL_PLATFORM_EXTENSIONS lists extensions "supported by all devices
             // associated with this platform" — all of those, here.

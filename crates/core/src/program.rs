@@ -16,27 +16,14 @@ use crate::device::{Device, DeviceProgram};
 use crate::error::{ClError, ClResult};
 use crate::object::IcdHeader;
 
-/// The module a device compiles for `module` built with `options`: linked as an executable,
-/// the builtins it calls linked in, then the standard passes.
+/// The module a device compiles for `module` built with `options`: linked as an executable
+/// (every extern variable and declared function defined), then the build driver's second
+/// half (`ferrocl_clc::build_ir`: the builtins it calls linked in, the passes the options ask
+/// for, verification).
 pub fn device_ir(module: &Module, options: &str) -> Result<Module, String> {
-    // An executable needs every extern variable and declared function defined.
-    let mut optimized =
+    let linked =
         ferrocl_clc::link_programs([module.clone()], true).map_err(|e| format!("error: {e}\n"))?;
-    // The builtins the program calls that the shared library implements.
-    ferrocl_clc::library::link_with(&mut optimized, crate::builtins::library)
-        .map_err(|e| format!("internal error: {e}\n"))?;
-    // 5.8.6: -cl-opt-disable "disables all optimizations". Inlining stays: the devices
-    // compile kernels with every call inlined.
-    let mut pm = if options.split_whitespace().any(|o| o == "-cl-opt-disable") {
-        let mut pm = ferrocl_ir::passes::PassManager::new();
-        pm.add("inline");
-        pm
-    } else {
-        ferrocl_ir::passes::PassManager::standard()
-    };
-    pm.run(&mut optimized)
-        .map_err(|e| format!("internal error: {e}"))?;
-    Ok(optimized)
+    ferrocl_clc::build_ir(&linked, options, &ferrocl_builtins::library).map_err(|e| e.log)
 }
 
 /// `cl_build_status`.

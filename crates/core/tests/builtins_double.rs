@@ -20,10 +20,11 @@ use builtins_harness::{
     Runner,
 };
 use ferrocl_core::device::NdRange;
-use ferrocl_core::kernel::{ArgType, ArgValue};
+use ferrocl_core::kernel::ArgValue;
 use ferrocl_core::memory::flags;
 use ferrocl_core::program::Program;
 use ferrocl_core::{CommandQueue, Context, HostPtr, Kernel, MemObject, Platform};
+use ferrocl_ir::ArgKind;
 
 const WIDTHS: [usize; 6] = [1, 2, 3, 4, 8, 16];
 
@@ -1392,16 +1393,14 @@ fn double_kernel_arguments_by_value() {
     program.build(&[], "").expect("build");
     let kernel = Kernel::new(&program, "k").expect("kernel");
     // 6.3.5 (3-component vectors are aligned and sized as 4): the sizes the host passes.
-    let sizes: Vec<usize> = kernel
-        .arg_types
+    let sizes: Vec<(ArgKind, u32)> = kernel
+        .info
+        .args
         .iter()
         .take(4)
-        .map(|t| match t {
-            ArgType::Value { size } => *size,
-            other => panic!("{other:?}"),
-        })
+        .map(|a| (a.kind, a.size))
         .collect();
-    assert_eq!(sizes, [8, 32, 32, 16]);
+    assert_eq!(sizes, [8, 32, 32, 16].map(|n| (ArgKind::Value, n)));
     let a = -0.1f64;
     let b = [1.5f64, f64::MAX, -f64::MIN_POSITIVE, f64::from_bits(1)];
     let c = [1.0f64 / 3.0, -2.0, 1e300, 0.0];
@@ -1421,7 +1420,7 @@ fn double_kernel_arguments_by_value() {
         Vec::new(),
     )
     .expect("buffer");
-    kernel.set_arg(4, ArgValue::Mem(Some(mem.clone()))).unwrap();
+    kernel.set_arg(4, ArgValue::Mem(Some(&mem))).unwrap();
     let nd = NdRange {
         work_dim: 1,
         global_offset: [0; 3],
@@ -1753,10 +1752,8 @@ kernel void k(item p, global const item *items, global double *o, local double *
     let mut out = vec![0u8; 8 * 8 * n];
     let items_mem = buffer(&mut items);
     let out_mem = buffer(&mut out);
-    kernel.set_arg(1, ArgValue::Mem(Some(items_mem))).unwrap();
-    kernel
-        .set_arg(2, ArgValue::Mem(Some(out_mem.clone())))
-        .unwrap();
+    kernel.set_arg(1, ArgValue::Mem(Some(&items_mem))).unwrap();
+    kernel.set_arg(2, ArgValue::Mem(Some(&out_mem))).unwrap();
     kernel.set_arg(3, ArgValue::Local(8 * n)).unwrap();
     let nd = NdRange {
         work_dim: 1,

@@ -43,8 +43,8 @@ fn run(options: &str, input: &[i32]) -> (Vec<i32>, usize) {
         Vec::new(),
     )
     .unwrap();
-    kernel.set_arg(0, ArgValue::Mem(Some(mi))).unwrap();
-    kernel.set_arg(1, ArgValue::Mem(Some(mo))).unwrap();
+    kernel.set_arg(0, ArgValue::Mem(Some(&mi))).unwrap();
+    kernel.set_arg(1, ArgValue::Mem(Some(&mo))).unwrap();
     kernel.set_arg(2, ArgValue::Local(64 * 4)).unwrap();
     let nd = NdRange {
         work_dim: 1,

@@ -43,7 +43,7 @@ fn each_work_item_gets_the_struct_argument_as_set() {
         Vec::new(),
     )
     .unwrap();
-    kernel.set_arg(1, ArgValue::Mem(Some(m))).unwrap();
+    kernel.set_arg(1, ArgValue::Mem(Some(&m))).unwrap();
     let nd = NdRange {
         work_dim: 1,
         global_offset: [0; 3],

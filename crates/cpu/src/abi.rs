@@ -2,7 +2,7 @@
 //!
 //! A compiled kernel is one function per work-group:
 //! `extern "C" fn(args: *const u8, group: *const GroupCtx, frames: *mut u8)`.
-//! `args` is the argument block ([`ArgLayout`]), `group` describes the NDRange and this
+//! `args` is the argument block ([`arg_layout`]), `group` describes the NDRange and this
 //! work-group, and `frames` is per-work-item memory: every private variable kept in memory,
 //! and the values live across a barrier ([`crate::CompiledKernel::frame_size`] bytes each).
 //!
@@ -11,7 +11,8 @@
 //! `__private` address into it, as it masks `__local` addresses into the local region, so an
 //! out-of-bounds private access stays inside memory the launch owns.
 
-use ferrocl_ir::{AddrSpace, Type};
+use ferrocl_device::ArgSlot;
+use ferrocl_ir::Function;
 
 /// What generated code knows of the NDRange and of the work-group it runs. Dimensions past
 /// `work_dim` hold the values the spec gives them: sizes 1, ids and offsets 0.
@@ -59,52 +60,22 @@ pub mod offsets {
     pub const PRIVATE_MASK: i32 = offset_of!(GroupCtx, private_mask) as i32;
 }
 
-/// How the runtime fills a kernel argument's slot in the argument block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArgKind {
-    /// A value passed by value: its bytes.
-    Value,
-    /// A `__global` or `__constant` pointer: the address of the buffer's storage (or 0).
-    Buffer,
-    /// A `__local` pointer: the runtime writes the offset of the argument's region in the
-    /// work-group's local memory; generated code adds the base.
-    Local,
-    /// A struct or union passed by value, which the kernel reads through a private pointer:
-    /// the runtime writes the offset of a copy of the argument's bytes in the by-value
-    /// argument block it passes to the launch; each work-group gets the copies at the start
-    /// of its private region, and generated code adds the region's base.
-    ByRef,
-}
-
-/// Where one argument lives in the argument block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ArgLayout {
-    pub offset: usize,
-    pub size: usize,
-    pub kind: ArgKind,
-    pub ty: Type,
-}
-
-/// The argument block layout of a kernel with these parameter types: each argument aligned to
-/// its size (rounded up to a power of two), in order. Returns the layouts and the block size.
-pub fn arg_layout(params: &[Type]) -> (Vec<ArgLayout>, usize) {
+/// The argument block layout of kernel `f`: each argument in a slot of its parameter type's
+/// size, aligned to that size (rounded up to a power of two), in order; the runtime fills each
+/// slot as its kind says ([`ferrocl_device`]'s kernel ABI). Returns the slots and the block
+/// size.
+pub fn arg_layout(f: &Function) -> (Vec<ArgSlot>, usize) {
+    let args = f.kernel.as_ref().map_or(&[][..], |k| &k.args[..]);
     let mut offset = 0usize;
-    let mut out = Vec::with_capacity(params.len());
-    for &ty in params {
+    let mut out = Vec::with_capacity(args.len());
+    for (arg, &ty) in args.iter().zip(&f.sig.params) {
         let size = ty.bytes() as usize;
         let align = size.next_power_of_two().clamp(1, 128);
         offset = offset.div_ceil(align) * align;
-        let kind = match ty.addr_space() {
-            Some(AddrSpace::Local) => ArgKind::Local,
-            Some(AddrSpace::Private) => ArgKind::ByRef,
-            Some(_) => ArgKind::Buffer,
-            None => ArgKind::Value,
-        };
-        out.push(ArgLayout {
+        out.push(ArgSlot {
             offset,
             size,
-            kind,
-            ty,
+            kind: arg.kind,
         });
         offset += size;
     }
@@ -114,15 +85,25 @@ pub fn arg_layout(params: &[Type]) -> (Vec<ArgLayout>, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ferrocl_ir::ArgKind;
 
     #[test]
     fn arguments_are_aligned_to_their_size() {
-        let (layout, size) = arg_layout(&[
-            Type::ptr(AddrSpace::Global),
-            Type::I32,
-            Type::F32.vector(4).unwrap(),
-            Type::I8,
-        ]);
+        let m = ferrocl_ir::parse_module(
+            r#"
+kernel @k(ptr.global, i32, f32x4, i8) {
+    arg "p": "float*" global none []
+    arg "n": "int" private none []
+    arg "v": "float4" private none []
+    arg "c": "char" private none []
+block0(v0: ptr.global, v1: i32, v2: f32x4, v3: i8):
+    return
+}
+"#,
+        )
+        .expect("parses");
+        let (_, f) = m.kernels().next().expect("a kernel");
+        let (layout, size) = arg_layout(f);
         let offsets: Vec<usize> = layout.iter().map(|a| a.offset).collect();
         assert_eq!(offsets, vec![0, 8, 16, 32]);
         assert_eq!(size, 48);

@@ -18,13 +18,13 @@ use cranelift_codegen::ir::{
 };
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use ferrocl_ir::{
-    BinaryOp, Block, ConvOp, Dest, FloatCC, Function, Global, Inst, IntCC, Module, Op, RmwOp,
-    Round, Type, UnaryOp, Value, WorkItemOp,
+    ArgKind, BinaryOp, Block, ConvOp, Dest, FloatCC, Function, Global, Inst, IntCC, Module, Op,
+    RmwOp, Round, Type, UnaryOp, Value, WorkItemOp,
 };
 
 use cranelift_module::{FuncId, Module as _};
 
-use crate::abi::{arg_layout, offsets, ArgKind};
+use crate::abi::{arg_layout, offsets};
 use crate::workgroup::WorkGroupFn;
 use crate::CompileError;
 
@@ -206,7 +206,7 @@ impl Translator<'_, '_> {
         let Some((&ctx_param, kernel_params)) = ir_params.split_last() else {
             return err(format!("kernel {}: no context parameter", f.name));
         };
-        let (layout, _) = arg_layout(&f.sig.params[..kernel_params.len()]);
+        let (layout, _) = arg_layout(f);
         for field in [
             offsets::LOCAL_MEM,
             offsets::LOCAL_MASK,
@@ -217,9 +217,10 @@ impl Translator<'_, '_> {
             self.regions.insert(field, v);
         }
         let local_mem = self.regions[&offsets::LOCAL_MEM];
-        for (&param, arg) in kernel_params.iter().zip(&layout) {
-            let ty = lane_ty(arg.ty)?;
-            let lanes = arg.ty.lanes() as i32;
+        let params = kernel_params.iter().zip(&f.sig.params);
+        for ((&param, &param_ty), arg) in params.zip(&layout) {
+            let ty = lane_ty(param_ty)?;
+            let lanes = param_ty.lanes() as i32;
             let mut vals = Vec::new();
             for lane in 0..lanes {
                 let v = self.b.ins().load(
@@ -232,11 +233,11 @@ impl Translator<'_, '_> {
             }
             match arg.kind {
                 ArgKind::Local => vals[0] = self.b.ins().iadd(vals[0], local_mem),
-                ArgKind::ByRef => {
+                ArgKind::Aggregate => {
                     let private_mem = self.regions[&offsets::PRIVATE_MEM];
                     vals[0] = self.b.ins().iadd(vals[0], private_mem);
                 }
-                ArgKind::Value | ArgKind::Buffer => {}
+                _ => {}
             }
             self.set(param, vals)?;
         }

@@ -16,16 +16,19 @@ pub mod workgroup;
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 use cranelift_codegen::ir::{types as clt, AbiParam};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module as _};
+use ferrocl_device::{DeviceBackend, DeviceError, DeviceKernel, DeviceProgram, Storage};
 use ferrocl_ir::{AddrSpace, KernelInfo, Module};
 
-pub use abi::{ArgKind, ArgLayout, GroupCtx};
+pub use abi::GroupCtx;
 use codegen::GlobalPlace;
+pub use ferrocl_device::{ArgSlot, NdRange};
 
 /// The number of work-items in a sub-group ("an implementation-defined grouping of work-items
 /// in a work-group", OpenCL C 6.15.1): the vector width the work-group compiler packs
@@ -72,12 +75,12 @@ impl fmt::Display for KernelFault {
 
 impl std::error::Error for KernelFault {}
 
-/// A kernel ready to run.
+/// A kernel ready to run. It keeps its program's code alive.
 pub struct CompiledKernel {
     pub name: String,
     pub info: Option<KernelInfo>,
     /// Where each argument goes in the argument block.
-    pub args: Vec<ArgLayout>,
+    pub args: Vec<ArgSlot>,
     /// Size of the argument block in bytes.
     pub args_size: usize,
     /// Bytes of the kernel's own `__local` variables, at the start of local memory.
@@ -88,15 +91,8 @@ pub struct CompiledKernel {
     entry: GroupFn,
     /// The program calls `printf`: launches collect its output and write it when they end.
     uses_printf: bool,
-}
-
-/// The NDRange of a launch, with every dimension filled in (1 past `work_dim`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NdRange {
-    pub work_dim: u32,
-    pub global_offset: [u64; 3],
-    pub global_size: [u64; 3],
-    pub local_size: [u64; 3],
+    /// The code `entry` points into.
+    _code: Arc<Code>,
 }
 
 /// A memory block aligned for any OpenCL type (128 bytes: `long16`, `double16`).
@@ -175,7 +171,7 @@ impl CompiledKernel {
 
     /// Runs the kernel over `nd`, as [`CompiledKernel::launch`]; `private_args` holds the
     /// bytes of the by-value struct arguments, at the offsets the caller wrote into their
-    /// slots of `args` ([`ArgKind::ByRef`]). Each work-group gets its own copy of them.
+    /// slots of `args` ([`ferrocl_ir::ArgKind::Aggregate`]). Each work-group gets its own copy of them.
     ///
     /// Returns an error when the kernel faulted (a wild `__global` pointer, say): the
     /// work-groups not yet started are skipped, the memory the kernel wrote holds what it
@@ -309,20 +305,24 @@ impl CompiledKernel {
     }
 }
 
-/// A module compiled for the CPU device: its code, its program-scope data and its kernels.
+/// A module compiled for the CPU device: its kernels, which share its code.
 pub struct CpuProgram {
+    kernels: Vec<Arc<CompiledKernel>>,
+}
+
+/// The machine code and program-scope data of a program, freed when its last kernel goes.
+struct Code {
     jit: Option<JITModule>,
     /// Program-scope `__global` and `__constant` variables; generated code holds their
     /// addresses, so they live as long as the code.
     _globals: Vec<Vec<Chunk>>,
-    kernels: Vec<CompiledKernel>,
 }
 
 // SAFETY: after `finalize_definitions` the JIT module's code and data are immutable; the
 // module is only touched again to free it, in `Drop`, which has exclusive access.
-unsafe impl Send for CpuProgram {}
+unsafe impl Send for Code {}
 // SAFETY: as above; shared access only calls the finalized code.
-unsafe impl Sync for CpuProgram {}
+unsafe impl Sync for Code {}
 
 impl CpuProgram {
     /// Compiles every kernel of `module` (whose calls are all inlined), with vectorization
@@ -455,7 +455,7 @@ impl CpuProgram {
                 CompileError(format!("kernel {}: code generation failed: {e:?}", f.name))
             })?;
             jit.clear_context(&mut ctx);
-            let (args, args_size) = abi::arg_layout(&f.sig.params);
+            let (args, args_size) = abi::arg_layout(f);
             pending.push((
                 id,
                 f.name.clone(),
@@ -468,14 +468,22 @@ impl CpuProgram {
         jit.finalize_definitions()
             .map_err(|e| CompileError(format!("code generation failed: {e}")))?;
         let uses_printf = libcalls.contains_key("printf");
+        let entries: Vec<*const u8> = pending
+            .iter()
+            .map(|p| jit.get_finalized_function(p.0))
+            .collect();
+        let code = Arc::new(Code {
+            jit: Some(jit),
+            _globals: globals,
+        });
         let kernels = pending
             .into_iter()
-            .map(|(id, name, info, args, args_size, frame_size)| {
-                let code = jit.get_finalized_function(id);
+            .zip(entries)
+            .map(|((_, name, info, args, args_size, frame_size), code_ptr)| {
                 // SAFETY: the function was generated with the GroupFn signature (three i64
                 // parameters in the platform's C calling convention, no result).
-                let entry = unsafe { std::mem::transmute::<*const u8, GroupFn>(code) };
-                CompiledKernel {
+                let entry = unsafe { std::mem::transmute::<*const u8, GroupFn>(code_ptr) };
+                Arc::new(CompiledKernel {
                     name,
                     info,
                     args,
@@ -484,22 +492,70 @@ impl CpuProgram {
                     frame_size,
                     entry,
                     uses_printf,
-                }
+                    _code: code.clone(),
+                })
             })
             .collect();
-        Ok(CpuProgram {
-            jit: Some(jit),
-            _globals: globals,
-            kernels,
-        })
+        Ok(CpuProgram { kernels })
     }
 
-    pub fn kernels(&self) -> &[CompiledKernel] {
+    pub fn kernels(&self) -> &[Arc<CompiledKernel>] {
         &self.kernels
     }
 
     pub fn kernel(&self, name: &str) -> Option<&CompiledKernel> {
-        self.kernels.iter().find(|k| k.name == name)
+        self.kernels.iter().find(|k| k.name == name).map(|k| &**k)
+    }
+}
+
+/// The CPU device: its memory is the host's, its code comes from Cranelift.
+pub struct CpuDevice;
+
+impl DeviceBackend for CpuDevice {
+    fn allocate(&self, size: usize) -> Result<Storage, DeviceError> {
+        Storage::allocate(size)
+    }
+
+    fn compile(&self, module: &Module) -> Result<Arc<dyn DeviceProgram>, DeviceError> {
+        let program = CpuProgram::compile(module).map_err(|e| DeviceError::Compile(e.0))?;
+        Ok(Arc::new(program))
+    }
+}
+
+impl DeviceProgram for CpuProgram {
+    fn kernel(&self, name: &str) -> Option<Arc<dyn DeviceKernel>> {
+        let k = self.kernels.iter().find(|k| k.name == name)?;
+        Some(k.clone())
+    }
+}
+
+impl DeviceKernel for CompiledKernel {
+    fn arg_slots(&self) -> &[ArgSlot] {
+        &self.args
+    }
+
+    fn args_size(&self) -> usize {
+        self.args_size
+    }
+
+    fn static_local_size(&self) -> usize {
+        self.static_local_size
+    }
+
+    fn private_size(&self) -> usize {
+        self.frame_size
+    }
+
+    unsafe fn launch(
+        &self,
+        args: &[u8],
+        local_mem_size: usize,
+        private_args: &[u8],
+        nd: &NdRange,
+    ) -> Result<(), DeviceError> {
+        // SAFETY: the trait's contract is this function's.
+        unsafe { self.launch_with_private(args, local_mem_size, private_args, nd) }
+            .map_err(|f| DeviceError::KernelFault(f.to_string()))
     }
 }
 
@@ -580,11 +636,11 @@ fn resolve_services(
     Ok(out)
 }
 
-impl Drop for CpuProgram {
+impl Drop for Code {
     fn drop(&mut self) {
         if let Some(jit) = self.jit.take() {
-            // SAFETY: the program is being dropped, so no kernel of it can run any more
-            // (launches borrow the program).
+            // SAFETY: the last kernel holding the code is gone, so none of it can run any
+            // more (launches borrow their kernel).
             unsafe { jit.free_memory() };
         }
     }

@@ -1,7 +1,8 @@
 //! Faulty kernels: out-of-bounds private accesses stay inside the launch's own memory, and a
 //! kernel that faults ends its launch in error while the process and later launches go on.
 
-use ferrocl_cpu::{ArgKind, CpuProgram};
+use ferrocl_cpu::CpuProgram;
+use ferrocl_ir::ArgKind;
 
 mod common;
 
@@ -186,7 +187,7 @@ fn faults_on_several_threads_at_once_are_each_recovered() {
 const BYVAL: &str = r#"
 kernel @byval(ptr.global, ptr.private) {
     arg "out": "int*" global none []
-    arg "s": "struct pair" private none []
+    arg "s": "struct pair" private none [] aggregate size 8 align 4
 block0(v0: ptr.global, v1: ptr.private):
     v2: i32 = load.private v1, align 4
     v3: i64 = iconst 4
@@ -207,7 +208,7 @@ block0(v0: ptr.global, v1: ptr.private):
 fn by_value_structs_are_copied_into_private_memory() {
     let p = compile(BYVAL);
     let k = p.kernel("byval").unwrap();
-    assert_eq!(k.args[1].kind, ArgKind::ByRef);
+    assert_eq!(k.args[1].kind, ArgKind::Aggregate);
     let items = 200usize;
     let mut out = vec![0i32; items];
     // The struct's bytes at offset 0 of the by-value block; its slot holds that offset.

@@ -1,7 +1,8 @@
 //! Kernels written as IR text, compiled for the CPU device and run over NDRanges; every
 //! result is checked against a host computation.
 
-use ferrocl_cpu::{ArgKind, NdRange};
+use ferrocl_cpu::NdRange;
+use ferrocl_ir::ArgKind;
 
 mod common;
 

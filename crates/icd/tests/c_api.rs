@@ -243,7 +243,8 @@ c_programs!(
     fpconfig,
     uniform,
     linking,
-    language
+    language,
+    kernel_args
 );
 
 /// Every C program in `tests/c` has its test above.

@@ -22,6 +22,9 @@
 //!     space: AddrSpace::Global,
 //!     access: AccessQualifier::None,
 //!     quals: TypeQualifiers::default(),
+//!     kind: ArgKind::Buffer,
+//!     size: 8,
+//!     align: 8,
 //! };
 //! let k = m.add_kernel("k", Signature::new(&[g], None), KernelInfo { args: vec![arg], ..Default::default() });
 //! let mut b = FunctionBuilder::new(&mut m.funcs[k]);

@@ -98,7 +98,72 @@ impl TypeQualifiers {
     }
 }
 
-/// What clGetKernelArgInfo reports about one kernel argument.
+/// How a kernel argument is passed: what the application gives `clSetKernelArg`, and what
+/// the kernel's parameter receives. This is the one definition of the kernel ABI's argument
+/// kinds; the compiler produces it, the API checks `clSetKernelArg` against it, the runtime
+/// packs argument values by it and each device lays out its argument block by it.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum ArgKind {
+    /// A scalar or vector passed by value: the application gives [`KernelArg::size`] bytes,
+    /// the parameter (of that many bytes) receives them.
+    Value,
+    /// A pointer to `__global` or `__constant` memory: the application gives a memory object
+    /// (or NULL), the parameter receives the address of its storage.
+    Buffer,
+    /// A pointer to `__local` memory: the application gives only the region's size, the
+    /// parameter receives the address of a region of that size in the work-group's local
+    /// memory.
+    Local,
+    /// A struct or union passed by value: the application gives [`KernelArg::size`] bytes,
+    /// the parameter (a `__private` pointer) receives the address of a copy of them that
+    /// the work-item may read.
+    Aggregate,
+    /// An image (`image2d_t` ...): the application gives an image memory object.
+    Image,
+    /// A `sampler_t`: the application gives a sampler object.
+    Sampler,
+    /// A `pipe`: the application gives a pipe memory object.
+    Pipe,
+    /// A `queue_t`: the application gives a device command queue.
+    Queue,
+}
+
+impl ArgKind {
+    /// All kinds.
+    pub const ALL: [ArgKind; 8] = [
+        ArgKind::Value,
+        ArgKind::Buffer,
+        ArgKind::Local,
+        ArgKind::Aggregate,
+        ArgKind::Image,
+        ArgKind::Sampler,
+        ArgKind::Pipe,
+        ArgKind::Queue,
+    ];
+
+    /// The text form.
+    pub fn name(self) -> &'static str {
+        match self {
+            ArgKind::Value => "value",
+            ArgKind::Buffer => "buffer",
+            ArgKind::Local => "local",
+            ArgKind::Aggregate => "aggregate",
+            ArgKind::Image => "image",
+            ArgKind::Sampler => "sampler",
+            ArgKind::Pipe => "pipe",
+            ArgKind::Queue => "queue",
+        }
+    }
+
+    /// Whether the application gives a memory object for the argument (5.9.2: its
+    /// `arg_size` is `sizeof(cl_mem)`).
+    pub fn is_mem_object(self) -> bool {
+        matches!(self, ArgKind::Buffer | ArgKind::Image | ArgKind::Pipe)
+    }
+}
+
+/// One kernel argument: its place in the kernel ABI (kind, size, alignment) and what
+/// `clGetKernelArgInfo` reports about it.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct KernelArg {
     /// The argument's name.
@@ -111,6 +176,54 @@ pub struct KernelArg {
     pub access: AccessQualifier,
     /// The type qualifiers.
     pub quals: TypeQualifiers,
+    /// How the argument is passed.
+    pub kind: ArgKind,
+    /// Bytes of the argument's data type: of the value for [`ArgKind::Value`] and
+    /// [`ArgKind::Aggregate`] (what `clSetKernelArg` must be given, 5.9.2), the size of a
+    /// pointer or handle for the other kinds.
+    pub size: u32,
+    /// Alignment of the argument's data type in bytes (a power of two).
+    pub align: u32,
+}
+
+impl KernelArg {
+    /// The ABI an argument of parameter type `param` has when nothing else is known: a
+    /// pointer to `__global`/`__constant`/`__local` memory is a buffer or a local region,
+    /// any other non-pointer type a value of its size. `None` for a `__private` pointer (a
+    /// by-value aggregate, whose size the parameter type does not carry). The IR's text
+    /// form leaves these defaults unwritten.
+    pub fn default_abi(param: Type) -> Option<(ArgKind, u32, u32)> {
+        let kind = match param.addr_space() {
+            None => ArgKind::Value,
+            Some(AddrSpace::Global | AddrSpace::Constant) => ArgKind::Buffer,
+            Some(AddrSpace::Local) => ArgKind::Local,
+            Some(AddrSpace::Private | AddrSpace::Generic) => return None,
+        };
+        let size = param.bytes();
+        Some((kind, size, size.next_power_of_two()))
+    }
+
+    /// Why this argument's ABI does not fit parameter type `param`, if it does not.
+    pub fn abi_mismatch(&self, param: Type) -> Option<String> {
+        if !self.align.is_power_of_two() {
+            return Some(format!("alignment {} is not a power of two", self.align));
+        }
+        let space = param.addr_space();
+        let fits = match self.kind {
+            ArgKind::Value => space.is_none() && self.size == param.bytes(),
+            ArgKind::Buffer => matches!(space, Some(AddrSpace::Global | AddrSpace::Constant)),
+            ArgKind::Local => space == Some(AddrSpace::Local),
+            ArgKind::Aggregate => space == Some(AddrSpace::Private) && self.size > 0,
+            ArgKind::Image | ArgKind::Sampler | ArgKind::Pipe | ArgKind::Queue => space.is_none(),
+        };
+        (!fits).then(|| {
+            format!(
+                "a {} argument of {} bytes cannot be a parameter of type {param}",
+                self.kind.name(),
+                self.size
+            )
+        })
+    }
 }
 
 /// What makes a function a kernel: argument metadata and attributes.

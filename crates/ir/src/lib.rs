@@ -7,8 +7,9 @@
 //! `local` address space, with optional initial bytes) and functions ([`Function`]). A
 //! function without blocks is a declaration: an external or builtin function resolved by name
 //! when a library module is linked in ([`Module::link`]). A kernel is a function with
-//! [`KernelInfo`]: per-argument metadata (name, type name, address, access and type
-//! qualifiers) and the `reqd_work_group_size`, `work_group_size_hint` and `vec_type_hint`
+//! [`KernelInfo`]: per argument its place in the kernel ABI ([`ArgKind`], size and alignment:
+//! how the application passes it and what the parameter receives) and its metadata (name,
+//! type name, address, access and type qualifiers); and the `reqd_work_group_size`, `work_group_size_hint` and `vec_type_hint`
 //! attributes. Kernels return nothing.
 //!
 //! Entities are `u32` indices into arenas ([`entity`]): [`Value`], [`Inst`], [`Block`],
@@ -79,7 +80,8 @@ pub use builder::FunctionBuilder;
 pub use dfg::{DataFlowGraph, ValueDef};
 pub use entity::{Block, Func, Global, Inst, StackSlot, Value, Variable};
 pub use function::{
-    AccessQualifier, Function, KernelArg, KernelInfo, Signature, StackSlotData, TypeQualifiers,
+    AccessQualifier, ArgKind, Function, KernelArg, KernelInfo, Signature, StackSlotData,
+    TypeQualifiers,
 };
 pub use inst::{
     AtomicInfo, BinaryOp, ConvOp, Dest, FenceFlags, FloatCC, GroupOp, InstData, IntCC, MemFlags,

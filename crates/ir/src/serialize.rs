@@ -14,7 +14,8 @@ use std::fmt;
 use crate::dfg::{BlockData, ValueData, ValueDef};
 use crate::entity::{Block, Func, Global, Inst, StackSlot, Value};
 use crate::function::{
-    AccessQualifier, Function, KernelArg, KernelInfo, Signature, StackSlotData, TypeQualifiers,
+    AccessQualifier, ArgKind, Function, KernelArg, KernelInfo, Signature, StackSlotData,
+    TypeQualifiers,
 };
 use crate::inst::*;
 use crate::module::{GlobalData, Module};
@@ -23,7 +24,7 @@ use crate::types::{AddrSpace, Type};
 /// The first bytes of every serialized module.
 pub const MAGIC: [u8; 8] = *b"FERROCL\0";
 /// The format version written; readers accept only this one.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// What a serialized module is, as `cl_program_binary_type` names it (API 5.8.9): a program
 /// binary read back keeps its type, so that a compiled object or a library still links.
@@ -224,6 +225,9 @@ impl Writer {
                     self.u(a.space as u64);
                     self.u(a.access as u64);
                     self.u(u64::from(a.quals.0));
+                    self.u(a.kind as u64);
+                    self.u(u64::from(a.size));
+                    self.u(u64::from(a.align));
                 }
                 for dims in [k.reqd_work_group_size, k.work_group_size_hint] {
                     match dims {
@@ -686,12 +690,18 @@ impl Reader<'_> {
                 if q > 15 {
                     return self.fail("bad type qualifiers");
                 }
+                let kind = self.pick(&ArgKind::ALL, "argument kind")?;
+                let size = self.u32()?;
+                let align = self.u32()?;
                 k.args.push(KernelArg {
                     name,
                     type_name,
                     space,
                     access,
                     quals: TypeQualifiers(q as u8),
+                    kind,
+                    size,
+                    align,
                 });
             }
             for slot in 0..2 {

@@ -207,6 +207,11 @@ impl Verifier<'_> {
                     f.sig.params.len()
                 ));
             }
+            for (i, (a, &ty)) in k.args.iter().zip(&f.sig.params).enumerate() {
+                if let Some(why) = a.abi_mismatch(ty) {
+                    self.err(format!("kernel argument {i}: {why}"));
+                }
+            }
             if f.is_declaration() {
                 self.err("a kernel must have a body");
             }

@@ -506,6 +506,13 @@ fn build(prog: &[Stmt]) -> Module {
                 },
                 access: AccessQualifier::None,
                 quals: TypeQualifiers::default(),
+                kind: if i == 0 {
+                    ArgKind::Buffer
+                } else {
+                    ArgKind::Value
+                },
+                size: if i == 0 { 8 } else { 4 },
+                align: if i == 0 { 8 } else { 4 },
             })
             .collect(),
         ..KernelInfo::default()

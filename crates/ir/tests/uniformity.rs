@@ -184,12 +184,22 @@ fn uniform_claims_hold_when_the_kernel_runs() {
         let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let mut m = Module::new();
         let (g, c) = (Type::ptr(AddrSpace::Global), Type::ptr(AddrSpace::Constant));
-        let arg = |name: &str, space| KernelArg {
-            name: name.into(),
-            type_name: "int*".into(),
-            space,
-            access: AccessQualifier::None,
-            quals: TypeQualifiers::default(),
+        let arg = |name: &str, space| {
+            let (kind, size) = if space == AddrSpace::Private {
+                (ArgKind::Value, 4)
+            } else {
+                (ArgKind::Buffer, 8)
+            };
+            KernelArg {
+                name: name.into(),
+                type_name: "int*".into(),
+                space,
+                access: AccessQualifier::None,
+                quals: TypeQualifiers::default(),
+                kind,
+                size,
+                align: size,
+            }
         };
         let info = KernelInfo {
             args: vec![

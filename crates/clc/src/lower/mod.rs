@@ -372,6 +372,9 @@ impl<'p> ModCtx<'p> {
                             ArgAccess::ReadWrite => ir::AccessQualifier::ReadWrite,
                         },
                         quals: ir::TypeQualifiers(quals),
+                        kind: a.kind,
+                        size: a.size as u32,
+                        align: a.align as u32,
                     }
                 })
                 .collect();

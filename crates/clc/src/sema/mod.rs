@@ -16,6 +16,7 @@ use crate::diag::{Diags, Loc};
 use crate::hash::FxHashMap;
 use crate::lex::Interner;
 use crate::parse::ast::{self, Access, BaseType, Derived, Storage, Sym};
+pub use ferrocl_ir::ArgKind;
 use std::collections::HashMap;
 use tree::*;
 use types::*;
@@ -110,21 +111,6 @@ pub enum ArgAccess {
     ReadWrite,
 }
 
-/// How the runtime passes an argument.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArgKind {
-    /// A pointer to a buffer (__global or __constant).
-    Buffer,
-    /// A __local pointer: the runtime allocates `size` bytes given by clSetKernelArg.
-    LocalPointer,
-    /// A value of `size` bytes copied in (scalars, vectors, structs).
-    Value,
-    Image,
-    Sampler,
-    Pipe,
-    Queue,
-}
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KernelArg {
     pub name: String,
@@ -136,9 +122,12 @@ pub struct KernelArg {
     pub is_restrict: bool,
     pub is_volatile: bool,
     pub is_pipe: bool,
+    /// How the argument is passed (the kernel ABI of `ir`).
     pub kind: ArgKind,
     /// Bytes of a by-value argument (pointer size for pointers and opaque handles).
     pub size: u64,
+    /// Alignment of the argument's type in bytes.
+    pub align: u64,
     pub ty: TypeId,
 }
 
@@ -1730,7 +1719,7 @@ impl<'a> Sema<'a> {
                             _ => ArgAddress::Private,
                         };
                         let kind = if a == ArgAddress::Local {
-                            ArgKind::LocalPointer
+                            ArgKind::Local
                         } else {
                             ArgKind::Buffer
                         };
@@ -1747,6 +1736,7 @@ impl<'a> Sema<'a> {
                     Type::Queue => (ArgAddress::Private, ArgKind::Queue, false, false),
                     // API 5.9.x: "CL_KERNEL_ARG_TYPE_NONE is returned for all kernel arguments
                     // passed by value."
+                    Type::Record(_) => (ArgAddress::Private, ArgKind::Aggregate, false, false),
                     _ => (ArgAddress::Private, ArgKind::Value, false, false),
                 };
                 let access = match self.types.get(ty.ty) {
@@ -1757,9 +1747,12 @@ impl<'a> Sema<'a> {
                     },
                     _ => ArgAccess::None,
                 };
-                let size = match kind {
-                    ArgKind::Value => self.types.size_of(ty.ty).unwrap_or(0),
-                    _ => self.types.pointer_size,
+                let (size, align) = match kind {
+                    ArgKind::Value | ArgKind::Aggregate => (
+                        self.types.size_of(ty.ty).unwrap_or(0),
+                        self.types.align_of(ty.ty).unwrap_or(1),
+                    ),
+                    _ => (self.types.pointer_size, self.types.pointer_size),
                 };
                 // Type names drop qualifiers; `unsigned int` is reported as `uint`.
                 let type_name = match self.types.get(ty.ty) {
@@ -1777,6 +1770,7 @@ impl<'a> Sema<'a> {
                     is_pipe: matches!(self.types.get(ty.ty), Type::Pipe(..)),
                     kind,
                     size,
+                    align,
                     ty: ty.ty,
                 });
             }

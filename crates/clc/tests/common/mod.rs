@@ -6,9 +6,10 @@
 use ferrocl_ir::interp::{Interpreter, Val};
 use ferrocl_ir::Module;
 
-/// The builtin library, built once.
+/// The builtin library as programs link it (compiled by this compiler when the tests were
+/// built).
 pub fn library() -> &'static Module {
-    ferrocl_clc::library::module().unwrap_or_else(|e| panic!("{e}"))
+    ferrocl_builtins::library().unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Runs library functions on raw argument bits; pointer results are read back from memory.

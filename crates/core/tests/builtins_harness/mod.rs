@@ -90,7 +90,7 @@ impl Runner {
                 Vec::new(),
             )
             .expect("buffer");
-            kernel.set_arg(i, ArgValue::Mem(Some(m.clone()))).unwrap();
+            kernel.set_arg(i, ArgValue::Mem(Some(&m))).unwrap();
             mems.push(m);
         }
         for (i, &size) in locals.iter().enumerate() {

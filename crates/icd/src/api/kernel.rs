@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use ferrocl_core::device::NdRange;
 use ferrocl_core::event::command;
-use ferrocl_core::kernel::{default_local_size, ArgType, ArgValue};
+use ferrocl_core::kernel::{default_local_size, ArgValue};
 use ferrocl_core::program::Program;
 use ferrocl_core::{ClError, ClResult, CommandQueue, Context, Device, Kernel, MemObject, Work};
-use ferrocl_ir::{AccessQualifier, AddrSpace, TypeQualifiers};
+use ferrocl_ir::{AccessQualifier, AddrSpace, ArgKind, TypeQualifiers};
 use opencl_sys::*;
 
 use crate::api::event::{give_event, wait_list};
@@ -86,31 +86,34 @@ entry! {
     fn clSetKernelArg(kernel: cl_kernel, arg_index: cl_uint, arg_size: usize, arg_value: *const c_void) -> cl_int {
         let k = get::<Kernel, _>(kernel)?;
         // 5.9.2: CL_INVALID_ARG_INDEX "if arg_index is not a valid argument index".
-        let ty = *k.arg_types.get(arg_index as usize).ok_or(ClError::InvalidArgIndex)?;
-        let value = match ty {
-            ArgType::Buffer { .. } => {
-                // CL_INVALID_ARG_SIZE "if arg_size does not match the size of the data type
-                // for an argument that is not a memory object or if the argument is a memory
-                // object and arg_size != sizeof(cl_mem)"; a NULL arg_value, or a NULL cl_mem,
-                // gives a NULL buffer.
+        let arg = k.arg(arg_index as usize)?;
+        // CL_INVALID_ARG_SIZE "if arg_size does not match the size of the data type for an
+        // argument that is not a memory object or if the argument is a memory object and
+        // arg_size != sizeof(cl_mem) or if arg_size is zero and the argument is declared with
+        // the local qualifier or if the argument is a sampler and arg_size !=
+        // sizeof(cl_sampler)".
+        let mem_value;
+        let value = match arg.kind {
+            ArgKind::Buffer => {
                 if arg_size != std::mem::size_of::<cl_mem>() {
                     return Err(ClError::InvalidArgSize);
                 }
+                // A NULL arg_value, or a NULL cl_mem, gives a NULL buffer.
                 // SAFETY: arg_value is non-NULL here and, by the spec, points at arg_size bytes,
                 // checked above to be a cl_mem's size; it need not be aligned.
                 let mem = if arg_value.is_null() { std::ptr::null_mut() } else { unsafe { arg_value.cast::<cl_mem>().read_unaligned() } };
-                if mem.is_null() {
-                    ArgValue::Mem(None)
+                mem_value = if mem.is_null() {
+                    None
                 } else {
                     // CL_INVALID_MEM_OBJECT "for an argument declared to be a memory object when
                     // the specified arg_value is not a valid memory object".
-                    ArgValue::Mem(Some(get::<MemObject, _>(mem)?))
-                }
+                    Some(get::<MemObject, _>(mem)?)
+                };
+                ArgValue::Mem(mem_value.as_ref())
             }
-            ArgType::Local => {
+            ArgKind::Local => {
                 // CL_INVALID_ARG_VALUE "if the argument is declared with the local qualifier
-                // and arg_value is not NULL"; CL_INVALID_ARG_SIZE "if arg_size is zero and the
-                // argument is declared with the local qualifier".
+                // and arg_value is not NULL".
                 if !arg_value.is_null() {
                     return Err(ClError::InvalidArgValue);
                 }
@@ -119,29 +122,43 @@ entry! {
                 }
                 ArgValue::Local(arg_size)
             }
-            ArgType::Aggregate => {
+            ArgKind::Value | ArgKind::Aggregate => {
+                // CL_INVALID_ARG_VALUE "if arg_value specified is not a valid value" (NULL for
+                // an argument passed by value). Structs and unions are data types too: their
+                // size is the one the compiler laid out.
                 if arg_value.is_null() {
                     return Err(ClError::InvalidArgValue);
                 }
-                if arg_size == 0 {
+                if arg_size != arg.size as usize {
                     return Err(ClError::InvalidArgSize);
                 }
                 // SAFETY: arg_value is non-NULL (checked above) and, by the spec, points at
                 // arg_size bytes.
                 ArgValue::Bytes(unsafe { std::slice::from_raw_parts(arg_value.cast::<u8>(), arg_size) }.to_vec())
             }
-            ArgType::Value { size } => {
-                // CL_INVALID_ARG_VALUE "if arg_value specified is not a valid value" (NULL for
-                // an argument passed by value).
-                if arg_value.is_null() {
-                    return Err(ClError::InvalidArgValue);
-                }
-                if arg_size != size {
+            // No image or pipe can be created (CL_DEVICE_IMAGE_SUPPORT and
+            // CL_DEVICE_PIPE_SUPPORT are false), so no value is a valid one.
+            ArgKind::Image | ArgKind::Pipe => {
+                if arg_size != std::mem::size_of::<cl_mem>() {
                     return Err(ClError::InvalidArgSize);
                 }
-                // SAFETY: arg_value is non-NULL (checked above) and, by the spec, points at
-                // arg_size bytes, checked above to equal `size`.
-                ArgValue::Bytes(unsafe { std::slice::from_raw_parts(arg_value.cast::<u8>(), size) }.to_vec())
+                return Err(ClError::InvalidMemObject);
+            }
+            // CL_INVALID_SAMPLER "for an argument declared to be of type sampler_t when the
+            // specified arg_value is not a valid sampler object": none can be created.
+            ArgKind::Sampler => {
+                if arg_size != std::mem::size_of::<cl_sampler>() {
+                    return Err(ClError::InvalidArgSize);
+                }
+                return Err(ClError::InvalidSampler);
+            }
+            // CL_INVALID_DEVICE_QUEUE "for an argument declared to be of type queue_t when the
+            // specified arg_value is not a valid device queue object": none can be created.
+            ArgKind::Queue => {
+                if arg_size != std::mem::size_of::<cl_command_queue>() {
+                    return Err(ClError::InvalidArgSize);
+                }
+                return Err(ClError::InvalidDeviceQueue);
             }
         };
         k.set_arg(arg_index as usize, value)
@@ -212,8 +229,7 @@ entry! {
     get_kernel_arg_info =>
     fn clGetKernelArgInfo(kernel: cl_kernel, arg_index: cl_uint, param_name: cl_kernel_arg_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let k = get::<Kernel, _>(kernel)?;
-        // 5.9.4: CL_INVALID_ARG_INDEX "if arg_index is not a valid argument index".
-        let arg = k.info.args.get(arg_index as usize).ok_or(ClError::InvalidArgIndex)?;
+        let arg = k.arg(arg_index as usize)?;
         let bytes = match param_name {
             CL_KERNEL_ARG_ADDRESS_QUALIFIER => info::of(&match arg.space {
                 AddrSpace::Global => CL_KERNEL_ARG_ADDRESS_GLOBAL,

@@ -8,7 +8,8 @@ use std::fmt;
 use crate::dfg::{BlockData, ValueData, ValueDef};
 use crate::entity::{Block, Func, Global, Inst, StackSlot, Value};
 use crate::function::{
-    AccessQualifier, Function, KernelArg, KernelInfo, Signature, StackSlotData, TypeQualifiers,
+    AccessQualifier, ArgKind, Function, KernelArg, KernelInfo, Signature, StackSlotData,
+    TypeQualifiers,
 };
 use crate::inst::*;
 use crate::module::{GlobalData, Module};
@@ -541,7 +542,9 @@ impl Parser {
         Ok([x, y, z])
     }
 
-    fn kernel_arg(&mut self) -> PResult<KernelArg> {
+    /// `arg "name": "type name" space access [quals]`, then `kind size N align N` where the
+    /// ABI is not the default of the parameter's type `param`.
+    fn kernel_arg(&mut self, param: Option<Type>) -> PResult<KernelArg> {
         let name = self.string()?;
         self.expect(Tok::Colon)?;
         let type_name = self.string()?;
@@ -573,12 +576,39 @@ impl Parser {
                 self.expect(Tok::Comma)?;
             }
         }
+        let written = matches!((self.peek(), self.peek_at(1)),
+            (Tok::Word(k), Tok::Word(s)) if s == "size" && ArgKind::ALL.iter().any(|a| a.name() == k));
+        let (kind, size, align) = if written {
+            let kw = self.word()?;
+            let kind = ArgKind::ALL
+                .into_iter()
+                .find(|a| a.name() == kw)
+                .expect("checked above");
+            self.word()?;
+            let size = self.u32()?;
+            if self.word()? != "align" {
+                self.pos -= 1;
+                return self.error("expected `align`");
+            }
+            (kind, size, self.u32()?)
+        } else {
+            match param.and_then(KernelArg::default_abi) {
+                Some(abi) => abi,
+                None => {
+                    return self
+                        .error("the argument's ABI (`aggregate size N align N`) must be written")
+                }
+            }
+        };
         Ok(KernelArg {
             name,
             type_name,
             space,
             access,
             quals,
+            kind,
+            size,
+            align,
         })
     }
 
@@ -633,7 +663,10 @@ impl Parser {
                             return self.error(format!("`{w}` outside a kernel"));
                         };
                         match w.as_str() {
-                            "arg" => k.args.push(self.kernel_arg()?),
+                            "arg" => {
+                                let param = f.sig.params.get(k.args.len()).copied();
+                                k.args.push(self.kernel_arg(param)?)
+                            }
                             "reqd_work_group_size" => k.reqd_work_group_size = Some(self.triple()?),
                             "work_group_size_hint" => k.work_group_size_hint = Some(self.triple()?),
                             _ => {

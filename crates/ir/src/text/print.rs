@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use crate::entity::Value;
-use crate::function::{Function, TypeQualifiers};
+use crate::function::{Function, KernelArg, TypeQualifiers};
 use crate::inst::*;
 use crate::module::Module;
 use crate::types::Type;
@@ -67,13 +67,13 @@ pub fn print_function(m: &Module, f: &Function) -> String {
     }
     s.push_str(" {\n");
     if let Some(k) = &f.kernel {
-        for a in &k.args {
+        for (i, a) in k.args.iter().enumerate() {
             let quals: Vec<&str> = TypeQualifiers::NAMES
                 .iter()
                 .filter(|(q, _)| a.quals.contains(*q))
                 .map(|(_, n)| *n)
                 .collect();
-            let _ = writeln!(
+            let _ = write!(
                 s,
                 "    arg {}: {} {} {} [{}]",
                 quote(&a.name),
@@ -82,6 +82,12 @@ pub fn print_function(m: &Module, f: &Function) -> String {
                 a.access.name(),
                 quals.join(", ")
             );
+            // The ABI is written where it is not the parameter type's default.
+            let default = f.sig.params.get(i).and_then(|&t| KernelArg::default_abi(t));
+            if default != Some((a.kind, a.size, a.align)) {
+                let _ = write!(s, " {} size {} align {}", a.kind.name(), a.size, a.align);
+            }
+            s.push('\n');
         }
         if let Some([x, y, z]) = k.reqd_work_group_size {
             let _ = writeln!(s, "    reqd_work_group_size({x}, {y}, {z})");

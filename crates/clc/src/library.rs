@@ -2,10 +2,11 @@
 //! functions of 6.15.2, the relational classifications of 6.15.6, ...), written once in
 //! OpenCL C (the `.cl` files beside this one) and shared by every device (DESIGN.md).
 //!
-//! The library is compiled by this compiler, once per process, into an IR module whose
-//! functions implement each builtin for one scalar type: `__cl_sin_float`,
+//! The library's source lives in the `ferrocl-builtins` crate, which compiles it with
+//! [`compile`] when ferrocl is built and embeds the module. Its functions implement each
+//! builtin for one scalar type: `__cl_sin_float`,
 //! `__cl_frexp_float_ptr_int`, ... — the scalar mangled name of lowering (`sin.float`,
-//! `frexp.float.ptr_int`) with `.` spelled `_`. [`link`] gives each declaration of a program
+//! `frexp.float.ptr_int`) with `.` spelled `_`. [`link_with`] gives each declaration of a program
 //! that names such a builtin (`sin.float4`, `frexp.float4.global_ptr_int4`) a body that calls
 //! the scalar function lane by lane, and links in the library functions it reaches; the
 //! standard inlining pass then inlines them like any other function.
@@ -15,7 +16,6 @@
 //! only.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use ferrocl_ir::entity::{Func, Global, StackSlot, Value};
 use ferrocl_ir::inst::{ConvOp, IntCC, Op, UnaryOp};
@@ -24,29 +24,13 @@ use ferrocl_ir::{FunctionBuilder, Module};
 
 use crate::{parse_build_options, Target};
 
-/// The library's source files, compiled as one translation unit in this order.
-const SOURCES: &[(&str, &str)] = &[
-    ("common.cl", include_str!("common.cl")),
-    ("integer.cl", include_str!("integer.cl")),
-    ("misc.cl", include_str!("misc.cl")),
-    ("exp_log.cl", include_str!("exp_log.cl")),
-    ("trig.cl", include_str!("trig.cl")),
-    ("special.cl", include_str!("special.cl")),
-];
-
 /// The prefix of every library function's name.
 pub(crate) const PREFIX: &str = "__cl_";
 
-/// The library, compiled and optimized once per process; the error is the compiler's log.
-/// (The runtime embeds the same module, compiled when ferrocl is built.)
-pub fn module() -> Result<&'static Module, String> {
-    static LIBRARY: OnceLock<Result<Module, String>> = OnceLock::new();
-    LIBRARY.get_or_init(compile).as_ref().map_err(|e| e.clone())
-}
-
-/// Compiles and optimizes the library's source; the error is the compiler's log.
-pub fn compile() -> Result<Module, String> {
-    let source: String = SOURCES
+/// Compiles and optimizes the library's source files (name, text), as one translation unit in
+/// their order; the error is the compiler's log.
+pub fn compile(sources: &[(&str, &str)]) -> Result<Module, String> {
+    let source: String = sources
         .iter()
         .map(|(name, text)| format!("#line 1 \"{name}\"\n{text}\n"))
         .collect();
@@ -114,15 +98,10 @@ fn plan(lib: &Module, mangled: &str) -> Option<(String, Scalarized)> {
     defined(&name).then_some((name, call))
 }
 
-/// Links the library into `module`: every declaration of a builtin the library implements
-/// gets a body, and the library functions it needs are added. Declarations the library does
-/// not implement (device services such as `printf`) stay as they are.
-pub fn link(module: &mut Module) -> Result<(), String> {
-    link_with(module, self::module)
-}
-
-/// [`link`] with the library `library` gives (called only when a declaration could be one
-/// of the library's functions).
+/// Links the library `library` gives into `module` (asking for it only when a declaration
+/// could be one of the library's functions): every declaration of a builtin the library
+/// implements gets a body, and the library functions it needs are added. Declarations the
+/// library does not implement (device services such as `printf`) stay as they are.
 pub fn link_with(
     module: &mut Module,
     library: impl FnOnce() -> Result<&'static Module, String>,
@@ -589,8 +568,8 @@ mod tests {
     }
 
     #[test]
-    fn library_compiles() {
-        let m = module().unwrap_or_else(|e| panic!("{e}"));
+    fn library_is_valid_ir() {
+        let m = ferrocl_builtins::library().unwrap_or_else(|e| panic!("{e}"));
         assert!(m.func_by_name("__cl_isnan_float").is_some());
         ferrocl_ir::verify_module(m).unwrap_or_else(|e| panic!("{e:?}"));
     }

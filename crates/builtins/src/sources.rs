@@ -1,0 +1,10 @@
+/// The library's source files, compiled as one translation unit in this order. (Included by
+/// the build script too.)
+pub const SOURCES: &[(&str, &str)] = &[
+    ("common.cl", include_str!("common.cl")),
+    ("integer.cl", include_str!("integer.cl")),
+    ("misc.cl", include_str!("misc.cl")),
+    ("exp_log.cl", include_str!("exp_log.cl")),
+    ("trig.cl", include_str!("trig.cl")),
+    ("special.cl", include_str!("special.cl")),
+];

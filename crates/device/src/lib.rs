@@ -1,0 +1,205 @@
+//! The interface between the runtime and a device: what a device does for the runtime
+//! ([`DeviceBackend`]: allocate storage, compile a module), what it hands back
+//! ([`DeviceProgram`], [`DeviceKernel`]: the compiled kernel with its argument block layout)
+//! and the values they exchange ([`NdRange`], [`ArgSlot`], [`Storage`], [`DeviceError`]).
+//!
+//! Devices depend on this crate and on `ir`, never on the runtime: the runtime keeps the object
+//! semantics of the API (contexts, queues, events, memory objects, kernels and their argument
+//! values) and hands a device only these types.
+//!
+//! # The kernel ABI
+//!
+//! How each argument is passed is `ir`'s [`ArgKind`], which the compiler writes into every
+//! kernel ([`ferrocl_ir::KernelArg`]). A device lays the arguments out in an argument block
+//! ([`DeviceKernel::arg_slots`]) and the runtime fills each slot as its kind says:
+//! - [`ArgKind::Value`]: the value's bytes;
+//! - [`ArgKind::Buffer`]: the address of the buffer's [`Storage`] (0 for NULL);
+//! - [`ArgKind::Local`]: the byte offset of the argument's region in the work-group's local
+//!   memory, which holds the kernel's own `__local` variables first
+//!   ([`DeviceKernel::static_local_size`]), then the `__local` arguments;
+//! - [`ArgKind::Aggregate`]: the byte offset of a copy of the struct's bytes in the by-value
+//!   block passed to [`DeviceKernel::launch`].
+
+use std::alloc::Layout;
+use std::fmt;
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+pub use ferrocl_ir::ArgKind;
+
+/// Why a device could not do what the runtime asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeviceError {
+    /// Device memory could not be allocated.
+    OutOfMemory,
+    /// The module could not be compiled for the device: a build-log message.
+    Compile(String),
+    /// The kernel faulted (a wild pointer, say) and the launch was cut short.
+    KernelFault(String),
+}
+
+impl fmt::Display for DeviceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeviceError::OutOfMemory => f.write_str("out of device memory"),
+            DeviceError::Compile(m) | DeviceError::KernelFault(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for DeviceError {}
+
+/// What a device does for the runtime: allocate memory and compile IR into kernels it can
+/// launch.
+pub trait DeviceBackend: Send + Sync {
+    /// Allocates `size` bytes of device memory, zero-filled.
+    fn allocate(&self, size: usize) -> Result<Storage, DeviceError>;
+
+    /// Compiles an optimized, fully inlined, verified IR module.
+    fn compile(&self, module: &ferrocl_ir::Module) -> Result<Arc<dyn DeviceProgram>, DeviceError>;
+}
+
+/// A module compiled for one device.
+pub trait DeviceProgram: Send + Sync {
+    /// The kernel called `name`, if the module has it. The kernel keeps its code alive.
+    fn kernel(&self, name: &str) -> Option<Arc<dyn DeviceKernel>>;
+}
+
+/// One argument's place in the argument block; the runtime fills it as its kind says (see
+/// the crate's documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArgSlot {
+    /// Byte offset in the argument block.
+    pub offset: usize,
+    /// Bytes of the slot.
+    pub size: usize,
+    pub kind: ArgKind,
+}
+
+/// The extent of an NDRange launch, every dimension filled in (sizes 1 and offsets 0 past
+/// `work_dim`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NdRange {
+    pub work_dim: u32,
+    pub global_offset: [u64; 3],
+    pub global_size: [u64; 3],
+    pub local_size: [u64; 3],
+}
+
+/// A kernel compiled for one device.
+pub trait DeviceKernel: Send + Sync {
+    /// Where each argument goes in the argument block, one slot per kernel argument.
+    fn arg_slots(&self) -> &[ArgSlot];
+    /// Size of the argument block in bytes.
+    fn args_size(&self) -> usize;
+    /// Bytes of the kernel's own `__local` variables (`CL_KERNEL_LOCAL_MEM_SIZE` without the
+    /// `__local` arguments).
+    fn static_local_size(&self) -> usize;
+    /// Bytes of private memory per work-item the device provides.
+    fn private_size(&self) -> usize;
+
+    /// Runs the kernel over `nd` and returns when every work-group has run, or with
+    /// [`DeviceError::KernelFault`] when the kernel faulted and the launch was cut short.
+    ///
+    /// # Safety
+    /// `args` is this kernel's argument block with every buffer address valid for the whole
+    /// launch; `local_mem_size` covers the static `__local` variables and the `__local`
+    /// arguments at the offsets written in `args`; `private_args` holds the by-value struct
+    /// arguments at the offsets written in their slots; `nd` has non-zero sizes.
+    unsafe fn launch(
+        &self,
+        args: &[u8],
+        local_mem_size: usize,
+        private_args: &[u8],
+        nd: &NdRange,
+    ) -> Result<(), DeviceError>;
+}
+
+/// The alignment of every [`Storage`] allocation, in bytes.
+pub const ALLOCATION_ALIGN: usize = 128;
+
+/// Bytes of memory that kernels address directly: an allocation of host memory, or the
+/// application's own memory used in place.
+pub struct Storage {
+    ptr: NonNull<u8>,
+    len: usize,
+    /// `None` when the bytes belong to the application (`CL_MEM_USE_HOST_PTR`).
+    layout: Option<Layout>,
+}
+
+// SAFETY: Storage is a plain block of bytes; concurrent access to its contents follows the
+// OpenCL memory model, which the commands that touch it are ordered by.
+unsafe impl Send for Storage {}
+// SAFETY: as above; `&Storage` only hands out the address.
+unsafe impl Sync for Storage {}
+
+impl Storage {
+    /// Zero-filled memory of `len` bytes, aligned to [`ALLOCATION_ALIGN`].
+    pub fn allocate(len: usize) -> Result<Storage, DeviceError> {
+        let layout = Layout::from_size_align(len.max(1), ALLOCATION_ALIGN)
+            .map_err(|_| DeviceError::OutOfMemory)?;
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        let ptr = NonNull::new(raw).ok_or(DeviceError::OutOfMemory)?;
+        Ok(Storage {
+            ptr,
+            len,
+            layout: Some(layout),
+        })
+    }
+
+    /// The application's memory at `ptr`, used in place; `None` for a null pointer.
+    ///
+    /// # Safety
+    /// `ptr` must be valid for reads and writes of `len` bytes for as long as the storage
+    /// lives.
+    pub unsafe fn borrow_host(ptr: *mut u8, len: usize) -> Option<Storage> {
+        Some(Storage {
+            ptr: NonNull::new(ptr)?,
+            len,
+            layout: None,
+        })
+    }
+
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        if let Some(layout) = self.layout {
+            // SAFETY: allocated in `allocate` with this layout, and freed only here.
+            unsafe { std::alloc::dealloc(self.ptr.as_ptr(), layout) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn storage_is_aligned_and_zeroed() {
+        let s = Storage::allocate(1000).expect("allocates");
+        assert_eq!(s.as_ptr() as usize % ALLOCATION_ALIGN, 0);
+        assert_eq!(s.len(), 1000);
+        // SAFETY: the storage holds 1000 bytes.
+        let bytes = unsafe { std::slice::from_raw_parts(s.as_ptr(), s.len()) };
+        assert!(bytes.iter().all(|&b| b == 0));
+    }
+
+    #[test]
+    fn a_null_host_pointer_is_no_storage() {
+        // SAFETY: a null pointer is never dereferenced.
+        assert!(unsafe { Storage::borrow_host(std::ptr::null_mut(), 8) }.is_none());
+    }
+}
