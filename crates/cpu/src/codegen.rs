@@ -24,9 +24,10 @@ use ferrocl_ir::{
 
 use cranelift_module::{FuncId, Module as _};
 
-use crate::abi::{arg_layout, offsets};
+use crate::abi::offsets;
 use crate::workgroup::WorkGroupFn;
 use crate::CompileError;
+use ferrocl_device::ArgSlot;
 
 /// What translation needs of the JIT module: the module itself (to import functions into the
 /// kernel), the library functions the module's declarations resolve to, and the helpers.
@@ -136,6 +137,7 @@ fn ctx_mem() -> ClMemFlags {
 pub fn translate_kernel(
     module: &Module,
     wg: &WorkGroupFn,
+    layout: &[ArgSlot],
     places: &HashMap<Global, GlobalPlace>,
     func: &mut cl::Function,
     fbc: &mut FunctionBuilderContext,
@@ -154,6 +156,7 @@ pub fn translate_kernel(
         libcalls,
         helpers,
         f: &wg.func,
+        layout,
         wg,
         places,
         b,
@@ -174,6 +177,9 @@ struct Translator<'a, 'f> {
     libcalls: &'a HashMap<String, LibCall>,
     helpers: &'a Helpers,
     f: &'a Function,
+    /// Where the kernel's arguments are in the argument block (`abi::arg_layout` of the
+    /// kernel: the work-group function has its parameters and the context after them).
+    layout: &'a [ArgSlot],
     wg: &'a WorkGroupFn,
     places: &'a HashMap<Global, GlobalPlace>,
     b: FunctionBuilder<'f>,
@@ -206,7 +212,7 @@ impl Translator<'_, '_> {
         let Some((&ctx_param, kernel_params)) = ir_params.split_last() else {
             return err(format!("kernel {}: no context parameter", f.name));
         };
-        let (layout, _) = arg_layout(f);
+        let layout = self.layout;
         for field in [
             offsets::LOCAL_MEM,
             offsets::LOCAL_MASK,
@@ -218,7 +224,7 @@ impl Translator<'_, '_> {
         }
         let local_mem = self.regions[&offsets::LOCAL_MEM];
         let params = kernel_params.iter().zip(&f.sig.params);
-        for ((&param, &param_ty), arg) in params.zip(&layout) {
+        for ((&param, &param_ty), arg) in params.zip(layout) {
             let ty = lane_ty(param_ty)?;
             let lanes = param_ty.lanes() as i32;
             let mut vals = Vec::new();

@@ -432,9 +432,11 @@ impl CpuProgram {
             let wg = workgroup::transform_with(f, wide(f).as_ref())?;
             #[cfg(debug_assertions)]
             workgroup::verify(module, &wg)?;
+            let (args, args_size) = abi::arg_layout(f);
             codegen::translate_kernel(
                 module,
                 &wg,
+                &args,
                 &places,
                 &mut ctx.func,
                 &mut fbc,
@@ -455,7 +457,6 @@ impl CpuProgram {
                 CompileError(format!("kernel {}: code generation failed: {e:?}", f.name))
             })?;
             jit.clear_context(&mut ctx);
-            let (args, args_size) = abi::arg_layout(f);
             pending.push((
                 id,
                 f.name.clone(),
