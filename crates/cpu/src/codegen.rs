@@ -7,10 +7,11 @@
 //! and every work-item resumes after it, reloading those values. Barriers are reached in
 //! work-group uniform control flow (OpenCL C 6.15.8), so all work-items stop at the same one.
 //!
-//! Every IR value is a `cranelift_frontend::Variable` per vector lane: the frontend's SSA
-//! construction then joins definitions across the new edges (loop back-edges, resume points)
-//! without this module computing any. Vectors are scalarized; Cranelift's optimizer and later
-//! vectorization across work-items take it from there.
+//! Every IR value is held in `cranelift_frontend::Variable`s: one for a scalar, one per
+//! 128-bit SIMD part for a vector (`codegen/simd.rs`). The frontend's SSA construction then
+//! joins definitions across the new edges (loop back-edges, resume points) without this
+//! module computing any. Vector instructions with a SIMD form are selected in
+//! `codegen/isel.rs`; the others are translated here lane by lane.
 
 use std::collections::HashMap;
 
@@ -28,6 +29,8 @@ use ferrocl_ir::{
 use cranelift_module::{FuncId, Module as _};
 
 mod collective;
+mod isel;
+mod simd;
 
 use crate::abi::{arg_layout, offsets, ArgKind};
 use crate::liveness::live_across_barriers;
@@ -211,6 +214,7 @@ pub fn translate_kernel(
         barrier_ids,
         group_slots,
         resume: Vec::new(),
+        mask_bits: simd::MaskBits::new(),
         lid: [Variable::from_u32(0); 3],
         next: Variable::from_u32(0),
         frame_base: Variable::from_u32(0),
@@ -244,6 +248,8 @@ struct Translator<'a, 'f> {
     /// Each work-group collective's operand slot in the frames (codegen/collective.rs).
     group_slots: HashMap<Inst, u32>,
     resume: Vec<(u32, cl::Block)>,
+    /// Each `i1` vector's mask lane width (codegen/simd.rs).
+    mask_bits: simd::MaskBits,
     lid: [Variable; 3],
     next: Variable,
     frame_base: Variable,
@@ -423,41 +429,45 @@ impl Translator<'_, '_> {
         if let Some(vars) = self.vars.get(&v) {
             return Ok(vars.clone());
         }
-        let t = self.f.dfg.value_type(v);
-        let ty = lane_ty(t)?;
-        let vars: Vec<Variable> = (0..t.lanes()).map(|_| self.b.declare_var(ty)).collect();
+        let ty = match self.repr(v)? {
+            simd::Repr::Lanes { ty, .. } => ty,
+            simd::Repr::Simd { part, .. } => part,
+        };
+        let n = self.repr(v)?.count();
+        let vars: Vec<Variable> = (0..n).map(|_| self.b.declare_var(ty)).collect();
         self.vars.insert(v, vars.clone());
         Ok(vars)
     }
 
+    /// The lanes of `v` (extracted from its SIMD parts where it has them).
     fn get(&mut self, v: Value) -> Result<Vec<cl::Value>, CompileError> {
-        let vars = self.vars_of(v)?;
-        Ok(vars.into_iter().map(|var| self.b.use_var(var)).collect())
+        let repr = self.repr(v)?;
+        let parts = self.parts(v)?;
+        Ok(self.to_lanes(parts, repr))
     }
 
     fn get1(&mut self, v: Value) -> Result<cl::Value, CompileError> {
         Ok(self.get(v)?[0])
     }
 
+    /// Defines `v` from its lanes.
     fn set(&mut self, v: Value, vals: Vec<cl::Value>) -> Result<(), CompileError> {
-        let vars = self.vars_of(v)?;
-        debug_assert_eq!(vars.len(), vals.len());
-        for (var, val) in vars.into_iter().zip(vals) {
-            self.b.def_var(var, val);
-        }
-        Ok(())
+        let repr = self.repr(v)?;
+        let parts = self.from_lanes(vals, repr);
+        self.set_parts(v, parts)
     }
 
     /// Passes a branch's arguments to its target's parameters: all are read before any is
     /// written, as the arguments may be the parameters themselves (a swap in a loop).
     fn pass_args(&mut self, dest: &Dest) -> Result<(), CompileError> {
-        let mut all = Vec::new();
-        for &a in &dest.args {
-            all.push(self.get(a)?);
-        }
         let params = self.f.dfg.block_params(dest.block).to_vec();
+        let mut all = Vec::new();
+        for (&a, &p) in dest.args.iter().zip(&params) {
+            let want = self.repr(p)?;
+            all.push(self.parts_as(a, want)?);
+        }
         for (p, vals) in params.into_iter().zip(all) {
-            self.set(p, vals)?;
+            self.set_parts(p, vals)?;
         }
         Ok(())
     }
@@ -502,6 +512,9 @@ impl Translator<'_, '_> {
     }
 
     fn inst(&mut self, inst: Inst) -> Result<(), CompileError> {
+        if self.simd_inst(inst)? {
+            return Ok(());
+        }
         let data = &self.f.dfg.insts[inst];
         let args = data.args.clone();
         let result = self.f.dfg.inst_result(inst);
@@ -675,36 +688,32 @@ impl Translator<'_, '_> {
                 Some(mask.iter().map(|&m| both[m as usize]).collect())
             }
             Op::Load(flags) => {
-                let p = self.get1(args[0])?;
                 let ty = lty.unwrap_or(clt::I32);
                 let mut f = mem();
                 if flags.align >= ty.bytes() {
                     f.set_aligned();
                 }
+                let p = self.access_addr(args[0], flags.space, lanes as u32 * ty.bytes())?;
                 let mut out = Vec::with_capacity(lanes);
-                let space = self.space_to_confine(args[0], flags.space, lanes as u32 * ty.bytes());
                 for i in 0..lanes {
-                    let (addr, off) = self.lane_addr(p, space, i as u32 * ty.bytes());
-                    out.push(self.b.ins().load(ty, f, addr, off));
+                    out.push(self.b.ins().load(ty, f, p, (i as u32 * ty.bytes()) as i32));
                 }
                 Some(out)
             }
             Op::Store(flags) => {
                 let xs = self.get(args[0])?;
-                let p = self.get1(args[1])?;
                 let mut f = mem();
                 let total = xs
                     .iter()
                     .map(|&x| self.b.func.dfg.value_type(x).bytes())
                     .sum();
-                let space = self.space_to_confine(args[1], flags.space, total);
+                let p = self.access_addr(args[1], flags.space, total)?;
                 for (i, x) in xs.into_iter().enumerate() {
                     let bytes = self.b.func.dfg.value_type(x).bytes();
                     if flags.align >= bytes {
                         f.set_aligned();
                     }
-                    let (addr, off) = self.lane_addr(p, space, i as u32 * bytes);
-                    self.b.ins().store(f, x, addr, off);
+                    self.b.ins().store(f, x, p, (i as u32 * bytes) as i32);
                 }
                 None
             }
@@ -916,15 +925,19 @@ impl Translator<'_, '_> {
     }
 
     /// The address space an access of `bytes` bytes through `ptr` in `space` must be confined
-    /// to, or `None` when it needs no confining: a private access at a constant offset inside
-    /// a stack slot (`slotaddr`, then `ptradd` of constants) cannot leave the slot.
+    /// to, or `None` when it needs no confining: an access at a constant offset inside a stack
+    /// slot or a program-scope `__local` variable (`slotaddr` or `globaladdr`, then `ptradd`
+    /// of constants) cannot leave it.
     fn space_to_confine(
         &self,
         ptr: Value,
         space: ferrocl_ir::AddrSpace,
         bytes: u32,
     ) -> Option<ferrocl_ir::AddrSpace> {
-        if space != ferrocl_ir::AddrSpace::Private {
+        if !matches!(
+            space,
+            ferrocl_ir::AddrSpace::Private | ferrocl_ir::AddrSpace::Local
+        ) {
             return Some(space);
         }
         let dfg = &self.f.dfg;
@@ -937,8 +950,17 @@ impl Translator<'_, '_> {
             };
             let data = &dfg.insts[inst];
             match &data.op {
-                Op::SlotAddr(ss) => {
-                    let size = self.f.slots.get(*ss).map_or(0, |d| i64::from(d.size));
+                Op::SlotAddr(_) | Op::GlobalAddr(_) => {
+                    let size = match &data.op {
+                        Op::SlotAddr(ss) if space == ferrocl_ir::AddrSpace::Private => {
+                            self.f.slots.get(*ss).map_or(0, |d| i64::from(d.size))
+                        }
+                        Op::GlobalAddr(g) => match self.module.globals.get(*g) {
+                            Some(d) if d.space == space => i64::from(d.size),
+                            _ => 0,
+                        },
+                        _ => 0,
+                    };
                     if offset >= 0 && offset + i64::from(bytes) <= size {
                         return None;
                     }
@@ -965,30 +987,6 @@ impl Translator<'_, '_> {
             }
         }
         Some(space)
-    }
-
-    /// The address and immediate offset of lane bytes `offset` past `p`, confined to `space`
-    /// when it is given.
-    fn lane_addr(
-        &mut self,
-        p: cl::Value,
-        space: Option<ferrocl_ir::AddrSpace>,
-        offset: u32,
-    ) -> (cl::Value, i32) {
-        let Some(space) = space.filter(|s| {
-            matches!(
-                s,
-                ferrocl_ir::AddrSpace::Local | ferrocl_ir::AddrSpace::Private
-            )
-        }) else {
-            return (p, offset as i32);
-        };
-        let lane = if offset == 0 {
-            p
-        } else {
-            self.b.ins().iadd_imm_s(p, i64::from(offset))
-        };
-        (self.confine(lane, space), 0)
     }
 
     fn ctx(&mut self, field: i32, d: u8) -> cl::Value {
