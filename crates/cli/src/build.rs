@@ -207,7 +207,11 @@ pub fn print_log(log: &str) {
     }
 }
 
-/// `ferrocl build FILE.cl|FILE.ir|FILE.bin [-D ...] [-I ...] [--cl-std ...] [--emit ir|asm] [-o FILE]`.
+/// `ferrocl build FILE.cl|FILE.ir|FILE.bin [-D ...] [-I ...] [--cl-std ...] [--emit ir|clif|asm] [-o FILE]`.
+///
+/// `--emit ir` prints a ferrocl program's IR; `--emit clif` and `--emit asm` the CPU device's
+/// code for it (Cranelift IR as optimized, and the machine code). With another platform,
+/// `--emit asm` writes its program binary as it is.
 pub fn command(args: &[String]) -> Result<String, Failure> {
     let mut common = Common::default();
     let mut file = None;
@@ -223,10 +227,10 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             "--emit" => {
                 i += 1;
                 match args.get(i).map(String::as_str) {
-                    Some(kind @ ("ir" | "asm")) => emit = Some(kind.to_string()),
+                    Some(kind @ ("ir" | "clif" | "asm")) => emit = Some(kind.to_string()),
                     Some(other) => {
                         return Err(Failure::Usage(format!(
-                            "build: --emit takes 'ir' or 'asm', not '{other}'"
+                            "build: --emit takes 'ir', 'clif' or 'asm', not '{other}'"
                         )))
                     }
                     None => return Err(Failure::Usage("build: --emit needs a value".into())),
@@ -297,9 +301,22 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             let ir = ferrocl_ir::serialize::deserialize(&binary).ok();
             let bytes = match (kind, ir) {
                 ("ir", Some(module)) => module.to_string().into_bytes(),
-                ("ir", None) => {
+                ("clif" | "asm", Some(module)) => {
+                    let what = if kind == "clif" {
+                        ferrocl_cpu::CodeText::Clif
+                    } else {
+                        ferrocl_cpu::CodeText::Asm
+                    };
+                    let optimized =
+                        ferrocl_core::program::device_ir(&module, &common.options_string())
+                            .map_err(Failure::Error)?;
+                    ferrocl_cpu::code_text(&optimized, what)
+                        .map_err(|e| Failure::Error(format!("--emit {kind}: {e}")))?
+                        .into_bytes()
+                }
+                ("ir" | "clif", None) => {
                     return Err(Failure::Error(format!(
-                        "--emit ir: the program binary of {} is not ferrocl IR; --emit asm \
+                        "--emit {kind}: the program binary of {} is not ferrocl IR; --emit asm \
                          writes it as it is",
                         target.platform_name
                     )))

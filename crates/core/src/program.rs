@@ -15,6 +15,27 @@ use crate::device::{Device, DeviceProgram};
 use crate::error::{ClError, ClResult};
 use crate::object::IcdHeader;
 
+/// The module a device compiles for `module` built with `options`: the builtins it calls
+/// linked in, then the standard passes.
+pub fn device_ir(module: &Module, options: &str) -> Result<Module, String> {
+    let mut optimized = module.clone();
+    // The builtins the program calls that the shared library implements.
+    ferrocl_clc::library::link_with(&mut optimized, crate::builtins::library)
+        .map_err(|e| format!("internal error: {e}\n"))?;
+    // 5.8.6: -cl-opt-disable "disables all optimizations". Inlining stays: the devices
+    // compile kernels with every call inlined.
+    let mut pm = if options.split_whitespace().any(|o| o == "-cl-opt-disable") {
+        let mut pm = ferrocl_ir::passes::PassManager::new();
+        pm.add("inline");
+        pm
+    } else {
+        ferrocl_ir::passes::PassManager::standard()
+    };
+    pm.run(&mut optimized)
+        .map_err(|e| format!("internal error: {e}"))?;
+    Ok(optimized)
+}
+
 /// `cl_build_status`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BuildStatus {
@@ -386,21 +407,7 @@ impl Program {
         module: &Module,
         options: &str,
     ) -> Result<Arc<dyn DeviceProgram>, String> {
-        let mut optimized = module.clone();
-        // The builtins the program calls that the shared library implements.
-        ferrocl_clc::library::link_with(&mut optimized, crate::builtins::library)
-            .map_err(|e| format!("internal error: {e}\n"))?;
-        // 5.8.6: -cl-opt-disable "disables all optimizations". Inlining stays: the devices
-        // compile kernels with every call inlined.
-        let mut pm = if options.split_whitespace().any(|o| o == "-cl-opt-disable") {
-            let mut pm = ferrocl_ir::passes::PassManager::new();
-            pm.add("inline");
-            pm
-        } else {
-            ferrocl_ir::passes::PassManager::standard()
-        };
-        pm.run(&mut optimized)
-            .map_err(|e| format!("internal error: {e}"))?;
+        let optimized = device_ir(module, options)?;
         self.devices[i]
             .backend()
             .compile(&optimized)

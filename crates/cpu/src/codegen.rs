@@ -280,6 +280,10 @@ impl Translator<'_, '_> {
             .ins()
             .load(clt::I64, ctx_mem(), grp, offsets::LOCAL_MEM);
         for (&param, arg) in f.dfg.block_params(ir_entry).iter().zip(&layout) {
+            if let Some(parts) = self.load_vector_arg(param, args, arg.offset as i32)? {
+                self.set_parts(param, parts)?;
+                continue;
+            }
             let ty = lane_ty(arg.ty)?;
             let lanes = arg.ty.lanes() as i32;
             let mut vals = Vec::new();

@@ -293,9 +293,34 @@ unsafe impl Send for CpuProgram {}
 // SAFETY: as above; shared access only calls the finalized code.
 unsafe impl Sync for CpuProgram {}
 
+/// The text form of the code generated for a module's kernels (`ferrocl build --emit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeText {
+    /// Cranelift IR, as optimized, before instruction selection.
+    Clif,
+    /// The machine code, as Cranelift's disassembly of its final VCode.
+    Asm,
+}
+
+/// Compiles every kernel of `module` (whose calls are all inlined) and returns the code as
+/// text, kernel by kernel.
+pub fn code_text(module: &Module, what: CodeText) -> Result<String, CompileError> {
+    let mut text = String::new();
+    CpuProgram::build(module, Some((what, &mut text)))?;
+    Ok(text)
+}
+
 impl CpuProgram {
     /// Compiles every kernel of `module` (whose calls are all inlined).
     pub fn compile(module: &Module) -> Result<CpuProgram, CompileError> {
+        Self::build(module, None)
+    }
+
+    /// Compiles every kernel of `module`, writing its code to `text` in the form asked for.
+    fn build(
+        module: &Module,
+        mut text: Option<(CodeText, &mut String)>,
+    ) -> Result<CpuProgram, CompileError> {
         let mut flags = settings::builder();
         let set = |f: &mut settings::Builder, k: &str, v: &str| {
             f.set(k, v)
@@ -390,9 +415,25 @@ impl CpuProgram {
                     &ctx.func.signature,
                 )
                 .map_err(|e| CompileError(format!("kernel {}: {e}", f.name)))?;
+            if let Some((CodeText::Asm, _)) = text {
+                ctx.set_disasm(true);
+            }
             jit.define_function(id, &mut ctx).map_err(|e| {
                 CompileError(format!("kernel {}: code generation failed: {e:?}", f.name))
             })?;
+            match &mut text {
+                Some((CodeText::Clif, out)) => {
+                    out.push_str(&format!("; kernel {}\n{}\n", f.name, ctx.func.display()));
+                }
+                Some((CodeText::Asm, out)) => {
+                    let asm = ctx
+                        .compiled_code()
+                        .and_then(|c| c.vcode.as_deref())
+                        .unwrap_or("");
+                    out.push_str(&format!("; kernel {}\n{asm}\n", f.name));
+                }
+                None => {}
+            }
             jit.clear_context(&mut ctx);
             let (args, args_size) = abi::arg_layout(&f.sig.params);
             pending.push((

@@ -160,7 +160,9 @@ fn operations(s: &str, n: u32) -> Vec<String> {
             ops.push(format!("%r: {t} = {op} A"));
         }
         for cc in ["olt", "uno", "one", "ueq", "oge", "ugt"] {
-            ops.push(format!("%t1: {b} = fcmp {cc} A, B\n%r: {i_same} = sext %t1"));
+            ops.push(format!(
+                "%t1: {b} = fcmp {cc} A, B\n%r: {i_same} = sext %t1"
+            ));
         }
         ops.push(format!("%t1: {t} = fconst 2.5\n%r: {t} = fmul A, %t1"));
         let lanes: Vec<&str> = ["1.5", "-2", "0.25", "8"]
@@ -169,15 +171,24 @@ fn operations(s: &str, n: u32) -> Vec<String> {
             .take(n as usize)
             .copied()
             .collect();
-        ops.push(format!("%t1: {t} = vconst [{}]\n%r: {t} = fadd A, %t1", lanes.join(", ")));
+        ops.push(format!(
+            "%t1: {t} = vconst [{}]\n%r: {t} = fadd A, %t1",
+            lanes.join(", ")
+        ));
         for round in ["rtz", "rte", "rtp", "rtn"] {
             ops.push(format!("%r: {i_same} = fptosi.{round}.sat A"));
             ops.push(format!("%r: {i_same} = fptoui.{round}.sat A"));
         }
         ops.push(format!("%r: i8x{n} = fptosi.rtz.sat A"));
-        ops.push(format!("%t1: {i_same} = bitcast A\n%r: {t} = sitofp.rte %t1"));
-        ops.push(format!("%t1: {i_same} = bitcast A\n%r: {t} = uitofp.rte %t1"));
-        ops.push(format!("%t1: {i_same} = bitcast A\n%r: {t} = sitofp.rtz %t1"));
+        ops.push(format!(
+            "%t1: {i_same} = bitcast A\n%r: {t} = sitofp.rte %t1"
+        ));
+        ops.push(format!(
+            "%t1: {i_same} = bitcast A\n%r: {t} = uitofp.rte %t1"
+        ));
+        ops.push(format!(
+            "%t1: {i_same} = bitcast A\n%r: {t} = sitofp.rtz %t1"
+        ));
         let other = if bits == 32 { "f64" } else { "f32" };
         ops.push(format!("%r: {other}x{n} = fconv.rte A"));
         if bits == 64 {
@@ -210,7 +221,10 @@ fn operations(s: &str, n: u32) -> Vec<String> {
             ops.push(format!("%t1: {b} = icmp {cc} A, B\n%r: {t} = sext %t1"));
         }
         let lanes: Vec<String> = (0..n).map(|i| (i * 37 + 5).to_string()).collect();
-        ops.push(format!("%t1: {t} = vconst [{}]\n%r: {t} = iadd A, %t1", lanes.join(", ")));
+        ops.push(format!(
+            "%t1: {t} = vconst [{}]\n%r: {t} = iadd A, %t1",
+            lanes.join(", ")
+        ));
         for other in [8, 16, 32, 64] {
             if other < bits {
                 ops.push(format!("%r: i{other}x{n} = trunc A"));
@@ -263,12 +277,16 @@ block0(v0: ptr.global, v1: ptr.global, v2: ptr.global, v3: ptr.global):
     v13: i64 = iconst {}
     v14: i64 = imul v4, v13
     v15: ptr.global = ptradd v3, v14
-"
-    , SLOT * ops.len());
+",
+        SLOT * ops.len()
+    );
     let mut next = 20;
     let mut types = Vec::new();
     for (k, op) in ops.iter().enumerate() {
-        let mut body = op.replace('A', "v10").replace('B', "v11").replace('C', "v12");
+        let mut body = op
+            .replace('A', "v10")
+            .replace('B', "v11")
+            .replace('C', "v12");
         for tmp in (1..10).rev() {
             let name = format!("%t{tmp}");
             if body.contains(&name) {
@@ -443,4 +461,58 @@ fn f32_vectors() {
 #[test]
 fn f64_vectors() {
     check("f64");
+}
+
+/// Vector arguments: whole 128-bit parts are loaded as vectors, the others (a `float3`, a
+/// `short2`) lane by lane; all reach the kernel intact.
+#[test]
+fn vector_arguments() {
+    let text = "kernel @k(f32x8, i16x2, f32x3, i64x2, ptr.global) {
+    arg \"a\": \"float8\" private none []
+    arg \"b\": \"short2\" private none []
+    arg \"c\": \"float3\" private none []
+    arg \"d\": \"long2\" private none []
+    arg \"out\": \"char*\" global none []
+block0(v0: f32x8, v1: i16x2, v2: f32x3, v3: i64x2, v4: ptr.global):
+    store.global v0, v4, align 1
+    v5: i64 = iconst 32
+    v6: ptr.global = ptradd v4, v5
+    store.global v1, v6, align 1
+    v7: i64 = iconst 36
+    v8: ptr.global = ptradd v4, v7
+    store.global v2, v8, align 1
+    v9: i64 = iconst 48
+    v10: ptr.global = ptradd v4, v9
+    store.global v3, v10, align 1
+    return
+}
+";
+    let p = compile(text);
+    let k = p.kernel("k").unwrap();
+    let mut args = vec![0u8; k.args_size];
+    let mut want = Vec::new();
+    let values: [Vec<u8>; 4] = [
+        (0..8)
+            .flat_map(|i| (i as f32 * 1.5).to_le_bytes())
+            .collect(),
+        [-3i16, 7].iter().flat_map(|x| x.to_le_bytes()).collect(),
+        [0.25f32, -8.0, 1e9]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect(),
+        [i64::MIN, 42]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect(),
+    ];
+    for (arg, v) in k.args.iter().zip(&values) {
+        args[arg.offset..arg.offset + v.len()].copy_from_slice(v);
+        want.extend_from_slice(v);
+    }
+    let mut out = vec![0u8; 64];
+    let at = k.args[4].offset;
+    args[at..at + 8].copy_from_slice(&(out.as_mut_ptr() as u64).to_ne_bytes());
+    // SAFETY: the output holds the 64 bytes the kernel writes.
+    unsafe { k.launch(&args, 0, &nd1(1, 1)).unwrap() };
+    assert_eq!(&out[..want.len()], &want[..]);
 }

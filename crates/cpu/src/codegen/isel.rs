@@ -14,8 +14,7 @@ use cranelift_codegen::ir::condcodes::IntCC as CIntCC;
 use cranelift_codegen::ir::immediates::{Ieee32, Ieee64};
 use cranelift_codegen::ir::{self as cl, types as clt, InstBuilder};
 use ferrocl_ir::{
-    AddrSpace, BinaryOp, ConvOp, Inst, MemFlags, Op, Round, Type, UnaryOp, Value,
-    ValueDef,
+    AddrSpace, BinaryOp, ConvOp, Inst, MemFlags, Op, Round, Type, UnaryOp, Value, ValueDef,
 };
 
 use super::simd::{int_of, vector_cast, Repr};
@@ -86,9 +85,9 @@ impl Translator<'_, '_> {
                         .collect(),
                 )
             }
-            Op::Icmp(cc) => self.compare_simd(args[0], args[1], |b, x, y| {
-                b.ins().icmp(int_cc(*cc), x, y)
-            })?,
+            Op::Icmp(cc) => {
+                self.compare_simd(args[0], args[1], |b, x, y| b.ins().icmp(int_cc(*cc), x, y))?
+            }
             Op::Fcmp(cc) => self.compare_simd(args[0], args[1], |b, x, y| {
                 // x86-64 has no vector `one` and `ueq`: ordered and not equal, unordered or
                 // equal.
@@ -118,7 +117,8 @@ impl Translator<'_, '_> {
                             .collect(),
                     )
                 } else {
-                    let m = self.parts_as(args[0], Repr::simd(int_of(part.lane_bits()), lanes, true))?;
+                    let m =
+                        self.parts_as(args[0], Repr::simd(int_of(part.lane_bits()), lanes, true))?;
                     Some(
                         (0..x.len())
                             .map(|i| {
@@ -138,11 +138,12 @@ impl Translator<'_, '_> {
                 let src_t = f.dfg.value_type(args[0]);
                 let have = self.repr(args[0])?;
                 match have {
-                    Repr::Simd { parts, mask: false, .. }
-                        if !mask
-                            && src_t.lanes() != 3
-                            && rty.lanes() != 3
-                            && parts == out.count() =>
+                    Repr::Simd {
+                        parts, mask: false, ..
+                    } if !mask
+                        && src_t.lanes() != 3
+                        && rty.lanes() != 3
+                        && parts == out.count() =>
                     {
                         let xs = self.parts(args[0])?;
                         Some(
@@ -209,7 +210,10 @@ impl Translator<'_, '_> {
         else {
             unreachable!("a SIMD representation")
         };
-        let (per, lb) = (part.lane_count() as usize, part.lane_type().bytes() as usize);
+        let (per, lb) = (
+            part.lane_count() as usize,
+            part.lane_type().bytes() as usize,
+        );
         (0..parts as usize)
             .map(|p| {
                 let mut bytes = Vec::with_capacity(16);
@@ -355,7 +359,9 @@ impl Translator<'_, '_> {
                 }
                 Copysign => {
                     // The magnitude's bits but the sign bit, and the sign operand's sign bit.
-                    let ity = int_of(part.lane_bits()).by(part.lane_count()).expect("vector");
+                    let ity = int_of(part.lane_bits())
+                        .by(part.lane_count())
+                        .expect("vector");
                     let sign = 1u64 << (part.lane_bits() - 1);
                     let sign = self.b.ins().iconst(ity.lane_type(), sign as i64);
                     let sign = self.b.ins().splat(ity, sign);
@@ -373,12 +379,7 @@ impl Translator<'_, '_> {
     }
 
     /// A float comparison of two vectors as a mask of the vectors' own type.
-    fn float_mask(
-        &mut self,
-        cc: cl::condcodes::FloatCC,
-        x: cl::Value,
-        y: cl::Value,
-    ) -> cl::Value {
+    fn float_mask(&mut self, cc: cl::condcodes::FloatCC, x: cl::Value, y: cl::Value) -> cl::Value {
         let ty = self.b.func.dfg.value_type(x);
         let m = self.b.ins().fcmp(cc, x, y);
         self.b.ins().bitcast(ty, vector_cast(), m)
@@ -488,9 +489,7 @@ impl Translator<'_, '_> {
                 let have = Repr::simd(spart.lane_type(), lanes, true);
                 Some(self.convert_repr(m, have, out))
             }
-            ConvOp::Sext | ConvOp::Zext
-                if !smask && int_out && !spart.lane_type().is_float() =>
-            {
+            ConvOp::Sext | ConvOp::Zext if !smask && int_out && !spart.lane_type().is_float() => {
                 let xs = self.parts(src)?;
                 Some(self.widen(xs, part.lane_bits(), lanes, conv == ConvOp::Sext))
             }
@@ -533,6 +532,47 @@ impl Translator<'_, '_> {
                         Some(v) => res.push(v),
                         None => return Ok(None),
                     }
+                }
+                Some(res)
+            }
+            ConvOp::Fconv(_) if spart == clt::F32X4 && part == clt::F64X2 => {
+                // Widening is exact: each half of an f32x4 becomes an f64x2.
+                let xs = self.parts(src)?;
+                let mut res = Vec::with_capacity(out.count() as usize);
+                for k in 0..out.count() as usize {
+                    let x = xs[k / 2];
+                    let x = if k % 2 == 0 {
+                        x
+                    } else {
+                        let bytes = self.bytes_of(x);
+                        let sel: Vec<Option<(usize, u8)>> =
+                            (0..16).map(|i| Some((0, 8 + (i % 8) as u8))).collect();
+                        self.shuffle_bytes(&[bytes], &sel, clt::F32X4)
+                            .expect("one source")
+                    };
+                    res.push(self.b.ins().fvpromote_low(x));
+                }
+                Some(res)
+            }
+            ConvOp::Fconv(Round::Rte) if spart == clt::F64X2 && part == clt::F32X4 => {
+                // Two f64x2 narrowed (to the low halves of two f32x4s) make one f32x4.
+                let xs = self.parts(src)?;
+                let mut res = Vec::with_capacity(out.count() as usize);
+                for k in 0..out.count() as usize {
+                    let lo = self.b.ins().fvdemote(xs[2 * k]);
+                    let lo = self.bytes_of(lo);
+                    let v = match xs.get(2 * k + 1) {
+                        Some(&x) => {
+                            let hi = self.b.ins().fvdemote(x);
+                            let hi = self.bytes_of(hi);
+                            let sel: Vec<Option<(usize, u8)>> =
+                                (0..16).map(|i| Some((i / 8, (i % 8) as u8))).collect();
+                            self.shuffle_bytes(&[lo, hi], &sel, clt::F32X4)
+                                .expect("two sources")
+                        }
+                        None => self.b.ins().bitcast(clt::F32X4, vector_cast(), lo),
+                    };
+                    res.push(v);
                 }
                 Some(res)
             }
@@ -583,7 +623,13 @@ impl Translator<'_, '_> {
     }
 
     /// Integer lanes widened to `to` bits, sign- or zero-extended, one doubling at a time.
-    fn widen(&mut self, mut parts: Vec<cl::Value>, to: u32, lanes: u32, signed: bool) -> Vec<cl::Value> {
+    fn widen(
+        &mut self,
+        mut parts: Vec<cl::Value>,
+        to: u32,
+        lanes: u32,
+        signed: bool,
+    ) -> Vec<cl::Value> {
         let mut from = self.b.func.dfg.value_type(parts[0]).lane_bits();
         while from < to {
             let want = lanes.div_ceil(128 / (from * 2)) as usize;
@@ -642,12 +688,18 @@ impl Translator<'_, '_> {
             let off = k * 16;
             let n = (total - off).min(16);
             res.push(match n {
-                16 => self.b.ins().load(part, access_flags(flags, 16), p, off as i32),
+                16 => self
+                    .b
+                    .ins()
+                    .load(part, access_flags(flags, 16), p, off as i32),
                 8 | 4 => {
                     let f = access_flags(flags, n);
                     let it = int_of(n * 8);
                     let x = self.b.ins().load(it, f, p, off as i32);
-                    let v = self.b.ins().scalar_to_vector(it.by(128 / (n * 8)).unwrap(), x);
+                    let v = self
+                        .b
+                        .ins()
+                        .scalar_to_vector(it.by(128 / (n * 8)).unwrap(), x);
                     self.b.ins().bitcast(part, vector_cast(), v)
                 }
                 _ => {
@@ -667,12 +719,7 @@ impl Translator<'_, '_> {
     }
 
     /// A vector store: whole 128-bit parts, and the last part's own bytes only.
-    fn store_simd(
-        &mut self,
-        x: Value,
-        ptr: Value,
-        flags: &MemFlags,
-    ) -> Result<bool, CompileError> {
+    fn store_simd(&mut self, x: Value, ptr: Value, flags: &MemFlags) -> Result<bool, CompileError> {
         let repr = self.repr(x)?;
         let Repr::Simd {
             part,
@@ -692,7 +739,9 @@ impl Translator<'_, '_> {
             let n = (total - off).min(16);
             match n {
                 16 => {
-                    self.b.ins().store(access_flags(flags, 16), v, p, off as i32);
+                    self.b
+                        .ins()
+                        .store(access_flags(flags, 16), v, p, off as i32);
                 }
                 8 | 4 => {
                     let it = int_of(n * 8);

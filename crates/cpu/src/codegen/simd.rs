@@ -139,6 +139,36 @@ impl Translator<'_, '_> {
         bits
     }
 
+    /// Vector kernel argument `param`, at `offset` in the argument block `args`, loaded part
+    /// by part; `None` for arguments that are not whole 128-bit parts.
+    pub(super) fn load_vector_arg(
+        &mut self,
+        param: Value,
+        args: cl::Value,
+        offset: i32,
+    ) -> Result<Option<Vec<cl::Value>>, CompileError> {
+        let Repr::Simd {
+            part,
+            parts,
+            lanes,
+            mask: false,
+        } = self.repr(param)?
+        else {
+            return Ok(None);
+        };
+        if lanes * part.lane_type().bytes() != parts * 16 {
+            return Ok(None);
+        }
+        // The block is written before the kernel runs and never during; its alignment is
+        // the argument's own, not necessarily 16.
+        let flags = MemFlagsData::new().with_notrap().with_readonly();
+        Ok(Some(
+            (0..parts as i32)
+                .map(|k| self.b.ins().load(part, flags, args, offset + 16 * k))
+                .collect(),
+        ))
+    }
+
     /// The Cranelift values holding `v`, as its representation has them.
     pub(super) fn parts(&mut self, v: Value) -> Result<Vec<cl::Value>, CompileError> {
         let vars = self.vars_of(v)?;
@@ -157,14 +187,23 @@ impl Translator<'_, '_> {
 
     /// `v` in representation `want` (which differs from `v`'s own only for masks of another
     /// width, or when one of them is lane-wise).
-    pub(super) fn parts_as(&mut self, v: Value, want: Repr) -> Result<Vec<cl::Value>, CompileError> {
+    pub(super) fn parts_as(
+        &mut self,
+        v: Value,
+        want: Repr,
+    ) -> Result<Vec<cl::Value>, CompileError> {
         let have = self.repr(v)?;
         let parts = self.parts(v)?;
         Ok(self.convert_repr(parts, have, want))
     }
 
     /// Converts values from representation `have` to `want` (of the same lane count).
-    pub(super) fn convert_repr(&mut self, parts: Vec<cl::Value>, have: Repr, want: Repr) -> Vec<cl::Value> {
+    pub(super) fn convert_repr(
+        &mut self,
+        parts: Vec<cl::Value>,
+        have: Repr,
+        want: Repr,
+    ) -> Vec<cl::Value> {
         if have == want {
             return parts;
         }
