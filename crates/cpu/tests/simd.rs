@@ -150,6 +150,11 @@ fn operations(s: &str, n: u32) -> Vec<String> {
             other = vec_ty(if bits == 8 { "i32" } else { "i8" }, n),
             resize = if bits == 8 { "sext" } else { "trunc" },
         ),
+        // A mask through a block parameter (held as 32-bit lanes there).
+        format!(
+            "%t1: {b} = {} A, B\njump %blk(%t1)\n%blk(%t2: {b}):\n%r: {t} = select %t2, A, C",
+            if float { "fcmp olt" } else { "icmp ult" }
+        ),
     ];
     if float {
         for op in ["fadd", "fsub", "fmul", "fdiv", "fmin", "fmax", "copysign"] {
@@ -286,7 +291,8 @@ block0(v0: ptr.global, v1: ptr.global, v2: ptr.global, v3: ptr.global):
         let mut body = op
             .replace('A', "v10")
             .replace('B', "v11")
-            .replace('C', "v12");
+            .replace('C', "v12")
+            .replace("%blk", &format!("block{}", k + 1));
         for tmp in (1..10).rev() {
             let name = format!("%t{tmp}");
             if body.contains(&name) {
@@ -306,7 +312,11 @@ block0(v0: ptr.global, v1: ptr.global, v2: ptr.global, v3: ptr.global):
             .unwrap();
         types.push(ty);
         for line in body.lines() {
-            text.push_str(&format!("    {line}\n"));
+            if line.starts_with("block") {
+                text.push_str(&format!("{line}\n"));
+            } else {
+                text.push_str(&format!("    {line}\n"));
+            }
         }
         text.push_str(&format!(
             "    v{next}: i64 = iconst {}\n    v{}: ptr.global = ptradd v15, v{next}\n    store.global v{r}, v{}, align 1\n",

@@ -455,6 +455,7 @@ impl Translator<'_, '_> {
             }
             all_parts.extend(ps.iter().copied());
         }
+        let originals = all_parts.clone();
         let all_parts: Vec<cl::Value> = all_parts.into_iter().map(|p| self.bytes_of(p)).collect();
         let mut result = Vec::with_capacity(parts as usize);
         for p in 0..parts {
@@ -481,6 +482,16 @@ impl Translator<'_, '_> {
             }
             if local.len() > 2 {
                 return None;
+            }
+            // A whole source part in place needs no shuffle.
+            let in_place = local.len() == 1
+                && sel
+                    .iter()
+                    .enumerate()
+                    .all(|(i, s)| s.is_none_or(|(_, b)| usize::from(b) == i));
+            if in_place && self.b.func.dfg.value_type(originals[local[0]]) == part {
+                result.push(originals[local[0]]);
+                continue;
             }
             let srcs: Vec<cl::Value> = local.iter().map(|&k| all_parts[k]).collect();
             let srcs = if srcs.is_empty() {
