@@ -17,6 +17,7 @@ use ferrocl_ir::{
     AddrSpace, BinaryOp, ConvOp, Inst, MemFlags, Op, Round, Type, UnaryOp, Value, ValueDef,
 };
 
+use super::scalar::{binary_inst, unary_inst};
 use super::simd::{int_of, vector_cast, Repr};
 use super::{float_cc, int_cc, mem, Translator};
 use crate::CompileError;
@@ -260,22 +261,7 @@ impl Translator<'_, '_> {
         }
         Some(
             x.into_iter()
-                .map(|x| {
-                    let ins = self.b.ins();
-                    match op {
-                        UnaryOp::Bnot => ins.bnot(x),
-                        UnaryOp::Ineg => ins.ineg(x),
-                        UnaryOp::Popcnt => ins.popcnt(x),
-                        UnaryOp::Fneg => ins.fneg(x),
-                        UnaryOp::Fabs => ins.fabs(x),
-                        UnaryOp::Sqrt => ins.sqrt(x),
-                        UnaryOp::Floor => ins.floor(x),
-                        UnaryOp::Ceil => ins.ceil(x),
-                        UnaryOp::Ftrunc => ins.trunc(x),
-                        UnaryOp::Nearest => ins.nearest(x),
-                        UnaryOp::Clz | UnaryOp::Ctz => unreachable!("refused above"),
-                    }
-                })
+                .map(|x| unary_inst(&mut self.b, op, x))
                 .collect(),
         )
     }
@@ -327,30 +313,15 @@ impl Translator<'_, '_> {
         let ys = self.parts_as(b, out)?;
         let mut res = Vec::with_capacity(xs.len());
         for (x, y) in xs.into_iter().zip(ys) {
-            let ins = self.b.ins();
             res.push(match op {
-                Band => ins.band(x, y),
-                Bor => ins.bor(x, y),
-                Bxor => ins.bxor(x, y),
-                Iadd => ins.iadd(x, y),
-                Isub => ins.isub(x, y),
-                Imul => ins.imul(x, y),
-                Smin => ins.smin(x, y),
-                Smax => ins.smax(x, y),
-                Umin => ins.umin(x, y),
-                Umax => ins.umax(x, y),
-                Fadd => ins.fadd(x, y),
-                Fsub => ins.fsub(x, y),
-                Fmul => ins.fmul(x, y),
-                Fdiv => ins.fdiv(x, y),
                 Fmin | Fmax => {
                     // fmin/fmax: "If one argument is a NaN, fmin() returns the other
                     // argument." Cranelift's give the NaN; choose the other operand where one
                     // is a NaN, as the scalar translation does.
                     let r = if op == Fmin {
-                        ins.fmin(x, y)
+                        self.b.ins().fmin(x, y)
                     } else {
-                        ins.fmax(x, y)
+                        self.b.ins().fmax(x, y)
                     };
                     let x_nan = self.float_mask(cl::condcodes::FloatCC::Unordered, x, x);
                     let y_nan = self.float_mask(cl::condcodes::FloatCC::Unordered, y, y);
@@ -370,9 +341,7 @@ impl Translator<'_, '_> {
                     let r = self.b.ins().bitselect(sign, yi, xi);
                     self.b.ins().bitcast(part, vector_cast(), r)
                 }
-                Shl | Lshr | Ashr | Smulhi | Umulhi | Sdiv | Udiv | Srem | Urem | Rotl => {
-                    unreachable!("handled or refused above")
-                }
+                _ => binary_inst(&mut self.b, op, x, y).expect("checked above"),
             });
         }
         Ok(Some(res))

@@ -3,9 +3,71 @@
 
 use cranelift_codegen::ir::condcodes::{FloatCC as CFloatCC, IntCC as CIntCC};
 use cranelift_codegen::ir::{self as cl, types as clt, AtomicRmwOp, InstBuilder};
+use cranelift_frontend::FunctionBuilder;
 use ferrocl_ir::{BinaryOp, RmwOp, UnaryOp};
 
 use super::{err, mem, Translator};
+
+/// The one Cranelift instruction of unary `op`, on a lane or on a whole vector (for the
+/// types that instruction takes).
+pub(super) fn unary_inst(b: &mut FunctionBuilder, op: UnaryOp, x: cl::Value) -> cl::Value {
+    let ins = b.ins();
+    match op {
+        UnaryOp::Ineg => ins.ineg(x),
+        UnaryOp::Bnot => ins.bnot(x),
+        UnaryOp::Clz => ins.clz(x),
+        UnaryOp::Ctz => ins.ctz(x),
+        UnaryOp::Popcnt => ins.popcnt(x),
+        UnaryOp::Fneg => ins.fneg(x),
+        UnaryOp::Fabs => ins.fabs(x),
+        UnaryOp::Sqrt => ins.sqrt(x),
+        UnaryOp::Floor => ins.floor(x),
+        UnaryOp::Ceil => ins.ceil(x),
+        UnaryOp::Ftrunc => ins.trunc(x),
+        UnaryOp::Nearest => ins.nearest(x),
+    }
+}
+
+/// The one Cranelift instruction of binary `op`, where it is one: wrapping arithmetic,
+/// min/max, bit operations and shifts, IEEE arithmetic. `None` for the operations that take
+/// more (division, `fmin`/`fmax`).
+pub(super) fn binary_inst(
+    b: &mut FunctionBuilder,
+    op: BinaryOp,
+    x: cl::Value,
+    y: cl::Value,
+) -> Option<cl::Value> {
+    let ins = b.ins();
+    Some(match op {
+        BinaryOp::Iadd => ins.iadd(x, y),
+        BinaryOp::Isub => ins.isub(x, y),
+        BinaryOp::Imul => ins.imul(x, y),
+        BinaryOp::Smulhi => ins.smulhi(x, y),
+        BinaryOp::Umulhi => ins.umulhi(x, y),
+        BinaryOp::Smin => ins.smin(x, y),
+        BinaryOp::Smax => ins.smax(x, y),
+        BinaryOp::Umin => ins.umin(x, y),
+        BinaryOp::Umax => ins.umax(x, y),
+        BinaryOp::Band => ins.band(x, y),
+        BinaryOp::Bor => ins.bor(x, y),
+        BinaryOp::Bxor => ins.bxor(x, y),
+        BinaryOp::Shl => ins.ishl(x, y),
+        BinaryOp::Lshr => ins.ushr(x, y),
+        BinaryOp::Ashr => ins.sshr(x, y),
+        BinaryOp::Rotl => ins.rotl(x, y),
+        BinaryOp::Fadd => ins.fadd(x, y),
+        BinaryOp::Fsub => ins.fsub(x, y),
+        BinaryOp::Fmul => ins.fmul(x, y),
+        BinaryOp::Fdiv => ins.fdiv(x, y),
+        BinaryOp::Copysign => ins.fcopysign(x, y),
+        BinaryOp::Sdiv
+        | BinaryOp::Udiv
+        | BinaryOp::Srem
+        | BinaryOp::Urem
+        | BinaryOp::Fmin
+        | BinaryOp::Fmax => return None,
+    })
+}
 use crate::CompileError;
 
 impl Translator<'_, '_> {
@@ -16,11 +78,8 @@ impl Translator<'_, '_> {
         is_bool: bool,
     ) -> Result<cl::Value, CompileError> {
         let ty = self.b.func.dfg.value_type(x);
-        let ins = self.b.ins();
         Ok(match op {
-            UnaryOp::Ineg => ins.ineg(x),
-            UnaryOp::Bnot if is_bool => ins.bxor_imm_s(x, 1),
-            UnaryOp::Bnot => ins.bnot(x),
+            UnaryOp::Bnot if is_bool => self.b.ins().bxor_imm_s(x, 1),
             UnaryOp::Clz | UnaryOp::Ctz | UnaryOp::Popcnt if ty.bits() < 32 => {
                 // Counted in 32 bits: clz subtracts the added high zeros, ctz sees a sentinel
                 // bit just above the value so that ctz(0) is the width.
@@ -39,25 +98,13 @@ impl Translator<'_, '_> {
                 };
                 self.b.ins().ireduce(ty, r)
             }
-            UnaryOp::Clz => ins.clz(x),
-            UnaryOp::Ctz => ins.ctz(x),
-            UnaryOp::Popcnt => ins.popcnt(x),
-            UnaryOp::Fneg => ins.fneg(x),
-            UnaryOp::Fabs => ins.fabs(x),
-            UnaryOp::Sqrt => ins.sqrt(x),
-            UnaryOp::Floor => ins.floor(x),
-            UnaryOp::Ceil => ins.ceil(x),
-            UnaryOp::Ftrunc => ins.trunc(x),
-            UnaryOp::Nearest => ins.nearest(x),
+            _ => unary_inst(&mut self.b, op, x),
         })
     }
 
     pub(super) fn binary(&mut self, op: BinaryOp, x: cl::Value, y: cl::Value) -> cl::Value {
         let ty = self.b.func.dfg.value_type(x);
         match op {
-            BinaryOp::Iadd => self.b.ins().iadd(x, y),
-            BinaryOp::Isub => self.b.ins().isub(x, y),
-            BinaryOp::Imul => self.b.ins().imul(x, y),
             BinaryOp::Smulhi | BinaryOp::Umulhi if ty == clt::I8 => {
                 let signed = op == BinaryOp::Smulhi;
                 let (a, b) = if signed {
@@ -75,8 +122,6 @@ impl Translator<'_, '_> {
                 let hi = self.b.ins().ushr_imm_s(p, 8);
                 self.b.ins().ireduce(clt::I8, hi)
             }
-            BinaryOp::Smulhi => self.b.ins().smulhi(x, y),
-            BinaryOp::Umulhi => self.b.ins().umulhi(x, y),
             BinaryOp::Sdiv | BinaryOp::Srem => {
                 // 6.5.1: division by zero and INT_MIN / -1 give unspecified values but must
                 // not trap. Divide by 1 instead; INT_MIN / 1 is INT_MIN, the wrapped quotient,
@@ -107,21 +152,6 @@ impl Translator<'_, '_> {
                     self.b.ins().urem(x, d)
                 }
             }
-            BinaryOp::Smin => self.b.ins().smin(x, y),
-            BinaryOp::Smax => self.b.ins().smax(x, y),
-            BinaryOp::Umin => self.b.ins().umin(x, y),
-            BinaryOp::Umax => self.b.ins().umax(x, y),
-            BinaryOp::Band => self.b.ins().band(x, y),
-            BinaryOp::Bor => self.b.ins().bor(x, y),
-            BinaryOp::Bxor => self.b.ins().bxor(x, y),
-            BinaryOp::Shl => self.b.ins().ishl(x, y),
-            BinaryOp::Lshr => self.b.ins().ushr(x, y),
-            BinaryOp::Ashr => self.b.ins().sshr(x, y),
-            BinaryOp::Rotl => self.b.ins().rotl(x, y),
-            BinaryOp::Fadd => self.b.ins().fadd(x, y),
-            BinaryOp::Fsub => self.b.ins().fsub(x, y),
-            BinaryOp::Fmul => self.b.ins().fmul(x, y),
-            BinaryOp::Fdiv => self.b.ins().fdiv(x, y),
             BinaryOp::Fmin | BinaryOp::Fmax => {
                 // fmin/fmax: "If one argument is a NaN, fmin() returns the other argument."
                 let r = if op == BinaryOp::Fmin {
@@ -134,7 +164,7 @@ impl Translator<'_, '_> {
                 let r = self.b.ins().select(x_nan, y, r);
                 self.b.ins().select(y_nan, x, r)
             }
-            BinaryOp::Copysign => self.b.ins().fcopysign(x, y),
+            _ => binary_inst(&mut self.b, op, x, y).expect("a single instruction"),
         }
     }
 
