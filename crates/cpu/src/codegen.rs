@@ -447,7 +447,7 @@ impl Translator<'_, '_> {
     fn get(&mut self, v: Value) -> Result<Vec<cl::Value>, CompileError> {
         let repr = self.repr(v)?;
         let parts = self.parts(v)?;
-        Ok(self.to_lanes(parts, repr))
+        Ok(self.lanes_of(parts, repr))
     }
 
     fn get1(&mut self, v: Value) -> Result<cl::Value, CompileError> {
@@ -457,7 +457,7 @@ impl Translator<'_, '_> {
     /// Defines `v` from its lanes.
     fn set(&mut self, v: Value, vals: Vec<cl::Value>) -> Result<(), CompileError> {
         let repr = self.repr(v)?;
-        let parts = self.from_lanes(vals, repr);
+        let parts = self.parts_of_lanes(vals, repr);
         self.set_parts(v, parts)
     }
 

@@ -223,12 +223,12 @@ impl Translator<'_, '_> {
         {
             return self.convert_mask(parts, from.lane_bits(), to.lane_bits(), lanes);
         }
-        let lanes = self.to_lanes(parts, have);
-        self.from_lanes(lanes, want)
+        let lanes = self.lanes_of(parts, have);
+        self.parts_of_lanes(lanes, want)
     }
 
     /// The lanes of a value held as `repr` (masks as `i8` 0 or 1, like scalar `i1`s).
-    pub(super) fn to_lanes(&mut self, parts: Vec<cl::Value>, repr: Repr) -> Vec<cl::Value> {
+    pub(super) fn lanes_of(&mut self, parts: Vec<cl::Value>, repr: Repr) -> Vec<cl::Value> {
         let Repr::Simd {
             part, lanes, mask, ..
         } = repr
@@ -257,7 +257,7 @@ impl Translator<'_, '_> {
     }
 
     /// A value held as `repr` from its lanes (masks from `i8` 0 or 1).
-    pub(super) fn from_lanes(&mut self, lanes: Vec<cl::Value>, repr: Repr) -> Vec<cl::Value> {
+    pub(super) fn parts_of_lanes(&mut self, lanes: Vec<cl::Value>, repr: Repr) -> Vec<cl::Value> {
         let Repr::Simd {
             part, parts, mask, ..
         } = repr
