@@ -63,7 +63,7 @@ fn main() {
     row("lower", start.elapsed(), Some(&module));
     let library = ferrocl_builtins::library().expect("the builtin library decodes");
     let start = Instant::now();
-    ferrocl_clc::library::link_with(&mut module, &|| Ok(library)).expect("library links");
+    ferrocl_clc::library::link_with(&mut module, || Ok(library)).expect("library links");
     row("link library", start.elapsed(), Some(&module));
     // FERROCL_PASSES=a,b,... runs those passes instead of the standard pipeline.
     let passes = match std::env::var("FERROCL_PASSES") {

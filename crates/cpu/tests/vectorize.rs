@@ -23,7 +23,7 @@ fn compile_cl(source: &str, options: &str) -> Option<Module> {
     let target = ferrocl_clc::Target::full_profile_cpu();
     let program = ferrocl_clc::compile(source, &opts, &target, &[]).program?;
     let mut module = ferrocl_clc::lower(&program).ok()?;
-    ferrocl_clc::library::link_with(&mut module, &ferrocl_builtins::library).ok()?;
+    ferrocl_clc::library::link_with(&mut module, ferrocl_builtins::library).ok()?;
     PassManager::standard().run(&mut module).ok()?;
     Some(module)
 }
