@@ -207,10 +207,12 @@ pub fn print_log(log: &str) {
     }
 }
 
-/// `ferrocl build FILE.cl|FILE.ir|FILE.bin [-D ...] [-I ...] [--cl-std ...] [--emit ir|wg|asm] [-o FILE]`.
+/// `ferrocl build FILE.cl|FILE.ir|FILE.bin [-D ...] [-I ...] [--cl-std ...] [--emit ir|wg|clif|asm] [-o FILE]`.
 ///
-/// `--emit wg` prints the CPU device's work-group functions: the program's IR after the
-/// standard passes, through the work-group transform.
+/// `--emit ir` prints a ferrocl program's IR; `--emit wg` the CPU device's work-group functions
+/// (the program's IR after the standard passes, through the work-group transform); `--emit clif`
+/// and `--emit asm` the CPU device's code for it (Cranelift IR as optimized, and the machine
+/// code). With another platform, `--emit asm` writes its program binary as it is.
 pub fn command(args: &[String]) -> Result<String, Failure> {
     let mut common = Common::default();
     let mut file = None;
@@ -226,10 +228,10 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             "--emit" => {
                 i += 1;
                 match args.get(i).map(String::as_str) {
-                    Some(kind @ ("ir" | "wg" | "asm")) => emit = Some(kind.to_string()),
+                    Some(kind @ ("ir" | "wg" | "clif" | "asm")) => emit = Some(kind.to_string()),
                     Some(other) => {
                         return Err(Failure::Usage(format!(
-                            "build: --emit takes 'ir', 'wg' or 'asm', not '{other}'"
+                            "build: --emit takes 'ir', 'wg', 'clif' or 'asm', not '{other}'"
                         )))
                     }
                     None => return Err(Failure::Usage("build: --emit needs a value".into())),
@@ -308,7 +310,20 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
                         .map_err(|e| Failure::Error(format!("--emit wg: {e}")))?
                         .into_bytes()
                 }
-                (kind @ ("ir" | "wg"), None) => {
+                ("clif" | "asm", Some(module)) => {
+                    let what = if kind == "clif" {
+                        ferrocl_cpu::CodeText::Clif
+                    } else {
+                        ferrocl_cpu::CodeText::Asm
+                    };
+                    let optimized =
+                        ferrocl_core::program::device_ir(&module, &common.options_string())
+                            .map_err(Failure::Error)?;
+                    ferrocl_cpu::code_text(&optimized, what)
+                        .map_err(|e| Failure::Error(format!("--emit {kind}: {e}")))?
+                        .into_bytes()
+                }
+                ("ir" | "wg" | "clif", None) => {
                     return Err(Failure::Error(format!(
                         "--emit {kind}: the program binary of {} is not ferrocl IR; --emit asm \
                          writes it as it is",

@@ -23,7 +23,7 @@ commands:
   uninstall-icd [--user|--system|--dir DIR]
       remove that file
   build FILE.cl [-D NAME[=VALUE]] [-I DIR] [--cl-std VERSION] [--options TEXT]
-                [--emit ir|asm] [-o FILE] [--platform NAME]
+                [--emit ir|clif|asm] [-o FILE] [--platform NAME]
       compile; print the build log; exit 1 when the build fails. FILE.ir (ferrocl's IR as
       text) and FILE.bin (a program binary) build as binaries, without a compiler; so does
       `run` with them

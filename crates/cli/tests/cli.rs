@@ -121,7 +121,7 @@ fn usage_errors_exit_2_with_a_message() {
         (&["build"], "build: no source file given"),
         (
             &["build", "k.cl", "--emit", "exe"],
-            "build: --emit takes 'ir', 'wg' or 'asm', not 'exe'",
+            "build: --emit takes 'ir', 'wg', 'clif' or 'asm', not 'exe'",
         ),
         (&["bench", "--platform"], "bench: --platform needs a value"),
         (
@@ -648,6 +648,33 @@ fn build_ir_on_ferrocl() {
 }
 
 #[test]
+fn build_emits_the_cpu_code_as_clif_and_asm() {
+    let dir = scratch("emit-code");
+    let src = write(
+        &dir,
+        "scale.cl",
+        "__kernel void scale4(__global float4 *x, float4 s) { size_t i = get_global_id(0); x[i] = x[i] * s + s; }\n",
+    );
+    // Cranelift IR: the float4 arithmetic on one f32x4 value, not four f32s.
+    let out = ferrocl(&["build", &src, "--emit", "clif"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let clif = stdout(&out);
+    assert!(clif.contains("; kernel scale4"), "{clif}");
+    assert!(clif.contains("load.f32x4"), "{clif}");
+    assert!(clif.contains("fmul") || clif.contains("fma"), "{clif}");
+    assert!(!clif.contains("load.f32 aligned"), "{clif}");
+    // The machine code: packed single-precision instructions on xmm registers.
+    let out = ferrocl(&["build", &src, "--emit", "asm"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let asm = stdout(&out);
+    assert!(asm.contains("; kernel scale4"), "{asm}");
+    if cfg!(target_arch = "x86_64") {
+        assert!(asm.contains("ps ") && asm.contains("%xmm"), "{asm}");
+    }
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
 fn an_unknown_platform_lists_the_ones_there_are() {
     let dir = scratch("no-platform");
     let file = write(&dir, "saxpy.cl", SAXPY);
@@ -1050,6 +1077,7 @@ fn bench_checks_every_kernel_on_ferrocl() {
         "histogram",
         "black-scholes",
         "hash",
+        "float4-poly",
         "launch-latency",
         "build-time",
     ];

@@ -5,24 +5,29 @@
 //! context (`abi::GroupCtx`) and its context memory, which the work-group function's last
 //! parameter stands for. Kernel arguments are loaded once, in the entry block.
 //!
-//! Every IR value is a `cranelift_frontend::Variable` per vector lane, and vectors are
-//! scalarized; Cranelift's optimizer and later vectorization across work-items take it from
-//! there.
+//! Every IR value is held in `cranelift_frontend::Variable`s: one for a scalar, one per
+//! 128-bit SIMD part for a vector (`codegen/simd.rs`). The frontend's SSA construction then
+//! joins definitions across the work-item loops' back-edges without this module computing
+//! any. Vector instructions with a SIMD form are selected in `codegen/isel.rs`; the others are
+//! translated here lane by lane.
 
 use std::collections::HashMap;
 
 use cranelift_codegen::ir::condcodes::{FloatCC as CFloatCC, IntCC as CIntCC};
 use cranelift_codegen::ir::immediates::{Ieee32, Ieee64};
-use cranelift_codegen::ir::{
-    self as cl, types as clt, AtomicRmwOp, InstBuilder, MemFlagsData as ClMemFlags,
-};
+use cranelift_codegen::ir::{self as cl, types as clt, InstBuilder, MemFlagsData as ClMemFlags};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use ferrocl_ir::{
-    ArgKind, BinaryOp, Block, ConvOp, Dest, FloatCC, Function, Global, Inst, IntCC, Module, Op,
-    RmwOp, Round, Type, UnaryOp, Value, WorkItemOp,
+    ArgKind, Block, Dest, FloatCC, Function, Global, Inst, IntCC, Module, Op, Type, Value,
+    WorkItemOp,
 };
 
 use cranelift_module::{FuncId, Module as _};
+
+mod convert;
+mod isel;
+mod scalar;
+mod simd;
 
 use crate::abi::offsets;
 use crate::workgroup::WorkGroupFn;
@@ -162,6 +167,7 @@ pub fn translate_kernel(
         b,
         vars: HashMap::new(),
         blocks: HashMap::new(),
+        mask_bits: simd::MaskBits::new(),
         grp: cl::Value::from_u32(0),
         frames: cl::Value::from_u32(0),
         regions: HashMap::new(),
@@ -185,6 +191,8 @@ struct Translator<'a, 'f> {
     b: FunctionBuilder<'f>,
     vars: HashMap<Value, Vec<Variable>>,
     blocks: HashMap<Block, cl::Block>,
+    /// Each `i1` vector's mask lane width (codegen/simd.rs).
+    mask_bits: simd::MaskBits,
     grp: cl::Value,
     /// The group's context memory (`WorkGroupFn`'s `ctx`).
     frames: cl::Value,
@@ -225,6 +233,10 @@ impl Translator<'_, '_> {
         let local_mem = self.regions[&offsets::LOCAL_MEM];
         let params = kernel_params.iter().zip(&f.sig.params);
         for ((&param, &param_ty), arg) in params.zip(layout) {
+            if let Some(parts) = self.load_vector_arg(param, args, arg.offset as i32)? {
+                self.set_parts(param, parts)?;
+                continue;
+            }
             let ty = lane_ty(param_ty)?;
             let lanes = param_ty.lanes() as i32;
             let mut vals = Vec::new();
@@ -269,41 +281,45 @@ impl Translator<'_, '_> {
         if let Some(vars) = self.vars.get(&v) {
             return Ok(vars.clone());
         }
-        let t = self.f.dfg.value_type(v);
-        let ty = lane_ty(t)?;
-        let vars: Vec<Variable> = (0..t.lanes()).map(|_| self.b.declare_var(ty)).collect();
+        let ty = match self.repr(v)? {
+            simd::Repr::Lanes { ty, .. } => ty,
+            simd::Repr::Simd { part, .. } => part,
+        };
+        let n = self.repr(v)?.count();
+        let vars: Vec<Variable> = (0..n).map(|_| self.b.declare_var(ty)).collect();
         self.vars.insert(v, vars.clone());
         Ok(vars)
     }
 
+    /// The lanes of `v` (extracted from its SIMD parts where it has them).
     fn get(&mut self, v: Value) -> Result<Vec<cl::Value>, CompileError> {
-        let vars = self.vars_of(v)?;
-        Ok(vars.into_iter().map(|var| self.b.use_var(var)).collect())
+        let repr = self.repr(v)?;
+        let parts = self.parts(v)?;
+        Ok(self.lanes_of(parts, repr))
     }
 
     fn get1(&mut self, v: Value) -> Result<cl::Value, CompileError> {
         Ok(self.get(v)?[0])
     }
 
+    /// Defines `v` from its lanes.
     fn set(&mut self, v: Value, vals: Vec<cl::Value>) -> Result<(), CompileError> {
-        let vars = self.vars_of(v)?;
-        debug_assert_eq!(vars.len(), vals.len());
-        for (var, val) in vars.into_iter().zip(vals) {
-            self.b.def_var(var, val);
-        }
-        Ok(())
+        let repr = self.repr(v)?;
+        let parts = self.parts_of_lanes(vals, repr);
+        self.set_parts(v, parts)
     }
 
     /// Passes a branch's arguments to its target's parameters: all are read before any is
     /// written, as the arguments may be the parameters themselves (a swap in a loop).
     fn pass_args(&mut self, dest: &Dest) -> Result<(), CompileError> {
-        let mut all = Vec::new();
-        for &a in &dest.args {
-            all.push(self.get(a)?);
-        }
         let params = self.f.dfg.block_params(dest.block).to_vec();
+        let mut all = Vec::new();
+        for (&a, &p) in dest.args.iter().zip(&params) {
+            let want = self.repr(p)?;
+            all.push(self.parts_as(a, want)?);
+        }
         for (p, vals) in params.into_iter().zip(all) {
-            self.set(p, vals)?;
+            self.set_parts(p, vals)?;
         }
         Ok(())
     }
@@ -342,6 +358,9 @@ impl Translator<'_, '_> {
     }
 
     fn inst(&mut self, inst: Inst) -> Result<(), CompileError> {
+        if self.simd_inst(inst)? {
+            return Ok(());
+        }
         let data = &self.f.dfg.insts[inst];
         let args = data.args.clone();
         let result = self.f.dfg.inst_result(inst);
@@ -515,37 +534,32 @@ impl Translator<'_, '_> {
                 Some(mask.iter().map(|&m| both[m as usize]).collect())
             }
             Op::Load(flags) => {
-                let p = self.get1(args[0])?;
                 let ty = lty.unwrap_or(clt::I32);
                 let mut f = mem();
                 if flags.align >= ty.bytes() {
                     f.set_aligned();
                 }
+                let p = self.access_addr(inst, args[0], flags.space, lanes as u32 * ty.bytes())?;
                 let mut out = Vec::with_capacity(lanes);
-                let space =
-                    self.space_to_confine(inst, args[0], flags.space, lanes as u32 * ty.bytes());
                 for i in 0..lanes {
-                    let (addr, off) = self.lane_addr(p, space, i as u32 * ty.bytes());
-                    out.push(self.b.ins().load(ty, f, addr, off));
+                    out.push(self.b.ins().load(ty, f, p, (i as u32 * ty.bytes()) as i32));
                 }
                 Some(out)
             }
             Op::Store(flags) => {
                 let xs = self.get(args[0])?;
-                let p = self.get1(args[1])?;
                 let mut f = mem();
                 let total = xs
                     .iter()
                     .map(|&x| self.b.func.dfg.value_type(x).bytes())
                     .sum();
-                let space = self.space_to_confine(inst, args[1], flags.space, total);
+                let p = self.access_addr(inst, args[1], flags.space, total)?;
                 for (i, x) in xs.into_iter().enumerate() {
                     let bytes = self.b.func.dfg.value_type(x).bytes();
                     if flags.align >= bytes {
                         f.set_aligned();
                     }
-                    let (addr, off) = self.lane_addr(p, space, i as u32 * bytes);
-                    self.b.ins().store(f, x, addr, off);
+                    self.b.ins().store(f, x, p, (i as u32 * bytes) as i32);
                 }
                 None
             }
@@ -714,8 +728,9 @@ impl Translator<'_, '_> {
     }
 
     /// The address space an access of `bytes` bytes through `ptr` in `space` must be confined
-    /// to, or `None` when it needs no confining: a private access at a constant offset inside
-    /// a stack slot (`slotaddr`, then `ptradd` of constants) cannot leave the slot.
+    /// to, or `None` when it needs no confining: an access at a constant offset inside a stack
+    /// slot or a program-scope `__local` variable (`slotaddr` or `globaladdr`, then `ptradd`
+    /// of constants) cannot leave it.
     fn space_to_confine(
         &self,
         inst: Inst,
@@ -723,7 +738,10 @@ impl Translator<'_, '_> {
         space: ferrocl_ir::AddrSpace,
         bytes: u32,
     ) -> Option<ferrocl_ir::AddrSpace> {
-        if space != ferrocl_ir::AddrSpace::Private {
+        if !matches!(
+            space,
+            ferrocl_ir::AddrSpace::Private | ferrocl_ir::AddrSpace::Local
+        ) {
             return Some(space);
         }
         if self.wg.trusted.contains(&inst) {
@@ -739,8 +757,17 @@ impl Translator<'_, '_> {
             };
             let data = &dfg.insts[inst];
             match &data.op {
-                Op::SlotAddr(ss) => {
-                    let size = self.f.slots.get(*ss).map_or(0, |d| i64::from(d.size));
+                Op::SlotAddr(_) | Op::GlobalAddr(_) => {
+                    let size = match &data.op {
+                        Op::SlotAddr(ss) if space == ferrocl_ir::AddrSpace::Private => {
+                            self.f.slots.get(*ss).map_or(0, |d| i64::from(d.size))
+                        }
+                        Op::GlobalAddr(g) => match self.module.globals.get(*g) {
+                            Some(d) if d.space == space => i64::from(d.size),
+                            _ => 0,
+                        },
+                        _ => 0,
+                    };
                     if offset >= 0 && offset + i64::from(bytes) <= size {
                         return None;
                     }
@@ -767,30 +794,6 @@ impl Translator<'_, '_> {
             }
         }
         Some(space)
-    }
-
-    /// The address and immediate offset of lane bytes `offset` past `p`, confined to `space`
-    /// when it is given.
-    fn lane_addr(
-        &mut self,
-        p: cl::Value,
-        space: Option<ferrocl_ir::AddrSpace>,
-        offset: u32,
-    ) -> (cl::Value, i32) {
-        let Some(space) = space.filter(|s| {
-            matches!(
-                s,
-                ferrocl_ir::AddrSpace::Local | ferrocl_ir::AddrSpace::Private
-            )
-        }) else {
-            return (p, offset as i32);
-        };
-        let lane = if offset == 0 {
-            p
-        } else {
-            self.b.ins().iadd_imm_s(p, i64::from(offset))
-        };
-        (self.confine(lane, space), 0)
     }
 
     fn ctx(&mut self, field: i32, d: u8) -> cl::Value {
@@ -854,566 +857,5 @@ impl Translator<'_, '_> {
         let (s0, s1, s2) = (self.ctx(field, 0), self.ctx(field, 1), self.ctx(field, 2));
         let t = self.b.ins().imul(s0, s1);
         self.b.ins().imul(t, s2)
-    }
-
-    fn unary(
-        &mut self,
-        op: UnaryOp,
-        x: cl::Value,
-        is_bool: bool,
-    ) -> Result<cl::Value, CompileError> {
-        let ty = self.b.func.dfg.value_type(x);
-        let ins = self.b.ins();
-        Ok(match op {
-            UnaryOp::Ineg => ins.ineg(x),
-            UnaryOp::Bnot if is_bool => ins.bxor_imm_s(x, 1),
-            UnaryOp::Bnot => ins.bnot(x),
-            UnaryOp::Clz | UnaryOp::Ctz | UnaryOp::Popcnt if ty.bits() < 32 => {
-                // Counted in 32 bits: clz subtracts the added high zeros, ctz sees a sentinel
-                // bit just above the value so that ctz(0) is the width.
-                let w = ty.bits() as i64;
-                let wide = self.b.ins().uextend(clt::I32, x);
-                let r = match op {
-                    UnaryOp::Clz => {
-                        let c = self.b.ins().clz(wide);
-                        self.b.ins().iadd_imm_s(c, w - 32)
-                    }
-                    UnaryOp::Ctz => {
-                        let s = self.b.ins().bor_imm_s(wide, 1 << w);
-                        self.b.ins().ctz(s)
-                    }
-                    _ => self.b.ins().popcnt(wide),
-                };
-                self.b.ins().ireduce(ty, r)
-            }
-            UnaryOp::Clz => ins.clz(x),
-            UnaryOp::Ctz => ins.ctz(x),
-            UnaryOp::Popcnt => ins.popcnt(x),
-            UnaryOp::Fneg => ins.fneg(x),
-            UnaryOp::Fabs => ins.fabs(x),
-            UnaryOp::Sqrt => ins.sqrt(x),
-            UnaryOp::Floor => ins.floor(x),
-            UnaryOp::Ceil => ins.ceil(x),
-            UnaryOp::Ftrunc => ins.trunc(x),
-            UnaryOp::Nearest => ins.nearest(x),
-        })
-    }
-
-    fn binary(&mut self, op: BinaryOp, x: cl::Value, y: cl::Value) -> cl::Value {
-        let ty = self.b.func.dfg.value_type(x);
-        match op {
-            BinaryOp::Iadd => self.b.ins().iadd(x, y),
-            BinaryOp::Isub => self.b.ins().isub(x, y),
-            BinaryOp::Imul => self.b.ins().imul(x, y),
-            BinaryOp::Smulhi | BinaryOp::Umulhi if ty == clt::I8 => {
-                let signed = op == BinaryOp::Smulhi;
-                let (a, b) = if signed {
-                    (
-                        self.b.ins().sextend(clt::I16, x),
-                        self.b.ins().sextend(clt::I16, y),
-                    )
-                } else {
-                    (
-                        self.b.ins().uextend(clt::I16, x),
-                        self.b.ins().uextend(clt::I16, y),
-                    )
-                };
-                let p = self.b.ins().imul(a, b);
-                let hi = self.b.ins().ushr_imm_s(p, 8);
-                self.b.ins().ireduce(clt::I8, hi)
-            }
-            BinaryOp::Smulhi => self.b.ins().smulhi(x, y),
-            BinaryOp::Umulhi => self.b.ins().umulhi(x, y),
-            BinaryOp::Sdiv | BinaryOp::Srem => {
-                // 6.5.1: division by zero and INT_MIN / -1 give unspecified values but must
-                // not trap. Divide by 1 instead; INT_MIN / 1 is INT_MIN, the wrapped quotient,
-                // and the remainder is 0, as for -1.
-                let zero = self.b.ins().icmp_imm_s(CIntCC::Equal, y, 0);
-                let minus1 = self.b.ins().icmp_imm_s(CIntCC::Equal, y, -1);
-                let min = self
-                    .b
-                    .ins()
-                    .icmp_imm_s(CIntCC::Equal, x, i64::MIN >> (64 - ty.bits()));
-                let overflow = self.b.ins().band(minus1, min);
-                let bad = self.b.ins().bor(zero, overflow);
-                let one = self.b.ins().iconst(ty, 1);
-                let d = self.b.ins().select(bad, one, y);
-                if op == BinaryOp::Sdiv {
-                    self.b.ins().sdiv(x, d)
-                } else {
-                    self.b.ins().srem(x, d)
-                }
-            }
-            BinaryOp::Udiv | BinaryOp::Urem => {
-                let zero = self.b.ins().icmp_imm_s(CIntCC::Equal, y, 0);
-                let one = self.b.ins().iconst(ty, 1);
-                let d = self.b.ins().select(zero, one, y);
-                if op == BinaryOp::Udiv {
-                    self.b.ins().udiv(x, d)
-                } else {
-                    self.b.ins().urem(x, d)
-                }
-            }
-            BinaryOp::Smin => self.b.ins().smin(x, y),
-            BinaryOp::Smax => self.b.ins().smax(x, y),
-            BinaryOp::Umin => self.b.ins().umin(x, y),
-            BinaryOp::Umax => self.b.ins().umax(x, y),
-            BinaryOp::Band => self.b.ins().band(x, y),
-            BinaryOp::Bor => self.b.ins().bor(x, y),
-            BinaryOp::Bxor => self.b.ins().bxor(x, y),
-            BinaryOp::Shl => self.b.ins().ishl(x, y),
-            BinaryOp::Lshr => self.b.ins().ushr(x, y),
-            BinaryOp::Ashr => self.b.ins().sshr(x, y),
-            BinaryOp::Rotl => self.b.ins().rotl(x, y),
-            BinaryOp::Fadd => self.b.ins().fadd(x, y),
-            BinaryOp::Fsub => self.b.ins().fsub(x, y),
-            BinaryOp::Fmul => self.b.ins().fmul(x, y),
-            BinaryOp::Fdiv => self.b.ins().fdiv(x, y),
-            BinaryOp::Fmin | BinaryOp::Fmax => {
-                // fmin/fmax: "If one argument is a NaN, fmin() returns the other argument."
-                let r = if op == BinaryOp::Fmin {
-                    self.b.ins().fmin(x, y)
-                } else {
-                    self.b.ins().fmax(x, y)
-                };
-                let x_nan = self.b.ins().fcmp(CFloatCC::Unordered, x, x);
-                let y_nan = self.b.ins().fcmp(CFloatCC::Unordered, y, y);
-                let r = self.b.ins().select(x_nan, y, r);
-                self.b.ins().select(y_nan, x, r)
-            }
-            BinaryOp::Copysign => self.b.ins().fcopysign(x, y),
-        }
-    }
-
-    fn atomic_rmw(
-        &mut self,
-        op: RmwOp,
-        p: cl::Value,
-        x: cl::Value,
-    ) -> Result<cl::Value, CompileError> {
-        let ty = self.b.func.dfg.value_type(x);
-        if ty.is_float() {
-            let ity = cl::Type::int(ty.bits() as u16).unwrap_or(clt::I32);
-            let xi = self.b.ins().bitcast(ity, mem(), x);
-            let old = match op {
-                RmwOp::Xchg => self
-                    .b
-                    .ins()
-                    .atomic_rmw(ity, mem(), AtomicRmwOp::Xchg, p, xi),
-                RmwOp::Add => {
-                    // A compare-and-swap loop: add to the value seen, retry if it changed.
-                    let first = self.b.ins().atomic_load(ity, mem(), p);
-                    let lp = self.b.create_block();
-                    let done = self.b.create_block();
-                    self.b.append_block_param(lp, ity);
-                    self.b.append_block_param(done, ity);
-                    self.b.ins().jump(lp, &[first.into()]);
-                    self.b.switch_to_block(lp);
-                    let seen = self.b.block_params(lp)[0];
-                    let f = self.b.ins().bitcast(ty, mem(), seen);
-                    let sum = self.b.ins().fadd(f, x);
-                    let new = self.b.ins().bitcast(ity, mem(), sum);
-                    let got = self.b.ins().atomic_cas(mem(), p, seen, new);
-                    let same = self.b.ins().icmp(CIntCC::Equal, got, seen);
-                    self.b
-                        .ins()
-                        .brif(same, done, &[got.into()], lp, &[got.into()]);
-                    self.b.switch_to_block(done);
-                    self.b.block_params(done)[0]
-                }
-                _ => return err("atomic operation on a float other than exchange and add"),
-            };
-            return Ok(self.b.ins().bitcast(ty, mem(), old));
-        }
-        let op = match op {
-            RmwOp::Xchg => AtomicRmwOp::Xchg,
-            RmwOp::Add => AtomicRmwOp::Add,
-            RmwOp::Sub => AtomicRmwOp::Sub,
-            RmwOp::And => AtomicRmwOp::And,
-            RmwOp::Or => AtomicRmwOp::Or,
-            RmwOp::Xor => AtomicRmwOp::Xor,
-            RmwOp::Smin => AtomicRmwOp::Smin,
-            RmwOp::Smax => AtomicRmwOp::Smax,
-            RmwOp::Umin => AtomicRmwOp::Umin,
-            RmwOp::Umax => AtomicRmwOp::Umax,
-        };
-        Ok(self.b.ins().atomic_rmw(ty, mem(), op, p, x))
-    }
-
-    /// Reinterprets the bits of a value as another type of the same size, through memory when
-    /// the lane shapes differ (the 3-lane vectors occupy 4 lanes, as in memory).
-    fn bitcast(
-        &mut self,
-        xs: Vec<cl::Value>,
-        from: Type,
-        to: Type,
-    ) -> Result<Vec<cl::Value>, CompileError> {
-        let (fty, tty) = (lane_ty(from)?, lane_ty(to)?);
-        if from.lanes() == to.lanes() {
-            return Ok(xs
-                .into_iter()
-                .map(|x| {
-                    if fty == tty {
-                        x
-                    } else {
-                        self.b.ins().bitcast(tty, mem(), x)
-                    }
-                })
-                .collect());
-        }
-        let size = (from.bytes().max(to.bytes())).max(16);
-        let slot = self.b.create_sized_stack_slot(cl::StackSlotData::new(
-            cl::StackSlotKind::ExplicitSlot,
-            size,
-            4,
-        ));
-        for (i, x) in xs.into_iter().enumerate() {
-            self.b
-                .ins()
-                .stack_store(clt::I64, x, slot, (i as u32 * fty.bytes()) as i32);
-        }
-        Ok((0..to.lanes())
-            .map(|i| {
-                self.b
-                    .ins()
-                    .stack_load(clt::I64, tty, slot, (i * tty.bytes()) as i32)
-            })
-            .collect())
-    }
-
-    fn convert(
-        &mut self,
-        conv: ConvOp,
-        x: cl::Value,
-        st: Type,
-        dt: Type,
-    ) -> Result<cl::Value, CompileError> {
-        if st == Type::F16 || dt == Type::F16 {
-            return self.half_convert(conv, x, st, dt);
-        }
-        let sty = self.b.func.dfg.value_type(x);
-        let dty = lane_ty(dt)?;
-        Ok(match conv {
-            ConvOp::Trunc if dt == Type::I1 => {
-                let b = if sty == clt::I8 {
-                    x
-                } else {
-                    self.b.ins().ireduce(clt::I8, x)
-                };
-                self.b.ins().band_imm_s(b, 1)
-            }
-            ConvOp::Trunc if sty == dty => x,
-            ConvOp::Trunc => self.b.ins().ireduce(dty, x),
-            ConvOp::Zext if sty == dty => x,
-            ConvOp::Zext => self.b.ins().uextend(dty, x),
-            ConvOp::Sext if st == Type::I1 => {
-                // "i1 true becomes all ones".
-                let w = if dty == sty {
-                    x
-                } else {
-                    self.b.ins().uextend(dty, x)
-                };
-                self.b.ins().ineg(w)
-            }
-            ConvOp::Sext if sty == dty => x,
-            ConvOp::Sext => self.b.ins().sextend(dty, x),
-            ConvOp::SatInt {
-                src_signed,
-                dst_signed,
-            } => self.sat_int(x, src_signed, dst_signed, dty),
-            ConvOp::Fconv(round) => self.fconv(x, dty, round),
-            ConvOp::SintToFloat(round) => self.int_to_float(x, true, dty, round),
-            ConvOp::UintToFloat(round) => self.int_to_float(x, false, dty, round),
-            ConvOp::FloatToSint { round, sat } => self.float_to_int(x, true, dty, round, sat),
-            ConvOp::FloatToUint { round, sat } => self.float_to_int(x, false, dty, round, sat),
-        })
-    }
-
-    /// Conversions to and from `half`, by the helpers of `half.rs`: widening exactly, narrowing
-    /// rounded once in the conversion's mode. Only float conversions exist for half: the device
-    /// has no half arithmetic (`CL_DEVICE_HALF_FP_CONFIG` is 0).
-    fn half_convert(
-        &mut self,
-        conv: ConvOp,
-        x: cl::Value,
-        st: Type,
-        dt: Type,
-    ) -> Result<cl::Value, CompileError> {
-        let ConvOp::Fconv(round) = conv else {
-            return err(format!(
-                "the CPU device has no half arithmetic ({st} to {dt})"
-            ));
-        };
-        let [to_float, to_double, from_float, from_double] = self.helpers.half;
-        let (id, args) = if st == Type::F16 {
-            match dt {
-                t if t == Type::F16 => return Ok(x),
-                t if t == Type::F32 => (to_float, vec![x]),
-                _ => (to_double, vec![x]),
-            }
-        } else {
-            let mode = self.b.ins().iconst(
-                clt::I32,
-                match round {
-                    Round::Rte => i64::from(crate::half::RTE),
-                    Round::Rtz => i64::from(crate::half::RTZ),
-                    Round::Rtp => i64::from(crate::half::RTP),
-                    Round::Rtn => i64::from(crate::half::RTN),
-                },
-            );
-            (
-                if st == Type::F32 {
-                    from_float
-                } else {
-                    from_double
-                },
-                vec![x, mode],
-            )
-        };
-        let fref = self.jit.declare_func_in_func(id, self.b.func);
-        let call = self.b.ins().call(fref, &args);
-        Ok(self.b.inst_results(call)[0])
-    }
-
-    /// Integer to integer, clamped to the destination's range. A bound is compared only when
-    /// the source range reaches past it, and then it is representable in the source type.
-    fn sat_int(
-        &mut self,
-        x: cl::Value,
-        src_signed: bool,
-        dst_signed: bool,
-        dty: cl::Type,
-    ) -> cl::Value {
-        let sty = self.b.func.dfg.value_type(x);
-        let (sb, db) = (sty.bits(), dty.bits());
-        let range = |bits: u32, signed: bool| -> (i128, i128) {
-            if signed {
-                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-            } else {
-                (0, (1i128 << bits) - 1)
-            }
-        };
-        let (smin, smax) = range(sb, src_signed);
-        let (lo, hi) = range(db, dst_signed);
-        let mut v = x;
-        if lo > smin {
-            let cc = if src_signed {
-                CIntCC::SignedLessThan
-            } else {
-                CIntCC::UnsignedLessThan
-            };
-            let c = self.b.ins().iconst(sty, lo as i64);
-            let below = self.b.ins().icmp(cc, v, c);
-            v = self.b.ins().select(below, c, v);
-        }
-        if hi < smax {
-            let cc = if src_signed {
-                CIntCC::SignedGreaterThan
-            } else {
-                CIntCC::UnsignedGreaterThan
-            };
-            let c = self
-                .b
-                .ins()
-                .iconst(sty, (hi as u64 & (u64::MAX >> (64 - sb))) as i64);
-            let above = self.b.ins().icmp(cc, v, c);
-            v = self.b.ins().select(above, c, v);
-        }
-        // The value is now in the destination's range, so extension by the source's
-        // signedness keeps it.
-        if db < sb {
-            self.b.ins().ireduce(dty, v)
-        } else if db > sb {
-            if src_signed {
-                self.b.ins().sextend(dty, v)
-            } else {
-                self.b.ins().uextend(dty, v)
-            }
-        } else {
-            v
-        }
-    }
-
-    /// Moves a float result `d` one step toward +inf (`up`) or -inf, by its bits.
-    fn step(&mut self, d: cl::Value, up: bool) -> cl::Value {
-        let ty = self.b.func.dfg.value_type(d);
-        let ity = cl::Type::int(ty.bits() as u16).unwrap_or(clt::I32);
-        let bits = self.b.ins().bitcast(ity, mem(), d);
-        let negative = self.b.ins().icmp_imm_s(CIntCC::SignedLessThan, bits, 0);
-        // Toward +inf: a positive value's bits grow, a negative one's shrink.
-        let plus = self.b.ins().iadd_imm_s(bits, 1);
-        let minus = self.b.ins().iadd_imm_s(bits, -1);
-        let stepped = if up {
-            self.b.ins().select(negative, minus, plus)
-        } else {
-            self.b.ins().select(negative, plus, minus)
-        };
-        self.b.ins().bitcast(ty, mem(), stepped)
-    }
-
-    /// Corrects a round-to-nearest result `d` of exact value `exact` (compared through
-    /// `cmp_gt`/`cmp_lt`: whether `d` is above or below it) to another rounding mode.
-    fn reround(
-        &mut self,
-        d: cl::Value,
-        above: cl::Value,
-        below: cl::Value,
-        round: Round,
-    ) -> cl::Value {
-        match round {
-            Round::Rte => d,
-            Round::Rtp => {
-                let up = self.step(d, true);
-                self.b.ins().select(below, up, d)
-            }
-            Round::Rtn => {
-                let down = self.step(d, false);
-                self.b.ins().select(above, down, d)
-            }
-            Round::Rtz => {
-                // Toward zero: a positive result above the exact value steps down, a negative
-                // one below it steps up.
-                let ty = self.b.func.dfg.value_type(d);
-                let zero = self.zero(ty);
-                let pos = self.b.ins().fcmp(CFloatCC::GreaterThan, d, zero);
-                let neg = self.b.ins().fcmp(CFloatCC::LessThan, d, zero);
-                let down = self.step(d, false);
-                let up = self.step(d, true);
-                let fix_pos = self.b.ins().band(pos, above);
-                let fix_neg = self.b.ins().band(neg, below);
-                let r = self.b.ins().select(fix_pos, down, d);
-                self.b.ins().select(fix_neg, up, r)
-            }
-        }
-    }
-
-    fn fconv(&mut self, x: cl::Value, dty: cl::Type, round: Round) -> cl::Value {
-        let sty = self.b.func.dfg.value_type(x);
-        if sty == dty {
-            return x;
-        }
-        if dty.bits() > sty.bits() {
-            return self.b.ins().fpromote(dty, x);
-        }
-        let d = self.b.ins().fdemote(dty, x);
-        if round == Round::Rte {
-            return d;
-        }
-        let back = self.b.ins().fpromote(sty, d);
-        let above = self.b.ins().fcmp(CFloatCC::GreaterThan, back, x);
-        let below = self.b.ins().fcmp(CFloatCC::LessThan, back, x);
-        self.reround(d, above, below, round)
-    }
-
-    fn int_to_float(
-        &mut self,
-        x: cl::Value,
-        signed: bool,
-        dty: cl::Type,
-        round: Round,
-    ) -> cl::Value {
-        let sty = self.b.func.dfg.value_type(x);
-        // Narrow integers widen exactly to 32 bits first.
-        let (x, sty) = if sty.bits() < 32 {
-            (
-                if signed {
-                    self.b.ins().sextend(clt::I32, x)
-                } else {
-                    self.b.ins().uextend(clt::I32, x)
-                },
-                clt::I32,
-            )
-        } else {
-            (x, sty)
-        };
-        let cvt = |b: &mut FunctionBuilder, ty: cl::Type, v: cl::Value| {
-            if signed {
-                b.ins().fcvt_from_sint(ty, v)
-            } else {
-                b.ins().fcvt_from_uint(ty, v)
-            }
-        };
-        let d = cvt(&mut self.b, dty, x);
-        if round == Round::Rte || (sty == clt::I32 && dty == clt::F64) {
-            return d;
-        }
-        // Compare the rounded result with the exact integer. 32-bit integers are exact in f64;
-        // for 64-bit ones, a result at or past 2^63 (2^64 unsigned) is above every integer,
-        // and any other result is an integer the conversion back gives exactly.
-        let (above, below) = if sty == clt::I32 {
-            let exact = cvt(&mut self.b, clt::F64, x);
-            let back = self.b.ins().fpromote(clt::F64, d);
-            (
-                self.b.ins().fcmp(CFloatCC::GreaterThan, back, exact),
-                self.b.ins().fcmp(CFloatCC::LessThan, back, exact),
-            )
-        } else {
-            let limit = if signed {
-                9.223_372_036_854_776e18
-            } else {
-                1.844_674_407_370_955_2e19
-            };
-            let lim = if dty == clt::F32 {
-                self.b.ins().f32const(limit as f32)
-            } else {
-                self.b.ins().f64const(limit)
-            };
-            let huge = self.b.ins().fcmp(CFloatCC::GreaterThanOrEqual, d, lim);
-            let back = if signed {
-                self.b.ins().fcvt_to_sint_sat(clt::I64, d)
-            } else {
-                self.b.ins().fcvt_to_uint_sat(clt::I64, d)
-            };
-            let (gt, lt) = if signed {
-                (CIntCC::SignedGreaterThan, CIntCC::SignedLessThan)
-            } else {
-                (CIntCC::UnsignedGreaterThan, CIntCC::UnsignedLessThan)
-            };
-            let a = self.b.ins().icmp(gt, back, x);
-            let above = self.b.ins().bor(a, huge);
-            let l = self.b.ins().icmp(lt, back, x);
-            let not_huge = self.b.ins().bxor_imm_s(huge, 1);
-            let below = self.b.ins().band(l, not_huge);
-            (above, below)
-        };
-        self.reround(d, above, below, round)
-    }
-
-    fn float_to_int(
-        &mut self,
-        x: cl::Value,
-        signed: bool,
-        dty: cl::Type,
-        round: Round,
-        sat: bool,
-    ) -> cl::Value {
-        let r = match round {
-            Round::Rtz => x,
-            Round::Rte => self.b.ins().nearest(x),
-            Round::Rtp => self.b.ins().ceil(x),
-            Round::Rtn => self.b.ins().floor(x),
-        };
-        // Saturating conversions never trap (NaN gives 0); unsaturated out-of-range results
-        // are unspecified (6.4.3.3), so the same instruction serves both.
-        let _ = sat;
-        if dty.bits() >= 32 {
-            return if signed {
-                self.b.ins().fcvt_to_sint_sat(dty, r)
-            } else {
-                self.b.ins().fcvt_to_uint_sat(dty, r)
-            };
-        }
-        let wide = self.b.ins().fcvt_to_sint_sat(clt::I32, r);
-        let bits = dty.bits();
-        let (lo, hi) = if signed {
-            (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
-        } else {
-            (0, (1i64 << bits) - 1)
-        };
-        let lo_v = self.b.ins().iconst(clt::I32, lo);
-        let c = self.b.ins().smax(wide, lo_v);
-        let hi_v = self.b.ins().iconst(clt::I32, hi);
-        let c = self.b.ins().smin(c, hi_v);
-        self.b.ins().ireduce(dty, c)
     }
 }

@@ -324,6 +324,41 @@ unsafe impl Send for Code {}
 // SAFETY: as above; shared access only calls the finalized code.
 unsafe impl Sync for Code {}
 
+/// The text form of the code generated for a module's kernels (`ferrocl build --emit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeText {
+    /// Cranelift IR, as optimized, before instruction selection.
+    Clif,
+    /// The machine code, as Cranelift's disassembly of its final VCode.
+    Asm,
+}
+
+/// Compiles every kernel of `module` (whose calls are all inlined) and returns the code as
+/// text, kernel by kernel.
+pub fn code_text(module: &Module, what: CodeText) -> Result<String, CompileError> {
+    let mut text = String::new();
+    CpuProgram::build(module, &default_wide, Some((what, &mut text)))?;
+    Ok(text)
+}
+
+/// Gives the W-wide version of a kernel, if there is one to run.
+pub type WideFn<'a> = dyn Fn(&ferrocl_ir::Function) -> Option<workgroup::WideKernel> + 'a;
+
+/// The W-wide version [`CpuProgram::compile`] runs: the vectorizer's, at [`VECTOR_WIDTH`],
+/// unless `FERROCL_VECTORIZE=0` turns it off or the kernel is written with OpenCL vector types
+/// (split into lanes and vectorized again, their whole-vector accesses would become gathers).
+pub fn default_wide(f: &ferrocl_ir::Function) -> Option<workgroup::WideKernel> {
+    if !vectorize::enabled() || f.dfg.values.values().any(|v| v.ty.is_vector()) {
+        return None;
+    }
+    let v = vectorize::vectorize(f, VECTOR_WIDTH).ok()?;
+    Some(workgroup::WideKernel {
+        func: v.func,
+        width: VECTOR_WIDTH,
+        barriers: v.barriers,
+    })
+}
+
 impl CpuProgram {
     /// Compiles every kernel of `module` (whose calls are all inlined), with vectorization
     /// across work-items ([`vectorize`]) unless `FERROCL_VECTORIZE=0` turns it off: each
@@ -331,28 +366,21 @@ impl CpuProgram {
     /// Kernels written with OpenCL vector types keep their own SIMD code: split into lanes
     /// and vectorized again, their whole-vector accesses would become gathers.
     pub fn compile(module: &Module) -> Result<CpuProgram, CompileError> {
-        if !vectorize::enabled() {
-            return Self::compile_with(module, &|_| None);
-        }
-        Self::compile_with(module, &|f| {
-            let has_vectors = f.dfg.values.values().any(|v| v.ty.is_vector());
-            if has_vectors {
-                return None;
-            }
-            let v = vectorize::vectorize(f, VECTOR_WIDTH).ok()?;
-            Some(workgroup::WideKernel {
-                func: v.func,
-                width: VECTOR_WIDTH,
-                barriers: v.barriers,
-            })
-        })
+        Self::build(module, &default_wide, None)
     }
 
     /// Compiles every kernel of `module`, running full chunks of work-items along x through
     /// the W-wide version `wide` gives of a kernel, if it gives one.
-    pub fn compile_with(
+    pub fn compile_with(module: &Module, wide: &WideFn<'_>) -> Result<CpuProgram, CompileError> {
+        Self::build(module, wide, None)
+    }
+
+    /// Compiles every kernel of `module` as [`CpuProgram::compile_with`] does, writing its
+    /// code to `text` in the form asked for.
+    fn build(
         module: &Module,
-        wide: &dyn Fn(&ferrocl_ir::Function) -> Option<workgroup::WideKernel>,
+        wide: &WideFn<'_>,
+        mut text: Option<(CodeText, &mut String)>,
     ) -> Result<CpuProgram, CompileError> {
         let mut flags = settings::builder();
         let set = |f: &mut settings::Builder, k: &str, v: &str| {
@@ -453,9 +481,25 @@ impl CpuProgram {
                     &ctx.func.signature,
                 )
                 .map_err(|e| CompileError(format!("kernel {}: {e}", f.name)))?;
+            if let Some((CodeText::Asm, _)) = text {
+                ctx.set_disasm(true);
+            }
             jit.define_function(id, &mut ctx).map_err(|e| {
                 CompileError(format!("kernel {}: code generation failed: {e:?}", f.name))
             })?;
+            match &mut text {
+                Some((CodeText::Clif, out)) => {
+                    out.push_str(&format!("; kernel {}\n{}\n", f.name, ctx.func.display()));
+                }
+                Some((CodeText::Asm, out)) => {
+                    let asm = ctx
+                        .compiled_code()
+                        .and_then(|c| c.vcode.as_deref())
+                        .unwrap_or("");
+                    out.push_str(&format!("; kernel {}\n{asm}\n", f.name));
+                }
+                None => {}
+            }
             jit.clear_context(&mut ctx);
             pending.push((
                 id,

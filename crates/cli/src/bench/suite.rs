@@ -1027,6 +1027,43 @@ fn layer(quick: bool) -> Problem {
     }
 }
 
+const POLY4: &str = "\
+__kernel void poly4(__global const float4 *x, __global float4 *y)
+{
+    size_t i = get_global_id(0);
+    float4 v = x[i];
+    float4 a = (float4)(0.5f);
+    for (int k = 0; k < 32; k++)
+        a = a * v + (float4)(0.25f, -0.5f, 0.75f, -1.0f);
+    y[i] = a;
+}
+";
+
+/// `float4` arithmetic with little memory traffic: a polynomial of degree 32 in Horner form
+/// on each lane of a `float4` (two operations per lane and step).
+fn poly4(quick: bool) -> Problem {
+    let n = if quick { 1 << 10 } else { 1 << 20 };
+    let x = random_floats(4 * n, 13, -0.9, 0.9);
+    Problem {
+        args: vec![Arg::Buffer(float_bytes(&x)), Arg::Buffer(vec![0; 16 * n])],
+        global: vec![n],
+        local: None,
+        check: Box::new(move |out| {
+            let got = floats(&out[1]);
+            let c = [0.25f64, -0.5, 0.75, -1.0];
+            for i in sample(4 * n, 4096) {
+                let v = f64::from(x[i]);
+                let mut a = 0.5f64;
+                for _ in 0..32 {
+                    a = a * v + c[i % 4];
+                }
+                close("y", i, f64::from(got[i]), a, 4.0, 1e-5)?;
+            }
+            Ok(2.0 * 32.0 * 4.0 * n as f64)
+        }),
+    }
+}
+
 /// The empty kernel of the launch-latency row.
 pub const EMPTY: &str = "__kernel void empty(void) {}\n";
 
@@ -1171,6 +1208,14 @@ pub const CASES: &[Case] = &[
         source: HASH,
         unit: Unit::Ops,
         make: hash,
+    },
+    Case {
+        name: "float4-poly",
+        category: "compute",
+        kernel: "poly4",
+        source: POLY4,
+        unit: Unit::Flops,
+        make: poly4,
     },
 ];
 

@@ -1,0 +1,391 @@
+//! Numeric conversions, lane by lane: between integer widths (wrapping or saturating),
+//! between floats and integers in each of the four rounding modes, to and from `half`, and
+//! reinterpretation of bits. The conversions with a SIMD form are in `isel.rs`.
+
+use cranelift_codegen::ir::condcodes::{FloatCC as CFloatCC, IntCC as CIntCC};
+use cranelift_codegen::ir::{self as cl, types as clt, InstBuilder};
+use cranelift_frontend::FunctionBuilder;
+use cranelift_module::Module as _;
+use ferrocl_ir::{ConvOp, Round, Type};
+
+use super::{err, lane_ty, mem, Translator};
+use crate::CompileError;
+
+impl Translator<'_, '_> {
+    /// Reinterprets the bits of a value as another type of the same size, through memory when
+    /// the lane shapes differ (the 3-lane vectors occupy 4 lanes, as in memory).
+    pub(super) fn bitcast(
+        &mut self,
+        xs: Vec<cl::Value>,
+        from: Type,
+        to: Type,
+    ) -> Result<Vec<cl::Value>, CompileError> {
+        let (fty, tty) = (lane_ty(from)?, lane_ty(to)?);
+        if from.lanes() == to.lanes() {
+            return Ok(xs
+                .into_iter()
+                .map(|x| {
+                    if fty == tty {
+                        x
+                    } else {
+                        self.b.ins().bitcast(tty, mem(), x)
+                    }
+                })
+                .collect());
+        }
+        let size = (from.bytes().max(to.bytes())).max(16);
+        let slot = self.b.create_sized_stack_slot(cl::StackSlotData::new(
+            cl::StackSlotKind::ExplicitSlot,
+            size,
+            4,
+        ));
+        for (i, x) in xs.into_iter().enumerate() {
+            self.b
+                .ins()
+                .stack_store(clt::I64, x, slot, (i as u32 * fty.bytes()) as i32);
+        }
+        Ok((0..to.lanes())
+            .map(|i| {
+                self.b
+                    .ins()
+                    .stack_load(clt::I64, tty, slot, (i * tty.bytes()) as i32)
+            })
+            .collect())
+    }
+
+    pub(super) fn convert(
+        &mut self,
+        conv: ConvOp,
+        x: cl::Value,
+        st: Type,
+        dt: Type,
+    ) -> Result<cl::Value, CompileError> {
+        if st == Type::F16 || dt == Type::F16 {
+            return self.half_convert(conv, x, st, dt);
+        }
+        let sty = self.b.func.dfg.value_type(x);
+        let dty = lane_ty(dt)?;
+        Ok(match conv {
+            ConvOp::Trunc if dt == Type::I1 => {
+                let b = if sty == clt::I8 {
+                    x
+                } else {
+                    self.b.ins().ireduce(clt::I8, x)
+                };
+                self.b.ins().band_imm_s(b, 1)
+            }
+            ConvOp::Trunc if sty == dty => x,
+            ConvOp::Trunc => self.b.ins().ireduce(dty, x),
+            ConvOp::Zext if sty == dty => x,
+            ConvOp::Zext => self.b.ins().uextend(dty, x),
+            ConvOp::Sext if st == Type::I1 => {
+                // "i1 true becomes all ones".
+                let w = if dty == sty {
+                    x
+                } else {
+                    self.b.ins().uextend(dty, x)
+                };
+                self.b.ins().ineg(w)
+            }
+            ConvOp::Sext if sty == dty => x,
+            ConvOp::Sext => self.b.ins().sextend(dty, x),
+            ConvOp::SatInt {
+                src_signed,
+                dst_signed,
+            } => self.sat_int(x, src_signed, dst_signed, dty),
+            ConvOp::Fconv(round) => self.fconv(x, dty, round),
+            ConvOp::SintToFloat(round) => self.int_to_float(x, true, dty, round),
+            ConvOp::UintToFloat(round) => self.int_to_float(x, false, dty, round),
+            ConvOp::FloatToSint { round, sat } => self.float_to_int(x, true, dty, round, sat),
+            ConvOp::FloatToUint { round, sat } => self.float_to_int(x, false, dty, round, sat),
+        })
+    }
+
+    /// Conversions to and from `half`, by the helpers of `half.rs`: widening exactly, narrowing
+    /// rounded once in the conversion's mode. Only float conversions exist for half: the device
+    /// has no half arithmetic (`CL_DEVICE_HALF_FP_CONFIG` is 0).
+    fn half_convert(
+        &mut self,
+        conv: ConvOp,
+        x: cl::Value,
+        st: Type,
+        dt: Type,
+    ) -> Result<cl::Value, CompileError> {
+        let ConvOp::Fconv(round) = conv else {
+            return err(format!(
+                "the CPU device has no half arithmetic ({st} to {dt})"
+            ));
+        };
+        let [to_float, to_double, from_float, from_double] = self.helpers.half;
+        let (id, args) = if st == Type::F16 {
+            match dt {
+                t if t == Type::F16 => return Ok(x),
+                t if t == Type::F32 => (to_float, vec![x]),
+                _ => (to_double, vec![x]),
+            }
+        } else {
+            let mode = self.b.ins().iconst(
+                clt::I32,
+                match round {
+                    Round::Rte => i64::from(crate::half::RTE),
+                    Round::Rtz => i64::from(crate::half::RTZ),
+                    Round::Rtp => i64::from(crate::half::RTP),
+                    Round::Rtn => i64::from(crate::half::RTN),
+                },
+            );
+            (
+                if st == Type::F32 {
+                    from_float
+                } else {
+                    from_double
+                },
+                vec![x, mode],
+            )
+        };
+        let fref = self.jit.declare_func_in_func(id, self.b.func);
+        let call = self.b.ins().call(fref, &args);
+        Ok(self.b.inst_results(call)[0])
+    }
+
+    /// Integer to integer, clamped to the destination's range. A bound is compared only when
+    /// the source range reaches past it, and then it is representable in the source type.
+    fn sat_int(
+        &mut self,
+        x: cl::Value,
+        src_signed: bool,
+        dst_signed: bool,
+        dty: cl::Type,
+    ) -> cl::Value {
+        let sty = self.b.func.dfg.value_type(x);
+        let (sb, db) = (sty.bits(), dty.bits());
+        let range = |bits: u32, signed: bool| -> (i128, i128) {
+            if signed {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            }
+        };
+        let (smin, smax) = range(sb, src_signed);
+        let (lo, hi) = range(db, dst_signed);
+        let mut v = x;
+        if lo > smin {
+            let cc = if src_signed {
+                CIntCC::SignedLessThan
+            } else {
+                CIntCC::UnsignedLessThan
+            };
+            let c = self.b.ins().iconst(sty, lo as i64);
+            let below = self.b.ins().icmp(cc, v, c);
+            v = self.b.ins().select(below, c, v);
+        }
+        if hi < smax {
+            let cc = if src_signed {
+                CIntCC::SignedGreaterThan
+            } else {
+                CIntCC::UnsignedGreaterThan
+            };
+            let c = self
+                .b
+                .ins()
+                .iconst(sty, (hi as u64 & (u64::MAX >> (64 - sb))) as i64);
+            let above = self.b.ins().icmp(cc, v, c);
+            v = self.b.ins().select(above, c, v);
+        }
+        // The value is now in the destination's range, so extension by the source's
+        // signedness keeps it.
+        if db < sb {
+            self.b.ins().ireduce(dty, v)
+        } else if db > sb {
+            if src_signed {
+                self.b.ins().sextend(dty, v)
+            } else {
+                self.b.ins().uextend(dty, v)
+            }
+        } else {
+            v
+        }
+    }
+
+    /// Moves a float result `d` one step toward +inf (`up`) or -inf, by its bits.
+    fn step(&mut self, d: cl::Value, up: bool) -> cl::Value {
+        let ty = self.b.func.dfg.value_type(d);
+        let ity = cl::Type::int(ty.bits() as u16).unwrap_or(clt::I32);
+        let bits = self.b.ins().bitcast(ity, mem(), d);
+        let negative = self.b.ins().icmp_imm_s(CIntCC::SignedLessThan, bits, 0);
+        // Toward +inf: a positive value's bits grow, a negative one's shrink.
+        let plus = self.b.ins().iadd_imm_s(bits, 1);
+        let minus = self.b.ins().iadd_imm_s(bits, -1);
+        let stepped = if up {
+            self.b.ins().select(negative, minus, plus)
+        } else {
+            self.b.ins().select(negative, plus, minus)
+        };
+        self.b.ins().bitcast(ty, mem(), stepped)
+    }
+
+    /// Corrects a round-to-nearest result `d` of exact value `exact` (compared through
+    /// `cmp_gt`/`cmp_lt`: whether `d` is above or below it) to another rounding mode.
+    fn reround(
+        &mut self,
+        d: cl::Value,
+        above: cl::Value,
+        below: cl::Value,
+        round: Round,
+    ) -> cl::Value {
+        match round {
+            Round::Rte => d,
+            Round::Rtp => {
+                let up = self.step(d, true);
+                self.b.ins().select(below, up, d)
+            }
+            Round::Rtn => {
+                let down = self.step(d, false);
+                self.b.ins().select(above, down, d)
+            }
+            Round::Rtz => {
+                // Toward zero: a positive result above the exact value steps down, a negative
+                // one below it steps up.
+                let ty = self.b.func.dfg.value_type(d);
+                let zero = self.zero(ty);
+                let pos = self.b.ins().fcmp(CFloatCC::GreaterThan, d, zero);
+                let neg = self.b.ins().fcmp(CFloatCC::LessThan, d, zero);
+                let down = self.step(d, false);
+                let up = self.step(d, true);
+                let fix_pos = self.b.ins().band(pos, above);
+                let fix_neg = self.b.ins().band(neg, below);
+                let r = self.b.ins().select(fix_pos, down, d);
+                self.b.ins().select(fix_neg, up, r)
+            }
+        }
+    }
+
+    fn fconv(&mut self, x: cl::Value, dty: cl::Type, round: Round) -> cl::Value {
+        let sty = self.b.func.dfg.value_type(x);
+        if sty == dty {
+            return x;
+        }
+        if dty.bits() > sty.bits() {
+            return self.b.ins().fpromote(dty, x);
+        }
+        let d = self.b.ins().fdemote(dty, x);
+        if round == Round::Rte {
+            return d;
+        }
+        let back = self.b.ins().fpromote(sty, d);
+        let above = self.b.ins().fcmp(CFloatCC::GreaterThan, back, x);
+        let below = self.b.ins().fcmp(CFloatCC::LessThan, back, x);
+        self.reround(d, above, below, round)
+    }
+
+    fn int_to_float(
+        &mut self,
+        x: cl::Value,
+        signed: bool,
+        dty: cl::Type,
+        round: Round,
+    ) -> cl::Value {
+        let sty = self.b.func.dfg.value_type(x);
+        // Narrow integers widen exactly to 32 bits first.
+        let (x, sty) = if sty.bits() < 32 {
+            (
+                if signed {
+                    self.b.ins().sextend(clt::I32, x)
+                } else {
+                    self.b.ins().uextend(clt::I32, x)
+                },
+                clt::I32,
+            )
+        } else {
+            (x, sty)
+        };
+        let cvt = |b: &mut FunctionBuilder, ty: cl::Type, v: cl::Value| {
+            if signed {
+                b.ins().fcvt_from_sint(ty, v)
+            } else {
+                b.ins().fcvt_from_uint(ty, v)
+            }
+        };
+        let d = cvt(&mut self.b, dty, x);
+        if round == Round::Rte || (sty == clt::I32 && dty == clt::F64) {
+            return d;
+        }
+        // Compare the rounded result with the exact integer. 32-bit integers are exact in f64;
+        // for 64-bit ones, a result at or past 2^63 (2^64 unsigned) is above every integer,
+        // and any other result is an integer the conversion back gives exactly.
+        let (above, below) = if sty == clt::I32 {
+            let exact = cvt(&mut self.b, clt::F64, x);
+            let back = self.b.ins().fpromote(clt::F64, d);
+            (
+                self.b.ins().fcmp(CFloatCC::GreaterThan, back, exact),
+                self.b.ins().fcmp(CFloatCC::LessThan, back, exact),
+            )
+        } else {
+            let limit = if signed {
+                9.223_372_036_854_776e18
+            } else {
+                1.844_674_407_370_955_2e19
+            };
+            let lim = if dty == clt::F32 {
+                self.b.ins().f32const(limit as f32)
+            } else {
+                self.b.ins().f64const(limit)
+            };
+            let huge = self.b.ins().fcmp(CFloatCC::GreaterThanOrEqual, d, lim);
+            let back = if signed {
+                self.b.ins().fcvt_to_sint_sat(clt::I64, d)
+            } else {
+                self.b.ins().fcvt_to_uint_sat(clt::I64, d)
+            };
+            let (gt, lt) = if signed {
+                (CIntCC::SignedGreaterThan, CIntCC::SignedLessThan)
+            } else {
+                (CIntCC::UnsignedGreaterThan, CIntCC::UnsignedLessThan)
+            };
+            let a = self.b.ins().icmp(gt, back, x);
+            let above = self.b.ins().bor(a, huge);
+            let l = self.b.ins().icmp(lt, back, x);
+            let not_huge = self.b.ins().bxor_imm_s(huge, 1);
+            let below = self.b.ins().band(l, not_huge);
+            (above, below)
+        };
+        self.reround(d, above, below, round)
+    }
+
+    fn float_to_int(
+        &mut self,
+        x: cl::Value,
+        signed: bool,
+        dty: cl::Type,
+        round: Round,
+        sat: bool,
+    ) -> cl::Value {
+        let r = match round {
+            Round::Rtz => x,
+            Round::Rte => self.b.ins().nearest(x),
+            Round::Rtp => self.b.ins().ceil(x),
+            Round::Rtn => self.b.ins().floor(x),
+        };
+        // Saturating conversions never trap (NaN gives 0); unsaturated out-of-range results
+        // are unspecified (6.4.3.3), so the same instruction serves both.
+        let _ = sat;
+        if dty.bits() >= 32 {
+            return if signed {
+                self.b.ins().fcvt_to_sint_sat(dty, r)
+            } else {
+                self.b.ins().fcvt_to_uint_sat(dty, r)
+            };
+        }
+        let wide = self.b.ins().fcvt_to_sint_sat(clt::I32, r);
+        let bits = dty.bits();
+        let (lo, hi) = if signed {
+            (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+        } else {
+            (0, (1i64 << bits) - 1)
+        };
+        let lo_v = self.b.ins().iconst(clt::I32, lo);
+        let c = self.b.ins().smax(wide, lo_v);
+        let hi_v = self.b.ins().iconst(clt::I32, hi);
+        let c = self.b.ins().smin(c, hi_v);
+        self.b.ins().ireduce(dty, c)
+    }
+}

@@ -1,0 +1,760 @@
+//! Instruction selection for vector values: the IR instructions that have a SIMD form on
+//! 128-bit vectors (`simd.rs` says how vectors are held) become one Cranelift instruction per
+//! 128-bit part. An instruction without a good SIMD form — integer division, per-lane shift
+//! amounts, most conversions, `half` — is not handled here and goes through the lane-wise
+//! translation of `codegen.rs`, on lanes extracted from the vectors: every operation stays
+//! correct, the common ones are fast.
+//!
+//! Checked against Cranelift 0.135's x86-64 lowering (SSE4.1 and up, the VEX forms where the
+//! machine has AVX): `imul` has no `i8x16` form, and `fcopysign` no vector form (it is done on
+//! the bits here); vector `fma` is one instruction where the machine has FMA and per-lane
+//! library calls elsewhere, rounded once either way.
+
+use cranelift_codegen::ir::condcodes::IntCC as CIntCC;
+use cranelift_codegen::ir::immediates::{Ieee32, Ieee64};
+use cranelift_codegen::ir::{self as cl, types as clt, InstBuilder};
+use ferrocl_ir::{
+    AddrSpace, BinaryOp, ConvOp, Inst, MemFlags, Op, Round, Type, UnaryOp, Value, ValueDef,
+};
+
+use super::scalar::{binary_inst, unary_inst};
+use super::simd::{int_of, vector_cast, Repr};
+use super::{float_cc, int_cc, mem, Translator};
+use crate::CompileError;
+
+impl Translator<'_, '_> {
+    /// Translates `inst` in SIMD form when it has one; `false` leaves it to the lane-wise
+    /// translation (nothing with an effect has been emitted then).
+    pub(super) fn simd_inst(&mut self, inst: Inst) -> Result<bool, CompileError> {
+        let f = self.f;
+        let data = &f.dfg.insts[inst];
+        let args = &data.args;
+        let Some(result) = f.dfg.inst_result(inst) else {
+            return match &data.op {
+                Op::Store(flags) => self.store_simd(inst, args[0], args[1], flags),
+                _ => Ok(false),
+            };
+        };
+        if let Op::ExtractLane(i) = data.op {
+            return self.extract_simd(result, args[0], u32::from(i));
+        }
+        let out = self.repr(result)?;
+        let Repr::Simd {
+            part, lanes, mask, ..
+        } = out
+        else {
+            return Ok(false);
+        };
+        let rty = f.dfg.value_type(result);
+        let vals = match &data.op {
+            Op::Iconst(bits) => {
+                let x = if mask {
+                    self.b.ins().iconst(clt::I8, (bits & 1) as i64)
+                } else {
+                    self.b.ins().iconst(part.lane_type(), *bits as i64)
+                };
+                Some(self.splat_repr(x, out))
+            }
+            Op::Fconst(bits) => {
+                let x = if part.lane_type() == clt::F32 {
+                    self.b.ins().f32const(Ieee32::with_bits(*bits as u32))
+                } else {
+                    self.b.ins().f64const(Ieee64::with_bits(*bits))
+                };
+                Some(self.splat_repr(x, out))
+            }
+            Op::Null | Op::Undef => {
+                let bytes = vec![0u8; 16];
+                let z = self.vconst(part, bytes);
+                Some(vec![z; out.count() as usize])
+            }
+            Op::Vconst(lane_bits) => Some(self.vconst_parts(lane_bits, out)),
+            Op::Unary(op) => {
+                let x = self.parts_as(args[0], out)?;
+                self.unary_simd(*op, x, rty, mask)
+            }
+            Op::Binary(op) => self.binary_simd(*op, args[0], args[1], out, rty)?,
+            Op::Fma if rty.lane_type().is_float() => {
+                let (a, b, c) = (
+                    self.parts(args[0])?,
+                    self.parts(args[1])?,
+                    self.parts(args[2])?,
+                );
+                Some(
+                    (0..a.len())
+                        .map(|i| self.b.ins().fma(a[i], b[i], c[i]))
+                        .collect(),
+                )
+            }
+            Op::Icmp(cc) => {
+                self.compare_simd(args[0], args[1], |b, x, y| b.ins().icmp(int_cc(*cc), x, y))?
+            }
+            Op::Fcmp(cc) => self.compare_simd(args[0], args[1], |b, x, y| {
+                // x86-64 has no vector `one` and `ueq`: ordered and not equal, unordered or
+                // equal.
+                use cl::condcodes::FloatCC as C;
+                match float_cc(*cc) {
+                    C::OrderedNotEqual => {
+                        let ord = b.ins().fcmp(C::Ordered, x, y);
+                        let ne = b.ins().fcmp(C::NotEqual, x, y);
+                        b.ins().band(ord, ne)
+                    }
+                    C::UnorderedOrEqual => {
+                        let uno = b.ins().fcmp(C::Unordered, x, y);
+                        let eq = b.ins().fcmp(C::Equal, x, y);
+                        b.ins().bor(uno, eq)
+                    }
+                    cc => b.ins().fcmp(cc, x, y),
+                }
+            })?,
+            Op::Select => {
+                let (x, y) = (self.parts_as(args[1], out)?, self.parts_as(args[2], out)?);
+                if f.dfg.value_type(args[0]).lanes() == 1 {
+                    let c = self.get1(args[0])?;
+                    Some(
+                        x.into_iter()
+                            .zip(y)
+                            .map(|(x, y)| self.b.ins().select(c, x, y))
+                            .collect(),
+                    )
+                } else {
+                    let m =
+                        self.parts_as(args[0], Repr::simd(int_of(part.lane_bits()), lanes, true))?;
+                    Some(
+                        (0..x.len())
+                            .map(|i| {
+                                let m = if part.lane_type().is_float() {
+                                    self.b.ins().bitcast(part, vector_cast(), m[i])
+                                } else {
+                                    m[i]
+                                };
+                                self.b.ins().bitselect(m, x[i], y[i])
+                            })
+                            .collect(),
+                    )
+                }
+            }
+            Op::Convert(conv) => self.convert_simd(*conv, args[0], out)?,
+            Op::Bitcast => {
+                let src_t = f.dfg.value_type(args[0]);
+                let have = self.repr(args[0])?;
+                match have {
+                    Repr::Simd {
+                        parts, mask: false, ..
+                    } if !mask
+                        && src_t.lanes() != 3
+                        && rty.lanes() != 3
+                        && parts == out.count() =>
+                    {
+                        let xs = self.parts(args[0])?;
+                        Some(
+                            xs.into_iter()
+                                .map(|x| {
+                                    if self.b.func.dfg.value_type(x) == part {
+                                        x
+                                    } else {
+                                        self.b.ins().bitcast(part, vector_cast(), x)
+                                    }
+                                })
+                                .collect(),
+                        )
+                    }
+                    _ => None,
+                }
+            }
+            Op::Splat => {
+                let x = self.get1(args[0])?;
+                Some(self.splat_repr(x, out))
+            }
+            Op::InsertLane(i) => {
+                let mut v = self.parts_as(args[0], out)?;
+                let mut x = self.get1(args[1])?;
+                if mask {
+                    x = self.mask_lane(x, part);
+                }
+                let per = part.lane_count();
+                let (p, l) = ((u32::from(*i) / per) as usize, (u32::from(*i) % per) as u8);
+                v[p] = self.b.ins().insertlane(v[p], x, l);
+                Some(v)
+            }
+            Op::Shuffle(pick) => {
+                let mut srcs = Vec::with_capacity(2);
+                for &a in &args[..2] {
+                    let n = f.dfg.value_type(a).lanes();
+                    let want = if mask {
+                        Repr::simd(part.lane_type(), n, true)
+                    } else {
+                        self.repr(a)?
+                    };
+                    srcs.push((self.parts_as(a, want)?, want));
+                }
+                let pick: Vec<u32> = pick.iter().map(|&m| u32::from(m)).collect();
+                self.gather_lanes(&srcs, &pick, out)
+            }
+            Op::Load(flags) if !mask => Some(self.load_simd(inst, args[0], flags, out)?),
+            _ => None,
+        };
+        match vals {
+            Some(vals) => {
+                self.set_parts(result, vals)?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// A vector constant, part by part.
+    fn vconst_parts(&mut self, lane_bits: &[u64], out: Repr) -> Vec<cl::Value> {
+        let Repr::Simd {
+            part, parts, mask, ..
+        } = out
+        else {
+            unreachable!("a SIMD representation")
+        };
+        let (per, lb) = (
+            part.lane_count() as usize,
+            part.lane_type().bytes() as usize,
+        );
+        (0..parts as usize)
+            .map(|p| {
+                let mut bytes = Vec::with_capacity(16);
+                for l in 0..per {
+                    let bits = lane_bits.get(p * per + l).copied().unwrap_or(0);
+                    let bits = if mask && bits & 1 != 0 {
+                        u64::MAX
+                    } else if mask {
+                        0
+                    } else {
+                        bits
+                    };
+                    bytes.extend_from_slice(&bits.to_le_bytes()[..lb]);
+                }
+                self.vconst(part, bytes)
+            })
+            .collect()
+    }
+
+    fn unary_simd(
+        &mut self,
+        op: UnaryOp,
+        x: Vec<cl::Value>,
+        rty: Type,
+        mask: bool,
+    ) -> Option<Vec<cl::Value>> {
+        let float = rty.lane_type().is_float();
+        let part = self.b.func.dfg.value_type(x[0]);
+        let ok = match op {
+            UnaryOp::Bnot => true,
+            UnaryOp::Ineg => !float && !mask,
+            UnaryOp::Popcnt => part == clt::I8X16 && !mask,
+            UnaryOp::Clz | UnaryOp::Ctz => false,
+            UnaryOp::Fneg
+            | UnaryOp::Fabs
+            | UnaryOp::Sqrt
+            | UnaryOp::Floor
+            | UnaryOp::Ceil
+            | UnaryOp::Ftrunc
+            | UnaryOp::Nearest => float,
+        };
+        if !ok {
+            return None;
+        }
+        Some(
+            x.into_iter()
+                .map(|x| unary_inst(&mut self.b, op, x))
+                .collect(),
+        )
+    }
+
+    fn binary_simd(
+        &mut self,
+        op: BinaryOp,
+        a: Value,
+        b: Value,
+        out: Repr,
+        rty: Type,
+    ) -> Result<Option<Vec<cl::Value>>, CompileError> {
+        let Repr::Simd { part, mask, .. } = out else {
+            return Ok(None);
+        };
+        let float = rty.lane_type().is_float();
+        use BinaryOp::*;
+        let ok = match op {
+            Band | Bor | Bxor => true,
+            _ if mask => false,
+            Iadd | Isub | Smin | Smax | Umin | Umax => !float,
+            Imul => !float && part != clt::I8X16,
+            Shl | Lshr | Ashr => !float && self.uniform_scalar(b).is_some(),
+            Smulhi | Umulhi | Sdiv | Udiv | Srem | Urem | Rotl => false,
+            Fadd | Fsub | Fmul | Fdiv | Fmin | Fmax | Copysign => float,
+        };
+        if !ok {
+            return Ok(None);
+        }
+        let xs = self.parts_as(a, out)?;
+        if let Shl | Lshr | Ashr = op {
+            // One amount for every lane: the shift instructions take it modulo the lane
+            // width, as the IR does (6.5.10).
+            let amount = self.uniform_scalar(b).expect("checked above");
+            let s = match amount {
+                Uniform::Const(k) => self.b.ins().iconst(clt::I32, k as i64),
+                Uniform::Value(v) => self.get1(v)?,
+            };
+            return Ok(Some(
+                xs.into_iter()
+                    .map(|x| match op {
+                        Shl => self.b.ins().ishl(x, s),
+                        Lshr => self.b.ins().ushr(x, s),
+                        _ => self.b.ins().sshr(x, s),
+                    })
+                    .collect(),
+            ));
+        }
+        let ys = self.parts_as(b, out)?;
+        let mut res = Vec::with_capacity(xs.len());
+        for (x, y) in xs.into_iter().zip(ys) {
+            res.push(match op {
+                Fmin | Fmax => {
+                    // fmin/fmax: "If one argument is a NaN, fmin() returns the other
+                    // argument." Cranelift's give the NaN; choose the other operand where one
+                    // is a NaN, as the scalar translation does.
+                    let r = if op == Fmin {
+                        self.b.ins().fmin(x, y)
+                    } else {
+                        self.b.ins().fmax(x, y)
+                    };
+                    let x_nan = self.float_mask(cl::condcodes::FloatCC::Unordered, x, x);
+                    let y_nan = self.float_mask(cl::condcodes::FloatCC::Unordered, y, y);
+                    let r = self.b.ins().bitselect(x_nan, y, r);
+                    self.b.ins().bitselect(y_nan, x, r)
+                }
+                Copysign => {
+                    // The magnitude's bits but the sign bit, and the sign operand's sign bit.
+                    let ity = int_of(part.lane_bits())
+                        .by(part.lane_count())
+                        .expect("vector");
+                    let sign = 1u64 << (part.lane_bits() - 1);
+                    let sign = self.b.ins().iconst(ity.lane_type(), sign as i64);
+                    let sign = self.b.ins().splat(ity, sign);
+                    let xi = self.b.ins().bitcast(ity, vector_cast(), x);
+                    let yi = self.b.ins().bitcast(ity, vector_cast(), y);
+                    let r = self.b.ins().bitselect(sign, yi, xi);
+                    self.b.ins().bitcast(part, vector_cast(), r)
+                }
+                _ => binary_inst(&mut self.b, op, x, y).expect("checked above"),
+            });
+        }
+        Ok(Some(res))
+    }
+
+    /// A float comparison of two vectors as a mask of the vectors' own type.
+    fn float_mask(&mut self, cc: cl::condcodes::FloatCC, x: cl::Value, y: cl::Value) -> cl::Value {
+        let ty = self.b.func.dfg.value_type(x);
+        let m = self.b.ins().fcmp(cc, x, y);
+        self.b.ins().bitcast(ty, vector_cast(), m)
+    }
+
+    /// Whether `v` has the same value in every lane, and which: a splatted scalar or a
+    /// constant.
+    fn uniform_scalar(&self, v: Value) -> Option<Uniform> {
+        let dfg = &self.f.dfg;
+        let ValueDef::Result(inst) = dfg.value_def(dfg.resolve(v)) else {
+            return None;
+        };
+        let data = &dfg.insts[inst];
+        match data.op {
+            Op::Splat => Some(Uniform::Value(data.args[0])),
+            Op::Iconst(k) => Some(Uniform::Const(k)),
+            _ => None,
+        }
+    }
+
+    /// A comparison, part by part, when the operands are SIMD vectors (not masks).
+    fn compare_simd(
+        &mut self,
+        a: Value,
+        b: Value,
+        cmp: impl Fn(&mut cranelift_frontend::FunctionBuilder, cl::Value, cl::Value) -> cl::Value,
+    ) -> Result<Option<Vec<cl::Value>>, CompileError> {
+        if !matches!(self.repr(a)?, Repr::Simd { mask: false, .. }) {
+            return Ok(None);
+        }
+        let (xs, ys) = (self.parts(a)?, self.parts(b)?);
+        Ok(Some(
+            xs.into_iter()
+                .zip(ys)
+                .map(|(x, y)| cmp(&mut self.b, x, y))
+                .collect(),
+        ))
+    }
+
+    /// Lane `i` of a SIMD vector.
+    fn extract_simd(&mut self, result: Value, v: Value, i: u32) -> Result<bool, CompileError> {
+        let Repr::Simd { part, mask, .. } = self.repr(v)? else {
+            return Ok(false);
+        };
+        let parts = self.parts(v)?;
+        let per = part.lane_count();
+        let mut x = self
+            .b
+            .ins()
+            .extractlane(parts[(i / per) as usize], (i % per) as u8);
+        if mask {
+            if part.lane_bits() > 8 {
+                x = self.b.ins().ireduce(clt::I8, x);
+            }
+            x = self.b.ins().band_imm_s(x, 1);
+        }
+        self.set_parts(result, vec![x])?;
+        Ok(true)
+    }
+
+    fn convert_simd(
+        &mut self,
+        conv: ConvOp,
+        src: Value,
+        out: Repr,
+    ) -> Result<Option<Vec<cl::Value>>, CompileError> {
+        let Repr::Simd {
+            part, lanes, mask, ..
+        } = out
+        else {
+            return Ok(None);
+        };
+        let have = self.repr(src)?;
+        let Repr::Simd {
+            part: spart,
+            mask: smask,
+            ..
+        } = have
+        else {
+            return Ok(None);
+        };
+        let int_out = !part.lane_type().is_float() && !mask;
+        Ok(match conv {
+            // "i1 true becomes all ones": a mask of the destination's width.
+            ConvOp::Sext if smask && int_out => {
+                Some(self.parts_as(src, Repr::simd(part.lane_type(), lanes, true))?)
+            }
+            ConvOp::Zext if smask && int_out => {
+                let m = self.parts_as(src, Repr::simd(part.lane_type(), lanes, true))?;
+                let one = self.b.ins().iconst(part.lane_type(), 1);
+                let one = self.b.ins().splat(part, one);
+                Some(m.into_iter().map(|m| self.b.ins().band(m, one)).collect())
+            }
+            ConvOp::Trunc if mask && !smask && !spart.lane_type().is_float() => {
+                // To i1: the low bit.
+                let xs = self.parts(src)?;
+                let one = self.b.ins().iconst(spart.lane_type(), 1);
+                let one = self.b.ins().splat(spart, one);
+                let zero = self.vconst(spart, vec![0; 16]);
+                let m: Vec<cl::Value> = xs
+                    .into_iter()
+                    .map(|x| {
+                        let low = self.b.ins().band(x, one);
+                        self.b.ins().icmp(CIntCC::NotEqual, low, zero)
+                    })
+                    .collect();
+                let have = Repr::simd(spart.lane_type(), lanes, true);
+                Some(self.convert_repr(m, have, out))
+            }
+            ConvOp::Sext | ConvOp::Zext if !smask && int_out && !spart.lane_type().is_float() => {
+                let xs = self.parts(src)?;
+                Some(self.widen(xs, part.lane_bits(), lanes, conv == ConvOp::Sext))
+            }
+            ConvOp::Trunc if !smask && int_out && !spart.lane_type().is_float() => {
+                // The low bytes of each lane.
+                let xs = self.parts(src)?;
+                let sb = spart.lane_type().bytes();
+                let db = part.lane_type().bytes();
+                let per = part.lane_count();
+                let sper = spart.lane_count();
+                let srcs: Vec<cl::Value> = xs.into_iter().map(|x| self.bytes_of(x)).collect();
+                let mut res = Vec::new();
+                for p in 0..out.count() {
+                    let sel: Vec<Option<(usize, u8)>> = (0..16)
+                        .map(|byte| {
+                            let lane = p * per + byte / db;
+                            (lane < lanes).then(|| {
+                                let sp = (lane / sper) as usize;
+                                let at = (lane % sper) * sb + byte % db;
+                                (sp, at as u8)
+                            })
+                        })
+                        .collect();
+                    // Renumber to the sources this part uses.
+                    let mut used: Vec<usize> = Vec::new();
+                    for &(s, _) in sel.iter().flatten() {
+                        if !used.contains(&s) {
+                            used.push(s);
+                        }
+                    }
+                    let local: Vec<Option<(usize, u8)>> = sel
+                        .iter()
+                        .map(|s| s.map(|(s, b)| (used.iter().position(|&u| u == s).unwrap(), b)))
+                        .collect();
+                    let vs: Vec<cl::Value> = used.iter().map(|&u| srcs[u]).collect();
+                    if vs.is_empty() {
+                        return Ok(None);
+                    }
+                    match self.shuffle_bytes(&vs, &local, part) {
+                        Some(v) => res.push(v),
+                        None => return Ok(None),
+                    }
+                }
+                Some(res)
+            }
+            ConvOp::Fconv(_) if spart == clt::F32X4 && part == clt::F64X2 => {
+                // Widening is exact: each half of an f32x4 becomes an f64x2.
+                let xs = self.parts(src)?;
+                let mut res = Vec::with_capacity(out.count() as usize);
+                for k in 0..out.count() as usize {
+                    let x = xs[k / 2];
+                    let x = if k % 2 == 0 {
+                        x
+                    } else {
+                        let bytes = self.bytes_of(x);
+                        let sel: Vec<Option<(usize, u8)>> =
+                            (0..16).map(|i| Some((0, 8 + (i % 8) as u8))).collect();
+                        self.shuffle_bytes(&[bytes], &sel, clt::F32X4)
+                            .expect("one source")
+                    };
+                    res.push(self.b.ins().fvpromote_low(x));
+                }
+                Some(res)
+            }
+            ConvOp::Fconv(Round::Rte) if spart == clt::F64X2 && part == clt::F32X4 => {
+                // Two f64x2 narrowed (to the low halves of two f32x4s) make one f32x4.
+                let xs = self.parts(src)?;
+                let mut res = Vec::with_capacity(out.count() as usize);
+                for k in 0..out.count() as usize {
+                    let lo = self.b.ins().fvdemote(xs[2 * k]);
+                    let lo = self.bytes_of(lo);
+                    let v = match xs.get(2 * k + 1) {
+                        Some(&x) => {
+                            let hi = self.b.ins().fvdemote(x);
+                            let hi = self.bytes_of(hi);
+                            let sel: Vec<Option<(usize, u8)>> =
+                                (0..16).map(|i| Some((i / 8, (i % 8) as u8))).collect();
+                            self.shuffle_bytes(&[lo, hi], &sel, clt::F32X4)
+                                .expect("two sources")
+                        }
+                        None => self.b.ins().bitcast(clt::F32X4, vector_cast(), lo),
+                    };
+                    res.push(v);
+                }
+                Some(res)
+            }
+            ConvOp::SintToFloat(Round::Rte) | ConvOp::UintToFloat(Round::Rte)
+                if spart == clt::I32X4 && part == clt::F32X4 =>
+            {
+                let xs = self.parts(src)?;
+                let signed = matches!(conv, ConvOp::SintToFloat(_));
+                Some(
+                    xs.into_iter()
+                        .map(|x| {
+                            if signed {
+                                self.b.ins().fcvt_from_sint(part, x)
+                            } else {
+                                self.b.ins().fcvt_from_uint(part, x)
+                            }
+                        })
+                        .collect(),
+                )
+            }
+            ConvOp::FloatToSint { round, .. } | ConvOp::FloatToUint { round, .. }
+                if spart == clt::F32X4 && part == clt::I32X4 =>
+            {
+                // Saturating either way: unsaturated out-of-range results are unspecified
+                // (6.4.3.3), and NaN gives 0, as in the scalar translation.
+                let xs = self.parts(src)?;
+                let signed = matches!(conv, ConvOp::FloatToSint { .. });
+                Some(
+                    xs.into_iter()
+                        .map(|x| {
+                            let r = match round {
+                                Round::Rtz => x,
+                                Round::Rte => self.b.ins().nearest(x),
+                                Round::Rtp => self.b.ins().ceil(x),
+                                Round::Rtn => self.b.ins().floor(x),
+                            };
+                            if signed {
+                                self.b.ins().fcvt_to_sint_sat(part, r)
+                            } else {
+                                self.b.ins().fcvt_to_uint_sat(part, r)
+                            }
+                        })
+                        .collect(),
+                )
+            }
+            _ => None,
+        })
+    }
+
+    /// Integer lanes widened to `to` bits, sign- or zero-extended, one doubling at a time.
+    fn widen(
+        &mut self,
+        mut parts: Vec<cl::Value>,
+        to: u32,
+        lanes: u32,
+        signed: bool,
+    ) -> Vec<cl::Value> {
+        let mut from = self.b.func.dfg.value_type(parts[0]).lane_bits();
+        while from < to {
+            let want = lanes.div_ceil(128 / (from * 2)) as usize;
+            let mut out = Vec::with_capacity(want);
+            for &p in &parts {
+                for high in [false, true] {
+                    if out.len() < want {
+                        out.push(match (signed, high) {
+                            (true, false) => self.b.ins().swiden_low(p),
+                            (true, true) => self.b.ins().swiden_high(p),
+                            (false, false) => self.b.ins().uwiden_low(p),
+                            (false, true) => self.b.ins().uwiden_high(p),
+                        });
+                    }
+                }
+            }
+            parts = out;
+            from *= 2;
+        }
+        parts
+    }
+
+    /// The address of access `inst` of `bytes` bytes through `ptr`, confined once (the region
+    /// padding covers the access's bytes past its first).
+    pub(super) fn access_addr(
+        &mut self,
+        inst: Inst,
+        ptr: Value,
+        space: AddrSpace,
+        bytes: u32,
+    ) -> Result<cl::Value, CompileError> {
+        let p = self.get1(ptr)?;
+        Ok(match self.space_to_confine(inst, ptr, space, bytes) {
+            Some(space) => self.confine(p, space),
+            None => p,
+        })
+    }
+
+    /// A vector load: whole 128-bit parts, and the last part's own bytes only.
+    fn load_simd(
+        &mut self,
+        inst: Inst,
+        ptr: Value,
+        flags: &MemFlags,
+        out: Repr,
+    ) -> Result<Vec<cl::Value>, CompileError> {
+        let Repr::Simd {
+            part, parts, lanes, ..
+        } = out
+        else {
+            unreachable!("a SIMD representation")
+        };
+        let lb = part.lane_type().bytes();
+        let total = lanes * lb;
+        let p = self.access_addr(inst, ptr, flags.space, total)?;
+        let mut res = Vec::with_capacity(parts as usize);
+        for k in 0..parts {
+            let off = k * 16;
+            let n = (total - off).min(16);
+            res.push(match n {
+                16 => self
+                    .b
+                    .ins()
+                    .load(part, access_flags(flags, 16), p, off as i32),
+                8 | 4 => {
+                    let f = access_flags(flags, n);
+                    let it = int_of(n * 8);
+                    let x = self.b.ins().load(it, f, p, off as i32);
+                    let v = self
+                        .b
+                        .ins()
+                        .scalar_to_vector(it.by(128 / (n * 8)).unwrap(), x);
+                    self.b.ins().bitcast(part, vector_cast(), v)
+                }
+                _ => {
+                    let f = access_flags(flags, lb);
+                    let own: Vec<cl::Value> = (0..n / lb)
+                        .map(|l| {
+                            self.b
+                                .ins()
+                                .load(part.lane_type(), f, p, (off + l * lb) as i32)
+                        })
+                        .collect();
+                    self.build_part(&own, part)
+                }
+            });
+        }
+        Ok(res)
+    }
+
+    /// A vector store: whole 128-bit parts, and the last part's own bytes only.
+    fn store_simd(
+        &mut self,
+        inst: Inst,
+        x: Value,
+        ptr: Value,
+        flags: &MemFlags,
+    ) -> Result<bool, CompileError> {
+        let repr = self.repr(x)?;
+        let Repr::Simd {
+            part,
+            lanes,
+            mask: false,
+            ..
+        } = repr
+        else {
+            return Ok(false);
+        };
+        let xs = self.parts(x)?;
+        let lb = part.lane_type().bytes();
+        let total = lanes * lb;
+        let p = self.access_addr(inst, ptr, flags.space, total)?;
+        for (k, v) in xs.into_iter().enumerate() {
+            let off = k as u32 * 16;
+            let n = (total - off).min(16);
+            match n {
+                16 => {
+                    self.b
+                        .ins()
+                        .store(access_flags(flags, 16), v, p, off as i32);
+                }
+                8 | 4 => {
+                    let it = int_of(n * 8);
+                    let vi = self
+                        .b
+                        .ins()
+                        .bitcast(it.by(128 / (n * 8)).unwrap(), vector_cast(), v);
+                    let s = self.b.ins().extractlane(vi, 0);
+                    self.b.ins().store(access_flags(flags, n), s, p, off as i32);
+                }
+                _ => {
+                    for l in 0..n / lb {
+                        let s = self.b.ins().extractlane(v, l as u8);
+                        self.b
+                            .ins()
+                            .store(access_flags(flags, lb), s, p, (off + l * lb) as i32);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// A lane amount the same for every lane.
+enum Uniform {
+    Const(u64),
+    Value(Value),
+}
+
+/// The flags of an access of `bytes` bytes under IR flags `flags`: aligned only where the IR
+/// says the address is.
+fn access_flags(flags: &MemFlags, bytes: u32) -> cranelift_codegen::ir::MemFlagsData {
+    let mut f = mem();
+    if flags.align >= bytes {
+        f.set_aligned();
+    }
+    f
+}
