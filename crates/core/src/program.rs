@@ -399,10 +399,10 @@ impl Program {
                         // -cl-uniform-work-group-size build options" to allow non-uniform
                         // work-groups; a linked one keeps what its inputs allowed.
                         let linked = matches!(self.origin, Origin::Linked);
-                        build.uniform_work_groups = (linked && uniform)
-                            || options
-                                .split_whitespace()
-                                .any(|o| o == "-cl-uniform-work-group-size");
+                        // Invalid options are reported by the build driver below.
+                        let asked = ferrocl_clc::parse_build_options(options)
+                            .is_ok_and(|o| o.uniform_work_group_size);
+                        build.uniform_work_groups = (linked && uniform) || asked;
                         m
                     }
                     // CL_INVALID_BINARY "if program is created with clCreateProgramWithBinary
