@@ -149,26 +149,28 @@ fn float_binary(op: BinaryOp, a: u64, b: u64, ty: Type) -> u64 {
     }
     let (x, y) = (float::to_f64(a, ty), float::to_f64(b, ty));
     if w == 32 {
-        let (x, y) = (x as f32, y as f32);
-        let r = match op {
-            BinaryOp::Fadd => x + y,
-            BinaryOp::Fsub => x - y,
-            BinaryOp::Fmul => x * y,
-            BinaryOp::Fdiv => x / y,
-            BinaryOp::Fmin => x.min(y),
-            _ => x.max(y),
-        };
+        let r = arith(op, x as f32, y as f32, f32::min, f32::max);
         return u64::from(r.to_bits());
     }
-    let r = match op {
+    float::from_f64(arith(op, x, y, f64::min, f64::max), ty, Round::Rte)
+}
+
+/// `+ - * / min max` in one float format (`f32` for `f32` lanes, `f64` for the others).
+fn arith<T>(op: BinaryOp, x: T, y: T, min: fn(T, T) -> T, max: fn(T, T) -> T) -> T
+where
+    T: std::ops::Add<Output = T>
+        + std::ops::Sub<Output = T>
+        + std::ops::Mul<Output = T>
+        + std::ops::Div<Output = T>,
+{
+    match op {
         BinaryOp::Fadd => x + y,
         BinaryOp::Fsub => x - y,
         BinaryOp::Fmul => x * y,
         BinaryOp::Fdiv => x / y,
-        BinaryOp::Fmin => x.min(y),
-        _ => x.max(y),
-    };
-    float::from_f64(r, ty, Round::Rte)
+        BinaryOp::Fmin => min(x, y),
+        _ => max(x, y),
+    }
 }
 
 /// An integer comparison of two lanes of `w` bits.
