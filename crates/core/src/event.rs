@@ -64,6 +64,9 @@ struct State {
     waiters: Vec<(Arc<Event>, bool)>,
     /// The command to run once every dependency has ended; taken when it runs.
     work: Option<Work>,
+    /// The thread calling this event's callbacks after it ended; host waits return only
+    /// once it is done, so a program that waits for an event sees its callbacks' effects.
+    calling_back: Option<std::thread::ThreadId>,
 }
 
 /// An event (`cl_event`).
@@ -128,6 +131,7 @@ impl Event {
                 callbacks: Vec::new(),
                 waiters: Vec::new(),
                 work,
+                calling_back: None,
             }),
             ended: Condvar::new(),
             pending: AtomicUsize::new(1),
@@ -298,6 +302,9 @@ impl Event {
             state.status = final_status;
             let callbacks = std::mem::take(&mut state.callbacks);
             let waiters = std::mem::take(&mut state.waiters);
+            if !callbacks.is_empty() {
+                state.calling_back = Some(std::thread::current().id());
+            }
             (callbacks, waiters)
         };
         self.ended.notify_all();
@@ -317,6 +324,21 @@ impl Event {
                 registered
             });
         }
+        let mut state = self.lock();
+        if state.calling_back.take().is_some() {
+            drop(state);
+            self.ended.notify_all();
+        }
+    }
+
+    /// Whether a host wait on this event is over: it ended and its callbacks have been
+    /// called (a callback that waits for its own event is not kept waiting).
+    fn settled(&self, state: &State) -> bool {
+        state.status <= status::COMPLETE
+            && !self.user_event_claimed(state)
+            && state
+                .calling_back
+                .is_none_or(|thread| thread == std::thread::current().id())
     }
 
     /// Blocks until the event ends and returns its final status. While waiting, the calling
@@ -326,7 +348,7 @@ impl Event {
         loop {
             {
                 let state = self.lock();
-                if state.status <= status::COMPLETE && !self.user_event_claimed(&state) {
+                if self.settled(&state) {
                     return state.status;
                 }
             }
@@ -334,7 +356,7 @@ impl Event {
                 continue;
             }
             let state = self.lock();
-            if state.status <= status::COMPLETE && !self.user_event_claimed(&state) {
+            if self.settled(&state) {
                 return state.status;
             }
             // Wake up now and then to help with commands that became ready meanwhile.
