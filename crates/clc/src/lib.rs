@@ -50,6 +50,7 @@ pub mod lex;
 pub mod library;
 pub mod link;
 pub mod lower;
+pub mod number;
 pub mod options;
 pub mod parse;
 pub mod pp;
