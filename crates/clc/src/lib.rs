@@ -504,6 +504,10 @@ pub fn preprocess(
         if let Some(h) = pp.unroll_hints.iter().find(|h| h.0 == i) {
             out.push_str(&format!("\n#pragma unroll {}\n", h.1));
         }
+        for &(_, v) in pp.pragmas.pack.iter().filter(|p| p.0 == i) {
+            let v = v.map_or(String::new(), |v| v.to_string());
+            out.push_str(&format!("\n#pragma pack({v})\n"));
+        }
         if t.has(lex::BOL) && !out.is_empty() {
             out.push('\n');
         } else if t.has(lex::SPACE) && !out.is_empty() {
@@ -614,6 +618,7 @@ pub fn compile_here(
         p.quiet_at_eof = truncated;
         p.unroll_hints = unroll_hints.iter().map(|&(i, c, l)| (i, (c, l))).collect();
         p.version = v;
+        p.pack = pragmas.pack.clone();
         p.translation_unit()
     };
     lap("parse", &mut timings);

@@ -427,6 +427,11 @@ impl<'a> Parser<'a> {
             name = Some(self.bump().sym);
         }
         let mut fields = None;
+        // clang takes the `#pragma pack` state where the definition starts.
+        let pack = match self.pack.partition_point(|&(i, _)| i <= self.pos) {
+            0 => None,
+            n => self.pack[n - 1].1,
+        };
         if self.eat(Tok::LBrace) {
             let mut groups = Vec::new();
             if self.enter() {
@@ -498,6 +503,7 @@ impl<'a> Parser<'a> {
             fields,
             attrs,
             loc,
+            pack,
         }
     }
 

@@ -21,6 +21,7 @@ pub(super) fn has_error(e: &Expr) -> bool {
         ExprKind::Cond(a, b, c) => has_error(a) || has_error(b) || has_error(c),
         ExprKind::Call(f, args) => has_error(f) || args.iter().any(has_error),
         ExprKind::VecLit(_, args) => args.iter().any(has_error),
+        ExprKind::Generic(c, assocs) => has_error(c) || assocs.iter().any(|a| has_error(&a.expr)),
         ExprKind::BlockLit(_) => false,
         _ => false,
     }
@@ -452,6 +453,7 @@ impl<'a> Parser<'a> {
         let t = self.tok();
         let loc = t.loc;
         match t.kind {
+            Tok::Ident if self.kw_of(t) == Some(Kw::GenericSelection) => self.generic_selection(),
             Tok::Ident if self.kw_of(t).is_none() => {
                 self.bump();
                 Expr {
@@ -570,6 +572,66 @@ impl<'a> Parser<'a> {
                     loc,
                 }
             }
+        }
+    }
+
+    /// `_Generic ( assignment-expression , generic-assoc-list )` (C11 6.5.1.1), where each
+    /// association is `type-name : assignment-expression` or `default : assignment-expression`.
+    /// clang accepts it in every OpenCL C version; sema picks the association.
+    fn generic_selection(&mut self) -> Expr {
+        let loc = self.loc();
+        self.bump();
+        let error = Expr {
+            kind: ExprKind::Error,
+            loc,
+        };
+        if !self.expect(Tok::LParen, "after '_Generic'") || !self.enter() {
+            return error;
+        }
+        let control = self.assignment();
+        let mut assocs = Vec::new();
+        let mut ok = !has_error(&control);
+        if ok && !self.expect(Tok::Comma, "") {
+            ok = false;
+        }
+        while ok {
+            let aloc = self.loc();
+            let ty = if self.eat_kw(Kw::Default) {
+                None
+            } else if self.starts_decl(self.tok()) {
+                Some(self.type_name())
+            } else {
+                self.error(aloc, "expected a type name or 'default'");
+                ok = false;
+                break;
+            };
+            if !self.expect(Tok::Colon, "after a generic association's type") {
+                ok = false;
+                break;
+            }
+            let expr = self.assignment();
+            ok = !has_error(&expr);
+            assocs.push(GenericAssoc {
+                ty,
+                expr,
+                loc: aloc,
+            });
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.leave();
+        if !ok {
+            self.skip_past_close_paren();
+            return error;
+        }
+        if !self.expect(Tok::RParen, "") {
+            self.note(loc, "to match this '_Generic'");
+            return error;
+        }
+        Expr {
+            kind: ExprKind::Generic(Box::new(control), assocs),
+            loc,
         }
     }
 

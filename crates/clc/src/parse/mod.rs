@@ -42,7 +42,7 @@ keywords! {
     Attribute = "__attribute__", Attribute2 = "__attribute", VecStep = "vec_step",
     Alignof = "_Alignof", Alignof2 = "__alignof__", Pipe = "pipe", RestrictU = "__restrict",
     ConstU = "__const", InlineU = "__inline", InlineUU = "__inline__", VolatileU = "__volatile__",
-    StaticAssert = "_Static_assert",
+    StaticAssert = "_Static_assert", GenericSelection = "_Generic",
     // The GNU spellings clang also takes in OpenCL C.
     RestrictUU = "__restrict__", ConstUU = "__const__", VolatileU1 = "__volatile",
     SignedU = "__signed", SignedUU = "__signed__",
@@ -68,6 +68,8 @@ pub struct Parser<'a> {
     fatal: bool,
     /// `#pragma unroll` hints by the index of the token they precede.
     pub unroll_hints: FxHashMap<usize, (u32, Loc)>,
+    /// `#pragma pack` changes: (index of the first token each applies to, alignment), in order.
+    pub pack: Vec<(usize, Option<u32>)>,
     /// A `;` reported missing after a struct body, treated as present.
     virtual_semi: bool,
     /// Operators chained in the current statement (see [`MAX_OPS`]).
@@ -169,6 +171,7 @@ impl<'a> Parser<'a> {
             depth: 0,
             fatal: false,
             unroll_hints: FxHashMap::default(),
+            pack: Vec::new(),
             virtual_semi: false,
             ops: 0,
             quiet_at_eof: false,

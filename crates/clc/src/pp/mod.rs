@@ -65,6 +65,9 @@ pub struct PragmaState {
     pub extensions: Vec<(String, bool, Loc)>,
     /// `#pragma OPENCL FP_CONTRACT ON|OFF|DEFAULT` (None for DEFAULT).
     pub fp_contract: Vec<(Option<bool>, Loc)>,
+    /// `#pragma pack`: (index of the first token it applies to, the maximum field alignment
+    /// from there on; None for the default layout), in order.
+    pub pack: Vec<(usize, Option<u32>)>,
 }
 
 pub struct Preprocessor<'a> {
@@ -89,6 +92,11 @@ pub struct Preprocessor<'a> {
     /// `#pragma unroll` hints: (index of the token they precede, count, pragma location);
     /// count 0 = unroll fully, u32::MAX = do not unroll.
     pub unroll_hints: Vec<(usize, u32, Loc)>,
+    /// `#pragma pack`: the alignment in effect, the pushed ones (with their labels), and
+    /// whether it changed since the last token went out.
+    pack_now: Option<u32>,
+    pack_stack: Vec<(Option<String>, Option<u32>)>,
+    pack_changed: bool,
     /// The input ended inside a comment or a macro call (reported): errors at the end of
     /// the file that follow from it are not worth reporting.
     pub truncated: bool,
@@ -142,6 +150,9 @@ impl<'a> Preprocessor<'a> {
             defined_state: 0,
             truncated: false,
             unroll_hints: Vec::new(),
+            pack_now: None,
+            pack_stack: Vec::new(),
+            pack_changed: false,
             expanded_tokens: 0,
             includes: 0,
             version: 300,
@@ -192,6 +203,10 @@ impl<'a> Preprocessor<'a> {
         let mut pending_unroll = None;
         loop {
             let t = self.next_token();
+            if std::mem::take(&mut self.pack_changed) {
+                // A `#pragma pack` was read before this token: it applies from here on.
+                self.pragmas.pack.push((out.len(), self.pack_now));
+            }
             if t.kind == Tok::Pragma {
                 // `#pragma unroll` applies to the statement that starts at the next token.
                 pending_unroll = Some((t.sym, t.loc));

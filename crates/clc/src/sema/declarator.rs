@@ -491,6 +491,9 @@ impl<'a> Sema<'a> {
             } else {
                 self.types.align_of(f.ty.ty).unwrap_or(1).max(1)
             };
+            // `#pragma pack(N)` caps each member's alignment, an `aligned` attribute's
+            // included (clang: "the maximum field alignment overrides the aligned attribute").
+            let fa = r.pack.map_or(fa, |p| fa.min(u64::from(p)));
             align = align.max(fa);
             if r.is_union {
                 f.offset = 0;

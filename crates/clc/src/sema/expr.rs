@@ -7,6 +7,7 @@ mod block;
 mod call;
 mod consteval;
 mod conv;
+mod generic;
 mod operator;
 
 use super::tree::*;
@@ -234,6 +235,7 @@ impl Sema<'_> {
                 let v = self.types.align_of(x.ty);
                 self.size_const(v, x.ty, loc, "alignof")
             }
+            ast::ExprKind::Generic(control, assocs) => self.generic_selection(control, assocs, loc),
             ast::ExprKind::VecStepType(tn) => {
                 let q = self.type_name(tn);
                 self.vec_step(q.ty, loc)
