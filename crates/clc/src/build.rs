@@ -179,13 +179,17 @@ fn compile_parsed(
     headers: &[(String, String)],
     lowering: Lowering,
 ) -> Result<Object, BuildError> {
-    let compilation = crate::compile(source, opts, target, headers);
-    let Some(program) = compilation.program else {
+    // The front end and lowering walk the program's trees: they run on the compiler's stack.
+    let (compilation, lowered) = crate::stack::on_compiler_stack(|| {
+        let mut compilation = crate::compile_here(source, opts, target, headers);
+        let lowered = compilation.program.take().map(|program| match lowering {
+            Lowering::Whole => crate::lower(&program),
+            Lowering::Reachable => crate::lower_reachable(&program),
+        });
+        (compilation, lowered)
+    });
+    let Some(lowered) = lowered else {
         return Err(BuildError::failed(compilation.log));
-    };
-    let lowered = match lowering {
-        Lowering::Whole => crate::lower(&program),
-        Lowering::Reachable => crate::lower_reachable(&program),
     };
     let module =
         lowered.map_err(|e| BuildError::failed(format!("{}error: {e}\n", compilation.log)))?;

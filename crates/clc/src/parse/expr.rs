@@ -4,27 +4,37 @@
 use super::*;
 use crate::number::{self, Number};
 
-/// Whether an expression contains a part that failed to parse (already reported).
+/// Whether an expression contains a part that failed to parse (already reported). A walk with
+/// its own work list: operator chains are as deep as they are long.
 pub(super) fn has_error(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Error => true,
-        ExprKind::Unary(_, x)
-        | ExprKind::Cast(_, x)
-        | ExprKind::SizeofExpr(x)
-        | ExprKind::AlignofExpr(x)
-        | ExprKind::VecStepExpr(x)
-        | ExprKind::Member(x, ..) => has_error(x),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Assign(_, a, b)
-        | ExprKind::Comma(a, b)
-        | ExprKind::Index(a, b) => has_error(a) || has_error(b),
-        ExprKind::Cond(a, b, c) => has_error(a) || has_error(b) || has_error(c),
-        ExprKind::Call(f, args) => has_error(f) || args.iter().any(has_error),
-        ExprKind::VecLit(_, args) => args.iter().any(has_error),
-        ExprKind::Generic(c, assocs) => has_error(c) || assocs.iter().any(|a| has_error(&a.expr)),
-        ExprKind::BlockLit(_) => false,
-        _ => false,
+    let mut work = vec![e];
+    while let Some(e) = work.pop() {
+        match &e.kind {
+            ExprKind::Error => return true,
+            ExprKind::Unary(_, x)
+            | ExprKind::Cast(_, x)
+            | ExprKind::SizeofExpr(x)
+            | ExprKind::AlignofExpr(x)
+            | ExprKind::VecStepExpr(x)
+            | ExprKind::Member(x, ..) => work.push(x),
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b)
+            | ExprKind::Index(a, b) => work.extend([&**a, &**b]),
+            ExprKind::Cond(a, b, c) => work.extend([&**a, &**b, &**c]),
+            ExprKind::Call(f, args) => {
+                work.push(f);
+                work.extend(args);
+            }
+            ExprKind::VecLit(_, args) => work.extend(args),
+            ExprKind::Generic(c, assocs) => {
+                work.push(c);
+                work.extend(assocs.iter().map(|a| &a.expr));
+            }
+            _ => {}
+        }
     }
+    false
 }
 
 impl<'a> Parser<'a> {

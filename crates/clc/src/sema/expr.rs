@@ -166,25 +166,30 @@ impl Sema<'_> {
                 }
             },
             ast::ExprKind::Unary(op, x) => self.unary(*op, x, loc),
-            ast::ExprKind::Binary(op, a, b) => {
-                let a = self.expr(a);
-                let a = self.rvalue(a);
-                let b = self.expr(b);
-                let b = self.rvalue(b);
-                self.binary(*op, a, b, loc)
-            }
+            ast::ExprKind::Binary(..) => self.binary_chain(e),
             ast::ExprKind::Assign(op, l, r) => self.assign(*op, l, r, loc),
             ast::ExprKind::Cond(c, a, b) => self.conditional(c, a, b, loc),
-            ast::ExprKind::Comma(a, b) => {
-                let a = self.expr(a);
-                let a = self.discard(a);
-                let b = self.expr(b);
-                let b = self.rvalue(b);
-                if a.is_error() || b.is_error() {
-                    return self.error_expr(loc);
+            ast::ExprKind::Comma(..) => {
+                // `a, b, c, ...` is a left-deep chain: checked with a loop over its left spine.
+                let mut spine = Vec::new();
+                let mut left = e;
+                while let ast::ExprKind::Comma(a, b) = &left.kind {
+                    spine.push((&**b, left.loc));
+                    left = a;
                 }
-                let t = b.ty;
-                mk(ExprKind::Comma(Box::new(a), Box::new(b)), t, loc)
+                let mut acc = self.expr(left);
+                while let Some((b, loc)) = spine.pop() {
+                    let a = self.discard(acc);
+                    let b = self.expr(b);
+                    let b = self.rvalue(b);
+                    if a.is_error() || b.is_error() {
+                        acc = self.error_expr(loc);
+                        continue;
+                    }
+                    let t = b.ty;
+                    acc = mk(ExprKind::Comma(Box::new(a), Box::new(b)), t, loc);
+                }
+                acc
             }
             ast::ExprKind::Call(callee, args) => self.call(callee, args, loc),
             ast::ExprKind::Index(base, idx) => self.index(base, idx, loc),
@@ -251,6 +256,26 @@ impl Sema<'_> {
     }
 
     /// Integer constant types (C99 6.4.4.1p5 with OpenCL's 64-bit long).
+    /// A binary operator and the left-deep chain under it (`a + b + c + ...`, as the parser
+    /// builds it without recursing): checked with a loop over the left spine, operands in
+    /// source order, so that the chain's length takes no stack.
+    fn binary_chain(&mut self, e: &ast::Expr) -> Expr {
+        let mut spine = Vec::new();
+        let mut left = e;
+        while let ast::ExprKind::Binary(op, a, b) = &left.kind {
+            spine.push((*op, &**b, left.loc));
+            left = a;
+        }
+        let a = self.expr(left);
+        let mut acc = self.rvalue(a);
+        while let Some((op, b, loc)) = spine.pop() {
+            let b = self.expr(b);
+            let b = self.rvalue(b);
+            acc = self.binary(op, acc, b, loc);
+        }
+        acc
+    }
+
     fn int_literal(&mut self, v: u64, unsigned: bool, long: bool, decimal: bool, loc: Loc) -> Expr {
         let candidates: &[Scalar] = match (unsigned, long, decimal) {
             (false, false, true) => &[Scalar::Int, Scalar::Long],

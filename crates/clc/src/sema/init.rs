@@ -360,7 +360,17 @@ impl<'a> Sema<'a> {
                 _ => self.is_constant_expr(x),
             },
             ExprKind::Unary(_, x) => self.is_constant_expr(x),
-            ExprKind::Binary(_, a, b) => self.is_constant_expr(a) && self.is_constant_expr(b),
+            ExprKind::Binary(..) => {
+                // A left-deep chain, walked with a loop over its left spine.
+                let mut left = e;
+                while let ExprKind::Binary(_, a, b) = &left.kind {
+                    if !self.is_constant_expr(b) {
+                        return false;
+                    }
+                    left = a;
+                }
+                self.is_constant_expr(left)
+            }
             ExprKind::Cond(c, a, b) => {
                 self.is_constant_expr(c) && self.is_constant_expr(a) && self.is_constant_expr(b)
             }

@@ -302,7 +302,7 @@ impl FnLower<'_, '_, '_> {
             }
             ExprKind::Cast(k, x) => return self.cast(*k, x, e.ty),
             ExprKind::Unary(op, x) => self.unary(*op, x, e.ty)?,
-            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.ty)?,
+            ExprKind::Binary(..) => self.binary(e)?,
             ExprKind::PtrAdd(p, i) => {
                 let pv = self.val(p)?;
                 let iv = self.val(i)?;
@@ -398,9 +398,20 @@ impl FnLower<'_, '_, '_> {
                 }
             }
             ExprKind::Cond(c, a, b) => return self.conditional(c, a, b, e.ty),
-            ExprKind::Comma(a, b) => {
-                self.expr(a)?;
-                return self.expr(b);
+            ExprKind::Comma(..) => {
+                // A left-deep chain: each left operand in order, with a loop over the spine.
+                let mut spine = Vec::new();
+                let mut left = e;
+                while let ExprKind::Comma(a, b) = &left.kind {
+                    spine.push(&**b);
+                    left = a;
+                }
+                self.expr(left)?;
+                let last = spine.remove(0);
+                while let Some(b) = spine.pop() {
+                    self.expr(b)?;
+                }
+                return self.expr(last);
             }
             ExprKind::Call(callee, args) => return self.call(callee, args, e.ty),
             ExprKind::AddrOf(x) => match self.lvalue(x)? {
@@ -595,7 +606,14 @@ impl FnLower<'_, '_, '_> {
         Ok(self.b.binary(bop, a, b))
     }
 
-    pub(super) fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, rt: TypeId) -> Res<Value> {
+    /// A binary operator `e`. A left-deep chain of arithmetic operators (`a + b + c + ...`) is
+    /// lowered with a loop over its left spine, operands in order, so that its length takes
+    /// no stack.
+    pub(super) fn binary(&mut self, e: &Expr) -> Res<Value> {
+        let ExprKind::Binary(op, a, b) = &e.kind else {
+            unreachable!("binary() of a binary operator")
+        };
+        let (op, rt) = (*op, e.ty);
         if matches!(op, BinOp::LogAnd | BinOp::LogOr) {
             return self.logical(op, a, b, rt);
         }
@@ -610,9 +628,22 @@ impl FnLower<'_, '_, '_> {
                 self.b.convert(ConvOp::Zext, c, t)
             });
         }
-        let av = self.val(a)?;
-        let bv = self.val(b)?;
-        self.arith(op, av, bv, rt)
+        let arith = |op: BinOp| !matches!(op, BinOp::LogAnd | BinOp::LogOr) && !op.is_comparison();
+        let mut spine = vec![(op, &**b, rt)];
+        let mut left = &**a;
+        while let ExprKind::Binary(op, a, b) = &left.kind {
+            if !arith(*op) {
+                break;
+            }
+            spine.push((*op, &**b, left.ty));
+            left = a;
+        }
+        let mut acc = self.val(left)?;
+        while let Some((op, b, ty)) = spine.pop() {
+            let bv = self.val(b)?;
+            acc = self.arith(op, acc, bv, ty)?;
+        }
+        Ok(acc)
     }
 
     /// A comparison as `i1` (lanes).
@@ -686,8 +717,35 @@ impl FnLower<'_, '_, '_> {
 
     /// Scalar `&&` / `||` as an `i1`. 6.5.7 / C99 6.5.13: the right operand is evaluated
     /// only when needed.
+    /// Scalar `a && b` or `a || b` as an `i1`, short-circuiting. A left-deep chain of them
+    /// (`a && b && c || ...`) is lowered with a loop over its left spine.
     pub(super) fn logical_i1(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Res<Value> {
-        let ca = self.cond(a)?;
+        let mut spine = vec![(op, b)];
+        let mut left = a;
+        loop {
+            match &left.kind {
+                // What `cond` would see through: a scalar converted to bool.
+                ExprKind::Cast(CastKind::ToBool, x) if !self.cx.p.types.is_vector(x.ty) => {
+                    left = x;
+                }
+                ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b)
+                    if !self.cx.p.types.is_vector(left.ty) =>
+                {
+                    spine.push((*op, &**b));
+                    left = a;
+                }
+                _ => break,
+            }
+        }
+        let mut acc = self.cond(left)?;
+        while let Some((op, b)) = spine.pop() {
+            acc = self.short_circuit(op, acc, b)?;
+        }
+        Ok(acc)
+    }
+
+    /// `ca op b` where `ca` is the left operand's truth, already computed.
+    fn short_circuit(&mut self, op: BinOp, ca: Value, b: &Expr) -> Res<Value> {
         let rhs = self.b.create_block();
         let done = self.b.create_block();
         let r = self.b.append_block_param(done, Type::I1);

@@ -6,25 +6,7 @@ use super::*;
 impl Sema<'_> {
     /// Integer constant expression value (C99 6.6), or None when not constant.
     pub fn const_int(&self, e: &Expr) -> Option<i128> {
-        let bits_of = |t: TypeId| -> Option<(u32, bool)> {
-            match self.types.get(t) {
-                Type::Scalar(s) if s.is_integer() => Some((s.size() * 8, s.is_signed())),
-                Type::Enum(_) => Some((32, true)),
-                _ => None,
-            }
-        };
-        let wrap = |v: i128, t: TypeId| -> Option<i128> {
-            let (bits, signed) = bits_of(t)?;
-            if self.types.get(t) == &Type::Scalar(Scalar::Bool) {
-                return Some((v != 0) as i128);
-            }
-            let m = v & ((1i128 << bits) - 1);
-            Some(if signed && m >= 1i128 << (bits - 1) {
-                m - (1i128 << bits)
-            } else {
-                m
-            })
-        };
+        let wrap = |v: i128, t: TypeId| self.wrap_int(v, t);
         match &e.kind {
             ExprKind::IntConst(v) => wrap(*v as i128, e.ty),
             ExprKind::Cast(k, x) => match k {
@@ -49,39 +31,20 @@ impl Sema<'_> {
                     UnaryOp::LogNot => Some((v == 0) as i128),
                 }
             }
-            ExprKind::Binary(op, a, b) => {
-                let (x, y) = (self.const_int(a)?, self.const_int(b)?);
-                let v = match op {
-                    BinOp::Add => x.wrapping_add(y),
-                    BinOp::Sub => x.wrapping_sub(y),
-                    BinOp::Mul => x.wrapping_mul(y),
-                    BinOp::Div => {
-                        if y == 0 {
-                            return None;
-                        }
-                        x / y
-                    }
-                    BinOp::Rem => {
-                        if y == 0 {
-                            return None;
-                        }
-                        x % y
-                    }
-                    BinOp::Shl => x.wrapping_shl((y & 63) as u32),
-                    BinOp::Shr => x >> (y & 63),
-                    BinOp::BitAnd => x & y,
-                    BinOp::BitOr => x | y,
-                    BinOp::BitXor => x ^ y,
-                    BinOp::Lt => return Some((x < y) as i128),
-                    BinOp::Gt => return Some((x > y) as i128),
-                    BinOp::Le => return Some((x <= y) as i128),
-                    BinOp::Ge => return Some((x >= y) as i128),
-                    BinOp::Eq => return Some((x == y) as i128),
-                    BinOp::Ne => return Some((x != y) as i128),
-                    BinOp::LogAnd => return Some((x != 0 && y != 0) as i128),
-                    BinOp::LogOr => return Some((x != 0 || y != 0) as i128),
-                };
-                wrap(v, e.ty)
+            ExprKind::Binary(..) => {
+                // A left-deep chain (`1 + 2 + 3 + ...`) is evaluated with a loop over its left
+                // spine, so that its length takes no stack.
+                let mut spine = Vec::new();
+                let mut left = e;
+                while let ExprKind::Binary(op, a, b) = &left.kind {
+                    spine.push((*op, &**b, left.ty));
+                    left = a;
+                }
+                let mut acc = self.const_int(left)?;
+                while let Some((op, b, ty)) = spine.pop() {
+                    acc = self.const_binary(op, acc, self.const_int(b)?, ty)?;
+                }
+                Some(acc)
             }
             ExprKind::Cond(c, a, b) => {
                 if self.const_int(c)? != 0 {
@@ -93,6 +56,57 @@ impl Sema<'_> {
             ExprKind::Comma(..) => None,
             _ => None,
         }
+    }
+
+    /// `x op y` in an integer constant expression of type `ty`.
+    fn const_binary(&self, op: BinOp, x: i128, y: i128, ty: TypeId) -> Option<i128> {
+        let v = match op {
+            BinOp::Add => x.wrapping_add(y),
+            BinOp::Sub => x.wrapping_sub(y),
+            BinOp::Mul => x.wrapping_mul(y),
+            BinOp::Div => {
+                if y == 0 {
+                    return None;
+                }
+                x / y
+            }
+            BinOp::Rem => {
+                if y == 0 {
+                    return None;
+                }
+                x % y
+            }
+            BinOp::Shl => x.wrapping_shl((y & 63) as u32),
+            BinOp::Shr => x >> (y & 63),
+            BinOp::BitAnd => x & y,
+            BinOp::BitOr => x | y,
+            BinOp::BitXor => x ^ y,
+            BinOp::Lt => return Some((x < y) as i128),
+            BinOp::Gt => return Some((x > y) as i128),
+            BinOp::Le => return Some((x <= y) as i128),
+            BinOp::Ge => return Some((x >= y) as i128),
+            BinOp::Eq => return Some((x == y) as i128),
+            BinOp::Ne => return Some((x != y) as i128),
+            BinOp::LogAnd => return Some((x != 0 && y != 0) as i128),
+            BinOp::LogOr => return Some((x != 0 || y != 0) as i128),
+        };
+        self.wrap_int(v, ty)
+    }
+
+    /// `v` wrapped to the integer type `t` (None when `t` is not an integer type).
+    fn wrap_int(&self, v: i128, t: TypeId) -> Option<i128> {
+        let (bits, signed) = match self.types.get(t) {
+            Type::Scalar(Scalar::Bool) => return Some((v != 0) as i128),
+            Type::Scalar(s) if s.is_integer() => (s.size() * 8, s.is_signed()),
+            Type::Enum(_) => (32, true),
+            _ => return None,
+        };
+        let m = v & ((1i128 << bits) - 1);
+        Some(if signed && m >= 1i128 << (bits - 1) {
+            m - (1i128 << bits)
+        } else {
+            m
+        })
     }
 
     pub fn const_float(&self, e: &Expr) -> Option<f64> {
