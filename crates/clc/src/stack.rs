@@ -1,9 +1,10 @@
 //! The stack the compiler runs on. Every recursion of the compiler is bounded: the parser caps
-//! nesting (`parse::MAX_DEPTH` levels of brackets, statements and declarators) and the
-//! operators one statement chains (`parse::MAX_OPS`), and the trees that are as deep as they
-//! are long (operator chains such as `a + b + c + ...`, `a && b && ...`, and constant
-//! expressions built of them) are walked with loops over their left spine in parse, sema,
-//! lowering and constant evaluation, so only real nesting takes stack.
+//! nesting (`parse::MAX_DEPTH` levels of brackets, statements and declarators), the operators
+//! one statement chains (`parse::MAX_OPS`) and the arms of an `else if` chain
+//! (`parse::MAX_ELSE_IFS`); the trees that are as deep as they are long (operator chains such
+//! as `a + b + c + ...`, `a && b && ...`, `a, b, ...`, constant expressions built of them, and
+//! `else if` chains) are walked with loops in parse, sema, lowering and constant evaluation,
+//! so only real nesting takes stack.
 //!
 //! [`COMPILER_STACK`] is what the deepest programs those caps accept need, measured; the front
 //! end and lowering run on the caller's thread, since that fits in any thread's stack
@@ -15,12 +16,14 @@ use std::cell::Cell;
 ///
 /// Measured with `FRONT=1 cargo run -p ferrocl-clc --example stack_need`: it builds each
 /// program of `tests/common/deep.rs` at the deepest nesting the caps accept (255 levels of
-/// brackets or statements, chains of 4095 operators) through the front end and lowering, in
+/// brackets or statements, chains of 4095 operators or 4096 `else if`s) through the front end
+/// and lowering, in
 /// child processes on threads of bisected stack sizes, and reports the smallest that succeeds
 /// (64 KiB steps). In a debug build on x86-64 (whose frames are the larger) the largest need
-/// is 576 KiB (4095 chained `&&`, 252 nested `if`s, `else if`s or `while`s); every other case
-/// needs 448 KiB or less. The whole build, with the passes (which run on the caller's thread),
-/// needs at most 1472 KiB there (the same `&&` chain, whose 4095 blocks the passes walk).
+/// is 576 KiB (4095 chained `&&`, 4096 `else if`s, 252 nested `if`s or `while`s); every other
+/// case needs 448 KiB or less. The whole build, with the passes (which run on the caller's
+/// thread), needs at most 1472 KiB there (the `&&` and `else if` chains, whose 4096 blocks
+/// the passes walk).
 /// Before operator chains were walked with loops, a chain of 4095 `+` needed between 16 and
 /// 32 MiB.
 pub const COMPILER_STACK: usize = 1 << 20;

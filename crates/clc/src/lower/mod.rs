@@ -400,11 +400,8 @@ impl<'p> ModCtx<'p> {
                     out.insert(*v, name.to_string());
                 }
                 StmtKind::Block(list) => list.iter().for_each(|s| walk(s, name, out)),
-                StmtKind::If(_, a, b) => {
-                    walk(a, name, out);
-                    if let Some(b) = b {
-                        walk(b, name, out);
-                    }
+                StmtKind::If(..) => {
+                    crate::sema::tree::else_if_chain(s).for_each(|s| walk(s, name, out))
                 }
                 StmtKind::While(_, b, _)
                 | StmtKind::DoWhile(b, _, _)

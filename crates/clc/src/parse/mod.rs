@@ -55,6 +55,9 @@ pub const MAX_DEPTH: u32 = 256;
 /// Operators one statement or declaration may chain (`a + b + c ...`): bounds the depth of
 /// the trees that operator loops build without recursing.
 pub const MAX_OPS: u32 = 4096;
+/// The most `else if` arms one `if` statement may chain (the chain is walked with loops, so
+/// this bounds time, not stack).
+pub const MAX_ELSE_IFS: u32 = 4096;
 
 pub struct Parser<'a> {
     toks: &'a [Token],

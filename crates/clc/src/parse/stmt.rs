@@ -58,6 +58,61 @@ impl<'a> Parser<'a> {
         s
     }
 
+    /// `if (c) s [else if (c) s]... [else s]`. The `else if` chain is read with a loop (each
+    /// arm one nesting level deep, not one more than the arm before it), then built into the
+    /// nested `If`s the tree has; its length is capped by [`MAX_ELSE_IFS`].
+    fn if_chain(&mut self) -> Stmt {
+        let mut arms = Vec::new();
+        let mut els = None;
+        loop {
+            let loc = self.loc();
+            self.bump();
+            let c = self.paren_expr();
+            let then = self.statement();
+            arms.push((loc, c, then));
+            if !self.eat_kw(Kw::Else) {
+                break;
+            }
+            // `else if`, unless a `#pragma unroll` stands before the `if` (an error that the
+            // statement reports).
+            if self.kw() != Some(Kw::If) || self.unroll_hints.contains_key(&self.pos) {
+                els = Some(Box::new(self.statement()));
+                break;
+            }
+            if arms.len() >= MAX_ELSE_IFS as usize {
+                if !self.fatal {
+                    let l = self.loc();
+                    self.diags.error(
+                        l,
+                        format!("'else if' chain longer than the maximum of {MAX_ELSE_IFS}"),
+                    );
+                    self.fatal = true;
+                }
+                self.pos = self.toks.len() - 1;
+                break;
+            }
+            // Each arm's condition is a statement of its own for the operator bound.
+            if self.in_block_literal == 0 {
+                self.ops = 0;
+            }
+        }
+        let mut tail = els;
+        let mut arms = arms.into_iter().rev();
+        loop {
+            let (loc, c, then) = arms.next().expect("one arm at least");
+            let s = Stmt {
+                kind: StmtKind::If(c, Box::new(then), tail),
+                loc,
+                attrs: vec![],
+                unroll: None,
+            };
+            match arms.len() {
+                0 => return s,
+                _ => tail = Some(Box::new(s)),
+            }
+        }
+    }
+
     pub(super) fn statement_inner(&mut self) -> Stmt {
         let loc = self.loc();
         // Statements inside a block literal count towards the enclosing statement's
@@ -102,17 +157,7 @@ impl<'a> Parser<'a> {
         }
         if let Some(k) = self.kw() {
             match k {
-                Kw::If => {
-                    self.bump();
-                    let c = self.paren_expr();
-                    let then = self.statement();
-                    let els = if self.eat_kw(Kw::Else) {
-                        Some(Box::new(self.statement()))
-                    } else {
-                        None
-                    };
-                    return mk(StmtKind::If(c, Box::new(then), els));
-                }
+                Kw::If => return self.if_chain(),
                 Kw::While => {
                     self.bump();
                     let c = self.paren_expr();

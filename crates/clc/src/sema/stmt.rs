@@ -13,10 +13,22 @@ pub(super) fn falls_through(s: &Stmt) -> bool {
         StmtKind::Expr(_) | StmtKind::Decl(..) | StmtKind::Empty => true,
         StmtKind::Return(_) | StmtKind::Goto(_) | StmtKind::Break | StmtKind::Continue => false,
         StmtKind::Block(list) => list.iter().all(falls_through),
-        StmtKind::If(_, t, e) => match e {
-            Some(e) => falls_through(t) || falls_through(e),
-            None => true,
-        },
+        StmtKind::If(..) => {
+            // Some arm of the `else if` chain, or its end, falls through.
+            let mut at = s;
+            loop {
+                let StmtKind::If(_, t, e) = &at.kind else {
+                    return falls_through(at);
+                };
+                if falls_through(t) {
+                    return true;
+                }
+                match e {
+                    Some(e) => at = e,
+                    None => return true,
+                }
+            }
+        }
         StmtKind::While(c, b, _) => !is_true(c) || contains_break(b),
         StmtKind::For(_, c, _, b, _) => {
             c.as_ref().is_some_and(|c| !is_true(c)) || contains_break(b)
@@ -42,7 +54,7 @@ pub(super) fn contains_break(s: &Stmt) -> bool {
     match &s.kind {
         StmtKind::Break => true,
         StmtKind::Block(list) => list.iter().any(contains_break),
-        StmtKind::If(_, t, e) => contains_break(t) || e.as_deref().is_some_and(contains_break),
+        StmtKind::If(..) => else_if_chain(s).any(contains_break),
         StmtKind::Label(_, b) | StmtKind::Case(_, b) | StmtKind::Default(b) => contains_break(b),
         _ => false,
     }
@@ -52,7 +64,7 @@ pub(super) fn contains_return(s: &Stmt) -> bool {
     match &s.kind {
         StmtKind::Return(_) => true,
         StmtKind::Block(list) => list.iter().any(contains_return),
-        StmtKind::If(_, t, e) => contains_return(t) || e.as_deref().is_some_and(contains_return),
+        StmtKind::If(..) => else_if_chain(s).any(contains_return),
         StmtKind::While(_, b, _)
         | StmtKind::DoWhile(b, _, _)
         | StmtKind::For(_, _, _, b, _)
@@ -117,12 +129,7 @@ impl<'a> Sema<'a> {
                 self.block_depth -= 1;
                 mk(StmtKind::Block(out))
             }
-            ast::StmtKind::If(c, t, e) => {
-                let c = self.condition(c);
-                let t = self.sub_stmt(t);
-                let e = e.as_ref().map(|e| Box::new(self.sub_stmt(e)));
-                mk(StmtKind::If(c, Box::new(t), e))
-            }
+            ast::StmtKind::If(..) => self.if_chain(s),
             ast::StmtKind::While(c, b) => {
                 let h = hints(s, self);
                 let c = self.condition(c);
@@ -323,6 +330,59 @@ impl<'a> Sema<'a> {
     }
 
     /// Checks the body of a block literal with its own function context.
+    /// An `if` and the `else if` arms chained to it, checked with a loop in source order (each
+    /// `else` opening its scope, as when they nest) and built into the nested `If`s of the
+    /// tree: the chain's length takes no stack.
+    fn if_chain(&mut self, s: &ast::Stmt) -> Stmt {
+        let mut arms = Vec::new();
+        let mut els = None;
+        let mut scopes = 0;
+        let mut at = s;
+        loop {
+            let ast::StmtKind::If(c, t, e) = &at.kind else {
+                unreachable!("an if statement")
+            };
+            let c = self.condition(c);
+            let t = self.sub_stmt(t);
+            arms.push((at.loc, c, t));
+            match e.as_deref() {
+                None => break,
+                Some(
+                    e @ ast::Stmt {
+                        kind: ast::StmtKind::If(..),
+                        ..
+                    },
+                ) => {
+                    // What sub_stmt does for the else, kept open until the chain ends.
+                    self.push_scope();
+                    self.block_depth += 1;
+                    scopes += 1;
+                    at = e;
+                }
+                Some(e) => {
+                    els = Some(Box::new(self.sub_stmt(e)));
+                    break;
+                }
+            }
+        }
+        for _ in 0..scopes {
+            self.block_depth -= 1;
+            self.pop_scope();
+        }
+        let mut tail = els;
+        while let Some((loc, c, t)) = arms.pop() {
+            let s = Stmt {
+                kind: StmtKind::If(c, Box::new(t), tail),
+                loc,
+            };
+            if arms.is_empty() {
+                return s;
+            }
+            tail = Some(Box::new(s));
+        }
+        unreachable!("one arm at least")
+    }
+
     pub(crate) fn block_body(&mut self, body: &ast::Stmt) -> Stmt {
         let saved_fn = self.cur_fn.take();
         let saved_loop = std::mem::take(&mut self.loop_depth);

@@ -2,6 +2,7 @@
 //! goto and labels), returns, and the local declarations with their initializers.
 
 use super::*;
+use crate::sema::tree::else_if_chain;
 
 /// The case and default statements of a switch body (not of nested switches), with their
 /// values (None for default), by address.
@@ -16,12 +17,7 @@ pub(super) fn collect_cases(s: &Stmt, out: &mut Vec<(usize, Option<i128>)>) {
             collect_cases(inner, out);
         }
         StmtKind::Block(list) => list.iter().for_each(|s| collect_cases(s, out)),
-        StmtKind::If(_, a, b) => {
-            collect_cases(a, out);
-            if let Some(b) = b {
-                collect_cases(b, out);
-            }
-        }
+        StmtKind::If(..) => else_if_chain(s).for_each(|s| collect_cases(s, out)),
         StmtKind::While(_, b, _)
         | StmtKind::DoWhile(b, _, _)
         | StmtKind::Label(_, b)
@@ -55,25 +51,43 @@ impl FnLower<'_, '_, '_> {
                     self.stmt(s)?;
                 }
             }
-            StmtKind::If(c, t, e) => {
-                let cond = self.cond(c)?;
-                let then_b = self.b.create_block();
-                let else_b = self.b.create_block();
-                let merge = if e.is_some() {
-                    self.b.create_block()
-                } else {
-                    else_b
-                };
-                self.b.brif(cond, then_b, &[], else_b, &[]);
-                self.b.switch_to_block(then_b);
-                self.stmt(t)?;
-                self.jump_to(merge);
-                if let Some(e) = e {
-                    self.b.switch_to_block(else_b);
-                    self.stmt(e)?;
+            StmtKind::If(..) => {
+                // The `else if` arms chained to this `if` are lowered with a loop; each arm
+                // that has an `else` gets its merge block as when they nest.
+                let mut merges = Vec::new();
+                let mut at = s;
+                loop {
+                    let StmtKind::If(c, t, e) = &at.kind else {
+                        // The final `else`.
+                        self.stmt(at)?;
+                        break;
+                    };
+                    let cond = self.cond(c)?;
+                    let then_b = self.b.create_block();
+                    let else_b = self.b.create_block();
+                    let merge = if e.is_some() {
+                        self.b.create_block()
+                    } else {
+                        else_b
+                    };
+                    self.b.brif(cond, then_b, &[], else_b, &[]);
+                    self.b.switch_to_block(then_b);
+                    self.stmt(t)?;
                     self.jump_to(merge);
+                    merges.push(merge);
+                    match e {
+                        Some(e) => {
+                            self.b.switch_to_block(else_b);
+                            at = e;
+                        }
+                        None => break,
+                    }
                 }
-                self.b.switch_to_block(merge);
+                // Innermost first: each merge block falls into the enclosing arm's.
+                while let Some(merge) = merges.pop() {
+                    self.jump_to(merge);
+                    self.b.switch_to_block(merge);
+                }
             }
             StmtKind::While(c, body, _) => {
                 let head = self.b.create_block();
