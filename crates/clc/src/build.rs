@@ -1,10 +1,13 @@
 //! The build driver: OpenCL C source to a module a device can compile, in one call per API
 //! operation.
 //!
-//! - [`build`] (`clBuildProgram` of source): options parsed once, then preprocess, parse,
-//!   check, lower and verify (the compiled object), then link the builtin library, run the
-//!   passes the options ask for and verify (the executable module).
-//! - [`compile_object`] (`clCompileProgram`): the first half.
+//! - [`parse_options`] / [`parse_link`]: the option string, read once per API call; the parsed
+//!   options are what every other entry point takes.
+//! - [`build`] (`clBuildProgram` of source): preprocess, parse, check, lower the kernels and
+//!   what they reach, and verify (the compiled object), then link it as an executable (every
+//!   function it declares defined), link the builtin library, run the passes the options ask
+//!   for and verify (the executable module).
+//! - [`compile_object`] (`clCompileProgram`): the first half, lowering every function.
 //! - [`build_ir`] (`clBuildProgram` of a program binary): the second half.
 //! - [`link`] (`clLinkProgram`): joins compiled objects and libraries, then the second half
 //!   unless `-create-library`.
@@ -16,7 +19,7 @@
 use ferrocl_ir::passes::PassManager;
 use ferrocl_ir::Module;
 
-use crate::options::{parse_build_options, parse_link_options, BuildOptions};
+use crate::options::{parse_build_options, parse_link_options, BuildOptions, LinkOptions};
 use crate::Target;
 
 /// Gives the builtin library module (or says why it cannot be had). Called only when a
@@ -84,57 +87,62 @@ pub struct Linked {
     pub executable: Option<Module>,
 }
 
-/// `clBuildProgram` of source: [`compile_object`], then the builtin library, the passes and
-/// verification.
+/// `clBuildProgram` of source: the compiled object (only the kernels and the functions they
+/// reach lowered: most of a large library of included helpers is checked, never lowered), then
+/// [`build_ir`]'s steps. On failure the log holds the front end's diagnostics first.
 pub fn build(
     source: &str,
-    options: &str,
+    options: &BuildOptions,
     target: &Target,
     headers: &[(String, String)],
     library: Library,
 ) -> Result<BuiltProgram, BuildError> {
-    let opts = parse_options(options)?;
-    let object = compile_parsed(source, &opts, target, headers)?;
-    let executable = executable(&object.module, opts.opt_disable, library)
-        .map_err(|e| BuildError::failed(format!("{}{e}", object.log)))?;
+    let object = compile_parsed(source, options, target, headers, Lowering::Reachable)?;
+    let executable = build_ir(&object.module, options, library).map_err(|e| BuildError {
+        log: format!("{}{}", object.log, e.log),
+        ..e
+    })?;
     Ok(BuiltProgram { object, executable })
 }
 
 /// `clCompileProgram`: preprocess (with the embedded `headers`, name → text), parse, check,
-/// lower and verify.
+/// lower every function (another program may call any of them) and verify.
 pub fn compile_object(
     source: &str,
-    options: &str,
+    options: &BuildOptions,
     target: &Target,
     headers: &[(String, String)],
 ) -> Result<Object, BuildError> {
-    compile_parsed(source, &parse_options(options)?, target, headers)
+    compile_parsed(source, options, target, headers, Lowering::Whole)
 }
 
-/// `clBuildProgram` of a program binary (a compiled object or a linked module): the builtin
+/// `clBuildProgram` of a program binary (a compiled object or a linked module): linked as an
+/// executable (every extern variable and declared function defined), then the builtin
 /// library, the passes the build options ask for, verification.
-pub fn build_ir(module: &Module, options: &str, library: Library) -> Result<Module, BuildError> {
-    let opts = parse_options(options)?;
-    executable(module, opts.opt_disable, library).map_err(BuildError::failed)
+pub fn build_ir(
+    module: &Module,
+    options: &BuildOptions,
+    library: Library,
+) -> Result<Module, BuildError> {
+    let linked = crate::link_programs([module.clone()], true)
+        .map_err(|e| BuildError::failed(format!("error: {e}\n")))?;
+    executable(&linked, options.opt_disable, library).map_err(BuildError::failed)
 }
 
-/// `clLinkProgram`: the `inputs` (compiled objects and libraries) joined into one module; the
-/// executable module made from it unless the options say `-create-library`.
-pub fn link(inputs: &[&Module], options: &str, library: Library) -> Result<Linked, BuildError> {
-    // 5.8.8: CL_INVALID_LINKER_OPTIONS "if the linker options specified by options are
-    // invalid".
-    let opts = parse_link_options(options).map_err(BuildError::invalid_options)?;
-    let mut inputs = inputs.iter();
-    let mut module = match inputs.next() {
-        Some(&first) => first.clone(),
-        None => return Err(BuildError::failed("error: nothing to link\n".into())),
-    };
-    for &m in inputs {
-        module
-            .link(m.clone())
-            .map_err(|e| BuildError::failed(format!("error: {e}\n")))?;
+/// `clLinkProgram`: the `inputs` (compiled objects and libraries) joined into one module (for
+/// an executable, one that leaves nothing undefined); the executable module made from it
+/// unless the options say `-create-library`.
+pub fn link(
+    inputs: &[&Module],
+    options: &LinkOptions,
+    library: Library,
+) -> Result<Linked, BuildError> {
+    if inputs.is_empty() {
+        return Err(BuildError::failed("error: nothing to link\n".into()));
     }
-    let executable = if opts.create_library {
+    let module = crate::link_programs(inputs.iter().map(|&m| m.clone()), !options.create_library)
+        .map_err(|e| BuildError::failed(format!("error: {e}\n")))?;
+    let executable = if options.create_library {
         None
     } else {
         Some(executable(&module, false, library).map_err(BuildError::failed)?)
@@ -142,9 +150,26 @@ pub fn link(inputs: &[&Module], options: &str, library: Library) -> Result<Linke
     Ok(Linked { module, executable })
 }
 
-/// 5.8.6: CL_INVALID_BUILD_OPTIONS "if the build options specified by options are invalid".
-fn parse_options(options: &str) -> Result<BuildOptions, BuildError> {
+/// Reads `clBuildProgram`'s or `clCompileProgram`'s options. 5.8.6: CL_INVALID_BUILD_OPTIONS
+/// "if the build options specified by options are invalid" (5.8.7: CL_INVALID_COMPILER_OPTIONS
+/// likewise).
+pub fn parse_options(options: &str) -> Result<BuildOptions, BuildError> {
     parse_build_options(options).map_err(BuildError::invalid_options)
+}
+
+/// Reads `clLinkProgram`'s options. 5.8.8: CL_INVALID_LINKER_OPTIONS "if the linker options
+/// specified by options are invalid".
+pub fn parse_link(options: &str) -> Result<LinkOptions, BuildError> {
+    parse_link_options(options).map_err(BuildError::invalid_options)
+}
+
+/// Which functions of a checked program are lowered.
+#[derive(Clone, Copy)]
+enum Lowering {
+    /// Every function (a compiled object, which other programs may call into).
+    Whole,
+    /// The kernels and the functions they reach (an executable).
+    Reachable,
 }
 
 fn compile_parsed(
@@ -152,13 +177,22 @@ fn compile_parsed(
     opts: &BuildOptions,
     target: &Target,
     headers: &[(String, String)],
+    lowering: Lowering,
 ) -> Result<Object, BuildError> {
-    let compilation = crate::compile(source, opts, target, headers);
-    let Some(program) = compilation.program else {
+    // The front end and lowering walk the program's trees: they run on the compiler's stack.
+    let (compilation, lowered) = crate::stack::on_compiler_stack(|| {
+        let mut compilation = crate::compile_here(source, opts, target, headers);
+        let lowered = compilation.program.take().map(|program| match lowering {
+            Lowering::Whole => crate::lower(&program),
+            Lowering::Reachable => crate::lower_reachable(&program),
+        });
+        (compilation, lowered)
+    });
+    let Some(lowered) = lowered else {
         return Err(BuildError::failed(compilation.log));
     };
-    let module = crate::lower(&program)
-        .map_err(|e| BuildError::failed(format!("{}error: {e}\n", compilation.log)))?;
+    let module =
+        lowered.map_err(|e| BuildError::failed(format!("{}error: {e}\n", compilation.log)))?;
     verify(&module, "").map_err(|e| BuildError::failed(format!("{}{e}", compilation.log)))?;
     // 3.0, 5.10: work-groups may be non-uniform for programs "compiled with -cl-std=CL2.0 or
     // later" without -cl-uniform-work-group-size.

@@ -22,8 +22,9 @@
 //! - [`compile`] never panics on any input; `Compilation::log` is the build log
 //!   (CL_PROGRAM_BUILD_LOG), `program` is `None` exactly when there were errors (after
 //!   `-Werror`). `headers` are clCompileProgram's embedded headers (include name → text).
-//! - [`compile`] runs on its own large-stack thread; [`compile_here`] is the same on the
-//!   caller's thread. [`preprocess`] gives the preprocessed text (`-E`).
+//! - [`compile`] runs on a stack that holds the compiler's measured need ([`stack`]: the
+//!   caller's); [`compile_here`] always on the caller's thread. [`preprocess`] gives the
+//!   preprocessed text (`-E`).
 //!   `Compilation::timings` has the time of each stage.
 //! - [`CheckedProgram::kernels`] gives the metadata of clGetKernelInfo/clGetKernelArgInfo:
 //!   argument names, type names, address/access/type qualifiers, how each argument is passed
@@ -50,10 +51,12 @@ pub mod lex;
 pub mod library;
 pub mod link;
 pub mod lower;
+pub mod number;
 pub mod options;
 pub mod parse;
 pub mod pp;
 pub mod sema;
+pub mod stack;
 
 pub use build::{
     build, build_ir, compile_object, link, BuildError, BuildErrorKind, BuiltProgram, Library,
@@ -503,6 +506,10 @@ pub fn preprocess(
         if let Some(h) = pp.unroll_hints.iter().find(|h| h.0 == i) {
             out.push_str(&format!("\n#pragma unroll {}\n", h.1));
         }
+        for &(_, v) in pp.pragmas.pack.iter().filter(|p| p.0 == i) {
+            let v = v.map_or(String::new(), |v| v.to_string());
+            out.push_str(&format!("\n#pragma pack({v})\n"));
+        }
         if t.has(lex::BOL) && !out.is_empty() {
             out.push('\n');
         } else if t.has(lex::SPACE) && !out.is_empty() {
@@ -513,35 +520,19 @@ pub fn preprocess(
     (out, pp.diags.render(&pp.sm))
 }
 
-/// Stack for the compiler thread: nesting is capped (parse::MAX_DEPTH, parse::MAX_OPS), and
-/// this is room for the deepest trees those caps allow, whatever thread calls `compile`.
-const COMPILER_STACK: usize = 256 << 20;
-
 /// Compiles one program source: preprocess (with the embedded `headers`, name → text, that
-/// clCompileProgram passes), parse and check it. Runs on its own thread with a large stack.
+/// clCompileProgram passes), parse and check it, on a stack large enough for any input
+/// ([`stack::on_compiler_stack`]).
 pub fn compile(
     source: &str,
     options: &BuildOptions,
     target: &Target,
     headers: &[(String, String)],
 ) -> Compilation {
-    std::thread::scope(|s| {
-        let worker = std::thread::Builder::new()
-            .name("ferrocl-clc".into())
-            .stack_size(COMPILER_STACK)
-            .spawn_scoped(s, || compile_here(source, options, target, headers));
-        match worker {
-            Ok(h) => match h.join() {
-                Ok(c) => c,
-                Err(p) => std::panic::resume_unwind(p),
-            },
-            // No thread available: compile on the caller's stack.
-            Err(_) => compile_here(source, options, target, headers),
-        }
-    })
+    stack::on_compiler_stack(|| compile_here(source, options, target, headers))
 }
 
-/// [`compile`] on the calling thread (whose stack must be large enough).
+/// [`compile`] on the calling thread (whose stack must be large enough: see [`stack`]).
 pub fn compile_here(
     source: &str,
     options: &BuildOptions,
@@ -613,6 +604,7 @@ pub fn compile_here(
         p.quiet_at_eof = truncated;
         p.unroll_hints = unroll_hints.iter().map(|&(i, c, l)| (i, (c, l))).collect();
         p.version = v;
+        p.pack = pragmas.pack.clone();
         p.translation_unit()
     };
     lap("parse", &mut timings);

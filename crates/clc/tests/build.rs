@@ -1,7 +1,9 @@
-//! The build driver: options parsed once, the builtin library linked, the passes the options
-//! ask for, and one error kind per failure the API tells apart.
+//! The build driver: options parsed once (the parsed options are what it takes), the builtin
+//! library linked, the passes the options ask for, an executable's undefined functions
+//! reported, and one error kind per failure the API tells apart.
 
-use ferrocl_clc::{build, build_ir, compile_object, link, BuildErrorKind, Target};
+use ferrocl_clc::build::{parse_link, parse_options};
+use ferrocl_clc::{build, build_ir, compile_object, link, BuildErrorKind, BuildOptions, Target};
 use ferrocl_ir::Module;
 
 const SRC: &str = "kernel void k(global float *o, float x) {\n\
@@ -11,6 +13,10 @@ const SRC: &str = "kernel void k(global float *o, float x) {\n\
 
 fn target() -> Target {
     Target::full_profile_cpu()
+}
+
+fn opts(options: &str) -> BuildOptions {
+    parse_options(options).expect("valid options")
 }
 
 fn declarations(m: &Module) -> Vec<String> {
@@ -27,7 +33,7 @@ fn kernel_slots(m: &Module) -> usize {
 
 #[test]
 fn a_build_links_the_library_and_optimizes() {
-    let built = build(SRC, "", &target(), &[], &ferrocl_builtins::library).expect("builds");
+    let built = build(SRC, &opts(""), &target(), &[], &ferrocl_builtins::library).expect("builds");
     // The object calls the builtin; the executable has its body, inlined.
     assert_eq!(declarations(&built.object.module), ["sin.float"]);
     assert!(declarations(&built.executable).is_empty());
@@ -41,10 +47,10 @@ fn a_build_links_the_library_and_optimizes() {
 #[test]
 fn opt_disable_is_honoured_from_the_parsed_options() {
     let src = "kernel void k(global int *o) { int a = 1; o[0] = a; }";
-    let plain = build(src, "", &target(), &[], &ferrocl_builtins::library).expect("builds");
+    let plain = build(src, &opts(""), &target(), &[], &ferrocl_builtins::library).expect("builds");
     let off = build(
         src,
-        "-cl-opt-disable",
+        &opts("-cl-opt-disable"),
         &target(),
         &[],
         &ferrocl_builtins::library,
@@ -61,7 +67,7 @@ fn opt_disable_is_honoured_from_the_parsed_options() {
     );
     let from_ir = build_ir(
         &off.object.module,
-        "-cl-opt-disable",
+        &opts("-cl-opt-disable"),
         &ferrocl_builtins::library,
     )
     .expect("builds");
@@ -70,7 +76,7 @@ fn opt_disable_is_honoured_from_the_parsed_options() {
 
 #[test]
 fn work_groups_may_be_non_uniform_from_cl2_0_without_the_option() {
-    let object = |options| compile_object(SRC, options, &target(), &[]).expect("compiles");
+    let object = |options| compile_object(SRC, &opts(options), &target(), &[]).expect("compiles");
     assert!(object("").uniform_work_groups);
     assert!(object("-cl-std=CL1.2").uniform_work_groups);
     assert!(!object("-cl-std=CL2.0").uniform_work_groups);
@@ -80,43 +86,69 @@ fn work_groups_may_be_non_uniform_from_cl2_0_without_the_option() {
 #[test]
 fn failures_say_which_kind_they_are() {
     let lib = &ferrocl_builtins::library;
-    let e = build(SRC, "-no-such-option", &target(), &[], lib).expect_err("invalid option");
+    let e = parse_options("-no-such-option").expect_err("invalid option");
     assert_eq!(e.kind, BuildErrorKind::InvalidOptions);
     assert!(e.log.starts_with("error: "), "{}", e.log);
-    let e = build("kernel void k( {", "", &target(), &[], lib).expect_err("syntax error");
+    let e = build("kernel void k( {", &opts(""), &target(), &[], lib).expect_err("syntax error");
     assert_eq!(e.kind, BuildErrorKind::Failed);
     assert!(e.log.contains("error:"), "{}", e.log);
-    let object = compile_object(SRC, "", &target(), &[]).expect("compiles");
-    let e = build_ir(&object.module, "-bad", lib).expect_err("invalid option");
+    let e = parse_link("-cl-std=CL2.0").expect_err("not a link option");
     assert_eq!(e.kind, BuildErrorKind::InvalidOptions);
-    let e = link(&[&object.module], "-cl-std=CL2.0", lib).expect_err("not a link option");
-    assert_eq!(e.kind, BuildErrorKind::InvalidOptions);
+    // An executable leaves no declared function undefined.
+    let user = compile_object(
+        "float twice(float x);\nkernel void k(global float *o) { o[0] = twice(o[0]); }",
+        &opts(""),
+        &target(),
+        &[],
+    )
+    .expect("compiles");
+    let e = build_ir(&user.module, &opts(""), lib).expect_err("twice is defined nowhere");
+    assert_eq!(e.kind, BuildErrorKind::Failed);
+    assert!(e.log.contains("undefined function 'twice'"), "{}", e.log);
 }
 
 #[test]
 fn linking_makes_a_library_or_an_executable() {
     let lib = &ferrocl_builtins::library;
-    let helper = compile_object("float twice(float x) { return 2 * x; }", "", &target(), &[])
-        .expect("compiles");
+    let helper = compile_object(
+        "float twice(float x) { return 2 * x; }",
+        &opts(""),
+        &target(),
+        &[],
+    )
+    .expect("compiles");
     let user = compile_object(
         "float twice(float x);\nkernel void k(global float *o) { o[0] = twice(o[0]); }",
-        "",
+        &opts(""),
         &target(),
         &[],
     )
     .expect("compiles");
     let inputs = [&helper.module, &user.module];
-    let library = link(&inputs, "-create-library", lib).expect("links");
+    let library =
+        link(&inputs, &parse_link("-create-library").expect("valid"), lib).expect("links");
     assert!(library.executable.is_none());
-    let exe = link(&inputs, "", lib).expect("links");
+    let exe = link(&inputs, &parse_link("").expect("valid"), lib).expect("links");
     let exe = exe.executable.expect("an executable");
     assert!(
         declarations(&exe).is_empty(),
         "twice was linked and inlined"
     );
-    let twice =
-        compile_object("float twice(float x) { return x; }", "", &target(), &[]).expect("compiles");
-    let e = link(&[&helper.module, &twice.module], "", lib).expect_err("defined twice");
+    let twice = compile_object(
+        "float twice(float x) { return x; }",
+        &opts(""),
+        &target(),
+        &[],
+    )
+    .expect("compiles");
+    let e = link(
+        &[&helper.module, &twice.module],
+        &parse_link("").expect("valid"),
+        lib,
+    )
+    .expect_err("defined twice");
     assert_eq!(e.kind, BuildErrorKind::Failed);
     assert!(e.log.contains("twice"), "{}", e.log);
+    let e = link(&[&user.module], &parse_link("").expect("valid"), lib).expect_err("undefined");
+    assert!(e.log.contains("undefined function 'twice'"), "{}", e.log);
 }

@@ -730,3 +730,27 @@ fn continue_inside_switch_and_nested_breaks() {
     // i = 1, 5: +1 +100 each; i = 2, 3: +20 +100 each; i = 0, 4: nothing.
     assert_eq!(as_i32(&out[0]), vec![2 * 101 + 2 * 120, 3]);
 }
+
+/// An `else if` chain far longer than the nesting cap (the chain is walked with loops), with
+/// `break` and `return` in its arms and a final `else`; and long `&&`/`||` and `,` chains,
+/// which short-circuit and evaluate in order.
+#[test]
+fn long_else_if_and_operator_chains() {
+    let arms: String = (1..1000)
+        .map(|i| format!(" else if (x == {i}) {{ r = {i} * 3; if (x == 999) return; }}"))
+        .collect();
+    let ands = vec!["(x > 0)"; 1000].join(" && ");
+    let ors = vec!["(x < 0)"; 1000].join(" || ");
+    let src = format!(
+        "__kernel void k(__global int* out) {{\n\
+         int x = get_global_id(0) * 333;\n\
+         int r = -1, n = 0;\n\
+         out[x / 333 + 4] = ({ands}) * 10 + ({ors}) + (n++, n++, n * 100);\n\
+         for (;;) {{ if (x == 0) {{ r = 0; break; }}{arms} else r = -2; break; }}\n\
+         out[x / 333] = r;\n\
+         }}"
+    );
+    let out = run(&src, "k", 4, &[vec![0u8; 32]], &[]);
+    // x = 0, 333, 666, 999: the 999 arm returns before the store (the buffer keeps 0).
+    assert_eq!(as_i32(&out[0]), [0, 999, 1998, 0, 200, 210, 210, 210]);
+}

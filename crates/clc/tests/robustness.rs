@@ -3,6 +3,8 @@
 //! result in bounded time.
 
 mod common;
+#[path = "common/deep.rs"]
+mod deep;
 
 use common::Rng;
 use ferrocl_clc::{compile, BuildOptions, Target};
@@ -371,4 +373,38 @@ fn sparse_initializers_of_huge_arrays_stay_small() {
     assert!(!build_bounded(src.to_string(), Duration::from_secs(20)).expect("bounded"));
     let src = "__constant int big[100000000] = { [1000] = 1 }; __kernel void k(__global int *o) { o[0] = big[1000]; }";
     assert!(build_bounded(src.to_string(), Duration::from_secs(20)).expect("bounded"));
+}
+
+/// The deepest program of each kind the caps accept (found by bisection) builds through the
+/// whole driver on a thread with Rust's default 2 MiB stack, which `ferrocl_clc::stack`
+/// counts on: the compiler runs there itself when its measured need fits. A stack overflow
+/// aborts this test binary.
+#[test]
+fn the_deepest_programs_the_caps_accept_build_on_a_2_mib_stack() {
+    let options = ferrocl_clc::build::parse_options("").expect("no options");
+    let target = Target::full_profile_cpu();
+    let builds = |src: String| {
+        let (options, target) = (options.clone(), target.clone());
+        std::thread::Builder::new()
+            .stack_size(ferrocl_clc::stack::CALLER_STACK)
+            .spawn(move || {
+                ferrocl_clc::build(&src, &options, &target, &[], &ferrocl_builtins::library).is_ok()
+            })
+            .expect("spawn")
+            .join()
+            .expect("no panic")
+    };
+    for (name, make) in deep::CASES {
+        let (mut lo, mut hi) = (0usize, 8192usize);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if builds(make(mid)) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        // The caps, not something else, end each kind: a real depth built.
+        assert!(lo >= 120, "{name}: only {lo} levels build");
+    }
 }

@@ -16,14 +16,12 @@ use crate::device::{Device, DeviceProgram};
 use crate::error::{ClError, ClResult};
 use crate::object::IcdHeader;
 
-/// The module a device compiles for `module` built with `options`: linked as an executable
-/// (every extern variable and declared function defined), then the build driver's second
-/// half (`ferrocl_clc::build_ir`: the builtins it calls linked in, the passes the options ask
-/// for, verification).
+/// The module a device compiles for `module` built with `options`: the build driver's second
+/// half (`ferrocl_clc::build_ir`: linked as an executable, the builtins it calls linked in, the
+/// passes the options ask for, verification).
 pub fn device_ir(module: &Module, options: &str) -> Result<Module, String> {
-    let linked =
-        ferrocl_clc::link_programs([module.clone()], true).map_err(|e| format!("error: {e}\n"))?;
-    ferrocl_clc::build_ir(&linked, options, &ferrocl_builtins::library).map_err(|e| e.log)
+    let options = ferrocl_clc::build::parse_options(options).map_err(|e| e.log)?;
+    ferrocl_clc::build_ir(module, &options, &ferrocl_builtins::library).map_err(|e| e.log)
 }
 
 /// `cl_build_status`.
@@ -323,28 +321,18 @@ impl Program {
         }
     }
 
-    /// Compiles the source for one device (for an `executable`, only what its kernels reach):
-    /// the module, or the error and its log.
-    fn compile_source(
-        &self,
-        i: usize,
-        options: &str,
-        headers: &[(String, String)],
-        executable: bool,
-    ) -> Result<crate::compile::Compiled, (ClError, String)> {
-        let device = &self.devices[i];
+    /// The source to compile for device `i`, or why there is none to compile.
+    fn source_for(&self, i: usize) -> ClResult<&str> {
         match &self.origin {
             // CL_COMPILER_NOT_AVAILABLE "if program is created with clCreateProgramWithSource
             // and a compiler is not available".
-            Origin::Source(_) if !device.info.compiler_available => {
-                Err((ClError::CompilerNotAvailable, String::new()))
+            Origin::Source(_) if !self.devices[i].info.compiler_available => {
+                Err(ClError::CompilerNotAvailable)
             }
-            Origin::Source(src) => {
-                crate::compile::compile(src, options, headers, &device.info, executable)
-            }
+            Origin::Source(src) => Ok(src),
             // 5.8.7: CL_INVALID_OPERATION "if program has no source or IL available, i.e. it
             // has not been created with clCreateProgramWithSource or clCreateProgramWithIL".
-            Origin::Binary(_) | Origin::Linked => Err((ClError::InvalidOperation, String::new())),
+            Origin::Binary(_) | Origin::Linked => Err(ClError::InvalidOperation),
         }
     }
 
@@ -362,6 +350,8 @@ impl Program {
     }
 
     fn build_claimed(&self, targets: &[usize], options: &str) -> ClResult<()> {
+        // The options are read once, for every device.
+        let parsed = ferrocl_clc::build::parse_options(options);
         let mut failed = false;
         for &i in targets {
             let mut build = DeviceBuild {
@@ -369,48 +359,69 @@ impl Program {
                 options: options.to_string(),
                 ..DeviceBuild::default()
             };
-            let module = match &self.origin {
-                Origin::Source(_) => match self.compile_source(i, options, &[], true) {
-                    Ok(c) => {
-                        build.log = c.log;
-                        build.uniform_work_groups = c.uniform_work_groups;
-                        Arc::new(c.module)
-                    }
-                    Err((e, log)) => {
-                        build.status = if e == ClError::CompilerNotAvailable {
-                            BuildStatus::None
-                        } else {
-                            BuildStatus::Error
-                        };
-                        build.log = log;
-                        self.record(i, build, None);
-                        match e {
-                            ClError::BuildProgramFailure => {
-                                failed = true;
-                                continue;
-                            }
-                            other => return Err(other),
+            let opts = match &parsed {
+                Ok(o) => o,
+                Err(e) => {
+                    build.status = BuildStatus::Error;
+                    build.log = e.log.clone();
+                    self.record(i, build, None);
+                    return Err(ClError::InvalidBuildOptions);
+                }
+            };
+            // The compiled object (or the binary's module) and the executable IR made from it.
+            let built = match &self.origin {
+                Origin::Source(_) => {
+                    let src = match self.source_for(i) {
+                        Ok(src) => src,
+                        Err(e) => {
+                            build.status = BuildStatus::None;
+                            self.record(i, build, None);
+                            return Err(e);
+                        }
+                    };
+                    let target = crate::compile::target(&self.devices[i].info);
+                    let library = &ferrocl_builtins::library;
+                    match ferrocl_clc::build(src, opts, &target, &[], library) {
+                        Ok(b) => {
+                            build.log = b.object.log;
+                            build.uniform_work_groups = b.object.uniform_work_groups;
+                            (Arc::new(b.object.module), b.executable)
+                        }
+                        Err(e) => {
+                            build.status = BuildStatus::Error;
+                            build.log = e.log;
+                            self.record(i, build, None);
+                            failed = true;
+                            continue;
                         }
                     }
-                },
+                }
                 Origin::Binary(_) | Origin::Linked => match self.module_and_uniformity(i) {
                     Some((m, uniform)) => {
                         // 5.10: a program from a binary "must be compiled or built without the
                         // -cl-uniform-work-group-size build options" to allow non-uniform
                         // work-groups; a linked one keeps what its inputs allowed.
                         let linked = matches!(self.origin, Origin::Linked);
-                        // Invalid options are reported by the build driver below.
-                        let asked = ferrocl_clc::parse_build_options(options)
-                            .is_ok_and(|o| o.uniform_work_group_size);
-                        build.uniform_work_groups = (linked && uniform) || asked;
-                        m
+                        build.uniform_work_groups =
+                            (linked && uniform) || opts.uniform_work_group_size;
+                        match ferrocl_clc::build_ir(&m, opts, &ferrocl_builtins::library) {
+                            Ok(ir) => (m, ir),
+                            Err(e) => {
+                                build.status = BuildStatus::Error;
+                                build.log.push_str(&e.log);
+                                self.record(i, build, Some(m));
+                                failed = true;
+                                continue;
+                            }
+                        }
                     }
                     // CL_INVALID_BINARY "if program is created with clCreateProgramWithBinary
                     // and devices listed in device_list do not have a valid program binary".
                     None => return Err(ClError::InvalidBinary),
                 },
             };
-            match self.executable(i, &module, options) {
+            let (module, ir) = built;
+            match self.device_program(i, &ir) {
                 Ok(exe) => {
                     build.status = BuildStatus::Success;
                     build.binary_type = BinaryType::Executable;
@@ -431,17 +442,11 @@ impl Program {
         }
     }
 
-    /// A device's executable from a module: the standard passes, then the device's compiler.
-    fn executable(
-        &self,
-        i: usize,
-        module: &Module,
-        options: &str,
-    ) -> Result<Arc<dyn DeviceProgram>, String> {
-        let optimized = device_ir(module, options)?;
+    /// Device `i`'s executable from the executable IR the build driver made.
+    fn device_program(&self, i: usize, ir: &Module) -> Result<Arc<dyn DeviceProgram>, String> {
         self.devices[i]
             .backend()
-            .compile(&optimized)
+            .compile(ir)
             .map_err(|e| format!("error: {e}\n"))
     }
 
@@ -469,28 +474,48 @@ impl Program {
         options: &str,
         headers: &[(String, String)],
     ) -> ClResult<()> {
+        // The options are read once, for every device.
+        let parsed = ferrocl_clc::build::parse_options(options);
         let mut failed = false;
         for &i in targets {
             let mut build = DeviceBuild {
                 options: options.to_string(),
                 ..DeviceBuild::default()
             };
-            match self.compile_source(i, options, headers, false) {
-                Ok(c) => {
+            let result = self
+                .source_for(i)
+                .map_err(|e| (e, String::new()))
+                .and_then(|src| {
+                    let opts = parsed.as_ref().map_err(|e| {
+                        // 5.8.7: CL_INVALID_COMPILER_OPTIONS "if the compiler options specified by
+                        // options are invalid".
+                        (ClError::InvalidCompilerOptions, e.log.clone())
+                    })?;
+                    let target = crate::compile::target(&self.devices[i].info);
+                    ferrocl_clc::compile_object(src, opts, &target, headers).map_err(|e| {
+                        // CL_COMPILE_PROGRAM_FAILURE "if there is a failure to compile the program
+                        // source".
+                        crate::compile::api_error(
+                            e,
+                            ClError::InvalidCompilerOptions,
+                            ClError::CompileProgramFailure,
+                        )
+                    })
+                });
+            match result {
+                Ok(object) => {
                     build.status = BuildStatus::Success;
                     build.binary_type = BinaryType::CompiledObject;
-                    build.log = c.log;
-                    build.uniform_work_groups = c.uniform_work_groups;
-                    self.record(i, build, Some(Arc::new(c.module)));
+                    build.log = object.log;
+                    build.uniform_work_groups = object.uniform_work_groups;
+                    self.record(i, build, Some(Arc::new(object.module)));
                 }
                 Err((e, log)) => {
                     build.status = BuildStatus::Error;
                     build.log = log;
                     self.record(i, build, None);
                     match e {
-                        // CL_COMPILE_PROGRAM_FAILURE "if there is a failure to compile the
-                        // program source".
-                        ClError::BuildProgramFailure => failed = true,
+                        ClError::CompileProgramFailure => failed = true,
                         other => return Err(other),
                     }
                 }
@@ -537,7 +562,10 @@ impl Program {
         options: &str,
         inputs: &[Arc<Program>],
     ) -> ClResult<(Arc<Program>, ClResult<()>)> {
-        let library = crate::compile::link_options(options).map_err(|(e, _)| e)?;
+        // 5.8.8: CL_INVALID_LINKER_OPTIONS "if the linker options specified by options are
+        // invalid"; read once, for every device.
+        let opts =
+            ferrocl_clc::build::parse_link(options).map_err(|_| ClError::InvalidLinkerOptions)?;
         let mut per_device = Vec::with_capacity(devices.len());
         for device in &devices {
             let mut modules = Vec::with_capacity(inputs.len());
@@ -545,7 +573,7 @@ impl Program {
             for input in inputs {
                 let (module, u) = input.linkable(device)?;
                 uniform |= u;
-                modules.push((*module).clone());
+                modules.push(module);
             }
             per_device.push((modules, uniform));
         }
@@ -558,21 +586,22 @@ impl Program {
                 uniform_work_groups: uniform,
                 ..DeviceBuild::default()
             };
-            let module = match ferrocl_clc::link_programs(modules, !library) {
-                Ok(m) => Arc::new(m),
+            let modules: Vec<&Module> = modules.iter().map(|m| &**m).collect();
+            let linked = ferrocl_clc::link(&modules, &opts, &ferrocl_builtins::library);
+            // CL_LINK_PROGRAM_FAILURE "if there is a failure to link the compiled binaries
+            // and/or libraries".
+            let linked = match linked {
+                Ok(l) => l,
                 Err(e) => {
-                    build.log = format!("error: {e}\n");
+                    build.log = e.log;
                     program.record(i, build, None);
-                    // CL_LINK_PROGRAM_FAILURE "if there is a failure to link the compiled
-                    // binaries and/or libraries".
                     outcome = Err(ClError::LinkProgramFailure);
                     continue;
                 }
             };
-            if library {
-                build.binary_type = BinaryType::Library;
-            } else {
-                match program.executable(i, &module, options) {
+            match &linked.executable {
+                None => build.binary_type = BinaryType::Library,
+                Some(ir) => match program.device_program(i, ir) {
                     Ok(exe) => {
                         build.binary_type = BinaryType::Executable;
                         build.executable = Some(exe);
@@ -583,10 +612,10 @@ impl Program {
                         outcome = Err(ClError::LinkProgramFailure);
                         continue;
                     }
-                }
+                },
             }
             build.status = BuildStatus::Success;
-            program.record(i, build, Some(module));
+            program.record(i, build, Some(Arc::new(linked.module)));
         }
         Ok((program, outcome))
     }

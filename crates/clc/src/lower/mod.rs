@@ -46,6 +46,7 @@ use std::collections::HashMap;
 
 use ferrocl_ir::{self as ir, AddrSpace as IrSpace, Func, Global, GlobalData, Module, Type};
 
+use crate::parse::ast::BinOp;
 use crate::sema::tree::{CastKind, Expr, ExprKind, FuncId, Init, UnaryOp, VarId, VarKind};
 use crate::sema::types::{AddrSpace, Scalar, Type as CType, TypeId};
 use crate::sema::{ArgAccess, ArgAddress, CheckedProgram};
@@ -399,11 +400,8 @@ impl<'p> ModCtx<'p> {
                     out.insert(*v, name.to_string());
                 }
                 StmtKind::Block(list) => list.iter().for_each(|s| walk(s, name, out)),
-                StmtKind::If(_, a, b) => {
-                    walk(a, name, out);
-                    if let Some(b) = b {
-                        walk(b, name, out);
-                    }
+                StmtKind::If(..) => {
+                    crate::sema::tree::else_if_chain(s).for_each(|s| walk(s, name, out))
                 }
                 StmtKind::While(_, b, _)
                 | StmtKind::DoWhile(b, _, _)
@@ -728,7 +726,6 @@ impl<'p> ModCtx<'p> {
 
     /// Evaluates a constant expression lane by lane.
     fn const_eval(&self, e: &Expr) -> Res<Vec<CV>> {
-        use crate::parse::ast::BinOp;
         let bad = || LowerError::new("initializer is not a constant lowering can evaluate");
         Ok(match &e.kind {
             ExprKind::IntConst(v) => vec![CV::I(self.wrap(*v as i128, e.ty))],
@@ -799,54 +796,20 @@ impl<'p> ModCtx<'p> {
                     })
                     .collect()
             }
-            ExprKind::Binary(op, a, b) => {
-                let (la, lb) = (self.const_eval(a)?, self.const_eval(b)?);
-                // Lanes hold their values wrapped to the type (unsigned ones non-negative),
-                // so i128 arithmetic gives the C result for either signedness.
-                let mut out = Vec::new();
-                for (x, y) in la.into_iter().zip(lb) {
-                    out.push(match (x, y) {
-                        (CV::I(x), CV::I(y)) => {
-                            let v = match op {
-                                BinOp::Add => x.wrapping_add(y),
-                                BinOp::Sub => x.wrapping_sub(y),
-                                BinOp::Mul => x.wrapping_mul(y),
-                                BinOp::Div if y != 0 => x / y,
-                                BinOp::Rem if y != 0 => x % y,
-                                BinOp::BitAnd => x & y,
-                                BinOp::BitOr => x | y,
-                                BinOp::BitXor => x ^ y,
-                                BinOp::Shl => x << (y & 63),
-                                BinOp::Shr => x >> (y & 63),
-                                BinOp::Lt => (x < y) as i128,
-                                BinOp::Gt => (x > y) as i128,
-                                BinOp::Le => (x <= y) as i128,
-                                BinOp::Ge => (x >= y) as i128,
-                                BinOp::Eq => (x == y) as i128,
-                                BinOp::Ne => (x != y) as i128,
-                                BinOp::LogAnd => (x != 0 && y != 0) as i128,
-                                BinOp::LogOr => (x != 0 || y != 0) as i128,
-                                _ => return Err(bad()),
-                            };
-                            CV::I(self.wrap(v, e.ty))
-                        }
-                        (CV::F(x), CV::F(y)) => match op {
-                            BinOp::Add => CV::F(x + y),
-                            BinOp::Sub => CV::F(x - y),
-                            BinOp::Mul => CV::F(x * y),
-                            BinOp::Div => CV::F(x / y),
-                            BinOp::Lt => CV::I((x < y) as i128),
-                            BinOp::Gt => CV::I((x > y) as i128),
-                            BinOp::Le => CV::I((x <= y) as i128),
-                            BinOp::Ge => CV::I((x >= y) as i128),
-                            BinOp::Eq => CV::I((x == y) as i128),
-                            BinOp::Ne => CV::I((x != y) as i128),
-                            _ => return Err(bad()),
-                        },
-                        _ => return Err(bad()),
-                    });
+            ExprKind::Binary(..) => {
+                // A left-deep chain (`1 + 2 + 3 + ...`) is evaluated with a loop over its left
+                // spine, so that its length takes no stack.
+                let mut spine = Vec::new();
+                let mut left = e;
+                while let ExprKind::Binary(op, a, b) = &left.kind {
+                    spine.push((*op, &**b, left.ty));
+                    left = a;
                 }
-                out
+                let mut acc = self.const_eval(left)?;
+                while let Some((op, b, ty)) = spine.pop() {
+                    acc = self.const_binary(op, acc, self.const_eval(b)?, ty)?;
+                }
+                acc
             }
             ExprKind::Cond(c, a, b) => {
                 let c = self.const_eval(c)?;
@@ -860,6 +823,57 @@ impl<'p> ModCtx<'p> {
             ExprKind::Comma(_, b) => self.const_eval(b)?,
             _ => return Err(bad()),
         })
+    }
+
+    /// `la op lb`, lane by lane, in a constant of type `ty`.
+    fn const_binary(&self, op: BinOp, la: Vec<CV>, lb: Vec<CV>, ty: TypeId) -> Res<Vec<CV>> {
+        let bad = || LowerError::new("initializer is not a constant lowering can evaluate");
+        // Lanes hold their values wrapped to the type (unsigned ones non-negative),
+        // so i128 arithmetic gives the C result for either signedness.
+        let mut out = Vec::new();
+        for (x, y) in la.into_iter().zip(lb) {
+            out.push(match (x, y) {
+                (CV::I(x), CV::I(y)) => {
+                    let v = match op {
+                        BinOp::Add => x.wrapping_add(y),
+                        BinOp::Sub => x.wrapping_sub(y),
+                        BinOp::Mul => x.wrapping_mul(y),
+                        BinOp::Div if y != 0 => x / y,
+                        BinOp::Rem if y != 0 => x % y,
+                        BinOp::BitAnd => x & y,
+                        BinOp::BitOr => x | y,
+                        BinOp::BitXor => x ^ y,
+                        BinOp::Shl => x << (y & 63),
+                        BinOp::Shr => x >> (y & 63),
+                        BinOp::Lt => (x < y) as i128,
+                        BinOp::Gt => (x > y) as i128,
+                        BinOp::Le => (x <= y) as i128,
+                        BinOp::Ge => (x >= y) as i128,
+                        BinOp::Eq => (x == y) as i128,
+                        BinOp::Ne => (x != y) as i128,
+                        BinOp::LogAnd => (x != 0 && y != 0) as i128,
+                        BinOp::LogOr => (x != 0 || y != 0) as i128,
+                        _ => return Err(bad()),
+                    };
+                    CV::I(self.wrap(v, ty))
+                }
+                (CV::F(x), CV::F(y)) => match op {
+                    BinOp::Add => CV::F(x + y),
+                    BinOp::Sub => CV::F(x - y),
+                    BinOp::Mul => CV::F(x * y),
+                    BinOp::Div => CV::F(x / y),
+                    BinOp::Lt => CV::I((x < y) as i128),
+                    BinOp::Gt => CV::I((x > y) as i128),
+                    BinOp::Le => CV::I((x <= y) as i128),
+                    BinOp::Ge => CV::I((x >= y) as i128),
+                    BinOp::Eq => CV::I((x == y) as i128),
+                    BinOp::Ne => CV::I((x != y) as i128),
+                    _ => return Err(bad()),
+                },
+                _ => return Err(bad()),
+            });
+        }
+        Ok(out)
     }
 
     /// Wraps an integer to the range of `t` (sign- or zero-extended).

@@ -76,6 +76,8 @@ pub struct RecordSpec {
     pub fields: Option<Vec<FieldGroup>>,
     pub attrs: Vec<Attr>,
     pub loc: Loc,
+    /// The `#pragma pack` alignment in effect where the definition starts (None: default).
+    pub pack: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -306,6 +308,14 @@ impl BinOp {
     }
 }
 
+/// One association of a generic selection; `ty` is `None` for `default`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenericAssoc {
+    pub ty: Option<TypeName>,
+    pub expr: Expr,
+    pub loc: Loc,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expr {
     pub kind: ExprKind,
@@ -340,6 +350,8 @@ pub enum ExprKind {
     VecStepType(Box<TypeName>),
     /// A block literal `^(params) { body }` (6.14.3); no parameter list means `(void)`.
     BlockLit(Box<(Vec<Param>, Stmt)>),
+    /// `_Generic(controlling, type-name: expr, ..., default: expr)` (C11 6.5.1.1).
+    Generic(Box<Expr>, Vec<GenericAssoc>),
     /// An expression that failed to parse (already reported).
     Error,
 }

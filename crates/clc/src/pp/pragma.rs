@@ -96,6 +96,7 @@ impl Preprocessor<'_> {
                     ),
                 }
             }
+            ["pack", ..] => self.pragma_pack(rest),
             ["once"] => {
                 // Not a standard pragma, but what real headers guard themselves with (every
                 // clang-based compiler honours it): later #includes of this file read nothing.
@@ -120,6 +121,122 @@ impl Preprocessor<'_> {
                 self.diags.warning(rest[0].loc, "unknown pragma ignored");
             }
         }
+    }
+
+    /// `#pragma pack(N)`, `pack(push[, label][, N])`, `pack(pop[, label | N])`, `pack()` and
+    /// `pack(show)`: the maximum alignment of the members of the structures and unions
+    /// defined after it, as clang (and GCC, and MSVC before them) honour it in OpenCL C too.
+    /// Malformed forms are ignored with clang's warnings. The arguments are macro-expanded.
+    fn pragma_pack(&mut self, rest: &[Token]) {
+        let toks = self.expand_list(rest[1..].to_vec());
+        let words: Vec<String> = toks.iter().map(|t| self.text(t)).collect();
+        let w: Vec<&str> = words.iter().map(|s| s.as_str()).collect();
+        let at = toks.first().map_or(rest[0].loc, |t| t.loc);
+        let ["(", args @ .., ")"] = w.as_slice() else {
+            self.diags
+                .warning(at, "missing '(' after '#pragma pack' - ignoring");
+            return;
+        };
+        // Arguments between the commas.
+        let args: Vec<&str> = args.iter().copied().filter(|a| *a != ",").collect();
+        let alignment = |s: &str| -> Option<Option<u32>> {
+            let (v, _) = expr::parse_int(s)?;
+            // clang: "expected #pragma pack parameter to be '1', '2', '4', '8', or '16'".
+            matches!(v, 1 | 2 | 4 | 8 | 16).then_some(Some(v as u32))
+        };
+        let is_number = |s: &str| s.starts_with(|c: char| c.is_ascii_digit());
+        let bad_value = "expected #pragma pack parameter to be '1', '2', '4', '8', or '16'";
+        match args.as_slice() {
+            [] => self.set_pack(None),
+            ["show"] => {
+                let v = self
+                    .pack_now
+                    .map_or("default".to_string(), |v| v.to_string());
+                self.diags
+                    .warning(at, format!("value of #pragma pack(show) == {v}"));
+            }
+            [n] if is_number(n) => match alignment(n) {
+                Some(v) => self.set_pack(v),
+                None => self.diags.warning(at, bad_value),
+            },
+            ["push", rest @ ..] => {
+                let (label, value) = match rest {
+                    [] => (None, None),
+                    [n] if is_number(n) => (None, Some(*n)),
+                    [l] => (Some(l.to_string()), None),
+                    [l, n] if !is_number(l) && is_number(n) => (Some(l.to_string()), Some(*n)),
+                    _ => {
+                        self.diags.warning(
+                            at,
+                            "expected integer or identifier in '#pragma pack' - ignored",
+                        );
+                        return;
+                    }
+                };
+                let value = match value.map(alignment) {
+                    Some(None) => {
+                        self.diags.warning(at, bad_value);
+                        return;
+                    }
+                    Some(Some(v)) => Some(v),
+                    None => None,
+                };
+                self.pack_stack.push((label, self.pack_now));
+                if let Some(v) = value {
+                    self.set_pack(v);
+                }
+            }
+            ["pop", rest @ ..] => {
+                let (label, value) = match rest {
+                    [] => (None, None),
+                    [n] if is_number(n) => (None, Some(*n)),
+                    [l] => (Some(*l), None),
+                    _ => {
+                        self.diags.warning(
+                            at,
+                            "expected integer or identifier in '#pragma pack' - ignored",
+                        );
+                        return;
+                    }
+                };
+                // Pops to the entry pushed with the label, or the last one.
+                let found = match label {
+                    Some(l) => self
+                        .pack_stack
+                        .iter()
+                        .rposition(|(x, _)| x.as_deref() == Some(l)),
+                    None => self.pack_stack.len().checked_sub(1),
+                };
+                let Some(i) = found else {
+                    let why = if self.pack_stack.is_empty() {
+                        "stack empty"
+                    } else {
+                        "label not found"
+                    };
+                    self.diags
+                        .warning(at, format!("#pragma pack(pop, ...) failed: {why}"));
+                    return;
+                };
+                let (_, restored) = self.pack_stack[i];
+                self.pack_stack.truncate(i);
+                self.set_pack(restored);
+                // `pack(pop, N)`: pop, then set N.
+                if let Some(n) = value {
+                    match alignment(n) {
+                        Some(v) => self.set_pack(v),
+                        None => self.diags.warning(at, bad_value),
+                    }
+                }
+            }
+            _ => self
+                .diags
+                .warning(at, "unknown action for '#pragma pack' - ignored"),
+        }
+    }
+
+    fn set_pack(&mut self, v: Option<u32>) {
+        self.pack_now = v;
+        self.pack_changed = true;
     }
 
     /// The file being read (the innermost file context).

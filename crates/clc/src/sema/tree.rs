@@ -210,3 +210,32 @@ pub struct Var {
     pub loc: Loc,
     pub align: Option<u64>,
 }
+
+/// The statements of an `if` and the `else if` arms chained to it, in order (each arm's
+/// statement, then the final `else`), walked with a loop.
+pub fn else_if_chain(s: &Stmt) -> impl Iterator<Item = &Stmt> {
+    let mut at = Some(s);
+    let mut pending_else = None;
+    std::iter::from_fn(move || {
+        if let Some(e) = pending_else.take() {
+            return Some(e);
+        }
+        let s = at.take()?;
+        match &s.kind {
+            StmtKind::If(_, t, e) => {
+                match e.as_deref() {
+                    Some(
+                        e @ Stmt {
+                            kind: StmtKind::If(..),
+                            ..
+                        },
+                    ) => at = Some(e),
+                    Some(e) => pending_else = Some(e),
+                    None => {}
+                }
+                Some(&**t)
+            }
+            _ => Some(s),
+        }
+    })
+}

@@ -7,7 +7,11 @@
  * arrays completed by their initializer (C99 6.7.8p22), and builtin overload resolution as
  * clang ranks it (mad24(uchar, uchar, int) resolves to int; a scalar argument converts
  * rather than widens to a vector, so max(int4, uint), clamp(float4, int, int) and
- * fmax(float4, double) resolve; min((short)1, 2) and clamp(uchar, 0, 255) are ambiguous). */
+ * fmax(float4, double) resolve; min((short)1, 2) and clamp(uchar, 0, 255) are ambiguous),
+ * #pragma pack (N, push, pop, and the empty form reset to the default layout) with the sizes
+ * and member offsets clang gives, and C11 _Generic (6.5.1.1) selecting on scalar, vector and
+ * pointer types after lvalue conversion, its default association, a selection used as an
+ * lvalue, and the error when no association matches. */
 #include "check.h"
 
 #include <unistd.h>
@@ -28,6 +32,20 @@ static const char *source =
     "struct A { char c; struct { char d; } __attribute__((aligned(16))); };\n"
     "__constant char greeting[] = \"Hello, world\";\n"
     "__inline__ int first(__global int *p) { return p[0]; }\n"
+    "#pragma pack(push, 1)\n"
+    "struct P1 { char c; int i; short s; };\n"
+    "#pragma pack(push, 2)\n"
+    "struct P2 { char c; int i; long l; };\n"
+    "#pragma pack(pop)\n"
+    "struct P3 { char c; int i; };\n"
+    "#pragma pack(pop)\n"
+    "struct P4 { char c; int i; };\n"
+    "#pragma pack(4)\n"
+    "struct P5 { char c; long l; };\n"
+    "#pragma pack()\n"
+    "struct P6 { char c; long l; };\n"
+    "#define KIND(x) _Generic((x), int: 1, uint: 2, float: 3, float4: 4, int4: 5, \\\n"
+    "                         __global const int *: 6, default: 9)\n"
     "int second(__global const int *__restrict__ p) { return p[1]; }\n"
     "__kernel void lang(__global int *out, __global const int *in) {\n"
     "    bool b = false;\n"
@@ -61,13 +79,35 @@ static const char *source =
     "    int4 iv = (int4)(1, -2, 3, -4);\n"
     "    float4 fv = clamp((float4)(0.25f, 2.0f, -1.0f, 0.5f), 0, 1);\n"
     "    out[16] = max(iv, 5u).y * 100 + (int)(fmax(fv, 0.0).x * 4.0f + fv.y * 10.0f);\n"
+    "    struct P1 p1;\n"
+    "    out[17] = sizeof(struct P1) * 100 + (int)((char *)&p1.s - (char *)&p1) * 10 +\n"
+    "              (int)((char *)&p1.i - (char *)&p1);\n"
+    "    struct P2 p2 = {1, 2, 3};\n"
+    "    out[18] = sizeof(struct P2) * 100 + (int)((char *)&p2.l - (char *)&p2) * 10 +\n"
+    "              sizeof(struct P3);\n"
+    "    out[19] = p2.c + p2.i * 10 + (int)p2.l * 100;\n"
+    "    out[20] = sizeof(struct P4) * 10000 + sizeof(struct P5) * 100 + sizeof(struct P6);\n"
+    "    uint u = 7;\n"
+    "    float4 f4 = 0.0f;\n"
+    "    int4 i4 = 0;\n"
+    "    const int ci = 1;\n"
+    "    out[21] = KIND(n) * 10000 + KIND(u) * 1000 + KIND(1.0f) * 100 + KIND(f4) * 10 + KIND(i4);\n"
+    "    out[22] = KIND(in) * 100 + KIND(ci) * 10 + KIND((short)1);\n"
+    "    out[23] = KIND(text) * 100 + KIND(1u + 2) * 10 + KIND('a');\n"
+    "    _Generic(n, int: out[24], default: out[0]) = 11;\n"
     "}\n";
 
-enum { N = 17 };
+enum { N = 25 };
 
 /* The values `lang` writes, as C computes them. */
 static const int want[N] = {
     1, 3, 15 + 250, 8, 16, 4321, 32, 13, 4 * 10 + 'c', 6, 45, 100 + 6, 10 + 20, 1006, 77, 1, 500 + 1 + 10,
+    /* #pragma pack: P1 {c@0 i@1 s@5} is 7; P2 under pack(2) {c@0 i@2 l@6} is 14, P3 back
+     * under pack(1) is 5, P4 (default) 8, P5 under pack(4) 12, P6 after pack() 16. */
+    700 + 50 + 1, 1400 + 60 + 5, 1 + 20 + 300, 80000 + 1200 + 16,
+    /* _Generic: int 1, uint 2, float 3, float4 4, int4 5, __global const int * 6, the rest
+     * 9 (a char array decays to a pointer; a const int selects int; 'a' is an int). */
+    12345, 600 + 10 + 9, 900 + 20 + 1, 11,
 };
 
 /* Builds `src` with `options`; returns the build status and leaves the log in `log`. */
@@ -181,6 +221,21 @@ int main(void) {
         EXPECT_RET(CL_BUILD_PROGRAM_FAILURE, err);
         if (err == CL_BUILD_PROGRAM_FAILURE)
             EXPECT(strstr(log, "ambiguous") != NULL);
+        clReleaseProgram(program);
+    }
+
+    /* C11 6.5.1.1p2: without a default association, the controlling expression's type must
+     * match one of the association types. */
+    {
+        static const char *no_match = "__kernel void k(__global int *o) {\n"
+                                      "    float3 v = 0.0f;\n"
+                                      "    o[0] = _Generic(v, int: 1, float4: 2);\n"
+                                      "}\n";
+        cl_program program = NULL;
+        cl_int err = try_build(context, device, no_match, "", log, sizeof log, &program);
+        EXPECT_RET(CL_BUILD_PROGRAM_FAILURE, err);
+        if (err == CL_BUILD_PROGRAM_FAILURE)
+            EXPECT(strstr(log, "not compatible with any generic association") != NULL);
         clReleaseProgram(program);
     }
 

@@ -69,6 +69,7 @@
 //! exactly, NaNs and `f16` as their bits in hex (an `f16` decimal is accepted on input).
 
 mod diff;
+mod lex;
 mod parse;
 mod print;
 
