@@ -5,11 +5,19 @@
 //!
 //! The directives, one per comment line (`// `), in order:
 //! - `run: ARGS`: one run of `ferrocl run FILE ARGS` (`--kernel`, `--global`, `--local`,
-//!   `--arg`, `--options`, `-D`...; single quotes group words as in a shell);
+//!   `--arg`, `--options`, `-D`, `--repeat`...; single quotes group words as in a shell).
+//!   `--arg` takes scalars and vectors of every type (`long:-1`, `uchar4:1,2,3,4`), buffers
+//!   filled with one value or a list of one value per element (`'int[3]=5,-1,7'`), and structs
+//!   passed by value (`'{int:7,float:2,int:0}'`, laid out as OpenCL C lays out the struct);
+//!   `--repeat N` runs the kernel N times over the same buffers;
 //! - `expect NAME: VALUES`: after the run before it, the buffer argument NAME (its name or
-//!   index) holds exactly VALUES, as `ferrocl run --print` writes them;
-//! - `expect NAME ulp=N: VALUES`: the same for `float` elements, each within N units in the
-//!   last place of the expected value (NaN matches NaN, infinities match exactly);
+//!   index) holds exactly VALUES, as `ferrocl run --print` writes them (`-0` is not `0`);
+//! - `expect NAME ulp=N: VALUES`: the same for `float` elements, each within N (a decimal,
+//!   as in table 65 of OpenCL C 7.4) units in the last place of the expected value, written to
+//!   double precision; a NaN, a zero and an infinity must be met exactly, the zero's sign
+//!   included (7.5.1);
+//! - `expect build error` (or `expect build error: TEXT`): the program does not build, and
+//!   ferrocl's build log holds TEXT (other compilers word their errors their own way);
 //! - `requires: NAME`: skip the file on a device that does not list the extension NAME
 //!   (`cl_khr_fp64`), and say so.
 //!
@@ -23,7 +31,7 @@ use std::process::Command;
 #[derive(Debug)]
 struct Expect {
     arg: String,
-    ulp: Option<u32>,
+    ulp: Option<f64>,
     values: Vec<String>,
 }
 
@@ -32,6 +40,8 @@ struct Expect {
 struct Run {
     args: Vec<String>,
     expects: Vec<Expect>,
+    /// `expect build error[: TEXT]`: the build fails, and ferrocl's log holds TEXT.
+    build_error: Option<String>,
 }
 
 #[derive(Debug)]
@@ -94,9 +104,21 @@ fn parse(path: &Path) -> Result<TestFile, String> {
             file.runs.push(Run {
                 args,
                 expects: Vec::new(),
+                build_error: None,
             });
         } else if let Some(rest) = directive.strip_prefix("requires:") {
             file.requires.push(rest.trim().to_string());
+        } else if let Some(rest) = directive.strip_prefix("expect build error") {
+            let text = match rest.strip_prefix(':') {
+                Some(text) => text.trim().to_string(),
+                None if rest.trim().is_empty() => String::new(),
+                None => return Err(at("expect build error[: TEXT]".into())),
+            };
+            let run = file
+                .runs
+                .last_mut()
+                .ok_or_else(|| at("expect before any run".into()))?;
+            run.build_error = Some(text);
         } else if let Some(rest) = directive.strip_prefix("expect ") {
             let (head, values) = rest
                 .split_once(':')
@@ -125,26 +147,37 @@ fn parse(path: &Path) -> Result<TestFile, String> {
             });
         }
     }
-    if file.runs.is_empty() || file.runs.iter().any(|r| r.expects.is_empty()) {
+    let expects_nothing = |r: &Run| r.expects.is_empty() && r.build_error.is_none();
+    if file.runs.is_empty() || file.runs.iter().any(expects_nothing) {
         return Err("every file needs a run line, and every run an expect line".into());
     }
     Ok(file)
 }
 
-/// Distance in units in the last place between two floats (0 for equal values, NaN and NaN).
-fn ulps(a: f32, b: f32) -> u64 {
-    if a.is_nan() && b.is_nan() {
-        return 0;
+/// The error of `got` against `want`, in units in the last place of a `float` at `want`
+/// (OpenCL C 7.4's ulp: the distance between the two floats nearest `want`). A NaN, zero or
+/// infinite `want` is met only exactly (the sign of a zero included): the error is 0 or
+/// infinite.
+fn ulps(got: f64, want: f64) -> f64 {
+    if want.is_nan() || got.is_nan() {
+        return if want.is_nan() && got.is_nan() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
     }
-    if a.is_nan() || b.is_nan() || a.is_infinite() != b.is_infinite() {
-        return u64::MAX;
+    if want == 0.0 || want.is_infinite() || got.is_infinite() {
+        return if got.to_bits() == want.to_bits() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
     }
-    // Ordered integers: adjacent floats differ by one, +0 and -0 are both 0.
-    let key = |x: f32| {
-        let bits = x.to_bits() as i32;
-        i64::from(if bits < 0 { i32::MIN - bits } else { bits })
-    };
-    key(a).abs_diff(key(b))
+    // The binade of |want| as a float: [2^e, 2^(e+1)) holds floats 2^(e-23) apart, down to
+    // the denormals' spacing 2^-149.
+    let biased = ((want.to_bits() >> 52) & 0x7ff) as i32;
+    let e = (biased - 1023).max(-126);
+    (got - want).abs() / 2f64.powi(e - 23)
 }
 
 fn matches(expect: &Expect, got: &[&str]) -> bool {
@@ -155,8 +188,8 @@ fn matches(expect: &Expect, got: &[&str]) -> bool {
         let Some(ulp) = expect.ulp else {
             return want == got;
         };
-        match (want.parse::<f32>(), got.parse::<f32>()) {
-            (Ok(w), Ok(g)) => ulps(w, g) <= u64::from(ulp),
+        match (want.parse::<f64>(), got.parse::<f64>()) {
+            (Ok(w), Ok(g)) => ulps(g, w) <= ulp,
             _ => false,
         }
     })
@@ -263,6 +296,24 @@ fn run_file(file: &TestFile, platform: &Platform) -> Vec<String> {
         }
         let out = ferrocl_with(&args, platform.env);
         let stdout = String::from_utf8_lossy(&out.stdout);
+        if let Some(text) = &run.build_error {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let failed = !out.status.success() && stderr.contains("build failed on");
+            let logged = platform.name != "ferrocl" || stderr.contains(text.as_str());
+            if !failed || !logged {
+                failures.push(format!(
+                    "{path} on {}: `ferrocl {}` should fail to build{}:\n{stderr}",
+                    platform.describe(),
+                    args.join(" "),
+                    if text.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" with '{text}' in the log")
+                    }
+                ));
+            }
+            continue;
+        }
         if !out.status.success() {
             failures.push(format!(
                 "{path} on {}: `ferrocl {}` failed:\n{}",
@@ -353,14 +404,17 @@ fn directives_are_read_as_written() {
         ["--arg", "float[4]=1", "-D", "N=4"]
     );
     assert!(words("'open").is_err());
-    assert_eq!(ulps(1.0, 1.0), 0);
-    assert_eq!(ulps(0.0, -0.0), 0);
-    assert_eq!(ulps(1.0, f32::from_bits(1.0f32.to_bits() + 2)), 2);
-    assert_eq!(ulps(f32::NAN, f32::NAN), 0);
-    assert_eq!(ulps(f32::INFINITY, f32::MAX), u64::MAX);
+    assert_eq!(ulps(1.0, 1.0), 0.0);
+    assert_eq!(ulps(0.0, -0.0), f64::INFINITY);
+    assert_eq!(ulps(f64::from(f32::from_bits(1.0f32.to_bits() + 2)), 1.0), 2.0);
+    // A fraction of an ulp counts: the expected value lies between two floats.
+    assert_eq!(ulps(1.0, 1.0 + 2f64.powi(-25)), 0.25);
+    assert_eq!(ulps(f64::NAN, f64::NAN), 0.0);
+    assert_eq!(ulps(f64::INFINITY, f64::from(f32::MAX)), f64::INFINITY);
+    assert_eq!(ulps(2f64.powi(-149), 2f64.powi(-148)), 1.0);
     let e = Expect {
         arg: "y".into(),
-        ulp: Some(1),
+        ulp: Some(1.0),
         values: vec!["1".into(), "NaN".into()],
     };
     assert!(matches(&e, &["1.0000001", "NaN"]));
