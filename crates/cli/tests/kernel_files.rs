@@ -19,11 +19,13 @@
 //! - `expect build error` (or `expect build error: TEXT`): the program does not build, and
 //!   ferrocl's build log holds TEXT (other compilers word their errors their own way);
 //! - `requires: NAME`: skip the file on a device that does not list the extension NAME
-//!   (`cl_khr_fp64`), and say so.
+//!   (`cl_khr_fp64`), or whose OpenCL C 3.0 compiler does not define the optional feature's
+//!   macro NAME (`__opencl_c_atomic_scope_all_devices`), and say so.
 //!
 //! ferrocl runs each file twice: as it is, and with `FERROCL_VECTORIZE=0` (the CPU device's
 //! vectorization across work-items off), which must give the same results.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -269,6 +271,45 @@ fn platforms() -> Vec<Platform> {
     list
 }
 
+/// Whether the platform's first device offers `name`: an extension it lists, or an optional
+/// feature of OpenCL C 3.0 (`__opencl_c_...`), which its compiler defines as a macro when the
+/// device supports it (6.2.1) — found by building a program that needs the macro, once per
+/// platform and feature.
+fn offers(platform: &Platform, name: &str, probed: &mut HashMap<(String, String), bool>) -> bool {
+    if !name.starts_with("__opencl_c_") {
+        return platform.offers.split_whitespace().any(|o| o == name);
+    }
+    let key = (platform.describe(), name.to_string());
+    if let Some(&known) = probed.get(&key) {
+        return known;
+    }
+    let probe = std::env::temp_dir().join(format!(
+        "ferrocl-kernel-files-{}-{name}.cl",
+        std::process::id()
+    ));
+    std::fs::write(
+        &probe,
+        format!("#ifndef {name}\n#error {name}\n#endif\nkernel void probe(global int *x) {{ x[0] = 1; }}\n"),
+    )
+    .expect("write the probe");
+    let path = probe.to_string_lossy().into_owned();
+    let out = ferrocl_with(
+        &[
+            "build",
+            &path,
+            "--platform",
+            &platform.name,
+            "--options",
+            "-cl-std=CL3.0",
+        ],
+        platform.env,
+    );
+    let _ = std::fs::remove_file(&probe);
+    let known = out.status.success();
+    probed.insert(key, known);
+    known
+}
+
 fn test_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -360,6 +401,7 @@ fn kernel_files_give_the_expected_results_on_every_platform() {
     );
     let mut failures = Vec::new();
     let mut ran = 0;
+    let mut probed = HashMap::new();
     for path in &paths {
         let file = match parse(path) {
             Ok(f) => f,
@@ -369,11 +411,11 @@ fn kernel_files_give_the_expected_results_on_every_platform() {
             }
         };
         for platform in &platforms {
-            if let Some(missing) = file
+            let missing = file
                 .requires
                 .iter()
-                .find(|r| !platform.offers.split_whitespace().any(|o| o == r.as_str()))
-            {
+                .find(|r| !offers(platform, r, &mut probed));
+            if let Some(missing) = missing {
                 eprintln!(
                     "skipped {} on {}: the device does not offer {missing}",
                     path.display(),
