@@ -420,9 +420,10 @@ fn prepare(spec: &ArgSpec, info: Option<&ArgInfo>, seed: u64) -> Result<Prepared
             Err("is not a __local pointer; local:BYTES does not fit".to_string())
         }
         (ArgSpec::Struct(fields), kind) => match kind {
-            Some((true, _, _)) => {
-                Err("is a buffer; got a struct value (write TYPE[N]=FILL, @FILE or FILE.npy)".to_string())
-            }
+            Some((true, _, _)) => Err(
+                "is a buffer; got a struct value (write TYPE[N]=FILL, @FILE or FILE.npy)"
+                    .to_string(),
+            ),
             Some((false, _, Some(_))) => {
                 Err("is a scalar or vector; got a struct value (write TYPE:VALUE)".to_string())
             }
@@ -796,8 +797,7 @@ mod tests {
             .unwrap_err()
             .contains("2 values for 3 elements"));
         assert!(parse_arg("uchar[2]=1,256").is_err());
-        let ArgSpec::Struct(fields) = parse_arg("{char:1,float4:1,2,3,4,short:-2}").unwrap()
-        else {
+        let ArgSpec::Struct(fields) = parse_arg("{char:1,float4:1,2,3,4,short:-2}").unwrap() else {
             panic!("a struct");
         };
         assert_eq!(fields.len(), 3);
@@ -849,8 +849,10 @@ mod tests {
             err(&["k.cl", "--kernel", "k", "--global", "4", "--arg", "bogus"])
                 .starts_with("run: argument 0: 'bogus'")
         );
-        assert!(err(&["k.cl", "--kernel", "k", "--global", "4", "--repeat", "0"])
-            .contains("--repeat '0'"));
+        assert!(
+            err(&["k.cl", "--kernel", "k", "--global", "4", "--repeat", "0"])
+                .contains("--repeat '0'")
+        );
         assert_eq!(
             err(&["k.cl", "--kernel", "k", "--global", "4", "--frob"]),
             "run: unknown option '--frob'"
