@@ -17,6 +17,7 @@
 //!   as in table 65 of OpenCL C 7.4) units in the last place of the expected value, written to
 //!   double precision; a NaN, a zero and an infinity must be met exactly, the zero's sign
 //!   included (7.5.1);
+//! - `expect NAME[A..B]: VALUES` (and with `ulp=N`): the same for elements A to B - 1 only;
 //! - `expect build error` (or `expect build error: TEXT`): the program does not build, and
 //!   ferrocl's build log holds TEXT (other compilers word their errors their own way);
 //! - `deviates: PLATFORM: WHY` (after a run): the platform whose name or vendor has the word
@@ -38,6 +39,8 @@ use std::process::Command;
 #[derive(Debug)]
 struct Expect {
     arg: String,
+    /// `NAME[A..B]`: only elements A to B - 1 are checked.
+    range: Option<(usize, usize)>,
     ulp: Option<f64>,
     values: Vec<String>,
 }
@@ -146,10 +149,21 @@ fn parse(path: &Path) -> Result<TestFile, String> {
                 .split_once(':')
                 .ok_or_else(|| at("expect NAME: VALUES".into()))?;
             let mut head = head.split_whitespace();
-            let arg = head
+            let name = head
                 .next()
-                .ok_or_else(|| at("expect needs an argument name".into()))?
-                .to_string();
+                .ok_or_else(|| at("expect needs an argument name".into()))?;
+            let (arg, range) = match name.split_once('[') {
+                None => (name.to_string(), None),
+                Some((arg, rest)) => {
+                    let range = rest
+                        .strip_suffix(']')
+                        .and_then(|r| r.split_once(".."))
+                        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+                        .filter(|(a, b)| a < b)
+                        .ok_or_else(|| at(format!("'{name}' is not NAME[A..B]")))?;
+                    (arg.to_string(), Some(range))
+                }
+            };
             let ulp = match head.next() {
                 None => None,
                 Some(t) => Some(
@@ -164,6 +178,7 @@ fn parse(path: &Path) -> Result<TestFile, String> {
                 .ok_or_else(|| at("expect before any run".into()))?;
             run.expects.push(Expect {
                 arg,
+                range,
                 ulp,
                 values: values.split_whitespace().map(str::to_string).collect(),
             });
@@ -434,16 +449,22 @@ fn run_once(path: &str, run: &Run, platform: &Platform, failures: &mut Vec<Strin
     // `--print` writes one `NAME: VALUES` line per argument, in the order asked.
     let lines: Vec<&str> = stdout.lines().collect();
     for (k, e) in run.expects.iter().enumerate() {
-        let got: Vec<&str> = lines
+        let mut got: Vec<&str> = lines
             .get(k)
             .and_then(|l| l.split_once(": "))
             .map_or(Vec::new(), |(_, v)| v.split_whitespace().collect());
+        if let Some((a, b)) = e.range {
+            got = got.get(a..b).map_or(Vec::new(), <[&str]>::to_vec);
+        }
         if !matches(e, &got) {
             failures.push(format!(
                 "{path} on {}: `{}`\n  argument {}{}\n  want: {}\n  got:  {}",
                 platform.describe(),
                 run.args.join(" "),
-                e.arg,
+                match e.range {
+                    Some((a, b)) => format!("{}[{a}..{b}]", e.arg),
+                    None => e.arg.clone(),
+                },
                 e.ulp
                     .map_or(String::new(), |u| format!(" (within {u} ulp)")),
                 e.values.join(" "),
@@ -524,6 +545,7 @@ fn directives_are_read_as_written() {
     assert_eq!(ulps(2f64.powi(-149), 2f64.powi(-148)), 1.0);
     let e = Expect {
         arg: "y".into(),
+        range: None,
         ulp: Some(1.0),
         values: vec!["1".into(), "NaN".into()],
     };
@@ -532,6 +554,7 @@ fn directives_are_read_as_written() {
     assert!(!matches(&e, &["1"]));
     let exact = Expect {
         arg: "d".into(),
+        range: None,
         ulp: None,
         values: vec!["1e300".into(), "-0".into(), "inf".into(), "7".into()],
     };
@@ -539,4 +562,24 @@ fn directives_are_read_as_written() {
     assert!(matches(&exact, &[&digits, "-0", "inf", "7"]));
     assert!(!matches(&exact, &[&digits, "0", "inf", "7"]));
     assert!(!matches(&exact, &[&digits, "-0", "inf", "7.5"]));
+    let file = std::env::temp_dir().join(format!("ferrocl-directives-{}.cl", std::process::id()));
+    std::fs::write(
+        &file,
+        "// run: --kernel k --global 1 --arg 'int[4]'\n// expect o[1..3] ulp=0.5: 1 2\n\
+         // deviates: pocl: a reason\n// run: --kernel k --global 1\n// expect build error: x\n",
+    )
+    .unwrap();
+    let parsed = parse(&file);
+    std::fs::write(&file, "// run: --global 1\n// expect o[3..1]: 1\n").unwrap();
+    let backwards = parse(&file);
+    let _ = std::fs::remove_file(&file);
+    let parsed = parsed.unwrap();
+    assert_eq!(parsed.runs[0].expects[0].range, Some((1, 3)));
+    assert_eq!(parsed.runs[0].expects[0].ulp, Some(0.5));
+    assert_eq!(
+        parsed.runs[0].deviates,
+        [("pocl".into(), "a reason".into())]
+    );
+    assert_eq!(parsed.runs[1].build_error.as_deref(), Some("x"));
+    assert!(backwards.unwrap_err().contains("not NAME[A..B]"));
 }
