@@ -52,9 +52,18 @@ struct Run {
     expects: Vec<Expect>,
     /// `expect build error[: TEXT]`: the build fails, and ferrocl's log holds TEXT.
     build_error: Option<String>,
-    /// `deviates: PLATFORM: WHY`: platforms (a word of their name, any case) known to give
-    /// other results than the spec requires for this run.
-    deviates: Vec<(String, String)>,
+    /// `deviates: ...` lines: platforms known to give other results than the spec requires.
+    deviates: Vec<Deviation>,
+}
+
+/// A `deviates: PLATFORM[ NAME[I,J,...]]: WHY` line.
+#[derive(Debug, PartialEq)]
+struct Deviation {
+    /// A word of the platform's name or vendor, in lower case.
+    who: String,
+    /// The buffer and its elements that deviate; the whole run when `None`.
+    elements: Option<(String, Vec<usize>)>,
+    why: String,
 }
 
 #[derive(Debug)]
@@ -100,6 +109,30 @@ fn words(text: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
+/// Reads `PLATFORM: WHY` or `PLATFORM NAME[I,J,...]: WHY`.
+fn deviation(text: &str) -> Option<Deviation> {
+    let (head, why) = text.split_once(':')?;
+    let mut head = head.split_whitespace();
+    let who = head.next()?.to_lowercase();
+    let elements = match head.next() {
+        None => None,
+        Some(list) => {
+            let (name, rest) = list.split_once('[')?;
+            let indices = rest
+                .strip_suffix(']')?
+                .split(',')
+                .map(|i| i.trim().parse().ok())
+                .collect::<Option<Vec<usize>>>()?;
+            Some((name.to_string(), indices))
+        }
+    };
+    let why = why.trim().to_string();
+    if head.next().is_some() || why.is_empty() {
+        return None;
+    }
+    Some(Deviation { who, elements, why })
+}
+
 fn parse(path: &Path) -> Result<TestFile, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
     let mut file = TestFile {
@@ -123,16 +156,14 @@ fn parse(path: &Path) -> Result<TestFile, String> {
         } else if let Some(rest) = directive.strip_prefix("requires:") {
             file.requires.push(rest.trim().to_string());
         } else if let Some(rest) = directive.strip_prefix("deviates:") {
-            let (who, why) = rest
-                .split_once(':')
-                .filter(|(who, why)| !who.trim().is_empty() && !why.trim().is_empty())
-                .ok_or_else(|| at("deviates: PLATFORM: WHY".into()))?;
+            let deviation = deviation(rest).ok_or_else(|| {
+                at("deviates: PLATFORM: WHY, or deviates: PLATFORM NAME[I,J,...]: WHY".into())
+            })?;
             let run = file
                 .runs
                 .last_mut()
                 .ok_or_else(|| at("deviates before any run".into()))?;
-            run.deviates
-                .push((who.trim().to_lowercase(), why.trim().to_string()));
+            run.deviates.push(deviation);
         } else if let Some(rest) = directive.strip_prefix("expect build error") {
             let text = match rest.strip_prefix(':') {
                 Some(text) => text.trim().to_string(),
@@ -229,19 +260,33 @@ fn same(want: &str, got: &str) -> bool {
     }
 }
 
-fn matches(expect: &Expect, got: &[&str]) -> bool {
+/// The indices of the elements of `got` that do not meet `expect` (counted from the start of
+/// its range); `None` when the counts differ.
+fn mismatches(expect: &Expect, got: &[&str]) -> Option<Vec<usize>> {
     if got.len() != expect.values.len() {
-        return false;
+        return None;
     }
-    expect.values.iter().zip(got).all(|(want, got)| {
-        let Some(ulp) = expect.ulp else {
-            return same(want, got);
-        };
-        match (want.parse::<f64>(), got.parse::<f64>()) {
+    let meets = |want: &str, got: &str| match expect.ulp {
+        None => same(want, got),
+        Some(ulp) => match (want.parse::<f64>(), got.parse::<f64>()) {
             (Ok(w), Ok(g)) => ulps(g, w) <= ulp,
             _ => false,
-        }
-    })
+        },
+    };
+    Some(
+        expect
+            .values
+            .iter()
+            .zip(got)
+            .enumerate()
+            .filter(|(_, (w, g))| !meets(w, g))
+            .map(|(i, _)| i)
+            .collect(),
+    )
+}
+
+fn matches(expect: &Expect, got: &[&str]) -> bool {
+    mismatches(expect, got).is_some_and(|m| m.is_empty())
 }
 
 /// A platform the loader lists, with the extensions of its first device, and
@@ -382,36 +427,51 @@ fn test_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn run_file(file: &TestFile, platform: &Platform) -> Vec<String> {
     let mut failures = Vec::new();
     let path = file.path.to_string_lossy().into_owned();
+    let words = format!("{} {}", platform.name, platform.vendor).to_lowercase();
     for run in &file.runs {
-        let before = failures.len();
-        run_once(&path, run, platform, &mut failures);
-        let words = format!("{} {}", platform.name, platform.vendor).to_lowercase();
         let deviation = run
             .deviates
             .iter()
-            .find(|(who, _)| words.split_whitespace().any(|w| w == who));
-        if let Some((_, why)) = deviation {
-            if failures.len() > before {
-                eprintln!(
-                    "{path} on {}: `{}` deviates as noted: {why}",
-                    platform.describe(),
-                    run.args.join(" ")
-                );
+            .find(|d| words.split_whitespace().any(|w| w == d.who));
+        let elements = deviation.and_then(|d| d.elements.as_ref());
+        let before = failures.len();
+        let noted = run_once(&path, run, platform, elements, &mut failures);
+        let Some(d) = deviation else {
+            continue;
+        };
+        let whole = d.elements.is_none() && failures.len() > before;
+        if whole || noted {
+            eprintln!(
+                "{path} on {}: `{}` deviates as noted: {}",
+                platform.describe(),
+                run.args.join(" "),
+                d.why
+            );
+            if whole {
                 failures.truncate(before);
-            } else {
-                failures.push(format!(
-                    "{path} on {}: `{}` no longer deviates ({why}): remove its deviates line",
-                    platform.describe(),
-                    run.args.join(" ")
-                ));
             }
+        } else if failures.len() == before {
+            failures.push(format!(
+                "{path} on {}: `{}` no longer deviates ({}): remove its deviates line",
+                platform.describe(),
+                run.args.join(" "),
+                d.why
+            ));
         }
     }
     failures
 }
 
-/// Runs one `run` line of a file on one platform, adding its failures, described.
-fn run_once(path: &str, run: &Run, platform: &Platform, failures: &mut Vec<String>) {
+/// Runs one `run` line of a file on one platform, adding its failures, described. The
+/// elements of `deviating` may differ from what is expected, and must; returns whether any
+/// did.
+fn run_once(
+    path: &str,
+    run: &Run,
+    platform: &Platform,
+    deviating: Option<&(String, Vec<usize>)>,
+    failures: &mut Vec<String>,
+) -> bool {
     let mut args: Vec<&str> = vec!["run", path, "--platform", &platform.name];
     args.extend(run.args.iter().map(String::as_str));
     for e in &run.expects {
@@ -435,7 +495,7 @@ fn run_once(path: &str, run: &Run, platform: &Platform, failures: &mut Vec<Strin
                 }
             ));
         }
-        return;
+        return false;
     }
     if !out.status.success() {
         failures.push(format!(
@@ -444,10 +504,11 @@ fn run_once(path: &str, run: &Run, platform: &Platform, failures: &mut Vec<Strin
             args.join(" "),
             String::from_utf8_lossy(&out.stderr)
         ));
-        return;
+        return false;
     }
     // `--print` writes one `NAME: VALUES` line per argument, in the order asked.
     let lines: Vec<&str> = stdout.lines().collect();
+    let mut noted = false;
     for (k, e) in run.expects.iter().enumerate() {
         let mut got: Vec<&str> = lines
             .get(k)
@@ -456,22 +517,67 @@ fn run_once(path: &str, run: &Run, platform: &Platform, failures: &mut Vec<Strin
         if let Some((a, b)) = e.range {
             got = got.get(a..b).map_or(Vec::new(), <[&str]>::to_vec);
         }
-        if !matches(e, &got) {
+        let start = e.range.map_or(0, |(a, _)| a);
+        let name = match e.range {
+            Some((a, b)) => format!("{}[{a}..{b}]", e.arg),
+            None => e.arg.clone(),
+        };
+        let head = format!(
+            "{path} on {}: `{}`\n  argument {name}{}",
+            platform.describe(),
+            run.args.join(" "),
+            e.ulp
+                .map_or(String::new(), |u| format!(" (within {u} ulp)"))
+        );
+        let Some(wrong) = mismatches(e, &got) else {
             failures.push(format!(
-                "{path} on {}: `{}`\n  argument {}{}\n  want: {}\n  got:  {}",
-                platform.describe(),
-                run.args.join(" "),
-                match e.range {
-                    Some((a, b)) => format!("{}[{a}..{b}]", e.arg),
-                    None => e.arg.clone(),
-                },
-                e.ulp
-                    .map_or(String::new(), |u| format!(" (within {u} ulp)")),
+                "{head}\n  want: {}\n  got:  {}",
                 e.values.join(" "),
                 got.join(" ")
             ));
+            continue;
+        };
+        let known: &[usize] = match deviating {
+            Some((arg, list)) if *arg == e.arg => list,
+            _ => &[],
+        };
+        let in_range = |i: &usize| (start..start + e.values.len()).contains(i);
+        let unexpected: Vec<usize> = wrong
+            .iter()
+            .map(|i| i + start)
+            .filter(|i| !known.contains(i))
+            .collect();
+        let stale: Vec<usize> = known
+            .iter()
+            .copied()
+            .filter(|i| in_range(i) && !wrong.contains(&(i - start)))
+            .collect();
+        noted |= wrong.len() > unexpected.len();
+        if !unexpected.is_empty() {
+            let detail: Vec<String> = unexpected
+                .iter()
+                .take(12)
+                .map(|&i| {
+                    format!(
+                        "  element {i}: want {}, got {}",
+                        e.values[i - start],
+                        got[i - start]
+                    )
+                })
+                .collect();
+            failures.push(format!(
+                "{head}: {} element(s) wrong\n{}",
+                unexpected.len(),
+                detail.join("\n")
+            ));
+        }
+        if !stale.is_empty() {
+            failures.push(format!(
+                "{head}: elements {stale:?} no longer deviate: take them off the deviates line"
+            ));
         }
     }
+    noted
 }
 
 #[test]
@@ -578,8 +684,22 @@ fn directives_are_read_as_written() {
     assert_eq!(parsed.runs[0].expects[0].ulp, Some(0.5));
     assert_eq!(
         parsed.runs[0].deviates,
-        [("pocl".into(), "a reason".into())]
+        [Deviation {
+            who: "pocl".into(),
+            elements: None,
+            why: "a reason".into()
+        }]
     );
+    assert_eq!(
+        deviation(" PoCL o[3,17]: 7.5.1 says"),
+        Some(Deviation {
+            who: "pocl".into(),
+            elements: Some(("o".into(), vec![3, 17])),
+            why: "7.5.1 says".into()
+        })
+    );
+    assert_eq!(deviation(" pocl o[x]: why"), None);
+    assert_eq!(deviation(" pocl:"), None);
     assert_eq!(parsed.runs[1].build_error.as_deref(), Some("x"));
     assert!(backwards.unwrap_err().contains("not NAME[A..B]"));
 }
