@@ -48,6 +48,8 @@ struct Expect {
 /// One `run` line and what it must produce.
 #[derive(Debug)]
 struct Run {
+    /// The line of the `run:` directive, from 1.
+    line: usize,
     args: Vec<String>,
     expects: Vec<Expect>,
     /// `expect build error[: TEXT]`: the build fails, and ferrocl's log holds TEXT.
@@ -148,6 +150,7 @@ fn parse(path: &Path) -> Result<TestFile, String> {
         if let Some(rest) = directive.strip_prefix("run:") {
             let args = words(rest).map_err(at)?;
             file.runs.push(Run {
+                line: n + 1,
                 args,
                 expects: Vec::new(),
                 build_error: None,
@@ -442,9 +445,9 @@ fn run_file(file: &TestFile, platform: &Platform) -> Vec<String> {
         let whole = d.elements.is_none() && failures.len() > before;
         if whole || noted {
             eprintln!(
-                "{path} on {}: `{}` deviates as noted: {}",
+                "{path}:{} on {}: deviates as noted: {}",
+                run.line,
                 platform.describe(),
-                run.args.join(" "),
                 d.why
             );
             if whole {
@@ -452,9 +455,9 @@ fn run_file(file: &TestFile, platform: &Platform) -> Vec<String> {
             }
         } else if failures.len() == before {
             failures.push(format!(
-                "{path} on {}: `{}` no longer deviates ({}): remove its deviates line",
+                "{path}:{} on {}: no longer deviates ({}): remove its deviates line",
+                run.line,
                 platform.describe(),
-                run.args.join(" "),
                 d.why
             ));
         }
@@ -485,7 +488,8 @@ fn run_once(
         let logged = platform.name != "ferrocl" || stderr.contains(text.as_str());
         if !failed || !logged {
             failures.push(format!(
-                "{path} on {}: `ferrocl {}` should fail to build{}:\n{stderr}",
+                "{path}:{} on {}: `ferrocl {}` should fail to build{}:\n{stderr}",
+                run.line,
                 platform.describe(),
                 args.join(" "),
                 if text.is_empty() {
@@ -499,7 +503,8 @@ fn run_once(
     }
     if !out.status.success() {
         failures.push(format!(
-            "{path} on {}: `ferrocl {}` failed:\n{}",
+            "{path}:{} on {}: `ferrocl {}` failed:\n{}",
+            run.line,
             platform.describe(),
             args.join(" "),
             String::from_utf8_lossy(&out.stderr)
@@ -523,9 +528,9 @@ fn run_once(
             None => e.arg.clone(),
         };
         let head = format!(
-            "{path} on {}: `{}`\n  argument {name}{}",
+            "{path}:{} on {}: argument {name}{}",
+            run.line,
             platform.describe(),
-            run.args.join(" "),
             e.ulp
                 .map_or(String::new(), |u| format!(" (within {u} ulp)"))
         );
