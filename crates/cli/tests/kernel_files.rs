@@ -24,9 +24,10 @@
 //!   PLATFORM (`pocl`) is known to disagree with the spec on this run, for the reason WHY,
 //!   which names the spec's sentence. The run's expectations are still the spec's; on that
 //!   platform a failure is reported and tolerated, and a pass fails (the note is stale);
-//! - `requires: NAME`: skip the file on a device that does not list the extension NAME
-//!   (`cl_khr_fp64`), or whose OpenCL C 3.0 compiler does not define the optional feature's
-//!   macro NAME (`__opencl_c_atomic_scope_all_devices`), and say so; ferrocl must offer it.
+//! - `requires: NAME`: skip the file (or, after a `run:` line, that run) on a device that does
+//!   not list the extension NAME (`cl_khr_fp64`), or whose OpenCL C 3.0 compiler does not
+//!   define the optional feature's macro NAME (`__opencl_c_atomic_scope_all_devices`), and say
+//!   so; ferrocl must offer it.
 //!
 //! ferrocl runs each file twice: as it is, and with `FERROCL_VECTORIZE=0` (the CPU device's
 //! vectorization across work-items off), which must give the same results.
@@ -50,6 +51,8 @@ struct Expect {
 struct Run {
     /// The line of the `run:` directive, from 1.
     line: usize,
+    /// `requires:` lines after the `run:` line: what this run alone needs.
+    requires: Vec<String>,
     args: Vec<String>,
     expects: Vec<Expect>,
     /// `expect build error[: TEXT]`: the build fails, and ferrocl's log holds TEXT.
@@ -151,13 +154,18 @@ fn parse(path: &Path) -> Result<TestFile, String> {
             let args = words(rest).map_err(at)?;
             file.runs.push(Run {
                 line: n + 1,
+                requires: Vec::new(),
                 args,
                 expects: Vec::new(),
                 build_error: None,
                 deviates: Vec::new(),
             });
         } else if let Some(rest) = directive.strip_prefix("requires:") {
-            file.requires.push(rest.trim().to_string());
+            let name = rest.trim().to_string();
+            match file.runs.last_mut() {
+                Some(run) => run.requires.push(name),
+                None => file.requires.push(name),
+            }
         } else if let Some(rest) = directive.strip_prefix("deviates:") {
             let deviation = deviation(rest).ok_or_else(|| {
                 at("deviates: PLATFORM: WHY, or deviates: PLATFORM NAME[I,J,...]: WHY".into())
@@ -427,11 +435,46 @@ fn test_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// Runs one file on one platform; the failures, described.
-fn run_file(file: &TestFile, platform: &Platform) -> Vec<String> {
+/// Whether the platform offers everything in `requires`; if not, says so (`place`: the file,
+/// or the file and line of a run) and, for ferrocl, adds a failure: the files test ferrocl,
+/// and what they need it must offer.
+fn available(
+    requires: &[String],
+    platform: &Platform,
+    place: &str,
+    probed: &mut HashMap<(String, String), bool>,
+    failures: &mut Vec<String>,
+) -> bool {
+    let Some(missing) = requires.iter().find(|r| !offers(platform, r, probed)) else {
+        return true;
+    };
+    if platform.name == "ferrocl" {
+        failures.push(format!(
+            "{place}: ferrocl ({}) does not offer {missing}, which the file requires",
+            platform.describe()
+        ));
+    } else {
+        eprintln!(
+            "skipped {place} on {}: the device does not offer {missing}",
+            platform.describe()
+        );
+    }
+    false
+}
+
+fn run_file(
+    file: &TestFile,
+    platform: &Platform,
+    probed: &mut HashMap<(String, String), bool>,
+) -> Vec<String> {
     let mut failures = Vec::new();
     let path = file.path.to_string_lossy().into_owned();
     let words = format!("{} {}", platform.name, platform.vendor).to_lowercase();
     for run in &file.runs {
+        let place = format!("{path}:{}", run.line);
+        if !available(&run.requires, platform, &place, probed, &mut failures) {
+            continue;
+        }
         let deviation = run
             .deviates
             .iter()
@@ -608,28 +651,11 @@ fn kernel_files_give_the_expected_results_on_every_platform() {
             }
         };
         for platform in &platforms {
-            let missing = file
-                .requires
-                .iter()
-                .find(|r| !offers(platform, r, &mut probed));
-            if let Some(missing) = missing {
-                // The files test ferrocl: what they need, it must offer.
-                if platform.name == "ferrocl" {
-                    failures.push(format!(
-                        "{}: ferrocl ({}) does not offer {missing}, which the file requires",
-                        path.display(),
-                        platform.describe()
-                    ));
-                    continue;
-                }
-                eprintln!(
-                    "skipped {} on {}: the device does not offer {missing}",
-                    path.display(),
-                    platform.describe()
-                );
+            let place = path.display().to_string();
+            if !available(&file.requires, platform, &place, &mut probed, &mut failures) {
                 continue;
             }
-            failures.extend(run_file(&file, platform));
+            failures.extend(run_file(&file, platform, &mut probed));
             ran += 1;
         }
     }

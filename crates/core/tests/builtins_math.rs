@@ -14,8 +14,8 @@
 //!
 //! This stays in Rust: it sweeps random bit patterns against references computed here. The
 //! special values 7.5.1 and C99 F.9 prescribe, and the signs of zero results, are the kernel
-//! files `tests/kernels/math/prescribed_float.cl` and `zero_signs_float.cl`, run on every
-//! platform present.
+//! files `tests/kernels/math/prescribed.cl`, `prescribed_float.cl` and `zero_signs.cl`, run on
+//! every platform present.
 
 mod builtins_harness;
 

@@ -29,8 +29,8 @@
 //!
 //! This stays in Rust: it sweeps random bit patterns against references computed here. The
 //! values 7.5.1 and C99 F.9 prescribe, and the signs of zero results, are the kernel files
-//! `tests/kernels/math/prescribed_double.cl` and `zero_signs_double.cl`, run on every platform
-//! present.
+//! `tests/kernels/math/prescribed.cl`, `prescribed_double.cl` and `zero_signs.cl`, run on
+//! every platform present.
 
 mod builtins_harness;
 

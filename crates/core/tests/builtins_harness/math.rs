@@ -2,7 +2,7 @@
 //! for double): the case table, the sweep's inputs, the kernel per case and vector width, the
 //! lane-by-lane check against the reference with the largest error printed, and the results
 //! written through pointers to every address space. (The special values 7.5.1 prescribes are
-//! kernel files: `tests/kernels/math/prescribed_*.cl`.)
+//! kernel files: `tests/kernels/math/prescribed*.cl`.)
 
 use std::fmt::LowerExp;
 
