@@ -260,10 +260,14 @@ fn ulps(got: f64, want: f64) -> f64 {
 }
 
 /// Exact equality: the same text, or the same number written another way (`1e300` for the
-/// digits `ferrocl run` prints, `inf` for `inf`), the sign of a zero included.
+/// digits `ferrocl run` prints, `-0.0` for `-0`), the sign of a zero included. Integers are
+/// compared as integers (64-bit values are not all doubles).
 fn same(want: &str, got: &str) -> bool {
     if want == got {
         return true;
+    }
+    if let (Ok(w), Ok(g)) = (want.parse::<i128>(), got.parse::<i128>()) {
+        return w == g;
     }
     match (want.parse::<f64>(), got.parse::<f64>()) {
         (Ok(w), Ok(g)) => w.to_bits() == g.to_bits() || (w.is_nan() && g.is_nan()),
@@ -708,6 +712,8 @@ fn directives_are_read_as_written() {
     assert!(matches(&exact, &[&digits, "-0", "inf", "7"]));
     assert!(!matches(&exact, &[&digits, "0", "inf", "7"]));
     assert!(!matches(&exact, &[&digits, "-0", "inf", "7.5"]));
+    assert!(!same("18446744073709551615", "18446744073709551614"));
+    assert!(same("-0.0", "-0") && same("0.10", "0.1"));
     let file = std::env::temp_dir().join(format!("ferrocl-directives-{}.cl", std::process::id()));
     std::fs::write(
         &file,
