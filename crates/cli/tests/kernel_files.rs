@@ -267,7 +267,8 @@ fn same(want: &str, got: &str) -> bool {
         return true;
     }
     if let (Ok(w), Ok(g)) = (want.parse::<i128>(), got.parse::<i128>()) {
-        return w == g;
+        // `-0` is a float's negative zero.
+        return w == g && (w != 0 || want.starts_with('-') == got.starts_with('-'));
     }
     match (want.parse::<f64>(), got.parse::<f64>()) {
         (Ok(w), Ok(g)) => w.to_bits() == g.to_bits() || (w.is_nan() && g.is_nan()),
