@@ -480,10 +480,11 @@ fn run_file(
         if !available(&run.requires, platform, &place, probed, &mut failures) {
             continue;
         }
-        let deviation = run
-            .deviates
-            .iter()
-            .find(|d| words.split_whitespace().any(|w| w == d.who));
+        let deviation = run.deviates.iter().find(|d| {
+            words
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == d.who)
+        });
         let elements = deviation.and_then(|d| d.elements.as_ref());
         let before = failures.len();
         let noted = run_once(&path, run, platform, elements, &mut failures);

@@ -21,6 +21,7 @@
 // expect o: 0.10000000149011612 0 inf 0 2.220446049250313e-16 3.1415927410125732 0.3333333432674408 1
 // expect n: 4 4 32 53 1024 -307
 // deviates: pocl: 5.8.6.2 "This option forces implicit conversions of double-precision floating-point literals to single precision"; PoCL 3.1 gives 0.1, 1e-310 and DBL_MAX their double values
+// deviates: intel: 5.8.6.2 "This option forces implicit conversions of double-precision floating-point literals to single precision"; Intel's CPU runtime keeps 0.1, 1e-310, DBL_MAX, M_PI and 0x1.0000000000001p0 double
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #ifndef cl_khr_fp64
 #error cl_khr_fp64 is not defined
