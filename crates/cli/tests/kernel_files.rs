@@ -21,9 +21,11 @@
 //! - `expect build error` (or `expect build error: TEXT`): the program does not build, and
 //!   ferrocl's build log holds TEXT (other compilers word their errors their own way);
 //! - `deviates: PLATFORM: WHY` (after a run): the platform whose name or vendor has the word
-//!   PLATFORM (`pocl`) is known to disagree with the spec on this run, for the reason WHY,
-//!   which names the spec's sentence. The run's expectations are still the spec's; on that
-//!   platform a failure is reported and tolerated, and a pass fails (the note is stale);
+//!   PLATFORM (`pocl`, `intel`) is known to disagree with the spec on this run, for the reason
+//!   WHY, which quotes the spec's sentence. The run's expectations are still the spec's; on
+//!   that platform a failure is reported and tolerated, and a pass fails (the note is stale).
+//!   `deviates: PLATFORM NAME[I,J,...]: WHY` narrows it to those elements of buffer NAME:
+//!   they must differ, and every other element must match;
 //! - `requires: NAME`: skip the file (or, after a `run:` line, that run) on a device that does
 //!   not list the extension NAME (`cl_khr_fp64`), or whose OpenCL C 3.0 compiler does not
 //!   define the optional feature's macro NAME (`__opencl_c_atomic_scope_all_devices`), and say
@@ -31,6 +33,10 @@
 //!
 //! ferrocl runs each file twice: as it is, and with `FERROCL_VECTORIZE=0` (the CPU device's
 //! vectorization across work-items off), which must give the same results.
+//!
+//! Another installed implementation joins through the loader's own variables, e.g. Intel's CPU
+//! runtime: `OCL_ICD_FILENAMES=/work/venv-intel/lib/libintelocl.so
+//! LD_LIBRARY_PATH=/work/venv-intel/lib cargo test -p ferrocl-cli --test kernel_files`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
