@@ -28,17 +28,20 @@ commands:
       text) and FILE.bin (a program binary) build as binaries, without a compiler; so does
       `run` with them
   run FILE.cl --kernel NAME --global X[,Y[,Z]] [--local X[,Y[,Z]]] --arg SPEC...
-              [--print ARG]... [--output ARG=FILE]... [build options]
+              [--print ARG]... [--output ARG=FILE]... [--repeat N] [build options]
       run one kernel; SPEC is one of
         int:5  uint:7  float:2.5  double:1e-3  long:-1  char: uchar: short: ushort: ulong:
         float4:1,2,3,4         a vector (one value fills every lane)
         float[1024]            a buffer of 1024 floats, zeroed
         float[1024]=rand       ... filled with =rand (floats in [0, 1), integers in
                                [0, 1024)), =iota (0, 1, 2, ...) or =VALUE
+        int[3]=5,-1,7          ... with one value per element
+        {int:7,float4:1,float:2}  a struct by value, its fields in order (C layout)
         @in.bin                a buffer holding the file's bytes
         in.npy                 a buffer holding the .npy array
         local:BYTES            a __local buffer of that size
       ARG is an argument's name or index; --output writes .npy when FILE ends in .npy;
+      --repeat runs the kernel N times over the same buffers;
       short forms: -k -g -l -a -p -o
   bench [--platform NAME]... [--device N] [--filter TEXT]... [--json] [--quick]
       the benchmark suite on each platform named (default: ferrocl and every other one)

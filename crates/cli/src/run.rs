@@ -22,6 +22,8 @@ pub enum Fill {
     /// 0, 1, 2, ...
     Iota,
     Value(String),
+    /// `=1,2,3`: one value per element, in order.
+    List(Vec<String>),
 }
 
 /// One `--arg`, as written.
@@ -37,6 +39,9 @@ pub enum ArgSpec {
     Npy(PathBuf),
     /// `local:BYTES`
     Local(usize),
+    /// `{int:7,float:2.5,float4:1}`: a struct passed by value, its fields in order (scalars
+    /// or vectors, as for a scalar argument)
+    Struct(Vec<(Scalar, usize, String)>),
 }
 
 /// Reads one `--arg` value; the message says what is wrong with it.
@@ -58,6 +63,14 @@ pub fn parse_arg(text: &str) -> Result<ArgSpec, String> {
             .ok_or_else(|| format!("'{text}': local:BYTES needs a byte count above 0"))?;
         return Ok(ArgSpec::Local(bytes));
     }
+    if let Some(fields) = text.strip_prefix('{') {
+        let fields = fields
+            .strip_suffix('}')
+            .ok_or_else(|| format!("'{text}': a struct ends with '}}'"))?;
+        return struct_fields(fields)
+            .map(ArgSpec::Struct)
+            .map_err(|e| format!("'{text}': {e}"));
+    }
     if let Some(open) = text.find('[') {
         let name = &text[..open];
         let ty = Scalar::from_name(name)
@@ -77,6 +90,19 @@ pub fn parse_arg(text: &str) -> Result<ArgSpec, String> {
             "=rand" => Fill::Rand,
             "=iota" => Fill::Iota,
             _ => match rest.strip_prefix('=') {
+                Some(list) if list.contains(',') => {
+                    let values: Vec<String> = list.split(',').map(str::to_string).collect();
+                    if values.len() != count {
+                        return Err(format!(
+                            "'{text}': {} values for {count} elements (give one, or {count})",
+                            values.len()
+                        ));
+                    }
+                    for value in &values {
+                        ty.parse(value).map_err(|e| format!("'{text}': {e}"))?;
+                    }
+                    Fill::List(values)
+                }
                 Some(value) => {
                     ty.parse(value).map_err(|e| format!("'{text}': {e}"))?;
                     Fill::Value(value.to_string())
@@ -86,18 +112,62 @@ pub fn parse_arg(text: &str) -> Result<ArgSpec, String> {
         };
         return Ok(ArgSpec::Pattern(ty, count, fill));
     }
-    if let Some((name, value)) = text.split_once(':') {
-        let (ty, lanes) = element(name)
-            .filter(|&(_, lanes)| matches!(lanes, 1 | 2 | 3 | 4 | 8 | 16))
-            .ok_or_else(|| {
-                format!("'{text}': '{name}' is not a scalar type (char, uchar, short, ushort, int, uint, long, ulong, float, double) or a vector of one (float4)")
-            })?;
-        vector_bytes(ty, lanes, value).map_err(|e| format!("'{text}': {e}"))?;
-        return Ok(ArgSpec::Scalar(ty, lanes, value.to_string()));
+    if text.contains(':') {
+        let (ty, lanes, value) = typed_value(text).map_err(|e| format!("'{text}': {e}"))?;
+        return Ok(ArgSpec::Scalar(ty, lanes, value));
     }
     Err(format!(
-        "'{text}' is not an argument: write TYPE:VALUE, TYPE[N]=FILL, @FILE, FILE.npy or local:BYTES"
+        "'{text}' is not an argument: write TYPE:VALUE, TYPE[N]=FILL, {{TYPE:VALUE,...}}, @FILE, FILE.npy or local:BYTES"
     ))
+}
+
+/// Reads `TYPE:VALUE` (`int:5`, `float4:1,2,3,4`): the type, its lane count and the value.
+fn typed_value(text: &str) -> Result<(Scalar, usize, String), String> {
+    let (name, value) = text
+        .split_once(':')
+        .ok_or_else(|| format!("'{text}' is not TYPE:VALUE"))?;
+    let (ty, lanes) = element(name)
+        .filter(|&(_, lanes)| matches!(lanes, 1 | 2 | 3 | 4 | 8 | 16))
+        .ok_or_else(|| {
+            format!("'{name}' is not a scalar type (char, uchar, short, ushort, int, uint, long, ulong, float, double) or a vector of one (float4)")
+        })?;
+    vector_bytes(ty, lanes, value)?;
+    Ok((ty, lanes, value.to_string()))
+}
+
+/// The fields of `{int:7,float4:1,2,3,4,float:2}`: a field starts where a word holds a ':'
+/// (a vector's further values are words without one).
+fn struct_fields(text: &str) -> Result<Vec<(Scalar, usize, String)>, String> {
+    let mut fields: Vec<String> = Vec::new();
+    for word in text.split(',') {
+        match fields.last_mut() {
+            Some(field) if !word.contains(':') => {
+                field.push(',');
+                field.push_str(word);
+            }
+            _ => fields.push(word.to_string()),
+        }
+    }
+    if fields.iter().all(|f| f.trim().is_empty()) {
+        return Err("a struct needs at least one field, like {int:1,float:2}".to_string());
+    }
+    fields.iter().map(|f| typed_value(f.trim())).collect()
+}
+
+/// The bytes of a struct argument, laid out as OpenCL C lays out a struct of these fields
+/// (6.1.5: every type is aligned to its size; a 3-component vector to 4 components): each
+/// field at the next multiple of its alignment, the whole padded to the largest alignment.
+fn struct_bytes(fields: &[(Scalar, usize, String)]) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    let mut largest = 1;
+    for (ty, lanes, text) in fields {
+        let align = ty.size() * storage_lanes(*lanes);
+        largest = largest.max(align);
+        bytes.resize(bytes.len().next_multiple_of(align), 0);
+        bytes.extend(vector_bytes(*ty, *lanes, text)?);
+    }
+    bytes.resize(bytes.len().next_multiple_of(largest), 0);
+    Ok(bytes)
 }
 
 /// The bytes of a scalar or vector value: one number per lane, or one for all lanes.
@@ -153,10 +223,15 @@ pub struct Options {
     pub args: Vec<ArgSpec>,
     pub prints: Vec<String>,
     pub outputs: Vec<(String, PathBuf)>,
+    /// How many times the kernel runs, one after the other on the same buffers (`--repeat`).
+    pub repeat: usize,
 }
 
 pub fn parse(args: &[String]) -> Result<Options, String> {
-    let mut o = Options::default();
+    let mut o = Options {
+        repeat: 1,
+        ..Options::default()
+    };
     let mut i = 0;
     while i < args.len() {
         if o.common.take("run", args, &mut i)? {
@@ -181,6 +256,14 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
                 o.args.push(spec);
             }
             "--print" | "-p" => o.prints.push(value(&mut i)?),
+            "--repeat" => {
+                let text = value(&mut i)?;
+                o.repeat = text
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| format!("run: --repeat '{text}': a count above 0"))?;
+            }
             "--output" | "-o" => {
                 let text = value(&mut i)?;
                 let (name, file) = text
@@ -259,6 +342,7 @@ pub fn fill(ty: Scalar, count: usize, fill: &Fill, seed: u64) -> Vec<u8> {
             Fill::Rand if ty.is_float() => out.extend(ty.encode_f64(rng.next_f64())),
             Fill::Rand => out.extend(ty.encode_f64((rng.next_u64() % 1024) as f64)),
             Fill::Value(_) => out.extend(constant.as_deref().unwrap_or(&[])),
+            Fill::List(values) => out.extend(ty.parse(&values[i]).unwrap_or_default()),
         }
     }
     out
@@ -335,6 +419,17 @@ fn prepare(spec: &ArgSpec, info: Option<&ArgInfo>, seed: u64) -> Result<Prepared
         (ArgSpec::Local(_), Some(_)) => {
             Err("is not a __local pointer; local:BYTES does not fit".to_string())
         }
+        (ArgSpec::Struct(fields), kind) => match kind {
+            Some((true, _, _)) => Err(
+                "is a buffer; got a struct value (write TYPE[N]=FILL, @FILE or FILE.npy)"
+                    .to_string(),
+            ),
+            Some((false, _, Some(_))) => {
+                Err("is a scalar or vector; got a struct value (write TYPE:VALUE)".to_string())
+            }
+            // The size is checked by clSetKernelArg (5.9.2: CL_INVALID_ARG_SIZE).
+            _ => Ok(Prepared::Value(struct_bytes(fields)?)),
+        },
         (ArgSpec::Scalar(ty, lanes, text), kind) => {
             let written = format!("{}{}:{text}", ty.name(), lane_suffix(*lanes));
             match kind {
@@ -350,7 +445,8 @@ fn prepare(spec: &ArgSpec, info: Option<&ArgInfo>, seed: u64) -> Result<Prepared
                 }
                 Some((false, _, None)) => {
                     return Err(
-                        "has a type that `run` cannot pass from the command line".to_string()
+                        "is not a scalar or vector; for a struct write {TYPE:VALUE,...}"
+                            .to_string(),
                     )
                 }
                 _ => {}
@@ -575,9 +671,15 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         set.map_err(|e| Failure::Error(format!("{}: {e}", label(i))))?;
     }
     let start = std::time::Instant::now();
-    let event = context
+    // The queue is in order: each run starts after the one before it has finished.
+    let mut event = context
         .enqueue(&kernel, &o.global, o.local.as_deref())
         .map_err(err)?;
+    for _ in 1..o.repeat {
+        event = context
+            .enqueue(&kernel, &o.global, o.local.as_deref())
+            .map_err(err)?;
+    }
     event.wait().map_err(err)?;
     let wall = start.elapsed();
     let device_ns = event.device_ns().ok();
@@ -683,6 +785,32 @@ mod tests {
             .unwrap_err()
             .contains("2 values for 4 lanes"));
         assert!(parse_arg("float5:1").is_err());
+        assert_eq!(
+            parse_arg("int[3]=5,-1,7").unwrap(),
+            ArgSpec::Pattern(
+                Scalar::Int,
+                3,
+                Fill::List(vec!["5".into(), "-1".into(), "7".into()])
+            )
+        );
+        assert!(parse_arg("int[3]=5,-1")
+            .unwrap_err()
+            .contains("2 values for 3 elements"));
+        assert!(parse_arg("uchar[2]=1,256").is_err());
+        let ArgSpec::Struct(fields) = parse_arg("{char:1,float4:1,2,3,4,short:-2}").unwrap() else {
+            panic!("a struct");
+        };
+        assert_eq!(fields.len(), 3);
+        // 6.1.5: the float4 is aligned to 16 bytes, the whole struct to a multiple of 16.
+        let bytes = struct_bytes(&fields).unwrap();
+        assert_eq!(bytes.len(), 48);
+        assert_eq!(bytes[0], 1);
+        assert_eq!(&bytes[16..20], 1.0f32.to_le_bytes());
+        assert_eq!(&bytes[28..32], 4.0f32.to_le_bytes());
+        assert_eq!(&bytes[32..34], (-2i16).to_le_bytes());
+        assert!(parse_arg("{int:1").is_err());
+        assert!(parse_arg("{}").is_err());
+        assert!(parse_arg("{int:1,flot:2}").is_err());
     }
 
     #[test]
@@ -696,6 +824,12 @@ mod tests {
         assert_eq!(o.local.as_deref(), Some(&[8, 8][..]));
         assert_eq!(o.args.len(), 1);
         assert_eq!(o.common.options_string(), "-DN=3");
+        assert_eq!(o.repeat, 1);
+        let o = parse(&strings(&[
+            "k.cl", "--kernel", "k", "--global", "4", "--repeat", "3",
+        ]))
+        .unwrap();
+        assert_eq!(o.repeat, 3);
         let err = |list: &[&str]| parse(&strings(list)).unwrap_err();
         assert_eq!(
             err(&["--kernel", "k", "--global", "4"]),
@@ -714,6 +848,10 @@ mod tests {
         assert!(
             err(&["k.cl", "--kernel", "k", "--global", "4", "--arg", "bogus"])
                 .starts_with("run: argument 0: 'bogus'")
+        );
+        assert!(
+            err(&["k.cl", "--kernel", "k", "--global", "4", "--repeat", "0"])
+                .contains("--repeat '0'")
         );
         assert_eq!(
             err(&["k.cl", "--kernel", "k", "--global", "4", "--frob"]),
@@ -752,6 +890,16 @@ mod tests {
             .unwrap_err()
             .contains("different type"));
         assert!(check("uint:1", &scalar("uint")).is_ok());
+        assert!(check("{int:1,float:2}", &scalar("params")).is_ok());
+        assert!(check("{int:1}", &scalar("int"))
+            .unwrap_err()
+            .contains("got a struct"));
+        assert!(check("{int:1}", &global("int*"))
+            .unwrap_err()
+            .contains("is a buffer"));
+        assert!(check("int:1", &scalar("params"))
+            .unwrap_err()
+            .contains("for a struct"));
         assert!(check("int:1", &scalar("int2"))
             .unwrap_err()
             .contains("got int:1, a different type"));

@@ -5,17 +5,40 @@
 //!
 //! The directives, one per comment line (`// `), in order:
 //! - `run: ARGS`: one run of `ferrocl run FILE ARGS` (`--kernel`, `--global`, `--local`,
-//!   `--arg`, `--options`, `-D`...; single quotes group words as in a shell);
+//!   `--arg`, `--options`, `-D`, `--repeat`...; single quotes group words as in a shell).
+//!   `--arg` takes scalars and vectors of every type (`long:-1`, `uchar4:1,2,3,4`), buffers
+//!   filled with one value or a list of one value per element (`'int[3]=5,-1,7'`), and structs
+//!   passed by value (`'{int:7,float:2,int:0}'`, laid out as OpenCL C lays out the struct);
+//!   `--repeat N` runs the kernel N times over the same buffers;
 //! - `expect NAME: VALUES`: after the run before it, the buffer argument NAME (its name or
-//!   index) holds exactly VALUES, as `ferrocl run --print` writes them;
-//! - `expect NAME ulp=N: VALUES`: the same for `float` elements, each within N units in the
-//!   last place of the expected value (NaN matches NaN, infinities match exactly);
-//! - `requires: NAME`: skip the file on a device that does not list the extension NAME
-//!   (`cl_khr_fp64`), and say so.
+//!   index) holds exactly VALUES, as `ferrocl run --print` writes them, or the same numbers
+//!   written another way (`1e300` for the 301 digits it prints; `-0` is not `0`);
+//! - `expect NAME ulp=N: VALUES`: the same for `float` elements, each within N (a decimal,
+//!   as in table 65 of OpenCL C 7.4) units in the last place of the expected value, written to
+//!   double precision; a NaN, a zero and an infinity must be met exactly, the zero's sign
+//!   included (7.5.1);
+//! - `expect NAME[A..B]: VALUES` (and with `ulp=N`): the same for elements A to B - 1 only;
+//! - `expect build error` (or `expect build error: TEXT`): the program does not build, and
+//!   ferrocl's build log holds TEXT (other compilers word their errors their own way);
+//! - `deviates: PLATFORM: WHY` (after a run): the platform whose name or vendor has the word
+//!   PLATFORM (`pocl`, `intel`) is known to disagree with the spec on this run, for the reason
+//!   WHY, which quotes the spec's sentence. The run's expectations are still the spec's; on
+//!   that platform a failure is reported and tolerated, and a pass fails (the note is stale).
+//!   `deviates: PLATFORM NAME[I,J,...]: WHY` narrows it to those elements of buffer NAME:
+//!   they must differ, and every other element must match;
+//! - `requires: NAME`: skip the file (or, after a `run:` line, that run) on a device that does
+//!   not list the extension NAME (`cl_khr_fp64`), or whose OpenCL C 3.0 compiler does not
+//!   define the optional feature's macro NAME (`__opencl_c_atomic_scope_all_devices`), and say
+//!   so; ferrocl must offer it.
 //!
 //! ferrocl runs each file twice: as it is, and with `FERROCL_VECTORIZE=0` (the CPU device's
 //! vectorization across work-items off), which must give the same results.
+//!
+//! Another installed implementation joins through the loader's own variables, e.g. Intel's CPU
+//! runtime: `OCL_ICD_FILENAMES=/work/venv-intel/lib/libintelocl.so
+//! LD_LIBRARY_PATH=/work/venv-intel/lib cargo test -p ferrocl-cli --test kernel_files`.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -23,15 +46,35 @@ use std::process::Command;
 #[derive(Debug)]
 struct Expect {
     arg: String,
-    ulp: Option<u32>,
+    /// `NAME[A..B]`: only elements A to B - 1 are checked.
+    range: Option<(usize, usize)>,
+    ulp: Option<f64>,
     values: Vec<String>,
 }
 
 /// One `run` line and what it must produce.
 #[derive(Debug)]
 struct Run {
+    /// The line of the `run:` directive, from 1.
+    line: usize,
+    /// `requires:` lines after the `run:` line: what this run alone needs.
+    requires: Vec<String>,
     args: Vec<String>,
     expects: Vec<Expect>,
+    /// `expect build error[: TEXT]`: the build fails, and ferrocl's log holds TEXT.
+    build_error: Option<String>,
+    /// `deviates: ...` lines: platforms known to give other results than the spec requires.
+    deviates: Vec<Deviation>,
+}
+
+/// A `deviates: PLATFORM[ NAME[I,J,...]]: WHY` line.
+#[derive(Debug, PartialEq)]
+struct Deviation {
+    /// A word of the platform's name or vendor, in lower case.
+    who: String,
+    /// The buffer and its elements that deviate; the whole run when `None`.
+    elements: Option<(String, Vec<usize>)>,
+    why: String,
 }
 
 #[derive(Debug)]
@@ -77,6 +120,30 @@ fn words(text: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
+/// Reads `PLATFORM: WHY` or `PLATFORM NAME[I,J,...]: WHY`.
+fn deviation(text: &str) -> Option<Deviation> {
+    let (head, why) = text.split_once(':')?;
+    let mut head = head.split_whitespace();
+    let who = head.next()?.to_lowercase();
+    let elements = match head.next() {
+        None => None,
+        Some(list) => {
+            let (name, rest) = list.split_once('[')?;
+            let indices = rest
+                .strip_suffix(']')?
+                .split(',')
+                .map(|i| i.trim().parse().ok())
+                .collect::<Option<Vec<usize>>>()?;
+            Some((name.to_string(), indices))
+        }
+    };
+    let why = why.trim().to_string();
+    if head.next().is_some() || why.is_empty() {
+        return None;
+    }
+    Some(Deviation { who, elements, why })
+}
+
 fn parse(path: &Path) -> Result<TestFile, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
     let mut file = TestFile {
@@ -92,20 +159,59 @@ fn parse(path: &Path) -> Result<TestFile, String> {
         if let Some(rest) = directive.strip_prefix("run:") {
             let args = words(rest).map_err(at)?;
             file.runs.push(Run {
+                line: n + 1,
+                requires: Vec::new(),
                 args,
                 expects: Vec::new(),
+                build_error: None,
+                deviates: Vec::new(),
             });
         } else if let Some(rest) = directive.strip_prefix("requires:") {
-            file.requires.push(rest.trim().to_string());
+            let name = rest.trim().to_string();
+            match file.runs.last_mut() {
+                Some(run) => run.requires.push(name),
+                None => file.requires.push(name),
+            }
+        } else if let Some(rest) = directive.strip_prefix("deviates:") {
+            let deviation = deviation(rest).ok_or_else(|| {
+                at("deviates: PLATFORM: WHY, or deviates: PLATFORM NAME[I,J,...]: WHY".into())
+            })?;
+            let run = file
+                .runs
+                .last_mut()
+                .ok_or_else(|| at("deviates before any run".into()))?;
+            run.deviates.push(deviation);
+        } else if let Some(rest) = directive.strip_prefix("expect build error") {
+            let text = match rest.strip_prefix(':') {
+                Some(text) => text.trim().to_string(),
+                None if rest.trim().is_empty() => String::new(),
+                None => return Err(at("expect build error[: TEXT]".into())),
+            };
+            let run = file
+                .runs
+                .last_mut()
+                .ok_or_else(|| at("expect before any run".into()))?;
+            run.build_error = Some(text);
         } else if let Some(rest) = directive.strip_prefix("expect ") {
             let (head, values) = rest
                 .split_once(':')
                 .ok_or_else(|| at("expect NAME: VALUES".into()))?;
             let mut head = head.split_whitespace();
-            let arg = head
+            let name = head
                 .next()
-                .ok_or_else(|| at("expect needs an argument name".into()))?
-                .to_string();
+                .ok_or_else(|| at("expect needs an argument name".into()))?;
+            let (arg, range) = match name.split_once('[') {
+                None => (name.to_string(), None),
+                Some((arg, rest)) => {
+                    let range = rest
+                        .strip_suffix(']')
+                        .and_then(|r| r.split_once(".."))
+                        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+                        .filter(|(a, b)| a < b)
+                        .ok_or_else(|| at(format!("'{name}' is not NAME[A..B]")))?;
+                    (arg.to_string(), Some(range))
+                }
+            };
             let ulp = match head.next() {
                 None => None,
                 Some(t) => Some(
@@ -120,46 +226,89 @@ fn parse(path: &Path) -> Result<TestFile, String> {
                 .ok_or_else(|| at("expect before any run".into()))?;
             run.expects.push(Expect {
                 arg,
+                range,
                 ulp,
                 values: values.split_whitespace().map(str::to_string).collect(),
             });
         }
     }
-    if file.runs.is_empty() || file.runs.iter().any(|r| r.expects.is_empty()) {
+    let expects_nothing = |r: &Run| r.expects.is_empty() && r.build_error.is_none();
+    if file.runs.is_empty() || file.runs.iter().any(expects_nothing) {
         return Err("every file needs a run line, and every run an expect line".into());
     }
     Ok(file)
 }
 
-/// Distance in units in the last place between two floats (0 for equal values, NaN and NaN).
-fn ulps(a: f32, b: f32) -> u64 {
-    if a.is_nan() && b.is_nan() {
-        return 0;
+/// The error of `got` against `want`, in units in the last place of a `float` at `want`
+/// (OpenCL C 7.4's ulp: the distance between the two floats nearest `want`). A NaN, zero or
+/// infinite `want` is met only exactly (the sign of a zero included): the error is 0 or
+/// infinite.
+fn ulps(got: f64, want: f64) -> f64 {
+    if want.is_nan() || got.is_nan() {
+        return if want.is_nan() && got.is_nan() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
     }
-    if a.is_nan() || b.is_nan() || a.is_infinite() != b.is_infinite() {
-        return u64::MAX;
+    if want == 0.0 || want.is_infinite() || got.is_infinite() {
+        return if got.to_bits() == want.to_bits() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
     }
-    // Ordered integers: adjacent floats differ by one, +0 and -0 are both 0.
-    let key = |x: f32| {
-        let bits = x.to_bits() as i32;
-        i64::from(if bits < 0 { i32::MIN - bits } else { bits })
+    // The binade of |want| as a float: [2^e, 2^(e+1)) holds floats 2^(e-23) apart, down to
+    // the denormals' spacing 2^-149.
+    let biased = ((want.to_bits() >> 52) & 0x7ff) as i32;
+    let e = (biased - 1023).max(-126);
+    (got - want).abs() / 2f64.powi(e - 23)
+}
+
+/// Exact equality: the same text, or the same number written another way (`1e300` for the
+/// digits `ferrocl run` prints, `-0.0` for `-0`), the sign of a zero included. Integers are
+/// compared as integers (64-bit values are not all doubles).
+fn same(want: &str, got: &str) -> bool {
+    if want == got {
+        return true;
+    }
+    if let (Ok(w), Ok(g)) = (want.parse::<i128>(), got.parse::<i128>()) {
+        // `-0` is a float's negative zero.
+        return w == g && (w != 0 || want.starts_with('-') == got.starts_with('-'));
+    }
+    match (want.parse::<f64>(), got.parse::<f64>()) {
+        (Ok(w), Ok(g)) => w.to_bits() == g.to_bits() || (w.is_nan() && g.is_nan()),
+        _ => false,
+    }
+}
+
+/// The indices of the elements of `got` that do not meet `expect` (counted from the start of
+/// its range); `None` when the counts differ.
+fn mismatches(expect: &Expect, got: &[&str]) -> Option<Vec<usize>> {
+    if got.len() != expect.values.len() {
+        return None;
+    }
+    let meets = |want: &str, got: &str| match expect.ulp {
+        None => same(want, got),
+        Some(ulp) => match (want.parse::<f64>(), got.parse::<f64>()) {
+            (Ok(w), Ok(g)) => ulps(g, w) <= ulp,
+            _ => false,
+        },
     };
-    key(a).abs_diff(key(b))
+    Some(
+        expect
+            .values
+            .iter()
+            .zip(got)
+            .enumerate()
+            .filter(|(_, (w, g))| !meets(w, g))
+            .map(|(i, _)| i)
+            .collect(),
+    )
 }
 
 fn matches(expect: &Expect, got: &[&str]) -> bool {
-    if got.len() != expect.values.len() {
-        return false;
-    }
-    expect.values.iter().zip(got).all(|(want, got)| {
-        let Some(ulp) = expect.ulp else {
-            return want == got;
-        };
-        match (want.parse::<f32>(), got.parse::<f32>()) {
-            (Ok(w), Ok(g)) => ulps(w, g) <= u64::from(ulp),
-            _ => false,
-        }
-    })
+    mismatches(expect, got).is_some_and(|m| m.is_empty())
 }
 
 /// A platform the loader lists, with the extensions of its first device, and
@@ -167,6 +316,7 @@ fn matches(expect: &Expect, got: &[&str]) -> bool {
 #[derive(Clone)]
 struct Platform {
     name: String,
+    vendor: String,
     offers: String,
     env: Option<(&'static str, &'static str)>,
 }
@@ -209,10 +359,15 @@ fn platforms() -> Vec<Platform> {
         if let Some(name) = line.strip_prefix("Platform: ") {
             list.push(Platform {
                 name: name.trim().to_string(),
+                vendor: String::new(),
                 offers: String::new(),
                 env: None,
             });
             devices_seen = 0;
+        } else if let Some(vendor) = line.trim_start().strip_prefix("Vendor: ") {
+            if let (Some(p), 0) = (list.last_mut(), devices_seen) {
+                p.vendor = vendor.trim().to_string();
+            }
         } else if line.trim_start().starts_with("Device ") {
             devices_seen += 1;
         } else if devices_seen == 1 {
@@ -236,6 +391,45 @@ fn platforms() -> Vec<Platform> {
     list
 }
 
+/// Whether the platform's first device offers `name`: an extension it lists, or an optional
+/// feature of OpenCL C 3.0 (`__opencl_c_...`), which its compiler defines as a macro when the
+/// device supports it (6.2.1) — found by building a program that needs the macro, once per
+/// platform and feature.
+fn offers(platform: &Platform, name: &str, probed: &mut HashMap<(String, String), bool>) -> bool {
+    if !name.starts_with("__opencl_c_") {
+        return platform.offers.split_whitespace().any(|o| o == name);
+    }
+    let key = (platform.describe(), name.to_string());
+    if let Some(&known) = probed.get(&key) {
+        return known;
+    }
+    let probe = std::env::temp_dir().join(format!(
+        "ferrocl-kernel-files-{}-{name}.cl",
+        std::process::id()
+    ));
+    std::fs::write(
+        &probe,
+        format!("#ifndef {name}\n#error {name}\n#endif\nkernel void probe(global int *x) {{ x[0] = 1; }}\n"),
+    )
+    .expect("write the probe");
+    let path = probe.to_string_lossy().into_owned();
+    let out = ferrocl_with(
+        &[
+            "build",
+            &path,
+            "--platform",
+            &platform.name,
+            "--options",
+            "-cl-std=CL3.0",
+        ],
+        platform.env,
+    );
+    let _ = std::fs::remove_file(&probe);
+    let known = out.status.success();
+    probed.insert(key, known);
+    known
+}
+
 fn test_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -252,48 +446,198 @@ fn test_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// Runs one file on one platform; the failures, described.
-fn run_file(file: &TestFile, platform: &Platform) -> Vec<String> {
+/// Whether the platform offers everything in `requires`; if not, says so (`place`: the file,
+/// or the file and line of a run) and, for ferrocl, adds a failure: the files test ferrocl,
+/// and what they need it must offer.
+fn available(
+    requires: &[String],
+    platform: &Platform,
+    place: &str,
+    probed: &mut HashMap<(String, String), bool>,
+    failures: &mut Vec<String>,
+) -> bool {
+    let Some(missing) = requires.iter().find(|r| !offers(platform, r, probed)) else {
+        return true;
+    };
+    if platform.name == "ferrocl" {
+        failures.push(format!(
+            "{place}: ferrocl ({}) does not offer {missing}, which the file requires",
+            platform.describe()
+        ));
+    } else {
+        eprintln!(
+            "skipped {place} on {}: the device does not offer {missing}",
+            platform.describe()
+        );
+    }
+    false
+}
+
+fn run_file(
+    file: &TestFile,
+    platform: &Platform,
+    probed: &mut HashMap<(String, String), bool>,
+) -> Vec<String> {
     let mut failures = Vec::new();
     let path = file.path.to_string_lossy().into_owned();
+    let words = format!("{} {}", platform.name, platform.vendor).to_lowercase();
     for run in &file.runs {
-        let mut args: Vec<&str> = vec!["run", &path, "--platform", &platform.name];
-        args.extend(run.args.iter().map(String::as_str));
-        for e in &run.expects {
-            args.extend(["--print", e.arg.as_str()]);
-        }
-        let out = ferrocl_with(&args, platform.env);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        if !out.status.success() {
-            failures.push(format!(
-                "{path} on {}: `ferrocl {}` failed:\n{}",
-                platform.describe(),
-                args.join(" "),
-                String::from_utf8_lossy(&out.stderr)
-            ));
+        let place = format!("{path}:{}", run.line);
+        if !available(&run.requires, platform, &place, probed, &mut failures) {
             continue;
         }
-        // `--print` writes one `NAME: VALUES` line per argument, in the order asked.
-        let lines: Vec<&str> = stdout.lines().collect();
-        for (k, e) in run.expects.iter().enumerate() {
-            let got: Vec<&str> = lines
-                .get(k)
-                .and_then(|l| l.split_once(": "))
-                .map_or(Vec::new(), |(_, v)| v.split_whitespace().collect());
-            if !matches(e, &got) {
-                failures.push(format!(
-                    "{path} on {}: `{}`\n  argument {}{}\n  want: {}\n  got:  {}",
-                    platform.describe(),
-                    run.args.join(" "),
-                    e.arg,
-                    e.ulp
-                        .map_or(String::new(), |u| format!(" (within {u} ulp)")),
-                    e.values.join(" "),
-                    got.join(" ")
-                ));
+        let deviation = run.deviates.iter().find(|d| {
+            words
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == d.who)
+        });
+        let elements = deviation.and_then(|d| d.elements.as_ref());
+        let before = failures.len();
+        let noted = run_once(&path, run, platform, elements, &mut failures);
+        let Some(d) = deviation else {
+            continue;
+        };
+        let whole = d.elements.is_none() && failures.len() > before;
+        if whole || noted {
+            eprintln!(
+                "{path}:{} on {}: deviates as noted: {}",
+                run.line,
+                platform.describe(),
+                d.why
+            );
+            if whole {
+                failures.truncate(before);
             }
+        } else if failures.len() == before {
+            failures.push(format!(
+                "{path}:{} on {}: no longer deviates ({}): remove its deviates line",
+                run.line,
+                platform.describe(),
+                d.why
+            ));
         }
     }
     failures
+}
+
+/// Runs one `run` line of a file on one platform, adding its failures, described. The
+/// elements of `deviating` may differ from what is expected, and must; returns whether any
+/// did.
+fn run_once(
+    path: &str,
+    run: &Run,
+    platform: &Platform,
+    deviating: Option<&(String, Vec<usize>)>,
+    failures: &mut Vec<String>,
+) -> bool {
+    let mut args: Vec<&str> = vec!["run", path, "--platform", &platform.name];
+    args.extend(run.args.iter().map(String::as_str));
+    for e in &run.expects {
+        args.extend(["--print", e.arg.as_str()]);
+    }
+    let out = ferrocl_with(&args, platform.env);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if let Some(text) = &run.build_error {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let failed = !out.status.success() && stderr.contains("build failed on");
+        let logged = platform.name != "ferrocl" || stderr.contains(text.as_str());
+        if !failed || !logged {
+            failures.push(format!(
+                "{path}:{} on {}: `ferrocl {}` should fail to build{}:\n{stderr}",
+                run.line,
+                platform.describe(),
+                args.join(" "),
+                if text.is_empty() {
+                    String::new()
+                } else {
+                    format!(" with '{text}' in the log")
+                }
+            ));
+        }
+        return false;
+    }
+    if !out.status.success() {
+        failures.push(format!(
+            "{path}:{} on {}: `ferrocl {}` failed:\n{}",
+            run.line,
+            platform.describe(),
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+        return false;
+    }
+    // `--print` writes one `NAME: VALUES` line per argument, in the order asked.
+    let lines: Vec<&str> = stdout.lines().collect();
+    let mut noted = false;
+    for (k, e) in run.expects.iter().enumerate() {
+        let mut got: Vec<&str> = lines
+            .get(k)
+            .and_then(|l| l.split_once(": "))
+            .map_or(Vec::new(), |(_, v)| v.split_whitespace().collect());
+        if let Some((a, b)) = e.range {
+            got = got.get(a..b).map_or(Vec::new(), <[&str]>::to_vec);
+        }
+        let start = e.range.map_or(0, |(a, _)| a);
+        let name = match e.range {
+            Some((a, b)) => format!("{}[{a}..{b}]", e.arg),
+            None => e.arg.clone(),
+        };
+        let head = format!(
+            "{path}:{} on {}: argument {name}{}",
+            run.line,
+            platform.describe(),
+            e.ulp
+                .map_or(String::new(), |u| format!(" (within {u} ulp)"))
+        );
+        let Some(wrong) = mismatches(e, &got) else {
+            failures.push(format!(
+                "{head}\n  want: {}\n  got:  {}",
+                e.values.join(" "),
+                got.join(" ")
+            ));
+            continue;
+        };
+        let known: &[usize] = match deviating {
+            Some((arg, list)) if *arg == e.arg => list,
+            _ => &[],
+        };
+        let in_range = |i: &usize| (start..start + e.values.len()).contains(i);
+        let unexpected: Vec<usize> = wrong
+            .iter()
+            .map(|i| i + start)
+            .filter(|i| !known.contains(i))
+            .collect();
+        let stale: Vec<usize> = known
+            .iter()
+            .copied()
+            .filter(|i| in_range(i) && !wrong.contains(&(i - start)))
+            .collect();
+        noted |= wrong.len() > unexpected.len();
+        if !unexpected.is_empty() {
+            let detail: Vec<String> = unexpected
+                .iter()
+                .take(12)
+                .map(|&i| {
+                    format!(
+                        "  element {i}: want {}, got {}",
+                        e.values[i - start],
+                        got[i - start]
+                    )
+                })
+                .collect();
+            failures.push(format!(
+                "{head}: {} element(s) wrong\n{}",
+                unexpected.len(),
+                detail.join("\n")
+            ));
+        }
+        if !stale.is_empty() {
+            failures.push(format!(
+                "{head}: elements {stale:?} no longer deviate: take them off the deviates line"
+            ));
+        }
+    }
+    noted
 }
 
 #[test]
@@ -309,6 +653,7 @@ fn kernel_files_give_the_expected_results_on_every_platform() {
     );
     let mut failures = Vec::new();
     let mut ran = 0;
+    let mut probed = HashMap::new();
     for path in &paths {
         let file = match parse(path) {
             Ok(f) => f,
@@ -318,19 +663,11 @@ fn kernel_files_give_the_expected_results_on_every_platform() {
             }
         };
         for platform in &platforms {
-            if let Some(missing) = file
-                .requires
-                .iter()
-                .find(|r| !platform.offers.split_whitespace().any(|o| o == r.as_str()))
-            {
-                eprintln!(
-                    "skipped {} on {}: the device does not offer {missing}",
-                    path.display(),
-                    platform.describe()
-                );
+            let place = path.display().to_string();
+            if !available(&file.requires, platform, &place, &mut probed, &mut failures) {
                 continue;
             }
-            failures.extend(run_file(&file, platform));
+            failures.extend(run_file(&file, platform, &mut probed));
             ran += 1;
         }
     }
@@ -353,17 +690,70 @@ fn directives_are_read_as_written() {
         ["--arg", "float[4]=1", "-D", "N=4"]
     );
     assert!(words("'open").is_err());
-    assert_eq!(ulps(1.0, 1.0), 0);
-    assert_eq!(ulps(0.0, -0.0), 0);
-    assert_eq!(ulps(1.0, f32::from_bits(1.0f32.to_bits() + 2)), 2);
-    assert_eq!(ulps(f32::NAN, f32::NAN), 0);
-    assert_eq!(ulps(f32::INFINITY, f32::MAX), u64::MAX);
+    assert_eq!(ulps(1.0, 1.0), 0.0);
+    assert_eq!(ulps(0.0, -0.0), f64::INFINITY);
+    assert_eq!(
+        ulps(f64::from(f32::from_bits(1.0f32.to_bits() + 2)), 1.0),
+        2.0
+    );
+    // A fraction of an ulp counts: the expected value lies between two floats.
+    assert_eq!(ulps(1.0, 1.0 + 2f64.powi(-25)), 0.25);
+    assert_eq!(ulps(f64::NAN, f64::NAN), 0.0);
+    assert_eq!(ulps(f64::INFINITY, f64::from(f32::MAX)), f64::INFINITY);
+    assert_eq!(ulps(2f64.powi(-149), 2f64.powi(-148)), 1.0);
     let e = Expect {
         arg: "y".into(),
-        ulp: Some(1),
+        range: None,
+        ulp: Some(1.0),
         values: vec!["1".into(), "NaN".into()],
     };
     assert!(matches(&e, &["1.0000001", "NaN"]));
     assert!(!matches(&e, &["1.0000002", "NaN"]));
     assert!(!matches(&e, &["1"]));
+    let exact = Expect {
+        arg: "d".into(),
+        range: None,
+        ulp: None,
+        values: vec!["1e300".into(), "-0".into(), "inf".into(), "7".into()],
+    };
+    let digits = format!("{}", 1e300);
+    assert!(matches(&exact, &[&digits, "-0", "inf", "7"]));
+    assert!(!matches(&exact, &[&digits, "0", "inf", "7"]));
+    assert!(!matches(&exact, &[&digits, "-0", "inf", "7.5"]));
+    assert!(!same("18446744073709551615", "18446744073709551614"));
+    assert!(same("-0.0", "-0") && same("0.10", "0.1"));
+    let file = std::env::temp_dir().join(format!("ferrocl-directives-{}.cl", std::process::id()));
+    std::fs::write(
+        &file,
+        "// run: --kernel k --global 1 --arg 'int[4]'\n// expect o[1..3] ulp=0.5: 1 2\n\
+         // deviates: pocl: a reason\n// run: --kernel k --global 1\n// expect build error: x\n",
+    )
+    .unwrap();
+    let parsed = parse(&file);
+    std::fs::write(&file, "// run: --global 1\n// expect o[3..1]: 1\n").unwrap();
+    let backwards = parse(&file);
+    let _ = std::fs::remove_file(&file);
+    let parsed = parsed.unwrap();
+    assert_eq!(parsed.runs[0].expects[0].range, Some((1, 3)));
+    assert_eq!(parsed.runs[0].expects[0].ulp, Some(0.5));
+    assert_eq!(
+        parsed.runs[0].deviates,
+        [Deviation {
+            who: "pocl".into(),
+            elements: None,
+            why: "a reason".into()
+        }]
+    );
+    assert_eq!(
+        deviation(" PoCL o[3,17]: 7.5.1 says"),
+        Some(Deviation {
+            who: "pocl".into(),
+            elements: Some(("o".into(), vec![3, 17])),
+            why: "7.5.1 says".into()
+        })
+    );
+    assert_eq!(deviation(" pocl o[x]: why"), None);
+    assert_eq!(deviation(" pocl:"), None);
+    assert_eq!(parsed.runs[1].build_error.as_deref(), Some("x"));
+    assert!(backwards.unwrap_err().contains("not NAME[A..B]"));
 }

@@ -2,6 +2,9 @@
 //! dot products of cl_khr_integer_dot_product, on the CPU device, exact against host
 //! implementations: every type, every defined (offset, count) pair with random operands,
 //! scalar and 4-wide vector forms.
+//!
+//! These stay in Rust: every (offset, count) pair with random operands, against operations
+//! written here.
 
 mod builtins_harness;
 

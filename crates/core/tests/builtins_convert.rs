@@ -5,6 +5,10 @@
 //! special values, values near every integer type's limits and near halves, and random bit
 //! patterns. Results the spec leaves undefined (a float out of range, or NaN, converted
 //! without `_sat`) are not checked.
+//!
+//! This stays in Rust: exhaustive over the small types and random beyond them, against
+//! conversions written here. Conversions of chosen values, checked on every platform present,
+//! are the kernel file `tests/kernels/builtins/convert.cl`.
 
 mod builtins_harness;
 

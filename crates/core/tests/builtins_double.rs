@@ -1,12 +1,21 @@
 //! `double` (cl_khr_fp64, the `__opencl_c_fp64` feature) on the CPU device, end to end: the
-//! device's queries and macros, unsuffixed literals, arithmetic that 7.4 requires correctly
+//! device's queries, arithmetic that 7.4 requires correctly
 //! rounded (exact against the host's IEEE binary64), comparisons and the relational builtins
 //! (vector results are `long` -1/0, 6.3.6 and 6.15.6), `select`/`bitselect` with long masks,
 //! conversions from and to every scalar type in every rounding mode with and without `_sat`
 //! (6.4.3, against conversions written here), `as_` reinterpretation, `vload`/`vstore` of
 //! double, `vstore_half` of double rounded once (6.15.7), the common and geometric functions,
-//! kernel arguments passed by value, and `printf` of doubles byte for byte (6.15.14). Every
-//! vector width (2, 3, 4, 8, 16) is exercised where the builtin takes vectors.
+//! the sizes of kernel arguments by value, `printf` of doubles byte for byte (6.15.14), and
+//! constant folding against run-time evaluation. Every vector width (2, 3, 4, 8, 16) is
+//! exercised where the builtin takes vectors.
+//!
+//! These stay in Rust because each checks a seeded random sample or a sweep of special values
+//! against a reference computed here (host IEEE arithmetic, conversions written here), or
+//! compares two evaluations (folded and run time), or reads the process's standard output
+//! (printf). The tests of fixed values are kernel files in `tests/kernels/double/`, run on
+//! every platform present: the literals and macros with each build option, programs the spec
+//! forbids, arguments by value, doubles in structs and every address space, and vector
+//! expressions.
 
 mod builtins_harness;
 
@@ -19,11 +28,8 @@ use builtins_harness::{
     bytes, next_down_f64 as next_down, next_up_f64 as next_up, pow2, ulp_f64 as ulp, values, Rng,
     Runner,
 };
-use ferrocl_core::device::NdRange;
-use ferrocl_core::kernel::ArgValue;
-use ferrocl_core::memory::flags;
 use ferrocl_core::program::Program;
-use ferrocl_core::{CommandQueue, Context, HostPtr, Kernel, MemObject, Platform};
+use ferrocl_core::{CommandQueue, Context, Kernel, Platform};
 use ferrocl_ir::ArgKind;
 
 const WIDTHS: [usize; 6] = [1, 2, 3, 4, 8, 16];
@@ -124,99 +130,6 @@ fn the_device_reports_double_support() {
         .opencl_c_features
         .iter()
         .any(|f| f.name == "__opencl_c_fp64"));
-}
-
-#[test]
-fn macros_and_literals() {
-    let r = Runner::new();
-    let source = r#"
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#ifndef cl_khr_fp64
-#error cl_khr_fp64 is not defined
-#endif
-#if __OPENCL_C_VERSION__ >= 300 && !defined(__opencl_c_fp64)
-#error __opencl_c_fp64 is not defined
-#endif
-kernel void k(global double *o, global long *n) {
-    o[0] = 0.1;
-    o[1] = 1e-310;
-    o[2] = DBL_MAX;
-    o[3] = DBL_MIN;
-    o[4] = DBL_EPSILON;
-    o[5] = M_PI;
-    o[6] = 1.0 / 3;
-    o[7] = 0x1.0000000000001p0;
-    n[0] = sizeof(0.1);
-    n[1] = sizeof(0.1f);
-    n[2] = sizeof(double3);
-    n[3] = DBL_MANT_DIG;
-    n[4] = DBL_MAX_EXP;
-    n[5] = DBL_MIN_10_EXP;
-}
-"#;
-    for options in [
-        "",
-        "-cl-std=CL3.0",
-        "-cl-std=CL1.2",
-        "-cl-single-precision-constant",
-    ] {
-        let p = r.build(source, options);
-        let mut bufs = vec![vec![0u8; 8 * 8], vec![0u8; 6 * 8]];
-        r.run(&p, "k", &mut bufs, 1);
-        let o: Vec<f64> = values(&bufs[0]);
-        let n: Vec<i64> = values(&bufs[1]);
-        // 5.8.6.2: -cl-single-precision-constant "treat double precision floating-point
-        // constant as single precision constant"; 6.1.1: otherwise an unsuffixed floating
-        // constant is a double.
-        let single = options == "-cl-single-precision-constant";
-        let lit = |x: f64| if single { f64::from(x as f32) } else { x };
-        assert_eq!(o[0], lit(0.1), "{options}");
-        assert_eq!(o[1], lit(1e-310), "{options}");
-        // The DBL_ macros are unsuffixed constants too (DBL_MAX becomes a float infinity
-        // under the option, as the option says), so they are checked without it.
-        if !single {
-            assert_eq!(o[2], f64::MAX, "{options}");
-            assert_eq!(o[3], f64::MIN_POSITIVE, "{options}");
-            assert_eq!(o[4], f64::EPSILON, "{options}");
-        }
-        assert_eq!(o[5], lit(std::f64::consts::PI), "{options}");
-        let third = if single {
-            f64::from(1.0f32 / 3.0)
-        } else {
-            1.0 / 3.0
-        };
-        assert_eq!(o[6], third, "{options}");
-        assert_eq!(o[7], lit(1.0 + f64::EPSILON), "{options}");
-        assert_eq!(n[0], if single { 4 } else { 8 }, "{options}");
-        assert_eq!(&n[1..], &[4, 32, 53, 1024, -307], "{options}");
-    }
-}
-
-/// What the spec forbids for double is rejected at build time.
-#[test]
-fn invalid_double_programs_are_rejected() {
-    let (context, _) = queue();
-    for (source, why) in [
-        (
-            "kernel void k(global double *x) { x[0] = convert_double_sat(x[1]); }",
-            "6.4.3: the _sat modifier may not be used for conversions to floating-point formats",
-        ),
-        (
-            "kernel void k(global double2 *x, global int *o) { o[0] = any(x[0]); }",
-            "6.15.6: any and all take signed integer vectors",
-        ),
-        (
-            "kernel void k(global double4 *x, global float4 *o) { o[0] = half_cos(x[0]); }",
-            "6.15.2: the half_ functions take float and floatn only",
-        ),
-        (
-            "kernel void k(global double2 *x, global float2 *o) { o[0] = x[0]; }",
-            "6.2.1: no implicit conversions between vector types",
-        ),
-    ] {
-        let p = Program::from_source(context.clone(), source.to_string());
-        assert!(p.build(&[], "").is_err(), "{why}: {source}");
-    }
 }
 
 // --- Arithmetic and the exact builtins ----------------------------------------------------------
@@ -1384,15 +1297,17 @@ fn common_and_geometric_functions() {
 
 // --- Kernel arguments by value -------------------------------------------------------------------
 
+/// 6.1.5 (a 3-component vector is sized and aligned as a 4-component one): the sizes the host
+/// passes for double arguments by value. Their values reaching the kernel bit for bit is the
+/// kernel file `tests/kernels/double/arguments_by_value.cl`.
 #[test]
-fn double_kernel_arguments_by_value() {
-    let (context, queue) = queue();
+fn double_argument_sizes() {
+    let (context, _) = queue();
     let source = "kernel void k(double a, double4 b, double3 c, double2 d, global double *o) {\n\
                   o[0] = a; vstore4(b, 0, o + 1); vstore3(c, 0, o + 5); vstore2(d, 0, o + 8);\n}\n";
     let program = Program::from_source(context.clone(), source.to_string());
     program.build(&[], "").expect("build");
     let kernel = Kernel::new(&program, "k").expect("kernel");
-    // 6.3.5 (3-component vectors are aligned and sized as 4): the sizes the host passes.
     let sizes: Vec<(ArgKind, u32)> = kernel
         .info
         .args
@@ -1401,40 +1316,6 @@ fn double_kernel_arguments_by_value() {
         .map(|a| (a.kind, a.size))
         .collect();
     assert_eq!(sizes, [8, 32, 32, 16].map(|n| (ArgKind::Value, n)));
-    let a = -0.1f64;
-    let b = [1.5f64, f64::MAX, -f64::MIN_POSITIVE, f64::from_bits(1)];
-    let c = [1.0f64 / 3.0, -2.0, 1e300, 0.0];
-    let d = [f64::INFINITY, -0.0];
-    kernel.set_arg(0, ArgValue::Bytes(bytes(&[a]))).unwrap();
-    kernel.set_arg(1, ArgValue::Bytes(bytes(&b))).unwrap();
-    kernel.set_arg(2, ArgValue::Bytes(bytes(&c))).unwrap();
-    kernel.set_arg(3, ArgValue::Bytes(bytes(&d))).unwrap();
-    let mut out = vec![0f64; 10];
-    // SAFETY: `out` outlives the command, which is finished below.
-    let host = unsafe { HostPtr::new(out.as_mut_ptr().cast()) };
-    let mem = MemObject::new_buffer(
-        context.clone(),
-        flags::READ_WRITE | flags::COPY_HOST_PTR,
-        80,
-        Some(host),
-        Vec::new(),
-    )
-    .expect("buffer");
-    kernel.set_arg(4, ArgValue::Mem(Some(&mem))).unwrap();
-    let nd = NdRange {
-        work_dim: 1,
-        global_offset: [0; 3],
-        global_size: [1, 1, 1],
-        local_size: [1, 1, 1],
-    };
-    kernel.enqueue(&queue, nd, &[], 0).expect("enqueue");
-    queue.finish().expect("finish");
-    // SAFETY: the buffer holds 80 bytes and no command uses it any more.
-    unsafe { std::ptr::copy_nonoverlapping(mem.base(), out.as_mut_ptr().cast(), 80) };
-    let want = [a, b[0], b[1], b[2], b[3], c[0], c[1], c[2], d[0], d[1]];
-    for (g, w) in out.iter().zip(want) {
-        assert_eq!(g.to_bits(), w.to_bits(), "{out:?}");
-    }
 }
 
 // --- printf -----------------------------------------------------------------------------------
@@ -1670,232 +1551,4 @@ fn constant_folding_matches_run_time_evaluation() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-}
-
-// --- Doubles in memory ----------------------------------------------------------------------
-
-/// Doubles in every address space and inside structs: a struct with double members (6.1.2:
-/// a double is 8-byte aligned; 6.1.5: a double3 takes the size and alignment of a double4)
-/// passed by value and read from a buffer, a program-scope constant table, a local array
-/// shared across a barrier, and a private array indexed at run time.
-#[test]
-fn doubles_in_structs_and_every_address_space() {
-    let (context, queue) = queue();
-    let source = r#"
-typedef struct { char c; double d; int i; double3 v; double2 w; } item;
-constant double table[4] = { 0.5, -1.0 / 3.0, 1e300, 4.9406564584124654e-324 };
-kernel void k(item p, global const item *items, global double *o, local double *scratch) {
-    size_t i = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
-    double priv[4];
-    for (int j = 0; j < 4; j++) priv[j] = table[j] * (double)(i + 1);
-    scratch[l] = items[i].d + items[i].v.z;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    double neighbour = scratch[(l + 1) % n];
-    o[8 * i + 0] = p.d + (double)p.c + (double)p.i;
-    o[8 * i + 1] = p.v.x + p.v.y + p.v.z;
-    o[8 * i + 2] = p.w.y;
-    o[8 * i + 3] = neighbour;
-    o[8 * i + 4] = priv[i % 4];
-    o[8 * i + 5] = items[i].w.x;
-    o[8 * i + 6] = (double)sizeof(item);
-    o[8 * i + 7] = (double)__alignof__(item);
-}
-"#;
-    let program = Program::from_source(context.clone(), source.to_string());
-    program.build(&[], "").expect("build");
-    let kernel = Kernel::new(&program, "k").expect("kernel");
-    // The host layout: c at 0, d at 8, i at 16, v at 32 (32 bytes), w at 64 (16 bytes); 80
-    // bytes, aligned to 32.
-    let item = |c: i8, d: f64, i: i32, v: [f64; 3], w: [f64; 2]| {
-        let mut b = vec![0u8; 96];
-        b[0] = c as u8;
-        b[8..16].copy_from_slice(&d.to_le_bytes());
-        b[16..20].copy_from_slice(&i.to_le_bytes());
-        for (k, x) in v.iter().enumerate() {
-            b[32 + 8 * k..40 + 8 * k].copy_from_slice(&x.to_le_bytes());
-        }
-        for (k, x) in w.iter().enumerate() {
-            b[64 + 8 * k..72 + 8 * k].copy_from_slice(&x.to_le_bytes());
-        }
-        b
-    };
-    let n = 8usize;
-    let mut items = Vec::new();
-    for k in 0..n {
-        let x = k as f64;
-        items.extend(item(
-            k as i8,
-            x * 0.25,
-            -(k as i32),
-            [x, 1e-310, x * 3.0],
-            [x - 0.5, 2.0],
-        ));
-    }
-    kernel
-        .set_arg(
-            0,
-            ArgValue::Bytes(item(-3, 0.125, 40, [1.5, 2.25, -4.0], [0.0, -7.75])),
-        )
-        .unwrap();
-    let buffer = |bytes: &mut Vec<u8>| {
-        // SAFETY: the vectors outlive the command, which is finished below.
-        let host = unsafe { HostPtr::new(bytes.as_mut_ptr()) };
-        MemObject::new_buffer(
-            context.clone(),
-            flags::READ_WRITE | flags::COPY_HOST_PTR,
-            bytes.len(),
-            Some(host),
-            Vec::new(),
-        )
-        .expect("buffer")
-    };
-    let mut out = vec![0u8; 8 * 8 * n];
-    let items_mem = buffer(&mut items);
-    let out_mem = buffer(&mut out);
-    kernel.set_arg(1, ArgValue::Mem(Some(&items_mem))).unwrap();
-    kernel.set_arg(2, ArgValue::Mem(Some(&out_mem))).unwrap();
-    kernel.set_arg(3, ArgValue::Local(8 * n)).unwrap();
-    let nd = NdRange {
-        work_dim: 1,
-        global_offset: [0; 3],
-        global_size: [n as u64, 1, 1],
-        local_size: [n as u64, 1, 1],
-    };
-    kernel.enqueue(&queue, nd, &[], 0).expect("enqueue");
-    queue.finish().expect("finish");
-    // SAFETY: the buffer holds out.len() bytes and no command uses it any more.
-    unsafe { std::ptr::copy_nonoverlapping(out_mem.base(), out.as_mut_ptr(), out.len()) };
-    let o: Vec<f64> = values(&out);
-    let table = [0.5, -1.0 / 3.0, 1e300, f64::from_bits(1)];
-    for i in 0..n {
-        let next = (i + 1) % n;
-        let want = [
-            0.125 - 3.0 + 40.0,
-            1.5 + 2.25 - 4.0,
-            -7.75,
-            next as f64 * 0.25 + next as f64 * 3.0,
-            table[i % 4] * (i + 1) as f64,
-            i as f64 - 0.5,
-            96.0,
-            32.0,
-        ];
-        for (k, w) in want.iter().enumerate() {
-            assert_eq!(
-                o[8 * i + k].to_bits(),
-                w.to_bits(),
-                "item {i}, output {k}: {o:?}"
-            );
-        }
-    }
-}
-
-// --- Vector expressions -------------------------------------------------------------------------
-
-/// Swizzles, vector literals, shuffles, the conditional operator with a long vector condition,
-/// the usual arithmetic conversions (int and float operands widen to double, 6.3.1), scalar
-/// operands widening to vectors (6.3.2), increments and compound assignments on doubles.
-#[test]
-fn vector_expressions_on_double() {
-    let r = Runner::new();
-    let source = r#"
-kernel void k(global const double *in, global double *o, global long *m) {
-    double8 v = vload8(0, in);
-    double16 w = (double16)(v, v.s76543210);
-    double4 a = v.lo, b = v.hi;
-    vstore4(v.even, 0, o);
-    vstore4(v.odd, 1, o);
-    vstore4(w.hi.lo, 2, o);
-    vstore4((double4)(a.xy, b.zw), 3, o);
-    vstore4((double4)(a.x, (double2)(1.5, -2.0), 7), 4, o);
-    vstore4(shuffle(a, (ulong4)(3, 0, 2, 1)), 5, o);
-    vstore8(shuffle2(a, b, (ulong8)(7, 6, 5, 4, 0, 1, 2, 3)), 3, o);
-    long4 c = a < b;
-    vstore4(c ? a : b, 8, o);
-    vstore4(a > 0.0 ? a : -b, 9, o);
-    int i = 3;
-    float f = 0.1f;
-    o[40] = i / 2 + a.x;
-    o[41] = f + 0.1;
-    o[42] = a.y * f;
-    vstore4(a + 1, 11, o);
-    vstore4(b * 2.0f, 12, o);
-    vstore4(1.0 / a, 13, o);
-    double d = a.z;
-    d++;
-    d *= 3;
-    d -= 0.25;
-    o[56] = d;
-    double4 e = a;
-    e.xz += b.yw;
-    e.w = -e.w;
-    e--;
-    vstore4(e, 15, o);
-    vstore4(v.s3210, 16, o);
-    vstore3(a.zyx, 0, o + 68);
-    m[0] = sizeof(f + 0.1);
-    m[1] = sizeof(a.x + i);
-    m[2] = vec_step(double3);
-    m[3] = sizeof(double3);
-    m[4] = __alignof__(double16);
-}
-"#;
-    let p = r.build(source, "");
-    let v = [1.25f64, -3.5, 0.1, 7.0, -0.0, 2.0e10, -1e-310, 42.5];
-    let mut bufs = vec![bytes(&v), vec![0u8; 8 * 72], vec![0u8; 8 * 5]];
-    r.run(&p, "k", &mut bufs, 1);
-    let o: Vec<f64> = values(&bufs[1]);
-    let m: Vec<i64> = values(&bufs[2]);
-    let (a, b) = ([v[0], v[1], v[2], v[3]], [v[4], v[5], v[6], v[7]]);
-    let mut want = vec![0.0f64; 72];
-    let mut put = |at: usize, xs: &[f64]| want[at..at + xs.len()].copy_from_slice(xs);
-    put(0, &[v[0], v[2], v[4], v[6]]);
-    put(4, &[v[1], v[3], v[5], v[7]]);
-    // w.hi is v reversed; its lo half is v7..v4.
-    put(8, &[v[7], v[6], v[5], v[4]]);
-    put(12, &[a[0], a[1], b[2], b[3]]);
-    put(16, &[a[0], 1.5, -2.0, 7.0]);
-    put(20, &[a[3], a[0], a[2], a[1]]);
-    put(24, &[b[3], b[2], b[1], b[0], a[0], a[1], a[2], a[3]]);
-    let cond: Vec<f64> = (0..4)
-        .map(|k| if a[k] < b[k] { a[k] } else { b[k] })
-        .collect();
-    put(32, &cond);
-    let pos: Vec<f64> = (0..4)
-        .map(|k| if a[k] > 0.0 { a[k] } else { -b[k] })
-        .collect();
-    put(36, &pos);
-    put(
-        40,
-        &[
-            1.0 + a[0],
-            f64::from(0.1f32) + 0.1,
-            a[1] * f64::from(0.1f32),
-        ],
-    );
-    put(44, &a.map(|x| x + 1.0));
-    put(48, &b.map(|x| x * 2.0));
-    put(52, &a.map(|x| 1.0 / x));
-    put(56, &[(a[2] + 1.0) * 3.0 - 0.25]);
-    put(
-        60,
-        &[
-            a[0] + b[1] - 1.0,
-            a[1] - 1.0,
-            a[2] + b[3] - 1.0,
-            -a[3] - 1.0,
-        ],
-    );
-    put(64, &[v[3], v[2], v[1], v[0]]);
-    put(68, &[a[2], a[1], a[0]]);
-    for (k, (g, w)) in o.iter().zip(&want).enumerate() {
-        assert_eq!(
-            g.to_bits(),
-            w.to_bits(),
-            "element {k}: got {g:e}, want {w:e}"
-        );
-    }
-    // 6.3.1: float + double and double + int are doubles; 6.1.5: a 3-component vector has
-    // the size of a 4-component one, and 6.5.4: its vec_step is 4; a double16 is aligned to
-    // its size.
-    assert_eq!(m, [8, 8, 4, 32, 128]);
 }

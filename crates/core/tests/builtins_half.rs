@@ -1,6 +1,8 @@
 //! vload_half / vstore_half (OpenCL C 6.15.7) through the whole pipeline: half values widen to
 //! float exactly, and floats narrow to half in each rounding mode the builtins name. The
 //! reference is a host conversion written here, independent of the device's.
+//!
+//! This stays in Rust: it sweeps values against the host conversion written here.
 
 mod builtins_harness;
 

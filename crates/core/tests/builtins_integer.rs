@@ -2,6 +2,10 @@
 //! implementations written here in 128-bit arithmetic: exhaustive over 8-bit operand pairs and
 //! 16-bit single operands, edge values crossed with each other and seeded random samples for
 //! the wider types.
+//!
+//! This stays in Rust: exhaustive and random operands against 128-bit arithmetic written here.
+//! Integer functions on chosen values, checked on every platform present, are the kernel file
+//! `tests/kernels/builtins/integer.cl`.
 
 mod builtins_harness;
 

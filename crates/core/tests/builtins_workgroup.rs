@@ -10,6 +10,12 @@
 //! data types", so a float sum of n terms is compared with the exact sum (in f64) within
 //! n * FLT_EPSILON * sum |x|, the bound for any order of n - 1 float additions (Higham,
 //! "Accuracy and Stability of Numerical Algorithms", 4.2). Float min and max are exact.
+//!
+//! These stay in Rust: random inputs over many NDRange shapes, checked against results
+//! computed here group by group; one test drives the compiler and the CPU device directly (an
+//! OpenCL C 2.0 program, which the device does not list), and one runs a kernel whose
+//! behaviour is undefined, where only termination is checked. Barriers with fixed inputs are
+//! kernel files in `tests/kernels/language/`.
 
 mod builtins_harness;
 

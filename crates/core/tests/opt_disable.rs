@@ -1,5 +1,8 @@
 //! `-cl-opt-disable` (5.8.6: "disables all optimizations"): kernels built without the
 //! optimization passes give the same results as optimized ones.
+//!
+//! This stays in Rust: it reads the runtime's private memory size of a kernel to see that the
+//! option took effect, which `ferrocl run` does not show.
 
 use std::sync::Arc;
 
