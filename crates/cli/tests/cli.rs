@@ -688,11 +688,22 @@ fn build_shows_large_functions_kept_as_calls() {
         .find(|f| f.starts_with("scalars("))
         .unwrap_or_else(|| panic!("no work-group function for scalars:\n{wg}"));
     assert_eq!(scalars.matches("= call @mix(").count(), 2, "{scalars}");
-    assert_eq!(scalars.matches("= call @mix_twice(").count(), 2, "{scalars}");
+    assert_eq!(
+        scalars.matches("= call @mix_twice(").count(),
+        2,
+        "{scalars}"
+    );
     let out = ferrocl(&["build", &src, "--emit", "clif"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let clif = stdout(&out);
-    for name in ["mix", "mix_twice", "stir_private", "stir_local", "stir_global", "spread"] {
+    for name in [
+        "mix",
+        "mix_twice",
+        "stir_private",
+        "stir_local",
+        "stir_global",
+        "spread",
+    ] {
         assert!(clif.contains(&format!("; function {name}\n")), "{name}");
     }
     let kernel = clif

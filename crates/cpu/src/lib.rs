@@ -703,8 +703,8 @@ fn declare_helpers(jit: &mut JITModule) -> Result<codegen::Helpers, CompileError
 
 /// The one device service a program calls by name: `printf` (6.15.14), which lowering
 /// declares as `@printf(ptr.constant format, ptr.private arguments) -> i32`. Every other
-/// builtin that is not an IR operation comes from the shared builtin library, linked in and
-/// inlined before code generation.
+/// builtin that is not an IR operation comes from the shared builtin library, linked in
+/// before the passes.
 const PRINTF: &str = "printf";
 
 /// Resolves the declared functions of `module` that the CPU device provides itself (see

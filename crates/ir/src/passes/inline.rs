@@ -7,14 +7,14 @@
 //! not touched.
 //!
 //! A call is inlined when its callee is small (at most [`INLINE_LIMIT`] instructions once
-//! flattened), has a single call site in the functions the kernels reach, or must run inside
-//! its kernel ([`must_inline`]: it synchronizes the work-group, takes part in a collective or
-//! asks which work-item runs it, which only the kernel's work-group code can answer). Those
-//! are most calls of real programs, and inlined code is what the devices optimize best
-//! (vectorization across work-items needs kernels without calls). A large callee called from
-//! several sites stays a call: copied into every site, it gave kernels of 100,000 and more
-//! instructions, on which code generation is superlinear (register allocation), for code
-//! that runs no faster inlined.
+//! flattened), has a single call site in the functions the kernels reach (and is not huge:
+//! [`SPLIT_LIMIT`]), or must run inside its kernel ([`must_inline`]: it synchronizes the
+//! work-group, takes part in a collective or asks which work-item runs it, which only the
+//! kernel's work-group code can answer). Those are most calls of real programs, and inlined
+//! code is what the devices optimize best (vectorization across work-items needs kernels
+//! without calls). A large callee called from several sites stays a call: copied into every
+//! site, it gave kernels of 100,000 and more instructions, on which code generation is
+//! superlinear (register allocation), for code that runs no faster inlined.
 //!
 //! OpenCL C has no recursion (6.9 (k): "Recursion is not supported"); a call that closes a
 //! cycle of the call graph (a callee still being flattened) is kept, as are calls to
@@ -32,11 +32,20 @@ use crate::module::Module;
 
 /// The flattened size, in instructions, up to which a callee is inlined at every call site.
 ///
-/// Chosen by measurement (docs/benchmarks.md): every kernel of the benchmark suite stays
-/// whole, and a password-hashing program's block functions (an MD5 or SHA-2 compression, a
-/// few hundred to a few thousand instructions before unrolling) are inlined where they are
-/// small and called where they are not.
+/// Chosen by measurement on the largest real-world programs (hashcat's, whose kernels call
+/// hash functions of a few hundred to 30,000 instructions from several sites): 300, 500 and
+/// 1,000 built them in about the same time, 2,000 and 4,000 more slowly; the
+/// largest callee that the benchmark suite's kernels call (`ferrocl bench`) is under 100
+/// instructions, so they stay whole.
 pub const INLINE_LIMIT: usize = 1000;
+
+/// The flattened size above which a callee stays a call even from a single call site. Such
+/// a body costs the same inlined or not, but inlined into its caller it makes one function
+/// of its size and the caller's (hashcat's buffer-shifting switches, 15,000 and 30,000
+/// instructions, inside its hash update functions), and register allocation is superlinear
+/// in a function's size: kept apart, those programs built in two thirds of the time and half the memory. A
+/// call costs nothing beside such a body.
+pub const SPLIT_LIMIT: usize = 8000;
 
 /// Whether an instruction ties a function to the kernel that runs it: a barrier or a
 /// work-group or sub-group collective (the work-group transform cuts the kernel there), or a
@@ -49,12 +58,7 @@ pub fn must_inline(op: &Op) -> bool {
 /// Inlines the calls to defined functions into each kernel (and into every function a kernel
 /// reaches, on the way), within the budget of [`INLINE_LIMIT`].
 pub fn run(m: &mut Module) {
-    flatten(m, false, INLINE_LIMIT);
-}
-
-/// Inlines every call to a defined function, whatever the callee's size.
-pub fn run_all(m: &mut Module) {
-    flatten(m, false, usize::MAX);
+    flatten(m, false, Budget::STANDARD);
 }
 
 /// [`run`], with each function that is not a kernel cleaned up once calls were inlined into
@@ -62,7 +66,21 @@ pub fn run_all(m: &mut Module) {
 /// copied into its callers: a helper copied to many call sites is cleaned once instead of
 /// in every copy.
 pub fn run_and_clean(m: &mut Module) {
-    flatten(m, true, INLINE_LIMIT);
+    flatten(m, true, Budget::STANDARD);
+}
+
+/// The sizes above which a callee stays a call: from several call sites, and from one.
+#[derive(Clone, Copy)]
+struct Budget {
+    shared: usize,
+    single: usize,
+}
+
+impl Budget {
+    const STANDARD: Budget = Budget {
+        shared: INLINE_LIMIT,
+        single: SPLIT_LIMIT,
+    };
 }
 
 /// What flattening knows of a function once it is flat.
@@ -74,7 +92,7 @@ struct Flat {
     pinned: bool,
 }
 
-fn flatten(m: &mut Module, clean: bool, limit: usize) {
+fn flatten(m: &mut Module, clean: bool, budget: Budget) {
     let order = bottom_up(m);
     let sites = call_sites(m, &order);
     let mut done: Vec<Option<Flat>> = vec![None; m.funcs.len()];
@@ -86,10 +104,12 @@ fn flatten(m: &mut Module, clean: bool, limit: usize) {
         let mut inlined = false;
         for (call, callee) in calls {
             let flat = done[callee.as_u32() as usize].unwrap_or_default();
-            let keep = !flat.pinned
-                && flat.size > limit
-                && sites[callee.as_u32() as usize] > 1
-                && !m.funcs[callee].is_kernel();
+            let limit = if sites[callee.as_u32() as usize] > 1 {
+                budget.shared
+            } else {
+                budget.single
+            };
+            let keep = !flat.pinned && flat.size > limit && !m.funcs[callee].is_kernel();
             if !keep {
                 inline_call(&mut caller, call, &m.funcs[callee]);
                 inlined = true;
@@ -398,6 +418,10 @@ mod tests {
         assert_eq!(calls_to(&m, "k", "a") + calls_to(&m, "k", "b"), 1);
     }
 
+    fn budget(shared: usize, single: usize) -> super::Budget {
+        super::Budget { shared, single }
+    }
+
     /// `@big` (four instructions) called from two sites, `@once` (as large) from one, and
     /// `@ids` (as large, asking for its work-item) from two.
     const BUDGET: &str = "func @big(i32) -> i32 {\nblock0(v0: i32):\n    v1: i32 = iadd v0, v0\n\
@@ -413,19 +437,26 @@ mod tests {
          \x20   store.global v6, v0, align 4\n    return\n}\n";
 
     /// Over the budget, a callee with several call sites stays a call; one with a single
-    /// call site, or one that asks which work-item runs it, is inlined all the same.
+    /// call site is inlined unless it is over the single-site budget too, and one that asks
+    /// which work-item runs it always is.
     #[test]
     fn large_callees_with_several_call_sites_stay_calls() {
         let mut m = parse_module(BUDGET).expect("parses");
-        super::flatten(&mut m, false, 3);
+        super::flatten(&mut m, false, budget(3, 100));
         verify_module(&m).expect("inlined module verifies");
         assert_eq!(calls_to(&m, "k", "big"), 2);
         assert_eq!(calls_to(&m, "k", "once"), 0);
         assert_eq!(calls_to(&m, "k", "ids"), 0);
         // Within the budget, every call is inlined.
         let mut m = parse_module(BUDGET).expect("parses");
-        super::flatten(&mut m, false, 4);
+        super::flatten(&mut m, false, budget(4, 100));
         assert_eq!(calls_to(&m, "k", "big"), 0);
+        // Over the budget for a single call site, `@once` stays a call too; `@ids` never does.
+        let mut m = parse_module(BUDGET).expect("parses");
+        super::flatten(&mut m, false, budget(3, 3));
+        verify_module(&m).expect("inlined module verifies");
+        assert_eq!(calls_to(&m, "k", "once"), 1);
+        assert_eq!(calls_to(&m, "k", "ids"), 0);
     }
 
     /// A kept callee is judged by its flattened size: `@mid` calls `@big` (kept) twice, so it
@@ -442,7 +473,7 @@ mod tests {
             "v7: i32 = call @mid(v3)\n    v8: i32 = call @mid(v7)\n    v4: i32 = call @once(v8)",
         );
         let mut m = parse_module(&text).expect("parses");
-        super::flatten(&mut m, false, 3);
+        super::flatten(&mut m, false, budget(3, 100));
         verify_module(&m).expect("inlined module verifies");
         assert_eq!(calls_to(&m, "k", "mid"), 0);
         assert_eq!(calls_to(&m, "k", "big"), 6);
