@@ -8,7 +8,7 @@ use ferrocl_ir::Op;
 
 mod common;
 
-use common::{block, compile, nd1, on_cpu_and_interpreter, VADD};
+use common::{block, check_vadd, compile, nd1, on_cpu_and_interpreter, FAR_SWEEPS, VADD};
 
 fn words(bytes: &[u8]) -> Vec<u32> {
     bytes
@@ -272,14 +272,7 @@ fn private_writes_out_of_bounds_in_a_called_function_stay_inside_the_launch() {
     let p = compile(WRECK);
     let k = p.kernel("smash").expect("smash");
     let good = compile(VADD);
-    let cases: [(i64, i64); 5] = [
-        (4, 1 << 16),
-        (-(1 << 20), 64),
-        (1 << 40, 64),
-        (-(1 << 40), 64),
-        (i64::MAX / 8, 16),
-    ];
-    for (start, n) in cases {
+    for (start, n) in FAR_SWEEPS {
         let items = 96usize;
         let mut out = vec![-1i32; items];
         let args = block(
@@ -294,24 +287,6 @@ fn private_writes_out_of_bounds_in_a_called_function_stay_inside_the_launch() {
         for (i, &v) in out.iter().enumerate() {
             assert_eq!(v, i as i32 * 3, "start {start}, n {n}, item {i}");
         }
-        let n = 1000;
-        let a: Vec<f32> = (0..n).map(|i| i as f32 * 7.0 - 3.0).collect();
-        let b: Vec<f32> = (0..n).map(|i| 100.0 - i as f32).collect();
-        let mut c = vec![0f32; n];
-        let args = block(
-            &good,
-            "vadd",
-            &[a.as_ptr() as u64, b.as_ptr() as u64, c.as_mut_ptr() as u64],
-        );
-        // SAFETY: a, b and c hold n floats each and outlive the launch.
-        unsafe {
-            good.kernel("vadd")
-                .expect("vadd")
-                .launch(&args, 0, &nd1(n as u64, 32))
-        }
-        .expect("a correct kernel runs");
-        for i in 0..n {
-            assert_eq!(c[i], a[i] + b[i], "element {i}");
-        }
+        check_vadd(&good, 1000);
     }
 }
