@@ -209,8 +209,8 @@ fn compile_parsed(
 fn executable(module: &Module, opt_disable: bool, library: Library) -> Result<Module, String> {
     let mut m = module.clone();
     crate::library::link_with(&mut m, library).map_err(|e| format!("internal error: {e}\n"))?;
-    // 5.8.6: -cl-opt-disable "disables all optimizations". Inlining stays: the devices
-    // compile kernels with every call inlined.
+    // 5.8.6: -cl-opt-disable "disables all optimizations". Inlining stays: a device
+    // runs a function that synchronizes or asks for its work-item only inlined into its kernel.
     let mut pm = if opt_disable {
         let mut pm = PassManager::new();
         pm.add("inline").expect("the inline pass exists");

@@ -674,6 +674,45 @@ fn build_emits_the_cpu_code_as_clif_and_asm() {
     let _ = fs::remove_dir_all(dir);
 }
 
+/// A large function called from several sites stays a call: the kernel's work-group function
+/// calls it, and the CPU code holds it as a function of its own, called from the kernel.
+#[test]
+fn build_shows_large_functions_kept_as_calls() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/language/calls.cl");
+    let src = src.to_string_lossy();
+    let out = ferrocl(&["build", &src, "--emit", "wg"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let wg = format!("\n{}", stdout(&out));
+    let scalars = wg
+        .split("\nfunc @")
+        .find(|f| f.starts_with("scalars("))
+        .unwrap_or_else(|| panic!("no work-group function for scalars:\n{wg}"));
+    assert_eq!(scalars.matches("= call @mix(").count(), 2, "{scalars}");
+    assert_eq!(
+        scalars.matches("= call @mix_twice(").count(),
+        2,
+        "{scalars}"
+    );
+    let out = ferrocl(&["build", &src, "--emit", "clif"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let clif = stdout(&out);
+    for name in [
+        "mix",
+        "mix_twice",
+        "stir_private",
+        "stir_local",
+        "stir_global",
+        "spread",
+    ] {
+        assert!(clif.contains(&format!("; function {name}\n")), "{name}");
+    }
+    let kernel = clif
+        .split("; kernel scalars\n")
+        .nth(1)
+        .expect("the kernel's code");
+    assert!(kernel.contains("call fn"), "{kernel}");
+}
+
 #[test]
 fn an_unknown_platform_lists_the_ones_there_are() {
     let dir = scratch("no-platform");

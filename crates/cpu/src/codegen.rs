@@ -1,5 +1,6 @@
 //! Translation of a work-group function (`workgroup`: the kernel with its work-item loops
-//! and barriers already turned into IR) into a Cranelift function.
+//! and barriers already turned into IR) into a Cranelift function, and of the functions its
+//! kernel calls out of line (`codegen/calls.rs`).
 //!
 //! The generated function is called once per work-group with the argument block, the group's
 //! context (`abi::GroupCtx`) and its context memory, which the work-group function's last
@@ -17,13 +18,16 @@ use cranelift_codegen::ir::condcodes::{FloatCC as CFloatCC, IntCC as CIntCC};
 use cranelift_codegen::ir::immediates::{Ieee32, Ieee64};
 use cranelift_codegen::ir::{self as cl, types as clt, InstBuilder, MemFlagsData as ClMemFlags};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
+use std::collections::HashSet;
+
 use ferrocl_ir::{
-    ArgKind, Block, Dest, FloatCC, Function, Global, Inst, IntCC, Module, Op, Type, Value,
-    WorkItemOp,
+    ArgKind, Block, Dest, FloatCC, Func, Function, Global, Inst, IntCC, Module, Op, StackSlot,
+    Type, Value, WorkItemOp,
 };
 
 use cranelift_module::{FuncId, Module as _};
 
+mod calls;
 mod convert;
 mod isel;
 mod scalar;
@@ -32,14 +36,17 @@ mod simd;
 use crate::abi::offsets;
 use crate::workgroup::WorkGroupFn;
 use crate::CompileError;
+pub use calls::{Callee, Callees};
 use ferrocl_device::ArgSlot;
 
 /// What translation needs of the JIT module: the module itself (to import functions into the
-/// kernel), the library functions the module's declarations resolve to, and the helpers.
+/// kernel), the library functions the module's declarations resolve to, the helpers, and the
+/// functions compiled out of line.
 pub struct Link<'a> {
     pub jit: &'a mut cranelift_jit::JITModule,
     pub libcalls: &'a HashMap<String, LibCall>,
     pub helpers: &'a Helpers,
+    pub calls: &'a Callees,
 }
 
 /// The runtime's own helper functions, declared in the JIT module.
@@ -138,41 +145,57 @@ fn ctx_mem() -> ClMemFlags {
 }
 
 /// Translates work-group function `wg` (of a kernel of `module`) into `func`, whose signature
-/// the caller has set to `(args: i64, group: i64, frames: i64)`.
+/// the caller has set to `(args: i64, group: i64, frames: i64)`. The kernel's call area
+/// (`codegen/calls.rs`) is the `call_area` bytes before `frames`.
+#[allow(clippy::too_many_arguments)]
 pub fn translate_kernel(
     module: &Module,
     wg: &WorkGroupFn,
     layout: &[ArgSlot],
+    call_area: u32,
     places: &HashMap<Global, GlobalPlace>,
     func: &mut cl::Function,
     fbc: &mut FunctionBuilderContext,
     link: Link<'_>,
 ) -> Result<(), CompileError> {
-    let Link {
-        jit,
-        libcalls,
-        helpers,
-    } = link;
-    let frontend = jit.isa().frontend_config();
-    let b = FunctionBuilder::new(func, fbc);
-    let mut t = Translator {
+    let frontend = link.jit.isa().frontend_config();
+    let mut t = Translator::new(
         module,
-        jit,
-        libcalls,
-        helpers,
-        f: &wg.func,
-        layout,
-        wg,
+        &wg.func,
+        &wg.slot_offsets,
+        &wg.trusted,
         places,
-        b,
-        vars: HashMap::new(),
-        blocks: HashMap::new(),
-        mask_bits: simd::MaskBits::new(),
-        grp: cl::Value::from_u32(0),
-        frames: cl::Value::from_u32(0),
-        regions: HashMap::new(),
-    };
-    t.run()?;
+        FunctionBuilder::new(func, fbc),
+        link,
+    );
+    t.run(layout, call_area)?;
+    t.b.finalize(frontend);
+    Ok(())
+}
+
+/// Translates function `f` of `module`, compiled out of line as `callee` says, into `func`,
+/// whose signature is the one `Callees::plan` declared for it.
+pub fn translate_function(
+    module: &Module,
+    f: &Function,
+    callee: &Callee,
+    places: &HashMap<Global, GlobalPlace>,
+    func: &mut cl::Function,
+    fbc: &mut FunctionBuilderContext,
+    link: Link<'_>,
+) -> Result<(), CompileError> {
+    let frontend = link.jit.isa().frontend_config();
+    let none = HashSet::new();
+    let mut t = Translator::new(
+        module,
+        f,
+        &callee.slot_offsets,
+        &none,
+        places,
+        FunctionBuilder::new(func, fbc),
+        link,
+    );
+    t.run_function(callee)?;
     t.b.finalize(frontend);
     Ok(())
 }
@@ -182,11 +205,13 @@ struct Translator<'a, 'f> {
     jit: &'a mut cranelift_jit::JITModule,
     libcalls: &'a HashMap<String, LibCall>,
     helpers: &'a Helpers,
+    calls: &'a Callees,
     f: &'a Function,
-    /// Where the kernel's arguments are in the argument block (`abi::arg_layout` of the
-    /// kernel: the work-group function has its parameters and the context after them).
-    layout: &'a [ArgSlot],
-    wg: &'a WorkGroupFn,
+    /// Where each stack slot of `f` lives, as a byte offset from `frames` (the work-group
+    /// function's single-copy slots; every slot of a function compiled out of line).
+    slot_offsets: &'a HashMap<StackSlot, u32>,
+    /// The accesses of the group's context memory that need no confining (`WorkGroupFn`).
+    trusted: &'a HashSet<Inst>,
     places: &'a HashMap<Global, GlobalPlace>,
     b: FunctionBuilder<'f>,
     vars: HashMap<Value, Vec<Variable>>,
@@ -194,15 +219,121 @@ struct Translator<'a, 'f> {
     /// Each `i1` vector's mask lane width (codegen/simd.rs).
     mask_bits: simd::MaskBits,
     grp: cl::Value,
-    /// The group's context memory (`WorkGroupFn`'s `ctx`).
+    /// The group's context memory (`WorkGroupFn`'s `ctx`), or the frame of a function
+    /// compiled out of line.
     frames: cl::Value,
+    /// Where the frames of the functions `f` calls out of line start.
+    callee_frames: cl::Value,
+    /// Where a function compiled out of line writes its result, when it has a return area.
+    ret_area: Option<cl::Value>,
+    /// The functions called out of line, imported into the function.
+    func_refs: HashMap<Func, cl::FuncRef>,
     /// The local and private regions' bases and masks, by their `GroupCtx` offset: loaded
     /// once, in the entry block, for every access that `confine` masks.
     regions: HashMap<i32, cl::Value>,
 }
 
+impl<'a, 'f> Translator<'a, 'f> {
+    fn new(
+        module: &'a Module,
+        f: &'a Function,
+        slot_offsets: &'a HashMap<StackSlot, u32>,
+        trusted: &'a HashSet<Inst>,
+        places: &'a HashMap<Global, GlobalPlace>,
+        b: FunctionBuilder<'f>,
+        link: Link<'a>,
+    ) -> Self {
+        Translator {
+            module,
+            jit: link.jit,
+            libcalls: link.libcalls,
+            helpers: link.helpers,
+            calls: link.calls,
+            f,
+            slot_offsets,
+            trusted,
+            places,
+            b,
+            vars: HashMap::new(),
+            blocks: HashMap::new(),
+            mask_bits: simd::MaskBits::new(),
+            grp: cl::Value::from_u32(0),
+            frames: cl::Value::from_u32(0),
+            callee_frames: cl::Value::from_u32(0),
+            ret_area: None,
+            func_refs: HashMap::new(),
+            regions: HashMap::new(),
+        }
+    }
+}
+
 impl Translator<'_, '_> {
-    fn run(&mut self) -> Result<(), CompileError> {
+    /// Loads the local and private regions' bases and masks from the group context.
+    fn load_regions(&mut self) {
+        for field in [
+            offsets::LOCAL_MEM,
+            offsets::LOCAL_MASK,
+            offsets::PRIVATE_MEM,
+            offsets::PRIVATE_MASK,
+        ] {
+            let v = self.b.ins().load(clt::I64, ctx_mem(), self.grp, field);
+            self.regions.insert(field, v);
+        }
+    }
+
+    /// Translates the blocks of `f`, entered from the current block (whose parameters, and
+    /// `f`'s entry block's, are set) with a jump to `f`'s entry block.
+    fn body(&mut self, ir_entry: Block) -> Result<(), CompileError> {
+        let f = self.f;
+        for &blk in f.layout.blocks() {
+            let cb = self.b.create_block();
+            self.blocks.insert(blk, cb);
+        }
+        self.b.ins().jump(self.blocks[&ir_entry], &[]);
+        for &blk in f.layout.blocks() {
+            self.b.switch_to_block(self.blocks[&blk]);
+            for &inst in f.layout.block_insts(blk) {
+                self.inst(inst)?;
+            }
+        }
+        self.b.seal_all_blocks();
+        Ok(())
+    }
+
+    /// Translates a function compiled out of line: its parameters are its IR parameters'
+    /// values, then the group context, its frame and, if it has one, its return area.
+    fn run_function(&mut self, callee: &Callee) -> Result<(), CompileError> {
+        let f = self.f;
+        let entry = self.b.create_block();
+        self.b.append_block_params_for_function_params(entry);
+        self.b.switch_to_block(entry);
+        let mut params = self.b.block_params(entry).to_vec();
+        if callee.ret_area {
+            self.ret_area = params.pop();
+        }
+        let (Some(frame), Some(grp)) = (params.pop(), params.pop()) else {
+            return err(format!("function {}: no context parameters", f.name));
+        };
+        self.grp = grp;
+        self.frames = frame;
+        self.callee_frames = self.b.ins().iadd_imm_s(frame, i64::from(callee.own_size));
+        self.load_regions();
+        let Some(ir_entry) = f.layout.entry_block() else {
+            return err(format!("function {} has no body", f.name));
+        };
+        let mut next = params.into_iter();
+        for (&param, &ty) in f.dfg.block_params(ir_entry).iter().zip(&f.sig.params) {
+            let n = calls::abi_repr(ty)?.count() as usize;
+            let parts: Vec<cl::Value> = next.by_ref().take(n).collect();
+            if parts.len() != n {
+                return err(format!("function {}: too few parameters", f.name));
+            }
+            self.set_parts(param, parts)?;
+        }
+        self.body(ir_entry)
+    }
+
+    fn run(&mut self, layout: &[ArgSlot], call_area: u32) -> Result<(), CompileError> {
         let f = self.f;
         let entry = self.b.create_block();
         self.b.append_block_params_for_function_params(entry);
@@ -211,6 +342,7 @@ impl Translator<'_, '_> {
         let (args, grp, frames) = (params[0], params[1], params[2]);
         self.grp = grp;
         self.frames = frames;
+        self.callee_frames = self.b.ins().iadd_imm_s(frames, -i64::from(call_area));
 
         // Kernel arguments, loaded once from the argument block; then the context.
         let Some(ir_entry) = f.layout.entry_block() else {
@@ -220,16 +352,7 @@ impl Translator<'_, '_> {
         let Some((&ctx_param, kernel_params)) = ir_params.split_last() else {
             return err(format!("kernel {}: no context parameter", f.name));
         };
-        let layout = self.layout;
-        for field in [
-            offsets::LOCAL_MEM,
-            offsets::LOCAL_MASK,
-            offsets::PRIVATE_MEM,
-            offsets::PRIVATE_MASK,
-        ] {
-            let v = self.b.ins().load(clt::I64, ctx_mem(), grp, field);
-            self.regions.insert(field, v);
-        }
+        self.load_regions();
         let local_mem = self.regions[&offsets::LOCAL_MEM];
         let params = kernel_params.iter().zip(&f.sig.params);
         for ((&param, &param_ty), arg) in params.zip(layout) {
@@ -260,21 +383,7 @@ impl Translator<'_, '_> {
             self.set(param, vals)?;
         }
         self.set(ctx_param, vec![frames])?;
-
-        // The function's blocks; its entry block's parameters are set above.
-        for &blk in f.layout.blocks() {
-            let cb = self.b.create_block();
-            self.blocks.insert(blk, cb);
-        }
-        self.b.ins().jump(self.blocks[&ir_entry], &[]);
-        for &blk in f.layout.blocks() {
-            self.b.switch_to_block(self.blocks[&blk]);
-            for &inst in f.layout.block_insts(blk) {
-                self.inst(inst)?;
-            }
-        }
-        self.b.seal_all_blocks();
-        Ok(())
+        self.body(ir_entry)
     }
 
     fn vars_of(&mut self, v: Value) -> Result<Vec<Variable>, CompileError> {
@@ -627,7 +736,7 @@ impl Translator<'_, '_> {
                     self.b.ins().ireduce(ty, v)
                 }])
             }
-            Op::SlotAddr(ss) => Some(vec![match self.wg.slot_offsets.get(ss) {
+            Op::SlotAddr(ss) => Some(vec![match self.slot_offsets.get(ss) {
                 Some(&off) => self.b.ins().iadd_imm_s(self.frames, i64::from(off)),
                 None => return err(format!("unknown stack slot {ss}")),
             }]),
@@ -639,10 +748,16 @@ impl Translator<'_, '_> {
                 }
                 None => return err(format!("unknown global {g}")),
             }]),
+            Op::Call(callee) if !self.module.funcs[*callee].is_declaration() => {
+                self.call_out_of_line(inst, *callee, &args)?;
+                None
+            }
             Op::Call(callee) => {
                 let name = self.module.funcs[*callee].name.clone();
                 let Some(lib) = self.libcalls.get(&name) else {
-                    return err(format!("call to @{name}: every call must be inlined or be a library function, and the CPU device has no library function of that name"));
+                    return err(format!(
+                        "call to @{name}: the CPU device has no library function of that name"
+                    ));
                 };
                 let fref = self.jit.declare_func_in_func(lib.id, self.b.func);
                 let mut arg_vals = Vec::new();
@@ -697,7 +812,7 @@ impl Translator<'_, '_> {
                 None
             }
             Op::Return => {
-                self.b.ins().return_(&[]);
+                self.ret(&args)?;
                 None
             }
             Op::Unreachable => {
@@ -744,7 +859,7 @@ impl Translator<'_, '_> {
         ) {
             return Some(space);
         }
-        if self.wg.trusted.contains(&inst) {
+        if self.trusted.contains(&inst) {
             return None;
         }
         let dfg = &self.f.dfg;

@@ -2,7 +2,8 @@
 //! work-groups on a pool of one worker per core.
 //!
 //! [`CpuProgram::compile`] takes a verified, inlined module; each kernel becomes one function
-//! that runs a whole work-group ([`codegen`]); [`CompiledKernel::launch`] runs an NDRange.
+//! that runs a whole work-group ([`codegen`]), and each function the inliner kept as a call
+//! one function of its own; [`CompiledKernel::launch`] runs an NDRange.
 
 pub mod abi;
 mod codegen;
@@ -88,6 +89,9 @@ pub struct CompiledKernel {
     /// Bytes of per-work-item frame memory: private variables kept in memory and values live
     /// across barriers.
     pub frame_size: usize,
+    /// Bytes of the frames of the functions the kernel calls out of line, one copy per
+    /// work-group, just before the work-items' frames (`codegen/calls.rs`).
+    pub call_area: usize,
     entry: GroupFn,
     /// The program calls `printf`: launches collect its output and write it when they end.
     uses_printf: bool,
@@ -192,9 +196,10 @@ impl CompiledKernel {
         let total = (num_groups[0] * num_groups[1] * num_groups[2]) as usize;
         let wg_items = (nd.local_size[0] * nd.local_size[1] * nd.local_size[2]) as usize;
         // Powers of two, so that generated code can mask `__local` and `__private` addresses
-        // into them. The private region holds the by-value arguments, then the frames.
+        // into them. The private region holds the by-value arguments, the call area, then
+        // the frames.
         let local_region = local_mem_size.max(1).next_power_of_two();
-        let frames_at = private_args.len().div_ceil(128) * 128;
+        let frames_at = private_args.len().div_ceil(128) * 128 + self.call_area;
         let private_region = (frames_at + self.frame_size * wg_items)
             .max(1)
             .next_power_of_two();
@@ -333,8 +338,8 @@ pub enum CodeText {
     Asm,
 }
 
-/// Compiles every kernel of `module` (whose calls are all inlined) and returns the code as
-/// text, kernel by kernel.
+/// Compiles every kernel of `module` and returns the code as text, function by function: the
+/// functions called out of line, then the kernels.
 pub fn code_text(module: &Module, what: CodeText) -> Result<String, CompileError> {
     let mut text = String::new();
     CpuProgram::build(module, &default_wide, Some((what, &mut text)))?;
@@ -360,7 +365,7 @@ pub fn default_wide(f: &ferrocl_ir::Function) -> Option<workgroup::WideKernel> {
 }
 
 impl CpuProgram {
-    /// Compiles every kernel of `module` (whose calls are all inlined), with vectorization
+    /// Compiles every kernel of `module` (with the functions it calls), with vectorization
     /// across work-items ([`vectorize`]) unless `FERROCL_VECTORIZE=0` turns it off: each
     /// kernel the vectorizer takes runs full chunks of [`VECTOR_WIDTH`] work-items at once.
     /// Kernels written with OpenCL vector types keep their own SIMD code: split into lanes
@@ -413,6 +418,7 @@ impl CpuProgram {
         let mut jit = JITModule::new(builder);
         let helpers = declare_helpers(&mut jit)?;
         let libcalls = resolve_services(module, &mut jit)?;
+        let calls = codegen::Callees::plan(module, &mut jit)?;
 
         // Program-scope data, and the place of every global.
         let mut places = HashMap::new();
@@ -446,6 +452,28 @@ impl CpuProgram {
 
         let mut fbc = FunctionBuilderContext::new();
         let mut ctx = jit.make_context();
+        for &f in &calls.order {
+            let (func, callee) = (&module.funcs[f], &calls.map[&f]);
+            let decl = jit.declarations().get_function_decl(callee.id);
+            ctx.func.signature = decl.signature.clone();
+            codegen::translate_function(
+                module,
+                func,
+                callee,
+                &places,
+                &mut ctx.func,
+                &mut fbc,
+                codegen::Link {
+                    jit: &mut jit,
+                    libcalls: &libcalls,
+                    helpers: &helpers,
+                    calls: &calls,
+                },
+            )?;
+            define(
+                &mut jit, &mut ctx, callee.id, "function", &func.name, &mut text,
+            )?;
+        }
         let mut pending = Vec::new();
         for (_, f) in module
             .funcs
@@ -461,10 +489,12 @@ impl CpuProgram {
             #[cfg(debug_assertions)]
             workgroup::verify(module, &wg)?;
             let (args, args_size) = abi::arg_layout(f);
+            let call_area = calls.call_area(&wg.func);
             codegen::translate_kernel(
                 module,
                 &wg,
                 &args,
+                call_area,
                 &places,
                 &mut ctx.func,
                 &mut fbc,
@@ -472,6 +502,7 @@ impl CpuProgram {
                     jit: &mut jit,
                     libcalls: &libcalls,
                     helpers: &helpers,
+                    calls: &calls,
                 },
             )?;
             let id = jit
@@ -481,26 +512,7 @@ impl CpuProgram {
                     &ctx.func.signature,
                 )
                 .map_err(|e| CompileError(format!("kernel {}: {e}", f.name)))?;
-            if let Some((CodeText::Asm, _)) = text {
-                ctx.set_disasm(true);
-            }
-            jit.define_function(id, &mut ctx).map_err(|e| {
-                CompileError(format!("kernel {}: code generation failed: {e:?}", f.name))
-            })?;
-            match &mut text {
-                Some((CodeText::Clif, out)) => {
-                    out.push_str(&format!("; kernel {}\n{}\n", f.name, ctx.func.display()));
-                }
-                Some((CodeText::Asm, out)) => {
-                    let asm = ctx
-                        .compiled_code()
-                        .and_then(|c| c.vcode.as_deref())
-                        .unwrap_or("");
-                    out.push_str(&format!("; kernel {}\n{asm}\n", f.name));
-                }
-                None => {}
-            }
-            jit.clear_context(&mut ctx);
+            define(&mut jit, &mut ctx, id, "kernel", &f.name, &mut text)?;
             pending.push((
                 id,
                 f.name.clone(),
@@ -508,6 +520,7 @@ impl CpuProgram {
                 args,
                 args_size,
                 wg.frame_size,
+                call_area as usize,
             ));
         }
         jit.finalize_definitions()
@@ -524,22 +537,25 @@ impl CpuProgram {
         let kernels = pending
             .into_iter()
             .zip(entries)
-            .map(|((_, name, info, args, args_size, frame_size), code_ptr)| {
-                // SAFETY: the function was generated with the GroupFn signature (three i64
-                // parameters in the platform's C calling convention, no result).
-                let entry = unsafe { std::mem::transmute::<*const u8, GroupFn>(code_ptr) };
-                Arc::new(CompiledKernel {
-                    name,
-                    info,
-                    args,
-                    args_size,
-                    static_local_size: static_local as usize,
-                    frame_size,
-                    entry,
-                    uses_printf,
-                    _code: code.clone(),
-                })
-            })
+            .map(
+                |((_, name, info, args, args_size, frame_size, call_area), code_ptr)| {
+                    // SAFETY: the function was generated with the GroupFn signature (three i64
+                    // parameters in the platform's C calling convention, no result).
+                    let entry = unsafe { std::mem::transmute::<*const u8, GroupFn>(code_ptr) };
+                    Arc::new(CompiledKernel {
+                        name,
+                        info,
+                        args,
+                        args_size,
+                        static_local_size: static_local as usize,
+                        frame_size,
+                        call_area,
+                        entry,
+                        uses_printf,
+                        _code: code.clone(),
+                    })
+                },
+            )
             .collect();
         Ok(CpuProgram { kernels })
     }
@@ -551,6 +567,38 @@ impl CpuProgram {
     pub fn kernel(&self, name: &str) -> Option<&CompiledKernel> {
         self.kernels.iter().find(|k| k.name == name).map(|k| &**k)
     }
+}
+
+/// Compiles the function in `ctx` as `id` of `jit` (a `kind` named `name`), writing its code to
+/// `text` in the form asked for, and clears `ctx`.
+fn define(
+    jit: &mut JITModule,
+    ctx: &mut cranelift_codegen::Context,
+    id: cranelift_module::FuncId,
+    kind: &str,
+    name: &str,
+    text: &mut Option<(CodeText, &mut String)>,
+) -> Result<(), CompileError> {
+    if let Some((CodeText::Asm, _)) = text {
+        ctx.set_disasm(true);
+    }
+    jit.define_function(id, ctx)
+        .map_err(|e| CompileError(format!("{kind} {name}: code generation failed: {e:?}")))?;
+    match text {
+        Some((CodeText::Clif, out)) => {
+            out.push_str(&format!("; {kind} {name}\n{}\n", ctx.func.display()));
+        }
+        Some((CodeText::Asm, out)) => {
+            let asm = ctx
+                .compiled_code()
+                .and_then(|c| c.vcode.as_deref())
+                .unwrap_or("");
+            out.push_str(&format!("; {kind} {name}\n{asm}\n"));
+        }
+        None => {}
+    }
+    jit.clear_context(ctx);
+    Ok(())
 }
 
 /// The CPU device: its memory is the host's, its code comes from Cranelift.
@@ -655,8 +703,8 @@ fn declare_helpers(jit: &mut JITModule) -> Result<codegen::Helpers, CompileError
 
 /// The one device service a program calls by name: `printf` (6.15.14), which lowering
 /// declares as `@printf(ptr.constant format, ptr.private arguments) -> i32`. Every other
-/// builtin that is not an IR operation comes from the shared builtin library, linked in and
-/// inlined before code generation.
+/// builtin that is not an IR operation comes from the shared builtin library, linked in
+/// before the passes.
 const PRINTF: &str = "printf";
 
 /// Resolves the declared functions of `module` that the CPU device provides itself (see

@@ -1,12 +1,11 @@
 //! Faulty kernels: out-of-bounds private accesses stay inside the launch's own memory, and a
 //! kernel that faults ends its launch in error while the process and later launches go on.
 
-use ferrocl_cpu::CpuProgram;
 use ferrocl_ir::ArgKind;
 
 mod common;
 
-use common::{block, compile, nd1, VADD};
+use common::{block, check_vadd, compile, nd1, FAR_SWEEPS, VADD};
 
 /// `int a[4]; for (long i = 0; i < n; i++) a[start + i] = i;` then `out[gid] = gid * 3`, and
 /// a private round trip: `a[0] = gid; out2[gid] = a[0]` after the loop.
@@ -47,27 +46,6 @@ block3:
 }
 "#;
 
-/// Runs `c = a + b` over `n` items and checks every element.
-fn check_vadd(p: &CpuProgram, n: usize) {
-    let a: Vec<f32> = (0..n).map(|i| i as f32 * 7.0 - 3.0).collect();
-    let b: Vec<f32> = (0..n).map(|i| 100.0 - i as f32).collect();
-    let mut c = vec![0f32; n];
-    let args = block(
-        p,
-        "vadd",
-        &[a.as_ptr() as u64, b.as_ptr() as u64, c.as_mut_ptr() as u64],
-    );
-    unsafe {
-        p.kernel("vadd")
-            .unwrap()
-            .launch(&args, 0, &nd1(n as u64, 32))
-    }
-    .expect("a correct kernel runs");
-    for i in 0..n {
-        assert_eq!(c[i], a[i] + b[i], "element {i}");
-    }
-}
-
 #[test]
 fn private_writes_far_out_of_bounds_stay_inside_the_launch() {
     let p = compile(SMASH);
@@ -77,16 +55,7 @@ fn private_writes_far_out_of_bounds_stay_inside_the_launch() {
         "the private array lives in the work-item's frame"
     );
     let good = compile(VADD);
-    // Far below and far above the array, and a long sweep past its end: on the native stack
-    // these would overwrite return addresses or reach unmapped memory.
-    let cases: [(i64, i64); 5] = [
-        (4, 1 << 16),
-        (-(1 << 20), 64),
-        (1 << 40, 64),
-        (-(1 << 40), 64),
-        (i64::MAX / 8, 16),
-    ];
-    for (start, n) in cases {
+    for (start, n) in FAR_SWEEPS {
         let items = 96usize;
         let mut out = vec![-1i32; items];
         let args = block(

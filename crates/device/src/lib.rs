@@ -55,7 +55,8 @@ pub trait DeviceBackend: Send + Sync {
     /// Allocates `size` bytes of device memory, zero-filled.
     fn allocate(&self, size: usize) -> Result<Storage, DeviceError>;
 
-    /// Compiles an optimized, fully inlined, verified IR module.
+    /// Compiles an optimized, verified IR module, inlined as `ferrocl_ir::passes::inline`
+    /// inlines: its kernels may call the module's functions that touch no work-item state.
     fn compile(&self, module: &ferrocl_ir::Module) -> Result<Arc<dyn DeviceProgram>, DeviceError>;
 }
 

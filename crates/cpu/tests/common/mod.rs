@@ -94,3 +94,36 @@ block0(v0: ptr.global, v1: ptr.global, v2: ptr.global):
     return
 }
 "#;
+
+/// Starts and lengths of out-of-bounds private sweeps: far below and far above an array, and
+/// a long sweep past its end; on the native stack these would overwrite return addresses or
+/// reach unmapped memory.
+pub const FAR_SWEEPS: [(i64, i64); 5] = [
+    (4, 1 << 16),
+    (-(1 << 20), 64),
+    (1 << 40, 64),
+    (-(1 << 40), 64),
+    (i64::MAX / 8, 16),
+];
+
+/// Runs [`VADD`]'s `c = a + b` (compiled as `p`) over `n` items and checks every element.
+pub fn check_vadd(p: &CpuProgram, n: usize) {
+    let a: Vec<f32> = (0..n).map(|i| i as f32 * 7.0 - 3.0).collect();
+    let b: Vec<f32> = (0..n).map(|i| 100.0 - i as f32).collect();
+    let mut c = vec![0f32; n];
+    let args = block(
+        p,
+        "vadd",
+        &[a.as_ptr() as u64, b.as_ptr() as u64, c.as_mut_ptr() as u64],
+    );
+    // SAFETY: a, b and c hold n floats each and outlive the launch.
+    unsafe {
+        p.kernel("vadd")
+            .expect("vadd")
+            .launch(&args, 0, &nd1(n as u64, 32))
+    }
+    .expect("a correct kernel runs");
+    for i in 0..n {
+        assert_eq!(c[i], a[i] + b[i], "element {i}");
+    }
+}
