@@ -29,6 +29,7 @@
 //! the scalar kernel: calls, collectives and sub-group queries, and unstructured divergent
 //! control flow (a loop with several exits under a mask, a region with several entries).
 
+mod cfg;
 pub(crate) mod emit;
 pub mod scalarize;
 pub mod shape;
