@@ -345,10 +345,10 @@ pub fn code_text(module: &Module, what: CodeText) -> Result<String, CompileError
 pub type WideFn<'a> = dyn Fn(&ferrocl_ir::Function) -> Option<workgroup::WideKernel> + 'a;
 
 /// The W-wide version [`CpuProgram::compile`] runs: the vectorizer's, at [`VECTOR_WIDTH`],
-/// unless `FERROCL_VECTORIZE=0` turns it off or the kernel is written with OpenCL vector types
-/// (split into lanes and vectorized again, their whole-vector accesses would become gathers).
+/// unless `FERROCL_VECTORIZE=0` turns it off. A kernel written with OpenCL vector types (or
+/// using a library function that is) is split into lanes and vectorized like the others.
 pub fn default_wide(f: &ferrocl_ir::Function) -> Option<workgroup::WideKernel> {
-    if !vectorize::enabled() || f.dfg.values.values().any(|v| v.ty.is_vector()) {
+    if !vectorize::enabled() {
         return None;
     }
     let v = vectorize::vectorize(f, VECTOR_WIDTH).ok()?;
@@ -363,8 +363,6 @@ impl CpuProgram {
     /// Compiles every kernel of `module` (whose calls are all inlined), with vectorization
     /// across work-items ([`vectorize`]) unless `FERROCL_VECTORIZE=0` turns it off: each
     /// kernel the vectorizer takes runs full chunks of [`VECTOR_WIDTH`] work-items at once.
-    /// Kernels written with OpenCL vector types keep their own SIMD code: split into lanes
-    /// and vectorized again, their whole-vector accesses would become gathers.
     pub fn compile(module: &Module) -> Result<CpuProgram, CompileError> {
         Self::build(module, &default_wide, None)
     }
@@ -488,15 +486,22 @@ impl CpuProgram {
                 CompileError(format!("kernel {}: code generation failed: {e:?}", f.name))
             })?;
             match &mut text {
-                Some((CodeText::Clif, out)) => {
-                    out.push_str(&format!("; kernel {}\n{}\n", f.name, ctx.func.display()));
-                }
-                Some((CodeText::Asm, out)) => {
-                    let asm = ctx
-                        .compiled_code()
-                        .and_then(|c| c.vcode.as_deref())
-                        .unwrap_or("");
-                    out.push_str(&format!("; kernel {}\n{asm}\n", f.name));
+                Some((what, out)) => {
+                    // Why the kernel runs one work-item at a time, if it does.
+                    let note = match vectorize::vectorize(f, VECTOR_WIDTH) {
+                        Err(r) => format!(" ({r})"),
+                        Ok(_) if wide(f).is_none() => " (not vectorized)".to_string(),
+                        Ok(_) => String::new(),
+                    };
+                    let code = match what {
+                        CodeText::Clif => ctx.func.display().to_string(),
+                        CodeText::Asm => ctx
+                            .compiled_code()
+                            .and_then(|c| c.vcode.as_deref())
+                            .unwrap_or("")
+                            .to_string(),
+                    };
+                    out.push_str(&format!("; kernel {}{note}\n{code}\n", f.name));
                 }
                 None => {}
             }

@@ -3,7 +3,7 @@
 //! This module plans the regions and writes the values; [`memory`] writes the accesses and
 //! [`control`] the branches, masked regions and masked loops.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
 use ferrocl_ir::entity::SecondaryMap;
@@ -145,7 +145,13 @@ struct Region {
     join: Block,
 }
 
-pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
+/// Vectorizes `func` for chunks of `width` lanes; `accesses` lists the scalar accesses that
+/// each OpenCL vector access of the kernel became (see [`super::scalarize::Split`]).
+pub fn vectorize(
+    func: &Function,
+    accesses: &[Vec<Inst>],
+    width: u32,
+) -> Result<Vectorized, Refusal> {
     let mut src = func.clone();
     unify_returns(&mut src);
     dedicate_exits(&mut src);
@@ -272,6 +278,13 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
         barriers: Vec::new(),
         loop_state: HashMap::new(),
         loops: &masked_loops,
+        accesses,
+        access_of: accesses
+            .iter()
+            .enumerate()
+            .flat_map(|(g, a)| a.iter().map(move |&i| (i, g)))
+            .collect(),
+        done: HashSet::new(),
     };
     for &b in &rpo {
         // Blocks emitted inside masked code have none of their own, but loop headers and
@@ -353,6 +366,11 @@ struct Emitter<'a> {
     /// the exit parameters' values of the lanes that left.
     loop_state: HashMap<Block, (Value, Vec<Value>)>,
     loops: &'a HashMap<Block, DivergentLoop>,
+    /// The scalar accesses of each OpenCL vector access, and the access each belongs to.
+    accesses: &'a [Vec<Inst>],
+    access_of: HashMap<Inst, usize>,
+    /// Accesses already emitted with the others of their vector access.
+    done: HashSet<Inst>,
 }
 
 impl Emitter<'_> {
@@ -653,6 +671,14 @@ impl Emitter<'_> {
             Op::Fence(..) => {
                 self.ins(data.op.clone(), &[], None);
             }
+            Op::Load(_) | Op::Store(_) if self.done.contains(&i) => {}
+            // The first scalar access of an OpenCL vector access: all of them at once.
+            Op::Load(_) | Op::Store(_)
+                if self
+                    .access_of
+                    .get(&i)
+                    .copied()
+                    .is_some_and(|g| self.accesses[g][0] == i && self.vector_access(g)) => {}
             Op::Load(flags) => {
                 let r = result.expect("a load has a result");
                 let lanes = self.load(data.args[0], *flags, self.ty(r));
