@@ -38,8 +38,92 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// The divergent branch ending `b` and its region, as straight-line code under masks.
+    /// The divergent branch ending `b` and its region, as straight-line code under masks;
+    /// where each side of the branch is one block (or none) before the join, the chunk
+    /// whose lanes all take the same side runs that side alone, unmasked.
     pub(super) fn emit_region(&mut self, b: Block, region: &Region) -> Result<(), Refusal> {
+        if let Some((yes, no)) = self.two_sides(b, region) {
+            let c = self.src.dfg.insts[self.src.terminator(b).expect("a terminator")].args[0];
+            let c = self.vector(c);
+            let all = self.reduce(c, true);
+            let any = self.reduce(c, false);
+            let (on_yes, rest, on_no, mixed) = (
+                self.new_block(),
+                self.new_block(),
+                self.new_block(),
+                self.new_block(),
+            );
+            self.brif(all, on_yes, &[], rest, &[]);
+            self.cur = rest;
+            self.brif(any, mixed, &[], on_no, &[]);
+            for (at, side) in [(on_yes, yes), (on_no, no)] {
+                self.cur = at;
+                self.uniform_side(&side, region.join)?;
+            }
+            self.cur = mixed;
+        }
+        self.masked_region(b, region)
+    }
+
+    /// The two edges of the divergent branch ending `b`, when each leads to the join of its
+    /// region directly or through one block of the region that only it reaches.
+    fn two_sides(&self, b: Block, region: &Region) -> Option<(Dest, Dest)> {
+        let t = self.src.terminator(b)?;
+        let Op::Brif(d) = &self.src.dfg.insts[t].op else {
+            return None;
+        };
+        let (yes, no) = (d.0.clone(), d.1.clone());
+        let mut inside = Vec::new();
+        for side in [&yes, &no] {
+            if side.block == region.join {
+                continue;
+            }
+            let x = side.block;
+            let only_jumps_to_join = self.src.terminator(x).is_some_and(
+                |t| matches!(&self.src.dfg.insts[t].op, Op::Jump(d) if d.block == region.join),
+            );
+            let preds = self.src.layout.blocks().iter().filter(|&&p| {
+                self.src.terminator(p).is_some_and(|t| {
+                    self.src.dfg.insts[t]
+                        .op
+                        .dests()
+                        .iter()
+                        .any(|d| d.block == x)
+                })
+            });
+            if !only_jumps_to_join || preds.count() != 1 || inside.contains(&x) {
+                return None;
+            }
+            inside.push(x);
+        }
+        (inside.len() == region.blocks.len()).then_some((yes, no))
+    }
+
+    /// One side of a divergent branch taken by every lane: its block (if any) unmasked, then
+    /// the join with its arguments.
+    fn uniform_side(&mut self, side: &Dest, join: Block) -> Result<(), Refusal> {
+        self.mask = None;
+        if side.block == join {
+            let params: Vec<Value> = self.src.dfg.block_params(join).to_vec();
+            let mut args = Vec::new();
+            for (&p, &a) in params.iter().zip(&side.args) {
+                self.param_args(p, a, &mut args);
+            }
+            let to = self.block(join);
+            self.jump(to, &args);
+            return Ok(());
+        }
+        let params: Vec<Value> = self.src.dfg.block_params(side.block).to_vec();
+        for (&p, &a) in params.iter().zip(&side.args) {
+            let lanes = self.lanes(a);
+            self.map.insert(p, lanes);
+        }
+        self.emit_body(side.block)?;
+        self.emit_terminator(side.block)
+    }
+
+    /// The region of the divergent branch ending `b` as straight-line code under masks.
+    fn masked_region(&mut self, b: Block, region: &Region) -> Result<(), Refusal> {
         let mut incoming: HashMap<Block, Vec<(Value, Dest)>> = HashMap::new();
         let t = self.src.terminator(b).expect("a terminator");
         self.edges(t, &mut incoming)?;

@@ -671,14 +671,7 @@ impl Emitter<'_> {
             Op::Fence(..) => {
                 self.ins(data.op.clone(), &[], None);
             }
-            Op::Load(_) | Op::Store(_) if self.done.contains(&i) => {}
-            // The first scalar access of an OpenCL vector access: all of them at once.
-            Op::Load(_) | Op::Store(_)
-                if self
-                    .access_of
-                    .get(&i)
-                    .copied()
-                    .is_some_and(|g| self.accesses[g][0] == i && self.vector_access(g)) => {}
+            Op::Load(_) | Op::Store(_) if self.grouped(i) => {}
             Op::Load(flags) => {
                 let r = result.expect("a load has a result");
                 let lanes = self.load(data.args[0], *flags, self.ty(r));
@@ -703,6 +696,22 @@ impl Emitter<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether access `i` is emitted with the other accesses of its OpenCL vector access: at
+    /// the first, all of them (where they can be whole vectors); the others are then done.
+    /// (A block emitted again, as on each path of a divergent branch, starts them afresh.)
+    fn grouped(&mut self, i: Inst) -> bool {
+        let Some(&g) = self.access_of.get(&i) else {
+            return false;
+        };
+        if self.accesses[g][0] == i {
+            for m in &self.accesses[g] {
+                self.done.remove(m);
+            }
+            return self.vector_access(g);
+        }
+        self.done.contains(&i)
     }
 
     /// An instruction without side effects, by the shape of its result.
