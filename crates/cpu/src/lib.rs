@@ -485,25 +485,22 @@ impl CpuProgram {
             jit.define_function(id, &mut ctx).map_err(|e| {
                 CompileError(format!("kernel {}: code generation failed: {e:?}", f.name))
             })?;
-            match &mut text {
-                Some((what, out)) => {
-                    // Why the kernel runs one work-item at a time, if it does.
-                    let note = match vectorize::vectorize(f, VECTOR_WIDTH) {
-                        Err(r) => format!(" ({r})"),
-                        Ok(_) if wide(f).is_none() => " (not vectorized)".to_string(),
-                        Ok(_) => String::new(),
-                    };
-                    let code = match what {
-                        CodeText::Clif => ctx.func.display().to_string(),
-                        CodeText::Asm => ctx
-                            .compiled_code()
-                            .and_then(|c| c.vcode.as_deref())
-                            .unwrap_or("")
-                            .to_string(),
-                    };
-                    out.push_str(&format!("; kernel {}{note}\n{code}\n", f.name));
-                }
-                None => {}
+            if let Some((what, out)) = &mut text {
+                // Why the kernel runs one work-item at a time, if it does.
+                let note = match vectorize::vectorize(f, VECTOR_WIDTH) {
+                    Err(r) => format!(" ({r})"),
+                    Ok(_) if wide(f).is_none() => " (not vectorized)".to_string(),
+                    Ok(_) => String::new(),
+                };
+                let code = match what {
+                    CodeText::Clif => ctx.func.display().to_string(),
+                    CodeText::Asm => ctx
+                        .compiled_code()
+                        .and_then(|c| c.vcode.as_deref())
+                        .unwrap_or("")
+                        .to_string(),
+                };
+                out.push_str(&format!("; kernel {}{note}\n{code}\n", f.name));
             }
             jit.clear_context(&mut ctx);
             pending.push((
