@@ -35,7 +35,7 @@ enum Lanes {
     },
     /// A vector of W lanes.
     Vector(Value),
-    /// W scalars (pointers, which have no vector type).
+    /// W scalars (pointers, which have no vector type, and 64-bit indices).
     Scalars(Vec<Value>),
 }
 
@@ -745,7 +745,16 @@ impl Emitter<'_> {
             }
             Shape::Varying => {
                 let any_ptr = ty.is_ptr() || data.args.iter().any(|&a| self.ty(a).is_ptr());
-                if any_ptr {
+                // 64-bit integers computed from no vector (a row times a row length): one
+                // scalar per lane. They are mostly addresses, taken apart lane by lane, and
+                // SIMD has no cheap 64-bit multiply.
+                let index = ty == Type::I64
+                    && matches!(data.op, Op::Binary(_) | Op::Convert(_))
+                    && data
+                        .args
+                        .iter()
+                        .all(|&a| !matches!(self.lanes(a), Lanes::Vector(_)));
+                if any_ptr || index {
                     let l: Vec<Value> = (0..self.w)
                         .map(|lane| {
                             let args: Vec<Value> =
@@ -753,6 +762,9 @@ impl Emitter<'_> {
                             self.val(data.op.clone(), &args, ty)
                         })
                         .collect();
+                    if index {
+                        return Lanes::Scalars(l);
+                    }
                     return self.gathered(l, ty);
                 }
                 let args: Vec<Value> = data
