@@ -41,3 +41,57 @@ pub(super) fn exits_first(func: &Function) -> HashSet<Inst> {
     }
     swap
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The blocks whose branch `exits_first` swaps, by name.
+    fn swapped(text: &str) -> Vec<String> {
+        let m = ferrocl_ir::parse_module(text).unwrap();
+        let f = m.funcs.values().next().unwrap();
+        let set = exits_first(f);
+        let mut names: Vec<String> = f
+            .layout
+            .blocks()
+            .iter()
+            .filter(|&&b| f.terminator(b).is_some_and(|t| set.contains(&t)))
+            .map(|b| b.to_string())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_loop_header_entering_its_body_first_is_swapped() {
+        // for (j = 0; j < n; j++) { if (j == 3) ... }: block1 tests the trip count (body
+        // first, exit second): swapped; block2's branch stays inside the loop; block5's is
+        // already exit first.
+        let names = swapped(
+            "func @k(i32) {
+block0(v0: i32):
+    v1: i32 = iconst 0
+    jump block1(v1)
+block1(v2: i32):
+    v3: i1 = icmp slt v2, v0
+    brif v3, block2, block6
+block2:
+    v4: i32 = iconst 3
+    v5: i1 = icmp eq v2, v4
+    brif v5, block3, block4
+block3:
+    jump block4
+block4:
+    v6: i32 = iconst 1
+    v7: i32 = iadd v2, v6
+    jump block5
+block5:
+    v8: i1 = icmp eq v7, v0
+    brif v8, block6, block1(v7)
+block6:
+    return
+}",
+        );
+        assert_eq!(names, vec!["block1"]);
+    }
+}
