@@ -30,6 +30,7 @@ use cranelift_module::{FuncId, Module as _};
 mod calls;
 mod convert;
 mod isel;
+mod loops;
 mod scalar;
 mod simd;
 
@@ -231,6 +232,8 @@ struct Translator<'a, 'f> {
     /// The local and private regions' bases and masks, by their `GroupCtx` offset: loaded
     /// once, in the entry block, for every access that `confine` masks.
     regions: HashMap<i32, cl::Value>,
+    /// The conditional branches emitted with their targets swapped (`loops.rs`).
+    exits_first: std::collections::HashSet<Inst>,
 }
 
 impl<'a, 'f> Translator<'a, 'f> {
@@ -263,6 +266,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             ret_area: None,
             func_refs: HashMap::new(),
             regions: HashMap::new(),
+            exits_first: loops::exits_first(f),
         }
     }
 }
@@ -793,7 +797,12 @@ impl Translator<'_, '_> {
                 let c = self.get1(args[0])?;
                 let mut pending = Vec::new();
                 let (tb, eb) = (self.edge(&t, &mut pending), self.edge(&e, &mut pending));
-                self.b.ins().brif(c, tb, &[], eb, &[]);
+                if self.exits_first.contains(&inst) {
+                    let not = self.b.ins().icmp_imm_u(CIntCC::Equal, c, 0);
+                    self.b.ins().brif(not, eb, &[], tb, &[]);
+                } else {
+                    self.b.ins().brif(c, tb, &[], eb, &[]);
+                }
                 self.fill_edges(pending)?;
                 None
             }

@@ -350,10 +350,10 @@ pub fn code_text(module: &Module, what: CodeText) -> Result<String, CompileError
 pub type WideFn<'a> = dyn Fn(&ferrocl_ir::Function) -> Option<workgroup::WideKernel> + 'a;
 
 /// The W-wide version [`CpuProgram::compile`] runs: the vectorizer's, at [`VECTOR_WIDTH`],
-/// unless `FERROCL_VECTORIZE=0` turns it off or the kernel is written with OpenCL vector types
-/// (split into lanes and vectorized again, their whole-vector accesses would become gathers).
+/// unless `FERROCL_VECTORIZE=0` turns it off. A kernel written with OpenCL vector types (or
+/// using a library function that is) is split into lanes and vectorized like the others.
 pub fn default_wide(f: &ferrocl_ir::Function) -> Option<workgroup::WideKernel> {
-    if !vectorize::enabled() || f.dfg.values.values().any(|v| v.ty.is_vector()) {
+    if !vectorize::enabled() {
         return None;
     }
     let v = vectorize::vectorize(f, VECTOR_WIDTH).ok()?;
@@ -368,8 +368,6 @@ impl CpuProgram {
     /// Compiles every kernel of `module` (with the functions it calls), with vectorization
     /// across work-items ([`vectorize`]) unless `FERROCL_VECTORIZE=0` turns it off: each
     /// kernel the vectorizer takes runs full chunks of [`VECTOR_WIDTH`] work-items at once.
-    /// Kernels written with OpenCL vector types keep their own SIMD code: split into lanes
-    /// and vectorized again, their whole-vector accesses would become gathers.
     pub fn compile(module: &Module) -> Result<CpuProgram, CompileError> {
         Self::build(module, &default_wide, None)
     }
@@ -512,7 +510,17 @@ impl CpuProgram {
                     &ctx.func.signature,
                 )
                 .map_err(|e| CompileError(format!("kernel {}: {e}", f.name)))?;
-            define(&mut jit, &mut ctx, id, "kernel", &f.name, &mut text)?;
+            // With the code as text, the kernel's heading says why it runs one work-item at a
+            // time, if it does.
+            let label = match &text {
+                Some(_) => match vectorize::vectorize(f, VECTOR_WIDTH) {
+                    Err(r) => format!("{} ({r})", f.name),
+                    Ok(_) if wide(f).is_none() => format!("{} (not vectorized)", f.name),
+                    Ok(_) => f.name.clone(),
+                },
+                None => f.name.clone(),
+            };
+            define(&mut jit, &mut ctx, id, "kernel", &label, &mut text)?;
             pending.push((
                 id,
                 f.name.clone(),

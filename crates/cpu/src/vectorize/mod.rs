@@ -23,12 +23,15 @@
 //!   values it left with.
 //! - Private memory (stack slots) has one copy per lane, `lane_bytes` apart.
 //! - Atomics run lane by lane in lane order. Barriers stay barriers, one-to-one and in order.
-//! - OpenCL vector values (`float4`) are split into scalars first ([`scalarize`]).
+//! - OpenCL vector values (`float4`) are split into scalars first ([`scalarize`]); the W
+//!   lanes' vectors at consecutive addresses are then loaded and stored as whole vectors,
+//!   their lanes regrouped by shuffles (an array of `float4` is W `float4`s in a row).
 //!
 //! What this version does not handle is a [`Refusal`] with its reason, and the caller runs
 //! the scalar kernel: calls, collectives and sub-group queries, and unstructured divergent
 //! control flow (a loop with several exits under a mask, a region with several entries).
 
+mod cfg;
 pub(crate) mod emit;
 pub mod scalarize;
 pub mod shape;
@@ -88,17 +91,18 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
     }
     if !scalarize::has_vectors(func) {
         emit::check_supported(func)?;
-        return emit::vectorize(func, width);
+        return emit::vectorize(func, &[], width);
     }
-    let scalar = scalarize::scalarize(func)?;
-    emit::check_supported(&scalar)?;
-    let mut v = emit::vectorize(&scalar, width)?;
+    let split = scalarize::scalarize(func)?;
+    let scalar = &split.func;
+    emit::check_supported(scalar)?;
+    let mut v = emit::vectorize(scalar, &split.accesses, width)?;
     // Scalarizing keeps the barriers and their order.
     let originals = barriers(func);
-    let split = barriers(&scalar);
+    let scalar_barriers = barriers(scalar);
     v.barriers = originals
         .into_iter()
-        .zip(split)
+        .zip(scalar_barriers)
         .filter_map(|(o, s)| {
             let (_, w) = v.barriers.iter().find(|&&(x, _)| x == s)?;
             Some((o, *w))

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use ferrocl_ir::analysis::{Cfg, DomTree};
-use ferrocl_ir::{Block, Dest, Function, InstData, MemFlags, Op, Type, Value};
+use ferrocl_ir::{Block, Dest, Function, Inst, InstData, MemFlags, Op, Type, Value};
 
 use super::Refusal;
 
@@ -21,8 +21,16 @@ pub fn has_vectors(func: &Function) -> bool {
     func.dfg.values.values().any(|v| v.ty.is_vector())
 }
 
+/// A function with its vector values split into lanes.
+pub struct Split {
+    pub func: Function,
+    /// The loads or the stores that each vector load or store became, in lane order: lane
+    /// `k`'s at `k * lane_bytes` past lane 0's address, which is the first access's.
+    pub accesses: Vec<Vec<Inst>>,
+}
+
 /// `func` with every vector value split into lanes.
-pub fn scalarize(func: &Function) -> Result<Function, Refusal> {
+pub fn scalarize(func: &Function) -> Result<Split, Refusal> {
     let cfg = Cfg::new(func);
     let dom = DomTree::new(func, &cfg);
     let mut out = Function::new(&func.name, func.sig.clone());
@@ -36,6 +44,7 @@ pub fn scalarize(func: &Function) -> Result<Function, Refusal> {
         cur: Block::from_u32(0),
         map: HashMap::new(),
         blocks: HashMap::new(),
+        accesses: Vec::new(),
     };
     for &b in func.layout.blocks() {
         if dom.is_reachable(b) {
@@ -76,7 +85,10 @@ pub fn scalarize(func: &Function) -> Result<Function, Refusal> {
             s.inst(i)?;
         }
     }
-    Ok(s.out)
+    Ok(Split {
+        func: s.out,
+        accesses: s.accesses,
+    })
 }
 
 struct Scalarizer<'a> {
@@ -86,6 +98,7 @@ struct Scalarizer<'a> {
     /// The lanes of each value (one for scalars).
     map: HashMap<Value, Vec<Value>>,
     blocks: HashMap<Block, Block>,
+    accesses: Vec<Vec<Inst>>,
 }
 
 impl Scalarizer<'_> {
@@ -188,22 +201,34 @@ impl Scalarizer<'_> {
             Op::Load(flags) => {
                 let ty = rty.expect("a result");
                 let p = self.lane(data.args[0], 0);
-                (0..ty.lanes())
+                let lanes: Vec<Value> = (0..ty.lanes())
                     .map(|k| {
                         let (q, f) = self.lane_address(p, *flags, ty, k);
                         self.val(Op::Load(f), &[q], ty.lane_type())
                     })
-                    .collect()
+                    .collect();
+                let loads = lanes
+                    .iter()
+                    .filter_map(|&v| match self.out.dfg.value_def(v) {
+                        ferrocl_ir::ValueDef::Result(i) => Some(i),
+                        _ => None,
+                    })
+                    .collect();
+                self.accesses.push(loads);
+                lanes
             }
             Op::Store(flags) => {
                 let ty = self.src.dfg.value_type(data.args[0]);
                 let p = self.lane(data.args[1], 0);
-                for k in 0..ty.lanes() {
-                    let (q, f) = self.lane_address(p, *flags, ty, k);
-                    let x = self.lane(data.args[0], k as usize);
-                    self.out
-                        .append_inst(self.cur, InstData::new(Op::Store(f), &[x, q]), None);
-                }
+                let stores = (0..ty.lanes())
+                    .map(|k| {
+                        let (q, f) = self.lane_address(p, *flags, ty, k);
+                        let x = self.lane(data.args[0], k as usize);
+                        self.out
+                            .append_inst(self.cur, InstData::new(Op::Store(f), &[x, q]), None)
+                    })
+                    .collect();
+                self.accesses.push(stores);
                 Vec::new()
             }
             _ => return Err(Refusal::new("an operation on OpenCL vector types")),

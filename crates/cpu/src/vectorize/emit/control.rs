@@ -1,0 +1,451 @@
+//! Control flow of the W-wide function: uniform branches are copied, divergent regions and
+//! loops that lanes leave at different iterations become straight-line code under masks,
+//! and block parameters reached along several masked edges become blends.
+
+use std::collections::HashMap;
+
+use ferrocl_ir::{BinaryOp, Block, Dest, Inst, IntCC, Op, SwitchTable, Type, UnaryOp, Value};
+
+use super::{DivergentLoop, Emitter, Lanes, Region};
+use crate::vectorize::shape::Shape;
+use crate::vectorize::Refusal;
+
+impl Emitter<'_> {
+    /// The terminator of a block outside divergent regions, with its targets' arguments.
+    pub(super) fn emit_terminator(&mut self, b: Block) -> Result<(), Refusal> {
+        let t = self.src.terminator(b).expect("a terminator");
+        let data = self.src.dfg.insts[t].clone();
+        let mut op = data.op.clone();
+        for d in op.dests_mut() {
+            let params: Vec<Value> = self.src.dfg.block_params(d.block).to_vec();
+            let mut args = Vec::new();
+            for (&p, &a) in params.iter().zip(&d.args) {
+                self.param_args(p, a, &mut args);
+            }
+            if let Some((_, held)) = self.loop_state.get(&d.block).cloned() {
+                // Entering a divergent loop: every lane active, nothing held yet.
+                args.push(self.all_ones());
+                for h in held {
+                    let ty = self.out.dfg.value_type(h);
+                    args.push(self.val(Op::Undef, &[], ty));
+                }
+            }
+            d.block = self.block(d.block);
+            d.args = args;
+        }
+        let args: Vec<Value> = data.args.iter().map(|&a| self.lane(a, 0)).collect();
+        self.ins(op, &args, None);
+        Ok(())
+    }
+
+    /// The divergent branch ending `b` and its region, as straight-line code under masks;
+    /// where each side of the branch is one block (or none) before the join, the chunk
+    /// whose lanes all take the same side runs that side alone, unmasked.
+    pub(super) fn emit_region(&mut self, b: Block, region: &Region) -> Result<(), Refusal> {
+        if let Some((yes, no)) = self.two_sides(b, region) {
+            let c = self.src.dfg.insts[self.src.terminator(b).expect("a terminator")].args[0];
+            let c = self.vector(c);
+            let all = self.reduce(c, true);
+            let any = self.reduce(c, false);
+            let (on_yes, rest, on_no, mixed) = (
+                self.new_block(),
+                self.new_block(),
+                self.new_block(),
+                self.new_block(),
+            );
+            self.brif(all, on_yes, &[], rest, &[]);
+            self.cur = rest;
+            self.brif(any, mixed, &[], on_no, &[]);
+            for (at, side) in [(on_yes, yes), (on_no, no)] {
+                self.cur = at;
+                self.uniform_side(&side, region.join)?;
+            }
+            self.cur = mixed;
+        }
+        self.masked_region(b, region)
+    }
+
+    /// The two edges of the divergent branch ending `b`, when each leads to the join of its
+    /// region directly or through one block of the region that only it reaches.
+    fn two_sides(&self, b: Block, region: &Region) -> Option<(Dest, Dest)> {
+        let t = self.src.terminator(b)?;
+        let Op::Brif(d) = &self.src.dfg.insts[t].op else {
+            return None;
+        };
+        let (yes, no) = (d.0.clone(), d.1.clone());
+        let mut inside = Vec::new();
+        for side in [&yes, &no] {
+            if side.block == region.join {
+                continue;
+            }
+            let x = side.block;
+            let only_jumps_to_join = self.src.terminator(x).is_some_and(
+                |t| matches!(&self.src.dfg.insts[t].op, Op::Jump(d) if d.block == region.join),
+            );
+            let preds = self.src.layout.blocks().iter().filter(|&&p| {
+                self.src.terminator(p).is_some_and(|t| {
+                    self.src.dfg.insts[t]
+                        .op
+                        .dests()
+                        .iter()
+                        .any(|d| d.block == x)
+                })
+            });
+            if !only_jumps_to_join || preds.count() != 1 || inside.contains(&x) {
+                return None;
+            }
+            inside.push(x);
+        }
+        (inside.len() == region.blocks.len()).then_some((yes, no))
+    }
+
+    /// One side of a divergent branch taken by every lane: its block (if any) unmasked, then
+    /// the join with its arguments.
+    fn uniform_side(&mut self, side: &Dest, join: Block) -> Result<(), Refusal> {
+        self.mask = None;
+        if side.block == join {
+            let params: Vec<Value> = self.src.dfg.block_params(join).to_vec();
+            let mut args = Vec::new();
+            for (&p, &a) in params.iter().zip(&side.args) {
+                self.param_args(p, a, &mut args);
+            }
+            let to = self.block(join);
+            self.jump(to, &args);
+            return Ok(());
+        }
+        let params: Vec<Value> = self.src.dfg.block_params(side.block).to_vec();
+        for (&p, &a) in params.iter().zip(&side.args) {
+            let lanes = self.lanes(a);
+            self.map.insert(p, lanes);
+        }
+        self.emit_body(side.block)?;
+        self.emit_terminator(side.block)
+    }
+
+    /// The region of the divergent branch ending `b` as straight-line code under masks.
+    fn masked_region(&mut self, b: Block, region: &Region) -> Result<(), Refusal> {
+        let mut incoming: HashMap<Block, Vec<(Value, Dest)>> = HashMap::new();
+        let t = self.src.terminator(b).expect("a terminator");
+        self.edges(t, &mut incoming)?;
+        self.emit_masked(&region.blocks, &mut incoming)?;
+        self.mask = None;
+        let edges = incoming.remove(&region.join).unwrap_or_default();
+        let params: Vec<Value> = self.src.dfg.block_params(region.join).to_vec();
+        let mut args = Vec::new();
+        for (k, &p) in params.iter().enumerate() {
+            let lanes = self.blend(p, &edges, k);
+            match lanes {
+                Lanes::Vector(v) => args.push(v),
+                Lanes::Scalars(l) => args.extend(l),
+                _ => unreachable!("a blend is varying"),
+            }
+        }
+        let join = self.block(region.join);
+        self.jump(join, &args);
+        Ok(())
+    }
+
+    /// Straight-line code for `blocks` (in a topological order) under the masks of the
+    /// edges reaching them; a loop among them runs under the mask it is entered with, and
+    /// its exit block continues under that mask.
+    fn emit_masked(
+        &mut self,
+        blocks: &[Block],
+        incoming: &mut HashMap<Block, Vec<(Value, Dest)>>,
+    ) -> Result<(), Refusal> {
+        // The mask of each loop's exit block: the lanes that entered the loop.
+        let mut exit_masks: HashMap<Block, Value> = HashMap::new();
+        for &x in blocks {
+            // The blocks of a loop in the list come with its header.
+            let in_loop = self
+                .loops
+                .iter()
+                .any(|(h, l)| l.body.contains(&x) && blocks.contains(h));
+            if in_loop {
+                continue;
+            }
+            if let Some(l) = self.loops.get(&x) {
+                let edges = incoming.remove(&x).unwrap_or_default();
+                let m = self.or_masks(&edges);
+                let params: Vec<Value> = self.src.dfg.block_params(x).to_vec();
+                let mut args = Vec::new();
+                for (k, &p) in params.iter().enumerate() {
+                    match self.blend(p, &edges, k) {
+                        Lanes::Uniform(v) | Lanes::Vector(v) => args.push(v),
+                        Lanes::Affine { base, .. } => args.push(base),
+                        Lanes::Scalars(s) => args.extend(s),
+                    }
+                }
+                args.push(m);
+                let (_, held) = self.loop_state[&x].clone();
+                for h in held {
+                    let ty = self.out.dfg.value_type(h);
+                    args.push(self.val(Op::Undef, &[], ty));
+                }
+                let header = self.block(x);
+                self.jump(header, &args);
+                self.cur = header;
+                self.emit_loop(x, l)?;
+                self.cur = self.block(l.exit);
+                exit_masks.insert(l.exit, m);
+                continue;
+            }
+            let m = match exit_masks.remove(&x) {
+                Some(m) => m,
+                None => self.join_edges(x, incoming),
+            };
+            self.masked_block(x, m, incoming)?;
+        }
+        Ok(())
+    }
+
+    /// The mask of block `x` of masked code: the lanes of the edges reaching it, whose
+    /// arguments its parameters blend.
+    fn join_edges(&mut self, x: Block, incoming: &mut HashMap<Block, Vec<(Value, Dest)>>) -> Value {
+        let edges = incoming.remove(&x).unwrap_or_default();
+        let m = self.or_masks(&edges);
+        let params: Vec<Value> = self.src.dfg.block_params(x).to_vec();
+        for (k, &p) in params.iter().enumerate() {
+            let lanes = self.blend(p, &edges, k);
+            self.map.insert(p, lanes);
+        }
+        m
+    }
+
+    /// Block `x` under mask `m`; the masks of its edges go to `incoming`.
+    fn masked_block(
+        &mut self,
+        x: Block,
+        m: Value,
+        incoming: &mut HashMap<Block, Vec<(Value, Dest)>>,
+    ) -> Result<(), Refusal> {
+        self.mask = Some(m);
+        self.emit_body(x)?;
+        let t = self.src.terminator(x).expect("a terminator");
+        self.edges(t, incoming)
+    }
+
+    /// A loop that lanes leave at different iterations, from its header `h`: each trip
+    /// runs the body under the mask of the lanes still in the loop; each lane that leaves
+    /// sets its lanes of the exit parameters; the loop repeats while any lane is active
+    /// (Karrenberg and Hack, section 5.4).
+    pub(super) fn emit_loop(&mut self, h: Block, l: &DivergentLoop) -> Result<(), Refusal> {
+        let (active, held) = self.loop_state[&h].clone();
+        self.mask = Some(active);
+        self.emit_body(h)?;
+        let mut incoming: HashMap<Block, Vec<(Value, Dest)>> = HashMap::new();
+        let t = self.src.terminator(h).expect("a terminator");
+        self.edges(t, &mut incoming)?;
+        self.emit_masked(&l.body, &mut incoming)?;
+        self.mask = None;
+        // The exit parameters: the lanes leaving on this trip take their edge's arguments.
+        let exits = incoming.remove(&l.exit).unwrap_or_default();
+        let exit_params: Vec<Value> = self.src.dfg.block_params(l.exit).to_vec();
+        let mut held_next = Vec::new();
+        let mut at = 0;
+        for (k, &p) in exit_params.iter().enumerate() {
+            let ty = self.ty(p);
+            if self.shapes.of(p) != Shape::Varying {
+                return Err(Refusal::new(
+                    "a loop under a mask with a uniform exit value",
+                ));
+            }
+            if ty.is_ptr() {
+                let mut lanes: Vec<Value> = held[at..at + self.w as usize].to_vec();
+                at += self.w as usize;
+                for (m, d) in &exits {
+                    for i in 0..self.w {
+                        let x = self.lane(d.args[k], i);
+                        let c = self.extract(*m, i);
+                        lanes[i as usize] = self.val(Op::Select, &[c, x, lanes[i as usize]], ty);
+                    }
+                }
+                held_next.extend(lanes);
+            } else {
+                let mut acc = held[at];
+                at += 1;
+                let wt = self.wide(ty);
+                for (m, d) in &exits {
+                    let x = self.vector(d.args[k]);
+                    acc = self.val(Op::Select, &[*m, x, acc], wt);
+                }
+                held_next.push(acc);
+            }
+        }
+        // The next trip: the lanes that took a back edge.
+        let back = incoming.remove(&h).unwrap_or_default();
+        if !incoming.is_empty() {
+            return Err(Refusal::new("an edge out of a divergent loop's body"));
+        }
+        let next_active = self.or_masks(&back);
+        let params: Vec<Value> = self.src.dfg.block_params(h).to_vec();
+        let mut args = Vec::new();
+        for (k, &p) in params.iter().enumerate() {
+            if let [(_, d)] = &back[..] {
+                self.param_args(p, d.args[k], &mut args);
+                continue;
+            }
+            if self.shapes.of(p) != Shape::Varying {
+                return Err(Refusal::new(
+                    "a loop header reached from several back edges with uniform values",
+                ));
+            }
+            match self.blend(p, &back, k) {
+                Lanes::Vector(v) => args.push(v),
+                Lanes::Scalars(s) => args.extend(s),
+                _ => unreachable!("a blend is varying"),
+            }
+        }
+        args.push(next_active);
+        args.extend_from_slice(&held_next);
+        let again = self.reduce(next_active, false);
+        let header = self.block(h);
+        let exit = self.block(l.exit);
+        let op = Op::Brif(Box::new((
+            Dest::new(header, &args),
+            Dest::new(exit, &held_next),
+        )));
+        self.ins(op, &[again], None);
+        Ok(())
+    }
+
+    fn all_ones(&mut self) -> Value {
+        let t = self.wide(Type::I1);
+        self.val(Op::Iconst(1), &[], t)
+    }
+
+    fn or_masks(&mut self, edges: &[(Value, Dest)]) -> Value {
+        let mut it = edges.iter().map(|e| e.0);
+        match it.next() {
+            None => {
+                let t = self.wide(Type::I1);
+                self.val(Op::Iconst(0), &[], t)
+            }
+            Some(first) => {
+                let rest: Vec<Value> = it.collect();
+                rest.into_iter()
+                    .fold(first, |acc, m| self.binary(BinaryOp::Bor, acc, m))
+            }
+        }
+    }
+
+    /// The masks of the edges leaving a block of a divergent region (or its branch) under
+    /// the current mask.
+    fn edges(
+        &mut self,
+        t: Inst,
+        incoming: &mut HashMap<Block, Vec<(Value, Dest)>>,
+    ) -> Result<(), Refusal> {
+        let data = self.src.dfg.insts[t].clone();
+        let m = match self.mask {
+            Some(m) => m,
+            None => self.all_ones(),
+        };
+        let wide_bool = self.wide(Type::I1);
+        let mut push = |to: &Dest, mask: Value| {
+            incoming
+                .entry(to.block)
+                .or_default()
+                .push((mask, to.clone()));
+        };
+        match &data.op {
+            Op::Jump(d) => push(d, m),
+            Op::Brif(d) => {
+                let (yes, no) = match self.lanes(data.args[0]) {
+                    Lanes::Uniform(c) => {
+                        let zero = self.val(Op::Iconst(0), &[], wide_bool);
+                        (
+                            self.val(Op::Select, &[c, m, zero], wide_bool),
+                            self.val(Op::Select, &[c, zero, m], wide_bool),
+                        )
+                    }
+                    _ => {
+                        let c = self.vector(data.args[0]);
+                        let not = self.val(Op::Unary(UnaryOp::Bnot), &[c], wide_bool);
+                        match self.mask {
+                            None => (c, not),
+                            Some(_) => (
+                                self.binary(BinaryOp::Band, m, c),
+                                self.binary(BinaryOp::Band, m, not),
+                            ),
+                        }
+                    }
+                };
+                push(&d.0, yes);
+                push(&d.1, no);
+            }
+            Op::Switch(table) => {
+                let table: &SwitchTable = table;
+                let xty = self.ty(data.args[0]);
+                let x = self.vector(data.args[0]);
+                let mut any = self.val(Op::Iconst(0), &[], wide_bool);
+                for (value, d) in &table.cases {
+                    let k = self.val(Op::Iconst(*value), &[], self.wide(xty));
+                    let eq = self.val(Op::Icmp(IntCC::Eq), &[x, k], wide_bool);
+                    any = self.binary(BinaryOp::Bor, any, eq);
+                    let e = self.binary(BinaryOp::Band, m, eq);
+                    push(d, e);
+                }
+                let none = self.val(Op::Unary(UnaryOp::Bnot), &[any], wide_bool);
+                let e = self.binary(BinaryOp::Band, m, none);
+                push(&table.default, e);
+            }
+            _ => {
+                return Err(Refusal::new(
+                    "a return or unreachable under divergent control flow",
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// Parameter `k` of a block reached along `edges`: each lane takes the argument of the
+    /// edge its mask sets (one per lane).
+    fn blend(&mut self, p: Value, edges: &[(Value, Dest)], k: usize) -> Lanes {
+        let ty = self.ty(p);
+        if let shape @ (Shape::Uniform | Shape::Affine { .. }) = self.shapes.of(p) {
+            // The lanes came along one edge (a uniform branch): the edge any lane took.
+            let mut acc = match edges.first() {
+                Some((_, d)) => self.lane(d.args[k], 0),
+                None => self.val(Op::Undef, &[], ty),
+            };
+            for (m, d) in edges.iter().skip(1) {
+                let x = self.lane(d.args[k], 0);
+                let c = self.reduce(*m, false);
+                acc = self.val(Op::Select, &[c, x, acc], ty);
+            }
+            return match shape {
+                Shape::Affine { stride, .. } => Lanes::Affine {
+                    base: acc,
+                    stride,
+                    guard: None,
+                },
+                _ => Lanes::Uniform(acc),
+            };
+        }
+        if ty.is_ptr() {
+            let mut acc: Vec<Value> = match edges.first() {
+                Some((_, d)) => (0..self.w).map(|i| self.lane(d.args[k], i)).collect(),
+                None => (0..self.w).map(|_| self.val(Op::Undef, &[], ty)).collect(),
+            };
+            for (m, d) in edges.iter().skip(1) {
+                for i in 0..self.w {
+                    let x = self.lane(d.args[k], i);
+                    let c = self.extract(*m, i);
+                    acc[i as usize] = self.val(Op::Select, &[c, x, acc[i as usize]], ty);
+                }
+            }
+            return Lanes::Scalars(acc);
+        }
+        let wt = self.wide(ty);
+        let mut acc = match edges.first() {
+            Some((_, d)) => self.vector(d.args[k]),
+            None => self.val(Op::Undef, &[], wt),
+        };
+        for (m, d) in edges.iter().skip(1) {
+            let x = self.vector(d.args[k]);
+            acc = self.val(Op::Select, &[*m, x, acc], wt);
+        }
+        Lanes::Vector(acc)
+    }
+}

@@ -1,0 +1,388 @@
+//! Memory accesses of the W-wide function: uniform addresses stay one access, consecutive
+//! ones become whole-vector accesses, and the others run lane by lane (gathers and
+//! scatters), each lane behind its mask bit where the mask is partial. The lanes' OpenCL
+//! vectors at consecutive addresses (an array of `float4` indexed by the work-item id) are
+//! loaded and stored as whole vectors too, their lanes regrouped by shuffles: the `n`
+//! components of W vectors are `n` whole vectors in memory, and component `c` of lane `i`
+//! is element `i * n + c` of them.
+
+use ferrocl_ir::{IntCC, MemFlags, Op, Type, Value};
+
+use super::{Emitter, Lanes};
+
+impl Emitter<'_> {
+    /// The condition under which a whole-vector access at the affine pointer `p` of
+    /// elements of `ty` is right: every lane active and no lane's address wrapped. `None`
+    /// when no whole-vector access applies; `Some(None)` when it always does.
+    fn whole_vector(&mut self, p: Value, ty: Type, flags: MemFlags) -> Option<Option<Value>> {
+        self.dense(p, ty, 1, flags)
+    }
+
+    /// [`Self::whole_vector`] for `n` consecutive elements per lane: lane `i`'s at
+    /// `p + i * n * bytes`.
+    fn dense(&mut self, p: Value, ty: Type, n: u32, flags: MemFlags) -> Option<Option<Value>> {
+        let Lanes::Affine { stride, guard, .. } = self.lanes(p) else {
+            return None;
+        };
+        if ty.is_ptr() || stride != i64::from(n * ty.bytes()) {
+            return None;
+        }
+        if flags.volatile {
+            // Each lane makes its own volatile access (none merged).
+            return None;
+        }
+        let active = self.mask.map(|m| self.reduce(m, true));
+        Some(self.and_guard(active, guard))
+    }
+
+    /// Whether lanes `base + i * stride` (`i < W`) of `base`'s narrow type do not wrap, so
+    /// that their sign (`signed`) or zero extensions are still `stride` apart.
+    pub(super) fn no_wrap(&mut self, base: Value, stride: i64, signed: bool) -> Value {
+        let ty = self.out.dfg.value_type(base);
+        let bits = ty.lane_bits();
+        let span = stride * i64::from(self.w - 1);
+        let (cc, limit) = match (signed, stride > 0) {
+            (true, true) => (IntCC::Sle, ((1i64 << (bits - 1)) - 1) - span),
+            (true, false) => (IntCC::Sge, (-(1i64 << (bits - 1))) - span),
+            (false, true) => {
+                let max = if bits >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
+                (IntCC::Ule, max.wrapping_sub(span as u64) as i64)
+            }
+            (false, false) => (IntCC::Uge, -span),
+        };
+        let k = self.iconst(ty, limit);
+        self.val(Op::Icmp(cc), &[base, k], Type::I1)
+    }
+
+    pub(super) fn load(&mut self, p: Value, flags: MemFlags, ty: Type) -> Lanes {
+        let mask = self.mask;
+        if self.shapes.of(p).is_uniform() && !flags.volatile {
+            let ptr = self.lane(p, 0);
+            let Some(m) = mask else {
+                return Lanes::Uniform(self.val(Op::Load(flags), &[ptr], ty));
+            };
+            // Only when some lane runs it: the address may be valid only then.
+            let any = self.reduce(m, false);
+            let x = self.split(
+                any,
+                &[ty],
+                |e| vec![e.val(Op::Load(flags), &[ptr], ty)],
+                |e| vec![e.val(Op::Undef, &[], ty)],
+            );
+            return Lanes::Uniform(x[0]);
+        }
+        let gather = |e: &mut Self| {
+            let l = e.per_lane(Some(ty), |e, lane| {
+                let q = e.lane(p, lane);
+                Some(e.val(Op::Load(flags), &[q], ty))
+            });
+            e.gathered(l, ty)
+        };
+        match self.whole_vector(p, ty, flags) {
+            None => match self.mask {
+                None => gather(self),
+                // Every lane active: the gather needs no branch per lane.
+                Some(m) => {
+                    let all = self.reduce(m, true);
+                    let tys: Vec<Type> = if ty.is_ptr() {
+                        vec![ty; self.w as usize]
+                    } else {
+                        vec![self.wide(ty)]
+                    };
+                    let flat = |l: Lanes| match l {
+                        Lanes::Vector(v) => vec![v],
+                        Lanes::Scalars(s) => s,
+                        _ => unreachable!("a gather is varying"),
+                    };
+                    let x = self.split(
+                        all,
+                        &tys,
+                        |e| {
+                            e.mask = None;
+                            let l = gather(e);
+                            e.mask = Some(m);
+                            flat(l)
+                        },
+                        |e| flat(gather(e)),
+                    );
+                    match x.len() {
+                        1 => Lanes::Vector(x[0]),
+                        _ => Lanes::Scalars(x),
+                    }
+                }
+            },
+            Some(cond) => {
+                let wt = self.wide(ty);
+                let base = self.lane(p, 0);
+                let whole = |e: &mut Self| e.val(Op::Load(flags), &[base], wt);
+                match cond {
+                    None => Lanes::Vector(whole(self)),
+                    Some(c) => {
+                        let x = self.split(
+                            c,
+                            &[wt],
+                            |e| vec![whole(e)],
+                            |e| match gather(e) {
+                                Lanes::Vector(v) => vec![v],
+                                _ => unreachable!("a gather of non-pointers is a vector"),
+                            },
+                        );
+                        Lanes::Vector(x[0])
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn store(&mut self, x: Value, p: Value, flags: MemFlags) {
+        let ty = self.ty(x);
+        if self.shapes.of(p).is_uniform() && !flags.volatile {
+            let ptr = self.lane(p, 0);
+            if self.shapes.of(x).is_uniform() {
+                let v = self.lane(x, 0);
+                match self.mask {
+                    None => {
+                        self.ins(Op::Store(flags), &[v, ptr], None);
+                    }
+                    Some(m) => {
+                        let any = self.reduce(m, false);
+                        self.split(
+                            any,
+                            &[],
+                            |e| {
+                                e.ins(Op::Store(flags), &[v, ptr], None);
+                                vec![]
+                            },
+                            |_| vec![],
+                        );
+                    }
+                }
+                return;
+            }
+            if self.mask.is_none() {
+                // The lanes store in lane order: the last one's value stays.
+                let v = self.lane(x, self.w - 1);
+                self.ins(Op::Store(flags), &[v, ptr], None);
+                return;
+            }
+        }
+        let scatter = |e: &mut Self| {
+            e.per_lane(None, |e, lane| {
+                let v = e.lane(x, lane);
+                let q = e.lane(p, lane);
+                e.ins(Op::Store(flags), &[v, q], None);
+                None
+            });
+            vec![]
+        };
+        match self.whole_vector(p, ty, flags) {
+            None => match self.mask {
+                None => {
+                    scatter(self);
+                }
+                // Every lane active: the scatter needs no branch per lane.
+                Some(m) => {
+                    let all = self.reduce(m, true);
+                    self.split(
+                        all,
+                        &[],
+                        |e| {
+                            e.mask = None;
+                            scatter(e);
+                            e.mask = Some(m);
+                            vec![]
+                        },
+                        |e| scatter(e),
+                    );
+                }
+            },
+            Some(cond) => {
+                let base = self.lane(p, 0);
+                let v = self.vector(x);
+                let whole = |e: &mut Self| {
+                    e.ins(Op::Store(flags), &[v, base], None);
+                    vec![]
+                };
+                match cond {
+                    None => {
+                        whole(self);
+                    }
+                    Some(c) => {
+                        self.split(c, &[], whole, scatter);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The scalar accesses of OpenCL vector access `g` (one vector per lane, `n` lanes of
+    /// its own each) as `n` whole-vector accesses and shuffles, when the lanes' vectors lie
+    /// one after another; whether it emitted them (with the group's other accesses, which
+    /// are then skipped).
+    pub(super) fn vector_access(&mut self, g: usize) -> bool {
+        let members = self.accesses[g].clone();
+        let first = self.src.dfg.insts[members[0]].clone();
+        let n = members.len() as u32;
+        let (flags, x, p) = match first.op {
+            Op::Load(f) => (f, None, first.args[0]),
+            Op::Store(f) => (f, Some(first.args[0]), first.args[1]),
+            _ => return false,
+        };
+        let ty = match (x, self.src.dfg.inst_result(members[0])) {
+            (Some(x), _) => self.ty(x),
+            (None, Some(r)) => self.ty(r),
+            (None, None) => return false,
+        };
+        if n < 2 || self.shapes.of(p).is_uniform() {
+            return false;
+        }
+        let Some(cond) = self.dense(p, ty, n, flags) else {
+            return false;
+        };
+        let wt = self.wide(ty);
+        let w = self.w;
+        let e = ty.bytes();
+        let base = self.lane(p, 0);
+        // The address of whole vector `j`, or of component `c` of lane `i`.
+        let at = |s: &mut Self, q: Value, bytes: u32| {
+            if bytes == 0 {
+                return q;
+            }
+            let k = s.iconst(Type::I64, i64::from(bytes));
+            let pty = s.out.dfg.value_type(q);
+            s.val(Op::PtrAdd, &[q, k], pty)
+        };
+        match x {
+            None => {
+                let fast = |s: &mut Self| {
+                    let whole: Vec<Value> = (0..n)
+                        .map(|j| {
+                            let q = at(s, base, j * w * e);
+                            s.val(Op::Load(flags), &[q], wt)
+                        })
+                        .collect();
+                    (0..n)
+                        .map(|c| {
+                            let picks: Vec<(usize, u32)> = (0..w)
+                                .map(|i| (((i * n + c) / w) as usize, (i * n + c) % w))
+                                .collect();
+                            s.pick(&whole, &picks)
+                        })
+                        .collect()
+                };
+                let slow = |s: &mut Self| {
+                    (0..n)
+                        .map(|c| {
+                            let l = s.per_lane(Some(ty), |s, lane| {
+                                let q = s.lane(p, lane);
+                                let q = at(s, q, c * e);
+                                Some(s.val(Op::Load(flags), &[q], ty))
+                            });
+                            s.build(&l, ty)
+                        })
+                        .collect()
+                };
+                let comps = match cond {
+                    None => fast(self),
+                    Some(c) => self.split(c, &vec![wt; n as usize], fast, slow),
+                };
+                for (&m, v) in members.iter().zip(comps) {
+                    let r = self.src.dfg.inst_result(m).expect("a load has a result");
+                    self.map.insert(r, Lanes::Vector(v));
+                }
+            }
+            Some(_) => {
+                let xs: Vec<Value> = members
+                    .iter()
+                    .map(|&m| self.src.dfg.insts[m].args[0])
+                    .collect();
+                let fast = |s: &mut Self| {
+                    let comps: Vec<Value> = xs.iter().map(|&x| s.vector(x)).collect();
+                    for j in 0..n {
+                        let picks: Vec<(usize, u32)> = (0..w)
+                            .map(|l| (((j * w + l) % n) as usize, (j * w + l) / n))
+                            .collect();
+                        let v = s.pick(&comps, &picks);
+                        let q = at(s, base, j * w * e);
+                        s.ins(Op::Store(flags), &[v, q], None);
+                    }
+                    vec![]
+                };
+                let slow = |s: &mut Self| {
+                    for (c, &x) in (0..n).zip(&xs) {
+                        s.per_lane(None, |s, lane| {
+                            let v = s.lane(x, lane);
+                            let q = s.lane(p, lane);
+                            let q = at(s, q, c * e);
+                            s.ins(Op::Store(flags), &[v, q], None);
+                            None
+                        });
+                    }
+                    vec![]
+                };
+                match cond {
+                    None => {
+                        fast(self);
+                    }
+                    Some(c) => {
+                        self.split(c, &[], fast, slow);
+                    }
+                }
+            }
+        }
+        self.done.extend(members);
+        true
+    }
+
+    /// A vector whose lane `i` is lane `picks[i].1` of `srcs[picks[i].0]` (vectors of W
+    /// lanes), by shuffles of two vectors: the sources split in halves, each half picked
+    /// alone and the two results shuffled together.
+    fn pick(&mut self, srcs: &[Value], picks: &[(usize, u32)]) -> Value {
+        let wt = self.out.dfg.value_type(srcs[0]);
+        let w = self.w;
+        let mut used: Vec<usize> = picks.iter().map(|&(s, _)| s).collect();
+        used.sort_unstable();
+        used.dedup();
+        if let [a, .., b] | [a @ b] = used[..] {
+            if used.len() <= 2 {
+                let mask: Vec<u8> = picks
+                    .iter()
+                    .map(|&(s, l)| if s == a { l as u8 } else { (w + l) as u8 })
+                    .collect();
+                return self.val(Op::Shuffle(mask.into()), &[srcs[a], srcs[b]], wt);
+            }
+        }
+        let (lo, hi) = used.split_at(used.len() / 2);
+        let half = |set: &[usize]| -> Vec<(usize, u32)> {
+            picks
+                .iter()
+                .map(|&(s, l)| {
+                    if set.contains(&s) {
+                        (s, l)
+                    } else {
+                        (set[0], 0)
+                    }
+                })
+                .collect()
+        };
+        let (pl, ph) = (half(lo), half(hi));
+        let left = self.pick(srcs, &pl);
+        let right = self.pick(srcs, &ph);
+        let mask: Vec<u8> = picks
+            .iter()
+            .enumerate()
+            .map(|(i, &(s, _))| {
+                if lo.contains(&s) {
+                    i as u8
+                } else {
+                    (w as usize + i) as u8
+                }
+            })
+            .collect();
+        self.val(Op::Shuffle(mask.into()), &[left, right], wt)
+    }
+}
