@@ -47,6 +47,7 @@ use crate::liveness::{live_across_barriers, splits_regions};
 use crate::CompileError;
 
 mod context;
+mod divide;
 mod subgroup;
 
 use context::Context;
@@ -397,7 +398,9 @@ fn usable_wide(f: &Function) -> bool {
         })
 }
 
-/// The work-group functions of the kernels of `module`, as IR text (`ferrocl build --emit wg`).
+/// The work-group functions of the kernels of `module` as the CPU device compiles them, as IR
+/// text (`ferrocl build --emit wg`): each with its W-wide chunks where the vectorizer takes
+/// the kernel, else after a comment saying why it runs one work-item at a time.
 pub fn print_module(module: &ferrocl_ir::Module) -> Result<String, CompileError> {
     let mut out = String::new();
     for (_, f) in module
@@ -405,14 +408,39 @@ pub fn print_module(module: &ferrocl_ir::Module) -> Result<String, CompileError>
         .iter()
         .filter(|(_, f)| f.is_kernel() && !f.is_declaration())
     {
-        let wg = transform(f)?;
+        let (wide, note) = wide_or_reason(f);
+        let wg = transform_with(f, wide.as_ref())?;
         verify(module, &wg)?;
         if !out.is_empty() {
             out.push('\n');
         }
+        if let Some(note) = note {
+            out.push_str(&format!("; kernel {}: {note}\n", f.name));
+        }
         out.push_str(&ferrocl_ir::print_function(module, &wg.func));
     }
     Ok(out)
+}
+
+/// The W-wide version of `f` the device runs (`crate::default_wide`), or why there is none.
+fn wide_or_reason(f: &Function) -> (Option<WideKernel>, Option<String>) {
+    if !crate::vectorize::enabled() {
+        return (None, Some("not vectorized: FERROCL_VECTORIZE=0".into()));
+    }
+    let Some(wide) = crate::default_wide(f) else {
+        let reason = match crate::vectorize::vectorize(f, crate::VECTOR_WIDTH) {
+            Err(refusal) => refusal.to_string(),
+            Ok(_) => {
+                "not vectorized: OpenCL vector types (the kernel keeps its own SIMD code)".into()
+            }
+        };
+        return (None, Some(reason));
+    };
+    if !usable_wide(&wide.func) {
+        let reason = "not vectorized: private arrays, collectives or sub-group queries";
+        return (None, Some(reason.into()));
+    }
+    (Some(wide), None)
 }
 
 /// Runs the IR verifier on a work-group function of a kernel of `module`.
@@ -851,6 +879,11 @@ impl<'a> Emitter<'a, '_> {
                     continue; // computed once per group
                 }
             }
+            if let Some(q) = self.divide_by_constant(k, inst) {
+                let r = k.dfg.inst_result(inst).expect("divisions have results");
+                self.def(r, q)?;
+                continue;
+            }
             match &data.op {
                 // A work-item that reaches `unreachable` ends, as at a return.
                 Op::Return | Op::Unreachable => {
@@ -886,6 +919,28 @@ impl<'a> Emitter<'a, '_> {
             }
         }
         Ok(())
+    }
+
+    /// Kernel instruction `inst` of `k`, if it is a 32-bit division or remainder by a
+    /// constant, as multiplications where the builder is (`divide`).
+    fn divide_by_constant(&mut self, k: &Function, inst: Inst) -> Option<Value> {
+        let data = &k.dfg.insts[inst];
+        let Op::Binary(op @ (BinaryOp::Sdiv | BinaryOp::Udiv | BinaryOp::Srem | BinaryOp::Urem)) =
+            data.op
+        else {
+            return None;
+        };
+        // A constant, or (in the W-wide function) a constant splatted over the lanes.
+        let d = data.args[1];
+        let d = match k.dfg.value_def(d) {
+            ferrocl_ir::ValueDef::Result(i) if matches!(k.dfg.insts[i].op, Op::Splat) => {
+                k.dfg.iconst_value(k.dfg.insts[i].args[0])?
+            }
+            _ => k.dfg.iconst_value(d)?,
+        };
+        let ty = k.dfg.value_type(data.args[0]);
+        let x = self.get(data.args[0]);
+        divide::by_constant(&mut self.b, op, x, d, ty)
     }
 
     /// A per-work-item query, of type `ty`, for the current work-item.
