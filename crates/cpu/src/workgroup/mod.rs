@@ -115,15 +115,35 @@ fn hoistable(op: &Op) -> bool {
     }
 }
 
-/// The per-work-item query that defines `v`, if one does.
-fn work_item_query(f: &Function, v: Value) -> Option<(WorkItemOp, u8)> {
-    let ferrocl_ir::ValueDef::Result(inst) = f.dfg.value_def(v) else {
-        return None;
-    };
-    match f.dfg.insts[inst].op {
-        Op::WorkItem(op, d) if per_work_item(op) => Some((op, d)),
-        _ => None,
+/// The most instructions a value live across a barrier is computed again with (`remat`).
+const REMAT_INSTS: usize = 8;
+
+/// Whether value `v` of `f` is cheaper to compute again, at the start of each region that
+/// reads it, than to keep in a context array: a per-work-item query, or at most
+/// `REMAT_INSTS` cheap pure instructions computed from those and from values computed once
+/// per group (`uniform`). Such a value is the same wherever a work-item computes it.
+fn remat(f: &Function, uniform: &HashSet<Value>, v: Value) -> bool {
+    fn visit(f: &Function, uniform: &HashSet<Value>, v: Value, seen: &mut HashSet<Value>) -> bool {
+        if uniform.contains(&v) || !seen.insert(v) {
+            return true;
+        }
+        let ferrocl_ir::ValueDef::Result(inst) = f.dfg.value_def(v) else {
+            return false;
+        };
+        let data = &f.dfg.insts[inst];
+        let cheap = match &data.op {
+            Op::WorkItem(op, _) => per_work_item(*op),
+            Op::Binary(op) => !matches!(
+                op,
+                BinaryOp::Sdiv | BinaryOp::Udiv | BinaryOp::Srem | BinaryOp::Urem | BinaryOp::Fdiv
+            ),
+            Op::Convert(c) => matches!(c, ConvOp::Trunc | ConvOp::Zext | ConvOp::Sext),
+            Op::Unary(_) | Op::Fma => false,
+            op => hoistable(op),
+        };
+        cheap && seen.len() <= REMAT_INSTS && data.args.iter().all(|&a| visit(f, uniform, a, seen))
     }
+    !uniform.contains(&v) && visit(f, uniform, v, &mut HashSet::new())
 }
 
 fn err<T>(message: impl Into<String>) -> Result<T, CompileError> {
@@ -366,6 +386,8 @@ pub fn transform_with(
         ctx_ptr: Value::from_u32(0),
         bases: HashMap::new(),
         n: Value::from_u32(0),
+        remat: HashMap::new(),
+        pre: vec![HashMap::new(); sources.len()],
     };
     t.run()?;
     t.b.seal_all_blocks();
@@ -489,6 +511,12 @@ struct Emitter<'a, 'f> {
     ctx_ptr: Value,
     /// The start of each context array, by its key.
     bases: HashMap<context::Key, Value>,
+    /// Values of the current source computed again at the start of the current region copy
+    /// for the current work-item (`remat`).
+    remat: HashMap<Value, Value>,
+    /// Each source's single-copy values live into the current region, loaded before its
+    /// loops.
+    pre: Vec<HashMap<Value, Value>>,
 }
 
 /// Where a region copy leaves the loop: after barrier `i` of the sorted list, or at a return.
@@ -582,7 +610,22 @@ impl<'a> Emitter<'a, '_> {
         }
         let barriers: Vec<Inst> = scalar.regions.iter().filter_map(|r| r.after).collect();
 
+        // Where each region starts: its single-copy values are loaded, then its rows run.
+        let entries: Vec<Block> = (0..rows.len())
+            .map(|r| {
+                if r == 0 {
+                    rows[0]
+                } else {
+                    self.b.create_block()
+                }
+            })
+            .collect();
         for (r, &row) in rows.iter().enumerate() {
+            if r > 0 {
+                self.b.switch_to_block(entries[r]);
+                self.preload(r)?;
+                self.b.jump(row, &[zero, zero]);
+            }
             // row(y, z): the work-items of one row, W at a time while a chunk fits, then one
             // at a time (the heads take x); row_end(exit) moves on to the next row or leaves.
             self.b.switch_to_block(row);
@@ -671,7 +714,7 @@ impl<'a> Emitter<'a, '_> {
                     Op::Group(g, _) => self.combine(bar, g)?,
                     _ => {}
                 }
-                self.b.jump(rows[region_after[&bar]], &[zero, zero]);
+                self.b.jump(entries[region_after[&bar]], &[]);
             }
         }
         Ok(())
@@ -700,15 +743,18 @@ impl<'a> Emitter<'a, '_> {
             lin: Some(lin),
         };
         // The values live into the region, and a collective's result.
+        self.remat.clear();
         if let Some(bar) = region.after {
             for &v in &src.live[&bar] {
                 if self.maps[self.cur].contains_key(&v) {
                     continue;
                 }
-                let x = match work_item_query(k, v) {
-                    // Cheaper to ask again than to keep.
-                    Some((op, d)) => self.work_item(op, d, k.dfg.value_type(v)),
-                    None => self.load_ctx(self.value_key(v), lin)?,
+                let x = if let Some(&x) = self.pre[self.cur].get(&v) {
+                    x
+                } else if remat(k, &src.uniform, v) {
+                    self.remat_value(v)
+                } else {
+                    self.load_ctx(self.value_key(v), lin)?
                 };
                 let var = self.var(v);
                 self.b.def_var(var, x);
@@ -749,6 +795,52 @@ impl<'a> Emitter<'a, '_> {
         }
         self.b.switch_to_block(latch);
         Ok((x, code))
+    }
+
+    /// Loads each source's single-copy values live into region `r` (r > 0), for all its
+    /// work-items.
+    fn preload(&mut self, r: usize) -> Result<(), CompileError> {
+        for i in 0..self.sources.len() {
+            self.cur = i;
+            self.pre[i].clear();
+            let src = self.src();
+            let bar = src.regions[r]
+                .after
+                .expect("regions after the first follow a barrier");
+            for &v in &src.live[&bar] {
+                let key = self.value_key(v);
+                if self.ctx.single(key) {
+                    let x = self.load_ctx(key, self.n)?;
+                    self.pre[i].insert(v, x);
+                }
+            }
+        }
+        self.cur = 0;
+        Ok(())
+    }
+
+    /// Value `v` of the current source (`remat` holds for it) computed again for the current
+    /// work-item.
+    fn remat_value(&mut self, v: Value) -> Value {
+        if let Some(&x) = self.maps[self.cur].get(&v).or_else(|| self.remat.get(&v)) {
+            return x;
+        }
+        let k = &self.src().k;
+        let ferrocl_ir::ValueDef::Result(inst) = k.dfg.value_def(v) else {
+            unreachable!("remat values are results")
+        };
+        let data = &k.dfg.insts[inst];
+        let ty = k.dfg.value_type(v);
+        let x = match data.op {
+            Op::WorkItem(op, d) => self.work_item(op, d, ty),
+            ref op => {
+                let args: Vec<Value> = data.args.iter().map(|&a| self.remat_value(a)).collect();
+                let ni = self.b.ins(op.clone(), &args, Some(ty));
+                self.b.func.dfg.inst_result(ni).expect("a result")
+            }
+        };
+        self.remat.insert(v, x);
+        x
     }
 
     fn iadd_imm(&mut self, x: Value, imm: i64) -> Value {
