@@ -46,8 +46,8 @@ use ferrocl_ir::{
 use crate::liveness::{live_across_barriers, splits_regions};
 use crate::CompileError;
 
+mod by_constant;
 mod context;
-mod divide;
 mod subgroup;
 
 use context::Context;
@@ -971,8 +971,8 @@ impl<'a> Emitter<'a, '_> {
                     continue; // computed once per group
                 }
             }
-            if let Some(q) = self.divide_by_constant(k, inst) {
-                let r = k.dfg.inst_result(inst).expect("divisions have results");
+            if let Some(q) = self.by_constant(k, inst) {
+                let r = k.dfg.inst_result(inst).expect("arithmetic has results");
                 self.def(r, q)?;
                 continue;
             }
@@ -1014,25 +1014,40 @@ impl<'a> Emitter<'a, '_> {
     }
 
     /// Kernel instruction `inst` of `k`, if it is a 32-bit division or remainder by a
-    /// constant, as multiplications where the builder is (`divide`).
-    fn divide_by_constant(&mut self, k: &Function, inst: Inst) -> Option<Value> {
+    /// constant, or a vector multiplication by a constant with a cheaper form, in that form
+    /// where the builder is (`by_constant`).
+    fn by_constant(&mut self, k: &Function, inst: Inst) -> Option<Value> {
+        // A constant, or (in the W-wide function) a constant splatted over the lanes.
+        let constant = |v: Value| match k.dfg.value_def(v) {
+            ferrocl_ir::ValueDef::Result(i) if matches!(k.dfg.insts[i].op, Op::Splat) => {
+                k.dfg.iconst_value(k.dfg.insts[i].args[0])
+            }
+            _ => k.dfg.iconst_value(v),
+        };
         let data = &k.dfg.insts[inst];
-        let Op::Binary(op @ (BinaryOp::Sdiv | BinaryOp::Udiv | BinaryOp::Srem | BinaryOp::Urem)) =
-            data.op
-        else {
+        let Op::Binary(_) = data.op else {
             return None;
         };
-        // A constant, or (in the W-wide function) a constant splatted over the lanes.
-        let d = data.args[1];
-        let d = match k.dfg.value_def(d) {
-            ferrocl_ir::ValueDef::Result(i) if matches!(k.dfg.insts[i].op, Op::Splat) => {
-                k.dfg.iconst_value(k.dfg.insts[i].args[0])?
-            }
-            _ => k.dfg.iconst_value(d)?,
-        };
         let ty = k.dfg.value_type(data.args[0]);
-        let x = self.get(data.args[0]);
-        divide::by_constant(&mut self.b, op, x, d, ty)
+        match data.op {
+            Op::Binary(
+                op @ (BinaryOp::Sdiv | BinaryOp::Udiv | BinaryOp::Srem | BinaryOp::Urem),
+            ) => {
+                let d = constant(data.args[1])?;
+                let x = self.get(data.args[0]);
+                by_constant::divide(&mut self.b, op, x, d, ty)
+            }
+            Op::Binary(BinaryOp::Imul) if ty.is_vector() => {
+                let (x, c) = match (constant(data.args[0]), constant(data.args[1])) {
+                    (_, Some(c)) => (data.args[0], c),
+                    (Some(c), None) => (data.args[1], c),
+                    (None, None) => return None,
+                };
+                let x = self.get(x);
+                by_constant::multiply(&mut self.b, x, c, ty)
+            }
+            _ => None,
+        }
     }
 
     /// A per-work-item query, of type `ty`, for the current work-item.
