@@ -38,6 +38,11 @@ impl Translator<'_, '_> {
         if let Op::ExtractLane(i) = data.op {
             return self.extract_simd(result, args[0], u32::from(i));
         }
+        if let Op::Binary(op @ (BinaryOp::Band | BinaryOp::Bor)) = data.op {
+            if self.all_or_any_lane(result, op)? {
+                return Ok(true);
+            }
+        }
         let out = self.repr(result)?;
         let Repr::Simd {
             part, lanes, mask, ..
@@ -386,6 +391,69 @@ impl Translator<'_, '_> {
                 .map(|(x, y)| cmp(&mut self.b, x, y))
                 .collect(),
         ))
+    }
+
+    /// `result`, a `band` (`bor`) of booleans that combines exactly the lanes of one SIMD
+    /// mask, each extracted once (as the vectorizer tests whether all or any of a chunk's
+    /// lanes are active), as one test of the whole mask. `false` where it is not such a tree.
+    fn all_or_any_lane(&mut self, result: Value, op: BinaryOp) -> Result<bool, CompileError> {
+        let f = self.f;
+        let mut mask = None;
+        let mut seen: u64 = 0;
+        let mut work = vec![result];
+        while let Some(v) = work.pop() {
+            let ValueDef::Result(i) = f.dfg.value_def(f.dfg.resolve(v)) else {
+                return Ok(false);
+            };
+            let data = &f.dfg.insts[i];
+            match data.op {
+                Op::Binary(o) if o == op && f.dfg.value_type(v) == Type::I1 => {
+                    if work.len() > 64 {
+                        return Ok(false);
+                    }
+                    work.extend_from_slice(&data.args);
+                }
+                Op::ExtractLane(lane) if lane < 64 => {
+                    let m = f.dfg.resolve(data.args[0]);
+                    if *mask.get_or_insert(m) != m || seen & (1 << lane) != 0 {
+                        return Ok(false);
+                    }
+                    seen |= 1 << lane;
+                }
+                _ => return Ok(false),
+            }
+        }
+        let Some(m) = mask else { return Ok(false) };
+        let Repr::Simd {
+            part,
+            parts,
+            lanes,
+            mask: true,
+        } = self.repr(m)?
+        else {
+            return Ok(false);
+        };
+        // Every lane, and no padding lanes in the last part.
+        if lanes >= 64 || seen != (1u64 << lanes) - 1 || parts * part.lane_count() != lanes {
+            return Ok(false);
+        }
+        let xs = self.parts(m)?;
+        let tests: Vec<cl::Value> = xs
+            .into_iter()
+            .map(|x| match op {
+                BinaryOp::Band => self.b.ins().vall_true(x),
+                _ => self.b.ins().vany_true(x),
+            })
+            .collect();
+        let x = tests
+            .into_iter()
+            .reduce(|a, b| match op {
+                BinaryOp::Band => self.b.ins().band(a, b),
+                _ => self.b.ins().bor(a, b),
+            })
+            .expect("a mask has a part");
+        self.set_parts(result, vec![x])?;
+        Ok(true)
     }
 
     /// Lane `i` of a SIMD vector.

@@ -82,8 +82,8 @@ impl Context {
         }
         c.shared = shared.div_ceil(ARRAYS_ALIGN) * ARRAYS_ALIGN;
 
-        // Values live across barriers, in a fixed order.
-        // Per-work-item queries are asked again instead.
+        // Values live across barriers, in a fixed order; those cheaper to compute again
+        // (`remat`) are computed again instead.
         let mut barriers: Vec<&Inst> = live.keys().collect();
         barriers.sort();
         let mut values: Vec<Value> = Vec::new();
@@ -91,24 +91,12 @@ impl Context {
             values.extend(
                 live[b]
                     .iter()
-                    .filter(|&&v| !uniform.contains(&v) && super::work_item_query(f, v).is_none()),
+                    .filter(|&&v| !uniform.contains(&v) && !super::remat(f, uniform, v)),
             );
         }
         values.sort();
         values.dedup();
-        let single = single_copy_values(f, live, regions, blocks);
-        for v in values {
-            let ty = f.dfg.value_type(v);
-            let stored = stored_type(ty);
-            // A single copy has stride 0: every work-item's element is the same one.
-            let stride = if single.contains(&v) {
-                0
-            } else {
-                stored.bytes()
-            };
-            let size = stored.bytes();
-            c.add_sized(Key::Value(v), stride, size, stored.lane_bytes(), ty);
-        }
+        c.add_values(f, live, values, Key::Value);
 
         // Collectives.
         for &block in f.layout.blocks() {
@@ -138,7 +126,7 @@ impl Context {
     }
 
     /// Adds the arrays of the values of W-wide function `f` live across barriers (`live`),
-    /// but for those computed once per group (`uniform`) and the work-item queries.
+    /// but for those computed once per group (`uniform`) and those computed again.
     pub(super) fn add_wide_values(
         &mut self,
         f: &Function,
@@ -149,15 +137,40 @@ impl Context {
             .values()
             .flatten()
             .copied()
-            .filter(|&v| !uniform.contains(&v) && super::work_item_query(f, v).is_none())
+            .filter(|&v| !uniform.contains(&v) && !super::remat(f, uniform, v))
             .collect();
         values.sort();
         values.dedup();
+        self.add_values(f, live, values, Key::Wide);
+    }
+
+    /// Adds an array for each of `values` (sorted) of `f`, live across barriers (`live`):
+    /// one element for the group where the value is the same for all work-items, else one
+    /// per work-item.
+    fn add_values(
+        &mut self,
+        f: &Function,
+        live: &HashMap<Inst, Vec<Value>>,
+        values: Vec<Value>,
+        key: fn(Value) -> Key,
+    ) {
+        let single = single_copy_values(f, live);
         for v in values {
             let ty = f.dfg.value_type(v);
             let stored = stored_type(ty);
-            self.add(Key::Wide(v), stored.bytes(), stored.lane_bytes(), ty);
+            // A single copy has stride 0: every work-item's element is the same one.
+            let stride = if single.contains(&v) {
+                0
+            } else {
+                stored.bytes()
+            };
+            self.add_sized(key(v), stride, stored.bytes(), stored.lane_bytes(), ty);
         }
+    }
+
+    /// Whether array `key` holds one element for the whole group.
+    pub(super) fn single(&self, key: Key) -> bool {
+        self.arrays.get(&key).is_some_and(|a| a.stride == 0)
     }
 
     fn add(&mut self, key: Key, stride: u32, align: u32, ty: Type) {
@@ -312,34 +325,16 @@ fn slots_across_barriers(
 }
 
 /// The values live across barriers that need one copy for the whole group, not one per
-/// work-item: those equal for all work-items (`ferrocl_ir::uniformity`) that no region
-/// redefines while it also reads the kept value at its start. (In such a region, the first
-/// work-item's new value would overwrite the copy before the next work-item reads the old.)
-fn single_copy_values(
-    f: &Function,
-    live: &HashMap<Inst, Vec<Value>>,
-    regions: &[Region],
-    blocks: &[Vec<Block>],
-) -> HashSet<Value> {
+/// work-item: those equal for all work-items (`ferrocl_ir::uniformity`). Every work-item
+/// that defines one stores the same value; a region reads it once, before its loops over the
+/// work-items (so a region that also redefines it reads the value from before the barrier).
+fn single_copy_values(f: &Function, live: &HashMap<Inst, Vec<Value>>) -> HashSet<Value> {
     let u = ferrocl_ir::uniformity::Uniformity::new(f);
-    let def_block = |v: Value| match f.dfg.value_def(v) {
-        ValueDef::Result(i) => f.layout.inst_block(i),
-        ValueDef::Param(b, _) => Some(b),
-        ValueDef::Alias(_) | ValueDef::Invalid => None,
-    };
-    let mut out: HashSet<Value> = live
-        .values()
+    live.values()
         .flatten()
         .copied()
-        .filter(|&v| u.is_uniform(v) && def_block(v).is_some())
-        .collect();
-    for (r, region) in regions.iter().enumerate() {
-        let Some(bar) = region.after else { continue };
-        for v in &live[&bar] {
-            if def_block(*v).is_some_and(|b| blocks[r].contains(&b)) {
-                out.remove(v);
-            }
-        }
-    }
-    out
+        .filter(|&v| {
+            u.is_uniform(v) && !matches!(f.dfg.value_def(v), ValueDef::Alias(_) | ValueDef::Invalid)
+        })
+        .collect()
 }

@@ -46,6 +46,7 @@ use ferrocl_ir::{
 use crate::liveness::{live_across_barriers, splits_regions};
 use crate::CompileError;
 
+mod by_constant;
 mod context;
 mod subgroup;
 
@@ -114,15 +115,35 @@ fn hoistable(op: &Op) -> bool {
     }
 }
 
-/// The per-work-item query that defines `v`, if one does.
-fn work_item_query(f: &Function, v: Value) -> Option<(WorkItemOp, u8)> {
-    let ferrocl_ir::ValueDef::Result(inst) = f.dfg.value_def(v) else {
-        return None;
-    };
-    match f.dfg.insts[inst].op {
-        Op::WorkItem(op, d) if per_work_item(op) => Some((op, d)),
-        _ => None,
+/// The most instructions a value live across a barrier is computed again with (`remat`).
+const REMAT_INSTS: usize = 8;
+
+/// Whether value `v` of `f` is cheaper to compute again, at the start of each region that
+/// reads it, than to keep in a context array: a per-work-item query, or at most
+/// `REMAT_INSTS` cheap pure instructions computed from those and from values computed once
+/// per group (`uniform`). Such a value is the same wherever a work-item computes it.
+fn remat(f: &Function, uniform: &HashSet<Value>, v: Value) -> bool {
+    fn visit(f: &Function, uniform: &HashSet<Value>, v: Value, seen: &mut HashSet<Value>) -> bool {
+        if uniform.contains(&v) || !seen.insert(v) {
+            return true;
+        }
+        let ferrocl_ir::ValueDef::Result(inst) = f.dfg.value_def(v) else {
+            return false;
+        };
+        let data = &f.dfg.insts[inst];
+        let cheap = match &data.op {
+            Op::WorkItem(op, _) => per_work_item(*op),
+            Op::Binary(op) => !matches!(
+                op,
+                BinaryOp::Sdiv | BinaryOp::Udiv | BinaryOp::Srem | BinaryOp::Urem | BinaryOp::Fdiv
+            ),
+            Op::Convert(c) => matches!(c, ConvOp::Trunc | ConvOp::Zext | ConvOp::Sext),
+            Op::Unary(_) | Op::Fma => false,
+            op => hoistable(op),
+        };
+        cheap && seen.len() <= REMAT_INSTS && data.args.iter().all(|&a| visit(f, uniform, a, seen))
     }
+    !uniform.contains(&v) && visit(f, uniform, v, &mut HashSet::new())
 }
 
 fn err<T>(message: impl Into<String>) -> Result<T, CompileError> {
@@ -365,6 +386,8 @@ pub fn transform_with(
         ctx_ptr: Value::from_u32(0),
         bases: HashMap::new(),
         n: Value::from_u32(0),
+        remat: HashMap::new(),
+        pre: vec![HashMap::new(); sources.len()],
     };
     t.run()?;
     t.b.seal_all_blocks();
@@ -397,7 +420,9 @@ fn usable_wide(f: &Function) -> bool {
         })
 }
 
-/// The work-group functions of the kernels of `module`, as IR text (`ferrocl build --emit wg`).
+/// The work-group functions of the kernels of `module` as the CPU device compiles them, as IR
+/// text (`ferrocl build --emit wg`): each with its W-wide chunks where the vectorizer takes
+/// the kernel, else after a comment saying why it runs one work-item at a time.
 pub fn print_module(module: &ferrocl_ir::Module) -> Result<String, CompileError> {
     let mut out = String::new();
     for (_, f) in module
@@ -405,14 +430,39 @@ pub fn print_module(module: &ferrocl_ir::Module) -> Result<String, CompileError>
         .iter()
         .filter(|(_, f)| f.is_kernel() && !f.is_declaration())
     {
-        let wg = transform(f)?;
+        let (wide, note) = wide_or_reason(f);
+        let wg = transform_with(f, wide.as_ref())?;
         verify(module, &wg)?;
         if !out.is_empty() {
             out.push('\n');
         }
+        if let Some(note) = note {
+            out.push_str(&format!("; kernel {}: {note}\n", f.name));
+        }
         out.push_str(&ferrocl_ir::print_function(module, &wg.func));
     }
     Ok(out)
+}
+
+/// The W-wide version of `f` the device runs (`crate::default_wide`), or why there is none.
+fn wide_or_reason(f: &Function) -> (Option<WideKernel>, Option<String>) {
+    if !crate::vectorize::enabled() {
+        return (None, Some("not vectorized: FERROCL_VECTORIZE=0".into()));
+    }
+    let Some(wide) = crate::default_wide(f) else {
+        let reason = match crate::vectorize::vectorize(f, crate::VECTOR_WIDTH) {
+            Err(refusal) => refusal.to_string(),
+            Ok(_) => {
+                "not vectorized: OpenCL vector types (the kernel keeps its own SIMD code)".into()
+            }
+        };
+        return (None, Some(reason));
+    };
+    if !usable_wide(&wide.func) {
+        let reason = "not vectorized: private arrays, collectives or sub-group queries";
+        return (None, Some(reason.into()));
+    }
+    (Some(wide), None)
 }
 
 /// Runs the IR verifier on a work-group function of a kernel of `module`.
@@ -461,6 +511,12 @@ struct Emitter<'a, 'f> {
     ctx_ptr: Value,
     /// The start of each context array, by its key.
     bases: HashMap<context::Key, Value>,
+    /// Values of the current source computed again at the start of the current region copy
+    /// for the current work-item (`remat`).
+    remat: HashMap<Value, Value>,
+    /// Each source's single-copy values live into the current region, loaded before its
+    /// loops.
+    pre: Vec<HashMap<Value, Value>>,
 }
 
 /// Where a region copy leaves the loop: after barrier `i` of the sorted list, or at a return.
@@ -554,7 +610,22 @@ impl<'a> Emitter<'a, '_> {
         }
         let barriers: Vec<Inst> = scalar.regions.iter().filter_map(|r| r.after).collect();
 
+        // Where each region starts: its single-copy values are loaded, then its rows run.
+        let entries: Vec<Block> = (0..rows.len())
+            .map(|r| {
+                if r == 0 {
+                    rows[0]
+                } else {
+                    self.b.create_block()
+                }
+            })
+            .collect();
         for (r, &row) in rows.iter().enumerate() {
+            if r > 0 {
+                self.b.switch_to_block(entries[r]);
+                self.preload(r)?;
+                self.b.jump(row, &[zero, zero]);
+            }
             // row(y, z): the work-items of one row, W at a time while a chunk fits, then one
             // at a time (the heads take x); row_end(exit) moves on to the next row or leaves.
             self.b.switch_to_block(row);
@@ -643,7 +714,7 @@ impl<'a> Emitter<'a, '_> {
                     Op::Group(g, _) => self.combine(bar, g)?,
                     _ => {}
                 }
-                self.b.jump(rows[region_after[&bar]], &[zero, zero]);
+                self.b.jump(entries[region_after[&bar]], &[]);
             }
         }
         Ok(())
@@ -672,15 +743,18 @@ impl<'a> Emitter<'a, '_> {
             lin: Some(lin),
         };
         // The values live into the region, and a collective's result.
+        self.remat.clear();
         if let Some(bar) = region.after {
             for &v in &src.live[&bar] {
                 if self.maps[self.cur].contains_key(&v) {
                     continue;
                 }
-                let x = match work_item_query(k, v) {
-                    // Cheaper to ask again than to keep.
-                    Some((op, d)) => self.work_item(op, d, k.dfg.value_type(v)),
-                    None => self.load_ctx(self.value_key(v), lin)?,
+                let x = if let Some(&x) = self.pre[self.cur].get(&v) {
+                    x
+                } else if remat(k, &src.uniform, v) {
+                    self.remat_value(v)
+                } else {
+                    self.load_ctx(self.value_key(v), lin)?
                 };
                 let var = self.var(v);
                 self.b.def_var(var, x);
@@ -721,6 +795,52 @@ impl<'a> Emitter<'a, '_> {
         }
         self.b.switch_to_block(latch);
         Ok((x, code))
+    }
+
+    /// Loads each source's single-copy values live into region `r` (r > 0), for all its
+    /// work-items.
+    fn preload(&mut self, r: usize) -> Result<(), CompileError> {
+        for i in 0..self.sources.len() {
+            self.cur = i;
+            self.pre[i].clear();
+            let src = self.src();
+            let bar = src.regions[r]
+                .after
+                .expect("regions after the first follow a barrier");
+            for &v in &src.live[&bar] {
+                let key = self.value_key(v);
+                if self.ctx.single(key) {
+                    let x = self.load_ctx(key, self.n)?;
+                    self.pre[i].insert(v, x);
+                }
+            }
+        }
+        self.cur = 0;
+        Ok(())
+    }
+
+    /// Value `v` of the current source (`remat` holds for it) computed again for the current
+    /// work-item.
+    fn remat_value(&mut self, v: Value) -> Value {
+        if let Some(&x) = self.maps[self.cur].get(&v).or_else(|| self.remat.get(&v)) {
+            return x;
+        }
+        let k = &self.src().k;
+        let ferrocl_ir::ValueDef::Result(inst) = k.dfg.value_def(v) else {
+            unreachable!("remat values are results")
+        };
+        let data = &k.dfg.insts[inst];
+        let ty = k.dfg.value_type(v);
+        let x = match data.op {
+            Op::WorkItem(op, d) => self.work_item(op, d, ty),
+            ref op => {
+                let args: Vec<Value> = data.args.iter().map(|&a| self.remat_value(a)).collect();
+                let ni = self.b.ins(op.clone(), &args, Some(ty));
+                self.b.func.dfg.inst_result(ni).expect("a result")
+            }
+        };
+        self.remat.insert(v, x);
+        x
     }
 
     fn iadd_imm(&mut self, x: Value, imm: i64) -> Value {
@@ -851,6 +971,11 @@ impl<'a> Emitter<'a, '_> {
                     continue; // computed once per group
                 }
             }
+            if let Some(q) = self.by_constant(k, inst) {
+                let r = k.dfg.inst_result(inst).expect("arithmetic has results");
+                self.def(r, q)?;
+                continue;
+            }
             match &data.op {
                 // A work-item that reaches `unreachable` ends, as at a return.
                 Op::Return | Op::Unreachable => {
@@ -886,6 +1011,43 @@ impl<'a> Emitter<'a, '_> {
             }
         }
         Ok(())
+    }
+
+    /// Kernel instruction `inst` of `k`, if it is a 32-bit division or remainder by a
+    /// constant, or a vector multiplication by a constant with a cheaper form, in that form
+    /// where the builder is (`by_constant`).
+    fn by_constant(&mut self, k: &Function, inst: Inst) -> Option<Value> {
+        // A constant, or (in the W-wide function) a constant splatted over the lanes.
+        let constant = |v: Value| match k.dfg.value_def(v) {
+            ferrocl_ir::ValueDef::Result(i) if matches!(k.dfg.insts[i].op, Op::Splat) => {
+                k.dfg.iconst_value(k.dfg.insts[i].args[0])
+            }
+            _ => k.dfg.iconst_value(v),
+        };
+        let data = &k.dfg.insts[inst];
+        let Op::Binary(_) = data.op else {
+            return None;
+        };
+        let ty = k.dfg.value_type(data.args[0]);
+        match data.op {
+            Op::Binary(
+                op @ (BinaryOp::Sdiv | BinaryOp::Udiv | BinaryOp::Srem | BinaryOp::Urem),
+            ) => {
+                let d = constant(data.args[1])?;
+                let x = self.get(data.args[0]);
+                by_constant::divide(&mut self.b, op, x, d, ty)
+            }
+            Op::Binary(BinaryOp::Imul) if ty.is_vector() => {
+                let (x, c) = match (constant(data.args[0]), constant(data.args[1])) {
+                    (_, Some(c)) => (data.args[0], c),
+                    (Some(c), None) => (data.args[1], c),
+                    (None, None) => return None,
+                };
+                let x = self.get(x);
+                by_constant::multiply(&mut self.b, x, c, ty)
+            }
+            _ => None,
+        }
     }
 
     /// A per-work-item query, of type `ty`, for the current work-item.
