@@ -799,12 +799,7 @@ impl<'p> ModCtx<'p> {
             ExprKind::Binary(..) => {
                 // A left-deep chain (`1 + 2 + 3 + ...`) is evaluated with a loop over its left
                 // spine, so that its length takes no stack.
-                let mut spine = Vec::new();
-                let mut left = e;
-                while let ExprKind::Binary(op, a, b) = &left.kind {
-                    spine.push((*op, &**b, left.ty));
-                    left = a;
-                }
+                let (left, mut spine) = crate::sema::tree::binary_spine(e, |_| true);
                 let mut acc = self.const_eval(left)?;
                 while let Some((op, b, ty)) = spine.pop() {
                     acc = self.const_binary(op, acc, self.const_eval(b)?, ty)?;

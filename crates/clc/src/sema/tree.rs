@@ -239,3 +239,23 @@ pub fn else_if_chain(s: &Stmt) -> impl Iterator<Item = &Stmt> {
         }
     })
 }
+
+/// A chain of binary operators (`a + b + c + ...`: a left-deep tree as deep as it is long)
+/// taken apart without recursing: the leftmost operand, and each operator `take` accepts with
+/// its right operand and result type, the outermost first (so that popping gives them in
+/// evaluation order).
+pub fn binary_spine(
+    e: &Expr,
+    take: impl Fn(BinOp) -> bool,
+) -> (&Expr, Vec<(BinOp, &Expr, TypeId)>) {
+    let mut spine = Vec::new();
+    let mut left = e;
+    while let ExprKind::Binary(op, a, b) = &left.kind {
+        if !take(*op) {
+            break;
+        }
+        spine.push((*op, &**b, left.ty));
+        left = a;
+    }
+    (left, spine)
+}

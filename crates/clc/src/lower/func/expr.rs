@@ -629,15 +629,7 @@ impl FnLower<'_, '_, '_> {
             });
         }
         let arith = |op: BinOp| !matches!(op, BinOp::LogAnd | BinOp::LogOr) && !op.is_comparison();
-        let mut spine = vec![(op, &**b, rt)];
-        let mut left = &**a;
-        while let ExprKind::Binary(op, a, b) = &left.kind {
-            if !arith(*op) {
-                break;
-            }
-            spine.push((*op, &**b, left.ty));
-            left = a;
-        }
+        let (left, mut spine) = crate::sema::tree::binary_spine(e, arith);
         let mut acc = self.val(left)?;
         while let Some((op, b, ty)) = spine.pop() {
             let bv = self.val(b)?;
