@@ -258,21 +258,27 @@ impl Emitter<'_> {
         };
         match x {
             None => {
-                let fast = |s: &mut Self| {
+                let fast = |s: &mut Self, record: bool| {
                     let whole: Vec<Value> = (0..n)
                         .map(|j| {
                             let q = at(s, base, j * w * e);
                             s.val(Op::Load(flags), &[q], wt)
                         })
                         .collect();
-                    (0..n)
+                    let comps: Vec<Value> = (0..n)
                         .map(|c| {
                             let picks: Vec<(usize, u32)> = (0..w)
                                 .map(|i| (((i * n + c) / w) as usize, (i * n + c) % w))
                                 .collect();
                             s.pick(&whole, &picks)
                         })
-                        .collect()
+                        .collect();
+                    if record {
+                        for (c, &v) in (0..n).zip(&comps) {
+                            s.regrouped.insert(v, (whole.clone(), c));
+                        }
+                    }
+                    comps
                 };
                 let slow = |s: &mut Self| {
                     (0..n)
@@ -286,9 +292,10 @@ impl Emitter<'_> {
                         })
                         .collect()
                 };
+                // The whole vectors are known after the loads only when no branch chose them.
                 let comps = match cond {
-                    None => fast(self),
-                    Some(c) => self.split(c, &vec![wt; n as usize], fast, slow),
+                    None => fast(self, true),
+                    Some(c) => self.split(c, &vec![wt; n as usize], |s| fast(s, false), slow),
                 };
                 for (&m, v) in members.iter().zip(comps) {
                     let r = self.src.dfg.inst_result(m).expect("a load has a result");
@@ -302,11 +309,24 @@ impl Emitter<'_> {
                     .collect();
                 let fast = |s: &mut Self| {
                     let comps: Vec<Value> = xs.iter().map(|&x| s.vector(x)).collect();
+                    // Vectors as a whole-vector load regrouped them (a copy): stored as loaded.
+                    let loaded = s.regrouped.get(&comps[0]).map(|(whole, _)| whole.clone());
+                    let loaded = loaded.filter(|whole| {
+                        whole.len() == n as usize
+                            && (0..n).zip(&comps).all(|(c, v)| {
+                                s.regrouped
+                                    .get(v)
+                                    .is_some_and(|(x, k)| x == whole && *k == c)
+                            })
+                    });
                     for j in 0..n {
                         let picks: Vec<(usize, u32)> = (0..w)
                             .map(|l| (((j * w + l) % n) as usize, (j * w + l) / n))
                             .collect();
-                        let v = s.pick(&comps, &picks);
+                        let v = match &loaded {
+                            Some(whole) => whole[j as usize],
+                            None => s.pick(&comps, &picks),
+                        };
                         let q = at(s, base, j * w * e);
                         s.ins(Op::Store(flags), &[v, q], None);
                     }

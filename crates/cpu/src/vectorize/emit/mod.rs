@@ -285,6 +285,7 @@ pub fn vectorize(
             .flat_map(|(g, a)| a.iter().map(move |&i| (i, g)))
             .collect(),
         done: HashSet::new(),
+        regrouped: HashMap::new(),
     };
     for &b in &rpo {
         // Blocks emitted inside masked code have none of their own, but loop headers and
@@ -371,6 +372,9 @@ struct Emitter<'a> {
     access_of: HashMap<Inst, usize>,
     /// Accesses already emitted with the others of their vector access.
     done: HashSet<Inst>,
+    /// Each vector of one component of W OpenCL vectors regrouped from whole-vector loads:
+    /// the loaded vectors and the component.
+    regrouped: HashMap<Value, (Vec<Value>, u32)>,
 }
 
 impl Emitter<'_> {
