@@ -15,7 +15,10 @@
 //! parameter the work-group function gets after the kernel's own):
 //! - each value live across a barrier, in an array `[value][work-item]` (work-item index =
 //!   linear local id, so consecutive work-items are adjacent), stored where it is defined and
-//!   loaded at the start of the regions it is live into;
+//!   loaded at the start of the regions it is live into; but a value computed from the ids
+//!   and uniform values by a few cheap instructions (`remat`) is computed again there
+//!   instead, and a value the same for all work-items has a single element, loaded once
+//!   when the group enters a region, before its loops;
 //! - each stack slot that may hold data across a barrier, one copy per work-item, laid out
 //!   the same way; every other slot has a single copy that all work-items reuse (a work-item
 //!   finishes its region before the next one starts);
@@ -32,6 +35,9 @@
 //! the rest of the row one at a time through the kernel's. A work-item is in a chunk in every
 //! region or in none (the split of a row is the same each time), so the two keep their values
 //! in context arrays of their own; they share `__local` memory and the collectives' arrays.
+//!
+//! Divisions of 32-bit integers and vector multiplications by constants are emitted in
+//! cheaper forms as the regions are copied (`by_constant`).
 //!
 //! The result is ordinary IR: only the work-item queries that are uniform remain, and the
 //! code generator translates it instruction by instruction.
