@@ -272,6 +272,15 @@ impl<'a, 'f> Translator<'a, 'f> {
 }
 
 impl Translator<'_, '_> {
+    /// `p + off`, without an instruction for a zero offset.
+    fn offset(&mut self, p: cl::Value, off: i64) -> cl::Value {
+        if off == 0 {
+            p
+        } else {
+            self.b.ins().iadd_imm_s(p, off)
+        }
+    }
+
     /// Loads the local and private regions' bases and masks from the group context.
     fn load_regions(&mut self) {
         for field in [
@@ -320,7 +329,7 @@ impl Translator<'_, '_> {
         };
         self.grp = grp;
         self.frames = frame;
-        self.callee_frames = self.b.ins().iadd_imm_s(frame, i64::from(callee.own_size));
+        self.callee_frames = self.offset(frame, i64::from(callee.own_size));
         self.load_regions();
         let Some(ir_entry) = f.layout.entry_block() else {
             return err(format!("function {} has no body", f.name));
@@ -346,7 +355,7 @@ impl Translator<'_, '_> {
         let (args, grp, frames) = (params[0], params[1], params[2]);
         self.grp = grp;
         self.frames = frames;
-        self.callee_frames = self.b.ins().iadd_imm_s(frames, -i64::from(call_area));
+        self.callee_frames = self.offset(frames, -i64::from(call_area));
 
         // Kernel arguments, loaded once from the argument block; then the context.
         let Some(ir_entry) = f.layout.entry_block() else {
