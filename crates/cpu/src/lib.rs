@@ -20,10 +20,11 @@ use std::fmt;
 use std::sync::Arc;
 
 use cranelift_codegen::ir::{types as clt, AbiParam};
+use cranelift_codegen::isa::TargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{default_libcall_names, Linkage, Module as _};
+use cranelift_module::{default_libcall_names, Linkage, Module as _, ModuleReloc};
 use ferrocl_device::{DeviceBackend, DeviceError, DeviceKernel, DeviceProgram, Storage};
 use ferrocl_ir::{AddrSpace, KernelInfo, Module};
 
@@ -400,12 +401,18 @@ impl CpuProgram {
                 "false"
             },
         )?;
-        let isa = cranelift_native::builder()
-            .map_err(|e| {
+        let native = || {
+            cranelift_native::builder().map_err(|e| {
                 CompileError(format!(
                     "this machine is not supported by the code generator: {e}"
                 ))
-            })?
+            })
+        };
+        let isa = native()?
+            .finish(settings::Flags::new(flags.clone()))
+            .map_err(|e| CompileError(format!("code generator: {e}")))?;
+        set(&mut flags, "regalloc_algorithm", "single_pass")?;
+        let large_isa = native()?
             .finish(settings::Flags::new(flags))
             .map_err(|e| CompileError(format!("code generator: {e}")))?;
         let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
@@ -469,7 +476,13 @@ impl CpuProgram {
                 },
             )?;
             define(
-                &mut jit, &mut ctx, callee.id, "function", &func.name, &mut text,
+                &mut jit,
+                &*large_isa,
+                &mut ctx,
+                callee.id,
+                "function",
+                &func.name,
+                &mut text,
             )?;
         }
         let mut pending = Vec::new();
@@ -520,7 +533,15 @@ impl CpuProgram {
                 },
                 None => f.name.clone(),
             };
-            define(&mut jit, &mut ctx, id, "kernel", &label, &mut text)?;
+            define(
+                &mut jit,
+                &*large_isa,
+                &mut ctx,
+                id,
+                "kernel",
+                &label,
+                &mut text,
+            )?;
             pending.push((
                 id,
                 f.name.clone(),
@@ -577,10 +598,28 @@ impl CpuProgram {
     }
 }
 
+/// Functions of more Cranelift instructions than this get the single-pass register allocator,
+/// and so do functions of more than [`LARGE_HOT_FUNCTION`] instructions with more than
+/// [`HOT`] values live at once in a block. The default (backtracking) allocator is
+/// superlinear on such functions: John the Ripper's bitlocker kernels (25,000 and 42,000
+/// instructions, 450-500 values live) spent 23 s in it; hashcat's bitsliced DES kernel
+/// m01500_mxx (6,048 instructions, 381 live) 30 s, 86% of its build. Below these bounds
+/// allocation takes milliseconds (the largest bench-suite kernel: 3,430 instructions, 131
+/// live; hashcat's md5_update_64: 7,387 instructions, 76 live; m22000's aux kernels: 2,800
+/// instructions, 383 live, 0.6 s for the whole program), and the better allocation is worth it.
+const LARGE_FUNCTION: usize = 20_000;
+/// See [`LARGE_FUNCTION`].
+const LARGE_HOT_FUNCTION: usize = 4_000;
+/// See [`LARGE_FUNCTION`].
+const HOT: usize = 256;
+
 /// Compiles the function in `ctx` as `id` of `jit` (a `kind` named `name`), writing its code to
-/// `text` in the form asked for, and clears `ctx`.
+/// `text` in the form asked for, and clears `ctx`. A function over the bounds of
+/// [`LARGE_FUNCTION`] is compiled by `large_isa` (the same target, a linear-time register
+/// allocator).
 fn define(
     jit: &mut JITModule,
+    large_isa: &dyn TargetIsa,
     ctx: &mut cranelift_codegen::Context,
     id: cranelift_module::FuncId,
     kind: &str,
@@ -590,8 +629,31 @@ fn define(
     if let Some((CodeText::Asm, _)) = text {
         ctx.set_disasm(true);
     }
-    jit.define_function(id, ctx)
-        .map_err(|e| CompileError(format!("{kind} {name}: code generation failed: {e:?}")))?;
+    let failed = |e: String| CompileError(format!("{kind} {name}: code generation failed: {e}"));
+    let layout = &ctx.func.layout;
+    let size: usize = layout.blocks().map(|b| layout.block_insts(b).count()).sum();
+    if size > LARGE_FUNCTION || (size > LARGE_HOT_FUNCTION && pressure(&ctx.func) > HOT) {
+        let align = ctx
+            .compile(large_isa, &mut Default::default())
+            .map_err(|e| failed(format!("{:?}", e.inner)))?
+            .buffer
+            .alignment as u64;
+        let code = ctx.compiled_code().expect("compiled just now");
+        let align = align
+            .max(u64::from(large_isa.function_alignment().minimum))
+            .max(large_isa.symbol_alignment());
+        let relocs: Vec<ModuleReloc> = code
+            .buffer
+            .relocs()
+            .iter()
+            .map(|r| ModuleReloc::from_mach_reloc(r, &ctx.func, id))
+            .collect();
+        jit.define_function_bytes(id, align, code.code_buffer(), &relocs)
+            .map_err(|e| failed(format!("{e:?}")))?;
+    } else {
+        jit.define_function(id, ctx)
+            .map_err(|e| failed(format!("{e:?}")))?;
+    }
     match text {
         Some((CodeText::Clif, out)) => {
             out.push_str(&format!("; {kind} {name}\n{}\n", ctx.func.display()));
@@ -607,6 +669,33 @@ fn define(
     }
     jit.clear_context(ctx);
     Ok(())
+}
+
+/// The most values live at once inside one block of `func`, counting only the values each
+/// block defines or uses (a lower bound of the function's register pressure, in one linear
+/// pass).
+fn pressure(func: &cranelift_codegen::ir::Function) -> usize {
+    let mut live = std::collections::HashSet::new();
+    let mut most = 0;
+    for block in func.layout.blocks() {
+        live.clear();
+        for inst in func
+            .layout
+            .block_insts(block)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+        {
+            for r in func.dfg.inst_results(inst) {
+                live.remove(r);
+            }
+            for &a in func.dfg.inst_values(inst).collect::<Vec<_>>().iter() {
+                live.insert(a);
+            }
+            most = most.max(live.len());
+        }
+    }
+    most
 }
 
 /// The CPU device: its memory is the host's, its code comes from Cranelift.
