@@ -8,7 +8,7 @@ use ferrocl_ir::Op;
 
 mod common;
 
-use common::{block, check_vadd, compile, nd1, on_cpu_and_interpreter, FAR_SWEEPS, VADD};
+use common::{compile, nd1, on_cpu_and_interpreter, sweep_far_private_writes};
 
 fn words(bytes: &[u8]) -> Vec<u32> {
     bytes
@@ -269,24 +269,5 @@ block0(v0: ptr.global, v1: i64, v2: i64):
 /// stored, and the process's memory is intact (a later kernel computes right).
 #[test]
 fn private_writes_out_of_bounds_in_a_called_function_stay_inside_the_launch() {
-    let p = compile(WRECK);
-    let k = p.kernel("smash").expect("smash");
-    let good = compile(VADD);
-    for (start, n) in FAR_SWEEPS {
-        let items = 96usize;
-        let mut out = vec![-1i32; items];
-        let args = block(
-            &p,
-            "smash",
-            &[out.as_mut_ptr() as u64, start as u64, n as u64],
-        );
-        // SAFETY: the argument block holds `out`'s address (96 ints, one per work-item),
-        // which outlives the launch.
-        unsafe { k.launch(&args, 0, &nd1(items as u64, 32)) }
-            .unwrap_or_else(|e| panic!("start {start}, n {n}: {e}"));
-        for (i, &v) in out.iter().enumerate() {
-            assert_eq!(v, i as i32 * 3, "start {start}, n {n}, item {i}");
-        }
-        check_vadd(&good, 1000);
-    }
+    sweep_far_private_writes(&compile(WRECK));
 }

@@ -5,7 +5,7 @@ use ferrocl_ir::ArgKind;
 
 mod common;
 
-use common::{block, check_vadd, compile, nd1, FAR_SWEEPS, VADD};
+use common::{block, check_vadd, compile, nd1, sweep_far_private_writes, VADD};
 
 /// `int a[4]; for (long i = 0; i < n; i++) a[start + i] = i;` then `out[gid] = gid * 3`, and
 /// a private round trip: `a[0] = gid; out2[gid] = a[0]` after the loop.
@@ -54,23 +54,8 @@ fn private_writes_far_out_of_bounds_stay_inside_the_launch() {
         k.frame_size >= 16,
         "the private array lives in the work-item's frame"
     );
-    let good = compile(VADD);
-    for (start, n) in FAR_SWEEPS {
-        let items = 96usize;
-        let mut out = vec![-1i32; items];
-        let args = block(
-            &p,
-            "smash",
-            &[out.as_mut_ptr() as u64, start as u64, n as u64],
-        );
-        unsafe { k.launch(&args, 0, &nd1(items as u64, 32)) }
-            .unwrap_or_else(|e| panic!("start {start}, n {n}: {e}"));
-        for (i, &v) in out.iter().enumerate() {
-            // The private round trip after the wild writes still reads back what it stored.
-            assert_eq!(v, i as i32 * 3, "start {start}, n {n}, item {i}");
-        }
-        check_vadd(&good, 1000);
-    }
+    // The private round trip after the wild writes still reads back what it stored.
+    sweep_far_private_writes(&p);
 }
 
 /// Dereferences the pointer argument `p` (a wild address) in work-item 5 of each group, after

@@ -127,3 +127,29 @@ pub fn check_vadd(p: &CpuProgram, n: usize) {
         assert_eq!(c[i], a[i] + b[i], "element {i}");
     }
 }
+
+/// Runs kernel `smash` of `p` (arguments: an `int` per work-item, and the start and count of
+/// private writes far outside its array) for each of [`FAR_SWEEPS`]: each launch must end, each
+/// work-item must read back what it stored privately (`3 * id`), and another program must run
+/// right after it.
+pub fn sweep_far_private_writes(p: &CpuProgram) {
+    let k = p.kernel("smash").expect("smash");
+    let good = compile(VADD);
+    for (start, n) in FAR_SWEEPS {
+        let items = 96usize;
+        let mut out = vec![-1i32; items];
+        let args = block(
+            p,
+            "smash",
+            &[out.as_mut_ptr() as u64, start as u64, n as u64],
+        );
+        // SAFETY: the argument block holds `out`'s address (96 ints, one per work-item),
+        // which outlives the launch.
+        unsafe { k.launch(&args, 0, &nd1(items as u64, 32)) }
+            .unwrap_or_else(|e| panic!("start {start}, n {n}: {e}"));
+        for (i, &v) in out.iter().enumerate() {
+            assert_eq!(v, i as i32 * 3, "start {start}, n {n}, item {i}");
+        }
+        check_vadd(&good, 1000);
+    }
+}
