@@ -1084,3 +1084,21 @@ fn byte_addressable_store_in_opencl_c_1_0() {
         .is_some());
     assert!(build_for(src, "-cl-std=CL1.1", &t).program.is_some());
 }
+
+#[test]
+fn increment_and_decrement_refuse_float_vectors_only() {
+    // 6.5.3 excludes the float types from ++ and --; clang-based compilers refuse float
+    // vectors and accept float scalars (C's rule), and so does ferrocl.
+    for src in [
+        "__kernel void k() { float4 v = 0; v++; }",
+        "__kernel void k() { double2 v = 0; --v; }",
+    ] {
+        let log = err(src);
+        assert!(
+            log.contains("error: cannot increment value of type"),
+            "{log}"
+        );
+    }
+    ok("__kernel void k(__global float *o) { float f = 0; f++; --f; o[0] = f; }");
+    ok("__kernel void k(__global int4 *o) { int4 v = 0; v++; --v; o[0] = v; }");
+}

@@ -180,6 +180,26 @@ impl Sema<'_> {
                         .error(loc, format!("cannot increment value of type '{tn}'"));
                     return self.error_expr(loc);
                 }
+                // 6.5.3: "The arithmetic post- and pre-increment and decrement operators (--
+                // and ++) operate on built-in scalar and vector types except the built-in
+                // scalar and vector float types". Every clang-based compiler accepts them on
+                // scalar floats (C's rule, and loops such as `for (float f = 0; f < n; f++)`
+                // rely on it), so only float vectors are refused, as clang refuses them.
+                if let Some((s, n)) = self
+                    .types
+                    .arith(e.ty)
+                    .filter(|&(s, n)| s.is_float() && n > 1)
+                {
+                    let tn = self.types.name(e.ty);
+                    self.diags.error(
+                        loc,
+                        format!(
+                            "cannot increment value of type '{tn}' (a vector of {n} '{}' values)",
+                            s.name()
+                        ),
+                    );
+                    return self.error_expr(loc);
+                }
                 if self
                     .types
                     .arith(e.ty)
