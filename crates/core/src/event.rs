@@ -315,6 +315,9 @@ impl Event {
             waiter.release_one();
         }
         // Callbacks in the order of their statuses: submitted, running, then complete.
+        if callbacks.is_empty() {
+            return;
+        }
         let mut callbacks = callbacks;
         callbacks.sort_by_key(|(s, _)| std::cmp::Reverse(*s));
         for (registered, callback) in callbacks {
@@ -324,11 +327,9 @@ impl Event {
                 registered
             });
         }
-        let mut state = self.lock();
-        if state.calling_back.take().is_some() {
-            drop(state);
-            self.ended.notify_all();
-        }
+        // The host waits held back by `calling_back` may return now.
+        self.lock().calling_back = None;
+        self.ended.notify_all();
     }
 
     /// Whether a host wait on this event is over: it ended and its callbacks have been

@@ -573,14 +573,7 @@ impl FnLower<'_, '_, '_> {
                         match it {
                             Some(Init::Expr(e)) => {
                                 let v = self.val(e)?;
-                                let t = self.b.value_type(v);
-                                if t.is_vector() {
-                                    for i in 0..t.lanes() {
-                                        lanes.push(self.b.extractlane(v, i as u8));
-                                    }
-                                } else {
-                                    lanes.push(v);
-                                }
+                                self.push_lanes(v, &mut lanes);
                             }
                             _ => {
                                 let z = self.zero(vt.lane_type());

@@ -20,6 +20,17 @@ pub(super) fn object_space(spec: &ast::DeclSpec, d: &ast::Declarator) -> Option<
 }
 
 impl<'a> Sema<'a> {
+    /// The address space of a pointee written without one: the generic space where the
+    /// program has it (OpenCL C 2.0, and 3.0 with `__opencl_c_generic_address_space`), private
+    /// otherwise.
+    pub(crate) fn unqualified_pointee_space(&self) -> AddrSpace {
+        if self.opts.generic {
+            AddrSpace::Generic
+        } else {
+            AddrSpace::Private
+        }
+    }
+
     /// The type a declaration's specifiers name (before declarators).
     pub(super) fn base_type(&mut self, spec: &ast::DeclSpec) -> QualType {
         if spec.space == Some(AddrSpace::Generic) && !self.opts.generic {
@@ -184,11 +195,7 @@ impl<'a> Sema<'a> {
                     }
                     let mut pointee = cur;
                     if !explicit {
-                        pointee.space = if self.opts.generic {
-                            AddrSpace::Generic
-                        } else {
-                            AddrSpace::Private
-                        };
+                        pointee.space = self.unqualified_pointee_space();
                     }
                     let pty = self.types.pointer(pointee);
                     cur = QualType {

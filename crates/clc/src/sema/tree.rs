@@ -144,6 +144,21 @@ impl Expr {
     pub fn is_error(&self) -> bool {
         matches!(self.kind, ExprKind::Error)
     }
+
+    /// Whether the expression designates an object (C99 6.3.2.1p1): a variable, a
+    /// dereference, a string or compound literal, or a member, element or swizzle of one.
+    pub fn is_lvalue(&self) -> bool {
+        match &self.kind {
+            ExprKind::Var(_)
+            | ExprKind::Deref(_)
+            | ExprKind::StrConst(_)
+            | ExprKind::CompoundLit(_) => true,
+            ExprKind::Member(b, _) | ExprKind::Swizzle(b, _) | ExprKind::VecElem(b, _) => {
+                b.is_lvalue()
+            }
+            _ => false,
+        }
+    }
 }
 
 /// An initializer with designators resolved: lists are positional; `None` entries, and

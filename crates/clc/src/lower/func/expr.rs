@@ -5,23 +5,44 @@
 use super::*;
 
 impl FnLower<'_, '_, '_> {
+    /// Appends the lanes of `v` (a vector's lanes, or the scalar itself) to `lanes`: the parts
+    /// of a vector literal or initializer list.
+    pub(super) fn push_lanes(&mut self, v: Value, lanes: &mut Vec<Value>) {
+        let t = self.b.value_type(v);
+        if t.is_vector() {
+            for i in 0..t.lanes() {
+                lanes.push(self.b.extractlane(v, i as u8));
+            }
+        } else {
+            lanes.push(v);
+        }
+    }
+
+    /// Element `index` (of type `ty`) of the vector at `addr`, as a place in memory.
+    fn element(
+        &mut self,
+        addr: Value,
+        index: Value,
+        ty: TypeId,
+        align: u32,
+        volatile: bool,
+    ) -> LVal {
+        let es = self.cx.size_of(ty) as i64;
+        let k = self.iconst(Type::I64, es);
+        let off = self.b.imul(index, k);
+        let addr = self.b.ptradd(addr, off);
+        LVal::Mem {
+            addr,
+            ty,
+            align: align.min(es as u32).max(1),
+            volatile,
+        }
+    }
+
     /// The value of an expression that has one.
     pub fn val(&mut self, e: &Expr) -> Res<Value> {
         self.expr(e)?
             .ok_or_else(|| LowerError::new("a void expression used as a value"))
-    }
-
-    pub(super) fn is_lvalue(&self, e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Var(_)
-            | ExprKind::Deref(_)
-            | ExprKind::StrConst(_)
-            | ExprKind::CompoundLit(_) => true,
-            ExprKind::Member(b, _) | ExprKind::Swizzle(b, _) | ExprKind::VecElem(b, _) => {
-                self.is_lvalue(b)
-            }
-            _ => false,
-        }
     }
 
     pub(super) fn var_addr(&mut self, v: VarId) -> Res<Value> {
@@ -102,7 +123,7 @@ impl FnLower<'_, '_, '_> {
                 })
             }
             ExprKind::Member(base, i) => {
-                let (addr, align, volatile) = if self.is_lvalue(base) {
+                let (addr, align, volatile) = if base.is_lvalue() {
                     match self.lvalue(base)? {
                         LVal::Mem {
                             addr,
@@ -163,7 +184,7 @@ impl FnLower<'_, '_, '_> {
                 LVal::DynLane { .. } => self.err("a swizzle of a scalar"),
             },
             ExprKind::VecElem(base, idx) => {
-                if !self.is_lvalue(base) {
+                if !base.is_lvalue() {
                     return self.err("a run-time lane of a vector value is not an lvalue");
                 }
                 let i = self.int_resize_val(idx)?;
@@ -187,16 +208,7 @@ impl FnLower<'_, '_, '_> {
                                 idx: i,
                             });
                         }
-                        let es = self.cx.size_of(e.ty) as i64;
-                        let k = self.iconst(Type::I64, es);
-                        let off = self.b.imul(i, k);
-                        let addr = self.b.ptradd(addr, off);
-                        Ok(LVal::Mem {
-                            addr,
-                            ty: e.ty,
-                            align: align.min(es as u32).max(1),
-                            volatile,
-                        })
+                        Ok(self.element(addr, i, e.ty, align, volatile))
                     }
                     LVal::Lanes {
                         addr,
@@ -223,16 +235,7 @@ impl FnLower<'_, '_, '_> {
                             let lv = self.iconst(Type::I64, i64::from(l));
                             lane = self.b.select(c, lv, lane);
                         }
-                        let es = self.cx.size_of(e.ty) as i64;
-                        let k = self.iconst(Type::I64, es);
-                        let off = self.b.imul(lane, k);
-                        let addr = self.b.ptradd(addr, off);
-                        Ok(LVal::Mem {
-                            addr,
-                            ty: e.ty,
-                            align: align.min(es as u32).max(1),
-                            volatile,
-                        })
+                        Ok(self.element(addr, lane, e.ty, align, volatile))
                     }
                     LVal::DynLane { .. } => self.err("a lane of a scalar"),
                 }
@@ -276,7 +279,7 @@ impl FnLower<'_, '_, '_> {
                 self.load(&lv)?
             }
             ExprKind::Swizzle(base, idx) => {
-                if self.is_lvalue(base) {
+                if base.is_lvalue() {
                     let lv = self.lvalue(e)?;
                     self.load(&lv)?
                 } else {
@@ -285,7 +288,7 @@ impl FnLower<'_, '_, '_> {
                 }
             }
             ExprKind::VecElem(base, idx) => {
-                if self.is_lvalue(base) {
+                if base.is_lvalue() {
                     let lv = self.lvalue(e)?;
                     self.load(&lv)?
                 } else {
@@ -425,14 +428,7 @@ impl FnLower<'_, '_, '_> {
                 let mut lanes = Vec::new();
                 for p in parts {
                     let v = self.val(p)?;
-                    let t = self.b.value_type(v);
-                    if t.is_vector() {
-                        for i in 0..t.lanes() {
-                            lanes.push(self.b.extractlane(v, i as u8));
-                        }
-                    } else {
-                        lanes.push(v);
-                    }
+                    self.push_lanes(v, &mut lanes);
                 }
                 if lanes.len() != vt.lanes() as usize {
                     return self.err("vector literal with the wrong number of lanes");

@@ -100,15 +100,10 @@ impl Sema<'_> {
             );
             return self.error_expr(loc);
         }
-        let mut conv = Vec::new();
-        for (a, p) in args.into_iter().zip(params) {
-            let l = a.loc;
-            let c = self.assign_convert(a, p, l, "passing");
-            if c.is_error() {
-                return c;
-            }
-            conv.push(c);
-        }
+        let conv = match self.pass_args(args, &params) {
+            Ok(conv) => conv,
+            Err(e) => return e,
+        };
         mk(
             ExprKind::Call(Box::new(Callee::Block(block)), conv),
             ret,
@@ -136,11 +131,7 @@ impl Sema<'_> {
         let queue = self.types.intern(Type::Queue);
         let ndrange = self.types.intern(Type::NdRange);
         let clk = self.types.intern(Type::ClkEvent);
-        let space = if self.opts.generic {
-            AddrSpace::Generic
-        } else {
-            AddrSpace::Private
-        };
+        let space = self.unqualified_pointee_space();
         let wait_list = self.types.pointer(QualType {
             ty: clk,
             is_const: true,
@@ -212,19 +203,10 @@ impl Sema<'_> {
             return self.error_expr(loc);
         }
         expected.extend(std::iter::repeat_n(uint, sizes));
-        let mut conv = Vec::new();
-        for (a, p) in args.into_iter().zip(expected.iter()) {
-            if a.ty == *p {
-                conv.push(a);
-                continue;
-            }
-            let l = a.loc;
-            let c = self.assign_convert(a, *p, l, "passing");
-            if c.is_error() {
-                return c;
-            }
-            conv.push(c);
-        }
+        let conv = match self.pass_args(args, &expected) {
+            Ok(conv) => conv,
+            Err(e) => return e,
+        };
         let rt = if name == "enqueue_kernel" { int } else { uint };
         mk(
             ExprKind::Call(

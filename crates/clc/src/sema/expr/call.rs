@@ -75,18 +75,13 @@ impl Sema<'_> {
                     self.diags.note(l, format!("'{name}' declared here"));
                     return self.error_expr(loc);
                 }
-                let mut conv = Vec::new();
                 let fixed = params.len();
                 let mut cargs = cargs;
                 let extra = cargs.split_off(fixed.min(cargs.len()));
-                for (a, p) in cargs.into_iter().zip(params) {
-                    let l = a.loc;
-                    let c = self.assign_convert(a, p, l, "passing");
-                    if c.is_error() {
-                        return c;
-                    }
-                    conv.push(c);
-                }
+                let mut conv = match self.pass_args(cargs, &params) {
+                    Ok(conv) => conv,
+                    Err(e) => return e,
+                };
                 conv.extend(extra);
                 if let Some(cur) = self.cur_fn {
                     self.calls.push((cur, f, loc));
@@ -386,11 +381,7 @@ impl Sema<'_> {
             );
             return self.error_expr(loc);
         }
-        let space = if self.opts.generic {
-            AddrSpace::Generic
-        } else {
-            AddrSpace::Private
-        };
+        let space = self.unqualified_pointee_space();
         let elem_ptr = self.types.pointer(QualType {
             ty: elem,
             is_const: writing,
@@ -410,19 +401,10 @@ impl Sema<'_> {
         if params.len() != args.len() {
             return bad(self, &args);
         }
-        let mut conv = Vec::new();
-        for (a, p) in args.into_iter().zip(params.iter()) {
-            if a.ty == *p {
-                conv.push(a);
-                continue;
-            }
-            let l = a.loc;
-            let c = self.assign_convert(a, *p, l, "passing");
-            if c.is_error() {
-                return c;
-            }
-            conv.push(c);
-        }
+        let conv = match self.pass_args(args, &params) {
+            Ok(conv) => conv,
+            Err(e) => return e,
+        };
         mk(
             ExprKind::Call(
                 Box::new(Callee::Builtin {

@@ -17,19 +17,6 @@ pub(super) fn cl_rank(s: Scalar) -> u32 {
 }
 
 impl Sema<'_> {
-    pub fn is_lvalue(&self, e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Var(_)
-            | ExprKind::Deref(_)
-            | ExprKind::StrConst(_)
-            | ExprKind::CompoundLit(_) => true,
-            ExprKind::Member(b, _) | ExprKind::Swizzle(b, _) | ExprKind::VecElem(b, _) => {
-                self.is_lvalue(b)
-            }
-            _ => false,
-        }
-    }
-
     /// Qualifiers and address space of an lvalue.
     pub fn lvalue_qual(&self, e: &Expr) -> QualType {
         match &e.kind {
@@ -86,7 +73,7 @@ impl Sema<'_> {
                 loc,
             );
         }
-        if self.is_lvalue(&e) {
+        if e.is_lvalue() {
             if let (Type::Scalar(Scalar::Half) | Type::Vector(Scalar::Half, _), false) =
                 (self.types.get(e.ty), self.opts.fp16)
             {
@@ -103,7 +90,7 @@ impl Sema<'_> {
     pub fn discard(&mut self, e: Expr) -> Expr {
         // An expression statement reads nothing it does not need: a bare lvalue is loaded
         // anyway (volatile reads must happen).
-        if self.is_lvalue(&e) {
+        if e.is_lvalue() {
             return self.rvalue(e);
         }
         e
@@ -173,6 +160,22 @@ impl Sema<'_> {
             }
             _ => false,
         }
+    }
+
+    /// Converts each argument to its parameter's type as an assignment would (C99 6.5.2.2p7:
+    /// "the arguments are implicitly converted, as if by assignment"); the first conversion that
+    /// fails is the error.
+    pub fn pass_args(&mut self, args: Vec<Expr>, params: &[TypeId]) -> Result<Vec<Expr>, Expr> {
+        let mut out = Vec::with_capacity(args.len());
+        for (a, &p) in args.into_iter().zip(params) {
+            let l = a.loc;
+            let c = self.assign_convert(a, p, l, "passing");
+            if c.is_error() {
+                return Err(c);
+            }
+            out.push(c);
+        }
+        Ok(out)
     }
 
     /// Implicit conversion for assignment, initialization, argument passing and return

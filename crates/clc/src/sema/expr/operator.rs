@@ -8,7 +8,7 @@ impl Sema<'_> {
         if e.is_error() {
             return false;
         }
-        if !self.is_lvalue(e) {
+        if !e.is_lvalue() {
             self.diags.error(loc, "expression is not assignable");
             return false;
         }
@@ -119,7 +119,7 @@ impl Sema<'_> {
                 if e.is_error() {
                     return e;
                 }
-                if !self.is_lvalue(&e) {
+                if !e.is_lvalue() {
                     let tn = self.types.name(e.ty);
                     self.diags.error(
                         loc,
