@@ -36,6 +36,7 @@ fn print_module(m: &Module) -> Result<String, String> {
                 func: w.clone(),
                 width,
                 barriers: barriers(f).into_iter().zip(barriers(w)).collect(),
+                assumes_id_limit: false,
             })
         });
         let wg = transform_with(f, wide.as_ref()).map_err(|e| e.0)?;

@@ -69,6 +69,9 @@ pub struct Vectorized {
     /// Each barrier of the scalar kernel with its counterpart in `func`, in the scalar
     /// kernel's layout order.
     pub barriers: Vec<(Inst, Inst)>,
+    /// Whether `func` is only right for groups whose x ids and x size are at most
+    /// [`shape::ID_LIMIT`] (see [`shape::Shapes::assumes_id_limit`]).
+    pub assumes_id_limit: bool,
 }
 
 /// The widths the vectorizer produces: 4 lanes (one 128-bit register of 32-bit lanes) or 8.

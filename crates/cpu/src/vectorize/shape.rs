@@ -12,6 +12,11 @@
 //! wraps in the narrow type; the shape records that as `guarded`, and the code generator
 //! checks it at run time where it relies on it.
 //!
+//! An extension no lane can wrap needs no run-time check: each integer value computed from
+//! constants and the x ids gets the range of values it can take in any lane ([`Range`]), where
+//! the x ids are below [`ID_LIMIT`]. The work-group transform runs the W-wide version only in
+//! groups whose x ids are (`Shapes::assumes_id_limit`, checked once per group).
+//!
 //! Control adds the rule of the uniformity analysis (`ferrocl_ir::uniformity`): the
 //! parameters of every block between a divergent branch and its immediate post-dominator are
 //! varying. A loop that lanes leave at different iterations runs while any lane is active,
@@ -76,10 +81,57 @@ impl Shape {
     }
 }
 
+/// The bound the W-wide version may assume for `local_id 0`, `local_size 0` and
+/// `global_id 0` when it relies on [`Range`]s: a group whose x ids exceed it runs the scalar
+/// kernel instead (`crate::workgroup`). 2^30 - 1 leaves `2 * x` and `x` plus or minus any
+/// 30-bit constant inside `int`.
+pub const ID_LIMIT: u64 = (1 << 30) - 1;
+
+/// The values (as signed integers) an integer value can take in any lane of a chunk.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Range {
+    lo: i128,
+    hi: i128,
+    /// Derived from an x id's bound ([`ID_LIMIT`]).
+    ids: bool,
+}
+
+impl Range {
+    fn exact(c: i128) -> Range {
+        Range {
+            lo: c,
+            hi: c,
+            ids: false,
+        }
+    }
+
+    /// The range, if all of it is representable in `ty` as a signed value (so that no
+    /// operation producing it wrapped).
+    fn within(self, ty: Type) -> Option<Range> {
+        let bits = ty.lane_bits();
+        if !(2..=64).contains(&bits) {
+            return None;
+        }
+        let half = 1i128 << (bits - 1);
+        (self.lo >= -half && self.hi < half).then_some(self)
+    }
+
+    fn combine(a: Range, b: Range, f: impl Fn(i128, i128) -> i128) -> Range {
+        let c = [f(a.lo, b.lo), f(a.lo, b.hi), f(a.hi, b.lo), f(a.hi, b.hi)];
+        Range {
+            lo: *c.iter().min().expect("four corners"),
+            hi: *c.iter().max().expect("four corners"),
+            ids: a.ids || b.ids,
+        }
+    }
+}
+
 /// The shapes of a function's values and the divergence of its branches.
 pub struct Shapes {
     shape: SecondaryMap<Value, Shape>,
     divergent: SecondaryMap<Block, bool>,
+    range: SecondaryMap<Value, Option<Range>>,
+    assumes_id_limit: bool,
 }
 
 impl Shapes {
@@ -91,6 +143,12 @@ impl Shapes {
     /// Whether the lanes may leave `b` along different edges.
     pub fn is_divergent(&self, b: Block) -> bool {
         self.divergent[b]
+    }
+
+    /// Whether some extension was found not to wrap only because the x ids are below
+    /// [`ID_LIMIT`].
+    pub fn assumes_id_limit(&self) -> bool {
+        self.assumes_id_limit
     }
 
     /// Analyzes `func` for chunks of `width` lanes.
@@ -105,6 +163,8 @@ impl Shapes {
         let mut s = Shapes {
             shape: SecondaryMap::new(),
             divergent: SecondaryMap::new(),
+            range: ranges(func, dom),
+            assumes_id_limit: false,
         };
         let mut sync: SecondaryMap<Block, bool> = SecondaryMap::new();
         if let Some(entry) = func.layout.entry_block() {
@@ -197,9 +257,25 @@ impl Shapes {
                 }
             }
             if !changed {
+                s.assumes_id_limit = s.extensions_assume_ids(func);
                 return s;
             }
         }
+    }
+
+    /// Whether an affine extension is unguarded only by a range derived from the x ids'
+    /// bound.
+    fn extensions_assume_ids(&self, func: &Function) -> bool {
+        func.layout.blocks().iter().any(|&b| {
+            func.layout.block_insts(b).iter().any(|&i| {
+                let data = &func.dfg.insts[i];
+                matches!(data.op, Op::Convert(ConvOp::Sext | ConvOp::Zext))
+                    && func.dfg.inst_result(i).is_some_and(|r| {
+                        matches!(self.shape[r], Shape::Affine { guarded: false, .. })
+                    })
+                    && self.range[data.args[0]].is_some_and(|r| r.ids)
+            })
+        })
     }
 
     fn update(&mut self, v: Value, new: Shape) -> bool {
@@ -288,10 +364,16 @@ impl Shapes {
             Op::PtrToInt | Op::IntToPtr | Op::AddrCast | Op::Convert(ConvOp::Trunc) => {
                 affine(stride(0), guarded)
             }
-            Op::Convert(ConvOp::Sext | ConvOp::Zext) => {
+            Op::Convert(c @ (ConvOp::Sext | ConvOp::Zext)) => {
                 let from = func.dfg.value_type(data.args[0]);
                 let s = narrow_stride(stride(0), from);
-                if extension_fits(from, s, width) {
+                // Every lane's value is in the range, which no narrow operation wrapped to
+                // reach: the extended lanes are consecutive too.
+                let exact =
+                    self.range[data.args[0]].is_some_and(|r| *c == ConvOp::Sext || r.lo >= 0);
+                if exact {
+                    affine(s, guarded)
+                } else if extension_fits(from, s, width) {
                     affine(s, true)
                 } else {
                     Shape::Varying
@@ -300,6 +382,66 @@ impl Shapes {
             _ => Shape::Varying,
         }
     }
+}
+
+/// The [`Range`] of each integer value computed from constants and work-item sizes and ids
+/// (block parameters have none): one pass in reverse post-order, as every operand is defined
+/// in a dominator.
+fn ranges(func: &Function, dom: &DomTree) -> SecondaryMap<Value, Option<Range>> {
+    let mut range: SecondaryMap<Value, Option<Range>> = SecondaryMap::new();
+    let limit = i128::from(ID_LIMIT);
+    for &b in dom.rpo() {
+        for &i in func.layout.block_insts(b) {
+            let Some(r) = func.dfg.inst_result(i) else {
+                continue;
+            };
+            let ty = func.dfg.value_type(r);
+            if !ty.is_int() || ty.is_vector() {
+                continue;
+            }
+            let data = &func.dfg.insts[i];
+            let arg = |k: usize| data.args.get(k).and_then(|&a| range[a]);
+            let signed = |c: u64| {
+                let bits = ty.lane_bits();
+                let shift = 64 - bits.min(64);
+                i128::from(((c << shift) as i64) >> shift)
+            };
+            let ids = |hi: i128| Range {
+                lo: 0,
+                hi,
+                ids: true,
+            };
+            let new = match &data.op {
+                Op::Iconst(c) => Some(Range::exact(signed(*c))),
+                Op::WorkItem(WorkItemOp::LocalId | WorkItemOp::GlobalId, 0) => Some(ids(limit)),
+                Op::WorkItem(WorkItemOp::LocalSize | WorkItemOp::EnqueuedLocalSize, 0) => {
+                    Some(Range {
+                        lo: 1,
+                        ..ids(limit)
+                    })
+                }
+                Op::Binary(op) => match (arg(0), arg(1)) {
+                    (Some(a), Some(b)) => match op {
+                        BinaryOp::Iadd => Some(Range::combine(a, b, |x, y| x + y)),
+                        BinaryOp::Isub => Some(Range::combine(a, b, |x, y| x - y)),
+                        BinaryOp::Imul => Some(Range::combine(a, b, |x, y| x * y)),
+                        BinaryOp::Smin => Some(Range::combine(a, b, i128::min)),
+                        BinaryOp::Smax => Some(Range::combine(a, b, i128::max)),
+                        BinaryOp::Shl if b.lo == b.hi && (0..32).contains(&b.lo) => {
+                            Some(Range::combine(a, b, |x, y| x << y))
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                Op::Convert(ConvOp::Trunc | ConvOp::Sext) => arg(0),
+                Op::Convert(ConvOp::Zext) => arg(0).filter(|a| a.lo >= 0),
+                _ => None,
+            };
+            range[r] = new.and_then(|x| x.within(ty));
+        }
+    }
+    range
 }
 
 /// `stride` as the signed value it has in `ty`'s lane width (the lanes wrap in that width).

@@ -256,6 +256,9 @@ pub struct WideKernel {
     pub width: u32,
     /// Each barrier of the scalar kernel with its counterpart in `func`.
     pub barriers: Vec<(Inst, Inst)>,
+    /// Whether `func` may only run groups whose x size and x ids are at most
+    /// `vectorize::shape::ID_LIMIT`; other groups run the kernel alone.
+    pub assumes_id_limit: bool,
 }
 
 /// A function the work-group function runs regions of: the kernel, or its W-wide version.
@@ -274,6 +277,8 @@ struct Source {
     exit_code: HashMap<Inst, usize>,
     /// Work-items per invocation.
     width: u32,
+    /// Only for groups whose x ids are at most `vectorize::shape::ID_LIMIT`.
+    assumes_id_limit: bool,
 }
 
 impl Source {
@@ -330,6 +335,7 @@ impl Source {
             blocks,
             exit_code,
             width,
+            assumes_id_limit: false,
         })
     }
 }
@@ -356,7 +362,10 @@ pub fn transform_with(
                 })
                 .collect();
             match order {
-                Some(order) => Some(Source::new(&w.func, w.width, Some(&order))?),
+                Some(order) => Some(Source {
+                    assumes_id_limit: w.assumes_id_limit,
+                    ..Source::new(&w.func, w.width, Some(&order))?
+                }),
                 None => return err("the W-wide function's barriers do not match the kernel's"),
             }
         }
@@ -587,10 +596,20 @@ impl<'a> Emitter<'a, '_> {
             let base = self.b.ptradd(self.ctx_ptr, at);
             self.bases.insert(key, base);
         }
-        // With a W-wide source: whether a row holds a full chunk, and where the last starts.
+        // With a W-wide source: whether a row holds a full chunk (and the group's x ids are
+        // within what the W-wide code assumes), and where the last starts.
         let chunks = self.sources.get(1).map(|w| {
             let width = self.b.iconst(Type::I64, i64::from(w.width));
-            let fits = self.b.icmp(IntCC::Ule, width, self.sizes[0]);
+            let mut fits = self.b.icmp(IntCC::Ule, width, self.sizes[0]);
+            if w.assumes_id_limit {
+                let limit = crate::vectorize::shape::ID_LIMIT as i64;
+                let limit = self.b.iconst(Type::I64, limit);
+                let size_ok = self.b.icmp(IntCC::Ule, self.sizes[0], limit);
+                let room = self.b.binary(BinaryOp::Isub, limit, self.sizes[0]);
+                let ids_ok = self.b.icmp(IntCC::Ule, self.gid_base[0], room);
+                let ok = self.b.binary(BinaryOp::Band, size_ok, ids_ok);
+                fits = self.b.binary(BinaryOp::Band, fits, ok);
+            }
             let last = self.b.binary(BinaryOp::Isub, self.sizes[0], width);
             (fits, last)
         });

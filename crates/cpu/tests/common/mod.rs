@@ -30,7 +30,7 @@ pub fn nd1(global: u64, local: u64) -> NdRange {
     }
 }
 
-/// Runs kernel `@k(in, out)` of IR text `text` over `nd` (no offset) with `input` and an output
+/// Runs kernel `@k(in, out)` of IR text `text` over `nd` with `input` and an output
 /// of `out_len` zeroed bytes, on the CPU device and in the reference interpreter (with the
 /// device's sub-group size); returns both outputs.
 pub fn on_cpu_and_interpreter(
@@ -60,7 +60,7 @@ pub fn on_cpu_and_interpreter(
         work_dim: nd.work_dim,
         global_size: nd.global_size,
         local_size: nd.local_size,
-        global_offset: [0; 3],
+        global_offset: nd.global_offset,
         sub_group_size: u64::from(ferrocl_cpu::SUB_GROUP_SIZE),
     };
     let args = [

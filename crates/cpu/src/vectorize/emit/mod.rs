@@ -348,6 +348,7 @@ pub fn vectorize(
     Ok(Vectorized {
         func: e.out,
         barriers,
+        assumes_id_limit: shapes.assumes_id_limit(),
     })
 }
 
