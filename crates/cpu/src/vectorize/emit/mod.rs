@@ -404,7 +404,28 @@ impl Emitter<'_> {
     }
 
     fn val(&mut self, op: Op, args: &[Value], ty: Type) -> Value {
+        if let Some(v) = self.mask_blend(&op, args, ty) {
+            return v;
+        }
         self.ins(op, args, Some(ty)).expect("a result")
+    }
+
+    /// A blend of masks with a constant side (as the paths of `a || b` and `a && b` meet) is
+    /// one mask operation: `select(c, true, b)` is `c | b`, `select(c, a, false)` is `c & a`.
+    fn mask_blend(&mut self, op: &Op, args: &[Value], ty: Type) -> Option<Value> {
+        let masks = matches!(op, Op::Select)
+            && ty.is_vector()
+            && ty.lane_type() == Type::I1
+            && self.out.dfg.value_type(args[0]) == ty;
+        if !masks {
+            return None;
+        }
+        let (c, a, b) = (args[0], args[1], args[2]);
+        match (self.out.dfg.iconst_value(a), self.out.dfg.iconst_value(b)) {
+            (Some(1), _) => self.ins(Op::Binary(BinaryOp::Bor), &[c, b], Some(ty)),
+            (_, Some(0)) => self.ins(Op::Binary(BinaryOp::Band), &[c, a], Some(ty)),
+            _ => None,
+        }
     }
 
     fn iconst(&mut self, ty: Type, x: i64) -> Value {
