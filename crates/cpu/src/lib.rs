@@ -12,6 +12,7 @@ mod half;
 mod liveness;
 mod pool;
 mod printf;
+mod code_dump;
 pub mod vectorize;
 pub mod workgroup;
 
@@ -583,7 +584,7 @@ impl CpuProgram {
                 },
                 None => f.name.clone(),
             };
-            define(
+            let code_size = define(
                 &mut jit,
                 &*large_isa,
                 &mut ctx,
@@ -600,6 +601,7 @@ impl CpuProgram {
                 args_size,
                 wg.frame_size,
                 call_area as usize,
+                code_size,
             ));
         }
         jit.finalize_definitions()
@@ -609,6 +611,15 @@ impl CpuProgram {
             .iter()
             .map(|p| jit.get_finalized_function(p.0))
             .collect();
+        if let Some(dir) = code_dump::wanted() {
+            let code: Vec<(*const u8, usize, &str)> = pending
+                .iter()
+                .zip(&entries)
+                .map(|(p, &at)| (at, p.7, p.1.as_str()))
+                .collect();
+            // SAFETY: each entry is the start of its kernel's finalized code, `p.7` bytes long.
+            unsafe { code_dump::record(&dir, &code) };
+        }
         let code = Arc::new(Code {
             jit: Some(jit),
             _globals: globals,
@@ -617,7 +628,7 @@ impl CpuProgram {
             .into_iter()
             .zip(entries)
             .map(
-                |((_, name, info, args, args_size, frame_size, call_area), code_ptr)| {
+                |((_, name, info, args, args_size, frame_size, call_area, _), code_ptr)| {
                     // SAFETY: the function was generated with the GroupFn signature (three i64
                     // parameters in the platform's C calling convention, no result).
                     let entry = unsafe { std::mem::transmute::<*const u8, GroupFn>(code_ptr) };
@@ -675,7 +686,7 @@ fn define(
     kind: &str,
     name: &str,
     text: &mut Option<(CodeText, &mut String)>,
-) -> Result<(), CompileError> {
+) -> Result<usize, CompileError> {
     if let Some((CodeText::Asm, _)) = text {
         ctx.set_disasm(true);
     }
@@ -717,8 +728,9 @@ fn define(
         }
         None => {}
     }
+    let size = ctx.compiled_code().map_or(0, |c| c.code_buffer().len());
     jit.clear_context(ctx);
-    Ok(())
+    Ok(size)
 }
 
 /// The most values live at once inside one block of `func`, counting only the values each
