@@ -410,6 +410,17 @@ impl Emitter<'_> {
         self.ins(op, args, Some(ty)).expect("a result")
     }
 
+    /// The constant every lane of `v` holds, if `v` is a constant or a splat of one.
+    fn splat_constant(&self, v: Value) -> Option<u64> {
+        let dfg = &self.out.dfg;
+        match dfg.value_def(v) {
+            ValueDef::Result(i) if matches!(dfg.insts[i].op, Op::Splat) => {
+                dfg.iconst_value(dfg.insts[i].args[0])
+            }
+            _ => dfg.iconst_value(v),
+        }
+    }
+
     /// A blend of masks with a constant side (as the paths of `a || b` and `a && b` meet) is
     /// one mask operation: `select(c, true, b)` is `c | b`, `select(c, a, false)` is `c & a`.
     fn mask_blend(&mut self, op: &Op, args: &[Value], ty: Type) -> Option<Value> {
@@ -421,11 +432,32 @@ impl Emitter<'_> {
             return None;
         }
         let (c, a, b) = (args[0], args[1], args[2]);
-        match (self.out.dfg.iconst_value(a), self.out.dfg.iconst_value(b)) {
+        match (self.splat_constant(a), self.splat_constant(b)) {
             (Some(1), _) => self.ins(Op::Binary(BinaryOp::Bor), &[c, b], Some(ty)),
             (_, Some(0)) => self.ins(Op::Binary(BinaryOp::Band), &[c, a], Some(ty)),
+            // `select(c, a, true)` is `a | !c`, `select(c, false, b)` is `b & !c`.
+            (_, Some(1)) => {
+                let not = self.negated(c, ty);
+                self.ins(Op::Binary(BinaryOp::Bor), &[a, not], Some(ty))
+            }
+            (Some(0), _) => {
+                let not = self.negated(c, ty);
+                self.ins(Op::Binary(BinaryOp::Band), &[b, not], Some(ty))
+            }
             _ => None,
         }
+    }
+
+    /// `!m` for a mask `m`, without a second negation where `m` is one.
+    fn negated(&mut self, m: Value, ty: Type) -> Value {
+        let dfg = &self.out.dfg;
+        if let ValueDef::Result(i) = dfg.value_def(m) {
+            if matches!(dfg.insts[i].op, Op::Unary(ferrocl_ir::UnaryOp::Bnot)) {
+                return dfg.insts[i].args[0];
+            }
+        }
+        self.ins(Op::Unary(ferrocl_ir::UnaryOp::Bnot), &[m], Some(ty))
+            .expect("a result")
     }
 
     fn iconst(&mut self, ty: Type, x: i64) -> Value {
