@@ -298,15 +298,41 @@ impl Translator<'_, '_> {
     /// `f`'s entry block's, are set) with a jump to `f`'s entry block.
     fn body(&mut self, ir_entry: Block) -> Result<(), CompileError> {
         let f = self.f;
+        // Each block is sealed as soon as every branch to it has been translated, so that a
+        // variable read in it is looked up through its predecessors then: a value defined
+        // before a loop and unchanged in it stays one value, instead of a parameter of every
+        // block where paths meet, which would hide it from Cranelift's loop-invariant code
+        // motion and keep it in a register (or a spill slot) all through the loop.
+        let mut unseen: HashMap<Block, usize> = HashMap::new();
         for &blk in f.layout.blocks() {
             let cb = self.b.create_block();
             self.blocks.insert(blk, cb);
+            unseen.entry(blk).or_insert(0);
+            if let Some(t) = f.terminator(blk) {
+                for d in f.dfg.insts[t].op.dests() {
+                    *unseen.entry(d.block).or_insert(0) += 1;
+                }
+            }
         }
         self.b.ins().jump(self.blocks[&ir_entry], &[]);
+        for (&blk, &n) in &unseen {
+            if n == 0 {
+                self.b.seal_block(self.blocks[&blk]);
+            }
+        }
         for &blk in f.layout.blocks() {
             self.b.switch_to_block(self.blocks[&blk]);
             for &inst in f.layout.block_insts(blk) {
                 self.inst(inst)?;
+            }
+            if let Some(t) = f.terminator(blk) {
+                for d in f.dfg.insts[t].op.dests() {
+                    let n = unseen.get_mut(&d.block).expect("every block counted");
+                    *n -= 1;
+                    if *n == 0 {
+                        self.b.seal_block(self.blocks[&d.block]);
+                    }
+                }
             }
         }
         self.b.seal_all_blocks();
@@ -464,6 +490,8 @@ impl Translator<'_, '_> {
     /// parameters and jumps there.
     fn fill_edges(&mut self, pending: Vec<(cl::Block, Dest)>) -> Result<(), CompileError> {
         for (edge, dest) in pending {
+            // The branch just emitted is its only predecessor.
+            self.b.seal_block(edge);
             self.b.switch_to_block(edge);
             self.pass_args(&dest)?;
             self.b.ins().jump(self.blocks[&dest.block], &[]);
