@@ -318,6 +318,11 @@ pub struct Interpreter<'m> {
     /// When set, every value the called function (not its callees) defines is appended, in
     /// execution order.
     pub trace: Option<Vec<(Value, Val)>>,
+    /// Loads from `__local` or `__private` memory outside every allocation give zeros instead
+    /// of trapping: a W-wide function ([`run_ndrange_chunks`]) loads such addresses for lanes
+    /// that are masked off, which the CPU device confines to the group's own memory, and never
+    /// uses the values.
+    pub lenient_private_loads: bool,
 }
 
 impl<'m> Interpreter<'m> {
@@ -341,6 +346,7 @@ impl<'m> Interpreter<'m> {
             globals,
             depth: 0,
             trace: None,
+            lenient_private_loads: false,
         }
     }
 
@@ -605,7 +611,15 @@ impl<'m> Interpreter<'m> {
                 let all: Vec<u64> = a[0].0.iter().chain(&a[1].0).copied().collect();
                 Val(mask.iter().map(|&m| all[m as usize]).collect())
             }
-            Op::Load(_) => self.load(a[0].bits(), rt)?,
+            Op::Load(flags) => match self.load(a[0].bits(), rt) {
+                Err(Trap::OutOfBounds(_))
+                    if self.lenient_private_loads
+                        && matches!(flags.space, AddrSpace::Local | AddrSpace::Private) =>
+                {
+                    splat(0)
+                }
+                r => r?,
+            },
             Op::AtomicLoad(_) => self.load(a[0].bits(), rt)?,
             Op::Store(_) | Op::AtomicStore(_) => {
                 self.store(a[1].bits(), &a[0], tys[0])?;
@@ -773,7 +787,9 @@ pub fn run_ndrange(
 /// `run_ndrange` for a kernel vectorized across work-items, each invocation of which computes
 /// `width` consecutive work-items along x: it runs only the work-items whose local x id is a
 /// multiple of `width`, all lanes active, so the local size along x must be a multiple of
-/// `width`. Each invocation sees lane 0's ids; a barrier waits for the invocations.
+/// `width`. Each invocation sees lane 0's ids; a barrier waits for the invocations. A load
+/// from `__local` or `__private` memory outside every allocation gives zeros (see
+/// [`Interpreter::lenient_private_loads`]).
 pub fn run_ndrange_chunks(
     module: &Module,
     kernel: Func,
@@ -906,6 +922,7 @@ fn run(
                                     globals: globals.clone(),
                                     depth: 0,
                                     trace: tracing.then(Vec::new),
+                                    lenient_private_loads: width > 1,
                                 };
                                 let vals = vals.clone();
                                 let barrier = Arc::clone(&barrier);

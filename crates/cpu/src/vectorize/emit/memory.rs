@@ -6,7 +6,7 @@
 //! components of W vectors are `n` whole vectors in memory, and component `c` of lane `i`
 //! is element `i * n + c` of them.
 
-use ferrocl_ir::{IntCC, MemFlags, Op, Type, Value};
+use ferrocl_ir::{AddrSpace, IntCC, MemFlags, Op, Type, Value};
 
 use super::{Emitter, Lanes};
 
@@ -59,10 +59,20 @@ impl Emitter<'_> {
     }
 
     pub(super) fn load(&mut self, p: Value, flags: MemFlags, ty: Type) -> Lanes {
+        // A `__local` or `__private` load cannot fault, whatever its address: the code
+        // generator confines each such access to the group's own region (`codegen::confine`;
+        // it leaves alone only accesses at constant offsets inside a variable). So the lanes
+        // that are masked off may load too, lane by lane, with no test of the mask and no
+        // branch per lane; their values are never used (blends and masked stores drop them).
+        // Not as one whole vector: when lane 0 is masked off and its address is out of
+        // bounds, confining the vector's start would move every lane. Volatile loads stay
+        // exactly the ones the program makes.
+        let speculate =
+            !flags.volatile && matches!(flags.space, AddrSpace::Local | AddrSpace::Private);
         let mask = self.mask;
         if self.shapes.of(p).is_uniform() && !flags.volatile {
             let ptr = self.lane(p, 0);
-            let Some(m) = mask else {
+            let Some(m) = mask.filter(|_| !speculate) else {
                 return Lanes::Uniform(self.val(Op::Load(flags), &[ptr], ty));
             };
             // Only when some lane runs it: the address may be valid only then.
@@ -76,15 +86,18 @@ impl Emitter<'_> {
             return Lanes::Uniform(x[0]);
         }
         let gather = |e: &mut Self| {
+            let mask = if speculate { e.mask.take() } else { e.mask };
             let l = e.per_lane(Some(ty), |e, lane| {
                 let q = e.lane(p, lane);
                 Some(e.val(Op::Load(flags), &[q], ty))
             });
+            e.mask = mask;
             e.gathered(l, ty)
         };
         match self.whole_vector(p, ty, flags) {
             None => match self.mask {
                 None => gather(self),
+                Some(_) if speculate => gather(self),
                 // Every lane active: the gather needs no branch per lane.
                 Some(m) => {
                     let all = self.reduce(m, true);
