@@ -20,7 +20,10 @@ pub fn wanted() -> Option<PathBuf> {
 pub unsafe fn record(dir: &std::path::Path, code: &[(*const u8, usize, &str)]) {
     let _ = std::fs::create_dir_all(dir);
     for &(start, len, name) in code {
-        eprintln!("ferrocl: kernel {name} at {:x}, {len} bytes", start as usize);
+        eprintln!(
+            "ferrocl: kernel {name} at {:x}, {len} bytes",
+            start as usize
+        );
         // SAFETY: the caller's guarantee.
         let bytes = unsafe { std::slice::from_raw_parts(start, len) };
         let _ = std::fs::write(dir.join(format!("{name}.bin")), bytes);

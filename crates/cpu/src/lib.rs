@@ -6,13 +6,13 @@
 //! one function of its own; [`CompiledKernel::launch`] runs an NDRange.
 
 pub mod abi;
+mod code_dump;
 mod codegen;
 mod guard;
 mod half;
 mod liveness;
 mod pool;
 mod printf;
-mod code_dump;
 pub mod vectorize;
 pub mod workgroup;
 
