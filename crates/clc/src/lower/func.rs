@@ -66,6 +66,8 @@ pub(crate) struct FnLower<'a, 'p, 'f> {
     labels: HashMap<String, Block>,
     /// The block of each case or default statement, by address.
     cases: HashMap<usize, Block>,
+    /// `#pragma OPENCL FP_CONTRACT` at this point of the source (DEFAULT: ON).
+    fp_contract: bool,
 }
 
 pub(crate) fn lower_function(cx: &mut ModCtx, id: FuncId) -> Res<()> {
@@ -83,6 +85,7 @@ pub(crate) fn lower_function(cx: &mut ModCtx, id: FuncId) -> Res<()> {
             loops: Vec::new(),
             labels: HashMap::new(),
             cases: HashMap::new(),
+            fp_contract: true,
         };
         let entry = fl.b.create_entry_block();
         let params: Vec<Value> = fl.b.block_params(entry).to_vec();

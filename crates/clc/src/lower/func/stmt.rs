@@ -47,10 +47,15 @@ impl FnLower<'_, '_, '_> {
                 }
             }
             StmtKind::Block(list) => {
+                // C99 7.12.2: "at the end of a compound statement the state for the pragma is
+                // restored to its condition just before the compound statement".
+                let fp_contract = self.fp_contract;
                 for s in list {
                     self.stmt(s)?;
                 }
+                self.fp_contract = fp_contract;
             }
+            StmtKind::FpContract(on) => self.fp_contract = *on,
             StmtKind::If(..) => {
                 // The `else if` arms chained to this `if` are lowered with a loop; each arm
                 // that has an `else` gets its merge block as when they nest.
