@@ -12,7 +12,11 @@ fn target(fast_fma: bool) -> Target {
 }
 
 fn module(src: &str, fast_fma: bool) -> Module {
-    let opts = parse_build_options("").expect("options");
+    module_with(src, fast_fma, "")
+}
+
+fn module_with(src: &str, fast_fma: bool, options: &str) -> Module {
+    let opts = parse_build_options(options).expect("options");
     let c = compile(src, &opts, &target(fast_fma), &[]);
     let program = c
         .program
@@ -257,6 +261,19 @@ fn pragma_between_statements_holds_from_there() {
     assert_eq!((c.fma, c.fmul), (1, 2));
     // The pragma ended with f's body.
     assert_eq!(counts_in(&m, "g"), FUSED);
+}
+
+#[test]
+fn fast_math_options_keep_contraction_on() {
+    let src = "float add(float a, float b, float c) { return a * b + c; }\n";
+    for options in [
+        "-cl-mad-enable",
+        "-cl-unsafe-math-optimizations",
+        "-cl-fast-relaxed-math",
+    ] {
+        let m = module_with(src, true, options);
+        assert_eq!(counts_in(&m, "add"), FUSED, "{options}");
+    }
 }
 
 #[test]
