@@ -199,6 +199,34 @@ fn products_outside_the_expression_are_not_contracted() {
 }
 
 #[test]
+fn loop_carried_accumulations_are_not_contracted() {
+    // `acc += x * y` with acc from outside the loop: a chain of adds, kept unfused; the same
+    // inside one iteration, or outside loops, is contracted; so is a chain through the
+    // product (Horner's rule).
+    let src = "float dot(global const float *a, global const float *b, float acc) {\n\
+                 for (int i = 0; i < 16; i++)\n\
+                   acc += a[i] * b[i];\n\
+                 return acc;\n\
+               }\n\
+               float local_sum(global const float *a, global const float *b, global float *o) {\n\
+                 float acc = 0.0f;\n\
+                 for (int i = 0; i < 16; i++) { float t = o[i]; t += a[i] * b[i]; o[i] = t; }\n\
+                 acc += a[0] * b[0];\n\
+                 return acc;\n\
+               }\n\
+               float horner(float x, float c) {\n\
+                 float a = 0.5f;\n\
+                 for (int i = 0; i < 16; i++)\n\
+                   a = a * x + c;\n\
+                 return a;\n\
+               }\n";
+    let m = module(src, true);
+    assert_eq!(counts_in(&m, "dot"), UNFUSED, "{}", print_module(&m));
+    assert_eq!(counts_in(&m, "local_sum").fma, 2, "{}", print_module(&m));
+    assert_eq!(counts_in(&m, "horner"), FUSED, "{}", print_module(&m));
+}
+
+#[test]
 fn no_contraction_without_fast_fma() {
     let src = "float add(float a, float b, float c) { c += a * b; return a * b + c; }\n";
     let c = counts_in(&module(src, false), "add");

@@ -13,8 +13,9 @@
 // - `contracted`: the default state. ferrocl promises the fused results where it defines
 //   FP_FAST_FMAF (FP_FAST_FMA for double), "fma ... executes about as fast as, or faster than,
 //   a multiply and an add": it contracts every product that is an operand of + or - in the
-//   same expression. Elsewhere contraction is permitted, not promised, and the kernel
-//   computes the fused values with fma instead.
+//   same expression (but an accumulation `acc += x * y` into a variable from outside the
+//   enclosing loop, none here). Elsewhere contraction is permitted, not promised, and the
+//   kernel computes the fused values with fma instead.
 // - `scoped`: OFF outside functions, ON in an inner block: fused there (as in `contracted`),
 //   and unfused again after the block (C99 7.12.2: "at the end of a compound statement the
 //   state for the pragma is restored to its condition just before the compound statement").

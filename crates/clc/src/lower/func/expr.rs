@@ -362,8 +362,9 @@ impl FnLower<'_, '_, '_> {
                     self.ptr_add(old, iv, lhs.ty)
                 } else {
                     let oc = self.convert(old, lhs.ty, *compute)?;
-                    let product = Self::product_of(rhs, *compute);
-                    let r = match product.filter(|_| self.may_contract(*op, *compute)) {
+                    let product = Self::product_of(rhs, *compute)
+                        .filter(|_| !self.loop_carried(lhs) && self.may_contract(*op, *compute));
+                    let r = match product {
                         // `z += x * y`, `z -= x * y`.
                         Some((x, y)) => self.fused(x, y, oc, *op, *compute)?,
                         None => {
@@ -668,6 +669,22 @@ impl FnLower<'_, '_, '_> {
                 .cx
                 .reg_type(t)
                 .is_some_and(|r| matches!(r.lane_type(), Type::F32 | Type::F64))
+    }
+
+    /// Whether `lhs` of `lhs += x * y` is a variable declared outside the innermost loop around
+    /// the statement: an accumulator whose additions form a chain through the loop. Such a
+    /// chain is not contracted (contraction is permitted, never required): each step would
+    /// wait for a fused multiply-add instead of an add, the multiplications being off the
+    /// chain, and the fused operation has the longer latency on x86-64 (4 cycles against 3
+    /// on AMD Zen 3 and 4; GCC's x86 tuning `avoid_fma_chains` keeps such chains unfused for
+    /// the same reason): the bench's sgemm took 18% more time with its `acc += a * b`
+    /// contracted. A chain through the product (`a = a * v + c`, Horner's rule) is
+    /// contracted: there the fused operation is the shorter.
+    fn loop_carried(&self, lhs: &Expr) -> bool {
+        let ExprKind::Var(v) = lhs.kind else {
+            return false;
+        };
+        self.decl_loops.get(&v).copied().unwrap_or(0) < self.loop_depth()
     }
 
     /// The factors of `e` when it is a multiplication of type `t` itself: a product reached

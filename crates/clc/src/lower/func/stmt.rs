@@ -40,6 +40,8 @@ impl FnLower<'_, '_, '_> {
                 let t = var.ty.ty;
                 let slot = self.new_slot(t, var.align);
                 self.places.insert(*v, Place::Slot(slot));
+                let loops = self.loop_depth();
+                self.decl_loops.insert(*v, loops);
                 if let Some(init) = init {
                     let addr = self.b.slot_addr(slot);
                     let align = self.b.func.slots[slot].align;
