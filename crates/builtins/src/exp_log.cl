@@ -19,7 +19,8 @@
 // tables' entries are the exact values rounded to double, high part then the rest.
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-// No contraction of a * b + c here: the error-free steps below rely on each rounding.
+// No contraction of a * b + c here: the error-free steps below rely on each rounding. (The
+// whole library is compiled with contraction off: see ferrocl_clc::library::compile.)
 #pragma OPENCL FP_CONTRACT OFF
 
 // ln 2 in two parts: the high part has 42 significant bits, so e * high is exact for
@@ -697,5 +698,3 @@ float __cl_atanh_float(float x) { return (float)__cl_atanh_double((double)x); }
 #undef __CL_INF_D
 #undef __CL_NAN_D
 
-// The files after this one start from the default state.
-#pragma OPENCL FP_CONTRACT DEFAULT

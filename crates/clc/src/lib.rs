@@ -89,6 +89,12 @@ pub struct Target {
     pub little_endian: bool,
     /// CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT in CL_DEVICE_SINGLE_FP_CONFIG.
     pub correctly_rounded_divide_sqrt: bool,
+    /// A fused multiply-add is about as fast as a multiply and an add (one instruction): the
+    /// compiler contracts `a * b + c` where `#pragma OPENCL FP_CONTRACT` allows, computes
+    /// `mad` as `fma`, and defines FP_FAST_FMAF (and FP_FAST_FMA with doubles). Without it,
+    /// `fma` is a library computation, and the compiler never contracts (contraction is
+    /// permitted, never required).
+    pub fast_fma: bool,
 }
 
 impl Target {
@@ -137,6 +143,7 @@ impl Target {
             address_bits: 64,
             little_endian: true,
             correctly_rounded_divide_sqrt: true,
+            fast_fma: false,
         }
     }
 
@@ -227,6 +234,15 @@ fn predefined(options: &BuildOptions, target: &Target, version: ClVersion) -> St
     }
     if options.fast_relaxed_math {
         def("__FAST_RELAXED_MATH__", "1");
+    }
+    // 6.15.2.1: "If defined, the FP_FAST_FMAF macro shall indicate that the fma function
+    // generally executes about as fast as, or faster than, a multiply and an add of float
+    // operands"; FP_FAST_FMA says the same of double operands.
+    if target.fast_fma {
+        def("FP_FAST_FMAF", "1");
+        if target.fp64 {
+            def("FP_FAST_FMA", "1");
+        }
     }
     def("__kernel_exec(X, typen)", "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))");
     def("kernel_exec(X, typen)", "__kernel __attribute__((work_group_size_hint(X, 1, 1))) __attribute__((vec_type_hint(typen)))");
@@ -605,6 +621,7 @@ pub fn compile_here(
         p.unroll_hints = unroll_hints.iter().map(|&(i, c, l)| (i, (c, l))).collect();
         p.version = v;
         p.pack = pragmas.pack.clone();
+        p.fp_contract = pragmas.fp_contract.clone();
         p.translation_unit()
     };
     lap("parse", &mut timings);
@@ -618,6 +635,7 @@ pub fn compile_here(
             program_scope_globals,
             single_precision_constant: options.single_precision_constant,
             pointer_size: (target.address_bits / 8) as u64,
+            fast_fma: target.fast_fma,
         };
         let cfg = builtins::Config {
             version: v,

@@ -30,15 +30,22 @@ pub(crate) const PREFIX: &str = "__cl_";
 /// Compiles and optimizes the library's source files (name, text), as one translation unit in
 /// their order; the error is the compiler's log.
 pub fn compile(sources: &[(&str, &str)]) -> Result<Module, String> {
-    let source: String = sources
-        .iter()
-        .map(|(name, text)| format!("#line 1 \"{name}\"\n{text}\n"))
-        .collect();
+    compile_for(sources, &Target::full_profile_cpu())
+}
+
+/// [`compile`] for `target`.
+fn compile_for(sources: &[(&str, &str)], target: &Target) -> Result<Module, String> {
+    // Never contracted, whatever the device: the library's error analyses (argument
+    // reductions, double-float arithmetic) count one rounding for each operation written,
+    // and use `fma` where they mean one rounding for two.
+    let mut source = String::from("#pragma OPENCL FP_CONTRACT OFF\n");
+    for (name, text) in sources {
+        source.push_str(&format!("#line 1 \"{name}\"\n{text}\n"));
+    }
     // The library computes in double wherever that keeps a float result within its bound,
     // whether or not the device offers double to programs.
     let options = parse_build_options("-cl-std=CL1.2").map_err(|e| e.to_string())?;
-    let target = Target::full_profile_cpu();
-    let compilation = crate::compile(&source, &options, &target, &[]);
+    let compilation = crate::compile(&source, &options, target, &[]);
     let Some(program) = compilation.program else {
         return Err(format!(
             "the builtin library does not compile:\n{}",
@@ -565,6 +572,38 @@ mod tests {
             library_name("frexp.float.ptr_int"),
             "__cl_frexp_float_ptr_int"
         );
+    }
+
+    /// The `fma`s of every library function but `mad`'s (an `fma` exactly where the device's
+    /// is fast).
+    fn fmas(module: &Module) -> usize {
+        module
+            .funcs
+            .iter()
+            .filter(|(_, f)| !f.name.starts_with("__cl_mad_"))
+            .flat_map(|(_, f)| f.dfg.insts.iter())
+            .filter(|(_, i)| matches!(i.op, Op::Fma))
+            .count()
+    }
+
+    #[test]
+    fn library_is_never_contracted() {
+        let mut fast = Target::full_profile_cpu();
+        fast.fast_fma = true;
+        let sources = ferrocl_builtins::SOURCES;
+        let slow = compile_for(sources, &Target::full_profile_cpu()).expect("compiles");
+        let on_fast = compile_for(sources, &fast).expect("compiles");
+        assert_eq!(fmas(&on_fast), fmas(&slow));
+        // The library has expressions a device with fast fma would contract without the
+        // pragma.
+        let unprotected: Vec<(&str, String)> = sources
+            .iter()
+            .map(|(name, text)| (*name, format!("#pragma OPENCL FP_CONTRACT ON\n{text}")))
+            .collect();
+        let unprotected: Vec<(&str, &str)> =
+            unprotected.iter().map(|(n, t)| (*n, t.as_str())).collect();
+        let contracted = compile_for(&unprotected, &fast).expect("compiles");
+        assert!(fmas(&contracted) > fmas(&slow));
     }
 
     #[test]

@@ -4,11 +4,12 @@
 
 use ferrocl_clc::{BuildError, BuildErrorKind, ClVersion, Target};
 
-use crate::device::DeviceInfo;
+use crate::device::Device;
 use crate::error::ClError;
 
 /// What a device offers to the compiler: its OpenCL C versions, extensions and features.
-pub fn target(info: &DeviceInfo) -> Target {
+pub fn target(device: &Device) -> Target {
+    let info = &device.info;
     Target {
         c_versions: info
             .opencl_c_all_versions
@@ -30,6 +31,7 @@ pub fn target(info: &DeviceInfo) -> Target {
         correctly_rounded_divide_sqrt: info.single_fp_config
             & crate::device::fp_config::CORRECTLY_ROUNDED_DIVIDE_SQRT
             != 0,
+        fast_fma: device.backend().fast_fma(),
     }
 }
 

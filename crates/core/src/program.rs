@@ -379,7 +379,7 @@ impl Program {
                             return Err(e);
                         }
                     };
-                    let target = crate::compile::target(&self.devices[i].info);
+                    let target = crate::compile::target(&self.devices[i]);
                     let library = &ferrocl_builtins::library;
                     match ferrocl_clc::build(src, opts, &target, &[], library) {
                         Ok(b) => {
@@ -491,7 +491,7 @@ impl Program {
                         // options are invalid".
                         (ClError::InvalidCompilerOptions, e.log.clone())
                     })?;
-                    let target = crate::compile::target(&self.devices[i].info);
+                    let target = crate::compile::target(&self.devices[i]);
                     ferrocl_clc::compile_object(src, opts, &target, headers).map_err(|e| {
                         // CL_COMPILE_PROGRAM_FAILURE "if there is a failure to compile the program
                         // source".

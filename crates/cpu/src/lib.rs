@@ -763,7 +763,23 @@ fn pressure(func: &cranelift_codegen::ir::Function) -> usize {
 /// The CPU device: its memory is the host's, its code comes from Cranelift.
 pub struct CpuDevice;
 
+/// Whether the host's fused multiply-add is one instruction in the generated code
+/// (Cranelift's `fma` is `vfmadd` on x86-64 with AVX and FMA; a library call without).
+pub fn host_has_fast_fma() -> bool {
+    static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FAST.get_or_init(|| {
+        cranelift_native::builder()
+            .ok()
+            .and_then(|b| b.finish(settings::Flags::new(settings::builder())).ok())
+            .is_some_and(|isa| isa.has_native_fma())
+    })
+}
+
 impl DeviceBackend for CpuDevice {
+    fn fast_fma(&self) -> bool {
+        host_has_fast_fma()
+    }
+
     fn allocate(&self, size: usize) -> Result<Storage, DeviceError> {
         Storage::allocate(size)
     }

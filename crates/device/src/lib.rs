@@ -55,6 +55,11 @@ pub trait DeviceBackend: Send + Sync {
     /// Allocates `size` bytes of device memory, zero-filled.
     fn allocate(&self, size: usize) -> Result<Storage, DeviceError>;
 
+    /// Whether a fused multiply-add is about as fast as a multiply and an add on the device
+    /// (OpenCL C 6.15.2.1's FP_FAST_FMAF): the compiler then contracts `a * b + c` into one
+    /// `fma` where the program allows it.
+    fn fast_fma(&self) -> bool;
+
     /// Compiles an optimized, verified IR module, inlined as `ferrocl_ir::passes::inline`
     /// inlines: its kernels may call the module's functions that touch no work-item state.
     fn compile(&self, module: &ferrocl_ir::Module) -> Result<Arc<dyn DeviceProgram>, DeviceError>;

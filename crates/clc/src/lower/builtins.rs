@@ -195,6 +195,13 @@ pub(super) fn call(
             let a = fl.val(&args[0])?;
             let b = fl.val(&args[1])?;
             let c = fl.val(&args[2])?;
+            // 6.15.2: mad "computes a * b + c"; 7.4 (full profile) lets it be "implemented
+            // either as a correctly rounded fma or as a multiply followed by an add both of
+            // which are correctly rounded": the fma where that is one fast instruction.
+            if name == "mad" && !fl.cx.p.fast_fma {
+                let p = fl.b.binary(BinaryOp::Fmul, a, b);
+                return Ok(Some(fl.b.binary(BinaryOp::Fadd, p, c)));
+            }
             return Ok(Some(fl.b.fma(a, b, c)));
         }
         "mad24" | "mad_hi" if !float => {

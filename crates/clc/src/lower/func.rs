@@ -66,6 +66,10 @@ pub(crate) struct FnLower<'a, 'p, 'f> {
     labels: HashMap<String, Block>,
     /// The block of each case or default statement, by address.
     cases: HashMap<usize, Block>,
+    /// `#pragma OPENCL FP_CONTRACT` at this point of the source (DEFAULT: ON).
+    fp_contract: bool,
+    /// The number of loops around the declaration of each local variable (parameters: 0).
+    decl_loops: HashMap<VarId, usize>,
 }
 
 pub(crate) fn lower_function(cx: &mut ModCtx, id: FuncId) -> Res<()> {
@@ -83,6 +87,8 @@ pub(crate) fn lower_function(cx: &mut ModCtx, id: FuncId) -> Res<()> {
             loops: Vec::new(),
             labels: HashMap::new(),
             cases: HashMap::new(),
+            fp_contract: true,
+            decl_loops: HashMap::new(),
         };
         let entry = fl.b.create_entry_block();
         let params: Vec<Value> = fl.b.block_params(entry).to_vec();
@@ -283,6 +289,11 @@ impl FnLower<'_, '_, '_> {
         } else {
             self.iconst(ty, 0)
         }
+    }
+
+    /// The number of loops (not switches) around the statement being lowered.
+    fn loop_depth(&self) -> usize {
+        self.loops.iter().filter(|(_, cont)| cont.is_some()).count()
     }
 
     pub fn reg(&self, t: TypeId) -> Res<Type> {

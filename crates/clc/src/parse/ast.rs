@@ -236,8 +236,23 @@ pub enum StmtKind {
     Continue,
     Return(Option<Expr>),
     StaticAssert(StaticAssert),
+    /// `#pragma OPENCL FP_CONTRACT` between the items of a block: whether floating-point
+    /// expressions may be contracted from here to the end of the block. A function body
+    /// starts with one when the pragma turned contraction off outside functions.
+    FpContract(bool),
     /// A statement that failed to parse (already reported).
     Error,
+}
+
+impl Stmt {
+    pub fn fp_contract(on: bool, loc: Loc) -> Stmt {
+        Stmt {
+            kind: StmtKind::FpContract(on),
+            loc,
+            attrs: vec![],
+            unroll: None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

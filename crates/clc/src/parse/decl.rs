@@ -129,8 +129,12 @@ impl<'a> Parser<'a> {
             for p in params {
                 self.declare(p, false);
             }
-            let body = self.compound();
+            let mut body = self.compound();
             self.pop_scope();
+            if let (false, StmtKind::Compound(list, _)) = (self.contract, &mut body.kind) {
+                // The FP_CONTRACT state outside functions is where the body starts from.
+                list.insert(0, Stmt::fp_contract(false, body.loc));
+            }
             return Some(External::Function {
                 spec,
                 decl,

@@ -73,6 +73,11 @@ pub struct Parser<'a> {
     pub unroll_hints: FxHashMap<usize, (u32, Loc)>,
     /// `#pragma pack` changes: (index of the first token each applies to, alignment), in order.
     pub pack: Vec<(usize, Option<u32>)>,
+    /// `#pragma OPENCL FP_CONTRACT`: (index of the token each precedes, on), in order.
+    pub fp_contract: Vec<(usize, bool)>,
+    /// The FP_CONTRACT state outside functions (DEFAULT, ON, until a pragma there says
+    /// otherwise).
+    contract: bool,
     /// A `;` reported missing after a struct body, treated as present.
     virtual_semi: bool,
     /// Operators chained in the current statement (see [`MAX_OPS`]).
@@ -175,6 +180,8 @@ impl<'a> Parser<'a> {
             fatal: false,
             unroll_hints: FxHashMap::default(),
             pack: Vec::new(),
+            fp_contract: Vec::new(),
+            contract: true,
             virtual_semi: false,
             ops: 0,
             quiet_at_eof: false,
@@ -498,9 +505,24 @@ impl<'a> Parser<'a> {
 
     // ---- translation unit ----
 
+    /// The state the last `#pragma OPENCL FP_CONTRACT` among the tokens `from..=to` (by the
+    /// token each precedes) sets, if there is one.
+    fn fp_contract_in(&self, from: usize, to: usize) -> Option<bool> {
+        let lo = self.fp_contract.partition_point(|&(i, _)| i < from);
+        let hi = self.fp_contract.partition_point(|&(i, _)| i <= to);
+        self.fp_contract[lo..hi.max(lo)].last().map(|&(_, on)| on)
+    }
+
     pub fn translation_unit(&mut self) -> Vec<External> {
         let mut out = Vec::new();
+        // Where the tokens between external declarations begin (FP_CONTRACT pragmas there
+        // set the state outside functions).
+        let mut between = 0;
         while self.kind() != Tok::Eof && !self.fatal {
+            if let Some(on) = self.fp_contract_in(between, self.pos) {
+                self.contract = on;
+            }
+            between = self.pos;
             if self.eat(Tok::Semi) {
                 continue;
             }
@@ -514,6 +536,7 @@ impl<'a> Parser<'a> {
             if let Some(e) = self.external() {
                 out.push(e);
             }
+            between = self.pos;
             if self.pos == start {
                 // No progress: skip the offending token.
                 let t = self.bump();

@@ -19,12 +19,19 @@ impl<'a> Parser<'a> {
         let mut list = Vec::new();
         if self.enter() {
             self.push_scope();
+            // Where the tokens between this block's items begin: an FP_CONTRACT pragma there
+            // holds from the next item to the end of the block (C99 7.12.2).
+            let mut between = self.pos;
             while !matches!(self.kind(), Tok::RBrace | Tok::Eof) && !self.fatal {
                 let start = self.pos;
+                if let Some(on) = self.fp_contract_in(between, start) {
+                    list.push(Stmt::fp_contract(on, self.loc()));
+                }
                 list.push(self.statement());
                 if self.pos == start {
                     self.bump();
                 }
+                between = self.pos;
             }
             self.pop_scope();
             self.leave();

@@ -63,8 +63,9 @@ enum Ctx {
 pub struct PragmaState {
     /// `#pragma OPENCL EXTENSION name : enable|disable`, in order.
     pub extensions: Vec<(String, bool, Loc)>,
-    /// `#pragma OPENCL FP_CONTRACT ON|OFF|DEFAULT` (None for DEFAULT).
-    pub fp_contract: Vec<(Option<bool>, Loc)>,
+    /// `#pragma OPENCL FP_CONTRACT ON|OFF|DEFAULT`: (index of the token it precedes, whether
+    /// contraction is on), in order; DEFAULT is ON (6.15.2.1: "The DEFAULT value is ON").
+    pub fp_contract: Vec<(usize, bool)>,
     /// `#pragma pack`: (index of the first token it applies to, the maximum field alignment
     /// from there on; None for the default layout), in order.
     pub pack: Vec<(usize, Option<u32>)>,
@@ -97,6 +98,8 @@ pub struct Preprocessor<'a> {
     pack_now: Option<u32>,
     pack_stack: Vec<(Option<String>, Option<u32>)>,
     pack_changed: bool,
+    /// `#pragma OPENCL FP_CONTRACT` read since the last token went out.
+    fp_contract_pending: Vec<bool>,
     /// The input ended inside a comment or a macro call (reported): errors at the end of
     /// the file that follow from it are not worth reporting.
     pub truncated: bool,
@@ -153,6 +156,7 @@ impl<'a> Preprocessor<'a> {
             pack_now: None,
             pack_stack: Vec::new(),
             pack_changed: false,
+            fp_contract_pending: Vec::new(),
             expanded_tokens: 0,
             includes: 0,
             version: 300,
@@ -206,6 +210,9 @@ impl<'a> Preprocessor<'a> {
             if std::mem::take(&mut self.pack_changed) {
                 // A `#pragma pack` was read before this token: it applies from here on.
                 self.pragmas.pack.push((out.len(), self.pack_now));
+            }
+            for on in self.fp_contract_pending.drain(..) {
+                self.pragmas.fp_contract.push((out.len(), on));
             }
             if t.kind == Tok::Pragma {
                 // `#pragma unroll` applies to the statement that starts at the next token.

@@ -41,17 +41,17 @@ impl Preprocessor<'_> {
                 );
             }
             ["OPENCL", "FP_CONTRACT", sw] => {
-                let v = match *sw {
-                    "ON" => Some(true),
-                    "OFF" => Some(false),
-                    "DEFAULT" => None,
+                let on = match *sw {
+                    "ON" | "DEFAULT" => true,
+                    "OFF" => false,
                     _ => {
                         self.diags
                             .warning(rest[2].loc, "expected 'ON' or 'OFF' or 'DEFAULT' in pragma");
                         return;
                     }
                 };
-                self.pragmas.fp_contract.push((v, dir.loc));
+                // Placed in the token stream by the next token; the parser scopes it.
+                self.fp_contract_pending.push(on);
             }
             ["OPENCL", ..] => {
                 self.diags

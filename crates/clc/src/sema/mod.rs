@@ -39,6 +39,8 @@ pub struct LangOpts {
     pub program_scope_globals: bool,
     pub single_precision_constant: bool,
     pub pointer_size: u64,
+    /// The device's fused multiply-add is fast ([`crate::Target::fast_fma`]).
+    pub fast_fma: bool,
 }
 
 /// Entries an initializer list may hold (they are stored densely up to the last one).
@@ -159,7 +161,10 @@ pub struct CheckedProgram {
     pub kernels: Vec<KernelInfo>,
     /// `#pragma OPENCL EXTENSION` in effect at the end of the program.
     pub extensions: Vec<(String, bool)>,
-    pub fp_contract: bool,
+    /// The device's fused multiply-add is fast: lowering contracts `a * b + c` into one `fma`
+    /// where `#pragma OPENCL FP_CONTRACT` leaves contraction on (the tree's
+    /// `StmtKind::FpContract` says where), and `mad` is `fma`.
+    pub fast_fma: bool,
 }
 
 impl CheckedProgram {
@@ -342,10 +347,6 @@ impl<'a> Sema<'a> {
             extensions.retain(|(m, _)| m != n);
             extensions.push((n.clone(), *on));
         }
-        let fp_contract = pragmas
-            .fp_contract
-            .last()
-            .is_none_or(|(v, _)| v.unwrap_or(true));
         Some(CheckedProgram {
             types: self.types,
             vars: self.vars,
@@ -353,7 +354,7 @@ impl<'a> Sema<'a> {
             globals: self.globals,
             kernels,
             extensions,
-            fp_contract,
+            fast_fma: self.opts.fast_fma,
         })
     }
 

@@ -186,6 +186,9 @@ impl Printer<'_> {
                 self.out.push('\n');
             }
             StmtKind::Empty => self.out.push_str("empty\n"),
+            StmtKind::FpContract(on) => {
+                let _ = writeln!(self.out, "fp_contract {}", if *on { "on" } else { "off" });
+            }
         }
     }
 

@@ -10,7 +10,7 @@ use super::*;
 /// as not reaching it, so that the warning built on this never fires wrongly.
 pub(super) fn falls_through(s: &Stmt) -> bool {
     match &s.kind {
-        StmtKind::Expr(_) | StmtKind::Decl(..) | StmtKind::Empty => true,
+        StmtKind::Expr(_) | StmtKind::Decl(..) | StmtKind::Empty | StmtKind::FpContract(_) => true,
         StmtKind::Return(_) | StmtKind::Goto(_) | StmtKind::Break | StmtKind::Continue => false,
         StmtKind::Block(list) => list.iter().all(falls_through),
         StmtKind::If(..) => {
@@ -326,6 +326,7 @@ impl<'a> Sema<'a> {
                 }
             }
             ast::StmtKind::Error => mk(StmtKind::Empty),
+            ast::StmtKind::FpContract(on) => mk(StmtKind::FpContract(*on)),
         }
     }
 

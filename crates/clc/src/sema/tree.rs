@@ -206,6 +206,9 @@ pub enum StmtKind {
     Continue,
     Return(Option<Expr>),
     Empty,
+    /// `#pragma OPENCL FP_CONTRACT`: whether floating-point expressions may be contracted
+    /// (`a * b + c` as one fused multiply-add) from here to the end of the enclosing block.
+    FpContract(bool),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -40,6 +40,8 @@ impl FnLower<'_, '_, '_> {
                 let t = var.ty.ty;
                 let slot = self.new_slot(t, var.align);
                 self.places.insert(*v, Place::Slot(slot));
+                let loops = self.loop_depth();
+                self.decl_loops.insert(*v, loops);
                 if let Some(init) = init {
                     let addr = self.b.slot_addr(slot);
                     let align = self.b.func.slots[slot].align;
@@ -47,10 +49,15 @@ impl FnLower<'_, '_, '_> {
                 }
             }
             StmtKind::Block(list) => {
+                // C99 7.12.2: "at the end of a compound statement the state for the pragma is
+                // restored to its condition just before the compound statement".
+                let fp_contract = self.fp_contract;
                 for s in list {
                     self.stmt(s)?;
                 }
+                self.fp_contract = fp_contract;
             }
+            StmtKind::FpContract(on) => self.fp_contract = *on,
             StmtKind::If(..) => {
                 // The `else if` arms chained to this `if` are lowered with a loop; each arm
                 // that has an `else` gets its merge block as when they nest.
