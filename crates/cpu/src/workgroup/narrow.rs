@@ -28,7 +28,7 @@
 use std::collections::{HashMap, HashSet};
 
 use ferrocl_ir::{
-    BinaryOp, Block, ConvOp, Function, Inst, IntCC, Op, Type, Value, ValueDef, WorkItemOp,
+    BinaryOp, Block, ConvOp, Function, Inst, InstData, IntCC, Op, Type, Value, ValueDef, WorkItemOp,
 };
 
 use super::context::{Context, Key};
@@ -293,13 +293,7 @@ impl<'a> Region<'a> {
             }) {
                 return false;
             }
-            let defs = k
-                .dfg
-                .block_params(b)
-                .iter()
-                .copied()
-                .chain(insts.iter().filter_map(|&i| k.dfg.inst_result(i)));
-            if defs.into_iter().any(|v| self.ctx.has((self.key)(v))) {
+            if defs(k, b).any(|v| self.ctx.has((self.key)(v))) {
                 return false;
             }
             stack.extend(k.successors(b));
@@ -307,17 +301,24 @@ impl<'a> Region<'a> {
         true
     }
 
+    /// The instruction computing `v`, a value not known for the group that the path
+    /// computes (or that is computed again wherever it is used, `remat`).
+    fn varying_def(&self, st: &PathState, v: Value) -> Option<&'a InstData> {
+        let k = self.k;
+        if self.known(st, v) || !(st.defined.contains(&v) || remat(k, &self.src.uniform, v)) {
+            return None;
+        }
+        match k.dfg.value_def(v) {
+            ValueDef::Result(inst) => Some(&k.dfg.insts[inst]),
+            _ => None,
+        }
+    }
+
     /// `c` as a conjunction of comparisons of a value affine in `local_id 0` with known
     /// values.
     fn guard(&self, st: &PathState, c: Value) -> Option<Vec<Term>> {
         let k = self.k;
-        if self.known(st, c) || !(st.defined.contains(&c) || remat(k, &self.src.uniform, c)) {
-            return None;
-        }
-        let ValueDef::Result(inst) = k.dfg.value_def(c) else {
-            return None;
-        };
-        let data = &k.dfg.insts[inst];
+        let data = self.varying_def(st, c)?;
         let args = &data.args;
         match data.op {
             Op::Select if k.dfg.iconst_value(args[2]) == Some(0) => {
@@ -352,16 +353,10 @@ impl<'a> Region<'a> {
     fn affine(&self, st: &PathState, v: Value) -> Option<Affine> {
         let k = self.k;
         let ty = k.dfg.value_type(v);
-        if !matches!(ty, Type::I8 | Type::I16 | Type::I32 | Type::I64)
-            || self.known(st, v)
-            || !(st.defined.contains(&v) || remat(k, &self.src.uniform, v))
-        {
+        if !matches!(ty, Type::I8 | Type::I16 | Type::I32 | Type::I64) {
             return None;
         }
-        let ValueDef::Result(inst) = k.dfg.value_def(v) else {
-            return None;
-        };
-        let data = &k.dfg.insts[inst];
+        let data = self.varying_def(st, v)?;
         let args = &data.args;
         match data.op {
             Op::WorkItem(WorkItemOp::LocalId, 0) if ty == Type::I64 => Some(Affine {
@@ -428,13 +423,9 @@ impl<'a> Region<'a> {
             }
         }
         for &b in &self.blocks {
-            let defs = k.dfg.block_params(b).iter().copied().chain(
-                k.layout
-                    .block_insts(b)
-                    .iter()
-                    .filter_map(|&i| k.dfg.inst_result(i)),
-            );
-            let mut kept = defs.filter(|&v| self.ctx.has((self.key)(v))).peekable();
+            let mut kept = defs(k, b)
+                .filter(|&v| self.ctx.has((self.key)(v)))
+                .peekable();
             if kept.peek().is_none() {
                 continue;
             }
@@ -474,6 +465,13 @@ impl<'a> Region<'a> {
             })
         })
     }
+}
+
+/// The values block `b` of `k` defines: its parameters and its instructions' results.
+fn defs(k: &Function, b: Block) -> impl Iterator<Item = Value> + '_ {
+    let results = k.layout.block_insts(b).iter();
+    let results = results.filter_map(|&i| k.dfg.inst_result(i));
+    k.dfg.block_params(b).iter().copied().chain(results)
 }
 
 /// Whether a path of `node` stores a value.
