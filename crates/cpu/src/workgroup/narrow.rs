@@ -20,13 +20,10 @@
 //! for the group, defined in the blocks every entry runs first (`chain`), and that code
 //! stores it itself.
 //!
-//! The range runs as whole W-wide chunks (a chunk is W consecutive work-items from
-//! `local_id 0` on, at any x), the first at `lo` or lower where the last would pass the
-//! group (the work-items of a chunk outside the range have nothing to do); where they do not
-//! fit in the group, chunks run from `lo` while one fits below `hi`, then the rest one at a
-//! time. A region that reads values kept per work-item keeps its chunks where the whole
-//! row's would be (`aligned`): chunks and single work-items keep those values in arrays of
-//! their own.
+//! The W-wide chunks run from `lo` while a whole chunk fits below `hi` (a chunk is W
+//! consecutive work-items from `local_id 0` on), unless the region reads values kept per
+//! work-item: chunks and single work-items keep those in arrays of their own, so the chunks
+//! then stay where the whole row's would be (`aligned`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -512,9 +509,9 @@ pub(super) fn plan(sources: &[&Source], ctx: &Context, r: usize) -> Option<Plan>
     Some(Plan { trees, aligned })
 }
 
-/// The work-items of each row a region's loops run, for the group: the W-wide chunks from
-/// `wide_lo` where `fits` and while the next starts at most at `last` (and, where
-/// `below_hi`, below `hi`), then one at a time below `hi` (from `lo` where no chunk fits).
+/// The work-items of each row a region's loops run, for the group: x in `[lo, hi)`, the
+/// W-wide chunks from `wide_lo` where `fits` and while the next starts at most at `last`
+/// (and, where `below_hi`, below `hi`).
 #[derive(Clone, Copy)]
 pub(super) struct XRange {
     pub(super) lo: Value,
@@ -576,24 +573,9 @@ impl Emitter<'_, '_> {
                 range.fits = self.b.binary(BinaryOp::Band, whole, inside);
                 range.below_hi = true;
             } else {
-                // Whole chunks over the range, m work-items from where they fit in the
-                // group (from lo, or lower): the work-items of the range's last chunk past
-                // hi, or of its first before lo, have nothing to do and may run. Where m
-                // exceed the group, chunks from lo while one fits below hi, then the rest.
-                let up = self.b.iconst(Type::I64, i64::from(w.width) - 1);
-                let mask = self.b.iconst(Type::I64, -i64::from(w.width));
-                let len = self.b.binary(BinaryOp::Isub, hi, lo);
-                let m = self.b.iadd(len, up);
-                let m = self.b.binary(BinaryOp::Band, m, mask);
-                let room = self.b.binary(BinaryOp::Isub, n, m);
-                let start = self.b.binary(BinaryOp::Smin, lo, room);
-                let whole = self.b.icmp(IntCC::Sle, m, n);
-                range.wide_lo = self.b.select(whole, start, lo);
-                let end = self.b.iadd(start, m);
-                let wide_hi = self.b.select(whole, end, hi);
-                range.last = self.b.binary(BinaryOp::Isub, wide_hi, width);
-                let end = self.b.iadd(range.wide_lo, width);
-                range.fits = self.b.icmp(IntCC::Ule, end, wide_hi);
+                range.last = self.b.binary(BinaryOp::Isub, hi, width);
+                let end = self.b.iadd(lo, width);
+                range.fits = self.b.icmp(IntCC::Ule, end, hi);
             }
         }
         let some = self.b.icmp(IntCC::Slt, lo, hi);
