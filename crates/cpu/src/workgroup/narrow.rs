@@ -36,8 +36,12 @@ use super::{ending_barrier, hoistable, remat, Emitter, Source, RETURN};
 use crate::liveness::splits_regions;
 use crate::CompileError;
 
-/// The most blocks one path of the analysis visits, and the most blocks of a guarded body.
+/// The most blocks the paths of a region visit together (each uniform branch doubles what
+/// follows it), and the most blocks of a guarded body.
 const MAX_BLOCKS: usize = 256;
+
+/// The most comparisons a guard's conjunction has.
+const MAX_TERMS: usize = 8;
 
 /// `local_id 0`, negated where `neg`, plus the sum of `terms` (each negated where its flag
 /// is set), in type `ty`, with wrapping arithmetic; the terms are known values of `ty` or
@@ -121,6 +125,8 @@ struct Region<'a> {
     /// The values live into the region kept as one copy for the group (loaded before its
     /// loops).
     live_single: HashSet<Value>,
+    /// How many more blocks the paths may visit.
+    budget: std::cell::Cell<usize>,
 }
 
 impl<'a> Region<'a> {
@@ -141,6 +147,7 @@ impl<'a> Region<'a> {
             start: src.regions[r].start,
             blocks: src.blocks[r].iter().copied().collect(),
             live_single,
+            budget: std::cell::Cell::new(MAX_BLOCKS),
         }
     }
 
@@ -213,9 +220,10 @@ impl<'a> Region<'a> {
         };
         let (mut from, mut b, mut args) = (from, b, args.to_vec());
         loop {
-            if !self.blocks.contains(&b) || st.blocks.contains(&b) || st.blocks.len() > MAX_BLOCKS {
+            if !self.blocks.contains(&b) || st.blocks.contains(&b) || self.budget.get() == 0 {
                 return node;
             }
+            self.budget.set(self.budget.get() - 1);
             let Some(visit) = self.visit(&mut st, b, &args) else {
                 return node;
             };
@@ -322,14 +330,10 @@ impl<'a> Region<'a> {
         let args = &data.args;
         match data.op {
             Op::Select if k.dfg.iconst_value(args[2]) == Some(0) => {
-                let mut g = self.guard(st, args[1])?;
-                g.extend(self.guard(st, args[0])?);
-                Some(g)
+                self.conjunction(st, args[0], args[1])
             }
             Op::Binary(BinaryOp::Band) if k.dfg.value_type(c) == Type::I1 => {
-                let mut g = self.guard(st, args[0])?;
-                g.extend(self.guard(st, args[1])?);
-                Some(g)
+                self.conjunction(st, args[0], args[1])
             }
             Op::Icmp(cc) if cc != IntCC::Ne => {
                 let (affine, cc, bound) = if self.known(st, args[1]) {
@@ -347,6 +351,16 @@ impl<'a> Region<'a> {
             }
             _ => None,
         }
+    }
+
+    /// `a && b` as a guard, of at most `MAX_TERMS` comparisons.
+    fn conjunction(&self, st: &PathState, a: Value, b: Value) -> Option<Vec<Term>> {
+        let mut g = self.guard(st, a)?;
+        if g.len() >= MAX_TERMS {
+            return None;
+        }
+        g.extend(self.guard(st, b)?);
+        (g.len() <= MAX_TERMS).then_some(g)
     }
 
     /// `v` as a value affine in `local_id 0`.
