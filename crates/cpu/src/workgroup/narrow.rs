@@ -506,6 +506,13 @@ fn narrows(node: &Node) -> bool {
 /// How region `r` of the kernel (`sources[0]`) and its W-wide version (`sources[1]`, if
 /// any) narrow their loop over x, if they do.
 pub(super) fn plan(sources: &[&Source], ctx: &Context, r: usize) -> Option<Plan> {
+    // A collective's result is defined by every work-item as it enters the region after it.
+    let scalar = sources[0];
+    if let Some(bar) = scalar.regions[r].after {
+        if matches!(scalar.k.dfg.insts[bar].op, Op::Group(..)) {
+            return None;
+        }
+    }
     let keys: [fn(Value) -> Key; 2] = [Key::Value, Key::Wide];
     let regions: Vec<Region> = sources
         .iter()
