@@ -1185,3 +1185,43 @@ fn printf_output_on_ferrocl() {
                 item 2:  2.00|2.000000,1.500000,-2.000000,0.250000|0x1fe|C|ok|2199023255552|%\n";
     assert!(stdout(&o).starts_with(want), "stdout:\n{}", stdout(&o));
 }
+
+/// The tree reduction of tests/kernels/language/narrowed_tree_reduction.cl on ferrocl with a
+/// smaller last work-group (3.0 clEnqueueNDRangeKernel: non-uniform work-groups, "the
+/// remaining work-items" forming a group of their own, with -cl-std=CL3.0), vectorized and
+/// not: each group's levels run only the work-items their guard leaves something to.
+#[test]
+fn narrowed_tree_reductions_with_a_smaller_last_group_on_ferrocl() {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/kernels/language/narrowed_tree_reduction.cl");
+    let source = source.to_str().unwrap();
+    // (global size, local size): the last group has global % local work-items.
+    let cases: [(usize, usize); 3] = [(110, 13), (250, 100), (70, 64)];
+    for (global, local) in cases {
+        let want: Vec<String> = (0..global)
+            .step_by(local)
+            .map(|g0| (g0..(g0 + local).min(global)).sum::<usize>().to_string())
+            .collect();
+        let (g, l) = (global.to_string(), local.to_string());
+        let input = format!("int[{global}]=iota");
+        let output = format!("int[{}]", want.len());
+        let scratch = format!("local:{}", local * 4);
+        for vectorize in ["1", "0"] {
+            let o = Command::new(env!("CARGO_BIN_EXE_ferrocl"))
+                .args(["run", source, "--platform", "ferrocl", "--kernel", "tree"])
+                .args(["--global", &g, "--local", &l, "--options", "-cl-std=CL3.0"])
+                .args(["--arg", &input, "--arg", &output, "--arg", &scratch])
+                .args(["--print", "out"])
+                .env("FERROCL_VECTORIZE", vectorize)
+                .output()
+                .expect("ferrocl runs");
+            assert!(o.status.success(), "{}", stderr(&o));
+            let line = format!("out: {}", want.join(" "));
+            assert!(
+                stdout(&o).lines().any(|l| l == line),
+                "{global}/{local}, FERROCL_VECTORIZE={vectorize}: want {line}, got\n{}",
+                stdout(&o)
+            );
+        }
+    }
+}

@@ -54,6 +54,7 @@ use crate::CompileError;
 
 mod by_constant;
 mod context;
+mod narrow;
 mod subgroup;
 
 use context::Context;
@@ -626,7 +627,9 @@ impl<'a> Emitter<'a, '_> {
             self.b.append_block_param(h, Type::I64);
         }
         let zero = self.b.iconst(Type::I64, 0);
-        self.b.jump(rows[0], &[zero, zero]);
+        let plans: Vec<Option<narrow::Plan>> = (0..rows.len())
+            .map(|r| narrow::plan(&self.sources, self.ctx, r))
+            .collect();
         let mut region_after = HashMap::new();
         for (r, region) in scalar.regions.iter().enumerate() {
             if let Some(b) = region.after {
@@ -638,18 +641,46 @@ impl<'a> Emitter<'a, '_> {
         // Where each region starts: its single-copy values are loaded, then its rows run.
         let entries: Vec<Block> = (0..rows.len())
             .map(|r| {
-                if r == 0 {
+                if r == 0 && plans[0].is_none() {
                     rows[0]
                 } else {
                     self.b.create_block()
                 }
             })
             .collect();
+        if entries[0] == rows[0] {
+            self.b.jump(rows[0], &[zero, zero]);
+        } else {
+            self.b.jump(entries[0], &[]);
+        }
         for (r, &row) in rows.iter().enumerate() {
-            if r > 0 {
+            // The work-items of each row, and where the group goes when the region's range
+            // of x is empty (`narrow`).
+            let mut range = narrow::XRange {
+                lo: zero,
+                hi: self.sizes[0],
+                wide_lo: zero,
+                fits: chunks.map_or(zero, |c| c.0),
+                last: chunks.map_or(zero, |c| c.1),
+                below_hi: false,
+            };
+            let mut early_done = None;
+            if entries[r] != row {
                 self.b.switch_to_block(entries[r]);
-                self.preload(r)?;
-                self.b.jump(row, &[zero, zero]);
+                if r > 0 {
+                    self.preload(r)?;
+                }
+                match &plans[r] {
+                    Some(plan) => {
+                        let done = self.b.create_block();
+                        let code = self.b.append_block_param(done, Type::I64);
+                        range = self.narrow_entry(plan, row, done)?;
+                        early_done = Some((done, code));
+                    }
+                    None => {
+                        self.b.jump(row, &[zero, zero]);
+                    }
+                }
             }
             // row(y, z): the work-items of one row, W at a time while a chunk fits, then one
             // at a time (the heads take x); row_end(exit) moves on to the next row or leaves.
@@ -666,10 +697,16 @@ impl<'a> Emitter<'a, '_> {
             self.b.append_block_param(scalar_head, Type::I64);
             let mut exits: Vec<u64> = Vec::new();
             match chunks {
-                Some((fits, last)) => {
+                Some(_) => {
                     let wide_head = self.b.create_block();
                     self.b.append_block_param(wide_head, Type::I64);
-                    self.b.brif(fits, wide_head, &[zero], scalar_head, &[zero]);
+                    self.b.brif(
+                        range.fits,
+                        wide_head,
+                        &[range.wide_lo],
+                        scalar_head,
+                        &[range.lo],
+                    );
                     // After the chunks, the rest of the row, if any.
                     let tail = self.b.create_block();
                     let tx = self.b.append_block_param(tail, Type::I64);
@@ -677,27 +714,37 @@ impl<'a> Emitter<'a, '_> {
                     self.cur = 1;
                     let (x, code) = self.region_loop(r, wide_head, row, &mut exits)?;
                     let x1 = self.iadd_imm(x, i64::from(self.src().width));
-                    let more = self.b.icmp(IntCC::Ule, x1, last);
+                    let mut more = self.b.icmp(IntCC::Ule, x1, range.last);
+                    if range.below_hi {
+                        let below = self.b.icmp(IntCC::Ult, x1, range.hi);
+                        more = self.b.binary(BinaryOp::Band, more, below);
+                    }
                     self.b.brif(more, wide_head, &[x1], tail, &[x1, code]);
                     self.b.switch_to_block(tail);
-                    let more = self.b.icmp(IntCC::Ult, tx, self.sizes[0]);
+                    let more = self.b.icmp(IntCC::Ult, tx, range.hi);
                     self.b.brif(more, scalar_head, &[tx], row_end, &[tcode]);
                 }
                 None => {
-                    self.b.jump(scalar_head, &[zero]);
+                    self.b.jump(scalar_head, &[range.lo]);
                 }
             }
             self.cur = 0;
             let (x, exit) = self.region_loop(r, scalar_head, row, &mut exits)?;
             let x1 = self.iadd_imm(x, 1);
-            let more = self.b.icmp(IntCC::Ult, x1, self.sizes[0]);
+            let more = self.b.icmp(IntCC::Ult, x1, range.hi);
             self.b.brif(more, scalar_head, &[x1], row_end, &[exit]);
 
             // row_end: the next row, the next plane, or where the group goes.
             self.b.switch_to_block(row_end);
             let row_block = rows[r];
-            let (next_z, done) = (self.b.create_block(), self.b.create_block());
-            let code_param = self.b.append_block_param(done, Type::I64);
+            let next_z = self.b.create_block();
+            let (done, code_param) = match early_done {
+                Some(d) => d,
+                None => {
+                    let done = self.b.create_block();
+                    (done, self.b.append_block_param(done, Type::I64))
+                }
+            };
             let y1 = self.iadd_imm(y, 1);
             let more = self.b.icmp(IntCC::Ult, y1, self.sizes[1]);
             self.b.brif(more, row_block, &[y1, z], next_z, &[]);
