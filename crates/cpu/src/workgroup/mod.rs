@@ -399,6 +399,7 @@ pub fn transform_with(
         ids: Ids::default(),
         sizes: [Value::from_u32(0); 3],
         gid_base: [Value::from_u32(0); 3],
+        wide_ok: None,
         ctx_ptr: Value::from_u32(0),
         bases: HashMap::new(),
         n: Value::from_u32(0),
@@ -524,6 +525,9 @@ struct Emitter<'a, 'f> {
     n: Value,
     /// `group_id * enqueued_local_size + global_offset` per dimension.
     gid_base: [Value; 3],
+    /// Whether the group may run the W-wide source, beyond a chunk fitting: its x ids are
+    /// below what that source assumes (`WideKernel::assumes_id_limit`); `None`: always.
+    wide_ok: Option<Value>,
     ctx_ptr: Value,
     /// The start of each context array, by its key.
     bases: HashMap<context::Key, Value>,
@@ -609,6 +613,7 @@ impl<'a> Emitter<'a, '_> {
                 let room = self.b.binary(BinaryOp::Isub, limit, self.sizes[0]);
                 let ids_ok = self.b.icmp(IntCC::Ule, self.gid_base[0], room);
                 let ok = self.b.binary(BinaryOp::Band, size_ok, ids_ok);
+                self.wide_ok = Some(ok);
                 fits = self.b.binary(BinaryOp::Band, fits, ok);
             }
             let last = self.b.binary(BinaryOp::Isub, self.sizes[0], width);

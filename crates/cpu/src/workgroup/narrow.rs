@@ -598,6 +598,9 @@ impl Emitter<'_, '_> {
                 let end = self.b.iadd(lo, width);
                 range.fits = self.b.icmp(IntCC::Ule, end, hi);
             }
+            if let Some(ok) = self.wide_ok {
+                range.fits = self.b.binary(BinaryOp::Band, range.fits, ok);
+            }
         }
         let some = self.b.icmp(IntCC::Slt, lo, hi);
         self.b.brif(some, row, &[zero, zero], done, &[code]);
