@@ -43,23 +43,27 @@ pub const SUB_GROUP_SIZE: u32 = 8;
 /// Work-items per chunk of a vectorized kernel: one 128-bit register of 32-bit lanes.
 pub const VECTOR_WIDTH: u32 = 4;
 
-/// Work-items per chunk of a small kernel whose time is spent in a loop and that has no
-/// barrier: two 128-bit registers per 32-bit value (see [`vector_width`]).
-pub const WIDE_LOOP_WIDTH: u32 = 8;
+/// Work-items per chunk of most kernels: two 128-bit registers per 32-bit value (see
+/// [`vector_width`]).
+pub const WIDE_WIDTH: u32 = 8;
 
-/// Kernels of at most this many instructions (after inlining) may run [`WIDE_LOOP_WIDTH`]
-/// lanes: above it, twice the registers per value spill.
-const WIDE_LOOP_MAX_INSTS: usize = 400;
+/// Kernels of at most this many instructions (after inlining) may run [`WIDE_WIDTH`] lanes:
+/// above it, twice the registers per value spill.
+const WIDE_MAX_INSTS: usize = 2_000;
 
 /// The chunk width the vectorizer is asked for, per kernel. Eight lanes halve the per-chunk
-/// costs (loop control, mask tests, uniform work) and give two independent dependency chains
-/// per operation, which is what a kernel spending its time in a loop of arithmetic gains
-/// from. Measured (`ferrocl bench`, 2-core AMD EPYC, 8 lanes against 4, same run): mandelbrot
-/// 3.90 -> 2.88 ms, hash 2.77 -> 1.87 ms; but kernels without a loop (stencil-2d 13.3 ->
-/// 17.9 ms), kernels with barriers (stencil-tiled, reduce, nw: more masked lanes in partial
-/// regions) and kernels of OpenCL vector types (float4-poly 7.1 -> 10.0 ms: four values per
-/// lane of a `float4`, so 8 lanes spill) lose. So: 8 for a small, barrier-free kernel
-/// without vector types whose work is in a loop; 4 for the others.
+/// costs (loop control, mask tests, uniform work, the row's tests) and give each operation
+/// two independent halves, so most kernels gain; two kinds lose, and get 4:
+/// - kernels of OpenCL vector types: each lane of a `float4` is four values, so 8 lanes of
+///   a few of them fill the 16 SIMD registers (float4-poly 4.3 -> 8.5 and 9.3 ms);
+/// - kernels with a barrier inside a loop (tree reductions, scans, wavefronts): their
+///   regions are short and run under guards that leave part of a chunk idle, more of it with
+///   8 lanes (reduce 7.9 -> 8.6 and 7.5 -> 9.7 ms, nw 11.8 -> 12.4 and 11.7 -> 12.4).
+///
+/// Measured with `ferrocl bench`, every kernel at 4 and at 8 lanes, two runs each, 2-core
+/// AMD EPYC: mandelbrot 3.3 -> 2.6 and 3.5 -> 2.3 ms, hash 2.7 -> 1.9 (both runs), transpose
+/// 7.2 -> 5.0 and 7.1 -> 4.5, histogram 7.6 -> 6.5 and 7.9 -> 6.2, black-scholes 7.2 -> 6.6
+/// and 7.3 -> 6.7; the rest within the runs' spread.
 pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
     use ferrocl_ir::analysis::{Cfg, DomTree, LoopInfo};
     let insts = f
@@ -68,26 +72,24 @@ pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
         .iter()
         .map(|&b| f.layout.block_insts(b).len())
         .sum::<usize>();
-    if insts > WIDE_LOOP_MAX_INSTS || vectorize::scalarize::has_vectors(f) {
+    if insts > WIDE_MAX_INSTS || vectorize::scalarize::has_vectors(f) {
         return VECTOR_WIDTH;
     }
-    let sync = f.layout.blocks().iter().any(|&b| {
-        f.layout.block_insts(b).iter().any(|&i| {
+    let sync = |b: &ferrocl_ir::Block| {
+        f.layout.block_insts(*b).iter().any(|&i| {
             matches!(
                 f.dfg.insts[i].op,
                 ferrocl_ir::Op::Barrier(..) | ferrocl_ir::Op::Group(..)
             )
         })
-    });
-    if sync {
-        return VECTOR_WIDTH;
-    }
+    };
     let cfg = Cfg::new(f);
     let dom = DomTree::new(f, &cfg);
-    if LoopInfo::new(&cfg, &dom).loops.is_empty() {
+    let loops = LoopInfo::new(&cfg, &dom);
+    if loops.loops.iter().any(|l| l.blocks.iter().any(sync)) {
         VECTOR_WIDTH
     } else {
-        WIDE_LOOP_WIDTH
+        WIDE_WIDTH
     }
 }
 
