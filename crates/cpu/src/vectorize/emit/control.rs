@@ -219,10 +219,165 @@ impl Emitter<'_> {
         m: Value,
         incoming: &mut HashMap<Block, Vec<(Value, Dest)>>,
     ) -> Result<(), Refusal> {
+        // A guarded affine value's lanes are computed again from its operands where they
+        // are needed, so the block's values would all have to meet at the join: such blocks
+        // are emitted once.
+        let guarded = self.src.layout.block_insts(x).iter().any(|&i| {
+            self.src
+                .dfg
+                .inst_result(i)
+                .is_some_and(|r| matches!(self.shapes.of(r), Shape::Affine { guarded: true, .. }))
+        });
+        if !guarded && self.masked_accesses(x) >= 2 {
+            self.versioned_block(x, m)?;
+        } else {
+            self.mask = Some(m);
+            self.emit_body(x)?;
+        }
         self.mask = Some(m);
-        self.emit_body(x)?;
         let t = self.src.terminator(x).expect("a terminator");
         self.edges(t, incoming)
+    }
+
+    /// How many accesses of block `x` test the mask when they run under one: all but
+    /// `__local` and `__private` loads (which load every lane, see `load`).
+    fn masked_accesses(&self, x: Block) -> usize {
+        let speculated = |f: &ferrocl_ir::MemFlags| {
+            !f.volatile
+                && matches!(
+                    f.space,
+                    ferrocl_ir::AddrSpace::Local | ferrocl_ir::AddrSpace::Private
+                )
+        };
+        self.src
+            .layout
+            .block_insts(x)
+            .iter()
+            .filter(|&&i| match &self.src.dfg.insts[i].op {
+                Op::Load(f) => !speculated(f),
+                Op::Store(_) | Op::AtomicRmw(..) | Op::Cmpxchg(..) => true,
+                Op::AtomicLoad(_) | Op::AtomicStore(_) => true,
+                _ => false,
+            })
+            .count()
+    }
+
+    /// Block `x` of masked code emitted twice, after one test of its mask `m`: where every
+    /// lane is active, without the mask (its accesses whole, or lane by lane without a
+    /// branch each), and otherwise under it; the values used after the block meet at a join.
+    /// One test instead of one per access, and what the accesses share (their addresses, the
+    /// values stored) is computed once on each path instead of again at each access.
+    fn versioned_block(&mut self, x: Block, m: Value) -> Result<(), Refusal> {
+        let live_out = self.used_after(x);
+        let all = self.reduce(m, true);
+        let (fast, slow, join) = (self.new_block(), self.new_block(), self.new_block());
+        self.brif(all, fast, &[], slow, &[]);
+        let before = self.map.clone();
+        self.cur = fast;
+        self.mask = None;
+        self.emit_body(x)?;
+        let fast_lanes: Vec<Lanes> = live_out.iter().map(|v| self.map[v].clone()).collect();
+        let fast_end = self.cur;
+        self.map = before;
+        self.cur = slow;
+        self.mask = Some(m);
+        let outer = self.partial.replace(m);
+        self.emit_body(x)?;
+        self.partial = outer;
+        let slow_lanes: Vec<Lanes> = live_out.iter().map(|v| self.map[v].clone()).collect();
+        let slow_end = self.cur;
+        // The parameters of the join: each value's parts, taken from either path.
+        let (mut fast_args, mut slow_args) = (Vec::new(), Vec::new());
+        let mut merged = Vec::new();
+        for (f, s) in fast_lanes.into_iter().zip(slow_lanes) {
+            let parts = |l: &Lanes| -> Vec<Value> {
+                match l {
+                    Lanes::Uniform(v) | Lanes::Vector(v) => vec![*v],
+                    Lanes::Scalars(v) => v.clone(),
+                    Lanes::Affine { base, guard, .. } => std::iter::once(*base)
+                        .chain(guard.iter().copied())
+                        .collect(),
+                }
+            };
+            let same_kind = match (&f, &s) {
+                (Lanes::Uniform(_), Lanes::Uniform(_)) | (Lanes::Vector(_), Lanes::Vector(_)) => {
+                    true
+                }
+                (Lanes::Scalars(a), Lanes::Scalars(b)) => a.len() == b.len(),
+                (
+                    Lanes::Affine {
+                        stride: a,
+                        guard: ga,
+                        ..
+                    },
+                    Lanes::Affine {
+                        stride: b,
+                        guard: gb,
+                        ..
+                    },
+                ) => a == b && ga.is_some() == gb.is_some(),
+                _ => false,
+            };
+            if !same_kind {
+                return Err(Refusal::new(
+                    "a value of different shapes on the two versions of a masked block",
+                ));
+            }
+            let (fp, sp) = (parts(&f), parts(&s));
+            let params: Vec<Value> = fp
+                .iter()
+                .map(|&v| {
+                    let ty = self.out.dfg.value_type(v);
+                    self.out.dfg.append_block_param(join, ty)
+                })
+                .collect();
+            fast_args.extend(fp);
+            slow_args.extend(sp);
+            merged.push(match f {
+                Lanes::Uniform(_) => Lanes::Uniform(params[0]),
+                Lanes::Vector(_) => Lanes::Vector(params[0]),
+                Lanes::Scalars(_) => Lanes::Scalars(params),
+                Lanes::Affine { stride, .. } => Lanes::Affine {
+                    base: params[0],
+                    stride,
+                    guard: params.get(1).copied(),
+                },
+            });
+        }
+        self.cur = fast_end;
+        self.jump(join, &fast_args);
+        self.cur = slow_end;
+        self.jump(join, &slow_args);
+        self.cur = join;
+        for (v, l) in live_out.into_iter().zip(merged) {
+            self.map.insert(v, l);
+        }
+        Ok(())
+    }
+
+    /// The values block `x` defines that its terminator or another block uses.
+    fn used_after(&self, x: Block) -> Vec<Value> {
+        let defined: Vec<Value> = self
+            .src
+            .layout
+            .block_insts(x)
+            .iter()
+            .filter_map(|&i| self.src.dfg.inst_result(i))
+            .collect();
+        let mut used = std::collections::HashSet::new();
+        for &b in self.src.layout.blocks() {
+            for &i in self.src.layout.block_insts(b) {
+                let data = &self.src.dfg.insts[i];
+                if b == x && !data.op.is_terminator() {
+                    continue;
+                }
+                used.extend(data.args.iter().copied());
+                for d in data.op.dests() {
+                    used.extend(d.args.iter().copied());
+                }
+            }
+        }
+        defined.into_iter().filter(|v| used.contains(v)).collect()
     }
 
     /// A loop that lanes leave at different iterations, from its header `h`: each trip

@@ -286,6 +286,7 @@ pub fn vectorize(
             .collect(),
         done: HashSet::new(),
         regrouped: HashMap::new(),
+        partial: None,
     };
     for &b in &rpo {
         // Blocks emitted inside masked code have none of their own, but loop headers and
@@ -376,6 +377,9 @@ struct Emitter<'a> {
     /// Each vector of one component of W OpenCL vectors regrouped from whole-vector loads:
     /// the loaded vectors and the component.
     regrouped: HashMap<Value, (Vec<Value>, u32)>,
+    /// A mask known to have an inactive lane where the code is being emitted (the second
+    /// version of a block, see `versioned_block`).
+    partial: Option<Value>,
 }
 
 impl Emitter<'_> {
@@ -629,6 +633,10 @@ impl Emitter<'_> {
 
     /// Whether every (`all`) or some lane of the mask is set.
     fn reduce(&mut self, m: Value, all: bool) -> Value {
+        if all && self.partial == Some(m) {
+            // Known not to hold: the code runs where a test of `m` found an inactive lane.
+            return self.val(Op::Iconst(0), &[], Type::I1);
+        }
         let op = if all { BinaryOp::Band } else { BinaryOp::Bor };
         let mut acc = self.extract(m, 0);
         for i in 1..self.w {
@@ -685,6 +693,12 @@ impl Emitter<'_> {
         fast: impl FnOnce(&mut Self) -> Vec<Value>,
         slow: impl FnOnce(&mut Self) -> Vec<Value>,
     ) -> Vec<Value> {
+        // A condition known here (see `reduce`) leaves one side.
+        match self.out.dfg.iconst_value(cond) {
+            Some(0) => return slow(self),
+            Some(_) => return fast(self),
+            None => {}
+        }
         let (a, b, join) = (self.new_block(), self.new_block(), self.new_block());
         self.brif(cond, a, &[], b, &[]);
         self.cur = a;
