@@ -109,6 +109,26 @@ pub struct DeclSpec {
     pub loc: Loc,
 }
 
+impl DeclSpec {
+    /// A specifier of plain `int` at `loc` spelled `base_name`, nothing else said: what a
+    /// declaration starts from.
+    pub fn int(base_name: &str, loc: Loc) -> DeclSpec {
+        DeclSpec {
+            storage: None,
+            base: BaseType::Scalar(Scalar::Int),
+            base_name: base_name.into(),
+            quals: Quals::default(),
+            space: None,
+            access: None,
+            is_kernel: false,
+            is_inline: false,
+            is_pipe: false,
+            attrs: Vec::new(),
+            loc,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Derived {
     Pointer {

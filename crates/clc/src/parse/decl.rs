@@ -89,19 +89,7 @@ impl<'a> Parser<'a> {
             }
         }
         let spec = if implicit_int {
-            DeclSpec {
-                storage: None,
-                base: BaseType::Scalar(Scalar::Int),
-                base_name: "int".into(),
-                quals: Quals::default(),
-                space: None,
-                access: None,
-                is_kernel: false,
-                is_inline: false,
-                is_pipe: false,
-                attrs: Vec::new(),
-                loc: t.loc,
-            }
+            DeclSpec::int("int", t.loc)
         } else {
             self.decl_spec(true)
         };
@@ -177,19 +165,7 @@ impl<'a> Parser<'a> {
 
     pub(super) fn decl_spec(&mut self, allow_storage: bool) -> DeclSpec {
         let loc = self.loc();
-        let mut spec = DeclSpec {
-            storage: None,
-            base: BaseType::Scalar(Scalar::Int),
-            base_name: String::new(),
-            quals: Quals::default(),
-            space: None,
-            access: None,
-            is_kernel: false,
-            is_inline: false,
-            is_pipe: false,
-            attrs: Vec::new(),
-            loc,
-        };
+        let mut spec = DeclSpec::int("", loc);
         let (mut signed, mut unsigned, mut short, mut long, mut int, mut char_) =
             (0, 0, 0, 0, 0, 0);
         let mut named: Option<(BaseType, String)> = None;

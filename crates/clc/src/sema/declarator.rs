@@ -162,6 +162,21 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// The type declaration `d` of a group with specifiers `spec` (base type `base`) declares,
+    /// noting whether its declarator had an error (`declarator_failed`: the variable is
+    /// then poisoned).
+    pub(super) fn declared_type(
+        &mut self,
+        spec: &ast::DeclSpec,
+        base: QualType,
+        d: &ast::InitDecl,
+    ) -> (QualType, Option<(Vec<ParamInfo>, bool)>) {
+        let errors_before = self.diags.error_count();
+        let declared = self.declarator_type(base, spec.space.is_some(), &d.decl);
+        self.declarator_failed = self.diags.error_count() > errors_before;
+        declared
+    }
+
     /// Applies declarators to a base type. `pointee_default` is the address space unqualified
     /// pointees get. Reports function pointers, VLAs and bad array sizes.
     pub fn declarator_type(

@@ -46,9 +46,47 @@ fn mk(kind: ExprKind, ty: TypeId, loc: Loc) -> Expr {
     Expr { kind, ty, loc }
 }
 
+/// A call of builtin `name` whose parameters are `params`, with its arguments converted.
+fn builtin_call_expr(
+    name: &str,
+    params: Vec<TypeId>,
+    args: Vec<Expr>,
+    ret: TypeId,
+    loc: Loc,
+) -> Expr {
+    let callee = Callee::Builtin {
+        name: name.to_string(),
+        params,
+    };
+    mk(ExprKind::Call(Box::new(callee), args), ret, loc)
+}
+
 impl Sema<'_> {
     fn error_expr(&self, loc: Loc) -> Expr {
         mk(ExprKind::Error, TypeId(0), loc)
+    }
+
+    /// Reports that a binary operator cannot take operands of types `a` and `b`, as clang
+    /// words it.
+    fn invalid_operands(&mut self, a: TypeId, b: TypeId, loc: Loc) {
+        let (x, y) = (self.types.name(a), self.types.name(b));
+        self.diags.error(
+            loc,
+            format!("invalid operands to binary expression ('{x}' and '{y}')"),
+        );
+    }
+
+    /// Reports that no overload of builtin `name` takes `args`, as clang words it.
+    fn no_matching_call(&mut self, name: &str, name_loc: Loc, args: &[Expr], loc: Loc) -> Expr {
+        let tys: Vec<String> = args.iter().map(|a| self.types.name(a.ty)).collect();
+        self.diags.error(
+            name_loc,
+            format!(
+                "no matching function for call to '{name}' with arguments ({})",
+                tys.join(", ")
+            ),
+        );
+        self.error_expr(loc)
     }
 
     /// A name in scope (variable, function, enumerator) close to `name`.

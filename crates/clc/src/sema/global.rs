@@ -16,9 +16,7 @@ impl<'a> Sema<'a> {
                 self.typedef_decl(&g.spec, base, d);
                 continue;
             }
-            let errors_before = self.diags.error_count();
-            let (q, fparams) = self.declarator_type(base, g.spec.space.is_some(), &d.decl);
-            self.declarator_failed = self.diags.error_count() > errors_before;
+            let (q, fparams) = self.declared_type(&g.spec, base, d);
             if matches!(self.types.get(q.ty), Type::Function { .. }) {
                 if d.init.is_some() {
                     self.diags.error(

@@ -143,17 +143,7 @@ impl Sema<'_> {
             space,
             ..Default::default()
         });
-        let bad = |me: &mut Self, args: &[Expr]| {
-            let tys: Vec<String> = args.iter().map(|a| me.types.name(a.ty)).collect();
-            me.diags.error(
-                name_loc,
-                format!(
-                    "no matching function for call to '{name}' with arguments ({})",
-                    tys.join(", ")
-                ),
-            );
-            me.error_expr(loc)
-        };
+        let bad = |me: &mut Self, args: &[Expr]| me.no_matching_call(name, name_loc, args, loc);
         let block_at = |me: &Self, args: &[Expr]| {
             args.iter()
                 .position(|a| matches!(me.types.get(a.ty), Type::Block { .. }))
@@ -208,16 +198,6 @@ impl Sema<'_> {
             Err(e) => return e,
         };
         let rt = if name == "enqueue_kernel" { int } else { uint };
-        mk(
-            ExprKind::Call(
-                Box::new(Callee::Builtin {
-                    name: name.to_string(),
-                    params: expected,
-                }),
-                conv,
-            ),
-            rt,
-            loc,
-        )
+        builtin_call_expr(name, expected, conv, rt, loc)
     }
 }

@@ -281,17 +281,7 @@ impl Sema<'_> {
                 }
             }
         }
-        mk(
-            ExprKind::Call(
-                Box::new(Callee::Builtin {
-                    name: name.to_string(),
-                    params,
-                }),
-                conv,
-            ),
-            ret,
-            loc,
-        )
+        builtin_call_expr(name, params, conv, ret, loc)
     }
 
     /// 6.15.10: to_global/to_local/to_private take any generic pointer; get_fence returns
@@ -335,32 +325,12 @@ impl Sema<'_> {
         let rid = self.types.intern(Type::ReserveId);
         let void = self.types.void();
         let bool_t = self.types.scalar(Scalar::Bool);
-        let bad = |me: &mut Self, args: &[Expr]| {
-            let tys: Vec<String> = args.iter().map(|a| me.types.name(a.ty)).collect();
-            me.diags.error(
-                name_loc,
-                format!(
-                    "no matching function for call to '{name}' with arguments ({})",
-                    tys.join(", ")
-                ),
-            );
-            me.error_expr(loc)
-        };
+        let bad = |me: &mut Self, args: &[Expr]| me.no_matching_call(name, name_loc, args, loc);
         if name == "is_valid_reserve_id" {
             if args.len() != 1 || args[0].ty != rid {
                 return bad(self, &args);
             }
-            return mk(
-                ExprKind::Call(
-                    Box::new(Callee::Builtin {
-                        name: name.to_string(),
-                        params: vec![rid],
-                    }),
-                    args,
-                ),
-                bool_t,
-                loc,
-            );
+            return builtin_call_expr(name, vec![rid], args, bool_t, loc);
         }
         let Some(Type::Pipe(elem, access)) = args.first().map(|a| self.types.get(a.ty).clone())
         else {
@@ -405,17 +375,7 @@ impl Sema<'_> {
             Ok(conv) => conv,
             Err(e) => return e,
         };
-        mk(
-            ExprKind::Call(
-                Box::new(Callee::Builtin {
-                    name: name.to_string(),
-                    params,
-                }),
-                conv,
-            ),
-            ret,
-            loc,
-        )
+        builtin_call_expr(name, params, conv, ret, loc)
     }
 
     pub(super) fn address_space_builtin(
@@ -468,16 +428,6 @@ impl Sema<'_> {
             Some(s) => self.types.pointer(QualType { space: s, ..q }),
             None => self.types.scalar(Scalar::UInt),
         };
-        mk(
-            ExprKind::Call(
-                Box::new(Callee::Builtin {
-                    name: name.to_string(),
-                    params: vec![gen],
-                }),
-                vec![a],
-            ),
-            rt,
-            loc,
-        )
+        builtin_call_expr(name, vec![gen], vec![a], rt, loc)
     }
 }

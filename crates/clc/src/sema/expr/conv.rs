@@ -341,23 +341,16 @@ impl Sema<'_> {
     pub fn arith_common(&mut self, a: Expr, b: Expr, loc: Loc) -> Option<(Expr, Expr, TypeId)> {
         let (Some((sa, la)), Some((sb, lb))) = (self.types.arith(a.ty), self.types.arith(b.ty))
         else {
-            let (x, y) = (self.types.name(a.ty), self.types.name(b.ty));
-            self.diags.error(
-                loc,
-                format!("invalid operands to binary expression ('{x}' and '{y}')"),
-            );
+            self.invalid_operands(a.ty, b.ty, loc);
             return None;
         };
         if la > 1 && lb > 1 {
             if a.ty != b.ty {
-                let (x, y) = (self.types.name(a.ty), self.types.name(b.ty));
                 if la != lb {
+                    let (x, y) = (self.types.name(a.ty), self.types.name(b.ty));
                     self.diags.error(loc, format!("cannot convert between vector values of different size ('{x}' and '{y}')"));
                 } else {
-                    self.diags.error(
-                        loc,
-                        format!("invalid operands to binary expression ('{x}' and '{y}')"),
-                    );
+                    self.invalid_operands(a.ty, b.ty, loc);
                 }
                 return None;
             }

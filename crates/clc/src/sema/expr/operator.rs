@@ -282,11 +282,7 @@ impl Sema<'_> {
             return self.pointer_binary(op, a, b, loc);
         }
         let bad = |me: &mut Self, a: &Expr, b: &Expr| {
-            let (x, y) = (me.types.name(a.ty), me.types.name(b.ty));
-            me.diags.error(
-                loc,
-                format!("invalid operands to binary expression ('{x}' and '{y}')"),
-            );
+            me.invalid_operands(a.ty, b.ty, loc);
             me.error_expr(loc)
         };
         if self.types.arith(a.ty).is_none() || self.types.arith(b.ty).is_none() {
@@ -360,11 +356,7 @@ impl Sema<'_> {
         let ap = self.types.is_pointer(a.ty);
         let bp = self.types.is_pointer(b.ty);
         let bad = |me: &mut Self, a: &Expr, b: &Expr| {
-            let (x, y) = (me.types.name(a.ty), me.types.name(b.ty));
-            me.diags.error(
-                loc,
-                format!("invalid operands to binary expression ('{x}' and '{y}')"),
-            );
+            me.invalid_operands(a.ty, b.ty, loc);
             me.error_expr(loc)
         };
         let pd = self.types.ptrdiff_t();
@@ -557,11 +549,7 @@ impl Sema<'_> {
                     op
                 };
                 let (ExprKind::Binary(_, _, rhs2) | ExprKind::PtrAdd(_, rhs2)) = res.kind else {
-                    let (x, y) = (self.types.name(lt), self.types.name(compute));
-                    self.diags.error(
-                        loc,
-                        format!("invalid operands to binary expression ('{x}' and '{y}')"),
-                    );
+                    self.invalid_operands(lt, compute, loc);
                     return self.error_expr(loc);
                 };
                 if self.types.is_vector(compute) && !self.types.is_vector(lt) {

@@ -357,27 +357,13 @@ impl Emitter<'_> {
 
     /// The values block `x` defines that its terminator or another block uses.
     fn used_after(&self, x: Block) -> Vec<Value> {
-        let defined: Vec<Value> = self
-            .src
+        self.src
             .layout
             .block_insts(x)
             .iter()
             .filter_map(|&i| self.src.dfg.inst_result(i))
-            .collect();
-        let mut used = std::collections::HashSet::new();
-        for &b in self.src.layout.blocks() {
-            for &i in self.src.layout.block_insts(b) {
-                let data = &self.src.dfg.insts[i];
-                if b == x && !data.op.is_terminator() {
-                    continue;
-                }
-                used.extend(data.args.iter().copied());
-                for d in data.op.dests() {
-                    used.extend(d.args.iter().copied());
-                }
-            }
-        }
-        defined.into_iter().filter(|v| used.contains(v)).collect()
+            .filter(|v| self.used_after.contains(v))
+            .collect()
     }
 
     /// A loop that lanes leave at different iterations, from its header `h`: each trip

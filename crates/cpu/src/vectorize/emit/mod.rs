@@ -287,6 +287,7 @@ pub fn vectorize(
         done: HashSet::new(),
         regrouped: HashMap::new(),
         partial: None,
+        used_after: used_after_their_block(&src),
     };
     for &b in &rpo {
         // Blocks emitted inside masked code have none of their own, but loop headers and
@@ -353,6 +354,25 @@ pub fn vectorize(
     })
 }
 
+/// The values of `f` that their block's terminator or another block uses.
+fn used_after_their_block(f: &Function) -> HashSet<Value> {
+    let mut used = HashSet::new();
+    for &b in f.layout.blocks() {
+        for &i in f.layout.block_insts(b) {
+            let data = &f.dfg.insts[i];
+            let inside = |v: &Value| {
+                !data.op.is_terminator()
+                    && matches!(f.dfg.value_def(*v), ValueDef::Result(d) if f.layout.inst_block(d) == Some(b))
+            };
+            used.extend(data.args.iter().filter(|v| !inside(v)).copied());
+            for d in data.op.dests() {
+                used.extend(d.args.iter().copied());
+            }
+        }
+    }
+    used
+}
+
 struct Emitter<'a> {
     src: &'a Function,
     shapes: &'a Shapes,
@@ -380,6 +400,8 @@ struct Emitter<'a> {
     /// A mask known to have an inactive lane where the code is being emitted (the second
     /// version of a block, see `versioned_block`).
     partial: Option<Value>,
+    /// The values used by their block's terminator or in another block.
+    used_after: HashSet<Value>,
 }
 
 impl Emitter<'_> {
