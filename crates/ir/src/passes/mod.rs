@@ -7,6 +7,7 @@
 
 pub mod cse;
 pub mod dce;
+pub mod divrem;
 pub mod fold;
 pub mod if_convert;
 pub mod inline;
@@ -25,12 +26,13 @@ use crate::verify::{verify_module, VerifyError};
 pub type PassFn = fn(&mut Module);
 
 /// The passes by name (`PassManager::standard` says in which order they run).
-pub const PASSES: [(&str, PassFn); 12] = [
+pub const PASSES: [(&str, PassFn); 13] = [
     ("inline", inline::run),
     ("inline_and_clean", inline::run_and_clean),
     ("mem2reg", mem2reg::run),
     ("fold", fold::run),
     ("dce", dce::run),
+    ("divrem", divrem::run),
     ("simplify_cfg", dce::simplify_cfg),
     ("cse", cse::run),
     ("licm", licm::run),
@@ -96,9 +98,10 @@ impl PassManager {
     /// function on its own, so that what inlining copies is small (folding waits for the
     /// inlined kernels: folded callees gave kernels on which the CPU code generator's
     /// register allocator took several times longer); inline into kernels,
-    /// drop the functions left without callers, promote stack slots again, then fold, clean
-    /// up, remove redundant loads and expressions, hoist loop invariants, unroll small
-    /// counted loops, turn small branches into selects and clean up again.
+    /// drop the functions left without callers, promote stack slots again, then fold,
+    /// recombine quotients and remainders, clean up, remove redundant loads and expressions,
+    /// hoist loop invariants, unroll small counted loops, turn small branches into selects and
+    /// clean up again.
     pub fn standard() -> PassManager {
         let mut pm = PassManager::new();
         for name in [
@@ -111,6 +114,7 @@ impl PassManager {
             "strip",
             "mem2reg",
             "fold",
+            "divrem",
             "simplify_cfg",
             "dce",
             "cse",
