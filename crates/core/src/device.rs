@@ -134,13 +134,13 @@ impl DeviceInfo {
                 .iter()
                 .any(|f| f.name == name)
         };
-        let max_work_group_size = 4096;
+        let max_work_group_size = ferrocl_cpu::MAX_WORK_GROUP_SIZE;
         DeviceInfo {
             device_type: DeviceType::Cpu,
             vendor_id: machine.vendor_id,
             max_compute_units: machine.cores,
             max_work_item_dimensions: 3,
-            max_work_item_sizes: [4096, 4096, 4096],
+            max_work_item_sizes: [max_work_group_size; 3],
             max_work_group_size,
             // 4.2, Table 5: the double widths "must return 0" only "if double precision is not
             // supported"; two doubles fill a 128-bit SIMD register, as two longs do.

@@ -40,6 +40,11 @@ pub use ferrocl_device::{ArgSlot, NdRange};
 /// Every sub-group query of the device and of its kernels derives from this.
 pub const SUB_GROUP_SIZE: u32 = 8;
 
+/// The most work-items in a work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE, and the largest local
+/// size of each dimension): the runtime refuses larger groups, so the work-group compiler may
+/// rely on every local id and size being below it.
+pub const MAX_WORK_GROUP_SIZE: usize = 4096;
+
 /// Work-items per chunk of a vectorized kernel: one 128-bit register of 32-bit lanes.
 pub const VECTOR_WIDTH: u32 = 4;
 

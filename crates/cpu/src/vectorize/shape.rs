@@ -13,9 +13,12 @@
 //! checks it at run time where it relies on it.
 //!
 //! An extension no lane can wrap needs no run-time check: each integer value computed from
-//! constants and the x ids gets the range of values it can take in any lane ([`Range`]), where
-//! the x ids are below [`ID_LIMIT`]. The work-group transform runs the W-wide version only in
-//! groups whose x ids are (`Shapes::assumes_id_limit`, checked once per group).
+//! constants, the local ids and sizes, the x ids and the counters of simple loops gets the
+//! range of values it can take in any lane ([`Range`]), where the x ids are below [`ID_LIMIT`]
+//! and every local size at most `MAX_WORK_GROUP_SIZE`. The work-group transform runs the
+//! W-wide version only in groups where that holds (`Shapes::assumes_id_limit`, checked once
+//! per group). A signed division or remainder of a dividend that cannot be negative by a
+//! positive constant is the unsigned one, which divides by a constant more cheaply.
 //!
 //! Control adds the rule of the uniformity analysis (`ferrocl_ir::uniformity`): the
 //! parameters of every block between a divergent branch and its immediate post-dominator are
@@ -29,7 +32,7 @@
 use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
 use ferrocl_ir::entity::SecondaryMap;
 use ferrocl_ir::{BinaryOp, Type};
-use ferrocl_ir::{Block, ConvOp, Function, Op, UnaryOp, Value, WorkItemOp};
+use ferrocl_ir::{Block, ConvOp, Function, IntCC, Op, UnaryOp, Value, ValueDef, WorkItemOp};
 
 /// How a value differs between the lanes of a chunk.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -145,8 +148,8 @@ impl Shapes {
         self.divergent[b]
     }
 
-    /// Whether some extension was found not to wrap only because the x ids are below
-    /// [`ID_LIMIT`].
+    /// Whether some extension was found not to wrap, or some division to be unsigned, only
+    /// because the x ids are below [`ID_LIMIT`] and the local sizes within the largest group.
     pub fn assumes_id_limit(&self) -> bool {
         self.assumes_id_limit
     }
@@ -163,7 +166,7 @@ impl Shapes {
         let mut s = Shapes {
             shape: SecondaryMap::new(),
             divergent: SecondaryMap::new(),
-            range: ranges(func, dom),
+            range: ranges(func, cfg, dom, loops),
             assumes_id_limit: false,
         };
         let mut sync: SecondaryMap<Block, bool> = SecondaryMap::new();
@@ -263,19 +266,32 @@ impl Shapes {
         }
     }
 
-    /// Whether an affine extension is unguarded only by a range derived from the x ids'
-    /// bound.
+    /// Whether an affine extension is unguarded, or a signed division made unsigned, only by
+    /// a range derived from the bounds that the work-group function checks per group.
     fn extensions_assume_ids(&self, func: &Function) -> bool {
         func.layout.blocks().iter().any(|&b| {
             func.layout.block_insts(b).iter().any(|&i| {
                 let data = &func.dfg.insts[i];
-                matches!(data.op, Op::Convert(ConvOp::Sext | ConvOp::Zext))
+                let extension = matches!(data.op, Op::Convert(ConvOp::Sext | ConvOp::Zext))
                     && func.dfg.inst_result(i).is_some_and(|r| {
                         matches!(self.shape[r], Shape::Affine { guarded: false, .. })
-                    })
+                    });
+                (extension || self.unsigned_division(data).is_some())
                     && self.range[data.args[0]].is_some_and(|r| r.ids)
             })
         })
+    }
+
+    /// For `data`, a signed division or remainder by a positive constant whose dividend is
+    /// never negative, the unsigned operation, which gives the same result more cheaply.
+    pub fn unsigned_division(&self, data: &ferrocl_ir::InstData) -> Option<BinaryOp> {
+        let unsigned = match data.op {
+            Op::Binary(BinaryOp::Sdiv) => BinaryOp::Udiv,
+            Op::Binary(BinaryOp::Srem) => BinaryOp::Urem,
+            _ => return None,
+        };
+        let (n, d) = (self.range[data.args[0]]?, self.range[data.args[1]]?);
+        (n.lo >= 0 && d.lo == d.hi && d.lo > 0).then_some(unsigned)
     }
 
     fn update(&mut self, v: Value, new: Shape) -> bool {
@@ -384,13 +400,22 @@ impl Shapes {
     }
 }
 
-/// The [`Range`] of each integer value computed from constants and work-item sizes and ids
-/// (block parameters have none): one pass in reverse post-order, as every operand is defined
-/// in a dominator.
-fn ranges(func: &Function, dom: &DomTree) -> SecondaryMap<Value, Option<Range>> {
+/// The [`Range`] of each integer value computed from constants, work-item sizes and ids and
+/// the counters of simple loops: one pass in reverse post-order, as every operand is defined
+/// in a dominator (a loop counter's range comes from its loop's test, [`counter`]).
+fn ranges(
+    func: &Function,
+    cfg: &Cfg,
+    dom: &DomTree,
+    loops: &LoopInfo,
+) -> SecondaryMap<Value, Option<Range>> {
     let mut range: SecondaryMap<Value, Option<Range>> = SecondaryMap::new();
     let limit = i128::from(ID_LIMIT);
+    let group = i128::from(crate::MAX_WORK_GROUP_SIZE as u64);
     for &b in dom.rpo() {
+        for (k, &p) in func.dfg.block_params(b).iter().enumerate() {
+            range[p] = counter(func, cfg, loops, &range, b, k);
+        }
         for &i in func.layout.block_insts(b) {
             let Some(r) = func.dfg.inst_result(i) else {
                 continue;
@@ -411,15 +436,16 @@ fn ranges(func: &Function, dom: &DomTree) -> SecondaryMap<Value, Option<Range>> 
                 hi,
                 ids: true,
             };
+            // The local sizes and ids of every dimension are below the largest group (the
+            // runtime refuses larger ones; the work-group function checks it again).
+            let local = |lo: i128, hi: i128| Range { lo, hi, ids: true };
             let new = match &data.op {
                 Op::Iconst(c) => Some(Range::exact(signed(*c))),
-                Op::WorkItem(WorkItemOp::LocalId | WorkItemOp::GlobalId, 0) => Some(ids(limit)),
-                Op::WorkItem(WorkItemOp::LocalSize | WorkItemOp::EnqueuedLocalSize, 0) => {
-                    Some(Range {
-                        lo: 1,
-                        ..ids(limit)
-                    })
+                Op::WorkItem(WorkItemOp::LocalId, _) => Some(local(0, group - 1)),
+                Op::WorkItem(WorkItemOp::LocalSize | WorkItemOp::EnqueuedLocalSize, _) => {
+                    Some(local(1, group))
                 }
+                Op::WorkItem(WorkItemOp::GlobalId, 0) => Some(ids(limit)),
                 Op::Binary(op) => match (arg(0), arg(1)) {
                     (Some(a), Some(b)) => match op {
                         BinaryOp::Iadd => Some(Range::combine(a, b, |x, y| x + y)),
@@ -429,6 +455,21 @@ fn ranges(func: &Function, dom: &DomTree) -> SecondaryMap<Value, Option<Range>> 
                         BinaryOp::Smax => Some(Range::combine(a, b, i128::max)),
                         BinaryOp::Shl if b.lo == b.hi && (0..32).contains(&b.lo) => {
                             Some(Range::combine(a, b, |x, y| x << y))
+                        }
+                        // Truncating division of a non-negative range by a positive constant.
+                        BinaryOp::Sdiv | BinaryOp::Udiv
+                            if a.lo >= 0 && b.lo == b.hi && b.lo > 0 =>
+                        {
+                            Some(Range::combine(a, b, |x, y| x / y))
+                        }
+                        BinaryOp::Srem | BinaryOp::Urem
+                            if a.lo >= 0 && b.lo == b.hi && b.lo > 0 =>
+                        {
+                            Some(Range {
+                                lo: 0,
+                                hi: a.hi.min(b.lo - 1),
+                                ids: a.ids,
+                            })
                         }
                         _ => None,
                     },
@@ -442,6 +483,107 @@ fn ranges(func: &Function, dom: &DomTree) -> SecondaryMap<Value, Option<Range>> 
         }
     }
     range
+}
+
+/// The range of parameter `k` of block `b` where it is a loop counter counting up to a bound:
+/// `b` ends in `brif (icmp slt p, n)` (or `sle`, or `ult`/`ule` of non-negative values) whose
+/// true edge stays in the loop and false edge leaves it; every value entering from outside
+/// has a range, and every value coming back around the loop is `p + c` for a constant c > 0.
+/// Then p starts in the entering ranges and grows only from values that passed the test, so
+/// it stays below n's bound plus c (which must not wrap).
+fn counter(
+    func: &Function,
+    cfg: &Cfg,
+    loops: &LoopInfo,
+    range: &SecondaryMap<Value, Option<Range>>,
+    b: Block,
+    k: usize,
+) -> Option<Range> {
+    let p = func.dfg.block_params(b)[k];
+    let ty = func.dfg.value_type(p);
+    if !ty.is_int() || ty.is_vector() {
+        return None;
+    }
+    let t = func.terminator(b)?;
+    let Op::Brif(dests) = &func.dfg.insts[t].op else {
+        return None;
+    };
+    let l = loops.loops.iter().find(|l| l.header == b)?;
+    if !l.blocks.contains(&dests.0.block) || l.blocks.contains(&dests.1.block) {
+        return None;
+    }
+    // A constant defined in the loop is not visited yet.
+    let known = |v: Value| {
+        range[v].or_else(|| {
+            let c = func.dfg.iconst_value(v)?;
+            let bits = func.dfg.value_type(v).lane_bits().min(64);
+            let shift = 64 - bits;
+            Some(Range::exact(i128::from(((c << shift) as i64) >> shift)))
+        })
+    };
+    let cond = func.dfg.insts[t].args[0];
+    let ValueDef::Result(test) = func.dfg.value_def(cond) else {
+        return None;
+    };
+    let Op::Icmp(cc) = func.dfg.insts[test].op else {
+        return None;
+    };
+    let [x, n] = func.dfg.insts[test].args[..] else {
+        return None;
+    };
+    let bound = known(n)?;
+    let inclusive = match cc {
+        IntCC::Slt | IntCC::Ult if x == p => 0,
+        IntCC::Sle | IntCC::Ule if x == p => 1,
+        _ => return None,
+    };
+    let unsigned = matches!(cc, IntCC::Ult | IntCC::Ule);
+    let mut lo = i128::MAX;
+    let mut hi = i128::MIN;
+    let mut ids = bound.ids;
+    let mut step = 0;
+    for &(pred, term) in cfg.preds(b) {
+        for d in func.dfg.insts[term].op.dests() {
+            if d.block != b {
+                continue;
+            }
+            let v = d.args[k];
+            if l.blocks.contains(&pred) {
+                // Around the loop: p + c.
+                let ValueDef::Result(add) = func.dfg.value_def(v) else {
+                    return None;
+                };
+                let data = &func.dfg.insts[add];
+                if data.op != Op::Binary(BinaryOp::Iadd) {
+                    return None;
+                }
+                let c = match (data.args[0] == p, data.args[1] == p) {
+                    (true, _) => known(data.args[1])?,
+                    (_, true) => known(data.args[0])?,
+                    _ => return None,
+                };
+                if c.lo != c.hi || c.lo <= 0 {
+                    return None;
+                }
+                step = step.max(c.lo);
+            } else {
+                let r = known(v)?;
+                lo = lo.min(r.lo);
+                hi = hi.max(r.hi);
+                ids |= r.ids;
+            }
+        }
+    }
+    if lo > hi || (unsigned && (lo < 0 || bound.lo < 0)) {
+        return None;
+    }
+    let top = bound.hi - 1 + inclusive + step;
+    Range {
+        lo,
+        hi: hi.max(top),
+        ids,
+    }
+    .within(ty)
 }
 
 /// `stride` as the signed value it has in `ty`'s lane width (the lanes wrap in that width).

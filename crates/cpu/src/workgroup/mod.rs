@@ -607,12 +607,20 @@ impl<'a> Emitter<'a, '_> {
             let width = self.b.iconst(Type::I64, i64::from(w.width));
             let mut fits = self.b.icmp(IntCC::Ule, width, self.sizes[0]);
             if w.assumes_id_limit {
+                // Every local size within the largest group (the runtime's own rule, checked
+                // again as the code relies on it), and the x ids within the limit.
+                let group = crate::MAX_WORK_GROUP_SIZE as i64;
+                let group = self.b.iconst(Type::I64, group);
+                let mut ok = self.b.icmp(IntCC::Ule, self.sizes[0], group);
+                for d in 1..3 {
+                    let size_ok = self.b.icmp(IntCC::Ule, self.sizes[d], group);
+                    ok = self.b.binary(BinaryOp::Band, ok, size_ok);
+                }
                 let limit = crate::vectorize::shape::ID_LIMIT as i64;
                 let limit = self.b.iconst(Type::I64, limit);
-                let size_ok = self.b.icmp(IntCC::Ule, self.sizes[0], limit);
                 let room = self.b.binary(BinaryOp::Isub, limit, self.sizes[0]);
                 let ids_ok = self.b.icmp(IntCC::Ule, self.gid_base[0], room);
-                let ok = self.b.binary(BinaryOp::Band, size_ok, ids_ok);
+                let ok = self.b.binary(BinaryOp::Band, ok, ids_ok);
                 self.wide_ok = Some(ok);
                 fits = self.b.binary(BinaryOp::Band, fits, ok);
             }

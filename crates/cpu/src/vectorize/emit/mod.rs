@@ -871,7 +871,11 @@ impl Emitter<'_> {
                     })
                     .collect();
                 let wt = self.wide(ty);
-                Lanes::Vector(self.val(data.op.clone(), &args, wt))
+                let op = match self.shapes.unsigned_division(data) {
+                    Some(op) => Op::Binary(op),
+                    None => data.op.clone(),
+                };
+                Lanes::Vector(self.val(op, &args, wt))
             }
         }
     }
