@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use ferrocl_ir::{BinaryOp, Block, Dest, Inst, IntCC, Op, SwitchTable, Type, UnaryOp, Value};
+use ferrocl_ir::{
+    BinaryOp, Block, Dest, Inst, IntCC, Op, SwitchTable, Type, UnaryOp, Value, ValueDef,
+};
 
 use super::{DivergentLoop, Emitter, Lanes, Region};
 use crate::vectorize::shape::Shape;
@@ -43,10 +45,16 @@ impl Emitter<'_> {
     /// whose lanes all take the same side runs that side alone, unmasked.
     pub(super) fn emit_region(&mut self, b: Block, region: &Region) -> Result<(), Refusal> {
         if let Some((yes, no)) = self.two_sides(b, region) {
-            let c = self.src.dfg.insts[self.src.terminator(b).expect("a terminator")].args[0];
-            let c = self.vector(c);
-            let all = self.reduce(c, true);
-            let any = self.reduce(c, false);
+            let src = self.src.dfg.insts[self.src.terminator(b).expect("a terminator")].args[0];
+            let c = self.vector(src);
+            let all = match self.summary(src, true, 0) {
+                Some(all) => all,
+                None => self.reduce(c, true),
+            };
+            let any = match self.summary(src, false, 0) {
+                Some(any) => any,
+                None => self.reduce(c, false),
+            };
             let (on_yes, rest, on_no, mixed) = (
                 self.new_block(),
                 self.new_block(),
@@ -63,6 +71,110 @@ impl Emitter<'_> {
             self.cur = mixed;
         }
         self.masked_region(b, region)
+    }
+
+    /// A scalar test of condition `c` (of the source kernel) over the lanes without its
+    /// vector: true only where every lane holds (`all`; it may miss some such chunks), or true
+    /// wherever some lane does (`!all`; it may hold where none does). A comparison for
+    /// equality of consecutive lanes (stride 1 or -1) with a uniform value holds in lane
+    /// `u - lane0` (or `lane0 - u`) if that is below W, wrapping or not, and in no other; `||`,
+    /// `&&` and `!` of such tests and uniform conditions combine them. `None` where no such
+    /// test is known: the caller tests the vector.
+    pub(super) fn summary(&mut self, c: Value, all: bool, depth: u32) -> Option<Value> {
+        if let Lanes::Uniform(u) = self.lanes(c) {
+            return Some(u);
+        }
+        let ValueDef::Result(i) = self.src.dfg.value_def(c) else {
+            return None;
+        };
+        if depth > 8 {
+            return None;
+        }
+        let data = self.src.dfg.insts[i].clone();
+        let konst = |e: &Self, v: Value| e.src.dfg.iconst_value(v).map(|k| k & 1);
+        // A `select` with a constant side is an `||` or `&&` (as `a || b` is lowered).
+        let (op, x, y, negate_x) = match data.op {
+            Op::Binary(op @ (BinaryOp::Bor | BinaryOp::Band)) => {
+                (op, data.args[0], data.args[1], false)
+            }
+            Op::Select => match (konst(self, data.args[1]), konst(self, data.args[2])) {
+                (Some(1), _) => (BinaryOp::Bor, data.args[0], data.args[2], false),
+                (_, Some(0)) => (BinaryOp::Band, data.args[0], data.args[1], false),
+                (_, Some(1)) => (BinaryOp::Bor, data.args[0], data.args[1], true),
+                (Some(0), _) => (BinaryOp::Band, data.args[0], data.args[2], true),
+                _ => return None,
+            },
+            Op::Unary(UnaryOp::Bnot) => {
+                let x = self.summary(data.args[0], !all, depth + 1)?;
+                return Some(self.not(x));
+            }
+            Op::Icmp(cc @ (IntCC::Eq | IntCC::Ne)) => {
+                return self.equality_summary(cc, &data.args, all)
+            }
+            _ => return None,
+        };
+        let x = if negate_x {
+            self.summary(x, !all, depth + 1).map(|v| self.not(v))
+        } else {
+            self.summary(x, all, depth + 1)
+        };
+        let y = self.summary(y, all, depth + 1);
+        // all(a | b) holds where either holds everywhere, any(a & b) only where both hold
+        // somewhere: one side alone is a weaker test, still a sound one.
+        let one_side_will_do = (op == BinaryOp::Bor) == all;
+        match (x, y) {
+            (Some(x), Some(y)) => Some(self.binary(op, x, y)),
+            (Some(v), None) | (None, Some(v)) if one_side_will_do => Some(v),
+            _ => None,
+        }
+    }
+
+    /// [`Self::summary`] of `a == b` (or `a != b`), one of them consecutive and the other
+    /// uniform.
+    fn equality_summary(&mut self, cc: IntCC, args: &[Value], all: bool) -> Option<Value> {
+        let (base, stride, u) = match (self.lanes(args[0]), self.lanes(args[1])) {
+            (
+                Lanes::Affine {
+                    base,
+                    stride,
+                    guard: None,
+                },
+                Lanes::Uniform(u),
+            )
+            | (
+                Lanes::Uniform(u),
+                Lanes::Affine {
+                    base,
+                    stride,
+                    guard: None,
+                },
+            ) => (base, stride, u),
+            _ => return None,
+        };
+        let ty = self.ty(args[0]);
+        let stride = crate::vectorize::shape::narrow_stride(stride, ty);
+        if !ty.is_int() || ty.lane_bits() < 8 || stride.abs() != 1 {
+            return None;
+        }
+        // No two lanes are equal: not all of them equal u, and some differ from it.
+        match (cc == IntCC::Eq, all) {
+            (true, true) => return Some(self.iconst(Type::I1, 0)),
+            (false, false) => return Some(self.iconst(Type::I1, 1)),
+            _ => {}
+        }
+        let d = if stride == 1 {
+            self.binary(BinaryOp::Isub, u, base)
+        } else {
+            self.binary(BinaryOp::Isub, base, u)
+        };
+        let w = self.iconst(ty, i64::from(self.w));
+        // Some lane equals u.
+        let hit = self.val(Op::Icmp(IntCC::Ult), &[d, w], Type::I1);
+        Some(if cc == IntCC::Eq { hit } else { self.not(hit) })
+    }
+
+    fn not(&mut self, x: Value) -> Value {
+        self.val(Op::Unary(UnaryOp::Bnot), &[x], Type::I1)
     }
 
     /// The two edges of the divergent branch ending `b`, when each leads to the join of its
