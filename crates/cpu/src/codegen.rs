@@ -139,6 +139,10 @@ fn mem() -> ClMemFlags {
     ClMemFlags::new()
 }
 
+/// How far past either end of a masked region a clamped address may lie (`Translator::clamped`):
+/// the runtime pads each region by twice this and more on both sides.
+pub const CLAMP_WINDOW: i64 = 2048;
+
 /// Reads of the group context and argument block: aligned, never faulting, never written
 /// while the kernel runs.
 fn ctx_mem() -> ClMemFlags {
@@ -234,6 +238,11 @@ struct Translator<'a, 'f> {
     regions: HashMap<i32, cl::Value>,
     /// The conditional branches emitted with their targets swapped (`loops.rs`).
     exits_first: std::collections::HashSet<Inst>,
+    /// The `__local` and `__private` addresses from which several accesses are made at
+    /// constant offsets (`shared_bases`).
+    shared: HashSet<Value>,
+    /// Each shared address clamped into its region, with the block where that was done.
+    clamps: HashMap<Value, (cl::Block, cl::Value)>,
 }
 
 impl<'a, 'f> Translator<'a, 'f> {
@@ -267,6 +276,8 @@ impl<'a, 'f> Translator<'a, 'f> {
             func_refs: HashMap::new(),
             regions: HashMap::new(),
             exits_first: loops::exits_first(f),
+            shared: shared_bases(f),
+            clamps: HashMap::new(),
         }
     }
 }
@@ -888,6 +899,51 @@ impl Translator<'_, '_> {
         self.b.ins().bor(base, off)
     }
 
+    /// `p`, a `__local` or `__private` address, clamped to within [`CLAMP_WINDOW`] bytes of
+    /// its region: unchanged there, so that an address at a constant offset from it (at most
+    /// the window) is exactly the address the kernel computed wherever that lies in the region,
+    /// and inside the padding around the region wherever it does not. One clamp serves every
+    /// access made from `p` in the block.
+    fn clamped(
+        &mut self,
+        p: Value,
+        space: ferrocl_ir::AddrSpace,
+    ) -> Result<cl::Value, CompileError> {
+        let here = self.b.current_block().expect("in a block");
+        if let Some(&(at, c)) = self.clamps.get(&p) {
+            if at == here {
+                return Ok(c);
+            }
+        }
+        let (base, mask) = match space {
+            ferrocl_ir::AddrSpace::Local => (offsets::LOCAL_MEM, offsets::LOCAL_MASK),
+            _ => (offsets::PRIVATE_MEM, offsets::PRIVATE_MASK),
+        };
+        let (base, mask) = (self.regions[&base], self.regions[&mask]);
+        let x = self.get1(p)?;
+        let off = self.b.ins().isub(x, base);
+        let lo = self.b.ins().iconst(clt::I64, -CLAMP_WINDOW);
+        let off = self.b.ins().smax(off, lo);
+        // The region's last byte is at `mask`.
+        let hi = self.b.ins().iadd_imm_s(mask, CLAMP_WINDOW);
+        let off = self.b.ins().smin(off, hi);
+        let c = self.b.ins().iadd(base, off);
+        self.clamps.insert(p, (here, c));
+        Ok(c)
+    }
+
+    /// The shared address (`shared_bases`) an access through `ptr` is made from, with its
+    /// offset from it.
+    fn shared_base(&self, ptr: Value) -> Option<(Value, i64)> {
+        let dfg = &self.f.dfg;
+        let ptr = dfg.resolve(ptr);
+        if self.shared.contains(&ptr) {
+            return Some((ptr, 0));
+        }
+        let (q, k) = constant_offset(self.f, ptr)?;
+        self.shared.contains(&q).then_some((q, k))
+    }
+
     /// The address space an access of `bytes` bytes through `ptr` in `space` must be confined
     /// to, or `None` when it needs no confining: an access at a constant offset inside a stack
     /// slot or a program-scope `__local` variable (`slotaddr` or `globaladdr`, then `ptradd`
@@ -1019,4 +1075,51 @@ impl Translator<'_, '_> {
         let t = self.b.ins().imul(s0, s1);
         self.b.ins().imul(t, s2)
     }
+}
+
+/// `ptr` as `q + k` for a `ptradd` of a constant k within [`CLAMP_WINDOW`].
+fn constant_offset(f: &Function, ptr: Value) -> Option<(Value, i64)> {
+    let dfg = &f.dfg;
+    let ferrocl_ir::ValueDef::Result(i) = dfg.value_def(dfg.resolve(ptr)) else {
+        return None;
+    };
+    let data = &dfg.insts[i];
+    if data.op != Op::PtrAdd {
+        return None;
+    }
+    let o = dfg.resolve(data.args[1]);
+    let bits = dfg.iconst_value(o)?;
+    let width = dfg.value_type(o).bits().clamp(1, 64);
+    let k = ((bits << (64 - width)) as i64) >> (64 - width);
+    (k.abs() <= CLAMP_WINDOW).then_some((dfg.resolve(data.args[0]), k))
+}
+
+/// The `__local` and `__private` addresses through which, or at a constant offset from which,
+/// three or more loads and stores are made (as the lanes of a gather or scatter are): each is
+/// confined once by a clamp (`Translator::clamped`) instead of each access by a mask.
+fn shared_bases(f: &Function) -> HashSet<Value> {
+    let mut uses: HashMap<Value, u32> = HashMap::new();
+    for &b in f.layout.blocks() {
+        for &i in f.layout.block_insts(b) {
+            let data = &f.dfg.insts[i];
+            let (ptr, flags) = match &data.op {
+                Op::Load(flags) => (data.args[0], flags),
+                Op::Store(flags) => (data.args[1], flags),
+                _ => continue,
+            };
+            if !matches!(
+                flags.space,
+                ferrocl_ir::AddrSpace::Local | ferrocl_ir::AddrSpace::Private
+            ) {
+                continue;
+            }
+            let ptr = f.dfg.resolve(ptr);
+            let q = constant_offset(f, ptr).map_or(ptr, |(q, _)| q);
+            *uses.entry(q).or_insert(0) += 1;
+        }
+    }
+    uses.into_iter()
+        .filter(|&(_, n)| n >= 3)
+        .map(|(q, _)| q)
+        .collect()
 }

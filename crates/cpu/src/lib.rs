@@ -165,17 +165,21 @@ fn chunks(bytes: usize) -> Vec<Chunk> {
     vec![Chunk([0; 128]); bytes.div_ceil(128).max(1)]
 }
 
-/// Bytes past a masked region that an access starting inside it can reach: the widest
-/// single access generated code makes (vectors are split into lanes of at most 8 bytes; the
-/// library functions write at most 8 bytes through a pointer), with room to spare.
-const REGION_PADDING: usize = 128;
+/// Bytes on each side of a masked region that generated code may reach: an address confined
+/// by clamping (`codegen::CLAMP_WINDOW` past either end) plus a constant offset of at most as
+/// much, plus the widest single access generated code makes from there (vectors are split
+/// into lanes of at most 8 bytes; the library functions write at most 8 bytes through a
+/// pointer), with room to spare.
+const REGION_PADDING: usize = 2 * codegen::CLAMP_WINDOW as usize + 128;
 
 /// Memory for a masked region: a power-of-two size, aligned to that size, so that generated
-/// code confines an address with an `and` and an `or` (`base | (p & mask)`); then the padding.
-/// Zeroed when allocated.
+/// code confines an address with an `and` and an `or` (`base | (p & mask)`), with padding
+/// before and after. Zeroed when allocated.
 struct Region {
     ptr: std::ptr::NonNull<u8>,
     layout: std::alloc::Layout,
+    /// Where the region starts in the allocation (after the padding before it).
+    lead: usize,
 }
 
 impl Region {
@@ -185,17 +189,19 @@ impl Region {
         if region.as_ref().is_none_or(|r| r.layout.align() < size) {
             *region = None;
             let align = size.max(128);
-            let layout = std::alloc::Layout::from_size_align(align + REGION_PADDING, align)
+            let lead = REGION_PADDING.next_multiple_of(align);
+            let layout = std::alloc::Layout::from_size_align(lead + align + REGION_PADDING, align)
                 .expect("a region's size fits the address space");
             // SAFETY: the layout has a non-zero size.
             let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
             let ptr = std::ptr::NonNull::new(ptr)
                 .unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
-            *region = Some(Region { ptr, layout });
+            *region = Some(Region { ptr, layout, lead });
         }
-        region
-            .as_ref()
-            .map_or(std::ptr::null_mut(), |r| r.ptr.as_ptr())
+        region.as_ref().map_or(std::ptr::null_mut(), |r| {
+            // SAFETY: `lead` bytes into the allocation, which is longer.
+            unsafe { r.ptr.as_ptr().add(r.lead) }
+        })
     }
 }
 

@@ -177,6 +177,77 @@ fn by_value_structs_are_copied_into_private_memory() {
 }
 
 /// The signal numbers of Linux on x86-64, where faults are recovered.
+/// Three private stores and loads at `a + i`, `a + i + 1` and `a + i + 2` (the form of the
+/// lanes of a gather or scatter: one address and constant offsets from it), then `out[gid]`
+/// the sum of what they read.
+const SHARED: &str = r#"
+kernel @shared(ptr.global, i64) {
+    arg "out": "int*" global none []
+    arg "i": "long" private none []
+    ss0 = slot 16, align 4
+block0(v0: ptr.global, v1: i64):
+    v2: ptr.private = slotaddr ss0
+    v3: i64 = iconst 4
+    v4: i64 = imul v1, v3
+    v5: ptr.private = ptradd v2, v4
+    v6: i64 = global_id 0
+    v7: i32 = trunc v6
+    store.private v7, v5, align 4
+    v8: ptr.private = ptradd v5, v3
+    store.private v7, v8, align 4
+    v9: i64 = iconst 8
+    v10: ptr.private = ptradd v5, v9
+    store.private v7, v10, align 4
+    v11: i32 = load.private v5, align 4
+    v12: i32 = load.private v8, align 4
+    v13: i32 = load.private v10, align 4
+    v14: i32 = iadd v11, v12
+    v15: i32 = iadd v14, v13
+    v16: i64 = imul v6, v3
+    v17: ptr.global = ptradd v0, v16
+    store.global v15, v17, align 4
+    return
+}
+"#;
+
+/// Accesses made from one address at constant offsets are confined by clamping that address
+/// once: in bounds they are exact, and however wild the address, they stay in the padding
+/// around the launch's private region.
+#[test]
+fn accesses_from_one_wild_address_stay_inside_the_launch() {
+    let p = compile(SHARED);
+    let k = p.kernel("shared").unwrap();
+    let good = compile(VADD);
+    for i in [
+        0i64,
+        1,
+        -1,
+        5,
+        -7,
+        1 << 20,
+        -(1 << 20),
+        1 << 40,
+        -(1 << 40),
+        i64::MAX / 4,
+        i64::MIN / 4,
+    ] {
+        let items = 96usize;
+        let mut out = vec![-1i32; items];
+        let args = block(&p, "shared", &[out.as_mut_ptr() as u64, i as u64]);
+        // SAFETY: the argument block holds `out`'s address (96 ints, one per work-item),
+        // which outlives the launch.
+        unsafe { k.launch(&args, 0, &nd1(items as u64, 32)) }
+            .unwrap_or_else(|e| panic!("i {i}: {e}"));
+        if i == 0 || i == 1 {
+            // Inside the work-item's own slot: each reads back what it stored.
+            for (g, &v) in out.iter().enumerate() {
+                assert_eq!(v, 3 * g as i32, "i {i}, item {g}");
+            }
+        }
+        check_vadd(&good, 1000);
+    }
+}
+
 const SIGSEGV: i32 = 11;
 const SIGBUS: i32 = 7;
 

@@ -690,7 +690,8 @@ impl Translator<'_, '_> {
     }
 
     /// The address of access `inst` of `bytes` bytes through `ptr`, confined once (the region
-    /// padding covers the access's bytes past its first).
+    /// padding covers the access's bytes past its first): by a clamp of the address it shares
+    /// with other accesses, or by a mask.
     pub(super) fn access_addr(
         &mut self,
         inst: Inst,
@@ -698,11 +699,15 @@ impl Translator<'_, '_> {
         space: AddrSpace,
         bytes: u32,
     ) -> Result<cl::Value, CompileError> {
+        let Some(space) = self.space_to_confine(inst, ptr, space, bytes) else {
+            return self.get1(ptr);
+        };
+        if let Some((q, k)) = self.shared_base(ptr) {
+            let c = self.clamped(q, space)?;
+            return Ok(self.offset(c, k));
+        }
         let p = self.get1(ptr)?;
-        Ok(match self.space_to_confine(inst, ptr, space, bytes) {
-            Some(space) => self.confine(p, space),
-            None => p,
-        })
+        Ok(self.confine(p, space))
     }
 
     /// A vector load: whole 128-bit parts, and the last part's own bytes only.
