@@ -69,8 +69,19 @@ const WIDE_MAX_INSTS: usize = 2_000;
 /// AMD EPYC: mandelbrot 3.3 -> 2.6 and 3.5 -> 2.3 ms, hash 2.7 -> 1.9 (both runs), transpose
 /// 7.2 -> 5.0 and 7.1 -> 4.5, histogram 7.6 -> 6.5 and 7.9 -> 6.2, black-scholes 7.2 -> 6.6
 /// and 7.3 -> 6.7; the rest within the runs' spread.
+///
+/// `FERROCL_VECTOR_WIDTH=4` or `=8` in the environment gives every kernel that width instead
+/// (read once per process), to measure the choice on another machine.
 pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
     use ferrocl_ir::analysis::{Cfg, DomTree, LoopInfo};
+    static FORCED: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    let forced = FORCED.get_or_init(|| {
+        let w = std::env::var("FERROCL_VECTOR_WIDTH").ok()?.parse().ok()?;
+        vectorize::WIDTHS.contains(&w).then_some(w)
+    });
+    if let Some(w) = *forced {
+        return w;
+    }
     let insts = f
         .layout
         .blocks()
