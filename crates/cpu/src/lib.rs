@@ -56,14 +56,22 @@ pub const WIDE_WIDTH: u32 = 8;
 /// above it, twice the registers per value spill.
 const WIDE_MAX_INSTS: usize = 2_000;
 
+/// A loop with a barrier and more instructions than this runs 4 lanes (see [`vector_width`]).
+const SYNC_LOOP_MAX_INSTS: usize = 100;
+
 /// The chunk width the vectorizer is asked for, per kernel. Eight lanes halve the per-chunk
 /// costs (loop control, mask tests, uniform work, the row's tests) and give each operation
 /// two independent halves, so most kernels gain; two kinds lose, and get 4:
 /// - kernels of OpenCL vector types: each lane of a `float4` is four values, so 8 lanes of
 ///   a few of them fill the 16 SIMD registers (float4-poly 4.3 -> 8.5 and 9.3 ms);
-/// - kernels with a barrier inside a loop (tree reductions, scans, wavefronts): their
-///   regions are short and run under guards that leave part of a chunk idle, more of it with
-///   8 lanes (reduce 7.9 -> 8.6 and 7.5 -> 9.7 ms, nw 11.8 -> 12.4 and 11.7 -> 12.4).
+/// - kernels with a barrier inside a loop whose stores are not all made on every trip (tree
+///   reductions, wavefronts: `if (lid < s) ...` between barriers), or that holds another loop
+///   or is long (tiled matrix products, whose inner loop is unrolled): the guarded regions
+///   are short, and run narrowed to the work-items they admit, fewer of which fill a chunk of
+///   8 (reduce 7.9 -> 8.6 and 7.5 -> 9.7 ms, nw 11.8 -> 12.4 and 11.7 -> 12.4); the long
+///   loop's values take twice the registers (sgemm 6.9 -> 10.2 ms, three runs). A scan (each trip stores for every
+///   work-item) gains from 8 like the rest: 14.4 -> 10.3 ms (three runs; 16-core Xeon 2.3 ->
+///   1.4 and 1.9 -> 1.5).
 ///
 /// Measured with `ferrocl bench`, every kernel at 4 and at 8 lanes, two runs each, 2-core
 /// AMD EPYC: mandelbrot 3.3 -> 2.6 and 3.5 -> 2.3 ms, hash 2.7 -> 1.9 (both runs), transpose
@@ -102,7 +110,46 @@ pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
     let cfg = Cfg::new(f);
     let dom = DomTree::new(f, &cfg);
     let loops = LoopInfo::new(&cfg, &dom);
-    if loops.loops.iter().any(|l| l.blocks.iter().any(sync)) {
+    let stores = |b: &ferrocl_ir::Block| {
+        f.layout.block_insts(*b).iter().any(|&i| {
+            matches!(
+                f.dfg.insts[i].op,
+                ferrocl_ir::Op::Store(_)
+                    | ferrocl_ir::Op::AtomicRmw(..)
+                    | ferrocl_ir::Op::Cmpxchg(..)
+                    | ferrocl_ir::Op::AtomicStore(_)
+            )
+        })
+    };
+    let narrow = |l: &ferrocl_ir::analysis::Loop| {
+        // The blocks that jump back to the header: a block dominating them all runs on
+        // every trip that goes around.
+        let latches: Vec<_> = cfg
+            .preds(l.header)
+            .iter()
+            .map(|&(p, _)| p)
+            .filter(|p| l.blocks.contains(p))
+            .collect();
+        let inner = loops
+            .loops
+            .iter()
+            .any(|m| m.header != l.header && l.blocks.contains(&m.header));
+        let size: usize = l
+            .blocks
+            .iter()
+            .map(|b| f.layout.block_insts(*b).len())
+            .sum();
+        inner
+            || size > SYNC_LOOP_MAX_INSTS
+            || l.blocks
+                .iter()
+                .any(|b| stores(b) && !latches.iter().all(|&t| dom.dominates(*b, t)))
+    };
+    if loops
+        .loops
+        .iter()
+        .any(|l| l.blocks.iter().any(sync) && narrow(l))
+    {
         VECTOR_WIDTH
     } else {
         WIDE_WIDTH
