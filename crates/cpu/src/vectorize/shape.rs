@@ -143,6 +143,12 @@ impl Shapes {
         self.shape[v]
     }
 
+    /// The smallest and largest value integer `v` takes in any lane, where known (then no
+    /// operation producing it wrapped).
+    pub fn range(&self, v: Value) -> Option<(i128, i128)> {
+        self.range[v].map(|r| (r.lo, r.hi))
+    }
+
     /// Whether the lanes may leave `b` along different edges.
     pub fn is_divergent(&self, b: Block) -> bool {
         self.divergent[b]
@@ -266,8 +272,9 @@ impl Shapes {
         }
     }
 
-    /// Whether an affine extension is unguarded, or a signed division made unsigned, only by
-    /// a range derived from the bounds that the work-group function checks per group.
+    /// Whether an affine extension is unguarded, a signed division made unsigned or an
+    /// ordered comparison tested on a chunk's ends only by a range derived from the bounds
+    /// that the work-group function checks per group.
     fn extensions_assume_ids(&self, func: &Function) -> bool {
         func.layout.blocks().iter().any(|&b| {
             func.layout.block_insts(b).iter().any(|&i| {
@@ -276,8 +283,16 @@ impl Shapes {
                     && func.dfg.inst_result(i).is_some_and(|r| {
                         matches!(self.shape[r], Shape::Affine { guarded: false, .. })
                     });
-                (extension || self.unsigned_division(data).is_some())
-                    && self.range[data.args[0]].is_some_and(|r| r.ids)
+                // An ordered comparison of consecutive lanes may be tested on the ends of
+                // the chunk (`emit::control::order_summary`), which relies on their range.
+                let ordered = matches!(data.op, Op::Icmp(cc) if cc != IntCC::Eq && cc != IntCC::Ne)
+                    && data.args.iter().any(|&a| {
+                        matches!(self.shape[a], Shape::Affine { .. })
+                            && self.range[a].is_some_and(|r| r.ids)
+                    });
+                ordered
+                    || (extension || self.unsigned_division(data).is_some())
+                        && self.range[data.args[0]].is_some_and(|r| r.ids)
             })
         })
     }

@@ -111,6 +111,7 @@ impl Emitter<'_> {
             Op::Icmp(cc @ (IntCC::Eq | IntCC::Ne)) => {
                 return self.equality_summary(cc, &data.args, all)
             }
+            Op::Icmp(cc) => return self.order_summary(cc, &data.args, all),
             _ => return None,
         };
         let x = if negate_x {
@@ -171,6 +172,44 @@ impl Emitter<'_> {
         // Some lane equals u.
         let hit = self.val(Op::Icmp(IntCC::Ult), &[d, w], Type::I1);
         Some(if cc == IntCC::Eq { hit } else { self.not(hit) })
+    }
+
+    /// [`Self::summary`] of an ordered comparison of consecutive lanes (stride 1 or -1) with a
+    /// uniform value, where the lanes' range is known (so none wraps and they are in order):
+    /// every lane holds `x < u` where the largest does, some lane where the smallest does.
+    fn order_summary(&mut self, cc: IntCC, args: &[Value], all: bool) -> Option<Value> {
+        let (x, cc, u) = match (self.lanes(args[0]), self.lanes(args[1])) {
+            (Lanes::Affine { .. }, Lanes::Uniform(u)) => (args[0], cc, u),
+            (Lanes::Uniform(u), Lanes::Affine { .. }) => (args[1], cc.swapped(), u),
+            _ => return None,
+        };
+        let Lanes::Affine {
+            base,
+            stride,
+            guard: None,
+        } = self.lanes(x)
+        else {
+            return None;
+        };
+        let ty = self.ty(x);
+        let stride = crate::vectorize::shape::narrow_stride(stride, ty);
+        let unsigned = matches!(cc, IntCC::Ult | IntCC::Ule | IntCC::Ugt | IntCC::Uge);
+        let range = self.shapes.range(x)?;
+        if !ty.is_int() || stride.abs() != 1 || (unsigned && range.0 < 0) {
+            return None;
+        }
+        // x < u (or <=) holds everywhere where it holds for the largest lane, somewhere where
+        // it holds for the smallest; x > u (or >=) the other way round. The lanes run from
+        // base to base + (W - 1) * stride.
+        let below = matches!(cc, IntCC::Slt | IntCC::Sle | IntCC::Ult | IntCC::Ule);
+        let largest = below == all;
+        let lane = if largest == (stride > 0) {
+            let far = self.iconst(ty, (i64::from(self.w) - 1) * stride);
+            self.binary(BinaryOp::Iadd, base, far)
+        } else {
+            base
+        };
+        Some(self.val(Op::Icmp(cc), &[lane, u], Type::I1))
     }
 
     fn not(&mut self, x: Value) -> Value {
