@@ -655,7 +655,9 @@ float __cl_atanh_float(float x) { return (float)__cl_atanh_double((double)x); }
 
 // The float exponentials and logarithms, computed in float: vectorized across work-items, a
 // 128-bit register holds four floats but two doubles, and float needs polynomials of half the
-// degree. Each is free of branches (the special values are selects at the end) and within
+// degree. Each is free of branches (the clamps and the special values are integer operations
+// on the bits: no ?:, which is lowered as a branch, nor a select of a comparison, which takes
+// several instructions to turn into a mask) and within
 // table 65's 3 ulp (7.4) with room to spare: an exhaustive run over every float input
 // (crates/core/tests/exp_log_float.rs) measures the largest errors, noted at each function.
 //
@@ -706,12 +708,25 @@ float __cl_expf_core(float r, int n) {
     return fma(u, s1, s1) * s2;
 }
 
+// x clamped to [lo, hi] (lo < 0 < hi) on its bits: as signed ints the positive floats are in
+// order and below the negative ones, as unsigned ints the negative floats are in order of
+// magnitude and above the positive ones. A NaN becomes lo or hi; __cl_expf_nan restores it.
+float __cl_expf_clamp(float x, float lo, float hi) {
+    return as_float(min((uint)min(as_int(x), as_int(hi)), as_uint(lo)));
+}
+
+// r, or a NaN where x is a NaN.
+float __cl_expf_nan(float x, float r) {
+    // -1 where the bits of |x| exceed those of +inf, else 0.
+    int nan = (0x7f800000 - (as_int(x) & 0x7fffffff)) >> 31;
+    return as_float(as_int(r) | (nan & 0x7fc00000));
+}
+
 // Max error 0.0 ulp (exhaustive; see above).
 float __cl_exp_float(float x) {
     // Below -104 the result rounds to +0 (e^-104 < 2^-150), above 89 to +inf; clamped there,
     // n stays within -150..128.
-    float xc = x < -104.0f ? -104.0f : x;
-    xc = xc > 89.0f ? 89.0f : xc;
+    float xc = __cl_expf_clamp(x, -104.0f, 89.0f);
     float t = fma(xc, __CL_LOG2E_F, __CL_EXPF_SHIFT);
     float nf = t - __CL_EXPF_SHIFT;
     int n = as_int(t) - __CL_EXPF_SHIFT_BITS;
@@ -719,28 +734,24 @@ float __cl_exp_float(float x) {
     // at least as fine where n != 0, and the difference is below 0.35), the low part rounds.
     float r = fma(-nf, __CL_LN2_HI_F, xc);
     r = fma(-nf, __CL_LN2_LO_F, r);
-    float e = __cl_expf_core(r, n);
-    return x != x ? x : e;
+    return __cl_expf_nan(x, __cl_expf_core(r, n));
 }
 
 // Max error 0.0 ulp (exhaustive; see above).
 float __cl_exp2_float(float x) {
     // 2^-151 rounds to +0, 2^129 overflows.
-    float xc = x < -151.0f ? -151.0f : x;
-    xc = xc > 129.0f ? 129.0f : xc;
+    float xc = __cl_expf_clamp(x, -151.0f, 129.0f);
     float t = xc + __CL_EXPF_SHIFT;
     float nf = t - __CL_EXPF_SHIFT;
     int n = as_int(t) - __CL_EXPF_SHIFT_BITS;
     // xc - nf is exact, within 1/2; its product by ln 2 within 0.35.
-    float e = __cl_expf_core((xc - nf) * __CL_LN2_HI_F, n);
-    return x != x ? x : e;
+    return __cl_expf_nan(x, __cl_expf_core((xc - nf) * __CL_LN2_HI_F, n));
 }
 
 // Max error 0.0 ulp (exhaustive; see above).
 float __cl_exp10_float(float x) {
     // 10^-46 rounds to +0 (below 2^-152), 10^39 overflows.
-    float xc = x < -46.0f ? -46.0f : x;
-    xc = xc > 39.0f ? 39.0f : xc;
+    float xc = __cl_expf_clamp(x, -46.0f, 39.0f);
     // x ln 10 = hi + lo: the product's rounding error is exact by fma, ln 10's own in the rest.
     float hi = xc * __CL_LN10_HI_F;
     float lo = fma(xc, __CL_LN10_HI_F, -hi) + xc * __CL_LN10_LO_F;
@@ -749,15 +760,22 @@ float __cl_exp10_float(float x) {
     int n = as_int(t) - __CL_EXPF_SHIFT_BITS;
     // hi - nf * high is exact as in exp; the low parts are added after.
     float r = fma(-nf, __CL_LN2_HI_F, hi) + fma(-nf, __CL_LN2_LO_F, lo);
-    float e = __cl_expf_core(r, n);
-    return x != x ? x : e;
+    return __cl_expf_nan(x, __cl_expf_core(r, n));
 }
 
-// The result of a float logarithm for the arguments outside (0, +inf): C99 F.9.3.7 log(+-0)
-// is -inf, log(x < 0) a NaN, log(+inf) = +inf; a NaN stays.
+// The result of a float logarithm: r for x in (0, +inf), else C99 F.9.3.7's log(+-0) = -inf,
+// a NaN for x < 0, log(+inf) = +inf, and a NaN stays. On the bits, with masks of -1 or 0.
 float __cl_logf_special(float x, float r) {
-    r = x > 0.0f ? r : (x == 0.0f ? -__CL_INF_F : __CL_NAN_F);
-    return x < __CL_INF_F ? r : x;
+    uint ux = as_uint(x);
+    // x outside (0, +inf): ux - 1 is not within [0, bits of the largest float).
+    uint d = ux - 1u;
+    int outside = as_int(d | (0x7f7ffffeu - d)) >> 31;
+    int negative = as_int(ux) >> 31;
+    int zero = as_int((ux & 0x7fffffffu) - 1u) >> 31;
+    // +inf and a NaN stay, a negative x (-0 too) becomes a NaN, then +-0 becomes -inf.
+    int special = as_int(ux) | (negative & 0x7fc00000);
+    special = bitselect(special, (int)0xff800000, zero);
+    return as_float(bitselect(as_int(r), special, outside));
 }
 
 // log_b(x) = e c + (f + t) d for x = 2^e (1 + f), 1 + f within [sqrt(1/2), sqrt(2)) and f
@@ -768,11 +786,15 @@ float __cl_logf_special(float x, float r) {
 float __cl_logf_base(float x, float c_hi, float c_lo, float d_hi, float d_lo) {
     // A subnormal x is scaled by 2^23 to a normal float, its exponent field lowered by 23
     // after: the bits then still read as 2^e m, with a biased exponent field of 0 or below.
-    int sub = x < 1.17549435e-38f;
-    int ix = as_int(sub ? x * 8388608.0f : x) - (sub ? 23 << 23 : 0);
+    // sub is -1 where x is below 2^-126 (0 and the negative x too: their result is replaced
+    // at the end), else 0.
+    // (The bit arithmetic is unsigned, where it wraps for those lanes.)
+    int sub = as_int(as_uint(x) - 0x00800000u) >> 31;
+    uint lower = (uint)sub & (23u << 23);
+    uint ix = as_uint(x * as_float(0x3f800000u + lower)) - lower;
     // The exponent of x / sqrt(1/2), and the significand brought within [sqrt(1/2), sqrt(2)).
-    int e = (ix - 0x3f3504f3) >> 23;
-    float f = as_float(ix - (e << 23)) - 1.0f;
+    int e = as_int(ix - 0x3f3504f3u) >> 23;
+    float f = as_float(ix - ((uint)e << 23)) - 1.0f;
     float s = f / (2.0f + f);
     float z = s * s;
     float g = fma(z, 0.295821577f, 0.399887323f);
