@@ -676,7 +676,9 @@ float __cl_atanh_float(float x) { return (float)__cl_atanh_double((double)x); }
 //   no flush). n = rint(t) comes from the bits of t + 1.5 * 2^23 (exact for |t| < 2^22),
 //   without a conversion to int.
 #define __CL_EXPF_SHIFT 12582912.0f
-#define __CL_EXPF_SHIFT_BITS 0x4b400000
+// The bits of t + 1.5 * 2^23 less this are n + 254: twice the exponent bias, which
+// __cl_expf_core splits between its two factors.
+#define __CL_EXPF_BIASED (0x4b400000 - 254)
 // ln 2 rounded to float (its last set bit is worth 2^-21) and the rest.
 #define __CL_LN2_HI_F 0.693147182f
 #define __CL_LN2_LO_F -1.90465421e-09f
@@ -693,18 +695,19 @@ float __cl_atanh_float(float x) { return (float)__cl_atanh_double((double)x); }
 #define __CL_LOG10_2_16_HI_F 0.30103302f
 #define __CL_LOG10_2_16_LO_F -3.02435546e-06f
 
-// exp(r) 2^n for |r| <= 0.35 and -153 <= n <= 130.
-float __cl_expf_core(float r, int n) {
+// exp(r) 2^n for |r| <= 0.35 and -153 <= n <= 130, given nb = n + 254.
+float __cl_expf_core(float r, int nb) {
     float q = fma(r, 1.39269186e-3f, 8.3637666e-3f);
     q = fma(r, q, 4.16665487e-2f);
     q = fma(r, q, 0.166665733f);
     q = fma(r, q, 0.5f);
     // exp(r) = 1 + u.
     float u = fma(r * r, q, r);
-    int n1 = n >> 1;
-    int n2 = n - n1;
-    float s1 = as_float((n1 + 127) << 23);
-    float s2 = as_float((n2 + 127) << 23);
+    // 2^n = 2^n1 2^n2 with n1 = floor(n / 2), n2 = n - n1, each biased by 127:
+    // nb >> 1 = n1 + 127 and nb - (n1 + 127) = n2 + 127.
+    int b1 = nb >> 1;
+    float s1 = as_float(b1 << 23);
+    float s2 = as_float((nb - b1) << 23);
     // (1 + u) s1 is rounded as a normal float, the product by s2 rounds the result once.
     return fma(u, s1, s1) * s2;
 }
@@ -730,12 +733,12 @@ float __cl_exp_float(float x) {
     float xc = __cl_expf_clamp(x, -104.0f, 89.0f);
     float t = fma(xc, __CL_LOG2E_F, __CL_EXPF_SHIFT);
     float nf = t - __CL_EXPF_SHIFT;
-    int n = as_int(t) - __CL_EXPF_SHIFT_BITS;
+    int nb = as_int(t) - __CL_EXPF_BIASED;
     // Cody and Waite: xc - nf * high is exact (nf * high lies on the 2^-21 grid, xc on a grid
     // at least as fine where n != 0, and the difference is below 0.35), the low part rounds.
     float r = fma(-nf, __CL_LN2_HI_F, xc);
     r = fma(-nf, __CL_LN2_LO_F, r);
-    return __cl_expf_nan(x, __cl_expf_core(r, n));
+    return __cl_expf_nan(x, __cl_expf_core(r, nb));
 }
 
 // Largest error over every input: 1.075 ulp, at 0.5795274 (0x3f145be8).
@@ -744,9 +747,9 @@ float __cl_exp2_float(float x) {
     float xc = __cl_expf_clamp(x, -151.0f, 129.0f);
     float t = xc + __CL_EXPF_SHIFT;
     float nf = t - __CL_EXPF_SHIFT;
-    int n = as_int(t) - __CL_EXPF_SHIFT_BITS;
+    int nb = as_int(t) - __CL_EXPF_BIASED;
     // xc - nf is exact, within 1/2; its product by ln 2 within 0.35.
-    return __cl_expf_nan(x, __cl_expf_core((xc - nf) * __CL_LN2_HI_F, n));
+    return __cl_expf_nan(x, __cl_expf_core((xc - nf) * __CL_LN2_HI_F, nb));
 }
 
 // Largest error over every input: 1.068 ulp, at -2.2576003 (0xc0107c86).
@@ -758,10 +761,10 @@ float __cl_exp10_float(float x) {
     float lo = fma(xc, __CL_LN10_HI_F, -hi) + xc * __CL_LN10_LO_F;
     float t = fma(hi, __CL_LOG2E_F, __CL_EXPF_SHIFT);
     float nf = t - __CL_EXPF_SHIFT;
-    int n = as_int(t) - __CL_EXPF_SHIFT_BITS;
+    int nb = as_int(t) - __CL_EXPF_BIASED;
     // hi - nf * high is exact as in exp; the low parts are added after.
     float r = fma(-nf, __CL_LN2_HI_F, hi) + fma(-nf, __CL_LN2_LO_F, lo);
-    return __cl_expf_nan(x, __cl_expf_core(r, n));
+    return __cl_expf_nan(x, __cl_expf_core(r, nb));
 }
 
 // The result of a float logarithm: r for x in (0, +inf), else C99 F.9.3.7's log(+-0) = -inf,
@@ -831,7 +834,7 @@ float __cl_log10_float(float x) {
 }
 
 #undef __CL_EXPF_SHIFT
-#undef __CL_EXPF_SHIFT_BITS
+#undef __CL_EXPF_BIASED
 #undef __CL_LN2_HI_F
 #undef __CL_LN2_LO_F
 #undef __CL_LOG2E_F
