@@ -148,28 +148,11 @@ fn sample() -> Vec<f32> {
         2.0,
         10.0,
         0.5,
-        // Overflow and underflow thresholds: ln(2^128), ln(2^-149) and ln(2^-150), and the
-        // same for 2^x and 10^x.
-        88.72284,
-        -103.27893,
-        -103.97208,
-        -87.33655,
+        // exp2's thresholds and the halves where its reduction switches n.
         128.0,
         -149.0,
         -150.0,
         -126.0,
-        38.53184,
-        -44.85256,
-        -45.15359,
-        -37.92978,
-        // Where exp's and exp10's reduction switch n: odd multiples of ln 2 / 2 and of
-        // log10(2) / 2; exp2's at the halves.
-        0.34657359,
-        1.03972077,
-        -0.34657359,
-        62.0299,
-        0.150515,
-        0.451545,
         0.5,
         1.5,
         -0.5,
@@ -183,6 +166,12 @@ fn sample() -> Vec<f32> {
     ];
     for p in [-149, -130, -126, -60, -1, 1, 20, 60, 127] {
         edges.push(2f32.powi(p));
+    }
+    // exp's and exp10's overflow and underflow thresholds, ln(2^k) and log10(2^k), and where
+    // their reductions switch n, the odd multiples of ln(2) / 2 and log10(2) / 2.
+    for k in [128.0, -126.0, -149.0, -150.0, 0.5, 1.5, -0.5, 89.5, -149.5] {
+        edges.push((k * std::f64::consts::LN_2) as f32);
+        edges.push((k * std::f64::consts::LOG10_2) as f32);
     }
     for p in 1..=10 {
         edges.push(10f32.powi(p));
