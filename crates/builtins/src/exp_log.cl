@@ -790,9 +790,9 @@ float __cl_logf_special(float x, float r) {
 float __cl_logf_base(float x, float c_hi, float c_lo, float d_hi, float d_lo) {
     // A subnormal x is scaled by 2^23 to a normal float, its exponent field lowered by 23
     // after: the bits then still read as 2^e m, with a biased exponent field of 0 or below.
-    // sub is -1 where the bits of x are below those of 2^-126 (so for 0 too, and never for a
-    // negative x: their results are replaced at the end), else 0. The bit arithmetic is
-    // unsigned, which wraps for the lanes outside (0, +inf).
+    // sub is -1 for x in [0, 2^-126) and 0 for x >= 2^-126; for a negative x or a NaN it is
+    // either (their results are replaced at the end). The bit arithmetic is unsigned, which
+    // wraps for those lanes.
     int sub = as_int(as_uint(x) - 0x00800000u) >> 31;
     uint lower = (uint)sub & (23u << 23);
     uint ix = as_uint(x * as_float(0x3f800000u + lower)) - lower;
