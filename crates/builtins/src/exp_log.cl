@@ -1,8 +1,9 @@
 // 6.15.2 exponentials, logarithms, powers, roots and hyperbolic functions.
 //
 // Every function is written for double to the bounds of table 68 (7.4) and the special
-// values of 7.5.1 and C99 F.9; the float forms round a double result once, which keeps
-// them within table 65 (the float logarithms and powers use a shorter double logarithm,
+// values of 7.5.1 and C99 F.9; the float forms of exp, exp2, exp10, log, log2 and log10 are
+// computed in float (at the end of this file), the other float forms round a double result
+// once, which keeps them within table 65 (the float powers use a shorter double logarithm,
 // __cl_log_fast, whose 2^-50 is ample for float). Two cores do the work, both after Tang's
 // table-driven methods (P. T. P. Tang, "Table-driven implementation of the exponential
 // function in IEEE floating-point arithmetic", ACM TOMS 15(2), 1989, and "... of the
@@ -44,8 +45,6 @@
 // log10(2) in two parts, the high part with 42 significant bits (e * high exact).
 #define __CL_LOG10_2_HI 0.30102999566395283
 #define __CL_LOG10_2_LO 2.8363394551044964e-14
-// log10(2) rounded to double.
-#define __CL_LOG10_2 0.3010299956639812
 // 32 log2(10).
 #define __CL_LOG2_10_32 106.30169903639559
 #define __CL_DBL_MIN 2.2250738585072014e-308
@@ -246,11 +245,6 @@ double __cl_log_double(double x) {
     return __cl_log_special(x, l.x + l.y);
 }
 
-float __cl_log_float(float x) {
-    double2 l = __cl_log_fast((double)x);
-    return (float)__cl_log_special((double)x, fma(l.x, __CL_LN2, l.y));
-}
-
 double __cl_log2_double(double x) {
     double4 p = __cl_log_parts(x);
     // e + (hi + lo) / ln 2; e + the product is a fast two_sum (|e| >= 1 > |product| or e = 0).
@@ -260,23 +254,12 @@ double __cl_log2_double(double x) {
     return __cl_log_special(x, h.x + (h.y + pl));
 }
 
-float __cl_log2_float(float x) {
-    // Exact for powers of two (l = 0).
-    double2 l = __cl_log_fast((double)x);
-    return (float)__cl_log_special((double)x, fma(l.y, __CL_INV_LN2_HI, l.x));
-}
-
 double __cl_log10_double(double x) {
     double4 p = __cl_log_parts(x);
     double ph = p.y * __CL_INV_LN10_HI;
     double pl = fma(p.y, __CL_INV_LN10_HI, -ph) + fma(p.y, __CL_INV_LN10_LO, p.z * __CL_INV_LN10_HI);
     double2 h = __cl_two_sum(p.x * __CL_LOG10_2_HI, ph);
     return __cl_log_special(x, h.x + (h.y + fma(p.x, __CL_LOG10_2_LO, pl)));
-}
-
-float __cl_log10_float(float x) {
-    double2 l = __cl_log_fast((double)x);
-    return (float)__cl_log_special((double)x, fma(l.x, __CL_LOG10_2, l.y * __CL_INV_LN10_HI));
 }
 
 double __cl_log1p_double(double x) {
@@ -316,8 +299,6 @@ double __cl_exp_f(double t) {
     return t == t ? p * scale : t;
 }
 
-float __cl_exp_float(float x) { return (float)__cl_exp_f((double)x); }
-
 double __cl_exp2_double(double x) {
     x = x > 1200.0 ? 1200.0 : x;
     x = x < -1200.0 ? -1200.0 : x;
@@ -326,8 +307,6 @@ double __cl_exp2_double(double x) {
     double t = fma(kd, -0.03125, x);
     return __cl_exp_reduced(kd, t * __CL_LN2);
 }
-
-float __cl_exp2_float(float x) { return (float)__cl_exp2_double((double)x); }
 
 double __cl_exp10_double(double x) {
     x = x > 400.0 ? 400.0 : x;
@@ -339,8 +318,6 @@ double __cl_exp10_double(double x) {
     double r = fma(-kd, __CL_LN2_32_HI, ah) + fma(-kd, __CL_LN2_32_LO, al);
     return __cl_exp_reduced(kd, r);
 }
-
-float __cl_exp10_float(float x) { return (float)__cl_exp10_double((double)x); }
 
 double __cl_expm1_double(double x) {
     // Between -40 and 40: 2^n 2^(j/32) (1 + p) - 1 summed as a double-double.
@@ -677,6 +654,200 @@ double __cl_atanh_double(double x) {
 
 float __cl_atanh_float(float x) { return (float)__cl_atanh_double((double)x); }
 
+// The float exponentials and logarithms, computed in float: vectorized across work-items, a
+// 128-bit register holds four floats but two doubles, and float needs polynomials of half the
+// degree. Each is free of branches (the clamps and the special values are integer operations
+// on the bits: no ?:, which is lowered as a branch, nor a select of a comparison, which takes
+// several instructions to turn into a mask) and within table 65's 3 ulp (7.4) with room to
+// spare: a run over every float input (crates/core/tests/exp_log_float.rs) measured the
+// largest errors noted at each function.
+//
+// - exp(r) for |r| <= 0.35 is 1 + r + r^2 q(r), q of degree 4 fitted to (e^r - 1 - r) / r^2 by
+//   Chebyshev interpolation on [-0.35, 0.35] (mpmath.chebyfit(q, [-0.35, 0.35], 5) at 50
+//   digits, rounded to float; the fit's relative error is 6.8e-8, about 0.07 ulp of the
+//   result once multiplied by r^2 <= 0.1225).
+// - log(1 + f) for 1 + f within [sqrt(1/2), sqrt(2)) is f - f^2/2 + s (f^2/2 + R) with
+//   s = f / (2 + f) (as 2 atanh(s) = 2s + s R, and 2s = f - s f); R = z g(z), z = s^2 <= 0.0295,
+//   g of degree 2 fitted to (2 atanh(s) / s - 2) / z by Chebyshev interpolation on [0, 0.0295]
+//   (mpmath.chebyfit(g, [0, 0.0295], 3); relative error 1.9e-7, below 2^-28 of log(1 + f) once
+//   multiplied by z s). f is exact, so the only large term carries no rounding error.
+// - 2^n is built in the exponent bits, in two factors each a normal float, so that a result in
+//   the subnormals is rounded once, by the last product (the CPU device reports CL_FP_DENORM:
+//   no flush). n = rint(t) comes from the bits of t + 1.5 * 2^23 (exact for |t| < 2^22),
+//   without a conversion to int.
+#define __CL_EXPF_SHIFT 12582912.0f
+// The bits of t + 1.5 * 2^23 less this are n + 254: twice the exponent bias, which
+// __cl_expf_core splits between its two factors.
+#define __CL_EXPF_BIASED (0x4b400000 - 254)
+// ln 2 rounded to float (its last set bit is worth 2^-21) and the rest.
+#define __CL_LN2_HI_F 0.693147182f
+#define __CL_LN2_LO_F -1.90465421e-09f
+// 1 / ln 2 rounded to float (also the high part of 1 / ln 2 for log2).
+#define __CL_LOG2E_F 1.44269502f
+#define __CL_LN10_HI_F 2.30258512f
+#define __CL_LN10_LO_F -3.19754356e-08f
+#define __CL_INV_LN2_LO_F 1.92596303e-08f
+#define __CL_INV_LN10_HI_F 0.434294492f
+#define __CL_INV_LN10_LO_F -1.01030500e-08f
+// ln 2 and log10(2) with 16 significant bits (e * high is exact for |e| < 2^8) and the rest.
+#define __CL_LN2_16_HI_F 0.693145752f
+#define __CL_LN2_16_LO_F 1.42860677e-06f
+#define __CL_LOG10_2_16_HI_F 0.30103302f
+#define __CL_LOG10_2_16_LO_F -3.02435546e-06f
+
+// exp(r) 2^n for |r| <= 0.35 and -153 <= n <= 130, given nb = n + 254.
+float __cl_expf_core(float r, int nb) {
+    float q = fma(r, 1.39269186e-3f, 8.3637666e-3f);
+    q = fma(r, q, 4.16665487e-2f);
+    q = fma(r, q, 0.166665733f);
+    q = fma(r, q, 0.5f);
+    // exp(r) = 1 + u.
+    float u = fma(r * r, q, r);
+    // 2^n = 2^n1 2^n2 with n1 = floor(n / 2), n2 = n - n1, each biased by 127:
+    // nb >> 1 = n1 + 127 and nb - (n1 + 127) = n2 + 127.
+    int b1 = nb >> 1;
+    float s1 = as_float(b1 << 23);
+    float s2 = as_float((nb - b1) << 23);
+    // (1 + u) s1 is rounded as a normal float, the product by s2 rounds the result once.
+    return fma(u, s1, s1) * s2;
+}
+
+// x clamped to [lo, hi] (lo < 0 < hi) on its bits: as signed ints the positive floats are in
+// order and below the negative ones, as unsigned ints the negative floats are in order of
+// magnitude and above the positive ones. A NaN becomes lo or hi; __cl_expf_nan restores it.
+float __cl_expf_clamp(float x, float lo, float hi) {
+    return as_float(min((uint)min(as_int(x), as_int(hi)), as_uint(lo)));
+}
+
+// r, or a NaN where x is a NaN.
+float __cl_expf_nan(float x, float r) {
+    // -1 where the bits of |x| exceed those of +inf, else 0.
+    int nan = (0x7f800000 - (as_int(x) & 0x7fffffff)) >> 31;
+    return as_float(as_int(r) | (nan & 0x7fc00000));
+}
+
+// Largest error over every input: 1.061 ulp, at 26.732475 (0x41d5dc1c).
+float __cl_exp_float(float x) {
+    // Below -104 the result rounds to +0 (e^-104 < 2^-150), above 89 to +inf; clamped there,
+    // n stays within -150..128.
+    float xc = __cl_expf_clamp(x, -104.0f, 89.0f);
+    float t = fma(xc, __CL_LOG2E_F, __CL_EXPF_SHIFT);
+    float nf = t - __CL_EXPF_SHIFT;
+    int nb = as_int(t) - __CL_EXPF_BIASED;
+    // Cody and Waite: xc - nf * high is exact (nf * high lies on the 2^-21 grid, xc on a grid
+    // at least as fine where n != 0, and the difference is below 0.35), the low part rounds.
+    float r = fma(-nf, __CL_LN2_HI_F, xc);
+    r = fma(-nf, __CL_LN2_LO_F, r);
+    return __cl_expf_nan(x, __cl_expf_core(r, nb));
+}
+
+// Largest error over every input: 1.075 ulp, at 0.5795274 (0x3f145be8).
+float __cl_exp2_float(float x) {
+    // 2^-151 rounds to +0, 2^129 overflows.
+    float xc = __cl_expf_clamp(x, -151.0f, 129.0f);
+    float t = xc + __CL_EXPF_SHIFT;
+    float nf = t - __CL_EXPF_SHIFT;
+    int nb = as_int(t) - __CL_EXPF_BIASED;
+    // xc - nf is exact, within 1/2; its product by ln 2 within 0.35.
+    return __cl_expf_nan(x, __cl_expf_core((xc - nf) * __CL_LN2_HI_F, nb));
+}
+
+// Largest error over every input: 1.068 ulp, at -2.2576003 (0xc0107c86).
+float __cl_exp10_float(float x) {
+    // 10^-46 rounds to +0 (below 2^-152), 10^39 overflows.
+    float xc = __cl_expf_clamp(x, -46.0f, 39.0f);
+    // x ln 10 = hi + lo: the product's rounding error is exact by fma, ln 10's own in the rest.
+    float hi = xc * __CL_LN10_HI_F;
+    float lo = fma(xc, __CL_LN10_HI_F, -hi) + xc * __CL_LN10_LO_F;
+    float t = fma(hi, __CL_LOG2E_F, __CL_EXPF_SHIFT);
+    float nf = t - __CL_EXPF_SHIFT;
+    int nb = as_int(t) - __CL_EXPF_BIASED;
+    // hi - nf * high is exact as in exp; the low parts are added after.
+    float r = fma(-nf, __CL_LN2_HI_F, hi) + fma(-nf, __CL_LN2_LO_F, lo);
+    return __cl_expf_nan(x, __cl_expf_core(r, nb));
+}
+
+// The result of a float logarithm: r for x in (0, +inf), else C99 F.9.3.7's log(+-0) = -inf,
+// a NaN for x < 0, log(+inf) = +inf, and a NaN stays. On the bits, with masks of -1 or 0.
+float __cl_logf_special(float x, float r) {
+    uint ux = as_uint(x);
+    // x outside (0, +inf): ux - 1 is not within [0, bits of the largest float).
+    uint d = ux - 1u;
+    int outside = as_int(d | (0x7f7ffffeu - d)) >> 31;
+    int negative = as_int(ux) >> 31;
+    int zero = as_int((ux & 0x7fffffffu) - 1u) >> 31;
+    // +inf and a NaN stay, a negative x (-0 too) becomes a NaN, then +-0 becomes -inf.
+    int special = as_int(ux) | (negative & 0x7fc00000);
+    special = bitselect(special, (int)0xff800000, zero);
+    return as_float(bitselect(as_int(r), special, outside));
+}
+
+// log_b(x) = e c + (f + t) d for x = 2^e (1 + f), 1 + f within [sqrt(1/2), sqrt(2)) and f
+// exact, log(1 + f) = f + t with |t| <= f^2 / 2; c = log_b(2) as (c_hi, c_lo) with e c_hi
+// exact, d = 1 / ln(b) as (d_hi, d_lo). The leading terms e c_hi + f d_hi are summed exactly
+// (the product by fma, the sum by Dekker's fast two-sum: |e c_hi| >= |f d_hi| or e = 0), so
+// that only the small terms round before the last addition.
+float __cl_logf_base(float x, float c_hi, float c_lo, float d_hi, float d_lo) {
+    // A subnormal x is scaled by 2^23 to a normal float, its exponent field lowered by 23
+    // after: the bits then still read as 2^e m, with a biased exponent field of 0 or below.
+    // sub is -1 for x in [0, 2^-126) and 0 for x >= 2^-126; for a negative x or a NaN it is
+    // either (their results are replaced at the end). The bit arithmetic is unsigned, which
+    // wraps for those lanes.
+    int sub = as_int(as_uint(x) - 0x00800000u) >> 31;
+    uint lower = (uint)sub & (23u << 23);
+    uint ix = as_uint(x * as_float(0x3f800000u + lower)) - lower;
+    // The exponent of x / sqrt(1/2), and the significand brought within [sqrt(1/2), sqrt(2)).
+    int e = as_int(ix - 0x3f3504f3u) >> 23;
+    float f = as_float(ix - ((uint)e << 23)) - 1.0f;
+    float s = f / (2.0f + f);
+    float z = s * s;
+    float g = fma(z, 0.295821577f, 0.399887323f);
+    g = fma(z, g, 0.666666865f);
+    float hfsq = 0.5f * f * f;
+    float t = fma(s, fma(z, g, hfsq), -hfsq);
+    float ef = (float)e;
+    float ph = f * d_hi;
+    float pl = fma(f, d_hi, -ph);
+    float eh = ef * c_hi;
+    float hi = eh + ph;
+    float err = (eh - hi) + ph;
+    float lo = fma(ef, c_lo, fma(t, d_hi, fma(f, d_lo, pl)));
+    // Outside (0, +inf) the above is some finite value, replaced here.
+    return __cl_logf_special(x, hi + (err + lo));
+}
+
+// Largest error over every input: 0.868 ulp, at 0.70697755 (0x3f34fc7b).
+float __cl_log_float(float x) {
+    return __cl_logf_base(x, __CL_LN2_16_HI_F, __CL_LN2_16_LO_F, 1.0f, 0.0f);
+}
+
+// Largest error over every input: 1.082 ulp, at 1.4010755 (0x3fb35671). Exact for powers of
+// two (f = t = 0).
+float __cl_log2_float(float x) {
+    return __cl_logf_base(x, 1.0f, 0.0f, __CL_LOG2E_F, __CL_INV_LN2_LO_F);
+}
+
+// Largest error over every input: 0.944 ulp, at 1.3189815 (0x3fa8d463).
+float __cl_log10_float(float x) {
+    return __cl_logf_base(x, __CL_LOG10_2_16_HI_F, __CL_LOG10_2_16_LO_F, __CL_INV_LN10_HI_F,
+                          __CL_INV_LN10_LO_F);
+}
+
+#undef __CL_EXPF_SHIFT
+#undef __CL_EXPF_BIASED
+#undef __CL_LN2_HI_F
+#undef __CL_LN2_LO_F
+#undef __CL_LOG2E_F
+#undef __CL_LN10_HI_F
+#undef __CL_LN10_LO_F
+#undef __CL_INV_LN2_LO_F
+#undef __CL_INV_LN10_HI_F
+#undef __CL_INV_LN10_LO_F
+#undef __CL_LN2_16_HI_F
+#undef __CL_LN2_16_LO_F
+#undef __CL_LOG10_2_16_HI_F
+#undef __CL_LOG10_2_16_LO_F
+
 #undef __CL_LN2_HI
 #undef __CL_LN2_LO
 #undef __CL_LN2
@@ -691,7 +862,6 @@ float __cl_atanh_float(float x) { return (float)__cl_atanh_double((double)x); }
 #undef __CL_LN10_LO
 #undef __CL_LOG10_2_HI
 #undef __CL_LOG10_2_LO
-#undef __CL_LOG10_2
 #undef __CL_LOG2_10_32
 #undef __CL_DBL_MIN
 #undef __CL_TWO54
