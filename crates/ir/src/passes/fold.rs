@@ -292,6 +292,20 @@ fn fold_inst(f: &Cx, i: Inst) -> Option<Fold> {
         }
         Op::Icmp(cc) => {
             let t = f.dfg.value_type(a[0]);
+            // `b != 0` of a boolean widened to an integer (a relational result, the condition
+            // of `select`) is the boolean.
+            if *cc == IntCC::Ne {
+                for (x, z) in [(a[0], a[1]), (a[1], a[0])] {
+                    if int(f, z) != Some(0) {
+                        continue;
+                    }
+                    if let Some((Op::Convert(ConvOp::Zext | ConvOp::Sext), [b])) = def_op(f, x) {
+                        if Some(f.dfg.value_type(*b)) == rty {
+                            return Some(Fold::Value(*b));
+                        }
+                    }
+                }
+            }
             if a[0] == a[1] && t.is_int() {
                 let r = matches!(
                     cc,
