@@ -724,6 +724,15 @@ impl Translator<'_, '_> {
                 }
                 None
             }
+            // One thread runs a work-group's work-items, one after the other, and only they
+            // reach its local memory: an atomic operation on `__local` memory is atomic with
+            // respect to every access that can see it when done as a plain load and store.
+            Op::AtomicRmw(op, info) if info.space == ferrocl_ir::AddrSpace::Local => {
+                let p = self.get1(args[0])?;
+                let p = self.confine(p, info.space);
+                let x = self.get1(args[1])?;
+                Some(vec![self.local_rmw(*op, p, x)?])
+            }
             Op::AtomicRmw(op, info) => {
                 let p = self.get1(args[0])?;
                 let p = self.confine(p, info.space);
@@ -735,7 +744,28 @@ impl Translator<'_, '_> {
                 let p = self.confine(p, info.space);
                 let (e, r) = (self.get1(args[1])?, self.get1(args[2])?);
                 let ty = self.b.func.dfg.value_type(e);
-                let old = if ty.is_float() {
+                let old = if info.space == ferrocl_ir::AddrSpace::Local {
+                    // As for `atomic_rmw` of `__local` memory: the bits compared, `r` stored
+                    // where they are equal, the old value stored back elsewhere.
+                    let ity = cl::Type::int(ty.bits() as u16).unwrap_or(clt::I32);
+                    let old = self.b.ins().load(ity, mem(), p, 0);
+                    let (ei, ri) = if ty.is_float() {
+                        (
+                            self.b.ins().bitcast(ity, mem(), e),
+                            self.b.ins().bitcast(ity, mem(), r),
+                        )
+                    } else {
+                        (e, r)
+                    };
+                    let same = self.b.ins().icmp(CIntCC::Equal, old, ei);
+                    let new = self.b.ins().select(same, ri, old);
+                    self.b.ins().store(mem(), new, p, 0);
+                    if ty.is_float() {
+                        self.b.ins().bitcast(ty, mem(), old)
+                    } else {
+                        old
+                    }
+                } else if ty.is_float() {
                     let ity = cl::Type::int(ty.bits() as u16).unwrap_or(clt::I32);
                     let (ei, ri) = (
                         self.b.ins().bitcast(ity, mem(), e),

@@ -168,6 +168,37 @@ impl Translator<'_, '_> {
         }
     }
 
+    /// `atomic_rmw` of `__local` memory, which only the running thread reaches (see
+    /// `Translator::inst`): a load, the operation and a store; returns the old value.
+    pub(super) fn local_rmw(
+        &mut self,
+        op: RmwOp,
+        p: cl::Value,
+        x: cl::Value,
+    ) -> Result<cl::Value, CompileError> {
+        let ty = self.b.func.dfg.value_type(x);
+        let old = self.b.ins().load(ty, mem(), p, 0);
+        let ins = self.b.ins();
+        let new = match op {
+            RmwOp::Xchg => x,
+            RmwOp::Add if ty.is_float() => ins.fadd(old, x),
+            _ if ty.is_float() => {
+                return err("atomic operation on a float other than exchange and add")
+            }
+            RmwOp::Add => ins.iadd(old, x),
+            RmwOp::Sub => ins.isub(old, x),
+            RmwOp::And => ins.band(old, x),
+            RmwOp::Or => ins.bor(old, x),
+            RmwOp::Xor => ins.bxor(old, x),
+            RmwOp::Smin => ins.smin(old, x),
+            RmwOp::Smax => ins.smax(old, x),
+            RmwOp::Umin => ins.umin(old, x),
+            RmwOp::Umax => ins.umax(old, x),
+        };
+        self.b.ins().store(mem(), new, p, 0);
+        Ok(old)
+    }
+
     pub(super) fn atomic_rmw(
         &mut self,
         op: RmwOp,
