@@ -23,10 +23,10 @@ commands:
   uninstall-icd [--user|--system|--dir DIR]
       remove that file
   build FILE.cl [-D NAME[=VALUE]] [-I DIR] [--cl-std VERSION] [--options TEXT]
-                [--emit ir|clif|asm] [-o FILE] [--platform NAME]
+                [--emit ir|wg|clif|asm] [-o FILE] [--platform NAME]
       compile; print the build log; exit 1 when the build fails. FILE.ir (ferrocl's IR as
       text) and FILE.bin (a program binary) build as binaries, without a compiler; so does
-      `run` with them
+      `run` with them. --emit wg prints the CPU device's work-group functions
   run FILE.cl --kernel NAME --global X[,Y[,Z]] [--local X[,Y[,Z]]] --arg SPEC...
               [--print ARG]... [--output ARG=FILE]... [--repeat N] [build options]
       run one kernel; SPEC is one of
