@@ -744,37 +744,31 @@ impl Translator<'_, '_> {
                 let p = self.confine(p, info.space);
                 let (e, r) = (self.get1(args[1])?, self.get1(args[2])?);
                 let ty = self.b.func.dfg.value_type(e);
-                let old = if info.space == ferrocl_ir::AddrSpace::Local {
-                    // As for `atomic_rmw` of `__local` memory: the bits compared, `r` stored
-                    // where they are equal, the old value stored back elsewhere.
-                    let ity = cl::Type::int(ty.bits() as u16).unwrap_or(clt::I32);
-                    let old = self.b.ins().load(ity, mem(), p, 0);
-                    let (ei, ri) = if ty.is_float() {
-                        (
-                            self.b.ins().bitcast(ity, mem(), e),
-                            self.b.ins().bitcast(ity, mem(), r),
-                        )
-                    } else {
-                        (e, r)
-                    };
-                    let same = self.b.ins().icmp(CIntCC::Equal, old, ei);
-                    let new = self.b.ins().select(same, ri, old);
-                    self.b.ins().store(mem(), new, p, 0);
-                    if ty.is_float() {
-                        self.b.ins().bitcast(ty, mem(), old)
-                    } else {
-                        old
-                    }
-                } else if ty.is_float() {
-                    let ity = cl::Type::int(ty.bits() as u16).unwrap_or(clt::I32);
-                    let (ei, ri) = (
+                // Floats are compared and exchanged as their bits.
+                let ity = cl::Type::int(ty.bits() as u16).unwrap_or(clt::I32);
+                let (e, r) = if ty.is_float() {
+                    (
                         self.b.ins().bitcast(ity, mem(), e),
                         self.b.ins().bitcast(ity, mem(), r),
-                    );
-                    let o = self.b.ins().atomic_cas(mem(), p, ei, ri);
-                    self.b.ins().bitcast(ty, mem(), o)
+                    )
+                } else {
+                    (e, r)
+                };
+                let old = if info.space == ferrocl_ir::AddrSpace::Local {
+                    // As for `atomic_rmw` of `__local` memory: `r` stored where the bits are
+                    // equal, the old value stored back elsewhere.
+                    let old = self.b.ins().load(ity, mem(), p, 0);
+                    let same = self.b.ins().icmp(CIntCC::Equal, old, e);
+                    let new = self.b.ins().select(same, r, old);
+                    self.b.ins().store(mem(), new, p, 0);
+                    old
                 } else {
                     self.b.ins().atomic_cas(mem(), p, e, r)
+                };
+                let old = if ty.is_float() {
+                    self.b.ins().bitcast(ty, mem(), old)
+                } else {
+                    old
                 };
                 Some(vec![old])
             }
@@ -918,15 +912,22 @@ impl Translator<'_, '_> {
     /// an out-of-bounds index wraps inside the region instead of reaching the runtime's memory
     /// (the regions are followed by padding for the widest access that starts in them).
     fn confine(&mut self, p: cl::Value, space: ferrocl_ir::AddrSpace) -> cl::Value {
+        let Some((base, mask)) = self.region(space) else {
+            return p;
+        };
+        // The region is aligned to its size: its base has no bit of the mask set.
+        let off = self.b.ins().band(p, mask);
+        self.b.ins().bor(base, off)
+    }
+
+    /// The base and mask of the region that `space` (`__local` or `__private`) is confined to.
+    fn region(&self, space: ferrocl_ir::AddrSpace) -> Option<(cl::Value, cl::Value)> {
         let (base, mask) = match space {
             ferrocl_ir::AddrSpace::Local => (offsets::LOCAL_MEM, offsets::LOCAL_MASK),
             ferrocl_ir::AddrSpace::Private => (offsets::PRIVATE_MEM, offsets::PRIVATE_MASK),
-            _ => return p,
+            _ => return None,
         };
-        // The region is aligned to its size: its base has no bit of the mask set.
-        let (base, mask) = (self.regions[&base], self.regions[&mask]);
-        let off = self.b.ins().band(p, mask);
-        self.b.ins().bor(base, off)
+        Some((self.regions[&base], self.regions[&mask]))
     }
 
     /// `p`, a `__local` or `__private` address, clamped to within [`CLAMP_WINDOW`] bytes of
@@ -945,11 +946,7 @@ impl Translator<'_, '_> {
                 return Ok(c);
             }
         }
-        let (base, mask) = match space {
-            ferrocl_ir::AddrSpace::Local => (offsets::LOCAL_MEM, offsets::LOCAL_MASK),
-            _ => (offsets::PRIVATE_MEM, offsets::PRIVATE_MASK),
-        };
-        let (base, mask) = (self.regions[&base], self.regions[&mask]);
+        let (base, mask) = self.region(space).expect("a __local or __private address");
         let x = self.get1(p)?;
         let off = self.b.ins().isub(x, base);
         let lo = self.b.ins().iconst(clt::I64, -CLAMP_WINDOW);
@@ -1021,21 +1018,14 @@ impl Translator<'_, '_> {
                     break;
                 }
                 Op::PtrAdd => {
-                    let o = dfg.resolve(data.args[1]);
-                    let ferrocl_ir::ValueDef::Result(c) = dfg.value_def(o) else {
+                    let Some((base, k)) = ptradd_constant(self.f, v) else {
                         break;
                     };
-                    let Op::Iconst(bits) = dfg.insts[c].op else {
-                        break;
-                    };
-                    // The offset as the signed integer of its type.
-                    let width = dfg.value_type(o).bits().clamp(1, 64);
-                    let k = ((bits << (64 - width)) as i64) >> (64 - width);
                     offset = match offset.checked_add(k) {
                         Some(o) => o,
                         None => break,
                     };
-                    v = data.args[0];
+                    v = base;
                 }
                 _ => break,
             }
@@ -1107,8 +1097,8 @@ impl Translator<'_, '_> {
     }
 }
 
-/// `ptr` as `q + k` for a `ptradd` of a constant k within [`CLAMP_WINDOW`].
-fn constant_offset(f: &Function, ptr: Value) -> Option<(Value, i64)> {
+/// `ptr` as `q + k` for a `ptradd` of a constant k (the signed integer of the offset's type).
+fn ptradd_constant(f: &Function, ptr: Value) -> Option<(Value, i64)> {
     let dfg = &f.dfg;
     let ferrocl_ir::ValueDef::Result(i) = dfg.value_def(dfg.resolve(ptr)) else {
         return None;
@@ -1118,10 +1108,13 @@ fn constant_offset(f: &Function, ptr: Value) -> Option<(Value, i64)> {
         return None;
     }
     let o = dfg.resolve(data.args[1]);
-    let bits = dfg.iconst_value(o)?;
-    let width = dfg.value_type(o).bits().clamp(1, 64);
-    let k = ((bits << (64 - width)) as i64) >> (64 - width);
-    (k.abs() <= CLAMP_WINDOW).then_some((dfg.resolve(data.args[0]), k))
+    let k = ferrocl_ir::eval::sext(dfg.iconst_value(o)?, dfg.value_type(o).bits());
+    Some((dfg.resolve(data.args[0]), k))
+}
+
+/// `ptr` as `q + k` for a `ptradd` of a constant k within [`CLAMP_WINDOW`].
+fn constant_offset(f: &Function, ptr: Value) -> Option<(Value, i64)> {
+    ptradd_constant(f, ptr).filter(|&(_, k)| k.abs() <= CLAMP_WINDOW)
 }
 
 /// The `__local` and `__private` addresses through which, or at a constant offset from which,

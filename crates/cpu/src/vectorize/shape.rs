@@ -31,6 +31,7 @@
 
 use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
 use ferrocl_ir::entity::SecondaryMap;
+use ferrocl_ir::eval::sext;
 use ferrocl_ir::{BinaryOp, Type};
 use ferrocl_ir::{Block, ConvOp, Function, IntCC, Op, UnaryOp, Value, ValueDef, WorkItemOp};
 
@@ -284,7 +285,7 @@ impl Shapes {
                         matches!(self.shape[r], Shape::Affine { guarded: false, .. })
                     });
                 // An ordered comparison of consecutive lanes may be tested on the ends of
-                // the chunk (`emit::control::order_summary`), which relies on their range.
+                // the chunk (`emit::control::compare_summary`), which relies on their range.
                 let ordered = matches!(data.op, Op::Icmp(cc) if cc != IntCC::Eq && cc != IntCC::Ne)
                     && data.args.iter().any(|&a| {
                         matches!(self.shape[a], Shape::Affine { .. })
@@ -441,11 +442,7 @@ fn ranges(
             }
             let data = &func.dfg.insts[i];
             let arg = |k: usize| data.args.get(k).and_then(|&a| range[a]);
-            let signed = |c: u64| {
-                let bits = ty.lane_bits();
-                let shift = 64 - bits.min(64);
-                i128::from(((c << shift) as i64) >> shift)
-            };
+            let signed = |c: u64| i128::from(sext(c, ty.lane_bits()));
             let ids = |hi: i128| Range {
                 lo: 0,
                 hi,
@@ -531,9 +528,8 @@ fn counter(
     let known = |v: Value| {
         range[v].or_else(|| {
             let c = func.dfg.iconst_value(v)?;
-            let bits = func.dfg.value_type(v).lane_bits().min(64);
-            let shift = 64 - bits;
-            Some(Range::exact(i128::from(((c << shift) as i64) >> shift)))
+            let bits = func.dfg.value_type(v).lane_bits();
+            Some(Range::exact(i128::from(sext(c, bits))))
         })
     };
     let cond = func.dfg.insts[t].args[0];

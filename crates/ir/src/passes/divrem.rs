@@ -20,6 +20,7 @@
 //! with `k * s` in their place. The old terms are left to dead-code elimination.
 
 use crate::entity::{Inst, Value};
+use crate::eval::{mask, sext};
 use crate::function::Function;
 use crate::inst::{BinaryOp, ConvOp, InstData, Op};
 use crate::module::Module;
@@ -159,16 +160,8 @@ fn term(f: &Function, v: Value) -> Term {
     Term {
         value: v,
         leaf: f.dfg.resolve(leaf),
-        coef: truncate(coef, bits),
+        coef: coef & mask(bits),
         scale: Some(d),
-    }
-}
-
-fn truncate(x: u64, bits: u32) -> u64 {
-    if bits >= 64 {
-        x
-    } else {
-        x & ((1 << bits) - 1)
     }
 }
 
@@ -194,9 +187,9 @@ fn divrem(f: &Function, v: Value) -> Option<DivRem> {
         return None;
     }
     let bits = ty.lane_bits();
-    let c = truncate(f.dfg.iconst_value(data.args[1])?, bits);
+    let c = f.dfg.iconst_value(data.args[1])? & mask(bits);
     let signed = matches!(op, BinaryOp::Sdiv | BinaryOp::Srem);
-    let ones = truncate(u64::MAX, bits);
+    let ones = mask(bits);
     // 6.5.5 of C99: the quotient by 0 is undefined, and so is MIN / -1 (not representable).
     let defined = c != 0 && !(signed && c == ones);
     let extension_fits = match ext {
@@ -209,8 +202,7 @@ fn divrem(f: &Function, v: Value) -> Option<DivRem> {
     }
     // The divisor as the extended value it is multiplied by.
     let c = if signed && ext.is_some() {
-        let shift = 64 - bits;
-        (((c << shift) as i64) >> shift) as u64
+        sext(c, bits) as u64
     } else {
         c
     };
@@ -239,7 +231,7 @@ fn pair(f: &Function, terms: &[Term]) -> Option<(usize, usize, Value)> {
                 continue;
             }
             let bits = ty.lane_bits();
-            if terms[x].coef == truncate(terms[y].coef.wrapping_mul(c), bits) {
+            if terms[x].coef == terms[y].coef.wrapping_mul(c) & mask(bits) {
                 return Some((x, y, k));
             }
         }

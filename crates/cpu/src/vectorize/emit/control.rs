@@ -108,10 +108,7 @@ impl Emitter<'_> {
                 let x = self.summary(data.args[0], !all, depth + 1)?;
                 return Some(self.not(x));
             }
-            Op::Icmp(cc @ (IntCC::Eq | IntCC::Ne)) => {
-                return self.equality_summary(cc, &data.args, all)
-            }
-            Op::Icmp(cc) => return self.order_summary(cc, &data.args, all),
+            Op::Icmp(cc) => return self.compare_summary(cc, &data.args, all),
             _ => return None,
         };
         let x = if negate_x {
@@ -130,54 +127,13 @@ impl Emitter<'_> {
         }
     }
 
-    /// [`Self::summary`] of `a == b` (or `a != b`), one of them consecutive and the other
-    /// uniform.
-    fn equality_summary(&mut self, cc: IntCC, args: &[Value], all: bool) -> Option<Value> {
-        let (base, stride, u) = match (self.lanes(args[0]), self.lanes(args[1])) {
-            (
-                Lanes::Affine {
-                    base,
-                    stride,
-                    guard: None,
-                },
-                Lanes::Uniform(u),
-            )
-            | (
-                Lanes::Uniform(u),
-                Lanes::Affine {
-                    base,
-                    stride,
-                    guard: None,
-                },
-            ) => (base, stride, u),
-            _ => return None,
-        };
-        let ty = self.ty(args[0]);
-        let stride = crate::vectorize::shape::narrow_stride(stride, ty);
-        if !ty.is_int() || ty.lane_bits() < 8 || stride.abs() != 1 {
-            return None;
-        }
-        // No two lanes are equal: not all of them equal u, and some differ from it.
-        match (cc == IntCC::Eq, all) {
-            (true, true) => return Some(self.iconst(Type::I1, 0)),
-            (false, false) => return Some(self.iconst(Type::I1, 1)),
-            _ => {}
-        }
-        let d = if stride == 1 {
-            self.binary(BinaryOp::Isub, u, base)
-        } else {
-            self.binary(BinaryOp::Isub, base, u)
-        };
-        let w = self.iconst(ty, i64::from(self.w));
-        // Some lane equals u.
-        let hit = self.val(Op::Icmp(IntCC::Ult), &[d, w], Type::I1);
-        Some(if cc == IntCC::Eq { hit } else { self.not(hit) })
-    }
-
-    /// [`Self::summary`] of an ordered comparison of consecutive lanes (stride 1 or -1) with a
-    /// uniform value, where the lanes' range is known (so none wraps and they are in order):
-    /// every lane holds `x < u` where the largest does, some lane where the smallest does.
-    fn order_summary(&mut self, cc: IntCC, args: &[Value], all: bool) -> Option<Value> {
+    /// [`Self::summary`] of `a cc b`, one side consecutive integer lanes (stride 1 or -1, no
+    /// guard) and the other uniform. For `==` (`!=`): no two lanes are equal, so not all of
+    /// them equal u, and some lane does exactly where u - lane 0 (or lane 0 - u), wrapping, is
+    /// below W. For an ordered comparison, only where the lanes' range is known (so that none
+    /// wraps and they are in order): every lane holds `x < u` where the largest does, some
+    /// lane where the smallest does, and the other way round for `>`.
+    fn compare_summary(&mut self, cc: IntCC, args: &[Value], all: bool) -> Option<Value> {
         let (x, cc, u) = match (self.lanes(args[0]), self.lanes(args[1])) {
             (Lanes::Affine { .. }, Lanes::Uniform(u)) => (args[0], cc, u),
             (Lanes::Uniform(u), Lanes::Affine { .. }) => (args[1], cc.swapped(), u),
@@ -193,14 +149,29 @@ impl Emitter<'_> {
         };
         let ty = self.ty(x);
         let stride = crate::vectorize::shape::narrow_stride(stride, ty);
-        let unsigned = matches!(cc, IntCC::Ult | IntCC::Ule | IntCC::Ugt | IntCC::Uge);
-        let range = self.shapes.range(x)?;
-        if !ty.is_int() || stride.abs() != 1 || (unsigned && range.0 < 0) {
+        if !ty.is_int() || ty.lane_bits() < 8 || stride.abs() != 1 {
             return None;
         }
-        // x < u (or <=) holds everywhere where it holds for the largest lane, somewhere where
-        // it holds for the smallest; x > u (or >=) the other way round. The lanes run from
-        // base to base + (W - 1) * stride.
+        if let IntCC::Eq | IntCC::Ne = cc {
+            let eq = cc == IntCC::Eq;
+            if eq == all {
+                return Some(self.iconst(Type::I1, i64::from(!eq)));
+            }
+            let d = if stride == 1 {
+                self.binary(BinaryOp::Isub, u, base)
+            } else {
+                self.binary(BinaryOp::Isub, base, u)
+            };
+            let w = self.iconst(ty, i64::from(self.w));
+            let hit = self.val(Op::Icmp(IntCC::Ult), &[d, w], Type::I1);
+            return Some(if eq { hit } else { self.not(hit) });
+        }
+        let unsigned = matches!(cc, IntCC::Ult | IntCC::Ule | IntCC::Ugt | IntCC::Uge);
+        let range = self.shapes.range(x)?;
+        if unsigned && range.0 < 0 {
+            return None;
+        }
+        // The lanes run from base to base + (W - 1) * stride.
         let below = matches!(cc, IntCC::Slt | IntCC::Sle | IntCC::Ult | IntCC::Ule);
         let largest = below == all;
         let lane = if largest == (stride > 0) {
