@@ -673,11 +673,38 @@ impl Translator<'_, '_> {
             Op::AddrCast => Some(self.get(args[0])?),
             Op::PtrAdd => {
                 let p = self.get1(args[0])?;
-                let mut o = self.get1(args[1])?;
-                if self.b.func.dfg.value_type(o) != clt::I64 {
-                    o = self.b.ins().sextend(clt::I64, o);
+                if let Some((x, y, negate, k)) = distributed_offset(self.f, args[1]) {
+                    // `p + (x ± y) * k` as `(p + x * k) ± y * k`: equal in wrapping 64-bit
+                    // arithmetic, and the accesses at `x ± 1`, `x ± n` around one `x` then
+                    // share `x * k`, their constant parts folding into the address.
+                    let x = self.get1(x)?;
+                    let xk = self.b.ins().imul_imm_s(x, k);
+                    let q = self.b.ins().iadd(p, xk);
+                    let a = match self.f.dfg.iconst_value(y) {
+                        Some(c) => {
+                            let c = (c as i64).wrapping_mul(k);
+                            self.b
+                                .ins()
+                                .iadd_imm_s(q, if negate { c.wrapping_neg() } else { c })
+                        }
+                        None => {
+                            let y = self.get1(y)?;
+                            let yk = self.b.ins().imul_imm_s(y, k);
+                            if negate {
+                                self.b.ins().isub(q, yk)
+                            } else {
+                                self.b.ins().iadd(q, yk)
+                            }
+                        }
+                    };
+                    Some(vec![a])
+                } else {
+                    let mut o = self.get1(args[1])?;
+                    if self.b.func.dfg.value_type(o) != clt::I64 {
+                        o = self.b.ins().sextend(clt::I64, o);
+                    }
+                    Some(vec![self.b.ins().iadd(p, o)])
                 }
-                Some(vec![self.b.ins().iadd(p, o)])
             }
             Op::Splat => {
                 let x = self.get1(args[0])?;
@@ -1110,6 +1137,40 @@ fn ptradd_constant(f: &Function, ptr: Value) -> Option<(Value, i64)> {
     let o = dfg.resolve(data.args[1]);
     let k = ferrocl_ir::eval::sext(dfg.iconst_value(o)?, dfg.value_type(o).bits());
     Some((dfg.resolve(data.args[0]), k))
+}
+
+/// A `ptradd` offset `(x + y) * k` or `(x - y) * k` of 64-bit integers with a constant `k`:
+/// `(x, y, whether y is subtracted, k)`.
+fn distributed_offset(f: &Function, offset: Value) -> Option<(Value, Value, bool, i64)> {
+    let dfg = &f.dfg;
+    let def = |v: Value| match dfg.value_def(dfg.resolve(v)) {
+        ferrocl_ir::ValueDef::Result(i) => Some(&dfg.insts[i]),
+        _ => None,
+    };
+    if dfg.value_type(offset) != Type::I64 {
+        return None;
+    }
+    let m = def(offset)?;
+    if m.op != Op::Binary(ferrocl_ir::BinaryOp::Imul) {
+        return None;
+    }
+    let (s, k) = match (dfg.iconst_value(m.args[0]), dfg.iconst_value(m.args[1])) {
+        (_, Some(k)) => (m.args[0], k),
+        (Some(k), _) => (m.args[1], k),
+        _ => return None,
+    };
+    let sum = def(s)?;
+    let negate = match sum.op {
+        Op::Binary(ferrocl_ir::BinaryOp::Iadd) => false,
+        Op::Binary(ferrocl_ir::BinaryOp::Isub) => true,
+        _ => return None,
+    };
+    Some((
+        dfg.resolve(sum.args[0]),
+        dfg.resolve(sum.args[1]),
+        negate,
+        k as i64,
+    ))
 }
 
 /// `ptr` as `q + k` for a `ptradd` of a constant k within [`CLAMP_WINDOW`].

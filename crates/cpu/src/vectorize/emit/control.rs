@@ -2,7 +2,7 @@
 //! loops that lanes leave at different iterations become straight-line code under masks,
 //! and block parameters reached along several masked edges become blends.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use ferrocl_ir::{
     BinaryOp, Block, Dest, Inst, IntCC, Op, SwitchTable, Type, UnaryOp, Value, ValueDef,
@@ -11,6 +11,10 @@ use ferrocl_ir::{
 use super::{DivergentLoop, Emitter, Lanes, Region};
 use crate::vectorize::shape::Shape;
 use crate::vectorize::Refusal;
+
+/// The most instructions that the W scalar copies of a two-sided region's sides may take
+/// (see `Emitter::lanes_in_turn`); larger ones run masked.
+const IN_TURN_MAX_INSTS: usize = 512;
 
 impl Emitter<'_> {
     /// The terminator of a block outside divergent regions, with its targets' arguments.
@@ -46,12 +50,17 @@ impl Emitter<'_> {
     pub(super) fn emit_region(&mut self, b: Block, region: &Region) -> Result<(), Refusal> {
         if let Some((yes, no)) = self.two_sides(b, region) {
             let src = self.src.dfg.insts[self.src.terminator(b).expect("a terminator")].args[0];
+            let all = self.summary(src, true, 0, &HashSet::new());
+            // Where the lanes do not all take the `yes` side, each term of an `||` that would
+            // have sent them all there is false: `any` leaves those out.
+            let known_false = all.map(|a| self.disjuncts(a)).unwrap_or_default();
+            let summaries = (all, self.summary(src, false, 0, &known_false));
             let c = self.vector(src);
-            let all = match self.summary(src, true, 0) {
+            let all = match summaries.0 {
                 Some(all) => all,
                 None => self.reduce(c, true),
             };
-            let any = match self.summary(src, false, 0) {
+            let any = match summaries.1 {
                 Some(any) => any,
                 None => self.reduce(c, false),
             };
@@ -64,13 +73,146 @@ impl Emitter<'_> {
             self.brif(all, on_yes, &[], rest, &[]);
             self.cur = rest;
             self.brif(any, mixed, &[], on_no, &[]);
-            for (at, side) in [(on_yes, yes), (on_no, no)] {
+            for (at, side) in [(on_yes, &yes), (on_no, &no)] {
                 self.cur = at;
-                self.uniform_side(&side, region.join)?;
+                self.uniform_side(side, region.join)?;
             }
             self.cur = mixed;
+            // A condition tested in scalar form compares consecutive ids with uniform values:
+            // the lanes disagree in a few chunks of a row only (at its borders), where each
+            // lane running its side as scalar code costs less than masked code would cost
+            // every chunk in registers and code size.
+            if summaries.0.is_some() && summaries.1.is_some() && self.in_turn_fits(&yes, &no) {
+                return self.lanes_in_turn(src, &yes, &no, region.join);
+            }
         }
         self.masked_region(b, region)
+    }
+
+    /// Whether the sides of a two-sided region may run lane by lane as scalar code (see
+    /// [`Self::lanes_in_turn`]): only instructions that are the same for each lane but
+    /// for their operands, or whose lanes are their vector form's (the ids), and W copies
+    /// of both sides of a modest size.
+    fn in_turn_fits(&self, yes: &Dest, no: &Dest) -> bool {
+        let mut count = 0;
+        for side in [yes, no] {
+            for &i in self.src.layout.block_insts(side.block) {
+                let op = &self.src.dfg.insts[i].op;
+                if matches!(op, Op::Call(_) | Op::Group(..) | Op::Barrier(..)) {
+                    return false;
+                }
+                count += 1;
+            }
+        }
+        count * self.w as usize <= IN_TURN_MAX_INSTS
+    }
+
+    /// The mixed chunks of a two-sided region: each lane in turn takes its side as scalar
+    /// code (its operands' lanes, its work-item ids, its copy of private memory), and the
+    /// join's parameters gather the lanes' arguments.
+    fn lanes_in_turn(
+        &mut self,
+        cond: Value,
+        yes: &Dest,
+        no: &Dest,
+        join: Block,
+    ) -> Result<(), Refusal> {
+        self.mask = None;
+        let params: Vec<Value> = self.src.dfg.block_params(join).to_vec();
+        let mut per_param: Vec<Vec<Value>> = vec![Vec::new(); params.len()];
+        for lane in 0..self.w {
+            let c = self.scalar_lane(cond, lane, 0);
+            let (on_yes, on_no, next) = (self.new_block(), self.new_block(), self.new_block());
+            self.brif(c, on_yes, &[], on_no, &[]);
+            for (at, side) in [(on_yes, yes), (on_no, no)] {
+                self.cur = at;
+                let args = self.scalar_side(side, join, lane)?;
+                self.jump(next, &args);
+            }
+            self.cur = next;
+            for (k, &p) in params.iter().enumerate() {
+                let ty = self.ty(p);
+                per_param[k].push(self.out.dfg.append_block_param(next, ty));
+            }
+        }
+        let mut args = Vec::new();
+        for (&p, lanes) in params.iter().zip(per_param) {
+            // The lanes as the join's parameter takes them (a vector, W pointers, or lane
+            // 0's value of a uniform or affine one).
+            let before = self.map.insert(p, Lanes::Scalars(lanes));
+            self.param_args(p, p, &mut args);
+            if let Some(l) = before {
+                self.map.insert(p, l);
+            }
+        }
+        let to = self.block(join);
+        self.jump(to, &args);
+        Ok(())
+    }
+
+    /// Lane `lane` of `v`, computed as scalar code from its operands' lanes where `v` is a
+    /// vector of arithmetic on them (so that the vector itself need not exist), else taken
+    /// from its lanes.
+    fn scalar_lane(&mut self, v: Value, lane: u32, depth: u32) -> Value {
+        if let (Lanes::Vector(_), ValueDef::Result(i)) = (self.lanes(v), self.src.dfg.value_def(v))
+        {
+            let data = self.src.dfg.insts[i].clone();
+            let arithmetic = matches!(
+                data.op,
+                Op::Unary(_) | Op::Binary(_) | Op::Icmp(_) | Op::Fcmp(_) | Op::Select
+            ) || matches!(data.op, Op::Convert(_));
+            if arithmetic && depth < 8 {
+                let args: Vec<Value> = data
+                    .args
+                    .iter()
+                    .map(|&a| self.scalar_lane(a, lane, depth + 1))
+                    .collect();
+                return self.val(data.op, &args, self.ty(v));
+            }
+        }
+        self.lane(v, lane)
+    }
+
+    /// One side of a two-sided region for lane `lane` alone, as scalar code: the arguments
+    /// it passes to the join.
+    fn scalar_side(&mut self, side: &Dest, join: Block, lane: u32) -> Result<Vec<Value>, Refusal> {
+        let mut scalar: HashMap<Value, Value> = HashMap::new();
+        let of = |e: &mut Self, scalar: &HashMap<Value, Value>, v: Value| match scalar.get(&v) {
+            Some(&x) => x,
+            None => e.lane(v, lane),
+        };
+        if side.block == join {
+            return Ok(side.args.iter().map(|&a| of(self, &scalar, a)).collect());
+        }
+        let params = self.src.dfg.block_params(side.block).to_vec();
+        for (&p, &a) in params.iter().zip(&side.args) {
+            let x = of(self, &scalar, a);
+            scalar.insert(p, x);
+        }
+        for &i in self.src.layout.block_insts(side.block) {
+            let data = self.src.dfg.insts[i].clone();
+            if let Op::Jump(d) = &data.op {
+                debug_assert_eq!(d.block, join);
+                return Ok(d.args.iter().map(|&a| of(self, &scalar, a)).collect());
+            }
+            let result = self.src.dfg.inst_result(i);
+            if let (Op::WorkItem(..) | Op::SlotAddr(_), Some(r)) = (&data.op, result) {
+                // Lane-dependent: this lane of the vector form.
+                let lanes = self.pure(&data, r);
+                self.map.insert(r, lanes);
+                let x = self.lane(r, lane);
+                scalar.insert(r, x);
+                continue;
+            }
+            let args: Vec<Value> = data.args.iter().map(|&a| of(self, &scalar, a)).collect();
+            let x = self.ins(data.op.clone(), &args, result.map(|r| self.ty(r)));
+            if let (Some(r), Some(x)) = (result, x) {
+                scalar.insert(r, x);
+            }
+        }
+        Err(Refusal::new(
+            "a side of a divergent branch that does not jump to its join",
+        ))
     }
 
     /// A scalar test of condition `c` (of the source kernel) over the lanes without its
@@ -80,8 +222,17 @@ impl Emitter<'_> {
     /// `u - lane0` (or `lane0 - u`) if that is below W, wrapping or not, and in no other; `||`,
     /// `&&` and `!` of such tests and uniform conditions combine them. `None` where no such
     /// test is known: the caller tests the vector.
-    pub(super) fn summary(&mut self, c: Value, all: bool, depth: u32) -> Option<Value> {
+    pub(super) fn summary(
+        &mut self,
+        c: Value,
+        all: bool,
+        depth: u32,
+        known_false: &HashSet<Value>,
+    ) -> Option<Value> {
         if let Lanes::Uniform(u) = self.lanes(c) {
+            if known_false.contains(&u) {
+                return Some(self.iconst(Type::I1, 0));
+            }
             return Some(u);
         }
         let ValueDef::Result(i) = self.src.dfg.value_def(c) else {
@@ -105,18 +256,19 @@ impl Emitter<'_> {
                 _ => return None,
             },
             Op::Unary(UnaryOp::Bnot) => {
-                let x = self.summary(data.args[0], !all, depth + 1)?;
+                let x = self.summary(data.args[0], !all, depth + 1, known_false)?;
                 return Some(self.not(x));
             }
             Op::Icmp(cc) => return self.compare_summary(cc, &data.args, all),
             _ => return None,
         };
         let x = if negate_x {
-            self.summary(x, !all, depth + 1).map(|v| self.not(v))
+            self.summary(x, !all, depth + 1, known_false)
+                .map(|v| self.not(v))
         } else {
-            self.summary(x, all, depth + 1)
+            self.summary(x, all, depth + 1, known_false)
         };
-        let y = self.summary(y, all, depth + 1);
+        let y = self.summary(y, all, depth + 1, known_false);
         // all(a | b) holds where either holds everywhere, any(a & b) only where both hold
         // somewhere: one side alone is a weaker test, still a sound one.
         let one_side_will_do = (op == BinaryOp::Bor) == all;
@@ -181,6 +333,24 @@ impl Emitter<'_> {
             base
         };
         Some(self.val(Op::Icmp(cc), &[lane, u], Type::I1))
+    }
+
+    /// The terms of `x` as an `||` of them (of the W-wide function): `x` itself if it is no
+    /// `bor`.
+    fn disjuncts(&self, x: Value) -> HashSet<Value> {
+        let mut terms = HashSet::new();
+        let mut work = vec![x];
+        while let Some(v) = work.pop() {
+            match self.out.dfg.value_def(v) {
+                ValueDef::Result(i) if self.out.dfg.insts[i].op == Op::Binary(BinaryOp::Bor) => {
+                    work.extend_from_slice(&self.out.dfg.insts[i].args);
+                }
+                _ => {
+                    terms.insert(v);
+                }
+            }
+        }
+        terms
     }
 
     fn not(&mut self, x: Value) -> Value {
