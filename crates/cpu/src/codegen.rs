@@ -243,6 +243,8 @@ struct Translator<'a, 'f> {
     shared: HashSet<Value>,
     /// Each shared address clamped into its region, with the block where that was done.
     clamps: HashMap<Value, (cl::Block, cl::Value)>,
+    /// How many loops each block of `f` is in (blocks in none are left out).
+    loop_depth: HashMap<Block, u32>,
 }
 
 impl<'a, 'f> Translator<'a, 'f> {
@@ -278,6 +280,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             exits_first: loops::exits_first(f),
             shared: shared_bases(f),
             clamps: HashMap::new(),
+            loop_depth: loops::depths(f),
         }
     }
 }
@@ -673,31 +676,25 @@ impl Translator<'_, '_> {
             Op::AddrCast => Some(self.get(args[0])?),
             Op::PtrAdd => {
                 let p = self.get1(args[0])?;
-                if let Some((x, y, negate, k)) = distributed_offset(self.f, args[1]) {
-                    // `p + (x ± y) * k` as `(p + x * k) ± y * k`: equal in wrapping 64-bit
-                    // arithmetic, and the accesses at `x ± 1`, `x ± n` around one `x` then
-                    // share `x * k`, their constant parts folding into the address.
-                    let x = self.get1(x)?;
-                    let xk = self.b.ins().imul_imm_s(x, k);
-                    let q = self.b.ins().iadd(p, xk);
-                    let a = match self.f.dfg.iconst_value(y) {
-                        Some(c) => {
-                            let c = (c as i64).wrapping_mul(k);
-                            self.b
-                                .ins()
-                                .iadd_imm_s(q, if negate { c.wrapping_neg() } else { c })
-                        }
-                        None => {
-                            let y = self.get1(y)?;
-                            let yk = self.b.ins().imul_imm_s(y, k);
-                            if negate {
-                                self.b.ins().isub(q, yk)
-                            } else {
-                                self.b.ins().iadd(q, yk)
+                if let Some((terms, k)) = linear_offset(self.f, args[1], &self.loop_depth) {
+                    // `p + Σ c·t + k` summed from the terms defined outside the most loops to
+                    // those inside the most: equal in wrapping 64-bit arithmetic, and the
+                    // accesses around one address (`a[i - 1]`, `a[i + n]`) share their
+                    // loop-invariant part, hoisted, with the last term and the constant
+                    // folded into the address.
+                    let mut a = p;
+                    for (t, c) in terms {
+                        let t = self.get1(t)?;
+                        a = match c {
+                            1 => self.b.ins().iadd(a, t),
+                            -1 => self.b.ins().isub(a, t),
+                            _ => {
+                                let ct = self.b.ins().imul_imm_s(t, c);
+                                self.b.ins().iadd(a, ct)
                             }
-                        }
-                    };
-                    Some(vec![a])
+                        };
+                    }
+                    Some(vec![self.offset(a, k)])
                 } else {
                     let mut o = self.get1(args[1])?;
                     if self.b.func.dfg.value_type(o) != clt::I64 {
@@ -1139,38 +1136,85 @@ fn ptradd_constant(f: &Function, ptr: Value) -> Option<(Value, i64)> {
     Some((dfg.resolve(data.args[0]), k))
 }
 
-/// A `ptradd` offset `(x + y) * k` or `(x - y) * k` of 64-bit integers with a constant `k`:
-/// `(x, y, whether y is subtracted, k)`.
-fn distributed_offset(f: &Function, offset: Value) -> Option<(Value, Value, bool, i64)> {
+/// A `ptradd` offset of 64-bit integers as `Σ c·t + k` (its sums, differences and products
+/// and shifts by constants taken apart, the other values its terms `t`), the terms in order
+/// of the loop depth of their definitions (`depth`), outermost first; `None` where that is
+/// the offset itself (no sum or constant to take apart), or where it has over 6 terms.
+fn linear_offset(
+    f: &Function,
+    offset: Value,
+    depth: &HashMap<Block, u32>,
+) -> Option<(Vec<(Value, i64)>, i64)> {
+    fn walk(
+        f: &Function,
+        v: Value,
+        scale: i64,
+        level: u32,
+        terms: &mut Vec<(Value, i64)>,
+        k: &mut i64,
+    ) {
+        let dfg = &f.dfg;
+        let v = dfg.resolve(v);
+        if let Some(c) = dfg.iconst_value(v) {
+            *k = k.wrapping_add((c as i64).wrapping_mul(scale));
+            return;
+        }
+        let def = match dfg.value_def(v) {
+            ferrocl_ir::ValueDef::Result(i) if level < 6 => Some(&dfg.insts[i]),
+            _ => None,
+        };
+        let konst = |x: Value| dfg.iconst_value(x).map(|c| c as i64);
+        match def.map(|d| (&d.op, &d.args[..])) {
+            Some((Op::Binary(ferrocl_ir::BinaryOp::Iadd), [a, b])) => {
+                walk(f, *a, scale, level + 1, terms, k);
+                walk(f, *b, scale, level + 1, terms, k);
+            }
+            Some((Op::Binary(ferrocl_ir::BinaryOp::Isub), [a, b])) => {
+                walk(f, *a, scale, level + 1, terms, k);
+                walk(f, *b, scale.wrapping_neg(), level + 1, terms, k);
+            }
+            Some((Op::Binary(ferrocl_ir::BinaryOp::Imul), [a, b])) if konst(*b).is_some() => {
+                let c = konst(*b).unwrap_or(1);
+                walk(f, *a, scale.wrapping_mul(c), level + 1, terms, k);
+            }
+            Some((Op::Binary(ferrocl_ir::BinaryOp::Imul), [a, b])) if konst(*a).is_some() => {
+                let c = konst(*a).unwrap_or(1);
+                walk(f, *b, scale.wrapping_mul(c), level + 1, terms, k);
+            }
+            Some((Op::Binary(ferrocl_ir::BinaryOp::Shl), [a, b]))
+                if konst(*b).is_some_and(|s| (0..63).contains(&s)) =>
+            {
+                let c = 1i64 << konst(*b).unwrap_or(0);
+                walk(f, *a, scale.wrapping_mul(c), level + 1, terms, k);
+            }
+            _ => match terms.iter_mut().find(|(t, _)| *t == v) {
+                Some((_, c)) => *c = c.wrapping_add(scale),
+                None => terms.push((v, scale)),
+            },
+        }
+    }
     let dfg = &f.dfg;
-    let def = |v: Value| match dfg.value_def(dfg.resolve(v)) {
-        ferrocl_ir::ValueDef::Result(i) => Some(&dfg.insts[i]),
-        _ => None,
-    };
     if dfg.value_type(offset) != Type::I64 {
         return None;
     }
-    let m = def(offset)?;
-    if m.op != Op::Binary(ferrocl_ir::BinaryOp::Imul) {
+    let mut terms = Vec::new();
+    let mut k = 0i64;
+    walk(f, offset, 1, 0, &mut terms, &mut k);
+    terms.retain(|&(_, c)| c != 0);
+    let whole = terms.len() == 1 && terms[0] == (dfg.resolve(offset), 1) && k == 0;
+    if whole || terms.len() > 6 {
         return None;
     }
-    let (s, k) = match (dfg.iconst_value(m.args[0]), dfg.iconst_value(m.args[1])) {
-        (_, Some(k)) => (m.args[0], k),
-        (Some(k), _) => (m.args[1], k),
-        _ => return None,
+    let depth_of = |v: Value| {
+        let b = match dfg.value_def(v) {
+            ferrocl_ir::ValueDef::Result(i) => f.layout.inst_block(i),
+            ferrocl_ir::ValueDef::Param(b, _) => Some(b),
+            _ => None,
+        };
+        b.and_then(|b| depth.get(&b).copied()).unwrap_or(0)
     };
-    let sum = def(s)?;
-    let negate = match sum.op {
-        Op::Binary(ferrocl_ir::BinaryOp::Iadd) => false,
-        Op::Binary(ferrocl_ir::BinaryOp::Isub) => true,
-        _ => return None,
-    };
-    Some((
-        dfg.resolve(sum.args[0]),
-        dfg.resolve(sum.args[1]),
-        negate,
-        k as i64,
-    ))
+    terms.sort_by_key(|&(t, _)| depth_of(t));
+    Some((terms, k))
 }
 
 /// `ptr` as `q + k` for a `ptradd` of a constant k within [`CLAMP_WINDOW`].

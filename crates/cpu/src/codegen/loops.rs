@@ -10,10 +10,10 @@
 //! hoisted (loop-invariant arithmetic and vector shuffles then run on every trip). Branching
 //! to the exit on `then` and to the body on `else` makes the body come first.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use ferrocl_ir::analysis::{Cfg, DomTree, LoopInfo};
-use ferrocl_ir::{Function, Inst, Op};
+use ferrocl_ir::{Block, Function, Inst, Op};
 
 /// The conditional branches of `func` whose `then` target stays in the branch's innermost
 /// loop and whose `else` target leaves it: the ones to emit with their targets swapped.
@@ -40,6 +40,19 @@ pub(super) fn exits_first(func: &Function) -> HashSet<Inst> {
         }
     }
     swap
+}
+
+/// How many loops each block of `func` is in, for the blocks in one or more.
+pub(super) fn depths(func: &Function) -> HashMap<Block, u32> {
+    let cfg = Cfg::new(func);
+    let dom = DomTree::new(func, &cfg);
+    let mut depth = HashMap::new();
+    for l in &LoopInfo::new(&cfg, &dom).loops {
+        for &b in &l.blocks {
+            *depth.entry(b).or_insert(0) += 1;
+        }
+    }
+    depth
 }
 
 #[cfg(test)]
