@@ -624,8 +624,7 @@ impl<'a> Emitter<'a, '_> {
                 self.wide_ok = Some(ok);
                 fits = self.b.binary(BinaryOp::Band, fits, ok);
             }
-            let last = self.b.binary(BinaryOp::Isub, self.sizes[0], width);
-            (fits, last)
+            (fits, self.sizes[0])
         });
 
         // One loop nest per region; `rows[r]` takes (y, z).
@@ -674,7 +673,7 @@ impl<'a> Emitter<'a, '_> {
                 hi: self.sizes[0],
                 wide_lo: zero,
                 fits: chunks.map_or(zero, |c| c.0),
-                last: chunks.map_or(zero, |c| c.1),
+                end: chunks.map_or(zero, |c| c.1),
                 below_hi: false,
             };
             let mut early_done = None;
@@ -726,8 +725,12 @@ impl<'a> Emitter<'a, '_> {
                     let tcode = self.b.append_block_param(tail, Type::I64);
                     self.cur = 1;
                     let (x, code) = self.region_loop(r, wide_head, row, &mut exits)?;
-                    let x1 = self.iadd_imm(x, i64::from(self.src().width));
-                    let mut more = self.b.icmp(IntCC::Ule, x1, range.last);
+                    // The next chunk's start, and its end within the row's (x ids are far
+                    // below 2^63: no wrapping).
+                    let width = i64::from(self.src().width);
+                    let x1 = self.iadd_imm(x, width);
+                    let x2 = self.iadd_imm(x1, width);
+                    let mut more = self.b.icmp(IntCC::Ule, x2, range.end);
                     if range.below_hi {
                         let below = self.b.icmp(IntCC::Ult, x1, range.hi);
                         more = self.b.binary(BinaryOp::Band, more, below);

@@ -531,15 +531,15 @@ pub(super) fn plan(sources: &[&Source], ctx: &Context, r: usize) -> Option<Plan>
 }
 
 /// The work-items of each row a region's loops run, for the group: x in `[lo, hi)`, the
-/// W-wide chunks from `wide_lo` where `fits` and while the next starts at most at `last`
-/// (and, where `below_hi`, below `hi`).
+/// W-wide chunks from `wide_lo` where `fits` and while the next ends at most at `end` (and,
+/// where `below_hi`, starts below `hi`).
 #[derive(Clone, Copy)]
 pub(super) struct XRange {
     pub(super) lo: Value,
     pub(super) hi: Value,
     pub(super) wide_lo: Value,
     pub(super) fits: Value,
-    pub(super) last: Value,
+    pub(super) end: Value,
     pub(super) below_hi: bool,
 }
 
@@ -578,7 +578,7 @@ impl Emitter<'_, '_> {
             hi,
             wide_lo: lo,
             fits: zero,
-            last: zero,
+            end: zero,
             below_hi: false,
         };
         if let Some(w) = self.sources.get(1) {
@@ -587,14 +587,14 @@ impl Emitter<'_, '_> {
                 // The chunks of the whole row that reach into the range.
                 let mask = self.b.iconst(Type::I64, -i64::from(w.width));
                 range.wide_lo = self.b.binary(BinaryOp::Band, lo, mask);
-                range.last = self.b.binary(BinaryOp::Isub, n, width);
+                range.end = n;
                 let end = self.b.iadd(range.wide_lo, width);
                 let whole = self.b.icmp(IntCC::Ule, end, n);
                 let inside = self.b.icmp(IntCC::Ult, range.wide_lo, hi);
                 range.fits = self.b.binary(BinaryOp::Band, whole, inside);
                 range.below_hi = true;
             } else {
-                range.last = self.b.binary(BinaryOp::Isub, hi, width);
+                range.end = hi;
                 let end = self.b.iadd(lo, width);
                 range.fits = self.b.icmp(IntCC::Ule, end, hi);
             }

@@ -53,7 +53,9 @@ impl Emitter<'_> {
             let all = self.summary(src, true, 0, &HashSet::new());
             // Where the lanes do not all take the `yes` side, each term of an `||` that would
             // have sent them all there is false: `any` leaves those out.
-            let known_false = all.map(|a| self.disjuncts(a)).unwrap_or_default();
+            let known_false: HashSet<Value> = all
+                .map(|a| self.disjuncts(a).into_iter().collect())
+                .unwrap_or_default();
             let summaries = (all, self.summary(src, false, 0, &known_false));
             let c = self.vector(src);
             let all = match summaries.0 {
@@ -72,7 +74,11 @@ impl Emitter<'_> {
             );
             self.brif(all, on_yes, &[], rest, &[]);
             self.cur = rest;
-            self.brif(any, mixed, &[], on_no, &[]);
+            if summaries.1.is_some() {
+                self.brif_any(any, mixed, on_no);
+            } else {
+                self.brif(any, mixed, &[], on_no, &[]);
+            }
             for (at, side) in [(on_yes, &yes), (on_no, &no)] {
                 self.cur = at;
                 self.uniform_side(side, region.join)?;
@@ -337,20 +343,33 @@ impl Emitter<'_> {
 
     /// The terms of `x` as an `||` of them (of the W-wide function): `x` itself if it is no
     /// `bor`.
-    fn disjuncts(&self, x: Value) -> HashSet<Value> {
-        let mut terms = HashSet::new();
+    fn disjuncts(&self, x: Value) -> Vec<Value> {
+        let mut terms = Vec::new();
         let mut work = vec![x];
         while let Some(v) = work.pop() {
             match self.out.dfg.value_def(v) {
                 ValueDef::Result(i) if self.out.dfg.insts[i].op == Op::Binary(BinaryOp::Bor) => {
-                    work.extend_from_slice(&self.out.dfg.insts[i].args);
+                    // The left operand first.
+                    work.extend(self.out.dfg.insts[i].args.iter().rev());
                 }
-                _ => {
-                    terms.insert(v);
-                }
+                _ if !terms.contains(&v) => terms.push(v),
+                _ => {}
             }
         }
         terms
+    }
+
+    /// Branches to `yes` where `c` holds, else to `no`; an `||` as one branch per term, so
+    /// that each comparison is a compare-and-branch.
+    fn brif_any(&mut self, c: Value, yes: Block, no: Block) {
+        let terms = self.disjuncts(c);
+        let (last, first) = terms.split_last().expect("a term");
+        for &t in first {
+            let next = self.new_block();
+            self.brif(t, yes, &[], next, &[]);
+            self.cur = next;
+        }
+        self.brif(*last, yes, &[], no, &[]);
     }
 
     fn not(&mut self, x: Value) -> Value {
