@@ -232,21 +232,34 @@ impl std::fmt::Debug for Kernel {
 }
 
 /// A local size for a launch that gave none: dimension 0 gets the largest divisor of its
-/// global size that is at most 256 and leaves work for every core; the others get 1.
+/// global size that is at most 256 and leaves work for every core. Where that is under 64
+/// work-items (a row of 4112 has no divisor between 16 and 257), the next dimensions take
+/// the largest divisors that bring the group towards 256 work-items while every core still
+/// gets a group: each group costs a call and its setup, and a group of a few work-items
+/// pays them for little work. The other dimensions get 1.
 pub fn default_local_size(
     global: &[u64; 3],
     work_dim: u32,
     cores: u32,
     max_group: u64,
 ) -> [u64; 3] {
+    let largest_divisor =
+        |g: u64, cap: u64| (1..=cap.max(1)).rev().find(|d| g % d == 0).unwrap_or(1);
+    let cores = u64::from(cores.max(1));
+    let target = 256u64.min(max_group);
     let mut local = [1u64; 3];
     if work_dim >= 1 {
-        let g = global[0];
-        let cap = 256u64
-            .min(max_group)
-            .min(g.div_ceil(u64::from(cores.max(1))))
-            .max(1);
-        local[0] = (1..=cap).rev().find(|d| g % d == 0).unwrap_or(1);
+        local[0] = largest_divisor(global[0], target.min(global[0].div_ceil(cores)));
+    }
+    for d in 1..(work_dim as usize).min(3) {
+        let size: u64 = local.iter().product();
+        if size >= 64 {
+            break;
+        }
+        // Groups along the dimensions before d; d may take as many as leave every core one.
+        let groups: u64 = (0..d).map(|e| global[e] / local[e]).product();
+        let cap = (target / size).min((global[d] * groups).div_ceil(cores));
+        local[d] = largest_divisor(global[d], cap);
     }
     local
 }
@@ -260,6 +273,21 @@ mod tests {
         assert_eq!(default_local_size(&[1024, 1, 1], 1, 2, 4096), [256, 1, 1]);
         assert_eq!(default_local_size(&[1000, 1, 1], 1, 2, 4096), [250, 1, 1]);
         assert_eq!(default_local_size(&[7, 1, 1], 1, 2, 4096), [1, 1, 1]);
-        assert_eq!(default_local_size(&[64, 64, 1], 2, 16, 4096), [4, 1, 1]);
+        // Rows too short for a group of their own take more rows, every core a group.
+        assert_eq!(default_local_size(&[64, 64, 1], 2, 16, 4096), [4, 64, 1]);
+        assert_eq!(
+            default_local_size(&[4112, 4096, 1], 2, 2, 4096),
+            [16, 16, 1]
+        );
+        assert_eq!(
+            default_local_size(&[1366, 768, 1], 2, 16, 4096),
+            [2, 128, 1]
+        );
+        assert_eq!(default_local_size(&[2, 2, 64], 3, 2, 4096), [1, 2, 64]);
+        assert_eq!(
+            default_local_size(&[4096, 4096, 1], 2, 16, 4096),
+            [256, 1, 1]
+        );
+        assert_eq!(default_local_size(&[4112, 4096, 1], 2, 2, 64), [16, 4, 1]);
     }
 }
