@@ -124,13 +124,32 @@ pub trait DeviceKernel: Send + Sync {
 /// The alignment of every [`Storage`] allocation, in bytes.
 pub const ALLOCATION_ALIGN: usize = 128;
 
+/// The size of a huge page on x86-64 and (with 4 KiB base pages) AArch64 Linux, and the
+/// alignment of allocations of at least [`HUGE_PAGE_MIN`] bytes.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// The smallest allocation given pages of its own (see `Storage::map`).
+const HUGE_PAGE_MIN: usize = 8 << 20;
+
 /// Bytes of memory that kernels address directly: an allocation of host memory, or the
 /// application's own memory used in place.
 pub struct Storage {
     ptr: NonNull<u8>,
     len: usize,
-    /// `None` when the bytes belong to the application (`CL_MEM_USE_HOST_PTR`).
-    layout: Option<Layout>,
+    owner: Owner,
+}
+
+/// Who frees a [`Storage`]'s bytes.
+enum Owner {
+    /// The global allocator, with this layout.
+    Heap(Layout),
+    /// `munmap`, of this mapping.
+    Mapping {
+        base: *mut libc::c_void,
+        size: usize,
+    },
+    /// The application (`CL_MEM_USE_HOST_PTR`).
+    Application,
 }
 
 // SAFETY: Storage is a plain block of bytes; concurrent access to its contents follows the
@@ -142,6 +161,9 @@ unsafe impl Sync for Storage {}
 impl Storage {
     /// Zero-filled memory of `len` bytes, aligned to [`ALLOCATION_ALIGN`].
     pub fn allocate(len: usize) -> Result<Storage, DeviceError> {
+        if len >= HUGE_PAGE_MIN {
+            return Storage::map(len);
+        }
         let layout = Layout::from_size_align(len.max(1), ALLOCATION_ALIGN)
             .map_err(|_| DeviceError::OutOfMemory)?;
         // SAFETY: the layout has a non-zero size.
@@ -150,7 +172,44 @@ impl Storage {
         Ok(Storage {
             ptr,
             len,
-            layout: Some(layout),
+            owner: Owner::Heap(layout),
+        })
+    }
+
+    /// A large allocation: pages of its own, zero until first touched, aligned to
+    /// [`HUGE_PAGE`] and advised to be huge pages where the system grants them (Linux's
+    /// transparent huge pages in `madvise` mode, the default of many distributions). A kernel
+    /// streaming through a buffer of 4 KiB pages misses the TLB every 64 cache lines, and
+    /// under virtualization each miss walks two page tables: copy and saxpy ran 20-30% faster
+    /// on 2 MiB pages on a 2-core virtual machine. The advice changes where the memory is,
+    /// never what it holds.
+    fn map(len: usize) -> Result<Storage, DeviceError> {
+        let size = len.checked_add(HUGE_PAGE).ok_or(DeviceError::OutOfMemory)?;
+        // SAFETY: a new private anonymous mapping, no address asked for.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                size,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return Err(DeviceError::OutOfMemory);
+        }
+        let start = (base as usize).next_multiple_of(HUGE_PAGE);
+        let ptr = NonNull::new(start as *mut u8).ok_or(DeviceError::OutOfMemory)?;
+        // SAFETY: the range lies within the mapping (start - base < HUGE_PAGE).
+        #[cfg(target_os = "linux")]
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, len, libc::MADV_HUGEPAGE)
+        };
+        Ok(Storage {
+            ptr,
+            len,
+            owner: Owner::Mapping { base, size },
         })
     }
 
@@ -163,7 +222,7 @@ impl Storage {
         Some(Storage {
             ptr: NonNull::new(ptr)?,
             len,
-            layout: None,
+            owner: Owner::Application,
         })
     }
 
@@ -182,9 +241,14 @@ impl Storage {
 
 impl Drop for Storage {
     fn drop(&mut self) {
-        if let Some(layout) = self.layout {
+        match self.owner {
             // SAFETY: allocated in `allocate` with this layout, and freed only here.
-            unsafe { std::alloc::dealloc(self.ptr.as_ptr(), layout) };
+            Owner::Heap(layout) => unsafe { std::alloc::dealloc(self.ptr.as_ptr(), layout) },
+            // SAFETY: mapped in `map` with this base and size, and unmapped only here.
+            Owner::Mapping { base, size } => unsafe {
+                libc::munmap(base, size);
+            },
+            Owner::Application => {}
         }
     }
 }
@@ -201,6 +265,21 @@ mod tests {
         // SAFETY: the storage holds 1000 bytes.
         let bytes = unsafe { std::slice::from_raw_parts(s.as_ptr(), s.len()) };
         assert!(bytes.iter().all(|&b| b == 0));
+    }
+
+    #[test]
+    fn large_storage_is_its_own_zeroed_pages() {
+        let len = HUGE_PAGE_MIN + 12345;
+        for _ in 0..2 {
+            let s = Storage::allocate(len).expect("allocates");
+            assert_eq!(s.as_ptr() as usize % HUGE_PAGE, 0);
+            assert_eq!(s.len(), len);
+            // SAFETY: the storage holds `len` bytes.
+            let bytes = unsafe { std::slice::from_raw_parts_mut(s.as_ptr(), s.len()) };
+            assert!(bytes.iter().all(|&b| b == 0));
+            bytes[0] = 1;
+            bytes[len - 1] = 1;
+        }
     }
 
     #[test]
