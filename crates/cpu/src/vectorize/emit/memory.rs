@@ -87,11 +87,27 @@ impl Emitter<'_> {
         }
         let gather = |e: &mut Self| {
             let mask = if speculate { e.mask.take() } else { e.mask };
-            let l = e.per_lane(Some(ty), |e, lane| {
+            // Integer lanes are loaded as floats of their width, into vector registers, and
+            // the vector they make is reinterpreted as integers: a gather's loaded lanes all
+            // wait for their inserts (Cranelift places those where the vector is first
+            // used), and the 16 vector registers have room for them where the general
+            // registers, which also hold the addresses, do not.
+            let carrier = match ty {
+                _ if e.mask.is_some() || flags.volatile => ty,
+                Type::I32 => Type::F32,
+                Type::I64 => Type::F64,
+                _ => ty,
+            };
+            let l = e.per_lane(Some(carrier), |e, lane| {
                 let q = e.lane(p, lane);
-                Some(e.val(Op::Load(flags), &[q], ty))
+                Some(e.val(Op::Load(flags), &[q], carrier))
             });
             e.mask = mask;
+            if carrier != ty {
+                let v = e.build(&l, carrier);
+                let wt = e.wide(ty);
+                return Lanes::Vector(e.val(Op::Bitcast, &[v], wt));
+            }
             e.gathered(l, ty)
         };
         match self.whole_vector(p, ty, flags) {
