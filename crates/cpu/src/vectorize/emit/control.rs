@@ -22,11 +22,20 @@ impl Emitter<'_> {
         let t = self.src.terminator(b).expect("a terminator");
         let data = self.src.dfg.insts[t].clone();
         let mut op = data.op.clone();
+        let mut fast_loops = Vec::new();
         for d in op.dests_mut() {
             let params: Vec<Value> = self.src.dfg.block_params(d.block).to_vec();
             let mut args = Vec::new();
             for (&p, &a) in params.iter().zip(&d.args) {
                 self.param_args(p, a, &mut args);
+            }
+            if self.fast_loop_fits(d.block) {
+                // Entering a divergent loop through its unmasked version (`fast_loop`).
+                let fh = self.new_block();
+                fast_loops.push((d.block, fh));
+                d.block = fh;
+                d.args = args;
+                continue;
             }
             if let Some((_, held)) = self.loop_state.get(&d.block).cloned() {
                 // Entering a divergent loop: every lane active, nothing held yet.
@@ -41,6 +50,123 @@ impl Emitter<'_> {
         }
         let args: Vec<Value> = data.args.iter().map(|&a| self.lane(a, 0)).collect();
         self.ins(op, &args, None);
+        for (h, fh) in fast_loops {
+            self.fast_loop(h, fh)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the divergent loop of header `h` (if it is one) gets an unmasked version
+    /// (`fast_loop`): a header of pure code branching to the exit or to one body block that
+    /// returns to it.
+    fn fast_loop_fits(&self, h: Block) -> bool {
+        let Some(l) = self.loops.get(&h) else {
+            return false;
+        };
+        let [body] = l.body[..] else {
+            return false;
+        };
+        let jumps_back = self
+            .src
+            .terminator(body)
+            .is_some_and(|t| matches!(&self.src.dfg.insts[t].op, Op::Jump(d) if d.block == h));
+        let branches = self.src.terminator(h).is_some_and(|t| {
+            matches!(&self.src.dfg.insts[t].op, Op::Brif(d)
+                if (d.0.block == body && d.1.block == l.exit)
+                    || (d.1.block == body && d.0.block == l.exit))
+        });
+        let pure = self.src.layout.block_insts(h).iter().all(|&i| {
+            let op = &self.src.dfg.insts[i].op;
+            op.is_terminator()
+                || !matches!(
+                    op,
+                    Op::Load(_)
+                        | Op::Store(_)
+                        | Op::AtomicRmw(..)
+                        | Op::Cmpxchg(..)
+                        | Op::AtomicLoad(_)
+                        | Op::AtomicStore(_)
+                        | Op::Fence(..)
+                        | Op::Barrier(..)
+                        | Op::Group(..)
+                        | Op::Call(_)
+                )
+        });
+        jumps_back && branches && pure
+    }
+
+    /// The unmasked version of a divergent loop (header `h`), entered at `fh` with every
+    /// lane active: each trip first tests in scalar form (`summary`) that every lane stays
+    /// in the loop and then runs the body without a mask; where that test fails (or has no
+    /// scalar form) the loop goes on as the masked one from the same trip, whose header
+    /// computes the same pure values again. A grid-stride loop (`for (i = gid; i < n; i +=
+    /// stride)`) thus runs unmasked but for its last trips.
+    fn fast_loop(&mut self, h: Block, fh: Block) -> Result<(), Refusal> {
+        let body = self.loops[&h].body[0];
+        let (cur, mask, map) = (self.cur, self.mask, self.map.clone());
+        self.cur = fh;
+        self.mask = None;
+        let params: Vec<Value> = self.src.dfg.block_params(h).to_vec();
+        for &p in &params {
+            let lanes = self.make_param(fh, p);
+            self.map.insert(p, lanes);
+        }
+        self.emit_body(h)?;
+        let t = self.src.terminator(h).expect("a terminator");
+        let data = self.src.dfg.insts[t].clone();
+        let Op::Brif(dests) = &data.op else {
+            unreachable!("fast_loop_fits: the header branches");
+        };
+        let (stay, stays_on_then) = if dests.0.block == body {
+            (dests.0.clone(), true)
+        } else {
+            (dests.1.clone(), false)
+        };
+        let c = data.args[0];
+        let all_stay = if stays_on_then {
+            self.summary(c, true, 0, &HashSet::new())
+        } else {
+            self.summary(c, false, 0, &HashSet::new())
+                .map(|any| self.not(any))
+        };
+        let to_masked = self.new_block();
+        if let Some(all_stay) = all_stay {
+            let fb = self.new_block();
+            self.brif(all_stay, fb, &[], to_masked, &[]);
+            self.cur = fb;
+            let body_params: Vec<Value> = self.src.dfg.block_params(body).to_vec();
+            for (&p, &a) in body_params.iter().zip(&stay.args) {
+                let lanes = self.lanes(a);
+                self.map.insert(p, lanes);
+            }
+            self.emit_body(body)?;
+            let back = self.src.terminator(body).expect("a terminator");
+            let Op::Jump(d) = self.src.dfg.insts[back].op.clone() else {
+                unreachable!("fast_loop_fits: the body jumps back");
+            };
+            let mut args = Vec::new();
+            for (&p, &a) in params.iter().zip(&d.args) {
+                self.param_args(p, a, &mut args);
+            }
+            self.jump(fh, &args);
+        } else {
+            self.jump(to_masked, &[]);
+        }
+        // The masked loop from this trip: every lane still active, nothing held yet.
+        self.cur = to_masked;
+        let mut args = Vec::new();
+        for &p in &params {
+            self.param_args(p, p, &mut args);
+        }
+        args.push(self.all_ones());
+        let (_, held) = self.loop_state[&h].clone();
+        for v in held {
+            let ty = self.out.dfg.value_type(v);
+            args.push(self.val(Op::Undef, &[], ty));
+        }
+        let header = self.block(h);
+        self.jump(header, &args);
+        (self.cur, self.mask, self.map) = (cur, mask, map);
         Ok(())
     }
 
@@ -325,20 +451,47 @@ impl Emitter<'_> {
             return Some(if eq { hit } else { self.not(hit) });
         }
         let unsigned = matches!(cc, IntCC::Ult | IntCC::Ule | IntCC::Ugt | IntCC::Uge);
-        let range = self.shapes.range(x)?;
-        if unsigned && range.0 < 0 {
-            return None;
-        }
-        // The lanes run from base to base + (W - 1) * stride.
+        // The lanes run from base to base + (W - 1) * stride, in order unless they wrap
+        // around in the comparison's sense: where their range is not known, a test that they
+        // do not (the last lane on the right side of the first) guards the answer.
+        let known = self
+            .shapes
+            .range(x)
+            .is_some_and(|range| !(unsigned && range.0 < 0));
         let below = matches!(cc, IntCC::Slt | IntCC::Sle | IntCC::Ult | IntCC::Ule);
         let largest = below == all;
-        let lane = if largest == (stride > 0) {
+        let last = if !known || largest == (stride > 0) {
             let far = self.iconst(ty, (i64::from(self.w) - 1) * stride);
-            self.binary(BinaryOp::Iadd, base, far)
+            Some(self.binary(BinaryOp::Iadd, base, far))
         } else {
-            base
+            None
         };
-        Some(self.val(Op::Icmp(cc), &[lane, u], Type::I1))
+        let in_order = match last {
+            Some(last) if !known => {
+                let (lo, hi) = if stride > 0 {
+                    (base, last)
+                } else {
+                    (last, base)
+                };
+                let le = if unsigned { IntCC::Ule } else { IntCC::Sle };
+                Some(self.val(Op::Icmp(le), &[lo, hi], Type::I1))
+            }
+            _ => None,
+        };
+        let lane = match last {
+            Some(last) if largest == (stride > 0) => last,
+            _ => base,
+        };
+        let holds = self.val(Op::Icmp(cc), &[lane, u], Type::I1);
+        Some(match in_order {
+            None => holds,
+            // All lanes hold only where they are in order; some may hold where they are not.
+            Some(ok) if all => self.binary(BinaryOp::Band, ok, holds),
+            Some(ok) => {
+                let wrapped = self.not(ok);
+                self.binary(BinaryOp::Bor, wrapped, holds)
+            }
+        })
     }
 
     /// The terms of `x` as an `||` of them (of the W-wide function): `x` itself if it is no
