@@ -95,8 +95,8 @@ impl Emitter<'_> {
         jumps_back && branches && pure
     }
 
-    /// The unmasked version of a divergent loop (header `h`), entered at `fh` with every
-    /// lane active: each trip first tests in scalar form (`summary`) that every lane stays
+    /// The unmasked version of a divergent loop (header `h`), entered at `fh` where every
+    /// lane is active: each trip first tests in scalar form (`summary`) that every lane stays
     /// in the loop and then runs the body without a mask; where that test fails (or has no
     /// scalar form) the loop goes on as the masked one from the same trip, whose header
     /// computes the same pure values again. A grid-stride loop (`for (i = gid; i < n; i +=
@@ -104,6 +104,7 @@ impl Emitter<'_> {
     fn fast_loop(&mut self, h: Block, fh: Block) -> Result<(), Refusal> {
         let body = self.loops[&h].body[0];
         let (cur, mask, map) = (self.cur, self.mask, self.map.clone());
+        let partial = self.partial.take();
         self.cur = fh;
         self.mask = None;
         let params: Vec<Value> = self.src.dfg.block_params(h).to_vec();
@@ -166,7 +167,7 @@ impl Emitter<'_> {
         }
         let header = self.block(h);
         self.jump(header, &args);
-        (self.cur, self.mask, self.map) = (cur, mask, map);
+        (self.cur, self.mask, self.map, self.partial) = (cur, mask, map, partial);
         Ok(())
     }
 
@@ -640,6 +641,9 @@ impl Emitter<'_> {
                         Lanes::Scalars(s) => args.extend(s),
                     }
                 }
+                let fast = self
+                    .fast_loop_fits(x)
+                    .then(|| (self.new_block(), args.clone()));
                 args.push(m);
                 let (_, held) = self.loop_state[&x].clone();
                 for h in held {
@@ -647,7 +651,15 @@ impl Emitter<'_> {
                     args.push(self.val(Op::Undef, &[], ty));
                 }
                 let header = self.block(x);
-                self.jump(header, &args);
+                match fast {
+                    // Where every lane enters the loop, its unmasked version first.
+                    Some((fh, fast_args)) => {
+                        let all = self.reduce(m, true);
+                        self.brif(all, fh, &fast_args, header, &args);
+                        self.fast_loop(x, fh)?;
+                    }
+                    None => self.jump(header, &args),
+                }
                 self.cur = header;
                 self.emit_loop(x, l)?;
                 self.cur = self.block(l.exit);
