@@ -39,6 +39,14 @@ pub struct GroupCtx {
     pub private_mem: u64,
     /// The private region's size minus one (a power of two, like the local region).
     pub private_mask: u64,
+    /// Where the window around the local region that generated code clamps shared
+    /// addresses into starts (`local_mem - CLAMP_WINDOW`), and its size minus one
+    /// (`local_mask + 2 * CLAMP_WINDOW`): see `codegen::Translator::clamped`.
+    pub local_window: u64,
+    pub local_window_span: u64,
+    /// The same for the private region.
+    pub private_window: u64,
+    pub private_window_span: u64,
 }
 
 /// Byte offsets of the fields of [`GroupCtx`], for generated code.
@@ -58,6 +66,10 @@ pub mod offsets {
     pub const LOCAL_MASK: i32 = offset_of!(GroupCtx, local_mask) as i32;
     pub const PRIVATE_MEM: i32 = offset_of!(GroupCtx, private_mem) as i32;
     pub const PRIVATE_MASK: i32 = offset_of!(GroupCtx, private_mask) as i32;
+    pub const LOCAL_WINDOW: i32 = offset_of!(GroupCtx, local_window) as i32;
+    pub const LOCAL_WINDOW_SPAN: i32 = offset_of!(GroupCtx, local_window_span) as i32;
+    pub const PRIVATE_WINDOW: i32 = offset_of!(GroupCtx, private_window) as i32;
+    pub const PRIVATE_WINDOW_SPAN: i32 = offset_of!(GroupCtx, private_window_span) as i32;
 }
 
 /// The argument block layout of kernel `f`: each argument in a slot of its parameter type's

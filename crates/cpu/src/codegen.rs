@@ -302,6 +302,10 @@ impl Translator<'_, '_> {
             offsets::LOCAL_MASK,
             offsets::PRIVATE_MEM,
             offsets::PRIVATE_MASK,
+            offsets::LOCAL_WINDOW,
+            offsets::LOCAL_WINDOW_SPAN,
+            offsets::PRIVATE_WINDOW,
+            offsets::PRIVATE_WINDOW_SPAN,
         ] {
             let v = self.b.ins().load(clt::I64, ctx_mem(), self.grp, field);
             self.regions.insert(field, v);
@@ -970,15 +974,20 @@ impl Translator<'_, '_> {
                 return Ok(c);
             }
         }
-        let (base, mask) = self.region(space).expect("a __local or __private address");
+        let (start, span) = match space {
+            ferrocl_ir::AddrSpace::Local => (offsets::LOCAL_WINDOW, offsets::LOCAL_WINDOW_SPAN),
+            _ => (offsets::PRIVATE_WINDOW, offsets::PRIVATE_WINDOW_SPAN),
+        };
+        let (start, span) = (self.regions[&start], self.regions[&span]);
+        // One unsigned comparison: an address below the window wraps to a large offset and
+        // is clamped, like one above it, to the window's end (inside the padding). The
+        // window's bounds come from the group context, loaded once: computed here from the
+        // region's they would be recomputed at each use (Cranelift rematerializes an add of
+        // a constant).
         let x = self.get1(p)?;
-        let off = self.b.ins().isub(x, base);
-        let lo = self.b.ins().iconst(clt::I64, -CLAMP_WINDOW);
-        let off = self.b.ins().smax(off, lo);
-        // The region's last byte is at `mask`.
-        let hi = self.b.ins().iadd_imm_s(mask, CLAMP_WINDOW);
-        let off = self.b.ins().smin(off, hi);
-        let c = self.b.ins().iadd(base, off);
+        let off = self.b.ins().isub(x, start);
+        let off = self.b.ins().umin(off, span);
+        let c = self.b.ins().iadd(start, off);
         self.clamps.insert(p, (here, c));
         Ok(c)
     }

@@ -331,6 +331,7 @@ impl CompiledKernel {
         let sink: Option<printf::Sink> = self.uses_printf.then(Default::default);
         // A batch of consecutive work-groups on one thread: the thread's regions and the
         // printf sink are set up once for the batch, not once per work-group.
+        let window = codegen::CLAMP_WINDOW as u64;
         let run_batch = |batch: std::ops::Range<usize>| {
             if let Some(sink) = &sink {
                 printf::set_sink(Some(sink.clone()));
@@ -381,6 +382,10 @@ impl CompiledKernel {
                         local_mask: local_region as u64 - 1,
                         private_mem: private_mem as u64,
                         private_mask: private_region as u64 - 1,
+                        local_window: (local_mem as u64).wrapping_sub(window),
+                        local_window_span: local_region as u64 - 1 + 2 * window,
+                        private_window: (private_mem as u64).wrapping_sub(window),
+                        private_window_span: private_region as u64 - 1 + 2 * window,
                     };
                     // SAFETY: generated code for this kernel's ABI; the argument block was
                     // filled by the caller (this function's contract), and the local and
