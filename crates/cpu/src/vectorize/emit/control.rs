@@ -77,20 +77,7 @@ impl Emitter<'_> {
         });
         let pure = self.src.layout.block_insts(h).iter().all(|&i| {
             let op = &self.src.dfg.insts[i].op;
-            op.is_terminator()
-                || !matches!(
-                    op,
-                    Op::Load(_)
-                        | Op::Store(_)
-                        | Op::AtomicRmw(..)
-                        | Op::Cmpxchg(..)
-                        | Op::AtomicLoad(_)
-                        | Op::AtomicStore(_)
-                        | Op::Fence(..)
-                        | Op::Barrier(..)
-                        | Op::Group(..)
-                        | Op::Call(_)
-                )
+            op.is_terminator() || op.is_pure()
         });
         jumps_back && branches && pure
     }
