@@ -141,6 +141,13 @@ impl Kernel {
         self.code_for(device).map_or(0, |c| c.private_size())
     }
 
+    /// The most work-items `device` would like in a group of this kernel when it picks the
+    /// local size (see `default_local_size`).
+    pub fn preferred_group_size(&self, device: &Arc<Device>) -> u64 {
+        self.code_for(device)
+            .map_or(256, |c| c.preferred_group_size() as u64)
+    }
+
     /// Enqueues the kernel over `nd` (already checked against the device's limits).
     pub fn enqueue(
         self: &Arc<Self>,
@@ -231,34 +238,45 @@ impl std::fmt::Debug for Kernel {
     }
 }
 
-/// A local size for a launch that gave none: dimension 0 gets the largest divisor of its
-/// global size that is at most 256 and leaves work for every core. Where that is under 64
-/// work-items (a row of 4112 has no divisor between 16 and 257), the next dimensions take
-/// the largest divisors that bring the group towards 256 work-items while every core still
-/// gets a group: each group costs a call and its setup, and a group of a few work-items
-/// pays them for little work. The other dimensions get 1.
+/// A local size for a launch that gave none, for a kernel whose device prefers groups of at
+/// most `preferred` work-items.
+///
+/// Each group costs a call and its setup, so groups are as large as `preferred` allows while
+/// every core gets a group, and grow past 256 work-items only while every core still gets 8
+/// (work-items that differ in cost are then shared out in small enough parts). Dimension 0
+/// gets the largest divisor of its global size within that bound. Where that is under 64
+/// work-items (a row of 4112 has no divisor between 16 and 257), the next dimensions take the
+/// largest divisors that bring the group towards the bound while every core still gets a
+/// group: a group of a few work-items pays its cost for little work. The other dimensions
+/// get 1.
 pub fn default_local_size(
     global: &[u64; 3],
     work_dim: u32,
     cores: u32,
     max_group: u64,
+    preferred: u64,
 ) -> [u64; 3] {
+    const SMALL: u64 = 256;
     let largest_divisor =
         |g: u64, cap: u64| (1..=cap.max(1)).rev().find(|d| g % d == 0).unwrap_or(1);
     let cores = u64::from(cores.max(1));
-    let target = 256u64.min(max_group);
+    let dims = (work_dim as usize).clamp(1, 3);
+    let total: u64 = global[..dims].iter().product();
+    let bound = preferred
+        .min(max_group)
+        .min(total.div_ceil(cores))
+        .min(SMALL.max(total.div_ceil(8 * cores)))
+        .max(1);
     let mut local = [1u64; 3];
-    if work_dim >= 1 {
-        local[0] = largest_divisor(global[0], target.min(global[0].div_ceil(cores)));
-    }
-    for d in 1..(work_dim as usize).min(3) {
+    local[0] = largest_divisor(global[0], bound);
+    for d in 1..dims {
         let size: u64 = local.iter().product();
         if size >= 64 {
             break;
         }
         // Groups along the dimensions before d; d may take as many as leave every core one.
         let groups: u64 = (0..d).map(|e| global[e] / local[e]).product();
-        let cap = (target / size).min((global[d] * groups).div_ceil(cores));
+        let cap = (bound / size).min((global[d] * groups).div_ceil(cores));
         local[d] = largest_divisor(global[d], cap);
     }
     local
@@ -270,24 +288,26 @@ mod tests {
 
     #[test]
     fn default_local_sizes_divide_the_global_size() {
-        assert_eq!(default_local_size(&[1024, 1, 1], 1, 2, 4096), [256, 1, 1]);
-        assert_eq!(default_local_size(&[1000, 1, 1], 1, 2, 4096), [250, 1, 1]);
-        assert_eq!(default_local_size(&[7, 1, 1], 1, 2, 4096), [1, 1, 1]);
-        // Rows too short for a group of their own take more rows, every core a group.
-        assert_eq!(default_local_size(&[64, 64, 1], 2, 16, 4096), [4, 64, 1]);
-        assert_eq!(
-            default_local_size(&[4112, 4096, 1], 2, 2, 4096),
-            [16, 16, 1]
-        );
-        assert_eq!(
-            default_local_size(&[1366, 768, 1], 2, 16, 4096),
-            [2, 128, 1]
-        );
-        assert_eq!(default_local_size(&[2, 2, 64], 3, 2, 4096), [1, 2, 64]);
-        assert_eq!(
-            default_local_size(&[4096, 4096, 1], 2, 16, 4096),
-            [256, 1, 1]
-        );
-        assert_eq!(default_local_size(&[4112, 4096, 1], 2, 2, 64), [16, 4, 1]);
+        let small = |g: [u64; 3], dims, cores, max| default_local_size(&g, dims, cores, max, 256);
+        assert_eq!(small([1024, 1, 1], 1, 2, 4096), [256, 1, 1]);
+        assert_eq!(small([1000, 1, 1], 1, 2, 4096), [250, 1, 1]);
+        assert_eq!(small([7, 1, 1], 1, 2, 4096), [1, 1, 1]);
+        // Every core a group: 64 rows of 64, or 2 rows of 256 on 16 cores.
+        assert_eq!(small([64, 64, 1], 2, 16, 4096), [64, 1, 1]);
+        assert_eq!(small([256, 2, 1], 2, 16, 4096), [32, 1, 1]);
+        // Rows too short for a group of their own take more rows.
+        assert_eq!(small([4112, 4096, 1], 2, 2, 4096), [16, 16, 1]);
+        assert_eq!(small([1366, 768, 1], 2, 16, 4096), [2, 128, 1]);
+        assert_eq!(small([2, 2, 64], 3, 2, 4096), [2, 1, 64]);
+        assert_eq!(small([4096, 4096, 1], 2, 16, 4096), [256, 1, 1]);
+        assert_eq!(small([4112, 4096, 1], 2, 2, 64), [16, 4, 1]);
+        // Larger groups where the device prefers them and every core still gets 8.
+        let large = |g: [u64; 3], dims, cores| default_local_size(&g, dims, cores, 4096, 4096);
+        assert_eq!(large([4096, 4096, 1], 2, 16), [4096, 1, 1]);
+        assert_eq!(large([4112, 4096, 1], 2, 2), [2056, 1, 1]);
+        assert_eq!(large([1 << 16, 1, 1], 1, 16), [512, 1, 1]);
+        assert_eq!(large([1 << 16, 1, 1], 1, 2), [4096, 1, 1]);
+        assert_eq!(large([1000, 1, 1], 1, 2), [250, 1, 1]);
+        assert_eq!(large([64, 64, 1], 2, 16), [64, 1, 1]);
     }
 }

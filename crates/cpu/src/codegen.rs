@@ -144,9 +144,10 @@ fn mem() -> ClMemFlags {
 pub const CLAMP_WINDOW: i64 = 2048;
 
 /// Reads of the group context and argument block: aligned, never faulting, never written
-/// while the kernel runs.
+/// while the kernel runs, so free to move (Cranelift then treats them as pure: one that is not
+/// used is dropped, one in a loop is hoisted out).
 fn ctx_mem() -> ClMemFlags {
-    ClMemFlags::trusted().with_readonly()
+    ClMemFlags::trusted().with_readonly().with_can_move()
 }
 
 /// Translates work-group function `wg` (of a kernel of `module`) into `func`, whose signature

@@ -4,7 +4,7 @@
 //! `SIGBUS`), a corrupt value sends it somewhere no access was meant to go. Such a fault must
 //! end the launch in error, not the process.
 //!
-//! Every work-group call goes through a small trampoline, [`call`], which saves the
+//! Every work-group call goes through a small trampoline, [`Guarded::call`], which saves the
 //! callee-saved registers on the stack and records the stack pointer in the thread's
 //! [`Guard`] before it calls the generated function. A signal handler, installed once for the
 //! fault signals, checks whether the faulting thread is inside such a call; if so it rewrites
@@ -17,34 +17,58 @@
 //! Inside a guarded call only generated code and the library functions it calls run; those
 //! take no locks and allocate nothing, so leaving them at any instruction leaves no state of
 //! the runtime half-changed. The handler runs on an alternate signal stack, which
-//! [`call`] sets up for threads that have none, so a kernel that overflows its stack is
+//! [`enter`] sets up for threads that have none, so a kernel that overflows its stack is
 //! caught too.
 //!
-//! Only x86-64 Linux has the trampoline; elsewhere [`call`] calls the kernel directly and a
+//! Only x86-64 Linux has the trampoline; elsewhere [`Guarded::call`] calls the kernel directly and a
 //! fault ends the process as before.
 
 use crate::{GroupCtx, GroupFn, KernelFault};
 
-/// Calls the work-group function `entry`, returning the fault that stopped it, if one did.
-///
-/// # Safety
-/// As for calling `entry` directly.
-pub(crate) unsafe fn call(
-    entry: GroupFn,
-    args: *const u8,
-    group: *const GroupCtx,
-    frames: *mut u8,
-) -> Result<(), KernelFault> {
+/// The thread's guard, taken once for a batch of work-group calls: installing the handler,
+/// giving the thread an alternate signal stack and finding the thread's guard state are done
+/// here, not once per call (a work-group of 64 items of a copy kernel runs in about 40 ns,
+/// and each thread-local access of a shared library goes through `__tls_get_addr`).
+pub(crate) struct Guarded {
     #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
-    {
-        // SAFETY: forwarded from this function's contract.
-        unsafe { imp::call(entry, args, group, frames) }
+    guard: imp::GuardRef,
+    /// Not `Send`: the guard state is the thread's own.
+    _thread: std::marker::PhantomData<*const ()>,
+}
+
+/// Takes the calling thread's guard (see [`Guarded`]).
+pub(crate) fn enter() -> Guarded {
+    Guarded {
+        #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+        guard: imp::enter(),
+        _thread: std::marker::PhantomData,
     }
-    #[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
-    {
-        // SAFETY: forwarded from this function's contract.
-        unsafe { entry(args, group, frames) };
-        Ok(())
+}
+
+impl Guarded {
+    /// Calls the work-group function `entry`, returning the fault that stopped it, if one
+    /// did.
+    ///
+    /// # Safety
+    /// As for calling `entry` directly.
+    pub(crate) unsafe fn call(
+        &self,
+        entry: GroupFn,
+        args: *const u8,
+        group: *const GroupCtx,
+        frames: *mut u8,
+    ) -> Result<(), KernelFault> {
+        #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+        {
+            // SAFETY: forwarded from this function's contract.
+            unsafe { self.guard.call(entry, args, group, frames) }
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
+        {
+            // SAFETY: forwarded from this function's contract.
+            unsafe { entry(args, group, frames) };
+            Ok(())
+        }
     }
 }
 
@@ -215,25 +239,37 @@ mod imp {
         }
     }
 
-    pub(super) unsafe fn call(
-        entry: GroupFn,
-        args: *const u8,
-        group: *const GroupCtx,
-        frames: *mut u8,
-    ) -> Result<(), KernelFault> {
+    /// The calling thread's [`Guard`], with the handler installed and an alternate signal
+    /// stack in place.
+    pub(super) fn enter() -> GuardRef {
         install();
         ensure_alt_stack();
-        let saved_sp = GUARD.with(|g| {
-            // SAFETY: this thread's guard; the handler reads it only while `active`.
-            unsafe { *g.saved_sp.get() = 0 };
+        GuardRef(GUARD.with(|g| g as *const Guard))
+    }
+
+    /// A thread's [`Guard`]: the thread-local has no destructor, so it lives as long as the
+    /// thread, and [`super::Guarded`] is not `Send`.
+    pub(super) struct GuardRef(*const Guard);
+
+    impl GuardRef {
+        pub(super) unsafe fn call(
+            &self,
+            entry: GroupFn,
+            args: *const u8,
+            group: *const GroupCtx,
+            frames: *mut u8,
+        ) -> Result<(), KernelFault> {
+            // SAFETY: the calling thread's guard (GuardRef's invariant); the handler reads it
+            // only while `active`, on this thread.
+            let g = unsafe { &*self.0 };
+            let saved_sp = g.saved_sp.get();
+            // SAFETY: as above.
+            unsafe { *saved_sp = 0 };
             g.active.set(true);
-            g.saved_sp.get()
-        });
-        // SAFETY: the trampoline calls `entry` with the same arguments in the C calling
-        // convention (this function's contract) and preserves the callee-saved registers,
-        // on both of its return paths.
-        let faulted = unsafe { ferrocl_cpu_guarded_call(entry, args, group, frames, saved_sp) };
-        GUARD.with(|g| {
+            // SAFETY: the trampoline calls `entry` with the same arguments in the C calling
+            // convention (this function's contract) and preserves the callee-saved registers,
+            // on both of its return paths.
+            let faulted = unsafe { ferrocl_cpu_guarded_call(entry, args, group, frames, saved_sp) };
             g.active.set(false);
             if faulted == 0 {
                 Ok(())
@@ -243,7 +279,7 @@ mod imp {
                     address: g.address.get(),
                 })
             }
-        })
+        }
     }
 
     extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {

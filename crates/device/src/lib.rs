@@ -103,6 +103,9 @@ pub trait DeviceKernel: Send + Sync {
     fn static_local_size(&self) -> usize;
     /// Bytes of private memory per work-item the device provides.
     fn private_size(&self) -> usize;
+    /// The most work-items the device would like in a work-group of this kernel when the
+    /// application leaves the local size to the implementation (a `NULL` `local_work_size`).
+    fn preferred_group_size(&self) -> usize;
 
     /// Runs the kernel over `nd` and returns when every work-group has run, or with
     /// [`DeviceError::KernelFault`] when the kernel faulted and the launch was cut short.

@@ -72,6 +72,8 @@ pub struct WorkGroupFn {
     /// The loads and stores of context memory this transform wrote: their addresses are in
     /// the group's context memory by construction, so they need no confining.
     pub trusted: HashSet<Inst>,
+    /// The regions between barriers (and collectives): 1 where the kernel has none.
+    pub regions: usize,
 }
 
 /// Whether a work-item query's answer differs between the work-items of a group.
@@ -421,6 +423,7 @@ pub fn transform_with(
         slot_offsets: ctx_layout.slot_offsets.clone(),
         frame_size: ctx_layout.frame_size(),
         trusted,
+        regions: scalar.regions.len(),
     })
 }
 
