@@ -145,6 +145,11 @@ fn worker() {
     }
 }
 
+/// The threads that run a launch's work-groups: the workers and the launching thread.
+pub fn threads() -> usize {
+    pool().workers + 1
+}
+
 /// Runs `f` over batches of consecutive indices that together cover `0..n`, each index once,
 /// on the pool and the calling thread; returns when all have run.
 pub fn run(n: usize, f: &(dyn Fn(Range<usize>) + Sync)) {

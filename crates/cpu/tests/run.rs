@@ -441,3 +441,74 @@ fn branches_with_arguments() {
         .collect();
     assert_eq!(out, want);
 }
+
+/// A kernel that sees only its global id and size, and one that sees its group and local ids.
+const GROUPS: &str = r#"
+kernel @global_only(ptr.global) {
+    arg "out": "long*" global none []
+block0(v0: ptr.global):
+    v1: i64 = global_id 0
+    v2: i64 = global_size 0
+    v3: i64 = imul v1, v2
+    v4: i64 = iconst 8
+    v5: i64 = imul v1, v4
+    v6: ptr.global = ptradd v0, v5
+    store.global v3, v6, align 8
+    return
+}
+
+kernel @group_ids(ptr.global) {
+    arg "out": "long*" global none []
+block0(v0: ptr.global):
+    v1: i64 = global_id 0
+    v2: i64 = group_id 0
+    v3: i64 = local_id 0
+    v4: i64 = iconst 1000
+    v5: i64 = imul v2, v4
+    v6: i64 = iadd v5, v3
+    v7: i64 = iconst 8
+    v8: i64 = imul v1, v7
+    v9: ptr.global = ptradd v0, v8
+    store.global v6, v9, align 8
+    return
+}
+"#;
+
+/// A kernel that cannot tell its work-groups apart may run several as one (`merged`); its
+/// results are those of the groups it was given, also with a partial last group, and a
+/// kernel that reads its group and local ids gets the groups it asked for.
+#[test]
+fn small_groups_of_a_kernel_blind_to_them() {
+    let p = compile(GROUPS);
+    assert!(p.kernel("global_only").unwrap().group_blind);
+    assert!(!p.kernel("group_ids").unwrap().group_blind);
+    // 126 groups of 8, the last of 3 work-items; 512 groups of 8; 7 groups of 3.
+    for (n, local) in [(1003usize, 8u64), (4096, 8), (21, 3)] {
+        // One element past the range stays untouched.
+        let mut out = vec![-1i64; n + 1];
+        let args = block(&p, "global_only", &[out.as_mut_ptr() as u64]);
+        unsafe {
+            p.kernel("global_only")
+                .unwrap()
+                .launch(&args, 0, &nd1(n as u64, local))
+                .unwrap()
+        };
+        for (i, &v) in out[..n].iter().enumerate() {
+            assert_eq!(v, (i * n) as i64, "global_only, n {n}, element {i}");
+        }
+        assert_eq!(out[n], -1, "global_only, n {n}: written past the range");
+
+        let mut out = vec![-1i64; n];
+        let args = block(&p, "group_ids", &[out.as_mut_ptr() as u64]);
+        unsafe {
+            p.kernel("group_ids")
+                .unwrap()
+                .launch(&args, 0, &nd1(n as u64, local))
+                .unwrap()
+        };
+        for (i, &v) in out.iter().enumerate() {
+            let want = (i as u64 / local) * 1000 + i as u64 % local;
+            assert_eq!(v, want as i64, "group_ids, n {n}, element {i}");
+        }
+    }
+}

@@ -45,8 +45,8 @@
 use std::collections::{HashMap, HashSet};
 
 use ferrocl_ir::{
-    AddrSpace, BinaryOp, Block, ConvOp, Dest, Function, FunctionBuilder, GroupOp, Inst, IntCC, Op,
-    Scope, Signature, StackSlot, Type, Value, Variable, WorkItemOp,
+    AddrSpace, BinaryOp, Block, ConvOp, Dest, Function, FunctionBuilder, GroupOp, Inst, IntCC,
+    Module, Op, Scope, Signature, StackSlot, Type, Value, Variable, WorkItemOp,
 };
 
 use crate::liveness::{live_across_barriers, splits_regions};
@@ -425,6 +425,52 @@ pub fn transform_with(
         trusted,
         regions: scalar.regions.len(),
     })
+}
+
+/// Whether kernel `f` of `module`, or a function it calls, can tell its work-groups apart: it
+/// asks for a local or group id, a local size, a group count or anything of sub-groups,
+/// synchronizes a group (barriers, collectives) or reaches `__local` memory. A kernel that
+/// cannot sees only its global ids and sizes, which do not depend on how work-items are
+/// grouped, so the device may run several consecutive groups along x as one (`merged`).
+pub fn sees_groups(module: &Module, f: &Function) -> bool {
+    let mut seen = HashSet::new();
+    let mut todo = vec![f];
+    while let Some(f) = todo.pop() {
+        let local = |v: Value| f.dfg.value_type(v).addr_space() == Some(AddrSpace::Local);
+        for &b in f.layout.blocks() {
+            if f.dfg.block_params(b).iter().any(|&v| local(v)) {
+                return true;
+            }
+            for &i in f.layout.block_insts(b) {
+                let data = &f.dfg.insts[i];
+                let sees = match &data.op {
+                    Op::WorkItem(q, _) => !matches!(
+                        q,
+                        WorkItemOp::WorkDim
+                            | WorkItemOp::GlobalSize
+                            | WorkItemOp::GlobalId
+                            | WorkItemOp::GlobalOffset
+                            | WorkItemOp::GlobalLinearId
+                    ),
+                    Op::Barrier(..) | Op::Group(..) => true,
+                    Op::Call(callee) => {
+                        if seen.insert(*callee) {
+                            todo.push(&module.funcs[*callee]);
+                        }
+                        false
+                    }
+                    _ => false,
+                };
+                if sees
+                    || data.args.iter().any(|&v| local(v))
+                    || f.dfg.inst_result(i).is_some_and(local)
+                {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// Whether the transform can run regions of W-wide function `f`: one without private arrays
