@@ -415,6 +415,7 @@ pub fn transform_with(
     // Clean-up: the loops' index arithmetic folds, repeated constants and addresses merge,
     // and what a region does not use (its linear id, ids of unused dimensions) goes.
     ferrocl_ir::passes::fold::fold_function(&mut w);
+    ferrocl_ir::passes::offsets::constants_outward(&mut w);
     ferrocl_ir::passes::cse::cse(&mut w);
     ferrocl_ir::passes::dce::dce(&mut w);
     ferrocl_ir::passes::dce::simplify_function(&mut w);

@@ -14,6 +14,7 @@ pub mod inline;
 pub mod licm;
 pub mod load_elim;
 pub mod mem2reg;
+pub mod offsets;
 pub mod strip;
 pub mod unroll;
 
@@ -26,7 +27,7 @@ use crate::verify::{verify_module, VerifyError};
 pub type PassFn = fn(&mut Module);
 
 /// The passes by name (`PassManager::standard` says in which order they run).
-pub const PASSES: [(&str, PassFn); 13] = [
+pub const PASSES: [(&str, PassFn); 14] = [
     ("inline", inline::run),
     ("inline_and_clean", inline::run_and_clean),
     ("mem2reg", mem2reg::run),
@@ -40,6 +41,7 @@ pub const PASSES: [(&str, PassFn); 13] = [
     ("if_convert", if_convert::run),
     ("strip", strip::run),
     ("load_elim", load_elim::run),
+    ("offsets", offsets::run),
 ];
 
 /// The pass named `name`.
