@@ -417,6 +417,9 @@ pub fn transform_with(
     ferrocl_ir::passes::fold::fold_function(&mut w);
     ferrocl_ir::passes::offsets::constants_outward(&mut w);
     ferrocl_ir::passes::cse::cse(&mut w);
+    if ferrocl_ir::passes::known::known_conditions(&mut w) {
+        ferrocl_ir::passes::fold::fold_function(&mut w);
+    }
     ferrocl_ir::passes::dce::dce(&mut w);
     ferrocl_ir::passes::dce::simplify_function(&mut w);
     Ok(WorkGroupFn {

@@ -11,6 +11,7 @@ pub mod divrem;
 pub mod fold;
 pub mod if_convert;
 pub mod inline;
+pub mod known;
 pub mod licm;
 pub mod load_elim;
 pub mod mem2reg;
@@ -27,7 +28,7 @@ use crate::verify::{verify_module, VerifyError};
 pub type PassFn = fn(&mut Module);
 
 /// The passes by name (`PassManager::standard` says in which order they run).
-pub const PASSES: [(&str, PassFn); 14] = [
+pub const PASSES: [(&str, PassFn); 15] = [
     ("inline", inline::run),
     ("inline_and_clean", inline::run_and_clean),
     ("mem2reg", mem2reg::run),
@@ -42,6 +43,7 @@ pub const PASSES: [(&str, PassFn); 14] = [
     ("strip", strip::run),
     ("load_elim", load_elim::run),
     ("offsets", offsets::run),
+    ("known", known::run),
 ];
 
 /// The pass named `name`.

@@ -454,18 +454,9 @@ impl Emitter<'_> {
         } else {
             None
         };
-        let in_order = match last {
-            Some(last) if !known => {
-                let (lo, hi) = if stride > 0 {
-                    (base, last)
-                } else {
-                    (last, base)
-                };
-                let le = if unsigned { IntCC::Ule } else { IntCC::Sle };
-                Some(self.val(Op::Icmp(le), &[lo, hi], Type::I1))
-            }
-            _ => None,
-        };
+        // The same test as a consecutive access's (`no_wrap`), so that a loop that runs while
+        // it holds proves the accesses in its body consecutive (`passes::known`).
+        let in_order = (last.is_some() && !known).then(|| self.no_wrap(base, stride, !unsigned));
         let lane = match last {
             Some(last) if largest == (stride > 0) => last,
             _ => base,
