@@ -40,21 +40,17 @@ impl Emitter<'_> {
     pub(super) fn no_wrap(&mut self, base: Value, stride: i64, signed: bool) -> Value {
         let ty = self.out.dfg.value_type(base);
         let bits = ty.lane_bits();
-        let span = stride * i64::from(self.w - 1);
+        // In i128: the limits of 64-bit lanes are the ends of i64 and u64.
+        let span = i128::from(stride) * i128::from(self.w - 1);
+        let half = 1i128 << (bits - 1);
         let (cc, limit) = match (signed, stride > 0) {
-            (true, true) => (IntCC::Sle, ((1i64 << (bits - 1)) - 1) - span),
-            (true, false) => (IntCC::Sge, (-(1i64 << (bits - 1))) - span),
-            (false, true) => {
-                let max = if bits >= 64 {
-                    u64::MAX
-                } else {
-                    (1u64 << bits) - 1
-                };
-                (IntCC::Ule, max.wrapping_sub(span as u64) as i64)
-            }
+            (true, true) => (IntCC::Sle, half - 1 - span),
+            (true, false) => (IntCC::Sge, -half - span),
+            (false, true) => (IntCC::Ule, 2 * half - 1 - span),
             (false, false) => (IntCC::Uge, -span),
         };
-        let k = self.iconst(ty, limit);
+        // The bits of the limit in the lane type (an unsigned limit above i64::MAX wraps).
+        let k = self.iconst(ty, limit as u64 as i64);
         self.val(Op::Icmp(cc), &[base, k], Type::I1)
     }
 
