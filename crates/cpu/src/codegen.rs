@@ -246,6 +246,20 @@ struct Translator<'a, 'f> {
     clamps: HashMap<Value, (cl::Block, cl::Value)>,
     /// How many loops each block of `f` is in (blocks in none are left out).
     loop_depth: HashMap<Block, u32>,
+    /// The target has x86's `blendv` ([`has_blendv`]).
+    blendv: bool,
+}
+
+/// Whether `isa` is x86-64 with SSE4.1, whose `blendv` picks each lane by its top bit: for a
+/// mask (every lane all ones or all zeros) that is one instruction for a blend, where the
+/// bitwise select is three (Cranelift uses `blendv` for it only where the mask is a
+/// comparison itself, not a `band` or `bnot` of them, as divergent code's masks are).
+fn has_blendv(isa: &dyn cranelift_codegen::isa::TargetIsa) -> bool {
+    isa.name() == "x64"
+        && isa
+            .isa_flags()
+            .iter()
+            .any(|f| f.name == "has_sse41" && f.as_bool() == Some(true))
 }
 
 impl<'a, 'f> Translator<'a, 'f> {
@@ -258,6 +272,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         b: FunctionBuilder<'f>,
         link: Link<'a>,
     ) -> Self {
+        let blendv = has_blendv(link.jit.isa());
         Translator {
             module,
             jit: link.jit,
@@ -282,6 +297,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             shared: shared_bases(f),
             clamps: HashMap::new(),
             loop_depth: loops::depths(f),
+            blendv,
         }
     }
 }

@@ -127,14 +127,7 @@ impl Translator<'_, '_> {
                         self.parts_as(args[0], Repr::simd(int_of(part.lane_bits()), lanes, true))?;
                     Some(
                         (0..x.len())
-                            .map(|i| {
-                                let m = if part.lane_type().is_float() {
-                                    self.b.ins().bitcast(part, vector_cast(), m[i])
-                                } else {
-                                    m[i]
-                                };
-                                self.b.ins().bitselect(m, x[i], y[i])
-                            })
+                            .map(|i| self.blend(part, m[i], x[i], y[i]))
                             .collect(),
                     )
                 }
@@ -205,6 +198,40 @@ impl Translator<'_, '_> {
                 Ok(true)
             }
             None => Ok(false),
+        }
+    }
+
+    /// The lanes of `x` where mask `m` (an integer vector of `part`'s shape, each lane all
+    /// ones or all zeros) is set, and of `y` elsewhere; `x`, `y` and the result are `part`.
+    fn blend(&mut self, part: cl::Type, m: cl::Value, x: cl::Value, y: cl::Value) -> cl::Value {
+        if !self.blendv {
+            let m = if part.lane_type().is_float() {
+                self.b.ins().bitcast(part, vector_cast(), m)
+            } else {
+                m
+            };
+            return self.b.ins().bitselect(m, x, y);
+        }
+        // blendv picks by each lane's top bit, which a mask lane has exactly where it is set;
+        // Cranelift has it for bytes, 32- and 64-bit lanes (16-bit lanes blend as bytes).
+        let ity = match part.lane_bits() {
+            32 => clt::I32X4,
+            64 => clt::I64X2,
+            _ => clt::I8X16,
+        };
+        let cast = |b: &mut Self, v: cl::Value| {
+            if b.b.func.dfg.value_type(v) == ity {
+                v
+            } else {
+                b.b.ins().bitcast(ity, vector_cast(), v)
+            }
+        };
+        let (m, x, y) = (cast(self, m), cast(self, x), cast(self, y));
+        let r = self.b.ins().blendv(m, x, y);
+        if part == ity {
+            r
+        } else {
+            self.b.ins().bitcast(part, vector_cast(), r)
         }
     }
 
