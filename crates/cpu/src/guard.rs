@@ -4,7 +4,7 @@
 //! `SIGBUS`), a corrupt value sends it somewhere no access was meant to go. Such a fault must
 //! end the launch in error, not the process.
 //!
-//! Every work-group call goes through a small trampoline, [`Guarded::call`], which saves the
+//! Every work-group call goes through a small trampoline, `GuardRef::call`, which saves the
 //! callee-saved registers on the stack and records the stack pointer in the thread's
 //! [`Guard`] before it calls the generated function. A signal handler, installed once for the
 //! fault signals, checks whether the faulting thread is inside such a call; if so it rewrites
@@ -20,51 +20,37 @@
 //! [`enter`] sets up for threads that have none, so a kernel that overflows its stack is
 //! caught too.
 //!
-//! Only x86-64 Linux has the trampoline; elsewhere [`Guarded::call`] calls the kernel directly and a
+//! Only x86-64 Linux has the trampoline; elsewhere `GuardRef::call` calls the kernel directly and a
 //! fault ends the process as before.
 
-use crate::{GroupCtx, GroupFn, KernelFault};
+/// The thread's guard (`GuardRef`), taken once for a batch of work-group calls: installing the
+/// handler, giving the thread an alternate signal stack and finding the thread's guard state
+/// are done then, not once per call (a work-group of 64 items of a copy kernel runs in about
+/// 40 ns, and each thread-local access of a shared library goes through `__tls_get_addr`).
+/// Its `call` runs one work-group function and returns the fault that stopped it, if one did.
+pub(crate) use imp::enter;
 
-/// The thread's guard, taken once for a batch of work-group calls: installing the handler,
-/// giving the thread an alternate signal stack and finding the thread's guard state are done
-/// here, not once per call (a work-group of 64 items of a copy kernel runs in about 40 ns,
-/// and each thread-local access of a shared library goes through `__tls_get_addr`).
-pub(crate) struct Guarded {
-    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
-    guard: imp::GuardRef,
-    /// Not `Send`: the guard state is the thread's own.
-    _thread: std::marker::PhantomData<*const ()>,
-}
+/// Elsewhere the kernel is called directly.
+#[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
+mod imp {
+    use crate::{GroupCtx, GroupFn, KernelFault};
 
-/// Takes the calling thread's guard (see [`Guarded`]).
-pub(crate) fn enter() -> Guarded {
-    Guarded {
-        #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
-        guard: imp::enter(),
-        _thread: std::marker::PhantomData,
+    pub(crate) struct GuardRef;
+
+    pub(crate) fn enter() -> GuardRef {
+        GuardRef
     }
-}
 
-impl Guarded {
-    /// Calls the work-group function `entry`, returning the fault that stopped it, if one
-    /// did.
-    ///
-    /// # Safety
-    /// As for calling `entry` directly.
-    pub(crate) unsafe fn call(
-        &self,
-        entry: GroupFn,
-        args: *const u8,
-        group: *const GroupCtx,
-        frames: *mut u8,
-    ) -> Result<(), KernelFault> {
-        #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
-        {
-            // SAFETY: forwarded from this function's contract.
-            unsafe { self.guard.call(entry, args, group, frames) }
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
-        {
+    impl GuardRef {
+        /// # Safety
+        /// As for calling `entry` directly.
+        pub(crate) unsafe fn call(
+            &self,
+            entry: GroupFn,
+            args: *const u8,
+            group: *const GroupCtx,
+            frames: *mut u8,
+        ) -> Result<(), KernelFault> {
             // SAFETY: forwarded from this function's contract.
             unsafe { entry(args, group, frames) };
             Ok(())
@@ -241,18 +227,20 @@ mod imp {
 
     /// The calling thread's [`Guard`], with the handler installed and an alternate signal
     /// stack in place.
-    pub(super) fn enter() -> GuardRef {
+    pub(crate) fn enter() -> GuardRef {
         install();
         ensure_alt_stack();
         GuardRef(GUARD.with(|g| g as *const Guard))
     }
 
     /// A thread's [`Guard`]: the thread-local has no destructor, so it lives as long as the
-    /// thread, and [`super::Guarded`] is not `Send`.
-    pub(super) struct GuardRef(*const Guard);
+    /// thread, and the raw pointer keeps it from being `Send`.
+    pub(crate) struct GuardRef(*const Guard);
 
     impl GuardRef {
-        pub(super) unsafe fn call(
+        /// # Safety
+        /// As for calling `entry` directly.
+        pub(crate) unsafe fn call(
             &self,
             entry: GroupFn,
             args: *const u8,
