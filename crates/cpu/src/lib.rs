@@ -56,6 +56,13 @@ pub const WIDE_WIDTH: u32 = 8;
 /// above it, twice the registers per value spill.
 const WIDE_MAX_INSTS: usize = 2_000;
 
+/// The chunk width of small kernels whose loops run alike in every work-item (see
+/// [`vector_width`]).
+pub const LATENCY_WIDTH: u32 = 16;
+
+/// Kernels of at most this many instructions (after inlining) may run [`LATENCY_WIDTH`] lanes.
+const LATENCY_MAX_INSTS: usize = 200;
+
 /// A loop with a barrier and more instructions than this runs 4 lanes (see [`vector_width`]).
 const SYNC_LOOP_MAX_INSTS: usize = 100;
 
@@ -76,10 +83,13 @@ const SYNC_LOOP_MAX_INSTS: usize = 100;
 /// Measured with `ferrocl bench`, every kernel at 4 and at 8 lanes, two runs each, 2-core
 /// AMD EPYC: mandelbrot 3.3 -> 2.6 and 3.5 -> 2.3 ms, hash 2.7 -> 1.9 (both runs), transpose
 /// 7.2 -> 5.0 and 7.1 -> 4.5, histogram 7.6 -> 6.5 and 7.9 -> 6.2, black-scholes 7.2 -> 6.6
-/// and 7.3 -> 6.7; the rest within the runs' spread.
+/// and 7.3 -> 6.7; the rest within the runs' spread. Small kernels whose loops are chains of
+/// arithmetic get 16 (below). Every kernel at 16 lanes, two runs: hash 1.86-1.90 -> 1.22-1.24
+/// ms, float4-poly (4 lanes by policy) 8.5 -> 6.4 at 16 against 4.3-4.5 at 4, the rest the
+/// same or slower.
 ///
-/// `FERROCL_VECTOR_WIDTH=4` or `=8` in the environment gives every kernel that width instead
-/// (read once per process), to measure the choice on another machine.
+/// `FERROCL_VECTOR_WIDTH=4`, `=8` or `=16` in the environment gives every kernel that width
+/// instead (read once per process), to measure the choice on another machine.
 pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
     use ferrocl_ir::analysis::{Cfg, DomTree, LoopInfo};
     static FORCED: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
@@ -150,10 +160,43 @@ pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
         .iter()
         .any(|l| l.blocks.iter().any(sync) && narrow(l))
     {
-        VECTOR_WIDTH
-    } else {
-        WIDE_WIDTH
+        return VECTOR_WIDTH;
     }
+    // A small kernel whose loops every work-item runs the same number of times and that
+    // make no memory accesses: each trip is a chain of dependent operations, and 16 lanes
+    // give four independent chains to hide their latency (hash: 1.86-1.90 -> 1.22-1.24 ms;
+    // mandelbrot, whose loop is divergent, and the kernels without loops gain nothing; a
+    // loop over matrix rows, one row per work-item, took 2.7-3.3 -> 7.7-8.9 ms: 16 rows
+    // streamed at once). Only where the kernel cannot tell its groups apart, so that a launch
+    // runs it in groups long enough for chunks of 16 (`CompiledKernel::merged`).
+    if insts <= LATENCY_MAX_INSTS
+        && !loops.loops.is_empty()
+        && !f.layout.blocks().iter().any(sync)
+        && !workgroup::sees_groups_with(f, &|_| None)
+    {
+        let uni = ferrocl_ir::uniformity::Uniformity::new(f);
+        let memory = |b: &ferrocl_ir::Block| {
+            f.layout.block_insts(*b).iter().any(|&i| {
+                matches!(
+                    f.dfg.insts[i].op,
+                    ferrocl_ir::Op::Load(_)
+                        | ferrocl_ir::Op::AtomicLoad(_)
+                        | ferrocl_ir::Op::Store(_)
+                        | ferrocl_ir::Op::AtomicRmw(..)
+                        | ferrocl_ir::Op::Cmpxchg(..)
+                        | ferrocl_ir::Op::AtomicStore(_)
+                )
+            })
+        };
+        if loops.loops.iter().all(|l| {
+            l.blocks
+                .iter()
+                .all(|&b| uni.is_uniform_branch(b) && !memory(&b))
+        }) {
+            return LATENCY_WIDTH;
+        }
+    }
+    WIDE_WIDTH
 }
 
 /// Why a module could not be compiled for the CPU device.

@@ -74,8 +74,8 @@ pub struct Vectorized {
     pub assumes_id_limit: bool,
 }
 
-/// The widths the vectorizer produces: 4 lanes (one 128-bit register of 32-bit lanes) or 8.
-pub const WIDTHS: [u32; 2] = [4, 8];
+/// The widths the vectorizer produces: 4 lanes (one 128-bit register of 32-bit lanes), 8 or 16.
+pub const WIDTHS: [u32; 3] = [4, 8, 16];
 
 /// Whether the CPU device vectorizes kernels: `FERROCL_VECTORIZE=0` in the environment
 /// turns it off (read once per process), so that results can be compared both ways.

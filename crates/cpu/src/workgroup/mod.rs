@@ -437,6 +437,15 @@ pub fn transform_with(
 /// cannot sees only its global ids and sizes, which do not depend on how work-items are
 /// grouped, so the device may run several consecutive groups along x as one (`merged`).
 pub fn sees_groups(module: &Module, f: &Function) -> bool {
+    sees_groups_with(f, &|callee| Some(&module.funcs[callee]))
+}
+
+/// [`sees_groups`], with the functions `f` calls given by `callee`; a call to one it does not
+/// give counts as seeing groups.
+pub fn sees_groups_with<'a>(
+    f: &'a Function,
+    callee: &dyn Fn(ferrocl_ir::Func) -> Option<&'a Function>,
+) -> bool {
     let mut seen = HashSet::new();
     let mut todo = vec![f];
     while let Some(f) = todo.pop() {
@@ -457,12 +466,15 @@ pub fn sees_groups(module: &Module, f: &Function) -> bool {
                             | WorkItemOp::GlobalLinearId
                     ),
                     Op::Barrier(..) | Op::Group(..) => true,
-                    Op::Call(callee) => {
-                        if seen.insert(*callee) {
-                            todo.push(&module.funcs[*callee]);
+                    Op::Call(c) => match callee(*c) {
+                        Some(g) => {
+                            if seen.insert(*c) {
+                                todo.push(g);
+                            }
+                            false
                         }
-                        false
-                    }
+                        None => true,
+                    },
                     _ => false,
                 };
                 if sees
