@@ -960,9 +960,10 @@ impl Translator<'_, '_> {
         let Some((base, mask)) = self.region(space) else {
             return p;
         };
-        // The region is aligned to its size: its base has no bit of the mask set.
+        // The region is aligned to its size: its base has no bit of the mask set, so adding the
+        // offset is or-ing it, and the add folds into the access's address.
         let off = self.b.ins().band(p, mask);
-        self.b.ins().bor(base, off)
+        self.b.ins().iadd(base, off)
     }
 
     /// The base and mask of the region that `space` (`__local` or `__private`) is confined to.
