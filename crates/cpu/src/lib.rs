@@ -166,7 +166,8 @@ pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
     // A small kernel with a barrier in a loop whose every trip stores for every work-item (a
     // scan's steps): its regions are a few operations a work-item, so the per-chunk and
     // per-region costs dominate, and 16 lanes halve them again (scan: 16-core Xeon, four
-    // runs, 0.56-0.63 -> 0.48-0.51 ms; 2-core VM, four runs, 3.2-4.1 -> 2.2-2.9 ms).
+    // runs, 0.56-0.63 -> 0.48-0.51 ms; 2-core VM, 3.2-3.3 ms with 8 lanes against 2.7-2.8
+    // with 16, in the bench's runs).
     if insts <= LATENCY_MAX_INSTS && loops.loops.iter().any(|l| l.blocks.iter().any(sync)) {
         return LATENCY_WIDTH;
     }
