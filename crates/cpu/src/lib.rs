@@ -56,8 +56,8 @@ pub const WIDE_WIDTH: u32 = 8;
 /// above it, twice the registers per value spill.
 const WIDE_MAX_INSTS: usize = 2_000;
 
-/// The chunk width of small kernels whose loops run alike in every work-item, or whose
-/// barrier loops store for every work-item on every trip (see [`vector_width`]).
+/// The chunk width of small kernels whose loops run alike in every work-item (see
+/// [`vector_width`]).
 pub const LATENCY_WIDTH: u32 = 16;
 
 /// Kernels of at most this many instructions (after inlining) may run [`LATENCY_WIDTH`] lanes.
@@ -84,10 +84,13 @@ const SYNC_LOOP_MAX_INSTS: usize = 100;
 /// AMD EPYC: mandelbrot 3.3 -> 2.6 and 3.5 -> 2.3 ms, hash 2.7 -> 1.9 (both runs), transpose
 /// 7.2 -> 5.0 and 7.1 -> 4.5, histogram 7.6 -> 6.5 and 7.9 -> 6.2, black-scholes 7.2 -> 6.6
 /// and 7.3 -> 6.7; the rest within the runs' spread. Small kernels whose loops are chains of
-/// arithmetic, and small kernels whose barrier loops store for every work-item on every trip,
-/// get 16 (below). Every kernel at 16 lanes, two runs: hash 1.86-1.90 -> 1.22-1.24 ms,
-/// float4-poly (4 lanes by policy) 8.5 -> 6.4 at 16 against 4.3-4.5 at 4, scan faster, the
-/// rest the same or slower.
+/// arithmetic get 16 (below). Every kernel at 16 lanes, two runs: hash 1.86-1.90 -> 1.22-1.24
+/// ms, float4-poly (4 lanes by policy) 8.5 -> 6.4 at 16 against 4.3-4.5 at 4, the rest the
+/// same or slower. A scan (a barrier loop storing for every work-item on every trip) is
+/// faster at 16 in groups of 256 (16-core Xeon, four runs: 0.56-0.63 -> 0.48-0.51 ms), but
+/// groups of fewer than 16 work-items then fill no chunk and run one work-item at a time (a
+/// scan in groups of 8: 3.9-5.2 -> 6.8-8.9 ms), and the local size is the application's,
+/// unknown here: scans keep 8.
 ///
 /// `FERROCL_VECTOR_WIDTH=4`, `=8` or `=16` in the environment gives every kernel that width
 /// instead (read once per process), to measure the choice on another machine.
@@ -162,14 +165,6 @@ pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
         .any(|l| l.blocks.iter().any(sync) && narrow(l))
     {
         return VECTOR_WIDTH;
-    }
-    // A small kernel with a barrier in a loop whose every trip stores for every work-item (a
-    // scan's steps): its regions are a few operations a work-item, so the per-chunk and
-    // per-region costs dominate, and 16 lanes halve them again (scan: 16-core Xeon, four
-    // runs, 0.56-0.63 -> 0.48-0.51 ms; 2-core VM, 3.2-3.3 ms with 8 lanes against 2.7-2.8
-    // with 16, in the bench's runs).
-    if insts <= LATENCY_MAX_INSTS && loops.loops.iter().any(|l| l.blocks.iter().any(sync)) {
-        return LATENCY_WIDTH;
     }
     // A small kernel whose loops every work-item runs the same number of times and that
     // make no memory accesses: each trip is a chain of dependent operations, and 16 lanes
