@@ -420,6 +420,10 @@ pub fn transform_with(
     if ferrocl_ir::passes::known::known_conditions(&mut w) {
         ferrocl_ir::passes::fold::fold_function(&mut w);
     }
+    // Chunks between a row's borders run without the tests for them.
+    if ferrocl_ir::passes::split::split(&mut w) {
+        ferrocl_ir::passes::fold::fold_function(&mut w);
+    }
     ferrocl_ir::passes::dce::dce(&mut w);
     ferrocl_ir::passes::dce::simplify_function(&mut w);
     Ok(WorkGroupFn {

@@ -16,6 +16,7 @@ pub mod licm;
 pub mod load_elim;
 pub mod mem2reg;
 pub mod offsets;
+pub mod split;
 pub mod strip;
 pub mod unroll;
 
@@ -28,7 +29,7 @@ use crate::verify::{verify_module, VerifyError};
 pub type PassFn = fn(&mut Module);
 
 /// The passes by name (`PassManager::standard` says in which order they run).
-pub const PASSES: [(&str, PassFn); 15] = [
+pub const PASSES: [(&str, PassFn); 16] = [
     ("inline", inline::run),
     ("inline_and_clean", inline::run_and_clean),
     ("mem2reg", mem2reg::run),
@@ -44,6 +45,7 @@ pub const PASSES: [(&str, PassFn); 15] = [
     ("load_elim", load_elim::run),
     ("offsets", offsets::run),
     ("known", known::run),
+    ("split", split::run),
 ];
 
 /// The pass named `name`.

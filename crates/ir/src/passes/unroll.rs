@@ -276,7 +276,7 @@ fn try_unroll(f: &mut Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> bool {
 }
 
 /// Copies `order` (the loop's blocks) after `anchor`; returns the block and value maps.
-fn copy_blocks(
+pub(crate) fn copy_blocks(
     f: &mut Function,
     order: &[Block],
     anchor: Block,
