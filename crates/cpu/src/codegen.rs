@@ -620,7 +620,8 @@ impl Translator<'_, '_> {
                 Some(out)
             }
             Op::Fma => {
-                let (a, b, c) = (self.get(args[0])?, self.get(args[1])?, self.get(args[2])?);
+                let (x, y) = fma_factors(self.f, args[0], args[1]);
+                let (a, b, c) = (self.get(x)?, self.get(y)?, self.get(args[2])?);
                 Some(
                     (0..a.len())
                         .map(|i| self.b.ins().fma(a[i], b[i], c[i]))
@@ -1277,4 +1278,22 @@ fn shared_bases(f: &Function) -> HashSet<Value> {
         .filter(|&(_, n)| n >= 3)
         .map(|(q, _)| q)
         .collect()
+}
+
+/// The factors of an `fma` in the order to give Cranelift: a constant or splatted factor
+/// second. x86-64's `vfmadd213` overwrites its first factor, which Cranelift copies first
+/// where it is still live, as a constant hoisted out of a loop is; the product is the same
+/// either way (multiplication is commutative, and `fma` rounds once).
+fn fma_factors(f: &Function, a: Value, b: Value) -> (Value, Value) {
+    let lasting = |v: Value| match f.dfg.value_def(f.dfg.resolve(v)) {
+        ferrocl_ir::ValueDef::Result(i) => {
+            matches!(f.dfg.insts[i].op, Op::Fconst(_) | Op::Vconst(_) | Op::Splat)
+        }
+        _ => false,
+    };
+    if lasting(a) && !lasting(b) {
+        (b, a)
+    } else {
+        (a, b)
+    }
 }

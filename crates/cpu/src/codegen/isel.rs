@@ -80,11 +80,8 @@ impl Translator<'_, '_> {
             }
             Op::Binary(op) => self.binary_simd(*op, args[0], args[1], out, rty)?,
             Op::Fma if rty.lane_type().is_float() => {
-                let (a, b, c) = (
-                    self.parts(args[0])?,
-                    self.parts(args[1])?,
-                    self.parts(args[2])?,
-                );
+                let (x, y) = super::fma_factors(self.f, args[0], args[1]);
+                let (a, b, c) = (self.parts(x)?, self.parts(y)?, self.parts(args[2])?);
                 Some(
                     (0..a.len())
                         .map(|i| self.b.ins().fma(a[i], b[i], c[i]))
