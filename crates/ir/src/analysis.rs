@@ -3,7 +3,7 @@
 //! Dominators are computed with the iterative algorithm of Cooper, Harvey and Kennedy, "A
 //! Simple, Fast Dominance Algorithm" (2001), over the reverse postorder.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::entity::{Block, Inst, SecondaryMap};
 use crate::function::Function;
@@ -48,6 +48,16 @@ impl Cfg {
     /// The successors of `b`.
     pub fn succs(&self, b: Block) -> &[Block] {
         &self.succs[b]
+    }
+
+    /// The one branch to loop header `h` from the loop's blocks (`in_loop`), if it has one
+    /// back edge.
+    pub fn single_back_edge(&self, h: Block, in_loop: &HashSet<Block>) -> Option<Inst> {
+        let mut back = self.preds(h).iter().filter(|(p, _)| in_loop.contains(p));
+        match (back.next(), back.next()) {
+            (Some(&(_, latch)), None) => Some(latch),
+            _ => None,
+        }
     }
 }
 

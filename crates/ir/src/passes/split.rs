@@ -445,15 +445,7 @@ fn back_edge_and_exit(
     h: Block,
     inside: &HashSet<Block>,
 ) -> Option<(Inst, Block)> {
-    let back: Vec<(Block, Inst)> = cfg
-        .preds(h)
-        .iter()
-        .copied()
-        .filter(|(p, _)| inside.contains(p))
-        .collect();
-    let [(_, latch)] = back[..] else {
-        return None;
-    };
+    let latch = cfg.single_back_edge(h, inside)?;
     if f.dfg.insts[latch]
         .op
         .dests()
@@ -484,6 +476,17 @@ fn back_edge_and_exit(
         .then_some((latch, exit))
 }
 
+/// The destination of branch `i` that is block `to`, which it has.
+fn dest_to(f: &Function, i: Inst, to: Block) -> Dest {
+    f.dfg.insts[i]
+        .op
+        .dests()
+        .into_iter()
+        .find(|d| d.block == to)
+        .expect("a branch to the block")
+        .clone()
+}
+
 /// Splits the loop of header `h`; returns the clean copy's header.
 fn try_split(
     f: &mut Function,
@@ -494,13 +497,7 @@ fn try_split(
 ) -> Option<Block> {
     let inside: HashSet<Block> = blocks.iter().copied().collect();
     let (latch, exit) = back_edge_and_exit(f, cfg, h, &inside)?;
-    let back = f.dfg.insts[latch]
-        .op
-        .dests()
-        .into_iter()
-        .find(|d| d.block == h)
-        .expect("the back edge")
-        .clone();
+    let back = dest_to(f, latch, h);
     let params = f.dfg.block_params(h).to_vec();
     // The induction variables: each with the conditions that are runs of it.
     let (k, runs) = params.iter().enumerate().find_map(|(k, &iv)| {
@@ -705,13 +702,7 @@ fn try_split(
     let copy_latch = f
         .terminator(cbmap[&f.layout.inst_block(latch).expect("placed")])
         .expect("a terminator");
-    let copy_back = f.dfg.insts[copy_latch]
-        .op
-        .dests()
-        .into_iter()
-        .find(|d| d.block == ch)
-        .expect("the copy's back edge")
-        .clone();
+    let copy_back = dest_to(f, copy_latch, ch);
     let leave = f.dfg.make_block();
     f.layout.insert_block_after(leave, cbmap[&last]);
     if own.is_some() {

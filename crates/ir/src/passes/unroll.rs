@@ -69,15 +69,7 @@ fn int_const(f: &Function, v: Value) -> Option<u64> {
 
 fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counted> {
     let in_loop: HashSet<Block> = blocks.iter().copied().collect();
-    let back: Vec<(Block, Inst)> = cfg
-        .preds(h)
-        .iter()
-        .copied()
-        .filter(|(p, _)| in_loop.contains(p))
-        .collect();
-    let [(_, latch_inst)] = back[..] else {
-        return None;
-    };
+    let latch_inst = cfg.single_back_edge(h, &in_loop)?;
     let Op::Jump(back_dest) = &f.dfg.insts[latch_inst].op else {
         return None;
     };
