@@ -54,7 +54,7 @@ use crate::entity::{Block, Inst, Value};
 use crate::function::Function;
 use crate::inst::{BinaryOp, ConvOp, Dest, InstData, IntCC, Op, UnaryOp};
 use crate::module::Module;
-use crate::passes::unroll::copy_blocks;
+use crate::passes::unroll::{copy_blocks, layout_order};
 use crate::types::Type;
 
 /// The most instructions the copies of a function's loops may hold together.
@@ -101,9 +101,11 @@ pub fn split(f: &mut Function) -> bool {
             if size > budget {
                 continue;
             }
-            if let Some(copy_header) = try_split(f, &cfg, &dom, l.header, &l.blocks) {
+            if let Some(new_headers) = try_split(f, &cfg, &dom, l.header, &l.blocks) {
                 budget -= size;
-                done.insert(copy_header);
+                // The copy's loop, and the loop that `pick` heads around both copies, are
+                // not split again.
+                done.extend(new_headers);
                 split_one = true;
                 break;
             }
@@ -487,14 +489,15 @@ fn dest_to(f: &Function, i: Inst, to: Block) -> Dest {
         .clone()
 }
 
-/// Splits the loop of header `h`; returns the clean copy's header.
+/// Splits the loop of header `h`; returns the headers of the loops it made: the copy's, and
+/// `pick`, which heads a loop around both copies.
 fn try_split(
     f: &mut Function,
     cfg: &Cfg,
     dom: &DomTree,
     h: Block,
     blocks: &[Block],
-) -> Option<Block> {
+) -> Option<[Block; 2]> {
     let inside: HashSet<Block> = blocks.iter().copied().collect();
     let (latch, exit) = back_edge_and_exit(f, cfg, h, &inside)?;
     let back = dest_to(f, latch, h);
@@ -555,22 +558,14 @@ fn try_split(
     }
     let own = own_test(f, latch, h, back.args[k], &inside);
 
-    let order: Vec<Block> = f
-        .layout
-        .blocks()
-        .iter()
-        .copied()
-        .filter(|b| inside.contains(b))
-        .collect();
+    let order = layout_order(f, |b| inside.contains(&b));
     let last = *order.last().expect("a loop has blocks");
 
     // The values of the loop used after it (in blocks that run: dead ones may hold
     // anything): parameters of the exit block.
+    let outside = layout_order(f, |b| !inside.contains(&b) && dom.is_reachable(b));
     let mut used_after: Vec<Value> = Vec::new();
-    for &b in f.layout.blocks() {
-        if inside.contains(&b) || !dom.is_reachable(b) {
-            continue;
-        }
+    for &b in &outside {
         for &i in f.layout.block_insts(b) {
             for v in f.dfg.insts[i].all_args() {
                 if defined_in(f, &inside, v) && !used_after.contains(&v) {
@@ -580,13 +575,6 @@ fn try_split(
         }
     }
     let (cbmap, cvmap) = copy_blocks(f, &order, last);
-    let outside_blocks: Vec<Block> = f
-        .layout
-        .blocks()
-        .iter()
-        .copied()
-        .filter(|b| !inside.contains(b) && !cbmap.values().any(|c| c == b))
-        .collect();
     let mut after: HashMap<Value, Value> = HashMap::new();
     // Constants are made again at the exit; other values become its parameters.
     let (konsts, used_after): (Vec<Value>, Vec<Value>) = used_after
@@ -603,10 +591,7 @@ fn try_split(
         let ty = f.dfg.value_type(v);
         after.insert(v, f.dfg.append_block_param(exit, ty));
     }
-    for &b in &outside_blocks {
-        if !dom.is_reachable(b) {
-            continue;
-        }
+    for &b in &outside {
         for i in f.layout.block_insts(b).to_vec() {
             f.dfg.insts[i].map_args(|v| after.get(&v).copied().unwrap_or(v));
         }
@@ -736,7 +721,7 @@ fn try_split(
         let ok = cmp(f, leave, IntCC::Slt, iv, hi);
         brif(f, leave, ok, Dest::new(ch, &ps), Dest::new(h, &ps));
     }
-    Some(ch)
+    Some([ch, pick])
 }
 
 /// Emits, at the end of `b`, the clean range `[lo, hi)` for a loop that starts at `start`:

@@ -196,13 +196,7 @@ fn try_unroll(f: &mut Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> bool {
         return false;
     }
     // Layout order of the loop's blocks, so copies read like the original.
-    let order: Vec<Block> = f
-        .layout
-        .blocks()
-        .iter()
-        .copied()
-        .filter(|b| blocks.contains(b))
-        .collect();
+    let order = layout_order(f, |b| blocks.contains(&b));
     let header_term = f.terminator(h).expect("header ends in brif");
     // copies[0] is the original loop; copies[j] maps original blocks and values to copy j.
     let mut copies: Vec<(HashMap<Block, Block>, HashMap<Value, Value>)> =
@@ -265,6 +259,16 @@ fn try_unroll(f: &mut Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> bool {
         }
     }
     true
+}
+
+/// The blocks of `f` that `keep` holds for, in layout order.
+pub(crate) fn layout_order(f: &Function, keep: impl Fn(Block) -> bool) -> Vec<Block> {
+    f.layout
+        .blocks()
+        .iter()
+        .copied()
+        .filter(|&b| keep(b))
+        .collect()
 }
 
 /// Copies `order` (the loop's blocks) after `anchor`; returns the block and value maps.
