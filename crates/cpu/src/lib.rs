@@ -348,11 +348,17 @@ impl CompiledKernel {
 
     /// The launch to run for `nd`: for a kernel that cannot tell its work-groups apart and
     /// has no by-value struct arguments (`plain`; each group has its own copy of those), `k`
-    /// consecutive groups along x run as one, `k` the largest divisor of the groups along x
-    /// that keeps the group within the kernel's preferred size while every thread still gets
-    /// 8 groups. The kernel sees the same global ids and sizes; only the group call and its
-    /// setup, 20-40 ns, are saved `k - 1` times (a copy kernel in groups of 64 work-items
-    /// spends a third of its time there).
+    /// consecutive groups along x run as one, `k` at most what keeps the group within the
+    /// kernel's preferred size while every thread still gets 8 groups. The kernel sees the
+    /// same global ids and sizes; only the group call and its setup, 20-40 ns, are saved
+    /// `k - 1` times (a copy kernel in groups of 64 work-items spends a third of its time
+    /// there).
+    ///
+    /// `k` is the largest divisor of the groups along x where one is at least half that
+    /// bound, so that every merged group is whole; otherwise the groups are shared out evenly
+    /// and the last merged group along x is partial, which the kernel cannot tell either (a
+    /// global size of 2 x 8191 leaves the application's groups, or the device's default
+    /// ones, 2 work-items each: 16 times slower than groups of 4,096 on one core).
     fn merged(&self, nd: &NdRange, plain: bool) -> NdRange {
         let items: u64 = nd.local_size.iter().product();
         if !self.group_blind || !plain || items == 0 {
@@ -362,10 +368,13 @@ impl CompiledKernel {
             std::array::from_fn(|d| nd.global_size[d].div_ceil(nd.local_size[d]));
         let spare = (groups[0] * groups[1] * groups[2]) / (8 * pool::threads() as u64);
         let cap = (self.preferred_group_size as u64 / items).min(spare).max(1);
-        let k = (1..=cap.min(groups[0]))
-            .rev()
-            .find(|k| groups[0] % k == 0)
-            .unwrap_or(1);
+        let bound = cap.min(groups[0]);
+        let divisor = (1..=bound).rev().find(|k| groups[0] % k == 0).unwrap_or(1);
+        let k = if 2 * divisor >= bound {
+            divisor
+        } else {
+            groups[0].div_ceil(groups[0].div_ceil(bound))
+        };
         let mut merged = *nd;
         merged.local_size[0] *= k;
         merged

@@ -482,8 +482,15 @@ fn small_groups_of_a_kernel_blind_to_them() {
     let p = compile(GROUPS);
     assert!(p.kernel("global_only").unwrap().group_blind);
     assert!(!p.kernel("group_ids").unwrap().group_blind);
-    // 126 groups of 8, the last of 3 work-items; 512 groups of 8; 7 groups of 3.
-    for (n, local) in [(1003usize, 8u64), (4096, 8), (21, 3)] {
+    // 126 groups of 8, the last of 3 work-items; 512 groups of 8; 7 groups of 3; a prime
+    // number of groups (8191 of 2, 10007 of 1), merged with a partial last group.
+    for (n, local) in [
+        (1003usize, 8u64),
+        (4096, 8),
+        (21, 3),
+        (16382, 2),
+        (10007, 1),
+    ] {
         // One element past the range stays untouched.
         let mut out = vec![-1i64; n + 1];
         let args = block(&p, "global_only", &[out.as_mut_ptr() as u64]);
