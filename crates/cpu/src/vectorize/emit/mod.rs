@@ -808,6 +808,33 @@ impl Emitter<'_> {
         self.done.contains(&i)
     }
 
+    /// For an extension `ext(trunc(x))` back to `x`'s own type (an `int` made of a `size_t`
+    /// id and widened again to index memory), `x`, when no lane's `x` leaves the narrow
+    /// type's range (as the extension reads it), so that the two conversions change nothing.
+    /// Chunk addresses then step with the loop's counter, without a truncation and extension
+    /// per chunk. The range may rest on the x ids' bound, which the extension's own shape
+    /// already makes the work-group function check ([`Shapes::assumes_id_limit`]).
+    fn lossless_truncation(&self, data: &InstData, ty: Type) -> Option<Value> {
+        let Op::Convert(c @ (ConvOp::Sext | ConvOp::Zext)) = data.op else {
+            return None;
+        };
+        let ValueDef::Result(t) = self.src.dfg.value_def(data.args[0]) else {
+            return None;
+        };
+        let trunc = &self.src.dfg.insts[t];
+        let wide = *trunc.args.first()?;
+        if trunc.op != Op::Convert(ConvOp::Trunc) || self.src.dfg.value_type(wide) != ty {
+            return None;
+        }
+        let bits = self.src.dfg.value_type(data.args[0]).lane_bits();
+        let (lo, hi) = self.shapes.range(wide)?;
+        let fits = match c {
+            ConvOp::Sext => lo >= -(1i128 << (bits - 1)) && hi < 1i128 << (bits - 1),
+            _ => lo >= 0 && hi < 1i128 << bits,
+        };
+        fits.then_some(wide)
+    }
+
     /// An instruction without side effects, by the shape of its result.
     fn pure(&mut self, data: &InstData, r: Value) -> Lanes {
         let ty = self.ty(r);
@@ -818,7 +845,10 @@ impl Emitter<'_> {
             }
             Shape::Affine { stride, guarded } => {
                 let args: Vec<Value> = data.args.iter().map(|&a| self.lane(a, 0)).collect();
-                let base = self.val(data.op.clone(), &args, ty);
+                let base = match self.lossless_truncation(data, ty) {
+                    Some(wide) => self.lane(wide, 0),
+                    None => self.val(data.op.clone(), &args, ty),
+                };
                 let mut guard = None;
                 for &a in &data.args {
                     if let Lanes::Affine { guard: g, .. } = self.lanes(a) {
