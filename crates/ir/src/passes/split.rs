@@ -59,6 +59,8 @@ use crate::types::Type;
 
 /// The most instructions the copies of a function's loops may hold together.
 const MAX_COPIED: usize = 4000;
+/// The most instructions a trip of a clean copy may run for it to run two trips at a time.
+const MAX_PAIRED: usize = 400;
 /// The longest run of a condition, and the largest step.
 const MAX_RUN: u64 = 1 << 16;
 /// Starts at or past this give an empty clean range; runs further than it count as absent.
@@ -101,8 +103,15 @@ pub fn split(f: &mut Function) -> bool {
             if size > budget {
                 continue;
             }
-            if let Some(new_headers) = try_split(f, &cfg, &dom, l.header, &l.blocks) {
-                budget -= size;
+            // A short innermost loop's clean copy runs two trips at a time (`pair_trips`).
+            let innermost = !loops
+                .loops
+                .iter()
+                .any(|m| m.header != l.header && l.blocks.contains(&m.header));
+            let pair = innermost && 3 * size <= budget;
+            if let Some((new_headers, copied)) = try_split(f, &cfg, &dom, l.header, &l.blocks, pair)
+            {
+                budget -= copied;
                 // The copy's loop, and the loop that `pick` heads around both copies, are
                 // not split again.
                 done.extend(new_headers);
@@ -497,13 +506,14 @@ fn try_split(
     dom: &DomTree,
     h: Block,
     blocks: &[Block],
-) -> Option<[Block; 2]> {
+    pair: bool,
+) -> Option<(Vec<Block>, usize)> {
     let inside: HashSet<Block> = blocks.iter().copied().collect();
     let (latch, exit) = back_edge_and_exit(f, cfg, h, &inside)?;
     let back = dest_to(f, latch, h);
     let params = f.dfg.block_params(h).to_vec();
     // The induction variables: each with the conditions that are runs of it.
-    let (k, runs) = params.iter().enumerate().find_map(|(k, &iv)| {
+    let (k, runs, step) = params.iter().enumerate().find_map(|(k, &iv)| {
         if f.dfg.value_type(iv) != Type::I64 {
             return None;
         }
@@ -536,7 +546,7 @@ fn try_split(
                 }
             }
         }
-        (!runs.is_empty()).then_some((k, runs))
+        (!runs.is_empty()).then_some((k, runs, step))
     })?;
     // Tests for equality of values that do not change in the loop: the copy takes the value
     // they usually have, and runs no trip where they have the other.
@@ -721,7 +731,134 @@ fn try_split(
         let ok = cmp(f, leave, IntCC::Slt, iv, hi);
         brif(f, leave, ok, Dest::new(ch, &ps), Dest::new(h, &ps));
     }
-    Some([ch, pick])
+    let mut copies: Vec<Block> = order.iter().map(|b| cbmap[b]).collect();
+    let size: usize = copies.iter().map(|&b| f.layout.block_insts(b).len()).sum();
+    let mut headers = vec![ch, pick];
+    // With a known own test, the copy's back edge goes to its header.
+    if pair && own.is_some() && runs_straight(f, &copies) <= MAX_PAIRED {
+        let latch_block = f.layout.inst_block(copy_latch).expect("placed");
+        copies.push(leave);
+        headers.push(pair_trips(f, &copies, latch_block, (k, step), (pick, hi)));
+        return Some((headers, 3 * size));
+    }
+    Some((headers, size))
+}
+
+/// The instructions a trip of the clean copy (`copies`, its header first) runs, at most:
+/// those of its blocks reachable from the header through branches whose condition is not a
+/// constant, or along the edge a constant condition takes (the copy's conditions are
+/// constants there, and `fold` drops the rest).
+fn runs_straight(f: &Function, copies: &[Block]) -> usize {
+    let mut seen: HashSet<Block> = HashSet::from([copies[0]]);
+    let mut todo = vec![copies[0]];
+    let mut n = 0;
+    while let Some(b) = todo.pop() {
+        n += f.layout.block_insts(b).len();
+        let Some(t) = f.terminator(b) else {
+            continue;
+        };
+        let data = &f.dfg.insts[t];
+        let dests: Vec<Block> = match (&data.op, data.args.first()) {
+            (Op::Brif(d), Some(&c)) => match f.dfg.iconst_value(c) {
+                Some(k) if k & 1 == 1 => vec![d.0.block],
+                Some(_) => vec![d.1.block],
+                None => vec![d.0.block, d.1.block],
+            },
+            (op, _) => op.dests().iter().map(|d| d.block).collect(),
+        };
+        for d in dests {
+            if copies.contains(&d) && seen.insert(d) {
+                todo.push(d);
+            }
+        }
+    }
+    n
+}
+
+/// Runs the clean copy two trips at a time while both are in the clean range, so that a
+/// short loop's own instructions (the counter, the test, the branch, the moves of the back
+/// edge) are paid once for two trips. `c1` and `c2` are two more copies of the clean copy
+/// and its `leave` block (`copies`, its header first; `latch` its latch block); `c1` goes on
+/// to `c2` without a test, as its successor is in the range, and `c2` back to `c1` while
+/// two more trips are:
+///
+/// ```text
+/// pick:   brif lo <= iv < hi, enter(iv), loop(iv)
+/// enter:  brif iv + step < hi, c1(iv), clean(iv)
+/// c1:     the body; jump c2(next)
+/// c2:     the body; brif next + step < hi, c1(next), c2x
+/// c2x:    brif next < hi, clean(next), c2's leave
+/// ```
+///
+/// `k` is the counter's parameter and `step` its step. Returns `c1`, the header of the new
+/// loop, which is not split again.
+fn pair_trips(
+    f: &mut Function,
+    copies: &[Block],
+    latch: Block,
+    (k, step): (usize, u64),
+    (pick, hi): (Block, Value),
+) -> Block {
+    let ch = copies[0];
+    let last = *copies.last().expect("a loop has blocks");
+    let (m1, _) = copy_blocks(f, copies, last);
+    let (m2, _) = copy_blocks(f, copies, m1[&last]);
+    let (c1, c2) = (m1[&ch], m2[&ch]);
+    // c1's successor is in the range: on to c2 without a test.
+    let l1 = f.terminator(m1[&latch]).expect("a terminator");
+    let back1 = dest_to(f, l1, c1);
+    f.dfg.insts[l1] = InstData::new(Op::Jump(Dest::new(c2, &back1.args)), &[]);
+    // c2 back to c1 while two more trips are in the range, else its own latch's test, with
+    // the single copy for the last trip.
+    let l2 = f.terminator(m2[&latch]).expect("a terminator");
+    let back2 = dest_to(f, l2, c2);
+    let c2x = f.dfg.make_block();
+    f.layout.insert_block_after(c2x, m2[&latch]);
+    let mut test = f.dfg.insts[l2].clone();
+    for d in test.op.dests_mut() {
+        if d.block == c2 {
+            d.block = ch;
+        }
+    }
+    f.append_inst(c2x, test, None);
+    let s = f
+        .dfg
+        .make_inst(InstData::new(Op::Iconst(step), &[]), Some(Type::I64));
+    f.layout.insert_inst_before(s, l2);
+    let s = f.dfg.inst_result(s).expect("a result");
+    let after = InstData::new(Op::Binary(BinaryOp::Iadd), &[back2.args[k], s]);
+    let after = f.insert_inst_before(l2, after, Some(Type::I64));
+    let after = f.dfg.inst_result(after).expect("a result");
+    let fits = InstData::new(Op::Icmp(IntCC::Slt), &[after, hi]);
+    let fits = f.insert_inst_before(l2, fits, Some(Type::I1));
+    let fits = f.dfg.inst_result(fits).expect("a result");
+    f.dfg.insts[l2] = InstData::new(
+        Op::Brif(Box::new((Dest::new(c1, &back2.args), Dest::new(c2x, &[])))),
+        &[fits],
+    );
+    // `pick` enters through `enter`.
+    let enter = f.dfg.make_block();
+    f.layout.insert_block_after(enter, pick);
+    let ps: Vec<Value> = f
+        .dfg
+        .block_params(ch)
+        .iter()
+        .map(|&p| f.dfg.value_type(p))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|t| f.dfg.append_block_param(enter, t))
+        .collect();
+    let s = iconst(f, enter, Type::I64, step);
+    let after = bin(f, enter, BinaryOp::Iadd, ps[k], s);
+    let fits = cmp(f, enter, IntCC::Slt, after, hi);
+    brif(f, enter, fits, Dest::new(c1, &ps), Dest::new(ch, &ps));
+    let t = f.terminator(pick).expect("a terminator");
+    for d in f.dfg.insts[t].op.dests_mut() {
+        if d.block == ch {
+            d.block = enter;
+        }
+    }
+    c1
 }
 
 /// Emits, at the end of `b`, the clean range `[lo, hi)` for a loop that starts at `start`:
