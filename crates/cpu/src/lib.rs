@@ -1011,6 +1011,10 @@ impl DeviceKernel for CompiledKernel {
         self.preferred_group_size
     }
 
+    fn group_blind(&self) -> bool {
+        self.group_blind
+    }
+
     unsafe fn launch(
         &self,
         args: &[u8],

@@ -106,6 +106,13 @@ pub trait DeviceKernel: Send + Sync {
     /// The most work-items the device would like in a work-group of this kernel when the
     /// application leaves the local size to the implementation (a `NULL` `local_work_size`).
     fn preferred_group_size(&self) -> usize;
+    /// Whether the kernel cannot tell its work-groups apart (it reads global ids and sizes
+    /// only, and has no barriers and no `__local` memory): the local size the implementation
+    /// picks for it need not divide the global size, as a partial last group is invisible to
+    /// it too.
+    fn group_blind(&self) -> bool {
+        false
+    }
 
     /// Runs the kernel over `nd` and returns when every work-group has run, or with
     /// [`DeviceError::KernelFault`] when the kernel faulted and the launch was cut short.

@@ -473,7 +473,7 @@ fn ndrange(
                     work_dim,
                     d.max_compute_units,
                     d.max_work_group_size as u64,
-                    k.preferred_group_size(dev),
+                    (k.preferred_group_size(dev), k.group_blind(dev)),
                 ),
             };
         }
