@@ -291,9 +291,10 @@ impl Shapes {
                         matches!(self.shape[a], Shape::Affine { .. })
                             && self.range[a].is_some_and(|r| r.ids)
                     });
+                let division = self.unsigned_division(data).is_some()
+                    || self.narrow_division(func, data).is_some();
                 ordered
-                    || (extension || self.unsigned_division(data).is_some())
-                        && self.range[data.args[0]].is_some_and(|r| r.ids)
+                    || (extension || division) && self.range[data.args[0]].is_some_and(|r| r.ids)
             })
         })
     }
@@ -308,6 +309,50 @@ impl Shapes {
         };
         let (n, d) = (self.range[data.args[0]]?, self.range[data.args[1]]?);
         (n.lo >= 0 && d.lo == d.hi && d.lo > 0).then_some(unsigned)
+    }
+
+    /// For a division or remainder of 32-bit integers by a constant `d` ≥ 2 whose dividend
+    /// is never negative and at most `hi` (its [`Range`]), where it is unsigned or
+    /// [`Shapes::unsigned_division`] makes it so: the unsigned operation, the divisor, and a
+    /// multiplier `m` and shift `p` with `⌊n·m / 2^p⌋ = ⌊n / d⌋` and `n·m < 2^32` for every
+    /// such n, so that 32-bit lanes divide with one multiplication and one shift. (With
+    /// `m = ⌈2^p / d⌉`, `e = m·d − 2^p`: `n·m / 2^p = n/d + n·e / (d·2^p)`, and the second term
+    /// stays below `1/d`, too little to reach the next multiple of `1/d`, while `n·e < 2^p`.)
+    /// The general form (`workgroup::by_constant`) needs 64-bit lanes, which 128-bit SIMD
+    /// multiplies two at a time and without a native instruction.
+    pub fn narrow_division(
+        &self,
+        func: &Function,
+        data: &ferrocl_ir::InstData,
+    ) -> Option<(BinaryOp, u32, u32, u32)> {
+        let op = match (&data.op, self.unsigned_division(data)) {
+            (_, Some(op)) => op,
+            (Op::Binary(op @ (BinaryOp::Udiv | BinaryOp::Urem)), None) => *op,
+            _ => return None,
+        };
+        if func.dfg.value_type(data.args[0]) != Type::I32 {
+            return None;
+        }
+        let n = self.range[data.args[0]]?;
+        let d = match func.dfg.iconst_value(data.args[1]) {
+            Some(d) => u64::from(d as u32),
+            None => {
+                let r = self.range[data.args[1]]?;
+                if r.lo != r.hi {
+                    return None;
+                }
+                u64::try_from(r.lo).ok()?
+            }
+        };
+        if n.lo < 0 || !(2..1 << 31).contains(&d) {
+            return None;
+        }
+        let hi = u128::try_from(n.hi).ok()?;
+        (0..=32u32).find_map(|p| {
+            let m = (1u128 << p).div_ceil(u128::from(d));
+            let e = m * u128::from(d) - (1u128 << p);
+            (hi * e < 1u128 << p && hi * m < 1u128 << 32).then_some((op, d as u32, m as u32, p))
+        })
     }
 
     fn update(&mut self, v: Value, new: Shape) -> bool {

@@ -835,6 +835,27 @@ impl Emitter<'_> {
         fits.then_some(wide)
     }
 
+    /// `x op d` in 32-bit lanes of type `wt` as `⌊x·m / 2^p⌋` (and `x − q·d` for a
+    /// remainder), for the multiplier and shift [`Shapes::narrow_division`] found.
+    fn narrow_division(
+        &mut self,
+        x: Value,
+        op: BinaryOp,
+        (d, m, p): (u32, u32, u32),
+        wt: Type,
+    ) -> Value {
+        let m = self.iconst(wt, i64::from(m));
+        let prod = self.binary(BinaryOp::Imul, x, m);
+        let p = self.iconst(wt, i64::from(p));
+        let q = self.binary(BinaryOp::Lshr, prod, p);
+        if op == BinaryOp::Udiv {
+            return q;
+        }
+        let d = self.iconst(wt, i64::from(d));
+        let qd = self.binary(BinaryOp::Imul, q, d);
+        self.binary(BinaryOp::Isub, x, qd)
+    }
+
     /// An instruction without side effects, by the shape of its result.
     fn pure(&mut self, data: &InstData, r: Value) -> Lanes {
         let ty = self.ty(r);
@@ -901,6 +922,9 @@ impl Emitter<'_> {
                     })
                     .collect();
                 let wt = self.wide(ty);
+                if let Some((op, d, m, p)) = self.shapes.narrow_division(self.src, data) {
+                    return Lanes::Vector(self.narrow_division(args[0], op, (d, m, p), wt));
+                }
                 let op = match self.shapes.unsigned_division(data) {
                     Some(op) => Op::Binary(op),
                     None => data.op.clone(),
