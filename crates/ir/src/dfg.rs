@@ -133,6 +133,20 @@ impl DataFlowGraph {
         &self.blocks[block].params
     }
 
+    /// Appends to `block` a parameter of each type `like`'s parameters have, in order;
+    /// returns them.
+    pub fn append_params_like(&mut self, block: Block, like: Block) -> Vec<Value> {
+        let types: Vec<Type> = self
+            .block_params(like)
+            .iter()
+            .map(|&p| self.value_type(p))
+            .collect();
+        types
+            .into_iter()
+            .map(|ty| self.append_block_param(block, ty))
+            .collect()
+    }
+
     /// Creates a value with no definition yet (`Invalid`).
     pub fn make_value(&mut self, ty: Type) -> Value {
         self.values.push(ValueData {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
 use ferrocl_ir::entity::SecondaryMap;
-use ferrocl_ir::{Block, Dest, Function, Inst, InstData, Op, Type, Value};
+use ferrocl_ir::{Block, Dest, Function, Inst, InstData, Op, Value};
 
 /// Makes every `return` jump to one new return block, so that an early return joins the
 /// other paths at a post-dominator.
@@ -142,15 +142,7 @@ pub(super) fn dedicate_exits(func: &mut Function) {
         }
         let own = func.dfg.make_block();
         func.layout.append_block(own);
-        let params: Vec<Value> = func
-            .dfg
-            .block_params(exit)
-            .iter()
-            .map(|&p| func.dfg.value_type(p))
-            .collect::<Vec<Type>>()
-            .into_iter()
-            .map(|ty| func.dfg.append_block_param(own, ty))
-            .collect();
+        let params = func.dfg.append_params_like(own, exit);
         func.append_inst(
             own,
             InstData::new(Op::Jump(Dest::new(exit, &params)), &[]),

@@ -839,15 +839,7 @@ fn pair_trips(
     // `pick` enters through `enter`.
     let enter = f.dfg.make_block();
     f.layout.insert_block_after(enter, pick);
-    let ps: Vec<Value> = f
-        .dfg
-        .block_params(ch)
-        .iter()
-        .map(|&p| f.dfg.value_type(p))
-        .collect::<Vec<_>>()
-        .into_iter()
-        .map(|t| f.dfg.append_block_param(enter, t))
-        .collect();
+    let ps = f.dfg.append_params_like(enter, ch);
     let s = iconst(f, enter, Type::I64, step);
     let after = bin(f, enter, BinaryOp::Iadd, ps[k], s);
     let fits = cmp(f, enter, IntCC::Slt, after, hi);
