@@ -731,7 +731,10 @@ fn try_split(
         let ok = cmp(f, leave, IntCC::Slt, iv, hi);
         brif(f, leave, ok, Dest::new(ch, &ps), Dest::new(h, &ps));
     }
-    let mut copies: Vec<Block> = order.iter().map(|b| cbmap[b]).collect();
+    // The copy's blocks, its header first (the loop's header need not come first in the
+    // layout).
+    let mut copies: Vec<Block> = vec![ch];
+    copies.extend(order.iter().map(|b| cbmap[b]).filter(|&b| b != ch));
     let size: usize = copies.iter().map(|&b| f.layout.block_insts(b).len()).sum();
     let mut headers = vec![ch, pick];
     // With a known own test, the copy's back edge goes to its header.
