@@ -13,6 +13,7 @@ use crate::object::IcdHeader;
 use crate::program::Program;
 use crate::queue::{CommandQueue, Work};
 use crate::Event;
+use ferrocl_device::part_size;
 
 /// The value given to one argument with `clSetKernelArg`.
 #[derive(Clone, Debug)]
@@ -269,8 +270,6 @@ pub fn default_local_size(
     (preferred, blind): (u64, bool),
 ) -> [u64; 3] {
     const SMALL: u64 = 256;
-    let largest_divisor =
-        |g: u64, cap: u64| (1..=cap.max(1)).rev().find(|d| g % d == 0).unwrap_or(1);
     let cores = u64::from(cores.max(1));
     let dims = (work_dim as usize).clamp(1, 3);
     let total: u64 = global[..dims].iter().product();
@@ -280,19 +279,16 @@ pub fn default_local_size(
         .min(SMALL.max(total.div_ceil(8 * cores)))
         .max(1);
     let mut local = [1u64; 3];
-    local[0] = largest_divisor(global[0], bound);
-    if blind && 2 * local[0] < bound.min(global[0]) {
-        local[0] = global[0].div_ceil(global[0].div_ceil(bound));
-    }
+    local[0] = part_size(global[0], bound, blind);
     for d in 1..dims {
         let size: u64 = local.iter().product();
         if size >= 64 {
             break;
         }
         // Groups along the dimensions before d; d may take as many as leave every core one.
-        let groups: u64 = (0..d).map(|e| global[e] / local[e]).product();
+        let groups: u64 = (0..d).map(|e| global[e].div_ceil(local[e])).product();
         let cap = (bound / size).min((global[d] * groups).div_ceil(cores));
-        local[d] = largest_divisor(global[d], cap);
+        local[d] = part_size(global[d], cap, false);
     }
     local
 }

@@ -356,7 +356,7 @@ impl CompiledKernel {
     ///
     /// `k` is the largest divisor of the groups along x where one is at least half that
     /// bound, so that every merged group is whole; otherwise the groups are shared out evenly
-    /// and the last merged group along x is partial, which the kernel cannot tell either (a
+    /// and the last merged group along x is partial (`part_size`), which the kernel cannot tell either (a
     /// global size of 2 x 8191 leaves the application's groups, or the device's default
     /// ones, 2 work-items each: 16 times slower than groups of 4,096 on one core).
     fn merged(&self, nd: &NdRange, plain: bool) -> NdRange {
@@ -368,13 +368,7 @@ impl CompiledKernel {
             std::array::from_fn(|d| nd.global_size[d].div_ceil(nd.local_size[d]));
         let spare = (groups[0] * groups[1] * groups[2]) / (8 * pool::threads() as u64);
         let cap = (self.preferred_group_size as u64 / items).min(spare).max(1);
-        let bound = cap.min(groups[0]);
-        let divisor = (1..=bound).rev().find(|k| groups[0] % k == 0).unwrap_or(1);
-        let k = if 2 * divisor >= bound {
-            divisor
-        } else {
-            groups[0].div_ceil(groups[0].div_ceil(bound))
-        };
+        let k = ferrocl_device::part_size(groups[0], cap, true);
         let mut merged = *nd;
         merged.local_size[0] *= k;
         merged

@@ -92,6 +92,21 @@ pub struct NdRange {
     pub local_size: [u64; 3],
 }
 
+/// The size of the parts that `extent` items (work-items along a dimension, or groups) are
+/// cut into, each at most `bound`: the largest divisor of `extent` within `bound`, so that
+/// every part is whole. Where `partial` allows a shorter last part and no divisor reaches half
+/// the bound (a prime extent has only 1), the parts are instead as even as `bound` allows;
+/// only divisors from half the bound up are tried then, at most `bound / 2` divisions.
+pub fn part_size(extent: u64, bound: u64, partial: bool) -> u64 {
+    let bound = bound.min(extent).max(1);
+    let least = if partial { bound.div_ceil(2) } else { 1 };
+    match (least..=bound).rev().find(|d| extent % d == 0) {
+        Some(d) => d,
+        None if partial => extent.div_ceil(extent.div_ceil(bound)),
+        None => 1,
+    }
+}
+
 /// A kernel compiled for one device.
 pub trait DeviceKernel: Send + Sync {
     /// Where each argument goes in the argument block, one slot per kernel argument.
