@@ -181,44 +181,83 @@ fn time(
     repeat: &Repeat,
 ) -> cl::Result<(f64, f64)> {
     context.enqueue(kernel, global, local)?.wait()?;
-    let (mut device, mut wall) = (Vec::new(), Vec::new());
+    let mut samples = Samples::default();
     let start = Instant::now();
-    while device.len() < repeat.min
-        || (device.len() < repeat.max && start.elapsed() < repeat.budget)
-    {
+    while samples.wants_more(repeat, start.elapsed()) {
+        samples.take(context, kernel, global, local)?;
+    }
+    Ok(samples.medians())
+}
+
+/// The device and wall times of a kernel's timed runs, in seconds.
+#[derive(Default)]
+struct Samples {
+    device: Vec<f64>,
+    wall: Vec<f64>,
+}
+
+impl Samples {
+    /// Whether to go on after `spent` of timed runs.
+    fn wants_more(&self, repeat: &Repeat, spent: Duration) -> bool {
+        let n = self.device.len();
+        n < repeat.min || (n < repeat.max && spent < repeat.budget)
+    }
+
+    /// One timed run: enqueue to finish, and the device time of its profiling event.
+    fn take(
+        &mut self,
+        context: &Context,
+        kernel: &Kernel,
+        global: &[usize],
+        local: Option<&[usize]>,
+    ) -> cl::Result<()> {
         let t = Instant::now();
         let event = context.enqueue(kernel, global, local)?;
         context.finish()?;
-        wall.push(t.elapsed().as_secs_f64());
+        let wall = t.elapsed().as_secs_f64();
+        self.wall.push(wall);
         // Without profiling information the wall time stands for the device time.
-        device.push(
-            event
-                .device_ns()
-                .map_or(*wall.last().expect("pushed"), |ns| ns as f64 * 1e-9),
-        );
+        self.device
+            .push(event.device_ns().map_or(wall, |ns| ns as f64 * 1e-9));
+        Ok(())
     }
-    Ok((median(device), median(wall)))
+
+    fn medians(self) -> (f64, f64) {
+        (median(self.device), median(self.wall))
+    }
 }
 
-/// Builds, checks and times one case on one platform.
-fn run_case(context: &Context, case: &Case, quick: bool, repeat: &Repeat) -> Outcome {
+/// How many turns a case's timed runs take at least on each platform (see [`time_in_turns`]).
+const TURNS: usize = 5;
+
+/// A case made ready on one platform: built, its arguments set, its first result checked.
+struct Ready<'a> {
+    context: &'a Context<'a>,
+    kernel: Kernel<'a>,
+    global: Vec<usize>,
+    local: Option<Vec<usize>>,
+    /// The work of one run, in the row's unit.
+    work: f64,
+    /// The kernel's buffers, alive while it runs.
+    _buffers: Vec<Buffer<'a>>,
+    samples: Samples,
+    /// Time spent in timed runs so far.
+    spent: Duration,
+}
+
+/// Builds one case on one platform, sets its arguments, runs it once and checks the result.
+fn prepare<'a>(context: &'a Context<'a>, case: &Case, quick: bool) -> Result<Ready<'a>, Outcome> {
     let n_a = |e: cl::ClError| Outcome::NotAvailable(e.to_string());
-    let build = match context.build(case.source, "") {
-        Ok(build) => build,
-        Err(e) => return n_a(e),
-    };
+    let build = context.build(case.source, "").map_err(n_a)?;
     if let Some(error) = build.error {
-        return Outcome::NotAvailable(build_reason(&error, &build.log));
+        return Err(Outcome::NotAvailable(build_reason(&error, &build.log)));
     }
-    let kernel = match build.program.kernel(case.kernel) {
-        Ok(kernel) => kernel,
-        Err(e) => return n_a(e),
-    };
+    let kernel = build.program.kernel(case.kernel).map_err(n_a)?;
     let problem = (case.make)(quick);
     let mut buffers: Vec<Option<Buffer>> = Vec::new();
     for (i, arg) in problem.args.iter().enumerate() {
         let index = i as u32;
-        let set = match arg {
+        let buffer = match arg {
             Arg::Value(bytes) => kernel.set_arg_bytes(index, bytes).map(|()| None),
             Arg::Local(size) => kernel.set_arg_local(index, *size).map(|()| None),
             Arg::Buffer(data) => context.buffer(data.len()).and_then(|buffer| {
@@ -227,41 +266,89 @@ fn run_case(context: &Context, case: &Case, quick: bool, repeat: &Repeat) -> Out
                 Ok(Some(buffer))
             }),
         };
-        match set {
-            Ok(buffer) => buffers.push(buffer),
-            Err(e) => return n_a(e),
-        }
+        buffers.push(buffer.map_err(n_a)?);
     }
     let local = problem.local.as_deref();
-    let first = context
+    context
         .enqueue(&kernel, &problem.global, local)
-        .and_then(|event| event.wait());
-    if let Err(e) = first {
-        return n_a(e);
-    }
-    let mut outputs = Vec::new();
-    for buffer in &buffers {
-        match buffer {
-            Some(buffer) => match context.read(buffer) {
-                Ok(data) => outputs.push(data),
-                Err(e) => return n_a(e),
-            },
-            None => outputs.push(Vec::new()),
+        .and_then(|event| event.wait())
+        .map_err(n_a)?;
+    let outputs = buffers
+        .iter()
+        .map(|buffer| buffer.as_ref().map_or(Ok(Vec::new()), |b| context.read(b)))
+        .collect::<cl::Result<Vec<_>>>()
+        .map_err(n_a)?;
+    let work = (problem.check)(&outputs)
+        .map_err(|e| Outcome::NotAvailable(format!("wrong result: {e}")))?;
+    Ok(Ready {
+        context,
+        kernel,
+        global: problem.global,
+        local: problem.local,
+        work,
+        _buffers: buffers.into_iter().flatten().collect(),
+        samples: Samples::default(),
+        spent: Duration::ZERO,
+    })
+}
+
+/// Times one case on every platform where it is ready, the platforms taking turns: each turn
+/// is one untimed run (which brings the platform's data back into the caches after the
+/// others' turns) and timed runs for up to a [`TURNS`]th of the budget and of the most runs.
+/// A shared machine's speed drifts over seconds and minutes; in turns, every platform's runs
+/// of a case spread over the same stretch of time, so the drift moves their times alike,
+/// where timing one platform after another compared each with the others at another moment.
+fn time_in_turns(ready: &mut [Result<Ready, Outcome>], repeat: &Repeat) {
+    let turn = Repeat {
+        min: 1,
+        max: repeat.max.div_ceil(TURNS),
+        budget: repeat.budget / TURNS as u32,
+    };
+    loop {
+        let mut any = false;
+        for slot in ready.iter_mut() {
+            let Ok(r) = slot else { continue };
+            if !r.samples.wants_more(repeat, r.spent) {
+                continue;
+            }
+            any = true;
+            if let Err(e) = r.turn(&turn) {
+                *slot = Err(Outcome::NotAvailable(e.to_string()));
+            }
+        }
+        if !any {
+            return;
         }
     }
-    let work = match (problem.check)(&outputs) {
-        Ok(work) => work,
-        Err(e) => return Outcome::NotAvailable(format!("wrong result: {e}")),
-    };
-    drop(outputs);
-    match time(context, &kernel, &problem.global, local, repeat) {
-        Ok((device, wall)) => Outcome::Measured {
+}
+
+impl Ready<'_> {
+    /// One turn of [`time_in_turns`].
+    fn turn(&mut self, turn: &Repeat) -> cl::Result<()> {
+        let local = self.local.as_deref();
+        self.context
+            .enqueue(&self.kernel, &self.global, local)?
+            .wait()?;
+        let mut runs = Samples::default();
+        let start = Instant::now();
+        while runs.wants_more(turn, start.elapsed()) {
+            runs.take(self.context, &self.kernel, &self.global, local)?;
+        }
+        self.spent += start.elapsed();
+        self.samples.device.append(&mut runs.device);
+        self.samples.wall.append(&mut runs.wall);
+        Ok(())
+    }
+
+    fn outcome(self) -> Outcome {
+        let work = self.work;
+        let (device, wall) = self.samples.medians();
+        Outcome::Measured {
             device,
             wall,
             work: Some(work),
             note: None,
-        },
-        Err(e) => n_a(e),
+        }
     }
 }
 
@@ -349,6 +436,9 @@ fn build_time(context: &Context) -> Outcome {
     }
 }
 
+/// How the launch or the build row measures a platform (the second argument: `--quick`).
+type Measure = fn(&Context, bool) -> Outcome;
+
 pub fn command(args: &[String]) -> Result<String, Failure> {
     let o = parse(args).map_err(Failure::Usage)?;
     let cases: Vec<&Case> = suite::CASES
@@ -407,6 +497,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         });
     }
     let mut columns = Vec::new();
+    let mut contexts = Vec::new();
     for (t, target) in targets.iter().enumerate() {
         let (label, context) = match target {
             Ok(t) => (
@@ -421,49 +512,51 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         let device = target
             .as_ref()
             .map_or(String::new(), |t| t.device_name.clone());
-        let short = short_label(&label, o.platforms.get(t).map(String::as_str));
         columns.push(Column {
-            short: short.clone(),
-            name: label.clone(),
+            short: short_label(&label, o.platforms.get(t).map(String::as_str)),
+            name: label,
             device,
         });
-        let label = short;
-        let mut index = 0;
-        for case in &cases {
+        contexts.push(context);
+    }
+    for (index, case) in cases.iter().enumerate() {
+        progress.show(&format!(
+            "bench: {} ({}/{})",
+            case.name,
+            index + 1,
+            rows.len()
+        ));
+        let mut ready: Vec<Result<Ready, Outcome>> = contexts
+            .iter()
+            .map(|context| match context {
+                Ok(context) => prepare(context, case, o.quick),
+                Err(e) => Err(Outcome::NotAvailable(e.clone())),
+            })
+            .collect();
+        time_in_turns(&mut ready, &repeat);
+        rows[index].outcomes = ready
+            .into_iter()
+            .map(|r| r.map_or_else(|outcome| outcome, Ready::outcome))
+            .collect();
+    }
+    // The launch and build rows measure each platform alone, one after another.
+    let mut runtime_rows: Vec<(&str, Measure)> = Vec::new();
+    if want_latency {
+        runtime_rows.push(("launch-latency", latency));
+    }
+    if want_build {
+        runtime_rows.push(("build-time", |context, _| build_time(context)));
+    }
+    for (index, (name, measure)) in (cases.len()..).zip(runtime_rows) {
+        for (context, column) in contexts.iter().zip(&columns) {
             progress.show(&format!(
-                "bench: {label}: {} ({}/{})",
-                case.name,
+                "bench: {}: {name} ({}/{})",
+                column.short,
                 index + 1,
                 rows.len()
             ));
-            let outcome = match &context {
-                Ok(context) => run_case(context, case, o.quick, &repeat),
-                Err(e) => Outcome::NotAvailable(e.clone()),
-            };
-            rows[index].outcomes.push(outcome);
-            index += 1;
-        }
-        if want_latency {
-            progress.show(&format!(
-                "bench: {label}: launch-latency ({}/{})",
-                index + 1,
-                rows.len()
-            ));
-            let outcome = match &context {
-                Ok(context) => latency(context, o.quick),
-                Err(e) => Outcome::NotAvailable(e.clone()),
-            };
-            rows[index].outcomes.push(outcome);
-            index += 1;
-        }
-        if want_build {
-            progress.show(&format!(
-                "bench: {label}: build-time ({}/{})",
-                index + 1,
-                rows.len()
-            ));
-            let outcome = match &context {
-                Ok(context) => build_time(context),
+            let outcome = match context {
+                Ok(context) => measure(context, o.quick),
                 Err(e) => Outcome::NotAvailable(e.clone()),
             };
             rows[index].outcomes.push(outcome);

@@ -1043,7 +1043,7 @@ fn bench_checks_and_times_on_pocl() {
     assert_eq!(json.matches("\"status\": \"ok\"").count(), 2, "{json}");
     assert!(json.contains("\"throughput\": "), "{json}");
     assert!(
-        stderr(&out).contains("bench: pocl: saxpy (1/2)"),
+        stderr(&out).contains("bench: saxpy (1/2)"),
         "{}",
         stderr(&out)
     );
