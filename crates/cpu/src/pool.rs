@@ -18,14 +18,30 @@
 //! one claim and one setup, while a thread that the system preempts holds back only the
 //! batch it is running: the rest of its range is there to be stolen.
 
+//!
+//! A job is opened and closed through atomics, not a lock: the launching thread writes the
+//! job, opens it and publishes its generation; a worker counts itself `inside`, then runs the
+//! job only if it is still open, and leaves; the launching thread, its own claims done, closes
+//! the job and waits for `inside` to reach 0. A worker that has left a job looks for the next
+//! one for [`SPIN`] before it parks, and a launch of fewer groups than threads wakes only as
+//! many workers as it has groups for. (With a lock around the job, and every parked worker
+//! woken for every launch, a launch of 2 to 16 empty groups took 20-47 us on average on 16
+//! cores: the workers queued on the lock to enter, and again to leave.)
+
+use std::cell::UnsafeCell;
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 /// How long a batch should run: long enough that claiming it and setting it up cost under 1%,
 /// short enough that a preempted thread holds back little work.
 const BATCH_TIME: Duration = Duration::from_micros(20);
+
+/// How long a worker that has left a job looks for the next one before it parks, and how long
+/// the launching thread looks for the workers to leave before it parks: launches back to back
+/// (a queue of kernels of a fraction of a millisecond each) find the workers awake.
+const SPIN: Duration = Duration::from_micros(100);
 
 /// A job: a function of a batch of group indices, with its lifetime erased while it is
 /// published (the launching thread does not return before every worker has left it).
@@ -37,16 +53,22 @@ struct JobRef {
 // SAFETY: the function is `Sync`, and the launching thread keeps it alive while it is shared.
 unsafe impl Send for JobRef {}
 
-struct State {
-    job: Option<JobRef>,
-    /// Increases with each job, so a worker takes part in each job once.
-    generation: u64,
-    /// Workers inside the current job.
-    inside: usize,
-}
-
 struct Pool {
-    state: Mutex<State>,
+    /// The current job, written by the launching thread while no job is open.
+    job: UnsafeCell<Option<JobRef>>,
+    /// The generation of the latest job: each launch adds one, so a worker takes part in each
+    /// job once.
+    published: AtomicU64,
+    /// The generation of the job open to workers now; 0 when none is.
+    open: AtomicU64,
+    /// Workers inside a job, or about to look whether the job they saw is still open.
+    inside: AtomicUsize,
+    /// Held to park: workers wait on `wake` for a job, the launching thread on `left` for the
+    /// workers to leave.
+    parking: Mutex<()>,
+    /// Workers parked on `wake` (changed under `parking`): the others are looking for the
+    /// next job, and a launch wakes only as many as it has groups for beyond those.
+    parked: AtomicUsize,
     wake: Condvar,
     left: Condvar,
     /// Each thread's range of the current job: the launching thread's first, then each
@@ -58,6 +80,11 @@ struct Pool {
     launch: Mutex<()>,
     workers: usize,
 }
+
+// SAFETY: `job` is written only by the launching thread that holds `launch`, while no job is
+// open, and read only by a worker counted inside the open job (see `worker` and `run`); every
+// other field is `Sync`.
+unsafe impl Sync for Pool {}
 
 static POOL: OnceLock<Pool> = OnceLock::new();
 
@@ -71,11 +98,12 @@ fn pool() -> &'static Pool {
                 .spawn(move || worker(i + 1));
         }
         Pool {
-            state: Mutex::new(State {
-                job: None,
-                generation: 0,
-                inside: 0,
-            }),
+            job: UnsafeCell::new(None),
+            published: AtomicU64::new(0),
+            open: AtomicU64::new(0),
+            inside: AtomicUsize::new(0),
+            parking: Mutex::new(()),
+            parked: AtomicUsize::new(0),
             wake: Condvar::new(),
             left: Condvar::new(),
             slots: (0..=workers).map(|_| Slot(Mutex::new(0..0))).collect(),
@@ -84,6 +112,36 @@ fn pool() -> &'static Pool {
             workers,
         }
     })
+}
+
+impl Pool {
+    fn park(&self) -> MutexGuard<'_, ()> {
+        self.parking.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Waits until `done`: spinning for [`SPIN`], then parked on `condvar` (whose notifier takes
+/// `parking` after making `done` true), counted in `count` while parked.
+fn wait_until(p: &Pool, condvar: &Condvar, count: Option<&AtomicUsize>, done: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        if start.elapsed() >= SPIN {
+            let mut parked = p.park();
+            while !done() {
+                if let Some(count) = count {
+                    count.fetch_add(1, Ordering::Relaxed);
+                }
+                parked = condvar.wait(parked).unwrap_or_else(|e| e.into_inner());
+                if let Some(count) = count {
+                    count.fetch_sub(1, Ordering::Relaxed);
+                }
+            }
+            return;
+        }
+        for _ in 0..64 {
+            std::hint::spin_loop();
+        }
+    }
 }
 
 /// The group indices a thread has yet to run: its share of the job, less what it has run and
@@ -168,23 +226,23 @@ fn worker(me: usize) {
     };
     let mut seen = 0u64;
     loop {
-        let job = {
-            let mut s = p.state.lock().unwrap_or_else(|e| e.into_inner());
-            loop {
-                if s.generation != seen {
-                    if let Some(job) = s.job {
-                        seen = s.generation;
-                        s.inside += 1;
-                        break job;
-                    }
-                }
-                s = p.wake.wait(s).unwrap_or_else(|e| e.into_inner());
-            }
-        };
-        claim_all(p, me, job);
-        let mut s = p.state.lock().unwrap_or_else(|e| e.into_inner());
-        s.inside -= 1;
-        if s.inside == 0 {
+        wait_until(p, &p.wake, Some(&p.parked), || {
+            p.published.load(Ordering::Acquire) != seen
+        });
+        seen = p.published.load(Ordering::Acquire);
+        // Counted inside before looking whether the job is open (both sequentially
+        // consistent, as the launching thread's close and look at `inside` are): either the
+        // launching thread sees this worker inside and waits for it, or this worker sees the
+        // job closed.
+        p.inside.fetch_add(1, Ordering::SeqCst);
+        if p.open.load(Ordering::SeqCst) == seen {
+            // SAFETY: the job is open, so its launching thread wrote `job` before opening it
+            // and neither returns nor writes it again before this worker has left.
+            let job = unsafe { *p.job.get() }.expect("an open job is stored");
+            claim_all(p, me, job);
+        }
+        if p.inside.fetch_sub(1, Ordering::SeqCst) == 1 {
+            drop(p.park());
             p.left.notify_all();
         }
     }
@@ -214,23 +272,44 @@ pub fn run(n: usize, f: &(dyn Fn(Range<usize>) + Sync)) {
             >(f)
         },
     };
-    let threads = p.slots.len();
+    // Shares for as many threads as there are groups, at most all of them.
+    let sharing = p.slots.len().min(n);
     for (t, slot) in p.slots.iter().enumerate() {
-        *slot.lock() = share(n, threads, t);
+        *slot.lock() = if t < sharing {
+            share(n, sharing, t)
+        } else {
+            0..0
+        };
     }
     p.unclaimed.store(n, Ordering::Release);
+    // SAFETY: no job is open (the last launch closed its job and waited for the workers
+    // inside to leave), a worker reads `job` only once it sees the job of the generation it
+    // saw published open, and this generation is not published yet; `launch` keeps other
+    // launching threads out.
+    unsafe { *p.job.get() = Some(job) };
+    let generation = p.published.load(Ordering::Relaxed) + 1;
+    p.open.store(generation, Ordering::SeqCst);
+    p.published.store(generation, Ordering::Release);
     {
-        let mut s = p.state.lock().unwrap_or_else(|e| e.into_inner());
-        s.job = Some(job);
-        s.generation += 1;
+        // Taking the lock orders the publication before any parking worker's look at it; a
+        // worker not parked now sees the job without being woken.
+        let _parking = p.park();
+        let parked = p.parked.load(Ordering::Relaxed);
+        let awake = p.workers - parked;
+        let wanted = (sharing - 1).saturating_sub(awake);
+        if wanted >= parked {
+            if parked > 0 {
+                p.wake.notify_all();
+            }
+        } else {
+            for _ in 0..wanted {
+                p.wake.notify_one();
+            }
+        }
     }
-    p.wake.notify_all();
     claim_all(p, 0, job);
-    let mut s = p.state.lock().unwrap_or_else(|e| e.into_inner());
-    s.job = None;
-    while s.inside > 0 {
-        s = p.left.wait(s).unwrap_or_else(|e| e.into_inner());
-    }
+    p.open.store(0, Ordering::SeqCst);
+    wait_until(p, &p.left, None, || p.inside.load(Ordering::SeqCst) == 0);
 }
 
 #[cfg(test)]
@@ -286,5 +365,30 @@ mod tests {
             });
             assert!(counts.iter().all(|c| c.load(Ordering::Relaxed) == 1), "{n}");
         }
+    }
+
+    #[test]
+    fn launches_from_several_threads_back_to_back_each_run_every_index_once() {
+        std::thread::scope(|scope| {
+            for t in 0..4usize {
+                scope.spawn(move || {
+                    for i in 0..400usize {
+                        let n = 2 + (i * 7 + t * 3) % 40;
+                        let counts: Vec<AtomicUsize> =
+                            (0..n).map(|_| AtomicUsize::new(0)).collect();
+                        run(n, &|r: Range<usize>| {
+                            for i in r {
+                                counts[i].fetch_add(1, Ordering::Relaxed);
+                            }
+                        });
+                        assert!(counts.iter().all(|c| c.load(Ordering::Relaxed) == 1), "{n}");
+                        if i % 50 == 0 {
+                            // Long enough for the workers to park between launches.
+                            std::thread::sleep(Duration::from_micros(300));
+                        }
+                    }
+                });
+            }
+        });
     }
 }
