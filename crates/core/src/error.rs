@@ -115,6 +115,15 @@ impl std::error::Error for ClError {}
 /// The result of a runtime operation.
 pub type ClResult<T> = Result<T, ClError>;
 
+/// The message of a caught panic (its payload when a string).
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
 impl From<ferrocl_device::DeviceError> for ClError {
     fn from(e: ferrocl_device::DeviceError) -> ClError {
         use ferrocl_device::DeviceError;

@@ -266,8 +266,18 @@ impl Event {
         let work = self.lock().work.take();
         self.timestamps[Timestamp::Start as usize].store(clock::now_ns(), Ordering::Relaxed);
         self.advance(status::RUNNING);
+        // A panic in the runtime's own work (an internal error, never the application's)
+        // ends the command abnormally instead of ending the thread that runs it, which would
+        // leave the event, and every wait for it, unfinished. API 3.0, 3.2.1: "Unsuccessful
+        // completion results in abnormal termination of the command which is indicated by
+        // setting the event status to a negative value."
         let result = match work {
-            Some(work) => work.execute(),
+            Some(work) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work.execute()))
+                .unwrap_or_else(|panic| {
+                    let message = crate::error::panic_message(&*panic);
+                    eprintln!("ferrocl: internal error running a command: {message}");
+                    Err(ClError::OutOfResources)
+                }),
             None => Ok(()),
         };
         self.end(match result {

@@ -101,6 +101,21 @@ fn failed_wait_list_event_terminates_dependents() {
 }
 
 #[test]
+fn a_command_whose_work_panics_ends_abnormally_and_the_queue_goes_on() {
+    let ctx = context();
+    let q = queue(&ctx, 0);
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let failed = q
+        .enqueue(0, Work::Host(Box::new(|| panic!("an internal error"))), &[])
+        .unwrap();
+    let next = q.enqueue(0, record(&log, 1), &[]).unwrap();
+    assert_eq!(failed.wait(), ClError::OutOfResources.code());
+    assert_eq!(next.wait(), status::COMPLETE);
+    assert_eq!(*log.lock().unwrap(), vec![1]);
+    q.finish().unwrap();
+}
+
+#[test]
 fn user_event_status_is_set_once() {
     let ctx = context();
     let e = Event::new_user(ctx);

@@ -30,7 +30,7 @@
 
 use std::cell::UnsafeCell;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -63,6 +63,9 @@ struct Pool {
     open: AtomicU64,
     /// Workers inside a job, or about to look whether the job they saw is still open.
     inside: AtomicUsize,
+    /// Whether a batch panicked on a worker in the current job (the launching thread panics
+    /// in turn once every worker has left).
+    panicked: AtomicBool,
     /// Held to park: workers wait on `wake` for a job, the launching thread on `left` for the
     /// workers to leave.
     parking: Mutex<()>,
@@ -102,6 +105,7 @@ fn pool() -> &'static Pool {
             published: AtomicU64::new(0),
             open: AtomicU64::new(0),
             inside: AtomicUsize::new(0),
+            panicked: AtomicBool::new(false),
             parking: Mutex::new(()),
             parked: AtomicUsize::new(0),
             wake: Condvar::new(),
@@ -239,7 +243,14 @@ fn worker(me: usize) {
             // SAFETY: the job is open, so its launching thread wrote `job` before opening it
             // and neither returns nor writes it again before this worker has left.
             let job = unsafe { *p.job.get() }.expect("an open job is stored");
-            claim_all(p, me, job);
+            // A panic (an internal error) ends this worker's part of the job, not the worker:
+            // a thread that died inside would be waited for forever.
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                claim_all(p, me, job);
+            }));
+            if ran.is_err() {
+                p.panicked.store(true, Ordering::Relaxed);
+            }
         }
         if p.inside.fetch_sub(1, Ordering::SeqCst) == 1 {
             drop(p.park());
@@ -307,9 +318,22 @@ pub fn run(n: usize, f: &(dyn Fn(Range<usize>) + Sync)) {
             }
         }
     }
+    /// Closes the job and waits for the workers inside to leave, also when the launching
+    /// thread's own batches panic: the job's function must outlive them.
+    struct Close<'a>(&'a Pool);
+    impl Drop for Close<'_> {
+        fn drop(&mut self) {
+            let p = self.0;
+            p.open.store(0, Ordering::SeqCst);
+            wait_until(p, &p.left, None, || p.inside.load(Ordering::SeqCst) == 0);
+        }
+    }
+    let close = Close(p);
     claim_all(p, 0, job);
-    p.open.store(0, Ordering::SeqCst);
-    wait_until(p, &p.left, None, || p.inside.load(Ordering::SeqCst) == 0);
+    drop(close);
+    if p.panicked.swap(false, Ordering::Relaxed) {
+        panic!("a work-group panicked on a worker thread");
+    }
 }
 
 #[cfg(test)]
@@ -364,6 +388,30 @@ mod tests {
                 }
             });
             assert!(counts.iter().all(|c| c.load(Ordering::Relaxed) == 1), "{n}");
+        }
+    }
+
+    #[test]
+    fn a_panicking_batch_panics_the_launch_and_leaves_the_pool_working() {
+        for bad in [0, 17, 63] {
+            let ran = std::panic::catch_unwind(|| {
+                run(64, &|r: Range<usize>| {
+                    if r.contains(&bad) {
+                        panic!("batch {r:?}");
+                    }
+                });
+            });
+            assert!(ran.is_err(), "{bad}");
+            let counts: Vec<AtomicUsize> = (0..64).map(|_| AtomicUsize::new(0)).collect();
+            run(64, &|r: Range<usize>| {
+                for i in r {
+                    counts[i].fetch_add(1, Ordering::Relaxed);
+                }
+            });
+            assert!(
+                counts.iter().all(|c| c.load(Ordering::Relaxed) == 1),
+                "{bad}"
+            );
         }
     }
 

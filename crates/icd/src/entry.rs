@@ -70,11 +70,7 @@ pub fn unit(name: &str, f: impl FnOnce()) {
 }
 
 fn internal_error(name: &str, panic: Box<dyn std::any::Any + Send>) -> ClError {
-    let message = panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string());
+    let message = ferrocl_core::error::panic_message(&*panic);
     eprintln!("ferrocl: internal error in {name}: {message}");
     ClError::OutOfHostMemory
 }
