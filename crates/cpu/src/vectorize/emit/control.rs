@@ -831,42 +831,35 @@ impl Emitter<'_> {
         let mut incoming: HashMap<Block, Vec<(Value, Dest)>> = HashMap::new();
         let t = self.src.terminator(h).expect("a terminator");
         self.edges(t, &mut incoming)?;
+        let exit_params: Vec<Value> = self.src.dfg.block_params(l.exit).to_vec();
+        // Where lanes may leave at the header (a `for` or `while` loop's test), a trip that no
+        // lane goes on from leaves there, not after running the body under an empty mask: a
+        // loop over `k = lid; k < n; k += size` whose last trip only some chunks of the group
+        // take is such a trip for every other chunk.
+        let leaves_at_header = incoming.contains_key(&l.exit);
+        if let Some(leaving) = incoming.get(&l.exit).cloned() {
+            let mut targets: Vec<Block> =
+                incoming.keys().copied().filter(|&b| b != l.exit).collect();
+            targets.sort_unstable();
+            let staying: Vec<(Value, Dest)> = targets
+                .iter()
+                .flat_map(|b| incoming[b].iter().cloned())
+                .collect();
+            let stay = self.or_masks(&staying);
+            let any = self.reduce(stay, false);
+            let (body, out) = (self.new_block(), self.new_block());
+            self.brif(any, body, &[], out, &[]);
+            self.cur = out;
+            let held_out = self.held_after(&exit_params, &held, &leaving)?;
+            let exit = self.block(l.exit);
+            self.jump(exit, &held_out);
+            self.cur = body;
+        }
         self.emit_masked(&l.body, &mut incoming)?;
         self.mask = None;
         // The exit parameters: the lanes leaving on this trip take their edge's arguments.
         let exits = incoming.remove(&l.exit).unwrap_or_default();
-        let exit_params: Vec<Value> = self.src.dfg.block_params(l.exit).to_vec();
-        let mut held_next = Vec::new();
-        let mut at = 0;
-        for (k, &p) in exit_params.iter().enumerate() {
-            let ty = self.ty(p);
-            if self.shapes.of(p) != Shape::Varying {
-                return Err(Refusal::new(
-                    "a loop under a mask with a uniform exit value",
-                ));
-            }
-            if ty.is_ptr() {
-                let mut lanes: Vec<Value> = held[at..at + self.w as usize].to_vec();
-                at += self.w as usize;
-                for (m, d) in &exits {
-                    for i in 0..self.w {
-                        let x = self.lane(d.args[k], i);
-                        let c = self.extract(*m, i);
-                        lanes[i as usize] = self.val(Op::Select, &[c, x, lanes[i as usize]], ty);
-                    }
-                }
-                held_next.extend(lanes);
-            } else {
-                let mut acc = held[at];
-                at += 1;
-                let wt = self.wide(ty);
-                for (m, d) in &exits {
-                    let x = self.vector(d.args[k]);
-                    acc = self.val(Op::Select, &[*m, x, acc], wt);
-                }
-                held_next.push(acc);
-            }
-        }
+        let held_next = self.held_after(&exit_params, &held, &exits)?;
         // The next trip: the lanes that took a back edge.
         let back = incoming.remove(&h).unwrap_or_default();
         if !incoming.is_empty() {
@@ -893,8 +886,14 @@ impl Emitter<'_> {
         }
         args.push(next_active);
         args.extend_from_slice(&held_next);
-        let again = self.reduce(next_active, false);
         let header = self.block(h);
+        if leaves_at_header {
+            // The header's test leaves once no lane goes on, an empty `next_active` included:
+            // one test a trip, not two.
+            self.jump(header, &args);
+            return Ok(());
+        }
+        let again = self.reduce(next_active, false);
         let exit = self.block(l.exit);
         let op = Op::Brif(Box::new((
             Dest::new(header, &args),
@@ -902,6 +901,48 @@ impl Emitter<'_> {
         )));
         self.ins(op, &[again], None);
         Ok(())
+    }
+
+    /// The values of a divergent loop's exit parameters `params` after a trip: each lane that
+    /// left along one of `exits` takes its edge's arguments, the others keep `held`.
+    fn held_after(
+        &mut self,
+        params: &[Value],
+        held: &[Value],
+        exits: &[(Value, Dest)],
+    ) -> Result<Vec<Value>, Refusal> {
+        let mut held_next = Vec::new();
+        let mut at = 0;
+        for (k, &p) in params.iter().enumerate() {
+            let ty = self.ty(p);
+            if self.shapes.of(p) != Shape::Varying {
+                return Err(Refusal::new(
+                    "a loop under a mask with a uniform exit value",
+                ));
+            }
+            if ty.is_ptr() {
+                let mut lanes: Vec<Value> = held[at..at + self.w as usize].to_vec();
+                at += self.w as usize;
+                for (m, d) in exits {
+                    for i in 0..self.w {
+                        let x = self.lane(d.args[k], i);
+                        let c = self.extract(*m, i);
+                        lanes[i as usize] = self.val(Op::Select, &[c, x, lanes[i as usize]], ty);
+                    }
+                }
+                held_next.extend(lanes);
+            } else {
+                let mut acc = held[at];
+                at += 1;
+                let wt = self.wide(ty);
+                for (m, d) in exits {
+                    let x = self.vector(d.args[k]);
+                    acc = self.val(Op::Select, &[*m, x, acc], wt);
+                }
+                held_next.push(acc);
+            }
+        }
+        Ok(held_next)
     }
 
     fn all_ones(&mut self) -> Value {
