@@ -354,11 +354,12 @@ impl CompiledKernel {
     /// `k - 1` times (a copy kernel in groups of 64 work-items spends a third of its time
     /// there).
     ///
-    /// `k` is the largest divisor of the groups along x where one is at least half that
-    /// bound, so that every merged group is whole; otherwise the groups are shared out evenly
-    /// and the last merged group along x is partial (`part_size`), which the kernel cannot tell either (a
-    /// global size of 2 x 8191 leaves the application's groups, or the device's default
-    /// ones, 2 work-items each: 16 times slower than groups of 4,096 on one core).
+    /// `k` ([`ferrocl_device::part_size`]) is the largest divisor of the groups along x where
+    /// one is at least half that bound, so that every merged group is whole; otherwise the
+    /// groups are shared out evenly and the last merged group along x is partial, which the
+    /// kernel cannot tell either (a global size of 2 x 8191 leaves the application's groups,
+    /// or the device's default ones, 2 work-items each: 16 times slower than groups of 4,096
+    /// on one core).
     fn merged(&self, nd: &NdRange, plain: bool) -> NdRange {
         let items: u64 = nd.local_size.iter().product();
         if !self.group_blind || !plain || items == 0 {

@@ -17,7 +17,6 @@
 //! of [`BATCH_TIME`] and halves it when they run over twice that, so small work-groups share
 //! one claim and one setup, while a thread that the system preempts holds back only the
 //! batch it is running: the rest of its range is there to be stolen.
-
 //!
 //! A job is opened and closed through atomics, not a lock: the launching thread writes the
 //! job, opens it and publishes its generation; a worker counts itself `inside`, then runs the
@@ -297,6 +296,8 @@ pub fn run(n: usize, f: &(dyn Fn(Range<usize>) + Sync)) {
         };
     }
     p.unclaimed.store(n, Ordering::Release);
+    // A worker's panic in a launch whose own thread panicked too is left behind by its unwind.
+    p.panicked.store(false, Ordering::Relaxed);
     // SAFETY: no job is open (the last launch closed its job and waited for the workers
     // inside to leave), a worker reads `job` only once it sees the job of the generation it
     // saw published open, and this generation is not published yet; `launch` keeps other
@@ -397,15 +398,18 @@ mod tests {
 
     #[test]
     fn a_panicking_batch_panics_the_launch_and_leaves_the_pool_working() {
-        for bad in [0, 17, 63] {
+        // `None`: every batch panics, on the launching thread and on the workers alike, and
+        // the next launch must not inherit a worker's panic.
+        for bad in [Some(0), Some(17), Some(63), None] {
             let ran = std::panic::catch_unwind(|| {
                 run(64, &|r: Range<usize>| {
-                    if r.contains(&bad) {
+                    if bad.is_none_or(|b| r.contains(&b)) {
+                        std::thread::sleep(Duration::from_micros(50));
                         panic!("batch {r:?}");
                     }
                 });
             });
-            assert!(ran.is_err(), "{bad}");
+            assert!(ran.is_err(), "{bad:?}");
             let counts: Vec<AtomicUsize> = (0..64).map(|_| AtomicUsize::new(0)).collect();
             run(64, &|r: Range<usize>| {
                 for i in r {
@@ -414,7 +418,7 @@ mod tests {
             });
             assert!(
                 counts.iter().all(|c| c.load(Ordering::Relaxed) == 1),
-                "{bad}"
+                "{bad:?}"
             );
         }
     }

@@ -836,8 +836,9 @@ impl Emitter<'_> {
         // lane goes on from leaves there, not after running the body under an empty mask: a
         // loop over `k = lid; k < n; k += size` whose last trip only some chunks of the group
         // take is such a trip for every other chunk.
-        let leaves_at_header = incoming.contains_key(&l.exit);
-        if let Some(leaving) = incoming.get(&l.exit).cloned() {
+        let leaving = incoming.get(&l.exit).cloned();
+        let leaves_at_header = leaving.is_some();
+        if let Some(leaving) = leaving {
             let mut targets: Vec<Block> =
                 incoming.keys().copied().filter(|&b| b != l.exit).collect();
             targets.sort_unstable();
