@@ -89,6 +89,8 @@ pub struct Row {
     pub category: &'static str,
     pub unit: Option<Unit>,
     pub outcomes: Vec<Outcome>,
+    /// The bytes of the kernel's buffers, where a platform made it ready.
+    pub buffer_bytes: Option<usize>,
 }
 
 /// The platforms the run covers, in the order asked (all of them, ferrocl first, when none
@@ -238,6 +240,8 @@ struct Ready<'a> {
     local: Option<Vec<usize>>,
     /// The work of one run, in the row's unit.
     work: f64,
+    /// The bytes of its buffers.
+    buffer_bytes: usize,
     /// The kernel's buffers, alive while it runs.
     _buffers: Vec<Buffer<'a>>,
     samples: Samples,
@@ -280,12 +284,21 @@ fn prepare<'a>(context: &'a Context<'a>, case: &Case, quick: bool) -> Result<Rea
         .map_err(n_a)?;
     let work = (problem.check)(&outputs)
         .map_err(|e| Outcome::NotAvailable(format!("wrong result: {e}")))?;
+    let buffer_bytes = problem
+        .args
+        .iter()
+        .map(|arg| match arg {
+            Arg::Buffer(data) => data.len(),
+            Arg::Value(_) | Arg::Local(_) => 0,
+        })
+        .sum();
     Ok(Ready {
         context,
         kernel,
         global: problem.global,
         local: problem.local,
         work,
+        buffer_bytes,
         _buffers: buffers.into_iter().flatten().collect(),
         samples: Samples::default(),
         spent: Duration::ZERO,
@@ -478,6 +491,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             category: c.category,
             unit: Some(c.unit),
             outcomes: Vec::new(),
+            buffer_bytes: None,
         })
         .collect();
     if want_latency {
@@ -486,6 +500,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             category: "runtime",
             unit: None,
             outcomes: Vec::new(),
+            buffer_bytes: None,
         });
     }
     if want_build {
@@ -494,6 +509,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             category: "compiler",
             unit: None,
             outcomes: Vec::new(),
+            buffer_bytes: None,
         });
     }
     let mut columns = Vec::new();
@@ -534,6 +550,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             })
             .collect();
         time_in_turns(&mut ready, &repeat);
+        rows[index].buffer_bytes = ready.iter().flatten().map(|r| r.buffer_bytes).next();
         rows[index].outcomes = ready
             .into_iter()
             .map(|r| r.map_or_else(|outcome| outcome, Ready::outcome))
@@ -603,6 +620,8 @@ pub struct Report {
 pub struct Machine {
     pub cores: usize,
     pub cpu: String,
+    /// The size of the largest data cache (the last level), in bytes, where the system says.
+    pub cache: Option<usize>,
 }
 
 impl Machine {
@@ -620,11 +639,68 @@ impl Machine {
         Machine {
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             cpu,
+            cache: last_level_cache(),
         }
     }
 }
 
+/// The size of the first core's largest data or unified cache, from Linux's
+/// `/sys/devices/system/cpu/cpu0/cache/index*/` (`type`, `size` as in "300M" or "2048K").
+fn last_level_cache() -> Option<usize> {
+    let dir = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
+    let read = |path: &std::path::Path, name: &str| {
+        std::fs::read_to_string(path.join(name)).map(|s| s.trim().to_string())
+    };
+    dir.flatten()
+        .map(|entry| entry.path())
+        .filter(|path| read(path, "type").is_ok_and(|t| t != "Instruction"))
+        .filter_map(|path| cache_size(&read(&path, "size").ok()?))
+        .max()
+}
+
+/// A cache size as sysfs writes it: a number of bytes with an optional K, M or G.
+fn cache_size(text: &str) -> Option<usize> {
+    let (digits, scale) = match text.as_bytes().last()? {
+        b'K' => (&text[..text.len() - 1], 1 << 10),
+        b'M' => (&text[..text.len() - 1], 1 << 20),
+        b'G' => (&text[..text.len() - 1], 1 << 30),
+        _ => (text, 1),
+    };
+    digits.parse::<usize>().ok()?.checked_mul(scale)
+}
+
+/// Bytes in binary units, as `128 MiB`.
+fn format_bytes(bytes: usize) -> String {
+    const UNITS: [&str; 4] = ["bytes", "KiB", "MiB", "GiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if value.fract() == 0.0 {
+        format!("{value} {}", UNITS[unit])
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
 impl Report {
+    /// The memory rows whose buffers fit in the machine's last-level cache: run after run,
+    /// their data stays there, and they measure the cache's bandwidth rather than memory's
+    /// (STREAM asks for arrays of four times the caches).
+    fn cache_resident(&self) -> Vec<(&str, usize)> {
+        let Some(cache) = self.machine.cache else {
+            return Vec::new();
+        };
+        self.rows
+            .iter()
+            .filter(|r| r.category == "memory")
+            .filter_map(|r| Some((r.name.as_str(), r.buffer_bytes?)))
+            .filter(|&(_, bytes)| bytes <= cache)
+            .collect()
+    }
+
     /// The column of ferrocl, which the ratios compare against.
     fn reference(&self) -> Option<usize> {
         self.columns.iter().position(|c| c.name == "ferrocl")
@@ -739,9 +815,24 @@ impl Report {
             }
         }
         out.push_str(&format!(
-            "machine: {} cores, {}\n",
+            "machine: {} cores, {}",
             self.machine.cores, self.machine.cpu
         ));
+        if let Some(cache) = self.machine.cache {
+            out.push_str(&format!(", last-level cache {}", format_bytes(cache)));
+        }
+        out.push('\n');
+        let resident = self.cache_resident();
+        if !resident.is_empty() {
+            let rows: Vec<String> = resident
+                .iter()
+                .map(|(name, bytes)| format!("{name} {}", format_bytes(*bytes)))
+                .collect();
+            out.push_str(&format!(
+                "cache: these memory rows' buffers fit in the last-level cache, whose bandwidth they measure, not memory's: {}\n",
+                rows.join(", ")
+            ));
+        }
         out.push_str("time: median device time per run (launch-latency: enqueue to finish; build-time: clBuildProgram)\n");
         if reference.is_some() && self.columns.len() > 1 {
             out.push_str("X/ferrocl: X's time divided by ferrocl's (below 1: X is faster), and their geometric mean\n");
@@ -846,6 +937,11 @@ impl Report {
                         row.unit
                             .map_or(Value::Null, |u| Value::String(u.name().into())),
                     ),
+                    (
+                        "buffer_bytes".into(),
+                        row.buffer_bytes
+                            .map_or(Value::Null, |b| Value::Number(b as f64)),
+                    ),
                     ("results".into(), Value::Array(results)),
                 ])
             })
@@ -856,6 +952,12 @@ impl Report {
                 Value::Object(vec![
                     ("cores".into(), Value::Number(self.machine.cores as f64)),
                     ("cpu".into(), Value::String(self.machine.cpu.clone())),
+                    (
+                        "last_level_cache_bytes".into(),
+                        self.machine
+                            .cache
+                            .map_or(Value::Null, |c| Value::Number(c as f64)),
+                    ),
                 ]),
             ),
             ("platforms".into(), Value::Array(platforms)),
@@ -950,6 +1052,7 @@ mod tests {
             machine: Machine {
                 cores: 2,
                 cpu: "test".into(),
+                cache: Some(100 << 20),
             },
             columns: ["ferrocl", "Other"]
                 .iter()
@@ -965,12 +1068,14 @@ mod tests {
                     category: "memory",
                     unit: Some(Unit::Bytes),
                     outcomes: vec![measured(1.0), measured(2.0)],
+                    buffer_bytes: Some(64 << 20),
                 },
                 Row {
                     name: "b".into(),
                     category: "memory",
                     unit: Some(Unit::Bytes),
                     outcomes: vec![measured(4.0), measured(2.0)],
+                    buffer_bytes: Some(256 << 20),
                 },
                 Row {
                     name: "c".into(),
@@ -980,6 +1085,7 @@ mod tests {
                         Outcome::NotAvailable("build failed (CL_COMPILER_NOT_AVAILABLE)".into()),
                         measured(1.0),
                     ],
+                    buffer_bytes: Some(1 << 20),
                 },
             ],
         };
@@ -994,6 +1100,17 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("4.00 GB/s"), "{text}");
+        // Of the memory rows, only a's buffers fit in the cache.
+        assert!(text.contains("last-level cache 100 MiB\n"), "{text}");
+        assert!(text.contains("not memory's: a 64 MiB\n"), "{text}");
+        let json = crate::json::parse(&report.json()).unwrap();
+        let machine = json.get("machine").unwrap();
+        assert_eq!(
+            machine
+                .get("last_level_cache_bytes")
+                .and_then(|b| b.as_f64()),
+            Some((100 << 20) as f64)
+        );
         let json = crate::json::parse(&report.json()).unwrap();
         let kernels = json.get("kernels").and_then(|k| k.as_array()).unwrap();
         let c = &kernels[2]
@@ -1001,5 +1118,18 @@ mod tests {
             .and_then(|r| r.as_array())
             .unwrap()[0];
         assert_eq!(c.get("status").and_then(|s| s.as_str()), Some("n/a"));
+    }
+
+    #[test]
+    fn cache_sizes_read_as_sysfs_writes_them() {
+        assert_eq!(cache_size("48K"), Some(48 << 10));
+        assert_eq!(cache_size("300M"), Some(300 << 20));
+        assert_eq!(cache_size("1G"), Some(1 << 30));
+        assert_eq!(cache_size("512"), Some(512));
+        assert_eq!(cache_size("K"), None);
+        assert_eq!(cache_size(""), None);
+        assert_eq!(format_bytes(300 << 20), "300 MiB");
+        assert_eq!(format_bytes(1536 << 10), "1.5 MiB");
+        assert_eq!(format_bytes(100), "100 bytes");
     }
 }
