@@ -12,7 +12,7 @@ use crate::build::Session;
 use crate::cl::{self, Buffer, Context, Kernel, Target};
 use crate::json::Value;
 use crate::Failure;
-use suite::{Arg, Case, Unit};
+use suite::{Arg, Case, Scale, Unit};
 
 /// The command line of `bench`.
 #[derive(Debug, Default)]
@@ -23,6 +23,8 @@ pub struct Options {
     pub filters: Vec<String>,
     pub json: bool,
     pub quick: bool,
+    /// The bandwidth rows with arrays larger than the caches (STREAM's rule).
+    pub stream: bool,
     pub library: Option<std::path::PathBuf>,
 }
 
@@ -49,9 +51,13 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             "--library" => o.library = Some(value()?.into()),
             "--json" => o.json = true,
             "--quick" => o.quick = true,
+            "--stream" => o.stream = true,
             other => return Err(format!("bench: unknown option '{other}'")),
         }
         i += 1;
+    }
+    if o.quick && o.stream {
+        return Err("bench: --quick and --stream ask for different sizes; give one".into());
     }
     Ok(o)
 }
@@ -250,14 +256,14 @@ struct Ready<'a> {
 }
 
 /// Builds one case on one platform, sets its arguments, runs it once and checks the result.
-fn prepare<'a>(context: &'a Context<'a>, case: &Case, quick: bool) -> Result<Ready<'a>, Outcome> {
+fn prepare<'a>(context: &'a Context<'a>, case: &Case, scale: Scale) -> Result<Ready<'a>, Outcome> {
     let n_a = |e: cl::ClError| Outcome::NotAvailable(e.to_string());
     let build = context.build(case.source, "").map_err(n_a)?;
     if let Some(error) = build.error {
         return Err(Outcome::NotAvailable(build_reason(&error, &build.log)));
     }
     let kernel = build.program.kernel(case.kernel).map_err(n_a)?;
-    let problem = (case.make)(quick);
+    let problem = (case.make)(scale);
     let mut buffers: Vec<Option<Buffer>> = Vec::new();
     for (i, arg) in problem.args.iter().enumerate() {
         let index = i as u32;
@@ -474,6 +480,14 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
                 .join(", ")
         )));
     }
+    let machine = Machine::this();
+    let scale = if o.quick {
+        Scale::Quick
+    } else if o.stream {
+        Scale::Stream(stream_array_bytes(machine.cache))
+    } else {
+        Scale::Full
+    };
     let session = Session::open(o.library.as_deref())?;
     let targets = targets(&session, &o.platforms, o.device)?;
     let progress = Progress {
@@ -545,7 +559,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         let mut ready: Vec<Result<Ready, Outcome>> = contexts
             .iter()
             .map(|context| match context {
-                Ok(context) => prepare(context, case, o.quick),
+                Ok(context) => prepare(context, case, scale),
                 Err(e) => Err(Outcome::NotAvailable(e.clone())),
             })
             .collect();
@@ -581,9 +595,13 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
     }
     progress.done();
     let report = Report {
-        machine: Machine::this(),
+        machine,
         columns,
         rows,
+        stream: match scale {
+            Scale::Stream(bytes) => Some(bytes),
+            Scale::Quick | Scale::Full => None,
+        },
     };
     Ok(if o.json { report.json() } else { report.text() })
 }
@@ -614,6 +632,8 @@ pub struct Report {
     pub machine: Machine,
     pub columns: Vec<Column>,
     pub rows: Vec<Row>,
+    /// With `--stream`, the bytes of each array of the bandwidth rows.
+    pub stream: Option<usize>,
 }
 
 /// The host the run was on.
@@ -667,6 +687,13 @@ fn cache_size(text: &str) -> Option<usize> {
         _ => (text, 1),
     };
     digits.parse::<usize>().ok()?.checked_mul(scale)
+}
+
+/// The bytes of each array of the bandwidth rows with `--stream`: four times the last-level
+/// cache, as STREAM asks, so that every run reads and writes memory; 1 GiB where the cache's
+/// size is unknown.
+fn stream_array_bytes(cache: Option<usize>) -> usize {
+    cache.map_or(1 << 30, |c| c.saturating_mul(4))
 }
 
 /// Bytes in binary units, as `128 MiB`.
@@ -822,6 +849,12 @@ impl Report {
             out.push_str(&format!(", last-level cache {}", format_bytes(cache)));
         }
         out.push('\n');
+        if let Some(bytes) = self.stream {
+            out.push_str(&format!(
+                "stream: copy, saxpy, stencil-2d and triad with arrays of {} each (four times the last-level cache)\n",
+                format_bytes(bytes)
+            ));
+        }
         let resident = self.cache_resident();
         if !resident.is_empty() {
             let rows: Vec<String> = resident
@@ -960,6 +993,10 @@ impl Report {
                     ),
                 ]),
             ),
+            (
+                "stream_array_bytes".into(),
+                self.stream.map_or(Value::Null, |b| Value::Number(b as f64)),
+            ),
             ("platforms".into(), Value::Array(platforms)),
             ("kernels".into(), Value::Array(rows)),
         ])
@@ -1019,6 +1056,10 @@ mod tests {
             parse(&strings(&["--fast"])).unwrap_err(),
             "bench: unknown option '--fast'"
         );
+        assert!(parse(&strings(&["--stream"])).unwrap().stream);
+        assert!(parse(&strings(&["--stream", "--quick"])).is_err());
+        assert_eq!(stream_array_bytes(Some(300 << 20)), 1200 << 20);
+        assert_eq!(stream_array_bytes(None), 1 << 30);
     }
 
     #[test]
@@ -1054,6 +1095,7 @@ mod tests {
                 cpu: "test".into(),
                 cache: Some(100 << 20),
             },
+            stream: None,
             columns: ["ferrocl", "Other"]
                 .iter()
                 .map(|n| Column {

@@ -43,8 +43,9 @@ commands:
       ARG is an argument's name or index; --output writes .npy when FILE ends in .npy;
       --repeat runs the kernel N times over the same buffers;
       short forms: -k -g -l -a -p -o
-  bench [--platform NAME]... [--device N] [--filter TEXT]... [--json] [--quick]
-      the benchmark suite on each platform named (default: ferrocl and every other one)
+  bench [--platform NAME]... [--device N] [--filter TEXT]... [--json] [--quick|--stream]
+      the benchmark suite on each platform named (default: ferrocl and every other one);
+      --stream gives copy, saxpy, stencil-2d and triad arrays of 4 times the last-level cache
   help             this text
   version          ferrocl's version
 

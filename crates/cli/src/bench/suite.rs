@@ -27,6 +27,30 @@ impl Unit {
     }
 }
 
+/// How large a case's problem is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scale {
+    /// Milliseconds, for tests.
+    Quick,
+    /// The suite's own sizes.
+    Full,
+    /// The bandwidth rows (copy, saxpy, stencil-2d, triad) with arrays of at least this many
+    /// bytes each, larger than the caches; the other rows as `Full`.
+    Stream(usize),
+}
+
+impl Scale {
+    /// The floats of each array of a bandwidth row, `full` at the suite's own size; a multiple
+    /// of 4,096.
+    fn floats(self, full: usize) -> usize {
+        match self {
+            Scale::Quick => 1 << 12,
+            Scale::Full => full,
+            Scale::Stream(bytes) => (bytes / 4).next_multiple_of(1 << 12).max(full),
+        }
+    }
+}
+
 /// One kernel argument.
 pub enum Arg {
     Buffer(Vec<u8>),
@@ -55,7 +79,7 @@ pub struct Case {
     pub kernel: &'static str,
     pub source: &'static str,
     pub unit: Unit,
-    pub make: fn(quick: bool) -> Problem,
+    pub make: fn(Scale) -> Problem,
 }
 
 fn floats(bytes: &[u8]) -> Vec<f32> {
@@ -154,8 +178,8 @@ __kernel void copy(__global const float4 *src, __global float4 *dst)
 }
 ";
 
-fn copy(quick: bool) -> Problem {
-    let n = if quick { 1 << 12 } else { 1 << 24 };
+fn copy(scale: Scale) -> Problem {
+    let n = scale.floats(1 << 24);
     let src = random_floats(n, 1, -1.0, 1.0);
     let bytes = float_bytes(&src);
     Problem {
@@ -179,8 +203,8 @@ __kernel void saxpy(float a, __global const float *x, __global float *y)
 }
 ";
 
-fn saxpy(quick: bool) -> Problem {
-    let n = if quick { 1 << 12 } else { 1 << 24 };
+fn saxpy(scale: Scale) -> Problem {
+    let n = scale.floats(1 << 24);
     let a = 1.5f32;
     let x = random_floats(n, 2, -1.0, 1.0);
     let y = random_floats(n, 3, -1.0, 1.0);
@@ -216,8 +240,12 @@ __kernel void stencil(__global const float *in, __global float *out, int width, 
 }
 ";
 
-fn stencil(quick: bool) -> Problem {
-    let (w, h) = if quick { (64, 48) } else { (4096, 4096) };
+fn stencil(scale: Scale) -> Problem {
+    // Rows of 4,096 floats, as many as the scale's arrays hold.
+    let (w, h) = match scale {
+        Scale::Quick => (64, 48),
+        _ => (4096, scale.floats(4096 * 4096) / 4096),
+    };
     let input = random_floats(w * h, 4, 0.0, 1.0);
     Problem {
         args: grid_args(&input, w, h),
@@ -260,7 +288,8 @@ __kernel void transpose(__global const float *in, __global float *out, int width
 }
 ";
 
-fn transpose(quick: bool) -> Problem {
+fn transpose(scale: Scale) -> Problem {
+    let quick = scale == Scale::Quick;
     let (w, h) = if quick { (64, 32) } else { (2048, 2048) };
     let input = random_floats(w * h, 5, -1.0, 1.0);
     Problem {
@@ -302,7 +331,8 @@ __kernel void sgemm(__global const float *a, __global const float *b, __global f
 }
 ";
 
-fn sgemm(quick: bool) -> Problem {
+fn sgemm(scale: Scale) -> Problem {
+    let quick = scale == Scale::Quick;
     let n = if quick { 64 } else { 320 };
     let a = random_floats(n * n, 6, -1.0, 1.0);
     let b = random_floats(n * n, 7, -1.0, 1.0);
@@ -348,7 +378,8 @@ __kernel void nbody(__global const float4 *pos, __global float4 *acc, int n, flo
 }
 ";
 
-fn nbody(quick: bool) -> Problem {
+fn nbody(scale: Scale) -> Problem {
+    let quick = scale == Scale::Quick;
     let n = if quick { 256 } else { 4096 };
     let eps2 = 0.01f32;
     let mut pos = random_floats(4 * n, 8, -1.0, 1.0);
@@ -414,7 +445,8 @@ __kernel void mandelbrot(__global uint *out, int width, int height, uint max_ite
 }
 ";
 
-fn mandelbrot(quick: bool) -> Problem {
+fn mandelbrot(scale: Scale) -> Problem {
+    let quick = scale == Scale::Quick;
     let (w, h, max_iter) = if quick { (64, 64, 64) } else { (512, 512, 128) };
     Problem {
         args: vec![
@@ -480,7 +512,8 @@ __kernel void reduce(__global const float *in, __global float *partial, __local 
 }
 ";
 
-fn reduce(quick: bool) -> Problem {
+fn reduce(scale: Scale) -> Problem {
+    let quick = scale == Scale::Quick;
     let n = if quick { 1 << 14 } else { 1 << 24 };
     let local = 256;
     let global = n / 8;
@@ -529,7 +562,8 @@ __kernel void scan(__global const uint *in, __global uint *out, __local uint *sc
 }
 ";
 
-fn scan(quick: bool) -> Problem {
+fn scan(scale: Scale) -> Problem {
+    let quick = scale == Scale::Quick;
     let n = if quick { 1 << 12 } else { 1 << 21 };
     let local = 256;
     let input = random_uints(n, 10, 1024);
@@ -577,7 +611,8 @@ __kernel void histogram(__global const uint *data, __global uint *bins, uint n)
 }
 ";
 
-fn histogram(quick: bool) -> Problem {
+fn histogram(scale: Scale) -> Problem {
+    let quick = scale == Scale::Quick;
     let n = if quick { 1 << 14 } else { 1 << 22 };
     let data = random_uints(n, 11, 1 << 20);
     Problem {
@@ -644,7 +679,8 @@ fn cnd(d: f64) -> f64 {
     }
 }
 
-fn black_scholes(quick: bool) -> Problem {
+fn black_scholes(scale: Scale) -> Problem {
+    let quick = scale == Scale::Quick;
     let n = if quick { 1 << 12 } else { 1 << 19 };
     let (rate, vol) = (0.02f32, 0.30f32);
     let price = random_floats(n, 12, 5.0, 30.0);
@@ -718,7 +754,8 @@ fn mix(mut h: u32) -> u32 {
     h
 }
 
-fn hash(quick: bool) -> Problem {
+fn hash(scale: Scale) -> Problem {
+    let quick = scale == Scale::Quick;
     let (n, rounds) = if quick { (1 << 12, 16) } else { (1 << 19, 16) };
     let seed = 0x9e37_79b9u32;
     Problem {
@@ -755,7 +792,8 @@ __kernel void matvec(__global const float *a, __global const float *x, __global 
 }
 ";
 
-fn matvec(quick: bool) -> Problem {
+fn matvec(scale: Scale) -> Problem {
+    let quick = scale == Scale::Quick;
     let n = if quick { 128 } else { 4096 };
     let a = random_floats(n * n, 15, -1.0, 1.0);
     let x = random_floats(n, 16, -1.0, 1.0);
@@ -793,8 +831,8 @@ __kernel void triad(__global float *a, __global const float *b, __global const f
 }
 ";
 
-fn triad(quick: bool) -> Problem {
-    let n = if quick { 1 << 12 } else { 1 << 24 };
+fn triad(scale: Scale) -> Problem {
+    let n = scale.floats(1 << 24);
     let s = 3.0f32;
     let b = random_floats(n, 17, -1.0, 1.0);
     let c = random_floats(n, 18, -1.0, 1.0);
@@ -844,7 +882,8 @@ __kernel void stencil_tiled(__global const float *in, __global float *out, int w
 }
 ";
 
-fn stencil_tiled(quick: bool) -> Problem {
+fn stencil_tiled(scale: Scale) -> Problem {
+    let quick = scale == Scale::Quick;
     let (w, h) = if quick { (64, 48) } else { (4096, 4096) };
     let input = random_floats(w * h, 19, 0.0, 1.0);
     Problem {
@@ -907,7 +946,8 @@ __kernel void nw(__global const int *borders, __global const int *similarity,
 }
 ";
 
-fn nw(quick: bool) -> Problem {
+fn nw(scale: Scale) -> Problem {
+    let quick = scale == Scale::Quick;
     const B: usize = 16;
     let tiles = if quick { 64 } else { 16384 };
     let penalty = 10;
@@ -986,7 +1026,8 @@ __kernel void layer(__global const float *in, __global const float *weights,
 }
 ";
 
-fn layer(quick: bool) -> Problem {
+fn layer(scale: Scale) -> Problem {
+    let quick = scale == Scale::Quick;
     const GROUP: usize = 64;
     let (inputs, outputs, batch) = if quick {
         (256, 32, 2)
@@ -1041,7 +1082,8 @@ __kernel void poly4(__global const float4 *x, __global float4 *y)
 
 /// `float4` arithmetic with little memory traffic: a polynomial of degree 32 in Horner form
 /// on each lane of a `float4` (two operations per lane and step).
-fn poly4(quick: bool) -> Problem {
+fn poly4(scale: Scale) -> Problem {
+    let quick = scale == Scale::Quick;
     let n = if quick { 1 << 10 } else { 1 << 20 };
     let x = random_floats(4 * n, 13, -0.9, 0.9);
     Problem {
@@ -1250,10 +1292,18 @@ mod tests {
     }
 
     #[test]
+    fn stream_arrays_are_at_least_the_full_size() {
+        assert_eq!(Scale::Stream(1 << 30).floats(1 << 24), 1 << 28);
+        assert_eq!(Scale::Stream(1 << 20).floats(1 << 24), 1 << 24);
+        assert_eq!(Scale::Stream((1 << 30) + 1).floats(1 << 24) % 4096, 0);
+        assert_eq!(Scale::Full.floats(1 << 24), 1 << 24);
+    }
+
+    #[test]
     fn checks_reject_wrong_results() {
         // A buffer of zeros is not the answer of any case: every check must notice.
         for case in CASES {
-            let problem = (case.make)(true);
+            let problem = (case.make)(Scale::Quick);
             let zeros: Vec<Vec<u8>> = problem
                 .args
                 .iter()
