@@ -705,8 +705,9 @@ fn format_bytes(bytes: usize) -> String {
         value /= 1024.0;
         unit += 1;
     }
-    if value.fract() == 0.0 {
-        format!("{value} {}", UNITS[unit])
+    // Whole numbers past 10: a buffer of 64 MiB and a few KiB reads as 64 MiB.
+    if value.fract() == 0.0 || value >= 10.0 {
+        format!("{value:.0} {}", UNITS[unit])
     } else {
         format!("{value:.1} {}", UNITS[unit])
     }
@@ -1173,5 +1174,6 @@ mod tests {
         assert_eq!(format_bytes(300 << 20), "300 MiB");
         assert_eq!(format_bytes(1536 << 10), "1.5 MiB");
         assert_eq!(format_bytes(100), "100 bytes");
+        assert_eq!(format_bytes((64 << 20) + (32 << 10)), "64 MiB");
     }
 }
