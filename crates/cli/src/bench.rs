@@ -484,7 +484,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
     let scale = if o.quick {
         Scale::Quick
     } else if o.stream {
-        Scale::Stream(stream_array_bytes(machine.cache))
+        Scale::Stream(stream_array_bytes(machine.cache, physical_memory()))
     } else {
         Scale::Full
     };
@@ -691,9 +691,19 @@ fn cache_size(text: &str) -> Option<usize> {
 
 /// The bytes of each array of the bandwidth rows with `--stream`: four times the last-level
 /// cache, as STREAM asks, so that every run reads and writes memory; 1 GiB where the cache's
-/// size is unknown.
-fn stream_array_bytes(cache: Option<usize>) -> usize {
-    cache.map_or(1 << 30, |c| c.saturating_mul(4))
+/// size is unknown. At most a 32nd of the machine's memory: triad's three arrays live on
+/// every platform at once, beside the host's inputs and the outputs read back to check.
+fn stream_array_bytes(cache: Option<usize>, memory: Option<usize>) -> usize {
+    let bytes = cache.map_or(1 << 30, |c| c.saturating_mul(4));
+    memory.map_or(bytes, |m| bytes.min(m / 32))
+}
+
+/// The machine's memory, from Linux's `/proc/meminfo`.
+fn physical_memory() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
 }
 
 /// Bytes in binary units, as `128 MiB`.
@@ -851,8 +861,15 @@ impl Report {
         }
         out.push('\n');
         if let Some(bytes) = self.stream {
+            let why = match self.machine.cache {
+                Some(cache) if bytes >= cache.saturating_mul(4) => {
+                    "four times the last-level cache"
+                }
+                Some(_) => "a 32nd of the machine's memory, less than four times the cache",
+                None => "the cache's size unknown",
+            };
             out.push_str(&format!(
-                "stream: copy, saxpy, stencil-2d and triad with arrays of {} each (four times the last-level cache)\n",
+                "stream: copy, saxpy, stencil-2d and triad with arrays of {} each ({why})\n",
                 format_bytes(bytes)
             ));
         }
@@ -1059,8 +1076,12 @@ mod tests {
         );
         assert!(parse(&strings(&["--stream"])).unwrap().stream);
         assert!(parse(&strings(&["--stream", "--quick"])).is_err());
-        assert_eq!(stream_array_bytes(Some(300 << 20)), 1200 << 20);
-        assert_eq!(stream_array_bytes(None), 1 << 30);
+        assert_eq!(stream_array_bytes(Some(300 << 20), None), 1200 << 20);
+        assert_eq!(stream_array_bytes(None, None), 1 << 30);
+        assert_eq!(
+            stream_array_bytes(Some(300 << 20), Some(16 << 30)),
+            512 << 20
+        );
     }
 
     #[test]
@@ -1096,7 +1117,7 @@ mod tests {
                 cpu: "test".into(),
                 cache: Some(100 << 20),
             },
-            stream: None,
+            stream: Some(400 << 20),
             columns: ["ferrocl", "Other"]
                 .iter()
                 .map(|n| Column {
@@ -1146,6 +1167,10 @@ mod tests {
         // Of the memory rows, only a's buffers fit in the cache.
         assert!(text.contains("last-level cache 100 MiB\n"), "{text}");
         assert!(text.contains("not memory's: a 64 MiB\n"), "{text}");
+        assert!(
+            text.contains("arrays of 400 MiB each (four times the last-level cache)\n"),
+            "{text}"
+        );
         let json = crate::json::parse(&report.json()).unwrap();
         let machine = json.get("machine").unwrap();
         assert_eq!(
