@@ -640,7 +640,7 @@ pub struct Report {
 pub struct Machine {
     pub cores: usize,
     pub cpu: String,
-    /// The size of the largest data cache (the last level), in bytes, where the system says.
+    /// The last-level cache, all its instances together, in bytes, where the system says.
     pub cache: Option<usize>,
 }
 
@@ -664,18 +664,46 @@ impl Machine {
     }
 }
 
-/// The size of the first core's largest data or unified cache, from Linux's
-/// `/sys/devices/system/cpu/cpu0/cache/index*/` (`type`, `size` as in "300M" or "2048K").
+/// The machine's last-level cache, in bytes: the size of the first core's largest data or
+/// unified cache times the number of such caches (one per socket, or per core complex), from
+/// Linux's `/sys/devices/system/cpu/cpuN/cache/indexI/` (`type`, `size` as in "300M",
+/// `shared_cpu_list`: the cores sharing that cache, the same text for each instance).
 fn last_level_cache() -> Option<usize> {
-    let dir = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
-    let read = |path: &std::path::Path, name: &str| {
-        std::fs::read_to_string(path.join(name)).map(|s| s.trim().to_string())
-    };
-    dir.flatten()
+    let cpus = std::path::Path::new("/sys/devices/system/cpu");
+    let read = |path: &std::path::Path| std::fs::read_to_string(path).map(|s| s.trim().to_string());
+    let (size, index) = std::fs::read_dir(cpus.join("cpu0/cache"))
+        .ok()?
+        .flatten()
         .map(|entry| entry.path())
-        .filter(|path| read(path, "type").is_ok_and(|t| t != "Instruction"))
-        .filter_map(|path| cache_size(&read(&path, "size").ok()?))
-        .max()
+        .filter(|path| read(&path.join("type")).is_ok_and(|t| t != "Instruction"))
+        .filter_map(|path| {
+            Some((
+                cache_size(&read(&path.join("size")).ok()?)?,
+                path.file_name()?.to_owned(),
+            ))
+        })
+        .max()?;
+    let instances: std::collections::HashSet<String> = std::fs::read_dir(cpus)
+        .ok()?
+        .flatten()
+        .filter(|entry| {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            name.strip_prefix("cpu")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .filter_map(|entry| {
+            read(
+                &entry
+                    .path()
+                    .join("cache")
+                    .join(&index)
+                    .join("shared_cpu_list"),
+            )
+            .ok()
+        })
+        .collect();
+    size.checked_mul(instances.len().max(1))
 }
 
 /// A cache size as sysfs writes it: a number of bytes with an optional K, M or G.
