@@ -180,21 +180,21 @@ struct Repeat {
     budget: Duration,
 }
 
-/// Runs the kernel `repeat` times after one warm-up; the median device and wall times.
+/// Runs the kernel `repeat` times after one warm-up; the runs' times, and the time they took.
 fn time(
     context: &Context,
     kernel: &Kernel,
     global: &[usize],
     local: Option<&[usize]>,
     repeat: &Repeat,
-) -> cl::Result<(f64, f64)> {
+) -> cl::Result<(Samples, Duration)> {
     context.enqueue(kernel, global, local)?.wait()?;
     let mut samples = Samples::default();
     let start = Instant::now();
     while samples.wants_more(repeat, start.elapsed()) {
         samples.take(context, kernel, global, local)?;
     }
-    Ok(samples.medians())
+    Ok((samples, start.elapsed()))
 }
 
 /// The device and wall times of a kernel's timed runs, in seconds.
@@ -345,15 +345,8 @@ impl Ready<'_> {
     /// One turn of [`time_in_turns`].
     fn turn(&mut self, turn: &Repeat) -> cl::Result<()> {
         let local = self.local.as_deref();
-        self.context
-            .enqueue(&self.kernel, &self.global, local)?
-            .wait()?;
-        let mut runs = Samples::default();
-        let start = Instant::now();
-        while runs.wants_more(turn, start.elapsed()) {
-            runs.take(self.context, &self.kernel, &self.global, local)?;
-        }
-        self.spent += start.elapsed();
+        let (mut runs, spent) = time(self.context, &self.kernel, &self.global, local, turn)?;
+        self.spent += spent;
         self.samples.device.append(&mut runs.device);
         self.samples.wall.append(&mut runs.wall);
         Ok(())
@@ -421,7 +414,7 @@ fn latency(context: &Context, quick: bool) -> Outcome {
         max: if quick { 10 } else { 2000 },
         budget: Duration::from_millis(if quick { 10 } else { 500 }),
     };
-    match time(context, &kernel, &[1], None, &repeat) {
+    match time(context, &kernel, &[1], None, &repeat).map(|(samples, _)| samples.medians()) {
         Ok((device, wall)) => Outcome::Measured {
             device,
             wall,
