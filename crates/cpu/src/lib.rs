@@ -442,6 +442,16 @@ impl CompiledKernel {
                         local_size[d] =
                             nd.local_size[d].min(nd.global_size[d] - gid[d] * nd.local_size[d]);
                     }
+                    if cfg!(debug_assertions) {
+                        // Debug builds fill the group's context memory with a byte no
+                        // transform writes on purpose, so that a read of an element nobody
+                        // wrote gives garbage in the tests, not the stale value (often the
+                        // right one, or zero) an earlier group or launch left there.
+                        // SAFETY: the region holds private_region bytes.
+                        unsafe {
+                            std::ptr::write_bytes(private_mem, CONTEXT_POISON, private_region)
+                        };
+                    }
                     if !private_args.is_empty() {
                         // SAFETY: the region holds frames_at bytes and more, private_args
                         // fewer.
@@ -555,6 +565,9 @@ pub fn code_text(module: &Module, what: CodeText) -> Result<String, CompileError
     Ok(text)
 }
 
+/// What debug builds fill a work-group's private memory with before it runs.
+const CONTEXT_POISON: u8 = 0x3f;
+
 /// Gives the W-wide version of a kernel, if there is one to run.
 pub type WideFn<'a> = dyn Fn(&ferrocl_ir::Function) -> Option<workgroup::WideKernel> + 'a;
 
@@ -572,6 +585,7 @@ pub fn default_wide(f: &ferrocl_ir::Function) -> Option<workgroup::WideKernel> {
         width,
         barriers: v.barriers,
         assumes_id_limit: v.assumes_id_limit,
+        uniform: v.uniform,
     })
 }
 

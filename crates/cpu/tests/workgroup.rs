@@ -125,6 +125,7 @@ fn chunks_of_a_wide_version_and_a_scalar_rest_share_the_group() {
             width: 4,
             barriers: vec![(barrier(f), barrier(w))],
             assumes_id_limit: false,
+            uniform: Vec::new(),
         })
     };
     let p = ferrocl_cpu::CpuProgram::compile_with(&module, &wide).unwrap();

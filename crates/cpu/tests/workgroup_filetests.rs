@@ -37,6 +37,7 @@ fn print_module(m: &Module) -> Result<String, String> {
                 width,
                 barriers: barriers(f).into_iter().zip(barriers(w)).collect(),
                 assumes_id_limit: false,
+                uniform: Vec::new(),
             })
         });
         let wg = transform_with(f, wide.as_ref()).map_err(|e| e.0)?;

@@ -38,7 +38,7 @@ pub mod shape;
 
 use std::fmt;
 
-use ferrocl_ir::{Function, Inst};
+use ferrocl_ir::{Function, Inst, Value};
 
 /// Why a kernel was not vectorized.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -72,6 +72,10 @@ pub struct Vectorized {
     /// Whether `func` is only right for groups whose x ids and x size are at most
     /// [`shape::ID_LIMIT`] (see [`shape::Shapes::assumes_id_limit`]).
     pub assumes_id_limit: bool,
+    /// Each value of the kernel that `func` holds as one scalar for the W lanes, with that
+    /// scalar (sorted). The work-group transform keeps such a value in one place for the
+    /// chunks and the single work-items alike.
+    pub uniform: Vec<(Value, Value)>,
 }
 
 /// The widths the vectorizer produces: 4 lanes (one 128-bit register of 32-bit lanes), 8 or 16.
@@ -100,6 +104,13 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
     let scalar = &split.func;
     emit::check_supported(scalar)?;
     let mut v = emit::vectorize(scalar, &split.accesses, width)?;
+    // Back to the kernel's values: a scalar value stays one value when split.
+    v.uniform = v
+        .uniform
+        .iter()
+        .filter_map(|&(s, w)| Some((split.original(s)?, w)))
+        .collect();
+    v.uniform.sort();
     // Scalarizing keeps the barriers and their order.
     let originals = barriers(func);
     let scalar_barriers = barriers(scalar);

@@ -27,6 +27,16 @@ pub struct Split {
     /// The loads or the stores that each vector load or store became, in lane order: lane
     /// `k`'s at `k * lane_bytes` past lane 0's address, which is the first access's.
     pub accesses: Vec<Vec<Inst>>,
+    /// The value of the original function each scalar value of `func` stands for, where it
+    /// is one (a value of a scalar type stays one value).
+    originals: HashMap<Value, Value>,
+}
+
+impl Split {
+    /// The value of the original function that scalar value `v` of `func` is.
+    pub fn original(&self, v: Value) -> Option<Value> {
+        self.originals.get(&v).copied()
+    }
 }
 
 /// `func` with every vector value split into lanes.
@@ -85,9 +95,16 @@ pub fn scalarize(func: &Function) -> Result<Split, Refusal> {
             s.inst(i)?;
         }
     }
+    let originals = s
+        .map
+        .iter()
+        .filter(|(&v, _)| !func.dfg.value_type(v).is_vector())
+        .filter_map(|(&v, lanes)| Some((*lanes.first()?, v)))
+        .collect();
     Ok(Split {
         func: s.out,
         accesses: s.accesses,
+        originals,
     })
 }
 

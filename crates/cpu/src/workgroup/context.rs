@@ -42,6 +42,10 @@ pub(super) struct Context {
     per_item: u32,
     shared: u32,
     pub(super) slot_offsets: HashMap<StackSlot, u32>,
+    /// The keys of the single copies the kernel and the W-wide function share.
+    both: HashSet<Key>,
+    /// Whether the W-wide function's values were added (`add_wide_values`).
+    wide: bool,
 }
 
 /// Alignment of the start of the arrays: the widest alignment of a slot or value.
@@ -64,6 +68,8 @@ impl Context {
             per_item: 0,
             shared: 0,
             slot_offsets: HashMap::new(),
+            both: HashSet::new(),
+            wide: false,
         };
         // Slots.
         let per_item_slots = slots_across_barriers(f, regions, blocks);
@@ -127,11 +133,19 @@ impl Context {
 
     /// Adds the arrays of the values of W-wide function `f` live across barriers (`live`),
     /// but for those computed once per group (`uniform`) and those computed again.
+    ///
+    /// A value the W-wide function holds as one scalar for its lanes that stands for a value
+    /// of the kernel kept as one copy for the group (`same`: kernel value, W-wide value)
+    /// shares that copy: the chunks and the single work-items compute it alike, and whichever
+    /// of them runs in a region (possibly only one kind, or none, where a region's loop is
+    /// narrowed) leaves it for the next. Code before a region's loops reads the kernel's
+    /// copies (`narrow`), which therefore hold the value whoever defined it.
     pub(super) fn add_wide_values(
         &mut self,
         f: &Function,
         live: &HashMap<Inst, Vec<Value>>,
         uniform: &HashSet<Value>,
+        same: &[(Value, Value)],
     ) {
         let mut values: Vec<Value> = live
             .values()
@@ -141,7 +155,44 @@ impl Context {
             .collect();
         values.sort();
         values.dedup();
+        self.wide = true;
+        let single = single_copy_values(f, live);
+        let kernel_value: HashMap<Value, Value> = same.iter().map(|&(k, w)| (w, k)).collect();
+        values.retain(|w| {
+            let Some(&k) = kernel_value.get(w) else {
+                return true;
+            };
+            let shared = Key::Value(k);
+            let fits = self.arrays.get(&shared).is_some_and(|a| {
+                a.stride == 0 && stored_type(a.ty) == stored_type(f.dfg.value_type(*w))
+            });
+            if !single.contains(w) || !fits {
+                return true;
+            }
+            let a = &self.arrays[&shared];
+            let alias = Array {
+                offset: a.offset,
+                stride: 0,
+                ty: f.dfg.value_type(*w),
+            };
+            self.arrays.insert(Key::Wide(*w), alias);
+            self.order.push(Key::Wide(*w));
+            self.both.insert(Key::Value(k));
+            self.both.insert(Key::Wide(*w));
+            false
+        });
         self.add_values(f, live, values, Key::Wide);
+    }
+
+    /// Whether the array of `key` is one copy that the kernel and the W-wide function both
+    /// write and read.
+    pub(super) fn written_by_both(&self, key: Key) -> bool {
+        self.both.contains(&key)
+    }
+
+    /// Whether the W-wide function has arrays (or shares the kernel's).
+    pub(super) fn has_wide(&self) -> bool {
+        self.wide
     }
 
     /// Adds an array for each of `values` (sorted) of `f`, live across barriers (`live`):

@@ -262,6 +262,9 @@ pub struct WideKernel {
     /// Whether `func` may only run groups whose x size and x ids are at most
     /// `vectorize::shape::ID_LIMIT`; other groups run the kernel alone.
     pub assumes_id_limit: bool,
+    /// Each value of the kernel that `func` holds as one scalar for the W lanes, with that
+    /// scalar ([`crate::vectorize::Vectorized::uniform`]); may be empty.
+    pub uniform: Vec<(Value, Value)>,
 }
 
 /// A function the work-group function runs regions of: the kernel, or its W-wide version.
@@ -356,6 +359,7 @@ pub fn transform_with(
     wide: Option<&WideKernel>,
 ) -> Result<WorkGroupFn, CompileError> {
     let scalar = Source::new(f, 1, None)?;
+    let wide_in = wide;
     let wide = match wide {
         Some(w) if usable_wide(&w.func) && w.width > 1 => {
             let order: Option<Vec<Inst>> = (1..scalar.regions.len())
@@ -382,7 +386,8 @@ pub fn transform_with(
         &scalar.blocks,
     )?;
     if let Some(w) = &wide {
-        ctx_layout.add_wide_values(&w.k, &w.live, &w.uniform);
+        let same = wide_in.map_or(&[][..], |w| &w.uniform[..]);
+        ctx_layout.add_wide_values(&w.k, &w.live, &w.uniform, same);
     }
 
     let mut params = f.sig.params.clone();

@@ -20,10 +20,15 @@
 //! for the group, defined in the blocks every entry runs first (`chain`), and that code
 //! stores it itself.
 //!
-//! The W-wide chunks run from `lo` while a whole chunk fits below `hi` (a chunk is W
-//! consecutive work-items from `local_id 0` on), unless the region reads values kept per
-//! work-item: chunks and single work-items keep those in arrays of their own, so the chunks
-//! then stay where the whole row's would be (`aligned`).
+//! The W-wide chunks stay where the whole row's are (a chunk is W consecutive work-items
+//! from a multiple of W on; the row's last `n % W` work-items run one at a time), and a
+//! narrowed region runs the chunks of the row that reach into `[lo, hi)`, then those of the
+//! row's single work-items that are in it. So a work-item runs in a chunk in every region or
+//! in none, whatever the guards: chunks and single work-items keep the values they carry
+//! across barriers in arrays of their own (per work-item, or one copy for the group that
+//! each side writes for itself), and a work-item that changed sides between two regions
+//! would read an element its side never wrote. The lanes of a chunk outside `[lo, hi)` fail
+//! the region's guards, as they would in the whole row's loop.
 
 use std::collections::{HashMap, HashSet};
 
@@ -98,9 +103,6 @@ pub(super) struct Plan {
     /// The paths from the region's start, for each source (the kernel's ends tell the
     /// range of x; the W-wide function's only keep values).
     pub(super) trees: Vec<Node>,
-    /// Whether chunks stay at the row's chunk positions (the region reads values kept per
-    /// work-item).
-    pub(super) aligned: bool,
 }
 
 /// The state of one path of the analysis.
@@ -131,11 +133,15 @@ struct Region<'a> {
 
 impl<'a> Region<'a> {
     fn new(src: &'a Source, r: usize, ctx: &'a Context, key: fn(Value) -> Key) -> Region<'a> {
+        // With chunks beside the single work-items, a copy only single work-items write may
+        // never have been written (a group of whole chunks): the code before the loops reads
+        // only the copies both write (`Context::add_wide_values`).
+        let both = ctx.has_wide();
         let live_single = match src.regions[r].after {
             Some(bar) => src.live[&bar]
                 .iter()
                 .copied()
-                .filter(|&v| ctx.single(key(v)))
+                .filter(|&v| ctx.single(key(v)) && (!both || ctx.written_by_both(key(v))))
                 .collect(),
             None => HashSet::new(),
         };
@@ -149,6 +155,14 @@ impl<'a> Region<'a> {
             live_single,
             budget: std::cell::Cell::new(MAX_BLOCKS),
         }
+    }
+
+    /// Whether the code before the loops stores `v` for later regions: a value kept in an
+    /// array of this source's own (a copy the W-wide function shares with the kernel is
+    /// the kernel's to store).
+    fn keeps(&self, v: Value) -> bool {
+        let key = (self.key)(v);
+        self.ctx.has(key) && !(matches!(key, Key::Wide(_)) && self.ctx.written_by_both(key))
     }
 
     /// Whether `v` is the same for the whole group where the path `st` is.
@@ -177,7 +191,7 @@ impl<'a> Region<'a> {
                 visit.params.push((p, a));
                 st.known.insert(p);
                 st.defined.insert(p);
-                if self.ctx.has((self.key)(p)) {
+                if self.keeps(p) {
                     visit.kept.push(p);
                 }
             }
@@ -194,7 +208,7 @@ impl<'a> Region<'a> {
                 if !self.src.uniform.contains(&r) {
                     visit.insts.push(inst);
                 }
-                if self.ctx.has((self.key)(r)) {
+                if self.keeps(r) {
                     visit.kept.push(r);
                 }
             }
@@ -464,21 +478,6 @@ impl<'a> Region<'a> {
         }
         Some(tree)
     }
-
-    /// Whether the region reads a value kept per work-item.
-    fn reads_per_item(&self) -> bool {
-        let k = self.k;
-        self.blocks.iter().any(|&b| {
-            k.layout.block_insts(b).iter().any(|&i| {
-                let data = &k.dfg.insts[i];
-                let dest_args = data.op.dests().into_iter().flat_map(|d| d.args.iter());
-                data.args.iter().chain(dest_args).any(|&v| {
-                    let key = (self.key)(v);
-                    self.ctx.has(key) && !self.ctx.single(key)
-                })
-            })
-        })
-    }
 }
 
 /// The values block `b` of `k` defines: its parameters and its instructions' results.
@@ -526,8 +525,7 @@ pub(super) fn plan(sources: &[&Source], ctx: &Context, r: usize) -> Option<Plan>
     if !narrows(&trees[0]) {
         return None;
     }
-    let aligned = regions.iter().any(Region::reads_per_item);
-    Some(Plan { trees, aligned })
+    Some(Plan { trees })
 }
 
 /// The work-items of each row a region's loops run, for the group: x in `[lo, hi)`, the
@@ -583,21 +581,16 @@ impl Emitter<'_, '_> {
         };
         if let Some(w) = self.sources.get(1) {
             let width = self.b.iconst(Type::I64, i64::from(w.width));
-            if plan.aligned {
-                // The chunks of the whole row that reach into the range.
-                let mask = self.b.iconst(Type::I64, -i64::from(w.width));
-                range.wide_lo = self.b.binary(BinaryOp::Band, lo, mask);
-                range.end = n;
-                let end = self.b.iadd(range.wide_lo, width);
-                let whole = self.b.icmp(IntCC::Ule, end, n);
-                let inside = self.b.icmp(IntCC::Ult, range.wide_lo, hi);
-                range.fits = self.b.binary(BinaryOp::Band, whole, inside);
-                range.below_hi = true;
-            } else {
-                range.end = hi;
-                let end = self.b.iadd(lo, width);
-                range.fits = self.b.icmp(IntCC::Ule, end, hi);
-            }
+            // The chunks of the whole row that reach into the range (see the module
+            // comment: never chunks placed from `lo`).
+            let mask = self.b.iconst(Type::I64, -i64::from(w.width));
+            range.wide_lo = self.b.binary(BinaryOp::Band, lo, mask);
+            range.end = n;
+            let end = self.b.iadd(range.wide_lo, width);
+            let whole = self.b.icmp(IntCC::Ule, end, n);
+            let inside = self.b.icmp(IntCC::Ult, range.wide_lo, hi);
+            range.fits = self.b.binary(BinaryOp::Band, whole, inside);
+            range.below_hi = true;
             if let Some(ok) = self.wide_ok {
                 range.fits = self.b.binary(BinaryOp::Band, range.fits, ok);
             }

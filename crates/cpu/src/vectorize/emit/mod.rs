@@ -347,10 +347,23 @@ pub fn vectorize(
             }
         }
     }
+    // The values of `func` that the W-wide function holds as one scalar for the W lanes.
+    let originals = func.dfg.values.len();
+    let mut uniform: Vec<(Value, Value)> = e
+        .map
+        .iter()
+        .filter(|(v, _)| (v.as_u32() as usize) < originals)
+        .filter_map(|(&v, lanes)| match lanes {
+            Lanes::Uniform(w) => Some((v, *w)),
+            _ => None,
+        })
+        .collect();
+    uniform.sort();
     Ok(Vectorized {
         func: e.out,
         barriers,
         assumes_id_limit: shapes.assumes_id_limit(),
+        uniform,
     })
 }
 
