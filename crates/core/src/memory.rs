@@ -282,39 +282,100 @@ pub(crate) fn fill(dst: &MemObject, offset: usize, size: usize, pattern: &[u8]) 
     }
 }
 
-/// Whether two rectangles in one memory object overlap (for `clEnqueueCopyBufferRect`'s
-/// CL_MEM_COPY_OVERLAP): each is the set of bytes its rows cover.
-pub fn rects_overlap(
-    a_offset: usize,
-    b_offset: usize,
+/// One end of a copy between memory objects: the object, the offset of the rectangle's first
+/// byte in it, and its row and slice pitches (a linear copy of `size` bytes is one row of
+/// `size`, both pitches `size`).
+#[derive(Clone, Copy, Debug)]
+pub struct CopyEnd<'a> {
+    pub mem: &'a MemObject,
+    pub offset: usize,
+    pub pitch: [usize; 2],
+}
+
+/// CL_MEM_COPY_OVERLAP of `clEnqueueCopyBuffer` and `clEnqueueCopyBufferRect`, for every pair
+/// of objects: 5.2.3, "if src_buffer and dst_buffer are the same buffer or sub-buffer object
+/// and the source and destination regions overlap or if src_buffer and dst_buffer are different
+/// sub-buffers of the same associated buffer object and they overlap".
+///
+/// Objects over different storage never overlap. Otherwise both rectangles are placed in the
+/// storage they share (a sub-buffer's origin added), and with one row and slice pitch on both
+/// sides (always so within one object: 5.2.3 requires equal pitches there) the test is Appendix
+/// D's ([`appendix_d_overlap`]); a linear copy is the one-row case, where it reduces to
+/// clEnqueueCopyBuffer's "src_offset <= dst_offset <= src_offset + size - 1 or dst_offset <=
+/// src_offset <= dst_offset + size - 1". Sub-buffers copied with different pitches, which the
+/// appendix does not cover, overlap when the two rectangles share a byte
+/// ([`rects_share_a_byte`]). The pitches are non-zero and the rectangles lie inside their
+/// objects (the callers checked both).
+pub fn copy_overlaps(src: CopyEnd<'_>, dst: CopyEnd<'_>, region: [usize; 3]) -> bool {
+    if !src.mem.same_storage(dst.mem) || region.contains(&0) {
+        return false;
+    }
+    let s = src.mem.storage_offset + src.offset;
+    let d = dst.mem.storage_offset + dst.offset;
+    if src.pitch == dst.pitch {
+        appendix_d_overlap(s, d, region, src.pitch)
+    } else {
+        rects_share_a_byte(s, d, region, src.pitch, dst.pitch)
+    }
+}
+
+/// Appendix D, "Checking for Memory Copy Overlap", for rectangles whose first bytes are `src`
+/// and `dst` of one storage, with one row and slice pitch (the slice pitch a multiple of the
+/// row pitch). The appendix computes from origins; an origin enters it only through its offset
+/// (`origin[2] × slice_pitch + origin[1] × row_pitch + origin[0]`), that offset's remainder by
+/// the row pitch (which is `origin[0] % row_pitch`) and by the slice pitch (`(origin[1] ×
+/// row_pitch + origin[0]) % slice_pitch`), so offsets are enough. Where the pitches are those
+/// 5.2.3 allows, the answer is exactly whether the rectangles share a byte.
+pub fn appendix_d_overlap(src: usize, dst: usize, region: [usize; 3], pitch: [usize; 2]) -> bool {
+    let [row_pitch, slice_pitch] = pitch;
+    let slice_size = (region[1] - 1) * row_pitch + region[0];
+    let block_size = (region[2] - 1) * slice_pitch + slice_size;
+    // "No overlap if dst ends before src starts or if src ends before dst starts."
+    if dst + block_size <= src || src + block_size <= dst {
+        return false;
+    }
+    // "No overlap if region[0] for dst or src fits in the gap between region[0] and row_pitch."
+    let (src_dx, dst_dx) = (src % row_pitch, dst % row_pitch);
+    if (dst_dx >= src_dx + region[0] && dst_dx + region[0] <= src_dx + row_pitch)
+        || (src_dx >= dst_dx + region[0] && src_dx + region[0] <= dst_dx + row_pitch)
+    {
+        return false;
+    }
+    // "No overlap if region[1] for dst or src fits in the gap between region[1] and
+    // slice_pitch."
+    let (src_dy, dst_dy) = (src % slice_pitch, dst % slice_pitch);
+    if (dst_dy >= src_dy + slice_size && dst_dy + slice_size <= src_dy + slice_pitch)
+        || (src_dy >= dst_dy + slice_size && src_dy + slice_size <= dst_dy + slice_pitch)
+    {
+        return false;
+    }
+    // "Otherwise src and dst overlap."
+    true
+}
+
+/// Whether two rectangles of `region` with their own pitches, first bytes at `a` and `b` of one
+/// storage, share a byte: the rows of both, sorted by start, walked together (rows are equally
+/// long, so one that ends before the other's current row starts can be passed).
+fn rects_share_a_byte(
+    a: usize,
+    b: usize,
     region: [usize; 3],
     a_pitch: [usize; 2],
     b_pitch: [usize; 2],
 ) -> bool {
-    if region.contains(&0) {
+    let extent =
+        |pitch: [usize; 2]| (region[2] - 1) * pitch[1] + (region[1] - 1) * pitch[0] + region[0];
+    if a + extent(a_pitch) <= b || b + extent(b_pitch) <= a {
         return false;
     }
-    let rows = |offset: usize, pitch: [usize; 2]| {
-        (0..region[2])
-            .flat_map(move |z| (0..region[1]).map(move |y| offset + z * pitch[1] + y * pitch[0]))
+    let rows = |start: usize, pitch: [usize; 2]| {
+        let mut rows: Vec<usize> = (0..region[2])
+            .flat_map(|z| (0..region[1]).map(move |y| start + z * pitch[1] + y * pitch[0]))
+            .collect();
+        rows.sort_unstable();
+        rows
     };
-    // Compare the row intervals of both rectangles; regions are small in practice, but bound
-    // the work for huge ones by an interval test on their extents first.
-    let extent = |offset: usize, pitch: [usize; 2]| {
-        (
-            offset,
-            offset + (region[2] - 1) * pitch[1] + (region[1] - 1) * pitch[0] + region[0],
-        )
-    };
-    let (a0, a1) = extent(a_offset, a_pitch);
-    let (b0, b1) = extent(b_offset, b_pitch);
-    if a1 <= b0 || b1 <= a0 {
-        return false;
-    }
-    let mut a_rows: Vec<usize> = rows(a_offset, a_pitch).collect();
-    let mut b_rows: Vec<usize> = rows(b_offset, b_pitch).collect();
-    a_rows.sort_unstable();
-    b_rows.sort_unstable();
+    let (a_rows, b_rows) = (rows(a, a_pitch), rows(b, b_pitch));
     let (mut i, mut j) = (0, 0);
     while i < a_rows.len() && j < b_rows.len() {
         let (x, y) = (a_rows[i], b_rows[j]);
@@ -335,13 +396,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn overlap_of_rectangles() {
+    fn appendix_d_cases() {
         // Two 4x4 rectangles with row pitch 16: side by side they do not overlap.
-        assert!(!rects_overlap(0, 4, [4, 4, 1], [16, 64], [16, 64]));
-        assert!(rects_overlap(0, 2, [4, 4, 1], [16, 64], [16, 64]));
-        // Interleaved rows never touch.
-        assert!(!rects_overlap(0, 16, [8, 2, 1], [32, 64], [32, 64]));
-        assert!(rects_overlap(0, 16, [17, 2, 1], [32, 64], [32, 64]));
-        assert!(!rects_overlap(0, 0, [0, 2, 1], [32, 64], [32, 64]));
+        assert!(!appendix_d_overlap(0, 4, [4, 4, 1], [16, 64]));
+        assert!(appendix_d_overlap(0, 2, [4, 4, 1], [16, 64]));
+        // Interleaved rows: the bounding ranges meet, the bytes do not.
+        assert!(!appendix_d_overlap(0, 16, [8, 2, 1], [32, 64]));
+        assert!(appendix_d_overlap(0, 16, [17, 2, 1], [32, 64]));
+        // Interleaved slices: rows 0-1 and 2-3 of 4-row slices, two slices each.
+        assert!(!appendix_d_overlap(0, 8, [4, 2, 2], [4, 16]));
+        assert!(appendix_d_overlap(0, 4, [4, 2, 2], [4, 16]));
+        // A linear copy is one row: [0, 8) and [8, 16) touch no common byte, [0, 8) and [7, 15) do.
+        assert!(!appendix_d_overlap(0, 8, [8, 1, 1], [8, 8]));
+        assert!(appendix_d_overlap(0, 7, [8, 1, 1], [8, 8]));
+    }
+
+    #[test]
+    fn rectangles_of_different_pitches() {
+        // Two rows of 4 bytes each: from 0 and 4 with pitch 16, [0, 4) [16, 20) against [4, 8)
+        // [20, 24); a pitch of 20 moves the first one's second row onto [20, 24), one of 8 onto
+        // [8, 12).
+        assert!(!rects_share_a_byte(0, 4, [4, 2, 1], [16, 64], [16, 64]));
+        assert!(rects_share_a_byte(0, 4, [4, 2, 1], [20, 64], [16, 64]));
+        assert!(!rects_share_a_byte(0, 4, [4, 2, 1], [8, 64], [16, 64]));
     }
 }

@@ -231,6 +231,7 @@ c_programs!(
     context,
     queue,
     buffer,
+    copy_overlap,
     event,
     threads,
     invalid,

@@ -6,7 +6,7 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use ferrocl_core::event::command;
-use ferrocl_core::memory::{flags, rects_overlap, Location, Rect};
+use ferrocl_core::memory::{copy_overlaps, flags, CopyEnd, Location, Rect};
 use ferrocl_core::{ClError, ClResult, CommandQueue, Context, HostPtr, MemObject, Work};
 use opencl_sys::*;
 
@@ -371,12 +371,11 @@ entry! {
         // CL_MEM_COPY_OVERLAP "if src_buffer and dst_buffer are the same buffer or sub-buffer
         // object and the source and destination regions overlap or if src_buffer and dst_buffer
         // are different sub-buffers of the same associated buffer object and they overlap".
-        if src.same_storage(&dst) {
-            let s = src.storage_offset() + src_offset;
-            let d = dst.storage_offset() + dst_offset;
-            if s < d + size && d < s + size {
-                return Err(ClError::MemCopyOverlap);
-            }
+        // A linear copy is a rectangle of one row (Appendix D's test then is this sentence's).
+        let pitch = [size, size];
+        let (src_end, dst_end) = (CopyEnd { mem: &src, offset: src_offset, pitch }, CopyEnd { mem: &dst, offset: dst_offset, pitch });
+        if copy_overlaps(src_end, dst_end, [size, 1, 1]) {
+            return Err(ClError::MemCopyOverlap);
         }
         let work = Work::Copy { src: Location::Mem(src, src_offset), dst: Location::Mem(dst, dst_offset), size };
         // SAFETY: event is NULL or, by the spec, writable.
@@ -589,9 +588,11 @@ entry! {
         // CL_MEM_COPY_OVERLAP "if src_buffer and dst_buffer are the same buffer or sub-buffer
         // object and the source and destination regions overlap or if src_buffer and dst_buffer
         // are different sub-buffers of the same associated buffer object and they overlap".
-        if src.same_storage(&dst)
-            && rects_overlap(src.storage_offset() + src_offset, dst.storage_offset() + dst_offset, region, src_pitch, dst_pitch)
-        {
+        // "Refer to Checking for Memory Copy Overlap for details on how to determine if source
+        // and destination regions overlap" (Appendix D).
+        let src_end = CopyEnd { mem: &src, offset: src_offset, pitch: src_pitch };
+        let dst_end = CopyEnd { mem: &dst, offset: dst_offset, pitch: dst_pitch };
+        if copy_overlaps(src_end, dst_end, region) {
             return Err(ClError::MemCopyOverlap);
         }
         let work = Work::CopyRect {

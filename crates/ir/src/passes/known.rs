@@ -51,11 +51,15 @@ fn implied(f: &Function, c: Value, holds: bool, out: &mut Vec<(Value, bool)>) {
 
 /// Replaces, in `f`, each use of a condition in the blocks where a branch makes it known;
 /// returns whether any use changed.
+///
+/// One walk of the dominator tree: entering a block adds the facts its only way in makes known
+/// to a scoped table, leaving it removes them, so each instruction is visited once whatever
+/// the number of branches (the straight-line code of a large kernel has thousands).
 pub fn known_conditions(f: &mut Function) -> bool {
     let cfg = Cfg::new(f);
     let dom = DomTree::new(f, &cfg);
-    // (the block whose entry makes the facts known, the facts)
-    let mut facts: Vec<(Block, Vec<(Value, bool)>)> = Vec::new();
+    // The facts each block's entry makes known.
+    let mut facts: HashMap<Block, Vec<(Value, bool)>> = HashMap::new();
     for &b in dom.rpo() {
         let Some(t) = f.terminator(b) else { continue };
         let data = &f.dfg.insts[t];
@@ -68,37 +72,65 @@ pub fn known_conditions(f: &mut Function) -> bool {
             if cfg.preds(target).len() == 1 {
                 let mut known = Vec::new();
                 implied(f, data.args[0], holds, &mut known);
-                facts.push((target, known));
+                facts.insert(target, known);
             }
         }
     }
+    if facts.is_empty() {
+        return false;
+    }
+    let children = dom.children();
+    // Each known value's facts in force, outermost first (the outermost one is used, as
+    // its constant dominates every inner one's uses too), as (holds, head).
+    let mut active: HashMap<Value, Vec<(bool, Block)>> = HashMap::new();
     let mut constants: HashMap<(Block, bool), Value> = HashMap::new();
     let mut changed = false;
-    for (head, known) in facts {
-        for &b in dom.rpo() {
-            if !dom.dominates(head, b) {
-                continue;
+    let mut in_force = 0usize;
+    let Some(&entry) = dom.rpo().first() else {
+        return false;
+    };
+    // (block, whether its subtree is done)
+    let mut stack = vec![(entry, false)];
+    while let Some((b, done)) = stack.pop() {
+        if done {
+            for &(v, _) in facts.get(&b).into_iter().flatten() {
+                if let Some(list) = active.get_mut(&v) {
+                    list.pop();
+                    in_force -= 1;
+                }
             }
-            let insts: Vec<_> = f.layout.block_insts(b).to_vec();
-            for i in insts {
-                for a in 0..f.dfg.insts[i].args.len() {
-                    let v = f.dfg.resolve(f.dfg.insts[i].args[a]);
-                    let Some(&(_, holds)) = known.iter().find(|&&(k, _)| k == v) else {
-                        continue;
+            continue;
+        }
+        for &(v, holds) in facts.get(&b).into_iter().flatten() {
+            active.entry(v).or_default().push((holds, b));
+            in_force += 1;
+        }
+        stack.push((b, true));
+        for &c in children.get(&b).into_iter().flatten().rev() {
+            stack.push((c, false));
+        }
+        if in_force == 0 {
+            continue;
+        }
+        let insts: Vec<_> = f.layout.block_insts(b).to_vec();
+        for i in insts {
+            for a in 0..f.dfg.insts[i].args.len() {
+                let v = f.dfg.resolve(f.dfg.insts[i].args[a]);
+                let Some(&(holds, head)) = active.get(&v).and_then(|l| l.first()) else {
+                    continue;
+                };
+                let k = *constants.entry((head, holds)).or_insert_with(|| {
+                    let data = InstData::new(Op::Iconst(u64::from(holds)), &[]);
+                    let first = f.layout.block_insts(head).first().copied();
+                    let c = match first {
+                        Some(first) => f.insert_inst_before(first, data, Some(Type::I1)),
+                        None => f.append_inst(head, data, Some(Type::I1)),
                     };
-                    let k = *constants.entry((head, holds)).or_insert_with(|| {
-                        let data = InstData::new(Op::Iconst(u64::from(holds)), &[]);
-                        let first = f.layout.block_insts(head).first().copied();
-                        let c = match first {
-                            Some(first) => f.insert_inst_before(first, data, Some(Type::I1)),
-                            None => f.append_inst(head, data, Some(Type::I1)),
-                        };
-                        f.dfg.inst_result(c).expect("iconst has a result")
-                    });
-                    if k != v {
-                        f.dfg.insts[i].args[a] = k;
-                        changed = true;
-                    }
+                    f.dfg.inst_result(c).expect("iconst has a result")
+                });
+                if k != v {
+                    f.dfg.insts[i].args[a] = k;
+                    changed = true;
                 }
             }
         }
