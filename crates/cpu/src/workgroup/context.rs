@@ -28,6 +28,9 @@ pub(super) enum Key {
     Id(Inst),
     /// A reduce's or broadcast's result (element 0 only).
     Result(Inst),
+    /// Where each work-item stopped: the exit code of the barrier it waits at, or `RETURN`
+    /// (only where sub-groups may part ways: `Context::add_states`).
+    State,
 }
 
 struct Array {
@@ -217,6 +220,11 @@ impl Context {
             };
             self.add_sized(key(v), stride, stored.bytes(), stored.lane_bytes(), ty);
         }
+    }
+
+    /// Adds the array of the work-items' states (`Key::State`).
+    pub(super) fn add_states(&mut self) {
+        self.add(Key::State, 8, 8, Type::I64);
     }
 
     /// Whether array `key` holds one element for the whole group.

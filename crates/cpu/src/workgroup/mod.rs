@@ -9,7 +9,10 @@
 //! work-group uniform control flow (OpenCL C 6.15.8: "all work-items in a work-group
 //! executing the kernel on a processor must execute this function before any are allowed to
 //! continue"), so the last work-item's exit says where the whole group goes next: to the loop
-//! of the region after that barrier, or out of the function.
+//! of the region after that barrier, or out of the function. Sub-group barriers and
+//! collectives need only sub-group uniform control flow (6.15.8): where the sub-groups may
+//! part ways (`subgroup::diverges_by_sub_group`), each work-item keeps where it stopped in
+//! the context (`Emitter::states`), and a region runs the work-items waiting at its barrier.
 //!
 //! What crosses from one region to another lives in the group's context memory (the `ctx`
 //! parameter the work-group function gets after the kernel's own):
@@ -312,8 +315,10 @@ impl Source {
         let barriers: Vec<Inst> = match order {
             Some(order) => order.to_vec(),
             None => {
+                // Sub-group barriers and collectives first: with states, the group resumes
+                // at the lowest exit code any work-item waits at (`Emitter::next_region`).
                 let mut b: Vec<Inst> = resume.keys().copied().collect();
-                b.sort();
+                b.sort_by_key(|&i| (!subgroup::sub_group_split(&k.dfg.insts[i].op), i));
                 b
             }
         };
@@ -360,8 +365,11 @@ pub fn transform_with(
 ) -> Result<WorkGroupFn, CompileError> {
     let scalar = Source::new(f, 1, None)?;
     let wide_in = wide;
+    let states = subgroup::diverges_by_sub_group(f);
     let wide = match wide {
-        Some(w) if usable_wide(&w.func) && w.width > 1 => {
+        // With states the work-items of a chunk may be at different barriers: groups run
+        // the kernel alone.
+        Some(w) if usable_wide(&w.func) && w.width > 1 && !states => {
             let order: Option<Vec<Inst>> = (1..scalar.regions.len())
                 .map(|r| {
                     let b = scalar.regions[r].after?;
@@ -389,6 +397,9 @@ pub fn transform_with(
         let same = wide_in.map_or(&[][..], |w| &w.uniform[..]);
         ctx_layout.add_wide_values(&w.k, &w.live, &w.uniform, same);
     }
+    if states {
+        ctx_layout.add_states();
+    }
 
     let mut params = f.sig.params.clone();
     params.push(Type::ptr(AddrSpace::Private));
@@ -412,6 +423,7 @@ pub fn transform_with(
         n: Value::from_u32(0),
         remat: HashMap::new(),
         pre: vec![HashMap::new(); sources.len()],
+        states,
     };
     t.run()?;
     t.b.seal_all_blocks();
@@ -611,6 +623,11 @@ struct Emitter<'a, 'f> {
     /// Each source's single-copy values live into the current region, loaded before its
     /// loops.
     pre: Vec<HashMap<Value, Value>>,
+    /// Whether each work-item keeps where it stopped (`Key::State`) because sub-groups may
+    /// reach different barriers (`subgroup::diverges_by_sub_group`): a region then runs only
+    /// the work-items waiting at the barrier it starts after, and the group goes on to the
+    /// region after the first barrier (in exit code order) any work-item waits at.
+    states: bool,
 }
 
 /// Where a region copy leaves the loop: after barrier `i` of the sorted list, or at a return.
@@ -714,7 +731,13 @@ impl<'a> Emitter<'a, '_> {
         }
         let zero = self.b.iconst(Type::I64, 0);
         let plans: Vec<Option<narrow::Plan>> = (0..rows.len())
-            .map(|r| narrow::plan(&self.sources, self.ctx, r))
+            .map(|r| {
+                if self.states {
+                    None
+                } else {
+                    narrow::plan(&self.sources, self.ctx, r)
+                }
+            })
             .collect();
         let mut region_after = HashMap::new();
         for (r, region) in scalar.regions.iter().enumerate() {
@@ -845,6 +868,13 @@ impl<'a> Emitter<'a, '_> {
 
             self.b.switch_to_block(done);
             self.ids = Ids::default();
+            let code_param = if self.states {
+                // Every work-item's state is a possible next stop.
+                exits.extend((0..barriers.len() as u64).chain([RETURN]));
+                self.next_region()?
+            } else {
+                code_param
+            };
             exits.sort();
             exits.dedup();
             let mut targets = Vec::new();
@@ -941,9 +971,23 @@ impl<'a> Emitter<'a, '_> {
             .iter()
             .map(|&b| (b, self.b.create_block()))
             .collect();
-        self.b.jump(copies[&region.start], &[]);
         let latch = self.b.create_block();
         let code = self.b.append_block_param(latch, Type::I64);
+        match region.after {
+            Some(bar) if self.states => {
+                // Only the work-items waiting at the region's barrier run it; the others
+                // keep their state.
+                let state = self.load_ctx(context::Key::State, lin)?;
+                let here = src.exit_code[&bar] as i64;
+                let here = self.b.iconst(Type::I64, here);
+                let waits = self.b.icmp(IntCC::Eq, state, here);
+                self.b
+                    .brif(waits, copies[&region.start], &[], latch, &[state]);
+            }
+            _ => {
+                self.b.jump(copies[&region.start], &[]);
+            }
+        }
         for &blk in &src.blocks[r] {
             self.copy_block(blk, &copies, latch)?;
             if let Some(bar) = ending_barrier(k, blk) {
@@ -956,7 +1000,22 @@ impl<'a> Emitter<'a, '_> {
             }
         }
         self.b.switch_to_block(latch);
+        if self.states {
+            self.store_ctx(context::Key::State, lin, code)?;
+        }
         Ok((x, code))
+    }
+
+    /// With states: the exit code where the group goes next, the lowest of its work-items'
+    /// (sub-group barriers and collectives have the lowest: they wait for their sub-group
+    /// alone, while a work-group barrier waits until every work-item is there; `RETURN`, the
+    /// highest, once all have returned).
+    fn next_region(&mut self) -> Result<Value, CompileError> {
+        let all_done = self.b.iconst(Type::I64, RETURN as i64);
+        self.group_loop(0, all_done, |t, i, low| {
+            let state = t.load_ctx(context::Key::State, i)?;
+            Ok(t.b.binary(BinaryOp::Umin, low, state))
+        })
     }
 
     /// Loads each source's single-copy values live into region `r` (r > 0), for all its

@@ -8,8 +8,21 @@
 //! group's work-items in linear id order that starts afresh at each sub-group's first: a
 //! scan's results replace its operands, and a reduce's or broadcast's result for sub-group k
 //! goes to element k of its result array.
+//!
+//! A sub-group barrier or collective need not be reached by the whole work-group (6.15.8:
+//! "If sub_group_barrier is inside a conditional statement, then all work-items within the
+//! sub-group must enter the conditional if any work-item in the sub-group enters the
+//! conditional statement"): one under a branch that may go different ways in different
+//! sub-groups (`diverges_by_sub_group`) makes the transform keep where each work-item
+//! stopped (the work-group module's "states").
 
-use ferrocl_ir::{BinaryOp, GroupOp, Inst, IntCC, Op, Scope, Type, Value, WorkItemOp};
+use std::collections::HashSet;
+
+use ferrocl_ir::analysis::Cfg;
+use ferrocl_ir::uniformity::{post_dominators, Uniformity};
+use ferrocl_ir::{
+    BinaryOp, Block, Function, GroupOp, Inst, IntCC, Op, Scope, Type, Value, WorkItemOp,
+};
 
 use super::context::Key;
 use super::{err, Emitter};
@@ -28,6 +41,51 @@ pub(super) fn varies_by_sub_group(op: &Op) -> bool {
             _
         )
     )
+}
+
+/// Whether `op` splits the kernel into regions for one sub-group only: a sub-group barrier or
+/// collective.
+pub(super) fn sub_group_split(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Barrier(_, Scope::SubGroup) | Op::Group(_, Scope::SubGroup)
+    )
+}
+
+/// Whether kernel `f` has a sub-group barrier or collective that some work-items of a group
+/// may not reach: one in a block between a branch the work-items may take different ways
+/// (`Uniformity`) and that branch's immediate post-dominator. Sub-group uniform control
+/// flow may still differ between the sub-groups of a group.
+pub(super) fn diverges_by_sub_group(f: &Function) -> bool {
+    let has = |b: &Block| {
+        f.layout
+            .block_insts(*b)
+            .iter()
+            .any(|&i| sub_group_split(&f.dfg.insts[i].op))
+    };
+    if !f.layout.blocks().iter().any(has) {
+        return false;
+    }
+    let uni = Uniformity::new(f);
+    let cfg = Cfg::new(f);
+    let ipdom = post_dominators(f, &cfg);
+    let mut under_divergence: HashSet<Block> = HashSet::new();
+    for &d in f.layout.blocks() {
+        if uni.is_uniform_branch(d) {
+            continue;
+        }
+        let join = ipdom[d];
+        let mut stack: Vec<Block> = cfg.succs(d).to_vec();
+        let mut seen: HashSet<Block> = HashSet::new();
+        while let Some(b) = stack.pop() {
+            if Some(b) == join || !seen.insert(b) {
+                continue;
+            }
+            under_divergence.insert(b);
+            stack.extend(cfg.succs(b).iter().copied());
+        }
+    }
+    under_divergence.iter().any(has)
 }
 
 impl Emitter<'_, '_> {
