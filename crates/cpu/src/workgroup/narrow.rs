@@ -451,11 +451,15 @@ impl<'a> Region<'a> {
             }
         }
         for &b in &self.blocks {
-            let mut kept = defs(k, b)
-                .filter(|&v| self.ctx.has((self.key)(v)))
-                .peekable();
+            let mut kept = defs(k, b).filter(|&v| self.keeps(v)).peekable();
             if kept.peek().is_none() {
                 continue;
+            }
+            // The code before the loops stores one element for the group: a value kept per
+            // work-item (one that differs between them before the region, as a loop's
+            // counter started from the ids) needs each work-item's own run.
+            if defs(k, b).any(|v| self.keeps(v) && !self.ctx.single((self.key)(v))) {
+                return None;
             }
             if !kept.all(|v| stored.contains(&v)) {
                 return None;
@@ -610,8 +614,14 @@ impl Emitter<'_, '_> {
 
     /// Computes what a path's block computes of the group's values.
     fn apply_visit(&mut self, visit: &Visit, env: &mut HashMap<Value, Value>) {
-        for &(p, a) in &visit.params {
-            let x = self.known_value(env, a);
+        // A block's parameters take their arguments all at once: a loop header's may get
+        // another parameter's old value (`u = i` then `i + 1`).
+        let args: Vec<Value> = visit
+            .params
+            .iter()
+            .map(|&(_, a)| self.known_value(env, a))
+            .collect();
+        for (&(p, _), x) in visit.params.iter().zip(args) {
             env.insert(p, x);
         }
         let k = &self.src().k;
