@@ -402,6 +402,7 @@ impl Gen {
             if u { 6 } else { 0 },             // collective
             if u { 2 } else { 0 },             // barrier
             if u && nested { 6 } else { 0 },   // uniform loop feeding a guarded read
+            if u { 6 } else { 0 },             // narrowed region
         ];
         match self.rng.weighted(&weights) {
             0 => self.assign(ctx),
@@ -492,7 +493,8 @@ impl Gen {
                 }
             }
             9 => Stmt::Barrier,
-            _ => self.for_loop(ctx, true),
+            10 => self.for_loop(ctx, true),
+            _ => self.narrow(ctx),
         }
     }
 
@@ -586,32 +588,66 @@ impl Gen {
         if !feeds_guard {
             return looped;
         }
-        // The loop, then an exchange whose guarded body reads what the loop computed.
-        let Stmt::Exchange { value, guard, body } = self.exchange(ctx) else {
-            unreachable!()
+        // The loop, then a region guarded on the local id that reads what the loop computed.
+        let mut guarded = if self.rng.chance(50) {
+            self.narrow(ctx)
+        } else {
+            self.exchange(ctx)
         };
-        let guard = match guard {
-            Guard::Cond(_) | Guard::All | Guard::Ne(_) => Guard::Gt(0),
-            g => g,
-        };
+        if let Stmt::Exchange { guard, .. } | Stmt::Narrow { guard, .. } = &mut guarded {
+            if matches!(guard, Guard::Cond(_) | Guard::All | Guard::Ne(_)) {
+                *guard = Guard::Gt(0);
+            }
+        }
         Stmt::If {
             cond: Expr::Const(1),
-            then: vec![looped, Stmt::Exchange { value, guard, body }],
+            then: vec![looped, guarded],
             els: Vec::new(),
         }
     }
 
-    fn exchange(&mut self, ctx: &Ctx) -> Stmt {
-        let value = self.uint_expr(ctx, 3, false);
+    /// A region whose only effect is a store under a guard on the local id.
+    fn narrow(&mut self, ctx: &Ctx) -> Stmt {
+        let value = self.uint_expr(ctx, 2, false);
+        let guard = self.guard(ctx);
+        let inner = Ctx {
+            uniform: false,
+            breakable: false,
+            reads_local: true,
+            depth: ctx.depth + 1,
+            counters: ctx.counters.clone(),
+            declaring: false,
+        };
+        let Stmt::Assign(_, stored) = self.local_read(&inner) else {
+            unreachable!()
+        };
+        let pool: Vec<usize> = (0..self.p.vars.len())
+            .filter(|&k| !self.p.vars[k].uniform)
+            .collect();
+        Stmt::Narrow {
+            value,
+            guard,
+            stored,
+            dest: self.rng.pick(&pool),
+            offset: self.rng.pick(&[0, 1, 5]),
+        }
+    }
+
+    fn guard(&mut self, ctx: &Ctx) -> Guard {
         let c = self.rng.pick(&[0, 1, 2, 3, 4, 5, 7, 8, 9]);
-        let guard = match self.rng.below(7) {
+        match self.rng.below(7) {
             0 => Guard::All,
             1 | 2 => Guard::Gt(c),
             3 => Guard::Ge(c),
             4 => Guard::Lt(c),
             5 => Guard::Ne(c),
             _ => Guard::Cond(self.uint_expr(ctx, 2, false)),
-        };
+        }
+    }
+
+    fn exchange(&mut self, ctx: &Ctx) -> Stmt {
+        let value = self.uint_expr(ctx, 3, false);
+        let guard = self.guard(ctx);
         let inner = Ctx {
             uniform: false,
             breakable: false,

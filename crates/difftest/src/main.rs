@@ -1,20 +1,23 @@
 //! `ferrocl-difftest`: runs a campaign of generated kernels and prints what it found.
 //!
 //! ```text
-//! ferrocl-difftest [--seeds A..B] [--reduce SECONDS] [--out DIR] [--show SEED]
+//! ferrocl-difftest [--seeds A..B] [--reduce SECONDS] [--out DIR] [--show SEED] [--check FILE]
 //! ```
 //! `--seeds` (default `0..1000`) is the range of seeds; a failing seed is reduced for at most
 //! `--reduce` seconds (default 120; 0 keeps it whole) and its reproducer written to `--out`
 //! (default `crates/difftest/reproducers`) as `seed-N.cl`, with `seed-N.test.cl` beside it
-//! (the kernel test file) for a mismatch. `--show SEED` prints the seed's program and exits.
+//! (the kernel test file) for a mismatch. `--show SEED` prints the seed's program and exits;
+//! `--check FILE` checks a reproducer (its `// in = ` line gives the input) and exits.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use ferrocl_difftest::campaign::{run_seed, Tally};
+use ferrocl_difftest::check::check_source;
 use ferrocl_difftest::gen::generate;
 use ferrocl_difftest::repro::save;
+use ferrocl_difftest::run::{input, LOCAL_SIZES};
 
 struct Options {
     seeds: std::ops::Range<u64>,
@@ -44,6 +47,11 @@ fn parse() -> Result<Options, String> {
                 o.reduce = Duration::from_secs(secs);
             }
             "--out" => o.out = PathBuf::from(value()?),
+            "--check" => {
+                let path = value()?;
+                let source = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+                std::process::exit(check_file(&source));
+            }
             "--show" => {
                 let v = value()?;
                 let seed = v.parse::<u64>().map_err(|e| format!("--show {v}: {e}"))?;
@@ -54,6 +62,27 @@ fn parse() -> Result<Options, String> {
         }
     }
     Ok(o)
+}
+
+/// Checks the OpenCL C of a reproducer at every local size; the exit status is 1 where it
+/// fails.
+fn check_file(source: &str) -> i32 {
+    let input = source
+        .lines()
+        .find_map(|l| l.strip_prefix("// in = "))
+        .map(|l| l.split(',').filter_map(|w| w.trim().parse().ok()).collect())
+        .unwrap_or_else(|| input(0));
+    let verdict = check_source(source, &input, &LOCAL_SIZES);
+    match verdict.failure {
+        None => {
+            println!("{} launches, no difference", verdict.runs);
+            0
+        }
+        Some(f) => {
+            println!("{}\n{}", f.class, f.detail);
+            1
+        }
+    }
 }
 
 fn main() -> ExitCode {

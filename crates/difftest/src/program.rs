@@ -416,6 +416,18 @@ pub enum Stmt {
         guard: Guard,
         body: Vec<Stmt>,
     },
+    /// A region whose only effect is a guarded store (the shape the work-group transform runs
+    /// narrowed to the work-items the guard admits): every work-item stores `value` in its
+    /// slot of the exchange array and its own in the second array; after a barrier, those
+    /// the guard admits store `stored` (which may read the exchange array) in the second
+    /// array; after another barrier, `dest` reads slot `lid + offset` of the second array.
+    Narrow {
+        value: Expr,
+        guard: Guard,
+        stored: Expr,
+        dest: usize,
+        offset: u32,
+    },
     /// A `__local` counter set to `init`, combined by every work-item with `value`, read into
     /// the uniform variable `dest` after a barrier.
     LocalAtomic {
@@ -515,6 +527,7 @@ impl Program {
         }
         let _ = writeln!(s, "\n{SIGNATURE} {{");
         let _ = writeln!(s, "    local uint lm[{LOCAL_WORDS}];");
+        let _ = writeln!(s, "    local uint lb[{LOCAL_WORDS}];");
         s.push_str("    local uint la[1];\n");
         for (k, v) in self.vars.iter().enumerate() {
             let _ = writeln!(
@@ -711,6 +724,18 @@ pub fn expr(e: &Expr, p: &Program) -> String {
     }
 }
 
+/// The condition of a guard; none for [`Guard::All`].
+fn guard_text(guard: &Guard, p: &Program) -> Option<String> {
+    match guard {
+        Guard::All => None,
+        Guard::Gt(c) => Some(format!("get_local_id(0) > {c}")),
+        Guard::Ge(c) => Some(format!("get_local_id(0) >= {c}")),
+        Guard::Lt(c) => Some(format!("get_local_id(0) < {c}")),
+        Guard::Ne(c) => Some(format!("get_local_id(0) != {c}")),
+        Guard::Cond(e) => Some(expr(e, p)),
+    }
+}
+
 fn indent(s: &mut String, depth: usize) {
     for _ in 0..depth {
         s.push_str("    ");
@@ -800,20 +825,37 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
             line(s, BARRIER);
             line(s, &format!("lm[get_local_id(0)] = {};", x(value)));
             line(s, BARRIER);
-            let cond = match guard {
-                Guard::All => None,
-                Guard::Gt(c) => Some(format!("get_local_id(0) > {c}")),
-                Guard::Ge(c) => Some(format!("get_local_id(0) >= {c}")),
-                Guard::Lt(c) => Some(format!("get_local_id(0) < {c}")),
-                Guard::Ne(c) => Some(format!("get_local_id(0) != {c}")),
-                Guard::Cond(e) => Some(x(e)),
-            };
-            match cond {
+            match guard_text(guard, p) {
                 Some(c) => line(s, &format!("if ({c}) {{")),
                 None => line(s, "{"),
             }
             block(s, body, p, d + 1);
             line(s, "}");
+        }
+        Stmt::Narrow {
+            value,
+            guard,
+            stored,
+            dest,
+            offset,
+        } => {
+            line(s, BARRIER);
+            line(s, &format!("lm[get_local_id(0)] = {};", x(value)));
+            line(s, "lb[get_local_id(0)] = (uint)get_local_id(0) ^ 0x5au;");
+            line(s, BARRIER);
+            let store = format!("lb[get_local_id(0)] = {};", x(stored));
+            match guard_text(guard, p) {
+                Some(c) => line(s, &format!("if ({c})\n{}    {store}", "    ".repeat(d))),
+                None => line(s, &store),
+            }
+            line(s, BARRIER);
+            line(
+                s,
+                &format!(
+                    "{} = lb[((uint)get_local_id(0) + {offset}u) % (uint)get_local_size(0)];",
+                    var_name(p, *dest)
+                ),
+            );
         }
         Stmt::LocalAtomic {
             op,

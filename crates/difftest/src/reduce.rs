@@ -245,6 +245,18 @@ fn stmt_roots<'a>(body: &'a mut [Stmt], out: &mut Vec<&'a mut Expr>) {
                 }
                 stmt_roots(body, out);
             }
+            Stmt::Narrow {
+                value,
+                guard,
+                stored,
+                ..
+            } => {
+                out.push(value);
+                if let Guard::Cond(c) = guard {
+                    out.push(c);
+                }
+                out.push(stored);
+            }
             Stmt::LocalAtomic { value, .. } => out.push(value),
             Stmt::GlobalAtomic { value, .. } => out.push(value),
             Stmt::Collective { value, index, .. } => {
