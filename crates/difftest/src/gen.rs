@@ -207,6 +207,9 @@ impl Gen {
                 Box::new(Expr::Const(self.rng.below(INPUT_WORDS as u64) as u32)),
             )
         };
+        if uniform && self.rng.chance(50) {
+            return self.pure_uniform();
+        }
         let read = Expr::Input(Box::new(index));
         if self.rng.chance(50) {
             read
@@ -217,6 +220,22 @@ impl Gen {
                 Box::new(self.uint_expr(&ctx, 2, uniform)),
             )
         }
+    }
+
+    /// A uniform value computed from the group id, sizes, arguments and constants alone (no
+    /// load): the work-group transform computes such values once per group.
+    fn pure_uniform(&mut self) -> Expr {
+        let id = Expr::Id(self.rng.pick(&[Id::Group, Id::N, Id::LocalSize]));
+        let other = if self.rng.chance(50) {
+            Expr::Id(self.rng.pick(&[Id::Group, Id::N, Id::LocalSize]))
+        } else {
+            Expr::Const(self.rng.pick(&SMALL))
+        };
+        Expr::Bin(
+            self.rng.pick(&[Bin::Add, Bin::Mul, Bin::Xor, Bin::Sub]),
+            Box::new(id),
+            Box::new(other),
+        )
     }
 
     fn float_init(&mut self) -> Expr {
@@ -494,7 +513,7 @@ impl Gen {
             }
             9 => Stmt::Barrier,
             10 => self.for_loop(ctx, true),
-            _ => self.narrow(ctx),
+            _ => self.narrow(ctx, None),
         }
     }
 
@@ -551,6 +570,7 @@ impl Gen {
         let trips = match self.rng.below(3) {
             0 => Trips::Const(1 + self.rng.below(6) as u32),
             1 if uniform_trips => Trips::N,
+            _ if feeds_guard && self.rng.chance(60) => Trips::N,
             _ => Trips::Mod(self.uint_expr(ctx, 2, uniform_trips)),
         };
         let uniform_body = uniform_trips && (feeds_guard || self.rng.chance(60));
@@ -565,8 +585,11 @@ impl Gen {
             declaring: false,
         };
         let mut body = Vec::new();
+        // The variable the loop computes, and a value without loads it starts from (one
+        // computed once per group, as the work-group transform sees it).
+        let dest = self.rng.pick(&self.vars(true));
+        let start = self.pure_uniform();
         if feeds_guard {
-            let dest = self.rng.pick(&self.vars(true));
             let step = Expr::Bin(
                 self.rng.pick(&[Bin::Add, Bin::Xor, Bin::Mul]),
                 Box::new(Expr::Bin(
@@ -574,7 +597,11 @@ impl Gen {
                     Box::new(Expr::Var(dest)),
                     Box::new(Expr::Const(self.rng.pick(&[3, 5, 31, 0x9e37]))),
                 )),
-                Box::new(self.uint_expr(&inner, 2, true)),
+                Box::new(if self.rng.chance(50) {
+                    Expr::Counter(counter)
+                } else {
+                    self.uint_expr(&inner, 2, true)
+                }),
             );
             body.push(Stmt::Assign(Place::Var(dest), step));
         }
@@ -590,7 +617,7 @@ impl Gen {
         }
         // The loop, then a region guarded on the local id that reads what the loop computed.
         let mut guarded = if self.rng.chance(50) {
-            self.narrow(ctx)
+            self.narrow(ctx, Some(dest))
         } else {
             self.exchange(ctx)
         };
@@ -601,13 +628,13 @@ impl Gen {
         }
         Stmt::If {
             cond: Expr::Const(1),
-            then: vec![looped, guarded],
+            then: vec![Stmt::Assign(Place::Var(dest), start), looped, guarded],
             els: Vec::new(),
         }
     }
 
     /// A region whose only effect is a store under a guard on the local id.
-    fn narrow(&mut self, ctx: &Ctx) -> Stmt {
+    fn narrow(&mut self, ctx: &Ctx, reads: Option<usize>) -> Stmt {
         let value = self.uint_expr(ctx, 2, false);
         let guard = self.guard(ctx);
         let inner = Ctx {
@@ -618,7 +645,7 @@ impl Gen {
             counters: ctx.counters.clone(),
             declaring: false,
         };
-        let Stmt::Assign(_, stored) = self.local_read(&inner) else {
+        let Stmt::Assign(_, stored) = self.local_read(&inner, reads) else {
             unreachable!()
         };
         let pool: Vec<usize> = (0..self.p.vars.len())
@@ -657,18 +684,19 @@ impl Gen {
             declaring: false,
         };
         let n = 1 + self.rng.below(3);
-        let mut body = vec![self.local_read(&inner)];
+        let mut body = vec![self.local_read(&inner, None)];
         body.extend(self.stmts(&inner, n));
         Stmt::Exchange { value, guard, body }
     }
 
     /// An assignment that reads the exchange array and a uniform variable.
-    fn local_read(&mut self, ctx: &Ctx) -> Stmt {
+    fn local_read(&mut self, ctx: &Ctx, uniform: Option<usize>) -> Stmt {
         let pool: Vec<usize> = (0..self.p.vars.len())
             .filter(|&k| !self.p.vars[k].uniform)
             .collect();
         let dest = self.rng.pick(&pool);
-        let u = self.rng.pick(&self.vars(true));
+        let pool = self.vars(true);
+        let u = uniform.unwrap_or_else(|| self.rng.pick(&pool));
         let e = Expr::Bin(
             self.rng.pick(&[Bin::Add, Bin::Xor, Bin::Mul]),
             Box::new(Expr::Local(self.rng.pick(&[0, 1, 3, 7]))),
