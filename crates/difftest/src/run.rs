@@ -51,7 +51,7 @@ pub fn input(seed: u64) -> Vec<u32> {
     let mut rng = Rng::new(seed ^ 0x1f2e_3d4c);
     (0..INPUT_WORDS)
         .map(|_| match rng.below(4) {
-            0 => rng.next() as u32,
+            0 => rng.next_u64() as u32,
             1 => 0xffff_ffff - rng.below(8) as u32,
             _ => rng.below(64) as u32,
         })
