@@ -578,6 +578,13 @@ pub fn default_wide(f: &ferrocl_ir::Function) -> Option<workgroup::WideKernel> {
     if !vectorize::enabled() {
         return None;
     }
+    vectorized_wide(f)
+}
+
+/// The vectorizer's W-wide version of `f` at [`vector_width`], whatever `FERROCL_VECTORIZE`
+/// says: for callers that choose per compile (the differential tester runs each kernel both
+/// ways in one process). Pass `&|_| None` to [`CpuProgram::compile_with`] for scalar code.
+pub fn vectorized_wide(f: &ferrocl_ir::Function) -> Option<workgroup::WideKernel> {
     let width = vector_width(f);
     let v = vectorize::vectorize(f, width).ok()?;
     Some(workgroup::WideKernel {

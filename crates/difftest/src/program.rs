@@ -1,0 +1,897 @@
+//! A generated kernel as a tree (statements and expressions), and its OpenCL C text.
+//!
+//! The generator builds this tree and the reducer edits it; only [`Program::source`] turns it
+//! into OpenCL C. Every construct renders to code without undefined behaviour whatever its
+//! operands: shifts are masked to the width, divisors are made odd (so never zero, and a signed
+//! divisor never -1), indices are masked to their array, signed operations work on values
+//! reinterpreted from `uint`. The well-definedness that depends on where a construct stands
+//! (barriers and collectives only in uniform control flow, `__local` reads only between the
+//! barriers of an exchange) is the generator's to keep and the reducer's to preserve: the
+//! reducer only deletes statements, unwraps bodies and replaces expressions by their operands
+//! or constants, none of which moves code into another context.
+
+use std::fmt::Write;
+
+/// Words of the `in` buffer; indices into it are masked with `INPUT_WORDS - 1`.
+pub const INPUT_WORDS: usize = 64;
+/// Words of the `acc` buffer the global atomics combine into.
+pub const ACC_WORDS: usize = 8;
+/// Elements of the `__local` exchange array: at least the largest local size run.
+pub const LOCAL_WORDS: usize = 128;
+/// Elements of the private array each work-item owns.
+pub const PRIVATE_WORDS: usize = 8;
+
+/// A work-item or work-group query, as `uint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Id {
+    /// `get_local_id(0)`: varying.
+    Local,
+    /// `get_global_id(0)`: varying.
+    Global,
+    /// `get_local_size(0)`: uniform.
+    LocalSize,
+    /// `get_group_id(0)`: uniform.
+    Group,
+    /// The kernel argument `n`: uniform.
+    N,
+}
+
+impl Id {
+    pub fn uniform(self) -> bool {
+        !matches!(self, Id::Local | Id::Global)
+    }
+}
+
+/// A binary operation on `uint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bin {
+    Add,
+    Sub,
+    Mul,
+    Xor,
+    And,
+    Or,
+    Shl,
+    Shr,
+    Div,
+    Rem,
+    /// Arithmetic shift of the value read as `int`.
+    SShr,
+    /// Division of the value read as `int` by a positive odd divisor.
+    SDiv,
+    Lt,
+    Eq,
+    /// Comparison of both values read as `int`.
+    SLt,
+    Min,
+    Max,
+    Rotate,
+    MulHi,
+    AddSat,
+    HAdd,
+}
+
+pub const BINS: [Bin; 21] = [
+    Bin::Add,
+    Bin::Sub,
+    Bin::Mul,
+    Bin::Xor,
+    Bin::And,
+    Bin::Or,
+    Bin::Shl,
+    Bin::Shr,
+    Bin::Div,
+    Bin::Rem,
+    Bin::SShr,
+    Bin::SDiv,
+    Bin::Lt,
+    Bin::Eq,
+    Bin::SLt,
+    Bin::Min,
+    Bin::Max,
+    Bin::Rotate,
+    Bin::MulHi,
+    Bin::AddSat,
+    Bin::HAdd,
+];
+
+/// A unary operation on `uint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Un {
+    Not,
+    Neg,
+    LNot,
+    Popcount,
+    Clz,
+}
+
+pub const UNS: [Un; 5] = [Un::Not, Un::Neg, Un::LNot, Un::Popcount, Un::Clz];
+
+/// A binary operation on `float` (each correctly rounded in IEEE 754).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FBin {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// A unary operation on `float` (each exact or correctly rounded).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FUn {
+    Neg,
+    Abs,
+    Floor,
+    Sqrt,
+}
+
+/// An expression. Those of the `F...` variants are `float`, the others `uint`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Const(u32),
+    /// A scalar `uint` variable of the kernel ([`Program::vars`]).
+    Var(usize),
+    Id(Id),
+    /// `in[e & 63]`.
+    Input(Box<Expr>),
+    Bin(Bin, Box<Expr>, Box<Expr>),
+    Un(Un, Box<Expr>),
+    /// `c ? a : b`.
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A call of helper function `h` with two arguments.
+    Call(usize, Box<Expr>, Box<Expr>),
+    /// `lm[(lid + k) % lsize]`: only inside an exchange's body.
+    Local(u32),
+    /// Lane of a `uint4` variable.
+    Lane(usize, u8),
+    /// Field `a` (0) or `b` (1) of the struct variable `s`.
+    Field(u8),
+    /// `sfun(s)`: the struct passed by value to a helper.
+    StructCall,
+    /// `pa[e & 7]`.
+    Private(Box<Expr>),
+    /// The counter of loop `k` (only inside it).
+    Counter(u32),
+    /// A helper function's parameter (only inside helpers).
+    Param(u8),
+    /// The bits of a float (NaN made canonical).
+    Bits(Box<Expr>),
+    /// `a < b` on floats.
+    FLess(Box<Expr>, Box<Expr>),
+    FConst(f32),
+    /// A scalar `float` variable.
+    FVar(usize),
+    /// `(float)e`, correctly rounded.
+    FFrom(Box<Expr>),
+    FBin(FBin, Box<Expr>, Box<Expr>),
+    FUn(FUn, Box<Expr>),
+    /// Lane of a `float4` variable.
+    FLane(usize, u8),
+}
+
+impl Expr {
+    pub fn is_float(&self) -> bool {
+        matches!(
+            self,
+            Expr::FConst(_)
+                | Expr::FVar(_)
+                | Expr::FFrom(_)
+                | Expr::FBin(..)
+                | Expr::FUn(..)
+                | Expr::FLane(..)
+        )
+    }
+
+    /// The operands, in order.
+    pub fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Input(a)
+            | Expr::Un(_, a)
+            | Expr::Private(a)
+            | Expr::Bits(a)
+            | Expr::FFrom(a)
+            | Expr::FUn(_, a) => vec![a],
+            Expr::Bin(_, a, b) | Expr::Call(_, a, b) | Expr::FLess(a, b) | Expr::FBin(_, a, b) => {
+                vec![a, b]
+            }
+            Expr::Select(c, a, b) => vec![c, a, b],
+            _ => vec![],
+        }
+    }
+
+    /// The operands, in order, to edit.
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            Expr::Input(a)
+            | Expr::Un(_, a)
+            | Expr::Private(a)
+            | Expr::Bits(a)
+            | Expr::FFrom(a)
+            | Expr::FUn(_, a) => vec![a],
+            Expr::Bin(_, a, b) | Expr::Call(_, a, b) | Expr::FLess(a, b) | Expr::FBin(_, a, b) => {
+                vec![a, b]
+            }
+            Expr::Select(c, a, b) => vec![c, a, b],
+            _ => vec![],
+        }
+    }
+
+    /// Nodes in the tree.
+    pub fn size(&self) -> usize {
+        1 + self.children().iter().map(|c| c.size()).sum::<usize>()
+    }
+}
+
+/// Where an assignment stores.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Place {
+    Var(usize),
+    FVar(usize),
+    Lane(usize, u8),
+    FLane(usize, u8),
+    Field(u8),
+    Private(Expr),
+}
+
+/// A whole-vector update of a `uint4` or `float4` variable, with scalar operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VecOp {
+    /// `q = q * (uint4)(a) + q.wzyx`.
+    MulAddSwizzle,
+    /// `q ^= (uint4)(a, b, c, d)`.
+    XorBuild,
+    /// `q = rotate(q, (uint4)(a))`.
+    Rotate,
+    /// `q = select(q, q.yzwx, q > (uint4)(a))`.
+    SelectGreater,
+    /// `q = min(q, (uint4)(a)) + max(q.zwxy, (uint4)(b))`.
+    MinMax,
+    /// `w = w * (float4)(a) + w.wzyx`.
+    FMulAddSwizzle,
+    /// `w = w - (float4)(a, b, c, d)`.
+    FSubBuild,
+    /// `w = convert_float4(q & 0xffff) * (float4)(a) + w`.
+    FConvert,
+}
+
+impl VecOp {
+    pub fn float(self) -> bool {
+        matches!(
+            self,
+            VecOp::FMulAddSwizzle | VecOp::FSubBuild | VecOp::FConvert
+        )
+    }
+
+    /// The number of scalar operands.
+    pub fn arity(self) -> usize {
+        match self {
+            VecOp::XorBuild | VecOp::FSubBuild => 4,
+            VecOp::MinMax => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// A loop's trip count.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Trips {
+    Const(u32),
+    /// The kernel argument `n`.
+    N,
+    /// `e % 9`: uniform or varying as `e` is.
+    Mod(Expr),
+}
+
+/// Which work-items run an exchange's body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Guard {
+    All,
+    /// `lid > c`.
+    Gt(u32),
+    /// `lid >= c`.
+    Ge(u32),
+    /// `lid < c`.
+    Lt(u32),
+    /// `lid != c`.
+    Ne(u32),
+    /// Any varying condition.
+    Cond(Expr),
+}
+
+/// An order-independent atomic operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Atomic {
+    Add,
+    Or,
+    Xor,
+    And,
+    Min,
+    Max,
+}
+
+pub const ATOMICS: [Atomic; 6] = [
+    Atomic::Add,
+    Atomic::Or,
+    Atomic::Xor,
+    Atomic::And,
+    Atomic::Min,
+    Atomic::Max,
+];
+
+impl Atomic {
+    fn name(self) -> &'static str {
+        match self {
+            Atomic::Add => "atomic_add",
+            Atomic::Or => "atomic_or",
+            Atomic::Xor => "atomic_xor",
+            Atomic::And => "atomic_and",
+            Atomic::Min => "atomic_min",
+            Atomic::Max => "atomic_max",
+        }
+    }
+}
+
+/// A work-group collective.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Collective {
+    ReduceAdd,
+    ReduceMin,
+    ReduceMax,
+    ScanInclusiveAdd,
+    ScanInclusiveMax,
+    ScanExclusiveAdd,
+    ScanExclusiveMin,
+    /// `work_group_broadcast(e, index % lsize)`; the index is uniform.
+    Broadcast,
+}
+
+pub const COLLECTIVES: [Collective; 8] = [
+    Collective::ReduceAdd,
+    Collective::ReduceMin,
+    Collective::ReduceMax,
+    Collective::ScanInclusiveAdd,
+    Collective::ScanInclusiveMax,
+    Collective::ScanExclusiveAdd,
+    Collective::ScanExclusiveMin,
+    Collective::Broadcast,
+];
+
+impl Collective {
+    /// Whether every work-item of the group gets the same result.
+    pub fn uniform(self) -> bool {
+        matches!(
+            self,
+            Collective::ReduceAdd
+                | Collective::ReduceMin
+                | Collective::ReduceMax
+                | Collective::Broadcast
+        )
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Collective::ReduceAdd => "work_group_reduce_add",
+            Collective::ReduceMin => "work_group_reduce_min",
+            Collective::ReduceMax => "work_group_reduce_max",
+            Collective::ScanInclusiveAdd => "work_group_scan_inclusive_add",
+            Collective::ScanInclusiveMax => "work_group_scan_inclusive_max",
+            Collective::ScanExclusiveAdd => "work_group_scan_exclusive_add",
+            Collective::ScanExclusiveMin => "work_group_scan_exclusive_min",
+            Collective::Broadcast => "work_group_broadcast",
+        }
+    }
+}
+
+/// A statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    Assign(Place, Expr),
+    Vector {
+        op: VecOp,
+        var: usize,
+        args: Vec<Expr>,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        els: Vec<Stmt>,
+    },
+    /// `for (uint iK = 0; iK < trips; iK++)`.
+    For {
+        counter: u32,
+        trips: Trips,
+        body: Vec<Stmt>,
+    },
+    /// `{ uint iK = 0; body }`: a loop the reducer unrolled to one trip.
+    Block {
+        counter: u32,
+        body: Vec<Stmt>,
+    },
+    /// `if (cond) break;` (only in a loop whose body is not uniform).
+    Break(Expr),
+    /// Every work-item stores `value` in its slot of the `__local` array, then, after a
+    /// barrier, those the guard admits run `body`, which may read any slot.
+    Exchange {
+        value: Expr,
+        guard: Guard,
+        body: Vec<Stmt>,
+    },
+    /// A region whose only effect is a guarded store (the shape the work-group transform runs
+    /// narrowed to the work-items the guard admits): every work-item stores `value` in its
+    /// slot of the exchange array and its own in the second array; after a barrier, those
+    /// the guard admits store `stored` (which may read the exchange array) in the second
+    /// array; after another barrier, `dest` reads slot `lid + offset` of the second array.
+    Narrow {
+        value: Expr,
+        guard: Guard,
+        stored: Expr,
+        dest: usize,
+        offset: u32,
+    },
+    /// A `__local` counter set to `init`, combined by every work-item with `value`, read into
+    /// the uniform variable `dest` after a barrier.
+    LocalAtomic {
+        op: Atomic,
+        init: u32,
+        value: Expr,
+        dest: usize,
+    },
+    /// `atomic_op(&acc[op], value)`, the old value unused: each operation has its own word,
+    /// so that the final values do not depend on the order of the work-items.
+    GlobalAtomic {
+        op: Atomic,
+        value: Expr,
+    },
+    /// `dest = collective(value)`; `index` is the broadcast's.
+    Collective {
+        op: Collective,
+        value: Expr,
+        index: Expr,
+        dest: usize,
+    },
+    Barrier,
+}
+
+/// A helper function `uint hK(uint p0, uint p1)`: `p2 = e` steps, a loop of
+/// `p1 % 5` trips updating `p2`, and the value it returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Helper {
+    pub steps: Vec<Expr>,
+    pub looped: Option<Expr>,
+    pub ret: Expr,
+}
+
+/// A scalar `uint` variable: uniform ones (`uK`) are assigned only uniform values in uniform
+/// control flow.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Var {
+    pub uniform: bool,
+    pub init: Expr,
+}
+
+/// A whole generated program: one kernel `k(out, in, acc, n)` and its helpers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub helpers: Vec<Helper>,
+    pub vars: Vec<Var>,
+    pub fvars: Vec<Expr>,
+    /// Initial lanes of each `uint4` variable.
+    pub qvars: Vec<[Expr; 4]>,
+    /// Initial lanes of each `float4` variable.
+    pub wvars: Vec<[Expr; 4]>,
+    pub fields: [Expr; 2],
+    pub private_init: Expr,
+    pub body: Vec<Stmt>,
+}
+
+/// The kernel's signature, for runners and reproducers.
+pub const SIGNATURE: &str =
+    "kernel void k(global uint *out, global const uint *in, global uint *acc, uint n)";
+
+const PRELUDE: &str = "\
+#pragma OPENCL FP_CONTRACT OFF
+
+struct S {
+    uint a;
+    uint b;
+};
+
+uint fbits(float x) {
+    return isnan(x) ? 0x7fc00000u : as_uint(x);
+}
+
+uint mix(uint h, uint x) {
+    return (h ^ x) * 0x9e3779b1u + 0x7f4a7c15u;
+}
+
+uint sfun(struct S x) {
+    return x.a * 3u ^ (x.b >> 1);
+}
+";
+
+impl Program {
+    /// The OpenCL C source.
+    pub fn source(&self) -> String {
+        let mut s = String::from(PRELUDE);
+        for (k, h) in self.helpers.iter().enumerate() {
+            let _ = writeln!(s, "\nuint h{k}(uint p0, uint p1) {{");
+            s.push_str("    uint p2 = p0 ^ 0x5bd1e995u;\n");
+            for e in &h.steps {
+                let _ = writeln!(s, "    p2 = {};", expr(e, self));
+            }
+            if let Some(e) = &h.looped {
+                s.push_str("    for (uint j = 0; j < p1 % 5u; j++)\n");
+                let _ = writeln!(s, "        p2 = {};", expr(e, self));
+            }
+            let _ = writeln!(s, "    return {};\n}}", expr(&h.ret, self));
+        }
+        let _ = writeln!(s, "\n{SIGNATURE} {{");
+        let _ = writeln!(s, "    local uint lm[{LOCAL_WORDS}];");
+        let _ = writeln!(s, "    local uint lb[{LOCAL_WORDS}];");
+        s.push_str("    local uint la[1];\n");
+        for (k, v) in self.vars.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "    uint {} = {};",
+                var_name(self, k),
+                expr(&v.init, self)
+            );
+        }
+        for (k, e) in self.fvars.iter().enumerate() {
+            let _ = writeln!(s, "    float f{k} = {};", expr(e, self));
+        }
+        for (k, l) in self.qvars.iter().enumerate() {
+            let _ = writeln!(s, "    uint4 q{k} = (uint4)({});", lanes(l, self));
+        }
+        for (k, l) in self.wvars.iter().enumerate() {
+            let _ = writeln!(s, "    float4 w{k} = (float4)({});", lanes(l, self));
+        }
+        let _ = writeln!(
+            s,
+            "    struct S s;\n    s.a = {};\n    s.b = {};",
+            expr(&self.fields[0], self),
+            expr(&self.fields[1], self)
+        );
+        let _ = writeln!(s, "    uint pa[{PRIVATE_WORDS}];");
+        let _ = writeln!(
+            s,
+            "    for (uint j = 0; j < {PRIVATE_WORDS}u; j++)\n        pa[j] = {} + j;",
+            expr(&self.private_init, self)
+        );
+        block(&mut s, &self.body, self, 1);
+        s.push_str("    uint h = 0x12345u;\n");
+        for k in 0..self.vars.len() {
+            let _ = writeln!(s, "    h = mix(h, {});", var_name(self, k));
+        }
+        for k in 0..self.fvars.len() {
+            let _ = writeln!(s, "    h = mix(h, fbits(f{k}));");
+        }
+        for k in 0..self.qvars.len() {
+            for l in 0..4 {
+                let _ = writeln!(s, "    h = mix(h, q{k}.s{l});");
+            }
+        }
+        for k in 0..self.wvars.len() {
+            for l in 0..4 {
+                let _ = writeln!(s, "    h = mix(h, fbits(w{k}.s{l}));");
+            }
+        }
+        s.push_str("    h = mix(h, s.a);\n    h = mix(h, s.b);\n");
+        let _ = writeln!(
+            s,
+            "    for (uint j = 0; j < {PRIVATE_WORDS}u; j++)\n        h = mix(h, pa[j]);"
+        );
+        s.push_str("    out[get_global_id(0)] = h;\n}\n");
+        s
+    }
+
+    /// Statements in the tree, nested ones included.
+    pub fn statements(&self) -> usize {
+        fn count(b: &[Stmt]) -> usize {
+            b.iter()
+                .map(|s| {
+                    1 + match s {
+                        Stmt::If { then, els, .. } => count(then) + count(els),
+                        Stmt::For { body, .. }
+                        | Stmt::Block { body, .. }
+                        | Stmt::Exchange { body, .. } => count(body),
+                        _ => 0,
+                    }
+                })
+                .sum()
+        }
+        count(&self.body)
+    }
+}
+
+fn var_name(p: &Program, k: usize) -> String {
+    if p.vars[k].uniform {
+        format!("u{k}")
+    } else {
+        format!("v{k}")
+    }
+}
+
+fn lanes(l: &[Expr; 4], p: &Program) -> String {
+    l.iter().map(|e| expr(e, p)).collect::<Vec<_>>().join(", ")
+}
+
+fn place(pl: &Place, p: &Program) -> String {
+    match pl {
+        Place::Var(k) => var_name(p, *k),
+        Place::FVar(k) => format!("f{k}"),
+        Place::Lane(k, l) => format!("q{k}.s{l}"),
+        Place::FLane(k, l) => format!("w{k}.s{l}"),
+        Place::Field(0) => "s.a".into(),
+        Place::Field(_) => "s.b".into(),
+        Place::Private(e) => format!("pa[{} & 7u]", expr(e, p)),
+    }
+}
+
+fn float_const(x: f32) -> String {
+    let t = format!("{x:?}");
+    if t.contains('.') || t.contains('e') {
+        format!("{t}f")
+    } else {
+        format!("{t}.0f")
+    }
+}
+
+/// The OpenCL C text of an expression, fully parenthesized.
+pub fn expr(e: &Expr, p: &Program) -> String {
+    let x = |e: &Expr| expr(e, p);
+    match e {
+        Expr::Const(c) => format!("{c}u"),
+        Expr::Var(k) => var_name(p, *k),
+        Expr::Id(Id::Local) => "(uint)get_local_id(0)".into(),
+        Expr::Id(Id::Global) => "(uint)get_global_id(0)".into(),
+        Expr::Id(Id::LocalSize) => "(uint)get_local_size(0)".into(),
+        Expr::Id(Id::Group) => "(uint)get_group_id(0)".into(),
+        Expr::Id(Id::N) => "n".into(),
+        Expr::Input(a) => format!("in[{} & {}u]", x(a), INPUT_WORDS - 1),
+        Expr::Bin(op, a, b) => {
+            let (a, b) = (x(a), x(b));
+            match op {
+                Bin::Add => format!("({a} + {b})"),
+                Bin::Sub => format!("({a} - {b})"),
+                Bin::Mul => format!("({a} * {b})"),
+                Bin::Xor => format!("({a} ^ {b})"),
+                Bin::And => format!("({a} & {b})"),
+                Bin::Or => format!("({a} | {b})"),
+                Bin::Shl => format!("({a} << ({b} & 31u))"),
+                Bin::Shr => format!("({a} >> ({b} & 31u))"),
+                Bin::Div => format!("({a} / ({b} | 1u))"),
+                Bin::Rem => format!("({a} % ({b} | 1u))"),
+                Bin::SShr => format!("(uint)((int){a} >> ({b} & 31u))"),
+                Bin::SDiv => format!("(uint)((int){a} / (int)(({b} & 255u) | 1u))"),
+                Bin::Lt => format!("(uint)({a} < {b})"),
+                Bin::Eq => format!("(uint)({a} == {b})"),
+                Bin::SLt => format!("(uint)((int){a} < (int){b})"),
+                Bin::Min => format!("min({a}, {b})"),
+                Bin::Max => format!("max({a}, {b})"),
+                Bin::Rotate => format!("rotate({a}, {b})"),
+                Bin::MulHi => format!("mul_hi({a}, {b})"),
+                Bin::AddSat => format!("add_sat({a}, {b})"),
+                Bin::HAdd => format!("hadd({a}, {b})"),
+            }
+        }
+        Expr::Un(op, a) => {
+            let a = x(a);
+            match op {
+                Un::Not => format!("(~{a})"),
+                Un::Neg => format!("(0u - {a})"),
+                Un::LNot => format!("(uint)(!{a})"),
+                Un::Popcount => format!("popcount({a})"),
+                Un::Clz => format!("clz({a})"),
+            }
+        }
+        Expr::Select(c, a, b) => format!("({} ? {} : {})", x(c), x(a), x(b)),
+        Expr::Call(h, a, b) => format!("h{h}({}, {})", x(a), x(b)),
+        Expr::Local(k) => {
+            format!("lm[((uint)get_local_id(0) + {k}u) % (uint)get_local_size(0)]")
+        }
+        Expr::Lane(k, l) => format!("q{k}.s{l}"),
+        Expr::Field(0) => "s.a".into(),
+        Expr::Field(_) => "s.b".into(),
+        Expr::StructCall => "sfun(s)".into(),
+        Expr::Private(a) => format!("pa[{} & 7u]", x(a)),
+        Expr::Counter(k) => format!("i{k}"),
+        Expr::Param(k) => format!("p{k}"),
+        Expr::Bits(a) => format!("fbits({})", x(a)),
+        Expr::FLess(a, b) => format!("(uint)({} < {})", x(a), x(b)),
+        Expr::FConst(c) => float_const(*c),
+        Expr::FVar(k) => format!("f{k}"),
+        Expr::FFrom(a) => format!("(float){}", x(a)),
+        Expr::FBin(op, a, b) => {
+            let o = match op {
+                FBin::Add => "+",
+                FBin::Sub => "-",
+                FBin::Mul => "*",
+                FBin::Div => "/",
+            };
+            format!("({} {o} {})", x(a), x(b))
+        }
+        Expr::FUn(op, a) => {
+            let a = x(a);
+            match op {
+                FUn::Neg => format!("(-({a}))"),
+                FUn::Abs => format!("fabs({a})"),
+                FUn::Floor => format!("floor({a})"),
+                FUn::Sqrt => format!("sqrt(fabs({a}))"),
+            }
+        }
+        Expr::FLane(k, l) => format!("w{k}.s{l}"),
+    }
+}
+
+/// The condition of a guard; none for [`Guard::All`].
+fn guard_text(guard: &Guard, p: &Program) -> Option<String> {
+    match guard {
+        Guard::All => None,
+        Guard::Gt(c) => Some(format!("get_local_id(0) > {c}")),
+        Guard::Ge(c) => Some(format!("get_local_id(0) >= {c}")),
+        Guard::Lt(c) => Some(format!("get_local_id(0) < {c}")),
+        Guard::Ne(c) => Some(format!("get_local_id(0) != {c}")),
+        Guard::Cond(e) => Some(expr(e, p)),
+    }
+}
+
+fn indent(s: &mut String, depth: usize) {
+    for _ in 0..depth {
+        s.push_str("    ");
+    }
+}
+
+const BARRIER: &str = "barrier(CLK_LOCAL_MEM_FENCE);";
+
+fn block(s: &mut String, body: &[Stmt], p: &Program, depth: usize) {
+    for st in body {
+        stmt(s, st, p, depth);
+    }
+}
+
+fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
+    let x = |e: &Expr| expr(e, p);
+    let line = |s: &mut String, text: &str| {
+        indent(s, d);
+        s.push_str(text);
+        s.push('\n');
+    };
+    match st {
+        Stmt::Assign(pl, e) => line(s, &format!("{} = {};", place(pl, p), x(e))),
+        Stmt::Vector { op, var, args } => {
+            let a: Vec<String> = args.iter().map(x).collect();
+            let q = format!("q{var}");
+            let w = format!("w{var}");
+            let text = match op {
+                VecOp::MulAddSwizzle => format!("{q} = {q} * (uint4)({}) + {q}.wzyx;", a[0]),
+                VecOp::XorBuild => format!("{q} ^= (uint4)({});", a.join(", ")),
+                VecOp::Rotate => format!("{q} = rotate({q}, (uint4)({}));", a[0]),
+                VecOp::SelectGreater => {
+                    format!("{q} = select({q}, {q}.yzwx, {q} > (uint4)({}));", a[0])
+                }
+                VecOp::MinMax => format!(
+                    "{q} = min({q}, (uint4)({})) + max({q}.zwxy, (uint4)({}));",
+                    a[0], a[1]
+                ),
+                VecOp::FMulAddSwizzle => {
+                    format!("{w} = {w} * (float4)({}) + {w}.wzyx;", a[0])
+                }
+                VecOp::FSubBuild => format!("{w} = {w} - (float4)({});", a.join(", ")),
+                VecOp::FConvert => format!(
+                    "{w} = convert_float4(q0 & (uint4)(0xffffu)) * (float4)({}) + {w};",
+                    a[0]
+                ),
+            };
+            line(s, &text);
+        }
+        Stmt::If { cond, then, els } => {
+            line(s, &format!("if ({}) {{", x(cond)));
+            block(s, then, p, d + 1);
+            if els.is_empty() {
+                line(s, "}");
+            } else {
+                line(s, "} else {");
+                block(s, els, p, d + 1);
+                line(s, "}");
+            }
+        }
+        Stmt::For {
+            counter,
+            trips,
+            body,
+        } => {
+            let t = match trips {
+                Trips::Const(c) => format!("{c}u"),
+                Trips::N => "n".into(),
+                Trips::Mod(e) => format!("{} % 9u", x(e)),
+            };
+            line(
+                s,
+                &format!("for (uint i{counter} = 0; i{counter} < {t}; i{counter}++) {{"),
+            );
+            block(s, body, p, d + 1);
+            line(s, "}");
+        }
+        Stmt::Block { counter, body } => {
+            line(s, "{");
+            indent(s, d + 1);
+            let _ = writeln!(s, "uint i{counter} = 0;");
+            block(s, body, p, d + 1);
+            line(s, "}");
+        }
+        Stmt::Break(c) => line(s, &format!("if ({}) break;", x(c))),
+        Stmt::Exchange { value, guard, body } => {
+            line(s, BARRIER);
+            line(s, &format!("lm[get_local_id(0)] = {};", x(value)));
+            line(s, BARRIER);
+            match guard_text(guard, p) {
+                Some(c) => line(s, &format!("if ({c}) {{")),
+                None => line(s, "{"),
+            }
+            block(s, body, p, d + 1);
+            line(s, "}");
+        }
+        Stmt::Narrow {
+            value,
+            guard,
+            stored,
+            dest,
+            offset,
+        } => {
+            line(s, BARRIER);
+            line(s, &format!("lm[get_local_id(0)] = {};", x(value)));
+            line(s, "lb[get_local_id(0)] = (uint)get_local_id(0) ^ 0x5au;");
+            line(s, BARRIER);
+            let store = format!("lb[get_local_id(0)] = {};", x(stored));
+            match guard_text(guard, p) {
+                Some(c) => line(s, &format!("if ({c})\n{}    {store}", "    ".repeat(d))),
+                None => line(s, &store),
+            }
+            line(s, BARRIER);
+            line(
+                s,
+                &format!(
+                    "{} = lb[((uint)get_local_id(0) + {offset}u) % (uint)get_local_size(0)];",
+                    var_name(p, *dest)
+                ),
+            );
+        }
+        Stmt::LocalAtomic {
+            op,
+            init,
+            value,
+            dest,
+        } => {
+            line(s, BARRIER);
+            line(s, &format!("if (get_local_id(0) == 0) la[0] = {init}u;"));
+            line(s, BARRIER);
+            line(s, &format!("{}(&la[0], {});", op.name(), x(value)));
+            line(s, BARRIER);
+            line(s, &format!("{} = la[0];", var_name(p, *dest)));
+        }
+        Stmt::GlobalAtomic { op, value } => line(
+            s,
+            &format!("{}(&acc[{}], {});", op.name(), *op as usize, x(value)),
+        ),
+        Stmt::Collective {
+            op,
+            value,
+            index,
+            dest,
+        } => {
+            let call = if *op == Collective::Broadcast {
+                format!(
+                    "{}({}, (size_t)({} % (uint)get_local_size(0)))",
+                    op.name(),
+                    x(value),
+                    x(index)
+                )
+            } else {
+                format!("{}({})", op.name(), x(value))
+            };
+            line(s, &format!("{} = {call};", var_name(p, *dest)));
+        }
+        Stmt::Barrier => line(s, BARRIER),
+    }
+}
