@@ -14,10 +14,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use ferrocl_difftest::campaign::{run_seed, Tally};
-use ferrocl_difftest::check::check_source;
 use ferrocl_difftest::gen::generate;
+use ferrocl_difftest::repro::check_reproducer;
 use ferrocl_difftest::repro::save;
-use ferrocl_difftest::run::{input, LOCAL_SIZES};
 
 struct Options {
     seeds: std::ops::Range<u64>,
@@ -67,12 +66,7 @@ fn parse() -> Result<Options, String> {
 /// Checks the OpenCL C of a reproducer at every local size; the exit status is 1 where it
 /// fails.
 fn check_file(source: &str) -> i32 {
-    let input = source
-        .lines()
-        .find_map(|l| l.strip_prefix("// in = "))
-        .map(|l| l.split(',').filter_map(|w| w.trim().parse().ok()).collect())
-        .unwrap_or_else(|| input(0));
-    let verdict = check_source(source, &input, &LOCAL_SIZES);
+    let verdict = check_reproducer(source);
     match verdict.failure {
         None => {
             println!("{} launches, no difference", verdict.runs);

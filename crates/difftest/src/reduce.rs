@@ -18,9 +18,14 @@ pub fn reduce(
 ) -> (Program, usize) {
     let mut best = program.clone();
     let mut tried = 0;
-    loop {
+    // The statement passes run to a fixed point before the expression passes, which try
+    // many more edits: a program is first cut to the statements the failure needs.
+    'passes: loop {
         let mut progress = false;
         for pass in [Pass::Delete, Pass::Unwrap, Pass::Expressions, Pass::Helpers] {
+            if progress && matches!(pass, Pass::Expressions) {
+                continue 'passes;
+            }
             let mut k = 0;
             loop {
                 if Instant::now() >= deadline {
@@ -128,13 +133,18 @@ fn on_stmt(body: &mut Vec<Stmt>, n: &mut usize, f: &mut dyn FnMut(&mut Vec<Stmt>
 }
 
 /// Replaces statement `i` of `v` by a simpler form: an `if` by its then (0) or else (1)
-/// branch, a loop by one trip of its body (its `break`s dropped), an exchange's guard by
+/// branch, a loop by one trip of its body (its `break`s dropped) and that trip by its body
+/// once nothing reads the counter, an exchange's guard by
 /// none, a loop's trip count by a constant (2).
 fn unwrap(v: &mut Vec<Stmt>, i: usize, which: usize) {
     let s = v[i].clone();
     let replacement: Option<Vec<Stmt>> = match (s, which) {
         (Stmt::If { then, .. }, 0) => Some(then),
         (Stmt::If { els, .. }, 1) => Some(els),
+        // A one-trip loop whose counter its body no longer reads: its body alone.
+        (Stmt::Block { counter, body }, 0) if !reads_counter(&mut body.clone(), counter) => {
+            Some(body)
+        }
         (Stmt::For { counter, body, .. }, 0) => Some(vec![Stmt::Block {
             counter,
             body: without_breaks(body),
@@ -168,6 +178,17 @@ fn unwrap(v: &mut Vec<Stmt>, i: usize, which: usize) {
     if let Some(r) = replacement {
         v.splice(i..=i, r);
     }
+}
+
+/// Whether a statement of `body` reads the counter of loop `counter`.
+fn reads_counter(body: &mut [Stmt], counter: u32) -> bool {
+    let mut roots = Vec::new();
+    stmt_roots(body, &mut roots);
+    fn reads(e: &mut Expr, counter: u32) -> bool {
+        matches!(e, Expr::Counter(k) if *k == counter)
+            || e.children_mut().into_iter().any(|c| reads(c, counter))
+    }
+    roots.into_iter().any(|e| reads(e, counter))
 }
 
 /// `body` without the `break`s that leave its loop (those of nested loops stay).

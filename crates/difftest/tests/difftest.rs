@@ -126,3 +126,24 @@ fn the_generator_makes_guarded_regions_after_uniform_loops() {
         .count();
     assert!(count >= 10, "{count} programs of the shape");
 }
+
+/// Every reproducer the tester saved (`crates/difftest/reproducers`) stays fixed: the bugs
+/// they found do not come back.
+#[test]
+fn saved_reproducers_agree_on_every_engine() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("reproducers");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).expect("the reproducers folder") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_none_or(|e| e != "cl") {
+            continue;
+        }
+        let source = std::fs::read_to_string(&path).expect("readable");
+        let verdict = ferrocl_difftest::repro::check_reproducer(&source);
+        if let Some(f) = verdict.failure {
+            panic!("{}: {}\n{}", path.display(), f.class, f.detail);
+        }
+        checked += 1;
+    }
+    assert!(checked > 0, "no reproducer in {}", dir.display());
+}
