@@ -61,22 +61,39 @@ pub fn input(seed: u64) -> Vec<u32> {
 /// Builds OpenCL C as `clBuildProgram` does for the CPU device (OpenCL C 3.0): the
 /// executable module, or the build log.
 pub fn build(source: &str) -> Result<Module, String> {
-    let options = ferrocl_clc::build::parse_options("-cl-std=CL3.0").map_err(|e| e.log)?;
-    let target = ferrocl_clc::Target::full_profile_cpu();
-    let built =
-        ferrocl_clc::build::build(source, &options, &target, &[], &ferrocl_builtins::library)
-            .map_err(|e| e.log)?;
-    Ok(built.executable)
+    caught(|| {
+        let options = ferrocl_clc::build::parse_options("-cl-std=CL3.0").map_err(|e| e.log)?;
+        let target = ferrocl_clc::Target::full_profile_cpu();
+        let built =
+            ferrocl_clc::build::build(source, &options, &target, &[], &ferrocl_builtins::library)
+                .map_err(|e| e.log)?;
+        Ok(built.executable)
+    })
+}
+
+/// `f`'s result, with a panic (an internal error of the compiler) as an error: the runtime
+/// answers one with an error code, and a campaign goes on to the next program.
+fn caught<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|e| {
+        let what = e
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| e.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(format!("internal error (panic): {what}"))
+    })
 }
 
 /// Compiles for the CPU device, vectorized across work-items or not.
 pub fn compile_cpu(module: &Module, vectorized: bool) -> Result<CpuProgram, String> {
-    let result = if vectorized {
-        CpuProgram::compile_with(module, &ferrocl_cpu::vectorized_wide)
-    } else {
-        CpuProgram::compile_with(module, &|_| None)
-    };
-    result.map_err(|e| e.0)
+    caught(|| {
+        let result = if vectorized {
+            CpuProgram::compile_with(module, &ferrocl_cpu::vectorized_wide)
+        } else {
+            CpuProgram::compile_with(module, &|_| None)
+        };
+        result.map_err(|e| e.0)
+    })
 }
 
 /// Runs kernel `k` on the CPU device in groups of `local`.

@@ -576,11 +576,13 @@ impl Emitter<'_> {
         let params: Vec<Value> = self.src.dfg.block_params(region.join).to_vec();
         let mut args = Vec::new();
         for (k, &p) in params.iter().enumerate() {
-            let lanes = self.blend(p, &edges, k);
-            match lanes {
-                Lanes::Vector(v) => args.push(v),
+            // A parameter every edge gives the same uniform (or affine) value stays one
+            // scalar, as the join's parameters are made (`make_param`, `param_args`).
+            match self.blend(p, &edges, k) {
+                Lanes::Vector(v) | Lanes::Uniform(v) | Lanes::Affine { base: v, .. } => {
+                    args.push(v)
+                }
                 Lanes::Scalars(l) => args.extend(l),
-                _ => unreachable!("a blend is varying"),
             }
         }
         let join = self.block(region.join);
@@ -1040,7 +1042,8 @@ impl Emitter<'_> {
     /// edge its mask sets (one per lane).
     fn blend(&mut self, p: Value, edges: &[(Value, Dest)], k: usize) -> Lanes {
         let ty = self.ty(p);
-        if let shape @ (Shape::Uniform | Shape::Affine { .. }) = self.shapes.of(p) {
+        if let shape @ (Shape::Uniform | Shape::Unknown | Shape::Affine { .. }) = self.shapes.of(p)
+        {
             // The lanes came along one edge (a uniform branch): the edge any lane took.
             let mut acc = match edges.first() {
                 Some((_, d)) => self.lane(d.args[k], 0),
