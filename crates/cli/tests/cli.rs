@@ -674,6 +674,45 @@ fn build_emits_the_cpu_code_as_clif_and_asm() {
     let _ = fs::remove_dir_all(dir);
 }
 
+/// Whether the host's fused multiply-add is one instruction, as the CPU device decides it
+/// (FP_FAST_FMAF): x86-64 with the FMA extension, and AArch64.
+fn host_has_fast_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("fma");
+    #[cfg(not(target_arch = "x86_64"))]
+    return cfg!(target_arch = "aarch64");
+}
+
+/// `-cl-mad-enable` (API 5.8.6.3) reaches the code: under `#pragma OPENCL FP_CONTRACT OFF`
+/// `a * b + c` is a multiplication and an addition, with the option one `fma` where the host
+/// has a fast one.
+#[test]
+fn build_contracts_under_mad_enable() {
+    let dir = scratch("emit-mad-enable");
+    let src = write(
+        &dir,
+        "mad.cl",
+        "#pragma OPENCL FP_CONTRACT OFF\n\
+         __kernel void mad(__global float *x, float a, float b) { size_t i = get_global_id(0); x[i] = x[i] * a + b; }\n",
+    );
+    let out = ferrocl(&["build", &src, "--emit", "clif"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let clif = stdout(&out);
+    assert!(clif.contains("fmul"), "{clif}");
+    assert!(!clif.contains(" fma"), "{clif}");
+    for option in ["-cl-mad-enable", "-cl-fast-relaxed-math"] {
+        let out = ferrocl(&["build", &src, "--options", option, "--emit", "clif"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let clif = stdout(&out);
+        assert_eq!(
+            clif.contains(" fma"),
+            host_has_fast_fma(),
+            "{option}: {clif}"
+        );
+    }
+    let _ = fs::remove_dir_all(dir);
+}
+
 /// A large function called from several sites stays a call: the kernel's work-group function
 /// calls it, and the CPU code holds it as a function of its own, called from the kernel.
 #[test]

@@ -12,7 +12,7 @@ use ferrocl_ir::serialize::BinaryKind;
 use ferrocl_ir::Module;
 
 use crate::context::Context;
-use crate::device::{Device, DeviceProgram};
+use crate::device::{CompileOptions, Device, DeviceProgram};
 use crate::error::{ClError, ClResult};
 use crate::object::IcdHeader;
 
@@ -421,7 +421,8 @@ impl Program {
                 },
             };
             let (module, ir) = built;
-            match self.device_program(i, &ir) {
+            let device_options = crate::compile::device_options(opts, build.uniform_work_groups);
+            match self.device_program(i, &ir, &device_options) {
                 Ok(exe) => {
                     build.status = BuildStatus::Success;
                     build.binary_type = BinaryType::Executable;
@@ -443,10 +444,15 @@ impl Program {
     }
 
     /// Device `i`'s executable from the executable IR the build driver made.
-    fn device_program(&self, i: usize, ir: &Module) -> Result<Arc<dyn DeviceProgram>, String> {
+    fn device_program(
+        &self,
+        i: usize,
+        ir: &Module,
+        options: &CompileOptions,
+    ) -> Result<Arc<dyn DeviceProgram>, String> {
         self.devices[i]
             .backend()
-            .compile(ir)
+            .compile(ir, options)
             .map_err(|e| format!("error: {e}\n"))
     }
 
@@ -601,7 +607,16 @@ impl Program {
             };
             match &linked.executable {
                 None => build.binary_type = BinaryType::Library,
-                Some(ir) => match program.device_program(i, ir) {
+                Some(ir) => match program.device_program(
+                    i,
+                    ir,
+                    // Of the link options (5.8.7), only the math ones reach a device's compile
+                    // at all, and they act in the compiler, before the link.
+                    &CompileOptions {
+                        uniform_work_groups: uniform,
+                        ..CompileOptions::default()
+                    },
+                ) {
                     Ok(exe) => {
                         build.binary_type = BinaryType::Executable;
                         build.executable = Some(exe);

@@ -26,7 +26,9 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module as _, ModuleReloc};
-use ferrocl_device::{DeviceBackend, DeviceError, DeviceKernel, DeviceProgram, Storage};
+use ferrocl_device::{
+    CompileOptions, DeviceBackend, DeviceError, DeviceKernel, DeviceProgram, Storage,
+};
 use ferrocl_ir::{AddrSpace, KernelInfo, Module};
 
 pub use abi::GroupCtx;
@@ -561,7 +563,12 @@ pub enum CodeText {
 /// functions called out of line, then the kernels.
 pub fn code_text(module: &Module, what: CodeText) -> Result<String, CompileError> {
     let mut text = String::new();
-    CpuProgram::build(module, &default_wide, Some((what, &mut text)))?;
+    CpuProgram::build(
+        module,
+        &default_wide,
+        &CompileOptions::default(),
+        Some((what, &mut text)),
+    )?;
     Ok(text)
 }
 
@@ -601,13 +608,27 @@ impl CpuProgram {
     /// across work-items ([`vectorize`]) unless `FERROCL_VECTORIZE=0` turns it off: each
     /// kernel the vectorizer takes runs full chunks of [`VECTOR_WIDTH`] work-items at once.
     pub fn compile(module: &Module) -> Result<CpuProgram, CompileError> {
-        Self::build(module, &default_wide, None)
+        Self::build(module, &default_wide, &CompileOptions::default(), None)
     }
 
     /// Compiles every kernel of `module`, running full chunks of work-items along x through
     /// the W-wide version `wide` gives of a kernel, if it gives one.
     pub fn compile_with(module: &Module, wide: &WideFn<'_>) -> Result<CpuProgram, CompileError> {
-        Self::build(module, wide, None)
+        Self::build(module, wide, &CompileOptions::default(), None)
+    }
+
+    /// Compiles every kernel of `module` as the build options ask: with `opt_disable`, no
+    /// vectorization and no optimization by the code generator.
+    pub fn compile_with_options(
+        module: &Module,
+        options: &CompileOptions,
+    ) -> Result<CpuProgram, CompileError> {
+        let wide: &WideFn<'_> = if options.opt_disable {
+            &|_| None
+        } else {
+            &default_wide
+        };
+        Self::build(module, wide, options, None)
     }
 
     /// Compiles every kernel of `module` as [`CpuProgram::compile_with`] does, writing its
@@ -615,6 +636,7 @@ impl CpuProgram {
     fn build(
         module: &Module,
         wide: &WideFn<'_>,
+        options: &CompileOptions,
         mut text: Option<(CodeText, &mut String)>,
     ) -> Result<CpuProgram, CompileError> {
         let mut flags = settings::builder();
@@ -622,7 +644,8 @@ impl CpuProgram {
             f.set(k, v)
                 .map_err(|e| CompileError(format!("code generator setting {k}: {e}")))
         };
-        set(&mut flags, "opt_level", "speed")?;
+        let level = if options.opt_disable { "none" } else { "speed" };
+        set(&mut flags, "opt_level", level)?;
         set(
             &mut flags,
             "enable_verifier",
@@ -971,8 +994,13 @@ impl DeviceBackend for CpuDevice {
         Storage::allocate(size)
     }
 
-    fn compile(&self, module: &Module) -> Result<Arc<dyn DeviceProgram>, DeviceError> {
-        let program = CpuProgram::compile(module).map_err(|e| DeviceError::Compile(e.0))?;
+    fn compile(
+        &self,
+        module: &Module,
+        options: &CompileOptions,
+    ) -> Result<Arc<dyn DeviceProgram>, DeviceError> {
+        let program = CpuProgram::compile_with_options(module, options)
+            .map_err(|e| DeviceError::Compile(e.0))?;
         Ok(Arc::new(program))
     }
 }
