@@ -636,6 +636,7 @@ pub fn compile_here(
             single_precision_constant: options.single_precision_constant,
             pointer_size: (target.address_bits / 8) as u64,
             fast_fma: target.fast_fma,
+            mad_enable: options.mad_enable,
         };
         let cfg = builtins::Config {
             version: v,

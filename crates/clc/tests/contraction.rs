@@ -305,6 +305,25 @@ fn fast_math_options_keep_contraction_on() {
 }
 
 #[test]
+fn mad_enable_contracts_where_the_pragma_turned_contraction_off() {
+    // API 5.8.6.3: -cl-mad-enable "Allow a * b + c to be replaced by a mad instruction",
+    // whatever the pragma says; only where the device's fma is fast (contraction is never required).
+    let src = "#pragma OPENCL FP_CONTRACT OFF\n\
+               float add(float a, float b, float c) { return a * b + c; }\n";
+    assert_eq!(counts_in(&module(src, true), "add"), UNFUSED);
+    for options in [
+        "-cl-mad-enable",
+        "-cl-unsafe-math-optimizations",
+        "-cl-fast-relaxed-math",
+    ] {
+        let m = module_with(src, true, options);
+        assert_eq!(counts_in(&m, "add"), FUSED, "{options}");
+        let m = module_with(src, false, options);
+        assert_eq!(counts_in(&m, "add"), UNFUSED, "{options}");
+    }
+}
+
+#[test]
 fn mad_is_fma_only_where_fma_is_fast() {
     let src = "float m(float a, float b, float c) { return mad(a, b, c); }\n";
     assert_eq!(counts(src, "m"), FUSED);

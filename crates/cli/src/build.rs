@@ -209,10 +209,12 @@ pub fn print_log(log: &str) {
 
 /// `ferrocl build FILE.cl|FILE.ir|FILE.bin [-D ...] [-I ...] [--cl-std ...] [--emit ir|wg|clif|asm] [-o FILE]`.
 ///
-/// `--emit ir` prints a ferrocl program's IR; `--emit wg` the CPU device's work-group functions
-/// (the program's IR after the standard passes, through the work-group transform); `--emit clif`
-/// and `--emit asm` the CPU device's code for it (Cranelift IR as optimized, and the machine
-/// code). With another platform, `--emit asm` writes its program binary as it is.
+/// With ferrocl, `--emit` prints what the device recorded of its compile of the program (built
+/// again in this process, with the device's recording on): `ir` the module it was given (the
+/// program's IR after the builtin library and the passes), `wg` the CPU device's work-group
+/// functions (each after a comment with its chunk width or why it runs one work-item at a
+/// time), `clif` and `asm` its code (Cranelift IR as optimized, and the machine code). With
+/// another platform, `--emit asm` writes its program binary as it is.
 pub fn command(args: &[String]) -> Result<String, Failure> {
     let mut common = Common::default();
     let mut file = None;
@@ -301,27 +303,21 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             // A ferrocl program binary is the serialized IR (DESIGN.md, decision 8).
             let ir = ferrocl_ir::serialize::deserialize(&binary).ok();
             let bytes = match (kind, ir) {
-                ("ir", Some(module)) => module.to_string().into_bytes(),
-                ("wg", Some(module)) => {
-                    let module =
-                        ferrocl_core::program::device_ir(&module, &common.options_string())
-                            .map_err(Failure::Error)?;
-                    ferrocl_cpu::workgroup::print_module(&module)
-                        .map_err(|e| Failure::Error(format!("--emit wg: {e}")))?
-                        .into_bytes()
-                }
-                ("clif" | "asm", Some(module)) => {
-                    let what = if kind == "clif" {
-                        ferrocl_cpu::CodeText::Clif
-                    } else {
-                        ferrocl_cpu::CodeText::Asm
-                    };
-                    let optimized =
-                        ferrocl_core::program::device_ir(&module, &common.options_string())
-                            .map_err(Failure::Error)?;
-                    ferrocl_cpu::code_text(&optimized, what)
-                        .map_err(|e| Failure::Error(format!("--emit {kind}: {e}")))?
-                        .into_bytes()
+                // What the device recorded of the stages of its compile.
+                (_, Some(_)) => {
+                    let listing = ferrocl_core::program::device_listing(
+                        &binary,
+                        &common.options_string(),
+                        common.device,
+                    )
+                    .map_err(|e| Failure::Error(format!("--emit {kind}: {e}")))?;
+                    listing
+                        .stage(kind)
+                        .ok_or_else(|| {
+                            Failure::Error(format!("--emit {kind}: the device has no such stage"))
+                        })?
+                        .as_bytes()
+                        .to_vec()
                 }
                 ("ir" | "wg" | "clif", None) => {
                     return Err(Failure::Error(format!(

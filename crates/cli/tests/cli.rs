@@ -614,7 +614,7 @@ fn build_ir_on_ferrocl() {
         "{}",
         stdout(&out)
     );
-    // --emit ir prints the program binary's IR: the kernels again, in the text form.
+    // --emit ir prints the IR the device compiled: the kernels again, in the text form.
     let out = ferrocl(&["build", &ir, "--emit", "ir"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
@@ -671,6 +671,127 @@ fn build_emits_the_cpu_code_as_clif_and_asm() {
     if cfg!(target_arch = "x86_64") {
         assert!(asm.contains("ps ") && asm.contains("%xmm"), "{asm}");
     }
+    let _ = fs::remove_dir_all(dir);
+}
+
+/// Whether the host's fused multiply-add is one instruction, as the CPU device decides it
+/// (FP_FAST_FMAF): x86-64 with the FMA extension, and AArch64.
+fn host_has_fast_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("fma");
+    #[cfg(not(target_arch = "x86_64"))]
+    return cfg!(target_arch = "aarch64");
+}
+
+/// `-cl-mad-enable` (API 5.8.6.3) reaches the code: under `#pragma OPENCL FP_CONTRACT OFF`
+/// `a * b + c` is a multiplication and an addition, with the option one `fma` where the host
+/// has a fast one.
+#[test]
+fn build_contracts_under_mad_enable() {
+    let dir = scratch("emit-mad-enable");
+    let src = write(
+        &dir,
+        "mad.cl",
+        "#pragma OPENCL FP_CONTRACT OFF\n\
+         __kernel void mad(__global float *x, float a, float b) { size_t i = get_global_id(0); x[i] = x[i] * a + b; }\n",
+    );
+    let out = ferrocl(&["build", &src, "--emit", "clif"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let clif = stdout(&out);
+    assert!(clif.contains("fmul"), "{clif}");
+    assert!(!clif.contains(" fma"), "{clif}");
+    for option in ["-cl-mad-enable", "-cl-fast-relaxed-math"] {
+        let out = ferrocl(&["build", &src, "--options", option, "--emit", "clif"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let clif = stdout(&out);
+        assert_eq!(
+            clif.contains(" fma"),
+            host_has_fast_fma(),
+            "{option}: {clif}"
+        );
+    }
+    let _ = fs::remove_dir_all(dir);
+}
+
+/// `--emit` prints what the device recorded of a real build, not a second rendering of it: a
+/// program built from source in this process as `clBuildProgram` builds it, with the device's
+/// recording on, holds exactly the text `ferrocl build --emit` prints for each stage.
+#[test]
+fn emit_prints_the_record_of_a_real_build() {
+    use ferrocl_core::program::Program;
+    use ferrocl_core::{Context, Platform};
+    let source = "__kernel void wide(__global float *x, float a) { size_t i = get_global_id(0); x[i] = x[i] * a + 1.0f; }\n\
+                  __kernel void sums(__global int *x) { int p[4]; for (int k = 0; k < 4; k++) p[k] = x[k * get_global_id(0)]; x[get_global_id(0)] = p[0] + p[3]; }\n";
+    let dir = scratch("emit-record");
+    let src = write(&dir, "k.cl", source);
+    let devices = Platform::get().devices().to_vec();
+    let context = Context::new(devices.clone(), Vec::new(), false, None);
+    let program = Program::from_source(context, source.to_string());
+    program.record_stages();
+    program.build(&[], "-cl-mad-enable").expect("builds");
+    let build = program.build_info(&devices[0]).expect("a build");
+    let exe = build.executable.expect("an executable");
+    let listing = exe.listing().expect("recorded");
+    assert_eq!(
+        listing.stages().collect::<Vec<_>>(),
+        ["ir", "wg", "clif", "asm"]
+    );
+    for stage in ["ir", "wg", "clif", "asm"] {
+        let out = ferrocl(&[
+            "build",
+            &src,
+            "--options",
+            "-cl-mad-enable",
+            "--emit",
+            stage,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(
+            stdout(&out),
+            listing.stage(stage).unwrap(),
+            "--emit {stage}"
+        );
+    }
+    // The record says at which width each kernel runs, or why it runs one work-item at a
+    // time, as the compile decided it.
+    let wg = listing.stage("wg").unwrap();
+    assert!(wg.contains("; kernel wide: "), "{wg}");
+    let sums = wg.split("; kernel sums: ").nth(1).expect("sums");
+    assert!(sums.starts_with("not vectorized"), "{sums}");
+    let _ = fs::remove_dir_all(dir);
+}
+
+/// `-cl-opt-disable` (API 5.8.6.3: "disables all optimizations") reaches the CPU device: it
+/// does not vectorize, and says so.
+#[test]
+fn opt_disable_turns_vectorization_off() {
+    let dir = scratch("emit-opt-disable");
+    let src = write(
+        &dir,
+        "k.cl",
+        "__kernel void k(__global float *x, float a) { size_t i = get_global_id(0); x[i] = x[i] * a; }\n",
+    );
+    let out = ferrocl(&["build", &src, "--emit", "wg"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("work-items a chunk"),
+        "{}",
+        stdout(&out)
+    );
+    let out = ferrocl(&[
+        "build",
+        &src,
+        "--options",
+        "-cl-opt-disable",
+        "--emit",
+        "wg",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("; kernel k: not vectorized: -cl-opt-disable"),
+        "{}",
+        stdout(&out)
+    );
     let _ = fs::remove_dir_all(dir);
 }
 

@@ -2,9 +2,9 @@
 //! the build driver's failures. The compiler itself is driven by `ferrocl_clc::build`, one call
 //! per API operation (see `program.rs`).
 
-use ferrocl_clc::{BuildError, BuildErrorKind, ClVersion, Target};
+use ferrocl_clc::{BuildError, BuildErrorKind, BuildOptions, ClVersion, Target};
 
-use crate::device::Device;
+use crate::device::{CompileOptions, Device};
 use crate::error::ClError;
 
 /// What a device offers to the compiler: its OpenCL C versions, extensions and features.
@@ -32,6 +32,16 @@ pub fn target(device: &Device) -> Target {
             & crate::device::fp_config::CORRECTLY_ROUNDED_DIVIDE_SQRT
             != 0,
         fast_fma: device.backend().fast_fma(),
+    }
+}
+
+/// What a program's build options ask of a device's compile (the device sees no option
+/// string): `uniform_work_groups` as the build decided it (5.10).
+pub fn device_options(options: &BuildOptions, uniform_work_groups: bool) -> CompileOptions {
+    CompileOptions {
+        opt_disable: options.opt_disable,
+        uniform_work_groups,
+        record: false,
     }
 }
 

@@ -6,7 +6,9 @@ use crate::features::{self, NameVersion, Version};
 use crate::machine::Machine;
 use crate::object::IcdHeader;
 
-pub use ferrocl_device::{ArgSlot, DeviceBackend, DeviceKernel, DeviceProgram, NdRange};
+pub use ferrocl_device::{
+    ArgSlot, CompileOptions, DeviceBackend, DeviceKernel, DeviceProgram, Listing, NdRange,
+};
 
 /// `cl_device_type` of a device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

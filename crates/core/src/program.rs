@@ -5,23 +5,37 @@
 //! module serialized (DESIGN.md, decision 8). Building turns the IR, optimized by the standard
 //! pass pipeline, into each device's executable, from which kernels are made.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ferrocl_ir::serialize::BinaryKind;
 use ferrocl_ir::Module;
 
 use crate::context::Context;
-use crate::device::{Device, DeviceProgram};
+use crate::device::{CompileOptions, Device, DeviceProgram, Listing};
 use crate::error::{ClError, ClResult};
 use crate::object::IcdHeader;
 
-/// The module a device compiles for `module` built with `options`: the build driver's second
-/// half (`ferrocl_clc::build_ir`: linked as an executable, the builtins it calls linked in, the
-/// passes the options ask for, verification).
-pub fn device_ir(module: &Module, options: &str) -> Result<Module, String> {
-    let options = ferrocl_clc::build::parse_options(options).map_err(|e| e.log)?;
-    ferrocl_clc::build_ir(module, &options, &ferrocl_builtins::library).map_err(|e| e.log)
+/// What device `device` of the platform records compiling the program `binary` built with
+/// `options` (`ferrocl build --emit`): the program is built as `clBuildProgram` builds it, with
+/// the device's recording ([`CompileOptions::record`]) on. The error is the build log.
+pub fn device_listing(binary: &[u8], options: &str, device: usize) -> Result<Listing, String> {
+    let device = crate::Platform::get()
+        .devices()
+        .get(device)
+        .ok_or_else(|| format!("no device {device}"))?
+        .clone();
+    let context = Context::new(vec![device.clone()], Vec::new(), false, None);
+    let program = Program::from_binaries(context, vec![device.clone()], &[binary])
+        .map_err(|_| "not a ferrocl program binary".to_string())?;
+    program.record_stages();
+    let built = program.build(&[], options);
+    let build = program.build_info(&device).unwrap_or_default();
+    built.map_err(|e| format!("{e:?}\n{}", build.log))?;
+    build
+        .executable
+        .and_then(|exe| exe.listing().cloned())
+        .ok_or_else(|| "the device records no listing".to_string())
 }
 
 /// `cl_build_status`.
@@ -127,6 +141,8 @@ pub struct Program {
     state: Mutex<State>,
     /// Kernel objects made from this program and not yet released.
     pub(crate) live_kernels: AtomicUsize,
+    /// Builds ask the devices to record each stage's text ([`Program::record_stages`]).
+    record: AtomicBool,
 }
 
 impl Program {
@@ -182,7 +198,14 @@ impl Program {
                 modules: vec![None; n],
             }),
             live_kernels: AtomicUsize::new(0),
+            record: AtomicBool::new(false),
         })
+    }
+
+    /// Makes the builds from now on ask each device to record the text of every stage of its
+    /// compile, which the executable then holds (`DeviceProgram::listing`).
+    pub fn record_stages(&self) {
+        self.record.store(true, Ordering::Relaxed);
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -421,7 +444,11 @@ impl Program {
                 },
             };
             let (module, ir) = built;
-            match self.device_program(i, &ir) {
+            let device_options = CompileOptions {
+                record: self.record.load(Ordering::Relaxed),
+                ..crate::compile::device_options(opts, build.uniform_work_groups)
+            };
+            match self.device_program(i, &ir, &device_options) {
                 Ok(exe) => {
                     build.status = BuildStatus::Success;
                     build.binary_type = BinaryType::Executable;
@@ -443,10 +470,15 @@ impl Program {
     }
 
     /// Device `i`'s executable from the executable IR the build driver made.
-    fn device_program(&self, i: usize, ir: &Module) -> Result<Arc<dyn DeviceProgram>, String> {
+    fn device_program(
+        &self,
+        i: usize,
+        ir: &Module,
+        options: &CompileOptions,
+    ) -> Result<Arc<dyn DeviceProgram>, String> {
         self.devices[i]
             .backend()
-            .compile(ir)
+            .compile(ir, options)
             .map_err(|e| format!("error: {e}\n"))
     }
 
@@ -601,7 +633,16 @@ impl Program {
             };
             match &linked.executable {
                 None => build.binary_type = BinaryType::Library,
-                Some(ir) => match program.device_program(i, ir) {
+                Some(ir) => match program.device_program(
+                    i,
+                    ir,
+                    // Of the link options (5.8.7), only the math ones reach a device's compile
+                    // at all, and they act in the compiler, before the link.
+                    &CompileOptions {
+                        uniform_work_groups: uniform,
+                        ..CompileOptions::default()
+                    },
+                ) {
                     Ok(exe) => {
                         build.binary_type = BinaryType::Executable;
                         build.executable = Some(exe);

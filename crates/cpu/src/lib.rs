@@ -8,6 +8,7 @@
 pub mod abi;
 mod code_dump;
 mod codegen;
+pub mod compile;
 mod guard;
 mod half;
 mod liveness;
@@ -16,21 +17,17 @@ mod printf;
 pub mod vectorize;
 pub mod workgroup;
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use cranelift_codegen::ir::{types as clt, AbiParam};
-use cranelift_codegen::isa::TargetIsa;
-use cranelift_codegen::settings::{self, Configurable};
-use cranelift_frontend::FunctionBuilderContext;
-use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{default_libcall_names, Linkage, Module as _, ModuleReloc};
-use ferrocl_device::{DeviceBackend, DeviceError, DeviceKernel, DeviceProgram, Storage};
-use ferrocl_ir::{AddrSpace, KernelInfo, Module};
+use cranelift_codegen::settings;
+use cranelift_jit::JITModule;
+use ferrocl_device::{
+    CompileOptions, DeviceBackend, DeviceError, DeviceKernel, DeviceProgram, Listing, Storage,
+};
+use ferrocl_ir::{KernelInfo, Module};
 
 pub use abi::GroupCtx;
-use codegen::GlobalPlace;
 pub use ferrocl_device::{ArgSlot, NdRange};
 
 /// The number of work-items in a sub-group ("an implementation-defined grouping of work-items
@@ -532,6 +529,7 @@ impl CompiledKernel {
 /// A module compiled for the CPU device: its kernels, which share its code.
 pub struct CpuProgram {
     kernels: Vec<Arc<CompiledKernel>>,
+    listing: Option<Listing>,
 }
 
 /// The machine code and program-scope data of a program, freed when its last kernel goes.
@@ -547,23 +545,6 @@ struct Code {
 unsafe impl Send for Code {}
 // SAFETY: as above; shared access only calls the finalized code.
 unsafe impl Sync for Code {}
-
-/// The text form of the code generated for a module's kernels (`ferrocl build --emit`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CodeText {
-    /// Cranelift IR, as optimized, before instruction selection.
-    Clif,
-    /// The machine code, as Cranelift's disassembly of its final VCode.
-    Asm,
-}
-
-/// Compiles every kernel of `module` and returns the code as text, function by function: the
-/// functions called out of line, then the kernels.
-pub fn code_text(module: &Module, what: CodeText) -> Result<String, CompileError> {
-    let mut text = String::new();
-    CpuProgram::build(module, &default_wide, Some((what, &mut text)))?;
-    Ok(text)
-}
 
 /// What debug builds fill a work-group's private memory with before it runs.
 const CONTEXT_POISON: u8 = 0x3f;
@@ -585,9 +566,16 @@ pub fn default_wide(f: &ferrocl_ir::Function) -> Option<workgroup::WideKernel> {
 /// says: for callers that choose per compile (the differential tester runs each kernel both
 /// ways in one process). Pass `&|_| None` to [`CpuProgram::compile_with`] for scalar code.
 pub fn vectorized_wide(f: &ferrocl_ir::Function) -> Option<workgroup::WideKernel> {
+    vectorized_wide_or_refusal(f).ok()
+}
+
+/// The vectorizer's W-wide version of `f` at [`vector_width`], or why it has none.
+fn vectorized_wide_or_refusal(
+    f: &ferrocl_ir::Function,
+) -> Result<workgroup::WideKernel, vectorize::Refusal> {
     let width = vector_width(f);
-    let v = vectorize::vectorize(f, width).ok()?;
-    Some(workgroup::WideKernel {
+    let v = vectorize::vectorize(f, width)?;
+    Ok(workgroup::WideKernel {
         func: v.func,
         width,
         barriers: v.barriers,
@@ -601,240 +589,29 @@ impl CpuProgram {
     /// across work-items ([`vectorize`]) unless `FERROCL_VECTORIZE=0` turns it off: each
     /// kernel the vectorizer takes runs full chunks of [`VECTOR_WIDTH`] work-items at once.
     pub fn compile(module: &Module) -> Result<CpuProgram, CompileError> {
-        Self::build(module, &default_wide, None)
+        compile::compile(module, None, &CompileOptions::default())
     }
 
     /// Compiles every kernel of `module`, running full chunks of work-items along x through
     /// the W-wide version `wide` gives of a kernel, if it gives one.
     pub fn compile_with(module: &Module, wide: &WideFn<'_>) -> Result<CpuProgram, CompileError> {
-        Self::build(module, wide, None)
+        compile::compile(module, Some(wide), &CompileOptions::default())
     }
 
-    /// Compiles every kernel of `module` as [`CpuProgram::compile_with`] does, writing its
-    /// code to `text` in the form asked for.
-    fn build(
+    /// Compiles every kernel of `module` as the build options ask: with `opt_disable`, no
+    /// vectorization and no optimization by the code generator; with `record`, each stage's
+    /// text kept in the program's listing ([`CpuProgram::listing`]).
+    pub fn compile_with_options(
         module: &Module,
-        wide: &WideFn<'_>,
-        mut text: Option<(CodeText, &mut String)>,
+        options: &CompileOptions,
     ) -> Result<CpuProgram, CompileError> {
-        let mut flags = settings::builder();
-        let set = |f: &mut settings::Builder, k: &str, v: &str| {
-            f.set(k, v)
-                .map_err(|e| CompileError(format!("code generator setting {k}: {e}")))
-        };
-        set(&mut flags, "opt_level", "speed")?;
-        set(
-            &mut flags,
-            "enable_verifier",
-            if cfg!(debug_assertions) {
-                "true"
-            } else {
-                "false"
-            },
-        )?;
-        let native = || {
-            cranelift_native::builder().map_err(|e| {
-                CompileError(format!(
-                    "this machine is not supported by the code generator: {e}"
-                ))
-            })
-        };
-        let isa = native()?
-            .finish(settings::Flags::new(flags.clone()))
-            .map_err(|e| CompileError(format!("code generator: {e}")))?;
-        set(&mut flags, "regalloc_algorithm", "single_pass")?;
-        let large_isa = native()?
-            .finish(settings::Flags::new(flags))
-            .map_err(|e| CompileError(format!("code generator: {e}")))?;
-        let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
-        builder.symbol(PRINTF, printf::printf as *const u8);
-        for (name, addr) in HALF_HELPERS {
-            builder.symbol(name, addr());
-        }
-        let mut jit = JITModule::new(builder);
-        let helpers = declare_helpers(&mut jit)?;
-        let libcalls = resolve_services(module, &mut jit)?;
-        let calls = codegen::Callees::plan(module, &mut jit)?;
+        compile::compile(module, None, options)
+    }
 
-        // Program-scope data, and the place of every global.
-        let mut places = HashMap::new();
-        let mut globals = Vec::new();
-        let mut static_local = 0u64;
-        for (g, data) in module.globals.iter() {
-            match data.space {
-                AddrSpace::Local => {
-                    let align = u64::from(data.align.max(1));
-                    static_local = static_local.div_ceil(align) * align;
-                    places.insert(g, GlobalPlace::Local(static_local));
-                    static_local += u64::from(data.size);
-                }
-                _ => {
-                    let mut block = chunks(data.size as usize);
-                    if let Some(init) = &data.init {
-                        // SAFETY: the block holds at least data.size bytes, init is as long.
-                        unsafe {
-                            std::ptr::copy_nonoverlapping(
-                                init.as_ptr(),
-                                block.as_mut_ptr().cast::<u8>(),
-                                init.len().min(data.size as usize),
-                            )
-                        };
-                    }
-                    places.insert(g, GlobalPlace::Absolute(block.as_ptr() as u64));
-                    globals.push(block);
-                }
-            }
-        }
-
-        let mut fbc = FunctionBuilderContext::new();
-        let mut ctx = jit.make_context();
-        for &f in &calls.order {
-            let (func, callee) = (&module.funcs[f], &calls.map[&f]);
-            let decl = jit.declarations().get_function_decl(callee.id);
-            ctx.func.signature = decl.signature.clone();
-            codegen::translate_function(
-                module,
-                func,
-                callee,
-                &places,
-                &mut ctx.func,
-                &mut fbc,
-                codegen::Link {
-                    jit: &mut jit,
-                    libcalls: &libcalls,
-                    helpers: &helpers,
-                    calls: &calls,
-                },
-            )?;
-            define(
-                &mut jit,
-                &*large_isa,
-                &mut ctx,
-                callee.id,
-                "function",
-                &func.name,
-                &mut text,
-            )?;
-        }
-        let mut pending = Vec::new();
-        for (_, f) in module
-            .funcs
-            .iter()
-            .filter(|(_, f)| f.is_kernel() && !f.is_declaration())
-        {
-            ctx.func.signature.params.extend([
-                AbiParam::new(clt::I64),
-                AbiParam::new(clt::I64),
-                AbiParam::new(clt::I64),
-            ]);
-            let wg = workgroup::transform_with(f, wide(f).as_ref())?;
-            #[cfg(debug_assertions)]
-            workgroup::verify(module, &wg)?;
-            let (args, args_size) = abi::arg_layout(f);
-            let call_area = calls.call_area(&wg.func);
-            codegen::translate_kernel(
-                module,
-                &wg,
-                &args,
-                call_area,
-                &places,
-                &mut ctx.func,
-                &mut fbc,
-                codegen::Link {
-                    jit: &mut jit,
-                    libcalls: &libcalls,
-                    helpers: &helpers,
-                    calls: &calls,
-                },
-            )?;
-            let id = jit
-                .declare_function(
-                    &format!("__ferrocl_wg_{}", f.name),
-                    Linkage::Local,
-                    &ctx.func.signature,
-                )
-                .map_err(|e| CompileError(format!("kernel {}: {e}", f.name)))?;
-            // With the code as text, the kernel's heading says why it runs one work-item at a
-            // time, if it does.
-            let label = match &text {
-                Some(_) => match vectorize::vectorize(f, VECTOR_WIDTH) {
-                    Err(r) => format!("{} ({r})", f.name),
-                    Ok(_) if wide(f).is_none() => format!("{} (not vectorized)", f.name),
-                    Ok(_) => f.name.clone(),
-                },
-                None => f.name.clone(),
-            };
-            let code_size = define(
-                &mut jit,
-                &*large_isa,
-                &mut ctx,
-                id,
-                "kernel",
-                &label,
-                &mut text,
-            )?;
-            pending.push((
-                id,
-                f.name.clone(),
-                f.kernel.clone(),
-                args,
-                args_size,
-                wg.frame_size,
-                call_area as usize,
-                code_size,
-                preferred_group_size(wg.regions, wg.frame_size),
-                !workgroup::sees_groups(module, f),
-            ));
-        }
-        jit.finalize_definitions()
-            .map_err(|e| CompileError(format!("code generation failed: {e}")))?;
-        let uses_printf = libcalls.contains_key("printf");
-        let entries: Vec<*const u8> = pending
-            .iter()
-            .map(|p| jit.get_finalized_function(p.0))
-            .collect();
-        if let Some(dir) = code_dump::wanted() {
-            let code: Vec<(*const u8, usize, &str)> = pending
-                .iter()
-                .zip(&entries)
-                .map(|(p, &at)| (at, p.7, p.1.as_str()))
-                .collect();
-            // SAFETY: each entry is the start of its kernel's finalized code, `p.7` bytes long.
-            unsafe { code_dump::record(&dir, &code) };
-        }
-        let code = Arc::new(Code {
-            jit: Some(jit),
-            _globals: globals,
-        });
-        let kernels = pending
-            .into_iter()
-            .zip(entries)
-            .map(
-                |(
-                    (_, name, info, args, args_size, frame_size, call_area, _, preferred, blind),
-                    code_ptr,
-                )| {
-                    // SAFETY: the function was generated with the GroupFn signature (three i64
-                    // parameters in the platform's C calling convention, no result).
-                    let entry = unsafe { std::mem::transmute::<*const u8, GroupFn>(code_ptr) };
-                    Arc::new(CompiledKernel {
-                        name,
-                        info,
-                        args,
-                        args_size,
-                        static_local_size: static_local as usize,
-                        frame_size,
-                        call_area,
-                        preferred_group_size: preferred,
-                        group_blind: blind,
-                        entry,
-                        uses_printf,
-                        _code: code.clone(),
-                    })
-                },
-            )
-            .collect();
-        Ok(CpuProgram { kernels })
+    /// What each stage of the compile produced, if the options asked for it to be recorded
+    /// (stages [`compile::STAGES`]).
+    pub fn listing(&self) -> Option<&Listing> {
+        self.listing.as_ref()
     }
 
     pub fn kernels(&self) -> &[Arc<CompiledKernel>] {
@@ -844,107 +621,6 @@ impl CpuProgram {
     pub fn kernel(&self, name: &str) -> Option<&CompiledKernel> {
         self.kernels.iter().find(|k| k.name == name).map(|k| &**k)
     }
-}
-
-/// Functions of more Cranelift instructions than this get the single-pass register allocator,
-/// and so do functions of more than [`LARGE_HOT_FUNCTION`] instructions with more than
-/// [`HOT`] values live at once in a block. The default (backtracking) allocator is
-/// superlinear on such functions: John the Ripper's bitlocker kernels (25,000 and 42,000
-/// instructions, 450-500 values live) spent 23 s in it; hashcat's bitsliced DES kernel
-/// m01500_mxx (6,048 instructions, 381 live) 30 s, 86% of its build. Below these bounds
-/// allocation takes milliseconds (the largest bench-suite kernel: 3,430 instructions, 131
-/// live; hashcat's md5_update_64: 7,387 instructions, 76 live; m22000's aux kernels: 2,800
-/// instructions, 383 live, 0.6 s for the whole program), and the better allocation is worth it.
-const LARGE_FUNCTION: usize = 20_000;
-/// See [`LARGE_FUNCTION`].
-const LARGE_HOT_FUNCTION: usize = 4_000;
-/// See [`LARGE_FUNCTION`].
-const HOT: usize = 256;
-
-/// Compiles the function in `ctx` as `id` of `jit` (a `kind` named `name`), writing its code to
-/// `text` in the form asked for, and clears `ctx`. A function over the bounds of
-/// [`LARGE_FUNCTION`] is compiled by `large_isa` (the same target, a linear-time register
-/// allocator).
-fn define(
-    jit: &mut JITModule,
-    large_isa: &dyn TargetIsa,
-    ctx: &mut cranelift_codegen::Context,
-    id: cranelift_module::FuncId,
-    kind: &str,
-    name: &str,
-    text: &mut Option<(CodeText, &mut String)>,
-) -> Result<usize, CompileError> {
-    if let Some((CodeText::Asm, _)) = text {
-        ctx.set_disasm(true);
-    }
-    let failed = |e: String| CompileError(format!("{kind} {name}: code generation failed: {e}"));
-    let layout = &ctx.func.layout;
-    let size: usize = layout.blocks().map(|b| layout.block_insts(b).count()).sum();
-    if size > LARGE_FUNCTION || (size > LARGE_HOT_FUNCTION && pressure(&ctx.func) > HOT) {
-        let align = ctx
-            .compile(large_isa, &mut Default::default())
-            .map_err(|e| failed(format!("{:?}", e.inner)))?
-            .buffer
-            .alignment as u64;
-        let code = ctx.compiled_code().expect("compiled just now");
-        let align = align
-            .max(u64::from(large_isa.function_alignment().minimum))
-            .max(large_isa.symbol_alignment());
-        let relocs: Vec<ModuleReloc> = code
-            .buffer
-            .relocs()
-            .iter()
-            .map(|r| ModuleReloc::from_mach_reloc(r, &ctx.func, id))
-            .collect();
-        jit.define_function_bytes(id, align, code.code_buffer(), &relocs)
-            .map_err(|e| failed(format!("{e:?}")))?;
-    } else {
-        jit.define_function(id, ctx)
-            .map_err(|e| failed(format!("{e:?}")))?;
-    }
-    match text {
-        Some((CodeText::Clif, out)) => {
-            out.push_str(&format!("; {kind} {name}\n{}\n", ctx.func.display()));
-        }
-        Some((CodeText::Asm, out)) => {
-            let asm = ctx
-                .compiled_code()
-                .and_then(|c| c.vcode.as_deref())
-                .unwrap_or("");
-            out.push_str(&format!("; {kind} {name}\n{asm}\n"));
-        }
-        None => {}
-    }
-    let size = ctx.compiled_code().map_or(0, |c| c.code_buffer().len());
-    jit.clear_context(ctx);
-    Ok(size)
-}
-
-/// The most values live at once inside one block of `func`, counting only the values each
-/// block defines or uses (a lower bound of the function's register pressure, in one linear
-/// pass).
-fn pressure(func: &cranelift_codegen::ir::Function) -> usize {
-    let mut live = std::collections::HashSet::new();
-    let mut most = 0;
-    for block in func.layout.blocks() {
-        live.clear();
-        for inst in func
-            .layout
-            .block_insts(block)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-        {
-            for r in func.dfg.inst_results(inst) {
-                live.remove(r);
-            }
-            for &a in func.dfg.inst_values(inst).collect::<Vec<_>>().iter() {
-                live.insert(a);
-            }
-            most = most.max(live.len());
-        }
-    }
-    most
 }
 
 /// The CPU device: its memory is the host's, its code comes from Cranelift.
@@ -971,8 +647,13 @@ impl DeviceBackend for CpuDevice {
         Storage::allocate(size)
     }
 
-    fn compile(&self, module: &Module) -> Result<Arc<dyn DeviceProgram>, DeviceError> {
-        let program = CpuProgram::compile(module).map_err(|e| DeviceError::Compile(e.0))?;
+    fn compile(
+        &self,
+        module: &Module,
+        options: &CompileOptions,
+    ) -> Result<Arc<dyn DeviceProgram>, DeviceError> {
+        let program = CpuProgram::compile_with_options(module, options)
+            .map_err(|e| DeviceError::Compile(e.0))?;
         Ok(Arc::new(program))
     }
 }
@@ -1003,6 +684,10 @@ impl DeviceProgram for CpuProgram {
     fn kernel(&self, name: &str) -> Option<Arc<dyn DeviceKernel>> {
         let k = self.kernels.iter().find(|k| k.name == name)?;
         Some(k.clone())
+    }
+
+    fn listing(&self) -> Option<&Listing> {
+        self.listing.as_ref()
     }
 }
 
@@ -1042,83 +727,6 @@ impl DeviceKernel for CompiledKernel {
         unsafe { self.launch_with_private(args, local_mem_size, private_args, nd) }
             .map_err(|f| DeviceError::KernelFault(f.to_string()))
     }
-}
-
-/// A helper function's symbol name, and how to get its address.
-type Symbol = (&'static str, fn() -> *const u8);
-
-/// The `half` conversion helpers.
-const HALF_HELPERS: [Symbol; 4] = [
-    ("__ferrocl_half_to_float", || {
-        half::half_to_float as *const u8
-    }),
-    ("__ferrocl_half_to_double", || {
-        half::half_to_double as *const u8
-    }),
-    ("__ferrocl_float_to_half", || {
-        half::float_to_half as *const u8
-    }),
-    ("__ferrocl_double_to_half", || {
-        half::double_to_half as *const u8
-    }),
-];
-
-/// Declares the runtime's helpers in a JIT module.
-fn declare_helpers(jit: &mut JITModule) -> Result<codegen::Helpers, CompileError> {
-    let h16 = || AbiParam::new(clt::I16).uext();
-    let sigs: [(Vec<AbiParam>, AbiParam); 4] = [
-        (vec![h16()], AbiParam::new(clt::F32)),
-        (vec![h16()], AbiParam::new(clt::F64)),
-        (
-            vec![AbiParam::new(clt::F32), AbiParam::new(clt::I32)],
-            h16(),
-        ),
-        (
-            vec![AbiParam::new(clt::F64), AbiParam::new(clt::I32)],
-            h16(),
-        ),
-    ];
-    let mut ids = Vec::with_capacity(4);
-    for ((name, _), (params, ret)) in HALF_HELPERS.iter().zip(sigs) {
-        let mut sig = jit.make_signature();
-        sig.params = params;
-        sig.returns.push(ret);
-        let id = jit
-            .declare_function(name, Linkage::Import, &sig)
-            .map_err(|e| CompileError(format!("helper {name}: {e}")))?;
-        ids.push(id);
-    }
-    Ok(codegen::Helpers {
-        half: [ids[0], ids[1], ids[2], ids[3]],
-    })
-}
-
-/// The one device service a program calls by name: `printf` (6.15.14), which lowering
-/// declares as `@printf(ptr.constant format, ptr.private arguments) -> i32`. Every other
-/// builtin that is not an IR operation comes from the shared builtin library, linked in
-/// before the passes.
-const PRINTF: &str = "printf";
-
-/// Resolves the declared functions of `module` that the CPU device provides itself (see
-/// [`PRINTF`]). A call to any other declaration is an error when the call is translated.
-fn resolve_services(
-    module: &Module,
-    jit: &mut JITModule,
-) -> Result<HashMap<String, codegen::LibCall>, CompileError> {
-    let mut out = HashMap::new();
-    for (_, f) in module.funcs.iter().filter(|(_, f)| f.is_declaration()) {
-        if f.name != PRINTF || f.sig.params.len() != 2 {
-            continue;
-        }
-        let mut sig = jit.make_signature();
-        sig.params = vec![AbiParam::new(clt::I64), AbiParam::new(clt::I64)];
-        sig.returns.push(AbiParam::new(clt::I32));
-        let id = jit
-            .declare_function(PRINTF, Linkage::Import, &sig)
-            .map_err(|e| CompileError(format!("library function {PRINTF}: {e}")))?;
-        out.insert(f.name.clone(), codegen::LibCall { id });
-    }
-    Ok(out)
 }
 
 impl Drop for Code {

@@ -62,13 +62,72 @@ pub trait DeviceBackend: Send + Sync {
 
     /// Compiles an optimized, verified IR module, inlined as `ferrocl_ir::passes::inline`
     /// inlines: its kernels may call the module's functions that touch no work-item state.
-    fn compile(&self, module: &ferrocl_ir::Module) -> Result<Arc<dyn DeviceProgram>, DeviceError>;
+    fn compile(
+        &self,
+        module: &ferrocl_ir::Module,
+        options: &CompileOptions,
+    ) -> Result<Arc<dyn DeviceProgram>, DeviceError>;
+}
+
+/// What a program's build options (API 5.8.6) ask of the device's compiler, as the runtime
+/// read them from the option string, and whether to record what the compile did.
+///
+/// The math options (`-cl-mad-enable` and the options that imply it) act in the OpenCL C
+/// compiler, which contracts `a * b + c` before the module reaches a device; the options a
+/// device has no use for are not here (docs/architecture.md lists every option and where it
+/// takes effect).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// `-cl-opt-disable`: "disables all optimizations"; the device compiles the kernels as
+    /// directly as it can.
+    pub opt_disable: bool,
+    /// Every launch of the program's kernels has uniform work-groups (OpenCL C before 2.0,
+    /// or `-cl-uniform-work-group-size`): the runtime refuses the others.
+    pub uniform_work_groups: bool,
+    /// Record each stage's text in the program's [`Listing`] ([`DeviceProgram::listing`]).
+    /// Off, nothing is recorded and nothing is printed.
+    pub record: bool,
+}
+
+/// The text of each stage of a device's compile, in the order the stages ran, recorded when
+/// [`CompileOptions::record`] asks: exactly what the compile produced.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Listing {
+    stages: Vec<(String, String)>,
+}
+
+impl Listing {
+    /// Appends `text` to the record of the stage called `stage` (a new stage goes last).
+    pub fn push(&mut self, stage: &str, text: &str) {
+        match self.stages.iter_mut().find(|(s, _)| s == stage) {
+            Some((_, t)) => t.push_str(text),
+            None => self.stages.push((stage.to_string(), text.to_string())),
+        }
+    }
+
+    /// The text the stage called `stage` recorded, if it ran.
+    pub fn stage(&self, stage: &str) -> Option<&str> {
+        self.stages
+            .iter()
+            .find(|(s, _)| s == stage)
+            .map(|(_, t)| t.as_str())
+    }
+
+    /// The stages' names, in the order they ran.
+    pub fn stages(&self) -> impl Iterator<Item = &str> {
+        self.stages.iter().map(|(s, _)| s.as_str())
+    }
 }
 
 /// A module compiled for one device.
 pub trait DeviceProgram: Send + Sync {
     /// The kernel called `name`, if the module has it. The kernel keeps its code alive.
     fn kernel(&self, name: &str) -> Option<Arc<dyn DeviceKernel>>;
+
+    /// What each stage of the compile produced, when [`CompileOptions::record`] asked for it.
+    fn listing(&self) -> Option<&Listing> {
+        None
+    }
 }
 
 /// One argument's place in the argument block; the runtime fills it as its kind says (see

@@ -41,6 +41,9 @@ pub struct LangOpts {
     pub pointer_size: u64,
     /// The device's fused multiply-add is fast ([`crate::Target::fast_fma`]).
     pub fast_fma: bool,
+    /// `-cl-mad-enable` (or an option that implies it): `a * b + c` may be contracted
+    /// whatever `#pragma OPENCL FP_CONTRACT` says.
+    pub mad_enable: bool,
 }
 
 /// Entries an initializer list may hold (they are stored densely up to the last one).
@@ -165,6 +168,9 @@ pub struct CheckedProgram {
     /// where `#pragma OPENCL FP_CONTRACT` leaves contraction on (the tree's
     /// `StmtKind::FpContract` says where), and `mad` is `fma`.
     pub fast_fma: bool,
+    /// `-cl-mad-enable`: with a fast fma, lowering contracts where the pragma turned
+    /// contraction off too.
+    pub mad_enable: bool,
 }
 
 impl CheckedProgram {
@@ -355,6 +361,7 @@ impl<'a> Sema<'a> {
             kernels,
             extensions,
             fast_fma: self.opts.fast_fma,
+            mad_enable: self.opts.mad_enable,
         })
     }
 

@@ -356,10 +356,22 @@ pub fn transform(f: &Function) -> Result<WorkGroupFn, CompileError> {
     transform_with(f, None)
 }
 
-/// Transforms kernel `f` into its work-group function; where `wide` is given, full chunks of
-/// its width along x run it, and the rest of each row the kernel. A W-wide function this
-/// transform does not handle (private arrays, collectives) is left unused.
+/// Transforms kernel `f` into its work-group function, cleaned up ([`clean_up`]); where
+/// `wide` is given, full chunks of its width along x run it, and the rest of each row the
+/// kernel. A W-wide function this transform does not handle (private arrays, collectives) is
+/// left unused.
 pub fn transform_with(
+    f: &Function,
+    wide: Option<&WideKernel>,
+) -> Result<WorkGroupFn, CompileError> {
+    let mut wg = transform_unclean(f, wide)?;
+    clean_up(&mut wg.func);
+    Ok(wg)
+}
+
+/// [`transform_with`] without the clean-up: the loops and context accesses as the transform
+/// writes them.
+pub fn transform_unclean(
     f: &Function,
     wide: Option<&WideKernel>,
 ) -> Result<WorkGroupFn, CompileError> {
@@ -429,20 +441,6 @@ pub fn transform_with(
     t.b.seal_all_blocks();
     t.b.finish();
     let trusted = t.trusted;
-    // Clean-up: the loops' index arithmetic folds, repeated constants and addresses merge,
-    // and what a region does not use (its linear id, ids of unused dimensions) goes.
-    ferrocl_ir::passes::fold::fold_function(&mut w);
-    ferrocl_ir::passes::offsets::constants_outward(&mut w);
-    ferrocl_ir::passes::cse::cse(&mut w);
-    if ferrocl_ir::passes::known::known_conditions(&mut w) {
-        ferrocl_ir::passes::fold::fold_function(&mut w);
-    }
-    // Chunks between a row's borders run without the tests for them.
-    if ferrocl_ir::passes::split::split(&mut w) {
-        ferrocl_ir::passes::fold::fold_function(&mut w);
-    }
-    ferrocl_ir::passes::dce::dce(&mut w);
-    ferrocl_ir::passes::dce::simplify_function(&mut w);
     Ok(WorkGroupFn {
         func: w,
         slot_offsets: ctx_layout.slot_offsets.clone(),
@@ -450,6 +448,24 @@ pub fn transform_with(
         trusted,
         regions: scalar.regions.len(),
     })
+}
+
+/// The IR passes that clean up a work-group function: the loops' index arithmetic folds,
+/// repeated constants and addresses merge, and what a region does not use (its linear id,
+/// ids of unused dimensions) goes.
+pub fn clean_up(w: &mut Function) {
+    ferrocl_ir::passes::fold::fold_function(w);
+    ferrocl_ir::passes::offsets::constants_outward(w);
+    ferrocl_ir::passes::cse::cse(w);
+    if ferrocl_ir::passes::known::known_conditions(w) {
+        ferrocl_ir::passes::fold::fold_function(w);
+    }
+    // Chunks between a row's borders run without the tests for them.
+    if ferrocl_ir::passes::split::split(w) {
+        ferrocl_ir::passes::fold::fold_function(w);
+    }
+    ferrocl_ir::passes::dce::dce(w);
+    ferrocl_ir::passes::dce::simplify_function(w);
 }
 
 /// Whether kernel `f` of `module`, or a function it calls, can tell its work-groups apart: it
@@ -513,7 +529,7 @@ pub fn sees_groups_with<'a>(
 /// Whether the transform can run regions of W-wide function `f`: one without private arrays
 /// and collectives (whose context it does not lay out for chunks), and without per-work-item
 /// sub-group queries (a chunk's lanes may lie in two sub-groups).
-fn usable_wide(f: &Function) -> bool {
+pub(crate) fn usable_wide(f: &Function) -> bool {
     f.slots.is_empty()
         && f.layout.blocks().iter().all(|&b| {
             f.layout.block_insts(b).iter().all(|&i| {
@@ -521,51 +537,6 @@ fn usable_wide(f: &Function) -> bool {
                     && !subgroup::varies_by_sub_group(&f.dfg.insts[i].op)
             })
         })
-}
-
-/// The work-group functions of the kernels of `module` as the CPU device compiles them, as IR
-/// text (`ferrocl build --emit wg`): each with its W-wide chunks where the vectorizer takes
-/// the kernel, else after a comment saying why it runs one work-item at a time.
-pub fn print_module(module: &ferrocl_ir::Module) -> Result<String, CompileError> {
-    let mut out = String::new();
-    for (_, f) in module
-        .funcs
-        .iter()
-        .filter(|(_, f)| f.is_kernel() && !f.is_declaration())
-    {
-        let (wide, note) = wide_or_reason(f);
-        let wg = transform_with(f, wide.as_ref())?;
-        verify(module, &wg)?;
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        if let Some(note) = note {
-            out.push_str(&format!("; kernel {}: {note}\n", f.name));
-        }
-        out.push_str(&ferrocl_ir::print_function(module, &wg.func));
-    }
-    Ok(out)
-}
-
-/// The W-wide version of `f` the device runs (`crate::default_wide`), or why there is none.
-fn wide_or_reason(f: &Function) -> (Option<WideKernel>, Option<String>) {
-    if !crate::vectorize::enabled() {
-        return (None, Some("not vectorized: FERROCL_VECTORIZE=0".into()));
-    }
-    let Some(wide) = crate::default_wide(f) else {
-        let reason = match crate::vectorize::vectorize(f, crate::VECTOR_WIDTH) {
-            Err(refusal) => refusal.to_string(),
-            Ok(_) => {
-                "not vectorized: OpenCL vector types (the kernel keeps its own SIMD code)".into()
-            }
-        };
-        return (None, Some(reason));
-    };
-    if !usable_wide(&wide.func) {
-        let reason = "not vectorized: private arrays, collectives or sub-group queries";
-        return (None, Some(reason.into()));
-    }
-    (Some(wide), None)
 }
 
 /// Runs the IR verifier on a work-group function of a kernel of `module`.

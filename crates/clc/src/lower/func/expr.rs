@@ -659,11 +659,13 @@ impl FnLower<'_, '_, '_> {
 
     /// Whether `z op x * y` (or `x * y op z`) of type `t` may be one fused multiply-add here:
     /// `op` is `+` or `-`, `t` is float or double (scalar or vector), `#pragma OPENCL
-    /// FP_CONTRACT` leaves contraction on (6.15.2.1: "The DEFAULT value is ON") and the
+    /// FP_CONTRACT` leaves contraction on (6.15.2.1: "The DEFAULT value is ON") or
+    /// `-cl-mad-enable` allows it anyway (API 5.8.6.3: "Allow a * b + c to be replaced by a
+    /// mad instruction", and a full profile mad may be the fma, OpenCL C 7.4), and the
     /// device's fma is fast (contraction is permitted, never required).
     fn may_contract(&self, op: BinOp, t: TypeId) -> bool {
         matches!(op, BinOp::Add | BinOp::Sub)
-            && self.fp_contract
+            && (self.fp_contract || self.cx.p.mad_enable)
             && self.cx.p.fast_fma
             && self
                 .cx

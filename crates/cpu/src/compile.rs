@@ -1,0 +1,581 @@
+//! The CPU device's compile of a module, stage by stage ([`compile`] lists them): each kernel
+//! is vectorized across work-items, turned into a function that runs a whole work-group,
+//! cleaned up by the IR passes and translated into Cranelift; the functions kept out of line
+//! are translated too, and the JIT links the code. Debug builds verify the IR after each
+//! stage (Cranelift verifies its own). When the options ask for it, each stage's text is
+//! recorded in the program's [`Listing`] as the stage produced it.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use cranelift_codegen::ir::{types as clt, AbiParam};
+use cranelift_codegen::isa::{OwnedTargetIsa, TargetIsa};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::FunctionBuilderContext;
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, FuncId, Linkage, Module as _, ModuleReloc};
+use ferrocl_device::{ArgSlot, CompileOptions, Listing};
+use ferrocl_ir::{AddrSpace, Function, Module};
+
+use crate::codegen::{self, GlobalPlace};
+use crate::workgroup::{self, WideKernel, WorkGroupFn};
+use crate::{
+    abi, code_dump, half, preferred_group_size, printf, vectorize, Chunk, Code, CompileError,
+    CompiledKernel, CpuProgram, GroupFn, WideFn,
+};
+
+/// The stages' names in a [`Listing`]: the module as the device got it, the work-group
+/// functions after the IR passes, the Cranelift IR as optimized, and the machine code.
+pub const STAGES: [&str; 4] = ["ir", "wg", "clif", "asm"];
+
+/// Compiles every kernel of `module` (and the functions they call out of line). `wide` gives
+/// a kernel's W-wide version; `None` asks the vectorizer, as [`crate::default_wide`] does.
+pub(crate) fn compile(
+    module: &Module,
+    wide: Option<&WideFn<'_>>,
+    options: &CompileOptions,
+) -> Result<CpuProgram, CompileError> {
+    let mut listing = options.record.then(Listing::default);
+    if let Some(l) = &mut listing {
+        l.push("ir", &module.to_string());
+    }
+    let mut kernels = Vec::new();
+    for f in module
+        .funcs
+        .iter()
+        .map(|(_, f)| f)
+        .filter(|f| f.is_kernel() && !f.is_declaration())
+    {
+        let (wide, note) = vectorize_kernel(f, wide, options);
+        if let Some(w) = &wide {
+            verify(module, &w.func, "the vectorizer")?;
+        }
+        let mut wg = workgroup::transform_unclean(f, wide.as_ref())?;
+        verify(module, &wg.func, "the work-group transform")?;
+        workgroup::clean_up(&mut wg.func);
+        verify(module, &wg.func, "the IR passes")?;
+        if let Some(l) = &mut listing {
+            let sep = if kernels.is_empty() { "" } else { "\n" };
+            let text = ferrocl_ir::print_function(module, &wg.func);
+            l.push("wg", &format!("{sep}; kernel {}: {note}\n{text}", f.name));
+        }
+        kernels.push(KernelBuild { func: f, note, wg });
+    }
+    let mut gen = Generator::new(module, options)?;
+    gen.out_of_line_functions(module, &mut listing)?;
+    let code = kernels
+        .iter()
+        .map(|k| gen.kernel(module, k, &mut listing))
+        .collect::<Result<Vec<_>, _>>()?;
+    gen.link(module, &kernels, code, listing)
+}
+
+/// One kernel after the IR stages.
+struct KernelBuild<'m> {
+    /// The kernel as the module has it.
+    func: &'m Function,
+    /// How many work-items a chunk of the W-wide version runs, or why there is none.
+    note: String,
+    /// Its work-group function, after the IR passes.
+    wg: WorkGroupFn,
+}
+
+/// One kernel's code, before the JIT links it.
+struct KernelCode {
+    id: FuncId,
+    /// Bytes of machine code.
+    size: usize,
+    /// Where each argument goes in the argument block, and the block's size.
+    args: Vec<ArgSlot>,
+    args_size: usize,
+    /// Bytes of the frames of the functions it calls out of line.
+    call_area: usize,
+}
+
+/// The W-wide version of kernel `f` the compile runs (`wide`'s, or the vectorizer's at
+/// [`crate::vector_width`]), with a note: its width, or why there is none.
+fn vectorize_kernel(
+    f: &Function,
+    wide: Option<&WideFn<'_>>,
+    options: &CompileOptions,
+) -> (Option<WideKernel>, String) {
+    let got = if options.opt_disable {
+        Err("not vectorized: -cl-opt-disable".to_string())
+    } else if let Some(wide) = wide {
+        wide(f).ok_or_else(|| "not vectorized".to_string())
+    } else if !vectorize::enabled() {
+        Err("not vectorized: FERROCL_VECTORIZE=0".to_string())
+    } else {
+        crate::vectorized_wide_or_refusal(f).map_err(|r| r.to_string())
+    };
+    match got {
+        Ok(w) if !workgroup::usable_wide(&w.func) => (
+            None,
+            "not vectorized: private arrays, collectives or sub-group queries".into(),
+        ),
+        Ok(w) => {
+            let note = format!("{} work-items a chunk", w.width);
+            (Some(w), note)
+        }
+        Err(note) => (None, note),
+    }
+}
+
+/// In debug builds, runs the IR verifier on `f`, a function `stage` made.
+fn verify(module: &Module, f: &Function, stage: &str) -> Result<(), CompileError> {
+    if !cfg!(debug_assertions) {
+        return Ok(());
+    }
+    ferrocl_ir::verify_function(module, f).map_err(|errors| {
+        CompileError(format!(
+            "kernel {}: {stage} made invalid IR: {}",
+            f.name, errors[0]
+        ))
+    })
+}
+
+/// Code generation for one module: the target, the JIT module the code goes into, and what
+/// every function's translation refers to.
+struct Generator {
+    /// The target with the linear-time register allocator, for large functions.
+    large_isa: OwnedTargetIsa,
+    jit: JITModule,
+    helpers: codegen::Helpers,
+    libcalls: HashMap<String, codegen::LibCall>,
+    calls: codegen::Callees,
+    /// Where each global lives.
+    places: HashMap<ferrocl_ir::Global, GlobalPlace>,
+    /// Program-scope `__global` and `__constant` data.
+    globals: Vec<Vec<Chunk>>,
+    /// Bytes of the program's `__local` variables.
+    static_local: usize,
+    fbc: FunctionBuilderContext,
+    ctx: cranelift_codegen::Context,
+}
+
+impl Generator {
+    fn new(module: &Module, options: &CompileOptions) -> Result<Generator, CompileError> {
+        let mut flags = settings::builder();
+        let set = |f: &mut settings::Builder, k: &str, v: &str| {
+            f.set(k, v)
+                .map_err(|e| CompileError(format!("code generator setting {k}: {e}")))
+        };
+        let level = if options.opt_disable { "none" } else { "speed" };
+        set(&mut flags, "opt_level", level)?;
+        let verifier = if cfg!(debug_assertions) {
+            "true"
+        } else {
+            "false"
+        };
+        set(&mut flags, "enable_verifier", verifier)?;
+        let native = || {
+            cranelift_native::builder().map_err(|e| {
+                CompileError(format!(
+                    "this machine is not supported by the code generator: {e}"
+                ))
+            })
+        };
+        let isa = native()?
+            .finish(settings::Flags::new(flags.clone()))
+            .map_err(|e| CompileError(format!("code generator: {e}")))?;
+        set(&mut flags, "regalloc_algorithm", "single_pass")?;
+        let large_isa = native()?
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| CompileError(format!("code generator: {e}")))?;
+        let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
+        builder.symbol(PRINTF, printf::printf as *const u8);
+        for (name, addr) in HALF_HELPERS {
+            builder.symbol(name, addr());
+        }
+        let mut jit = JITModule::new(builder);
+        let helpers = declare_helpers(&mut jit)?;
+        let libcalls = resolve_services(module, &mut jit)?;
+        let calls = codegen::Callees::plan(module, &mut jit)?;
+        let Globals {
+            places,
+            data,
+            static_local,
+        } = place_globals(module);
+        let ctx = jit.make_context();
+        Ok(Generator {
+            large_isa,
+            jit,
+            helpers,
+            libcalls,
+            calls,
+            places,
+            globals: data,
+            static_local,
+            fbc: FunctionBuilderContext::new(),
+            ctx,
+        })
+    }
+
+    /// Translates the functions the inliner kept as calls, callees first.
+    fn out_of_line_functions(
+        &mut self,
+        module: &Module,
+        listing: &mut Option<Listing>,
+    ) -> Result<(), CompileError> {
+        for &f in &self.calls.order {
+            let (func, callee) = (&module.funcs[f], &self.calls.map[&f]);
+            let decl = self.jit.declarations().get_function_decl(callee.id);
+            self.ctx.func.signature = decl.signature.clone();
+            codegen::translate_function(
+                module,
+                func,
+                callee,
+                &self.places,
+                &mut self.ctx.func,
+                &mut self.fbc,
+                codegen::Link {
+                    jit: &mut self.jit,
+                    libcalls: &self.libcalls,
+                    helpers: &self.helpers,
+                    calls: &self.calls,
+                },
+            )?;
+            let heading = format!("function {}", func.name);
+            define(
+                &mut self.jit,
+                &*self.large_isa,
+                &mut self.ctx,
+                callee.id,
+                &heading,
+                listing,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Translates a kernel's work-group function and compiles it.
+    fn kernel(
+        &mut self,
+        module: &Module,
+        k: &KernelBuild<'_>,
+        listing: &mut Option<Listing>,
+    ) -> Result<KernelCode, CompileError> {
+        self.ctx.func.signature.params.extend([
+            AbiParam::new(clt::I64),
+            AbiParam::new(clt::I64),
+            AbiParam::new(clt::I64),
+        ]);
+        let (args, args_size) = abi::arg_layout(k.func);
+        let call_area = self.calls.call_area(&k.wg.func);
+        codegen::translate_kernel(
+            module,
+            &k.wg,
+            &args,
+            call_area,
+            &self.places,
+            &mut self.ctx.func,
+            &mut self.fbc,
+            codegen::Link {
+                jit: &mut self.jit,
+                libcalls: &self.libcalls,
+                helpers: &self.helpers,
+                calls: &self.calls,
+            },
+        )?;
+        let name = &k.func.name;
+        let id = self
+            .jit
+            .declare_function(
+                &format!("__ferrocl_wg_{name}"),
+                Linkage::Local,
+                &self.ctx.func.signature,
+            )
+            .map_err(|e| CompileError(format!("kernel {name}: {e}")))?;
+        let heading = format!("kernel {name} ({})", k.note);
+        let size = define(
+            &mut self.jit,
+            &*self.large_isa,
+            &mut self.ctx,
+            id,
+            &heading,
+            listing,
+        )?;
+        Ok(KernelCode {
+            id,
+            size,
+            args,
+            args_size,
+            call_area: call_area as usize,
+        })
+    }
+
+    /// Links the code and makes the program's kernels.
+    fn link(
+        mut self,
+        module: &Module,
+        kernels: &[KernelBuild<'_>],
+        code: Vec<KernelCode>,
+        listing: Option<Listing>,
+    ) -> Result<CpuProgram, CompileError> {
+        self.jit
+            .finalize_definitions()
+            .map_err(|e| CompileError(format!("code generation failed: {e}")))?;
+        let entries: Vec<*const u8> = code
+            .iter()
+            .map(|c| self.jit.get_finalized_function(c.id))
+            .collect();
+        if let Some(dir) = code_dump::wanted() {
+            let dump: Vec<(*const u8, usize, &str)> = code
+                .iter()
+                .zip(&entries)
+                .zip(kernels)
+                .map(|((c, &at), k)| (at, c.size, k.func.name.as_str()))
+                .collect();
+            // SAFETY: each entry is the start of its kernel's finalized code, `size` bytes.
+            unsafe { code_dump::record(&dir, &dump) };
+        }
+        let uses_printf = self.libcalls.contains_key(PRINTF);
+        let static_local_size = self.static_local;
+        let shared = Arc::new(Code {
+            jit: Some(self.jit),
+            _globals: self.globals,
+        });
+        let kernels = kernels
+            .iter()
+            .zip(code)
+            .zip(entries)
+            .map(|((k, c), at)| {
+                // SAFETY: the function was generated with the GroupFn signature (three i64
+                // parameters in the platform's C calling convention, no result).
+                let entry = unsafe { std::mem::transmute::<*const u8, GroupFn>(at) };
+                Arc::new(CompiledKernel {
+                    name: k.func.name.clone(),
+                    info: k.func.kernel.clone(),
+                    args: c.args,
+                    args_size: c.args_size,
+                    static_local_size,
+                    frame_size: k.wg.frame_size,
+                    call_area: c.call_area,
+                    preferred_group_size: preferred_group_size(k.wg.regions, k.wg.frame_size),
+                    group_blind: !workgroup::sees_groups(module, k.func),
+                    entry,
+                    uses_printf,
+                    _code: shared.clone(),
+                })
+            })
+            .collect();
+        Ok(CpuProgram { kernels, listing })
+    }
+}
+
+/// Where the globals of a module live.
+struct Globals {
+    places: HashMap<ferrocl_ir::Global, GlobalPlace>,
+    /// The program-scope data, in blocks that live as long as the code.
+    data: Vec<Vec<Chunk>>,
+    /// Bytes of the `__local` variables, at offsets in the work-group's local memory.
+    static_local: usize,
+}
+
+/// Where each global of `module` lives: program-scope data in blocks of its own, `__local`
+/// variables at offsets in the work-group's local memory.
+fn place_globals(module: &Module) -> Globals {
+    let mut places = HashMap::new();
+    let mut globals = Vec::new();
+    let mut static_local = 0u64;
+    for (g, data) in module.globals.iter() {
+        match data.space {
+            AddrSpace::Local => {
+                let align = u64::from(data.align.max(1));
+                static_local = static_local.div_ceil(align) * align;
+                places.insert(g, GlobalPlace::Local(static_local));
+                static_local += u64::from(data.size);
+            }
+            _ => {
+                let mut block = crate::chunks(data.size as usize);
+                if let Some(init) = &data.init {
+                    // SAFETY: the block holds at least data.size bytes, init is as long.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(
+                            init.as_ptr(),
+                            block.as_mut_ptr().cast::<u8>(),
+                            init.len().min(data.size as usize),
+                        )
+                    };
+                }
+                places.insert(g, GlobalPlace::Absolute(block.as_ptr() as u64));
+                globals.push(block);
+            }
+        }
+    }
+    Globals {
+        places,
+        data: globals,
+        static_local: static_local as usize,
+    }
+}
+
+/// Functions of more Cranelift instructions than this get the single-pass register allocator,
+/// and so do functions of more than [`LARGE_HOT_FUNCTION`] instructions with more than
+/// [`HOT`] values live at once in a block. The default (backtracking) allocator is
+/// superlinear on such functions: John the Ripper's bitlocker kernels (25,000 and 42,000
+/// instructions, 450-500 values live) spent 23 s in it; hashcat's bitsliced DES kernel
+/// m01500_mxx (6,048 instructions, 381 live) 30 s, 86% of its build. Below these bounds
+/// allocation takes milliseconds (the largest bench-suite kernel: 3,430 instructions, 131
+/// live; hashcat's md5_update_64: 7,387 instructions, 76 live; m22000's aux kernels: 2,800
+/// instructions, 383 live, 0.6 s for the whole program), and the better allocation is worth it.
+const LARGE_FUNCTION: usize = 20_000;
+/// See [`LARGE_FUNCTION`].
+const LARGE_HOT_FUNCTION: usize = 4_000;
+/// See [`LARGE_FUNCTION`].
+const HOT: usize = 256;
+
+/// Compiles the function in `ctx` as `id` of `jit`, recording its Cranelift IR as optimized
+/// and its machine code under `heading` when there is a listing, and clears `ctx`; returns the
+/// code's size in bytes. A function over the bounds of [`LARGE_FUNCTION`] is compiled by
+/// `large_isa` (the same target, a linear-time register allocator).
+fn define(
+    jit: &mut JITModule,
+    large_isa: &dyn TargetIsa,
+    ctx: &mut cranelift_codegen::Context,
+    id: FuncId,
+    heading: &str,
+    listing: &mut Option<Listing>,
+) -> Result<usize, CompileError> {
+    ctx.set_disasm(listing.is_some());
+    let failed = |e: String| CompileError(format!("{heading}: code generation failed: {e}"));
+    let layout = &ctx.func.layout;
+    let size: usize = layout.blocks().map(|b| layout.block_insts(b).count()).sum();
+    if size > LARGE_FUNCTION || (size > LARGE_HOT_FUNCTION && pressure(&ctx.func) > HOT) {
+        let align = ctx
+            .compile(large_isa, &mut Default::default())
+            .map_err(|e| failed(format!("{:?}", e.inner)))?
+            .buffer
+            .alignment as u64;
+        let code = ctx.compiled_code().expect("compiled just now");
+        let align = align
+            .max(u64::from(large_isa.function_alignment().minimum))
+            .max(large_isa.symbol_alignment());
+        let relocs: Vec<ModuleReloc> = code
+            .buffer
+            .relocs()
+            .iter()
+            .map(|r| ModuleReloc::from_mach_reloc(r, &ctx.func, id))
+            .collect();
+        jit.define_function_bytes(id, align, code.code_buffer(), &relocs)
+            .map_err(|e| failed(format!("{e:?}")))?;
+    } else {
+        jit.define_function(id, ctx)
+            .map_err(|e| failed(format!("{e:?}")))?;
+    }
+    if let Some(listing) = listing {
+        listing.push("clif", &format!("; {heading}\n{}\n", ctx.func.display()));
+        let asm = ctx
+            .compiled_code()
+            .and_then(|c| c.vcode.as_deref())
+            .unwrap_or("");
+        listing.push("asm", &format!("; {heading}\n{asm}\n"));
+    }
+    let size = ctx.compiled_code().map_or(0, |c| c.code_buffer().len());
+    jit.clear_context(ctx);
+    Ok(size)
+}
+
+/// The most values live at once inside one block of `func`, counting only the values each
+/// block defines or uses (a lower bound of the function's register pressure, in one linear
+/// pass).
+fn pressure(func: &cranelift_codegen::ir::Function) -> usize {
+    let mut live = std::collections::HashSet::new();
+    let mut most = 0;
+    for block in func.layout.blocks() {
+        live.clear();
+        for inst in func
+            .layout
+            .block_insts(block)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+        {
+            for r in func.dfg.inst_results(inst) {
+                live.remove(r);
+            }
+            for &a in func.dfg.inst_values(inst).collect::<Vec<_>>().iter() {
+                live.insert(a);
+            }
+            most = most.max(live.len());
+        }
+    }
+    most
+}
+
+/// A helper function's symbol name, and how to get its address.
+type Symbol = (&'static str, fn() -> *const u8);
+
+/// The `half` conversion helpers.
+const HALF_HELPERS: [Symbol; 4] = [
+    ("__ferrocl_half_to_float", || {
+        half::half_to_float as *const u8
+    }),
+    ("__ferrocl_half_to_double", || {
+        half::half_to_double as *const u8
+    }),
+    ("__ferrocl_float_to_half", || {
+        half::float_to_half as *const u8
+    }),
+    ("__ferrocl_double_to_half", || {
+        half::double_to_half as *const u8
+    }),
+];
+
+/// Declares the runtime's helpers in a JIT module.
+fn declare_helpers(jit: &mut JITModule) -> Result<codegen::Helpers, CompileError> {
+    let h16 = || AbiParam::new(clt::I16).uext();
+    let sigs: [(Vec<AbiParam>, AbiParam); 4] = [
+        (vec![h16()], AbiParam::new(clt::F32)),
+        (vec![h16()], AbiParam::new(clt::F64)),
+        (
+            vec![AbiParam::new(clt::F32), AbiParam::new(clt::I32)],
+            h16(),
+        ),
+        (
+            vec![AbiParam::new(clt::F64), AbiParam::new(clt::I32)],
+            h16(),
+        ),
+    ];
+    let mut ids = Vec::with_capacity(4);
+    for ((name, _), (params, ret)) in HALF_HELPERS.iter().zip(sigs) {
+        let mut sig = jit.make_signature();
+        sig.params = params;
+        sig.returns.push(ret);
+        let id = jit
+            .declare_function(name, Linkage::Import, &sig)
+            .map_err(|e| CompileError(format!("helper {name}: {e}")))?;
+        ids.push(id);
+    }
+    Ok(codegen::Helpers {
+        half: [ids[0], ids[1], ids[2], ids[3]],
+    })
+}
+
+/// The one device service a program calls by name: `printf` (6.15.14), which lowering
+/// declares as `@printf(ptr.constant format, ptr.private arguments) -> i32`. Every other
+/// builtin that is not an IR operation comes from the shared builtin library, linked in
+/// before the passes.
+const PRINTF: &str = "printf";
+
+/// Resolves the declared functions of `module` that the CPU device provides itself (see
+/// [`PRINTF`]). A call to any other declaration is an error when the call is translated.
+fn resolve_services(
+    module: &Module,
+    jit: &mut JITModule,
+) -> Result<HashMap<String, codegen::LibCall>, CompileError> {
+    let mut out = HashMap::new();
+    for (_, f) in module.funcs.iter().filter(|(_, f)| f.is_declaration()) {
+        if f.name != PRINTF || f.sig.params.len() != 2 {
+            continue;
+        }
+        let mut sig = jit.make_signature();
+        sig.params = vec![AbiParam::new(clt::I64), AbiParam::new(clt::I64)];
+        sig.returns.push(AbiParam::new(clt::I32));
+        let id = jit
+            .declare_function(PRINTF, Linkage::Import, &sig)
+            .map_err(|e| CompileError(format!("library function {PRINTF}: {e}")))?;
+        out.insert(f.name.clone(), codegen::LibCall { id });
+    }
+    Ok(out)
+}
