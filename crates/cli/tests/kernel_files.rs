@@ -31,10 +31,11 @@
 //!   define the optional feature's macro NAME (`__opencl_c_atomic_scope_all_devices`), and say
 //!   so; ferrocl must offer it.
 //!
-//! - `local-sizes: fixed` (before the first run: for every run; after a run: for that run):
-//!   the results depend on the local size (work-group collectives, `__local` tiles,
-//!   `get_local_size`...), so the run is made only as written; `local-sizes: N N ...`: the
-//!   run is made again at those local sizes along x instead of the default ones.
+//! - `local-sizes: fixed: WHY` (before the first run: for every run; after a run: for that
+//!   run): the results depend on the local size (work-group collectives, `__local` tiles,
+//!   local or group ids, one result per group in a buffer sized for the groups written...),
+//!   so the run is made only as written; WHY says which. `local-sizes: N N ...`: the run is
+//!   made again at those local sizes along x instead of the default ones.
 //!
 //! ferrocl runs each file twice: as it is, and with `FERROCL_VECTORIZE=0` (the CPU device's
 //! vectorization across work-items off), which must give the same results. Both also make
@@ -51,8 +52,10 @@
 //! LD_LIBRARY_PATH=/work/venv-intel/lib cargo test -p ferrocl-cli --test kernel_files`.
 
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// Local sizes along x each run that expects results is made again at (on ferrocl, with and
 /// without vectorization), unless its file says otherwise (`local-sizes:`): 1, primes
@@ -116,8 +119,8 @@ struct TestFile {
 
 /// Reads `fixed` or a list of local sizes.
 fn local_sizes(text: &str) -> Option<LocalSizes> {
-    if text.trim() == "fixed" {
-        return Some(LocalSizes::Fixed);
+    if let Some(why) = text.trim().strip_prefix("fixed:") {
+        return (!why.trim().is_empty()).then_some(LocalSizes::Fixed);
     }
     let sizes = text
         .split_whitespace()
@@ -274,7 +277,7 @@ fn parse(path: &Path) -> Result<TestFile, String> {
             });
         } else if let Some(rest) = directive.strip_prefix("local-sizes:") {
             let sizes = local_sizes(rest)
-                .ok_or_else(|| at("local-sizes: fixed, or local-sizes: N N ...".into()))?;
+                .ok_or_else(|| at("local-sizes: fixed: WHY, or local-sizes: N N ...".into()))?;
             match file.runs.last_mut() {
                 Some(run) => run.local_sizes = sizes,
                 None => file_sizes = sizes,
@@ -443,13 +446,63 @@ impl Platform {
     }
 }
 
+/// How long one `ferrocl` command may take before the runner kills it and fails the run (a
+/// kernel that writes past its buffers may corrupt the heap and never return).
+const TIME_LIMIT: Duration = Duration::from_secs(120);
+
 fn ferrocl_with(args: &[&str], env: Option<(&str, &str)>) -> std::process::Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_ferrocl"));
-    command.args(args).env("NO_COLOR", "1");
+    command
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     if let Some((k, v)) = env {
         command.env(k, v);
     }
-    command.output().expect("ferrocl runs")
+    let mut child = command.spawn().expect("ferrocl runs");
+    // The pipes are drained while the command runs, so that a large output cannot block it.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let start = Instant::now();
+    let (status, timed_out) = loop {
+        if let Some(status) = child.try_wait().expect("wait for ferrocl") {
+            break (status, false);
+        }
+        if start.elapsed() > TIME_LIMIT {
+            let _ = child.kill();
+            break (child.wait().expect("wait for ferrocl"), true);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let mut stderr = stderr.join().expect("stderr read");
+    if timed_out {
+        stderr.extend_from_slice(format!("killed after {} s\n", TIME_LIMIT.as_secs()).as_bytes());
+    }
+    std::process::Output {
+        status,
+        stdout: stdout.join().expect("stdout read"),
+        stderr,
+    }
 }
 
 fn ferrocl(args: &[&str]) -> std::process::Output {
@@ -884,7 +937,12 @@ fn directives_are_read_as_written() {
     assert_eq!(deviation(" pocl o[x]: why"), None);
     assert_eq!(deviation(" pocl:"), None);
     assert_eq!(parsed.runs[1].build_error.as_deref(), Some("x"));
-    assert_eq!(local_sizes(" fixed"), Some(LocalSizes::Fixed));
+    assert_eq!(
+        local_sizes(" fixed: one result per group"),
+        Some(LocalSizes::Fixed)
+    );
+    assert_eq!(local_sizes(" fixed"), None);
+    assert_eq!(local_sizes(" fixed: "), None);
     assert_eq!(local_sizes(" 1 3"), Some(LocalSizes::These(vec![1, 3])));
     assert_eq!(local_sizes(" 0"), None);
     let args = |text: &str| words(text).unwrap();

@@ -3,7 +3,7 @@
 // (the exclusive scan "returns [I, a0, (a0 op a1), ...]" with I the identity: 0 for add,
 // INT_MIN for max); broadcast of local id 3; any and all (true is a non-zero value, so
 // compared with 0). Work-item g writes nine values at o[9g].
-// local-sizes: fixed
+// local-sizes: fixed: work-group collectives
 // requires: __opencl_c_work_group_collective_functions
 // run: --kernel k --global 32 --local 8 --options -cl-std=CL3.0 --arg 'int[32]=-11,3,-6,8,-1,-10,4,-5,9,0,-9,5,-4,10,1,-8,6,-3,11,2,-7,7,-2,-11,3,-6,8,-1,-10,4,-5,9' --arg 'int[288]'
 // expect o: -18 -11 8 -11 0 -2147483648 8 0 1 -18 -11 8 -8 -11 -11 8 0 1 -18 -11 8 -14 -8 3 8 0 1 -18 -11 8 -6 -14 3 8 0 1 -18 -11 8 -7 -6 8 8 0 1 -18 -11 8 -17 -7 8 8 0 1 -18 -11 8 -13 -17 8 8 0 1 -18 -11 8 -18 -13 8 8 0 1 4 -9 10 9 0 -2147483648 5 1 1 4 -9 10 9 9 9 5 1 1 4 -9 10 0 9 9 5 1 1 4 -9 10 5 0 9 5 1 1 4 -9 10 1 5 9 5 1 1 4 -9 10 11 1 9 5 1 1 4 -9 10 12 11 10 5 1 1 4 -9 10 4 12 10 5 1 1 3 -11 11 6 0 -2147483648 2 1 1 3 -11 11 3 6 6 2 1 1 3 -11 11 14 3 6 2 1 1 3 -11 11 16 14 11 2 1 1 3 -11 11 9 16 11 2 1 1 3 -11 11 16 9 11 2 1 1 3 -11 11 14 16 11 2 1 1 3 -11 11 3 14 11 2 1 1 2 -10 9 3 0 -2147483648 -1 1 1 2 -10 9 -3 3 3 -1 1 1 2 -10 9 5 -3 3 -1 1 1 2 -10 9 4 5 8 -1 1 1 2 -10 9 -6 4 8 -1 1 1 2 -10 9 -2 -6 8 -1 1 1 2 -10 9 -7 -2 8 -1 1 1 2 -10 9 2 -7 8 -1 1 1
