@@ -25,6 +25,9 @@ pub struct Options {
     pub quick: bool,
     /// The bandwidth rows with arrays larger than the caches (STREAM's rule).
     pub stream: bool,
+    /// `--local N`: the rows that leave the local size to the device run in groups of N
+    /// along x instead (their results must not change).
+    pub local: Option<usize>,
     pub library: Option<std::path::PathBuf>,
 }
 
@@ -52,6 +55,12 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             "--json" => o.json = true,
             "--quick" => o.quick = true,
             "--stream" => o.stream = true,
+            "--local" => {
+                let v = value()?;
+                o.local = Some(v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    format!("bench: --local takes a work-group size above 0, not '{v}'")
+                })?);
+            }
             other => return Err(format!("bench: unknown option '{other}'")),
         }
         i += 1;
@@ -256,14 +265,31 @@ struct Ready<'a> {
 }
 
 /// Builds one case on one platform, sets its arguments, runs it once and checks the result.
-fn prepare<'a>(context: &'a Context<'a>, case: &Case, scale: Scale) -> Result<Ready<'a>, Outcome> {
+fn prepare<'a>(
+    context: &'a Context<'a>,
+    case: &Case,
+    scale: Scale,
+    local: Option<usize>,
+) -> Result<Ready<'a>, Outcome> {
     let n_a = |e: cl::ClError| Outcome::NotAvailable(e.to_string());
-    let build = context.build(case.source, "").map_err(n_a)?;
+    let mut problem = (case.make)(scale);
+    // `--local N` for a row that leaves the local size to the device; where N does not
+    // divide the global size the last group is smaller, which needs OpenCL C 2.0 or later
+    // (API 3.0, 5.10: non-uniform work-groups).
+    let mut options = "";
+    if let (None, Some(n)) = (&problem.local, local) {
+        let mut sizes = vec![1; problem.global.len()];
+        sizes[0] = n.min(problem.global[0]);
+        if problem.global[0] % sizes[0] != 0 {
+            options = "-cl-std=CL3.0";
+        }
+        problem.local = Some(sizes);
+    }
+    let build = context.build(case.source, options).map_err(n_a)?;
     if let Some(error) = build.error {
         return Err(Outcome::NotAvailable(build_reason(&error, &build.log)));
     }
     let kernel = build.program.kernel(case.kernel).map_err(n_a)?;
-    let problem = (case.make)(scale);
     let mut buffers: Vec<Option<Buffer>> = Vec::new();
     for (i, arg) in problem.args.iter().enumerate() {
         let index = i as u32;
@@ -552,7 +578,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         let mut ready: Vec<Result<Ready, Outcome>> = contexts
             .iter()
             .map(|context| match context {
-                Ok(context) => prepare(context, case, scale),
+                Ok(context) => prepare(context, case, scale, o.local),
                 Err(e) => Err(Outcome::NotAvailable(e.clone())),
             })
             .collect();

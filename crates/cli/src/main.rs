@@ -44,8 +44,10 @@ commands:
       --repeat runs the kernel N times over the same buffers;
       short forms: -k -g -l -a -p -o
   bench [--platform NAME]... [--device N] [--filter TEXT]... [--json] [--quick|--stream]
+        [--local N]
       the benchmark suite on each platform named (default: ferrocl and every other one);
-      --stream gives copy, saxpy, stencil-2d and triad arrays of 4 times the last-level cache
+      --stream gives copy, saxpy, stencil-2d and triad arrays of 4 times the last-level cache;
+      --local N runs the rows that leave the local size to the device in groups of N along x
   help             this text
   version          ferrocl's version
 

@@ -1255,6 +1255,33 @@ fn bench_checks_every_kernel_on_ferrocl() {
     );
 }
 
+/// The rows that leave the local size to the device give the same results in groups of
+/// awkward sizes along x: 1, a prime below the vector width, and one chunk of 8 and a
+/// remainder (non-uniform where it does not divide the global size).
+#[test]
+fn bench_checks_hold_at_awkward_local_sizes_on_ferrocl() {
+    for local in ["1", "7", "13"] {
+        let out = ferrocl(&[
+            "bench",
+            "--platform",
+            "ferrocl",
+            "--quick",
+            "--json",
+            "--local",
+            local,
+        ]);
+        assert!(out.status.success(), "--local {local}: {}", stderr(&out));
+        let json = stdout(&out);
+        let rows = json.matches("\"kernel\": ").count();
+        assert!(rows >= 20, "--local {local}: {json}");
+        assert_eq!(
+            json.matches("\"status\": \"ok\"").count(),
+            rows,
+            "--local {local}: {json}"
+        );
+    }
+}
+
 #[test]
 fn bench_shows_an_unknown_platform_as_not_available() {
     let out = ferrocl(&[

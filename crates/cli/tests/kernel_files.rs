@@ -31,19 +31,50 @@
 //!   define the optional feature's macro NAME (`__opencl_c_atomic_scope_all_devices`), and say
 //!   so; ferrocl must offer it.
 //!
+//! - `local-sizes: fixed: WHY` (before the first run: for every run; after a run: for that
+//!   run): the results depend on the local size (work-group collectives, `__local` tiles,
+//!   local or group ids, one result per group in a buffer sized for the groups written...),
+//!   so the run is made only as written; WHY says which. `local-sizes: N N ...`: the run is
+//!   made again at those local sizes along x instead of the default ones.
+//!
 //! ferrocl runs each file twice: as it is, and with `FERROCL_VECTORIZE=0` (the CPU device's
-//! vectorization across work-items off), which must give the same results.
+//! vectorization across work-items off), which must give the same results. Both also make
+//! each run that expects results again at other local sizes along x (`EXTRA_LOCAL_SIZES`
+//! unless the file lists its own): 1, and sizes that leave a remainder against the CPU
+//! device's vector width (a partial chunk, or no full one), against the same expectations.
+//! A size that does not divide the global size makes a non-uniform last work-group, which
+//! OpenCL C 2.0 and later allow (API 3.0, 5.10: "the global work size need not be a multiple
+//! of the local work size" unless `-cl-uniform-work-group-size`); such a run is built with
+//! `-cl-std=CL3.0` where it names no version, and skipped where it names 1.x.
 //!
 //! Another installed implementation joins through the loader's own variables, e.g. Intel's CPU
 //! runtime: `OCL_ICD_FILENAMES=/work/venv-intel/lib/libintelocl.so
 //! LD_LIBRARY_PATH=/work/venv-intel/lib cargo test -p ferrocl-cli --test kernel_files`.
 
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Local sizes along x each run that expects results is made again at (on ferrocl, with and
+/// without vectorization), unless its file says otherwise (`local-sizes:`): 1, primes
+/// below the vector width (a row of no full chunk), and 13 (one chunk of 8 and a remainder).
+const EXTRA_LOCAL_SIZES: [usize; 4] = [1, 3, 7, 13];
+
+/// A `local-sizes:` directive.
+#[derive(Clone, Debug, PartialEq)]
+enum LocalSizes {
+    /// `EXTRA_LOCAL_SIZES`.
+    Default,
+    /// `local-sizes: fixed`: only the local size written.
+    Fixed,
+    /// `local-sizes: N N ...`.
+    These(Vec<usize>),
+}
 
 /// One `expect` line.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Expect {
     arg: String,
     /// `NAME[A..B]`: only elements A to B - 1 are checked.
@@ -53,7 +84,7 @@ struct Expect {
 }
 
 /// One `run` line and what it must produce.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Run {
     /// The line of the `run:` directive, from 1.
     line: usize,
@@ -65,10 +96,12 @@ struct Run {
     build_error: Option<String>,
     /// `deviates: ...` lines: platforms known to give other results than the spec requires.
     deviates: Vec<Deviation>,
+    /// The local sizes along x the run is made again at (`local-sizes:`).
+    local_sizes: LocalSizes,
 }
 
 /// A `deviates: PLATFORM[ NAME[I,J,...]]: WHY` line.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 struct Deviation {
     /// A word of the platform's name or vendor, in lower case.
     who: String,
@@ -82,6 +115,80 @@ struct TestFile {
     path: PathBuf,
     requires: Vec<String>,
     runs: Vec<Run>,
+}
+
+/// Reads `fixed` or a list of local sizes.
+fn local_sizes(text: &str) -> Option<LocalSizes> {
+    if let Some(why) = text.trim().strip_prefix("fixed:") {
+        return (!why.trim().is_empty()).then_some(LocalSizes::Fixed);
+    }
+    let sizes = text
+        .split_whitespace()
+        .map(|w| w.parse().ok().filter(|&s| s > 0))
+        .collect::<Option<Vec<usize>>>()?;
+    (!sizes.is_empty()).then_some(LocalSizes::These(sizes))
+}
+
+/// The value of option `long` (or its short form) in `args`.
+fn option<'a>(args: &'a [String], long: &str, short: &str) -> Option<&'a str> {
+    args.windows(2)
+        .find(|w| w[0] == long || w[0] == short)
+        .map(|w| w[1].as_str())
+}
+
+/// The arguments of `run` made with local size `size` along x (the other dimensions' as
+/// written, or 1), or `None` where that size is the one written, larger than the global
+/// size, or makes a non-uniform work-group in a program built for OpenCL C 1.x.
+fn at_local_size(args: &[String], size: usize) -> Option<Vec<String>> {
+    let sizes = |text: &str| -> Option<Vec<usize>> {
+        text.split(',').map(|s| s.trim().parse().ok()).collect()
+    };
+    let global = sizes(option(args, "--global", "-g")?)?;
+    let local = option(args, "--local", "-l").and_then(sizes);
+    if local.as_ref().is_some_and(|l| l[0] == size) || size > global[0] {
+        return None;
+    }
+    let mut new_local = local.unwrap_or_else(|| vec![1; global.len()]);
+    new_local[0] = size;
+    let text = new_local
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let mut out = Vec::with_capacity(args.len() + 2);
+    let mut i = 0;
+    while i < args.len() {
+        if args[i] == "--local" || args[i] == "-l" {
+            i += 2;
+            continue;
+        }
+        out.push(args[i].clone());
+        i += 1;
+    }
+    out.extend(["--local".to_string(), text]);
+    if global[0] % size != 0 {
+        // A non-uniform work-group: OpenCL C 2.0 or later, without
+        // -cl-uniform-work-group-size.
+        let version = args.iter().find_map(|a| {
+            a.split_whitespace()
+                .find_map(|w| w.strip_prefix("-cl-std="))
+                .map(str::to_string)
+        });
+        let version =
+            version.or_else(|| option(args, "--cl-std", "--cl-std").map(|v| format!("CL{v}")));
+        if args
+            .iter()
+            .any(|a| a.contains("-cl-uniform-work-group-size"))
+        {
+            return None;
+        }
+        match version {
+            Some(v) if v.starts_with("CL1") => return None,
+            Some(_) => {}
+            None => out.extend(["--options".to_string(), "-cl-std=CL3.0".to_string()]),
+        }
+    }
+    Some(out)
 }
 
 /// Splits a directive's arguments as a shell would for plain words and single quotes.
@@ -151,6 +258,7 @@ fn parse(path: &Path) -> Result<TestFile, String> {
         requires: Vec::new(),
         runs: Vec::new(),
     };
+    let mut file_sizes = LocalSizes::Default;
     for (n, line) in text.lines().enumerate() {
         let Some(directive) = line.trim_start().strip_prefix("// ") else {
             continue;
@@ -165,7 +273,15 @@ fn parse(path: &Path) -> Result<TestFile, String> {
                 expects: Vec::new(),
                 build_error: None,
                 deviates: Vec::new(),
+                local_sizes: file_sizes.clone(),
             });
+        } else if let Some(rest) = directive.strip_prefix("local-sizes:") {
+            let sizes = local_sizes(rest)
+                .ok_or_else(|| at("local-sizes: fixed: WHY, or local-sizes: N N ...".into()))?;
+            match file.runs.last_mut() {
+                Some(run) => run.local_sizes = sizes,
+                None => file_sizes = sizes,
+            }
         } else if let Some(rest) = directive.strip_prefix("requires:") {
             let name = rest.trim().to_string();
             match file.runs.last_mut() {
@@ -330,13 +446,63 @@ impl Platform {
     }
 }
 
+/// How long one `ferrocl` command may take before the runner kills it and fails the run (a
+/// kernel that writes past its buffers may corrupt the heap and never return).
+const TIME_LIMIT: Duration = Duration::from_secs(120);
+
 fn ferrocl_with(args: &[&str], env: Option<(&str, &str)>) -> std::process::Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_ferrocl"));
-    command.args(args).env("NO_COLOR", "1");
+    command
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     if let Some((k, v)) = env {
         command.env(k, v);
     }
-    command.output().expect("ferrocl runs")
+    let mut child = command.spawn().expect("ferrocl runs");
+    // The pipes are drained while the command runs, so that a large output cannot block it.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let start = Instant::now();
+    let (status, timed_out) = loop {
+        if let Some(status) = child.try_wait().expect("wait for ferrocl") {
+            break (status, false);
+        }
+        if start.elapsed() > TIME_LIMIT {
+            let _ = child.kill();
+            break (child.wait().expect("wait for ferrocl"), true);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let mut stderr = stderr.join().expect("stderr read");
+    if timed_out {
+        stderr.extend_from_slice(format!("killed after {} s\n", TIME_LIMIT.as_secs()).as_bytes());
+    }
+    std::process::Output {
+        status,
+        stdout: stdout.join().expect("stdout read"),
+        stderr,
+    }
 }
 
 fn ferrocl(args: &[&str]) -> std::process::Output {
@@ -492,6 +658,22 @@ fn run_file(
                 .any(|w| w == d.who)
         });
         let elements = deviation.and_then(|d| d.elements.as_ref());
+        if platform.name == "ferrocl" && run.build_error.is_none() {
+            let sizes: &[usize] = match &run.local_sizes {
+                LocalSizes::Default => &EXTRA_LOCAL_SIZES,
+                LocalSizes::Fixed => &[],
+                LocalSizes::These(list) => list,
+            };
+            for &size in sizes {
+                if let Some(args) = at_local_size(&run.args, size) {
+                    let other = Run {
+                        args,
+                        ..run.clone()
+                    };
+                    run_once(&path, &other, platform, None, &mut failures);
+                }
+            }
+        }
         let before = failures.len();
         let noted = run_once(&path, run, platform, elements, &mut failures);
         let Some(d) = deviation else {
@@ -755,5 +937,34 @@ fn directives_are_read_as_written() {
     assert_eq!(deviation(" pocl o[x]: why"), None);
     assert_eq!(deviation(" pocl:"), None);
     assert_eq!(parsed.runs[1].build_error.as_deref(), Some("x"));
+    assert_eq!(
+        local_sizes(" fixed: one result per group"),
+        Some(LocalSizes::Fixed)
+    );
+    assert_eq!(local_sizes(" fixed"), None);
+    assert_eq!(local_sizes(" fixed: "), None);
+    assert_eq!(local_sizes(" 1 3"), Some(LocalSizes::These(vec![1, 3])));
+    assert_eq!(local_sizes(" 0"), None);
+    let args = |text: &str| words(text).unwrap();
+    assert_eq!(
+        at_local_size(&args("--global 16,2 --local 8,2 --arg int:1"), 4),
+        Some(args("--global 16,2 --arg int:1 --local 4,2"))
+    );
+    assert_eq!(
+        at_local_size(&args("--global 16"), 3),
+        Some(args("--global 16 --local 3 --options -cl-std=CL3.0"))
+    );
+    assert_eq!(
+        at_local_size(&args("--global 16 --options '-cl-std=CL2.0 -DN=1'"), 3),
+        Some(args(
+            "--global 16 --options '-cl-std=CL2.0 -DN=1' --local 3"
+        ))
+    );
+    assert_eq!(
+        at_local_size(&args("--global 16 --options -cl-std=CL1.2"), 3),
+        None
+    );
+    assert_eq!(at_local_size(&args("--global 16 --local 3"), 3), None);
+    assert_eq!(at_local_size(&args("--global 2"), 3), None);
     assert!(backwards.unwrap_err().contains("not NAME[A..B]"));
 }

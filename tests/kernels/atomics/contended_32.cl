@@ -6,6 +6,7 @@
 // INT_MAX), the cmpxchg loop 6S, atomic_fetch_add_explicit 15n, the per-group local
 // atomic_add summed 3n, the local atomic_max 63; bits: atomic_or of every bit, atomic_xor
 // 0 ^ 1 ^ ... ^ (n - 1) = 0 three times.
+// local-sizes: fixed: the local atomic_max keeps the group's largest local id
 // run: --kernel contend --global 6208 --local 64 --options -cl-std=CL3.0 --repeat 3 --arg 'int[9]=0,0,0,-2147483648,2147483647,0,0,0,0' --arg 'uint[2]' --arg local:8
 // expect g: 18624 57799584 -55872 6207 -6207 115599168 93120 18624 63
 // expect bits: 4294967295 0

@@ -4,6 +4,7 @@
 // 0 ^ 1 ^ ... ^ 63 = 0; atom_sub -3 * 64; one atom_cmpxchg of u[0] from 0 won (its new value
 // is some work-item's id + 1, in 1..64); atom_inc of a ulong 64; atom_xchg's old value 64 and
 // the new one 5.
+// local-sizes: fixed: the counts are those of the one group of 64
 // requires: cl_khr_int64_base_atomics
 // requires: cl_khr_int64_extended_atomics
 // run: --kernel k --global 64 --local 64 --arg 'long[12]'

@@ -1,6 +1,7 @@
 // Atomic functions on __local memory (OpenCL C 6.15.12.1): every work-item of a group of 20
 // (a chunk of 8 lanes, another, and a tail) updates the same few words with each operation,
 // a compare-and-swap loop among them; the final values are exact whatever the order.
+// local-sizes: fixed: one row of results per group, in a buffer sized for the two groups written
 // run: --kernel local_atomics --global 40 --local 20 --arg 'int[16]' --arg local:32
 // expect out: 20 -190 0 0 12 -65536 1048575 210 20 -190 0 0 12 -65536 1048575 210
 kernel void local_atomics(global int *out, local int *l) {

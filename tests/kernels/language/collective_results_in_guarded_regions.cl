@@ -1,6 +1,7 @@
 // Results of work-group collectives (the same for every work-item, OpenCL C 6.15.14), kept
 // across barriers and read in regions under a guard on the local id, at local sizes with and
 // without a partial chunk.
+// local-sizes: fixed: work-group collectives, and guards on the local id
 // requires: __opencl_c_work_group_collective_functions
 // run: --kernel collective --global 2 --local 1 --options -cl-std=CL3.0 --arg 'int[4]=-1' --arg int:0
 // expect out: -1 2 -1 2

@@ -1,6 +1,7 @@
 // Divergent loops and branches whose tests compare 32-bit and 64-bit values: per-lane trip
 // counts, so the vectorized code tests whether all, some or none of a chunk's lanes are
 // active; groups of 11 (two chunks of 4 and three work-items alone when vectorized).
+// local-sizes: fixed: a trip count starts at the local id
 // run: --kernel masks --global 22 --local 11 --arg 'int[22]'
 // expect out: 19 16 22 20 27 26 105 21 27 9 18 90 93 123 45 57 45 19 16 22 20 -1
 kernel void masks(global int *out) {

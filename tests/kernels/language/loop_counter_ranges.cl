@@ -2,6 +2,7 @@
 // bound): quotients and remainders of counters that start negative stay signed, a counter
 // changed inside its body or stepped by two amounts is still right, one counting up from a
 // local id divides unsigned; groups of 12 work-items (a full and a partial chunk).
+// local-sizes: fixed: every counter starts from the local id
 // run: --kernel counters --global 24 --local 12 --arg 'int[24]'
 // expect out: 3317357 3122488 2419058 2119146 1816254 1516575 2108683 2708150 3305258 3005372 2202548 1807622 3317357 3122488 2419058 2119146 1816254 1516575 2108683 2708150 3305258 3005372 2202548 1807622
 kernel void counters(global int *out) {

@@ -3,6 +3,7 @@
 // a[lid - s] : a[lid]`, where lane 0 of a chunk may be masked off with an address before the
 // array) and a wavefront whose inactive work-items index rows outside the tile. The results
 // are the work-items' own; groups of 12 and 13 (chunks and a partial rest when vectorized).
+// local-sizes: fixed: prefix sums within each group, and a wavefront over the local ids
 // run: --kernel prefix --global 24 --local 12 --arg 'int[24]=1' --arg 'int[24]'
 // expect out: 1 2 3 4 5 6 7 8 9 10 11 12 1 2 3 4 5 6 7 8 9 10 11 12
 // run: --kernel prefix --global 26 --local 13 --arg 'int[26]=2' --arg 'int[26]'

@@ -3,6 +3,7 @@
 // of 4, empty and whole ranges, `==`, `k - lid`, a guard reading values each work-item kept
 // across a barrier, a comparison whose operand wraps around (6.3: unsigned arithmetic is
 // modulo 2^32), and guards whose bound changes between the regions of a loop.
+// local-sizes: fixed: guards on the local id
 // run: --kernel from_k --global 32 --local 16 --arg 'int[32]=iota' --arg 'int[32]' --arg local:64 --arg int:5
 // expect out: 0 1 2 3 4 15 17 19 21 23 25 27 29 31 33 35 16 17 18 19 20 47 49 51 53 55 57 59 61 63 65 67
 // run: --kernel from_k --global 14 --local 7 --arg 'int[14]=iota' --arg 'int[14]' --arg local:28 --arg int:3

@@ -5,6 +5,7 @@
 // all after a trip: the region cannot store it once for the group. `swapped`: a loop
 // header's parameters take their arguments at once, one getting the other's old value
 // (`u = i`, then `i + 1`).
+// local-sizes: fixed: a private array indexed by the local id
 // run: --kernel per_item --global 2 --local 1 --arg 'uint[2]'
 // expect out: 11 11
 // run: --kernel per_item --global 6 --local 3 --arg 'uint[6]'

@@ -3,6 +3,7 @@
 // a loop every work-item of the group runs), for group sizes that are not multiples of 4.
 // crates/cli/tests/cli.rs runs it on ferrocl with a smaller last group too (non-uniform
 // work-groups are optional in 3.0, and PoCL 3.1 has none).
+// local-sizes: fixed: one sum per group, into a buffer sized for the groups written
 // run: --kernel tree --global 36 --local 6 --arg 'int[36]=iota' --arg 'int[6]' --arg local:24
 // expect out: 15 51 87 123 159 195
 // run: --kernel tree --global 117 --local 13 --arg 'int[117]=iota' --arg 'int[9]' --arg local:52

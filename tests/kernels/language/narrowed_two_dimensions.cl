@@ -1,5 +1,6 @@
 // Tree reductions along x in groups of two dimensions: the guard is on local id 0 while
 // local id 1 varies, each row of the group reducing its own part of __local memory.
+// local-sizes: fixed: one reduction per group, into a buffer sized for the groups written
 // run: --kernel rows --global 10,6 --local 5,3 --arg 'int[60]=iota' --arg 'int[12]' --arg local:60
 // expect out: 10 35 60 85 110 135 160 185 210 235 260 285
 // run: --kernel rows --global 12,4 --local 6,2 --arg 'int[48]=iota' --arg 'int[8]' --arg local:48

@@ -2,6 +2,7 @@
 // of an (n + 1) x (n + 1) tile in __local memory, one anti-diagonal d at a time with a
 // barrier after each (6.15.8), the cells of diagonal d being those with
 // d - n + 1 <= tx <= d, a guard `y >= 1 && y <= n` on y = d - tx + 1.
+// local-sizes: fixed: a wavefront over the local ids in __local memory
 // run: --kernel wave --global 10 --local 5 --arg 'int[50]' --arg local:144
 // expect out: -2 -1 0 -1 -2 0 -1 -1 2 1 -1 1 0 1 4 -1 0 2 1 3 -2 1 1 3 2 -1 0 1 0 -1 1 0 0 3 2 0 2 1 2 5 0 1 3 2 4 -1 2 2 4 3
 // run: --kernel wave --global 6 --local 6 --arg 'int[36]' --arg local:196

@@ -13,6 +13,7 @@
 // exchanges through a work-group barrier. reduce_in_branch: a sub-group collective under the
 // same kind of branch (6.15.20: the sub-group functions "must be encountered by all
 // work-items in the sub-group").
+// local-sizes: fixed: sub-groups and __local exchanges within each work-group
 // requires: __opencl_c_subgroups
 // run: --kernel local_reverse --global 16 --local 8 --options -cl-std=CL3.0 --arg 'int[16]=-45,-8,29,-35,2,39,-25,12,49,-15,22,-42,-5,32,-32,5' --arg 'int[16]'
 // expect out: 24 -50 78 4 -70 58 -16 -90 10 -64 64 -10 -84 44 -30 98

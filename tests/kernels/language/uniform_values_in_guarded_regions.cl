@@ -6,6 +6,7 @@
 // others, and both must see the value whichever of them computed it. Local sizes from 1 to
 // 64, with and without a partial chunk (OpenCL C 6.15.8: every work-item sees the values
 // computed before the barrier).
+// local-sizes: fixed: guards on the local id, and results indexed by group into buffers sized for the groups written
 // run: --kernel guarded --global 2 --local 1 --arg 'int[6]=-1' --arg 'int[2]=7,-5' --arg int:200 --arg int:0
 // expect out: -1 199 -1 -1 187 -1
 // run: --kernel guarded --global 6 --local 3 --arg 'int[18]=-1' --arg 'int[2]=7,-5' --arg int:200 --arg int:0

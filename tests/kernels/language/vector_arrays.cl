@@ -7,6 +7,7 @@
 // run: --kernel vec2 --global 9 --arg 'int[18]=iota' --arg 'int[18]'
 // expect 1: 1 -1 5 -1 9 -1 13 -1 17 -1 21 -1 25 -1 29 -1 33 -1
 // run: --kernel bytes --global 16 --local 8 --arg 'uchar[64]=iota' --arg 'uchar[64]'
+// local-sizes: fixed: a branch on the local id
 // expect 1: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 0 0 0 0 0 0 0 0 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 0 0 0 0 0 0 0 0
 kernel void vec4(global const float4 *x, global float4 *y) {
     size_t i = get_global_id(0);
