@@ -474,6 +474,71 @@ fn build_time(context: &Context) -> Outcome {
     }
 }
 
+/// The small kernels `small_builds` builds: one `shuffle` from a vector of `n` to one of `m`
+/// elements of a type, for every type and pair of widths (as a conformance suite builds one
+/// program per type pair); the first 16 with `--quick`.
+fn small_kernels(quick: bool) -> Vec<String> {
+    const TYPES: [(&str, &str); 9] = [
+        ("char", "uchar"),
+        ("uchar", "uchar"),
+        ("short", "ushort"),
+        ("ushort", "ushort"),
+        ("int", "uint"),
+        ("uint", "uint"),
+        ("long", "ulong"),
+        ("ulong", "ulong"),
+        ("float", "uint"),
+    ];
+    let mut sources = Vec::new();
+    for (t, mask) in TYPES {
+        for n in [2, 4, 8, 16] {
+            for m in [2, 4, 8, 16] {
+                let lanes: Vec<String> = (0..m).map(|i| ((i * 7 + 3) % n).to_string()).collect();
+                sources.push(format!(
+                    "__kernel void k(__global const {t}{n} *in, __global {t}{m} *out) {{\n    \
+                     size_t i = get_global_id(0);\n    \
+                     out[i] = shuffle(in[i], ({mask}{m})({}));\n}}\n",
+                    lanes.join(", ")
+                ));
+            }
+        }
+    }
+    sources.truncate(if quick { 16 } else { sources.len() });
+    sources
+}
+
+/// clBuildProgram and clCreateKernel of each small kernel (`small_kernels`), with a define no
+/// cache has seen: the median and the slowest.
+fn small_builds(context: &Context, quick: bool) -> [Outcome; 2] {
+    let nonce = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mut times = Vec::new();
+    for source in small_kernels(quick) {
+        let start = Instant::now();
+        let build = match context.build(&source, &format!("-DFERROCL_BENCH_NONCE={nonce}")) {
+            Ok(build) => build,
+            Err(e) => return [0, 1].map(|_| Outcome::NotAvailable(e.to_string())),
+        };
+        if let Some(error) = build.error {
+            let reason = build_reason(&error, &build.log);
+            return [0, 1].map(|_| Outcome::NotAvailable(reason.clone()));
+        }
+        if let Err(e) = build.program.kernel("k") {
+            return [0, 1].map(|_| Outcome::NotAvailable(e.to_string()));
+        }
+        times.push(start.elapsed().as_secs_f64());
+    }
+    let slowest = times.iter().copied().fold(0.0, f64::max);
+    let measured = |seconds: f64| Outcome::Measured {
+        device: seconds,
+        wall: seconds,
+        work: None,
+        note: None,
+    };
+    [measured(median(times)), measured(slowest)]
+}
+
 /// How the launch or the build row measures a platform (the second argument: `--quick`).
 type Measure = fn(&Context, bool) -> Outcome;
 
@@ -489,9 +554,14 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             .any(|f| "launch-latency".contains(f.as_str()));
     let want_build =
         o.filters.is_empty() || o.filters.iter().any(|f| "build-time".contains(f.as_str()));
-    if cases.is_empty() && !want_latency && !want_build {
+    let want_small = o.filters.is_empty()
+        || o.filters
+            .iter()
+            .any(|f| "small-build-median small-build-slowest".contains(f.as_str()));
+    if cases.is_empty() && !want_latency && !want_build && !want_small {
         return Err(Failure::Usage(format!(
-            "bench: no kernel matches the filter (kernels: {}, launch-latency, build-time)",
+            "bench: no kernel matches the filter (kernels: {}, launch-latency, build-time, \
+             small-build-median, small-build-slowest)",
             suite::CASES
                 .iter()
                 .map(|c| c.name)
@@ -544,6 +614,18 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             outcomes: Vec::new(),
             buffer_bytes: None,
         });
+    }
+    let small_rows = rows.len();
+    if want_small {
+        for name in ["small-build-median", "small-build-slowest"] {
+            rows.push(Row {
+                name: name.into(),
+                category: "compiler",
+                unit: None,
+                outcomes: Vec::new(),
+                buffer_bytes: None,
+            });
+        }
     }
     let mut columns = Vec::new();
     let mut contexts = Vec::new();
@@ -610,6 +692,18 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
                 Err(e) => Outcome::NotAvailable(e.clone()),
             };
             rows[index].outcomes.push(outcome);
+        }
+    }
+    // The small builds, one platform after another: two rows from one series of builds.
+    if want_small {
+        for (context, column) in contexts.iter().zip(&columns) {
+            progress.show(&format!("bench: {}: small builds", column.short));
+            let [median, slowest] = match context {
+                Ok(context) => small_builds(context, o.quick),
+                Err(e) => [0, 1].map(|_| Outcome::NotAvailable(e.clone())),
+            };
+            rows[small_rows].outcomes.push(median);
+            rows[small_rows + 1].outcomes.push(slowest);
         }
     }
     progress.done();
@@ -931,7 +1025,11 @@ impl Report {
                 rows.join(", ")
             ));
         }
-        out.push_str("time: median device time per run (launch-latency: enqueue to finish; build-time: clBuildProgram)\n");
+        out.push_str(
+            "time: median device time per run (launch-latency: enqueue to finish; build-time: \
+             clBuildProgram of the suite; small-build-*: clBuildProgram and clCreateKernel of \
+             each of 144 small kernels)\n",
+        );
         if reference.is_some() && self.columns.len() > 1 {
             out.push_str("X/ferrocl: X's time divided by ferrocl's (below 1: X is faster), and their geometric mean\n");
         }

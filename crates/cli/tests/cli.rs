@@ -1241,6 +1241,8 @@ fn bench_checks_every_kernel_on_ferrocl() {
         "float4-poly",
         "launch-latency",
         "build-time",
+        "small-build-median",
+        "small-build-slowest",
     ];
     for kernel in kernels {
         assert!(
