@@ -94,8 +94,11 @@ pub struct WorkItem {
     pub group_id: [u64; 3],
     /// get_global_size.
     pub global_size: [u64; 3],
-    /// get_local_size (and get_enqueued_local_size).
+    /// get_local_size: the size of this work-item's group, smaller than the enqueued one in
+    /// the last group of a dimension the local size does not divide (non-uniform work-groups).
     pub local_size: [u64; 3],
+    /// get_enqueued_local_size: the local size the NDRange was enqueued with.
+    pub enqueued_local_size: [u64; 3],
     /// get_num_groups.
     pub num_groups: [u64; 3],
     /// get_global_offset.
@@ -132,6 +135,7 @@ impl Default for WorkItem {
             group_id: [0; 3],
             global_size: [1; 3],
             local_size: [1; 3],
+            enqueued_local_size: [1; 3],
             num_groups: [1; 3],
             global_offset: [0; 3],
             sub_group_size: 1,
@@ -678,7 +682,8 @@ impl<'m> Interpreter<'m> {
                     WorkItemOp::WorkDim => u64::from(wi.work_dim),
                     WorkItemOp::GlobalSize => wi.global_size[d],
                     WorkItemOp::GlobalId => wi.global_id[d],
-                    WorkItemOp::LocalSize | WorkItemOp::EnqueuedLocalSize => wi.local_size[d],
+                    WorkItemOp::LocalSize => wi.local_size[d],
+                    WorkItemOp::EnqueuedLocalSize => wi.enqueued_local_size[d],
                     WorkItemOp::LocalId => wi.local_id[d],
                     WorkItemOp::NumGroups => wi.num_groups[d],
                     WorkItemOp::GroupId => wi.group_id[d],
@@ -692,16 +697,17 @@ impl<'m> Interpreter<'m> {
                     }
                     WorkItemOp::LocalLinearId => wi.local_linear_id(),
                     // Sub-groups of wi.sub_group_size work-items in linear local id order,
-                    // the last of a work-group smaller (OpenCL C 6.15.1). The interpreter's
-                    // work-groups are uniform, so the enqueued and actual sizes agree.
+                    // the last of a work-group smaller (OpenCL C 6.15.1).
                     WorkItemOp::SubGroupLocalId => wi.local_linear_id() - wi.sub_group().0,
                     WorkItemOp::SubGroupSize => {
                         let (start, end) = wi.sub_group();
                         end - start
                     }
                     WorkItemOp::MaxSubGroupSize => wi.sub_group_size.max(1).min(wi.group_items()),
-                    WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => {
-                        wi.group_items().div_ceil(wi.sub_group_size.max(1))
+                    WorkItemOp::NumSubGroups => wi.group_items().div_ceil(wi.sub_group_size.max(1)),
+                    WorkItemOp::EnqueuedNumSubGroups => {
+                        let items: u64 = wi.enqueued_local_size.iter().product();
+                        items.div_ceil(wi.sub_group_size.max(1))
                     }
                     WorkItemOp::SubGroupId => wi.local_linear_id() / wi.sub_group_size.max(1),
                 };
@@ -760,7 +766,9 @@ pub struct NdRange {
     pub work_dim: u32,
     /// Global work size per dimension (unused dimensions 1).
     pub global_size: [u64; 3],
-    /// Work-group size per dimension; must divide the global size (uniform work-groups).
+    /// Work-group size per dimension. Where it does not divide the global size, the last
+    /// group of that dimension is smaller (non-uniform work-groups, OpenCL 2.0); chunked runs
+    /// (`run_ndrange_chunks`) need uniform ones.
     pub local_size: [u64; 3],
     /// Global offset per dimension.
     pub global_offset: [u64; 3],
@@ -853,24 +861,28 @@ fn run(
     let lock = |m: &Arc<Mutex<Memory>>| -> Memory {
         std::mem::take(&mut *m.lock().unwrap_or_else(|e| e.into_inner()))
     };
-    let uniform =
-        (0..3).all(|d| range.local_size[d] > 0 && range.global_size[d] % range.local_size[d] == 0);
-    if !uniform {
+    let uniform = (0..3).all(|d| range.global_size[d] % range.local_size[d].max(1) == 0);
+    if range.local_size.contains(&0) || (width > 1 && !uniform) {
         return (
             lock(&shared),
             Err(Trap::Invalid(
-                "the local size must divide the global size".into(),
+                "a local size is 0, or a chunked run's local size does not divide the global size"
+                    .into(),
             )),
             traces,
         );
     }
-    let groups: [u64; 3] = [0, 1, 2].map(|d| range.global_size[d] / range.local_size[d]);
-    let per_group =
-        (range.local_size[0] / width * range.local_size[1] * range.local_size[2]) as usize;
+    let groups: [u64; 3] = [0, 1, 2].map(|d| range.global_size[d].div_ceil(range.local_size[d]));
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
                 let group = [gx, gy, gz];
+                // 5.9.3 (clEnqueueNDRangeKernel): where the local size does not divide the
+                // global size, the last group of that dimension holds the remainder.
+                let size: [u64; 3] = [0, 1, 2].map(|d| {
+                    range.local_size[d].min(range.global_size[d] - group[d] * range.local_size[d])
+                });
+                let per_group = (size[0] / width * size[1] * size[2]) as usize;
                 // Local memory of this group: local globals and local pointer arguments.
                 let mut globals = program_globals.clone();
                 let mut vals = Vec::with_capacity(args.len());
@@ -894,9 +906,9 @@ fn run(
                 let mut first: Option<Trap> = None;
                 std::thread::scope(|scope| {
                     let mut handles = Vec::new();
-                    for lz in 0..range.local_size[2] {
-                        for ly in 0..range.local_size[1] {
-                            for lx in (0..range.local_size[0]).step_by(width as usize) {
+                    for lz in 0..size[2] {
+                        for ly in 0..size[1] {
+                            for lx in (0..size[0]).step_by(width as usize) {
                                 let local = [lx, ly, lz];
                                 let wi = WorkItem {
                                     work_dim: range.work_dim,
@@ -908,7 +920,8 @@ fn run(
                                     local_id: local,
                                     group_id: group,
                                     global_size: range.global_size,
-                                    local_size: range.local_size,
+                                    local_size: size,
+                                    enqueued_local_size: range.local_size,
                                     num_groups: groups,
                                     global_offset: range.global_offset,
                                     sub_group_size: range.sub_group_size,
