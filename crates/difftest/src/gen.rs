@@ -105,6 +105,7 @@ pub fn generate(seed: u64) -> Program {
             fields: [Expr::Const(0), Expr::Const(0)],
             private_init: Expr::Const(0),
             body: Vec::new(),
+            shape: Shape::PLAIN,
         },
         next_counter: 0,
         visible: 0,
@@ -117,6 +118,7 @@ const SMALL: [u32; 12] = [0, 1, 2, 3, 5, 7, 8, 15, 16, 31, 255, 0xffff_ffff];
 
 impl Gen {
     fn program(&mut self) {
+        self.p.shape = self.shape();
         let helpers = self.rng.below(3) as usize;
         for _ in 0..helpers {
             let h = self.helper();
@@ -156,6 +158,34 @@ impl Gen {
         self.p.private_init = self.init_expr(false);
         let n = 4 + self.rng.below(9);
         self.p.body = self.stmts(&top, n);
+    }
+
+    /// The NDRange: one dimension in half the programs, a global offset in a third, a last
+    /// group short along x or y (non-uniform work-groups) in a third.
+    fn shape(&mut self) -> Shape {
+        let dims = 1 + self.rng.weighted(&[50, 30, 20]) as u32;
+        let mut shape = Shape::PLAIN;
+        shape.dims = dims;
+        if dims >= 2 {
+            shape.local_yz[0] = self.rng.pick(&[1, 2, 3, 4]);
+            shape.groups_yz[0] = self.rng.pick(&[1, 2]);
+        }
+        if dims == 3 {
+            shape.local_yz[1] = self.rng.pick(&[1, 2]);
+            shape.groups_yz[1] = if shape.groups_yz[0] == 1 { 2 } else { 1 };
+        }
+        if self.rng.chance(30) {
+            for d in 0..dims as usize {
+                shape.offset[d] = self.rng.pick(&[0, 1, 5, 64, 1000]);
+            }
+        }
+        if self.rng.chance(30) {
+            shape.short[0] = self.rng.pick(&[1, 2, 5]);
+            if dims >= 2 {
+                shape.short[1] = self.rng.pick(&[0, 1]);
+            }
+        }
+        shape
     }
 
     fn helper(&mut self) -> Helper {
@@ -225,9 +255,9 @@ impl Gen {
     /// A uniform value computed from the group id, sizes, arguments and constants alone (no
     /// load): the work-group transform computes such values once per group.
     fn pure_uniform(&mut self) -> Expr {
-        let id = Expr::Id(self.rng.pick(&[Id::Group, Id::N, Id::LocalSize]));
+        let id = Expr::Id(self.uniform_id());
         let other = if self.rng.chance(50) {
-            Expr::Id(self.rng.pick(&[Id::Group, Id::N, Id::LocalSize]))
+            Expr::Id(self.uniform_id())
         } else {
             Expr::Const(self.rng.pick(&SMALL))
         };
@@ -236,6 +266,15 @@ impl Gen {
             Box::new(id),
             Box::new(other),
         )
+    }
+
+    /// A uniform query: mostly those of dimension 0, sometimes the others.
+    fn uniform_id(&mut self) -> Id {
+        if self.rng.chance(25) {
+            self.rng.pick(&UNIFORM_IDS)
+        } else {
+            self.rng.pick(&[Id::Group, Id::N, Id::LocalSize])
+        }
     }
 
     fn float_init(&mut self) -> Expr {
@@ -324,19 +363,13 @@ impl Gen {
                     }
                 }
                 2 => {
-                    let ids: &[Id] = if uniform {
-                        &[Id::LocalSize, Id::Group, Id::N]
-                    } else {
-                        &[
-                            Id::Local,
-                            Id::Global,
-                            Id::LocalSize,
-                            Id::Group,
-                            Id::N,
-                            Id::Local,
-                        ]
-                    };
-                    return Expr::Id(self.rng.pick(ids));
+                    if uniform || self.rng.chance(30) {
+                        return Expr::Id(self.uniform_id());
+                    }
+                    if self.rng.chance(25) {
+                        return Expr::Id(self.rng.pick(&VARYING_IDS));
+                    }
+                    return Expr::Id(self.rng.pick(&[Id::Local, Id::Global]));
                 }
                 3 => {
                     let pool: Vec<u32> = ctx

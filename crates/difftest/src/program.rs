@@ -21,6 +21,112 @@ pub const LOCAL_WORDS: usize = 128;
 /// Elements of the private array each work-item owns.
 pub const PRIVATE_WORDS: usize = 8;
 
+/// How a program's NDRange is shaped around the local size along x each run picks: the
+/// dimensions, the local sizes and group counts along y and z, the global work offset, and
+/// the work-items the last group along x and y lacks (non-uniform work-groups, OpenCL 2.0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// 1, 2 or 3.
+    pub dims: u32,
+    /// Local sizes along y and z (1 beyond `dims`), cut where a group would pass
+    /// [`LOCAL_WORDS`] work-items.
+    pub local_yz: [u64; 2],
+    /// Work-groups along y and z.
+    pub groups_yz: [u64; 2],
+    /// The global work offset.
+    pub offset: [u64; 3],
+    /// Work-items missing from the last group along x and y, modulo that local size.
+    pub short: [u64; 2],
+}
+
+/// Work-groups along x per launch: enough that group ids differ and global ids pass a
+/// group's end.
+pub const GROUPS_X: u64 = 2;
+
+/// One launch: the NDRange of a program of a given shape at one local size along x.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub work_dim: u32,
+    pub global: [u64; 3],
+    pub local: [u64; 3],
+    pub offset: [u64; 3],
+}
+
+impl Launch {
+    /// Work-items in the launch: one `out` word each.
+    pub fn items(&self) -> usize {
+        self.global.iter().product::<u64>() as usize
+    }
+
+    /// The sizes of the first `work_dim` dimensions of `v`, comma-separated.
+    pub fn list(&self, v: [u64; 3]) -> String {
+        let used: Vec<String> = v[..self.work_dim as usize]
+            .iter()
+            .map(u64::to_string)
+            .collect();
+        used.join(",")
+    }
+}
+
+impl Shape {
+    /// One-dimensional, uniform, without offset: the shape the tester began with.
+    pub const PLAIN: Shape = Shape {
+        dims: 1,
+        local_yz: [1, 1],
+        groups_yz: [1, 1],
+        offset: [0; 3],
+        short: [0, 0],
+    };
+
+    /// The launch at local size `local_x` along x.
+    pub fn launch(&self, local_x: u64) -> Launch {
+        let room = |used: u64| (LOCAL_WORDS as u64 / used).max(1);
+        let ly = self.local_yz[0].min(room(local_x));
+        let lz = self.local_yz[1].min(room(local_x * ly));
+        let local = [local_x, ly, lz];
+        let groups = [GROUPS_X, self.groups_yz[0], self.groups_yz[1]];
+        let mut global = [0; 3];
+        for d in 0..3 {
+            let short = if d < 2 { self.short[d] % local[d] } else { 0 };
+            global[d] = local[d] * groups[d] - short;
+        }
+        Launch {
+            work_dim: self.dims,
+            global,
+            local,
+            offset: self.offset,
+        }
+    }
+
+    /// The text a reproducer keeps the shape in: its ten numbers.
+    pub fn text(&self) -> String {
+        let [ly, lz] = self.local_yz;
+        let [gy, gz] = self.groups_yz;
+        let [o0, o1, o2] = self.offset;
+        let [s0, s1] = self.short;
+        format!("{},{ly},{lz},{gy},{gz},{o0},{o1},{o2},{s0},{s1}", self.dims)
+    }
+
+    /// The shape [`Shape::text`] wrote.
+    pub fn parse(text: &str) -> Option<Shape> {
+        let v: Vec<u64> = text
+            .split(',')
+            .map(|w| w.trim().parse().ok())
+            .collect::<Option<_>>()?;
+        let [dims, ly, lz, gy, gz, o0, o1, o2, s0, s1] = v[..] else {
+            return None;
+        };
+        let shape = Shape {
+            dims: dims as u32,
+            local_yz: [ly, lz],
+            groups_yz: [gy, gz],
+            offset: [o0, o1, o2],
+            short: [s0, s1],
+        };
+        ((1..=3).contains(&dims) && ly * lz * gy * gz > 0).then_some(shape)
+    }
+}
+
 /// A work-item or work-group query, as `uint`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Id {
@@ -34,11 +140,73 @@ pub enum Id {
     Group,
     /// The kernel argument `n`: uniform.
     N,
+    /// `get_local_id(1)`: varying.
+    LocalY,
+    /// `get_local_id(2)`: varying.
+    LocalZ,
+    /// `get_global_id(1)`: varying.
+    GlobalY,
+    /// `get_local_linear_id()`: varying.
+    LocalLinear,
+    /// `get_global_linear_id()`: varying.
+    GlobalLinear,
+    /// `get_group_id(1)`: uniform.
+    GroupY,
+    /// `get_local_size(1)`: uniform.
+    LocalSizeY,
+    /// `get_enqueued_local_size(0)`: uniform.
+    Enqueued,
+    /// `get_num_groups(0)`: uniform.
+    NumGroups,
+    /// `get_global_size(1)`: uniform.
+    GlobalSizeY,
+    /// `get_global_offset(0)`: uniform.
+    Offset,
 }
+
+/// The queries of more than one dimension, offsets and non-uniform groups: varying ones.
+pub const VARYING_IDS: [Id; 5] = [
+    Id::LocalY,
+    Id::LocalZ,
+    Id::GlobalY,
+    Id::LocalLinear,
+    Id::GlobalLinear,
+];
+
+/// ... and uniform ones.
+pub const UNIFORM_IDS: [Id; 6] = [
+    Id::GroupY,
+    Id::LocalSizeY,
+    Id::Enqueued,
+    Id::NumGroups,
+    Id::GlobalSizeY,
+    Id::Offset,
+];
 
 impl Id {
     pub fn uniform(self) -> bool {
-        !matches!(self, Id::Local | Id::Global)
+        !matches!(self, Id::Local | Id::Global) && !VARYING_IDS.contains(&self)
+    }
+
+    fn text(self) -> &'static str {
+        match self {
+            Id::Local => "(uint)get_local_id(0)",
+            Id::Global => "(uint)get_global_id(0)",
+            Id::LocalSize => "(uint)get_local_size(0)",
+            Id::Group => "(uint)get_group_id(0)",
+            Id::N => "n",
+            Id::LocalY => "(uint)get_local_id(1)",
+            Id::LocalZ => "(uint)get_local_id(2)",
+            Id::GlobalY => "(uint)get_global_id(1)",
+            Id::LocalLinear => "(uint)get_local_linear_id()",
+            Id::GlobalLinear => "(uint)get_global_linear_id()",
+            Id::GroupY => "(uint)get_group_id(1)",
+            Id::LocalSizeY => "(uint)get_local_size(1)",
+            Id::Enqueued => "(uint)get_enqueued_local_size(0)",
+            Id::NumGroups => "(uint)get_num_groups(0)",
+            Id::GlobalSizeY => "(uint)get_global_size(1)",
+            Id::Offset => "(uint)get_global_offset(0)",
+        }
     }
 }
 
@@ -482,6 +650,8 @@ pub struct Program {
     pub fields: [Expr; 2],
     pub private_init: Expr,
     pub body: Vec<Stmt>,
+    /// The NDRange it runs over.
+    pub shape: Shape,
 }
 
 /// The kernel's signature, for runners and reproducers.
@@ -581,8 +751,31 @@ impl Program {
             s,
             "    for (uint j = 0; j < {PRIVATE_WORDS}u; j++)\n        h = mix(h, pa[j]);"
         );
-        s.push_str("    out[get_global_id(0)] = h;\n}\n");
+        if self.shape.dims == 1 && self.shape.offset == [0; 3] {
+            s.push_str("    out[get_global_id(0)] = h;\n}\n");
+        } else {
+            s.push_str("    out[get_global_linear_id()] = h;\n}\n");
+        }
         s
+    }
+
+    /// A work-item's slot in the `__local` arrays: its local id along x in one dimension,
+    /// its linear local id in more.
+    fn slot(&self) -> &'static str {
+        if self.shape.dims == 1 {
+            "get_local_id(0)"
+        } else {
+            "get_local_linear_id()"
+        }
+    }
+
+    /// The number of work-items in the group, as `uint`.
+    fn group_size(&self) -> &'static str {
+        match self.shape.dims {
+            1 => "(uint)get_local_size(0)",
+            2 => "(uint)(get_local_size(0) * get_local_size(1))",
+            _ => "(uint)(get_local_size(0) * get_local_size(1) * get_local_size(2))",
+        }
     }
 
     /// Statements in the tree, nested ones included.
@@ -643,11 +836,7 @@ pub fn expr(e: &Expr, p: &Program) -> String {
     match e {
         Expr::Const(c) => format!("{c}u"),
         Expr::Var(k) => var_name(p, *k),
-        Expr::Id(Id::Local) => "(uint)get_local_id(0)".into(),
-        Expr::Id(Id::Global) => "(uint)get_global_id(0)".into(),
-        Expr::Id(Id::LocalSize) => "(uint)get_local_size(0)".into(),
-        Expr::Id(Id::Group) => "(uint)get_group_id(0)".into(),
-        Expr::Id(Id::N) => "n".into(),
+        Expr::Id(id) => id.text().into(),
         Expr::Input(a) => format!("in[{} & {}u]", x(a), INPUT_WORDS - 1),
         Expr::Bin(op, a, b) => {
             let (a, b) = (x(a), x(b));
@@ -688,7 +877,7 @@ pub fn expr(e: &Expr, p: &Program) -> String {
         Expr::Select(c, a, b) => format!("({} ? {} : {})", x(c), x(a), x(b)),
         Expr::Call(h, a, b) => format!("h{h}({}, {})", x(a), x(b)),
         Expr::Local(k) => {
-            format!("lm[((uint)get_local_id(0) + {k}u) % (uint)get_local_size(0)]")
+            format!("lm[((uint){} + {k}u) % {}]", p.slot(), p.group_size())
         }
         Expr::Lane(k, l) => format!("q{k}.s{l}"),
         Expr::Field(0) => "s.a".into(),
@@ -823,7 +1012,7 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
         Stmt::Break(c) => line(s, &format!("if ({}) break;", x(c))),
         Stmt::Exchange { value, guard, body } => {
             line(s, BARRIER);
-            line(s, &format!("lm[get_local_id(0)] = {};", x(value)));
+            line(s, &format!("lm[{}] = {};", p.slot(), x(value)));
             line(s, BARRIER);
             match guard_text(guard, p) {
                 Some(c) => line(s, &format!("if ({c}) {{")),
@@ -840,10 +1029,11 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
             offset,
         } => {
             line(s, BARRIER);
-            line(s, &format!("lm[get_local_id(0)] = {};", x(value)));
-            line(s, "lb[get_local_id(0)] = (uint)get_local_id(0) ^ 0x5au;");
+            let slot = p.slot();
+            line(s, &format!("lm[{slot}] = {};", x(value)));
+            line(s, &format!("lb[{slot}] = (uint){slot} ^ 0x5au;"));
             line(s, BARRIER);
-            let store = format!("lb[get_local_id(0)] = {};", x(stored));
+            let store = format!("lb[{slot}] = {};", x(stored));
             match guard_text(guard, p) {
                 Some(c) => line(s, &format!("if ({c})\n{}    {store}", "    ".repeat(d))),
                 None => line(s, &store),
@@ -852,8 +1042,10 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
             line(
                 s,
                 &format!(
-                    "{} = lb[((uint)get_local_id(0) + {offset}u) % (uint)get_local_size(0)];",
-                    var_name(p, *dest)
+                    "{} = lb[((uint){} + {offset}u) % {}];",
+                    var_name(p, *dest),
+                    p.slot(),
+                    p.group_size()
                 ),
             );
         }
@@ -864,7 +1056,7 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
             dest,
         } => {
             line(s, BARRIER);
-            line(s, &format!("if (get_local_id(0) == 0) la[0] = {init}u;"));
+            line(s, &format!("if ({} == 0) la[0] = {init}u;", p.slot()));
             line(s, BARRIER);
             line(s, &format!("{}(&la[0], {});", op.name(), x(value)));
             line(s, BARRIER);
@@ -881,12 +1073,19 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
             dest,
         } => {
             let call = if *op == Collective::Broadcast {
-                format!(
-                    "{}({}, (size_t)({} % (uint)get_local_size(0)))",
-                    op.name(),
-                    x(value),
-                    x(index)
-                )
+                // One local id per dimension of the launch (6.15.16), each taken from bits
+                // of the uniform index and within that dimension's size.
+                let i = x(index);
+                let ids: Vec<String> = (0..p.shape.dims)
+                    .map(|d| match d {
+                        0 => format!("(size_t)({i} % (uint)get_local_size(0))"),
+                        _ => format!(
+                            "(size_t)(({i} >> {}u) % (uint)get_local_size({d}))",
+                            2 * d + 1
+                        ),
+                    })
+                    .collect();
+                format!("{}({}, {})", op.name(), x(value), ids.join(", "))
             } else {
                 format!("{}({})", op.name(), x(value))
             };

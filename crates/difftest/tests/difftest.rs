@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use ferrocl_difftest::campaign::{run_seed, Tally};
 use ferrocl_difftest::check::{check_source, compare, Class};
 use ferrocl_difftest::gen::generate;
-use ferrocl_difftest::program::{Guard, Stmt};
+use ferrocl_difftest::program::{Guard, Shape, Stmt};
 use ferrocl_difftest::reduce::reduce;
 use ferrocl_difftest::run::{
     build, compile_cpu, input, run_cpu, run_interpreter, Engine, LOCAL_SIZES,
@@ -56,9 +56,10 @@ kernel void k(global uint *out, global const uint *in, global uint *acc, uint n)
 fn a_changed_word_is_a_mismatch() {
     let module = build(SMALL).expect("builds");
     let input = input(1);
-    let want = run_interpreter(&module, 8, &input).expect("runs in the interpreter");
+    let launch = Shape::PLAIN.launch(8);
+    let want = run_interpreter(&module, &launch, &input).expect("runs in the interpreter");
     let cpu = compile_cpu(&module, true).expect("compiles");
-    let got = run_cpu(&cpu, 8, &input).expect("runs on the CPU");
+    let got = run_cpu(&cpu, &launch, &input).expect("runs on the CPU");
     assert_eq!(compare(&want, &[(Engine::Vector, got.clone())]), None);
 
     let mut wrong = got.clone();
@@ -79,9 +80,15 @@ fn a_changed_word_is_a_mismatch() {
 
 #[test]
 fn a_kernel_that_does_not_build_is_a_failure() {
-    let verdict = check_source("kernel void k(global uint *out) { out[0] = y; }", &[], &[8]);
+    let plain = &Shape::PLAIN;
+    let verdict = check_source(
+        "kernel void k(global uint *out) { out[0] = y; }",
+        plain,
+        &[],
+        &[8],
+    );
     assert_eq!(verdict.failure.map(|f| f.class), Some(Class::Build));
-    let verdict = check_source(SMALL, &input(1), &LOCAL_SIZES);
+    let verdict = check_source(SMALL, plain, &input(1), &LOCAL_SIZES);
     assert!(verdict.failure.is_none(), "{:?}", verdict.failure);
 }
 
@@ -146,4 +153,28 @@ fn saved_reproducers_agree_on_every_engine() {
         checked += 1;
     }
     assert!(checked > 0, "no reproducer in {}", dir.display());
+}
+
+/// The generator launches over two and three dimensions, with global offsets and with
+/// non-uniform work-groups, and a reproducer keeps the shape it ran in.
+#[test]
+fn the_generator_makes_every_shape_of_ndrange() {
+    let shapes: Vec<Shape> = SEEDS.map(|s| generate(s).shape).collect();
+    let count = |f: &dyn Fn(&Shape) -> bool| shapes.iter().filter(|s| f(s)).count();
+    assert!(count(&|s| s.dims == 2) >= 10);
+    assert!(count(&|s| s.dims == 3) >= 10);
+    assert!(count(&|s| s.offset != [0; 3]) >= 10);
+    let ragged = |s: &Shape| {
+        let l = s.launch(8);
+        (0..3).any(|d| l.global[d] % l.local[d] != 0)
+    };
+    assert!(count(&ragged) >= 10);
+    for s in &shapes {
+        assert_eq!(Shape::parse(&s.text()).as_ref(), Some(s));
+        for local in LOCAL_SIZES {
+            let l = s.launch(local);
+            let group: u64 = l.local.iter().product();
+            assert!(group as usize <= ferrocl_difftest::program::LOCAL_WORDS);
+        }
+    }
 }
