@@ -316,7 +316,7 @@ impl Gen {
             return self.uint_leaf(ctx, uniform);
         }
         let d = depth - 1;
-        match self.rng.weighted(&[40, 8, 5, 6, 4, 4, 3, 3]) {
+        match self.rng.weighted(&[40, 8, 5, 6, 4, 4, 3, 3, 6, 2]) {
             0 => Expr::Bin(
                 self.rng.pick(&BINS),
                 Box::new(self.uint_expr(ctx, d, uniform)),
@@ -345,6 +345,13 @@ impl Gen {
             7 if !uniform && !ctx.declaring => {
                 Expr::Private(Box::new(self.uint_expr(ctx, d, false)))
             }
+            8 => Expr::Narrow(
+                self.rng.pick(&NOPS),
+                self.rng.pick(&NARROWS),
+                Box::new(self.uint_expr(ctx, d, uniform)),
+                Box::new(self.uint_expr(ctx, d, uniform)),
+            ),
+            9 => Expr::Table(Box::new(self.uint_expr(ctx, d, uniform))),
             _ => self.uint_leaf(ctx, uniform),
         }
     }
@@ -455,6 +462,7 @@ impl Gen {
             if u { 2 } else { 0 },             // barrier
             if u && nested { 6 } else { 0 },   // uniform loop feeding a guarded read
             if u { 6 } else { 0 },             // narrowed region
+            4,                                 // narrow vectors
         ];
         match self.rng.weighted(&weights) {
             0 => self.assign(ctx),
@@ -546,7 +554,13 @@ impl Gen {
             }
             9 => Stmt::Barrier,
             10 => self.for_loop(ctx, true),
-            _ => self.narrow(ctx, None),
+            11 => self.narrow(ctx, None),
+            _ => Stmt::Bytes {
+                op: self.rng.pick(&BYTE_OPS),
+                var: self.rng.below(self.p.qvars.len() as u64) as usize,
+                index: self.uint_expr(ctx, 2, false),
+                operand: self.uint_expr(ctx, 2, false),
+            },
         }
     }
 

@@ -237,9 +237,22 @@ pub enum Bin {
     MulHi,
     AddSat,
     HAdd,
+    /// `mul24` of operands masked to 24 and 8 bits (the product fits in 32).
+    Mul24,
+    /// `mad24` likewise, adding the first operand.
+    Mad24,
+    AbsDiff,
+    SubSat,
+    /// `upsample` of the low halves.
+    Upsample,
+    /// `abs_diff` of both values read as `int`.
+    SAbsDiff,
+    /// `max` of both values read as `int`.
+    SMax,
+    RHAdd,
 }
 
-pub const BINS: [Bin; 21] = [
+pub const BINS: [Bin; 29] = [
     Bin::Add,
     Bin::Sub,
     Bin::Mul,
@@ -261,6 +274,14 @@ pub const BINS: [Bin; 21] = [
     Bin::MulHi,
     Bin::AddSat,
     Bin::HAdd,
+    Bin::Mul24,
+    Bin::Mad24,
+    Bin::AbsDiff,
+    Bin::SubSat,
+    Bin::Upsample,
+    Bin::SAbsDiff,
+    Bin::SMax,
+    Bin::RHAdd,
 ];
 
 /// A unary operation on `uint`.
@@ -271,9 +292,142 @@ pub enum Un {
     LNot,
     Popcount,
     Clz,
+    Ctz,
+    /// `abs` of the value read as `int`.
+    SAbs,
 }
 
-pub const UNS: [Un; 5] = [Un::Not, Un::Neg, Un::LNot, Un::Popcount, Un::Clz];
+pub const UNS: [Un; 7] = [
+    Un::Not,
+    Un::Neg,
+    Un::LNot,
+    Un::Popcount,
+    Un::Clz,
+    Un::Ctz,
+    Un::SAbs,
+];
+
+/// A narrow integer type, whose values come from the low bits of a `uint` (`(uchar)x`,
+/// `as_char((uchar)x)`: conversions to a signed narrow type of values outside it are
+/// implementation-defined, reinterpretations are not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Narrow {
+    UChar,
+    Char,
+    UShort,
+    Short,
+}
+
+pub const NARROWS: [Narrow; 4] = [Narrow::UChar, Narrow::Char, Narrow::UShort, Narrow::Short];
+
+impl Narrow {
+    pub fn name(self) -> &'static str {
+        match self {
+            Narrow::UChar => "uchar",
+            Narrow::Char => "char",
+            Narrow::UShort => "ushort",
+            Narrow::Short => "short",
+        }
+    }
+
+    fn signed(self) -> bool {
+        matches!(self, Narrow::Char | Narrow::Short)
+    }
+
+    /// A value of the type from the `uint` text `a`.
+    fn from_uint(self, a: &str) -> String {
+        match self {
+            Narrow::UChar => format!("(uchar)({a})"),
+            Narrow::Char => format!("as_char((uchar)({a}))"),
+            Narrow::UShort => format!("(ushort)({a})"),
+            Narrow::Short => format!("as_short((ushort)({a}))"),
+        }
+    }
+}
+
+/// An operation on values of a narrow type (the integer promotions make `+`, `-`, `*` and
+/// shifts `int` operations, which cannot overflow on them, but for `ushort * ushort`, done in
+/// `uint`); the result, narrow or `int`, converted to `uint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NOp {
+    Add,
+    Sub,
+    Mul,
+    AddSat,
+    SubSat,
+    HAdd,
+    RHAdd,
+    AbsDiff,
+    Min,
+    Max,
+    MulHi,
+    Rotate,
+    /// `x << (b & 7)` of an unsigned type, `x >> (b & 7)` of a signed one.
+    Shift,
+    /// `x > y ? x - y : y`.
+    Ternary,
+    /// `clz(x)` (the second operand unused, as in the unary ones below).
+    Clz,
+    Popcount,
+    Abs,
+    /// `convert_T_sat` of the first operand read as `int`.
+    Saturate,
+}
+
+pub const NOPS: [NOp; 18] = [
+    NOp::Add,
+    NOp::Sub,
+    NOp::Mul,
+    NOp::AddSat,
+    NOp::SubSat,
+    NOp::HAdd,
+    NOp::RHAdd,
+    NOp::AbsDiff,
+    NOp::Min,
+    NOp::Max,
+    NOp::MulHi,
+    NOp::Rotate,
+    NOp::Shift,
+    NOp::Ternary,
+    NOp::Clz,
+    NOp::Popcount,
+    NOp::Abs,
+    NOp::Saturate,
+];
+
+/// An update of a `uint4` variable through a vector of a narrow type loaded with `vload` from
+/// the input's bytes, or stored with `vstore` into the private byte array `pb`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ByteOp {
+    /// `q = convert_uint4(add_sat(b, convert_uchar4_sat(q)))`, `b` a `uchar4` of the input.
+    AddSat,
+    /// `q = convert_uint4(abs_diff(b, convert_uchar4_sat(q >> 8)))`.
+    AbsDiff,
+    /// `q = convert_uint4(select(b, convert_uchar4_sat(q), b > (uchar4)(x)))`.
+    Select,
+    /// `q = convert_uint4(b > (uchar4)(x) ? b : (uchar4)(x) - b)`: the vector ternary.
+    Ternary,
+    /// `q = convert_uint4(rotate(b, convert_uchar4(q & 7)))`.
+    Rotate,
+    /// `vstore4(convert_uchar4_sat(q) + b, x & 3, pb)`.
+    Store,
+    /// `q.s01 = as_uint2(convert_int2(hadd(s, convert_short2_sat(as_int2(q.s23)))))`, `s` a
+    /// `short2` of the input.
+    Short,
+}
+
+pub const BYTE_OPS: [ByteOp; 7] = [
+    ByteOp::AddSat,
+    ByteOp::AbsDiff,
+    ByteOp::Select,
+    ByteOp::Ternary,
+    ByteOp::Rotate,
+    ByteOp::Store,
+    ByteOp::Short,
+];
+
+/// Words of the `__constant` table `tab`; indices into it are masked.
+pub const TABLE_WORDS: usize = 16;
 
 /// A binary operation on `float` (each correctly rounded in IEEE 754).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -335,6 +489,10 @@ pub enum Expr {
     FUn(FUn, Box<Expr>),
     /// Lane of a `float4` variable.
     FLane(usize, u8),
+    /// An operation on two values of a narrow type.
+    Narrow(NOp, Narrow, Box<Expr>, Box<Expr>),
+    /// `tab[e & 15]`: the `__constant` table.
+    Table(Box<Expr>),
 }
 
 impl Expr {
@@ -358,10 +516,13 @@ impl Expr {
             | Expr::Private(a)
             | Expr::Bits(a)
             | Expr::FFrom(a)
-            | Expr::FUn(_, a) => vec![a],
-            Expr::Bin(_, a, b) | Expr::Call(_, a, b) | Expr::FLess(a, b) | Expr::FBin(_, a, b) => {
-                vec![a, b]
-            }
+            | Expr::FUn(_, a)
+            | Expr::Table(a) => vec![a],
+            Expr::Bin(_, a, b)
+            | Expr::Call(_, a, b)
+            | Expr::FLess(a, b)
+            | Expr::FBin(_, a, b)
+            | Expr::Narrow(_, _, a, b) => vec![a, b],
             Expr::Select(c, a, b) => vec![c, a, b],
             _ => vec![],
         }
@@ -375,10 +536,13 @@ impl Expr {
             | Expr::Private(a)
             | Expr::Bits(a)
             | Expr::FFrom(a)
-            | Expr::FUn(_, a) => vec![a],
-            Expr::Bin(_, a, b) | Expr::Call(_, a, b) | Expr::FLess(a, b) | Expr::FBin(_, a, b) => {
-                vec![a, b]
-            }
+            | Expr::FUn(_, a)
+            | Expr::Table(a) => vec![a],
+            Expr::Bin(_, a, b)
+            | Expr::Call(_, a, b)
+            | Expr::FLess(a, b)
+            | Expr::FBin(_, a, b)
+            | Expr::Narrow(_, _, a, b) => vec![a, b],
             Expr::Select(c, a, b) => vec![c, a, b],
             _ => vec![],
         }
@@ -618,6 +782,14 @@ pub enum Stmt {
         dest: usize,
     },
     Barrier,
+    /// An update of `uint4` variable `var` through narrow vectors: [`ByteOp`], with `index`
+    /// picking the input's vector and `operand` the scalar it is compared with.
+    Bytes {
+        op: ByteOp,
+        var: usize,
+        index: Expr,
+        operand: Expr,
+    },
 }
 
 /// A helper function `uint hK(uint p0, uint p1)`: `p2 = e` steps, a loop of
@@ -677,6 +849,11 @@ uint mix(uint h, uint x) {
 uint sfun(struct S x) {
     return x.a * 3u ^ (x.b >> 1);
 }
+
+constant uint tab[16] = {
+    0u, 1u, 7u, 0x80000000u, 0xffffffffu, 3u, 0x7fffffffu, 255u,
+    0x9e3779b9u, 16u, 0xffu, 0x10000u, 5u, 0xfffffffeu, 31u, 0x55555555u
+};
 ";
 
 impl Program {
@@ -722,6 +899,8 @@ impl Program {
             expr(&self.fields[0], self),
             expr(&self.fields[1], self)
         );
+        s.push_str("    uchar pb[16];\n");
+        s.push_str("    for (uint j = 0; j < 16u; j++)\n        pb[j] = (uchar)(j * 17u);\n");
         let _ = writeln!(s, "    uint pa[{PRIVATE_WORDS}];");
         let _ = writeln!(
             s,
@@ -750,6 +929,9 @@ impl Program {
         let _ = writeln!(
             s,
             "    for (uint j = 0; j < {PRIVATE_WORDS}u; j++)\n        h = mix(h, pa[j]);"
+        );
+        s.push_str(
+            "    for (uint j = 0; j < 4u; j++)\n        h = mix(h, as_uint(vload4(j, pb)));\n",
         );
         if self.shape.dims == 1 && self.shape.offset == [0; 3] {
             s.push_str("    out[get_global_id(0)] = h;\n}\n");
@@ -862,6 +1044,14 @@ pub fn expr(e: &Expr, p: &Program) -> String {
                 Bin::MulHi => format!("mul_hi({a}, {b})"),
                 Bin::AddSat => format!("add_sat({a}, {b})"),
                 Bin::HAdd => format!("hadd({a}, {b})"),
+                Bin::Mul24 => format!("mul24({a} & 0xffffffu, {b} & 0xffu)"),
+                Bin::Mad24 => format!("mad24({a} & 0xffffffu, {b} & 0xffu, {a})"),
+                Bin::AbsDiff => format!("abs_diff({a}, {b})"),
+                Bin::SubSat => format!("sub_sat({a}, {b})"),
+                Bin::Upsample => format!("upsample((ushort){a}, (ushort){b})"),
+                Bin::SAbsDiff => format!("abs_diff(as_int({a}), as_int({b}))"),
+                Bin::SMax => format!("(uint)max(as_int({a}), as_int({b}))"),
+                Bin::RHAdd => format!("rhadd({a}, {b})"),
             }
         }
         Expr::Un(op, a) => {
@@ -872,6 +1062,8 @@ pub fn expr(e: &Expr, p: &Program) -> String {
                 Un::LNot => format!("(uint)(!{a})"),
                 Un::Popcount => format!("popcount({a})"),
                 Un::Clz => format!("clz({a})"),
+                Un::Ctz => format!("ctz({a})"),
+                Un::SAbs => format!("abs(as_int({a}))"),
             }
         }
         Expr::Select(c, a, b) => format!("({} ? {} : {})", x(c), x(a), x(b)),
@@ -910,6 +1102,37 @@ pub fn expr(e: &Expr, p: &Program) -> String {
             }
         }
         Expr::FLane(k, l) => format!("w{k}.s{l}"),
+        Expr::Narrow(op, t, a, b) => narrow(*op, *t, &x(a), &x(b)),
+        Expr::Table(a) => format!("tab[{} & {}u]", x(a), TABLE_WORDS - 1),
+    }
+}
+
+/// The text of a narrow operation, as `uint`.
+fn narrow(op: NOp, t: Narrow, a: &str, b: &str) -> String {
+    let (x, y) = (t.from_uint(a), t.from_uint(b));
+    let name = t.name();
+    let call = |f: &str| format!("(uint)({f}({x}, {y}))");
+    match op {
+        NOp::Add => format!("(uint)({x} + {y})"),
+        NOp::Sub => format!("(uint)({x} - {y})"),
+        NOp::Mul if t == Narrow::UShort => format!("((uint){x} * (uint){y})"),
+        NOp::Mul => format!("(uint)({x} * {y})"),
+        NOp::AddSat => call("add_sat"),
+        NOp::SubSat => call("sub_sat"),
+        NOp::HAdd => call("hadd"),
+        NOp::RHAdd => call("rhadd"),
+        NOp::AbsDiff => call("abs_diff"),
+        NOp::Min => call("min"),
+        NOp::Max => call("max"),
+        NOp::MulHi => call("mul_hi"),
+        NOp::Rotate => call("rotate"),
+        NOp::Shift if t.signed() => format!("(uint)({x} >> ({b} & 7u))"),
+        NOp::Shift => format!("(uint)({x} << ({b} & 7u))"),
+        NOp::Ternary => format!("(uint)({x} > {y} ? {x} - {y} : {y})"),
+        NOp::Clz => format!("(uint)clz({x})"),
+        NOp::Popcount => format!("(uint)popcount({x})"),
+        NOp::Abs => format!("(uint)abs({x})"),
+        NOp::Saturate => format!("(uint)convert_{name}_sat(as_int({a}))"),
     }
 }
 
@@ -1092,5 +1315,46 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
             line(s, &format!("{} = {call};", var_name(p, *dest)));
         }
         Stmt::Barrier => line(s, BARRIER),
+        Stmt::Bytes {
+            op,
+            var,
+            index,
+            operand,
+        } => {
+            let q = format!("q{var}");
+            let i = x(index);
+            let o = x(operand);
+            let b = format!(
+                "vload4({i} & {}u, (global const uchar *)in)",
+                INPUT_WORDS - 1
+            );
+            let splat = format!("(uchar4)((uchar)({o}))");
+            let text = match op {
+                ByteOp::AddSat => {
+                    format!("{q} = convert_uint4(add_sat({b}, convert_uchar4_sat({q})));")
+                }
+                ByteOp::AbsDiff => format!(
+                    "{q} = convert_uint4(abs_diff({b}, convert_uchar4_sat({q} >> (uint4)(8u))));"
+                ),
+                ByteOp::Select => format!(
+                    "{q} = convert_uint4(select({b}, convert_uchar4_sat({q}), {b} > {splat}));"
+                ),
+                ByteOp::Ternary => {
+                    format!("{q} = convert_uint4({b} > {splat} ? {b} : {splat} - {b});")
+                }
+                ByteOp::Rotate => {
+                    format!("{q} = convert_uint4(rotate({b}, convert_uchar4({q} & (uint4)(7u))));")
+                }
+                ByteOp::Store => {
+                    format!("vstore4(convert_uchar4_sat({q}) + {b}, {o} & 3u, pb);")
+                }
+                ByteOp::Short => format!(
+                    "{q}.s01 = as_uint2(convert_int2(hadd(vload2({i} & {}u, \
+                     (global const short *)in), convert_short2_sat(as_int2({q}.s23)))));",
+                    INPUT_WORDS - 1
+                ),
+            };
+            line(s, &text);
+        }
     }
 }

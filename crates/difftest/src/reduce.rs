@@ -284,6 +284,10 @@ fn stmt_roots<'a>(body: &'a mut [Stmt], out: &mut Vec<&'a mut Expr>) {
                 out.push(value);
                 out.push(index);
             }
+            Stmt::Bytes { index, operand, .. } => {
+                out.push(index);
+                out.push(operand);
+            }
             Stmt::Barrier => {}
         }
     }
