@@ -299,8 +299,9 @@ impl Gen {
     }
 
     fn float_const(&mut self) -> f32 {
-        self.rng
-            .pick(&[0.5, 1.5, 2.0, 3.0, -0.25, 0.1, 1024.0, -7.0, 1e-3, 65536.0])
+        self.rng.pick(&[
+            0.5, 1.5, 2.0, 3.0, -0.25, 0.1, 1024.0, -7.0, 1e-3, 65536.0, -0.0, 2.5, -3.5, 1e30, 3e9,
+        ])
     }
 
     /// Variables of the kind asked for: uniform ones only when `uniform`.
@@ -316,7 +317,7 @@ impl Gen {
             return self.uint_leaf(ctx, uniform);
         }
         let d = depth - 1;
-        match self.rng.weighted(&[40, 8, 5, 6, 4, 4, 3, 3, 6, 2]) {
+        match self.rng.weighted(&[40, 8, 5, 6, 4, 4, 3, 3, 6, 2, 3, 2]) {
             0 => Expr::Bin(
                 self.rng.pick(&BINS),
                 Box::new(self.uint_expr(ctx, d, uniform)),
@@ -352,6 +353,16 @@ impl Gen {
                 Box::new(self.uint_expr(ctx, d, uniform)),
             ),
             9 => Expr::Table(Box::new(self.uint_expr(ctx, d, uniform))),
+            10 if !uniform && !ctx.declaring => Expr::FCmp(
+                self.rng.pick(&FCMPS),
+                Box::new(self.float_expr(ctx, d)),
+                Box::new(self.float_expr(ctx, d)),
+            ),
+            11 if !uniform && !ctx.declaring => Expr::FToInt(
+                self.rng.pick(&ROUNDS),
+                self.rng.chance(50),
+                Box::new(self.float_expr(ctx, d)),
+            ),
             _ => self.uint_leaf(ctx, uniform),
         }
     }
@@ -423,17 +434,29 @@ impl Gen {
             };
         }
         let d = depth - 1;
-        match self.rng.below(6) {
-            0 | 1 => Expr::FBin(
+        match self.rng.weighted(&[10, 4, 6, 3, 2, 1, 6]) {
+            0 => Expr::FBin(
                 self.rng.pick(&[FBin::Add, FBin::Sub, FBin::Mul, FBin::Div]),
                 Box::new(self.float_expr(ctx, d)),
                 Box::new(self.float_expr(ctx, d)),
             ),
-            2 => Expr::FUn(
-                self.rng.pick(&[FUn::Neg, FUn::Abs, FUn::Floor, FUn::Sqrt]),
+            1 => Expr::FBin(
+                self.rng.pick(&FBINS),
+                Box::new(self.float_expr(ctx, d)),
                 Box::new(self.float_expr(ctx, d)),
             ),
+            2 => Expr::FUn(self.rng.pick(&FUNS), Box::new(self.float_expr(ctx, d))),
             3 => Expr::FFrom(Box::new(self.uint_expr(ctx, d, false))),
+            4 => Expr::FRound(
+                self.rng.pick(&ROUNDS),
+                self.rng.chance(50),
+                Box::new(self.uint_expr(ctx, d, false)),
+            ),
+            5 => Expr::FFma(
+                Box::new(self.float_expr(ctx, d)),
+                Box::new(self.float_expr(ctx, d)),
+                Box::new(self.float_expr(ctx, d)),
+            ),
             _ => self.float_expr(ctx, 0),
         }
     }

@@ -429,22 +429,113 @@ pub const BYTE_OPS: [ByteOp; 7] = [
 /// Words of the `__constant` table `tab`; indices into it are masked.
 pub const TABLE_WORDS: usize = 16;
 
-/// A binary operation on `float` (each correctly rounded in IEEE 754).
+/// A binary operation on `float`: `+`, `-`, `*` are correctly rounded (OpenCL 7.4), `/`
+/// is not required to be, but every engine here computes it alike; the functions are those
+/// of 0 ulp in the table of 7.4 (`fmin`, `fmax`, `copysign`, `fmod`, `fdim`, `nextafter`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FBin {
     Add,
     Sub,
     Mul,
     Div,
+    /// `fmin(a, b) + 0.0f`: which of two zeros `fmin` returns is not specified; the sum makes
+    /// it +0.
+    Min,
+    /// `fmax(a, b) + 0.0f`.
+    Max,
+    CopySign,
+    Fmod,
+    Fdim,
+    NextAfter,
 }
 
-/// A unary operation on `float` (each exact or correctly rounded).
+pub const FBINS: [FBin; 10] = [
+    FBin::Add,
+    FBin::Sub,
+    FBin::Mul,
+    FBin::Div,
+    FBin::Min,
+    FBin::Max,
+    FBin::CopySign,
+    FBin::Fmod,
+    FBin::Fdim,
+    FBin::NextAfter,
+];
+
+/// A unary operation on `float` (each exact, or correctly rounded, or as `sqrt` computed
+/// alike by every engine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FUn {
     Neg,
     Abs,
     Floor,
     Sqrt,
+    Ceil,
+    Trunc,
+    Rint,
+    Round,
+    /// `ldexp(a, -3)`.
+    Ldexp,
+    Logb,
+}
+
+pub const FUNS: [FUn; 10] = [
+    FUn::Neg,
+    FUn::Abs,
+    FUn::Floor,
+    FUn::Sqrt,
+    FUn::Ceil,
+    FUn::Trunc,
+    FUn::Rint,
+    FUn::Round,
+    FUn::Ldexp,
+    FUn::Logb,
+];
+
+/// A comparison or classification of floats, as `uint` (0 or 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FCmp {
+    Le,
+    Eq,
+    /// `a != b`: true where either is a NaN.
+    Ne,
+    /// `isgreaterequal`.
+    GreaterEqual,
+    /// `isunordered`.
+    Unordered,
+    /// `signbit(a)`, `b` unused.
+    SignBit,
+}
+
+pub const FCMPS: [FCmp; 6] = [
+    FCmp::Le,
+    FCmp::Eq,
+    FCmp::Ne,
+    FCmp::GreaterEqual,
+    FCmp::Unordered,
+    FCmp::SignBit,
+];
+
+/// A rounding mode of an explicit conversion (6.4.3.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Round {
+    Rte,
+    Rtz,
+    Rtp,
+    Rtn,
+}
+
+pub const ROUNDS: [Round; 4] = [Round::Rte, Round::Rtz, Round::Rtp, Round::Rtn];
+
+impl Round {
+    fn suffix(self) -> &'static str {
+        match self {
+            Round::Rte => "rte",
+            Round::Rtz => "rtz",
+            Round::Rtp => "rtp",
+            Round::Rtn => "rtn",
+        }
+    }
 }
 
 /// An expression. Those of the `F...` variants are `float`, the others `uint`.
@@ -493,6 +584,15 @@ pub enum Expr {
     Narrow(NOp, Narrow, Box<Expr>, Box<Expr>),
     /// `tab[e & 15]`: the `__constant` table.
     Table(Box<Expr>),
+    /// A comparison of floats.
+    FCmp(FCmp, Box<Expr>, Box<Expr>),
+    /// `convert_int_sat_R(a)` (`signed`) or `convert_uint_sat_R(a)` of a float, as `uint`:
+    /// saturated, so defined for every float (a NaN gives 0).
+    FToInt(Round, bool, Box<Expr>),
+    /// `convert_float_R(a)` of a `uint`, or of it read as `int` (`signed`).
+    FRound(Round, bool, Box<Expr>),
+    /// `fma(a, b, c)`: correctly rounded.
+    FFma(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
 impl Expr {
@@ -505,6 +605,8 @@ impl Expr {
                 | Expr::FBin(..)
                 | Expr::FUn(..)
                 | Expr::FLane(..)
+                | Expr::FRound(..)
+                | Expr::FFma(..)
         )
     }
 
@@ -517,13 +619,16 @@ impl Expr {
             | Expr::Bits(a)
             | Expr::FFrom(a)
             | Expr::FUn(_, a)
-            | Expr::Table(a) => vec![a],
+            | Expr::Table(a)
+            | Expr::FToInt(_, _, a)
+            | Expr::FRound(_, _, a) => vec![a],
             Expr::Bin(_, a, b)
             | Expr::Call(_, a, b)
             | Expr::FLess(a, b)
             | Expr::FBin(_, a, b)
-            | Expr::Narrow(_, _, a, b) => vec![a, b],
-            Expr::Select(c, a, b) => vec![c, a, b],
+            | Expr::Narrow(_, _, a, b)
+            | Expr::FCmp(_, a, b) => vec![a, b],
+            Expr::Select(c, a, b) | Expr::FFma(c, a, b) => vec![c, a, b],
             _ => vec![],
         }
     }
@@ -537,13 +642,16 @@ impl Expr {
             | Expr::Bits(a)
             | Expr::FFrom(a)
             | Expr::FUn(_, a)
-            | Expr::Table(a) => vec![a],
+            | Expr::Table(a)
+            | Expr::FToInt(_, _, a)
+            | Expr::FRound(_, _, a) => vec![a],
             Expr::Bin(_, a, b)
             | Expr::Call(_, a, b)
             | Expr::FLess(a, b)
             | Expr::FBin(_, a, b)
-            | Expr::Narrow(_, _, a, b) => vec![a, b],
-            Expr::Select(c, a, b) => vec![c, a, b],
+            | Expr::Narrow(_, _, a, b)
+            | Expr::FCmp(_, a, b) => vec![a, b],
+            Expr::Select(c, a, b) | Expr::FFma(c, a, b) => vec![c, a, b],
             _ => vec![],
         }
     }
@@ -1084,14 +1192,36 @@ pub fn expr(e: &Expr, p: &Program) -> String {
         Expr::FVar(k) => format!("f{k}"),
         Expr::FFrom(a) => format!("(float){}", x(a)),
         Expr::FBin(op, a, b) => {
-            let o = match op {
-                FBin::Add => "+",
-                FBin::Sub => "-",
-                FBin::Mul => "*",
-                FBin::Div => "/",
-            };
-            format!("({} {o} {})", x(a), x(b))
+            let (a, b) = (x(a), x(b));
+            match op {
+                FBin::Add => format!("({a} + {b})"),
+                FBin::Sub => format!("({a} - {b})"),
+                FBin::Mul => format!("({a} * {b})"),
+                FBin::Div => format!("({a} / {b})"),
+                FBin::Min => format!("(fmin({a}, {b}) + 0.0f)"),
+                FBin::Max => format!("(fmax({a}, {b}) + 0.0f)"),
+                FBin::CopySign => format!("copysign({a}, {b})"),
+                FBin::Fmod => format!("fmod({a}, {b})"),
+                FBin::Fdim => format!("fdim({a}, {b})"),
+                FBin::NextAfter => format!("nextafter({a}, {b})"),
+            }
         }
+        Expr::FCmp(op, a, b) => {
+            let (a, b) = (x(a), x(b));
+            match op {
+                FCmp::Le => format!("(uint)({a} <= {b})"),
+                FCmp::Eq => format!("(uint)({a} == {b})"),
+                FCmp::Ne => format!("(uint)({a} != {b})"),
+                FCmp::GreaterEqual => format!("(uint)isgreaterequal({a}, {b})"),
+                FCmp::Unordered => format!("(uint)isunordered({a}, {b})"),
+                FCmp::SignBit => format!("(uint)signbit({a})"),
+            }
+        }
+        Expr::FToInt(r, true, a) => format!("as_uint(convert_int_sat_{}({}))", r.suffix(), x(a)),
+        Expr::FToInt(r, false, a) => format!("convert_uint_sat_{}({})", r.suffix(), x(a)),
+        Expr::FRound(r, true, a) => format!("convert_float_{}(as_int({}))", r.suffix(), x(a)),
+        Expr::FRound(r, false, a) => format!("convert_float_{}({})", r.suffix(), x(a)),
+        Expr::FFma(a, b, c) => format!("fma({}, {}, {})", x(a), x(b), x(c)),
         Expr::FUn(op, a) => {
             let a = x(a);
             match op {
@@ -1099,6 +1229,12 @@ pub fn expr(e: &Expr, p: &Program) -> String {
                 FUn::Abs => format!("fabs({a})"),
                 FUn::Floor => format!("floor({a})"),
                 FUn::Sqrt => format!("sqrt(fabs({a}))"),
+                FUn::Ceil => format!("ceil({a})"),
+                FUn::Trunc => format!("trunc({a})"),
+                FUn::Rint => format!("rint({a})"),
+                FUn::Round => format!("round({a})"),
+                FUn::Ldexp => format!("ldexp({a}, -3)"),
+                FUn::Logb => format!("logb({a})"),
             }
         }
         Expr::FLane(k, l) => format!("w{k}.s{l}"),
