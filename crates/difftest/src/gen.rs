@@ -90,6 +90,9 @@ struct Gen {
     next_counter: u32,
     /// Variables declared so far.
     visible: usize,
+    /// Whether the kernel may synchronize (barriers, exchanges, collectives); a kernel that
+    /// does not may instead return early from some work-items.
+    sync: bool,
 }
 
 /// The program of `seed`.
@@ -109,6 +112,7 @@ pub fn generate(seed: u64) -> Program {
         },
         next_counter: 0,
         visible: 0,
+        sync: true,
     };
     g.program();
     g.p
@@ -119,6 +123,7 @@ const SMALL: [u32; 12] = [0, 1, 2, 3, 5, 7, 8, 15, 16, 31, 255, 0xffff_ffff];
 impl Gen {
     fn program(&mut self) {
         self.p.shape = self.shape();
+        self.sync = self.rng.chance(80);
         let helpers = self.rng.below(3) as usize;
         for _ in 0..helpers {
             let h = self.helper();
@@ -311,6 +316,13 @@ impl Gen {
             .collect()
     }
 
+    /// The varying variables.
+    fn varying_vars(&self) -> Vec<usize> {
+        (0..self.p.vars.len())
+            .filter(|&k| !self.p.vars[k].uniform)
+            .collect()
+    }
+
     /// A `uint` expression; only uniform operands when `uniform`.
     fn uint_expr(&mut self, ctx: &Ctx, depth: u32, uniform: bool) -> Expr {
         if depth == 0 || self.rng.chance(20) {
@@ -471,7 +483,7 @@ impl Gen {
 
     fn stmt(&mut self, ctx: &Ctx) -> Stmt {
         let nested = ctx.depth < 3;
-        let u = ctx.uniform;
+        let u = ctx.uniform && self.sync;
         let weights = [
             30,                                // assignment
             6,                                 // vector update
@@ -486,6 +498,8 @@ impl Gen {
             if u && nested { 6 } else { 0 },   // uniform loop feeding a guarded read
             if u { 6 } else { 0 },             // narrowed region
             4,                                 // narrow vectors
+            4,                                 // CSR row
+            if self.sync { 0 } else { 3 },     // early return
         ];
         match self.rng.weighted(&weights) {
             0 => self.assign(ctx),
@@ -578,11 +592,36 @@ impl Gen {
             9 => Stmt::Barrier,
             10 => self.for_loop(ctx, true),
             11 => self.narrow(ctx, None),
-            _ => Stmt::Bytes {
+            12 => Stmt::Bytes {
                 op: self.rng.pick(&BYTE_OPS),
                 var: self.rng.below(self.p.qvars.len() as u64) as usize,
                 index: self.uint_expr(ctx, 2, false),
                 operand: self.uint_expr(ctx, 2, false),
+            },
+            13 => {
+                let id = self.next_counter;
+                self.next_counter += 1;
+                let float = self.rng.chance(30);
+                let dest = if float {
+                    self.rng.below(self.p.fvars.len() as u64) as usize
+                } else {
+                    self.rng.pick(&self.varying_vars())
+                };
+                let row = if self.rng.chance(50) {
+                    Expr::Id(self.rng.pick(&[Id::Global, Id::Local, Id::GlobalLinear]))
+                } else {
+                    self.uint_expr(ctx, 2, false)
+                };
+                Stmt::Gather {
+                    id,
+                    row,
+                    dest,
+                    float,
+                }
+            }
+            _ => Stmt::Return {
+                cond: self.uint_expr(ctx, 2, false),
+                value: self.uint_expr(ctx, 2, false),
             },
         }
     }

@@ -890,6 +890,23 @@ pub enum Stmt {
         dest: usize,
     },
     Barrier,
+    /// A row of a sparse matrix-vector product in compressed sparse rows (CSR), each
+    /// work-item its own row and so its own trip count: with `r = row & 31`, the row's
+    /// entries run from `in[r] & 15` to that plus `in[r + 1] & 7`; entry `k` adds
+    /// `in[k]` times the gathered `in[in[k + 32] & 63]` to variable `dest` (a float
+    /// variable where `float`). `id` names the locals.
+    Gather {
+        id: u32,
+        row: Expr,
+        dest: usize,
+        float: bool,
+    },
+    /// `if (cond) { out[...] = value; return; }`: only in kernels without barriers or
+    /// collectives.
+    Return {
+        cond: Expr,
+        value: Expr,
+    },
     /// An update of `uint4` variable `var` through narrow vectors: [`ByteOp`], with `index`
     /// picking the input's vector and `operand` the scalar it is compared with.
     Bytes {
@@ -1041,12 +1058,17 @@ impl Program {
         s.push_str(
             "    for (uint j = 0; j < 4u; j++)\n        h = mix(h, as_uint(vload4(j, pb)));\n",
         );
-        if self.shape.dims == 1 && self.shape.offset == [0; 3] {
-            s.push_str("    out[get_global_id(0)] = h;\n}\n");
-        } else {
-            s.push_str("    out[get_global_linear_id()] = h;\n}\n");
-        }
+        let _ = writeln!(s, "    out[{}] = h;\n}}", self.out_index());
         s
+    }
+
+    /// A work-item's word of `out`.
+    fn out_index(&self) -> &'static str {
+        if self.shape.dims == 1 && self.shape.offset == [0; 3] {
+            "get_global_id(0)"
+        } else {
+            "get_global_linear_id()"
+        }
     }
 
     /// A work-item's slot in the `__local` arrays: its local id along x in one dimension,
@@ -1451,6 +1473,48 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
             line(s, &format!("{} = {call};", var_name(p, *dest)));
         }
         Stmt::Barrier => line(s, BARRIER),
+        Stmt::Gather {
+            id,
+            row,
+            dest,
+            float,
+        } => {
+            let (r, b, e, k) = (
+                format!("r{id}"),
+                format!("b{id}"),
+                format!("e{id}"),
+                format!("k{id}"),
+            );
+            line(s, "{");
+            let inner = |s: &mut String, text: &str| {
+                indent(s, d + 1);
+                s.push_str(text);
+                s.push('\n');
+            };
+            inner(s, &format!("uint {r} = {} & 31u;", x(row)));
+            inner(s, &format!("uint {b} = in[{r}] & 15u;"));
+            inner(s, &format!("uint {e} = {b} + (in[{r} + 1u] & 7u);"));
+            inner(s, &format!("for (uint {k} = {b}; {k} < {e}; {k}++)"));
+            let gathered = format!("in[in[{k} + 32u] & 63u]");
+            let step = if *float {
+                format!(
+                    "f{dest} = f{dest} + (float)({gathered} & 0xffffu) * (float)(in[{k}] & 0xffu);"
+                )
+            } else {
+                let v = var_name(p, *dest);
+                format!("{v} = {v} + {gathered} * in[{k}];")
+            };
+            inner(s, &format!("    {step}"));
+            line(s, "}");
+        }
+        Stmt::Return { cond, value } => {
+            line(s, &format!("if ({}) {{", x(cond)));
+            indent(s, d + 1);
+            let _ = writeln!(s, "out[{}] = {};", p.out_index(), x(value));
+            indent(s, d + 1);
+            s.push_str("return;\n");
+            line(s, "}");
+        }
         Stmt::Bytes {
             op,
             var,

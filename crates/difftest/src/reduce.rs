@@ -284,6 +284,11 @@ fn stmt_roots<'a>(body: &'a mut [Stmt], out: &mut Vec<&'a mut Expr>) {
                 out.push(value);
                 out.push(index);
             }
+            Stmt::Gather { row, .. } => out.push(row),
+            Stmt::Return { cond, value } => {
+                out.push(cond);
+                out.push(value);
+            }
             Stmt::Bytes { index, operand, .. } => {
                 out.push(index);
                 out.push(operand);
