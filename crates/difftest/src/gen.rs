@@ -82,6 +82,10 @@ struct Ctx {
     counters: Vec<(u32, bool)>,
     /// An initial value: only constants, ids, the input and the variables declared before.
     declaring: bool,
+    /// Every work-item of the sub-group runs here (as where every work-item of the group
+    /// does, and under conditions on the sub-group id): the place for sub-group functions
+    /// (OpenCL C 6.15.19: they "must be encountered by all work-items in a sub-group").
+    sub_uniform: bool,
 }
 
 struct Gen {
@@ -136,6 +140,7 @@ impl Gen {
             depth: 0,
             counters: Vec::new(),
             declaring: false,
+            sub_uniform: true,
         };
         // Variables are declared before any statement: initial values may use only the
         // helpers and the ids.
@@ -232,6 +237,7 @@ impl Gen {
             depth: 0,
             counters: Vec::new(),
             declaring: true,
+            sub_uniform: false,
         };
         let index = if uniform {
             Expr::Const(self.rng.below(INPUT_WORDS as u64) as u32)
@@ -290,6 +296,7 @@ impl Gen {
             depth: 0,
             counters: Vec::new(),
             declaring: true,
+            sub_uniform: false,
         };
         let u = self.uint_expr(&ctx, 1, false);
         Expr::FBin(
@@ -399,6 +406,9 @@ impl Gen {
                     if self.rng.chance(25) {
                         return Expr::Id(self.rng.pick(&VARYING_IDS));
                     }
+                    if self.rng.chance(10) {
+                        return Expr::Id(self.rng.pick(&SUB_IDS));
+                    }
                     return Expr::Id(self.rng.pick(&[Id::Local, Id::Global]));
                 }
                 3 => {
@@ -485,21 +495,24 @@ impl Gen {
         let nested = ctx.depth < 3;
         let u = ctx.uniform && self.sync;
         let weights = [
-            30,                                // assignment
-            6,                                 // vector update
-            if nested { 10 } else { 0 },       // if
-            if nested { 10 } else { 0 },       // for
-            if ctx.breakable { 4 } else { 0 }, // break
-            if u && nested { 10 } else { 0 },  // exchange
-            if u { 3 } else { 0 },             // local atomic
-            4,                                 // global atomic
-            if u { 6 } else { 0 },             // collective
-            if u { 2 } else { 0 },             // barrier
-            if u && nested { 6 } else { 0 },   // uniform loop feeding a guarded read
-            if u { 6 } else { 0 },             // narrowed region
-            4,                                 // narrow vectors
-            4,                                 // CSR row
-            if self.sync { 0 } else { 3 },     // early return
+            30,                                               // assignment
+            6,                                                // vector update
+            if nested { 10 } else { 0 },                      // if
+            if nested { 10 } else { 0 },                      // for
+            if ctx.breakable { 4 } else { 0 },                // break
+            if u && nested { 10 } else { 0 },                 // exchange
+            if u { 3 } else { 0 },                            // local atomic
+            4,                                                // global atomic
+            if u { 6 } else { 0 },                            // collective
+            if u { 2 } else { 0 },                            // barrier
+            if u && nested { 6 } else { 0 },                  // uniform loop feeding a guarded read
+            if u { 6 } else { 0 },                            // narrowed region
+            4,                                                // narrow vectors
+            4,                                                // CSR row
+            if self.sync { 0 } else { 3 },                    // early return
+            if ctx.sub_uniform && self.sync { 6 } else { 0 }, // sub-group function
+            if u { 3 } else { 0 },                            // exchange in a helper
+            if u && nested { 4 } else { 0 },                  // if on the sub-group id
         ];
         match self.rng.weighted(&weights) {
             0 => self.assign(ctx),
@@ -539,6 +552,7 @@ impl Gen {
                 let cond = self.uint_expr(ctx, 3, uniform_cond);
                 let inner = Ctx {
                     uniform: uniform_cond,
+                    sub_uniform: uniform_cond,
                     depth: ctx.depth + 1,
                     ..ctx.clone()
                 };
@@ -619,10 +633,57 @@ impl Gen {
                     float,
                 }
             }
-            _ => Stmt::Return {
+            14 => Stmt::Return {
                 cond: self.uint_expr(ctx, 2, false),
                 value: self.uint_expr(ctx, 2, false),
             },
+            15 => {
+                let op = match self.rng.pick(&SUB_OPS) {
+                    SubOp::Exchange(_) => SubOp::Exchange(self.rng.pick(&[1, 3, 7])),
+                    op => op,
+                };
+                Stmt::SubGroup {
+                    op,
+                    value: self.uint_expr(ctx, 2, false),
+                    index: self.uint_expr(ctx, 1, true),
+                    dest: self.rng.pick(&self.varying_vars()),
+                }
+            }
+            16 => Stmt::HelperExchange {
+                value: self.uint_expr(ctx, 2, false),
+                offset: self.rng.pick(&[0, 1, 3, 8]),
+                dest: self.rng.pick(&self.varying_vars()),
+            },
+            _ => {
+                // A condition the work-items of a sub-group agree on, so that its body may
+                // call sub-group functions while the sub-groups of the group go apart.
+                let sub = Box::new(Expr::Id(self.rng.pick(&[Id::SubId, Id::SubSize])));
+                let c = Box::new(Expr::Const(self.rng.pick(&[0, 1, 2, 8])));
+                let cond = match self.rng.below(3) {
+                    0 => Expr::Bin(Bin::Lt, sub, c),
+                    1 => Expr::Bin(
+                        Bin::Eq,
+                        Box::new(Expr::Bin(Bin::And, sub, Box::new(Expr::Const(1)))),
+                        Box::new(Expr::Const(0)),
+                    ),
+                    _ => Expr::Bin(Bin::Xor, sub, Box::new(self.uint_expr(ctx, 1, true))),
+                };
+                let inner = Ctx {
+                    uniform: false,
+                    sub_uniform: true,
+                    depth: ctx.depth + 1,
+                    ..ctx.clone()
+                };
+                let n = self.body_len();
+                let then = self.stmts(&inner, n);
+                let els = if self.rng.chance(30) {
+                    let n = self.body_len();
+                    self.stmts(&inner, n)
+                } else {
+                    Vec::new()
+                };
+                Stmt::If { cond, then, els }
+            }
         }
     }
 
@@ -692,6 +753,7 @@ impl Gen {
             depth: ctx.depth + 1,
             counters,
             declaring: false,
+            sub_uniform: uniform_body,
         };
         let mut body = Vec::new();
         // The variable the loop computes, and a value without loads it starts from (one
@@ -753,6 +815,7 @@ impl Gen {
             depth: ctx.depth + 1,
             counters: ctx.counters.clone(),
             declaring: false,
+            sub_uniform: false,
         };
         let Stmt::Assign(_, stored) = self.local_read(&inner, reads) else {
             unreachable!()
@@ -791,6 +854,7 @@ impl Gen {
             depth: ctx.depth + 1,
             counters: ctx.counters.clone(),
             declaring: false,
+            sub_uniform: false,
         };
         let n = 1 + self.rng.below(3);
         let mut body = vec![self.local_read(&inner, None)];

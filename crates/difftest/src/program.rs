@@ -162,7 +162,20 @@ pub enum Id {
     GlobalSizeY,
     /// `get_global_offset(0)`: uniform.
     Offset,
+    /// `get_sub_group_local_id()`: varying.
+    SubLocal,
+    /// `get_sub_group_id()`: varying, uniform in the sub-group.
+    SubId,
+    /// `get_sub_group_size()`: varying (the last sub-group may be smaller), uniform in the
+    /// sub-group.
+    SubSize,
+    /// `get_num_sub_groups()`: uniform.
+    NumSub,
 }
+
+/// The sub-group queries (the CPU device's sub-groups, and the interpreter's, are
+/// `SUB_GROUP_SIZE` consecutive linear local ids).
+pub const SUB_IDS: [Id; 4] = [Id::SubLocal, Id::SubId, Id::SubSize, Id::NumSub];
 
 /// The queries of more than one dimension, offsets and non-uniform groups: varying ones.
 pub const VARYING_IDS: [Id; 5] = [
@@ -185,7 +198,10 @@ pub const UNIFORM_IDS: [Id; 6] = [
 
 impl Id {
     pub fn uniform(self) -> bool {
-        !matches!(self, Id::Local | Id::Global) && !VARYING_IDS.contains(&self)
+        !matches!(
+            self,
+            Id::Local | Id::Global | Id::SubLocal | Id::SubId | Id::SubSize
+        ) && !VARYING_IDS.contains(&self)
     }
 
     fn text(self) -> &'static str {
@@ -206,6 +222,10 @@ impl Id {
             Id::NumGroups => "(uint)get_num_groups(0)",
             Id::GlobalSizeY => "(uint)get_global_size(1)",
             Id::Offset => "(uint)get_global_offset(0)",
+            Id::SubLocal => "get_sub_group_local_id()",
+            Id::SubId => "get_sub_group_id()",
+            Id::SubSize => "get_sub_group_size()",
+            Id::NumSub => "get_num_sub_groups()",
         }
     }
 }
@@ -335,7 +355,7 @@ impl Narrow {
     }
 
     /// A value of the type from the `uint` text `a`.
-    fn from_uint(self, a: &str) -> String {
+    fn of_uint(self, a: &str) -> String {
         match self {
             Narrow::UChar => format!("(uchar)({a})"),
             Narrow::Char => format!("as_char((uchar)({a}))"),
@@ -822,6 +842,40 @@ impl Collective {
     }
 }
 
+/// A sub-group function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubOp {
+    ReduceAdd,
+    ReduceMin,
+    ReduceMax,
+    ScanInclusiveAdd,
+    ScanExclusiveAdd,
+    ScanInclusiveMax,
+    /// `sub_group_broadcast(e, index % get_sub_group_size())`; the index is uniform.
+    Broadcast,
+    /// `sub_group_any(e & 1)`.
+    Any,
+    /// `sub_group_all(e & 1)`.
+    All,
+    /// Through the sub-group's part of the `__local` array `ls` and `sub_group_barrier`:
+    /// each work-item stores its value, then reads that of the work-item `k` places on in
+    /// its sub-group.
+    Exchange(u32),
+}
+
+pub const SUB_OPS: [SubOp; 10] = [
+    SubOp::ReduceAdd,
+    SubOp::ReduceMin,
+    SubOp::ReduceMax,
+    SubOp::ScanInclusiveAdd,
+    SubOp::ScanExclusiveAdd,
+    SubOp::ScanInclusiveMax,
+    SubOp::Broadcast,
+    SubOp::Any,
+    SubOp::All,
+    SubOp::Exchange(1),
+];
+
 /// A statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
@@ -901,6 +955,20 @@ pub enum Stmt {
         dest: usize,
         float: bool,
     },
+    /// `dest = op(value)` of a sub-group function; `index` is the broadcast's.
+    SubGroup {
+        op: SubOp,
+        value: Expr,
+        index: Expr,
+        dest: usize,
+    },
+    /// `dest = xchg(lm, value, offset)`: an exchange through the `__local` array in a helper
+    /// function, between its barriers.
+    HelperExchange {
+        value: Expr,
+        offset: u32,
+        dest: usize,
+    },
     /// `if (cond) { out[...] = value; return; }`: only in kernels without barriers or
     /// collectives.
     Return {
@@ -975,6 +1043,16 @@ uint sfun(struct S x) {
     return x.a * 3u ^ (x.b >> 1);
 }
 
+uint xchg(local uint *m, uint x, uint k) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    m[get_local_linear_id()] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint size = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
+    uint r = m[((uint)get_local_linear_id() + k) % size];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+
 constant uint tab[16] = {
     0u, 1u, 7u, 0x80000000u, 0xffffffffu, 3u, 0x7fffffffu, 255u,
     0x9e3779b9u, 16u, 0xffu, 0x10000u, 5u, 0xfffffffeu, 31u, 0x55555555u
@@ -1001,6 +1079,9 @@ impl Program {
         let _ = writeln!(s, "    local uint lm[{LOCAL_WORDS}];");
         let _ = writeln!(s, "    local uint lb[{LOCAL_WORDS}];");
         s.push_str("    local uint la[1];\n");
+        if self.uses_sub_group_exchange() {
+            let _ = writeln!(s, "    local uint ls[{LOCAL_WORDS}];");
+        }
         for (k, v) in self.vars.iter().enumerate() {
             let _ = writeln!(
                 s,
@@ -1060,6 +1141,23 @@ impl Program {
         );
         let _ = writeln!(s, "    out[{}] = h;\n}}", self.out_index());
         s
+    }
+
+    fn uses_sub_group_exchange(&self) -> bool {
+        fn any(b: &[Stmt]) -> bool {
+            b.iter().any(|s| match s {
+                Stmt::SubGroup {
+                    op: SubOp::Exchange(_),
+                    ..
+                } => true,
+                Stmt::If { then, els, .. } => any(then) || any(els),
+                Stmt::For { body, .. } | Stmt::Block { body, .. } | Stmt::Exchange { body, .. } => {
+                    any(body)
+                }
+                _ => false,
+            })
+        }
+        any(&self.body)
     }
 
     /// A work-item's word of `out`.
@@ -1267,7 +1365,7 @@ pub fn expr(e: &Expr, p: &Program) -> String {
 
 /// The text of a narrow operation, as `uint`.
 fn narrow(op: NOp, t: Narrow, a: &str, b: &str) -> String {
-    let (x, y) = (t.from_uint(a), t.from_uint(b));
+    let (x, y) = (t.of_uint(a), t.of_uint(b));
     let name = t.name();
     let call = |f: &str| format!("(uint)({f}({x}, {y}))");
     match op {
@@ -1507,6 +1605,56 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
             inner(s, &format!("    {step}"));
             line(s, "}");
         }
+        Stmt::SubGroup {
+            op,
+            value,
+            index,
+            dest,
+        } => {
+            let v = var_name(p, *dest);
+            let e = x(value);
+            let call = |f: &str| format!("{v} = {f}({e});");
+            let text = match op {
+                SubOp::ReduceAdd => call("sub_group_reduce_add"),
+                SubOp::ReduceMin => call("sub_group_reduce_min"),
+                SubOp::ReduceMax => call("sub_group_reduce_max"),
+                SubOp::ScanInclusiveAdd => call("sub_group_scan_inclusive_add"),
+                SubOp::ScanExclusiveAdd => call("sub_group_scan_exclusive_add"),
+                SubOp::ScanInclusiveMax => call("sub_group_scan_inclusive_max"),
+                SubOp::Broadcast => format!(
+                    "{v} = sub_group_broadcast({e}, {} % get_sub_group_size());",
+                    x(index)
+                ),
+                SubOp::Any => format!("{v} = (uint)sub_group_any((int)({e} & 1u));"),
+                SubOp::All => format!("{v} = (uint)sub_group_all((int)({e} & 1u));"),
+                SubOp::Exchange(k) => {
+                    let base = "get_sub_group_id() * get_max_sub_group_size()";
+                    line(s, &format!("ls[{base} + get_sub_group_local_id()] = {e};"));
+                    line(s, "sub_group_barrier(CLK_LOCAL_MEM_FENCE);");
+                    line(
+                        s,
+                        &format!(
+                            "{v} = ls[{base} + (get_sub_group_local_id() + {k}u) % \
+                             get_sub_group_size()];"
+                        ),
+                    );
+                    "sub_group_barrier(CLK_LOCAL_MEM_FENCE);".to_string()
+                }
+            };
+            line(s, &text);
+        }
+        Stmt::HelperExchange {
+            value,
+            offset,
+            dest,
+        } => line(
+            s,
+            &format!(
+                "{} = xchg(lm, {}, {offset}u);",
+                var_name(p, *dest),
+                x(value)
+            ),
+        ),
         Stmt::Return { cond, value } => {
             line(s, &format!("if ({}) {{", x(cond)));
             indent(s, d + 1);

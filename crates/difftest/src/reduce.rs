@@ -285,6 +285,11 @@ fn stmt_roots<'a>(body: &'a mut [Stmt], out: &mut Vec<&'a mut Expr>) {
                 out.push(index);
             }
             Stmt::Gather { row, .. } => out.push(row),
+            Stmt::SubGroup { value, index, .. } => {
+                out.push(value);
+                out.push(index);
+            }
+            Stmt::HelperExchange { value, .. } => out.push(value),
             Stmt::Return { cond, value } => {
                 out.push(cond);
                 out.push(value);

@@ -69,6 +69,9 @@ pub fn kernel_test(
     if source.contains("work_group_") {
         s.push_str("// requires: __opencl_c_work_group_collective_functions\n");
     }
+    if source.contains("sub_group_") {
+        s.push_str("// requires: __opencl_c_subgroups\n");
+    }
     let offset = if l.offset == [0; 3] {
         String::new()
     } else {

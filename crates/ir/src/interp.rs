@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use crate::entity::{Block, Func, Global, Value};
 use crate::eval::{self, binary, convert, mask, sext, unary};
@@ -233,11 +234,15 @@ impl Memory {
 }
 
 /// A work-group barrier that knows when it can never be passed: when a work-item traps, or
-/// finishes while others wait.
+/// finishes while others wait. A sub-group's barrier is one of its own work-items, which
+/// cannot tell a member waiting at the work-group barrier from one still running: it gives up
+/// after `patience` without progress (only a program whose sub-group functions some
+/// work-items of a sub-group skip waits that long).
 struct GroupBarrier {
     state: Mutex<BarrierState>,
     cv: Condvar,
     total: usize,
+    patience: Option<Duration>,
     /// The operands of a work-group collective, by linear local id.
     exchange: Mutex<Vec<u64>>,
 }
@@ -260,7 +265,16 @@ impl GroupBarrier {
             }),
             cv: Condvar::new(),
             total,
+            patience: None,
             exchange: Mutex::new(vec![0; total]),
+        }
+    }
+
+    /// The barrier of a sub-group of `total` work-items.
+    fn sub_group(total: usize) -> GroupBarrier {
+        GroupBarrier {
+            patience: Some(Duration::from_secs(10)),
+            ..GroupBarrier::new(total)
         }
     }
 
@@ -286,8 +300,23 @@ impl GroupBarrier {
             return Err(Trap::BarrierDivergence);
         }
         let gen = s.generation;
+        let deadline = self.patience.map(|p| Instant::now() + p);
         while s.generation == gen && s.failed.is_none() {
-            s = self.cv.wait(s).unwrap_or_else(|e| e.into_inner());
+            s = match deadline {
+                None => self.cv.wait(s).unwrap_or_else(|e| e.into_inner()),
+                Some(d) => {
+                    let left = d.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        s.failed = Some(Trap::BarrierDivergence);
+                        self.cv.notify_all();
+                        break;
+                    }
+                    self.cv
+                        .wait_timeout(s, left)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0
+                }
+            };
         }
         match &s.failed {
             Some(t) if s.generation == gen => Err(t.clone()),
@@ -313,6 +342,10 @@ pub struct Interpreter<'m> {
     module: &'m Module,
     memory: Arc<Mutex<Memory>>,
     barrier: Option<Arc<GroupBarrier>>,
+    /// The barrier of the work-item's sub-group, which its sub-group barriers and functions
+    /// wait at (6.15.19: they need be encountered only by the work-items of the sub-group);
+    /// without it they wait at the work-group's.
+    sub_barrier: Option<Arc<GroupBarrier>>,
     /// The work-item executing.
     pub work_item: WorkItem,
     /// Instructions left before `OutOfFuel`.
@@ -345,6 +378,7 @@ impl<'m> Interpreter<'m> {
             module,
             memory: Arc::new(Mutex::new(memory)),
             barrier: None,
+            sub_barrier: None,
             work_item: WorkItem::default(),
             fuel: 10_000_000,
             globals,
@@ -497,21 +531,29 @@ impl<'m> Interpreter<'m> {
             Scope::SubGroup => wi.sub_group(),
             _ => (0, wi.group_items()),
         };
-        let (all, me) = match &self.barrier {
+        // A sub-group's own barrier numbers its work-items from the sub-group's first.
+        let (b, base) = match (&self.sub_barrier, scope) {
+            (Some(b), Scope::SubGroup) => (Some(b), lo),
+            _ => (self.barrier.as_ref(), 0),
+        };
+        let (all, me) = match b {
             Some(b) => {
                 b.wait()?;
                 match b
                     .exchange
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .get_mut(me as usize)
+                    .get_mut((me - base) as usize)
                 {
                     Some(slot) => *slot = x,
                     None => return Err(Trap::Invalid("local id past the work-group".into())),
                 }
                 b.wait()?;
                 let all = b.exchange.lock().unwrap_or_else(|e| e.into_inner()).clone();
-                let range = all.get(lo as usize..hi as usize).unwrap_or(&[]).to_vec();
+                let range = all
+                    .get((lo - base) as usize..(hi - base) as usize)
+                    .unwrap_or(&[])
+                    .to_vec();
                 (range, (me - lo) as usize)
             }
             None => (vec![x], 0),
@@ -668,8 +710,12 @@ impl<'m> Interpreter<'m> {
             // Every access takes the memory lock, so memory is sequentially consistent and
             // fences have nothing left to order.
             Op::Fence(..) => Val(vec![]),
-            Op::Barrier(..) => {
-                if let Some(b) = &self.barrier {
+            Op::Barrier(_, scope) => {
+                let b = match (&self.sub_barrier, scope) {
+                    (Some(b), Scope::SubGroup) => Some(b),
+                    _ => self.barrier.as_ref(),
+                };
+                if let Some(b) = b {
                     b.wait()?;
                 }
                 Val(vec![])
@@ -903,6 +949,20 @@ fn run(
                     }
                 }
                 let barrier = Arc::new(GroupBarrier::new(per_group));
+                // One barrier per sub-group where each work-item runs alone (a chunked run's
+                // invocations hold several work-items, and wait at the group's).
+                let items = size[0] * size[1] * size[2];
+                let sub_size = range.sub_group_size.max(1);
+                let subs: Vec<Arc<GroupBarrier>> = if width == 1 {
+                    (0..items.div_ceil(sub_size))
+                        .map(|k| {
+                            let n = sub_size.min(items - k * sub_size) as usize;
+                            Arc::new(GroupBarrier::sub_group(n))
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 let mut first: Option<Trap> = None;
                 std::thread::scope(|scope| {
                     let mut handles = Vec::new();
@@ -926,10 +986,14 @@ fn run(
                                     global_offset: range.global_offset,
                                     sub_group_size: range.sub_group_size,
                                 };
+                                let sub_barrier = subs
+                                    .get((wi.local_linear_id() / sub_size) as usize)
+                                    .cloned();
                                 let mut it = Interpreter {
                                     module,
                                     memory: Arc::clone(&shared),
                                     barrier: Some(Arc::clone(&barrier)),
+                                    sub_barrier,
                                     work_item: wi,
                                     fuel: 10_000_000,
                                     globals: globals.clone(),
@@ -943,6 +1007,9 @@ fn run(
                                     let r = it.call(kernel, &vals);
                                     let trap = r.err();
                                     barrier.finish(trap.clone());
+                                    if let Some(b) = &it.sub_barrier {
+                                        b.finish(trap.clone());
+                                    }
                                     let trace = WorkItemTrace {
                                         group_id: it.work_item.group_id,
                                         local_id: it.work_item.local_id,
