@@ -11,7 +11,13 @@
 //!   work-group"; 6.15.16 likewise for the collectives), and for assignments to the uniform
 //!   variables, which take uniform values only;
 //! - `break` only in a loop whose body is not uniform;
-//! - `__local` reads only in an exchange's body, between its barrier and the next one.
+//! - `__local` reads only in an exchange's body, between its barrier and the next one;
+//! - sub-group functions only where every work-item of the sub-group runs (uniform control
+//!   flow, and the bodies of conditions on the sub-group id or size), each sub-group
+//!   exchanging through its own part of the array `ls`;
+//! - early `return`s only in kernels without barriers or collectives (a fifth of them);
+//! - narrow integers taken from `uint` bits by conversions to unsigned types and
+//!   reinterpretations, float conversions saturated, `vload` indices masked to the input.
 //!
 //! The shapes that once hid wrong results are made likely: a uniform value computed in a
 //! loop, kept across a barrier and read in a region guarded by `lid > c`, `lid >= c` or
