@@ -16,7 +16,7 @@ use ferrocl_difftest::run::{
 };
 
 /// Seeds the test runs: about a minute in a debug build on two cores.
-const SEEDS: std::ops::Range<u64> = 0..120;
+const SEEDS: std::ops::Range<u64> = 0..100;
 
 #[test]
 fn generated_kernels_agree_on_every_engine() {
