@@ -528,8 +528,19 @@ impl<'a> Context<'a> {
         global: &[usize],
         local: Option<&[usize]>,
     ) -> Result<Event<'a>> {
+        self.enqueue_at(kernel, None, global, local)
+    }
+
+    /// [`Self::enqueue`] with a global work offset (`None`: 0 in every dimension).
+    pub fn enqueue_at(
+        &self,
+        kernel: &Kernel,
+        offset: Option<&[usize]>,
+        global: &[usize],
+        local: Option<&[usize]>,
+    ) -> Result<Event<'a>> {
         let mut event = ptr::null_mut();
-        // SAFETY: global (and local, when given) hold work_dim sizes.
+        // SAFETY: global (and offset and local, when given) hold work_dim sizes.
         unsafe {
             call!(
                 self.api,
@@ -538,7 +549,7 @@ impl<'a> Context<'a> {
                     self.queue,
                     kernel.kernel,
                     global.len() as cl_uint,
-                    ptr::null(),
+                    offset.map_or(ptr::null(), |o| o.as_ptr()),
                     global.as_ptr(),
                     local.map_or(ptr::null(), |l| l.as_ptr()),
                     0,

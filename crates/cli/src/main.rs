@@ -27,7 +27,7 @@ commands:
       compile; print the build log; exit 1 when the build fails. FILE.ir (ferrocl's IR as
       text) and FILE.bin (a program binary) build as binaries, without a compiler; so does
       `run` with them. --emit wg prints the CPU device's work-group functions
-  run FILE.cl --kernel NAME --global X[,Y[,Z]] [--local X[,Y[,Z]]] --arg SPEC...
+  run FILE.cl --kernel NAME --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] --arg SPEC...
               [--print ARG]... [--output ARG=FILE]... [--repeat N] [build options]
       run one kernel; SPEC is one of
         int:5  uint:7  float:2.5  double:1e-3  long:-1  char: uchar: short: ushort: ulong:

@@ -220,6 +220,8 @@ pub struct Options {
     pub kernel: Option<String>,
     pub global: Vec<usize>,
     pub local: Option<Vec<usize>>,
+    /// The global work offset (`--offset`), as many sizes as `global`.
+    pub offset: Option<Vec<usize>>,
     pub args: Vec<ArgSpec>,
     pub prints: Vec<String>,
     pub outputs: Vec<(String, PathBuf)>,
@@ -249,6 +251,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             "--kernel" | "-k" => o.kernel = Some(value(&mut i)?),
             "--global" | "-g" => o.global = parse_sizes("--global", &value(&mut i)?)?,
             "--local" | "-l" => o.local = Some(parse_sizes("--local", &value(&mut i)?)?),
+            "--offset" => o.offset = Some(parse_offsets(&value(&mut i)?)?),
             "--arg" | "-a" => {
                 let text = value(&mut i)?;
                 let spec =
@@ -302,7 +305,25 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             ));
         }
     }
+    if let Some(offset) = &o.offset {
+        if offset.len() != o.global.len() {
+            return Err(format!(
+                "run: --offset has {} values, --global {}",
+                offset.len(),
+                o.global.len()
+            ));
+        }
+    }
     Ok(o)
+}
+
+/// `--offset X[,Y[,Z]]`: a global work offset, 0 allowed.
+fn parse_offsets(text: &str) -> Result<Vec<usize>, String> {
+    let values: Result<Vec<usize>, _> = text.split(',').map(str::parse::<usize>).collect();
+    match values {
+        Ok(v) if (1..=3).contains(&v.len()) => Ok(v),
+        _ => Err(format!("run: --offset '{text}': one to three numbers")),
+    }
 }
 
 /// A deterministic generator for `=rand` (xorshift64*, Vigna, "An experimental exploration of
@@ -673,11 +694,11 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
     let start = std::time::Instant::now();
     // The queue is in order: each run starts after the one before it has finished.
     let mut event = context
-        .enqueue(&kernel, &o.global, o.local.as_deref())
+        .enqueue_at(&kernel, o.offset.as_deref(), &o.global, o.local.as_deref())
         .map_err(err)?;
     for _ in 1..o.repeat {
         event = context
-            .enqueue(&kernel, &o.global, o.local.as_deref())
+            .enqueue_at(&kernel, o.offset.as_deref(), &o.global, o.local.as_deref())
             .map_err(err)?;
     }
     event.wait().map_err(err)?;
@@ -821,6 +842,7 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(o.global, [64, 8]);
+        assert_eq!(o.offset, None);
         assert_eq!(o.local.as_deref(), Some(&[8, 8][..]));
         assert_eq!(o.args.len(), 1);
         assert_eq!(o.common.options_string(), "-DN=3");
@@ -830,6 +852,11 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(o.repeat, 3);
+        let o = parse(&strings(&[
+            "k.cl", "--kernel", "k", "--global", "4,2", "--offset", "3,0",
+        ]))
+        .unwrap();
+        assert_eq!(o.offset.as_deref(), Some(&[3, 0][..]));
         let err = |list: &[&str]| parse(&strings(list)).unwrap_err();
         assert_eq!(
             err(&["--kernel", "k", "--global", "4"]),
@@ -841,6 +868,14 @@ mod tests {
         );
         assert!(err(&["k.cl", "--kernel", "k"]).contains("--global"));
         assert!(err(&["k.cl", "--kernel", "k", "--global", "4,0"]).contains("above 0"));
+        assert!(
+            err(&["k.cl", "--kernel", "k", "--global", "4", "--offset", "1,1"])
+                .contains("--offset has 2 values")
+        );
+        assert!(
+            err(&["k.cl", "--kernel", "k", "--global", "4", "--offset", "x"])
+                .contains("one to three")
+        );
         assert!(
             err(&["k.cl", "--kernel", "k", "--global", "4", "--local", "2,2"])
                 .contains("--local has 2 sizes")

@@ -98,15 +98,20 @@ pub fn run_seed(seed: u64, reduce_for: Duration, tally: &mut Tally) {
     let failure = check(&reduced, &input, &locals).failure.unwrap_or(failure);
     let source = reduced.source();
     let kernel_test = match (&failure.class, failure.local, &failure.expected) {
-        (Class::Mismatch(..), Some(local), Some(want)) => {
-            Some(kernel_test(seed, &source, &input, local, want))
-        }
+        (Class::Mismatch(..), Some(local), Some(want)) => Some(kernel_test(
+            seed,
+            &source,
+            &reduced.shape,
+            &input,
+            local,
+            want,
+        )),
         _ => None,
     };
     tally.found.push(Found {
         seed,
         statements: (before, reduced.statements()),
-        reproducer: reproducer(seed, &source, &input, &failure),
+        reproducer: reproducer(seed, &source, &reduced.shape, &input, &failure),
         kernel_test,
         failure,
     });

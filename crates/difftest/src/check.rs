@@ -5,8 +5,8 @@
 
 use std::fmt;
 
-use crate::program::Program;
-use crate::run::{build, compile_cpu, run_cpu, run_interpreter, Engine, Outputs, GROUPS};
+use crate::program::{Program, Shape};
+use crate::run::{build, compile_cpu, run_cpu, run_interpreter, Engine, Outputs};
 
 /// The kind of a failure.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -102,11 +102,12 @@ pub fn compare(want: &Outputs, got: &[(Engine, Outputs)]) -> Option<(Class, Stri
 
 /// Checks `program` with input `input` at each local size of `locals`.
 pub fn check(program: &Program, input: &[u32], locals: &[u64]) -> Verdict {
-    check_source(&program.source(), input, locals)
+    check_source(&program.source(), &program.shape, input, locals)
 }
 
-/// [`check`] for OpenCL C text (a kernel `k` with the generated kernels' signature).
-pub fn check_source(source: &str, input: &[u32], locals: &[u64]) -> Verdict {
+/// [`check`] for OpenCL C text (a kernel `k` with the generated kernels' signature) run over
+/// NDRanges of `shape`.
+pub fn check_source(source: &str, shape: &Shape, input: &[u32], locals: &[u64]) -> Verdict {
     let mut verdict = Verdict {
         runs: 0,
         failure: None,
@@ -135,8 +136,9 @@ pub fn check_source(source: &str, input: &[u32], locals: &[u64]) -> Verdict {
         }
     }
     for &local in locals {
+        let launch = shape.launch(local);
         verdict.runs += 1;
-        let want = match run_interpreter(&module, local, input) {
+        let want = match run_interpreter(&module, &launch, input) {
             Ok(o) => o,
             Err(e) => {
                 let class = Class::Run(Engine::Interpreter);
@@ -147,7 +149,7 @@ pub fn check_source(source: &str, input: &[u32], locals: &[u64]) -> Verdict {
         let mut got = Vec::new();
         for (engine, p) in &programs {
             verdict.runs += 1;
-            match run_cpu(p, local, input) {
+            match run_cpu(p, &launch, input) {
                 Ok(o) => got.push((*engine, o)),
                 Err(e) => {
                     let class = Class::Run(*engine);
@@ -158,8 +160,10 @@ pub fn check_source(source: &str, input: &[u32], locals: &[u64]) -> Verdict {
         }
         if let Some((class, detail)) = compare(&want, &got) {
             let detail = format!(
-                "local size {local}, global size {}\n{detail}",
-                local * GROUPS
+                "local size {}, global size {}, offset {}\n{detail}",
+                launch.list(launch.local),
+                launch.list(launch.global),
+                launch.list(launch.offset)
             );
             verdict.failure = Some(fail(class, Some(local), detail, Some(want)));
             return verdict;

@@ -11,7 +11,13 @@
 //!   work-group"; 6.15.16 likewise for the collectives), and for assignments to the uniform
 //!   variables, which take uniform values only;
 //! - `break` only in a loop whose body is not uniform;
-//! - `__local` reads only in an exchange's body, between its barrier and the next one.
+//! - `__local` reads only in an exchange's body, between its barrier and the next one;
+//! - sub-group functions only where every work-item of the sub-group runs (uniform control
+//!   flow, and the bodies of conditions on the sub-group id or size), each sub-group
+//!   exchanging through its own part of the array `ls`;
+//! - early `return`s only in kernels without barriers or collectives (a fifth of them);
+//! - narrow integers taken from `uint` bits by conversions to unsigned types and
+//!   reinterpretations, float conversions saturated, `vload` indices masked to the input.
 //!
 //! The shapes that once hid wrong results are made likely: a uniform value computed in a
 //! loop, kept across a barrier and read in a region guarded by `lid > c`, `lid >= c` or
@@ -82,6 +88,10 @@ struct Ctx {
     counters: Vec<(u32, bool)>,
     /// An initial value: only constants, ids, the input and the variables declared before.
     declaring: bool,
+    /// Every work-item of the sub-group runs here (as where every work-item of the group
+    /// does, and under conditions on the sub-group id): the place for sub-group functions
+    /// (OpenCL C 6.15.19: they "must be encountered by all work-items in a sub-group").
+    sub_uniform: bool,
 }
 
 struct Gen {
@@ -90,6 +100,9 @@ struct Gen {
     next_counter: u32,
     /// Variables declared so far.
     visible: usize,
+    /// Whether the kernel may synchronize (barriers, exchanges, collectives); a kernel that
+    /// does not may instead return early from some work-items.
+    sync: bool,
 }
 
 /// The program of `seed`.
@@ -105,9 +118,11 @@ pub fn generate(seed: u64) -> Program {
             fields: [Expr::Const(0), Expr::Const(0)],
             private_init: Expr::Const(0),
             body: Vec::new(),
+            shape: Shape::PLAIN,
         },
         next_counter: 0,
         visible: 0,
+        sync: true,
     };
     g.program();
     g.p
@@ -117,6 +132,8 @@ const SMALL: [u32; 12] = [0, 1, 2, 3, 5, 7, 8, 15, 16, 31, 255, 0xffff_ffff];
 
 impl Gen {
     fn program(&mut self) {
+        self.p.shape = self.shape();
+        self.sync = self.rng.chance(80);
         let helpers = self.rng.below(3) as usize;
         for _ in 0..helpers {
             let h = self.helper();
@@ -129,6 +146,7 @@ impl Gen {
             depth: 0,
             counters: Vec::new(),
             declaring: false,
+            sub_uniform: true,
         };
         // Variables are declared before any statement: initial values may use only the
         // helpers and the ids.
@@ -156,6 +174,34 @@ impl Gen {
         self.p.private_init = self.init_expr(false);
         let n = 4 + self.rng.below(9);
         self.p.body = self.stmts(&top, n);
+    }
+
+    /// The NDRange: one dimension in half the programs, a global offset in a third, a last
+    /// group short along x or y (non-uniform work-groups) in a third.
+    fn shape(&mut self) -> Shape {
+        let dims = 1 + self.rng.weighted(&[50, 30, 20]) as u32;
+        let mut shape = Shape::PLAIN;
+        shape.dims = dims;
+        if dims >= 2 {
+            shape.local_yz[0] = self.rng.pick(&[1, 2, 3, 4]);
+            shape.groups_yz[0] = self.rng.pick(&[1, 2]);
+        }
+        if dims == 3 {
+            shape.local_yz[1] = self.rng.pick(&[1, 2]);
+            shape.groups_yz[1] = if shape.groups_yz[0] == 1 { 2 } else { 1 };
+        }
+        if self.rng.chance(30) {
+            for d in 0..dims as usize {
+                shape.offset[d] = self.rng.pick(&[0, 1, 5, 64, 1000]);
+            }
+        }
+        if self.rng.chance(30) {
+            shape.short[0] = self.rng.pick(&[1, 2, 5]);
+            if dims >= 2 {
+                shape.short[1] = self.rng.pick(&[0, 1]);
+            }
+        }
+        shape
     }
 
     fn helper(&mut self) -> Helper {
@@ -197,6 +243,7 @@ impl Gen {
             depth: 0,
             counters: Vec::new(),
             declaring: true,
+            sub_uniform: false,
         };
         let index = if uniform {
             Expr::Const(self.rng.below(INPUT_WORDS as u64) as u32)
@@ -225,9 +272,9 @@ impl Gen {
     /// A uniform value computed from the group id, sizes, arguments and constants alone (no
     /// load): the work-group transform computes such values once per group.
     fn pure_uniform(&mut self) -> Expr {
-        let id = Expr::Id(self.rng.pick(&[Id::Group, Id::N, Id::LocalSize]));
+        let id = Expr::Id(self.uniform_id());
         let other = if self.rng.chance(50) {
-            Expr::Id(self.rng.pick(&[Id::Group, Id::N, Id::LocalSize]))
+            Expr::Id(self.uniform_id())
         } else {
             Expr::Const(self.rng.pick(&SMALL))
         };
@@ -238,6 +285,15 @@ impl Gen {
         )
     }
 
+    /// A uniform query: mostly those of dimension 0, sometimes the others.
+    fn uniform_id(&mut self) -> Id {
+        if self.rng.chance(25) {
+            self.rng.pick(&UNIFORM_IDS)
+        } else {
+            self.rng.pick(&[Id::Group, Id::N, Id::LocalSize])
+        }
+    }
+
     fn float_init(&mut self) -> Expr {
         let ctx = Ctx {
             uniform: false,
@@ -246,6 +302,7 @@ impl Gen {
             depth: 0,
             counters: Vec::new(),
             declaring: true,
+            sub_uniform: false,
         };
         let u = self.uint_expr(&ctx, 1, false);
         Expr::FBin(
@@ -260,8 +317,9 @@ impl Gen {
     }
 
     fn float_const(&mut self) -> f32 {
-        self.rng
-            .pick(&[0.5, 1.5, 2.0, 3.0, -0.25, 0.1, 1024.0, -7.0, 1e-3, 65536.0])
+        self.rng.pick(&[
+            0.5, 1.5, 2.0, 3.0, -0.25, 0.1, 1024.0, -7.0, 1e-3, 65536.0, -0.0, 2.5, -3.5, 1e30, 3e9,
+        ])
     }
 
     /// Variables of the kind asked for: uniform ones only when `uniform`.
@@ -271,13 +329,20 @@ impl Gen {
             .collect()
     }
 
+    /// The varying variables.
+    fn varying_vars(&self) -> Vec<usize> {
+        (0..self.p.vars.len())
+            .filter(|&k| !self.p.vars[k].uniform)
+            .collect()
+    }
+
     /// A `uint` expression; only uniform operands when `uniform`.
     fn uint_expr(&mut self, ctx: &Ctx, depth: u32, uniform: bool) -> Expr {
         if depth == 0 || self.rng.chance(20) {
             return self.uint_leaf(ctx, uniform);
         }
         let d = depth - 1;
-        match self.rng.weighted(&[40, 8, 5, 6, 4, 4, 3, 3]) {
+        match self.rng.weighted(&[40, 8, 5, 6, 4, 4, 3, 3, 6, 2, 3, 2]) {
             0 => Expr::Bin(
                 self.rng.pick(&BINS),
                 Box::new(self.uint_expr(ctx, d, uniform)),
@@ -306,6 +371,23 @@ impl Gen {
             7 if !uniform && !ctx.declaring => {
                 Expr::Private(Box::new(self.uint_expr(ctx, d, false)))
             }
+            8 => Expr::Narrow(
+                self.rng.pick(&NOPS),
+                self.rng.pick(&NARROWS),
+                Box::new(self.uint_expr(ctx, d, uniform)),
+                Box::new(self.uint_expr(ctx, d, uniform)),
+            ),
+            9 => Expr::Table(Box::new(self.uint_expr(ctx, d, uniform))),
+            10 if !uniform && !ctx.declaring => Expr::FCmp(
+                self.rng.pick(&FCMPS),
+                Box::new(self.float_expr(ctx, d)),
+                Box::new(self.float_expr(ctx, d)),
+            ),
+            11 if !uniform && !ctx.declaring => Expr::FToInt(
+                self.rng.pick(&ROUNDS),
+                self.rng.chance(50),
+                Box::new(self.float_expr(ctx, d)),
+            ),
             _ => self.uint_leaf(ctx, uniform),
         }
     }
@@ -324,19 +406,16 @@ impl Gen {
                     }
                 }
                 2 => {
-                    let ids: &[Id] = if uniform {
-                        &[Id::LocalSize, Id::Group, Id::N]
-                    } else {
-                        &[
-                            Id::Local,
-                            Id::Global,
-                            Id::LocalSize,
-                            Id::Group,
-                            Id::N,
-                            Id::Local,
-                        ]
-                    };
-                    return Expr::Id(self.rng.pick(ids));
+                    if uniform || self.rng.chance(30) {
+                        return Expr::Id(self.uniform_id());
+                    }
+                    if self.rng.chance(25) {
+                        return Expr::Id(self.rng.pick(&VARYING_IDS));
+                    }
+                    if self.rng.chance(10) {
+                        return Expr::Id(self.rng.pick(&SUB_IDS));
+                    }
+                    return Expr::Id(self.rng.pick(&[Id::Local, Id::Global]));
                 }
                 3 => {
                     let pool: Vec<u32> = ctx
@@ -383,17 +462,29 @@ impl Gen {
             };
         }
         let d = depth - 1;
-        match self.rng.below(6) {
-            0 | 1 => Expr::FBin(
+        match self.rng.weighted(&[10, 4, 6, 3, 2, 1, 6]) {
+            0 => Expr::FBin(
                 self.rng.pick(&[FBin::Add, FBin::Sub, FBin::Mul, FBin::Div]),
                 Box::new(self.float_expr(ctx, d)),
                 Box::new(self.float_expr(ctx, d)),
             ),
-            2 => Expr::FUn(
-                self.rng.pick(&[FUn::Neg, FUn::Abs, FUn::Floor, FUn::Sqrt]),
+            1 => Expr::FBin(
+                self.rng.pick(&FBINS),
+                Box::new(self.float_expr(ctx, d)),
                 Box::new(self.float_expr(ctx, d)),
             ),
+            2 => Expr::FUn(self.rng.pick(&FUNS), Box::new(self.float_expr(ctx, d))),
             3 => Expr::FFrom(Box::new(self.uint_expr(ctx, d, false))),
+            4 => Expr::FRound(
+                self.rng.pick(&ROUNDS),
+                self.rng.chance(50),
+                Box::new(self.uint_expr(ctx, d, false)),
+            ),
+            5 => Expr::FFma(
+                Box::new(self.float_expr(ctx, d)),
+                Box::new(self.float_expr(ctx, d)),
+                Box::new(self.float_expr(ctx, d)),
+            ),
             _ => self.float_expr(ctx, 0),
         }
     }
@@ -408,20 +499,26 @@ impl Gen {
 
     fn stmt(&mut self, ctx: &Ctx) -> Stmt {
         let nested = ctx.depth < 3;
-        let u = ctx.uniform;
+        let u = ctx.uniform && self.sync;
         let weights = [
-            30,                                // assignment
-            6,                                 // vector update
-            if nested { 10 } else { 0 },       // if
-            if nested { 10 } else { 0 },       // for
-            if ctx.breakable { 4 } else { 0 }, // break
-            if u && nested { 10 } else { 0 },  // exchange
-            if u { 3 } else { 0 },             // local atomic
-            4,                                 // global atomic
-            if u { 6 } else { 0 },             // collective
-            if u { 2 } else { 0 },             // barrier
-            if u && nested { 6 } else { 0 },   // uniform loop feeding a guarded read
-            if u { 6 } else { 0 },             // narrowed region
+            30,                                               // assignment
+            6,                                                // vector update
+            if nested { 10 } else { 0 },                      // if
+            if nested { 10 } else { 0 },                      // for
+            if ctx.breakable { 4 } else { 0 },                // break
+            if u && nested { 10 } else { 0 },                 // exchange
+            if u { 3 } else { 0 },                            // local atomic
+            4,                                                // global atomic
+            if u { 6 } else { 0 },                            // collective
+            if u { 2 } else { 0 },                            // barrier
+            if u && nested { 6 } else { 0 },                  // uniform loop feeding a guarded read
+            if u { 6 } else { 0 },                            // narrowed region
+            4,                                                // narrow vectors
+            4,                                                // CSR row
+            if self.sync { 0 } else { 3 },                    // early return
+            if ctx.sub_uniform && self.sync { 6 } else { 0 }, // sub-group function
+            if u { 3 } else { 0 },                            // exchange in a helper
+            if u && nested { 4 } else { 0 },                  // if on the sub-group id
         ];
         match self.rng.weighted(&weights) {
             0 => self.assign(ctx),
@@ -461,6 +558,7 @@ impl Gen {
                 let cond = self.uint_expr(ctx, 3, uniform_cond);
                 let inner = Ctx {
                     uniform: uniform_cond,
+                    sub_uniform: uniform_cond,
                     depth: ctx.depth + 1,
                     ..ctx.clone()
                 };
@@ -513,7 +611,85 @@ impl Gen {
             }
             9 => Stmt::Barrier,
             10 => self.for_loop(ctx, true),
-            _ => self.narrow(ctx, None),
+            11 => self.narrow(ctx, None),
+            12 => Stmt::Bytes {
+                op: self.rng.pick(&BYTE_OPS),
+                var: self.rng.below(self.p.qvars.len() as u64) as usize,
+                index: self.uint_expr(ctx, 2, false),
+                operand: self.uint_expr(ctx, 2, false),
+            },
+            13 => {
+                let id = self.next_counter;
+                self.next_counter += 1;
+                let float = self.rng.chance(30);
+                let dest = if float {
+                    self.rng.below(self.p.fvars.len() as u64) as usize
+                } else {
+                    self.rng.pick(&self.varying_vars())
+                };
+                let row = if self.rng.chance(50) {
+                    Expr::Id(self.rng.pick(&[Id::Global, Id::Local, Id::GlobalLinear]))
+                } else {
+                    self.uint_expr(ctx, 2, false)
+                };
+                Stmt::Gather {
+                    id,
+                    row,
+                    dest,
+                    float,
+                }
+            }
+            14 => Stmt::Return {
+                cond: self.uint_expr(ctx, 2, false),
+                value: self.uint_expr(ctx, 2, false),
+            },
+            15 => {
+                let op = match self.rng.pick(&SUB_OPS) {
+                    SubOp::Exchange(_) => SubOp::Exchange(self.rng.pick(&[1, 3, 7])),
+                    op => op,
+                };
+                Stmt::SubGroup {
+                    op,
+                    value: self.uint_expr(ctx, 2, false),
+                    index: self.uint_expr(ctx, 1, true),
+                    dest: self.rng.pick(&self.varying_vars()),
+                }
+            }
+            16 => Stmt::HelperExchange {
+                value: self.uint_expr(ctx, 2, false),
+                offset: self.rng.pick(&[0, 1, 3, 8]),
+                dest: self.rng.pick(&self.varying_vars()),
+            },
+            _ => {
+                // A condition the work-items of a sub-group agree on, so that its body may
+                // call sub-group functions while the sub-groups of the group go apart.
+                let sub = Box::new(Expr::Id(self.rng.pick(&[Id::SubId, Id::SubSize])));
+                let c = Box::new(Expr::Const(self.rng.pick(&[0, 1, 2, 8])));
+                let cond = match self.rng.below(3) {
+                    0 => Expr::Bin(Bin::Lt, sub, c),
+                    1 => Expr::Bin(
+                        Bin::Eq,
+                        Box::new(Expr::Bin(Bin::And, sub, Box::new(Expr::Const(1)))),
+                        Box::new(Expr::Const(0)),
+                    ),
+                    _ => Expr::Bin(Bin::Xor, sub, Box::new(self.uint_expr(ctx, 1, true))),
+                };
+                let inner = Ctx {
+                    uniform: false,
+                    sub_uniform: true,
+                    depth: ctx.depth + 1,
+                    ..ctx.clone()
+                };
+                let n = self.body_len();
+                let then = self.stmts(&inner, n);
+                let els = if self.rng.chance(30) {
+                    let n = self.body_len();
+                    self.stmts(&inner, n)
+                } else {
+                    Vec::new()
+                };
+                Stmt::If { cond, then, els }
+            }
         }
     }
 
@@ -583,6 +759,7 @@ impl Gen {
             depth: ctx.depth + 1,
             counters,
             declaring: false,
+            sub_uniform: uniform_body,
         };
         let mut body = Vec::new();
         // The variable the loop computes, and a value without loads it starts from (one
@@ -644,6 +821,7 @@ impl Gen {
             depth: ctx.depth + 1,
             counters: ctx.counters.clone(),
             declaring: false,
+            sub_uniform: false,
         };
         let Stmt::Assign(_, stored) = self.local_read(&inner, reads) else {
             unreachable!()
@@ -682,6 +860,7 @@ impl Gen {
             depth: ctx.depth + 1,
             counters: ctx.counters.clone(),
             declaring: false,
+            sub_uniform: false,
         };
         let n = 1 + self.rng.below(3);
         let mut body = vec![self.local_read(&inner, None)];

@@ -2,12 +2,15 @@
 //!
 //! ```text
 //! ferrocl-difftest [--seeds A..B] [--reduce SECONDS] [--out DIR] [--show SEED] [--check FILE]
+//!                  [--test SEED LOCAL]
 //! ```
 //! `--seeds` (default `0..1000`) is the range of seeds; a failing seed is reduced for at most
 //! `--reduce` seconds (default 120; 0 keeps it whole) and its reproducer written to `--out`
 //! (default `crates/difftest/reproducers`) as `seed-N.cl`, with `seed-N.test.cl` beside it
 //! (the kernel test file) for a mismatch. `--show SEED` prints the seed's program and exits;
-//! `--check FILE` checks a reproducer (its `// in = ` line gives the input) and exits.
+//! `--check FILE` checks a reproducer (its `// in = ` line gives the input) and exits;
+//! `--test SEED LOCAL` prints the seed's program as a kernel test file at local size `LOCAL`
+//! along x, expecting the interpreter's outputs (to run it on another implementation).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,8 +18,8 @@ use std::time::{Duration, Instant};
 
 use ferrocl_difftest::campaign::{run_seed, Tally};
 use ferrocl_difftest::gen::generate;
-use ferrocl_difftest::repro::check_reproducer;
-use ferrocl_difftest::repro::save;
+use ferrocl_difftest::repro::{check_reproducer, kernel_test, save};
+use ferrocl_difftest::run::{build, input, run_interpreter};
 
 struct Options {
     seeds: std::ops::Range<u64>,
@@ -57,6 +60,13 @@ fn parse() -> Result<Options, String> {
                 print!("{}", generate(seed).source());
                 std::process::exit(0);
             }
+            "--test" => {
+                let v = value()?;
+                let seed = v.parse::<u64>().map_err(|e| format!("--test {v}: {e}"))?;
+                let v = args.next().ok_or("--test needs a seed and a local size")?;
+                let local = v.parse::<u64>().map_err(|e| format!("--test {v}: {e}"))?;
+                std::process::exit(print_test(seed, local));
+            }
             _ => return Err(format!("unknown argument {a}")),
         }
     }
@@ -74,6 +84,29 @@ fn check_file(source: &str) -> i32 {
         }
         Some(f) => {
             println!("{}\n{}", f.class, f.detail);
+            1
+        }
+    }
+}
+
+/// Prints seed `seed` as a kernel test file at local size `local`; the exit status is 1 where
+/// the interpreter could not run it.
+fn print_test(seed: u64, local: u64) -> i32 {
+    let program = generate(seed);
+    let input = input(seed);
+    let run = build(&program.source())
+        .and_then(|m| run_interpreter(&m, &program.shape.launch(local), &input));
+    match run {
+        Ok(want) => {
+            let source = program.source();
+            print!(
+                "{}",
+                kernel_test(seed, &source, &program.shape, &input, local, &want)
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("ferrocl-difftest: seed {seed}: {e}");
             1
         }
     }

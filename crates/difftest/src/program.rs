@@ -21,6 +21,112 @@ pub const LOCAL_WORDS: usize = 128;
 /// Elements of the private array each work-item owns.
 pub const PRIVATE_WORDS: usize = 8;
 
+/// How a program's NDRange is shaped around the local size along x each run picks: the
+/// dimensions, the local sizes and group counts along y and z, the global work offset, and
+/// the work-items the last group along x and y lacks (non-uniform work-groups, OpenCL 2.0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// 1, 2 or 3.
+    pub dims: u32,
+    /// Local sizes along y and z (1 beyond `dims`), cut where a group would pass
+    /// [`LOCAL_WORDS`] work-items.
+    pub local_yz: [u64; 2],
+    /// Work-groups along y and z.
+    pub groups_yz: [u64; 2],
+    /// The global work offset.
+    pub offset: [u64; 3],
+    /// Work-items missing from the last group along x and y, modulo that local size.
+    pub short: [u64; 2],
+}
+
+/// Work-groups along x per launch: enough that group ids differ and global ids pass a
+/// group's end.
+pub const GROUPS_X: u64 = 2;
+
+/// One launch: the NDRange of a program of a given shape at one local size along x.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub work_dim: u32,
+    pub global: [u64; 3],
+    pub local: [u64; 3],
+    pub offset: [u64; 3],
+}
+
+impl Launch {
+    /// Work-items in the launch: one `out` word each.
+    pub fn items(&self) -> usize {
+        self.global.iter().product::<u64>() as usize
+    }
+
+    /// The sizes of the first `work_dim` dimensions of `v`, comma-separated.
+    pub fn list(&self, v: [u64; 3]) -> String {
+        let used: Vec<String> = v[..self.work_dim as usize]
+            .iter()
+            .map(u64::to_string)
+            .collect();
+        used.join(",")
+    }
+}
+
+impl Shape {
+    /// One-dimensional, uniform, without offset: the shape the tester began with.
+    pub const PLAIN: Shape = Shape {
+        dims: 1,
+        local_yz: [1, 1],
+        groups_yz: [1, 1],
+        offset: [0; 3],
+        short: [0, 0],
+    };
+
+    /// The launch at local size `local_x` along x.
+    pub fn launch(&self, local_x: u64) -> Launch {
+        let room = |used: u64| (LOCAL_WORDS as u64 / used).max(1);
+        let ly = self.local_yz[0].min(room(local_x));
+        let lz = self.local_yz[1].min(room(local_x * ly));
+        let local = [local_x, ly, lz];
+        let groups = [GROUPS_X, self.groups_yz[0], self.groups_yz[1]];
+        let mut global = [0; 3];
+        for d in 0..3 {
+            let short = if d < 2 { self.short[d] % local[d] } else { 0 };
+            global[d] = local[d] * groups[d] - short;
+        }
+        Launch {
+            work_dim: self.dims,
+            global,
+            local,
+            offset: self.offset,
+        }
+    }
+
+    /// The text a reproducer keeps the shape in: its ten numbers.
+    pub fn text(&self) -> String {
+        let [ly, lz] = self.local_yz;
+        let [gy, gz] = self.groups_yz;
+        let [o0, o1, o2] = self.offset;
+        let [s0, s1] = self.short;
+        format!("{},{ly},{lz},{gy},{gz},{o0},{o1},{o2},{s0},{s1}", self.dims)
+    }
+
+    /// The shape [`Shape::text`] wrote.
+    pub fn parse(text: &str) -> Option<Shape> {
+        let v: Vec<u64> = text
+            .split(',')
+            .map(|w| w.trim().parse().ok())
+            .collect::<Option<_>>()?;
+        let [dims, ly, lz, gy, gz, o0, o1, o2, s0, s1] = v[..] else {
+            return None;
+        };
+        let shape = Shape {
+            dims: dims as u32,
+            local_yz: [ly, lz],
+            groups_yz: [gy, gz],
+            offset: [o0, o1, o2],
+            short: [s0, s1],
+        };
+        ((1..=3).contains(&dims) && ly * lz * gy * gz > 0).then_some(shape)
+    }
+}
+
 /// A work-item or work-group query, as `uint`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Id {
@@ -34,11 +140,93 @@ pub enum Id {
     Group,
     /// The kernel argument `n`: uniform.
     N,
+    /// `get_local_id(1)`: varying.
+    LocalY,
+    /// `get_local_id(2)`: varying.
+    LocalZ,
+    /// `get_global_id(1)`: varying.
+    GlobalY,
+    /// `get_local_linear_id()`: varying.
+    LocalLinear,
+    /// `get_global_linear_id()`: varying.
+    GlobalLinear,
+    /// `get_group_id(1)`: uniform.
+    GroupY,
+    /// `get_local_size(1)`: uniform.
+    LocalSizeY,
+    /// `get_enqueued_local_size(0)`: uniform.
+    Enqueued,
+    /// `get_num_groups(0)`: uniform.
+    NumGroups,
+    /// `get_global_size(1)`: uniform.
+    GlobalSizeY,
+    /// `get_global_offset(0)`: uniform.
+    Offset,
+    /// `get_sub_group_local_id()`: varying.
+    SubLocal,
+    /// `get_sub_group_id()`: varying, uniform in the sub-group.
+    SubId,
+    /// `get_sub_group_size()`: varying (the last sub-group may be smaller), uniform in the
+    /// sub-group.
+    SubSize,
+    /// `get_num_sub_groups()`: uniform.
+    NumSub,
 }
+
+/// The sub-group queries (the CPU device's sub-groups, and the interpreter's, are
+/// `SUB_GROUP_SIZE` consecutive linear local ids).
+pub const SUB_IDS: [Id; 4] = [Id::SubLocal, Id::SubId, Id::SubSize, Id::NumSub];
+
+/// The queries of more than one dimension, offsets and non-uniform groups: varying ones.
+pub const VARYING_IDS: [Id; 5] = [
+    Id::LocalY,
+    Id::LocalZ,
+    Id::GlobalY,
+    Id::LocalLinear,
+    Id::GlobalLinear,
+];
+
+/// ... and uniform ones.
+pub const UNIFORM_IDS: [Id; 6] = [
+    Id::GroupY,
+    Id::LocalSizeY,
+    Id::Enqueued,
+    Id::NumGroups,
+    Id::GlobalSizeY,
+    Id::Offset,
+];
 
 impl Id {
     pub fn uniform(self) -> bool {
-        !matches!(self, Id::Local | Id::Global)
+        !matches!(
+            self,
+            Id::Local | Id::Global | Id::SubLocal | Id::SubId | Id::SubSize
+        ) && !VARYING_IDS.contains(&self)
+    }
+
+    fn text(self) -> &'static str {
+        match self {
+            Id::Local => "(uint)get_local_id(0)",
+            Id::Global => "(uint)get_global_id(0)",
+            Id::LocalSize => "(uint)get_local_size(0)",
+            Id::Group => "(uint)get_group_id(0)",
+            Id::N => "n",
+            Id::LocalY => "(uint)get_local_id(1)",
+            Id::LocalZ => "(uint)get_local_id(2)",
+            Id::GlobalY => "(uint)get_global_id(1)",
+            Id::LocalLinear => "(uint)get_local_linear_id()",
+            Id::GlobalLinear => "(uint)get_global_linear_id()",
+            Id::GroupY => "(uint)get_group_id(1)",
+            Id::LocalSizeY => "(uint)get_local_size(1)",
+            Id::Enqueued => "(uint)get_enqueued_local_size(0)",
+            Id::NumGroups => "(uint)get_num_groups(0)",
+            Id::GlobalSizeY => "(uint)get_global_size(1)",
+            Id::Offset => "(uint)get_global_offset(0)",
+            Id::SubLocal => "get_sub_group_local_id()",
+            Id::SubId => "get_sub_group_id()",
+            Id::SubSize => "get_sub_group_size()",
+            Id::NumSub => "get_num_sub_groups()",
+        }
     }
 }
 
@@ -69,9 +257,22 @@ pub enum Bin {
     MulHi,
     AddSat,
     HAdd,
+    /// `mul24` of operands masked to 24 and 8 bits (the product fits in 32).
+    Mul24,
+    /// `mad24` likewise, adding the first operand.
+    Mad24,
+    AbsDiff,
+    SubSat,
+    /// `upsample` of the low halves.
+    Upsample,
+    /// `abs_diff` of both values read as `int`.
+    SAbsDiff,
+    /// `max` of both values read as `int`.
+    SMax,
+    RHAdd,
 }
 
-pub const BINS: [Bin; 21] = [
+pub const BINS: [Bin; 29] = [
     Bin::Add,
     Bin::Sub,
     Bin::Mul,
@@ -93,6 +294,14 @@ pub const BINS: [Bin; 21] = [
     Bin::MulHi,
     Bin::AddSat,
     Bin::HAdd,
+    Bin::Mul24,
+    Bin::Mad24,
+    Bin::AbsDiff,
+    Bin::SubSat,
+    Bin::Upsample,
+    Bin::SAbsDiff,
+    Bin::SMax,
+    Bin::RHAdd,
 ];
 
 /// A unary operation on `uint`.
@@ -103,26 +312,250 @@ pub enum Un {
     LNot,
     Popcount,
     Clz,
+    Ctz,
+    /// `abs` of the value read as `int`.
+    SAbs,
 }
 
-pub const UNS: [Un; 5] = [Un::Not, Un::Neg, Un::LNot, Un::Popcount, Un::Clz];
+pub const UNS: [Un; 7] = [
+    Un::Not,
+    Un::Neg,
+    Un::LNot,
+    Un::Popcount,
+    Un::Clz,
+    Un::Ctz,
+    Un::SAbs,
+];
 
-/// A binary operation on `float` (each correctly rounded in IEEE 754).
+/// A narrow integer type, whose values come from the low bits of a `uint` (`(uchar)x`,
+/// `as_char((uchar)x)`: conversions to a signed narrow type of values outside it are
+/// implementation-defined, reinterpretations are not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Narrow {
+    UChar,
+    Char,
+    UShort,
+    Short,
+}
+
+pub const NARROWS: [Narrow; 4] = [Narrow::UChar, Narrow::Char, Narrow::UShort, Narrow::Short];
+
+impl Narrow {
+    pub fn name(self) -> &'static str {
+        match self {
+            Narrow::UChar => "uchar",
+            Narrow::Char => "char",
+            Narrow::UShort => "ushort",
+            Narrow::Short => "short",
+        }
+    }
+
+    fn signed(self) -> bool {
+        matches!(self, Narrow::Char | Narrow::Short)
+    }
+
+    /// A value of the type from the `uint` text `a`.
+    fn of_uint(self, a: &str) -> String {
+        match self {
+            Narrow::UChar => format!("(uchar)({a})"),
+            Narrow::Char => format!("as_char((uchar)({a}))"),
+            Narrow::UShort => format!("(ushort)({a})"),
+            Narrow::Short => format!("as_short((ushort)({a}))"),
+        }
+    }
+}
+
+/// An operation on values of a narrow type (the integer promotions make `+`, `-`, `*` and
+/// shifts `int` operations, which cannot overflow on them, but for `ushort * ushort`, done in
+/// `uint`); the result, narrow or `int`, converted to `uint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NOp {
+    Add,
+    Sub,
+    Mul,
+    AddSat,
+    SubSat,
+    HAdd,
+    RHAdd,
+    AbsDiff,
+    Min,
+    Max,
+    MulHi,
+    Rotate,
+    /// `x << (b & 7)` of an unsigned type, `x >> (b & 7)` of a signed one.
+    Shift,
+    /// `x > y ? x - y : y`.
+    Ternary,
+    /// `clz(x)` (the second operand unused, as in the unary ones below).
+    Clz,
+    Popcount,
+    Abs,
+    /// `convert_T_sat` of the first operand read as `int`.
+    Saturate,
+}
+
+pub const NOPS: [NOp; 18] = [
+    NOp::Add,
+    NOp::Sub,
+    NOp::Mul,
+    NOp::AddSat,
+    NOp::SubSat,
+    NOp::HAdd,
+    NOp::RHAdd,
+    NOp::AbsDiff,
+    NOp::Min,
+    NOp::Max,
+    NOp::MulHi,
+    NOp::Rotate,
+    NOp::Shift,
+    NOp::Ternary,
+    NOp::Clz,
+    NOp::Popcount,
+    NOp::Abs,
+    NOp::Saturate,
+];
+
+/// An update of a `uint4` variable through a vector of a narrow type loaded with `vload` from
+/// the input's bytes, or stored with `vstore` into the private byte array `pb`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ByteOp {
+    /// `q = convert_uint4(add_sat(b, convert_uchar4_sat(q)))`, `b` a `uchar4` of the input.
+    AddSat,
+    /// `q = convert_uint4(abs_diff(b, convert_uchar4_sat(q >> 8)))`.
+    AbsDiff,
+    /// `q = convert_uint4(select(b, convert_uchar4_sat(q), b > (uchar4)(x)))`.
+    Select,
+    /// `q = convert_uint4(b > (uchar4)(x) ? b : (uchar4)(x) - b)`: the vector ternary.
+    Ternary,
+    /// `q = convert_uint4(rotate(b, convert_uchar4(q & 7)))`.
+    Rotate,
+    /// `vstore4(convert_uchar4_sat(q) + b, x & 3, pb)`.
+    Store,
+    /// `q.s01 = as_uint2(convert_int2(hadd(s, convert_short2_sat(as_int2(q.s23)))))`, `s` a
+    /// `short2` of the input.
+    Short,
+}
+
+pub const BYTE_OPS: [ByteOp; 7] = [
+    ByteOp::AddSat,
+    ByteOp::AbsDiff,
+    ByteOp::Select,
+    ByteOp::Ternary,
+    ByteOp::Rotate,
+    ByteOp::Store,
+    ByteOp::Short,
+];
+
+/// Words of the `__constant` table `tab`; indices into it are masked.
+pub const TABLE_WORDS: usize = 16;
+
+/// A binary operation on `float`: `+`, `-`, `*` are correctly rounded (OpenCL 7.4), `/`
+/// is not required to be, but every engine here computes it alike; the functions are those
+/// of 0 ulp in the table of 7.4 (`fmin`, `fmax`, `copysign`, `fmod`, `fdim`, `nextafter`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FBin {
     Add,
     Sub,
     Mul,
     Div,
+    /// `fmin(a, b) + 0.0f`: which of two zeros `fmin` returns is not specified; the sum makes
+    /// it +0.
+    Min,
+    /// `fmax(a, b) + 0.0f`.
+    Max,
+    CopySign,
+    Fmod,
+    Fdim,
+    NextAfter,
 }
 
-/// A unary operation on `float` (each exact or correctly rounded).
+pub const FBINS: [FBin; 10] = [
+    FBin::Add,
+    FBin::Sub,
+    FBin::Mul,
+    FBin::Div,
+    FBin::Min,
+    FBin::Max,
+    FBin::CopySign,
+    FBin::Fmod,
+    FBin::Fdim,
+    FBin::NextAfter,
+];
+
+/// A unary operation on `float` (each exact, or correctly rounded, or as `sqrt` computed
+/// alike by every engine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FUn {
     Neg,
     Abs,
     Floor,
     Sqrt,
+    Ceil,
+    Trunc,
+    Rint,
+    Round,
+    /// `ldexp(a, -3)`.
+    Ldexp,
+    Logb,
+}
+
+pub const FUNS: [FUn; 10] = [
+    FUn::Neg,
+    FUn::Abs,
+    FUn::Floor,
+    FUn::Sqrt,
+    FUn::Ceil,
+    FUn::Trunc,
+    FUn::Rint,
+    FUn::Round,
+    FUn::Ldexp,
+    FUn::Logb,
+];
+
+/// A comparison or classification of floats, as `uint` (0 or 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FCmp {
+    Le,
+    Eq,
+    /// `a != b`: true where either is a NaN.
+    Ne,
+    /// `isgreaterequal`.
+    GreaterEqual,
+    /// `isunordered`.
+    Unordered,
+    /// `signbit(a)`, `b` unused.
+    SignBit,
+}
+
+pub const FCMPS: [FCmp; 6] = [
+    FCmp::Le,
+    FCmp::Eq,
+    FCmp::Ne,
+    FCmp::GreaterEqual,
+    FCmp::Unordered,
+    FCmp::SignBit,
+];
+
+/// A rounding mode of an explicit conversion (6.4.3.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Round {
+    Rte,
+    Rtz,
+    Rtp,
+    Rtn,
+}
+
+pub const ROUNDS: [Round; 4] = [Round::Rte, Round::Rtz, Round::Rtp, Round::Rtn];
+
+impl Round {
+    fn suffix(self) -> &'static str {
+        match self {
+            Round::Rte => "rte",
+            Round::Rtz => "rtz",
+            Round::Rtp => "rtp",
+            Round::Rtn => "rtn",
+        }
+    }
 }
 
 /// An expression. Those of the `F...` variants are `float`, the others `uint`.
@@ -167,6 +600,19 @@ pub enum Expr {
     FUn(FUn, Box<Expr>),
     /// Lane of a `float4` variable.
     FLane(usize, u8),
+    /// An operation on two values of a narrow type.
+    Narrow(NOp, Narrow, Box<Expr>, Box<Expr>),
+    /// `tab[e & 15]`: the `__constant` table.
+    Table(Box<Expr>),
+    /// A comparison of floats.
+    FCmp(FCmp, Box<Expr>, Box<Expr>),
+    /// `convert_int_sat_R(a)` (`signed`) or `convert_uint_sat_R(a)` of a float, as `uint`:
+    /// saturated, so defined for every float (a NaN gives 0).
+    FToInt(Round, bool, Box<Expr>),
+    /// `convert_float_R(a)` of a `uint`, or of it read as `int` (`signed`).
+    FRound(Round, bool, Box<Expr>),
+    /// `fma(a, b, c)`: correctly rounded.
+    FFma(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
 impl Expr {
@@ -179,6 +625,8 @@ impl Expr {
                 | Expr::FBin(..)
                 | Expr::FUn(..)
                 | Expr::FLane(..)
+                | Expr::FRound(..)
+                | Expr::FFma(..)
         )
     }
 
@@ -190,11 +638,17 @@ impl Expr {
             | Expr::Private(a)
             | Expr::Bits(a)
             | Expr::FFrom(a)
-            | Expr::FUn(_, a) => vec![a],
-            Expr::Bin(_, a, b) | Expr::Call(_, a, b) | Expr::FLess(a, b) | Expr::FBin(_, a, b) => {
-                vec![a, b]
-            }
-            Expr::Select(c, a, b) => vec![c, a, b],
+            | Expr::FUn(_, a)
+            | Expr::Table(a)
+            | Expr::FToInt(_, _, a)
+            | Expr::FRound(_, _, a) => vec![a],
+            Expr::Bin(_, a, b)
+            | Expr::Call(_, a, b)
+            | Expr::FLess(a, b)
+            | Expr::FBin(_, a, b)
+            | Expr::Narrow(_, _, a, b)
+            | Expr::FCmp(_, a, b) => vec![a, b],
+            Expr::Select(c, a, b) | Expr::FFma(c, a, b) => vec![c, a, b],
             _ => vec![],
         }
     }
@@ -207,11 +661,17 @@ impl Expr {
             | Expr::Private(a)
             | Expr::Bits(a)
             | Expr::FFrom(a)
-            | Expr::FUn(_, a) => vec![a],
-            Expr::Bin(_, a, b) | Expr::Call(_, a, b) | Expr::FLess(a, b) | Expr::FBin(_, a, b) => {
-                vec![a, b]
-            }
-            Expr::Select(c, a, b) => vec![c, a, b],
+            | Expr::FUn(_, a)
+            | Expr::Table(a)
+            | Expr::FToInt(_, _, a)
+            | Expr::FRound(_, _, a) => vec![a],
+            Expr::Bin(_, a, b)
+            | Expr::Call(_, a, b)
+            | Expr::FLess(a, b)
+            | Expr::FBin(_, a, b)
+            | Expr::Narrow(_, _, a, b)
+            | Expr::FCmp(_, a, b) => vec![a, b],
+            Expr::Select(c, a, b) | Expr::FFma(c, a, b) => vec![c, a, b],
             _ => vec![],
         }
     }
@@ -382,6 +842,40 @@ impl Collective {
     }
 }
 
+/// A sub-group function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubOp {
+    ReduceAdd,
+    ReduceMin,
+    ReduceMax,
+    ScanInclusiveAdd,
+    ScanExclusiveAdd,
+    ScanInclusiveMax,
+    /// `sub_group_broadcast(e, index % get_sub_group_size())`; the index is uniform.
+    Broadcast,
+    /// `sub_group_any(e & 1)`.
+    Any,
+    /// `sub_group_all(e & 1)`.
+    All,
+    /// Through the sub-group's part of the `__local` array `ls` and `sub_group_barrier`:
+    /// each work-item stores its value, then reads that of the work-item `k` places on in
+    /// its sub-group.
+    Exchange(u32),
+}
+
+pub const SUB_OPS: [SubOp; 10] = [
+    SubOp::ReduceAdd,
+    SubOp::ReduceMin,
+    SubOp::ReduceMax,
+    SubOp::ScanInclusiveAdd,
+    SubOp::ScanExclusiveAdd,
+    SubOp::ScanInclusiveMax,
+    SubOp::Broadcast,
+    SubOp::Any,
+    SubOp::All,
+    SubOp::Exchange(1),
+];
+
 /// A statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
@@ -450,6 +944,45 @@ pub enum Stmt {
         dest: usize,
     },
     Barrier,
+    /// A row of a sparse matrix-vector product in compressed sparse rows (CSR), each
+    /// work-item its own row and so its own trip count: with `r = row & 31`, the row's
+    /// entries run from `in[r] & 15` to that plus `in[r + 1] & 7`; entry `k` adds
+    /// `in[k]` times the gathered `in[in[k + 32] & 63]` to variable `dest` (a float
+    /// variable where `float`). `id` names the locals.
+    Gather {
+        id: u32,
+        row: Expr,
+        dest: usize,
+        float: bool,
+    },
+    /// `dest = op(value)` of a sub-group function; `index` is the broadcast's.
+    SubGroup {
+        op: SubOp,
+        value: Expr,
+        index: Expr,
+        dest: usize,
+    },
+    /// `dest = xchg(lm, value, offset)`: an exchange through the `__local` array in a helper
+    /// function, between its barriers.
+    HelperExchange {
+        value: Expr,
+        offset: u32,
+        dest: usize,
+    },
+    /// `if (cond) { out[...] = value; return; }`: only in kernels without barriers or
+    /// collectives.
+    Return {
+        cond: Expr,
+        value: Expr,
+    },
+    /// An update of `uint4` variable `var` through narrow vectors: [`ByteOp`], with `index`
+    /// picking the input's vector and `operand` the scalar it is compared with.
+    Bytes {
+        op: ByteOp,
+        var: usize,
+        index: Expr,
+        operand: Expr,
+    },
 }
 
 /// A helper function `uint hK(uint p0, uint p1)`: `p2 = e` steps, a loop of
@@ -482,6 +1015,8 @@ pub struct Program {
     pub fields: [Expr; 2],
     pub private_init: Expr,
     pub body: Vec<Stmt>,
+    /// The NDRange it runs over.
+    pub shape: Shape,
 }
 
 /// The kernel's signature, for runners and reproducers.
@@ -507,6 +1042,21 @@ uint mix(uint h, uint x) {
 uint sfun(struct S x) {
     return x.a * 3u ^ (x.b >> 1);
 }
+
+uint xchg(local uint *m, uint x, uint k) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    m[get_local_linear_id()] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint size = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
+    uint r = m[((uint)get_local_linear_id() + k) % size];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+
+constant uint tab[16] = {
+    0u, 1u, 7u, 0x80000000u, 0xffffffffu, 3u, 0x7fffffffu, 255u,
+    0x9e3779b9u, 16u, 0xffu, 0x10000u, 5u, 0xfffffffeu, 31u, 0x55555555u
+};
 ";
 
 impl Program {
@@ -529,6 +1079,9 @@ impl Program {
         let _ = writeln!(s, "    local uint lm[{LOCAL_WORDS}];");
         let _ = writeln!(s, "    local uint lb[{LOCAL_WORDS}];");
         s.push_str("    local uint la[1];\n");
+        if self.uses_sub_group_exchange() {
+            let _ = writeln!(s, "    local uint ls[{LOCAL_WORDS}];");
+        }
         for (k, v) in self.vars.iter().enumerate() {
             let _ = writeln!(
                 s,
@@ -552,6 +1105,8 @@ impl Program {
             expr(&self.fields[0], self),
             expr(&self.fields[1], self)
         );
+        s.push_str("    uchar pb[16];\n");
+        s.push_str("    for (uint j = 0; j < 16u; j++)\n        pb[j] = (uchar)(j * 17u);\n");
         let _ = writeln!(s, "    uint pa[{PRIVATE_WORDS}];");
         let _ = writeln!(
             s,
@@ -581,8 +1136,56 @@ impl Program {
             s,
             "    for (uint j = 0; j < {PRIVATE_WORDS}u; j++)\n        h = mix(h, pa[j]);"
         );
-        s.push_str("    out[get_global_id(0)] = h;\n}\n");
+        s.push_str(
+            "    for (uint j = 0; j < 4u; j++)\n        h = mix(h, as_uint(vload4(j, pb)));\n",
+        );
+        let _ = writeln!(s, "    out[{}] = h;\n}}", self.out_index());
         s
+    }
+
+    fn uses_sub_group_exchange(&self) -> bool {
+        fn any(b: &[Stmt]) -> bool {
+            b.iter().any(|s| match s {
+                Stmt::SubGroup {
+                    op: SubOp::Exchange(_),
+                    ..
+                } => true,
+                Stmt::If { then, els, .. } => any(then) || any(els),
+                Stmt::For { body, .. } | Stmt::Block { body, .. } | Stmt::Exchange { body, .. } => {
+                    any(body)
+                }
+                _ => false,
+            })
+        }
+        any(&self.body)
+    }
+
+    /// A work-item's word of `out`.
+    fn out_index(&self) -> &'static str {
+        if self.shape.dims == 1 && self.shape.offset == [0; 3] {
+            "get_global_id(0)"
+        } else {
+            "get_global_linear_id()"
+        }
+    }
+
+    /// A work-item's slot in the `__local` arrays: its local id along x in one dimension,
+    /// its linear local id in more.
+    fn slot(&self) -> &'static str {
+        if self.shape.dims == 1 {
+            "get_local_id(0)"
+        } else {
+            "get_local_linear_id()"
+        }
+    }
+
+    /// The number of work-items in the group, as `uint`.
+    fn group_size(&self) -> &'static str {
+        match self.shape.dims {
+            1 => "(uint)get_local_size(0)",
+            2 => "(uint)(get_local_size(0) * get_local_size(1))",
+            _ => "(uint)(get_local_size(0) * get_local_size(1) * get_local_size(2))",
+        }
     }
 
     /// Statements in the tree, nested ones included.
@@ -643,11 +1246,7 @@ pub fn expr(e: &Expr, p: &Program) -> String {
     match e {
         Expr::Const(c) => format!("{c}u"),
         Expr::Var(k) => var_name(p, *k),
-        Expr::Id(Id::Local) => "(uint)get_local_id(0)".into(),
-        Expr::Id(Id::Global) => "(uint)get_global_id(0)".into(),
-        Expr::Id(Id::LocalSize) => "(uint)get_local_size(0)".into(),
-        Expr::Id(Id::Group) => "(uint)get_group_id(0)".into(),
-        Expr::Id(Id::N) => "n".into(),
+        Expr::Id(id) => id.text().into(),
         Expr::Input(a) => format!("in[{} & {}u]", x(a), INPUT_WORDS - 1),
         Expr::Bin(op, a, b) => {
             let (a, b) = (x(a), x(b));
@@ -673,6 +1272,14 @@ pub fn expr(e: &Expr, p: &Program) -> String {
                 Bin::MulHi => format!("mul_hi({a}, {b})"),
                 Bin::AddSat => format!("add_sat({a}, {b})"),
                 Bin::HAdd => format!("hadd({a}, {b})"),
+                Bin::Mul24 => format!("mul24({a} & 0xffffffu, {b} & 0xffu)"),
+                Bin::Mad24 => format!("mad24({a} & 0xffffffu, {b} & 0xffu, {a})"),
+                Bin::AbsDiff => format!("abs_diff({a}, {b})"),
+                Bin::SubSat => format!("sub_sat({a}, {b})"),
+                Bin::Upsample => format!("upsample((ushort){a}, (ushort){b})"),
+                Bin::SAbsDiff => format!("abs_diff(as_int({a}), as_int({b}))"),
+                Bin::SMax => format!("(uint)max(as_int({a}), as_int({b}))"),
+                Bin::RHAdd => format!("rhadd({a}, {b})"),
             }
         }
         Expr::Un(op, a) => {
@@ -683,12 +1290,14 @@ pub fn expr(e: &Expr, p: &Program) -> String {
                 Un::LNot => format!("(uint)(!{a})"),
                 Un::Popcount => format!("popcount({a})"),
                 Un::Clz => format!("clz({a})"),
+                Un::Ctz => format!("ctz({a})"),
+                Un::SAbs => format!("abs(as_int({a}))"),
             }
         }
         Expr::Select(c, a, b) => format!("({} ? {} : {})", x(c), x(a), x(b)),
         Expr::Call(h, a, b) => format!("h{h}({}, {})", x(a), x(b)),
         Expr::Local(k) => {
-            format!("lm[((uint)get_local_id(0) + {k}u) % (uint)get_local_size(0)]")
+            format!("lm[((uint){} + {k}u) % {}]", p.slot(), p.group_size())
         }
         Expr::Lane(k, l) => format!("q{k}.s{l}"),
         Expr::Field(0) => "s.a".into(),
@@ -703,14 +1312,36 @@ pub fn expr(e: &Expr, p: &Program) -> String {
         Expr::FVar(k) => format!("f{k}"),
         Expr::FFrom(a) => format!("(float){}", x(a)),
         Expr::FBin(op, a, b) => {
-            let o = match op {
-                FBin::Add => "+",
-                FBin::Sub => "-",
-                FBin::Mul => "*",
-                FBin::Div => "/",
-            };
-            format!("({} {o} {})", x(a), x(b))
+            let (a, b) = (x(a), x(b));
+            match op {
+                FBin::Add => format!("({a} + {b})"),
+                FBin::Sub => format!("({a} - {b})"),
+                FBin::Mul => format!("({a} * {b})"),
+                FBin::Div => format!("({a} / {b})"),
+                FBin::Min => format!("(fmin({a}, {b}) + 0.0f)"),
+                FBin::Max => format!("(fmax({a}, {b}) + 0.0f)"),
+                FBin::CopySign => format!("copysign({a}, {b})"),
+                FBin::Fmod => format!("fmod({a}, {b})"),
+                FBin::Fdim => format!("fdim({a}, {b})"),
+                FBin::NextAfter => format!("nextafter({a}, {b})"),
+            }
         }
+        Expr::FCmp(op, a, b) => {
+            let (a, b) = (x(a), x(b));
+            match op {
+                FCmp::Le => format!("(uint)({a} <= {b})"),
+                FCmp::Eq => format!("(uint)({a} == {b})"),
+                FCmp::Ne => format!("(uint)({a} != {b})"),
+                FCmp::GreaterEqual => format!("(uint)isgreaterequal({a}, {b})"),
+                FCmp::Unordered => format!("(uint)isunordered({a}, {b})"),
+                FCmp::SignBit => format!("(uint)signbit({a})"),
+            }
+        }
+        Expr::FToInt(r, true, a) => format!("as_uint(convert_int_sat_{}({}))", r.suffix(), x(a)),
+        Expr::FToInt(r, false, a) => format!("convert_uint_sat_{}({})", r.suffix(), x(a)),
+        Expr::FRound(r, true, a) => format!("convert_float_{}(as_int({}))", r.suffix(), x(a)),
+        Expr::FRound(r, false, a) => format!("convert_float_{}({})", r.suffix(), x(a)),
+        Expr::FFma(a, b, c) => format!("fma({}, {}, {})", x(a), x(b), x(c)),
         Expr::FUn(op, a) => {
             let a = x(a);
             match op {
@@ -718,9 +1349,46 @@ pub fn expr(e: &Expr, p: &Program) -> String {
                 FUn::Abs => format!("fabs({a})"),
                 FUn::Floor => format!("floor({a})"),
                 FUn::Sqrt => format!("sqrt(fabs({a}))"),
+                FUn::Ceil => format!("ceil({a})"),
+                FUn::Trunc => format!("trunc({a})"),
+                FUn::Rint => format!("rint({a})"),
+                FUn::Round => format!("round({a})"),
+                FUn::Ldexp => format!("ldexp({a}, -3)"),
+                FUn::Logb => format!("logb({a})"),
             }
         }
         Expr::FLane(k, l) => format!("w{k}.s{l}"),
+        Expr::Narrow(op, t, a, b) => narrow(*op, *t, &x(a), &x(b)),
+        Expr::Table(a) => format!("tab[{} & {}u]", x(a), TABLE_WORDS - 1),
+    }
+}
+
+/// The text of a narrow operation, as `uint`.
+fn narrow(op: NOp, t: Narrow, a: &str, b: &str) -> String {
+    let (x, y) = (t.of_uint(a), t.of_uint(b));
+    let name = t.name();
+    let call = |f: &str| format!("(uint)({f}({x}, {y}))");
+    match op {
+        NOp::Add => format!("(uint)({x} + {y})"),
+        NOp::Sub => format!("(uint)({x} - {y})"),
+        NOp::Mul if t == Narrow::UShort => format!("((uint){x} * (uint){y})"),
+        NOp::Mul => format!("(uint)({x} * {y})"),
+        NOp::AddSat => call("add_sat"),
+        NOp::SubSat => call("sub_sat"),
+        NOp::HAdd => call("hadd"),
+        NOp::RHAdd => call("rhadd"),
+        NOp::AbsDiff => call("abs_diff"),
+        NOp::Min => call("min"),
+        NOp::Max => call("max"),
+        NOp::MulHi => call("mul_hi"),
+        NOp::Rotate => call("rotate"),
+        NOp::Shift if t.signed() => format!("(uint)({x} >> ({b} & 7u))"),
+        NOp::Shift => format!("(uint)({x} << ({b} & 7u))"),
+        NOp::Ternary => format!("(uint)({x} > {y} ? {x} - {y} : {y})"),
+        NOp::Clz => format!("(uint)clz({x})"),
+        NOp::Popcount => format!("(uint)popcount({x})"),
+        NOp::Abs => format!("(uint)abs({x})"),
+        NOp::Saturate => format!("(uint)convert_{name}_sat(as_int({a}))"),
     }
 }
 
@@ -823,7 +1491,7 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
         Stmt::Break(c) => line(s, &format!("if ({}) break;", x(c))),
         Stmt::Exchange { value, guard, body } => {
             line(s, BARRIER);
-            line(s, &format!("lm[get_local_id(0)] = {};", x(value)));
+            line(s, &format!("lm[{}] = {};", p.slot(), x(value)));
             line(s, BARRIER);
             match guard_text(guard, p) {
                 Some(c) => line(s, &format!("if ({c}) {{")),
@@ -840,10 +1508,11 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
             offset,
         } => {
             line(s, BARRIER);
-            line(s, &format!("lm[get_local_id(0)] = {};", x(value)));
-            line(s, "lb[get_local_id(0)] = (uint)get_local_id(0) ^ 0x5au;");
+            let slot = p.slot();
+            line(s, &format!("lm[{slot}] = {};", x(value)));
+            line(s, &format!("lb[{slot}] = (uint){slot} ^ 0x5au;"));
             line(s, BARRIER);
-            let store = format!("lb[get_local_id(0)] = {};", x(stored));
+            let store = format!("lb[{slot}] = {};", x(stored));
             match guard_text(guard, p) {
                 Some(c) => line(s, &format!("if ({c})\n{}    {store}", "    ".repeat(d))),
                 None => line(s, &store),
@@ -852,8 +1521,10 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
             line(
                 s,
                 &format!(
-                    "{} = lb[((uint)get_local_id(0) + {offset}u) % (uint)get_local_size(0)];",
-                    var_name(p, *dest)
+                    "{} = lb[((uint){} + {offset}u) % {}];",
+                    var_name(p, *dest),
+                    p.slot(),
+                    p.group_size()
                 ),
             );
         }
@@ -864,7 +1535,7 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
             dest,
         } => {
             line(s, BARRIER);
-            line(s, &format!("if (get_local_id(0) == 0) la[0] = {init}u;"));
+            line(s, &format!("if ({} == 0) la[0] = {init}u;", p.slot()));
             line(s, BARRIER);
             line(s, &format!("{}(&la[0], {});", op.name(), x(value)));
             line(s, BARRIER);
@@ -881,17 +1552,157 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
             dest,
         } => {
             let call = if *op == Collective::Broadcast {
-                format!(
-                    "{}({}, (size_t)({} % (uint)get_local_size(0)))",
-                    op.name(),
-                    x(value),
-                    x(index)
-                )
+                // One local id per dimension of the launch (6.15.16), each taken from bits
+                // of the uniform index and within that dimension's size.
+                let i = x(index);
+                let ids: Vec<String> = (0..p.shape.dims)
+                    .map(|d| match d {
+                        0 => format!("(size_t)({i} % (uint)get_local_size(0))"),
+                        _ => format!(
+                            "(size_t)(({i} >> {}u) % (uint)get_local_size({d}))",
+                            2 * d + 1
+                        ),
+                    })
+                    .collect();
+                format!("{}({}, {})", op.name(), x(value), ids.join(", "))
             } else {
                 format!("{}({})", op.name(), x(value))
             };
             line(s, &format!("{} = {call};", var_name(p, *dest)));
         }
         Stmt::Barrier => line(s, BARRIER),
+        Stmt::Gather {
+            id,
+            row,
+            dest,
+            float,
+        } => {
+            let (r, b, e, k) = (
+                format!("r{id}"),
+                format!("b{id}"),
+                format!("e{id}"),
+                format!("k{id}"),
+            );
+            line(s, "{");
+            let inner = |s: &mut String, text: &str| {
+                indent(s, d + 1);
+                s.push_str(text);
+                s.push('\n');
+            };
+            inner(s, &format!("uint {r} = {} & 31u;", x(row)));
+            inner(s, &format!("uint {b} = in[{r}] & 15u;"));
+            inner(s, &format!("uint {e} = {b} + (in[{r} + 1u] & 7u);"));
+            inner(s, &format!("for (uint {k} = {b}; {k} < {e}; {k}++)"));
+            let gathered = format!("in[in[{k} + 32u] & 63u]");
+            let step = if *float {
+                format!(
+                    "f{dest} = f{dest} + (float)({gathered} & 0xffffu) * (float)(in[{k}] & 0xffu);"
+                )
+            } else {
+                let v = var_name(p, *dest);
+                format!("{v} = {v} + {gathered} * in[{k}];")
+            };
+            inner(s, &format!("    {step}"));
+            line(s, "}");
+        }
+        Stmt::SubGroup {
+            op,
+            value,
+            index,
+            dest,
+        } => {
+            let v = var_name(p, *dest);
+            let e = x(value);
+            let call = |f: &str| format!("{v} = {f}({e});");
+            let text = match op {
+                SubOp::ReduceAdd => call("sub_group_reduce_add"),
+                SubOp::ReduceMin => call("sub_group_reduce_min"),
+                SubOp::ReduceMax => call("sub_group_reduce_max"),
+                SubOp::ScanInclusiveAdd => call("sub_group_scan_inclusive_add"),
+                SubOp::ScanExclusiveAdd => call("sub_group_scan_exclusive_add"),
+                SubOp::ScanInclusiveMax => call("sub_group_scan_inclusive_max"),
+                SubOp::Broadcast => format!(
+                    "{v} = sub_group_broadcast({e}, {} % get_sub_group_size());",
+                    x(index)
+                ),
+                SubOp::Any => format!("{v} = (uint)sub_group_any((int)({e} & 1u));"),
+                SubOp::All => format!("{v} = (uint)sub_group_all((int)({e} & 1u));"),
+                SubOp::Exchange(k) => {
+                    let base = "get_sub_group_id() * get_max_sub_group_size()";
+                    line(s, &format!("ls[{base} + get_sub_group_local_id()] = {e};"));
+                    line(s, "sub_group_barrier(CLK_LOCAL_MEM_FENCE);");
+                    line(
+                        s,
+                        &format!(
+                            "{v} = ls[{base} + (get_sub_group_local_id() + {k}u) % \
+                             get_sub_group_size()];"
+                        ),
+                    );
+                    "sub_group_barrier(CLK_LOCAL_MEM_FENCE);".to_string()
+                }
+            };
+            line(s, &text);
+        }
+        Stmt::HelperExchange {
+            value,
+            offset,
+            dest,
+        } => line(
+            s,
+            &format!(
+                "{} = xchg(lm, {}, {offset}u);",
+                var_name(p, *dest),
+                x(value)
+            ),
+        ),
+        Stmt::Return { cond, value } => {
+            line(s, &format!("if ({}) {{", x(cond)));
+            indent(s, d + 1);
+            let _ = writeln!(s, "out[{}] = {};", p.out_index(), x(value));
+            indent(s, d + 1);
+            s.push_str("return;\n");
+            line(s, "}");
+        }
+        Stmt::Bytes {
+            op,
+            var,
+            index,
+            operand,
+        } => {
+            let q = format!("q{var}");
+            let i = x(index);
+            let o = x(operand);
+            let b = format!(
+                "vload4({i} & {}u, (global const uchar *)in)",
+                INPUT_WORDS - 1
+            );
+            let splat = format!("(uchar4)((uchar)({o}))");
+            let text = match op {
+                ByteOp::AddSat => {
+                    format!("{q} = convert_uint4(add_sat({b}, convert_uchar4_sat({q})));")
+                }
+                ByteOp::AbsDiff => format!(
+                    "{q} = convert_uint4(abs_diff({b}, convert_uchar4_sat({q} >> (uint4)(8u))));"
+                ),
+                ByteOp::Select => format!(
+                    "{q} = convert_uint4(select({b}, convert_uchar4_sat({q}), {b} > {splat}));"
+                ),
+                ByteOp::Ternary => {
+                    format!("{q} = convert_uint4({b} > {splat} ? {b} : {splat} - {b});")
+                }
+                ByteOp::Rotate => {
+                    format!("{q} = convert_uint4(rotate({b}, convert_uchar4({q} & (uint4)(7u))));")
+                }
+                ByteOp::Store => {
+                    format!("vstore4(convert_uchar4_sat({q}) + {b}, {o} & 3u, pb);")
+                }
+                ByteOp::Short => format!(
+                    "{q}.s01 = as_uint2(convert_int2(hadd(vload2({i} & {}u, \
+                     (global const short *)in), convert_short2_sat(as_int2({q}.s23)))));",
+                    INPUT_WORDS - 1
+                ),
+            };
+            line(s, &text);
+        }
     }
 }

@@ -284,6 +284,20 @@ fn stmt_roots<'a>(body: &'a mut [Stmt], out: &mut Vec<&'a mut Expr>) {
                 out.push(value);
                 out.push(index);
             }
+            Stmt::Gather { row, .. } => out.push(row),
+            Stmt::SubGroup { value, index, .. } => {
+                out.push(value);
+                out.push(index);
+            }
+            Stmt::HelperExchange { value, .. } => out.push(value),
+            Stmt::Return { cond, value } => {
+                out.push(cond);
+                out.push(value);
+            }
+            Stmt::Bytes { index, operand, .. } => {
+                out.push(index);
+                out.push(operand);
+            }
             Stmt::Barrier => {}
         }
     }

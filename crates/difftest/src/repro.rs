@@ -7,18 +7,32 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use crate::check::{check_source, Failure, Verdict};
-use crate::run::{input, Outputs, GROUPS, LOCAL_SIZES, N};
+use crate::program::Shape;
+use crate::run::{input, Outputs, LOCAL_SIZES, N};
 
-/// The text of a reproducer for `failure` of the program `source` (generated from `seed`).
-pub fn reproducer(seed: u64, source: &str, input: &[u32], failure: &Failure) -> String {
+/// The text of a reproducer for `failure` of the program `source` (generated from `seed`)
+/// launched in NDRanges of `shape`.
+pub fn reproducer(
+    seed: u64,
+    source: &str,
+    shape: &Shape,
+    input: &[u32],
+    failure: &Failure,
+) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "// ferrocl-difftest seed {seed}: {}", failure.class);
     if let Some(local) = failure.local {
+        let l = shape.launch(local);
         let _ = writeln!(
             s,
-            "// launch: global size {}, local size {local}; n = {N}",
-            local * GROUPS
+            "// launch: global size {}, local size {}, offset {}; n = {N}",
+            l.list(l.global),
+            l.list(l.local),
+            l.list(l.offset)
         );
+    }
+    if *shape != Shape::PLAIN {
+        let _ = writeln!(s, "// shape = {}", shape.text());
     }
     let words: Vec<String> = input.iter().map(|w| w.to_string()).collect();
     let _ = writeln!(s, "// in = {}", words.join(","));
@@ -34,11 +48,12 @@ pub fn reproducer(seed: u64, source: &str, input: &[u32], failure: &Failure) -> 
 pub fn kernel_test(
     seed: u64,
     source: &str,
+    shape: &Shape,
     input: &[u32],
     local: u64,
     expected: &Outputs,
 ) -> String {
-    let global = local * GROUPS;
+    let l = shape.launch(local);
     let words = |v: &[u32], sep: &str| {
         v.iter()
             .map(|w| w.to_string())
@@ -55,10 +70,21 @@ pub fn kernel_test(
     if source.contains("work_group_") {
         s.push_str("// requires: __opencl_c_work_group_collective_functions\n");
     }
+    if source.contains("sub_group_") {
+        s.push_str("// requires: __opencl_c_subgroups\n");
+    }
+    let offset = if l.offset == [0; 3] {
+        String::new()
+    } else {
+        format!(" --offset {}", l.list(l.offset))
+    };
     let _ = writeln!(
         s,
-        "// run: --kernel k --global {global} --local {local} --options -cl-std=CL3.0 \
-         --arg 'uint[{global}]' --arg 'uint[{}]={}' --arg 'uint[{}]' --arg uint:{N}",
+        "// run: --kernel k --global {} --local {}{offset} --options -cl-std=CL3.0 \
+         --arg 'uint[{}]' --arg 'uint[{}]={}' --arg 'uint[{}]' --arg uint:{N}",
+        l.list(l.global),
+        l.list(l.local),
+        l.items(),
         input.len(),
         words(input, ","),
         expected.acc.len()
@@ -78,12 +104,18 @@ pub fn save(dir: &Path, name: &str, text: &str) -> std::io::Result<PathBuf> {
 }
 
 /// Checks the OpenCL C of a reproducer at every local size, with the input its `// in = `
-/// line gives (the generator's input for seed 0 where it has none).
+/// line gives (the generator's input for seed 0 where it has none) and the shape its
+/// `// shape = ` line gives ([`Shape::PLAIN`] where it has none).
 pub fn check_reproducer(source: &str) -> Verdict {
+    let shape = source
+        .lines()
+        .find_map(|l| l.strip_prefix("// shape = "))
+        .and_then(Shape::parse)
+        .unwrap_or(Shape::PLAIN);
     let input = source
         .lines()
         .find_map(|l| l.strip_prefix("// in = "))
         .map(|l| l.split(',').filter_map(|w| w.trim().parse().ok()).collect())
         .unwrap_or_else(|| input(0));
-    check_source(source, &input, &LOCAL_SIZES)
+    check_source(source, &shape, &input, &LOCAL_SIZES)
 }

@@ -8,7 +8,7 @@ use ferrocl_ir::interp::{run_ndrange, KernelArgValue, Memory, NdRange as InterpR
 use ferrocl_ir::Module;
 
 use crate::gen::Rng;
-use crate::program::{ACC_WORDS, INPUT_WORDS};
+use crate::program::{Launch, ACC_WORDS, INPUT_WORDS};
 
 /// The kernel argument `n` (a uniform trip count).
 pub const N: u32 = 5;
@@ -16,9 +16,6 @@ pub const N: u32 = 5;
 /// The local sizes every kernel runs with: 1, sizes that leave a remainder against the
 /// vector widths (4, 8, 16), multiples of them, and one larger group.
 pub const LOCAL_SIZES: [u64; 7] = [1, 3, 7, 8, 12, 16, 100];
-
-/// Work-groups per launch: enough that group ids differ and global ids pass a group's end.
-pub const GROUPS: u64 = 2;
 
 /// What the three engines are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -96,10 +93,10 @@ pub fn compile_cpu(module: &Module, vectorized: bool) -> Result<CpuProgram, Stri
     })
 }
 
-/// Runs kernel `k` on the CPU device in groups of `local`.
-pub fn run_cpu(program: &CpuProgram, local: u64, input: &[u32]) -> Result<Outputs, String> {
+/// Runs kernel `k` on the CPU device over `launch`.
+pub fn run_cpu(program: &CpuProgram, launch: &Launch, input: &[u32]) -> Result<Outputs, String> {
     let k = program.kernel("k").ok_or("no kernel k")?;
-    let items = (local * GROUPS) as usize;
+    let items = launch.items();
     let input = input.to_vec();
     let mut out = vec![0u32; items];
     let mut acc = vec![0u32; ACC_WORDS];
@@ -114,10 +111,10 @@ pub fn run_cpu(program: &CpuProgram, local: u64, input: &[u32]) -> Result<Output
         args[slot.offset..slot.offset + slot.size].copy_from_slice(&v.to_le_bytes()[..slot.size]);
     }
     let nd = NdRange {
-        work_dim: 1,
-        global_offset: [0; 3],
-        global_size: [items as u64, 1, 1],
-        local_size: [local, 1, 1],
+        work_dim: launch.work_dim,
+        global_offset: launch.offset,
+        global_size: launch.global,
+        local_size: launch.local,
     };
     // SAFETY: the argument block holds the addresses of `out` (one word per work-item),
     // `input` (the words the kernel masks its indices to) and `acc` (the words its atomics
@@ -126,18 +123,18 @@ pub fn run_cpu(program: &CpuProgram, local: u64, input: &[u32]) -> Result<Output
     Ok(Outputs { out, acc })
 }
 
-/// Runs kernel `k` in the IR interpreter in groups of `local`.
-pub fn run_interpreter(module: &Module, local: u64, input: &[u32]) -> Result<Outputs, String> {
-    let items = (local * GROUPS) as usize;
+/// Runs kernel `k` in the IR interpreter over `launch`.
+pub fn run_interpreter(module: &Module, launch: &Launch, input: &[u32]) -> Result<Outputs, String> {
+    let items = launch.items();
     let mut memory = Memory::default();
     let out = memory.alloc(vec![0u8; items * 4]);
     let inp = memory.alloc_from(input);
     let acc = memory.alloc(vec![0u8; ACC_WORDS * 4]);
     let range = InterpRange {
-        work_dim: 1,
-        global_size: [items as u64, 1, 1],
-        local_size: [local, 1, 1],
-        global_offset: [0; 3],
+        work_dim: launch.work_dim,
+        global_size: launch.global,
+        local_size: launch.local,
+        global_offset: launch.offset,
         sub_group_size: u64::from(ferrocl_cpu::SUB_GROUP_SIZE),
     };
     let args = [

@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use crate::entity::{Block, Func, Global, Value};
 use crate::eval::{self, binary, convert, mask, sext, unary};
@@ -94,8 +95,11 @@ pub struct WorkItem {
     pub group_id: [u64; 3],
     /// get_global_size.
     pub global_size: [u64; 3],
-    /// get_local_size (and get_enqueued_local_size).
+    /// get_local_size: the size of this work-item's group, smaller than the enqueued one in
+    /// the last group of a dimension the local size does not divide (non-uniform work-groups).
     pub local_size: [u64; 3],
+    /// get_enqueued_local_size: the local size the NDRange was enqueued with.
+    pub enqueued_local_size: [u64; 3],
     /// get_num_groups.
     pub num_groups: [u64; 3],
     /// get_global_offset.
@@ -132,6 +136,7 @@ impl Default for WorkItem {
             group_id: [0; 3],
             global_size: [1; 3],
             local_size: [1; 3],
+            enqueued_local_size: [1; 3],
             num_groups: [1; 3],
             global_offset: [0; 3],
             sub_group_size: 1,
@@ -229,11 +234,15 @@ impl Memory {
 }
 
 /// A work-group barrier that knows when it can never be passed: when a work-item traps, or
-/// finishes while others wait.
+/// finishes while others wait. A sub-group's barrier is one of its own work-items, which
+/// cannot tell a member waiting at the work-group barrier from one still running: it gives up
+/// after `patience` without progress (only a program whose sub-group functions some
+/// work-items of a sub-group skip waits that long).
 struct GroupBarrier {
     state: Mutex<BarrierState>,
     cv: Condvar,
     total: usize,
+    patience: Option<Duration>,
     /// The operands of a work-group collective, by linear local id.
     exchange: Mutex<Vec<u64>>,
 }
@@ -256,7 +265,16 @@ impl GroupBarrier {
             }),
             cv: Condvar::new(),
             total,
+            patience: None,
             exchange: Mutex::new(vec![0; total]),
+        }
+    }
+
+    /// The barrier of a sub-group of `total` work-items.
+    fn sub_group(total: usize) -> GroupBarrier {
+        GroupBarrier {
+            patience: Some(Duration::from_secs(10)),
+            ..GroupBarrier::new(total)
         }
     }
 
@@ -282,8 +300,23 @@ impl GroupBarrier {
             return Err(Trap::BarrierDivergence);
         }
         let gen = s.generation;
+        let deadline = self.patience.map(|p| Instant::now() + p);
         while s.generation == gen && s.failed.is_none() {
-            s = self.cv.wait(s).unwrap_or_else(|e| e.into_inner());
+            s = match deadline {
+                None => self.cv.wait(s).unwrap_or_else(|e| e.into_inner()),
+                Some(d) => {
+                    let left = d.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        s.failed = Some(Trap::BarrierDivergence);
+                        self.cv.notify_all();
+                        break;
+                    }
+                    self.cv
+                        .wait_timeout(s, left)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0
+                }
+            };
         }
         match &s.failed {
             Some(t) if s.generation == gen => Err(t.clone()),
@@ -309,6 +342,10 @@ pub struct Interpreter<'m> {
     module: &'m Module,
     memory: Arc<Mutex<Memory>>,
     barrier: Option<Arc<GroupBarrier>>,
+    /// The barrier of the work-item's sub-group, which its sub-group barriers and functions
+    /// wait at (6.15.19: they need be encountered only by the work-items of the sub-group);
+    /// without it they wait at the work-group's.
+    sub_barrier: Option<Arc<GroupBarrier>>,
     /// The work-item executing.
     pub work_item: WorkItem,
     /// Instructions left before `OutOfFuel`.
@@ -341,6 +378,7 @@ impl<'m> Interpreter<'m> {
             module,
             memory: Arc::new(Mutex::new(memory)),
             barrier: None,
+            sub_barrier: None,
             work_item: WorkItem::default(),
             fuel: 10_000_000,
             globals,
@@ -493,21 +531,29 @@ impl<'m> Interpreter<'m> {
             Scope::SubGroup => wi.sub_group(),
             _ => (0, wi.group_items()),
         };
-        let (all, me) = match &self.barrier {
+        // A sub-group's own barrier numbers its work-items from the sub-group's first.
+        let (b, base) = match (&self.sub_barrier, scope) {
+            (Some(b), Scope::SubGroup) => (Some(b), lo),
+            _ => (self.barrier.as_ref(), 0),
+        };
+        let (all, me) = match b {
             Some(b) => {
                 b.wait()?;
                 match b
                     .exchange
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .get_mut(me as usize)
+                    .get_mut((me - base) as usize)
                 {
                     Some(slot) => *slot = x,
                     None => return Err(Trap::Invalid("local id past the work-group".into())),
                 }
                 b.wait()?;
                 let all = b.exchange.lock().unwrap_or_else(|e| e.into_inner()).clone();
-                let range = all.get(lo as usize..hi as usize).unwrap_or(&[]).to_vec();
+                let range = all
+                    .get((lo - base) as usize..(hi - base) as usize)
+                    .unwrap_or(&[])
+                    .to_vec();
                 (range, (me - lo) as usize)
             }
             None => (vec![x], 0),
@@ -664,8 +710,12 @@ impl<'m> Interpreter<'m> {
             // Every access takes the memory lock, so memory is sequentially consistent and
             // fences have nothing left to order.
             Op::Fence(..) => Val(vec![]),
-            Op::Barrier(..) => {
-                if let Some(b) = &self.barrier {
+            Op::Barrier(_, scope) => {
+                let b = match (&self.sub_barrier, scope) {
+                    (Some(b), Scope::SubGroup) => Some(b),
+                    _ => self.barrier.as_ref(),
+                };
+                if let Some(b) = b {
                     b.wait()?;
                 }
                 Val(vec![])
@@ -678,7 +728,8 @@ impl<'m> Interpreter<'m> {
                     WorkItemOp::WorkDim => u64::from(wi.work_dim),
                     WorkItemOp::GlobalSize => wi.global_size[d],
                     WorkItemOp::GlobalId => wi.global_id[d],
-                    WorkItemOp::LocalSize | WorkItemOp::EnqueuedLocalSize => wi.local_size[d],
+                    WorkItemOp::LocalSize => wi.local_size[d],
+                    WorkItemOp::EnqueuedLocalSize => wi.enqueued_local_size[d],
                     WorkItemOp::LocalId => wi.local_id[d],
                     WorkItemOp::NumGroups => wi.num_groups[d],
                     WorkItemOp::GroupId => wi.group_id[d],
@@ -692,16 +743,17 @@ impl<'m> Interpreter<'m> {
                     }
                     WorkItemOp::LocalLinearId => wi.local_linear_id(),
                     // Sub-groups of wi.sub_group_size work-items in linear local id order,
-                    // the last of a work-group smaller (OpenCL C 6.15.1). The interpreter's
-                    // work-groups are uniform, so the enqueued and actual sizes agree.
+                    // the last of a work-group smaller (OpenCL C 6.15.1).
                     WorkItemOp::SubGroupLocalId => wi.local_linear_id() - wi.sub_group().0,
                     WorkItemOp::SubGroupSize => {
                         let (start, end) = wi.sub_group();
                         end - start
                     }
                     WorkItemOp::MaxSubGroupSize => wi.sub_group_size.max(1).min(wi.group_items()),
-                    WorkItemOp::NumSubGroups | WorkItemOp::EnqueuedNumSubGroups => {
-                        wi.group_items().div_ceil(wi.sub_group_size.max(1))
+                    WorkItemOp::NumSubGroups => wi.group_items().div_ceil(wi.sub_group_size.max(1)),
+                    WorkItemOp::EnqueuedNumSubGroups => {
+                        let items: u64 = wi.enqueued_local_size.iter().product();
+                        items.div_ceil(wi.sub_group_size.max(1))
                     }
                     WorkItemOp::SubGroupId => wi.local_linear_id() / wi.sub_group_size.max(1),
                 };
@@ -760,7 +812,9 @@ pub struct NdRange {
     pub work_dim: u32,
     /// Global work size per dimension (unused dimensions 1).
     pub global_size: [u64; 3],
-    /// Work-group size per dimension; must divide the global size (uniform work-groups).
+    /// Work-group size per dimension. Where it does not divide the global size, the last
+    /// group of that dimension is smaller (non-uniform work-groups, OpenCL 2.0); chunked runs
+    /// (`run_ndrange_chunks`) need uniform ones.
     pub local_size: [u64; 3],
     /// Global offset per dimension.
     pub global_offset: [u64; 3],
@@ -853,24 +907,28 @@ fn run(
     let lock = |m: &Arc<Mutex<Memory>>| -> Memory {
         std::mem::take(&mut *m.lock().unwrap_or_else(|e| e.into_inner()))
     };
-    let uniform =
-        (0..3).all(|d| range.local_size[d] > 0 && range.global_size[d] % range.local_size[d] == 0);
-    if !uniform {
+    let uniform = (0..3).all(|d| range.global_size[d] % range.local_size[d].max(1) == 0);
+    if range.local_size.contains(&0) || (width > 1 && !uniform) {
         return (
             lock(&shared),
             Err(Trap::Invalid(
-                "the local size must divide the global size".into(),
+                "a local size is 0, or a chunked run's local size does not divide the global size"
+                    .into(),
             )),
             traces,
         );
     }
-    let groups: [u64; 3] = [0, 1, 2].map(|d| range.global_size[d] / range.local_size[d]);
-    let per_group =
-        (range.local_size[0] / width * range.local_size[1] * range.local_size[2]) as usize;
+    let groups: [u64; 3] = [0, 1, 2].map(|d| range.global_size[d].div_ceil(range.local_size[d]));
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
                 let group = [gx, gy, gz];
+                // 5.9.3 (clEnqueueNDRangeKernel): where the local size does not divide the
+                // global size, the last group of that dimension holds the remainder.
+                let size: [u64; 3] = [0, 1, 2].map(|d| {
+                    range.local_size[d].min(range.global_size[d] - group[d] * range.local_size[d])
+                });
+                let per_group = (size[0] / width * size[1] * size[2]) as usize;
                 // Local memory of this group: local globals and local pointer arguments.
                 let mut globals = program_globals.clone();
                 let mut vals = Vec::with_capacity(args.len());
@@ -891,12 +949,26 @@ fn run(
                     }
                 }
                 let barrier = Arc::new(GroupBarrier::new(per_group));
+                // One barrier per sub-group where each work-item runs alone (a chunked run's
+                // invocations hold several work-items, and wait at the group's).
+                let items = size[0] * size[1] * size[2];
+                let sub_size = range.sub_group_size.max(1);
+                let subs: Vec<Arc<GroupBarrier>> = if width == 1 {
+                    (0..items.div_ceil(sub_size))
+                        .map(|k| {
+                            let n = sub_size.min(items - k * sub_size) as usize;
+                            Arc::new(GroupBarrier::sub_group(n))
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 let mut first: Option<Trap> = None;
                 std::thread::scope(|scope| {
                     let mut handles = Vec::new();
-                    for lz in 0..range.local_size[2] {
-                        for ly in 0..range.local_size[1] {
-                            for lx in (0..range.local_size[0]).step_by(width as usize) {
+                    for lz in 0..size[2] {
+                        for ly in 0..size[1] {
+                            for lx in (0..size[0]).step_by(width as usize) {
                                 let local = [lx, ly, lz];
                                 let wi = WorkItem {
                                     work_dim: range.work_dim,
@@ -908,15 +980,20 @@ fn run(
                                     local_id: local,
                                     group_id: group,
                                     global_size: range.global_size,
-                                    local_size: range.local_size,
+                                    local_size: size,
+                                    enqueued_local_size: range.local_size,
                                     num_groups: groups,
                                     global_offset: range.global_offset,
                                     sub_group_size: range.sub_group_size,
                                 };
+                                let sub_barrier = subs
+                                    .get((wi.local_linear_id() / sub_size) as usize)
+                                    .cloned();
                                 let mut it = Interpreter {
                                     module,
                                     memory: Arc::clone(&shared),
                                     barrier: Some(Arc::clone(&barrier)),
+                                    sub_barrier,
                                     work_item: wi,
                                     fuel: 10_000_000,
                                     globals: globals.clone(),
@@ -930,6 +1007,9 @@ fn run(
                                     let r = it.call(kernel, &vals);
                                     let trap = r.err();
                                     barrier.finish(trap.clone());
+                                    if let Some(b) = &it.sub_barrier {
+                                        b.finish(trap.clone());
+                                    }
                                     let trace = WorkItemTrace {
                                         group_id: it.work_item.group_id,
                                         local_id: it.work_item.local_id,

@@ -351,3 +351,46 @@ block0(v0: ptr.global):
     r.expect("runs");
     assert_eq!(mem.region(c).expect("counter"), &64u32.to_le_bytes());
 }
+
+/// 5.9.3: where the local size does not divide the global size, the last group holds the
+/// remainder; get_local_size gives that group's size, get_enqueued_local_size the enqueued one.
+#[test]
+fn the_last_group_of_a_non_uniform_range_is_smaller() {
+    use ferrocl_ir::interp::{run_ndrange, KernelArgValue, Memory, NdRange};
+    let text = "kernel @f(ptr.global) {
+    arg \"out\": \"uint*\" global none []
+block0(v0: ptr.global):
+    v1: i64 = global_id 0
+    v2: i64 = local_size 0
+    v3: i64 = enqueued_local_size 0
+    v4: i64 = iconst 8
+    v5: i64 = imul v1, v4
+    v6: ptr.global = ptradd v0, v5
+    v7: i32 = trunc v2
+    store.global v7, v6, align 4
+    v8: i64 = iconst 4
+    v9: ptr.global = ptradd v6, v8
+    v10: i32 = trunc v3
+    store.global v10, v9, align 4
+    return
+}
+";
+    let m = module(text);
+    let mut mem = Memory::default();
+    let out = mem.alloc_from(&[0u32; 20]);
+    let range = NdRange {
+        work_dim: 1,
+        global_size: [10, 1, 1],
+        local_size: [4, 1, 1],
+        global_offset: [0; 3],
+        sub_group_size: 8,
+    };
+    let args = [KernelArgValue::Val(Val::scalar(out))];
+    let (mem, r) = run_ndrange(&m, m.func_by_name("f").expect("@f"), &args, mem, &range);
+    r.expect("runs");
+    let sizes: Vec<u32> = mem.read_as(out);
+    let want: Vec<u32> = (0..10)
+        .flat_map(|g| [if g < 8 { 4 } else { 2 }, 4])
+        .collect();
+    assert_eq!(sizes, want);
+}
