@@ -45,6 +45,8 @@ pub(super) struct Context {
     per_item: u32,
     shared: u32,
     pub(super) slot_offsets: HashMap<StackSlot, u32>,
+    /// Whether the work-items keep states (`add_states`): no value has a single copy.
+    states: bool,
     /// The keys of the single copies the kernel and the W-wide function share.
     both: HashSet<Key>,
     /// Whether the W-wide function's values were added (`add_wide_values`).
@@ -57,15 +59,20 @@ const ARRAYS_ALIGN: u32 = 128;
 impl Context {
     /// Lays out the context of kernel `f` (split at its barriers), given the values live
     /// across each barrier, the values computed once per group, and the regions with their
-    /// blocks.
+    /// blocks. With `states` (sub-groups that may part ways), every value kept across a
+    /// barrier has one element per work-item: a value the same for all work-items that reach
+    /// a point is not the same at one time for all of them, as one sub-group may be a loop's
+    /// trip ahead of another when it waits at a sub-group barrier.
     pub(super) fn new(
         f: &Function,
         live: &HashMap<Inst, Vec<Value>>,
         uniform: &HashSet<Value>,
         regions: &[Region],
         blocks: &[Vec<Block>],
+        states: bool,
     ) -> Result<Context, CompileError> {
         let mut c = Context {
+            states,
             arrays: HashMap::new(),
             order: Vec::new(),
             per_item: 0,
@@ -208,7 +215,11 @@ impl Context {
         values: Vec<Value>,
         key: fn(Value) -> Key,
     ) {
-        let single = single_copy_values(f, live);
+        let single = if self.states {
+            HashSet::new()
+        } else {
+            single_copy_values(f, live)
+        };
         for v in values {
             let ty = f.dfg.value_type(v);
             let stored = stored_type(ty);

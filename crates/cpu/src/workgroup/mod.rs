@@ -404,6 +404,7 @@ pub fn transform_unclean(
         &scalar.uniform,
         &scalar.regions,
         &scalar.blocks,
+        states,
     )?;
     if let Some(w) = &wide {
         let same = wide_in.map_or(&[][..], |w| &w.uniform[..]);
