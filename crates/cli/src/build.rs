@@ -95,7 +95,8 @@ pub struct Session {
 impl Session {
     pub fn open(library: Option<&std::path::Path>) -> Result<Session, Failure> {
         let (vendors, note) = crate::icd::private_vendors(library);
-        let api = cl::load().map_err(Failure::Error)?;
+        let own = crate::icd::library(library).ok();
+        let api = cl::load(own.as_deref()).map_err(Failure::Error)?;
         Ok(Session {
             api,
             note,

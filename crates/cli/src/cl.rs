@@ -12,6 +12,9 @@ use opencl_sys::*;
 /// The loader's entry points this crate calls.
 pub struct Api {
     get_platform_ids: unsafe extern "C" fn(cl_uint, *mut cl_platform_id, *mut cl_uint) -> cl_int,
+    /// ferrocl's own library, added to the loader's platforms when the loader does not list it
+    /// (see [`Api::platforms`]).
+    own: Option<std::path::PathBuf>,
     get_platform_info: Found<f::clGetPlatformInfo_t>,
     get_device_ids: Found<f::clGetDeviceIDs_t>,
     get_device_info: Found<f::clGetDeviceInfo_t>,
@@ -121,8 +124,8 @@ pub fn error_name(code: cl_int) -> String {
 }
 
 /// Opens the loader and looks up every entry point; a message naming what is missing when the
-/// loader or one of its functions is not there.
-pub fn load() -> std::result::Result<Api, String> {
+/// loader or one of its functions is not there. `own` is ferrocl's library, when there is one.
+pub fn load(own: Option<&std::path::Path>) -> std::result::Result<Api, String> {
     let name = c"libOpenCL.so.1";
     // SAFETY: dlopen takes a NUL-terminated name; the handle is never closed, so the symbols
     // stay valid for the life of the process.
@@ -157,6 +160,7 @@ pub fn load() -> std::result::Result<Api, String> {
     let get_platform_ids: Found<f::clGetPlatformIDs_t> = load!(c"clGetPlatformIDs");
     Ok(Api {
         get_platform_ids: get_platform_ids.get().expect("dlsym found it"),
+        own: own.map(std::path::Path::to_path_buf),
         get_platform_info: load!(c"clGetPlatformInfo"),
         get_device_ids: load!(c"clGetDeviceIDs"),
         get_device_info: load!(c"clGetDeviceInfo"),
@@ -223,8 +227,58 @@ fn bytes_to_u64(bytes: &[u8]) -> u64 {
     u64::from_ne_bytes(word)
 }
 
+/// The platforms of the ICD library at `path`, asked directly (`clIcdGetPlatformIDsKHR`, which
+/// every ICD exports for loaders); none when it cannot be opened.
+fn library_platforms(path: &std::path::Path) -> Vec<cl_platform_id> {
+    let Ok(name) = CString::new(path.as_os_str().as_encoded_bytes()) else {
+        return Vec::new();
+    };
+    // SAFETY: a NUL-terminated path; the handle is never closed, so the platforms and their
+    // dispatch tables stay valid for the life of the process.
+    let handle = unsafe { libc::dlopen(name.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+    if handle.is_null() {
+        return Vec::new();
+    }
+    // SAFETY: handle is a live dlopen handle and the name is NUL-terminated.
+    let p = unsafe { libc::dlsym(handle, c"clIcdGetPlatformIDsKHR".as_ptr()) };
+    if p.is_null() {
+        return Vec::new();
+    }
+    type GetIds = unsafe extern "C" fn(cl_uint, *mut cl_platform_id, *mut cl_uint) -> cl_int;
+    // SAFETY: cl_khr_icd declares clIcdGetPlatformIDsKHR with clGetPlatformIDs's signature.
+    let get: GetIds = unsafe { std::mem::transmute::<*mut c_void, GetIds>(p) };
+    let mut count = 0;
+    // SAFETY: a count query with no output array.
+    if unsafe { get(0, ptr::null_mut(), &mut count) } != CL_SUCCESS || count == 0 {
+        return Vec::new();
+    }
+    let mut ids = vec![ptr::null_mut(); count as usize];
+    // SAFETY: ids has room for count entries.
+    if unsafe { get(count, ids.as_mut_ptr(), ptr::null_mut()) } != CL_SUCCESS {
+        return Vec::new();
+    }
+    ids
+}
+
 impl Api {
+    /// The loader's platforms, and ferrocl's own after them when the loader does not list it:
+    /// a loader may not read the vendors directory that `icd::private_vendors` names (some
+    /// read only /etc/OpenCL/vendors). Every call still goes through the loader, which passes
+    /// it on by the handle's dispatch table, so the platform works the same either way.
     pub fn platforms(&self) -> Result<Vec<cl_platform_id>> {
+        let mut ids = self.loader_platforms()?;
+        if let Some(own) = &self.own {
+            let listed = ids
+                .iter()
+                .any(|&p| self.platform_string(p, CL_PLATFORM_NAME) == "ferrocl");
+            if !listed {
+                ids.extend(library_platforms(own));
+            }
+        }
+        Ok(ids)
+    }
+
+    fn loader_platforms(&self) -> Result<Vec<cl_platform_id>> {
         let mut count = 0;
         // SAFETY: a count query with no output array.
         let code = unsafe { (self.get_platform_ids)(0, ptr::null_mut(), &mut count) };

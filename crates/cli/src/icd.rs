@@ -116,7 +116,7 @@ pub fn install(args: &[String]) -> Result<String, crate::Failure> {
              into it to keep them)\n\
              The Khronos loader also takes the library itself:\n  \
              export OCL_ICD_FILENAMES={}\n",
-            dir.display(),
+            vendors_value(&dir).to_string_lossy(),
             library.display()
         ));
     }
@@ -204,6 +204,36 @@ pub fn private_vendors(library: Option<&Path>) -> (Option<PrivateVendors>, Optio
         let _ = fs::write(dir.join(name), text);
     }
     let _ = fs::write(dir.join(ICD_NAME), format!("{}\n", library.display()));
-    std::env::set_var("OCL_ICD_VENDORS", &dir);
+    std::env::set_var("OCL_ICD_VENDORS", vendors_value(&dir));
     (Some(guard), None)
+}
+
+/// `OCL_ICD_VENDORS` naming the directory `dir`: with a trailing `/`, since the Khronos loader
+/// joins the variable and each file's name without a separator (as it does with its default,
+/// "/etc/OpenCL/vendors/"); ocl-icd takes either form.
+fn vendors_value(dir: &Path) -> std::ffi::OsString {
+    let mut value = dir.as_os_str().to_os_string();
+    if !value.as_encoded_bytes().ends_with(b"/") {
+        value.push("/");
+    }
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_vendors_directory_joins_with_a_file_name_as_the_khronos_loader_joins_them() {
+        let dir = std::env::temp_dir().join(format!("ferrocl-vendors-test-{}", std::process::id()));
+        fs::create_dir_all(&dir).expect("a folder");
+        fs::write(dir.join(ICD_NAME), "libferrocl.so\n").expect("write");
+        for named in [dir.clone(), PathBuf::from(format!("{}/", dir.display()))] {
+            // The Khronos loader's path of each .icd file: the variable, then the name.
+            let mut joined = vendors_value(&named);
+            joined.push(ICD_NAME);
+            assert!(Path::new(&joined).is_file(), "{}", joined.to_string_lossy());
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
 }

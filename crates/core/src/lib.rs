@@ -6,6 +6,7 @@
 //! sees a raw handle. Each API object is `#[repr(C)]` and starts with an [`IcdHeader`], so the
 //! address of the object is a valid `cl_khr_icd` handle.
 
+pub mod cache;
 pub mod clock;
 mod compile;
 pub mod context;

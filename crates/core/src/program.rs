@@ -402,13 +402,11 @@ impl Program {
                             return Err(e);
                         }
                     };
-                    let target = crate::compile::target(&self.devices[i]);
-                    let library = &ferrocl_builtins::library;
-                    match ferrocl_clc::build(src, opts, &target, &[], library) {
+                    match self.build_source(i, src, options, opts) {
                         Ok(b) => {
-                            build.log = b.object.log;
-                            build.uniform_work_groups = b.object.uniform_work_groups;
-                            (Arc::new(b.object.module), b.executable)
+                            build.log = b.log;
+                            build.uniform_work_groups = b.uniform_work_groups;
+                            (Arc::new(b.object), b.executable)
                         }
                         Err(e) => {
                             build.status = BuildStatus::Error;
@@ -467,6 +465,39 @@ impl Program {
         } else {
             Ok(())
         }
+    }
+
+    /// The build driver's result for `source` on device `i`: from the program cache when it
+    /// holds this build ([`crate::cache`]), else compiled now, and then stored there.
+    fn build_source(
+        &self,
+        i: usize,
+        source: &str,
+        options: &str,
+        parsed: &ferrocl_clc::BuildOptions,
+    ) -> Result<crate::cache::Entry, ferrocl_clc::BuildError> {
+        let device = &self.devices[i];
+        let target = crate::compile::target(device);
+        let cache = crate::cache::Cache::from_env();
+        let key = cache
+            .as_ref()
+            .map(|_| crate::cache::Key::new(source, options, &device.info.name, &target));
+        if let (Some(cache), Some(key)) = (&cache, &key) {
+            if let Some(entry) = cache.load(key) {
+                return Ok(entry);
+            }
+        }
+        let built = ferrocl_clc::build(source, parsed, &target, &[], &ferrocl_builtins::library)?;
+        let entry = crate::cache::Entry {
+            object: built.object.module,
+            executable: built.executable,
+            log: built.object.log,
+            uniform_work_groups: built.object.uniform_work_groups,
+        };
+        if let (Some(cache), Some(key)) = (&cache, &key) {
+            cache.store(key, &entry);
+        }
+        Ok(entry)
     }
 
     /// Device `i`'s executable from the executable IR the build driver made.

@@ -1,0 +1,421 @@
+//! The on-disk program cache: what `clBuildProgram` makes of OpenCL C source, kept between
+//! runs so that a program building the same source with the same options on the same device
+//! skips the compiler.
+//!
+//! **What is cached.** The build driver's result for one device (`ferrocl_clc::build`): the
+//! compiled object (what `CL_PROGRAM_BINARIES` returns), the executable module (builtin
+//! library linked, passes run), the build log and whether launches need uniform work-groups.
+//! The device's own compile (vectorizer, work-group transform, Cranelift) still runs on every
+//! build: its product is machine code placed in this process's memory. Only `clBuildProgram`
+//! of source is cached, and only builds that succeed; `clCompileProgram`, `clLinkProgram` and
+//! builds of binaries are not.
+//!
+//! **The key.** Everything the result depends on: the source text, the build options string
+//! as given, the device's name and its compiler target (`ferrocl_clc::Target`, every field),
+//! and ferrocl's version with its build id (`FERROCL_BUILD_ID`, a hash of the compiler's and
+//! the runtime's sources written by `build.rs`). The entry's file name is a hash of the key;
+//! the entry holds the whole key, compared byte for byte on reading, so two keys of one hash
+//! never share an entry.
+//!
+//! **Where.** `$XDG_CACHE_HOME/ferrocl`, else `$HOME/.cache/ferrocl`; `FERROCL_CACHE=0` turns
+//! the cache off.
+//!
+//! **Many processes.** An entry is written to a temporary file in the same folder and renamed
+//! to its name, which replaces a file atomically: a reader sees a whole entry or none. An
+//! entry whose length, checksum, key or modules do not read back is ignored (and replaced by
+//! the next store). Past [`MAX_BYTES`] of entries the least recently used go (a hit touches its
+//! entry's modification time).
+
+use std::collections::hash_map::DefaultHasher;
+use std::fs;
+use std::hash::Hasher;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+
+use ferrocl_ir::Module;
+
+/// The cache's size bound: past it, the least recently used entries are removed.
+pub const MAX_BYTES: u64 = 256 << 20;
+
+/// The first bytes of an entry file.
+const MAGIC: [u8; 8] = *b"FRCLPCE\0";
+/// The entry layout's version; a change of layout changes it.
+const FORMAT: u32 = 1;
+/// Magic, format, payload length, payload checksum.
+const HEADER: usize = 8 + 4 + 8 + 8;
+/// Entry files end in this; temporary ones in `.tmp`.
+const EXTENSION: &str = "entry";
+/// A temporary file this old was left by a process that died while writing it.
+const STALE_TEMPORARY: Duration = Duration::from_secs(3600);
+
+/// ferrocl's version and build: part of every key.
+const BUILD: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("FERROCL_BUILD_ID"));
+
+static HITS: AtomicU64 = AtomicU64::new(0);
+static MISSES: AtomicU64 = AtomicU64::new(0);
+static STORES: AtomicU64 = AtomicU64::new(0);
+
+/// What the cache did in this process, counted since it started.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Builds answered from the cache.
+    pub hits: u64,
+    /// Lookups that found no usable entry (none, another key's, or a damaged one).
+    pub misses: u64,
+    /// Entries written.
+    pub stores: u64,
+}
+
+/// This process's counts.
+pub fn stats() -> Stats {
+    Stats {
+        hits: HITS.load(Ordering::Relaxed),
+        misses: MISSES.load(Ordering::Relaxed),
+        stores: STORES.load(Ordering::Relaxed),
+    }
+}
+
+/// The key of one build: every input its result depends on, as bytes.
+pub struct Key {
+    bytes: Vec<u8>,
+}
+
+impl Key {
+    /// The key of building `source` with `options` for the device named `device` whose
+    /// compiler target is `target`.
+    pub fn new(source: &str, options: &str, device: &str, target: &ferrocl_clc::Target) -> Key {
+        let mut bytes = Vec::with_capacity(source.len() + options.len() + 1024);
+        for part in [BUILD, device, &format!("{target:?}"), options, source] {
+            put_bytes(&mut bytes, part.as_bytes());
+        }
+        Key { bytes }
+    }
+
+    /// The entry's file name.
+    fn file_name(&self) -> String {
+        format!("{:016x}.{EXTENSION}", checksum(&self.bytes))
+    }
+}
+
+/// A cached build: what `ferrocl_clc::build` returned.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The compiled object.
+    pub object: Module,
+    /// The executable module.
+    pub executable: Module,
+    /// The build log.
+    pub log: String,
+    pub uniform_work_groups: bool,
+}
+
+/// A cache folder.
+#[derive(Clone, Debug)]
+pub struct Cache {
+    dir: PathBuf,
+    max_bytes: u64,
+}
+
+impl Cache {
+    /// The cache in `dir`, bounded to `max_bytes` of entries.
+    pub fn at(dir: impl Into<PathBuf>, max_bytes: u64) -> Cache {
+        Cache {
+            dir: dir.into(),
+            max_bytes,
+        }
+    }
+
+    /// The user's cache, unless `FERROCL_CACHE=0` turns it off or there is no folder for it
+    /// (neither `XDG_CACHE_HOME` nor `HOME` is set to an absolute path).
+    pub fn from_env() -> Option<Cache> {
+        if std::env::var_os("FERROCL_CACHE").is_some_and(|v| v == "0") {
+            return None;
+        }
+        let absolute = |var: &str| {
+            std::env::var_os(var)
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+        };
+        let base =
+            absolute("XDG_CACHE_HOME").or_else(|| absolute("HOME").map(|h| h.join(".cache")))?;
+        Some(Cache::at(base.join("ferrocl"), MAX_BYTES))
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The entry of `key`, when there is a whole one; a hit marks it as just used.
+    pub fn load(&self, key: &Key) -> Option<Entry> {
+        let path = self.dir.join(key.file_name());
+        let entry = fs::read(&path).ok().and_then(|bytes| decode(&bytes, key));
+        match &entry {
+            Some(_) => {
+                HITS.fetch_add(1, Ordering::Relaxed);
+                if let Ok(file) = fs::File::open(&path) {
+                    let _ = file.set_modified(SystemTime::now());
+                }
+            }
+            None => {
+                MISSES.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        entry
+    }
+
+    /// Writes the entry of `key` (replacing any there), then keeps the folder within its
+    /// bound. Failures (a read-only or full disk) leave the cache as it was: it is only a
+    /// cache.
+    pub fn store(&self, key: &Key, entry: &Entry) {
+        if self.write(key, entry).is_ok() {
+            STORES.fetch_add(1, Ordering::Relaxed);
+            self.evict();
+        }
+    }
+
+    fn write(&self, key: &Key, entry: &Entry) -> std::io::Result<()> {
+        fs::create_dir_all(&self.dir)?;
+        let bytes = encode(key, entry);
+        static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+        let temporary = self.dir.join(format!(
+            "{}-{}.tmp",
+            std::process::id(),
+            SEQUENCE.fetch_add(1, Ordering::Relaxed)
+        ));
+        let written = fs::File::create(&temporary).and_then(|mut file| file.write_all(&bytes));
+        // rename(2) replaces the target atomically: readers open the old entry or the new one.
+        let renamed = written.and_then(|()| fs::rename(&temporary, self.dir.join(key.file_name())));
+        if renamed.is_err() {
+            let _ = fs::remove_file(&temporary);
+        }
+        renamed
+    }
+
+    /// Removes the least recently used entries until the rest fit in the bound, and
+    /// temporary files that their writer left behind.
+    fn evict(&self) {
+        let Ok(dir) = fs::read_dir(&self.dir) else {
+            return;
+        };
+        let now = SystemTime::now();
+        let mut entries = Vec::new();
+        let mut total = 0u64;
+        for e in dir.flatten() {
+            let path = e.path();
+            let Ok(meta) = e.metadata() else { continue };
+            let modified = meta.modified().unwrap_or(now);
+            match path.extension().and_then(|x| x.to_str()) {
+                Some(EXTENSION) => {
+                    total += meta.len();
+                    entries.push((modified, meta.len(), path));
+                }
+                Some("tmp")
+                    if now.duration_since(modified).unwrap_or_default() > STALE_TEMPORARY =>
+                {
+                    let _ = fs::remove_file(&path);
+                }
+                _ => {}
+            }
+        }
+        if total <= self.max_bytes {
+            return;
+        }
+        entries.sort();
+        for (_, len, path) in entries {
+            if total <= self.max_bytes {
+                break;
+            }
+            // Another process may have removed it first.
+            let _ = fs::remove_file(&path);
+            total = total.saturating_sub(len);
+        }
+    }
+}
+
+/// The checksum of entries and the hash of keys (SipHash with fixed keys): it finds damage;
+/// it is no defence against someone who can write the user's cache folder.
+fn checksum(bytes: &[u8]) -> u64 {
+    let mut h = DefaultHasher::new();
+    h.write(bytes);
+    h.finish()
+}
+
+fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+    out.extend_from_slice(bytes);
+}
+
+/// An entry file: the header, then the key, the log, the uniformity flag, the compiled object
+/// and the executable (each module as `ferrocl_ir::serialize` writes it).
+fn encode(key: &Key, entry: &Entry) -> Vec<u8> {
+    let mut payload = Vec::new();
+    put_bytes(&mut payload, &key.bytes);
+    put_bytes(&mut payload, entry.log.as_bytes());
+    payload.push(entry.uniform_work_groups as u8);
+    put_bytes(
+        &mut payload,
+        &ferrocl_ir::serialize::serialize(&entry.object),
+    );
+    put_bytes(
+        &mut payload,
+        &ferrocl_ir::serialize::serialize(&entry.executable),
+    );
+    let mut out = Vec::with_capacity(HEADER + payload.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&checksum(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+/// Reads an entry file back: None unless its header, length and checksum hold, its key is
+/// `key`, and both modules decode and verify.
+fn decode(bytes: &[u8], key: &Key) -> Option<Entry> {
+    let header = bytes.get(..HEADER)?;
+    let word = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().unwrap_or([0; 8]));
+    if header[..8] != MAGIC
+        || u32::from_le_bytes(header[8..12].try_into().ok()?) != FORMAT
+        || word(12) != (bytes.len() - HEADER) as u64
+    {
+        return None;
+    }
+    let payload = &bytes[HEADER..];
+    if checksum(payload) != word(20) {
+        return None;
+    }
+    let mut r = Fields { rest: payload };
+    if r.field()? != key.bytes.as_slice() {
+        return None;
+    }
+    let log = String::from_utf8(r.field()?.to_vec()).ok()?;
+    let uniform_work_groups = match r.take(1)? {
+        [0] => false,
+        [1] => true,
+        _ => return None,
+    };
+    let object = ferrocl_ir::serialize::deserialize(r.field()?).ok()?;
+    let executable = ferrocl_ir::serialize::deserialize(r.field()?).ok()?;
+    if !r.rest.is_empty() {
+        return None;
+    }
+    Some(Entry {
+        object,
+        executable,
+        log,
+        uniform_work_groups,
+    })
+}
+
+/// The fields of an entry's payload, read in order.
+struct Fields<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Fields<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if n > self.rest.len() {
+            return None;
+        }
+        let (head, tail) = self.rest.split_at(n);
+        self.rest = tail;
+        Some(head)
+    }
+
+    /// A length-prefixed field.
+    fn field(&mut self) -> Option<&'a [u8]> {
+        let len = u64::from_le_bytes(self.take(8)?.try_into().ok()?);
+        self.take(usize::try_from(len).ok()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(source: &str) -> (Key, Entry) {
+        let target = ferrocl_clc::Target::full_profile_cpu();
+        let options = ferrocl_clc::build::parse_options("").expect("options");
+        let library = &ferrocl_builtins::library;
+        let built = ferrocl_clc::build(source, &options, &target, &[], library).expect("the build");
+        let key = Key::new(source, "", "a device", &target);
+        let entry = Entry {
+            object: built.object.module,
+            executable: built.executable,
+            log: built.object.log,
+            uniform_work_groups: built.object.uniform_work_groups,
+        };
+        (key, entry)
+    }
+
+    fn folder(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("ferrocl-cache-unit-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn an_entry_reads_back_only_under_its_own_key() {
+        let dir = folder("key");
+        let cache = Cache::at(&dir, MAX_BYTES);
+        let (key, e) = entry("kernel void k(global int *p) { p[0] = 1; }");
+        let (other, _) = entry("kernel void k(global int *p) { p[0] = 2; }");
+        assert!(cache.load(&key).is_none());
+        cache.store(&key, &e);
+        let back = cache.load(&key).expect("a hit");
+        assert_eq!(
+            ferrocl_ir::serialize::serialize(&back.executable),
+            ferrocl_ir::serialize::serialize(&e.executable)
+        );
+        assert_eq!(back.log, e.log);
+        assert!(cache.load(&other).is_none());
+        // Another key written under this key's name (as two keys of one hash would be).
+        fs::copy(dir.join(key.file_name()), dir.join(other.file_name())).expect("copy");
+        assert!(cache.load(&other).is_none());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn every_truncation_of_an_entry_is_rejected() {
+        let (key, e) = entry("kernel void k(global int *p) { p[0] = 1; }");
+        let bytes = encode(&key, &e);
+        assert!(decode(&bytes, &key).is_some());
+        for len in 0..bytes.len() {
+            assert!(decode(&bytes[..len], &key).is_none(), "length {len}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(decode(&longer, &key).is_none());
+    }
+
+    #[test]
+    fn the_least_recently_used_entries_go_past_the_bound() {
+        let dir = folder("evict");
+        let sources: Vec<String> = (0..4)
+            .map(|i| format!("kernel void k(global int *p) {{ p[0] = {i}; }}"))
+            .collect();
+        let built: Vec<(Key, Entry)> = sources.iter().map(|s| entry(s)).collect();
+        let size = encode(&built[0].0, &built[0].1).len() as u64;
+        // Room for about three entries.
+        let cache = Cache::at(&dir, size * 3 + size / 2);
+        let old = SystemTime::now() - Duration::from_secs(100);
+        for (i, (key, e)) in built[..3].iter().enumerate() {
+            cache.store(key, e);
+            let file = fs::File::open(dir.join(key.file_name())).expect("the entry");
+            file.set_modified(old + Duration::from_secs(i as u64))
+                .expect("set the time");
+        }
+        // Using the oldest makes the second the least recently used.
+        assert!(cache.load(&built[0].0).is_some());
+        cache.store(&built[3].0, &built[3].1);
+        let present: Vec<bool> = built
+            .iter()
+            .map(|(k, _)| dir.join(k.file_name()).exists())
+            .collect();
+        assert_eq!(present, [true, false, true, true]);
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
