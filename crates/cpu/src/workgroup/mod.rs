@@ -557,6 +557,26 @@ struct Row {
     lin: Value,
 }
 
+/// The blocks and plans of the regions' loop nests, made once for the whole function
+/// (`Emitter::nest`).
+struct Nest {
+    /// Each region's row block, taking (y, z).
+    rows: Vec<Block>,
+    /// Where each region starts (its single-copy values loaded, its x range narrowed): a
+    /// block of its own, or, for a first region with nothing to do there, its row block.
+    entries: Vec<Block>,
+    /// How each region's x range is narrowed, where it is (`narrow`).
+    plans: Vec<Option<narrow::Plan>>,
+    /// The region that starts after each barrier or collective.
+    region_after: HashMap<Inst, usize>,
+    /// The barriers and collectives in order: exit code `i` stops at the `i`th.
+    barriers: Vec<Inst>,
+    /// With a W-wide source: whether a row holds a full chunk, and where the last may end.
+    chunks: Option<(Value, Value)>,
+    /// The constant 0, from the entry block.
+    zero: Value,
+}
+
 /// The current work-item, inside a region loop.
 #[derive(Clone, Copy, Default)]
 struct Ids {
@@ -618,12 +638,26 @@ impl<'a> Emitter<'a, '_> {
         }
     }
 
+    /// Emits the work-group function: the code run once per group, then each region's loop
+    /// nest and the exits that lead from it to the next region or out.
     fn run(&mut self) -> Result<(), CompileError> {
+        self.group_setup();
+        let chunks = self.chunk_test();
+        let nest = self.nest(chunks);
+        for r in 0..nest.rows.len() {
+            let (done, code, exits) = self.region_rows(&nest, r)?;
+            self.region_exits(&nest, done, code, exits)?;
+        }
+        Ok(())
+    }
+
+    /// Emits what runs once per group, in the entry block: the sizes, the ids' bases, each
+    /// source's hoisted (uniform) code, and the start of each context array.
+    fn group_setup(&mut self) {
         let new_entry = self.b.create_entry_block();
         let params = self.b.block_params(new_entry).to_vec();
         self.ctx_ptr = *params.last().expect("the ctx parameter");
 
-        // Once per group: sizes, the uniform code, the context arrays.
         for d in 0..3 {
             self.sizes[d] = self.b.work_item(WorkItemOp::LocalSize, d as u8, Type::I64);
         }
@@ -663,33 +697,39 @@ impl<'a> Emitter<'a, '_> {
             let base = self.b.ptradd(self.ctx_ptr, at);
             self.bases.insert(key, base);
         }
-        // With a W-wide source: whether a row holds a full chunk (and the group's x ids are
-        // within what the W-wide code assumes), and where the last starts.
-        let chunks = self.sources.get(1).map(|w| {
-            let width = self.b.iconst(Type::I64, i64::from(w.width));
-            let mut fits = self.b.icmp(IntCC::Ule, width, self.sizes[0]);
-            if w.assumes_id_limit {
-                // Every local size within the largest group (the runtime's own rule, checked
-                // again as the code relies on it), and the x ids within the limit.
-                let group = crate::MAX_WORK_GROUP_SIZE as i64;
-                let group = self.b.iconst(Type::I64, group);
-                let mut ok = self.b.icmp(IntCC::Ule, self.sizes[0], group);
-                for d in 1..3 {
-                    let size_ok = self.b.icmp(IntCC::Ule, self.sizes[d], group);
-                    ok = self.b.binary(BinaryOp::Band, ok, size_ok);
-                }
-                let limit = crate::vectorize::shape::ID_LIMIT as i64;
-                let limit = self.b.iconst(Type::I64, limit);
-                let room = self.b.binary(BinaryOp::Isub, limit, self.sizes[0]);
-                let ids_ok = self.b.icmp(IntCC::Ule, self.gid_base[0], room);
-                let ok = self.b.binary(BinaryOp::Band, ok, ids_ok);
-                self.wide_ok = Some(ok);
-                fits = self.b.binary(BinaryOp::Band, fits, ok);
-            }
-            (fits, self.sizes[0])
-        });
+    }
 
-        // One loop nest per region; `rows[r]` takes (y, z).
+    /// With a W-wide source, emits whether a row holds a full chunk (and the group's x ids
+    /// are within what the W-wide code assumes), and gives it with where the last chunk may
+    /// end: the row's end.
+    fn chunk_test(&mut self) -> Option<(Value, Value)> {
+        let w = self.sources.get(1)?;
+        let width = self.b.iconst(Type::I64, i64::from(w.width));
+        let mut fits = self.b.icmp(IntCC::Ule, width, self.sizes[0]);
+        if w.assumes_id_limit {
+            // Every local size within the largest group (the runtime's own rule, checked
+            // again as the code relies on it), and the x ids within the limit.
+            let group = crate::MAX_WORK_GROUP_SIZE as i64;
+            let group = self.b.iconst(Type::I64, group);
+            let mut ok = self.b.icmp(IntCC::Ule, self.sizes[0], group);
+            for d in 1..3 {
+                let size_ok = self.b.icmp(IntCC::Ule, self.sizes[d], group);
+                ok = self.b.binary(BinaryOp::Band, ok, size_ok);
+            }
+            let limit = crate::vectorize::shape::ID_LIMIT as i64;
+            let limit = self.b.iconst(Type::I64, limit);
+            let room = self.b.binary(BinaryOp::Isub, limit, self.sizes[0]);
+            let ids_ok = self.b.icmp(IntCC::Ule, self.gid_base[0], room);
+            let ok = self.b.binary(BinaryOp::Band, ok, ids_ok);
+            self.wide_ok = Some(ok);
+            fits = self.b.binary(BinaryOp::Band, fits, ok);
+        }
+        Some((fits, self.sizes[0]))
+    }
+
+    /// Creates the blocks every region's loop nest starts with, plans the narrowed ones, and
+    /// ends the entry block with the jump to the first region.
+    fn nest(&mut self, chunks: Option<(Value, Value)>) -> Nest {
         let scalar = self.sources[0];
         let rows: Vec<Block> = scalar
             .regions
@@ -733,152 +773,186 @@ impl<'a> Emitter<'a, '_> {
         } else {
             self.b.jump(entries[0], &[]);
         }
-        for (r, &row) in rows.iter().enumerate() {
-            // The work-items of each row, and where the group goes when the region's range
-            // of x is empty (`narrow`).
-            let mut range = narrow::XRange {
-                lo: zero,
-                hi: self.sizes[0],
-                wide_lo: zero,
-                fits: chunks.map_or(zero, |c| c.0),
-                end: chunks.map_or(zero, |c| c.1),
-                below_hi: false,
-            };
-            let mut early_done = None;
-            if entries[r] != row {
-                self.b.switch_to_block(entries[r]);
-                if r > 0 {
-                    self.preload(r)?;
-                }
-                match &plans[r] {
-                    Some(plan) => {
-                        let done = self.b.create_block();
-                        let code = self.b.append_block_param(done, Type::I64);
-                        range = self.narrow_entry(plan, row, done)?;
-                        early_done = Some((done, code));
-                    }
-                    None => {
-                        self.b.jump(row, &[zero, zero]);
-                    }
-                }
-            }
-            // row(y, z): the work-items of one row, W at a time while a chunk fits, then one
-            // at a time (the heads take x); row_end(exit) moves on to the next row or leaves.
-            self.b.switch_to_block(row);
-            let p = self.b.block_params(row).to_vec();
-            let (y, z) = (p[0], p[1]);
-            let zy = self.b.imul(z, self.sizes[1]);
-            let zy = self.b.iadd(zy, y);
-            let row_lin = self.b.imul(zy, self.sizes[0]);
-            let row = Row { y, z, lin: row_lin };
-            let row_end = self.b.create_block();
-            let code = self.b.append_block_param(row_end, Type::I64);
-            let scalar_head = self.b.create_block();
-            self.b.append_block_param(scalar_head, Type::I64);
-            let mut exits: Vec<u64> = Vec::new();
-            match chunks {
-                Some(_) => {
-                    let wide_head = self.b.create_block();
-                    self.b.append_block_param(wide_head, Type::I64);
-                    self.b.brif(
-                        range.fits,
-                        wide_head,
-                        &[range.wide_lo],
-                        scalar_head,
-                        &[range.lo],
-                    );
-                    // After the chunks, the rest of the row, if any.
-                    let tail = self.b.create_block();
-                    let tx = self.b.append_block_param(tail, Type::I64);
-                    let tcode = self.b.append_block_param(tail, Type::I64);
-                    self.cur = 1;
-                    let (x, code) = self.region_loop(r, wide_head, row, &mut exits)?;
-                    // The next chunk's start, and its end within the row's (x ids are far
-                    // below 2^63: no wrapping).
-                    let width = i64::from(self.src().width);
-                    let x1 = self.iadd_imm(x, width);
-                    let x2 = self.iadd_imm(x1, width);
-                    let mut more = self.b.icmp(IntCC::Ule, x2, range.end);
-                    if range.below_hi {
-                        let below = self.b.icmp(IntCC::Ult, x1, range.hi);
-                        more = self.b.binary(BinaryOp::Band, more, below);
-                    }
-                    self.b.brif(more, wide_head, &[x1], tail, &[x1, code]);
-                    self.b.switch_to_block(tail);
-                    let more = self.b.icmp(IntCC::Ult, tx, range.hi);
-                    self.b.brif(more, scalar_head, &[tx], row_end, &[tcode]);
-                }
-                None => {
-                    self.b.jump(scalar_head, &[range.lo]);
-                }
-            }
-            self.cur = 0;
-            let (x, exit) = self.region_loop(r, scalar_head, row, &mut exits)?;
-            let x1 = self.iadd_imm(x, 1);
-            let more = self.b.icmp(IntCC::Ult, x1, range.hi);
-            self.b.brif(more, scalar_head, &[x1], row_end, &[exit]);
+        Nest {
+            rows,
+            entries,
+            plans,
+            region_after,
+            barriers,
+            chunks,
+            zero,
+        }
+    }
 
-            // row_end: the next row, the next plane, or where the group goes.
-            self.b.switch_to_block(row_end);
-            let row_block = rows[r];
-            let next_z = self.b.create_block();
-            let (done, code_param) = match early_done {
-                Some(d) => d,
-                None => {
+    /// Emits region `r`'s entry (its single-copy values loaded, its x range narrowed) and
+    /// its loop nest: each row's chunks, W work-items at a time, then its single work-items,
+    /// row after row and plane after plane. Returns the block where the group goes after the
+    /// region, with its parameter (the exit code), and the exit codes the region's copies
+    /// may give.
+    fn region_rows(
+        &mut self,
+        nest: &Nest,
+        r: usize,
+    ) -> Result<(Block, Value, Vec<u64>), CompileError> {
+        let zero = nest.zero;
+        let row = nest.rows[r];
+        // The work-items of each row, and where the group goes when the region's range
+        // of x is empty (`narrow`).
+        let mut range = narrow::XRange {
+            lo: zero,
+            hi: self.sizes[0],
+            wide_lo: zero,
+            fits: nest.chunks.map_or(zero, |c| c.0),
+            end: nest.chunks.map_or(zero, |c| c.1),
+            below_hi: false,
+        };
+        let mut early_done = None;
+        if nest.entries[r] != row {
+            self.b.switch_to_block(nest.entries[r]);
+            if r > 0 {
+                self.preload(r)?;
+            }
+            match &nest.plans[r] {
+                Some(plan) => {
                     let done = self.b.create_block();
-                    (done, self.b.append_block_param(done, Type::I64))
+                    let code = self.b.append_block_param(done, Type::I64);
+                    range = self.narrow_entry(plan, row, done)?;
+                    early_done = Some((done, code));
                 }
-            };
-            let y1 = self.iadd_imm(y, 1);
-            let more = self.b.icmp(IntCC::Ult, y1, self.sizes[1]);
-            self.b.brif(more, row_block, &[y1, z], next_z, &[]);
-            self.b.switch_to_block(next_z);
-            let z1 = self.iadd_imm(z, 1);
-            let more = self.b.icmp(IntCC::Ult, z1, self.sizes[2]);
-            self.b.brif(more, row_block, &[zero, z1], done, &[code]);
+                None => {
+                    self.b.jump(row, &[zero, zero]);
+                }
+            }
+        }
+        // row(y, z): the work-items of one row, W at a time while a chunk fits, then one
+        // at a time (the heads take x); row_end(exit) moves on to the next row or leaves.
+        self.b.switch_to_block(row);
+        let p = self.b.block_params(row).to_vec();
+        let (y, z) = (p[0], p[1]);
+        let zy = self.b.imul(z, self.sizes[1]);
+        let zy = self.b.iadd(zy, y);
+        let row_lin = self.b.imul(zy, self.sizes[0]);
+        let row = Row { y, z, lin: row_lin };
+        let row_end = self.b.create_block();
+        let code = self.b.append_block_param(row_end, Type::I64);
+        let scalar_head = self.b.create_block();
+        self.b.append_block_param(scalar_head, Type::I64);
+        let mut exits: Vec<u64> = Vec::new();
+        match nest.chunks {
+            Some(_) => {
+                let wide_head = self.b.create_block();
+                self.b.append_block_param(wide_head, Type::I64);
+                self.b.brif(
+                    range.fits,
+                    wide_head,
+                    &[range.wide_lo],
+                    scalar_head,
+                    &[range.lo],
+                );
+                // After the chunks, the rest of the row, if any.
+                let tail = self.b.create_block();
+                let tx = self.b.append_block_param(tail, Type::I64);
+                let tcode = self.b.append_block_param(tail, Type::I64);
+                self.cur = 1;
+                let (x, code) = self.region_loop(r, wide_head, row, &mut exits)?;
+                // The next chunk's start, and its end within the row's (x ids are far
+                // below 2^63: no wrapping).
+                let width = i64::from(self.src().width);
+                let x1 = self.iadd_imm(x, width);
+                let x2 = self.iadd_imm(x1, width);
+                let mut more = self.b.icmp(IntCC::Ule, x2, range.end);
+                if range.below_hi {
+                    let below = self.b.icmp(IntCC::Ult, x1, range.hi);
+                    more = self.b.binary(BinaryOp::Band, more, below);
+                }
+                self.b.brif(more, wide_head, &[x1], tail, &[x1, code]);
+                self.b.switch_to_block(tail);
+                let more = self.b.icmp(IntCC::Ult, tx, range.hi);
+                self.b.brif(more, scalar_head, &[tx], row_end, &[tcode]);
+            }
+            None => {
+                self.b.jump(scalar_head, &[range.lo]);
+            }
+        }
+        self.cur = 0;
+        let (x, exit) = self.region_loop(r, scalar_head, row, &mut exits)?;
+        let x1 = self.iadd_imm(x, 1);
+        let more = self.b.icmp(IntCC::Ult, x1, range.hi);
+        self.b.brif(more, scalar_head, &[x1], row_end, &[exit]);
 
-            self.b.switch_to_block(done);
-            self.ids = Ids::default();
-            let code_param = if self.states {
-                // Every work-item's state is a possible next stop.
-                exits.extend((0..barriers.len() as u64).chain([RETURN]));
-                self.next_region()?
-            } else {
-                code_param
-            };
-            exits.sort();
-            exits.dedup();
-            let mut targets = Vec::new();
-            for &e in &exits {
-                let target = self.b.create_block();
-                targets.push((e, target));
+        // row_end: the next row, the next plane, or where the group goes.
+        self.b.switch_to_block(row_end);
+        let row_block = nest.rows[r];
+        let next_z = self.b.create_block();
+        let (done, code_param) = match early_done {
+            Some(d) => d,
+            None => {
+                let done = self.b.create_block();
+                (done, self.b.append_block_param(done, Type::I64))
             }
-            match targets.as_slice() {
-                [] => {
-                    self.b.unreachable();
-                }
-                [(_, only)] => {
-                    self.b.jump(*only, &[]);
-                }
-                [(_, first), rest @ ..] => {
-                    let cases = rest.iter().map(|&(e, t)| (e, Dest::new(t, &[]))).collect();
-                    self.b.switch(code_param, Dest::new(*first, &[]), cases);
-                }
+        };
+        let y1 = self.iadd_imm(y, 1);
+        let more = self.b.icmp(IntCC::Ult, y1, self.sizes[1]);
+        self.b.brif(more, row_block, &[y1, z], next_z, &[]);
+        self.b.switch_to_block(next_z);
+        let z1 = self.iadd_imm(z, 1);
+        let more = self.b.icmp(IntCC::Ult, z1, self.sizes[2]);
+        self.b.brif(more, row_block, &[zero, z1], done, &[code]);
+        Ok((done, code_param, exits))
+    }
+
+    /// Emits `done(code)`, where the group goes after a region: by the exit code, to a
+    /// return or to the collective of the barrier it stopped at (if any) and the entry of
+    /// the region after it. With states, the code is the lowest any work-item holds.
+    fn region_exits(
+        &mut self,
+        nest: &Nest,
+        done: Block,
+        code_param: Value,
+        mut exits: Vec<u64>,
+    ) -> Result<(), CompileError> {
+        let scalar = self.sources[0];
+        self.b.switch_to_block(done);
+        self.ids = Ids::default();
+        let code_param = if self.states {
+            // Every work-item's state is a possible next stop.
+            exits.extend((0..nest.barriers.len() as u64).chain([RETURN]));
+            self.next_region()?
+        } else {
+            code_param
+        };
+        exits.sort();
+        exits.dedup();
+        let mut targets = Vec::new();
+        for &e in &exits {
+            let target = self.b.create_block();
+            targets.push((e, target));
+        }
+        match targets.as_slice() {
+            [] => {
+                self.b.unreachable();
             }
-            for (e, target) in targets {
-                self.b.switch_to_block(target);
-                if e == RETURN {
-                    self.b.ret(None);
-                    continue;
-                }
-                let bar = barriers[e as usize];
-                match scalar.k.dfg.insts[bar].op {
-                    Op::Group(g, Scope::SubGroup) => self.combine_sub_groups(bar, g)?,
-                    Op::Group(g, _) => self.combine(bar, g)?,
-                    _ => {}
-                }
-                self.b.jump(entries[region_after[&bar]], &[]);
+            [(_, only)] => {
+                self.b.jump(*only, &[]);
             }
+            [(_, first), rest @ ..] => {
+                let cases = rest.iter().map(|&(e, t)| (e, Dest::new(t, &[]))).collect();
+                self.b.switch(code_param, Dest::new(*first, &[]), cases);
+            }
+        }
+        for (e, target) in targets {
+            self.b.switch_to_block(target);
+            if e == RETURN {
+                self.b.ret(None);
+                continue;
+            }
+            let bar = nest.barriers[e as usize];
+            match scalar.k.dfg.insts[bar].op {
+                Op::Group(g, Scope::SubGroup) => self.combine_sub_groups(bar, g)?,
+                Op::Group(g, _) => self.combine(bar, g)?,
+                _ => {}
+            }
+            self.b.jump(nest.entries[nest.region_after[&bar]], &[]);
         }
         Ok(())
     }
