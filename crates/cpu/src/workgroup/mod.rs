@@ -47,12 +47,13 @@
 
 use std::collections::{HashMap, HashSet};
 
+use ferrocl_ir::entity::EntitySet;
 use ferrocl_ir::{
     AddrSpace, BinaryOp, Block, ConvOp, Dest, Function, FunctionBuilder, GroupOp, Inst, IntCC,
     Module, Op, Scope, Signature, StackSlot, Type, Value, Variable, WorkItemOp,
 };
 
-use crate::liveness::{live_across_barriers, splits_regions};
+use crate::liveness::{live_across_barriers, splits_regions, LiveAcross};
 use crate::CompileError;
 
 mod by_constant;
@@ -134,11 +135,13 @@ const REMAT_INSTS: usize = 8;
 /// reads it, than to keep in a context array: a per-work-item query, or at most
 /// `REMAT_INSTS` cheap pure instructions computed from those and from values computed once
 /// per group (`uniform`). Such a value is the same wherever a work-item computes it.
-fn remat(f: &Function, uniform: &HashSet<Value>, v: Value) -> bool {
-    fn visit(f: &Function, uniform: &HashSet<Value>, v: Value, seen: &mut HashSet<Value>) -> bool {
-        if uniform.contains(&v) || !seen.insert(v) {
+fn remat(f: &Function, uniform: &EntitySet<Value>, v: Value) -> bool {
+    /// `seen` holds at most `REMAT_INSTS + 1` values: a list.
+    fn visit(f: &Function, uniform: &EntitySet<Value>, v: Value, seen: &mut Vec<Value>) -> bool {
+        if uniform.contains(v) || seen.contains(&v) {
             return true;
         }
+        seen.push(v);
         let ferrocl_ir::ValueDef::Result(inst) = f.dfg.value_def(v) else {
             return false;
         };
@@ -155,7 +158,7 @@ fn remat(f: &Function, uniform: &HashSet<Value>, v: Value) -> bool {
         };
         cheap && seen.len() <= REMAT_INSTS && data.args.iter().all(|&a| visit(f, uniform, a, seen))
     }
-    !uniform.contains(&v) && visit(f, uniform, v, &mut HashSet::new())
+    !uniform.contains(v) && visit(f, uniform, v, &mut Vec::new())
 }
 
 fn err<T>(message: impl Into<String>) -> Result<T, CompileError> {
@@ -197,10 +200,10 @@ fn split_at_barriers(f: &mut Function) -> HashMap<Inst, Block> {
 
 /// The values of `f` computed once per work-group: the kernel's parameters and the results of
 /// hoistable instructions whose operands all are.
-fn uniform_values(f: &Function) -> (HashSet<Value>, Vec<Inst>) {
+fn uniform_values(f: &Function) -> (EntitySet<Value>, Vec<Inst>) {
     let cfg = ferrocl_ir::analysis::Cfg::new(f);
     let dom = ferrocl_ir::analysis::DomTree::new(f, &cfg);
-    let mut uniform: HashSet<Value> = HashSet::new();
+    let mut uniform: EntitySet<Value> = EntitySet::new();
     if let Some(entry) = f.layout.entry_block() {
         uniform.extend(f.dfg.block_params(entry).iter().copied());
     }
@@ -210,7 +213,7 @@ fn uniform_values(f: &Function) -> (HashSet<Value>, Vec<Inst>) {
     for &block in dom.rpo() {
         for &inst in f.layout.block_insts(block) {
             let data = &f.dfg.insts[inst];
-            if hoistable(&data.op) && data.args.iter().all(|a| uniform.contains(a)) {
+            if hoistable(&data.op) && data.args.iter().all(|&a| uniform.contains(a)) {
                 if let Some(r) = f.dfg.inst_result(inst) {
                     uniform.insert(r);
                     order.push(inst);
@@ -274,9 +277,9 @@ pub struct WideKernel {
 struct Source {
     /// The function, split at its barriers.
     k: Function,
-    live: HashMap<Inst, Vec<Value>>,
+    live: LiveAcross,
     /// The values computed once per group, and the instructions that compute them.
-    uniform: HashSet<Value>,
+    uniform: EntitySet<Value>,
     hoisted: Vec<Inst>,
     /// The regions, in the order of the kernel's: the entry's, then the one after each
     /// barrier of the kernel in layout order.
@@ -982,7 +985,7 @@ impl<'a> Emitter<'a, '_> {
         // The values live into the region, and a collective's result.
         self.remat.clear();
         if let Some(bar) = region.after {
-            for &v in &src.live[&bar] {
+            for &v in &src.live[bar] {
                 if self.maps[self.cur].contains_key(&v) {
                     continue;
                 }
@@ -1073,7 +1076,7 @@ impl<'a> Emitter<'a, '_> {
             let bar = src.regions[r]
                 .after
                 .expect("regions after the first follow a barrier");
-            for &v in &src.live[&bar] {
+            for &v in &src.live[bar] {
                 let key = self.value_key(v);
                 if self.ctx.single(key) {
                     let x = self.load_ctx(key, self.n)?;

@@ -138,7 +138,7 @@ impl<'a> Region<'a> {
         // only the copies both write (`Context::add_wide_values`).
         let both = ctx.has_wide();
         let live_single = match src.regions[r].after {
-            Some(bar) => src.live[&bar]
+            Some(bar) => src.live[bar]
                 .iter()
                 .copied()
                 .filter(|&v| ctx.single(key(v)) && (!both || ctx.written_by_both(key(v))))
@@ -167,7 +167,7 @@ impl<'a> Region<'a> {
 
     /// Whether `v` is the same for the whole group where the path `st` is.
     fn known(&self, st: &PathState, v: Value) -> bool {
-        self.src.uniform.contains(&v)
+        self.src.uniform.contains(v)
             || st.known.contains(&v)
             || (!st.defined.contains(&v) && self.live_single.contains(&v))
     }
@@ -180,7 +180,7 @@ impl<'a> Region<'a> {
         let params = k.dfg.block_params(b);
         if b == k.layout.entry_block()? {
             // The kernel's parameters.
-            if params.iter().any(|p| !self.src.uniform.contains(p)) {
+            if params.iter().any(|&p| !self.src.uniform.contains(p)) {
                 return None;
             }
         } else {
@@ -205,7 +205,7 @@ impl<'a> Region<'a> {
             st.defined.insert(r);
             if hoistable(&data.op) && data.args.iter().all(|&a| self.known(st, a)) {
                 st.known.insert(r);
-                if !self.src.uniform.contains(&r) {
+                if !self.src.uniform.contains(r) {
                     visit.insts.push(inst);
                 }
                 if self.keeps(r) {
