@@ -26,6 +26,7 @@ use ferrocl_ir::{
 };
 
 use cranelift_module::{FuncId, Module as _};
+use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 
 mod calls;
 mod convert;
@@ -209,7 +210,7 @@ pub fn translate_function(
     link: Link<'_>,
 ) -> Result<(), CompileError> {
     let frontend = link.jit.isa().frontend_config();
-    let none = HashSet::new();
+    let none = EntitySet::new();
     let mut t = Translator::new(
         module,
         f,
@@ -233,9 +234,9 @@ struct Translator<'a, 'f> {
     f: &'a Function,
     /// Where each stack slot of `f` lives, as a byte offset from `frames` (the work-group
     /// function's single-copy slots; every slot of a function compiled out of line).
-    slot_offsets: &'a HashMap<StackSlot, u32>,
+    slot_offsets: &'a SecondaryMap<StackSlot, Option<u32>>,
     /// The accesses of the group's context memory that need no confining (`WorkGroupFn`).
-    trusted: &'a HashSet<Inst>,
+    trusted: &'a EntitySet<Inst>,
     places: &'a HashMap<Global, GlobalPlace>,
     b: FunctionBuilder<'f>,
     vars: HashMap<Value, Vec<Variable>>,
@@ -284,8 +285,8 @@ impl<'a, 'f> Translator<'a, 'f> {
     fn new(
         module: &'a Module,
         f: &'a Function,
-        slot_offsets: &'a HashMap<StackSlot, u32>,
-        trusted: &'a HashSet<Inst>,
+        slot_offsets: &'a SecondaryMap<StackSlot, Option<u32>>,
+        trusted: &'a EntitySet<Inst>,
         places: &'a HashMap<Global, GlobalPlace>,
         b: FunctionBuilder<'f>,
         link: Link<'a>,
@@ -847,8 +848,8 @@ impl Translator<'_, '_> {
                     self.b.ins().iadd(p, o)
                 }
             }
-            Op::SlotAddr(ss) => match self.slot_offsets.get(ss) {
-                Some(&off) => self.b.ins().iadd_imm_s(self.frames, i64::from(off)),
+            Op::SlotAddr(ss) => match self.slot_offsets[*ss] {
+                Some(off) => self.b.ins().iadd_imm_s(self.frames, i64::from(off)),
                 None => return err(format!("unknown stack slot {ss}")),
             },
             Op::GlobalAddr(g) => match self.places.get(g) {
@@ -1162,7 +1163,7 @@ impl Translator<'_, '_> {
         ) {
             return Some(space);
         }
-        if self.trusted.contains(&inst) {
+        if self.trusted.contains(inst) {
             return None;
         }
         let dfg = &self.f.dfg;

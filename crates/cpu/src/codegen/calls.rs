@@ -30,6 +30,7 @@ use std::collections::HashMap;
 
 use cranelift_codegen::ir::{self as cl, types as clt, AbiParam, InstBuilder, MemFlagsData};
 use cranelift_module::{FuncId, Linkage, Module as _};
+use ferrocl_ir::entity::SecondaryMap;
 use ferrocl_ir::{Func, Function, Module, Op, StackSlot, Type, Value};
 
 use super::simd::{int_of, repr_of_type, Repr};
@@ -43,7 +44,7 @@ pub const FRAME_ALIGN: u32 = 128;
 pub struct Callee {
     pub id: FuncId,
     /// Where each of its stack slots lives, as a byte offset from its frame.
-    pub slot_offsets: HashMap<StackSlot, u32>,
+    pub slot_offsets: SecondaryMap<StackSlot, Option<u32>>,
     /// Bytes of its own slots, a multiple of [`FRAME_ALIGN`]: where the frames of the
     /// functions it calls start.
     pub own_size: u32,
@@ -87,12 +88,12 @@ impl Callees {
                     op_name(op)
                 ));
             }
-            let mut slot_offsets = HashMap::new();
+            let mut slot_offsets = SecondaryMap::new();
             let mut own = 0u32;
             for (ss, data) in func.slots.iter() {
                 let align = data.align.clamp(1, FRAME_ALIGN);
                 let at = own.div_ceil(align) * align;
-                slot_offsets.insert(ss, at);
+                slot_offsets[ss] = Some(at);
                 own = at + data.size;
             }
             let own_size = own.div_ceil(FRAME_ALIGN) * FRAME_ALIGN;

@@ -46,7 +46,7 @@ pub(super) struct Context {
     order: Vec<Key>,
     per_item: u32,
     shared: u32,
-    pub(super) slot_offsets: HashMap<StackSlot, u32>,
+    pub(super) slot_offsets: SecondaryMap<StackSlot, Option<u32>>,
     /// The keys of the single copies the kernel and the W-wide function share.
     both: HashSet<Key>,
     /// Whether the W-wide function's values were added (`add_wide_values`).
@@ -72,7 +72,7 @@ impl Context {
             order: Vec::new(),
             per_item: 0,
             shared: 0,
-            slot_offsets: HashMap::new(),
+            slot_offsets: SecondaryMap::new(),
             both: HashSet::new(),
             wide: false,
         };
@@ -87,7 +87,7 @@ impl Context {
             } else {
                 let align = data.align.max(1);
                 let at = shared.div_ceil(align) * align;
-                c.slot_offsets.insert(ss, at);
+                c.slot_offsets[ss] = Some(at);
                 shared = at + data.size;
             }
         }

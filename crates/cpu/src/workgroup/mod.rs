@@ -47,7 +47,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ferrocl_ir::entity::EntitySet;
+use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::{
     AddrSpace, BinaryOp, Block, ConvOp, Dest, Function, FunctionBuilder, GroupOp, Inst, IntCC,
     Module, Op, Scope, Signature, StackSlot, Type, Value, Variable, WorkItemOp,
@@ -69,13 +69,13 @@ pub struct WorkGroupFn {
     /// context memory).
     pub func: Function,
     /// Where each single-copy stack slot lives, as a byte offset from `ctx`.
-    pub slot_offsets: HashMap<StackSlot, u32>,
+    pub slot_offsets: SecondaryMap<StackSlot, Option<u32>>,
     /// Bytes of context memory per work-item of the enqueued work-group size: a group of n
     /// work-items uses at most `frame_size * n` bytes from `ctx`.
     pub frame_size: usize,
     /// The loads and stores of context memory this transform wrote: their addresses are in
     /// the group's context memory by construction, so they need no confining.
-    pub trusted: HashSet<Inst>,
+    pub trusted: EntitySet<Inst>,
     /// The regions between barriers (and collectives): 1 where the kernel has none.
     pub regions: usize,
 }
@@ -168,8 +168,8 @@ fn err<T>(message: impl Into<String>) -> Result<T, CompileError> {
 /// Splits the blocks of `f` after every barrier and collective, so that each ends its block,
 /// followed only by a jump to the block where the work-items resume. Returns, for each such
 /// instruction, that block.
-fn split_at_barriers(f: &mut Function) -> HashMap<Inst, Block> {
-    let mut resume = HashMap::new();
+fn split_at_barriers(f: &mut Function) -> SecondaryMap<Inst, Option<Block>> {
+    let mut resume = SecondaryMap::new();
     let blocks: Vec<Block> = f.layout.blocks().to_vec();
     for mut block in blocks {
         loop {
@@ -191,7 +191,7 @@ fn split_at_barriers(f: &mut Function) -> HashMap<Inst, Block> {
                 ferrocl_ir::InstData::new(Op::Jump(Dest::new(next, &[])), &[]),
                 None,
             );
-            resume.insert(insts[at], next);
+            resume[insts[at]] = Some(next);
             block = next;
         }
     }
@@ -239,7 +239,8 @@ fn ending_barrier(f: &Function, block: Block) -> Option<Inst> {
 
 /// The blocks of the region starting at `start`, in the order they are reached.
 fn region_blocks(f: &Function, start: Block) -> Vec<Block> {
-    let mut seen = HashSet::from([start]);
+    let mut seen = EntitySet::new();
+    seen.insert(start);
     let mut order = vec![start];
     let mut i = 0;
     while i < order.len() {
@@ -286,7 +287,7 @@ struct Source {
     regions: Vec<Region>,
     blocks: Vec<Vec<Block>>,
     /// Where the group goes after each barrier: its index among the kernel's barriers.
-    exit_code: HashMap<Inst, usize>,
+    exit_codes: SecondaryMap<Inst, Option<usize>>,
     /// Work-items per invocation.
     width: u32,
     /// Only for groups whose x ids are at most `vectorize::shape::ID_LIMIT`.
@@ -313,6 +314,7 @@ impl Source {
         }
         let mut k = f.clone();
         let resume = split_at_barriers(&mut k);
+        let splits: Vec<Inst> = resume.iter().filter_map(|(i, b)| b.map(|_| i)).collect();
         let live = live_across_barriers(&k);
         let (uniform, hoisted) = uniform_values(&k);
         let barriers: Vec<Inst> = match order {
@@ -320,12 +322,12 @@ impl Source {
             None => {
                 // Sub-group barriers and collectives first: with states, the group resumes
                 // at the lowest exit code any work-item waits at (`Emitter::next_region`).
-                let mut b: Vec<Inst> = resume.keys().copied().collect();
+                let mut b = splits.clone();
                 b.sort_by_key(|&i| (!subgroup::sub_group_split(&k.dfg.insts[i].op), i));
                 b
             }
         };
-        if barriers.len() != resume.len() || barriers.iter().any(|b| !resume.contains_key(b)) {
+        if barriers.len() != splits.len() || barriers.iter().any(|&b| resume[b].is_none()) {
             return err("the W-wide function's barriers do not match the kernel's");
         }
         let mut regions = vec![Region {
@@ -334,12 +336,15 @@ impl Source {
         }];
         for &b in &barriers {
             regions.push(Region {
-                start: resume[&b],
+                start: resume[b].expect("checked above"),
                 after: Some(b),
             });
         }
         let blocks = regions.iter().map(|r| region_blocks(&k, r.start)).collect();
-        let exit_code = barriers.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        let mut exit_codes = SecondaryMap::new();
+        for (i, &b) in barriers.iter().enumerate() {
+            exit_codes[b] = Some(i);
+        }
         Ok(Source {
             k,
             live,
@@ -347,10 +352,16 @@ impl Source {
             hoisted,
             regions,
             blocks,
-            exit_code,
+            exit_codes,
             width,
             assumes_id_limit: false,
         })
+    }
+
+    /// Where the group goes after barrier or collective `bar`: its index among the
+    /// kernel's barriers.
+    fn exit_code(&self, bar: Inst) -> usize {
+        self.exit_codes[bar].expect("an exit code for each barrier")
     }
 }
 
@@ -426,9 +437,9 @@ pub fn transform_unclean(
         cur: 0,
         b: FunctionBuilder::new(&mut w),
         ctx: &ctx_layout,
-        maps: vec![HashMap::new(); sources.len()],
-        vars: vec![HashMap::new(); sources.len()],
-        trusted: HashSet::new(),
+        maps: vec![SecondaryMap::new(); sources.len()],
+        vars: vec![SecondaryMap::new(); sources.len()],
+        trusted: EntitySet::new(),
         ids: Ids::default(),
         sizes: [Value::from_u32(0); 3],
         gid_base: [Value::from_u32(0); 3],
@@ -436,8 +447,8 @@ pub fn transform_unclean(
         ctx_ptr: Value::from_u32(0),
         bases: HashMap::new(),
         n: Value::from_u32(0),
-        remat: HashMap::new(),
-        pre: vec![HashMap::new(); sources.len()],
+        remat: SecondaryMap::new(),
+        pre: vec![SecondaryMap::new(); sources.len()],
         states,
     };
     t.run()?;
@@ -595,10 +606,10 @@ struct Emitter<'a, 'f> {
     b: FunctionBuilder<'f>,
     ctx: &'a Context,
     /// Values computed once per group: each source's value to the work-group function's.
-    maps: Vec<HashMap<Value, Value>>,
+    maps: Vec<SecondaryMap<Value, Option<Value>>>,
     /// Every other value of each source, as a variable of the work-group function.
-    vars: Vec<HashMap<Value, Variable>>,
-    trusted: HashSet<Inst>,
+    vars: Vec<SecondaryMap<Value, Option<Variable>>>,
+    trusted: EntitySet<Inst>,
     ids: Ids,
     /// The group's size in each dimension, and its number of work-items.
     sizes: [Value; 3],
@@ -613,10 +624,10 @@ struct Emitter<'a, 'f> {
     bases: HashMap<context::Key, Value>,
     /// Values of the current source computed again at the start of the current region copy
     /// for the current work-item (`remat`).
-    remat: HashMap<Value, Value>,
+    remat: SecondaryMap<Value, Option<Value>>,
     /// Each source's single-copy values live into the current region, loaded before its
     /// loops.
-    pre: Vec<HashMap<Value, Value>>,
+    pre: Vec<SecondaryMap<Value, Option<Value>>>,
     /// Whether each work-item keeps where it stopped (`Key::State`) because sub-groups may
     /// reach different barriers (`subgroup::diverges_by_sub_group`): a region then runs only
     /// the work-items waiting at the barrier it starts after, and the group goes on to the
@@ -630,6 +641,11 @@ const RETURN: u64 = u64::MAX;
 impl<'a> Emitter<'a, '_> {
     fn src(&self) -> &'a Source {
         self.sources[self.cur]
+    }
+
+    /// Source `i`'s value `v`, computed once per group.
+    fn map(&self, i: usize, v: Value) -> Value {
+        self.maps[i][v].expect("computed once per group")
     }
 
     /// The context array of value `v` of the current source.
@@ -681,15 +697,15 @@ impl<'a> Emitter<'a, '_> {
             let k = &src.k;
             let entry = k.layout.entry_block().expect("a body");
             for (&p, &np) in k.dfg.block_params(entry).iter().zip(&params) {
-                self.maps[i].insert(p, np);
+                self.maps[i][p] = Some(np);
             }
             for &inst in &src.hoisted {
                 let data = k.dfg.insts[inst].clone();
-                let args: Vec<Value> = data.args.iter().map(|a| self.maps[i][a]).collect();
+                let args: Vec<Value> = data.args.iter().map(|&a| self.map(i, a)).collect();
                 let r = k.dfg.inst_result(inst).expect("hoisted values are results");
                 let ni = self.b.ins(data.op, &args, Some(k.dfg.value_type(r)));
                 let nr = self.b.func.dfg.inst_result(ni).expect("a result");
-                self.maps[i].insert(r, nr);
+                self.maps[i][r] = Some(nr);
             }
         }
         for (key, offset) in self.ctx.arrays() {
@@ -986,10 +1002,10 @@ impl<'a> Emitter<'a, '_> {
         self.remat.clear();
         if let Some(bar) = region.after {
             for &v in &src.live[bar] {
-                if self.maps[self.cur].contains_key(&v) {
+                if self.maps[self.cur][v].is_some() {
                     continue;
                 }
-                let x = if let Some(&x) = self.pre[self.cur].get(&v) {
+                let x = if let Some(x) = self.pre[self.cur][v] {
                     x
                 } else if remat(k, &src.uniform, v) {
                     self.remat_value(v)
@@ -1026,7 +1042,7 @@ impl<'a> Emitter<'a, '_> {
                 // Only the work-items waiting at the region's barrier run it; the others
                 // keep their state.
                 let state = self.load_ctx(context::Key::State, lin)?;
-                let here = src.exit_code[&bar] as i64;
+                let here = src.exit_code(bar) as i64;
                 let here = self.b.iconst(Type::I64, here);
                 let waits = self.b.icmp(IntCC::Eq, state, here);
                 self.b
@@ -1039,7 +1055,7 @@ impl<'a> Emitter<'a, '_> {
         for &blk in &src.blocks[r] {
             self.copy_block(blk, &copies, latch)?;
             if let Some(bar) = ending_barrier(k, blk) {
-                exits.push(src.exit_code[&bar] as u64);
+                exits.push(src.exit_code(bar) as u64);
             } else if matches!(
                 k.terminator(blk).map(|t| &k.dfg.insts[t].op),
                 Some(Op::Return | Op::Unreachable)
@@ -1080,7 +1096,7 @@ impl<'a> Emitter<'a, '_> {
                 let key = self.value_key(v);
                 if self.ctx.single(key) {
                     let x = self.load_ctx(key, self.n)?;
-                    self.pre[i].insert(v, x);
+                    self.pre[i][v] = Some(x);
                 }
             }
         }
@@ -1091,7 +1107,7 @@ impl<'a> Emitter<'a, '_> {
     /// Value `v` of the current source (`remat` holds for it) computed again for the current
     /// work-item.
     fn remat_value(&mut self, v: Value) -> Value {
-        if let Some(&x) = self.maps[self.cur].get(&v).or_else(|| self.remat.get(&v)) {
+        if let Some(x) = self.maps[self.cur][v].or(self.remat[v]) {
             return x;
         }
         let k = &self.src().k;
@@ -1108,7 +1124,7 @@ impl<'a> Emitter<'a, '_> {
                 self.b.func.dfg.inst_result(ni).expect("a result")
             }
         };
-        self.remat.insert(v, x);
+        self.remat[v] = Some(x);
         x
     }
 
@@ -1119,18 +1135,18 @@ impl<'a> Emitter<'a, '_> {
 
     /// The variable standing for kernel value `v`.
     fn var(&mut self, v: Value) -> Variable {
-        if let Some(&var) = self.vars[self.cur].get(&v) {
+        if let Some(var) = self.vars[self.cur][v] {
             return var;
         }
         let ty = self.src().k.dfg.value_type(v);
         let var = self.b.declare_var(ty);
-        self.vars[self.cur].insert(v, var);
+        self.vars[self.cur][v] = Some(var);
         var
     }
 
     /// Kernel value `v` where the builder is.
     fn get(&mut self, v: Value) -> Value {
-        if let Some(&m) = self.maps[self.cur].get(&v) {
+        if let Some(m) = self.maps[self.cur][v] {
             return m;
         }
         let var = self.var(v);
@@ -1213,7 +1229,7 @@ impl<'a> Emitter<'a, '_> {
         let nb = copies[&blk];
         self.b.switch_to_block(nb);
         for &p in k.dfg.block_params(blk) {
-            if self.maps[self.cur].contains_key(&p) {
+            if self.maps[self.cur][p].is_some() {
                 continue; // the kernel's parameters
             }
             let np = self.b.append_block_param(nb, k.dfg.value_type(p));
@@ -1231,12 +1247,12 @@ impl<'a> Emitter<'a, '_> {
                         self.store_ctx(context::Key::Id(inst), lin, id)?;
                     }
                 }
-                let code = self.b.iconst(Type::I64, src.exit_code[&inst] as i64);
+                let code = self.b.iconst(Type::I64, src.exit_code(inst) as i64);
                 self.b.jump(latch, &[code]);
                 return Ok(());
             }
             if let Some(r) = k.dfg.inst_result(inst) {
-                if self.maps[self.cur].contains_key(&r) {
+                if self.maps[self.cur][r].is_some() {
                     continue; // computed once per group
                 }
             }

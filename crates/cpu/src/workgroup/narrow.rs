@@ -248,7 +248,7 @@ impl<'a> Region<'a> {
                 let data = &k.dfg.insts[inst];
                 match &data.op {
                     Op::Barrier(..) => {
-                        node.end = End::Exit(self.src.exit_code[&inst] as u64);
+                        node.end = End::Exit(self.src.exit_code(inst) as u64);
                         return node;
                     }
                     op if splits_regions(op) => return node,
@@ -606,9 +606,10 @@ impl Emitter<'_, '_> {
 
     /// Kernel value `v` of the current source, known for the group, where the builder is.
     fn known_value(&self, env: &HashMap<Value, Value>, v: Value) -> Value {
-        *env.get(&v)
-            .or_else(|| self.maps[self.cur].get(&v))
-            .or_else(|| self.pre[self.cur].get(&v))
+        env.get(&v)
+            .copied()
+            .or(self.maps[self.cur][v])
+            .or(self.pre[self.cur][v])
             .expect("the analysis only reads values known for the group")
     }
 
