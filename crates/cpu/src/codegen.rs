@@ -18,7 +18,6 @@ use cranelift_codegen::ir::condcodes::{FloatCC as CFloatCC, IntCC as CIntCC};
 use cranelift_codegen::ir::immediates::{Ieee32, Ieee64};
 use cranelift_codegen::ir::{self as cl, types as clt, InstBuilder, MemFlagsData as ClMemFlags};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
-use std::collections::HashSet;
 
 use ferrocl_ir::{
     ArgKind, Block, Dest, FloatCC, Func, Function, Global, Inst, IntCC, MemFlags, Module, Op,
@@ -239,8 +238,8 @@ struct Translator<'a, 'f> {
     trusted: &'a EntitySet<Inst>,
     places: &'a HashMap<Global, GlobalPlace>,
     b: FunctionBuilder<'f>,
-    vars: HashMap<Value, Vec<Variable>>,
-    blocks: HashMap<Block, cl::Block>,
+    vars: SecondaryMap<Value, Option<Vec<Variable>>>,
+    blocks: SecondaryMap<Block, Option<cl::Block>>,
     /// Each `i1` vector's mask lane width (codegen/simd.rs).
     mask_bits: simd::MaskBits,
     grp: cl::Value,
@@ -252,19 +251,19 @@ struct Translator<'a, 'f> {
     /// Where a function compiled out of line writes its result, when it has a return area.
     ret_area: Option<cl::Value>,
     /// The functions called out of line, imported into the function.
-    func_refs: HashMap<Func, cl::FuncRef>,
+    func_refs: SecondaryMap<Func, Option<cl::FuncRef>>,
     /// The local and private regions' bases and masks, by their `GroupCtx` offset: loaded
     /// once, in the entry block, for every access that `confine` masks.
     regions: HashMap<i32, cl::Value>,
     /// The conditional branches emitted with their targets swapped (`loops.rs`).
-    exits_first: std::collections::HashSet<Inst>,
+    exits_first: EntitySet<Inst>,
     /// The `__local` and `__private` addresses from which several accesses are made at
     /// constant offsets (`shared_bases`).
-    shared: HashSet<Value>,
+    shared: EntitySet<Value>,
     /// Each shared address clamped into its region, with the block where that was done.
-    clamps: HashMap<Value, (cl::Block, cl::Value)>,
+    clamps: SecondaryMap<Value, Option<(cl::Block, cl::Value)>>,
     /// How many loops each block of `f` is in (blocks in none are left out).
-    loop_depth: HashMap<Block, u32>,
+    loop_depth: SecondaryMap<Block, u32>,
     /// The target has x86's `blendv` ([`has_blendv`]).
     blendv: bool,
 }
@@ -303,18 +302,18 @@ impl<'a, 'f> Translator<'a, 'f> {
             trusted,
             places,
             b,
-            vars: HashMap::new(),
-            blocks: HashMap::new(),
+            vars: SecondaryMap::new(),
+            blocks: SecondaryMap::new(),
             mask_bits: simd::MaskBits::new(),
             grp: cl::Value::from_u32(0),
             frames: cl::Value::from_u32(0),
             callee_frames: cl::Value::from_u32(0),
             ret_area: None,
-            func_refs: HashMap::new(),
+            func_refs: SecondaryMap::new(),
             regions: HashMap::new(),
             exits_first: loops::exits_first(f),
             shared: shared_bases(f),
-            clamps: HashMap::new(),
+            clamps: SecondaryMap::new(),
             loop_depth: loops::depths(f),
             blendv,
         }
@@ -357,34 +356,34 @@ impl Translator<'_, '_> {
         // before a loop and unchanged in it stays one value, instead of a parameter of every
         // block where paths meet, which would hide it from Cranelift's loop-invariant code
         // motion and keep it in a register (or a spill slot) all through the loop.
-        let mut unseen: HashMap<Block, usize> = HashMap::new();
+        let mut unseen: SecondaryMap<Block, usize> = SecondaryMap::new();
         for &blk in f.layout.blocks() {
             let cb = self.b.create_block();
-            self.blocks.insert(blk, cb);
-            unseen.entry(blk).or_insert(0);
+            self.blocks[blk] = Some(cb);
             if let Some(t) = f.terminator(blk) {
                 for d in f.dfg.insts[t].op.dests() {
-                    *unseen.entry(d.block).or_insert(0) += 1;
+                    unseen[d.block] += 1;
                 }
             }
         }
-        self.b.ins().jump(self.blocks[&ir_entry], &[]);
-        for (&blk, &n) in &unseen {
-            if n == 0 {
-                self.b.seal_block(self.blocks[&blk]);
+        let target = self.block(ir_entry);
+        self.b.ins().jump(target, &[]);
+        for &blk in f.layout.blocks() {
+            if unseen[blk] == 0 {
+                self.b.seal_block(self.block(blk));
             }
         }
         for &blk in f.layout.blocks() {
-            self.b.switch_to_block(self.blocks[&blk]);
+            self.b.switch_to_block(self.block(blk));
             for &inst in f.layout.block_insts(blk) {
                 self.inst(inst)?;
             }
             if let Some(t) = f.terminator(blk) {
                 for d in f.dfg.insts[t].op.dests() {
-                    let n = unseen.get_mut(&d.block).expect("every block counted");
+                    let n = &mut unseen[d.block];
                     *n -= 1;
                     if *n == 0 {
-                        self.b.seal_block(self.blocks[&d.block]);
+                        self.b.seal_block(self.block(d.block));
                     }
                 }
             }
@@ -480,7 +479,7 @@ impl Translator<'_, '_> {
     }
 
     fn vars_of(&mut self, v: Value) -> Result<Vec<Variable>, CompileError> {
-        if let Some(vars) = self.vars.get(&v) {
+        if let Some(vars) = &self.vars[v] {
             return Ok(vars.clone());
         }
         let ty = match self.repr(v)? {
@@ -489,7 +488,7 @@ impl Translator<'_, '_> {
         };
         let n = self.repr(v)?.count();
         let vars: Vec<Variable> = (0..n).map(|_| self.b.declare_var(ty)).collect();
-        self.vars.insert(v, vars.clone());
+        self.vars[v] = Some(vars.clone());
         Ok(vars)
     }
 
@@ -531,7 +530,7 @@ impl Translator<'_, '_> {
     /// arguments, a new edge block that is filled (by [`Translator::fill_edges`]) once the
     /// branch has ended the current block.
     fn edge(&mut self, dest: &Dest, pending: &mut Vec<(cl::Block, Dest)>) -> cl::Block {
-        let target = self.blocks[&dest.block];
+        let target = self.block(dest.block);
         if dest.args.is_empty() {
             return target;
         }
@@ -548,9 +547,15 @@ impl Translator<'_, '_> {
             self.b.seal_block(edge);
             self.b.switch_to_block(edge);
             self.pass_args(&dest)?;
-            self.b.ins().jump(self.blocks[&dest.block], &[]);
+            let target = self.block(dest.block);
+            self.b.ins().jump(target, &[]);
         }
         Ok(())
+    }
+
+    /// The Cranelift block of block `b` of `f`.
+    fn block(&self, b: Block) -> cl::Block {
+        self.blocks[b].expect("a Cranelift block for each block")
     }
 
     fn zero(&mut self, ty: cl::Type) -> cl::Value {
@@ -1040,14 +1045,15 @@ impl Translator<'_, '_> {
         match op {
             Op::Jump(dest) => {
                 self.pass_args(dest)?;
-                self.b.ins().jump(self.blocks[&dest.block], &[]);
+                let target = self.block(dest.block);
+                self.b.ins().jump(target, &[]);
             }
             Op::Brif(dests) => {
                 let (t, e) = (&dests.0, &dests.1);
                 let c = self.get1(args[0])?;
                 let mut pending = Vec::new();
                 let (tb, eb) = (self.edge(t, &mut pending), self.edge(e, &mut pending));
-                if self.exits_first.contains(&inst) {
+                if self.exits_first.contains(inst) {
                     let not = self.b.ins().icmp_imm_u(CIntCC::Equal, c, 0);
                     self.b.ins().brif(not, eb, &[], tb, &[]);
                 } else {
@@ -1111,7 +1117,7 @@ impl Translator<'_, '_> {
         space: ferrocl_ir::AddrSpace,
     ) -> Result<cl::Value, CompileError> {
         let here = self.b.current_block().expect("in a block");
-        if let Some(&(at, c)) = self.clamps.get(&p) {
+        if let Some((at, c)) = self.clamps[p] {
             if at == here {
                 return Ok(c);
             }
@@ -1130,7 +1136,7 @@ impl Translator<'_, '_> {
         let off = self.b.ins().isub(x, start);
         let off = self.b.ins().umin(off, span);
         let c = self.b.ins().iadd(start, off);
-        self.clamps.insert(p, (here, c));
+        self.clamps[p] = Some((here, c));
         Ok(c)
     }
 
@@ -1139,11 +1145,11 @@ impl Translator<'_, '_> {
     fn shared_base(&self, ptr: Value) -> Option<(Value, i64)> {
         let dfg = &self.f.dfg;
         let ptr = dfg.resolve(ptr);
-        if self.shared.contains(&ptr) {
+        if self.shared.contains(ptr) {
             return Some((ptr, 0));
         }
         let (q, k) = constant_offset(self.f, ptr)?;
-        self.shared.contains(&q).then_some((q, k))
+        self.shared.contains(q).then_some((q, k))
     }
 
     /// The address space an access of `bytes` bytes through `ptr` in `space` must be confined
@@ -1294,7 +1300,7 @@ fn ptradd_constant(f: &Function, ptr: Value) -> Option<(Value, i64)> {
 fn linear_offset(
     f: &Function,
     offset: Value,
-    depth: &HashMap<Block, u32>,
+    depth: &SecondaryMap<Block, u32>,
 ) -> Option<(Vec<(Value, i64)>, i64)> {
     fn walk(
         f: &Function,
@@ -1362,7 +1368,7 @@ fn linear_offset(
             ferrocl_ir::ValueDef::Param(b, _) => Some(b),
             _ => None,
         };
-        b.and_then(|b| depth.get(&b).copied()).unwrap_or(0)
+        b.map_or(0, |b| depth[b])
     };
     terms.sort_by_key(|&(t, _)| depth_of(t));
     Some((terms, k))
@@ -1376,8 +1382,8 @@ fn constant_offset(f: &Function, ptr: Value) -> Option<(Value, i64)> {
 /// The `__local` and `__private` addresses through which, or at a constant offset from which,
 /// three or more loads and stores are made (as the lanes of a gather or scatter are): each is
 /// confined once by a clamp (`Translator::clamped`) instead of each access by a mask.
-fn shared_bases(f: &Function) -> HashSet<Value> {
-    let mut uses: HashMap<Value, u32> = HashMap::new();
+fn shared_bases(f: &Function) -> EntitySet<Value> {
+    let mut uses: SecondaryMap<Value, u32> = SecondaryMap::new();
     for &b in f.layout.blocks() {
         for &i in f.layout.block_insts(b) {
             let data = &f.dfg.insts[i];
@@ -1394,11 +1400,11 @@ fn shared_bases(f: &Function) -> HashSet<Value> {
             }
             let ptr = f.dfg.resolve(ptr);
             let q = constant_offset(f, ptr).map_or(ptr, |(q, _)| q);
-            *uses.entry(q).or_insert(0) += 1;
+            uses[q] += 1;
         }
     }
-    uses.into_iter()
-        .filter(|&(_, n)| n >= 3)
+    uses.iter()
+        .filter(|&(_, &n)| n >= 3)
         .map(|(q, _)| q)
         .collect()
 }

@@ -288,11 +288,11 @@ impl Translator<'_, '_> {
             }
             _ => None,
         };
-        let fref = match self.func_refs.get(&callee) {
-            Some(&r) => r,
+        let fref = match self.func_refs[callee] {
+            Some(r) => r,
             None => {
                 let r = self.jit.declare_func_in_func(id, self.b.func);
-                self.func_refs.insert(callee, r);
+                self.func_refs[callee] = Some(r);
                 r
             }
         };
