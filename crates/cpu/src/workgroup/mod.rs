@@ -45,7 +45,7 @@
 //! The result is ordinary IR: only the work-item queries that are uniform remain, and the
 //! code generator translates it instruction by instruction.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::{
@@ -497,7 +497,7 @@ pub fn sees_groups_with<'a>(
     f: &'a Function,
     callee: &dyn Fn(ferrocl_ir::Func) -> Option<&'a Function>,
 ) -> bool {
-    let mut seen = HashSet::new();
+    let mut seen: EntitySet<ferrocl_ir::Func> = EntitySet::new();
     let mut todo = vec![f];
     while let Some(f) = todo.pop() {
         let local = |v: Value| f.dfg.value_type(v).addr_space() == Some(AddrSpace::Local);
@@ -582,7 +582,7 @@ struct Nest {
     /// How each region's x range is narrowed, where it is (`narrow`).
     plans: Vec<Option<narrow::Plan>>,
     /// The region that starts after each barrier or collective.
-    region_after: HashMap<Inst, usize>,
+    region_after: SecondaryMap<Inst, Option<usize>>,
     /// The barriers and collectives in order: exit code `i` stops at the `i`th.
     barriers: Vec<Inst>,
     /// With a W-wide source: whether a row holds a full chunk, and where the last may end.
@@ -769,10 +769,10 @@ impl<'a> Emitter<'a, '_> {
                 }
             })
             .collect();
-        let mut region_after = HashMap::new();
+        let mut region_after = SecondaryMap::new();
         for (r, region) in scalar.regions.iter().enumerate() {
             if let Some(b) = region.after {
-                region_after.insert(b, r);
+                region_after[b] = Some(r);
             }
         }
         let barriers: Vec<Inst> = scalar.regions.iter().filter_map(|r| r.after).collect();
@@ -971,7 +971,8 @@ impl<'a> Emitter<'a, '_> {
                 Op::Group(g, _) => self.combine(bar, g)?,
                 _ => {}
             }
-            self.b.jump(nest.entries[nest.region_after[&bar]], &[]);
+            let after = nest.region_after[bar].expect("a region after each barrier");
+            self.b.jump(nest.entries[after], &[]);
         }
         Ok(())
     }
@@ -1031,10 +1032,11 @@ impl<'a> Emitter<'a, '_> {
         }
 
         // The copies of the region's blocks.
-        let copies: HashMap<Block, Block> = src.blocks[r]
-            .iter()
-            .map(|&b| (b, self.b.create_block()))
-            .collect();
+        let mut copies: SecondaryMap<Block, Option<Block>> = SecondaryMap::new();
+        for &b in &src.blocks[r] {
+            copies[b] = Some(self.b.create_block());
+        }
+        let copy = |b: Block| copies[b].expect("a copy of each block of the region");
         let latch = self.b.create_block();
         let code = self.b.append_block_param(latch, Type::I64);
         match region.after {
@@ -1045,11 +1047,10 @@ impl<'a> Emitter<'a, '_> {
                 let here = src.exit_code(bar) as i64;
                 let here = self.b.iconst(Type::I64, here);
                 let waits = self.b.icmp(IntCC::Eq, state, here);
-                self.b
-                    .brif(waits, copies[&region.start], &[], latch, &[state]);
+                self.b.brif(waits, copy(region.start), &[], latch, &[state]);
             }
             _ => {
-                self.b.jump(copies[&region.start], &[]);
+                self.b.jump(copy(region.start), &[]);
             }
         }
         for &blk in &src.blocks[r] {
@@ -1221,12 +1222,13 @@ impl<'a> Emitter<'a, '_> {
     fn copy_block(
         &mut self,
         blk: Block,
-        copies: &HashMap<Block, Block>,
+        copies: &SecondaryMap<Block, Option<Block>>,
         latch: Block,
     ) -> Result<(), CompileError> {
         let src = self.src();
         let k = &src.k;
-        let nb = copies[&blk];
+        let copy = |b: Block| copies[b].expect("a copy of each block of the region");
+        let nb = copy(blk);
         self.b.switch_to_block(nb);
         for &p in k.dfg.block_params(blk) {
             if self.maps[self.cur][p].is_some() {
@@ -1283,7 +1285,7 @@ impl<'a> Emitter<'a, '_> {
                     for d in op.dests_mut() {
                         let args: Vec<Value> = d.args.iter().map(|&a| self.get(a)).collect();
                         d.args = args;
-                        d.block = copies[&d.block];
+                        d.block = copy(d.block);
                     }
                     let args: Vec<Value> = data.args.iter().map(|&a| self.get(a)).collect();
                     let r = k.dfg.inst_result(inst);
