@@ -2,7 +2,9 @@
 //! loops that lanes leave at different iterations become straight-line code under masks,
 //! and block parameters reached along several masked edges become blends.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+
+use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 
 use ferrocl_ir::{
     BinaryOp, Block, Dest, Inst, IntCC, Op, SwitchTable, Type, UnaryOp, Value, ValueDef,
@@ -37,7 +39,7 @@ impl Emitter<'_> {
                 d.args = args;
                 continue;
             }
-            if let Some((_, held)) = self.loop_state.get(&d.block).cloned() {
+            if let Some((_, held)) = self.loop_state[d.block].clone() {
                 // Entering a divergent loop: every lane active, nothing held yet.
                 args.push(self.all_ones());
                 for h in held {
@@ -97,7 +99,7 @@ impl Emitter<'_> {
         let params: Vec<Value> = self.src.dfg.block_params(h).to_vec();
         for &p in &params {
             let lanes = self.make_param(fh, p);
-            self.map.insert(p, lanes);
+            self.map[p] = Some(lanes);
         }
         self.emit_body(h)?;
         let t = self.src.terminator(h).expect("a terminator");
@@ -112,9 +114,9 @@ impl Emitter<'_> {
         };
         let c = data.args[0];
         let all_stay = if stays_on_then {
-            self.summary(c, true, 0, &HashSet::new())
+            self.summary(c, true, 0, &EntitySet::new())
         } else {
-            self.summary(c, false, 0, &HashSet::new())
+            self.summary(c, false, 0, &EntitySet::new())
                 .map(|any| self.not(any))
         };
         let to_masked = self.new_block();
@@ -125,7 +127,7 @@ impl Emitter<'_> {
             let body_params: Vec<Value> = self.src.dfg.block_params(body).to_vec();
             for (&p, &a) in body_params.iter().zip(&stay.args) {
                 let lanes = self.lanes(a);
-                self.map.insert(p, lanes);
+                self.map[p] = Some(lanes);
             }
             self.emit_body(body)?;
             let back = self.src.terminator(body).expect("a terminator");
@@ -147,7 +149,7 @@ impl Emitter<'_> {
             self.param_args(p, p, &mut args);
         }
         args.push(self.all_ones());
-        let (_, held) = self.loop_state[&h].clone();
+        let (_, held) = self.loop_state(h);
         for v in held {
             let ty = self.out.dfg.value_type(v);
             args.push(self.val(Op::Undef, &[], ty));
@@ -164,10 +166,10 @@ impl Emitter<'_> {
     pub(super) fn emit_region(&mut self, b: Block, region: &Region) -> Result<(), Refusal> {
         if let Some((yes, no)) = self.two_sides(b, region) {
             let src = self.src.dfg.insts[self.src.terminator(b).expect("a terminator")].args[0];
-            let all = self.summary(src, true, 0, &HashSet::new());
+            let all = self.summary(src, true, 0, &EntitySet::new());
             // Where the lanes do not all take the `yes` side, each term of an `||` that would
             // have sent them all there is false: `any` leaves those out.
-            let known_false: HashSet<Value> = all
+            let known_false: EntitySet<Value> = all
                 .map(|a| self.disjuncts(a).into_iter().collect())
                 .unwrap_or_default();
             let summaries = (all, self.summary(src, false, 0, &known_false));
@@ -259,10 +261,10 @@ impl Emitter<'_> {
         for (&p, lanes) in params.iter().zip(per_param) {
             // The lanes as the join's parameter takes them (a vector, W pointers, or lane
             // 0's value of a uniform or affine one).
-            let before = self.map.insert(p, Lanes::Scalars(lanes));
+            let before = self.map[p].replace(Lanes::Scalars(lanes));
             self.param_args(p, p, &mut args);
             if let Some(l) = before {
-                self.map.insert(p, l);
+                self.map[p] = Some(l);
             }
         }
         let to = self.block(join);
@@ -296,18 +298,19 @@ impl Emitter<'_> {
     /// One side of a two-sided region for lane `lane` alone, as scalar code: the arguments
     /// it passes to the join.
     fn scalar_side(&mut self, side: &Dest, join: Block, lane: u32) -> Result<Vec<Value>, Refusal> {
-        let mut scalar: HashMap<Value, Value> = HashMap::new();
-        let of = |e: &mut Self, scalar: &HashMap<Value, Value>, v: Value| match scalar.get(&v) {
-            Some(&x) => x,
-            None => e.lane(v, lane),
-        };
+        let mut scalar: SecondaryMap<Value, Option<Value>> = SecondaryMap::new();
+        let of =
+            |e: &mut Self, scalar: &SecondaryMap<Value, Option<Value>>, v: Value| match scalar[v] {
+                Some(x) => x,
+                None => e.lane(v, lane),
+            };
         if side.block == join {
             return Ok(side.args.iter().map(|&a| of(self, &scalar, a)).collect());
         }
         let params = self.src.dfg.block_params(side.block).to_vec();
         for (&p, &a) in params.iter().zip(&side.args) {
             let x = of(self, &scalar, a);
-            scalar.insert(p, x);
+            scalar[p] = Some(x);
         }
         for &i in self.src.layout.block_insts(side.block) {
             let data = self.src.dfg.insts[i].clone();
@@ -319,15 +322,15 @@ impl Emitter<'_> {
             if let (Op::WorkItem(..) | Op::SlotAddr(_), Some(r)) = (&data.op, result) {
                 // Lane-dependent: this lane of the vector form.
                 let lanes = self.pure(&data, r);
-                self.map.insert(r, lanes);
+                self.map[r] = Some(lanes);
                 let x = self.lane(r, lane);
-                scalar.insert(r, x);
+                scalar[r] = Some(x);
                 continue;
             }
             let args: Vec<Value> = data.args.iter().map(|&a| of(self, &scalar, a)).collect();
             let x = self.ins(data.op.clone(), &args, result.map(|r| self.ty(r)));
             if let (Some(r), Some(x)) = (result, x) {
-                scalar.insert(r, x);
+                scalar[r] = Some(x);
             }
         }
         Err(Refusal::new(
@@ -347,10 +350,10 @@ impl Emitter<'_> {
         c: Value,
         all: bool,
         depth: u32,
-        known_false: &HashSet<Value>,
+        known_false: &EntitySet<Value>,
     ) -> Option<Value> {
         if let Lanes::Uniform(u) = self.lanes(c) {
-            if known_false.contains(&u) {
+            if known_false.contains(u) {
                 return Some(self.iconst(Type::I1, 0));
             }
             return Some(u);
@@ -559,7 +562,7 @@ impl Emitter<'_> {
         let params: Vec<Value> = self.src.dfg.block_params(side.block).to_vec();
         for (&p, &a) in params.iter().zip(&side.args) {
             let lanes = self.lanes(a);
-            self.map.insert(p, lanes);
+            self.map[p] = Some(lanes);
         }
         self.emit_body(side.block)?;
         self.emit_terminator(side.block)
@@ -599,7 +602,7 @@ impl Emitter<'_> {
         incoming: &mut HashMap<Block, Vec<(Value, Dest)>>,
     ) -> Result<(), Refusal> {
         // The mask of each loop's exit block: the lanes that entered the loop.
-        let mut exit_masks: HashMap<Block, Value> = HashMap::new();
+        let mut exit_masks: SecondaryMap<Block, Option<Value>> = SecondaryMap::new();
         for &x in blocks {
             // The blocks of a loop in the list come with its header.
             let in_loop = self
@@ -625,7 +628,7 @@ impl Emitter<'_> {
                     .fast_loop_fits(x)
                     .then(|| (self.new_block(), args.clone()));
                 args.push(m);
-                let (_, held) = self.loop_state[&x].clone();
+                let (_, held) = self.loop_state(x);
                 for h in held {
                     let ty = self.out.dfg.value_type(h);
                     args.push(self.val(Op::Undef, &[], ty));
@@ -643,10 +646,10 @@ impl Emitter<'_> {
                 self.cur = header;
                 self.emit_loop(x, l)?;
                 self.cur = self.block(l.exit);
-                exit_masks.insert(l.exit, m);
+                exit_masks[l.exit] = Some(m);
                 continue;
             }
-            let m = match exit_masks.remove(&x) {
+            let m = match exit_masks[x].take() {
                 Some(m) => m,
                 None => self.join_edges(x, incoming),
             };
@@ -663,7 +666,7 @@ impl Emitter<'_> {
         let params: Vec<Value> = self.src.dfg.block_params(x).to_vec();
         for (k, &p) in params.iter().enumerate() {
             let lanes = self.blend(p, &edges, k);
-            self.map.insert(p, lanes);
+            self.map[p] = Some(lanes);
         }
         m
     }
@@ -732,7 +735,7 @@ impl Emitter<'_> {
         self.cur = fast;
         self.mask = None;
         self.emit_body(x)?;
-        let fast_lanes: Vec<Lanes> = live_out.iter().map(|v| self.map[v].clone()).collect();
+        let fast_lanes: Vec<Lanes> = live_out.iter().map(|&v| self.lanes(v)).collect();
         let fast_end = self.cur;
         self.map = before;
         self.cur = slow;
@@ -740,7 +743,7 @@ impl Emitter<'_> {
         let outer = self.partial.replace(m);
         self.emit_body(x)?;
         self.partial = outer;
-        let slow_lanes: Vec<Lanes> = live_out.iter().map(|v| self.map[v].clone()).collect();
+        let slow_lanes: Vec<Lanes> = live_out.iter().map(|&v| self.lanes(v)).collect();
         let slow_end = self.cur;
         // The parameters of the join: each value's parts, taken from either path.
         let (mut fast_args, mut slow_args) = (Vec::new(), Vec::new());
@@ -806,7 +809,7 @@ impl Emitter<'_> {
         self.jump(join, &slow_args);
         self.cur = join;
         for (v, l) in live_out.into_iter().zip(merged) {
-            self.map.insert(v, l);
+            self.map[v] = Some(l);
         }
         Ok(())
     }
@@ -818,7 +821,7 @@ impl Emitter<'_> {
             .block_insts(x)
             .iter()
             .filter_map(|&i| self.src.dfg.inst_result(i))
-            .filter(|v| self.used_after.contains(v))
+            .filter(|&v| self.used_after.contains(v))
             .collect()
     }
 
@@ -827,7 +830,7 @@ impl Emitter<'_> {
     /// sets its lanes of the exit parameters; the loop repeats while any lane is active
     /// (Karrenberg and Hack, section 5.4).
     pub(super) fn emit_loop(&mut self, h: Block, l: &DivergentLoop) -> Result<(), Refusal> {
-        let (active, held) = self.loop_state[&h].clone();
+        let (active, held) = self.loop_state(h);
         self.mask = Some(active);
         self.emit_body(h)?;
         let mut incoming: HashMap<Block, Vec<(Value, Dest)>> = HashMap::new();

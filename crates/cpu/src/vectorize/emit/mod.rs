@@ -3,10 +3,10 @@
 //! This module plans the regions and writes the values; [`memory`] writes the accesses and
 //! [`control`] the branches, masked regions and masked loops.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
-use ferrocl_ir::entity::SecondaryMap;
+use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::uniformity::post_dominators;
 use ferrocl_ir::{
     BinaryOp, Block, ConvOp, Dest, Function, Inst, InstData, Op, StackSlotData, Type, Value,
@@ -272,20 +272,24 @@ pub fn vectorize(
         w: width,
         out,
         cur: Block::from_u32(0),
-        map: HashMap::new(),
+        map: SecondaryMap::new(),
         blocks: SecondaryMap::new(),
         mask: None,
         barriers: Vec::new(),
-        loop_state: HashMap::new(),
+        loop_state: SecondaryMap::new(),
         loops: &masked_loops,
         accesses,
-        access_of: accesses
-            .iter()
-            .enumerate()
-            .flat_map(|(g, a)| a.iter().map(move |&i| (i, g)))
-            .collect(),
-        done: HashSet::new(),
-        regrouped: HashMap::new(),
+        access_of: {
+            let mut access_of = SecondaryMap::new();
+            for (g, a) in accesses.iter().enumerate() {
+                for &i in a {
+                    access_of[i] = Some(g);
+                }
+            }
+            access_of
+        },
+        done: EntitySet::new(),
+        regrouped: SecondaryMap::new(),
         partial: None,
         used_after: used_after_their_block(&src),
     };
@@ -301,7 +305,7 @@ pub fn vectorize(
             e.blocks[b] = Some(nb);
             for &p in src.dfg.block_params(b) {
                 let lanes = e.make_param(nb, p);
-                e.map.insert(p, lanes);
+                e.map[p] = Some(lanes);
             }
             if let Some(l) = masked_loops.get(&b) {
                 // The active lanes, and what each exit parameter holds for the lanes that
@@ -318,7 +322,7 @@ pub fn vectorize(
                         held.push(e.out.dfg.append_block_param(nb, e.wide(ty)));
                     }
                 }
-                e.loop_state.insert(b, (active, held));
+                e.loop_state[b] = Some((active, held));
             }
         }
     }
@@ -353,8 +357,8 @@ pub fn vectorize(
         .map
         .iter()
         .filter(|(v, _)| (v.as_u32() as usize) < originals)
-        .filter_map(|(&v, lanes)| match lanes {
-            Lanes::Uniform(w) => Some((v, *w)),
+        .filter_map(|(v, lanes)| match lanes {
+            Some(Lanes::Uniform(w)) => Some((v, *w)),
             _ => None,
         })
         .collect();
@@ -368,8 +372,8 @@ pub fn vectorize(
 }
 
 /// The values of `f` that their block's terminator or another block uses.
-fn used_after_their_block(f: &Function) -> HashSet<Value> {
-    let mut used = HashSet::new();
+fn used_after_their_block(f: &Function) -> EntitySet<Value> {
+    let mut used = EntitySet::new();
     for &b in f.layout.blocks() {
         for &i in f.layout.block_insts(b) {
             let data = &f.dfg.insts[i];
@@ -393,28 +397,28 @@ struct Emitter<'a> {
     out: Function,
     /// The block being appended to.
     cur: Block,
-    map: HashMap<Value, Lanes>,
+    map: SecondaryMap<Value, Option<Lanes>>,
     blocks: SecondaryMap<Block, Option<Block>>,
     /// The active lanes (an `i1` vector) inside a divergent region; `None`: all lanes.
     mask: Option<Value>,
     barriers: Vec<(Inst, Inst)>,
     /// For the header of each divergent loop: its parameters for the active lanes and for
     /// the exit parameters' values of the lanes that left.
-    loop_state: HashMap<Block, (Value, Vec<Value>)>,
+    loop_state: SecondaryMap<Block, Option<(Value, Vec<Value>)>>,
     loops: &'a HashMap<Block, DivergentLoop>,
     /// The scalar accesses of each OpenCL vector access, and the access each belongs to.
     accesses: &'a [Vec<Inst>],
-    access_of: HashMap<Inst, usize>,
+    access_of: SecondaryMap<Inst, Option<usize>>,
     /// Accesses already emitted with the others of their vector access.
-    done: HashSet<Inst>,
+    done: EntitySet<Inst>,
     /// Each vector of one component of W OpenCL vectors regrouped from whole-vector loads:
     /// the loaded vectors and the component.
-    regrouped: HashMap<Value, (Vec<Value>, u32)>,
+    regrouped: SecondaryMap<Value, Option<(Vec<Value>, u32)>>,
     /// A mask known to have an inactive lane where the code is being emitted (the second
     /// version of a block, see `versioned_block`).
     partial: Option<Value>,
     /// The values used by their block's terminator or in another block.
-    used_after: HashSet<Value>,
+    used_after: EntitySet<Value>,
 }
 
 impl Emitter<'_> {
@@ -422,11 +426,16 @@ impl Emitter<'_> {
         self.blocks[b].expect("block placed before its uses")
     }
 
+    /// The state of divergent loop `h`: its active lanes' mask and what it holds of the
+    /// lanes that left.
+    fn loop_state(&self, h: Block) -> (Value, Vec<Value>) {
+        self.loop_state[h]
+            .clone()
+            .expect("a divergent loop's header")
+    }
+
     fn lanes(&self, v: Value) -> Lanes {
-        self.map
-            .get(&v)
-            .cloned()
-            .expect("value mapped before its uses")
+        self.map[v].clone().expect("value mapped before its uses")
     }
 
     fn ty(&self, v: Value) -> Type {
@@ -782,7 +791,7 @@ impl Emitter<'_> {
             Op::Load(flags) => {
                 let r = result.expect("a load has a result");
                 let lanes = self.load(data.args[0], *flags, self.ty(r));
-                self.map.insert(r, lanes);
+                self.map[r] = Some(lanes);
             }
             Op::Store(flags) => self.store(data.args[0], data.args[1], *flags),
             Op::AtomicRmw(..) | Op::Cmpxchg(..) | Op::AtomicLoad(_) | Op::AtomicStore(_) => {
@@ -793,13 +802,13 @@ impl Emitter<'_> {
                 });
                 if let (Some(r), Some(t)) = (result, ty) {
                     let lanes = self.gathered(l, t);
-                    self.map.insert(r, lanes);
+                    self.map[r] = Some(lanes);
                 }
             }
             _ => {
                 let r = result.expect("a pure instruction has a result");
                 let lanes = self.pure(&data, r);
-                self.map.insert(r, lanes);
+                self.map[r] = Some(lanes);
             }
         }
         Ok(())
@@ -809,16 +818,16 @@ impl Emitter<'_> {
     /// the first, all of them (where they can be whole vectors); the others are then done.
     /// (A block emitted again, as on each path of a divergent branch, starts them afresh.)
     fn grouped(&mut self, i: Inst) -> bool {
-        let Some(&g) = self.access_of.get(&i) else {
+        let Some(g) = self.access_of[i] else {
             return false;
         };
         if self.accesses[g][0] == i {
             for m in &self.accesses[g] {
-                self.done.remove(m);
+                self.done.remove(*m);
             }
             return self.vector_access(g);
         }
-        self.done.contains(&i)
+        self.done.contains(i)
     }
 
     /// For an extension `ext(trunc(x))` back to `x`'s own type (an `int` made of a `size_t`
