@@ -2,8 +2,6 @@
 //! loops that lanes leave at different iterations become straight-line code under masks,
 //! and block parameters reached along several masked edges become blends.
 
-use std::collections::HashMap;
-
 use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 
 use ferrocl_ir::{
@@ -13,6 +11,10 @@ use ferrocl_ir::{
 use super::{DivergentLoop, Emitter, Lanes, Region};
 use crate::vectorize::shape::Shape;
 use crate::vectorize::Refusal;
+
+/// The edges into each block of masked code not yet emitted: each edge's mask and its
+/// branch's target (none for a block no edge reaches yet).
+type Incoming = SecondaryMap<Block, Vec<(Value, Dest)>>;
 
 /// The most instructions that the W scalar copies of a two-sided region's sides may take
 /// (see `Emitter::lanes_in_turn`); larger ones run masked.
@@ -62,7 +64,7 @@ impl Emitter<'_> {
     /// (`fast_loop`): a header of pure code branching to the exit or to one body block that
     /// returns to it.
     fn fast_loop_fits(&self, h: Block) -> bool {
-        let Some(l) = self.loops.get(&h) else {
+        let Some(l) = &self.loops[h] else {
             return false;
         };
         let [body] = l.body[..] else {
@@ -91,7 +93,7 @@ impl Emitter<'_> {
     /// computes the same pure values again. A grid-stride loop (`for (i = gid; i < n; i +=
     /// stride)`) thus runs unmasked but for its last trips.
     fn fast_loop(&mut self, h: Block, fh: Block) -> Result<(), Refusal> {
-        let body = self.loops[&h].body[0];
+        let body = self.loops[h].as_ref().expect("a divergent loop").body[0];
         let (cur, mask, map) = (self.cur, self.mask, self.map.clone());
         let partial = self.partial.take();
         self.cur = fh;
@@ -570,12 +572,12 @@ impl Emitter<'_> {
 
     /// The region of the divergent branch ending `b` as straight-line code under masks.
     fn masked_region(&mut self, b: Block, region: &Region) -> Result<(), Refusal> {
-        let mut incoming: HashMap<Block, Vec<(Value, Dest)>> = HashMap::new();
+        let mut incoming: Incoming = Incoming::new();
         let t = self.src.terminator(b).expect("a terminator");
         self.edges(t, &mut incoming)?;
         self.emit_masked(&region.blocks, &mut incoming)?;
         self.mask = None;
-        let edges = incoming.remove(&region.join).unwrap_or_default();
+        let edges = std::mem::take(&mut incoming[region.join]);
         let params: Vec<Value> = self.src.dfg.block_params(region.join).to_vec();
         let mut args = Vec::new();
         for (k, &p) in params.iter().enumerate() {
@@ -596,24 +598,20 @@ impl Emitter<'_> {
     /// Straight-line code for `blocks` (in a topological order) under the masks of the
     /// edges reaching them; a loop among them runs under the mask it is entered with, and
     /// its exit block continues under that mask.
-    fn emit_masked(
-        &mut self,
-        blocks: &[Block],
-        incoming: &mut HashMap<Block, Vec<(Value, Dest)>>,
-    ) -> Result<(), Refusal> {
+    fn emit_masked(&mut self, blocks: &[Block], incoming: &mut Incoming) -> Result<(), Refusal> {
         // The mask of each loop's exit block: the lanes that entered the loop.
         let mut exit_masks: SecondaryMap<Block, Option<Value>> = SecondaryMap::new();
         for &x in blocks {
             // The blocks of a loop in the list come with its header.
-            let in_loop = self
-                .loops
-                .iter()
-                .any(|(h, l)| l.body.contains(&x) && blocks.contains(h));
+            let in_loop = self.loops.iter().any(|(h, l)| {
+                l.as_ref()
+                    .is_some_and(|l| l.body.contains(&x) && blocks.contains(&h))
+            });
             if in_loop {
                 continue;
             }
-            if let Some(l) = self.loops.get(&x) {
-                let edges = incoming.remove(&x).unwrap_or_default();
+            if let Some(l) = &self.loops[x] {
+                let edges = std::mem::take(&mut incoming[x]);
                 let m = self.or_masks(&edges);
                 let params: Vec<Value> = self.src.dfg.block_params(x).to_vec();
                 let mut args = Vec::new();
@@ -660,8 +658,8 @@ impl Emitter<'_> {
 
     /// The mask of block `x` of masked code: the lanes of the edges reaching it, whose
     /// arguments its parameters blend.
-    fn join_edges(&mut self, x: Block, incoming: &mut HashMap<Block, Vec<(Value, Dest)>>) -> Value {
-        let edges = incoming.remove(&x).unwrap_or_default();
+    fn join_edges(&mut self, x: Block, incoming: &mut Incoming) -> Value {
+        let edges = std::mem::take(&mut incoming[x]);
         let m = self.or_masks(&edges);
         let params: Vec<Value> = self.src.dfg.block_params(x).to_vec();
         for (k, &p) in params.iter().enumerate() {
@@ -672,12 +670,7 @@ impl Emitter<'_> {
     }
 
     /// Block `x` under mask `m`; the masks of its edges go to `incoming`.
-    fn masked_block(
-        &mut self,
-        x: Block,
-        m: Value,
-        incoming: &mut HashMap<Block, Vec<(Value, Dest)>>,
-    ) -> Result<(), Refusal> {
+    fn masked_block(&mut self, x: Block, m: Value, incoming: &mut Incoming) -> Result<(), Refusal> {
         // A guarded affine value's lanes are computed again from its operands where they
         // are needed, so the block's values would all have to meet at the join: such blocks
         // are emitted once.
@@ -833,7 +826,7 @@ impl Emitter<'_> {
         let (active, held) = self.loop_state(h);
         self.mask = Some(active);
         self.emit_body(h)?;
-        let mut incoming: HashMap<Block, Vec<(Value, Dest)>> = HashMap::new();
+        let mut incoming: Incoming = Incoming::new();
         let t = self.src.terminator(h).expect("a terminator");
         self.edges(t, &mut incoming)?;
         let exit_params: Vec<Value> = self.src.dfg.block_params(l.exit).to_vec();
@@ -841,15 +834,18 @@ impl Emitter<'_> {
         // lane goes on from leaves there, not after running the body under an empty mask: a
         // loop over `k = lid; k < n; k += size` whose last trip only some chunks of the group
         // take is such a trip for every other chunk.
-        let leaving = incoming.get(&l.exit).cloned();
+        let leaving = Some(incoming[l.exit].clone()).filter(|e| !e.is_empty());
         let leaves_at_header = leaving.is_some();
         if let Some(leaving) = leaving {
-            let mut targets: Vec<Block> =
-                incoming.keys().copied().filter(|&b| b != l.exit).collect();
+            let mut targets: Vec<Block> = incoming
+                .iter()
+                .filter(|&(b, e)| b != l.exit && !e.is_empty())
+                .map(|(b, _)| b)
+                .collect();
             targets.sort_unstable();
             let staying: Vec<(Value, Dest)> = targets
                 .iter()
-                .flat_map(|b| incoming[b].iter().cloned())
+                .flat_map(|&b| incoming[b].iter().cloned())
                 .collect();
             let stay = self.or_masks(&staying);
             let any = self.reduce(stay, false);
@@ -864,11 +860,11 @@ impl Emitter<'_> {
         self.emit_masked(&l.body, &mut incoming)?;
         self.mask = None;
         // The exit parameters: the lanes leaving on this trip take their edge's arguments.
-        let exits = incoming.remove(&l.exit).unwrap_or_default();
+        let exits = std::mem::take(&mut incoming[l.exit]);
         let held_next = self.held_after(&exit_params, &held, &exits)?;
         // The next trip: the lanes that took a back edge.
-        let back = incoming.remove(&h).unwrap_or_default();
-        if !incoming.is_empty() {
+        let back = std::mem::take(&mut incoming[h]);
+        if incoming.iter().any(|(_, e)| !e.is_empty()) {
             return Err(Refusal::new("an edge out of a divergent loop's body"));
         }
         let next_active = self.or_masks(&back);
@@ -973,11 +969,7 @@ impl Emitter<'_> {
 
     /// The masks of the edges leaving a block of a divergent region (or its branch) under
     /// the current mask.
-    fn edges(
-        &mut self,
-        t: Inst,
-        incoming: &mut HashMap<Block, Vec<(Value, Dest)>>,
-    ) -> Result<(), Refusal> {
+    fn edges(&mut self, t: Inst, incoming: &mut Incoming) -> Result<(), Refusal> {
         let data = self.src.dfg.insts[t].clone();
         let m = match self.mask {
             Some(m) => m,
@@ -985,10 +977,7 @@ impl Emitter<'_> {
         };
         let wide_bool = self.wide(Type::I1);
         let mut push = |to: &Dest, mask: Value| {
-            incoming
-                .entry(to.block)
-                .or_default()
-                .push((mask, to.clone()));
+            incoming[to.block].push((mask, to.clone()));
         };
         match &data.op {
             Op::Jump(d) => push(d, m),

@@ -3,8 +3,6 @@
 //! This module plans the regions and writes the values; [`memory`] writes the accesses and
 //! [`control`] the branches, masked regions and masked loops.
 
-use std::collections::HashMap;
-
 use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
 use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::uniformity::post_dominators;
@@ -86,6 +84,7 @@ pub fn check_supported(func: &Function) -> Result<(), Refusal> {
 
 /// A loop that lanes leave at different iterations: it runs while any lane is active, its
 /// body straight-line code under masks.
+#[derive(Clone)]
 struct DivergentLoop {
     /// The blocks but the header, in a topological order.
     body: Vec<Block>,
@@ -138,6 +137,7 @@ pub(crate) fn lane_bytes(slot: &StackSlotData) -> u32 {
 }
 
 /// A divergent region: the blocks after a divergent branch up to its post-dominator.
+#[derive(Clone)]
 struct Region {
     /// The blocks in a topological order.
     blocks: Vec<Block>,
@@ -170,7 +170,7 @@ pub fn vectorize(
     // Loops that lanes leave at different iterations; their blocks but the header are
     // emitted with it.
     let mut inner: SecondaryMap<Block, bool> = SecondaryMap::new();
-    let mut masked_loops: HashMap<Block, DivergentLoop> = HashMap::new();
+    let mut masked_loops: SecondaryMap<Block, Option<DivergentLoop>> = SecondaryMap::new();
     for l in &loops.loops {
         let divergent_exit = l
             .blocks
@@ -178,21 +178,23 @@ pub fn vectorize(
             .any(|&b| shapes.is_divergent(b) && cfg.succs(b).iter().any(|s| !l.blocks.contains(s)));
         // A loop inside a masked loop runs under its mask too (`loops` lists outer loops
         // first).
-        let nested = masked_loops.values().any(|m| m.body.contains(&l.header));
+        let nested = masked_loops
+            .iter()
+            .any(|(_, m)| m.as_ref().is_some_and(|m| m.body.contains(&l.header)));
         if divergent_exit || nested {
             let dl = masked_loop(&src, &cfg, l, &order)?;
             for &b in &dl.body {
                 inner[b] = true;
             }
-            masked_loops.insert(l.header, dl);
+            masked_loops[l.header] = Some(dl);
         }
     }
 
     // The outermost divergent regions; the blocks inside belong to their region, and the
     // loops inside run under the region's masks.
-    let mut regions: HashMap<Block, Region> = HashMap::new();
+    let mut regions: SecondaryMap<Block, Option<Region>> = SecondaryMap::new();
     for &b in &rpo {
-        if inner[b] || !shapes.is_divergent(b) || masked_loops.contains_key(&b) {
+        if inner[b] || !shapes.is_divergent(b) || masked_loops[b].is_some() {
             continue;
         }
         let Some(join) = ipdom[b] else {
@@ -215,12 +217,12 @@ pub fn vectorize(
             ));
         }
         for l in &loops.loops {
-            if seen[l.header] && !masked_loops.contains_key(&l.header) {
+            if seen[l.header] && masked_loops[l.header].is_none() {
                 let dl = masked_loop(&src, &cfg, l, &order)?;
                 for &x in &dl.body {
                     inner[x] = true;
                 }
-                masked_loops.insert(l.header, dl);
+                masked_loops[l.header] = Some(dl);
             }
         }
         for &x in &blocks {
@@ -232,8 +234,8 @@ pub fn vectorize(
                 return Err(Refusal::new("a divergent region with several entries"));
             }
             let back_edge = |s: Block| {
-                masked_loops
-                    .get(&s)
+                masked_loops[s]
+                    .as_ref()
                     .is_some_and(|l| l.body.contains(&x) || s == x)
             };
             if cfg
@@ -257,7 +259,7 @@ pub fn vectorize(
         for &x in &blocks {
             inner[x] = true;
         }
-        regions.insert(b, Region { blocks, join });
+        regions[b] = Some(Region { blocks, join });
     }
 
     let mut out = Function::new(&src.name, src.sig.clone());
@@ -297,8 +299,10 @@ pub fn vectorize(
         // Blocks emitted inside masked code have none of their own, but loop headers and
         // exits.
         let own = !inner[b]
-            || masked_loops.contains_key(&b)
-            || masked_loops.values().any(|l| l.exit == b);
+            || masked_loops[b].is_some()
+            || masked_loops
+                .iter()
+                .any(|(_, l)| l.as_ref().is_some_and(|l| l.exit == b));
         if own {
             let nb = e.out.dfg.make_block();
             e.out.layout.append_block(nb);
@@ -307,7 +311,7 @@ pub fn vectorize(
                 let lanes = e.make_param(nb, p);
                 e.map[p] = Some(lanes);
             }
-            if let Some(l) = masked_loops.get(&b) {
+            if let Some(l) = masked_loops[b].as_ref() {
                 // The active lanes, and what each exit parameter holds for the lanes that
                 // left.
                 let active = e.out.dfg.append_block_param(nb, e.wide(Type::I1));
@@ -331,13 +335,13 @@ pub fn vectorize(
             continue;
         }
         e.cur = e.block(b);
-        if let Some(l) = masked_loops.get(&b) {
+        if let Some(l) = masked_loops[b].as_ref() {
             e.emit_loop(b, l)?;
             continue;
         }
         e.mask = None;
         e.emit_body(b)?;
-        match regions.get(&b) {
+        match &regions[b] {
             Some(r) => e.emit_region(b, r)?,
             None => e.emit_terminator(b)?,
         }
@@ -405,7 +409,7 @@ struct Emitter<'a> {
     /// For the header of each divergent loop: its parameters for the active lanes and for
     /// the exit parameters' values of the lanes that left.
     loop_state: SecondaryMap<Block, Option<(Value, Vec<Value>)>>,
-    loops: &'a HashMap<Block, DivergentLoop>,
+    loops: &'a SecondaryMap<Block, Option<DivergentLoop>>,
     /// The scalar accesses of each OpenCL vector access, and the access each belongs to.
     accesses: &'a [Vec<Inst>],
     access_of: SecondaryMap<Inst, Option<usize>>,
