@@ -177,7 +177,7 @@ pub fn translate_kernel(
     wg: &WorkGroupFn,
     layout: &[ArgSlot],
     call_area: u32,
-    places: &HashMap<Global, GlobalPlace>,
+    places: &SecondaryMap<Global, Option<GlobalPlace>>,
     func: &mut cl::Function,
     fbc: &mut FunctionBuilderContext,
     link: Link<'_>,
@@ -203,7 +203,7 @@ pub fn translate_function(
     module: &Module,
     f: &Function,
     callee: &Callee,
-    places: &HashMap<Global, GlobalPlace>,
+    places: &SecondaryMap<Global, Option<GlobalPlace>>,
     func: &mut cl::Function,
     fbc: &mut FunctionBuilderContext,
     link: Link<'_>,
@@ -236,7 +236,7 @@ struct Translator<'a, 'f> {
     slot_offsets: &'a SecondaryMap<StackSlot, Option<u32>>,
     /// The accesses of the group's context memory that need no confining (`WorkGroupFn`).
     trusted: &'a EntitySet<Inst>,
-    places: &'a HashMap<Global, GlobalPlace>,
+    places: &'a SecondaryMap<Global, Option<GlobalPlace>>,
     b: FunctionBuilder<'f>,
     vars: SecondaryMap<Value, Option<Vec<Variable>>>,
     blocks: SecondaryMap<Block, Option<cl::Block>>,
@@ -286,7 +286,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         f: &'a Function,
         slot_offsets: &'a SecondaryMap<StackSlot, Option<u32>>,
         trusted: &'a EntitySet<Inst>,
-        places: &'a HashMap<Global, GlobalPlace>,
+        places: &'a SecondaryMap<Global, Option<GlobalPlace>>,
         b: FunctionBuilder<'f>,
         link: Link<'a>,
     ) -> Self {
@@ -857,11 +857,11 @@ impl Translator<'_, '_> {
                 Some(off) => self.b.ins().iadd_imm_s(self.frames, i64::from(off)),
                 None => return err(format!("unknown stack slot {ss}")),
             },
-            Op::GlobalAddr(g) => match self.places.get(g) {
-                Some(GlobalPlace::Absolute(addr)) => self.b.ins().iconst(clt::I64, *addr as i64),
+            Op::GlobalAddr(g) => match self.places[*g] {
+                Some(GlobalPlace::Absolute(addr)) => self.b.ins().iconst(clt::I64, addr as i64),
                 Some(GlobalPlace::Local(off)) => {
                     let base = self.regions[&offsets::LOCAL_MEM];
-                    self.b.ins().iadd_imm_s(base, *off as i64)
+                    self.b.ins().iadd_imm_s(base, off as i64)
                 }
                 None => return err(format!("unknown global {g}")),
             },

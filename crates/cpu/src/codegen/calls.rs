@@ -26,8 +26,6 @@
 //! The native stack holds only the return area and the code generator's own spills, which no
 //! address of the program reaches.
 
-use std::collections::HashMap;
-
 use cranelift_codegen::ir::{self as cl, types as clt, AbiParam, InstBuilder, MemFlagsData};
 use cranelift_module::{FuncId, Linkage, Module as _};
 use ferrocl_ir::entity::SecondaryMap;
@@ -41,6 +39,7 @@ use crate::CompileError;
 pub const FRAME_ALIGN: u32 = 128;
 
 /// A function compiled out of line.
+#[derive(Clone)]
 pub struct Callee {
     pub id: FuncId,
     /// Where each of its stack slots lives, as a byte offset from its frame.
@@ -57,7 +56,7 @@ pub struct Callee {
 /// The functions of a module that its kernels call, compiled out of line.
 #[derive(Default)]
 pub struct Callees {
-    pub map: HashMap<Func, Callee>,
+    pub map: SecondaryMap<Func, Option<Callee>>,
     /// Every callee after the functions it calls.
     pub order: Vec<Func>,
 }
@@ -123,16 +122,13 @@ impl Callees {
                     &sig,
                 )
                 .map_err(|e| CompileError(format!("function {}: {e}", func.name)))?;
-            out.map.insert(
-                f,
-                Callee {
-                    id,
-                    slot_offsets,
-                    own_size,
-                    frame_size,
-                    ret_area,
-                },
-            );
+            out.map[f] = Some(Callee {
+                id,
+                slot_offsets,
+                own_size,
+                frame_size,
+                ret_area,
+            });
             out.order.push(f);
         }
         Ok(out)
@@ -145,7 +141,7 @@ impl Callees {
         for &b in f.layout.blocks() {
             for &i in f.layout.block_insts(b) {
                 if let Op::Call(c) = f.dfg.insts[i].op {
-                    if let Some(callee) = self.map.get(&c) {
+                    if let Some(callee) = &self.map[c] {
                         area = area.max(callee.frame_size);
                     }
                 }
@@ -260,7 +256,7 @@ impl Translator<'_, '_> {
         callee: Func,
         args: &[Value],
     ) -> Result<(), CompileError> {
-        let Some(c) = self.calls.map.get(&callee) else {
+        let Some(c) = &self.calls.map[callee] else {
             return err(format!(
                 "a call of @{} that is neither inlined nor compiled",
                 self.module.funcs[callee].name
