@@ -18,14 +18,14 @@ use cranelift_codegen::ir::condcodes::{FloatCC as CFloatCC, IntCC as CIntCC};
 use cranelift_codegen::ir::immediates::{Ieee32, Ieee64};
 use cranelift_codegen::ir::{self as cl, types as clt, InstBuilder, MemFlagsData as ClMemFlags};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
-use std::collections::HashSet;
 
 use ferrocl_ir::{
-    ArgKind, Block, Dest, FloatCC, Func, Function, Global, Inst, IntCC, Module, Op, StackSlot,
-    Type, Value, WorkItemOp,
+    ArgKind, Block, Dest, FloatCC, Func, Function, Global, Inst, IntCC, MemFlags, Module, Op,
+    StackSlot, Type, Value, WorkItemOp,
 };
 
 use cranelift_module::{FuncId, Module as _};
+use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 
 mod calls;
 mod convert;
@@ -72,6 +72,24 @@ pub enum GlobalPlace {
 
 fn err<T>(message: impl Into<String>) -> Result<T, CompileError> {
     Err(CompileError(message.into()))
+}
+
+/// What the lane-wise translation of an instruction reads of its result's type.
+#[derive(Clone, Copy)]
+struct Lanes {
+    /// The result's IR type; none for an instruction without a result.
+    ty: Option<Type>,
+    /// The Cranelift type of one of its lanes ([`lane_ty`]).
+    lane: Option<cl::Type>,
+    /// How many lanes it has (1 without a result).
+    count: usize,
+}
+
+impl Lanes {
+    /// Whether the result is a boolean or a vector of booleans.
+    fn is_bool(self) -> bool {
+        self.ty.is_some_and(|t| t.lane_type() == Type::I1)
+    }
 }
 
 /// The Cranelift type of one lane of an IR type (booleans are bytes holding 0 or 1).
@@ -159,7 +177,7 @@ pub fn translate_kernel(
     wg: &WorkGroupFn,
     layout: &[ArgSlot],
     call_area: u32,
-    places: &HashMap<Global, GlobalPlace>,
+    places: &SecondaryMap<Global, Option<GlobalPlace>>,
     func: &mut cl::Function,
     fbc: &mut FunctionBuilderContext,
     link: Link<'_>,
@@ -185,13 +203,13 @@ pub fn translate_function(
     module: &Module,
     f: &Function,
     callee: &Callee,
-    places: &HashMap<Global, GlobalPlace>,
+    places: &SecondaryMap<Global, Option<GlobalPlace>>,
     func: &mut cl::Function,
     fbc: &mut FunctionBuilderContext,
     link: Link<'_>,
 ) -> Result<(), CompileError> {
     let frontend = link.jit.isa().frontend_config();
-    let none = HashSet::new();
+    let none = EntitySet::new();
     let mut t = Translator::new(
         module,
         f,
@@ -215,13 +233,13 @@ struct Translator<'a, 'f> {
     f: &'a Function,
     /// Where each stack slot of `f` lives, as a byte offset from `frames` (the work-group
     /// function's single-copy slots; every slot of a function compiled out of line).
-    slot_offsets: &'a HashMap<StackSlot, u32>,
+    slot_offsets: &'a SecondaryMap<StackSlot, Option<u32>>,
     /// The accesses of the group's context memory that need no confining (`WorkGroupFn`).
-    trusted: &'a HashSet<Inst>,
-    places: &'a HashMap<Global, GlobalPlace>,
+    trusted: &'a EntitySet<Inst>,
+    places: &'a SecondaryMap<Global, Option<GlobalPlace>>,
     b: FunctionBuilder<'f>,
-    vars: HashMap<Value, Vec<Variable>>,
-    blocks: HashMap<Block, cl::Block>,
+    vars: SecondaryMap<Value, Option<Vec<Variable>>>,
+    blocks: SecondaryMap<Block, Option<cl::Block>>,
     /// Each `i1` vector's mask lane width (codegen/simd.rs).
     mask_bits: simd::MaskBits,
     grp: cl::Value,
@@ -233,19 +251,19 @@ struct Translator<'a, 'f> {
     /// Where a function compiled out of line writes its result, when it has a return area.
     ret_area: Option<cl::Value>,
     /// The functions called out of line, imported into the function.
-    func_refs: HashMap<Func, cl::FuncRef>,
+    func_refs: SecondaryMap<Func, Option<cl::FuncRef>>,
     /// The local and private regions' bases and masks, by their `GroupCtx` offset: loaded
     /// once, in the entry block, for every access that `confine` masks.
     regions: HashMap<i32, cl::Value>,
     /// The conditional branches emitted with their targets swapped (`loops.rs`).
-    exits_first: std::collections::HashSet<Inst>,
+    exits_first: EntitySet<Inst>,
     /// The `__local` and `__private` addresses from which several accesses are made at
     /// constant offsets (`shared_bases`).
-    shared: HashSet<Value>,
+    shared: EntitySet<Value>,
     /// Each shared address clamped into its region, with the block where that was done.
-    clamps: HashMap<Value, (cl::Block, cl::Value)>,
+    clamps: SecondaryMap<Value, Option<(cl::Block, cl::Value)>>,
     /// How many loops each block of `f` is in (blocks in none are left out).
-    loop_depth: HashMap<Block, u32>,
+    loop_depth: SecondaryMap<Block, u32>,
     /// The target has x86's `blendv` ([`has_blendv`]).
     blendv: bool,
 }
@@ -266,9 +284,9 @@ impl<'a, 'f> Translator<'a, 'f> {
     fn new(
         module: &'a Module,
         f: &'a Function,
-        slot_offsets: &'a HashMap<StackSlot, u32>,
-        trusted: &'a HashSet<Inst>,
-        places: &'a HashMap<Global, GlobalPlace>,
+        slot_offsets: &'a SecondaryMap<StackSlot, Option<u32>>,
+        trusted: &'a EntitySet<Inst>,
+        places: &'a SecondaryMap<Global, Option<GlobalPlace>>,
         b: FunctionBuilder<'f>,
         link: Link<'a>,
     ) -> Self {
@@ -284,18 +302,18 @@ impl<'a, 'f> Translator<'a, 'f> {
             trusted,
             places,
             b,
-            vars: HashMap::new(),
-            blocks: HashMap::new(),
+            vars: SecondaryMap::new(),
+            blocks: SecondaryMap::new(),
             mask_bits: simd::MaskBits::new(),
             grp: cl::Value::from_u32(0),
             frames: cl::Value::from_u32(0),
             callee_frames: cl::Value::from_u32(0),
             ret_area: None,
-            func_refs: HashMap::new(),
+            func_refs: SecondaryMap::new(),
             regions: HashMap::new(),
             exits_first: loops::exits_first(f),
             shared: shared_bases(f),
-            clamps: HashMap::new(),
+            clamps: SecondaryMap::new(),
             loop_depth: loops::depths(f),
             blendv,
         }
@@ -338,34 +356,34 @@ impl Translator<'_, '_> {
         // before a loop and unchanged in it stays one value, instead of a parameter of every
         // block where paths meet, which would hide it from Cranelift's loop-invariant code
         // motion and keep it in a register (or a spill slot) all through the loop.
-        let mut unseen: HashMap<Block, usize> = HashMap::new();
+        let mut unseen: SecondaryMap<Block, usize> = SecondaryMap::new();
         for &blk in f.layout.blocks() {
             let cb = self.b.create_block();
-            self.blocks.insert(blk, cb);
-            unseen.entry(blk).or_insert(0);
+            self.blocks[blk] = Some(cb);
             if let Some(t) = f.terminator(blk) {
                 for d in f.dfg.insts[t].op.dests() {
-                    *unseen.entry(d.block).or_insert(0) += 1;
+                    unseen[d.block] += 1;
                 }
             }
         }
-        self.b.ins().jump(self.blocks[&ir_entry], &[]);
-        for (&blk, &n) in &unseen {
-            if n == 0 {
-                self.b.seal_block(self.blocks[&blk]);
+        let target = self.block(ir_entry);
+        self.b.ins().jump(target, &[]);
+        for &blk in f.layout.blocks() {
+            if unseen[blk] == 0 {
+                self.b.seal_block(self.block(blk));
             }
         }
         for &blk in f.layout.blocks() {
-            self.b.switch_to_block(self.blocks[&blk]);
+            self.b.switch_to_block(self.block(blk));
             for &inst in f.layout.block_insts(blk) {
                 self.inst(inst)?;
             }
             if let Some(t) = f.terminator(blk) {
                 for d in f.dfg.insts[t].op.dests() {
-                    let n = unseen.get_mut(&d.block).expect("every block counted");
+                    let n = &mut unseen[d.block];
                     *n -= 1;
                     if *n == 0 {
-                        self.b.seal_block(self.blocks[&d.block]);
+                        self.b.seal_block(self.block(d.block));
                     }
                 }
             }
@@ -461,7 +479,7 @@ impl Translator<'_, '_> {
     }
 
     fn vars_of(&mut self, v: Value) -> Result<Vec<Variable>, CompileError> {
-        if let Some(vars) = self.vars.get(&v) {
+        if let Some(vars) = &self.vars[v] {
             return Ok(vars.clone());
         }
         let ty = match self.repr(v)? {
@@ -470,7 +488,7 @@ impl Translator<'_, '_> {
         };
         let n = self.repr(v)?.count();
         let vars: Vec<Variable> = (0..n).map(|_| self.b.declare_var(ty)).collect();
-        self.vars.insert(v, vars.clone());
+        self.vars[v] = Some(vars.clone());
         Ok(vars)
     }
 
@@ -512,7 +530,7 @@ impl Translator<'_, '_> {
     /// arguments, a new edge block that is filled (by [`Translator::fill_edges`]) once the
     /// branch has ended the current block.
     fn edge(&mut self, dest: &Dest, pending: &mut Vec<(cl::Block, Dest)>) -> cl::Block {
-        let target = self.blocks[&dest.block];
+        let target = self.block(dest.block);
         if dest.args.is_empty() {
             return target;
         }
@@ -529,9 +547,15 @@ impl Translator<'_, '_> {
             self.b.seal_block(edge);
             self.b.switch_to_block(edge);
             self.pass_args(&dest)?;
-            self.b.ins().jump(self.blocks[&dest.block], &[]);
+            let target = self.block(dest.block);
+            self.b.ins().jump(target, &[]);
         }
         Ok(())
+    }
+
+    /// The Cranelift block of block `b` of `f`.
+    fn block(&self, b: Block) -> cl::Block {
+        self.blocks[b].expect("a Cranelift block for each block")
     }
 
     fn zero(&mut self, ty: cl::Type) -> cl::Value {
@@ -542,23 +566,76 @@ impl Translator<'_, '_> {
         }
     }
 
+    /// Translates `inst`: by its SIMD form where it has one (`isel.rs`), otherwise lane by
+    /// lane, one function per family of instructions.
     fn inst(&mut self, inst: Inst) -> Result<(), CompileError> {
         if self.simd_inst(inst)? {
             return Ok(());
         }
-        let data = &self.f.dfg.insts[inst];
-        let args = data.args.clone();
-        let result = self.f.dfg.inst_result(inst);
-        let rty = result.map(|r| self.f.dfg.value_type(r));
-        let lanes = rty.map_or(1, |t| t.lanes() as usize);
-        let lty = match rty {
-            Some(t) => Some(lane_ty(t)?),
-            None => None,
+        let f = self.f;
+        let data = &f.dfg.insts[inst];
+        let (op, args) = (&data.op, data.args.as_slice());
+        let result = f.dfg.inst_result(inst);
+        let ty = result.map(|r| f.dfg.value_type(r));
+        let out = Lanes {
+            ty,
+            lane: ty.map(lane_ty).transpose()?,
+            count: ty.map_or(1, |t| t.lanes() as usize),
         };
-        let vals: Option<Vec<cl::Value>> = match &data.op {
+        let vals = match op {
+            Op::Iconst(_) | Op::Fconst(_) | Op::Vconst(_) | Op::Null | Op::Undef => {
+                Some(self.constant(op, out)?)
+            }
+            Op::Unary(_) | Op::Binary(_) | Op::Fma | Op::Icmp(_) | Op::Fcmp(_) | Op::Select => {
+                Some(self.arithmetic(op, args, out)?)
+            }
+            Op::Convert(_) | Op::Bitcast | Op::PtrToInt | Op::IntToPtr | Op::AddrCast => {
+                Some(self.conversion(op, args, out)?)
+            }
+            Op::Splat | Op::ExtractLane(_) | Op::InsertLane(_) | Op::Shuffle(_) => {
+                Some(self.lane_op(op, args, out)?)
+            }
+            Op::PtrAdd | Op::SlotAddr(_) | Op::GlobalAddr(_) => Some(vec![self.address(op, args)?]),
+            Op::Load(flags) => Some(self.load(inst, flags, args, out)?),
+            Op::Store(flags) => {
+                self.store(inst, flags, args)?;
+                None
+            }
+            Op::AtomicRmw(..)
+            | Op::Cmpxchg(..)
+            | Op::AtomicLoad(_)
+            | Op::AtomicStore(_)
+            | Op::Fence(..) => self.atomic(op, args, out)?,
+            Op::Barrier(..) | Op::Group(..) => {
+                return err("a barrier or collective left after the work-group transform")
+            }
+            Op::WorkItem(op, d) => {
+                let v = self.work_item(*op, *d)?;
+                let ty = out.lane.unwrap_or(clt::I64);
+                Some(vec![if ty == clt::I64 {
+                    v
+                } else {
+                    self.b.ins().ireduce(ty, v)
+                }])
+            }
+            Op::Call(callee) => self.call(inst, *callee, args)?,
+            Op::Jump(_) | Op::Brif(_) | Op::Switch(_) | Op::Return | Op::Unreachable => {
+                self.terminator(inst, op, args)?;
+                None
+            }
+        };
+        if let (Some(r), Some(vals)) = (result, vals) {
+            self.set(r, vals)?;
+        }
+        Ok(())
+    }
+
+    /// The lanes of a constant, `null` or `undef` (zero).
+    fn constant(&mut self, op: &Op, out: Lanes) -> Result<Vec<cl::Value>, CompileError> {
+        Ok(match op {
             Op::Iconst(bits) => {
-                let ty = lty.unwrap_or(clt::I64);
-                let mask = if rty.is_some_and(|t| t.lane_type() == Type::I1) {
+                let ty = out.lane.unwrap_or(clt::I64);
+                let mask = if out.is_bool() {
                     1
                 } else if ty.bits() >= 64 {
                     u64::MAX
@@ -566,22 +643,22 @@ impl Translator<'_, '_> {
                     (1u64 << ty.bits()) - 1
                 };
                 let v = self.b.ins().iconst(ty, (bits & mask) as i64);
-                Some(vec![v; lanes])
+                vec![v; out.count]
             }
             Op::Fconst(bits) => {
-                let v = match lty {
+                let v = match out.lane {
                     Some(clt::F32) => self.b.ins().f32const(Ieee32::with_bits(*bits as u32)),
                     Some(clt::F64) => self.b.ins().f64const(Ieee64::with_bits(*bits)),
                     _ => return err("fconst of a type that is not a float"),
                 };
-                Some(vec![v; lanes])
+                vec![v; out.count]
             }
             Op::Vconst(lanes_bits) => {
-                let ty = lty.unwrap_or(clt::I32);
-                let is_bool = rty.is_some_and(|t| t.lane_type() == Type::I1);
-                let mut out = Vec::with_capacity(lanes_bits.len());
+                let ty = out.lane.unwrap_or(clt::I32);
+                let is_bool = out.is_bool();
+                let mut vals = Vec::with_capacity(lanes_bits.len());
                 for &bits in lanes_bits.iter() {
-                    out.push(match ty {
+                    vals.push(match ty {
                         clt::F32 => self.b.ins().f32const(Ieee32::with_bits(bits as u32)),
                         clt::F64 => self.b.ins().f64const(Ieee64::with_bits(bits)),
                         _ => {
@@ -596,106 +673,157 @@ impl Translator<'_, '_> {
                         }
                     });
                 }
-                Some(out)
+                vals
             }
             Op::Null | Op::Undef => {
-                let z = self.zero(lty.unwrap_or(clt::I64));
-                Some(vec![z; lanes])
+                let z = self.zero(out.lane.unwrap_or(clt::I64));
+                vec![z; out.count]
             }
+            _ => unreachable!("{op:?} is not a constant"),
+        })
+    }
+
+    /// The lanes of an arithmetic, comparison or select instruction, each lane on its own.
+    fn arithmetic(
+        &mut self,
+        op: &Op,
+        args: &[Value],
+        out: Lanes,
+    ) -> Result<Vec<cl::Value>, CompileError> {
+        Ok(match op {
             Op::Unary(op) => {
                 let xs = self.get(args[0])?;
-                let is_bool = rty.is_some_and(|t| t.lane_type() == Type::I1);
-                let mut out = Vec::with_capacity(xs.len());
+                let is_bool = out.is_bool();
+                let mut vals = Vec::with_capacity(xs.len());
                 for x in xs {
-                    out.push(self.unary(*op, x, is_bool)?);
+                    vals.push(self.unary(*op, x, is_bool)?);
                 }
-                Some(out)
+                vals
             }
             Op::Binary(op) => {
                 let (xs, ys) = (self.get(args[0])?, self.get(args[1])?);
-                let mut out = Vec::with_capacity(xs.len());
+                let mut vals = Vec::with_capacity(xs.len());
                 for (x, y) in xs.into_iter().zip(ys) {
-                    out.push(self.binary(*op, x, y));
+                    vals.push(self.binary(*op, x, y));
                 }
-                Some(out)
+                vals
             }
             Op::Fma => {
                 let (x, y) = fma_factors(self.f, args[0], args[1]);
                 let (a, b, c) = (self.get(x)?, self.get(y)?, self.get(args[2])?);
-                Some(
-                    (0..a.len())
-                        .map(|i| self.b.ins().fma(a[i], b[i], c[i]))
-                        .collect(),
-                )
+                (0..a.len())
+                    .map(|i| self.b.ins().fma(a[i], b[i], c[i]))
+                    .collect()
             }
             Op::Icmp(cc) => {
                 let (xs, ys) = (self.get(args[0])?, self.get(args[1])?);
-                Some(
-                    xs.into_iter()
-                        .zip(ys)
-                        .map(|(x, y)| self.b.ins().icmp(int_cc(*cc), x, y))
-                        .collect(),
-                )
+                xs.into_iter()
+                    .zip(ys)
+                    .map(|(x, y)| self.b.ins().icmp(int_cc(*cc), x, y))
+                    .collect()
             }
             Op::Fcmp(cc) => {
                 let (xs, ys) = (self.get(args[0])?, self.get(args[1])?);
-                Some(
-                    xs.into_iter()
-                        .zip(ys)
-                        .map(|(x, y)| self.b.ins().fcmp(float_cc(*cc), x, y))
-                        .collect(),
-                )
+                xs.into_iter()
+                    .zip(ys)
+                    .map(|(x, y)| self.b.ins().fcmp(float_cc(*cc), x, y))
+                    .collect()
             }
             Op::Select => {
                 let c = self.get(args[0])?;
                 let (xs, ys) = (self.get(args[1])?, self.get(args[2])?);
-                Some(
-                    (0..xs.len())
-                        .map(|i| {
-                            self.b
-                                .ins()
-                                .select(c[if c.len() == 1 { 0 } else { i }], xs[i], ys[i])
-                        })
-                        .collect(),
-                )
+                (0..xs.len())
+                    .map(|i| {
+                        self.b
+                            .ins()
+                            .select(c[if c.len() == 1 { 0 } else { i }], xs[i], ys[i])
+                    })
+                    .collect()
             }
+            _ => unreachable!("{op:?} is not arithmetic"),
+        })
+    }
+
+    /// The lanes of a conversion: between numeric types, of the bits, between pointers and
+    /// integers, or between address spaces (the same address).
+    fn conversion(
+        &mut self,
+        op: &Op,
+        args: &[Value],
+        out: Lanes,
+    ) -> Result<Vec<cl::Value>, CompileError> {
+        Ok(match op {
             Op::Convert(conv) => {
                 let src_t = self.f.dfg.value_type(args[0]);
                 let xs = self.get(args[0])?;
                 let (st, dt) = (
                     src_t.lane_type(),
-                    rty.map(|t| t.lane_type()).unwrap_or(Type::I32),
+                    out.ty.map(|t| t.lane_type()).unwrap_or(Type::I32),
                 );
-                let mut out = Vec::with_capacity(xs.len());
+                let mut vals = Vec::with_capacity(xs.len());
                 for x in xs {
-                    out.push(self.convert(*conv, x, st, dt)?);
+                    vals.push(self.convert(*conv, x, st, dt)?);
                 }
-                Some(out)
+                vals
             }
             Op::Bitcast => {
                 let src_t = self.f.dfg.value_type(args[0]);
                 let xs = self.get(args[0])?;
-                Some(self.bitcast(xs, src_t, rty.unwrap_or(src_t))?)
+                self.bitcast(xs, src_t, out.ty.unwrap_or(src_t))?
             }
             Op::PtrToInt => {
                 let x = self.get1(args[0])?;
-                let ty = lty.unwrap_or(clt::I64);
-                Some(vec![if ty == clt::I64 {
+                let ty = out.lane.unwrap_or(clt::I64);
+                vec![if ty == clt::I64 {
                     x
                 } else {
                     self.b.ins().ireduce(ty, x)
-                }])
+                }]
             }
             Op::IntToPtr => {
                 let x = self.get1(args[0])?;
                 let sty = self.b.func.dfg.value_type(x);
-                Some(vec![if sty == clt::I64 {
+                vec![if sty == clt::I64 {
                     x
                 } else {
                     self.b.ins().uextend(clt::I64, x)
-                }])
+                }]
             }
-            Op::AddrCast => Some(self.get(args[0])?),
+            Op::AddrCast => self.get(args[0])?,
+            _ => unreachable!("{op:?} is not a conversion"),
+        })
+    }
+
+    /// The lanes of a splat, a lane extracted or inserted, or a shuffle.
+    fn lane_op(
+        &mut self,
+        op: &Op,
+        args: &[Value],
+        out: Lanes,
+    ) -> Result<Vec<cl::Value>, CompileError> {
+        Ok(match op {
+            Op::Splat => {
+                let x = self.get1(args[0])?;
+                vec![x; out.count]
+            }
+            Op::ExtractLane(i) => vec![self.get(args[0])?[*i as usize]],
+            Op::InsertLane(i) => {
+                let mut v = self.get(args[0])?;
+                v[*i as usize] = self.get1(args[1])?;
+                v
+            }
+            Op::Shuffle(mask) => {
+                let mut both = self.get(args[0])?;
+                both.extend(self.get(args[1])?);
+                mask.iter().map(|&m| both[m as usize]).collect()
+            }
+            _ => unreachable!("{op:?} is not a lane operation"),
+        })
+    }
+
+    /// An address: a pointer plus an offset, a stack slot's or a global's.
+    fn address(&mut self, op: &Op, args: &[Value]) -> Result<cl::Value, CompileError> {
+        Ok(match op {
             Op::PtrAdd => {
                 let p = self.get1(args[0])?;
                 if let Some((terms, k)) = linear_offset(self.f, args[1], &self.loop_depth) {
@@ -716,60 +844,79 @@ impl Translator<'_, '_> {
                             }
                         };
                     }
-                    Some(vec![self.offset(a, k)])
+                    self.offset(a, k)
                 } else {
                     let mut o = self.get1(args[1])?;
                     if self.b.func.dfg.value_type(o) != clt::I64 {
                         o = self.b.ins().sextend(clt::I64, o);
                     }
-                    Some(vec![self.b.ins().iadd(p, o)])
+                    self.b.ins().iadd(p, o)
                 }
             }
-            Op::Splat => {
-                let x = self.get1(args[0])?;
-                Some(vec![x; lanes])
-            }
-            Op::ExtractLane(i) => Some(vec![self.get(args[0])?[*i as usize]]),
-            Op::InsertLane(i) => {
-                let mut v = self.get(args[0])?;
-                v[*i as usize] = self.get1(args[1])?;
-                Some(v)
-            }
-            Op::Shuffle(mask) => {
-                let mut both = self.get(args[0])?;
-                both.extend(self.get(args[1])?);
-                Some(mask.iter().map(|&m| both[m as usize]).collect())
-            }
-            Op::Load(flags) => {
-                let ty = lty.unwrap_or(clt::I32);
-                let mut f = mem();
-                if flags.align >= ty.bytes() {
-                    f.set_aligned();
+            Op::SlotAddr(ss) => match self.slot_offsets[*ss] {
+                Some(off) => self.b.ins().iadd_imm_s(self.frames, i64::from(off)),
+                None => return err(format!("unknown stack slot {ss}")),
+            },
+            Op::GlobalAddr(g) => match self.places[*g] {
+                Some(GlobalPlace::Absolute(addr)) => self.b.ins().iconst(clt::I64, addr as i64),
+                Some(GlobalPlace::Local(off)) => {
+                    let base = self.regions[&offsets::LOCAL_MEM];
+                    self.b.ins().iadd_imm_s(base, off as i64)
                 }
-                let p = self.access_addr(inst, args[0], flags.space, lanes as u32 * ty.bytes())?;
-                let mut out = Vec::with_capacity(lanes);
-                for i in 0..lanes {
-                    out.push(self.b.ins().load(ty, f, p, (i as u32 * ty.bytes()) as i32));
-                }
-                Some(out)
+                None => return err(format!("unknown global {g}")),
+            },
+            _ => unreachable!("{op:?} is not an address"),
+        })
+    }
+
+    /// The lanes of a load, one lane after the other from its address.
+    fn load(
+        &mut self,
+        inst: Inst,
+        flags: &MemFlags,
+        args: &[Value],
+        out: Lanes,
+    ) -> Result<Vec<cl::Value>, CompileError> {
+        let ty = out.lane.unwrap_or(clt::I32);
+        let mut f = mem();
+        if flags.align >= ty.bytes() {
+            f.set_aligned();
+        }
+        let p = self.access_addr(inst, args[0], flags.space, out.count as u32 * ty.bytes())?;
+        let mut vals = Vec::with_capacity(out.count);
+        for i in 0..out.count {
+            vals.push(self.b.ins().load(ty, f, p, (i as u32 * ty.bytes()) as i32));
+        }
+        Ok(vals)
+    }
+
+    /// A store, one lane after the other to its address.
+    fn store(&mut self, inst: Inst, flags: &MemFlags, args: &[Value]) -> Result<(), CompileError> {
+        let xs = self.get(args[0])?;
+        let mut f = mem();
+        let total = xs
+            .iter()
+            .map(|&x| self.b.func.dfg.value_type(x).bytes())
+            .sum();
+        let p = self.access_addr(inst, args[1], flags.space, total)?;
+        for (i, x) in xs.into_iter().enumerate() {
+            let bytes = self.b.func.dfg.value_type(x).bytes();
+            if flags.align >= bytes {
+                f.set_aligned();
             }
-            Op::Store(flags) => {
-                let xs = self.get(args[0])?;
-                let mut f = mem();
-                let total = xs
-                    .iter()
-                    .map(|&x| self.b.func.dfg.value_type(x).bytes())
-                    .sum();
-                let p = self.access_addr(inst, args[1], flags.space, total)?;
-                for (i, x) in xs.into_iter().enumerate() {
-                    let bytes = self.b.func.dfg.value_type(x).bytes();
-                    if flags.align >= bytes {
-                        f.set_aligned();
-                    }
-                    self.b.ins().store(f, x, p, (i as u32 * bytes) as i32);
-                }
-                None
-            }
+            self.b.ins().store(f, x, p, (i as u32 * bytes) as i32);
+        }
+        Ok(())
+    }
+
+    /// An atomic operation or a fence: its result, if it has one.
+    fn atomic(
+        &mut self,
+        op: &Op,
+        args: &[Value],
+        out: Lanes,
+    ) -> Result<Option<Vec<cl::Value>>, CompileError> {
+        Ok(match op {
             // One thread runs a work-group's work-items, one after the other, and only they
             // reach its local memory: an atomic operation on `__local` memory is atomic with
             // respect to every access that can see it when done as a plain load and store.
@@ -821,7 +968,7 @@ impl Translator<'_, '_> {
             Op::AtomicLoad(info) => {
                 let p = self.get1(args[0])?;
                 let p = self.confine(p, info.space);
-                let ty = lty.unwrap_or(clt::I32);
+                let ty = out.lane.unwrap_or(clt::I32);
                 Some(vec![if ty.is_float() {
                     let ity = cl::Type::int(ty.bits() as u16).unwrap_or(clt::I32);
                     let v = self.b.ins().atomic_load(ity, mem(), p);
@@ -846,86 +993,75 @@ impl Translator<'_, '_> {
                 self.b.ins().fence();
                 None
             }
-            Op::Barrier(..) | Op::Group(..) => {
-                return err("a barrier or collective left after the work-group transform")
-            }
-            Op::WorkItem(op, d) => {
-                let v = self.work_item(*op, *d)?;
-                let ty = lty.unwrap_or(clt::I64);
-                Some(vec![if ty == clt::I64 {
-                    v
-                } else {
-                    self.b.ins().ireduce(ty, v)
-                }])
-            }
-            Op::SlotAddr(ss) => Some(vec![match self.slot_offsets.get(ss) {
-                Some(&off) => self.b.ins().iadd_imm_s(self.frames, i64::from(off)),
-                None => return err(format!("unknown stack slot {ss}")),
-            }]),
-            Op::GlobalAddr(g) => Some(vec![match self.places.get(g) {
-                Some(GlobalPlace::Absolute(addr)) => self.b.ins().iconst(clt::I64, *addr as i64),
-                Some(GlobalPlace::Local(off)) => {
-                    let base = self.regions[&offsets::LOCAL_MEM];
-                    self.b.ins().iadd_imm_s(base, *off as i64)
-                }
-                None => return err(format!("unknown global {g}")),
-            }]),
-            Op::Call(callee) if !self.module.funcs[*callee].is_declaration() => {
-                self.call_out_of_line(inst, *callee, &args)?;
-                None
-            }
-            Op::Call(callee) => {
-                let name = self.module.funcs[*callee].name.clone();
-                let Some(lib) = self.libcalls.get(&name) else {
-                    return err(format!(
-                        "call to @{name}: the CPU device has no library function of that name"
-                    ));
-                };
-                let fref = self.jit.declare_func_in_func(lib.id, self.b.func);
-                let mut arg_vals = Vec::new();
-                for &a in &args {
-                    arg_vals.push(self.get(a)?);
-                }
-                let spaces: Vec<Option<ferrocl_ir::AddrSpace>> = self.module.funcs[*callee]
-                    .sig
-                    .params
-                    .iter()
-                    .map(|t| t.addr_space())
-                    .collect();
-                // Pointer arguments are confined as the kernel's own accesses would be.
-                let call_args: Vec<cl::Value> = arg_vals
-                    .iter()
-                    .zip(&spaces)
-                    .map(|(vals, space)| match space {
-                        Some(space) => self.confine(vals[0], *space),
-                        None => vals[0],
-                    })
-                    .collect();
-                let call = self.b.ins().call(fref, &call_args);
-                self.b.inst_results(call).first().map(|&r| vec![r])
-            }
+            _ => unreachable!("{op:?} is not atomic"),
+        })
+    }
+
+    /// A call: to a function compiled out of line, or to a library function (`libcalls`),
+    /// with its result if it has one.
+    fn call(
+        &mut self,
+        inst: Inst,
+        callee: Func,
+        args: &[Value],
+    ) -> Result<Option<Vec<cl::Value>>, CompileError> {
+        if !self.module.funcs[callee].is_declaration() {
+            self.call_out_of_line(inst, callee, args)?;
+            return Ok(None);
+        }
+        let name = self.module.funcs[callee].name.clone();
+        let Some(lib) = self.libcalls.get(&name) else {
+            return err(format!(
+                "call to @{name}: the CPU device has no library function of that name"
+            ));
+        };
+        let fref = self.jit.declare_func_in_func(lib.id, self.b.func);
+        let mut arg_vals = Vec::new();
+        for &a in args {
+            arg_vals.push(self.get(a)?);
+        }
+        let spaces: Vec<Option<ferrocl_ir::AddrSpace>> = self.module.funcs[callee]
+            .sig
+            .params
+            .iter()
+            .map(|t| t.addr_space())
+            .collect();
+        // Pointer arguments are confined as the kernel's own accesses would be.
+        let call_args: Vec<cl::Value> = arg_vals
+            .iter()
+            .zip(&spaces)
+            .map(|(vals, space)| match space {
+                Some(space) => self.confine(vals[0], *space),
+                None => vals[0],
+            })
+            .collect();
+        let call = self.b.ins().call(fref, &call_args);
+        Ok(self.b.inst_results(call).first().map(|&r| vec![r]))
+    }
+
+    /// A terminator: a jump, a conditional branch or a switch (with an edge block for each
+    /// target that takes arguments), a return, or `unreachable` (a trap).
+    fn terminator(&mut self, inst: Inst, op: &Op, args: &[Value]) -> Result<(), CompileError> {
+        match op {
             Op::Jump(dest) => {
-                let dest = dest.clone();
-                self.pass_args(&dest)?;
-                self.b.ins().jump(self.blocks[&dest.block], &[]);
-                None
+                self.pass_args(dest)?;
+                let target = self.block(dest.block);
+                self.b.ins().jump(target, &[]);
             }
             Op::Brif(dests) => {
-                let (t, e) = (dests.0.clone(), dests.1.clone());
+                let (t, e) = (&dests.0, &dests.1);
                 let c = self.get1(args[0])?;
                 let mut pending = Vec::new();
-                let (tb, eb) = (self.edge(&t, &mut pending), self.edge(&e, &mut pending));
-                if self.exits_first.contains(&inst) {
+                let (tb, eb) = (self.edge(t, &mut pending), self.edge(e, &mut pending));
+                if self.exits_first.contains(inst) {
                     let not = self.b.ins().icmp_imm_u(CIntCC::Equal, c, 0);
                     self.b.ins().brif(not, eb, &[], tb, &[]);
                 } else {
                     self.b.ins().brif(c, tb, &[], eb, &[]);
                 }
                 self.fill_edges(pending)?;
-                None
             }
             Op::Switch(table) => {
-                let table = table.clone();
                 let x = self.get1(args[0])?;
                 let mut pending = Vec::new();
                 let default = self.edge(&table.default, &mut pending);
@@ -936,19 +1072,12 @@ impl Translator<'_, '_> {
                 }
                 switch.emit(&mut self.b, x, default);
                 self.fill_edges(pending)?;
-                None
             }
-            Op::Return => {
-                self.ret(&args)?;
-                None
-            }
+            Op::Return => self.ret(args)?,
             Op::Unreachable => {
                 self.b.ins().trap(cl::TrapCode::unwrap_user(1));
-                None
             }
-        };
-        if let (Some(r), Some(vals)) = (result, vals) {
-            self.set(r, vals)?;
+            _ => unreachable!("{op:?} is not a terminator"),
         }
         Ok(())
     }
@@ -988,7 +1117,7 @@ impl Translator<'_, '_> {
         space: ferrocl_ir::AddrSpace,
     ) -> Result<cl::Value, CompileError> {
         let here = self.b.current_block().expect("in a block");
-        if let Some(&(at, c)) = self.clamps.get(&p) {
+        if let Some((at, c)) = self.clamps[p] {
             if at == here {
                 return Ok(c);
             }
@@ -1007,7 +1136,7 @@ impl Translator<'_, '_> {
         let off = self.b.ins().isub(x, start);
         let off = self.b.ins().umin(off, span);
         let c = self.b.ins().iadd(start, off);
-        self.clamps.insert(p, (here, c));
+        self.clamps[p] = Some((here, c));
         Ok(c)
     }
 
@@ -1016,11 +1145,11 @@ impl Translator<'_, '_> {
     fn shared_base(&self, ptr: Value) -> Option<(Value, i64)> {
         let dfg = &self.f.dfg;
         let ptr = dfg.resolve(ptr);
-        if self.shared.contains(&ptr) {
+        if self.shared.contains(ptr) {
             return Some((ptr, 0));
         }
         let (q, k) = constant_offset(self.f, ptr)?;
-        self.shared.contains(&q).then_some((q, k))
+        self.shared.contains(q).then_some((q, k))
     }
 
     /// The address space an access of `bytes` bytes through `ptr` in `space` must be confined
@@ -1040,7 +1169,7 @@ impl Translator<'_, '_> {
         ) {
             return Some(space);
         }
-        if self.trusted.contains(&inst) {
+        if self.trusted.contains(inst) {
             return None;
         }
         let dfg = &self.f.dfg;
@@ -1171,7 +1300,7 @@ fn ptradd_constant(f: &Function, ptr: Value) -> Option<(Value, i64)> {
 fn linear_offset(
     f: &Function,
     offset: Value,
-    depth: &HashMap<Block, u32>,
+    depth: &SecondaryMap<Block, u32>,
 ) -> Option<(Vec<(Value, i64)>, i64)> {
     fn walk(
         f: &Function,
@@ -1239,7 +1368,7 @@ fn linear_offset(
             ferrocl_ir::ValueDef::Param(b, _) => Some(b),
             _ => None,
         };
-        b.and_then(|b| depth.get(&b).copied()).unwrap_or(0)
+        b.map_or(0, |b| depth[b])
     };
     terms.sort_by_key(|&(t, _)| depth_of(t));
     Some((terms, k))
@@ -1253,8 +1382,8 @@ fn constant_offset(f: &Function, ptr: Value) -> Option<(Value, i64)> {
 /// The `__local` and `__private` addresses through which, or at a constant offset from which,
 /// three or more loads and stores are made (as the lanes of a gather or scatter are): each is
 /// confined once by a clamp (`Translator::clamped`) instead of each access by a mask.
-fn shared_bases(f: &Function) -> HashSet<Value> {
-    let mut uses: HashMap<Value, u32> = HashMap::new();
+fn shared_bases(f: &Function) -> EntitySet<Value> {
+    let mut uses: SecondaryMap<Value, u32> = SecondaryMap::new();
     for &b in f.layout.blocks() {
         for &i in f.layout.block_insts(b) {
             let data = &f.dfg.insts[i];
@@ -1271,11 +1400,11 @@ fn shared_bases(f: &Function) -> HashSet<Value> {
             }
             let ptr = f.dfg.resolve(ptr);
             let q = constant_offset(f, ptr).map_or(ptr, |(q, _)| q);
-            *uses.entry(q).or_insert(0) += 1;
+            uses[q] += 1;
         }
     }
-    uses.into_iter()
-        .filter(|&(_, n)| n >= 3)
+    uses.iter()
+        .filter(|&(_, &n)| n >= 3)
         .map(|(q, _)| q)
         .collect()
 }

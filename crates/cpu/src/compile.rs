@@ -15,6 +15,7 @@ use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module as _, ModuleReloc};
 use ferrocl_device::{ArgSlot, CompileOptions, Listing};
+use ferrocl_ir::entity::SecondaryMap;
 use ferrocl_ir::{AddrSpace, Function, Module};
 
 use crate::codegen::{self, GlobalPlace};
@@ -144,7 +145,7 @@ struct Generator {
     libcalls: HashMap<String, codegen::LibCall>,
     calls: codegen::Callees,
     /// Where each global lives.
-    places: HashMap<ferrocl_ir::Global, GlobalPlace>,
+    places: SecondaryMap<ferrocl_ir::Global, Option<GlobalPlace>>,
     /// Program-scope `__global` and `__constant` data.
     globals: Vec<Vec<Chunk>>,
     /// Bytes of the program's `__local` variables.
@@ -218,7 +219,8 @@ impl Generator {
         listing: &mut Option<Listing>,
     ) -> Result<(), CompileError> {
         for &f in &self.calls.order {
-            let (func, callee) = (&module.funcs[f], &self.calls.map[&f]);
+            let callee = self.calls.map[f].as_ref().expect("planned");
+            let func = &module.funcs[f];
             let decl = self.jit.declarations().get_function_decl(callee.id);
             self.ctx.func.signature = decl.signature.clone();
             codegen::translate_function(
@@ -365,7 +367,7 @@ impl Generator {
 
 /// Where the globals of a module live.
 struct Globals {
-    places: HashMap<ferrocl_ir::Global, GlobalPlace>,
+    places: SecondaryMap<ferrocl_ir::Global, Option<GlobalPlace>>,
     /// The program-scope data, in blocks that live as long as the code.
     data: Vec<Vec<Chunk>>,
     /// Bytes of the `__local` variables, at offsets in the work-group's local memory.
@@ -375,7 +377,7 @@ struct Globals {
 /// Where each global of `module` lives: program-scope data in blocks of its own, `__local`
 /// variables at offsets in the work-group's local memory.
 fn place_globals(module: &Module) -> Globals {
-    let mut places = HashMap::new();
+    let mut places = SecondaryMap::new();
     let mut globals = Vec::new();
     let mut static_local = 0u64;
     for (g, data) in module.globals.iter() {
@@ -383,7 +385,7 @@ fn place_globals(module: &Module) -> Globals {
             AddrSpace::Local => {
                 let align = u64::from(data.align.max(1));
                 static_local = static_local.div_ceil(align) * align;
-                places.insert(g, GlobalPlace::Local(static_local));
+                places[g] = Some(GlobalPlace::Local(static_local));
                 static_local += u64::from(data.size);
             }
             _ => {
@@ -398,7 +400,7 @@ fn place_globals(module: &Module) -> Globals {
                         )
                     };
                 }
-                places.insert(g, GlobalPlace::Absolute(block.as_ptr() as u64));
+                places[g] = Some(GlobalPlace::Absolute(block.as_ptr() as u64));
                 globals.push(block);
             }
         }

@@ -11,8 +11,10 @@
 //! result is defined after the split, so it is not live across it; a broadcast's id operand
 //! is read after the split, so it is.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+use std::ops::Index;
 
+use ferrocl_ir::entity::SecondaryMap;
 use ferrocl_ir::{Block, Function, Inst, Op, Value};
 
 type Set = BTreeSet<Value>;
@@ -33,9 +35,33 @@ pub fn splits_regions(op: &Op) -> bool {
     matches!(op, Op::Barrier(..) | Op::Group(..))
 }
 
+/// The values live after each barrier and collective of a function (`live_across_barriers`).
+#[derive(Default)]
+pub struct LiveAcross {
+    values: SecondaryMap<Inst, Vec<Value>>,
+    /// The barriers and collectives, in the order of their entities.
+    splits: Vec<Inst>,
+}
+
+impl LiveAcross {
+    /// Each barrier and collective with the values live after it, in the order of their
+    /// entities.
+    pub fn iter(&self) -> impl Iterator<Item = (Inst, &[Value])> {
+        self.splits.iter().map(|&i| (i, self.values[i].as_slice()))
+    }
+}
+
+impl Index<Inst> for LiveAcross {
+    type Output = [Value];
+    /// The values live after barrier or collective `inst` (none after other instructions).
+    fn index(&self, inst: Inst) -> &[Value] {
+        &self.values[inst]
+    }
+}
+
 /// Values live after each barrier instruction, except the function's parameters (which the
 /// generated code defines once, before the work-item loops).
-pub fn live_across_barriers(f: &Function) -> HashMap<Inst, Vec<Value>> {
+pub fn live_across_barriers(f: &Function) -> LiveAcross {
     let splits = f.layout.blocks().iter().any(|&b| {
         f.layout
             .block_insts(b)
@@ -45,10 +71,13 @@ pub fn live_across_barriers(f: &Function) -> HashMap<Inst, Vec<Value>> {
     if !splits {
         // One region: nothing is live across a barrier, and the analysis of a large kernel
         // is not free.
-        return HashMap::new();
+        return LiveAcross::default();
     }
     let blocks: Vec<Block> = f.layout.blocks().to_vec();
-    let index: HashMap<Block, usize> = blocks.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let mut index: SecondaryMap<Block, Option<usize>> = SecondaryMap::new();
+    for (i, &b) in blocks.iter().enumerate() {
+        index[b] = Some(i);
+    }
     let mut gen = vec![Set::new(); blocks.len()];
     let mut kill = vec![Set::new(); blocks.len()];
     let mut succs = vec![Vec::new(); blocks.len()];
@@ -66,11 +95,7 @@ pub fn live_across_barriers(f: &Function) -> HashMap<Inst, Vec<Value>> {
                 kill[i].insert(r);
             }
         }
-        succs[i] = f
-            .successors(b)
-            .iter()
-            .filter_map(|s| index.get(s).copied())
-            .collect();
+        succs[i] = f.successors(b).iter().filter_map(|&s| index[s]).collect();
     }
     let mut live_in = vec![Set::new(); blocks.len()];
     let mut live_out = vec![Set::new(); blocks.len()];
@@ -96,7 +121,7 @@ pub fn live_across_barriers(f: &Function) -> HashMap<Inst, Vec<Value>> {
         .entry_block()
         .map(|e| f.dfg.block_params(e).iter().copied().collect())
         .unwrap_or_default();
-    let mut result = HashMap::new();
+    let mut result = LiveAcross::default();
     for (i, &b) in blocks.iter().enumerate() {
         let insts = f.layout.block_insts(b);
         if !insts
@@ -116,14 +141,12 @@ pub fn live_across_barriers(f: &Function) -> HashMap<Inst, Vec<Value>> {
                     // Operands past the first are read after the split.
                     across.extend(f.dfg.insts[inst].args.iter().skip(1).copied());
                 }
-                result.insert(
-                    inst,
-                    across
-                        .iter()
-                        .filter(|v| !params.contains(v))
-                        .copied()
-                        .collect(),
-                );
+                result.values[inst] = across
+                    .iter()
+                    .filter(|v| !params.contains(v))
+                    .copied()
+                    .collect();
+                result.splits.push(inst);
             }
             if let Some(r) = f.dfg.inst_result(inst) {
                 live.remove(&r);
@@ -131,6 +154,7 @@ pub fn live_across_barriers(f: &Function) -> HashMap<Inst, Vec<Value>> {
             live.extend(uses(f, inst));
         }
     }
+    result.splits.sort();
     result
 }
 
@@ -155,8 +179,8 @@ block0(v0: ptr.local, v1: i32):
         .unwrap();
         let f = m.funcs.values().next().unwrap();
         let sets = live_across_barriers(f);
-        assert_eq!(sets.len(), 1);
-        let live = sets.values().next().unwrap();
+        assert_eq!(sets.iter().count(), 1);
+        let (_, live) = sets.iter().next().unwrap();
         // v3 crosses the barrier; v4 is dead; the parameters v0, v1 are not spilled.
         assert_eq!(
             live.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
@@ -183,8 +207,8 @@ block0(v0: ptr.local, v1: i32):
         let f = m.funcs.values().next().unwrap();
         let sets = live_across_barriers(f);
         let mut lists: Vec<Vec<String>> = sets
-            .values()
-            .map(|l| l.iter().map(|v| v.to_string()).collect())
+            .iter()
+            .map(|(_, l)| l.iter().map(|v| v.to_string()).collect())
             .collect();
         lists.sort();
         // Across both: v3 (used at the end) and v4 (the broadcast's id, read after its own

@@ -267,66 +267,76 @@ impl<'a> Sema<'a> {
                 mk(StmtKind::Continue)
             }
             ast::StmtKind::Return(e) if !self.block_stack.is_empty() => {
-                // A block's result type is that of its first return (6.14.3).
-                let ce = e.as_ref().map(|e| {
-                    let x = self.expr(e);
-                    self.rvalue(x)
-                });
-                let void = self.types.void();
-                let ty = ce.as_ref().map_or(void, |c| c.ty);
-                let expected = self.block_stack.last().and_then(|b| b.ret);
-                match expected {
-                    None => {
-                        if let Some(b) = self.block_stack.last_mut() {
-                            b.ret = Some(ty);
-                        }
-                        mk(StmtKind::Return(ce))
-                    }
-                    Some(r) => {
-                        let ce = ce.map(|c| {
-                            let l = c.loc;
-                            self.assign_convert(c, r, l, "returning")
-                        });
-                        mk(StmtKind::Return(ce))
-                    }
-                }
+                self.block_return(e.as_ref(), loc)
             }
-            ast::StmtKind::Return(e) => {
-                let ret = self.cur_ret;
-                let fname = self
-                    .cur_fn
-                    .map(|f| self.funcs[f.0 as usize].name.clone())
-                    .unwrap_or_default();
-                match e {
-                    None => {
-                        if !self.types.is_void(ret) {
-                            self.diags.error(
-                                loc,
-                                format!("non-void function '{fname}' should return a value"),
-                            );
-                        }
-                        mk(StmtKind::Return(None))
-                    }
-                    Some(e) => {
-                        let ce = self.expr(e);
-                        if self.types.is_void(ret) {
-                            let ce = self.rvalue(ce);
-                            if !ce.is_error() && !self.types.is_void(ce.ty) {
-                                self.diags.error(
-                                    e.loc,
-                                    format!("void function '{fname}' should not return a value"),
-                                );
-                            }
-                            return mk(StmtKind::Return(Some(ce)));
-                        }
-                        let ce = self.rvalue(ce);
-                        let ce = self.assign_convert(ce, ret, e.loc, "returning");
-                        mk(StmtKind::Return(Some(ce)))
-                    }
-                }
-            }
+            ast::StmtKind::Return(e) => self.function_return(e.as_ref(), loc),
             ast::StmtKind::Error => mk(StmtKind::Empty),
             ast::StmtKind::FpContract(on) => mk(StmtKind::FpContract(*on)),
+        }
+    }
+
+    /// A `return` in a block literal's body.
+    fn block_return(&mut self, e: Option<&ast::Expr>, loc: Loc) -> Stmt {
+        let mk = |kind| Stmt { kind, loc };
+        // A block's result type is that of its first return (6.14.3).
+        let ce = e.as_ref().map(|e| {
+            let x = self.expr(e);
+            self.rvalue(x)
+        });
+        let void = self.types.void();
+        let ty = ce.as_ref().map_or(void, |c| c.ty);
+        let expected = self.block_stack.last().and_then(|b| b.ret);
+        match expected {
+            None => {
+                if let Some(b) = self.block_stack.last_mut() {
+                    b.ret = Some(ty);
+                }
+                mk(StmtKind::Return(ce))
+            }
+            Some(r) => {
+                let ce = ce.map(|c| {
+                    let l = c.loc;
+                    self.assign_convert(c, r, l, "returning")
+                });
+                mk(StmtKind::Return(ce))
+            }
+        }
+    }
+
+    /// A `return` in a function's body, checked against the function's return type.
+    fn function_return(&mut self, e: Option<&ast::Expr>, loc: Loc) -> Stmt {
+        let mk = |kind| Stmt { kind, loc };
+        let ret = self.cur_ret;
+        let fname = self
+            .cur_fn
+            .map(|f| self.funcs[f.0 as usize].name.clone())
+            .unwrap_or_default();
+        match e {
+            None => {
+                if !self.types.is_void(ret) {
+                    self.diags.error(
+                        loc,
+                        format!("non-void function '{fname}' should return a value"),
+                    );
+                }
+                mk(StmtKind::Return(None))
+            }
+            Some(e) => {
+                let ce = self.expr(e);
+                if self.types.is_void(ret) {
+                    let ce = self.rvalue(ce);
+                    if !ce.is_error() && !self.types.is_void(ce.ty) {
+                        self.diags.error(
+                            e.loc,
+                            format!("void function '{fname}' should not return a value"),
+                        );
+                    }
+                    return mk(StmtKind::Return(Some(ce)));
+                }
+                let ce = self.rvalue(ce);
+                let ce = self.assign_convert(ce, ret, e.loc, "returning");
+                mk(StmtKind::Return(Some(ce)))
+            }
         }
     }
 

@@ -26,10 +26,9 @@
 //! The native stack holds only the return area and the code generator's own spills, which no
 //! address of the program reaches.
 
-use std::collections::HashMap;
-
 use cranelift_codegen::ir::{self as cl, types as clt, AbiParam, InstBuilder, MemFlagsData};
 use cranelift_module::{FuncId, Linkage, Module as _};
+use ferrocl_ir::entity::SecondaryMap;
 use ferrocl_ir::{Func, Function, Module, Op, StackSlot, Type, Value};
 
 use super::simd::{int_of, repr_of_type, Repr};
@@ -40,10 +39,11 @@ use crate::CompileError;
 pub const FRAME_ALIGN: u32 = 128;
 
 /// A function compiled out of line.
+#[derive(Clone)]
 pub struct Callee {
     pub id: FuncId,
     /// Where each of its stack slots lives, as a byte offset from its frame.
-    pub slot_offsets: HashMap<StackSlot, u32>,
+    pub slot_offsets: SecondaryMap<StackSlot, Option<u32>>,
     /// Bytes of its own slots, a multiple of [`FRAME_ALIGN`]: where the frames of the
     /// functions it calls start.
     pub own_size: u32,
@@ -56,7 +56,7 @@ pub struct Callee {
 /// The functions of a module that its kernels call, compiled out of line.
 #[derive(Default)]
 pub struct Callees {
-    pub map: HashMap<Func, Callee>,
+    pub map: SecondaryMap<Func, Option<Callee>>,
     /// Every callee after the functions it calls.
     pub order: Vec<Func>,
 }
@@ -87,12 +87,12 @@ impl Callees {
                     op_name(op)
                 ));
             }
-            let mut slot_offsets = HashMap::new();
+            let mut slot_offsets = SecondaryMap::new();
             let mut own = 0u32;
             for (ss, data) in func.slots.iter() {
                 let align = data.align.clamp(1, FRAME_ALIGN);
                 let at = own.div_ceil(align) * align;
-                slot_offsets.insert(ss, at);
+                slot_offsets[ss] = Some(at);
                 own = at + data.size;
             }
             let own_size = own.div_ceil(FRAME_ALIGN) * FRAME_ALIGN;
@@ -122,16 +122,13 @@ impl Callees {
                     &sig,
                 )
                 .map_err(|e| CompileError(format!("function {}: {e}", func.name)))?;
-            out.map.insert(
-                f,
-                Callee {
-                    id,
-                    slot_offsets,
-                    own_size,
-                    frame_size,
-                    ret_area,
-                },
-            );
+            out.map[f] = Some(Callee {
+                id,
+                slot_offsets,
+                own_size,
+                frame_size,
+                ret_area,
+            });
             out.order.push(f);
         }
         Ok(out)
@@ -144,7 +141,7 @@ impl Callees {
         for &b in f.layout.blocks() {
             for &i in f.layout.block_insts(b) {
                 if let Op::Call(c) = f.dfg.insts[i].op {
-                    if let Some(callee) = self.map.get(&c) {
+                    if let Some(callee) = &self.map[c] {
                         area = area.max(callee.frame_size);
                     }
                 }
@@ -259,7 +256,7 @@ impl Translator<'_, '_> {
         callee: Func,
         args: &[Value],
     ) -> Result<(), CompileError> {
-        let Some(c) = self.calls.map.get(&callee) else {
+        let Some(c) = &self.calls.map[callee] else {
             return err(format!(
                 "a call of @{} that is neither inlined nor compiled",
                 self.module.funcs[callee].name
@@ -287,11 +284,11 @@ impl Translator<'_, '_> {
             }
             _ => None,
         };
-        let fref = match self.func_refs.get(&callee) {
-            Some(&r) => r,
+        let fref = match self.func_refs[callee] {
+            Some(r) => r,
             None => {
                 let r = self.jit.declare_func_in_func(id, self.b.func);
-                self.func_refs.insert(callee, r);
+                self.func_refs[callee] = Some(r);
                 r
             }
         };

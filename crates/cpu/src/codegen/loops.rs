@@ -10,18 +10,17 @@
 //! hoisted (loop-invariant arithmetic and vector shuffles then run on every trip). Branching
 //! to the exit on `then` and to the body on `else` makes the body come first.
 
-use std::collections::{HashMap, HashSet};
-
 use ferrocl_ir::analysis::{Cfg, DomTree, LoopInfo};
+use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::{Block, Function, Inst, Op};
 
 /// The conditional branches of `func` whose `then` target stays in the branch's innermost
 /// loop and whose `else` target leaves it: the ones to emit with their targets swapped.
-pub(super) fn exits_first(func: &Function) -> HashSet<Inst> {
+pub(super) fn exits_first(func: &Function) -> EntitySet<Inst> {
     let cfg = Cfg::new(func);
     let dom = DomTree::new(func, &cfg);
     let loops = LoopInfo::new(&cfg, &dom);
-    let mut swap = HashSet::new();
+    let mut swap = EntitySet::new();
     // Inner loops last, so that the innermost loop of a block decides.
     for l in &loops.loops {
         for &b in &l.blocks {
@@ -35,7 +34,7 @@ pub(super) fn exits_first(func: &Function) -> HashSet<Inst> {
             if inside(d.0.block) && !inside(d.1.block) {
                 swap.insert(t);
             } else {
-                swap.remove(&t);
+                swap.remove(t);
             }
         }
     }
@@ -43,13 +42,13 @@ pub(super) fn exits_first(func: &Function) -> HashSet<Inst> {
 }
 
 /// How many loops each block of `func` is in, for the blocks in one or more.
-pub(super) fn depths(func: &Function) -> HashMap<Block, u32> {
+pub(super) fn depths(func: &Function) -> SecondaryMap<Block, u32> {
     let cfg = Cfg::new(func);
     let dom = DomTree::new(func, &cfg);
-    let mut depth = HashMap::new();
+    let mut depth = SecondaryMap::new();
     for l in &LoopInfo::new(&cfg, &dom).loops {
         for &b in &l.blocks {
-            *depth.entry(b).or_insert(0) += 1;
+            depth[b] += 1;
         }
     }
     depth
@@ -68,7 +67,7 @@ mod tests {
             .layout
             .blocks()
             .iter()
-            .filter(|&&b| f.terminator(b).is_some_and(|t| set.contains(&t)))
+            .filter(|&&b| f.terminator(b).is_some_and(|t| set.contains(t)))
             .map(|b| b.to_string())
             .collect();
         names.sort();

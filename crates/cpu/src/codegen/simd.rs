@@ -16,7 +16,7 @@
 //! Every operation without a SIMD form (`isel.rs` decides) works on the lanes
 //! ([`Translator::get`]), which are extracted from and inserted back into the vectors here.
 
-use std::collections::HashMap;
+use ferrocl_ir::entity::SecondaryMap;
 
 use cranelift_codegen::ir::{
     self as cl, types as clt, ConstantData, Endianness, InstBuilder, MemFlagsData,
@@ -103,7 +103,7 @@ impl Translator<'_, '_> {
     /// The lane width of mask `v`: that of the comparison it comes from, through the logic
     /// operations on masks; 32 for the others.
     fn mask_bits(&mut self, v: Value, depth: u32) -> u32 {
-        if let Some(&bits) = self.mask_bits.get(&v) {
+        if let Some(bits) = self.mask_bits[v] {
             return bits;
         }
         let dfg = &self.f.dfg;
@@ -135,7 +135,7 @@ impl Translator<'_, '_> {
             }
             _ => 32,
         };
-        self.mask_bits.insert(v, bits);
+        self.mask_bits[v] = Some(bits);
         bits
     }
 
@@ -506,4 +506,4 @@ impl Translator<'_, '_> {
 }
 
 /// Memoized mask widths, per value.
-pub(super) type MaskBits = HashMap<Value, u32>;
+pub(super) type MaskBits = SecondaryMap<Value, Option<u32>>;

@@ -2,8 +2,6 @@
 //! block, loops with exit blocks of their own, and loops in closed form (every value a loop
 //! passes out goes through its exit block's parameters).
 
-use std::collections::HashMap;
-
 use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
 use ferrocl_ir::entity::SecondaryMap;
 use ferrocl_ir::{Block, Dest, Function, Inst, InstData, Op, Value};
@@ -54,14 +52,14 @@ pub(super) fn close_loops(func: &mut Function) {
         return;
     }
     // The instructions that read each value (once per instruction).
-    let mut uses: HashMap<Value, Vec<Inst>> = HashMap::new();
+    let mut uses: SecondaryMap<Value, Vec<Inst>> = SecondaryMap::new();
     for &b in func.layout.blocks() {
         for &i in func.layout.block_insts(b) {
             let mut args = func.dfg.insts[i].all_args();
             args.sort();
             args.dedup();
             for a in args {
-                uses.entry(a).or_default().push(i);
+                uses[a].push(i);
             }
         }
     }
@@ -94,15 +92,11 @@ pub(super) fn close_loops(func: &mut Function) {
             .filter(|&t| func.dfg.insts[t].op.dests().iter().any(|d| d.block == exit))
             .collect();
         for v in defined {
-            let outside: Vec<Inst> = uses
-                .get(&v)
-                .map(|u| {
-                    u.iter()
-                        .copied()
-                        .filter(|&i| func.layout.inst_block(i).is_some_and(|b| !inside[b]))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let outside: Vec<Inst> = uses[v]
+                .iter()
+                .copied()
+                .filter(|&i| func.layout.inst_block(i).is_some_and(|b| !inside[b]))
+                .collect();
             if outside.is_empty() {
                 continue;
             }
@@ -111,11 +105,12 @@ pub(super) fn close_loops(func: &mut Function) {
             for &i in &outside {
                 func.dfg.insts[i].map_args(|a| if a == v { p } else { a });
             }
-            if let Some(u) = uses.get_mut(&v) {
+            let u = &mut uses[v];
+            if !u.is_empty() {
                 u.retain(|i| !outside.contains(i));
                 u.extend(exiting.iter().copied());
             }
-            uses.insert(p, outside);
+            uses[p] = outside;
             for &t in &exiting {
                 for d in func.dfg.insts[t].op.dests_mut() {
                     if d.block == exit {

@@ -9,9 +9,8 @@
 //! the kernel stays one and is taken apart at the entry. What it does not split (calls and
 //! collectives on vectors, bitcasts of 3-lane vectors) is a refusal.
 
-use std::collections::HashMap;
-
 use ferrocl_ir::analysis::{Cfg, DomTree};
+use ferrocl_ir::entity::SecondaryMap;
 use ferrocl_ir::{Block, Dest, Function, Inst, InstData, MemFlags, Op, Type, Value};
 
 use super::Refusal;
@@ -29,13 +28,13 @@ pub struct Split {
     pub accesses: Vec<Vec<Inst>>,
     /// The value of the original function each scalar value of `func` stands for, where it
     /// is one (a value of a scalar type stays one value).
-    originals: HashMap<Value, Value>,
+    originals: SecondaryMap<Value, Option<Value>>,
 }
 
 impl Split {
     /// The value of the original function that scalar value `v` of `func` is.
     pub fn original(&self, v: Value) -> Option<Value> {
-        self.originals.get(&v).copied()
+        self.originals[v]
     }
 }
 
@@ -52,42 +51,42 @@ pub fn scalarize(func: &Function) -> Result<Split, Refusal> {
         src: func,
         out,
         cur: Block::from_u32(0),
-        map: HashMap::new(),
-        blocks: HashMap::new(),
+        map: SecondaryMap::new(),
+        blocks: SecondaryMap::new(),
         accesses: Vec::new(),
     };
     for &b in func.layout.blocks() {
         if dom.is_reachable(b) {
             let nb = s.out.dfg.make_block();
             s.out.layout.append_block(nb);
-            s.blocks.insert(b, nb);
+            s.blocks[b] = Some(nb);
         }
     }
     let entry = func.layout.entry_block().expect("a body");
     for &b in dom.rpo() {
-        s.cur = s.blocks[&b];
+        s.cur = s.blocks[b].expect("a copy of each reachable block");
         for &p in func.dfg.block_params(b) {
             let ty = func.dfg.value_type(p);
             if b == entry {
                 let q = s.out.dfg.append_block_param(s.cur, ty);
-                s.map.insert(p, vec![q]);
+                s.map[p] = vec![q];
                 continue;
             }
             let lanes = (0..ty.lanes())
                 .map(|_| s.out.dfg.append_block_param(s.cur, ty.lane_type()))
                 .collect();
-            s.map.insert(p, lanes);
+            s.map[p] = lanes;
         }
         if b == entry {
             // A vector argument, taken apart.
             for &p in func.dfg.block_params(b) {
                 let ty = func.dfg.value_type(p);
                 if ty.is_vector() {
-                    let q = s.map[&p][0];
+                    let q = s.map[p][0];
                     let lanes = (0..ty.lanes())
                         .map(|k| s.val(Op::ExtractLane(k as u8), &[q], ty.lane_type()))
                         .collect();
-                    s.map.insert(p, lanes);
+                    s.map[p] = lanes;
                 }
             }
         }
@@ -95,12 +94,14 @@ pub fn scalarize(func: &Function) -> Result<Split, Refusal> {
             s.inst(i)?;
         }
     }
-    let originals = s
-        .map
-        .iter()
-        .filter(|(&v, _)| !func.dfg.value_type(v).is_vector())
-        .filter_map(|(&v, lanes)| Some((*lanes.first()?, v)))
-        .collect();
+    let mut originals = SecondaryMap::new();
+    for (v, lanes) in s.map.iter() {
+        if let Some(&first) = lanes.first() {
+            if !func.dfg.value_type(v).is_vector() {
+                originals[first] = Some(v);
+            }
+        }
+    }
     Ok(Split {
         func: s.out,
         accesses: s.accesses,
@@ -113,8 +114,9 @@ struct Scalarizer<'a> {
     out: Function,
     cur: Block,
     /// The lanes of each value (one for scalars).
-    map: HashMap<Value, Vec<Value>>,
-    blocks: HashMap<Block, Block>,
+    map: SecondaryMap<Value, Vec<Value>>,
+    /// The copy of each reachable block.
+    blocks: SecondaryMap<Block, Option<Block>>,
     accesses: Vec<Vec<Inst>>,
 }
 
@@ -127,12 +129,14 @@ impl Scalarizer<'_> {
     }
 
     fn lanes(&self, v: Value) -> Vec<Value> {
-        self.map.get(&v).cloned().expect("defined before its uses")
+        let lanes = &self.map[v];
+        assert!(!lanes.is_empty(), "defined before its uses");
+        lanes.clone()
     }
 
     /// Lane `k` of `v`, or `v`'s one value when it is a scalar (a select's condition).
     fn lane(&self, v: Value, k: usize) -> Value {
-        let l = &self.map[&v];
+        let l = &self.map[v];
         l[k.min(l.len() - 1)]
     }
 
@@ -149,7 +153,10 @@ impl Scalarizer<'_> {
             let mut op = data.op.clone();
             for d in op.dests_mut() {
                 let args: Vec<Value> = d.args.iter().flat_map(|&a| self.lanes(a)).collect();
-                *d = Dest::new(self.blocks[&d.block], &args);
+                *d = Dest::new(
+                    self.blocks[d.block].expect("a copy of each reachable block"),
+                    &args,
+                );
             }
             let args: Vec<Value> = data.args.iter().map(|&a| self.lane(a, 0)).collect();
             self.out
@@ -163,7 +170,7 @@ impl Scalarizer<'_> {
                 .append_inst(self.cur, InstData::new(data.op.clone(), &args), rty);
             if let Some(r) = result {
                 let v = self.out.dfg.inst_result(ni).expect("a result");
-                self.map.insert(r, vec![v]);
+                self.map[r] = vec![v];
             }
             return Ok(());
         }
@@ -251,7 +258,7 @@ impl Scalarizer<'_> {
             _ => return Err(Refusal::new("an operation on OpenCL vector types")),
         };
         if let Some(r) = result {
-            self.map.insert(r, lanes);
+            self.map[r] = lanes;
         }
         Ok(())
     }

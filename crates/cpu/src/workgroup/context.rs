@@ -7,9 +7,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::{Block, Function, GroupOp, Inst, Op, StackSlot, Type, Value, ValueDef};
 
 use super::{ending_barrier, err, stored_type, Region};
+use crate::liveness::LiveAcross;
 use crate::CompileError;
 
 /// What an array of the context holds, one element per work-item.
@@ -44,7 +46,7 @@ pub(super) struct Context {
     order: Vec<Key>,
     per_item: u32,
     shared: u32,
-    pub(super) slot_offsets: HashMap<StackSlot, u32>,
+    pub(super) slot_offsets: SecondaryMap<StackSlot, Option<u32>>,
     /// Whether the work-items keep states (`add_states`): no value has a single copy.
     states: bool,
     /// The keys of the single copies the kernel and the W-wide function share.
@@ -65,8 +67,8 @@ impl Context {
     /// trip ahead of another when it waits at a sub-group barrier.
     pub(super) fn new(
         f: &Function,
-        live: &HashMap<Inst, Vec<Value>>,
-        uniform: &HashSet<Value>,
+        live: &LiveAcross,
+        uniform: &EntitySet<Value>,
         regions: &[Region],
         blocks: &[Vec<Block>],
         states: bool,
@@ -77,7 +79,7 @@ impl Context {
             order: Vec::new(),
             per_item: 0,
             shared: 0,
-            slot_offsets: HashMap::new(),
+            slot_offsets: SecondaryMap::new(),
             both: HashSet::new(),
             wide: false,
         };
@@ -85,14 +87,14 @@ impl Context {
         let per_item_slots = slots_across_barriers(f, regions, blocks);
         let mut shared = 0u32;
         for (ss, data) in f.slots.iter() {
-            if per_item_slots.contains(&ss) {
+            if per_item_slots.contains(ss) {
                 let align = data.align.max(1);
                 let stride = data.size.div_ceil(align) * align;
                 c.add(Key::Slot(ss), stride.max(1), align, Type::I8);
             } else {
                 let align = data.align.max(1);
                 let at = shared.div_ceil(align) * align;
-                c.slot_offsets.insert(ss, at);
+                c.slot_offsets[ss] = Some(at);
                 shared = at + data.size;
             }
         }
@@ -100,14 +102,12 @@ impl Context {
 
         // Values live across barriers, in a fixed order; those cheaper to compute again
         // (`remat`) are computed again instead.
-        let mut barriers: Vec<&Inst> = live.keys().collect();
-        barriers.sort();
         let mut values: Vec<Value> = Vec::new();
-        for b in barriers {
+        for (_, across) in live.iter() {
             values.extend(
-                live[b]
+                across
                     .iter()
-                    .filter(|&&v| !uniform.contains(&v) && !super::remat(f, uniform, v)),
+                    .filter(|&&v| !uniform.contains(v) && !super::remat(f, uniform, v)),
             );
         }
         values.sort();
@@ -153,30 +153,32 @@ impl Context {
     pub(super) fn add_wide_values(
         &mut self,
         f: &Function,
-        live: &HashMap<Inst, Vec<Value>>,
-        uniform: &HashSet<Value>,
+        live: &LiveAcross,
+        uniform: &EntitySet<Value>,
         same: &[(Value, Value)],
     ) {
         let mut values: Vec<Value> = live
-            .values()
-            .flatten()
-            .copied()
-            .filter(|&v| !uniform.contains(&v) && !super::remat(f, uniform, v))
+            .iter()
+            .flat_map(|(_, across)| across.iter().copied())
+            .filter(|&v| !uniform.contains(v) && !super::remat(f, uniform, v))
             .collect();
         values.sort();
         values.dedup();
         self.wide = true;
         let single = single_copy_values(f, live);
-        let kernel_value: HashMap<Value, Value> = same.iter().map(|&(k, w)| (w, k)).collect();
+        let mut kernel_value: SecondaryMap<Value, Option<Value>> = SecondaryMap::new();
+        for &(k, w) in same {
+            kernel_value[w] = Some(k);
+        }
         values.retain(|w| {
-            let Some(&k) = kernel_value.get(w) else {
+            let Some(k) = kernel_value[*w] else {
                 return true;
             };
             let shared = Key::Value(k);
             let fits = self.arrays.get(&shared).is_some_and(|a| {
                 a.stride == 0 && stored_type(a.ty) == stored_type(f.dfg.value_type(*w))
             });
-            if !single.contains(w) || !fits {
+            if !single.contains(*w) || !fits {
                 return true;
             }
             let a = &self.arrays[&shared];
@@ -211,12 +213,12 @@ impl Context {
     fn add_values(
         &mut self,
         f: &Function,
-        live: &HashMap<Inst, Vec<Value>>,
+        live: &LiveAcross,
         values: Vec<Value>,
         key: fn(Value) -> Key,
     ) {
         let single = if self.states {
-            HashSet::new()
+            EntitySet::new()
         } else {
             single_copy_values(f, live)
         };
@@ -224,7 +226,7 @@ impl Context {
             let ty = f.dfg.value_type(v);
             let stored = stored_type(ty);
             // A single copy has stride 0: every work-item's element is the same one.
-            let stride = if single.contains(&v) {
+            let stride = if single.contains(v) {
                 0
             } else {
                 stored.bytes()
@@ -298,28 +300,32 @@ fn slots_across_barriers(
     f: &Function,
     regions: &[Region],
     blocks: &[Vec<Block>],
-) -> HashSet<StackSlot> {
-    let mut out = HashSet::new();
+) -> EntitySet<StackSlot> {
+    let mut out = EntitySet::new();
     if regions.len() <= 1 {
         return out;
     }
     // Regions holding each block, and the regions each region leads to.
-    let mut in_regions: HashMap<Block, Vec<usize>> = HashMap::new();
+    let mut in_regions: SecondaryMap<Block, Vec<usize>> = SecondaryMap::new();
     for (r, bs) in blocks.iter().enumerate() {
         for &b in bs {
-            in_regions.entry(b).or_default().push(r);
+            in_regions[b].push(r);
         }
     }
-    let region_after: HashMap<Inst, usize> = regions
-        .iter()
-        .enumerate()
-        .filter_map(|(r, reg)| reg.after.map(|b| (b, r)))
-        .collect();
+    let mut region_after: SecondaryMap<Inst, Option<usize>> = SecondaryMap::new();
+    for (r, reg) in regions.iter().enumerate() {
+        if let Some(b) = reg.after {
+            region_after[b] = Some(r);
+        }
+    }
     let next: Vec<Vec<usize>> = blocks
         .iter()
         .map(|bs| {
             bs.iter()
-                .filter_map(|&b| ending_barrier(f, b).map(|bar| region_after[&bar]))
+                .filter_map(|&b| {
+                    let bar = ending_barrier(f, b)?;
+                    Some(region_after[bar].expect("a region after each barrier"))
+                })
                 .collect()
         })
         .collect();
@@ -338,16 +344,17 @@ fn slots_across_barriers(
     };
 
     // Uses of each value, and the instructions and block parameters it flows into.
-    let mut users: HashMap<Value, Vec<(Inst, Block)>> = HashMap::new();
+    let mut users: SecondaryMap<Value, Vec<(Inst, Block)>> = SecondaryMap::new();
     for &b in f.layout.blocks() {
         for &inst in f.layout.block_insts(b) {
             for a in f.dfg.insts[inst].all_args() {
-                users.entry(a).or_default().push((inst, b));
+                users[a].push((inst, b));
             }
         }
     }
+    let mut seen: EntitySet<Value> = EntitySet::new();
     for (ss, _) in f.slots.iter() {
-        let mut seen: HashSet<Value> = HashSet::new();
+        seen.clear();
         let mut work: Vec<Value> = Vec::new();
         for &b in f.layout.blocks() {
             for &inst in f.layout.block_insts(b) {
@@ -363,10 +370,10 @@ fn slots_across_barriers(
                 continue;
             }
             if let ValueDef::Param(b, _) = f.dfg.value_def(v) {
-                used_in.extend(in_regions.get(&b).into_iter().flatten().copied());
+                used_in.extend(in_regions[b].iter().copied());
             }
-            for &(inst, b) in users.get(&v).into_iter().flatten() {
-                used_in.extend(in_regions.get(&b).into_iter().flatten().copied());
+            for &(inst, b) in &users[v] {
+                used_in.extend(in_regions[b].iter().copied());
                 let data = &f.dfg.insts[inst];
                 // Stored, or turned into an integer: it may be read anywhere.
                 if matches!(data.op, Op::Store(_) | Op::AtomicStore(_)) && data.args[0] == v
@@ -398,11 +405,10 @@ fn slots_across_barriers(
 /// work-item: those equal for all work-items (`ferrocl_ir::uniformity`). Every work-item
 /// that defines one stores the same value; a region reads it once, before its loops over the
 /// work-items (so a region that also redefines it reads the value from before the barrier).
-fn single_copy_values(f: &Function, live: &HashMap<Inst, Vec<Value>>) -> HashSet<Value> {
+fn single_copy_values(f: &Function, live: &LiveAcross) -> EntitySet<Value> {
     let u = ferrocl_ir::uniformity::Uniformity::new(f);
-    live.values()
-        .flatten()
-        .copied()
+    live.iter()
+        .flat_map(|(_, across)| across.iter().copied())
         .filter(|&v| {
             u.is_uniform(v) && !matches!(f.dfg.value_def(v), ValueDef::Alias(_) | ValueDef::Invalid)
         })

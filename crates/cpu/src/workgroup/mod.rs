@@ -45,14 +45,15 @@
 //! The result is ordinary IR: only the work-item queries that are uniform remain, and the
 //! code generator translates it instruction by instruction.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
+use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::{
     AddrSpace, BinaryOp, Block, ConvOp, Dest, Function, FunctionBuilder, GroupOp, Inst, IntCC,
     Module, Op, Scope, Signature, StackSlot, Type, Value, Variable, WorkItemOp,
 };
 
-use crate::liveness::{live_across_barriers, splits_regions};
+use crate::liveness::{live_across_barriers, splits_regions, LiveAcross};
 use crate::CompileError;
 
 mod by_constant;
@@ -68,13 +69,13 @@ pub struct WorkGroupFn {
     /// context memory).
     pub func: Function,
     /// Where each single-copy stack slot lives, as a byte offset from `ctx`.
-    pub slot_offsets: HashMap<StackSlot, u32>,
+    pub slot_offsets: SecondaryMap<StackSlot, Option<u32>>,
     /// Bytes of context memory per work-item of the enqueued work-group size: a group of n
     /// work-items uses at most `frame_size * n` bytes from `ctx`.
     pub frame_size: usize,
     /// The loads and stores of context memory this transform wrote: their addresses are in
     /// the group's context memory by construction, so they need no confining.
-    pub trusted: HashSet<Inst>,
+    pub trusted: EntitySet<Inst>,
     /// The regions between barriers (and collectives): 1 where the kernel has none.
     pub regions: usize,
 }
@@ -134,11 +135,13 @@ const REMAT_INSTS: usize = 8;
 /// reads it, than to keep in a context array: a per-work-item query, or at most
 /// `REMAT_INSTS` cheap pure instructions computed from those and from values computed once
 /// per group (`uniform`). Such a value is the same wherever a work-item computes it.
-fn remat(f: &Function, uniform: &HashSet<Value>, v: Value) -> bool {
-    fn visit(f: &Function, uniform: &HashSet<Value>, v: Value, seen: &mut HashSet<Value>) -> bool {
-        if uniform.contains(&v) || !seen.insert(v) {
+fn remat(f: &Function, uniform: &EntitySet<Value>, v: Value) -> bool {
+    /// `seen` holds at most `REMAT_INSTS + 1` values: a list.
+    fn visit(f: &Function, uniform: &EntitySet<Value>, v: Value, seen: &mut Vec<Value>) -> bool {
+        if uniform.contains(v) || seen.contains(&v) {
             return true;
         }
+        seen.push(v);
         let ferrocl_ir::ValueDef::Result(inst) = f.dfg.value_def(v) else {
             return false;
         };
@@ -155,7 +158,7 @@ fn remat(f: &Function, uniform: &HashSet<Value>, v: Value) -> bool {
         };
         cheap && seen.len() <= REMAT_INSTS && data.args.iter().all(|&a| visit(f, uniform, a, seen))
     }
-    !uniform.contains(&v) && visit(f, uniform, v, &mut HashSet::new())
+    !uniform.contains(v) && visit(f, uniform, v, &mut Vec::new())
 }
 
 fn err<T>(message: impl Into<String>) -> Result<T, CompileError> {
@@ -165,8 +168,8 @@ fn err<T>(message: impl Into<String>) -> Result<T, CompileError> {
 /// Splits the blocks of `f` after every barrier and collective, so that each ends its block,
 /// followed only by a jump to the block where the work-items resume. Returns, for each such
 /// instruction, that block.
-fn split_at_barriers(f: &mut Function) -> HashMap<Inst, Block> {
-    let mut resume = HashMap::new();
+fn split_at_barriers(f: &mut Function) -> SecondaryMap<Inst, Option<Block>> {
+    let mut resume = SecondaryMap::new();
     let blocks: Vec<Block> = f.layout.blocks().to_vec();
     for mut block in blocks {
         loop {
@@ -188,7 +191,7 @@ fn split_at_barriers(f: &mut Function) -> HashMap<Inst, Block> {
                 ferrocl_ir::InstData::new(Op::Jump(Dest::new(next, &[])), &[]),
                 None,
             );
-            resume.insert(insts[at], next);
+            resume[insts[at]] = Some(next);
             block = next;
         }
     }
@@ -197,10 +200,10 @@ fn split_at_barriers(f: &mut Function) -> HashMap<Inst, Block> {
 
 /// The values of `f` computed once per work-group: the kernel's parameters and the results of
 /// hoistable instructions whose operands all are.
-fn uniform_values(f: &Function) -> (HashSet<Value>, Vec<Inst>) {
+fn uniform_values(f: &Function) -> (EntitySet<Value>, Vec<Inst>) {
     let cfg = ferrocl_ir::analysis::Cfg::new(f);
     let dom = ferrocl_ir::analysis::DomTree::new(f, &cfg);
-    let mut uniform: HashSet<Value> = HashSet::new();
+    let mut uniform: EntitySet<Value> = EntitySet::new();
     if let Some(entry) = f.layout.entry_block() {
         uniform.extend(f.dfg.block_params(entry).iter().copied());
     }
@@ -210,7 +213,7 @@ fn uniform_values(f: &Function) -> (HashSet<Value>, Vec<Inst>) {
     for &block in dom.rpo() {
         for &inst in f.layout.block_insts(block) {
             let data = &f.dfg.insts[inst];
-            if hoistable(&data.op) && data.args.iter().all(|a| uniform.contains(a)) {
+            if hoistable(&data.op) && data.args.iter().all(|&a| uniform.contains(a)) {
                 if let Some(r) = f.dfg.inst_result(inst) {
                     uniform.insert(r);
                     order.push(inst);
@@ -236,7 +239,8 @@ fn ending_barrier(f: &Function, block: Block) -> Option<Inst> {
 
 /// The blocks of the region starting at `start`, in the order they are reached.
 fn region_blocks(f: &Function, start: Block) -> Vec<Block> {
-    let mut seen = HashSet::from([start]);
+    let mut seen = EntitySet::new();
+    seen.insert(start);
     let mut order = vec![start];
     let mut i = 0;
     while i < order.len() {
@@ -274,16 +278,16 @@ pub struct WideKernel {
 struct Source {
     /// The function, split at its barriers.
     k: Function,
-    live: HashMap<Inst, Vec<Value>>,
+    live: LiveAcross,
     /// The values computed once per group, and the instructions that compute them.
-    uniform: HashSet<Value>,
+    uniform: EntitySet<Value>,
     hoisted: Vec<Inst>,
     /// The regions, in the order of the kernel's: the entry's, then the one after each
     /// barrier of the kernel in layout order.
     regions: Vec<Region>,
     blocks: Vec<Vec<Block>>,
     /// Where the group goes after each barrier: its index among the kernel's barriers.
-    exit_code: HashMap<Inst, usize>,
+    exit_codes: SecondaryMap<Inst, Option<usize>>,
     /// Work-items per invocation.
     width: u32,
     /// Only for groups whose x ids are at most `vectorize::shape::ID_LIMIT`.
@@ -310,6 +314,7 @@ impl Source {
         }
         let mut k = f.clone();
         let resume = split_at_barriers(&mut k);
+        let splits: Vec<Inst> = resume.iter().filter_map(|(i, b)| b.map(|_| i)).collect();
         let live = live_across_barriers(&k);
         let (uniform, hoisted) = uniform_values(&k);
         let barriers: Vec<Inst> = match order {
@@ -317,12 +322,12 @@ impl Source {
             None => {
                 // Sub-group barriers and collectives first: with states, the group resumes
                 // at the lowest exit code any work-item waits at (`Emitter::next_region`).
-                let mut b: Vec<Inst> = resume.keys().copied().collect();
+                let mut b = splits.clone();
                 b.sort_by_key(|&i| (!subgroup::sub_group_split(&k.dfg.insts[i].op), i));
                 b
             }
         };
-        if barriers.len() != resume.len() || barriers.iter().any(|b| !resume.contains_key(b)) {
+        if barriers.len() != splits.len() || barriers.iter().any(|&b| resume[b].is_none()) {
             return err("the W-wide function's barriers do not match the kernel's");
         }
         let mut regions = vec![Region {
@@ -331,12 +336,15 @@ impl Source {
         }];
         for &b in &barriers {
             regions.push(Region {
-                start: resume[&b],
+                start: resume[b].expect("checked above"),
                 after: Some(b),
             });
         }
         let blocks = regions.iter().map(|r| region_blocks(&k, r.start)).collect();
-        let exit_code = barriers.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        let mut exit_codes = SecondaryMap::new();
+        for (i, &b) in barriers.iter().enumerate() {
+            exit_codes[b] = Some(i);
+        }
         Ok(Source {
             k,
             live,
@@ -344,10 +352,16 @@ impl Source {
             hoisted,
             regions,
             blocks,
-            exit_code,
+            exit_codes,
             width,
             assumes_id_limit: false,
         })
+    }
+
+    /// Where the group goes after barrier or collective `bar`: its index among the
+    /// kernel's barriers.
+    fn exit_code(&self, bar: Inst) -> usize {
+        self.exit_codes[bar].expect("an exit code for each barrier")
     }
 }
 
@@ -424,9 +438,9 @@ pub fn transform_unclean(
         cur: 0,
         b: FunctionBuilder::new(&mut w),
         ctx: &ctx_layout,
-        maps: vec![HashMap::new(); sources.len()],
-        vars: vec![HashMap::new(); sources.len()],
-        trusted: HashSet::new(),
+        maps: vec![SecondaryMap::new(); sources.len()],
+        vars: vec![SecondaryMap::new(); sources.len()],
+        trusted: EntitySet::new(),
         ids: Ids::default(),
         sizes: [Value::from_u32(0); 3],
         gid_base: [Value::from_u32(0); 3],
@@ -434,8 +448,8 @@ pub fn transform_unclean(
         ctx_ptr: Value::from_u32(0),
         bases: HashMap::new(),
         n: Value::from_u32(0),
-        remat: HashMap::new(),
-        pre: vec![HashMap::new(); sources.len()],
+        remat: SecondaryMap::new(),
+        pre: vec![SecondaryMap::new(); sources.len()],
         states,
     };
     t.run()?;
@@ -484,7 +498,7 @@ pub fn sees_groups_with<'a>(
     f: &'a Function,
     callee: &dyn Fn(ferrocl_ir::Func) -> Option<&'a Function>,
 ) -> bool {
-    let mut seen = HashSet::new();
+    let mut seen: EntitySet<ferrocl_ir::Func> = EntitySet::new();
     let mut todo = vec![f];
     while let Some(f) = todo.pop() {
         let local = |v: Value| f.dfg.value_type(v).addr_space() == Some(AddrSpace::Local);
@@ -558,6 +572,26 @@ struct Row {
     lin: Value,
 }
 
+/// The blocks and plans of the regions' loop nests, made once for the whole function
+/// (`Emitter::nest`).
+struct Nest {
+    /// Each region's row block, taking (y, z).
+    rows: Vec<Block>,
+    /// Where each region starts (its single-copy values loaded, its x range narrowed): a
+    /// block of its own, or, for a first region with nothing to do there, its row block.
+    entries: Vec<Block>,
+    /// How each region's x range is narrowed, where it is (`narrow`).
+    plans: Vec<Option<narrow::Plan>>,
+    /// The region that starts after each barrier or collective.
+    region_after: SecondaryMap<Inst, Option<usize>>,
+    /// The barriers and collectives in order: exit code `i` stops at the `i`th.
+    barriers: Vec<Inst>,
+    /// With a W-wide source: whether a row holds a full chunk, and where the last may end.
+    chunks: Option<(Value, Value)>,
+    /// The constant 0, from the entry block.
+    zero: Value,
+}
+
 /// The current work-item, inside a region loop.
 #[derive(Clone, Copy, Default)]
 struct Ids {
@@ -573,10 +607,10 @@ struct Emitter<'a, 'f> {
     b: FunctionBuilder<'f>,
     ctx: &'a Context,
     /// Values computed once per group: each source's value to the work-group function's.
-    maps: Vec<HashMap<Value, Value>>,
+    maps: Vec<SecondaryMap<Value, Option<Value>>>,
     /// Every other value of each source, as a variable of the work-group function.
-    vars: Vec<HashMap<Value, Variable>>,
-    trusted: HashSet<Inst>,
+    vars: Vec<SecondaryMap<Value, Option<Variable>>>,
+    trusted: EntitySet<Inst>,
     ids: Ids,
     /// The group's size in each dimension, and its number of work-items.
     sizes: [Value; 3],
@@ -591,10 +625,10 @@ struct Emitter<'a, 'f> {
     bases: HashMap<context::Key, Value>,
     /// Values of the current source computed again at the start of the current region copy
     /// for the current work-item (`remat`).
-    remat: HashMap<Value, Value>,
+    remat: SecondaryMap<Value, Option<Value>>,
     /// Each source's single-copy values live into the current region, loaded before its
     /// loops.
-    pre: Vec<HashMap<Value, Value>>,
+    pre: Vec<SecondaryMap<Value, Option<Value>>>,
     /// Whether each work-item keeps where it stopped (`Key::State`) because sub-groups may
     /// reach different barriers (`subgroup::diverges_by_sub_group`): a region then runs only
     /// the work-items waiting at the barrier it starts after, and the group goes on to the
@@ -610,6 +644,11 @@ impl<'a> Emitter<'a, '_> {
         self.sources[self.cur]
     }
 
+    /// Source `i`'s value `v`, computed once per group.
+    fn map(&self, i: usize, v: Value) -> Value {
+        self.maps[i][v].expect("computed once per group")
+    }
+
     /// The context array of value `v` of the current source.
     fn value_key(&self, v: Value) -> context::Key {
         if self.cur == 0 {
@@ -619,12 +658,26 @@ impl<'a> Emitter<'a, '_> {
         }
     }
 
+    /// Emits the work-group function: the code run once per group, then each region's loop
+    /// nest and the exits that lead from it to the next region or out.
     fn run(&mut self) -> Result<(), CompileError> {
+        self.group_setup();
+        let chunks = self.chunk_test();
+        let nest = self.nest(chunks);
+        for r in 0..nest.rows.len() {
+            let (done, code, exits) = self.region_rows(&nest, r)?;
+            self.region_exits(&nest, done, code, exits)?;
+        }
+        Ok(())
+    }
+
+    /// Emits what runs once per group, in the entry block: the sizes, the ids' bases, each
+    /// source's hoisted (uniform) code, and the start of each context array.
+    fn group_setup(&mut self) {
         let new_entry = self.b.create_entry_block();
         let params = self.b.block_params(new_entry).to_vec();
         self.ctx_ptr = *params.last().expect("the ctx parameter");
 
-        // Once per group: sizes, the uniform code, the context arrays.
         for d in 0..3 {
             self.sizes[d] = self.b.work_item(WorkItemOp::LocalSize, d as u8, Type::I64);
         }
@@ -645,15 +698,15 @@ impl<'a> Emitter<'a, '_> {
             let k = &src.k;
             let entry = k.layout.entry_block().expect("a body");
             for (&p, &np) in k.dfg.block_params(entry).iter().zip(&params) {
-                self.maps[i].insert(p, np);
+                self.maps[i][p] = Some(np);
             }
             for &inst in &src.hoisted {
                 let data = k.dfg.insts[inst].clone();
-                let args: Vec<Value> = data.args.iter().map(|a| self.maps[i][a]).collect();
+                let args: Vec<Value> = data.args.iter().map(|&a| self.map(i, a)).collect();
                 let r = k.dfg.inst_result(inst).expect("hoisted values are results");
                 let ni = self.b.ins(data.op, &args, Some(k.dfg.value_type(r)));
                 let nr = self.b.func.dfg.inst_result(ni).expect("a result");
-                self.maps[i].insert(r, nr);
+                self.maps[i][r] = Some(nr);
             }
         }
         for (key, offset) in self.ctx.arrays() {
@@ -664,33 +717,39 @@ impl<'a> Emitter<'a, '_> {
             let base = self.b.ptradd(self.ctx_ptr, at);
             self.bases.insert(key, base);
         }
-        // With a W-wide source: whether a row holds a full chunk (and the group's x ids are
-        // within what the W-wide code assumes), and where the last starts.
-        let chunks = self.sources.get(1).map(|w| {
-            let width = self.b.iconst(Type::I64, i64::from(w.width));
-            let mut fits = self.b.icmp(IntCC::Ule, width, self.sizes[0]);
-            if w.assumes_id_limit {
-                // Every local size within the largest group (the runtime's own rule, checked
-                // again as the code relies on it), and the x ids within the limit.
-                let group = crate::MAX_WORK_GROUP_SIZE as i64;
-                let group = self.b.iconst(Type::I64, group);
-                let mut ok = self.b.icmp(IntCC::Ule, self.sizes[0], group);
-                for d in 1..3 {
-                    let size_ok = self.b.icmp(IntCC::Ule, self.sizes[d], group);
-                    ok = self.b.binary(BinaryOp::Band, ok, size_ok);
-                }
-                let limit = crate::vectorize::shape::ID_LIMIT as i64;
-                let limit = self.b.iconst(Type::I64, limit);
-                let room = self.b.binary(BinaryOp::Isub, limit, self.sizes[0]);
-                let ids_ok = self.b.icmp(IntCC::Ule, self.gid_base[0], room);
-                let ok = self.b.binary(BinaryOp::Band, ok, ids_ok);
-                self.wide_ok = Some(ok);
-                fits = self.b.binary(BinaryOp::Band, fits, ok);
-            }
-            (fits, self.sizes[0])
-        });
+    }
 
-        // One loop nest per region; `rows[r]` takes (y, z).
+    /// With a W-wide source, emits whether a row holds a full chunk (and the group's x ids
+    /// are within what the W-wide code assumes), and gives it with where the last chunk may
+    /// end: the row's end.
+    fn chunk_test(&mut self) -> Option<(Value, Value)> {
+        let w = self.sources.get(1)?;
+        let width = self.b.iconst(Type::I64, i64::from(w.width));
+        let mut fits = self.b.icmp(IntCC::Ule, width, self.sizes[0]);
+        if w.assumes_id_limit {
+            // Every local size within the largest group (the runtime's own rule, checked
+            // again as the code relies on it), and the x ids within the limit.
+            let group = crate::MAX_WORK_GROUP_SIZE as i64;
+            let group = self.b.iconst(Type::I64, group);
+            let mut ok = self.b.icmp(IntCC::Ule, self.sizes[0], group);
+            for d in 1..3 {
+                let size_ok = self.b.icmp(IntCC::Ule, self.sizes[d], group);
+                ok = self.b.binary(BinaryOp::Band, ok, size_ok);
+            }
+            let limit = crate::vectorize::shape::ID_LIMIT as i64;
+            let limit = self.b.iconst(Type::I64, limit);
+            let room = self.b.binary(BinaryOp::Isub, limit, self.sizes[0]);
+            let ids_ok = self.b.icmp(IntCC::Ule, self.gid_base[0], room);
+            let ok = self.b.binary(BinaryOp::Band, ok, ids_ok);
+            self.wide_ok = Some(ok);
+            fits = self.b.binary(BinaryOp::Band, fits, ok);
+        }
+        Some((fits, self.sizes[0]))
+    }
+
+    /// Creates the blocks every region's loop nest starts with, plans the narrowed ones, and
+    /// ends the entry block with the jump to the first region.
+    fn nest(&mut self, chunks: Option<(Value, Value)>) -> Nest {
         let scalar = self.sources[0];
         let rows: Vec<Block> = scalar
             .regions
@@ -711,10 +770,10 @@ impl<'a> Emitter<'a, '_> {
                 }
             })
             .collect();
-        let mut region_after = HashMap::new();
+        let mut region_after = SecondaryMap::new();
         for (r, region) in scalar.regions.iter().enumerate() {
             if let Some(b) = region.after {
-                region_after.insert(b, r);
+                region_after[b] = Some(r);
             }
         }
         let barriers: Vec<Inst> = scalar.regions.iter().filter_map(|r| r.after).collect();
@@ -734,152 +793,187 @@ impl<'a> Emitter<'a, '_> {
         } else {
             self.b.jump(entries[0], &[]);
         }
-        for (r, &row) in rows.iter().enumerate() {
-            // The work-items of each row, and where the group goes when the region's range
-            // of x is empty (`narrow`).
-            let mut range = narrow::XRange {
-                lo: zero,
-                hi: self.sizes[0],
-                wide_lo: zero,
-                fits: chunks.map_or(zero, |c| c.0),
-                end: chunks.map_or(zero, |c| c.1),
-                below_hi: false,
-            };
-            let mut early_done = None;
-            if entries[r] != row {
-                self.b.switch_to_block(entries[r]);
-                if r > 0 {
-                    self.preload(r)?;
-                }
-                match &plans[r] {
-                    Some(plan) => {
-                        let done = self.b.create_block();
-                        let code = self.b.append_block_param(done, Type::I64);
-                        range = self.narrow_entry(plan, row, done)?;
-                        early_done = Some((done, code));
-                    }
-                    None => {
-                        self.b.jump(row, &[zero, zero]);
-                    }
-                }
-            }
-            // row(y, z): the work-items of one row, W at a time while a chunk fits, then one
-            // at a time (the heads take x); row_end(exit) moves on to the next row or leaves.
-            self.b.switch_to_block(row);
-            let p = self.b.block_params(row).to_vec();
-            let (y, z) = (p[0], p[1]);
-            let zy = self.b.imul(z, self.sizes[1]);
-            let zy = self.b.iadd(zy, y);
-            let row_lin = self.b.imul(zy, self.sizes[0]);
-            let row = Row { y, z, lin: row_lin };
-            let row_end = self.b.create_block();
-            let code = self.b.append_block_param(row_end, Type::I64);
-            let scalar_head = self.b.create_block();
-            self.b.append_block_param(scalar_head, Type::I64);
-            let mut exits: Vec<u64> = Vec::new();
-            match chunks {
-                Some(_) => {
-                    let wide_head = self.b.create_block();
-                    self.b.append_block_param(wide_head, Type::I64);
-                    self.b.brif(
-                        range.fits,
-                        wide_head,
-                        &[range.wide_lo],
-                        scalar_head,
-                        &[range.lo],
-                    );
-                    // After the chunks, the rest of the row, if any.
-                    let tail = self.b.create_block();
-                    let tx = self.b.append_block_param(tail, Type::I64);
-                    let tcode = self.b.append_block_param(tail, Type::I64);
-                    self.cur = 1;
-                    let (x, code) = self.region_loop(r, wide_head, row, &mut exits)?;
-                    // The next chunk's start, and its end within the row's (x ids are far
-                    // below 2^63: no wrapping).
-                    let width = i64::from(self.src().width);
-                    let x1 = self.iadd_imm(x, width);
-                    let x2 = self.iadd_imm(x1, width);
-                    let mut more = self.b.icmp(IntCC::Ule, x2, range.end);
-                    if range.below_hi {
-                        let below = self.b.icmp(IntCC::Ult, x1, range.hi);
-                        more = self.b.binary(BinaryOp::Band, more, below);
-                    }
-                    self.b.brif(more, wide_head, &[x1], tail, &[x1, code]);
-                    self.b.switch_to_block(tail);
-                    let more = self.b.icmp(IntCC::Ult, tx, range.hi);
-                    self.b.brif(more, scalar_head, &[tx], row_end, &[tcode]);
-                }
-                None => {
-                    self.b.jump(scalar_head, &[range.lo]);
-                }
-            }
-            self.cur = 0;
-            let (x, exit) = self.region_loop(r, scalar_head, row, &mut exits)?;
-            let x1 = self.iadd_imm(x, 1);
-            let more = self.b.icmp(IntCC::Ult, x1, range.hi);
-            self.b.brif(more, scalar_head, &[x1], row_end, &[exit]);
+        Nest {
+            rows,
+            entries,
+            plans,
+            region_after,
+            barriers,
+            chunks,
+            zero,
+        }
+    }
 
-            // row_end: the next row, the next plane, or where the group goes.
-            self.b.switch_to_block(row_end);
-            let row_block = rows[r];
-            let next_z = self.b.create_block();
-            let (done, code_param) = match early_done {
-                Some(d) => d,
-                None => {
+    /// Emits region `r`'s entry (its single-copy values loaded, its x range narrowed) and
+    /// its loop nest: each row's chunks, W work-items at a time, then its single work-items,
+    /// row after row and plane after plane. Returns the block where the group goes after the
+    /// region, with its parameter (the exit code), and the exit codes the region's copies
+    /// may give.
+    fn region_rows(
+        &mut self,
+        nest: &Nest,
+        r: usize,
+    ) -> Result<(Block, Value, Vec<u64>), CompileError> {
+        let zero = nest.zero;
+        let row = nest.rows[r];
+        // The work-items of each row, and where the group goes when the region's range
+        // of x is empty (`narrow`).
+        let mut range = narrow::XRange {
+            lo: zero,
+            hi: self.sizes[0],
+            wide_lo: zero,
+            fits: nest.chunks.map_or(zero, |c| c.0),
+            end: nest.chunks.map_or(zero, |c| c.1),
+            below_hi: false,
+        };
+        let mut early_done = None;
+        if nest.entries[r] != row {
+            self.b.switch_to_block(nest.entries[r]);
+            if r > 0 {
+                self.preload(r)?;
+            }
+            match &nest.plans[r] {
+                Some(plan) => {
                     let done = self.b.create_block();
-                    (done, self.b.append_block_param(done, Type::I64))
+                    let code = self.b.append_block_param(done, Type::I64);
+                    range = self.narrow_entry(plan, row, done)?;
+                    early_done = Some((done, code));
                 }
-            };
-            let y1 = self.iadd_imm(y, 1);
-            let more = self.b.icmp(IntCC::Ult, y1, self.sizes[1]);
-            self.b.brif(more, row_block, &[y1, z], next_z, &[]);
-            self.b.switch_to_block(next_z);
-            let z1 = self.iadd_imm(z, 1);
-            let more = self.b.icmp(IntCC::Ult, z1, self.sizes[2]);
-            self.b.brif(more, row_block, &[zero, z1], done, &[code]);
+                None => {
+                    self.b.jump(row, &[zero, zero]);
+                }
+            }
+        }
+        // row(y, z): the work-items of one row, W at a time while a chunk fits, then one
+        // at a time (the heads take x); row_end(exit) moves on to the next row or leaves.
+        self.b.switch_to_block(row);
+        let p = self.b.block_params(row).to_vec();
+        let (y, z) = (p[0], p[1]);
+        let zy = self.b.imul(z, self.sizes[1]);
+        let zy = self.b.iadd(zy, y);
+        let row_lin = self.b.imul(zy, self.sizes[0]);
+        let row = Row { y, z, lin: row_lin };
+        let row_end = self.b.create_block();
+        let code = self.b.append_block_param(row_end, Type::I64);
+        let scalar_head = self.b.create_block();
+        self.b.append_block_param(scalar_head, Type::I64);
+        let mut exits: Vec<u64> = Vec::new();
+        match nest.chunks {
+            Some(_) => {
+                let wide_head = self.b.create_block();
+                self.b.append_block_param(wide_head, Type::I64);
+                self.b.brif(
+                    range.fits,
+                    wide_head,
+                    &[range.wide_lo],
+                    scalar_head,
+                    &[range.lo],
+                );
+                // After the chunks, the rest of the row, if any.
+                let tail = self.b.create_block();
+                let tx = self.b.append_block_param(tail, Type::I64);
+                let tcode = self.b.append_block_param(tail, Type::I64);
+                self.cur = 1;
+                let (x, code) = self.region_loop(r, wide_head, row, &mut exits)?;
+                // The next chunk's start, and its end within the row's (x ids are far
+                // below 2^63: no wrapping).
+                let width = i64::from(self.src().width);
+                let x1 = self.iadd_imm(x, width);
+                let x2 = self.iadd_imm(x1, width);
+                let mut more = self.b.icmp(IntCC::Ule, x2, range.end);
+                if range.below_hi {
+                    let below = self.b.icmp(IntCC::Ult, x1, range.hi);
+                    more = self.b.binary(BinaryOp::Band, more, below);
+                }
+                self.b.brif(more, wide_head, &[x1], tail, &[x1, code]);
+                self.b.switch_to_block(tail);
+                let more = self.b.icmp(IntCC::Ult, tx, range.hi);
+                self.b.brif(more, scalar_head, &[tx], row_end, &[tcode]);
+            }
+            None => {
+                self.b.jump(scalar_head, &[range.lo]);
+            }
+        }
+        self.cur = 0;
+        let (x, exit) = self.region_loop(r, scalar_head, row, &mut exits)?;
+        let x1 = self.iadd_imm(x, 1);
+        let more = self.b.icmp(IntCC::Ult, x1, range.hi);
+        self.b.brif(more, scalar_head, &[x1], row_end, &[exit]);
 
-            self.b.switch_to_block(done);
-            self.ids = Ids::default();
-            let code_param = if self.states {
-                // Every work-item's state is a possible next stop.
-                exits.extend((0..barriers.len() as u64).chain([RETURN]));
-                self.next_region()?
-            } else {
-                code_param
-            };
-            exits.sort();
-            exits.dedup();
-            let mut targets = Vec::new();
-            for &e in &exits {
-                let target = self.b.create_block();
-                targets.push((e, target));
+        // row_end: the next row, the next plane, or where the group goes.
+        self.b.switch_to_block(row_end);
+        let row_block = nest.rows[r];
+        let next_z = self.b.create_block();
+        let (done, code_param) = match early_done {
+            Some(d) => d,
+            None => {
+                let done = self.b.create_block();
+                (done, self.b.append_block_param(done, Type::I64))
             }
-            match targets.as_slice() {
-                [] => {
-                    self.b.unreachable();
-                }
-                [(_, only)] => {
-                    self.b.jump(*only, &[]);
-                }
-                [(_, first), rest @ ..] => {
-                    let cases = rest.iter().map(|&(e, t)| (e, Dest::new(t, &[]))).collect();
-                    self.b.switch(code_param, Dest::new(*first, &[]), cases);
-                }
+        };
+        let y1 = self.iadd_imm(y, 1);
+        let more = self.b.icmp(IntCC::Ult, y1, self.sizes[1]);
+        self.b.brif(more, row_block, &[y1, z], next_z, &[]);
+        self.b.switch_to_block(next_z);
+        let z1 = self.iadd_imm(z, 1);
+        let more = self.b.icmp(IntCC::Ult, z1, self.sizes[2]);
+        self.b.brif(more, row_block, &[zero, z1], done, &[code]);
+        Ok((done, code_param, exits))
+    }
+
+    /// Emits `done(code)`, where the group goes after a region: by the exit code, to a
+    /// return or to the collective of the barrier it stopped at (if any) and the entry of
+    /// the region after it. With states, the code is the lowest any work-item holds.
+    fn region_exits(
+        &mut self,
+        nest: &Nest,
+        done: Block,
+        code_param: Value,
+        mut exits: Vec<u64>,
+    ) -> Result<(), CompileError> {
+        let scalar = self.sources[0];
+        self.b.switch_to_block(done);
+        self.ids = Ids::default();
+        let code_param = if self.states {
+            // Every work-item's state is a possible next stop.
+            exits.extend((0..nest.barriers.len() as u64).chain([RETURN]));
+            self.next_region()?
+        } else {
+            code_param
+        };
+        exits.sort();
+        exits.dedup();
+        let mut targets = Vec::new();
+        for &e in &exits {
+            let target = self.b.create_block();
+            targets.push((e, target));
+        }
+        match targets.as_slice() {
+            [] => {
+                self.b.unreachable();
             }
-            for (e, target) in targets {
-                self.b.switch_to_block(target);
-                if e == RETURN {
-                    self.b.ret(None);
-                    continue;
-                }
-                let bar = barriers[e as usize];
-                match scalar.k.dfg.insts[bar].op {
-                    Op::Group(g, Scope::SubGroup) => self.combine_sub_groups(bar, g)?,
-                    Op::Group(g, _) => self.combine(bar, g)?,
-                    _ => {}
-                }
-                self.b.jump(entries[region_after[&bar]], &[]);
+            [(_, only)] => {
+                self.b.jump(*only, &[]);
             }
+            [(_, first), rest @ ..] => {
+                let cases = rest.iter().map(|&(e, t)| (e, Dest::new(t, &[]))).collect();
+                self.b.switch(code_param, Dest::new(*first, &[]), cases);
+            }
+        }
+        for (e, target) in targets {
+            self.b.switch_to_block(target);
+            if e == RETURN {
+                self.b.ret(None);
+                continue;
+            }
+            let bar = nest.barriers[e as usize];
+            match scalar.k.dfg.insts[bar].op {
+                Op::Group(g, Scope::SubGroup) => self.combine_sub_groups(bar, g)?,
+                Op::Group(g, _) => self.combine(bar, g)?,
+                _ => {}
+            }
+            let after = nest.region_after[bar].expect("a region after each barrier");
+            self.b.jump(nest.entries[after], &[]);
         }
         Ok(())
     }
@@ -909,11 +1003,11 @@ impl<'a> Emitter<'a, '_> {
         // The values live into the region, and a collective's result.
         self.remat.clear();
         if let Some(bar) = region.after {
-            for &v in &src.live[&bar] {
-                if self.maps[self.cur].contains_key(&v) {
+            for &v in &src.live[bar] {
+                if self.maps[self.cur][v].is_some() {
                     continue;
                 }
-                let x = if let Some(&x) = self.pre[self.cur].get(&v) {
+                let x = if let Some(x) = self.pre[self.cur][v] {
                     x
                 } else if remat(k, &src.uniform, v) {
                     self.remat_value(v)
@@ -939,10 +1033,11 @@ impl<'a> Emitter<'a, '_> {
         }
 
         // The copies of the region's blocks.
-        let copies: HashMap<Block, Block> = src.blocks[r]
-            .iter()
-            .map(|&b| (b, self.b.create_block()))
-            .collect();
+        let mut copies: SecondaryMap<Block, Option<Block>> = SecondaryMap::new();
+        for &b in &src.blocks[r] {
+            copies[b] = Some(self.b.create_block());
+        }
+        let copy = |b: Block| copies[b].expect("a copy of each block of the region");
         let latch = self.b.create_block();
         let code = self.b.append_block_param(latch, Type::I64);
         match region.after {
@@ -950,20 +1045,19 @@ impl<'a> Emitter<'a, '_> {
                 // Only the work-items waiting at the region's barrier run it; the others
                 // keep their state.
                 let state = self.load_ctx(context::Key::State, lin)?;
-                let here = src.exit_code[&bar] as i64;
+                let here = src.exit_code(bar) as i64;
                 let here = self.b.iconst(Type::I64, here);
                 let waits = self.b.icmp(IntCC::Eq, state, here);
-                self.b
-                    .brif(waits, copies[&region.start], &[], latch, &[state]);
+                self.b.brif(waits, copy(region.start), &[], latch, &[state]);
             }
             _ => {
-                self.b.jump(copies[&region.start], &[]);
+                self.b.jump(copy(region.start), &[]);
             }
         }
         for &blk in &src.blocks[r] {
             self.copy_block(blk, &copies, latch)?;
             if let Some(bar) = ending_barrier(k, blk) {
-                exits.push(src.exit_code[&bar] as u64);
+                exits.push(src.exit_code(bar) as u64);
             } else if matches!(
                 k.terminator(blk).map(|t| &k.dfg.insts[t].op),
                 Some(Op::Return | Op::Unreachable)
@@ -1000,11 +1094,11 @@ impl<'a> Emitter<'a, '_> {
             let bar = src.regions[r]
                 .after
                 .expect("regions after the first follow a barrier");
-            for &v in &src.live[&bar] {
+            for &v in &src.live[bar] {
                 let key = self.value_key(v);
                 if self.ctx.single(key) {
                     let x = self.load_ctx(key, self.n)?;
-                    self.pre[i].insert(v, x);
+                    self.pre[i][v] = Some(x);
                 }
             }
         }
@@ -1015,7 +1109,7 @@ impl<'a> Emitter<'a, '_> {
     /// Value `v` of the current source (`remat` holds for it) computed again for the current
     /// work-item.
     fn remat_value(&mut self, v: Value) -> Value {
-        if let Some(&x) = self.maps[self.cur].get(&v).or_else(|| self.remat.get(&v)) {
+        if let Some(x) = self.maps[self.cur][v].or(self.remat[v]) {
             return x;
         }
         let k = &self.src().k;
@@ -1032,7 +1126,7 @@ impl<'a> Emitter<'a, '_> {
                 self.b.func.dfg.inst_result(ni).expect("a result")
             }
         };
-        self.remat.insert(v, x);
+        self.remat[v] = Some(x);
         x
     }
 
@@ -1043,18 +1137,18 @@ impl<'a> Emitter<'a, '_> {
 
     /// The variable standing for kernel value `v`.
     fn var(&mut self, v: Value) -> Variable {
-        if let Some(&var) = self.vars[self.cur].get(&v) {
+        if let Some(var) = self.vars[self.cur][v] {
             return var;
         }
         let ty = self.src().k.dfg.value_type(v);
         let var = self.b.declare_var(ty);
-        self.vars[self.cur].insert(v, var);
+        self.vars[self.cur][v] = Some(var);
         var
     }
 
     /// Kernel value `v` where the builder is.
     fn get(&mut self, v: Value) -> Value {
-        if let Some(&m) = self.maps[self.cur].get(&v) {
+        if let Some(m) = self.maps[self.cur][v] {
             return m;
         }
         let var = self.var(v);
@@ -1129,15 +1223,16 @@ impl<'a> Emitter<'a, '_> {
     fn copy_block(
         &mut self,
         blk: Block,
-        copies: &HashMap<Block, Block>,
+        copies: &SecondaryMap<Block, Option<Block>>,
         latch: Block,
     ) -> Result<(), CompileError> {
         let src = self.src();
         let k = &src.k;
-        let nb = copies[&blk];
+        let copy = |b: Block| copies[b].expect("a copy of each block of the region");
+        let nb = copy(blk);
         self.b.switch_to_block(nb);
         for &p in k.dfg.block_params(blk) {
-            if self.maps[self.cur].contains_key(&p) {
+            if self.maps[self.cur][p].is_some() {
                 continue; // the kernel's parameters
             }
             let np = self.b.append_block_param(nb, k.dfg.value_type(p));
@@ -1155,12 +1250,12 @@ impl<'a> Emitter<'a, '_> {
                         self.store_ctx(context::Key::Id(inst), lin, id)?;
                     }
                 }
-                let code = self.b.iconst(Type::I64, src.exit_code[&inst] as i64);
+                let code = self.b.iconst(Type::I64, src.exit_code(inst) as i64);
                 self.b.jump(latch, &[code]);
                 return Ok(());
             }
             if let Some(r) = k.dfg.inst_result(inst) {
-                if self.maps[self.cur].contains_key(&r) {
+                if self.maps[self.cur][r].is_some() {
                     continue; // computed once per group
                 }
             }
@@ -1191,7 +1286,7 @@ impl<'a> Emitter<'a, '_> {
                     for d in op.dests_mut() {
                         let args: Vec<Value> = d.args.iter().map(|&a| self.get(a)).collect();
                         d.args = args;
-                        d.block = copies[&d.block];
+                        d.block = copy(d.block);
                     }
                     let args: Vec<Value> = data.args.iter().map(|&a| self.get(a)).collect();
                     let r = k.dfg.inst_result(inst);

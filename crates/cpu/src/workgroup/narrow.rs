@@ -30,7 +30,9 @@
 //! would read an element its side never wrote. The lanes of a chunk outside `[lo, hi)` fail
 //! the region's guards, as they would in the whole row's loop.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 
 use ferrocl_ir::{
     BinaryOp, Block, ConvOp, Function, Inst, InstData, IntCC, Op, Type, Value, ValueDef, WorkItemOp,
@@ -109,9 +111,9 @@ pub(super) struct Plan {
 #[derive(Clone, Default)]
 struct PathState {
     /// Values defined on the path that are the same for the group.
-    known: HashSet<Value>,
+    known: EntitySet<Value>,
     /// Every value defined on the path.
-    defined: HashSet<Value>,
+    defined: EntitySet<Value>,
     /// The blocks of the path.
     blocks: Vec<Block>,
 }
@@ -123,10 +125,10 @@ struct Region<'a> {
     ctx: &'a Context,
     key: fn(Value) -> Key,
     start: Block,
-    blocks: HashSet<Block>,
+    blocks: EntitySet<Block>,
     /// The values live into the region kept as one copy for the group (loaded before its
     /// loops).
-    live_single: HashSet<Value>,
+    live_single: EntitySet<Value>,
     /// How many more blocks the paths may visit.
     budget: std::cell::Cell<usize>,
 }
@@ -138,12 +140,12 @@ impl<'a> Region<'a> {
         // only the copies both write (`Context::add_wide_values`).
         let both = ctx.has_wide();
         let live_single = match src.regions[r].after {
-            Some(bar) => src.live[&bar]
+            Some(bar) => src.live[bar]
                 .iter()
                 .copied()
                 .filter(|&v| ctx.single(key(v)) && (!both || ctx.written_by_both(key(v))))
                 .collect(),
-            None => HashSet::new(),
+            None => EntitySet::new(),
         };
         Region {
             src,
@@ -167,9 +169,9 @@ impl<'a> Region<'a> {
 
     /// Whether `v` is the same for the whole group where the path `st` is.
     fn known(&self, st: &PathState, v: Value) -> bool {
-        self.src.uniform.contains(&v)
-            || st.known.contains(&v)
-            || (!st.defined.contains(&v) && self.live_single.contains(&v))
+        self.src.uniform.contains(v)
+            || st.known.contains(v)
+            || (!st.defined.contains(v) && self.live_single.contains(v))
     }
 
     /// Runs block `b`, entered with `args`, on path `st`: what it computes (`None` where a
@@ -180,7 +182,7 @@ impl<'a> Region<'a> {
         let params = k.dfg.block_params(b);
         if b == k.layout.entry_block()? {
             // The kernel's parameters.
-            if params.iter().any(|p| !self.src.uniform.contains(p)) {
+            if params.iter().any(|&p| !self.src.uniform.contains(p)) {
                 return None;
             }
         } else {
@@ -205,7 +207,7 @@ impl<'a> Region<'a> {
             st.defined.insert(r);
             if hoistable(&data.op) && data.args.iter().all(|&a| self.known(st, a)) {
                 st.known.insert(r);
-                if !self.src.uniform.contains(&r) {
+                if !self.src.uniform.contains(r) {
                     visit.insts.push(inst);
                 }
                 if self.keeps(r) {
@@ -234,7 +236,7 @@ impl<'a> Region<'a> {
         };
         let (mut from, mut b, mut args) = (from, b, args.to_vec());
         loop {
-            if !self.blocks.contains(&b) || st.blocks.contains(&b) || self.budget.get() == 0 {
+            if !self.blocks.contains(b) || st.blocks.contains(&b) || self.budget.get() == 0 {
                 return node;
             }
             self.budget.set(self.budget.get() - 1);
@@ -248,7 +250,7 @@ impl<'a> Region<'a> {
                 let data = &k.dfg.insts[inst];
                 match &data.op {
                     Op::Barrier(..) => {
-                        node.end = End::Exit(self.src.exit_code[&inst] as u64);
+                        node.end = End::Exit(self.src.exit_code(inst) as u64);
                         return node;
                     }
                     op if splits_regions(op) => return node,
@@ -292,14 +294,15 @@ impl<'a> Region<'a> {
     /// of the region that keep nothing for later regions (a guarded body).
     fn body_rejoins(&self, st: &PathState, t: Block, join: Block) -> bool {
         let k = self.k;
-        let mut seen = HashSet::from([join]);
+        let mut seen = EntitySet::new();
+        seen.insert(join);
         let mut stack = vec![t];
         while let Some(b) = stack.pop() {
             if !seen.insert(b) {
                 continue;
             }
             if seen.len() > MAX_BLOCKS
-                || !self.blocks.contains(&b)
+                || !self.blocks.contains(b)
                 || b == self.start
                 || st.blocks.contains(&b)
                 || ending_barrier(k, b).is_some()
@@ -327,7 +330,7 @@ impl<'a> Region<'a> {
     /// computes (or that is computed again wherever it is used, `remat`).
     fn varying_def(&self, st: &PathState, v: Value) -> Option<&'a InstData> {
         let k = self.k;
-        if self.known(st, v) || !(st.defined.contains(&v) || remat(k, &self.src.uniform, v)) {
+        if self.known(st, v) || !(st.defined.contains(v) || remat(k, &self.src.uniform, v)) {
             return None;
         }
         match k.dfg.value_def(v) {
@@ -433,7 +436,7 @@ impl<'a> Region<'a> {
         let k = self.k;
         let mut followed = HashSet::new();
         let tree = self.walk(PathState::default(), None, self.start, &[], &mut followed);
-        let mut stored = HashSet::new();
+        let mut stored = EntitySet::new();
         let mut stack = vec![&tree];
         while let Some(node) = stack.pop() {
             stored.extend(node.visits.iter().flat_map(|v| v.kept.iter().copied()));
@@ -442,15 +445,15 @@ impl<'a> Region<'a> {
                 stack.push(e);
             }
         }
-        let mut preds: HashMap<Block, Vec<Block>> = HashMap::new();
-        for &b in &self.blocks {
+        let mut preds: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new();
+        for b in self.blocks.iter() {
             if ending_barrier(k, b).is_none() {
                 for s in k.successors(b) {
-                    preds.entry(s).or_default().push(b);
+                    preds[s].push(b);
                 }
             }
         }
-        for &b in &self.blocks {
+        for b in self.blocks.iter() {
             let mut kept = defs(k, b).filter(|&v| self.keeps(v)).peekable();
             if kept.peek().is_none() {
                 continue;
@@ -461,10 +464,10 @@ impl<'a> Region<'a> {
             if defs(k, b).any(|v| self.keeps(v) && !self.ctx.single((self.key)(v))) {
                 return None;
             }
-            if !kept.all(|v| stored.contains(&v)) {
+            if !kept.all(|v| stored.contains(v)) {
                 return None;
             }
-            let entered = preds.get(&b).map_or(&[][..], Vec::as_slice);
+            let entered = preds[b].as_slice();
             let first = if b == self.start {
                 vec![None]
             } else {
@@ -562,7 +565,7 @@ impl Emitter<'_, '_> {
             if stores(tree) {
                 self.cur = i;
                 let cont = self.b.create_block();
-                self.emit_node(tree, HashMap::new(), Vec::new(), cont)?;
+                self.emit_node(tree, SecondaryMap::new(), Vec::new(), cont)?;
                 self.b.switch_to_block(cont);
             }
         }
@@ -571,7 +574,7 @@ impl Emitter<'_, '_> {
         let p: Vec<Value> = (0..3)
             .map(|_| self.b.append_block_param(merge, Type::I64))
             .collect();
-        self.emit_node(&plan.trees[0], HashMap::new(), Vec::new(), merge)?;
+        self.emit_node(&plan.trees[0], SecondaryMap::new(), Vec::new(), merge)?;
         self.b.switch_to_block(merge);
         let (lo, hi, code) = (p[0], p[1], p[2]);
         let n = self.sizes[0];
@@ -605,15 +608,15 @@ impl Emitter<'_, '_> {
     }
 
     /// Kernel value `v` of the current source, known for the group, where the builder is.
-    fn known_value(&self, env: &HashMap<Value, Value>, v: Value) -> Value {
-        *env.get(&v)
-            .or_else(|| self.maps[self.cur].get(&v))
-            .or_else(|| self.pre[self.cur].get(&v))
+    fn known_value(&self, env: &SecondaryMap<Value, Option<Value>>, v: Value) -> Value {
+        env[v]
+            .or(self.maps[self.cur][v])
+            .or(self.pre[self.cur][v])
             .expect("the analysis only reads values known for the group")
     }
 
     /// Computes what a path's block computes of the group's values.
-    fn apply_visit(&mut self, visit: &Visit, env: &mut HashMap<Value, Value>) {
+    fn apply_visit(&mut self, visit: &Visit, env: &mut SecondaryMap<Value, Option<Value>>) {
         // A block's parameters take their arguments all at once: a loop header's may get
         // another parameter's old value (`u = i` then `i + 1`).
         let args: Vec<Value> = visit
@@ -622,7 +625,7 @@ impl Emitter<'_, '_> {
             .map(|&(_, a)| self.known_value(env, a))
             .collect();
         for (&(p, _), x) in visit.params.iter().zip(args) {
-            env.insert(p, x);
+            env[p] = Some(x);
         }
         let k = &self.src().k;
         for &inst in &visit.insts {
@@ -637,7 +640,7 @@ impl Emitter<'_, '_> {
                 .b
                 .ins(data.op.clone(), &args, Some(k.dfg.value_type(r)));
             let x = self.b.func.dfg.inst_result(ni).expect("a result");
-            env.insert(r, x);
+            env[r] = Some(x);
         }
     }
 
@@ -647,7 +650,7 @@ impl Emitter<'_, '_> {
     fn emit_node(
         &mut self,
         node: &Node,
-        mut env: HashMap<Value, Value>,
+        mut env: SecondaryMap<Value, Option<Value>>,
         mut guards: Vec<Vec<Term>>,
         merge: Block,
     ) -> Result<(), CompileError> {
@@ -689,7 +692,11 @@ impl Emitter<'_, '_> {
 
     /// The smallest range of x holding every work-item that passes one of `guards`
     /// (`[lo, lo)` where none does).
-    fn hull(&mut self, guards: &[Vec<Term>], env: &HashMap<Value, Value>) -> (Value, Value) {
+    fn hull(
+        &mut self,
+        guards: &[Vec<Term>],
+        env: &SecondaryMap<Value, Option<Value>>,
+    ) -> (Value, Value) {
         let (zero, n) = (self.b.iconst(Type::I64, 0), self.sizes[0]);
         let mut acc: Option<(Value, Value)> = None;
         for g in guards {
@@ -713,7 +720,11 @@ impl Emitter<'_, '_> {
     }
 
     /// The range of x where every term of `terms` holds, `hi >= lo`.
-    fn conjunction(&mut self, terms: &[Term], env: &HashMap<Value, Value>) -> (Value, Value) {
+    fn conjunction(
+        &mut self,
+        terms: &[Term],
+        env: &SecondaryMap<Value, Option<Value>>,
+    ) -> (Value, Value) {
         let mut acc: Option<(Value, Value)> = None;
         for t in terms {
             let (lo, hi) = self.term_range(t, env);
@@ -730,7 +741,7 @@ impl Emitter<'_, '_> {
     }
 
     /// The range of x in `[0, local_size 0)` where term `t` holds.
-    fn term_range(&mut self, t: &Term, env: &HashMap<Value, Value>) -> (Value, Value) {
+    fn term_range(&mut self, t: &Term, env: &SecondaryMap<Value, Option<Value>>) -> (Value, Value) {
         let n = self.sizes[0];
         let zero = self.b.iconst(Type::I64, 0);
         let bound = self.known_value(env, t.bound);

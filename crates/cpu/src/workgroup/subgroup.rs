@@ -16,9 +16,8 @@
 //! sub-groups (`diverges_by_sub_group`) makes the transform keep where each work-item
 //! stopped (the work-group module's "states").
 
-use std::collections::HashSet;
-
 use ferrocl_ir::analysis::Cfg;
+use ferrocl_ir::entity::EntitySet;
 use ferrocl_ir::uniformity::{post_dominators, Uniformity};
 use ferrocl_ir::{
     BinaryOp, Block, Function, GroupOp, Inst, IntCC, Op, Scope, Type, Value, WorkItemOp,
@@ -69,14 +68,14 @@ pub(super) fn diverges_by_sub_group(f: &Function) -> bool {
     let uni = Uniformity::new(f);
     let cfg = Cfg::new(f);
     let ipdom = post_dominators(f, &cfg);
-    let mut under_divergence: HashSet<Block> = HashSet::new();
+    let mut under_divergence: EntitySet<Block> = EntitySet::new();
     for &d in f.layout.blocks() {
         if uni.is_uniform_branch(d) {
             continue;
         }
         let join = ipdom[d];
         let mut stack: Vec<Block> = cfg.succs(d).to_vec();
-        let mut seen: HashSet<Block> = HashSet::new();
+        let mut seen: EntitySet<Block> = EntitySet::new();
         while let Some(b) = stack.pop() {
             if Some(b) == join || !seen.insert(b) {
                 continue;
@@ -85,7 +84,10 @@ pub(super) fn diverges_by_sub_group(f: &Function) -> bool {
             stack.extend(cfg.succs(b).iter().copied());
         }
     }
-    under_divergence.iter().any(has)
+    f.layout
+        .blocks()
+        .iter()
+        .any(|&b| under_divergence.contains(b) && has(&b))
 }
 
 impl Emitter<'_, '_> {

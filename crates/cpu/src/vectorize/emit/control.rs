@@ -2,7 +2,7 @@
 //! loops that lanes leave at different iterations become straight-line code under masks,
 //! and block parameters reached along several masked edges become blends.
 
-use std::collections::{HashMap, HashSet};
+use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 
 use ferrocl_ir::{
     BinaryOp, Block, Dest, Inst, IntCC, Op, SwitchTable, Type, UnaryOp, Value, ValueDef,
@@ -11,6 +11,10 @@ use ferrocl_ir::{
 use super::{DivergentLoop, Emitter, Lanes, Region};
 use crate::vectorize::shape::Shape;
 use crate::vectorize::Refusal;
+
+/// The edges into each block of masked code not yet emitted: each edge's mask and its
+/// branch's target (none for a block no edge reaches yet).
+type Incoming = SecondaryMap<Block, Vec<(Value, Dest)>>;
 
 /// The most instructions that the W scalar copies of a two-sided region's sides may take
 /// (see `Emitter::lanes_in_turn`); larger ones run masked.
@@ -37,7 +41,7 @@ impl Emitter<'_> {
                 d.args = args;
                 continue;
             }
-            if let Some((_, held)) = self.loop_state.get(&d.block).cloned() {
+            if let Some((_, held)) = self.loop_state[d.block].clone() {
                 // Entering a divergent loop: every lane active, nothing held yet.
                 args.push(self.all_ones());
                 for h in held {
@@ -60,7 +64,7 @@ impl Emitter<'_> {
     /// (`fast_loop`): a header of pure code branching to the exit or to one body block that
     /// returns to it.
     fn fast_loop_fits(&self, h: Block) -> bool {
-        let Some(l) = self.loops.get(&h) else {
+        let Some(l) = &self.loops[h] else {
             return false;
         };
         let [body] = l.body[..] else {
@@ -89,7 +93,7 @@ impl Emitter<'_> {
     /// computes the same pure values again. A grid-stride loop (`for (i = gid; i < n; i +=
     /// stride)`) thus runs unmasked but for its last trips.
     fn fast_loop(&mut self, h: Block, fh: Block) -> Result<(), Refusal> {
-        let body = self.loops[&h].body[0];
+        let body = self.loops[h].as_ref().expect("a divergent loop").body[0];
         let (cur, mask, map) = (self.cur, self.mask, self.map.clone());
         let partial = self.partial.take();
         self.cur = fh;
@@ -97,7 +101,7 @@ impl Emitter<'_> {
         let params: Vec<Value> = self.src.dfg.block_params(h).to_vec();
         for &p in &params {
             let lanes = self.make_param(fh, p);
-            self.map.insert(p, lanes);
+            self.map[p] = Some(lanes);
         }
         self.emit_body(h)?;
         let t = self.src.terminator(h).expect("a terminator");
@@ -112,9 +116,9 @@ impl Emitter<'_> {
         };
         let c = data.args[0];
         let all_stay = if stays_on_then {
-            self.summary(c, true, 0, &HashSet::new())
+            self.summary(c, true, 0, &EntitySet::new())
         } else {
-            self.summary(c, false, 0, &HashSet::new())
+            self.summary(c, false, 0, &EntitySet::new())
                 .map(|any| self.not(any))
         };
         let to_masked = self.new_block();
@@ -125,7 +129,7 @@ impl Emitter<'_> {
             let body_params: Vec<Value> = self.src.dfg.block_params(body).to_vec();
             for (&p, &a) in body_params.iter().zip(&stay.args) {
                 let lanes = self.lanes(a);
-                self.map.insert(p, lanes);
+                self.map[p] = Some(lanes);
             }
             self.emit_body(body)?;
             let back = self.src.terminator(body).expect("a terminator");
@@ -147,7 +151,7 @@ impl Emitter<'_> {
             self.param_args(p, p, &mut args);
         }
         args.push(self.all_ones());
-        let (_, held) = self.loop_state[&h].clone();
+        let (_, held) = self.loop_state(h);
         for v in held {
             let ty = self.out.dfg.value_type(v);
             args.push(self.val(Op::Undef, &[], ty));
@@ -164,10 +168,10 @@ impl Emitter<'_> {
     pub(super) fn emit_region(&mut self, b: Block, region: &Region) -> Result<(), Refusal> {
         if let Some((yes, no)) = self.two_sides(b, region) {
             let src = self.src.dfg.insts[self.src.terminator(b).expect("a terminator")].args[0];
-            let all = self.summary(src, true, 0, &HashSet::new());
+            let all = self.summary(src, true, 0, &EntitySet::new());
             // Where the lanes do not all take the `yes` side, each term of an `||` that would
             // have sent them all there is false: `any` leaves those out.
-            let known_false: HashSet<Value> = all
+            let known_false: EntitySet<Value> = all
                 .map(|a| self.disjuncts(a).into_iter().collect())
                 .unwrap_or_default();
             let summaries = (all, self.summary(src, false, 0, &known_false));
@@ -259,10 +263,10 @@ impl Emitter<'_> {
         for (&p, lanes) in params.iter().zip(per_param) {
             // The lanes as the join's parameter takes them (a vector, W pointers, or lane
             // 0's value of a uniform or affine one).
-            let before = self.map.insert(p, Lanes::Scalars(lanes));
+            let before = self.map[p].replace(Lanes::Scalars(lanes));
             self.param_args(p, p, &mut args);
             if let Some(l) = before {
-                self.map.insert(p, l);
+                self.map[p] = Some(l);
             }
         }
         let to = self.block(join);
@@ -296,18 +300,19 @@ impl Emitter<'_> {
     /// One side of a two-sided region for lane `lane` alone, as scalar code: the arguments
     /// it passes to the join.
     fn scalar_side(&mut self, side: &Dest, join: Block, lane: u32) -> Result<Vec<Value>, Refusal> {
-        let mut scalar: HashMap<Value, Value> = HashMap::new();
-        let of = |e: &mut Self, scalar: &HashMap<Value, Value>, v: Value| match scalar.get(&v) {
-            Some(&x) => x,
-            None => e.lane(v, lane),
-        };
+        let mut scalar: SecondaryMap<Value, Option<Value>> = SecondaryMap::new();
+        let of =
+            |e: &mut Self, scalar: &SecondaryMap<Value, Option<Value>>, v: Value| match scalar[v] {
+                Some(x) => x,
+                None => e.lane(v, lane),
+            };
         if side.block == join {
             return Ok(side.args.iter().map(|&a| of(self, &scalar, a)).collect());
         }
         let params = self.src.dfg.block_params(side.block).to_vec();
         for (&p, &a) in params.iter().zip(&side.args) {
             let x = of(self, &scalar, a);
-            scalar.insert(p, x);
+            scalar[p] = Some(x);
         }
         for &i in self.src.layout.block_insts(side.block) {
             let data = self.src.dfg.insts[i].clone();
@@ -319,15 +324,15 @@ impl Emitter<'_> {
             if let (Op::WorkItem(..) | Op::SlotAddr(_), Some(r)) = (&data.op, result) {
                 // Lane-dependent: this lane of the vector form.
                 let lanes = self.pure(&data, r);
-                self.map.insert(r, lanes);
+                self.map[r] = Some(lanes);
                 let x = self.lane(r, lane);
-                scalar.insert(r, x);
+                scalar[r] = Some(x);
                 continue;
             }
             let args: Vec<Value> = data.args.iter().map(|&a| of(self, &scalar, a)).collect();
             let x = self.ins(data.op.clone(), &args, result.map(|r| self.ty(r)));
             if let (Some(r), Some(x)) = (result, x) {
-                scalar.insert(r, x);
+                scalar[r] = Some(x);
             }
         }
         Err(Refusal::new(
@@ -347,10 +352,10 @@ impl Emitter<'_> {
         c: Value,
         all: bool,
         depth: u32,
-        known_false: &HashSet<Value>,
+        known_false: &EntitySet<Value>,
     ) -> Option<Value> {
         if let Lanes::Uniform(u) = self.lanes(c) {
-            if known_false.contains(&u) {
+            if known_false.contains(u) {
                 return Some(self.iconst(Type::I1, 0));
             }
             return Some(u);
@@ -559,7 +564,7 @@ impl Emitter<'_> {
         let params: Vec<Value> = self.src.dfg.block_params(side.block).to_vec();
         for (&p, &a) in params.iter().zip(&side.args) {
             let lanes = self.lanes(a);
-            self.map.insert(p, lanes);
+            self.map[p] = Some(lanes);
         }
         self.emit_body(side.block)?;
         self.emit_terminator(side.block)
@@ -567,12 +572,12 @@ impl Emitter<'_> {
 
     /// The region of the divergent branch ending `b` as straight-line code under masks.
     fn masked_region(&mut self, b: Block, region: &Region) -> Result<(), Refusal> {
-        let mut incoming: HashMap<Block, Vec<(Value, Dest)>> = HashMap::new();
+        let mut incoming: Incoming = Incoming::new();
         let t = self.src.terminator(b).expect("a terminator");
         self.edges(t, &mut incoming)?;
         self.emit_masked(&region.blocks, &mut incoming)?;
         self.mask = None;
-        let edges = incoming.remove(&region.join).unwrap_or_default();
+        let edges = std::mem::take(&mut incoming[region.join]);
         let params: Vec<Value> = self.src.dfg.block_params(region.join).to_vec();
         let mut args = Vec::new();
         for (k, &p) in params.iter().enumerate() {
@@ -593,24 +598,20 @@ impl Emitter<'_> {
     /// Straight-line code for `blocks` (in a topological order) under the masks of the
     /// edges reaching them; a loop among them runs under the mask it is entered with, and
     /// its exit block continues under that mask.
-    fn emit_masked(
-        &mut self,
-        blocks: &[Block],
-        incoming: &mut HashMap<Block, Vec<(Value, Dest)>>,
-    ) -> Result<(), Refusal> {
+    fn emit_masked(&mut self, blocks: &[Block], incoming: &mut Incoming) -> Result<(), Refusal> {
         // The mask of each loop's exit block: the lanes that entered the loop.
-        let mut exit_masks: HashMap<Block, Value> = HashMap::new();
+        let mut exit_masks: SecondaryMap<Block, Option<Value>> = SecondaryMap::new();
         for &x in blocks {
             // The blocks of a loop in the list come with its header.
-            let in_loop = self
-                .loops
-                .iter()
-                .any(|(h, l)| l.body.contains(&x) && blocks.contains(h));
+            let in_loop = self.loops.iter().any(|(h, l)| {
+                l.as_ref()
+                    .is_some_and(|l| l.body.contains(&x) && blocks.contains(&h))
+            });
             if in_loop {
                 continue;
             }
-            if let Some(l) = self.loops.get(&x) {
-                let edges = incoming.remove(&x).unwrap_or_default();
+            if let Some(l) = &self.loops[x] {
+                let edges = std::mem::take(&mut incoming[x]);
                 let m = self.or_masks(&edges);
                 let params: Vec<Value> = self.src.dfg.block_params(x).to_vec();
                 let mut args = Vec::new();
@@ -625,7 +626,7 @@ impl Emitter<'_> {
                     .fast_loop_fits(x)
                     .then(|| (self.new_block(), args.clone()));
                 args.push(m);
-                let (_, held) = self.loop_state[&x].clone();
+                let (_, held) = self.loop_state(x);
                 for h in held {
                     let ty = self.out.dfg.value_type(h);
                     args.push(self.val(Op::Undef, &[], ty));
@@ -643,10 +644,10 @@ impl Emitter<'_> {
                 self.cur = header;
                 self.emit_loop(x, l)?;
                 self.cur = self.block(l.exit);
-                exit_masks.insert(l.exit, m);
+                exit_masks[l.exit] = Some(m);
                 continue;
             }
-            let m = match exit_masks.remove(&x) {
+            let m = match exit_masks[x].take() {
                 Some(m) => m,
                 None => self.join_edges(x, incoming),
             };
@@ -657,24 +658,19 @@ impl Emitter<'_> {
 
     /// The mask of block `x` of masked code: the lanes of the edges reaching it, whose
     /// arguments its parameters blend.
-    fn join_edges(&mut self, x: Block, incoming: &mut HashMap<Block, Vec<(Value, Dest)>>) -> Value {
-        let edges = incoming.remove(&x).unwrap_or_default();
+    fn join_edges(&mut self, x: Block, incoming: &mut Incoming) -> Value {
+        let edges = std::mem::take(&mut incoming[x]);
         let m = self.or_masks(&edges);
         let params: Vec<Value> = self.src.dfg.block_params(x).to_vec();
         for (k, &p) in params.iter().enumerate() {
             let lanes = self.blend(p, &edges, k);
-            self.map.insert(p, lanes);
+            self.map[p] = Some(lanes);
         }
         m
     }
 
     /// Block `x` under mask `m`; the masks of its edges go to `incoming`.
-    fn masked_block(
-        &mut self,
-        x: Block,
-        m: Value,
-        incoming: &mut HashMap<Block, Vec<(Value, Dest)>>,
-    ) -> Result<(), Refusal> {
+    fn masked_block(&mut self, x: Block, m: Value, incoming: &mut Incoming) -> Result<(), Refusal> {
         // A guarded affine value's lanes are computed again from its operands where they
         // are needed, so the block's values would all have to meet at the join: such blocks
         // are emitted once.
@@ -732,7 +728,7 @@ impl Emitter<'_> {
         self.cur = fast;
         self.mask = None;
         self.emit_body(x)?;
-        let fast_lanes: Vec<Lanes> = live_out.iter().map(|v| self.map[v].clone()).collect();
+        let fast_lanes: Vec<Lanes> = live_out.iter().map(|&v| self.lanes(v)).collect();
         let fast_end = self.cur;
         self.map = before;
         self.cur = slow;
@@ -740,7 +736,7 @@ impl Emitter<'_> {
         let outer = self.partial.replace(m);
         self.emit_body(x)?;
         self.partial = outer;
-        let slow_lanes: Vec<Lanes> = live_out.iter().map(|v| self.map[v].clone()).collect();
+        let slow_lanes: Vec<Lanes> = live_out.iter().map(|&v| self.lanes(v)).collect();
         let slow_end = self.cur;
         // The parameters of the join: each value's parts, taken from either path.
         let (mut fast_args, mut slow_args) = (Vec::new(), Vec::new());
@@ -806,7 +802,7 @@ impl Emitter<'_> {
         self.jump(join, &slow_args);
         self.cur = join;
         for (v, l) in live_out.into_iter().zip(merged) {
-            self.map.insert(v, l);
+            self.map[v] = Some(l);
         }
         Ok(())
     }
@@ -818,7 +814,7 @@ impl Emitter<'_> {
             .block_insts(x)
             .iter()
             .filter_map(|&i| self.src.dfg.inst_result(i))
-            .filter(|v| self.used_after.contains(v))
+            .filter(|&v| self.used_after.contains(v))
             .collect()
     }
 
@@ -827,10 +823,10 @@ impl Emitter<'_> {
     /// sets its lanes of the exit parameters; the loop repeats while any lane is active
     /// (Karrenberg and Hack, section 5.4).
     pub(super) fn emit_loop(&mut self, h: Block, l: &DivergentLoop) -> Result<(), Refusal> {
-        let (active, held) = self.loop_state[&h].clone();
+        let (active, held) = self.loop_state(h);
         self.mask = Some(active);
         self.emit_body(h)?;
-        let mut incoming: HashMap<Block, Vec<(Value, Dest)>> = HashMap::new();
+        let mut incoming: Incoming = Incoming::new();
         let t = self.src.terminator(h).expect("a terminator");
         self.edges(t, &mut incoming)?;
         let exit_params: Vec<Value> = self.src.dfg.block_params(l.exit).to_vec();
@@ -838,15 +834,18 @@ impl Emitter<'_> {
         // lane goes on from leaves there, not after running the body under an empty mask: a
         // loop over `k = lid; k < n; k += size` whose last trip only some chunks of the group
         // take is such a trip for every other chunk.
-        let leaving = incoming.get(&l.exit).cloned();
+        let leaving = Some(incoming[l.exit].clone()).filter(|e| !e.is_empty());
         let leaves_at_header = leaving.is_some();
         if let Some(leaving) = leaving {
-            let mut targets: Vec<Block> =
-                incoming.keys().copied().filter(|&b| b != l.exit).collect();
+            let mut targets: Vec<Block> = incoming
+                .iter()
+                .filter(|&(b, e)| b != l.exit && !e.is_empty())
+                .map(|(b, _)| b)
+                .collect();
             targets.sort_unstable();
             let staying: Vec<(Value, Dest)> = targets
                 .iter()
-                .flat_map(|b| incoming[b].iter().cloned())
+                .flat_map(|&b| incoming[b].iter().cloned())
                 .collect();
             let stay = self.or_masks(&staying);
             let any = self.reduce(stay, false);
@@ -861,11 +860,11 @@ impl Emitter<'_> {
         self.emit_masked(&l.body, &mut incoming)?;
         self.mask = None;
         // The exit parameters: the lanes leaving on this trip take their edge's arguments.
-        let exits = incoming.remove(&l.exit).unwrap_or_default();
+        let exits = std::mem::take(&mut incoming[l.exit]);
         let held_next = self.held_after(&exit_params, &held, &exits)?;
         // The next trip: the lanes that took a back edge.
-        let back = incoming.remove(&h).unwrap_or_default();
-        if !incoming.is_empty() {
+        let back = std::mem::take(&mut incoming[h]);
+        if incoming.iter().any(|(_, e)| !e.is_empty()) {
             return Err(Refusal::new("an edge out of a divergent loop's body"));
         }
         let next_active = self.or_masks(&back);
@@ -970,11 +969,7 @@ impl Emitter<'_> {
 
     /// The masks of the edges leaving a block of a divergent region (or its branch) under
     /// the current mask.
-    fn edges(
-        &mut self,
-        t: Inst,
-        incoming: &mut HashMap<Block, Vec<(Value, Dest)>>,
-    ) -> Result<(), Refusal> {
+    fn edges(&mut self, t: Inst, incoming: &mut Incoming) -> Result<(), Refusal> {
         let data = self.src.dfg.insts[t].clone();
         let m = match self.mask {
             Some(m) => m,
@@ -982,10 +977,7 @@ impl Emitter<'_> {
         };
         let wide_bool = self.wide(Type::I1);
         let mut push = |to: &Dest, mask: Value| {
-            incoming
-                .entry(to.block)
-                .or_default()
-                .push((mask, to.clone()));
+            incoming[to.block].push((mask, to.clone()));
         };
         match &data.op {
             Op::Jump(d) => push(d, m),

@@ -300,7 +300,7 @@ impl Emitter<'_> {
                         .collect();
                     if record {
                         for (c, &v) in (0..n).zip(&comps) {
-                            s.regrouped.insert(v, (whole.clone(), c));
+                            s.regrouped[v] = Some((whole.clone(), c));
                         }
                     }
                     comps
@@ -324,7 +324,7 @@ impl Emitter<'_> {
                 };
                 for (&m, v) in members.iter().zip(comps) {
                     let r = self.src.dfg.inst_result(m).expect("a load has a result");
-                    self.map.insert(r, Lanes::Vector(v));
+                    self.map[r] = Some(Lanes::Vector(v));
                 }
             }
             Some(_) => {
@@ -335,12 +335,14 @@ impl Emitter<'_> {
                 let fast = |s: &mut Self| {
                     let comps: Vec<Value> = xs.iter().map(|&x| s.vector(x)).collect();
                     // Vectors as a whole-vector load regrouped them (a copy): stored as loaded.
-                    let loaded = s.regrouped.get(&comps[0]).map(|(whole, _)| whole.clone());
+                    let loaded = s.regrouped[comps[0]]
+                        .as_ref()
+                        .map(|(whole, _)| whole.clone());
                     let loaded = loaded.filter(|whole| {
                         whole.len() == n as usize
                             && (0..n).zip(&comps).all(|(c, v)| {
-                                s.regrouped
-                                    .get(v)
+                                s.regrouped[*v]
+                                    .as_ref()
                                     .is_some_and(|(x, k)| x == whole && *k == c)
                             })
                     });

@@ -3,10 +3,8 @@
 //! This module plans the regions and writes the values; [`memory`] writes the accesses and
 //! [`control`] the branches, masked regions and masked loops.
 
-use std::collections::{HashMap, HashSet};
-
 use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
-use ferrocl_ir::entity::SecondaryMap;
+use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::uniformity::post_dominators;
 use ferrocl_ir::{
     BinaryOp, Block, ConvOp, Dest, Function, Inst, InstData, Op, StackSlotData, Type, Value,
@@ -86,6 +84,7 @@ pub fn check_supported(func: &Function) -> Result<(), Refusal> {
 
 /// A loop that lanes leave at different iterations: it runs while any lane is active, its
 /// body straight-line code under masks.
+#[derive(Clone)]
 struct DivergentLoop {
     /// The blocks but the header, in a topological order.
     body: Vec<Block>,
@@ -138,6 +137,7 @@ pub(crate) fn lane_bytes(slot: &StackSlotData) -> u32 {
 }
 
 /// A divergent region: the blocks after a divergent branch up to its post-dominator.
+#[derive(Clone)]
 struct Region {
     /// The blocks in a topological order.
     blocks: Vec<Block>,
@@ -170,7 +170,7 @@ pub fn vectorize(
     // Loops that lanes leave at different iterations; their blocks but the header are
     // emitted with it.
     let mut inner: SecondaryMap<Block, bool> = SecondaryMap::new();
-    let mut masked_loops: HashMap<Block, DivergentLoop> = HashMap::new();
+    let mut masked_loops: SecondaryMap<Block, Option<DivergentLoop>> = SecondaryMap::new();
     for l in &loops.loops {
         let divergent_exit = l
             .blocks
@@ -178,21 +178,23 @@ pub fn vectorize(
             .any(|&b| shapes.is_divergent(b) && cfg.succs(b).iter().any(|s| !l.blocks.contains(s)));
         // A loop inside a masked loop runs under its mask too (`loops` lists outer loops
         // first).
-        let nested = masked_loops.values().any(|m| m.body.contains(&l.header));
+        let nested = masked_loops
+            .iter()
+            .any(|(_, m)| m.as_ref().is_some_and(|m| m.body.contains(&l.header)));
         if divergent_exit || nested {
             let dl = masked_loop(&src, &cfg, l, &order)?;
             for &b in &dl.body {
                 inner[b] = true;
             }
-            masked_loops.insert(l.header, dl);
+            masked_loops[l.header] = Some(dl);
         }
     }
 
     // The outermost divergent regions; the blocks inside belong to their region, and the
     // loops inside run under the region's masks.
-    let mut regions: HashMap<Block, Region> = HashMap::new();
+    let mut regions: SecondaryMap<Block, Option<Region>> = SecondaryMap::new();
     for &b in &rpo {
-        if inner[b] || !shapes.is_divergent(b) || masked_loops.contains_key(&b) {
+        if inner[b] || !shapes.is_divergent(b) || masked_loops[b].is_some() {
             continue;
         }
         let Some(join) = ipdom[b] else {
@@ -215,12 +217,12 @@ pub fn vectorize(
             ));
         }
         for l in &loops.loops {
-            if seen[l.header] && !masked_loops.contains_key(&l.header) {
+            if seen[l.header] && masked_loops[l.header].is_none() {
                 let dl = masked_loop(&src, &cfg, l, &order)?;
                 for &x in &dl.body {
                     inner[x] = true;
                 }
-                masked_loops.insert(l.header, dl);
+                masked_loops[l.header] = Some(dl);
             }
         }
         for &x in &blocks {
@@ -232,8 +234,8 @@ pub fn vectorize(
                 return Err(Refusal::new("a divergent region with several entries"));
             }
             let back_edge = |s: Block| {
-                masked_loops
-                    .get(&s)
+                masked_loops[s]
+                    .as_ref()
                     .is_some_and(|l| l.body.contains(&x) || s == x)
             };
             if cfg
@@ -257,7 +259,7 @@ pub fn vectorize(
         for &x in &blocks {
             inner[x] = true;
         }
-        regions.insert(b, Region { blocks, join });
+        regions[b] = Some(Region { blocks, join });
     }
 
     let mut out = Function::new(&src.name, src.sig.clone());
@@ -272,20 +274,24 @@ pub fn vectorize(
         w: width,
         out,
         cur: Block::from_u32(0),
-        map: HashMap::new(),
+        map: SecondaryMap::new(),
         blocks: SecondaryMap::new(),
         mask: None,
         barriers: Vec::new(),
-        loop_state: HashMap::new(),
+        loop_state: SecondaryMap::new(),
         loops: &masked_loops,
         accesses,
-        access_of: accesses
-            .iter()
-            .enumerate()
-            .flat_map(|(g, a)| a.iter().map(move |&i| (i, g)))
-            .collect(),
-        done: HashSet::new(),
-        regrouped: HashMap::new(),
+        access_of: {
+            let mut access_of = SecondaryMap::new();
+            for (g, a) in accesses.iter().enumerate() {
+                for &i in a {
+                    access_of[i] = Some(g);
+                }
+            }
+            access_of
+        },
+        done: EntitySet::new(),
+        regrouped: SecondaryMap::new(),
         partial: None,
         used_after: used_after_their_block(&src),
     };
@@ -293,17 +299,19 @@ pub fn vectorize(
         // Blocks emitted inside masked code have none of their own, but loop headers and
         // exits.
         let own = !inner[b]
-            || masked_loops.contains_key(&b)
-            || masked_loops.values().any(|l| l.exit == b);
+            || masked_loops[b].is_some()
+            || masked_loops
+                .iter()
+                .any(|(_, l)| l.as_ref().is_some_and(|l| l.exit == b));
         if own {
             let nb = e.out.dfg.make_block();
             e.out.layout.append_block(nb);
             e.blocks[b] = Some(nb);
             for &p in src.dfg.block_params(b) {
                 let lanes = e.make_param(nb, p);
-                e.map.insert(p, lanes);
+                e.map[p] = Some(lanes);
             }
-            if let Some(l) = masked_loops.get(&b) {
+            if let Some(l) = masked_loops[b].as_ref() {
                 // The active lanes, and what each exit parameter holds for the lanes that
                 // left.
                 let active = e.out.dfg.append_block_param(nb, e.wide(Type::I1));
@@ -318,7 +326,7 @@ pub fn vectorize(
                         held.push(e.out.dfg.append_block_param(nb, e.wide(ty)));
                     }
                 }
-                e.loop_state.insert(b, (active, held));
+                e.loop_state[b] = Some((active, held));
             }
         }
     }
@@ -327,13 +335,13 @@ pub fn vectorize(
             continue;
         }
         e.cur = e.block(b);
-        if let Some(l) = masked_loops.get(&b) {
+        if let Some(l) = masked_loops[b].as_ref() {
             e.emit_loop(b, l)?;
             continue;
         }
         e.mask = None;
         e.emit_body(b)?;
-        match regions.get(&b) {
+        match &regions[b] {
             Some(r) => e.emit_region(b, r)?,
             None => e.emit_terminator(b)?,
         }
@@ -353,8 +361,8 @@ pub fn vectorize(
         .map
         .iter()
         .filter(|(v, _)| (v.as_u32() as usize) < originals)
-        .filter_map(|(&v, lanes)| match lanes {
-            Lanes::Uniform(w) => Some((v, *w)),
+        .filter_map(|(v, lanes)| match lanes {
+            Some(Lanes::Uniform(w)) => Some((v, *w)),
             _ => None,
         })
         .collect();
@@ -368,8 +376,8 @@ pub fn vectorize(
 }
 
 /// The values of `f` that their block's terminator or another block uses.
-fn used_after_their_block(f: &Function) -> HashSet<Value> {
-    let mut used = HashSet::new();
+fn used_after_their_block(f: &Function) -> EntitySet<Value> {
+    let mut used = EntitySet::new();
     for &b in f.layout.blocks() {
         for &i in f.layout.block_insts(b) {
             let data = &f.dfg.insts[i];
@@ -393,28 +401,28 @@ struct Emitter<'a> {
     out: Function,
     /// The block being appended to.
     cur: Block,
-    map: HashMap<Value, Lanes>,
+    map: SecondaryMap<Value, Option<Lanes>>,
     blocks: SecondaryMap<Block, Option<Block>>,
     /// The active lanes (an `i1` vector) inside a divergent region; `None`: all lanes.
     mask: Option<Value>,
     barriers: Vec<(Inst, Inst)>,
     /// For the header of each divergent loop: its parameters for the active lanes and for
     /// the exit parameters' values of the lanes that left.
-    loop_state: HashMap<Block, (Value, Vec<Value>)>,
-    loops: &'a HashMap<Block, DivergentLoop>,
+    loop_state: SecondaryMap<Block, Option<(Value, Vec<Value>)>>,
+    loops: &'a SecondaryMap<Block, Option<DivergentLoop>>,
     /// The scalar accesses of each OpenCL vector access, and the access each belongs to.
     accesses: &'a [Vec<Inst>],
-    access_of: HashMap<Inst, usize>,
+    access_of: SecondaryMap<Inst, Option<usize>>,
     /// Accesses already emitted with the others of their vector access.
-    done: HashSet<Inst>,
+    done: EntitySet<Inst>,
     /// Each vector of one component of W OpenCL vectors regrouped from whole-vector loads:
     /// the loaded vectors and the component.
-    regrouped: HashMap<Value, (Vec<Value>, u32)>,
+    regrouped: SecondaryMap<Value, Option<(Vec<Value>, u32)>>,
     /// A mask known to have an inactive lane where the code is being emitted (the second
     /// version of a block, see `versioned_block`).
     partial: Option<Value>,
     /// The values used by their block's terminator or in another block.
-    used_after: HashSet<Value>,
+    used_after: EntitySet<Value>,
 }
 
 impl Emitter<'_> {
@@ -422,11 +430,16 @@ impl Emitter<'_> {
         self.blocks[b].expect("block placed before its uses")
     }
 
+    /// The state of divergent loop `h`: its active lanes' mask and what it holds of the
+    /// lanes that left.
+    fn loop_state(&self, h: Block) -> (Value, Vec<Value>) {
+        self.loop_state[h]
+            .clone()
+            .expect("a divergent loop's header")
+    }
+
     fn lanes(&self, v: Value) -> Lanes {
-        self.map
-            .get(&v)
-            .cloned()
-            .expect("value mapped before its uses")
+        self.map[v].clone().expect("value mapped before its uses")
     }
 
     fn ty(&self, v: Value) -> Type {
@@ -782,7 +795,7 @@ impl Emitter<'_> {
             Op::Load(flags) => {
                 let r = result.expect("a load has a result");
                 let lanes = self.load(data.args[0], *flags, self.ty(r));
-                self.map.insert(r, lanes);
+                self.map[r] = Some(lanes);
             }
             Op::Store(flags) => self.store(data.args[0], data.args[1], *flags),
             Op::AtomicRmw(..) | Op::Cmpxchg(..) | Op::AtomicLoad(_) | Op::AtomicStore(_) => {
@@ -793,13 +806,13 @@ impl Emitter<'_> {
                 });
                 if let (Some(r), Some(t)) = (result, ty) {
                     let lanes = self.gathered(l, t);
-                    self.map.insert(r, lanes);
+                    self.map[r] = Some(lanes);
                 }
             }
             _ => {
                 let r = result.expect("a pure instruction has a result");
                 let lanes = self.pure(&data, r);
-                self.map.insert(r, lanes);
+                self.map[r] = Some(lanes);
             }
         }
         Ok(())
@@ -809,16 +822,16 @@ impl Emitter<'_> {
     /// the first, all of them (where they can be whole vectors); the others are then done.
     /// (A block emitted again, as on each path of a divergent branch, starts them afresh.)
     fn grouped(&mut self, i: Inst) -> bool {
-        let Some(&g) = self.access_of.get(&i) else {
+        let Some(g) = self.access_of[i] else {
             return false;
         };
         if self.accesses[g][0] == i {
             for m in &self.accesses[g] {
-                self.done.remove(m);
+                self.done.remove(*m);
             }
             return self.vector_access(g);
         }
-        self.done.contains(&i)
+        self.done.contains(i)
     }
 
     /// For an extension `ext(trunc(x))` back to `x`'s own type (an `int` made of a `size_t`
