@@ -463,6 +463,7 @@ pub enum FBin {
     Min,
     /// `fmax(a, b) + 0.0f`.
     Max,
+    /// `copysign(a, b)`, `b` a NaN taken as positive (the sign of a NaN is not defined).
     CopySign,
     Fmod,
     Fdim,
@@ -523,7 +524,9 @@ pub enum FCmp {
     GreaterEqual,
     /// `isunordered`.
     Unordered,
-    /// `signbit(a)`, `b` unused.
+    /// `signbit(a)`, `b` unused; 0 for a NaN, whose sign no operation defines ("this
+    /// standard does not interpret the sign of a NaN", IEEE 754-2008 6.3), so that engines
+    /// that make a NaN of either sign agree.
     SignBit,
 }
 
@@ -1035,6 +1038,14 @@ uint fbits(float x) {
     return isnan(x) ? 0x7fc00000u : as_uint(x);
 }
 
+uint sbit(float x) {
+    return isnan(x) ? 0u : (uint)signbit(x);
+}
+
+float sgn(float x) {
+    return isnan(x) ? 1.0f : x;
+}
+
 uint mix(uint h, uint x) {
     return (h ^ x) * 0x9e3779b1u + 0x7f4a7c15u;
 }
@@ -1320,7 +1331,7 @@ pub fn expr(e: &Expr, p: &Program) -> String {
                 FBin::Div => format!("({a} / {b})"),
                 FBin::Min => format!("(fmin({a}, {b}) + 0.0f)"),
                 FBin::Max => format!("(fmax({a}, {b}) + 0.0f)"),
-                FBin::CopySign => format!("copysign({a}, {b})"),
+                FBin::CopySign => format!("copysign({a}, sgn({b}))"),
                 FBin::Fmod => format!("fmod({a}, {b})"),
                 FBin::Fdim => format!("fdim({a}, {b})"),
                 FBin::NextAfter => format!("nextafter({a}, {b})"),
@@ -1334,7 +1345,7 @@ pub fn expr(e: &Expr, p: &Program) -> String {
                 FCmp::Ne => format!("(uint)({a} != {b})"),
                 FCmp::GreaterEqual => format!("(uint)isgreaterequal({a}, {b})"),
                 FCmp::Unordered => format!("(uint)isunordered({a}, {b})"),
-                FCmp::SignBit => format!("(uint)signbit({a})"),
+                FCmp::SignBit => format!("sbit({a})"),
             }
         }
         Expr::FToInt(r, true, a) => format!("as_uint(convert_int_sat_{}({}))", r.suffix(), x(a)),
