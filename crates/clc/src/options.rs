@@ -55,6 +55,14 @@ pub struct BuildOptions {
     pub no_subgroup_ifp: bool,
     pub kernel_arg_info: bool,
     pub debug_info: bool,
+    /// `-cl-ferrocl-listing=STAGE`, an option of ferrocl's own (the `-cl-<vendor>-` form
+    /// vendors give theirs): the device records the text of each stage of its compile and the
+    /// build log ends with the text of stage `STAGE` (what `ferrocl build --emit` prints).
+    pub listing: Option<String>,
+    /// `-cl-ferrocl-no-vectorize`, ferrocl's own: the CPU device runs the kernels one
+    /// work-item at a time (as `FERROCL_VECTORIZE=0` does for a whole process), so that one
+    /// process can compare the two (`ferrocl bench --scalar`).
+    pub no_vectorize: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,6 +169,14 @@ pub fn parse_build_options(text: &str) -> Result<BuildOptions, OptionError> {
             "-cl-no-subgroup-ifp" => o.no_subgroup_ifp = true,
             "-cl-kernel-arg-info" => o.kernel_arg_info = true,
             "-g" => o.debug_info = true,
+            "-cl-ferrocl-no-vectorize" => o.no_vectorize = true,
+            _ if word.starts_with("-cl-ferrocl-listing=") => {
+                let stage = &word["-cl-ferrocl-listing=".len()..];
+                if stage.is_empty() {
+                    return Err(err("'-cl-ferrocl-listing=' needs a stage name".into()));
+                }
+                o.listing = Some(stage.to_string());
+            }
             _ if word.starts_with("-cl-std=") => {
                 o.std = Some(match &word[8..] {
                     "CL1.0" => ClVersion::CL1_0,
@@ -329,6 +345,20 @@ mod tests {
         assert!(parse_build_options("-D 1abc").is_err());
         assert!(parse_build_options("-I \"unterminated").is_err());
         assert!(parse_build_options("-create-library").is_err());
+        assert!(parse_build_options("-cl-ferrocl-listing=").is_err());
+    }
+
+    #[test]
+    fn the_listing_option_names_a_stage() {
+        let o = parse_build_options("-cl-mad-enable -cl-ferrocl-listing=asm").unwrap();
+        assert_eq!(o.listing.as_deref(), Some("asm"));
+        assert!(!o.no_vectorize);
+        assert!(
+            parse_build_options("-cl-ferrocl-no-vectorize")
+                .unwrap()
+                .no_vectorize
+        );
+        assert!(parse_build_options("").unwrap().listing.is_none());
     }
 
     #[test]

@@ -158,6 +158,26 @@ pub fn read_program(file: &str) -> Result<ProgramFile, Failure> {
     )))
 }
 
+/// A ferrocl build log split into the compiler's log and the listing that
+/// `-cl-ferrocl-listing=STAGE` asked for (the text after the header line naming the stage).
+fn split_listing(log: &str) -> (&str, Option<&str>) {
+    // The header's text is `ferrocl_core::program::LISTING_HEADER`, which names the stage.
+    const HEADER: &str = "ferrocl listing of stage ";
+    let at = if log.starts_with(HEADER) {
+        Some(0)
+    } else {
+        log.find(&format!("\n{HEADER}")).map(|at| at + 1)
+    };
+    match at {
+        Some(at) => {
+            let rest = &log[at..];
+            let text = rest.find('\n').map_or("", |end| &rest[end + 1..]);
+            (&log[..at], Some(text))
+        }
+        None => (log, None),
+    }
+}
+
 /// The build log with `error:` and `warning:` coloured the way compilers colour them, when
 /// the stream is a terminal and NO_COLOR is unset.
 pub fn colour(log: &str, terminal: bool) -> String {
@@ -210,8 +230,8 @@ pub fn print_log(log: &str) {
 
 /// `ferrocl build FILE.cl|FILE.ir|FILE.bin [-D ...] [-I ...] [--cl-std ...] [--emit ir|wg|clif|asm] [-o FILE]`.
 ///
-/// With ferrocl, `--emit` prints what the device recorded of its compile of the program (built
-/// again in this process, with the device's recording on): `ir` the module it was given (the
+/// With ferrocl, `--emit` prints what the device recorded of its compile of the program (the
+/// build asks for it with `-cl-ferrocl-listing=STAGE`, and the build log ends with it): `ir` the module it was given (the
 /// program's IR after the builtin library and the passes), `wg` the CPU device's work-group
 /// functions (each after a comment with its chunk width or why it runs one work-item at a
 /// time), `clif` and `asm` its code (Cranelift IR as optimized, and the machine code). With
@@ -270,10 +290,18 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         .api
         .context(target.device)
         .map_err(|e| Failure::Error(e.to_string()))?;
+    // With ferrocl, `--emit` asks the device to record its compile; the build log ends with
+    // the stage's text.
+    let ferrocl = target.platform_name == "ferrocl";
+    let mut options = common.options_string();
+    if let (Some(kind), true) = (&emit, ferrocl) {
+        options = format!("{options} -cl-ferrocl-listing={kind}");
+    }
     let build = context
-        .build_input(&program.input(), &common.options_string())
+        .build_input(&program.input(), options.trim_start())
         .map_err(|e| Failure::Error(e.to_string()))?;
-    print_log(&build.log);
+    let (log, listing) = split_listing(&build.log);
+    print_log(log);
     if let Some(error) = build.error {
         return Err(Failure::Error(crate::build::failure(
             &file,
@@ -297,28 +325,12 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             ));
         }
         Some(kind) => {
-            let binary = build
-                .program
-                .binary()
-                .map_err(|e| Failure::Error(e.to_string()))?;
-            // A ferrocl program binary is the serialized IR (DESIGN.md, decision 8).
-            let ir = ferrocl_ir::serialize::deserialize(&binary).ok();
-            let bytes = match (kind, ir) {
-                // What the device recorded of the stages of its compile.
-                (_, Some(_)) => {
-                    let listing = ferrocl_core::program::device_listing(
-                        &binary,
-                        &common.options_string(),
-                        common.device,
-                    )
-                    .map_err(|e| Failure::Error(format!("--emit {kind}: {e}")))?;
-                    listing
-                        .stage(kind)
-                        .ok_or_else(|| {
-                            Failure::Error(format!("--emit {kind}: the device has no such stage"))
-                        })?
-                        .as_bytes()
-                        .to_vec()
+            let bytes = match (kind, listing) {
+                (_, Some(text)) => text.as_bytes().to_vec(),
+                (_, None) if ferrocl => {
+                    return Err(Failure::Error(format!(
+                        "--emit {kind}: the device recorded no such stage"
+                    )))
                 }
                 ("ir" | "wg" | "clif", None) => {
                     return Err(Failure::Error(format!(
@@ -327,7 +339,10 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
                         target.platform_name
                     )))
                 }
-                _ => binary,
+                _ => build
+                    .program
+                    .binary()
+                    .map_err(|e| Failure::Error(e.to_string()))?,
             };
             match output {
                 Some(path) => {

@@ -329,7 +329,8 @@ impl Api {
         Ok(ids)
     }
 
-    fn device_bytes(&self, device: cl_device_id, param: cl_device_info) -> Result<Vec<u8>> {
+    /// A device property's bytes as clGetDeviceInfo writes them.
+    pub fn device_bytes(&self, device: cl_device_id, param: cl_device_info) -> Result<Vec<u8>> {
         let function = self.get_device_info.get().expect("dlsym found it");
         info_bytes("clGetDeviceInfo", |size, value, ret| {
             // SAFETY: value has size bytes (or is null for the size query).
@@ -346,6 +347,42 @@ impl Api {
     /// A scalar device property (cl_uint, cl_ulong, size_t, cl_bool) widened to u64.
     pub fn device_u64(&self, device: cl_device_id, param: cl_device_info) -> Result<u64> {
         self.device_bytes(device, param).map(|b| bytes_to_u64(&b))
+    }
+
+    /// A device property that is an array of `size_t`.
+    pub fn device_sizes(&self, device: cl_device_id, param: cl_device_info) -> Result<Vec<u64>> {
+        let bytes = self.device_bytes(device, param)?;
+        Ok(bytes
+            .chunks_exact(std::mem::size_of::<usize>())
+            .map(bytes_to_u64)
+            .collect())
+    }
+
+    /// A device property that is an array of `cl_name_version` (API 4.2): each name with its
+    /// version as `major.minor.patch`.
+    pub fn device_names(
+        &self,
+        device: cl_device_id,
+        param: cl_device_info,
+    ) -> Result<Vec<(String, String)>> {
+        let bytes = self.device_bytes(device, param)?;
+        let each = std::mem::size_of::<cl_name_version>();
+        Ok(bytes
+            .chunks_exact(each)
+            .map(|entry| {
+                let version = bytes_to_u64(&entry[..4]) as u32;
+                let name =
+                    bytes_to_string(entry[4..].split(|&b| b == 0).next().unwrap_or(&[]).to_vec());
+                // CL_VERSION_MAJOR/MINOR/PATCH: 10, 10 and 12 bits.
+                let v = format!(
+                    "{}.{}.{}",
+                    version >> 22,
+                    (version >> 12) & 0x3ff,
+                    version & 0xfff
+                );
+                (name, v)
+            })
+            .collect())
     }
 
     /// A context and an in-order queue with profiling on the device.

@@ -1,20 +1,13 @@
-//! `ferrocl info`: the platform and its devices, as text or JSON. The values are the ones the
-//! OpenCL queries return (`clGetPlatformInfo`, `clGetDeviceInfo`), read from the runtime.
+//! `ferrocl info`: the platform and its devices, as text or JSON, read through the C API
+//! (`clGetPlatformInfo`, `clGetDeviceInfo`) as every OpenCL program reads them: ferrocl's
+//! platform, or with `--all` every platform the ICD loader sees.
 
-use ferrocl_core::device::{fp_config, DeviceType};
-use ferrocl_core::features::{names_string, NameVersion};
-use ferrocl_core::{Device, Platform};
+use opencl_sys::*;
 
+use crate::build::Session;
+use crate::cl::Api;
 use crate::json::Value;
-
-fn type_name(t: DeviceType) -> &'static str {
-    match t {
-        DeviceType::Cpu => "CPU",
-        DeviceType::Gpu => "GPU",
-        DeviceType::Accelerator => "Accelerator",
-        DeviceType::Custom => "Custom",
-    }
-}
+use crate::Failure;
 
 fn mib(bytes: u64) -> String {
     if bytes >= 1 << 30 {
@@ -26,33 +19,28 @@ fn mib(bytes: u64) -> String {
     }
 }
 
-fn fp_names(config: u64) -> Vec<&'static str> {
+/// The names of the bits of a `cl_device_fp_config`.
+fn fp_names(config: u64) -> Value {
     let names = [
-        (fp_config::DENORM, "denorms"),
-        (fp_config::INF_NAN, "inf-nan"),
-        (fp_config::ROUND_TO_NEAREST, "round-to-nearest"),
-        (fp_config::ROUND_TO_ZERO, "round-to-zero"),
-        (fp_config::ROUND_TO_INF, "round-to-inf"),
-        (fp_config::FMA, "fma"),
-        (fp_config::SOFT_FLOAT, "soft-float"),
+        (CL_FP_DENORM, "denorms"),
+        (CL_FP_INF_NAN, "inf-nan"),
+        (CL_FP_ROUND_TO_NEAREST, "round-to-nearest"),
+        (CL_FP_ROUND_TO_ZERO, "round-to-zero"),
+        (CL_FP_ROUND_TO_INF, "round-to-inf"),
+        (CL_FP_FMA, "fma"),
+        (CL_FP_SOFT_FLOAT, "soft-float"),
         (
-            fp_config::CORRECTLY_ROUNDED_DIVIDE_SQRT,
+            CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT,
             "correctly-rounded-divide-sqrt",
         ),
     ];
-    names
-        .iter()
-        .filter(|(bit, _)| config & bit != 0)
-        .map(|(_, n)| *n)
-        .collect()
-}
-
-fn list_or_none(list: &[NameVersion]) -> String {
-    if list.is_empty() {
-        "(none)".to_string()
-    } else {
-        names_string(list)
-    }
+    Value::Array(
+        names
+            .iter()
+            .filter(|(bit, _)| config & bit != 0)
+            .map(|(_, n)| Value::String(n.to_string()))
+            .collect(),
+    )
 }
 
 fn yes_no(b: bool) -> &'static str {
@@ -63,316 +51,226 @@ fn yes_no(b: bool) -> &'static str {
     }
 }
 
-/// The text form, readable at a glance.
-pub fn text(platform: &Platform) -> String {
-    let mut out = String::new();
-    out.push_str(&format!("Platform: {}\n", Platform::NAME));
-    out.push_str(&format!("  Vendor: {}\n", Platform::VENDOR));
-    out.push_str(&format!("  Version: {}\n", platform.version_string()));
-    out.push_str(&format!("  Profile: {}\n", Platform::PROFILE));
-    out.push_str(&format!(
-        "  Extensions: {}\n",
-        list_or_none(platform.extensions())
-    ));
-    for (i, device) in platform.devices().iter().enumerate() {
-        device_text(&mut out, i, device);
-    }
-    out
+fn type_name(device_type: u64) -> &'static str {
+    [
+        (CL_DEVICE_TYPE_CPU, "CPU"),
+        (CL_DEVICE_TYPE_GPU, "GPU"),
+        (CL_DEVICE_TYPE_ACCELERATOR, "Accelerator"),
+        (CL_DEVICE_TYPE_CUSTOM, "Custom"),
+    ]
+    .iter()
+    .find(|(bit, _)| device_type & bit != 0)
+    .map_or("unknown", |(_, n)| n)
 }
 
-fn device_text(out: &mut String, index: usize, device: &Device) {
-    let d = &device.info;
-    let lines = [
-        ("Type", type_name(d.device_type).to_string()),
-        ("Vendor", d.vendor.clone()),
-        ("Version", d.version_string()),
-        ("OpenCL C version", d.opencl_c_version_string()),
-        ("Compute units", d.max_compute_units.to_string()),
-        ("Max clock", format!("{} MHz", d.max_clock_frequency)),
-        ("Global memory", mib(d.global_mem_size)),
-        ("Max allocation", mib(d.max_mem_alloc_size)),
-        ("Local memory", mib(d.local_mem_size)),
-        ("Max work-group size", d.max_work_group_size.to_string()),
-        (
-            "Max work-item sizes",
-            format!("{:?}", d.max_work_item_sizes),
+/// A list of names with versions (`cl_name_version`, OpenCL 3.0) as JSON objects; `Null`
+/// where the platform does not answer the query.
+fn name_versions(api: &Api, device: cl_device_id, param: cl_device_info) -> Value {
+    match api.device_names(device, param) {
+        Ok(list) => Value::Array(
+            list.into_iter()
+                .map(|(name, version)| {
+                    Value::Object(vec![
+                        ("name".into(), Value::String(name)),
+                        ("version".into(), Value::String(version)),
+                    ])
+                })
+                .collect(),
         ),
-        (
-            "Compiler available",
-            yes_no(d.compiler_available).to_string(),
-        ),
-        ("Image support", yes_no(d.image_support).to_string()),
-        ("Single precision", fp_names(d.single_fp_config).join(", ")),
-        (
-            "Double precision",
-            if d.double_fp_config == 0 {
-                "(none)".to_string()
-            } else {
-                fp_names(d.double_fp_config).join(", ")
-            },
-        ),
-        ("Extensions", list_or_none(d.extensions)),
-        ("OpenCL C features", list_or_none(d.opencl_c_features)),
-    ];
-    out.push_str(&format!("  Device {index}: {}\n", d.name));
-    for (name, value) in lines {
-        out.push_str(&format!("    {name}: {value}\n"));
+        Err(_) => Value::Null,
     }
 }
 
-fn names(list: &[NameVersion]) -> Value {
-    Value::Array(
-        list.iter()
-            .map(|e| {
-                let v = e.version;
-                Value::Object(vec![
-                    ("name".into(), Value::String(e.name.into())),
-                    (
-                        "version".into(),
-                        Value::String(format!("{}.{}.{}", v.major, v.minor, v.patch)),
-                    ),
-                ])
-            })
-            .collect(),
-    )
-}
-
-/// The JSON form, for scripts.
-pub fn json(platform: &Platform) -> String {
-    let devices = platform
-        .devices()
-        .iter()
-        .map(|device| device_json(device))
-        .collect();
-    let platform = Value::Object(vec![
-        ("name".into(), Value::String(Platform::NAME.into())),
-        ("vendor".into(), Value::String(Platform::VENDOR.into())),
-        ("version".into(), Value::String(platform.version_string())),
-        ("profile".into(), Value::String(Platform::PROFILE.into())),
-        ("extensions".into(), names(platform.extensions())),
-        ("devices".into(), Value::Array(devices)),
-    ]);
-    Value::Object(vec![("platform".into(), platform)]).to_pretty()
-}
-
-fn device_json(device: &Device) -> Value {
-    let d = &device.info;
-    let n = |x: u64| Value::Number(x as f64);
+/// One device's properties as the queries answer them.
+fn device_value(api: &Api, device: cl_device_id) -> Value {
+    let number = |param| {
+        api.device_u64(device, param)
+            .map_or(Value::Null, |v| Value::Number(v as f64))
+    };
+    let string = |param| Value::String(api.device_string(device, param));
+    let flag = |param| Value::Bool(api.device_u64(device, param).unwrap_or(0) != 0);
+    let fp = |param| fp_names(api.device_u64(device, param).unwrap_or(0));
+    let sizes = api
+        .device_sizes(device, CL_DEVICE_MAX_WORK_ITEM_SIZES)
+        .unwrap_or_default();
+    let device_type = api.device_u64(device, CL_DEVICE_TYPE).unwrap_or(0);
     Value::Object(vec![
-        ("name".into(), Value::String(d.name.clone())),
-        (
-            "type".into(),
-            Value::String(type_name(d.device_type).into()),
-        ),
-        ("vendor".into(), Value::String(d.vendor.clone())),
-        ("version".into(), Value::String(d.version_string())),
+        ("name".into(), string(CL_DEVICE_NAME)),
+        ("type".into(), Value::String(type_name(device_type).into())),
+        ("vendor".into(), string(CL_DEVICE_VENDOR)),
+        ("version".into(), string(CL_DEVICE_VERSION)),
         (
             "opencl_c_version".into(),
-            Value::String(d.opencl_c_version_string()),
+            string(CL_DEVICE_OPENCL_C_VERSION),
         ),
-        ("max_compute_units".into(), n(d.max_compute_units.into())),
+        (
+            "max_compute_units".into(),
+            number(CL_DEVICE_MAX_COMPUTE_UNITS),
+        ),
         (
             "max_clock_frequency_mhz".into(),
-            n(d.max_clock_frequency.into()),
+            number(CL_DEVICE_MAX_CLOCK_FREQUENCY),
         ),
-        ("global_mem_size".into(), n(d.global_mem_size)),
-        ("max_mem_alloc_size".into(), n(d.max_mem_alloc_size)),
-        ("local_mem_size".into(), n(d.local_mem_size)),
+        ("global_mem_size".into(), number(CL_DEVICE_GLOBAL_MEM_SIZE)),
+        (
+            "max_mem_alloc_size".into(),
+            number(CL_DEVICE_MAX_MEM_ALLOC_SIZE),
+        ),
+        ("local_mem_size".into(), number(CL_DEVICE_LOCAL_MEM_SIZE)),
         (
             "max_work_group_size".into(),
-            n(d.max_work_group_size as u64),
+            number(CL_DEVICE_MAX_WORK_GROUP_SIZE),
         ),
         (
             "max_work_item_sizes".into(),
-            Value::Array(d.max_work_item_sizes.iter().map(|&s| n(s as u64)).collect()),
+            Value::Array(sizes.iter().map(|&s| Value::Number(s as f64)).collect()),
         ),
         (
             "compiler_available".into(),
-            Value::Bool(d.compiler_available),
+            flag(CL_DEVICE_COMPILER_AVAILABLE),
         ),
-        ("image_support".into(), Value::Bool(d.image_support)),
-        (
-            "single_fp_config".into(),
-            Value::Array(
-                fp_names(d.single_fp_config)
-                    .into_iter()
-                    .map(|s| Value::String(s.into()))
-                    .collect(),
-            ),
-        ),
-        (
-            "double_fp_config".into(),
-            Value::Array(
-                fp_names(d.double_fp_config)
-                    .into_iter()
-                    .map(|s| Value::String(s.into()))
-                    .collect(),
-            ),
-        ),
-        ("extensions".into(), names(d.extensions)),
+        ("image_support".into(), flag(CL_DEVICE_IMAGE_SUPPORT)),
+        ("single_fp_config".into(), fp(CL_DEVICE_SINGLE_FP_CONFIG)),
+        ("double_fp_config".into(), fp(CL_DEVICE_DOUBLE_FP_CONFIG)),
+        ("extensions".into(), string(CL_DEVICE_EXTENSIONS)),
         (
             "opencl_c_all_versions".into(),
-            names(d.opencl_c_all_versions),
+            name_versions(api, device, CL_DEVICE_OPENCL_C_ALL_VERSIONS),
         ),
-        ("opencl_c_features".into(), names(d.opencl_c_features)),
+        (
+            "opencl_c_features".into(),
+            name_versions(api, device, CL_DEVICE_OPENCL_C_FEATURES),
+        ),
     ])
 }
 
-/// `ferrocl info --all`: every platform the ICD loader sees (ferrocl among them, through the
-/// private vendors directory), with the key properties of each device, read through the C API.
-pub fn all(json: bool) -> Result<String, crate::Failure> {
-    use opencl_sys::*;
-    let session = crate::build::Session::open(None)?;
+/// One platform's properties and its devices'.
+fn platform_value(api: &Api, platform: cl_platform_id) -> Value {
+    let text = |param| Value::String(api.platform_string(platform, param));
+    let devices = api
+        .devices(platform)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|device| device_value(api, device))
+        .collect();
+    Value::Object(vec![
+        ("name".into(), text(CL_PLATFORM_NAME)),
+        ("vendor".into(), text(CL_PLATFORM_VENDOR)),
+        ("version".into(), text(CL_PLATFORM_VERSION)),
+        ("profile".into(), text(CL_PLATFORM_PROFILE)),
+        ("extensions".into(), text(CL_PLATFORM_EXTENSIONS)),
+        ("devices".into(), Value::Array(devices)),
+    ])
+}
+
+/// `ferrocl info [--all] [--json]`: ferrocl's platform, or every platform the ICD loader sees
+/// (ferrocl among them, through the private vendors directory).
+pub fn command(json: bool, all: bool) -> Result<String, Failure> {
+    let session = Session::open(None)?;
     let api = &session.api;
-    let platforms = api
-        .platforms()
-        .map_err(|e| crate::Failure::Error(e.to_string()))?;
-    let mut values = Vec::new();
-    for &platform in &platforms {
-        let text = |param| Value::String(api.platform_string(platform, param));
-        let mut devices = Vec::new();
-        for device in api.devices(platform).unwrap_or_default() {
-            let number = |param| {
-                api.device_u64(device, param)
-                    .map_or(Value::Null, |v| Value::Number(v as f64))
-            };
-            let device_type = api.device_u64(device, CL_DEVICE_TYPE).unwrap_or(0);
-            let type_name = [
-                (CL_DEVICE_TYPE_CPU, "CPU"),
-                (CL_DEVICE_TYPE_GPU, "GPU"),
-                (CL_DEVICE_TYPE_ACCELERATOR, "Accelerator"),
-                (CL_DEVICE_TYPE_CUSTOM, "Custom"),
-            ]
-            .iter()
-            .find(|(bit, _)| device_type & bit != 0)
-            .map_or("unknown", |(_, n)| n);
-            devices.push(Value::Object(vec![
-                (
-                    "name".into(),
-                    Value::String(api.device_string(device, CL_DEVICE_NAME)),
-                ),
-                ("type".into(), Value::String(type_name.into())),
-                (
-                    "vendor".into(),
-                    Value::String(api.device_string(device, CL_DEVICE_VENDOR)),
-                ),
-                (
-                    "version".into(),
-                    Value::String(api.device_string(device, CL_DEVICE_VERSION)),
-                ),
-                (
-                    "opencl_c_version".into(),
-                    Value::String(api.device_string(device, CL_DEVICE_OPENCL_C_VERSION)),
-                ),
-                (
-                    "max_compute_units".into(),
-                    number(CL_DEVICE_MAX_COMPUTE_UNITS),
-                ),
-                (
-                    "max_clock_frequency_mhz".into(),
-                    number(CL_DEVICE_MAX_CLOCK_FREQUENCY),
-                ),
-                ("global_mem_size".into(), number(CL_DEVICE_GLOBAL_MEM_SIZE)),
-                (
-                    "max_mem_alloc_size".into(),
-                    number(CL_DEVICE_MAX_MEM_ALLOC_SIZE),
-                ),
-                ("local_mem_size".into(), number(CL_DEVICE_LOCAL_MEM_SIZE)),
-                (
-                    "max_work_group_size".into(),
-                    number(CL_DEVICE_MAX_WORK_GROUP_SIZE),
-                ),
-                (
-                    "compiler_available".into(),
-                    Value::Bool(
-                        api.device_u64(device, CL_DEVICE_COMPILER_AVAILABLE)
-                            .unwrap_or(0)
-                            != 0,
-                    ),
-                ),
-                (
-                    "extensions".into(),
-                    Value::String(api.device_string(device, CL_DEVICE_EXTENSIONS)),
-                ),
-            ]));
+    let platforms = api.platforms().map_err(|e| Failure::Error(e.to_string()))?;
+    let mut values: Vec<Value> = platforms
+        .iter()
+        .map(|&platform| platform_value(api, platform))
+        .collect();
+    if !all {
+        values.retain(|p| matches!(p.get("name"), Some(Value::String(n)) if n == "ferrocl"));
+        if values.is_empty() {
+            let why = session
+                .note
+                .as_deref()
+                .unwrap_or("the loader does not list it");
+            return Err(Failure::Error(format!(
+                "ferrocl's platform is not found: {why}"
+            )));
         }
-        values.push(Value::Object(vec![
-            ("name".into(), text(CL_PLATFORM_NAME)),
-            ("vendor".into(), text(CL_PLATFORM_VENDOR)),
-            ("version".into(), text(CL_PLATFORM_VERSION)),
-            ("profile".into(), text(CL_PLATFORM_PROFILE)),
-            ("devices".into(), Value::Array(devices)),
-        ]));
     }
     if json {
-        return Ok(Value::Object(vec![("platforms".into(), Value::Array(values))]).to_pretty());
+        return Ok(if all {
+            Value::Object(vec![("platforms".into(), Value::Array(values))]).to_pretty()
+        } else {
+            let platform = values.swap_remove(0);
+            Value::Object(vec![("platform".into(), platform)]).to_pretty()
+        });
     }
     let mut out = String::new();
-    if let Some(note) = &session.note {
+    if let (true, Some(note)) = (all, &session.note) {
         out.push_str(&format!("(ferrocl is not listed: {note})\n"));
     }
-    let field = |v: &Value, key: &str| match v.get(key) {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => format!("{n}"),
-        Some(Value::Bool(b)) => yes_no(*b).to_string(),
-        _ => "?".to_string(),
-    };
-    let bytes = |v: &Value, key: &str| {
-        v.get(key)
-            .and_then(Value::as_f64)
-            .map_or("?".to_string(), |n| mib(n as u64))
-    };
     for platform in &values {
-        out.push_str(&format!("Platform: {}\n", field(platform, "name")));
-        out.push_str(&format!("  Vendor: {}\n", field(platform, "vendor")));
-        out.push_str(&format!("  Version: {}\n", field(platform, "version")));
-        out.push_str(&format!("  Profile: {}\n", field(platform, "profile")));
-        for (i, device) in platform
-            .get("devices")
-            .and_then(Value::as_array)
-            .unwrap_or(&[])
-            .iter()
-            .enumerate()
-        {
-            out.push_str(&format!("  Device {i}: {}\n", field(device, "name")));
-            for (label, key) in [
-                ("Type", "type"),
-                ("Vendor", "vendor"),
-                ("Version", "version"),
-                ("OpenCL C version", "opencl_c_version"),
-                ("Compute units", "max_compute_units"),
-            ] {
-                out.push_str(&format!("    {label}: {}\n", field(device, key)));
-            }
-            out.push_str(&format!(
-                "    Max clock: {} MHz\n",
-                field(device, "max_clock_frequency_mhz")
-            ));
-            out.push_str(&format!(
-                "    Global memory: {}\n",
-                bytes(device, "global_mem_size")
-            ));
-            out.push_str(&format!(
-                "    Max allocation: {}\n",
-                bytes(device, "max_mem_alloc_size")
-            ));
-            out.push_str(&format!(
-                "    Local memory: {}\n",
-                bytes(device, "local_mem_size")
-            ));
-            out.push_str(&format!(
-                "    Max work-group size: {}\n",
-                field(device, "max_work_group_size")
-            ));
-            out.push_str(&format!(
-                "    Compiler available: {}\n",
-                field(device, "compiler_available")
-            ));
-            out.push_str(&format!(
-                "    Extensions: {}\n",
-                field(device, "extensions").trim()
-            ));
-        }
+        platform_text(&mut out, platform);
     }
     Ok(out)
+}
+
+/// A property as text: a string as it is, a number, a flag as yes/no, a list joined.
+fn field(v: &Value, key: &str) -> String {
+    match v.get(key) {
+        Some(Value::String(s)) if s.trim().is_empty() => "(none)".to_string(),
+        Some(Value::String(s)) => s.trim().to_string(),
+        Some(Value::Number(n)) => format!("{n}"),
+        Some(Value::Bool(b)) => yes_no(*b).to_string(),
+        Some(Value::Array(items)) if items.is_empty() => "(none)".to_string(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| match item {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => format!("{n}"),
+                other => field(other, "name"),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => "?".to_string(),
+    }
+}
+
+/// The text form, readable at a glance: the platform's lines indented by 2, its devices' by 4.
+fn platform_text(out: &mut String, platform: &Value) {
+    out.push_str(&format!("Platform: {}\n", field(platform, "name")));
+    for (label, key) in [
+        ("Vendor", "vendor"),
+        ("Version", "version"),
+        ("Profile", "profile"),
+        ("Extensions", "extensions"),
+    ] {
+        out.push_str(&format!("  {label}: {}\n", field(platform, key)));
+    }
+    let devices = platform.get("devices").and_then(Value::as_array);
+    for (i, device) in devices.unwrap_or(&[]).iter().enumerate() {
+        let bytes = |key: &str| {
+            device
+                .get(key)
+                .and_then(Value::as_f64)
+                .map_or("?".to_string(), |n| mib(n as u64))
+        };
+        out.push_str(&format!("  Device {i}: {}\n", field(device, "name")));
+        let lines = [
+            ("Type", field(device, "type")),
+            ("Vendor", field(device, "vendor")),
+            ("Version", field(device, "version")),
+            ("OpenCL C version", field(device, "opencl_c_version")),
+            ("Compute units", field(device, "max_compute_units")),
+            (
+                "Max clock",
+                format!("{} MHz", field(device, "max_clock_frequency_mhz")),
+            ),
+            ("Global memory", bytes("global_mem_size")),
+            ("Max allocation", bytes("max_mem_alloc_size")),
+            ("Local memory", bytes("local_mem_size")),
+            ("Max work-group size", field(device, "max_work_group_size")),
+            (
+                "Max work-item sizes",
+                format!("[{}]", field(device, "max_work_item_sizes")),
+            ),
+            ("Compiler available", field(device, "compiler_available")),
+            ("Image support", field(device, "image_support")),
+            ("Single precision", field(device, "single_fp_config")),
+            ("Double precision", field(device, "double_fp_config")),
+            ("Extensions", field(device, "extensions")),
+            ("OpenCL C features", field(device, "opencl_c_features")),
+        ];
+        for (label, value) in lines {
+            out.push_str(&format!("    {label}: {value}\n"));
+        }
+    }
 }

@@ -44,10 +44,12 @@ commands:
       --repeat runs the kernel N times over the same buffers;
       short forms: -k -g -l -a -p -o
   bench [--platform NAME]... [--device N] [--filter TEXT]... [--json] [--quick|--stream]
-        [--local N]
+        [--local N] [--scalar]
       the benchmark suite on each platform named (default: ferrocl and every other one);
       --stream gives copy, saxpy, stencil-2d and triad arrays of 4 times the last-level cache;
-      --local N runs the rows that leave the local size to the device in groups of N along x
+      --local N runs the rows that leave the local size to the device in groups of N along x;
+      --scalar adds a column of ferrocl with its vectorizer off (its ratio: what vectorizing
+      gains)
   help             this text
   version          ferrocl's version
 
@@ -101,15 +103,7 @@ fn run(args: &[String]) -> Result<String, Failure> {
                     other => return Err(Failure::Usage(format!("info: unknown option '{other}'"))),
                 }
             }
-            if all {
-                return info::all(json);
-            }
-            let platform = ferrocl_core::Platform::get();
-            Ok(if json {
-                info::json(platform)
-            } else {
-                info::text(platform)
-            })
+            info::command(json, all)
         }
         "install-icd" => icd::install(rest),
         "uninstall-icd" => icd::uninstall(rest),

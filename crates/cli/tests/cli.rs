@@ -713,25 +713,34 @@ fn build_contracts_under_mad_enable() {
     let _ = fs::remove_dir_all(dir);
 }
 
-/// `--emit` prints what the device recorded of a real build, not a second rendering of it: a
-/// program built from source in this process as `clBuildProgram` builds it, with the device's
-/// recording on, holds exactly the text `ferrocl build --emit` prints for each stage.
+/// `--emit` prints what the device recorded of a real build: a program built from source in
+/// this process as `clBuildProgram` builds it, with the device's recording on
+/// (`-cl-ferrocl-listing`), holds exactly the text `ferrocl build --emit` prints for each
+/// stage, and its build log ends with that text.
 #[test]
 fn emit_prints_the_record_of_a_real_build() {
-    use ferrocl_core::program::Program;
-    use ferrocl_core::{Context, Platform};
+    use ferrocl_core::program::{Program, LISTING_HEADER};
+    use ferrocl_core::{Context, Device, Platform};
     let source = "__kernel void wide(__global float *x, float a) { size_t i = get_global_id(0); x[i] = x[i] * a + 1.0f; }\n\
                   __kernel void sums(__global int *x) { int p[4]; for (int k = 0; k < 4; k++) p[k] = x[k * get_global_id(0)]; x[get_global_id(0)] = p[0] + p[3]; }\n";
     let dir = scratch("emit-record");
     let src = write(&dir, "k.cl", source);
-    let devices = Platform::get().devices().to_vec();
+    let platform = Platform::init(|m| vec![Device::cpu(m, Box::new(ferrocl_cpu::CpuDevice))]);
+    let devices = platform.devices().to_vec();
     let context = Context::new(devices.clone(), Vec::new(), false, None);
     let program = Program::from_source(context, source.to_string());
-    program.record_stages();
-    program.build(&[], "-cl-mad-enable").expect("builds");
+    program
+        .build(&[], "-cl-mad-enable -cl-ferrocl-listing=asm")
+        .expect("builds");
     let build = program.build_info(&devices[0]).expect("a build");
+    let header = format!("{LISTING_HEADER}asm\n");
+    let at = build.log.find(&header).expect("the log holds the listing");
     let exe = build.executable.expect("an executable");
     let listing = exe.listing().expect("recorded");
+    assert_eq!(
+        &build.log[at + header.len()..],
+        listing.stage("asm").unwrap()
+    );
     assert_eq!(
         listing.stages().collect::<Vec<_>>(),
         ["ir", "wg", "clif", "asm"]

@@ -11,7 +11,7 @@ use ferrocl_core::device::NdRange;
 use ferrocl_core::kernel::ArgValue;
 use ferrocl_core::memory::flags;
 use ferrocl_core::program::Program;
-use ferrocl_core::{CommandQueue, Context, HostPtr, Kernel, MemObject, Platform};
+use ferrocl_core::{CommandQueue, Context, HostPtr, Kernel, MemObject};
 
 /// (builtin, arguments): the expression is `f(a)`, `f(a, b)` or `f(a, b, c)`.
 const FUNCTIONS: &[(&str, usize)] = &[
@@ -47,7 +47,19 @@ fn main() {
         .div_ceil(256)
         * 256;
     let only: Vec<String> = args.collect();
-    let context = Context::new(Platform::get().devices().to_vec(), Vec::new(), false, None);
+    let context = Context::new(
+        ferrocl_core::Platform::init(|m| {
+            vec![ferrocl_core::Device::cpu(
+                m,
+                Box::new(ferrocl_cpu::CpuDevice),
+            )]
+        })
+        .devices()
+        .to_vec(),
+        Vec::new(),
+        false,
+        None,
+    );
     let device = context.devices[0].clone();
     let queue = CommandQueue::new(context.clone(), device, 0, Vec::new());
 

@@ -41,6 +41,7 @@ pub fn device_options(options: &BuildOptions, uniform_work_groups: bool) -> Comp
     CompileOptions {
         opt_disable: options.opt_disable,
         uniform_work_groups,
+        no_vectorize: options.no_vectorize,
         record: false,
     }
 }

@@ -7,7 +7,8 @@ use crate::machine::Machine;
 use crate::object::IcdHeader;
 
 pub use ferrocl_device::{
-    ArgSlot, CompileOptions, DeviceBackend, DeviceKernel, DeviceProgram, Listing, NdRange,
+    ArgSlot, CompileOptions, DeviceBackend, DeviceKernel, DeviceLimits, DeviceProgram, Listing,
+    NdRange,
 };
 
 /// `cl_device_type` of a device.
@@ -125,8 +126,8 @@ pub struct DeviceInfo {
 }
 
 impl DeviceInfo {
-    /// The CPU device of this machine.
-    pub fn cpu(machine: &Machine) -> DeviceInfo {
+    /// The CPU device of this machine, with the limits its backend states.
+    pub fn cpu(machine: &Machine, limits: DeviceLimits) -> DeviceInfo {
         // 4.2, Table 5, full profile minimums: CL_DEVICE_MAX_MEM_ALLOC_SIZE at least
         // max(1/4th of CL_DEVICE_GLOBAL_MEM_SIZE, 128*1024*1024).
         let global_mem_size = machine.memory_bytes;
@@ -136,7 +137,7 @@ impl DeviceInfo {
                 .iter()
                 .any(|f| f.name == name)
         };
-        let max_work_group_size = ferrocl_cpu::MAX_WORK_GROUP_SIZE;
+        let max_work_group_size = limits.max_work_group_size;
         DeviceInfo {
             device_type: DeviceType::Cpu,
             vendor_id: machine.vendor_id,
@@ -245,14 +246,14 @@ impl DeviceInfo {
             )) << 1,
             generic_address_space_support: false,
             pipe_support: false,
-            // Sub-groups of ferrocl_cpu::SUB_GROUP_SIZE work-items in linear local id order.
+            // Sub-groups of `limits.sub_group_size` work-items in linear local id order.
             max_num_sub_groups: if has_feature("__opencl_c_subgroups") {
-                (max_work_group_size as u32).div_ceil(ferrocl_cpu::SUB_GROUP_SIZE)
+                (max_work_group_size as u32).div_ceil(limits.sub_group_size)
             } else {
                 0
             },
             sub_group_size: if has_feature("__opencl_c_subgroups") {
-                ferrocl_cpu::SUB_GROUP_SIZE
+                limits.sub_group_size
             } else {
                 0
             },
@@ -301,6 +302,11 @@ impl Device {
             info,
             backend,
         }
+    }
+
+    /// The CPU device of this machine, compiled and run by `backend`.
+    pub fn cpu(machine: &Machine, backend: Box<dyn DeviceBackend>) -> Device {
+        Device::new(DeviceInfo::cpu(machine, backend.limits()), backend)
     }
 
     pub fn backend(&self) -> &dyn DeviceBackend {

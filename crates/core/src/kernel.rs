@@ -180,6 +180,7 @@ impl Kernel {
         // private memory, and the slot holds the argument's offset in it.
         let mut private = Vec::new();
         let mut local = code.static_local_size();
+        let align = queue.device.backend().limits().arg_align;
         for (slot, value) in code.arg_slots().iter().zip(args.into_iter().flatten()) {
             let bytes = match (slot.kind, value) {
                 (ArgKind::Value, HeldValue::Bytes(b)) => b,
@@ -203,15 +204,15 @@ impl Kernel {
                     addr.to_ne_bytes().to_vec()
                 }
                 (ArgKind::Aggregate, HeldValue::Bytes(b)) => {
-                    // Aligned for any member type (the device places the block on a 128-byte
-                    // boundary).
-                    let offset = private.len().div_ceil(128) * 128;
+                    // Aligned for any member type (the device places the block on a boundary
+                    // of that alignment).
+                    let offset = private.len().div_ceil(align) * align;
                     private.resize(offset, 0);
                     private.extend_from_slice(&b);
                     (offset as u64).to_ne_bytes().to_vec()
                 }
                 (ArgKind::Local, HeldValue::Local(size)) => {
-                    local = local.div_ceil(128) * 128;
+                    local = local.div_ceil(align) * align;
                     let offset = local as u64;
                     local += size;
                     offset.to_ne_bytes().to_vec()

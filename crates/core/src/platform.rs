@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::device::{Device, DeviceInfo};
+use crate::device::Device;
 use crate::features::{self, NameVersion, Version};
 use crate::machine::Machine;
 use crate::object::IcdHeader;
@@ -19,28 +19,42 @@ pub struct Platform {
 static PLATFORM: OnceLock<Platform> = OnceLock::new();
 
 impl Platform {
-    /// The platform, built on first use. Call [`crate::object::set_dispatch`] before it if its
-    /// objects are to be handed to an ICD loader.
-    pub fn get() -> &'static Platform {
+    /// The platform, built on first use with the devices `devices` makes for this machine
+    /// (the library that offers the platform names its devices; the runtime depends on no
+    /// device). Later calls return the platform the first one built. Call
+    /// [`crate::object::set_dispatch`] before it if its objects are to be handed to an ICD
+    /// loader.
+    pub fn init(devices: impl FnOnce(&Machine) -> Vec<Device>) -> &'static Platform {
         PLATFORM.get_or_init(|| {
             let machine = Machine::probe();
-            let cpu = Device::new(DeviceInfo::cpu(&machine), Box::new(ferrocl_cpu::CpuDevice));
-            let devices = vec![Arc::new(cpu)];
+            let devices: Vec<Arc<Device>> = devices(&machine).into_iter().map(Arc::new).collect();
             // API 3.0, 4.1: CL_PLATFORM_EXTENSIONS lists extensions "supported by all devices
             // associated with this platform" — all of those, here.
-            let extensions = devices[0]
-                .info
-                .extensions
-                .iter()
-                .filter(|e| devices.iter().all(|d| d.info.extensions.contains(e)))
-                .copied()
-                .collect();
+            let extensions = devices.first().map_or(Vec::new(), |first| {
+                first
+                    .info
+                    .extensions
+                    .iter()
+                    .filter(|e| devices.iter().all(|d| d.info.extensions.contains(e)))
+                    .copied()
+                    .collect()
+            });
             Platform {
                 icd: IcdHeader::new(),
                 devices,
                 extensions,
             }
         })
+    }
+
+    /// The platform [`Platform::init`] built.
+    ///
+    /// # Panics
+    /// If `init` has not run: the library offering the platform calls it first.
+    pub fn get() -> &'static Platform {
+        PLATFORM
+            .get()
+            .expect("Platform::init names the devices before the platform is used")
     }
 
     pub fn devices(&self) -> &[Arc<Device>] {

@@ -5,7 +5,7 @@
 //! module serialized (DESIGN.md, decision 8). Building turns the IR, optimized by the standard
 //! pass pipeline, into each device's executable, from which kernels are made.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ferrocl_ir::serialize::BinaryKind;
@@ -16,26 +16,28 @@ use crate::device::{CompileOptions, Device, DeviceProgram, Listing};
 use crate::error::{ClError, ClResult};
 use crate::object::IcdHeader;
 
-/// What device `device` of the platform records compiling the program `binary` built with
-/// `options` (`ferrocl build --emit`): the program is built as `clBuildProgram` builds it, with
-/// the device's recording ([`CompileOptions::record`]) on. The error is the build log.
-pub fn device_listing(binary: &[u8], options: &str, device: usize) -> Result<Listing, String> {
-    let device = crate::Platform::get()
-        .devices()
-        .get(device)
-        .ok_or_else(|| format!("no device {device}"))?
-        .clone();
-    let context = Context::new(vec![device.clone()], Vec::new(), false, None);
-    let program = Program::from_binaries(context, vec![device.clone()], &[binary])
-        .map_err(|_| "not a ferrocl program binary".to_string())?;
-    program.record_stages();
-    let built = program.build(&[], options);
-    let build = program.build_info(&device).unwrap_or_default();
-    built.map_err(|e| format!("{e:?}\n{}", build.log))?;
-    build
-        .executable
-        .and_then(|exe| exe.listing().cloned())
-        .ok_or_else(|| "the device records no listing".to_string())
+/// The line after which a build log holds the listing `-cl-ferrocl-listing=STAGE` asked for;
+/// `STAGE` follows it on the same line. The log before it is the compiler's.
+pub const LISTING_HEADER: &str = "ferrocl listing of stage ";
+
+/// The text `-cl-ferrocl-listing=STAGE` adds to the end of a successful build's log: the
+/// header line and the stage's text as the device recorded it, or a warning naming the
+/// stages it has.
+fn listing_log(stage: &str, listing: Option<&Listing>) -> String {
+    match listing.and_then(|l| l.stage(stage).map(|text| (l, text))) {
+        Some((_, text)) => format!("{LISTING_HEADER}{stage}\n{text}"),
+        None => {
+            let stages: Vec<&str> = listing.map(|l| l.stages().collect()).unwrap_or_default();
+            format!(
+                "warning: the device records no stage '{stage}' (its stages: {})\n",
+                if stages.is_empty() {
+                    "none".to_string()
+                } else {
+                    stages.join(", ")
+                }
+            )
+        }
+    }
 }
 
 /// `cl_build_status`.
@@ -141,8 +143,6 @@ pub struct Program {
     state: Mutex<State>,
     /// Kernel objects made from this program and not yet released.
     pub(crate) live_kernels: AtomicUsize,
-    /// Builds ask the devices to record each stage's text ([`Program::record_stages`]).
-    record: AtomicBool,
 }
 
 impl Program {
@@ -198,14 +198,7 @@ impl Program {
                 modules: vec![None; n],
             }),
             live_kernels: AtomicUsize::new(0),
-            record: AtomicBool::new(false),
         })
-    }
-
-    /// Makes the builds from now on ask each device to record the text of every stage of its
-    /// compile, which the executable then holds (`DeviceProgram::listing`).
-    pub fn record_stages(&self) {
-        self.record.store(true, Ordering::Relaxed);
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -443,11 +436,14 @@ impl Program {
             };
             let (module, ir) = built;
             let device_options = CompileOptions {
-                record: self.record.load(Ordering::Relaxed),
+                record: opts.listing.is_some(),
                 ..crate::compile::device_options(opts, build.uniform_work_groups)
             };
             match self.device_program(i, &ir, &device_options) {
                 Ok(exe) => {
+                    if let Some(stage) = &opts.listing {
+                        build.log.push_str(&listing_log(stage, exe.listing()));
+                    }
                     build.status = BuildStatus::Success;
                     build.binary_type = BinaryType::Executable;
                     build.executable = Some(exe);

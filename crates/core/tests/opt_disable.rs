@@ -4,17 +4,19 @@
 //! This stays in Rust: it reads the runtime's private memory size of a kernel to see that the
 //! option took effect, which `ferrocl run` does not show.
 
+mod builtins_harness;
+
 use std::sync::Arc;
 
 use ferrocl_core::device::NdRange;
 use ferrocl_core::kernel::ArgValue;
 use ferrocl_core::memory::flags;
 use ferrocl_core::program::Program;
-use ferrocl_core::{CommandQueue, Context, HostPtr, Kernel, MemObject, Platform};
+use ferrocl_core::{CommandQueue, Context, HostPtr, Kernel, MemObject};
 
 /// Builds `SOURCE` with `options` and runs `work` over `input` in groups of 64.
 fn run(options: &str, input: &[i32]) -> (Vec<i32>, usize) {
-    let devices = Platform::get().devices().to_vec();
+    let devices = builtins_harness::platform().devices().to_vec();
     let context = Context::new(devices.clone(), Vec::new(), false, None);
     let queue = CommandQueue::new(context.clone(), devices[0].clone(), 0, Vec::new());
     let program = Program::from_source(context.clone(), SOURCE.to_string());

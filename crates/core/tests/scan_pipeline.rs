@@ -22,7 +22,7 @@ use ferrocl_core::device::NdRange;
 use ferrocl_core::kernel::ArgValue;
 use ferrocl_core::memory::flags;
 use ferrocl_core::program::Program;
-use ferrocl_core::{CommandQueue, Context, HostPtr, Kernel, MemObject, Platform};
+use ferrocl_core::{CommandQueue, Context, HostPtr, Kernel, MemObject};
 
 /// Values per work-item in a unit.
 const K: usize = 4;
@@ -174,7 +174,12 @@ enum Arg<'a> {
 
 impl Pipeline {
     fn new(wg: usize) -> Pipeline {
-        let context = Context::new(Platform::get().devices().to_vec(), Vec::new(), false, None);
+        let context = Context::new(
+            builtins_harness::platform().devices().to_vec(),
+            Vec::new(),
+            false,
+            None,
+        );
         let queue = CommandQueue::new(context.clone(), context.devices[0].clone(), 0, Vec::new());
         let program = Program::from_source(context.clone(), SOURCE.to_string());
         if let Err(e) = program.build(&[], "") {

@@ -1,16 +1,23 @@
 //! Command scheduling through the runtime objects: queue order, barriers, user events, error
 //! propagation, callbacks and profiling timestamps.
 
+mod builtins_harness;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use ferrocl_core::device::queue_props;
 use ferrocl_core::event::{self, status, Timestamp};
 use ferrocl_core::memory::{flags, Location};
-use ferrocl_core::{ClError, CommandQueue, Context, Event, HostPtr, MemObject, Platform, Work};
+use ferrocl_core::{ClError, CommandQueue, Context, Event, HostPtr, MemObject, Work};
 
 fn context() -> Arc<Context> {
-    Context::new(Platform::get().devices().to_vec(), Vec::new(), false, None)
+    Context::new(
+        builtins_harness::platform().devices().to_vec(),
+        Vec::new(),
+        false,
+        None,
+    )
 }
 
 fn queue(context: &Arc<Context>, props: u64) -> Arc<CommandQueue> {

@@ -102,6 +102,8 @@ fn vectorize_kernel(
 ) -> (Option<WideKernel>, String) {
     let got = if options.opt_disable {
         Err("not vectorized: -cl-opt-disable".to_string())
+    } else if options.no_vectorize {
+        Err("not vectorized: -cl-ferrocl-no-vectorize".to_string())
     } else if let Some(wide) = wide {
         wide(f).ok_or_else(|| "not vectorized".to_string())
     } else if !vectorize::enabled() {

@@ -23,7 +23,8 @@ use std::sync::Arc;
 use cranelift_codegen::settings;
 use cranelift_jit::JITModule;
 use ferrocl_device::{
-    CompileOptions, DeviceBackend, DeviceError, DeviceKernel, DeviceProgram, Listing, Storage,
+    CompileOptions, DeviceBackend, DeviceError, DeviceKernel, DeviceLimits, DeviceProgram, Listing,
+    Storage,
 };
 use ferrocl_ir::{KernelInfo, Module};
 
@@ -399,7 +400,9 @@ impl CompiledKernel {
         // into them. The private region holds the by-value arguments, the call area, then
         // the frames.
         let local_region = local_mem_size.max(1).next_power_of_two();
-        let frames_at = private_args.len().div_ceil(128) * 128 + self.call_area;
+        // The frames follow the by-value arguments on the alignment they need (`limits`).
+        let align = ferrocl_device::ALLOCATION_ALIGN;
+        let frames_at = private_args.len().div_ceil(align) * align + self.call_area;
         let private_region = (frames_at + self.frame_size * wg_items)
             .max(1)
             .next_power_of_two();
@@ -641,6 +644,14 @@ pub fn host_has_fast_fma() -> bool {
 impl DeviceBackend for CpuDevice {
     fn fast_fma(&self) -> bool {
         host_has_fast_fma()
+    }
+
+    fn limits(&self) -> DeviceLimits {
+        DeviceLimits {
+            max_work_group_size: MAX_WORK_GROUP_SIZE,
+            sub_group_size: SUB_GROUP_SIZE,
+            arg_align: ferrocl_device::ALLOCATION_ALIGN,
+        }
     }
 
     fn allocate(&self, size: usize) -> Result<Storage, DeviceError> {

@@ -60,6 +60,10 @@ pub trait DeviceBackend: Send + Sync {
     /// `fma` where the program allows it.
     fn fast_fma(&self) -> bool;
 
+    /// The device's fixed limits, which the runtime reports in its queries and checks
+    /// launches against.
+    fn limits(&self) -> DeviceLimits;
+
     /// Compiles an optimized, verified IR module, inlined as `ferrocl_ir::passes::inline`
     /// inlines: its kernels may call the module's functions that touch no work-item state.
     fn compile(
@@ -67,6 +71,21 @@ pub trait DeviceBackend: Send + Sync {
         module: &ferrocl_ir::Module,
         options: &CompileOptions,
     ) -> Result<Arc<dyn DeviceProgram>, DeviceError>;
+}
+
+/// A device's fixed limits, as the device states them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceLimits {
+    /// The most work-items in a work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE), and the largest
+    /// local size of each dimension.
+    pub max_work_group_size: usize,
+    /// Work-items per sub-group (the last of a work-group may have fewer); 0 without
+    /// sub-groups.
+    pub sub_group_size: u32,
+    /// The alignment, in bytes, of the region each by-value struct argument's bytes are
+    /// copied to and of each `__local` argument's offset: enough for any type the kernel
+    /// reads from them.
+    pub arg_align: usize,
 }
 
 /// What a program's build options (API 5.8.6) ask of the device's compiler, as the runtime
@@ -84,6 +103,9 @@ pub struct CompileOptions {
     /// Every launch of the program's kernels has uniform work-groups (OpenCL C before 2.0,
     /// or `-cl-uniform-work-group-size`): the runtime refuses the others.
     pub uniform_work_groups: bool,
+    /// `-cl-ferrocl-no-vectorize`: the device runs work-items one at a time, as it would
+    /// without its vectorizer.
+    pub no_vectorize: bool,
     /// Record each stage's text in the program's [`Listing`] ([`DeviceProgram::listing`]).
     /// Off, nothing is recorded and nothing is printed.
     pub record: bool,

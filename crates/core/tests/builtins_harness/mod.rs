@@ -1,6 +1,7 @@
-//! Shared by the `builtins_*` tests: builds OpenCL C source for the CPU device through the
-//! runtime's Program/Kernel API, runs a kernel over buffers and reads them back, plus a small
-//! seeded xorshift generator and the ULP measure of OpenCL C 7.4.
+//! Shared by the `builtins_*` tests and the others that run programs: the platform with the
+//! CPU device ([`platform`]); builds OpenCL C source for it through the runtime's
+//! Program/Kernel API, runs a kernel over buffers and reads them back, plus a small seeded
+//! xorshift generator and the ULP measure of OpenCL C 7.4.
 
 #![allow(dead_code)]
 
@@ -15,6 +16,16 @@ use ferrocl_core::memory::flags;
 use ferrocl_core::program::Program;
 use ferrocl_core::{CommandQueue, Context, HostPtr, Kernel, MemObject, Platform};
 
+/// The platform with the CPU device, as the library that offers it makes it.
+pub fn platform() -> &'static Platform {
+    Platform::init(|machine| {
+        vec![ferrocl_core::Device::cpu(
+            machine,
+            Box::new(ferrocl_cpu::CpuDevice),
+        )]
+    })
+}
+
 pub struct Runner {
     context: Arc<Context>,
     queue: Arc<CommandQueue>,
@@ -22,7 +33,7 @@ pub struct Runner {
 
 impl Runner {
     pub fn new() -> Runner {
-        let context = Context::new(Platform::get().devices().to_vec(), Vec::new(), false, None);
+        let context = Context::new(platform().devices().to_vec(), Vec::new(), false, None);
         let queue = CommandQueue::new(context.clone(), context.devices[0].clone(), 0, Vec::new());
         Runner { context, queue }
     }

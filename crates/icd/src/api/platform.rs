@@ -4,6 +4,7 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use ferrocl_core::device::DeviceType;
+use ferrocl_core::machine::Machine;
 use ferrocl_core::{clock, ClError, ClResult, Device, Platform};
 use opencl_sys::*;
 
@@ -16,12 +17,17 @@ use crate::entry::entry;
 use crate::handle::{self, get};
 use crate::info::{self, answer};
 
+/// The devices of the platform this library offers: the CPU device.
+fn devices(machine: &Machine) -> Vec<Device> {
+    vec![Device::cpu(machine, Box::new(ferrocl_cpu::CpuDevice))]
+}
+
 /// The platform, initialized on first use with the dispatch table and its devices registered.
 pub fn platform() -> &'static Platform {
     static INIT: std::sync::Once = std::sync::Once::new();
     INIT.call_once(|| {
         ferrocl_core::set_dispatch(crate::dispatch::table_address());
-        for device in Platform::get().devices() {
+        for device in Platform::init(devices).devices() {
             handle::register_permanent(device);
         }
     });
