@@ -28,6 +28,9 @@ pub struct Options {
     /// `--local N`: the rows that leave the local size to the device run in groups of N
     /// along x instead (their results must not change).
     pub local: Option<usize>,
+    /// `--scalar`: a column of ferrocl with its vectorizer off (`-cl-ferrocl-no-vectorize`)
+    /// beside ferrocl's, for the kernel rows; its ratio is how much vectorizing gains.
+    pub scalar: bool,
     pub library: Option<std::path::PathBuf>,
 }
 
@@ -55,6 +58,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             "--json" => o.json = true,
             "--quick" => o.quick = true,
             "--stream" => o.stream = true,
+            "--scalar" => o.scalar = true,
             "--local" => {
                 let v = value()?;
                 o.local = Some(v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
@@ -270,22 +274,23 @@ fn prepare<'a>(
     case: &Case,
     scale: Scale,
     local: Option<usize>,
+    column_options: &str,
 ) -> Result<Ready<'a>, Outcome> {
     let n_a = |e: cl::ClError| Outcome::NotAvailable(e.to_string());
     let mut problem = (case.make)(scale);
     // `--local N` for a row that leaves the local size to the device; where N does not
     // divide the global size the last group is smaller, which needs OpenCL C 2.0 or later
     // (API 3.0, 5.10: non-uniform work-groups).
-    let mut options = "";
+    let mut options = column_options.to_string();
     if let (None, Some(n)) = (&problem.local, local) {
         let mut sizes = vec![1; problem.global.len()];
         sizes[0] = n.min(problem.global[0]);
         if problem.global[0] % sizes[0] != 0 {
-            options = "-cl-std=CL3.0";
+            options.push_str(" -cl-std=CL3.0");
         }
         problem.local = Some(sizes);
     }
-    let build = context.build(case.source, options).map_err(n_a)?;
+    let build = context.build(case.source, options.trim()).map_err(n_a)?;
     if let Some(error) = build.error {
         return Err(Outcome::NotAvailable(build_reason(&error, &build.log)));
     }
@@ -629,6 +634,8 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
     }
     let mut columns = Vec::new();
     let mut contexts = Vec::new();
+    // The build options of each column's kernel rows.
+    let mut column_options: Vec<&str> = Vec::new();
     for (t, target) in targets.iter().enumerate() {
         let (label, context) = match target {
             Ok(t) => (
@@ -643,12 +650,23 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         let device = target
             .as_ref()
             .map_or(String::new(), |t| t.device_name.clone());
+        let ferrocl = label == "ferrocl";
         columns.push(Column {
             short: short_label(&label, o.platforms.get(t).map(String::as_str)),
             name: label,
-            device,
+            device: device.clone(),
         });
         contexts.push(context);
+        column_options.push("");
+        if let (true, Ok(t)) = (ferrocl && o.scalar, target) {
+            columns.push(Column {
+                short: "scalar".into(),
+                name: SCALAR.into(),
+                device,
+            });
+            contexts.push(session.api.context(t.device).map_err(|e| e.to_string()));
+            column_options.push("-cl-ferrocl-no-vectorize");
+        }
     }
     for (index, case) in cases.iter().enumerate() {
         progress.show(&format!(
@@ -659,8 +677,9 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         ));
         let mut ready: Vec<Result<Ready, Outcome>> = contexts
             .iter()
-            .map(|context| match context {
-                Ok(context) => prepare(context, case, scale, o.local),
+            .zip(&column_options)
+            .map(|(context, options)| match context {
+                Ok(context) => prepare(context, case, scale, o.local, options),
                 Err(e) => Err(Outcome::NotAvailable(e.clone())),
             })
             .collect();
@@ -688,6 +707,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
                 rows.len()
             ));
             let outcome = match context {
+                _ if column.name == SCALAR => Outcome::NotAvailable(SCALAR_ROWS.into()),
                 Ok(context) => measure(context, o.quick),
                 Err(e) => Outcome::NotAvailable(e.clone()),
             };
@@ -699,6 +719,9 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         for (context, column) in contexts.iter().zip(&columns) {
             progress.show(&format!("bench: {}: small builds", column.short));
             let [median, slowest] = match context {
+                _ if column.name == SCALAR => {
+                    [0, 1].map(|_| Outcome::NotAvailable(SCALAR_ROWS.into()))
+                }
                 Ok(context) => small_builds(context, o.quick),
                 Err(e) => [0, 1].map(|_| Outcome::NotAvailable(e.clone())),
             };
@@ -718,6 +741,12 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
     };
     Ok(if o.json { report.json() } else { report.text() })
 }
+
+/// The name of the column `--scalar` adds: ferrocl with its vectorizer off.
+const SCALAR: &str = "ferrocl (not vectorized)";
+
+/// Why that column has no launch or build rows.
+const SCALAR_ROWS: &str = "kernel rows only";
 
 /// A platform's column: its name, the short label of the table's header, its device.
 pub struct Column {

@@ -32,6 +32,7 @@
 //! control flow (a loop with several exits under a mask, a region with several entries).
 
 mod cfg;
+mod cost;
 pub(crate) mod emit;
 pub mod scalarize;
 pub mod shape;

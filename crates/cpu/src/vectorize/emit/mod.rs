@@ -161,6 +161,7 @@ pub fn vectorize(
     let loops = LoopInfo::new(&cfg, &dom);
     let ipdom = post_dominators(&src, &cfg);
     let shapes = Shapes::new(&src, &cfg, &dom, &loops, &ipdom, width);
+    super::cost::check(&src, &cfg, &loops, &shapes)?;
     let rpo: Vec<Block> = dom.rpo().to_vec();
     let mut order: SecondaryMap<Block, usize> = SecondaryMap::new();
     for (k, &b) in rpo.iter().enumerate() {
