@@ -3,6 +3,7 @@
 //! timed; times are medians over repetitions after a warm-up, on the device (profiling events)
 //! and on the wall clock (enqueue to finish). One table, or JSON with `--json`.
 
+mod patterns;
 mod suite;
 
 use std::io::{IsTerminal, Write};

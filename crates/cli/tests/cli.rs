@@ -1365,7 +1365,7 @@ fn narrowed_tree_reductions_with_a_smaller_last_group_on_ferrocl() {
         let input = format!("int[{global}]=iota");
         let output = format!("int[{}]", want.len());
         let scratch = format!("local:{}", local * 4);
-        for vectorize in ["1", "0"] {
+        for vectorize in ["always", "0"] {
             let o = Command::new(env!("CARGO_BIN_EXE_ferrocl"))
                 .args(["run", source, "--platform", "ferrocl", "--kernel", "tree"])
                 .args(["--global", &g, "--local", &l, "--options", "-cl-std=CL3.0"])

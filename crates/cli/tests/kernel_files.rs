@@ -37,8 +37,9 @@
 //!   so the run is made only as written; WHY says which. `local-sizes: N N ...`: the run is
 //!   made again at those local sizes along x instead of the default ones.
 //!
-//! ferrocl runs each file twice: as it is, and with `FERROCL_VECTORIZE=0` (the CPU device's
-//! vectorization across work-items off), which must give the same results. Both also make
+//! ferrocl runs each file twice: with `FERROCL_VECTORIZE=always` (every kernel the CPU device
+//! can vectorize across work-items vectorized, even where its cost model would not), and with
+//! `FERROCL_VECTORIZE=0` (vectorization off), which must give the same results. Both also make
 //! each run that expects results again at other local sizes along x (`EXTRA_LOCAL_SIZES`
 //! unless the file lists its own): 1, and sizes that leave a remainder against the CPU
 //! device's vector width (a partial chunk, or no full one), against the same expectations.
@@ -523,11 +524,16 @@ fn platforms() -> Vec<Platform> {
     let mut devices_seen = 0;
     for line in text.lines() {
         if let Some(name) = line.strip_prefix("Platform: ") {
+            let name = name.trim().to_string();
+            // ferrocl with every kernel the vectorizer handles vectorized, the ones its cost
+            // model would run one work-item at a time included: with the run below, both
+            // kinds of code of every kernel are checked.
+            let env = (name == "ferrocl").then_some(("FERROCL_VECTORIZE", "always"));
             list.push(Platform {
-                name: name.trim().to_string(),
+                name,
                 vendor: String::new(),
                 offers: String::new(),
-                env: None,
+                env,
             });
             devices_seen = 0;
         } else if let Some(vendor) = line.trim_start().strip_prefix("Vendor: ") {

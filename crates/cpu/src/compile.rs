@@ -109,7 +109,7 @@ fn vectorize_kernel(
     } else if !vectorize::enabled() {
         Err("not vectorized: FERROCL_VECTORIZE=0".to_string())
     } else {
-        crate::vectorized_wide_or_refusal(f).map_err(|r| r.to_string())
+        crate::vectorized_wide_or_refusal(f, true).map_err(|r| r.to_string())
     };
     match got {
         Ok(w) if !workgroup::usable_wide(&w.func) => (
@@ -117,7 +117,10 @@ fn vectorize_kernel(
             "not vectorized: private arrays, collectives or sub-group queries".into(),
         ),
         Ok(w) => {
-            let note = format!("{} work-items a chunk", w.width);
+            let note = format!(
+                "{} work-items a chunk (estimated cost {:.2} of one at a time)",
+                w.width, w.estimate
+            );
             (Some(w), note)
         }
         Err(note) => (None, note),

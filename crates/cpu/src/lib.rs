@@ -568,17 +568,32 @@ pub fn default_wide(f: &ferrocl_ir::Function) -> Option<workgroup::WideKernel> {
 /// The vectorizer's W-wide version of `f` at [`vector_width`], whatever `FERROCL_VECTORIZE`
 /// says: for callers that choose per compile (the differential tester runs each kernel both
 /// ways in one process). Pass `&|_| None` to [`CpuProgram::compile_with`] for scalar code.
+///
+/// The cost model's verdict is not asked: the W-wide code of every kernel the vectorizer
+/// handles is made and run, slower or not, so that the tester checks it.
 pub fn vectorized_wide(f: &ferrocl_ir::Function) -> Option<workgroup::WideKernel> {
-    vectorized_wide_or_refusal(f).ok()
+    vectorized_wide_or_refusal(f, false).ok()
 }
 
-/// The vectorizer's W-wide version of `f` at [`vector_width`], or why it has none.
+/// The vectorizer's W-wide version of `f` at [`vector_width`], or why it has none; with
+/// `costed`, none where the cost model expects it to be slower than the kernel
+/// ([`vectorize::Vectorized::slower`]).
 fn vectorized_wide_or_refusal(
     f: &ferrocl_ir::Function,
+    costed: bool,
 ) -> Result<workgroup::WideKernel, vectorize::Refusal> {
     let width = vector_width(f);
     let v = vectorize::vectorize(f, width)?;
+    // `FERROCL_VECTORIZE=always` runs every kernel the vectorizer handles vectorized, to
+    // measure the cost model's choices (read once per process).
+    static ALWAYS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let always = *ALWAYS
+        .get_or_init(|| std::env::var_os("FERROCL_VECTORIZE").is_some_and(|v| v == "always"));
+    if let (true, false, Some(slower)) = (costed, always, v.slower) {
+        return Err(slower);
+    }
     Ok(workgroup::WideKernel {
+        estimate: v.estimate,
         func: v.func,
         width,
         barriers: v.barriers,

@@ -126,6 +126,7 @@ fn chunks_of_a_wide_version_and_a_scalar_rest_share_the_group() {
             barriers: vec![(barrier(f), barrier(w))],
             assumes_id_limit: false,
             uniform: Vec::new(),
+            estimate: 0.5,
         })
     };
     let p = ferrocl_cpu::CpuProgram::compile_with(&module, &wide).unwrap();

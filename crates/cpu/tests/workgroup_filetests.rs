@@ -38,6 +38,8 @@ fn print_module(m: &Module) -> Result<String, String> {
                 barriers: barriers(f).into_iter().zip(barriers(w)).collect(),
                 assumes_id_limit: false,
                 uniform: Vec::new(),
+                // Not read by the transform: the note of the device's listing.
+                estimate: 0.5,
             })
         });
         let wg = transform_with(f, wide.as_ref()).map_err(|e| e.0)?;

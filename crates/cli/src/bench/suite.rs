@@ -4,6 +4,7 @@
 //! two-core machine) and `quick` (for tests: milliseconds, and host references that are cheap
 //! in a debug build).
 
+use super::patterns;
 use crate::run::Rng;
 
 /// What a kernel's throughput is measured in.
@@ -42,7 +43,7 @@ pub enum Scale {
 impl Scale {
     /// The floats of each array of a bandwidth row, `full` at the suite's own size; a multiple
     /// of 4,096.
-    fn floats(self, full: usize) -> usize {
+    pub(super) fn floats(self, full: usize) -> usize {
         match self {
             Scale::Quick => 1 << 12,
             Scale::Full => full,
@@ -82,40 +83,40 @@ pub struct Case {
     pub make: fn(Scale) -> Problem,
 }
 
-fn floats(bytes: &[u8]) -> Vec<f32> {
+pub(super) fn floats(bytes: &[u8]) -> Vec<f32> {
     bytes
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
 }
 
-fn uints(bytes: &[u8]) -> Vec<u32> {
+pub(super) fn uints(bytes: &[u8]) -> Vec<u32> {
     bytes
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
 }
 
-fn float_bytes(values: &[f32]) -> Vec<u8> {
+pub(super) fn float_bytes(values: &[f32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
-fn uint_bytes(values: &[u32]) -> Vec<u8> {
+pub(super) fn uint_bytes(values: &[u32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
-fn int_bytes(values: &[i32]) -> Vec<u8> {
+pub(super) fn int_bytes(values: &[i32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
-fn random_floats(count: usize, seed: u64, low: f32, high: f32) -> Vec<f32> {
+pub(super) fn random_floats(count: usize, seed: u64, low: f32, high: f32) -> Vec<f32> {
     let mut rng = Rng::new(seed);
     (0..count)
         .map(|_| low + (high - low) * rng.next_f64() as f32)
         .collect()
 }
 
-fn random_uints(count: usize, seed: u64, below: u32) -> Vec<u32> {
+pub(super) fn random_uints(count: usize, seed: u64, below: u32) -> Vec<u32> {
     let mut rng = Rng::new(seed);
     (0..count)
         .map(|_| (rng.next_u64() % u64::from(below)) as u32)
@@ -124,7 +125,7 @@ fn random_uints(count: usize, seed: u64, below: u32) -> Vec<u32> {
 
 /// Indices to check of an output too large to check whole on the host: all of them when
 /// there are few, else an evenly spread sample that includes both ends.
-fn sample(len: usize, count: usize) -> Vec<usize> {
+pub(super) fn sample(len: usize, count: usize) -> Vec<usize> {
     if len <= count {
         return (0..len).collect();
     }
@@ -132,7 +133,7 @@ fn sample(len: usize, count: usize) -> Vec<usize> {
 }
 
 /// Checks that `got` is within `tolerance` of `want`, relative to `scale` (at least 1).
-fn close(
+pub(super) fn close(
     what: &str,
     index: usize,
     got: f64,
@@ -158,15 +159,15 @@ fn grid_args(input: &[f32], w: usize, h: usize) -> Vec<Arg> {
     ]
 }
 
-fn int(v: i32) -> Arg {
+pub(super) fn int(v: i32) -> Arg {
     Arg::Value(v.to_le_bytes().to_vec())
 }
 
-fn uint(v: u32) -> Arg {
+pub(super) fn uint(v: u32) -> Arg {
     Arg::Value(v.to_le_bytes().to_vec())
 }
 
-fn float(v: f32) -> Arg {
+pub(super) fn float(v: f32) -> Arg {
     Arg::Value(v.to_le_bytes().to_vec())
 }
 
@@ -1258,6 +1259,54 @@ pub const CASES: &[Case] = &[
         source: POLY4,
         unit: Unit::Flops,
         make: poly4,
+    },
+    Case {
+        name: "spmv-csr",
+        category: "memory",
+        kernel: "spmv",
+        source: patterns::SPMV,
+        unit: Unit::Flops,
+        make: patterns::spmv,
+    },
+    Case {
+        name: "conv-5x5",
+        category: "compute",
+        kernel: "conv5",
+        source: patterns::CONV5,
+        unit: Unit::Flops,
+        make: patterns::conv5,
+    },
+    Case {
+        name: "fft-256",
+        category: "sync",
+        kernel: "fft256",
+        source: patterns::FFT,
+        unit: Unit::Flops,
+        make: patterns::fft,
+    },
+    Case {
+        name: "u8-threshold",
+        category: "integer",
+        kernel: "threshold",
+        source: patterns::THRESHOLD,
+        unit: Unit::Ops,
+        make: patterns::threshold,
+    },
+    Case {
+        name: "u8-absdiff",
+        category: "integer",
+        kernel: "absdiff",
+        source: patterns::ABSDIFF,
+        unit: Unit::Ops,
+        make: patterns::absdiff,
+    },
+    Case {
+        name: "pyr-down-u8",
+        category: "integer",
+        kernel: "pyr_down",
+        source: patterns::PYR_DOWN,
+        unit: Unit::Ops,
+        make: patterns::pyr_down,
     },
 ];
 

@@ -77,6 +77,12 @@ pub struct Vectorized {
     /// scalar (sorted). The work-group transform keeps such a value in one place for the
     /// chunks and the single work-items alike.
     pub uniform: Vec<(Value, Value)>,
+    /// The cost model's estimate of the W-wide code's cost per chunk, as a fraction of W
+    /// times the kernel's per work-item ([`cost`]).
+    pub estimate: f64,
+    /// Why the cost model expects `func` to be slower than the kernel run one work-item at a
+    /// time, if it does: `func` is right, and the CPU device runs the kernel instead.
+    pub slower: Option<Refusal>,
 }
 
 /// The widths the vectorizer produces: 4 lanes (one 128-bit register of 32-bit lanes), 8 or 16.
@@ -97,14 +103,15 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
     if !func.is_kernel() || func.is_declaration() {
         return Err(Refusal::new("not a kernel with a body"));
     }
+    let per_item = cost::per_item(func);
     if !scalarize::has_vectors(func) {
         emit::check_supported(func)?;
-        return emit::vectorize(func, &[], width);
+        return emit::vectorize(func, &[], width, per_item);
     }
     let split = scalarize::scalarize(func)?;
     let scalar = &split.func;
     emit::check_supported(scalar)?;
-    let mut v = emit::vectorize(scalar, &split.accesses, width)?;
+    let mut v = emit::vectorize(scalar, &split.accesses, width, per_item)?;
     // Back to the kernel's values: a scalar value stays one value when split.
     v.uniform = v
         .uniform

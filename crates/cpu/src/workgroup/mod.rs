@@ -272,6 +272,8 @@ pub struct WideKernel {
     /// Each value of the kernel that `func` holds as one scalar for the W lanes, with that
     /// scalar ([`crate::vectorize::Vectorized::uniform`]); may be empty.
     pub uniform: Vec<(Value, Value)>,
+    /// The cost model's estimate ([`crate::vectorize::Vectorized::estimate`]).
+    pub estimate: f64,
 }
 
 /// A function the work-group function runs regions of: the kernel, or its W-wide version.

@@ -151,6 +151,7 @@ pub fn vectorize(
     func: &Function,
     accesses: &[Vec<Inst>],
     width: u32,
+    per_item: f64,
 ) -> Result<Vectorized, Refusal> {
     let mut src = func.clone();
     unify_returns(&mut src);
@@ -161,7 +162,11 @@ pub fn vectorize(
     let loops = LoopInfo::new(&cfg, &dom);
     let ipdom = post_dominators(&src, &cfg);
     let shapes = Shapes::new(&src, &cfg, &dom, &loops, &ipdom, width);
-    super::cost::check(&src, &cfg, &loops, &shapes)?;
+    // The cost model's verdict; the W-wide code is made either way.
+    let (estimate, slower) = match super::cost::worth_it(&src, &shapes, width, accesses, per_item) {
+        Ok(ratio) => (ratio, None),
+        Err((ratio, r)) => (ratio, Some(r)),
+    };
     let rpo: Vec<Block> = dom.rpo().to_vec();
     let mut order: SecondaryMap<Block, usize> = SecondaryMap::new();
     for (k, &b) in rpo.iter().enumerate() {
@@ -373,6 +378,8 @@ pub fn vectorize(
         barriers,
         assumes_id_limit: shapes.assumes_id_limit(),
         uniform,
+        estimate,
+        slower,
     })
 }
 
