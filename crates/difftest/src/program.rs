@@ -1429,6 +1429,77 @@ fn block(s: &mut String, body: &[Stmt], p: &Program, depth: usize) {
     }
 }
 
+/// A loop over a row of a CSR-like table in `in`: its bounds and its columns gathered, one
+/// sum into variable `dest`.
+fn gather_stmt(
+    s: &mut String,
+    id: u32,
+    row: &Expr,
+    dest: usize,
+    float: bool,
+    p: &Program,
+    d: usize,
+) {
+    let x = |e: &Expr| expr(e, p);
+    let line = |s: &mut String, text: &str| {
+        indent(s, d);
+        s.push_str(text);
+        s.push('\n');
+    };
+    let (r, b, e, k) = (
+        format!("r{id}"),
+        format!("b{id}"),
+        format!("e{id}"),
+        format!("k{id}"),
+    );
+    line(s, "{");
+    let inner = |s: &mut String, text: &str| {
+        indent(s, d + 1);
+        s.push_str(text);
+        s.push('\n');
+    };
+    inner(s, &format!("uint {r} = {} & 31u;", x(row)));
+    inner(s, &format!("uint {b} = in[{r}] & 15u;"));
+    inner(s, &format!("uint {e} = {b} + (in[{r} + 1u] & 7u);"));
+    inner(s, &format!("for (uint {k} = {b}; {k} < {e}; {k}++)"));
+    let gathered = format!("in[in[{k} + 32u] & 63u]");
+    let step = if float {
+        format!("f{dest} = f{dest} + (float)({gathered} & 0xffffu) * (float)(in[{k}] & 0xffu);")
+    } else {
+        let v = var_name(p, dest);
+        format!("{v} = {v} + {gathered} * in[{k}];")
+    };
+    inner(s, &format!("    {step}"));
+    line(s, "}");
+}
+
+/// The text of a statement on the OpenCL vectors `q{var}` (uint4) and `w{var}` (float4).
+fn vector_stmt(op: VecOp, var: usize, args: &[Expr], p: &Program) -> String {
+    let a: Vec<String> = args.iter().map(|e| expr(e, p)).collect();
+    let q = format!("q{var}");
+    let w = format!("w{var}");
+    match op {
+        VecOp::MulAddSwizzle => format!("{q} = {q} * (uint4)({}) + {q}.wzyx;", a[0]),
+        VecOp::XorBuild => format!("{q} ^= (uint4)({});", a.join(", ")),
+        VecOp::Rotate => format!("{q} = rotate({q}, (uint4)({}));", a[0]),
+        VecOp::SelectGreater => {
+            format!("{q} = select({q}, {q}.yzwx, {q} > (uint4)({}));", a[0])
+        }
+        VecOp::MinMax => format!(
+            "{q} = min({q}, (uint4)({})) + max({q}.zwxy, (uint4)({}));",
+            a[0], a[1]
+        ),
+        VecOp::FMulAddSwizzle => {
+            format!("{w} = {w} * (float4)({}) + {w}.wzyx;", a[0])
+        }
+        VecOp::FSubBuild => format!("{w} = {w} - (float4)({});", a.join(", ")),
+        VecOp::FConvert => format!(
+            "{w} = convert_float4(q0 & (uint4)(0xffffu)) * (float4)({}) + {w};",
+            a[0]
+        ),
+    }
+}
+
 fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
     let x = |e: &Expr| expr(e, p);
     let line = |s: &mut String, text: &str| {
@@ -1438,32 +1509,7 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
     };
     match st {
         Stmt::Assign(pl, e) => line(s, &format!("{} = {};", place(pl, p), x(e))),
-        Stmt::Vector { op, var, args } => {
-            let a: Vec<String> = args.iter().map(x).collect();
-            let q = format!("q{var}");
-            let w = format!("w{var}");
-            let text = match op {
-                VecOp::MulAddSwizzle => format!("{q} = {q} * (uint4)({}) + {q}.wzyx;", a[0]),
-                VecOp::XorBuild => format!("{q} ^= (uint4)({});", a.join(", ")),
-                VecOp::Rotate => format!("{q} = rotate({q}, (uint4)({}));", a[0]),
-                VecOp::SelectGreater => {
-                    format!("{q} = select({q}, {q}.yzwx, {q} > (uint4)({}));", a[0])
-                }
-                VecOp::MinMax => format!(
-                    "{q} = min({q}, (uint4)({})) + max({q}.zwxy, (uint4)({}));",
-                    a[0], a[1]
-                ),
-                VecOp::FMulAddSwizzle => {
-                    format!("{w} = {w} * (float4)({}) + {w}.wzyx;", a[0])
-                }
-                VecOp::FSubBuild => format!("{w} = {w} - (float4)({});", a.join(", ")),
-                VecOp::FConvert => format!(
-                    "{w} = convert_float4(q0 & (uint4)(0xffffu)) * (float4)({}) + {w};",
-                    a[0]
-                ),
-            };
-            line(s, &text);
-        }
+        Stmt::Vector { op, var, args } => line(s, &vector_stmt(*op, *var, args, p)),
         Stmt::If { cond, then, els } => {
             line(s, &format!("if ({}) {{", x(cond)));
             block(s, then, p, d + 1);
@@ -1587,35 +1633,7 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
             row,
             dest,
             float,
-        } => {
-            let (r, b, e, k) = (
-                format!("r{id}"),
-                format!("b{id}"),
-                format!("e{id}"),
-                format!("k{id}"),
-            );
-            line(s, "{");
-            let inner = |s: &mut String, text: &str| {
-                indent(s, d + 1);
-                s.push_str(text);
-                s.push('\n');
-            };
-            inner(s, &format!("uint {r} = {} & 31u;", x(row)));
-            inner(s, &format!("uint {b} = in[{r}] & 15u;"));
-            inner(s, &format!("uint {e} = {b} + (in[{r} + 1u] & 7u);"));
-            inner(s, &format!("for (uint {k} = {b}; {k} < {e}; {k}++)"));
-            let gathered = format!("in[in[{k} + 32u] & 63u]");
-            let step = if *float {
-                format!(
-                    "f{dest} = f{dest} + (float)({gathered} & 0xffffu) * (float)(in[{k}] & 0xffu);"
-                )
-            } else {
-                let v = var_name(p, *dest);
-                format!("{v} = {v} + {gathered} * in[{k}];")
-            };
-            inner(s, &format!("    {step}"));
-            line(s, "}");
-        }
+        } => gather_stmt(s, *id, row, *dest, *float, p, d),
         Stmt::SubGroup {
             op,
             value,

@@ -173,6 +173,17 @@ fn verify_function_into(module: &Module, func: &Function, errors: &mut Vec<Verif
     v.run();
 }
 
+/// One instruction's operands as the checks of its operation read them.
+struct Operands<'a> {
+    args: &'a [Value],
+    /// The operands' types.
+    tys: Vec<Type>,
+    /// The result's type, if it has one.
+    result: Option<Type>,
+    /// The function's entry block.
+    entry: Block,
+}
+
 struct Verifier<'a> {
     module: &'a Module,
     func: &'a Function,
@@ -455,15 +466,55 @@ impl Verifier<'_> {
     fn check_inst(&mut self, inst: Inst, entry: Block) {
         let f = self.func;
         let data = &f.dfg.insts[inst];
-        let args = &data.args[..];
-        let result = f.dfg.inst_result(inst).map(|r| self.ty(r));
-        let tys: Vec<Type> = args.iter().map(|&a| self.ty(a)).collect();
-        let no_result = |s: &mut Self| {
-            if result.is_some() {
-                s.err("has no result");
-            }
+        let o = Operands {
+            args: &data.args[..],
+            tys: data.args.iter().map(|&a| self.ty(a)).collect(),
+            result: f.dfg.inst_result(inst).map(|r| self.ty(r)),
+            entry,
         };
         match &data.op {
+            Op::Iconst(..) | Op::Fconst(..) | Op::Vconst(..) | Op::Null | Op::Undef => {
+                self.check_constant(&data.op, &o)
+            }
+            Op::Unary(..)
+            | Op::Binary(..)
+            | Op::Fma
+            | Op::Icmp(..)
+            | Op::Fcmp(..)
+            | Op::Select
+            | Op::Convert(..)
+            | Op::Bitcast
+            | Op::PtrToInt
+            | Op::IntToPtr
+            | Op::AddrCast
+            | Op::PtrAdd => self.check_arithmetic(&data.op, &o),
+            Op::Splat | Op::ExtractLane(..) | Op::InsertLane(..) | Op::Shuffle(..) => {
+                self.check_lanes(&data.op, &o)
+            }
+            Op::Load(..)
+            | Op::Store(..)
+            | Op::AtomicRmw(..)
+            | Op::Cmpxchg(..)
+            | Op::AtomicLoad(..)
+            | Op::AtomicStore(..)
+            | Op::Fence(..)
+            | Op::Barrier(..)
+            | Op::SlotAddr(..)
+            | Op::GlobalAddr(..) => self.check_memory(&data.op, &o),
+            Op::Group(..) | Op::WorkItem(..) => self.check_work_item(&data.op, &o),
+            Op::Call(..)
+            | Op::Jump(..)
+            | Op::Brif(..)
+            | Op::Switch(..)
+            | Op::Return
+            | Op::Unreachable => self.check_control(&data.op, &o),
+        }
+    }
+
+    /// Constants: `iconst`, `fconst`, `vconst`, `null`, `undef`.
+    fn check_constant(&mut self, op: &Op, o: &Operands<'_>) {
+        let &Operands { args, result, .. } = o;
+        match op {
             Op::Iconst(c) => {
                 self.arity(args, 0);
                 if let Some(t) = self.want_result(result) {
@@ -507,6 +558,19 @@ impl Verifier<'_> {
                 self.arity(args, 0);
                 self.want_result(result);
             }
+            _ => unreachable!("check_inst routes only these operations here"),
+        }
+    }
+
+    /// Operations on values: arithmetic, comparisons, `select`, conversions, pointer arithmetic.
+    fn check_arithmetic(&mut self, op: &Op, o: &Operands<'_>) {
+        let &Operands {
+            args,
+            ref tys,
+            result,
+            ..
+        } = o;
+        match op {
             Op::Unary(op) => {
                 if !self.arity(args, 1) {
                     return;
@@ -559,7 +623,7 @@ impl Verifier<'_> {
                 if tys.iter().any(|&x| x != t) || !t.is_float() {
                     self.err(format!(
                         "operands must be one float type, are {}",
-                        list(&tys)
+                        list(tys)
                     ));
                 }
                 if self.want_result(result).is_some_and(|r| r != t) {
@@ -574,7 +638,7 @@ impl Verifier<'_> {
                 if tys[1] != t {
                     self.err(format!("operand types differ: {t} and {}", tys[1]));
                 }
-                let ok = match data.op {
+                let ok = match *op {
                     Op::Icmp(_) => t.is_int() || t.is_ptr(),
                     _ => t.is_float(),
                 };
@@ -631,7 +695,7 @@ impl Verifier<'_> {
                 let Some(r) = self.want_result(result) else {
                     return;
                 };
-                let (p, i) = if data.op == Op::PtrToInt {
+                let (p, i) = if *op == Op::PtrToInt {
                     (tys[0], r)
                 } else {
                     (r, tys[0])
@@ -666,12 +730,25 @@ impl Verifier<'_> {
                     return;
                 }
                 if !tys[0].is_ptr() || !(tys[1] == Type::I32 || tys[1] == Type::I64) {
-                    self.err(format!("operands of types {}", list(&tys)));
+                    self.err(format!("operands of types {}", list(tys)));
                 }
                 if self.want_result(result).is_some_and(|r| r != tys[0]) {
                     self.err("result type differs from the pointer's");
                 }
             }
+            _ => unreachable!("check_inst routes only these operations here"),
+        }
+    }
+
+    /// Lane operations: `splat`, `extractlane`, `insertlane`, `shuffle`.
+    fn check_lanes(&mut self, op: &Op, o: &Operands<'_>) {
+        let &Operands {
+            args,
+            ref tys,
+            result,
+            ..
+        } = o;
+        match op {
             Op::Splat => {
                 if !self.arity(args, 1) {
                     return;
@@ -735,6 +812,25 @@ impl Verifier<'_> {
                     }
                 }
             }
+            _ => unreachable!("check_inst routes only these operations here"),
+        }
+    }
+
+    /// Memory: loads, stores, atomics, fences and barriers, the addresses of slots and globals.
+    fn check_memory(&mut self, op: &Op, o: &Operands<'_>) {
+        let &Operands {
+            args,
+            ref tys,
+            result,
+            ..
+        } = o;
+        let f = self.func;
+        let no_result = |s: &mut Self| {
+            if result.is_some() {
+                s.err("has no result");
+            }
+        };
+        match op {
             Op::Load(flags) => {
                 if !self.arity(args, 1) {
                     return;
@@ -822,6 +918,42 @@ impl Verifier<'_> {
                     self.err(format!("unknown fence flags {:#x}", flags.0));
                 }
             }
+            Op::SlotAddr(ss) => {
+                self.arity(args, 0);
+                if !f.slots.is_valid(*ss) {
+                    self.err(format!("{ss} does not exist"));
+                }
+                if self
+                    .want_result(result)
+                    .is_some_and(|r| r != Type::ptr(AddrSpace::Private))
+                {
+                    self.err("a stack slot's address is a ptr.private");
+                }
+            }
+            Op::GlobalAddr(g) => {
+                self.arity(args, 0);
+                let Some(gd) = self.module.globals.get(*g) else {
+                    self.err(format!("{g} does not exist"));
+                    return;
+                };
+                let want = Type::ptr(gd.space);
+                if self.want_result(result).is_some_and(|r| r != want) {
+                    self.err(format!("the address of @{} is a {want}", gd.name));
+                }
+            }
+            _ => unreachable!("check_inst routes only these operations here"),
+        }
+    }
+
+    /// Work-item queries and collectives.
+    fn check_work_item(&mut self, op: &Op, o: &Operands<'_>) {
+        let &Operands {
+            args,
+            ref tys,
+            result,
+            ..
+        } = o;
+        match op {
             Op::Group(g, scope) => {
                 if !matches!(scope, Scope::WorkGroup | Scope::SubGroup) {
                     self.err(format!("a collective of {} scope", scope.name()));
@@ -860,29 +992,26 @@ impl Verifier<'_> {
                     }
                 }
             }
-            Op::SlotAddr(ss) => {
-                self.arity(args, 0);
-                if !f.slots.is_valid(*ss) {
-                    self.err(format!("{ss} does not exist"));
-                }
-                if self
-                    .want_result(result)
-                    .is_some_and(|r| r != Type::ptr(AddrSpace::Private))
-                {
-                    self.err("a stack slot's address is a ptr.private");
-                }
+            _ => unreachable!("check_inst routes only these operations here"),
+        }
+    }
+
+    /// Calls and terminators.
+    fn check_control(&mut self, op: &Op, o: &Operands<'_>) {
+        let &Operands {
+            args,
+            ref tys,
+            result,
+            entry,
+            ..
+        } = o;
+        let f = self.func;
+        let no_result = |s: &mut Self| {
+            if result.is_some() {
+                s.err("has no result");
             }
-            Op::GlobalAddr(g) => {
-                self.arity(args, 0);
-                let Some(gd) = self.module.globals.get(*g) else {
-                    self.err(format!("{g} does not exist"));
-                    return;
-                };
-                let want = Type::ptr(gd.space);
-                if self.want_result(result).is_some_and(|r| r != want) {
-                    self.err(format!("the address of @{} is a {want}", gd.name));
-                }
-            }
+        };
+        match op {
             Op::Call(callee) => {
                 let Some(cf) = self.module.funcs.get(*callee) else {
                     self.err(format!("calls {callee}, which does not exist"));
@@ -894,14 +1023,14 @@ impl Verifier<'_> {
                         && tys[..fixed] == cf.sig.params[..]
                         && !tys[fixed..].iter().any(|t| t.is_bool())
                 } else {
-                    tys == cf.sig.params
+                    *tys == cf.sig.params
                 };
                 if !ok {
                     self.err(format!(
                         "calls @{}({}) with ({})",
                         cf.name,
                         list(&cf.sig.params),
-                        list(&tys)
+                        list(tys)
                     ));
                 }
                 if result != cf.sig.ret {
@@ -952,10 +1081,10 @@ impl Verifier<'_> {
             Op::Return => {
                 no_result(self);
                 let want: Vec<Type> = f.sig.ret.into_iter().collect();
-                if tys != want {
+                if *tys != want {
                     self.err(format!(
                         "returns ({}), the function returns ({})",
-                        list(&tys),
+                        list(tys),
                         list(&want)
                     ));
                 }
@@ -964,6 +1093,7 @@ impl Verifier<'_> {
                 no_result(self);
                 self.arity(args, 0);
             }
+            _ => unreachable!("check_inst routes only these operations here"),
         }
     }
 

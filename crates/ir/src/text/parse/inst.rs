@@ -205,44 +205,7 @@ impl Parser {
                 (op, self.operands(f, st, 2)?)
             }
             "trunc" | "zext" | "sext" | "satconv" | "fconv" | "sitofp" | "uitofp" | "fptosi"
-            | "fptoui" => {
-                let round = |m: &str| Round::ALL.into_iter().find(|r| r.name() == m);
-                let sign = |m: &str| match m {
-                    "s" => Some(true),
-                    "u" => Some(false),
-                    _ => None,
-                };
-                let conv = match (head, mods.as_slice()) {
-                    ("trunc", []) => Some(ConvOp::Trunc),
-                    ("zext", []) => Some(ConvOp::Zext),
-                    ("sext", []) => Some(ConvOp::Sext),
-                    ("satconv", [a, b]) => match (sign(a), sign(b)) {
-                        (Some(s), Some(d)) => Some(ConvOp::SatInt {
-                            src_signed: s,
-                            dst_signed: d,
-                        }),
-                        _ => None,
-                    },
-                    ("fconv", [r]) => round(r).map(ConvOp::Fconv),
-                    ("sitofp", [r]) => round(r).map(ConvOp::SintToFloat),
-                    ("uitofp", [r]) => round(r).map(ConvOp::UintToFloat),
-                    ("fptosi" | "fptoui", [r, rest @ ..]) if rest.is_empty() || rest == ["sat"] => {
-                        round(r).map(|round| {
-                            let sat = !rest.is_empty();
-                            if head == "fptosi" {
-                                ConvOp::FloatToSint { round, sat }
-                            } else {
-                                ConvOp::FloatToUint { round, sat }
-                            }
-                        })
-                    }
-                    _ => None,
-                };
-                let Some(conv) = conv else {
-                    return bad_mods(self);
-                };
-                (Op::Convert(conv), self.operands(f, st, 1)?)
-            }
+            | "fptoui" => self.conversion(f, st, head, &mods, &bad)?,
             "bitcast" | "ptrtoint" | "inttoptr" | "addrcast" | "splat" => {
                 no_mods(self)?;
                 let op = match head {
@@ -313,6 +276,151 @@ impl Parser {
                     a,
                 )
             }
+            "atomic_rmw" | "cmpxchg" | "atomic_load" | "atomic_store" | "fence" | "barrier" => {
+                self.atomic_or_sync(f, st, head, &mods, &bad)?
+            }
+            "group_broadcast"
+            | "group_reduce"
+            | "group_scan_inclusive"
+            | "group_scan_exclusive"
+            | "sub_group_broadcast"
+            | "sub_group_reduce"
+            | "sub_group_scan_inclusive"
+            | "sub_group_scan_exclusive" => {
+                let (head, scope) = match head.strip_prefix("sub_") {
+                    Some(h) => (h, Scope::SubGroup),
+                    None => (head, Scope::WorkGroup),
+                };
+                let combine = match mods.as_slice() {
+                    [] => None,
+                    [m] => match BinaryOp::ALL.into_iter().find(|b| b.name() == *m) {
+                        Some(b) => Some(b),
+                        None => return bad_mods(self),
+                    },
+                    _ => return bad_mods(self),
+                };
+                let Some(g) = GroupOp::from_name(head, combine) else {
+                    return bad_mods(self);
+                };
+                let n = if g == GroupOp::Broadcast { 2 } else { 1 };
+                (Op::Group(g, scope), self.operands(f, st, n)?)
+            }
+            "slotaddr" => {
+                no_mods(self)?;
+                let w = self.word()?;
+                let Some(n) = entity_number(&w, "ss") else {
+                    self.pos -= 1;
+                    return self.error(format!("expected a stack slot, found `{w}`"));
+                };
+                (Op::SlotAddr(StackSlot::from_u32(n)), vec![])
+            }
+            "globaladdr" => {
+                no_mods(self)?;
+                let n = self.name()?;
+                let Some(&g) = self.globals.get(&n) else {
+                    self.pos -= 1;
+                    return self.error(format!("no global named @{n}"));
+                };
+                (Op::GlobalAddr(g), vec![])
+            }
+            "call" | "jump" | "brif" | "switch" | "return" => {
+                self.control(f, st, head, &mods, &bad)?
+            }
+            _ => {
+                if let Some(u) = UnaryOp::ALL.into_iter().find(|u| u.name() == head) {
+                    no_mods(self)?;
+                    (Op::Unary(u), self.operands(f, st, 1)?)
+                } else if let Some(b) = BinaryOp::ALL.into_iter().find(|b| b.name() == head) {
+                    no_mods(self)?;
+                    (Op::Binary(b), self.operands(f, st, 2)?)
+                } else if let Some(w) = WorkItemOp::ALL.into_iter().find(|w| w.name() == head) {
+                    no_mods(self)?;
+                    let dim = if w.has_dim() { self.lane_imm()? } else { 0 };
+                    (Op::WorkItem(w, dim), vec![])
+                } else {
+                    return Err(ParseError {
+                        line,
+                        col,
+                        message: format!("unknown instruction `{word}`"),
+                    });
+                }
+            }
+        };
+        let inst: Inst = f.dfg.make_inst(InstData { op, args }, None);
+        f.layout.append_inst(inst, block);
+        if let Some((v, ty)) = result {
+            f.dfg.values[v].ty = ty;
+            f.dfg.attach_result(inst, v);
+        }
+        Ok(())
+    }
+
+    /// The conversions (`trunc`, `zext`, `sext`, `satconv`, `fconv`, `sitofp`, `uitofp`,
+    /// `fptosi`, `fptoui`) with their modifiers.
+    fn conversion(
+        &mut self,
+        f: &mut Function,
+        st: &mut Body,
+        head: &str,
+        mods: &[&str],
+        bad: &ParseError,
+    ) -> PResult<(Op, Vec<Value>)> {
+        let bad_mods = |_: &Self| -> PResult<_> { Err(bad.clone()) };
+        Ok(match head {
+            "trunc" | "zext" | "sext" | "satconv" | "fconv" | "sitofp" | "uitofp" | "fptosi"
+            | "fptoui" => {
+                let round = |m: &str| Round::ALL.into_iter().find(|r| r.name() == m);
+                let sign = |m: &str| match m {
+                    "s" => Some(true),
+                    "u" => Some(false),
+                    _ => None,
+                };
+                let conv = match (head, mods) {
+                    ("trunc", []) => Some(ConvOp::Trunc),
+                    ("zext", []) => Some(ConvOp::Zext),
+                    ("sext", []) => Some(ConvOp::Sext),
+                    ("satconv", [a, b]) => match (sign(a), sign(b)) {
+                        (Some(s), Some(d)) => Some(ConvOp::SatInt {
+                            src_signed: s,
+                            dst_signed: d,
+                        }),
+                        _ => None,
+                    },
+                    ("fconv", [r]) => round(r).map(ConvOp::Fconv),
+                    ("sitofp", [r]) => round(r).map(ConvOp::SintToFloat),
+                    ("uitofp", [r]) => round(r).map(ConvOp::UintToFloat),
+                    ("fptosi" | "fptoui", [r, rest @ ..]) if rest.is_empty() || rest == ["sat"] => {
+                        round(r).map(|round| {
+                            let sat = !rest.is_empty();
+                            if head == "fptosi" {
+                                ConvOp::FloatToSint { round, sat }
+                            } else {
+                                ConvOp::FloatToUint { round, sat }
+                            }
+                        })
+                    }
+                    _ => None,
+                };
+                let Some(conv) = conv else {
+                    return bad_mods(self);
+                };
+                (Op::Convert(conv), self.operands(f, st, 1)?)
+            }
+            _ => unreachable!("instruction routes only these instructions here"),
+        })
+    }
+
+    /// Atomics, fences and barriers, with their orderings, scopes and fenced spaces.
+    fn atomic_or_sync(
+        &mut self,
+        f: &mut Function,
+        st: &mut Body,
+        head: &str,
+        mods: &[&str],
+        bad: &ParseError,
+    ) -> PResult<(Op, Vec<Value>)> {
+        let bad_mods = |_: &Self| -> PResult<_> { Err(bad.clone()) };
+        Ok(match head {
             "atomic_rmw" | "cmpxchg" | "atomic_load" | "atomic_store" => {
                 let order = |m: &str| Ordering::ALL.into_iter().find(|o| o.name() == m);
                 let scope = |m: &str| Scope::ALL.into_iter().find(|o| o.name() == m);
@@ -328,7 +436,7 @@ impl Parser {
                     }),
                     _ => None,
                 };
-                let op = match (head, mods.as_slice()) {
+                let op = match (head, mods) {
                     ("atomic_rmw", [r, o, s, sp]) => {
                         match (
                             RmwOp::ALL.into_iter().find(|x| x.name() == *r),
@@ -378,50 +486,27 @@ impl Parser {
                 let Some(op) = op else { return bad_mods(self) };
                 (op, vec![])
             }
-            "group_broadcast"
-            | "group_reduce"
-            | "group_scan_inclusive"
-            | "group_scan_exclusive"
-            | "sub_group_broadcast"
-            | "sub_group_reduce"
-            | "sub_group_scan_inclusive"
-            | "sub_group_scan_exclusive" => {
-                let (head, scope) = match head.strip_prefix("sub_") {
-                    Some(h) => (h, Scope::SubGroup),
-                    None => (head, Scope::WorkGroup),
-                };
-                let combine = match mods.as_slice() {
-                    [] => None,
-                    [m] => match BinaryOp::ALL.into_iter().find(|b| b.name() == *m) {
-                        Some(b) => Some(b),
-                        None => return bad_mods(self),
-                    },
-                    _ => return bad_mods(self),
-                };
-                let Some(g) = GroupOp::from_name(head, combine) else {
-                    return bad_mods(self);
-                };
-                let n = if g == GroupOp::Broadcast { 2 } else { 1 };
-                (Op::Group(g, scope), self.operands(f, st, n)?)
+            _ => unreachable!("instruction routes only these instructions here"),
+        })
+    }
+
+    /// Calls and terminators.
+    fn control(
+        &mut self,
+        f: &mut Function,
+        st: &mut Body,
+        head: &str,
+        mods: &[&str],
+        bad: &ParseError,
+    ) -> PResult<(Op, Vec<Value>)> {
+        let no_mods = |_: &Self| {
+            if mods.is_empty() {
+                Ok(())
+            } else {
+                Err(bad.clone())
             }
-            "slotaddr" => {
-                no_mods(self)?;
-                let w = self.word()?;
-                let Some(n) = entity_number(&w, "ss") else {
-                    self.pos -= 1;
-                    return self.error(format!("expected a stack slot, found `{w}`"));
-                };
-                (Op::SlotAddr(StackSlot::from_u32(n)), vec![])
-            }
-            "globaladdr" => {
-                no_mods(self)?;
-                let n = self.name()?;
-                let Some(&g) = self.globals.get(&n) else {
-                    self.pos -= 1;
-                    return self.error(format!("no global named @{n}"));
-                };
-                (Op::GlobalAddr(g), vec![])
-            }
+        };
+        Ok(match head {
             "call" => {
                 no_mods(self)?;
                 let n = self.name()?;
@@ -498,32 +583,7 @@ impl Parser {
                 };
                 (Op::Return, a)
             }
-            _ => {
-                if let Some(u) = UnaryOp::ALL.into_iter().find(|u| u.name() == head) {
-                    no_mods(self)?;
-                    (Op::Unary(u), self.operands(f, st, 1)?)
-                } else if let Some(b) = BinaryOp::ALL.into_iter().find(|b| b.name() == head) {
-                    no_mods(self)?;
-                    (Op::Binary(b), self.operands(f, st, 2)?)
-                } else if let Some(w) = WorkItemOp::ALL.into_iter().find(|w| w.name() == head) {
-                    no_mods(self)?;
-                    let dim = if w.has_dim() { self.lane_imm()? } else { 0 };
-                    (Op::WorkItem(w, dim), vec![])
-                } else {
-                    return Err(ParseError {
-                        line,
-                        col,
-                        message: format!("unknown instruction `{word}`"),
-                    });
-                }
-            }
-        };
-        let inst: Inst = f.dfg.make_inst(InstData { op, args }, None);
-        f.layout.append_inst(inst, block);
-        if let Some((v, ty)) = result {
-            f.dfg.values[v].ty = ty;
-            f.dfg.attach_result(inst, v);
-        }
-        Ok(())
+            _ => unreachable!("instruction routes only these instructions here"),
+        })
     }
 }
