@@ -4,7 +4,10 @@
 //! lookup expands only the rows of one name, for the features of the target, into concrete
 //! signatures that sema's overload resolution chooses from.
 
+pub mod catalogue;
 mod table;
+
+pub use catalogue::Builtin;
 
 use crate::options::ClVersion;
 use crate::parse::ast::Access;
@@ -169,7 +172,7 @@ fn family(name: &str) -> Vec<(Scalar, u8)> {
     }
 }
 
-fn scalar_named(s: &str) -> Option<Scalar> {
+pub(crate) fn scalar_named(s: &str) -> Option<Scalar> {
     Some(match s {
         "bool" => Scalar::Bool,
         "char" => Scalar::Char,
