@@ -47,11 +47,12 @@ fn work_item_op(name: &str) -> Option<(WorkItemOp, u64)> {
 
 pub(super) fn call(
     fl: &mut FnLower,
-    name: &str,
+    builtin: crate::builtins::Builtin,
     params: &[TypeId],
     args: &[Expr],
     rt: TypeId,
 ) -> Res<Option<Value>> {
+    let name = &*builtin.to_string();
     // Work-item functions (6.15.1).
     if name == "get_work_dim" {
         return Ok(Some(fl.b.work_item(WorkItemOp::WorkDim, 0, Type::I32)));

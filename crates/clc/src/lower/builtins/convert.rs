@@ -26,7 +26,7 @@ pub(super) fn conversion(
     rt: TypeId,
 ) -> Res<Option<Value>> {
     if let Some(rest) = name.strip_prefix("as_") {
-        if crate::builtins::parse_type_name(rest).is_none() || args.len() != 1 {
+        if crate::builtins::catalogue::parse_type_name(rest).is_none() || args.len() != 1 {
             return Ok(None);
         }
         let v = fl.val(&args[0])?;
@@ -68,7 +68,7 @@ pub(super) fn conversion(
         Some(r) => (true, r),
         None => (false, rest),
     };
-    let Some((ts, _)) = crate::builtins::parse_type_name(rest) else {
+    let Some((ts, _)) = crate::builtins::catalogue::parse_type_name(rest) else {
         return Ok(None);
     };
     let Some((fs, _)) = fl.cx.arith(params[0]) else {
