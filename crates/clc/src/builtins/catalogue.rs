@@ -606,6 +606,7 @@ pub enum HalfData {
 pub struct VectorData {
     /// A store, else a load.
     pub store: bool,
+    /// What the memory holds.
     pub half: HalfData,
     /// The lanes of the value loaded or stored (1 for `vload_half` and `vstore_half`).
     pub lanes: u8,
@@ -668,11 +669,13 @@ impl fmt::Display for VectorData {
 /// 6.4.3 `convert_<type>[_sat][_<rounding>]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Convert {
-    /// The destination's scalar type and lanes.
+    /// The destination's scalar type.
     pub to: Scalar,
+    /// The destination's lanes (and the source's).
     pub lanes: u8,
     /// `_sat`: out-of-range values saturate (integer destinations only).
     pub sat: bool,
+    /// The rounding suffix; without one, 6.4.3.1 and 6.4.3.2 say how the conversion rounds.
     pub round: Option<Rounding>,
 }
 
