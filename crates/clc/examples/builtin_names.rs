@@ -1,6 +1,6 @@
 //! Reads names on stdin and prints those that are not builtin functions for a target with
 //! every feature and extension this front end knows (OpenCL C 3.0).
-use ferrocl_clc::builtins::{is_special, lookup, Config};
+use ferrocl_clc::builtins::{lookup, Builtin, Config};
 use std::io::BufRead;
 
 fn main() {
@@ -35,7 +35,9 @@ fn main() {
     };
     for line in std::io::stdin().lock().lines().map_while(Result::ok) {
         let name = line.trim();
-        if !name.is_empty() && lookup(name, &cfg).is_empty() && !is_special(name) {
+        let declared = Builtin::from_name(name)
+            .is_some_and(|b| b.sema_checks_itself() || !lookup(b, &cfg).is_empty());
+        if !name.is_empty() && !declared {
             println!("{name}");
         }
     }

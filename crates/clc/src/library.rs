@@ -22,6 +22,7 @@ use ferrocl_ir::inst::{ConvOp, IntCC, Op, UnaryOp};
 use ferrocl_ir::types::{AddrSpace, Type};
 use ferrocl_ir::{FunctionBuilder, Module};
 
+use crate::builtins::Builtin;
 use crate::{parse_build_options, Target};
 
 /// The prefix of every library function's name.
@@ -213,24 +214,6 @@ struct Scalarized {
     vector_truth: bool,
 }
 
-/// The relational builtins whose vector forms return -1 for true.
-const RELATIONAL: &[&str] = &[
-    "isequal",
-    "isnotequal",
-    "isgreater",
-    "isgreaterequal",
-    "isless",
-    "islessequal",
-    "islessgreater",
-    "isordered",
-    "isunordered",
-    "isfinite",
-    "isinf",
-    "isnan",
-    "isnormal",
-    "signbit",
-];
-
 fn split_vector(ty: &str) -> (&str, u32) {
     let digits = ty.len() - ty.trim_end_matches(|c: char| c.is_ascii_digit()).len();
     let (base, n) = ty.split_at(ty.len() - digits);
@@ -277,7 +260,8 @@ fn scalarize(mangled: &str) -> Scalarized {
         scalar_name: scalar.join("."),
         lanes,
         shapes,
-        vector_truth: lanes > 1 && RELATIONAL.contains(&name),
+        vector_truth: lanes > 1
+            && Builtin::from_name(name).is_some_and(Builtin::is_relational_test),
     }
 }
 
@@ -604,6 +588,35 @@ mod tests {
             unprotected.iter().map(|(n, t)| (*n, t.as_str())).collect();
         let contracted = compile_for(&unprotected, &fast).expect("compiles");
         assert!(fmas(&contracted) > fmas(&slow));
+    }
+
+    /// The library's index agrees with the catalogue: every math function of 6.15.2 but
+    /// `fma` (always one instruction) and every relational test of 6.15.6 has a library
+    /// function named after it and a scalar type.
+    #[test]
+    fn library_implements_the_catalogue_math_and_relational_tests() {
+        use crate::builtins::catalogue::{Math, Relational};
+        let m = ferrocl_builtins::library().unwrap_or_else(|e| panic!("{e}"));
+        let math = Math::ALL
+            .iter()
+            .filter(|&&f| f != Math::Fma)
+            .map(|&f| Builtin::Math(f));
+        let tests = Relational::ALL
+            .iter()
+            .map(|&f| Builtin::Relational(f))
+            .filter(|b| b.is_relational_test());
+        for b in math.chain(tests) {
+            let prefix = format!("{PREFIX}{b}_");
+            let implemented = m.funcs.iter().any(|(_, f)| {
+                !f.is_declaration()
+                    && f.name.strip_prefix(&prefix).is_some_and(|types| {
+                        ["half", "float", "double", "uint", "ulong", "ushort"]
+                            .iter()
+                            .any(|t| types.starts_with(t))
+                    })
+            });
+            assert!(implemented, "no library function for {b}");
+        }
     }
 
     #[test]

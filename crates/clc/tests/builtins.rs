@@ -2,9 +2,21 @@
 //! below are all function names that appear in the 6.15 text (taken from the spec), and each
 //! must have at least one overload for a device with every feature (the block-taking
 //! enqueue functions and the pipe and address-space functions are checked by sema itself:
-//! `is_special`).
+//! `Builtin::sema_checks_itself`).
 
-use ferrocl_clc::builtins::{is_special, lookup, Config};
+use ferrocl_clc::builtins::{Builtin, Config, Sig};
+
+/// The overloads of the builtin called `name` (none when no builtin is).
+fn lookup(name: &str, cfg: &Config) -> Vec<Sig> {
+    Builtin::from_name(name)
+        .map(|b| ferrocl_clc::builtins::lookup(b, cfg))
+        .unwrap_or_default()
+}
+
+/// A builtin whose calls sema checks itself: the table declares no overloads for it.
+fn is_special(name: &str) -> bool {
+    Builtin::from_name(name).is_some_and(Builtin::sema_checks_itself)
+}
 
 const SPEC_6_15_NAMES: &[&str] = &[
     "add_sat",
@@ -316,7 +328,7 @@ fn conversions_cover_every_type_pair_and_mode() {
 /// Signatures checked against the spec's tables, one representative per kind of template.
 #[test]
 fn selected_signatures_match_the_spec() {
-    use ferrocl_clc::builtins::{PElem, Pt, Sig};
+    use ferrocl_clc::builtins::{PElem, Pt};
     use ferrocl_clc::sema::types::{AddrSpace, Scalar::*};
     let cfg = full();
     let has = |name: &str, ret: Pt, params: &[Pt]| {

@@ -300,8 +300,8 @@ fn calls(p: &CheckedProgram, func: &str) -> Vec<(String, Vec<String>, String)> {
     fn visit(p: &CheckedProgram, e: &Expr, out: &mut Vec<(String, Vec<String>, String)>) {
         if let ExprKind::Call(c, args) = &e.kind {
             let (name, params) = match c.as_ref() {
-                Callee::Builtin { name, params } => (
-                    name.clone(),
+                Callee::Builtin { builtin, params } => (
+                    builtin.to_string(),
                     params.iter().map(|t| p.types.name(*t)).collect(),
                 ),
                 Callee::User(f) => (p.functions[f.0 as usize].name.clone(), vec![]),

@@ -4,11 +4,15 @@
 //! lookup expands only the rows of one name, for the features of the target, into concrete
 //! signatures that sema's overload resolution chooses from.
 
+pub mod catalogue;
 mod table;
+
+pub use catalogue::Builtin;
 
 use crate::options::ClVersion;
 use crate::parse::ast::Access;
 use crate::sema::types::{AddrSpace, ImageDim, Scalar, LANES};
+use catalogue::{HalfData, VectorData, VectorMisc};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -169,7 +173,7 @@ fn family(name: &str) -> Vec<(Scalar, u8)> {
     }
 }
 
-fn scalar_named(s: &str) -> Option<Scalar> {
+pub(crate) fn scalar_named(s: &str) -> Option<Scalar> {
     Some(match s {
         "bool" => Scalar::Bool,
         "char" => Scalar::Char,
@@ -361,18 +365,27 @@ fn requirement_met(req: &str, cfg: &Config) -> bool {
     }
 }
 
-/// Names of the table-driven builtins (for "did you mean" suggestions).
-pub fn table_names() -> impl Iterator<Item = &'static str> {
-    rows_by_name().keys().copied()
+/// The table's builtins by name (for "did you mean" suggestions).
+pub fn table_names() -> impl Iterator<Item = (&'static str, Builtin)> {
+    TABLE
+        .iter()
+        .flat_map(|row| row.0.split_whitespace())
+        .map(|name| {
+            (
+                name,
+                Builtin::from_name(name).expect("the table names builtins"),
+            )
+        })
 }
 
-fn rows_by_name() -> &'static HashMap<&'static str, Vec<&'static Row>> {
-    static MAP: OnceLock<HashMap<&'static str, Vec<&'static Row>>> = OnceLock::new();
+fn rows_by_name() -> &'static HashMap<Builtin, Vec<&'static Row>> {
+    static MAP: OnceLock<HashMap<Builtin, Vec<&'static Row>>> = OnceLock::new();
     MAP.get_or_init(|| {
-        let mut m: HashMap<&'static str, Vec<&'static Row>> = HashMap::new();
+        let mut m: HashMap<Builtin, Vec<&'static Row>> = HashMap::new();
         for row in TABLE {
             for name in row.0.split_whitespace() {
-                m.entry(name).or_default().push(row);
+                let b = Builtin::from_name(name).expect("the table names builtins");
+                m.entry(b).or_default().push(row);
             }
         }
         m
@@ -475,52 +488,11 @@ fn all_scalars() -> [Scalar; 11] {
     ]
 }
 
-/// Parses `convert_<type>[_sat][_rte|_rtz|_rtp|_rtn]` (6.4.3); returns (scalar, lanes, sat).
-pub fn parse_convert(name: &str) -> Option<(Scalar, u8, bool)> {
-    let rest = name.strip_prefix("convert_")?;
-    let mut parts = rest.split('_');
-    let ty = parts.next()?;
-    let mut sat = false;
-    let mut rounding = false;
-    for p in parts {
-        match p {
-            "sat" if !sat && !rounding => sat = true,
-            "rte" | "rtz" | "rtp" | "rtn" if !rounding => rounding = true,
-            _ => return None,
-        }
-    }
-    let (s, n) = parse_type_name(ty)?;
-    // 6.4.3: saturation applies only to integer destinations.
-    if sat && s.is_float() {
-        return None;
-    }
-    if s == Scalar::Bool {
-        return None;
-    }
-    Some((s, n, sat))
-}
-
-/// `float4` → (Float, 4); `int` → (Int, 1).
-pub fn parse_type_name(ty: &str) -> Option<(Scalar, u8)> {
-    let digits = ty.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-    let base = &ty[..ty.len() - digits.len()];
-    let s = scalar_named(base)?;
-    let n: u8 = if digits.is_empty() {
-        1
-    } else {
-        digits.parse().ok()?
-    };
-    if !(n == 1 || LANES.contains(&n)) {
-        return None;
-    }
-    Some((s, n))
-}
-
 fn vec_size(s: Scalar, n: u8) -> u32 {
     s.size() * if n == 3 { 4 } else { n as u32 }
 }
 
-type Cache = HashMap<u64, crate::hash::FxHashMap<String, Arc<Vec<Sig>>>>;
+type Cache = HashMap<u64, crate::hash::FxHashMap<Builtin, Arc<Vec<Sig>>>>;
 
 impl Config {
     /// Identifies the configuration in the process-wide cache of expanded overloads.
@@ -529,35 +501,37 @@ impl Config {
         self.hash(&mut h);
         h.finish()
     }
+
+    /// A value of scalar type `s` exists on this target.
+    fn value_ok(&self, s: Scalar) -> bool {
+        (s != Scalar::Double || self.fp64) && (s != Scalar::Half || self.fp16)
+    }
 }
 
-/// All overloads of builtin `name` available with `cfg` (whose fingerprint is given),
-/// expanded once per process and configuration; empty when `name` is no builtin.
-pub fn lookup_cached(name: &str, cfg: &Config, fingerprint: u64) -> Arc<Vec<Sig>> {
+/// All overloads of `builtin` available with `cfg` (whose fingerprint is given), expanded once
+/// per process and configuration.
+pub fn lookup_cached(builtin: Builtin, cfg: &Config, fingerprint: u64) -> Arc<Vec<Sig>> {
     static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     if let Some(v) = cache
         .lock()
         .ok()
-        .and_then(|m| m.get(&fingerprint).and_then(|n| n.get(name)).cloned())
+        .and_then(|m| m.get(&fingerprint).and_then(|n| n.get(&builtin)).cloned())
     {
         return v;
     }
-    let v = Arc::new(lookup(name, cfg));
+    let v = Arc::new(lookup(builtin, cfg));
     if let Ok(mut m) = cache.lock() {
-        // Unknown names are cached too; the cap keeps random names from growing it forever.
-        let per_cfg = m.entry(fingerprint).or_default();
-        if per_cfg.len() < 100_000 {
-            per_cfg.insert(name.to_string(), v.clone());
-        }
+        // The builtins are finitely many, so the cache is bounded.
+        m.entry(fingerprint).or_default().insert(builtin, v.clone());
     }
     v
 }
 
-/// All overloads of builtin `name` available with `cfg`; empty when `name` is no builtin.
-pub fn lookup(name: &str, cfg: &Config) -> Vec<Sig> {
+/// All overloads of `builtin` available with `cfg`; empty when the target has none.
+pub fn lookup(builtin: Builtin, cfg: &Config) -> Vec<Sig> {
     let mut out = Vec::new();
-    if let Some(rows) = rows_by_name().get(name) {
+    if let Some(rows) = rows_by_name().get(&builtin) {
         for row in rows {
             if requirement_met(row.3, cfg) {
                 expand_row(row, cfg, &mut out);
@@ -565,178 +539,16 @@ pub fn lookup(name: &str, cfg: &Config) -> Vec<Sig> {
         }
         return out;
     }
-    let val = |s, n| Pt::Val(s, n);
-    let value_ok = |s: Scalar| (s != Scalar::Double || cfg.fp64) && (s != Scalar::Half || cfg.fp16);
-    // 6.4.3 explicit conversions: one overload per source type with the same lane count.
-    if let Some((d, n, _)) = parse_convert(name) {
-        if !value_ok(d) {
-            return out;
-        }
-        for s in all_scalars() {
-            if value_ok(s) {
-                out.push(Sig {
-                    ret: val(d, n),
-                    params: vec![val(s, n)],
-                    variadic: false,
-                });
-            }
-        }
-        return out;
-    }
-    // 6.4.4 as_<type>: reinterpretation between types of the same size.
-    if let Some(ty) = name.strip_prefix("as_") {
-        if let Some((d, n)) = parse_type_name(ty) {
-            if !value_ok(d) || d == Scalar::Bool {
-                return out;
-            }
-            for s in all_scalars() {
-                for &m in &[1u8, 2, 3, 4, 8, 16] {
-                    // 6.4.4.1: a 3-component vector reinterprets only to/from a 3-component
-                    // vector or a 4-component one of the same size.
-                    let same = vec_size(s, m) == vec_size(d, n);
-                    let three_ok = (m != 3 && n != 3) || (m == 3 && n == 3) || m == 4 || n == 4;
-                    if same && three_ok && value_ok(s) {
-                        out.push(Sig {
-                            ret: val(d, n),
-                            params: vec![val(s, m)],
-                            variadic: false,
-                        });
-                    }
-                }
-            }
-        }
-        return out;
-    }
-    // 6.15.7 vloadn / vstoren / vload_halfn / vstore_halfn / vloada_halfn / vstorea_halfn.
-    let spaces_load = {
-        let mut v = vec![
-            AddrSpace::Global,
-            AddrSpace::Local,
-            AddrSpace::Private,
-            AddrSpace::Constant,
-        ];
-        if cfg.generic {
-            v.push(AddrSpace::Generic);
-        }
-        v
-    };
-    let spaces_store: Vec<AddrSpace> = spaces_load
-        .iter()
-        .copied()
-        .filter(|s| *s != AddrSpace::Constant)
-        .collect();
-    let ptr = |s: Scalar, space, is_const| Pt::Ptr {
-        elem: PElem::Val(s, 1),
-        space,
-        is_const,
-        is_volatile: false,
-    };
-    let split_n = |prefix: &str| -> Option<(u8, String)> {
-        let rest = name.strip_prefix(prefix)?;
-        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-        let n: u8 = digits.parse().ok()?;
-        if !LANES.contains(&n) {
-            return None;
-        }
-        Some((n, rest[digits.len()..].to_string()))
-    };
-    if let Some((n, tail)) = split_n("vload") {
-        if tail.is_empty() {
-            for s in all_scalars() {
-                for &sp in &spaces_load {
-                    let sig = Sig {
-                        ret: val(s, n),
-                        params: vec![Pt::SizeT, ptr(s, sp, true)],
-                        variadic: false,
-                    };
-                    if available(&sig, cfg) {
-                        out.push(sig);
-                    }
-                }
-            }
-        }
-        return out;
-    }
-    if let Some((n, tail)) = split_n("vstore") {
-        if tail.is_empty() {
-            for s in all_scalars() {
-                for &sp in &spaces_store {
-                    let sig = Sig {
-                        ret: Pt::Void,
-                        params: vec![val(s, n), Pt::SizeT, ptr(s, sp, false)],
-                        variadic: false,
-                    };
-                    if available(&sig, cfg) {
-                        out.push(sig);
-                    }
-                }
-            }
-        }
-        return out;
-    }
-    for prefix in ["vload_half", "vloada_half"] {
-        if let Some((n, tail)) = split_n(prefix) {
-            if tail.is_empty() {
-                for &sp in &spaces_load {
-                    out.push(Sig {
-                        ret: val(Scalar::Float, n),
-                        params: vec![Pt::SizeT, ptr(Scalar::Half, sp, true)],
-                        variadic: false,
-                    });
-                }
-            }
-            return out;
-        }
-    }
-    for prefix in ["vstore_half", "vstorea_half"] {
-        if let Some((n, tail)) = split_n(prefix) {
-            if matches!(tail.as_str(), "" | "_rte" | "_rtz" | "_rtp" | "_rtn") {
-                for src in [Scalar::Float, Scalar::Double] {
-                    for &sp in &spaces_store {
-                        let sig = Sig {
-                            ret: Pt::Void,
-                            params: vec![val(src, n), Pt::SizeT, ptr(Scalar::Half, sp, false)],
-                            variadic: false,
-                        };
-                        if available(&sig, cfg) {
-                            out.push(sig);
-                        }
-                    }
-                }
-            }
-            return out;
-        }
-    }
-    match name {
-        // 6.15.13: shuffle(gentypem x, ugentypen mask) and shuffle2.
-        "shuffle" | "shuffle2" => {
-            let lanes = [2u8, 4, 8, 16];
-            for s in all_scalars() {
-                if !value_ok(s) {
-                    continue;
-                }
-                let mask = s.same_size_int().to_unsigned();
-                for &m in &lanes {
-                    for &n in &lanes {
-                        let mut params = vec![val(s, m)];
-                        if name == "shuffle2" {
-                            params.push(val(s, m));
-                        }
-                        params.push(val(mask, n));
-                        out.push(Sig {
-                            ret: val(s, n),
-                            params,
-                            variadic: false,
-                        });
-                    }
-                }
-            }
-        }
+    match builtin {
+        Builtin::Convert(c) => conversions(c.to, c.lanes, cfg, &mut out),
+        Builtin::As { to, lanes } => reinterpretations(to, lanes, cfg, &mut out),
+        Builtin::VectorData(v) => vector_data(v, cfg, &mut out),
+        Builtin::VectorMisc(m) => shuffles(m == VectorMisc::Shuffle2, cfg, &mut out),
         // 6.15.14: int printf(constant char * restrict format, ...).
-        "printf" if cfg.version >= ClVersion::CL1_2.0 || cfg.has("cl_intel_printf") => {
+        Builtin::Printf if cfg.version >= ClVersion::CL1_2.0 || cfg.has("cl_intel_printf") => {
             out.push(Sig {
-                ret: val(Scalar::Int, 1),
-                params: vec![ptr(Scalar::Char, AddrSpace::Constant, true)],
+                ret: Pt::Val(Scalar::Int, 1),
+                params: vec![element_ptr(Scalar::Char, AddrSpace::Constant, true)],
                 variadic: true,
             });
         }
@@ -745,53 +557,160 @@ pub fn lookup(name: &str, cfg: &Config) -> Vec<Sig> {
     out
 }
 
-/// Names sema handles itself because they are generic over any pointer or pipe type
-/// (6.15.10 to_global/to_local/to_private/get_fence; 6.15.18 pipes).
-pub fn is_special(name: &str) -> bool {
-    matches!(name, "to_global" | "to_local" | "to_private" | "get_fence")
-        || is_pipe_builtin(name)
-        || is_enqueue_builtin(name)
+/// A pointer to one scalar element.
+fn element_ptr(s: Scalar, space: AddrSpace, is_const: bool) -> Pt {
+    Pt::Ptr {
+        elem: PElem::Val(s, 1),
+        space,
+        is_const,
+        is_volatile: false,
+    }
 }
 
-/// The block-taking functions of 6.15.19 (enqueue_kernel and the kernel queries).
-pub fn is_enqueue_builtin(name: &str) -> bool {
-    matches!(
-        name,
-        "enqueue_kernel"
-            | "get_kernel_work_group_size"
-            | "get_kernel_preferred_work_group_size_multiple"
-            | "get_kernel_sub_group_count_for_ndrange"
-            | "get_kernel_max_sub_group_size_for_ndrange"
-    )
+/// 6.4.3 explicit conversions to `d` with `n` lanes: one overload per source type with the
+/// same lane count.
+fn conversions(d: Scalar, n: u8, cfg: &Config, out: &mut Vec<Sig>) {
+    if !cfg.value_ok(d) {
+        return;
+    }
+    for s in all_scalars() {
+        if cfg.value_ok(s) {
+            out.push(Sig {
+                ret: Pt::Val(d, n),
+                params: vec![Pt::Val(s, n)],
+                variadic: false,
+            });
+        }
+    }
 }
 
-/// The pipe functions of 6.15.18, generic over the pipe's element type.
-pub fn is_pipe_builtin(name: &str) -> bool {
-    matches!(
-        name,
-        "read_pipe"
-            | "write_pipe"
-            | "reserve_read_pipe"
-            | "reserve_write_pipe"
-            | "commit_read_pipe"
-            | "commit_write_pipe"
-            | "work_group_reserve_read_pipe"
-            | "work_group_reserve_write_pipe"
-            | "work_group_commit_read_pipe"
-            | "work_group_commit_write_pipe"
-            | "sub_group_reserve_read_pipe"
-            | "sub_group_reserve_write_pipe"
-            | "sub_group_commit_read_pipe"
-            | "sub_group_commit_write_pipe"
-            | "get_pipe_num_packets"
-            | "get_pipe_max_packets"
-            | "is_valid_reserve_id"
-    )
+/// 6.4.4 `as_<type>`: reinterpretation between types of the same size.
+fn reinterpretations(d: Scalar, n: u8, cfg: &Config, out: &mut Vec<Sig>) {
+    if !cfg.value_ok(d) || d == Scalar::Bool {
+        return;
+    }
+    for s in all_scalars() {
+        for m in ALL_LANES {
+            // 6.4.4.1: a 3-component vector reinterprets only to/from a 3-component vector or
+            // a 4-component one of the same size.
+            let same = vec_size(s, m) == vec_size(d, n);
+            let three_ok = (m != 3 && n != 3) || (m == 3 && n == 3) || m == 4 || n == 4;
+            if same && three_ok && cfg.value_ok(s) {
+                out.push(Sig {
+                    ret: Pt::Val(d, n),
+                    params: vec![Pt::Val(s, m)],
+                    variadic: false,
+                });
+            }
+        }
+    }
+}
+
+/// 6.15.7 vloadn / vstoren / vload_halfn / vstore_halfn / vloada_halfn / vstorea_halfn (the
+/// scalar `vload_half` and `vstore_half` are rows of the table).
+fn vector_data(v: VectorData, cfg: &Config, out: &mut Vec<Sig>) {
+    let mut spaces = vec![
+        AddrSpace::Global,
+        AddrSpace::Local,
+        AddrSpace::Private,
+        AddrSpace::Constant,
+    ];
+    if cfg.generic {
+        spaces.push(AddrSpace::Generic);
+    }
+    if v.store {
+        spaces.retain(|s| *s != AddrSpace::Constant);
+    }
+    let n = v.lanes;
+    let mut sigs = Vec::new();
+    match (v.half, v.store) {
+        (HalfData::No, false) => {
+            for s in all_scalars() {
+                for &sp in &spaces {
+                    sigs.push(Sig {
+                        ret: Pt::Val(s, n),
+                        params: vec![Pt::SizeT, element_ptr(s, sp, true)],
+                        variadic: false,
+                    });
+                }
+            }
+        }
+        (HalfData::No, true) => {
+            for s in all_scalars() {
+                for &sp in &spaces {
+                    sigs.push(Sig {
+                        ret: Pt::Void,
+                        params: vec![Pt::Val(s, n), Pt::SizeT, element_ptr(s, sp, false)],
+                        variadic: false,
+                    });
+                }
+            }
+        }
+        (_, false) => {
+            // A half pointer needs no cl_khr_fp16.
+            for &sp in &spaces {
+                out.push(Sig {
+                    ret: Pt::Val(Scalar::Float, n),
+                    params: vec![Pt::SizeT, element_ptr(Scalar::Half, sp, true)],
+                    variadic: false,
+                });
+            }
+        }
+        (_, true) => {
+            for src in [Scalar::Float, Scalar::Double] {
+                for &sp in &spaces {
+                    sigs.push(Sig {
+                        ret: Pt::Void,
+                        params: vec![
+                            Pt::Val(src, n),
+                            Pt::SizeT,
+                            element_ptr(Scalar::Half, sp, false),
+                        ],
+                        variadic: false,
+                    });
+                }
+            }
+        }
+    }
+    out.extend(sigs.into_iter().filter(|sig| available(sig, cfg)));
+}
+
+/// 6.15.13: shuffle(gentypem x, ugentypen mask) and shuffle2(gentypem x, gentypem y,
+/// ugentypen mask).
+fn shuffles(two: bool, cfg: &Config, out: &mut Vec<Sig>) {
+    let lanes = [2u8, 4, 8, 16];
+    for s in all_scalars() {
+        if !cfg.value_ok(s) {
+            continue;
+        }
+        let mask = s.same_size_int().to_unsigned();
+        for &m in &lanes {
+            for &n in &lanes {
+                let mut params = vec![Pt::Val(s, m)];
+                if two {
+                    params.push(Pt::Val(s, m));
+                }
+                params.push(Pt::Val(mask, n));
+                out.push(Sig {
+                    ret: Pt::Val(s, n),
+                    params,
+                    variadic: false,
+                });
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The overloads of the builtin called `name` (none when no builtin is).
+    fn named(name: &str, cfg: &Config) -> Vec<Sig> {
+        Builtin::from_name(name)
+            .map(|b| lookup(b, cfg))
+            .unwrap_or_default()
+    }
 
     fn cfg(version: u32, fp64: bool) -> Config {
         Config {
@@ -806,36 +725,41 @@ mod tests {
 
     #[test]
     fn math_gentype_covers_float_vectors_and_double_only_with_fp64() {
-        let without = lookup("sin", &cfg(120, false));
+        let without = named("sin", &cfg(120, false));
         assert_eq!(
             without.len(),
             6,
             "float, float2, float3, float4, float8, float16"
         );
-        let with = lookup("sin", &cfg(120, true));
+        let with = named("sin", &cfg(120, true));
         assert_eq!(with.len(), 12);
         assert!(with.iter().any(|s| s.ret == Pt::Val(Scalar::Double, 16)));
     }
 
     #[test]
     fn pointer_arguments_expand_over_address_spaces() {
-        let v12 = lookup("fract", &cfg(120, false));
+        let v12 = named("fract", &cfg(120, false));
         assert_eq!(v12.len(), 6 * 3);
-        let v20 = lookup("fract", &cfg(200, false));
+        let v20 = named("fract", &cfg(200, false));
         assert_eq!(v20.len(), 6 * 4);
     }
 
     #[test]
     fn convert_and_as_names() {
         assert_eq!(
-            parse_convert("convert_int4_sat_rte"),
-            Some((Scalar::Int, 4, true))
+            Builtin::from_name("convert_int4_sat_rte"),
+            Some(Builtin::Convert(catalogue::Convert {
+                to: Scalar::Int,
+                lanes: 4,
+                sat: true,
+                round: Some(catalogue::Rounding::Rte)
+            }))
         );
-        assert_eq!(parse_convert("convert_float_sat"), None);
-        assert_eq!(parse_convert("convert_int5"), None);
-        let c = lookup("convert_float4", &cfg(120, false));
+        assert_eq!(Builtin::from_name("convert_float_sat"), None);
+        assert_eq!(Builtin::from_name("convert_int5"), None);
+        let c = named("convert_float4", &cfg(120, false));
         assert!(c.iter().all(|s| matches!(s.params[0], Pt::Val(_, 4))));
-        let a = lookup("as_float", &cfg(120, false));
+        let a = named("as_float", &cfg(120, false));
         assert!(a.iter().any(|s| s.params[0] == Pt::Val(Scalar::Int, 1)));
         assert!(a.iter().any(|s| s.params[0] == Pt::Val(Scalar::UChar, 4)));
         assert!(!a.iter().any(|s| s.params[0] == Pt::Val(Scalar::Long, 1)));
@@ -843,21 +767,21 @@ mod tests {
 
     #[test]
     fn version_and_feature_gates() {
-        assert!(lookup("ctz", &cfg(120, false)).is_empty());
-        assert!(!lookup("ctz", &cfg(200, false)).is_empty());
-        assert!(lookup("work_group_reduce_add", &cfg(300, false)).is_empty());
+        assert!(named("ctz", &cfg(120, false)).is_empty());
+        assert!(!named("ctz", &cfg(200, false)).is_empty());
+        assert!(named("work_group_reduce_add", &cfg(300, false)).is_empty());
         let mut c = cfg(300, false);
         c.features
             .push("__opencl_c_work_group_collective_functions".into());
-        assert!(!lookup("work_group_reduce_add", &c).is_empty());
+        assert!(!named("work_group_reduce_add", &c).is_empty());
         let mut noimg = cfg(120, false);
         noimg.images = false;
-        assert!(lookup("read_imagef", &noimg).is_empty());
+        assert!(named("read_imagef", &noimg).is_empty());
     }
 
     #[test]
     fn vload_store_and_shuffle() {
-        let v = lookup("vload4", &cfg(120, false));
+        let v = named("vload4", &cfg(120, false));
         assert!(v.contains(&Sig {
             ret: Pt::Val(Scalar::Float, 4),
             params: vec![
@@ -871,9 +795,9 @@ mod tests {
             ],
             variadic: false
         }));
-        assert!(lookup("vload5", &cfg(120, false)).is_empty());
-        assert!(!lookup("vstore_half4_rtz", &cfg(120, false)).is_empty());
-        let s = lookup("shuffle", &cfg(120, false));
+        assert!(named("vload5", &cfg(120, false)).is_empty());
+        assert!(!named("vstore_half4_rtz", &cfg(120, false)).is_empty());
+        let s = named("shuffle", &cfg(120, false));
         assert!(s.iter().any(|x| x.ret == Pt::Val(Scalar::Float, 8)
             && x.params == vec![Pt::Val(Scalar::Float, 4), Pt::Val(Scalar::UInt, 8)]));
     }

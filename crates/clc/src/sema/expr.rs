@@ -13,7 +13,7 @@ mod operator;
 use super::tree::*;
 use super::types::*;
 use super::{overload, Binding, Sema};
-use crate::builtins::{self, PElem, Pt};
+use crate::builtins::{self, catalogue, Builtin, PElem, Pt};
 use crate::diag::Loc;
 use crate::parse::ast::{self, BinOp, UnOp};
 
@@ -48,16 +48,13 @@ fn mk(kind: ExprKind, ty: TypeId, loc: Loc) -> Expr {
 
 /// A call of builtin `name` whose parameters are `params`, with its arguments converted.
 fn builtin_call_expr(
-    name: &str,
+    builtin: Builtin,
     params: Vec<TypeId>,
     args: Vec<Expr>,
     ret: TypeId,
     loc: Loc,
 ) -> Expr {
-    let callee = Callee::Builtin {
-        name: name.to_string(),
-        params,
-    };
+    let callee = Callee::Builtin { builtin, params };
     mk(ExprKind::Call(Box::new(callee), args), ret, loc)
 }
 

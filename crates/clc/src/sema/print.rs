@@ -268,10 +268,10 @@ impl Printer<'_> {
                     Callee::User(f) => {
                         let _ = write!(self.out, "call {}", self.prog.functions[f.0 as usize].name);
                     }
-                    Callee::Builtin { name, params } => {
+                    Callee::Builtin { builtin, params } => {
                         let ps: Vec<String> =
                             params.iter().map(|t| self.prog.types.name(*t)).collect();
-                        let _ = write!(self.out, "builtin {name}({})", ps.join(", "));
+                        let _ = write!(self.out, "builtin {builtin}({})", ps.join(", "));
                     }
                     Callee::Block(b) => {
                         self.out.push_str("callblock ");

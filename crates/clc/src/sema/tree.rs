@@ -3,6 +3,7 @@
 //! lvalue); every call names one user function or one builtin overload.
 
 use super::types::{QualType, TypeId};
+use crate::builtins::Builtin;
 use crate::diag::Loc;
 use crate::parse::ast::BinOp;
 
@@ -58,9 +59,9 @@ pub enum UnaryOp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Callee {
     User(FuncId),
-    /// A builtin of 6.15: its name and the chosen overload's parameter types.
+    /// A builtin of 6.15 and the chosen overload's parameter types.
     Builtin {
-        name: String,
+        builtin: Builtin,
         params: Vec<TypeId>,
     },
     /// A call through a block reference (6.14.2); the expression is the block value.

@@ -3,6 +3,7 @@
 //! fences take.
 
 use super::*;
+use catalogue::{Atomic, LegacyAtomic};
 
 pub(super) fn order_of(v: Option<i128>) -> Ordering {
     // The values of memory_order_* (6.15.12.3) as the front end defines them.
@@ -43,87 +44,73 @@ pub(super) fn atomic_scope_default(fl: &FnLower, p: Value) -> Scope {
     }
 }
 
-/// The 1.x atomic_*/atom_* functions and the C11-style atomics of 6.15.12.
-pub(super) fn atomic(
-    fl: &mut FnLower,
-    name: &str,
-    params: &[TypeId],
-    args: &[Expr],
-    rt: TypeId,
-) -> Res<Option<Option<Value>>> {
-    let legacy = name.strip_prefix("atom_").or_else(|| {
-        let r = name.strip_prefix("atomic_")?;
-        matches!(
-            r,
-            "add"
-                | "sub"
-                | "xchg"
-                | "min"
-                | "max"
-                | "and"
-                | "or"
-                | "xor"
-                | "inc"
-                | "dec"
-                | "cmpxchg"
-        )
-        .then_some(r)
-    });
-    let elem_signed = |fl: &FnLower| {
-        params
-            .first()
-            .and_then(|p| fl.cx.p.types.pointee(*p))
-            .is_some_and(|q| match fl.cx.ty(q.ty) {
-                CType::Atomic(s) | CType::Scalar(s) => s.is_signed(),
-                _ => false,
-            })
-    };
-    let rmw = |op: &str, signed: bool| -> Option<RmwOp> {
-        Some(match op {
-            "add" | "inc" => RmwOp::Add,
-            "sub" | "dec" => RmwOp::Sub,
-            "xchg" | "exchange" => RmwOp::Xchg,
-            "and" => RmwOp::And,
-            "or" => RmwOp::Or,
-            "xor" => RmwOp::Xor,
-            "min" if signed => RmwOp::Smin,
-            "min" => RmwOp::Umin,
-            "max" if signed => RmwOp::Smax,
-            "max" => RmwOp::Umax,
-            _ => return None,
+/// Whether the atomic object of a call's first (pointer) argument is of a signed type.
+fn elem_signed(fl: &FnLower, c: &Call) -> bool {
+    c.params
+        .first()
+        .and_then(|p| fl.cx.p.types.pointee(*p))
+        .is_some_and(|q| match fl.cx.ty(q.ty) {
+            CType::Atomic(s) | CType::Scalar(s) => s.is_signed(),
+            _ => false,
         })
-    };
-    if let Some(op) = legacy {
-        // 6.15.12.8: the legacy atomics are relaxed read-modify-writes.
-        let p = fl.val(&args[0])?;
-        let scope = atomic_scope_default(fl, p);
-        let signed = elem_signed(fl);
-        let t = fl.reg(rt)?;
-        if op == "cmpxchg" {
-            let c = fl.val(&args[1])?;
+}
+
+/// The read-modify-write of a fetch operation on an object of signed type or not.
+fn rmw(op: Atomic, signed: bool) -> Option<RmwOp> {
+    Some(match op {
+        Atomic::FetchAdd => RmwOp::Add,
+        Atomic::FetchSub => RmwOp::Sub,
+        Atomic::Exchange => RmwOp::Xchg,
+        Atomic::FetchAnd => RmwOp::And,
+        Atomic::FetchOr => RmwOp::Or,
+        Atomic::FetchXor => RmwOp::Xor,
+        Atomic::FetchMin if signed => RmwOp::Smin,
+        Atomic::FetchMin => RmwOp::Umin,
+        Atomic::FetchMax if signed => RmwOp::Smax,
+        Atomic::FetchMax => RmwOp::Umax,
+        _ => return None,
+    })
+}
+
+/// The 1.x `atomic_*`/`atom_*` functions (6.15.12.8): relaxed read-modify-writes.
+pub(super) fn legacy(fl: &mut FnLower, op: LegacyAtomic, c: &Call) -> Res<Value> {
+    use LegacyAtomic as L;
+    let args = c.args;
+    let p = fl.val(&args[0])?;
+    let scope = atomic_scope_default(fl, p);
+    let signed = elem_signed(fl, c);
+    let t = fl.reg(c.rt)?;
+    let rmw = match op {
+        L::Cmpxchg => {
+            let cmp = fl.val(&args[1])?;
             let v = fl.val(&args[2])?;
-            let r =
-                fl.b.cmpxchg(Ordering::Relaxed, Ordering::Relaxed, scope, p, c, v);
-            return Ok(Some(Some(r)));
+            return Ok(fl
+                .b
+                .cmpxchg(Ordering::Relaxed, Ordering::Relaxed, scope, p, cmp, v));
         }
-        let x = if op == "inc" || op == "dec" {
-            fl.iconst(t, 1)
-        } else {
-            fl.val(&args[1])?
-        };
-        let Some(op) = rmw(op, signed) else {
-            return Ok(None);
-        };
-        let r = fl.b.atomic_rmw(op, Ordering::Relaxed, scope, p, x);
-        return Ok(Some(Some(r)));
-    }
-    let Some(base) = name.strip_prefix("atomic_") else {
-        return Ok(None);
+        L::Add | L::Inc => RmwOp::Add,
+        L::Sub | L::Dec => RmwOp::Sub,
+        L::Xchg => RmwOp::Xchg,
+        L::And => RmwOp::And,
+        L::Or => RmwOp::Or,
+        L::Xor => RmwOp::Xor,
+        L::Min if signed => RmwOp::Smin,
+        L::Min => RmwOp::Umin,
+        L::Max if signed => RmwOp::Smax,
+        L::Max => RmwOp::Umax,
     };
-    let (base, explicit) = match base.strip_suffix("_explicit") {
-        Some(b) => (b, true),
-        None => (base, false),
+    let x = if matches!(op, L::Inc | L::Dec) {
+        fl.iconst(t, 1)
+    } else {
+        fl.val(&args[1])?
     };
+    Ok(fl.b.atomic_rmw(rmw, Ordering::Relaxed, scope, p, x))
+}
+
+/// The C11-style atomics of 6.15.12 (`explicit`: the `_explicit` form, whose order and scope
+/// are arguments).
+pub(super) fn atomic(fl: &mut FnLower, op: Atomic, explicit: bool, c: &Call) -> Res<Option<Value>> {
+    let args = c.args;
     let order_at = |fl: &FnLower, i: usize| {
         if explicit {
             order_of(args.get(i).and_then(|a| const_arg(fl, a)))
@@ -135,83 +122,92 @@ pub(super) fn atomic(
         Some(a) if explicit => scope_of(const_arg(fl, a), Scope::Device),
         _ => Scope::Device,
     };
-    match base {
-        "init" => {
+    match op {
+        Atomic::Init => {
             let p = fl.val(&args[0])?;
             let v = fl.val(&args[1])?;
             let al = fl.b.value_type(v).bytes();
             fl.b.store(v, p, al, false);
-            Ok(Some(None))
+            Ok(None)
         }
-        "store" => {
+        Atomic::Store => {
             let p = fl.val(&args[0])?;
             let v = fl.val(&args[1])?;
             let (o, s) = (order_at(fl, 2), scope_at(fl, 3));
             fl.b.atomic_store(o, s, v, p);
-            Ok(Some(None))
+            Ok(None)
         }
-        "load" => {
+        Atomic::Load => {
             let p = fl.val(&args[0])?;
-            let t = fl.reg(rt)?;
+            let t = fl.reg(c.rt)?;
             let (o, s) = (order_at(fl, 1), scope_at(fl, 2));
-            Ok(Some(Some(fl.b.atomic_load(t, o, s, p))))
+            Ok(Some(fl.b.atomic_load(t, o, s, p)))
         }
-        "flag_test_and_set" => {
+        Atomic::FlagTestAndSet => {
             let p = fl.val(&args[0])?;
             let (o, s) = (order_at(fl, 1), scope_at(fl, 2));
             let one = fl.iconst(Type::I32, 1);
             let old = fl.b.atomic_rmw(RmwOp::Xchg, o, s, p, one);
-            Ok(Some(Some(fl.truth(old))))
+            Ok(Some(fl.truth(old)))
         }
-        "flag_clear" => {
+        Atomic::FlagClear => {
             let p = fl.val(&args[0])?;
             let (o, s) = (order_at(fl, 1), scope_at(fl, 2));
             let z = fl.iconst(Type::I32, 0);
             fl.b.atomic_store(o, s, z, p);
-            Ok(Some(None))
+            Ok(None)
         }
-        "compare_exchange_strong" | "compare_exchange_weak" => {
+        Atomic::CompareExchangeStrong | Atomic::CompareExchangeWeak => {
             let p = fl.val(&args[0])?;
             let ep = fl.val(&args[1])?;
             let desired = fl.val(&args[2])?;
             let (succ, fail, s) = (order_at(fl, 3), order_at(fl, 4), scope_at(fl, 5));
-            let t = fl.b.value_type(desired);
-            let al = t.bytes();
-            let expected = fl.b.load(t, ep, al, false);
-            let old = fl.b.cmpxchg(succ, fail, s, p, expected, desired);
-            // The exchange compares object representations (6.15.12.7, C11 7.17.7.4).
-            let ok = if t.is_float() {
-                let it = scalar_ir(match t.lane_bits() {
-                    16 => Scalar::Short,
-                    32 => Scalar::Int,
-                    _ => Scalar::Long,
-                });
-                let a = fl.b.bitcast(old, it);
-                let e = fl.b.bitcast(expected, it);
-                fl.b.icmp(IntCC::Eq, a, e)
-            } else {
-                fl.b.icmp(IntCC::Eq, old, expected)
-            };
-            // 6.15.12.7: on failure the value read is written to *expected.
-            let keep = fl.b.select(ok, expected, old);
-            fl.b.store(keep, ep, al, false);
-            Ok(Some(Some(ok)))
+            Ok(Some(compare_exchange(fl, p, ep, desired, [succ, fail], s)))
         }
-        _ => {
-            let Some(op) = base.strip_prefix("fetch_").or(match base {
-                "exchange" => Some("exchange"),
-                _ => None,
-            }) else {
-                return Ok(None);
-            };
-            let signed = elem_signed(fl);
-            let Some(op) = rmw(op, signed) else {
-                return Ok(None);
+        Atomic::Exchange
+        | Atomic::FetchAdd
+        | Atomic::FetchSub
+        | Atomic::FetchOr
+        | Atomic::FetchXor
+        | Atomic::FetchAnd
+        | Atomic::FetchMin
+        | Atomic::FetchMax => {
+            let Some(rmw) = rmw(op, elem_signed(fl, c)) else {
+                return library_call(fl, c);
             };
             let p = fl.val(&args[0])?;
             let v = fl.val(&args[1])?;
             let (o, s) = (order_at(fl, 2), scope_at(fl, 3));
-            Ok(Some(Some(fl.b.atomic_rmw(op, o, s, p, v))))
+            Ok(Some(fl.b.atomic_rmw(rmw, o, s, p, v)))
         }
     }
+}
+
+/// A compare-exchange of `*p` with the value `*ep` expected and `desired`, under the orders
+/// of success and failure: whether it succeeded, the value read written to `*ep` if not.
+fn compare_exchange(
+    fl: &mut FnLower,
+    p: Value,
+    ep: Value,
+    desired: Value,
+    [succ, fail]: [Ordering; 2],
+    s: Scope,
+) -> Value {
+    let t = fl.b.value_type(desired);
+    let al = t.bytes();
+    let expected = fl.b.load(t, ep, al, false);
+    let old = fl.b.cmpxchg(succ, fail, s, p, expected, desired);
+    // The exchange compares object representations (6.15.12.7, C11 7.17.7.4).
+    let ok = if t.is_float() {
+        let it = same_size_int(t);
+        let a = fl.b.bitcast(old, it);
+        let e = fl.b.bitcast(expected, it);
+        fl.b.icmp(IntCC::Eq, a, e)
+    } else {
+        fl.b.icmp(IntCC::Eq, old, expected)
+    };
+    // 6.15.12.7: on failure the value read is written to *expected.
+    let keep = fl.b.select(ok, expected, old);
+    fl.b.store(keep, ep, al, false);
+    ok
 }

@@ -1,81 +1,62 @@
 //! The conversion builtins (6.4.3 of OpenCL C 3.0): `convert_<type>[_sat][_<rounding>]` between
-//! scalar and vector types, with saturation and the four rounding modes.
+//! scalar and vector types, with saturation and the four rounding modes; and the
+//! reinterpretations `as_<type>` (6.4.4).
 
 use super::*;
+use catalogue::{Convert, Rounding};
 
-pub(super) fn parse_round(name: &str) -> (Option<Round>, &str) {
-    for (suffix, r) in [
-        ("_rte", Round::Rte),
-        ("_rtz", Round::Rtz),
-        ("_rtp", Round::Rtp),
-        ("_rtn", Round::Rtn),
-    ] {
-        if let Some(rest) = name.strip_suffix(suffix) {
-            return (Some(r), rest);
-        }
+/// The IR's rounding mode for a suffix.
+pub(super) fn round(r: Rounding) -> Round {
+    match r {
+        Rounding::Rte => Round::Rte,
+        Rounding::Rtz => Round::Rtz,
+        Rounding::Rtp => Round::Rtp,
+        Rounding::Rtn => Round::Rtn,
     }
-    (None, name)
 }
 
-/// convert_<type>[_sat][_rtX] (6.4.3) and as_<type> (6.4.4).
-pub(super) fn conversion(
-    fl: &mut FnLower,
-    name: &str,
-    params: &[TypeId],
-    args: &[Expr],
-    rt: TypeId,
-) -> Res<Option<Value>> {
-    if let Some(rest) = name.strip_prefix("as_") {
-        if crate::builtins::parse_type_name(rest).is_none() || args.len() != 1 {
-            return Ok(None);
-        }
-        let v = fl.val(&args[0])?;
-        let t = fl.reg(rt)?;
-        let from = fl.b.value_type(v);
-        if from == t {
-            return Ok(Some(v));
-        }
-        if from.lanes() == 3 || t.lanes() == 3 {
-            // 6.4.4.1: a 3-lane vector reinterprets as the 4-lane one (lane 3 undefined).
-            let via_from = if from.lanes() == 3 {
-                fl.b.shuffle(v, v, &[0, 1, 2, 0])
-            } else {
-                v
-            };
-            let wide_t = if t.lanes() == 3 {
-                t.lane_type().vector(4).expect("4 lanes")
-            } else {
-                t
-            };
-            let r = if fl.b.value_type(via_from) == wide_t {
-                via_from
-            } else {
-                fl.b.bitcast(via_from, wide_t)
-            };
-            return Ok(Some(if t.lanes() == 3 {
-                fl.b.shuffle(r, r, &[0, 1, 2])
-            } else {
-                r
-            }));
-        }
-        return Ok(Some(fl.b.bitcast(v, t)));
+/// as_<type> (6.4.4): the argument's bits as the result type.
+pub(super) fn reinterpret(fl: &mut FnLower, c: &Call) -> Res<Value> {
+    let v = fl.val(&c.args[0])?;
+    let t = fl.reg(c.rt)?;
+    let from = fl.b.value_type(v);
+    if from == t {
+        return Ok(v);
     }
-    let Some(rest) = name.strip_prefix("convert_") else {
-        return Ok(None);
+    if from.lanes() == 3 || t.lanes() == 3 {
+        // 6.4.4.1: a 3-lane vector reinterprets as the 4-lane one (lane 3 undefined).
+        let via_from = if from.lanes() == 3 {
+            fl.b.shuffle(v, v, &[0, 1, 2, 0])
+        } else {
+            v
+        };
+        let wide_t = if t.lanes() == 3 {
+            t.lane_type().vector(4).expect("4 lanes")
+        } else {
+            t
+        };
+        let r = if fl.b.value_type(via_from) == wide_t {
+            via_from
+        } else {
+            fl.b.bitcast(via_from, wide_t)
+        };
+        return Ok(if t.lanes() == 3 {
+            fl.b.shuffle(r, r, &[0, 1, 2])
+        } else {
+            r
+        });
+    }
+    Ok(fl.b.bitcast(v, t))
+}
+
+/// convert_<type>[_sat][_rtX] (6.4.3).
+pub(super) fn convert(fl: &mut FnLower, conv: Convert, c: &Call) -> Res<Option<Value>> {
+    let (ts, sat, round) = (conv.to, conv.sat, conv.round.map(round));
+    let Some((fs, _)) = fl.cx.arith(c.params[0]) else {
+        return library_call(fl, c);
     };
-    let (round, rest) = parse_round(rest);
-    let (sat, rest) = match rest.strip_suffix("_sat") {
-        Some(r) => (true, r),
-        None => (false, rest),
-    };
-    let Some((ts, _)) = crate::builtins::parse_type_name(rest) else {
-        return Ok(None);
-    };
-    let Some((fs, _)) = fl.cx.arith(params[0]) else {
-        return Ok(None);
-    };
-    let v = fl.val(&args[0])?;
-    let t = fl.reg(rt)?;
+    let v = fl.val(&c.args[0])?;
+    let t = fl.reg(c.rt)?;
     let fsigned = fs.is_signed();
     let r = match (fs.is_float(), ts.is_float()) {
         (false, false) => {

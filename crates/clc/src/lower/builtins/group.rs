@@ -1,91 +1,59 @@
-//! Work-group collective functions (6.15.16: `work_group_all`, `_any`, `_broadcast`,
-//! `_reduce_*`, `_scan_*`) and `printf` (6.15.14), whose arguments are packed into a private
-//! buffer.
+//! Work-group and sub-group collective functions (6.15.16, 6.15.20: `work_group_all`, `_any`,
+//! `_broadcast`, `_reduce_*`, `_scan_*`, and the `sub_group_` ones) and `printf` (6.15.14),
+//! whose arguments are packed into a private buffer.
 
 use super::*;
+use catalogue::{Collective, GroupArith, GroupScope};
 
 /// The work-group collective functions (6.15.16, and 6.15.17 of
 /// `cl_khr_work_group_uniform_arithmetic`) as `group_*` instructions, which leave the exchange
 /// between the work-items to the device. `work_group_all`/`any` and the `logical_` forms
 /// combine truth values (1 or 0) with and, or, xor (6.15.17: "a non-zero predicate argument
 /// or return value is logically true").
-pub(super) fn work_group(
+pub(super) fn collective(
     fl: &mut FnLower,
-    name: &str,
-    args: &[Expr],
-    rt: TypeId,
+    scope: GroupScope,
+    op: Collective,
+    c: &Call,
 ) -> Res<Option<Value>> {
-    let (rest, scope) = match (
-        name.strip_prefix("work_group_"),
-        name.strip_prefix("sub_group_"),
-    ) {
-        (Some(rest), _) => (rest, Scope::WorkGroup),
-        (_, Some(rest)) => (rest, Scope::SubGroup),
-        _ => return Ok(None),
+    let args = c.args;
+    let scope = match scope {
+        GroupScope::WorkGroup => Scope::WorkGroup,
+        GroupScope::SubGroup => Scope::SubGroup,
     };
-    if rest == "broadcast" && scope == Scope::SubGroup {
-        // 6.15.19: sub_group_broadcast(x, uint sub_group_local_id).
-        let x = fl.val(&args[0])?;
-        let idx = fl.int_resize_val(&args[1])?;
-        return Ok(Some(fl.b.group(GroupOp::Broadcast, scope, x, Some(idx))));
-    }
-    if rest == "broadcast" {
-        let x = fl.val(&args[0])?;
-        // The linear local id of the work-item named by (x, y, z), with the group's actual
-        // sizes (6.15.1: get_local_linear_id).
-        let ls: Vec<Value> = (0..2)
-            .map(|d| fl.b.work_item(WorkItemOp::LocalSize, d, Type::I64))
-            .collect();
-        let mut idx = fl.int_resize_val(&args[1])?;
-        if args.len() > 2 {
-            let y = fl.int_resize_val(&args[2])?;
-            let y = fl.b.imul(y, ls[0]);
-            idx = fl.b.iadd(idx, y);
-        }
-        if args.len() > 3 {
-            let z = fl.int_resize_val(&args[3])?;
-            let plane = fl.b.imul(ls[0], ls[1]);
-            let z = fl.b.imul(z, plane);
-            idx = fl.b.iadd(idx, z);
-        }
-        return Ok(Some(fl.b.group(GroupOp::Broadcast, scope, x, Some(idx))));
-    }
-    let (make, op): (fn(BinaryOp) -> GroupOp, &str) = match rest {
-        "all" => (GroupOp::Reduce, "logical_and"),
-        "any" => (GroupOp::Reduce, "logical_or"),
-        _ => {
-            if let Some(op) = rest.strip_prefix("reduce_") {
-                (GroupOp::Reduce, op)
-            } else if let Some(op) = rest.strip_prefix("scan_inclusive_") {
-                (GroupOp::ScanInclusive, op)
-            } else if let Some(op) = rest.strip_prefix("scan_exclusive_") {
-                (GroupOp::ScanExclusive, op)
-            } else {
-                return Ok(None);
-            }
-        }
+    let (make, op): (fn(BinaryOp) -> GroupOp, GroupArith) = match op {
+        Collective::All => (GroupOp::Reduce, GroupArith::LogicalAnd),
+        Collective::Any => (GroupOp::Reduce, GroupArith::LogicalOr),
+        Collective::Broadcast => return broadcast(fl, scope, c).map(Some),
+        Collective::Reduce(op) => (GroupOp::Reduce, op),
+        Collective::ScanInclusive(op) => (GroupOp::ScanInclusive, op),
+        Collective::ScanExclusive(op) => (GroupOp::ScanExclusive, op),
     };
-    let t = fl.reg(rt)?;
-    let signed = fl.cx.is_signed(rt);
+    let t = fl.reg(c.rt)?;
+    let signed = fl.cx.is_signed(c.rt);
     let float = t.is_float();
     let bop = match (op, float, signed) {
-        ("add", true, _) => BinaryOp::Fadd,
-        ("add", false, _) => BinaryOp::Iadd,
-        ("mul", true, _) => BinaryOp::Fmul,
-        ("mul", false, _) => BinaryOp::Imul,
-        ("min", true, _) => BinaryOp::Fmin,
-        ("max", true, _) => BinaryOp::Fmax,
-        ("min", false, true) => BinaryOp::Smin,
-        ("min", false, false) => BinaryOp::Umin,
-        ("max", false, true) => BinaryOp::Smax,
-        ("max", false, false) => BinaryOp::Umax,
-        ("and" | "logical_and", false, _) => BinaryOp::Band,
-        ("or" | "logical_or", false, _) => BinaryOp::Bor,
-        ("xor" | "logical_xor", false, _) => BinaryOp::Bxor,
-        _ => return Ok(None),
+        (GroupArith::Add, true, _) => BinaryOp::Fadd,
+        (GroupArith::Add, false, _) => BinaryOp::Iadd,
+        (GroupArith::Mul, true, _) => BinaryOp::Fmul,
+        (GroupArith::Mul, false, _) => BinaryOp::Imul,
+        (GroupArith::Min, true, _) => BinaryOp::Fmin,
+        (GroupArith::Max, true, _) => BinaryOp::Fmax,
+        (GroupArith::Min, false, true) => BinaryOp::Smin,
+        (GroupArith::Min, false, false) => BinaryOp::Umin,
+        (GroupArith::Max, false, true) => BinaryOp::Smax,
+        (GroupArith::Max, false, false) => BinaryOp::Umax,
+        (GroupArith::And | GroupArith::LogicalAnd, false, _) => BinaryOp::Band,
+        (GroupArith::Or | GroupArith::LogicalOr, false, _) => BinaryOp::Bor,
+        (GroupArith::Xor | GroupArith::LogicalXor, false, _) => BinaryOp::Bxor,
+        _ => return library_call(fl, c),
     };
     let x = fl.val(&args[0])?;
-    let x = if op.starts_with("logical_") {
+    let logical = matches!(
+        op,
+        GroupArith::LogicalAnd | GroupArith::LogicalOr | GroupArith::LogicalXor
+    );
+    let x = if logical {
         let b = fl.truth(x);
         fl.b.convert(ConvOp::Zext, b, t)
     } else {
@@ -94,12 +62,42 @@ pub(super) fn work_group(
     Ok(Some(fl.b.group(make(bop), scope, x, None)))
 }
 
+/// `work_group_broadcast(x, local_id...)` and `sub_group_broadcast(x, sub_group_local_id)`.
+fn broadcast(fl: &mut FnLower, scope: Scope, c: &Call) -> Res<Value> {
+    let args = c.args;
+    let x = fl.val(&args[0])?;
+    if scope == Scope::SubGroup {
+        // 6.15.20: sub_group_broadcast(x, uint sub_group_local_id).
+        let idx = fl.int_resize_val(&args[1])?;
+        return Ok(fl.b.group(GroupOp::Broadcast, scope, x, Some(idx)));
+    }
+    // The linear local id of the work-item named by (x, y, z), with the group's actual sizes
+    // (6.15.1: get_local_linear_id).
+    let ls: Vec<Value> = (0..2)
+        .map(|d| fl.b.work_item(WorkItemOp::LocalSize, d, Type::I64))
+        .collect();
+    let mut idx = fl.int_resize_val(&args[1])?;
+    if args.len() > 2 {
+        let y = fl.int_resize_val(&args[2])?;
+        let y = fl.b.imul(y, ls[0]);
+        idx = fl.b.iadd(idx, y);
+    }
+    if args.len() > 3 {
+        let z = fl.int_resize_val(&args[3])?;
+        let plane = fl.b.imul(ls[0], ls[1]);
+        let z = fl.b.imul(z, plane);
+        idx = fl.b.iadd(idx, z);
+    }
+    Ok(fl.b.group(GroupOp::Broadcast, scope, x, Some(idx)))
+}
+
 /// printf (6.15.14) as one library function, `@printf(ptr.constant format, ptr.private
 /// args) -> i32`: the arguments after the format (already promoted by sema) are stored in a
 /// private buffer in order, each at the next offset aligned to its size in memory (a 3-lane
 /// vector takes 4 lanes; pointers 8 bytes; a scalar float as a double), and the library reads
 /// them back as the format says.
-pub(super) fn printf(fl: &mut FnLower, args: &[Expr], rt: TypeId) -> Res<Value> {
+pub(super) fn printf(fl: &mut FnLower, c: &Call) -> Res<Value> {
+    let args = c.args;
     let fmt = fl.val(&args[0])?;
     let mut vals = Vec::new();
     let mut offset = 0u32;
@@ -129,7 +127,7 @@ pub(super) fn printf(fl: &mut FnLower, args: &[Expr], rt: TypeId) -> Res<Value> 
         let at = fl.offset(base, i64::from(off));
         fl.b.store(v, at, size.min(16), false);
     }
-    let ret = fl.reg(rt)?;
+    let ret = fl.reg(c.rt)?;
     let fty = fl.b.value_type(fmt);
     let f = match fl.cx.decls.get("printf") {
         Some(&f) => f,

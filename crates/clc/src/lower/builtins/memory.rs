@@ -2,48 +2,28 @@
 //! global and local memory (shared over the work-group).
 
 use super::*;
+use catalogue::{AsyncCopy, HalfData, VectorData};
 
 /// vloadn / vstoren and the half forms (6.15.7): element loads and stores at
 /// `p + offset * n` (`n` rounded up to 4 for the aligned `vloada_half3`/`vstorea_half3`).
-pub(super) fn vload_store(
-    fl: &mut FnLower,
-    name: &str,
-    args: &[Expr],
-    rt: TypeId,
-) -> Res<Option<Option<Value>>> {
-    let (load, rest) = if let Some(r) = name.strip_prefix("vload") {
-        (true, r)
-    } else if let Some(r) = name.strip_prefix("vstore") {
-        (false, r)
-    } else {
-        return Ok(None);
-    };
-    let (half, aligned, rest) = if let Some(r) = rest.strip_prefix("_half") {
-        (true, false, r)
-    } else if let Some(r) = rest.strip_prefix("a_half") {
-        (true, true, r)
-    } else {
-        (false, false, rest)
-    };
-    let (round, rest) = parse_round(rest);
-    let n = if rest.is_empty() && half {
-        1
-    } else {
-        match rest.parse::<u32>() {
-            Ok(n) => n,
-            Err(_) => return Ok(None),
-        }
-    };
+pub(super) fn vload_store(fl: &mut FnLower, v: VectorData, c: &Call) -> Res<Option<Value>> {
+    let (load, half, aligned) = (
+        !v.store,
+        v.half != HalfData::No,
+        v.half == HalfData::Aligned,
+    );
+    let n = u32::from(v.lanes);
+    let args = c.args;
     let (off_e, p_e) = if load {
         (&args[0], &args[1])
     } else {
         (&args[1], &args[2])
     };
     let Some(q) = fl.cx.p.types.pointee(p_e.ty) else {
-        return Ok(None);
+        return library_call(fl, c);
     };
     let Some((s, _)) = fl.cx.arith(q.ty) else {
-        return Ok(None);
+        return library_call(fl, c);
     };
     let et = scalar_ir(s);
     let es = s.size();
@@ -68,63 +48,59 @@ pub(super) fn vload_store(
             fl.b.load(mt, base, align, false)
         };
         if !half {
-            return Ok(Some(Some(raw)));
+            return Ok(Some(raw));
         }
         // vload_half: half values widened to float, exactly.
-        let t = fl.reg(rt)?;
-        return Ok(Some(Some(fl.b.convert(ConvOp::Fconv(Round::Rte), raw, t))));
+        let t = fl.reg(c.rt)?;
+        return Ok(Some(fl.b.convert(ConvOp::Fconv(Round::Rte), raw, t)));
     }
-    let mut v = fl.val(&args[0])?;
+    let mut x = fl.val(&args[0])?;
     if half {
         // vstore_half: rounded to half as the suffix says, to nearest even by default.
-        let r = round.unwrap_or(Round::Rte);
-        v = fl.b.convert(ConvOp::Fconv(r), v, mt);
+        let r = v.round.map_or(Round::Rte, convert::round);
+        x = fl.b.convert(ConvOp::Fconv(r), x, mt);
     }
     if n == 3 {
         for i in 0..3 {
             let a = fl.offset(base, i64::from(i * es));
-            let l = fl.b.extractlane(v, i as u8);
+            let l = fl.b.extractlane(x, i as u8);
             fl.b.store(l, a, align.min(es), false);
         }
     } else {
-        fl.b.store(v, base, align, false);
+        fl.b.store(x, base, align, false);
     }
-    Ok(Some(None))
+    Ok(None)
 }
 
 /// async_work_group_copy / async_work_group_strided_copy (6.15.11): the work-items of the
 /// group share the copy (item `l` copies elements `l`, `l + size`, ...); the copy is
 /// complete at wait_group_events, a barrier. Returns the event argument.
-pub(super) fn async_copy(
-    fl: &mut FnLower,
-    name: &str,
-    args: &[Expr],
-) -> Res<Option<Option<Value>>> {
-    let strided = match name {
-        "async_work_group_copy" => false,
-        "async_work_group_strided_copy" => true,
-        "wait_group_events" => {
+pub(super) fn async_copy(fl: &mut FnLower, f: AsyncCopy, c: &Call) -> Res<Option<Value>> {
+    let args = c.args;
+    let strided = match f {
+        AsyncCopy::AsyncWorkGroupCopy => false,
+        AsyncCopy::AsyncWorkGroupStridedCopy => true,
+        AsyncCopy::WaitGroupEvents => {
             fl.val(&args[0])?;
             fl.val(&args[1])?;
             fl.b.barrier(FenceFlags::LOCAL | FenceFlags::GLOBAL, Scope::WorkGroup);
-            return Ok(Some(None));
+            return Ok(None);
         }
-        "prefetch" => {
+        AsyncCopy::Prefetch => {
             // A hint only.
             fl.val(&args[0])?;
             fl.val(&args[1])?;
-            return Ok(Some(None));
+            return Ok(None);
         }
-        _ => return Ok(None),
     };
     let Some(q) = fl.cx.p.types.pointee(args[0].ty) else {
-        return Ok(None);
+        return library_call(fl, c);
     };
     let ety = q.ty;
     let size = fl.cx.size_of(ety) as i64;
     let align = fl.cx.align_of(ety);
     let Some(mt) = fl.cx.mem_type(ety) else {
-        return Ok(None);
+        return library_call(fl, c);
     };
     let dst = fl.val(&args[0])?;
     let src = fl.val(&args[1])?;
@@ -176,5 +152,5 @@ pub(super) fn async_copy(
     let next = fl.b.iadd(i, lsize);
     fl.b.jump(head, &[next]);
     fl.b.switch_to_block(exit);
-    Ok(Some(Some(event)))
+    Ok(Some(event))
 }

@@ -933,8 +933,8 @@ impl FnLower<'_, '_, '_> {
                 let r = self.b.call(func, ret, &vals);
                 Ok(sret.or(r))
             }
-            Callee::Builtin { name, params } => {
-                crate::lower::builtins::call(self, name, params, args, rt)
+            Callee::Builtin { builtin, params } => {
+                crate::lower::builtins::call(self, *builtin, params, args, rt)
             }
             Callee::Block(_) => self.err("calls of blocks (device-side enqueue) are not supported"),
         }

@@ -114,11 +114,13 @@ impl Sema<'_> {
     /// 6.15.19: enqueue_kernel and the kernel queries take a block.
     pub(super) fn enqueue_builtin(
         &mut self,
-        name: &str,
+        f: catalogue::Enqueue,
         args: Vec<Expr>,
         name_loc: Loc,
         loc: Loc,
     ) -> Expr {
+        use catalogue::Enqueue as E;
+        let name = f.name();
         if !self.cfg.v20("__opencl_c_device_enqueue") {
             self.diags.error(
                 name_loc,
@@ -158,19 +160,16 @@ impl Sema<'_> {
         else {
             return bad(self, &args);
         };
-        let mut expected: Vec<TypeId> = match name {
-            "enqueue_kernel" => match bi {
+        let mut expected: Vec<TypeId> = match f {
+            E::EnqueueKernel => match bi {
                 3 => vec![queue, int, ndrange],
                 6 => vec![queue, int, ndrange, uint, wait_list, event_ret],
                 _ => return bad(self, &args),
             },
-            "get_kernel_work_group_size" | "get_kernel_preferred_work_group_size_multiple"
-                if bi == 0 =>
-            {
+            E::GetKernelWorkGroupSize | E::GetKernelPreferredWorkGroupSizeMultiple if bi == 0 => {
                 vec![]
             }
-            "get_kernel_sub_group_count_for_ndrange"
-            | "get_kernel_max_sub_group_size_for_ndrange"
+            E::GetKernelSubGroupCountForNdrange | E::GetKernelMaxSubGroupSizeForNdrange
                 if bi == 1 =>
             {
                 vec![ndrange]
@@ -188,7 +187,7 @@ impl Sema<'_> {
             return self.error_expr(loc);
         }
         let sizes = args.len() - bi - 1;
-        if sizes != bparams.len() || (name != "enqueue_kernel" && sizes != 0) {
+        if sizes != bparams.len() || (f != E::EnqueueKernel && sizes != 0) {
             self.diags.error(name_loc, format!("mismatch in number of block parameters ({}) and local size arguments ({sizes})", bparams.len()));
             return self.error_expr(loc);
         }
@@ -197,7 +196,7 @@ impl Sema<'_> {
             Ok(conv) => conv,
             Err(e) => return e,
         };
-        let rt = if name == "enqueue_kernel" { int } else { uint };
-        builtin_call_expr(name, expected, conv, rt, loc)
+        let rt = if f == E::EnqueueKernel { int } else { uint };
+        builtin_call_expr(Builtin::Enqueue(f), expected, conv, rt, loc)
     }
 }

@@ -167,36 +167,26 @@ impl Sema<'_> {
         name_loc: Loc,
         loc: Loc,
     ) -> Expr {
-        if builtins::is_enqueue_builtin(name) {
-            return self.enqueue_builtin(name, args, name_loc, loc);
-        }
-        if builtins::is_pipe_builtin(name) && self.opts.version >= 200 {
-            return self.pipe_builtin(name, args, name_loc, loc);
-        }
-        if builtins::is_special(name) && !builtins::is_pipe_builtin(name) {
-            return self.address_space_builtin(name, args, name_loc, loc);
-        }
-        let sigs = builtins::lookup_cached(name, &self.cfg, self.cfg_fingerprint);
-        if sigs.is_empty() {
-            // 6.11.v: implicit function declarations are not supported.
-            self.diags.error(
-                name_loc,
-                format!("implicit declaration of function '{name}' is invalid in OpenCL"),
-            );
-            let near = self.similar_in_scope(name).or_else(|| {
-                builtins::table_names()
-                    .filter(|b| close(name, b))
-                    .filter(|b| {
-                        !builtins::lookup_cached(b, &self.cfg, self.cfg_fingerprint).is_empty()
-                    })
-                    .min_by_key(|b| (edit_distance(name, b), b.to_string()))
-                    .map(str::to_string)
-            });
-            if let Some(m) = near {
-                self.diags.note(name_loc, format!("did you mean '{m}'?"));
+        let builtin = Builtin::from_name(name);
+        match builtin {
+            Some(Builtin::Enqueue(e)) if e.takes_block() => {
+                return self.enqueue_builtin(e, args, name_loc, loc);
             }
-            return self.error_expr(loc);
+            Some(Builtin::Pipe(p)) if self.opts.version >= 200 => {
+                return self.pipe_builtin(p, args, name_loc, loc);
+            }
+            Some(Builtin::AddressSpace(a)) => {
+                return self.address_space_builtin(a, args, name_loc, loc);
+            }
+            _ => {}
         }
+        let sigs = match builtin {
+            Some(b) => builtins::lookup_cached(b, &self.cfg, self.cfg_fingerprint),
+            None => Default::default(),
+        };
+        let Some(builtin) = builtin.filter(|_| !sigs.is_empty()) else {
+            return self.implicit_declaration(name, name_loc, loc);
+        };
         // Candidates ranked as clang ranks overloadable functions (sema/overload.rs).
         let mut viable: Vec<(usize, Vec<overload::Ics>)> = Vec::new();
         for (i, sig) in sigs.iter().enumerate() {
@@ -271,7 +261,7 @@ impl Sema<'_> {
                 conv.push(self.convert_arith(a, promoted));
             }
         }
-        if name == "printf" {
+        if builtin == Builtin::Printf {
             if let Some(ExprKind::Cast(CastKind::ArrayToPointer, inner)) =
                 conv.first().map(|c| &c.kind)
             {
@@ -281,11 +271,32 @@ impl Sema<'_> {
                 }
             }
         }
-        builtin_call_expr(name, params, conv, ret, loc)
+        builtin_call_expr(builtin, params, conv, ret, loc)
     }
 
-    /// 6.15.10: to_global/to_local/to_private take any generic pointer; get_fence returns
-    /// cl_mem_fence_flags.
+    /// Reports a call of `name`, which names neither a function in scope nor a builtin of
+    /// this target (6.11.v: implicit function declarations are not supported), with the
+    /// closest name that is one.
+    fn implicit_declaration(&mut self, name: &str, name_loc: Loc, loc: Loc) -> Expr {
+        self.diags.error(
+            name_loc,
+            format!("implicit declaration of function '{name}' is invalid in OpenCL"),
+        );
+        let near = self.similar_in_scope(name).or_else(|| {
+            builtins::table_names()
+                .filter(|(b, _)| close(name, b))
+                .filter(|&(_, b)| {
+                    !builtins::lookup_cached(b, &self.cfg, self.cfg_fingerprint).is_empty()
+                })
+                .min_by_key(|(b, _)| (edit_distance(name, b), b.to_string()))
+                .map(|(b, _)| b.to_string())
+        });
+        if let Some(m) = near {
+            self.diags.note(name_loc, format!("did you mean '{m}'?"));
+        }
+        self.error_expr(loc)
+    }
+
     /// Chooses among `overloadable` user functions as clang does (sema/overload.rs);
     /// Err(true) when the call is ambiguous, Err(false) when no candidate fits.
     pub(super) fn pick_overload(&mut self, set: &[FuncId], args: &[Expr]) -> Result<FuncId, bool> {
@@ -315,30 +326,31 @@ impl Sema<'_> {
     /// 6.15.18 pipe functions: generic over the element type of the pipe argument.
     pub(super) fn pipe_builtin(
         &mut self,
-        name: &str,
+        f: catalogue::Pipe,
         args: Vec<Expr>,
         name_loc: Loc,
         loc: Loc,
     ) -> Expr {
+        use catalogue::Pipe as P;
+        let name = f.name();
         let int = self.types.int();
         let uint = self.types.scalar(Scalar::UInt);
         let rid = self.types.intern(Type::ReserveId);
         let void = self.types.void();
         let bool_t = self.types.scalar(Scalar::Bool);
         let bad = |me: &mut Self, args: &[Expr]| me.no_matching_call(name, name_loc, args, loc);
-        if name == "is_valid_reserve_id" {
+        if f == P::IsValidReserveId {
             if args.len() != 1 || args[0].ty != rid {
                 return bad(self, &args);
             }
-            return builtin_call_expr(name, vec![rid], args, bool_t, loc);
+            return builtin_call_expr(Builtin::Pipe(f), vec![rid], args, bool_t, loc);
         }
         let Some(Type::Pipe(elem, access)) = args.first().map(|a| self.types.get(a.ty).clone())
         else {
             return bad(self, &args);
         };
         let pipe_ty = args[0].ty;
-        let reading = name.contains("read");
-        let writing = name.contains("write");
+        let (reading, writing) = (f.reads(), f.writes());
         if (reading && access != ast::Access::ReadOnly)
             || (writing && access != ast::Access::WriteOnly)
         {
@@ -358,15 +370,25 @@ impl Sema<'_> {
             space,
             ..Default::default()
         });
-        let (params, ret): (Vec<TypeId>, TypeId) = match name {
-            "read_pipe" | "write_pipe" if args.len() == 2 => (vec![pipe_ty, elem_ptr], int),
-            "read_pipe" | "write_pipe" if args.len() == 4 => {
+        let (params, ret): (Vec<TypeId>, TypeId) = match f {
+            P::ReadPipe | P::WritePipe if args.len() == 2 => (vec![pipe_ty, elem_ptr], int),
+            P::ReadPipe | P::WritePipe if args.len() == 4 => {
                 (vec![pipe_ty, rid, uint, elem_ptr], int)
             }
-            "get_pipe_num_packets" | "get_pipe_max_packets" => (vec![pipe_ty], uint),
-            n if n.contains("reserve") => (vec![pipe_ty, uint], rid),
-            n if n.contains("commit") => (vec![pipe_ty, rid], void),
-            _ => return bad(self, &args),
+            P::ReadPipe | P::WritePipe | P::IsValidReserveId => return bad(self, &args),
+            P::GetPipeNumPackets | P::GetPipeMaxPackets => (vec![pipe_ty], uint),
+            P::ReserveReadPipe
+            | P::ReserveWritePipe
+            | P::WorkGroupReserveReadPipe
+            | P::WorkGroupReserveWritePipe
+            | P::SubGroupReserveReadPipe
+            | P::SubGroupReserveWritePipe => (vec![pipe_ty, uint], rid),
+            P::CommitReadPipe
+            | P::CommitWritePipe
+            | P::WorkGroupCommitReadPipe
+            | P::WorkGroupCommitWritePipe
+            | P::SubGroupCommitReadPipe
+            | P::SubGroupCommitWritePipe => (vec![pipe_ty, rid], void),
         };
         if params.len() != args.len() {
             return bad(self, &args);
@@ -375,16 +397,19 @@ impl Sema<'_> {
             Ok(conv) => conv,
             Err(e) => return e,
         };
-        builtin_call_expr(name, params, conv, ret, loc)
+        builtin_call_expr(Builtin::Pipe(f), params, conv, ret, loc)
     }
 
+    /// 6.15.10: to_global/to_local/to_private take any generic pointer; get_fence returns
+    /// cl_mem_fence_flags.
     pub(super) fn address_space_builtin(
         &mut self,
-        name: &str,
+        f: catalogue::AddressSpace,
         args: Vec<Expr>,
         name_loc: Loc,
         loc: Loc,
     ) -> Expr {
+        let name = f.name();
         if !self.opts.generic {
             self.diags.error(
                 name_loc,
@@ -418,16 +443,16 @@ impl Sema<'_> {
         });
         let l = a.loc;
         let a = self.assign_convert(a, gen, l, "passing");
-        let ret = match name {
-            "to_global" => Some(AddrSpace::Global),
-            "to_local" => Some(AddrSpace::Local),
-            "to_private" => Some(AddrSpace::Private),
-            _ => None,
+        let ret = match f {
+            catalogue::AddressSpace::ToGlobal => Some(AddrSpace::Global),
+            catalogue::AddressSpace::ToLocal => Some(AddrSpace::Local),
+            catalogue::AddressSpace::ToPrivate => Some(AddrSpace::Private),
+            catalogue::AddressSpace::GetFence => None,
         };
         let rt = match ret {
             Some(s) => self.types.pointer(QualType { space: s, ..q }),
             None => self.types.scalar(Scalar::UInt),
         };
-        builtin_call_expr(name, vec![gen], vec![a], rt, loc)
+        builtin_call_expr(Builtin::AddressSpace(f), vec![gen], vec![a], rt, loc)
     }
 }

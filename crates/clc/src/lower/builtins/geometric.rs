@@ -1,0 +1,191 @@
+//! Geometric functions (6.15.5) expanded in place; `dot` of 4x8-bit integer vectors is a call
+//! of the builtin library.
+
+use super::*;
+use catalogue::Geometric;
+
+/// A geometric function.
+pub(super) fn geometric(fl: &mut FnLower, f: Geometric, c: &Call) -> Res<Option<Value>> {
+    use Geometric as G;
+    match f {
+        G::Cross => cross(fl, c).map(Some),
+        G::FastLength | G::FastDistance | G::FastNormalize => fast(fl, f, c).map(Some),
+        _ if !c.float(fl) => library_call(fl, c),
+        G::Dot => {
+            let a = fl.val(&c.args[0])?;
+            let b = fl.val(&c.args[1])?;
+            Ok(Some(dot(fl, a, b)))
+        }
+        G::Length => {
+            let a = fl.val(&c.args[0])?;
+            Ok(Some(scaled_length(fl, a)))
+        }
+        G::Distance => {
+            let a = fl.val(&c.args[0])?;
+            let b = fl.val(&c.args[1])?;
+            let d = fl.b.binary(BinaryOp::Fsub, a, b);
+            Ok(Some(scaled_length(fl, d)))
+        }
+        G::Normalize => normalize(fl, c).map(Some),
+    }
+}
+
+/// 6.15.5: cross(a, b) = (a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x), and w = 0
+/// for 4 lanes.
+fn cross(fl: &mut FnLower, c: &Call) -> Res<Value> {
+    let a = fl.val(&c.args[0])?;
+    let b = fl.val(&c.args[1])?;
+    let t = fl.b.value_type(a);
+    let (m1, m2): (&[u8], &[u8]) = if t.lanes() == 4 {
+        (&[1, 2, 0, 3], &[2, 0, 1, 3])
+    } else {
+        (&[1, 2, 0], &[2, 0, 1])
+    };
+    let a1 = fl.b.shuffle(a, a, m1);
+    let b2 = fl.b.shuffle(b, b, m2);
+    let a2 = fl.b.shuffle(a, a, m2);
+    let b1 = fl.b.shuffle(b, b, m1);
+    let x = fl.b.binary(BinaryOp::Fmul, a1, b2);
+    let y = fl.b.binary(BinaryOp::Fmul, a2, b1);
+    let mut r = fl.b.binary(BinaryOp::Fsub, x, y);
+    if t.lanes() == 4 {
+        let z = fl.zero(t.lane_type());
+        r = fl.b.insertlane(r, z, 3);
+    }
+    Ok(r)
+}
+
+/// 6.15.5: fast_length(p) = half_sqrt(dot(p, p)), fast_distance(a, b) = fast_length(a - b),
+/// fast_normalize(p) = p * half_rsqrt(dot(p, p)) (p when every element is zero).
+fn fast(fl: &mut FnLower, f: Geometric, c: &Call) -> Res<Value> {
+    let mut p = fl.val(&c.args[0])?;
+    if f == Geometric::FastDistance {
+        let q = fl.val(&c.args[1])?;
+        p = fl.b.binary(BinaryOp::Fsub, p, q);
+    }
+    let d = dot(fl, p, p);
+    let len = fl.b.unary(IrUnary::Sqrt, d);
+    if f != Geometric::FastNormalize {
+        return Ok(len);
+    }
+    let t = fl.b.value_type(p);
+    let one = fl.fconst(t.lane_type(), 1.0);
+    let inv = fl.b.binary(BinaryOp::Fdiv, one, len);
+    let inv = if t.is_vector() {
+        fl.b.splat(inv, t.lanes())
+    } else {
+        inv
+    };
+    let r = fl.b.binary(BinaryOp::Fmul, p, inv);
+    let z = fl.fconst(t.lane_type(), 0.0);
+    let zero = fl.b.fcmp(FloatCC::Oeq, d, z);
+    Ok(fl.b.select(zero, p, r))
+}
+
+/// The largest magnitude among the lanes of `a` (whose lanes are magnitudes).
+fn max_lane(fl: &mut FnLower, a: Value) -> Value {
+    let t = fl.b.value_type(a);
+    let mut m = if t.is_vector() {
+        fl.b.extractlane(a, 0)
+    } else {
+        a
+    };
+    for i in 1..t.lanes() {
+        let l = fl.b.extractlane(a, i as u8);
+        m = fl.b.binary(BinaryOp::Fmax, m, l);
+    }
+    m
+}
+
+/// 6.15.5: p / length(p), scaled by the largest magnitude first so that the sum of squares
+/// neither overflows nor underflows; p itself when every element is zero; infinite elements
+/// count as copysign(1, p[i]) and the others as 0.
+fn normalize(fl: &mut FnLower, c: &Call) -> Res<Value> {
+    let p = fl.val(&c.args[0])?;
+    let t = fl.b.value_type(p);
+    let lane = t.lane_type();
+    let a = fl.b.unary(IrUnary::Fabs, p);
+    let m = max_lane(fl, a);
+    let splat = |fl: &mut FnLower, v: Value| {
+        if t.is_vector() {
+            fl.b.splat(v, t.lanes())
+        } else {
+            v
+        }
+    };
+    let ms = splat(fl, m);
+    let scaled = fl.b.binary(BinaryOp::Fdiv, p, ms);
+    let inf = fl.fconst(t, f64::INFINITY);
+    let is_inf = fl.b.fcmp(FloatCC::Oeq, a, inf);
+    let one = fl.fconst(t, 1.0);
+    let signed_one = fl.b.binary(BinaryOp::Copysign, one, p);
+    let zero = fl.fconst(t, 0.0);
+    let zp = fl.b.binary(BinaryOp::Fmul, zero, p);
+    let infs = fl.b.select(is_inf, signed_one, zp);
+    let linf = fl.fconst(lane, f64::INFINITY);
+    let m_inf = fl.b.fcmp(FloatCC::Oeq, m, linf);
+    let q = fl.b.select(m_inf, infs, scaled);
+    let d = dot(fl, q, q);
+    let len = fl.b.unary(IrUnary::Sqrt, d);
+    let lens = splat(fl, len);
+    let r = fl.b.binary(BinaryOp::Fdiv, q, lens);
+    let lz = fl.fconst(lane, 0.0);
+    let m_zero = fl.b.fcmp(FloatCC::Oeq, m, lz);
+    Ok(fl.b.select(m_zero, p, r))
+}
+
+/// The length of `p` for `length` and `distance`. 7.5.1: "length calculates the length of a
+/// vector without overflow or extraordinary precision loss due to underflow": the elements
+/// are scaled by the power of two of the largest magnitude (exactly), squared and summed, and
+/// the root scaled back. An infinite element gives +inf (as hypot does), all zeros 0.
+fn scaled_length(fl: &mut FnLower, p: Value) -> Value {
+    let t = fl.b.value_type(p);
+    let lane = t.lane_type();
+    let a = fl.b.unary(IrUnary::Fabs, p);
+    let m = max_lane(fl, a);
+    // The power of two of m (at least the smallest normal): its exponent bits alone.
+    let (int, exp_mask, min_normal) = match lane {
+        Type::F64 => (
+            Type::I64,
+            0x7ff0_0000_0000_0000u64 as i64,
+            f64::MIN_POSITIVE,
+        ),
+        Type::F32 => (Type::I32, 0x7f80_0000, f64::from(f32::MIN_POSITIVE)),
+        _ => (Type::I16, 0x7c00, 6.103_515_625e-5),
+    };
+    let min = fl.fconst(lane, min_normal);
+    let floor = fl.b.binary(BinaryOp::Fmax, m, min);
+    let bits = fl.b.bitcast(floor, int);
+    let mask = fl.iconst(int, exp_mask);
+    let e = fl.b.binary(BinaryOp::Band, bits, mask);
+    let pow2 = fl.b.bitcast(e, lane);
+    let one = fl.fconst(lane, 1.0);
+    let inv = fl.b.binary(BinaryOp::Fdiv, one, pow2);
+    let inv = if t.is_vector() {
+        fl.b.splat(inv, t.lanes())
+    } else {
+        inv
+    };
+    let q = fl.b.binary(BinaryOp::Fmul, p, inv);
+    let d = dot(fl, q, q);
+    let r = fl.b.unary(IrUnary::Sqrt, d);
+    let len = fl.b.binary(BinaryOp::Fmul, r, pow2);
+    let inf = fl.fconst(lane, f64::INFINITY);
+    let m_inf = fl.b.fcmp(FloatCC::Oeq, m, inf);
+    fl.b.select(m_inf, inf, len)
+}
+
+/// The sum of the lane products, added in lane order.
+fn dot(fl: &mut FnLower, a: Value, b: Value) -> Value {
+    let p = fl.b.binary(BinaryOp::Fmul, a, b);
+    let t = fl.b.value_type(p);
+    if !t.is_vector() {
+        return p;
+    }
+    let mut acc = fl.b.extractlane(p, 0);
+    for i in 1..t.lanes() {
+        let l = fl.b.extractlane(p, i as u8);
+        acc = fl.b.fadd(acc, l);
+    }
+    acc
+}

@@ -1,0 +1,83 @@
+//! Math functions (6.15.2): those that are one IR operation (`sqrt`, `fabs`, rounding to an
+//! integral value, `fmin`, `fmax`, `copysign`, `fma`, `mad`) expanded in place, the others
+//! calls of the builtin library; and the `half_` and `native_` forms.
+
+use super::*;
+use catalogue::{Math, Native};
+
+/// A full-precision math function.
+pub(super) fn math(fl: &mut FnLower, f: Math, c: &Call) -> Res<Option<Value>> {
+    let unary = match f {
+        Math::Sqrt if c.float(fl) => Some(IrUnary::Sqrt),
+        Math::Fabs => Some(IrUnary::Fabs),
+        Math::Floor => Some(IrUnary::Floor),
+        Math::Ceil => Some(IrUnary::Ceil),
+        Math::Trunc => Some(IrUnary::Ftrunc),
+        Math::Rint => Some(IrUnary::Nearest),
+        _ => None,
+    };
+    if let Some(op) = unary {
+        let v = fl.val(&c.args[0])?;
+        return Ok(Some(fl.b.unary(op, v)));
+    }
+    let binary = match f {
+        Math::Fmin => Some(BinaryOp::Fmin),
+        Math::Fmax => Some(BinaryOp::Fmax),
+        Math::Copysign => Some(BinaryOp::Copysign),
+        _ => None,
+    };
+    if let Some(op) = binary {
+        let a = fl.val(&c.args[0])?;
+        let b = widened(fl, &c.args[1], a)?;
+        return Ok(Some(fl.b.binary(op, a, b)));
+    }
+    if matches!(f, Math::Fma | Math::Mad) && c.float(fl) {
+        let a = fl.val(&c.args[0])?;
+        let b = fl.val(&c.args[1])?;
+        let d = fl.val(&c.args[2])?;
+        // 6.15.2: mad "computes a * b + c"; 7.4 (full profile) lets it be "implemented
+        // either as a correctly rounded fma or as a multiply followed by an add both of
+        // which are correctly rounded": the fma where that is one fast instruction.
+        if f == Math::Mad && !fl.cx.p.fast_fma {
+            let p = fl.b.binary(BinaryOp::Fmul, a, b);
+            return Ok(Some(fl.b.binary(BinaryOp::Fadd, p, d)));
+        }
+        return Ok(Some(fl.b.fma(a, b, d)));
+    }
+    library_call(fl, c)
+}
+
+/// A `half_` or `native_` function: the division, reciprocal and square roots as
+/// instructions, the others as the full-precision function, which meets either precision.
+pub(super) fn native(fl: &mut FnLower, f: Native, c: &Call) -> Res<Option<Value>> {
+    match f {
+        Native::Sqrt => {
+            let v = fl.val(&c.args[0])?;
+            Ok(Some(fl.b.unary(IrUnary::Sqrt, v)))
+        }
+        Native::Divide => {
+            let a = fl.val(&c.args[0])?;
+            let b = fl.val(&c.args[1])?;
+            Ok(Some(fl.b.binary(BinaryOp::Fdiv, a, b)))
+        }
+        Native::Recip | Native::Rsqrt => {
+            let mut v = fl.val(&c.args[0])?;
+            if f == Native::Rsqrt {
+                v = fl.b.unary(IrUnary::Sqrt, v);
+            }
+            let t = fl.b.value_type(v);
+            let one = fl.fconst(t, 1.0);
+            Ok(Some(fl.b.binary(BinaryOp::Fdiv, one, v)))
+        }
+        Native::Cos
+        | Native::Exp
+        | Native::Exp2
+        | Native::Exp10
+        | Native::Log
+        | Native::Log2
+        | Native::Log10
+        | Native::Powr
+        | Native::Sin
+        | Native::Tan => library_call(fl, c),
+    }
+}
