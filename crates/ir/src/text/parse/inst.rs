@@ -305,23 +305,9 @@ impl Parser {
                 let n = if g == GroupOp::Broadcast { 2 } else { 1 };
                 (Op::Group(g, scope), self.operands(f, st, n)?)
             }
-            "slotaddr" => {
+            "slotaddr" | "globaladdr" => {
                 no_mods(self)?;
-                let w = self.word()?;
-                let Some(n) = entity_number(&w, "ss") else {
-                    self.pos -= 1;
-                    return self.error(format!("expected a stack slot, found `{w}`"));
-                };
-                (Op::SlotAddr(StackSlot::from_u32(n)), vec![])
-            }
-            "globaladdr" => {
-                no_mods(self)?;
-                let n = self.name()?;
-                let Some(&g) = self.globals.get(&n) else {
-                    self.pos -= 1;
-                    return self.error(format!("no global named @{n}"));
-                };
-                (Op::GlobalAddr(g), vec![])
+                (self.address(head == "slotaddr")?, vec![])
             }
             "call" | "jump" | "brif" | "switch" | "return" => {
                 self.control(f, st, head, &mods, &bad)?
@@ -353,6 +339,24 @@ impl Parser {
             f.dfg.attach_result(inst, v);
         }
         Ok(())
+    }
+
+    /// The operation of `slotaddr` (`slot`) or `globaladdr`: the slot or the global it names.
+    fn address(&mut self, slot: bool) -> PResult<Op> {
+        if slot {
+            let w = self.word()?;
+            let Some(n) = entity_number(&w, "ss") else {
+                self.pos -= 1;
+                return self.error(format!("expected a stack slot, found `{w}`"));
+            };
+            return Ok(Op::SlotAddr(StackSlot::from_u32(n)));
+        }
+        let n = self.name()?;
+        let Some(&g) = self.globals.get(&n) else {
+            self.pos -= 1;
+            return self.error(format!("no global named @{n}"));
+        };
+        Ok(Op::GlobalAddr(g))
     }
 
     /// The conversions (`trunc`, `zext`, `sext`, `satconv`, `fconv`, `sitofp`, `uitofp`,
