@@ -75,41 +75,35 @@ fn internal_error(name: &str, panic: Box<dyn std::any::Any + Send>) -> ClError {
     ClError::OutOfHostMemory
 }
 
-/// Defines `extern "C"` entry points. Each one is written as its safe Rust name, then the C
-/// function: `name => fn clName(args) ...` (doc comments go first). `name` becomes a safe Rust
-/// function taking the C arguments and returning the body's `ClResult`; `clName` is the
-/// `#[no_mangle]` C stub that calls it inside the panic guard and maps the result. `name` is
-/// private to its module and called only by `clName`, so its raw-pointer arguments are the
-/// application's, under the spec's contract: each raw-pointer operation in the body sits in
-/// its own `unsafe` block saying which part of that contract makes it sound. Three forms:
-/// - `name => fn clName(args) -> cl_int { body }`: `body` is a `ClResult<()>`, returned as a
-///   code;
-/// - `name => fn clName(args; errcode_ret) -> Ty { body }`: `body` is a `ClResult<Ty>`; the
-///   status goes to `errcode_ret` (which may be NULL), and failure returns NULL;
-/// - `name => fn clName(args; errcode_ret) -> Ty, with_status { body }`: `body` is a
+/// Defines `extern "C"` entry points. Each one names its safe Rust function, then the C
+/// function's signature: `name => fn clName(args) ...` (doc comments go first); `name` is an
+/// ordinary function written after the invocation, taking the C arguments and returning a
+/// `ClResult`, and `clName` is the `#[no_mangle]` C stub that calls it inside the panic guard
+/// and maps the result. `name` is private to its module and called only by `clName`, so its
+/// raw-pointer arguments are the application's, under the spec's contract: each raw-pointer
+/// operation in its body sits in its own `unsafe` block saying which part of that contract
+/// makes it sound. Three forms:
+/// - `name => fn clName(args) -> cl_int`: `name` returns a `ClResult<()>`, returned as a code;
+/// - `name => fn clName(args; errcode_ret) -> Ty`: `name` returns a `ClResult<Ty>`; the status
+///   goes to `errcode_ret` (which may be NULL), and failure returns NULL;
+/// - `name => fn clName(args; errcode_ret) -> Ty, with_status`: `name` returns a
 ///   `ClResult<(Ty, ClResult<()>)>`, an object made and the status of what was done to it.
 macro_rules! entry {
-    ($(#[$meta:meta])* $safe:ident => fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> cl_int $body:block) => {
-        fn $safe($($arg: $ty),*) -> ferrocl_core::ClResult<()> $body
-
+    ($(#[$meta:meta])* $safe:ident => fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> cl_int) => {
         $(#[$meta])*
         #[no_mangle]
         pub unsafe extern "C" fn $name($($arg: $ty),*) -> opencl_sys::cl_int {
             $crate::entry::status(stringify!($name), || $safe($($arg),*))
         }
     };
-    ($(#[$meta:meta])* $safe:ident => fn $name:ident($($arg:ident: $ty:ty),* ; $err:ident) -> $ret:ty, with_status $body:block) => {
-        fn $safe($($arg: $ty),*) -> ferrocl_core::ClResult<($ret, ferrocl_core::ClResult<()>)> $body
-
+    ($(#[$meta:meta])* $safe:ident => fn $name:ident($($arg:ident: $ty:ty),* $(,)? ; $err:ident) -> $ret:ty, with_status) => {
         $(#[$meta])*
         #[no_mangle]
         pub unsafe extern "C" fn $name($($arg: $ty,)* $err: *mut opencl_sys::cl_int) -> $ret {
             $crate::entry::value_and_status(stringify!($name), $err, || $safe($($arg),*))
         }
     };
-    ($(#[$meta:meta])* $safe:ident => fn $name:ident($($arg:ident: $ty:ty),* ; $err:ident) -> $ret:ty $body:block) => {
-        fn $safe($($arg: $ty),*) -> ferrocl_core::ClResult<$ret> $body
-
+    ($(#[$meta:meta])* $safe:ident => fn $name:ident($($arg:ident: $ty:ty),* $(,)? ; $err:ident) -> $ret:ty) => {
         $(#[$meta])*
         #[no_mangle]
         pub unsafe extern "C" fn $name($($arg: $ty,)* $err: *mut opencl_sys::cl_int) -> $ret {

@@ -72,63 +72,110 @@ fn new_buffer(
 }
 
 entry! {
-    create_buffer =>
-    fn clCreateBuffer(context: cl_context, flags_: cl_mem_flags, size: usize, host_ptr: *mut c_void; errcode_ret) -> cl_mem {
-        new_buffer(context, None, flags_, size, host_ptr)
-    }
+    create_buffer => fn clCreateBuffer(
+        context: cl_context,
+        flags_: cl_mem_flags,
+        size: usize,
+        host_ptr: *mut c_void,
+        ; errcode_ret
+    ) -> cl_mem
+}
+
+fn create_buffer(
+    context: cl_context,
+    flags_: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+) -> ClResult<cl_mem> {
+    new_buffer(context, None, flags_, size, host_ptr)
 }
 
 entry! {
-    create_buffer_with_properties =>
-    fn clCreateBufferWithProperties(context: cl_context, properties: *const cl_mem_properties, flags_: cl_mem_flags, size: usize, host_ptr: *mut c_void; errcode_ret) -> cl_mem {
-        get::<Context, _>(context)?;
-        let list = if properties.is_null() {
-            None
-        } else {
-            // 5.2.1: CL_INVALID_PROPERTY "if a property name in properties is not a supported
-            // property name"; no buffer property is supported.
-            // SAFETY: properties is non-NULL (checked above) and, by the spec, zero-terminated, so
-            // its first entry is readable.
-            if unsafe { properties.read() } != 0 {
-                return Err(ClError::InvalidProperty);
-            }
-            Some(vec![0])
-        };
-        new_buffer(context, list, flags_, size, host_ptr)
-    }
+    create_buffer_with_properties => fn clCreateBufferWithProperties(
+        context: cl_context,
+        properties: *const cl_mem_properties,
+        flags_: cl_mem_flags,
+        size: usize,
+        host_ptr: *mut c_void,
+        ; errcode_ret
+    ) -> cl_mem
+}
+
+fn create_buffer_with_properties(
+    context: cl_context,
+    properties: *const cl_mem_properties,
+    flags_: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+) -> ClResult<cl_mem> {
+    get::<Context, _>(context)?;
+    let list = if properties.is_null() {
+        None
+    } else {
+        // 5.2.1: CL_INVALID_PROPERTY "if a property name in properties is not a supported
+        // property name"; no buffer property is supported.
+        // SAFETY: properties is non-NULL (checked above) and, by the spec, zero-terminated, so
+        // its first entry is readable.
+        if unsafe { properties.read() } != 0 {
+            return Err(ClError::InvalidProperty);
+        }
+        Some(vec![0])
+    };
+    new_buffer(context, list, flags_, size, host_ptr)
 }
 
 entry! {
-    create_sub_buffer =>
-    fn clCreateSubBuffer(buffer: cl_mem, flags_: cl_mem_flags, buffer_create_type: cl_buffer_create_type, buffer_create_info: *const c_void; errcode_ret) -> cl_mem {
-        let parent = get::<MemObject, _>(buffer)?;
-        // 5.2.1: CL_INVALID_MEM_OBJECT "if buffer is not a buffer object or is a sub-buffer
-        // object".
-        if parent.parent.is_some() {
-            return Err(ClError::InvalidMemObject);
-        }
-        let sub_flags = sub_buffer_flags(parent.flags, flags_)?;
-        // CL_INVALID_VALUE "if value specified in buffer_create_type is not valid" or "if
-        // buffer_create_info is NULL".
-        if buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || buffer_create_info.is_null() {
-            return Err(ClError::InvalidValue);
-        }
-        // SAFETY: buffer_create_info is non-NULL (checked above) and, for
-        // CL_BUFFER_CREATE_TYPE_REGION, points at a cl_buffer_region by the spec.
-        let region = unsafe { buffer_create_info.cast::<cl_buffer_region>().read() };
-        // CL_INVALID_BUFFER_SIZE "if the size field of the cl_buffer_region structure passed
-        // in buffer_create_info is 0".
-        if region.size == 0 {
-            return Err(ClError::InvalidBufferSize);
-        }
-        // CL_INVALID_VALUE "if the region specified by the cl_buffer_region structure passed
-        // in buffer_create_info is out of bounds in buffer".
-        if region.origin.checked_add(region.size).is_none_or(|end| end > parent.size) {
-            return Err(ClError::InvalidValue);
-        }
-        check_sub_buffer_alignment(&parent.context, region.origin)?;
-        Ok(new_handle(MemObject::new_sub_buffer(&parent, sub_flags, region.origin, region.size)))
+    create_sub_buffer => fn clCreateSubBuffer(
+        buffer: cl_mem,
+        flags_: cl_mem_flags,
+        buffer_create_type: cl_buffer_create_type,
+        buffer_create_info: *const c_void,
+        ; errcode_ret
+    ) -> cl_mem
+}
+
+fn create_sub_buffer(
+    buffer: cl_mem,
+    flags_: cl_mem_flags,
+    buffer_create_type: cl_buffer_create_type,
+    buffer_create_info: *const c_void,
+) -> ClResult<cl_mem> {
+    let parent = get::<MemObject, _>(buffer)?;
+    // 5.2.1: CL_INVALID_MEM_OBJECT "if buffer is not a buffer object or is a sub-buffer
+    // object".
+    if parent.parent.is_some() {
+        return Err(ClError::InvalidMemObject);
     }
+    let sub_flags = sub_buffer_flags(parent.flags, flags_)?;
+    // CL_INVALID_VALUE "if value specified in buffer_create_type is not valid" or "if
+    // buffer_create_info is NULL".
+    if buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || buffer_create_info.is_null() {
+        return Err(ClError::InvalidValue);
+    }
+    // SAFETY: buffer_create_info is non-NULL (checked above) and, for
+    // CL_BUFFER_CREATE_TYPE_REGION, points at a cl_buffer_region by the spec.
+    let region = unsafe { buffer_create_info.cast::<cl_buffer_region>().read() };
+    // CL_INVALID_BUFFER_SIZE "if the size field of the cl_buffer_region structure passed
+    // in buffer_create_info is 0".
+    if region.size == 0 {
+        return Err(ClError::InvalidBufferSize);
+    }
+    // CL_INVALID_VALUE "if the region specified by the cl_buffer_region structure passed
+    // in buffer_create_info is out of bounds in buffer".
+    if region
+        .origin
+        .checked_add(region.size)
+        .is_none_or(|end| end > parent.size)
+    {
+        return Err(ClError::InvalidValue);
+    }
+    check_sub_buffer_alignment(&parent.context, region.origin)?;
+    Ok(new_handle(MemObject::new_sub_buffer(
+        &parent,
+        sub_flags,
+        region.origin,
+        region.size,
+    )))
 }
 
 /// CL_MISALIGNED_SUB_BUFFER_OFFSET "if there are no devices in context associated with buffer
@@ -339,73 +386,218 @@ unsafe fn transfer(
 }
 
 entry! {
-    enqueue_read_buffer =>
-    fn clEnqueueReadBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, offset: usize, size: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        // SAFETY: by the spec, ptr is valid for size bytes until the command completes,
-        // event_wait_list is NULL or holds num_events_in_wait_list events, and event is NULL or
-        // writable.
-        unsafe { transfer(true, command_queue, buffer, blocking_read, offset, size, ptr, num_events_in_wait_list, event_wait_list, event) }
+    enqueue_read_buffer => fn clEnqueueReadBuffer(
+        command_queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking_read: cl_bool,
+        offset: usize,
+        size: usize,
+        ptr: *mut c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int
+}
+
+fn enqueue_read_buffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_read: cl_bool,
+    offset: usize,
+    size: usize,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult<()> {
+    // SAFETY: by the spec, ptr is valid for size bytes until the command completes,
+    // event_wait_list is NULL or holds num_events_in_wait_list events, and event is NULL or
+    // writable.
+    unsafe {
+        transfer(
+            true,
+            command_queue,
+            buffer,
+            blocking_read,
+            offset,
+            size,
+            ptr,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
     }
 }
 
 entry! {
-    enqueue_write_buffer =>
-    fn clEnqueueWriteBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_write: cl_bool, offset: usize, size: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        // SAFETY: by the spec, ptr is valid for size bytes until the command completes,
-        // event_wait_list is NULL or holds num_events_in_wait_list events, and event is NULL or
-        // writable.
-        unsafe { transfer(false, command_queue, buffer, blocking_write, offset, size, ptr.cast_mut(), num_events_in_wait_list, event_wait_list, event) }
+    enqueue_write_buffer => fn clEnqueueWriteBuffer(
+        command_queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking_write: cl_bool,
+        offset: usize,
+        size: usize,
+        ptr: *const c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int
+}
+
+fn enqueue_write_buffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_write: cl_bool,
+    offset: usize,
+    size: usize,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult<()> {
+    // SAFETY: by the spec, ptr is valid for size bytes until the command completes,
+    // event_wait_list is NULL or holds num_events_in_wait_list events, and event is NULL or
+    // writable.
+    unsafe {
+        transfer(
+            false,
+            command_queue,
+            buffer,
+            blocking_write,
+            offset,
+            size,
+            ptr.cast_mut(),
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
     }
 }
 
 entry! {
-    enqueue_copy_buffer =>
-    fn clEnqueueCopyBuffer(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_offset: usize, dst_offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
-        let (queue, [src, dst], deps) = unsafe { command_objects(command_queue, [src_buffer, dst_buffer], num_events_in_wait_list, event_wait_list) }?;
-        // 5.2.3: CL_INVALID_VALUE "if src_offset, dst_offset, size, src_offset + size or
-        // dst_offset + size require accessing elements outside the src_buffer and dst_buffer
-        // buffer objects respectively", and "if size is 0".
-        check_range(&src, src_offset, size)?;
-        check_range(&dst, dst_offset, size)?;
-        // CL_MEM_COPY_OVERLAP "if src_buffer and dst_buffer are the same buffer or sub-buffer
-        // object and the source and destination regions overlap or if src_buffer and dst_buffer
-        // are different sub-buffers of the same associated buffer object and they overlap".
-        // A linear copy is a rectangle of one row (Appendix D's test then is this sentence's).
-        let pitch = [size, size];
-        let (src_end, dst_end) = (CopyEnd { mem: &src, offset: src_offset, pitch }, CopyEnd { mem: &dst, offset: dst_offset, pitch });
-        if copy_overlaps(src_end, dst_end, [size, 1, 1]) {
-            return Err(ClError::MemCopyOverlap);
-        }
-        let work = Work::Copy { src: Location::Mem(src, src_offset), dst: Location::Mem(dst, dst_offset), size };
-        // SAFETY: event is NULL or, by the spec, writable.
-        unsafe { submit(&queue, command::COPY_BUFFER, work, &deps, CL_FALSE, event) }
+    enqueue_copy_buffer => fn clEnqueueCopyBuffer(
+        command_queue: cl_command_queue,
+        src_buffer: cl_mem,
+        dst_buffer: cl_mem,
+        src_offset: usize,
+        dst_offset: usize,
+        size: usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int
+}
+
+fn enqueue_copy_buffer(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_buffer: cl_mem,
+    src_offset: usize,
+    dst_offset: usize,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult<()> {
+    // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
+    let (queue, [src, dst], deps) = unsafe {
+        command_objects(
+            command_queue,
+            [src_buffer, dst_buffer],
+            num_events_in_wait_list,
+            event_wait_list,
+        )
+    }?;
+    // 5.2.3: CL_INVALID_VALUE "if src_offset, dst_offset, size, src_offset + size or
+    // dst_offset + size require accessing elements outside the src_buffer and dst_buffer
+    // buffer objects respectively", and "if size is 0".
+    check_range(&src, src_offset, size)?;
+    check_range(&dst, dst_offset, size)?;
+    // CL_MEM_COPY_OVERLAP "if src_buffer and dst_buffer are the same buffer or sub-buffer
+    // object and the source and destination regions overlap or if src_buffer and dst_buffer
+    // are different sub-buffers of the same associated buffer object and they overlap".
+    // A linear copy is a rectangle of one row (Appendix D's test then is this sentence's).
+    let pitch = [size, size];
+    let (src_end, dst_end) = (
+        CopyEnd {
+            mem: &src,
+            offset: src_offset,
+            pitch,
+        },
+        CopyEnd {
+            mem: &dst,
+            offset: dst_offset,
+            pitch,
+        },
+    );
+    if copy_overlaps(src_end, dst_end, [size, 1, 1]) {
+        return Err(ClError::MemCopyOverlap);
     }
+    let work = Work::Copy {
+        src: Location::Mem(src, src_offset),
+        dst: Location::Mem(dst, dst_offset),
+        size,
+    };
+    // SAFETY: event is NULL or, by the spec, writable.
+    unsafe { submit(&queue, command::COPY_BUFFER, work, &deps, CL_FALSE, event) }
 }
 
 entry! {
-    enqueue_fill_buffer =>
-    fn clEnqueueFillBuffer(command_queue: cl_command_queue, buffer: cl_mem, pattern: *const c_void, pattern_size: usize, offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
-        let (queue, [mem], deps) = unsafe { command_objects(command_queue, [buffer], num_events_in_wait_list, event_wait_list) }?;
-        // 5.2.4: CL_INVALID_VALUE "if pattern is NULL or if pattern_size is 0 or if
-        // pattern_size is not one of { 1, 2, 4, 8, 16, 32, 64, 128 }", "if offset or offset +
-        // size require accessing elements outside the buffer", "if offset and size are not a
-        // multiple of pattern_size".
-        if pattern.is_null() || !pattern_size.is_power_of_two() || pattern_size > 128 {
-            return Err(ClError::InvalidValue);
-        }
-        check_range(&mem, offset, size)?;
-        if offset % pattern_size != 0 || size % pattern_size != 0 {
-            return Err(ClError::InvalidValue);
-        }
-        // The pattern is copied now: the application may reuse its memory once the call returns.
-        // SAFETY: pattern is non-NULL (checked above) and, by the spec, pattern_size bytes.
-        let pattern = unsafe { std::slice::from_raw_parts(pattern.cast::<u8>(), pattern_size) }.to_vec();
-        let work = Work::Fill { dst: mem, offset, size, pattern };
-        // SAFETY: event is NULL or, by the spec, writable.
-        unsafe { submit(&queue, command::FILL_BUFFER, work, &deps, CL_FALSE, event) }
+    enqueue_fill_buffer => fn clEnqueueFillBuffer(
+        command_queue: cl_command_queue,
+        buffer: cl_mem,
+        pattern: *const c_void,
+        pattern_size: usize,
+        offset: usize,
+        size: usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int
+}
+
+fn enqueue_fill_buffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    pattern: *const c_void,
+    pattern_size: usize,
+    offset: usize,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult<()> {
+    // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
+    let (queue, [mem], deps) = unsafe {
+        command_objects(
+            command_queue,
+            [buffer],
+            num_events_in_wait_list,
+            event_wait_list,
+        )
+    }?;
+    // 5.2.4: CL_INVALID_VALUE "if pattern is NULL or if pattern_size is 0 or if
+    // pattern_size is not one of { 1, 2, 4, 8, 16, 32, 64, 128 }", "if offset or offset +
+    // size require accessing elements outside the buffer", "if offset and size are not a
+    // multiple of pattern_size".
+    if pattern.is_null() || !pattern_size.is_power_of_two() || pattern_size > 128 {
+        return Err(ClError::InvalidValue);
     }
+    check_range(&mem, offset, size)?;
+    if offset % pattern_size != 0 || size % pattern_size != 0 {
+        return Err(ClError::InvalidValue);
+    }
+    // The pattern is copied now: the application may reuse its memory once the call returns.
+    // SAFETY: pattern is non-NULL (checked above) and, by the spec, pattern_size bytes.
+    let pattern =
+        unsafe { std::slice::from_raw_parts(pattern.cast::<u8>(), pattern_size) }.to_vec();
+    let work = Work::Fill {
+        dst: mem,
+        offset,
+        size,
+        pattern,
+    };
+    // SAFETY: event is NULL or, by the spec, writable.
+    unsafe { submit(&queue, command::FILL_BUFFER, work, &deps, CL_FALSE, event) }
 }
 
 /// The geometry of one end of a rectangular transfer, with the spec's defaults for zero
@@ -538,191 +730,466 @@ unsafe fn transfer_rect(
 }
 
 entry! {
-    enqueue_read_buffer_rect =>
-    fn clEnqueueReadBufferRect(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        // SAFETY: the C arguments, passed on with the contracts the spec gives them: origins and
-        // regions of three values, ptr valid for the rectangle until the command completes, the
-        // wait list and event as for every enqueue.
-        unsafe { transfer_rect(true, command_queue, buffer, blocking_read, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event) }
+    enqueue_read_buffer_rect => fn clEnqueueReadBufferRect(
+        command_queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking_read: cl_bool,
+        buffer_origin: *const usize,
+        host_origin: *const usize,
+        region: *const usize,
+        buffer_row_pitch: usize,
+        buffer_slice_pitch: usize,
+        host_row_pitch: usize,
+        host_slice_pitch: usize,
+        ptr: *mut c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int
+}
+
+fn enqueue_read_buffer_rect(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_read: cl_bool,
+    buffer_origin: *const usize,
+    host_origin: *const usize,
+    region: *const usize,
+    buffer_row_pitch: usize,
+    buffer_slice_pitch: usize,
+    host_row_pitch: usize,
+    host_slice_pitch: usize,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult<()> {
+    // SAFETY: the C arguments, passed on with the contracts the spec gives them: origins and
+    // regions of three values, ptr valid for the rectangle until the command completes, the
+    // wait list and event as for every enqueue.
+    unsafe {
+        transfer_rect(
+            true,
+            command_queue,
+            buffer,
+            blocking_read,
+            buffer_origin,
+            host_origin,
+            region,
+            buffer_row_pitch,
+            buffer_slice_pitch,
+            host_row_pitch,
+            host_slice_pitch,
+            ptr,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
     }
 }
 
 entry! {
-    enqueue_write_buffer_rect =>
-    fn clEnqueueWriteBufferRect(command_queue: cl_command_queue, buffer: cl_mem, blocking_write: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        // SAFETY: the C arguments, passed on with the contracts the spec gives them: origins and
-        // regions of three values, ptr valid for the rectangle until the command completes, the
-        // wait list and event as for every enqueue.
-        unsafe { transfer_rect(false, command_queue, buffer, blocking_write, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr.cast_mut(), num_events_in_wait_list, event_wait_list, event) }
+    enqueue_write_buffer_rect => fn clEnqueueWriteBufferRect(
+        command_queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking_write: cl_bool,
+        buffer_origin: *const usize,
+        host_origin: *const usize,
+        region: *const usize,
+        buffer_row_pitch: usize,
+        buffer_slice_pitch: usize,
+        host_row_pitch: usize,
+        host_slice_pitch: usize,
+        ptr: *const c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int
+}
+
+fn enqueue_write_buffer_rect(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_write: cl_bool,
+    buffer_origin: *const usize,
+    host_origin: *const usize,
+    region: *const usize,
+    buffer_row_pitch: usize,
+    buffer_slice_pitch: usize,
+    host_row_pitch: usize,
+    host_slice_pitch: usize,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult<()> {
+    // SAFETY: the C arguments, passed on with the contracts the spec gives them: origins and
+    // regions of three values, ptr valid for the rectangle until the command completes, the
+    // wait list and event as for every enqueue.
+    unsafe {
+        transfer_rect(
+            false,
+            command_queue,
+            buffer,
+            blocking_write,
+            buffer_origin,
+            host_origin,
+            region,
+            buffer_row_pitch,
+            buffer_slice_pitch,
+            host_row_pitch,
+            host_slice_pitch,
+            ptr.cast_mut(),
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
     }
 }
 
 entry! {
-    enqueue_copy_buffer_rect =>
-    fn clEnqueueCopyBufferRect(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_origin: *const usize, dst_origin: *const usize, region: *const usize, src_row_pitch: usize, src_slice_pitch: usize, dst_row_pitch: usize, dst_slice_pitch: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
-        let (queue, [src, dst], deps) = unsafe { command_objects(command_queue, [src_buffer, dst_buffer], num_events_in_wait_list, event_wait_list) }?;
-        // SAFETY: each origin and region is NULL or, by the spec, three values.
-        let (src_origin, dst_origin, region) = (unsafe { triple(src_origin) }?, unsafe { triple(dst_origin) }?, unsafe { triple(region) }?);
-        if region.contains(&0) {
+    enqueue_copy_buffer_rect => fn clEnqueueCopyBufferRect(
+        command_queue: cl_command_queue,
+        src_buffer: cl_mem,
+        dst_buffer: cl_mem,
+        src_origin: *const usize,
+        dst_origin: *const usize,
+        region: *const usize,
+        src_row_pitch: usize,
+        src_slice_pitch: usize,
+        dst_row_pitch: usize,
+        dst_slice_pitch: usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int
+}
+
+fn enqueue_copy_buffer_rect(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_buffer: cl_mem,
+    src_origin: *const usize,
+    dst_origin: *const usize,
+    region: *const usize,
+    src_row_pitch: usize,
+    src_slice_pitch: usize,
+    dst_row_pitch: usize,
+    dst_slice_pitch: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult<()> {
+    // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
+    let (queue, [src, dst], deps) = unsafe {
+        command_objects(
+            command_queue,
+            [src_buffer, dst_buffer],
+            num_events_in_wait_list,
+            event_wait_list,
+        )
+    }?;
+    // SAFETY: each origin and region is NULL or, by the spec, three values.
+    let (src_origin, dst_origin, region) = (
+        unsafe { triple(src_origin) }?,
+        unsafe { triple(dst_origin) }?,
+        unsafe { triple(region) }?,
+    );
+    if region.contains(&0) {
+        return Err(ClError::InvalidValue);
+    }
+    let (src_offset, src_pitch) = rect_end(src_origin, region, src_row_pitch, src_slice_pitch)?;
+    let (dst_offset, dst_pitch) = rect_end(dst_origin, region, dst_row_pitch, dst_slice_pitch)?;
+    // 5.2.3: CL_INVALID_VALUE "if (src_origin, region, src_row_pitch, src_slice_pitch) or
+    // (dst_origin, region, dst_row_pitch, dst_slice_pitch) require accessing elements
+    // outside the src_buffer and dst_buffer buffer objects respectively".
+    if src_offset
+        .checked_add(rect_extent(region, src_pitch))
+        .is_none_or(|end| end > src.size)
+        || dst_offset
+            .checked_add(rect_extent(region, dst_pitch))
+            .is_none_or(|end| end > dst.size)
+    {
+        return Err(ClError::InvalidValue);
+    }
+    if Arc::ptr_eq(&src, &dst) {
+        // CL_INVALID_VALUE "if src_buffer and dst_buffer are the same buffer object and
+        // src_slice_pitch is not equal to dst_slice_pitch and src_row_pitch is not equal to
+        // dst_row_pitch".
+        if src_pitch != dst_pitch {
             return Err(ClError::InvalidValue);
         }
-        let (src_offset, src_pitch) = rect_end(src_origin, region, src_row_pitch, src_slice_pitch)?;
-        let (dst_offset, dst_pitch) = rect_end(dst_origin, region, dst_row_pitch, dst_slice_pitch)?;
-        // 5.2.3: CL_INVALID_VALUE "if (src_origin, region, src_row_pitch, src_slice_pitch) or
-        // (dst_origin, region, dst_row_pitch, dst_slice_pitch) require accessing elements
-        // outside the src_buffer and dst_buffer buffer objects respectively".
-        if src_offset.checked_add(rect_extent(region, src_pitch)).is_none_or(|end| end > src.size)
-            || dst_offset.checked_add(rect_extent(region, dst_pitch)).is_none_or(|end| end > dst.size)
-        {
-            return Err(ClError::InvalidValue);
-        }
-        if Arc::ptr_eq(&src, &dst) {
-            // CL_INVALID_VALUE "if src_buffer and dst_buffer are the same buffer object and
-            // src_slice_pitch is not equal to dst_slice_pitch and src_row_pitch is not equal to
-            // dst_row_pitch".
-            if src_pitch != dst_pitch {
-                return Err(ClError::InvalidValue);
-            }
-        }
-        // CL_MEM_COPY_OVERLAP "if src_buffer and dst_buffer are the same buffer or sub-buffer
-        // object and the source and destination regions overlap or if src_buffer and dst_buffer
-        // are different sub-buffers of the same associated buffer object and they overlap".
-        // "Refer to Checking for Memory Copy Overlap for details on how to determine if source
-        // and destination regions overlap" (Appendix D).
-        let src_end = CopyEnd { mem: &src, offset: src_offset, pitch: src_pitch };
-        let dst_end = CopyEnd { mem: &dst, offset: dst_offset, pitch: dst_pitch };
-        if copy_overlaps(src_end, dst_end, region) {
-            return Err(ClError::MemCopyOverlap);
-        }
-        let work = Work::CopyRect {
-            src: Location::Mem(src, src_offset),
-            dst: Location::Mem(dst, dst_offset),
-            rect: Rect { region, src_pitch, dst_pitch },
-        };
-        // SAFETY: event is NULL or, by the spec, writable.
-        unsafe { submit(&queue, command::COPY_BUFFER_RECT, work, &deps, CL_FALSE, event) }
+    }
+    // CL_MEM_COPY_OVERLAP "if src_buffer and dst_buffer are the same buffer or sub-buffer
+    // object and the source and destination regions overlap or if src_buffer and dst_buffer
+    // are different sub-buffers of the same associated buffer object and they overlap".
+    // "Refer to Checking for Memory Copy Overlap for details on how to determine if source
+    // and destination regions overlap" (Appendix D).
+    let src_end = CopyEnd {
+        mem: &src,
+        offset: src_offset,
+        pitch: src_pitch,
+    };
+    let dst_end = CopyEnd {
+        mem: &dst,
+        offset: dst_offset,
+        pitch: dst_pitch,
+    };
+    if copy_overlaps(src_end, dst_end, region) {
+        return Err(ClError::MemCopyOverlap);
+    }
+    let work = Work::CopyRect {
+        src: Location::Mem(src, src_offset),
+        dst: Location::Mem(dst, dst_offset),
+        rect: Rect {
+            region,
+            src_pitch,
+            dst_pitch,
+        },
+    };
+    // SAFETY: event is NULL or, by the spec, writable.
+    unsafe {
+        submit(
+            &queue,
+            command::COPY_BUFFER_RECT,
+            work,
+            &deps,
+            CL_FALSE,
+            event,
+        )
     }
 }
 
 const MAP_FLAGS: u64 = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
 
 entry! {
-    enqueue_map_buffer =>
-    fn clEnqueueMapBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_map: cl_bool, map_flags: cl_map_flags, offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event; errcode_ret) -> *mut c_void {
-        // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
-        let (queue, [mem], deps) = unsafe { command_objects(command_queue, [buffer], num_events_in_wait_list, event_wait_list) }?;
-        // 5.5.2: CL_INVALID_VALUE "if region being mapped given by (offset, size) is out of
-        // bounds or if size is 0 or if values specified in map_flags are not valid";
-        // CL_MAP_WRITE_INVALIDATE_REGION "is mutually exclusive with CL_MAP_READ or
-        // CL_MAP_WRITE".
-        check_range(&mem, offset, size)?;
-        if map_flags & !MAP_FLAGS != 0
-            || (map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0)
-        {
-            return Err(ClError::InvalidValue);
-        }
-        let writes = map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
-        check_host_access(&mem, map_flags & CL_MAP_READ != 0, writes)?;
-        // The CPU device's memory is the host's: the mapped region is the buffer itself, so the
-        // map command only orders the mapping after its dependencies.
-        let ptr = mem.map(offset, size, writes)?;
-        let ev = queue.enqueue(command::MAP_BUFFER, Work::Nothing(vec![mem]), &deps)?;
-        // SAFETY: the spec's contract on event: NULL or writable.
-        unsafe { give_event(event, ev.clone()) };
-        wait_if_blocking(&ev, blocking_map)?;
-        Ok(ptr as *mut c_void)
+    enqueue_map_buffer => fn clEnqueueMapBuffer(
+        command_queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking_map: cl_bool,
+        map_flags: cl_map_flags,
+        offset: usize,
+        size: usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+        ; errcode_ret
+    ) -> *mut c_void
+}
+
+fn enqueue_map_buffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_map: cl_bool,
+    map_flags: cl_map_flags,
+    offset: usize,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult<*mut c_void> {
+    // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
+    let (queue, [mem], deps) = unsafe {
+        command_objects(
+            command_queue,
+            [buffer],
+            num_events_in_wait_list,
+            event_wait_list,
+        )
+    }?;
+    // 5.5.2: CL_INVALID_VALUE "if region being mapped given by (offset, size) is out of
+    // bounds or if size is 0 or if values specified in map_flags are not valid";
+    // CL_MAP_WRITE_INVALIDATE_REGION "is mutually exclusive with CL_MAP_READ or
+    // CL_MAP_WRITE".
+    check_range(&mem, offset, size)?;
+    if map_flags & !MAP_FLAGS != 0
+        || (map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0
+            && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0)
+    {
+        return Err(ClError::InvalidValue);
+    }
+    let writes = map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
+    check_host_access(&mem, map_flags & CL_MAP_READ != 0, writes)?;
+    // The CPU device's memory is the host's: the mapped region is the buffer itself, so the
+    // map command only orders the mapping after its dependencies.
+    let ptr = mem.map(offset, size, writes)?;
+    let ev = queue.enqueue(command::MAP_BUFFER, Work::Nothing(vec![mem]), &deps)?;
+    // SAFETY: the spec's contract on event: NULL or writable.
+    unsafe { give_event(event, ev.clone()) };
+    wait_if_blocking(&ev, blocking_map)?;
+    Ok(ptr as *mut c_void)
+}
+
+entry! {
+    enqueue_unmap_mem_object => fn clEnqueueUnmapMemObject(
+        command_queue: cl_command_queue,
+        memobj: cl_mem,
+        mapped_ptr: *mut c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int
+}
+
+fn enqueue_unmap_mem_object(
+    command_queue: cl_command_queue,
+    memobj: cl_mem,
+    mapped_ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult<()> {
+    // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
+    let (queue, [mem], deps) = unsafe {
+        command_objects(
+            command_queue,
+            [memobj],
+            num_events_in_wait_list,
+            event_wait_list,
+        )
+    }?;
+    mem.unmap(mapped_ptr as usize)?;
+    // SAFETY: event is NULL or, by the spec, writable.
+    unsafe {
+        submit(
+            &queue,
+            command::UNMAP_MEM_OBJECT,
+            Work::Nothing(vec![mem]),
+            &deps,
+            CL_FALSE,
+            event,
+        )
     }
 }
 
 entry! {
-    enqueue_unmap_mem_object =>
-    fn clEnqueueUnmapMemObject(command_queue: cl_command_queue, memobj: cl_mem, mapped_ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        // SAFETY: event_wait_list is NULL or, by the spec, holds num_events_in_wait_list events.
-        let (queue, [mem], deps) = unsafe { command_objects(command_queue, [memobj], num_events_in_wait_list, event_wait_list) }?;
-        mem.unmap(mapped_ptr as usize)?;
-        // SAFETY: event is NULL or, by the spec, writable.
-        unsafe { submit(&queue, command::UNMAP_MEM_OBJECT, Work::Nothing(vec![mem]), &deps, CL_FALSE, event) }
+    enqueue_migrate_mem_objects => fn clEnqueueMigrateMemObjects(
+        command_queue: cl_command_queue,
+        num_mem_objects: cl_uint,
+        mem_objects: *const cl_mem,
+        flags_: cl_mem_migration_flags,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int
+}
+
+fn enqueue_migrate_mem_objects(
+    command_queue: cl_command_queue,
+    num_mem_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    flags_: cl_mem_migration_flags,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult<()> {
+    let queue = get::<CommandQueue, _>(command_queue)?;
+    // 5.4: CL_INVALID_VALUE "if num_mem_objects is zero or if mem_objects is NULL" and "if
+    // flags is not 0 or is not any of the values described in the table above".
+    if num_mem_objects == 0 || mem_objects.is_null() {
+        return Err(ClError::InvalidValue);
+    }
+    if flags_ & !(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) != 0 {
+        return Err(ClError::InvalidValue);
+    }
+    // SAFETY: mem_objects is non-NULL (checked above) and, by the spec, holds
+    // num_mem_objects handles.
+    let mems = unsafe { handle::get_list::<MemObject, _>(mem_objects, num_mem_objects) }?;
+    // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
+    let deps = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
+    same_context(&queue, &mems.iter().collect::<Vec<_>>())?;
+    queue.check_wait_list(&deps)?;
+    // Host and CPU device share one memory: migration has nothing to move.
+    // SAFETY: event is NULL or, by the spec, writable.
+    unsafe {
+        submit(
+            &queue,
+            command::MIGRATE_MEM_OBJECTS,
+            Work::Nothing(mems),
+            &deps,
+            CL_FALSE,
+            event,
+        )
     }
 }
 
 entry! {
-    enqueue_migrate_mem_objects =>
-    fn clEnqueueMigrateMemObjects(command_queue: cl_command_queue, num_mem_objects: cl_uint, mem_objects: *const cl_mem, flags_: cl_mem_migration_flags, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let queue = get::<CommandQueue, _>(command_queue)?;
-        // 5.4: CL_INVALID_VALUE "if num_mem_objects is zero or if mem_objects is NULL" and "if
-        // flags is not 0 or is not any of the values described in the table above".
-        if num_mem_objects == 0 || mem_objects.is_null() {
-            return Err(ClError::InvalidValue);
-        }
-        if flags_ & !(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) != 0 {
-            return Err(ClError::InvalidValue);
-        }
-        // SAFETY: mem_objects is non-NULL (checked above) and, by the spec, holds
-        // num_mem_objects handles.
-        let mems = unsafe { handle::get_list::<MemObject, _>(mem_objects, num_mem_objects) }?;
-        // SAFETY: the spec's contract on event_wait_list: NULL or num_events_in_wait_list events.
-        let deps = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
-        same_context(&queue, &mems.iter().collect::<Vec<_>>())?;
-        queue.check_wait_list(&deps)?;
-        // Host and CPU device share one memory: migration has nothing to move.
-        // SAFETY: event is NULL or, by the spec, writable.
-        unsafe { submit(&queue, command::MIGRATE_MEM_OBJECTS, Work::Nothing(mems), &deps, CL_FALSE, event) }
-    }
+    get_mem_object_info => fn clGetMemObjectInfo(
+        memobj: cl_mem,
+        param_name: cl_mem_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int
+}
+
+fn get_mem_object_info(
+    memobj: cl_mem,
+    param_name: cl_mem_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> ClResult<()> {
+    let mem = get::<MemObject, _>(memobj)?;
+    let bytes = match param_name {
+        CL_MEM_TYPE => info::of(&CL_MEM_OBJECT_BUFFER),
+        CL_MEM_FLAGS => info::of(&mem.flags),
+        CL_MEM_SIZE => info::of(&mem.size),
+        CL_MEM_HOST_PTR => info::of(&mem.host_ptr.map_or(0, |h| h.addr())),
+        CL_MEM_MAP_COUNT => info::of(&mem.map_count()),
+        CL_MEM_REFERENCE_COUNT => info::of(&handle::ref_count::<MemObject, _>(memobj)?),
+        CL_MEM_CONTEXT => info::of(&handle::handle_of::<Context, c_void>(&mem.context)),
+        CL_MEM_ASSOCIATED_MEMOBJECT => info::of(&match &mem.parent {
+            Some(p) => handle::handle_of::<MemObject, c_void>(p),
+            None => std::ptr::null_mut(),
+        }),
+        CL_MEM_OFFSET => info::of(&mem.origin),
+        CL_MEM_USES_SVM_POINTER => info::of(&false),
+        CL_MEM_PROPERTIES => info::of(&mem.properties),
+        _ => return Err(ClError::InvalidValue),
+    };
+    // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+    // param_value_size_ret NULL or writable: `answer`'s contract.
+    unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
 }
 
 entry! {
-    get_mem_object_info =>
-    fn clGetMemObjectInfo(memobj: cl_mem, param_name: cl_mem_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let mem = get::<MemObject, _>(memobj)?;
-        let bytes = match param_name {
-            CL_MEM_TYPE => info::of(&CL_MEM_OBJECT_BUFFER),
-            CL_MEM_FLAGS => info::of(&mem.flags),
-            CL_MEM_SIZE => info::of(&mem.size),
-            CL_MEM_HOST_PTR => info::of(&mem.host_ptr.map_or(0, |h| h.addr())),
-            CL_MEM_MAP_COUNT => info::of(&mem.map_count()),
-            CL_MEM_REFERENCE_COUNT => info::of(&handle::ref_count::<MemObject, _>(memobj)?),
-            CL_MEM_CONTEXT => info::of(&handle::handle_of::<Context, c_void>(&mem.context)),
-            CL_MEM_ASSOCIATED_MEMOBJECT => info::of(&match &mem.parent {
-                Some(p) => handle::handle_of::<MemObject, c_void>(p),
-                None => std::ptr::null_mut(),
-            }),
-            CL_MEM_OFFSET => info::of(&mem.origin),
-            CL_MEM_USES_SVM_POINTER => info::of(&false),
-            CL_MEM_PROPERTIES => info::of(&mem.properties),
-            _ => return Err(ClError::InvalidValue),
-        };
-        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
-        // param_value_size_ret NULL or writable: `answer`'s contract.
-        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
-    }
+    retain_mem_object => fn clRetainMemObject(memobj: cl_mem) -> cl_int
+}
+
+fn retain_mem_object(memobj: cl_mem) -> ClResult<()> {
+    handle::retain::<MemObject, _>(memobj)
 }
 
 entry! {
-    retain_mem_object =>
-    fn clRetainMemObject(memobj: cl_mem) -> cl_int {
-        handle::retain::<MemObject, _>(memobj)
-    }
+    release_mem_object => fn clReleaseMemObject(memobj: cl_mem) -> cl_int
+}
+
+fn release_mem_object(memobj: cl_mem) -> ClResult<()> {
+    handle::release::<MemObject, _>(memobj)
 }
 
 entry! {
-    release_mem_object =>
-    fn clReleaseMemObject(memobj: cl_mem) -> cl_int {
-        handle::release::<MemObject, _>(memobj)
-    }
+    set_mem_object_destructor_callback => fn clSetMemObjectDestructorCallback(
+        memobj: cl_mem,
+        pfn_notify: Option<unsafe extern "C" fn(cl_mem,
+        *mut c_void)>,
+        user_data: *mut c_void,
+    ) -> cl_int
 }
 
-entry! {
-    set_mem_object_destructor_callback =>
-    fn clSetMemObjectDestructorCallback(memobj: cl_mem, pfn_notify: Option<unsafe extern "C" fn(cl_mem, *mut c_void)>, user_data: *mut c_void) -> cl_int {
-        let mem = get::<MemObject, _>(memobj)?;
-        // 5.5.1: CL_INVALID_VALUE "if pfn_notify is NULL".
-        let f = pfn_notify.ok_or(ClError::InvalidValue)?;
-        let (handle, user_data) = (UserData(memobj.cast()), UserData(user_data));
-        mem.add_destructor(Box::new(move || {
-            // SAFETY: the application registered this callback with this signature.
-            unsafe { f(handle.get().cast(), user_data.get()) }
-        }));
-        Ok(())
-    }
+fn set_mem_object_destructor_callback(
+    memobj: cl_mem,
+    pfn_notify: Option<unsafe extern "C" fn(cl_mem, *mut c_void)>,
+    user_data: *mut c_void,
+) -> ClResult<()> {
+    let mem = get::<MemObject, _>(memobj)?;
+    // 5.5.1: CL_INVALID_VALUE "if pfn_notify is NULL".
+    let f = pfn_notify.ok_or(ClError::InvalidValue)?;
+    let (handle, user_data) = (UserData(memobj.cast()), UserData(user_data));
+    mem.add_destructor(Box::new(move || {
+        // SAFETY: the application registered this callback with this signature.
+        unsafe { f(handle.get().cast(), user_data.get()) }
+    }));
+    Ok(())
 }

@@ -79,45 +79,78 @@ unsafe fn write_handles<H: Copy>(
 }
 
 entry! {
-    get_platform_ids =>
-    fn clGetPlatformIDs(num_entries: cl_uint, platforms: *mut cl_platform_id, num_platforms: *mut cl_uint) -> cl_int {
-        // SAFETY: by the spec, the list is NULL or writable for num_entries handles, and the count
-        // pointer NULL or writable.
-        unsafe { write_handles(&[platform_handle()], num_entries, platforms, num_platforms) }
-    }
+    get_platform_ids => fn clGetPlatformIDs(
+        num_entries: cl_uint,
+        platforms: *mut cl_platform_id,
+        num_platforms: *mut cl_uint,
+    ) -> cl_int
+}
+
+fn get_platform_ids(
+    num_entries: cl_uint,
+    platforms: *mut cl_platform_id,
+    num_platforms: *mut cl_uint,
+) -> ClResult<()> {
+    // SAFETY: by the spec, the list is NULL or writable for num_entries handles, and the count
+    // pointer NULL or writable.
+    unsafe { write_handles(&[platform_handle()], num_entries, platforms, num_platforms) }
 }
 
 entry! {
     /// `cl_khr_icd`: how an ICD loader finds the platform.
-    icd_get_platform_ids_khr =>
-    fn clIcdGetPlatformIDsKHR(num_entries: cl_uint, platforms: *mut cl_platform_id, num_platforms: *mut cl_uint) -> cl_int {
-        // SAFETY: by the spec, the list is NULL or writable for num_entries handles, and the count
-        // pointer NULL or writable.
-        unsafe { write_handles(&[platform_handle()], num_entries, platforms, num_platforms) }
-    }
+    icd_get_platform_ids_khr => fn clIcdGetPlatformIDsKHR(
+        num_entries: cl_uint,
+        platforms: *mut cl_platform_id,
+        num_platforms: *mut cl_uint,
+    ) -> cl_int
+}
+
+fn icd_get_platform_ids_khr(
+    num_entries: cl_uint,
+    platforms: *mut cl_platform_id,
+    num_platforms: *mut cl_uint,
+) -> ClResult<()> {
+    // SAFETY: by the spec, the list is NULL or writable for num_entries handles, and the count
+    // pointer NULL or writable.
+    unsafe { write_handles(&[platform_handle()], num_entries, platforms, num_platforms) }
 }
 
 entry! {
-    get_platform_info =>
-    fn clGetPlatformInfo(platform_id: cl_platform_id, param_name: cl_platform_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let platform = check_platform(platform_id)?;
-        let bytes = match param_name {
-            CL_PLATFORM_PROFILE => info::of(Platform::PROFILE),
-            CL_PLATFORM_VERSION => info::of(&platform.version_string()),
-            CL_PLATFORM_NUMERIC_VERSION => info::of(&platform.version().packed()),
-            CL_PLATFORM_NAME => info::of(Platform::NAME),
-            CL_PLATFORM_VENDOR => info::of(Platform::VENDOR),
-            CL_PLATFORM_EXTENSIONS => info::of(&ferrocl_core::features::names_string(platform.extensions())),
-            CL_PLATFORM_EXTENSIONS_WITH_VERSION => info::of(platform.extensions()),
-            CL_PLATFORM_HOST_TIMER_RESOLUTION => info::of(&platform.host_timer_resolution()),
-            CL_PLATFORM_ICD_SUFFIX_KHR => info::of(Platform::ICD_SUFFIX),
-            // 4.1: CL_INVALID_VALUE "if param_name is not one of the supported values".
-            _ => return Err(ClError::InvalidValue),
-        };
-        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
-        // param_value_size_ret NULL or writable: `answer`'s contract.
-        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
-    }
+    get_platform_info => fn clGetPlatformInfo(
+        platform_id: cl_platform_id,
+        param_name: cl_platform_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int
+}
+
+fn get_platform_info(
+    platform_id: cl_platform_id,
+    param_name: cl_platform_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> ClResult<()> {
+    let platform = check_platform(platform_id)?;
+    let bytes = match param_name {
+        CL_PLATFORM_PROFILE => info::of(Platform::PROFILE),
+        CL_PLATFORM_VERSION => info::of(&platform.version_string()),
+        CL_PLATFORM_NUMERIC_VERSION => info::of(&platform.version().packed()),
+        CL_PLATFORM_NAME => info::of(Platform::NAME),
+        CL_PLATFORM_VENDOR => info::of(Platform::VENDOR),
+        CL_PLATFORM_EXTENSIONS => {
+            info::of(&ferrocl_core::features::names_string(platform.extensions()))
+        }
+        CL_PLATFORM_EXTENSIONS_WITH_VERSION => info::of(platform.extensions()),
+        CL_PLATFORM_HOST_TIMER_RESOLUTION => info::of(&platform.host_timer_resolution()),
+        CL_PLATFORM_ICD_SUFFIX_KHR => info::of(Platform::ICD_SUFFIX),
+        // 4.1: CL_INVALID_VALUE "if param_name is not one of the supported values".
+        _ => return Err(ClError::InvalidValue),
+    };
+    // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+    // param_value_size_ret NULL or writable: `answer`'s contract.
+    unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
 }
 
 fn type_bits(t: DeviceType) -> cl_device_type {
@@ -144,42 +177,72 @@ fn matches_type(device: &Arc<Device>, requested: cl_device_type) -> bool {
 }
 
 entry! {
-    get_device_ids =>
-    fn clGetDeviceIDs(platform_id: cl_platform_id, device_type: cl_device_type, num_entries: cl_uint, devices: *mut cl_device_id, num_devices: *mut cl_uint) -> cl_int {
-        let platform = check_platform(platform_id)?;
-        let known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
-        // 4.2: CL_INVALID_DEVICE_TYPE "if device_type is not a valid value".
-        if device_type != CL_DEVICE_TYPE_ALL && (device_type == 0 || device_type & !known != 0) {
-            return Err(ClError::InvalidDeviceType);
-        }
-        if (num_entries == 0 && !devices.is_null()) || (devices.is_null() && num_devices.is_null()) {
-            return Err(ClError::InvalidValue);
-        }
-        let found: Vec<cl_device_id> = platform
-            .devices()
-            .iter()
-            .filter(|d| matches_type(d, device_type))
-            .map(handle::handle_of)
-            .collect();
-        // 4.2: CL_DEVICE_NOT_FOUND "if no OpenCL devices that matched device_type were found".
-        if found.is_empty() {
-            return Err(ClError::DeviceNotFound);
-        }
-        // SAFETY: by the spec, the list is NULL or writable for num_entries handles, and the count
-        // pointer NULL or writable.
-        unsafe { write_handles(&found, num_entries, devices, num_devices) }
+    get_device_ids => fn clGetDeviceIDs(
+        platform_id: cl_platform_id,
+        device_type: cl_device_type,
+        num_entries: cl_uint,
+        devices: *mut cl_device_id,
+        num_devices: *mut cl_uint,
+    ) -> cl_int
+}
+
+fn get_device_ids(
+    platform_id: cl_platform_id,
+    device_type: cl_device_type,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> ClResult<()> {
+    let platform = check_platform(platform_id)?;
+    let known = CL_DEVICE_TYPE_DEFAULT
+        | CL_DEVICE_TYPE_CPU
+        | CL_DEVICE_TYPE_GPU
+        | CL_DEVICE_TYPE_ACCELERATOR
+        | CL_DEVICE_TYPE_CUSTOM;
+    // 4.2: CL_INVALID_DEVICE_TYPE "if device_type is not a valid value".
+    if device_type != CL_DEVICE_TYPE_ALL && (device_type == 0 || device_type & !known != 0) {
+        return Err(ClError::InvalidDeviceType);
     }
+    if (num_entries == 0 && !devices.is_null()) || (devices.is_null() && num_devices.is_null()) {
+        return Err(ClError::InvalidValue);
+    }
+    let found: Vec<cl_device_id> = platform
+        .devices()
+        .iter()
+        .filter(|d| matches_type(d, device_type))
+        .map(handle::handle_of)
+        .collect();
+    // 4.2: CL_DEVICE_NOT_FOUND "if no OpenCL devices that matched device_type were found".
+    if found.is_empty() {
+        return Err(ClError::DeviceNotFound);
+    }
+    // SAFETY: by the spec, the list is NULL or writable for num_entries handles, and the count
+    // pointer NULL or writable.
+    unsafe { write_handles(&found, num_entries, devices, num_devices) }
 }
 
 entry! {
-    get_device_info =>
-    fn clGetDeviceInfo(device: cl_device_id, param_name: cl_device_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let device = get::<Device, _>(device)?;
-        let bytes = device_info(&device, param_name)?;
-        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
-        // param_value_size_ret NULL or writable: `answer`'s contract.
-        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
-    }
+    get_device_info => fn clGetDeviceInfo(
+        device: cl_device_id,
+        param_name: cl_device_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int
+}
+
+fn get_device_info(
+    device: cl_device_id,
+    param_name: cl_device_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> ClResult<()> {
+    let device = get::<Device, _>(device)?;
+    let bytes = device_info(&device, param_name)?;
+    // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+    // param_value_size_ret NULL or writable: `answer`'s contract.
+    unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
 }
 
 /// The answer to one `clGetDeviceInfo` query (4.2, Table 5).
@@ -335,16 +398,29 @@ fn device_info(device: &Arc<Device>, param_name: cl_device_info) -> ClResult<Vec
 }
 
 entry! {
-    create_sub_devices =>
-    fn clCreateSubDevices(in_device: cl_device_id, properties: *const cl_device_partition_property, num_devices: cl_uint, out_devices: *mut cl_device_id, num_devices_ret: *mut cl_uint) -> cl_int {
-        let _ = (num_devices, out_devices, num_devices_ret);
-        get::<Device, _>(in_device)?;
-        // 4.3: CL_INVALID_VALUE "if values specified in properties are not valid or if values
-        // specified in properties are valid but not supported by the device". The CPU device
-        // reports no partition types (CL_DEVICE_PARTITION_PROPERTIES is {0}).
-        let _ = properties;
-        Err(ClError::InvalidValue)
-    }
+    create_sub_devices => fn clCreateSubDevices(
+        in_device: cl_device_id,
+        properties: *const cl_device_partition_property,
+        num_devices: cl_uint,
+        out_devices: *mut cl_device_id,
+        num_devices_ret: *mut cl_uint,
+    ) -> cl_int
+}
+
+fn create_sub_devices(
+    in_device: cl_device_id,
+    properties: *const cl_device_partition_property,
+    num_devices: cl_uint,
+    out_devices: *mut cl_device_id,
+    num_devices_ret: *mut cl_uint,
+) -> ClResult<()> {
+    let _ = (num_devices, out_devices, num_devices_ret);
+    get::<Device, _>(in_device)?;
+    // 4.3: CL_INVALID_VALUE "if values specified in properties are not valid or if values
+    // specified in properties are valid but not supported by the device". The CPU device
+    // reports no partition types (CL_DEVICE_PARTITION_PROPERTIES is {0}).
+    let _ = properties;
+    Err(ClError::InvalidValue)
 }
 
 entry! {
@@ -352,62 +428,79 @@ entry! {
     /// sub-device created by a call to clCreateSubDevices. If device is a root level device
     /// i.e. a cl_device_id returned by clGetDeviceIDs, the device reference count remains
     /// unchanged."
-    retain_device =>
-    fn clRetainDevice(device: cl_device_id) -> cl_int {
-        handle::retain::<Device, _>(device)
-    }
+    retain_device => fn clRetainDevice(device: cl_device_id) -> cl_int
+}
+
+fn retain_device(device: cl_device_id) -> ClResult<()> {
+    handle::retain::<Device, _>(device)
 }
 
 entry! {
-    release_device =>
-    fn clReleaseDevice(device: cl_device_id) -> cl_int {
-        handle::release::<Device, _>(device)
-    }
+    release_device => fn clReleaseDevice(device: cl_device_id) -> cl_int
+}
+
+fn release_device(device: cl_device_id) -> ClResult<()> {
+    handle::release::<Device, _>(device)
 }
 
 entry! {
-    get_device_and_host_timer =>
-    fn clGetDeviceAndHostTimer(device: cl_device_id, device_timestamp: *mut cl_ulong, host_timestamp: *mut cl_ulong) -> cl_int {
-        get::<Device, _>(device)?;
-        // 4.4: CL_INVALID_VALUE "if host_timestamp or device_timestamp is NULL".
-        if device_timestamp.is_null() || host_timestamp.is_null() {
-            return Err(ClError::InvalidValue);
-        }
-        // The CPU device's timer is the host's monotonic clock: one reading serves both.
-        let now = clock::now_ns();
-        // SAFETY: device_timestamp is non-NULL (checked above) and, by the spec, writable.
-        unsafe { device_timestamp.write(now) };
-        // SAFETY: host_timestamp is non-NULL (checked above) and, by the spec, writable.
-        unsafe { host_timestamp.write(now) };
-        Ok(())
+    get_device_and_host_timer => fn clGetDeviceAndHostTimer(
+        device: cl_device_id,
+        device_timestamp: *mut cl_ulong,
+        host_timestamp: *mut cl_ulong,
+    ) -> cl_int
+}
+
+fn get_device_and_host_timer(
+    device: cl_device_id,
+    device_timestamp: *mut cl_ulong,
+    host_timestamp: *mut cl_ulong,
+) -> ClResult<()> {
+    get::<Device, _>(device)?;
+    // 4.4: CL_INVALID_VALUE "if host_timestamp or device_timestamp is NULL".
+    if device_timestamp.is_null() || host_timestamp.is_null() {
+        return Err(ClError::InvalidValue);
     }
+    // The CPU device's timer is the host's monotonic clock: one reading serves both.
+    let now = clock::now_ns();
+    // SAFETY: device_timestamp is non-NULL (checked above) and, by the spec, writable.
+    unsafe { device_timestamp.write(now) };
+    // SAFETY: host_timestamp is non-NULL (checked above) and, by the spec, writable.
+    unsafe { host_timestamp.write(now) };
+    Ok(())
 }
 
 entry! {
-    get_host_timer =>
-    fn clGetHostTimer(device: cl_device_id, host_timestamp: *mut cl_ulong) -> cl_int {
-        get::<Device, _>(device)?;
-        // 4.4: CL_INVALID_VALUE "if host_timestamp is NULL".
-        if host_timestamp.is_null() {
-            return Err(ClError::InvalidValue);
-        }
-        // SAFETY: host_timestamp is non-NULL (checked above) and, by the spec, writable.
-        unsafe { host_timestamp.write(clock::now_ns()) };
-        Ok(())
+    get_host_timer => fn clGetHostTimer(
+        device: cl_device_id,
+        host_timestamp: *mut cl_ulong,
+    ) -> cl_int
+}
+
+fn get_host_timer(device: cl_device_id, host_timestamp: *mut cl_ulong) -> ClResult<()> {
+    get::<Device, _>(device)?;
+    // 4.4: CL_INVALID_VALUE "if host_timestamp is NULL".
+    if host_timestamp.is_null() {
+        return Err(ClError::InvalidValue);
     }
+    // SAFETY: host_timestamp is non-NULL (checked above) and, by the spec, writable.
+    unsafe { host_timestamp.write(clock::now_ns()) };
+    Ok(())
 }
 
 entry! {
     /// 5.8.8: a hint that the compiler may be released; always succeeds for a valid platform.
-    unload_platform_compiler =>
-    fn clUnloadPlatformCompiler(platform_id: cl_platform_id) -> cl_int {
-        check_platform(platform_id).map(|_| ())
-    }
+    unload_platform_compiler => fn clUnloadPlatformCompiler(platform_id: cl_platform_id) -> cl_int
+}
+
+fn unload_platform_compiler(platform_id: cl_platform_id) -> ClResult<()> {
+    check_platform(platform_id).map(|_| ())
 }
 
 entry! {
-    unload_compiler =>
-    fn clUnloadCompiler() -> cl_int {
-        Ok(())
-    }
+    unload_compiler => fn clUnloadCompiler() -> cl_int
+}
+
+fn unload_compiler() -> ClResult<()> {
+    Ok(())
 }

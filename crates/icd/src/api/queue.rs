@@ -58,133 +58,190 @@ fn create_queue(
 }
 
 entry! {
-    create_command_queue_with_properties =>
-    fn clCreateCommandQueueWithProperties(context: cl_context, device: cl_device_id, properties: *const cl_queue_properties; errcode_ret) -> cl_command_queue {
-        let mut props = 0u64;
-        let mut array = Vec::new();
-        let mut size_given = false;
-        if !properties.is_null() {
-            let mut p = properties;
-            let mut seen = Vec::new();
-            loop {
-                // SAFETY: `p` is within properties, non-NULL (checked above) and, by the spec,
-                // zero-terminated: the list goes on until its zero name.
-                let name = unsafe { p.read() };
-                if name == 0 {
-                    break;
-                }
-                // SAFETY: every non-zero name is followed by its value.
-                let value = unsafe { p.add(1).read() };
-                if seen.contains(&name) {
-                    return Err(ClError::InvalidValue);
-                }
-                seen.push(name);
-                match name as cl_uint {
-                    CL_QUEUE_PROPERTIES => props = value,
-                    CL_QUEUE_SIZE => size_given = true,
-                    _ => return Err(ClError::InvalidValue),
-                }
-                array.extend([name, value]);
-                // SAFETY: advancing past the pair just read, inside the list.
-                p = unsafe { p.add(2) };
+    create_command_queue_with_properties => fn clCreateCommandQueueWithProperties(
+        context: cl_context,
+        device: cl_device_id,
+        properties: *const cl_queue_properties,
+        ; errcode_ret
+    ) -> cl_command_queue
+}
+
+fn create_command_queue_with_properties(
+    context: cl_context,
+    device: cl_device_id,
+    properties: *const cl_queue_properties,
+) -> ClResult<cl_command_queue> {
+    let mut props = 0u64;
+    let mut array = Vec::new();
+    let mut size_given = false;
+    if !properties.is_null() {
+        let mut p = properties;
+        let mut seen = Vec::new();
+        loop {
+            // SAFETY: `p` is within properties, non-NULL (checked above) and, by the spec,
+            // zero-terminated: the list goes on until its zero name.
+            let name = unsafe { p.read() };
+            if name == 0 {
+                break;
             }
-            array.push(0);
+            // SAFETY: every non-zero name is followed by its value.
+            let value = unsafe { p.add(1).read() };
+            if seen.contains(&name) {
+                return Err(ClError::InvalidValue);
+            }
+            seen.push(name);
+            match name as cl_uint {
+                CL_QUEUE_PROPERTIES => props = value,
+                CL_QUEUE_SIZE => size_given = true,
+                _ => return Err(ClError::InvalidValue),
+            }
+            array.extend([name, value]);
+            // SAFETY: advancing past the pair just read, inside the list.
+            p = unsafe { p.add(2) };
         }
-        // 5.1: CL_QUEUE_SIZE "can only be specified if CL_QUEUE_ON_DEVICE is set in
-        // CL_QUEUE_PROPERTIES"; otherwise the value is not valid.
-        if size_given && props & queue_props::ON_DEVICE == 0 {
-            return Err(ClError::InvalidValue);
-        }
-        create_queue(context, device, props, array)
+        array.push(0);
     }
+    // 5.1: CL_QUEUE_SIZE "can only be specified if CL_QUEUE_ON_DEVICE is set in
+    // CL_QUEUE_PROPERTIES"; otherwise the value is not valid.
+    if size_given && props & queue_props::ON_DEVICE == 0 {
+        return Err(ClError::InvalidValue);
+    }
+    create_queue(context, device, props, array)
 }
 
 entry! {
-    create_command_queue =>
-    fn clCreateCommandQueue(context: cl_context, device: cl_device_id, properties: cl_command_queue_properties; errcode_ret) -> cl_command_queue {
-        // The 1.x form takes host-queue properties only.
-        if properties & (queue_props::ON_DEVICE | queue_props::ON_DEVICE_DEFAULT) != 0 {
-            return Err(ClError::InvalidValue);
-        }
-        create_queue(context, device, properties, Vec::new())
+    create_command_queue => fn clCreateCommandQueue(
+        context: cl_context,
+        device: cl_device_id,
+        properties: cl_command_queue_properties,
+        ; errcode_ret
+    ) -> cl_command_queue
+}
+
+fn create_command_queue(
+    context: cl_context,
+    device: cl_device_id,
+    properties: cl_command_queue_properties,
+) -> ClResult<cl_command_queue> {
+    // The 1.x form takes host-queue properties only.
+    if properties & (queue_props::ON_DEVICE | queue_props::ON_DEVICE_DEFAULT) != 0 {
+        return Err(ClError::InvalidValue);
     }
+    create_queue(context, device, properties, Vec::new())
 }
 
 entry! {
-    retain_command_queue =>
-    fn clRetainCommandQueue(command_queue: cl_command_queue) -> cl_int {
-        handle::retain::<CommandQueue, _>(command_queue)
-    }
+    retain_command_queue => fn clRetainCommandQueue(command_queue: cl_command_queue) -> cl_int
+}
+
+fn retain_command_queue(command_queue: cl_command_queue) -> ClResult<()> {
+    handle::retain::<CommandQueue, _>(command_queue)
 }
 
 entry! {
     /// 5.1: "clReleaseCommandQueue performs an implicit flush to issue any previously queued
     /// OpenCL commands in command_queue." Commands are issued as they are enqueued.
-    release_command_queue =>
-    fn clReleaseCommandQueue(command_queue: cl_command_queue) -> cl_int {
-        handle::release::<CommandQueue, _>(command_queue)
-    }
+    release_command_queue => fn clReleaseCommandQueue(command_queue: cl_command_queue) -> cl_int
+}
+
+fn release_command_queue(command_queue: cl_command_queue) -> ClResult<()> {
+    handle::release::<CommandQueue, _>(command_queue)
 }
 
 entry! {
-    get_command_queue_info =>
-    fn clGetCommandQueueInfo(command_queue: cl_command_queue, param_name: cl_command_queue_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let queue = get::<CommandQueue, _>(command_queue)?;
-        let bytes = match param_name {
-            CL_QUEUE_CONTEXT => info::of(&handle::handle_of::<Context, c_void>(&queue.context)),
-            CL_QUEUE_DEVICE => info::of(&handle::handle_of::<Device, c_void>(&queue.device)),
-            CL_QUEUE_REFERENCE_COUNT => info::of(&handle::ref_count::<CommandQueue, _>(command_queue)?),
-            CL_QUEUE_PROPERTIES => info::of(&queue.properties),
-            CL_QUEUE_PROPERTIES_ARRAY => info::of(&queue.properties_array),
-            // 5.1: CL_QUEUE_SIZE: "It is an error to query this value for a host queue"
-            // (CL_INVALID_COMMAND_QUEUE).
-            CL_QUEUE_SIZE => return Err(ClError::InvalidCommandQueue),
-            // The default device queue; there are no device queues.
-            CL_QUEUE_DEVICE_DEFAULT => info::of(&std::ptr::null_mut::<c_void>()),
-            _ => return Err(ClError::InvalidValue),
-        };
-        // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
-        // param_value_size_ret NULL or writable: `answer`'s contract.
-        unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
-    }
+    get_command_queue_info => fn clGetCommandQueueInfo(
+        command_queue: cl_command_queue,
+        param_name: cl_command_queue_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int
+}
+
+fn get_command_queue_info(
+    command_queue: cl_command_queue,
+    param_name: cl_command_queue_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> ClResult<()> {
+    let queue = get::<CommandQueue, _>(command_queue)?;
+    let bytes = match param_name {
+        CL_QUEUE_CONTEXT => info::of(&handle::handle_of::<Context, c_void>(&queue.context)),
+        CL_QUEUE_DEVICE => info::of(&handle::handle_of::<Device, c_void>(&queue.device)),
+        CL_QUEUE_REFERENCE_COUNT => info::of(&handle::ref_count::<CommandQueue, _>(command_queue)?),
+        CL_QUEUE_PROPERTIES => info::of(&queue.properties),
+        CL_QUEUE_PROPERTIES_ARRAY => info::of(&queue.properties_array),
+        // 5.1: CL_QUEUE_SIZE: "It is an error to query this value for a host queue"
+        // (CL_INVALID_COMMAND_QUEUE).
+        CL_QUEUE_SIZE => return Err(ClError::InvalidCommandQueue),
+        // The default device queue; there are no device queues.
+        CL_QUEUE_DEVICE_DEFAULT => info::of(&std::ptr::null_mut::<c_void>()),
+        _ => return Err(ClError::InvalidValue),
+    };
+    // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
+    // param_value_size_ret NULL or writable: `answer`'s contract.
+    unsafe { answer(&bytes, param_value_size, param_value, param_value_size_ret) }
 }
 
 entry! {
     /// Deprecated in 1.1: properties are fixed when a queue is created.
-    set_command_queue_property =>
-    fn clSetCommandQueueProperty(command_queue: cl_command_queue, properties: cl_command_queue_properties, enable: cl_bool, old_properties: *mut cl_command_queue_properties) -> cl_int {
-        let _ = (properties, enable, old_properties);
-        get::<CommandQueue, _>(command_queue)?;
-        Err(ClError::InvalidOperation)
-    }
+    set_command_queue_property => fn clSetCommandQueueProperty(
+        command_queue: cl_command_queue,
+        properties: cl_command_queue_properties,
+        enable: cl_bool,
+        old_properties: *mut cl_command_queue_properties,
+    ) -> cl_int
+}
+
+fn set_command_queue_property(
+    command_queue: cl_command_queue,
+    properties: cl_command_queue_properties,
+    enable: cl_bool,
+    old_properties: *mut cl_command_queue_properties,
+) -> ClResult<()> {
+    let _ = (properties, enable, old_properties);
+    get::<CommandQueue, _>(command_queue)?;
+    Err(ClError::InvalidOperation)
 }
 
 entry! {
-    set_default_device_command_queue =>
-    fn clSetDefaultDeviceCommandQueue(context: cl_context, device: cl_device_id, command_queue: cl_command_queue) -> cl_int {
-        let ctx = get::<Context, _>(context)?;
-        let dev = get::<Device, _>(device)?;
-        if !ctx.has_device(&dev) {
-            return Err(ClError::InvalidDevice);
-        }
-        // Appendix H: clSetDefaultDeviceCommandQueue "Returns CL_INVALID_OPERATION if device
-        // does not support on-device queues". No device does, so no command_queue can be a
-        // device queue: that answer comes before any check of command_queue.
-        let _ = command_queue;
-        Err(ClError::InvalidOperation)
+    set_default_device_command_queue => fn clSetDefaultDeviceCommandQueue(
+        context: cl_context,
+        device: cl_device_id,
+        command_queue: cl_command_queue,
+    ) -> cl_int
+}
+
+fn set_default_device_command_queue(
+    context: cl_context,
+    device: cl_device_id,
+    command_queue: cl_command_queue,
+) -> ClResult<()> {
+    let ctx = get::<Context, _>(context)?;
+    let dev = get::<Device, _>(device)?;
+    if !ctx.has_device(&dev) {
+        return Err(ClError::InvalidDevice);
     }
+    // Appendix H: clSetDefaultDeviceCommandQueue "Returns CL_INVALID_OPERATION if device
+    // does not support on-device queues". No device does, so no command_queue can be a
+    // device queue: that answer comes before any check of command_queue.
+    let _ = command_queue;
+    Err(ClError::InvalidOperation)
 }
 
 entry! {
-    flush =>
-    fn clFlush(command_queue: cl_command_queue) -> cl_int {
-        get::<CommandQueue, _>(command_queue)?.flush()
-    }
+    flush => fn clFlush(command_queue: cl_command_queue) -> cl_int
+}
+
+fn flush(command_queue: cl_command_queue) -> ClResult<()> {
+    get::<CommandQueue, _>(command_queue)?.flush()
 }
 
 entry! {
-    finish =>
-    fn clFinish(command_queue: cl_command_queue) -> cl_int {
-        get::<CommandQueue, _>(command_queue)?.finish()
-    }
+    finish => fn clFinish(command_queue: cl_command_queue) -> cl_int
+}
+
+fn finish(command_queue: cl_command_queue) -> ClResult<()> {
+    get::<CommandQueue, _>(command_queue)?.finish()
 }
