@@ -740,7 +740,7 @@ impl Verifier<'_> {
                     return;
                 }
                 self.check_mem_space(flags.space, args[0]);
-                self.check_align(flags.align);
+                self.check_mem_flags(flags);
                 if let Some(r) = self.want_result(result) {
                     if r.is_bool() {
                         self.err("loads an i1: booleans are stored as i8");
@@ -756,7 +756,7 @@ impl Verifier<'_> {
                 {
                     self.err("stores to the constant address space");
                 }
-                self.check_align(flags.align);
+                self.check_mem_flags(flags);
                 if tys[0].is_bool() {
                     self.err("stores an i1: booleans are stored as i8");
                 }
@@ -964,6 +964,15 @@ impl Verifier<'_> {
                 no_result(self);
                 self.arity(args, 0);
             }
+        }
+    }
+
+    /// A load's or store's alignment, and its trust: only accesses a device confines
+    /// (`private` and `local` ones) can need no confining.
+    fn check_mem_flags(&mut self, flags: &MemFlags) {
+        self.check_align(flags.align);
+        if flags.trusted && !matches!(flags.space, AddrSpace::Private | AddrSpace::Local) {
+            self.err(format!("a trusted access of {} memory", flags.space));
         }
     }
 

@@ -288,12 +288,20 @@ impl Parser {
                 (Op::Shuffle(mask.into()), a)
             }
             "load" | "store" => {
-                let (space, volatile) = match mods.as_slice() {
-                    [s] => (AddrSpace::from_name(s), false),
-                    [s, "volatile"] => (AddrSpace::from_name(s), true),
-                    _ => (None, false),
+                // The space, then the flags in the order they print.
+                let (space, rest) = match mods.split_first() {
+                    Some((s, rest)) => (AddrSpace::from_name(s), rest),
+                    None => (None, &[][..]),
                 };
-                let Some(space) = space else {
+                let (volatile, rest) = match rest {
+                    ["volatile", rest @ ..] => (true, rest),
+                    _ => (false, rest),
+                };
+                let (trusted, rest) = match rest {
+                    ["trusted", rest @ ..] => (true, rest),
+                    _ => (false, rest),
+                };
+                let (Some(space), []) = (space, rest) else {
                     return bad_mods(self);
                 };
                 let a = self.operands(f, st, if head == "load" { 1 } else { 2 })?;
@@ -303,6 +311,7 @@ impl Parser {
                     space,
                     align: self.u32()?,
                     volatile,
+                    trusted,
                 };
                 (
                     if head == "load" {
