@@ -187,7 +187,6 @@ pub fn translate_kernel(
         module,
         &wg.func,
         &wg.slot_offsets,
-        &wg.trusted,
         places,
         FunctionBuilder::new(func, fbc),
         link,
@@ -209,12 +208,10 @@ pub fn translate_function(
     link: Link<'_>,
 ) -> Result<(), CompileError> {
     let frontend = link.jit.isa().frontend_config();
-    let none = EntitySet::new();
     let mut t = Translator::new(
         module,
         f,
         &callee.slot_offsets,
-        &none,
         places,
         FunctionBuilder::new(func, fbc),
         link,
@@ -234,8 +231,6 @@ struct Translator<'a, 'f> {
     /// Where each stack slot of `f` lives, as a byte offset from `frames` (the work-group
     /// function's single-copy slots; every slot of a function compiled out of line).
     slot_offsets: &'a SecondaryMap<StackSlot, Option<u32>>,
-    /// The accesses of the group's context memory that need no confining (`WorkGroupFn`).
-    trusted: &'a EntitySet<Inst>,
     places: &'a SecondaryMap<Global, Option<GlobalPlace>>,
     b: FunctionBuilder<'f>,
     vars: SecondaryMap<Value, Option<Vec<Variable>>>,
@@ -285,7 +280,6 @@ impl<'a, 'f> Translator<'a, 'f> {
         module: &'a Module,
         f: &'a Function,
         slot_offsets: &'a SecondaryMap<StackSlot, Option<u32>>,
-        trusted: &'a EntitySet<Inst>,
         places: &'a SecondaryMap<Global, Option<GlobalPlace>>,
         b: FunctionBuilder<'f>,
         link: Link<'a>,
@@ -299,7 +293,6 @@ impl<'a, 'f> Translator<'a, 'f> {
             calls: link.calls,
             f,
             slot_offsets,
-            trusted,
             places,
             b,
             vars: SecondaryMap::new(),
@@ -596,9 +589,9 @@ impl Translator<'_, '_> {
                 Some(self.lane_op(op, args, out)?)
             }
             Op::PtrAdd | Op::SlotAddr(_) | Op::GlobalAddr(_) => Some(vec![self.address(op, args)?]),
-            Op::Load(flags) => Some(self.load(inst, flags, args, out)?),
+            Op::Load(flags) => Some(self.load(flags, args, out)?),
             Op::Store(flags) => {
-                self.store(inst, flags, args)?;
+                self.store(flags, args)?;
                 None
             }
             Op::AtomicRmw(..)
@@ -872,7 +865,6 @@ impl Translator<'_, '_> {
     /// The lanes of a load, one lane after the other from its address.
     fn load(
         &mut self,
-        inst: Inst,
         flags: &MemFlags,
         args: &[Value],
         out: Lanes,
@@ -882,7 +874,7 @@ impl Translator<'_, '_> {
         if flags.align >= ty.bytes() {
             f.set_aligned();
         }
-        let p = self.access_addr(inst, args[0], flags.space, out.count as u32 * ty.bytes())?;
+        let p = self.access_addr(flags, args[0], out.count as u32 * ty.bytes())?;
         let mut vals = Vec::with_capacity(out.count);
         for i in 0..out.count {
             vals.push(self.b.ins().load(ty, f, p, (i as u32 * ty.bytes()) as i32));
@@ -891,14 +883,14 @@ impl Translator<'_, '_> {
     }
 
     /// A store, one lane after the other to its address.
-    fn store(&mut self, inst: Inst, flags: &MemFlags, args: &[Value]) -> Result<(), CompileError> {
+    fn store(&mut self, flags: &MemFlags, args: &[Value]) -> Result<(), CompileError> {
         let xs = self.get(args[0])?;
         let mut f = mem();
         let total = xs
             .iter()
             .map(|&x| self.b.func.dfg.value_type(x).bytes())
             .sum();
-        let p = self.access_addr(inst, args[1], flags.space, total)?;
+        let p = self.access_addr(flags, args[1], total)?;
         for (i, x) in xs.into_iter().enumerate() {
             let bytes = self.b.func.dfg.value_type(x).bytes();
             if flags.align >= bytes {
@@ -1152,24 +1144,25 @@ impl Translator<'_, '_> {
         self.shared.contains(q).then_some((q, k))
     }
 
-    /// The address space an access of `bytes` bytes through `ptr` in `space` must be confined
-    /// to, or `None` when it needs no confining: an access at a constant offset inside a stack
-    /// slot or a program-scope `__local` variable (`slotaddr` or `globaladdr`, then `ptradd`
-    /// of constants) cannot leave it.
+    /// The address space an access of `bytes` bytes through `ptr` with `flags` must be confined
+    /// to, or `None` when it needs no confining: a trusted access (the work-group transform's
+    /// of its context memory) stays in its memory by construction, and an access at a constant
+    /// offset inside a stack slot or a program-scope `__local` variable (`slotaddr` or
+    /// `globaladdr`, then `ptradd` of constants) cannot leave it.
     fn space_to_confine(
         &self,
-        inst: Inst,
+        flags: &MemFlags,
         ptr: Value,
-        space: ferrocl_ir::AddrSpace,
         bytes: u32,
     ) -> Option<ferrocl_ir::AddrSpace> {
+        let space = flags.space;
         if !matches!(
             space,
             ferrocl_ir::AddrSpace::Private | ferrocl_ir::AddrSpace::Local
         ) {
             return Some(space);
         }
-        if self.trusted.contains(inst) {
+        if flags.trusted {
             return None;
         }
         let dfg = &self.f.dfg;

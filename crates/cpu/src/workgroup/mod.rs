@@ -27,6 +27,9 @@
 //!   finishes its region before the next one starts);
 //! - each collective's operands, combined once per group between the two region loops.
 //!
+//! The transform's loads and stores of context memory are `trusted` (`MemFlags::trusted`):
+//! their addresses lie in it by construction, so the code generator leaves them unconfined.
+//!
 //! Work-group uniform values (kernel arguments, sizes, group ids, and pure code computed from
 //! them, wherever it sits) are computed once, before the first loop. Pure instructions never
 //! trap in this IR (integer division by zero and float-to-int conversions are defined by the
@@ -50,7 +53,7 @@ use std::collections::HashMap;
 use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::{
     AddrSpace, BinaryOp, Block, ConvOp, Dest, Function, FunctionBuilder, GroupOp, Inst, IntCC,
-    Module, Op, Scope, Signature, StackSlot, Type, Value, Variable, WorkItemOp,
+    MemFlags, Module, Op, Scope, Signature, StackSlot, Type, Value, Variable, WorkItemOp,
 };
 
 use crate::liveness::{live_across_barriers, splits_regions, LiveAcross};
@@ -66,16 +69,14 @@ use context::Context;
 /// A kernel turned into a function that runs one work-group.
 pub struct WorkGroupFn {
     /// The function: the kernel's parameters, then `ctx` (a `ptr.private` to the group's
-    /// context memory).
+    /// context memory). Its loads and stores of context memory are `trusted` (`MemFlags`):
+    /// their addresses are in it by construction, so they need no confining.
     pub func: Function,
     /// Where each single-copy stack slot lives, as a byte offset from `ctx`.
     pub slot_offsets: SecondaryMap<StackSlot, Option<u32>>,
     /// Bytes of context memory per work-item of the enqueued work-group size: a group of n
     /// work-items uses at most `frame_size * n` bytes from `ctx`.
     pub frame_size: usize,
-    /// The loads and stores of context memory this transform wrote: their addresses are in
-    /// the group's context memory by construction, so they need no confining.
-    pub trusted: EntitySet<Inst>,
     /// The regions between barriers (and collectives): 1 where the kernel has none.
     pub regions: usize,
 }
@@ -440,7 +441,6 @@ pub fn transform_unclean(
         ctx: &ctx_layout,
         maps: vec![SecondaryMap::new(); sources.len()],
         vars: vec![SecondaryMap::new(); sources.len()],
-        trusted: EntitySet::new(),
         ids: Ids::default(),
         sizes: [Value::from_u32(0); 3],
         gid_base: [Value::from_u32(0); 3],
@@ -455,12 +455,10 @@ pub fn transform_unclean(
     t.run()?;
     t.b.seal_all_blocks();
     t.b.finish();
-    let trusted = t.trusted;
     Ok(WorkGroupFn {
         func: w,
         slot_offsets: ctx_layout.slot_offsets.clone(),
         frame_size: ctx_layout.frame_size(),
-        trusted,
         regions: scalar.regions.len(),
     })
 }
@@ -610,7 +608,6 @@ struct Emitter<'a, 'f> {
     maps: Vec<SecondaryMap<Value, Option<Value>>>,
     /// Every other value of each source, as a variable of the work-group function.
     vars: Vec<SecondaryMap<Value, Option<Variable>>>,
-    trusted: EntitySet<Inst>,
     ids: Ids,
     /// The group's size in each dimension, and its number of work-items.
     sizes: [Value; 3],
@@ -1188,8 +1185,7 @@ impl<'a> Emitter<'a, '_> {
         let p = self.ctx_addr(key, index);
         let ty = self.ctx.value_type(key);
         let stored = stored_type(ty);
-        let x = self.b.load(stored, p, stored.lane_bytes(), false);
-        self.trust_def(x);
+        let x = self.b.load_with(stored, p, ctx_flags(stored));
         Ok(if ty.is_bool() {
             let z = self.b.iconst(stored, 0);
             self.b.icmp(IntCC::Ne, x, z)
@@ -1208,15 +1204,8 @@ impl<'a> Emitter<'a, '_> {
         } else {
             x
         };
-        let s = self.b.store(x, p, stored.lane_bytes(), false);
-        self.trusted.insert(s);
+        self.b.store_with(x, p, ctx_flags(stored));
         Ok(())
-    }
-
-    fn trust_def(&mut self, x: Value) {
-        if let ferrocl_ir::ValueDef::Result(i) = self.b.func.dfg.value_def(x) {
-            self.trusted.insert(i);
-        }
     }
 
     /// Copies kernel block `blk` of the current region into its copy.
@@ -1464,6 +1453,12 @@ impl<'a> Emitter<'a, '_> {
         self.b.switch_to_block(exit);
         Ok(acc)
     }
+}
+
+/// The flags of an access of context memory (a `ptr.private`) as `stored`: trusted, its
+/// address being inside the group's context memory by construction.
+fn ctx_flags(stored: Type) -> MemFlags {
+    MemFlags::new(AddrSpace::Private, stored.lane_bytes()).with_trusted()
 }
 
 /// The type a value of type `ty` is kept as in memory (booleans as bytes).
