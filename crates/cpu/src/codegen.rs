@@ -35,6 +35,7 @@ mod scalar;
 mod simd;
 
 use crate::abi::offsets;
+use crate::address::{self, ptradd_constant};
 use crate::workgroup::WorkGroupFn;
 use crate::CompileError;
 pub use calls::{Callee, Callees};
@@ -183,10 +184,12 @@ pub fn translate_kernel(
     link: Link<'_>,
 ) -> Result<(), CompileError> {
     let frontend = link.jit.isa().frontend_config();
+    // The work-group function's slots are addresses in its context (`workgroup::clean_up`).
+    let no_slots = SecondaryMap::new();
     let mut t = Translator::new(
         module,
         &wg.func,
-        &wg.slot_offsets,
+        &no_slots,
         places,
         FunctionBuilder::new(func, fbc),
         link,
@@ -228,8 +231,8 @@ struct Translator<'a, 'f> {
     helpers: &'a Helpers,
     calls: &'a Callees,
     f: &'a Function,
-    /// Where each stack slot of `f` lives, as a byte offset from `frames` (the work-group
-    /// function's single-copy slots; every slot of a function compiled out of line).
+    /// Where each stack slot of a function compiled out of line lives, as a byte offset from
+    /// `frames` (a work-group function has none: its slots are addresses in its context).
     slot_offsets: &'a SecondaryMap<StackSlot, Option<u32>>,
     places: &'a SecondaryMap<Global, Option<GlobalPlace>>,
     b: FunctionBuilder<'f>,
@@ -1165,46 +1168,20 @@ impl Translator<'_, '_> {
         if flags.trusted {
             return None;
         }
-        let dfg = &self.f.dfg;
-        let mut v = ptr;
-        let mut offset = 0i64;
-        // A short chain: deeper ones are confined anyway.
-        for _ in 0..8 {
-            let ferrocl_ir::ValueDef::Result(inst) = dfg.value_def(dfg.resolve(v)) else {
-                break;
-            };
-            let data = &dfg.insts[inst];
-            match &data.op {
-                Op::SlotAddr(_) | Op::GlobalAddr(_) => {
-                    let size = match &data.op {
-                        Op::SlotAddr(ss) if space == ferrocl_ir::AddrSpace::Private => {
-                            self.f.slots.get(*ss).map_or(0, |d| i64::from(d.size))
-                        }
-                        Op::GlobalAddr(g) => match self.module.globals.get(*g) {
-                            Some(d) if d.space == space => i64::from(d.size),
-                            _ => 0,
-                        },
-                        _ => 0,
-                    };
-                    if offset >= 0 && offset + i64::from(bytes) <= size {
-                        return None;
-                    }
-                    break;
-                }
-                Op::PtrAdd => {
-                    let Some((base, k)) = ptradd_constant(self.f, v) else {
-                        break;
-                    };
-                    offset = match offset.checked_add(k) {
-                        Some(o) => o,
-                        None => break,
-                    };
-                    v = base;
-                }
-                _ => break,
+        let Some((base, offset)) = address::constant_base(self.f, ptr) else {
+            return Some(space);
+        };
+        let size = match &self.f.dfg.insts[base].op {
+            Op::SlotAddr(ss) if space == ferrocl_ir::AddrSpace::Private => {
+                self.f.slots.get(*ss).map_or(0, |d| i64::from(d.size))
             }
-        }
-        Some(space)
+            Op::GlobalAddr(g) => match self.module.globals.get(*g) {
+                Some(d) if d.space == space => i64::from(d.size),
+                _ => 0,
+            },
+            _ => 0,
+        };
+        (offset < 0 || offset + i64::from(bytes) > size).then_some(space)
     }
 
     fn ctx(&mut self, field: i32, d: u8) -> cl::Value {
@@ -1269,21 +1246,6 @@ impl Translator<'_, '_> {
         let t = self.b.ins().imul(s0, s1);
         self.b.ins().imul(t, s2)
     }
-}
-
-/// `ptr` as `q + k` for a `ptradd` of a constant k (the signed integer of the offset's type).
-fn ptradd_constant(f: &Function, ptr: Value) -> Option<(Value, i64)> {
-    let dfg = &f.dfg;
-    let ferrocl_ir::ValueDef::Result(i) = dfg.value_def(dfg.resolve(ptr)) else {
-        return None;
-    };
-    let data = &dfg.insts[i];
-    if data.op != Op::PtrAdd {
-        return None;
-    }
-    let o = dfg.resolve(data.args[1]);
-    let k = ferrocl_ir::eval::sext(dfg.iconst_value(o)?, dfg.value_type(o).bits());
-    Some((dfg.resolve(data.args[0]), k))
 }
 
 /// A `ptradd` offset of 64-bit integers as `Σ c·t + k` (its sums, differences and products

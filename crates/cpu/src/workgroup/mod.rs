@@ -45,8 +45,9 @@
 //! Divisions of 32-bit integers and vector multiplications by constants are emitted in
 //! cheaper forms as the regions are copied (`by_constant`).
 //!
-//! The result is ordinary IR: only the work-item queries that are uniform remain, and the
-//! code generator translates it instruction by instruction.
+//! The result is ordinary IR: only the work-item queries that are uniform remain, the stack
+//! slots are addresses in the context (`slots`), and the code generator translates it
+//! instruction by instruction.
 
 use std::collections::HashMap;
 
@@ -62,6 +63,7 @@ use crate::CompileError;
 mod by_constant;
 mod context;
 mod narrow;
+mod slots;
 mod subgroup;
 
 use context::Context;
@@ -70,10 +72,12 @@ use context::Context;
 pub struct WorkGroupFn {
     /// The function: the kernel's parameters, then `ctx` (a `ptr.private` to the group's
     /// context memory). Its loads and stores of context memory are `trusted` (`MemFlags`):
-    /// their addresses are in it by construction, so they need no confining.
+    /// their addresses are in it by construction, so they need no confining. After
+    /// [`clean_up`] it has no stack slots: each is an address in the context.
     pub func: Function,
-    /// Where each single-copy stack slot lives, as a byte offset from `ctx`.
-    pub slot_offsets: SecondaryMap<StackSlot, Option<u32>>,
+    /// Where each single-copy stack slot lives, as a byte offset from `ctx`, until
+    /// [`clean_up`] writes it into the function.
+    slot_offsets: SecondaryMap<StackSlot, Option<u32>>,
     /// Bytes of context memory per work-item of the enqueued work-group size: a group of n
     /// work-items uses at most `frame_size * n` bytes from `ctx`.
     pub frame_size: usize,
@@ -380,12 +384,12 @@ pub fn transform_with(
     wide: Option<&WideKernel>,
 ) -> Result<WorkGroupFn, CompileError> {
     let mut wg = transform_unclean(f, wide)?;
-    clean_up(&mut wg.func);
+    clean_up(&mut wg);
     Ok(wg)
 }
 
 /// [`transform_with`] without the clean-up: the loops and context accesses as the transform
-/// writes them.
+/// writes them, and the single-copy stack slots still `slotaddr`s.
 pub fn transform_unclean(
     f: &Function,
     wide: Option<&WideKernel>,
@@ -465,8 +469,10 @@ pub fn transform_unclean(
 
 /// The IR passes that clean up a work-group function: the loops' index arithmetic folds,
 /// repeated constants and addresses merge, and what a region does not use (its linear id,
-/// ids of unused dimensions) goes.
-pub fn clean_up(w: &mut Function) {
+/// ids of unused dimensions) goes; then the single-copy stack slots are placed in the context
+/// (`slots::place`), after the passes, which see them as slots.
+pub fn clean_up(wg: &mut WorkGroupFn) {
+    let w = &mut wg.func;
     ferrocl_ir::passes::fold::fold_function(w);
     ferrocl_ir::passes::offsets::constants_outward(w);
     ferrocl_ir::passes::cse::cse(w);
@@ -479,6 +485,7 @@ pub fn clean_up(w: &mut Function) {
     }
     ferrocl_ir::passes::dce::dce(w);
     ferrocl_ir::passes::dce::simplify_function(w);
+    slots::place(w, &wg.slot_offsets);
 }
 
 /// Whether kernel `f` of `module`, or a function it calls, can tell its work-groups apart: it
