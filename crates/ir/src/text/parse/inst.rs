@@ -288,30 +288,15 @@ impl Parser {
                 (Op::Shuffle(mask.into()), a)
             }
             "load" | "store" => {
-                // The space, then the flags in the order they print.
-                let (space, rest) = match mods.split_first() {
-                    Some((s, rest)) => (AddrSpace::from_name(s), rest),
-                    None => (None, &[][..]),
-                };
-                let (volatile, rest) = match rest {
-                    ["volatile", rest @ ..] => (true, rest),
-                    _ => (false, rest),
-                };
-                let (trusted, rest) = match rest {
-                    ["trusted", rest @ ..] => (true, rest),
-                    _ => (false, rest),
-                };
-                let (Some(space), []) = (space, rest) else {
+                let Some(flags) = access_flags(&mods) else {
                     return bad_mods(self);
                 };
                 let a = self.operands(f, st, if head == "load" { 1 } else { 2 })?;
                 self.expect(Tok::Comma)?;
                 self.keyword("align")?;
                 let flags = MemFlags {
-                    space,
                     align: self.u32()?,
-                    volatile,
-                    trusted,
+                    ..flags
                 };
                 (
                     if head == "load" {
@@ -534,5 +519,24 @@ impl Parser {
             f.dfg.attach_result(inst, v);
         }
         Ok(())
+    }
+}
+
+/// The flags of a load or store from its modifiers: the space, then `volatile` and `trusted`
+/// in the order they print; the alignment is 1 until the operands' `align` gives it.
+fn access_flags(mods: &[&str]) -> Option<MemFlags> {
+    let (space, rest) = mods.split_first()?;
+    let mut flags = MemFlags::new(AddrSpace::from_name(space)?, 1);
+    let rest = match rest {
+        ["volatile", rest @ ..] => {
+            flags = flags.with_volatile();
+            rest
+        }
+        _ => rest,
+    };
+    match rest {
+        [] => Some(flags),
+        ["trusted"] => Some(flags.with_trusted()),
+        _ => None,
     }
 }
