@@ -35,6 +35,7 @@ mod scalar;
 mod simd;
 
 use crate::abi::offsets;
+use crate::address::{self, ptradd_constant};
 use crate::workgroup::WorkGroupFn;
 use crate::CompileError;
 pub use calls::{Callee, Callees};
@@ -183,11 +184,12 @@ pub fn translate_kernel(
     link: Link<'_>,
 ) -> Result<(), CompileError> {
     let frontend = link.jit.isa().frontend_config();
+    // The work-group function's slots are addresses in its context (`workgroup::clean_up`).
+    let no_slots = SecondaryMap::new();
     let mut t = Translator::new(
         module,
         &wg.func,
-        &wg.slot_offsets,
-        &wg.trusted,
+        &no_slots,
         places,
         FunctionBuilder::new(func, fbc),
         link,
@@ -209,12 +211,10 @@ pub fn translate_function(
     link: Link<'_>,
 ) -> Result<(), CompileError> {
     let frontend = link.jit.isa().frontend_config();
-    let none = EntitySet::new();
     let mut t = Translator::new(
         module,
         f,
         &callee.slot_offsets,
-        &none,
         places,
         FunctionBuilder::new(func, fbc),
         link,
@@ -231,11 +231,9 @@ struct Translator<'a, 'f> {
     helpers: &'a Helpers,
     calls: &'a Callees,
     f: &'a Function,
-    /// Where each stack slot of `f` lives, as a byte offset from `frames` (the work-group
-    /// function's single-copy slots; every slot of a function compiled out of line).
+    /// Where each stack slot of a function compiled out of line lives, as a byte offset from
+    /// `frames` (a work-group function has none: its slots are addresses in its context).
     slot_offsets: &'a SecondaryMap<StackSlot, Option<u32>>,
-    /// The accesses of the group's context memory that need no confining (`WorkGroupFn`).
-    trusted: &'a EntitySet<Inst>,
     places: &'a SecondaryMap<Global, Option<GlobalPlace>>,
     b: FunctionBuilder<'f>,
     vars: SecondaryMap<Value, Option<Vec<Variable>>>,
@@ -285,7 +283,6 @@ impl<'a, 'f> Translator<'a, 'f> {
         module: &'a Module,
         f: &'a Function,
         slot_offsets: &'a SecondaryMap<StackSlot, Option<u32>>,
-        trusted: &'a EntitySet<Inst>,
         places: &'a SecondaryMap<Global, Option<GlobalPlace>>,
         b: FunctionBuilder<'f>,
         link: Link<'a>,
@@ -299,7 +296,6 @@ impl<'a, 'f> Translator<'a, 'f> {
             calls: link.calls,
             f,
             slot_offsets,
-            trusted,
             places,
             b,
             vars: SecondaryMap::new(),
@@ -596,9 +592,9 @@ impl Translator<'_, '_> {
                 Some(self.lane_op(op, args, out)?)
             }
             Op::PtrAdd | Op::SlotAddr(_) | Op::GlobalAddr(_) => Some(vec![self.address(op, args)?]),
-            Op::Load(flags) => Some(self.load(inst, flags, args, out)?),
+            Op::Load(flags) => Some(self.load(flags, args, out)?),
             Op::Store(flags) => {
-                self.store(inst, flags, args)?;
+                self.store(flags, args)?;
                 None
             }
             Op::AtomicRmw(..)
@@ -872,7 +868,6 @@ impl Translator<'_, '_> {
     /// The lanes of a load, one lane after the other from its address.
     fn load(
         &mut self,
-        inst: Inst,
         flags: &MemFlags,
         args: &[Value],
         out: Lanes,
@@ -882,7 +877,7 @@ impl Translator<'_, '_> {
         if flags.align >= ty.bytes() {
             f.set_aligned();
         }
-        let p = self.access_addr(inst, args[0], flags.space, out.count as u32 * ty.bytes())?;
+        let p = self.access_addr(flags, args[0], out.count as u32 * ty.bytes())?;
         let mut vals = Vec::with_capacity(out.count);
         for i in 0..out.count {
             vals.push(self.b.ins().load(ty, f, p, (i as u32 * ty.bytes()) as i32));
@@ -891,14 +886,14 @@ impl Translator<'_, '_> {
     }
 
     /// A store, one lane after the other to its address.
-    fn store(&mut self, inst: Inst, flags: &MemFlags, args: &[Value]) -> Result<(), CompileError> {
+    fn store(&mut self, flags: &MemFlags, args: &[Value]) -> Result<(), CompileError> {
         let xs = self.get(args[0])?;
         let mut f = mem();
         let total = xs
             .iter()
             .map(|&x| self.b.func.dfg.value_type(x).bytes())
             .sum();
-        let p = self.access_addr(inst, args[1], flags.space, total)?;
+        let p = self.access_addr(flags, args[1], total)?;
         for (i, x) in xs.into_iter().enumerate() {
             let bytes = self.b.func.dfg.value_type(x).bytes();
             if flags.align >= bytes {
@@ -1152,66 +1147,41 @@ impl Translator<'_, '_> {
         self.shared.contains(q).then_some((q, k))
     }
 
-    /// The address space an access of `bytes` bytes through `ptr` in `space` must be confined
-    /// to, or `None` when it needs no confining: an access at a constant offset inside a stack
-    /// slot or a program-scope `__local` variable (`slotaddr` or `globaladdr`, then `ptradd`
-    /// of constants) cannot leave it.
+    /// The address space an access of `bytes` bytes through `ptr` with `flags` must be confined
+    /// to, or `None` when it needs no confining: a trusted access (the work-group transform's
+    /// of its context memory) stays in its memory by construction, and an access at a constant
+    /// offset inside a stack slot or a program-scope `__local` variable (`slotaddr` or
+    /// `globaladdr`, then `ptradd` of constants) cannot leave it.
     fn space_to_confine(
         &self,
-        inst: Inst,
+        flags: &MemFlags,
         ptr: Value,
-        space: ferrocl_ir::AddrSpace,
         bytes: u32,
     ) -> Option<ferrocl_ir::AddrSpace> {
+        let space = flags.space;
         if !matches!(
             space,
             ferrocl_ir::AddrSpace::Private | ferrocl_ir::AddrSpace::Local
         ) {
             return Some(space);
         }
-        if self.trusted.contains(inst) {
+        if flags.trusted {
             return None;
         }
-        let dfg = &self.f.dfg;
-        let mut v = ptr;
-        let mut offset = 0i64;
-        // A short chain: deeper ones are confined anyway.
-        for _ in 0..8 {
-            let ferrocl_ir::ValueDef::Result(inst) = dfg.value_def(dfg.resolve(v)) else {
-                break;
-            };
-            let data = &dfg.insts[inst];
-            match &data.op {
-                Op::SlotAddr(_) | Op::GlobalAddr(_) => {
-                    let size = match &data.op {
-                        Op::SlotAddr(ss) if space == ferrocl_ir::AddrSpace::Private => {
-                            self.f.slots.get(*ss).map_or(0, |d| i64::from(d.size))
-                        }
-                        Op::GlobalAddr(g) => match self.module.globals.get(*g) {
-                            Some(d) if d.space == space => i64::from(d.size),
-                            _ => 0,
-                        },
-                        _ => 0,
-                    };
-                    if offset >= 0 && offset + i64::from(bytes) <= size {
-                        return None;
-                    }
-                    break;
-                }
-                Op::PtrAdd => {
-                    let Some((base, k)) = ptradd_constant(self.f, v) else {
-                        break;
-                    };
-                    offset = match offset.checked_add(k) {
-                        Some(o) => o,
-                        None => break,
-                    };
-                    v = base;
-                }
-                _ => break,
+        let Some((base, offset)) = address::constant_base(self.f, ptr) else {
+            return Some(space);
+        };
+        let size = match &self.f.dfg.insts[base].op {
+            Op::SlotAddr(ss) if space == ferrocl_ir::AddrSpace::Private => {
+                self.f.slots.get(*ss).map_or(0, |d| i64::from(d.size))
             }
-        }
-        Some(space)
+            Op::GlobalAddr(g) => match self.module.globals.get(*g) {
+                Some(d) if d.space == space => i64::from(d.size),
+                _ => 0,
+            },
+            _ => 0,
+        };
+        (offset < 0 || offset + i64::from(bytes) > size).then_some(space)
     }
 
     fn ctx(&mut self, field: i32, d: u8) -> cl::Value {
@@ -1276,21 +1246,6 @@ impl Translator<'_, '_> {
         let t = self.b.ins().imul(s0, s1);
         self.b.ins().imul(t, s2)
     }
-}
-
-/// `ptr` as `q + k` for a `ptradd` of a constant k (the signed integer of the offset's type).
-fn ptradd_constant(f: &Function, ptr: Value) -> Option<(Value, i64)> {
-    let dfg = &f.dfg;
-    let ferrocl_ir::ValueDef::Result(i) = dfg.value_def(dfg.resolve(ptr)) else {
-        return None;
-    };
-    let data = &dfg.insts[i];
-    if data.op != Op::PtrAdd {
-        return None;
-    }
-    let o = dfg.resolve(data.args[1]);
-    let k = ferrocl_ir::eval::sext(dfg.iconst_value(o)?, dfg.value_type(o).bits());
-    Some((dfg.resolve(data.args[0]), k))
 }
 
 /// A `ptradd` offset of 64-bit integers as `Σ c·t + k` (its sums, differences and products

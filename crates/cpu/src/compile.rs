@@ -53,7 +53,7 @@ pub(crate) fn compile(
         }
         let mut wg = workgroup::transform_unclean(f, wide.as_ref())?;
         verify(module, &wg.func, "the work-group transform")?;
-        workgroup::clean_up(&mut wg.func);
+        workgroup::clean_up(&mut wg);
         verify(module, &wg.func, "the IR passes")?;
         if let Some(l) = &mut listing {
             let sep = if kernels.is_empty() { "" } else { "\n" };

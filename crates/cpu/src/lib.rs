@@ -6,6 +6,7 @@
 //! one function of its own; [`CompiledKernel::launch`] runs an NDRange.
 
 pub mod abi;
+mod address;
 mod code_dump;
 mod codegen;
 pub mod compile;

@@ -543,22 +543,33 @@ impl<'a> FunctionBuilder<'a> {
             .value_type(p)
             .addr_space()
             .unwrap_or(AddrSpace::Private);
-        MemFlags {
-            space,
-            align,
-            volatile,
+        let flags = MemFlags::new(space, align);
+        if volatile {
+            flags.with_volatile()
+        } else {
+            flags
         }
     }
 
     /// Loads a `ty` from `p`.
     pub fn load(&mut self, ty: Type, p: Value, align: u32, volatile: bool) -> Value {
         let flags = self.mem_flags(p, align, volatile);
+        self.load_with(ty, p, flags)
+    }
+
+    /// Loads a `ty` from `p` with the given flags (whose space is `p`'s).
+    pub fn load_with(&mut self, ty: Type, p: Value, flags: MemFlags) -> Value {
         self.ins_value(Op::Load(flags), &[p], ty)
     }
 
     /// Stores `x` at `p`.
     pub fn store(&mut self, x: Value, p: Value, align: u32, volatile: bool) -> Inst {
         let flags = self.mem_flags(p, align, volatile);
+        self.store_with(x, p, flags)
+    }
+
+    /// Stores `x` at `p` with the given flags (whose space is `p`'s).
+    pub fn store_with(&mut self, x: Value, p: Value, flags: MemFlags) -> Inst {
         self.ins(Op::Store(flags), &[x, p], None)
     }
 

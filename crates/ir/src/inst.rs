@@ -868,6 +868,40 @@ pub struct MemFlags {
     pub align: u32,
     /// A volatile access: never removed, merged or reordered with other volatile accesses.
     pub volatile: bool,
+    /// An access that stays inside memory of its space by construction, such as the CPU
+    /// device's work-group transform's reads and writes of its context memory: a device need
+    /// not confine it to the launch's region of that space, and it cannot fault. Only
+    /// `private` and `local` accesses carry it (the spaces a device confines), and a program
+    /// binary never does: a front end cannot know it (`serialize::deserialize` refuses one).
+    pub trusted: bool,
+}
+
+impl MemFlags {
+    /// An ordinary access of `space` memory at an address aligned to `align` bytes.
+    pub fn new(space: AddrSpace, align: u32) -> MemFlags {
+        MemFlags {
+            space,
+            align,
+            volatile: false,
+            trusted: false,
+        }
+    }
+
+    /// These flags, volatile.
+    pub fn with_volatile(self) -> MemFlags {
+        MemFlags {
+            volatile: true,
+            ..self
+        }
+    }
+
+    /// These flags, trusted.
+    pub fn with_trusted(self) -> MemFlags {
+        MemFlags {
+            trusted: true,
+            ..self
+        }
+    }
 }
 
 /// The memory semantics of an atomic instruction.
@@ -1125,6 +1159,7 @@ mod tests {
             std::mem::size_of::<Op>()
         );
         assert!(std::mem::size_of::<InstData>() <= 64);
+        assert!(std::mem::size_of::<MemFlags>() <= 8);
     }
 
     #[test]

@@ -39,7 +39,8 @@
 //! - each branch passes exactly one argument of the right type per target parameter;
 //! - operand and result types fit the operation (see [`Op`] for each one's operands);
 //! - memory operations name the address space of their pointer operand, never store to the
-//!   `constant` space, and have power-of-two alignments; atomics access `global`, `local` or
+//!   `constant` space, and have power-of-two alignments; only `private` and `local` loads and
+//!   stores are trusted (in bounds by construction); atomics access `global`, `local` or
 //!   `generic` memory with legal orderings; address-space casts go to or from `generic`;
 //! - calls pass arguments and take results as the callee's signature says; `return` returns
 //!   the signature's type;

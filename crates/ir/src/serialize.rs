@@ -5,8 +5,12 @@
 //! kind ([`BinaryKind`], one varint), then the module with every integer as an unsigned LEB128
 //! varint and strings as a length and UTF-8 bytes. Entity numbering is kept, so a module reads back equal to the one written.
 //!
+//! A load's or store's flags are one varint of bits: 1 volatile, 2 trusted.
+//!
 //! Reading never panics: every count is bounded by the bytes left, every entity reference and
-//! enum tag is checked, and the module read is run through the verifier.
+//! enum tag is checked, and the module read is run through the verifier. A trusted access
+//! ([`MemFlags::trusted`]) is a device's own fact, never a front end's: a module read from a
+//! program binary that holds one is refused, since a device would leave it unconfined.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -111,7 +115,23 @@ pub fn deserialize_with_kind(bytes: &[u8]) -> Result<(Module, BinaryKind), Decod
             es.first().map(|e| e.to_string()).unwrap_or_default(),
         ));
     }
+    if let Some(f) = m.funcs.values().find(|f| has_trusted_access(f)) {
+        return Err(DecodeError::Invalid(format!(
+            "function @{}: a trusted access, which only a device marks",
+            f.name
+        )));
+    }
     Ok((m, kind))
+}
+
+/// Whether a placed load or store of `f` is trusted.
+fn has_trusted_access(f: &Function) -> bool {
+    f.layout.blocks().iter().any(|&b| {
+        f.layout
+            .block_insts(b)
+            .iter()
+            .any(|&i| matches!(f.dfg.insts[i].op, Op::Load(fl) | Op::Store(fl) if fl.trusted))
+    })
 }
 
 /// Reads a module that ferrocl itself serialized and embedded (the builtin library): decoded
@@ -400,7 +420,7 @@ impl Writer {
                 self.u(if matches!(op, Op::Load(_)) { 20 } else { 21 });
                 self.u(f.space as u64);
                 self.u(u64::from(f.align));
-                self.b(f.volatile);
+                self.u(u64::from(f.volatile) | u64::from(f.trusted) << 1);
             }
             Op::AtomicRmw(r, a) => {
                 self.u(22);
@@ -907,10 +927,16 @@ impl Reader<'_> {
                 Op::Shuffle(self.raw(n)?.into())
             }
             20 | 21 => {
+                let (space, align) = (self.space()?, self.u32()?);
+                let bits = self.u()?;
+                if bits > 3 {
+                    return self.fail("bad access flags");
+                }
                 let flags = MemFlags {
-                    space: self.space()?,
-                    align: self.u32()?,
-                    volatile: self.b()?,
+                    space,
+                    align,
+                    volatile: bits & 1 != 0,
+                    trusted: bits & 2 != 0,
                 };
                 if tag == 20 {
                     Op::Load(flags)

@@ -836,7 +836,7 @@ impl Verifier<'_> {
                     return;
                 }
                 self.check_mem_space(flags.space, args[0]);
-                self.check_align(flags.align);
+                self.check_mem_flags(flags);
                 if let Some(r) = self.want_result(result) {
                     if r.is_bool() {
                         self.err("loads an i1: booleans are stored as i8");
@@ -852,7 +852,7 @@ impl Verifier<'_> {
                 {
                     self.err("stores to the constant address space");
                 }
-                self.check_align(flags.align);
+                self.check_mem_flags(flags);
                 if tys[0].is_bool() {
                     self.err("stores an i1: booleans are stored as i8");
                 }
@@ -1094,6 +1094,15 @@ impl Verifier<'_> {
                 self.arity(args, 0);
             }
             _ => unreachable!("check_inst routes only these operations here"),
+        }
+    }
+
+    /// A load's or store's alignment, and its trust: only accesses a device confines
+    /// (`private` and `local` ones) can need no confining.
+    fn check_mem_flags(&mut self, flags: &MemFlags) {
+        self.check_align(flags.align);
+        if flags.trusted && !matches!(flags.space, AddrSpace::Private | AddrSpace::Local) {
+            self.err(format!("a trusted access of {} memory", flags.space));
         }
     }
 

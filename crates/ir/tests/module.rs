@@ -221,6 +221,14 @@ fn parse_errors_point_at_the_problem() {
             "3:15: bad modifiers in `load.weird`",
         ),
         (
+            "func @f() {\nblock0:\n    v1: f32 = load.private.trusted.volatile v0, align 4\n}\n",
+            "3:15: bad modifiers in `load.private.trusted.volatile`",
+        ),
+        (
+            "func @f() {\nblock0:\n    store.private.trusted.trusted v1, v0, align 4\n}\n",
+            "3:5: bad modifiers in `store.private.trusted.trusted`",
+        ),
+        (
             "global @g: global, size 4, align 4, init \"zz\"\n",
             "initializer is not hex",
         ),

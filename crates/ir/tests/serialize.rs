@@ -23,6 +23,19 @@ fn serialize_then_deserialize_gives_an_equal_module() {
 }
 
 #[test]
+fn a_program_binary_with_a_trusted_access_is_refused() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filetests/roundtrip/trusted.ir");
+    let m = parse_module(&fs::read_to_string(p).expect("readable")).expect("parses");
+    verify_module(&m).expect("valid");
+    // The flag is written and read back (the refusal names it), but a front end cannot know
+    // it: a device would leave the access unconfined.
+    match deserialize(&serialize(&m)) {
+        Err(DecodeError::Invalid(e)) => assert!(e.contains("@f: a trusted access"), "{e}"),
+        other => panic!("a trusted access was not refused: {other:?}"),
+    }
+}
+
+#[test]
 fn numbering_gaps_survive() {
     let text =
         "func @f(i32) -> i32 {\nblock3(v9: i32):\n    v40: i32 = iadd v9, v9\n    return v40\n}\n";

@@ -186,6 +186,14 @@ fn address_spaces_are_consistent() {
         "stores to the constant address space",
     );
     rejects(
+        &func("    v3: i32 = load.global.trusted v2, align 4\n    return v3\n"),
+        "a trusted access of global memory",
+    );
+    assert_eq!(
+        errors("func @f(ptr.local, i32) {\nblock0(v0: ptr.local, v1: i32):\n    store.local.trusted v1, v0, align 4\n    return\n}\n"),
+        Vec::<String>::new()
+    );
+    rejects(
         "func @f(ptr.global) {\nblock0(v0: ptr.global):\n    v1: ptr.local = addrcast v0\n    return\n}\n",
         "one side must be generic",
     );

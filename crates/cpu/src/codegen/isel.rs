@@ -13,9 +13,7 @@
 use cranelift_codegen::ir::condcodes::IntCC as CIntCC;
 use cranelift_codegen::ir::immediates::{Ieee32, Ieee64};
 use cranelift_codegen::ir::{self as cl, types as clt, InstBuilder};
-use ferrocl_ir::{
-    AddrSpace, BinaryOp, ConvOp, Inst, MemFlags, Op, Round, Type, UnaryOp, Value, ValueDef,
-};
+use ferrocl_ir::{BinaryOp, ConvOp, Inst, MemFlags, Op, Round, Type, UnaryOp, Value, ValueDef};
 
 use super::scalar::{binary_inst, unary_inst};
 use super::simd::{int_of, vector_cast, Repr};
@@ -31,7 +29,7 @@ impl Translator<'_, '_> {
         let args = &data.args;
         let Some(result) = f.dfg.inst_result(inst) else {
             return match &data.op {
-                Op::Store(flags) => self.store_simd(inst, args[0], args[1], flags),
+                Op::Store(flags) => self.store_simd(args[0], args[1], flags),
                 _ => Ok(false),
             };
         };
@@ -186,7 +184,7 @@ impl Translator<'_, '_> {
                 let pick: Vec<u32> = pick.iter().map(|&m| u32::from(m)).collect();
                 self.gather_lanes(&srcs, &pick, out)
             }
-            Op::Load(flags) if !mask => Some(self.load_simd(inst, args[0], flags, out)?),
+            Op::Load(flags) if !mask => Some(self.load_simd(args[0], flags, out)?),
             _ => None,
         };
         match vals {
@@ -713,17 +711,16 @@ impl Translator<'_, '_> {
         parts
     }
 
-    /// The address of access `inst` of `bytes` bytes through `ptr`, confined once (the region
+    /// The address of an access (with `flags`) of `bytes` bytes through `ptr`, confined once (the region
     /// padding covers the access's bytes past its first): by a clamp of the address it shares
     /// with other accesses, or by a mask.
     pub(super) fn access_addr(
         &mut self,
-        inst: Inst,
+        flags: &MemFlags,
         ptr: Value,
-        space: AddrSpace,
         bytes: u32,
     ) -> Result<cl::Value, CompileError> {
-        let Some(space) = self.space_to_confine(inst, ptr, space, bytes) else {
+        let Some(space) = self.space_to_confine(flags, ptr, bytes) else {
             return self.get1(ptr);
         };
         if let Some((q, k)) = self.shared_base(ptr) {
@@ -737,7 +734,6 @@ impl Translator<'_, '_> {
     /// A vector load: whole 128-bit parts, and the last part's own bytes only.
     fn load_simd(
         &mut self,
-        inst: Inst,
         ptr: Value,
         flags: &MemFlags,
         out: Repr,
@@ -750,7 +746,7 @@ impl Translator<'_, '_> {
         };
         let lb = part.lane_type().bytes();
         let total = lanes * lb;
-        let p = self.access_addr(inst, ptr, flags.space, total)?;
+        let p = self.access_addr(flags, ptr, total)?;
         let mut res = Vec::with_capacity(parts as usize);
         for k in 0..parts {
             let off = k * 16;
@@ -787,13 +783,7 @@ impl Translator<'_, '_> {
     }
 
     /// A vector store: whole 128-bit parts, and the last part's own bytes only.
-    fn store_simd(
-        &mut self,
-        inst: Inst,
-        x: Value,
-        ptr: Value,
-        flags: &MemFlags,
-    ) -> Result<bool, CompileError> {
+    fn store_simd(&mut self, x: Value, ptr: Value, flags: &MemFlags) -> Result<bool, CompileError> {
         let repr = self.repr(x)?;
         let Repr::Simd {
             part,
@@ -807,7 +797,7 @@ impl Translator<'_, '_> {
         let xs = self.parts(x)?;
         let lb = part.lane_type().bytes();
         let total = lanes * lb;
-        let p = self.access_addr(inst, ptr, flags.space, total)?;
+        let p = self.access_addr(flags, ptr, total)?;
         for (k, v) in xs.into_iter().enumerate() {
             let off = k as u32 * 16;
             let n = (total - off).min(16);

@@ -298,11 +298,7 @@ impl Scalarizer<'_> {
             &[],
             Type::ptr(ferrocl_ir::AddrSpace::Private),
         );
-        let flags = MemFlags {
-            space: ferrocl_ir::AddrSpace::Private,
-            align: size.min(16),
-            volatile: false,
-        };
+        let flags = MemFlags::new(ferrocl_ir::AddrSpace::Private, size.min(16));
         for k in 0..from.lanes() {
             let (q, f) = self.lane_address(p, flags, from, k);
             let v = self.lane(x, k as usize);

@@ -27,6 +27,9 @@
 //!   finishes its region before the next one starts);
 //! - each collective's operands, combined once per group between the two region loops.
 //!
+//! The transform's loads and stores of context memory are `trusted` (`MemFlags::trusted`):
+//! their addresses lie in it by construction, so the code generator leaves them unconfined.
+//!
 //! Work-group uniform values (kernel arguments, sizes, group ids, and pure code computed from
 //! them, wherever it sits) are computed once, before the first loop. Pure instructions never
 //! trap in this IR (integer division by zero and float-to-int conversions are defined by the
@@ -42,15 +45,16 @@
 //! Divisions of 32-bit integers and vector multiplications by constants are emitted in
 //! cheaper forms as the regions are copied (`by_constant`).
 //!
-//! The result is ordinary IR: only the work-item queries that are uniform remain, and the
-//! code generator translates it instruction by instruction.
+//! The result is ordinary IR: only the work-item queries that are uniform remain, the stack
+//! slots are addresses in the context (`slots`), and the code generator translates it
+//! instruction by instruction.
 
 use std::collections::HashMap;
 
 use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::{
     AddrSpace, BinaryOp, Block, ConvOp, Dest, Function, FunctionBuilder, GroupOp, Inst, IntCC,
-    Module, Op, Scope, Signature, StackSlot, Type, Value, Variable, WorkItemOp,
+    MemFlags, Module, Op, Scope, Signature, StackSlot, Type, Value, Variable, WorkItemOp,
 };
 
 use crate::liveness::{live_across_barriers, splits_regions, LiveAcross};
@@ -59,6 +63,7 @@ use crate::CompileError;
 mod by_constant;
 mod context;
 mod narrow;
+mod slots;
 mod subgroup;
 
 use context::Context;
@@ -66,16 +71,16 @@ use context::Context;
 /// A kernel turned into a function that runs one work-group.
 pub struct WorkGroupFn {
     /// The function: the kernel's parameters, then `ctx` (a `ptr.private` to the group's
-    /// context memory).
+    /// context memory). Its loads and stores of context memory are `trusted` (`MemFlags`):
+    /// their addresses are in it by construction, so they need no confining. After
+    /// [`clean_up`] it has no stack slots: each is an address in the context.
     pub func: Function,
-    /// Where each single-copy stack slot lives, as a byte offset from `ctx`.
-    pub slot_offsets: SecondaryMap<StackSlot, Option<u32>>,
+    /// Where each single-copy stack slot lives, as a byte offset from `ctx`, until
+    /// [`clean_up`] writes it into the function.
+    slot_offsets: SecondaryMap<StackSlot, Option<u32>>,
     /// Bytes of context memory per work-item of the enqueued work-group size: a group of n
     /// work-items uses at most `frame_size * n` bytes from `ctx`.
     pub frame_size: usize,
-    /// The loads and stores of context memory this transform wrote: their addresses are in
-    /// the group's context memory by construction, so they need no confining.
-    pub trusted: EntitySet<Inst>,
     /// The regions between barriers (and collectives): 1 where the kernel has none.
     pub regions: usize,
 }
@@ -381,12 +386,12 @@ pub fn transform_with(
     wide: Option<&WideKernel>,
 ) -> Result<WorkGroupFn, CompileError> {
     let mut wg = transform_unclean(f, wide)?;
-    clean_up(&mut wg.func);
+    clean_up(&mut wg);
     Ok(wg)
 }
 
 /// [`transform_with`] without the clean-up: the loops and context accesses as the transform
-/// writes them.
+/// writes them, and the single-copy stack slots still `slotaddr`s.
 pub fn transform_unclean(
     f: &Function,
     wide: Option<&WideKernel>,
@@ -442,7 +447,6 @@ pub fn transform_unclean(
         ctx: &ctx_layout,
         maps: vec![SecondaryMap::new(); sources.len()],
         vars: vec![SecondaryMap::new(); sources.len()],
-        trusted: EntitySet::new(),
         ids: Ids::default(),
         sizes: [Value::from_u32(0); 3],
         gid_base: [Value::from_u32(0); 3],
@@ -457,20 +461,20 @@ pub fn transform_unclean(
     t.run()?;
     t.b.seal_all_blocks();
     t.b.finish();
-    let trusted = t.trusted;
     Ok(WorkGroupFn {
         func: w,
         slot_offsets: ctx_layout.slot_offsets.clone(),
         frame_size: ctx_layout.frame_size(),
-        trusted,
         regions: scalar.regions.len(),
     })
 }
 
 /// The IR passes that clean up a work-group function: the loops' index arithmetic folds,
 /// repeated constants and addresses merge, and what a region does not use (its linear id,
-/// ids of unused dimensions) goes.
-pub fn clean_up(w: &mut Function) {
+/// ids of unused dimensions) goes; then the single-copy stack slots are placed in the context
+/// (`slots::place`), after the passes, which see them as slots.
+pub fn clean_up(wg: &mut WorkGroupFn) {
+    let w = &mut wg.func;
     ferrocl_ir::passes::fold::fold_function(w);
     ferrocl_ir::passes::offsets::constants_outward(w);
     ferrocl_ir::passes::cse::cse(w);
@@ -483,6 +487,7 @@ pub fn clean_up(w: &mut Function) {
     }
     ferrocl_ir::passes::dce::dce(w);
     ferrocl_ir::passes::dce::simplify_function(w);
+    slots::place(w, &wg.slot_offsets);
 }
 
 /// Whether kernel `f` of `module`, or a function it calls, can tell its work-groups apart: it
@@ -612,7 +617,6 @@ struct Emitter<'a, 'f> {
     maps: Vec<SecondaryMap<Value, Option<Value>>>,
     /// Every other value of each source, as a variable of the work-group function.
     vars: Vec<SecondaryMap<Value, Option<Variable>>>,
-    trusted: EntitySet<Inst>,
     ids: Ids,
     /// The group's size in each dimension, and its number of work-items.
     sizes: [Value; 3],
@@ -1190,8 +1194,7 @@ impl<'a> Emitter<'a, '_> {
         let p = self.ctx_addr(key, index);
         let ty = self.ctx.value_type(key);
         let stored = stored_type(ty);
-        let x = self.b.load(stored, p, stored.lane_bytes(), false);
-        self.trust_def(x);
+        let x = self.b.load_with(stored, p, ctx_flags(stored));
         Ok(if ty.is_bool() {
             let z = self.b.iconst(stored, 0);
             self.b.icmp(IntCC::Ne, x, z)
@@ -1210,15 +1213,8 @@ impl<'a> Emitter<'a, '_> {
         } else {
             x
         };
-        let s = self.b.store(x, p, stored.lane_bytes(), false);
-        self.trusted.insert(s);
+        self.b.store_with(x, p, ctx_flags(stored));
         Ok(())
-    }
-
-    fn trust_def(&mut self, x: Value) {
-        if let ferrocl_ir::ValueDef::Result(i) = self.b.func.dfg.value_def(x) {
-            self.trusted.insert(i);
-        }
     }
 
     /// Copies kernel block `blk` of the current region into its copy.
@@ -1466,6 +1462,12 @@ impl<'a> Emitter<'a, '_> {
         self.b.switch_to_block(exit);
         Ok(acc)
     }
+}
+
+/// The flags of an access of context memory (a `ptr.private`) as `stored`: trusted, its
+/// address being inside the group's context memory by construction.
+fn ctx_flags(stored: Type) -> MemFlags {
+    MemFlags::new(AddrSpace::Private, stored.lane_bytes()).with_trusted()
 }
 
 /// The type a value of type `ty` is kept as in memory (booleans as bytes).

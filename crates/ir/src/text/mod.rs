@@ -47,7 +47,8 @@
 //! sitofp.<round> x   uitofp.<round> x   fptosi.<round>[.sat] x   fptoui.<round>[.sat] x
 //! bitcast x   ptrtoint p   inttoptr x   addrcast p   ptradd p, offset
 //! splat x   extractlane v, <n>   insertlane v, x, <n>   shuffle a, b, [<n>, ...]
-//! load.<space>[.volatile] p, align <n>      store.<space>[.volatile] x, p, align <n>
+//! load.<space>[.volatile][.trusted] p, align <n>
+//! store.<space>[.volatile][.trusted] x, p, align <n>
 //! atomic_rmw.<op>.<order>.<scope>.<space> p, x
 //! cmpxchg.<order>.<failure order>.<scope>.<space> p, expected, desired
 //! atomic_load.<order>.<scope>.<space> p     atomic_store.<order>.<scope>.<space> x, p
@@ -67,6 +68,8 @@
 //! Integer constants print as signed decimals at their width (`i1` as 0 or 1) and parse from
 //! decimal or `0x` hex; float constants print as the shortest decimal that reads back
 //! exactly, NaNs and `f16` as their bits in hex (an `f16` decimal is accepted on input).
+//! A load's or store's flags ([`crate::MemFlags`]) follow its space: `volatile`, and
+//! `trusted` for an access that stays inside its space's memory by construction.
 
 mod diff;
 mod lex;

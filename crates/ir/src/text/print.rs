@@ -251,9 +251,10 @@ fn print_inst(s: &mut String, m: &Module, f: &Function, data: &InstData, result:
         }
         Op::Load(fl) | Op::Store(fl) => write!(
             s,
-            "{name}.{}{} {}, align {}",
+            "{name}.{}{}{} {}, align {}",
             fl.space,
             if fl.volatile { ".volatile" } else { "" },
+            if fl.trusted { ".trusted" } else { "" },
             vals(a),
             fl.align
         ),

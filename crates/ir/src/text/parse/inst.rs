@@ -251,21 +251,15 @@ impl Parser {
                 (Op::Shuffle(mask.into()), a)
             }
             "load" | "store" => {
-                let (space, volatile) = match mods.as_slice() {
-                    [s] => (AddrSpace::from_name(s), false),
-                    [s, "volatile"] => (AddrSpace::from_name(s), true),
-                    _ => (None, false),
-                };
-                let Some(space) = space else {
+                let Some(flags) = access_flags(&mods) else {
                     return bad_mods(self);
                 };
                 let a = self.operands(f, st, if head == "load" { 1 } else { 2 })?;
                 self.expect(Tok::Comma)?;
                 self.keyword("align")?;
                 let flags = MemFlags {
-                    space,
                     align: self.u32()?,
-                    volatile,
+                    ..flags
                 };
                 (
                     if head == "load" {
@@ -589,5 +583,24 @@ impl Parser {
             }
             _ => unreachable!("instruction routes only these instructions here"),
         })
+    }
+}
+
+/// The flags of a load or store from its modifiers: the space, then `volatile` and `trusted`
+/// in the order they print; the alignment is 1 until the operands' `align` gives it.
+fn access_flags(mods: &[&str]) -> Option<MemFlags> {
+    let (space, rest) = mods.split_first()?;
+    let mut flags = MemFlags::new(AddrSpace::from_name(space)?, 1);
+    let rest = match rest {
+        ["volatile", rest @ ..] => {
+            flags = flags.with_volatile();
+            rest
+        }
+        _ => rest,
+    };
+    match rest {
+        [] => Some(flags),
+        ["trusted"] => Some(flags.with_trusted()),
+        _ => None,
     }
 }
