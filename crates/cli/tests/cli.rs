@@ -770,6 +770,52 @@ fn emit_prints_the_record_of_a_real_build() {
     let _ = fs::remove_dir_all(dir);
 }
 
+/// The vectorizer's cost model shows in the listing: a kernel whose W-wide code gathers on
+/// every trip of a loop that work-items leave at different trips runs one work-item at a
+/// time and says why; an element-wise kernel is vectorized with its estimate; and
+/// `-cl-ferrocl-no-vectorize` turns vectorization off.
+#[test]
+fn the_cost_model_shows_in_the_listing() {
+    let dir = scratch("emit-cost");
+    let src = write(
+        &dir,
+        "k.cl",
+        "__kernel void spmv(__global const int *rowptr, __global const int *col, __global const float *val, __global const float *x, __global float *y) {\n\
+         int r = get_global_id(0); float acc = 0.0f;\n\
+         for (int k = rowptr[r]; k < rowptr[r + 1]; k++) acc += val[k] * x[col[k]];\n\
+         y[r] = acc; }\n\
+         __kernel void scale(__global float *x, float a) { size_t i = get_global_id(0); x[i] = x[i] * a + 1.0f; }\n",
+    );
+    let wg = |options: &str| {
+        let out = ferrocl(&["build", &src, "--options", options, "--emit", "wg"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let text = wg("");
+    let note = |text: &str, kernel: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("; kernel {kernel}: ")))
+            .unwrap_or_else(|| panic!("{kernel} in {text}"))
+            .to_string()
+    };
+    let spmv = note(&text, "spmv");
+    assert!(
+        spmv.starts_with("not vectorized: ") && spmv.contains("estimated to cost"),
+        "{spmv}"
+    );
+    let scale = note(&text, "scale");
+    assert!(
+        scale.contains("work-items a chunk (estimated cost 0."),
+        "{scale}"
+    );
+    let off = wg("-cl-ferrocl-no-vectorize");
+    assert_eq!(
+        note(&off, "scale"),
+        "not vectorized: -cl-ferrocl-no-vectorize"
+    );
+    let _ = fs::remove_dir_all(dir);
+}
+
 /// `-cl-opt-disable` (API 5.8.6.3: "disables all optimizations") reaches the CPU device: it
 /// does not vectorize, and says so.
 #[test]
