@@ -659,7 +659,7 @@ float __cl_atanh_float(float x) { return (float)__cl_atanh_double((double)x); }
 // degree. Each is free of branches (the clamps and the special values are integer operations
 // on the bits: no ?:, which is lowered as a branch, nor a select of a comparison, which takes
 // several instructions to turn into a mask) and within table 65's 3 ulp (7.4) with room to
-// spare: a run over every float input (crates/core/tests/exp_log_float.rs) measured the
+// spare: a run over every float input (crates/core/tests/float_math.rs) measured the
 // largest errors noted at each function.
 //
 // - exp(r) for |r| <= 0.35 is 1 + r + r^2 q(r), q of degree 4 fitted to (e^r - 1 - r) / r^2 by

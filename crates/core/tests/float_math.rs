@@ -1,42 +1,87 @@
-//! The float exponentials and logarithms (exp, exp2, exp10, log, log2, log10: computed in float
-//! by the builtin library, exp_log.cl) on the CPU device, vectorized, against references in
-//! double (the host's exp, exp2, ln, log2, log10 and pow: within an ulp of double, so the error
-//! is measured to about 2^-29 of a float ulp), in float ulps of the exact result (7.4).
+//! The float math functions the builtin library computes in float (exp_log.cl, trig.cl) on
+//! the CPU device, vectorized, against references in double (the host's functions: within an
+//! ulp of double, so the error is measured to about 2^-29 of a float ulp), in float ulps of the
+//! exact result (7.4).
 //!
 //! `sampled` runs in every test run: every exponent of both signs with random significands,
 //! the subnormals, and the inputs at and around the edges (overflow and underflow thresholds,
-//! the rounding boundaries of exp's and exp2's reduction, the neighbours of 1 and of powers
-//! of two and ten), each function within table 65's bound (3 ulp) and the special values of
-//! 7.5.1 and C99 F.9 exactly. `exhaustive` (ignored: minutes in a release build) runs every
-//! one of the 2^32 inputs of each function and prints its largest error and where:
-//! `cargo test --release -p ferrocl-core --test exp_log_float -- --ignored --nocapture`.
+//! the rounding boundaries of the reductions, the neighbours of 1, of powers of two and ten
+//! and of the floats nearest multiples of pi/2), each function within its bound of table 65
+//! and the special values of 7.5.1 and C99 F.9 exactly. `exhaustive` (ignored: minutes in a
+//! release build) runs every one of the 2^32 inputs of each function (or of those named in
+//! `FERROCL_FUNCTIONS`, comma-separated) and prints its largest error and where:
+//! `cargo test --release -p ferrocl-core --test float_math -- --ignored --nocapture`.
 
 mod builtins_harness;
 
-use builtins_harness::{bytes, next_down, next_up, ulp_error, values, Rng, Runner};
-
-/// Table 65 (7.4, full profile): exp, exp2, exp10, log, log2 and log10 are within 3 ulp.
-const BOUND: f64 = 3.0;
+use builtins_harness::math::rootn_prescribed;
+use builtins_harness::{bytes, next_down, next_up, special_f32, ulp_error, values, Rng, Runner};
 
 type Reference = fn(f64) -> f64;
 
-const FUNCTIONS: &[(&str, Reference)] = &[
-    ("exp", f64::exp),
-    ("exp2", f64::exp2),
-    ("exp10", exp10),
-    ("log", f64::ln),
-    ("log2", f64::log2),
-    ("log10", f64::log10),
+/// Each function, its reference and its bound in table 65 (7.4, full profile).
+const FUNCTIONS: &[(&str, Reference, f64)] = &[
+    ("exp", f64::exp, 3.0),
+    ("exp2", f64::exp2, 3.0),
+    ("exp10", exp10, 3.0),
+    ("log", f64::ln, 3.0),
+    ("log2", f64::log2, 3.0),
+    ("log10", f64::log10, 3.0),
+    ("sin", f64::sin, 4.0),
+    ("cos", f64::cos, 4.0),
+    ("tan", f64::tan, 5.0),
+    ("cbrt", f64::cbrt, 2.0),
 ];
+
+/// The second operand of a power: a float (pow, powr) or an int (pown, rootn).
+#[derive(Clone, Copy)]
+enum Power {
+    Float(fn(f64, f64) -> f64),
+    Int(fn(f64, i32) -> f64),
+}
+
+/// The powers and roots computed in float, their references and table 65's bounds.
+const POWERS: &[(&str, Power, f64)] = &[
+    ("pow", Power::Float(f64::powf), 16.0),
+    ("powr", Power::Float(builtins_harness::math::powr), 16.0),
+    ("pown", Power::Int(pown), 16.0),
+    ("rootn", Power::Int(rootn), 16.0),
+];
+
+fn pown(x: f64, n: i32) -> f64 {
+    x.powf(f64::from(n))
+}
+
+/// 7.5.1's values, else |x|^(1/n) with x's sign.
+fn rootn(x: f64, n: i32) -> f64 {
+    rootn_prescribed(x, n).unwrap_or_else(|| x.abs().powf(1.0 / f64::from(n)).copysign(x))
+}
 
 fn exp10(x: f64) -> f64 {
     10f64.powf(x)
 }
 
 fn source() -> String {
-    FUNCTIONS
+    let powers: String = POWERS
         .iter()
-        .map(|(f, _)| {
+        .map(|(f, power, _)| {
+            let ty = match power {
+                Power::Float(_) => "float",
+                Power::Int(_) => "int",
+            };
+            format!(
+                "kernel void k_{f}(global float* out, global const float* x, \
+                 global const {ty}* y) {{\n\
+                 size_t i = get_global_id(0);\n\
+                 out[i] = {f}(x[i], y[i]);\n\
+                 }}\n"
+            )
+        })
+        .collect();
+    powers
+        + &FUNCTIONS
+        .iter()
+        .map(|(f, _, _)| {
             format!(
                 "kernel void k_{f}(global float* out, global const float* x) {{\n\
                  size_t i = get_global_id(0);\n\
@@ -44,7 +89,7 @@ fn source() -> String {
                  }}\n"
             )
         })
-        .collect()
+        .collect::<String>()
 }
 
 /// The largest error of one function over some inputs, where it is, and how many results
@@ -179,6 +224,17 @@ fn sample() -> Vec<f32> {
         edges.push(p as f32);
         edges.push(-(p as f32));
     }
+    // The floats nearest multiples of pi/2, where sin, cos and tan lose most in the reduction:
+    // the first ones, random ones below the fast reduction's limit (2^19) and beyond.
+    for k in 1..=64 {
+        edges.push((f64::from(k) * std::f64::consts::FRAC_PI_2) as f32);
+    }
+    for _ in 0..256 {
+        let k = rng.below(1 << 19) as f64;
+        edges.push((k * std::f64::consts::FRAC_PI_2) as f32);
+        let k = rng.below(1 << 40) as f64;
+        edges.push((k * std::f64::consts::FRAC_PI_2) as f32);
+    }
     for e in edges {
         let mut v = e;
         let mut w = e;
@@ -210,27 +266,109 @@ fn sampled() {
     let program = runner.build(&source(), "");
     let x = sample();
     let mut results = Vec::new();
-    for &(name, reference) in FUNCTIONS {
+    for &(name, reference, bound) in FUNCTIONS {
         let got = run(&runner, &program, name, &x);
         let mut worst = Worst::new();
         worst.add(&x, &got, reference);
         let line = worst.report(name, reference);
         println!("{line}");
-        results.push((line, worst.max));
+        results.push((line, worst.max, bound));
+    }
+    assert_within_bound(&results);
+}
+
+/// Operand pairs of the powers: every exponent of x of both signs with exponents y of every
+/// size, small integral ones, and those that bring the result near the overflow and underflow
+/// thresholds and into the subnormals; then the special values against one another.
+fn power_sample(int_y: bool) -> (Vec<f32>, Vec<f32>) {
+    let mut rng = Rng::new(0x90e7 + u64::from(int_y));
+    let (mut xs, mut ys) = (Vec::new(), Vec::new());
+    for exponent in 0..=255u32 {
+        for k in 0..64 {
+            let x = f32::from_bits(((rng.next() as u32) & 0x807f_ffff) | exponent << 23);
+            let l = f64::from(x.abs()).log2();
+            let y = match k % 4 {
+                0 => rng.below(41) as f32 - 20.0,
+                1 => rng.f32_exp(-12, 8),
+                // Results near 2^-150, 2^-126, 2^127 and 2^128.
+                _ => {
+                    let target = [-150.0, -126.0, 127.0, 128.0][rng.below(4) as usize]
+                        + (rng.next() % 2001) as f64 / 1000.0
+                        - 1.0;
+                    (target / l) as f32
+                }
+            };
+            let y = if int_y { y.round().clamp(-1e9, 1e9) } else { y };
+            xs.push(x);
+            ys.push(y);
+        }
+    }
+    // Large integral exponents of an int, odd and even, around 2^24 and beyond.
+    for n in [16777217.0f32, -16777217.0, 16777216.0, 2147483520.0, -2147483648.0] {
+        for x in [1.0000001f32, 0.99999994, -1.0000001, -0.99999994, 2.0, -0.5] {
+            xs.push(x);
+            ys.push(n);
+        }
+    }
+    let special = special_f32();
+    for &x in &special {
+        for &y in &special {
+            xs.push(x);
+            ys.push(if int_y { y.round().clamp(-1e9, 1e9) } else { y });
+        }
+    }
+    (xs, ys)
+}
+
+#[test]
+fn powers() {
+    let runner = Runner::new();
+    let program = runner.build(&source(), "");
+    let mut results = Vec::new();
+    for &(name, power, bound) in POWERS {
+        let int_y = matches!(power, Power::Int(_));
+        let (x, y) = power_sample(int_y);
+        let mut buffers = [vec![0u8; x.len() * 4], bytes(&x), Vec::new()];
+        buffers[2] = if int_y {
+            bytes(&y.iter().map(|&v| v as i32).collect::<Vec<_>>())
+        } else {
+            bytes(&y)
+        };
+        runner.run(&program, &format!("k_{name}"), &mut buffers, x.len());
+        let got: Vec<f32> = values(&buffers[0]);
+        let mut max = 0.0f64;
+        let mut at = (0.0, 0.0, 0.0, 0.0);
+        for ((&x, &y), &g) in x.iter().zip(&y).zip(&got) {
+            let want = match power {
+                Power::Float(r) => r(f64::from(x), f64::from(y)),
+                Power::Int(r) => r(f64::from(x), y as i32),
+            };
+            let err = ulp_error(g, want);
+            if err > max {
+                max = err;
+                at = (x, y, g, want);
+            }
+        }
+        let line = format!(
+            "{name:6} max {max:.4} ulp at ({:e}, {:e}): got {:e}, want {:e}",
+            at.0, at.1, at.2, at.3
+        );
+        println!("{line}");
+        results.push((line, max, bound));
     }
     assert_within_bound(&results);
 }
 
 /// Fails with the report lines of the functions whose largest error exceeds the bound.
-fn assert_within_bound(results: &[(String, f64)]) {
-    let failures: Vec<&str> = results
+fn assert_within_bound(results: &[(String, f64, f64)]) {
+    let failures: Vec<String> = results
         .iter()
-        .filter(|(_, max)| *max > BOUND)
-        .map(|(line, _)| line.as_str())
+        .filter(|(_, max, bound)| *max > *bound)
+        .map(|(line, _, bound)| format!("{line} (bound {bound})"))
         .collect();
     assert!(
         failures.is_empty(),
-        "beyond table 65's {BOUND} ulp:\n{}",
+        "beyond table 65's bounds:\n{}",
         failures.join("\n")
     );
 }
@@ -243,8 +381,15 @@ fn exhaustive() {
     let runner = Runner::new();
     let program = runner.build(&source(), "");
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let wanted = std::env::var("FERROCL_FUNCTIONS").ok();
     let mut results = Vec::new();
-    for &(name, reference) in FUNCTIONS {
+    for &(name, reference, bound) in FUNCTIONS {
+        if wanted
+            .as_deref()
+            .is_some_and(|w| !w.split(',').any(|f| f == name))
+        {
+            continue;
+        }
         let start = std::time::Instant::now();
         let mut worst = Worst::new();
         for chunk in 0..(1u64 << 32) / CHUNK {
@@ -273,7 +418,7 @@ fn exhaustive() {
         }
         let line = worst.report(name, reference);
         println!("{line} [{:.0} s]", start.elapsed().as_secs_f64());
-        results.push((line, worst.max));
+        results.push((line, worst.max, bound));
     }
     assert_within_bound(&results);
 }
