@@ -31,21 +31,36 @@ const FUNCTIONS: &[(&str, Reference, f64)] = &[
     ("cos", f64::cos, 4.0),
     ("tan", f64::tan, 5.0),
     ("cbrt", f64::cbrt, 2.0),
+    ("expm1", f64::exp_m1, 3.0),
+    ("log1p", f64::ln_1p, 2.0),
+    ("sinh", f64::sinh, 4.0),
+    ("cosh", f64::cosh, 4.0),
+    ("tanh", f64::tanh, 5.0),
+    ("asin", f64::asin, 4.0),
+    ("acos", f64::acos, 4.0),
+    ("atan", f64::atan, 5.0),
+    ("asinpi", asinpi, 5.0),
+    ("acospi", acospi, 5.0),
+    ("atanpi", atanpi, 5.0),
 ];
 
-/// The second operand of a power: a float (pow, powr) or an int (pown, rootn).
+/// The second operand of a two-operand function: a float (pow, powr, atan2, atan2pi) or an
+/// int (pown, rootn).
 #[derive(Clone, Copy)]
 enum Power {
     Float(fn(f64, f64) -> f64),
     Int(fn(f64, i32) -> f64),
 }
 
-/// The powers and roots computed in float, their references and table 65's bounds.
+/// The powers, roots and arc tangents of two operands computed in float, their references and
+/// table 65's bounds.
 const POWERS: &[(&str, Power, f64)] = &[
     ("pow", Power::Float(f64::powf), 16.0),
     ("powr", Power::Float(builtins_harness::math::powr), 16.0),
     ("pown", Power::Int(pown), 16.0),
     ("rootn", Power::Int(rootn), 16.0),
+    ("atan2", Power::Float(f64::atan2), 6.0),
+    ("atan2pi", Power::Float(atan2pi), 6.0),
 ];
 
 fn pown(x: f64, n: i32) -> f64 {
@@ -59,6 +74,23 @@ fn rootn(x: f64, n: i32) -> f64 {
 
 fn exp10(x: f64) -> f64 {
     10f64.powf(x)
+}
+
+// The *pi forms: the angle divided by pi (one more rounding of double, far below a float ulp).
+fn asinpi(x: f64) -> f64 {
+    x.asin() / std::f64::consts::PI
+}
+
+fn acospi(x: f64) -> f64 {
+    x.acos() / std::f64::consts::PI
+}
+
+fn atanpi(x: f64) -> f64 {
+    x.atan() / std::f64::consts::PI
+}
+
+fn atan2pi(y: f64, x: f64) -> f64 {
+    y.atan2(x) / std::f64::consts::PI
 }
 
 fn source() -> String {
@@ -209,7 +241,9 @@ fn sample() -> Vec<f32> {
         std::f32::consts::SQRT_2 * 1024.0,
         std::f32::consts::FRAC_1_SQRT_2 / 1024.0,
     ];
-    for p in [-149, -130, -126, -60, -1, 1, 20, 60, 127] {
+    // Where expm1, log1p, sinh and tanh switch forms or overflow, and atan's reduction.
+    edges.extend([9.1, 89.415985, -17.328680, 0.41421357, 2.4142137]);
+    for p in [-149, -130, -126, -60, -25, -13, -12, -1, 1, 19, 20, 60, 127] {
         edges.push(2f32.powi(p));
     }
     // exp's and exp10's overflow and underflow thresholds, ln(2^k) and log10(2^k), and where
@@ -277,8 +311,8 @@ fn sampled() {
     assert_within_bound(&results);
 }
 
-/// Operand pairs of the powers: every exponent of x of both signs with exponents y of every
-/// size, small integral ones, and those that bring the result near the overflow and underflow
+/// Operand pairs: every exponent of x of both signs with exponents y of every size, any bit
+/// pattern, small integral ones, and those that bring a power near the overflow and underflow
 /// thresholds and into the subnormals; then the special values against one another.
 fn power_sample(int_y: bool) -> (Vec<f32>, Vec<f32>) {
     let mut rng = Rng::new(0x90e7 + u64::from(int_y));
@@ -287,9 +321,10 @@ fn power_sample(int_y: bool) -> (Vec<f32>, Vec<f32>) {
         for k in 0..64 {
             let x = f32::from_bits(((rng.next() as u32) & 0x807f_ffff) | exponent << 23);
             let l = f64::from(x.abs()).log2();
-            let y = match k % 4 {
+            let y = match k % 5 {
                 0 => rng.below(41) as f32 - 20.0,
                 1 => rng.f32_exp(-12, 8),
+                2 => rng.any_f32(),
                 // Results near 2^-150, 2^-126, 2^127 and 2^128.
                 _ => {
                     let target = [-150.0, -126.0, 127.0, 128.0][rng.below(4) as usize]
