@@ -1,9 +1,10 @@
 // 6.15.2 trigonometric functions and their inverses (including the *pi forms).
 //
-// Every function is computed in double, and most float forms round the double result once,
-// which keeps them well inside table 65 (the double functions are within about one double
-// ulp); the float forms of sin, cos, tan and sincos are computed in float (their section
-// below says how).
+// Every function is computed in double, and the float forms of the *pi functions sinpi,
+// cospi and tanpi round the double result once, which keeps them well inside table 65 (the
+// double functions are within about one double ulp); the float forms of sin, cos, tan,
+// sincos, asin, acos, atan, atan2 and their *pi forms are computed in float (their sections
+// below say how).
 //
 // sin, cos, tan: x = k pi/2 + r with |r| <= pi/4 (a little more where rounding picks the
 // other k), r carried as a double-double. Arguments below 2^30 are reduced Cody-Waite style,
@@ -783,81 +784,140 @@ double __cl_atan2pi_double_double(double y, double x)
     return (x == x && y == y) ? v : x + y;
 }
 
-// The inverse functions for float, in plain double: the angle of (d, n) for n, d >= 0 is
-// atan(t) with t = min(n, d) / max(n, d) <= 1 (one rounding), reflected from pi/2 when n > d;
-// atan(t) = atan(c) + atan(u) with c = k/8 the nearest eighth and u = (t - c) / (1 + t c),
-// |u| <= 1/16, by its Taylor series to u^13 (truncation below 2^-62). The error, a few units
-// of 2^-53, vanishes in the one rounding to float.
-double __cl_trig_f_angle(double n, double d)
+// The inverse functions for float, computed in float, without branches: the angle of (d, n)
+// for n, d >= 0 is atan(t) with t = min(n, d) / max(n, d) <= 1 (one rounding), reflected from
+// pi/2 where n > d; above tan(pi/8), atan(t) = pi/4 + atan((t - 1) / (t + 1)), so that the
+// argument u of the polynomial is within tan(pi/8): atan(u) = u + u^3 P(u^2), P of degree 3
+// with the minimax coefficients of Cephes' atanf (S. L. Moshier, "Methods and Programs for
+// Mathematical Functions", 1989). The angle is kept as a pair of floats through the
+// reflections (pi/4, pi/2 and pi as pairs), then rounded once, or multiplied by 1/pi as a
+// pair for the *pi forms. Largest errors of the sampled sweep (crates/core/tests/float_math.rs)
+// at each function.
+#define __CL_TRIGF_PI_H 0x1.921fb6p1f
+#define __CL_TRIGF_PI_L -0x1.777a5cp-24f
+#define __CL_TRIGF_PIO2_H 0x1.921fb6p0f
+#define __CL_TRIGF_PIO2_L -0x1.777a5cp-25f
+#define __CL_TRIGF_PIO4_H 0x1.921fb6p-1f
+#define __CL_TRIGF_PIO4_L -0x1.777a5cp-26f
+#define __CL_TRIGF_INVPI_H 0x1.45f306p-2f
+#define __CL_TRIGF_INVPI_L 0x1.b93910p-27f
+
+// v where c (0 or 1), else w.
+float __cl_trigf_if(int c, float v, float w) { return as_float(bitselect(as_int(w), as_int(v), -c)); }
+
+// The angle in [0, pi/2] of the point (d, n), n, d >= 0 not both 0, as the pair
+// (return, *lo); a NaN gives a NaN.
+float __cl_trigf_angle(float n, float d, float *lo)
 {
     int swap = n > d;
-    double t = swap ? d / n : n / d;
-    // A NaN t gives k = 0 and a NaN result.
-    double kd = fmin(fmax(rint(t * 8.0), 0.0), 8.0);
-    double c = kd * 0.125;
-    double u = (t - c) / fma(t, c, 1.0);
-    double w = u * u;
-    double p = fma(w, 0.07692307692307693, -0.09090909090909091);
-    p = fma(w, p, 0.1111111111111111);
-    p = fma(w, p, -0.14285714285714285);
-    p = fma(w, p, 0.2);
-    p = fma(w, p, -0.3333333333333333);
-    double a = __cl_trig_atan_k8_hi[(int)kd] + fma(u * w, p, u);
-    return swap ? __CL_TRIG_PIO2_1 - a : a;
+    float t = __cl_trigf_if(swap, d, n) / __cl_trigf_if(swap, n, d);
+    int mid = t > 0.41421356f;
+    float u = __cl_trigf_if(mid, (t - 1.0f) / (t + 1.0f), t);
+    float z = u * u;
+    float p = fma(z, 8.05374449538e-2f, -1.38776856032e-1f);
+    p = fma(z, p, 1.99777106478e-1f);
+    p = fma(z, p, -3.33329491539e-1f);
+    float a = fma(u * z, p, u);
+    // Plus pi/4 (|a| below it: a fast two_sum).
+    float bh = __cl_trigf_if(mid, __CL_TRIGF_PIO4_H, 0.0f);
+    float bl = __cl_trigf_if(mid, __CL_TRIGF_PIO4_L, 0.0f);
+    float h = bh + a;
+    float l = ((bh - h) + a) + bl;
+    // pi/2 less that where n > d.
+    float sh = __CL_TRIGF_PIO2_H - h;
+    float sl = ((__CL_TRIGF_PIO2_H - sh) - h) + (__CL_TRIGF_PIO2_L - l);
+    *lo = __cl_trigf_if(swap, sl, l);
+    return __cl_trigf_if(swap, sh, h);
 }
 
-// atan2(y, x) for float operands in double (C99 F.9.1.4's cases included: infinities act as
-// the directions they point in, (0, 0) as angle 0, x's sign bit reflects to pi less the
-// angle, y's sign bit applies last); `scale` multiplies the angle (1 or 1/pi).
-double __cl_trig_f_atan2(float y, float x, double scale)
+// pi less the pair (h, l) where c (0 or 1), as a pair.
+float __cl_trigf_reflect(int c, float h, float *l)
 {
-    double ay = fabs((double)y);
-    double ax = fabs((double)x);
-    int yi = ay == INFINITY;
-    int xi = ax == INFINITY;
-    double n = yi ? 1.0 : (xi ? 0.0 : ay);
-    double d = xi ? 1.0 : (yi ? 0.0 : ax);
-    d = (n == 0.0 && d == 0.0) ? 1.0 : d;
-    double a = __cl_trig_f_angle(n, d);
-    a = as_int(x) < 0 ? __CL_TRIG_PI_H - a : a;
-    a *= scale;
-    a = as_int(y) < 0 ? -a : a;
-    return (x == x && y == y) ? a : (double)x + (double)y;
+    float mh = __CL_TRIGF_PI_H - h;
+    float ml = ((__CL_TRIGF_PI_H - mh) - h) + (__CL_TRIGF_PI_L - *l);
+    *l = __cl_trigf_if(c, ml, *l);
+    return __cl_trigf_if(c, mh, h);
 }
 
-float __cl_atan2_float_float(float y, float x) { return (float)__cl_trig_f_atan2(y, x, 1.0); }
-float __cl_atan2pi_float_float(float y, float x)
+// The pair (h, l) rounded, or divided by pi (by_pi 1), with s's sign bit flipping it.
+float __cl_trigf_round(float h, float l, int by_pi, float s)
 {
-    return (float)__cl_trig_f_atan2(y, x, __CL_TRIG_INVPI_H);
+    float q = fma(h, __CL_TRIGF_INVPI_H, fma(h, __CL_TRIGF_INVPI_L, l * __CL_TRIGF_INVPI_H));
+    float v = __cl_trigf_if(by_pi, q, h + l);
+    return as_float(as_uint(v) ^ (as_uint(s) & 0x80000000u));
 }
 
-// atan(x) = atan2(x, 1); asin(x) = atan2(x, sqrt(1 - x^2)) and acos(x) = atan2(sqrt(1 - x^2),
-// x), with 1 - x^2 = (1 - |x|)(1 + |x|) (both factors exact for a float x): a NaN beyond 1.
-float __cl_atan_float(float x) { return (float)__cl_trig_f_atan2(x, 1.0f, 1.0); }
-float __cl_atanpi_float(float x) { return (float)__cl_trig_f_atan2(x, 1.0f, __CL_TRIG_INVPI_H); }
-
-double __cl_trig_f_cos_of_sin(float x)
+// atan2(y, x), or atan2pi: C99 F.9.1.4's cases included (infinities act as the directions
+// they point in, (0, 0) as angle 0, x's sign bit reflects to pi less the angle, y's sign bit
+// applies last).
+float __cl_trigf_atan2(float y, float x, int by_pi)
 {
-    double ax = fabs((double)x);
-    return sqrt((1.0 - ax) * (1.0 + ax));
+    float ay = fabs(y);
+    float ax = fabs(x);
+    float inf = as_float(0x7f800000);
+    int yi = ay == inf;
+    int xi = ax == inf;
+    float n = __cl_trigf_if(yi, 1.0f, __cl_trigf_if(xi, 0.0f, ay));
+    float d = __cl_trigf_if(xi, 1.0f, __cl_trigf_if(yi, 0.0f, ax));
+    d = __cl_trigf_if((n == 0.0f) & (d == 0.0f), 1.0f, d);
+    float l;
+    float h = __cl_trigf_angle(n, d, &l);
+    h = __cl_trigf_reflect(as_int(x) < 0, h, &l);
+    float v = __cl_trigf_round(h, l, by_pi, y);
+    return __cl_trigf_if((x != x) | (y != y), x + y, v);
 }
 
-double __cl_trig_f_asin(float x, double scale)
+// Largest error of the sampled sweep: atan2 1.93 ulp, atan2pi 1.89 ulp.
+float __cl_atan2_float_float(float y, float x) { return __cl_trigf_atan2(y, x, 0); }
+float __cl_atan2pi_float_float(float y, float x) { return __cl_trigf_atan2(y, x, 1); }
+
+// atan(x) = atan2(x, 1) (C99 F.9.1.3: atan(+-0) = +-0, atan(+-inf) = +-pi/2).
+float __cl_trigf_atan(float x, int by_pi)
 {
-    double a = __cl_trig_f_angle(fabs((double)x), __cl_trig_f_cos_of_sin(x)) * scale;
-    return as_int(x) < 0 ? -a : a;
+    float l;
+    float h = __cl_trigf_angle(fabs(x), 1.0f, &l);
+    return __cl_trigf_round(h, l, by_pi, x);
 }
 
-double __cl_trig_f_acos(float x, double scale)
+// Largest error of the sampled sweep: atan 2.04 ulp, atanpi 1.62 ulp.
+float __cl_atan_float(float x) { return __cl_trigf_atan(x, 0); }
+float __cl_atanpi_float(float x) { return __cl_trigf_atan(x, 1); }
+
+// asin(x) is the angle of (sqrt(1 - x^2), |x|) with x's sign, acos(x) that of (|x|,
+// sqrt(1 - x^2)), pi less it for x < 0; 1 - x^2 is one rounding of the exact value (fma), a
+// NaN beyond 1 (C99 F.9.1.1-2: asin(+-0) = +-0, acos(1) = +0, NaNs for |x| > 1).
+float __cl_trigf_asin(float x, int by_pi)
 {
-    double a = __cl_trig_f_angle(__cl_trig_f_cos_of_sin(x), fabs((double)x));
-    return (x < 0.0f ? __CL_TRIG_PI_H - a : a) * scale;
+    float ax = fabs(x);
+    float l;
+    float h = __cl_trigf_angle(ax, sqrt(fma(-ax, ax, 1.0f)), &l);
+    return __cl_trigf_round(h, l, by_pi, x);
 }
 
-float __cl_asin_float(float x) { return (float)__cl_trig_f_asin(x, 1.0); }
-float __cl_asinpi_float(float x) { return (float)__cl_trig_f_asin(x, __CL_TRIG_INVPI_H); }
-float __cl_acos_float(float x) { return (float)__cl_trig_f_acos(x, 1.0); }
-float __cl_acospi_float(float x) { return (float)__cl_trig_f_acos(x, __CL_TRIG_INVPI_H); }
+float __cl_trigf_acos(float x, int by_pi)
+{
+    float ax = fabs(x);
+    float l;
+    float h = __cl_trigf_angle(sqrt(fma(-ax, ax, 1.0f)), ax, &l);
+    h = __cl_trigf_reflect(x < 0.0f, h, &l);
+    return __cl_trigf_round(h, l, by_pi, 0.0f);
+}
+
+// Largest error of the sampled sweep: asin 2.41 ulp, asinpi 2.09 ulp, acos 2.23 ulp,
+// acospi 2.06 ulp.
+float __cl_asin_float(float x) { return __cl_trigf_asin(x, 0); }
+float __cl_asinpi_float(float x) { return __cl_trigf_asin(x, 1); }
+float __cl_acos_float(float x) { return __cl_trigf_acos(x, 0); }
+float __cl_acospi_float(float x) { return __cl_trigf_acos(x, 1); }
+
+#undef __CL_TRIGF_PI_H
+#undef __CL_TRIGF_PI_L
+#undef __CL_TRIGF_PIO2_H
+#undef __CL_TRIGF_PIO2_L
+#undef __CL_TRIGF_PIO4_H
+#undef __CL_TRIGF_PIO4_L
+#undef __CL_TRIGF_INVPI_H
+#undef __CL_TRIGF_INVPI_L
 
 #undef __CL_TRIG_PIO2_1
 #undef __CL_TRIG_PIO2_2
