@@ -252,29 +252,6 @@ double __cl_log1p_double(double x) {
 
 double __cl_exp_double(double x) { return __cl_exp_hilo(x, 0.0); }
 
-// exp(t) for a result that is rounded to float, without the table: k = rint(t / ln 2) and
-// r = t - k ln 2 (|r| <= ln 2 / 2, off by at most 2^-45 for the |k| <= 289 that matter), exp(r)
-// by its Taylor series to r^10 (truncation below 2^-40 relative), then 2^k as an exponent.
-// Every step is far inside the half ulp of float that the final rounding adds; t is clamped to
-// +-200, where the rounding to float already overflows or underflows, and a NaN passes through.
-double __cl_exp_f(double t) {
-    double tc = fmin(fmax(t, -200.0), 200.0);
-    double kd = rint(tc * __CL_INV_LN2_HI);
-    double r = fma(-kd, __CL_LN2, tc);
-    double p = fma(r, 2.755731922398589e-7, 2.755731922398589e-6);
-    p = fma(r, p, 2.48015873015873e-5);
-    p = fma(r, p, 1.984126984126984e-4);
-    p = fma(r, p, 1.388888888888889e-3);
-    p = fma(r, p, 8.333333333333333e-3);
-    p = fma(r, p, 4.1666666666666664e-2);
-    p = fma(r, p, 0.16666666666666666);
-    p = fma(r, p, 0.5);
-    p = fma(r, p, 1.0);
-    p = fma(r, p, 1.0);
-    double scale = as_double((long)(1023 + (int)kd) << 52);
-    return t == t ? p * scale : t;
-}
-
 double __cl_exp2_double(double x) {
     x = x > 1200.0 ? 1200.0 : x;
     x = x < -1200.0 ? -1200.0 : x;
@@ -697,6 +674,17 @@ float __cl_exp10_float(float x) {
     // hi - nf * high is exact as in exp; the low parts are added after.
     float r = fma(-nf, __CL_LN2_HI_F, hi) + fma(-nf, __CL_LN2_LO_F, lo);
     return __cl_expf_nan(x, __cl_expf_core(r, nb));
+}
+
+// e^(hi + lo) for |lo| below 2^-10 (for erfc's exp(-x^2), x^2 as a pair); hi is clamped as
+// in exp, a NaN gives some value.
+float __cl_expf_pair(float hi, float lo) {
+    float hc = __cl_expf_clamp(hi, -104.0f, 89.0f);
+    float t = fma(hc, __CL_LOG2E_F, __CL_EXPF_SHIFT);
+    float nf = t - __CL_EXPF_SHIFT;
+    int nb = as_int(t) - __CL_EXPF_BIASED;
+    float r = fma(-nf, __CL_LN2_HI_F, hc) + fma(-nf, __CL_LN2_LO_F, lo);
+    return __cl_expf_core(r, nb);
 }
 
 // The result of a float logarithm: r for x in (0, +inf), else C99 F.9.3.7's log(+-0) = -inf,

@@ -42,6 +42,8 @@ const FUNCTIONS: &[(&str, Reference, f64)] = &[
     ("asinpi", asinpi, 5.0),
     ("acospi", acospi, 5.0),
     ("atanpi", atanpi, 5.0),
+    ("erf", erf, 16.0),
+    ("erfc", erfc, 16.0),
 ];
 
 /// The second operand of a two-operand function: a float (pow, powr, atan2, atan2pi) or an
@@ -74,6 +76,24 @@ fn rootn(x: f64, n: i32) -> f64 {
 
 fn exp10(x: f64) -> f64 {
     10f64.powf(x)
+}
+
+mod c {
+    extern "C" {
+        pub fn erf(x: f64) -> f64;
+        pub fn erfc(x: f64) -> f64;
+    }
+}
+
+/// The host C library's erf and erfc (Rust's f64 has none).
+fn erf(x: f64) -> f64 {
+    // SAFETY: erf reads its argument only.
+    unsafe { c::erf(x) }
+}
+
+fn erfc(x: f64) -> f64 {
+    // SAFETY: erfc reads its argument only.
+    unsafe { c::erfc(x) }
 }
 
 // The *pi forms: the angle divided by pi (one more rounding of double, far below a float ulp).
@@ -241,8 +261,11 @@ fn sample() -> Vec<f32> {
         std::f32::consts::SQRT_2 * 1024.0,
         std::f32::consts::FRAC_1_SQRT_2 / 1024.0,
     ];
-    // Where expm1, log1p, sinh and tanh switch forms or overflow, and atan's reduction.
-    edges.extend([9.1, 89.415985, -17.328680, 0.41421357, 2.4142137]);
+    // Where expm1, log1p, sinh and tanh switch forms or overflow, atan's reduction, and erfc's
+    // intervals and underflow.
+    edges.extend([
+        9.1, 89.415985, -17.328680, 0.41421357, 2.4142137, 0.75, 1.5, 3.0, 4.0, 10.05,
+    ]);
     for p in [-149, -130, -126, -60, -25, -13, -12, -1, 1, 19, 20, 60, 127] {
         edges.push(2f32.powi(p));
     }
