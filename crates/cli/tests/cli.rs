@@ -1237,6 +1237,8 @@ fn bench_checks_every_kernel_on_ferrocl() {
         "nn-layer",
         "histogram",
         "black-scholes",
+        "exp-f32",
+        "log-f32",
         "hash",
         "float4-poly",
         "launch-latency",
