@@ -14,7 +14,7 @@
 
 mod builtins_harness;
 
-use builtins_harness::math::rootn_prescribed;
+use builtins_harness::math::{self, rootn_prescribed};
 use builtins_harness::{bytes, next_down, next_up, special_f32, ulp_error, values, Rng, Runner};
 
 type Reference = fn(f64) -> f64;
@@ -42,20 +42,27 @@ const FUNCTIONS: &[(&str, Reference, f64)] = &[
     ("asinpi", asinpi, 5.0),
     ("acospi", acospi, 5.0),
     ("atanpi", atanpi, 5.0),
+    ("asinh", f64::asinh, 4.0),
+    ("acosh", f64::acosh, 4.0),
+    ("atanh", f64::atanh, 5.0),
+    ("rsqrt", rsqrt, 2.0),
+    ("sinpi", sinpi, 4.0),
+    ("cospi", cospi, 4.0),
+    ("tanpi", tanpi, 6.0),
     ("erf", erf, 16.0),
     ("erfc", erfc, 16.0),
 ];
 
-/// The second operand of a two-operand function: a float (pow, powr, atan2, atan2pi) or an
-/// int (pown, rootn).
+/// The second operand of a two-operand function: a float (pow, powr, atan2, atan2pi, hypot)
+/// or an int (pown, rootn).
 #[derive(Clone, Copy)]
 enum Power {
     Float(fn(f64, f64) -> f64),
     Int(fn(f64, i32) -> f64),
 }
 
-/// The powers, roots and arc tangents of two operands computed in float, their references and
-/// table 65's bounds.
+/// The functions of two operands computed in float (powers, roots, arc tangents, hypot),
+/// their references and table 65's bounds.
 const POWERS: &[(&str, Power, f64)] = &[
     ("pow", Power::Float(f64::powf), 16.0),
     ("powr", Power::Float(builtins_harness::math::powr), 16.0),
@@ -63,6 +70,7 @@ const POWERS: &[(&str, Power, f64)] = &[
     ("rootn", Power::Int(rootn), 16.0),
     ("atan2", Power::Float(f64::atan2), 6.0),
     ("atan2pi", Power::Float(atan2pi), 6.0),
+    ("hypot", Power::Float(f64::hypot), 4.0),
 ];
 
 fn pown(x: f64, n: i32) -> f64 {
@@ -94,6 +102,23 @@ fn erf(x: f64) -> f64 {
 fn erfc(x: f64) -> f64 {
     // SAFETY: erfc reads its argument only.
     unsafe { c::erfc(x) }
+}
+
+fn rsqrt(x: f64) -> f64 {
+    1.0 / x.sqrt()
+}
+
+/// sin(pi x), cos(pi x), tan(pi x): x is a float, so its reduction is exact in double.
+fn sinpi(x: f64) -> f64 {
+    math::sinpi(x, |r| (std::f64::consts::PI * r).sin())
+}
+
+fn cospi(x: f64) -> f64 {
+    math::cospi(x, |r| (std::f64::consts::PI * r).cos())
+}
+
+fn tanpi(x: f64) -> f64 {
+    math::tanpi(x, |r| (std::f64::consts::PI * r).tan())
 }
 
 // The *pi forms: the angle divided by pi (one more rounding of double, far below a float ulp).
