@@ -843,7 +843,7 @@ float __cl_powf_edges(float x, float y, float r) {
     return __cl_f_if((y == 0.0f) | (x == 1.0f), 1.0f, r);
 }
 
-// Largest error of the sampled sweep: 1.03 ulp (pown: 1.12 ulp).
+// Largest error of the sampled sweep: 1.08 ulp (pown: 1.35 ulp).
 float __cl_pow_float_float(float x, float y) {
     return __cl_powf_edges(x, y, __cl_powf_abs(x, y, 0.0f));
 }
@@ -920,7 +920,7 @@ float __cl_rootf_abs(float x, float d) {
     return __cl_exp2f_pair(qh, ql);
 }
 
-// Largest error of the sampled sweep: 1.10 ulp.
+// Largest error of the sampled sweep: 1.01 ulp.
 float __cl_rootn_float_int(float x, int n) {
     return __cl_rootnf_edges(x, n, __cl_rootf_abs(x, (float)n));
 }
