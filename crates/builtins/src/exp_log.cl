@@ -925,7 +925,8 @@ float __cl_rootn_float_int(float x, int n) {
     return __cl_rootnf_edges(x, n, __cl_rootf_abs(x, (float)n));
 }
 
-// Largest error of the sampled sweep: 1.08 ulp.
+// Largest error of the sampled sweep: 1.08 ulp; over every float input 1.19 ulp (at
+// 0x0150bf17).
 float __cl_cbrt_float(float x) {
     float r = copysign(__cl_rootf_abs(x, 3.0f), x);
     // C99 F.9.4.1: cbrt(+-0) = +-0, cbrt(+-inf) = +-inf (and a NaN stays): x itself where
@@ -953,7 +954,8 @@ float __cl_expf_scaled(float x, int k) {
 // expm1(x) = 2^n (1 + u) - 1 = (2^n - 1) + 2^n u for x = n ln 2 + r, u = e^r - 1 (exp's
 // polynomial): 2^n - 1 is exact for -24 <= n <= 24 and the fma rounds once; from n = 25 on
 // the -1 is below a quarter ulp and the result is exp's, below -17.4 it rounds to -1.
-// Largest error of the sampled sweep: 1.34 ulp.
+// Largest error of the sampled sweep: 1.34 ulp; over every float input 1.64 ulp (at
+// 0x3ece238b).
 float __cl_expm1_float(float x) {
     float xc = __cl_expf_clamp(x, -18.0f, 89.0f);
     float t = fma(xc, __CL_LOG2E_F, __CL_EXPF_SHIFT);
@@ -978,7 +980,8 @@ float __cl_expm1_float(float x) {
 
 // log1p(x) = log(u + err) = log u + err / u for 1 + x = u + err exactly (Knuth's two_sum),
 // log u from the pair of log2 u, times ln 2 as a pair.
-// Largest error of the sampled sweep: 0.66 ulp.
+// Largest error of the sampled sweep: 0.66 ulp; over every float input 0.66 ulp (at
+// 0xb3d00000).
 float __cl_log1p_float(float x) {
     float u = 1.0f + x;
     float bb = u - 1.0f;

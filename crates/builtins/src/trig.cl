@@ -942,7 +942,8 @@ float __cl_trigf_atan(float x, int by_pi)
     return __cl_trigf_round(h, l, by_pi, x);
 }
 
-// Largest error of the sampled sweep: atan 2.04 ulp, atanpi 1.62 ulp.
+// Largest error of the sampled sweep: atan 2.04 ulp, atanpi 1.62 ulp; over every float input,
+// atan 2.28 ulp (at 0x3ed448f5).
 float __cl_atan_float(float x) { return __cl_trigf_atan(x, 0); }
 float __cl_atanpi_float(float x) { return __cl_trigf_atan(x, 1); }
 
@@ -967,7 +968,9 @@ float __cl_trigf_acos(float x, int by_pi)
 }
 
 // Largest error of the sampled sweep: asin 2.41 ulp, asinpi 2.09 ulp, acos 2.23 ulp,
-// acospi 2.06 ulp.
+// acospi 2.06 ulp; over every float input, asin 3.11 ulp (at 0x3ee4ed4d) and acos 3.13 ulp
+// (at 0x3f6634c6), where t lies above tan(pi/8) and pi/4 + atan((t - 1) / (t + 1)) cancels
+// by up to a factor 1.7: the narrowest margin of these forms (table 65: 4).
 float __cl_asin_float(float x) { return __cl_trigf_asin(x, 0); }
 float __cl_asinpi_float(float x) { return __cl_trigf_asin(x, 1); }
 float __cl_acos_float(float x) { return __cl_trigf_acos(x, 0); }
