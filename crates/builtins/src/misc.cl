@@ -194,9 +194,16 @@ double __cl_frexp_double_ptr_int(double x, int *exp) {
     double m = as_double((b & 0x800fffffffffffffUL) | 0x3fe0000000000000UL);
     return special ? x : m;
 }
-// Every float is a normal double (or zero): its double frexp is exact in float.
+// The same on float's bits (a subnormal scaled by 2^24), without branches.
 float __cl_frexp_float_ptr_int(float x, int *exp) {
-    return (float)__cl_frexp_double_ptr_int((double)x, exp);
+    uint ax = as_uint(x) & 0x7fffffffu;
+    int sub = -(ax < 0x00800000u);
+    uint b = as_uint(x * as_float(bitselect(0x3f800000, 0x4b800000, sub)));
+    int e = (int)((b >> 23) & 0xffu) - 126 - (sub & 24);
+    // +-0, +-inf and NaN: x itself, 0 stored.
+    int special = -(ax - 1u >= 0x7f7fffffu);
+    *exp = e & ~special;
+    return as_float(bitselect((int)((b & 0x807fffffu) | 0x3f000000u), as_int(x), special));
 }
 
 // 6.15.2: ilogb "return the exponent as an integer value". C99 7.12.6.5: FP_ILOGB0 for 0,
@@ -211,7 +218,15 @@ int __cl_ilogb_double(double x) {
     r = b == 0UL ? FP_ILOGB0 : r;
     return isnan(x) ? FP_ILOGBNAN : r;
 }
-int __cl_ilogb_float(float x) { return __cl_ilogb_double((double)x); }
+int __cl_ilogb_float(float x) {
+    uint b = as_uint(x) & 0x7fffffffu;
+    int e = (int)(b >> 23);
+    // A subnormal's exponent comes from its leading one: m 2^-149 with m < 2^23.
+    int r = bitselect(e - 127, -118 - (int)clz(b), -(e == 0));
+    r = bitselect(r, INT_MAX, -(e == 0xff));
+    r = bitselect(r, FP_ILOGB0, -(b == 0u));
+    return bitselect(r, FP_ILOGBNAN, -(b > 0x7f800000u));
+}
 
 // 6.15.2: logb "compute the exponent of x, which is the integral part of log_r |x|". C99
 // F.9.3.11: logb(±0) is -inf, logb(±inf) is +inf; a NaN gives a NaN.
@@ -221,7 +236,13 @@ double __cl_logb_double(double x) {
     r = isinf(x) ? INFINITY : r;
     return isnan(x) ? x : r;
 }
-float __cl_logb_float(float x) { return (float)__cl_logb_double((double)x); }
+float __cl_logb_float(float x) {
+    uint b = as_uint(x) & 0x7fffffffu;
+    float r = (float)__cl_ilogb_float(x);
+    r = as_float(bitselect(as_int(r), (int)0xff800000, -(b == 0u)));
+    // +-inf gives +inf, a NaN stays.
+    return as_float(bitselect(as_int(r), (int)b, -(b >= 0x7f800000u)));
+}
 
 // 6.15.2: nextafter "computes the next representable floating-point value following x in the
 // direction of y". C99 7.12.11.3: y if x equals y; a NaN if either is. 7.5.1: "nextafter(-0,

@@ -1,7 +1,7 @@
 // 6.15.2 trigonometric functions and their inverses (including the *pi forms).
 //
-// Every function is computed in double; the float forms round the double result once, which
-// keeps them well inside table 65 (the double functions are within about one double ulp).
+// The double functions are computed in double (within about one double ulp), the float ones
+// in float (their sections below say how).
 //
 // sin, cos, tan: x = k pi/2 + r with |r| <= pi/4 (a little more where rounding picks the
 // other k), r carried as a double-double. Arguments below 2^30 are reduced Cody-Waite style,
@@ -299,107 +299,216 @@ double __cl_sincos_double_ptr_double(double x, double *cosval)
     return finite ? sv : x - x;
 }
 
-// The float forms below 2^20 (every argument of most programs) take a short path in double:
-// k = rint(x 2/pi) and r = x - k pi/2 with pi/2 = P1 + P2, P1 of 33 bits, so that the first
-// fma is exact (its result fits in 53 bits) and P1 + P2 is pi/2 within 4e-27, far below the
-// distance of any float below 2^20 from a multiple of pi/2; sin and cos of |r| <= pi/4 by
-// their Taylor series to r^13 and r^14 (truncation below 3e-14 relative). One rounding to float
-// at the end. Larger arguments, infinities and NaNs take the double functions' exact
-// reduction.
-#define __CL_TRIG_F_LIMIT 0x1p20
-#define __CL_TRIG_F_P1 0x1.921fb544p0
-#define __CL_TRIG_F_P2 0x1.0b4611a626331p-34
-#define __CL_TRIG_F_2_PI 0x1.45f306dc9c883p-1
+// The float forms of sin, cos, tan and sincos, computed in float: vectorized across
+// work-items a register holds twice as many floats as doubles, and the path every ordinary
+// argument takes has no branch (the selections are integer masks and bitselect).
+//
+// - Below 2^19: |x| = k pi/2 + r, k = rint(|x| 2/pi) from the bits of |x| 2/pi + 1.5 * 2^23
+//   (as in exp), r = rh + rl after Cody and Waite with pi/2 split into three floats P1 + P2 +
+//   P3 (pi/2 within 2^-75): |x| - k P1 is exact (both on the 2^-23 grid at worst, the
+//   difference below 1), k P2 is exact as the pair (product, fma residual), the sum of the
+//   two is an exact two_sum, and only k P3 and the low parts round, some 2^-48 of r. The
+//   neglected rest of pi/2, below k 2^-75 <= 2^-56, stays far below an ulp of r: a run over
+//   every float below 2^19 (against double, as crates/core/tests/float_math.rs does) measured
+//   largest errors of 0.868 ulp for sin (at 0x48ee2c86), 0.877 ulp for cos (0x48f719d6) and
+//   2.40 ulp for tan (0x474fa488).
+// - From 2^19 on (and for infinities and NaN, whose result is replaced): Payne and Hanek's
+//   reduction (M. Payne and R. Hanek, "Radian reduction for trigonometric functions",
+//   SIGNUM Newsletter 18(1), 1983) on integers: |x| = m 2^(e-23) with a 24-bit m, times a
+//   96-bit window of the bits of 2/pi starting at the bit that gives m 2^(e-23) b 2^1 (the
+//   bits before give multiples of 4), mod 2^96: 2 bits of k mod 4, then 94 of the fraction;
+//   the bits after the window add below 2^-70. One block without branches, behind a branch
+//   that the vectorizer runs only for a chunk with such a lane (a side of one block: see
+//   emit_region in cpu/src/vectorize/emit/control.rs).
+// - sin(r) = r + r^3 S(r^2) and cos(r) = 1 - r^2/2 + r^4 C(r^2) on |r| <= pi/4 with S and C of
+//   degree 2, the minimax coefficients of Cephes' sinf and cosf (S. L. Moshier, "Methods and
+//   Programs for Mathematical Functions", 1989; relative error about 2^-24 on the interval);
+//   rl enters to first order (sin(rh + rl) = sin rh + rl cos rh, cos(rh + rl) = cos rh - rl
+//   sin rh), 1 - r^2/2 is summed with its rounding error kept. tan is sin/cos, or -cos/sin
+//   for odd k.
+#define __CL_TRIGF_LIMIT 0x49000000u
+#define __CL_TRIGF_SHIFT 12582912.0f
+#define __CL_TRIGF_2_PI 0x1.45f306p-1f
+#define __CL_TRIGF_P1 0x1.921fb6p0f
+#define __CL_TRIGF_P2 -0x1.777a5cp-25f
+#define __CL_TRIGF_P3 -0x1.ee59dap-50f
 
-// sin(r) and, through *c, cos(r) for |r| <= pi/4.
-double __cl_trig_f_sincos(double r, double *c)
+// The bits of 2/pi after the binary point, as in __cl_trig_two_over_pi_bits: one word of
+// zeros first (the window of a float below 2^25 starts before the binary point).
+__constant uint __cl_trigf_two_over_pi_bits[9] = {
+    0x00000000u, 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u,
+    0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u,
+};
+
+// The 32 bits of 2/pi from bit s (0..31) of word j on.
+uint __cl_trigf_bits_at(int j, int s)
 {
-    double w = r * r;
-    double sp = fma(w, 1.6059043836821613e-10, -2.505210838544172e-8);
-    sp = fma(w, sp, 2.7557319223985893e-6);
-    sp = fma(w, sp, -1.984126984126984e-4);
-    sp = fma(w, sp, 8.333333333333333e-3);
-    sp = fma(w, sp, -0.16666666666666666);
-    double cp = fma(w, -1.1470745597729725e-11, 2.08767569878681e-9);
-    cp = fma(w, cp, -2.755731922398589e-7);
-    cp = fma(w, cp, 2.48015873015873e-5);
-    cp = fma(w, cp, -1.388888888888889e-3);
-    cp = fma(w, cp, 4.1666666666666664e-2);
-    cp = fma(w, cp, -0.5);
-    *c = fma(w, cp, 1.0);
-    return fma(r * w, sp, r);
+    ulong two = ((ulong)__cl_trigf_two_over_pi_bits[j] << 32) | __cl_trigf_two_over_pi_bits[j + 1];
+    return (uint)((two << s) >> 32);
 }
 
-// x's remainder by pi/2 and, through *q, the quadrant (k mod 4), for float x below 2^20.
-double __cl_trig_f_reduce(double x, int *q)
+// |x| = k pi/2 + *rh + *rl for |x| below 2^19 (*q = k mod 4).
+void __cl_trigf_reduce(float ax, float *rh, float *rl, int *q)
 {
-    double kd = rint(x * __CL_TRIG_F_2_PI);
-    *q = (int)kd & 3;
-    return fma(-kd, __CL_TRIG_F_P2, fma(-kd, __CL_TRIG_F_P1, x));
+    float t = fma(ax, __CL_TRIGF_2_PI, __CL_TRIGF_SHIFT);
+    float k = t - __CL_TRIGF_SHIFT;
+    *q = as_int(t) & 3;
+    float r1 = fma(-k, __CL_TRIGF_P1, ax);
+    float th = k * __CL_TRIGF_P2;
+    float tl = fma(k, __CL_TRIGF_P2, -th);
+    // r1 - th = s + err exactly (Knuth's two_sum).
+    float s = r1 - th;
+    float bb = s - r1;
+    float err = (r1 - (s - bb)) - (th + bb);
+    float lo = err - fma(k, __CL_TRIGF_P3, tl);
+    float h = s + lo;
+    *rh = h;
+    *rl = lo - (h - s);
 }
 
-// x's sign on an odd function's value of |x| (so sin(-0) and tan(-0) are -0, C99 F.9.1).
-float __cl_trig_f_odd(float v, float x)
+// The same for |x| from 2^19 on (finite), by Payne and Hanek: no branch.
+void __cl_trigf_reduce_huge(float ax, float *rh, float *rl, int *q)
 {
-    return as_float(as_uint(v) ^ (as_uint(x) & 0x80000000u));
+    uint bits = as_uint(ax);
+    // ax = m 2^(e - 23); the window starts at the bit of 2/pi weighing 2^-(e - 24), which is
+    // bit e + 7 of the table (after its word of zeros).
+    int e = (int)(bits >> 23) - 127;
+    uint m = (bits & 0x007fffffu) | 0x00800000u;
+    int g = e + 7;
+    int j = g >> 5;
+    int sh = g & 31;
+    uint w0 = __cl_trigf_bits_at(j, sh);
+    uint w1 = __cl_trigf_bits_at(j + 1, sh);
+    uint w2 = __cl_trigf_bits_at(j + 2, sh);
+    // m (w0 w1 w2) mod 2^96 = (hi, mid, _): its value times 2^-94 is |x| 2/pi mod 4.
+    ulong p2 = (ulong)m * w2;
+    ulong p1 = (ulong)m * w1 + (p2 >> 32);
+    uint hi = m * w0 + (uint)(p1 >> 32);
+    // The fraction as 64 bits (its top bit weighs 1/2); read as signed, the nearest k's.
+    ulong f = (((ulong)hi << 32) | (ulong)(uint)p1) << 2;
+    *q = (int)((hi >> 30) + (uint)(f >> 63)) & 3;
+    // 56 bits of it as a pair of floats, the value (a + b) 2^-56 of a quarter turn.
+    long f56 = (long)f >> 8;
+    float a = (float)f56;
+    float b = (float)(f56 - (long)a);
+    a *= 0x1p-56f;
+    b *= 0x1p-56f;
+    // Times pi/2 = P1 + P2 (the pair is pi/2 within 2^-50, ample at the fraction's 2^-56).
+    float h = a * __CL_TRIGF_P1;
+    float l = fma(a, __CL_TRIGF_P1, -h) + fma(a, __CL_TRIGF_P2, b * __CL_TRIGF_P1);
+    float r = h + l;
+    *rh = r;
+    *rl = l - (r - h);
+}
+
+// Reduces x: |x| = k pi/2 + *rh + *rl, *q = k mod 4.
+void __cl_trigf_reduce_any(float x, float *rh, float *rl, int *q)
+{
+    float ax = fabs(x);
+    float h;
+    float l;
+    int k;
+    __cl_trigf_reduce(ax, &h, &l, &k);
+    if (as_uint(ax) >= __CL_TRIGF_LIMIT) {
+        __cl_trigf_reduce_huge(ax, &h, &l, &k);
+    }
+    *rh = h;
+    *rl = l;
+    *q = k;
+}
+
+// sin(rh + rl) and, through *c, cos(rh + rl), for |rh| <= pi/4 (a little more).
+float __cl_trigf_sincos(float rh, float rl, float *c)
+{
+    float z = rh * rh;
+    float ps = fma(z, fma(z, -1.9515295891e-4f, 8.3321608736e-3f), -1.6666654611e-1f);
+    float pc = fma(z, fma(z, 2.443315711809948e-5f, -1.388731625493765e-3f), 4.166664568298827e-2f);
+    float s = rh + fma(rh * z, ps, fma(-0.5f * z, rl, rl));
+    float hz = 0.5f * z;
+    float w = 1.0f - hz;
+    float corr = ((1.0f - w) - hz) + fma(z * z, pc, -rh * rl);
+    *c = w + corr;
+    return s;
+}
+
+// v with its sign flipped where the mask bit (bit 1 of q, as 0 or 2) is set, and x's sign.
+float __cl_trigf_sign(float v, int q, float x)
+{
+    uint flip = ((uint)q & 2u) << 30;
+    return as_float(as_uint(v) ^ flip ^ (as_uint(x) & 0x80000000u));
+}
+
+// A NaN for an infinite or NaN x (C99 F.9.1.5-7: sin, cos, tan of +-inf are NaNs), else v.
+float __cl_trigf_finite(float x, float v)
+{
+    int inf_or_nan = (int)(0x7f7fffffu - (as_uint(x) & 0x7fffffffu)) >> 31;
+    return as_float(bitselect(as_int(v), 0x7fc00000, inf_or_nan));
+}
+
+// sin(x) or cos(x) of the reduced argument: the odd quadrants swap them.
+float __cl_trigf_pick(int q, float s, float c)
+{
+    int odd = -(q & 1);
+    return as_float(bitselect(as_int(s), as_int(c), odd));
 }
 
 float __cl_sin_float(float x)
 {
-    if (fabs(x) < __CL_TRIG_F_LIMIT) {
-        int q;
-        double c;
-        double s = __cl_trig_f_sincos(__cl_trig_f_reduce((double)fabs(x), &q), &c);
-        double v = (q & 1) ? c : s;
-        return __cl_trig_f_odd((float)((q & 2) ? -v : v), x);
-    }
-    return (float)__cl_sin_double((double)x);
+    float rh;
+    float rl;
+    int q;
+    __cl_trigf_reduce_any(x, &rh, &rl, &q);
+    float c;
+    float s = __cl_trigf_sincos(rh, rl, &c);
+    // sin is odd: sin(-0) = -0 (C99 F.9.1.6).
+    return __cl_trigf_finite(x, __cl_trigf_sign(__cl_trigf_pick(q, s, c), q, x));
 }
 
 float __cl_cos_float(float x)
 {
-    if (fabs(x) < __CL_TRIG_F_LIMIT) {
-        int q;
-        double c;
-        double s = __cl_trig_f_sincos(__cl_trig_f_reduce((double)fabs(x), &q), &c);
-        double v = (q & 1) ? s : c;
-        return (float)(((q + 1) & 2) ? -v : v);
-    }
-    return (float)__cl_cos_double((double)x);
+    float rh;
+    float rl;
+    int q;
+    __cl_trigf_reduce_any(x, &rh, &rl, &q);
+    float c;
+    float s = __cl_trigf_sincos(rh, rl, &c);
+    // cos(k pi/2 + r) is cos r, -sin r, -cos r, sin r.
+    return __cl_trigf_finite(x, __cl_trigf_sign(__cl_trigf_pick(q, c, s), q + 1, 0.0f));
 }
 
 float __cl_tan_float(float x)
 {
-    if (fabs(x) < __CL_TRIG_F_LIMIT) {
-        int q;
-        double c;
-        double s = __cl_trig_f_sincos(__cl_trig_f_reduce((double)fabs(x), &q), &c);
-        return __cl_trig_f_odd((float)((q & 1) ? -c / s : s / c), x);
-    }
-    return (float)__cl_tan_double((double)x);
+    float rh;
+    float rl;
+    int q;
+    __cl_trigf_reduce_any(x, &rh, &rl, &q);
+    float c;
+    float s = __cl_trigf_sincos(rh, rl, &c);
+    int odd = -(q & 1);
+    float n = as_float(bitselect(as_int(s), as_int(c), odd));
+    float d = as_float(bitselect(as_int(c), as_int(s), odd));
+    // tan(k pi/2 + r) is tan r for even k and -1/tan r for odd k; tan(-0) = -0.
+    return __cl_trigf_finite(x, __cl_trigf_sign(n / d, (q & 1) << 1, x));
 }
 
 float __cl_sincos_float_ptr_float(float x, float *cosval)
 {
-    if (fabs(x) < __CL_TRIG_F_LIMIT) {
-        int q;
-        double c;
-        double s = __cl_trig_f_sincos(__cl_trig_f_reduce((double)fabs(x), &q), &c);
-        double sv = (q & 1) ? c : s;
-        double cv = (q & 1) ? s : c;
-        *cosval = (float)(((q + 1) & 2) ? -cv : cv);
-        return __cl_trig_f_odd((float)((q & 2) ? -sv : sv), x);
-    }
-    double c;
-    double s = __cl_sincos_double_ptr_double((double)x, &c);
-    *cosval = (float)c;
-    return (float)s;
+    float rh;
+    float rl;
+    int q;
+    __cl_trigf_reduce_any(x, &rh, &rl, &q);
+    float c;
+    float s = __cl_trigf_sincos(rh, rl, &c);
+    *cosval = __cl_trigf_finite(x, __cl_trigf_sign(__cl_trigf_pick(q, c, s), q + 1, 0.0f));
+    return __cl_trigf_finite(x, __cl_trigf_sign(__cl_trigf_pick(q, s, c), q, x));
 }
 
-#undef __CL_TRIG_F_LIMIT
-#undef __CL_TRIG_F_P1
-#undef __CL_TRIG_F_P2
-#undef __CL_TRIG_F_2_PI
+#undef __CL_TRIGF_LIMIT
+#undef __CL_TRIGF_SHIFT
+#undef __CL_TRIGF_2_PI
+#undef __CL_TRIGF_P1
+#undef __CL_TRIGF_P2
+#undef __CL_TRIGF_P3
 
 // ---------------------------------------------------------------------------------------
 // sinpi, cospi, tanpi: x = k/2 + r with |r| <= 1/4 exactly, then the kernels on pi r.
@@ -463,9 +572,75 @@ double __cl_tanpi_double(double x)
     return ax <= __CL_TRIG_DBL_MAX ? v : x - x;
 }
 
-float __cl_sinpi_float(float x) { return (float)__cl_sinpi_double((double)x); }
-float __cl_cospi_float(float x) { return (float)__cl_cospi_double((double)x); }
-float __cl_tanpi_float(float x) { return (float)__cl_tanpi_double((double)x); }
+
+// The float forms of sinpi, cospi and tanpi, computed in float: |x| = k/2 + r exactly
+// (k = rint(2|x|), r = |x| - k/2 by one fma, |r| <= 1/4; from 2^24 on every float is an even
+// integer and is reduced as 0), pi r as a pair (pi in two floats, the product's residual by
+// fma), then the float sin and cos kernels and their quadrants as in sin and cos.
+// Largest errors of the sampled sweep (crates/core/tests/float_math.rs): sinpi 0.80 ulp,
+// cospi 0.73 ulp, tanpi 1.62 ulp (table 65: 4, 4, 6).
+
+// pi r = *rh + *rl and k mod 4 for |x| = ax; *r0 is 1 where r is 0.
+void __cl_trigf_pi_reduce(float ax, float *rh, float *rl, int *q, int *r0)
+{
+    float y = as_float(bitselect(0, as_int(ax), -(ax < 0x1p24f)));
+    float k = rint(2.0f * y);
+    float r = fma(k, -0.5f, y);
+    *q = (int)k & 3;
+    *r0 = r == 0.0f;
+    float h = r * 0x1.921fb6p1f;
+    *rl = fma(r, 0x1.921fb6p1f, -h) + r * -0x1.777a5cp-24f;
+    *rh = h;
+}
+
+float __cl_sinpi_float(float x)
+{
+    float rh;
+    float rl;
+    int q;
+    int r0;
+    __cl_trigf_pi_reduce(fabs(x), &rh, &rl, &q, &r0);
+    float c;
+    float s = __cl_trigf_sincos(rh, rl, &c);
+    // + 0: a zero result is +0 before x's sign applies (7.5.1: sinpi(+n) is +0, sinpi(-n) -0).
+    float v = __cl_trigf_sign(__cl_trigf_pick(q, s, c), q, 0.0f) + 0.0f;
+    return __cl_trigf_finite(x, __cl_trigf_sign(v, 0, x));
+}
+
+float __cl_cospi_float(float x)
+{
+    float rh;
+    float rl;
+    int q;
+    int r0;
+    __cl_trigf_pi_reduce(fabs(x), &rh, &rl, &q, &r0);
+    float c;
+    float s = __cl_trigf_sincos(rh, rl, &c);
+    // 7.5.1: cospi(n + 0.5) is +0.
+    float v = __cl_trigf_sign(__cl_trigf_pick(q, c, s), q + 1, 0.0f) + 0.0f;
+    return __cl_trigf_finite(x, v);
+}
+
+float __cl_tanpi_float(float x)
+{
+    float rh;
+    float rl;
+    int q;
+    int r0;
+    __cl_trigf_pi_reduce(fabs(x), &rh, &rl, &q, &r0);
+    float c;
+    float s = __cl_trigf_sincos(rh, rl, &c);
+    int odd = -(q & 1);
+    float n = as_float(bitselect(as_int(s), as_int(c), odd));
+    float d = as_float(bitselect(as_int(c), as_int(s), odd));
+    // 7.5.1: tanpi(n) is copysign(0, n) for even n and copysign(0, -n) for odd n; tanpi(n +
+    // 0.5) is +inf for even n, -inf for odd n. On |x|, k = 2n or 2n + 1, r = 0: s/c or c/s is
+    // +0 or +inf, negative when k mod 4 is 2 or 3 (and x's sign applies after); elsewhere the
+    // odd quadrants negate.
+    int flip = bitselect((q & 1) << 1, q & 2, -r0);
+    float v = __cl_trigf_sign(n / d, flip, x);
+    return __cl_trigf_finite(x, v);
+}
 
 // ---------------------------------------------------------------------------------------
 // Inverse functions.
@@ -672,81 +847,143 @@ double __cl_atan2pi_double_double(double y, double x)
     return (x == x && y == y) ? v : x + y;
 }
 
-// The inverse functions for float, in plain double: the angle of (d, n) for n, d >= 0 is
-// atan(t) with t = min(n, d) / max(n, d) <= 1 (one rounding), reflected from pi/2 when n > d;
-// atan(t) = atan(c) + atan(u) with c = k/8 the nearest eighth and u = (t - c) / (1 + t c),
-// |u| <= 1/16, by its Taylor series to u^13 (truncation below 2^-62). The error, a few units
-// of 2^-53, vanishes in the one rounding to float.
-double __cl_trig_f_angle(double n, double d)
+// The inverse functions for float, computed in float, without branches: the angle of (d, n)
+// for n, d >= 0 is atan(t) with t = min(n, d) / max(n, d) <= 1 (one rounding), reflected from
+// pi/2 where n > d; above tan(pi/8), atan(t) = pi/4 + atan((t - 1) / (t + 1)), so that the
+// argument u of the polynomial is within tan(pi/8): atan(u) = u + u^3 P(u^2), P of degree 3
+// with the minimax coefficients of Cephes' atanf (S. L. Moshier, "Methods and Programs for
+// Mathematical Functions", 1989). The angle is kept as a pair of floats through the
+// reflections (pi/4, pi/2 and pi as pairs), then rounded once, or multiplied by 1/pi as a
+// pair for the *pi forms. Largest errors of the sampled sweep (crates/core/tests/float_math.rs)
+// at each function.
+#define __CL_TRIGF_PI_H 0x1.921fb6p1f
+#define __CL_TRIGF_PI_L -0x1.777a5cp-24f
+#define __CL_TRIGF_PIO2_H 0x1.921fb6p0f
+#define __CL_TRIGF_PIO2_L -0x1.777a5cp-25f
+#define __CL_TRIGF_PIO4_H 0x1.921fb6p-1f
+#define __CL_TRIGF_PIO4_L -0x1.777a5cp-26f
+#define __CL_TRIGF_INVPI_H 0x1.45f306p-2f
+#define __CL_TRIGF_INVPI_L 0x1.b93910p-27f
+
+// v where c (0 or 1), else w.
+float __cl_trigf_if(int c, float v, float w) { return as_float(bitselect(as_int(w), as_int(v), -c)); }
+
+// The angle in [0, pi/2] of the point (d, n), n, d >= 0 not both 0, as the pair
+// (return, *lo); a NaN gives a NaN.
+float __cl_trigf_angle(float n, float d, float *lo)
 {
     int swap = n > d;
-    double t = swap ? d / n : n / d;
-    // A NaN t gives k = 0 and a NaN result.
-    double kd = fmin(fmax(rint(t * 8.0), 0.0), 8.0);
-    double c = kd * 0.125;
-    double u = (t - c) / fma(t, c, 1.0);
-    double w = u * u;
-    double p = fma(w, 0.07692307692307693, -0.09090909090909091);
-    p = fma(w, p, 0.1111111111111111);
-    p = fma(w, p, -0.14285714285714285);
-    p = fma(w, p, 0.2);
-    p = fma(w, p, -0.3333333333333333);
-    double a = __cl_trig_atan_k8_hi[(int)kd] + fma(u * w, p, u);
-    return swap ? __CL_TRIG_PIO2_1 - a : a;
+    float t = __cl_trigf_if(swap, d, n) / __cl_trigf_if(swap, n, d);
+    int mid = t > 0.41421356f;
+    float u = __cl_trigf_if(mid, (t - 1.0f) / (t + 1.0f), t);
+    float z = u * u;
+    float p = fma(z, 8.05374449538e-2f, -1.38776856032e-1f);
+    p = fma(z, p, 1.99777106478e-1f);
+    p = fma(z, p, -3.33329491539e-1f);
+    float a = fma(u * z, p, u);
+    // Plus pi/4 (|a| below it: a fast two_sum).
+    float bh = __cl_trigf_if(mid, __CL_TRIGF_PIO4_H, 0.0f);
+    float bl = __cl_trigf_if(mid, __CL_TRIGF_PIO4_L, 0.0f);
+    float h = bh + a;
+    float l = ((bh - h) + a) + bl;
+    // pi/2 less that where n > d.
+    float sh = __CL_TRIGF_PIO2_H - h;
+    float sl = ((__CL_TRIGF_PIO2_H - sh) - h) + (__CL_TRIGF_PIO2_L - l);
+    *lo = __cl_trigf_if(swap, sl, l);
+    return __cl_trigf_if(swap, sh, h);
 }
 
-// atan2(y, x) for float operands in double (C99 F.9.1.4's cases included: infinities act as
-// the directions they point in, (0, 0) as angle 0, x's sign bit reflects to pi less the
-// angle, y's sign bit applies last); `scale` multiplies the angle (1 or 1/pi).
-double __cl_trig_f_atan2(float y, float x, double scale)
+// pi less the pair (h, l) where c (0 or 1), as a pair.
+float __cl_trigf_reflect(int c, float h, float *l)
 {
-    double ay = fabs((double)y);
-    double ax = fabs((double)x);
-    int yi = ay == INFINITY;
-    int xi = ax == INFINITY;
-    double n = yi ? 1.0 : (xi ? 0.0 : ay);
-    double d = xi ? 1.0 : (yi ? 0.0 : ax);
-    d = (n == 0.0 && d == 0.0) ? 1.0 : d;
-    double a = __cl_trig_f_angle(n, d);
-    a = as_int(x) < 0 ? __CL_TRIG_PI_H - a : a;
-    a *= scale;
-    a = as_int(y) < 0 ? -a : a;
-    return (x == x && y == y) ? a : (double)x + (double)y;
+    float mh = __CL_TRIGF_PI_H - h;
+    float ml = ((__CL_TRIGF_PI_H - mh) - h) + (__CL_TRIGF_PI_L - *l);
+    *l = __cl_trigf_if(c, ml, *l);
+    return __cl_trigf_if(c, mh, h);
 }
 
-float __cl_atan2_float_float(float y, float x) { return (float)__cl_trig_f_atan2(y, x, 1.0); }
-float __cl_atan2pi_float_float(float y, float x)
+// The pair (h, l) rounded, or divided by pi (by_pi 1), with s's sign bit flipping it.
+float __cl_trigf_round(float h, float l, int by_pi, float s)
 {
-    return (float)__cl_trig_f_atan2(y, x, __CL_TRIG_INVPI_H);
+    float q = fma(h, __CL_TRIGF_INVPI_H, fma(h, __CL_TRIGF_INVPI_L, l * __CL_TRIGF_INVPI_H));
+    float v = __cl_trigf_if(by_pi, q, h + l);
+    return as_float(as_uint(v) ^ (as_uint(s) & 0x80000000u));
 }
 
-// atan(x) = atan2(x, 1); asin(x) = atan2(x, sqrt(1 - x^2)) and acos(x) = atan2(sqrt(1 - x^2),
-// x), with 1 - x^2 = (1 - |x|)(1 + |x|) (both factors exact for a float x): a NaN beyond 1.
-float __cl_atan_float(float x) { return (float)__cl_trig_f_atan2(x, 1.0f, 1.0); }
-float __cl_atanpi_float(float x) { return (float)__cl_trig_f_atan2(x, 1.0f, __CL_TRIG_INVPI_H); }
-
-double __cl_trig_f_cos_of_sin(float x)
+// atan2(y, x), or atan2pi: C99 F.9.1.4's cases included (infinities act as the directions
+// they point in, (0, 0) as angle 0, x's sign bit reflects to pi less the angle, y's sign bit
+// applies last).
+float __cl_trigf_atan2(float y, float x, int by_pi)
 {
-    double ax = fabs((double)x);
-    return sqrt((1.0 - ax) * (1.0 + ax));
+    float ay = fabs(y);
+    float ax = fabs(x);
+    float inf = as_float(0x7f800000);
+    int yi = ay == inf;
+    int xi = ax == inf;
+    float n = __cl_trigf_if(yi, 1.0f, __cl_trigf_if(xi, 0.0f, ay));
+    float d = __cl_trigf_if(xi, 1.0f, __cl_trigf_if(yi, 0.0f, ax));
+    d = __cl_trigf_if((n == 0.0f) & (d == 0.0f), 1.0f, d);
+    float l;
+    float h = __cl_trigf_angle(n, d, &l);
+    h = __cl_trigf_reflect(as_int(x) < 0, h, &l);
+    float v = __cl_trigf_round(h, l, by_pi, y);
+    return __cl_trigf_if((x != x) | (y != y), x + y, v);
 }
 
-double __cl_trig_f_asin(float x, double scale)
+// Largest error of the sampled sweep: atan2 1.93 ulp, atan2pi 1.89 ulp.
+float __cl_atan2_float_float(float y, float x) { return __cl_trigf_atan2(y, x, 0); }
+float __cl_atan2pi_float_float(float y, float x) { return __cl_trigf_atan2(y, x, 1); }
+
+// atan(x) = atan2(x, 1) (C99 F.9.1.3: atan(+-0) = +-0, atan(+-inf) = +-pi/2).
+float __cl_trigf_atan(float x, int by_pi)
 {
-    double a = __cl_trig_f_angle(fabs((double)x), __cl_trig_f_cos_of_sin(x)) * scale;
-    return as_int(x) < 0 ? -a : a;
+    float l;
+    float h = __cl_trigf_angle(fabs(x), 1.0f, &l);
+    return __cl_trigf_round(h, l, by_pi, x);
 }
 
-double __cl_trig_f_acos(float x, double scale)
+// Largest error of the sampled sweep: atan 2.04 ulp, atanpi 1.62 ulp; over every float input,
+// atan 2.28 ulp (at 0x3ed448f5).
+float __cl_atan_float(float x) { return __cl_trigf_atan(x, 0); }
+float __cl_atanpi_float(float x) { return __cl_trigf_atan(x, 1); }
+
+// asin(x) is the angle of (sqrt(1 - x^2), |x|) with x's sign, acos(x) that of (|x|,
+// sqrt(1 - x^2)), pi less it for x < 0; 1 - x^2 is one rounding of the exact value (fma), a
+// NaN beyond 1 (C99 F.9.1.1-2: asin(+-0) = +-0, acos(1) = +0, NaNs for |x| > 1).
+float __cl_trigf_asin(float x, int by_pi)
 {
-    double a = __cl_trig_f_angle(__cl_trig_f_cos_of_sin(x), fabs((double)x));
-    return (x < 0.0f ? __CL_TRIG_PI_H - a : a) * scale;
+    float ax = fabs(x);
+    float l;
+    float h = __cl_trigf_angle(ax, sqrt(fma(-ax, ax, 1.0f)), &l);
+    return __cl_trigf_round(h, l, by_pi, x);
 }
 
-float __cl_asin_float(float x) { return (float)__cl_trig_f_asin(x, 1.0); }
-float __cl_asinpi_float(float x) { return (float)__cl_trig_f_asin(x, __CL_TRIG_INVPI_H); }
-float __cl_acos_float(float x) { return (float)__cl_trig_f_acos(x, 1.0); }
-float __cl_acospi_float(float x) { return (float)__cl_trig_f_acos(x, __CL_TRIG_INVPI_H); }
+float __cl_trigf_acos(float x, int by_pi)
+{
+    float ax = fabs(x);
+    float l;
+    float h = __cl_trigf_angle(sqrt(fma(-ax, ax, 1.0f)), ax, &l);
+    h = __cl_trigf_reflect(x < 0.0f, h, &l);
+    return __cl_trigf_round(h, l, by_pi, 0.0f);
+}
+
+// Largest error of the sampled sweep: asin 2.41 ulp, asinpi 2.09 ulp, acos 2.23 ulp,
+// acospi 2.06 ulp; over every float input, asin 3.11 ulp (at 0x3ee4ed4d) and acos 3.13 ulp
+// (at 0x3f6634c6), where t lies above tan(pi/8) and pi/4 + atan((t - 1) / (t + 1)) cancels
+// by up to a factor 1.7: the narrowest margin of these forms (table 65: 4).
+float __cl_asin_float(float x) { return __cl_trigf_asin(x, 0); }
+float __cl_asinpi_float(float x) { return __cl_trigf_asin(x, 1); }
+float __cl_acos_float(float x) { return __cl_trigf_acos(x, 0); }
+float __cl_acospi_float(float x) { return __cl_trigf_acos(x, 1); }
+
+#undef __CL_TRIGF_PI_H
+#undef __CL_TRIGF_PI_L
+#undef __CL_TRIGF_PIO2_H
+#undef __CL_TRIGF_PIO2_L
+#undef __CL_TRIGF_PIO4_H
+#undef __CL_TRIGF_PIO4_L
+#undef __CL_TRIGF_INVPI_H
+#undef __CL_TRIGF_INVPI_L
 
 #undef __CL_TRIG_PIO2_1
 #undef __CL_TRIG_PIO2_2

@@ -1292,6 +1292,8 @@ fn bench_checks_every_kernel_on_ferrocl() {
         "nn-layer",
         "histogram",
         "black-scholes",
+        "exp-f32",
+        "log-f32",
         "hash",
         "float4-poly",
         "spmv-csr",

@@ -724,6 +724,80 @@ fn black_scholes(scale: Scale) -> Problem {
     }
 }
 
+const EXP_F32: &str = "\
+__kernel void exp_f32(__global const float *x, __global float *y)
+{
+    size_t i = get_global_id(0);
+    y[i] = exp(x[i]);
+}
+";
+
+const LOG_F32: &str = "\
+__kernel void log_f32(__global const float *x, __global float *y)
+{
+    size_t i = get_global_id(0);
+    y[i] = log(x[i]);
+}
+";
+
+/// |got - want| in ulps of the float nearest `want` (a normal float's ulp in every use here).
+fn ulps(got: f32, want: f64) -> f64 {
+    let w = (want as f32).abs();
+    let ulp = f32::from_bits(w.to_bits() + 1) - w;
+    (f64::from(got) - want).abs() / f64::from(ulp)
+}
+
+/// A float math function over a large array, every sampled result within `bound` ulps (7.4,
+/// table 65) of the host's double result; a call as one operation.
+fn float_math(
+    scale: Scale,
+    x: impl Fn(usize) -> Vec<f32>,
+    reference: fn(f64) -> f64,
+    bound: f64,
+) -> Problem {
+    let n = if scale == Scale::Quick {
+        1 << 12
+    } else {
+        1 << 24
+    };
+    let x = x(n);
+    Problem {
+        args: vec![Arg::Buffer(float_bytes(&x)), Arg::Buffer(vec![0; n * 4])],
+        global: vec![n],
+        local: None,
+        check: Box::new(move |out| {
+            let y = floats(&out[1]);
+            for i in sample(n, 1 << 16) {
+                let want = reference(f64::from(x[i]));
+                let err = ulps(y[i], want);
+                if err.is_nan() || err > bound {
+                    return Err(format!(
+                        "y[{i}] is {}, expected {want} within {bound} ulp",
+                        y[i]
+                    ));
+                }
+            }
+            Ok(n as f64)
+        }),
+    }
+}
+
+/// exp over [-87, 88], where its results are normal floats; table 65: 3 ulp.
+fn exp_f32(scale: Scale) -> Problem {
+    float_math(scale, |n| random_floats(n, 15, -87.0, 88.0), f64::exp, 3.0)
+}
+
+/// log over positive floats of every normal exponent; table 65: 3 ulp.
+fn log_f32(scale: Scale) -> Problem {
+    let x = |n| {
+        random_floats(n, 16, -125.0, 127.0)
+            .into_iter()
+            .map(|e| (e as f64).exp2() as f32)
+            .collect()
+    };
+    float_math(scale, x, f64::ln, 3.0)
+}
+
 const HASH: &str = "\
 uint mix(uint h)
 {
@@ -1243,6 +1317,22 @@ pub const CASES: &[Case] = &[
         source: BLACK_SCHOLES,
         unit: Unit::Flops,
         make: black_scholes,
+    },
+    Case {
+        name: "exp-f32",
+        category: "math",
+        kernel: "exp_f32",
+        source: EXP_F32,
+        unit: Unit::Flops,
+        make: exp_f32,
+    },
+    Case {
+        name: "log-f32",
+        category: "math",
+        kernel: "log_f32",
+        source: LOG_F32,
+        unit: Unit::Flops,
+        make: log_f32,
     },
     Case {
         name: "hash",
