@@ -974,7 +974,10 @@ impl<'a> Emitter<'a, '_> {
             }
             let bar = nest.barriers[e as usize];
             match scalar.k.dfg.insts[bar].op {
-                Op::Group(g, Scope::SubGroup) => self.combine_sub_groups(bar, g)?,
+                Op::Group(g, Scope::SubGroup) => {
+                    let waiting = self.states.then_some(e as i64);
+                    self.combine_sub_groups(bar, g, waiting)?
+                }
                 Op::Group(g, _) => self.combine(bar, g)?,
                 _ => {}
             }

@@ -119,8 +119,16 @@ impl Emitter<'_, '_> {
     }
 
     /// Combines sub-group collective `bar` for every sub-group of the group (6.15.19), each in
-    /// increasing sub-group local id order.
-    pub(super) fn combine_sub_groups(&mut self, bar: Inst, g: GroupOp) -> Result<(), CompileError> {
+    /// increasing sub-group local id order. With states (`waiting`: the exit code of `bar`),
+    /// only the sub-groups whose work-items wait at `bar` are combined: the others' operands
+    /// and results stay as they are (a sub-group that has gone past `bar` holds its results
+    /// there, and its values are copied from them again when the region after `bar` runs).
+    pub(super) fn combine_sub_groups(
+        &mut self,
+        bar: Inst,
+        g: GroupOp,
+        waiting: Option<i64>,
+    ) -> Result<(), CompileError> {
         let op_key = Key::Operand(bar);
         let ty = self.ctx.value_type(op_key);
         let zero = self.b.iconst(Type::I64, 0);
@@ -140,6 +148,7 @@ impl Emitter<'_, '_> {
                     let at = t.b.iadd(first, id);
                     let x = t.load_ctx(op_key, at)?;
                     let k = t.sub_group_of(i);
+                    let x = t.if_waiting(waiting, i, Key::Result(bar), k, x)?;
                     t.store_ctx(Key::Result(bar), k, x)?;
                     Ok(acc)
                 })?;
@@ -153,9 +162,11 @@ impl Emitter<'_, '_> {
                     // reduce, the sub-group's last one is its total.
                     if reduce {
                         let k = t.sub_group_of(i);
-                        t.store_ctx(Key::Result(bar), k, next)?;
+                        let r = t.if_waiting(waiting, i, Key::Result(bar), k, next)?;
+                        t.store_ctx(Key::Result(bar), k, r)?;
                     } else {
-                        t.store_ctx(op_key, i, next)?;
+                        let r = t.if_waiting(waiting, i, op_key, i, next)?;
+                        t.store_ctx(op_key, i, r)?;
                     }
                     Ok(next)
                 })?;
@@ -167,12 +178,33 @@ impl Emitter<'_, '_> {
                 self.group_loop(0, x0, |t, i, acc| {
                     let (first, x, next) = t.sub_group_step(op_key, op, i, acc)?;
                     let out = t.b.select(first, identity, acc);
+                    let out = t.if_waiting(waiting, i, op_key, i, out)?;
                     t.store_ctx(op_key, i, out)?;
                     Ok(t.b.select(first, x, next))
                 })?;
             }
         }
         Ok(())
+    }
+
+    /// `x` where work-item `i` waits at the collective whose exit code is `waiting` (or
+    /// without states), else what the context holds at `key`, `index`.
+    fn if_waiting(
+        &mut self,
+        waiting: Option<i64>,
+        i: Value,
+        key: Key,
+        index: Value,
+        x: Value,
+    ) -> Result<Value, CompileError> {
+        let Some(code) = waiting else {
+            return Ok(x);
+        };
+        let state = self.load_ctx(Key::State, i)?;
+        let code = self.b.iconst(Type::I64, code);
+        let here = self.b.icmp(IntCC::Eq, state, code);
+        let old = self.load_ctx(key, index)?;
+        Ok(self.b.select(here, x, old))
     }
 
     /// Combining operation `op`'s identity as a constant of type `ty`.
