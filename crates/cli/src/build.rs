@@ -228,13 +228,14 @@ pub fn print_log(log: &str) {
     }
 }
 
-/// `ferrocl build FILE.cl|FILE.ir|FILE.bin [-D ...] [-I ...] [--cl-std ...] [--emit ir|wg|clif|asm] [-o FILE]`.
+/// `ferrocl build FILE.cl|FILE.ir|FILE.bin [-D ...] [-I ...] [--cl-std ...] [--emit ir|wg|clif|asm|ptx] [-o FILE]`.
 ///
 /// With ferrocl, `--emit` prints what the device recorded of its compile of the program (the
 /// build asks for it with `-cl-ferrocl-listing=STAGE`, and the build log ends with it): `ir` the module it was given (the
 /// program's IR after the builtin library and the passes), `wg` the CPU device's work-group
 /// functions (each after a comment with its chunk width or why it runs one work-item at a
-/// time), `clif` and `asm` its code (Cranelift IR as optimized, and the machine code). With
+/// time), `clif` and `asm` its code (Cranelift IR as optimized, and the machine code); on a GPU
+/// device (`--device N`), `ptx` the PTX text the driver was given. With
 /// another platform, `--emit asm` writes its program binary as it is.
 pub fn command(args: &[String]) -> Result<String, Failure> {
     let mut common = Common::default();
@@ -251,10 +252,12 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             "--emit" => {
                 i += 1;
                 match args.get(i).map(String::as_str) {
-                    Some(kind @ ("ir" | "wg" | "clif" | "asm")) => emit = Some(kind.to_string()),
+                    Some(kind @ ("ir" | "wg" | "clif" | "asm" | "ptx")) => {
+                        emit = Some(kind.to_string())
+                    }
                     Some(other) => {
                         return Err(Failure::Usage(format!(
-                            "build: --emit takes 'ir', 'wg', 'clif' or 'asm', not '{other}'"
+                            "build: --emit takes 'ir', 'wg', 'clif', 'asm' or 'ptx', not '{other}'"
                         )))
                     }
                     None => return Err(Failure::Usage("build: --emit needs a value".into())),

@@ -23,10 +23,11 @@ commands:
   uninstall-icd [--user|--system|--dir DIR]
       remove that file
   build FILE.cl [-D NAME[=VALUE]] [-I DIR] [--cl-std VERSION] [--options TEXT]
-                [--emit ir|wg|clif|asm] [-o FILE] [--platform NAME]
+                [--emit ir|wg|clif|asm|ptx] [-o FILE] [--platform NAME] [--device N]
       compile; print the build log; exit 1 when the build fails. FILE.ir (ferrocl's IR as
       text) and FILE.bin (a program binary) build as binaries, without a compiler; so does
-      `run` with them. --emit wg prints the CPU device's work-group functions
+      `run` with them. --emit wg prints the CPU device's work-group functions, --emit ptx a
+      GPU device's PTX
   run FILE.cl --kernel NAME --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--offset X[,Y[,Z]]] --arg SPEC...
               [--print ARG]... [--output ARG=FILE]... [--repeat N] [build options]
       run one kernel; SPEC is one of

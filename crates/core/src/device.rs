@@ -7,8 +7,8 @@ use crate::machine::Machine;
 use crate::object::IcdHeader;
 
 pub use ferrocl_device::{
-    ArgSlot, CompileOptions, DeviceBackend, DeviceKernel, DeviceLimits, DeviceProgram, Listing,
-    NdRange,
+    ArgSlot, CompileOptions, DeviceBackend, DeviceKernel, DeviceLimits, DeviceProgram,
+    GpuDescription, Listing, NdRange,
 };
 
 /// `cl_device_type` of a device.
@@ -265,6 +265,62 @@ impl DeviceInfo {
         }
     }
 
+    /// A GPU device as it describes itself, with the limits its backend states. Every value
+    /// not taken from the description is the CPU device's where the spec gives the two no
+    /// reason to differ, and otherwise says what the GPU device does.
+    pub fn gpu(machine: &Machine, gpu: &GpuDescription, limits: DeviceLimits) -> DeviceInfo {
+        // The CPU device's values first (with a sub-group size it can divide by), then the
+        // GPU's own.
+        let mut info = DeviceInfo::cpu(
+            machine,
+            DeviceLimits {
+                sub_group_size: limits.sub_group_size.max(1),
+                ..limits
+            },
+        );
+        let has_feature = |name: &str| {
+            features::GPU_OPENCL_C_FEATURES
+                .iter()
+                .any(|f| f.name == name)
+        };
+        info.device_type = DeviceType::Gpu;
+        info.vendor_id = gpu.vendor_id;
+        info.max_compute_units = gpu.compute_units;
+        // CUDA's block dimensions: 1024 along x and y, 64 along z.
+        info.max_work_item_sizes = [limits.max_work_group_size, limits.max_work_group_size, 64];
+        info.preferred_vector_width = [1, 1, 1, 1, 1, 1, 0];
+        info.native_vector_width = [1, 1, 1, 1, 1, 1, 0];
+        info.max_clock_frequency = gpu.max_clock_mhz;
+        info.global_mem_size = gpu.global_mem_size;
+        info.max_mem_alloc_size = gpu.max_mem_alloc_size;
+        info.global_mem_cache_size = gpu.cache_size;
+        info.global_mem_cacheline_size = gpu.cache_line;
+        info.max_constant_buffer_size = gpu.max_constant_buffer_size;
+        info.local_mem_type = 0x1; // CL_LOCAL: the multiprocessor's shared memory
+        info.local_mem_size = gpu.local_mem_size;
+        info.error_correction_support = gpu.error_correction;
+        info.host_unified_memory = false;
+        // CL_EXEC_KERNEL only: no native kernels on the GPU.
+        info.execution_capabilities = 1;
+        info.name = gpu.name.clone();
+        info.vendor = gpu.vendor.clone();
+        info.driver_version = gpu.driver_version.clone();
+        info.opencl_c_features = features::GPU_OPENCL_C_FEATURES;
+        info.extensions = features::GPU_DEVICE_EXTENSIONS;
+        info.work_group_collective_functions_support =
+            has_feature("__opencl_c_work_group_collective_functions");
+        info.integer_dot_product_capabilities = 0;
+        let sub_groups = has_feature("__opencl_c_subgroups");
+        info.sub_group_size = if sub_groups { limits.sub_group_size } else { 0 };
+        info.max_num_sub_groups = match sub_groups {
+            true => (limits.max_work_group_size as u32).div_ceil(limits.sub_group_size.max(1)),
+            false => 0,
+        };
+        // Warps of 32 threads.
+        info.preferred_work_group_size_multiple = 32;
+        info
+    }
+
     /// `CL_DEVICE_VERSION`: "OpenCL<space><major.minor><space><vendor-specific information>".
     pub fn version_string(&self) -> String {
         format!(
@@ -307,6 +363,11 @@ impl Device {
     /// The CPU device of this machine, compiled and run by `backend`.
     pub fn cpu(machine: &Machine, backend: Box<dyn DeviceBackend>) -> Device {
         Device::new(DeviceInfo::cpu(machine, backend.limits()), backend)
+    }
+
+    /// A GPU, compiled and run by `backend`, as `gpu` describes it.
+    pub fn gpu(machine: &Machine, gpu: &GpuDescription, backend: Box<dyn DeviceBackend>) -> Device {
+        Device::new(DeviceInfo::gpu(machine, gpu, backend.limits()), backend)
     }
 
     pub fn backend(&self) -> &dyn DeviceBackend {

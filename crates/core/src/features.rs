@@ -98,6 +98,35 @@ pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_subgroups", 3, 0, 0),
 ];
 
+/// Extensions of the NVIDIA GPU device: the ones every OpenCL 1.1 device returns (API 3.0,
+/// Table 5), 64-bit atomics (PTX `atom` on 64-bit words) and doubles.
+pub const GPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
+    nv("cl_khr_icd", 1, 0, 0),
+    nv("cl_khr_byte_addressable_store", 1, 0, 0),
+    nv("cl_khr_global_int32_base_atomics", 1, 0, 0),
+    nv("cl_khr_global_int32_extended_atomics", 1, 0, 0),
+    nv("cl_khr_local_int32_base_atomics", 1, 0, 0),
+    nv("cl_khr_local_int32_extended_atomics", 1, 0, 0),
+    nv("cl_khr_int64_base_atomics", 1, 0, 0),
+    nv("cl_khr_int64_extended_atomics", 1, 0, 0),
+    nv("cl_khr_fp64", 1, 0, 0),
+];
+
+/// The optional OpenCL C 3.0 features of the NVIDIA GPU device: the atomic orders and scopes
+/// of the PTX memory model (`.acq_rel`, `fence.sc`, `.gpu` and `.sys` scopes), 64-bit
+/// integers and doubles, the work-group collectives (through shared memory) and sub-groups
+/// (the warps, with shuffles). Not yet: generic pointers, program-scope variables.
+pub const GPU_OPENCL_C_FEATURES: &[NameVersion] = &[
+    nv("__opencl_c_work_group_collective_functions", 3, 0, 0),
+    nv("__opencl_c_subgroups", 3, 0, 0),
+    nv("__opencl_c_int64", 3, 0, 0),
+    nv("__opencl_c_fp64", 3, 0, 0),
+    nv("__opencl_c_atomic_order_acq_rel", 3, 0, 0),
+    nv("__opencl_c_atomic_order_seq_cst", 3, 0, 0),
+    nv("__opencl_c_atomic_scope_device", 3, 0, 0),
+    nv("__opencl_c_atomic_scope_all_devices", 3, 0, 0),
+];
+
 /// A space-separated list of the names, as the `*_EXTENSIONS` string queries return it.
 pub fn names_string(list: &[NameVersion]) -> String {
     let mut s = String::new();

@@ -88,6 +88,31 @@ pub struct DeviceLimits {
     pub arg_align: usize,
 }
 
+/// What a GPU device tells the runtime about itself, for `clGetDeviceInfo`: the facts the
+/// driver reports (the limits the device enforces are its [`DeviceLimits`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GpuDescription {
+    pub name: String,
+    pub vendor: String,
+    /// The PCI vendor id (CL_DEVICE_VENDOR_ID).
+    pub vendor_id: u32,
+    /// The driver's version, as text.
+    pub driver_version: String,
+    /// Streaming multiprocessors (CL_DEVICE_MAX_COMPUTE_UNITS).
+    pub compute_units: u32,
+    pub max_clock_mhz: u32,
+    pub global_mem_size: u64,
+    /// The largest single allocation the device grants.
+    pub max_mem_alloc_size: u64,
+    /// Shared memory a work-group may use (CL_DEVICE_LOCAL_MEM_SIZE).
+    pub local_mem_size: u64,
+    pub max_constant_buffer_size: u64,
+    /// The last-level cache (the L2).
+    pub cache_size: u64,
+    pub cache_line: u32,
+    pub error_correction: bool,
+}
+
 /// What a program's build options (API 5.8.6) ask of the device's compiler, as the runtime
 /// read them from the option string, and whether to record what the compile did.
 ///
@@ -255,6 +280,8 @@ enum Owner {
     },
     /// The application (`CL_MEM_USE_HOST_PTR`).
     Application,
+    /// The device that allocated it, through this function (a GPU's managed memory).
+    Device(Option<Box<dyn FnOnce() + Send + Sync>>),
 }
 
 // SAFETY: Storage is a plain block of bytes; concurrent access to its contents follows the
@@ -347,6 +374,24 @@ impl Storage {
         })
     }
 
+    /// Memory a device allocated at `ptr`, which `release` frees when the storage is
+    /// dropped; `None` for a null pointer.
+    ///
+    /// # Safety
+    /// `ptr` must be valid for reads and writes of `len` bytes from the host, and stay so
+    /// until `release` runs.
+    pub unsafe fn from_device(
+        ptr: *mut u8,
+        len: usize,
+        release: Box<dyn FnOnce() + Send + Sync>,
+    ) -> Option<Storage> {
+        Some(Storage {
+            ptr: NonNull::new(ptr)?,
+            len,
+            owner: Owner::Device(Some(release)),
+        })
+    }
+
     pub fn as_ptr(&self) -> *mut u8 {
         self.ptr.as_ptr()
     }
@@ -362,14 +407,19 @@ impl Storage {
 
 impl Drop for Storage {
     fn drop(&mut self) {
-        match self.owner {
+        match &mut self.owner {
             // SAFETY: allocated in `allocate` with this layout, and freed only here.
-            Owner::Heap(layout) => unsafe { std::alloc::dealloc(self.ptr.as_ptr(), layout) },
+            Owner::Heap(layout) => unsafe { std::alloc::dealloc(self.ptr.as_ptr(), *layout) },
             // SAFETY: mapped in `map` with this base and size, and unmapped only here.
             Owner::Mapping { base, size } => unsafe {
-                libc::munmap(base, size);
+                libc::munmap(*base, *size);
             },
             Owner::Application => {}
+            Owner::Device(release) => {
+                if let Some(release) = release.take() {
+                    release();
+                }
+            }
         }
     }
 }

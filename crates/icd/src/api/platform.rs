@@ -17,9 +17,26 @@ use crate::entry::entry;
 use crate::handle::{self, get};
 use crate::info::{self, answer};
 
-/// The devices of the platform this library offers: the CPU device.
+/// The devices of the platform this library offers: the CPU device, then each NVIDIA GPU the
+/// CUDA driver finds (none without the driver or a GPU). `FERROCL_DEVICES`, a comma-separated
+/// list of `cpu` and `cuda`, offers only those kinds, in that order (`FERROCL_DEVICES=cuda`
+/// makes the first GPU device 0, for programs that take the first device).
 fn devices(machine: &Machine) -> Vec<Device> {
-    vec![Device::cpu(machine, Box::new(ferrocl_cpu::CpuDevice))]
+    let wanted = std::env::var("FERROCL_DEVICES").unwrap_or_else(|_| "cpu,cuda".to_string());
+    let mut out = Vec::new();
+    for kind in wanted.split(',').map(str::trim) {
+        match kind {
+            "cpu" => out.push(Device::cpu(machine, Box::new(ferrocl_cpu::CpuDevice))),
+            "cuda" => {
+                for gpu in ferrocl_cuda::devices() {
+                    let description = gpu.description().clone();
+                    out.push(Device::gpu(machine, &description, Box::new(gpu)));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The platform, initialized on first use with the dispatch table and its devices registered.

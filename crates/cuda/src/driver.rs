@@ -1,0 +1,393 @@
+//! The CUDA driver API, opened at run time: `libcuda.so.1` is loaded with `dlopen` and the
+//! few entry points the device uses are looked up by name. No driver (or no GPU) is not an
+//! error: [`Driver::get`] answers `None` and the platform has no CUDA device.
+//!
+//! Every call returns a `CUresult`; [`Driver::check`] turns a failure into the driver's own
+//! message (`cuGetErrorString`).
+
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
+use std::sync::OnceLock;
+
+pub type CuResult = c_int;
+pub type CuDevice = c_int;
+pub type CuContext = *mut c_void;
+pub type CuModule = *mut c_void;
+pub type CuFunction = *mut c_void;
+pub type CuStream = *mut c_void;
+pub type CuDevicePtr = u64;
+
+/// `CUdevice_attribute` values the device reads (the driver API's `cuda.h`).
+pub mod attr {
+    pub const MAX_SHARED_MEMORY_PER_BLOCK: i32 = 8;
+    pub const TOTAL_CONSTANT_MEMORY: i32 = 9;
+    pub const CLOCK_RATE: i32 = 13;
+    pub const MULTIPROCESSOR_COUNT: i32 = 16;
+    pub const ECC_ENABLED: i32 = 32;
+    pub const L2_CACHE_SIZE: i32 = 38;
+    pub const COMPUTE_CAPABILITY_MAJOR: i32 = 75;
+    pub const COMPUTE_CAPABILITY_MINOR: i32 = 76;
+    pub const MANAGED_MEMORY: i32 = 83;
+    pub const PAGEABLE_MEMORY_ACCESS: i32 = 88;
+    pub const CONCURRENT_MANAGED_ACCESS: i32 = 89;
+    pub const MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: i32 = 97;
+}
+
+/// `CUfunction_attribute` values.
+pub mod func_attr {
+    pub const SHARED_SIZE_BYTES: i32 = 1;
+    pub const LOCAL_SIZE_BYTES: i32 = 3;
+    pub const MAX_DYNAMIC_SHARED_SIZE_BYTES: i32 = 8;
+}
+
+/// `CUjit_option` values for `cuModuleLoadDataEx`.
+mod jit {
+    pub const INFO_LOG_BUFFER: i32 = 3;
+    pub const INFO_LOG_BUFFER_SIZE_BYTES: i32 = 4;
+    pub const ERROR_LOG_BUFFER: i32 = 5;
+    pub const ERROR_LOG_BUFFER_SIZE_BYTES: i32 = 6;
+}
+
+/// `CU_MEM_ATTACH_GLOBAL`: managed memory any stream may touch.
+const MEM_ATTACH_GLOBAL: c_uint = 1;
+/// `CU_POINTER_ATTRIBUTE_IS_MANAGED`.
+const POINTER_IS_MANAGED: c_int = 8;
+
+macro_rules! driver_api {
+    ($($name:ident : fn($($arg:ty),*);)*) => {
+        /// The driver's entry points, looked up once.
+        #[allow(non_snake_case)]
+        pub struct Driver {
+            $($name: unsafe extern "C" fn($($arg),*) -> CuResult,)*
+        }
+
+        impl Driver {
+            /// Looks up every entry point in the library `lib`; `None` if one is missing.
+            ///
+            /// # Safety
+            /// `lib` is a handle `dlopen` returned for the CUDA driver library.
+            unsafe fn resolve(lib: *mut c_void) -> Option<Driver> {
+                Some(Driver {
+                    $($name: {
+                        let name = concat!(stringify!($name), "\0");
+                        // SAFETY: the caller's contract; the name is NUL-terminated.
+                        let sym = unsafe { libc::dlsym(lib, name.as_ptr().cast()) };
+                        if sym.is_null() {
+                            return None;
+                        }
+                        // SAFETY: the driver API declares this entry point with this
+                        // signature (cuda.h), under this versioned name.
+                        unsafe { std::mem::transmute::<*mut c_void, unsafe extern "C" fn($($arg),*) -> CuResult>(sym) }
+                    },)*
+                })
+            }
+        }
+    };
+}
+
+driver_api! {
+    cuInit: fn(c_uint);
+    cuDriverGetVersion: fn(*mut c_int);
+    cuGetErrorString: fn(CuResult, *mut *const c_char);
+    cuDeviceGetCount: fn(*mut c_int);
+    cuDeviceGet: fn(*mut CuDevice, c_int);
+    cuDeviceGetName: fn(*mut c_char, c_int, CuDevice);
+    cuDeviceGetAttribute: fn(*mut c_int, c_int, CuDevice);
+    cuDevicePrimaryCtxRetain: fn(*mut CuContext, CuDevice);
+    cuCtxSetCurrent: fn(CuContext);
+    cuCtxSynchronize: fn();
+    cuMemGetInfo_v2: fn(*mut usize, *mut usize);
+    cuMemAllocManaged: fn(*mut CuDevicePtr, usize, c_uint);
+    cuMemFree_v2: fn(CuDevicePtr);
+    cuMemsetD8_v2: fn(CuDevicePtr, u8, usize);
+    cuPointerGetAttribute: fn(*mut c_void, c_int, CuDevicePtr);
+    cuModuleLoadDataEx: fn(*mut CuModule, *const c_void, c_uint, *mut c_int, *mut *mut c_void);
+    cuModuleUnload: fn(CuModule);
+    cuModuleGetFunction: fn(*mut CuFunction, CuModule, *const c_char);
+    cuFuncGetAttribute: fn(*mut c_int, c_int, CuFunction);
+    cuFuncSetAttribute: fn(CuFunction, c_int, c_int);
+    cuLaunchKernel: fn(CuFunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CuStream, *mut *mut c_void, *mut *mut c_void);
+}
+
+// SAFETY: the driver API is thread-safe; the table holds plain function pointers.
+unsafe impl Send for Driver {}
+// SAFETY: as above.
+unsafe impl Sync for Driver {}
+
+/// A failed driver call: the call's name and the driver's message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CuError {
+    pub code: CuResult,
+    pub message: String,
+}
+
+impl std::fmt::Display for CuError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (CUDA error {})", self.message, self.code)
+    }
+}
+
+impl Driver {
+    /// The driver, loaded and initialized on first use; `None` when the library is absent,
+    /// lacks an entry point this device needs, or `cuInit` fails (no GPU, say). Setting
+    /// `FERROCL_CUDA=0` hides the driver.
+    pub fn get() -> Option<&'static Driver> {
+        static DRIVER: OnceLock<Option<Driver>> = OnceLock::new();
+        DRIVER
+            .get_or_init(|| {
+                if std::env::var("FERROCL_CUDA").is_ok_and(|v| v == "0") {
+                    return None;
+                }
+                // SAFETY: a plain dlopen of the driver library by its soname; the handle is
+                // kept for the life of the process.
+                let lib = unsafe { libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW) };
+                if lib.is_null() {
+                    return None;
+                }
+                // SAFETY: `lib` is the driver library.
+                let driver = unsafe { Driver::resolve(lib) }?;
+                // SAFETY: cuInit takes flags, which must be 0.
+                (unsafe { (driver.cuInit)(0) } == 0).then_some(driver)
+            })
+            .as_ref()
+    }
+
+    /// `Ok` for `CUDA_SUCCESS`, else the driver's message for `code` after `what`.
+    pub fn check(&self, code: CuResult, what: &str) -> Result<(), CuError> {
+        if code == 0 {
+            return Ok(());
+        }
+        let mut text: *const c_char = std::ptr::null();
+        // SAFETY: the out-pointer is valid; the driver returns a static string or NULL.
+        unsafe { (self.cuGetErrorString)(code, &mut text) };
+        let detail = if text.is_null() {
+            "unknown error".to_string()
+        } else {
+            // SAFETY: a NUL-terminated static string from the driver.
+            unsafe { CStr::from_ptr(text) }
+                .to_string_lossy()
+                .into_owned()
+        };
+        Err(CuError {
+            code,
+            message: format!("{what}: {detail}"),
+        })
+    }
+
+    /// The driver's CUDA version, as `major * 1000 + minor * 10`.
+    pub fn version(&self) -> i32 {
+        let mut v = 0;
+        // SAFETY: a valid out-pointer.
+        unsafe { (self.cuDriverGetVersion)(&mut v) };
+        v
+    }
+
+    /// The GPUs the driver sees, in its order.
+    pub fn devices(&self) -> Vec<CuDevice> {
+        let mut n = 0;
+        // SAFETY: a valid out-pointer.
+        if unsafe { (self.cuDeviceGetCount)(&mut n) } != 0 {
+            return Vec::new();
+        }
+        (0..n)
+            .filter_map(|i| {
+                let mut d = 0;
+                // SAFETY: a valid out-pointer and an ordinal below the count.
+                (unsafe { (self.cuDeviceGet)(&mut d, i) } == 0).then_some(d)
+            })
+            .collect()
+    }
+
+    pub fn device_name(&self, dev: CuDevice) -> String {
+        let mut buf = [0 as c_char; 256];
+        // SAFETY: the buffer holds 256 characters, the length passed.
+        unsafe { (self.cuDeviceGetName)(buf.as_mut_ptr(), 256, dev) };
+        // SAFETY: the driver wrote a NUL-terminated name within the buffer (zeroed first).
+        unsafe { CStr::from_ptr(buf.as_ptr()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    /// A device attribute, or 0 when the driver does not know it.
+    pub fn attribute(&self, dev: CuDevice, attribute: i32) -> i32 {
+        let mut v = 0;
+        // SAFETY: a valid out-pointer.
+        match unsafe { (self.cuDeviceGetAttribute)(&mut v, attribute, dev) } {
+            0 => v,
+            _ => 0,
+        }
+    }
+
+    /// The device's primary context, retained (and kept for the life of the process).
+    pub fn primary_context(&self, dev: CuDevice) -> Result<CuContext, CuError> {
+        let mut ctx = std::ptr::null_mut();
+        // SAFETY: a valid out-pointer.
+        let r = unsafe { (self.cuDevicePrimaryCtxRetain)(&mut ctx, dev) };
+        self.check(r, "cuDevicePrimaryCtxRetain")?;
+        Ok(ctx)
+    }
+
+    /// Makes `ctx` current on the calling thread.
+    pub fn bind(&self, ctx: CuContext) -> Result<(), CuError> {
+        // SAFETY: `ctx` is a retained primary context.
+        let r = unsafe { (self.cuCtxSetCurrent)(ctx) };
+        self.check(r, "cuCtxSetCurrent")
+    }
+
+    pub fn synchronize(&self) -> Result<(), CuError> {
+        // SAFETY: no arguments; acts on the current context.
+        let r = unsafe { (self.cuCtxSynchronize)() };
+        self.check(r, "cuCtxSynchronize")
+    }
+
+    /// Free and total device memory of the current context's device.
+    pub fn memory_info(&self) -> Result<(usize, usize), CuError> {
+        let (mut free, mut total) = (0usize, 0usize);
+        // SAFETY: valid out-pointers.
+        let r = unsafe { (self.cuMemGetInfo_v2)(&mut free, &mut total) };
+        self.check(r, "cuMemGetInfo")?;
+        Ok((free, total))
+    }
+
+    /// `len` bytes of managed memory, zero-filled on the device, in the current context.
+    pub fn alloc_managed(&self, len: usize) -> Result<CuDevicePtr, CuError> {
+        let mut p = 0;
+        // SAFETY: a valid out-pointer; a non-zero size.
+        let r = unsafe { (self.cuMemAllocManaged)(&mut p, len.max(1), MEM_ATTACH_GLOBAL) };
+        self.check(r, "cuMemAllocManaged")?;
+        // SAFETY: `p` was just allocated with at least `len` bytes.
+        let r = unsafe { (self.cuMemsetD8_v2)(p, 0, len) };
+        if let Err(e) = self.check(r, "cuMemsetD8").and_then(|_| self.synchronize()) {
+            self.free(p);
+            return Err(e);
+        }
+        Ok(p)
+    }
+
+    pub fn free(&self, p: CuDevicePtr) {
+        // SAFETY: `p` came from cuMemAllocManaged and is freed once.
+        unsafe { (self.cuMemFree_v2)(p) };
+    }
+
+    /// Whether `p` lies in managed memory (which the device addresses as the host does).
+    pub fn is_managed(&self, p: u64) -> bool {
+        let mut v: c_uint = 0;
+        // SAFETY: a valid out-pointer of the attribute's type (an unsigned int).
+        let r = unsafe {
+            (self.cuPointerGetAttribute)((&mut v as *mut c_uint).cast(), POINTER_IS_MANAGED, p)
+        };
+        r == 0 && v != 0
+    }
+
+    /// Loads PTX text into the current context; on failure the JIT's error log.
+    pub fn load_module(&self, ptx: &str) -> Result<CuModule, String> {
+        let text = CString::new(ptx).map_err(|_| "PTX text holds a NUL byte".to_string())?;
+        let mut error_log = vec![0u8; 1 << 16];
+        let mut info_log = vec![0u8; 1 << 12];
+        let mut options = [
+            jit::ERROR_LOG_BUFFER,
+            jit::ERROR_LOG_BUFFER_SIZE_BYTES,
+            jit::INFO_LOG_BUFFER,
+            jit::INFO_LOG_BUFFER_SIZE_BYTES,
+        ];
+        let mut values: [*mut c_void; 4] = [
+            error_log.as_mut_ptr().cast(),
+            error_log.len() as *mut c_void,
+            info_log.as_mut_ptr().cast(),
+            info_log.len() as *mut c_void,
+        ];
+        let mut module = std::ptr::null_mut();
+        // SAFETY: the options and values arrays have 4 entries each, the logs the sizes
+        // given; the image is NUL-terminated PTX text.
+        let r = unsafe {
+            (self.cuModuleLoadDataEx)(
+                &mut module,
+                text.as_ptr().cast(),
+                4,
+                options.as_mut_ptr(),
+                values.as_mut_ptr(),
+            )
+        };
+        if r == 0 {
+            return Ok(module);
+        }
+        let log = CStr::from_bytes_until_nul(&error_log)
+            .map(|c| c.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let err = self
+            .check(r, "cuModuleLoadDataEx")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        Err(format!("{err}\n{log}"))
+    }
+
+    pub fn unload_module(&self, module: CuModule) {
+        // SAFETY: `module` was loaded by load_module and is unloaded once.
+        unsafe { (self.cuModuleUnload)(module) };
+    }
+
+    pub fn function(&self, module: CuModule, name: &str) -> Result<CuFunction, CuError> {
+        let name_c = CString::new(name).map_err(|_| CuError {
+            code: -1,
+            message: format!("kernel name {name:?} holds a NUL byte"),
+        })?;
+        let mut f = std::ptr::null_mut();
+        // SAFETY: a valid out-pointer, a loaded module and a NUL-terminated name.
+        let r = unsafe { (self.cuModuleGetFunction)(&mut f, module, name_c.as_ptr()) };
+        self.check(r, "cuModuleGetFunction")?;
+        Ok(f)
+    }
+
+    pub fn function_attribute(&self, f: CuFunction, attribute: i32) -> i32 {
+        let mut v = 0;
+        // SAFETY: a valid out-pointer and a function of a loaded module.
+        match unsafe { (self.cuFuncGetAttribute)(&mut v, attribute, f) } {
+            0 => v,
+            _ => 0,
+        }
+    }
+
+    pub fn set_function_attribute(
+        &self,
+        f: CuFunction,
+        attribute: i32,
+        value: i32,
+    ) -> Result<(), CuError> {
+        // SAFETY: a function of a loaded module.
+        let r = unsafe { (self.cuFuncSetAttribute)(f, attribute, value) };
+        self.check(r, "cuFuncSetAttribute")
+    }
+
+    /// Launches `f` on the default stream with its one parameter, the bytes at `params`.
+    ///
+    /// # Safety
+    /// `params` is the kernel's whole parameter block, of the size its PTX declares, and
+    /// every address in it is valid on the device for the launch.
+    pub unsafe fn launch(
+        &self,
+        f: CuFunction,
+        grid: [u32; 3],
+        block: [u32; 3],
+        shared: u32,
+        params: *mut u8,
+    ) -> Result<(), CuError> {
+        let mut args = [params.cast::<c_void>()];
+        // SAFETY: the caller's contract; one kernel parameter, passed by address.
+        let r = unsafe {
+            (self.cuLaunchKernel)(
+                f,
+                grid[0],
+                grid[1],
+                grid[2],
+                block[0],
+                block[1],
+                block[2],
+                shared,
+                std::ptr::null_mut(),
+                args.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
+        };
+        self.check(r, "cuLaunchKernel")
+    }
+}

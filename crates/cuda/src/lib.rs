@@ -1,0 +1,451 @@
+//! ferrocl's NVIDIA GPU device: the IR of a program becomes PTX text ([`ptx`]), which the
+//! CUDA driver compiles for the GPU when the program is built (`cuModuleLoadDataEx`); kernels
+//! run on the device's primary context.
+//!
+//! **Finding GPUs.** [`devices`] opens the driver at run time ([`driver`]); without the
+//! driver library or a GPU it finds none, which is not an error.
+//!
+//! **Memory.** Buffers the device allocates are CUDA managed memory: one address, valid on
+//! the host and on the GPU, whose pages the driver moves to the side that touches them. The
+//! runtime reads, writes, copies and maps them through the host address as it does the CPU
+//! device's, and a kernel reaches them at the same address. Allocations stay within the
+//! GPU's free memory (managed memory beyond it is not granted). Memory the application lends
+//! (`CL_MEM_USE_HOST_PTR`) is reached by the GPU only where the system lets it address
+//! pageable host memory (`CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS`); elsewhere such a
+//! launch fails with an error naming the argument, never with a wrong result.
+//!
+//! **Launches.** A kernel's parameters are one block ([`ptx::KernelLayout`]): a header with
+//! the range's sizes and offsets, the argument block the runtime filled, the bytes of its
+//! by-value structs. A range whose global size is not a multiple of the local size runs as
+//! up to eight grids, each of equal work-groups (the whole groups, then the partial ones of
+//! each dimension), so that every work-group has the block size its local size says. Each
+//! launch waits for the GPU to finish, as `DeviceKernel::launch` requires.
+
+mod driver;
+pub mod ptx;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use driver::{attr, func_attr, CuContext, CuDevice, CuFunction, CuModule, Driver};
+use ferrocl_device::{
+    ArgKind, ArgSlot, CompileOptions, DeviceBackend, DeviceError, DeviceKernel, DeviceLimits,
+    DeviceProgram, GpuDescription, Listing, NdRange, Storage,
+};
+use ferrocl_ir::Module;
+use ptx::{header, KernelLayout, PtxTarget, HEADER, MAX_GROUP};
+
+/// Shared memory a block may use without asking for more (the driver's default limit).
+const DEFAULT_SHARED: usize = 48 << 10;
+
+/// One NVIDIA GPU.
+pub struct CudaDevice {
+    driver: &'static Driver,
+    ctx: CuContext,
+    description: GpuDescription,
+    target: PtxTarget,
+    /// Whether the GPU addresses pageable host memory directly.
+    pageable_access: bool,
+    /// Managed memory allocated and not yet freed, and the most that may be.
+    allocated: Arc<AtomicUsize>,
+    budget: usize,
+}
+
+// SAFETY: the primary context is a process-wide driver object, usable from any thread once
+// made current there (every call binds it first).
+unsafe impl Send for CudaDevice {}
+// SAFETY: as above.
+unsafe impl Sync for CudaDevice {}
+
+/// The GPUs of this machine, each as a device; empty without a driver or a GPU.
+pub fn devices() -> Vec<CudaDevice> {
+    let Some(driver) = Driver::get() else {
+        return Vec::new();
+    };
+    driver
+        .devices()
+        .into_iter()
+        .filter_map(|d| CudaDevice::open(driver, d))
+        .collect()
+}
+
+impl CudaDevice {
+    fn open(driver: &'static Driver, dev: CuDevice) -> Option<CudaDevice> {
+        let a = |k| driver.attribute(dev, k);
+        // Managed memory that both sides may touch at once is what the memory model here
+        // needs (every GPU from Pascal on, under Linux).
+        if a(attr::MANAGED_MEMORY) == 0 || a(attr::CONCURRENT_MANAGED_ACCESS) == 0 {
+            return None;
+        }
+        let ctx = driver.primary_context(dev).ok()?;
+        driver.bind(ctx).ok()?;
+        let (free, total) = driver.memory_info().ok()?;
+        let sm =
+            (a(attr::COMPUTE_CAPABILITY_MAJOR) * 10 + a(attr::COMPUTE_CAPABILITY_MINOR)) as u32;
+        let version = driver.version();
+        // Managed memory is granted up to nine tenths of what is free now: beyond the GPU's
+        // memory it would be oversubscribed.
+        let budget = free / 10 * 9;
+        let description = GpuDescription {
+            name: driver.device_name(dev),
+            vendor: "NVIDIA Corporation".to_string(),
+            vendor_id: 0x10de,
+            driver_version: format!(
+                "{} (CUDA {}.{})",
+                env!("CARGO_PKG_VERSION"),
+                version / 1000,
+                version % 1000 / 10
+            ),
+            compute_units: a(attr::MULTIPROCESSOR_COUNT) as u32,
+            max_clock_mhz: (a(attr::CLOCK_RATE) / 1000) as u32,
+            global_mem_size: total as u64,
+            max_mem_alloc_size: (budget as u64).max(128 << 20).min(total as u64),
+            local_mem_size: a(attr::MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+                .max(a(attr::MAX_SHARED_MEMORY_PER_BLOCK)) as u64,
+            max_constant_buffer_size: (a(attr::TOTAL_CONSTANT_MEMORY) as u64).max(64 << 10),
+            cache_size: a(attr::L2_CACHE_SIZE) as u64,
+            cache_line: 128,
+            error_correction: a(attr::ECC_ENABLED) != 0,
+        };
+        Some(CudaDevice {
+            driver,
+            ctx,
+            description,
+            target: PtxTarget { sm },
+            pageable_access: a(attr::PAGEABLE_MEMORY_ACCESS) != 0,
+            allocated: Arc::new(AtomicUsize::new(0)),
+            budget,
+        })
+    }
+
+    pub fn description(&self) -> &GpuDescription {
+        &self.description
+    }
+
+    fn bind(&self) -> Result<(), DeviceError> {
+        self.driver
+            .bind(self.ctx)
+            .map_err(|e| DeviceError::KernelFault(e.to_string()))
+    }
+}
+
+impl DeviceBackend for CudaDevice {
+    fn allocate(&self, size: usize) -> Result<Storage, DeviceError> {
+        let before = self.allocated.fetch_add(size, Ordering::AcqRel);
+        if before + size > self.budget {
+            self.allocated.fetch_sub(size, Ordering::AcqRel);
+            return Err(DeviceError::OutOfMemory);
+        }
+        let release_count = |e| {
+            self.allocated.fetch_sub(size, Ordering::AcqRel);
+            e
+        };
+        self.bind().map_err(release_count)?;
+        let p = self
+            .driver
+            .alloc_managed(size)
+            .map_err(|_| release_count(DeviceError::OutOfMemory))?;
+        let (driver, ctx, allocated) = (self.driver, self.ctx as usize, self.allocated.clone());
+        let release = Box::new(move || {
+            if driver.bind(ctx as CuContext).is_ok() {
+                driver.free(p);
+            }
+            allocated.fetch_sub(size, Ordering::AcqRel);
+        });
+        // SAFETY: managed memory is addressable from the host at its device address, for
+        // `size` bytes, until `release` frees it.
+        unsafe { Storage::from_device(p as *mut u8, size, release) }.ok_or(DeviceError::OutOfMemory)
+    }
+
+    fn fast_fma(&self) -> bool {
+        true
+    }
+
+    fn limits(&self) -> DeviceLimits {
+        DeviceLimits {
+            max_work_group_size: MAX_GROUP as usize,
+            sub_group_size: ptx::SUB_GROUP,
+            arg_align: 16,
+        }
+    }
+
+    fn compile(
+        &self,
+        module: &Module,
+        options: &CompileOptions,
+    ) -> Result<Arc<dyn DeviceProgram>, DeviceError> {
+        let ptx = ptx::emit(module, self.target).map_err(DeviceError::Compile)?;
+        let mut listing = Listing::default();
+        if options.record {
+            listing.push("ir", &module.to_string());
+            listing.push("ptx", &ptx.text);
+        }
+        self.bind()
+            .map_err(|e| DeviceError::Compile(e.to_string()))?;
+        let handle = self.driver.load_module(&ptx.text).map_err(|log| {
+            DeviceError::Compile(format!("the CUDA driver refused the PTX: {log}"))
+        })?;
+        let module = Arc::new(ModuleHandle {
+            driver: self.driver,
+            ctx: self.ctx,
+            module: handle,
+        });
+        let mut kernels = HashMap::new();
+        for layout in ptx.kernels {
+            let func = self
+                .driver
+                .function(handle, &layout.name)
+                .map_err(|e| DeviceError::Compile(e.to_string()))?;
+            // The kernel's own `__local` bytes: its `.shared` variables, or the module's
+            // layout at the start of the dynamic shared memory.
+            let shared = self
+                .driver
+                .function_attribute(func, func_attr::SHARED_SIZE_BYTES)
+                as usize;
+            let (static_local, local_base) = match ptx.dynamic_locals {
+                Some(bytes) => (shared + bytes as usize, shared),
+                None => (shared, shared),
+            };
+            let private =
+                self.driver
+                    .function_attribute(func, func_attr::LOCAL_SIZE_BYTES) as usize;
+            kernels.insert(
+                layout.name.clone(),
+                Arc::new(CudaKernel {
+                    module: module.clone(),
+                    func: func as usize,
+                    layout,
+                    static_local,
+                    local_base,
+                    private,
+                    max_local: self.description.local_mem_size as usize,
+                    pageable_access: self.pageable_access,
+                    dynamic_limit: Mutex::new(DEFAULT_SHARED.saturating_sub(local_base)),
+                }),
+            );
+        }
+        Ok(Arc::new(CudaProgram {
+            kernels,
+            listing: options.record.then_some(listing),
+        }))
+    }
+}
+
+/// A loaded module, unloaded when the last kernel of it goes.
+struct ModuleHandle {
+    driver: &'static Driver,
+    ctx: CuContext,
+    module: CuModule,
+}
+
+// SAFETY: driver handles, usable from any thread with the context bound.
+unsafe impl Send for ModuleHandle {}
+// SAFETY: as above.
+unsafe impl Sync for ModuleHandle {}
+
+impl Drop for ModuleHandle {
+    fn drop(&mut self) {
+        if self.driver.bind(self.ctx).is_ok() {
+            self.driver.unload_module(self.module);
+        }
+    }
+}
+
+struct CudaProgram {
+    kernels: HashMap<String, Arc<CudaKernel>>,
+    listing: Option<Listing>,
+}
+
+impl DeviceProgram for CudaProgram {
+    fn kernel(&self, name: &str) -> Option<Arc<dyn DeviceKernel>> {
+        self.kernels
+            .get(name)
+            .map(|k| k.clone() as Arc<dyn DeviceKernel>)
+    }
+
+    fn listing(&self) -> Option<&Listing> {
+        self.listing.as_ref()
+    }
+}
+
+struct CudaKernel {
+    module: Arc<ModuleHandle>,
+    /// The `CUfunction`, as an address (a driver handle, valid while `module` is loaded).
+    func: usize,
+    layout: KernelLayout,
+    /// Bytes of the kernel's own `__local` variables.
+    static_local: usize,
+    /// Where the launch's dynamic shared memory starts in the work-group's local memory:
+    /// after the `.shared` variables (the `__local` arguments' offsets count from there).
+    local_base: usize,
+    private: usize,
+    max_local: usize,
+    pageable_access: bool,
+    /// The dynamic shared memory the function may use now (raised on demand).
+    dynamic_limit: Mutex<usize>,
+}
+
+impl CudaKernel {
+    fn driver(&self) -> &'static Driver {
+        self.module.driver
+    }
+
+    fn fault(e: impl std::fmt::Display) -> DeviceError {
+        DeviceError::KernelFault(e.to_string())
+    }
+
+    /// Lets the function use `dynamic` bytes of dynamic shared memory.
+    fn allow_dynamic(&self, dynamic: usize) -> Result<(), DeviceError> {
+        let mut limit = self.dynamic_limit.lock().unwrap_or_else(|e| e.into_inner());
+        if dynamic > *limit {
+            self.driver()
+                .set_function_attribute(
+                    self.func as CuFunction,
+                    func_attr::MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    dynamic as i32,
+                )
+                .map_err(Self::fault)?;
+            *limit = dynamic;
+        }
+        Ok(())
+    }
+
+    /// The parameter block for `nd`: the header, the argument block, the by-value structs.
+    fn params(
+        &self,
+        args: &[u8],
+        private_args: &[u8],
+        nd: &NdRange,
+    ) -> Result<Vec<u8>, DeviceError> {
+        let l = &self.layout;
+        let mut p = vec![0u8; l.param_size];
+        let mut put = |at: usize, v: u64| p[at..at + 8].copy_from_slice(&v.to_ne_bytes());
+        for d in 0..3 {
+            let groups = nd.global_size[d].div_ceil(nd.local_size[d]);
+            put(header::GLOBAL_OFFSET + 8 * d, nd.global_offset[d]);
+            put(header::GLOBAL_SIZE + 8 * d, nd.global_size[d]);
+            put(header::ENQUEUED_LOCAL_SIZE + 8 * d, nd.local_size[d]);
+            put(header::NUM_GROUPS + 8 * d, groups);
+        }
+        put(header::LOCAL_BASE, self.local_base as u64);
+        p[header::WORK_DIM..header::WORK_DIM + 4].copy_from_slice(&nd.work_dim.to_ne_bytes());
+        let n = args.len().min(l.args_size);
+        p[HEADER..HEADER + n].copy_from_slice(&args[..n]);
+        for (i, slot) in l.slots.iter().enumerate() {
+            if slot.kind == ArgKind::Buffer {
+                self.check_reachable(i, slot, args)?;
+            }
+        }
+        for &(slot, at, size) in &l.aggregates {
+            let s = l.slots[slot];
+            let off =
+                u64::from_ne_bytes(args[s.offset..s.offset + 8].try_into().unwrap_or_default())
+                    as usize;
+            let bytes = private_args
+                .get(off..off + size)
+                .ok_or_else(|| Self::fault("a by-value struct argument outside its block"))?;
+            p[at..at + size].copy_from_slice(bytes);
+        }
+        Ok(p)
+    }
+
+    /// Fails the launch when buffer argument `i` lies in memory the GPU cannot address.
+    fn check_reachable(&self, i: usize, slot: &ArgSlot, args: &[u8]) -> Result<(), DeviceError> {
+        let addr = u64::from_ne_bytes(
+            args[slot.offset..slot.offset + 8]
+                .try_into()
+                .unwrap_or_default(),
+        );
+        if addr == 0 || self.pageable_access || self.driver().is_managed(addr) {
+            return Ok(());
+        }
+        Err(Self::fault(format!(
+            "argument {i} of kernel {} is host memory this GPU cannot address (a \
+             CL_MEM_USE_HOST_PTR buffer, or one allocated by another device of the context); \
+             use a buffer the GPU allocates",
+            self.layout.name
+        )))
+    }
+}
+
+impl DeviceKernel for CudaKernel {
+    fn arg_slots(&self) -> &[ArgSlot] {
+        &self.layout.slots
+    }
+
+    fn args_size(&self) -> usize {
+        self.layout.args_size
+    }
+
+    fn static_local_size(&self) -> usize {
+        self.static_local
+    }
+
+    fn private_size(&self) -> usize {
+        self.private
+    }
+
+    fn preferred_group_size(&self) -> usize {
+        256
+    }
+
+    unsafe fn launch(
+        &self,
+        args: &[u8],
+        local_mem_size: usize,
+        private_args: &[u8],
+        nd: &NdRange,
+    ) -> Result<(), DeviceError> {
+        let driver = self.driver();
+        driver.bind(self.module.ctx).map_err(Self::fault)?;
+        if local_mem_size > self.max_local {
+            return Err(Self::fault(format!(
+                "{local_mem_size} bytes of local memory, more than the {} a work-group has",
+                self.max_local
+            )));
+        }
+        let dynamic = local_mem_size.saturating_sub(self.local_base);
+        self.allow_dynamic(dynamic)?;
+        let mut params = self.params(args, private_args, nd)?;
+        // Each dimension: the whole work-groups, then the partial last one.
+        let parts = |d: usize| {
+            let (g, l) = (nd.global_size[d], nd.local_size[d]);
+            let mut v = vec![(0u64, g / l, l)];
+            if g % l != 0 {
+                v.push((g / l, 1, g % l));
+            }
+            v.retain(|&(_, n, _)| n > 0);
+            v
+        };
+        for &(bx, nx, lx) in &parts(0) {
+            for &(by, ny, ly) in &parts(1) {
+                for &(bz, nz, lz) in &parts(2) {
+                    for (d, b) in [bx, by, bz].into_iter().enumerate() {
+                        let at = header::GROUP_BASE + 8 * d;
+                        params[at..at + 8].copy_from_slice(&b.to_ne_bytes());
+                    }
+                    let grid = [nx, ny, nz].map(|n| n.min(u64::from(u32::MAX)) as u32);
+                    if ny > 65535 || nz > 65535 || nx > i32::MAX as u64 {
+                        return Err(Self::fault("more work-groups than a CUDA grid holds"));
+                    }
+                    let block = [lx as u32, ly as u32, lz as u32];
+                    // SAFETY: the parameter block has the size the kernel's PTX declares;
+                    // the buffer addresses in it are managed or reachable host memory the
+                    // runtime keeps alive for the launch (checked above).
+                    unsafe {
+                        driver.launch(
+                            self.func as CuFunction,
+                            grid,
+                            block,
+                            dynamic as u32,
+                            params.as_mut_ptr(),
+                        )
+                    }
+                    .map_err(Self::fault)?;
+                }
+            }
+        }
+        driver.synchronize().map_err(Self::fault)
+    }
+}
