@@ -29,7 +29,9 @@
 //! - `requires: NAME`: skip the file (or, after a `run:` line, that run) on a device that does
 //!   not list the extension NAME (`cl_khr_fp64`), or whose OpenCL C 3.0 compiler does not
 //!   define the optional feature's macro NAME (`__opencl_c_atomic_scope_all_devices`), and say
-//!   so; ferrocl must offer it.
+//!   so; ferrocl must offer it. `requires: sub-group-size=N`: the expectations assume
+//!   sub-groups of N work-items (a device's choice, OpenCL C 6.15.1), so the file or run is
+//!   skipped, and said so, on a device whose largest sub-group in a work-group of 64 differs.
 //!
 //! - `local-sizes: fixed: WHY` (before the first run: for every run; after a run: for that
 //!   run): the results depend on the local size (work-group collectives, `__local` tiles,
@@ -568,6 +570,15 @@ fn platforms() -> Vec<Platform> {
 /// device supports it (6.2.1) — found by building a program that needs the macro, once per
 /// platform and feature.
 fn offers(platform: &Platform, name: &str, probed: &mut HashMap<(String, String), bool>) -> bool {
+    if let Some(n) = name.strip_prefix("sub-group-size=") {
+        let key = (platform.describe(), name.to_string());
+        if let Some(&known) = probed.get(&key) {
+            return known;
+        }
+        let known = sub_group_size(platform).is_some_and(|s| s == n.trim());
+        probed.insert(key, known);
+        return known;
+    }
     if !name.starts_with("__opencl_c_") {
         return platform.offers.split_whitespace().any(|o| o == name);
     }
@@ -602,6 +613,44 @@ fn offers(platform: &Platform, name: &str, probed: &mut HashMap<(String, String)
     known
 }
 
+/// The largest sub-group of a work-group of 64 on the platform's device, as
+/// `get_max_sub_group_size` gives it, or `None` where the kernel does not run.
+fn sub_group_size(platform: &Platform) -> Option<String> {
+    let probe = std::env::temp_dir().join(format!(
+        "ferrocl-kernel-files-{}-sub-group-size.cl",
+        std::process::id()
+    ));
+    let source =
+        "kernel void probe(global uint *o) { o[get_global_id(0)] = get_max_sub_group_size(); }\n";
+    std::fs::write(&probe, source).expect("write the probe");
+    let path = probe.to_string_lossy().into_owned();
+    let out = ferrocl_with(
+        &[
+            "run",
+            &path,
+            "--platform",
+            &platform.name,
+            "--kernel",
+            "probe",
+            "--global",
+            "64",
+            "--local",
+            "64",
+            "--options",
+            "-cl-std=CL3.0",
+            "--arg",
+            "uint[64]",
+            "--print",
+            "o",
+        ],
+        platform.env,
+    );
+    let _ = std::fs::remove_file(&probe);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().find_map(|l| l.strip_prefix("o:"))?;
+    line.split_whitespace().next().map(str::to_string)
+}
+
 fn test_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -631,7 +680,7 @@ fn available(
     let Some(missing) = requires.iter().find(|r| !offers(platform, r, probed)) else {
         return true;
     };
-    if platform.name == "ferrocl" {
+    if platform.name == "ferrocl" && !missing.starts_with("sub-group-size=") {
         failures.push(format!(
             "{place}: ferrocl ({}) does not offer {missing}, which the file requires",
             platform.describe()

@@ -12,6 +12,7 @@
 // local-sizes: fixed: the sub-groups depend on the local size
 // requires: __opencl_c_subgroups
 // requires: __opencl_c_work_group_collective_functions
+// requires: sub-group-size=8
 // run: --kernel k --global 11 --local 11 --options -cl-std=CL3.0 --arg 'uint[11]'
 // expect out: 1360101 1360201 1360301 1360401 1360501 1360601 1360701 1360801 1360100 1360201 1360302
 // run: --kernel k --global 27 --local 16 --options -cl-std=CL3.0 --arg 'uint[27]'
