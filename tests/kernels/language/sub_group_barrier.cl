@@ -5,8 +5,7 @@
 // writes a value, and after the barrier reads the one its sub-group's work-item of reversed
 // sub-group local id wrote. The sub-groups are taken as the device reports them (a sub-group
 // of the CPU device is 8 consecutive linear local ids; the expectations assume that size,
-// with a smaller last sub-group where the local size is not a multiple of 8, 6.15.1; the runs
-// whose results depend on it say `requires: sub-group-size=8`).
+// with a smaller last sub-group where the local size is not a multiple of 8, 6.15.1).
 // first_only, after the CTS's barrier test: only sub-group 0 reaches the barrier ("If
 // sub_group_barrier is inside a conditional statement, then all work-items within the
 // sub-group must enter the conditional"), the others take the other side. mixed: the even
@@ -16,6 +15,7 @@
 // work-items in the sub-group").
 // local-sizes: fixed: sub-groups and __local exchanges within each work-group
 // requires: __opencl_c_subgroups
+// requires: sub-group-size=8
 // run: --kernel local_reverse --global 16 --local 8 --options -cl-std=CL3.0 --arg 'int[16]=-45,-8,29,-35,2,39,-25,12,49,-15,22,-42,-5,32,-32,5' --arg 'int[16]'
 // expect out: 24 -50 78 4 -70 58 -16 -90 10 -64 64 -10 -84 44 -30 98
 // run: --kernel local_reverse --global 32 --local 16 --options -cl-std=CL3.0 --arg 'int[32]=-45,-8,29,-35,2,39,-25,12,49,-15,22,-42,-5,32,-32,5,42,-22,15,-49,-12,25,-39,-2,35,-29,8,45,-19,18,-46,-9' --arg 'int[32]'
@@ -50,30 +50,22 @@
 // expect out: 14 -23 41 4 -33 31 -6 -43 7 -30 34 -3 -40 24 -13 51
 // run: --kernel mixed --global 32 --local 16 --options -cl-std=CL3.0 --arg 'int[32]=-45,-8,29,-35,2,39,-25,12,49,-15,22,-42,-5,32,-32,5,42,-22,15,-49,-12,25,-39,-2,35,-29,8,45,-19,18,-46,-9' --arg 'int[32]'
 // expect out: 5 -32 32 -5 -42 22 -15 49 14 -23 41 4 -33 31 -6 -43 -9 -46 18 -19 45 8 -29 35 0 -37 27 -10 -47 17 -20 44
-// requires: sub-group-size=8
 // run: --kernel mixed --global 48 --local 24 --options -cl-std=CL3.0 --arg 'int[48]=-45,-8,29,-35,2,39,-25,12,49,-15,22,-42,-5,32,-32,5,42,-22,15,-49,-12,25,-39,-2,35,-29,8,45,-19,18,-46,-9,28,-36,1,38,-26,11,48,-16,21,-43,-6,31,-33,4,41,-23' --arg 'int[48]'
 // expect out: 0 -37 27 -10 -47 17 -20 44 5 -32 32 -5 -42 22 -15 49 14 -23 41 4 -33 31 -6 -43 -21 43 6 -31 33 -4 -41 23 -16 48 11 -26 38 1 -36 28 -7 -44 20 -17 47 10 -27 37
-// requires: sub-group-size=8
 // run: --kernel mixed --global 64 --local 64 --options -cl-std=CL3.0 --arg 'int[64]=-45,-8,29,-35,2,39,-25,12,49,-15,22,-42,-5,32,-32,5,42,-22,15,-49,-12,25,-39,-2,35,-29,8,45,-19,18,-46,-9,28,-36,1,38,-26,11,48,-16,21,-43,-6,31,-33,4,41,-23,14,-50,-13,24,-40,-3,34,-30,7,44,-20,17,-47,-10,27,-37' --arg 'int[64]'
 // expect out: -37 27 -10 -47 17 -20 44 7 -28 36 -1 -38 26 -11 -48 16 -23 41 4 -33 31 -6 -43 21 -14 50 13 -24 40 3 -34 30 -9 -46 18 -19 45 8 -29 35 0 -37 27 -10 -47 17 -20 44 5 -32 32 -5 -42 22 -15 49 14 -23 41 4 -33 31 -6 -43
-// requires: sub-group-size=8
 // run: --kernel mixed --global 24 --local 12 --options -cl-std=CL3.0 --arg 'int[24]=-45,-8,29,-35,2,39,-25,12,49,-15,22,-42,-5,32,-32,5,42,-22,15,-49,-12,25,-39,-2' --arg 'int[24]'
 // expect out: -42 22 -15 49 14 -23 41 4 -33 31 -6 -43 -2 -39 25 -12 -47 17 -20 44 7 -30 34 -3
-// requires: sub-group-size=8
 // run: --kernel reduce_in_branch --global 16 --local 8 --options -cl-std=CL3.0 --arg 'int[16]=-45,-8,29,-35,2,39,-25,12,49,-15,22,-42,-5,32,-32,5' --arg 'int[16]'
 // expect out: -31 -31 -31 -31 -31 -31 -31 -31 14 14 14 14 14 14 14 14
 // run: --kernel reduce_in_branch --global 32 --local 16 --options -cl-std=CL3.0 --arg 'int[32]=-45,-8,29,-35,2,39,-25,12,49,-15,22,-42,-5,32,-32,5,42,-22,15,-49,-12,25,-39,-2,35,-29,8,45,-19,18,-46,-9' --arg 'int[32]'
 // expect out: -31 -31 -31 -31 -31 -31 -31 -31 -49 15 -22 42 5 -32 32 -5 -42 -42 -42 -42 -42 -42 -42 -42 -35 29 -8 -45 19 -18 46 9
-// requires: sub-group-size=8
 // run: --kernel reduce_in_branch --global 48 --local 24 --options -cl-std=CL3.0 --arg 'int[48]=-45,-8,29,-35,2,39,-25,12,49,-15,22,-42,-5,32,-32,5,42,-22,15,-49,-12,25,-39,-2,35,-29,8,45,-19,18,-46,-9,28,-36,1,38,-26,11,48,-16,21,-43,-6,31,-33,4,41,-23' --arg 'int[48]'
 // expect out: -31 -31 -31 -31 -31 -31 -31 -31 -49 15 -22 42 5 -32 32 -5 -42 -42 -42 -42 -42 -42 -42 -42 3 3 3 3 3 3 3 3 -28 36 -1 -38 26 -11 -48 16 -8 -8 -8 -8 -8 -8 -8 -8
-// requires: sub-group-size=8
 // run: --kernel reduce_in_branch --global 64 --local 64 --options -cl-std=CL3.0 --arg 'int[64]=-45,-8,29,-35,2,39,-25,12,49,-15,22,-42,-5,32,-32,5,42,-22,15,-49,-12,25,-39,-2,35,-29,8,45,-19,18,-46,-9,28,-36,1,38,-26,11,48,-16,21,-43,-6,31,-33,4,41,-23,14,-50,-13,24,-40,-3,34,-30,7,44,-20,17,-47,-10,27,-37' --arg 'int[64]'
 // expect out: -31 -31 -31 -31 -31 -31 -31 -31 -49 15 -22 42 5 -32 32 -5 -42 -42 -42 -42 -42 -42 -42 -42 -35 29 -8 -45 19 -18 46 9 48 48 48 48 48 48 48 48 -21 43 6 -31 33 -4 -41 23 -64 -64 -64 -64 -64 -64 -64 -64 -7 -44 20 -17 47 10 -27 37
-// requires: sub-group-size=8
 // run: --kernel reduce_in_branch --global 24 --local 12 --options -cl-std=CL3.0 --arg 'int[24]=-45,-8,29,-35,2,39,-25,12,49,-15,22,-42,-5,32,-32,5,42,-22,15,-49,-12,25,-39,-2' --arg 'int[24]'
 // expect out: -31 -31 -31 -31 -31 -31 -31 -31 -49 15 -22 42 -14 -14 -14 -14 -14 -14 -14 -14 12 -25 39 2
-// requires: sub-group-size=8
 
 #define REVERSED (get_local_id(0) - get_sub_group_local_id() + get_sub_group_size() - 1 - get_sub_group_local_id())
 
