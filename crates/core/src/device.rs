@@ -305,7 +305,13 @@ impl DeviceInfo {
         info.name = gpu.name.clone();
         info.vendor = gpu.vendor.clone();
         info.driver_version = gpu.driver_version.clone();
+        info.opencl_c_all_versions = features::GPU_OPENCL_C_VERSIONS;
         info.opencl_c_features = features::GPU_OPENCL_C_FEATURES;
+        // Not on the GPU device (yet): images, shared virtual memory, generic pointers, pipes.
+        info.image_support = false;
+        info.svm_capabilities = 0;
+        info.generic_address_space_support = false;
+        info.pipe_support = false;
         info.extensions = features::GPU_DEVICE_EXTENSIONS;
         info.work_group_collective_functions_support =
             has_feature("__opencl_c_work_group_collective_functions");

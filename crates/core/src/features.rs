@@ -98,6 +98,15 @@ pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_subgroups", 3, 0, 0),
 ];
 
+/// The OpenCL C versions the NVIDIA GPU device's compiler accepts: 1.x and 3.0 (not 2.0,
+/// whose generic address space and program-scope variables the device lacks).
+pub const GPU_OPENCL_C_VERSIONS: &[NameVersion] = &[
+    nv("OpenCL C", 1, 0, 0),
+    nv("OpenCL C", 1, 1, 0),
+    nv("OpenCL C", 1, 2, 0),
+    nv("OpenCL C", 3, 0, 0),
+];
+
 /// Extensions of the NVIDIA GPU device: the ones every OpenCL 1.1 device returns (API 3.0,
 /// Table 5), 64-bit atomics (PTX `atom` on 64-bit words) and doubles.
 pub const GPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
