@@ -203,9 +203,13 @@ impl DeviceBackend for CudaDevice {
                 .driver
                 .function_attribute(func, func_attr::SHARED_SIZE_BYTES)
                 as usize;
+            // The runtime places the `__local` arguments from the static bytes on, aligned
+            // to `arg_align` (16): the dynamic memory (16-aligned) starts at that boundary, so
+            // that each argument keeps its alignment.
+            let base = shared.next_multiple_of(16);
             let (static_local, local_base) = match ptx.dynamic_locals {
-                Some(bytes) => (shared + bytes as usize, shared),
-                None => (shared, shared),
+                Some(bytes) => (base + bytes as usize, base),
+                None => (shared, base),
             };
             let private =
                 self.driver

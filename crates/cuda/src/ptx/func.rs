@@ -1231,6 +1231,13 @@ impl<'a> FuncEmitter<'a> {
         let chunk = Self::access_chunks(dl.len(), lane.bytes(), flags.align);
         let vol = volatile(flags);
         let sp = space_suffix(flags.space);
+        if flags.align < lane.bytes() {
+            for (k, r) in dl.iter().enumerate() {
+                let at = format!("{pr}+{}", k * lane.bytes() as usize);
+                self.misaligned_load(r, lane, &at, flags);
+            }
+            return Ok(());
+        }
         for (k, regs) in dl.chunks(chunk).enumerate() {
             let off = k * chunk * lane.bytes() as usize;
             let v = match chunk {
@@ -1255,6 +1262,13 @@ impl<'a> FuncEmitter<'a> {
         let chunk = Self::access_chunks(xl.len(), lane.bytes(), flags.align);
         let vol = volatile(flags);
         let sp = space_suffix(flags.space);
+        if flags.align < lane.bytes() {
+            for (k, r) in xl.iter().enumerate() {
+                let at = format!("{pr}+{}", k * lane.bytes() as usize);
+                self.misaligned_store(r, lane, &at, flags);
+            }
+            return Ok(());
+        }
         for (k, regs) in xl.chunks(chunk).enumerate() {
             let off = k * chunk * lane.bytes() as usize;
             let v = match chunk {
@@ -1269,6 +1283,68 @@ impl<'a> FuncEmitter<'a> {
             self.line(format_args!("st{vol}{sp}{v}.{t} [{pr}+{off}], {src}"));
         }
         Ok(())
+    }
+
+    /// A lane at an address aligned to less than its size (a member of a packed struct):
+    /// PTX accesses must be naturally aligned, so it is read in pieces of the alignment and
+    /// put together, little end first.
+    fn misaligned_load(&mut self, d: &str, lane: Type, at: &str, flags: MemFlags) {
+        let (bytes, unit) = (lane.bytes(), flags.align.max(1).min(lane.bytes()));
+        let (vol, sp) = (volatile(flags), space_suffix(flags.space));
+        let wide = bytes == 8;
+        let acc = self.temp(if wide { Class::Rd } else { Class::R });
+        let w = if wide { 64 } else { 32 };
+        self.line(format_args!("mov.b{w} {acc}, 0"));
+        for i in 0..bytes / unit {
+            let piece = self.temp(Class::R);
+            self.line(format_args!(
+                "ld{vol}{sp}.u{} {piece}, [{at}+{}]",
+                unit * 8,
+                i * unit
+            ));
+            let piece = if wide {
+                let p64 = self.temp(Class::Rd);
+                self.line(format_args!("cvt.u64.u32 {p64}, {piece}"));
+                p64
+            } else {
+                piece
+            };
+            self.line(format_args!("shl.b{w} {piece}, {piece}, {}", i * unit * 8));
+            self.line(format_args!("or.b{w} {acc}, {acc}, {piece}"));
+        }
+        match Class::of(lane) {
+            Class::H => self.line(format_args!("cvt.u16.u32 {d}, {acc}")),
+            _ => self.line(format_args!("mov.b{w} {d}, {acc}")),
+        }
+    }
+
+    /// The store of [`Self::misaligned_load`]'s lanes: in pieces of the alignment.
+    fn misaligned_store(&mut self, x: &str, lane: Type, at: &str, flags: MemFlags) {
+        let (bytes, unit) = (lane.bytes(), flags.align.max(1).min(lane.bytes()));
+        let (vol, sp) = (volatile(flags), space_suffix(flags.space));
+        let wide = bytes == 8;
+        let bits = self.temp(if wide { Class::Rd } else { Class::R });
+        let w = if wide { 64 } else { 32 };
+        match Class::of(lane) {
+            Class::H => self.line(format_args!("cvt.u32.u16 {bits}, {x}")),
+            _ => self.line(format_args!("mov.b{w} {bits}, {x}")),
+        }
+        for i in 0..bytes / unit {
+            let shifted = self.temp(if wide { Class::Rd } else { Class::R });
+            self.line(format_args!("shr.u{w} {shifted}, {bits}, {}", i * unit * 8));
+            let piece = if wide {
+                let p = self.temp(Class::R);
+                self.line(format_args!("cvt.u32.u64 {p}, {shifted}"));
+                p
+            } else {
+                shifted
+            };
+            self.line(format_args!(
+                "st{vol}{sp}.u{} [{at}+{}], {piece}",
+                unit * 8,
+                i * unit
+            ));
+        }
     }
 
     /// The ordering and scope qualifiers of an atomic operation, after any fence a
