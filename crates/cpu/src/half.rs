@@ -14,23 +14,7 @@ pub extern "C" fn half_to_float(bits: u16) -> f32 {
 }
 
 pub extern "C" fn half_to_double(bits: u16) -> f64 {
-    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exp = (bits >> 10) & 0x1f;
-    let mant = f64::from(bits & 0x3ff);
-    sign * match exp {
-        0 => mant * 2f64.powi(-24),
-        31 if mant == 0.0 => f64::INFINITY,
-        31 => {
-            return f64::from_bits(
-                if sign < 0.0 {
-                    0xfff8_0000_0000_0000
-                } else {
-                    0x7ff8_0000_0000_0000
-                } | (u64::from(bits & 0x3ff) << 42),
-            )
-        }
-        e => (1024.0 + mant) * 2f64.powi(i32::from(e) - 25),
-    }
+    ferrocl_device::printf::half_to_f64(bits)
 }
 
 pub extern "C" fn float_to_half(x: f32, mode: u32) -> u16 {

@@ -103,6 +103,7 @@ driver_api! {
     cuModuleLoadDataEx: fn(*mut CuModule, *const c_void, c_uint, *mut c_int, *mut *mut c_void);
     cuModuleUnload: fn(CuModule);
     cuModuleGetFunction: fn(*mut CuFunction, CuModule, *const c_char);
+    cuModuleGetGlobal_v2: fn(*mut CuDevicePtr, *mut usize, CuModule, *const c_char);
     cuFuncGetAttribute: fn(*mut c_int, c_int, CuFunction);
     cuFuncSetAttribute: fn(CuFunction, c_int, c_int);
     cuLaunchKernel: fn(CuFunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CuStream, *mut *mut c_void, *mut *mut c_void);
@@ -336,6 +337,19 @@ impl Driver {
         let r = unsafe { (self.cuModuleGetFunction)(&mut f, module, name_c.as_ptr()) };
         self.check(r, "cuModuleGetFunction")?;
         Ok(f)
+    }
+
+    /// The device address of the module's variable `name`.
+    pub fn global(&self, module: CuModule, name: &str) -> Result<u64, CuError> {
+        let name_c = CString::new(name).map_err(|_| CuError {
+            code: -1,
+            message: format!("variable name {name:?} holds a NUL byte"),
+        })?;
+        let (mut p, mut size) = (0u64, 0usize);
+        // SAFETY: valid out-pointers, a loaded module and a NUL-terminated name.
+        let r = unsafe { (self.cuModuleGetGlobal_v2)(&mut p, &mut size, module, name_c.as_ptr()) };
+        self.check(r, "cuModuleGetGlobal")?;
+        Ok(p)
     }
 
     pub fn function_attribute(&self, f: CuFunction, attribute: i32) -> i32 {

@@ -123,6 +123,23 @@ impl CudaDevice {
         &self.description
     }
 
+    /// The device addresses of the module's constant variables, for `printf`.
+    fn printf_strings(
+        &self,
+        module: CuModule,
+        constants: &[(String, Vec<u8>)],
+    ) -> Result<Strings, DeviceError> {
+        let mut out = Vec::new();
+        for (name, bytes) in constants {
+            let at = self
+                .driver
+                .global(module, name)
+                .map_err(|e| DeviceError::Compile(e.to_string()))?;
+            out.push((at, bytes.clone()));
+        }
+        Ok(Strings(out))
+    }
+
     fn bind(&self) -> Result<(), DeviceError> {
         self.driver
             .bind(self.ctx)
@@ -191,6 +208,10 @@ impl DeviceBackend for CudaDevice {
             ctx: self.ctx,
             module: handle,
         });
+        let printf = match ptx.printf {
+            true => Some(Arc::new(self.printf_strings(handle, &ptx.constants)?)),
+            false => None,
+        };
         let mut kernels = HashMap::new();
         for layout in ptx.kernels {
             let func = self
@@ -226,6 +247,12 @@ impl DeviceBackend for CudaDevice {
                     max_local: self.description.local_mem_size as usize,
                     pageable_access: self.pageable_access,
                     dynamic_limit: Mutex::new(DEFAULT_SHARED.saturating_sub(local_base)),
+                    printf: printf.clone().map(|strings| Printf {
+                        strings,
+                        buffer: Mutex::new(None),
+                        in_use: Mutex::new(()),
+                        budget: (self.allocated.clone(), self.budget),
+                    }),
                 }),
             );
         }
@@ -288,7 +315,40 @@ struct CudaKernel {
     pageable_access: bool,
     /// The dynamic shared memory the function may use now (raised on demand).
     dynamic_limit: Mutex<usize>,
+    /// What `printf` needs, when the program calls it.
+    printf: Option<Printf>,
 }
+
+/// A kernel's `printf`: the program's constant strings where the GPU has them, and the
+/// buffer its launches write their records to (allocated at the first launch).
+struct Printf {
+    strings: Arc<Strings>,
+    buffer: Mutex<Option<Storage>>,
+    /// Held by the launch that uses the buffer, from its emptying to its printing.
+    in_use: Mutex<()>,
+    budget: (Arc<AtomicUsize>, usize),
+}
+
+/// The program's `__constant` variables: each one's device address and its bytes.
+struct Strings(Vec<(u64, Vec<u8>)>);
+
+impl Strings {
+    /// A host pointer to the NUL-terminated string at device address `at`, if a constant
+    /// variable holds one there.
+    fn at(&self, at: u64) -> Option<*const std::ffi::c_char> {
+        let (base, bytes) = self
+            .0
+            .iter()
+            .find(|(b, v)| (*b..*b + v.len() as u64).contains(&at))?;
+        let start = (at - base) as usize;
+        bytes[start..]
+            .contains(&0)
+            .then(|| bytes[start..].as_ptr().cast())
+    }
+}
+
+/// Bytes of a launch's printf buffer (`CL_DEVICE_PRINTF_BUFFER_SIZE`).
+const PRINTF_BUFFER: usize = 1 << 20;
 
 impl CudaKernel {
     fn driver(&self) -> &'static Driver {
@@ -373,6 +433,77 @@ impl CudaKernel {
     }
 }
 
+impl CudaKernel {
+    /// The printf buffer, emptied for a launch: its address, when the kernel prints.
+    fn printf_buffer(&self) -> Result<Option<*mut u8>, DeviceError> {
+        let Some(printf) = &self.printf else {
+            return Ok(None);
+        };
+        let mut buffer = printf.buffer.lock().unwrap_or_else(|e| e.into_inner());
+        if buffer.is_none() {
+            let (allocated, budget) = &printf.budget;
+            if allocated.fetch_add(PRINTF_BUFFER, Ordering::AcqRel) + PRINTF_BUFFER > *budget {
+                allocated.fetch_sub(PRINTF_BUFFER, Ordering::AcqRel);
+                return Err(DeviceError::OutOfMemory);
+            }
+            let driver = self.driver();
+            let p = driver
+                .alloc_managed(PRINTF_BUFFER)
+                .map_err(|_| DeviceError::OutOfMemory)?;
+            let (ctx, allocated) = (self.module.ctx as usize, allocated.clone());
+            let release = Box::new(move || {
+                if driver.bind(ctx as CuContext).is_ok() {
+                    driver.free(p);
+                }
+                allocated.fetch_sub(PRINTF_BUFFER, Ordering::AcqRel);
+            });
+            // SAFETY: managed memory of PRINTF_BUFFER bytes, host-addressable until released.
+            *buffer = unsafe { Storage::from_device(p as *mut u8, PRINTF_BUFFER, release) };
+        }
+        let storage = buffer.as_ref().ok_or(DeviceError::OutOfMemory)?;
+        let words = storage.as_ptr().cast::<u64>();
+        // SAFETY: the buffer holds PRINTF_BUFFER bytes, 8-aligned; no launch is running on it
+        // (the caller holds `in_use`, and its launch has not started).
+        unsafe {
+            words.write(0);
+            words.add(1).write((PRINTF_BUFFER - 16) as u64);
+        }
+        Ok(Some(storage.as_ptr()))
+    }
+
+    /// Formats the records a launch left in the printf buffer at `at` and writes them to
+    /// standard output (6.15.14: the output is flushed when the command completes).
+    fn print(&self, at: *mut u8) {
+        let Some(printf) = &self.printf else { return };
+        // SAFETY: the buffer holds PRINTF_BUFFER bytes, the launch has completed, and the
+        // used count and each record's size were written by the kernel's `printf` calls.
+        let text = unsafe {
+            let used = (at.cast::<u64>().read() as usize).min(PRINTF_BUFFER - 16);
+            let mut out = Vec::new();
+            let mut k = 0;
+            while k + 16 <= used {
+                let record = at.add(16 + k);
+                let fmt = record.cast::<u64>().read();
+                let size = record.add(8).cast::<u64>().read() as usize;
+                k += 16 + size.next_multiple_of(8);
+                let Some(format) = printf.strings.at(fmt) else {
+                    continue;
+                };
+                let format = std::ffi::CStr::from_ptr(format).to_bytes();
+                let strings = |p: usize| printf.strings.at(p as u64);
+                if let Some(t) = ferrocl_device::printf::format(format, record.add(16), &strings) {
+                    out.extend_from_slice(&t);
+                }
+            }
+            out
+        };
+        use std::io::Write;
+        let mut stdout = std::io::stdout();
+        let _ = stdout.write_all(&text);
+        let _ = stdout.flush();
+    }
+}
+
 impl DeviceKernel for CudaKernel {
     fn arg_slots(&self) -> &[ArgSlot] {
         &self.layout.slots
@@ -412,6 +543,16 @@ impl DeviceKernel for CudaKernel {
         let dynamic = local_mem_size.saturating_sub(self.local_base);
         self.allow_dynamic(dynamic)?;
         let mut params = self.params(args, private_args, nd)?;
+        // One launch at a time uses the kernel's printf buffer.
+        let _printing = self
+            .printf
+            .as_ref()
+            .map(|p| p.in_use.lock().unwrap_or_else(|e| e.into_inner()));
+        let printf_buffer = self.printf_buffer()?;
+        if let Some(at) = printf_buffer {
+            let p = header::PRINTF_BUFFER;
+            params[p..p + 8].copy_from_slice(&(at as u64).to_ne_bytes());
+        }
         // Each dimension: the whole work-groups, then the partial last one.
         let parts = |d: usize| {
             let (g, l) = (nd.global_size[d], nd.local_size[d]);
@@ -450,6 +591,10 @@ impl DeviceKernel for CudaKernel {
                 }
             }
         }
-        driver.synchronize().map_err(Self::fault)
+        driver.synchronize().map_err(Self::fault)?;
+        if let Some(at) = printf_buffer {
+            self.print(at);
+        }
+        Ok(())
     }
 }

@@ -20,6 +20,8 @@
 //! - [`ArgKind::Aggregate`]: the byte offset of a copy of the struct's bytes in the by-value
 //!   block passed to [`DeviceKernel::launch`].
 
+pub mod printf;
+
 use std::alloc::Layout;
 use std::fmt;
 use std::ptr::NonNull;

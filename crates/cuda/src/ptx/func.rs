@@ -1582,6 +1582,71 @@ impl<'a> FuncEmitter<'a> {
         Ok(())
     }
 
+    /// `printf` (6.15.14): the call appends a record to the launch's printf buffer (its
+    /// address in the header): the format's address, the argument bytes' count, the bytes of
+    /// the argument block lowering built in a stack slot. The buffer starts with the bytes
+    /// used (claimed with an atomic add) and the bytes it has for records; a call that does
+    /// not fit writes nothing and returns -1. The host formats the records when the launch
+    /// completes (`crate::CudaKernel::print`).
+    fn printf(&mut self, inst: Inst) -> Result<()> {
+        let (fmt, args) = (self.arg(inst, 0), self.arg(inst, 1));
+        let slot = match self.f.dfg.value_def(args) {
+            ferrocl_ir::ValueDef::Result(i) => match self.f.dfg.insts[i].op {
+                Op::SlotAddr(slot) => Some(slot),
+                _ => None,
+            },
+            _ => None,
+        }
+        .ok_or("printf's arguments outside a stack slot of their own")?;
+        let data = self.f.slots[slot];
+        let size = data.size as u64;
+        let record = 16 + size.next_multiple_of(8);
+        let (fr, ar) = (self.lanes(fmt)[0].clone(), self.lanes(args)[0].clone());
+        let (buf, off, end, cap) = (
+            self.temp(Class::Rd),
+            self.temp(Class::Rd),
+            self.temp(Class::Rd),
+            self.temp(Class::Rd),
+        );
+        let p = self.temp(Class::Pred);
+        let (full, done) = (self.label(), self.label());
+        let result = self.f.dfg.inst_result(inst);
+        self.line(format_args!(
+            "ld.param.u64 {buf}, [__params+{}]",
+            header::PRINTF_BUFFER
+        ));
+        self.line(format_args!("atom.global.add.u64 {off}, [{buf}], {record}"));
+        self.line(format_args!("add.s64 {end}, {off}, {record}"));
+        self.line(format_args!("ld.global.u64 {cap}, [{buf}+8]"));
+        self.line(format_args!("setp.gt.u64 {p}, {end}, {cap}"));
+        self.line(format_args!("@{p} bra {full}"));
+        self.line(format_args!("add.s64 {off}, {off}, {buf}"));
+        self.line(format_args!("st.global.u64 [{off}+16], {fr}"));
+        self.line(format_args!("mov.b64 {end}, {size}"));
+        self.line(format_args!("st.global.u64 [{off}+24], {end}"));
+        let (step, ty) = if size % 4 == 0 && data.align >= 4 {
+            (4, "b32")
+        } else {
+            (1, "u8")
+        };
+        let t = self.temp(Class::R);
+        for k in (0..size).step_by(step) {
+            self.line(format_args!("ld.local.{ty} {t}, [{ar}+{k}]"));
+            self.line(format_args!("st.global.{ty} [{off}+{}], {t}", 32 + k));
+        }
+        let r = result.map(|r| self.lanes(r)[0].clone());
+        if let Some(r) = &r {
+            self.line(format_args!("mov.b32 {r}, 0"));
+        }
+        self.line(format_args!("bra.uni {done}"));
+        let _ = writeln!(self.body, "{full}:");
+        if let Some(r) = &r {
+            self.line(format_args!("mov.b32 {r}, -1"));
+        }
+        let _ = writeln!(self.body, "{done}:");
+        Ok(())
+    }
+
     /// A work-group collective (6.15.16): every work-item writes its operand to its slot of
     /// the group's scratch ([`GROUP_SCRATCH`], 8 bytes per work-item), and after a barrier
     /// reads the slot it needs or combines the slots in linear local id order, so that every
@@ -1795,10 +1860,10 @@ impl<'a> FuncEmitter<'a> {
     fn call(&mut self, inst: Inst, callee: ferrocl_ir::Func) -> Result<()> {
         let target = &self.module.funcs[callee];
         if target.is_declaration() {
-            return Err(match target.name.as_str() {
-                "printf" => "printf is not supported by this device yet".to_string(),
-                name => format!("a call to {name}, which is not defined"),
-            });
+            return match target.name.as_str() {
+                "printf" if target.sig.params.len() == 2 => self.printf(inst),
+                name => Err(format!("a call to {name}, which is not defined")),
+            };
         }
         let name = self.names[callee.as_u32() as usize].clone();
         let args = self.f.dfg.insts[inst].args.clone();

@@ -52,6 +52,8 @@ pub mod header {
     pub const LOCAL_BASE: usize = 120;
     /// `u32`: the number of dimensions.
     pub const WORK_DIM: usize = 128;
+    /// `u64`: the address of the launch's printf buffer (see `FuncEmitter::printf`).
+    pub const PRINTF_BUFFER: usize = 136;
 }
 
 /// How one kernel's parameter block is laid out: the [`HEADER`], the argument block at
@@ -78,6 +80,11 @@ pub struct KernelLayout {
 pub struct Ptx {
     pub text: String,
     pub kernels: Vec<KernelLayout>,
+    /// Whether the module calls `printf`.
+    pub printf: bool,
+    /// The module's `__constant` variables with initial bytes: their PTX names and bytes
+    /// (where `printf` finds its formats and `%s` strings).
+    pub constants: Vec<(String, Vec<u8>)>,
     /// When the module's `__local` variables lie in dynamic shared memory (see
     /// `emit_globals`): the bytes they take there, before the `__local` arguments.
     pub dynamic_locals: Option<u32>,
@@ -241,9 +248,21 @@ pub fn emit(module: &Module, target: PtxTarget) -> Result<Ptx, String> {
             kernels.push(l);
         }
     }
+    let printf = module
+        .funcs
+        .values()
+        .any(|f| f.is_declaration() && f.name == "printf");
+    let constants = module
+        .globals
+        .iter()
+        .filter(|(_, g)| g.space == AddrSpace::Constant)
+        .filter_map(|(id, g)| Some((globals[id.as_u32() as usize].0.clone(), g.init.clone()?)))
+        .collect();
     Ok(Ptx {
         text,
         kernels,
+        printf,
+        constants,
         dynamic_locals,
     })
 }
