@@ -95,6 +95,10 @@ pub struct Target {
     /// `fma` is a library computation, and the compiler never contracts (contraction is
     /// permitted, never required).
     pub fast_fma: bool,
+    /// The device's fused multiply-add costs what an add does (a GPU): an accumulation
+    /// `acc += x * y` carried through a loop is contracted too, which on a CPU, where the
+    /// fused operation is the slower one, it is not.
+    pub fma_chains: bool,
 }
 
 impl Target {
@@ -144,6 +148,7 @@ impl Target {
             little_endian: true,
             correctly_rounded_divide_sqrt: true,
             fast_fma: false,
+            fma_chains: false,
         }
     }
 
@@ -648,6 +653,7 @@ pub fn compile_here(
             single_precision_constant: options.single_precision_constant,
             pointer_size: (target.address_bits / 8) as u64,
             fast_fma: target.fast_fma,
+            fma_chains: target.fma_chains,
             mad_enable: options.mad_enable,
         };
         let cfg = builtins::Config {

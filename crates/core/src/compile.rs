@@ -32,6 +32,7 @@ pub fn target(device: &Device) -> Target {
             & crate::device::fp_config::CORRECTLY_ROUNDED_DIVIDE_SQRT
             != 0,
         fast_fma: device.backend().fast_fma(),
+        fma_chains: device.backend().fma_chains(),
     }
 }
 

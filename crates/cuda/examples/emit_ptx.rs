@@ -19,7 +19,12 @@ fn main() {
         eprintln!("options: {e:?}");
         std::process::exit(1)
     });
-    let target = ferrocl_clc::Target::full_profile_cpu();
+    // What the GPU device's target says of fma (see `CudaDevice::fast_fma` and `fma_chains`).
+    let target = ferrocl_clc::Target {
+        fast_fma: true,
+        fma_chains: true,
+        ..ferrocl_clc::Target::full_profile_cpu()
+    };
     let out = ferrocl_clc::compile(&source, &options, &target, &[]);
     let Some(program) = out.program else {
         eprintln!("{path}: the program does not build");

@@ -179,6 +179,11 @@ impl DeviceBackend for CudaDevice {
         true
     }
 
+    /// `fma.rn.f32` has the latency and throughput of `add.rn.f32`.
+    fn fma_chains(&self) -> bool {
+        true
+    }
+
     fn limits(&self) -> DeviceLimits {
         DeviceLimits {
             max_work_group_size: MAX_GROUP as usize,

@@ -62,6 +62,12 @@ pub trait DeviceBackend: Send + Sync {
     /// `fma` where the program allows it.
     fn fast_fma(&self) -> bool;
 
+    /// Whether a fused multiply-add costs no more than an add (a GPU's `fma`): the compiler
+    /// then contracts accumulations carried through loops too (`ferrocl_clc::Target::fma_chains`).
+    fn fma_chains(&self) -> bool {
+        false
+    }
+
     /// The device's fixed limits, which the runtime reports in its queries and checks
     /// launches against.
     fn limits(&self) -> DeviceLimits;

@@ -41,6 +41,8 @@ pub struct LangOpts {
     pub pointer_size: u64,
     /// The device's fused multiply-add is fast ([`crate::Target::fast_fma`]).
     pub fast_fma: bool,
+    /// Accumulations through loops are contracted too ([`crate::Target::fma_chains`]).
+    pub fma_chains: bool,
     /// `-cl-mad-enable` (or an option that implies it): `a * b + c` may be contracted
     /// whatever `#pragma OPENCL FP_CONTRACT` says.
     pub mad_enable: bool,
@@ -168,6 +170,8 @@ pub struct CheckedProgram {
     /// where `#pragma OPENCL FP_CONTRACT` leaves contraction on (the tree's
     /// `StmtKind::FpContract` says where), and `mad` is `fma`.
     pub fast_fma: bool,
+    /// An accumulation through a loop is contracted too ([`crate::Target::fma_chains`]).
+    pub fma_chains: bool,
     /// `-cl-mad-enable`: with a fast fma, lowering contracts where the pragma turned
     /// contraction off too.
     pub mad_enable: bool,
@@ -361,6 +365,7 @@ impl<'a> Sema<'a> {
             kernels,
             extensions,
             fast_fma: self.opts.fast_fma,
+            fma_chains: self.opts.fma_chains,
             mad_enable: self.opts.mad_enable,
         })
     }

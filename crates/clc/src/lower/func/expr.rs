@@ -362,8 +362,10 @@ impl FnLower<'_, '_, '_> {
                     self.ptr_add(old, iv, lhs.ty)
                 } else {
                     let oc = self.convert(old, lhs.ty, *compute)?;
-                    let product = Self::product_of(rhs, *compute)
-                        .filter(|_| !self.loop_carried(lhs) && self.may_contract(*op, *compute));
+                    let product = Self::product_of(rhs, *compute).filter(|_| {
+                        (self.cx.p.fma_chains || !self.loop_carried(lhs))
+                            && self.may_contract(*op, *compute)
+                    });
                     let r = match product {
                         // `z += x * y`, `z -= x * y`.
                         Some((x, y)) => self.fused(x, y, oc, *op, *compute)?,
