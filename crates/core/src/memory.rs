@@ -102,7 +102,14 @@ impl MemObject {
             // memory object's life (HostPtr's contract).
             unsafe { Storage::borrow_host(host.ptr(), size) }.ok_or(ClError::InvalidHostPtr)?
         } else {
-            let device = context.devices.first().ok_or(ClError::InvalidContext)?;
+            // The storage every device of the context reaches: a GPU's (managed memory,
+            // which the host and so the CPU device address too), else the first device's.
+            let device = context
+                .devices
+                .iter()
+                .find(|d| d.info.device_type == crate::device::DeviceType::Gpu)
+                .or(context.devices.first())
+                .ok_or(ClError::InvalidContext)?;
             let storage = device.backend().allocate(size)?;
             if flags & flags::COPY_HOST_PTR != 0 {
                 let host = host_ptr.ok_or(ClError::InvalidHostPtr)?;
