@@ -121,7 +121,7 @@ fn usage_errors_exit_2_with_a_message() {
         (&["build"], "build: no source file given"),
         (
             &["build", "k.cl", "--emit", "exe"],
-            "build: --emit takes 'ir', 'wg', 'clif' or 'asm', not 'exe'",
+            "build: --emit takes 'ir', 'wg', 'clif', 'asm' or 'ptx', not 'exe'",
         ),
         (&["bench", "--platform"], "bench: --platform needs a value"),
         (
