@@ -433,6 +433,11 @@ fn predefined(options: &BuildOptions, target: &Target, version: ClVersion) -> St
     // the integer constant 0" -- in every OpenCL C version.
     def("true", "1");
     def("false", "0");
+    // OpenCL C 2.0 code compares pointers with NULL (6.7.9's examples: `int *ptr = NULL;`),
+    // which the 2.0 and later headers of other compilers define as a null pointer constant.
+    if v >= 200 {
+        def("NULL", "((void*)0)");
+    }
     for e in &target.extensions {
         def(e, "1");
     }

@@ -36,6 +36,11 @@ pub mod fp_config {
 /// OpenCL-CTS release v2023-10-10-00. A self-check, not an official conformance submission.
 pub const LATEST_CONFORMANCE_VERSION: &str = "v2023-10-10-00";
 
+/// `CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE` of the CPU device: 64 MiB, a thousand times the
+/// spec's minimum (lookup tables of real programs are a few hundred KiB at most); each
+/// variable is allocated when its program is built.
+pub const MAX_GLOBAL_VARIABLE_SIZE: usize = 64 << 20;
+
 /// Bits of `cl_device_atomic_capabilities`.
 pub mod atomic_caps {
     pub const ORDER_RELAXED: u64 = 1 << 0;
@@ -184,8 +189,22 @@ impl DeviceInfo {
             global_mem_size,
             max_constant_buffer_size: 1 << 20,
             max_constant_args: 8,
-            max_global_variable_size: 0,
-            global_variable_preferred_total_size: 0,
+            // 4.2, Table 5: "The minimum value is 64 KB if the device supports program scope
+            // global variables, and must be 0 for devices that do not". The CPU device places
+            // each variable in host memory of its own when the program is built.
+            max_global_variable_size: if has_feature("__opencl_c_program_scope_global_variables") {
+                MAX_GLOBAL_VARIABLE_SIZE
+            } else {
+                0
+            },
+            // A performance hint; the CPU device has no faster storage for them.
+            global_variable_preferred_total_size: if has_feature(
+                "__opencl_c_program_scope_global_variables",
+            ) {
+                MAX_GLOBAL_VARIABLE_SIZE
+            } else {
+                0
+            },
             local_mem_type: 0x2, // CL_GLOBAL: local memory is ordinary host memory
             local_mem_size: 256 << 10,
             error_correction_support: false,
@@ -244,7 +263,7 @@ impl DeviceInfo {
             )) | u64::from(has_feature(
                 "__opencl_c_integer_dot_product_input_4x8bit",
             )) << 1,
-            generic_address_space_support: false,
+            generic_address_space_support: has_feature("__opencl_c_generic_address_space"),
             pipe_support: false,
             // Sub-groups of `limits.sub_group_size` work-items in linear local id order.
             max_num_sub_groups: if has_feature("__opencl_c_subgroups") {

@@ -643,6 +643,7 @@ impl<'p> ModCtx<'p> {
             CType::Pointer(_) => Some((Scalar::ULong, 1)),
             CType::Sampler => Some((Scalar::UInt, 1)),
             CType::Atomic(s) => Some((*s, 1)),
+            CType::AtomicFlag => Some((Scalar::Int, 1)),
             _ => None,
         }) else {
             return Err(LowerError::new("constant initializer of this type"));
