@@ -245,7 +245,9 @@ c_programs!(
     uniform,
     linking,
     language,
-    kernel_args
+    kernel_args,
+    globals,
+    generic
 );
 
 /// Every C program in `tests/c` has its test above.
