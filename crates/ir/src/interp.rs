@@ -374,6 +374,17 @@ impl<'m> Interpreter<'m> {
                 .unwrap_or_else(|| vec![0; data.size as usize]);
             globals.insert(g, memory.alloc(bytes));
         }
+        for (g, data) in module.globals.iter() {
+            for r in &data.relocs {
+                let Some(&target) = globals.get(&r.target) else {
+                    continue;
+                };
+                let address = target.wrapping_add(r.addend as u64);
+                // The verifier keeps the pointer inside the global; a module that skipped it
+                // leaves the bytes as they are.
+                let _ = memory.write(globals[&g] + u64::from(r.offset), &address.to_le_bytes());
+            }
+        }
         Interpreter {
             module,
             memory: Arc::new(Mutex::new(memory)),

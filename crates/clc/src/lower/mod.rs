@@ -8,10 +8,9 @@
 //!   `__constant` variables become module globals named as written (function-scope ones
 //!   `function.variable`); each kernel-scope `__local` variable is one global in the `local`
 //!   space named `kernel.variable`. String literals are `constant` globals `.str.N`.
-//!   The IR has no relocations: a program-scope pointer initialized with the address of a
-//!   global (`__global int *p = &counter;`) starts as zero bytes, and every kernel stores the
-//!   address at its entry. (A kernel that changes such a pointer sees it reset by the next
-//!   launch; a `__constant` one is a lowering error.)
+//!   A program-scope pointer initialized with the address of a global
+//!   (`__global int *p = &counter;`) holds zero bytes in its initial value and a relocation
+//!   ([`ferrocl_ir::Relocation`]) that a device resolves when it allocates the globals.
 //! - Locals and parameters live in private stack slots, read and written with loads and
 //!   stores; the `mem2reg` pass promotes them. Booleans are `i1` in registers and `i8` in
 //!   memory. Structs, unions and arrays live in memory only: an aggregate value is the
@@ -148,8 +147,8 @@ pub(crate) enum RelocSrc {
     Global(Global),
 }
 
-/// A pointer inside a global's initial value that holds the address of a global. The IR has
-/// no relocations: every kernel stores these addresses at its entry (see [`lower`]).
+/// A pointer inside a global's initial value that holds the address of a global, found while
+/// the initializers are evaluated and recorded as an IR relocation once every global exists.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Reloc {
     /// The global whose bytes hold the pointer, and the pointer's offset there.
@@ -468,12 +467,7 @@ impl<'p> ModCtx<'p> {
                     let before = self.relocs.len();
                     self.const_init(i, &mut buf, 0)?;
                     self.init_target = None;
-                    if space == IrSpace::Constant && self.relocs.len() > before {
-                        return Err(LowerError::new(format!(
-                            "'{}': a __constant variable initialized with an address (the IR has no relocations)",
-                            var.name
-                        )));
-                    }
+                    let _ = before;
                     Some(buf)
                 }
                 _ => None,
@@ -490,6 +484,7 @@ impl<'p> ModCtx<'p> {
                     b
                 }),
                 external: false,
+                relocs: Vec::new(),
             });
             self.globals.insert(*v, g);
         }
@@ -500,6 +495,34 @@ impl<'p> ModCtx<'p> {
                 let g = self.external_global(*v);
                 self.globals.insert(*v, g);
             }
+        }
+        self.place_relocations()
+    }
+
+    /// Records each address a global's initializer holds as a relocation of that global, now
+    /// that every global it may name exists: a device writes the addresses when it allocates
+    /// the globals, once per program, so a kernel that changes such a pointer leaves it
+    /// changed for the next launch (6.7.8: program-scope variables live as long as the
+    /// program).
+    fn place_relocations(&mut self) -> Res<()> {
+        for r in std::mem::take(&mut self.relocs) {
+            let Some(&at) = self.globals.get(&r.target) else {
+                continue;
+            };
+            let target = match r.src {
+                RelocSrc::Global(g) => g,
+                RelocSrc::Var(v) => match self.globals.get(&v) {
+                    Some(&g) => g,
+                    None => return Err(LowerError::new("address of a variable without storage")),
+                },
+            };
+            // A generic pointer holds the named address itself (addrcast changes no bits).
+            let _ = r.generic;
+            self.module.globals[at].relocs.push(ir::Relocation {
+                offset: r.offset as u32,
+                target,
+                addend: r.src_off,
+            });
         }
         Ok(())
     }
@@ -523,6 +546,7 @@ impl<'p> ModCtx<'p> {
             align: self.align_of(t).next_power_of_two(),
             init: None,
             external: true,
+            relocs: Vec::new(),
         })
     }
 
@@ -551,6 +575,7 @@ impl<'p> ModCtx<'p> {
             align: 1,
             init: Some(data.clone()),
             external: false,
+            relocs: Vec::new(),
         });
         self.strings.insert(data, g);
         g

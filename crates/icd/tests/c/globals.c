@@ -141,6 +141,38 @@ int main(void) {
     CHECK(clBuildProgram(loaded, 1, &device, NULL, NULL, NULL));
     expect_initial(context, queue, loaded);
 
+    /* A pointer initialized with the address of a variable of another compiled object
+     * (OpenCL C 6.10, extern), after clLinkProgram, and moved by one launch for the next. */
+    const char *defs = "global int values[3] = {7, 8, 9};\n"
+                       "global int *cursor = &values[1];\n";
+    const char *uses = "extern global int *cursor;\n"
+                       "kernel void step(global int *out) { out[0] = *cursor; cursor++; }\n";
+    cl_program parts[2];
+    const char *texts[2] = {defs, uses};
+    for (int i = 0; i < 2; i++) {
+        parts[i] = clCreateProgramWithSource(context, 1, &texts[i], NULL, &err);
+        CHECK_RET(err);
+        CHECK(clCompileProgram(parts[i], 1, &device, "-cl-std=CL3.0", 0, NULL, NULL, NULL, NULL));
+    }
+    cl_program linked = clLinkProgram(context, 1, &device, NULL, 2, parts, NULL, NULL, &err);
+    CHECK_RET(err);
+    cl_kernel step = clCreateKernel(linked, "step", &err);
+    CHECK_RET(err);
+    cl_mem cell = make_buffer(context, CL_MEM_WRITE_ONLY, sizeof(int), NULL);
+    CHECK(clSetKernelArg(step, 0, sizeof cell, &cell));
+    int seen[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        size_t one = 1;
+        CHECK(clEnqueueNDRangeKernel(queue, step, 1, NULL, &one, NULL, 0, NULL, NULL));
+        CHECK(clEnqueueReadBuffer(queue, cell, CL_TRUE, 0, sizeof(int), &seen[i], 0, NULL, NULL));
+    }
+    EXPECT(seen[0] == 8 && seen[1] == 9);
+    clReleaseMemObject(cell);
+    clReleaseKernel(step);
+    clReleaseProgram(linked);
+    clReleaseProgram(parts[0]);
+    clReleaseProgram(parts[1]);
+
     /* "maximum number of bytes of storage that may be allocated for any single variable": one
      * larger does not build. */
     if (max_size < 256 * 1024 * 1024) {
