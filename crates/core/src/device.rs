@@ -229,7 +229,13 @@ impl DeviceInfo {
             extensions: features::CPU_DEVICE_EXTENSIONS,
             printf_buffer_size: 1 << 20,
             preferred_interop_user_sync: true,
-            svm_capabilities: 0,
+            // The CPU device addresses host memory directly: an SVM allocation is host memory
+            // the host and the kernels see at one address, consistent at every
+            // synchronization point without maps (coarse- and fine-grain buffer sharing).
+            // Neither fine-grain system sharing nor SVM atomics are offered: they are not
+            // tested here.
+            svm_capabilities: crate::svm::caps::COARSE_GRAIN_BUFFER
+                | crate::svm::caps::FINE_GRAIN_BUFFER,
             // 4.2, Table 5: the mandated minimum capability is relaxed order at work-group scope
             // for atomics, and relaxed and acquire-release order at work-group scope for fences.
             // The CPU device's atomic operations and fences are sequentially consistent

@@ -247,7 +247,8 @@ c_programs!(
     language,
     kernel_args,
     globals,
-    generic
+    generic,
+    svm
 );
 
 /// Every C program in `tests/c` has its test above.
