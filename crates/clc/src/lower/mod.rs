@@ -157,8 +157,6 @@ pub(crate) struct Reloc {
     /// The object pointed to and the byte offset into it.
     pub src: RelocSrc,
     pub src_off: i64,
-    /// Whether the pointer is a generic one.
-    pub generic: bool,
 }
 
 fn ir_space(s: AddrSpace) -> IrSpace {
@@ -464,10 +462,8 @@ impl<'p> ModCtx<'p> {
                 Some(i) if space != IrSpace::Local => {
                     let mut buf = vec![0u8; size as usize];
                     self.init_target = Some(*v);
-                    let before = self.relocs.len();
                     self.const_init(i, &mut buf, 0)?;
                     self.init_target = None;
-                    let _ = before;
                     Some(buf)
                 }
                 _ => None,
@@ -516,8 +512,6 @@ impl<'p> ModCtx<'p> {
                     None => return Err(LowerError::new("address of a variable without storage")),
                 },
             };
-            // A generic pointer holds the named address itself (addrcast changes no bits).
-            let _ = r.generic;
             self.module.globals[at].relocs.push(ir::Relocation {
                 offset: r.offset as u32,
                 target,
@@ -598,7 +592,7 @@ impl<'p> ModCtx<'p> {
                     ));
                 }
                 if matches!(self.ty(e.ty), CType::Pointer(_)) {
-                    if let Some((src, src_off, generic)) = self.const_address(e) {
+                    if let Some((src, src_off)) = self.const_address(e) {
                         let target = self.init_target.ok_or_else(|| {
                             LowerError::new("address constant outside a global initializer")
                         })?;
@@ -607,7 +601,6 @@ impl<'p> ModCtx<'p> {
                             offset: off as i64,
                             src,
                             src_off,
-                            generic,
                         });
                         return Ok(());
                     }
@@ -694,20 +687,18 @@ impl<'p> ModCtx<'p> {
         Ok(())
     }
 
-    /// The object and offset an address constant (C99 6.6p9) points to, and whether it is
-    /// converted to a generic pointer.
-    fn const_address(&mut self, e: &Expr) -> Option<(RelocSrc, i64, bool)> {
+    /// The object and offset an address constant (C99 6.6p9) points to. A conversion to a
+    /// generic pointer changes no bits (a generic pointer holds the named address).
+    fn const_address(&mut self, e: &Expr) -> Option<(RelocSrc, i64)> {
         match &e.kind {
-            ExprKind::Cast(CastKind::ToGeneric, x) => {
-                let (s, o, _) = self.const_address(x)?;
-                Some((s, o, true))
+            ExprKind::Cast(CastKind::ToGeneric | CastKind::PointerCast | CastKind::NoOp, x) => {
+                self.const_address(x)
             }
-            ExprKind::Cast(CastKind::PointerCast | CastKind::NoOp, x) => self.const_address(x),
             ExprKind::Cast(CastKind::ArrayToPointer, x) | ExprKind::AddrOf(x) => {
-                self.lvalue_address(x).map(|(s, o)| (s, o, false))
+                self.lvalue_address(x)
             }
             ExprKind::PtrAdd(p, i) => {
-                let (s, o, g) = self.const_address(p)?;
+                let (s, o) = self.const_address(p)?;
                 let n = match self.const_eval(i).ok()?.first()? {
                     CV::I(v) => *v as i64,
                     CV::F(_) => return None,
@@ -718,7 +709,7 @@ impl<'p> ModCtx<'p> {
                     .pointee(p.ty)
                     .and_then(|q| self.p.types.size_of(q.ty))
                     .unwrap_or(1) as i64;
-                Some((s, o + n * size, g))
+                Some((s, o + n * size))
             }
             _ => None,
         }
@@ -742,10 +733,7 @@ impl<'p> ModCtx<'p> {
                 let f = &self.p.types.records[*r as usize].fields[*i as usize];
                 Some((s, o + f.offset as i64))
             }
-            ExprKind::Deref(p) => {
-                let (s, o, _) = self.const_address(p)?;
-                Some((s, o))
-            }
+            ExprKind::Deref(p) => self.const_address(p),
             _ => None,
         }
     }
