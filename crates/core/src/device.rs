@@ -229,13 +229,18 @@ impl DeviceInfo {
             extensions: features::CPU_DEVICE_EXTENSIONS,
             printf_buffer_size: 1 << 20,
             preferred_interop_user_sync: true,
-            // The CPU device addresses host memory directly: an SVM allocation is host memory
-            // the host and the kernels see at one address, consistent at every
-            // synchronization point without maps (coarse- and fine-grain buffer sharing).
-            // Neither fine-grain system sharing nor SVM atomics are offered: they are not
-            // tested here.
+            // The CPU device runs kernels in the host process, on its threads, addressing host
+            // memory directly: an SVM allocation, or any other host memory (malloc, the
+            // stack), is what the host and the kernels see at one address, consistent at
+            // every synchronization point without maps (coarse- and fine-grain buffer and
+            // fine-grain system sharing); kernel atomics are the host's atomic instructions
+            // on that memory, so they order host and kernel accesses while a kernel runs
+            // (SVM atomics; icd/tests/c/svm.c hands a flag back and forth with a running
+            // kernel).
             svm_capabilities: crate::svm::caps::COARSE_GRAIN_BUFFER
-                | crate::svm::caps::FINE_GRAIN_BUFFER,
+                | crate::svm::caps::FINE_GRAIN_BUFFER
+                | crate::svm::caps::FINE_GRAIN_SYSTEM
+                | crate::svm::caps::ATOMICS,
             // 4.2, Table 5: the mandated minimum capability is relaxed order at work-group scope
             // for atomics, and relaxed and acquire-release order at work-group scope for fences.
             // The CPU device's atomic operations and fences are sequentially consistent
@@ -243,8 +248,8 @@ impl DeviceInfo {
             // across threads the code generator's atomics and fences are the host's
             // sequentially consistent instructions), so it offers every order and scope — the
             // capabilities API 3.0 expects of "a device that provides the same level of
-            // capabilities as an OpenCL 2.x device". Without SVM, all-devices scope behaves
-            // as device scope (Table 5, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES).
+            // capabilities as an OpenCL 2.x device". All-devices scope reaches the host
+            // through SVM (below): the host's own atomics on the same memory.
             atomic_memory_capabilities: atomic_caps::ORDER_RELAXED
                 | atomic_caps::ORDER_ACQ_REL
                 | atomic_caps::ORDER_SEQ_CST

@@ -235,10 +235,15 @@ fn set_kernel_arg_svm_pointer(
     }
     let p = arg_value as usize;
     // "The SVM pointer value specified as the argument value can be the pointer returned by
-    // clSVMAlloc or can be a pointer offset into the SVM region"; without fine-grain system
-    // sharing no other host address is one. NULL passes a null pointer, as clSetKernelArg
-    // does for a NULL buffer.
-    if p != 0 && ferrocl_core::svm::find(&ctx, p).is_none() {
+    // clSVMAlloc or can be a pointer offset into the SVM region"; with fine-grain system
+    // sharing ("sharing the host's entire virtual memory including memory allocated using
+    // malloc") any host address is one, without it no other. NULL passes a null pointer, as
+    // clSetKernelArg does for a NULL buffer.
+    let system = ctx
+        .devices
+        .iter()
+        .any(|d| d.info.svm_capabilities & ferrocl_core::svm::caps::FINE_GRAIN_SYSTEM != 0);
+    if p != 0 && !system && ferrocl_core::svm::find(&ctx, p).is_none() {
         return Err(ClError::InvalidArgValue);
     }
     k.set_arg(arg_index as usize, ArgValue::Svm(p))

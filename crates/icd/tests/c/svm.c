@@ -3,9 +3,12 @@
  * and used by a kernel (at their start and at an offset), clEnqueueSVMMemFill/Memcpy, a buffer
  * made on an SVM pointer with CL_MEM_USE_HOST_PTR, pointers stored inside SVM memory and
  * followed by a kernel (CL_KERNEL_EXEC_INFO_SVM_PTRS), fine-grain buffers read and written by
- * the host without maps, clEnqueueSVMMigrateMem and clEnqueueSVMFree with and without a
- * callback. A device without SVM is left to unsupported.c. */
+ * the host without maps, malloc'ed memory with fine-grain system sharing, a flag handed
+ * between the host and a running kernel with SVM atomics, clEnqueueSVMMigrateMem and
+ * clEnqueueSVMFree with and without a callback. A device without SVM is left to unsupported.c. */
 #include "check.h"
+
+#include <stdatomic.h>
 
 static const char *source =
     "kernel void twice(global float *a) { a[get_global_id(0)] *= 2.0f; }\n"
@@ -14,6 +17,16 @@ static const char *source =
     "    int sum = 0;\n"
     "    for (global node *n = list; n; n = n->next) sum += n->value;\n"
     "    out[0] = sum;\n"
+    "}\n";
+
+/* SVM atomics: the kernel waits for the host's flag, then raises its own. */
+static const char *atomics_source =
+    "kernel void handshake(global atomic_int *flags) {\n"
+    "    while (atomic_load_explicit(&flags[0], memory_order_acquire,\n"
+    "                                memory_scope_all_svm_devices) == 0)\n"
+    "        ;\n"
+    "    atomic_store_explicit(&flags[2], 42, memory_order_relaxed, memory_scope_all_svm_devices);\n"
+    "    atomic_store_explicit(&flags[1], 1, memory_order_release, memory_scope_all_svm_devices);\n"
     "}\n";
 
 typedef struct node {
@@ -50,6 +63,8 @@ static void test_alloc_refusals(cl_ulong caps) {
     EXPECT(clSVMAlloc(context, CL_MEM_READ_WRITE, (size_t)max + 1, 0) == NULL);
     if (!(caps & CL_DEVICE_SVM_ATOMICS))
         EXPECT(clSVMAlloc(context, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 64, 0) == NULL);
+    if (!(caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER))
+        EXPECT(clSVMAlloc(context, CL_MEM_SVM_FINE_GRAIN_BUFFER, 64, 0) == NULL);
     /* "alignment is the minimum alignment in bytes": 64 asked, 64 given. */
     void *p = clSVMAlloc(context, CL_MEM_READ_WRITE, 100, 64);
     REQUIRE(p != NULL);
@@ -200,6 +215,75 @@ static void CL_CALLBACK free_with(cl_command_queue q, cl_uint n, void **pointers
         clSVMFree((cl_context)user_data, pointers[i]);
 }
 
+/* Fine-grain system sharing: "Support for sharing the host's entire virtual memory including
+ * memory allocated using malloc". */
+static void test_fine_grain_system(void) {
+    float *a = malloc(N * sizeof(float));
+    REQUIRE(a != NULL);
+    for (int i = 0; i < N; i++)
+        a[i] = (float)i;
+    cl_kernel k = kernel("twice");
+    cl_bool on = CL_TRUE;
+    CHECK(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof on, &on));
+    CHECK(clSetKernelArgSVMPointer(k, 0, a + 1));
+    run(k, N - 1);
+    CHECK(clFinish(queue));
+    int bad = a[0] != 0.0f;
+    for (int i = 1; i < N; i++)
+        bad += a[i] != 2.0f * (float)i;
+    EXPECT(bad == 0);
+    clReleaseKernel(k);
+    free(a);
+}
+
+/* SVM atomics: "atomic operations that provide memory consistency across the host and all
+ * OpenCL devices supporting fine-grain SVM allocations". The host and a running kernel hand a
+ * flag back and forth through a fine-grain allocation with CL_MEM_SVM_ATOMICS; the kernel's
+ * relaxed store before its release is seen after the host's acquire. */
+static int lists_opencl_c_2_0(void) {
+    size_t size = 0;
+    CHECK(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, NULL, &size));
+    cl_name_version versions[64];
+    REQUIRE(size <= sizeof versions);
+    CHECK(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, size, versions, NULL));
+    for (size_t i = 0; i < size / sizeof versions[0]; i++)
+        if (CL_VERSION_MAJOR(versions[i].version) == 2 && CL_VERSION_MINOR(versions[i].version) == 0)
+            return 1;
+    return 0;
+}
+
+static void test_atomics(void) {
+    /* memory_scope_all_svm_devices is OpenCL C 2.0 (in 3.0 it needs
+     * __opencl_c_atomic_scope_all_devices). */
+    if (!lists_opencl_c_2_0()) {
+        printf("svm.c: SVM atomics not run: the device does not list OpenCL C 2.0\n");
+        return;
+    }
+    cl_program p = build_program(context, device, atomics_source, "-cl-std=CL2.0");
+    cl_int err = CL_SUCCESS;
+    cl_kernel k = clCreateKernel(p, "handshake", &err);
+    CHECK_RET(err);
+    _Atomic cl_int *flags =
+        clSVMAlloc(context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 3 * sizeof(cl_int), 0);
+    REQUIRE(flags != NULL);
+    for (int i = 0; i < 3; i++)
+        atomic_store(&flags[i], 0);
+    CHECK(clSetKernelArgSVMPointer(k, 0, (void *)flags));
+    run(k, 1);
+    CHECK(clFlush(queue));
+    atomic_store_explicit(&flags[0], 1, memory_order_release);
+    uint64_t start = now_ns();
+    int seen = 0;
+    while (!(seen = atomic_load_explicit(&flags[1], memory_order_acquire)) && now_ns() - start < 20000000000ull)
+        ;
+    EXPECT(seen == 1);
+    EXPECT(atomic_load_explicit(&flags[2], memory_order_relaxed) == 42);
+    CHECK(clFinish(queue));
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clSVMFree(context, (void *)flags);
+}
+
 /* Fine grain: "Memory consistency is guaranteed at synchronization points without need for"
  * maps. */
 static void test_fine_grain(void) {
@@ -239,6 +323,10 @@ int main(void) {
     test_pointers_in_svm();
     if (caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER)
         test_fine_grain();
+    if (caps & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM)
+        test_fine_grain_system();
+    if (caps & CL_DEVICE_SVM_ATOMICS)
+        test_atomics();
     clReleaseProgram(program);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
