@@ -102,7 +102,8 @@ pub struct Target {
 }
 
 impl Target {
-    /// A 64-bit little-endian CPU-like device with OpenCL C 1.0–3.0, fp64 and images.
+    /// A 64-bit little-endian CPU-like device with OpenCL C 1.0–3.0, fp64, images, pipes and
+    /// device-side enqueue: every language feature the front end checks.
     pub fn full_profile_cpu() -> Target {
         let features = [
             "__opencl_c_fp64",
@@ -118,6 +119,8 @@ impl Target {
             "__opencl_c_atomic_scope_all_devices",
             "__opencl_c_work_group_collective_functions",
             "__opencl_c_subgroups",
+            "__opencl_c_pipes",
+            "__opencl_c_device_enqueue",
         ];
         let extensions = [
             "cl_khr_fp64",
@@ -438,6 +441,11 @@ fn predefined(options: &BuildOptions, target: &Target, version: ClVersion) -> St
     // the integer constant 0" -- in every OpenCL C version.
     def("true", "1");
     def("false", "0");
+    // OpenCL C 2.0 code compares pointers with NULL (6.7.9's examples: `int *ptr = NULL;`),
+    // which the 2.0 and later headers of other compilers define as a null pointer constant.
+    if v >= 200 {
+        def("NULL", "((void*)0)");
+    }
     for e in &target.extensions {
         def(e, "1");
     }
@@ -650,6 +658,8 @@ pub fn compile_here(
             images,
             generic,
             program_scope_globals,
+            device_pipes: target.has_feature("__opencl_c_pipes"),
+            device_enqueue: target.has_feature("__opencl_c_device_enqueue"),
             single_precision_constant: options.single_precision_constant,
             pointer_size: (target.address_bits / 8) as u64,
             fast_fma: target.fast_fma,

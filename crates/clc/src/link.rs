@@ -5,8 +5,10 @@
 
 use ferrocl_ir::Module;
 
-/// The device service the CPU device provides itself (not a program's own function).
-const SERVICES: &[&str] = &["printf"];
+/// The device services a device provides itself (not a program's own functions): `printf`,
+/// and the address-space queries of OpenCL C 6.15.10, which test an address against the
+/// memory a device gives each work-group.
+const SERVICES: &[&str] = &["printf", "to_global", "to_local", "to_private", "get_fence"];
 
 /// Links `inputs`, in order, into a library (`executable` false) or an executable. In an
 /// executable every extern variable and every function the programs declare must be defined

@@ -1102,3 +1102,28 @@ fn increment_and_decrement_refuse_float_vectors_only() {
     ok("__kernel void k(__global float *o) { float f = 0; f++; --f; o[0] = f; }");
     ok("__kernel void k(__global int4 *o) { int4 v = 0; v++; --v; o[0] = v; }");
 }
+
+#[test]
+fn opencl_c_2_0_refuses_blocks_and_pipes_where_the_device_lacks_them() {
+    // OpenCL C 2.0 has no feature macros: a device that does not run device-side enqueue or
+    // pipes (no __opencl_c_device_enqueue / __opencl_c_pipes in its list) refuses them where
+    // they are written, with the caret at the construct.
+    let mut t = Target::full_profile_cpu();
+    t.features
+        .retain(|f| f != "__opencl_c_device_enqueue" && f != "__opencl_c_pipes");
+    let block = "kernel void k(global int *a) {\n    void (^b)(void) = ^{ a[0] = 1; };\n}\n";
+    let log = errors_with(block, "-cl-std=CL2.0", &t);
+    assert!(
+        log.contains("2:23: error: blocks and device-side enqueue are not supported"),
+        "{log}"
+    );
+    let pipe = "kernel void k(read_only pipe int p) {}\n";
+    let log = errors_with(pipe, "-cl-std=CL2.0", &t);
+    assert!(
+        log.contains("1:15: error: pipes are not supported by this device"),
+        "{log}"
+    );
+    // The device with both builds them.
+    ok_with(block, "-cl-std=CL2.0");
+    ok_with(pipe, "-cl-std=CL2.0");
+}

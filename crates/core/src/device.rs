@@ -36,6 +36,11 @@ pub mod fp_config {
 /// OpenCL-CTS release v2023-10-10-00. A self-check, not an official conformance submission.
 pub const LATEST_CONFORMANCE_VERSION: &str = "v2023-10-10-00";
 
+/// `CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE` of the CPU device: 64 MiB, a thousand times the
+/// spec's minimum (lookup tables of real programs are a few hundred KiB at most); each
+/// variable is allocated when its program is built.
+pub const MAX_GLOBAL_VARIABLE_SIZE: usize = 64 << 20;
+
 /// Bits of `cl_device_atomic_capabilities`.
 pub mod atomic_caps {
     pub const ORDER_RELAXED: u64 = 1 << 0;
@@ -184,8 +189,22 @@ impl DeviceInfo {
             global_mem_size,
             max_constant_buffer_size: 1 << 20,
             max_constant_args: 8,
-            max_global_variable_size: 0,
-            global_variable_preferred_total_size: 0,
+            // 4.2, Table 5: "The minimum value is 64 KB if the device supports program scope
+            // global variables, and must be 0 for devices that do not". The CPU device places
+            // each variable in host memory of its own when the program is built.
+            max_global_variable_size: if has_feature("__opencl_c_program_scope_global_variables") {
+                MAX_GLOBAL_VARIABLE_SIZE
+            } else {
+                0
+            },
+            // A performance hint; the CPU device has no faster storage for them.
+            global_variable_preferred_total_size: if has_feature(
+                "__opencl_c_program_scope_global_variables",
+            ) {
+                MAX_GLOBAL_VARIABLE_SIZE
+            } else {
+                0
+            },
             local_mem_type: 0x2, // CL_GLOBAL: local memory is ordinary host memory
             local_mem_size: 256 << 10,
             error_correction_support: false,
@@ -210,7 +229,18 @@ impl DeviceInfo {
             extensions: features::CPU_DEVICE_EXTENSIONS,
             printf_buffer_size: 1 << 20,
             preferred_interop_user_sync: true,
-            svm_capabilities: 0,
+            // The CPU device runs kernels in the host process, on its threads, addressing host
+            // memory directly: an SVM allocation, or any other host memory (malloc, the
+            // stack), is what the host and the kernels see at one address, consistent at
+            // every synchronization point without maps (coarse- and fine-grain buffer and
+            // fine-grain system sharing); kernel atomics are the host's atomic instructions
+            // on that memory, so they order host and kernel accesses while a kernel runs
+            // (SVM atomics; icd/tests/c/svm.c hands a flag back and forth with a running
+            // kernel).
+            svm_capabilities: crate::svm::caps::COARSE_GRAIN_BUFFER
+                | crate::svm::caps::FINE_GRAIN_BUFFER
+                | crate::svm::caps::FINE_GRAIN_SYSTEM
+                | crate::svm::caps::ATOMICS,
             // 4.2, Table 5: the mandated minimum capability is relaxed order at work-group scope
             // for atomics, and relaxed and acquire-release order at work-group scope for fences.
             // The CPU device's atomic operations and fences are sequentially consistent
@@ -218,8 +248,8 @@ impl DeviceInfo {
             // across threads the code generator's atomics and fences are the host's
             // sequentially consistent instructions), so it offers every order and scope — the
             // capabilities API 3.0 expects of "a device that provides the same level of
-            // capabilities as an OpenCL 2.x device". Without SVM, all-devices scope behaves
-            // as device scope (Table 5, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES).
+            // capabilities as an OpenCL 2.x device". All-devices scope reaches the host
+            // through SVM (below): the host's own atomics on the same memory.
             atomic_memory_capabilities: atomic_caps::ORDER_RELAXED
                 | atomic_caps::ORDER_ACQ_REL
                 | atomic_caps::ORDER_SEQ_CST
@@ -244,7 +274,7 @@ impl DeviceInfo {
             )) | u64::from(has_feature(
                 "__opencl_c_integer_dot_product_input_4x8bit",
             )) << 1,
-            generic_address_space_support: false,
+            generic_address_space_support: has_feature("__opencl_c_generic_address_space"),
             pipe_support: false,
             // Sub-groups of `limits.sub_group_size` work-items in linear local id order.
             max_num_sub_groups: if has_feature("__opencl_c_subgroups") {

@@ -72,6 +72,10 @@ pub const CPU_OPENCL_C_VERSIONS: &[NameVersion] = &[
     nv("OpenCL C", 1, 0, 0),
     nv("OpenCL C", 1, 1, 0),
     nv("OpenCL C", 1, 2, 0),
+    // OpenCL C 2.0 as far as the features the device offers: generic pointers, program-scope
+    // globals, C11 atomics, work-group functions. Device-side enqueue and pipes, which 2.0
+    // programs may use too, are refused by the compiler with a build error (README).
+    nv("OpenCL C", 2, 0, 0),
     nv("OpenCL C", 3, 0, 0),
 ];
 
@@ -96,6 +100,14 @@ pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     ),
     nv("__opencl_c_work_group_collective_functions", 3, 0, 0),
     nv("__opencl_c_subgroups", 3, 0, 0),
+    // Program-scope `__global` variables and `static` locals in `__global`: the CPU device
+    // allocates them once per built program (ferrocl-cpu, `place_globals`), so their values
+    // are kept from one launch to the next.
+    nv("__opencl_c_program_scope_global_variables", 3, 0, 0),
+    // Unqualified pointers are generic: a plain address on the CPU device, whose to_global,
+    // to_local, to_private and get_fence test it against the work-group's local region and
+    // private region (ferrocl-cpu, `address_space_query`).
+    nv("__opencl_c_generic_address_space", 3, 0, 0),
 ];
 
 /// The OpenCL C versions the NVIDIA GPU device's compiler accepts: 1.x and 3.0 (not 2.0,

@@ -23,6 +23,9 @@ pub enum ArgValue<'a> {
     Mem(Option<&'a Arc<MemObject>>),
     /// The size of a `__local` argument's region.
     Local(usize),
+    /// An SVM pointer (`clSetKernelArgSVMPointer`): an address in host memory that every
+    /// device shares, passed as it is.
+    Svm(usize),
 }
 
 /// An argument value as the kernel keeps it. 5.9.2: "A kernel object does not update the
@@ -34,6 +37,7 @@ enum HeldValue {
     Bytes(Vec<u8>),
     Mem(Option<Weak<MemObject>>),
     Local(usize),
+    Svm(usize),
 }
 
 /// A kernel (`cl_kernel`).
@@ -106,6 +110,7 @@ impl Kernel {
             ArgValue::Bytes(b) => HeldValue::Bytes(b),
             ArgValue::Mem(m) => HeldValue::Mem(m.map(Arc::downgrade)),
             ArgValue::Local(n) => HeldValue::Local(n),
+            ArgValue::Svm(p) => HeldValue::Svm(p),
         });
         Ok(())
     }
@@ -203,6 +208,7 @@ impl Kernel {
                     }
                     addr.to_ne_bytes().to_vec()
                 }
+                (ArgKind::Buffer, HeldValue::Svm(p)) => (p as u64).to_ne_bytes().to_vec(),
                 (ArgKind::Aggregate, HeldValue::Bytes(b)) => {
                     // Aligned for any member type (the device places the block on a boundary
                     // of that alignment).

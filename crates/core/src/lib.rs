@@ -22,6 +22,7 @@ pub mod object;
 pub mod platform;
 pub mod program;
 pub mod queue;
+pub mod svm;
 
 pub use context::Context;
 pub use device::{Device, DeviceInfo, DeviceType};

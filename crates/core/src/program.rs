@@ -100,6 +100,9 @@ pub struct DeviceBuild {
     pub executable: Option<Arc<dyn DeviceProgram>>,
     /// Launches need uniform work-groups (OpenCL C before 2.0, `-cl-uniform-work-group-size`).
     pub uniform_work_groups: bool,
+    /// `CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE`: "the total amount of storage, in bytes,
+    /// used by program variables in the global address space" of the executable.
+    pub global_variable_total_size: usize,
 }
 
 impl Default for DeviceBuild {
@@ -111,6 +114,7 @@ impl Default for DeviceBuild {
             binary_type: BinaryType::None,
             executable: None,
             uniform_work_groups: false,
+            global_variable_total_size: 0,
         }
     }
 }
@@ -446,6 +450,7 @@ impl Program {
                     }
                     build.status = BuildStatus::Success;
                     build.binary_type = BinaryType::Executable;
+                    build.global_variable_total_size = global_variable_total_size(&ir);
                     build.executable = Some(exe);
                 }
                 Err(log) => {
@@ -503,6 +508,7 @@ impl Program {
         ir: &Module,
         options: &CompileOptions,
     ) -> Result<Arc<dyn DeviceProgram>, String> {
+        check_global_variables(ir, &self.devices[i])?;
         self.devices[i]
             .backend()
             .compile(ir, options)
@@ -672,6 +678,7 @@ impl Program {
                 ) {
                     Ok(exe) => {
                         build.binary_type = BinaryType::Executable;
+                        build.global_variable_total_size = global_variable_total_size(ir);
                         build.executable = Some(exe);
                     }
                     Err(log) => {
@@ -693,6 +700,34 @@ impl Program {
         self.device_index(device)
             .is_some_and(|i| self.lock().builds[i].uniform_work_groups)
     }
+}
+
+/// The bytes of the executable's variables in the global address space (program-scope
+/// `__global` variables and `static` locals in `__global`), as the device allocates them.
+fn global_variable_total_size(ir: &Module) -> usize {
+    ir.globals
+        .iter()
+        .filter(|(_, g)| g.space == ferrocl_ir::AddrSpace::Global && !g.external)
+        .map(|(_, g)| g.size as usize)
+        .sum()
+}
+
+/// Refuses an executable with a `__global` variable larger than the device allows. API 4.2,
+/// Table 5: CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE is "the maximum number of bytes of storage
+/// that may be allocated for any single variable in program scope or inside a function in an
+/// OpenCL kernel language declared in the global address space".
+fn check_global_variables(ir: &Module, device: &Device) -> Result<(), String> {
+    let max = device.info.max_global_variable_size;
+    for (_, g) in ir.globals.iter() {
+        if g.space == ferrocl_ir::AddrSpace::Global && g.size as usize > max {
+            return Err(format!(
+                "error: the __global variable '{}' needs {} bytes, more than the device's \
+                 CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE ({max})\n",
+                g.name, g.size
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl std::fmt::Debug for Program {

@@ -1005,6 +1005,9 @@ impl Translator<'_, '_> {
             return Ok(None);
         }
         let name = self.module.funcs[callee].name.clone();
+        if let Some(r) = self.address_space_query(&name, args)? {
+            return Ok(Some(vec![r]));
+        }
         let Some(lib) = self.libcalls.get(&name) else {
             return err(format!(
                 "call to @{name}: the CPU device has no library function of that name"
@@ -1032,6 +1035,55 @@ impl Translator<'_, '_> {
             .collect();
         let call = self.b.ins().call(fref, &call_args);
         Ok(self.b.inst_results(call).first().map(|&r| vec![r]))
+    }
+
+    /// The address-space queries of OpenCL C 6.15.10 on a generic pointer, which on the CPU
+    /// device is a plain address: `to_local` and `to_private` test whether it lies in this
+    /// work-group's local region or private region (the frames of its work-items), `to_global`
+    /// whether it is neither and not NULL, each giving the pointer or NULL ("Returns a pointer
+    /// that points to a region in the global address space if to_global can cast ptr to the
+    /// global address space. Otherwise it returns NULL."); `get_fence` gives
+    /// `CLK_LOCAL_MEM_FENCE` for a local address and `CLK_GLOBAL_MEM_FENCE` otherwise ("a
+    /// valid memory fence value for ptr"). `None` for any other callee.
+    fn address_space_query(
+        &mut self,
+        name: &str,
+        args: &[Value],
+    ) -> Result<Option<cl::Value>, CompileError> {
+        if !matches!(name, "to_global" | "to_local" | "to_private" | "get_fence") || args.len() != 1
+        {
+            return Ok(None);
+        }
+        let p = self.get1(args[0])?;
+        let inside = |t: &mut Self, base: i32, mask: i32| {
+            let (base, mask) = (t.regions[&base], t.regions[&mask]);
+            // The region is aligned to its size (a power of two): an address is inside when
+            // its bits above the mask are the base's.
+            let high = t.b.ins().band_not(p, mask);
+            t.b.ins().icmp(CIntCC::Equal, high, base)
+        };
+        let local = inside(self, offsets::LOCAL_MEM, offsets::LOCAL_MASK);
+        let zero = self.b.ins().iconst(clt::I64, 0);
+        let r = match name {
+            "to_local" => self.b.ins().select(local, p, zero),
+            "to_private" => {
+                let private = inside(self, offsets::PRIVATE_MEM, offsets::PRIVATE_MASK);
+                self.b.ins().select(private, p, zero)
+            }
+            "to_global" => {
+                let private = inside(self, offsets::PRIVATE_MEM, offsets::PRIVATE_MASK);
+                let named = self.b.ins().bor(local, private);
+                self.b.ins().select(named, zero, p)
+            }
+            _ => {
+                // CLK_LOCAL_MEM_FENCE is 1 and CLK_GLOBAL_MEM_FENCE 2, as the compiler defines
+                // them (ferrocl-clc's predefined macros).
+                let one = self.b.ins().iconst(clt::I32, 1);
+                let two = self.b.ins().iconst(clt::I32, 2);
+                self.b.ins().select(local, one, two)
+            }
+        };
+        Ok(Some(r))
     }
 
     /// A terminator: a jump, a conditional branch or a switch (with an edge block for each

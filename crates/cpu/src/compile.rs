@@ -410,6 +410,25 @@ fn place_globals(module: &Module) -> Globals {
             }
         }
     }
+    // The addresses the initializers hold, now that every global has its place: written once
+    // per built program, so a kernel that changes such a pointer leaves it changed.
+    for (g, data) in module.globals.iter() {
+        let Some(GlobalPlace::Absolute(at)) = places[g] else {
+            continue;
+        };
+        for r in &data.relocs {
+            let Some(GlobalPlace::Absolute(target)) = places[r.target] else {
+                continue;
+            };
+            if u64::from(r.offset) + 8 > u64::from(data.size) {
+                continue;
+            }
+            let address = target.wrapping_add(r.addend as u64);
+            // SAFETY: the global's block holds `data.size` bytes from `at`, and the pointer's
+            // 8 bytes lie inside them (checked above); the block is not yet shared.
+            unsafe { std::ptr::write_unaligned((at + u64::from(r.offset)) as *mut u64, address) };
+        }
+    }
     Globals {
         places,
         data: globals,

@@ -16,6 +16,7 @@ use crate::api::memory::*;
 use crate::api::platform::*;
 use crate::api::program::*;
 use crate::api::queue::*;
+use crate::api::svm::*;
 use crate::api::unsupported::*;
 
 macro_rules! dispatch_table {

@@ -245,7 +245,10 @@ c_programs!(
     uniform,
     linking,
     language,
-    kernel_args
+    kernel_args,
+    globals,
+    generic,
+    svm
 );
 
 /// Every C program in `tests/c` has its test above.

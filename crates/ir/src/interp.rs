@@ -362,6 +362,25 @@ pub struct Interpreter<'m> {
     pub lenient_private_loads: bool,
 }
 
+/// Writes the addresses the globals' relocations name into the globals allocated at
+/// `globals`.
+fn relocate(module: &Module, globals: &HashMap<Global, u64>, memory: &mut Memory) {
+    for (g, data) in module.globals.iter() {
+        let Some(&at) = globals.get(&g) else {
+            continue;
+        };
+        for r in &data.relocs {
+            let Some(&target) = globals.get(&r.target) else {
+                continue;
+            };
+            let address = target.wrapping_add(r.addend as u64);
+            // The verifier keeps the pointer inside the global; a module that skipped it
+            // leaves the bytes as they are.
+            let _ = memory.write(at + u64::from(r.offset), &address.to_le_bytes());
+        }
+    }
+}
+
 impl<'m> Interpreter<'m> {
     /// An interpreter with the module's globals allocated (initialized or zeroed).
     pub fn new(module: &'m Module) -> Self {
@@ -374,6 +393,7 @@ impl<'m> Interpreter<'m> {
                 .unwrap_or_else(|| vec![0; data.size as usize]);
             globals.insert(g, memory.alloc(bytes));
         }
+        relocate(module, &globals, &mut memory);
         Interpreter {
             module,
             memory: Arc::new(Mutex::new(memory)),
@@ -903,6 +923,7 @@ fn run(
             program_globals.insert(g, memory.alloc(bytes));
         }
     }
+    relocate(module, &program_globals, &mut memory);
     let shared = Arc::new(Mutex::new(memory));
     let lock = |m: &Arc<Mutex<Memory>>| -> Memory {
         std::mem::take(&mut *m.lock().unwrap_or_else(|e| e.into_inner()))

@@ -45,7 +45,9 @@
 //! - calls pass arguments and take results as the callee's signature says; `return` returns
 //!   the signature's type;
 //! - globals have legal spaces, sizes matching their initializers, and no initializer in
-//!   `local` memory; names are unique;
+//!   `local` memory; their relocations (addresses of other globals, written by a device when
+//!   it allocates them) lie inside them and name `global` or `constant` globals; names are
+//!   unique;
 //! - no function calls itself, directly or through others (OpenCL C 6.9 (k)).
 //!
 //! The text form ([`text`]) round-trips exactly, numbering included; program binaries use
@@ -89,7 +91,7 @@ pub use inst::{
     Op, Ordering, RmwOp, Round, Scope, SwitchTable, UnaryOp, WorkItemOp,
 };
 pub use layout::Layout;
-pub use module::{GlobalData, Module};
+pub use module::{GlobalData, Module, Relocation};
 pub use text::{parse_module, print_function, print_module, ParseError};
 pub use types::{AddrSpace, Type};
 pub use verify::{verify_function, verify_module, VerifyError};

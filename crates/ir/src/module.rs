@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::entity::{Func, Global, PrimaryMap};
+use crate::entity::{EntityRef, Func, Global, PrimaryMap};
 use crate::function::{Function, KernelInfo, Signature};
 use crate::inst::Op;
 use crate::types::AddrSpace;
@@ -26,6 +26,19 @@ pub struct GlobalData {
     /// no storage of its own, no initializer, and a `size` of 0 where its type is incomplete.
     /// [`Module::link`] resolves it to the definition of the same name.
     pub external: bool,
+    /// Pointers inside the initial value that hold addresses of globals (OpenCL C 6.7.8: a
+    /// program-scope pointer initialized with `&x`): a device writes each address when it
+    /// allocates the module's globals, over the initial bytes there.
+    pub relocs: Vec<Relocation>,
+}
+
+/// A pointer of 8 bytes at `offset` in a global's initial value that holds the address of
+/// global `target` plus `addend` bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Relocation {
+    pub offset: u32,
+    pub target: Global,
+    pub addend: i64,
 }
 
 /// Functions and globals. `Display` prints the text form (`crate::text`).
@@ -89,6 +102,8 @@ impl Module {
     /// an error otherwise; so are two definitions of one function.
     pub fn link(&mut self, other: Module) -> Result<(), String> {
         let mut gmap = Vec::with_capacity(other.globals.len());
+        // The globals whose data comes from `other`: their relocations name its globals.
+        let mut taken = Vec::new();
         for (_, g) in other.globals.iter() {
             match self.global_by_name(&g.name) {
                 // A name the compiler made (`.str.0`, a string literal's bytes) is private to
@@ -98,14 +113,28 @@ impl Module {
                         .map(|i| format!("{}.{i}", g.name))
                         .find(|n| self.global_by_name(n).is_none())
                         .expect("a free name");
-                    gmap.push(self.globals.push(GlobalData { name, ..g.clone() }));
+                    let new = self.globals.push(GlobalData { name, ..g.clone() });
+                    taken.push(new);
+                    gmap.push(new);
                 }
                 Some(mine) => {
                     let resolved = resolve_global(&self.globals[mine], g)?;
+                    if self.globals[mine].external && !g.external {
+                        taken.push(mine);
+                    }
                     self.globals[mine] = resolved;
                     gmap.push(mine);
                 }
-                None => gmap.push(self.globals.push(g.clone())),
+                None => {
+                    let new = self.globals.push(g.clone());
+                    taken.push(new);
+                    gmap.push(new);
+                }
+            }
+        }
+        for g in taken {
+            for r in &mut self.globals[g].relocs {
+                r.target = gmap[r.target.index()];
             }
         }
         let names: HashMap<String, Func> = self

@@ -16,19 +16,19 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::dfg::{BlockData, ValueData, ValueDef};
-use crate::entity::{Block, Func, Global, Inst, StackSlot, Value};
+use crate::entity::{Block, EntityRef, Func, Global, Inst, StackSlot, Value};
 use crate::function::{
     AccessQualifier, ArgKind, Function, KernelArg, KernelInfo, Signature, StackSlotData,
     TypeQualifiers,
 };
 use crate::inst::*;
-use crate::module::{GlobalData, Module};
+use crate::module::{GlobalData, Module, Relocation};
 use crate::types::{AddrSpace, Type};
 
 /// The first bytes of every serialized module.
 pub const MAGIC: [u8; 8] = *b"FERROCL\0";
 /// The format version written; readers accept only this one.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// What a serialized module is, as `cl_program_binary_type` names it (API 5.8.9): a program
 /// binary read back keeps its type, so that a compiled object or a library still links.
@@ -218,6 +218,12 @@ impl Writer {
                     self.out.extend_from_slice(bytes);
                 }
                 None => self.u(0),
+            }
+            self.u(g.relocs.len() as u64);
+            for r in &g.relocs {
+                self.u(u64::from(r.offset));
+                self.u(r.target.index() as u64);
+                self.u(r.addend as u64);
             }
         }
         self.u(m.funcs.len() as u64);
@@ -664,6 +670,21 @@ impl Reader<'_> {
                 };
                 Some(self.raw(len)?.to_vec())
             };
+            let nr = self.count()?;
+            let mut relocs = Vec::with_capacity(nr);
+            for _ in 0..nr {
+                let offset = self.u32()?;
+                let target = self.u()?;
+                if target >= ng as u64 {
+                    return self.fail("relocation target out of range");
+                }
+                let addend = self.u()? as i64;
+                relocs.push(Relocation {
+                    offset,
+                    target: Global::new(target as usize),
+                    addend,
+                });
+            }
             m.globals.push(GlobalData {
                 name,
                 space,
@@ -671,6 +692,7 @@ impl Reader<'_> {
                 align,
                 init,
                 external,
+                relocs,
             });
         }
         let nf = self.count()?;

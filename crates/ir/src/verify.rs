@@ -70,6 +70,24 @@ pub fn verify_module(module: &Module) -> Result<(), Vec<VerifyError>> {
             )),
             _ => {}
         }
+        for r in &g.relocs {
+            if g.external || g.space == AddrSpace::Local {
+                err("only a defined global or constant variable holds relocations".into());
+            }
+            if u64::from(r.offset) + 8 > u64::from(g.size) {
+                err(format!(
+                    "relocation at {} past the size {}",
+                    r.offset, g.size
+                ));
+            }
+            match module.globals.get(r.target) {
+                Some(t) if t.space != AddrSpace::Local => {}
+                _ => err(format!(
+                    "relocation at {} to a missing or local global",
+                    r.offset
+                )),
+            }
+        }
     }
     let mut fnames = HashSet::new();
     for (_, f) in module.funcs.iter() {

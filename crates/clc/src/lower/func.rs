@@ -128,9 +128,6 @@ pub(crate) fn lower_function(cx: &mut ModCtx, id: FuncId) -> Res<()> {
                 )?;
             }
         }
-        if f.is_kernel {
-            fl.store_relocations()?;
-        }
         if let Some(body) = &f.body {
             fl.stmt(body)?;
         }
@@ -234,34 +231,6 @@ impl FnLower<'_, '_, '_> {
         let b = self.b.create_block();
         self.labels.insert(name.to_string(), b);
         b
-    }
-
-    /// Stores the addresses that program-scope pointers are initialized with (the IR has no
-    /// relocations; see the module documentation).
-    fn store_relocations(&mut self) -> Res<()> {
-        for r in self.cx.relocs.clone() {
-            let Some(&tg) = self.cx.globals.get(&r.target) else {
-                continue;
-            };
-            let src = match r.src {
-                super::RelocSrc::Global(g) => g,
-                super::RelocSrc::Var(v) => match self.cx.globals.get(&v) {
-                    Some(&g) => g,
-                    None => return self.err("address of a variable without storage"),
-                },
-            };
-            let tspace = self.cx.module.globals[tg].space;
-            let sspace = self.cx.module.globals[src].space;
-            let base = self.b.global_addr(tg, tspace);
-            let at = self.offset(base, r.offset);
-            let sbase = self.b.global_addr(src, sspace);
-            let mut v = self.offset(sbase, r.src_off);
-            if r.generic && sspace != IrSpace::Generic {
-                v = self.b.addrcast(v, IrSpace::Generic);
-            }
-            self.b.store(v, at, align_at(8, r.offset), false);
-        }
-        Ok(())
     }
 
     // ---- constants ----

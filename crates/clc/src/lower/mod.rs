@@ -8,10 +8,9 @@
 //!   `__constant` variables become module globals named as written (function-scope ones
 //!   `function.variable`); each kernel-scope `__local` variable is one global in the `local`
 //!   space named `kernel.variable`. String literals are `constant` globals `.str.N`.
-//!   The IR has no relocations: a program-scope pointer initialized with the address of a
-//!   global (`__global int *p = &counter;`) starts as zero bytes, and every kernel stores the
-//!   address at its entry. (A kernel that changes such a pointer sees it reset by the next
-//!   launch; a `__constant` one is a lowering error.)
+//!   A program-scope pointer initialized with the address of a global
+//!   (`__global int *p = &counter;`) holds zero bytes in its initial value and a relocation
+//!   ([`ferrocl_ir::Relocation`]) that a device resolves when it allocates the globals.
 //! - Locals and parameters live in private stack slots, read and written with loads and
 //!   stores; the `mem2reg` pass promotes them. Booleans are `i1` in registers and `i8` in
 //!   memory. Structs, unions and arrays live in memory only: an aggregate value is the
@@ -148,8 +147,8 @@ pub(crate) enum RelocSrc {
     Global(Global),
 }
 
-/// A pointer inside a global's initial value that holds the address of a global. The IR has
-/// no relocations: every kernel stores these addresses at its entry (see [`lower`]).
+/// A pointer inside a global's initial value that holds the address of a global, found while
+/// the initializers are evaluated and recorded as an IR relocation once every global exists.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Reloc {
     /// The global whose bytes hold the pointer, and the pointer's offset there.
@@ -158,8 +157,6 @@ pub(crate) struct Reloc {
     /// The object pointed to and the byte offset into it.
     pub src: RelocSrc,
     pub src_off: i64,
-    /// Whether the pointer is a generic one.
-    pub generic: bool,
 }
 
 fn ir_space(s: AddrSpace) -> IrSpace {
@@ -465,15 +462,8 @@ impl<'p> ModCtx<'p> {
                 Some(i) if space != IrSpace::Local => {
                     let mut buf = vec![0u8; size as usize];
                     self.init_target = Some(*v);
-                    let before = self.relocs.len();
                     self.const_init(i, &mut buf, 0)?;
                     self.init_target = None;
-                    if space == IrSpace::Constant && self.relocs.len() > before {
-                        return Err(LowerError::new(format!(
-                            "'{}': a __constant variable initialized with an address (the IR has no relocations)",
-                            var.name
-                        )));
-                    }
                     Some(buf)
                 }
                 _ => None,
@@ -490,6 +480,7 @@ impl<'p> ModCtx<'p> {
                     b
                 }),
                 external: false,
+                relocs: Vec::new(),
             });
             self.globals.insert(*v, g);
         }
@@ -500,6 +491,32 @@ impl<'p> ModCtx<'p> {
                 let g = self.external_global(*v);
                 self.globals.insert(*v, g);
             }
+        }
+        self.place_relocations()
+    }
+
+    /// Records each address a global's initializer holds as a relocation of that global, now
+    /// that every global it may name exists: a device writes the addresses when it allocates
+    /// the globals, once per program, so a kernel that changes such a pointer leaves it
+    /// changed for the next launch (6.7.8: program-scope variables live as long as the
+    /// program).
+    fn place_relocations(&mut self) -> Res<()> {
+        for r in std::mem::take(&mut self.relocs) {
+            let Some(&at) = self.globals.get(&r.target) else {
+                continue;
+            };
+            let target = match r.src {
+                RelocSrc::Global(g) => g,
+                RelocSrc::Var(v) => match self.globals.get(&v) {
+                    Some(&g) => g,
+                    None => return Err(LowerError::new("address of a variable without storage")),
+                },
+            };
+            self.module.globals[at].relocs.push(ir::Relocation {
+                offset: r.offset as u32,
+                target,
+                addend: r.src_off,
+            });
         }
         Ok(())
     }
@@ -523,6 +540,7 @@ impl<'p> ModCtx<'p> {
             align: self.align_of(t).next_power_of_two(),
             init: None,
             external: true,
+            relocs: Vec::new(),
         })
     }
 
@@ -551,6 +569,7 @@ impl<'p> ModCtx<'p> {
             align: 1,
             init: Some(data.clone()),
             external: false,
+            relocs: Vec::new(),
         });
         self.strings.insert(data, g);
         g
@@ -573,7 +592,7 @@ impl<'p> ModCtx<'p> {
                     ));
                 }
                 if matches!(self.ty(e.ty), CType::Pointer(_)) {
-                    if let Some((src, src_off, generic)) = self.const_address(e) {
+                    if let Some((src, src_off)) = self.const_address(e) {
                         let target = self.init_target.ok_or_else(|| {
                             LowerError::new("address constant outside a global initializer")
                         })?;
@@ -582,7 +601,6 @@ impl<'p> ModCtx<'p> {
                             offset: off as i64,
                             src,
                             src_off,
-                            generic,
                         });
                         return Ok(());
                     }
@@ -643,6 +661,7 @@ impl<'p> ModCtx<'p> {
             CType::Pointer(_) => Some((Scalar::ULong, 1)),
             CType::Sampler => Some((Scalar::UInt, 1)),
             CType::Atomic(s) => Some((*s, 1)),
+            CType::AtomicFlag => Some((Scalar::Int, 1)),
             _ => None,
         }) else {
             return Err(LowerError::new("constant initializer of this type"));
@@ -668,20 +687,18 @@ impl<'p> ModCtx<'p> {
         Ok(())
     }
 
-    /// The object and offset an address constant (C99 6.6p9) points to, and whether it is
-    /// converted to a generic pointer.
-    fn const_address(&mut self, e: &Expr) -> Option<(RelocSrc, i64, bool)> {
+    /// The object and offset an address constant (C99 6.6p9) points to. A conversion to a
+    /// generic pointer changes no bits (a generic pointer holds the named address).
+    fn const_address(&mut self, e: &Expr) -> Option<(RelocSrc, i64)> {
         match &e.kind {
-            ExprKind::Cast(CastKind::ToGeneric, x) => {
-                let (s, o, _) = self.const_address(x)?;
-                Some((s, o, true))
+            ExprKind::Cast(CastKind::ToGeneric | CastKind::PointerCast | CastKind::NoOp, x) => {
+                self.const_address(x)
             }
-            ExprKind::Cast(CastKind::PointerCast | CastKind::NoOp, x) => self.const_address(x),
             ExprKind::Cast(CastKind::ArrayToPointer, x) | ExprKind::AddrOf(x) => {
-                self.lvalue_address(x).map(|(s, o)| (s, o, false))
+                self.lvalue_address(x)
             }
             ExprKind::PtrAdd(p, i) => {
-                let (s, o, g) = self.const_address(p)?;
+                let (s, o) = self.const_address(p)?;
                 let n = match self.const_eval(i).ok()?.first()? {
                     CV::I(v) => *v as i64,
                     CV::F(_) => return None,
@@ -692,7 +709,7 @@ impl<'p> ModCtx<'p> {
                     .pointee(p.ty)
                     .and_then(|q| self.p.types.size_of(q.ty))
                     .unwrap_or(1) as i64;
-                Some((s, o + n * size, g))
+                Some((s, o + n * size))
             }
             _ => None,
         }
@@ -716,10 +733,7 @@ impl<'p> ModCtx<'p> {
                 let f = &self.p.types.records[*r as usize].fields[*i as usize];
                 Some((s, o + f.offset as i64))
             }
-            ExprKind::Deref(p) => {
-                let (s, o, _) = self.const_address(p)?;
-                Some((s, o))
-            }
+            ExprKind::Deref(p) => self.const_address(p),
             _ => None,
         }
     }

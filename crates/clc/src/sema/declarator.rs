@@ -54,6 +54,11 @@ impl<'a> Sema<'a> {
             {
                 self.diags
                     .error(loc, "pipes require the __opencl_c_pipes feature");
+            } else if self.opts.version == 200 && !self.opts.device_pipes {
+                self.diags.error(
+                    loc,
+                    "pipes are not supported by this device (CL_DEVICE_PIPE_SUPPORT is false)",
+                );
             }
             let pty = self.types.intern(Type::Pipe(ty, a));
             return QualType {

@@ -37,6 +37,11 @@ pub struct LangOpts {
     pub generic: bool,
     /// Program-scope variables in the global address space (2.0, or the 3.0 feature).
     pub program_scope_globals: bool,
+    /// The device runs pipes and device-side enqueue (`__opencl_c_pipes`,
+    /// `__opencl_c_device_enqueue` in its feature list): OpenCL C 2.0 programs use them
+    /// without a feature macro, and a device that lacks them refuses them where written.
+    pub device_pipes: bool,
+    pub device_enqueue: bool,
     pub single_precision_constant: bool,
     pub pointer_size: u64,
     /// The device's fused multiply-add is fast ([`crate::Target::fast_fma`]).

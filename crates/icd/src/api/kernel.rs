@@ -219,11 +219,34 @@ fn set_kernel_arg_svm_pointer(
     arg_index: cl_uint,
     arg_value: *const c_void,
 ) -> ClResult<()> {
-    let _ = (arg_index, arg_value);
-    get::<Kernel, _>(kernel)?;
+    let k = get::<Kernel, _>(kernel)?;
+    let ctx = k.program.context.clone();
     // 5.9.2: CL_INVALID_OPERATION "if no devices in the context associated with kernel
     // support SVM".
-    Err(ClError::InvalidOperation)
+    if ctx.devices.iter().all(|d| d.info.svm_capabilities == 0) {
+        return Err(ClError::InvalidOperation);
+    }
+    let arg = k.arg(arg_index as usize)?;
+    // "The SVM pointer can only be used for arguments that are declared to be a pointer to
+    // global or constant memory"; for any other, CL_INVALID_ARG_VALUE "if arg_value specified
+    // is not a valid value".
+    if arg.kind != ArgKind::Buffer {
+        return Err(ClError::InvalidArgValue);
+    }
+    let p = arg_value as usize;
+    // "The SVM pointer value specified as the argument value can be the pointer returned by
+    // clSVMAlloc or can be a pointer offset into the SVM region"; with fine-grain system
+    // sharing ("sharing the host's entire virtual memory including memory allocated using
+    // malloc") any host address is one, without it no other. NULL passes a null pointer, as
+    // clSetKernelArg does for a NULL buffer.
+    let system = ctx
+        .devices
+        .iter()
+        .any(|d| d.info.svm_capabilities & ferrocl_core::svm::caps::FINE_GRAIN_SYSTEM != 0);
+    if p != 0 && !system && ferrocl_core::svm::find(&ctx, p).is_none() {
+        return Err(ClError::InvalidArgValue);
+    }
+    k.set_arg(arg_index as usize, ArgValue::Svm(p))
 }
 
 entry! {
@@ -241,14 +264,43 @@ fn set_kernel_exec_info(
     param_value_size: usize,
     param_value: *const c_void,
 ) -> ClResult<()> {
-    let _ = (param_value_size, param_value);
-    get::<Kernel, _>(kernel)?;
+    let k = get::<Kernel, _>(kernel)?;
+    let ctx = &k.program.context;
+    let caps = ctx
+        .devices
+        .iter()
+        .fold(0, |c, d| c | d.info.svm_capabilities);
     match param_name {
         // 5.9.3: CL_INVALID_OPERATION "for CL_KERNEL_EXEC_INFO_SVM_PTRS and
         // CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM if no devices in the context associated
         // with kernel support SVM".
-        CL_KERNEL_EXEC_INFO_SVM_PTRS | CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
+        CL_KERNEL_EXEC_INFO_SVM_PTRS | CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM if caps == 0 => {
             Err(ClError::InvalidOperation)
+        }
+        // The pointers a kernel may reach besides its arguments: every device shares host
+        // memory, so there is nothing to make resident; the list is checked and not kept.
+        // CL_INVALID_VALUE "if param_value is NULL or if param_value_size is too small".
+        CL_KERNEL_EXEC_INFO_SVM_PTRS => {
+            if param_value_size % std::mem::size_of::<*mut c_void>() != 0
+                || (param_value.is_null() && param_value_size != 0)
+            {
+                return Err(ClError::InvalidValue);
+            }
+            Ok(())
+        }
+        CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
+            if param_value.is_null() || param_value_size != std::mem::size_of::<cl_bool>() {
+                return Err(ClError::InvalidValue);
+            }
+            // SAFETY: by the spec param_value points at a cl_bool (its size checked above).
+            let on = unsafe { param_value.cast::<cl_bool>().read_unaligned() };
+            // 5.9.3: CL_INVALID_OPERATION "for CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM if
+            // param_value is CL_TRUE but no devices in context associated with kernel support
+            // fine-grain system SVM allocations".
+            if on != CL_FALSE && caps & ferrocl_core::svm::caps::FINE_GRAIN_SYSTEM == 0 {
+                return Err(ClError::InvalidOperation);
+            }
+            Ok(())
         }
         _ => Err(ClError::InvalidValue),
     }

@@ -64,6 +64,14 @@ fn new_buffer(
     if wants_ptr == host_ptr.is_null() {
         return Err(ClError::InvalidHostPtr);
     }
+    // CL_INVALID_BUFFER_SIZE "if CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR is set in flags,
+    // and host_ptr is a pointer returned by clSVMAlloc, and size is greater than the size
+    // passed to clSVMAlloc".
+    if let Some(region) = ferrocl_core::svm::find(&ctx, host_ptr as usize) {
+        if region.base == host_ptr as usize && size > region.size {
+            return Err(ClError::InvalidBufferSize);
+        }
+    }
     // SAFETY: the spec makes the application keep host_ptr valid for `size` bytes: for the
     // copy made here with COPY_HOST_PTR, for the buffer's life with USE_HOST_PTR.
     let host = (!host_ptr.is_null()).then(|| unsafe { HostPtr::new(host_ptr.cast()) });
@@ -1144,7 +1152,13 @@ fn get_mem_object_info(
             None => std::ptr::null_mut(),
         }),
         CL_MEM_OFFSET => info::of(&mem.origin),
-        CL_MEM_USES_SVM_POINTER => info::of(&false),
+        // "CL_TRUE if memobj is a buffer object that was created with CL_MEM_USE_HOST_PTR or is
+        // a sub-buffer object of a buffer object that was created with CL_MEM_USE_HOST_PTR and
+        // the host_ptr specified when the buffer object was created is a SVM pointer".
+        CL_MEM_USES_SVM_POINTER => info::of(
+            &mem.host_ptr
+                .is_some_and(|h| ferrocl_core::svm::find(&mem.context, h.addr()).is_some()),
+        ),
         CL_MEM_PROPERTIES => info::of(&mem.properties),
         _ => return Err(ClError::InvalidValue),
     };

@@ -7,4 +7,5 @@ pub mod memory;
 pub mod platform;
 pub mod program;
 pub mod queue;
+pub mod svm;
 pub mod unsupported;

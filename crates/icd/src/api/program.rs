@@ -571,7 +571,7 @@ fn get_program_build_info(
             BinaryType::Library => CL_PROGRAM_BINARY_TYPE_LIBRARY,
             BinaryType::Executable => CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
         }),
-        CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => info::of(&0usize),
+        CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => info::of(&build.global_variable_total_size),
         _ => return Err(ClError::InvalidValue),
     };
     // SAFETY: by the spec, param_value is NULL or writable for param_value_size bytes, and
@@ -597,8 +597,10 @@ fn set_program_release_callback(
     if pfn_notify.is_none() {
         return Err(ClError::InvalidValue);
     }
-    // 5.8.4: CL_INVALID_OPERATION "if no devices in the context associated with program
-    // support program scope global variables" (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE is 0).
+    // Appendix H, "Program Initialization and Clean-Up Kernels": clSetProgramReleaseCallback
+    // "Returns CL_INVALID_OPERATION if no devices in the context associated with program
+    // support program initialization and clean-up kernels", and no ferrocl device does
+    // (OpenCL C has no constructors for program-scope variables).
     Err(ClError::InvalidOperation)
 }
 

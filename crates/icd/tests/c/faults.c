@@ -1,5 +1,5 @@
 /* Faulty kernels must not take the implementation down. A kernel that writes far outside a
- * private array, and one that dereferences a wild global pointer, run on one queue while a
+ * private array (directly, and through a generic pointer), and one that dereferences a wild global pointer, run on one queue while a
  * correct kernel runs on another; the faulting launch ends its event with a negative status
  * (5.11, CL_EVENT_COMMAND_EXECUTION_STATUS: "a negative integer value (command was abnormally
  * terminated - this may be caused by a bad memory access etc.)"), and every later launch, on
@@ -19,6 +19,18 @@ static const char *source =
     "    int a[4];\n"
     "    for (long i = 0; i < n; i++)\n"
     "        a[start + i] = (int)i;\n"
+    "    a[0] = (int)get_global_id(0);\n"
+    "    out[get_global_id(0)] = a[0] * 3;\n"
+    "}\n"
+    /* The same writes through an unqualified pointer parameter: a generic pointer with the
+     * generic address space (OpenCL C 6.7.9), a private one without it. */
+    "void fill(int *a, long start, long n) {\n"
+    "    for (long i = 0; i < n; i++)\n"
+    "        a[start + i] = (int)i;\n"
+    "}\n"
+    "kernel void smash_generic(global int *out, long start, long n) {\n"
+    "    int a[4];\n"
+    "    fill(a, start, n);\n"
     "    a[0] = (int)get_global_id(0);\n"
     "    out[get_global_id(0)] = a[0] * 3;\n"
     "}\n"
@@ -79,11 +91,11 @@ static void check_vadd(cl_command_queue q) {
 
 /* Private writes far outside `int a[4]`: the launch completes, and the private round trip
  * after them still reads back what it stored. */
-static void smash(cl_command_queue q, cl_command_queue other, cl_long start, cl_long n) {
+static void smash(cl_command_queue q, cl_command_queue other, const char *name, cl_long start, cl_long n) {
     static int out[N];
     cl_mem mo = make_buffer(context, 0, sizeof out, NULL);
     cl_int err = CL_SUCCESS;
-    cl_kernel k = clCreateKernel(program, "smash", &err);
+    cl_kernel k = clCreateKernel(program, name, &err);
     CHECK_RET(err);
     CHECK(clSetKernelArg(k, 0, sizeof mo, &mo));
     CHECK(clSetKernelArg(k, 1, sizeof start, &start));
@@ -144,9 +156,12 @@ int main(void) {
     if (lenient()) {
         printf("faults.c: another implementation; the faulting kernels were not run\n");
     } else {
-        smash(q, other, 4, 1 << 16);
-        smash(q, other, -((cl_long)1 << 40), 64);
-        smash(q, other, (cl_long)1 << 40, 64);
+        static const char *smashers[] = {"smash", "smash_generic"};
+        for (int s = 0; s < 2; s++) {
+            smash(q, other, smashers[s], 4, 1 << 16);
+            smash(q, other, smashers[s], -((cl_long)1 << 40), 64);
+            smash(q, other, smashers[s], (cl_long)1 << 40, 64);
+        }
         for (int i = 0; i < 5; i++) {
             wild(q, other, "wild", 8);
             wild(q, other, "wild", 0x8000000000000000ull);

@@ -16,6 +16,7 @@ pub mod licm;
 pub mod load_elim;
 pub mod mem2reg;
 pub mod offsets;
+pub mod spaces;
 pub mod split;
 pub mod strip;
 pub mod unroll;
@@ -29,7 +30,7 @@ use crate::verify::{verify_module, VerifyError};
 pub type PassFn = fn(&mut Module);
 
 /// The passes by name (`PassManager::standard` says in which order they run).
-pub const PASSES: [(&str, PassFn); 16] = [
+pub const PASSES: [(&str, PassFn); 17] = [
     ("inline", inline::run),
     ("inline_and_clean", inline::run_and_clean),
     ("mem2reg", mem2reg::run),
@@ -46,6 +47,7 @@ pub const PASSES: [(&str, PassFn); 16] = [
     ("offsets", offsets::run),
     ("known", known::run),
     ("split", split::run),
+    ("spaces", spaces::run),
 ];
 
 /// The pass named `name`.
@@ -104,7 +106,8 @@ impl PassManager {
     /// function on its own, so that what inlining copies is small (folding waits for the
     /// inlined kernels: folded callees gave kernels on which the CPU code generator's
     /// register allocator took several times longer); inline into kernels,
-    /// drop the functions left without callers, promote stack slots again, then fold,
+    /// drop the functions left without callers, promote stack slots again, resolve generic
+    /// accesses to the named spaces their pointers come from, then fold,
     /// recombine quotients and remainders, clean up, remove redundant loads and expressions,
     /// hoist loop invariants, unroll small counted loops, turn small branches into selects and
     /// clean up again.
@@ -119,6 +122,7 @@ impl PassManager {
             "inline_and_clean",
             "strip",
             "mem2reg",
+            "spaces",
             "fold",
             "divrem",
             "simplify_cfg",

@@ -205,6 +205,7 @@ impl Parser {
                                 align: 1,
                                 init: None,
                                 external: false,
+                                relocs: Vec::new(),
                             });
                             self.globals.insert(name.clone(), g).is_some()
                         } else {
@@ -281,10 +282,30 @@ impl Parser {
         let align = self.u32()?;
         let mut init = None;
         let mut external = false;
+        let mut relocs = Vec::new();
         while self.eat(Tok::Comma) {
             let w = self.word()?;
             match w.as_str() {
                 "external" => external = true,
+                "reloc" => {
+                    // `reloc OFFSET @target ADDEND`
+                    let offset = self.u32()?;
+                    let name = self.name()?;
+                    let Some(&target) = self.globals.get(&name) else {
+                        self.pos -= 1;
+                        return self.error(format!("unknown global @{name}"));
+                    };
+                    let a = self.word()?;
+                    let Ok(addend) = a.parse::<i64>() else {
+                        self.pos -= 1;
+                        return self.error(format!("expected a signed number, found `{a}`"));
+                    };
+                    relocs.push(crate::module::Relocation {
+                        offset,
+                        target,
+                        addend,
+                    });
+                }
                 "init" => {
                     let hex = self.string()?;
                     if hex.len() % 2 != 0 {
@@ -304,7 +325,9 @@ impl Parser {
                 }
                 _ => {
                     self.pos -= 1;
-                    return self.error(format!("expected `external` or `init`, found `{w}`"));
+                    return self.error(format!(
+                        "expected `external`, `init` or `reloc`, found `{w}`"
+                    ));
                 }
             }
         }
@@ -315,6 +338,7 @@ impl Parser {
             align,
             init,
             external,
+            relocs,
         };
         Ok(())
     }

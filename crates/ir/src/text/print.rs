@@ -28,6 +28,13 @@ pub fn print_module(m: &Module) -> String {
             }
             s.push('"');
         }
+        for r in &g.relocs {
+            let _ = write!(
+                s,
+                ", reloc {} @{} {}",
+                r.offset, m.globals[r.target].name, r.addend
+            );
+        }
         s.push('\n');
     }
     // A blank line separates a body from whatever is next to it.

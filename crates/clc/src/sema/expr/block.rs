@@ -3,6 +3,11 @@
 
 use super::*;
 
+/// The error for blocks and device-side enqueue in an OpenCL C 2.0 program on a device
+/// without them (`CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES` is 0).
+const NO_DEVICE_ENQUEUE: &str =
+    "blocks and device-side enqueue are not supported by this device (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES is 0)";
+
 impl Sema<'_> {
     /// Records that the block literals being checked read variable `v` of scope `depth`.
     pub(super) fn capture(&mut self, v: VarId, depth: usize) {
@@ -31,6 +36,10 @@ impl Sema<'_> {
                 loc,
                 "blocks require OpenCL C 2.0 or the __opencl_c_device_enqueue feature",
             );
+            return self.error_expr(loc);
+        }
+        if !self.opts.device_enqueue {
+            self.diags.error(loc, NO_DEVICE_ENQUEUE);
             return self.error_expr(loc);
         }
         self.push_scope();
@@ -126,6 +135,10 @@ impl Sema<'_> {
                 name_loc,
                 format!("implicit declaration of function '{name}' is invalid in OpenCL"),
             );
+            return self.error_expr(loc);
+        }
+        if !self.opts.device_enqueue {
+            self.diags.error(name_loc, NO_DEVICE_ENQUEUE);
             return self.error_expr(loc);
         }
         let int = self.types.int();

@@ -282,6 +282,13 @@ impl Sema<'_> {
                 let v = self.convert_arith(e, st);
                 mk(ExprKind::Cast(CastKind::NoOp, Box::new(v)), to, loc)
             }
+            // 6.15.12.7: "The macro ATOMIC_FLAG_INIT may be used to initialize an atomic_flag
+            // to the clear state" (it expands to the integer 0).
+            (Type::Scalar(s), Type::AtomicFlag) if s.is_integer() => {
+                let int = self.types.scalar(Scalar::Int);
+                let v = self.convert_arith(e, int);
+                mk(ExprKind::Cast(CastKind::NoOp, Box::new(v)), to, loc)
+            }
             // 6.15.15.1: a sampler is initialized from an integer constant of CLK_* flags.
             (Type::Scalar(s), Type::Sampler) if s.is_integer() && self.const_int(&e).is_some() => {
                 mk(ExprKind::Cast(CastKind::NoOp, Box::new(e)), to, loc)

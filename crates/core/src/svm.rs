@@ -1,0 +1,118 @@
+//! Shared virtual memory (API 5.6): the allocations `clSVMAlloc` makes. Every ferrocl device
+//! runs on the host and addresses host memory directly, so an SVM allocation is host memory
+//! that kernels receive by address, and the host and the device see it at the same address:
+//! coarse-grain and fine-grain buffer sharing hold by construction. The allocations are kept
+//! in one registry for the process, ordered by address, so that a pointer into the middle of
+//! one finds it (`clSetKernelArgSVMPointer` and the SVM commands take such pointers).
+
+use std::alloc::Layout;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+
+use crate::context::Context;
+
+/// `cl_svm_mem_flags` bits (API Table 41) and the memory flags they share.
+pub mod flags {
+    pub const READ_WRITE: u64 = 1 << 0;
+    pub const WRITE_ONLY: u64 = 1 << 1;
+    pub const READ_ONLY: u64 = 1 << 2;
+    pub const FINE_GRAIN_BUFFER: u64 = 1 << 10;
+    pub const ATOMICS: u64 = 1 << 11;
+}
+
+/// `CL_DEVICE_SVM_CAPABILITIES` bits (API 4.2, Table 5).
+pub mod caps {
+    pub const COARSE_GRAIN_BUFFER: u64 = 1 << 0;
+    pub const FINE_GRAIN_BUFFER: u64 = 1 << 1;
+    pub const FINE_GRAIN_SYSTEM: u64 = 1 << 2;
+    pub const ATOMICS: u64 = 1 << 3;
+}
+
+/// The alignment of an allocation asked for with alignment 0: "equal to the size of largest
+/// data type supported by the OpenCL implementation" (long16, 128 bytes).
+pub const DEFAULT_ALIGN: usize = 128;
+
+/// One allocation.
+struct Allocation {
+    layout: Layout,
+    flags: u64,
+    context: Weak<Context>,
+}
+
+/// What a pointer into an SVM allocation finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// The address `clSVMAlloc` returned.
+    pub base: usize,
+    /// The size it was asked for.
+    pub size: usize,
+    pub flags: u64,
+}
+
+static ALLOCATIONS: Mutex<BTreeMap<usize, Allocation>> = Mutex::new(BTreeMap::new());
+
+fn registry() -> MutexGuard<'static, BTreeMap<usize, Allocation>> {
+    ALLOCATIONS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `clSVMAlloc` once its arguments are checked: `size` bytes (at least 1) aligned to `align`
+/// (a power of two), zero-filled, for `context`; `None` when the host has no such memory.
+pub fn alloc(context: &Arc<Context>, flags: u64, size: usize, align: usize) -> Option<usize> {
+    let layout = Layout::from_size_align(size.max(1), align.max(DEFAULT_ALIGN)).ok()?;
+    // SAFETY: the layout's size is not zero.
+    let p = unsafe { std::alloc::alloc_zeroed(layout) };
+    if p.is_null() {
+        return None;
+    }
+    let base = p as usize;
+    registry().insert(
+        base,
+        Allocation {
+            layout,
+            flags,
+            context: Arc::downgrade(context),
+        },
+    );
+    Some(base)
+}
+
+/// `clSVMFree`: frees the allocation that starts at `base` if it is one of `context`'s, and
+/// says whether it was. (5.6.1: "svm_pointer must be the value returned by a call to
+/// clSVMAlloc"; anything else is left alone rather than freed.)
+pub fn free(context: &Arc<Context>, base: usize) -> bool {
+    let mut r = registry();
+    let ours = r
+        .get(&base)
+        .is_some_and(|a| std::ptr::eq(a.context.as_ptr(), Arc::as_ptr(context)));
+    if !ours {
+        return false;
+    }
+    let a = r.remove(&base).expect("present");
+    drop(r);
+    // SAFETY: `base` was returned by `alloc_zeroed` with this layout and is freed only here,
+    // once (it has just left the registry).
+    unsafe { std::alloc::dealloc(base as *mut u8, a.layout) };
+    true
+}
+
+/// The allocation of `context` that holds the byte at `ptr`, if any.
+pub fn find(context: &Arc<Context>, ptr: usize) -> Option<Region> {
+    let r = registry();
+    let (&base, a) = r.range(..=ptr).next_back()?;
+    let size = a.layout.size();
+    (ptr < base + size && std::ptr::eq(a.context.as_ptr(), Arc::as_ptr(context))).then_some(
+        Region {
+            base,
+            size,
+            flags: a.flags,
+        },
+    )
+}
+
+/// Whether `[ptr, ptr + len)` lies inside one allocation of `context`.
+pub fn contains(context: &Arc<Context>, ptr: usize, len: usize) -> bool {
+    find(context, ptr).is_some_and(|r| {
+        ptr.checked_add(len)
+            .is_some_and(|end| end <= r.base + r.size)
+    })
+}
