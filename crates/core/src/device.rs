@@ -342,6 +342,9 @@ impl DeviceInfo {
         info.svm_capabilities = 0;
         info.generic_address_space_support = false;
         info.pipe_support = false;
+        // 4.2, Table 5: "must be 0 for devices that do not" support program-scope variables.
+        info.max_global_variable_size = 0;
+        info.global_variable_preferred_total_size = 0;
         info.extensions = features::GPU_DEVICE_EXTENSIONS;
         info.work_group_collective_functions_support =
             has_feature("__opencl_c_work_group_collective_functions");

@@ -173,6 +173,12 @@ pub fn emit(module: &Module, target: PtxTarget) -> Result<Ptx, String> {
         target.sm
     );
 
+    if let Some((_, g)) = module.globals.iter().find(|(_, g)| !g.relocs.is_empty()) {
+        return Err(format!(
+            "program-scope variable {:?} is initialized with an address, which is not supported by this device yet",
+            g.name
+        ));
+    }
     let (globals, dynamic_locals) = emit_globals(module, &mut text);
     let _ = writeln!(
         text,
