@@ -496,17 +496,38 @@ impl Program {
         Ok(entry)
     }
 
-    /// Device `i`'s executable from the executable IR the build driver made.
+    /// Device `i`'s executable from the executable IR the build driver made: the code the
+    /// device compiled from the same module before, from the program cache, when the device
+    /// keeps its code and loads that entry ([`crate::cache`]), else compiled now and then
+    /// stored there. A build that records its stages' text always compiles.
     fn device_program(
         &self,
         i: usize,
         ir: &Module,
         options: &CompileOptions,
     ) -> Result<Arc<dyn DeviceProgram>, String> {
-        self.devices[i]
-            .backend()
+        let device = &self.devices[i];
+        let backend = device.backend();
+        let cached = match (options.record, crate::cache::Cache::from_env()) {
+            (false, Some(cache)) => backend.code_key().map(|code_key| {
+                let key = crate::cache::Key::code(&device.info.name, &code_key, options, ir);
+                (cache, key)
+            }),
+            _ => None,
+        };
+        if let Some((cache, key)) = &cached {
+            let loaded = cache.load_code(key, |bytes| backend.load(ir, options, bytes).ok());
+            if let Some(program) = loaded {
+                return Ok(program);
+            }
+        }
+        let program = backend
             .compile(ir, options)
-            .map_err(|e| format!("error: {e}\n"))
+            .map_err(|e| format!("error: {e}\n"))?;
+        if let (Some((cache, key)), Some(bytes)) = (&cached, program.serialize()) {
+            cache.store_code(key, &bytes);
+        }
+        Ok(program)
     }
 
     /// `clCompileProgram`: compiles the source into a compiled object per device, with the
