@@ -792,3 +792,123 @@ fn resolve_services(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kernel reading a `__constant` table: `out[i] = table[i % 4]`.
+    const TABLE: &str = r#"
+global @table: constant, size 16, align 4, init "01000000140000002c010000a00f0000"
+kernel @k(ptr.global) {
+    arg "out": "int*" global none []
+block0(v0: ptr.global):
+    v1: i64 = global_id 0
+    v2: i64 = iconst 3
+    v3: i64 = band v1, v2
+    v4: i64 = iconst 4
+    v5: i64 = imul v3, v4
+    v6: ptr.constant = globaladdr @table
+    v7: ptr.constant = ptradd v6, v5
+    v8: i32 = load.constant v7, align 4
+    v9: i64 = imul v1, v4
+    v10: ptr.global = ptradd v0, v9
+    store.global v8, v10, align 4
+    return
+}
+"#;
+
+    fn module(text: &str) -> Module {
+        let m = ferrocl_ir::parse_module(text).unwrap_or_else(|e| panic!("{e:?}"));
+        ferrocl_ir::verify_module(&m).unwrap_or_else(|e| panic!("{e:?}"));
+        m
+    }
+
+    /// Runs kernel `k` of `program` over 40 work-items; what it wrote.
+    fn run(program: &CpuProgram) -> Vec<i32> {
+        let k = program.kernel("k").expect("the kernel");
+        let mut out = vec![0i32; 40];
+        let mut args = vec![0u8; k.args_size];
+        let at = k.args[0].offset;
+        args[at..at + 8].copy_from_slice(&(out.as_mut_ptr() as u64).to_ne_bytes());
+        let nd = ferrocl_device::NdRange {
+            work_dim: 1,
+            global_offset: [0; 3],
+            global_size: [40, 1, 1],
+            local_size: [8, 1, 1],
+        };
+        // SAFETY: the argument block holds the address of `out`, 40 ints, all the kernel
+        // writes.
+        unsafe { k.launch(&args, 0, &nd) }.expect("the launch");
+        out
+    }
+
+    #[test]
+    fn loaded_code_runs_as_compiled_with_its_own_data() {
+        let m = module(TABLE);
+        let options = CompileOptions::default();
+        let compiled = compile(&m, None, &options).expect("compiles");
+        let want: Vec<i32> = (0..40).map(|i| [1, 20, 300, 4000][i % 4]).collect();
+        assert_eq!(run(&compiled), want);
+        let bytes = compiled.serialize().expect("kept");
+        let loaded = load(&m, &options, &bytes).expect("loads");
+        // The loaded program's table is its own copy: dropping the first program frees
+        // that one's.
+        drop(compiled);
+        assert_eq!(run(&loaded), want);
+        assert_eq!(loaded.serialize(), Some(bytes));
+    }
+
+    #[test]
+    fn code_that_does_not_fit_the_module_is_refused() {
+        let m = module(TABLE);
+        let options = CompileOptions::default();
+        let program = compile(&m, None, &options).expect("compiles");
+        let good = program.compiled.clone().expect("kept");
+        let refused = |c: &Compiled, what: &str| {
+            let got = load(&m, &options, &c.encode());
+            assert!(got.is_err(), "{what} was loaded");
+        };
+        let with_reloc = |change: &dyn Fn(&mut Relocation)| {
+            let mut c = good.clone();
+            let f = c
+                .functions
+                .iter_mut()
+                .find(|f| !f.relocs.is_empty())
+                .expect("a function with a relocation (the table's address)");
+            change(&mut f.relocs[0]);
+            c
+        };
+        refused(
+            &with_reloc(&|r| r.target = crate::serial::Target::Symbol("elsewhere".into())),
+            "a relocation to an unknown symbol",
+        );
+        refused(
+            &with_reloc(&|r| r.offset = u32::MAX - 2),
+            "a relocation past the code",
+        );
+        refused(
+            &with_reloc(&|r| r.target = crate::serial::Target::Own(1 << 30)),
+            "a relocation to past the function",
+        );
+        let mut c = good.clone();
+        c.functions.clear();
+        refused(&c, "a program without its kernel's code");
+        let mut c = good.clone();
+        c.functions.push(c.functions[0].clone());
+        refused(&c, "a function's code twice");
+        let mut c = good.clone();
+        c.functions[0].name = "__ferrocl_half_to_float".into();
+        refused(&c, "code of an imported helper");
+        let mut c = good.clone();
+        c.functions[0].align = 3;
+        refused(&c, "an alignment that is not a power of two");
+        let mut c = good.clone();
+        c.kernels[0].name = "other".into();
+        refused(&c, "another kernel's layout");
+        let mut c = good.clone();
+        c.kernels.clear();
+        refused(&c, "no kernel layout");
+        assert!(load(&m, &options, &good.encode()).is_ok());
+    }
+}
