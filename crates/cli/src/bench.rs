@@ -1134,7 +1134,8 @@ impl Report {
         out.push_str(
             "time: median device time per run (launch-latency: enqueue to finish; build-time: \
              clBuildProgram of the suite; small-build-*: clBuildProgram and clCreateKernel of \
-             each of 144 small kernels)\n",
+             each of 144 small kernels; large-build-*: clBuildProgram and clCreateKernel of a \
+             blocked LU with unrolled loops, new to the cache, then again)\n",
         );
         if reference.is_some() && self.columns.len() > 1 {
             out.push_str("X/ferrocl: X's time divided by ferrocl's (below 1: X is faster), and their geometric mean\n");
