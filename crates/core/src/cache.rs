@@ -132,9 +132,9 @@ impl Key {
     }
 
     /// The key of the code the device named `device`, whose code key is `code_key`
-    /// (`DeviceBackend::code_key`), compiles from `module` with `options`.
-    pub fn code(device: &str, code_key: &[u8], options: &CompileOptions, module: &Module) -> Key {
-        let module = ferrocl_ir::serialize::serialize(module);
+    /// (`DeviceBackend::code_key`), compiles with `options` from the module that `module` is
+    /// the serialized form of.
+    pub fn code(device: &str, code_key: &[u8], options: &CompileOptions, module: &[u8]) -> Key {
         let mut bytes = Vec::with_capacity(module.len() + code_key.len() + 1024);
         let options = format!("{options:?}");
         let parts: [&[u8]; 6] = [
@@ -143,7 +143,7 @@ impl Key {
             device.as_bytes(),
             code_key,
             options.as_bytes(),
-            &module,
+            module,
         ];
         for part in parts {
             put_bytes(&mut bytes, part);
@@ -164,6 +164,9 @@ pub struct Entry {
     pub object: Module,
     /// The executable module.
     pub executable: Module,
+    /// The executable module as `ferrocl_ir::serialize` writes it: what the entry holds, and
+    /// what the key of the code a device compiles from it holds ([`Key::code`]).
+    pub executable_bytes: Vec<u8>,
     /// The build log.
     pub log: String,
     pub uniform_work_groups: bool,
@@ -410,13 +413,15 @@ fn decode(bytes: &[u8], key: &Key) -> Option<Entry> {
     // embedded builtin library is (`deserialize_trusted`); verifying took more time than the
     // rest of a cached build of a large program.
     let object = ferrocl_ir::serialize::deserialize_trusted(r.field()?).ok()?;
-    let executable = ferrocl_ir::serialize::deserialize_trusted(r.field()?).ok()?;
+    let executable_bytes = r.field()?;
+    let executable = ferrocl_ir::serialize::deserialize_trusted(executable_bytes).ok()?;
     if !r.rest.is_empty() {
         return None;
     }
     Some(Entry {
         object,
         executable,
+        executable_bytes: executable_bytes.to_vec(),
         log,
         uniform_work_groups,
     })
@@ -456,6 +461,7 @@ mod tests {
         let key = Key::new(source, "", "a device", &target);
         let entry = Entry {
             object: built.object.module,
+            executable_bytes: ferrocl_ir::serialize::serialize(&built.executable),
             executable: built.executable,
             log: built.object.log,
             uniform_work_groups: built.object.uniform_work_groups,
