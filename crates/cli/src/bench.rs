@@ -545,6 +545,51 @@ fn small_builds(context: &Context, quick: bool) -> [Outcome; 2] {
     [measured(median(times)), measured(slowest)]
 }
 
+/// A large kernel with its loops unrolled: the blocked LU decomposition of `examples/lu.cl`
+/// at `-DBLOCK_SIZE=16`, three kernels of straight-line code (`large_builds`).
+const LARGE: &str = include_str!("../../../examples/lu.cl");
+
+/// The kernels of [`LARGE`].
+const LARGE_KERNELS: [&str; 3] = ["lu_diagonal", "lu_perimeter", "lu_internal"];
+
+/// clBuildProgram and clCreateKernel of every kernel of the large unrolled program
+/// ([`LARGE`]), twice, each time in a new program object: first with a value no cache has
+/// seen compiled into one more kernel (so that a cache keyed by the source, the options or
+/// the compiled module holds nothing of it), then again with the same source and options
+/// (what a platform's program cache gives a program that starts again: ferrocl's cache is on
+/// disk, so this process reads it as a new one would).
+fn large_builds(context: &Context) -> [Outcome; 2] {
+    let nonce = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos() ^ d.as_secs() as u32)
+        & 0x7fff_ffff;
+    let source =
+        format!("{LARGE}\nkernel void lu_nonce(global int *p) {{ p[0] = FERROCL_BENCH_NONCE; }}\n");
+    let options = format!("-DBLOCK_SIZE=16 -DFERROCL_BENCH_NONCE={nonce}");
+    let once = || -> Result<f64, Outcome> {
+        let n_a = |e: cl::ClError| Outcome::NotAvailable(e.to_string());
+        let start = Instant::now();
+        let build = context.build(&source, &options).map_err(n_a)?;
+        if let Some(error) = build.error {
+            return Err(Outcome::NotAvailable(build_reason(&error, &build.log)));
+        }
+        for name in LARGE_KERNELS.iter().chain(&["lu_nonce"]) {
+            build.program.kernel(name).map_err(n_a)?;
+        }
+        Ok(start.elapsed().as_secs_f64())
+    };
+    let measured = |seconds: f64| Outcome::Measured {
+        device: seconds,
+        wall: seconds,
+        work: None,
+        note: None,
+    };
+    match (once(), once()) {
+        (Ok(first), Ok(again)) => [measured(first), measured(again)],
+        (Err(e), _) | (_, Err(e)) => [e.clone(), e],
+    }
+}
+
 /// How the launch or the build row measures a platform (the second argument: `--quick`).
 type Measure = fn(&Context, bool) -> Outcome;
 
@@ -564,10 +609,14 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         || o.filters
             .iter()
             .any(|f| "small-build-median small-build-slowest".contains(f.as_str()));
-    if cases.is_empty() && !want_latency && !want_build && !want_small {
+    let want_large = o.filters.is_empty()
+        || o.filters
+            .iter()
+            .any(|f| "large-build-first large-build-cached".contains(f.as_str()));
+    if cases.is_empty() && !want_latency && !want_build && !want_small && !want_large {
         return Err(Failure::Usage(format!(
             "bench: no kernel matches the filter (kernels: {}, launch-latency, build-time, \
-             small-build-median, small-build-slowest)",
+             small-build-median, small-build-slowest, large-build-first, large-build-cached)",
             suite::CASES
                 .iter()
                 .map(|c| c.name)
@@ -624,6 +673,18 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
     let small_rows = rows.len();
     if want_small {
         for name in ["small-build-median", "small-build-slowest"] {
+            rows.push(Row {
+                name: name.into(),
+                category: "compiler",
+                unit: None,
+                outcomes: Vec::new(),
+                buffer_bytes: None,
+            });
+        }
+    }
+    let large_rows = rows.len();
+    if want_large {
+        for name in ["large-build-first", "large-build-cached"] {
             rows.push(Row {
                 name: name.into(),
                 category: "compiler",
@@ -728,6 +789,21 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             };
             rows[small_rows].outcomes.push(median);
             rows[small_rows + 1].outcomes.push(slowest);
+        }
+    }
+    // The large program's two builds, one platform after another.
+    if want_large {
+        for (context, column) in contexts.iter().zip(&columns) {
+            progress.show(&format!("bench: {}: large builds", column.short));
+            let [first, cached] = match context {
+                _ if column.name == SCALAR => {
+                    [0, 1].map(|_| Outcome::NotAvailable(SCALAR_ROWS.into()))
+                }
+                Ok(context) => large_builds(context),
+                Err(e) => [0, 1].map(|_| Outcome::NotAvailable(e.clone())),
+            };
+            rows[large_rows].outcomes.push(first);
+            rows[large_rows + 1].outcomes.push(cached);
         }
     }
     progress.done();
@@ -1058,7 +1134,8 @@ impl Report {
         out.push_str(
             "time: median device time per run (launch-latency: enqueue to finish; build-time: \
              clBuildProgram of the suite; small-build-*: clBuildProgram and clCreateKernel of \
-             each of 144 small kernels)\n",
+             each of 144 small kernels; large-build-*: clBuildProgram and clCreateKernel of a \
+             blocked LU with unrolled loops, new to the cache, then again)\n",
         );
         if reference.is_some() && self.columns.len() > 1 {
             out.push_str("X/ferrocl: X's time divided by ferrocl's (below 1: X is faster), and their geometric mean\n");

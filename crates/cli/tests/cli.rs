@@ -1306,6 +1306,8 @@ fn bench_checks_every_kernel_on_ferrocl() {
         "build-time",
         "small-build-median",
         "small-build-slowest",
+        "large-build-first",
+        "large-build-cached",
     ];
     for kernel in kernels {
         assert!(

@@ -83,7 +83,12 @@ fn main() {
     }
     let start = Instant::now();
     match ferrocl_cpu::CpuProgram::compile(&module) {
-        Ok(_) => row("cpu codegen", start.elapsed(), None),
+        Ok(program) => {
+            row("cpu compile", start.elapsed(), None);
+            for (name, t) in program.stage_times().stages() {
+                row(&format!("  {name}"), *t, None);
+            }
+        }
         Err(e) => println!("cpu codegen failed: {e}"),
     }
     row("total", total.elapsed(), None);

@@ -2,20 +2,24 @@
 //! runs so that a program building the same source with the same options on the same device
 //! skips the compiler.
 //!
-//! **What is cached.** The build driver's result for one device (`ferrocl_clc::build`): the
-//! compiled object (what `CL_PROGRAM_BINARIES` returns), the executable module (builtin
-//! library linked, passes run), the build log and whether launches need uniform work-groups.
-//! The device's own compile (vectorizer, work-group transform, Cranelift) still runs on every
-//! build: its product is machine code placed in this process's memory. Only `clBuildProgram`
-//! of source is cached, and only builds that succeed; `clCompileProgram`, `clLinkProgram` and
-//! builds of binaries are not.
+//! **What is cached.** Two kinds of entries. A *program* entry holds the build driver's result
+//! for one device (`ferrocl_clc::build`): the compiled object (what `CL_PROGRAM_BINARIES`
+//! returns), the executable module (builtin library linked, passes run), the build log and
+//! whether launches need uniform work-groups; only `clBuildProgram` of source makes them, and
+//! only builds that succeed. A *code* entry holds what a device compiled from an executable
+//! module (`DeviceProgram::serialize`: the CPU device's machine code with its relocations),
+//! for every build that gives the device a module, from source, binary or link, unless the
+//! device keeps no code or the build records its stages' text (`-cl-ferrocl-listing`).
 //!
-//! **The key.** Everything the result depends on: the source text, the build options string
-//! as given, the device's name and its compiler target (`ferrocl_clc::Target`, every field),
-//! and ferrocl's version with its build id (`FERROCL_BUILD_ID`, a hash of the compiler's and
-//! the runtime's sources written by `build.rs`). The entry's file name is a hash of the key;
-//! the entry holds the whole key, compared byte for byte on reading, so two keys of one hash
-//! never share an entry.
+//! **The keys.** Everything the result depends on, behind the entry's kind and ferrocl's
+//! version with its build id (`FERROCL_BUILD_ID`, a hash of the compiler's, the runtime's and
+//! the CPU device's sources written by `build.rs`). A program: the source text, the build
+//! options string as given, the device's name and its compiler target (`ferrocl_clc::Target`,
+//! every field). Code: the device's name, its code key (`DeviceBackend::code_key`: for the
+//! CPU, the host's instruction set features and the settings read from the environment), the
+//! device compile options and the executable module itself, serialized. The entry's file name
+//! is a hash of the key; the entry holds the whole key, compared byte for byte on reading, so
+//! two keys of one hash never share an entry.
 //!
 //! **Where.** `$XDG_CACHE_HOME/ferrocl`, else `$HOME/.cache/ferrocl`; `FERROCL_CACHE=0` turns
 //! the cache off.
@@ -34,6 +38,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
+use ferrocl_device::CompileOptions;
 use ferrocl_ir::Module;
 
 /// The cache's size bound: past it, the least recently used entries are removed.
@@ -42,7 +47,7 @@ pub const MAX_BYTES: u64 = 256 << 20;
 /// The first bytes of an entry file.
 const MAGIC: [u8; 8] = *b"FRCLPCE\0";
 /// The entry layout's version; a change of layout changes it.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 /// Magic, format, payload length, payload checksum.
 const HEADER: usize = 8 + 4 + 8 + 8;
 /// Entry files end in this; temporary ones in `.tmp`.
@@ -53,9 +58,25 @@ const STALE_TEMPORARY: Duration = Duration::from_secs(3600);
 /// ferrocl's version and build: part of every key.
 const BUILD: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("FERROCL_BUILD_ID"));
 
-static HITS: AtomicU64 = AtomicU64::new(0);
-static MISSES: AtomicU64 = AtomicU64::new(0);
-static STORES: AtomicU64 = AtomicU64::new(0);
+/// What happened to the lookups and stores of one kind of entry.
+struct Counters {
+    hits: AtomicU64,
+    misses: AtomicU64,
+    stores: AtomicU64,
+}
+
+impl Counters {
+    const fn new() -> Counters {
+        Counters {
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+            stores: AtomicU64::new(0),
+        }
+    }
+}
+
+static PROGRAMS: Counters = Counters::new();
+static CODE: Counters = Counters::new();
 
 /// What the cache did in this process, counted since it started.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -66,18 +87,28 @@ pub struct Stats {
     pub misses: u64,
     /// Entries written.
     pub stores: u64,
+    /// Device compiles answered from the cache (code entries the device loaded).
+    pub code_hits: u64,
+    /// Code lookups that found no entry the device could load.
+    pub code_misses: u64,
+    /// Code entries written.
+    pub code_stores: u64,
 }
 
 /// This process's counts.
 pub fn stats() -> Stats {
     Stats {
-        hits: HITS.load(Ordering::Relaxed),
-        misses: MISSES.load(Ordering::Relaxed),
-        stores: STORES.load(Ordering::Relaxed),
+        hits: PROGRAMS.hits.load(Ordering::Relaxed),
+        misses: PROGRAMS.misses.load(Ordering::Relaxed),
+        stores: PROGRAMS.stores.load(Ordering::Relaxed),
+        code_hits: CODE.hits.load(Ordering::Relaxed),
+        code_misses: CODE.misses.load(Ordering::Relaxed),
+        code_stores: CODE.stores.load(Ordering::Relaxed),
     }
 }
 
-/// The key of one build: every input its result depends on, as bytes.
+/// The key of one build or device compile: its kind, then every input its result depends
+/// on, as bytes.
 pub struct Key {
     bytes: Vec<u8>,
 }
@@ -87,8 +118,35 @@ impl Key {
     /// compiler target is `target`.
     pub fn new(source: &str, options: &str, device: &str, target: &ferrocl_clc::Target) -> Key {
         let mut bytes = Vec::with_capacity(source.len() + options.len() + 1024);
-        for part in [BUILD, device, &format!("{target:?}"), options, source] {
+        for part in [
+            "program",
+            BUILD,
+            device,
+            &format!("{target:?}"),
+            options,
+            source,
+        ] {
             put_bytes(&mut bytes, part.as_bytes());
+        }
+        Key { bytes }
+    }
+
+    /// The key of the code the device named `device`, whose code key is `code_key`
+    /// (`DeviceBackend::code_key`), compiles with `options` from the module that `module` is
+    /// the serialized form of.
+    pub fn code(device: &str, code_key: &[u8], options: &CompileOptions, module: &[u8]) -> Key {
+        let mut bytes = Vec::with_capacity(module.len() + code_key.len() + 1024);
+        let options = format!("{options:?}");
+        let parts: [&[u8]; 6] = [
+            b"device code",
+            BUILD.as_bytes(),
+            device.as_bytes(),
+            code_key,
+            options.as_bytes(),
+            module,
+        ];
+        for part in parts {
+            put_bytes(&mut bytes, part);
         }
         Key { bytes }
     }
@@ -106,6 +164,9 @@ pub struct Entry {
     pub object: Module,
     /// The executable module.
     pub executable: Module,
+    /// The executable module as `ferrocl_ir::serialize` writes it: what the entry holds, and
+    /// what the key of the code a device compiles from it holds ([`Key::code`]).
+    pub executable_bytes: Vec<u8>,
     /// The build log.
     pub log: String,
     pub uniform_work_groups: bool,
@@ -147,44 +208,79 @@ impl Cache {
         &self.dir
     }
 
-    /// The entry of `key`, when there is a whole one; a hit marks it as just used.
+    /// The program entry of `key`, when there is a whole one; a hit marks it as just used.
     pub fn load(&self, key: &Key) -> Option<Entry> {
+        self.read(key, &PROGRAMS, decode)
+    }
+
+    /// Writes the program entry of `key` (replacing any there), then keeps the folder within
+    /// its bound. Failures (a read-only or full disk) leave the cache as it was: it is only a
+    /// cache.
+    pub fn store(&self, key: &Key, entry: &Entry) {
+        self.keep(key, &PROGRAMS, encode(key, entry));
+    }
+
+    /// What `load` makes of the code entry of `key` (a device's program, from the bytes it
+    /// serialized), when there is a whole entry and `load` accepts it; a hit marks the entry
+    /// as just used.
+    pub fn load_code<T>(&self, key: &Key, load: impl FnOnce(&[u8]) -> Option<T>) -> Option<T> {
+        self.read(key, &CODE, |bytes, key| {
+            let mut fields = payload(bytes, key)?;
+            let code = fields.field()?;
+            if !fields.rest.is_empty() {
+                return None;
+            }
+            load(code)
+        })
+    }
+
+    /// Writes the code entry of `key`: `code`, the bytes a device serialized its program to.
+    pub fn store_code(&self, key: &Key, code: &[u8]) {
+        let mut fields = Vec::with_capacity(code.len() + 8);
+        put_bytes(&mut fields, code);
+        self.keep(key, &CODE, entry_bytes(key, &fields));
+    }
+
+    /// Reads the entry of `key` and decodes it, counting a hit or a miss.
+    fn read<T>(
+        &self,
+        key: &Key,
+        counters: &Counters,
+        decode: impl FnOnce(&[u8], &Key) -> Option<T>,
+    ) -> Option<T> {
         let path = self.dir.join(key.file_name());
-        let entry = fs::read(&path).ok().and_then(|bytes| decode(&bytes, key));
-        match &entry {
+        let got = fs::read(&path).ok().and_then(|bytes| decode(&bytes, key));
+        match &got {
             Some(_) => {
-                HITS.fetch_add(1, Ordering::Relaxed);
+                counters.hits.fetch_add(1, Ordering::Relaxed);
                 if let Ok(file) = fs::File::open(&path) {
                     let _ = file.set_modified(SystemTime::now());
                 }
             }
             None => {
-                MISSES.fetch_add(1, Ordering::Relaxed);
+                counters.misses.fetch_add(1, Ordering::Relaxed);
             }
         }
-        entry
+        got
     }
 
-    /// Writes the entry of `key` (replacing any there), then keeps the folder within its
-    /// bound. Failures (a read-only or full disk) leave the cache as it was: it is only a
-    /// cache.
-    pub fn store(&self, key: &Key, entry: &Entry) {
-        if self.write(key, entry).is_ok() {
-            STORES.fetch_add(1, Ordering::Relaxed);
+    /// Writes an entry's bytes under `key`'s name, then keeps the folder within its bound.
+    fn keep(&self, key: &Key, counters: &Counters, bytes: Vec<u8>) {
+        if self.write(key, &bytes).is_ok() {
+            counters.stores.fetch_add(1, Ordering::Relaxed);
             self.evict();
         }
     }
 
-    fn write(&self, key: &Key, entry: &Entry) -> std::io::Result<()> {
+    fn write(&self, key: &Key, bytes: &[u8]) -> std::io::Result<()> {
         fs::create_dir_all(&self.dir)?;
-        let bytes = encode(key, entry);
         static SEQUENCE: AtomicU64 = AtomicU64::new(0);
         let temporary = self.dir.join(format!(
             "{}-{}.tmp",
             std::process::id(),
             SEQUENCE.fetch_add(1, Ordering::Relaxed)
         ));
-        let written = fs::File::create(&temporary).and_then(|mut file| file.write_all(&bytes));
+        let written = fs::File::create(&temporary).and_then(|mut file| file.write_all(bytes));
         // rename(2) replaces the target atomically: readers open the old entry or the new one.
         let renamed = written.and_then(|()| fs::rename(&temporary, self.dir.join(key.file_name())));
         if renamed.is_err() {
@@ -247,21 +343,12 @@ fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
 }
 
-/// An entry file: the header, then the key, the log, the uniformity flag, the compiled object
-/// and the executable (each module as `ferrocl_ir::serialize` writes it).
-fn encode(key: &Key, entry: &Entry) -> Vec<u8> {
-    let mut payload = Vec::new();
+/// An entry file: the header (magic, format, payload length, payload checksum), then the
+/// payload: the key, then the entry's `fields`.
+fn entry_bytes(key: &Key, fields: &[u8]) -> Vec<u8> {
+    let mut payload = Vec::with_capacity(key.bytes.len() + fields.len() + 8);
     put_bytes(&mut payload, &key.bytes);
-    put_bytes(&mut payload, entry.log.as_bytes());
-    payload.push(entry.uniform_work_groups as u8);
-    put_bytes(
-        &mut payload,
-        &ferrocl_ir::serialize::serialize(&entry.object),
-    );
-    put_bytes(
-        &mut payload,
-        &ferrocl_ir::serialize::serialize(&entry.executable),
-    );
+    payload.extend_from_slice(fields);
     let mut out = Vec::with_capacity(HEADER + payload.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT.to_le_bytes());
@@ -271,9 +358,9 @@ fn encode(key: &Key, entry: &Entry) -> Vec<u8> {
     out
 }
 
-/// Reads an entry file back: None unless its header, length and checksum hold, its key is
-/// `key`, and both modules decode and verify.
-fn decode(bytes: &[u8], key: &Key) -> Option<Entry> {
+/// The fields after the key of an entry file, when its header, length and checksum hold and
+/// its key is `key`.
+fn payload<'a>(bytes: &'a [u8], key: &Key) -> Option<Fields<'a>> {
     let header = bytes.get(..HEADER)?;
     let word = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().unwrap_or([0; 8]));
     if header[..8] != MAGIC
@@ -290,20 +377,51 @@ fn decode(bytes: &[u8], key: &Key) -> Option<Entry> {
     if r.field()? != key.bytes.as_slice() {
         return None;
     }
+    Some(r)
+}
+
+/// A program entry: the log, the uniformity flag, the compiled object and the executable
+/// (each module as `ferrocl_ir::serialize` writes it).
+fn encode(key: &Key, entry: &Entry) -> Vec<u8> {
+    let mut fields = Vec::new();
+    put_bytes(&mut fields, entry.log.as_bytes());
+    fields.push(entry.uniform_work_groups as u8);
+    put_bytes(
+        &mut fields,
+        &ferrocl_ir::serialize::serialize(&entry.object),
+    );
+    put_bytes(
+        &mut fields,
+        &ferrocl_ir::serialize::serialize(&entry.executable),
+    );
+    entry_bytes(key, &fields)
+}
+
+/// Reads a program entry back: None unless its header, length and checksum hold, its key is
+/// `key`, and both modules decode.
+fn decode(bytes: &[u8], key: &Key) -> Option<Entry> {
+    let mut r = payload(bytes, key)?;
     let log = String::from_utf8(r.field()?.to_vec()).ok()?;
     let uniform_work_groups = match r.take(1)? {
         [0] => false,
         [1] => true,
         _ => return None,
     };
-    let object = ferrocl_ir::serialize::deserialize(r.field()?).ok()?;
-    let executable = ferrocl_ir::serialize::deserialize(r.field()?).ok()?;
+    // Only this build of ferrocl writes entries under this key (its build id is in it), after
+    // its modules passed the verifier, and the checksum has just rejected damage: the modules
+    // are decoded with every bounds check but verified again only in debug builds, as the
+    // embedded builtin library is (`deserialize_trusted`); verifying took more time than the
+    // rest of a cached build of a large program.
+    let object = ferrocl_ir::serialize::deserialize_trusted(r.field()?).ok()?;
+    let executable_bytes = r.field()?;
+    let executable = ferrocl_ir::serialize::deserialize_trusted(executable_bytes).ok()?;
     if !r.rest.is_empty() {
         return None;
     }
     Some(Entry {
         object,
         executable,
+        executable_bytes: executable_bytes.to_vec(),
         log,
         uniform_work_groups,
     })
@@ -343,6 +461,7 @@ mod tests {
         let key = Key::new(source, "", "a device", &target);
         let entry = Entry {
             object: built.object.module,
+            executable_bytes: ferrocl_ir::serialize::serialize(&built.executable),
             executable: built.executable,
             log: built.object.log,
             uniform_work_groups: built.object.uniform_work_groups,

@@ -403,7 +403,7 @@ impl Program {
                         Ok(b) => {
                             build.log = b.log;
                             build.uniform_work_groups = b.uniform_work_groups;
-                            (Arc::new(b.object), b.executable)
+                            (Arc::new(b.object), b.executable, Some(b.executable_bytes))
                         }
                         Err(e) => {
                             build.status = BuildStatus::Error;
@@ -423,7 +423,7 @@ impl Program {
                         build.uniform_work_groups =
                             (linked && uniform) || opts.uniform_work_group_size;
                         match ferrocl_clc::build_ir(&m, opts, &ferrocl_builtins::library) {
-                            Ok(ir) => (m, ir),
+                            Ok(ir) => (m, ir, None),
                             Err(e) => {
                                 build.status = BuildStatus::Error;
                                 build.log.push_str(&e.log);
@@ -438,12 +438,12 @@ impl Program {
                     None => return Err(ClError::InvalidBinary),
                 },
             };
-            let (module, ir) = built;
+            let (module, ir, ir_bytes) = built;
             let device_options = CompileOptions {
                 record: opts.listing.is_some(),
                 ..crate::compile::device_options(opts, build.uniform_work_groups)
             };
-            match self.device_program(i, &ir, &device_options) {
+            match self.device_program(i, &ir, ir_bytes.as_deref(), &device_options) {
                 Ok(exe) => {
                     if let Some(stage) = &opts.listing {
                         build.log.push_str(&listing_log(stage, exe.listing()));
@@ -491,6 +491,7 @@ impl Program {
         let built = ferrocl_clc::build(source, parsed, &target, &[], &ferrocl_builtins::library)?;
         let entry = crate::cache::Entry {
             object: built.object.module,
+            executable_bytes: ferrocl_ir::serialize::serialize(&built.executable),
             executable: built.executable,
             log: built.object.log,
             uniform_work_groups: built.object.uniform_work_groups,
@@ -501,18 +502,49 @@ impl Program {
         Ok(entry)
     }
 
-    /// Device `i`'s executable from the executable IR the build driver made.
+    /// Device `i`'s executable from the executable IR the build driver made: the code the
+    /// device compiled from the same module before, from the program cache, when the device
+    /// keeps its code and loads that entry ([`crate::cache`]), else compiled now and then
+    /// stored there. A build that records its stages' text always compiles. `ir_bytes` is
+    /// `ir` serialized, where the caller has it (the program cache's entry holds it).
     fn device_program(
         &self,
         i: usize,
         ir: &Module,
+        ir_bytes: Option<&[u8]>,
         options: &CompileOptions,
     ) -> Result<Arc<dyn DeviceProgram>, String> {
         check_global_variables(ir, &self.devices[i])?;
-        self.devices[i]
-            .backend()
+        let device = &self.devices[i];
+        let backend = device.backend();
+        let cached = match (options.record, crate::cache::Cache::from_env()) {
+            (false, Some(cache)) => backend.code_key().map(|code_key| {
+                let serialized;
+                let module = match ir_bytes {
+                    Some(bytes) => bytes,
+                    None => {
+                        serialized = ferrocl_ir::serialize::serialize(ir);
+                        &serialized
+                    }
+                };
+                let key = crate::cache::Key::code(&device.info.name, &code_key, options, module);
+                (cache, key)
+            }),
+            _ => None,
+        };
+        if let Some((cache, key)) = &cached {
+            let loaded = cache.load_code(key, |bytes| backend.load(ir, options, bytes).ok());
+            if let Some(program) = loaded {
+                return Ok(program);
+            }
+        }
+        let program = backend
             .compile(ir, options)
-            .map_err(|e| format!("error: {e}\n"))
+            .map_err(|e| format!("error: {e}\n"))?;
+        if let (Some((cache, key)), Some(bytes)) = (&cached, program.serialize()) {
+            cache.store_code(key, &bytes);
+        }
+        Ok(program)
     }
 
     /// `clCompileProgram`: compiles the source into a compiled object per device, with the
@@ -669,6 +701,7 @@ impl Program {
                 Some(ir) => match program.device_program(
                     i,
                     ir,
+                    None,
                     // Of the link options (5.8.7), only the math ones reach a device's compile
                     // at all, and they act in the compiler, before the link.
                     &CompileOptions {

@@ -65,8 +65,10 @@ pub struct LibCall {
 /// Where a module global lives when the kernel runs.
 #[derive(Clone, Copy, Debug)]
 pub enum GlobalPlace {
-    /// A fixed address (program-scope `__global` and `__constant` data).
-    Absolute(u64),
+    /// A data object of the JIT module (program-scope `__global` and `__constant` data),
+    /// whose address the code gets through a relocation, so that the code can be kept and
+    /// linked again in another process (`serial.rs`).
+    Data(cranelift_module::DataId),
     /// An offset in the work-group's local memory (`__local` variables).
     Local(u64),
 }
@@ -264,6 +266,8 @@ struct Translator<'a, 'f> {
     loop_depth: SecondaryMap<Block, u32>,
     /// The target has x86's `blendv` ([`has_blendv`]).
     blendv: bool,
+    /// The globals' addresses, imported into the function.
+    global_values: SecondaryMap<Global, Option<cl::GlobalValue>>,
 }
 
 /// Whether `isa` is x86-64 with SSE4.1, whose `blendv` picks each lane by its top bit: for a
@@ -312,11 +316,36 @@ impl<'a, 'f> Translator<'a, 'f> {
             clamps: SecondaryMap::new(),
             loop_depth: loops::depths(f),
             blendv,
+            global_values: SecondaryMap::new(),
         }
     }
 }
 
 impl Translator<'_, '_> {
+    /// Global `g`'s address in the function: data object `id`, reached through an absolute
+    /// relocation (not colocated: the JIT places data apart from code, further than a
+    /// PC-relative offset may reach).
+    fn global_value(&mut self, g: Global, id: cranelift_module::DataId) -> cl::GlobalValue {
+        if let Some(gv) = self.global_values[g] {
+            return gv;
+        }
+        let name = self
+            .b
+            .func
+            .declare_imported_user_function(cl::UserExternalName::new(1, id.as_u32()));
+        let gv = self
+            .b
+            .func
+            .create_global_value(cl::GlobalValueData::Symbol {
+                name: cl::ExternalName::user(name),
+                offset: cl::immediates::Imm64::new(0),
+                colocated: false,
+                tls: false,
+            });
+        self.global_values[g] = Some(gv);
+        gv
+    }
+
     /// `p + off`, without an instruction for a zero offset.
     fn offset(&mut self, p: cl::Value, off: i64) -> cl::Value {
         if off == 0 {
@@ -854,7 +883,10 @@ impl Translator<'_, '_> {
                 None => return err(format!("unknown stack slot {ss}")),
             },
             Op::GlobalAddr(g) => match self.places[*g] {
-                Some(GlobalPlace::Absolute(addr)) => self.b.ins().iconst(clt::I64, addr as i64),
+                Some(GlobalPlace::Data(id)) => {
+                    let gv = self.global_value(*g, id);
+                    self.b.ins().symbol_value(clt::I64, gv)
+                }
                 Some(GlobalPlace::Local(off)) => {
                     let base = self.regions[&offsets::LOCAL_MEM];
                     self.b.ins().iadd_imm_s(base, off as i64)

@@ -7,21 +7,25 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use cranelift_codegen::ir::{types as clt, AbiParam};
 use cranelift_codegen::isa::{OwnedTargetIsa, TargetIsa};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{default_libcall_names, FuncId, Linkage, Module as _, ModuleReloc};
+use cranelift_module::{
+    default_libcall_names, DataDescription, FuncId, FuncOrDataId, Linkage, Module as _, ModuleReloc,
+};
 use ferrocl_device::{ArgSlot, CompileOptions, Listing};
 use ferrocl_ir::entity::SecondaryMap;
 use ferrocl_ir::{AddrSpace, Function, Module};
 
 use crate::codegen::{self, GlobalPlace};
+use crate::serial::{Compiled, FunctionCode, KernelLayout, Relocation};
 use crate::workgroup::{self, WideKernel, WorkGroupFn};
 use crate::{
-    abi, code_dump, half, preferred_group_size, printf, vectorize, Chunk, Code, CompileError,
+    abi, code_dump, half, preferred_group_size, printf, vectorize, Code, CompileError,
     CompiledKernel, CpuProgram, GroupFn, WideFn,
 };
 
@@ -40,6 +44,7 @@ pub(crate) fn compile(
     if let Some(l) = &mut listing {
         l.push("ir", &module.to_string());
     }
+    let mut times = StageTimes::default();
     let mut kernels = Vec::new();
     for f in module
         .funcs
@@ -47,13 +52,19 @@ pub(crate) fn compile(
         .map(|(_, f)| f)
         .filter(|f| f.is_kernel() && !f.is_declaration())
     {
+        let mut clock = Instant::now();
         let (wide, note) = vectorize_kernel(f, wide, options);
+        times.lap("vectorize", &mut clock);
         if let Some(w) = &wide {
             verify(module, &w.func, "the vectorizer")?;
         }
+        clock = Instant::now();
         let mut wg = workgroup::transform_unclean(f, wide.as_ref())?;
+        times.lap("work-group", &mut clock);
         verify(module, &wg.func, "the work-group transform")?;
+        clock = Instant::now();
         workgroup::clean_up(&mut wg);
+        times.lap("wg passes", &mut clock);
         verify(module, &wg.func, "the IR passes")?;
         if let Some(l) = &mut listing {
             let sep = if kernels.is_empty() { "" } else { "\n" };
@@ -63,12 +74,148 @@ pub(crate) fn compile(
         kernels.push(KernelBuild { func: f, note, wg });
     }
     let mut gen = Generator::new(module, options)?;
+    gen.times = times;
     gen.out_of_line_functions(module, &mut listing)?;
     let code = kernels
         .iter()
         .map(|k| gen.kernel(module, k, &mut listing))
         .collect::<Result<Vec<_>, _>>()?;
-    gen.link(module, &kernels, code, listing)
+    let shapes: Vec<KernelShape<'_>> = kernels
+        .iter()
+        .map(|k| KernelShape {
+            func: k.func,
+            frame_size: k.wg.frame_size,
+            regions: k.wg.regions,
+        })
+        .collect();
+    gen.link(module, &shapes, code, listing)
+}
+
+/// A program compiled before, from the bytes [`CpuProgram::serialize`] gave for `module`
+/// compiled with `options` (see `serial.rs`): the module's functions, helpers and globals
+/// declared as [`compile`] declares them, each function's code placed and relocated. An
+/// error where the bytes are not such a program; nothing of them runs before every check
+/// has passed.
+pub(crate) fn load(
+    module: &Module,
+    options: &CompileOptions,
+    bytes: &[u8],
+) -> Result<CpuProgram, CompileError> {
+    let bad = |what: &str| CompileError(format!("cached code: {what}"));
+    let compiled = Compiled::decode(bytes).ok_or_else(|| bad("not a compiled program"))?;
+    let funcs: Vec<&Function> = module
+        .funcs
+        .iter()
+        .map(|(_, f)| f)
+        .filter(|f| f.is_kernel() && !f.is_declaration())
+        .collect();
+    let same = funcs.len() == compiled.kernels.len()
+        && funcs
+            .iter()
+            .zip(&compiled.kernels)
+            .all(|(f, k)| f.name == k.name);
+    if !same {
+        return Err(bad("not the module's kernels"));
+    }
+    let mut gen = Generator::new(module, options)?;
+    let ids = funcs
+        .iter()
+        .map(|f| gen.declare_kernel(&f.name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut sizes: HashMap<FuncId, usize> = HashMap::new();
+    for f in &compiled.functions {
+        let id = match gen.jit.declarations().get_name(&f.name) {
+            Some(FuncOrDataId::Func(id)) => id,
+            _ => return Err(bad("code of a function the module does not have")),
+        };
+        let definable = gen
+            .jit
+            .declarations()
+            .get_function_decl(id)
+            .linkage
+            .is_definable();
+        if !definable || sizes.contains_key(&id) {
+            return Err(bad("code of an imported function, or twice"));
+        }
+        if !f.align.is_power_of_two() || f.align > 4096 {
+            return Err(bad("an alignment out of range"));
+        }
+        let relocs = f
+            .relocs
+            .iter()
+            .map(|r| r.to_module(&gen.jit, id, f.bytes.len()))
+            .collect::<Result<Vec<_>, _>>()?;
+        gen.jit
+            .define_function_bytes(id, f.align, &f.bytes, &relocs)
+            .map_err(|e| bad(&format!("{e:?}")))?;
+        sizes.insert(id, f.bytes.len());
+    }
+    let missing = gen
+        .jit
+        .declarations()
+        .get_functions()
+        .any(|(id, d)| d.linkage.is_definable() && !sizes.contains_key(&id));
+    if missing {
+        return Err(bad("a function without code"));
+    }
+    let mut shapes = Vec::with_capacity(funcs.len());
+    let mut code = Vec::with_capacity(funcs.len());
+    for ((&func, k), id) in funcs.iter().zip(&compiled.kernels).zip(ids) {
+        let (args, args_size) = abi::arg_layout(func);
+        let frame_size = usize::try_from(k.frame_size).map_err(|_| bad("a frame size"))?;
+        let call_area = usize::try_from(k.call_area).map_err(|_| bad("a call area"))?;
+        let regions = usize::try_from(k.regions).map_err(|_| bad("a region count"))?;
+        shapes.push(KernelShape {
+            func,
+            frame_size,
+            regions,
+        });
+        code.push(KernelCode {
+            id,
+            size: sizes.get(&id).copied().unwrap_or(0),
+            args,
+            args_size,
+            call_area,
+        });
+    }
+    gen.functions = Some(compiled.functions);
+    gen.link(module, &shapes, code, None)
+}
+
+/// What linking a kernel needs of its compile.
+struct KernelShape<'m> {
+    func: &'m Function,
+    /// Bytes of context memory per work-item ([`WorkGroupFn::frame_size`]).
+    frame_size: usize,
+    /// Its regions between barriers ([`WorkGroupFn::regions`]).
+    regions: usize,
+}
+
+/// The time each stage of a compile took, summed over the kernels, in the order the stages
+/// first ran: `vectorize`, `work-group` (the transform), `wg passes` (the IR passes on the
+/// work-group functions), `translate` (IR to Cranelift IR), `cranelift` (Cranelift's
+/// optimizations, register allocation and encoding), `link` (the JIT placing the code).
+#[derive(Clone, Debug, Default)]
+pub struct StageTimes {
+    stages: Vec<(&'static str, Duration)>,
+}
+
+impl StageTimes {
+    /// Adds the time since `clock` to `stage`, and restarts the clock.
+    fn lap(&mut self, stage: &'static str, clock: &mut Instant) {
+        let now = Instant::now();
+        let spent = now - *clock;
+        *clock = now;
+        match self.stages.iter_mut().find(|(s, _)| *s == stage) {
+            Some((_, t)) => *t += spent,
+            None => self.stages.push((stage, spent)),
+        }
+    }
+
+    /// Each stage's name and total time.
+    pub fn stages(&self) -> &[(&'static str, Duration)] {
+        &self.stages
+    }
 }
 
 /// One kernel after the IR stages.
@@ -151,12 +298,14 @@ struct Generator {
     calls: codegen::Callees,
     /// Where each global lives.
     places: SecondaryMap<ferrocl_ir::Global, Option<GlobalPlace>>,
-    /// Program-scope `__global` and `__constant` data.
-    globals: Vec<Vec<Chunk>>,
     /// Bytes of the program's `__local` variables.
     static_local: usize,
     fbc: FunctionBuilderContext,
     ctx: cranelift_codegen::Context,
+    times: StageTimes,
+    /// Each function's code as Cranelift produced it, in the order defined, for
+    /// [`CpuProgram::serialize`]; `None` once a function holds a relocation that is not kept.
+    functions: Option<Vec<FunctionCode>>,
 }
 
 impl Generator {
@@ -199,9 +348,8 @@ impl Generator {
         let calls = codegen::Callees::plan(module, &mut jit)?;
         let Globals {
             places,
-            data,
             static_local,
-        } = place_globals(module);
+        } = place_globals(module, &mut jit)?;
         let ctx = jit.make_context();
         Ok(Generator {
             large_isa,
@@ -210,10 +358,11 @@ impl Generator {
             libcalls,
             calls,
             places,
-            globals: data,
             static_local,
             fbc: FunctionBuilderContext::new(),
             ctx,
+            times: StageTimes::default(),
+            functions: Some(Vec::new()),
         })
     }
 
@@ -228,6 +377,7 @@ impl Generator {
             let func = &module.funcs[f];
             let decl = self.jit.declarations().get_function_decl(callee.id);
             self.ctx.func.signature = decl.signature.clone();
+            let mut clock = Instant::now();
             codegen::translate_function(
                 module,
                 func,
@@ -242,6 +392,7 @@ impl Generator {
                     calls: &self.calls,
                 },
             )?;
+            self.times.lap("translate", &mut clock);
             let heading = format!("function {}", func.name);
             define(
                 &mut self.jit,
@@ -250,7 +401,9 @@ impl Generator {
                 callee.id,
                 &heading,
                 listing,
+                &mut self.functions,
             )?;
+            self.times.lap("cranelift", &mut clock);
         }
         Ok(())
     }
@@ -269,6 +422,7 @@ impl Generator {
         ]);
         let (args, args_size) = abi::arg_layout(k.func);
         let call_area = self.calls.call_area(&k.wg.func);
+        let mut clock = Instant::now();
         codegen::translate_kernel(
             module,
             &k.wg,
@@ -285,14 +439,8 @@ impl Generator {
             },
         )?;
         let name = &k.func.name;
-        let id = self
-            .jit
-            .declare_function(
-                &format!("__ferrocl_wg_{name}"),
-                Linkage::Local,
-                &self.ctx.func.signature,
-            )
-            .map_err(|e| CompileError(format!("kernel {name}: {e}")))?;
+        let id = self.declare_kernel(name)?;
+        self.times.lap("translate", &mut clock);
         let heading = format!("kernel {name} ({})", k.note);
         let size = define(
             &mut self.jit,
@@ -301,7 +449,9 @@ impl Generator {
             id,
             &heading,
             listing,
+            &mut self.functions,
         )?;
+        self.times.lap("cranelift", &mut clock);
         Ok(KernelCode {
             id,
             size,
@@ -311,17 +461,32 @@ impl Generator {
         })
     }
 
+    /// Declares the work-group function of the kernel called `name`.
+    fn declare_kernel(&mut self, name: &str) -> Result<FuncId, CompileError> {
+        let mut sig = self.jit.make_signature();
+        sig.params.extend([
+            AbiParam::new(clt::I64),
+            AbiParam::new(clt::I64),
+            AbiParam::new(clt::I64),
+        ]);
+        self.jit
+            .declare_function(&format!("__ferrocl_wg_{name}"), Linkage::Local, &sig)
+            .map_err(|e| CompileError(format!("kernel {name}: {e}")))
+    }
+
     /// Links the code and makes the program's kernels.
     fn link(
         mut self,
         module: &Module,
-        kernels: &[KernelBuild<'_>],
+        kernels: &[KernelShape<'_>],
         code: Vec<KernelCode>,
         listing: Option<Listing>,
     ) -> Result<CpuProgram, CompileError> {
+        let mut clock = Instant::now();
         self.jit
             .finalize_definitions()
             .map_err(|e| CompileError(format!("code generation failed: {e}")))?;
+        self.times.lap("link", &mut clock);
         let entries: Vec<*const u8> = code
             .iter()
             .map(|c| self.jit.get_finalized_function(c.id))
@@ -338,9 +503,21 @@ impl Generator {
         }
         let uses_printf = self.libcalls.contains_key(PRINTF);
         let static_local_size = self.static_local;
+        let compiled = self.functions.map(|functions| Compiled {
+            functions,
+            kernels: kernels
+                .iter()
+                .zip(&code)
+                .map(|(k, c)| KernelLayout {
+                    name: k.func.name.clone(),
+                    frame_size: k.frame_size as u64,
+                    call_area: c.call_area as u64,
+                    regions: k.regions as u64,
+                })
+                .collect(),
+        });
         let shared = Arc::new(Code {
             jit: Some(self.jit),
-            _globals: self.globals,
         });
         let kernels = kernels
             .iter()
@@ -356,9 +533,9 @@ impl Generator {
                     args: c.args,
                     args_size: c.args_size,
                     static_local_size,
-                    frame_size: k.wg.frame_size,
+                    frame_size: k.frame_size,
                     call_area: c.call_area,
-                    preferred_group_size: preferred_group_size(k.wg.regions, k.wg.frame_size),
+                    preferred_group_size: preferred_group_size(k.regions, k.frame_size),
                     group_blind: !workgroup::sees_groups(module, k.func),
                     entry,
                     uses_printf,
@@ -366,25 +543,32 @@ impl Generator {
                 })
             })
             .collect();
-        Ok(CpuProgram { kernels, listing })
+        Ok(CpuProgram {
+            kernels,
+            listing,
+            times: self.times,
+            compiled,
+        })
     }
 }
 
 /// Where the globals of a module live.
 struct Globals {
     places: SecondaryMap<ferrocl_ir::Global, Option<GlobalPlace>>,
-    /// The program-scope data, in blocks that live as long as the code.
-    data: Vec<Vec<Chunk>>,
     /// Bytes of the `__local` variables, at offsets in the work-group's local memory.
     static_local: usize,
 }
 
-/// Where each global of `module` lives: program-scope data in blocks of its own, `__local`
-/// variables at offsets in the work-group's local memory.
-fn place_globals(module: &Module) -> Globals {
+/// The alignment of program-scope data: enough for any OpenCL type (`long16`, `double16`).
+const DATA_ALIGN: u64 = 128;
+
+/// Where each global of `module` lives: program-scope data in data objects of `jit` (named
+/// `__ferrocl_global_N`, for global N), each in a block of its own rounded up to
+/// [`DATA_ALIGN`] bytes, `__local` variables at offsets in the work-group's local memory.
+fn place_globals(module: &Module, jit: &mut JITModule) -> Result<Globals, CompileError> {
     let mut places = SecondaryMap::new();
-    let mut globals = Vec::new();
     let mut static_local = 0u64;
+    // Every global's place first, so that an initializer can name any of them.
     for (g, data) in module.globals.iter() {
         match data.space {
             AddrSpace::Local => {
@@ -394,46 +578,47 @@ fn place_globals(module: &Module) -> Globals {
                 static_local += u64::from(data.size);
             }
             _ => {
-                let mut block = crate::chunks(data.size as usize);
-                if let Some(init) = &data.init {
-                    // SAFETY: the block holds at least data.size bytes, init is as long.
-                    unsafe {
-                        std::ptr::copy_nonoverlapping(
-                            init.as_ptr(),
-                            block.as_mut_ptr().cast::<u8>(),
-                            init.len().min(data.size as usize),
-                        )
-                    };
-                }
-                places[g] = Some(GlobalPlace::Absolute(block.as_ptr() as u64));
-                globals.push(block);
+                let name = format!("__ferrocl_global_{}", g.as_u32());
+                let id = jit
+                    .declare_data(&name, Linkage::Local, true, false)
+                    .map_err(|e| CompileError(format!("global {}: {e}", data.name)))?;
+                places[g] = Some(GlobalPlace::Data(id));
             }
         }
     }
-    // The addresses the initializers hold, now that every global has its place: written once
-    // per built program, so a kernel that changes such a pointer leaves it changed.
     for (g, data) in module.globals.iter() {
-        let Some(GlobalPlace::Absolute(at)) = places[g] else {
+        let Some(GlobalPlace::Data(id)) = places[g] else {
             continue;
         };
+        let failed = |e| CompileError(format!("global {}: {e}", data.name));
+        let size = u64::from(data.size).div_ceil(DATA_ALIGN).max(1) * DATA_ALIGN;
+        let mut bytes = vec![0u8; size as usize];
+        if let Some(init) = &data.init {
+            let n = init.len().min(data.size as usize);
+            bytes[..n].copy_from_slice(&init[..n]);
+        }
+        let mut description = DataDescription::new();
+        description.set_align(DATA_ALIGN);
+        description.define(bytes.into_boxed_slice());
+        // The addresses the initializer holds (a program-scope pointer initialized with
+        // `&x`): relocations of the data object, written when the program's data is placed,
+        // once per built program, so a kernel that changes such a pointer leaves it changed.
         for r in &data.relocs {
-            let Some(GlobalPlace::Absolute(target)) = places[r.target] else {
+            let Some(GlobalPlace::Data(target)) = places[r.target] else {
                 continue;
             };
             if u64::from(r.offset) + 8 > u64::from(data.size) {
                 continue;
             }
-            let address = target.wrapping_add(r.addend as u64);
-            // SAFETY: the global's block holds `data.size` bytes from `at`, and the pointer's
-            // 8 bytes lie inside them (checked above); the block is not yet shared.
-            unsafe { std::ptr::write_unaligned((at + u64::from(r.offset)) as *mut u64, address) };
+            let gv = jit.declare_data_in_data(target, &mut description);
+            description.write_data_addr(r.offset, gv, r.addend);
         }
+        jit.define_data(id, &description).map_err(failed)?;
     }
-    Globals {
+    Ok(Globals {
         places,
-        data: globals,
         static_local: static_local as usize,
-    }
+    })
 }
 
 /// Functions of more Cranelift instructions than this get the single-pass register allocator,
@@ -452,9 +637,11 @@ const LARGE_HOT_FUNCTION: usize = 4_000;
 const HOT: usize = 256;
 
 /// Compiles the function in `ctx` as `id` of `jit`, recording its Cranelift IR as optimized
-/// and its machine code under `heading` when there is a listing, and clears `ctx`; returns the
-/// code's size in bytes. A function over the bounds of [`LARGE_FUNCTION`] is compiled by
-/// `large_isa` (the same target, a linear-time register allocator).
+/// and its machine code under `heading` when there is a listing, and its code with its
+/// relocations in `functions` (which becomes `None` if a relocation cannot be kept), and
+/// clears `ctx`; returns the code's size in bytes. A function over the bounds of
+/// [`LARGE_FUNCTION`] is compiled by `large_isa` (the same target, a linear-time register
+/// allocator).
 fn define(
     jit: &mut JITModule,
     large_isa: &dyn TargetIsa,
@@ -462,6 +649,7 @@ fn define(
     id: FuncId,
     heading: &str,
     listing: &mut Option<Listing>,
+    functions: &mut Option<Vec<FunctionCode>>,
 ) -> Result<usize, CompileError> {
     ctx.set_disasm(listing.is_some());
     let failed = |e: String| CompileError(format!("{heading}: code generation failed: {e}"));
@@ -496,6 +684,24 @@ fn define(
             .and_then(|c| c.vcode.as_deref())
             .unwrap_or("");
         listing.push("asm", &format!("; {heading}\n{asm}\n"));
+    }
+    if let (Some(list), Some(code)) = (functions.as_mut(), ctx.compiled_code()) {
+        let relocs: Option<Vec<Relocation>> = code
+            .buffer
+            .relocs()
+            .iter()
+            .map(|r| Relocation::from_module(&ModuleReloc::from_mach_reloc(r, &ctx.func, id), jit))
+            .collect();
+        let name = jit.declarations().get_function_decl(id).name.clone();
+        match (relocs, name) {
+            (Some(relocs), Some(name)) => list.push(FunctionCode {
+                name,
+                align: u64::from(code.buffer.alignment),
+                bytes: code.code_buffer().to_vec(),
+                relocs,
+            }),
+            _ => *functions = None,
+        }
     }
     let size = ctx.compiled_code().map_or(0, |c| c.code_buffer().len());
     jit.clear_context(ctx);
@@ -604,4 +810,124 @@ fn resolve_services(
         out.insert(f.name.clone(), codegen::LibCall { id });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kernel reading a `__constant` table: `out[i] = table[i % 4]`.
+    const TABLE: &str = r#"
+global @table: constant, size 16, align 4, init "01000000140000002c010000a00f0000"
+kernel @k(ptr.global) {
+    arg "out": "int*" global none []
+block0(v0: ptr.global):
+    v1: i64 = global_id 0
+    v2: i64 = iconst 3
+    v3: i64 = band v1, v2
+    v4: i64 = iconst 4
+    v5: i64 = imul v3, v4
+    v6: ptr.constant = globaladdr @table
+    v7: ptr.constant = ptradd v6, v5
+    v8: i32 = load.constant v7, align 4
+    v9: i64 = imul v1, v4
+    v10: ptr.global = ptradd v0, v9
+    store.global v8, v10, align 4
+    return
+}
+"#;
+
+    fn module(text: &str) -> Module {
+        let m = ferrocl_ir::parse_module(text).unwrap_or_else(|e| panic!("{e:?}"));
+        ferrocl_ir::verify_module(&m).unwrap_or_else(|e| panic!("{e:?}"));
+        m
+    }
+
+    /// Runs kernel `k` of `program` over 40 work-items; what it wrote.
+    fn run(program: &CpuProgram) -> Vec<i32> {
+        let k = program.kernel("k").expect("the kernel");
+        let mut out = vec![0i32; 40];
+        let mut args = vec![0u8; k.args_size];
+        let at = k.args[0].offset;
+        args[at..at + 8].copy_from_slice(&(out.as_mut_ptr() as u64).to_ne_bytes());
+        let nd = ferrocl_device::NdRange {
+            work_dim: 1,
+            global_offset: [0; 3],
+            global_size: [40, 1, 1],
+            local_size: [8, 1, 1],
+        };
+        // SAFETY: the argument block holds the address of `out`, 40 ints, all the kernel
+        // writes.
+        unsafe { k.launch(&args, 0, &nd) }.expect("the launch");
+        out
+    }
+
+    #[test]
+    fn loaded_code_runs_as_compiled_with_its_own_data() {
+        let m = module(TABLE);
+        let options = CompileOptions::default();
+        let compiled = compile(&m, None, &options).expect("compiles");
+        let want: Vec<i32> = (0..40).map(|i| [1, 20, 300, 4000][i % 4]).collect();
+        assert_eq!(run(&compiled), want);
+        let bytes = compiled.serialize().expect("kept");
+        let loaded = load(&m, &options, &bytes).expect("loads");
+        // The loaded program's table is its own copy: dropping the first program frees
+        // that one's.
+        drop(compiled);
+        assert_eq!(run(&loaded), want);
+        assert_eq!(loaded.serialize(), Some(bytes));
+    }
+
+    #[test]
+    fn code_that_does_not_fit_the_module_is_refused() {
+        let m = module(TABLE);
+        let options = CompileOptions::default();
+        let program = compile(&m, None, &options).expect("compiles");
+        let good = program.compiled.clone().expect("kept");
+        let refused = |c: &Compiled, what: &str| {
+            let got = load(&m, &options, &c.encode());
+            assert!(got.is_err(), "{what} was loaded");
+        };
+        let with_reloc = |change: &dyn Fn(&mut Relocation)| {
+            let mut c = good.clone();
+            let f = c
+                .functions
+                .iter_mut()
+                .find(|f| !f.relocs.is_empty())
+                .expect("a function with a relocation (the table's address)");
+            change(&mut f.relocs[0]);
+            c
+        };
+        refused(
+            &with_reloc(&|r| r.target = crate::serial::Target::Symbol("elsewhere".into())),
+            "a relocation to an unknown symbol",
+        );
+        refused(
+            &with_reloc(&|r| r.offset = u32::MAX - 2),
+            "a relocation past the code",
+        );
+        refused(
+            &with_reloc(&|r| r.target = crate::serial::Target::Own(1 << 30)),
+            "a relocation to past the function",
+        );
+        let mut c = good.clone();
+        c.functions.clear();
+        refused(&c, "a program without its kernel's code");
+        let mut c = good.clone();
+        c.functions.push(c.functions[0].clone());
+        refused(&c, "a function's code twice");
+        let mut c = good.clone();
+        c.functions[0].name = "__ferrocl_half_to_float".into();
+        refused(&c, "code of an imported helper");
+        let mut c = good.clone();
+        c.functions[0].align = 3;
+        refused(&c, "an alignment that is not a power of two");
+        let mut c = good.clone();
+        c.kernels[0].name = "other".into();
+        refused(&c, "another kernel's layout");
+        let mut c = good.clone();
+        c.kernels.clear();
+        refused(&c, "no kernel layout");
+        assert!(load(&m, &options, &good.encode()).is_ok());
+    }
 }

@@ -15,6 +15,7 @@ mod half;
 mod liveness;
 mod pool;
 mod printf;
+mod serial;
 pub mod vectorize;
 pub mod workgroup;
 
@@ -95,12 +96,7 @@ const SYNC_LOOP_MAX_INSTS: usize = 100;
 /// instead (read once per process), to measure the choice on another machine.
 pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
     use ferrocl_ir::analysis::{Cfg, DomTree, LoopInfo};
-    static FORCED: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
-    let forced = FORCED.get_or_init(|| {
-        let w = std::env::var("FERROCL_VECTOR_WIDTH").ok()?.parse().ok()?;
-        vectorize::WIDTHS.contains(&w).then_some(w)
-    });
-    if let Some(w) = *forced {
+    if let Some(w) = forced_width() {
         return w;
     }
     let insts = f
@@ -202,6 +198,23 @@ pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
     WIDE_WIDTH
 }
 
+/// The chunk width `FERROCL_VECTOR_WIDTH` gives every kernel, if it gives one (read once per
+/// process).
+fn forced_width() -> Option<u32> {
+    static FORCED: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    *FORCED.get_or_init(|| {
+        let w = std::env::var("FERROCL_VECTOR_WIDTH").ok()?.parse().ok()?;
+        vectorize::WIDTHS.contains(&w).then_some(w)
+    })
+}
+
+/// `FERROCL_VECTORIZE=always`: every kernel the vectorizer handles runs vectorized, the cost
+/// model's refusals included, to measure its choices (read once per process).
+fn vectorize_always() -> bool {
+    static ALWAYS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ALWAYS.get_or_init(|| std::env::var_os("FERROCL_VECTORIZE").is_some_and(|v| v == "always"))
+}
+
 /// Why a module could not be compiled for the CPU device.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompileError(pub String);
@@ -263,15 +276,6 @@ pub struct CompiledKernel {
     uses_printf: bool,
     /// The code `entry` points into.
     _code: Arc<Code>,
-}
-
-/// A memory block aligned for any OpenCL type (128 bytes: `long16`, `double16`).
-#[repr(C, align(128))]
-#[derive(Clone, Copy)]
-struct Chunk([u8; 128]);
-
-fn chunks(bytes: usize) -> Vec<Chunk> {
-    vec![Chunk([0; 128]); bytes.div_ceil(128).max(1)]
 }
 
 /// Bytes on each side of a masked region that generated code may reach: an address confined
@@ -534,14 +538,16 @@ impl CompiledKernel {
 pub struct CpuProgram {
     kernels: Vec<Arc<CompiledKernel>>,
     listing: Option<Listing>,
+    /// How long each stage of its compile took.
+    times: compile::StageTimes,
+    /// Its code as bytes can keep it ([`CpuProgram::serialize`]), where it can be kept.
+    compiled: Option<serial::Compiled>,
 }
 
-/// The machine code and program-scope data of a program, freed when its last kernel goes.
+/// The machine code and program-scope data of a program (the JIT module's functions and
+/// data objects), freed when its last kernel goes.
 struct Code {
     jit: Option<JITModule>,
-    /// Program-scope `__global` and `__constant` variables; generated code holds their
-    /// addresses, so they live as long as the code.
-    _globals: Vec<Vec<Chunk>>,
 }
 
 // SAFETY: after `finalize_definitions` the JIT module's code and data are immutable; the
@@ -585,12 +591,7 @@ fn vectorized_wide_or_refusal(
 ) -> Result<workgroup::WideKernel, vectorize::Refusal> {
     let width = vector_width(f);
     let v = vectorize::vectorize(f, width)?;
-    // `FERROCL_VECTORIZE=always` runs every kernel the vectorizer handles vectorized, to
-    // measure the cost model's choices (read once per process).
-    static ALWAYS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let always = *ALWAYS
-        .get_or_init(|| std::env::var_os("FERROCL_VECTORIZE").is_some_and(|v| v == "always"));
-    if let (true, false, Some(slower)) = (costed, always, v.slower) {
+    if let (true, false, Some(slower)) = (costed, vectorize_always(), v.slower) {
         return Err(slower);
     }
     Ok(workgroup::WideKernel {
@@ -627,10 +628,33 @@ impl CpuProgram {
         compile::compile(module, None, options)
     }
 
+    /// The program compiled before whose [`CpuProgram::serialize`] gave `bytes`, for
+    /// `module` and `options`: its code linked into this process without compiling again.
+    /// An error where the bytes are not such a program.
+    pub fn load(
+        module: &Module,
+        options: &CompileOptions,
+        bytes: &[u8],
+    ) -> Result<CpuProgram, CompileError> {
+        compile::load(module, options, bytes)
+    }
+
+    /// The program's code as bytes that [`CpuProgram::load`] links again, in this process or
+    /// another on the same machine, with the same build of ferrocl and the same
+    /// [`code_key`]; `None` where a function holds a relocation that is not kept.
+    pub fn serialize(&self) -> Option<Vec<u8>> {
+        self.compiled.as_ref().map(serial::Compiled::encode)
+    }
+
     /// What each stage of the compile produced, if the options asked for it to be recorded
     /// (stages [`compile::STAGES`]).
     pub fn listing(&self) -> Option<&Listing> {
         self.listing.as_ref()
+    }
+
+    /// How long each stage of the compile took ([`compile::StageTimes`]).
+    pub fn stage_times(&self) -> &compile::StageTimes {
+        &self.times
     }
 
     pub fn kernels(&self) -> &[Arc<CompiledKernel>] {
@@ -657,6 +681,28 @@ pub fn host_has_fast_fma() -> bool {
     })
 }
 
+/// What the CPU device's code depends on besides the module, the compile options and the
+/// build: the host's architecture and the instruction set features Cranelift detected and
+/// chose instructions by (`cranelift_native`: SSE4.1, AVX, FMA, BMI...), and the settings read
+/// from the environment that change the code (`FERROCL_VECTORIZE`, `FERROCL_VECTOR_WIDTH`).
+pub fn code_key() -> Option<Vec<u8>> {
+    let isa = cranelift_native::builder()
+        .ok()?
+        .finish(settings::Flags::new(settings::builder()))
+        .ok()?;
+    let mut key = format!("{}\n", isa.triple());
+    for flag in isa.isa_flags() {
+        key.push_str(&format!("{flag}\n"));
+    }
+    key.push_str(&format!(
+        "vectorize {} always {} width {:?}\n",
+        vectorize::enabled(),
+        vectorize_always(),
+        forced_width()
+    ));
+    Some(key.into_bytes())
+}
+
 impl DeviceBackend for CpuDevice {
     fn fast_fma(&self) -> bool {
         host_has_fast_fma()
@@ -681,6 +727,22 @@ impl DeviceBackend for CpuDevice {
     ) -> Result<Arc<dyn DeviceProgram>, DeviceError> {
         let program = CpuProgram::compile_with_options(module, options)
             .map_err(|e| DeviceError::Compile(e.0))?;
+        Ok(Arc::new(program))
+    }
+
+    fn code_key(&self) -> Option<Vec<u8>> {
+        static KEY: std::sync::OnceLock<Option<Vec<u8>>> = std::sync::OnceLock::new();
+        KEY.get_or_init(code_key).clone()
+    }
+
+    fn load(
+        &self,
+        module: &Module,
+        options: &CompileOptions,
+        bytes: &[u8],
+    ) -> Result<Arc<dyn DeviceProgram>, DeviceError> {
+        let program =
+            CpuProgram::load(module, options, bytes).map_err(|e| DeviceError::Compile(e.0))?;
         Ok(Arc::new(program))
     }
 }
@@ -715,6 +777,10 @@ impl DeviceProgram for CpuProgram {
 
     fn listing(&self) -> Option<&Listing> {
         self.listing.as_ref()
+    }
+
+    fn serialize(&self) -> Option<Vec<u8>> {
+        CpuProgram::serialize(self)
     }
 }
 

@@ -79,6 +79,32 @@ pub trait DeviceBackend: Send + Sync {
         module: &ferrocl_ir::Module,
         options: &CompileOptions,
     ) -> Result<Arc<dyn DeviceProgram>, DeviceError>;
+
+    /// What the device's code depends on besides the module, the compile options and the
+    /// build of ferrocl itself: the processor's model or features the code generator chose
+    /// instructions for, settings the device reads from the environment (a GPU device: its
+    /// architecture and the driver's version). The runtime keys the programs it keeps
+    /// ([`DeviceProgram::serialize`]) by it; `None`, the default, where the device keeps
+    /// none.
+    fn code_key(&self) -> Option<Vec<u8>> {
+        None
+    }
+
+    /// A program from the bytes [`DeviceProgram::serialize`] gave for `module` compiled
+    /// with `options`, in this process or an earlier one with the same
+    /// [`DeviceBackend::code_key`] (a GPU device would load its PTX text or binary). An
+    /// error where the bytes are not such a program: the runtime then compiles the module.
+    fn load(
+        &self,
+        module: &ferrocl_ir::Module,
+        options: &CompileOptions,
+        bytes: &[u8],
+    ) -> Result<Arc<dyn DeviceProgram>, DeviceError> {
+        let _ = (module, options, bytes);
+        Err(DeviceError::Compile(
+            "the device does not load compiled programs".into(),
+        ))
+    }
 }
 
 /// A device's fixed limits, as the device states them.
@@ -181,6 +207,12 @@ pub trait DeviceProgram: Send + Sync {
 
     /// What each stage of the compile produced, when [`CompileOptions::record`] asked for it.
     fn listing(&self) -> Option<&Listing> {
+        None
+    }
+
+    /// The program's compiled form as bytes that [`DeviceBackend::load`] reads back, in this
+    /// process or another; `None` where there is none to keep.
+    fn serialize(&self) -> Option<Vec<u8>> {
         None
     }
 }
