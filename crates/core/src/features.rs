@@ -61,6 +61,8 @@ pub const CPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
     // that support OpenCL 1.2 when and only when the optional feature is supported:
     // cl_khr_fp64" (CL_DEVICE_DOUBLE_FP_CONFIG is not 0).
     nv("cl_khr_fp64", 1, 0, 0),
+    // Writes to 3D images, with __opencl_c_3d_image_writes below.
+    nv("cl_khr_3d_image_writes", 1, 0, 0),
     // No cl_khr_subgroups: it needs CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS to be
     // CL_TRUE (API Table 5: it "must return CL_TRUE for devices that support the
     // cl_khr_subgroups extension"), and the CPU device runs the sub-groups of a work-group one
@@ -96,6 +98,11 @@ pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     ),
     nv("__opencl_c_work_group_collective_functions", 3, 0, 0),
     nv("__opencl_c_subgroups", 3, 0, 0),
+    // Images: the API's image objects and samplers, and the image functions of OpenCL C 6.15.15
+    // in the builtin library; 3D image writes and read-write images with them.
+    nv("__opencl_c_images", 3, 0, 0),
+    nv("__opencl_c_3d_image_writes", 3, 0, 0),
+    nv("__opencl_c_read_write_images", 3, 0, 0),
 ];
 
 /// A space-separated list of the names, as the `*_EXTENSIONS` string queries return it.

@@ -245,7 +245,8 @@ c_programs!(
     uniform,
     linking,
     language,
-    kernel_args
+    kernel_args,
+    images
 );
 
 /// Every C program in `tests/c` has its test above.
