@@ -23,7 +23,7 @@ typedef struct {
     uint element_size;
     uint num_channels;
     uint image_type;
-    uint reserved[3];
+    uint reserved;
 } __ferrocl_image;
 
 #define IMG __global const __ferrocl_image *

@@ -544,7 +544,7 @@ impl MemObject {
             element_size: element as u32,
             num_channels: format.channels().unwrap_or(1),
             image_type: shape.image_type,
-            reserved: [0; 3],
+            reserved: 0,
         });
         let image = Image {
             format,

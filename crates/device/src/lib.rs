@@ -261,7 +261,7 @@ pub struct ImageDescriptor {
     pub num_channels: u32,
     /// The image's `cl_mem_object_type` (`CL_MEM_OBJECT_IMAGE2D` 0x10F1, ...).
     pub image_type: u32,
-    pub reserved: [u32; 3],
+    pub reserved: u32,
 }
 
 /// The alignment of every [`Storage`] allocation, in bytes.
