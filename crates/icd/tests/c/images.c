@@ -635,6 +635,56 @@ static void test_int_kernel(cl_program program) {
     CHECK(clReleaseMemObject(b));
 }
 
+/* OpenCL C 3.0: a read_write image (__opencl_c_read_write_images) read, fenced and written by
+ * each work-item, and a 3D image written (__opencl_c_3d_image_writes). */
+static const char *rw_source =
+    "kernel void rw(read_write image2d_t img, write_only image3d_t vol) {\n"
+    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "    float4 v = read_imagef(img, p);\n"
+    "    atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, memory_order_acq_rel, memory_scope_work_item);\n"
+    "    write_imagef(img, p, v * 2.0f);\n"
+    "    write_imagei(vol, (int4)(p, p.x + p.y, 0), (int4)(p.x, p.y, 7, 9));\n"
+    "}\n";
+
+static void test_read_write(void) {
+    cl_image_format ff = {CL_RG, CL_FLOAT}, fi = {CL_RGBA, CL_SIGNED_INT8};
+    float data[3][4][2];
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 4; x++)
+            data[y][x][0] = x + 10.0f * y, data[y][x][1] = -1.5f;
+    cl_mem img = image(CL_MEM_OBJECT_IMAGE2D, ff, 4, 3, 0, 0, CL_MEM_KERNEL_READ_AND_WRITE | CL_MEM_COPY_HOST_PTR, data, 0, 0);
+    cl_mem vol = image(CL_MEM_OBJECT_IMAGE3D, fi, 4, 3, 6, 0, CL_MEM_WRITE_ONLY, NULL, 0, 0);
+    cl_int zero[4] = {0, 0, 0, 0};
+    size_t o3[3] = {0, 0, 0}, r3[3] = {4, 3, 6};
+    CHECK(clEnqueueFillImage(queue, vol, zero, o3, r3, 0, NULL, NULL));
+    cl_program program = build_program(context, device, rw_source, "-cl-std=CL3.0");
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, "rw", &err);
+    CHECK_RET(err);
+    CHECK(clSetKernelArg(k, 0, sizeof img, &img));
+    CHECK(clSetKernelArg(k, 1, sizeof vol, &vol));
+    size_t g[2] = {4, 3};
+    CHECK(clEnqueueNDRangeKernel(queue, k, 2, NULL, g, NULL, 0, NULL, NULL));
+    float out[3][4][2];
+    size_t origin[3] = {0, 0, 0}, region[3] = {4, 3, 1}, vregion[3] = {4, 3, 6};
+    CHECK(clEnqueueReadImage(queue, img, CL_TRUE, origin, region, 0, 0, out, 0, NULL, NULL));
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 4; x++)
+            EXPECT(out[y][x][0] == 2 * (x + 10.0f * y) && out[y][x][1] == -3.0f);
+    signed char v[6][3][4][4];
+    CHECK(clEnqueueReadImage(queue, vol, CL_TRUE, origin, vregion, 0, 0, v, 0, NULL, NULL));
+    for (int z = 0; z < 6; z++)
+        for (int y = 0; y < 3; y++)
+            for (int x = 0; x < 4; x++) {
+                int written = z == x + y;
+                EXPECT(v[z][y][x][0] == (written ? x : 0) && v[z][y][x][3] == (written ? 9 : 0));
+            }
+    CHECK(clReleaseKernel(k));
+    CHECK(clReleaseProgram(program));
+    CHECK(clReleaseMemObject(img));
+    CHECK(clReleaseMemObject(vol));
+}
+
 int main(void) {
     device = first_device();
     if (!device_uint(device, CL_DEVICE_IMAGE_SUPPORT)) {
@@ -650,6 +700,7 @@ int main(void) {
         cl_program program = build_program(context, device, kernel_source, "");
         test_sampling(program);
         test_int_kernel(program);
+        test_read_write();
         CHECK(clReleaseProgram(program));
     }
     CHECK(clReleaseCommandQueue(queue));
