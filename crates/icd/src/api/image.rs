@@ -315,8 +315,7 @@ fn create_image(
     image_desc: *const cl_image_desc,
     host_ptr: *mut c_void,
 ) -> ClResult<cl_mem> {
-    let ctx = get::<Context, _>(context)?;
-    check_image_support(&ctx)?;
+    get::<Context, _>(context)?;
     let new = NewImage {
         properties: None,
         flags: flags_,
@@ -349,8 +348,7 @@ fn create_image_with_properties(
     image_desc: *const cl_image_desc,
     host_ptr: *mut c_void,
 ) -> ClResult<cl_mem> {
-    let ctx = get::<Context, _>(context)?;
-    check_image_support(&ctx)?;
+    get::<Context, _>(context)?;
     let list = if properties.is_null() {
         None
     } else {
