@@ -610,7 +610,92 @@ impl Sampler {
     /// clamp-to-edge, clamp, repeat, mirrored repeat) | `CLK_FILTER_*` (0x10, 0x20).
     pub fn bits(&self) -> u32 {
         u32::from(self.normalized_coords)
-            | (self.addressing_mode - ADDRESS_NONE) * 2
-            | 0x10 << (self.filter_mode - FILTER_NEAREST)
+            | ((self.addressing_mode - ADDRESS_NONE) * 2)
+            | (0x10 << (self.filter_mode - FILTER_NEAREST))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_conversion_rounds_to_nearest_even() {
+        assert_eq!(half_bits(1.0), 0x3c00);
+        assert_eq!(half_bits(-2.0), 0xc000);
+        assert_eq!(half_bits(65504.0), 0x7bff);
+        // Halfway between 65504 and 65536 (infinity) rounds to even: infinity.
+        assert_eq!(half_bits(65520.0), 0x7c00);
+        // 1 + 2^-11 is halfway between 1 and 1 + 2^-10: to the even 1.
+        assert_eq!(half_bits(1.0 + f32::powi(2.0, -11)), 0x3c00);
+        assert_eq!(half_bits(1.0 + 3.0 * f32::powi(2.0, -11)), 0x3c02);
+        // The smallest subnormal half, and half of it (a tie, to even: 0).
+        assert_eq!(half_bits(f32::powi(2.0, -24)), 0x0001);
+        assert_eq!(half_bits(f32::powi(2.0, -25)), 0x0000);
+        assert_eq!(half_bits(f32::NAN) & 0x7e00, 0x7e00);
+    }
+
+    #[test]
+    fn fill_colors_convert_as_8_3_says() {
+        let f = |x: f32| x.to_bits();
+        let bgra = ImageFormat {
+            order: order::BGRA,
+            data_type: channel_type::UNORM_INT8,
+        };
+        // r, g, b, a = 1.0, 0.5, 0.0, 2.0 (saturated): stored b, g, r, a.
+        assert_eq!(
+            bgra.texel([f(1.0), f(0.5), f(0.0), f(2.0)]),
+            vec![0, 128, 255, 255]
+        );
+        let snorm = ImageFormat {
+            order: order::R,
+            data_type: channel_type::SNORM_INT16,
+        };
+        assert_eq!(snorm.texel([f(-1.5), 0, 0, 0]), (-32768i16).to_ne_bytes());
+        let sint = ImageFormat {
+            order: order::RG,
+            data_type: channel_type::SIGNED_INT8,
+        };
+        assert_eq!(sint.texel([(-300i32) as u32, 5, 0, 0]), vec![0x80, 5]);
+    }
+
+    #[test]
+    fn sampler_bits_are_the_language_constants() {
+        let context = Context::new(Vec::new(), Vec::new(), false, None);
+        let bits = |n, a, f| Sampler::new(context.clone(), n, a, f, Vec::new()).bits();
+        // CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT | CLK_FILTER_LINEAR = 1 | 6 | 0x20.
+        assert_eq!(bits(true, ADDRESS_REPEAT, FILTER_LINEAR), 0x27);
+        // CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE | CLK_FILTER_NEAREST.
+        assert_eq!(bits(false, ADDRESS_NONE, FILTER_NEAREST), 0x10);
+        // CLK_ADDRESS_MIRRORED_REPEAT is 8.
+        assert_eq!(bits(true, ADDRESS_MIRRORED_REPEAT, FILTER_NEAREST), 0x19);
+    }
+
+    #[test]
+    fn the_minimum_formats_are_supported() {
+        // API 5.3.2.1, table 28.
+        for t in [
+            channel_type::UNORM_INT8,
+            channel_type::UNORM_INT16,
+            channel_type::SIGNED_INT8,
+            channel_type::SIGNED_INT16,
+            channel_type::SIGNED_INT32,
+            channel_type::UNSIGNED_INT8,
+            channel_type::UNSIGNED_INT16,
+            channel_type::UNSIGNED_INT32,
+            channel_type::HALF_FLOAT,
+            channel_type::FLOAT,
+        ] {
+            assert!(ImageFormat {
+                order: order::RGBA,
+                data_type: t
+            }
+            .is_supported());
+        }
+        assert!(ImageFormat {
+            order: order::BGRA,
+            data_type: channel_type::UNORM_INT8
+        }
+        .is_supported());
     }
 }
