@@ -649,6 +649,7 @@ pub fn compile_here(
             pointer_size: (target.address_bits / 8) as u64,
             fast_fma: target.fast_fma,
             mad_enable: options.mad_enable,
+            depth_images: images && target.extensions.iter().any(|e| e == "cl_khr_depth_images"),
         };
         let cfg = builtins::Config {
             version: v,
