@@ -61,8 +61,12 @@ pub const CPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
     // that support OpenCL 1.2 when and only when the optional feature is supported:
     // cl_khr_fp64" (CL_DEVICE_DOUBLE_FP_CONFIG is not 0).
     nv("cl_khr_fp64", 1, 0, 0),
-    // Writes to 3D images, with __opencl_c_3d_image_writes below.
+    // API 3.0, Table 5: for OpenCL 3.0 devices "these extension names must be returned when and
+    // only when the optional feature is supported: cl_khr_3d_image_writes cl_khr_depth_images
+    // cl_khr_image2d_from_buffer". Writes to 3D images (with __opencl_c_3d_image_writes below)
+    // and 2D images from buffers are supported; depth images are not.
     nv("cl_khr_3d_image_writes", 1, 0, 0),
+    nv("cl_khr_image2d_from_buffer", 1, 0, 0),
     // No cl_khr_subgroups: it needs CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS to be
     // CL_TRUE (API Table 5: it "must return CL_TRUE for devices that support the
     // cl_khr_subgroups extension"), and the CPU device runs the sub-groups of a work-group one

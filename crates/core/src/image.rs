@@ -12,7 +12,7 @@ use ferrocl_device::ImageDescriptor;
 
 use crate::context::Context;
 use crate::error::{ClError, ClResult};
-use crate::memory::{copy_rect, flags, HostPtr, Location, MemObject, Rect};
+use crate::memory::{copy, flags, HostPtr, Location, MemObject};
 use crate::object::IcdHeader;
 
 /// `cl_channel_order` values.
@@ -493,18 +493,10 @@ impl MemObject {
         let element = format
             .element_size()
             .ok_or(ClError::ImageFormatNotSupported)?;
-        let given = shape.pitches(element);
-        let in_place = buffer.is_some() || mem_flags & flags::USE_HOST_PTR != 0;
-        let (row, slice) = if in_place {
-            given
-        } else {
-            ImageShape {
-                row_pitch: 0,
-                slice_pitch: 0,
-                ..shape
-            }
-            .pitches(element)
-        };
+        // The layout has the pitches the application gave (API 5.3.7: CL_IMAGE_ROW_PITCH and
+        // CL_IMAGE_SLICE_PITCH return "the value provided ... by the application", else the
+        // packed ones), so CL_MEM_USE_HOST_PTR is zero-copy and CL_MEM_COPY_HOST_PTR one copy.
+        let (row, slice) = shape.pitches(element);
         let size = shape.bytes(element, (row, slice));
         let mem = match &buffer {
             Some(b) => MemObject::new_sub_buffer(b, mem_flags, 0, size),
@@ -516,20 +508,10 @@ impl MemObject {
                 Vec::new(),
             )?,
         };
-        if let (Some(host), false) = (host_ptr, in_place) {
-            if mem_flags & flags::COPY_HOST_PTR != 0 {
-                // 5.3.1: host_ptr holds the image's texels with the row and slice pitches given
-                // (or the packed ones); the new storage has the packed layout.
-                let [w, h, d] = shape.extent();
-                let src = axis_strides(shape.image_type, element, given);
-                let dst = axis_strides(shape.image_type, element, (row, slice));
-                let rect = Rect {
-                    region: [w * element, h, d],
-                    src_pitch: [src[1], src[2]],
-                    dst_pitch: [dst[1], dst[2]],
-                };
-                copy_rect(&Location::Host(host), &Location::Mem(mem.clone(), 0), &rect);
-            }
+        if let Some(host) = host_ptr.filter(|_| mem_flags & flags::COPY_HOST_PTR != 0) {
+            // 5.3.1: host_ptr holds the image's texels with these pitches: `size` bytes from the
+            // first texel to one past the last.
+            copy(&Location::Host(host), &Location::Mem(mem.clone(), 0), size);
         }
         let descriptor = Box::new(ImageDescriptor {
             data: mem.base() as u64,

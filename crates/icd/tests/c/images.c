@@ -67,6 +67,9 @@ static void test_round_trips(void) {
                            has_slices ? slice : 0);
         size_t origin[3] = {0, 0, 0};
         CHECK(clEnqueueReadImage(queue, img, CL_TRUE, origin, e, 0, 0, out, 0, NULL, NULL));
+        if (memcmp(in, out, n * 4) != 0)
+            printf("images.c: image type %#x: the texels read back differ from those created\n",
+                   (unsigned)types[t].type);
         EXPECT(memcmp(in, out, n * 4) == 0);
         /* Written whole, read back in part with a host row pitch. */
         for (size_t i = 0; i < n; i++)
@@ -164,6 +167,9 @@ static void test_from_buffer(void) {
     for (int i = 0; i < 64; i++)
         data[i] = (float)i;
     cl_mem buf = make_buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof data, data);
+    /* 2D images from buffers are optional in 3.0: "If the device does not support images created
+     * from buffers, this value must be 0" (CL_DEVICE_IMAGE_PITCH_ALIGNMENT). */
+    int from_buffer = device_uint(device, CL_DEVICE_IMAGE_PITCH_ALIGNMENT) != 0;
     cl_image_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
@@ -172,17 +178,20 @@ static void test_from_buffer(void) {
     cl_int err;
     cl_mem b1 = clCreateImage(context, 0, &fmt, &desc, NULL, &err);
     CHECK_RET(err);
-    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-    desc.image_width = 6;
-    desc.image_height = 8;
-    desc.image_row_pitch = 8 * sizeof(float);
-    cl_mem b2 = clCreateImage(context, 0, &fmt, &desc, NULL, &err);
-    CHECK_RET(err);
-    float v[6];
-    size_t origin[3] = {0, 3, 0}, region[3] = {6, 1, 1};
-    CHECK(clEnqueueReadImage(queue, b2, CL_TRUE, origin, region, 0, 0, v, 0, NULL, NULL));
-    for (int i = 0; i < 6; i++)
-        EXPECT(v[i] == 24.0f + i);
+    if (from_buffer) {
+        desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+        desc.image_width = 6;
+        desc.image_height = 8;
+        desc.image_row_pitch = 8 * sizeof(float);
+        cl_mem b2 = clCreateImage(context, 0, &fmt, &desc, NULL, &err);
+        CHECK_RET(err);
+        float v[6];
+        size_t origin[3] = {0, 3, 0}, region[3] = {6, 1, 1};
+        CHECK(clEnqueueReadImage(queue, b2, CL_TRUE, origin, region, 0, 0, v, 0, NULL, NULL));
+        for (int i = 0; i < 6; i++)
+            EXPECT(v[i] == 24.0f + i);
+        CHECK(clReleaseMemObject(b2));
+    }
     cl_mem assoc = NULL;
     CHECK(clGetImageInfo(b1, CL_IMAGE_BUFFER, sizeof assoc, &assoc, NULL));
     EXPECT(assoc == buf);
@@ -194,8 +203,32 @@ static void test_from_buffer(void) {
     EXPECT(clCreateImage(context, 0, &fmt, &desc, NULL, &err) == NULL);
     EXPECT_RET(CL_INVALID_IMAGE_SIZE, err);
     CHECK(clReleaseMemObject(b1));
-    CHECK(clReleaseMemObject(b2));
     CHECK(clReleaseMemObject(buf));
+
+    /* CL_MEM_USE_HOST_PTR with a padded row pitch: read back as given, and "the pointer value
+     * returned by clEnqueueMapImage will be derived from the host_ptr" (5.3.8). */
+    float host[4][6];
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 6; x++)
+            host[y][x] = y * 100.0f + x;
+    cl_mem u = image(CL_MEM_OBJECT_IMAGE2D, fmt, 5, 4, 0, 0, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, host,
+                     6 * sizeof(float), 0);
+    float back[4][5];
+    size_t o[3] = {0, 0, 0}, r[3] = {5, 4, 1};
+    CHECK(clEnqueueReadImage(queue, u, CL_TRUE, o, r, 0, 0, back, 0, NULL, NULL));
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 5; x++)
+            EXPECT(back[y][x] == host[y][x]);
+    void *hp = NULL;
+    CHECK(clGetMemObjectInfo(u, CL_MEM_HOST_PTR, sizeof hp, &hp, NULL));
+    EXPECT(hp == (void *)host);
+    size_t at[3] = {1, 2, 0}, one[3] = {1, 1, 1}, pitch = 0;
+    float *m = clEnqueueMapImage(queue, u, CL_TRUE, CL_MAP_READ, at, one, &pitch, NULL, 0, NULL, NULL, &err);
+    CHECK_RET(err);
+    EXPECT(pitch == 6 * sizeof(float) && m == &host[2][1]);
+    CHECK(clEnqueueUnmapMemObject(queue, u, m, 0, NULL, NULL));
+    CHECK(clFinish(queue));
+    CHECK(clReleaseMemObject(u));
 }
 
 static void test_errors_and_formats(void) {
