@@ -718,6 +718,171 @@ static void test_read_write(void) {
     CHECK(clReleaseMemObject(vol));
 }
 
+/* Every supported 2D format written with write_imagef/i/ui (by its channel type) and read
+ * back twice: the bytes, against the conversions of OpenCL C 8.3 written here, and through
+ * read_imagef/i/ui, against the channel order's rules (missing channels 0, alpha 1). */
+static const char *format_source =
+    "kernel void wf(write_only image2d_t m, float4 v) { write_imagef(m, (int2)(1, 0), v); }\n"
+    "kernel void wi(write_only image2d_t m, int4 v) { write_imagei(m, (int2)(1, 0), v); }\n"
+    "kernel void wu(write_only image2d_t m, uint4 v) { write_imageui(m, (int2)(1, 0), v); }\n"
+    "kernel void rf(read_only image2d_t m, global float4 *o) { *o = read_imagef(m, (int2)(1, 0)); }\n"
+    "kernel void ri(read_only image2d_t m, global int4 *o) { *o = read_imagei(m, (int2)(1, 0)); }\n"
+    "kernel void ru(read_only image2d_t m, global uint4 *o) { *o = read_imageui(m, (int2)(1, 0)); }\n";
+
+/* float to binary16 bits for normal results, to nearest even. */
+static unsigned half_of(float f) {
+    unsigned sign = f < 0 ? 0x8000u : 0;
+    int e;
+    float m = frexpf(fabsf(f), &e); /* |f| = m * 2^e, m in [0.5, 1) */
+    float q = rintf(m * 2048.0f);
+    if (q == 2048.0f) {
+        q = 1024.0f;
+        e++;
+    }
+    return sign | (unsigned)((e - 1 + 15) << 10) | ((unsigned)q - 1024u);
+}
+
+static float float_of_half(unsigned h) {
+    float v = ldexpf((float)(1024 + (h & 0x3ff)), (int)((h >> 10) & 0x1f) - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+static void test_every_format(void) {
+    cl_program program = build_program(context, device, format_source, "");
+    cl_uint count = 0;
+    CHECK(clGetSupportedImageFormats(context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &count));
+    cl_image_format *formats = malloc(count * sizeof *formats);
+    CHECK(clGetSupportedImageFormats(context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, count, formats, NULL));
+    float fv[4] = {0.3f, -0.7f, 1.6f, 0.55f};
+    cl_int iv[4] = {-200, 100, 70000, -5};
+    cl_uint uv[4] = {300, 7, 70000, 1};
+    cl_mem out = make_buffer(context, CL_MEM_READ_WRITE, 16, NULL);
+    int tested = 0;
+    for (cl_uint f = 0; f < count; f++) {
+        cl_channel_order o = formats[f].image_channel_order;
+        cl_channel_type t = formats[f].image_channel_data_type;
+        /* Which component (r, g, b, a = 0..3) each channel in memory holds. */
+        int comps[4], n;
+        switch (o) {
+        case CL_R: case CL_INTENSITY: case CL_LUMINANCE: n = 1; comps[0] = 0; break;
+        case CL_A: n = 1; comps[0] = 3; break;
+        case CL_RG: n = 2; comps[0] = 0; comps[1] = 1; break;
+        case CL_RA: n = 2; comps[0] = 0; comps[1] = 3; break;
+        case CL_RGBA: n = 4; for (int c = 0; c < 4; c++) comps[c] = c; break;
+        case CL_BGRA: n = 4; comps[0] = 2; comps[1] = 1; comps[2] = 0; comps[3] = 3; break;
+        case CL_ARGB: n = 4; comps[0] = 3; comps[1] = 0; comps[2] = 1; comps[3] = 2; break;
+        default: continue; /* an order this test does not know */
+        }
+        int kind; /* 0 float, 1 int, 2 uint */
+        int size;
+        switch (t) {
+        case CL_UNORM_INT8: case CL_SNORM_INT8: kind = 0; size = 1; break;
+        case CL_UNORM_INT16: case CL_SNORM_INT16: case CL_HALF_FLOAT: kind = 0; size = 2; break;
+        case CL_FLOAT: kind = 0; size = 4; break;
+        case CL_SIGNED_INT8: kind = 1; size = 1; break;
+        case CL_SIGNED_INT16: kind = 1; size = 2; break;
+        case CL_SIGNED_INT32: kind = 1; size = 4; break;
+        case CL_UNSIGNED_INT8: kind = 2; size = 1; break;
+        case CL_UNSIGNED_INT16: kind = 2; size = 2; break;
+        case CL_UNSIGNED_INT32: kind = 2; size = 4; break;
+        default: continue;
+        }
+        cl_mem img = image(CL_MEM_OBJECT_IMAGE2D, formats[f], 2, 1, 0, 0, CL_MEM_READ_WRITE, NULL, 0, 0);
+        cl_int err;
+        cl_kernel w = clCreateKernel(program, kind == 0 ? "wf" : kind == 1 ? "wi" : "wu", &err);
+        CHECK_RET(err);
+        CHECK(clSetKernelArg(w, 0, sizeof img, &img));
+        CHECK(clSetKernelArg(w, 1, 16, kind == 0 ? (void *)fv : kind == 1 ? (void *)iv : (void *)uv));
+        CHECK(clEnqueueTask(queue, w, 0, NULL, NULL));
+        unsigned char raw[16];
+        size_t origin[3] = {1, 0, 0}, region[3] = {1, 1, 1};
+        CHECK(clEnqueueReadImage(queue, img, CL_TRUE, origin, region, 0, 0, raw, 0, NULL, NULL));
+        long long stored[4];
+        for (int c = 0; c < n; c++) {
+            int k = comps[c];
+            long long want;
+            switch (t) {
+            case CL_UNORM_INT8: want = (long long)fminf(fmaxf(rintf(fv[k] * 255.0f), 0), 255); break;
+            case CL_SNORM_INT8: want = (long long)fminf(fmaxf(rintf(fv[k] * 127.0f), -128), 127); break;
+            case CL_UNORM_INT16: want = (long long)fminf(fmaxf(rintf(fv[k] * 65535.0f), 0), 65535); break;
+            case CL_SNORM_INT16: want = (long long)fminf(fmaxf(rintf(fv[k] * 32767.0f), -32768), 32767); break;
+            case CL_HALF_FLOAT: want = half_of(fv[k]); break;
+            case CL_FLOAT: { cl_uint b; memcpy(&b, &fv[k], 4); want = b; break; }
+            case CL_SIGNED_INT8: want = iv[k] < -128 ? -128 : iv[k] > 127 ? 127 : iv[k]; break;
+            case CL_SIGNED_INT16: want = iv[k] < -32768 ? -32768 : iv[k] > 32767 ? 32767 : iv[k]; break;
+            case CL_SIGNED_INT32: want = iv[k]; break;
+            case CL_UNSIGNED_INT8: want = uv[k] > 255 ? 255 : uv[k]; break;
+            case CL_UNSIGNED_INT16: want = uv[k] > 65535 ? 65535 : uv[k]; break;
+            default: want = uv[k]; break;
+            }
+            long long got;
+            if (size == 1)
+                got = (t == CL_SNORM_INT8 || t == CL_SIGNED_INT8) ? (long long)(signed char)raw[c] : raw[c];
+            else if (size == 2) {
+                unsigned short v;
+                memcpy(&v, raw + 2 * c, 2);
+                got = (t == CL_SNORM_INT16 || t == CL_SIGNED_INT16) ? (long long)(short)v : v;
+            } else {
+                cl_uint v;
+                memcpy(&v, raw + 4 * c, 4);
+                got = t == CL_SIGNED_INT32 ? (long long)(cl_int)v : v;
+            }
+            stored[c] = got;
+            if (got != want) {
+                printf("images.c: format %#x %#x channel %d: stored %lld, want %lld\n", (unsigned)o, (unsigned)t, c,
+                       got, want);
+                EXPECT(0);
+            }
+        }
+        /* Read back: each component from its channel, converted back; missing ones 0, alpha 1. */
+        cl_kernel r = clCreateKernel(program, kind == 0 ? "rf" : kind == 1 ? "ri" : "ru", &err);
+        CHECK_RET(err);
+        CHECK(clSetKernelArg(r, 0, sizeof img, &img));
+        CHECK(clSetKernelArg(r, 1, sizeof out, &out));
+        CHECK(clEnqueueTask(queue, r, 0, NULL, NULL));
+        union { float f[4]; cl_int i[4]; cl_uint u[4]; } back;
+        CHECK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, 16, &back, 0, NULL, NULL));
+        for (int k = 0; k < 4; k++) {
+            int c = -1;
+            for (int j = 0; j < n; j++)
+                if (comps[j] == k)
+                    c = j;
+            if (o == CL_INTENSITY || (o == CL_LUMINANCE && k < 3))
+                c = 0;
+            double want;
+            if (c < 0) {
+                want = k == 3 ? 1 : 0;
+            } else if (kind == 0) {
+                switch (t) {
+                case CL_UNORM_INT8: want = stored[c] / 255.0; break;
+                case CL_SNORM_INT8: want = fmax(-1.0, stored[c] / 127.0); break;
+                case CL_UNORM_INT16: want = stored[c] / 65535.0; break;
+                case CL_SNORM_INT16: want = fmax(-1.0, stored[c] / 32767.0); break;
+                case CL_HALF_FLOAT: want = float_of_half((unsigned)stored[c]); break;
+                default: { float v; cl_uint b = (cl_uint)stored[c]; memcpy(&v, &b, 4); want = v; }
+                }
+            } else {
+                want = (double)stored[c];
+            }
+            double got = kind == 0 ? (double)back.f[k] : kind == 1 ? (double)back.i[k] : (double)back.u[k];
+            /* 8.3.1.1: the normalized conversions are within 1.5 ulp; integers exact. */
+            if (!(fabs(got - want) <= (kind == 0 ? 2e-7 * fabs(want) : 0))) {
+                printf("images.c: format %#x %#x component %d: read %g, want %g\n", (unsigned)o, (unsigned)t, k, got,
+                       want);
+                EXPECT(0);
+            }
+        }
+        tested++;
+        CHECK(clReleaseKernel(w));
+        CHECK(clReleaseKernel(r));
+        CHECK(clReleaseMemObject(img));
+    }
+    EXPECT(tested >= 11);
+    free(formats);
+    CHECK(clReleaseMemObject(out));
+    CHECK(clReleaseProgram(program));
+}
+
 int main(void) {
     device = first_device();
     if (!device_uint(device, CL_DEVICE_IMAGE_SUPPORT)) {
@@ -734,6 +899,7 @@ int main(void) {
         test_sampling(program);
         test_int_kernel(program);
         test_read_write();
+        test_every_format();
         CHECK(clReleaseProgram(program));
     }
     CHECK(clReleaseCommandQueue(queue));
