@@ -386,6 +386,11 @@ static const char *kernel_source =
     "        int2 d = get_image_dim(dst); q[4] = d.x; q[5] = d.y;\n"
     "    }\n"
     "}\n"
+    "kernel void layer1(read_only image1d_array_t src, sampler_t s, global const float2 *c,\n"
+    "                   global float4 *out) {\n"
+    "    size_t i = get_global_id(0);\n"
+    "    out[i] = read_imagef(src, s, c[i]);\n"
+    "}\n"
     "kernel void layers(read_only image2d_array_t src, global int4 *out) {\n"
     "    int i = get_global_id(0);\n"
     "    out[i] = read_imagei(src, (int4)(i, 0, i, 0));\n"
@@ -660,6 +665,35 @@ static void test_int_kernel(cl_program program) {
         EXPECT(res[i][0] == i * 10 + i && res[i][1] == 0 && res[i][2] == 0 && res[i][3] == 1);
     EXPECT(res[4][0] == 4);
     CHECK(clReleaseKernel(k));
+
+    /* A 1D array sampled: the layer is "clamp(rint(coord.y), 0, image_array_size - 1)"
+     * (6.15.15.2), rint rounding halves to even. */
+    cl_image_format rf = {CL_R, CL_FLOAT};
+    float rows[3][4] = {{0, 1, 2, 3}, {10, 11, 12, 13}, {20, 21, 22, 23}};
+    cl_mem a1 = image(CL_MEM_OBJECT_IMAGE1D_ARRAY, rf, 4, 0, 0, 3, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, rows, 0, 0);
+    float c1[6][2] = {{1.2f, 0.5f}, {2.7f, 1.5f}, {-1.0f, 7.0f}, {3.9f, -2.0f}, {1.0f, 1.49f}, {5.5f, 2.5f}};
+    float want1[6] = {1, 22, 20, 3, 11, 23};
+    cl_mem cb = make_buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof c1, c1);
+    cl_mem ob = make_buffer(context, CL_MEM_WRITE_ONLY, 6 * 4 * sizeof(float), NULL);
+    cl_sampler s1 = clCreateSampler(context, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, &err);
+    CHECK_RET(err);
+    k = clCreateKernel(program, "layer1", &err);
+    CHECK_RET(err);
+    CHECK(clSetKernelArg(k, 0, sizeof a1, &a1));
+    CHECK(clSetKernelArg(k, 1, sizeof s1, &s1));
+    CHECK(clSetKernelArg(k, 2, sizeof cb, &cb));
+    CHECK(clSetKernelArg(k, 3, sizeof ob, &ob));
+    size_t six = 6;
+    CHECK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &six, NULL, 0, NULL, NULL));
+    float r1[6][4];
+    CHECK(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof r1, r1, 0, NULL, NULL));
+    for (int i = 0; i < 6; i++)
+        EXPECT(r1[i][0] == want1[i] && r1[i][1] == 0 && r1[i][2] == 0 && r1[i][3] == 1);
+    CHECK(clReleaseKernel(k));
+    CHECK(clReleaseSampler(s1));
+    CHECK(clReleaseMemObject(a1));
+    CHECK(clReleaseMemObject(cb));
+    CHECK(clReleaseMemObject(ob));
     CHECK(clReleaseMemObject(arr));
     CHECK(clReleaseMemObject(o));
     CHECK(clReleaseMemObject(c8));
