@@ -63,12 +63,14 @@ static bool __ferrocl_inside(IMG im, int x, int y, int z) {
 }
 
 // The raw channels of texel (x, y, z); zeros outside the image (the border, before the
-// channel order adds alpha).
+// channel order adds alpha). Branch-free in the coordinates: the texel read is the nearest
+// inside the image, and the border replaces it after, so work-items run in step.
 static uint4 __ferrocl_raw(IMG im, int x, int y, int z) {
     uint4 r = (uint4)(0u);
-    if (!__ferrocl_inside(im, x, y, z))
-        return r;
-    __global const uchar *p = __ferrocl_texel(im, x, y, z);
+    bool inside = __ferrocl_inside(im, x, y, z);
+    int layers = max((int)im->depth, (int)im->array_size);
+    __global const uchar *p = __ferrocl_texel(im, clamp(x, 0, (int)im->width - 1),
+        clamp(y, 0, (int)im->height - 1), clamp(z, 0, layers - 1));
     uint n = im->num_channels;
     uint size = im->element_size / n;
     if (size == 1) {
@@ -89,7 +91,7 @@ static uint4 __ferrocl_raw(IMG im, int x, int y, int z) {
         if (n > 2) r.z = q[2];
         if (n > 3) r.w = q[3];
     }
-    return r;
+    return inside ? r : (uint4)(0u);
 }
 
 static void __ferrocl_store_raw(IMG im, int x, int y, int z, uint4 r) {
