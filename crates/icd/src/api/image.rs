@@ -12,7 +12,8 @@ use opencl_sys::*;
 use crate::api::event::give_event;
 use crate::api::event::wait_if_blocking;
 use crate::api::memory::{
-    check_buffer_flags, check_host_access, command_objects, submit, triple, MAP_FLAGS,
+    check_buffer_flags, check_host_access, command_objects, sub_buffer_flags, submit, triple,
+    MAP_FLAGS,
 };
 use crate::entry::entry;
 use crate::handle::{self, get, new_handle};
@@ -97,7 +98,7 @@ fn create(context: cl_context, n: NewImage) -> ClResult<cl_mem> {
         return Err(ClError::InvalidImageDescriptor);
     }
     check_sizes(&ctx, &shape, n.zero_is_size)?;
-    let buffer = image_buffer(&shape, d.buffer, element, f)?;
+    let buffer = image_buffer(&shape, d.buffer, element)?;
     check_pitches(&shape, element, !n.host_ptr.is_null(), buffer.is_some())?;
     // CL_INVALID_HOST_PTR "if host_ptr is NULL and CL_MEM_USE_HOST_PTR or
     // CL_MEM_COPY_HOST_PTR are set in flags or if host_ptr is not NULL but
@@ -111,10 +112,7 @@ fn create(context: cl_context, n: NewImage) -> ClResult<cl_mem> {
         return Err(ClError::ImageFormatNotSupported);
     }
     let f = match &buffer {
-        // 5.3.1: flags not given are inherited from the buffer ("If the CL_MEM_READ_WRITE,
-        // CL_MEM_READ_ONLY or CL_MEM_WRITE_ONLY values are not specified in flags, they are
-        // inherited ..."; the host-pointer flags "cannot be specified ... but are inherited").
-        Some(b) => inherit_flags(b.flags, f),
+        Some(b) => image_flags(b.flags, f)?,
         None => f,
     };
     // SAFETY: 5.3.1: host_ptr holds the image's texels with the given pitches: read here with
@@ -165,7 +163,6 @@ fn image_buffer(
     shape: &ImageShape,
     buffer: cl_mem,
     element: usize,
-    f: u64,
 ) -> ClResult<Option<Arc<MemObject>>> {
     let needs = shape.image_type == image_type::IMAGE1D_BUFFER;
     let may = needs || shape.image_type == image_type::IMAGE2D;
@@ -183,29 +180,6 @@ fn image_buffer(
     if b.as_image().is_some() {
         return Err(ClError::InvalidImageDescriptor);
     }
-    // CL_INVALID_VALUE "if an image is being created from another memory object (buffer or
-    // image) under one of the following circumstances: 1) mem_object was created with
-    // CL_MEM_WRITE_ONLY and flags specifies CL_MEM_READ_WRITE or CL_MEM_READ_ONLY, 2)
-    // mem_object was created with CL_MEM_READ_ONLY and flags specifies CL_MEM_READ_WRITE or
-    // CL_MEM_WRITE_ONLY, 3) flags specifies CL_MEM_USE_HOST_PTR or CL_MEM_ALLOC_HOST_PTR or
-    // CL_MEM_COPY_HOST_PTR", and the host-access conflicts alike.
-    let conflicts = [
-        (flags::WRITE_ONLY, flags::READ_WRITE | flags::READ_ONLY),
-        (flags::READ_ONLY, flags::READ_WRITE | flags::WRITE_ONLY),
-        (flags::HOST_WRITE_ONLY, flags::HOST_READ_ONLY),
-        (flags::HOST_READ_ONLY, flags::HOST_WRITE_ONLY),
-        (
-            flags::HOST_NO_ACCESS,
-            flags::HOST_READ_ONLY | flags::HOST_WRITE_ONLY,
-        ),
-    ];
-    if f & flags::HOST_PTR_USE != 0
-        || conflicts
-            .iter()
-            .any(|&(p, c)| b.flags & p != 0 && f & c != 0)
-    {
-        return Err(ClError::InvalidValue);
-    }
     // "For a 1D image buffer created from a buffer object, the image_width × size of element
     // in bytes must be ≤ size of the buffer object"; "For a 2D image created from a buffer
     // object, the image_row_pitch × image_height must be ≤ size of the buffer object".
@@ -221,16 +195,17 @@ fn image_buffer(
     Ok(Some(b))
 }
 
-/// The flags of an image made from a buffer: those not given come from the buffer.
-fn inherit_flags(parent: u64, f: u64) -> u64 {
-    let mut out = f | (parent & flags::HOST_PTR_USE);
-    if f & flags::DEVICE_ACCESS == 0 {
-        out |= parent & flags::DEVICE_ACCESS;
-    }
-    if f & flags::HOST_ACCESS == 0 {
-        out |= parent & flags::HOST_ACCESS;
-    }
-    out
+/// The flags of an image made from a buffer with `parent`'s flags, checked and inherited as a
+/// sub-buffer's are, CL_MEM_KERNEL_READ_AND_WRITE kept. 5.3.1: CL_INVALID_VALUE "if an image
+/// is being created from another memory object (buffer or image) under one of the following
+/// circumstances: 1) mem_object was created with CL_MEM_WRITE_ONLY and flags specifies
+/// CL_MEM_READ_WRITE or CL_MEM_READ_ONLY, 2) mem_object was created with CL_MEM_READ_ONLY and
+/// flags specifies CL_MEM_READ_WRITE or CL_MEM_WRITE_ONLY, 3) flags specifies
+/// CL_MEM_USE_HOST_PTR or CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR"; the flags not given
+/// are inherited from mem_object.
+fn image_flags(parent: u64, f: u64) -> ClResult<u64> {
+    let rw = f & flags::KERNEL_READ_AND_WRITE;
+    Ok(sub_buffer_flags(parent, f & !rw)? | rw)
 }
 
 /// 5.3.1: "The image_row_pitch must be zero if host_ptr is NULL ... and the image is not a 2D

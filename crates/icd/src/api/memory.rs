@@ -194,7 +194,7 @@ fn check_sub_buffer_alignment(context: &Context, origin: usize) -> ClResult<()> 
 }
 
 /// The flags of a sub-buffer: checked against its parent's, and inheriting what it leaves out.
-fn sub_buffer_flags(parent: u64, f: u64) -> ClResult<u64> {
+pub(crate) fn sub_buffer_flags(parent: u64, f: u64) -> ClResult<u64> {
     if f & !(flags::DEVICE_ACCESS | flags::HOST_ACCESS) != 0
         || several(f, flags::DEVICE_ACCESS)
         || several(f, flags::HOST_ACCESS)

@@ -195,6 +195,22 @@ static void test_from_buffer(void) {
     cl_mem assoc = NULL;
     CHECK(clGetImageInfo(b1, CL_IMAGE_BUFFER, sizeof assoc, &assoc, NULL));
     EXPECT(assoc == buf);
+    /* 5.3.1: CL_INVALID_VALUE for flags that conflict with the buffer's, or host-pointer
+     * flags; the flags not given are the buffer's. */
+    cl_mem ro = make_buffer(context, CL_MEM_READ_ONLY, sizeof data, NULL);
+    desc.buffer = ro;
+    EXPECT(clCreateImage(context, CL_MEM_WRITE_ONLY, &fmt, &desc, NULL, &err) == NULL);
+    EXPECT_RET(CL_INVALID_VALUE, err);
+    EXPECT(clCreateImage(context, CL_MEM_ALLOC_HOST_PTR, &fmt, &desc, NULL, &err) == NULL);
+    EXPECT_RET(CL_INVALID_VALUE, err);
+    cl_mem inherits = clCreateImage(context, 0, &fmt, &desc, NULL, &err);
+    CHECK_RET(err);
+    cl_mem_flags got_flags = 0;
+    CHECK(clGetMemObjectInfo(inherits, CL_MEM_FLAGS, sizeof got_flags, &got_flags, NULL));
+    EXPECT(got_flags & CL_MEM_READ_ONLY);
+    CHECK(clReleaseMemObject(inherits));
+    CHECK(clReleaseMemObject(ro));
+    desc.buffer = buf;
     /* The buffer image of 64 floats cannot be wider than its buffer. */
     desc.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
     desc.image_width = 65;
