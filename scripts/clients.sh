@@ -37,6 +37,9 @@ for cores in one all; do
     "${run[@]}"
 done
 
-# PyOpenCL's 308 tests; the runner's last line is "N passed, M failed".
+# PyOpenCL's 308 tests; the runner's last line is "N passed, M failed". Less one:
+# test_wrapper.py::test_get_info, on a device with images, reads `img.image.depth`, an attribute
+# this PyOpenCL's Image no longer has (AttributeError in the test itself, before any OpenCL call;
+# the test leaves that branch out for PoCL and Intel's runtime by their vendor names).
 "$clients/pyopencl/setup"
-"$clients/pyopencl/run" --icd "$lib"
+"$clients/pyopencl/run" --icd "$lib" -- --deselect=test_wrapper.py::test_get_info

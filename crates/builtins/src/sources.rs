@@ -7,4 +7,5 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("exp_log.cl", include_str!("exp_log.cl")),
     ("trig.cl", include_str!("trig.cl")),
     ("special.cl", include_str!("special.cl")),
+    ("image.cl", include_str!("image.cl")),
 ];

@@ -430,7 +430,11 @@ impl Lanes<'_> {
         b: &mut FunctionBuilder,
         ret: Option<Type>,
     ) -> Result<Option<Value>, String> {
-        let mut result = ret.filter(|t| t.is_vector()).map(|t| b.undef(t));
+        // A library function that returns the vector itself (an image read's float4) is
+        // called once, its result the wrapper's.
+        let mut result = ret
+            .filter(|t| t.is_vector() && self.ret != Some(*t))
+            .map(|t| b.undef(t));
         let mut scalar = None;
         for lane in 0..self.call.lanes {
             let args: Vec<Value> = (0..self.params.len())

@@ -297,6 +297,8 @@ fn prepare<'a>(
     }
     let kernel = build.program.kernel(case.kernel).map_err(n_a)?;
     let mut buffers: Vec<Option<Buffer>> = Vec::new();
+    // Images are inputs only: kept alive for the runs, never read back.
+    let mut images: Vec<Buffer> = Vec::new();
     for (i, arg) in problem.args.iter().enumerate() {
         let index = i as u32;
         let buffer = match arg {
@@ -307,6 +309,17 @@ fn prepare<'a>(
                 kernel.set_arg_buffer(index, &buffer)?;
                 Ok(Some(buffer))
             }),
+            Arg::ImageRgba8 {
+                width,
+                height,
+                data,
+            } => context
+                .image_rgba8(*width, *height, data)
+                .and_then(|image| {
+                    kernel.set_arg_buffer(index, &image)?;
+                    images.push(image);
+                    Ok(None)
+                }),
         };
         buffers.push(buffer.map_err(n_a)?);
     }
@@ -326,7 +339,7 @@ fn prepare<'a>(
         .args
         .iter()
         .map(|arg| match arg {
-            Arg::Buffer(data) => data.len(),
+            Arg::Buffer(data) | Arg::ImageRgba8 { data, .. } => data.len(),
             Arg::Value(_) | Arg::Local(_) => 0,
         })
         .sum();
@@ -337,7 +350,7 @@ fn prepare<'a>(
         local: problem.local,
         work,
         buffer_bytes,
-        _buffers: buffers.into_iter().flatten().collect(),
+        _buffers: buffers.into_iter().flatten().chain(images).collect(),
         samples: Samples::default(),
         spent: Duration::ZERO,
     })

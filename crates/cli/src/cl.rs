@@ -34,6 +34,7 @@ pub struct Api {
     get_kernel_arg_info: Found<f::clGetKernelArgInfo_t>,
     set_kernel_arg: Found<f::clSetKernelArg_t>,
     create_buffer: Found<f::clCreateBuffer_t>,
+    create_image: Found<f::clCreateImage_t>,
     release_mem_object: Found<f::clReleaseMemObject_t>,
     enqueue_write_buffer: Found<f::clEnqueueWriteBuffer_t>,
     enqueue_read_buffer: Found<f::clEnqueueReadBuffer_t>,
@@ -180,6 +181,7 @@ pub fn load(own: Option<&std::path::Path>) -> std::result::Result<Api, String> {
         get_kernel_arg_info: load!(c"clGetKernelArgInfo"),
         set_kernel_arg: load!(c"clSetKernelArg"),
         create_buffer: load!(c"clCreateBuffer"),
+        create_image: load!(c"clCreateImage"),
         release_mem_object: load!(c"clReleaseMemObject"),
         enqueue_write_buffer: load!(c"clEnqueueWriteBuffer"),
         enqueue_read_buffer: load!(c"clEnqueueReadBuffer"),
@@ -563,6 +565,42 @@ impl<'a> Context<'a> {
             api: self.api,
             mem,
             size,
+        })
+    }
+
+    /// A read-only 2D image of `width` x `height` RGBA texels of 8-bit normalized channels,
+    /// made from `data` (4 bytes a texel, rows packed). Its `size` is 0: it is no buffer to
+    /// read back.
+    pub fn image_rgba8(&self, width: usize, height: usize, data: &[u8]) -> Result<Buffer<'a>> {
+        assert_eq!(data.len(), width * height * 4);
+        let format = cl_image_format {
+            image_channel_order: CL_RGBA,
+            image_channel_data_type: CL_UNORM_INT8,
+        };
+        // SAFETY: cl_image_desc is plain data; zero is every field's "not used".
+        let mut desc: cl_image_desc = unsafe { std::mem::zeroed() };
+        desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+        desc.image_width = width;
+        desc.image_height = height;
+        let mut code = CL_SUCCESS;
+        let create = self.api.create_image.get().expect("dlsym found it");
+        // SAFETY: format and desc are live for the call; with CL_MEM_COPY_HOST_PTR the
+        // implementation reads width x height x 4 bytes from data (asserted above) during it.
+        let mem = unsafe {
+            create(
+                self.context,
+                CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                &format,
+                &desc,
+                data.as_ptr().cast_mut().cast(),
+                &mut code,
+            )
+        };
+        check("clCreateImage", code)?;
+        Ok(Buffer {
+            api: self.api,
+            mem,
+            size: 0,
         })
     }
 

@@ -1290,6 +1290,7 @@ fn bench_checks_every_kernel_on_ferrocl() {
         "scan",
         "nw",
         "nn-layer",
+        "resize-image",
         "histogram",
         "black-scholes",
         "exp-f32",

@@ -77,6 +77,8 @@ pub struct DeviceInfo {
     pub address_bits: u32,
     pub max_mem_alloc_size: u64,
     pub image_support: bool,
+    /// The image limits; all 0 without `image_support`.
+    pub images: crate::image::ImageLimits,
     pub max_parameter_size: usize,
     pub mem_base_addr_align: u32,
     pub single_fp_config: u64,
@@ -157,7 +159,14 @@ impl DeviceInfo {
             max_clock_frequency: machine.max_clock_mhz,
             address_bits: usize::BITS,
             max_mem_alloc_size,
-            image_support: false,
+            // Images work end to end when the feature list has them (kernels read and write
+            // them through the builtin library).
+            image_support: has_feature("__opencl_c_images"),
+            images: if has_feature("__opencl_c_images") {
+                crate::image::ImageLimits::cpu()
+            } else {
+                crate::image::ImageLimits::default()
+            },
             // The full profile's minimum is 1024 bytes.
             max_parameter_size: 4096,
             // In bits: 1024 bits = 128 bytes, the alignment of every allocation.
@@ -339,6 +348,7 @@ impl DeviceInfo {
         info.opencl_c_features = features::GPU_OPENCL_C_FEATURES;
         // Not on the GPU device (yet): images, shared virtual memory, generic pointers, pipes.
         info.image_support = false;
+        info.images = crate::image::ImageLimits::default();
         info.svm_capabilities = 0;
         info.generic_address_space_support = false;
         info.pipe_support = false;

@@ -61,6 +61,12 @@ pub const CPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
     // that support OpenCL 1.2 when and only when the optional feature is supported:
     // cl_khr_fp64" (CL_DEVICE_DOUBLE_FP_CONFIG is not 0).
     nv("cl_khr_fp64", 1, 0, 0),
+    // API 3.0, Table 5: for OpenCL 3.0 devices "these extension names must be returned when and
+    // only when the optional feature is supported: cl_khr_3d_image_writes cl_khr_depth_images
+    // cl_khr_image2d_from_buffer". Writes to 3D images (with __opencl_c_3d_image_writes below)
+    // and 2D images from buffers are supported; depth images are not.
+    nv("cl_khr_3d_image_writes", 1, 0, 0),
+    nv("cl_khr_image2d_from_buffer", 1, 0, 0),
     // No cl_khr_subgroups: it needs CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS to be
     // CL_TRUE (API Table 5: it "must return CL_TRUE for devices that support the
     // cl_khr_subgroups extension"), and the CPU device runs the sub-groups of a work-group one
@@ -108,6 +114,11 @@ pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     // to_local, to_private and get_fence test it against the work-group's local region and
     // private region (ferrocl-cpu, `address_space_query`).
     nv("__opencl_c_generic_address_space", 3, 0, 0),
+    // Images: the API's image objects and samplers, and the image functions of OpenCL C 6.15.15
+    // in the builtin library; 3D image writes and read-write images with them.
+    nv("__opencl_c_images", 3, 0, 0),
+    nv("__opencl_c_3d_image_writes", 3, 0, 0),
+    nv("__opencl_c_read_write_images", 3, 0, 0),
 ];
 
 /// The OpenCL C versions the NVIDIA GPU device's compiler accepts: 1.x and 3.0 (not 2.0,

@@ -209,6 +209,19 @@ impl Kernel {
                     addr.to_ne_bytes().to_vec()
                 }
                 (ArgKind::Buffer, HeldValue::Svm(p)) => (p as u64).to_ne_bytes().to_vec(),
+                (ArgKind::Image, HeldValue::Mem(Some(weak))) => {
+                    // As for buffers: a released image is gone.
+                    let m = weak.upgrade().ok_or(ClError::InvalidKernelArgs)?;
+                    if !Arc::ptr_eq(&m.context, &queue.context) {
+                        return Err(ClError::InvalidContext);
+                    }
+                    let image = m.as_image().ok_or(ClError::InvalidKernelArgs)?;
+                    let addr = image.descriptor_addr();
+                    keep.push(m);
+                    addr.to_ne_bytes().to_vec()
+                }
+                // The sampler's bit-field, set by `clSetKernelArg`.
+                (ArgKind::Sampler, HeldValue::Bytes(b)) => b,
                 (ArgKind::Aggregate, HeldValue::Bytes(b)) => {
                     // Aligned for any member type (the device places the block on a boundary
                     // of that alignment).

@@ -81,6 +81,8 @@ pub struct MemObject {
     pub origin: usize,
     /// `CL_MEM_PROPERTIES`, without the terminating zero.
     pub properties: Vec<u64>,
+    /// What an image is beyond its bytes (`image.rs`); `None` for a buffer.
+    pub(crate) image: Option<Box<crate::image::Image>>,
     storage: Arc<Storage>,
     /// Offset of this object's first byte in `storage`.
     storage_offset: usize,
@@ -133,6 +135,7 @@ impl MemObject {
             parent: None,
             origin: 0,
             properties,
+            image: None,
             storage: Arc::new(storage),
             storage_offset: 0,
             mappings: Mutex::new(Vec::new()),
@@ -157,11 +160,28 @@ impl MemObject {
             parent: Some(parent.clone()),
             origin,
             properties: Vec::new(),
+            image: None,
             storage: parent.storage.clone(),
             storage_offset: parent.storage_offset + origin,
             mappings: Mutex::new(Vec::new()),
             destructors: DestructorStack::default(),
         })
+    }
+
+    /// This new object (not yet shared) made the image `image`: an image over its own
+    /// storage, or over a buffer's (a sub-buffer of it at 0, whose parent the image is not).
+    pub(crate) fn into_image(
+        self: Arc<Self>,
+        image: crate::image::Image,
+        flags: u64,
+        properties: Vec<u64>,
+    ) -> Arc<MemObject> {
+        let mut mem = Arc::into_inner(self).expect("a new memory object has one owner");
+        mem.image = Some(Box::new(image));
+        mem.flags = flags;
+        mem.properties = properties;
+        mem.parent = None;
+        Arc::new(mem)
     }
 
     /// The address of the object's first byte.

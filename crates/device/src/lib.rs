@@ -18,7 +18,15 @@
 //!   memory, which holds the kernel's own `__local` variables first
 //!   ([`DeviceKernel::static_local_size`]), then the `__local` arguments;
 //! - [`ArgKind::Aggregate`]: the byte offset of a copy of the struct's bytes in the by-value
-//!   block passed to [`DeviceKernel::launch`].
+//!   block passed to [`DeviceKernel::launch`];
+//! - [`ArgKind::Image`]: the address of the image's [`ImageDescriptor`], which the runtime
+//!   keeps for the image's life (the parameter is a `__global` pointer);
+//! - [`ArgKind::Sampler`]: the sampler's 32-bit bit-field, `CLK_NORMALIZED_COORDS_TRUE` (1) |
+//!   `CLK_ADDRESS_*` (0, 2, 4, 6, 8) | `CLK_FILTER_*` (0x10, 0x20): the value a sampler
+//!   declared in the program has, so a kernel reads both kinds alike.
+//!
+//! The image functions of OpenCL C (`read_imagef` ...) are library code (`crates/builtins`,
+//! `image.cl`) that reads the descriptor: a device needs nothing of its own for images.
 
 pub mod printf;
 
@@ -292,6 +300,35 @@ pub trait DeviceKernel: Send + Sync {
     ) -> Result<(), DeviceError>;
 }
 
+/// What a kernel knows of an image ([`ArgKind::Image`]): where its texels are and how they
+/// are laid out. The layout is fixed (`#[repr(C)]`, 64 bytes); the builtin library's
+/// `image.cl` declares the same struct. Texel `(x, y, z)` is at `data + x * element_size +
+/// y * row_pitch + z * slice_pitch`, where `z` is the layer of a 1D or 2D image array and the
+/// slice of a 3D image. The other fields are the `clGetImageInfo` values: sizes are 1 past
+/// the image's dimensions (`height` of a 1D image, `depth` of a 2D one), `array_size` 0 but
+/// for arrays; `channel_order` and `channel_data_type` are the `cl_channel_order` and
+/// `cl_channel_type` codes (`CL_RGBA` 0x10B5, `CL_UNORM_INT8` 0x10D2, ...).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ImageDescriptor {
+    pub data: u64,
+    pub width: u32,
+    pub height: u32,
+    pub depth: u32,
+    pub array_size: u32,
+    pub row_pitch: u64,
+    pub slice_pitch: u64,
+    pub channel_order: u32,
+    pub channel_data_type: u32,
+    /// Bytes per texel.
+    pub element_size: u32,
+    /// Channels per texel (1 to 4).
+    pub num_channels: u32,
+    /// The image's `cl_mem_object_type` (`CL_MEM_OBJECT_IMAGE2D` 0x10F1, ...).
+    pub image_type: u32,
+    pub reserved: u32,
+}
+
 /// The alignment of every [`Storage`] allocation, in bytes.
 pub const ALLOCATION_ALIGN: usize = 128;
 
@@ -467,6 +504,20 @@ impl Drop for Storage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn image_descriptor_layout() {
+        // image.cl reads the fields at these offsets.
+        use std::mem::offset_of;
+        assert_eq!(std::mem::size_of::<ImageDescriptor>(), 64);
+        assert_eq!(offset_of!(ImageDescriptor, width), 8);
+        assert_eq!(offset_of!(ImageDescriptor, array_size), 20);
+        assert_eq!(offset_of!(ImageDescriptor, row_pitch), 24);
+        assert_eq!(offset_of!(ImageDescriptor, slice_pitch), 32);
+        assert_eq!(offset_of!(ImageDescriptor, channel_order), 40);
+        assert_eq!(offset_of!(ImageDescriptor, num_channels), 52);
+        assert_eq!(offset_of!(ImageDescriptor, image_type), 56);
+    }
 
     #[test]
     fn storage_is_aligned_and_zeroed() {

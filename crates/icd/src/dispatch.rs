@@ -11,6 +11,7 @@ use opencl_sys::cl_platform_id;
 
 use crate::api::context::*;
 use crate::api::event::*;
+use crate::api::image::*;
 use crate::api::kernel::*;
 use crate::api::memory::*;
 use crate::api::platform::*;

@@ -10,7 +10,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use ferrocl_core::program::Program;
-use ferrocl_core::{ClError, ClResult, CommandQueue, Context, Device, Event, Kernel, MemObject};
+use ferrocl_core::{
+    ClError, ClResult, CommandQueue, Context, Device, Event, Kernel, MemObject, Sampler,
+};
 
 /// The kinds of API object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +24,7 @@ pub enum Kind {
     Event,
     Program,
     Kernel,
+    Sampler,
 }
 
 /// A runtime type that has handles.
@@ -48,6 +51,7 @@ cl_object! {
     Event => Event, InvalidEvent;
     Program => Program, InvalidProgram;
     Kernel => Kernel, InvalidKernel;
+    Sampler => Sampler, InvalidSampler;
 }
 
 struct Entry {

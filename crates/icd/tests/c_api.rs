@@ -248,7 +248,8 @@ c_programs!(
     kernel_args,
     globals,
     generic,
-    svm
+    svm,
+    images
 );
 
 /// Every C program in `tests/c` has its test above.

@@ -118,9 +118,13 @@ pub enum ArgKind {
     /// the parameter (a `__private` pointer) receives the address of a copy of them that
     /// the work-item may read.
     Aggregate,
-    /// An image (`image2d_t` ...): the application gives an image memory object.
+    /// An image (`image2d_t` ...): the application gives an image memory object, the
+    /// parameter (a `__global` pointer) receives the address of the image's descriptor (the
+    /// device interface's `ImageDescriptor`).
     Image,
-    /// A `sampler_t`: the application gives a sampler object.
+    /// A `sampler_t`: the application gives a sampler object, the parameter (an `i32`)
+    /// receives its value as the sampler's bit-field (`CLK_NORMALIZED_COORDS_*` |
+    /// `CLK_ADDRESS_*` | `CLK_FILTER_*`), the value a sampler declared in the program has.
     Sampler,
     /// A `pipe`: the application gives a pipe memory object.
     Pipe,
@@ -214,7 +218,9 @@ impl KernelArg {
             ArgKind::Buffer => matches!(space, Some(AddrSpace::Global | AddrSpace::Constant)),
             ArgKind::Local => space == Some(AddrSpace::Local),
             ArgKind::Aggregate => space == Some(AddrSpace::Private) && self.size > 0,
-            ArgKind::Image | ArgKind::Sampler | ArgKind::Pipe | ArgKind::Queue => space.is_none(),
+            ArgKind::Image => space == Some(AddrSpace::Global),
+            ArgKind::Sampler => param == Type::I32,
+            ArgKind::Pipe | ArgKind::Queue => space.is_none(),
         };
         (!fits).then(|| {
             format!(

@@ -235,8 +235,9 @@ impl<'p> ModCtx<'p> {
             CType::Enum(_) => Type::I32,
             CType::Atomic(s) => scalar_type(*s),
             CType::AtomicFlag | CType::Sampler => Type::I32,
-            CType::Image(..)
-            | CType::Event
+            // The kernel ABI (ArgKind::Image): an image is the address of its descriptor.
+            CType::Image(..) => Type::ptr(IrSpace::Global),
+            CType::Event
             | CType::ClkEvent
             | CType::Queue
             | CType::ReserveId

@@ -96,6 +96,16 @@ impl<'a> Sema<'a> {
                         loc,
                         format!("use of type '{}' requires image support", d.name()),
                     );
+                } else if matches!(d, ImageDim::D2Depth | ImageDim::D2ArrayDepth)
+                    && !self.opts.depth_images
+                {
+                    self.diags.error(
+                        loc,
+                        format!(
+                            "use of type '{}' requires cl_khr_depth_images support",
+                            d.name()
+                        ),
+                    );
                 }
                 // 6.8: an image without an access qualifier is read_only.
                 let a = spec.access.unwrap_or(Access::ReadOnly);

@@ -51,6 +51,9 @@ pub struct LangOpts {
     /// `-cl-mad-enable` (or an option that implies it): `a * b + c` may be contracted
     /// whatever `#pragma OPENCL FP_CONTRACT` says.
     pub mad_enable: bool,
+    /// Depth images (`image2d_depth_t`, `image2d_array_depth_t`): images and the device's
+    /// `cl_khr_depth_images`.
+    pub depth_images: bool,
 }
 
 /// Entries an initializer list may hold (they are stored densely up to the last one).

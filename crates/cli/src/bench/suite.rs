@@ -55,6 +55,12 @@ impl Scale {
 /// One kernel argument.
 pub enum Arg {
     Buffer(Vec<u8>),
+    /// A read-only 2D image of RGBA texels, 8-bit normalized channels (4 bytes a texel).
+    ImageRgba8 {
+        width: usize,
+        height: usize,
+        data: Vec<u8>,
+    },
     Value(Vec<u8>),
     Local(usize),
 }
@@ -1181,6 +1187,73 @@ fn poly4(scale: Scale) -> Problem {
     }
 }
 
+const RESIZE: &str = "\
+constant sampler_t bilinear =
+    CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
+__kernel void resize(read_only image2d_t in, __global float4 *out, int width, int height)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    float2 c = ((float2)(x, y) + 0.5f) / (float2)(width, height);
+    out[y * width + x] = read_imagef(in, bilinear, c);
+}
+";
+
+/// One axis of OpenCL C 8.2's linear filtering with normalized coordinates and
+/// clamp-to-edge: the two texels and the second one's weight.
+fn bilinear_axis(s: f64, n: usize) -> (usize, usize, f64) {
+    let u = s * n as f64 - 0.5;
+    let i0 = u.floor();
+    let clamp = |i: f64| i.clamp(0.0, (n - 1) as f64) as usize;
+    (clamp(i0), clamp(i0 + 1.0), u - i0)
+}
+
+/// A bilinear resize of an RGBA image of 8-bit normalized channels through a sampler, to 1.5
+/// times its width and height, into a buffer of float4; bytes are the image's and the output's.
+fn resize(scale: Scale) -> Problem {
+    let (w, h) = match scale {
+        Scale::Quick => (64, 48),
+        _ => (1024, 1024),
+    };
+    let (ow, oh) = (w * 3 / 2, h * 3 / 2);
+    let texels: Vec<u8> = random_uints(w * h * 4, 41, 256)
+        .into_iter()
+        .map(|v| v as u8)
+        .collect();
+    let input = texels.clone();
+    Problem {
+        args: vec![
+            Arg::ImageRgba8 {
+                width: w,
+                height: h,
+                data: texels,
+            },
+            Arg::Buffer(vec![0; ow * oh * 16]),
+            int(ow as i32),
+            int(oh as i32),
+        ],
+        global: vec![ow, oh],
+        local: None,
+        check: Box::new(move |out| {
+            let got = floats(&out[1]);
+            for i in sample(ow * oh, 4096) {
+                let (x, y) = (i % ow, i / ow);
+                let (x0, x1, a) = bilinear_axis((x as f64 + 0.5) / ow as f64, w);
+                let (y0, y1, b) = bilinear_axis((y as f64 + 0.5) / oh as f64, h);
+                for c in 0..4 {
+                    let t = |x: usize, y: usize| f64::from(input[(y * w + x) * 4 + c]) / 255.0;
+                    let want = (1.0 - a) * (1.0 - b) * t(x0, y0)
+                        + a * (1.0 - b) * t(x1, y0)
+                        + (1.0 - a) * b * t(x0, y1)
+                        + a * b * t(x1, y1);
+                    // The weights in float: within a few units of 8-bit precision.
+                    close("out", i * 4 + c, f64::from(got[i * 4 + c]), want, 1.0, 1e-3)?;
+                }
+            }
+            Ok((w * h * 4 + ow * oh * 16) as f64)
+        }),
+    }
+}
+
 /// The empty kernel of the launch-latency row.
 pub const EMPTY: &str = "__kernel void empty(void) {}\n";
 
@@ -1301,6 +1374,14 @@ pub const CASES: &[Case] = &[
         source: LAYER,
         unit: Unit::Flops,
         make: layer,
+    },
+    Case {
+        name: "resize-image",
+        category: "memory",
+        kernel: "resize",
+        source: RESIZE,
+        unit: Unit::Bytes,
+        make: resize,
     },
     Case {
         name: "histogram",

@@ -147,7 +147,12 @@ fn set_kernel_arg(
             } else {
                 // CL_INVALID_MEM_OBJECT "for an argument declared to be a memory object when
                 // the specified arg_value is not a valid memory object".
-                Some(get::<MemObject, _>(mem)?)
+                let m = get::<MemObject, _>(mem)?;
+                // A buffer argument takes a buffer, not an image.
+                if m.as_image().is_some() {
+                    return Err(ClError::InvalidMemObject);
+                }
+                Some(m)
             };
             ArgValue::Mem(mem_value.as_ref())
         }
@@ -178,21 +183,49 @@ fn set_kernel_arg(
                 unsafe { std::slice::from_raw_parts(arg_value.cast::<u8>(), arg_size) }.to_vec(),
             )
         }
-        // No image or pipe can be created (CL_DEVICE_IMAGE_SUPPORT and
-        // CL_DEVICE_PIPE_SUPPORT are false), so no value is a valid one.
-        ArgKind::Image | ArgKind::Pipe => {
+        ArgKind::Image => {
+            if arg_size != std::mem::size_of::<cl_mem>() || arg_value.is_null() {
+                return Err(if arg_value.is_null() {
+                    ClError::InvalidArgValue
+                } else {
+                    ClError::InvalidArgSize
+                });
+            }
+            // SAFETY: arg_value is non-NULL and, by the spec, points at a cl_mem (its size was
+            // checked above); it need not be aligned.
+            let mem = unsafe { arg_value.cast::<cl_mem>().read_unaligned() };
+            // CL_INVALID_MEM_OBJECT "for an argument declared to be a memory object when the
+            // specified arg_value is not a valid memory object"; an image argument takes an
+            // image object.
+            let m = get::<MemObject, _>(mem)?;
+            if m.as_image().is_none() {
+                return Err(ClError::InvalidMemObject);
+            }
+            mem_value = Some(m);
+            ArgValue::Mem(mem_value.as_ref())
+        }
+        // No pipe can be created (CL_DEVICE_PIPE_SUPPORT is false), so no value is a valid one.
+        ArgKind::Pipe => {
             if arg_size != std::mem::size_of::<cl_mem>() {
                 return Err(ClError::InvalidArgSize);
             }
             return Err(ClError::InvalidMemObject);
         }
-        // CL_INVALID_SAMPLER "for an argument declared to be of type sampler_t when the
-        // specified arg_value is not a valid sampler object": none can be created.
+        // The kernel receives the sampler's bit-field (the kernel ABI).
         ArgKind::Sampler => {
             if arg_size != std::mem::size_of::<cl_sampler>() {
                 return Err(ClError::InvalidArgSize);
             }
-            return Err(ClError::InvalidSampler);
+            // CL_INVALID_SAMPLER "for an argument declared to be of type sampler_t when the
+            // specified arg_value is not a valid sampler object".
+            if arg_value.is_null() {
+                return Err(ClError::InvalidSampler);
+            }
+            // SAFETY: arg_value is non-NULL and, by the spec, points at a cl_sampler (its size
+            // was checked above); it need not be aligned.
+            let handle = unsafe { arg_value.cast::<cl_sampler>().read_unaligned() };
+            let (_, bits) = crate::api::image::sampler_arg(handle)?;
+            ArgValue::Bytes(bits.to_ne_bytes().to_vec())
         }
         // CL_INVALID_DEVICE_QUEUE "for an argument declared to be of type queue_t when the
         // specified arg_value is not a valid device queue object": none can be created.

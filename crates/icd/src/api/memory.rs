@@ -16,10 +16,10 @@ use crate::handle::{self, get, new_handle};
 use crate::info::{self, answer};
 use crate::UserData;
 
-const KNOWN_FLAGS: u64 = flags::DEVICE_ACCESS | flags::HOST_PTR_USE | flags::HOST_ACCESS;
+pub(crate) const KNOWN_FLAGS: u64 = flags::DEVICE_ACCESS | flags::HOST_PTR_USE | flags::HOST_ACCESS;
 
 /// Whether more than one bit of `group` is set in `f`.
-fn several(f: u64, group: u64) -> bool {
+pub(crate) fn several(f: u64, group: u64) -> bool {
     (f & group).count_ones() > 1
 }
 
@@ -28,7 +28,7 @@ fn several(f: u64, group: u64) -> bool {
 /// 5.2.1: CL_INVALID_VALUE "if values specified in flags are not valid as defined in the
 /// Memory Flags table": the device-access flags, the host-pointer flags USE with ALLOC or COPY,
 /// and the host-access flags are each mutually exclusive.
-fn check_buffer_flags(f: u64) -> ClResult<u64> {
+pub(crate) fn check_buffer_flags(f: u64) -> ClResult<u64> {
     if f & !KNOWN_FLAGS != 0
         || several(f, flags::DEVICE_ACCESS)
         || several(f, flags::HOST_ACCESS)
@@ -151,7 +151,7 @@ fn create_sub_buffer(
     let parent = get::<MemObject, _>(buffer)?;
     // 5.2.1: CL_INVALID_MEM_OBJECT "if buffer is not a buffer object or is a sub-buffer
     // object".
-    if parent.parent.is_some() {
+    if parent.parent.is_some() || parent.as_image().is_some() {
         return Err(ClError::InvalidMemObject);
     }
     let sub_flags = sub_buffer_flags(parent.flags, flags_)?;
@@ -202,7 +202,7 @@ fn check_sub_buffer_alignment(context: &Context, origin: usize) -> ClResult<()> 
 }
 
 /// The flags of a sub-buffer: checked against its parent's, and inheriting what it leaves out.
-fn sub_buffer_flags(parent: u64, f: u64) -> ClResult<u64> {
+pub(crate) fn sub_buffer_flags(parent: u64, f: u64) -> ClResult<u64> {
     if f & !(flags::DEVICE_ACCESS | flags::HOST_ACCESS) != 0
         || several(f, flags::DEVICE_ACCESS)
         || several(f, flags::HOST_ACCESS)
@@ -265,7 +265,7 @@ fn same_context(queue: &CommandQueue, mems: &[&Arc<MemObject>]) -> ClResult<()> 
 }
 
 /// A command's queue, memory objects and wait list.
-type CommandObjects<const N: usize> = (
+pub(crate) type CommandObjects<const N: usize> = (
     Arc<CommandQueue>,
     [Arc<MemObject>; N],
     Vec<Arc<ferrocl_core::Event>>,
@@ -278,7 +278,7 @@ type CommandObjects<const N: usize> = (
 ///
 /// # Safety
 /// `events` is NULL or points at `num_events` handles.
-unsafe fn command_objects<const N: usize>(
+pub(crate) unsafe fn command_objects<const N: usize>(
     command_queue: cl_command_queue,
     mems: [cl_mem; N],
     num_events: cl_uint,
@@ -305,6 +305,10 @@ unsafe fn command_objects<const N: usize>(
 /// CL_INVALID_VALUE "if the region being read or written specified by (offset, size) is out
 /// of bounds or if ptr is a NULL value" (and "if size is 0").
 fn check_range(mem: &MemObject, offset: usize, size: usize) -> ClResult<()> {
+    // CL_INVALID_MEM_OBJECT "if buffer is not a valid buffer object" (an image is not one).
+    if mem.as_image().is_some() {
+        return Err(ClError::InvalidMemObject);
+    }
     if size == 0 || offset.checked_add(size).is_none_or(|end| end > mem.size) {
         return Err(ClError::InvalidValue);
     }
@@ -314,7 +318,7 @@ fn check_range(mem: &MemObject, offset: usize, size: usize) -> ClResult<()> {
 /// The host-access rules of reads and writes: CL_INVALID_OPERATION if a read is "called on
 /// buffer which has been created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS", and a
 /// write on one "created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS".
-fn check_host_access(mem: &MemObject, read: bool, write: bool) -> ClResult<()> {
+pub(crate) fn check_host_access(mem: &MemObject, read: bool, write: bool) -> ClResult<()> {
     let denied = (read && mem.flags & (flags::HOST_WRITE_ONLY | flags::HOST_NO_ACCESS) != 0)
         || (write && mem.flags & (flags::HOST_READ_ONLY | flags::HOST_NO_ACCESS) != 0);
     if denied {
@@ -328,7 +332,7 @@ fn check_host_access(mem: &MemObject, read: bool, write: bool) -> ClResult<()> {
 ///
 /// # Safety
 /// `event` is NULL or writable.
-unsafe fn submit(
+pub(crate) unsafe fn submit(
     queue: &Arc<CommandQueue>,
     command_type: u32,
     work: Work,
@@ -646,7 +650,7 @@ fn rect_extent(region: [usize; 3], pitch: [usize; 2]) -> usize {
 ///
 /// # Safety
 /// `p` is NULL or points at three `size_t`.
-unsafe fn triple(p: *const usize) -> ClResult<[usize; 3]> {
+pub(crate) unsafe fn triple(p: *const usize) -> ClResult<[usize; 3]> {
     if p.is_null() {
         return Err(ClError::InvalidValue);
     }
@@ -968,7 +972,7 @@ fn enqueue_copy_buffer_rect(
     }
 }
 
-const MAP_FLAGS: u64 = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+pub(crate) const MAP_FLAGS: u64 = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
 
 entry! {
     enqueue_map_buffer => fn clEnqueueMapBuffer(
@@ -1140,16 +1144,25 @@ fn get_mem_object_info(
 ) -> ClResult<()> {
     let mem = get::<MemObject, _>(memobj)?;
     let bytes = match param_name {
-        CL_MEM_TYPE => info::of(&CL_MEM_OBJECT_BUFFER),
+        CL_MEM_TYPE => info::of(
+            &mem.as_image()
+                .map_or(CL_MEM_OBJECT_BUFFER, |i| i.image_type),
+        ),
         CL_MEM_FLAGS => info::of(&mem.flags),
         CL_MEM_SIZE => info::of(&mem.size),
         CL_MEM_HOST_PTR => info::of(&mem.host_ptr.map_or(0, |h| h.addr())),
         CL_MEM_MAP_COUNT => info::of(&mem.map_count()),
         CL_MEM_REFERENCE_COUNT => info::of(&handle::ref_count::<MemObject, _>(memobj)?),
         CL_MEM_CONTEXT => info::of(&handle::handle_of::<Context, c_void>(&mem.context)),
-        CL_MEM_ASSOCIATED_MEMOBJECT => info::of(&match &mem.parent {
-            Some(p) => handle::handle_of::<MemObject, c_void>(p),
-            None => std::ptr::null_mut(),
+        CL_MEM_ASSOCIATED_MEMOBJECT => info::of(&match (&mem.parent, mem.as_image()) {
+            (Some(p), _) => handle::handle_of::<MemObject, c_void>(p),
+            // An image made from a buffer: "the memory object specified as buffer in
+            // image_desc" (5.5.5).
+            (None, Some(image)) => image
+                .buffer
+                .as_ref()
+                .map_or(std::ptr::null_mut(), handle::handle_of::<MemObject, c_void>),
+            (None, None) => std::ptr::null_mut(),
         }),
         CL_MEM_OFFSET => info::of(&mem.origin),
         // "CL_TRUE if memobj is a buffer object that was created with CL_MEM_USE_HOST_PTR or is

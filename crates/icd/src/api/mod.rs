@@ -2,6 +2,7 @@
 
 pub mod context;
 pub mod event;
+pub mod image;
 pub mod kernel;
 pub mod memory;
 pub mod platform;

@@ -291,19 +291,19 @@ fn device_info(device: &Arc<Device>, param_name: cl_device_info) -> ClResult<Vec
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => info::of(&d.max_mem_alloc_size),
         CL_DEVICE_IMAGE_SUPPORT => info::of(&d.image_support),
         // Image limits are 0 on a device without image support.
-        CL_DEVICE_MAX_READ_IMAGE_ARGS
-        | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
-        | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
-        | CL_DEVICE_MAX_SAMPLERS
-        | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
-        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => info::of(&0u32),
-        CL_DEVICE_IMAGE2D_MAX_WIDTH
-        | CL_DEVICE_IMAGE2D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_WIDTH
-        | CL_DEVICE_IMAGE3D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_DEPTH
-        | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => info::of(&0usize),
+        CL_DEVICE_MAX_READ_IMAGE_ARGS => info::of(&d.images.max_read_image_args),
+        CL_DEVICE_MAX_WRITE_IMAGE_ARGS => info::of(&d.images.max_write_image_args),
+        CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => info::of(&d.images.max_read_write_image_args),
+        CL_DEVICE_MAX_SAMPLERS => info::of(&d.images.max_samplers),
+        CL_DEVICE_IMAGE_PITCH_ALIGNMENT => info::of(&d.images.image_pitch_alignment),
+        CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => info::of(&d.images.image_base_address_alignment),
+        CL_DEVICE_IMAGE2D_MAX_WIDTH => info::of(&d.images.image2d_max_width),
+        CL_DEVICE_IMAGE2D_MAX_HEIGHT => info::of(&d.images.image2d_max_height),
+        CL_DEVICE_IMAGE3D_MAX_WIDTH => info::of(&d.images.image3d_max_width),
+        CL_DEVICE_IMAGE3D_MAX_HEIGHT => info::of(&d.images.image3d_max_height),
+        CL_DEVICE_IMAGE3D_MAX_DEPTH => info::of(&d.images.image3d_max_depth),
+        CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => info::of(&d.images.image_max_buffer_size),
+        CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => info::of(&d.images.image_max_array_size),
         CL_DEVICE_IL_VERSION => info::of(""),
         CL_DEVICE_ILS_WITH_VERSION => Vec::new(),
         CL_DEVICE_MAX_PARAMETER_SIZE => info::of(&d.max_parameter_size),
