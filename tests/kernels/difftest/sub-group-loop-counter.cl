@@ -3,6 +3,7 @@
 // need be encountered only by the work-items of the sub-group. The sub-groups of the CPU
 // device are 8 consecutive work-items.
 // requires: __opencl_c_subgroups
+// requires: sub-group-size=8
 // local-sizes: fixed: the values depend on which work-items form a sub-group
 // run: --kernel k --global 24 --local 12 --options -cl-std=CL3.0 --arg 'uint[24]' --arg 'uint[1]' --arg 'uint[1]' --arg uint:5
 // expect out: 8 8 8 8 8 8 8 8 1 1 1 1 8 8 8 8 8 8 8 8 1 1 1 1
