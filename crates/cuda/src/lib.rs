@@ -47,9 +47,45 @@ pub struct CudaDevice {
     target: PtxTarget,
     /// Whether the GPU addresses pageable host memory directly.
     pageable_access: bool,
-    /// Managed memory allocated and not yet freed, and the most that may be.
-    allocated: Arc<AtomicUsize>,
+    /// Where buffers come from.
+    memory: Arc<Managed>,
+}
+
+/// The GPU's managed memory: what is allocated and not yet freed, and the most that may be.
+struct Managed {
+    driver: &'static Driver,
+    /// The primary context, as an address (a driver handle for the life of the process).
+    ctx: usize,
+    allocated: AtomicUsize,
     budget: usize,
+}
+
+impl Managed {
+    /// `size` bytes of managed memory, zero-filled, freed when the storage is dropped.
+    fn allocate(self: &Arc<Self>, size: usize) -> Result<Storage, DeviceError> {
+        if self.allocated.fetch_add(size, Ordering::AcqRel) + size > self.budget {
+            self.allocated.fetch_sub(size, Ordering::AcqRel);
+            return Err(DeviceError::OutOfMemory);
+        }
+        let driver = self.driver;
+        let p = driver
+            .bind(self.ctx as CuContext)
+            .and_then(|()| driver.alloc_managed(size))
+            .map_err(|_| {
+                self.allocated.fetch_sub(size, Ordering::AcqRel);
+                DeviceError::OutOfMemory
+            })?;
+        let memory = self.clone();
+        let release = Box::new(move || {
+            if driver.bind(memory.ctx as CuContext).is_ok() {
+                driver.free(p);
+            }
+            memory.allocated.fetch_sub(size, Ordering::AcqRel);
+        });
+        // SAFETY: managed memory is addressable from the host at its device address, for
+        // `size` bytes, until `release` frees it.
+        unsafe { Storage::from_device(p as *mut u8, size, release) }.ok_or(DeviceError::OutOfMemory)
+    }
 }
 
 // SAFETY: the primary context is a process-wide driver object, usable from any thread once
@@ -114,8 +150,12 @@ impl CudaDevice {
             description,
             target: PtxTarget { sm },
             pageable_access: a(attr::PAGEABLE_MEMORY_ACCESS) != 0,
-            allocated: Arc::new(AtomicUsize::new(0)),
-            budget,
+            memory: Arc::new(Managed {
+                driver,
+                ctx: ctx as usize,
+                allocated: AtomicUsize::new(0),
+                budget,
+            }),
         })
     }
 
@@ -149,30 +189,7 @@ impl CudaDevice {
 
 impl DeviceBackend for CudaDevice {
     fn allocate(&self, size: usize) -> Result<Storage, DeviceError> {
-        let before = self.allocated.fetch_add(size, Ordering::AcqRel);
-        if before + size > self.budget {
-            self.allocated.fetch_sub(size, Ordering::AcqRel);
-            return Err(DeviceError::OutOfMemory);
-        }
-        let release_count = |e| {
-            self.allocated.fetch_sub(size, Ordering::AcqRel);
-            e
-        };
-        self.bind().map_err(release_count)?;
-        let p = self
-            .driver
-            .alloc_managed(size)
-            .map_err(|_| release_count(DeviceError::OutOfMemory))?;
-        let (driver, ctx, allocated) = (self.driver, self.ctx as usize, self.allocated.clone());
-        let release = Box::new(move || {
-            if driver.bind(ctx as CuContext).is_ok() {
-                driver.free(p);
-            }
-            allocated.fetch_sub(size, Ordering::AcqRel);
-        });
-        // SAFETY: managed memory is addressable from the host at its device address, for
-        // `size` bytes, until `release` frees it.
-        unsafe { Storage::from_device(p as *mut u8, size, release) }.ok_or(DeviceError::OutOfMemory)
+        self.memory.allocate(size)
     }
 
     fn fast_fma(&self) -> bool {
@@ -256,7 +273,7 @@ impl DeviceBackend for CudaDevice {
                         strings,
                         buffer: Mutex::new(None),
                         in_use: Mutex::new(()),
-                        budget: (self.allocated.clone(), self.budget),
+                        memory: self.memory.clone(),
                     }),
                 }),
             );
@@ -331,7 +348,7 @@ struct Printf {
     buffer: Mutex<Option<Storage>>,
     /// Held by the launch that uses the buffer, from its emptying to its printing.
     in_use: Mutex<()>,
-    budget: (Arc<AtomicUsize>, usize),
+    memory: Arc<Managed>,
 }
 
 /// The program's `__constant` variables: each one's device address and its bytes.
@@ -446,24 +463,7 @@ impl CudaKernel {
         };
         let mut buffer = printf.buffer.lock().unwrap_or_else(|e| e.into_inner());
         if buffer.is_none() {
-            let (allocated, budget) = &printf.budget;
-            if allocated.fetch_add(PRINTF_BUFFER, Ordering::AcqRel) + PRINTF_BUFFER > *budget {
-                allocated.fetch_sub(PRINTF_BUFFER, Ordering::AcqRel);
-                return Err(DeviceError::OutOfMemory);
-            }
-            let driver = self.driver();
-            let p = driver
-                .alloc_managed(PRINTF_BUFFER)
-                .map_err(|_| DeviceError::OutOfMemory)?;
-            let (ctx, allocated) = (self.module.ctx as usize, allocated.clone());
-            let release = Box::new(move || {
-                if driver.bind(ctx as CuContext).is_ok() {
-                    driver.free(p);
-                }
-                allocated.fetch_sub(PRINTF_BUFFER, Ordering::AcqRel);
-            });
-            // SAFETY: managed memory of PRINTF_BUFFER bytes, host-addressable until released.
-            *buffer = unsafe { Storage::from_device(p as *mut u8, PRINTF_BUFFER, release) };
+            *buffer = Some(printf.memory.allocate(PRINTF_BUFFER)?);
         }
         let storage = buffer.as_ref().ok_or(DeviceError::OutOfMemory)?;
         let words = storage.as_ptr().cast::<u64>();

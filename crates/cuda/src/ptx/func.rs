@@ -14,6 +14,13 @@ use super::{header, KernelLayout, HEADER};
 /// The launch's dynamic shared memory, where the `__local` arguments lie.
 pub const DYNAMIC_LOCAL: &str = "__dynamic_local";
 
+/// Which way a memory access goes.
+#[derive(Copy, Clone)]
+enum Access {
+    Load,
+    Store,
+}
+
 /// Work-items in a sub-group: a warp.
 pub const SUB_GROUP: u32 = 32;
 
@@ -1225,62 +1232,42 @@ impl<'a> FuncEmitter<'a> {
 
     fn load(&mut self, inst: Inst, flags: MemFlags) -> Result<()> {
         let (d, p) = (self.result(inst)?, self.arg(inst, 0));
-        let lane = self.ty(d).lane_type();
-        let t = mem_type(lane)?;
-        let (dl, pr) = (self.lanes(d), self.lanes(p)[0].clone());
-        let chunk = Self::access_chunks(dl.len(), lane.bytes(), flags.align);
-        let vol = volatile(flags);
-        let sp = space_suffix(flags.space);
-        if flags.align < lane.bytes() {
-            for (k, r) in dl.iter().enumerate() {
-                let at = format!("{pr}+{}", k * lane.bytes() as usize);
-                self.misaligned_load(r, lane, &at, flags);
-            }
-            return Ok(());
-        }
-        for (k, regs) in dl.chunks(chunk).enumerate() {
-            let off = k * chunk * lane.bytes() as usize;
-            let v = match chunk {
-                1 => String::new(),
-                n => format!(".v{n}"),
-            };
-            let dst = if chunk == 1 {
-                regs[0].clone()
-            } else {
-                format!("{{{}}}", regs.join(", "))
-            };
-            self.line(format_args!("ld{vol}{sp}{v}.{t} {dst}, [{pr}+{off}]"));
-        }
-        Ok(())
+        self.access(Access::Load, d, p, flags)
     }
 
     fn store(&mut self, inst: Inst, flags: MemFlags) -> Result<()> {
         let (x, p) = (self.arg(inst, 0), self.arg(inst, 1));
-        let lane = self.ty(x).lane_type();
+        self.access(Access::Store, x, p, flags)
+    }
+
+    /// The lanes of `v` loaded from or stored to `p`: as vectors of up to 16 bytes where the
+    /// alignment allows, lane by lane otherwise, in pieces where a lane is misaligned.
+    fn access(&mut self, kind: Access, v: Value, p: Value, flags: MemFlags) -> Result<()> {
+        let lane = self.ty(v).lane_type();
         let t = mem_type(lane)?;
-        let (xl, pr) = (self.lanes(x), self.lanes(p)[0].clone());
-        let chunk = Self::access_chunks(xl.len(), lane.bytes(), flags.align);
-        let vol = volatile(flags);
-        let sp = space_suffix(flags.space);
+        let (vl, pr) = (self.lanes(v), self.lanes(p)[0].clone());
         if flags.align < lane.bytes() {
-            for (k, r) in xl.iter().enumerate() {
+            for (k, r) in vl.iter().enumerate() {
                 let at = format!("{pr}+{}", k * lane.bytes() as usize);
-                self.misaligned_store(r, lane, &at, flags);
+                match kind {
+                    Access::Load => self.misaligned_load(r, lane, &at, flags),
+                    Access::Store => self.misaligned_store(r, lane, &at, flags),
+                }
             }
             return Ok(());
         }
-        for (k, regs) in xl.chunks(chunk).enumerate() {
+        let chunk = Self::access_chunks(vl.len(), lane.bytes(), flags.align);
+        let (vol, sp) = (volatile(flags), space_suffix(flags.space));
+        for (k, regs) in vl.chunks(chunk).enumerate() {
             let off = k * chunk * lane.bytes() as usize;
-            let v = match chunk {
-                1 => String::new(),
-                n => format!(".v{n}"),
+            let (v, regs) = match chunk {
+                1 => (String::new(), regs[0].clone()),
+                n => (format!(".v{n}"), format!("{{{}}}", regs.join(", "))),
             };
-            let src = if chunk == 1 {
-                regs[0].clone()
-            } else {
-                format!("{{{}}}", regs.join(", "))
-            };
-            self.line(format_args!("st{vol}{sp}{v}.{t} [{pr}+{off}], {src}"));
+            match kind {
+                Access::Load => self.line(format_args!("ld{vol}{sp}{v}.{t} {regs}, [{pr}+{off}]")),
+                Access::Store => self.line(format_args!("st{vol}{sp}{v}.{t} [{pr}+{off}], {regs}")),
+            }
         }
         Ok(())
     }
