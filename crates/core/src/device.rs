@@ -139,13 +139,8 @@ impl DeviceInfo {
         // max(1/4th of CL_DEVICE_GLOBAL_MEM_SIZE, 128*1024*1024).
         let global_mem_size = machine.memory_bytes;
         let max_mem_alloc_size = (global_mem_size / 2).max(128 << 20).min(global_mem_size);
-        let has_feature = |name: &str| {
-            features::CPU_OPENCL_C_FEATURES
-                .iter()
-                .any(|f| f.name == name)
-        };
         let max_work_group_size = limits.max_work_group_size;
-        DeviceInfo {
+        let info = DeviceInfo {
             device_type: DeviceType::Cpu,
             vendor_id: machine.vendor_id,
             max_compute_units: machine.cores,
@@ -159,14 +154,9 @@ impl DeviceInfo {
             max_clock_frequency: machine.max_clock_mhz,
             address_bits: usize::BITS,
             max_mem_alloc_size,
-            // Images work end to end when the feature list has them (kernels read and write
-            // them through the builtin library).
-            image_support: has_feature("__opencl_c_images"),
-            images: if has_feature("__opencl_c_images") {
-                crate::image::ImageLimits::cpu()
-            } else {
-                crate::image::ImageLimits::default()
-            },
+            // The fields that mirror a feature macro: `with_features` below.
+            image_support: false,
+            images: crate::image::ImageLimits::default(),
             // The full profile's minimum is 1024 bytes.
             max_parameter_size: 4096,
             // In bits: 1024 bits = 128 bytes, the alignment of every allocation.
@@ -198,22 +188,8 @@ impl DeviceInfo {
             global_mem_size,
             max_constant_buffer_size: 1 << 20,
             max_constant_args: 8,
-            // 4.2, Table 5: "The minimum value is 64 KB if the device supports program scope
-            // global variables, and must be 0 for devices that do not". The CPU device places
-            // each variable in host memory of its own when the program is built.
-            max_global_variable_size: if has_feature("__opencl_c_program_scope_global_variables") {
-                MAX_GLOBAL_VARIABLE_SIZE
-            } else {
-                0
-            },
-            // A performance hint; the CPU device has no faster storage for them.
-            global_variable_preferred_total_size: if has_feature(
-                "__opencl_c_program_scope_global_variables",
-            ) {
-                MAX_GLOBAL_VARIABLE_SIZE
-            } else {
-                0
-            },
+            max_global_variable_size: 0,
+            global_variable_preferred_total_size: 0,
             local_mem_type: 0x2, // CL_GLOBAL: local memory is ordinary host memory
             local_mem_size: 256 << 10,
             error_correction_support: false,
@@ -273,55 +249,66 @@ impl DeviceInfo {
                 | atomic_caps::SCOPE_DEVICE
                 | atomic_caps::SCOPE_ALL_DEVICES,
             non_uniform_work_group_support: true,
-            // The queries that mirror a feature macro follow the feature list (features.rs).
-            work_group_collective_functions_support: has_feature(
-                "__opencl_c_work_group_collective_functions",
-            ),
-            // CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR is bit 0, _4x8BIT_KHR bit 1.
-            integer_dot_product_capabilities: u64::from(has_feature(
-                "__opencl_c_integer_dot_product_input_4x8bit_packed",
-            )) | u64::from(has_feature(
-                "__opencl_c_integer_dot_product_input_4x8bit",
-            )) << 1,
-            generic_address_space_support: has_feature("__opencl_c_generic_address_space"),
+            work_group_collective_functions_support: false,
+            integer_dot_product_capabilities: 0,
+            generic_address_space_support: false,
             pipe_support: false,
-            // Sub-groups of `limits.sub_group_size` work-items in linear local id order.
-            max_num_sub_groups: if has_feature("__opencl_c_subgroups") {
-                (max_work_group_size as u32).div_ceil(limits.sub_group_size)
-            } else {
-                0
-            },
-            sub_group_size: if has_feature("__opencl_c_subgroups") {
-                limits.sub_group_size
-            } else {
-                0
-            },
+            max_num_sub_groups: 0,
+            sub_group_size: 0,
             preferred_work_group_size_multiple: 1,
             // A self-check, not an official Khronos conformance submission (README, "Status"):
             // the release of the Khronos conformance suite whose mandatory areas the project's
             // own API and kernel tests are written against, in 4.2's vYYYY-MM-DD-XX format.
             latest_conformance_version_passed: LATEST_CONFORMANCE_VERSION,
-        }
+        };
+        info.with_features(features::CPU_OPENCL_C_FEATURES, limits)
+    }
+
+    /// The device with the OpenCL C 3.0 features `list`, and the queries that mirror a
+    /// feature macro set from it (features.rs: a name is listed only when it works end to
+    /// end), so that no device reports a capability its feature list lacks.
+    fn with_features(mut self, list: &'static [NameVersion], limits: DeviceLimits) -> DeviceInfo {
+        let has = |name: &str| list.iter().any(|f| f.name == name);
+        self.opencl_c_features = list;
+        // Images work end to end when the feature list has them (kernels read and write them
+        // through the builtin library).
+        self.image_support = has("__opencl_c_images");
+        self.images = match self.image_support {
+            true => crate::image::ImageLimits::cpu(),
+            false => crate::image::ImageLimits::default(),
+        };
+        // 4.2, Table 5: "The minimum value is 64 KB if the device supports program scope global
+        // variables, and must be 0 for devices that do not". A device that has them places each
+        // variable in memory of its own when the program is built, and has no faster storage
+        // for them (the preferred total is a performance hint).
+        let globals = has("__opencl_c_program_scope_global_variables");
+        self.max_global_variable_size = if globals { MAX_GLOBAL_VARIABLE_SIZE } else { 0 };
+        self.global_variable_preferred_total_size = self.max_global_variable_size;
+        self.work_group_collective_functions_support =
+            has("__opencl_c_work_group_collective_functions");
+        // CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR is bit 0, _4x8BIT_KHR bit 1.
+        self.integer_dot_product_capabilities =
+            u64::from(has("__opencl_c_integer_dot_product_input_4x8bit_packed"))
+                | u64::from(has("__opencl_c_integer_dot_product_input_4x8bit")) << 1;
+        self.generic_address_space_support = has("__opencl_c_generic_address_space");
+        self.pipe_support = has("__opencl_c_pipes");
+        // Sub-groups of `limits.sub_group_size` work-items in linear local id order.
+        let sub_groups = has("__opencl_c_subgroups") && limits.sub_group_size > 0;
+        self.sub_group_size = if sub_groups { limits.sub_group_size } else { 0 };
+        self.max_num_sub_groups = match sub_groups {
+            true => (limits.max_work_group_size as u32).div_ceil(limits.sub_group_size),
+            false => 0,
+        };
+        self
     }
 
     /// A GPU device as it describes itself, with the limits its backend states. Every value
     /// not taken from the description is the CPU device's where the spec gives the two no
     /// reason to differ, and otherwise says what the GPU device does.
     pub fn gpu(machine: &Machine, gpu: &GpuDescription, limits: DeviceLimits) -> DeviceInfo {
-        // The CPU device's values first (with a sub-group size it can divide by), then the
-        // GPU's own.
-        let mut info = DeviceInfo::cpu(
-            machine,
-            DeviceLimits {
-                sub_group_size: limits.sub_group_size.max(1),
-                ..limits
-            },
-        );
-        let has_feature = |name: &str| {
-            features::GPU_OPENCL_C_FEATURES
-                .iter()
-                .any(|f| f.name == name)
-        };
+        // The CPU device's values where the spec gives the two no reason to differ; the GPU's
+        // own below, and the feature-mirroring queries from the GPU's feature list.
+        let mut info = DeviceInfo::cpu(machine, limits);
         info.device_type = DeviceType::Gpu;
         info.vendor_id = gpu.vendor_id;
         info.max_compute_units = gpu.compute_units;
@@ -345,29 +332,13 @@ impl DeviceInfo {
         info.vendor = gpu.vendor.clone();
         info.driver_version = gpu.driver_version.clone();
         info.opencl_c_all_versions = features::GPU_OPENCL_C_VERSIONS;
-        info.opencl_c_features = features::GPU_OPENCL_C_FEATURES;
-        // Not on the GPU device (yet): images, shared virtual memory, generic pointers, pipes.
-        info.image_support = false;
-        info.images = crate::image::ImageLimits::default();
-        info.svm_capabilities = 0;
-        info.generic_address_space_support = false;
-        info.pipe_support = false;
-        // 4.2, Table 5: "must be 0 for devices that do not" support program-scope variables.
-        info.max_global_variable_size = 0;
-        info.global_variable_preferred_total_size = 0;
         info.extensions = features::GPU_DEVICE_EXTENSIONS;
-        info.work_group_collective_functions_support =
-            has_feature("__opencl_c_work_group_collective_functions");
-        info.integer_dot_product_capabilities = 0;
-        let sub_groups = has_feature("__opencl_c_subgroups");
-        info.sub_group_size = if sub_groups { limits.sub_group_size } else { 0 };
-        info.max_num_sub_groups = match sub_groups {
-            true => (limits.max_work_group_size as u32).div_ceil(limits.sub_group_size.max(1)),
-            false => 0,
-        };
+        // No shared virtual memory on the GPU device (not a feature macro: the CPU device's
+        // value is its own).
+        info.svm_capabilities = 0;
         // Warps of 32 threads.
         info.preferred_work_group_size_multiple = 32;
-        info
+        info.with_features(features::GPU_OPENCL_C_FEATURES, limits)
     }
 
     /// `CL_DEVICE_VERSION`: "OpenCL<space><major.minor><space><vendor-specific information>".

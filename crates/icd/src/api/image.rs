@@ -324,19 +324,8 @@ fn create_image_with_properties(
     host_ptr: *mut c_void,
 ) -> ClResult<cl_mem> {
     get::<Context, _>(context)?;
-    let list = if properties.is_null() {
-        None
-    } else {
-        // 5.3.1: CL_INVALID_PROPERTY "if a property name in properties is not a supported
-        // property name"; no image property is supported.
-        // SAFETY: properties is non-NULL and, by the spec, zero-terminated.
-        if unsafe { properties.read() } != 0 {
-            return Err(ClError::InvalidProperty);
-        }
-        Some(vec![0])
-    };
     let new = NewImage {
-        properties: list,
+        properties: crate::api::memory::no_properties(properties)?,
         flags: flags_,
         format: image_format,
         // SAFETY: image_desc is NULL or, by the spec, a cl_image_desc.

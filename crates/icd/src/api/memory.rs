@@ -117,19 +117,23 @@ fn create_buffer_with_properties(
     host_ptr: *mut c_void,
 ) -> ClResult<cl_mem> {
     get::<Context, _>(context)?;
-    let list = if properties.is_null() {
-        None
-    } else {
-        // 5.2.1: CL_INVALID_PROPERTY "if a property name in properties is not a supported
-        // property name"; no buffer property is supported.
-        // SAFETY: properties is non-NULL (checked above) and, by the spec, zero-terminated, so
-        // its first entry is readable.
-        if unsafe { properties.read() } != 0 {
-            return Err(ClError::InvalidProperty);
-        }
-        Some(vec![0])
-    };
-    new_buffer(context, list, flags_, size, host_ptr)
+    new_buffer(context, no_properties(properties)?, flags_, size, host_ptr)
+}
+
+/// The `CL_MEM_PROPERTIES` of a memory object created with `properties`, none of which is
+/// supported: 5.2.1 (and 5.3.1 for images): CL_INVALID_PROPERTY "if a property name in
+/// properties is not a supported property name". `None` for NULL, the empty list for an
+/// empty one.
+pub(crate) fn no_properties(properties: *const cl_mem_properties) -> ClResult<Option<Vec<u64>>> {
+    if properties.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: properties is non-NULL (checked above) and, by the spec, zero-terminated, so its
+    // first entry is readable.
+    if unsafe { properties.read() } != 0 {
+        return Err(ClError::InvalidProperty);
+    }
+    Ok(Some(vec![0]))
 }
 
 entry! {
