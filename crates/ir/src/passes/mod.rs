@@ -30,7 +30,7 @@ use crate::verify::{verify_module, VerifyError};
 pub type PassFn = fn(&mut Module);
 
 /// The passes by name (`PassManager::standard` says in which order they run).
-pub const PASSES: [(&str, PassFn); 17] = [
+pub const PASSES: [(&str, PassFn); 18] = [
     ("inline", inline::run),
     ("inline_and_clean", inline::run_and_clean),
     ("mem2reg", mem2reg::run),
@@ -41,6 +41,7 @@ pub const PASSES: [(&str, PassFn); 17] = [
     ("cse", cse::run),
     ("licm", licm::run),
     ("unroll", unroll::run),
+    ("unroll_partial", unroll::partial),
     ("if_convert", if_convert::run),
     ("strip", strip::run),
     ("load_elim", load_elim::run),

@@ -67,14 +67,58 @@ fn int_const(f: &Function, v: Value) -> Option<u64> {
     f.dfg.iconst_value(v)
 }
 
-fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counted> {
-    let in_loop: HashSet<Block> = blocks.iter().copied().collect();
-    let latch_inst = cfg.single_back_edge(h, &in_loop)?;
+/// `v`'s value when it is a constant, or a block parameter that every edge into its block
+/// sets to the same constant (a loop's start often reaches its header through such a
+/// parameter of a preheader, as loop-invariant code motion leaves them), looking `depth`
+/// parameters back at most.
+fn incoming_const(f: &Function, cfg: &Cfg, v: Value, depth: u32) -> Option<u64> {
+    if let Some(c) = int_const(f, v) {
+        return Some(c);
+    }
+    let ValueDef::Param(b, k) = f.dfg.value_def(v) else {
+        return None;
+    };
+    if depth == 0 || cfg.preds(b).is_empty() {
+        return None;
+    }
+    let mut value = None;
+    for &(_, pi) in cfg.preds(b) {
+        for d in f.dfg.insts[pi].op.dests().iter().filter(|d| d.block == b) {
+            let c = incoming_const(f, cfg, d.args[k as usize], depth - 1)?;
+            if value.is_some_and(|x| x != c) {
+                return None;
+            }
+            value = Some(c);
+        }
+    }
+    value
+}
+
+/// A loop of the shape both unrollers take: one back edge (a `jump`), only the header
+/// leaving, and the header deciding with `icmp cc, iv, limit` on its parameter `iv` (number
+/// `k`), which steps by the constant `step` on the back edge. `then_in` says which way of the
+/// header's `brif` stays in the loop.
+struct Induction {
+    latch_inst: Inst,
+    inside: Dest,
+    outside: Dest,
+    /// The comparison, with the induction variable first.
+    cond: Inst,
+    cc: IntCC,
+    iv: Value,
+    k: usize,
+    limit: Value,
+    step: u64,
+    then_in: bool,
+}
+
+fn induction(f: &Function, cfg: &Cfg, h: Block, in_loop: &HashSet<Block>) -> Option<Induction> {
+    let latch_inst = cfg.single_back_edge(h, in_loop)?;
     let Op::Jump(back_dest) = &f.dfg.insts[latch_inst].op else {
         return None;
     };
     // Only the header leaves the loop.
-    for &b in blocks {
+    for &b in in_loop {
         let t = f.terminator(b)?;
         let leaves = f.dfg.insts[t]
             .op
@@ -106,38 +150,30 @@ fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counte
         return None;
     };
     let (x, y) = (f.dfg.insts[ci].args[0], f.dfg.insts[ci].args[1]);
-    // The induction variable: a header parameter compared with a constant.
-    let (iv, limit, cc) = match (
-        f.dfg.value_def(x),
-        int_const(f, y),
-        f.dfg.value_def(y),
-        int_const(f, x),
-    ) {
-        (ValueDef::Param(b, _), Some(l), _, _) if b == h => (x, l, cc),
-        (_, _, ValueDef::Param(b, _), Some(l)) if b == h => (y, l, cc.swapped()),
+    let is_iv = |v: Value| matches!(f.dfg.value_def(v), ValueDef::Param(b, _) if b == h);
+    // The induction variable: a header parameter compared with a value from outside the
+    // loop (a constant, for full unrolling).
+    let (iv, limit, cc) = match (is_iv(x), is_iv(y)) {
+        (true, false) => (x, y, cc),
+        (false, true) => (y, x, cc.swapped()),
         _ => return None,
     };
+    let invariant = int_const(f, limit).is_some()
+        || match f.dfg.value_def(limit) {
+            ValueDef::Param(b, _) => !in_loop.contains(&b),
+            ValueDef::Result(i) => f
+                .layout
+                .inst_block(i)
+                .is_some_and(|b| !in_loop.contains(&b)),
+            _ => false,
+        };
+    if !invariant {
+        return None;
+    }
     let ValueDef::Param(_, k) = f.dfg.value_def(iv) else {
         return None;
     };
     let k = k as usize;
-    // Its start: the same constant on every edge from outside the loop.
-    let mut start = None;
-    for &(p, pi) in cfg.preds(h) {
-        if in_loop.contains(&p) {
-            continue;
-        }
-        for dd in f.dfg.insts[pi].op.dests() {
-            if dd.block == h {
-                let c = int_const(f, dd.args[k])?;
-                if start.is_some_and(|s| s != c) {
-                    return None;
-                }
-                start = Some(c);
-            }
-        }
-    }
-    let start = start?;
     // Its step: `iadd iv, S` or `iadd S, iv` on the back edge.
     let next = back_dest.args[k];
     let ValueDef::Result(ni) = f.dfg.value_def(next) else {
@@ -153,7 +189,44 @@ fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counte
     if ty.is_vector() || !ty.is_int() {
         return None;
     }
-    let w = ty.lane_bits();
+    Some(Induction {
+        latch_inst,
+        inside,
+        outside,
+        cond: ci,
+        cc,
+        iv,
+        k,
+        limit,
+        step,
+        then_in,
+    })
+}
+
+fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counted> {
+    let in_loop: HashSet<Block> = blocks.iter().copied().collect();
+    let ind = induction(f, cfg, h, &in_loop)?;
+    let limit = int_const(f, ind.limit)?;
+    let k = ind.k;
+    // Its start: the same constant on every edge from outside the loop.
+    let mut start = None;
+    for &(p, pi) in cfg.preds(h) {
+        if in_loop.contains(&p) {
+            continue;
+        }
+        for dd in f.dfg.insts[pi].op.dests() {
+            if dd.block == h {
+                let c = incoming_const(f, cfg, dd.args[k], 4)?;
+                if start.is_some_and(|s| s != c) {
+                    return None;
+                }
+                start = Some(c);
+            }
+        }
+    }
+    let start = start?;
+    let (step, cc, then_in) = (ind.step, ind.cc, ind.then_in);
+    let w = f.dfg.value_type(ind.iv).lane_bits();
     let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
     let holds = |i: u64| {
         let (si, sl) = (sext(i, w), sext(limit, w));
@@ -180,9 +253,9 @@ fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counte
         i = i.wrapping_add(step) & mask;
     }
     Some(Counted {
-        latch_inst,
-        inside,
-        outside,
+        latch_inst: ind.latch_inst,
+        inside: ind.inside,
+        outside: ind.outside,
         trips,
     })
 }
@@ -314,4 +387,184 @@ pub(crate) fn copy_blocks(
         }
     }
     (bmap, vmap)
+}
+
+/// How many copies of a loop body [`partial`] makes.
+pub const PARTIAL_FACTOR: u64 = 4;
+/// The most instructions a loop may hold for [`partial`] to copy it.
+pub const PARTIAL_MAX_INSTS: usize = 120;
+
+/// Partial unrolling of innermost counted loops whose trip count is not known (or too large
+/// to unroll fully), for devices where a loop's own instructions (the test, the branch, the
+/// induction variable) cost as much as its work: a GPU, which neither `ptxas` nor the driver
+/// unrolls for.
+///
+/// A loop `for (i = s; i < n; i += c)` (`<`, `<=`, signed or unsigned, `c > 0`, `n` invariant)
+/// gets a main loop in front of it, which runs [`PARTIAL_FACTOR`] copies of the body in a row
+/// while at least that many iterations are left (its header checks the loop's own test and
+/// that `n - i` exceeds `(F - 1) c`), and otherwise passes its state to the original loop,
+/// which runs the rest. `n - i` is computed wrapping: where it wraps (a difference beyond the
+/// type's signed range) the check fails and the original loop runs, so the check never admits
+/// an iteration the loop would not run.
+pub fn partial(m: &mut Module) {
+    for (_, f) in m.funcs.iter_mut() {
+        if !f.is_declaration() {
+            partial_fn(f);
+        }
+    }
+}
+
+fn partial_fn(f: &mut Function) -> bool {
+    let mut done: HashSet<Block> = HashSet::new();
+    let mut changed = false;
+    for _ in 0..64 {
+        let cfg = Cfg::new(f);
+        let dom = DomTree::new(f, &cfg);
+        let loops = LoopInfo::new(&cfg, &dom);
+        let innermost = |i: usize| !loops.loops.iter().any(|l| l.parent == Some(i));
+        let candidates: Vec<usize> = (0..loops.loops.len())
+            .filter(|&i| innermost(i) && !done.contains(&loops.loops[i].header))
+            .collect();
+        let mut next = None;
+        for i in candidates {
+            let l = &loops.loops[i];
+            done.insert(l.header);
+            next = try_partial(f, &cfg, l.header, &l.blocks);
+            if next.is_some() {
+                break;
+            }
+        }
+        match next {
+            Some(new_headers) => {
+                done.extend(new_headers);
+                changed = true;
+            }
+            None => break,
+        }
+    }
+    changed
+}
+
+/// Puts the main loop in front of the loop at `h`; returns the main loop's headers.
+fn try_partial(f: &mut Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Vec<Block>> {
+    let in_loop: HashSet<Block> = blocks.iter().copied().collect();
+    let ind = induction(f, cfg, h, &in_loop)?;
+    let size: usize = blocks.iter().map(|&b| f.layout.block_insts(b).len()).sum();
+    let w = f.dfg.value_type(ind.iv).lane_bits();
+    let span = (PARTIAL_FACTOR - 1).checked_mul(ind.step)?;
+    // The loop runs while `iv < limit` (or `<=`), stepping up by a small constant.
+    let (strict, signed) = match (ind.cc, ind.then_in) {
+        (IntCC::Slt, true) | (IntCC::Sge, false) => (true, true),
+        (IntCC::Sle, true) | (IntCC::Sgt, false) => (false, true),
+        (IntCC::Ult, true) | (IntCC::Uge, false) => (true, false),
+        (IntCC::Ule, true) | (IntCC::Ugt, false) => (false, false),
+        _ => return None,
+    };
+    let small = ind.step >= 1 && span < 1 << (w.min(32) - 2);
+    if !small || size > PARTIAL_MAX_INSTS || f.dfg.block_params(h).is_empty() {
+        return None;
+    }
+    // Also leave loops whose trip count is a small constant (full unrolling's).
+    if analyze(f, cfg, h, blocks).is_some() {
+        return None;
+    }
+    let order = layout_order(f, |b| in_loop.contains(&b));
+    let latch_block = f.layout.inst_block(ind.latch_inst)?;
+    // The copies go before the original loop, in layout order.
+    let at = f.layout.blocks().iter().position(|&b| b == h)?;
+    let mut anchor = *f.layout.blocks().get(at.checked_sub(1)?)?;
+    let mut copies = Vec::new();
+    for _ in 0..PARTIAL_FACTOR {
+        let (bmap, vmap) = copy_blocks(f, &order, anchor);
+        anchor = bmap[order.last()?];
+        copies.push((bmap, vmap));
+    }
+    let map = |vmap: &HashMap<Value, Value>, v: Value| vmap.get(&v).copied().unwrap_or(v);
+    let ty = f.dfg.value_type(ind.iv);
+    for (j, (bmap, vmap)) in copies.iter().enumerate() {
+        let header = bmap[&h];
+        let term = f.terminator(header)?;
+        let inside = Dest {
+            block: bmap[&ind.inside.block],
+            args: ind.inside.args.iter().map(|&a| map(vmap, a)).collect(),
+        };
+        if j == 0 {
+            // The loop's own test and at least F iterations left: `limit - iv > span` (`>=`
+            // for `<=` loops), compared as the loop compares.
+            let iv = map(vmap, ind.iv);
+            let cond = map(vmap, f.dfg.inst_result(ind.cond)?);
+            let left = f.dfg.make_inst(
+                InstData::new(Op::Binary(BinaryOp::Isub), &[ind.limit, iv]),
+                Some(ty),
+            );
+            let span_v = f
+                .dfg
+                .make_inst(InstData::new(Op::Iconst(span), &[]), Some(ty));
+            let cc = match (strict, signed) {
+                (true, true) => IntCC::Sgt,
+                (false, true) => IntCC::Sge,
+                (true, false) => IntCC::Ugt,
+                (false, false) => IntCC::Uge,
+            };
+            let (left_v, span_val) = (f.dfg.inst_result(left)?, f.dfg.inst_result(span_v)?);
+            let enough = f.dfg.make_inst(
+                InstData::new(Op::Icmp(cc), &[left_v, span_val]),
+                Some(crate::types::Type::I1),
+            );
+            let test = match ind.then_in {
+                true => cond,
+                false => {
+                    let one = f.dfg.make_inst(
+                        InstData::new(Op::Iconst(1), &[]),
+                        Some(crate::types::Type::I1),
+                    );
+                    let one_v = f.dfg.inst_result(one)?;
+                    f.layout.insert_inst_before(one, term);
+                    let not = f.dfg.make_inst(
+                        InstData::new(Op::Binary(BinaryOp::Bxor), &[cond, one_v]),
+                        Some(crate::types::Type::I1),
+                    );
+                    f.layout.insert_inst_before(not, term);
+                    f.dfg.inst_result(not)?
+                }
+            };
+            let enough_v = f.dfg.inst_result(enough)?;
+            let both = f.dfg.make_inst(
+                InstData::new(Op::Binary(BinaryOp::Band), &[test, enough_v]),
+                Some(crate::types::Type::I1),
+            );
+            for i in [left, span_v, enough, both] {
+                f.layout.insert_inst_before(i, term);
+            }
+            // Otherwise the original loop, from the main loop's state.
+            let params = f.dfg.block_params(header).to_vec();
+            let rest = Dest {
+                block: h,
+                args: params,
+            };
+            let both_v = f.dfg.inst_result(both)?;
+            f.dfg.insts[term] = InstData::new(Op::Brif(Box::new((inside, rest))), &[both_v]);
+        } else {
+            f.dfg.insts[term] = InstData::new(Op::Jump(inside), &[]);
+        }
+        // Each copy's back edge goes to the next copy's header, the last one's to the first.
+        let latch = f.terminator(bmap[&latch_block])?;
+        let next = copies[(j + 1) % copies.len()].0[&h];
+        if let Op::Jump(d) = &mut f.dfg.insts[latch].op {
+            d.block = next;
+        }
+    }
+    // The edges into the loop from outside now enter the main loop.
+    let first = copies[0].0[&h];
+    for &(p, pi) in cfg.preds(h) {
+        if in_loop.contains(&p) {
+            continue;
+        }
+        for d in f.dfg.insts[pi].op.dests_mut() {
+            if d.block == h {
+                d.block = first;
+            }
+        }
+    }
+    Some(copies.iter().map(|(bmap, _)| bmap[&h]).collect())
 }
