@@ -665,6 +665,7 @@ pub fn compile_here(
             fast_fma: target.fast_fma,
             fma_chains: target.fma_chains,
             mad_enable: options.mad_enable,
+            correctly_rounded_divide_sqrt: options.fp32_correctly_rounded_divide_sqrt,
             depth_images: images && target.extensions.iter().any(|e| e == "cl_khr_depth_images"),
         };
         let cfg = builtins::Config {

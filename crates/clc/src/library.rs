@@ -44,8 +44,10 @@ fn compile_for(sources: &[(&str, &str)], target: &Target) -> Result<Module, Stri
         source.push_str(&format!("#line 1 \"{name}\"\n{text}\n"));
     }
     // The library computes in double wherever that keeps a float result within its bound,
-    // whether or not the device offers double to programs.
-    let options = parse_build_options("-cl-std=CL1.2").map_err(|e| e.to_string())?;
+    // whether or not the device offers double to programs. Its error analyses count float
+    // divisions and square roots as correctly rounded: they are.
+    let options = parse_build_options("-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt")
+        .map_err(|e| e.to_string())?;
     let compilation = crate::compile(&source, &options, target, &[]);
     let Some(program) = compilation.program else {
         return Err(format!(

@@ -83,13 +83,24 @@ pub fn unary(op: UnaryOp, x: u64, ty: Type) -> u64 {
         UnaryOp::Fabs => x & !(1u64 << (w - 1)),
         _ => {
             let v = float::to_f64(x, ty);
+            // The relaxed forms are evaluated as the CPU device computes them: correctly
+            // rounded, and `rsqrt` as a square root, then a division (two roundings).
             let r = match op {
-                UnaryOp::Sqrt if w == 32 => f64::from((v as f32).sqrt()),
-                UnaryOp::Sqrt => v.sqrt(),
+                UnaryOp::Sqrt | UnaryOp::SqrtRelaxed if w == 32 => f64::from((v as f32).sqrt()),
+                UnaryOp::Sqrt | UnaryOp::SqrtRelaxed => v.sqrt(),
+                UnaryOp::Rsqrt if w == 32 => f64::from(1.0 / (v as f32).sqrt()),
+                UnaryOp::Rsqrt => 1.0 / v.sqrt(),
                 UnaryOp::Floor => v.floor(),
                 UnaryOp::Ceil => v.ceil(),
                 UnaryOp::Ftrunc => v.trunc(),
-                _ => v.round_ties_even(),
+                UnaryOp::Nearest => v.round_ties_even(),
+                UnaryOp::Ineg
+                | UnaryOp::Bnot
+                | UnaryOp::Clz
+                | UnaryOp::Ctz
+                | UnaryOp::Popcnt
+                | UnaryOp::Fneg
+                | UnaryOp::Fabs => unreachable!("{op:?} is handled above"),
             };
             float::from_f64(r, ty, Round::Rte)
         }
@@ -167,9 +178,10 @@ where
         BinaryOp::Fadd => x + y,
         BinaryOp::Fsub => x - y,
         BinaryOp::Fmul => x * y,
-        BinaryOp::Fdiv => x / y,
+        BinaryOp::Fdiv | BinaryOp::FdivRelaxed => x / y,
         BinaryOp::Fmin => min(x, y),
-        _ => max(x, y),
+        BinaryOp::Fmax => max(x, y),
+        _ => unreachable!("{op:?} is not arithmetic on floats"),
     }
 }
 

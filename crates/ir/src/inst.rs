@@ -34,11 +34,19 @@ pub enum UnaryOp {
     Ftrunc,
     /// Round to nearest integral value, ties to even.
     Nearest,
+    /// Square root within the bound OpenCL C gives `sqrt` where correct rounding is not
+    /// asked for (`-cl-fp32-correctly-rounded-divide-sqrt`): 3 ulp for float (OpenCL C 3.0,
+    /// Table 65: "sqrt ≤ 3 ulp"), correctly rounded for double. A device may compute it
+    /// correctly rounded; the GPU device uses the hardware's approximation for float.
+    SqrtRelaxed,
+    /// Reciprocal square root within OpenCL C's bound for `rsqrt`, 2 ulp for float and double
+    /// (Table 65 and the double table: "rsqrt ≤ 2 ulp"); `1 / sqrt(x)` meets it.
+    Rsqrt,
 }
 
 impl UnaryOp {
     /// All unary operations.
-    pub const ALL: [UnaryOp; 12] = [
+    pub const ALL: [UnaryOp; 14] = [
         UnaryOp::Ineg,
         UnaryOp::Bnot,
         UnaryOp::Clz,
@@ -51,6 +59,8 @@ impl UnaryOp {
         UnaryOp::Ceil,
         UnaryOp::Ftrunc,
         UnaryOp::Nearest,
+        UnaryOp::SqrtRelaxed,
+        UnaryOp::Rsqrt,
     ];
 
     /// The mnemonic.
@@ -68,6 +78,8 @@ impl UnaryOp {
             UnaryOp::Ceil => "ceil",
             UnaryOp::Ftrunc => "ftrunc",
             UnaryOp::Nearest => "nearest",
+            UnaryOp::SqrtRelaxed => "sqrt_relaxed",
+            UnaryOp::Rsqrt => "rsqrt",
         }
     }
 
@@ -138,11 +150,16 @@ pub enum BinaryOp {
     Fmax,
     /// The magnitude of the first operand with the sign of the second.
     Copysign,
+    /// Division within the bound OpenCL C gives `x / y` where correct rounding is not asked
+    /// for: 2.5 ulp for float (Table 65: "x / y ≤ 2.5 ulp"), correctly rounded for double. A
+    /// device may divide correctly rounded; the GPU device uses the hardware's full-range
+    /// approximation for float.
+    FdivRelaxed,
 }
 
 impl BinaryOp {
     /// All binary operations.
-    pub const ALL: [BinaryOp; 27] = [
+    pub const ALL: [BinaryOp; 28] = [
         BinaryOp::Iadd,
         BinaryOp::Isub,
         BinaryOp::Imul,
@@ -170,6 +187,7 @@ impl BinaryOp {
         BinaryOp::Fmin,
         BinaryOp::Fmax,
         BinaryOp::Copysign,
+        BinaryOp::FdivRelaxed,
     ];
 
     /// The mnemonic.
@@ -202,6 +220,7 @@ impl BinaryOp {
             BinaryOp::Fmin => "fmin",
             BinaryOp::Fmax => "fmax",
             BinaryOp::Copysign => "copysign",
+            BinaryOp::FdivRelaxed => "fdiv_relaxed",
         }
     }
 
@@ -213,6 +232,7 @@ impl BinaryOp {
                 | BinaryOp::Fsub
                 | BinaryOp::Fmul
                 | BinaryOp::Fdiv
+                | BinaryOp::FdivRelaxed
                 | BinaryOp::Fmin
                 | BinaryOp::Fmax
                 | BinaryOp::Copysign

@@ -51,6 +51,9 @@ pub struct LangOpts {
     /// `-cl-mad-enable` (or an option that implies it): `a * b + c` may be contracted
     /// whatever `#pragma OPENCL FP_CONTRACT` says.
     pub mad_enable: bool,
+    /// `-cl-fp32-correctly-rounded-divide-sqrt`: float `/` and `sqrt` are correctly rounded,
+    /// not only within their bounds.
+    pub correctly_rounded_divide_sqrt: bool,
     /// Depth images (`image2d_depth_t`, `image2d_array_depth_t`): images and the device's
     /// `cl_khr_depth_images`.
     pub depth_images: bool,
@@ -183,6 +186,10 @@ pub struct CheckedProgram {
     /// `-cl-mad-enable`: with a fast fma, lowering contracts where the pragma turned
     /// contraction off too.
     pub mad_enable: bool,
+    /// `-cl-fp32-correctly-rounded-divide-sqrt`: lowering gives float `/` and `sqrt` the IR's
+    /// correctly rounded operations; without it, the relaxed ones (`fdiv_relaxed`,
+    /// `sqrt_relaxed`), which a device may compute within the spec's bounds.
+    pub correctly_rounded_divide_sqrt: bool,
 }
 
 impl CheckedProgram {
@@ -375,6 +382,7 @@ impl<'a> Sema<'a> {
             fast_fma: self.opts.fast_fma,
             fma_chains: self.opts.fma_chains,
             mad_enable: self.opts.mad_enable,
+            correctly_rounded_divide_sqrt: self.opts.correctly_rounded_divide_sqrt,
         })
     }
 

@@ -278,6 +278,8 @@ impl Translator<'_, '_> {
             UnaryOp::Fneg
             | UnaryOp::Fabs
             | UnaryOp::Sqrt
+            | UnaryOp::SqrtRelaxed
+            | UnaryOp::Rsqrt
             | UnaryOp::Floor
             | UnaryOp::Ceil
             | UnaryOp::Ftrunc
@@ -313,7 +315,7 @@ impl Translator<'_, '_> {
             Imul => !float && part != clt::I8X16,
             Shl | Lshr | Ashr => !float && self.uniform_scalar(b).is_some(),
             Smulhi | Umulhi | Sdiv | Udiv | Srem | Urem | Rotl => false,
-            Fadd | Fsub | Fmul | Fdiv | Fmin | Fmax | Copysign => float,
+            Fadd | Fsub | Fmul | Fdiv | FdivRelaxed | Fmin | Fmax | Copysign => float,
         };
         if !ok {
             return Ok(None);

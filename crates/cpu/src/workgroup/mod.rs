@@ -155,7 +155,12 @@ fn remat(f: &Function, uniform: &EntitySet<Value>, v: Value) -> bool {
             Op::WorkItem(op, _) => per_work_item(*op),
             Op::Binary(op) => !matches!(
                 op,
-                BinaryOp::Sdiv | BinaryOp::Udiv | BinaryOp::Srem | BinaryOp::Urem | BinaryOp::Fdiv
+                BinaryOp::Sdiv
+                    | BinaryOp::Udiv
+                    | BinaryOp::Srem
+                    | BinaryOp::Urem
+                    | BinaryOp::Fdiv
+                    | BinaryOp::FdivRelaxed
             ),
             Op::Convert(c) => matches!(c, ConvOp::Trunc | ConvOp::Zext | ConvOp::Sext),
             Op::Unary(_) | Op::Fma => false,

@@ -727,6 +727,27 @@ impl<'a> FuncEmitter<'a> {
                 self.line(format_args!("mov.{t} {d}, {x}"));
             }
             UnaryOp::Sqrt => self.line(format_args!("sqrt.rn.{} {d}, {a}", float_type(lane)?)),
+            // Float: the hardware's approximation, which keeps subnormals without `.ftz` and
+            // stays within the 3 ulp OpenCL C allows `sqrt` (measured on the device over
+            // every positive float: see docs/architecture.md). Double: correctly rounded, as
+            // OpenCL C requires of double `sqrt`.
+            UnaryOp::SqrtRelaxed if lane == Type::F32 => {
+                self.line(format_args!("sqrt.approx.f32 {d}, {a}"))
+            }
+            UnaryOp::SqrtRelaxed => {
+                self.line(format_args!("sqrt.rn.{} {d}, {a}", float_type(lane)?))
+            }
+            // Float: the hardware's approximation, within the 2 ulp of `rsqrt` (measured as
+            // above). Double: a correctly rounded square root and division.
+            UnaryOp::Rsqrt if lane == Type::F32 => {
+                self.line(format_args!("rsqrt.approx.f32 {d}, {a}"))
+            }
+            UnaryOp::Rsqrt => {
+                let t = float_type(lane)?;
+                let root = self.temp(Class::Fd);
+                self.line(format_args!("sqrt.rn.{t} {root}, {a}"));
+                self.line(format_args!("div.rn.{t} {d}, 0d3FF0000000000000, {root}"));
+            }
             UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Ftrunc | UnaryOp::Nearest => {
                 let r = match u {
                     UnaryOp::Floor => ".rmi",
@@ -894,10 +915,17 @@ impl<'a> FuncEmitter<'a> {
             BinaryOp::Fsub => self.line(format_args!("sub.rn.{t} {d}, {x}, {y}")),
             BinaryOp::Fmul => self.line(format_args!("mul.rn.{t} {d}, {x}, {y}")),
             BinaryOp::Fdiv => self.line(format_args!("div.rn.{t} {d}, {x}, {y}")),
+            // Float: the full-range approximation, 2 ulp at most by the PTX ISA ("The maximum
+            // ulp error is 2 across the full range of inputs"), within the 2.5 ulp of `x / y`.
+            // Double: correctly rounded, as OpenCL C requires.
+            BinaryOp::FdivRelaxed if lane == Type::F32 => {
+                self.line(format_args!("div.full.f32 {d}, {x}, {y}"))
+            }
+            BinaryOp::FdivRelaxed => self.line(format_args!("div.rn.{t} {d}, {x}, {y}")),
             // 9.7.3 of the PTX ISA: "If only one value is NaN, return the other".
             BinaryOp::Fmin => self.line(format_args!("min.{t} {d}, {x}, {y}")),
             BinaryOp::Fmax => self.line(format_args!("max.{t} {d}, {x}, {y}")),
-            _ => {
+            BinaryOp::Copysign => {
                 let bits = lane.bits();
                 let (class, bt) = if bits == 64 {
                     (Class::Rd, "b64")
@@ -913,6 +941,7 @@ impl<'a> FuncEmitter<'a> {
                 self.line(format_args!("or.{bt} {a}, {a}, {s}"));
                 self.line(format_args!("mov.{bt} {d}, {a}"));
             }
+            _ => return Err(format!("{} is not a float operation", b.name())),
         }
         Ok(())
     }
@@ -1265,6 +1294,11 @@ impl<'a> FuncEmitter<'a> {
                 n => (format!(".v{n}"), format!("{{{}}}", regs.join(", "))),
             };
             match kind {
+                // `__constant` memory does not change while a kernel runs (OpenCL C 6.7.3:
+                // "read-only"), so it is read through the non-coherent read-only cache.
+                Access::Load if flags.space == AddrSpace::Constant => {
+                    self.line(format_args!("ld.global.nc{v}.{t} {regs}, [{pr}+{off}]"))
+                }
                 Access::Load => self.line(format_args!("ld{vol}{sp}{v}.{t} {regs}, [{pr}+{off}]")),
                 Access::Store => self.line(format_args!("st{vol}{sp}{v}.{t} [{pr}+{off}], {regs}")),
             }

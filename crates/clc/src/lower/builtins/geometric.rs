@@ -177,6 +177,22 @@ fn scaled_length(fl: &mut FnLower, p: Value) -> Value {
 
 /// The sum of the lane products, added in lane order.
 fn dot(fl: &mut FnLower, a: Value, b: Value) -> Value {
+    let t = fl.b.value_type(a);
+    if fl.cx.p.fma_chains && t.is_vector() {
+        // A device that contracts accumulations (a GPU, whose fma costs an add) sums the
+        // products as a chain of fmas, each rounding once where a product and a sum rounded
+        // twice: within dot's bound (7.4, "absolute error tolerance of 'max * max * (2n - 1) *
+        // FLT_EPSILON'").
+        let mut acc = {
+            let (x, y) = (fl.b.extractlane(a, 0), fl.b.extractlane(b, 0));
+            fl.b.binary(BinaryOp::Fmul, x, y)
+        };
+        for i in 1..t.lanes() {
+            let (x, y) = (fl.b.extractlane(a, i as u8), fl.b.extractlane(b, i as u8));
+            acc = fl.b.fma(x, y, acc);
+        }
+        return acc;
+    }
     let p = fl.b.binary(BinaryOp::Fmul, a, b);
     let t = fl.b.value_type(p);
     if !t.is_vector() {

@@ -8,7 +8,14 @@ use catalogue::{Math, Native};
 /// A full-precision math function.
 pub(super) fn math(fl: &mut FnLower, f: Math, c: &Call) -> Res<Option<Value>> {
     let unary = match f {
-        Math::Sqrt if c.float(fl) => Some(IrUnary::Sqrt),
+        // Table 65: "sqrt ≤ 3 ulp" unless correct rounding is asked for.
+        Math::Sqrt if c.float(fl) && fl.cx.p.correctly_rounded_divide_sqrt => Some(IrUnary::Sqrt),
+        Math::Sqrt if c.float(fl) => Some(IrUnary::SqrtRelaxed),
+        // Table 65: "rsqrt ≤ 2 ulp". (The library's double `rsqrt` is more accurate than
+        // that; it stays.)
+        Math::Rsqrt if fl.cx.arith(c.rt).is_some_and(|(s, _)| s == Scalar::Float) => {
+            Some(IrUnary::Rsqrt)
+        }
         Math::Fabs => Some(IrUnary::Fabs),
         Math::Floor => Some(IrUnary::Floor),
         Math::Ceil => Some(IrUnary::Ceil),
@@ -47,27 +54,30 @@ pub(super) fn math(fl: &mut FnLower, f: Math, c: &Call) -> Res<Option<Value>> {
     library_call(fl, c)
 }
 
-/// A `half_` or `native_` function: the division, reciprocal and square roots as
-/// instructions, the others as the full-precision function, which meets either precision.
+/// A `half_` or `native_` function: the division, reciprocal and square roots as the IR's
+/// relaxed instructions (within the full-precision bounds, so within the half (8192 ulp) and
+/// native (implementation-defined) ones), the others as the full-precision function, which
+/// meets either precision.
 pub(super) fn native(fl: &mut FnLower, f: Native, c: &Call) -> Res<Option<Value>> {
     match f {
-        Native::Sqrt => {
+        Native::Sqrt | Native::Rsqrt => {
             let v = fl.val(&c.args[0])?;
-            Ok(Some(fl.b.unary(IrUnary::Sqrt, v)))
+            let op = match f {
+                Native::Sqrt => IrUnary::SqrtRelaxed,
+                _ => IrUnary::Rsqrt,
+            };
+            Ok(Some(fl.b.unary(op, v)))
         }
         Native::Divide => {
             let a = fl.val(&c.args[0])?;
             let b = fl.val(&c.args[1])?;
-            Ok(Some(fl.b.binary(BinaryOp::Fdiv, a, b)))
+            Ok(Some(fl.b.binary(BinaryOp::FdivRelaxed, a, b)))
         }
-        Native::Recip | Native::Rsqrt => {
-            let mut v = fl.val(&c.args[0])?;
-            if f == Native::Rsqrt {
-                v = fl.b.unary(IrUnary::Sqrt, v);
-            }
+        Native::Recip => {
+            let v = fl.val(&c.args[0])?;
             let t = fl.b.value_type(v);
             let one = fl.fconst(t, 1.0);
-            Ok(Some(fl.b.binary(BinaryOp::Fdiv, one, v)))
+            Ok(Some(fl.b.binary(BinaryOp::FdivRelaxed, one, v)))
         }
         Native::Cos
         | Native::Exp

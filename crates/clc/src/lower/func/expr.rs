@@ -585,7 +585,9 @@ impl FnLower<'_, '_, '_> {
             (BinOp::Add, true) => BinaryOp::Fadd,
             (BinOp::Sub, true) => BinaryOp::Fsub,
             (BinOp::Mul, true) => BinaryOp::Fmul,
-            (BinOp::Div, true) => BinaryOp::Fdiv,
+            // 7.4, Table 65: "x / y ≤ 2.5 ulp" unless correct rounding is asked for.
+            (BinOp::Div, true) if self.cx.p.correctly_rounded_divide_sqrt => BinaryOp::Fdiv,
+            (BinOp::Div, true) => BinaryOp::FdivRelaxed,
             (BinOp::Add, false) => BinaryOp::Iadd,
             (BinOp::Sub, false) => BinaryOp::Isub,
             (BinOp::Mul, false) => BinaryOp::Imul,
