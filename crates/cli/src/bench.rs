@@ -13,6 +13,7 @@ use crate::build::Session;
 use crate::cl::{self, Buffer, Context, Kernel, Target};
 use crate::json::Value;
 use crate::Failure;
+use opencl_sys::CL_DEVICE_IMAGE_SUPPORT;
 use suite::{Arg, Case, Scale, Unit};
 
 /// The command line of `bench`.
@@ -470,9 +471,14 @@ fn latency(context: &Context, quick: bool) -> Outcome {
     }
 }
 
-/// clBuildProgram of the whole suite's source, with a define no cache has seen.
+/// clBuildProgram of the whole suite's source, with a define no cache has seen; on a device
+/// without images, of the kernels that use none (the note says so).
 fn build_time(context: &Context) -> Outcome {
-    let source = suite::all_sources();
+    let images = context
+        .api
+        .device_u64(context.device, CL_DEVICE_IMAGE_SUPPORT)
+        .is_ok_and(|v| v != 0);
+    let source = suite::all_sources(images);
     let nonce = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
@@ -488,7 +494,8 @@ fn build_time(context: &Context) -> Outcome {
             device: seconds,
             wall: seconds,
             work: None,
-            note: None,
+            note: (!images)
+                .then(|| "the suite without its image kernels (no image support)".into()),
         },
     }
 }

@@ -278,12 +278,24 @@ impl Event {
                     eprintln!("ferrocl: internal error running a command: {message}");
                     Err(ClError::OutOfResources)
                 }),
-            None => Ok(()),
+            None => Ok(None),
         };
-        self.end(match result {
-            Ok(()) => status::COMPLETE,
-            Err(e) => e.code(),
-        });
+        let now = clock::now_ns();
+        if let Ok(Some(ns)) = result {
+            // The device timed the command on its own clock: it started that long before
+            // it was seen to end (and not before the host started it). API 3.0, 5.15: START
+            // is "when the command identified by event starts execution on the device".
+            let start = &self.timestamps[Timestamp::Start as usize];
+            let host_start = start.load(Ordering::Relaxed);
+            start.store(now.saturating_sub(ns).max(host_start), Ordering::Relaxed);
+        }
+        self.end_at(
+            match result {
+                Ok(_) => status::COMPLETE,
+                Err(e) => e.code(),
+            },
+            now,
+        );
     }
 
     /// Moves to a non-final status and calls the callbacks registered for it.
@@ -304,7 +316,11 @@ impl Event {
     /// Ends the event with `final_status` (`CL_COMPLETE` or an error): wakes the threads
     /// waiting for it, releases the commands waiting for it, and calls the callbacks.
     fn end(self: &Arc<Self>, final_status: i32) {
-        let now = clock::now_ns();
+        self.end_at(final_status, clock::now_ns());
+    }
+
+    /// [`Self::end`] at the time `now` of the host's clock.
+    fn end_at(self: &Arc<Self>, final_status: i32, now: u64) {
         self.timestamps[Timestamp::End as usize].store(now, Ordering::Relaxed);
         self.timestamps[Timestamp::Complete as usize].store(now, Ordering::Release);
         let (callbacks, waiters) = {

@@ -241,11 +241,12 @@ impl Kernel {
             let n = bytes.len().min(slot.size);
             block[slot.offset..slot.offset + n].copy_from_slice(&bytes[..n]);
         }
+        let profile = queue.profiling_enabled();
         let work = Work::Kernel(Box::new(move || {
             // SAFETY: every buffer the block points at is kept alive by `keep` until the
             // launch ends (and so the command holds its memory objects until it completes);
             // local memory covers the static variables and the local arguments.
-            let result = unsafe { code.launch(&block, local, &private, &nd) };
+            let result = unsafe { code.launch(&block, local, &private, &nd, profile) };
             drop(keep);
             Ok(result?)
         }));

@@ -39,21 +39,23 @@ pub enum Work {
     },
     /// A host function (the CPU device's native kernels, and the runtime's own host work).
     Host(Box<dyn FnOnce() -> ClResult<()> + Send>),
-    /// A kernel launch, with its arguments bound.
-    Kernel(Box<dyn FnOnce() -> ClResult<()> + Send>),
+    /// A kernel launch, with its arguments bound; it returns the device's own measure of the
+    /// kernel's run in nanoseconds, where the device gives one (`DeviceKernel::launch`).
+    Kernel(Box<dyn FnOnce() -> ClResult<Option<u64>> + Send>),
 }
 
 impl Work {
-    pub(crate) fn execute(self) -> ClResult<()> {
+    /// Does the work; `Some(ns)` when the device measured the time it ran on its own clock.
+    pub(crate) fn execute(self) -> ClResult<Option<u64>> {
         match self {
-            Work::Nothing(_) => Ok(()),
+            Work::Nothing(_) => Ok(None),
             Work::Copy { src, dst, size } => {
                 memory::copy(&src, &dst, size);
-                Ok(())
+                Ok(None)
             }
             Work::CopyRect { src, dst, rect } => {
                 memory::copy_rect(&src, &dst, &rect);
-                Ok(())
+                Ok(None)
             }
             Work::Fill {
                 dst,
@@ -62,9 +64,10 @@ impl Work {
                 pattern,
             } => {
                 memory::fill(&dst, offset, size, &pattern);
-                Ok(())
+                Ok(None)
             }
-            Work::Host(f) | Work::Kernel(f) => f(),
+            Work::Host(f) => f().map(|()| None),
+            Work::Kernel(f) => f(),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! `cargo run -p ferrocl-cuda --example emit_ptx -- FILE.cl [BUILD OPTIONS]`.
 //! (With a GPU, `ferrocl build FILE.cl --emit ptx --device N` prints what the device built.)
 
-use ferrocl_cuda::ptx::{emit, PtxTarget};
+use ferrocl_cuda::ptx::{emit, prepare, PtxTarget};
 use ferrocl_ir::passes::PassManager;
 
 fn main() {
@@ -33,6 +33,7 @@ fn main() {
     let mut module = ferrocl_clc::lower(&program).expect("lowers");
     ferrocl_clc::library::link_with(&mut module, ferrocl_builtins::library).expect("links");
     PassManager::standard().run(&mut module).expect("optimizes");
+    let module = prepare(&module).expect("the GPU passes run");
     match emit(&module, PtxTarget { sm: 90 }) {
         Ok(ptx) => print!("{}", ptx.text),
         Err(e) => {

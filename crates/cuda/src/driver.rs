@@ -14,6 +14,7 @@ pub type CuContext = *mut c_void;
 pub type CuModule = *mut c_void;
 pub type CuFunction = *mut c_void;
 pub type CuStream = *mut c_void;
+pub type CuEvent = *mut c_void;
 pub type CuDevicePtr = u64;
 
 /// `CUdevice_attribute` values the device reads (the driver API's `cuda.h`).
@@ -107,6 +108,10 @@ driver_api! {
     cuFuncGetAttribute: fn(*mut c_int, c_int, CuFunction);
     cuFuncSetAttribute: fn(CuFunction, c_int, c_int);
     cuLaunchKernel: fn(CuFunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CuStream, *mut *mut c_void, *mut *mut c_void);
+    cuEventCreate: fn(*mut CuEvent, c_uint);
+    cuEventRecord: fn(CuEvent, CuStream);
+    cuEventElapsedTime: fn(*mut f32, CuEvent, CuEvent);
+    cuEventDestroy_v2: fn(CuEvent);
 }
 
 // SAFETY: the driver API is thread-safe; the table holds plain function pointers.
@@ -372,6 +377,18 @@ impl Driver {
         self.check(r, "cuFuncSetAttribute")
     }
 
+    /// A new event of the current context, which records times (`CU_EVENT_DEFAULT`).
+    pub fn event(&self) -> Result<Event<'_>, CuError> {
+        let mut e = std::ptr::null_mut();
+        // SAFETY: a valid out-pointer; flags 0.
+        let r = unsafe { (self.cuEventCreate)(&mut e, 0) };
+        self.check(r, "cuEventCreate")?;
+        Ok(Event {
+            driver: self,
+            event: e,
+        })
+    }
+
     /// Launches `f` on the default stream with its one parameter, the bytes at `params`.
     ///
     /// # Safety
@@ -403,5 +420,37 @@ impl Driver {
             )
         };
         self.check(r, "cuLaunchKernel")
+    }
+}
+
+/// A CUDA event, destroyed when dropped.
+pub struct Event<'d> {
+    driver: &'d Driver,
+    event: CuEvent,
+}
+
+impl Event<'_> {
+    /// Records the event on the default stream: it completes when the work launched before
+    /// it does.
+    pub fn record(&self) -> Result<(), CuError> {
+        // SAFETY: a live event of the current context; the default stream.
+        let r = unsafe { (self.driver.cuEventRecord)(self.event, std::ptr::null_mut()) };
+        self.driver.check(r, "cuEventRecord")
+    }
+
+    /// Nanoseconds of the GPU's clock from `start` to this event, both recorded and complete.
+    pub fn since(&self, start: &Event<'_>) -> Result<u64, CuError> {
+        let mut ms = 0f32;
+        // SAFETY: a valid out-pointer and two live, recorded events.
+        let r = unsafe { (self.driver.cuEventElapsedTime)(&mut ms, start.event, self.event) };
+        self.driver.check(r, "cuEventElapsedTime")?;
+        Ok((f64::from(ms) * 1e6) as u64)
+    }
+}
+
+impl Drop for Event<'_> {
+    fn drop(&mut self) {
+        // SAFETY: a live event, destroyed once.
+        unsafe { (self.driver.cuEventDestroy_v2)(self.event) };
     }
 }

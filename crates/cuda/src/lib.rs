@@ -214,7 +214,8 @@ impl DeviceBackend for CudaDevice {
         module: &Module,
         options: &CompileOptions,
     ) -> Result<Arc<dyn DeviceProgram>, DeviceError> {
-        let ptx = ptx::emit(module, self.target).map_err(DeviceError::Compile)?;
+        let module = ptx::prepare(module).map_err(DeviceError::Compile)?;
+        let ptx = ptx::emit(&module, self.target).map_err(DeviceError::Compile)?;
         let mut listing = Listing::default();
         if options.record {
             listing.push("ir", &module.to_string());
@@ -536,7 +537,8 @@ impl DeviceKernel for CudaKernel {
         local_mem_size: usize,
         private_args: &[u8],
         nd: &NdRange,
-    ) -> Result<(), DeviceError> {
+        profile: bool,
+    ) -> Result<Option<u64>, DeviceError> {
         let driver = self.driver();
         driver.bind(self.module.ctx).map_err(Self::fault)?;
         if local_mem_size > self.max_local {
@@ -568,6 +570,17 @@ impl DeviceKernel for CudaKernel {
             v.retain(|&(_, n, _)| n > 0);
             v
         };
+        // With profiling, events around the grids time them on the GPU's clock.
+        let events = match profile {
+            true => Some((
+                driver.event().map_err(Self::fault)?,
+                driver.event().map_err(Self::fault)?,
+            )),
+            false => None,
+        };
+        if let Some((start, _)) = &events {
+            start.record().map_err(Self::fault)?;
+        }
         for &(bx, nx, lx) in &parts(0) {
             for &(by, ny, ly) in &parts(1) {
                 for &(bz, nz, lz) in &parts(2) {
@@ -596,10 +609,16 @@ impl DeviceKernel for CudaKernel {
                 }
             }
         }
+        if let Some((_, end)) = &events {
+            end.record().map_err(Self::fault)?;
+        }
         driver.synchronize().map_err(Self::fault)?;
         if let Some(at) = printf_buffer {
             self.print(at);
         }
-        Ok(())
+        match &events {
+            Some((start, end)) => Ok(Some(end.since(start).map_err(Self::fault)?)),
+            None => Ok(None),
+        }
     }
 }

@@ -17,7 +17,8 @@ fn compile_cl(source: &str, options: &str) -> Option<Module> {
     let mut module = ferrocl_clc::lower(&program).ok()?;
     ferrocl_clc::library::link_with(&mut module, ferrocl_builtins::library).ok()?;
     PassManager::standard().run(&mut module).ok()?;
-    Some(module)
+    // What the GPU device emits PTX from.
+    ferrocl_cuda::ptx::prepare(&module).ok()
 }
 
 fn ptxas() -> Option<PathBuf> {

@@ -285,6 +285,9 @@ pub trait DeviceKernel: Send + Sync {
 
     /// Runs the kernel over `nd` and returns when every work-group has run, or with
     /// [`DeviceError::KernelFault`] when the kernel faulted and the launch was cut short.
+    /// With `profile` (the command's queue profiles), a device that measures the kernel's
+    /// run on its own clock returns that time in nanoseconds, which the command's profiling
+    /// times then span; `None` leaves them to the host's clock around the call.
     ///
     /// # Safety
     /// `args` is this kernel's argument block with every buffer address valid for the whole
@@ -297,7 +300,8 @@ pub trait DeviceKernel: Send + Sync {
         local_mem_size: usize,
         private_args: &[u8],
         nd: &NdRange,
-    ) -> Result<(), DeviceError>;
+        profile: bool,
+    ) -> Result<Option<u64>, DeviceError>;
 }
 
 /// What a kernel knows of an image ([`ArgKind::Image`]): where its texels are and how they

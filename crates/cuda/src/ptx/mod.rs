@@ -159,6 +159,20 @@ fn ident(prefix: &str, name: &str, n: u32) -> String {
     format!("{prefix}{n}_{clean}")
 }
 
+/// The GPU device's own passes over a program's optimized module, before [`emit`]: small
+/// loops of unknown trip count partially unrolled (`ferrocl_ir::passes::unroll::partial`:
+/// neither the driver's JIT nor `ptxas` unrolls them, and a GPU spends on a loop's test,
+/// branch and counter what it spends on its work), then cleaned up.
+pub fn prepare(module: &Module) -> Result<Module, String> {
+    let mut m = module.clone();
+    let mut pm = ferrocl_ir::passes::PassManager::new();
+    for pass in ["unroll_partial", "simplify_cfg", "fold", "dce", "cse"] {
+        pm.add(pass).expect("the pass exists");
+    }
+    pm.run(&mut m).map_err(|e| e.to_string())?;
+    Ok(m)
+}
+
 /// Emits `module` as PTX for `target`. An instruction the device cannot run is an error
 /// naming it.
 pub fn emit(module: &Module, target: PtxTarget) -> Result<Ptx, String> {
