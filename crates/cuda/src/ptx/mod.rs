@@ -165,8 +165,11 @@ fn ident(prefix: &str, name: &str, n: u32) -> String {
 /// branch and counter what it spends on its work), then cleaned up.
 pub fn prepare(module: &Module) -> Result<Module, String> {
     let mut m = module.clone();
+    if !ferrocl_ir::passes::unroll::partial_changed(&mut m) {
+        return Ok(m);
+    }
     let mut pm = ferrocl_ir::passes::PassManager::new();
-    for pass in ["unroll_partial", "simplify_cfg", "fold", "dce", "cse"] {
+    for pass in ["simplify_cfg", "fold", "dce", "cse"] {
         pm.add(pass).expect("the pass exists");
     }
     pm.run(&mut m).map_err(|e| e.to_string())?;

@@ -407,11 +407,18 @@ pub const PARTIAL_MAX_INSTS: usize = 120;
 /// type's signed range) the check fails and the original loop runs, so the check never admits
 /// an iteration the loop would not run.
 pub fn partial(m: &mut Module) {
+    partial_changed(m);
+}
+
+/// [`partial`]; whether it unrolled any loop.
+pub fn partial_changed(m: &mut Module) -> bool {
+    let mut changed = false;
     for (_, f) in m.funcs.iter_mut() {
         if !f.is_declaration() {
-            partial_fn(f);
+            changed |= partial_fn(f);
         }
     }
+    changed
 }
 
 fn partial_fn(f: &mut Function) -> bool {
