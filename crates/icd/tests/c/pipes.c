@@ -27,6 +27,8 @@ static const char *source =
     "kernel void counts(read_only pipe int p, global uint *out) {\n"
     "    out[0] = get_pipe_num_packets(p);\n"
     "    out[1] = get_pipe_max_packets(p);\n"
+    "    reserve_id_t none = CLK_NULL_RESERVE_ID;\n"
+    "    out[2] = is_valid_reserve_id(none);\n"
     "}\n"
     /* Reservations of 4 packets by each work-item, written last index first. */
     "kernel void produce4(write_only pipe int p, global int *status) {\n"
@@ -229,6 +231,11 @@ static void test_objects(void) {
     EXPECT(quals & CL_KERNEL_ARG_TYPE_PIPE);
     CHECK(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof access, &access, NULL));
     EXPECT(access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY);
+    char type_name[64] = "";
+    CHECK(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof type_name, type_name, NULL));
+    /* CL_KERNEL_ARG_TYPE_NAME "does not include any type qualifiers": pipe is reported as
+     * CL_KERNEL_ARG_TYPE_PIPE below, and the name is the packet type's. */
+    EXPECT(strcmp(type_name, "int") == 0);
     CHECK(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof quals, &quals, NULL));
     EXPECT(!(quals & CL_KERNEL_ARG_TYPE_PIPE));
     cl_kernel c = kernel("consume");
@@ -245,7 +252,7 @@ static void test_objects(void) {
 static void test_packets(int capacity, int produced, int consumed) {
     cl_mem pipe = make_pipe(sizeof(cl_int), (cl_uint)capacity);
     int status[2 * N], out[2 * N];
-    cl_uint counts[2];
+    cl_uint counts[3];
     cl_mem st = make_buffer(context, CL_MEM_READ_WRITE, sizeof status, NULL);
     cl_mem ob = make_buffer(context, CL_MEM_READ_WRITE, sizeof out, NULL);
     cl_mem cb = make_buffer(context, CL_MEM_READ_WRITE, sizeof counts, NULL);
@@ -261,6 +268,8 @@ static void test_packets(int capacity, int produced, int consumed) {
     run(q, 1, 1);
     read_back(cb, sizeof counts, counts);
     EXPECT(counts[0] == 0 && counts[1] == (cl_uint)capacity);
+    /* CLK_NULL_RESERVE_ID is no valid reservation. */
+    EXPECT(counts[2] == 0);
 
     run(p, (size_t)produced, 0);
     read_back(st, sizeof(int) * (size_t)produced, status);
@@ -308,6 +317,67 @@ static void test_packets(int capacity, int produced, int consumed) {
     CHECK(clReleaseMemObject(st));
     CHECK(clReleaseMemObject(ob));
     CHECK(clReleaseMemObject(cb));
+    CHECK(clReleaseMemObject(pipe));
+}
+
+/* A writer and a reader kernel on two queues at once, many work-groups each, through a pipe
+ * much smaller than what is written: whatever interleaving happens, every packet read is one a
+ * successful write put there, none is read twice, and what is left is the difference. */
+static void test_concurrent(void) {
+    enum { M = 4096, CAPACITY = 64 };
+    cl_mem pipe = make_pipe(sizeof(cl_int), CAPACITY);
+    static int wstatus[M], rstatus[M], out[M];
+    cl_int err = CL_SUCCESS;
+    cl_command_queue other = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+    CHECK_RET(err);
+    cl_mem ws = make_buffer(context, CL_MEM_READ_WRITE, sizeof wstatus, NULL);
+    cl_mem rs = make_buffer(context, CL_MEM_READ_WRITE, sizeof rstatus, NULL);
+    cl_mem ob = make_buffer(context, CL_MEM_READ_WRITE, sizeof out, NULL);
+    cl_kernel p = kernel("produce"), c = kernel("consume");
+    CHECK(clSetKernelArg(p, 0, sizeof pipe, &pipe));
+    CHECK(clSetKernelArg(p, 1, sizeof ws, &ws));
+    CHECK(clSetKernelArg(c, 0, sizeof pipe, &pipe));
+    CHECK(clSetKernelArg(c, 1, sizeof ob, &ob));
+    CHECK(clSetKernelArg(c, 2, sizeof rs, &rs));
+    size_t global = M, local = 8;
+    CHECK(clEnqueueNDRangeKernel(queue, p, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK(clEnqueueNDRangeKernel(other, c, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK(clFinish(queue));
+    CHECK(clFinish(other));
+    read_back(ws, sizeof wstatus, wstatus);
+    read_back(rs, sizeof rstatus, rstatus);
+    read_back(ob, sizeof out, out);
+    int written = count_equal(wstatus, M, 0), read = count_equal(rstatus, M, 0);
+    EXPECT(written >= CAPACITY && read <= written);
+    static int seen[M];
+    memset(seen, 0, sizeof seen);
+    for (int i = 0; i < M; i++) {
+        EXPECT(wstatus[i] <= 0 && rstatus[i] <= 0);
+        if (rstatus[i] != 0)
+            continue;
+        int w = (out[i] - 1) / 3;
+        EXPECT(out[i] % 3 == 1 && w >= 0 && w < M);
+        if (w >= 0 && w < M) {
+            EXPECT(wstatus[w] == 0 && !seen[w]);
+            seen[w] = 1;
+        }
+    }
+    cl_uint counts[3];
+    cl_mem cb = make_buffer(context, CL_MEM_READ_WRITE, sizeof counts, NULL);
+    cl_kernel q = kernel("counts");
+    CHECK(clSetKernelArg(q, 0, sizeof pipe, &pipe));
+    CHECK(clSetKernelArg(q, 1, sizeof cb, &cb));
+    run(q, 1, 1);
+    read_back(cb, sizeof counts, counts);
+    EXPECT(counts[0] == (cl_uint)(written - read));
+    CHECK(clReleaseKernel(q));
+    CHECK(clReleaseMemObject(cb));
+    CHECK(clReleaseKernel(p));
+    CHECK(clReleaseKernel(c));
+    CHECK(clReleaseMemObject(ws));
+    CHECK(clReleaseMemObject(rs));
+    CHECK(clReleaseMemObject(ob));
+    CHECK(clReleaseCommandQueue(other));
     CHECK(clReleaseMemObject(pipe));
 }
 
@@ -435,7 +505,7 @@ static void test_struct_packets(void) {
     CHECK(clSetKernelArg(c, 0, sizeof small, &small));
     size_t one = 1;
     CHECK(clEnqueueNDRangeKernel(queue, p, 1, NULL, &one, &one, 0, NULL, NULL));
-    cl_uint counts[2] = {1, 1};
+    cl_uint counts[3] = {1, 1, 1};
     cl_mem cb = make_buffer(context, CL_MEM_READ_WRITE, sizeof counts, NULL);
     cl_kernel q = kernel("counts");
     CHECK(clSetKernelArg(q, 0, sizeof small, &small));
@@ -486,6 +556,7 @@ int main(void) {
     test_packets(N, N, N);         /* all written, all read */
     test_packets(N / 2, N, N / 4); /* a full pipe, then a partial read */
     test_packets(N, N / 4, N);     /* an empty pipe before the readers are done */
+    test_concurrent();
     test_reservations();
     test_group_reservations("produce_wg", 16, 16, 16);
     test_group_reservations("produce_wg", 8, 8, 16);
