@@ -247,77 +247,111 @@ static void test_objects(void) {
     CHECK(clReleaseMemObject(pipe));
 }
 
-/* One packet per work-item, through a pipe of `capacity` packets: `produced` writers, then a
- * count, then `consumed` readers. */
-static void test_packets(int capacity, int produced, int consumed) {
-    cl_mem pipe = make_pipe(sizeof(cl_int), (cl_uint)capacity);
-    int status[2 * N], out[2 * N];
-    cl_uint counts[3];
-    cl_mem st = make_buffer(context, CL_MEM_READ_WRITE, sizeof status, NULL);
-    cl_mem ob = make_buffer(context, CL_MEM_READ_WRITE, sizeof out, NULL);
-    cl_mem cb = make_buffer(context, CL_MEM_READ_WRITE, sizeof counts, NULL);
-    cl_kernel p = kernel("produce"), c = kernel("consume"), q = kernel("counts");
-    CHECK(clSetKernelArg(p, 0, sizeof pipe, &pipe));
-    CHECK(clSetKernelArg(p, 1, sizeof st, &st));
-    CHECK(clSetKernelArg(q, 0, sizeof pipe, &pipe));
-    CHECK(clSetKernelArg(q, 1, sizeof cb, &cb));
-    CHECK(clSetKernelArg(c, 0, sizeof pipe, &pipe));
-    CHECK(clSetKernelArg(c, 1, sizeof ob, &ob));
-    CHECK(clSetKernelArg(c, 2, sizeof st, &st));
+/* A pipe with a writer kernel (pipe, writer's status) and a reader kernel (pipe, out, reader's
+ * status), over buffers of `items` entries (`out_size` bytes each for the reader's output). */
+typedef struct {
+    cl_mem pipe, wstatus, rstatus, out;
+    cl_kernel writer, reader;
+} Pair;
 
-    run(q, 1, 1);
-    read_back(cb, sizeof counts, counts);
-    EXPECT(counts[0] == 0 && counts[1] == (cl_uint)capacity);
-    /* CLK_NULL_RESERVE_ID is no valid reservation. */
-    EXPECT(counts[2] == 0);
+static Pair make_pair(const char *writer, const char *reader, cl_uint packet_size, cl_uint capacity, size_t items,
+                      size_t out_size) {
+    Pair p;
+    p.pipe = make_pipe(packet_size, capacity);
+    p.wstatus = make_buffer(context, CL_MEM_READ_WRITE, items * sizeof(int), NULL);
+    p.rstatus = make_buffer(context, CL_MEM_READ_WRITE, items * sizeof(int), NULL);
+    p.out = make_buffer(context, CL_MEM_READ_WRITE, items * out_size, NULL);
+    p.writer = kernel(writer);
+    p.reader = kernel(reader);
+    CHECK(clSetKernelArg(p.writer, 0, sizeof p.pipe, &p.pipe));
+    CHECK(clSetKernelArg(p.writer, 1, sizeof p.wstatus, &p.wstatus));
+    CHECK(clSetKernelArg(p.reader, 0, sizeof p.pipe, &p.pipe));
+    CHECK(clSetKernelArg(p.reader, 1, sizeof p.out, &p.out));
+    CHECK(clSetKernelArg(p.reader, 2, sizeof p.rstatus, &p.rstatus));
+    return p;
+}
 
-    run(p, (size_t)produced, 0);
-    read_back(st, sizeof(int) * (size_t)produced, status);
-    int stored = produced < capacity ? produced : capacity;
-    /* Table 41: write_pipe "Returns 0 if write_pipe is successful and a negative value if the
-     * pipe is full". */
-    EXPECT(count_equal(status, produced, 0) == stored);
-    int failed = 0;
-    for (int i = 0; i < produced; i++)
-        failed += status[i] < 0;
-    EXPECT(failed == produced - stored);
+static void release_pair(Pair *p) {
+    CHECK(clReleaseKernel(p->writer));
+    CHECK(clReleaseKernel(p->reader));
+    CHECK(clReleaseMemObject(p->wstatus));
+    CHECK(clReleaseMemObject(p->rstatus));
+    CHECK(clReleaseMemObject(p->out));
+    CHECK(clReleaseMemObject(p->pipe));
+}
 
-    run(q, 1, 1);
-    read_back(cb, sizeof counts, counts);
-    EXPECT(counts[0] == (cl_uint)stored);
+/* The `counts` kernel's answers: get_pipe_num_packets, get_pipe_max_packets, and whether
+ * CLK_NULL_RESERVE_ID is a valid reservation. */
+static void counts(cl_mem pipe, cl_uint out[3]) {
+    cl_mem buffer = make_buffer(context, CL_MEM_READ_WRITE, 3 * sizeof(cl_uint), NULL);
+    cl_kernel k = kernel("counts");
+    CHECK(clSetKernelArg(k, 0, sizeof pipe, &pipe));
+    CHECK(clSetKernelArg(k, 1, sizeof buffer, &buffer));
+    run(k, 1, 1);
+    read_back(buffer, 3 * sizeof(cl_uint), out);
+    CHECK(clReleaseKernel(k));
+    CHECK(clReleaseMemObject(buffer));
+}
 
-    run(c, (size_t)consumed, 0);
-    read_back(st, sizeof(int) * (size_t)consumed, status);
-    read_back(ob, sizeof(int) * (size_t)consumed, out);
-    int got = consumed < stored ? consumed : stored;
-    /* read_pipe: 0 "if read_pipe is successful and a negative value if the pipe is empty". */
-    EXPECT(count_equal(status, consumed, 0) == got);
-    /* Every packet read is one that a successful writer wrote, and none twice. */
-    int seen[2 * N] = {0};
-    for (int i = 0; i < consumed; i++) {
-        if (status[i] != 0) {
-            EXPECT(status[i] < 0);
+/* Each packet a reader got (status 0) is one a successful writer wrote, and none twice; the
+ * writer of value `v` is `writer_of(v)`, or -1 for a value no writer wrote. */
+static void check_unique(const int *rstatus, const int *wstatus, const int *values, int n, int writers,
+                         int (*writer_of)(int)) {
+    int *seen = calloc((size_t)writers, sizeof(int));
+    REQUIRE(seen != NULL);
+    for (int i = 0; i < n; i++) {
+        EXPECT(rstatus[i] <= 0);
+        if (rstatus[i] != 0)
             continue;
-        }
-        int v = out[i];
-        int w = (v - 1) / 3;
-        EXPECT(v % 3 == 1 && w >= 0 && w < produced);
-        if (w >= 0 && w < produced) {
-            EXPECT(!seen[w]);
+        int w = writer_of(values[i]);
+        EXPECT(w >= 0 && w < writers);
+        if (w >= 0 && w < writers) {
+            EXPECT(wstatus[w] == 0 && !seen[w]);
             seen[w] = 1;
         }
     }
+    free(seen);
+}
 
-    run(q, 1, 1);
-    read_back(cb, sizeof counts, counts);
-    EXPECT(counts[0] == (cl_uint)(stored - got));
-    CHECK(clReleaseKernel(p));
-    CHECK(clReleaseKernel(c));
-    CHECK(clReleaseKernel(q));
-    CHECK(clReleaseMemObject(st));
-    CHECK(clReleaseMemObject(ob));
-    CHECK(clReleaseMemObject(cb));
-    CHECK(clReleaseMemObject(pipe));
+/* `produce` writes 3 * gid + 1. */
+static int produce_writer(int v) {
+    return v % 3 == 1 ? (v - 1) / 3 : -1;
+}
+
+/* One packet per work-item, through a pipe of `capacity` packets: `produced` writers, then a
+ * count, then `consumed` readers. */
+static void test_packets(int capacity, int produced, int consumed) {
+    Pair p = make_pair("produce", "consume", sizeof(cl_int), (cl_uint)capacity, 2 * N, sizeof(int));
+    int wstatus[2 * N], rstatus[2 * N], out[2 * N];
+    cl_uint n[3];
+    counts(p.pipe, n);
+    EXPECT(n[0] == 0 && n[1] == (cl_uint)capacity);
+    /* CLK_NULL_RESERVE_ID is no valid reservation. */
+    EXPECT(n[2] == 0);
+
+    run(p.writer, (size_t)produced, 0);
+    read_back(p.wstatus, sizeof(int) * (size_t)produced, wstatus);
+    int stored = produced < capacity ? produced : capacity;
+    /* Table 41: write_pipe "Returns 0 if write_pipe is successful and a negative value if the
+     * pipe is full". */
+    EXPECT(count_equal(wstatus, produced, 0) == stored);
+    int failed = 0;
+    for (int i = 0; i < produced; i++)
+        failed += wstatus[i] < 0;
+    EXPECT(failed == produced - stored);
+    counts(p.pipe, n);
+    EXPECT(n[0] == (cl_uint)stored);
+
+    run(p.reader, (size_t)consumed, 0);
+    read_back(p.rstatus, sizeof(int) * (size_t)consumed, rstatus);
+    read_back(p.out, sizeof(int) * (size_t)consumed, out);
+    int got = consumed < stored ? consumed : stored;
+    /* read_pipe: 0 "if read_pipe is successful and a negative value if the pipe is empty". */
+    EXPECT(count_equal(rstatus, consumed, 0) == got);
+    check_unique(rstatus, wstatus, out, consumed, produced, produce_writer);
+    counts(p.pipe, n);
+    EXPECT(n[0] == (cl_uint)(stored - got));
+    release_pair(&p);
 }
 
 /* A writer and a reader kernel on two queues at once, many work-groups each, through a pipe
@@ -325,148 +359,92 @@ static void test_packets(int capacity, int produced, int consumed) {
  * successful write put there, none is read twice, and what is left is the difference. */
 static void test_concurrent(void) {
     enum { M = 4096, CAPACITY = 64 };
-    cl_mem pipe = make_pipe(sizeof(cl_int), CAPACITY);
+    Pair p = make_pair("produce", "consume", sizeof(cl_int), CAPACITY, M, sizeof(int));
     static int wstatus[M], rstatus[M], out[M];
     cl_int err = CL_SUCCESS;
     cl_command_queue other = clCreateCommandQueueWithProperties(context, device, NULL, &err);
     CHECK_RET(err);
-    cl_mem ws = make_buffer(context, CL_MEM_READ_WRITE, sizeof wstatus, NULL);
-    cl_mem rs = make_buffer(context, CL_MEM_READ_WRITE, sizeof rstatus, NULL);
-    cl_mem ob = make_buffer(context, CL_MEM_READ_WRITE, sizeof out, NULL);
-    cl_kernel p = kernel("produce"), c = kernel("consume");
-    CHECK(clSetKernelArg(p, 0, sizeof pipe, &pipe));
-    CHECK(clSetKernelArg(p, 1, sizeof ws, &ws));
-    CHECK(clSetKernelArg(c, 0, sizeof pipe, &pipe));
-    CHECK(clSetKernelArg(c, 1, sizeof ob, &ob));
-    CHECK(clSetKernelArg(c, 2, sizeof rs, &rs));
     size_t global = M, local = 8;
-    CHECK(clEnqueueNDRangeKernel(queue, p, 1, NULL, &global, &local, 0, NULL, NULL));
-    CHECK(clEnqueueNDRangeKernel(other, c, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK(clEnqueueNDRangeKernel(queue, p.writer, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK(clEnqueueNDRangeKernel(other, p.reader, 1, NULL, &global, &local, 0, NULL, NULL));
     CHECK(clFinish(queue));
     CHECK(clFinish(other));
-    read_back(ws, sizeof wstatus, wstatus);
-    read_back(rs, sizeof rstatus, rstatus);
-    read_back(ob, sizeof out, out);
+    read_back(p.wstatus, sizeof wstatus, wstatus);
+    read_back(p.rstatus, sizeof rstatus, rstatus);
+    read_back(p.out, sizeof out, out);
     int written = count_equal(wstatus, M, 0), read = count_equal(rstatus, M, 0);
     EXPECT(written >= CAPACITY && read <= written);
-    static int seen[M];
-    memset(seen, 0, sizeof seen);
-    for (int i = 0; i < M; i++) {
-        EXPECT(wstatus[i] <= 0 && rstatus[i] <= 0);
-        if (rstatus[i] != 0)
-            continue;
-        int w = (out[i] - 1) / 3;
-        EXPECT(out[i] % 3 == 1 && w >= 0 && w < M);
-        if (w >= 0 && w < M) {
-            EXPECT(wstatus[w] == 0 && !seen[w]);
-            seen[w] = 1;
-        }
-    }
-    cl_uint counts[3];
-    cl_mem cb = make_buffer(context, CL_MEM_READ_WRITE, sizeof counts, NULL);
-    cl_kernel q = kernel("counts");
-    CHECK(clSetKernelArg(q, 0, sizeof pipe, &pipe));
-    CHECK(clSetKernelArg(q, 1, sizeof cb, &cb));
-    run(q, 1, 1);
-    read_back(cb, sizeof counts, counts);
-    EXPECT(counts[0] == (cl_uint)(written - read));
-    CHECK(clReleaseKernel(q));
-    CHECK(clReleaseMemObject(cb));
-    CHECK(clReleaseKernel(p));
-    CHECK(clReleaseKernel(c));
-    CHECK(clReleaseMemObject(ws));
-    CHECK(clReleaseMemObject(rs));
-    CHECK(clReleaseMemObject(ob));
+    for (int i = 0; i < M; i++)
+        EXPECT(wstatus[i] <= 0);
+    check_unique(rstatus, wstatus, out, M, M, produce_writer);
+    cl_uint n[3];
+    counts(p.pipe, n);
+    EXPECT(n[0] == (cl_uint)(written - read));
     CHECK(clReleaseCommandQueue(other));
-    CHECK(clReleaseMemObject(pipe));
+    release_pair(&p);
+}
+
+/* `produce4` writes 4 * gid + i as packet i of its reservation. */
+static int produce4_writer(int v) {
+    return v % 4 == 0 ? v / 4 : -1;
 }
 
 /* Reservations of 4 packets: each reservation read back holds one writer's 4 packets, in
  * index order. */
 static void test_reservations(void) {
     enum { W = 16 };
-    cl_mem pipe = make_pipe(sizeof(cl_int), 4 * W);
-    int status[W];
-    cl_int out[4 * W];
-    cl_mem st = make_buffer(context, CL_MEM_READ_WRITE, sizeof status, NULL);
-    cl_mem ob = make_buffer(context, CL_MEM_READ_WRITE, sizeof out, NULL);
-    cl_kernel p = kernel("produce4"), c = kernel("consume4");
-    CHECK(clSetKernelArg(p, 0, sizeof pipe, &pipe));
-    CHECK(clSetKernelArg(p, 1, sizeof st, &st));
-    CHECK(clSetKernelArg(c, 0, sizeof pipe, &pipe));
-    CHECK(clSetKernelArg(c, 1, sizeof ob, &ob));
-    CHECK(clSetKernelArg(c, 2, sizeof st, &st));
-    run(p, W, 4);
-    read_back(st, sizeof status, status);
-    EXPECT(count_equal(status, W, 0) == W);
-    run(c, W, 4);
-    read_back(st, sizeof status, status);
-    read_back(ob, sizeof out, out);
-    EXPECT(count_equal(status, W, 0) == W);
-    int seen[W] = {0};
+    Pair p = make_pair("produce4", "consume4", sizeof(cl_int), 4 * W, W, sizeof(cl_int4));
+    int wstatus[W], rstatus[W];
+    cl_int out[4 * W], first[W];
+    run(p.writer, W, 4);
+    read_back(p.wstatus, sizeof wstatus, wstatus);
+    EXPECT(count_equal(wstatus, W, 0) == W);
+    run(p.reader, W, 4);
+    read_back(p.rstatus, sizeof rstatus, rstatus);
+    read_back(p.out, sizeof out, out);
+    EXPECT(count_equal(rstatus, W, 0) == W);
     for (int i = 0; i < W; i++) {
-        int w = out[4 * i] / 4;
-        EXPECT(out[4 * i] % 4 == 0 && w >= 0 && w < W);
+        first[i] = out[4 * i];
         for (int j = 1; j < 4; j++)
             EXPECT(out[4 * i + j] == out[4 * i] + j);
-        if (w >= 0 && w < W) {
-            EXPECT(!seen[w]);
-            seen[w] = 1;
-        }
     }
+    check_unique(rstatus, wstatus, first, W, W, produce4_writer);
     /* The pipe is empty now: a reservation fails. */
-    run(c, 1, 1);
-    read_back(st, sizeof(int), status);
-    EXPECT(status[0] == -1);
-    CHECK(clReleaseKernel(p));
-    CHECK(clReleaseKernel(c));
-    CHECK(clReleaseMemObject(st));
-    CHECK(clReleaseMemObject(ob));
-    CHECK(clReleaseMemObject(pipe));
+    run(p.reader, 1, 1);
+    read_back(p.rstatus, sizeof(int), rstatus);
+    EXPECT(rstatus[0] == -1);
+    release_pair(&p);
+}
+
+static int identity(int w) {
+    return w;
 }
 
 /* Work-group (and sub-group) reservations: each group's packets are one contiguous run, read
  * back by one group in local id order. */
 static void test_group_reservations(const char *producer, size_t local, size_t span, size_t block) {
-    cl_mem pipe = make_pipe(sizeof(cl_uint), N);
-    int status[N];
+    Pair p = make_pair(producer, "consume_wg", sizeof(cl_uint), N, N, sizeof(cl_uint));
+    int wstatus[N], rstatus[N], writers[N];
     cl_uint out[N];
-    cl_mem st = make_buffer(context, CL_MEM_READ_WRITE, sizeof status, NULL);
-    cl_mem ob = make_buffer(context, CL_MEM_READ_WRITE, sizeof out, NULL);
-    cl_kernel p = kernel(producer), c = kernel("consume_wg");
-    CHECK(clSetKernelArg(p, 0, sizeof pipe, &pipe));
-    CHECK(clSetKernelArg(p, 1, sizeof st, &st));
-    CHECK(clSetKernelArg(c, 0, sizeof pipe, &pipe));
-    CHECK(clSetKernelArg(c, 1, sizeof ob, &ob));
-    CHECK(clSetKernelArg(c, 2, sizeof st, &st));
-    run(p, N, local);
-    read_back(st, sizeof status, status);
-    EXPECT(count_equal(status, N, 0) == N);
+    run(p.writer, N, local);
+    read_back(p.wstatus, sizeof wstatus, wstatus);
+    EXPECT(count_equal(wstatus, N, 0) == N);
     /* Read in groups of `block` work-items: each holds whole runs of the writers. */
-    run(c, N, block);
-    read_back(st, sizeof status, status);
-    read_back(ob, sizeof out, out);
-    EXPECT(count_equal(status, N, 0) == N);
+    run(p.reader, N, block);
+    read_back(p.rstatus, sizeof rstatus, rstatus);
+    read_back(p.out, sizeof out, out);
+    EXPECT(count_equal(rstatus, N, 0) == N);
     /* Each writer's run of `span` packets lies whole in one reader's block (whose size is a
-     * multiple of it), in index order. */
-    int seen[N] = {0};
+     * multiple of it), in index order. The packet's writer: group (or sub-group start)
+     * v / 1000, index v % 1000. */
+    size_t group = strcmp(producer, "produce_wg") == 0 ? local : 1;
     for (size_t i = 0; i < N; i++) {
         cl_uint v = out[i], first = out[i - i % span];
         EXPECT(first % 1000 == 0 && v == first + (cl_uint)(i % span));
-        /* The packet's writer: group (or sub-group start) v / 1000, index v % 1000. */
-        size_t w = (size_t)(v / 1000) * (strcmp(producer, "produce_wg") == 0 ? local : 1) +
-                   v % 1000;
-        EXPECT(w < N);
-        if (w < N) {
-            EXPECT(!seen[w]);
-            seen[w] = 1;
-        }
+        writers[i] = (int)((size_t)(v / 1000) * group + v % 1000);
     }
-    CHECK(clReleaseKernel(p));
-    CHECK(clReleaseKernel(c));
-    CHECK(clReleaseMemObject(st));
-    CHECK(clReleaseMemObject(ob));
-    CHECK(clReleaseMemObject(pipe));
+    check_unique(rstatus, wstatus, writers, N, N, identity);
+    release_pair(&p);
 }
 
 /* Struct and float3 packets, one work-item writing and reading each (so the order is known). */
@@ -505,16 +483,9 @@ static void test_struct_packets(void) {
     CHECK(clSetKernelArg(c, 0, sizeof small, &small));
     size_t one = 1;
     CHECK(clEnqueueNDRangeKernel(queue, p, 1, NULL, &one, &one, 0, NULL, NULL));
-    cl_uint counts[3] = {1, 1, 1};
-    cl_mem cb = make_buffer(context, CL_MEM_READ_WRITE, sizeof counts, NULL);
-    cl_kernel q = kernel("counts");
-    CHECK(clSetKernelArg(q, 0, sizeof small, &small));
-    CHECK(clSetKernelArg(q, 1, sizeof cb, &cb));
-    run(q, 1, 1);
-    read_back(cb, sizeof counts, counts);
-    EXPECT(counts[0] == 0 && counts[1] == M);
-    CHECK(clReleaseKernel(q));
-    CHECK(clReleaseMemObject(cb));
+    cl_uint n[3] = {1, 1, 1};
+    counts(small, n);
+    EXPECT(n[0] == 0 && n[1] == M);
     CHECK(clReleaseMemObject(small));
     CHECK(clReleaseKernel(p));
     CHECK(clReleaseKernel(c));

@@ -76,15 +76,11 @@ pub(super) fn pipe(fl: &mut FnLower, f: P, c: &Call) -> Res<Option<Value>> {
             // a work-group ... with the same argument values": the first work-item reserves
             // for all, and the others receive its ID.
             let first = first_of_group(fl, scope);
-            let reserve_block = fl.b.create_block();
-            let join = fl.b.create_block();
             let none = fl.iconst(Type::I64, 0);
-            fl.b.brif(first, reserve_block, &[], join, &[none]);
-            fl.b.switch_to_block(reserve_block);
-            let rid = reserve(fl, p, n, writing, size, align);
-            fl.b.jump(join, &[rid]);
-            fl.b.switch_to_block(join);
-            let mine = fl.b.append_block_param(join, Type::I64);
+            let mine = when(fl, first, Some(none), |fl| {
+                Some(reserve(fl, p, n, writing, size, align))
+            })
+            .expect("the reservation's ID");
             let lane0 = fl.iconst(Type::I64, 0);
             Ok(Some(fl.b.group(
                 GroupOp::Broadcast,
@@ -103,13 +99,9 @@ pub(super) fn pipe(fl: &mut FnLower, f: P, c: &Call) -> Res<Option<Value>> {
             // reserve_id are completed": every work-item's accesses happen before the commit.
             fl.b.barrier(FenceFlags::GLOBAL, scope);
             let first = first_of_group(fl, scope);
-            let commit_block = fl.b.create_block();
-            let done = fl.b.create_block();
-            fl.b.brif(first, commit_block, &[], done, &[]);
-            fl.b.switch_to_block(commit_block);
-            lib(fl, "pipe_commit.pipe.ulong.uint", &[p, rid, writing], None);
-            fl.b.jump(done, &[]);
-            fl.b.switch_to_block(done);
+            when(fl, first, None, |fl| {
+                lib(fl, "pipe_commit.pipe.ulong.uint", &[p, rid, writing], None)
+            });
             Ok(None)
         }
         P::IsValidReserveId => unreachable!("handled above"),
@@ -151,19 +143,41 @@ fn transfer(
     .expect("the packet query returns an offset");
     let zero = fl.iconst(Type::I64, 0);
     let ok = fl.b.icmp(IntCC::Ne, off, zero);
-    let copy_block = fl.b.create_block();
-    let done = fl.b.create_block();
-    fl.b.brif(ok, copy_block, &[], done, &[]);
-    fl.b.switch_to_block(copy_block);
-    let slot = fl.b.ptradd(p, off);
-    if f.writes() {
-        fl.copy(slot, ptr, size, align);
-    } else {
-        fl.copy(ptr, slot, size, align);
-    }
-    fl.b.jump(done, &[]);
-    fl.b.switch_to_block(done);
+    when(fl, ok, None, |fl| {
+        let slot = fl.b.ptradd(p, off);
+        if f.writes() {
+            fl.copy(slot, ptr, size, align);
+        } else {
+            fl.copy(ptr, slot, size, align);
+        }
+        None
+    });
     ok
+}
+
+/// Lowers `then` to run only where `cond` (an `i1`) holds. With `otherwise`, `then` gives a
+/// value of its type, and the result is that value where `cond` held and `otherwise` elsewhere.
+fn when(
+    fl: &mut FnLower,
+    cond: Value,
+    otherwise: Option<Value>,
+    then: impl FnOnce(&mut FnLower) -> Option<Value>,
+) -> Option<Value> {
+    let body = fl.b.create_block();
+    let join = fl.b.create_block();
+    let other: Vec<Value> = otherwise.into_iter().collect();
+    fl.b.brif(cond, body, &[], join, &other);
+    fl.b.switch_to_block(body);
+    let value: Vec<Value> = then(fl)
+        .into_iter()
+        .filter(|_| otherwise.is_some())
+        .collect();
+    fl.b.jump(join, &value);
+    fl.b.switch_to_block(join);
+    otherwise.map(|o| {
+        let t = fl.b.value_type(o);
+        fl.b.append_block_param(join, t)
+    })
 }
 
 /// Table 41: 0 on success, a negative value otherwise.
