@@ -8,4 +8,5 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("trig.cl", include_str!("trig.cl")),
     ("special.cl", include_str!("special.cl")),
     ("image.cl", include_str!("image.cl")),
+    ("pipe.cl", include_str!("pipe.cl")),
 ];

@@ -386,6 +386,9 @@ const CL20: &[(&str, &str)] = &[
     ("CLK_EVENT_ALLOCATION_FAILURE", "-100"),
     ("CLK_OUT_OF_RESOURCES", "-5"),
     ("CLK_NULL_QUEUE", "0"),
+    // The invalid reservation ID of the pipe functions (6.15.18), the name OpenCL C headers
+    // give it: `is_valid_reserve_id` is false for it.
+    ("CLK_NULL_RESERVE_ID", "0"),
     ("CLK_COMPLETE", "0x0"),
     ("CLK_RUNNING", "0x1"),
     ("CLK_SUBMITTED", "0x2"),

@@ -760,8 +760,15 @@ fn pipes() {
         log.contains("invalid pipe access modifier (expecting read_only)"),
         "{log}"
     );
-    // Before 2.0, `pipe` is an ordinary name.
+    // Before 2.0, `pipe` is an ordinary name; a pipe parameter is an unknown type there, and
+    // the log says what the program needs.
     ok("__kernel void k(__global int *o) { int pipe = 1; o[0] = pipe; }");
+    let log = err("__kernel void k(read_only pipe int p) {}");
+    assert!(
+        log.contains("1:27: error: unknown type name 'pipe'")
+            && log.contains("note: pipes require OpenCL C 2.0 or newer"),
+        "{log}"
+    );
 }
 
 #[test]

@@ -22,6 +22,13 @@ pub struct Context {
     destructors: DestructorStack,
 }
 
+impl Drop for Context {
+    fn drop(&mut self) {
+        // The SVM allocations the application left are freed with their context (svm.rs).
+        crate::svm::release_context(self);
+    }
+}
+
 impl Context {
     pub fn new(
         devices: Vec<Arc<Device>>,

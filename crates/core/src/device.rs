@@ -124,6 +124,11 @@ pub struct DeviceInfo {
     pub integer_dot_product_capabilities: u64,
     pub generic_address_space_support: bool,
     pub pipe_support: bool,
+    /// `CL_DEVICE_MAX_PIPE_ARGS`, `CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS` and
+    /// `CL_DEVICE_PIPE_MAX_PACKET_SIZE` (all 0 without pipes).
+    pub max_pipe_args: u32,
+    pub pipe_max_active_reservations: u32,
+    pub pipe_max_packet_size: u32,
     pub max_num_sub_groups: u32,
     /// Work-items per sub-group (the last of a work-group may have fewer); 0 without
     /// sub-groups.
@@ -253,6 +258,9 @@ impl DeviceInfo {
             integer_dot_product_capabilities: 0,
             generic_address_space_support: false,
             pipe_support: false,
+            max_pipe_args: 0,
+            pipe_max_active_reservations: 0,
+            pipe_max_packet_size: 0,
             max_num_sub_groups: 0,
             sub_group_size: 0,
             preferred_work_group_size_multiple: 1,
@@ -292,6 +300,19 @@ impl DeviceInfo {
                 | u64::from(has("__opencl_c_integer_dot_product_input_4x8bit")) << 1;
         self.generic_address_space_support = has("__opencl_c_generic_address_space");
         self.pipe_support = has("__opencl_c_pipes");
+        // 4.2, Table 5: the minimums for a device supporting pipes are 16 arguments, 1 active
+        // reservation and 1024-byte packets, and each "must be 0 for devices that do not
+        // support pipes". The pipe functions of the builtin library (pipe.cl) never wait, so
+        // neither the arguments nor the reservations a work-item holds at once are limited
+        // by more than the pipe's capacity; packets are copied as bytes.
+        let (args, reservations, packet) = if self.pipe_support {
+            (64, 64, 64 << 10)
+        } else {
+            (0, 0, 0)
+        };
+        self.max_pipe_args = args;
+        self.pipe_max_active_reservations = reservations;
+        self.pipe_max_packet_size = packet;
         // Sub-groups of `limits.sub_group_size` work-items in linear local id order.
         let sub_groups = has("__opencl_c_subgroups") && limits.sub_group_size > 0;
         self.sub_group_size = if sub_groups { limits.sub_group_size } else { 0 };

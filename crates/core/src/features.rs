@@ -79,8 +79,8 @@ pub const CPU_OPENCL_C_VERSIONS: &[NameVersion] = &[
     nv("OpenCL C", 1, 1, 0),
     nv("OpenCL C", 1, 2, 0),
     // OpenCL C 2.0 as far as the features the device offers: generic pointers, program-scope
-    // globals, C11 atomics, work-group functions. Device-side enqueue and pipes, which 2.0
-    // programs may use too, are refused by the compiler with a build error (README).
+    // globals, C11 atomics, work-group functions, pipes. Device-side enqueue, which 2.0
+    // programs may use too, is refused by the compiler with a build error (README).
     nv("OpenCL C", 2, 0, 0),
     nv("OpenCL C", 3, 0, 0),
 ];
@@ -119,6 +119,11 @@ pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_images", 3, 0, 0),
     nv("__opencl_c_3d_image_writes", 3, 0, 0),
     nv("__opencl_c_read_write_images", 3, 0, 0),
+    // Pipes: the API's pipe objects and the pipe functions of OpenCL C 6.15.18 (and the
+    // sub-group ones of 6.15.20) in the builtin library (pipe.cl), on the pipe's storage.
+    // "OpenCL C compilers that define the feature macro __opencl_c_pipes must also define the
+    // feature macro __opencl_c_generic_address_space" (3.0, 6.2.1): it is above.
+    nv("__opencl_c_pipes", 3, 0, 0),
 ];
 
 /// The OpenCL C versions the NVIDIA GPU device's compiler accepts: 1.x and 3.0 (not 2.0,

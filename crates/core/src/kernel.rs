@@ -220,6 +220,17 @@ impl Kernel {
                     keep.push(m);
                     addr.to_ne_bytes().to_vec()
                 }
+                (ArgKind::Pipe, HeldValue::Mem(Some(weak))) => {
+                    // As for buffers: a released pipe is gone.
+                    let m = weak.upgrade().ok_or(ClError::InvalidKernelArgs)?;
+                    if !Arc::ptr_eq(&m.context, &queue.context) {
+                        return Err(ClError::InvalidContext);
+                    }
+                    m.as_pipe().ok_or(ClError::InvalidKernelArgs)?;
+                    let addr = m.base() as u64;
+                    keep.push(m);
+                    addr.to_ne_bytes().to_vec()
+                }
                 // The sampler's bit-field, set by `clSetKernelArg`.
                 (ArgKind::Sampler, HeldValue::Bytes(b)) => b,
                 (ArgKind::Aggregate, HeldValue::Bytes(b)) => {

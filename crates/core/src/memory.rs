@@ -2,7 +2,8 @@
 //!
 //! The CPU device's memory is host memory, so a buffer is one allocation (or, with
 //! `CL_MEM_USE_HOST_PTR`, the application's own memory, zero-copy), and sub-buffers are
-//! windows into their parent's storage. Images and pipes join as other kinds of `MemObject`.
+//! windows into their parent's storage. Images (`image.rs`) and pipes (`new_pipe`) are other
+//! kinds of `MemObject`.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -10,9 +11,9 @@ use crate::context::Context;
 use crate::error::{ClError, ClResult};
 use crate::object::{DestructorStack, IcdHeader};
 
-use ferrocl_device::Storage;
 /// The alignment of every allocation, in bytes (`CL_DEVICE_MEM_BASE_ADDR_ALIGN` is 8× it).
 pub use ferrocl_device::ALLOCATION_ALIGN;
+use ferrocl_device::{PipeLayout, Storage};
 
 /// `cl_mem_flags` bits.
 pub mod flags {
@@ -83,6 +84,8 @@ pub struct MemObject {
     pub properties: Vec<u64>,
     /// What an image is beyond its bytes (`image.rs`); `None` for a buffer.
     pub(crate) image: Option<Box<crate::image::Image>>,
+    /// Where a pipe's header, slots and packets lie in its storage; `None` but for a pipe.
+    pipe: Option<PipeLayout>,
     storage: Arc<Storage>,
     /// Offset of this object's first byte in `storage`.
     storage_offset: usize,
@@ -136,6 +139,7 @@ impl MemObject {
             origin: 0,
             properties,
             image: None,
+            pipe: None,
             storage: Arc::new(storage),
             storage_offset: 0,
             mappings: Mutex::new(Vec::new()),
@@ -161,6 +165,7 @@ impl MemObject {
             origin,
             properties: Vec::new(),
             image: None,
+            pipe: None,
             storage: parent.storage.clone(),
             storage_offset: parent.storage_offset + origin,
             mappings: Mutex::new(Vec::new()),
@@ -182,6 +187,55 @@ impl MemObject {
         mem.properties = properties;
         mem.parent = None;
         Arc::new(mem)
+    }
+
+    /// A pipe (`clCreatePipe`) of `max_packets` packets of `packet_size` bytes, both checked
+    /// against the devices' limits, in the storage of the context's first device that supports
+    /// pipes (the only ones that run kernels using it). An empty pipe: its header and slots as
+    /// `PipeLayout::init` writes them.
+    pub fn new_pipe(
+        context: Arc<Context>,
+        flags: u64,
+        packet_size: u32,
+        max_packets: u32,
+    ) -> ClResult<Arc<MemObject>> {
+        let layout = PipeLayout::new(packet_size, max_packets).ok_or(ClError::InvalidPipeSize)?;
+        let device = context
+            .devices
+            .iter()
+            .find(|d| d.info.pipe_support)
+            .ok_or(ClError::InvalidOperation)?;
+        let storage = device.backend().allocate(layout.size)?;
+        // SAFETY: `storage` was just allocated with `layout.size` bytes, of which the header
+        // and slots (`layout.packets`) are the first; nothing else refers to it yet.
+        let head = unsafe { std::slice::from_raw_parts_mut(storage.as_ptr(), layout.packets) };
+        layout.init(head);
+        Ok(Arc::new(MemObject {
+            icd: IcdHeader::new(),
+            context,
+            flags,
+            size: layout.size,
+            host_ptr: None,
+            parent: None,
+            origin: 0,
+            properties: Vec::new(),
+            image: None,
+            pipe: Some(layout),
+            storage: Arc::new(storage),
+            storage_offset: 0,
+            mappings: Mutex::new(Vec::new()),
+            destructors: DestructorStack::default(),
+        }))
+    }
+
+    /// A pipe's layout (`None` for other objects).
+    pub fn as_pipe(&self) -> Option<&PipeLayout> {
+        self.pipe.as_ref()
+    }
+
+    /// Whether the object is a buffer (or sub-buffer): neither an image nor a pipe.
+    pub fn is_buffer(&self) -> bool {
+        self.image.is_none() && self.pipe.is_none()
     }
 
     /// The address of the object's first byte.

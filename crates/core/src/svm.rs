@@ -95,6 +95,30 @@ pub fn free(context: &Arc<Context>, base: usize) -> bool {
     true
 }
 
+/// Frees every allocation of `context`, which is being destroyed. The spec leaves freeing to
+/// the application (5.6.1: `clSVMFree`), but an allocation outlives no use once its context is
+/// gone: "svm_pointers ... allocated from the same context from which command_queue was
+/// created" is the rule of every command that takes one, and no queue of the context is left.
+/// Freed here, it neither leaks nor answers for a later context made at the same address.
+pub(crate) fn release_context(context: *const Context) {
+    let mut r = registry();
+    let dead: Vec<usize> = r
+        .iter()
+        .filter(|(_, a)| std::ptr::eq(a.context.as_ptr(), context))
+        .map(|(&base, _)| base)
+        .collect();
+    let freed: Vec<(usize, Layout)> = dead
+        .into_iter()
+        .filter_map(|base| r.remove(&base).map(|a| (base, a.layout)))
+        .collect();
+    drop(r);
+    for (base, layout) in freed {
+        // SAFETY: `base` was returned by `alloc_zeroed` with this layout and is freed only
+        // here, once (it has just left the registry).
+        unsafe { std::alloc::dealloc(base as *mut u8, layout) };
+    }
+}
+
 /// The allocation of `context` that holds the byte at `ptr`, if any.
 pub fn find(context: &Arc<Context>, ptr: usize) -> Option<Region> {
     let r = registry();
@@ -115,4 +139,29 @@ pub fn contains(context: &Arc<Context>, ptr: usize, len: usize) -> bool {
         ptr.checked_add(len)
             .is_some_and(|end| end <= r.base + r.size)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn registered(base: usize) -> bool {
+        registry().contains_key(&base)
+    }
+
+    /// Allocations the application did not free are freed with their context.
+    #[test]
+    fn allocations_go_with_their_context() {
+        let kept = Context::new(Vec::new(), Vec::new(), false, None);
+        let gone = Context::new(Vec::new(), Vec::new(), false, None);
+        let a = alloc(&gone, flags::READ_WRITE, 4096, 0).expect("memory");
+        let b = alloc(&gone, flags::READ_WRITE, 64, 0).expect("memory");
+        let c = alloc(&kept, flags::READ_WRITE, 64, 0).expect("memory");
+        assert!(registered(a) && registered(b) && registered(c));
+        drop(gone);
+        assert!(!registered(a) && !registered(b));
+        assert_eq!(find(&kept, c).map(|r| r.base), Some(c));
+        assert!(free(&kept, c));
+        assert!(!registered(c));
+    }
 }

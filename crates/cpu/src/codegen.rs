@@ -260,6 +260,9 @@ struct Translator<'a, 'f> {
     /// The `__local` and `__private` addresses from which several accesses are made at
     /// constant offsets (`shared_bases`).
     shared: EntitySet<Value>,
+    /// The generic pointers that come from `__local` and `__private` pointers only
+    /// (`confine_local_or_private`).
+    local_or_private: EntitySet<Value>,
     /// Each shared address clamped into its region, with the block where that was done.
     clamps: SecondaryMap<Value, Option<(cl::Block, cl::Value)>>,
     /// How many loops each block of `f` is in (blocks in none are left out).
@@ -313,6 +316,9 @@ impl<'a, 'f> Translator<'a, 'f> {
             regions: HashMap::new(),
             exits_first: loops::exits_first(f),
             shared: shared_bases(f),
+            local_or_private: ferrocl_ir::passes::spaces::mixed_local_private(f)
+                .into_iter()
+                .collect(),
             clamps: SecondaryMap::new(),
             loop_depth: loops::depths(f),
             blendv,
@@ -1087,23 +1093,17 @@ impl Translator<'_, '_> {
             return Ok(None);
         }
         let p = self.get1(args[0])?;
-        let inside = |t: &mut Self, base: i32, mask: i32| {
-            let (base, mask) = (t.regions[&base], t.regions[&mask]);
-            // The region is aligned to its size (a power of two): an address is inside when
-            // its bits above the mask are the base's.
-            let high = t.b.ins().band_not(p, mask);
-            t.b.ins().icmp(CIntCC::Equal, high, base)
-        };
-        let local = inside(self, offsets::LOCAL_MEM, offsets::LOCAL_MASK);
+        let inside = |t: &mut Self, space| t.inside(p, space);
+        let local = inside(self, ferrocl_ir::AddrSpace::Local);
         let zero = self.b.ins().iconst(clt::I64, 0);
         let r = match name {
             "to_local" => self.b.ins().select(local, p, zero),
             "to_private" => {
-                let private = inside(self, offsets::PRIVATE_MEM, offsets::PRIVATE_MASK);
+                let private = inside(self, ferrocl_ir::AddrSpace::Private);
                 self.b.ins().select(private, p, zero)
             }
             "to_global" => {
-                let private = inside(self, offsets::PRIVATE_MEM, offsets::PRIVATE_MASK);
+                let private = inside(self, ferrocl_ir::AddrSpace::Private);
                 let named = self.b.ins().bor(local, private);
                 self.b.ins().select(named, zero, p)
             }
@@ -1173,6 +1173,27 @@ impl Translator<'_, '_> {
         // offset is or-ing it, and the add folds into the access's address.
         let off = self.b.ins().band(p, mask);
         self.b.ins().iadd(base, off)
+    }
+
+    /// Whether address `p` lies in the region of `space` (`__local` or `__private`). The region
+    /// is aligned to its size (a power of two): an address is inside when its bits above the
+    /// mask are the base's.
+    fn inside(&mut self, p: cl::Value, space: ferrocl_ir::AddrSpace) -> cl::Value {
+        let (base, mask) = self.region(space).expect("a confined space");
+        let high = self.b.ins().band_not(p, mask);
+        self.b.ins().icmp(CIntCC::Equal, high, base)
+    }
+
+    /// A generic address that comes from a `__local` or a `__private` pointer and nothing else
+    /// (`ferrocl_ir::passes::spaces::mixed_local_private`), confined like either: into the
+    /// local region where it lies in it, into the private region otherwise. An address out of
+    /// range of its `__local` object, outside the local region, so stays inside the private
+    /// region, as out-of-range accesses through named pointers stay inside theirs.
+    fn confine_local_or_private(&mut self, p: cl::Value) -> cl::Value {
+        let local = self.inside(p, ferrocl_ir::AddrSpace::Local);
+        let l = self.confine(p, ferrocl_ir::AddrSpace::Local);
+        let q = self.confine(p, ferrocl_ir::AddrSpace::Private);
+        self.b.ins().select(local, l, q)
     }
 
     /// The base and mask of the region that `space` (`__local` or `__private`) is confined to.

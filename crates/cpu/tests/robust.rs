@@ -58,6 +58,61 @@ fn private_writes_far_out_of_bounds_stay_inside_the_launch() {
     sweep_far_private_writes(&p);
 }
 
+/// [`SMASH`] with its wild writes made through a generic pointer that is the private array
+/// in odd work-items and a `__local` array in even ones: `int *p = gid & 1 ? a : tile;`.
+const SMASH_GENERIC: &str = r#"
+global @tile: local, size 64, align 4
+kernel @smash(ptr.global, i64, i64) {
+    arg "out": "int*" global none []
+    arg "start": "long" private none []
+    arg "n": "long" private none []
+    ss0 = slot 16, align 4
+block0(v0: ptr.global, v1: i64, v2: i64):
+    v3: ptr.private = slotaddr ss0
+    v4: i64 = iconst 4
+    v5: i64 = iconst 0
+    v6: i64 = iconst 1
+    v21: ptr.local = globaladdr @tile
+    v22: ptr.generic = addrcast v3
+    v23: ptr.generic = addrcast v21
+    v24: i64 = global_id 0
+    v25: i64 = band v24, v6
+    v26: i1 = icmp ne v25, v5
+    v27: ptr.generic = select v26, v22, v23
+    jump block1(v5)
+block1(v7: i64):
+    v8: i1 = icmp slt v7, v2
+    brif v8, block2, block3
+block2:
+    v9: i64 = iadd v1, v7
+    v10: i64 = imul v9, v4
+    v11: ptr.generic = ptradd v27, v10
+    v12: i32 = trunc v7
+    store.generic v12, v11, align 4
+    v13: i64 = iadd v7, v6
+    jump block1(v13)
+block3:
+    v14: i64 = global_id 0
+    v15: i32 = trunc v14
+    store.private v15, v3, align 4
+    v16: i32 = load.private v3, align 4
+    v17: i32 = iconst 3
+    v18: i32 = imul v16, v17
+    v19: i64 = imul v14, v4
+    v20: ptr.global = ptradd v0, v19
+    store.global v18, v20, align 4
+    return
+}
+"#;
+
+/// OpenCL C 3.0 6.7.9: a generic pointer into `__local` or `__private` memory is confined as a
+/// pointer of that space would be, also where the compiler cannot tell which of the two it is.
+#[test]
+fn generic_writes_far_out_of_bounds_from_local_or_private_stay_inside_the_launch() {
+    let p = compile(SMASH_GENERIC);
+    sweep_far_private_writes(&p);
+}
+
 /// Dereferences the pointer argument `p` (a wild address) in work-item 5 of each group, after
 /// every work-item has written `out[gid] = 1`.
 const WILD: &str = r#"

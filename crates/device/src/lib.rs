@@ -23,10 +23,13 @@
 //!   keeps for the image's life (the parameter is a `__global` pointer);
 //! - [`ArgKind::Sampler`]: the sampler's 32-bit bit-field, `CLK_NORMALIZED_COORDS_TRUE` (1) |
 //!   `CLK_ADDRESS_*` (0, 2, 4, 6, 8) | `CLK_FILTER_*` (0x10, 0x20): the value a sampler
-//!   declared in the program has, so a kernel reads both kinds alike.
+//!   declared in the program has, so a kernel reads both kinds alike;
+//! - [`ArgKind::Pipe`]: the address of the pipe's storage, laid out as [`PipeLayout`] says
+//!   (the parameter is a `__global` pointer).
 //!
 //! The image functions of OpenCL C (`read_imagef` ...) are library code (`crates/builtins`,
-//! `image.cl`) that reads the descriptor: a device needs nothing of its own for images.
+//! `image.cl`) that reads the descriptor, and the pipe functions (`read_pipe` ...) library code
+//! (`pipe.cl`) on the pipe's storage: a device needs nothing of its own for either.
 
 pub mod printf;
 
@@ -331,6 +334,57 @@ pub struct ImageDescriptor {
     /// The image's `cl_mem_object_type` (`CL_MEM_OBJECT_IMAGE2D` 0x10F1, ...).
     pub image_type: u32,
     pub reserved: u32,
+}
+
+/// Where the parts of a pipe's storage lie ([`ArgKind::Pipe`]); the builtin library's
+/// `pipe.cl` reads the same layout. The storage starts with a 64-byte header: the write and
+/// read positions (`u64`, both 0 when the pipe is made), `max_packets` and `packet_size`
+/// (`u32`), the byte offset of the first packet (`u64`), then zeros. The header is followed by
+/// one `u64` sequence number per slot (slot `i` holds `i` when the pipe is made: free for
+/// position `i`), one `u32` reservation length per slot, and the packets, `packet_size`
+/// bytes apart from an offset aligned to [`ALLOCATION_ALIGN`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PipeLayout {
+    pub packet_size: u32,
+    pub max_packets: u32,
+    /// The byte offset of the first packet.
+    pub packets: usize,
+    /// The storage's size in bytes.
+    pub size: usize,
+}
+
+impl PipeLayout {
+    /// The header's size in bytes.
+    pub const HEADER: usize = 64;
+
+    /// The layout of a pipe of `max_packets` packets of `packet_size` bytes, or None if its
+    /// size does not fit in `usize`.
+    pub fn new(packet_size: u32, max_packets: u32) -> Option<PipeLayout> {
+        let slots = max_packets as usize;
+        let packets = (Self::HEADER + slots * 12).checked_next_multiple_of(ALLOCATION_ALIGN)?;
+        let size = (packet_size as usize)
+            .checked_mul(slots)?
+            .checked_add(packets)?;
+        Some(PipeLayout {
+            packet_size,
+            max_packets,
+            packets,
+            size,
+        })
+    }
+
+    /// Writes the header and sequence numbers of an empty pipe into `bytes` (the storage's
+    /// first `packets` bytes at least).
+    pub fn init(&self, bytes: &mut [u8]) {
+        bytes[..self.packets].fill(0);
+        bytes[16..20].copy_from_slice(&self.max_packets.to_ne_bytes());
+        bytes[20..24].copy_from_slice(&self.packet_size.to_ne_bytes());
+        bytes[24..32].copy_from_slice(&(self.packets as u64).to_ne_bytes());
+        for i in 0..self.max_packets as usize {
+            let at = Self::HEADER + 8 * i;
+            bytes[at..at + 8].copy_from_slice(&(i as u64).to_ne_bytes());
+        }
+    }
 }
 
 /// The alignment of every [`Storage`] allocation, in bytes.

@@ -14,11 +14,11 @@ use crate::api::event::*;
 use crate::api::image::*;
 use crate::api::kernel::*;
 use crate::api::memory::*;
+use crate::api::pipe::*;
 use crate::api::platform::*;
 use crate::api::program::*;
 use crate::api::queue::*;
 use crate::api::svm::*;
-use crate::api::unsupported::*;
 
 macro_rules! dispatch_table {
     (entries: [$($f:ident),* $(,)?], absent: [$($n:ident),* $(,)?], extensions: [$($e:ident),* $(,)?]) => {

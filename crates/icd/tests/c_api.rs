@@ -236,6 +236,7 @@ c_programs!(
     threads,
     invalid,
     unsupported,
+    pipes,
     program,
     kernels,
     faults,

@@ -218,9 +218,9 @@ impl KernelArg {
             ArgKind::Buffer => matches!(space, Some(AddrSpace::Global | AddrSpace::Constant)),
             ArgKind::Local => space == Some(AddrSpace::Local),
             ArgKind::Aggregate => space == Some(AddrSpace::Private) && self.size > 0,
-            ArgKind::Image => space == Some(AddrSpace::Global),
+            ArgKind::Image | ArgKind::Pipe => space == Some(AddrSpace::Global),
             ArgKind::Sampler => param == Type::I32,
-            ArgKind::Pipe | ArgKind::Queue => space.is_none(),
+            ArgKind::Queue => space.is_none(),
         };
         (!fits).then(|| {
             format!(

@@ -235,14 +235,12 @@ impl<'p> ModCtx<'p> {
             CType::Enum(_) => Type::I32,
             CType::Atomic(s) => scalar_type(*s),
             CType::AtomicFlag | CType::Sampler => Type::I32,
-            // The kernel ABI (ArgKind::Image): an image is the address of its descriptor.
-            CType::Image(..) => Type::ptr(IrSpace::Global),
-            CType::Event
-            | CType::ClkEvent
-            | CType::Queue
-            | CType::ReserveId
-            | CType::NdRange
-            | CType::Pipe(..) => Type::I64,
+            // The kernel ABI (ArgKind::Image, ArgKind::Pipe): an image is the address of its
+            // descriptor, a pipe the address of its storage.
+            CType::Image(..) | CType::Pipe(..) => Type::ptr(IrSpace::Global),
+            CType::Event | CType::ClkEvent | CType::Queue | CType::ReserveId | CType::NdRange => {
+                Type::I64
+            }
         })
     }
 

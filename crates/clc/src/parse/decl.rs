@@ -382,6 +382,14 @@ impl<'a> Parser<'a> {
                 if t.kind == Tok::Ident && matches!(self.peek_n(1).kind, Tok::Ident | Tok::Star) {
                     let name = self.text(t);
                     self.error(t.loc, format!("unknown type name '{name}'"));
+                    // 6.15.18: pipes require OpenCL C 2.0, or 3.0 with __opencl_c_pipes;
+                    // before 2.0 `pipe` is an ordinary name.
+                    if name == "pipe" && self.version < 200 {
+                        self.note(
+                            t.loc,
+                            "pipes require OpenCL C 2.0 or newer (-cl-std=CL2.0 or -cl-std=CL3.0)",
+                        );
+                    }
                     self.bump();
                 } else {
                     self.error(t.loc, "type specifier missing, defaults to 'int'; ISO C99 and later do not support implicit int");

@@ -725,6 +725,12 @@ impl Translator<'_, '_> {
         let Some(space) = self.space_to_confine(flags, ptr, bytes) else {
             return self.get1(ptr);
         };
+        if space == ferrocl_ir::AddrSpace::Generic
+            && self.local_or_private.contains(self.f.dfg.resolve(ptr))
+        {
+            let p = self.get1(ptr)?;
+            return Ok(self.confine_local_or_private(p));
+        }
         if let Some((q, k)) = self.shared_base(ptr) {
             let c = self.clamped(q, space)?;
             return Ok(self.offset(c, k));

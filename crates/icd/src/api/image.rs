@@ -177,7 +177,7 @@ fn image_buffer(
         return Err(ClError::InvalidImageDescriptor);
     }
     let b = get::<MemObject, _>(buffer).map_err(|_| ClError::InvalidImageDescriptor)?;
-    if b.as_image().is_some() {
+    if !b.is_buffer() {
         return Err(ClError::InvalidImageDescriptor);
     }
     // "For a 1D image buffer created from a buffer object, the image_width × size of element
@@ -898,7 +898,7 @@ unsafe fn image_buffer_copy(
     let (queue, [img_mem, buf], deps) =
         unsafe { command_objects(command_queue, [image, buffer], num_events, events) }?;
     let img = img_mem.as_image().ok_or(ClError::InvalidMemObject)?;
-    if buf.as_image().is_some() {
+    if !buf.is_buffer() {
         return Err(ClError::InvalidMemObject);
     }
     // SAFETY: the caller's contract.

@@ -148,8 +148,8 @@ fn set_kernel_arg(
                 // CL_INVALID_MEM_OBJECT "for an argument declared to be a memory object when
                 // the specified arg_value is not a valid memory object".
                 let m = get::<MemObject, _>(mem)?;
-                // A buffer argument takes a buffer, not an image.
-                if m.as_image().is_some() {
+                // A buffer argument takes a buffer, not an image or a pipe.
+                if !m.is_buffer() {
                     return Err(ClError::InvalidMemObject);
                 }
                 Some(m)
@@ -183,7 +183,7 @@ fn set_kernel_arg(
                 unsafe { std::slice::from_raw_parts(arg_value.cast::<u8>(), arg_size) }.to_vec(),
             )
         }
-        ArgKind::Image => {
+        ArgKind::Image | ArgKind::Pipe => {
             if arg_size != std::mem::size_of::<cl_mem>() || arg_value.is_null() {
                 return Err(if arg_value.is_null() {
                     ClError::InvalidArgValue
@@ -196,20 +196,17 @@ fn set_kernel_arg(
             let mem = unsafe { arg_value.cast::<cl_mem>().read_unaligned() };
             // CL_INVALID_MEM_OBJECT "for an argument declared to be a memory object when the
             // specified arg_value is not a valid memory object"; an image argument takes an
-            // image object.
+            // image object, a pipe argument a pipe object.
             let m = get::<MemObject, _>(mem)?;
-            if m.as_image().is_none() {
+            let fits = match arg.kind {
+                ArgKind::Image => m.as_image().is_some(),
+                _ => m.as_pipe().is_some(),
+            };
+            if !fits {
                 return Err(ClError::InvalidMemObject);
             }
             mem_value = Some(m);
             ArgValue::Mem(mem_value.as_ref())
-        }
-        // No pipe can be created (CL_DEVICE_PIPE_SUPPORT is false), so no value is a valid one.
-        ArgKind::Pipe => {
-            if arg_size != std::mem::size_of::<cl_mem>() {
-                return Err(ClError::InvalidArgSize);
-            }
-            return Err(ClError::InvalidMemObject);
         }
         // The kernel receives the sampler's bit-field (the kernel ABI).
         ArgKind::Sampler => {

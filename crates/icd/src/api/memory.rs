@@ -1,6 +1,6 @@
 //! Chapter 5.2 and 5.5 of the API: buffer objects, their transfers and maps, and the memory
-//! object queries. Images, pipes and SVM, which no device supports yet, are in
-//! `unsupported.rs`.
+//! object queries of every kind of memory object (images are in `image.rs`, pipes in
+//! `pipe.rs`).
 
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -155,7 +155,7 @@ fn create_sub_buffer(
     let parent = get::<MemObject, _>(buffer)?;
     // 5.2.1: CL_INVALID_MEM_OBJECT "if buffer is not a buffer object or is a sub-buffer
     // object".
-    if parent.parent.is_some() || parent.as_image().is_some() {
+    if parent.parent.is_some() || !parent.is_buffer() {
         return Err(ClError::InvalidMemObject);
     }
     let sub_flags = sub_buffer_flags(parent.flags, flags_)?;
@@ -309,8 +309,9 @@ pub(crate) unsafe fn command_objects<const N: usize>(
 /// CL_INVALID_VALUE "if the region being read or written specified by (offset, size) is out
 /// of bounds or if ptr is a NULL value" (and "if size is 0").
 fn check_range(mem: &MemObject, offset: usize, size: usize) -> ClResult<()> {
-    // CL_INVALID_MEM_OBJECT "if buffer is not a valid buffer object" (an image is not one).
-    if mem.as_image().is_some() {
+    // CL_INVALID_MEM_OBJECT "if buffer is not a valid buffer object" (an image or a pipe is not
+    // one).
+    if !mem.is_buffer() {
         return Err(ClError::InvalidMemObject);
     }
     if size == 0 || offset.checked_add(size).is_none_or(|end| end > mem.size) {
@@ -687,6 +688,10 @@ unsafe fn transfer_rect(
     // SAFETY: the caller's contract.
     let (queue, [mem], deps) =
         unsafe { command_objects(command_queue, [buffer], num_events, events) }?;
+    // CL_INVALID_MEM_OBJECT "if buffer is not a valid buffer object".
+    if !mem.is_buffer() {
+        return Err(ClError::InvalidMemObject);
+    }
     let (buffer_origin, host_origin, region) = unsafe {
         (
             triple(buffer_origin)?,
@@ -905,6 +910,10 @@ fn enqueue_copy_buffer_rect(
             event_wait_list,
         )
     }?;
+    // CL_INVALID_MEM_OBJECT "if src_buffer and dst_buffer are not valid buffer objects".
+    if !src.is_buffer() || !dst.is_buffer() {
+        return Err(ClError::InvalidMemObject);
+    }
     // SAFETY: each origin and region is NULL or, by the spec, three values.
     let (src_origin, dst_origin, region) = (
         unsafe { triple(src_origin) }?,
@@ -1148,10 +1157,11 @@ fn get_mem_object_info(
 ) -> ClResult<()> {
     let mem = get::<MemObject, _>(memobj)?;
     let bytes = match param_name {
-        CL_MEM_TYPE => info::of(
-            &mem.as_image()
-                .map_or(CL_MEM_OBJECT_BUFFER, |i| i.image_type),
-        ),
+        CL_MEM_TYPE => info::of(&match (mem.as_image(), mem.as_pipe()) {
+            (Some(i), _) => i.image_type,
+            (None, Some(_)) => CL_MEM_OBJECT_PIPE,
+            (None, None) => CL_MEM_OBJECT_BUFFER,
+        }),
         CL_MEM_FLAGS => info::of(&mem.flags),
         CL_MEM_SIZE => info::of(&mem.size),
         CL_MEM_HOST_PTR => info::of(&mem.host_ptr.map_or(0, |h| h.addr())),

@@ -376,9 +376,9 @@ fn device_info(device: &Arc<Device>, param_name: cl_device_info) -> ClResult<Vec
         CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => info::of(&0u32),
-        CL_DEVICE_MAX_PIPE_ARGS
-        | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
-        | CL_DEVICE_PIPE_MAX_PACKET_SIZE => info::of(&0u32),
+        CL_DEVICE_MAX_PIPE_ARGS => info::of(&d.max_pipe_args),
+        CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS => info::of(&d.pipe_max_active_reservations),
+        CL_DEVICE_PIPE_MAX_PACKET_SIZE => info::of(&d.pipe_max_packet_size),
         CL_DEVICE_MAX_NUM_SUB_GROUPS => info::of(&d.max_num_sub_groups),
         // A work-group's sub-groups run one after another on one thread (features.rs).
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => info::of(&false),

@@ -13,6 +13,7 @@ mod group;
 mod integer;
 mod math;
 mod memory;
+mod pipe;
 mod relational;
 mod sync;
 mod vector;
@@ -84,10 +85,10 @@ pub(super) fn call(
         Builtin::Group { scope, op } => group::collective(fl, scope, op, c),
         Builtin::Convert(conv) => convert::convert(fl, conv, c),
         Builtin::As { .. } => convert::reinterpret(fl, c).map(Some),
+        Builtin::Pipe(f) => pipe::pipe(fl, f, c),
         Builtin::AddressSpace(_)
         | Builtin::Image(_)
         | Builtin::SubGroupExt(_)
-        | Builtin::Pipe(_)
         | Builtin::Enqueue(_)
         | Builtin::Clock(_) => library_call(fl, c),
     }
@@ -165,16 +166,16 @@ fn library_call(fl: &mut FnLower, c: &Call) -> Res<Option<Value>> {
     }
     let tys: Vec<Type> = vals.iter().map(|v| fl.b.value_type(*v)).collect();
     let ret = fl.cx.reg_type(c.rt);
-    let f = match fl.cx.decls.get(&mangled) {
-        Some(&f) => f,
-        None => {
-            let f = fl
-                .cx
-                .module
-                .add_function(&mangled, Signature::new(&tys, ret));
-            fl.cx.decls.insert(mangled, f);
-            f
-        }
-    };
+    let f = declared(fl, &mangled, Signature::new(&tys, ret));
     Ok(fl.b.call(f, ret, &vals))
+}
+
+/// The module's function `mangled`, declared with `sig` the first time it is named.
+fn declared(fl: &mut FnLower, mangled: &str, sig: Signature) -> ferrocl_ir::Func {
+    if let Some(&f) = fl.cx.decls.get(mangled) {
+        return f;
+    }
+    let f = fl.cx.module.add_function(mangled, sig);
+    fl.cx.decls.insert(mangled.to_string(), f);
+    f
 }

@@ -296,6 +296,11 @@ impl Sema<'_> {
             (Type::Scalar(s), Type::Event) if s.is_integer() && self.is_null_constant(&e) => {
                 mk(ExprKind::Cast(CastKind::NoOp, Box::new(e)), to, loc)
             }
+            // CLK_NULL_RESERVE_ID (0, the ID no reservation returns) initializes or is assigned
+            // to a reserve_id_t.
+            (Type::Scalar(s), Type::ReserveId) if s.is_integer() && self.is_null_constant(&e) => {
+                mk(ExprKind::Cast(CastKind::NoOp, Box::new(e)), to, loc)
+            }
             _ => incompatible(self),
         }
     }
