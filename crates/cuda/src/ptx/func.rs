@@ -1014,10 +1014,18 @@ impl<'a> FuncEmitter<'a> {
         let d = self.result(inst)?;
         let (c, a, b) = (self.arg(inst, 0), self.arg(inst, 1), self.arg(inst, 2));
         let class = Class::of(self.ty(d).lane_type());
+        // `c && a` and `c || b`, as short-circuit conditions become: one instruction.
+        let (a_const, b_const) = (self.f.dfg.iconst_value(a), self.f.dfg.iconst_value(b));
         let (cl, al, bl, dl) = (self.lanes(c), self.lanes(a), self.lanes(b), self.lanes(d));
         for i in 0..dl.len() {
             let c = cl.get(i).unwrap_or(&cl[0]);
             match class {
+                Class::Pred if b_const == Some(0) => {
+                    self.line(format_args!("and.pred {}, {c}, {}", dl[i], al[i]))
+                }
+                Class::Pred if a_const == Some(1) => {
+                    self.line(format_args!("or.pred {}, {c}, {}", dl[i], bl[i]))
+                }
                 Class::Pred => {
                     // Through a temporary: the result may not be an operand's register, but
                     // the operands must be read before it is written.
