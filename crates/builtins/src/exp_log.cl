@@ -553,8 +553,8 @@ double __cl_atanh_double(double x) {
 // The float exponentials and logarithms, computed in float: vectorized across work-items, a
 // 128-bit register holds four floats but two doubles, and float needs polynomials of half the
 // degree. Each is free of branches (the clamps and the special values are integer operations
-// on the bits: no ?:, which is lowered as a branch, nor a select of a comparison, which takes
-// several instructions to turn into a mask) and within table 65's 3 ulp (7.4) with room to
+// on the bits, or a select() of a comparison, which the W-wide code makes a compare and a
+// blend: no ?:, which is lowered as a branch) and within table 65's 3 ulp (7.4) with room to
 // spare: a run over every float input (crates/core/tests/float_math.rs) measured the
 // largest errors noted at each function.
 //
@@ -615,12 +615,9 @@ float __cl_expf_clamp(float x, float lo, float hi) {
     return as_float(min((uint)min(as_int(x), as_int(hi)), as_uint(lo)));
 }
 
-// r, or a NaN where x is a NaN.
-float __cl_expf_nan(float x, float r) {
-    // -1 where the bits of |x| exceed those of +inf, else 0.
-    int nan = (0x7f800000 - (as_int(x) & 0x7fffffff)) >> 31;
-    return as_float(as_int(r) | (nan & 0x7fc00000));
-}
+// r, or x where x is a NaN: a select of a comparison, which the W-wide code makes a compare
+// and a blend (two instructions, against five for the same on the bits).
+float __cl_expf_nan(float x, float r) { return select(r, x, isnan(x)); }
 
 // Largest error over every input: 1.061 ulp, at 26.732475 (0x41d5dc1c).
 float __cl_exp_float(float x) {

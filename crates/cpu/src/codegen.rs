@@ -269,6 +269,8 @@ struct Translator<'a, 'f> {
     loop_depth: SecondaryMap<Block, u32>,
     /// The target has x86's `blendv` ([`has_blendv`]).
     blendv: bool,
+    /// How many times each value of `f` is an operand ([`use_counts`]).
+    uses: SecondaryMap<Value, u32>,
     /// The globals' addresses, imported into the function.
     global_values: SecondaryMap<Global, Option<cl::GlobalValue>>,
 }
@@ -322,6 +324,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             clamps: SecondaryMap::new(),
             loop_depth: loops::depths(f),
             blendv,
+            uses: use_counts(f),
             global_values: SecondaryMap::new(),
         }
     }
@@ -740,7 +743,7 @@ impl Translator<'_, '_> {
                 vals
             }
             Op::Fma => {
-                let (x, y) = fma_factors(self.f, args[0], args[1]);
+                let (x, y) = fma_factors(self.f, &self.uses, args[0], args[1]);
                 let (a, b, c) = (self.get(x)?, self.get(y)?, self.get(args[2])?);
                 (0..a.len())
                     .map(|i| self.b.ins().fma(a[i], b[i], c[i]))
@@ -1469,18 +1472,46 @@ fn shared_bases(f: &Function) -> EntitySet<Value> {
         .collect()
 }
 
+/// How many times each value of `f` is an operand of an instruction or a branch argument.
+fn use_counts(f: &Function) -> SecondaryMap<Value, u32> {
+    let mut uses = SecondaryMap::new();
+    for &b in f.layout.blocks() {
+        for &i in f.layout.block_insts(b) {
+            let data = &f.dfg.insts[i];
+            let dests = data.op.dests().into_iter().flat_map(|d| d.args.iter());
+            for &v in data.args.iter().chain(dests) {
+                uses[f.dfg.resolve(v)] += 1;
+            }
+        }
+    }
+    uses
+}
+
 /// The factors of an `fma` in the order to give Cranelift: a constant or splatted factor
-/// second. x86-64's `vfmadd213` overwrites its first factor, which Cranelift copies first
-/// where it is still live, as a constant hoisted out of a loop is; the product is the same
-/// either way (multiplication is commutative, and `fma` rounds once).
-fn fma_factors(f: &Function, a: Value, b: Value) -> (Value, Value) {
+/// second, else a factor used elsewhere second where the other is used only here. x86-64's
+/// `vfmadd213` overwrites its first factor, which Cranelift copies first where it is still
+/// live, as a constant hoisted out of a loop is, or the argument of a polynomial evaluated by
+/// Horner's rule (`q = fma(r, q, c)`: `r` goes on, `q` dies); the product is the same either
+/// way (multiplication is commutative, and `fma` rounds once).
+fn fma_factors(
+    f: &Function,
+    uses: &SecondaryMap<Value, u32>,
+    a: Value,
+    b: Value,
+) -> (Value, Value) {
     let lasting = |v: Value| match f.dfg.value_def(f.dfg.resolve(v)) {
         ferrocl_ir::ValueDef::Result(i) => {
             matches!(f.dfg.insts[i].op, Op::Fconst(_) | Op::Vconst(_) | Op::Splat)
         }
         _ => false,
     };
-    if lasting(a) && !lasting(b) {
+    let dies = |v: Value| uses[f.dfg.resolve(v)] <= 1;
+    let swap = match (lasting(a), lasting(b)) {
+        (true, false) => true,
+        (false, false) => !dies(a) && dies(b),
+        _ => false,
+    };
+    if swap {
         (b, a)
     } else {
         (a, b)

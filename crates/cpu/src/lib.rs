@@ -105,7 +105,14 @@ pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
         .iter()
         .map(|&b| f.layout.block_insts(b).len())
         .sum::<usize>();
-    if insts > WIDE_MAX_INSTS || vectorize::scalarize::has_vectors(f) {
+    let vectors = vectorize::scalarize::has_vectors(f);
+    if insts > WIDE_MAX_INSTS {
+        return VECTOR_WIDTH;
+    }
+    if let Some(w) = narrow_width(f, vectors) {
+        return w;
+    }
+    if vectors {
         return VECTOR_WIDTH;
     }
     let sync = |b: &ferrocl_ir::Block| {
@@ -196,6 +203,87 @@ pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
         }
     }
     WIDE_WIDTH
+}
+
+/// The width for a kernel whose data are narrower than 32 bits (`uchar`, `short`, `uchar4`):
+/// as many lanes as keep the registers per value of the 32-bit widths (two 128-bit registers
+/// per scalar value at [`WIDE_WIDTH`], one per component of a vector at [`VECTOR_WIDTH`]), at
+/// most 16. `None` where the data are 32 bits or wider, or where the kernel can tell its groups
+/// apart: only a kernel that cannot runs in groups merged to full chunks whatever local size
+/// the application chose (`CompiledKernel::merged`), so that 16 lanes never leave a group of
+/// 8 work-items to run one at a time.
+///
+/// Measured with `ferrocl bench` (2-core AMD EPYC, beside PoCL in one run): a byte-wise
+/// absolute difference at 8 lanes (8-byte loads) 2.08 ms, at 16 lanes (one `i8x16` register a
+/// value) 1.29 ms; a threshold over `uchar4`, vectorized at 4 lanes (four `i8x4`, each in a
+/// register of its own) 7.14 ms, scalar 1.19, at 16 lanes 1.44 before the mask fold of
+/// `select` (`ir/src/passes/fold.rs`).
+fn narrow_width(f: &ferrocl_ir::Function, vectors: bool) -> Option<u32> {
+    let bits = data_bits(f);
+    if bits >= 32 || workgroup::sees_groups_with(f, &|_| None) {
+        return None;
+    }
+    let registers = if vectors { 1 } else { 2 };
+    Some((registers * 128 / bits.max(8)).min(LATENCY_WIDTH))
+}
+
+/// The widest lane, in bits, of the kernel's data: every value but the index computations
+/// (constants, the kernel's arguments, work-item queries, 64-bit counters, pointers, and
+/// integer operations on those), which stay scalars or affine in the W-wide code, and masks.
+/// Loads, calls and other block parameters are data.
+fn data_bits(f: &ferrocl_ir::Function) -> u32 {
+    use ferrocl_ir::{Op, Type};
+    let entry = f.layout.entry_block();
+    let mut bits = 0;
+    // Records the width of `v` unless it is an index computation; returns whether it is.
+    let mut note = |v: ferrocl_ir::Value, index_like: bool| {
+        let t = f.dfg.value_type(v);
+        if !index_like && !t.is_ptr() && t.lane_type() != Type::I1 {
+            bits = bits.max(t.lane_type().bits());
+        }
+        index_like
+    };
+    let mut seen = ferrocl_ir::entity::EntitySet::new();
+    for &b in f.layout.blocks() {
+        for &p in f.dfg.block_params(b) {
+            let t = f.dfg.value_type(p);
+            if note(p, Some(b) == entry || t == Type::I64 || t.is_ptr()) {
+                seen.insert(p);
+            }
+        }
+        for &i in f.layout.block_insts(b) {
+            let data = &f.dfg.insts[i];
+            if matches!(
+                data.op,
+                Op::Store(_) | Op::AtomicStore(_) | Op::AtomicRmw(..) | Op::Cmpxchg(..)
+            ) {
+                // What is stored is data, even where it is computed from the ids.
+                for &a in &data.args {
+                    note(a, false);
+                }
+            }
+            let Some(v) = f.dfg.inst_result(i) else {
+                continue;
+            };
+            let index_like = match data.op {
+                Op::WorkItem(..) | Op::Iconst(_) => true,
+                Op::Binary(_)
+                | Op::Unary(_)
+                | Op::Convert(_)
+                | Op::Icmp(_)
+                | Op::Select
+                | Op::PtrAdd => {
+                    !f.dfg.value_type(v).lane_type().is_float()
+                        && data.args.iter().all(|&a| seen.contains(f.dfg.resolve(a)))
+                }
+                _ => false,
+            };
+            if note(v, index_like) {
+                seen.insert(v);
+            }
+        }
+    }
+    bits
 }
 
 /// The chunk width `FERROCL_VECTOR_WIDTH` gives every kernel, if it gives one (read once per

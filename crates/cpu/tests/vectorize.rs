@@ -149,7 +149,12 @@ fn check_module(label: &str, module: &Module, tally: &mut Tally) {
     let kernels: Vec<Func> = module.kernels().map(|(f, _)| f).collect();
     for kernel in kernels {
         let name = format!("{label}:{}", module.funcs[kernel].name);
-        for width in WIDTHS {
+        // The widths every kernel is tried at, and the one the device chooses for it.
+        let chosen = ferrocl_cpu::vector_width(&module.funcs[kernel]);
+        let widths = WIDTHS
+            .into_iter()
+            .chain((!WIDTHS.contains(&chosen)).then_some(chosen));
+        for width in widths {
             let v = match vectorize(&module.funcs[kernel], width) {
                 Ok(v) => v,
                 Err(r) => {
@@ -339,12 +344,22 @@ fn clc_corpus_kernels_match_scalar() {
     );
 }
 
-/// The OpenCL C strings of the bench suite (`const NAME: &str = "\` ... `";`).
+/// The OpenCL C strings of the bench suite (`const NAME: &str = "\` ... `";`), in its two
+/// files.
 fn bench_sources() -> Vec<(String, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cli/src/bench/suite.rs");
-    let text = std::fs::read_to_string(path).expect("the bench suite");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cli/src/bench");
     let mut out = Vec::new();
-    let mut rest = text.as_str();
+    for file in ["suite.rs", "patterns.rs"] {
+        let text = std::fs::read_to_string(dir.join(file)).expect("the bench suite");
+        out.extend(consts_of(&text));
+    }
+    out
+}
+
+/// The OpenCL C strings of one Rust file.
+fn consts_of(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = text;
     while let Some(start) = rest.find("const ") {
         rest = &rest[start + 6..];
         let Some((name, after)) = rest.split_once(": &str = \"\\\n") else {
@@ -426,4 +441,48 @@ fn ir_kernels_match_scalar() {
     }
     report("IR kernels", &tally);
     assert!(tally.compared > 0);
+}
+
+/// The chunk width follows the kernel's data: 16 lanes for bytes and shorts (one or two
+/// 128-bit registers a value), 16 for `uchar4` and 8 for `ushort4` (a register a component),
+/// the 32-bit widths otherwise; a stored id counts as data; a kernel that can tell its groups
+/// apart keeps the 32-bit widths.
+#[test]
+fn narrow_data_gets_wider_chunks() {
+    let cases = [
+        (
+            "__global uchar *a, __global uchar *b",
+            "b[i] = add_sat(a[i], b[i]);",
+            16,
+        ),
+        ("__global short *a", "a[i] = max(a[i], (short)0);", 16),
+        // C promotes `short >> 1` to int: 32-bit data.
+        ("__global short *a", "a[i] = a[i] >> 1;", 8),
+        (
+            "__global uchar *a",
+            "vstore4(vload4(i, a) + (uchar4)(1), i, a);",
+            16,
+        ),
+        (
+            "__global ushort *a",
+            "vstore4(vload4(i, a) >> (ushort4)(1), i, a);",
+            8,
+        ),
+        ("__global float *a", "a[i] = a[i] * 2.0f;", 8),
+        ("__global float4 *a", "a[i] = a[i] * 2.0f;", 4),
+        ("__global int *a", "a[i] = (int)i;", 8),
+        ("__global uchar *a", "a[i] = (uchar)i;", 16),
+        (
+            "__global uchar *a",
+            "a[i] = a[i] + (uchar)get_local_id(0);",
+            8,
+        ),
+    ];
+    for (params, body, want) in cases {
+        let source = format!("__kernel void k({params}) {{ size_t i = get_global_id(0); {body} }}");
+        let module = compile_cl(&source, "").unwrap_or_else(|| panic!("{source} compiles"));
+        let (kernel, _) = module.kernels().next().expect("a kernel");
+        let width = ferrocl_cpu::vector_width(&module.funcs[kernel]);
+        assert_eq!(width, want, "{source}");
+    }
 }

@@ -306,6 +306,22 @@ fn fold_inst(f: &Cx, i: Inst) -> Option<Fold> {
                     }
                 }
             }
+            // `m < 0` of a boolean sign-extended to an integer (true is all ones, so negative)
+            // is the boolean: the vector `select` of 6.15.6 tests the condition's most
+            // significant bit, and a comparison's vector result widened by sext feeds it.
+            let negative = match cc {
+                IntCC::Slt => Some((a[0], a[1])),
+                IntCC::Sgt => Some((a[1], a[0])),
+                _ => None,
+            };
+            if let Some((x, z)) = negative {
+                if let (Some(0), Some((Op::Convert(ConvOp::Sext), [b]))) = (int(f, z), def_op(f, x))
+                {
+                    if Some(f.dfg.value_type(*b)) == rty {
+                        return Some(Fold::Value(*b));
+                    }
+                }
+            }
             if a[0] == a[1] && t.is_int() {
                 let r = matches!(
                     cc,
