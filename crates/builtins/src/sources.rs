@@ -8,4 +8,5 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("trig.cl", include_str!("trig.cl")),
     ("special.cl", include_str!("special.cl")),
     ("image.cl", include_str!("image.cl")),
+    ("half.cl", include_str!("half.cl")),
 ];
