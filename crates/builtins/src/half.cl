@@ -124,3 +124,7 @@ half __cl_nextafter_half_half(half x, half y) {
     short step = (x < y) == (bits > 0) ? 1 : -1;
     return as_half((short)(bits + step));
 }
+
+// 6.15.2: nan "returns a quiet NaN. The nancode may be placed in the significand of the
+// resulting NaN": the code's low bits below the quiet bit, as for float and double.
+half __cl_nan_ushort(ushort code) { return as_half((ushort)(0x7e00u | (code & 0x01ffu))); }
