@@ -128,3 +128,32 @@ half __cl_nextafter_half_half(half x, half y) {
 // 6.15.2: nan "returns a quiet NaN. The nancode may be placed in the significand of the
 // resulting NaN": the code's low bits below the quiet bit, as for float and double.
 half __cl_nan_ushort(ushort code) { return as_half((ushort)(0x7e00u | (code & 0x01ffu))); }
+
+// 6.15.15: read_imageh and write_imageh, as read_imagef and write_imagef with the values
+// converted: a half widens to float exactly, and the float read (a CL_HALF_FLOAT texel widened
+// exactly, a normalized integer divided as 8.3.1.1 says) rounds once more, to the nearest half.
+// The image helpers and macros are image.cl's.
+#define __CL_HALF_IMAGE(D, F, I)                                                             \
+    half4 __cl_read_imageh_##D##_sampler_t_##F(IMG im, uint smp, F c) {                      \
+        return convert_half4(__cl_read_imagef_##D##_sampler_t_##F(im, smp, c));              \
+    }                                                                                        \
+    half4 __cl_read_imageh_##D##_sampler_t_##I(IMG im, uint smp, I c) {                      \
+        return convert_half4(__cl_read_imagef_##D##_sampler_t_##I(im, smp, c));              \
+    }                                                                                        \
+    half4 __cl_read_imageh_##D##_##I(IMG im, I c) {                                          \
+        return convert_half4(__cl_read_imagef_##D##_##I(im, c));                             \
+    }                                                                                        \
+    void __cl_write_imageh_##D##_##I##_half4(IMG im, I c, half4 v) {                         \
+        __cl_write_imagef_##D##_##I##_float4(im, c, convert_float4(v));                      \
+    }
+__CL_HALF_IMAGE(image1d_t, float, int)
+__CL_HALF_IMAGE(image1d_array_t, float2, int2)
+__CL_HALF_IMAGE(image2d_t, float2, int2)
+__CL_HALF_IMAGE(image2d_array_t, float4, int4)
+__CL_HALF_IMAGE(image3d_t, float4, int4)
+half4 __cl_read_imageh_image1d_buffer_t_int(IMG im, int c) {
+    return convert_half4(__cl_read_imagef_image1d_buffer_t_int(im, c));
+}
+void __cl_write_imageh_image1d_buffer_t_int_half4(IMG im, int c, half4 v) {
+    __cl_write_imagef_image1d_buffer_t_int_float4(im, c, convert_float4(v));
+}

@@ -246,7 +246,14 @@ static const char *source =
     "                    global half *e, global half *p) {\n"
     "    size_t i = get_global_id(0);\n"
     "    half4 a = vload4(i, x), b = vload4(i, y);\n"
-    "    vstore4(sin(a), i, s); vstore4(exp(a), i, e); vstore4(pow(a, b), i, p); }\n";
+    "    vstore4(sin(a), i, s); vstore4(exp(a), i, e); vstore4(pow(a, b), i, p); }\n"
+    "#ifdef __IMAGE_SUPPORT__\n"
+    "kernel void images(read_only image2d_t in, write_only image2d_t out, global half *o) {\n"
+    "    int x = get_global_id(0);\n"
+    "    half4 t = read_imageh(in, (int2)(x, 0));\n"
+    "    vstore4(t, x, o);\n"
+    "    write_imageh(out, (int2)(x, 0), t * (half)2); }\n"
+    "#endif\n";
 
 static cl_context context;
 static cl_command_queue queue;
@@ -418,6 +425,50 @@ static void check_binary(cl_half *x, cl_half *y, cl_half *z, cl_half *w, cl_int 
     }
 }
 
+/* 6.15.15 read_imageh and write_imageh (8.3.2: a CL_HALF_FLOAT texel read as half is the
+ * half; written, the half): texels of a CL_RGBA CL_HALF_FLOAT image read back bit for bit, and
+ * written doubled (exact for these values) into a second image. */
+static void check_images(cl_half *buf) {
+    enum { W = 8 };
+    cl_half texels[4 * W];
+    for (int k = 0; k < 4 * W; k++)
+        texels[k] = (cl_half)(0x3c00 + 0x155 * k - (k % 3 == 0 ? 0x8000 : 0)); /* mixed signs */
+    texels[5] = 0x0001; /* a subnormal */
+    texels[6] = 0x7c00; /* infinity */
+    cl_image_format format = {CL_RGBA, CL_HALF_FLOAT};
+    cl_image_desc desc = {0};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = W;
+    desc.image_height = 1;
+    cl_int err = CL_SUCCESS;
+    cl_mem in = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc, texels, &err);
+    CHECK_RET(err);
+    cl_mem out = clCreateImage(context, CL_MEM_WRITE_ONLY, &format, &desc, NULL, &err);
+    CHECK_RET(err);
+    cl_mem o = make_buffer(context, CL_MEM_WRITE_ONLY, 4 * W * sizeof(cl_half), NULL);
+    cl_kernel kernel = clCreateKernel(program, "images", &err);
+    CHECK_RET(err);
+    CHECK(clSetKernelArg(kernel, 0, sizeof in, &in));
+    CHECK(clSetKernelArg(kernel, 1, sizeof out, &out));
+    CHECK(clSetKernelArg(kernel, 2, sizeof o, &o));
+    size_t n = W;
+    CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &n, NULL, 0, NULL, NULL));
+    CHECK(clEnqueueReadBuffer(queue, o, CL_TRUE, 0, 4 * W * sizeof(cl_half), buf, 0, NULL, NULL));
+    cl_half written[4 * W];
+    size_t origin[3] = {0, 0, 0}, region[3] = {W, 1, 1};
+    CHECK(clEnqueueReadImage(queue, out, CL_TRUE, origin, region, 0, 0, written, 0, NULL, NULL));
+    for (int k = 0; k < 4 * W; k++) {
+        if (buf[k] != texels[k])
+            fail("read_imageh", texels[k], 0, half_value(buf[k]), half_value(texels[k]));
+        if (half_value(written[k]) != 2 * half_value(texels[k]))
+            fail("write_imageh", texels[k], 0, half_value(written[k]), 2 * half_value(texels[k]));
+    }
+    clReleaseKernel(kernel);
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    clReleaseMemObject(o);
+}
+
 int main(void) {
     cl_device_id device = first_device();
     check_queries(device);
@@ -506,6 +557,8 @@ int main(void) {
             expect_within("pow (half4)", x[i], y[i], v[i], pow(a, c), 4);
         }
     }
+    if (device_uint(device, CL_DEVICE_IMAGE_SUPPORT))
+        check_images(x);
     free(x);
     free(y);
     free(z);

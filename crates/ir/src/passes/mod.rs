@@ -103,9 +103,9 @@ impl PassManager {
         }
     }
 
-    /// The standard pipeline: rewrite `half` arithmetic as float arithmetic (`half`, the
-    /// legalization every device relies on); drop the functions no kernel reaches (in a module with
-    /// kernels), so that no pass works on them; promote stack slots and clean up each
+    /// The standard pipeline: drop the functions no kernel reaches (in a module with
+    /// kernels), so that no pass works on them; rewrite `half` arithmetic as float arithmetic
+    /// (`half`, the legalization every device relies on); promote stack slots and clean up each
     /// function on its own, so that what inlining copies is small (folding waits for the
     /// inlined kernels: folded callees gave kernels on which the CPU code generator's
     /// register allocator took several times longer); inline into kernels,
@@ -117,8 +117,8 @@ impl PassManager {
     pub fn standard() -> PassManager {
         let mut pm = PassManager::new();
         for name in [
-            "half",
             "strip",
+            "half",
             "mem2reg",
             "simplify_cfg",
             "dce",
