@@ -79,7 +79,7 @@ fn widen(f: &mut Function, at: Inst, x: Value, lane: Type) -> Value {
 }
 
 /// Turns `at` into `op args` (keeping its result and type).
-fn become_(f: &mut Function, at: Inst, op: Op, args: &[Value]) {
+fn rewrite(f: &mut Function, at: Inst, op: Op, args: &[Value]) {
     f.dfg.insts[at] = InstData::new(op, args);
 }
 
@@ -105,7 +105,7 @@ fn legalize_inst(f: &mut Function, i: Inst) -> bool {
             };
             let k = emit(f, i, Op::Iconst(k), &[], ity);
             let v = emit(f, i, Op::Binary(op), &[bits, k], ity);
-            become_(f, i, Op::Bitcast, &[v]);
+            rewrite(f, i, Op::Bitcast, &[v]);
         }
         Op::Binary(BinaryOp::Copysign) if half_result => {
             let ity = with_lane(ty, Type::I16);
@@ -116,7 +116,7 @@ fn legalize_inst(f: &mut Function, i: Inst) -> bool {
             let a = emit(f, i, Op::Binary(BinaryOp::Band), &[a, mag], ity);
             let b = emit(f, i, Op::Binary(BinaryOp::Band), &[b, sign], ity);
             let v = emit(f, i, Op::Binary(BinaryOp::Bor), &[a, b], ity);
-            become_(f, i, Op::Bitcast, &[v]);
+            rewrite(f, i, Op::Bitcast, &[v]);
         }
         Op::Unary(_) | Op::Binary(_) | Op::Group(..) if half_result => {
             let wide = with_lane(ty, Type::F32);
@@ -127,12 +127,12 @@ fn legalize_inst(f: &mut Function, i: Inst) -> bool {
                 args[1] = widen(f, i, args[1], Type::F32);
             }
             let v = emit(f, i, data.op.clone(), &args, wide);
-            become_(f, i, Op::Convert(ConvOp::Fconv(Round::Rte)), &[v]);
+            rewrite(f, i, Op::Convert(ConvOp::Fconv(Round::Rte)), &[v]);
         }
         Op::Fcmp(_) if half_arg => {
             let a = widen(f, i, data.args[0], Type::F32);
             let b = widen(f, i, data.args[1], Type::F32);
-            become_(f, i, data.op.clone(), &[a, b]);
+            rewrite(f, i, data.op.clone(), &[a, b]);
         }
         Op::Fma if half_result => fma(f, i, &data.args, ty),
         Op::Convert(conv @ (ConvOp::SintToFloat(round) | ConvOp::UintToFloat(round)))
@@ -145,11 +145,11 @@ fn legalize_inst(f: &mut Function, i: Inst) -> bool {
                 &data.args,
                 with_lane(ty, Type::F64),
             );
-            become_(f, i, Op::Convert(ConvOp::Fconv(round)), &[v]);
+            rewrite(f, i, Op::Convert(ConvOp::Fconv(round)), &[v]);
         }
         Op::Convert(ConvOp::FloatToSint { .. } | ConvOp::FloatToUint { .. }) if half_arg => {
             let v = widen(f, i, data.args[0], Type::F32);
-            become_(f, i, data.op.clone(), &[v]);
+            rewrite(f, i, data.op.clone(), &[v]);
         }
         _ => return false,
     }
@@ -192,7 +192,7 @@ fn fma(f: &mut Function, i: Inst, args: &[Value], ty: Type) {
     let moved = emit(f, i, Op::Select, &[differ, down, up], ity);
     let odd = emit(f, i, Op::Select, &[adjust, moved, sbits], ity);
     let r = emit(f, i, Op::Bitcast, &[odd], dty);
-    become_(f, i, Op::Convert(ConvOp::Fconv(Round::Rte)), &[r]);
+    rewrite(f, i, Op::Convert(ConvOp::Fconv(Round::Rte)), &[r]);
 }
 
 #[cfg(test)]
@@ -354,7 +354,8 @@ mod tests {
                 ("uitofp", "i16"),
             ] {
                 let src = format!("func @k({int}, {int}) -> f16 {{\nblock0(v0: {int}, v1: {int}):\n    v2: f16 = {conv}.{r} v0\n    return v2\n}}\n");
-                let wide: Vec<[u64; 2]> = args.iter().map(|[a, b]| [a << 8 | b, b << 3]).collect();
+                let wide: Vec<[u64; 2]> =
+                    args.iter().map(|[a, b]| [(a << 8) | b, b << 3]).collect();
                 same_before_and_after(&src, &wide);
             }
             for conv in ["fptosi", "fptoui"] {
