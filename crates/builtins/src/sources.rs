@@ -9,4 +9,5 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("special.cl", include_str!("special.cl")),
     ("image.cl", include_str!("image.cl")),
     ("pipe.cl", include_str!("pipe.cl")),
+    ("half.cl", include_str!("half.cl")),
 ];

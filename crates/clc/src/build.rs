@@ -213,6 +213,9 @@ fn executable(module: &Module, opt_disable: bool, library: Library) -> Result<Mo
     // runs a function that synchronizes or asks for its work-item only inlined into its kernel.
     let mut pm = if opt_disable {
         let mut pm = PassManager::new();
+        // `half` arithmetic becomes float arithmetic whatever the options (`passes::half`):
+        // no device computes on `f16` values.
+        pm.add("half").expect("the half pass exists");
         pm.add("inline").expect("the inline pass exists");
         pm
     } else {

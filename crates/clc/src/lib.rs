@@ -107,6 +107,7 @@ impl Target {
     pub fn full_profile_cpu() -> Target {
         let features = [
             "__opencl_c_fp64",
+            "__opencl_c_fp16",
             "__opencl_c_images",
             "__opencl_c_read_write_images",
             "__opencl_c_3d_image_writes",
@@ -124,6 +125,7 @@ impl Target {
         ];
         let extensions = [
             "cl_khr_fp64",
+            "cl_khr_fp16",
             "cl_khr_global_int32_base_atomics",
             "cl_khr_global_int32_extended_atomics",
             "cl_khr_local_int32_base_atomics",
@@ -146,7 +148,7 @@ impl Target {
             features: features.iter().map(|s| s.to_string()).collect(),
             image_support: true,
             fp64: true,
-            fp16: false,
+            fp16: true,
             address_bits: 64,
             little_endian: true,
             correctly_rounded_divide_sqrt: true,
@@ -352,10 +354,21 @@ const HALVES: &[(&str, &str)] = &[
     ("HALF_MAX", "((half)0x1.ffcp15h)"),
     ("HALF_MIN", "((half)0x1.0p-14h)"),
     ("HALF_EPSILON", "((half)0x1.0p-10h)"),
+    // 6.15.2.1: "They are of type half and are accurate within the precision of the half
+    // type": each the constant of the float list rounded once, from its decimal, to half.
     ("M_E_H", "2.71828182845904523536h"),
-    ("M_PI_H", "3.14159265358979323846h"),
+    ("M_LOG2E_H", "1.44269504088896340736h"),
+    ("M_LOG10E_H", "0.434294481903251827651h"),
     ("M_LN2_H", "0.693147180559945309417h"),
+    ("M_LN10_H", "2.30258509299404568402h"),
+    ("M_PI_H", "3.14159265358979323846h"),
+    ("M_PI_2_H", "1.57079632679489661923h"),
+    ("M_PI_4_H", "0.785398163397448309616h"),
+    ("M_1_PI_H", "0.318309886183790671538h"),
+    ("M_2_PI_H", "0.636619772367581343076h"),
+    ("M_2_SQRTPI_H", "1.12837916709551257390h"),
     ("M_SQRT2_H", "1.41421356237309504880h"),
+    ("M_SQRT1_2_H", "0.707106781186547524401h"),
 ];
 
 /// 6.15.12.3 `memory_order` and `memory_scope` enumerators and initializers, 6.15.19 enqueue

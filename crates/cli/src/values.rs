@@ -3,6 +3,9 @@
 
 use std::fmt::Write;
 
+use ferrocl_ir::float;
+use ferrocl_ir::{Round, Type};
+
 /// An OpenCL C scalar type (6.1.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scalar {
@@ -16,10 +19,12 @@ pub enum Scalar {
     ULong,
     Float,
     Double,
+    /// `half` (cl_khr_fp16): IEEE binary16, written and read as its value.
+    Half,
 }
 
 impl Scalar {
-    pub const ALL: [Scalar; 10] = [
+    pub const ALL: [Scalar; 11] = [
         Scalar::Char,
         Scalar::UChar,
         Scalar::Short,
@@ -30,6 +35,7 @@ impl Scalar {
         Scalar::ULong,
         Scalar::Float,
         Scalar::Double,
+        Scalar::Half,
     ];
 
     /// The type's OpenCL C name, also accepting the spellings with `unsigned`.
@@ -56,6 +62,7 @@ impl Scalar {
             Scalar::ULong => "ulong",
             Scalar::Float => "float",
             Scalar::Double => "double",
+            Scalar::Half => "half",
         }
     }
 
@@ -63,14 +70,14 @@ impl Scalar {
     pub fn size(self) -> usize {
         match self {
             Scalar::Char | Scalar::UChar => 1,
-            Scalar::Short | Scalar::UShort => 2,
+            Scalar::Short | Scalar::UShort | Scalar::Half => 2,
             Scalar::Int | Scalar::UInt | Scalar::Float => 4,
             Scalar::Long | Scalar::ULong | Scalar::Double => 8,
         }
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, Scalar::Float | Scalar::Double)
+        matches!(self, Scalar::Float | Scalar::Double | Scalar::Half)
     }
 
     fn signed(self) -> bool {
@@ -93,6 +100,7 @@ impl Scalar {
             Scalar::ULong => "<u8",
             Scalar::Float => "<f4",
             Scalar::Double => "<f8",
+            Scalar::Half => "<f2",
         }
     }
 
@@ -147,6 +155,10 @@ impl Scalar {
         match self {
             Scalar::Float => (value as f32).to_le_bytes().to_vec(),
             Scalar::Double => value.to_le_bytes().to_vec(),
+            // Rounded once, to nearest even, from the double.
+            Scalar::Half => (float::from_f64(value, Type::F16, Round::Rte) as u16)
+                .to_le_bytes()
+                .to_vec(),
             _ => ((value as i64) as u64).to_le_bytes()[..self.size()].to_vec(),
         }
     }
@@ -159,6 +171,8 @@ impl Scalar {
         match self {
             Scalar::Float => format!("{}", f32::from_bits(raw as u32)),
             Scalar::Double => format!("{}", f64::from_bits(raw)),
+            // Exactly: every half is a double.
+            Scalar::Half => format!("{}", float::f16_to_f64(raw as u16)),
             Scalar::Char => (raw as i8).to_string(),
             Scalar::Short => (raw as i16).to_string(),
             Scalar::Int => (raw as i32).to_string(),

@@ -1402,6 +1402,35 @@ fn printf_output_on_ferrocl() {
     assert!(stdout(&o).starts_with(want), "stdout:\n{}", stdout(&o));
 }
 
+/// printf of half values (cl_khr_fp16): 6.15.14.3, f, e, g and a "convert a float or half
+/// argument that is a scalar type to a double"; a half vector's lanes with `%vnhf`.
+#[test]
+fn printf_prints_halves_on_ferrocl() {
+    let dir = scratch("printf_half");
+    let source = write(
+        &dir,
+        "p.cl",
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+         kernel void k(global const half *x) {\n\
+         \x20   half h = x[0];\n\
+         \x20   printf(\"%f %g %v2hf %a|\\n\", h, h * (half)2, (half2)(h, -h), h);\n\
+         }\n",
+    );
+    let o = ferrocl(&[
+        "run",
+        &source,
+        "--kernel",
+        "k",
+        "--global",
+        "1",
+        "--arg",
+        "half[1]=1.5",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = "1.500000 3 1.500000,-1.500000 0x1.8p+0|\n";
+    assert!(stdout(&o).starts_with(want), "stdout:\n{}", stdout(&o));
+}
+
 /// The tree reduction of tests/kernels/language/narrowed_tree_reduction.cl on ferrocl with a
 /// smaller last work-group (3.0 clEnqueueNDRangeKernel: non-uniform work-groups, "the
 /// remaining work-items" forming a group of their own, with -cl-std=CL3.0), vectorized and

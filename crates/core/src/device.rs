@@ -186,6 +186,7 @@ impl DeviceInfo {
                 | fp_config::ROUND_TO_INF
                 | fp_config::INF_NAN
                 | fp_config::DENORM,
+            // The fields that mirror a feature macro: `with_features` below.
             half_fp_config: 0,
             global_mem_cache_type: 0x2, // CL_READ_WRITE_CACHE
             global_mem_cacheline_size: machine.cache_line_bytes,
@@ -292,6 +293,31 @@ impl DeviceInfo {
         let globals = has("__opencl_c_program_scope_global_variables");
         self.max_global_variable_size = if globals { MAX_GLOBAL_VARIABLE_SIZE } else { 0 };
         self.global_variable_preferred_total_size = self.max_global_variable_size;
+        // `half` (`__opencl_c_fp16`, with `cl_khr_fp16` in the extensions): 4.2, Table 5, "If
+        // half-precision is supported by the device, then the minimum half-precision
+        // floating-point capability is either: CL_FP_ROUND_TO_ZERO or CL_FP_ROUND_TO_NEAREST
+        // CL_FP_INF_NAN". Arithmetic is IEEE binary16 with denormals, infinities and NaNs,
+        // rounded to nearest even; the conversions to half round in every mode a program can
+        // name (convert_half_rtz, _rtp, _rtn), exactly; the rounding to half after each
+        // operation is done by software routines, and `fma` is emulated, not a fused
+        // instruction (so no CL_FP_FMA).
+        let fp16 = has("__opencl_c_fp16");
+        self.half_fp_config = match fp16 {
+            true => {
+                fp_config::DENORM
+                    | fp_config::INF_NAN
+                    | fp_config::ROUND_TO_NEAREST
+                    | fp_config::ROUND_TO_ZERO
+                    | fp_config::ROUND_TO_INF
+                    | fp_config::SOFT_FLOAT
+            }
+            false => 0,
+        };
+        // Table 5: "If the cl_khr_fp16 extension is not supported,
+        // CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF must return 0" (and the native width); eight
+        // halves fill a 128-bit register.
+        self.preferred_vector_width[6] = if fp16 { 8 } else { 0 };
+        self.native_vector_width[6] = if fp16 { 8 } else { 0 };
         self.work_group_collective_functions_support =
             has("__opencl_c_work_group_collective_functions");
         // CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR is bit 0, _4x8BIT_KHR bit 1.

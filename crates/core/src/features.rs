@@ -61,6 +61,10 @@ pub const CPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
     // that support OpenCL 1.2 when and only when the optional feature is supported:
     // cl_khr_fp64" (CL_DEVICE_DOUBLE_FP_CONFIG is not 0).
     nv("cl_khr_fp64", 1, 0, 0),
+    // `half` arithmetic: the compiler rewrites it as float arithmetic rounded to half
+    // (ferrocl-ir, `passes::half`), and the builtin library defines every half builtin.
+    // CL_DEVICE_HALF_FP_CONFIG is not 0 exactly when this and `__opencl_c_fp16` are listed.
+    nv("cl_khr_fp16", 1, 0, 0),
     // API 3.0, Table 5: for OpenCL 3.0 devices "these extension names must be returned when and
     // only when the optional feature is supported: cl_khr_3d_image_writes cl_khr_depth_images
     // cl_khr_image2d_from_buffer". Writes to 3D images (with __opencl_c_3d_image_writes below)
@@ -93,6 +97,7 @@ pub const CPU_OPENCL_C_VERSIONS: &[NameVersion] = &[
 pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_int64", 3, 0, 0),
     nv("__opencl_c_fp64", 3, 0, 0),
+    nv("__opencl_c_fp16", 3, 0, 0),
     nv("__opencl_c_atomic_order_acq_rel", 3, 0, 0),
     nv("__opencl_c_atomic_order_seq_cst", 3, 0, 0),
     nv("__opencl_c_atomic_scope_device", 3, 0, 0),

@@ -683,6 +683,8 @@ impl Translator<'_, '_> {
                 let v = match out.lane {
                     Some(clt::F32) => self.b.ins().f32const(Ieee32::with_bits(*bits as u32)),
                     Some(clt::F64) => self.b.ins().f64const(Ieee64::with_bits(*bits)),
+                    // A half, held as its bits.
+                    Some(clt::I16) => self.b.ins().iconst(clt::I16, (*bits & 0xffff) as i64),
                     _ => return err("fconst of a type that is not a float"),
                 };
                 vec![v; out.count]

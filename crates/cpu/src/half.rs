@@ -8,9 +8,20 @@ pub const RTZ: u32 = 1;
 pub const RTP: u32 = 2;
 pub const RTN: u32 = 3;
 
-/// The value of a half's bits, exactly.
+/// The value of a half's bits, exactly: the exponent rebiased, a subnormal scaled (exact in
+/// float); a NaN keeps its payload and is quiet, as `half_to_double` makes it.
 pub extern "C" fn half_to_float(bits: u16) -> f32 {
-    half_to_double(bits) as f32
+    let h = u32::from(bits);
+    let sign = (h & 0x8000) << 16;
+    let mant = h & 0x3ff;
+    let magnitude = match (h >> 10) & 0x1f {
+        // 2^-24 exactly.
+        0 => return f32::from_bits(sign | (mant as f32 / 16_777_216.0).to_bits()),
+        31 if mant == 0 => 0x7f80_0000,
+        31 => 0x7fc0_0000 | (mant << 13),
+        e => ((e + 112) << 23) | (mant << 13),
+    };
+    f32::from_bits(sign | magnitude)
 }
 
 pub extern "C" fn half_to_double(bits: u16) -> f64 {
@@ -18,7 +29,46 @@ pub extern "C" fn half_to_double(bits: u16) -> f64 {
 }
 
 pub extern "C" fn float_to_half(x: f32, mode: u32) -> u16 {
-    double_to_half(f64::from(x), mode)
+    if mode == RTE {
+        float_to_half_rte(x)
+    } else {
+        double_to_half(f64::from(x), mode)
+    }
+}
+
+/// `float_to_half` to nearest even, on the bits (the rounding every `half` operation ends
+/// with): the exponent rebiased and the 13 low significand bits rounded off, or for a
+/// subnormal result the significand shifted to units of 2^-24 and rounded.
+fn float_to_half_rte(x: f32) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let a = b & 0x7fff_ffff;
+    if a > 0x7f80_0000 {
+        // A NaN: quiet, with the payload's top bits (as `double_to_half`).
+        return sign | 0x7e00 | ((a >> 13) & 0x1ff) as u16;
+    }
+    if a >= 0x477f_f000 {
+        // 65520 (halfway between HALF_MAX and 2^16) and above, infinity included.
+        return sign | 0x7c00;
+    }
+    if a >= 0x3880_0000 {
+        // At least 2^-14: a normal half. Rebias (127 - 15 = 112) and round at bit 13; a carry
+        // into the exponent is the next binade, correctly.
+        let r = a - (112 << 23);
+        let r = r + 0xfff + ((r >> 13) & 1);
+        return sign | (r >> 13) as u16;
+    }
+    if a < 0x3300_0000 {
+        // Below 2^-25 (half the smallest subnormal), or 2^-25 itself: a tie to even zero.
+        return sign;
+    }
+    // A subnormal half: the float's significand (with its implicit bit) in units of 2^-24.
+    let e = a >> 23;
+    let m = (a & 0x7f_ffff) | 0x80_0000;
+    let shift = 126 - e;
+    let (q, rem, halfway) = (m >> shift, m & ((1 << shift) - 1), 1 << (shift - 1));
+    let up = rem > halfway || (rem == halfway && q & 1 == 1);
+    sign | (q + u32::from(up)) as u16
 }
 
 /// Rounds `x` to a half in `mode`: the result is the half nearest to x in the direction the
@@ -94,6 +144,45 @@ mod tests {
                     float_to_half(f, mode),
                     bits,
                     "half {bits:#06x} ({f}) in mode {mode}"
+                );
+            }
+        }
+    }
+
+    /// The bit-level conversions give what the exact ones give: every half widened, and
+    /// floats spread over every exponent (and the boundaries of the subnormal and overflow
+    /// ranges) rounded to nearest even.
+    #[test]
+    fn bit_level_conversions_match_the_exact_ones() {
+        for bits in 0..=u16::MAX {
+            assert_eq!(
+                half_to_float(bits).to_bits(),
+                (half_to_double(bits) as f32).to_bits(),
+                "{bits:#06x}"
+            );
+        }
+        let edges = [
+            0x3300_0000u32,
+            0x3300_0001,
+            0x32ff_ffff,
+            0x3880_0000,
+            0x387f_ffff,
+        ];
+        let more = [
+            0x477f_efff,
+            0x477f_f000,
+            0x7f80_0000,
+            0x7f80_0001,
+            0x7fc0_1234,
+        ];
+        let spread = (0..=u32::MAX / 997).map(|k| k * 997);
+        for b in edges.into_iter().chain(more).chain(spread) {
+            for x in [f32::from_bits(b), -f32::from_bits(b)] {
+                assert_eq!(
+                    float_to_half(x, RTE),
+                    double_to_half(f64::from(x), RTE),
+                    "{:#010x}",
+                    x.to_bits()
                 );
             }
         }

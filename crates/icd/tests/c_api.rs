@@ -250,7 +250,8 @@ c_programs!(
     globals,
     generic,
     svm,
-    images
+    images,
+    half_math
 );
 
 /// Every C program in `tests/c` has its test above.

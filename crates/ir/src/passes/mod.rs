@@ -9,6 +9,7 @@ pub mod cse;
 pub mod dce;
 pub mod divrem;
 pub mod fold;
+pub mod half;
 pub mod if_convert;
 pub mod inline;
 pub mod known;
@@ -30,7 +31,8 @@ use crate::verify::{verify_module, VerifyError};
 pub type PassFn = fn(&mut Module);
 
 /// The passes by name (`PassManager::standard` says in which order they run).
-pub const PASSES: [(&str, PassFn); 18] = [
+pub const PASSES: [(&str, PassFn); 19] = [
+    ("half", half::run),
     ("inline", inline::run),
     ("inline_and_clean", inline::run_and_clean),
     ("mem2reg", mem2reg::run),
@@ -103,7 +105,8 @@ impl PassManager {
     }
 
     /// The standard pipeline: drop the functions no kernel reaches (in a module with
-    /// kernels), so that no pass works on them; promote stack slots and clean up each
+    /// kernels), so that no pass works on them; rewrite `half` arithmetic as float arithmetic
+    /// (`half`, the legalization every device relies on); promote stack slots and clean up each
     /// function on its own, so that what inlining copies is small (folding waits for the
     /// inlined kernels: folded callees gave kernels on which the CPU code generator's
     /// register allocator took several times longer); inline into kernels,
@@ -116,6 +119,7 @@ impl PassManager {
         let mut pm = PassManager::new();
         for name in [
             "strip",
+            "half",
             "mem2reg",
             "simplify_cfg",
             "dce",

@@ -36,6 +36,15 @@ pub(super) fn common(fl: &mut FnLower, f: Common, c: &Call) -> Res<Option<Value>
             } else {
                 std::f64::consts::PI / 180.0
             };
+            // `half`: the constant and the product in float, rounded once to half (the
+            // constant rounded to half would cost up to a further half ulp).
+            if t.lane_type() == Type::F16 {
+                let wide = t.with_lane_type(Type::F32).expect("a float vector");
+                let w = fl.b.convert(ConvOp::Fconv(Round::Rte), v, wide);
+                let k = fl.fconst(wide, k);
+                let r = fl.b.binary(BinaryOp::Fmul, w, k);
+                return Ok(Some(fl.b.convert(ConvOp::Fconv(Round::Rte), r, t)));
+            }
             let k = fl.fconst(t, k);
             Ok(Some(fl.b.binary(BinaryOp::Fmul, v, k)))
         }

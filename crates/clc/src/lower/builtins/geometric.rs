@@ -4,37 +4,54 @@
 use super::*;
 use catalogue::Geometric;
 
-/// A geometric function.
+/// A geometric function. `half` arguments are widened to `float` and the result rounded back
+/// once: Table 69 bounds `length` by 0.25 + 0.5n ulp and `normalize` by 1 + n ulp, which
+/// rounding after each `half` operation would not meet (and its last paragraph allows "converting
+/// the half values to single precision floating-point values and performing the operation in
+/// single precision").
 pub(super) fn geometric(fl: &mut FnLower, f: Geometric, c: &Call) -> Res<Option<Value>> {
     use Geometric as G;
-    match f {
-        G::Cross => cross(fl, c).map(Some),
-        G::FastLength | G::FastDistance | G::FastNormalize => fast(fl, f, c).map(Some),
-        _ if !c.float(fl) => library_call(fl, c),
-        G::Dot => {
-            let a = fl.val(&c.args[0])?;
-            let b = fl.val(&c.args[1])?;
-            Ok(Some(dot(fl, a, b)))
-        }
-        G::Length => {
-            let a = fl.val(&c.args[0])?;
-            Ok(Some(scaled_length(fl, a)))
-        }
-        G::Distance => {
-            let a = fl.val(&c.args[0])?;
-            let b = fl.val(&c.args[1])?;
-            let d = fl.b.binary(BinaryOp::Fsub, a, b);
-            Ok(Some(scaled_length(fl, d)))
-        }
-        G::Normalize => normalize(fl, c).map(Some),
+    if !c.float(fl) {
+        return library_call(fl, c);
     }
+    let mut args = Vec::with_capacity(c.args.len());
+    for a in c.args {
+        args.push(fl.val(a)?);
+    }
+    let half = fl.b.value_type(args[0]).lane_type() == Type::F16;
+    if half {
+        for a in &mut args {
+            let t =
+                fl.b.value_type(*a)
+                    .with_lane_type(Type::F32)
+                    .expect("a float vector");
+            *a = fl.b.convert(ConvOp::Fconv(Round::Rte), *a, t);
+        }
+    }
+    let r = match f {
+        G::Cross => cross(fl, args[0], args[1]),
+        G::FastLength | G::FastDistance | G::FastNormalize => fast(fl, f, &args),
+        G::Dot => dot(fl, args[0], args[1]),
+        G::Length => scaled_length(fl, args[0]),
+        G::Distance => {
+            let d = fl.b.binary(BinaryOp::Fsub, args[0], args[1]);
+            scaled_length(fl, d)
+        }
+        G::Normalize => normalize(fl, args[0]),
+    };
+    if half {
+        let t =
+            fl.b.value_type(r)
+                .with_lane_type(Type::F16)
+                .expect("a float vector");
+        return Ok(Some(fl.b.convert(ConvOp::Fconv(Round::Rte), r, t)));
+    }
+    Ok(Some(r))
 }
 
 /// 6.15.5: cross(a, b) = (a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x), and w = 0
 /// for 4 lanes.
-fn cross(fl: &mut FnLower, c: &Call) -> Res<Value> {
-    let a = fl.val(&c.args[0])?;
-    let b = fl.val(&c.args[1])?;
+fn cross(fl: &mut FnLower, a: Value, b: Value) -> Value {
     let t = fl.b.value_type(a);
     let (m1, m2): (&[u8], &[u8]) = if t.lanes() == 4 {
         (&[1, 2, 0, 3], &[2, 0, 1, 3])
@@ -52,21 +69,20 @@ fn cross(fl: &mut FnLower, c: &Call) -> Res<Value> {
         let z = fl.zero(t.lane_type());
         r = fl.b.insertlane(r, z, 3);
     }
-    Ok(r)
+    r
 }
 
 /// 6.15.5: fast_length(p) = half_sqrt(dot(p, p)), fast_distance(a, b) = fast_length(a - b),
 /// fast_normalize(p) = p * half_rsqrt(dot(p, p)) (p when every element is zero).
-fn fast(fl: &mut FnLower, f: Geometric, c: &Call) -> Res<Value> {
-    let mut p = fl.val(&c.args[0])?;
+fn fast(fl: &mut FnLower, f: Geometric, args: &[Value]) -> Value {
+    let mut p = args[0];
     if f == Geometric::FastDistance {
-        let q = fl.val(&c.args[1])?;
-        p = fl.b.binary(BinaryOp::Fsub, p, q);
+        p = fl.b.binary(BinaryOp::Fsub, p, args[1]);
     }
     let d = dot(fl, p, p);
     let len = fl.b.unary(IrUnary::Sqrt, d);
     if f != Geometric::FastNormalize {
-        return Ok(len);
+        return len;
     }
     let t = fl.b.value_type(p);
     let one = fl.fconst(t.lane_type(), 1.0);
@@ -79,7 +95,7 @@ fn fast(fl: &mut FnLower, f: Geometric, c: &Call) -> Res<Value> {
     let r = fl.b.binary(BinaryOp::Fmul, p, inv);
     let z = fl.fconst(t.lane_type(), 0.0);
     let zero = fl.b.fcmp(FloatCC::Oeq, d, z);
-    Ok(fl.b.select(zero, p, r))
+    fl.b.select(zero, p, r)
 }
 
 /// The largest magnitude among the lanes of `a` (whose lanes are magnitudes).
@@ -100,8 +116,7 @@ fn max_lane(fl: &mut FnLower, a: Value) -> Value {
 /// 6.15.5: p / length(p), scaled by the largest magnitude first so that the sum of squares
 /// neither overflows nor underflows; p itself when every element is zero; infinite elements
 /// count as copysign(1, p[i]) and the others as 0.
-fn normalize(fl: &mut FnLower, c: &Call) -> Res<Value> {
-    let p = fl.val(&c.args[0])?;
+fn normalize(fl: &mut FnLower, p: Value) -> Value {
     let t = fl.b.value_type(p);
     let lane = t.lane_type();
     let a = fl.b.unary(IrUnary::Fabs, p);
@@ -131,7 +146,7 @@ fn normalize(fl: &mut FnLower, c: &Call) -> Res<Value> {
     let r = fl.b.binary(BinaryOp::Fdiv, q, lens);
     let lz = fl.fconst(lane, 0.0);
     let m_zero = fl.b.fcmp(FloatCC::Oeq, m, lz);
-    Ok(fl.b.select(m_zero, p, r))
+    fl.b.select(m_zero, p, r)
 }
 
 /// The length of `p` for `length` and `distance`. 7.5.1: "length calculates the length of a

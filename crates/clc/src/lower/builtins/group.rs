@@ -109,10 +109,11 @@ pub(super) fn printf(fl: &mut FnLower, c: &Call) -> Res<Value> {
             (fl.b.convert(ConvOp::Zext, v, w), w.bytes())
         } else if t.is_ptr() {
             (v, 8)
-        } else if t == Type::F32 {
+        } else if t == Type::F32 || t == Type::F16 {
             // 6.15.14.3: f, e, g and a "convert a float argument to a double only if the
             // double data type is supported"; the library always reads a scalar floating
-            // argument as a double, so one without doubles is widened here (exactly).
+            // argument as a double, so one without doubles is widened here (exactly), and a
+            // half likewise ("a float or half argument that is a scalar type").
             (fl.b.convert(ConvOp::Fconv(Round::Rte), v, Type::F64), 8)
         } else {
             (v, t.bytes())
