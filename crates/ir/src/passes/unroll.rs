@@ -2,7 +2,9 @@
 //!
 //! A loop qualifies when it has one back edge, leaves only from its header, and the header
 //! decides with `icmp <cc> i, C` (or `C, i`) on a header parameter `i` that starts at a
-//! constant and steps by a constant (`iadd i, S` passed on the back edge). The trip count is
+//! constant and steps by an integer operation with a constant (`iadd i, S`, `imul i, S`,
+//! `shl i, S`, `lshr i, S`... passed on the back edge: `for (s = 1; s < 256; s *= 4)`,
+//! `for (s = 32; s > 0; s >>= 1)`). The trip count is
 //! found by running the induction variable with the comparison's exact semantics (wrapping
 //! at its width); loops of at most `MAX_TRIPS` iterations and `MAX_INSTS` copied
 //! instructions are replaced by that many copies of their body, each copy's back edge
@@ -67,6 +69,39 @@ fn int_const(f: &Function, v: Value) -> Option<u64> {
     f.dfg.iconst_value(v)
 }
 
+/// The constant `v` always holds on entering a loop: a constant, or a parameter of a block
+/// before the loop that every edge into it gives the same such constant (an earlier loop
+/// unrolled in this pass leaves its exit's arguments so, folding having not run since).
+fn entry_const(f: &Function, cfg: &Cfg, v: Value, depth: u32) -> Option<u64> {
+    if let Some(c) = int_const(f, v) {
+        return Some(c);
+    }
+    let ValueDef::Param(b, k) = f.dfg.value_def(v) else {
+        return None;
+    };
+    if depth == 0 || cfg.preds(b).is_empty() {
+        return None;
+    }
+    let mut found = None;
+    for &(_, t) in cfg.preds(b) {
+        for d in f.dfg.insts[t].op.dests() {
+            if d.block == b {
+                let a = d.args[k as usize];
+                // A parameter passed back to itself (around a loop) adds no value.
+                if a == v {
+                    continue;
+                }
+                let c = entry_const(f, cfg, a, depth - 1)?;
+                if found.is_some_and(|x| x != c) {
+                    return None;
+                }
+                found = Some(c);
+            }
+        }
+    }
+    found
+}
+
 fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counted> {
     let in_loop: HashSet<Block> = blocks.iter().copied().collect();
     let latch_inst = cfg.single_back_edge(h, &in_loop)?;
@@ -129,7 +164,7 @@ fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counte
         }
         for dd in f.dfg.insts[pi].op.dests() {
             if dd.block == h {
-                let c = int_const(f, dd.args[k])?;
+                let c = entry_const(f, cfg, dd.args[k], 4)?;
                 if start.is_some_and(|s| s != c) {
                     return None;
                 }
@@ -138,15 +173,17 @@ fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counte
         }
     }
     let start = start?;
-    // Its step: `iadd iv, S` or `iadd S, iv` on the back edge.
+    // Its step: an integer operation of `iv` and a constant on the back edge (`i + S`,
+    // `i * S`, `i << S`, `i >> S`...), `S op iv` where `op` commutes.
     let next = back_dest.args[k];
     let ValueDef::Result(ni) = f.dfg.value_def(next) else {
         return None;
     };
-    let step = match (&f.dfg.insts[ni].op, &f.dfg.insts[ni].args[..]) {
-        (Op::Binary(BinaryOp::Iadd), [a, b]) if *a == iv => int_const(f, *b)?,
-        (Op::Binary(BinaryOp::Iadd), [a, b]) if *b == iv => int_const(f, *a)?,
-        (Op::Binary(BinaryOp::Isub), [a, b]) if *a == iv => int_const(f, *b)?.wrapping_neg(),
+    let (op, step) = match (&f.dfg.insts[ni].op, &f.dfg.insts[ni].args[..]) {
+        (&Op::Binary(op), [a, b]) if *a == iv && !op.is_float() => (op, int_const(f, *b)?),
+        (&Op::Binary(op @ (BinaryOp::Iadd | BinaryOp::Imul)), [a, b]) if *b == iv => {
+            (op, int_const(f, *a)?)
+        }
         _ => return None,
     };
     let ty = f.dfg.value_type(iv);
@@ -154,7 +191,7 @@ fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counte
         return None;
     }
     let w = ty.lane_bits();
-    let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+    let mask = crate::eval::mask(w);
     let holds = |i: u64| {
         let (si, sl) = (sext(i, w), sext(limit, w));
         match cc {
@@ -177,7 +214,9 @@ fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counte
         if trips > MAX_TRIPS {
             return None;
         }
-        i = i.wrapping_add(step) & mask;
+        // A step whose result the specification leaves undefined (a division by zero)
+        // is left to the device.
+        i = crate::eval::binary(op, i, step, ty).defined()?;
     }
     Some(Counted {
         latch_inst,
