@@ -223,7 +223,12 @@ fn per_chunk(f: &Function, shapes: &Shapes, width: u32, accessed: &SecondaryMap<
         };
         for &i in f.layout.block_insts(b) {
             let data = &f.dfg.insts[i];
-            let uniform = data.args.iter().all(|&a| shapes.of(a).is_uniform());
+            // Operands alike in every lane, or a result that is (a quotient the chunk's
+            // lanes share, see `Shapes::chunk_division`): one scalar operation.
+            let uniform = data.args.iter().all(|&a| shapes.of(a).is_uniform())
+                || f.dfg
+                    .inst_result(i)
+                    .is_some_and(|r| shapes.of(r).is_uniform());
             let result = f.dfg.inst_result(i).map(|v| f.dfg.value_type(v));
             // A component of a vector access is dense when the lanes' vectors are
             // consecutive (`accessed[i]`: the vector's bytes).
