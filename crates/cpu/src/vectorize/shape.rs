@@ -135,6 +135,9 @@ pub struct Shapes {
     shape: SecondaryMap<Value, Shape>,
     divergent: SecondaryMap<Block, bool>,
     range: SecondaryMap<Value, Option<Range>>,
+    /// For each integer value, log2 of a power of two that its lane 0 is a multiple of
+    /// ([`alignments`]).
+    align: SecondaryMap<Value, u8>,
     assumes_id_limit: bool,
 }
 
@@ -174,6 +177,7 @@ impl Shapes {
             shape: SecondaryMap::new(),
             divergent: SecondaryMap::new(),
             range: ranges(func, cfg, dom, loops),
+            align: alignments(func, dom, width),
             assumes_id_limit: false,
         };
         let mut sync: SecondaryMap<Block, bool> = SecondaryMap::new();
@@ -291,8 +295,15 @@ impl Shapes {
                         matches!(self.shape[a], Shape::Affine { .. })
                             && self.range[a].is_some_and(|r| r.ids)
                     });
+                // An arithmetic shift taken as a logical one by `chunk_division`.
+                let shift = matches!(data.op, Op::Binary(BinaryOp::Ashr))
+                    && func
+                        .dfg
+                        .inst_result(i)
+                        .is_some_and(|r| self.shape[r] != Shape::Varying);
                 let division = self.unsigned_division(data).is_some()
-                    || self.narrow_division(func, data).is_some();
+                    || self.narrow_division(func, data).is_some()
+                    || shift;
                 ordered
                     || (extension || division) && self.range[data.args[0]].is_some_and(|r| r.ids)
             })
@@ -353,6 +364,75 @@ impl Shapes {
             let e = m * u128::from(d) - (1u128 << p);
             (hi * e < 1u128 << p && hi * m < 1u128 << 32).then_some((op, d as u32, m as u32, p))
         })
+    }
+
+    /// The shape of `x op 2^k` (a quotient: `x / 2^k`, `x >> k`; a remainder: `x % 2^k`,
+    /// `x & (2^k - 1)`) for an affine `x` and a constant divisor. A chunk's lanes `x0 + i·s`
+    /// (`s > 0`, `i < W`) with lane 0 a multiple of `2^a` ([`alignments`]: a local x id's is
+    /// a multiple of W, since the work-group function places chunks at multiples of W) stay
+    /// between two multiples of `2^min(a, k)` when `(W - 1)·s < 2^min(a, k)`, and so between
+    /// two multiples of `2^k`: the quotient is the same in every lane and the remainder goes
+    /// on with stride `s`. (`j % 16` for `j = get_local_id(0)` in chunks of 4: lanes `r, r +
+    /// 1, r + 2, r + 3`, and `j / 16` one value.) A mask that keeps every value `x` can take
+    /// (its range) leaves `x` as it is. Signed forms only where `x` is never negative.
+    fn chunk_division(
+        &self,
+        func: &Function,
+        data: &ferrocl_ir::InstData,
+        op: BinaryOp,
+        width: u32,
+    ) -> Shape {
+        let (x, d) = (data.args[0], data.args[1]);
+        let c = match func.dfg.iconst_value(d) {
+            Some(c) if self.shape[d].is_uniform() => c,
+            _ => return Shape::Varying,
+        };
+        let ty = func.dfg.value_type(x);
+        let bits = ty.lane_bits();
+        let c = c & ferrocl_ir::eval::mask(bits);
+        let range = self.range[x];
+        let non_negative = range.is_some_and(|r| r.lo >= 0);
+        if op == BinaryOp::Band && c.wrapping_add(1).is_power_of_two() {
+            // A mask of low bits that every lane's value fits in.
+            if range.is_some_and(|r| r.lo >= 0 && r.hi <= i128::from(c)) {
+                return self.shape[x];
+            }
+        }
+        let log2 = |c: u64| c.is_power_of_two().then(|| c.trailing_zeros());
+        // A signed divisor is a power of two below the sign bit.
+        let signed = non_negative && c >> (bits - 1) == 0;
+        let split = match op {
+            BinaryOp::Udiv => log2(c).map(|k| (k, true)),
+            BinaryOp::Sdiv if signed => log2(c).map(|k| (k, true)),
+            BinaryOp::Urem => log2(c).map(|k| (k, false)),
+            BinaryOp::Srem if signed => log2(c).map(|k| (k, false)),
+            BinaryOp::Lshr => Some(((c % u64::from(bits)) as u32, true)),
+            BinaryOp::Ashr if non_negative => Some(((c % u64::from(bits)) as u32, true)),
+            BinaryOp::Band => log2(c.wrapping_add(1)).map(|k| (k, false)),
+            _ => None,
+        };
+        let Some((k, quotient)) = split else {
+            return Shape::Varying;
+        };
+        let Shape::Affine {
+            stride,
+            guarded: false,
+        } = self.shape[x]
+        else {
+            return Shape::Varying;
+        };
+        let within = k.min(u32::from(self.align[x]));
+        if stride <= 0 || within >= 63 || i64::from(width - 1) * stride >= 1i64 << within {
+            return Shape::Varying;
+        }
+        if quotient {
+            Shape::Uniform
+        } else {
+            Shape::Affine {
+                stride,
+                guarded: false,
+            }
+        }
     }
 
     fn update(&mut self, v: Value, new: Shape) -> bool {
@@ -437,6 +517,15 @@ impl Shapes {
                 }
                 _ => Shape::Varying,
             },
+            Op::Binary(
+                op @ (BinaryOp::Udiv
+                | BinaryOp::Urem
+                | BinaryOp::Sdiv
+                | BinaryOp::Srem
+                | BinaryOp::Lshr
+                | BinaryOp::Ashr
+                | BinaryOp::Band),
+            ) => self.chunk_division(func, data, *op, width),
             Op::Unary(UnaryOp::Ineg) => affine(stride(0).wrapping_neg(), guarded),
             Op::PtrToInt | Op::IntToPtr | Op::AddrCast | Op::Convert(ConvOp::Trunc) => {
                 affine(stride(0), guarded)
@@ -509,6 +598,12 @@ fn ranges(
                         BinaryOp::Isub => Some(Range::combine(a, b, |x, y| x - y)),
                         BinaryOp::Imul => Some(Range::combine(a, b, |x, y| x * y)),
                         BinaryOp::Smin => Some(Range::combine(a, b, i128::min)),
+                        // A mask that is a non-negative constant keeps at most its bits.
+                        BinaryOp::Band if b.lo == b.hi && b.lo >= 0 => Some(Range {
+                            lo: 0,
+                            hi: if a.lo >= 0 { a.hi.min(b.lo) } else { b.lo },
+                            ids: a.ids,
+                        }),
                         BinaryOp::Smax => Some(Range::combine(a, b, i128::max)),
                         BinaryOp::Shl if b.lo == b.hi && (0..32).contains(&b.lo) => {
                             Some(Range::combine(a, b, |x, y| x << y))
@@ -540,6 +635,78 @@ fn ranges(
         }
     }
     range
+}
+
+/// For each integer value, log2 of a power of two that its value in lane 0 of a chunk is
+/// known to be a multiple of: the local x id's is a multiple of `width` (chunks start at
+/// multiples of W in every row), a constant's the powers of two dividing it, and sums,
+/// products, shifts, masks, quotients and remainders by constants, and conversions keep
+/// what they can. One pass in reverse post-order; block parameters are taken as unknown
+/// (0).
+fn alignments(func: &Function, dom: &DomTree, width: u32) -> SecondaryMap<Value, u8> {
+    let mut align: SecondaryMap<Value, u8> = SecondaryMap::new();
+    let zeros = |c: u64, bits: u32| {
+        (c & ferrocl_ir::eval::mask(bits))
+            .trailing_zeros()
+            .min(bits)
+    };
+    for &b in dom.rpo() {
+        for &i in func.layout.block_insts(b) {
+            let Some(r) = func.dfg.inst_result(i) else {
+                continue;
+            };
+            let ty = func.dfg.value_type(r);
+            if !ty.is_int() || ty.is_vector() {
+                continue;
+            }
+            let bits = ty.lane_bits();
+            let data = &func.dfg.insts[i];
+            let a = |k: usize| u32::from(align[data.args[k]]);
+            let constant = |k: usize| func.dfg.iconst_value(data.args[k]);
+            let new = match &data.op {
+                Op::Iconst(c) => zeros(*c, bits),
+                Op::WorkItem(WorkItemOp::LocalId, 0) => width.trailing_zeros(),
+                Op::Binary(op) => match op {
+                    BinaryOp::Iadd | BinaryOp::Isub => a(0).min(a(1)),
+                    BinaryOp::Imul => a(0) + a(1),
+                    BinaryOp::Band => a(0).max(a(1)),
+                    BinaryOp::Bor | BinaryOp::Bxor => a(0).min(a(1)),
+                    BinaryOp::Shl => constant(1).map_or(0, |c| a(0) + (c % u64::from(bits)) as u32),
+                    // By a power of two (a shift by a constant is one). A multiple of 2^a
+                    // divided by 2^k with k <= a is exact whatever the sign, and its
+                    // remainder is a multiple of 2^min(a, k) either way.
+                    BinaryOp::Lshr
+                    | BinaryOp::Ashr
+                    | BinaryOp::Udiv
+                    | BinaryOp::Sdiv
+                    | BinaryOp::Urem
+                    | BinaryOp::Srem => {
+                        let k = match (op, constant(1)) {
+                            (BinaryOp::Lshr | BinaryOp::Ashr, Some(c)) => {
+                                Some((c % u64::from(bits)) as u32)
+                            }
+                            (_, Some(c)) => {
+                                let c = c & ferrocl_ir::eval::mask(bits);
+                                (c.is_power_of_two() && c >> (bits - 1) == 0)
+                                    .then(|| c.trailing_zeros())
+                            }
+                            _ => None,
+                        };
+                        match (op, k) {
+                            (BinaryOp::Urem | BinaryOp::Srem, Some(k)) => a(0).min(k),
+                            (_, Some(k)) => a(0).saturating_sub(k),
+                            _ => 0,
+                        }
+                    }
+                    _ => 0,
+                },
+                Op::Convert(ConvOp::Trunc | ConvOp::Sext | ConvOp::Zext) => a(0),
+                _ => 0,
+            };
+            align[r] = new.min(bits).min(63) as u8;
+        }
+    }
+    align
 }
 
 /// The range of parameter `k` of block `b` where it is a loop counter counting up to a bound:

@@ -7,6 +7,13 @@
 //! unspecified value rather than a trap (6.5.1), a backend is free to lower them to
 //! trapping machine instructions guarded by the original control flow.
 //! Loops are processed innermost first, so invariants move out of a whole nest.
+//!
+//! A plain (non-volatile) load in the loop's header from an invariant address moves too when
+//! nothing in the loop writes memory or synchronizes (no store, atomic, fence, barrier,
+//! collective or call): the header runs each time the loop is entered, before anything else
+//! in it, so the load runs where it first ran, and no later trip could read anything else
+//! (another work-item's write to it without synchronization would be a data race). The bound
+//! of `for (k = rowptr[r]; k < rowptr[r + 1]; k++)` is then read once.
 
 use std::collections::HashSet;
 
@@ -107,6 +114,13 @@ pub fn licm(f: &mut Function) -> bool {
                 defined.extend(f.dfg.inst_result(i));
             }
         }
+        // Whether any instruction of the loop writes memory or synchronizes.
+        let writes = l.blocks.iter().any(|&b| {
+            f.layout.block_insts(b).iter().any(|&i| {
+                let op = &f.dfg.insts[i].op;
+                op.has_side_effects() && !op.is_terminator()
+            })
+        });
         let order: Vec<Block> = dom
             .rpo()
             .iter()
@@ -116,7 +130,12 @@ pub fn licm(f: &mut Function) -> bool {
         for b in order {
             for i in f.layout.block_insts(b).to_vec() {
                 let data = &f.dfg.insts[i];
-                if !hoistable(&data.op) || data.args.iter().any(|a| defined.contains(a)) {
+                let invariant_load = b == l.header
+                    && !writes
+                    && matches!(data.op, Op::Load(flags) if !flags.volatile);
+                if !(hoistable(&data.op) || invariant_load)
+                    || data.args.iter().any(|a| defined.contains(a))
+                {
                     continue;
                 }
                 let Some(r) = f.dfg.inst_result(i) else {

@@ -2,7 +2,9 @@
 //!
 //! A loop qualifies when it has one back edge, leaves only from its header, and the header
 //! decides with `icmp <cc> i, C` (or `C, i`) on a header parameter `i` that starts at a
-//! constant and steps by a constant (`iadd i, S` passed on the back edge). The trip count is
+//! constant and steps by an integer operation with a constant (`iadd i, S`, `imul i, S`,
+//! `shl i, S`, `lshr i, S`... passed on the back edge: `for (s = 1; s < 256; s *= 4)`,
+//! `for (s = 32; s > 0; s >>= 1)`). The trip count is
 //! found by running the induction variable with the comparison's exact semantics (wrapping
 //! at its width); loops of at most `MAX_TRIPS` iterations and `MAX_INSTS` copied
 //! instructions are replaced by that many copies of their body, each copy's back edge
@@ -67,11 +69,12 @@ fn int_const(f: &Function, v: Value) -> Option<u64> {
     f.dfg.iconst_value(v)
 }
 
-/// `v`'s value when it is a constant, or a block parameter that every edge into its block
-/// sets to the same constant (a loop's start often reaches its header through such a
-/// parameter of a preheader, as loop-invariant code motion leaves them), looking `depth`
-/// parameters back at most.
-fn incoming_const(f: &Function, cfg: &Cfg, v: Value, depth: u32) -> Option<u64> {
+/// The constant `v` always holds on entering a loop: a constant, or a block parameter that
+/// every edge into its block sets to the same such constant (a loop's start often reaches its
+/// header through a preheader's parameter, as loop-invariant code motion leaves them, or
+/// through an earlier loop's exit that this pass unrolled, folding having not run since),
+/// looking `depth` parameters back at most.
+fn entry_const(f: &Function, cfg: &Cfg, v: Value, depth: u32) -> Option<u64> {
     if let Some(c) = int_const(f, v) {
         return Some(c);
     }
@@ -84,7 +87,12 @@ fn incoming_const(f: &Function, cfg: &Cfg, v: Value, depth: u32) -> Option<u64> 
     let mut value = None;
     for &(_, pi) in cfg.preds(b) {
         for d in f.dfg.insts[pi].op.dests().iter().filter(|d| d.block == b) {
-            let c = incoming_const(f, cfg, d.args[k as usize], depth - 1)?;
+            let a = d.args[k as usize];
+            // A parameter passed back to itself (around a loop) adds no value.
+            if a == v {
+                continue;
+            }
+            let c = entry_const(f, cfg, a, depth - 1)?;
             if value.is_some_and(|x| x != c) {
                 return None;
             }
@@ -108,6 +116,8 @@ struct Induction {
     iv: Value,
     k: usize,
     limit: Value,
+    /// The step: `iv op step` on the back edge (`iadd` for partial unrolling).
+    step_op: BinaryOp,
     step: u64,
     then_in: bool,
 }
@@ -174,15 +184,17 @@ fn induction(f: &Function, cfg: &Cfg, h: Block, in_loop: &HashSet<Block>) -> Opt
         return None;
     };
     let k = k as usize;
-    // Its step: `iadd iv, S` or `iadd S, iv` on the back edge.
+    // Its step: an integer operation of `iv` and a constant on the back edge (`i + S`,
+    // `i * S`, `i << S`, `i >> S`...), `S op iv` where `op` commutes.
     let next = back_dest.args[k];
     let ValueDef::Result(ni) = f.dfg.value_def(next) else {
         return None;
     };
-    let step = match (&f.dfg.insts[ni].op, &f.dfg.insts[ni].args[..]) {
-        (Op::Binary(BinaryOp::Iadd), [a, b]) if *a == iv => int_const(f, *b)?,
-        (Op::Binary(BinaryOp::Iadd), [a, b]) if *b == iv => int_const(f, *a)?,
-        (Op::Binary(BinaryOp::Isub), [a, b]) if *a == iv => int_const(f, *b)?.wrapping_neg(),
+    let (step_op, step) = match (&f.dfg.insts[ni].op, &f.dfg.insts[ni].args[..]) {
+        (&Op::Binary(op), [a, b]) if *a == iv && !op.is_float() => (op, int_const(f, *b)?),
+        (&Op::Binary(op @ (BinaryOp::Iadd | BinaryOp::Imul)), [a, b]) if *b == iv => {
+            (op, int_const(f, *a)?)
+        }
         _ => return None,
     };
     let ty = f.dfg.value_type(iv);
@@ -198,6 +210,7 @@ fn induction(f: &Function, cfg: &Cfg, h: Block, in_loop: &HashSet<Block>) -> Opt
         iv,
         k,
         limit,
+        step_op,
         step,
         then_in,
     })
@@ -216,7 +229,7 @@ fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counte
         }
         for dd in f.dfg.insts[pi].op.dests() {
             if dd.block == h {
-                let c = incoming_const(f, cfg, dd.args[k], 4)?;
+                let c = entry_const(f, cfg, dd.args[k], 4)?;
                 if start.is_some_and(|s| s != c) {
                     return None;
                 }
@@ -226,8 +239,9 @@ fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counte
     }
     let start = start?;
     let (step, cc, then_in) = (ind.step, ind.cc, ind.then_in);
-    let w = f.dfg.value_type(ind.iv).lane_bits();
-    let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+    let ty = f.dfg.value_type(ind.iv);
+    let w = ty.lane_bits();
+    let mask = crate::eval::mask(w);
     let holds = |i: u64| {
         let (si, sl) = (sext(i, w), sext(limit, w));
         match cc {
@@ -250,7 +264,9 @@ fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counte
         if trips > MAX_TRIPS {
             return None;
         }
-        i = i.wrapping_add(step) & mask;
+        // A step whose result the specification leaves undefined (a division by zero)
+        // is left to the device.
+        i = crate::eval::binary(ind.step_op, i, step, ty).defined()?;
     }
     Some(Counted {
         latch_inst: ind.latch_inst,
@@ -467,7 +483,7 @@ fn try_partial(f: &mut Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Optio
         (IntCC::Ule, true) | (IntCC::Ugt, false) => (false, false),
         _ => return None,
     };
-    let small = ind.step >= 1 && span < 1 << (w.min(32) - 2);
+    let small = ind.step_op == BinaryOp::Iadd && ind.step >= 1 && span < 1 << (w.min(32) - 2);
     if !small || size > PARTIAL_MAX_INSTS || f.dfg.block_params(h).is_empty() {
         return None;
     }

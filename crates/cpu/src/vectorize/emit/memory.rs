@@ -266,7 +266,7 @@ impl Emitter<'_> {
             return false;
         }
         let Some(cond) = self.dense(p, ty, n, flags) else {
-            return false;
+            return x.is_none() && self.vector_gather(&members, flags, p, ty);
         };
         let wt = self.wide(ty);
         let w = self.w;
@@ -383,6 +383,87 @@ impl Emitter<'_> {
         }
         self.done.extend(members);
         true
+    }
+
+    /// The loads of OpenCL vector access `members` (`n` components of `ty` per lane, at
+    /// addresses that are not consecutive: a strided or gathered `float2`) as one load of
+    /// each lane's whole vector, `n` components in one 4- or 8-byte float, where it fits:
+    /// the lanes' loads make the `n` whole vectors that a consecutive access would have
+    /// loaded (lane `i`'s vector at elements `i * n ..`), regrouped by the same shuffles.
+    /// Half the loads and inserts of gathering each component alone for a `float2`.
+    fn vector_gather(
+        &mut self,
+        members: &[ferrocl_ir::Inst],
+        flags: MemFlags,
+        p: Value,
+        ty: Type,
+    ) -> bool {
+        let n = members.len() as u32;
+        let carrier = match n * ty.bytes() {
+            4 => Type::F32,
+            8 => Type::F64,
+            _ => return false,
+        };
+        let w = self.w;
+        // At least two lanes' vectors in each whole vector; the components as the
+        // scalarizer laid them out (component c at byte c * size).
+        let laid_out = members.iter().enumerate().all(|(c, &m)| {
+            let data = &self.src.dfg.insts[m];
+            matches!(data.op, Op::Load(f) if f == flags)
+                && self.component_at(data.args[0], p, c as u32 * ty.bytes())
+        });
+        if ty.is_ptr() || flags.volatile || !n.is_power_of_two() || 2 * n > w || !laid_out {
+            return false;
+        }
+        // `__local` and `__private` loads cannot fault (see `load`): every lane loads.
+        let speculate = matches!(flags.space, AddrSpace::Local | AddrSpace::Private);
+        if self.mask.is_some() && !speculate {
+            return false;
+        }
+        let mask = self.mask.take();
+        let lanes = self.per_lane(Some(carrier), |s, lane| {
+            let q = s.lane(p, lane);
+            Some(s.val(Op::Load(flags), &[q], carrier))
+        });
+        self.mask = mask;
+        let per = w / n;
+        let ct = carrier.vector(per).expect("2 to 8 lanes");
+        let wt = self.wide(ty);
+        let whole: Vec<Value> = lanes
+            .chunks(per as usize)
+            .map(|c| {
+                let mut v = self.val(Op::Undef, &[], ct);
+                for (i, &x) in c.iter().enumerate() {
+                    v = self.val(Op::InsertLane(i as u8), &[v, x], ct);
+                }
+                self.val(Op::Bitcast, &[v], wt)
+            })
+            .collect();
+        for (c, &m) in (0..n).zip(members) {
+            let picks: Vec<(usize, u32)> = (0..w)
+                .map(|i| (((i * n + c) / w) as usize, (i * n + c) % w))
+                .collect();
+            let v = self.pick(&whole, &picks);
+            let r = self.src.dfg.inst_result(m).expect("a load has a result");
+            self.map[r] = Some(Lanes::Vector(v));
+        }
+        self.done.extend(members.iter().copied());
+        true
+    }
+
+    /// Whether pointer `q` is `p` plus `bytes` (`p` itself for 0), as the scalarizer
+    /// addresses a vector's components.
+    fn component_at(&self, q: Value, p: Value, bytes: u32) -> bool {
+        if bytes == 0 {
+            return q == p;
+        }
+        let ferrocl_ir::ValueDef::Result(i) = self.src.dfg.value_def(q) else {
+            return false;
+        };
+        let data = &self.src.dfg.insts[i];
+        matches!(data.op, Op::PtrAdd)
+            && data.args[0] == p
+            && self.src.dfg.iconst_value(data.args[1]) == Some(u64::from(bytes))
     }
 
     /// A vector whose lane `i` is lane `picks[i].1` of `srcs[picks[i].0]` (vectors of W

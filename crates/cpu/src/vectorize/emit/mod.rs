@@ -893,16 +893,21 @@ impl Emitter<'_> {
     /// An instruction without side effects, by the shape of its result.
     fn pure(&mut self, data: &InstData, r: Value) -> Lanes {
         let ty = self.ty(r);
+        // A signed division of a value that is never negative, as the cheaper unsigned one.
+        let op = match self.shapes.unsigned_division(data) {
+            Some(op) => Op::Binary(op),
+            None => data.op.clone(),
+        };
         match self.shapes.of(r) {
             Shape::Uniform | Shape::Unknown => {
                 let args: Vec<Value> = data.args.iter().map(|&a| self.lane(a, 0)).collect();
-                Lanes::Uniform(self.val(data.op.clone(), &args, ty))
+                Lanes::Uniform(self.val(op, &args, ty))
             }
             Shape::Affine { stride, guarded } => {
                 let args: Vec<Value> = data.args.iter().map(|&a| self.lane(a, 0)).collect();
                 let base = match self.lossless_truncation(data, ty) {
                     Some(wide) => self.lane(wide, 0),
-                    None => self.val(data.op.clone(), &args, ty),
+                    None => self.val(op, &args, ty),
                 };
                 let mut guard = None;
                 for &a in &data.args {
@@ -959,10 +964,6 @@ impl Emitter<'_> {
                 if let Some((op, d, m, p)) = self.shapes.narrow_division(self.src, data) {
                     return Lanes::Vector(self.narrow_division(args[0], op, (d, m, p), wt));
                 }
-                let op = match self.shapes.unsigned_division(data) {
-                    Some(op) => Op::Binary(op),
-                    None => data.op.clone(),
-                };
                 Lanes::Vector(self.val(op, &args, wt))
             }
         }
