@@ -24,7 +24,6 @@
 //! arithmetic found consecutive (`Shapes::chunk_division`), are estimated at 0.54 and gain
 //! 1.35-2.0 vectorized.
 
-
 use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
 use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::{AddrSpace, BinaryOp, Block, Function, Inst, IntCC, Op, Type, Value, ValueDef};
