@@ -131,12 +131,15 @@ pub const CPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_pipes", 3, 0, 0),
 ];
 
-/// The OpenCL C versions the NVIDIA GPU device's compiler accepts: 1.x and 3.0 (not 2.0,
-/// whose generic address space and program-scope variables the device lacks).
+/// The OpenCL C versions the NVIDIA GPU device's compiler accepts: 1.x, 2.0 and 3.0. Of
+/// 2.0's language, pipes and device-side enqueue are refused where a program uses them (a
+/// build error at the construct, as on the CPU device for device-side enqueue), the device
+/// reporting neither.
 pub const GPU_OPENCL_C_VERSIONS: &[NameVersion] = &[
     nv("OpenCL C", 1, 0, 0),
     nv("OpenCL C", 1, 1, 0),
     nv("OpenCL C", 1, 2, 0),
+    nv("OpenCL C", 2, 0, 0),
     nv("OpenCL C", 3, 0, 0),
 ];
 
@@ -157,8 +160,12 @@ pub const GPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
 /// The optional OpenCL C 3.0 features of the NVIDIA GPU device: the atomic orders and scopes
 /// of the PTX memory model (`.acq_rel`, `fence.sc`, `.gpu` and `.sys` scopes), 64-bit
 /// integers and doubles, the work-group collectives (through shared memory) and sub-groups
-/// (the warps, with shuffles). Not yet: generic pointers, program-scope variables.
+/// (the warps, with shuffles), generic pointers (PTX's generic addressing, `isspacep` for
+/// `to_global`/`to_local`/`to_private`) and program-scope variables (module-scope `.global`
+/// variables, kept across launches, initialized with addresses through PTX's byte masks).
 pub const GPU_OPENCL_C_FEATURES: &[NameVersion] = &[
+    nv("__opencl_c_generic_address_space", 3, 0, 0),
+    nv("__opencl_c_program_scope_global_variables", 3, 0, 0),
     nv("__opencl_c_work_group_collective_functions", 3, 0, 0),
     nv("__opencl_c_subgroups", 3, 0, 0),
     nv("__opencl_c_int64", 3, 0, 0),

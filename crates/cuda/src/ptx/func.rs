@@ -1245,9 +1245,24 @@ impl<'a> FuncEmitter<'a> {
             (AddrSpace::Generic, AddrSpace::Generic) => {
                 self.line(format_args!("mov.b64 {dr}, {pr}"))
             }
-            (s, AddrSpace::Generic) => self.line(format_args!("cvta.{}.u64 {dr}, {pr}", window(s))),
-            (AddrSpace::Generic, s) => {
+            // The global window is the generic one: NULL stays NULL.
+            (AddrSpace::Global | AddrSpace::Constant, AddrSpace::Generic) => {
+                self.line(format_args!("cvta.global.u64 {dr}, {pr}"))
+            }
+            (AddrSpace::Generic, s @ (AddrSpace::Global | AddrSpace::Constant)) => {
                 self.line(format_args!("cvta.to.{}.u64 {dr}, {pr}", window(s)))
+            }
+            // The shared and local windows are offsets from a base: a NULL pointer converts to
+            // NULL (as C keeps a null pointer null through conversions), not to the base.
+            (from, to) if from == AddrSpace::Generic || to == AddrSpace::Generic => {
+                let (conv, space) = match to {
+                    AddrSpace::Generic => ("cvta", window(from)),
+                    _ => ("cvta.to", window(to)),
+                };
+                let (t, null) = (self.temp(Class::Rd), self.temp(Class::Pred));
+                self.line(format_args!("{conv}.{space}.u64 {t}, {pr}"));
+                self.line(format_args!("setp.eq.u64 {null}, {pr}, 0"));
+                self.line(format_args!("selp.b64 {dr}, 0, {t}, {null}"));
             }
             (a, b) if window(a) == window(b) => self.line(format_args!("mov.b64 {dr}, {pr}")),
             (a, b) => return Err(format!("an address cast from {a} to {b}")),
@@ -1886,11 +1901,48 @@ impl<'a> FuncEmitter<'a> {
         }
     }
 
+    /// The address-space queries of OpenCL C 6.15.10 on a generic pointer: `isspacep` tells
+    /// the window the address lies in. `to_global`, `to_local` and `to_private` give the
+    /// pointer, converted to the named space's address, or NULL ("Returns a pointer that
+    /// points to a region in the global address space if to_global can cast ptr to the
+    /// global address space. Otherwise it returns NULL."); `get_fence` gives
+    /// `CLK_LOCAL_MEM_FENCE` (1) for a local address, `CLK_GLOBAL_MEM_FENCE` (2) otherwise.
+    fn address_space_query(&mut self, inst: Inst, name: &str) -> Result<()> {
+        let d = self.result(inst)?;
+        let a = self.arg(inst, 0);
+        let p = self.lanes(a)[0].clone();
+        let dr = self.lanes(d)[0].clone();
+        let window = match name {
+            "to_global" => "global",
+            "to_private" => "local",
+            _ => "shared",
+        };
+        let inside = self.temp(Class::Pred);
+        self.line(format_args!("isspacep.{window} {inside}, {p}"));
+        if name == "get_fence" {
+            self.line(format_args!("selp.b32 {dr}, 1, 2, {inside}"));
+            return Ok(());
+        }
+        // The result is in the named space's addressing where the IR says so.
+        let named = self.temp(Class::Rd);
+        match self.ty(d).addr_space() {
+            Some(AddrSpace::Generic) | None => self.line(format_args!("mov.b64 {named}, {p}")),
+            Some(_) => self.line(format_args!("cvta.to.{window}.u64 {named}, {p}")),
+        }
+        self.line(format_args!("selp.b64 {dr}, {named}, 0, {inside}"));
+        Ok(())
+    }
+
     fn call(&mut self, inst: Inst, callee: ferrocl_ir::Func) -> Result<()> {
         let target = &self.module.funcs[callee];
         if target.is_declaration() {
             return match target.name.as_str() {
                 "printf" if target.sig.params.len() == 2 => self.printf(inst),
+                "to_global" | "to_local" | "to_private" | "get_fence"
+                    if target.sig.params.len() == 1 =>
+                {
+                    self.address_space_query(inst, &target.name.clone())
+                }
                 name => Err(format!("a call to {name}, which is not defined")),
             };
         }

@@ -190,13 +190,17 @@ pub fn emit(module: &Module, target: PtxTarget) -> Result<Ptx, String> {
         target.sm
     );
 
-    if let Some((_, g)) = module.globals.iter().find(|(_, g)| !g.relocs.is_empty()) {
+    if let Some((_, g)) = module
+        .globals
+        .iter()
+        .find(|(_, g)| !g.relocs.is_empty() && g.space == AddrSpace::Local)
+    {
         return Err(format!(
-            "program-scope variable {:?} is initialized with an address, which is not supported by this device yet",
+            "__local variable {:?} has an initial address",
             g.name
         ));
     }
-    let (globals, dynamic_locals) = emit_globals(module, &mut text);
+    let (globals, dynamic_locals) = emit_globals(module, &mut text)?;
     let _ = writeln!(
         text,
         ".extern .shared .align 16 .b8 {}[];\n",
@@ -294,12 +298,18 @@ pub fn emit(module: &Module, target: PtxTarget) -> Result<Ptx, String> {
 /// to be had dynamically, at launch.
 pub const STATIC_SHARED: u32 = 48 << 10;
 
+/// Each global's address as a symbol and an offset from it, and the bytes of the module's
+/// `__local` variables in dynamic shared memory, if they are there.
+type GlobalLayout = (Vec<(String, u32)>, Option<u32>);
+
 /// Declares the module's variables: program-scope and `__constant` ones as `.global` with
 /// their initial bytes; `__local` ones as `.shared` variables, or, when they take more than
 /// [`STATIC_SHARED`] bytes together, at fixed offsets at the start of the launch's dynamic
 /// shared memory (one layout for the whole module, whose size the second result gives).
 /// Returns each global's address as a symbol and an offset from it.
-fn emit_globals(module: &Module, text: &mut String) -> (Vec<(String, u32)>, Option<u32>) {
+/// A variable initialized with addresses comes after the variables it points at (`ptxas`
+/// takes no forward reference in an initializer); two that point at each other are refused.
+fn emit_globals(module: &Module, text: &mut String) -> Result<GlobalLayout, String> {
     let local_total: u32 = module
         .globals
         .values()
@@ -309,7 +319,12 @@ fn emit_globals(module: &Module, text: &mut String) -> (Vec<(String, u32)>, Opti
     let dynamic = local_total > STATIC_SHARED;
     let mut offset = 0u32;
     let mut names = Vec::new();
+    // The declarations that point at other variables, held back until those are declared.
+    let mut pointing: Vec<(ferrocl_ir::Global, String)> = Vec::new();
+    let outer = text;
     for (id, g) in module.globals.iter() {
+        let mut decl = String::new();
+        let text = &mut decl;
         if dynamic && g.space == AddrSpace::Local {
             offset = offset.next_multiple_of(g.align.clamp(1, 16));
             names.push((func::DYNAMIC_LOCAL.to_string(), offset));
@@ -321,30 +336,75 @@ fn emit_globals(module: &Module, text: &mut String) -> (Vec<(String, u32)>, Opti
             AddrSpace::Local => ".shared",
             _ => ".global",
         };
+        // Bytes that hold an address are `.u8` initializers of its bytes (the PTX ISA's
+        // byte masks of an address, `0xff00(generic(var)+addend)`), which `.b8` arrays
+        // cannot take.
+        let element = if g.relocs.is_empty() { "b8" } else { "u8" };
         let _ = write!(
             text,
-            "{space} .align {} .b8 {name}[{}]",
+            "{space} .align {} .{element} {name}[{}]",
             g.align.max(1),
             g.size.max(1)
         );
-        match &g.init {
+        let zeros;
+        let bytes = match &g.init {
+            Some(bytes) => Some(bytes),
+            None if !g.relocs.is_empty() => {
+                zeros = vec![0u8; g.size as usize];
+                Some(&zeros)
+            }
+            None => None,
+        };
+        match bytes {
             Some(bytes) if g.space != AddrSpace::Local && !bytes.is_empty() => {
-                text.push_str(" = {");
-                for (i, b) in bytes.iter().enumerate() {
-                    if i > 0 {
-                        text.push_str(", ");
+                let mut items: Vec<String> = bytes.iter().map(|b| b.to_string()).collect();
+                for r in &g.relocs {
+                    let target = ident("__g", &module.globals[r.target].name, r.target.as_u32());
+                    // A global's generic address is its global address on the GPU, so the
+                    // pointer is right in any space it is read as.
+                    for k in 0..8usize {
+                        if let Some(item) = items.get_mut(r.offset as usize + k) {
+                            *item = format!(
+                                "{:#x}(generic({target}){:+})",
+                                0xffu64 << (8 * k),
+                                r.addend
+                            );
+                        }
                     }
-                    let _ = write!(text, "{b}");
                 }
+                text.push_str(" = {");
+                text.push_str(&items.join(", "));
                 text.push('}');
             }
             _ => {}
         }
         text.push_str(";\n");
         names.push((name, 0));
+        match g.relocs.is_empty() {
+            true => outer.push_str(&decl),
+            false => pointing.push((id, decl)),
+        }
+    }
+    while !pointing.is_empty() {
+        let declared = |t: ferrocl_ir::Global, me: ferrocl_ir::Global, rest: &[(_, String)]| {
+            t == me || !rest.iter().any(|(other, _)| *other == t)
+        };
+        let ready = pointing.iter().position(|(id, _)| {
+            module.globals[*id]
+                .relocs
+                .iter()
+                .all(|r| declared(r.target, *id, &pointing))
+        });
+        let Some(i) = ready else {
+            return Err(format!(
+                "program-scope variable {:?} and another are initialized with each other's addresses, which is not supported by this device",
+                module.globals[pointing[0].0].name
+            ));
+        };
+        outer.push_str(&pointing.remove(i).1);
     }
     if !names.is_empty() {
-        text.push('\n');
+        outer.push('\n');
     }
-    (names, dynamic.then(|| offset.next_multiple_of(16)))
+    Ok((names, dynamic.then(|| offset.next_multiple_of(16))))
 }
