@@ -290,17 +290,15 @@ fn create_image(
     image_desc: *const cl_image_desc,
     host_ptr: *mut c_void,
 ) -> ClResult<cl_mem> {
-    get::<Context, _>(context)?;
-    let new = NewImage {
-        properties: None,
-        flags: flags_,
-        format: image_format,
-        // SAFETY: image_desc is NULL or, by the spec, a cl_image_desc.
-        desc: unsafe { read_desc(image_desc) }?,
+    // clCreateImageWithProperties with NULL properties (which no_properties reads as none).
+    create_image_with_properties(
+        context,
+        std::ptr::null(),
+        flags_,
+        image_format,
+        image_desc,
         host_ptr,
-        zero_is_size: false,
-    };
-    create(context, new)
+    )
 }
 
 entry! {
