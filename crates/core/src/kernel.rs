@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
-use ferrocl_ir::{ArgKind, KernelArg, KernelInfo};
+use ferrocl_ir::{AccessQualifier, AddrSpace, ArgKind, KernelArg, KernelInfo, TypeQualifiers};
 
 use crate::device::{Device, DeviceKernel, NdRange};
 use crate::error::{ClError, ClResult};
@@ -180,13 +180,20 @@ impl Kernel {
             return Err(ClError::InvalidKernelArgs);
         }
         let mut block = vec![0u8; code.args_size()];
-        let mut keep = Vec::new();
+        // The memory objects the launch uses: each one's slot (where its address goes, for a
+        // buffer), and whether the kernel may write it.
+        let mut keep: Vec<(Option<usize>, Arc<MemObject>, bool)> = Vec::new();
         // The bytes of the by-value struct arguments; each work-group gets a copy in its
         // private memory, and the slot holds the argument's offset in it.
         let mut private = Vec::new();
         let mut local = code.static_local_size();
         let align = queue.device.backend().limits().arg_align;
-        for (slot, value) in code.arg_slots().iter().zip(args.into_iter().flatten()) {
+        for ((slot, value), arg) in code
+            .arg_slots()
+            .iter()
+            .zip(args.into_iter().flatten())
+            .zip(&self.info.args)
+        {
             let bytes = match (slot.kind, value) {
                 (ArgKind::Value, HeldValue::Bytes(b)) => b,
                 (ArgKind::Buffer, HeldValue::Mem(m)) => {
@@ -197,16 +204,17 @@ impl Kernel {
                         Some(weak) => Some(weak.upgrade().ok_or(ClError::InvalidKernelArgs)?),
                         None => None,
                     };
-                    let addr = m.as_ref().map_or(0u64, |m| m.base() as u64);
                     if let Some(m) = m {
                         // 5.10: CL_INVALID_CONTEXT "if context associated with command_queue
                         // and kernel are not the same" (and of the memory objects).
                         if !Arc::ptr_eq(&m.context, &queue.context) {
                             return Err(ClError::InvalidContext);
                         }
-                        keep.push(m);
+                        let writes = buffer_writes(arg, &m);
+                        keep.push((Some(slot.offset), m, writes));
                     }
-                    addr.to_ne_bytes().to_vec()
+                    // The address is the one the buffer has when the launch runs.
+                    0u64.to_ne_bytes().to_vec()
                 }
                 (ArgKind::Buffer, HeldValue::Svm(p)) => (p as u64).to_ne_bytes().to_vec(),
                 (ArgKind::Image, HeldValue::Mem(Some(weak))) => {
@@ -217,7 +225,8 @@ impl Kernel {
                     }
                     let image = m.as_image().ok_or(ClError::InvalidKernelArgs)?;
                     let addr = image.descriptor_addr();
-                    keep.push(m);
+                    let writes = arg.access != AccessQualifier::ReadOnly;
+                    keep.push((None, m, writes));
                     addr.to_ne_bytes().to_vec()
                 }
                 (ArgKind::Pipe, HeldValue::Mem(Some(weak))) => {
@@ -228,7 +237,7 @@ impl Kernel {
                     }
                     m.as_pipe().ok_or(ClError::InvalidKernelArgs)?;
                     let addr = m.base() as u64;
-                    keep.push(m);
+                    keep.push((None, m, true));
                     addr.to_ne_bytes().to_vec()
                 }
                 // The sampler's bit-field, set by `clSetKernelArg`.
@@ -253,7 +262,23 @@ impl Kernel {
             block[slot.offset..slot.offset + n].copy_from_slice(&bytes[..n]);
         }
         let profile = queue.profiling_enabled();
+        let device = queue.device.clone();
         let work = Work::Kernel(Box::new(move || {
+            // Each object's bytes, made current where the kernel runs (a device with memory
+            // of its own uses its copy of a buffer; the CPU device, the host's bytes).
+            let resident = device.backend().memory().is_some();
+            for (slot, m, writes) in &keep {
+                let addr = match slot {
+                    Some(_) if resident => m.for_device(&device, *writes)?,
+                    _ => {
+                        m.for_host(*writes)?;
+                        m.base() as u64
+                    }
+                };
+                if let Some(at) = slot {
+                    block[*at..*at + 8].copy_from_slice(&addr.to_ne_bytes());
+                }
+            }
             // SAFETY: every buffer the block points at is kept alive by `keep` until the
             // launch ends (and so the command holds its memory objects until it completes);
             // local memory covers the static variables and the local arguments.
@@ -263,6 +288,17 @@ impl Kernel {
         }));
         queue.enqueue(command_type, work, wait_list)
     }
+}
+
+/// Whether a kernel may write buffer `m` through argument `arg`: not through a `const` or
+/// `__constant` pointer, nor a buffer the kernel may only read (5.2.1, `CL_MEM_READ_ONLY`:
+/// "Writing to a buffer or image object created with CL_MEM_READ_ONLY inside a kernel is
+/// undefined").
+fn buffer_writes(arg: &KernelArg, m: &MemObject) -> bool {
+    let read_only = arg.quals.contains(TypeQualifiers::CONST)
+        || arg.space == AddrSpace::Constant
+        || m.flags & crate::memory::flags::READ_ONLY != 0;
+    !read_only
 }
 
 impl Drop for Kernel {

@@ -23,6 +23,7 @@ pub mod object;
 pub mod platform;
 pub mod program;
 pub mod queue;
+mod residency;
 pub mod svm;
 
 pub use context::Context;

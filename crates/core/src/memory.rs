@@ -1,15 +1,18 @@
 //! Memory objects (`cl_mem`): buffers and sub-buffers over device storage.
 //!
-//! The CPU device's memory is host memory, so a buffer is one allocation (or, with
-//! `CL_MEM_USE_HOST_PTR`, the application's own memory, zero-copy), and sub-buffers are
-//! windows into their parent's storage. Images (`image.rs`) and pipes (`new_pipe`) are other
-//! kinds of `MemObject`.
+//! A buffer's bytes live in host storage, one allocation (or, with `CL_MEM_USE_HOST_PTR`, the
+//! application's own memory), which the CPU device's kernels use in place (zero-copy), and in
+//! a copy on each device with memory of its own (a GPU) that uses them, kept coherent on
+//! demand (`residency.rs`). Sub-buffers are windows into their parent's bytes. Images
+//! (`image.rs`) and pipes (`new_pipe`) are other kinds of `MemObject`, on the host only.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::context::Context;
+use crate::device::Device;
 use crate::error::{ClError, ClResult};
 use crate::object::{DestructorStack, IcdHeader};
+use crate::residency::Backing;
 
 /// The alignment of every allocation, in bytes (`CL_DEVICE_MEM_BASE_ADDR_ALIGN` is 8× it).
 pub use ferrocl_device::ALLOCATION_ALIGN;
@@ -86,7 +89,7 @@ pub struct MemObject {
     pub(crate) image: Option<Box<crate::image::Image>>,
     /// Where a pipe's header, slots and packets lie in its storage; `None` but for a pipe.
     pipe: Option<PipeLayout>,
-    storage: Arc<Storage>,
+    storage: Arc<Backing>,
     /// Offset of this object's first byte in `storage`.
     storage_offset: usize,
     mappings: Mutex<Vec<Mapping>>,
@@ -105,24 +108,28 @@ impl MemObject {
             let host = host_ptr.ok_or(ClError::InvalidHostPtr)?;
             // SAFETY: with CL_MEM_USE_HOST_PTR the application keeps host_ptr valid for the
             // memory object's life (HostPtr's contract).
-            unsafe { Storage::borrow_host(host.ptr(), size) }.ok_or(ClError::InvalidHostPtr)?
+            let storage =
+                unsafe { Storage::borrow_host(host.ptr(), size) }.ok_or(ClError::InvalidHostPtr)?;
+            Backing::new(storage, true)
         } else {
-            // The storage every device of the context reaches: a GPU's (managed memory,
-            // which the host and so the CPU device address too), else the first device's.
-            let device = context
+            // The host's bytes: the CPU device's own storage where the context has it, else
+            // host memory (the GPUs keep copies of their own).
+            let storage = match context
                 .devices
                 .iter()
-                .find(|d| d.info.device_type == crate::device::DeviceType::Gpu)
-                .or(context.devices.first())
-                .ok_or(ClError::InvalidContext)?;
-            let storage = device.backend().allocate(size)?;
-            if flags & flags::COPY_HOST_PTR != 0 {
+                .find(|d| d.backend().memory().is_none())
+            {
+                Some(device) => device.backend().allocate(size)?,
+                None => Storage::allocate(size)?,
+            };
+            let copied = flags & flags::COPY_HOST_PTR != 0;
+            if copied {
                 let host = host_ptr.ok_or(ClError::InvalidHostPtr)?;
                 // SAFETY: the application guarantees `size` readable bytes at host_ptr
                 // (5.2.1), and `storage` was just allocated with `size` bytes.
                 unsafe { std::ptr::copy_nonoverlapping(host.ptr(), storage.as_ptr(), size) };
             }
-            storage
+            Backing::new(storage, copied)
         };
         let host_ptr = if flags & flags::USE_HOST_PTR != 0 {
             host_ptr
@@ -210,6 +217,7 @@ impl MemObject {
         // and slots (`layout.packets`) are the first; nothing else refers to it yet.
         let head = unsafe { std::slice::from_raw_parts_mut(storage.as_ptr(), layout.packets) };
         layout.init(head);
+        let storage = Backing::new(storage, true);
         Ok(Arc::new(MemObject {
             icd: IcdHeader::new(),
             context,
@@ -238,9 +246,31 @@ impl MemObject {
         self.image.is_none() && self.pipe.is_none()
     }
 
-    /// The address of the object's first byte.
+    /// The host address of the object's first byte. Its bytes there are current only once
+    /// [`MemObject::for_host`] has made them so, when the command using them runs.
     pub fn base(&self) -> *mut u8 {
-        self.storage.as_ptr().wrapping_add(self.storage_offset)
+        self.storage.host_ptr().wrapping_add(self.storage_offset)
+    }
+
+    /// Makes the object's bytes in host memory current for a command that runs now and
+    /// reads them (and writes them, where `writes`): a kernel on the CPU device, a map, a
+    /// native kernel, an image command.
+    pub fn for_host(&self, writes: bool) -> ClResult<()> {
+        self.storage.for_host(writes)
+    }
+
+    /// The address on `device` (which has memory of its own) of the object's first byte,
+    /// its bytes there made current, for a kernel that runs now and reads them (and writes
+    /// them, where `writes`).
+    pub fn for_device(&self, device: &Arc<Device>, writes: bool) -> ClResult<u64> {
+        let base = self.storage.for_device(device, writes)?;
+        Ok(base + self.storage_offset as u64)
+    }
+
+    /// `clEnqueueMigrateMemObjects` of this object to `device`, or to the host where `None`
+    /// (API 5.4); `discard`: `CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED`.
+    pub fn migrate(&self, device: Option<&Arc<Device>>, discard: bool) -> ClResult<()> {
+        self.storage.migrate(device, discard)
     }
 
     /// Whether two objects share bytes of one storage (for `CL_MEM_COPY_OVERLAP`).
@@ -311,10 +341,15 @@ pub enum Location {
 }
 
 impl Location {
-    fn ptr(&self) -> *mut u8 {
+    /// The host address of this end, its bytes current for a command that reads them and,
+    /// where `writes`, writes them.
+    fn for_host(&self, writes: bool) -> ClResult<*mut u8> {
         match self {
-            Location::Mem(mem, offset) => mem.base().wrapping_add(*offset),
-            Location::Host(host) => host.ptr(),
+            Location::Mem(mem, offset) => {
+                mem.for_host(writes)?;
+                Ok(mem.base().wrapping_add(*offset))
+            }
+            Location::Host(host) => Ok(host.ptr()),
         }
     }
 }
@@ -328,16 +363,27 @@ pub struct Rect {
     pub dst_pitch: [usize; 2],
 }
 
-/// Copies `size` bytes from `src` to `dst` (which may overlap: memmove semantics).
-pub(crate) fn copy(src: &Location, dst: &Location, size: usize) {
-    // SAFETY: the runtime checked that both ranges lie inside their memory objects, and the
-    // application guarantees its host ranges (HostPtr's contract).
-    unsafe { std::ptr::copy(src.ptr(), dst.ptr(), size) };
+/// Copies `size` bytes from `src` to `dst` (which may overlap: memmove semantics), between
+/// the copies of a memory object that are current where they are (a GPU's, say).
+pub(crate) fn copy(src: &Location, dst: &Location, size: usize) -> ClResult<()> {
+    let at = |mem: &MemObject, offset: usize| mem.storage_offset + offset;
+    match (src, dst) {
+        (Location::Mem(s, so), Location::Mem(d, dof)) => {
+            Backing::copy(&s.storage, at(s, *so), &d.storage, at(d, *dof), size)
+        }
+        (Location::Mem(s, so), Location::Host(h)) => s.storage.read(at(s, *so), h.ptr(), size),
+        (Location::Host(h), Location::Mem(d, dof)) => d.storage.write(at(d, *dof), h.ptr(), size),
+        (Location::Host(s), Location::Host(d)) => {
+            // SAFETY: the application guarantees its host ranges (HostPtr's contract).
+            unsafe { std::ptr::copy(s.ptr(), d.ptr(), size) };
+            Ok(())
+        }
+    }
 }
 
-/// Copies a rectangle, row by row.
-pub(crate) fn copy_rect(src: &Location, dst: &Location, rect: &Rect) {
-    let (s, d) = (src.ptr(), dst.ptr());
+/// Copies a rectangle, row by row, through the host's bytes.
+pub(crate) fn copy_rect(src: &Location, dst: &Location, rect: &Rect) -> ClResult<()> {
+    let (s, d) = (src.for_host(false)?, dst.for_host(true)?);
     for z in 0..rect.region[2] {
         for y in 0..rect.region[1] {
             let so = z * rect.src_pitch[1] + y * rect.src_pitch[0];
@@ -346,21 +392,15 @@ pub(crate) fn copy_rect(src: &Location, dst: &Location, rect: &Rect) {
             unsafe { std::ptr::copy(s.wrapping_add(so), d.wrapping_add(dof), rect.region[0]) };
         }
     }
+    Ok(())
 }
 
 /// Fills `size` bytes of `dst` at `offset` with copies of `pattern`.
-pub(crate) fn fill(dst: &MemObject, offset: usize, size: usize, pattern: &[u8]) {
+pub(crate) fn fill(dst: &MemObject, offset: usize, size: usize, pattern: &[u8]) -> ClResult<()> {
     if pattern.is_empty() {
-        return;
+        return Ok(());
     }
-    let base = dst.base().wrapping_add(offset);
-    let mut done = 0;
-    while done < size {
-        let n = pattern.len().min(size - done);
-        // SAFETY: offset + size was checked to lie inside `dst`; the pattern is our own copy.
-        unsafe { std::ptr::copy_nonoverlapping(pattern.as_ptr(), base.wrapping_add(done), n) };
-        done += n;
-    }
+    dst.storage.fill(dst.storage_offset + offset, size, pattern)
 }
 
 /// One end of a copy between memory objects: the object, the offset of the rectangle's first

@@ -16,9 +16,20 @@ use crate::object::IcdHeader;
 
 /// What a command does when it runs.
 pub enum Work {
-    /// Markers, barriers, maps and migrations of memory the host already sees: nothing to do
-    /// but keep their objects alive until they end.
+    /// Markers, barriers and unmaps: nothing to do but keep their objects alive until they
+    /// end.
     Nothing(Vec<Arc<MemObject>>),
+    /// A map: the object's bytes in host memory made current for the host to read them (and
+    /// write them, where `writes`).
+    Map { mem: Arc<MemObject>, writes: bool },
+    /// `clEnqueueMigrateMemObjects` to the queue's device, or to the host where `host`;
+    /// `discard`: `CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED`.
+    Migrate {
+        mems: Vec<Arc<MemObject>>,
+        device: Arc<Device>,
+        host: bool,
+        discard: bool,
+    },
     /// Read, write and copy of buffers.
     Copy {
         src: Location,
@@ -49,23 +60,29 @@ impl Work {
     pub(crate) fn execute(self) -> ClResult<Option<u64>> {
         match self {
             Work::Nothing(_) => Ok(None),
-            Work::Copy { src, dst, size } => {
-                memory::copy(&src, &dst, size);
+            Work::Map { mem, writes } => mem.for_host(writes).map(|()| None),
+            Work::Migrate {
+                mems,
+                device,
+                host,
+                discard,
+            } => {
+                let to = (!host).then_some(&device);
+                for mem in &mems {
+                    mem.migrate(to, discard)?;
+                }
                 Ok(None)
             }
+            Work::Copy { src, dst, size } => memory::copy(&src, &dst, size).map(|()| None),
             Work::CopyRect { src, dst, rect } => {
-                memory::copy_rect(&src, &dst, &rect);
-                Ok(None)
+                memory::copy_rect(&src, &dst, &rect).map(|()| None)
             }
             Work::Fill {
                 dst,
                 offset,
                 size,
                 pattern,
-            } => {
-                memory::fill(&dst, offset, size, &pattern);
-                Ok(None)
-            }
+            } => memory::fill(&dst, offset, size, &pattern).map(|()| None),
             Work::Host(f) => f().map(|()| None),
             Work::Kernel(f) => f(),
         }

@@ -52,6 +52,9 @@ mod jit {
 const MEM_ATTACH_GLOBAL: c_uint = 1;
 /// `CU_POINTER_ATTRIBUTE_IS_MANAGED`.
 const POINTER_IS_MANAGED: c_int = 8;
+/// `CU_POINTER_ATTRIBUTE_MEMORY_TYPE`, and its value `CU_MEMORYTYPE_DEVICE`.
+const POINTER_MEMORY_TYPE: c_int = 2;
+const MEMORY_TYPE_DEVICE: c_uint = 2;
 
 macro_rules! driver_api {
     ($($name:ident : fn($($arg:ty),*);)*) => {
@@ -100,6 +103,12 @@ driver_api! {
     cuMemAllocManaged: fn(*mut CuDevicePtr, usize, c_uint);
     cuMemFree_v2: fn(CuDevicePtr);
     cuMemsetD8_v2: fn(CuDevicePtr, u8, usize);
+    cuMemsetD16_v2: fn(CuDevicePtr, u16, usize);
+    cuMemsetD32_v2: fn(CuDevicePtr, u32, usize);
+    cuMemAlloc_v2: fn(*mut CuDevicePtr, usize);
+    cuMemcpyHtoD_v2: fn(CuDevicePtr, *const c_void, usize);
+    cuMemcpyDtoH_v2: fn(*mut c_void, CuDevicePtr, usize);
+    cuMemcpyDtoD_v2: fn(CuDevicePtr, CuDevicePtr, usize);
     cuPointerGetAttribute: fn(*mut c_void, c_int, CuDevicePtr);
     cuModuleLoadDataEx: fn(*mut CuModule, *const c_void, c_uint, *mut c_int, *mut *mut c_void);
     cuModuleUnload: fn(CuModule);
@@ -269,19 +278,95 @@ impl Driver {
         Ok(p)
     }
 
+    /// `len` bytes of device memory, their contents undefined, in the current context.
+    pub fn alloc(&self, len: usize) -> Result<CuDevicePtr, CuError> {
+        let mut p = 0;
+        // SAFETY: a valid out-pointer; a non-zero size.
+        let r = unsafe { (self.cuMemAlloc_v2)(&mut p, len.max(1)) };
+        self.check(r, "cuMemAlloc")?;
+        Ok(p)
+    }
+
+    /// Copies `len` bytes from the host to the device, complete when it returns.
+    ///
+    /// # Safety
+    /// `src` is readable for `len` bytes; `dst..dst + len` is device memory of the current
+    /// context.
+    pub unsafe fn upload(
+        &self,
+        dst: CuDevicePtr,
+        src: *const u8,
+        len: usize,
+    ) -> Result<(), CuError> {
+        // SAFETY: the caller's contract.
+        let r = unsafe { (self.cuMemcpyHtoD_v2)(dst, src.cast(), len) };
+        self.check(r, "cuMemcpyHtoD")?;
+        // From pageable memory the call returns once the bytes are staged, before they land.
+        self.synchronize()
+    }
+
+    /// Copies `len` bytes from the device to the host, complete when it returns.
+    ///
+    /// # Safety
+    /// `dst` is writable for `len` bytes; `src..src + len` is device memory of the current
+    /// context.
+    pub unsafe fn download(
+        &self,
+        dst: *mut u8,
+        src: CuDevicePtr,
+        len: usize,
+    ) -> Result<(), CuError> {
+        // SAFETY: the caller's contract.
+        let r = unsafe { (self.cuMemcpyDtoH_v2)(dst.cast(), src, len) };
+        self.check(r, "cuMemcpyDtoH")
+    }
+
+    /// Copies `len` bytes between device addresses of the current context (ranges that do
+    /// not overlap), complete when it returns.
+    pub fn copy(&self, dst: CuDevicePtr, src: CuDevicePtr, len: usize) -> Result<(), CuError> {
+        // SAFETY: device addresses only; the driver checks them.
+        let r = unsafe { (self.cuMemcpyDtoD_v2)(dst, src, len) };
+        self.check(r, "cuMemcpyDtoD")?;
+        self.synchronize()
+    }
+
+    /// Sets `count` elements of `width` bytes (1, 2 or 4) at `dst` to `value`, complete when
+    /// it returns.
+    pub fn set(
+        &self,
+        dst: CuDevicePtr,
+        width: usize,
+        value: u32,
+        count: usize,
+    ) -> Result<(), CuError> {
+        // SAFETY: device addresses only; the driver checks them.
+        let r = unsafe {
+            match width {
+                1 => (self.cuMemsetD8_v2)(dst, value as u8, count),
+                2 => (self.cuMemsetD16_v2)(dst, value as u16, count),
+                _ => (self.cuMemsetD32_v2)(dst, value, count),
+            }
+        };
+        self.check(r, "cuMemset")?;
+        self.synchronize()
+    }
+
     pub fn free(&self, p: CuDevicePtr) {
-        // SAFETY: `p` came from cuMemAllocManaged and is freed once.
+        // SAFETY: `p` came from cuMemAlloc or cuMemAllocManaged and is freed once.
         unsafe { (self.cuMemFree_v2)(p) };
     }
 
-    /// Whether `p` lies in managed memory (which the device addresses as the host does).
-    pub fn is_managed(&self, p: u64) -> bool {
-        let mut v: c_uint = 0;
-        // SAFETY: a valid out-pointer of the attribute's type (an unsigned int).
-        let r = unsafe {
-            (self.cuPointerGetAttribute)((&mut v as *mut c_uint).cast(), POINTER_IS_MANAGED, p)
+    /// Whether `p` lies in memory the device addresses: its own, or managed memory.
+    pub fn is_device_memory(&self, p: u64) -> bool {
+        let attribute = |name| {
+            let mut v: c_uint = 0;
+            // SAFETY: a valid out-pointer of the attribute's type (an unsigned int).
+            let r =
+                unsafe { (self.cuPointerGetAttribute)((&mut v as *mut c_uint).cast(), name, p) };
+            (r == 0).then_some(v)
         };
-        r == 0 && v != 0
+        attribute(POINTER_IS_MANAGED).is_some_and(|v| v != 0)
+            || attribute(POINTER_MEMORY_TYPE) == Some(MEMORY_TYPE_DEVICE)
     }
 
     /// Loads PTX text into the current context; on failure the JIT's error log.

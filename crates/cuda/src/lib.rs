@@ -5,14 +5,17 @@
 //! **Finding GPUs.** [`devices`] opens the driver at run time ([`driver`]); without the
 //! driver library or a GPU it finds none, which is not an error.
 //!
-//! **Memory.** Buffers the device allocates are CUDA managed memory: one address, valid on
-//! the host and on the GPU, whose pages the driver moves to the side that touches them. The
-//! runtime reads, writes, copies and maps them through the host address as it does the CPU
-//! device's, and a kernel reaches them at the same address. Allocations stay within the
-//! GPU's free memory (managed memory beyond it is not granted). Memory the application lends
-//! (`CL_MEM_USE_HOST_PTR`) is reached by the GPU only where the system lets it address
-//! pageable host memory (`CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS`); elsewhere such a
-//! launch fails with an error naming the argument, never with a wrong result.
+//! **Memory.** A buffer's bytes live in host memory, and a kernel on the GPU uses a copy of
+//! them in device memory (`cuMemAlloc`), which the runtime keeps coherent with the host's
+//! by copying on demand through this device's [`DeviceMemory`]: uploads before a launch that
+//! needs them, downloads when the host (or the CPU device) next needs them, reads, writes,
+//! copies and fills done where the bytes are current (`ferrocl_core`'s `residency.rs`).
+//! Memory the application lends (`CL_MEM_USE_HOST_PTR`) is such a host copy too. The
+//! device's own managed memory (one address on both sides) holds only what the device
+//! keeps for itself: the buffer of `printf`. An SVM pointer the application passes is
+//! reached by the GPU only where the system lets it address pageable host memory
+//! (`CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS`); elsewhere such a launch fails with an
+//! error naming the argument, never with a wrong result.
 //!
 //! **Launches.** A kernel's parameters are one block ([`ptx::KernelLayout`]): a header with
 //! the range's sizes and offsets, the argument block the runtime filled, the bytes of its
@@ -30,8 +33,8 @@ use std::sync::{Arc, Mutex};
 
 use driver::{attr, func_attr, CuContext, CuDevice, CuFunction, CuModule, Driver};
 use ferrocl_device::{
-    ArgKind, ArgSlot, CompileOptions, DeviceBackend, DeviceError, DeviceKernel, DeviceLimits,
-    DeviceProgram, GpuDescription, Listing, NdRange, Storage,
+    ArgKind, ArgSlot, CompileOptions, DeviceBackend, DeviceCopy, DeviceError, DeviceKernel,
+    DeviceLimits, DeviceMemory, DeviceProgram, GpuDescription, Listing, NdRange, Storage,
 };
 use ferrocl_ir::Module;
 use ptx::{header, KernelLayout, PtxTarget, HEADER, MAX_GROUP};
@@ -201,6 +204,10 @@ impl DeviceBackend for CudaDevice {
         true
     }
 
+    fn memory(&self) -> Option<&dyn DeviceMemory> {
+        Some(self)
+    }
+
     fn limits(&self) -> DeviceLimits {
         DeviceLimits {
             max_work_group_size: MAX_GROUP as usize,
@@ -283,6 +290,63 @@ impl DeviceBackend for CudaDevice {
             kernels,
             listing: options.record.then_some(listing),
         }))
+    }
+}
+
+impl CudaDevice {
+    /// `f` with the device's context current; a failure as an out-of-resources fault.
+    fn bound<T>(&self, f: impl FnOnce() -> Result<T, driver::CuError>) -> Result<T, DeviceError> {
+        self.bind()?;
+        f().map_err(|e| DeviceError::KernelFault(e.to_string()))
+    }
+}
+
+impl DeviceMemory for CudaDevice {
+    fn allocate(&self, size: usize) -> Result<DeviceCopy, DeviceError> {
+        self.bind()?;
+        let p = self
+            .driver
+            .alloc(size)
+            .map_err(|_| DeviceError::OutOfMemory)?;
+        let (driver, ctx) = (self.driver, self.ctx as usize);
+        let release = Box::new(move || {
+            if driver.bind(ctx as CuContext).is_ok() {
+                driver.free(p);
+            }
+        });
+        Ok(DeviceCopy::new(p, size, release))
+    }
+
+    unsafe fn upload(&self, dst: u64, src: *const u8, len: usize) -> Result<(), DeviceError> {
+        // SAFETY: the caller's contract.
+        self.bound(|| unsafe { self.driver.upload(dst, src, len) })
+    }
+
+    unsafe fn download(&self, dst: *mut u8, src: u64, len: usize) -> Result<(), DeviceError> {
+        // SAFETY: the caller's contract.
+        self.bound(|| unsafe { self.driver.download(dst, src, len) })
+    }
+
+    fn copy(&self, dst: u64, src: u64, len: usize) -> Result<(), DeviceError> {
+        self.bound(|| self.driver.copy(dst, src, len))
+    }
+
+    /// `cuMemsetD8/16/32` where the pattern repeats a 1-, 2- or 4-byte value (any pattern
+    /// of equal halves reduces to its half) at an address and length of that alignment.
+    fn fill(&self, dst: u64, pattern: &[u8], len: usize) -> Result<bool, DeviceError> {
+        let mut p = pattern;
+        while p.len() > 4 && p[..p.len() / 2] == p[p.len() / 2..] {
+            p = &p[..p.len() / 2];
+        }
+        let width = p.len();
+        if !matches!(width, 1 | 2 | 4) || dst % width as u64 != 0 || len % width != 0 {
+            return Ok(false);
+        }
+        let mut value = [0u8; 4];
+        value[..width].copy_from_slice(p);
+        let value = u32::from_le_bytes(value);
+        self.bound(|| self.driver.set(dst, width, value, len / width))?;
+        Ok(true)
     }
 }
 
@@ -444,13 +508,12 @@ impl CudaKernel {
                 .try_into()
                 .unwrap_or_default(),
         );
-        if addr == 0 || self.pageable_access || self.driver().is_managed(addr) {
+        if addr == 0 || self.pageable_access || self.driver().is_device_memory(addr) {
             return Ok(());
         }
         Err(Self::fault(format!(
-            "argument {i} of kernel {} is host memory this GPU cannot address (a \
-             CL_MEM_USE_HOST_PTR buffer, or one allocated by another device of the context); \
-             use a buffer the GPU allocates",
+            "argument {i} of kernel {} is host memory this GPU cannot address (an SVM \
+             pointer: this GPU does not share virtual memory with the host); use a buffer",
             self.layout.name
         )))
     }

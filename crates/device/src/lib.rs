@@ -13,7 +13,9 @@
 //! kernel ([`ferrocl_ir::KernelArg`]). A device lays the arguments out in an argument block
 //! ([`DeviceKernel::arg_slots`]) and the runtime fills each slot as its kind says:
 //! - [`ArgKind::Value`]: the value's bytes;
-//! - [`ArgKind::Buffer`]: the address of the buffer's [`Storage`] (0 for NULL);
+//! - [`ArgKind::Buffer`]: the address of the buffer's [`Storage`] (0 for NULL), or on a
+//!   device with memory of its own ([`DeviceBackend::memory`]) the address of the buffer's
+//!   copy there ([`DeviceCopy`]), which the runtime makes current before the launch;
 //! - [`ArgKind::Local`]: the byte offset of the argument's region in the work-group's local
 //!   memory, which holds the kernel's own `__local` variables first
 //!   ([`DeviceKernel::static_local_size`]), then the `__local` arguments;
@@ -83,6 +85,15 @@ pub trait DeviceBackend: Send + Sync {
     /// launches against.
     fn limits(&self) -> DeviceLimits;
 
+    /// Memory of the device's own that its kernels read buffers from, apart from the host's
+    /// (a GPU's device memory): the runtime then keeps a copy of each buffer the device's
+    /// kernels use there, coherent with the host's bytes by copying on demand (see
+    /// [`DeviceMemory`]). `None`, the default, where the device's kernels address the host's
+    /// storage directly (the CPU device).
+    fn memory(&self) -> Option<&dyn DeviceMemory> {
+        None
+    }
+
     /// Compiles an optimized, verified IR module, inlined as `ferrocl_ir::passes::inline`
     /// inlines: its kernels may call the module's functions that touch no work-item state.
     fn compile(
@@ -115,6 +126,82 @@ pub trait DeviceBackend: Send + Sync {
         Err(DeviceError::Compile(
             "the device does not load compiled programs".into(),
         ))
+    }
+}
+
+/// A device's own memory (a GPU's), in which the runtime keeps copies of buffers: it
+/// allocates them and moves bytes between them and the host. The runtime decides when (API
+/// 5.4, "Migrating Memory Objects": a memory object's contents move to the device that uses
+/// it, on demand or as `clEnqueueMigrateMemObjects` asks); the device only carries the copies
+/// out. Every operation completes before it returns: the runtime orders them with the
+/// device's other commands.
+pub trait DeviceMemory: Send + Sync {
+    /// `size` bytes of device memory, their contents undefined.
+    fn allocate(&self, size: usize) -> Result<DeviceCopy, DeviceError>;
+
+    /// Copies `len` bytes from the host at `src` to device address `dst`.
+    ///
+    /// # Safety
+    /// `src` is readable for `len` bytes; `dst..dst + len` lies in one [`DeviceCopy`].
+    unsafe fn upload(&self, dst: u64, src: *const u8, len: usize) -> Result<(), DeviceError>;
+
+    /// Copies `len` bytes from device address `src` to the host at `dst`.
+    ///
+    /// # Safety
+    /// `dst` is writable for `len` bytes; `src..src + len` lies in one [`DeviceCopy`].
+    unsafe fn download(&self, dst: *mut u8, src: u64, len: usize) -> Result<(), DeviceError>;
+
+    /// Copies `len` bytes between device addresses, which may overlap (memmove semantics).
+    fn copy(&self, dst: u64, src: u64, len: usize) -> Result<(), DeviceError>;
+
+    /// Fills `len` bytes at device address `dst` with copies of `pattern`; `false` where the
+    /// device cannot fill with this pattern at this address (the runtime then fills the
+    /// host's bytes).
+    fn fill(&self, dst: u64, pattern: &[u8], len: usize) -> Result<bool, DeviceError>;
+}
+
+/// One allocation of a device's own memory ([`DeviceMemory::allocate`]), freed when dropped.
+pub struct DeviceCopy {
+    addr: u64,
+    len: usize,
+    release: Option<Box<dyn FnOnce() + Send + Sync>>,
+}
+
+impl DeviceCopy {
+    /// An allocation at device address `addr` of `len` bytes, which `release` frees.
+    pub fn new(addr: u64, len: usize, release: Box<dyn FnOnce() + Send + Sync>) -> DeviceCopy {
+        DeviceCopy {
+            addr,
+            len,
+            release: Some(release),
+        }
+    }
+
+    /// The allocation's device address.
+    pub fn addr(&self) -> u64 {
+        self.addr
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Drop for DeviceCopy {
+    fn drop(&mut self) {
+        if let Some(release) = self.release.take() {
+            release();
+        }
+    }
+}
+
+impl fmt::Debug for DeviceCopy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "DeviceCopy({:#x}, {})", self.addr, self.len)
     }
 }
 

@@ -866,6 +866,7 @@ fn enqueue_fill_image(
     let texel = img.format.texel(color);
     let target = mem.clone();
     let work = Work::Host(Box::new(move || {
+        target.for_host(true)?;
         image::fill(&target, o, r, &texel);
         Ok(())
     }));
@@ -1103,7 +1104,7 @@ fn enqueue_map_image(
             image_slice_pitch.write(img.slice_pitch);
         }
     }
-    let ev = queue.enqueue(CL_COMMAND_MAP_IMAGE, Work::Nothing(vec![mem]), &deps)?;
+    let ev = queue.enqueue(CL_COMMAND_MAP_IMAGE, Work::Map { mem, writes }, &deps)?;
     // SAFETY: the spec's contract on event: NULL or writable.
     unsafe { give_event(event, ev.clone()) };
     wait_if_blocking(&ev, blocking_map)?;

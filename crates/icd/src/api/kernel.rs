@@ -947,6 +947,8 @@ fn enqueue_native_kernel(
     let work = ferrocl_core::Work::Host(Box::new(move || {
         let base = copy.as_mut_ptr().cast::<u8>();
         for (offset, mem) in &patches {
+            // The function may read and write the object's bytes, in host memory.
+            mem.for_host(true)?;
             // SAFETY: offset + pointer size <= cb_args <= the copy's length.
             unsafe {
                 base.add(*offset)

@@ -1035,10 +1035,10 @@ fn enqueue_map_buffer(
     }
     let writes = map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
     check_host_access(&mem, map_flags & CL_MAP_READ != 0, writes)?;
-    // The CPU device's memory is the host's: the mapped region is the buffer itself, so the
-    // map command only orders the mapping after its dependencies.
+    // The mapped region is the buffer's host storage itself: the map command makes its bytes
+    // there current when it runs (a GPU's kernels may have written them since).
     let ptr = mem.map(offset, size, writes)?;
-    let ev = queue.enqueue(command::MAP_BUFFER, Work::Nothing(vec![mem]), &deps)?;
+    let ev = queue.enqueue(command::MAP_BUFFER, Work::Map { mem, writes }, &deps)?;
     // SAFETY: the spec's contract on event: NULL or writable.
     unsafe { give_event(event, ev.clone()) };
     wait_if_blocking(&ev, blocking_map)?;
@@ -1124,13 +1124,20 @@ fn enqueue_migrate_mem_objects(
     let deps = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
     same_context(&queue, &mems.iter().collect::<Vec<_>>())?;
     queue.check_wait_list(&deps)?;
-    // Host and CPU device share one memory: migration has nothing to move.
+    // The objects' bytes move when the command runs: to the queue's device where it has memory
+    // of its own, or to the host (the CPU device's memory is the host's).
+    let work = Work::Migrate {
+        mems,
+        device: queue.device.clone(),
+        host: flags_ & CL_MIGRATE_MEM_OBJECT_HOST != 0,
+        discard: flags_ & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED != 0,
+    };
     // SAFETY: event is NULL or, by the spec, writable.
     unsafe {
         submit(
             &queue,
             command::MIGRATE_MEM_OBJECTS,
-            Work::Nothing(mems),
+            work,
             &deps,
             CL_FALSE,
             event,
