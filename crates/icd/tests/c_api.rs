@@ -231,6 +231,7 @@ c_programs!(
     context,
     queue,
     buffer,
+    devices,
     copy_overlap,
     event,
     threads,
