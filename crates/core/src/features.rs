@@ -144,7 +144,9 @@ pub const GPU_OPENCL_C_VERSIONS: &[NameVersion] = &[
 ];
 
 /// Extensions of the NVIDIA GPU device: the ones every OpenCL 1.1 device returns (API 3.0,
-/// Table 5), 64-bit atomics (PTX `atom` on 64-bit words) and doubles.
+/// Table 5), 64-bit atomics (PTX `atom` on 64-bit words), doubles and halves (computed in
+/// float and rounded after each operation, as on the CPU device, the halves in memory converted
+/// with `cvt`).
 pub const GPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_icd", 1, 0, 0),
     nv("cl_khr_byte_addressable_store", 1, 0, 0),
@@ -155,6 +157,7 @@ pub const GPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_int64_base_atomics", 1, 0, 0),
     nv("cl_khr_int64_extended_atomics", 1, 0, 0),
     nv("cl_khr_fp64", 1, 0, 0),
+    nv("cl_khr_fp16", 1, 0, 0),
 ];
 
 /// The optional OpenCL C 3.0 features of the NVIDIA GPU device: the atomic orders and scopes
@@ -170,6 +173,7 @@ pub const GPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_subgroups", 3, 0, 0),
     nv("__opencl_c_int64", 3, 0, 0),
     nv("__opencl_c_fp64", 3, 0, 0),
+    nv("__opencl_c_fp16", 3, 0, 0),
     nv("__opencl_c_atomic_order_acq_rel", 3, 0, 0),
     nv("__opencl_c_atomic_order_seq_cst", 3, 0, 0),
     nv("__opencl_c_atomic_scope_device", 3, 0, 0),
