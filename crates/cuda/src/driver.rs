@@ -50,6 +50,8 @@ mod jit {
 
 /// `CU_MEM_ATTACH_GLOBAL`: managed memory any stream may touch.
 const MEM_ATTACH_GLOBAL: c_uint = 1;
+/// `CU_STREAM_NON_BLOCKING`.
+const STREAM_NON_BLOCKING: c_uint = 1;
 /// `CU_POINTER_ATTRIBUTE_IS_MANAGED`.
 const POINTER_IS_MANAGED: c_int = 8;
 /// `CU_POINTER_ATTRIBUTE_MEMORY_TYPE`, and its value `CU_MEMORYTYPE_DEVICE`.
@@ -103,12 +105,15 @@ driver_api! {
     cuMemAllocManaged: fn(*mut CuDevicePtr, usize, c_uint);
     cuMemFree_v2: fn(CuDevicePtr);
     cuMemsetD8_v2: fn(CuDevicePtr, u8, usize);
-    cuMemsetD16_v2: fn(CuDevicePtr, u16, usize);
-    cuMemsetD32_v2: fn(CuDevicePtr, u32, usize);
+    cuMemsetD8Async: fn(CuDevicePtr, u8, usize, CuStream);
+    cuMemsetD16Async: fn(CuDevicePtr, u16, usize, CuStream);
+    cuMemsetD32Async: fn(CuDevicePtr, u32, usize, CuStream);
     cuMemAlloc_v2: fn(*mut CuDevicePtr, usize);
-    cuMemcpyHtoD_v2: fn(CuDevicePtr, *const c_void, usize);
-    cuMemcpyDtoH_v2: fn(*mut c_void, CuDevicePtr, usize);
-    cuMemcpyDtoD_v2: fn(CuDevicePtr, CuDevicePtr, usize);
+    cuMemcpyHtoDAsync_v2: fn(CuDevicePtr, *const c_void, usize, CuStream);
+    cuMemcpyDtoHAsync_v2: fn(*mut c_void, CuDevicePtr, usize, CuStream);
+    cuMemcpyDtoDAsync_v2: fn(CuDevicePtr, CuDevicePtr, usize, CuStream);
+    cuStreamCreate: fn(*mut CuStream, c_uint);
+    cuStreamSynchronize: fn(CuStream);
     cuPointerGetAttribute: fn(*mut c_void, c_int, CuDevicePtr);
     cuModuleLoadDataEx: fn(*mut CuModule, *const c_void, c_uint, *mut c_int, *mut *mut c_void);
     cuModuleUnload: fn(CuModule);
@@ -287,68 +292,93 @@ impl Driver {
         Ok(p)
     }
 
-    /// Copies `len` bytes from the host to the device, complete when it returns.
+    /// A stream of the current context that does not wait for the default stream's work.
+    pub fn stream(&self) -> Result<CuStream, CuError> {
+        let mut stream = std::ptr::null_mut();
+        // SAFETY: a valid out-pointer.
+        let r = unsafe { (self.cuStreamCreate)(&mut stream, STREAM_NON_BLOCKING) };
+        self.check(r, "cuStreamCreate")?;
+        Ok(stream)
+    }
+
+    /// Waits until the work launched on `stream` is done.
+    pub fn sync(&self, stream: CuStream) -> Result<(), CuError> {
+        // SAFETY: a live stream of the current context.
+        let r = unsafe { (self.cuStreamSynchronize)(stream) };
+        self.check(r, "cuStreamSynchronize")
+    }
+
+    /// Copies `len` bytes from the host to the device on `stream`, complete when it returns.
     ///
     /// # Safety
     /// `src` is readable for `len` bytes; `dst..dst + len` is device memory of the current
-    /// context.
+    /// context, and `stream` one of its streams.
     pub unsafe fn upload(
         &self,
         dst: CuDevicePtr,
         src: *const u8,
         len: usize,
+        stream: CuStream,
     ) -> Result<(), CuError> {
         // SAFETY: the caller's contract.
-        let r = unsafe { (self.cuMemcpyHtoD_v2)(dst, src.cast(), len) };
-        self.check(r, "cuMemcpyHtoD")?;
-        // From pageable memory the call returns once the bytes are staged, before they land.
-        self.synchronize()
+        let r = unsafe { (self.cuMemcpyHtoDAsync_v2)(dst, src.cast(), len, stream) };
+        self.check(r, "cuMemcpyHtoDAsync")?;
+        self.sync(stream)
     }
 
-    /// Copies `len` bytes from the device to the host, complete when it returns.
+    /// Copies `len` bytes from the device to the host on `stream`, complete when it returns.
     ///
     /// # Safety
     /// `dst` is writable for `len` bytes; `src..src + len` is device memory of the current
-    /// context.
+    /// context, and `stream` one of its streams.
     pub unsafe fn download(
         &self,
         dst: *mut u8,
         src: CuDevicePtr,
         len: usize,
+        stream: CuStream,
     ) -> Result<(), CuError> {
         // SAFETY: the caller's contract.
-        let r = unsafe { (self.cuMemcpyDtoH_v2)(dst.cast(), src, len) };
-        self.check(r, "cuMemcpyDtoH")
+        let r = unsafe { (self.cuMemcpyDtoHAsync_v2)(dst.cast(), src, len, stream) };
+        self.check(r, "cuMemcpyDtoHAsync")?;
+        self.sync(stream)
     }
 
     /// Copies `len` bytes between device addresses of the current context (ranges that do
-    /// not overlap), complete when it returns.
-    pub fn copy(&self, dst: CuDevicePtr, src: CuDevicePtr, len: usize) -> Result<(), CuError> {
-        // SAFETY: device addresses only; the driver checks them.
-        let r = unsafe { (self.cuMemcpyDtoD_v2)(dst, src, len) };
-        self.check(r, "cuMemcpyDtoD")?;
-        self.synchronize()
+    /// not overlap) on `stream`, complete when it returns.
+    pub fn copy(
+        &self,
+        dst: CuDevicePtr,
+        src: CuDevicePtr,
+        len: usize,
+        stream: CuStream,
+    ) -> Result<(), CuError> {
+        // SAFETY: device addresses only, which the driver checks; a stream of the context.
+        let r = unsafe { (self.cuMemcpyDtoDAsync_v2)(dst, src, len, stream) };
+        self.check(r, "cuMemcpyDtoDAsync")?;
+        self.sync(stream)
     }
 
-    /// Sets `count` elements of `width` bytes (1, 2 or 4) at `dst` to `value`, complete when
-    /// it returns.
+    /// Sets `count` elements of `width` bytes (1, 2 or 4) at `dst` to `value` on `stream`,
+    /// complete when it returns.
     pub fn set(
         &self,
         dst: CuDevicePtr,
         width: usize,
         value: u32,
         count: usize,
+        stream: CuStream,
     ) -> Result<(), CuError> {
-        // SAFETY: device addresses only; the driver checks them.
+        // SAFETY: device addresses only, which the driver checks; a stream of the context.
         let r = unsafe {
             match width {
-                1 => (self.cuMemsetD8_v2)(dst, value as u8, count),
-                2 => (self.cuMemsetD16_v2)(dst, value as u16, count),
-                _ => (self.cuMemsetD32_v2)(dst, value, count),
+                1 => (self.cuMemsetD8Async)(dst, value as u8, count, stream),
+                2 => (self.cuMemsetD16Async)(dst, value as u16, count, stream),
+                _ => (self.cuMemsetD32Async)(dst, value, count, stream),
             }
         };
-        self.check(r, "cuMemset")?;
-        self.synchronize()
+        self.check(r, "cuMemsetAsync")?;
+        self.sync(stream)
     }
 
     pub fn free(&self, p: CuDevicePtr) {
@@ -474,11 +504,12 @@ impl Driver {
         })
     }
 
-    /// Launches `f` on the default stream with its one parameter, the bytes at `params`.
+    /// Launches `f` on `stream` with its one parameter, the bytes at `params`.
     ///
     /// # Safety
     /// `params` is the kernel's whole parameter block, of the size its PTX declares, and
-    /// every address in it is valid on the device for the launch.
+    /// every address in it is valid on the device for the launch; `stream` is a stream of
+    /// the current context.
     pub unsafe fn launch(
         &self,
         f: CuFunction,
@@ -486,6 +517,7 @@ impl Driver {
         block: [u32; 3],
         shared: u32,
         params: *mut u8,
+        stream: CuStream,
     ) -> Result<(), CuError> {
         let mut args = [params.cast::<c_void>()];
         // SAFETY: the caller's contract; one kernel parameter, passed by address.
@@ -499,7 +531,7 @@ impl Driver {
                 block[1],
                 block[2],
                 shared,
-                std::ptr::null_mut(),
+                stream,
                 args.as_mut_ptr(),
                 std::ptr::null_mut(),
             )
@@ -515,11 +547,11 @@ pub struct Event<'d> {
 }
 
 impl Event<'_> {
-    /// Records the event on the default stream: it completes when the work launched before
-    /// it does.
-    pub fn record(&self) -> Result<(), CuError> {
-        // SAFETY: a live event of the current context; the default stream.
-        let r = unsafe { (self.driver.cuEventRecord)(self.event, std::ptr::null_mut()) };
+    /// Records the event on `stream`: it completes when the work launched there before it
+    /// does.
+    pub fn record(&self, stream: CuStream) -> Result<(), CuError> {
+        // SAFETY: a live event of the current context; a stream of it.
+        let r = unsafe { (self.driver.cuEventRecord)(self.event, stream) };
         self.driver.check(r, "cuEventRecord")
     }
 

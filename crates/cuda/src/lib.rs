@@ -31,13 +31,43 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use driver::{attr, func_attr, CuContext, CuDevice, CuFunction, CuModule, Driver};
+use driver::{attr, func_attr, CuContext, CuDevice, CuFunction, CuModule, CuStream, Driver};
 use ferrocl_device::{
     ArgKind, ArgSlot, CompileOptions, DeviceBackend, DeviceCopy, DeviceError, DeviceKernel,
     DeviceLimits, DeviceMemory, DeviceProgram, GpuDescription, Listing, NdRange, Storage,
 };
 use ferrocl_ir::Module;
 use ptx::{header, KernelLayout, PtxTarget, HEADER, MAX_GROUP};
+
+/// The GPU's streams: each thread that runs commands (the runtime's runner threads, and a host
+/// thread that runs ready commands while it waits) issues its transfers and launches on one of
+/// them and waits for that stream alone, so commands that run at once on different threads
+/// (of an out-of-order queue, or of several queues) run at once on the GPU too. Threads take
+/// the streams in turn, sharing them beyond `STREAMS` (work on one stream runs in order, which
+/// costs only concurrency).
+struct Streams(Vec<usize>);
+
+const STREAMS: usize = 8;
+
+impl Streams {
+    /// The streams, made in the current context.
+    fn new(driver: &Driver) -> Option<Streams> {
+        (0..STREAMS)
+            .map(|_| driver.stream().ok().map(|s| s as usize))
+            .collect::<Option<Vec<_>>>()
+            .map(Streams)
+    }
+
+    /// The calling thread's stream.
+    fn current(&self) -> CuStream {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        thread_local! {
+            static SLOT: usize = NEXT.fetch_add(1, Ordering::Relaxed);
+        }
+        let slot = SLOT.with(|s| *s);
+        self.0[slot % self.0.len()] as CuStream
+    }
+}
 
 /// Shared memory a block may use without asking for more (the driver's default limit).
 const DEFAULT_SHARED: usize = 48 << 10;
@@ -50,8 +80,9 @@ pub struct CudaDevice {
     target: PtxTarget,
     /// Whether the GPU addresses pageable host memory directly.
     pageable_access: bool,
-    /// Where buffers come from.
+    /// Where the device's own managed memory comes from.
     memory: Arc<Managed>,
+    streams: Arc<Streams>,
 }
 
 /// The GPU's managed memory: what is allocated and not yet freed, and the most that may be.
@@ -119,6 +150,7 @@ impl CudaDevice {
         }
         let ctx = driver.primary_context(dev).ok()?;
         driver.bind(ctx).ok()?;
+        let streams = Arc::new(Streams::new(driver)?);
         let (free, total) = driver.memory_info().ok()?;
         let sm =
             (a(attr::COMPUTE_CAPABILITY_MAJOR) * 10 + a(attr::COMPUTE_CAPABILITY_MINOR)) as u32;
@@ -159,6 +191,7 @@ impl CudaDevice {
                 allocated: AtomicUsize::new(0),
                 budget,
             }),
+            streams,
         })
     }
 
@@ -276,6 +309,7 @@ impl DeviceBackend for CudaDevice {
                     private,
                     max_local: self.description.local_mem_size as usize,
                     pageable_access: self.pageable_access,
+                    streams: self.streams.clone(),
                     dynamic_limit: Mutex::new(DEFAULT_SHARED.saturating_sub(local_base)),
                     printf: printf.clone().map(|strings| Printf {
                         strings,
@@ -319,16 +353,18 @@ impl DeviceMemory for CudaDevice {
 
     unsafe fn upload(&self, dst: u64, src: *const u8, len: usize) -> Result<(), DeviceError> {
         // SAFETY: the caller's contract.
-        self.bound(|| unsafe { self.driver.upload(dst, src, len) })
+        let stream = self.streams.current();
+        self.bound(|| unsafe { self.driver.upload(dst, src, len, stream) })
     }
 
     unsafe fn download(&self, dst: *mut u8, src: u64, len: usize) -> Result<(), DeviceError> {
         // SAFETY: the caller's contract.
-        self.bound(|| unsafe { self.driver.download(dst, src, len) })
+        let stream = self.streams.current();
+        self.bound(|| unsafe { self.driver.download(dst, src, len, stream) })
     }
 
     fn copy(&self, dst: u64, src: u64, len: usize) -> Result<(), DeviceError> {
-        self.bound(|| self.driver.copy(dst, src, len))
+        self.bound(|| self.driver.copy(dst, src, len, self.streams.current()))
     }
 
     /// `cuMemsetD8/16/32` where the pattern repeats a 1-, 2- or 4-byte value (any pattern
@@ -345,7 +381,8 @@ impl DeviceMemory for CudaDevice {
         let mut value = [0u8; 4];
         value[..width].copy_from_slice(p);
         let value = u32::from_le_bytes(value);
-        self.bound(|| self.driver.set(dst, width, value, len / width))?;
+        let stream = self.streams.current();
+        self.bound(|| self.driver.set(dst, width, value, len / width, stream))?;
         Ok(true)
     }
 }
@@ -400,6 +437,7 @@ struct CudaKernel {
     private: usize,
     max_local: usize,
     pageable_access: bool,
+    streams: Arc<Streams>,
     /// The dynamic shared memory the function may use now (raised on demand).
     dynamic_limit: Mutex<usize>,
     /// What `printf` needs, when the program calls it.
@@ -641,8 +679,9 @@ impl DeviceKernel for CudaKernel {
             )),
             false => None,
         };
+        let stream = self.streams.current();
         if let Some((start, _)) = &events {
-            start.record().map_err(Self::fault)?;
+            start.record(stream).map_err(Self::fault)?;
         }
         for &(bx, nx, lx) in &parts(0) {
             for &(by, ny, ly) in &parts(1) {
@@ -666,6 +705,7 @@ impl DeviceKernel for CudaKernel {
                             block,
                             dynamic as u32,
                             params.as_mut_ptr(),
+                            stream,
                         )
                     }
                     .map_err(Self::fault)?;
@@ -673,9 +713,9 @@ impl DeviceKernel for CudaKernel {
             }
         }
         if let Some((_, end)) = &events {
-            end.record().map_err(Self::fault)?;
+            end.record(stream).map_err(Self::fault)?;
         }
-        driver.synchronize().map_err(Self::fault)?;
+        driver.sync(stream).map_err(Self::fault)?;
         if let Some(at) = printf_buffer {
             self.print(at);
         }
