@@ -380,9 +380,26 @@ impl DeviceInfo {
         info.driver_version = gpu.driver_version.clone();
         info.opencl_c_all_versions = features::GPU_OPENCL_C_VERSIONS;
         info.extensions = features::GPU_DEVICE_EXTENSIONS;
-        // No shared virtual memory on the GPU device (not a feature macro: the CPU device's
-        // value is its own).
-        info.svm_capabilities = 0;
+        // Shared virtual memory in the GPU's managed memory (`svm.rs`): one address on both
+        // sides, pages moved to the side that touches them, host and kernel at once
+        // (concurrent managed access, which every GPU of this device has): coarse- and
+        // fine-grain buffers. Table 5: CL_DEVICE_SVM_FINE_GRAIN_SYSTEM "Support for sharing
+        // the host's entire virtual memory including memory allocated using malloc", where
+        // the GPU addresses pageable memory; CL_DEVICE_SVM_ATOMICS "Support for the OpenCL
+        // 2.0 atomic operations that provide memory consistency across the host and all
+        // OpenCL devices", where the link carries the GPU's atomics to the host's memory.
+        info.svm_capabilities = crate::svm::caps::COARSE_GRAIN_BUFFER
+            | crate::svm::caps::FINE_GRAIN_BUFFER
+            | if gpu.pageable_memory_access {
+                crate::svm::caps::FINE_GRAIN_SYSTEM
+            } else {
+                0
+            }
+            | if gpu.host_native_atomics {
+                crate::svm::caps::ATOMICS
+            } else {
+                0
+            };
         // Warps of 32 threads.
         info.preferred_work_group_size_multiple = 32;
         info.with_features(features::GPU_OPENCL_C_FEATURES, limits)

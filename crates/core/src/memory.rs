@@ -110,7 +110,14 @@ impl MemObject {
             // memory object's life (HostPtr's contract).
             let storage =
                 unsafe { Storage::borrow_host(host.ptr(), size) }.ok_or(ClError::InvalidHostPtr)?;
-            Backing::new(storage, true)
+            // 5.2.1: a buffer made on "a pointer returned by clSVMAlloc" with
+            // CL_MEM_USE_HOST_PTR "has the shared memory as the underlying storage": every
+            // device of the context addresses it where the host does, so kernels use it in
+            // place.
+            match crate::svm::find(&context, host.addr()) {
+                Some(_) => Backing::shared(storage),
+                None => Backing::new(storage, true),
+            }
         } else {
             // The host's bytes: the CPU device's own storage where the context has it, else
             // host memory (the GPUs keep copies of their own).

@@ -29,6 +29,9 @@ use crate::error::{ClError, ClResult};
 /// The bytes of one memory object and of those that share them.
 pub(crate) struct Backing {
     host: Storage,
+    /// The host's bytes are every device's too (shared virtual memory, which each device
+    /// addresses where the host does): no copies are made.
+    shared: bool,
     state: Mutex<State>,
 }
 
@@ -80,11 +83,21 @@ impl Backing {
     pub(crate) fn new(host: Storage, written: bool) -> Backing {
         Backing {
             host,
+            shared: false,
             state: Mutex::new(State {
                 host: true,
                 written,
                 copies: Vec::new(),
             }),
+        }
+    }
+
+    /// Bytes in shared virtual memory, which every device of the context addresses at the
+    /// host's address.
+    pub(crate) fn shared(host: Storage) -> Backing {
+        Backing {
+            shared: true,
+            ..Backing::new(host, true)
         }
     }
 
@@ -176,6 +189,9 @@ impl Backing {
     /// The device address of `device`'s copy, made current, for a kernel that reads it and,
     /// where `writes`, writes it (the host's bytes and the other copies are then stale).
     pub(crate) fn for_device(&self, device: &Arc<Device>, writes: bool) -> ClResult<u64> {
+        if self.shared {
+            return Ok(self.host.as_ptr() as u64);
+        }
         let mut state = self.lock();
         let i = self.copy_on(&mut state, device)?;
         self.refresh(&mut state, i)?;
@@ -191,7 +207,7 @@ impl Backing {
     /// (`discard`) only places them there, their contents undefined.
     pub(crate) fn migrate(&self, device: Option<&Arc<Device>>, discard: bool) -> ClResult<()> {
         let mut state = self.lock();
-        let device = device.filter(|d| memory_of(d).is_some());
+        let device = device.filter(|d| memory_of(d).is_some() && !self.shared);
         match (device, discard) {
             (None, false) => self.bring_home(&mut state),
             (None, true) => {

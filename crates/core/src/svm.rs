@@ -1,13 +1,18 @@
-//! Shared virtual memory (API 5.6): the allocations `clSVMAlloc` makes. Every ferrocl device
-//! runs on the host and addresses host memory directly, so an SVM allocation is host memory
-//! that kernels receive by address, and the host and the device see it at the same address:
-//! coarse-grain and fine-grain buffer sharing hold by construction. The allocations are kept
-//! in one registry for the process, ordered by address, so that a pointer into the middle of
-//! one finds it (`clSetKernelArgSVMPointer` and the SVM commands take such pointers).
+//! Shared virtual memory (API 5.6): the allocations `clSVMAlloc` makes. An SVM allocation is
+//! memory the host and every device of the context address at the same address, which
+//! kernels receive by address: host memory in a context of the CPU device alone, which it
+//! addresses directly; a GPU's managed memory in a context that holds a GPU
+//! (`DeviceBackend::allocate`), which the host addresses too and whose pages the driver moves
+//! to the side that touches them. Coarse-grain and fine-grain buffer sharing hold by
+//! construction. The allocations are kept in one registry for the process, ordered by
+//! address, so that a pointer into the middle of one finds it (`clSetKernelArgSVMPointer`
+//! and the SVM commands take such pointers).
 
 use std::alloc::Layout;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
+
+use ferrocl_device::Storage;
 
 use crate::context::Context;
 
@@ -34,9 +39,31 @@ pub const DEFAULT_ALIGN: usize = 128;
 
 /// One allocation.
 struct Allocation {
-    layout: Layout,
+    /// The size asked for.
+    size: usize,
+    memory: Memory,
     flags: u64,
     context: Weak<Context>,
+}
+
+/// Where an allocation's bytes come from.
+enum Memory {
+    /// The global allocator, with this layout.
+    Heap(Layout),
+    /// A device (a GPU's managed memory), freed when dropped.
+    Device(Storage),
+}
+
+impl Memory {
+    /// Frees the bytes at `base`, which this memory holds.
+    fn free(self, base: usize) {
+        match self {
+            // SAFETY: `base` was returned by `alloc_zeroed` with this layout, and each
+            // allocation is freed once (it has left the registry).
+            Memory::Heap(layout) => unsafe { std::alloc::dealloc(base as *mut u8, layout) },
+            Memory::Device(storage) => drop(storage),
+        }
+    }
 }
 
 /// What a pointer into an SVM allocation finds.
@@ -58,17 +85,33 @@ fn registry() -> MutexGuard<'static, BTreeMap<usize, Allocation>> {
 /// `clSVMAlloc` once its arguments are checked: `size` bytes (at least 1) aligned to `align`
 /// (a power of two), zero-filled, for `context`; `None` when the host has no such memory.
 pub fn alloc(context: &Arc<Context>, flags: u64, size: usize, align: usize) -> Option<usize> {
-    let layout = Layout::from_size_align(size.max(1), align.max(DEFAULT_ALIGN)).ok()?;
-    // SAFETY: the layout's size is not zero.
-    let p = unsafe { std::alloc::alloc_zeroed(layout) };
-    if p.is_null() {
-        return None;
-    }
-    let base = p as usize;
+    let align = align.max(DEFAULT_ALIGN);
+    let gpu = context
+        .devices
+        .iter()
+        .find(|d| d.backend().memory().is_some());
+    let (base, memory) = match gpu {
+        Some(device) => {
+            // The device's allocation, with room to start at the alignment asked for.
+            let storage = device.backend().allocate(size.checked_add(align)?).ok()?;
+            let base = (storage.as_ptr() as usize).next_multiple_of(align);
+            (base, Memory::Device(storage))
+        }
+        None => {
+            let layout = Layout::from_size_align(size.max(1), align).ok()?;
+            // SAFETY: the layout's size is not zero.
+            let p = unsafe { std::alloc::alloc_zeroed(layout) };
+            if p.is_null() {
+                return None;
+            }
+            (p as usize, Memory::Heap(layout))
+        }
+    };
     registry().insert(
         base,
         Allocation {
-            layout,
+            size: size.max(1),
+            memory,
             flags,
             context: Arc::downgrade(context),
         },
@@ -89,9 +132,7 @@ pub fn free(context: &Arc<Context>, base: usize) -> bool {
     }
     let a = r.remove(&base).expect("present");
     drop(r);
-    // SAFETY: `base` was returned by `alloc_zeroed` with this layout and is freed only here,
-    // once (it has just left the registry).
-    unsafe { std::alloc::dealloc(base as *mut u8, a.layout) };
+    a.memory.free(base);
     true
 }
 
@@ -107,15 +148,13 @@ pub(crate) fn release_context(context: *const Context) {
         .filter(|(_, a)| std::ptr::eq(a.context.as_ptr(), context))
         .map(|(&base, _)| base)
         .collect();
-    let freed: Vec<(usize, Layout)> = dead
+    let freed: Vec<(usize, Memory)> = dead
         .into_iter()
-        .filter_map(|base| r.remove(&base).map(|a| (base, a.layout)))
+        .filter_map(|base| r.remove(&base).map(|a| (base, a.memory)))
         .collect();
     drop(r);
-    for (base, layout) in freed {
-        // SAFETY: `base` was returned by `alloc_zeroed` with this layout and is freed only
-        // here, once (it has just left the registry).
-        unsafe { std::alloc::dealloc(base as *mut u8, layout) };
+    for (base, memory) in freed {
+        memory.free(base);
     }
 }
 
@@ -123,7 +162,7 @@ pub(crate) fn release_context(context: *const Context) {
 pub fn find(context: &Arc<Context>, ptr: usize) -> Option<Region> {
     let r = registry();
     let (&base, a) = r.range(..=ptr).next_back()?;
-    let size = a.layout.size();
+    let size = a.size;
     (ptr < base + size && std::ptr::eq(a.context.as_ptr(), Arc::as_ptr(context))).then_some(
         Region {
             base,

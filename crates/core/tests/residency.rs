@@ -472,3 +472,31 @@ fn migrations_move_the_bytes_ahead_of_use() {
         ramp().iter().map(|v| v * 2).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn a_buffer_on_shared_virtual_memory_is_used_in_place() {
+    let s = setup();
+    let flags_rw = ferrocl_core::svm::flags::READ_WRITE;
+    let svm = ferrocl_core::svm::alloc(&s.context, flags_rw, N * 4, 0).expect("SVM");
+    // SAFETY: the allocation holds N ints; no command uses it yet.
+    let ints = unsafe { std::slice::from_raw_parts_mut(svm as *mut i32, N) };
+    ints.copy_from_slice(&ramp());
+    // SAFETY: the allocation outlives the buffer (freed below, after it).
+    let host = unsafe { HostPtr::new(svm as *mut u8) };
+    let x = MemObject::new_buffer(
+        s.context.clone(),
+        flags::READ_WRITE | flags::USE_HOST_PTR,
+        N * 4,
+        Some(host),
+        Vec::new(),
+    )
+    .expect("a buffer");
+    let before = moved();
+    let k = ArgValue::Bytes(4i32.to_ne_bytes().to_vec());
+    s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k], N);
+    // The kernel wrote the SVM memory itself: nothing moved, and the pointer sees it.
+    assert_eq!(moved(), before);
+    assert_eq!(ints[3], 7);
+    drop(x);
+    assert!(ferrocl_core::svm::free(&s.context, svm));
+}

@@ -28,6 +28,7 @@ pub mod attr {
     pub const COMPUTE_CAPABILITY_MAJOR: i32 = 75;
     pub const COMPUTE_CAPABILITY_MINOR: i32 = 76;
     pub const MANAGED_MEMORY: i32 = 83;
+    pub const HOST_NATIVE_ATOMIC_SUPPORTED: i32 = 86;
     pub const PAGEABLE_MEMORY_ACCESS: i32 = 88;
     pub const CONCURRENT_MANAGED_ACCESS: i32 = 89;
     pub const MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: i32 = 97;

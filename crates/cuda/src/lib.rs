@@ -178,6 +178,8 @@ impl CudaDevice {
             cache_size: a(attr::L2_CACHE_SIZE) as u64,
             cache_line: 128,
             error_correction: a(attr::ECC_ENABLED) != 0,
+            pageable_memory_access: a(attr::PAGEABLE_MEMORY_ACCESS) != 0,
+            host_native_atomics: a(attr::HOST_NATIVE_ATOMIC_SUPPORTED) != 0,
         };
         Some(CudaDevice {
             driver,

@@ -67,7 +67,11 @@ impl std::error::Error for DeviceError {}
 /// What a device does for the runtime: allocate memory and compile IR into kernels it can
 /// launch.
 pub trait DeviceBackend: Send + Sync {
-    /// Allocates `size` bytes of device memory, zero-filled.
+    /// Allocates `size` bytes, zero-filled, that the host and the device's kernels address
+    /// at the same address: the CPU device's memory; a GPU's managed memory, whose pages the
+    /// driver moves to the side that touches them. The runtime keeps the host bytes of
+    /// buffers and pipes in the CPU device's, and shared virtual memory (`clSVMAlloc`) in a
+    /// GPU's where the context has one.
     fn allocate(&self, size: usize) -> Result<Storage, DeviceError>;
 
     /// Whether a fused multiply-add is about as fast as a multiply and an add on the device
@@ -243,6 +247,12 @@ pub struct GpuDescription {
     pub cache_size: u64,
     pub cache_line: u32,
     pub error_correction: bool,
+    /// The GPU addresses the host's pageable memory (`malloc`'s) directly: fine-grain system
+    /// SVM.
+    pub pageable_memory_access: bool,
+    /// Atomic operations of the host and the GPU on the same memory are atomic with each
+    /// other (the link between them carries them): SVM atomics.
+    pub host_native_atomics: bool,
 }
 
 /// What a program's build options (API 5.8.6) ask of the device's compiler, as the runtime
