@@ -158,6 +158,8 @@ pub const GPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
     nv("cl_khr_int64_extended_atomics", 1, 0, 0),
     nv("cl_khr_fp64", 1, 0, 0),
     nv("cl_khr_fp16", 1, 0, 0),
+    nv("cl_khr_3d_image_writes", 1, 0, 0),
+    nv("cl_khr_image2d_from_buffer", 1, 0, 0),
 ];
 
 /// The optional OpenCL C 3.0 features of the NVIDIA GPU device: the atomic orders and scopes
@@ -165,7 +167,10 @@ pub const GPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
 /// integers and doubles, the work-group collectives (through shared memory) and sub-groups
 /// (the warps, with shuffles), generic pointers (PTX's generic addressing, `isspacep` for
 /// `to_global`/`to_local`/`to_private`) and program-scope variables (module-scope `.global`
-/// variables, kept across launches, initialized with addresses through PTX's byte masks).
+/// variables, kept across launches, initialized with addresses through PTX's byte masks), and
+/// images: the library's image functions compiled to PTX as the rest of it, reading the image's
+/// bytes in device memory through a descriptor the runtime places there
+/// (`Image::device_descriptor_addr`).
 pub const GPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_generic_address_space", 3, 0, 0),
     nv("__opencl_c_program_scope_global_variables", 3, 0, 0),
@@ -178,6 +183,9 @@ pub const GPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_atomic_order_seq_cst", 3, 0, 0),
     nv("__opencl_c_atomic_scope_device", 3, 0, 0),
     nv("__opencl_c_atomic_scope_all_devices", 3, 0, 0),
+    nv("__opencl_c_images", 3, 0, 0),
+    nv("__opencl_c_3d_image_writes", 3, 0, 0),
+    nv("__opencl_c_read_write_images", 3, 0, 0),
 ];
 
 /// A space-separated list of the names, as the `*_EXTENSIONS` string queries return it.

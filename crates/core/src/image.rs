@@ -6,11 +6,12 @@
 //! `ferrocl-device`). Its texels are stored like a buffer's bytes: the CPU device's memory is
 //! the host's, so transfers are rectangle copies and a mapping is the image itself.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use ferrocl_device::ImageDescriptor;
+use ferrocl_device::{DeviceCopy, ImageDescriptor};
 
 use crate::context::Context;
+use crate::device::Device;
 use crate::error::{ClError, ClResult};
 use crate::memory::{copy, flags, HostPtr, Location, MemObject};
 use crate::object::IcdHeader;
@@ -326,6 +327,18 @@ pub struct Image {
     pub buffer: Option<Arc<MemObject>>,
     /// What kernels receive: its address is the argument's value.
     descriptor: Box<ImageDescriptor>,
+    /// Its copies in the memory of devices with memory of their own (a GPU's), each with the
+    /// address of the image's bytes there.
+    device_descriptors: Mutex<Vec<DeviceDescriptor>>,
+}
+
+/// An image's descriptor in a device's memory.
+#[derive(Debug)]
+struct DeviceDescriptor {
+    device: Arc<Device>,
+    copy: DeviceCopy,
+    /// The `data` it holds.
+    data: u64,
 }
 
 /// The sizes and pitches of a new image, as `cl_image_desc` gives them, checked by the caller.
@@ -450,6 +463,40 @@ impl Image {
         &*self.descriptor as *const ImageDescriptor as u64
     }
 
+    /// The address of the descriptor kernels on `device` (which has memory of its own)
+    /// receive, whose image bytes are at `data` there: made and uploaded on first use.
+    pub fn device_descriptor_addr(&self, device: &Arc<Device>, data: u64) -> ClResult<u64> {
+        let memory = device.backend().memory().ok_or(ClError::InvalidDevice)?;
+        let mut copies = self
+            .device_descriptors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let i = match copies.iter().position(|c| Arc::ptr_eq(&c.device, device)) {
+            Some(i) => i,
+            None => {
+                let size = std::mem::size_of::<ImageDescriptor>();
+                copies.push(DeviceDescriptor {
+                    device: device.clone(),
+                    copy: memory.allocate(size)?,
+                    data: 0,
+                });
+                copies.len() - 1
+            }
+        };
+        let c = &mut copies[i];
+        if c.data != data || data == 0 {
+            let descriptor = ImageDescriptor {
+                data,
+                ..*self.descriptor
+            };
+            let bytes = (&descriptor as *const ImageDescriptor).cast::<u8>();
+            // SAFETY: the copy holds one descriptor; `bytes` is this one's.
+            unsafe { memory.upload(c.copy.addr(), bytes, std::mem::size_of::<ImageDescriptor>()) }?;
+            c.data = data;
+        }
+        Ok(c.copy.addr())
+    }
+
     /// Checks an origin and region of this image against its extent. API 5.3.3:
     /// CL_INVALID_VALUE "if the region being read or written specified by origin and region is
     /// out of bounds", "if values in origin and region do not follow rules described in the
@@ -539,6 +586,7 @@ impl MemObject {
             slice_pitch: slice,
             buffer,
             descriptor,
+            device_descriptors: Mutex::new(Vec::new()),
         };
         Ok(mem.into_image(image, mem_flags, properties))
     }

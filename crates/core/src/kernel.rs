@@ -180,9 +180,9 @@ impl Kernel {
             return Err(ClError::InvalidKernelArgs);
         }
         let mut block = vec![0u8; code.args_size()];
-        // The memory objects the launch uses: each one's slot (where its address goes, for a
-        // buffer), and whether the kernel may write it.
-        let mut keep: Vec<(Option<usize>, Arc<MemObject>, bool)> = Vec::new();
+        // The memory objects the launch uses: each one's slot, where its address goes (the
+        // image's descriptor's, for an image), and whether the kernel may write it.
+        let mut keep: Vec<(usize, Arc<MemObject>, bool)> = Vec::new();
         // The bytes of the by-value struct arguments; each work-group gets a copy in its
         // private memory, and the slot holds the argument's offset in it.
         let mut private = Vec::new();
@@ -211,7 +211,7 @@ impl Kernel {
                             return Err(ClError::InvalidContext);
                         }
                         let writes = buffer_writes(arg, &m);
-                        keep.push((Some(slot.offset), m, writes));
+                        keep.push((slot.offset, m, writes));
                     }
                     // The address is the one the buffer has when the launch runs.
                     0u64.to_ne_bytes().to_vec()
@@ -223,11 +223,11 @@ impl Kernel {
                     if !Arc::ptr_eq(&m.context, &queue.context) {
                         return Err(ClError::InvalidContext);
                     }
-                    let image = m.as_image().ok_or(ClError::InvalidKernelArgs)?;
-                    let addr = image.descriptor_addr();
+                    m.as_image().ok_or(ClError::InvalidKernelArgs)?;
                     let writes = arg.access != AccessQualifier::ReadOnly;
-                    keep.push((None, m, writes));
-                    addr.to_ne_bytes().to_vec()
+                    keep.push((slot.offset, m, writes));
+                    // The descriptor's address where the launch runs.
+                    0u64.to_ne_bytes().to_vec()
                 }
                 (ArgKind::Pipe, HeldValue::Mem(Some(weak))) => {
                     // As for buffers: a released pipe is gone.
@@ -236,9 +236,9 @@ impl Kernel {
                         return Err(ClError::InvalidContext);
                     }
                     m.as_pipe().ok_or(ClError::InvalidKernelArgs)?;
-                    let addr = m.base() as u64;
-                    keep.push((None, m, true));
-                    addr.to_ne_bytes().to_vec()
+                    keep.push((slot.offset, m, true));
+                    // The storage's address where the launch runs.
+                    0u64.to_ne_bytes().to_vec()
                 }
                 // The sampler's bit-field, set by `clSetKernelArg`.
                 (ArgKind::Sampler, HeldValue::Bytes(b)) => b,
@@ -265,19 +265,22 @@ impl Kernel {
         let device = queue.device.clone();
         let work = Work::Kernel(Box::new(move || {
             // Each object's bytes, made current where the kernel runs (a device with memory
-            // of its own uses its copy of a buffer; the CPU device, the host's bytes).
+            // of its own uses its copy; the CPU device, the host's bytes).
             let resident = device.backend().memory().is_some();
-            for (slot, m, writes) in &keep {
-                let addr = match slot {
-                    Some(_) if resident => m.for_device(&device, *writes)?,
-                    _ => {
+            for (at, m, writes) in &keep {
+                let data = match resident {
+                    true => m.for_device(&device, *writes)?,
+                    false => {
                         m.for_host(*writes)?;
                         m.base() as u64
                     }
                 };
-                if let Some(at) = slot {
-                    block[*at..*at + 8].copy_from_slice(&addr.to_ne_bytes());
-                }
+                let addr = match m.as_image() {
+                    Some(image) if resident => image.device_descriptor_addr(&device, data)?,
+                    Some(image) => image.descriptor_addr(),
+                    None => data,
+                };
+                block[*at..*at + 8].copy_from_slice(&addr.to_ne_bytes());
             }
             // SAFETY: every buffer the block points at is kept alive by `keep` until the
             // launch ends (and so the command holds its memory objects until it completes);

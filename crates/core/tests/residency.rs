@@ -134,6 +134,14 @@ __kernel void sum(__global const int *a, __global const int *b, __global int *ou
     size_t i = get_global_id(0);
     out[i] = a[i] + b[i];
 }
+__kernel void texels(read_only image2d_t im, __global int *out) {
+    int i = get_global_id(0);
+    out[i] = read_imagei(im, (int2)(i % 16, i / 16)).x;
+}
+__kernel void paint(write_only image2d_t im, int k) {
+    int i = get_global_id(0);
+    write_imagei(im, (int2)(i % 16, i / 16), (int4)(i * k, 0, 0, 1));
+}
 ";
 
 const N: usize = 1024;
@@ -499,4 +507,50 @@ fn a_buffer_on_shared_virtual_memory_is_used_in_place() {
     assert_eq!(ints[3], 7);
     drop(x);
     assert!(ferrocl_core::svm::free(&s.context, svm));
+}
+
+#[test]
+fn images_on_the_device_read_its_copy_through_a_descriptor_there() {
+    use ferrocl_core::image::{channel_type, order, ImageFormat, ImageShape};
+    let s = setup();
+    let texels: Vec<i32> = (0..64).map(|i| 3 * i).collect();
+    // SAFETY: COPY_HOST_PTR reads the texels during the call only.
+    let host = unsafe { HostPtr::new(texels.as_ptr() as *mut u8) };
+    let shape = ImageShape {
+        image_type: 0x10F1, // CL_MEM_OBJECT_IMAGE2D
+        width: 16,
+        height: 4,
+        ..ImageShape::default()
+    };
+    let format = ImageFormat {
+        order: order::R,
+        data_type: channel_type::SIGNED_INT32,
+    };
+    let im = MemObject::new_image(
+        s.context.clone(),
+        flags::READ_WRITE | flags::COPY_HOST_PTR,
+        format,
+        shape,
+        Some(host),
+        None,
+        Vec::new(),
+    )
+    .expect("an image");
+    let out = s.buffer(None, 0);
+    let read = |queue: &Arc<CommandQueue>| {
+        s.run(
+            queue,
+            "texels",
+            &[ArgValue::Mem(Some(&im)), ArgValue::Mem(Some(&out))],
+            64,
+        );
+        s.read(&out, 0, 64)
+    };
+    assert_eq!(read(&s.gpu), texels);
+    // Painted on the device, read on the CPU device and on the device again.
+    let k = ArgValue::Bytes(5i32.to_ne_bytes().to_vec());
+    s.run(&s.gpu, "paint", &[ArgValue::Mem(Some(&im)), k], 64);
+    let painted: Vec<i32> = (0..64).map(|i| 5 * i).collect();
+    assert_eq!(read(&s.cpu), painted);
+    assert_eq!(read(&s.gpu), painted);
 }

@@ -376,7 +376,8 @@ impl<'a> FuncEmitter<'a> {
             let ty = self.ty(p);
             let regs = self.lanes(p);
             match slot.kind {
-                ArgKind::Value => {
+                // A sampler is its 32-bit bit-field, passed as a value.
+                ArgKind::Value | ArgKind::Sampler => {
                     let lane = ty.lane_type();
                     let t = mem_type(lane)?;
                     for (k, r) in regs.iter().enumerate() {
@@ -384,7 +385,8 @@ impl<'a> FuncEmitter<'a> {
                         self.line(format_args!("ld.param.{t} {r}, [__params+{off}]"));
                     }
                 }
-                ArgKind::Buffer => {
+                // An image is the address of its descriptor in device memory.
+                ArgKind::Buffer | ArgKind::Image => {
                     self.line(format_args!("ld.param.u64 {}, [__params+{at}]", regs[0]));
                 }
                 ArgKind::Local => {
