@@ -152,3 +152,84 @@ fn partially_unrolled_loops_compute_what_they_did() {
     // Most cases run: the trip counts above are short.
     assert!(compared > 700, "{compared} cases compared");
 }
+
+/// The loop of [`source`] with its step a third argument (`i += s`, a value the loop does not
+/// change, as `get_global_size(0)` in a grid-stride loop).
+fn source_value_step(ty: &str, cc: &str, then_in: bool) -> String {
+    source(ty, cc, 0, then_in)
+        .replace(
+            &format!("func @f({ty}, {ty})"),
+            &format!("func @f({ty}, {ty}, {ty})"),
+        )
+        .replace(
+            &format!("block0(v0: {ty}, v1: {ty}):"),
+            &format!("block0(v0: {ty}, v1: {ty}, v20: {ty}):"),
+        )
+        .replace("v10: i32 = iadd v3, v9", "v10: i32 = iadd v3, v20")
+        .replace("v10: i64 = iadd v3, v9", "v10: i64 = iadd v3, v20")
+}
+
+#[test]
+fn loops_stepping_by_a_value_compute_what_they_did() {
+    let mut compared = 0;
+    for (wide, ty, bits) in [(false, "i32", 32u32), (true, "i64", 64)] {
+        let mask = if bits == 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        let top_s = (1u64 << (bits - 1)) - 1;
+        for (stay, leave) in [
+            ("slt", "sge"),
+            ("ult", "uge"),
+            ("sle", "sgt"),
+            ("ule", "ugt"),
+        ] {
+            for (cc, then_in) in [(stay, true), (leave, false)] {
+                let text = source_value_step(ty, cc, then_in);
+                assert!(text.contains("iadd v3, v20"), "{text}");
+                let before = module(&text);
+                let mut after = module(&text);
+                let mut pm = PassManager::new();
+                for p in ["unroll_partial", "simplify_cfg", "fold", "dce"] {
+                    pm.add(p).expect("pass exists");
+                }
+                pm.run(&mut after).expect("passes run");
+                verify_module(&after).unwrap_or_else(|e| panic!("{e:?}"));
+                let printed = after.to_string();
+                assert!(
+                    printed.matches("icmp").count() >= 3,
+                    "not unrolled:\n{printed}"
+                );
+                // Steps inside the main loop's bound, at it, past it, and ones that wrap.
+                let steps = [1u64, 2, 5, 1 << 20, 1 << 28, (1 << 28) + 1, top_s, mask];
+                for step in steps {
+                    for s in [0u64, 7, top_s.wrapping_sub(30), mask.wrapping_sub(30)] {
+                        for len in [0u64, 1, 3, 4, 5, 9, 40, 1 << 29] {
+                            let n = s.wrapping_add(len.wrapping_mul(step.max(1))) & mask;
+                            if trips(stay, s, n, step, bits).is_none() {
+                                continue;
+                            }
+                            let call = |m: &Module| {
+                                let f = m.func_by_name("f").expect("@f");
+                                let arg = |x: u64| Val::scalar(if wide { x } else { x & mask });
+                                Interpreter::new(m)
+                                    .call(f, &[arg(s), arg(n), arg(step)])
+                                    .expect("runs")
+                                    .expect("returns")
+                                    .bits()
+                            };
+                            compared += 1;
+                            assert_eq!(
+                                call(&after),
+                                call(&before),
+                                "{ty} {cc} step {step:#x} from {s:#x} to {n:#x}:\n{printed}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 300, "{compared} cases compared");
+}

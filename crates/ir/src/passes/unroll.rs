@@ -119,6 +119,9 @@ struct Induction {
     /// The step: `iv op step` on the back edge (`iadd` for partial unrolling).
     step_op: BinaryOp,
     step: u64,
+    /// A step that is a value the loop does not change rather than a constant (`i +=
+    /// get_global_size(0)`): `step` is then 0, and only partial unrolling takes the loop.
+    step_value: Option<Value>,
     then_in: bool,
 }
 
@@ -168,16 +171,18 @@ fn induction(f: &Function, cfg: &Cfg, h: Block, in_loop: &HashSet<Block>) -> Opt
         (false, true) => (y, x, cc.swapped()),
         _ => return None,
     };
-    let invariant = int_const(f, limit).is_some()
-        || match f.dfg.value_def(limit) {
-            ValueDef::Param(b, _) => !in_loop.contains(&b),
-            ValueDef::Result(i) => f
-                .layout
-                .inst_block(i)
-                .is_some_and(|b| !in_loop.contains(&b)),
-            _ => false,
-        };
-    if !invariant {
+    let invariant = |v: Value| {
+        int_const(f, v).is_some()
+            || match f.dfg.value_def(v) {
+                ValueDef::Param(b, _) => !in_loop.contains(&b),
+                ValueDef::Result(i) => f
+                    .layout
+                    .inst_block(i)
+                    .is_some_and(|b| !in_loop.contains(&b)),
+                _ => false,
+            }
+    };
+    if !invariant(limit) {
         return None;
     }
     let ValueDef::Param(_, k) = f.dfg.value_def(iv) else {
@@ -190,12 +195,15 @@ fn induction(f: &Function, cfg: &Cfg, h: Block, in_loop: &HashSet<Block>) -> Opt
     let ValueDef::Result(ni) = f.dfg.value_def(next) else {
         return None;
     };
-    let (step_op, step) = match (&f.dfg.insts[ni].op, &f.dfg.insts[ni].args[..]) {
-        (&Op::Binary(op), [a, b]) if *a == iv && !op.is_float() => (op, int_const(f, *b)?),
-        (&Op::Binary(op @ (BinaryOp::Iadd | BinaryOp::Imul)), [a, b]) if *b == iv => {
-            (op, int_const(f, *a)?)
-        }
+    let (step_op, by) = match (&f.dfg.insts[ni].op, &f.dfg.insts[ni].args[..]) {
+        (&Op::Binary(op), [a, b]) if *a == iv && !op.is_float() => (op, *b),
+        (&Op::Binary(op @ (BinaryOp::Iadd | BinaryOp::Imul)), [a, b]) if *b == iv => (op, *a),
         _ => return None,
+    };
+    let (step, step_value) = match int_const(f, by) {
+        Some(c) => (c, None),
+        None if step_op == BinaryOp::Iadd && invariant(by) => (0, Some(by)),
+        None => return None,
     };
     let ty = f.dfg.value_type(iv);
     if ty.is_vector() || !ty.is_int() {
@@ -212,6 +220,7 @@ fn induction(f: &Function, cfg: &Cfg, h: Block, in_loop: &HashSet<Block>) -> Opt
         limit,
         step_op,
         step,
+        step_value,
         then_in,
     })
 }
@@ -219,6 +228,9 @@ fn induction(f: &Function, cfg: &Cfg, h: Block, in_loop: &HashSet<Block>) -> Opt
 fn analyze(f: &Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Option<Counted> {
     let in_loop: HashSet<Block> = blocks.iter().copied().collect();
     let ind = induction(f, cfg, h, &in_loop)?;
+    if ind.step_value.is_some() {
+        return None;
+    }
     let limit = int_const(f, ind.limit)?;
     let k = ind.k;
     // Its start: the same constant on every edge from outside the loop.
@@ -415,11 +427,13 @@ pub const PARTIAL_MAX_INSTS: usize = 120;
 /// induction variable) cost as much as its work: a GPU, which neither `ptxas` nor the driver
 /// unrolls for.
 ///
-/// A loop `for (i = s; i < n; i += c)` (`<`, `<=`, signed or unsigned, `c > 0`, `n` invariant)
-/// gets a main loop in front of it, which runs [`PARTIAL_FACTOR`] copies of the body in a row
-/// while at least that many iterations are left (its header checks the loop's own test and
-/// that `n - i` exceeds `(F - 1) c`), and otherwise passes its state to the original loop,
-/// which runs the rest. `n - i` is computed wrapping: where it wraps (a difference beyond the
+/// A loop `for (i = s; i < n; i += c)` (`<`, `<=`, signed or unsigned, `n` invariant; `c` a
+/// positive constant, or a value the loop does not change, as a grid-stride loop's
+/// `get_global_size(0)`) gets a main loop in front of it, which runs [`PARTIAL_FACTOR`] copies
+/// of the body in a row while at least that many iterations are left (its header checks the
+/// loop's own test and that `n - i` exceeds `(F - 1) c`, and for a value `c` that `1 <= c <=
+/// 2^(w-4)`, so that `(F - 1) c` cannot wrap), and otherwise passes its state to the original
+/// loop, which runs the rest. `n - i` is computed wrapping: where it wraps (a difference beyond the
 /// type's signed range) the check fails and the original loop runs, so the check never admits
 /// an iteration the loop would not run.
 pub fn partial(m: &mut Module) {
@@ -483,7 +497,10 @@ fn try_partial(f: &mut Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Optio
         (IntCC::Ule, true) | (IntCC::Ugt, false) => (false, false),
         _ => return None,
     };
-    let small = ind.step_op == BinaryOp::Iadd && ind.step >= 1 && span < 1 << (w.min(32) - 2);
+    // A constant step: `span` fits well inside the type's signed range. A step the loop
+    // does not change is checked when the main loop runs (`step_ok` below).
+    let small = ind.step_op == BinaryOp::Iadd
+        && (ind.step_value.is_some() || (ind.step >= 1 && span < 1 << (w.min(32) - 2)));
     if !small || size > PARTIAL_MAX_INSTS || f.dfg.block_params(h).is_empty() {
         return None;
     }
@@ -520,16 +537,40 @@ fn try_partial(f: &mut Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Optio
                 InstData::new(Op::Binary(BinaryOp::Isub), &[ind.limit, iv]),
                 Some(ty),
             );
-            let span_v = f
-                .dfg
-                .make_inst(InstData::new(Op::Iconst(span), &[]), Some(ty));
+            let mut made = Vec::new();
+            let mut inst = |f: &mut Function, op: Op, args: &[Value], ty| {
+                let i = f.dfg.make_inst(InstData::new(op, args), Some(ty));
+                made.push(i);
+                f.dfg.inst_result(i)
+            };
+            // (F - 1) steps, and for a step that is a value, whether it lies in 1..=2^(w-4)
+            // (w at most 32), so that the span stays as far inside the signed range as a
+            // constant step's must: `step - 1 <u 2^(w-4)`.
+            let (span_val, step_ok) = match ind.step_value {
+                None => (inst(f, Op::Iconst(span), &[], ty)?, None),
+                Some(sv) => {
+                    let factor = inst(f, Op::Iconst(PARTIAL_FACTOR - 1), &[], ty)?;
+                    let span_val = inst(f, Op::Binary(BinaryOp::Imul), &[sv, factor], ty)?;
+                    let one = inst(f, Op::Iconst(1), &[], ty)?;
+                    let bound = inst(f, Op::Iconst(1 << (w.min(32) - 4)), &[], ty)?;
+                    let less = inst(f, Op::Binary(BinaryOp::Isub), &[sv, one], ty)?;
+                    let i1 = crate::types::Type::I1;
+                    (
+                        span_val,
+                        Some(inst(f, Op::Icmp(IntCC::Ult), &[less, bound], i1)?),
+                    )
+                }
+            };
+            for &i in &made {
+                f.layout.insert_inst_before(i, term);
+            }
             let cc = match (strict, signed) {
                 (true, true) => IntCC::Sgt,
                 (false, true) => IntCC::Sge,
                 (true, false) => IntCC::Ugt,
                 (false, false) => IntCC::Uge,
             };
-            let (left_v, span_val) = (f.dfg.inst_result(left)?, f.dfg.inst_result(span_v)?);
+            let left_v = f.dfg.inst_result(left)?;
             let enough = f.dfg.make_inst(
                 InstData::new(Op::Icmp(cc), &[left_v, span_val]),
                 Some(crate::types::Type::I1),
@@ -551,14 +592,22 @@ fn try_partial(f: &mut Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Optio
                     f.dfg.inst_result(not)?
                 }
             };
-            let enough_v = f.dfg.inst_result(enough)?;
+            let mut enough_v = f.dfg.inst_result(enough)?;
+            f.layout.insert_inst_before(left, term);
+            f.layout.insert_inst_before(enough, term);
+            if let Some(ok) = step_ok {
+                let and = f.dfg.make_inst(
+                    InstData::new(Op::Binary(BinaryOp::Band), &[enough_v, ok]),
+                    Some(crate::types::Type::I1),
+                );
+                f.layout.insert_inst_before(and, term);
+                enough_v = f.dfg.inst_result(and)?;
+            }
             let both = f.dfg.make_inst(
                 InstData::new(Op::Binary(BinaryOp::Band), &[test, enough_v]),
                 Some(crate::types::Type::I1),
             );
-            for i in [left, span_v, enough, both] {
-                f.layout.insert_inst_before(i, term);
-            }
+            f.layout.insert_inst_before(both, term);
             // Otherwise the original loop, from the main loop's state.
             let params = f.dfg.block_params(header).to_vec();
             let rest = Dest {
