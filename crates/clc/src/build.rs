@@ -16,8 +16,10 @@
 //! (the `ferrocl-builtins` crate does that when ferrocl is built), so the compiler cannot own
 //! the compiled module; whoever builds programs passes it in.
 
+use std::time::Instant;
+
 use ferrocl_ir::passes::PassManager;
-use ferrocl_ir::Module;
+use ferrocl_ir::{timing, Module};
 
 use crate::options::{parse_build_options, parse_link_options, BuildOptions, LinkOptions};
 use crate::Target;
@@ -180,19 +182,27 @@ fn compile_parsed(
     lowering: Lowering,
 ) -> Result<Object, BuildError> {
     // The front end and lowering walk the program's trees: they run on the compiler's stack.
-    let (compilation, lowered) = crate::stack::on_compiler_stack(|| {
+    let (compilation, lowered, lower_time) = crate::stack::on_compiler_stack(|| {
         let mut compilation = crate::compile_here(source, opts, target, headers);
+        let start = Instant::now();
         let lowered = compilation.program.take().map(|program| match lowering {
             Lowering::Whole => crate::lower(&program),
             Lowering::Reachable => crate::lower_reachable(&program),
         });
-        (compilation, lowered)
+        (compilation, lowered, start.elapsed())
     });
+    for (stage, t) in &compilation.timings {
+        timing::report(stage, *t, "");
+    }
     let Some(lowered) = lowered else {
         return Err(BuildError::failed(compilation.log));
     };
     let module =
         lowered.map_err(|e| BuildError::failed(format!("{}error: {e}\n", compilation.log)))?;
+    if timing::enabled() {
+        let size = timing::module_size(&module);
+        timing::report("lower", lower_time, &format!("{size} instructions"));
+    }
     verify(&module, "").map_err(|e| BuildError::failed(format!("{}{e}", compilation.log)))?;
     // 3.0, 5.10: work-groups may be non-uniform for programs "compiled with -cl-std=CL2.0 or
     // later" without -cl-uniform-work-group-size.
@@ -208,7 +218,16 @@ fn compile_parsed(
 /// implements linked in, then the passes; the error is a build-log message.
 fn executable(module: &Module, opt_disable: bool, library: Library) -> Result<Module, String> {
     let mut m = module.clone();
+    let start = Instant::now();
     crate::library::link_with(&mut m, library).map_err(|e| format!("internal error: {e}\n"))?;
+    if timing::enabled() {
+        let size = timing::module_size(&m);
+        timing::report(
+            "link library",
+            start.elapsed(),
+            &format!("{size} instructions"),
+        );
+    }
     // 5.8.6: -cl-opt-disable "disables all optimizations". Inlining stays: a device
     // runs a function that synchronizes or asks for its work-item only inlined into its kernel.
     let mut pm = if opt_disable {
@@ -221,6 +240,7 @@ fn executable(module: &Module, opt_disable: bool, library: Library) -> Result<Mo
     } else {
         PassManager::standard()
     };
+    pm.report = Some("pass".into());
     pm.run(&mut m)
         .map_err(|e| format!("internal error: {e}\n"))?;
     if !pm.verify {

@@ -471,17 +471,31 @@ fn latency(context: &Context, quick: bool) -> Outcome {
     }
 }
 
-/// clBuildProgram of the whole suite's source, with a define no cache has seen; on a device
-/// without images, of the kernels that use none (the note says so).
+/// A value no cache has seen (the clock's), for `-DFERROCL_BENCH_NONCE`: a positive `int`.
+fn nonce() -> u32 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos() ^ d.as_secs() as u32)
+        & 0x7fff_ffff
+}
+
+/// A kernel that stores `FERROCL_BENCH_NONCE`, added to a build's source so that the compiled
+/// module differs from any built before: a cache keyed by the module (ferrocl's code cache
+/// is) holds nothing of it, as none keyed by the source or the options does.
+fn nonce_kernel(name: &str) -> String {
+    format!("\nkernel void {name}(global int *p) {{ p[0] = FERROCL_BENCH_NONCE; }}\n")
+}
+
+/// clBuildProgram of the whole suite's source, with a value no cache has seen compiled into
+/// one more kernel (`nonce_kernel`); on a device without images, of the kernels that use
+/// none (the note says so).
 fn build_time(context: &Context) -> Outcome {
     let images = context
         .api
         .device_u64(context.device, CL_DEVICE_IMAGE_SUPPORT)
         .is_ok_and(|v| v != 0);
-    let source = suite::all_sources(images);
-    let nonce = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
+    let source = suite::all_sources(images) + &nonce_kernel("suite_nonce");
+    let nonce = nonce();
     let start = Instant::now();
     let build = match context.build(&source, &format!("-DFERROCL_BENCH_NONCE={nonce}")) {
         Ok(build) => build,
@@ -579,12 +593,8 @@ const LARGE_KERNELS: [&str; 3] = ["lu_diagonal", "lu_perimeter", "lu_internal"];
 /// (what a platform's program cache gives a program that starts again: ferrocl's cache is on
 /// disk, so this process reads it as a new one would).
 fn large_builds(context: &Context) -> [Outcome; 2] {
-    let nonce = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos() ^ d.as_secs() as u32)
-        & 0x7fff_ffff;
-    let source =
-        format!("{LARGE}\nkernel void lu_nonce(global int *p) {{ p[0] = FERROCL_BENCH_NONCE; }}\n");
+    let nonce = nonce();
+    let source = format!("{LARGE}{}", nonce_kernel("lu_nonce"));
     let options = format!("-DBLOCK_SIZE=16 -DFERROCL_BENCH_NONCE={nonce}");
     let once = || -> Result<f64, Outcome> {
         let n_a = |e: cl::ClError| Outcome::NotAvailable(e.to_string());

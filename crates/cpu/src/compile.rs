@@ -19,6 +19,7 @@ use cranelift_module::{
 };
 use ferrocl_device::{ArgSlot, CompileOptions, Listing};
 use ferrocl_ir::entity::SecondaryMap;
+use ferrocl_ir::timing;
 use ferrocl_ir::{AddrSpace, Function, Module};
 
 use crate::codegen::{self, GlobalPlace};
@@ -52,26 +53,34 @@ pub(crate) fn compile(
         .map(|(_, f)| f)
         .filter(|f| f.is_kernel() && !f.is_declaration())
     {
+        // This kernel's stages, for the build-time report ([`ferrocl_ir::timing`]).
+        let mut own = StageTimes::default();
         let mut clock = Instant::now();
         let (wide, note) = vectorize_kernel(f, wide, options);
-        times.lap("vectorize", &mut clock);
+        own.lap("vectorize", &mut clock);
         if let Some(w) = &wide {
             verify(module, &w.func, "the vectorizer")?;
         }
         clock = Instant::now();
         let mut wg = workgroup::transform_unclean(f, wide.as_ref())?;
-        times.lap("work-group", &mut clock);
+        own.lap("work-group", &mut clock);
         verify(module, &wg.func, "the work-group transform")?;
         clock = Instant::now();
         workgroup::clean_up(&mut wg);
-        times.lap("wg passes", &mut clock);
+        own.lap("wg passes", &mut clock);
+        times.merge(&own);
         verify(module, &wg.func, "the IR passes")?;
         if let Some(l) = &mut listing {
             let sep = if kernels.is_empty() { "" } else { "\n" };
             let text = ferrocl_ir::print_function(module, &wg.func);
             l.push("wg", &format!("{sep}; kernel {}: {note}\n{text}", f.name));
         }
-        kernels.push(KernelBuild { func: f, note, wg });
+        kernels.push(KernelBuild {
+            func: f,
+            note,
+            wg,
+            times: own,
+        });
     }
     let mut gen = Generator::new(module, options)?;
     gen.times = times;
@@ -201,15 +210,43 @@ pub struct StageTimes {
 }
 
 impl StageTimes {
-    /// Adds the time since `clock` to `stage`, and restarts the clock.
-    fn lap(&mut self, stage: &'static str, clock: &mut Instant) {
+    /// Adds the time since `clock` to `stage`, and restarts the clock; returns that time.
+    fn lap(&mut self, stage: &'static str, clock: &mut Instant) -> Duration {
         let now = Instant::now();
         let spent = now - *clock;
         *clock = now;
+        self.add(stage, spent);
+        spent
+    }
+
+    /// Adds `spent` to `stage`.
+    fn add(&mut self, stage: &'static str, spent: Duration) {
         match self.stages.iter_mut().find(|(s, _)| *s == stage) {
             Some((_, t)) => *t += spent,
             None => self.stages.push((stage, spent)),
         }
+    }
+
+    /// Adds each of `other`'s stages.
+    fn merge(&mut self, other: &StageTimes) {
+        for &(stage, spent) in &other.stages {
+            self.add(stage, spent);
+        }
+    }
+
+    /// The sum of the stages.
+    fn total(&self) -> Duration {
+        self.stages.iter().map(|(_, t)| *t).sum()
+    }
+
+    /// The stages as `name 1.234, name 0.5` (milliseconds).
+    fn describe(&self) -> String {
+        let parts: Vec<String> = self
+            .stages
+            .iter()
+            .map(|(s, t)| format!("{s} {:.3}", t.as_secs_f64() * 1e3))
+            .collect();
+        parts.join(", ")
     }
 
     /// Each stage's name and total time.
@@ -226,6 +263,8 @@ struct KernelBuild<'m> {
     note: String,
     /// Its work-group function, after the IR passes.
     wg: WorkGroupFn,
+    /// The time of its IR stages.
+    times: StageTimes,
 }
 
 /// One kernel's code, before the JIT links it.
@@ -392,9 +431,11 @@ impl Generator {
                     calls: &self.calls,
                 },
             )?;
-            self.times.lap("translate", &mut clock);
+            let mut own = StageTimes::default();
+            own.lap("translate", &mut clock);
+            let clif = report_size(&self.ctx.func);
             let heading = format!("function {}", func.name);
-            define(
+            let bytes = define(
                 &mut self.jit,
                 &*self.large_isa,
                 &mut self.ctx,
@@ -403,7 +444,9 @@ impl Generator {
                 listing,
                 &mut self.functions,
             )?;
-            self.times.lap("cranelift", &mut clock);
+            own.lap("cranelift", &mut clock);
+            report_code(&heading, &own, timing::function_size(func), clif, bytes);
+            self.times.merge(&own);
         }
         Ok(())
     }
@@ -440,7 +483,10 @@ impl Generator {
         )?;
         let name = &k.func.name;
         let id = self.declare_kernel(name)?;
-        self.times.lap("translate", &mut clock);
+        let mut own = k.times.clone();
+        self.times
+            .add("translate", own.lap("translate", &mut clock));
+        let clif = report_size(&self.ctx.func);
         let heading = format!("kernel {name} ({})", k.note);
         let size = define(
             &mut self.jit,
@@ -451,7 +497,10 @@ impl Generator {
             listing,
             &mut self.functions,
         )?;
-        self.times.lap("cranelift", &mut clock);
+        self.times
+            .add("cranelift", own.lap("cranelift", &mut clock));
+        let wg_size = timing::function_size(&k.wg.func);
+        report_code(&format!("kernel {name}"), &own, wg_size, clif, size);
         Ok(KernelCode {
             id,
             size,
@@ -487,6 +536,7 @@ impl Generator {
             .finalize_definitions()
             .map_err(|e| CompileError(format!("code generation failed: {e}")))?;
         self.times.lap("link", &mut clock);
+        timing::report("cpu compile", self.times.total(), &self.times.describe());
         let entries: Vec<*const u8> = code
             .iter()
             .map(|c| self.jit.get_finalized_function(c.id))
@@ -549,6 +599,30 @@ impl Generator {
             times: self.times,
             compiled,
         })
+    }
+}
+
+/// The Cranelift instructions of `func`, when the build-time report is on (else 0, uncounted).
+fn report_size(func: &cranelift_codegen::ir::Function) -> usize {
+    if !timing::enabled() {
+        return 0;
+    }
+    let layout = &func.layout;
+    layout.blocks().map(|b| layout.block_insts(b).count()).sum()
+}
+
+/// Reports the compile of one function (`heading`): its stages' times, the IR instructions
+/// translated, the Cranelift instructions and the bytes of code.
+fn report_code(heading: &str, times: &StageTimes, ir: usize, clif: usize, bytes: usize) {
+    if timing::enabled() {
+        timing::report(
+            &format!("cpu {heading}"),
+            times.total(),
+            &format!(
+                "{} ms; {ir} IR, {clif} Cranelift instructions, {bytes} bytes",
+                times.describe()
+            ),
+        );
     }
 }
 

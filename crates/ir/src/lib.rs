@@ -75,6 +75,7 @@ pub mod module;
 pub mod passes;
 pub mod serialize;
 pub mod text;
+pub mod timing;
 pub mod types;
 pub mod uniformity;
 pub mod verify;

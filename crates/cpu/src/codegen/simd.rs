@@ -171,12 +171,21 @@ impl Translator<'_, '_> {
 
     /// The Cranelift values holding `v`, as its representation has them.
     pub(super) fn parts(&mut self, v: Value) -> Result<Vec<cl::Value>, CompileError> {
+        if let Some(vals) = &self.vals[v] {
+            return Ok(vals.clone());
+        }
         let vars = self.vars_of(v)?;
         Ok(vars.into_iter().map(|var| self.b.use_var(var)).collect())
     }
 
     /// Defines `v` from values in its representation.
     pub(super) fn set_parts(&mut self, v: Value, vals: Vec<cl::Value>) -> Result<(), CompileError> {
+        // A value without a variable, unless a use before its definition made one.
+        if self.direct.contains(v) && self.vars[v].is_none() {
+            debug_assert!(self.vals[v].is_none(), "{v} defined twice");
+            self.vals[v] = Some(vals);
+            return Ok(());
+        }
         let vars = self.vars_of(v)?;
         debug_assert_eq!(vars.len(), vals.len());
         for (var, val) in vars.into_iter().zip(vals) {

@@ -86,6 +86,9 @@ pub struct PassManager {
     pub verify: bool,
     /// Time spent in each pass run, in order.
     pub timings: Vec<(String, Duration)>,
+    /// The name under which each pass's time and the module's size after it are reported,
+    /// when `FERROCL_BUILD_TIMES` asks for it ([`crate::timing`]); `None`: not reported.
+    pub report: Option<String>,
 }
 
 impl Default for PassManager {
@@ -101,6 +104,7 @@ impl PassManager {
             passes: Vec::new(),
             verify: cfg!(debug_assertions),
             timings: Vec::new(),
+            report: None,
         }
     }
 
@@ -167,10 +171,20 @@ impl PassManager {
 
     /// Runs the pipeline.
     pub fn run(&mut self, module: &mut Module) -> Result<(), PassError> {
+        let report = self.report.as_ref().filter(|_| crate::timing::enabled());
         for (name, f) in &self.passes {
             let start = Instant::now();
             f(module);
-            self.timings.push((name.clone(), start.elapsed()));
+            let spent = start.elapsed();
+            self.timings.push((name.clone(), spent));
+            if let Some(label) = report {
+                let size = crate::timing::module_size(module);
+                crate::timing::report(
+                    &format!("{label} {name}"),
+                    spent,
+                    &format!("{size} instructions after"),
+                );
+            }
             if self.verify {
                 verify_module(module).map_err(|errors| PassError {
                     pass: name.clone(),
