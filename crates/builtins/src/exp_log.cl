@@ -674,7 +674,7 @@ float __cl_exp10f_full(float x) {
 }
 
 // (1 + u) 2^n = exp(r) 2^n for |r| <= 0.35, given t = n + __CL_EXPF_SHIFT_127 with n within
-// -126..126: 2^n from t's bits, the sum and the product one fma.
+// -126..127: 2^n from t's bits, the sum and the product one fma.
 float __cl_expf_common(float r, float t) {
     float q = fma(r, 1.39269186e-3f, 8.3637666e-3f);
     q = fma(r, q, 4.16665487e-2f);
@@ -691,14 +691,17 @@ int __cl_expf_within(float x, int b) { return (as_int(x) & 0x7fffffff) < b; }
 
 // Largest error over every input: 1.061 ulp, at 26.732475 (0x41d5dc1c).
 float __cl_exp_float(float x) {
-    // For |x| < 87, n = rint(x / ln 2) is within -126..126; the reduction is the complete
-    // form's (Cody and Waite's, exact but for the low part's product).
+    // For -87.5 < x < 88 (|x - 0.25| < 87.75, exact there), n = rint(x / ln 2) is within
+    // -126..127, where 2^n is a normal float and (1 + u) 2^n, below 2^127.5, finite: every x
+    // whose e^x is a normal float but the last 0.7 below overflow and 0.2 above the
+    // subnormals. The reduction is the complete form's (Cody and Waite's, exact but for the
+    // low part's product).
     float t = fma(x, __CL_LOG2E_F, __CL_EXPF_SHIFT_127);
     float nf = t - __CL_EXPF_SHIFT_127;
     float r = fma(-nf, __CL_LN2_HI_F, x);
     r = fma(-nf, __CL_LN2_LO_F, r);
     float y = __cl_expf_common(r, t);
-    return __cl_expf_within(x, 0x42ae0000) ? y : __cl_expf_full(x);
+    return __cl_expf_within(x - 0.25f, 0x42af8000) ? y : __cl_expf_full(x);
 }
 
 // Largest error over every 7th input: 1.075 ulp, at 2.5795274 (0x402516fa).
