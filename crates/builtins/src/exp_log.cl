@@ -552,29 +552,42 @@ double __cl_atanh_double(double x) {
 
 // The float exponentials and logarithms, computed in float: vectorized across work-items, a
 // 128-bit register holds four floats but two doubles, and float needs polynomials of half the
-// degree. Each is free of branches (the clamps and the special values are integer operations
-// on the bits, or a select() of a comparison, which the W-wide code makes a compare and a
-// blend: no ?:, which is lowered as a branch) and within table 65's 3 ulp (7.4) with room to
-// spare: a run over every float input (crates/core/tests/float_math.rs) measured the
-// largest errors noted at each function.
+// degree. Each is within table 65's 3 ulp (7.4) with room to spare: runs over every float
+// input (exp; crates/core/tests/float_math.rs with FERROCL_TEST_SCALE=exhaustive) or every 7th
+// (the others, against numpy's double functions) measured the largest errors noted at each.
+//
+// Each function has two forms. The common form covers the arguments real code passes (a
+// positive normal float for the logarithms, |x| below a bound where 2^n is a normal float for
+// the exponentials) in a few instructions, without a clamp or a special value to test; the
+// complete form, free of branches (the clamps and the special values are integer operations
+// on the bits, or a select() of a comparison), covers every float. The function is the common
+// form's result where its argument is in range, else the complete form's, chosen with ?:,
+// which is lowered as a branch: the W-wide code tests each chunk, and a chunk whose lanes are
+// all in range (one compare of the bits and one ptest) does not run the complete form. SIMD
+// libraries do the same (a fast path for all lanes, the special lanes again apart).
 //
 // - exp(r) for |r| <= 0.35 is 1 + r + r^2 q(r), q of degree 4 fitted to (e^r - 1 - r) / r^2 by
 //   Chebyshev interpolation on [-0.35, 0.35] (mpmath.chebyfit(q, [-0.35, 0.35], 5) at 50
 //   digits, rounded to float; the fit's relative error is 6.8e-8, about 0.07 ulp of the
 //   result once multiplied by r^2 <= 0.1225).
-// - log(1 + f) for 1 + f within [sqrt(1/2), sqrt(2)) is f - f^2/2 + s (f^2/2 + R) with
-//   s = f / (2 + f) (as 2 atanh(s) = 2s + s R, and 2s = f - s f); R = z g(z), z = s^2 <= 0.0295,
-//   g of degree 2 fitted to (2 atanh(s) / s - 2) / z by Chebyshev interpolation on [0, 0.0295]
+// - log(1 + f) for 1 + f within [sqrt(1/2), sqrt(2)) is 2 atanh(s) = 2s + s R with
+//   s = f / (2 + f), R = z g(z), z = s^2 <= 0.0295, g of degree 2 fitted to
+//   (2 atanh(s) / s - 2) / z by Chebyshev interpolation on [0, 0.0295]
 //   (mpmath.chebyfit(g, [0, 0.0295], 3); relative error 1.9e-7, below 2^-28 of log(1 + f) once
-//   multiplied by z s). f is exact, so the only large term carries no rounding error.
-// - 2^n is built in the exponent bits, in two factors each a normal float, so that a result in
-//   the subnormals is rounded once, by the last product (the CPU device reports CL_FP_DENORM:
-//   no flush). n = rint(t) comes from the bits of t + 1.5 * 2^23 (exact for |t| < 2^22),
-//   without a conversion to int.
+//   multiplied by z s). As 2s = f - s f, log(1 + f) = f + s (R - f): f is exact, so the only
+//   large term carries no rounding error (the complete form: f - f^2/2 + s (f^2/2 + R)).
+// - 2^n is built in the exponent bits. The common form has n within -126..126, one normal
+//   factor 2^n, and (1 + u) 2^n is one fma: a result in the subnormals is rounded once (the
+//   CPU device reports CL_FP_DENORM: no flush). The complete form takes 2^n in two factors,
+//   each a normal float, the product by the second rounding the result once. n = rint(t) comes
+//   from the bits of t + 1.5 * 2^23 (exact for |t| < 2^22), without a conversion to int.
 #define __CL_EXPF_SHIFT 12582912.0f
 // The bits of t + 1.5 * 2^23 less this are n + 254: twice the exponent bias, which
 // __cl_expf_core splits between its two factors.
 #define __CL_EXPF_BIASED (0x4b400000 - 254)
+// 1.5 * 2^23 + 127: the bits of t plus this are 0x4b400000 + n + 127, and shifted left by 23
+// (the bits of 0x4b400000 leave the word) they are those of 2^n for -126 <= n <= 127.
+#define __CL_EXPF_SHIFT_127 12583039.0f
 // ln 2 rounded to float (its last set bit is worth 2^-21) and the rest.
 #define __CL_LN2_HI_F 0.693147182f
 #define __CL_LN2_LO_F -1.90465421e-09f
@@ -619,8 +632,8 @@ float __cl_expf_clamp(float x, float lo, float hi) {
 // and a blend (two instructions, against five for the same on the bits).
 float __cl_expf_nan(float x, float r) { return select(r, x, isnan(x)); }
 
-// Largest error over every input: 1.061 ulp, at 26.732475 (0x41d5dc1c).
-float __cl_exp_float(float x) {
+// exp of every float (the complete form).
+float __cl_expf_full(float x) {
     // Below -104 the result rounds to +0 (e^-104 < 2^-150), above 89 to +inf; clamped there,
     // n stays within -150..128.
     float xc = __cl_expf_clamp(x, -104.0f, 89.0f);
@@ -634,8 +647,8 @@ float __cl_exp_float(float x) {
     return __cl_expf_nan(x, __cl_expf_core(r, nb));
 }
 
-// Largest error over every input: 1.075 ulp, at 0.5795274 (0x3f145be8).
-float __cl_exp2_float(float x) {
+// exp2 of every float (the complete form).
+float __cl_exp2f_full(float x) {
     // 2^-151 rounds to +0, 2^129 overflows.
     float xc = __cl_expf_clamp(x, -151.0f, 129.0f);
     float t = xc + __CL_EXPF_SHIFT;
@@ -645,8 +658,8 @@ float __cl_exp2_float(float x) {
     return __cl_expf_nan(x, __cl_expf_core((xc - nf) * __CL_LN2_HI_F, nb));
 }
 
-// Largest error over every input: 1.068 ulp, at -2.2576003 (0xc0107c86).
-float __cl_exp10_float(float x) {
+// exp10 of every float (the complete form).
+float __cl_exp10f_full(float x) {
     // 10^-46 rounds to +0 (below 2^-152), 10^39 overflows.
     float xc = __cl_expf_clamp(x, -46.0f, 39.0f);
     // x ln 10 = hi + lo: the product's rounding error is exact by fma, ln 10's own in the rest.
@@ -658,6 +671,59 @@ float __cl_exp10_float(float x) {
     // hi - nf * high is exact as in exp; the low parts are added after.
     float r = fma(-nf, __CL_LN2_HI_F, hi) + fma(-nf, __CL_LN2_LO_F, lo);
     return __cl_expf_nan(x, __cl_expf_core(r, nb));
+}
+
+// (1 + u) 2^n = exp(r) 2^n for |r| <= 0.35, given t = n + __CL_EXPF_SHIFT_127 with n within
+// -126..127: 2^n from t's bits, the sum and the product one fma.
+float __cl_expf_common(float r, float t) {
+    float q = fma(r, 1.39269186e-3f, 8.3637666e-3f);
+    q = fma(r, q, 4.16665487e-2f);
+    q = fma(r, q, 0.166665733f);
+    q = fma(r, q, 0.5f);
+    float u = fma(r * r, q, r);
+    float s = as_float(as_int(t) << 23);
+    return fma(u, s, s);
+}
+
+// Whether |x| < b for the bits b of a positive float: false for a NaN (an integer compare of
+// the bits, which the W-wide code tests as one for the chunk).
+int __cl_expf_within(float x, int b) { return (as_int(x) & 0x7fffffff) < b; }
+
+// Largest error over every input: 1.061 ulp, at 26.732475 (0x41d5dc1c).
+float __cl_exp_float(float x) {
+    // For -87.5 < x < 88 (|x - 0.25| < 87.75, exact there), n = rint(x / ln 2) is within
+    // -126..127, where 2^n is a normal float and (1 + u) 2^n, below 2^127.5, finite: every x
+    // whose e^x is a normal float but the last 0.7 below overflow and 0.2 above the
+    // subnormals. The reduction is the complete form's (Cody and Waite's, exact but for the
+    // low part's product).
+    float t = fma(x, __CL_LOG2E_F, __CL_EXPF_SHIFT_127);
+    float nf = t - __CL_EXPF_SHIFT_127;
+    float r = fma(-nf, __CL_LN2_HI_F, x);
+    r = fma(-nf, __CL_LN2_LO_F, r);
+    float y = __cl_expf_common(r, t);
+    return __cl_expf_within(x - 0.25f, 0x42af8000) ? y : __cl_expf_full(x);
+}
+
+// Largest error over every 7th input: 1.075 ulp, at 2.5795274 (0x402516fa).
+float __cl_exp2_float(float x) {
+    // For |x| < 126, n = rint(x) is within -126..126; x - n is exact, within 1/2.
+    float t = x + __CL_EXPF_SHIFT_127;
+    float nf = t - __CL_EXPF_SHIFT_127;
+    float y = __cl_expf_common((x - nf) * __CL_LN2_HI_F, t);
+    return __cl_expf_within(x, 0x42fc0000) ? y : __cl_exp2f_full(x);
+}
+
+// Largest error over every 7th input: 1.068 ulp, at -2.2576003 (0xc0107c86).
+float __cl_exp10_float(float x) {
+    // For |x| < 37.5, n = rint(x log2(10)) is within -125..125; x ln 10 = hi + lo as in the
+    // complete form.
+    float hi = x * __CL_LN10_HI_F;
+    float lo = fma(x, __CL_LN10_HI_F, -hi) + x * __CL_LN10_LO_F;
+    float t = fma(hi, __CL_LOG2E_F, __CL_EXPF_SHIFT_127);
+    float nf = t - __CL_EXPF_SHIFT_127;
+    float r = fma(-nf, __CL_LN2_HI_F, hi) + fma(-nf, __CL_LN2_LO_F, lo);
+    float y = __cl_expf_common(r, t);
+    return __cl_expf_within(x, 0x42160000) ? y : __cl_exp10f_full(x);
 }
 
 // e^(hi + lo) for |lo| below 2^-10 (for erfc's exp(-x^2), x^2 as a pair); hi is clamped as
@@ -720,21 +786,70 @@ float __cl_logf_base(float x, float c_hi, float c_lo, float d_hi, float d_lo) {
     return __cl_logf_special(x, hi + (err + lo));
 }
 
-// Largest error over every input: 0.868 ulp, at 0.70697755 (0x3f34fc7b).
+// For a positive normal float x (the common form): x = 2^e (1 + f), 1 + f within
+// [sqrt(1/2), sqrt(2)), f exact (the bits' exponent field replaced); *t = log(1 + f) - f; the
+// exponent e as a float is the result.
+float __cl_logf_common(float x, float *f, float *t) {
+    uint ix = as_uint(x);
+    uint d = ix - 0x3f3504f3u;
+    // The exponent of x / sqrt(1/2) (an arithmetic shift: d is negative for x < sqrt(1/2)),
+    // and x with that exponent taken out of its bits.
+    int e = as_int(d) >> 23;
+    float m = as_float(ix - (d & 0xff800000u));
+    float fv = m - 1.0f;
+    // 2 + f = m + 1, both exact sums of the same value rounded once.
+    float s = fv / (m + 1.0f);
+    float z = s * s;
+    float g = fma(z, 0.295821577f, 0.399887323f);
+    g = fma(z, g, 0.666666865f);
+    *f = fv;
+    *t = s * fma(z, g, -fv);
+    return (float)e;
+}
+
+// Whether x is a positive normal float: its bits plus 2^23 (as a signed int) are at least
+// 2^24 exactly for bits 0x00800000..0x7f7fffff (zero and the subnormals stay below 2^24, +inf,
+// the NaNs and the negative floats wrap below 0 or stay below 2^24).
+int __cl_logf_within(float x) { return (int)(as_uint(x) + 0x00800000u) > 0x00ffffff; }
+
+// Largest error over every 7th input: 0.930 ulp, at 0.7064946 (0x3f34dcd5).
 float __cl_log_float(float x) {
-    return __cl_logf_base(x, __CL_LN2_16_HI_F, __CL_LN2_16_LO_F, 1.0f, 0.0f);
+    float f;
+    float t;
+    float ef = __cl_logf_common(x, &f, &t);
+    // e ln 2 + (f + t), one fma: ln 2 rounded to float differs from it by 1.9e-9, which e
+    // multiplies into at most 0.07 ulp of the result (|e ln 2 + f + t| >= 0.34 |e|, as
+    // |log(1 + f)| <= ln(2) / 2).
+    float y = fma(ef, __CL_LN2_HI_F, f + t);
+    return __cl_logf_within(x) ? y
+                               : __cl_logf_base(x, __CL_LN2_16_HI_F, __CL_LN2_16_LO_F, 1.0f, 0.0f);
 }
 
-// Largest error over every input: 1.082 ulp, at 1.4010755 (0x3fb35671). Exact for powers of
-// two (f = t = 0).
+// Largest error over every 7th input: 1.052 ulp, at 1.4075714 (0x3fb42b4d). Exact for powers
+// of two (f = t = 0).
 float __cl_log2_float(float x) {
-    return __cl_logf_base(x, 1.0f, 0.0f, __CL_LOG2E_F, __CL_INV_LN2_LO_F);
+    float f;
+    float t;
+    float ef = __cl_logf_common(x, &f, &t);
+    // e + (f + t) / ln 2: f's product by 1 / ln 2 as a pair (the fma's exact product), the
+    // sum with e rounded once (|e| >= 1 > |f / ln 2|, or e = 0).
+    float y = ef + fma(f, __CL_LOG2E_F, fma(f, __CL_INV_LN2_LO_F, t * __CL_LOG2E_F));
+    return __cl_logf_within(x) ? y : __cl_logf_base(x, 1.0f, 0.0f, __CL_LOG2E_F, __CL_INV_LN2_LO_F);
 }
 
-// Largest error over every input: 0.944 ulp, at 1.3189815 (0x3fa8d463).
+// Largest error over every 7th input: 0.986 ulp, at 0.65253896 (0x3f270ccb).
 float __cl_log10_float(float x) {
-    return __cl_logf_base(x, __CL_LOG10_2_16_HI_F, __CL_LOG10_2_16_LO_F, __CL_INV_LN10_HI_F,
-                          __CL_INV_LN10_LO_F);
+    float f;
+    float t;
+    float ef = __cl_logf_common(x, &f, &t);
+    // e log10(2) + (f + t) / ln 10, the leading products exact inside the fmas (e times the
+    // high part of log10(2) exact on its own), the small terms summed first.
+    float lo = fma(f, __CL_INV_LN10_LO_F, ef * __CL_LOG10_2_16_LO_F);
+    float y = fma(ef, __CL_LOG10_2_16_HI_F,
+                  fma(f, __CL_INV_LN10_HI_F, fma(t, __CL_INV_LN10_HI_F, lo)));
+    return __cl_logf_within(x) ? y
+                               : __cl_logf_base(x, __CL_LOG10_2_16_HI_F, __CL_LOG10_2_16_LO_F,
+                                                __CL_INV_LN10_HI_F, __CL_INV_LN10_LO_F);
 }
 
 // The float powers and roots (pow, pown, powr, rootn, cbrt), computed in float as
@@ -1021,14 +1136,30 @@ float __cl_cosh_float(float x) {
     return __cl_expf_nan(x, h + 0.25f / h);
 }
 
-// tanh|x| = e / (e + 2) with e = expm1(2|x|), 1 from 9.1 on (1 - tanh below 2^-26).
-// Largest error of the sampled sweep: 1.72 ulp.
+// tanh below 0.625 in magnitude is x + x^3 P(x^2), P of degree 5 fitted to
+// (tanh(x)/x - 1)/x^2 on [0, 0.390625] (mpmath.chebyfit, 6 terms: relative error below
+// 0.08 2^-24 with the coefficients rounded to float); above, 1 - 2/(e^2|x| + 1) with the
+// common form of exp, |x| clamped to 9.1 (1 - tanh is below 2^-26 from there on), the result
+// at least 0.55 so the subtraction loses nothing. Both forms are computed and one selected.
+// Largest error over every 7th input: 1.32 ulp, of the sampled sweep 1.10 ulp (table 65: 5).
 float __cl_tanh_float(float x) {
-    float e = __cl_expm1_float(2.0f * fmin(fabs(x), 9.1f));
-    float v = copysign(e / (e + 2.0f), x);
-    // tanh(+-0) = +-0 and below 2^-13 in magnitude tanh(x) rounds to x; a NaN stays.
-    int keep = ((as_uint(x) & 0x7fffffffu) < 0x39000000u) | (x != x);
-    return __cl_f_if(keep, x, v);
+    float ax = fabs(x);
+    int small = ax < 0.625f;
+    float a = select(0.625f, ax, small);
+    float z = a * a;
+    float p = fma(z, 2.292744815e-03f, -8.343945257e-03f);
+    p = fma(z, p, 2.176891826e-02f);
+    p = fma(z, p, -5.395925790e-02f);
+    p = fma(z, p, 1.333330423e-01f);
+    p = fma(z, p, -3.333333433e-01f);
+    float near0 = fma(a * z, p, a);
+    // |x| clamped to [0.625, 9.1] (a NaN becomes 0.625; its result is replaced below).
+    float b = select(ax, 0.625f, small);
+    b = select(b, 9.1f, (int)(b > 9.1f));
+    float far = 1.0f - 2.0f / (__cl_exp_float(2.0f * b) + 1.0f);
+    // tanh(+-0) = +-0, tanh(+-inf) = +-1 (C99 F.9.2.6); a NaN stays.
+    float v = copysign(select(far, near0, small), x);
+    return select(v, x, isnan(x));
 }
 
 // asinh, acosh, atanh, rsqrt and hypot for float, computed in float on the pieces above.
@@ -1110,6 +1241,7 @@ float __cl_hypot_float_float(float x, float y) {
 
 #undef __CL_EXPF_SHIFT
 #undef __CL_EXPF_BIASED
+#undef __CL_EXPF_SHIFT_127
 #undef __CL_LN2_HI_F
 #undef __CL_LN2_LO_F
 #undef __CL_LOG2E_F

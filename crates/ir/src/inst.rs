@@ -449,6 +449,22 @@ impl IntCC {
             IntCC::Uge => IntCC::Ule,
         }
     }
+
+    /// The negated condition: `!(a cc b) == a cc.inverse() b`.
+    pub fn inverse(self) -> IntCC {
+        match self {
+            IntCC::Eq => IntCC::Ne,
+            IntCC::Ne => IntCC::Eq,
+            IntCC::Slt => IntCC::Sge,
+            IntCC::Sle => IntCC::Sgt,
+            IntCC::Sgt => IntCC::Sle,
+            IntCC::Sge => IntCC::Slt,
+            IntCC::Ult => IntCC::Uge,
+            IntCC::Ule => IntCC::Ugt,
+            IntCC::Ugt => IntCC::Ule,
+            IntCC::Uge => IntCC::Ult,
+        }
+    }
 }
 
 /// Float comparisons. Ordered conditions are false when either operand is a NaN, unordered
@@ -521,6 +537,27 @@ impl FloatCC {
             FloatCC::Ule => "ule",
             FloatCC::Ugt => "ugt",
             FloatCC::Uge => "uge",
+        }
+    }
+
+    /// The negated condition: `!(a cc b) == a cc.inverse() b`, NaNs included (an ordered
+    /// condition's negation is the unordered form of the opposite one).
+    pub fn inverse(self) -> FloatCC {
+        match self {
+            FloatCC::Ord => FloatCC::Uno,
+            FloatCC::Uno => FloatCC::Ord,
+            FloatCC::Oeq => FloatCC::Une,
+            FloatCC::One => FloatCC::Ueq,
+            FloatCC::Olt => FloatCC::Uge,
+            FloatCC::Ole => FloatCC::Ugt,
+            FloatCC::Ogt => FloatCC::Ule,
+            FloatCC::Oge => FloatCC::Ult,
+            FloatCC::Ueq => FloatCC::One,
+            FloatCC::Une => FloatCC::Oeq,
+            FloatCC::Ult => FloatCC::Oge,
+            FloatCC::Ule => FloatCC::Ogt,
+            FloatCC::Ugt => FloatCC::Ole,
+            FloatCC::Uge => FloatCC::Olt,
         }
     }
 

@@ -504,21 +504,23 @@ impl Translator<'_, '_> {
         if lanes >= 64 || seen != (1u64 << lanes) - 1 || parts * part.lane_count() != lanes {
             return Ok(false);
         }
+        // The parts are combined lane by lane first (every lane of a mask is all ones or all
+        // zeros, so the `band` of two parts has a lane set where both have it), and the one
+        // test of the result is a `ptest` that a branch on it takes its flags from: the
+        // W-wide code tests a chunk's lanes at every divergent branch, where one test per
+        // part, each set into a register and combined there, cost several times as much.
         let xs = self.parts(m)?;
-        let tests: Vec<cl::Value> = xs
-            .into_iter()
-            .map(|x| match op {
-                BinaryOp::Band => self.b.ins().vall_true(x),
-                _ => self.b.ins().vany_true(x),
-            })
-            .collect();
-        let x = tests
+        let x = xs
             .into_iter()
             .reduce(|a, b| match op {
                 BinaryOp::Band => self.b.ins().band(a, b),
                 _ => self.b.ins().bor(a, b),
             })
             .expect("a mask has a part");
+        let x = match op {
+            BinaryOp::Band => self.b.ins().vall_true(x),
+            _ => self.b.ins().vany_true(x),
+        };
         self.set_parts(result, vec![x])?;
         Ok(true)
     }

@@ -45,6 +45,8 @@ enum Fold {
     Const(Op),
     Value(Value),
     Jump(Dest),
+    /// Another operation on existing values, with the same result type.
+    Rewrite(Op, Vec<Value>),
 }
 
 /// Folds `f` until nothing changes; returns whether anything did.
@@ -90,6 +92,7 @@ pub fn fold_function(f: &mut Function) -> bool {
                             args: Vec::new(),
                         }
                     }
+                    Fold::Rewrite(op, args) => f.dfg.insts[i] = InstData { op, args },
                 }
             }
         }
@@ -292,6 +295,11 @@ fn fold_inst(f: &Cx, i: Inst) -> Option<Fold> {
         }
         Op::Icmp(cc) => {
             let t = f.dfg.value_type(a[0]);
+            if t.lane_type() == Type::I1 {
+                if let Some(r) = boolean_test(f, *cc, a[0], a[1]) {
+                    return Some(r);
+                }
+            }
             // `b != 0` of a boolean widened to an integer (a relational result, the condition
             // of `select`) is the boolean.
             if *cc == IntCC::Ne {
@@ -412,6 +420,32 @@ fn fold_inst(f: &Cx, i: Inst) -> Option<Fold> {
         }
         _ => None,
     }
+}
+
+/// `b == c` or `b != c` of a boolean (lanes of) `b` and a constant `c`: `b` itself, or its
+/// negation (`!(x < y)` in C is `(x < y) == 0`); a negated comparison is the inverse
+/// comparison, which a SIMD target makes in one instruction where a negation of the mask
+/// would take a compare and an exclusive or (and the CPU device's code generation had no
+/// SIMD form of an `icmp` of masks at all).
+fn boolean_test(f: &Cx, cc: IntCC, x: Value, y: Value) -> Option<Fold> {
+    let (b, c) = match (int(f, x), int(f, y)) {
+        (None, Some(c)) => (x, c),
+        (Some(c), None) => (y, c),
+        _ => return None,
+    };
+    let keep = match cc {
+        IntCC::Eq => c & 1 == 1,
+        IntCC::Ne => c & 1 == 0,
+        _ => return None,
+    };
+    if keep {
+        return Some(Fold::Value(b));
+    }
+    Some(match def_op(f, b) {
+        Some((Op::Fcmp(cc), args)) => Fold::Rewrite(Op::Fcmp(cc.inverse()), args.to_vec()),
+        Some((Op::Icmp(cc), args)) => Fold::Rewrite(Op::Icmp(cc.inverse()), args.to_vec()),
+        _ => Fold::Rewrite(Op::Unary(UnaryOp::Bnot), vec![b]),
+    })
 }
 
 fn fold_unary(f: &Cx, op: UnaryOp, x: Value, ty: Type) -> Option<Fold> {
