@@ -722,7 +722,7 @@ fn emit_prints_the_record_of_a_real_build() {
     use ferrocl_core::program::{Program, LISTING_HEADER};
     use ferrocl_core::{Context, Device, Platform};
     let source = "__kernel void wide(__global float *x, float a) { size_t i = get_global_id(0); x[i] = x[i] * a + 1.0f; }\n\
-                  __kernel void sums(__global int *x) { int p[4]; for (int k = 0; k < 4; k++) p[k] = x[k * get_global_id(0)]; x[get_global_id(0)] = p[0] + p[3]; }\n";
+                  __kernel void sums(__global int *x) { int p[4]; for (int k = 0; k < 4; k++) p[k] = x[k * get_global_id(0)]; x[get_global_id(0)] = p[0] + p[x[1] & 3]; }\n";
     let dir = scratch("emit-record");
     let src = write(&dir, "k.cl", source);
     let platform = Platform::init(|m| vec![Device::cpu(m, Box::new(ferrocl_cpu::CpuDevice))]);

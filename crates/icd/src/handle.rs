@@ -5,9 +5,19 @@
 //! (the application's references; the runtime's own are `Arc` clones). A handle is looked up
 //! before it is touched, so a NULL, stale or wrong-kind handle gets the object's
 //! `CL_INVALID_*` code instead of a crash.
+//!
+//! An object whose application references are all released lives on while objects attached
+//! to it hold it (4.4: "After the reference count becomes zero and all the objects attached
+//! to *context* (such as memory objects, command-queues) are released, the *context* is
+//! deleted"): a command-queue's `CL_QUEUE_CONTEXT`, a kernel's `CL_KERNEL_PROGRAM` or a
+//! buffer's `CL_MEM_CONTEXT` can still be queried and retained then. Its handle stays in the
+//! registry with a weak reference, so the object is dropped when its last holder lets go,
+//! exactly as if it had no handle; the weak entries whose object is gone are swept out.
 
-use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::any::Any;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use ferrocl_core::program::Program;
 use ferrocl_core::{
@@ -57,7 +67,50 @@ cl_object! {
 struct Entry {
     kind: Kind,
     /// The application's references; `None` for objects that live forever (root devices).
+    /// While it is above zero the registry owns one strong reference of the object (the
+    /// handle, made by `Arc::into_raw`).
     refs: Option<u32>,
+    /// Set when `refs` fell to zero while the runtime still held the object: the registry
+    /// then owns this weak reference instead of a strong one.
+    attached: Option<Weak<dyn Any + Send + Sync>>,
+}
+
+/// The addresses of the entries that hold a weak reference, to be swept when their object is
+/// gone; `SWEEP_AT` is the set's size at which the next sweep runs (twice the size that the
+/// last one left, so that sweeping costs a constant per entry on average).
+static ATTACHED: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
+static ATTACHED_LEN: AtomicUsize = AtomicUsize::new(0);
+static SWEEP_AT: AtomicUsize = AtomicUsize::new(MIN_SWEEP);
+const MIN_SWEEP: usize = 64;
+
+/// Removes the weak entries whose object has been dropped, freeing their allocation.
+fn sweep() {
+    let mut set = ATTACHED.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(addrs) = set.as_mut() else { return };
+    addrs.retain(|&addr| {
+        let mut shard = write(addr);
+        let live = match shard.get(&addr) {
+            Some(Entry {
+                attached: Some(weak),
+                ..
+            }) => weak.strong_count() > 0,
+            // Retained again (a strong entry now), or already gone.
+            _ => return false,
+        };
+        if !live {
+            shard.remove(&addr);
+        }
+        live
+    });
+    ATTACHED_LEN.store(addrs.len(), Ordering::Relaxed);
+    SWEEP_AT.store((2 * addrs.len()).max(MIN_SWEEP), Ordering::Relaxed);
+}
+
+fn note_attached(addr: usize) {
+    let mut set = ATTACHED.lock().unwrap_or_else(|e| e.into_inner());
+    let addrs = set.get_or_insert_with(HashSet::new);
+    addrs.insert(addr);
+    ATTACHED_LEN.store(addrs.len(), Ordering::Relaxed);
 }
 
 const SHARDS: usize = 16;
@@ -85,12 +138,16 @@ fn write(addr: usize) -> std::sync::RwLockWriteGuard<'static, HashMap<usize, Ent
 
 /// Makes a new handle for `object`, with one application reference.
 pub fn new_handle<T: ClObject, H>(object: Arc<T>) -> *mut H {
+    if ATTACHED_LEN.load(Ordering::Relaxed) >= SWEEP_AT.load(Ordering::Relaxed) {
+        sweep();
+    }
     let ptr = Arc::into_raw(object);
     write(ptr as usize).insert(
         ptr as usize,
         Entry {
             kind: T::KIND,
             refs: Some(1),
+            attached: None,
         },
     );
     ptr as *mut H
@@ -105,6 +162,7 @@ pub fn register_permanent<T: ClObject>(object: &Arc<T>) {
         Entry {
             kind: T::KIND,
             refs: None,
+            attached: None,
         },
     );
 }
@@ -122,6 +180,14 @@ pub fn get<T: ClObject, H>(handle: *mut H) -> ClResult<Arc<T>> {
     }
     let shard = read(addr);
     match shard.get(&addr) {
+        Some(Entry {
+            kind,
+            attached: Some(weak),
+            ..
+        }) if *kind == T::KIND => weak
+            .upgrade()
+            .and_then(|object| object.downcast::<T>().ok())
+            .ok_or(T::INVALID),
         Some(entry) if entry.kind == T::KIND => {
             // SAFETY: the registry holds handles made by `Arc::into_raw` (or `Arc::as_ptr` of an
             // object kept alive forever) of type T (the kind matched), and the shard's lock
@@ -153,7 +219,30 @@ pub fn retain<T: ClObject, H>(handle: *mut H) -> ClResult<()> {
     let addr = handle as usize;
     let mut shard = write(addr);
     match shard.get_mut(&addr) {
-        Some(Entry { kind, refs }) if *kind == T::KIND => {
+        Some(
+            entry @ Entry {
+                attached: Some(_), ..
+            },
+        ) if entry.kind == T::KIND => {
+            // An object still attached to another: the application holds it again, and the
+            // registry a strong reference (the same address, `Arc::into_raw`).
+            let weak = entry.attached.take().expect("matched Some");
+            match weak
+                .upgrade()
+                .and_then(|object| object.downcast::<T>().ok())
+            {
+                Some(object) => {
+                    let _ = Arc::into_raw(object);
+                    entry.refs = Some(1);
+                    Ok(())
+                }
+                None => {
+                    shard.remove(&addr);
+                    Err(T::INVALID)
+                }
+            }
+        }
+        Some(Entry { kind, refs, .. }) if *kind == T::KIND => {
             if let Some(n) = refs {
                 *n = n.checked_add(1).ok_or(ClError::OutOfHostMemory)?;
             }
@@ -166,29 +255,42 @@ pub fn retain<T: ClObject, H>(handle: *mut H) -> ClResult<()> {
 /// `clRelease*`: the last application reference removes the handle.
 pub fn release<T: ClObject, H>(handle: *mut H) -> ClResult<()> {
     let addr = handle as usize;
-    let last = {
+    let (last, attached) = {
         let mut shard = write(addr);
         match shard.get_mut(&addr) {
-            Some(Entry { kind, refs }) if *kind == T::KIND => match refs {
-                None => false,
-                Some(n) if *n > 1 => {
+            Some(entry) if entry.kind == T::KIND => match entry.refs {
+                None => (None, false),
+                // Released more often than retained (the application's error).
+                Some(_) if entry.attached.is_some() => return Err(T::INVALID),
+                Some(ref mut n) if *n > 1 => {
                     *n -= 1;
-                    false
+                    (None, false)
                 }
                 Some(_) => {
-                    shard.remove(&addr);
-                    true
+                    // SAFETY: the handle came from `Arc::into_raw` (in `new_handle` or
+                    // `retain`), and the application's last reference goes now, so this is the
+                    // one place that gives the registry's strong reference back.
+                    let object = unsafe { Arc::from_raw(addr as *const T) };
+                    if Arc::strong_count(&object) > 1 {
+                        // Other objects hold it: it stays valid until they let go.
+                        let weak: Weak<T> = Arc::downgrade(&object);
+                        entry.refs = Some(0);
+                        entry.attached = Some(weak as Weak<dyn Any + Send + Sync>);
+                        (Some(object), true)
+                    } else {
+                        shard.remove(&addr);
+                        (Some(object), false)
+                    }
                 }
             },
             _ => return Err(T::INVALID),
         }
     };
-    if last {
-        // SAFETY: the handle came from `Arc::into_raw` in `new_handle`, and it was just removed
-        // from the registry, so this is the one place that gives its reference back. Dropping
-        // happens outside the lock: destructors may call back into the API.
-        drop(unsafe { Arc::from_raw(addr as *const T) });
+    if attached {
+        note_attached(addr);
     }
+    // Dropping happens outside the lock: destructors may call back into the API.
+    drop(last);
     Ok(())
 }
 

@@ -285,7 +285,27 @@ static void test_destructor_callbacks(cl_device_id device) {
     EXPECT(atomic_load(&destructor_calls) == 0);
     CHECK(clReleaseContext(context));
     EXPECT(atomic_load(&destructor_calls) == 0);
+    /* Not deleted yet, so still a valid context: the queue's CL_QUEUE_CONTEXT "Return[s] the
+     * context specified when the command-queue is created", which a library that only holds
+     * the queue may query and retain (PyOpenCL's CommandQueue.context does). */
+    cl_context attached = NULL;
+    CHECK(clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof attached, &attached, NULL));
+    EXPECT(attached == context);
+    EXPECT(context_uint(attached, CL_CONTEXT_NUM_DEVICES) == 1);
+    CHECK(clRetainContext(attached));
+    cl_mem buffer = make_buffer(attached, CL_MEM_READ_WRITE, 64, NULL);
+    CHECK(clReleaseContext(attached));
+    CHECK(clRetainContext(attached));
+    CHECK(clReleaseContext(attached));
+    EXPECT(atomic_load(&destructor_calls) == 0);
     CHECK(clReleaseCommandQueue(queue));
+    /* The buffer holds it still. */
+    EXPECT(atomic_load(&destructor_calls) == 0);
+    CHECK(clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof attached, &attached, NULL));
+    EXPECT(attached == context);
+    CHECK(clRetainContext(attached));
+    CHECK(clReleaseContext(attached));
+    CHECK(clReleaseMemObject(buffer));
     /* "The registered callback functions are called in the reverse order in which they were
      * registered." */
     EXPECT(wait_destructor_calls(3) == 3);

@@ -419,8 +419,20 @@ static void test_kernel_objects(void) {
     EXPECT_ERR(CL_INVALID_KERNEL_ARGS, clEnqueueTask(queue, kernel, 0, NULL, NULL));
     CHECK(clReleaseMemObject(buffer));
     CHECK(clReleaseKernel(fixed));
-    CHECK(clReleaseKernel(kernel));
+    /* 5.8.7: "The program object is deleted after all kernel objects associated with program
+     * have been deleted and the program reference count becomes zero": until then the kernel's
+     * CL_KERNEL_PROGRAM is a valid program, which may be queried and retained. */
     CHECK(clReleaseProgram(program));
+    p = NULL;
+    CHECK(clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof p, &p, NULL));
+    EXPECT(p == program);
+    CHECK(clRetainProgram(p));
+    CHECK(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof size, &size, NULL));
+    EXPECT(size >= 1);
+    cl_kernel again = make_kernel(p, "add");
+    CHECK(clReleaseProgram(p));
+    CHECK(clReleaseKernel(again));
+    CHECK(clReleaseKernel(kernel));
 }
 
 static void test_execution(void) {

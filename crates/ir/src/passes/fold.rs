@@ -15,23 +15,112 @@
 //!   (float identities like `x + 0.0` fail for `-0.0`).
 //!
 //! Branches on constants become jumps; the pass leaves unreachable blocks to `simplify_cfg`.
+//!
+//! A load from a program-scope `__constant` variable at a constant offset (a coefficient
+//! table indexed by constants, `kx[2]`) reads its initializer: the constant address space is
+//! read-only (OpenCL C 6.7.3: "Variables ... in the __constant address space ... are
+//! read-only"), so the value is known when the program is built.
 
 use crate::analysis::{Cfg, DomTree};
 use crate::dfg::ValueDef;
+use crate::entity::{Global, PrimaryMap};
 use crate::entity::{Inst, Value};
 use crate::eval::{self, mask};
 use crate::function::Function;
 use crate::inst::*;
-use crate::module::Module;
+use crate::module::{GlobalData, Module};
 use crate::types::Type;
+use crate::AddrSpace;
 
 /// Folds every function.
 pub fn run(m: &mut Module) {
     for (_, f) in m.funcs.iter_mut() {
         if !f.is_declaration() {
+            fold_constant_loads(f, &m.globals);
             fold_function(f);
         }
     }
+}
+
+/// Replaces each non-volatile integer or float load from a defined `__constant` variable, at
+/// a constant offset within it and clear of its relocations, by the constant its initializer
+/// holds there; returns whether any was.
+pub fn fold_constant_loads(f: &mut Function, globals: &PrimaryMap<Global, GlobalData>) -> bool {
+    let mut changed = false;
+    for b in f.layout.blocks().to_vec() {
+        for i in f.layout.block_insts(b).to_vec() {
+            let data = &f.dfg.insts[i];
+            let Op::Load(fl) = data.op else { continue };
+            if fl.volatile || fl.space != AddrSpace::Constant {
+                continue;
+            }
+            let Some(r) = f.dfg.inst_result(i) else {
+                continue;
+            };
+            let ty = f.dfg.value_type(r);
+            if !(ty.lane_type().is_int() || ty.lane_type().is_float()) {
+                continue;
+            }
+            let Some((g, offset)) = constant_address(f, data.args[0]) else {
+                continue;
+            };
+            let gd = &globals[g];
+            let (lanes, bytes) = (ty.lanes() as usize, ty.lane_bits().div_ceil(8) as usize);
+            let end = offset.checked_add((lanes * bytes) as i64);
+            let in_bounds = offset >= 0 && end.is_some_and(|e| e <= i64::from(gd.size));
+            if gd.space != AddrSpace::Constant || gd.external || !in_bounds {
+                continue;
+            }
+            let (start, end) = (offset as u32, end.unwrap_or(0) as u32);
+            if gd
+                .relocs
+                .iter()
+                .any(|rl| rl.offset + 8 > start && rl.offset < end)
+            {
+                continue;
+            }
+            let zeros = vec![0u8; gd.size as usize];
+            let init = gd.init.as_deref().unwrap_or(&zeros);
+            let values: Vec<u64> = (0..lanes)
+                .map(|l| {
+                    let at = start as usize + l * bytes;
+                    let mut v = [0u8; 8];
+                    v[..bytes].copy_from_slice(&init[at..at + bytes]);
+                    u64::from_le_bytes(v) & mask(ty.lane_bits())
+                })
+                .collect();
+            f.dfg.insts[i] = InstData {
+                op: vector_const(values, ty),
+                args: Vec::new(),
+            };
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// The `__constant`-or-other global and constant byte offset that `p` addresses, through
+/// `ptradd`s by constants.
+fn constant_address(f: &Function, p: Value) -> Option<(Global, i64)> {
+    let mut offset = 0i64;
+    let mut p = f.dfg.resolve(p);
+    for _ in 0..64 {
+        let ValueDef::Result(i) = f.dfg.value_def(p) else {
+            return None;
+        };
+        let d = &f.dfg.insts[i];
+        match d.op {
+            Op::GlobalAddr(g) => return Some((g, offset)),
+            Op::PtrAdd => {
+                let c = f.dfg.iconst_value(f.dfg.resolve(d.args[1]))?;
+                let w = f.dfg.value_type(d.args[1]).lane_bits();
+                offset = offset.checked_add(((c << (64 - w)) as i64) >> (64 - w))?;
+                p = f.dfg.resolve(d.args[0]);
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 #[derive(Copy, Clone, PartialEq, Debug)]

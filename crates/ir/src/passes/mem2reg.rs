@@ -100,8 +100,18 @@ pub fn promote(f: &mut Function) -> bool {
             promoted.push((ss, accesses, addr_insts));
         }
     }
+    // Slots whose address is never taken (a variable declared and never used) go too.
+    let unused: Vec<StackSlot> = f
+        .slots
+        .keys()
+        .filter(|ss| !slot_addrs.contains_key(ss))
+        .collect();
     if promoted.is_empty() {
-        return false;
+        if unused.is_empty() {
+            return false;
+        }
+        compact_slots(f, &unused.into_iter().collect());
+        return true;
     }
     let cfg = Cfg::new(f);
     let dom = DomTree::new(f, &cfg);
@@ -162,7 +172,11 @@ pub fn promote(f: &mut Function) -> bool {
     b.seal_all_blocks();
     b.finish();
     f.remove_insts(&dead);
-    let gone: HashSet<StackSlot> = promoted.iter().map(|(ss, _, _)| *ss).collect();
+    let gone: HashSet<StackSlot> = promoted
+        .iter()
+        .map(|(ss, _, _)| *ss)
+        .chain(unused)
+        .collect();
     compact_slots(f, &gone);
     true
 }

@@ -115,9 +115,11 @@ impl PassManager {
     /// inlined kernels: folded callees gave kernels on which the CPU code generator's
     /// register allocator took several times longer); inline into kernels,
     /// drop the functions left without callers, promote stack slots again, resolve generic
-    /// accesses to the named spaces their pointers come from, then fold,
+    /// accesses to the named spaces their pointers come from, then fold, promote the slots
+    /// whose offsets folding made constant (a private array indexed by constant expressions),
     /// recombine quotients and remainders, clean up, remove redundant loads and expressions,
-    /// hoist loop invariants, unroll small counted loops, turn small branches into selects and
+    /// hoist loop invariants, unroll small counted loops, fold and promote again (the
+    /// unrolled copies index arrays by constants), turn small branches into selects and
     /// clean up again.
     pub fn standard() -> PassManager {
         let mut pm = PassManager::new();
@@ -133,6 +135,7 @@ impl PassManager {
             "mem2reg",
             "spaces",
             "fold",
+            "mem2reg",
             "divrem",
             "simplify_cfg",
             "dce",
@@ -142,6 +145,7 @@ impl PassManager {
             "unroll",
             "simplify_cfg",
             "fold",
+            "mem2reg",
             "if_convert",
             "simplify_cfg",
             "dce",
@@ -232,5 +236,32 @@ mod tests {
             m.funcs.values().all(|f| f.name != "unused"),
             "{name} left @unused in place"
         );
+    }
+
+    /// A private array indexed by constant expressions (`arr[(y + 1) * 5 + x]` once unrolled
+    /// or macro-expanded) is promoted: its offsets are constants only after folding, so the
+    /// pipeline promotes again after it; before, such arrays stayed in memory, and kernels
+    /// with private arrays run a work-item at a time (OpenCV's `pyrUp_cols2`).
+    #[test]
+    fn arrays_indexed_by_folded_constants_are_promoted() {
+        let mut m = parse_module(
+            "kernel @k(ptr.global, i32) {\n    arg \"p\": \"int*\" global none []\n\
+             \x20   arg \"x\": \"int\" private none []\n    ss0 = slot 8, align 4\n\
+             block0(v0: ptr.global, v1: i32):\n    v2: ptr.private = slotaddr ss0\n\
+             \x20   v3: i64 = iconst 1\n    v4: i64 = iconst 4\n    v5: i64 = imul v3, v4\n\
+             \x20   v6: ptr.private = ptradd v2, v5\n    store.private v1, v6, align 4\n\
+             \x20   v7: i32 = load.private v6, align 4\n    store.global v7, v0, align 4\n\
+             \x20   return\n}\n",
+        )
+        .expect("parses");
+        PassManager::standard()
+            .run(&mut m)
+            .expect("the pipeline runs");
+        let k = m
+            .funcs
+            .values()
+            .find(|f| f.name == "k")
+            .expect("the kernel");
+        assert_eq!(k.slots.len(), 0, "the array stayed in memory");
     }
 }
