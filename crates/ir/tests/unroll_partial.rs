@@ -79,6 +79,24 @@ fn run(m: &Module, s: u64, n: u64, wide: bool) -> u64 {
         .bits()
 }
 
+/// `text` after partial unrolling and clean-up, verified, with at least `tests` comparisons
+/// (the main loop's added to the loop's own).
+fn unrolled(text: &str, tests: usize) -> (Module, String) {
+    let mut after = module(text);
+    let mut pm = PassManager::new();
+    for p in ["unroll_partial", "simplify_cfg", "fold", "dce"] {
+        pm.add(p).expect("pass exists");
+    }
+    pm.run(&mut after).expect("passes run");
+    verify_module(&after).unwrap_or_else(|e| panic!("{e:?}"));
+    let printed = after.to_string();
+    assert!(
+        printed.matches("icmp").count() >= tests,
+        "not unrolled:\n{printed}"
+    );
+    (after, printed)
+}
+
 #[test]
 fn partially_unrolled_loops_compute_what_they_did() {
     // (cc with the loop staying in while true, the same loop written with the negated test)
@@ -102,18 +120,7 @@ fn partially_unrolled_loops_compute_what_they_did() {
                 for (cc, then_in) in [(stay, true), (leave, false)] {
                     let text = source(ty, cc, step, then_in);
                     let before = module(&text);
-                    let mut after = module(&text);
-                    let mut pm = PassManager::new();
-                    for p in ["unroll_partial", "simplify_cfg", "fold", "dce"] {
-                        pm.add(p).expect("pass exists");
-                    }
-                    pm.run(&mut after).expect("passes run");
-                    verify_module(&after).unwrap_or_else(|e| panic!("{e:?}"));
-                    let printed = after.to_string();
-                    assert!(
-                        printed.matches("icmp").count() >= 2,
-                        "not unrolled:\n{printed}"
-                    );
+                    let (after, printed) = unrolled(&text, 2);
                     // Limits near the top of the range: `<=` loops would not end there.
                     let unsigned = cc.starts_with('u');
                     let top = if unsigned { max_u } else { max_s };
@@ -189,18 +196,7 @@ fn loops_stepping_by_a_value_compute_what_they_did() {
                 let text = source_value_step(ty, cc, then_in);
                 assert!(text.contains("iadd v3, v20"), "{text}");
                 let before = module(&text);
-                let mut after = module(&text);
-                let mut pm = PassManager::new();
-                for p in ["unroll_partial", "simplify_cfg", "fold", "dce"] {
-                    pm.add(p).expect("pass exists");
-                }
-                pm.run(&mut after).expect("passes run");
-                verify_module(&after).unwrap_or_else(|e| panic!("{e:?}"));
-                let printed = after.to_string();
-                assert!(
-                    printed.matches("icmp").count() >= 3,
-                    "not unrolled:\n{printed}"
-                );
+                let (after, printed) = unrolled(&text, 3);
                 // Steps inside the main loop's bound, at it, past it, and ones that wrap.
                 let steps = [1u64, 2, 5, 1 << 20, 1 << 28, (1 << 28) + 1, top_s, mask];
                 for step in steps {

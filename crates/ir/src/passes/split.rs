@@ -404,7 +404,7 @@ fn own_test(
     let (cc, x, n) = if goes_on_true {
         (cc, x, n)
     } else {
-        (complement(cc), x, n)
+        (IntCC::inverse(cc), x, n)
     };
     let (cc, x, n) = match cc {
         IntCC::Ult | IntCC::Ule => (cc, x, n),
@@ -431,22 +431,6 @@ fn own_test(
         limit: n,
         inclusive: cc == IntCC::Ule,
     })
-}
-
-/// The condition that holds exactly where `cc` does not.
-fn complement(cc: IntCC) -> IntCC {
-    match cc {
-        IntCC::Eq => IntCC::Ne,
-        IntCC::Ne => IntCC::Eq,
-        IntCC::Slt => IntCC::Sge,
-        IntCC::Sle => IntCC::Sgt,
-        IntCC::Sgt => IntCC::Sle,
-        IntCC::Sge => IntCC::Slt,
-        IntCC::Ult => IntCC::Uge,
-        IntCC::Ule => IntCC::Ugt,
-        IntCC::Ugt => IntCC::Ule,
-        IntCC::Uge => IntCC::Ult,
-    }
 }
 
 /// The loop's one back edge (its instruction) and its one exit block, if it has them.
