@@ -170,7 +170,8 @@ pub const GPU_DEVICE_EXTENSIONS: &[NameVersion] = &[
 /// variables, kept across launches, initialized with addresses through PTX's byte masks), and
 /// images: the library's image functions compiled to PTX as the rest of it, reading the image's
 /// bytes in device memory through a descriptor the runtime places there
-/// (`Image::device_descriptor_addr`).
+/// (`Image::device_descriptor_addr`); and pipes, the library's lock-free queue (`pipe.cl`) in
+/// device memory, its reservations and commits fenced at device scope by lowering.
 pub const GPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_generic_address_space", 3, 0, 0),
     nv("__opencl_c_program_scope_global_variables", 3, 0, 0),
@@ -186,6 +187,7 @@ pub const GPU_OPENCL_C_FEATURES: &[NameVersion] = &[
     nv("__opencl_c_images", 3, 0, 0),
     nv("__opencl_c_3d_image_writes", 3, 0, 0),
     nv("__opencl_c_read_write_images", 3, 0, 0),
+    nv("__opencl_c_pipes", 3, 0, 0),
 ];
 
 /// A space-separated list of the names, as the `*_EXTENSIONS` string queries return it.

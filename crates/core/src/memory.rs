@@ -119,15 +119,28 @@ impl MemObject {
                 None => Backing::new(storage, true),
             }
         } else {
-            // The host's bytes: the CPU device's own storage where the context has it, else
-            // host memory (the GPUs keep copies of their own).
-            let storage = match context
+            // The host's bytes: with CL_MEM_ALLOC_HOST_PTR ("the application wants the
+            // OpenCL implementation to allocate memory from host accessible memory", 5.2.1),
+            // memory a GPU of the context transfers fastest (page-locked), where one gives
+            // it; else the CPU device's own storage where the context has it, else host
+            // memory (the GPUs keep copies of their own).
+            let pinned = || {
+                context
+                    .devices
+                    .iter()
+                    .filter_map(|d| d.backend().memory())
+                    .find_map(|m| m.allocate_pinned(size))
+            };
+            let cpu = context
                 .devices
                 .iter()
-                .find(|d| d.backend().memory().is_none())
-            {
-                Some(device) => device.backend().allocate(size)?,
-                None => Storage::allocate(size)?,
+                .find(|d| d.backend().memory().is_none());
+            let storage = match (flags & flags::ALLOC_HOST_PTR != 0).then(pinned).flatten() {
+                Some(storage) => storage,
+                None => match cpu {
+                    Some(device) => device.backend().allocate(size)?,
+                    None => Storage::allocate(size)?,
+                },
             };
             let copied = flags & flags::COPY_HOST_PTR != 0;
             if copied {

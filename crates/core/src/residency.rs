@@ -45,6 +45,15 @@ struct State {
 }
 
 impl State {
+    /// The index of a current device copy; only called where the host's bytes are stale, so
+    /// that one is (at least one copy is always current).
+    fn current(&self) -> usize {
+        self.copies
+            .iter()
+            .position(|c| c.current)
+            .expect("some copy is current")
+    }
+
     /// After a write to copy `i`: it alone is current.
     fn only(&mut self, i: usize) {
         self.host = false;
@@ -132,11 +141,7 @@ impl Backing {
         if state.host {
             return Ok(());
         }
-        let c = state
-            .copies
-            .iter()
-            .find(|c| c.current)
-            .expect("some copy is current");
+        let c = &state.copies[state.current()];
         // SAFETY: the host storage and the copy both hold `len` bytes.
         unsafe {
             c.memory()
@@ -236,7 +241,7 @@ impl Backing {
             unsafe { std::ptr::copy(self.host.as_ptr().add(offset), dst, len) };
             return Ok(());
         }
-        let c = state.copies.iter().find(|c| c.current).expect("current");
+        let c = &state.copies[state.current()];
         // SAFETY: as above; the copy holds the object's bytes.
         unsafe { c.memory().download(dst, c.copy.addr() + offset as u64, len) }?;
         Ok(())
@@ -263,8 +268,7 @@ impl Backing {
         let mut state = self.lock();
         state.written = true;
         if !state.host {
-            let i = state.copies.iter().position(|c| c.current);
-            let i = i.expect("some copy is current");
+            let i = state.current();
             let c = &state.copies[i];
             if c.memory()
                 .fill(c.copy.addr() + offset as u64, pattern, len)?
@@ -301,8 +305,7 @@ impl Backing {
             let mut state = src.lock();
             state.written = true;
             if !state.host {
-                let i = state.copies.iter().position(|c| c.current);
-                let i = i.expect("some copy is current");
+                let i = state.current();
                 let c = &state.copies[i];
                 let at = c.copy.addr();
                 c.memory()
@@ -330,7 +333,7 @@ impl Backing {
         if !d.host {
             // The destination is current on a device only: copy there, from the source's
             // copy on that device, made current.
-            let i = d.copies.iter().position(|c| c.current).expect("current");
+            let i = d.current();
             let device = d.copies[i].device.clone();
             let j = src.copy_on(&mut s, &device)?;
             src.refresh(&mut s, j)?;

@@ -28,6 +28,9 @@ struct Moved {
     copies: AtomicUsize,
 }
 
+/// The pinned allocations the device has made and not yet freed, by address.
+static PINNED: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
 static MOVED: Moved = Moved {
     uploaded: AtomicUsize::new(0),
     downloaded: AtomicUsize::new(0),
@@ -83,6 +86,19 @@ impl DeviceMemory for Separate {
             unsafe { (dst as *mut u8).add(i).write(pattern[i % pattern.len()]) };
         }
         Ok(true)
+    }
+
+    /// Host memory the device records, as a GPU would page-lock it.
+    fn allocate_pinned(&self, size: usize) -> Option<Storage> {
+        let storage = Storage::allocate(size).ok()?;
+        let addr = storage.as_ptr() as usize;
+        PINNED.lock().unwrap().push(addr);
+        let release = Box::new(move || {
+            PINNED.lock().unwrap().retain(|&a| a != addr);
+            drop(storage);
+        });
+        // SAFETY: `storage`'s bytes stay allocated until `release` drops it.
+        unsafe { Storage::from_device(addr as *mut u8, size, release) }
     }
 }
 
@@ -323,6 +339,30 @@ fn maps_see_the_devices_writes_and_kernels_see_the_maps() {
     s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k(1)], N);
     let got = s.read(&x, 8, 4);
     assert_eq!(got, vec![16, 17, 0, 19]);
+}
+
+#[test]
+fn alloc_host_ptr_buffers_are_the_devices_pinned_memory() {
+    let s = setup();
+    let pinned = |mem: &MemObject| PINNED.lock().unwrap().contains(&(mem.base() as usize));
+    let x = s.buffer(Some(&ramp()), flags::ALLOC_HOST_PTR);
+    let plain = s.buffer(Some(&ramp()), 0);
+    assert!(
+        pinned(&x),
+        "CL_MEM_ALLOC_HOST_PTR takes the device's pinned memory"
+    );
+    assert!(!pinned(&plain), "other buffers do not");
+    let k = |v: i32| ArgValue::Bytes(v.to_ne_bytes().to_vec());
+    s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k(7)], N);
+    s.run(&s.cpu, "add", &[ArgValue::Mem(Some(&x)), k(1)], N);
+    s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k(2)], N);
+    assert_eq!(s.read(&x, 0, 3), vec![10, 11, 12]);
+    let base = x.base() as usize;
+    drop(x);
+    assert!(
+        !PINNED.lock().unwrap().contains(&base),
+        "released with the buffer"
+    );
 }
 
 #[test]

@@ -51,6 +51,9 @@ mod jit {
 
 /// `CU_MEM_ATTACH_GLOBAL`: managed memory any stream may touch.
 const MEM_ATTACH_GLOBAL: c_uint = 1;
+/// `CU_MEMHOSTALLOC_PORTABLE`: the pinned memory counts as such in every CUDA context, so a
+/// second GPU's transfers are as fast as the first's.
+const MEMHOSTALLOC_PORTABLE: c_uint = 1;
 /// `CU_STREAM_NON_BLOCKING`.
 const STREAM_NON_BLOCKING: c_uint = 1;
 /// `CU_POINTER_ATTRIBUTE_IS_MANAGED`.
@@ -110,6 +113,8 @@ driver_api! {
     cuMemsetD16Async: fn(CuDevicePtr, u16, usize, CuStream);
     cuMemsetD32Async: fn(CuDevicePtr, u32, usize, CuStream);
     cuMemAlloc_v2: fn(*mut CuDevicePtr, usize);
+    cuMemHostAlloc: fn(*mut *mut c_void, usize, c_uint);
+    cuMemFreeHost: fn(*mut c_void);
     cuMemcpyHtoDAsync_v2: fn(CuDevicePtr, *const c_void, usize, CuStream);
     cuMemcpyDtoHAsync_v2: fn(*mut c_void, CuDevicePtr, usize, CuStream);
     cuMemcpyDtoDAsync_v2: fn(CuDevicePtr, CuDevicePtr, usize, CuStream);
@@ -291,6 +296,27 @@ impl Driver {
         let r = unsafe { (self.cuMemAlloc_v2)(&mut p, len.max(1)) };
         self.check(r, "cuMemAlloc")?;
         Ok(p)
+    }
+
+    /// `len` bytes of page-locked host memory, zero-filled: the GPUs copy to and from it at the
+    /// link's speed, without staging through a pinned buffer of the driver's.
+    pub fn alloc_host(&self, len: usize) -> Result<*mut u8, CuError> {
+        let mut p = std::ptr::null_mut();
+        // SAFETY: a valid out-pointer; a non-zero size.
+        let r = unsafe { (self.cuMemHostAlloc)(&mut p, len.max(1), MEMHOSTALLOC_PORTABLE) };
+        self.check(r, "cuMemHostAlloc")?;
+        // SAFETY: the driver just allocated `len` bytes (at least) at `p`.
+        unsafe { std::ptr::write_bytes(p.cast::<u8>(), 0, len) };
+        Ok(p.cast())
+    }
+
+    /// Frees what [`Driver::alloc_host`] gave.
+    ///
+    /// # Safety
+    /// `p` came from `alloc_host` and is freed once, after its last use.
+    pub unsafe fn free_host(&self, p: *mut u8) {
+        // SAFETY: the caller's contract.
+        unsafe { (self.cuMemFreeHost)(p.cast()) };
     }
 
     /// A stream of the current context that does not wait for the default stream's work.

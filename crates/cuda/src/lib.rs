@@ -353,6 +353,17 @@ impl DeviceMemory for CudaDevice {
         Ok(DeviceCopy::new(p, size, release))
     }
 
+    fn allocate_pinned(&self, size: usize) -> Option<Storage> {
+        self.bind().ok()?;
+        let p = self.driver.alloc_host(size).ok()?;
+        let (driver, addr) = (self.driver, p as usize);
+        // SAFETY: `addr` came from alloc_host and this is its only release.
+        let release = Box::new(move || unsafe { driver.free_host(addr as *mut u8) });
+        // SAFETY: pinned host memory is the host's, readable and writable for `size` bytes
+        // until `release` frees it.
+        unsafe { Storage::from_device(p, size, release) }
+    }
+
     unsafe fn upload(&self, dst: u64, src: *const u8, len: usize) -> Result<(), DeviceError> {
         // SAFETY: the caller's contract.
         let stream = self.streams.current();

@@ -162,6 +162,15 @@ pub trait DeviceMemory: Send + Sync {
     /// device cannot fill with this pattern at this address (the runtime then fills the
     /// host's bytes).
     fn fill(&self, dst: u64, pattern: &[u8], len: usize) -> Result<bool, DeviceError>;
+
+    /// `size` bytes of host memory, zero-filled, that this device copies to and from faster
+    /// than pageable memory (page-locked, for a GPU's DMA engines); the runtime gives it to
+    /// buffers made with `CL_MEM_ALLOC_HOST_PTR`. `None` where the device has no such memory,
+    /// or could not allocate it now: the host's ordinary memory serves instead.
+    fn allocate_pinned(&self, size: usize) -> Option<Storage> {
+        let _ = size;
+        None
+    }
 }
 
 /// One allocation of a device's own memory ([`DeviceMemory::allocate`]), freed when dropped.

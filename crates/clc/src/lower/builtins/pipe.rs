@@ -17,6 +17,19 @@ fn lib(fl: &mut FnLower, name: &str, args: &[Value], ret: Option<Type>) -> Optio
     fl.b.call(f, ret, args)
 }
 
+/// A commit of reservation `rid`, after a release fence at device scope: the packets written
+/// (or read) under the reservation are ordered before the library's store that publishes the
+/// slots to the other side. Pipes are device-scope objects that several work-groups use at
+/// once (6.15.18: "Pipes ... can be used to communicate between work-items", the work-items of
+/// one kernel or of kernels that run at once), and the library's own accesses are 1.x atomics,
+/// which order nothing (6.15.12.8: "equivalent to atomic operations with memory_order_relaxed
+/// consistency"); a device with a weak memory model (the GPU) would let a reader see the
+/// publication before the packet.
+fn commit(fl: &mut FnLower, p: Value, rid: Value, writing: Value) {
+    fl.b.fence(FenceFlags::GLOBAL, Ordering::AcqRel, Scope::Device);
+    lib(fl, "pipe_commit.pipe.ulong.uint", &[p, rid, writing], None);
+}
+
 /// The packet type of the pipe type `t`.
 fn packet(fl: &FnLower, t: TypeId) -> Res<TypeId> {
     match fl.cx.ty(t) {
@@ -47,7 +60,7 @@ pub(super) fn pipe(fl: &mut FnLower, f: P, c: &Call) -> Res<Option<Value>> {
             let index = u32c(fl, 0);
             let ptr = fl.val(&c.args[1])?;
             let ok = transfer(fl, f, p, rid, index, ptr, size, align);
-            lib(fl, "pipe_commit.pipe.ulong.uint", &[p, rid, writing], None);
+            commit(fl, p, rid, writing);
             Ok(Some(status(fl, ok)))
         }
         P::ReadPipe | P::WritePipe => {
@@ -63,7 +76,7 @@ pub(super) fn pipe(fl: &mut FnLower, f: P, c: &Call) -> Res<Option<Value>> {
         }
         P::CommitReadPipe | P::CommitWritePipe => {
             let rid = fl.val(&c.args[1])?;
-            lib(fl, "pipe_commit.pipe.ulong.uint", &[p, rid, writing], None);
+            commit(fl, p, rid, writing);
             Ok(None)
         }
         P::WorkGroupReserveReadPipe
@@ -100,7 +113,8 @@ pub(super) fn pipe(fl: &mut FnLower, f: P, c: &Call) -> Res<Option<Value>> {
             fl.b.barrier(FenceFlags::GLOBAL, scope);
             let first = first_of_group(fl, scope);
             when(fl, first, None, |fl| {
-                lib(fl, "pipe_commit.pipe.ulong.uint", &[p, rid, writing], None)
+                commit(fl, p, rid, writing);
+                None
             });
             Ok(None)
         }
@@ -108,17 +122,22 @@ pub(super) fn pipe(fl: &mut FnLower, f: P, c: &Call) -> Res<Option<Value>> {
     }
 }
 
-/// A reservation of `n` packets: the library checks the packet type against the pipe's.
+/// A reservation of `n` packets: the library checks the packet type against the pipe's. An
+/// acquire fence at device scope follows it, pairing with [`commit`]'s release: the library
+/// reserved the slots on seeing their sequence numbers published, so the packets the other
+/// side wrote (or finished reading) before publishing are seen by the accesses after it.
 fn reserve(fl: &mut FnLower, p: Value, n: Value, writing: Value, size: u64, align: u32) -> Value {
     let size = fl.iconst(Type::I32, size as i64);
     let align = fl.iconst(Type::I32, i64::from(align));
-    lib(
+    let rid = lib(
         fl,
         "pipe_reserve.pipe.uint.uint.uint.uint",
         &[p, n, writing, size, align],
         Some(Type::I64),
     )
-    .expect("the reservation returns its ID")
+    .expect("the reservation returns its ID");
+    fl.b.fence(FenceFlags::GLOBAL, Ordering::AcqRel, Scope::Device);
+    rid
 }
 
 /// Copies packet `index` of reservation `rid` to `ptr` (reading) or from it (writing) when the
