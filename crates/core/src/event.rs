@@ -271,13 +271,16 @@ impl Event {
         // leave the event, and every wait for it, unfinished. API 3.0, 3.2.1: "Unsuccessful
         // completion results in abnormal termination of the command which is indicated by
         // setting the event status to a negative value."
+        let device = self.queue.as_ref().map(|q| &q.device);
         let result = match work {
-            Some(work) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work.execute()))
-                .unwrap_or_else(|panic| {
-                    let message = crate::error::panic_message(&*panic);
-                    eprintln!("ferrocl: internal error running a command: {message}");
-                    Err(ClError::OutOfResources)
-                }),
+            Some(work) => {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work.execute(device)))
+                    .unwrap_or_else(|panic| {
+                        let message = crate::error::panic_message(&*panic);
+                        eprintln!("ferrocl: internal error running a command: {message}");
+                        Err(ClError::OutOfResources)
+                    })
+            }
             None => Ok(None),
         };
         let now = clock::now_ns();

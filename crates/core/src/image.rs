@@ -558,7 +558,12 @@ impl MemObject {
         if let Some(host) = host_ptr.filter(|_| mem_flags & flags::COPY_HOST_PTR != 0) {
             // 5.3.1: host_ptr holds the image's texels with these pitches: `size` bytes from the
             // first texel to one past the last.
-            copy(&Location::Host(host), &Location::Mem(mem.clone(), 0), size)?;
+            copy(
+                &Location::Host(host),
+                &Location::Mem(mem.clone(), 0),
+                size,
+                None,
+            )?;
         }
         let descriptor = Box::new(ImageDescriptor {
             data: mem.base() as u64,

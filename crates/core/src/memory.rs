@@ -385,14 +385,22 @@ pub struct Rect {
 
 /// Copies `size` bytes from `src` to `dst` (which may overlap: memmove semantics), between
 /// the copies of a memory object that are current where they are (a GPU's, say).
-pub(crate) fn copy(src: &Location, dst: &Location, size: usize) -> ClResult<()> {
+/// `device` is the device of the command's queue.
+pub(crate) fn copy(
+    src: &Location,
+    dst: &Location,
+    size: usize,
+    device: Option<&Arc<Device>>,
+) -> ClResult<()> {
     let at = |mem: &MemObject, offset: usize| mem.storage_offset + offset;
     match (src, dst) {
         (Location::Mem(s, so), Location::Mem(d, dof)) => {
             Backing::copy(&s.storage, at(s, *so), &d.storage, at(d, *dof), size)
         }
         (Location::Mem(s, so), Location::Host(h)) => s.storage.read(at(s, *so), h.ptr(), size),
-        (Location::Host(h), Location::Mem(d, dof)) => d.storage.write(at(d, *dof), h.ptr(), size),
+        (Location::Host(h), Location::Mem(d, dof)) => {
+            d.storage.write(at(d, *dof), h.ptr(), size, device)
+        }
         (Location::Host(s), Location::Host(d)) => {
             // SAFETY: the application guarantees its host ranges (HostPtr's contract).
             unsafe { std::ptr::copy(s.ptr(), d.ptr(), size) };

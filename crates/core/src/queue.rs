@@ -56,8 +56,9 @@ pub enum Work {
 }
 
 impl Work {
-    /// Does the work; `Some(ns)` when the device measured the time it ran on its own clock.
-    pub(crate) fn execute(self) -> ClResult<Option<u64>> {
+    /// Does the work for a queue of `device` (`None`: a user event's); `Some(ns)` when the
+    /// device measured the time it ran on its own clock.
+    pub(crate) fn execute(self, device: Option<&Arc<Device>>) -> ClResult<Option<u64>> {
         match self {
             Work::Nothing(_) => Ok(None),
             Work::Map { mem, writes } => mem.for_host(writes).map(|()| None),
@@ -73,7 +74,7 @@ impl Work {
                 }
                 Ok(None)
             }
-            Work::Copy { src, dst, size } => memory::copy(&src, &dst, size).map(|()| None),
+            Work::Copy { src, dst, size } => memory::copy(&src, &dst, size, device).map(|()| None),
             Work::CopyRect { src, dst, rect } => {
                 memory::copy_rect(&src, &dst, &rect).map(|()| None)
             }

@@ -366,6 +366,46 @@ fn alloc_host_ptr_buffers_are_the_devices_pinned_memory() {
 }
 
 #[test]
+fn a_whole_write_from_the_devices_queue_goes_to_its_copy_alone() {
+    let s = setup();
+    let x = s.buffer(None, 0);
+    let data = ramp();
+    let write = |queue: &Arc<CommandQueue>, at: usize, ints: &[i32]| {
+        // SAFETY: `ints` outlives the command, which `submit` finishes.
+        let host = unsafe { HostPtr::new(ints.as_ptr() as *mut u8) };
+        let work = Work::Copy {
+            src: Location::Host(host),
+            dst: Location::Mem(x.clone(), at * 4),
+            size: ints.len() * 4,
+        };
+        s.submit(queue, work);
+    };
+    let before = moved();
+    write(&s.gpu, 0, &data);
+    let after = moved();
+    assert_eq!(after[0] - before[0], N * 4, "uploaded once, whole");
+    assert!(
+        s.host_bytes(&x).iter().all(|&v| v == 0),
+        "the host's bytes were not written"
+    );
+    let k = |v: i32| ArgValue::Bytes(v.to_ne_bytes().to_vec());
+    s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k(1)], N);
+    assert_eq!(moved()[0], after[0], "the kernel found its copy current");
+    // A part written from the device's queue, and the whole from the CPU device's: each
+    // lands where the bytes are current, and the reads see them.
+    write(&s.gpu, 4, &[-4, -5]);
+    assert_eq!(s.read(&x, 3, 4), vec![4, -4, -5, 7]);
+    write(&s.cpu, 0, &data);
+    assert_eq!(s.read(&x, 3, 4), vec![3, 4, 5, 6]);
+    s.run(&s.cpu, "add", &[ArgValue::Mem(Some(&x)), k(2)], N);
+    assert_eq!(
+        s.host_bytes(&x)[9],
+        11,
+        "the CPU device's kernel sees the write"
+    );
+}
+
+#[test]
 fn inputs_a_kernel_only_reads_stay_current_on_the_host() {
     let s = setup();
     let (a, b) = (

@@ -385,8 +385,9 @@ impl<'a> FuncEmitter<'a> {
                         self.line(format_args!("ld.param.{t} {r}, [__params+{off}]"));
                     }
                 }
-                // An image is the address of its descriptor in device memory.
-                ArgKind::Buffer | ArgKind::Image => {
+                // An image is the address of its descriptor in device memory, a pipe that
+                // of its storage (the header, the slots' sequence numbers, the packets).
+                ArgKind::Buffer | ArgKind::Image | ArgKind::Pipe => {
                     self.line(format_args!("ld.param.u64 {}, [__params+{at}]", regs[0]));
                 }
                 ArgKind::Local => {
