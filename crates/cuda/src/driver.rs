@@ -104,6 +104,7 @@ driver_api! {
     cuDeviceGetAttribute: fn(*mut c_int, c_int, CuDevice);
     cuDevicePrimaryCtxRetain: fn(*mut CuContext, CuDevice);
     cuCtxSetCurrent: fn(CuContext);
+    cuCtxGetCurrent: fn(*mut CuContext);
     cuCtxSynchronize: fn();
     cuMemGetInfo_v2: fn(*mut usize, *mut usize);
     cuMemAllocManaged: fn(*mut CuDevicePtr, usize, c_uint);
@@ -138,6 +139,17 @@ driver_api! {
 unsafe impl Send for Driver {}
 // SAFETY: as above.
 unsafe impl Sync for Driver {}
+
+/// The driver's errors after which its context is unusable for the life of the process (the
+/// CUDA driver API documents each as leaving the process in an inconsistent state, every later
+/// call returning the same error until the process ends): an illegal address (700), a launch
+/// timeout (702), a device-side assertion (710), a hardware stack error (714), an illegal
+/// instruction (715), a misaligned address (716), an invalid address space (717), an invalid
+/// program counter (718), a failed launch (719) and an uncorrectable ECC error (214).
+const STICKY: [CuResult; 10] = [700, 702, 710, 714, 715, 716, 717, 718, 719, 214];
+
+/// The contexts such an error made unusable, with the error.
+static LOST: std::sync::Mutex<Vec<(usize, CuError)>> = std::sync::Mutex::new(Vec::new());
 
 /// A failed driver call: the call's name and the driver's message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -193,10 +205,29 @@ impl Driver {
                 .to_string_lossy()
                 .into_owned()
         };
-        Err(CuError {
+        let error = CuError {
             code,
             message: format!("{what}: {detail}"),
-        })
+        };
+        if STICKY.contains(&code) {
+            let mut ctx = std::ptr::null_mut();
+            // SAFETY: a valid out-pointer.
+            if unsafe { (self.cuCtxGetCurrent)(&mut ctx) } == 0 && !ctx.is_null() {
+                let mut lost = LOST.lock().unwrap_or_else(|e| e.into_inner());
+                if !lost.iter().any(|(c, _)| *c == ctx as usize) {
+                    lost.push((ctx as usize, error.clone()));
+                }
+            }
+        }
+        Err(error)
+    }
+
+    /// The error that made `ctx` unusable, if one did.
+    pub fn lost(&self, ctx: CuContext) -> Option<CuError> {
+        let lost = LOST.lock().unwrap_or_else(|e| e.into_inner());
+        lost.iter()
+            .find(|(c, _)| *c == ctx as usize)
+            .map(|(_, e)| e.clone())
     }
 
     /// The driver's CUDA version, as `major * 1000 + minor * 10`.
@@ -252,8 +283,18 @@ impl Driver {
         Ok(ctx)
     }
 
-    /// Makes `ctx` current on the calling thread.
+    /// Makes `ctx` current on the calling thread; an error, without a driver call, once an
+    /// error the driver keeps has made the context unusable.
     pub fn bind(&self, ctx: CuContext) -> Result<(), CuError> {
+        if let Some(e) = self.lost(ctx) {
+            return Err(CuError {
+                code: e.code,
+                message: format!(
+                    "the GPU can run nothing more in this process: an earlier command failed \
+                     with an error CUDA keeps for the life of the context ({e})"
+                ),
+            });
+        }
         // SAFETY: `ctx` is a retained primary context.
         let r = unsafe { (self.cuCtxSetCurrent)(ctx) };
         self.check(r, "cuCtxSetCurrent")

@@ -230,6 +230,14 @@ impl DeviceBackend for CudaDevice {
         self.memory.allocate(size)
     }
 
+    /// A fault that CUDA keeps for the life of the context (an illegal address, say) leaves
+    /// the GPU unusable: the primary context could only be reset by freeing every allocation
+    /// in it, the application's shared virtual memory included, which its host code may
+    /// still use.
+    fn available(&self) -> bool {
+        self.driver.lost(self.ctx).is_none()
+    }
+
     fn fast_fma(&self) -> bool {
         true
     }

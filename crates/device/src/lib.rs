@@ -98,6 +98,13 @@ pub trait DeviceBackend: Send + Sync {
         None
     }
 
+    /// Whether the device can still run commands (`CL_DEVICE_AVAILABLE`): `false` once a
+    /// fault left it unusable for the rest of the process (a GPU whose driver keeps the
+    /// error), after which its commands fail.
+    fn available(&self) -> bool {
+        true
+    }
+
     /// Compiles an optimized, verified IR module, inlined as `ferrocl_ir::passes::inline`
     /// inlines: its kernels may call the module's functions that touch no work-item state.
     fn compile(

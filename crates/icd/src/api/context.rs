@@ -147,6 +147,11 @@ fn create_context(
             unique.push(d);
         }
     }
+    // 4.4: CL_DEVICE_NOT_AVAILABLE "if a device in devices is currently not available even
+    // though the device was returned by clGetDeviceIDs".
+    if unique.iter().any(|d| !d.backend().available()) {
+        return Err(ClError::DeviceNotAvailable);
+    }
     Ok(make_context(properties, unique, pfn_notify, user_data))
 }
 
@@ -201,7 +206,13 @@ fn create_context_from_type(
         return Err(ClError::from_code(code).unwrap_or(ClError::InvalidValue));
     }
     // SAFETY: `handles` holds `count` handles.
-    let devices = unsafe { get_list::<Device, _>(handles.as_ptr(), count) }?;
+    let mut devices = unsafe { get_list::<Device, _>(handles.as_ptr(), count) }?;
+    // 4.4: CL_DEVICE_NOT_AVAILABLE "if no devices that match device_type and property values
+    // specified in properties are currently available"; the context takes those that are.
+    devices.retain(|d| d.backend().available());
+    if devices.is_empty() {
+        return Err(ClError::DeviceNotAvailable);
+    }
     Ok(make_context(properties, devices, pfn_notify, user_data))
 }
 

@@ -329,7 +329,7 @@ fn device_info(device: &Arc<Device>, param_name: cl_device_info) -> ClResult<Vec
         CL_DEVICE_HOST_UNIFIED_MEMORY => info::of(&d.host_unified_memory),
         CL_DEVICE_PROFILING_TIMER_RESOLUTION => info::of(&d.profiling_timer_resolution),
         CL_DEVICE_ENDIAN_LITTLE => info::of(&d.endian_little),
-        CL_DEVICE_AVAILABLE => info::of(&d.available),
+        CL_DEVICE_AVAILABLE => info::of(&(d.available && device.backend().available())),
         CL_DEVICE_COMPILER_AVAILABLE => info::of(&d.compiler_available),
         CL_DEVICE_LINKER_AVAILABLE => info::of(&d.linker_available),
         CL_DEVICE_EXECUTION_CAPABILITIES => info::of(&d.execution_capabilities),
