@@ -51,10 +51,10 @@ static void test_get_platform_ids(void) {
     cl_uint n2 = 0;
     /* 4.1: "The number of OpenCL platforms returned is the minimum of the value specified by
      * num_entries or the number of OpenCL platforms available." */
-    all[n] = (cl_platform_id)(uintptr_t)0x1234;
+    /* What lies past the platforms returned is not the spec's: the Khronos loader clears all
+     * num_entries entries first, Debian's ocl-icd leaves the rest alone. */
     CHECK(clGetPlatformIDs(n + 1, all, &n2));
     EXPECT(n2 == n);
-    EXPECT(all[n] == (cl_platform_id)(uintptr_t)0x1234);
     for (cl_uint i = 0; i < n; i++)
         EXPECT(all[i] != NULL);
     cl_platform_id one = NULL;
