@@ -180,29 +180,37 @@ pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
         && !f.layout.blocks().iter().any(sync)
         && !workgroup::sees_groups_with(f, &|_| None)
     {
-        let uni = ferrocl_ir::uniformity::Uniformity::new(f);
-        let memory = |b: &ferrocl_ir::Block| {
-            f.layout.block_insts(*b).iter().any(|&i| {
-                matches!(
-                    f.dfg.insts[i].op,
-                    ferrocl_ir::Op::Load(_)
-                        | ferrocl_ir::Op::AtomicLoad(_)
-                        | ferrocl_ir::Op::Store(_)
-                        | ferrocl_ir::Op::AtomicRmw(..)
-                        | ferrocl_ir::Op::Cmpxchg(..)
-                        | ferrocl_ir::Op::AtomicStore(_)
-                )
-            })
-        };
-        if loops.loops.iter().all(|l| {
-            l.blocks
-                .iter()
-                .all(|&b| uni.is_uniform_branch(b) && !memory(&b))
-        }) {
+        if arithmetic_loops(f, &loops) {
             return LATENCY_WIDTH;
         }
     }
     WIDE_WIDTH
+}
+
+/// Whether `f` has loops and every one runs the same number of trips in every work-item and
+/// makes no memory access: each trip is then a chain of dependent operations, whose latency
+/// independent chains (more lanes) hide.
+fn arithmetic_loops(f: &ferrocl_ir::Function, loops: &ferrocl_ir::analysis::LoopInfo) -> bool {
+    let uni = ferrocl_ir::uniformity::Uniformity::new(f);
+    let memory = |b: &ferrocl_ir::Block| {
+        f.layout.block_insts(*b).iter().any(|&i| {
+            matches!(
+                f.dfg.insts[i].op,
+                ferrocl_ir::Op::Load(_)
+                    | ferrocl_ir::Op::AtomicLoad(_)
+                    | ferrocl_ir::Op::Store(_)
+                    | ferrocl_ir::Op::AtomicRmw(..)
+                    | ferrocl_ir::Op::Cmpxchg(..)
+                    | ferrocl_ir::Op::AtomicStore(_)
+            )
+        })
+    };
+    !loops.loops.is_empty()
+        && loops.loops.iter().all(|l| {
+            l.blocks
+                .iter()
+                .all(|&b| uni.is_uniform_branch(b) && !memory(&b))
+        })
 }
 
 /// The width for a kernel whose data are narrower than 32 bits (`uchar`, `short`, `uchar4`):

@@ -355,7 +355,7 @@ impl Translator<'_, '_> {
             Band | Bor | Bxor => true,
             _ if mask => false,
             Iadd | Isub | Smin | Smax | Umin | Umax => !float,
-            Imul => !float && part != clt::I8X16,
+            Imul => !float,
             Shl | Lshr | Ashr => !float && self.uniform_scalar(b).is_some(),
             Smulhi | Umulhi | Sdiv | Udiv | Srem | Urem | Rotl => false,
             Fadd | Fsub | Fmul | Fdiv | FdivRelaxed | Fmin | Fmax | Copysign => float,
@@ -413,10 +413,34 @@ impl Translator<'_, '_> {
                     let r = self.b.ins().bitselect(sign, yi, xi);
                     self.b.ins().bitcast(part, vector_cast(), r)
                 }
+                Imul if part == clt::I8X16 => self.imul_bytes(x, y),
                 _ => binary_inst(&mut self.b, op, x, y).expect("checked above"),
             });
         }
         Ok(Some(res))
+    }
+
+    /// The product of two `i8x16` vectors, which x86 cannot multiply in bytes: each half
+    /// widened to 16-bit lanes and multiplied there (`pmullw`), the low byte of each product
+    /// kept (the product modulo 2^8, as the IR's wrapping multiplication is) and the halves
+    /// packed back (`packuswb`, exact on values of 0 to 255). Nine instructions where lane by
+    /// lane took sixteen multiplications and as many extractions and insertions; clpeak's
+    /// `char` kernels ran at a fifth of its `short` ones' speed.
+    fn imul_bytes(&mut self, x: cl::Value, y: cl::Value) -> cl::Value {
+        let low = 0xffi64;
+        let mask = self.b.ins().iconst(clt::I16, low);
+        let mask = self.b.ins().splat(clt::I16X8, mask);
+        let mut half = |high: bool| {
+            let (x, y) = if high {
+                (self.b.ins().uwiden_high(x), self.b.ins().uwiden_high(y))
+            } else {
+                (self.b.ins().uwiden_low(x), self.b.ins().uwiden_low(y))
+            };
+            let p = self.b.ins().imul(x, y);
+            self.b.ins().band(p, mask)
+        };
+        let (lo, hi) = (half(false), half(true));
+        self.b.ins().unarrow(lo, hi)
     }
 
     /// A float comparison of two vectors as a mask of the vectors' own type.
