@@ -179,10 +179,9 @@ pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
         && !loops.loops.is_empty()
         && !f.layout.blocks().iter().any(sync)
         && !workgroup::sees_groups_with(f, &|_| None)
+        && arithmetic_loops(f, &loops)
     {
-        if arithmetic_loops(f, &loops) {
-            return LATENCY_WIDTH;
-        }
+        return LATENCY_WIDTH;
     }
     WIDE_WIDTH
 }
