@@ -118,7 +118,7 @@ impl Emitter<'_> {
             }
             e.gathered(l, ty)
         };
-        if let Some(l) = self.strided_load(p, ty, flags, &gather) {
+        if let Some(l) = self.strided_load(p, ty, flags, gather) {
             return l;
         }
         match self.whole_vector(p, ty, flags) {
