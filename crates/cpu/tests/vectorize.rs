@@ -104,7 +104,8 @@ struct Tally {
 
 /// The ranges to run: 1-D without and with an offset (lane 0's id then is no multiple of
 /// W), and for kernels that ask for ids along y, a 2-D one (a 1-D kernel launched in 2-D
-/// would race with itself).
+/// would race with itself). Local sizes along x are multiples of every width the device
+/// chooses (16 for kernels over bytes, which run in groups merged to full chunks).
 fn ranges(two_d: bool) -> Vec<NdRange> {
     let mut v = vec![
         NdRange {
@@ -125,8 +126,8 @@ fn ranges(two_d: bool) -> Vec<NdRange> {
     if two_d {
         v.push(NdRange {
             work_dim: 2,
-            global_size: [16, 4, 1],
-            local_size: [8, 2, 1],
+            global_size: [32, 4, 1],
+            local_size: [16, 2, 1],
             global_offset: [3, 1, 0],
             sub_group_size: u64::from(ferrocl_cpu::SUB_GROUP_SIZE),
         });

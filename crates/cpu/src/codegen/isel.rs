@@ -626,44 +626,22 @@ impl Translator<'_, '_> {
             ConvOp::Trunc if !smask && int_out && !spart.lane_type().is_float() => {
                 // The low bytes of each lane.
                 let xs = self.parts(src)?;
-                let sb = spart.lane_type().bytes();
-                let db = part.lane_type().bytes();
-                let per = part.lane_count();
-                let sper = spart.lane_count();
-                let srcs: Vec<cl::Value> = xs.into_iter().map(|x| self.bytes_of(x)).collect();
-                let mut res = Vec::new();
-                for p in 0..out.count() {
-                    let sel: Vec<Option<(usize, u8)>> = (0..16)
-                        .map(|byte| {
-                            let lane = p * per + byte / db;
-                            (lane < lanes).then(|| {
-                                let sp = (lane / sper) as usize;
-                                let at = (lane % sper) * sb + byte % db;
-                                (sp, at as u8)
-                            })
-                        })
-                        .collect();
-                    // Renumber to the sources this part uses.
-                    let mut used: Vec<usize> = Vec::new();
-                    for &(s, _) in sel.iter().flatten() {
-                        if !used.contains(&s) {
-                            used.push(s);
-                        }
-                    }
-                    let local: Vec<Option<(usize, u8)>> = sel
-                        .iter()
-                        .map(|s| s.map(|(s, b)| (used.iter().position(|&u| u == s).unwrap(), b)))
-                        .collect();
-                    let vs: Vec<cl::Value> = used.iter().map(|&u| srcs[u]).collect();
-                    if vs.is_empty() {
-                        return Ok(None);
-                    }
-                    match self.shuffle_bytes(&vs, &local, part) {
-                        Some(v) => res.push(v),
-                        None => return Ok(None),
-                    }
-                }
-                Some(res)
+                self.low_bytes(xs, spart, part, lanes, out.count())
+            }
+            ConvOp::SatInt {
+                src_signed,
+                dst_signed,
+            } if !smask
+                && int_out
+                && !spart.lane_type().is_float()
+                && spart.lane_bits() <= 32
+                && part.lane_bits() <= spart.lane_bits() =>
+            {
+                // Clamped to the destination's range in the source's lanes (a narrower range
+                // always fits them), then its low bytes.
+                let xs = self.parts(src)?;
+                let xs = self.clamp_to(xs, spart, part.lane_bits(), src_signed, dst_signed);
+                self.low_bytes(xs, spart, part, lanes, out.count())
             }
             ConvOp::Fconv(_) if spart == clt::F32X4 && part == clt::F64X2 => {
                 // Widening is exact: each half of an f32x4 becomes an f64x2.
@@ -750,6 +728,99 @@ impl Translator<'_, '_> {
             }
             _ => None,
         })
+    }
+
+    /// The low bytes of each lane of the 128-bit vectors `xs` (of `spart`) as `count` vectors
+    /// of `part`, for `lanes` lanes: integers truncated to a narrower type.
+    fn low_bytes(
+        &mut self,
+        xs: Vec<cl::Value>,
+        spart: cl::Type,
+        part: cl::Type,
+        lanes: u32,
+        count: u32,
+    ) -> Option<Vec<cl::Value>> {
+        let sb = spart.lane_type().bytes();
+        let db = part.lane_type().bytes();
+        let per = part.lane_count();
+        let sper = spart.lane_count();
+        let srcs: Vec<cl::Value> = xs.into_iter().map(|x| self.bytes_of(x)).collect();
+        let mut res = Vec::new();
+        for p in 0..count {
+            let sel: Vec<Option<(usize, u8)>> = (0..16)
+                .map(|byte| {
+                    let lane = p * per + byte / db;
+                    (lane < lanes).then(|| {
+                        let sp = (lane / sper) as usize;
+                        let at = (lane % sper) * sb + byte % db;
+                        (sp, at as u8)
+                    })
+                })
+                .collect();
+            // Renumber to the sources this part uses.
+            let mut used: Vec<usize> = Vec::new();
+            for &(s, _) in sel.iter().flatten() {
+                if !used.contains(&s) {
+                    used.push(s);
+                }
+            }
+            let local: Vec<Option<(usize, u8)>> = sel
+                .iter()
+                .map(|s| s.map(|(s, b)| (used.iter().position(|&u| u == s).unwrap(), b)))
+                .collect();
+            let vs: Vec<cl::Value> = used.iter().map(|&u| srcs[u]).collect();
+            if vs.is_empty() {
+                return None;
+            }
+            res.push(self.shuffle_bytes(&vs, &local, part)?);
+        }
+        Some(res)
+    }
+
+    /// Each lane of `xs` (of `spart`, read as signed or not) clamped to the range of a
+    /// `bits`-bit integer, signed or not, which is no wider than the lanes.
+    fn clamp_to(
+        &mut self,
+        xs: Vec<cl::Value>,
+        spart: cl::Type,
+        bits: u32,
+        src_signed: bool,
+        dst_signed: bool,
+    ) -> Vec<cl::Value> {
+        let sbits = spart.lane_bits();
+        let lane = spart.lane_type();
+        let (lo, hi): (i64, i64) = if dst_signed {
+            (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+        } else {
+            (0, ((1u64 << bits) - 1) as i64)
+        };
+        let splat = |s: &mut Self, k: i64| {
+            let k = s.b.ins().iconst(lane, k & ((1i64 << sbits) - 1));
+            s.b.ins().splat(spart, k)
+        };
+        // Only the bounds inside the source's range move a value.
+        let (smin, smax) = if src_signed {
+            (-(1i64 << (sbits - 1)), (1i64 << (sbits - 1)) - 1)
+        } else {
+            (0, ((1u64 << sbits) - 1) as i64)
+        };
+        let (below, above) = (lo > smin, hi < smax);
+        let (lo, hi) = (splat(self, lo), splat(self, hi));
+        xs.into_iter()
+            .map(|mut x| {
+                if below {
+                    x = self.b.ins().smax(x, lo);
+                }
+                if above {
+                    x = if src_signed {
+                        self.b.ins().smin(x, hi)
+                    } else {
+                        self.b.ins().umin(x, hi)
+                    };
+                }
+                x
+            })
+            .collect()
     }
 
     /// Integer lanes widened to `to` bits, sign- or zero-extended, one doubling at a time.

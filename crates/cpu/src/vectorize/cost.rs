@@ -28,6 +28,7 @@ use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
 use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::{AddrSpace, BinaryOp, Block, Function, Inst, IntCC, Op, Type, Value, ValueDef};
 
+use super::emit::strided_pays;
 use super::shape::{Shape, Shapes};
 use super::Refusal;
 
@@ -281,12 +282,24 @@ fn per_chunk(
                     }
                 }
             };
+            // A load at lanes a few elements apart: that many whole vectors and the
+            // shuffles that pick its lanes (`Emitter::strided_load`).
+            let strided = |p: Value, ty: Type| match shapes.of(p) {
+                Shape::Affine { stride, .. } if !ty.is_ptr() && ty.bytes() > 0 => {
+                    let k = u32::try_from(stride / i64::from(ty.bytes())).unwrap_or(0);
+                    (stride % i64::from(ty.bytes()) == 0 && strided_pays(k, width))
+                        .then(|| f64::from(k) * (wide(ty) + 1.0))
+                }
+                _ => None,
+            };
             let cost = match &data.op {
-                Op::Load(flags) => access(
-                    data.args[0],
-                    result.unwrap_or(Type::I32),
-                    space_masked(flags),
-                ),
+                Op::Load(flags) => {
+                    let ty = result.unwrap_or(Type::I32);
+                    match strided(data.args[0], ty) {
+                        Some(c) if masked == 1.0 => c,
+                        _ => access(data.args[0], ty, space_masked(flags)),
+                    }
+                }
                 Op::Store(flags) => access(
                     data.args[1],
                     f.dfg.value_type(data.args[0]),

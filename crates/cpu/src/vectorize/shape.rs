@@ -527,6 +527,22 @@ impl Shapes {
                 | BinaryOp::Band),
             ) => self.chunk_division(func, data, *op, width),
             Op::Unary(UnaryOp::Ineg) => affine(stride(0).wrapping_neg(), guarded),
+            // The minimum or maximum of an affine value and a uniform bound (a clamped
+            // index, `clamp(2 * x - 1, 0, w - 1)`) is the affine value itself in a chunk
+            // whose lanes are all on one side of the bound, which one test of the chunk's
+            // extreme lane tells when they are in order (`Emitter::pure`); elsewhere the
+            // lanes are computed one by one.
+            Op::Binary(BinaryOp::Smin | BinaryOp::Smax | BinaryOp::Umin | BinaryOp::Umax) => {
+                let ty = func.dfg.value_type(data.args[0]);
+                let s = stride(0).wrapping_add(stride(1));
+                let one_affine = shapes.iter().filter(|s| s.is_uniform()).count() == 1;
+                if one_affine && !ty.is_vector() && extension_fits(ty, narrow_stride(s, ty), width)
+                {
+                    affine(s, true)
+                } else {
+                    Shape::Varying
+                }
+            }
             Op::PtrToInt | Op::IntToPtr | Op::AddrCast | Op::Convert(ConvOp::Trunc) => {
                 affine(stride(0), guarded)
             }

@@ -5,8 +5,8 @@
 //! terminators); a block parameter is live only if used, and then so are the branch
 //! arguments feeding it (an "aggressive" DCE in the style of Cytron et al. 1991).
 //!
-//! `simplify_cfg` removes unreachable blocks, turns a `brif` whose targets are equal into a
-//! `jump`, threads jumps through blocks that only jump, merges a block into its only
+//! `simplify_cfg` removes unreachable blocks, turns a `brif` whose targets are equal or whose
+//! condition is a constant into a `jump`, threads jumps through blocks that only jump, merges a block into its only
 //! predecessor when that predecessor jumps to it unconditionally, and removes block
 //! parameters that receive one value on every edge.
 
@@ -163,13 +163,20 @@ fn remove_unreachable(f: &mut Function) -> bool {
     !dead.is_empty()
 }
 
+/// Turns a `brif` whose targets are equal, or whose condition is a constant (left by a pass
+/// that ran after `fold`, such as `if_convert`), into a `jump`.
 fn same_target_brif(f: &mut Function) -> bool {
     let mut changed = false;
     for &b in f.layout.blocks() {
         let Some(t) = f.terminator(b) else { continue };
         if let Op::Brif(d) = &f.dfg.insts[t].op {
-            if d.0 == d.1 {
-                let dest = d.0.clone();
+            let taken = match f.dfg.iconst_value(f.dfg.insts[t].args[0]) {
+                Some(c) if c != 0 => Some(&d.0),
+                Some(_) => Some(&d.1),
+                None => (d.0 == d.1).then_some(&d.0),
+            };
+            if let Some(dest) = taken {
+                let dest = dest.clone();
                 f.dfg.insts[t] = InstData {
                     op: Op::Jump(dest),
                     args: Vec::new(),

@@ -8,7 +8,7 @@ use ferrocl_ir::{
     BinaryOp, Block, Dest, Inst, IntCC, Op, SwitchTable, Type, UnaryOp, Value, ValueDef,
 };
 
-use super::{DivergentLoop, Emitter, Lanes, Region};
+use super::{Assume, DivergentLoop, Emitter, Lanes, Region, MAX_VERSIONED};
 use crate::vectorize::shape::Shape;
 use crate::vectorize::Refusal;
 
@@ -681,7 +681,8 @@ impl Emitter<'_> {
                 .is_some_and(|r| matches!(self.shapes.of(r), Shape::Affine { guarded: true, .. }))
         });
         if !guarded && self.masked_accesses(x) >= 2 {
-            self.versioned_block(x, m)?;
+            let all = self.reduce(m, true);
+            self.versioned_block(x, all, Assume::AllActive(m))?;
         } else {
             self.mask = Some(m);
             self.emit_body(x)?;
@@ -714,26 +715,46 @@ impl Emitter<'_> {
             .count()
     }
 
-    /// Block `x` of masked code emitted twice, after one test of its mask `m`: where every
-    /// lane is active, without the mask (its accesses whole, or lane by lane without a
-    /// branch each), and otherwise under it; the values used after the block meet at a join.
-    /// One test instead of one per access, and what the accesses share (their addresses, the
-    /// values stored) is computed once on each path instead of again at each access.
-    fn versioned_block(&mut self, x: Block, m: Value) -> Result<(), Refusal> {
+    /// Block `x` emitted twice, after one test `cond` of what the first version assumes:
+    /// for a block of masked code, that every lane of its mask is active (the first version
+    /// runs without the mask: its accesses whole, or lane by lane without a branch each; the
+    /// second under it); for a block whose accesses are at affine addresses under guards,
+    /// that the guards hold (the first version's accesses are whole vectors without a test
+    /// each; the second tests each, as a block emitted once does). The values used after
+    /// the block meet at a join. One test instead of one per access, and what the accesses
+    /// share (their addresses, the values stored) is computed once on each path instead of
+    /// again at each access.
+    fn versioned_block(&mut self, x: Block, cond: Value, assume: Assume) -> Result<(), Refusal> {
         let live_out = self.used_after(x);
-        let all = self.reduce(m, true);
         let (fast, slow, join) = (self.new_block(), self.new_block(), self.new_block());
-        self.brif(all, fast, &[], slow, &[]);
+        self.brif(cond, fast, &[], slow, &[]);
         let before = self.map.clone();
         self.cur = fast;
-        self.mask = None;
+        match &assume {
+            Assume::AllActive(_) => self.mask = None,
+            Assume::Guards(gs) => {
+                for &g in gs {
+                    self.known_guards.insert(g);
+                }
+            }
+        }
         self.emit_body(x)?;
         let fast_lanes: Vec<Lanes> = live_out.iter().map(|&v| self.lanes(v)).collect();
         let fast_end = self.cur;
         self.map = before;
         self.cur = slow;
-        self.mask = Some(m);
-        let outer = self.partial.replace(m);
+        let outer = match assume {
+            Assume::AllActive(m) => {
+                self.mask = Some(m);
+                self.partial.replace(m)
+            }
+            Assume::Guards(gs) => {
+                for &g in &gs {
+                    self.known_guards.remove(g);
+                }
+                self.partial
+            }
+        };
         self.emit_body(x)?;
         self.partial = outer;
         let slow_lanes: Vec<Lanes> = live_out.iter().map(|&v| self.lanes(v)).collect();
@@ -805,6 +826,97 @@ impl Emitter<'_> {
             self.map[v] = Some(l);
         }
         Ok(())
+    }
+
+    /// Block `x` outside divergent control: where two or more of its accesses are whole
+    /// vectors only under a guard (lanes affine while an extension does not wrap or a clamp
+    /// does not bite: `row[clamp(2 * x - 1, 0, w - 1)]`), emitted twice after one test of
+    /// all their guards ([`Self::versioned_block`]); the chunks of a row's interior, where the
+    /// guards hold, then run no test per access.
+    pub(super) fn unmasked_block(&mut self, x: Block) -> Result<(), Refusal> {
+        self.mask = None;
+        let insts = self.src.layout.block_insts(x);
+        let guarded = |p: Value| matches!(self.shapes.of(p), Shape::Affine { guarded: true, .. });
+        let candidates = insts
+            .iter()
+            .filter(|&&i| {
+                let data = &self.src.dfg.insts[i];
+                match data.op {
+                    Op::Load(_) => guarded(data.args[0]),
+                    Op::Store(_) => guarded(data.args[1]),
+                    _ => false,
+                }
+            })
+            .count();
+        // A barrier or collective is placed once (the work-group transform cuts the kernel
+        // there).
+        let sync = insts
+            .iter()
+            .any(|&i| matches!(self.src.dfg.insts[i].op, Op::Barrier(..) | Op::Group(..)));
+        let (guards, accesses) = if candidates >= 2 && !sync && insts.len() <= MAX_VERSIONED {
+            self.guards_ahead(x)
+        } else {
+            (Vec::new(), 0)
+        };
+        if accesses >= 2 {
+            let mut all = guards[0];
+            for &g in &guards[1..] {
+                all = self.binary(BinaryOp::Band, all, g);
+            }
+            self.versioned_block(x, all, Assume::Guards(guards))?;
+        } else {
+            self.emit_body(x)?;
+        }
+        for &i in self.src.layout.block_insts(x) {
+            self.ahead.remove(i);
+        }
+        Ok(())
+    }
+
+    /// Emits ahead the pure instructions of block `x` whose lanes are uniform or affine and
+    /// whose operands are known before it, or emitted ahead, so that both versions of the
+    /// block share them ([`Self::emit_body`] skips them); returns the guards of the accesses
+    /// whose addresses they make affine under a guard, each once, and how many accesses
+    /// those are.
+    fn guards_ahead(&mut self, x: Block) -> (Vec<Value>, usize) {
+        let insts: Vec<Inst> = self.src.layout.block_insts(x).to_vec();
+        let ready = |s: &Self, v: Value| match s.src.dfg.value_def(v) {
+            ValueDef::Result(d) => s.src.layout.inst_block(d) != Some(x) || s.ahead.contains(d),
+            _ => true,
+        };
+        for &i in &insts {
+            let data = &self.src.dfg.insts[i];
+            let Some(r) = self.src.dfg.inst_result(i) else {
+                continue;
+            };
+            let cheap = matches!(self.shapes.of(r), Shape::Uniform | Shape::Affine { .. });
+            if !data.op.is_pure() || !cheap || !data.args.iter().all(|&a| ready(self, a)) {
+                continue;
+            }
+            let data = data.clone();
+            let lanes = self.pure(&data, r);
+            self.map[r] = Some(lanes);
+            self.ahead.insert(i);
+        }
+        let (mut guards, mut accesses) = (Vec::new(), 0);
+        for &i in &insts {
+            let data = &self.src.dfg.insts[i];
+            let p = match data.op {
+                Op::Load(f) if !f.volatile => data.args[0],
+                Op::Store(f) if !f.volatile => data.args[1],
+                _ => continue,
+            };
+            if self.access_of[i].is_some() || !ready(self, p) {
+                continue;
+            }
+            if let Some(Lanes::Affine { guard: Some(g), .. }) = self.map[p] {
+                accesses += 1;
+                if !guards.contains(&g) {
+                    guards.push(g);
+                }
+            }
+        }
+        (guards, accesses)
     }
 
     /// The values block `x` defines that its terminator or another block uses.

@@ -10,6 +10,17 @@ use ferrocl_ir::{AddrSpace, IntCC, MemFlags, Op, Type, Value};
 
 use super::{Emitter, Lanes};
 
+/// The largest distance between lanes, in elements, of a load made of whole vectors and
+/// shuffles ([`Emitter::strided_load`]); lanes further apart are gathered.
+const MAX_LOAD_STRIDE: u32 = 4;
+
+/// Whether a load of `w` lanes `k` elements apart is whole vectors and shuffles rather than a
+/// gather: `k` vectors for the `w` lanes, where at most half as many vectors as lanes are
+/// loaded (at 4 lanes, four vectors and three shuffles for four lanes save nothing).
+pub(crate) fn strided_pays(k: u32, w: u32) -> bool {
+    (2..=MAX_LOAD_STRIDE).contains(&k) && 2 * k <= w
+}
+
 impl Emitter<'_> {
     /// The condition under which a whole-vector access at the affine pointer `p` of
     /// elements of `ty` is right: every lane active and no lane's address wrapped. `None`
@@ -32,6 +43,7 @@ impl Emitter<'_> {
             return None;
         }
         let active = self.mask.map(|m| self.reduce(m, true));
+        let guard = guard.filter(|&g| !self.known_guards.contains(g));
         Some(self.and_guard(active, guard))
     }
 
@@ -106,6 +118,9 @@ impl Emitter<'_> {
             }
             e.gathered(l, ty)
         };
+        if let Some(l) = self.strided_load(p, ty, flags, gather) {
+            return l;
+        }
         match self.whole_vector(p, ty, flags) {
             None => match self.mask {
                 None => gather(self),
@@ -161,6 +176,72 @@ impl Emitter<'_> {
                 }
             }
         }
+    }
+
+    /// A load at lanes `STRIDE` elements apart, 2 to [`MAX_LOAD_STRIDE`] (every other byte
+    /// of a row: `row[2 * x + 1]`), as `STRIDE` whole vectors over the elements from lane
+    /// 0's to the last lane's, and shuffles that pick the lanes' elements. The last vector
+    /// ends at the last lane's element, so that no byte past it is read. `gather` where a
+    /// lane is inactive or the lanes' guard fails.
+    fn strided_load(
+        &mut self,
+        p: Value,
+        ty: Type,
+        flags: MemFlags,
+        gather: impl Fn(&mut Self) -> Lanes,
+    ) -> Option<Lanes> {
+        let Lanes::Affine { stride, .. } = self.lanes(p) else {
+            return None;
+        };
+        let e = ty.bytes();
+        let k = u32::try_from(stride).ok().filter(|&s| s % e.max(1) == 0)? / e.max(1);
+        if !strided_pays(k, self.w) || ty.is_vector() {
+            return None;
+        }
+        let cond = self.dense(p, ty, k, flags)?;
+        let w = self.w;
+        let wt = self.wide(ty);
+        let base = self.lane(p, 0);
+        let fast = |s: &mut Self| {
+            let last = (k - 1) * (w - 1);
+            let whole: Vec<Value> = (0..k)
+                .map(|j| {
+                    let start = if j + 1 == k { last } else { j * w };
+                    let q = match start {
+                        0 => base,
+                        _ => {
+                            let off = s.iconst(Type::I64, i64::from(start * e));
+                            s.val(Op::PtrAdd, &[base, off], s.out.dfg.value_type(base))
+                        }
+                    };
+                    s.val(Op::Load(flags), &[q], wt)
+                })
+                .collect();
+            let picks: Vec<(usize, u32)> = (0..w)
+                .map(|i| {
+                    let m = i * k;
+                    if m < (k - 1) * w {
+                        ((m / w) as usize, m % w)
+                    } else {
+                        ((k - 1) as usize, m - last)
+                    }
+                })
+                .collect();
+            s.pick(&whole, &picks)
+        };
+        let v = match cond {
+            None => fast(self),
+            Some(c) => self.split(
+                c,
+                &[wt],
+                |s| vec![fast(s)],
+                |s| match gather(s) {
+                    Lanes::Vector(v) => vec![v],
+                    _ => unreachable!("a gather of non-pointers is a vector"),
+                },
+            )[0],
+        };
+        Some(Lanes::Vector(v))
     }
 
     pub(super) fn store(&mut self, x: Value, p: Value, flags: MemFlags) {

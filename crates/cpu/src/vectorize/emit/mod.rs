@@ -7,7 +7,7 @@ use ferrocl_ir::analysis::{Cfg, DomTree, Loop, LoopInfo};
 use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::uniformity::post_dominators;
 use ferrocl_ir::{
-    BinaryOp, Block, ConvOp, Dest, Function, Inst, InstData, Op, StackSlotData, Type, Value,
+    BinaryOp, Block, ConvOp, Dest, Function, Inst, InstData, IntCC, Op, StackSlotData, Type, Value,
     ValueDef, WorkItemOp,
 };
 
@@ -17,6 +17,7 @@ use super::{Refusal, Vectorized};
 
 mod control;
 mod memory;
+pub(super) use memory::strided_pays;
 
 /// How the W lanes of a scalar value are held in the W-wide function.
 #[derive(Clone, Debug)]
@@ -300,6 +301,8 @@ pub fn vectorize(
         regrouped: SecondaryMap::new(),
         partial: None,
         used_after: used_after_their_block(&src),
+        known_guards: EntitySet::new(),
+        ahead: EntitySet::new(),
     };
     for &b in &rpo {
         // Blocks emitted inside masked code have none of their own, but loop headers and
@@ -345,8 +348,7 @@ pub fn vectorize(
             e.emit_loop(b, l)?;
             continue;
         }
-        e.mask = None;
-        e.emit_body(b)?;
+        e.unmasked_block(b)?;
         match &regions[b] {
             Some(r) => e.emit_region(b, r)?,
             None => e.emit_terminator(b)?,
@@ -431,7 +433,24 @@ struct Emitter<'a> {
     partial: Option<Value>,
     /// The values used by their block's terminator or in another block.
     used_after: EntitySet<Value>,
+    /// Guards (of affine lanes) known to hold where the code is being emitted (the first
+    /// version of a block, see `unmasked_block`).
+    known_guards: EntitySet<Value>,
+    /// Instructions of the block being emitted that were emitted before it branches to its
+    /// versions (`guards_ahead`).
+    ahead: EntitySet<Inst>,
 }
+
+/// What the first of the two versions of a block assumes (`Emitter::versioned_block`).
+enum Assume {
+    /// Every lane of this mask is active.
+    AllActive(Value),
+    /// These guards hold.
+    Guards(Vec<Value>),
+}
+
+/// The most instructions a block may have to be emitted twice for its guards.
+const MAX_VERSIONED: usize = 1_000;
 
 impl Emitter<'_> {
     fn block(&self, b: Block) -> Block {
@@ -772,7 +791,7 @@ impl Emitter<'_> {
     fn emit_body(&mut self, b: Block) -> Result<(), Refusal> {
         let insts: Vec<Inst> = self.src.layout.block_insts(b).to_vec();
         for &i in &insts {
-            if !self.src.dfg.insts[i].op.is_terminator() {
+            if !self.src.dfg.insts[i].op.is_terminator() && !self.ahead.contains(i) {
                 self.emit_inst(i)?;
             }
         }
@@ -890,6 +909,38 @@ impl Emitter<'_> {
         self.binary(BinaryOp::Isub, x, qd)
     }
 
+    /// For `min` or `max` (`op`) of an affine operand of `stride` and a uniform bound: whether
+    /// the result is the affine operand in every lane of the chunk. Where its lanes do not
+    /// wrap they are in order, and the bound is on the right side of all of them when it is
+    /// of the extreme one: the smallest lane for a maximum, the largest for a minimum.
+    fn bound_untouched(&mut self, op: BinaryOp, data: &InstData, stride: i64) -> Value {
+        let (a, u) = match self.lanes(data.args[0]) {
+            Lanes::Uniform(_) => (data.args[1], data.args[0]),
+            _ => (data.args[0], data.args[1]),
+        };
+        let ty = self.ty(a);
+        let (a0, u) = (self.lane(a, 0), self.lane(u, 0));
+        let signed = matches!(op, BinaryOp::Smin | BinaryOp::Smax);
+        let stride = crate::vectorize::shape::narrow_stride(stride, ty);
+        let in_order = self.no_wrap(a0, stride, signed);
+        let maximum = matches!(op, BinaryOp::Smax | BinaryOp::Umax);
+        // The lane compared: lane 0 where it is the extreme one, the last lane otherwise.
+        let lane = if maximum == (stride > 0) {
+            a0
+        } else {
+            let span = self.iconst(ty, stride.wrapping_mul(i64::from(self.w - 1)));
+            self.binary(BinaryOp::Iadd, a0, span)
+        };
+        let cc = match (maximum, signed) {
+            (true, true) => IntCC::Sge,
+            (true, false) => IntCC::Uge,
+            (false, true) => IntCC::Sle,
+            (false, false) => IntCC::Ule,
+        };
+        let beyond = self.val(Op::Icmp(cc), &[lane, u], Type::I1);
+        self.binary(BinaryOp::Band, in_order, beyond)
+    }
+
     /// An instruction without side effects, by the shape of its result.
     fn pure(&mut self, data: &InstData, r: Value) -> Lanes {
         let ty = self.ty(r);
@@ -916,9 +967,19 @@ impl Emitter<'_> {
                     }
                 }
                 if guarded {
-                    if let Op::Convert(c @ (ConvOp::Sext | ConvOp::Zext)) = data.op {
-                        let ok = self.no_wrap(args[0], stride, c == ConvOp::Sext);
-                        guard = self.and_guard(guard, Some(ok));
+                    match data.op {
+                        Op::Convert(c @ (ConvOp::Sext | ConvOp::Zext)) => {
+                            let ok = self.no_wrap(args[0], stride, c == ConvOp::Sext);
+                            guard = self.and_guard(guard, Some(ok));
+                        }
+                        Op::Binary(
+                            op
+                            @ (BinaryOp::Smin | BinaryOp::Smax | BinaryOp::Umin | BinaryOp::Umax),
+                        ) => {
+                            let ok = self.bound_untouched(op, data, stride);
+                            guard = self.and_guard(guard, Some(ok));
+                        }
+                        _ => {}
                     }
                 }
                 Lanes::Affine {
