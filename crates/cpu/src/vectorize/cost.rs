@@ -292,11 +292,15 @@ fn per_chunk(
                 }
                 _ => None,
             };
+            let mut shuffled = false;
             let cost = match &data.op {
                 Op::Load(flags) => {
                     let ty = result.unwrap_or(Type::I32);
                     match strided(data.args[0], ty) {
-                        Some(c) if masked == 1.0 => c,
+                        Some(c) if masked == 1.0 => {
+                            shuffled = true;
+                            c
+                        }
                         _ => access(data.args[0], ty, space_masked(flags)),
                     }
                 }
@@ -314,6 +318,7 @@ fn per_chunk(
                 Op::AtomicRmw(..) | Op::Cmpxchg(..) | Op::AtomicLoad(_) | Op::AtomicStore(_) => w,
                 _ => result.map_or(1.0, wide),
             };
+            irregular |= shuffled;
             total += cost * weight[b];
         }
     }
