@@ -441,16 +441,11 @@ float __cl_trigf_sign(float v, int q, float x)
 // A NaN for an infinite or NaN x (C99 F.9.1.5-7: sin, cos, tan of +-inf are NaNs), else v.
 float __cl_trigf_finite(float x, float v)
 {
-    int inf_or_nan = (int)(0x7f7fffffu - (as_uint(x) & 0x7fffffffu)) >> 31;
-    return as_float(bitselect(as_int(v), 0x7fc00000, inf_or_nan));
+    return select(v, as_float(0x7fc00000), !(fabs(x) <= 0x1.fffffep127f));
 }
 
 // sin(x) or cos(x) of the reduced argument: the odd quadrants swap them.
-float __cl_trigf_pick(int q, float s, float c)
-{
-    int odd = -(q & 1);
-    return as_float(bitselect(as_int(s), as_int(c), odd));
-}
+float __cl_trigf_pick(int q, float s, float c) { return select(s, c, q & 1); }
 
 float __cl_sin_float(float x)
 {
@@ -484,9 +479,8 @@ float __cl_tan_float(float x)
     __cl_trigf_reduce_any(x, &rh, &rl, &q);
     float c;
     float s = __cl_trigf_sincos(rh, rl, &c);
-    int odd = -(q & 1);
-    float n = as_float(bitselect(as_int(s), as_int(c), odd));
-    float d = as_float(bitselect(as_int(c), as_int(s), odd));
+    float n = __cl_trigf_pick(q, s, c);
+    float d = __cl_trigf_pick(q, c, s);
     // tan(k pi/2 + r) is tan r for even k and -1/tan r for odd k; tan(-0) = -0.
     return __cl_trigf_finite(x, __cl_trigf_sign(n / d, (q & 1) << 1, x));
 }
@@ -865,17 +859,25 @@ double __cl_atan2pi_double_double(double y, double x)
 #define __CL_TRIGF_INVPI_H 0x1.45f306p-2f
 #define __CL_TRIGF_INVPI_L 0x1.b93910p-27f
 
-// v where c (0 or 1), else w.
-float __cl_trigf_if(int c, float v, float w) { return as_float(bitselect(as_int(w), as_int(v), -c)); }
+// v where c (0 or 1), else w (a compare and a blend in the W-wide code, as __cl_f_if).
+float __cl_trigf_if(int c, float v, float w) { return select(w, v, c); }
 
 // The angle in [0, pi/2] of the point (d, n), n, d >= 0 not both 0, as the pair
 // (return, *lo); a NaN gives a NaN.
 float __cl_trigf_angle(float n, float d, float *lo)
 {
     int swap = n > d;
-    float t = __cl_trigf_if(swap, d, n) / __cl_trigf_if(swap, n, d);
-    int mid = t > 0.41421356f;
-    float u = __cl_trigf_if(mid, (t - 1.0f) / (t + 1.0f), t);
+    // t = a/b <= 1 (a the smaller side, b the larger); above tan(pi/8) the argument
+    // (t - 1) / (t + 1) is (a - b) / (a + b): one division either way, with fewer roundings
+    // than through t (a - b is exact from t = 1/2 on). Beyond 2^125 both are scaled by 1/4
+    // (exactly, but for an a whose quotient underflows anyway) so that a + b stays finite.
+    float hi_side = __cl_trigf_if(swap, n, d);
+    float sc = __cl_trigf_if(hi_side > 0x1p125f, 0.25f, 1.0f);
+    float lo_side = __cl_trigf_if(swap, d, n) * sc;
+    hi_side = hi_side * sc;
+    int mid = lo_side > 0.41421356f * hi_side;
+    float u = __cl_trigf_if(mid, lo_side - hi_side, lo_side) /
+              __cl_trigf_if(mid, lo_side + hi_side, hi_side);
     float z = u * u;
     float p = fma(z, 8.05374449538e-2f, -1.38776856032e-1f);
     p = fma(z, p, 1.99777106478e-1f);
@@ -930,7 +932,7 @@ float __cl_trigf_atan2(float y, float x, int by_pi)
     return __cl_trigf_if((x != x) | (y != y), x + y, v);
 }
 
-// Largest error of the sampled sweep: atan2 1.93 ulp, atan2pi 1.89 ulp.
+// Largest error of the sampled sweep: atan2 1.58 ulp, atan2pi 1.89 ulp.
 float __cl_atan2_float_float(float y, float x) { return __cl_trigf_atan2(y, x, 0); }
 float __cl_atan2pi_float_float(float y, float x) { return __cl_trigf_atan2(y, x, 1); }
 
@@ -967,10 +969,11 @@ float __cl_trigf_acos(float x, int by_pi)
     return __cl_trigf_round(h, l, by_pi, 0.0f);
 }
 
-// Largest error of the sampled sweep: asin 2.41 ulp, asinpi 2.09 ulp, acos 2.23 ulp,
-// acospi 2.06 ulp; over every float input, asin 3.11 ulp (at 0x3ee4ed4d) and acos 3.13 ulp
-// (at 0x3f6634c6), where t lies above tan(pi/8) and pi/4 + atan((t - 1) / (t + 1)) cancels
-// by up to a factor 1.7: the narrowest margin of these forms (table 65: 4).
+// Largest error of the sampled sweep: asin 2.25 ulp, asinpi 2.09 ulp, acos 1.59 ulp,
+// acospi 2.06 ulp; over every float input, asin 2.78 ulp (at 0x3ec3f1b5) and acos 2.83 ulp
+// (at 0x3f6c66a0), where t lies above tan(pi/8) and pi/4 + atan((a - b) / (a + b)) cancels
+// by up to a factor 1.7: the narrowest margin of these forms (table 65: 4; through
+// (t - 1) / (t + 1), one rounding more, 3.11 and 3.13 ulp).
 float __cl_asin_float(float x) { return __cl_trigf_asin(x, 0); }
 float __cl_asinpi_float(float x) { return __cl_trigf_asin(x, 1); }
 float __cl_acos_float(float x) { return __cl_trigf_acos(x, 0); }

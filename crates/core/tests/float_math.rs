@@ -32,6 +32,9 @@ const FUNCTIONS: &[(&str, Reference, f64)] = &[
     ("sin", f64::sin, 4.0),
     ("cos", f64::cos, 4.0),
     ("tan", f64::tan, 5.0),
+    // sincos's two results (`call` writes the kernels).
+    ("sincos_sin", f64::sin, 4.0),
+    ("sincos_cos", f64::cos, 4.0),
     ("cbrt", f64::cbrt, 2.0),
     ("expm1", f64::exp_m1, 3.0),
     ("log1p", f64::ln_1p, 2.0),
@@ -164,11 +167,21 @@ fn source() -> String {
                 format!(
                     "kernel void k_{f}(global float* out, global const float* x) {{\n\
                  size_t i = get_global_id(0);\n\
-                 out[i] = {f}(x[i]);\n\
-                 }}\n"
+                 {}\n\
+                 }}\n",
+                    call(f)
                 )
             })
             .collect::<String>()
+}
+
+/// The statements that store function `f`'s result of `x[i]` in `out[i]`.
+fn call(f: &str) -> String {
+    match f {
+        "sincos_sin" => "float c; out[i] = sincos(x[i], &c);".to_string(),
+        "sincos_cos" => "float c; sincos(x[i], &c); out[i] = c;".to_string(),
+        _ => format!("out[i] = {f}(x[i]);"),
+    }
 }
 
 /// The largest error of one function over some inputs, where it is, and how many results

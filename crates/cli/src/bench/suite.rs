@@ -753,12 +753,13 @@ fn ulps(got: f32, want: f64) -> f64 {
     (f64::from(got) - want).abs() / f64::from(ulp)
 }
 
-/// A float math function over a large array, every sampled result within `bound` ulps (7.4,
-/// table 65) of the host's double result; a call as one operation.
-fn float_math(
+/// A float math function over large arrays: `N` inputs, `M` results (a buffer each, after the
+/// inputs), every sampled result within `bound` ulps (7.4, table 65) of the host's double
+/// result; a call as one operation.
+fn float_math<const N: usize, const M: usize>(
     scale: Scale,
-    x: impl Fn(usize) -> Vec<f32>,
-    reference: fn(f64) -> f64,
+    inputs: impl Fn(usize) -> [Vec<f32>; N],
+    reference: fn([f64; N]) -> [f64; M],
     bound: f64,
 ) -> Problem {
     let n = if scale == Scale::Quick {
@@ -766,21 +767,25 @@ fn float_math(
     } else {
         1 << 24
     };
-    let x = x(n);
+    let x = inputs(n);
+    let mut args: Vec<Arg> = x.iter().map(|v| Arg::Buffer(float_bytes(v))).collect();
+    args.extend((0..M).map(|_| Arg::Buffer(vec![0; n * 4])));
     Problem {
-        args: vec![Arg::Buffer(float_bytes(&x)), Arg::Buffer(vec![0; n * 4])],
+        args,
         global: vec![n],
         local: None,
         check: Box::new(move |out| {
-            let y = floats(&out[1]);
+            let y: Vec<Vec<f32>> = out[N..N + M].iter().map(|b| floats(b)).collect();
             for i in sample(n, 1 << 16) {
-                let want = reference(f64::from(x[i]));
-                let err = ulps(y[i], want);
-                if err.is_nan() || err > bound {
-                    return Err(format!(
-                        "y[{i}] is {}, expected {want} within {bound} ulp",
-                        y[i]
-                    ));
+                let want = reference(std::array::from_fn(|k| f64::from(x[k][i])));
+                for (k, (y, want)) in y.iter().zip(want).enumerate() {
+                    let err = ulps(y[i], want);
+                    if err.is_nan() || err > bound {
+                        return Err(format!(
+                            "result {k} at {i} is {}, expected {want} within {bound} ulp",
+                            y[i]
+                        ));
+                    }
                 }
             }
             Ok(n as f64)
@@ -790,18 +795,76 @@ fn float_math(
 
 /// exp over [-87, 88], where its results are normal floats; table 65: 3 ulp.
 fn exp_f32(scale: Scale) -> Problem {
-    float_math(scale, |n| random_floats(n, 15, -87.0, 88.0), f64::exp, 3.0)
+    let x = |n| [random_floats(n, 15, -87.0, 88.0)];
+    float_math(scale, x, |[x]| [x.exp()], 3.0)
 }
 
 /// log over positive floats of every normal exponent; table 65: 3 ulp.
 fn log_f32(scale: Scale) -> Problem {
     let x = |n| {
-        random_floats(n, 16, -125.0, 127.0)
+        [random_floats(n, 16, -125.0, 127.0)
             .into_iter()
             .map(|e| (e as f64).exp2() as f32)
-            .collect()
+            .collect()]
     };
-    float_math(scale, x, f64::ln, 3.0)
+    float_math(scale, x, |[x]| [x.ln()], 3.0)
+}
+
+const SINCOS_F32: &str = "\
+__kernel void sincos_f32(__global const float *x, __global float *s, __global float *c)
+{
+    size_t i = get_global_id(0);
+    float cv;
+    s[i] = sincos(x[i], &cv);
+    c[i] = cv;
+}
+";
+
+/// sincos of angles within +-100 (a few dozen turns, as simulations and signal processing
+/// pass); table 65: 4 ulp each.
+fn sincos_f32(scale: Scale) -> Problem {
+    let x = |n| [random_floats(n, 17, -100.0, 100.0)];
+    float_math(scale, x, |[x]| [x.sin(), x.cos()], 4.0)
+}
+
+const POW_F32: &str = "\
+__kernel void pow_f32(__global const float *x, __global const float *y, __global float *z)
+{
+    size_t i = get_global_id(0);
+    z[i] = pow(x[i], y[i]);
+}
+";
+
+/// pow of positive bases within (0, 100] to exponents within +-8 (gamma curves, norms,
+/// falloffs); table 65: 16 ulp.
+fn pow_f32(scale: Scale) -> Problem {
+    let x = |n| {
+        [
+            random_floats(n, 18, 1e-3, 100.0),
+            random_floats(n, 19, -8.0, 8.0),
+        ]
+    };
+    float_math(scale, x, |[x, y]| [x.powf(y)], 16.0)
+}
+
+const ATAN2_F32: &str = "\
+__kernel void atan2_f32(__global const float *y, __global const float *x, __global float *a)
+{
+    size_t i = get_global_id(0);
+    a[i] = atan2(y[i], x[i]);
+}
+";
+
+/// atan2 of points in the square of side 200 around the origin (every quadrant); table 65:
+/// 6 ulp.
+fn atan2_f32(scale: Scale) -> Problem {
+    let x = |n| {
+        [
+            random_floats(n, 20, -100.0, 100.0),
+            random_floats(n, 21, -100.0, 100.0),
+        ]
+    };
+    float_math(scale, x, |[y, x]| [y.atan2(x)], 6.0)
 }
 
 const HASH: &str = "\
@@ -1414,6 +1477,30 @@ pub const CASES: &[Case] = &[
         source: LOG_F32,
         unit: Unit::Flops,
         make: log_f32,
+    },
+    Case {
+        name: "sincos-f32",
+        category: "math",
+        kernel: "sincos_f32",
+        source: SINCOS_F32,
+        unit: Unit::Flops,
+        make: sincos_f32,
+    },
+    Case {
+        name: "pow-f32",
+        category: "math",
+        kernel: "pow_f32",
+        source: POW_F32,
+        unit: Unit::Flops,
+        make: pow_f32,
+    },
+    Case {
+        name: "atan2-f32",
+        category: "math",
+        kernel: "atan2_f32",
+        source: ATAN2_F32,
+        unit: Unit::Flops,
+        make: atan2_f32,
     },
     Case {
         name: "hash",

@@ -401,6 +401,12 @@ fn fold_inst(f: &Cx, i: Inst) -> Option<Fold> {
                             return Some(Fold::Value(*b));
                         }
                     }
+                    // And of `&`, `|` or `^` of two such (`(x != x) | (y != y)` as the
+                    // condition of `select`): the same operation on the booleans, which the
+                    // W-wide code does on the masks, without widening each to 0 or 1.
+                    if let Some(r) = boolean_logic(f, x, rty) {
+                        return Some(r);
+                    }
                 }
             }
             // `m < 0` of a boolean sign-extended to an integer (true is all ones, so negative)
@@ -509,6 +515,22 @@ fn fold_inst(f: &Cx, i: Inst) -> Option<Fold> {
         }
         _ => None,
     }
+}
+
+/// `x` = `zext a OP zext b` (OP `&`, `|` or `^`, both widened by zext from booleans of type
+/// `rty`): `a OP b`, which is `x != 0`.
+fn boolean_logic(f: &Cx, x: Value, rty: Option<Type>) -> Option<Fold> {
+    let Some((Op::Binary(op @ (BinaryOp::Band | BinaryOp::Bor | BinaryOp::Bxor)), [p, q])) =
+        def_op(f, x)
+    else {
+        return None;
+    };
+    let widened = |v: Value| match def_op(f, v) {
+        Some((Op::Convert(ConvOp::Zext), [b])) if Some(f.dfg.value_type(*b)) == rty => Some(*b),
+        _ => None,
+    };
+    let (a, b) = (widened(*p)?, widened(*q)?);
+    Some(Fold::Rewrite(Op::Binary(*op), vec![a, b]))
 }
 
 /// `b == c` or `b != c` of a boolean (lanes of) `b` and a constant `c`: `b` itself, or its
