@@ -13,7 +13,7 @@ use crate::build::Session;
 use crate::cl::{self, Buffer, Context, Kernel, Target};
 use crate::json::Value;
 use crate::Failure;
-use opencl_sys::CL_DEVICE_IMAGE_SUPPORT;
+use opencl_sys::{CL_DEVICE_IMAGE_SUPPORT, CL_DEVICE_MAX_MEM_ALLOC_SIZE};
 use suite::{Arg, Case, Scale, Unit};
 
 /// The command line of `bench`.
@@ -27,6 +27,8 @@ pub struct Options {
     pub quick: bool,
     /// The bandwidth rows with arrays larger than the caches (STREAM's rule).
     pub stream: bool,
+    /// Sizes for milliseconds of a large GPU's time per kernel.
+    pub large: bool,
     /// `--local N`: the rows that leave the local size to the device run in groups of N
     /// along x instead (their results must not change).
     pub local: Option<usize>,
@@ -60,6 +62,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             "--json" => o.json = true,
             "--quick" => o.quick = true,
             "--stream" => o.stream = true,
+            "--large" => o.large = true,
             "--scalar" => o.scalar = true,
             "--local" => {
                 let v = value()?;
@@ -71,8 +74,10 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         }
         i += 1;
     }
-    if o.quick && o.stream {
-        return Err("bench: --quick and --stream ask for different sizes; give one".into());
+    if [o.quick, o.stream, o.large].iter().filter(|&&b| b).count() > 1 {
+        return Err(
+            "bench: --quick, --stream and --large ask for different sizes; give one".into(),
+        );
     }
     Ok(o)
 }
@@ -112,6 +117,9 @@ pub struct Row {
     pub outcomes: Vec<Outcome>,
     /// The bytes of the kernel's buffers, where a platform made it ready.
     pub buffer_bytes: Option<usize>,
+    /// How the row's problem differs from its usual size on every platform (shrunk to fit
+    /// the devices' allocation limit).
+    pub note: Option<String>,
 }
 
 /// The platforms the run covers, in the order asked (all of them, ferrocl first, when none
@@ -656,15 +664,31 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         )));
     }
     let machine = Machine::this();
+    let session = Session::open(o.library.as_deref())?;
+    let targets = targets(&session, &o.platforms, o.device)?;
     let scale = if o.quick {
         Scale::Quick
     } else if o.stream {
         Scale::Stream(stream_array_bytes(machine.cache, physical_memory()))
+    } else if o.large {
+        // The same sizes on every platform: no buffer larger than any device allows.
+        let limit = targets
+            .iter()
+            .flatten()
+            .filter_map(|t| {
+                session
+                    .api
+                    .device_u64(t.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE)
+                    .ok()
+            })
+            .min()
+            .map_or(usize::MAX, |bytes| {
+                usize::try_from(bytes).unwrap_or(usize::MAX)
+            });
+        Scale::Large(limit)
     } else {
         Scale::Full
     };
-    let session = Session::open(o.library.as_deref())?;
-    let targets = targets(&session, &o.platforms, o.device)?;
     let progress = Progress {
         terminal: std::io::stderr().is_terminal(),
     };
@@ -681,6 +705,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             unit: Some(c.unit),
             outcomes: Vec::new(),
             buffer_bytes: None,
+            note: None,
         })
         .collect();
     if want_latency {
@@ -690,6 +715,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             unit: None,
             outcomes: Vec::new(),
             buffer_bytes: None,
+            note: None,
         });
     }
     if want_build {
@@ -699,6 +725,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
             unit: None,
             outcomes: Vec::new(),
             buffer_bytes: None,
+            note: None,
         });
     }
     let small_rows = rows.len();
@@ -710,6 +737,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
                 unit: None,
                 outcomes: Vec::new(),
                 buffer_bytes: None,
+                note: None,
             });
         }
     }
@@ -722,6 +750,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
                 unit: None,
                 outcomes: Vec::new(),
                 buffer_bytes: None,
+                note: None,
             });
         }
     }
@@ -776,6 +805,8 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
                 Err(e) => Err(Outcome::NotAvailable(e.clone())),
             })
             .collect();
+        // Every platform's problem is made alike: one note says how they were all shrunk.
+        rows[index].note = suite::take_shrink_note();
         time_in_turns(&mut ready, &repeat);
         rows[index].buffer_bytes = ready.iter().flatten().map(|r| r.buffer_bytes).next();
         rows[index].outcomes = ready
@@ -842,10 +873,7 @@ pub fn command(args: &[String]) -> Result<String, Failure> {
         machine,
         columns,
         rows,
-        stream: match scale {
-            Scale::Stream(bytes) => Some(bytes),
-            Scale::Quick | Scale::Full => None,
-        },
+        scale,
     };
     Ok(if o.json { report.json() } else { report.text() })
 }
@@ -882,8 +910,8 @@ pub struct Report {
     pub machine: Machine,
     pub columns: Vec<Column>,
     pub rows: Vec<Row>,
-    /// With `--stream`, the bytes of each array of the bandwidth rows.
-    pub stream: Option<usize>,
+    /// The sizes of the kernel rows.
+    pub scale: Scale,
 }
 
 /// The host the run was on.
@@ -1044,6 +1072,44 @@ impl Report {
         Some((ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp())
     }
 
+    /// With `--stream`, the bytes of each array of the bandwidth rows.
+    fn stream(&self) -> Option<usize> {
+        match self.scale {
+            Scale::Stream(bytes) => Some(bytes),
+            Scale::Quick | Scale::Full | Scale::Large(_) => None,
+        }
+    }
+
+    /// The scale's name, as its option spells it.
+    fn scale_name(&self) -> &'static str {
+        match self.scale {
+            Scale::Quick => "quick",
+            Scale::Full => "full",
+            Scale::Stream(_) => "stream",
+            Scale::Large(_) => "large",
+        }
+    }
+
+    /// The header line's account of the sizes.
+    fn scale_text(&self) -> String {
+        let name = self.scale_name();
+        match self.scale {
+            Scale::Quick => format!("{name} (small sizes for tests)"),
+            Scale::Full => format!("{name} (the suite's sizes, for a CPU of a few cores)"),
+            Scale::Stream(_) => format!("{name} (the bandwidth rows past the caches)"),
+            Scale::Large(limit) => format!(
+                "{name} (milliseconds of a large GPU per kernel, arrays of up to {}; no buffer \
+                 over {}, the devices' smallest CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                format_bytes(suite::LARGE_ARRAY),
+                if limit == usize::MAX {
+                    "the limit (none known)".to_string()
+                } else {
+                    format_bytes(limit)
+                }
+            ),
+        }
+    }
+
     pub fn text(&self) -> String {
         let reference = self.reference();
         let mut header = vec!["kernel".to_string(), "kind".to_string()];
@@ -1058,7 +1124,15 @@ impl Report {
         let mut notes: Vec<String> = Vec::new();
         let mut table = vec![header];
         for row in &self.rows {
-            let mut cells = vec![row.name.clone(), row.category.to_string()];
+            let name = match &row.note {
+                Some(note) => format!(
+                    "{} [{}]",
+                    row.name,
+                    number(&mut notes, format!("{}: {note}", row.name))
+                ),
+                None => row.name.clone(),
+            };
+            let mut cells = vec![name, row.category.to_string()];
             for (c, outcome) in row.outcomes.iter().enumerate() {
                 match outcome {
                     Outcome::Measured {
@@ -1138,7 +1212,8 @@ impl Report {
             out.push_str(&format!(", last-level cache {}", format_bytes(cache)));
         }
         out.push('\n');
-        if let Some(bytes) = self.stream {
+        out.push_str(&format!("scale: {}\n", self.scale_text()));
+        if let Some(bytes) = self.stream() {
             let why = match self.machine.cache {
                 Some(cache) if bytes >= cache.saturating_mul(4) => {
                     "four times the last-level cache"
@@ -1276,6 +1351,10 @@ impl Report {
                         row.buffer_bytes
                             .map_or(Value::Null, |b| Value::Number(b as f64)),
                     ),
+                    (
+                        "note".into(),
+                        row.note.clone().map_or(Value::Null, Value::String),
+                    ),
                     ("results".into(), Value::Array(results)),
                 ])
             })
@@ -1296,7 +1375,16 @@ impl Report {
             ),
             (
                 "stream_array_bytes".into(),
-                self.stream.map_or(Value::Null, |b| Value::Number(b as f64)),
+                self.stream()
+                    .map_or(Value::Null, |b| Value::Number(b as f64)),
+            ),
+            ("scale".into(), Value::String(self.scale_name().into())),
+            (
+                "max_alloc_bytes".into(),
+                match self.scale {
+                    Scale::Large(limit) => Value::Number(limit as f64),
+                    Scale::Quick | Scale::Full | Scale::Stream(_) => Value::Null,
+                },
             ),
             ("platforms".into(), Value::Array(platforms)),
             ("kernels".into(), Value::Array(rows)),
@@ -1359,6 +1447,13 @@ mod tests {
         );
         assert!(parse(&strings(&["--stream"])).unwrap().stream);
         assert!(parse(&strings(&["--stream", "--quick"])).is_err());
+        assert!(parse(&strings(&["--large"])).unwrap().large);
+        assert!(!parse(&strings(&["--stream"])).unwrap().large);
+        for other in ["--quick", "--stream"] {
+            let error = parse(&strings(&["--large", other])).unwrap_err();
+            assert!(error.contains("give one"), "{error}");
+            assert!(parse(&strings(&[other, "--large"])).is_err());
+        }
         assert_eq!(stream_array_bytes(Some(300 << 20), None), 1200 << 20);
         assert_eq!(stream_array_bytes(None, None), 1 << 30);
         assert_eq!(
@@ -1393,6 +1488,54 @@ mod tests {
     }
 
     #[test]
+    fn the_header_names_the_scale_and_a_shrunk_row_says_so() {
+        let report = Report {
+            machine: Machine {
+                cores: 2,
+                cpu: "test".into(),
+                cache: None,
+            },
+            scale: Scale::Large(512 << 20),
+            columns: vec![Column {
+                name: "ferrocl".into(),
+                short: "ferrocl".into(),
+                device: "cpu".into(),
+            }],
+            rows: vec![Row {
+                name: "copy".into(),
+                category: "memory",
+                unit: Some(Unit::Bytes),
+                outcomes: vec![measured(1.0)],
+                buffer_bytes: Some(1 << 30),
+                note: Some("shrunk".into()),
+            }],
+        };
+        let text = report.text();
+        assert!(
+            text.contains("scale: large (milliseconds of a large GPU per kernel, arrays of up to 1 GiB; no buffer over 512 MiB"),
+            "{text}"
+        );
+        assert!(text.contains("\ncopy [1]  memory"), "{text}");
+        assert!(text.contains("\n[1] copy: shrunk\n"), "{text}");
+        let json = crate::json::parse(&report.json()).unwrap();
+        assert_eq!(json.get("scale").and_then(|s| s.as_str()), Some("large"));
+        assert_eq!(
+            json.get("max_alloc_bytes").and_then(|b| b.as_f64()),
+            Some((512 << 20) as f64)
+        );
+        let kernels = json.get("kernels").and_then(|k| k.as_array()).unwrap();
+        assert_eq!(
+            kernels[0].get("note").and_then(|n| n.as_str()),
+            Some("shrunk")
+        );
+        let full = Report {
+            scale: Scale::Full,
+            ..report
+        };
+        assert!(full.text().contains("scale: full ("), "{}", full.text());
+    }
+
+    #[test]
     fn ratios_and_geomean_compare_with_ferrocl() {
         let report = Report {
             machine: Machine {
@@ -1400,7 +1543,7 @@ mod tests {
                 cpu: "test".into(),
                 cache: Some(100 << 20),
             },
-            stream: Some(400 << 20),
+            scale: Scale::Stream(400 << 20),
             columns: ["ferrocl", "Other"]
                 .iter()
                 .map(|n| Column {
@@ -1416,6 +1559,7 @@ mod tests {
                     unit: Some(Unit::Bytes),
                     outcomes: vec![measured(1.0), measured(2.0)],
                     buffer_bytes: Some(64 << 20),
+                    note: None,
                 },
                 Row {
                     name: "b".into(),
@@ -1423,6 +1567,7 @@ mod tests {
                     unit: Some(Unit::Bytes),
                     outcomes: vec![measured(4.0), measured(2.0)],
                     buffer_bytes: Some(256 << 20),
+                    note: None,
                 },
                 Row {
                     name: "c".into(),
@@ -1433,6 +1578,7 @@ mod tests {
                         measured(1.0),
                     ],
                     buffer_bytes: Some(1 << 20),
+                    note: None,
                 },
             ],
         };

@@ -44,10 +44,12 @@ commands:
       ARG is an argument's name or index; --output writes .npy when FILE ends in .npy;
       --repeat runs the kernel N times over the same buffers;
       short forms: -k -g -l -a -p -o
-  bench [--platform NAME]... [--device N] [--filter TEXT]... [--json] [--quick|--stream]
-        [--local N] [--scalar]
+  bench [--platform NAME]... [--device N] [--filter TEXT]... [--json]
+        [--quick|--stream|--large] [--local N] [--scalar]
       the benchmark suite on each platform named (default: ferrocl and every other one);
       --stream gives copy, saxpy, stencil-2d and triad arrays of 4 times the last-level cache;
+      --large gives every kernel row sizes for milliseconds of a large GPU (arrays up to
+      1 GiB, no buffer over the devices' max allocation; slow on a CPU);
       --local N runs the rows that leave the local size to the device in groups of N along x;
       --scalar adds a column of ferrocl with its vectorizer off (its ratio: what vectorizing
       gains)

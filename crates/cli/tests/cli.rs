@@ -137,6 +137,10 @@ fn usage_errors_exit_2_with_a_message() {
             "bench: no kernel matches the filter",
         ),
         (
+            &["bench", "--large", "--quick"],
+            "bench: --quick, --stream and --large ask for different sizes; give one",
+        ),
+        (
             &["install-icd", "--everywhere"],
             "install-icd: unknown option '--everywhere'",
         ),
@@ -169,6 +173,9 @@ fn help_lists_every_command() {
         "bench",
     ] {
         assert!(stdout(&out).contains(&format!("  {command} ")), "{command}");
+    }
+    for option in ["--quick|--stream|--large", "--large gives every kernel row"] {
+        assert!(stdout(&out).contains(option), "{option}");
     }
 }
 
@@ -1237,6 +1244,7 @@ fn bench_checks_and_times_on_pocl() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
+    assert!(text.contains("\nscale: quick ("), "{text}");
     assert!(text.contains("pocl/ferrocl"), "{text}");
     assert!(text.contains("geomean"), "{text}");
     let copy = text

@@ -26,11 +26,8 @@ __kernel void spmv(__global const int *rowptr, __global const int *col,
 
 /// Rows of 4 to 28 non-zeros at random columns.
 pub fn spmv(scale: Scale) -> Problem {
-    let rows = if scale == Scale::Quick {
-        1 << 10
-    } else {
-        1 << 18
-    };
+    // The largest buffers, the columns and the values, hold at most 28 numbers a row.
+    let rows = scale.fit(scale.pick(1 << 10, 1 << 18, 1 << 22), |r| 28 * 4 * r);
     let lengths = random_uints(rows, 41, 25);
     let mut rowptr = vec![0i32; rows + 1];
     for r in 0..rows {
@@ -84,11 +81,8 @@ __kernel void conv5(__global const float *in, __global float *out, __constant fl
 
 /// A `w × h` output from a `(w + 4) × (h + 4)` input.
 pub fn conv5(scale: Scale) -> Problem {
-    let (w, h) = if scale == Scale::Quick {
-        (64, 32)
-    } else {
-        (2048, 2048)
-    };
+    let (w, h) = scale.pick((64, 32), (2048, 2048), (16384, 8192));
+    let h = scale.fit(h, |h| 4 * (w + 4) * (h + 4));
     let stride = w + 4;
     let input = random_floats(stride * (h + 4), 51, 0.0, 1.0);
     let weights = random_floats(25, 52, -1.0, 1.0);
@@ -155,8 +149,8 @@ __kernel void fft256(__global const float2 *in, __global float2 *out, __constant
 
 /// Batches of 256-point transforms, checked against the DFT.
 pub fn fft(scale: Scale) -> Problem {
-    let batches = if scale == Scale::Quick { 16 } else { 8192 };
     let n = 256;
+    let batches = scale.fit(scale.pick(16, 8192, 1 << 18), |b| 2 * n * b * 4);
     let input = random_floats(2 * n * batches, 61, -1.0, 1.0);
     // tw[k] = e^(-2 pi i k / 256).
     let twiddles: Vec<f32> = (0..n)
@@ -215,11 +209,7 @@ fn random_bytes(count: usize, seed: u64) -> Vec<u8> {
 
 /// A binary threshold of bytes, four a work-item.
 pub fn threshold(scale: Scale) -> Problem {
-    let n = if scale == Scale::Quick {
-        1 << 12
-    } else {
-        1 << 24
-    };
+    let n = scale.fit(scale.pick(1 << 12, 1 << 24, 1 << 30), |n| n);
     let src = random_bytes(n, 71);
     let (thresh, maxval) = (100u8, 200u8);
     Problem {
@@ -253,11 +243,7 @@ __kernel void absdiff(__global const uchar *a, __global const uchar *b, __global
 
 /// The absolute difference of two byte arrays, a byte a work-item.
 pub fn absdiff(scale: Scale) -> Problem {
-    let n = if scale == Scale::Quick {
-        1 << 12
-    } else {
-        1 << 24
-    };
+    let n = scale.fit(scale.pick(1 << 12, 1 << 24, 1 << 30), |n| n);
     let a = random_bytes(n, 81);
     let b = random_bytes(n, 82);
     Problem {
@@ -301,11 +287,8 @@ __kernel void pyr_down(__global const uchar *src, __global uchar *dst, int sw, i
 
 /// A pyramid step of a `sw × sh` byte image.
 pub fn pyr_down(scale: Scale) -> Problem {
-    let (sw, sh) = if scale == Scale::Quick {
-        (64, 32)
-    } else {
-        (4096, 4096)
-    };
+    let (sw, sh) = scale.pick((64, 32), (4096, 4096), (32768, 32768));
+    let sh = scale.fit(sh, |h| sw * h);
     let (dw, dh) = (sw / 2, sh / 2);
     let src = random_bytes(sw * sh, 91);
     Problem {

@@ -1,8 +1,11 @@
 //! The benchmark kernels: OpenCL C source, inputs, the host reference each result is checked
 //! against, and the work each one does (bytes moved or operations), counted by hand from the
-//! source. Sizes come in two scales: `full` (each kernel runs for tens of milliseconds on a
-//! two-core machine) and `quick` (for tests: milliseconds, and host references that are cheap
-//! in a debug build).
+//! source. Sizes come in three scales: `full` (each kernel runs for tens of milliseconds on a
+//! two-core machine), `quick` (for tests: milliseconds, and host references that are cheap
+//! in a debug build) and `large` (milliseconds of a large GPU: an H100/H200 moves about 3.3
+//! TB/s and computes up to 60 TFLOP/s in fp32; seconds on a CPU), where the rows whose whole
+//! reference would take long on the host check a sample of their results; `stream` is `full`
+//! with the bandwidth rows' arrays past the caches.
 
 use super::patterns;
 use crate::run::Rng;
@@ -38,6 +41,27 @@ pub enum Scale {
     /// The bandwidth rows (copy, saxpy, stencil-2d, triad) with arrays of at least this many
     /// bytes each, larger than the caches; the other rows as `Full`.
     Stream(usize),
+    /// Sizes that keep a large GPU busy for milliseconds per run (arrays of up to
+    /// [`LARGE_ARRAY`] bytes), no buffer over this many bytes: the smallest
+    /// `CL_DEVICE_MAX_MEM_ALLOC_SIZE` of the run's devices.
+    Large(usize),
+}
+
+/// The bytes of the largest array of a row at `Large`: 1 GiB, twice or more what an
+/// H100/H200 moves in a millisecond (about 3.3 TB/s).
+pub const LARGE_ARRAY: usize = 1 << 30;
+
+thread_local! {
+    /// How the last [`Scale::fit`] that had to shrink a row did so, until taken by
+    /// [`take_shrink_note`]: `make` answers a `Problem` alone, and a row shrunk for the
+    /// device says so in the table.
+    static SHRUNK: std::cell::Cell<Option<String>> = const { std::cell::Cell::new(None) };
+}
+
+/// The note of the last row shrunk to fit the devices' allocation limit, if any since the
+/// last call.
+pub fn take_shrink_note() -> Option<String> {
+    SHRUNK.take()
 }
 
 impl Scale {
@@ -48,7 +72,44 @@ impl Scale {
             Scale::Quick => 1 << 12,
             Scale::Full => full,
             Scale::Stream(bytes) => (bytes / 4).next_multiple_of(1 << 12).max(full),
+            Scale::Large(_) => self.fit(LARGE_ARRAY / 4, |n| 4 * n),
         }
+    }
+
+    /// A row's size at this scale: `quick`, `full` (also the `Stream` size of the rows that
+    /// are not bandwidth rows) or `large`.
+    pub(super) fn pick<T>(self, quick: T, full: T, large: T) -> T {
+        match self {
+            Scale::Quick => quick,
+            Scale::Full | Scale::Stream(_) => full,
+            Scale::Large(_) => large,
+        }
+    }
+
+    /// `count`, a row's size, halved until `bytes(count)`, the size of the row's largest
+    /// buffer, fits the devices' allocation limit at `Large` (API 5.2.1: CL_INVALID_BUFFER_SIZE
+    /// "if size is greater than CL_DEVICE_MAX_MEM_ALLOC_SIZE for all devices in context"); the
+    /// other scales' buffers are small enough as they are (API 4.2, table 5: "The minimum
+    /// value is max(min(1024 × 1024 × 1024, 1/4th of CL_DEVICE_GLOBAL_MEM_SIZE), 32 × 1024 ×
+    /// 1024)"), and so are the `Large` buffers of 32 MiB or less, which need no `fit`. A power
+    /// of two stays one.
+    pub(super) fn fit(self, count: usize, bytes: impl Fn(usize) -> usize) -> usize {
+        let Scale::Large(limit) = self else {
+            return count;
+        };
+        let mut fitted = count;
+        while fitted > 1 && bytes(fitted) > limit {
+            fitted /= 2;
+        }
+        if fitted != count {
+            SHRUNK.set(Some(format!(
+                "shrunk to a largest buffer of {} bytes, from {}: the devices' \
+                 CL_DEVICE_MAX_MEM_ALLOC_SIZE is {limit}",
+                bytes(fitted),
+                bytes(count)
+            )));
+        }
+        fitted
     }
 }
 
@@ -187,8 +248,8 @@ __kernel void copy(__global const float4 *src, __global float4 *dst)
 
 fn copy(scale: Scale) -> Problem {
     let n = scale.floats(1 << 24);
-    let src = random_floats(n, 1, -1.0, 1.0);
-    let bytes = float_bytes(&src);
+    // The floats as bytes only: at `Large` each copy is 1 GiB of the host's memory.
+    let bytes = float_bytes(&random_floats(n, 1, -1.0, 1.0));
     Problem {
         args: vec![Arg::Buffer(bytes.clone()), Arg::Buffer(vec![0; n * 4])],
         global: vec![n / 4],
@@ -296,8 +357,8 @@ __kernel void transpose(__global const float *in, __global float *out, int width
 ";
 
 fn transpose(scale: Scale) -> Problem {
-    let quick = scale == Scale::Quick;
-    let (w, h) = if quick { (64, 32) } else { (2048, 2048) };
+    let (w, h) = scale.pick((64, 32), (2048, 2048), (16384, 16384));
+    let h = scale.fit(h, |h| 4 * w * h);
     let input = random_floats(w * h, 5, -1.0, 1.0);
     Problem {
         args: grid_args(&input, w, h),
@@ -305,11 +366,16 @@ fn transpose(scale: Scale) -> Problem {
         local: Some(vec![16, 16]),
         check: Box::new(move |out| {
             let got = floats(&out[1]);
-            for y in 0..h {
-                for x in 0..w {
-                    if got[x * h + y] != input[y * w + x] {
-                        return Err(format!("out[{x}][{y}] is not in[{y}][{x}]"));
-                    }
+            // Every element, except at `Large`: there its 2^28 strided reads would take the
+            // host tens of seconds, and an evenly spread sample of a million is checked.
+            let points = match scale {
+                Scale::Large(_) => sample(w * h, 1 << 20),
+                _ => (0..w * h).collect(),
+            };
+            for i in points {
+                let (x, y) = (i % w, i / w);
+                if got[x * h + y] != input[y * w + x] {
+                    return Err(format!("out[{x}][{y}] is not in[{y}][{x}]"));
                 }
             }
             Ok(8.0 * (w * h) as f64)
@@ -339,8 +405,7 @@ __kernel void sgemm(__global const float *a, __global const float *b, __global f
 ";
 
 fn sgemm(scale: Scale) -> Problem {
-    let quick = scale == Scale::Quick;
-    let n = if quick { 64 } else { 320 };
+    let n = scale.pick(64, 320, 2048);
     let a = random_floats(n * n, 6, -1.0, 1.0);
     let b = random_floats(n * n, 7, -1.0, 1.0);
     Problem {
@@ -354,6 +419,8 @@ fn sgemm(scale: Scale) -> Problem {
         local: Some(vec![16, 16]),
         check: Box::new(move |out| {
             let got = floats(&out[2]);
+            // A sample of the results: the whole product is 2n³ operations on the host (17
+            // GFLOP at `Large`).
             for i in sample(n * n, 512) {
                 let (row, col) = (i / n, i % n);
                 let (mut want, mut scale) = (0.0f64, 0.0f64);
@@ -386,8 +453,7 @@ __kernel void nbody(__global const float4 *pos, __global float4 *acc, int n, flo
 ";
 
 fn nbody(scale: Scale) -> Problem {
-    let quick = scale == Scale::Quick;
-    let n = if quick { 256 } else { 4096 };
+    let n = scale.pick(256, 4096, 32768);
     let eps2 = 0.01f32;
     let mut pos = random_floats(4 * n, 8, -1.0, 1.0);
     for body in pos.chunks_exact_mut(4) {
@@ -453,8 +519,8 @@ __kernel void mandelbrot(__global uint *out, int width, int height, uint max_ite
 ";
 
 fn mandelbrot(scale: Scale) -> Problem {
-    let quick = scale == Scale::Quick;
-    let (w, h, max_iter) = if quick { (64, 64, 64) } else { (512, 512, 128) };
+    let (w, h, max_iter) = scale.pick((64, 64, 64), (512, 512, 128), (8192, 8192, 128));
+    let h = scale.fit(h, |h| 4 * w * h);
     Problem {
         args: vec![
             Arg::Buffer(vec![0; w * h * 4]),
@@ -520,8 +586,7 @@ __kernel void reduce(__global const float *in, __global float *partial, __local 
 ";
 
 fn reduce(scale: Scale) -> Problem {
-    let quick = scale == Scale::Quick;
-    let n = if quick { 1 << 14 } else { 1 << 24 };
+    let n = scale.fit(scale.pick(1 << 14, 1 << 24, 1 << 28), |n| 4 * n);
     let local = 256;
     let global = n / 8;
     let groups = global / local;
@@ -570,8 +635,7 @@ __kernel void scan(__global const uint *in, __global uint *out, __local uint *sc
 ";
 
 fn scan(scale: Scale) -> Problem {
-    let quick = scale == Scale::Quick;
-    let n = if quick { 1 << 12 } else { 1 << 21 };
+    let n = scale.fit(scale.pick(1 << 12, 1 << 21, 1 << 28), |n| 4 * n);
     let local = 256;
     let input = random_uints(n, 10, 1024);
     Problem {
@@ -619,8 +683,7 @@ __kernel void histogram(__global const uint *data, __global uint *bins, uint n)
 ";
 
 fn histogram(scale: Scale) -> Problem {
-    let quick = scale == Scale::Quick;
-    let n = if quick { 1 << 14 } else { 1 << 22 };
+    let n = scale.fit(scale.pick(1 << 14, 1 << 22, 1 << 28), |n| 4 * n);
     let data = random_uints(n, 11, 1 << 20);
     Problem {
         args: vec![
@@ -628,7 +691,7 @@ fn histogram(scale: Scale) -> Problem {
             Arg::Buffer(vec![0; 256 * 4]),
             uint(n as u32),
         ],
-        global: vec![if quick { 1024 } else { 16384 }],
+        global: vec![scale.pick(1024, 16384, 1 << 20)],
         local: Some(vec![256]),
         check: Box::new(move |out| {
             let got = uints(&out[1]);
@@ -687,8 +750,7 @@ fn cnd(d: f64) -> f64 {
 }
 
 fn black_scholes(scale: Scale) -> Problem {
-    let quick = scale == Scale::Quick;
-    let n = if quick { 1 << 12 } else { 1 << 19 };
+    let n = scale.fit(scale.pick(1 << 12, 1 << 19, 1 << 26), |n| 4 * n);
     let (rate, vol) = (0.02f32, 0.30f32);
     let price = random_floats(n, 12, 5.0, 30.0);
     let strike = random_floats(n, 13, 1.0, 100.0);
@@ -762,11 +824,7 @@ fn float_math<const N: usize, const M: usize>(
     reference: fn([f64; N]) -> [f64; M],
     bound: f64,
 ) -> Problem {
-    let n = if scale == Scale::Quick {
-        1 << 12
-    } else {
-        1 << 24
-    };
+    let n = scale.fit(scale.pick(1 << 12, 1 << 24, 1 << 28), |n| 4 * n);
     let x = inputs(n);
     let mut args: Vec<Arg> = x.iter().map(|v| Arg::Buffer(float_bytes(v))).collect();
     args.extend((0..M).map(|_| Arg::Buffer(vec![0; n * 4])));
@@ -899,8 +957,8 @@ fn mix(mut h: u32) -> u32 {
 }
 
 fn hash(scale: Scale) -> Problem {
-    let quick = scale == Scale::Quick;
-    let (n, rounds) = if quick { (1 << 12, 16) } else { (1 << 19, 16) };
+    let (n, rounds) = scale.pick((1 << 12, 16), (1 << 19, 16), (1 << 26, 16));
+    let n = scale.fit(n, |n| 4 * n);
     let seed = 0x9e37_79b9u32;
     Problem {
         args: vec![Arg::Buffer(vec![0; n * 4]), uint(seed), int(rounds)],
@@ -937,8 +995,7 @@ __kernel void matvec(__global const float *a, __global const float *x, __global 
 ";
 
 fn matvec(scale: Scale) -> Problem {
-    let quick = scale == Scale::Quick;
-    let n = if quick { 128 } else { 4096 };
+    let n = scale.fit(scale.pick(128, 4096, 16384), |n| 4 * n * n);
     let a = random_floats(n * n, 15, -1.0, 1.0);
     let x = random_floats(n, 16, -1.0, 1.0);
     Problem {
@@ -1027,8 +1084,8 @@ __kernel void stencil_tiled(__global const float *in, __global float *out, int w
 ";
 
 fn stencil_tiled(scale: Scale) -> Problem {
-    let quick = scale == Scale::Quick;
-    let (w, h) = if quick { (64, 48) } else { (4096, 4096) };
+    let (w, h) = scale.pick((64, 48), (4096, 4096), (16384, 16384));
+    let h = scale.fit(h, |h| 4 * w * h);
     let input = random_floats(w * h, 19, 0.0, 1.0);
     Problem {
         args: grid_args(&input, w, h),
@@ -1091,9 +1148,8 @@ __kernel void nw(__global const int *borders, __global const int *similarity,
 ";
 
 fn nw(scale: Scale) -> Problem {
-    let quick = scale == Scale::Quick;
     const B: usize = 16;
-    let tiles = if quick { 64 } else { 16384 };
+    let tiles = scale.fit(scale.pick(64, 16384, 1 << 18), |t| t * B * B * 4);
     let penalty = 10;
     let signed = |values: Vec<u32>, offset: i32| -> Vec<i32> {
         values.into_iter().map(|v| v as i32 - offset).collect()
@@ -1171,13 +1227,9 @@ __kernel void layer(__global const float *in, __global const float *weights,
 ";
 
 fn layer(scale: Scale) -> Problem {
-    let quick = scale == Scale::Quick;
     const GROUP: usize = 64;
-    let (inputs, outputs, batch) = if quick {
-        (256, 32, 2)
-    } else {
-        (1024, 1024, 16)
-    };
+    let (inputs, outputs, batch) = scale.pick((256, 32, 2), (1024, 1024, 16), (4096, 4096, 64));
+    let outputs = scale.fit(outputs, |o| 4 * o * inputs);
     let x = random_floats(batch * inputs, 22, 0.0, 1.0);
     let w = random_floats(outputs * inputs, 23, -0.1, 0.1);
     let bias = random_floats(outputs, 24, -0.5, 0.5);
@@ -1227,8 +1279,7 @@ __kernel void poly4(__global const float4 *x, __global float4 *y)
 /// `float4` arithmetic with little memory traffic: a polynomial of degree 32 in Horner form
 /// on each lane of a `float4` (two operations per lane and step).
 fn poly4(scale: Scale) -> Problem {
-    let quick = scale == Scale::Quick;
-    let n = if quick { 1 << 10 } else { 1 << 20 };
+    let n = scale.fit(scale.pick(1 << 10, 1 << 20, 1 << 26), |n| 16 * n);
     let x = random_floats(4 * n, 13, -0.9, 0.9);
     Problem {
         args: vec![Arg::Buffer(float_bytes(&x)), Arg::Buffer(vec![0; 16 * n])],
@@ -1273,10 +1324,8 @@ fn bilinear_axis(s: f64, n: usize) -> (usize, usize, f64) {
 /// A bilinear resize of an RGBA image of 8-bit normalized channels through a sampler, to 1.5
 /// times its width and height, into a buffer of float4; bytes are the image's and the output's.
 fn resize(scale: Scale) -> Problem {
-    let (w, h) = match scale {
-        Scale::Quick => (64, 48),
-        _ => (1024, 1024),
-    };
+    let (w, h) = scale.pick((64, 48), (1024, 1024), (4096, 4096));
+    let h = scale.fit(h, |h| (w * 3 / 2) * (h * 3 / 2) * 16);
     let (ow, oh) = (w * 3 / 2, h * 3 / 2);
     let texels: Vec<u8> = random_uints(w * h * 4, 41, 256)
         .into_iter()
@@ -1585,6 +1634,29 @@ pub fn all_sources(images: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn large_sizes_fit_the_allocation_limit_and_say_when_they_shrink() {
+        take_shrink_note();
+        // Within the limit, or at another scale: as asked, and no note.
+        assert_eq!(Scale::Large(1 << 30).fit(1 << 28, |n| 4 * n), 1 << 28);
+        assert_eq!(Scale::Full.fit(1 << 28, |n| 4 * n), 1 << 28);
+        assert_eq!(Scale::Stream(1).fit(1 << 28, |n| 4 * n), 1 << 28);
+        assert_eq!(take_shrink_note(), None);
+        // Halved until the largest buffer fits; the note names both sizes and the limit.
+        assert_eq!(Scale::Large(300 << 20).fit(1 << 28, |n| 4 * n), 1 << 26);
+        let note = take_shrink_note().unwrap();
+        assert!(note.contains("268435456 bytes, from 1073741824"), "{note}");
+        assert!(note.contains(&(300u64 << 20).to_string()), "{note}");
+        assert_eq!(take_shrink_note(), None);
+        assert_eq!(Scale::Large(64 << 20).fit(16384, |n| 4 * n * n), 4096);
+        assert_eq!(Scale::Large(1 << 30).floats(1 << 24), 1 << 28);
+        assert_eq!(Scale::Large(100 << 20).floats(1 << 24), 1 << 24);
+        take_shrink_note();
+        assert_eq!(Scale::Large(0).pick(1, 2, 3), 3);
+        assert_eq!(Scale::Stream(0).pick(1, 2, 3), 2);
+        assert_eq!(Scale::Quick.pick(1, 2, 3), 1);
+    }
 
     #[test]
     fn every_category_the_issue_names_is_covered() {
