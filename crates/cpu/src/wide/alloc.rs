@@ -17,9 +17,9 @@ use iced_x86::Register;
 
 use super::{Class, Plan};
 
-/// The general registers values may take: every one but `rsp`, `r15` (the group context
-/// for the whole function) and `r10`/`r11` (scratch for constants and moves).
-pub(super) const GPRS: [Register; 12] = [
+/// The general registers values may take: every one but `rsp` and `r10`/`r11` (scratch for
+/// constants and moves).
+pub(super) const GPRS: [Register; 13] = [
     Register::RAX,
     Register::RCX,
     Register::RDX,
@@ -32,6 +32,7 @@ pub(super) const GPRS: [Register; 12] = [
     Register::R12,
     Register::R13,
     Register::R14,
+    Register::R15,
 ];
 
 /// Vector registers 0..30 hold values; 30 and 31 are scratch.
@@ -48,8 +49,14 @@ pub(super) const MASKS: [Register; 6] = [
 ];
 
 /// The callee-saved general registers of the System V ABI that values may take.
-pub(super) const CALLEE_SAVED: [Register; 4] =
-    [Register::RBX, Register::RBP, Register::R12, Register::R13];
+pub(super) const CALLEE_SAVED: [Register; 6] = [
+    Register::RBX,
+    Register::RBP,
+    Register::R12,
+    Register::R13,
+    Register::R14,
+    Register::R15,
+];
 
 /// Where each value lives: a register of its class (a general register by its 64-bit name,
 /// a vector register by its `zmm` name), or none (a value rematerialized at each use, or one
@@ -220,6 +227,12 @@ pub(super) fn allocate(f: &Function, plan: &Plan) -> Result<Allocation, String> 
             Class::Mask => free_mask.pop(),
         };
         let Some(r) = r else {
+            if std::env::var("FERROCL_WIDE_DEBUG").is_ok() {
+                for &a in &active {
+                    eprintln!("live {a} [{}, {}] {:?}", start[a], end[a], reg[a]);
+                }
+                eprintln!("new {v} [{}, {}]", start[v], end[v]);
+            }
             return Err(format!(
                 "more {} values live at once than registers ({})",
                 class.name(),

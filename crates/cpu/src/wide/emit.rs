@@ -5,8 +5,8 @@
 //!
 //! Vector operations are the EVEX forms of AVX-512 (with VL for 4 and 8 lanes); comparisons
 //! write mask registers, selects blend under them. The function's frame: the callee-saved
-//! registers it uses, pushed; `r15` holds the group context, `r10` and `r11`, `zmm30`,
-//! `zmm31` and `k7` are scratch.
+//! registers it uses, pushed, then the group context's address at `[rsp]`; `r10` and `r11`,
+//! `zmm30`, `zmm31` and `k7` are scratch.
 
 use ferrocl_device::ArgSlot;
 use ferrocl_ir::entity::SecondaryMap;
@@ -46,7 +46,6 @@ macro_rules! op4 {
     };
 }
 
-const GROUP: Register = Register::R15;
 const S0: Register = Register::R10;
 const S1: Register = Register::R11;
 const VS0: usize = 30;
@@ -80,7 +79,6 @@ pub(super) fn emit(
         .iter()
         .copied()
         .filter(|r| alloc.reg.iter().any(|(_, a)| *a == Some(*r)))
-        .chain([GROUP])
         .collect();
     e.prologue(&saved, layout)?;
     let blocks = f.layout.blocks();
@@ -438,9 +436,16 @@ impl Emitter<'_> {
                     op2!(self, Code::Mov_r64_imm64, r, c)
                 }
             }
+            _ if self.plan.any_of(v).is_some() => {
+                let k = self.reg(self.plan.any_of(v).expect("an any"))?;
+                op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
+                op1!(self, Code::Setne_rm8, r8(r))?;
+                op2!(self, Code::Movzx_r32_rm8, r32(r), r8(r))
+            }
             Op::WorkItem(op, d) => {
                 let off = ctx_field(op).ok_or("a work-item query")? + 8 * i32::from(d);
-                op2!(self, Code::Mov_r64_rm64, r, mem(GROUP, i64::from(off)))
+                op2!(self, Code::Mov_r64_rm64, r, mem(Register::RSP, 0))?;
+                op2!(self, Code::Mov_r64_rm64, r, mem(r, i64::from(off)))
             }
             _ => Err(format!("{v} cannot be rematerialized")),
         }
@@ -475,6 +480,23 @@ impl Emitter<'_> {
         self.vreg(v)
     }
 
+    /// An `xmm` register whose low lane is lane `n` of vector register `v`: `v` itself for
+    /// lane 0, else scratch `zmm31` rotated by `valignd` (Intel SDM, VALIGND: the two sources'
+    /// concatenation shifted right by `n` lanes).
+    fn lane(&mut self, v: Register, n: u8) -> Res<Register> {
+        if n == 0 {
+            return Ok(xmm_of(v));
+        }
+        let code = match bytes_of(v) {
+            64 => Code::EVEX_Valignd_zmm_k1z_zmm_zmmm512b32_imm8,
+            32 => Code::EVEX_Valignd_ymm_k1z_ymm_ymmm256b32_imm8,
+            _ => Code::EVEX_Valignd_xmm_k1z_xmm_xmmm128b32_imm8,
+        };
+        let s = sized(ZMM[VS1], bytes_of(v));
+        op4!(self, code, s, v, v, u32::from(n))?;
+        Ok(xmm_of(s))
+    }
+
     /// Broadcasts 32-bit constant `bits` into vector register `dst` (named by its size).
     fn broadcast(&mut self, dst: Register, bits: u32) -> Res<()> {
         if bits == 0 {
@@ -490,9 +512,11 @@ impl Emitter<'_> {
         for &r in saved {
             op1!(self, Code::Push_r64, r)?;
         }
+        // The group context stays at [rsp] for the body; frames wait on the stack above it.
+        op1!(self, Code::Push_r64, Register::RSI)?;
+        op1!(self, Code::Push_r64, Register::RDX)?;
         self.mov(S0, Register::RDI)?;
-        self.mov(GROUP, Register::RSI)?;
-        self.mov(S1, Register::RDX)?;
+        self.mov(S1, Register::RSI)?;
         let f = self.f;
         let entry = f.layout.entry_block().ok_or("no entry block")?;
         let params = f.dfg.block_params(entry);
@@ -524,18 +548,20 @@ impl Emitter<'_> {
                 _ => None,
             };
             if let Some(field) = region {
-                op2!(self, Code::Add_r64_rm64, r, mem(GROUP, i64::from(field)))?;
+                op2!(self, Code::Add_r64_rm64, r, mem(S1, i64::from(field)))?;
             }
         }
         if self.plan.uses(ctx) > 0 {
             let r = self.reg(ctx)?;
-            self.mov(r, S1)?;
+            op1!(self, Code::Pop_r64, r)
+        } else {
+            op2!(self, Code::Add_rm64_imm8, Register::RSP, 8)
         }
-        Ok(())
     }
 
     fn epilogue(&mut self, saved: &[Register]) -> Res<()> {
         self.op0(Code::VEX_Vzeroupper);
+        op2!(self, Code::Add_rm64_imm8, Register::RSP, 8)?;
         for &r in saved.iter().rev() {
             op1!(self, Code::Pop_r64, r)?;
         }
@@ -699,6 +725,11 @@ impl Emitter<'_> {
                 };
                 let m = MemoryOperand::with_base_index(p, o);
                 op2!(self, Code::Lea_r64_m, d, m)
+            }
+            Op::ExtractLane(n) if self.plan.class(args[0]) == Class::Vec => {
+                let v = self.vec(args[0], VS0)?;
+                let x = self.lane(v, *n)?;
+                op2!(self, Code::EVEX_Vmovd_rm32_xmm, r32(d), x)
             }
             Op::ExtractLane(n) => {
                 let k = self.reg(args[0])?;
@@ -1017,6 +1048,11 @@ impl Emitter<'_> {
                     op2!(self, pick(MOVUPS_LOAD, bytes), d, mem(p, 0))
                 }
             }
+            Op::ExtractLane(n) => {
+                let v = self.vec(args[0], VS0)?;
+                let x = self.lane(v, *n)?;
+                self.vmov(d, x)
+            }
             Op::Undef => Ok(()),
             other => Err(format!("{other:?} in a vector register")),
         }
@@ -1182,8 +1218,13 @@ impl Emitter<'_> {
         if let Some(k) = self.constant(c) {
             return self.edge(if k & 1 == 1 { t } else { e }, next);
         }
-        let rc = self.reg(c)?;
-        op2!(self, Code::Test_rm32_r32, r32(rc), r32(rc))?;
+        if let Some(m) = self.plan.any_of(c) {
+            let k = self.reg(m)?;
+            op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
+        } else {
+            let rc = self.reg(c)?;
+            op2!(self, Code::Test_rm32_r32, r32(rc), r32(rc))?;
+        }
         let (tm, em) = (self.moves(t), self.moves(e));
         if tm.is_empty() && em.is_empty() && Some(t.block) == next {
             return self.jump(Code::Je_rel32_64, self.block_label[e.block]);

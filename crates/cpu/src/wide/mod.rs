@@ -129,6 +129,11 @@ pub(super) struct Plan {
     uses: SecondaryMap<Value, u32>,
     /// Per instruction, the values it reads (operands, then branch arguments), resolved.
     reads: SecondaryMap<Inst, Vec<Value>>,
+    /// The roots of `bor` trees of every lane of one mask (the vectorizer's test whether
+    /// any lane is active): the mask, tested with `kortestw` where the root is read.
+    any: SecondaryMap<Value, Option<Value>>,
+    /// The trees' other instructions, which emit nothing.
+    folded: SecondaryMap<Inst, bool>,
 }
 
 impl Plan {
@@ -139,23 +144,34 @@ impl Plan {
             remat: SecondaryMap::new(),
             uses: SecondaryMap::new(),
             reads: SecondaryMap::new(),
+            any: SecondaryMap::new(),
+            folded: SecondaryMap::new(),
         };
         let blocks = f.layout.blocks();
         let Some(&entry) = blocks.first() else {
             return Err("no body".into());
         };
+        plan.find_any(f);
         for (bi, &b) in blocks.iter().enumerate() {
             for &p in f.dfg.block_params(b) {
                 plan.classify(f, p)?;
             }
             for &inst in f.layout.block_insts(b) {
                 let data = &f.dfg.insts[inst];
+                if plan.folded[inst] {
+                    continue;
+                }
                 check_op(f, inst)?;
-                let reads: Vec<Value> = data
-                    .all_args()
-                    .into_iter()
-                    .map(|a| f.dfg.resolve(a))
-                    .collect();
+                let own_any = f.dfg.inst_result(inst).and_then(|r| plan.any[r]);
+                let reads: Vec<Value> = if let Some(m) = own_any {
+                    vec![m]
+                } else {
+                    data.all_args()
+                        .into_iter()
+                        .map(|a| f.dfg.resolve(a))
+                        .map(|a| plan.any[a].unwrap_or(a))
+                        .collect()
+                };
                 for &a in &reads {
                     plan.uses[a] += 1;
                     plan.classify(f, a)?;
@@ -170,7 +186,7 @@ impl Plan {
                     plan.remat[r] = match data.op {
                         Op::Iconst(_) | Op::Null | Op::Undef => plan.class[r] == Some(Class::Gpr),
                         Op::WorkItem(op, _) => ctx_field(op).is_some(),
-                        _ => false,
+                        _ => plan.any[r].is_some(),
                     } || (data.op == Op::Undef
                         && plan.class[r] == Some(Class::Vec));
                 }
@@ -179,6 +195,45 @@ impl Plan {
             let _ = bi;
         }
         Ok(plan)
+    }
+
+    /// Finds the `bor` trees whose leaves are `extractlane` of every lane of one `i1x16`
+    /// mask, each inner node read only by the tree: the last instruction of each becomes
+    /// an `any` of the mask, the others fold away.
+    fn find_any(&mut self, f: &Function) {
+        let mut raw: SecondaryMap<Value, u32> = SecondaryMap::new();
+        for &b in f.layout.blocks() {
+            for &inst in f.layout.block_insts(b) {
+                for a in f.dfg.insts[inst].all_args() {
+                    raw[f.dfg.resolve(a)] += 1;
+                }
+            }
+        }
+        for &b in f.layout.blocks().iter().rev() {
+            for &inst in f.layout.block_insts(b).iter().rev() {
+                let data = &f.dfg.insts[inst];
+                let Some(root) = f.dfg.inst_result(inst) else {
+                    continue;
+                };
+                if self.folded[inst]
+                    || data.op != Op::Binary(BinaryOp::Bor)
+                    || f.dfg.value_type(root) != Type::I1
+                {
+                    continue;
+                }
+                if let Some((mask, inner)) = any_tree(f, &raw, inst) {
+                    self.any[root] = Some(mask);
+                    for i in inner {
+                        self.folded[i] = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The mask whose any-lane test `v` is, if it is one.
+    pub(super) fn any_of(&self, v: Value) -> Option<Value> {
+        self.any[v]
     }
 
     fn classify(&mut self, f: &Function, v: Value) -> Result<(), String> {
@@ -213,6 +268,44 @@ impl Plan {
     pub(super) fn reads(&self, inst: Inst) -> Vec<Value> {
         self.reads[inst].clone()
     }
+}
+
+/// The mask `bor` tree `root` tests every lane of, and the tree's instructions below the
+/// root that nothing else reads; `raw` counts each value's readers.
+fn any_tree(
+    f: &Function,
+    raw: &SecondaryMap<Value, u32>,
+    root: Inst,
+) -> Option<(Value, Vec<Inst>)> {
+    let mut lanes = 0u32;
+    let mut mask = None;
+    let mut inner = Vec::new();
+    let resolve = |a: &Value| f.dfg.resolve(*a);
+    let mut stack: Vec<Value> = f.dfg.insts[root].args.iter().map(resolve).collect();
+    while let Some(v) = stack.pop() {
+        let i = def_inst(f, v)?;
+        let d = &f.dfg.insts[i];
+        match d.op {
+            Op::Binary(BinaryOp::Bor) if raw[v] == 1 => {
+                inner.push(i);
+                stack.extend(d.args.iter().map(resolve));
+            }
+            Op::ExtractLane(n) => {
+                let m = f.dfg.resolve(d.args[0]);
+                let t = f.dfg.value_type(m);
+                if t.lanes() != 16 || t.lane_type() != Type::I1 || mask.is_some_and(|x| x != m) {
+                    return None;
+                }
+                mask = Some(m);
+                lanes |= 1 << n;
+                if raw[v] == 1 {
+                    inner.push(i);
+                }
+            }
+            _ => return None,
+        }
+    }
+    (lanes == 0xffff).then_some((mask?, inner))
 }
 
 /// The offset of the group context field work-item query `op` reads, for the queries that
@@ -297,7 +390,10 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
         Op::PtrToInt | Op::IntToPtr | Op::AddrCast => true,
         Op::PtrAdd => true,
         Op::Splat => true,
-        Op::ExtractLane(_) => arg_ty(0).lane_type() == Type::I1,
+        Op::ExtractLane(_) => {
+            let t = arg_ty(0);
+            t.lane_type() == Type::I1 || (class_of(t) == Some(Class::Vec) && t.is_vector())
+        }
         Op::Load(m) => {
             unconfined(m.space, m.trusted) && ty.is_some_and(|t| t.lane_type() != Type::I1)
         }
