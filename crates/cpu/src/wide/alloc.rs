@@ -227,12 +227,6 @@ pub(super) fn allocate(f: &Function, plan: &Plan) -> Result<Allocation, String> 
             Class::Mask => free_mask.pop(),
         };
         let Some(r) = r else {
-            if std::env::var("FERROCL_WIDE_DEBUG").is_ok() {
-                for &a in &active {
-                    eprintln!("live {a} [{}, {}] {:?}", start[a], end[a], reg[a]);
-                }
-                eprintln!("new {v} [{}, {}]", start[v], end[v]);
-            }
             return Err(format!(
                 "more {} values live at once than registers ({})",
                 class.name(),

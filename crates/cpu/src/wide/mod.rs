@@ -82,6 +82,35 @@ pub(crate) fn compile(f: &Function, layout: &[ArgSlot]) -> Result<WideCode, Stri
     emit::emit(f, &plan, &alloc, layout)
 }
 
+/// The tier's code for work-group function `f` as text (what `--emit asm` shows), or why it
+/// refuses `f`: for the tier's filetests. The argument block is laid out from `f`'s
+/// parameters but the last (its context memory) as [`crate::abi::arg_layout`] lays out a
+/// kernel's, each a buffer or a value.
+pub fn assemble(f: &Function) -> Result<String, String> {
+    let mut offset = 0usize;
+    let params = &f.sig.params[..f.sig.params.len().saturating_sub(1)];
+    let layout: Vec<ArgSlot> = params
+        .iter()
+        .map(|ty| {
+            let size = ty.bytes() as usize;
+            let align = size.next_power_of_two().clamp(1, 128);
+            offset = offset.div_ceil(align) * align;
+            let slot = ArgSlot {
+                offset,
+                size,
+                kind: if ty.is_ptr() {
+                    ferrocl_ir::ArgKind::Buffer
+                } else {
+                    ferrocl_ir::ArgKind::Value
+                },
+            };
+            offset += size;
+            slot
+        })
+        .collect();
+    compile(f, &layout).map(|c| c.asm)
+}
+
 /// The register file a value lives in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Class {
