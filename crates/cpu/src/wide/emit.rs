@@ -280,8 +280,8 @@ fn pcmp_predicate(cc: IntCC) -> (i32, bool) {
     }
 }
 
-/// The `setcc`/`cmovcc` condition of an integer comparison, as the index into [`SETCC`]
-/// and [`CMOVCC`].
+/// The `setcc`/`jcc`/`cmovcc` condition of an integer comparison, as the index into
+/// [`SETCC`], [`JCC`] and [`CMOVCC`].
 fn cond_index(cc: IntCC) -> usize {
     match cc {
         IntCC::Eq => 0,
@@ -308,6 +308,19 @@ const SETCC: [Code; 10] = [
     Code::Setbe_rm8,
     Code::Seta_rm8,
     Code::Setae_rm8,
+];
+
+const JCC: [Code; 10] = [
+    Code::Je_rel32_64,
+    Code::Jne_rel32_64,
+    Code::Jl_rel32_64,
+    Code::Jle_rel32_64,
+    Code::Jg_rel32_64,
+    Code::Jge_rel32_64,
+    Code::Jb_rel32_64,
+    Code::Jbe_rel32_64,
+    Code::Ja_rel32_64,
+    Code::Jae_rel32_64,
 ];
 
 const CMOVCC: [Code; 10] = [
@@ -1218,23 +1231,34 @@ impl Emitter<'_> {
         if let Some(k) = self.constant(c) {
             return self.edge(if k & 1 == 1 { t } else { e }, next);
         }
-        if let Some(m) = self.plan.any_of(c) {
+        // The jumps taken where the condition holds, and where it does not.
+        let (yes, no) = if let Some(i) = self.plan.fused(c) {
+            let Op::Icmp(cc) = self.f.dfg.insts[i].op else {
+                return Err("a fused comparison that is not one".into());
+            };
+            let args = &self.f.dfg.insts[i].args;
+            let (a, b) = (self.f.dfg.resolve(args[0]), self.f.dfg.resolve(args[1]));
+            self.compare(cc, a, b)?;
+            (JCC[cond_index(cc)], JCC[cond_index(cc.inverse())])
+        } else if let Some(m) = self.plan.any_of(c) {
             let k = self.reg(m)?;
             op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
+            (Code::Jne_rel32_64, Code::Je_rel32_64)
         } else {
             let rc = self.reg(c)?;
             op2!(self, Code::Test_rm32_r32, r32(rc), r32(rc))?;
-        }
+            (Code::Jne_rel32_64, Code::Je_rel32_64)
+        };
         let (tm, em) = (self.moves(t), self.moves(e));
         if tm.is_empty() && em.is_empty() && Some(t.block) == next {
-            return self.jump(Code::Je_rel32_64, self.block_label[e.block]);
+            return self.jump(no, self.block_label[e.block]);
         }
         let t_label = if tm.is_empty() {
             self.block_label[t.block]
         } else {
             self.new_label()
         };
-        self.jump(Code::Jne_rel32_64, t_label)?;
+        self.jump(yes, t_label)?;
         self.parallel(em)?;
         if tm.is_empty() {
             if Some(e.block) != next {

@@ -163,6 +163,9 @@ pub(super) struct Plan {
     any: SecondaryMap<Value, Option<Value>>,
     /// The trees' other instructions, which emit nothing.
     folded: SecondaryMap<Inst, bool>,
+    /// Integer comparisons read only as a branch's condition: compared where the branch is
+    /// (`cmp`, `jcc`), their operands read there.
+    fused: SecondaryMap<Value, Option<Inst>>,
 }
 
 impl Plan {
@@ -175,12 +178,13 @@ impl Plan {
             reads: SecondaryMap::new(),
             any: SecondaryMap::new(),
             folded: SecondaryMap::new(),
+            fused: SecondaryMap::new(),
         };
         let blocks = f.layout.blocks();
         let Some(&entry) = blocks.first() else {
             return Err("no body".into());
         };
-        plan.find_any(f);
+        plan.find_deferred(f);
         for (bi, &b) in blocks.iter().enumerate() {
             for &p in f.dfg.block_params(b) {
                 plan.classify(f, p)?;
@@ -191,15 +195,15 @@ impl Plan {
                     continue;
                 }
                 check_op(f, inst)?;
-                let own_any = f.dfg.inst_result(inst).and_then(|r| plan.any[r]);
-                let reads: Vec<Value> = if let Some(m) = own_any {
-                    vec![m]
-                } else {
-                    data.all_args()
+                let own = f.dfg.inst_result(inst).and_then(|r| plan.deferred(f, r));
+                let reads: Vec<Value> = match own {
+                    Some(reads) => reads,
+                    None => data
+                        .all_args()
                         .into_iter()
                         .map(|a| f.dfg.resolve(a))
-                        .map(|a| plan.any[a].unwrap_or(a))
-                        .collect()
+                        .flat_map(|a| plan.deferred(f, a).unwrap_or_else(|| vec![a]))
+                        .collect(),
                 };
                 for &a in &reads {
                     plan.uses[a] += 1;
@@ -215,7 +219,7 @@ impl Plan {
                     plan.remat[r] = match data.op {
                         Op::Iconst(_) | Op::Null | Op::Undef => plan.class[r] == Some(Class::Gpr),
                         Op::WorkItem(op, _) => ctx_field(op).is_some(),
-                        _ => plan.any[r].is_some(),
+                        _ => plan.deferred(f, r).is_some(),
                     } || (data.op == Op::Undef
                         && plan.class[r] == Some(Class::Vec));
                 }
@@ -226,16 +230,34 @@ impl Plan {
         Ok(plan)
     }
 
-    /// Finds the `bor` trees whose leaves are `extractlane` of every lane of one `i1x16`
-    /// mask, each inner node read only by the tree: the last instruction of each becomes
-    /// an `any` of the mask, the others fold away.
-    fn find_any(&mut self, f: &Function) {
+    /// Finds the comparisons a branch makes itself, and the `bor` trees whose leaves are
+    /// `extractlane` of every lane of one `i1x16` mask, each inner node read only by the
+    /// tree: the last instruction of each becomes an `any` of the mask, the others fold away.
+    fn find_deferred(&mut self, f: &Function) {
         let mut raw: SecondaryMap<Value, u32> = SecondaryMap::new();
         for &b in f.layout.blocks() {
             for &inst in f.layout.block_insts(b) {
                 for a in f.dfg.insts[inst].all_args() {
                     raw[f.dfg.resolve(a)] += 1;
                 }
+            }
+        }
+        for &b in f.layout.blocks() {
+            let t = f.layout.last_inst(b).expect("a terminator");
+            let Op::Brif(_) = f.dfg.insts[t].op else {
+                continue;
+            };
+            let c = f.dfg.resolve(f.dfg.insts[t].args[0]);
+            let Some(i) = def_inst(f, c) else {
+                continue;
+            };
+            let d = &f.dfg.insts[i];
+            let operand = f
+                .dfg
+                .value_type(f.dfg.resolve(d.args.first().copied().unwrap_or(c)));
+            let scalar = !operand.is_vector() && (operand.is_int() || operand.is_ptr());
+            if raw[c] == 1 && matches!(d.op, Op::Icmp(_)) && scalar {
+                self.fused[c] = Some(i);
             }
         }
         for &b in f.layout.blocks().iter().rev() {
@@ -263,6 +285,26 @@ impl Plan {
     /// The mask whose any-lane test `v` is, if it is one.
     pub(super) fn any_of(&self, v: Value) -> Option<Value> {
         self.any[v]
+    }
+
+    /// The comparison a branch on `v` makes itself, if `v` is one.
+    pub(super) fn fused(&self, v: Value) -> Option<Inst> {
+        self.fused[v]
+    }
+
+    /// What reading `v` reads where `v` is computed where it is read (an any-lane test, a
+    /// fused comparison): the mask, the comparison's operands.
+    fn deferred(&self, f: &Function, v: Value) -> Option<Vec<Value>> {
+        if let Some(i) = self.fused[v] {
+            return Some(
+                f.dfg.insts[i]
+                    .args
+                    .iter()
+                    .map(|&a| f.dfg.resolve(a))
+                    .collect(),
+            );
+        }
+        self.any[v].map(|m| vec![m])
     }
 
     fn classify(&mut self, f: &Function, v: Value) -> Result<(), String> {
