@@ -195,3 +195,36 @@ fn divergent_loop_matches_cranelift() {
     ];
     compare(DIVERGENT, "iterate", &args, &ranges);
 }
+
+const MANDELBROT: &str = "
+__kernel void mandelbrot(__global uint *out, int width, int height, uint max_iter)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    float cr = -2.0f + 2.5f * x / width;
+    float ci = -1.25f + 2.5f * y / height;
+    float zr = 0.0f, zi = 0.0f;
+    uint it = 0;
+    while (it < max_iter && zr * zr + zi * zi <= 4.0f) {
+        float t = zr * zr - zi * zi + cr;
+        zi = 2.0f * zr * zi + ci;
+        zr = t;
+        ++it;
+    }
+    out[y * width + x] = it;
+}
+";
+
+#[test]
+fn mandelbrot_matches_cranelift() {
+    let out = Arg::Buffer {
+        words: 96 * 40,
+        seed: 0,
+    };
+    let args = [out, Arg::Int(96), Arg::Int(40), Arg::Int(200)];
+    let ranges = [
+        nd([96, 40], [32, 4]),
+        nd([90, 40], [45, 2]),
+        nd([96, 40], [96, 1]),
+    ];
+    compare(MANDELBROT, "mandelbrot", &args, &ranges);
+}

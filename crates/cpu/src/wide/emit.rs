@@ -1253,6 +1253,15 @@ impl Emitter<'_> {
         if tm.is_empty() && em.is_empty() && Some(t.block) == next {
             return self.jump(no, self.block_label[e.block]);
         }
+        if em.is_empty() && !tm.is_empty() {
+            // A loop's back edge: out where the condition fails, else the moves and back.
+            self.jump(no, self.block_label[e.block])?;
+            self.parallel(tm)?;
+            if Some(t.block) != next {
+                self.jump(Code::Jmp_rel32_64, self.block_label[t.block])?;
+            }
+            return Ok(());
+        }
         let t_label = if tm.is_empty() {
             self.block_label[t.block]
         } else {
