@@ -228,3 +228,31 @@ fn mandelbrot_matches_cranelift() {
     ];
     compare(MANDELBROT, "mandelbrot", &args, &ranges);
 }
+
+/// Rounding, square roots, conversions to `int`, shifts by constants and by lanes, and the
+/// library's `exp` and `log` (bit manipulation of floats).
+const MATH: &str = "
+__kernel void mix(__global float *x, __global int *y, int s)
+{
+    size_t i = get_global_id(0);
+    float v = x[i] - 2.0f;
+    int k = convert_int(v * 100.0f);
+    int r = convert_int_sat_rte(v * 3.0e9f);
+    y[i] = (k << (s & 7)) ^ (k >> 3) ^ (int)((uint)k >> ((int)i & 31)) ^ (k << y[i]) ^ r;
+    x[i] = floor(v) + ceil(v * 2.5f) + trunc(-v) + rint(v * 1.5f) + sqrt(fabs(v))
+        + rsqrt(v * v + 1.0f);
+}
+__kernel void expo(__global const float *x, __global float *y)
+{
+    size_t i = get_global_id(0);
+    y[i] = exp(x[i]) + log(x[i] + 2.0f);
+}
+";
+
+#[test]
+fn math_matches_cranelift() {
+    let buf = |seed| Arg::Buffer { words: 4096, seed };
+    let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
+    compare(MATH, "mix", &[buf(10), buf(11), Arg::Int(5)], &ranges);
+    compare(MATH, "expo", &[buf(12), buf(13)], &ranges);
+}

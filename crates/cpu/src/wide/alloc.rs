@@ -35,8 +35,8 @@ pub(super) const GPRS: [Register; 13] = [
     Register::R15,
 ];
 
-/// Vector registers 0..30 hold values; 30 and 31 are scratch.
-pub(super) const VECS: usize = 30;
+/// Vector registers 0..29 hold values; 29, 30 and 31 are scratch.
+pub(super) const VECS: usize = 29;
 
 /// Mask registers k1..k6 hold values; k7 is scratch (k0 cannot mask an instruction).
 pub(super) const MASKS: [Register; 6] = [

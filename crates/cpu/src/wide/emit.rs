@@ -50,6 +50,7 @@ const S0: Register = Register::R10;
 const S1: Register = Register::R11;
 const VS0: usize = 30;
 const VS1: usize = 31;
+const VS2: usize = 29;
 const KS: Register = Register::K7;
 
 type Res<T> = Result<T, String>;
@@ -217,6 +218,71 @@ const BLENDMPS: Sized3 = [
     Code::EVEX_Vblendmps_xmm_k1z_xmm_xmmm128b32,
     Code::EVEX_Vblendmps_ymm_k1z_ymm_ymmm256b32,
     Code::EVEX_Vblendmps_zmm_k1z_zmm_zmmm512b32,
+];
+const PMINSD: Sized3 = [
+    Code::EVEX_Vpminsd_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpminsd_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpminsd_zmm_k1z_zmm_zmmm512b32,
+];
+const PMAXSD: Sized3 = [
+    Code::EVEX_Vpmaxsd_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpmaxsd_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpmaxsd_zmm_k1z_zmm_zmmm512b32,
+];
+const PMINUD: Sized3 = [
+    Code::EVEX_Vpminud_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpminud_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpminud_zmm_k1z_zmm_zmmm512b32,
+];
+const PMAXUD: Sized3 = [
+    Code::EVEX_Vpmaxud_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpmaxud_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpmaxud_zmm_k1z_zmm_zmmm512b32,
+];
+const RNDSCALEPS: Sized3 = [
+    Code::EVEX_Vrndscaleps_xmm_k1z_xmmm128b32_imm8,
+    Code::EVEX_Vrndscaleps_ymm_k1z_ymmm256b32_imm8,
+    Code::EVEX_Vrndscaleps_zmm_k1z_zmmm512b32_imm8_sae,
+];
+const PSLLVD: Sized3 = [
+    Code::EVEX_Vpsllvd_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpsllvd_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpsllvd_zmm_k1z_zmm_zmmm512b32,
+];
+const PSRLVD: Sized3 = [
+    Code::EVEX_Vpsrlvd_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpsrlvd_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpsrlvd_zmm_k1z_zmm_zmmm512b32,
+];
+const PSRAVD: Sized3 = [
+    Code::EVEX_Vpsravd_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpsravd_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpsravd_zmm_k1z_zmm_zmmm512b32,
+];
+const PSLLD_IMM: Sized3 = [
+    Code::EVEX_Vpslld_xmm_k1z_xmmm128b32_imm8,
+    Code::EVEX_Vpslld_ymm_k1z_ymmm256b32_imm8,
+    Code::EVEX_Vpslld_zmm_k1z_zmmm512b32_imm8,
+];
+const PSRLD_IMM: Sized3 = [
+    Code::EVEX_Vpsrld_xmm_k1z_xmmm128b32_imm8,
+    Code::EVEX_Vpsrld_ymm_k1z_ymmm256b32_imm8,
+    Code::EVEX_Vpsrld_zmm_k1z_zmmm512b32_imm8,
+];
+const PSRAD_IMM: Sized3 = [
+    Code::EVEX_Vpsrad_xmm_k1z_xmmm128b32_imm8,
+    Code::EVEX_Vpsrad_ymm_k1z_ymmm256b32_imm8,
+    Code::EVEX_Vpsrad_zmm_k1z_zmmm512b32_imm8,
+];
+const MOVAPS: Sized3 = [
+    Code::EVEX_Vmovaps_xmm_k1z_xmmm128,
+    Code::EVEX_Vmovaps_ymm_k1z_ymmm256,
+    Code::EVEX_Vmovaps_zmm_k1z_zmmm512,
+];
+const CVTTPS2DQ: Sized3 = [
+    Code::EVEX_Vcvttps2dq_xmm_k1z_xmmm128b32,
+    Code::EVEX_Vcvttps2dq_ymm_k1z_ymmm256b32,
+    Code::EVEX_Vcvttps2dq_zmm_k1z_zmmm512b32_sae,
 ];
 const CVTDQ2PS: Sized3 = [
     Code::EVEX_Vcvtdq2ps_xmm_k1z_xmmm128b32,
@@ -488,9 +554,31 @@ impl Emitter<'_> {
     /// undefined value: whatever the scratch holds).
     fn vec(&mut self, v: Value, n: usize) -> Res<Register> {
         if self.plan.is_remat(v) {
-            return Ok(sized(ZMM[n], self.ty(v).bytes()));
+            let r = sized(ZMM[n], self.ty(v).bytes());
+            self.vec_constant(v, r)?;
+            return Ok(r);
         }
         self.vreg(v)
+    }
+
+    /// Puts rematerialized vector value `v` into `r` (a constant; an undefined value leaves
+    /// `r` as it is).
+    fn vec_constant(&mut self, v: Value, r: Register) -> Res<()> {
+        let i = def_inst(self.f, v).ok_or("a rematerialized parameter")?;
+        let bits = match self.f.dfg.insts[i].op {
+            Op::Undef => return Ok(()),
+            Op::Iconst(c) | Op::Fconst(c) => c as u32,
+            _ => return Err(format!("{v} cannot be rematerialized")),
+        };
+        if self.ty(v).is_vector() {
+            return self.broadcast(sized(r, self.ty(v).bytes()), bits);
+        }
+        if bits == 0 {
+            let x = xmm_of(r);
+            return op3!(self, Code::EVEX_Vpxord_xmm_k1z_xmm_xmmm128b32, x, x, x);
+        }
+        op2!(self, Code::Mov_r32_imm32, r32(S1), bits)?;
+        op2!(self, Code::EVEX_Vmovd_xmm_rm32, xmm_of(r), r32(S1))
     }
 
     /// An `xmm` register whose low lane is lane `n` of vector register `v`: `v` itself for
@@ -508,6 +596,57 @@ impl Emitter<'_> {
         let s = sized(ZMM[VS1], bytes_of(v));
         op4!(self, code, s, v, v, u32::from(n))?;
         Ok(xmm_of(s))
+    }
+
+    /// `d` (a vector register named for `bytes`, not scratch 30 or 31) = the `i32` lanes of
+    /// the `f32` lanes of `a` rounded as `round` says, saturated as Cranelift's
+    /// `fcvt_to_sint_sat` is (NaN gives 0, too large the largest `int`), which the CPU device
+    /// uses for every conversion to `int` (out-of-range results are unspecified otherwise,
+    /// OpenCL C 6.4.3.3).
+    fn float_to_int(
+        &mut self,
+        d: Register,
+        a: Register,
+        round: ferrocl_ir::Round,
+        bytes: u32,
+    ) -> Res<()> {
+        let x = sized(ZMM[VS0], bytes);
+        let imm = match round {
+            ferrocl_ir::Round::Rte => 0x08u32,
+            ferrocl_ir::Round::Rtn => 0x09,
+            ferrocl_ir::Round::Rtp => 0x0a,
+            ferrocl_ir::Round::Rtz => 0x0b,
+        };
+        op3!(self, pick(RNDSCALEPS, bytes), x, sized(a, bytes), imm)?;
+        op2!(self, pick(CVTTPS2DQ, bytes), d, x)?;
+        let s = sized(ZMM[VS1], bytes);
+        // Lanes of 2^31 and above: the largest int (VCVTTPS2DQ gives 0x80000000).
+        self.broadcast(s, 0x4f00_0000)?;
+        op4!(
+            self,
+            pick(CMPPS, bytes),
+            KS,
+            x,
+            s,
+            cmpps_predicate(FloatCC::Oge)
+        )?;
+        self.broadcast(s, 0x7fff_ffff)?;
+        let mut i = Instruction::with2(pick(MOVAPS, bytes), d, s).map_err(bad)?;
+        i.set_op_mask(KS);
+        self.push(i);
+        // NaN lanes: 0.
+        op4!(
+            self,
+            pick(CMPPS, bytes),
+            KS,
+            x,
+            x,
+            cmpps_predicate(FloatCC::Uno)
+        )?;
+        let mut i = Instruction::with3(pick(PXORD, bytes), d, d, d).map_err(bad)?;
+        i.set_op_mask(KS);
+        self.push(i);
+        Ok(())
     }
 
     /// Broadcasts 32-bit constant `bits` into vector register `dst` (named by its size).
@@ -616,13 +755,24 @@ impl Emitter<'_> {
     }
 
     /// Stores have no result: handled here.
+    /// The value is read first (a constant may need `r11`), then the address.
     fn store(&mut self, args: &[Value]) -> Res<()> {
         let (x, p) = (args[0], args[1]);
-        let base = self.gpr(p, S0)?;
-        let at = mem(base, 0);
         match self.plan.class(x) {
+            Class::Gpr if self.plan.is_remat(x) => {
+                let k = self
+                    .imm(x)
+                    .ok_or("a stored value that is not an immediate")?;
+                let at = self.address(p)?;
+                if self.wide(x) {
+                    op2!(self, Code::Mov_rm64_imm32, at, k)
+                } else {
+                    op2!(self, Code::Mov_rm32_imm32, at, k as u32)
+                }
+            }
             Class::Gpr => {
-                let r = self.gpr(x, S1)?;
+                let r = self.reg(x)?;
+                let at = self.address(p)?;
                 if self.wide(x) {
                     op2!(self, Code::Mov_rm64_r64, at, r)
                 } else {
@@ -631,14 +781,33 @@ impl Emitter<'_> {
             }
             Class::Vec if self.ty(x) == Type::F32 => {
                 let r = self.vec(x, VS0)?;
+                let at = self.address(p)?;
                 op2!(self, Code::EVEX_Vmovss_m32_k1_xmm, at, r)
             }
             Class::Vec => {
                 let r = self.vec(x, VS0)?;
+                let at = self.address(p)?;
                 op2!(self, pick(MOVUPS_STORE, self.ty(x).bytes()), at, r)
             }
             Class::Mask => Err("a mask stored".into()),
         }
+    }
+
+    /// The memory operand of an access through pointer `p`: `[p]`, or `[base + offset]` for
+    /// a `ptradd` folded into its accesses (`Plan::folded_address`). Uses `r10` and `r11`.
+    fn address(&mut self, p: Value) -> Res<MemoryOperand> {
+        let Some(i) = self.plan.folded_address(p) else {
+            let rp = self.gpr(p, S0)?;
+            return Ok(mem(rp, 0));
+        };
+        let args = &self.f.dfg.insts[i].args;
+        let (base, off) = (self.f.dfg.resolve(args[0]), self.f.dfg.resolve(args[1]));
+        let rb = self.gpr(base, S0)?;
+        if let Some(k) = self.imm(off) {
+            return Ok(mem(rb, i64::from(k)));
+        }
+        let ro = self.gpr(off, S1)?;
+        Ok(MemoryOperand::with_base_index(rb, ro))
     }
 
     fn gpr_inst(&mut self, op: &Op, r: Value, args: &[Value]) -> Res<()> {
@@ -701,6 +870,12 @@ impl Emitter<'_> {
                     ConvOp::Sext if wide && self.ty(args[0]) == Type::I32 => {
                         op2!(self, Code::Movsxd_r64_rm32, d, r32(a))
                     }
+                    ConvOp::FloatToSint { round, .. } => {
+                        let x = self.vec(args[0], VS0)?;
+                        let t = XMM[VS2];
+                        self.float_to_int(t, x, *round, 16)?;
+                        op2!(self, Code::EVEX_Vmovd_rm32_xmm, r32(d), t)
+                    }
                     ConvOp::Sext | ConvOp::Zext | ConvOp::Trunc => {
                         if wide && self.wide(args[0]) {
                             self.mov(d, a)
@@ -753,11 +928,11 @@ impl Emitter<'_> {
                 op2!(self, Code::And_rm32_imm8, r32(d), 1)
             }
             Op::Load(_) => {
-                let p = self.gpr(args[0], S0)?;
+                let at = self.address(args[0])?;
                 if wide {
-                    op2!(self, Code::Mov_r64_rm64, d, mem(p, 0))
+                    op2!(self, Code::Mov_r64_rm64, d, at)
                 } else {
-                    op2!(self, Code::Mov_r32_rm32, r32(d), mem(p, 0))
+                    op2!(self, Code::Mov_r32_rm32, r32(d), at)
                 }
             }
             Op::Store(_) => self.store(args),
@@ -919,6 +1094,29 @@ impl Emitter<'_> {
                 op2!(self, pick(MOVUPS_LOAD, bytes), d, mem(Register::RSP, 0))?;
                 op2!(self, Code::Add_rm64_imm32, Register::RSP, size)
             }
+            Op::Binary(b @ (BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr)) => {
+                let a = self.vec(args[0], VS0)?;
+                if let Some(k) = self.constant(args[1]) {
+                    let code = match b {
+                        BinaryOp::Shl => PSLLD_IMM,
+                        BinaryOp::Lshr => PSRLD_IMM,
+                        _ => PSRAD_IMM,
+                    };
+                    return op3!(self, pick(code, bytes), d, a, (k & 31) as u32);
+                }
+                // The amount is taken modulo the lane's bits, as the IR says; the variable
+                // shifts of AVX-512 give 0 (or the sign) for amounts of 32 and more.
+                let c = self.vec(args[1], VS1)?;
+                let s = sized(ZMM[VS2], bytes);
+                self.broadcast(s, 31)?;
+                op3!(self, pick(PANDD, bytes), s, c, s)?;
+                let code = match b {
+                    BinaryOp::Shl => PSLLVD,
+                    BinaryOp::Lshr => PSRLVD,
+                    _ => PSRAVD,
+                };
+                op3!(self, pick(code, bytes), d, a, s)
+            }
             Op::Binary(b) => {
                 let float = self.ty(r).lane_type() == Type::F32;
                 let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
@@ -936,6 +1134,10 @@ impl Emitter<'_> {
                     (BinaryOp::Iadd, false) if !float => pick(PADDD, bytes),
                     (BinaryOp::Isub, false) if !float => pick(PSUBD, bytes),
                     (BinaryOp::Imul, false) if !float => pick(PMULLD, bytes),
+                    (BinaryOp::Smin, false) if !float => pick(PMINSD, bytes),
+                    (BinaryOp::Smax, false) if !float => pick(PMAXSD, bytes),
+                    (BinaryOp::Umin, false) if !float => pick(PMINUD, bytes),
+                    (BinaryOp::Umax, false) if !float => pick(PMAXUD, bytes),
                     (BinaryOp::Band, _) => pick(PANDD, bytes.max(16)),
                     (BinaryOp::Bor, _) => pick(PORD, bytes.max(16)),
                     (BinaryOp::Bxor, _) => pick(PXORD, bytes.max(16)),
@@ -952,7 +1154,7 @@ impl Emitter<'_> {
                 let (a, b, c) = (
                     self.vec(args[0], VS0)?,
                     self.vec(args[1], VS1)?,
-                    self.vec(args[2], VS1)?,
+                    self.vec(args[2], VS2)?,
                 );
                 let (c231, c213) = if scalar {
                     (
@@ -993,10 +1195,39 @@ impl Emitter<'_> {
                         self.broadcast(s, bits)?;
                         op3!(self, pick(code, bytes), d, a, s)
                     }
-                    UnaryOp::Sqrt if scalar => {
+                    UnaryOp::Sqrt | UnaryOp::SqrtRelaxed if scalar => {
                         op3!(self, Code::EVEX_Vsqrtss_xmm_k1z_xmm_xmmm32_er, d, a, a)
                     }
-                    UnaryOp::Sqrt => op2!(self, pick(SQRTPS, bytes), d, a),
+                    UnaryOp::Sqrt | UnaryOp::SqrtRelaxed => op2!(self, pick(SQRTPS, bytes), d, a),
+                    UnaryOp::Rsqrt => {
+                        // 1 / sqrt(x), each rounded: as exact as the IR's reference.
+                        let s = sized(ZMM[VS1], bytes.max(16));
+                        if scalar {
+                            op3!(self, Code::EVEX_Vsqrtss_xmm_k1z_xmm_xmmm32_er, d, a, a)?;
+                            self.broadcast(s, 1.0f32.to_bits())?;
+                            op3!(self, Code::EVEX_Vdivss_xmm_k1z_xmm_xmmm32_er, d, s, d)
+                        } else {
+                            op2!(self, pick(SQRTPS, bytes), d, a)?;
+                            self.broadcast(s, 1.0f32.to_bits())?;
+                            op3!(self, pick(DIVPS, bytes), d, s, d)
+                        }
+                    }
+                    UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Ftrunc | UnaryOp::Nearest => {
+                        // VRNDSCALEPS imm8: bits 1:0 the rounding (nearest even, down, up,
+                        // toward zero), bit 3 suppresses the precision exception.
+                        let imm = match u {
+                            UnaryOp::Nearest => 0x08u32,
+                            UnaryOp::Floor => 0x09,
+                            UnaryOp::Ceil => 0x0a,
+                            _ => 0x0b,
+                        };
+                        if scalar {
+                            let code = Code::EVEX_Vrndscaless_xmm_k1z_xmm_xmmm32_imm8_sae;
+                            op4!(self, code, d, a, a, imm)
+                        } else {
+                            op3!(self, pick(RNDSCALEPS, bytes), d, a, imm)
+                        }
+                    }
                     other => Err(format!("{other:?} on vector registers")),
                 }
             }
@@ -1054,17 +1285,47 @@ impl Emitter<'_> {
                 }
             }
             Op::Load(_) => {
-                let p = self.gpr(args[0], S0)?;
+                let at = self.address(args[0])?;
                 if scalar {
-                    op2!(self, Code::EVEX_Vmovss_xmm_k1z_m32, xmm_of(d), mem(p, 0))
+                    op2!(self, Code::EVEX_Vmovss_xmm_k1z_m32, xmm_of(d), at)
                 } else {
-                    op2!(self, pick(MOVUPS_LOAD, bytes), d, mem(p, 0))
+                    op2!(self, pick(MOVUPS_LOAD, bytes), d, at)
                 }
             }
             Op::ExtractLane(n) => {
                 let v = self.vec(args[0], VS0)?;
                 let x = self.lane(v, *n)?;
                 self.vmov(d, x)
+            }
+            Op::InsertLane(n) => {
+                let (v, x) = (args[0], args[1]);
+                let rv = self.vec(v, VS0)?;
+                op2!(self, Code::Mov_r32_imm32, r32(S1), 1u32 << n)?;
+                op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
+                if self.plan.class(x) == Class::Gpr {
+                    let rx = self.gpr(x, S0)?;
+                    self.vmov(d, rv)?;
+                    let mut i =
+                        Instruction::with2(pick(PBROADCASTD, bytes), d, r32(rx)).map_err(bad)?;
+                    i.set_op_mask(KS);
+                    self.push(i);
+                } else {
+                    let mut rx = self.vec(x, VS1)?;
+                    if zmm_of(rx) == zmm_of(d) && zmm_of(rv) != zmm_of(d) {
+                        self.vmov(ZMM[VS1], rx)?;
+                        rx = ZMM[VS1];
+                    }
+                    self.vmov(d, rv)?;
+                    let mut i =
+                        Instruction::with2(pick(BROADCASTSS, bytes), d, xmm_of(rx)).map_err(bad)?;
+                    i.set_op_mask(KS);
+                    self.push(i);
+                }
+                Ok(())
+            }
+            Op::Convert(ConvOp::FloatToSint { round, .. }) => {
+                let a = self.vec(args[0], VS0)?;
+                self.float_to_int(d, a, *round, bytes)
             }
             Op::Undef => Ok(()),
             other => Err(format!("{other:?} in a vector register")),
@@ -1152,7 +1413,9 @@ impl Emitter<'_> {
             .filter_map(|(&p, &a)| {
                 let a = self.f.dfg.resolve(a);
                 let dst = self.alloc.reg[p]?;
-                let undefined = self.plan.is_remat(a) && self.plan.class(a) != Class::Gpr;
+                let undefined = self.plan.is_remat(a)
+                    && def_inst(self.f, a).is_some_and(|i| self.f.dfg.insts[i].op == Op::Undef)
+                    && self.plan.class(a) != Class::Gpr;
                 let same = self.alloc.reg[a] == Some(dst);
                 (!undefined && !same).then_some(Move { dst, src: a })
             })
@@ -1200,7 +1463,11 @@ impl Emitter<'_> {
             }
         }
         for m in late.drain(..) {
-            self.materialize(m.src, m.dst)?;
+            if m.dst.is_zmm() {
+                self.vec_constant(m.src, m.dst)?;
+            } else {
+                self.materialize(m.src, m.dst)?;
+            }
         }
         Ok(())
     }

@@ -77,9 +77,23 @@ pub(crate) fn compile(f: &Function, layout: &[ArgSlot]) -> Result<WideCode, Stri
     if !cfg!(target_arch = "x86_64") {
         return Err("not an x86-64 host".into());
     }
-    let plan = Plan::new(f)?;
-    let alloc = alloc::allocate(f, &plan)?;
-    emit::emit(f, &plan, &alloc, layout)
+    let got = Plan::new(f).and_then(|plan| {
+        let alloc = alloc::allocate(f, &plan)?;
+        emit::emit(f, &plan, &alloc, layout)
+    });
+    let counter = if got.is_ok() { &TAKEN } else { &REFUSED };
+    counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    got
+}
+
+static TAKEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static REFUSED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many work-group functions the tier compiled and refused in this process: a test that
+/// runs kernels with the tier on shows how many it actually took.
+pub fn counts() -> (u64, u64) {
+    use std::sync::atomic::Ordering::Relaxed;
+    (TAKEN.load(Relaxed), REFUSED.load(Relaxed))
 }
 
 /// The tier's code for work-group function `f` as text (what `--emit asm` shows), or why it
@@ -163,6 +177,9 @@ pub(super) struct Plan {
     any: SecondaryMap<Value, Option<Value>>,
     /// The trees' other instructions, which emit nothing.
     folded: SecondaryMap<Inst, bool>,
+    /// `ptradd`s read only as the address of loads and stores, with a 64-bit offset: each
+    /// access adds the offset in its addressing mode, so the sum needs no register.
+    addresses: SecondaryMap<Value, Option<Inst>>,
     /// Integer comparisons read only as a branch's condition: compared where the branch is
     /// (`cmp`, `jcc`), their operands read there.
     fused: SecondaryMap<Value, Option<Inst>>,
@@ -179,6 +196,7 @@ impl Plan {
             any: SecondaryMap::new(),
             folded: SecondaryMap::new(),
             fused: SecondaryMap::new(),
+            addresses: SecondaryMap::new(),
         };
         let blocks = f.layout.blocks();
         let Some(&entry) = blocks.first() else {
@@ -220,8 +238,9 @@ impl Plan {
                         Op::Iconst(_) | Op::Null | Op::Undef => plan.class[r] == Some(Class::Gpr),
                         Op::WorkItem(op, _) => ctx_field(op).is_some(),
                         _ => plan.deferred(f, r).is_some(),
-                    } || (data.op == Op::Undef
-                        && plan.class[r] == Some(Class::Vec));
+                    } || (matches!(data.op, Op::Fconst(_) | Op::Iconst(_))
+                        && plan.class[r] == Some(Class::Vec))
+                        || (data.op == Op::Undef && plan.class[r] == Some(Class::Vec));
                 }
                 plan.reads[inst] = reads;
             }
@@ -239,6 +258,31 @@ impl Plan {
             for &inst in f.layout.block_insts(b) {
                 for a in f.dfg.insts[inst].all_args() {
                     raw[f.dfg.resolve(a)] += 1;
+                }
+            }
+        }
+        let mut as_address: SecondaryMap<Value, u32> = SecondaryMap::new();
+        for &b in f.layout.blocks() {
+            for &inst in f.layout.block_insts(b) {
+                let d = &f.dfg.insts[inst];
+                let p = match d.op {
+                    Op::Load(_) => d.args[0],
+                    Op::Store(_) => d.args[1],
+                    _ => continue,
+                };
+                as_address[f.dfg.resolve(p)] += 1;
+            }
+        }
+        for &b in f.layout.blocks() {
+            for &inst in f.layout.block_insts(b) {
+                let d = &f.dfg.insts[inst];
+                let Some(r) = f.dfg.inst_result(inst) else {
+                    continue;
+                };
+                let wide_offset =
+                    d.op == Op::PtrAdd && f.dfg.value_type(f.dfg.resolve(d.args[1])) == Type::I64;
+                if wide_offset && raw[r] > 0 && as_address[r] == raw[r] {
+                    self.addresses[r] = Some(inst);
                 }
             }
         }
@@ -287,6 +331,11 @@ impl Plan {
         self.any[v]
     }
 
+    /// The `ptradd` that accesses through `v` fold into their addressing, if `v` is one.
+    pub(super) fn folded_address(&self, v: Value) -> Option<Inst> {
+        self.addresses[v]
+    }
+
     /// The comparison a branch on `v` makes itself, if `v` is one.
     pub(super) fn fused(&self, v: Value) -> Option<Inst> {
         self.fused[v]
@@ -295,7 +344,7 @@ impl Plan {
     /// What reading `v` reads where `v` is computed where it is read (an any-lane test, a
     /// fused comparison): the mask, the comparison's operands.
     fn deferred(&self, f: &Function, v: Value) -> Option<Vec<Value>> {
-        if let Some(i) = self.fused[v] {
+        if let Some(i) = self.fused[v].or(self.addresses[v]) {
             return Some(
                 f.dfg.insts[i]
                     .args
@@ -412,7 +461,15 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
         Op::Iconst(_) | Op::Fconst(_) | Op::Null | Op::Undef | Op::Vconst(_) => true,
         Op::WorkItem(op, _) => ctx_field(*op).is_some(),
         Op::Unary(u) => match u {
-            UnaryOp::Fneg | UnaryOp::Fabs | UnaryOp::Sqrt => true,
+            UnaryOp::Fneg
+            | UnaryOp::Fabs
+            | UnaryOp::Sqrt
+            | UnaryOp::SqrtRelaxed
+            | UnaryOp::Rsqrt
+            | UnaryOp::Floor
+            | UnaryOp::Ceil
+            | UnaryOp::Ftrunc
+            | UnaryOp::Nearest => ty.is_some_and(|t| t.lane_type() == Type::F32),
             UnaryOp::Bnot => ty.is_some_and(|t| t.lane_type() == Type::I1 || t.is_int()),
             UnaryOp::Ineg => ty.is_some_and(scalar_int),
             _ => false,
@@ -427,8 +484,12 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
                 | BinaryOp::FdivRelaxed => true,
                 BinaryOp::Iadd | BinaryOp::Isub | BinaryOp::Imul => t.lane_type() != Type::I1,
                 BinaryOp::Band | BinaryOp::Bor | BinaryOp::Bxor => true,
-                BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr => scalar_int(t),
-                BinaryOp::Umin | BinaryOp::Umax | BinaryOp::Smin | BinaryOp::Smax => scalar_int(t),
+                BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr => {
+                    scalar_int(t) || t.lane_type() == Type::I32
+                }
+                BinaryOp::Umin | BinaryOp::Umax | BinaryOp::Smin | BinaryOp::Smax => {
+                    scalar_int(t) || t.lane_type() == Type::I32
+                }
                 _ => false,
             }
         }
@@ -449,6 +510,9 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
                     scalar_int(from) && scalar_int(to) && to != Type::I1
                 }
                 ConvOp::SintToFloat(Round::Rte) => from.lane_type() == Type::I32,
+                ConvOp::FloatToSint { .. } => {
+                    from.lane_type() == Type::F32 && to.lane_type() == Type::I32
+                }
                 _ => false,
             }
         }
@@ -459,6 +523,7 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
                 || (from.is_vector() && to.is_vector() && from.lane_type() != Type::I1)
         }
         Op::PtrToInt | Op::IntToPtr | Op::AddrCast => true,
+        Op::InsertLane(_) => ty.is_some_and(|t| class_of(t) == Some(Class::Vec)),
         Op::PtrAdd => true,
         Op::Splat => true,
         Op::ExtractLane(_) => {
