@@ -75,7 +75,7 @@ pub(crate) fn compile(
             Some(k) if k.wide_code.is_ok() => k,
             refused => {
                 let mut k = build_kernel(module, f, wide, options, None)?;
-                if tier && wide.is_some() && k.vectorized {
+                if tier && (k.vectorized && wide.is_some() || crate::wide::takes_scalar()) {
                     attach_wide(&mut k);
                 }
                 if let Some(Err(why)) = refused.map(|r| r.wide_code) {

@@ -804,11 +804,11 @@ pub fn code_key() -> Option<Vec<u8>> {
         key.push_str(&format!("{flag}\n"));
     }
     key.push_str(&format!(
-        "vectorize {} always {} width {:?} wide tier {}\n",
+        "vectorize {} always {} width {:?} wide tier {:?}\n",
         vectorize::enabled(),
         vectorize_always(),
         forced_width(),
-        wide::enabled()
+        (wide::enabled(), wide::takes_scalar())
     ));
     Some(key.into_bytes())
 }

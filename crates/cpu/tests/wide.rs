@@ -256,3 +256,23 @@ fn math_matches_cranelift() {
     compare(MATH, "mix", &[buf(10), buf(11), Arg::Int(5)], &ranges);
     compare(MATH, "expo", &[buf(12), buf(13)], &ranges);
 }
+
+#[test]
+fn given_wide_versions_go_to_the_tier() {
+    if !ferrocl_cpu::wide::host_supports() {
+        return;
+    }
+    let module = compile_cl(STREAMING);
+    let options = CompileOptions {
+        record: true,
+        ..CompileOptions::default()
+    };
+    let wide = |f: &ferrocl_ir::Function| ferrocl_cpu::vectorized_wide(f);
+    let p = CpuProgram::compile_with_tier(&module, Some(&wide), &options, true).expect("tier");
+    let wg = p.listing().and_then(|l| l.stage("wg")).unwrap_or_default();
+    let taken = wg
+        .lines()
+        .filter(|l| l.starts_with("; kernel") && l.ends_with("; wide tier"))
+        .count();
+    assert_eq!(taken, 3, "{wg}");
+}

@@ -284,6 +284,11 @@ const CVTTPS2DQ: Sized3 = [
     Code::EVEX_Vcvttps2dq_ymm_k1z_ymmm256b32,
     Code::EVEX_Vcvttps2dq_zmm_k1z_zmmm512b32_sae,
 ];
+const CVTUDQ2PS: Sized3 = [
+    Code::EVEX_Vcvtudq2ps_xmm_k1z_xmmm128b32,
+    Code::EVEX_Vcvtudq2ps_ymm_k1z_ymmm256b32,
+    Code::EVEX_Vcvtudq2ps_zmm_k1z_zmmm512b32_er,
+];
 const CVTDQ2PS: Sized3 = [
     Code::EVEX_Vcvtdq2ps_xmm_k1z_xmmm128b32,
     Code::EVEX_Vcvtdq2ps_ymm_k1z_ymmm256b32,
@@ -816,6 +821,20 @@ impl Emitter<'_> {
         let dn = if wide { d } else { r32(d) };
         match op {
             Op::Binary(b) => self.int_binary(*b, d, wide, args[0], args[1]),
+            Op::Unary(u @ (UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz)) => {
+                // LZCNT and TZCNT give the operand's width for 0, as the IR does.
+                let a = self.gpr(args[0], S0)?;
+                let code = match (u, wide) {
+                    (UnaryOp::Popcnt, true) => Code::Popcnt_r64_rm64,
+                    (UnaryOp::Popcnt, false) => Code::Popcnt_r32_rm32,
+                    (UnaryOp::Clz, true) => Code::Lzcnt_r64_rm64,
+                    (UnaryOp::Clz, false) => Code::Lzcnt_r32_rm32,
+                    (_, true) => Code::Tzcnt_r64_rm64,
+                    (_, false) => Code::Tzcnt_r32_rm32,
+                };
+                let a = if wide { a } else { r32(a) };
+                op2!(self, code, dn, a)
+            }
             Op::Unary(UnaryOp::Ineg) => {
                 let a = self.gpr(args[0], S0)?;
                 self.mov(d, a)?;
@@ -1255,14 +1274,22 @@ impl Emitter<'_> {
                 self.push(i);
                 Ok(())
             }
-            Op::Convert(ConvOp::SintToFloat(_)) => {
+            Op::Convert(c @ (ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_))) => {
+                let signed = matches!(c, ConvOp::SintToFloat(_));
                 if scalar {
                     let a = self.gpr(args[0], S0)?;
                     let x = xmm_of(d);
-                    op3!(self, Code::EVEX_Vcvtsi2ss_xmm_xmm_rm32_er, x, x, r32(a))
+                    let (code, a) = match (signed, self.wide(args[0])) {
+                        (true, false) => (Code::EVEX_Vcvtsi2ss_xmm_xmm_rm32_er, r32(a)),
+                        (true, true) => (Code::EVEX_Vcvtsi2ss_xmm_xmm_rm64_er, a),
+                        (false, false) => (Code::EVEX_Vcvtusi2ss_xmm_xmm_rm32_er, r32(a)),
+                        (false, true) => (Code::EVEX_Vcvtusi2ss_xmm_xmm_rm64_er, a),
+                    };
+                    op3!(self, code, x, x, a)
                 } else {
                     let a = self.vec(args[0], VS0)?;
-                    op2!(self, pick(CVTDQ2PS, bytes), d, a)
+                    let codes = if signed { CVTDQ2PS } else { CVTUDQ2PS };
+                    op2!(self, pick(codes, bytes), d, a)
                 }
             }
             Op::Bitcast => {

@@ -13,7 +13,8 @@
 //! arguments loaded from the argument block, and has no relocations (no calls, no
 //! program-scope data), so the program cache keeps it like Cranelift's code.
 //!
-//! `FERROCL_WIDE=0` turns it off, `=1` on; it runs only where the CPU has AVX-512F, VL, DQ,
+//! `FERROCL_WIDE=0` turns it off, `=1` on (`=all`: on for scalar functions too,
+//! [`takes_scalar`]); it runs only where the CPU has AVX-512F, VL, DQ,
 //! BW and BMI2 ([`enabled`]), and its state is part of the device's code key.
 
 mod alloc;
@@ -48,6 +49,15 @@ pub fn enabled() -> bool {
     })
 }
 
+/// Whether the tier also takes work-group functions that run one work-item at a time
+/// (`FERROCL_WIDE=all`): a test mode, so that the differential tester's kernels, which the
+/// vectorizer mostly refuses, reach the tier's code for scalar code, loops and branches.
+/// Cranelift optimizes such code better, so the tier leaves it by default.
+pub fn takes_scalar() -> bool {
+    static ALL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ALL.get_or_init(|| enabled() && std::env::var("FERROCL_WIDE").is_ok_and(|v| v == "all"))
+}
+
 /// Whether the tier runs when `FERROCL_WIDE` is not set.
 const DEFAULT_ON: bool = false;
 
@@ -56,6 +66,9 @@ pub fn host_supports() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("bmi1")
             && std::is_x86_feature_detected!("avx512vl")
             && std::is_x86_feature_detected!("avx512dq")
             && std::is_x86_feature_detected!("avx512bw")
@@ -471,7 +484,9 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
             | UnaryOp::Ftrunc
             | UnaryOp::Nearest => ty.is_some_and(|t| t.lane_type() == Type::F32),
             UnaryOp::Bnot => ty.is_some_and(|t| t.lane_type() == Type::I1 || t.is_int()),
-            UnaryOp::Ineg => ty.is_some_and(scalar_int),
+            UnaryOp::Ineg | UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz => {
+                ty.is_some_and(|t| scalar_int(t) && t != Type::I1)
+            }
             _ => false,
         },
         Op::Binary(b) => {
@@ -509,7 +524,9 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
                 ConvOp::Trunc | ConvOp::Zext | ConvOp::Sext => {
                     scalar_int(from) && scalar_int(to) && to != Type::I1
                 }
-                ConvOp::SintToFloat(Round::Rte) => from.lane_type() == Type::I32,
+                ConvOp::SintToFloat(Round::Rte) | ConvOp::UintToFloat(Round::Rte) => {
+                    from.lane_type() == Type::I32 || (from == Type::I64 && to == Type::F32)
+                }
                 ConvOp::FloatToSint { .. } => {
                     from.lane_type() == Type::F32 && to.lane_type() == Type::I32
                 }
