@@ -1062,7 +1062,7 @@ block0(v0: ptr.global):
     fn loaded_code_runs_as_compiled_with_its_own_data() {
         let m = module(TABLE);
         let options = CompileOptions::default();
-        let compiled = compile(&m, None, &options).expect("compiles");
+        let compiled = compile(&m, None, &options, false).expect("compiles");
         let want: Vec<i32> = (0..40).map(|i| [1, 20, 300, 4000][i % 4]).collect();
         assert_eq!(run(&compiled), want);
         let bytes = compiled.serialize().expect("kept");
@@ -1075,10 +1075,48 @@ block0(v0: ptr.global):
     }
 
     #[test]
+    fn the_wide_tiers_code_is_kept_and_loaded_again() {
+        if !crate::wide::host_supports() {
+            return;
+        }
+        // out[i] = 3 * i, vectorized at 16 lanes and taken by the tier.
+        let m = module(
+            r#"
+kernel @k(ptr.global) {
+    arg "out": "int*" global none []
+block0(v0: ptr.global):
+    v1: i64 = global_id 0
+    v2: i32 = trunc v1
+    v3: i32 = iconst 3
+    v4: i32 = imul v2, v3
+    v5: i64 = iconst 4
+    v6: i64 = imul v1, v5
+    v7: ptr.global = ptradd v0, v6
+    store.global v4, v7, align 4
+    return
+}
+"#,
+        );
+        let options = CompileOptions {
+            record: true,
+            ..CompileOptions::default()
+        };
+        let compiled = compile(&m, None, &options, true).expect("compiles");
+        let wg = compiled.listing().and_then(|l| l.stage("wg")).unwrap_or("");
+        assert!(wg.lines().any(|l| l.ends_with("; wide tier")), "{wg}");
+        let want: Vec<i32> = (0..40).map(|i| 3 * i).collect();
+        assert_eq!(run(&compiled), want);
+        let bytes = compiled.serialize().expect("kept");
+        let loaded = load(&m, &options, &bytes).expect("loads");
+        drop(compiled);
+        assert_eq!(run(&loaded), want);
+    }
+
+    #[test]
     fn code_that_does_not_fit_the_module_is_refused() {
         let m = module(TABLE);
         let options = CompileOptions::default();
-        let program = compile(&m, None, &options).expect("compiles");
+        let program = compile(&m, None, &options, false).expect("compiles");
         let good = program.compiled.clone().expect("kept");
         let refused = |c: &Compiled, what: &str| {
             let got = load(&m, &options, &c.encode());

@@ -487,7 +487,6 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
             UnaryOp::Ineg | UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz => {
                 ty.is_some_and(|t| scalar_int(t) && t != Type::I1)
             }
-            _ => false,
         },
         Op::Binary(b) => {
             let t = ty.unwrap_or(Type::I1);
