@@ -1203,52 +1203,7 @@ impl Emitter<'_> {
                 } else {
                     (d, a)
                 };
-                match u {
-                    UnaryOp::Fneg | UnaryOp::Fabs | UnaryOp::Bnot => {
-                        let (bits, code) = match u {
-                            UnaryOp::Fneg => (0x8000_0000, XORPS),
-                            UnaryOp::Fabs => (0x7fff_ffff, ANDPS),
-                            _ => (u32::MAX, PXORD),
-                        };
-                        let s = sized(ZMM[VS1], bytes.max(16));
-                        self.broadcast(s, bits)?;
-                        op3!(self, pick(code, bytes), d, a, s)
-                    }
-                    UnaryOp::Sqrt | UnaryOp::SqrtRelaxed if scalar => {
-                        op3!(self, Code::EVEX_Vsqrtss_xmm_k1z_xmm_xmmm32_er, d, a, a)
-                    }
-                    UnaryOp::Sqrt | UnaryOp::SqrtRelaxed => op2!(self, pick(SQRTPS, bytes), d, a),
-                    UnaryOp::Rsqrt => {
-                        // 1 / sqrt(x), each rounded: as exact as the IR's reference.
-                        let s = sized(ZMM[VS1], bytes.max(16));
-                        if scalar {
-                            op3!(self, Code::EVEX_Vsqrtss_xmm_k1z_xmm_xmmm32_er, d, a, a)?;
-                            self.broadcast(s, 1.0f32.to_bits())?;
-                            op3!(self, Code::EVEX_Vdivss_xmm_k1z_xmm_xmmm32_er, d, s, d)
-                        } else {
-                            op2!(self, pick(SQRTPS, bytes), d, a)?;
-                            self.broadcast(s, 1.0f32.to_bits())?;
-                            op3!(self, pick(DIVPS, bytes), d, s, d)
-                        }
-                    }
-                    UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Ftrunc | UnaryOp::Nearest => {
-                        // VRNDSCALEPS imm8: bits 1:0 the rounding (nearest even, down, up,
-                        // toward zero), bit 3 suppresses the precision exception.
-                        let imm = match u {
-                            UnaryOp::Nearest => 0x08u32,
-                            UnaryOp::Floor => 0x09,
-                            UnaryOp::Ceil => 0x0a,
-                            _ => 0x0b,
-                        };
-                        if scalar {
-                            let code = Code::EVEX_Vrndscaless_xmm_k1z_xmm_xmmm32_imm8_sae;
-                            op4!(self, code, d, a, a, imm)
-                        } else {
-                            op3!(self, pick(RNDSCALEPS, bytes), d, a, imm)
-                        }
-                    }
-                    other => Err(format!("{other:?} on vector registers")),
-                }
+                self.vec_unary(*u, d, a, scalar, bytes)
             }
             Op::Select => {
                 let (c, a, b) = (args[0], args[1], args[2]);
@@ -1356,6 +1311,63 @@ impl Emitter<'_> {
             }
             Op::Undef => Ok(()),
             other => Err(format!("{other:?} in a vector register")),
+        }
+    }
+
+    /// Unary operation `u` of vector (or scalar `f32`) `a` into `d`, both named for their size.
+    fn vec_unary(
+        &mut self,
+        u: UnaryOp,
+        d: Register,
+        a: Register,
+        scalar: bool,
+        bytes: u32,
+    ) -> Res<()> {
+        match u {
+            UnaryOp::Fneg | UnaryOp::Fabs | UnaryOp::Bnot => {
+                let (bits, code) = match u {
+                    UnaryOp::Fneg => (0x8000_0000, XORPS),
+                    UnaryOp::Fabs => (0x7fff_ffff, ANDPS),
+                    _ => (u32::MAX, PXORD),
+                };
+                let s = sized(ZMM[VS1], bytes.max(16));
+                self.broadcast(s, bits)?;
+                op3!(self, pick(code, bytes), d, a, s)
+            }
+            UnaryOp::Sqrt | UnaryOp::SqrtRelaxed if scalar => {
+                op3!(self, Code::EVEX_Vsqrtss_xmm_k1z_xmm_xmmm32_er, d, a, a)
+            }
+            UnaryOp::Sqrt | UnaryOp::SqrtRelaxed => op2!(self, pick(SQRTPS, bytes), d, a),
+            UnaryOp::Rsqrt => {
+                // 1 / sqrt(x), each rounded: as exact as the IR's reference.
+                let s = sized(ZMM[VS1], bytes.max(16));
+                if scalar {
+                    op3!(self, Code::EVEX_Vsqrtss_xmm_k1z_xmm_xmmm32_er, d, a, a)?;
+                    self.broadcast(s, 1.0f32.to_bits())?;
+                    op3!(self, Code::EVEX_Vdivss_xmm_k1z_xmm_xmmm32_er, d, s, d)
+                } else {
+                    op2!(self, pick(SQRTPS, bytes), d, a)?;
+                    self.broadcast(s, 1.0f32.to_bits())?;
+                    op3!(self, pick(DIVPS, bytes), d, s, d)
+                }
+            }
+            UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Ftrunc | UnaryOp::Nearest => {
+                // VRNDSCALEPS imm8: bits 1:0 the rounding (nearest even, down, up,
+                // toward zero), bit 3 suppresses the precision exception.
+                let imm = match u {
+                    UnaryOp::Nearest => 0x08u32,
+                    UnaryOp::Floor => 0x09,
+                    UnaryOp::Ceil => 0x0a,
+                    _ => 0x0b,
+                };
+                if scalar {
+                    let code = Code::EVEX_Vrndscaless_xmm_k1z_xmm_xmmm32_imm8_sae;
+                    op4!(self, code, d, a, a, imm)
+                } else {
+                    op3!(self, pick(RNDSCALEPS, bytes), d, a, imm)
+                }
+            }
+            other => Err(format!("{other:?} on vector registers")),
         }
     }
 
