@@ -30,6 +30,9 @@ use crate::{
     CompiledKernel, CpuProgram, GroupFn, WideFn,
 };
 
+/// The alignment of the wide-vector tier's functions.
+const WIDE_ALIGN: u64 = 64;
+
 /// The stages' names in a [`Listing`]: the module as the device got it, the work-group
 /// functions after the IR passes, the Cranelift IR as optimized, and the machine code.
 pub const STAGES: [&str; 4] = ["ir", "wg", "clif", "asm"];
@@ -40,7 +43,9 @@ pub(crate) fn compile(
     module: &Module,
     wide: Option<&WideFn<'_>>,
     options: &CompileOptions,
+    tier: bool,
 ) -> Result<CpuProgram, CompileError> {
+    let tier = tier && !options.opt_disable;
     let mut listing = options.record.then(Listing::default);
     if let Some(l) = &mut listing {
         l.push("ir", &module.to_string());
@@ -53,34 +58,47 @@ pub(crate) fn compile(
         .map(|(_, f)| f)
         .filter(|f| f.is_kernel() && !f.is_declaration())
     {
-        // This kernel's stages, for the build-time report ([`ferrocl_ir::timing`]).
-        let mut own = StageTimes::default();
-        let mut clock = Instant::now();
-        let (wide, note) = vectorize_kernel(f, wide, options);
-        own.lap("vectorize", &mut clock);
-        if let Some(w) = &wide {
-            verify(module, &w.func, "the vectorizer")?;
-        }
-        clock = Instant::now();
-        let mut wg = workgroup::transform_unclean(f, wide.as_ref())?;
-        own.lap("work-group", &mut clock);
-        verify(module, &wg.func, "the work-group transform")?;
-        clock = Instant::now();
-        workgroup::clean_up(&mut wg);
-        own.lap("wg passes", &mut clock);
-        times.merge(&own);
-        verify(module, &wg.func, "the IR passes")?;
+        let tiered = if tier && wide.is_none() {
+            // The wide-vector tier takes whole work-group functions vectorized at its
+            // width; one it refuses is built again at the usual width for Cranelift.
+            let mut k = build_kernel(module, f, wide, options, Some(crate::wide::WIDTH))?;
+            if k.vectorized {
+                attach_wide(&mut k);
+            } else {
+                k.wide_code = Err(format!("not vectorized at {}", crate::wide::WIDTH));
+            }
+            Some(k)
+        } else {
+            None
+        };
+        let k = match tiered {
+            Some(k) if k.wide_code.is_ok() => k,
+            refused => {
+                let mut k = build_kernel(module, f, wide, options, None)?;
+                if tier && (k.vectorized && wide.is_some() || crate::wide::takes_scalar()) {
+                    attach_wide(&mut k);
+                }
+                if let Some(Err(why)) = refused.map(|r| r.wide_code) {
+                    k.wide_code = Err(why);
+                }
+                k
+            }
+        };
+        times.merge(&k.times);
         if let Some(l) = &mut listing {
             let sep = if kernels.is_empty() { "" } else { "\n" };
-            let text = ferrocl_ir::print_function(module, &wg.func);
-            l.push("wg", &format!("{sep}; kernel {}: {note}\n{text}", f.name));
+            let text = ferrocl_ir::print_function(module, &k.wg.func);
+            let tier = match &k.wide_code {
+                Ok(_) => "; wide tier".to_string(),
+                Err(why) if tier => format!("; wide tier refused: {why}"),
+                Err(_) => String::new(),
+            };
+            l.push(
+                "wg",
+                &format!("{sep}; kernel {}: {}{tier}\n{text}", f.name, k.note),
+            );
         }
-        kernels.push(KernelBuild {
-            func: f,
-            note,
-            wg,
-            times: own,
-        });
+        kernels.push(k);
     }
     let mut gen = Generator::new(module, options)?;
     gen.times = times;
@@ -265,6 +283,55 @@ struct KernelBuild<'m> {
     wg: WorkGroupFn,
     /// The time of its IR stages.
     times: StageTimes,
+    /// Whether the work-group function runs a W-wide version.
+    vectorized: bool,
+    /// Its machine code from the wide-vector tier, or why the tier did not take it.
+    wide_code: Result<crate::wide::WideCode, String>,
+}
+
+/// Runs kernel `f`'s stages up to its work-group function after the IR passes, vectorized at
+/// `width` (else at [`crate::vector_width`], or as `wide` gives).
+fn build_kernel<'m>(
+    module: &Module,
+    f: &'m Function,
+    wide: Option<&WideFn<'_>>,
+    options: &CompileOptions,
+    width: Option<u32>,
+) -> Result<KernelBuild<'m>, CompileError> {
+    // This kernel's stages, for the build-time report ([`ferrocl_ir::timing`]).
+    let mut own = StageTimes::default();
+    let mut clock = Instant::now();
+    let (wide, note) = vectorize_kernel(f, wide, options, width);
+    own.lap("vectorize", &mut clock);
+    if let Some(w) = &wide {
+        verify(module, &w.func, "the vectorizer")?;
+    }
+    let vectorized = wide.is_some();
+    clock = Instant::now();
+    let mut wg = workgroup::transform_unclean(f, wide.as_ref())?;
+    own.lap("work-group", &mut clock);
+    verify(module, &wg.func, "the work-group transform")?;
+    clock = Instant::now();
+    workgroup::clean_up(&mut wg);
+    own.lap("wg passes", &mut clock);
+    verify(module, &wg.func, "the IR passes")?;
+    Ok(KernelBuild {
+        func: f,
+        note,
+        wg,
+        times: own,
+        vectorized,
+        wide_code: Err(String::new()),
+    })
+}
+
+/// Gives kernel `k`'s work-group function to the wide-vector tier (`crate::wide`), which
+/// compiles it or says why not.
+fn attach_wide(k: &mut KernelBuild<'_>) {
+    let mut clock = Instant::now();
+    let (args, _) = abi::arg_layout(k.func);
+    k.wide_code = crate::wide::compile(&k.wg.func, &args);
+    k.times.lap("wide tier", &mut clock);
 }
 
 /// One kernel's code, before the JIT links it.
@@ -285,6 +352,7 @@ fn vectorize_kernel(
     f: &Function,
     wide: Option<&WideFn<'_>>,
     options: &CompileOptions,
+    width: Option<u32>,
 ) -> (Option<WideKernel>, String) {
     let got = if options.opt_disable {
         Err("not vectorized: -cl-opt-disable".to_string())
@@ -295,7 +363,7 @@ fn vectorize_kernel(
     } else if !vectorize::enabled() {
         Err("not vectorized: FERROCL_VECTORIZE=0".to_string())
     } else {
-        crate::vectorized_wide_or_refusal(f, true).map_err(|r| r.to_string())
+        crate::vectorized_wide_or_refusal(f, true, width).map_err(|r| r.to_string())
     };
     match got {
         Ok(w) if !workgroup::usable_wide(&w.func) => (
@@ -465,6 +533,19 @@ impl Generator {
         ]);
         let (args, args_size) = abi::arg_layout(k.func);
         let call_area = self.calls.call_area(&k.wg.func);
+        if let Ok(code) = &k.wide_code {
+            self.ctx.func.signature.params.clear();
+            let id = self.declare_kernel(&k.func.name)?;
+            return self
+                .define_wide(k, code, id, listing)
+                .map(|size| KernelCode {
+                    id,
+                    size,
+                    args,
+                    args_size,
+                    call_area: call_area as usize,
+                });
+        }
         let mut clock = Instant::now();
         codegen::translate_kernel(
             module,
@@ -508,6 +589,47 @@ impl Generator {
             args_size,
             call_area: call_area as usize,
         })
+    }
+
+    /// Places the wide-vector tier's code of kernel `k` as function `id`, recording it for the
+    /// listing and the program cache; returns its size in bytes.
+    fn define_wide(
+        &mut self,
+        k: &KernelBuild<'_>,
+        code: &crate::wide::WideCode,
+        id: FuncId,
+        listing: &mut Option<Listing>,
+    ) -> Result<usize, CompileError> {
+        let name = &k.func.name;
+        let failed = |e: String| CompileError(format!("kernel {name}: wide tier: {e}"));
+        self.jit
+            .define_function_bytes(id, WIDE_ALIGN, &code.bytes, &[])
+            .map_err(|e| failed(format!("{e:?}")))?;
+        if let Some(listing) = listing {
+            let heading = format!("kernel {name} ({}; wide tier)", k.note);
+            listing.push("clif", &format!("; {heading}: no Cranelift IR\n\n"));
+            listing.push("asm", &format!("; {heading}\n{}\n", code.asm));
+        }
+        if let Some(list) = self.functions.as_mut() {
+            match self.jit.declarations().get_function_decl(id).name.clone() {
+                Some(fname) => list.push(FunctionCode {
+                    name: fname,
+                    align: WIDE_ALIGN,
+                    bytes: code.bytes.clone(),
+                    relocs: Vec::new(),
+                }),
+                None => self.functions = None,
+            }
+        }
+        let bytes = code.bytes.len();
+        report_code(
+            &format!("kernel {name}"),
+            &k.times,
+            timing::function_size(&k.wg.func),
+            0,
+            bytes,
+        );
+        Ok(bytes)
     }
 
     /// Declares the work-group function of the kernel called `name`.
@@ -940,7 +1062,7 @@ block0(v0: ptr.global):
     fn loaded_code_runs_as_compiled_with_its_own_data() {
         let m = module(TABLE);
         let options = CompileOptions::default();
-        let compiled = compile(&m, None, &options).expect("compiles");
+        let compiled = compile(&m, None, &options, false).expect("compiles");
         let want: Vec<i32> = (0..40).map(|i| [1, 20, 300, 4000][i % 4]).collect();
         assert_eq!(run(&compiled), want);
         let bytes = compiled.serialize().expect("kept");
@@ -953,10 +1075,48 @@ block0(v0: ptr.global):
     }
 
     #[test]
+    fn the_wide_tiers_code_is_kept_and_loaded_again() {
+        if !crate::wide::host_supports() {
+            return;
+        }
+        // out[i] = 3 * i, vectorized at 16 lanes and taken by the tier.
+        let m = module(
+            r#"
+kernel @k(ptr.global) {
+    arg "out": "int*" global none []
+block0(v0: ptr.global):
+    v1: i64 = global_id 0
+    v2: i32 = trunc v1
+    v3: i32 = iconst 3
+    v4: i32 = imul v2, v3
+    v5: i64 = iconst 4
+    v6: i64 = imul v1, v5
+    v7: ptr.global = ptradd v0, v6
+    store.global v4, v7, align 4
+    return
+}
+"#,
+        );
+        let options = CompileOptions {
+            record: true,
+            ..CompileOptions::default()
+        };
+        let compiled = compile(&m, None, &options, true).expect("compiles");
+        let wg = compiled.listing().and_then(|l| l.stage("wg")).unwrap_or("");
+        assert!(wg.lines().any(|l| l.ends_with("; wide tier")), "{wg}");
+        let want: Vec<i32> = (0..40).map(|i| 3 * i).collect();
+        assert_eq!(run(&compiled), want);
+        let bytes = compiled.serialize().expect("kept");
+        let loaded = load(&m, &options, &bytes).expect("loads");
+        drop(compiled);
+        assert_eq!(run(&loaded), want);
+    }
+
+    #[test]
     fn code_that_does_not_fit_the_module_is_refused() {
         let m = module(TABLE);
         let options = CompileOptions::default();
-        let program = compile(&m, None, &options).expect("compiles");
+        let program = compile(&m, None, &options, false).expect("compiles");
         let good = program.compiled.clone().expect("kept");
         let refused = |c: &Compiled, what: &str| {
             let got = load(&m, &options, &c.encode());

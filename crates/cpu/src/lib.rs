@@ -17,6 +17,7 @@ mod pool;
 mod printf;
 mod serial;
 pub mod vectorize;
+pub mod wide;
 pub mod workgroup;
 
 use std::fmt;
@@ -714,7 +715,7 @@ pub fn default_wide(f: &ferrocl_ir::Function) -> Option<workgroup::WideKernel> {
 /// The cost model's verdict is not asked: the W-wide code of every kernel the vectorizer
 /// handles is made and run, slower or not, so that the tester checks it.
 pub fn vectorized_wide(f: &ferrocl_ir::Function) -> Option<workgroup::WideKernel> {
-    vectorized_wide_or_refusal(f, false).ok()
+    vectorized_wide_or_refusal(f, false, None).ok()
 }
 
 /// The vectorizer's W-wide version of `f` at [`vector_width`], or why it has none; with
@@ -723,8 +724,9 @@ pub fn vectorized_wide(f: &ferrocl_ir::Function) -> Option<workgroup::WideKernel
 fn vectorized_wide_or_refusal(
     f: &ferrocl_ir::Function,
     costed: bool,
+    width: Option<u32>,
 ) -> Result<workgroup::WideKernel, vectorize::Refusal> {
-    let width = vector_width(f);
+    let width = width.unwrap_or_else(|| vector_width(f));
     let v = vectorize::vectorize(f, width)?;
     if let (true, false, Some(slower)) = (costed, vectorize_always(), v.slower) {
         return Err(slower);
@@ -744,13 +746,18 @@ impl CpuProgram {
     /// across work-items ([`vectorize`]) unless `FERROCL_VECTORIZE=0` turns it off: each
     /// kernel the vectorizer takes runs full chunks of [`VECTOR_WIDTH`] work-items at once.
     pub fn compile(module: &Module) -> Result<CpuProgram, CompileError> {
-        compile::compile(module, None, &CompileOptions::default())
+        compile::compile(module, None, &CompileOptions::default(), wide::enabled())
     }
 
     /// Compiles every kernel of `module`, running full chunks of work-items along x through
     /// the W-wide version `wide` gives of a kernel, if it gives one.
     pub fn compile_with(module: &Module, wide: &WideFn<'_>) -> Result<CpuProgram, CompileError> {
-        compile::compile(module, Some(wide), &CompileOptions::default())
+        compile::compile(
+            module,
+            Some(wide),
+            &CompileOptions::default(),
+            wide::enabled(),
+        )
     }
 
     /// Compiles every kernel of `module` as the build options ask: with `opt_disable`, no
@@ -760,7 +767,21 @@ impl CpuProgram {
         module: &Module,
         options: &CompileOptions,
     ) -> Result<CpuProgram, CompileError> {
-        compile::compile(module, None, options)
+        compile::compile(module, None, options, wide::enabled())
+    }
+
+    /// Compiles every kernel of `module` as [`CpuProgram::compile_with`] does (or, without
+    /// `wide`, as [`CpuProgram::compile_with_options`]), with the wide-vector tier ([`wide`]) on or off
+    /// whatever `FERROCL_WIDE` says: for tests that compare the tier's code with Cranelift's.
+    /// The tier runs only where the host has its instruction sets ([`wide::host_supports`]).
+    pub fn compile_with_tier(
+        module: &Module,
+        wide: Option<&WideFn<'_>>,
+        options: &CompileOptions,
+        tier: bool,
+    ) -> Result<CpuProgram, CompileError> {
+        let tier = tier && wide::host_supports();
+        compile::compile(module, wide, options, tier)
     }
 
     /// The program compiled before whose [`CpuProgram::serialize`] gave `bytes`, for
@@ -830,10 +851,11 @@ pub fn code_key() -> Option<Vec<u8>> {
         key.push_str(&format!("{flag}\n"));
     }
     key.push_str(&format!(
-        "vectorize {} always {} width {:?}\n",
+        "vectorize {} always {} width {:?} wide tier {:?}\n",
         vectorize::enabled(),
         vectorize_always(),
-        forced_width()
+        forced_width(),
+        (wide::enabled(), wide::takes_scalar())
     ));
     Some(key.into_bytes())
 }

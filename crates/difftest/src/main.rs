@@ -152,6 +152,10 @@ fn main() -> ExitCode {
         }
     }
     print!("{}", tally.summary());
+    if ferrocl_cpu::wide::enabled() {
+        let (taken, refused) = ferrocl_cpu::wide::counts();
+        println!("wide tier: {taken} work-group functions compiled, {refused} refused");
+    }
     println!("time: {:.1} s", start.elapsed().as_secs_f64());
     if tally.failed() == 0 {
         ExitCode::SUCCESS

@@ -1,0 +1,252 @@
+//! Register allocation for the wide-vector tier: liveness of every value over the function's
+//! blocks in layout order, one conservative interval per value (from the first position
+//! where it is live to the last), then linear scan (Poletto and Sarkar, "Linear scan register
+//! allocation", TOPLAS 1999) over three register files: general registers, the 32 vector
+//! registers and the mask registers. There is no spilling: a function that needs more
+//! registers at once than a file holds is refused, and Cranelift compiles it.
+//!
+//! Positions: instruction `i` (counted through the blocks in layout order) reads its
+//! operands at `2i` and writes its result at `2i + 1`, so a result may take the register of
+//! an operand read for the last time by the same instruction. A block's parameters are
+//! written at `2t + 1` of each predecessor's terminator `t` (the edge's parallel move), so
+//! they never share a register with a value still live after that terminator.
+
+use ferrocl_ir::entity::{EntityRef, SecondaryMap};
+use ferrocl_ir::{Block, Function, Value, ValueDef};
+use iced_x86::Register;
+
+use super::{Class, Plan};
+
+/// The general registers values may take: every one but `rsp` and `r10`/`r11` (scratch for
+/// constants and moves).
+pub(super) const GPRS: [Register; 13] = [
+    Register::RAX,
+    Register::RCX,
+    Register::RDX,
+    Register::RSI,
+    Register::RDI,
+    Register::R8,
+    Register::R9,
+    Register::RBX,
+    Register::RBP,
+    Register::R12,
+    Register::R13,
+    Register::R14,
+    Register::R15,
+];
+
+/// Vector registers 0..29 hold values; 29, 30 and 31 are scratch.
+pub(super) const VECS: usize = 29;
+
+/// Mask registers k1..k6 hold values; k7 is scratch (k0 cannot mask an instruction).
+pub(super) const MASKS: [Register; 6] = [
+    Register::K1,
+    Register::K2,
+    Register::K3,
+    Register::K4,
+    Register::K5,
+    Register::K6,
+];
+
+/// The callee-saved general registers of the System V ABI that values may take.
+pub(super) const CALLEE_SAVED: [Register; 6] = [
+    Register::RBX,
+    Register::RBP,
+    Register::R12,
+    Register::R13,
+    Register::R14,
+    Register::R15,
+];
+
+/// Where each value lives: a register of its class (a general register by its 64-bit name,
+/// a vector register by its `zmm` name), or none (a value rematerialized at each use, or one
+/// never used).
+pub(super) struct Allocation {
+    pub reg: SecondaryMap<Value, Option<Register>>,
+}
+
+/// Liveness and linear-scan allocation of `f`'s values that `plan` says need a register.
+pub(super) fn allocate(f: &Function, plan: &Plan) -> Result<Allocation, String> {
+    let blocks = f.layout.blocks();
+    let nvalues = f.dfg.values.len();
+    let words = nvalues.div_ceil(64);
+    // Positions of each block's first and last instruction.
+    let mut first = SecondaryMap::new();
+    let mut last = SecondaryMap::new();
+    let mut pos = 0u32;
+    for &b in blocks {
+        first[b] = pos;
+        pos += f.layout.block_insts(b).len() as u32;
+        last[b] = pos.saturating_sub(1);
+    }
+    let needs = |v: Value| plan.needs_register(v);
+    // Upward-exposed uses and definitions of each block, as bit sets.
+    let index: SecondaryMap<Block, usize> = {
+        let mut m = SecondaryMap::new();
+        for (i, &b) in blocks.iter().enumerate() {
+            m[b] = i;
+        }
+        m
+    };
+    let mut uses = vec![vec![0u64; words]; blocks.len()];
+    let mut defs = vec![vec![0u64; words]; blocks.len()];
+    let set = |s: &mut [u64], v: Value| s[v.index() / 64] |= 1 << (v.index() % 64);
+    let has = |s: &[u64], v: Value| s[v.index() / 64] >> (v.index() % 64) & 1 == 1;
+    for (bi, &b) in blocks.iter().enumerate() {
+        for &p in f.dfg.block_params(b) {
+            set(&mut defs[bi], p);
+        }
+        for &inst in f.layout.block_insts(b) {
+            for a in plan.reads(inst) {
+                if needs(a) && !has(&defs[bi], a) {
+                    set(&mut uses[bi], a);
+                }
+            }
+            if let Some(r) = f.dfg.inst_result(inst) {
+                set(&mut defs[bi], r);
+            }
+        }
+    }
+    // live_in(B) = uses(B) | (live_out(B) - defs(B)); live_out(B) = union of live_in(S).
+    let succs: Vec<Vec<usize>> = blocks
+        .iter()
+        .map(|&b| {
+            let t = f.layout.last_inst(b).expect("a terminator");
+            f.dfg.insts[t]
+                .op
+                .dests()
+                .iter()
+                .map(|d| index[d.block])
+                .collect()
+        })
+        .collect();
+    let mut live_in = uses.clone();
+    let mut live_out = vec![vec![0u64; words]; blocks.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for bi in (0..blocks.len()).rev() {
+            let mut out = vec![0u64; words];
+            for &s in &succs[bi] {
+                for (o, i) in out.iter_mut().zip(&live_in[s]) {
+                    *o |= i;
+                }
+            }
+            let mut inn = uses[bi].clone();
+            for w in 0..words {
+                inn[w] |= out[w] & !defs[bi][w];
+            }
+            if inn != live_in[bi] {
+                live_in[bi] = inn;
+                changed = true;
+            }
+            live_out[bi] = out;
+        }
+    }
+    // One interval per value.
+    let mut start: SecondaryMap<Value, u32> = SecondaryMap::with_default(u32::MAX);
+    let mut end: SecondaryMap<Value, u32> = SecondaryMap::new();
+    let mut touch = |v: Value, p: u32| {
+        if p < start[v] {
+            start[v] = p;
+        }
+        if p > end[v] {
+            end[v] = p;
+        }
+    };
+    let mut at = 0u32;
+    for (bi, &b) in blocks.iter().enumerate() {
+        let (lo, hi) = (2 * first[b], 2 * last[b] + 1);
+        for w in 0..words {
+            for bit in 0..64 {
+                let i = w * 64 + bit;
+                if live_in[bi][w] >> bit & 1 == 1 {
+                    touch(Value::new(i), lo);
+                }
+                if live_out[bi][w] >> bit & 1 == 1 {
+                    touch(Value::new(i), hi);
+                }
+            }
+        }
+        for &inst in f.layout.block_insts(b) {
+            for a in plan.reads(inst) {
+                if needs(a) {
+                    touch(a, 2 * at);
+                }
+            }
+            if let Some(r) = f.dfg.inst_result(inst) {
+                if needs(r) {
+                    touch(r, 2 * at + 1);
+                }
+            }
+            for d in f.dfg.insts[inst].op.dests() {
+                for &p in f.dfg.block_params(d.block) {
+                    if needs(p) {
+                        touch(p, 2 * at + 1);
+                    }
+                }
+            }
+            at += 1;
+        }
+        if bi == 0 {
+            for &p in f.dfg.block_params(b) {
+                if needs(p) {
+                    touch(p, 0);
+                }
+            }
+        }
+    }
+    let mut order: Vec<Value> = (0..nvalues)
+        .map(Value::new)
+        .filter(|&v| needs(v) && start[v] != u32::MAX)
+        .collect();
+    order.sort_by_key(|&v| (start[v], v.index()));
+    let mut reg: SecondaryMap<Value, Option<Register>> = SecondaryMap::new();
+    let mut active: Vec<Value> = Vec::new();
+    let mut free_gpr: Vec<Register> = GPRS.iter().rev().copied().collect();
+    let mut free_vec: Vec<usize> = (0..VECS).rev().collect();
+    let mut free_mask: Vec<Register> = MASKS.iter().rev().copied().collect();
+    for v in order {
+        let s = start[v];
+        active.retain(|&a| {
+            if end[a] >= s {
+                return true;
+            }
+            match reg[a] {
+                Some(r) if r.is_zmm() => free_vec.push(super::regs::number(r)),
+                Some(r) if r.is_k() => free_mask.push(r),
+                Some(r) => free_gpr.push(r),
+                None => {}
+            }
+            false
+        });
+        let class = plan.class(v);
+        let r = match class {
+            Class::Gpr => free_gpr.pop(),
+            Class::Vec => free_vec.pop().map(zmm),
+            Class::Mask => free_mask.pop(),
+        };
+        let Some(r) = r else {
+            return Err(format!(
+                "more {} values live at once than registers ({})",
+                class.name(),
+                describe(f, v)
+            ));
+        };
+        reg[v] = Some(r);
+        active.push(v);
+    }
+    Ok(Allocation { reg })
+}
+
+/// `zmm` register number `n`.
+pub(super) fn zmm(n: usize) -> Register {
+    super::regs::ZMM[n]
+}
+
+fn describe(f: &Function, v: Value) -> String {
+    match f.dfg.value_def(v) {
+        ValueDef::Param(b, _) => format!("at {v}, parameter of {b}"),
+        _ => format!("at {v}"),
+    }
+}

@@ -1,0 +1,1683 @@
+//! Instruction selection for the wide-vector tier: each IR instruction of the work-group
+//! function becomes x86-64 instructions (`iced_x86::Instruction`s) on the registers
+//! `alloc.rs` chose; branches carry their arguments to the target's parameters as parallel
+//! moves on the edge; `iced_x86::BlockEncoder` lays out the branches and encodes.
+//!
+//! Vector operations are the EVEX forms of AVX-512 (with VL for 4 and 8 lanes); comparisons
+//! write mask registers, selects blend under them. The function's frame: the callee-saved
+//! registers it uses, pushed, then the group context's address at `[rsp]`; `r10` and `r11`,
+//! `zmm30`, `zmm31` and `k7` are scratch.
+
+use ferrocl_device::ArgSlot;
+use ferrocl_ir::entity::SecondaryMap;
+use ferrocl_ir::{
+    ArgKind, BinaryOp, Block, ConvOp, Dest, FloatCC, Function, Inst, IntCC, Op, Type, UnaryOp,
+    Value,
+};
+use iced_x86::{
+    BlockEncoder, BlockEncoderOptions, Code, Formatter, GasFormatter, Instruction,
+    InstructionBlock, MemoryOperand, Register,
+};
+
+use super::alloc::{Allocation, CALLEE_SAVED};
+use super::regs::{r32, r8, XMM, YMM, ZMM};
+use super::{ctx_field, def_inst, Class, Plan, WideCode};
+use crate::abi::offsets;
+
+/// `Instruction::withN` of the operands, pushed (iced's operand traits are its own).
+macro_rules! op1 {
+    ($e:expr, $c:expr, $a:expr) => {
+        $e.ins(Instruction::with1($c, $a))
+    };
+}
+macro_rules! op2 {
+    ($e:expr, $c:expr, $a:expr, $b:expr) => {
+        $e.ins(Instruction::with2($c, $a, $b))
+    };
+}
+macro_rules! op3 {
+    ($e:expr, $c:expr, $a:expr, $b:expr, $d:expr) => {
+        $e.ins(Instruction::with3($c, $a, $b, $d))
+    };
+}
+macro_rules! op4 {
+    ($e:expr, $c:expr, $a:expr, $b:expr, $d:expr, $x:expr) => {
+        $e.ins(Instruction::with4($c, $a, $b, $d, $x))
+    };
+}
+
+const S0: Register = Register::R10;
+const S1: Register = Register::R11;
+const VS0: usize = 30;
+const VS1: usize = 31;
+const VS2: usize = 29;
+const KS: Register = Register::K7;
+
+type Res<T> = Result<T, String>;
+
+/// Selects, encodes and formats the code of `f`.
+pub(super) fn emit(
+    f: &Function,
+    plan: &Plan,
+    alloc: &Allocation,
+    layout: &[ArgSlot],
+) -> Res<WideCode> {
+    let mut e = Emitter {
+        f,
+        plan,
+        alloc,
+        code: Vec::new(),
+        label_at: Vec::new(),
+        pending: Vec::new(),
+        fixups: Vec::new(),
+        block_label: SecondaryMap::new(),
+        block_start: Vec::new(),
+    };
+    for &b in f.layout.blocks() {
+        e.block_label[b] = e.new_label();
+    }
+    let saved: Vec<Register> = CALLEE_SAVED
+        .iter()
+        .copied()
+        .filter(|r| alloc.reg.iter().any(|(_, a)| *a == Some(*r)))
+        .collect();
+    e.prologue(&saved, layout)?;
+    let blocks = f.layout.blocks();
+    for (i, &b) in blocks.iter().enumerate() {
+        let next = blocks.get(i + 1).copied();
+        let l = e.block_label[b];
+        e.bind(l);
+        e.block_start.push((l, b));
+        for &inst in f.layout.block_insts(b) {
+            e.inst(inst, next, &saved)?;
+        }
+    }
+    e.finish()
+}
+
+struct Emitter<'a> {
+    f: &'a Function,
+    plan: &'a Plan,
+    alloc: &'a Allocation,
+    code: Vec<Instruction>,
+    /// The instruction each label is bound to.
+    label_at: Vec<Option<usize>>,
+    /// Labels bound to the next instruction pushed.
+    pending: Vec<usize>,
+    /// Branches and the label each targets.
+    fixups: Vec<(usize, usize)>,
+    block_label: SecondaryMap<Block, usize>,
+    /// Each block's label, for the listing.
+    block_start: Vec<(usize, Block)>,
+}
+
+/// A vector operation's codes for 128, 256 and 512 bits.
+type Sized3 = [Code; 3];
+
+const ADDPS: Sized3 = [
+    Code::EVEX_Vaddps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vaddps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vaddps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const SUBPS: Sized3 = [
+    Code::EVEX_Vsubps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vsubps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vsubps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const MULPS: Sized3 = [
+    Code::EVEX_Vmulps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vmulps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vmulps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const DIVPS: Sized3 = [
+    Code::EVEX_Vdivps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vdivps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vdivps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const SQRTPS: Sized3 = [
+    Code::EVEX_Vsqrtps_xmm_k1z_xmmm128b32,
+    Code::EVEX_Vsqrtps_ymm_k1z_ymmm256b32,
+    Code::EVEX_Vsqrtps_zmm_k1z_zmmm512b32_er,
+];
+const FMADD231PS: Sized3 = [
+    Code::EVEX_Vfmadd231ps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vfmadd231ps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vfmadd231ps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const FMADD213PS: Sized3 = [
+    Code::EVEX_Vfmadd213ps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vfmadd213ps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vfmadd213ps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const MOVUPS_LOAD: Sized3 = [
+    Code::EVEX_Vmovups_xmm_k1z_xmmm128,
+    Code::EVEX_Vmovups_ymm_k1z_ymmm256,
+    Code::EVEX_Vmovups_zmm_k1z_zmmm512,
+];
+const MOVUPS_STORE: Sized3 = [
+    Code::EVEX_Vmovups_xmmm128_k1z_xmm,
+    Code::EVEX_Vmovups_ymmm256_k1z_ymm,
+    Code::EVEX_Vmovups_zmmm512_k1z_zmm,
+];
+const ANDPS: Sized3 = [
+    Code::EVEX_Vandps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vandps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vandps_zmm_k1z_zmm_zmmm512b32,
+];
+const XORPS: Sized3 = [
+    Code::EVEX_Vxorps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vxorps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vxorps_zmm_k1z_zmm_zmmm512b32,
+];
+const PADDD: Sized3 = [
+    Code::EVEX_Vpaddd_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpaddd_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpaddd_zmm_k1z_zmm_zmmm512b32,
+];
+const PSUBD: Sized3 = [
+    Code::EVEX_Vpsubd_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpsubd_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpsubd_zmm_k1z_zmm_zmmm512b32,
+];
+const PMULLD: Sized3 = [
+    Code::EVEX_Vpmulld_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpmulld_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpmulld_zmm_k1z_zmm_zmmm512b32,
+];
+const PANDD: Sized3 = [
+    Code::EVEX_Vpandd_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpandd_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpandd_zmm_k1z_zmm_zmmm512b32,
+];
+const PORD: Sized3 = [
+    Code::EVEX_Vpord_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpord_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpord_zmm_k1z_zmm_zmmm512b32,
+];
+const PXORD: Sized3 = [
+    Code::EVEX_Vpxord_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpxord_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpxord_zmm_k1z_zmm_zmmm512b32,
+];
+const CMPPS: Sized3 = [
+    Code::EVEX_Vcmpps_kr_k1_xmm_xmmm128b32_imm8,
+    Code::EVEX_Vcmpps_kr_k1_ymm_ymmm256b32_imm8,
+    Code::EVEX_Vcmpps_kr_k1_zmm_zmmm512b32_imm8_sae,
+];
+const PCMPD: Sized3 = [
+    Code::EVEX_Vpcmpd_kr_k1_xmm_xmmm128b32_imm8,
+    Code::EVEX_Vpcmpd_kr_k1_ymm_ymmm256b32_imm8,
+    Code::EVEX_Vpcmpd_kr_k1_zmm_zmmm512b32_imm8,
+];
+const PCMPUD: Sized3 = [
+    Code::EVEX_Vpcmpud_kr_k1_xmm_xmmm128b32_imm8,
+    Code::EVEX_Vpcmpud_kr_k1_ymm_ymmm256b32_imm8,
+    Code::EVEX_Vpcmpud_kr_k1_zmm_zmmm512b32_imm8,
+];
+const BLENDMPS: Sized3 = [
+    Code::EVEX_Vblendmps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vblendmps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vblendmps_zmm_k1z_zmm_zmmm512b32,
+];
+const PMINSD: Sized3 = [
+    Code::EVEX_Vpminsd_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpminsd_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpminsd_zmm_k1z_zmm_zmmm512b32,
+];
+const PMAXSD: Sized3 = [
+    Code::EVEX_Vpmaxsd_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpmaxsd_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpmaxsd_zmm_k1z_zmm_zmmm512b32,
+];
+const PMINUD: Sized3 = [
+    Code::EVEX_Vpminud_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpminud_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpminud_zmm_k1z_zmm_zmmm512b32,
+];
+const PMAXUD: Sized3 = [
+    Code::EVEX_Vpmaxud_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpmaxud_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpmaxud_zmm_k1z_zmm_zmmm512b32,
+];
+const RNDSCALEPS: Sized3 = [
+    Code::EVEX_Vrndscaleps_xmm_k1z_xmmm128b32_imm8,
+    Code::EVEX_Vrndscaleps_ymm_k1z_ymmm256b32_imm8,
+    Code::EVEX_Vrndscaleps_zmm_k1z_zmmm512b32_imm8_sae,
+];
+const PSLLVD: Sized3 = [
+    Code::EVEX_Vpsllvd_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpsllvd_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpsllvd_zmm_k1z_zmm_zmmm512b32,
+];
+const PSRLVD: Sized3 = [
+    Code::EVEX_Vpsrlvd_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpsrlvd_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpsrlvd_zmm_k1z_zmm_zmmm512b32,
+];
+const PSRAVD: Sized3 = [
+    Code::EVEX_Vpsravd_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpsravd_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpsravd_zmm_k1z_zmm_zmmm512b32,
+];
+const PSLLD_IMM: Sized3 = [
+    Code::EVEX_Vpslld_xmm_k1z_xmmm128b32_imm8,
+    Code::EVEX_Vpslld_ymm_k1z_ymmm256b32_imm8,
+    Code::EVEX_Vpslld_zmm_k1z_zmmm512b32_imm8,
+];
+const PSRLD_IMM: Sized3 = [
+    Code::EVEX_Vpsrld_xmm_k1z_xmmm128b32_imm8,
+    Code::EVEX_Vpsrld_ymm_k1z_ymmm256b32_imm8,
+    Code::EVEX_Vpsrld_zmm_k1z_zmmm512b32_imm8,
+];
+const PSRAD_IMM: Sized3 = [
+    Code::EVEX_Vpsrad_xmm_k1z_xmmm128b32_imm8,
+    Code::EVEX_Vpsrad_ymm_k1z_ymmm256b32_imm8,
+    Code::EVEX_Vpsrad_zmm_k1z_zmmm512b32_imm8,
+];
+const MOVAPS: Sized3 = [
+    Code::EVEX_Vmovaps_xmm_k1z_xmmm128,
+    Code::EVEX_Vmovaps_ymm_k1z_ymmm256,
+    Code::EVEX_Vmovaps_zmm_k1z_zmmm512,
+];
+const CVTTPS2DQ: Sized3 = [
+    Code::EVEX_Vcvttps2dq_xmm_k1z_xmmm128b32,
+    Code::EVEX_Vcvttps2dq_ymm_k1z_ymmm256b32,
+    Code::EVEX_Vcvttps2dq_zmm_k1z_zmmm512b32_sae,
+];
+const CVTUDQ2PS: Sized3 = [
+    Code::EVEX_Vcvtudq2ps_xmm_k1z_xmmm128b32,
+    Code::EVEX_Vcvtudq2ps_ymm_k1z_ymmm256b32,
+    Code::EVEX_Vcvtudq2ps_zmm_k1z_zmmm512b32_er,
+];
+const CVTDQ2PS: Sized3 = [
+    Code::EVEX_Vcvtdq2ps_xmm_k1z_xmmm128b32,
+    Code::EVEX_Vcvtdq2ps_ymm_k1z_ymmm256b32,
+    Code::EVEX_Vcvtdq2ps_zmm_k1z_zmmm512b32_er,
+];
+const BROADCASTSS: Sized3 = [
+    Code::EVEX_Vbroadcastss_xmm_k1z_xmmm32,
+    Code::EVEX_Vbroadcastss_ymm_k1z_xmmm32,
+    Code::EVEX_Vbroadcastss_zmm_k1z_xmmm32,
+];
+const PBROADCASTD: Sized3 = [
+    Code::EVEX_Vpbroadcastd_xmm_k1z_r32,
+    Code::EVEX_Vpbroadcastd_ymm_k1z_r32,
+    Code::EVEX_Vpbroadcastd_zmm_k1z_r32,
+];
+
+/// The vector instruction of `op` for values of `bytes` bytes (scalar `f32` values use the
+/// 128-bit form: their other lanes are never read).
+fn pick(op: Sized3, bytes: u32) -> Code {
+    match bytes {
+        64 => op[2],
+        32 => op[1],
+        _ => op[0],
+    }
+}
+
+/// The `vcmpps` predicate of a float condition (Intel SDM, Vol. 2A, CMPPS, table 3-1).
+fn cmpps_predicate(cc: FloatCC) -> i32 {
+    match cc {
+        FloatCC::Oeq => 0x00,
+        FloatCC::Olt => 0x01,
+        FloatCC::Ole => 0x02,
+        FloatCC::Uno => 0x03,
+        FloatCC::Une => 0x04,
+        FloatCC::Uge => 0x05,
+        FloatCC::Ugt => 0x06,
+        FloatCC::Ord => 0x07,
+        FloatCC::Ueq => 0x08,
+        FloatCC::Ult => 0x09,
+        FloatCC::Ule => 0x0a,
+        FloatCC::One => 0x0c,
+        FloatCC::Oge => 0x0d,
+        FloatCC::Ogt => 0x0e,
+    }
+}
+
+/// The `vpcmpd`/`vpcmpud` predicate of an integer condition, and whether it is unsigned.
+fn pcmp_predicate(cc: IntCC) -> (i32, bool) {
+    match cc {
+        IntCC::Eq => (0, false),
+        IntCC::Ne => (4, false),
+        IntCC::Slt => (1, false),
+        IntCC::Sle => (2, false),
+        IntCC::Sgt => (6, false),
+        IntCC::Sge => (5, false),
+        IntCC::Ult => (1, true),
+        IntCC::Ule => (2, true),
+        IntCC::Ugt => (6, true),
+        IntCC::Uge => (5, true),
+    }
+}
+
+/// The `setcc`/`jcc`/`cmovcc` condition of an integer comparison, as the index into
+/// [`SETCC`], [`JCC`] and [`CMOVCC`].
+fn cond_index(cc: IntCC) -> usize {
+    match cc {
+        IntCC::Eq => 0,
+        IntCC::Ne => 1,
+        IntCC::Slt => 2,
+        IntCC::Sle => 3,
+        IntCC::Sgt => 4,
+        IntCC::Sge => 5,
+        IntCC::Ult => 6,
+        IntCC::Ule => 7,
+        IntCC::Ugt => 8,
+        IntCC::Uge => 9,
+    }
+}
+
+const SETCC: [Code; 10] = [
+    Code::Sete_rm8,
+    Code::Setne_rm8,
+    Code::Setl_rm8,
+    Code::Setle_rm8,
+    Code::Setg_rm8,
+    Code::Setge_rm8,
+    Code::Setb_rm8,
+    Code::Setbe_rm8,
+    Code::Seta_rm8,
+    Code::Setae_rm8,
+];
+
+const JCC: [Code; 10] = [
+    Code::Je_rel32_64,
+    Code::Jne_rel32_64,
+    Code::Jl_rel32_64,
+    Code::Jle_rel32_64,
+    Code::Jg_rel32_64,
+    Code::Jge_rel32_64,
+    Code::Jb_rel32_64,
+    Code::Jbe_rel32_64,
+    Code::Ja_rel32_64,
+    Code::Jae_rel32_64,
+];
+
+const CMOVCC: [Code; 10] = [
+    Code::Cmove_r64_rm64,
+    Code::Cmovne_r64_rm64,
+    Code::Cmovl_r64_rm64,
+    Code::Cmovle_r64_rm64,
+    Code::Cmovg_r64_rm64,
+    Code::Cmovge_r64_rm64,
+    Code::Cmovb_r64_rm64,
+    Code::Cmovbe_r64_rm64,
+    Code::Cmova_r64_rm64,
+    Code::Cmovae_r64_rm64,
+];
+
+fn mem(base: Register, displ: i64) -> MemoryOperand {
+    MemoryOperand::with_base_displ(base, displ)
+}
+
+fn bad(e: iced_x86::IcedError) -> String {
+    format!("encoding: {e}")
+}
+
+/// One move of an edge's parallel copy: into `dst` from a value.
+struct Move {
+    dst: Register,
+    src: Value,
+}
+
+impl Emitter<'_> {
+    fn new_label(&mut self) -> usize {
+        self.label_at.push(None);
+        self.label_at.len() - 1
+    }
+
+    fn bind(&mut self, l: usize) {
+        self.pending.push(l);
+    }
+
+    fn push(&mut self, i: Instruction) {
+        let at = self.code.len();
+        for l in self.pending.drain(..) {
+            self.label_at[l] = Some(at);
+        }
+        self.code.push(i);
+    }
+
+    fn ins(&mut self, i: Result<Instruction, iced_x86::IcedError>) -> Res<()> {
+        self.push(i.map_err(bad)?);
+        Ok(())
+    }
+
+    fn op0(&mut self, code: Code) {
+        self.push(Instruction::with(code));
+    }
+
+    fn jump(&mut self, code: Code, label: usize) -> Res<()> {
+        let i = Instruction::with_branch(code, 0).map_err(bad)?;
+        self.fixups.push((self.code.len(), label));
+        self.push(i);
+        Ok(())
+    }
+
+    fn ty(&self, v: Value) -> Type {
+        self.f.dfg.value_type(v)
+    }
+
+    fn wide(&self, v: Value) -> bool {
+        let t = self.ty(v);
+        t == Type::I64 || t.is_ptr()
+    }
+
+    /// The register `v` was given.
+    fn reg(&self, v: Value) -> Res<Register> {
+        self.alloc.reg[v].ok_or_else(|| format!("{v} has no register"))
+    }
+
+    /// The vector register of `v` by the name of its size.
+    fn vreg(&self, v: Value) -> Res<Register> {
+        Ok(sized(self.reg(v)?, self.ty(v).bytes()))
+    }
+
+    /// `v`'s constant, if an `iconst` (or `null`) defines it.
+    fn constant(&self, v: Value) -> Option<u64> {
+        let i = def_inst(self.f, v)?;
+        match self.f.dfg.insts[i].op {
+            Op::Iconst(c) => Some(c),
+            Op::Null => Some(0),
+            _ => None,
+        }
+    }
+
+    /// `v` as a sign-extended 32-bit immediate of an operation of `v`'s width.
+    fn imm(&self, v: Value) -> Option<i32> {
+        let c = self.constant(v)?;
+        if self.wide(v) {
+            i32::try_from(c as i64).ok()
+        } else {
+            Some(c as u32 as i32)
+        }
+    }
+
+    /// A general register holding `v`: its own, or `scratch` with the value put there.
+    fn gpr(&mut self, v: Value, scratch: Register) -> Res<Register> {
+        if !self.plan.is_remat(v) {
+            return self.reg(v);
+        }
+        self.materialize(v, scratch)?;
+        Ok(scratch)
+    }
+
+    /// Puts rematerialized value `v` into general register `r`.
+    fn materialize(&mut self, v: Value, r: Register) -> Res<()> {
+        let i = def_inst(self.f, v).ok_or("a rematerialized parameter")?;
+        match self.f.dfg.insts[i].op {
+            Op::Iconst(_) | Op::Null | Op::Undef => {
+                let c = self.constant(v).unwrap_or(0);
+                let c = if self.ty(v) == Type::I1 { c & 1 } else { c };
+                if c == 0 {
+                    op2!(self, Code::Xor_r32_rm32, r32(r), r32(r))
+                } else if c <= u64::from(u32::MAX) && (!self.wide(v) || c >> 31 == 0) {
+                    op2!(self, Code::Mov_r32_imm32, r32(r), c as u32)
+                } else if self.wide(v) && i32::try_from(c as i64).is_ok() {
+                    op2!(self, Code::Mov_rm64_imm32, r, c as i64 as i32)
+                } else {
+                    op2!(self, Code::Mov_r64_imm64, r, c)
+                }
+            }
+            _ if self.plan.any_of(v).is_some() => {
+                let k = self.reg(self.plan.any_of(v).expect("an any"))?;
+                op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
+                op1!(self, Code::Setne_rm8, r8(r))?;
+                op2!(self, Code::Movzx_r32_rm8, r32(r), r8(r))
+            }
+            Op::WorkItem(op, d) => {
+                let off = ctx_field(op).ok_or("a work-item query")? + 8 * i32::from(d);
+                op2!(self, Code::Mov_r64_rm64, r, mem(Register::RSP, 0))?;
+                op2!(self, Code::Mov_r64_rm64, r, mem(r, i64::from(off)))
+            }
+            _ => Err(format!("{v} cannot be rematerialized")),
+        }
+    }
+
+    /// Copies general register `src` to `dst` (64 bits), unless they are one.
+    fn mov(&mut self, dst: Register, src: Register) -> Res<()> {
+        if dst != src {
+            op2!(self, Code::Mov_r64_rm64, dst, src)?;
+        }
+        Ok(())
+    }
+
+    fn vmov(&mut self, dst: Register, src: Register) -> Res<()> {
+        if dst != src {
+            op2!(
+                self,
+                Code::EVEX_Vmovaps_zmm_k1z_zmmm512,
+                zmm_of(dst),
+                zmm_of(src)
+            )?;
+        }
+        Ok(())
+    }
+
+    /// A vector register holding `v` as `bytes` wide: its own, or scratch `n` (an
+    /// undefined value: whatever the scratch holds).
+    fn vec(&mut self, v: Value, n: usize) -> Res<Register> {
+        if self.plan.is_remat(v) {
+            let r = sized(ZMM[n], self.ty(v).bytes());
+            self.vec_constant(v, r)?;
+            return Ok(r);
+        }
+        self.vreg(v)
+    }
+
+    /// Puts rematerialized vector value `v` into `r` (a constant; an undefined value leaves
+    /// `r` as it is).
+    fn vec_constant(&mut self, v: Value, r: Register) -> Res<()> {
+        let i = def_inst(self.f, v).ok_or("a rematerialized parameter")?;
+        let bits = match self.f.dfg.insts[i].op {
+            Op::Undef => return Ok(()),
+            Op::Iconst(c) | Op::Fconst(c) => c as u32,
+            _ => return Err(format!("{v} cannot be rematerialized")),
+        };
+        if self.ty(v).is_vector() {
+            return self.broadcast(sized(r, self.ty(v).bytes()), bits);
+        }
+        if bits == 0 {
+            let x = xmm_of(r);
+            return op3!(self, Code::EVEX_Vpxord_xmm_k1z_xmm_xmmm128b32, x, x, x);
+        }
+        op2!(self, Code::Mov_r32_imm32, r32(S1), bits)?;
+        op2!(self, Code::EVEX_Vmovd_xmm_rm32, xmm_of(r), r32(S1))
+    }
+
+    /// An `xmm` register whose low lane is lane `n` of vector register `v`: `v` itself for
+    /// lane 0, else scratch `zmm31` rotated by `valignd` (Intel SDM, VALIGND: the two sources'
+    /// concatenation shifted right by `n` lanes).
+    fn lane(&mut self, v: Register, n: u8) -> Res<Register> {
+        if n == 0 {
+            return Ok(xmm_of(v));
+        }
+        let code = match bytes_of(v) {
+            64 => Code::EVEX_Valignd_zmm_k1z_zmm_zmmm512b32_imm8,
+            32 => Code::EVEX_Valignd_ymm_k1z_ymm_ymmm256b32_imm8,
+            _ => Code::EVEX_Valignd_xmm_k1z_xmm_xmmm128b32_imm8,
+        };
+        let s = sized(ZMM[VS1], bytes_of(v));
+        op4!(self, code, s, v, v, u32::from(n))?;
+        Ok(xmm_of(s))
+    }
+
+    /// `d` (a vector register named for `bytes`, not scratch 30 or 31) = the `i32` lanes of
+    /// the `f32` lanes of `a` rounded as `round` says, saturated as Cranelift's
+    /// `fcvt_to_sint_sat` is (NaN gives 0, too large the largest `int`), which the CPU device
+    /// uses for every conversion to `int` (out-of-range results are unspecified otherwise,
+    /// OpenCL C 6.4.3.3).
+    fn float_to_int(
+        &mut self,
+        d: Register,
+        a: Register,
+        round: ferrocl_ir::Round,
+        bytes: u32,
+    ) -> Res<()> {
+        let x = sized(ZMM[VS0], bytes);
+        let imm = match round {
+            ferrocl_ir::Round::Rte => 0x08u32,
+            ferrocl_ir::Round::Rtn => 0x09,
+            ferrocl_ir::Round::Rtp => 0x0a,
+            ferrocl_ir::Round::Rtz => 0x0b,
+        };
+        op3!(self, pick(RNDSCALEPS, bytes), x, sized(a, bytes), imm)?;
+        op2!(self, pick(CVTTPS2DQ, bytes), d, x)?;
+        let s = sized(ZMM[VS1], bytes);
+        // Lanes of 2^31 and above: the largest int (VCVTTPS2DQ gives 0x80000000).
+        self.broadcast(s, 0x4f00_0000)?;
+        op4!(
+            self,
+            pick(CMPPS, bytes),
+            KS,
+            x,
+            s,
+            cmpps_predicate(FloatCC::Oge)
+        )?;
+        self.broadcast(s, 0x7fff_ffff)?;
+        let mut i = Instruction::with2(pick(MOVAPS, bytes), d, s).map_err(bad)?;
+        i.set_op_mask(KS);
+        self.push(i);
+        // NaN lanes: 0.
+        op4!(
+            self,
+            pick(CMPPS, bytes),
+            KS,
+            x,
+            x,
+            cmpps_predicate(FloatCC::Uno)
+        )?;
+        let mut i = Instruction::with3(pick(PXORD, bytes), d, d, d).map_err(bad)?;
+        i.set_op_mask(KS);
+        self.push(i);
+        Ok(())
+    }
+
+    /// Broadcasts 32-bit constant `bits` into vector register `dst` (named by its size).
+    fn broadcast(&mut self, dst: Register, bits: u32) -> Res<()> {
+        if bits == 0 {
+            let x = xmm_of(dst);
+            return op3!(self, Code::EVEX_Vpxord_xmm_k1z_xmm_xmmm128b32, x, x, x);
+        }
+        op2!(self, Code::Mov_r32_imm32, r32(S1), bits)?;
+        let code = pick(PBROADCASTD, bytes_of(dst));
+        op2!(self, code, dst, r32(S1))
+    }
+
+    fn prologue(&mut self, saved: &[Register], layout: &[ArgSlot]) -> Res<()> {
+        for &r in saved {
+            op1!(self, Code::Push_r64, r)?;
+        }
+        // The group context stays at [rsp] for the body; frames wait on the stack above it.
+        op1!(self, Code::Push_r64, Register::RSI)?;
+        op1!(self, Code::Push_r64, Register::RDX)?;
+        self.mov(S0, Register::RDI)?;
+        self.mov(S1, Register::RSI)?;
+        let f = self.f;
+        let entry = f.layout.entry_block().ok_or("no entry block")?;
+        let params = f.dfg.block_params(entry);
+        let Some((&ctx, kernel)) = params.split_last() else {
+            return Err("no context parameter".into());
+        };
+        let kinds = f.kernel.as_ref().map(|k| &k.args[..]).unwrap_or(&[]);
+        for (i, (&p, slot)) in kernel.iter().zip(layout).enumerate() {
+            if self.plan.uses(p) == 0 {
+                continue;
+            }
+            let at = mem(S0, slot.offset as i64);
+            let ty = self.ty(p);
+            let r = self.reg(p)?;
+            if ty.is_vector() {
+                return Err(format!("vector argument {p}"));
+            } else if ty == Type::F32 {
+                op2!(self, Code::EVEX_Vmovss_xmm_k1z_m32, xmm_of(r), at)?;
+            } else if self.wide(p) {
+                op2!(self, Code::Mov_r64_rm64, r, at)?;
+            } else if ty == Type::I32 {
+                op2!(self, Code::Mov_r32_rm32, r32(r), at)?;
+            } else {
+                return Err(format!("argument {p} of type {ty}"));
+            }
+            let region = match kinds.get(i).map(|a| a.kind) {
+                Some(ArgKind::Local) => Some(offsets::LOCAL_MEM),
+                Some(ArgKind::Aggregate) => Some(offsets::PRIVATE_MEM),
+                _ => None,
+            };
+            if let Some(field) = region {
+                op2!(self, Code::Add_r64_rm64, r, mem(S1, i64::from(field)))?;
+            }
+        }
+        if self.plan.uses(ctx) > 0 {
+            let r = self.reg(ctx)?;
+            op1!(self, Code::Pop_r64, r)
+        } else {
+            op2!(self, Code::Add_rm64_imm8, Register::RSP, 8)
+        }
+    }
+
+    fn epilogue(&mut self, saved: &[Register]) -> Res<()> {
+        self.op0(Code::VEX_Vzeroupper);
+        op2!(self, Code::Add_rm64_imm8, Register::RSP, 8)?;
+        for &r in saved.iter().rev() {
+            op1!(self, Code::Pop_r64, r)?;
+        }
+        self.op0(Code::Retnq);
+        Ok(())
+    }
+
+    fn inst(&mut self, inst: Inst, next: Option<Block>, saved: &[Register]) -> Res<()> {
+        let f = self.f;
+        let data = &f.dfg.insts[inst];
+        let args: Vec<Value> = data.args.iter().map(|&a| f.dfg.resolve(a)).collect();
+        let result = f.dfg.inst_result(inst);
+        if let Some(r) = result {
+            // A pure instruction whose result nobody reads, or one read where it is used.
+            if (self.plan.uses(r) == 0 && data.op.is_pure() && !matches!(data.op, Op::Load(_)))
+                || self.plan.is_remat(r)
+            {
+                return Ok(());
+            }
+            if self.plan.uses(r) == 0 && matches!(data.op, Op::Load(_)) {
+                return Ok(());
+            }
+        }
+        match &data.op {
+            Op::Jump(d) => self.edge(d, next),
+            Op::Brif(dests) => self.brif(args[0], &dests.0, &dests.1, next),
+            Op::Return => self.epilogue(saved),
+            Op::Store(_) => self.store(&args),
+            op => {
+                let r = result.ok_or("an instruction without a result")?;
+                match self.plan.class(r) {
+                    Class::Gpr => self.gpr_inst(op, r, &args),
+                    Class::Vec => self.vec_inst(op, r, &args),
+                    Class::Mask => self.mask_inst(op, r, &args),
+                }
+            }
+        }
+        .map_err(|e| format!("{}: {e}", inst_text(f, inst)))
+    }
+
+    /// Stores have no result: handled here.
+    /// The value is read first (a constant may need `r11`), then the address.
+    fn store(&mut self, args: &[Value]) -> Res<()> {
+        let (x, p) = (args[0], args[1]);
+        match self.plan.class(x) {
+            Class::Gpr if self.plan.is_remat(x) => {
+                let k = self
+                    .imm(x)
+                    .ok_or("a stored value that is not an immediate")?;
+                let at = self.address(p)?;
+                if self.wide(x) {
+                    op2!(self, Code::Mov_rm64_imm32, at, k)
+                } else {
+                    op2!(self, Code::Mov_rm32_imm32, at, k as u32)
+                }
+            }
+            Class::Gpr => {
+                let r = self.reg(x)?;
+                let at = self.address(p)?;
+                if self.wide(x) {
+                    op2!(self, Code::Mov_rm64_r64, at, r)
+                } else {
+                    op2!(self, Code::Mov_rm32_r32, at, r32(r))
+                }
+            }
+            Class::Vec if self.ty(x) == Type::F32 => {
+                let r = self.vec(x, VS0)?;
+                let at = self.address(p)?;
+                op2!(self, Code::EVEX_Vmovss_m32_k1_xmm, at, r)
+            }
+            Class::Vec => {
+                let r = self.vec(x, VS0)?;
+                let at = self.address(p)?;
+                op2!(self, pick(MOVUPS_STORE, self.ty(x).bytes()), at, r)
+            }
+            Class::Mask => Err("a mask stored".into()),
+        }
+    }
+
+    /// The memory operand of an access through pointer `p`: `[p]`, or `[base + offset]` for
+    /// a `ptradd` folded into its accesses (`Plan::folded_address`). Uses `r10` and `r11`.
+    fn address(&mut self, p: Value) -> Res<MemoryOperand> {
+        let Some(i) = self.plan.folded_address(p) else {
+            let rp = self.gpr(p, S0)?;
+            return Ok(mem(rp, 0));
+        };
+        let args = &self.f.dfg.insts[i].args;
+        let (base, off) = (self.f.dfg.resolve(args[0]), self.f.dfg.resolve(args[1]));
+        let rb = self.gpr(base, S0)?;
+        if let Some(k) = self.imm(off) {
+            return Ok(mem(rb, i64::from(k)));
+        }
+        let ro = self.gpr(off, S1)?;
+        Ok(MemoryOperand::with_base_index(rb, ro))
+    }
+
+    fn gpr_inst(&mut self, op: &Op, r: Value, args: &[Value]) -> Res<()> {
+        let d = self.reg(r)?;
+        let wide = self.wide(r);
+        let dn = if wide { d } else { r32(d) };
+        match op {
+            Op::Binary(b) => self.int_binary(*b, d, wide, args[0], args[1]),
+            Op::Unary(u @ (UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz)) => {
+                // LZCNT and TZCNT give the operand's width for 0, as the IR does.
+                let a = self.gpr(args[0], S0)?;
+                let code = match (u, wide) {
+                    (UnaryOp::Popcnt, true) => Code::Popcnt_r64_rm64,
+                    (UnaryOp::Popcnt, false) => Code::Popcnt_r32_rm32,
+                    (UnaryOp::Clz, true) => Code::Lzcnt_r64_rm64,
+                    (UnaryOp::Clz, false) => Code::Lzcnt_r32_rm32,
+                    (_, true) => Code::Tzcnt_r64_rm64,
+                    (_, false) => Code::Tzcnt_r32_rm32,
+                };
+                let a = if wide { a } else { r32(a) };
+                op2!(self, code, dn, a)
+            }
+            Op::Unary(UnaryOp::Ineg) => {
+                let a = self.gpr(args[0], S0)?;
+                self.mov(d, a)?;
+                op1!(self, if wide { Code::Neg_rm64 } else { Code::Neg_rm32 }, dn)
+            }
+            Op::Unary(UnaryOp::Bnot) => {
+                let a = self.gpr(args[0], S0)?;
+                self.mov(d, a)?;
+                if self.ty(r) == Type::I1 {
+                    op2!(self, Code::Xor_rm32_imm32, r32(d), 1)
+                } else {
+                    op1!(self, if wide { Code::Not_rm64 } else { Code::Not_rm32 }, dn)
+                }
+            }
+            Op::Icmp(cc) => {
+                self.compare(*cc, args[0], args[1])?;
+                op1!(self, SETCC[cond_index(*cc)], r8(d))?;
+                op2!(self, Code::Movzx_r32_rm8, r32(d), r8(d))
+            }
+            Op::Fcmp(cc) => {
+                let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                let code = Code::EVEX_Vcmpss_kr_k1_xmm_xmmm32_imm8_sae;
+                op4!(self, code, KS, xmm_of(a), xmm_of(b), cmpps_predicate(*cc))?;
+                op2!(self, Code::VEX_Kmovw_r32_kr, r32(d), KS)
+            }
+            Op::Select => {
+                let (c, a, b) = (args[0], args[1], args[2]);
+                if let Some(k) = self.constant(c) {
+                    let src = if k & 1 == 1 { a } else { b };
+                    let s = self.gpr(src, S0)?;
+                    return self.mov(d, s);
+                }
+                let rc = self.reg(c)?;
+                if self.plan.is_remat(b) {
+                    self.materialize(b, S1)?;
+                } else {
+                    let rb = self.reg(b)?;
+                    self.mov(S1, rb)?;
+                }
+                let ra = self.gpr(a, S0)?;
+                op2!(self, Code::Test_rm32_r32, r32(rc), r32(rc))?;
+                op2!(self, Code::Cmovne_r64_rm64, S1, ra)?;
+                self.mov(d, S1)
+            }
+            Op::Convert(c) => {
+                let a = self.gpr(args[0], S0)?;
+                match c {
+                    ConvOp::Sext if self.ty(args[0]) == Type::I1 => {
+                        self.mov(d, a)?;
+                        op1!(self, if wide { Code::Neg_rm64 } else { Code::Neg_rm32 }, dn)
+                    }
+                    ConvOp::Sext if wide && self.ty(args[0]) == Type::I32 => {
+                        op2!(self, Code::Movsxd_r64_rm32, d, r32(a))
+                    }
+                    ConvOp::FloatToSint { round, .. } => {
+                        let x = self.vec(args[0], VS0)?;
+                        let t = XMM[VS2];
+                        self.float_to_int(t, x, *round, 16)?;
+                        op2!(self, Code::EVEX_Vmovd_rm32_xmm, r32(d), t)
+                    }
+                    ConvOp::Sext | ConvOp::Zext | ConvOp::Trunc => {
+                        if wide && self.wide(args[0]) {
+                            self.mov(d, a)
+                        } else {
+                            op2!(self, Code::Mov_r32_rm32, r32(d), r32(a))
+                        }
+                    }
+                    _ => Err(format!("conversion {c:?}")),
+                }
+            }
+            Op::Bitcast => {
+                let a = self.vec(args[0], VS0)?;
+                op2!(self, Code::EVEX_Vmovd_rm32_xmm, r32(d), xmm_of(a))
+            }
+            Op::PtrToInt | Op::IntToPtr | Op::AddrCast => {
+                let a = self.gpr(args[0], S0)?;
+                if wide {
+                    self.mov(d, a)
+                } else {
+                    op2!(self, Code::Mov_r32_rm32, r32(d), r32(a))
+                }
+            }
+            Op::PtrAdd => {
+                let p = self.gpr(args[0], S0)?;
+                let off = args[1];
+                if let Some(k) = self.imm(off).filter(|_| self.wide(off)) {
+                    return op2!(self, Code::Lea_r64_m, d, mem(p, i64::from(k)));
+                }
+                let o = self.gpr(off, S1)?;
+                let o = if self.wide(off) {
+                    o
+                } else {
+                    op2!(self, Code::Movsxd_r64_rm32, S1, r32(o))?;
+                    S1
+                };
+                let m = MemoryOperand::with_base_index(p, o);
+                op2!(self, Code::Lea_r64_m, d, m)
+            }
+            Op::ExtractLane(n) if self.plan.class(args[0]) == Class::Vec => {
+                let v = self.vec(args[0], VS0)?;
+                let x = self.lane(v, *n)?;
+                op2!(self, Code::EVEX_Vmovd_rm32_xmm, r32(d), x)
+            }
+            Op::ExtractLane(n) => {
+                let k = self.reg(args[0])?;
+                op2!(self, Code::VEX_Kmovw_r32_kr, r32(d), k)?;
+                if *n > 0 {
+                    op2!(self, Code::Shr_rm32_imm8, r32(d), u32::from(*n))?;
+                }
+                op2!(self, Code::And_rm32_imm8, r32(d), 1)
+            }
+            Op::Load(_) => {
+                let at = self.address(args[0])?;
+                if wide {
+                    op2!(self, Code::Mov_r64_rm64, d, at)
+                } else {
+                    op2!(self, Code::Mov_r32_rm32, r32(d), at)
+                }
+            }
+            Op::Store(_) => self.store(args),
+            other => Err(format!("{other:?} in a general register")),
+        }
+    }
+
+    /// `d = a OP b` on general registers, 64-bit when `wide`.
+    fn int_binary(&mut self, b: BinaryOp, d: Register, wide: bool, x: Value, y: Value) -> Res<()> {
+        let n = |r: Register| if wide { r } else { r32(r) };
+        let pick2 = |c64: Code, c32: Code| if wide { c64 } else { c32 };
+        let ra = self.gpr(x, S0)?;
+        match b {
+            BinaryOp::Iadd | BinaryOp::Isub if self.imm(y).is_some() => {
+                let k = i64::from(self.imm(y).unwrap_or(0));
+                let k = if b == BinaryOp::Isub { -k } else { k };
+                let lea = pick2(Code::Lea_r64_m, Code::Lea_r32_m);
+                op2!(self, lea, n(d), mem(ra, k))
+            }
+            BinaryOp::Iadd => {
+                let rb = self.gpr(y, S1)?;
+                let lea = pick2(Code::Lea_r64_m, Code::Lea_r32_m);
+                op2!(self, lea, n(d), MemoryOperand::with_base_index(ra, rb))
+            }
+            BinaryOp::Isub => {
+                let rb = self.gpr(y, S1)?;
+                if d == rb {
+                    op1!(self, pick2(Code::Neg_rm64, Code::Neg_rm32), n(d))?;
+                    op2!(
+                        self,
+                        pick2(Code::Add_r64_rm64, Code::Add_r32_rm32),
+                        n(d),
+                        n(ra)
+                    )
+                } else {
+                    self.mov(d, ra)?;
+                    op2!(
+                        self,
+                        pick2(Code::Sub_r64_rm64, Code::Sub_r32_rm32),
+                        n(d),
+                        n(rb)
+                    )
+                }
+            }
+            BinaryOp::Imul if self.imm(y).is_some() => {
+                let k = self.imm(y).unwrap_or(0);
+                let code = pick2(Code::Imul_r64_rm64_imm32, Code::Imul_r32_rm32_imm32);
+                op3!(self, code, n(d), n(ra), k)
+            }
+            BinaryOp::Imul | BinaryOp::Band | BinaryOp::Bor | BinaryOp::Bxor => {
+                let code = match b {
+                    BinaryOp::Imul => pick2(Code::Imul_r64_rm64, Code::Imul_r32_rm32),
+                    BinaryOp::Band => pick2(Code::And_r64_rm64, Code::And_r32_rm32),
+                    BinaryOp::Bor => pick2(Code::Or_r64_rm64, Code::Or_r32_rm32),
+                    _ => pick2(Code::Xor_r64_rm64, Code::Xor_r32_rm32),
+                };
+                let rb = self.gpr(y, S1)?;
+                if d == rb {
+                    op2!(self, code, n(d), n(ra))
+                } else {
+                    self.mov(d, ra)?;
+                    op2!(self, code, n(d), n(rb))
+                }
+            }
+            BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr => {
+                let rb = self.gpr(y, S1)?;
+                let code = match b {
+                    BinaryOp::Shl => {
+                        pick2(Code::VEX_Shlx_r64_rm64_r64, Code::VEX_Shlx_r32_rm32_r32)
+                    }
+                    BinaryOp::Lshr => {
+                        pick2(Code::VEX_Shrx_r64_rm64_r64, Code::VEX_Shrx_r32_rm32_r32)
+                    }
+                    _ => pick2(Code::VEX_Sarx_r64_rm64_r64, Code::VEX_Sarx_r32_rm32_r32),
+                };
+                op3!(self, code, n(d), n(ra), n(rb))
+            }
+            BinaryOp::Umin | BinaryOp::Umax | BinaryOp::Smin | BinaryOp::Smax => {
+                // S1 = a; if b is the one to keep, S1 = b; d = S1.
+                let keep_b = match b {
+                    BinaryOp::Umin => IntCC::Ugt,
+                    BinaryOp::Umax => IntCC::Ult,
+                    BinaryOp::Smin => IntCC::Sgt,
+                    _ => IntCC::Slt,
+                };
+                let rb = self.gpr(y, S1)?;
+                if rb == S1 {
+                    self.mov(Register::R10, ra)?;
+                    // a in S0, b in S1: keep b where it wins, else copy a.
+                    let inv = cond_index(keep_b.inverse());
+                    op2!(
+                        self,
+                        pick2(Code::Cmp_r64_rm64, Code::Cmp_r32_rm32),
+                        n(S0),
+                        n(S1)
+                    )?;
+                    op2!(self, CMOVCC[inv], S1, S0)?;
+                    return self.mov(d, S1);
+                }
+                self.mov(S1, ra)?;
+                op2!(
+                    self,
+                    pick2(Code::Cmp_r64_rm64, Code::Cmp_r32_rm32),
+                    n(S1),
+                    n(rb)
+                )?;
+                op2!(self, CMOVCC[cond_index(keep_b)], S1, rb)?;
+                self.mov(d, S1)
+            }
+            other => Err(format!("{other:?} on general registers")),
+        }
+    }
+
+    /// Sets the flags for integer comparison `a cc b`.
+    fn compare(&mut self, _cc: IntCC, a: Value, b: Value) -> Res<()> {
+        let wide = self.wide(a);
+        let ra = self.gpr(a, S0)?;
+        if let Some(k) = self.imm(b) {
+            let code = if wide {
+                Code::Cmp_rm64_imm32
+            } else {
+                Code::Cmp_rm32_imm32
+            };
+            let ra = if wide { ra } else { r32(ra) };
+            return op2!(self, code, ra, k);
+        }
+        let rb = self.gpr(b, S1)?;
+        if wide {
+            op2!(self, Code::Cmp_r64_rm64, ra, rb)
+        } else {
+            op2!(self, Code::Cmp_r32_rm32, r32(ra), r32(rb))
+        }
+    }
+
+    fn vec_inst(&mut self, op: &Op, r: Value, args: &[Value]) -> Res<()> {
+        let bytes = self.ty(r).bytes();
+        let scalar = !self.ty(r).is_vector();
+        let d = self.vreg(r)?;
+        match op {
+            Op::Fconst(bits) | Op::Iconst(bits) => {
+                if scalar {
+                    if *bits == 0 {
+                        let x = xmm_of(d);
+                        return op3!(self, Code::EVEX_Vpxord_xmm_k1z_xmm_xmmm128b32, x, x, x);
+                    }
+                    op2!(self, Code::Mov_r32_imm32, r32(S1), *bits as u32)?;
+                    return op2!(self, Code::EVEX_Vmovd_xmm_rm32, xmm_of(d), r32(S1));
+                }
+                self.broadcast(d, *bits as u32)
+            }
+            Op::Vconst(lanes) => {
+                // Built in memory on the stack and loaded.
+                let size = 4 * lanes.len() as i32;
+                op2!(self, Code::Sub_rm64_imm32, Register::RSP, size)?;
+                for (i, &l) in lanes.iter().enumerate() {
+                    let at = mem(Register::RSP, 4 * i as i64);
+                    op2!(self, Code::Mov_rm32_imm32, at, l as u32)?;
+                }
+                op2!(self, pick(MOVUPS_LOAD, bytes), d, mem(Register::RSP, 0))?;
+                op2!(self, Code::Add_rm64_imm32, Register::RSP, size)
+            }
+            Op::Binary(b @ (BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr)) => {
+                let a = self.vec(args[0], VS0)?;
+                if let Some(k) = self.constant(args[1]) {
+                    let code = match b {
+                        BinaryOp::Shl => PSLLD_IMM,
+                        BinaryOp::Lshr => PSRLD_IMM,
+                        _ => PSRAD_IMM,
+                    };
+                    return op3!(self, pick(code, bytes), d, a, (k & 31) as u32);
+                }
+                // The amount is taken modulo the lane's bits, as the IR says; the variable
+                // shifts of AVX-512 give 0 (or the sign) for amounts of 32 and more.
+                let c = self.vec(args[1], VS1)?;
+                let s = sized(ZMM[VS2], bytes);
+                self.broadcast(s, 31)?;
+                op3!(self, pick(PANDD, bytes), s, c, s)?;
+                let code = match b {
+                    BinaryOp::Shl => PSLLVD,
+                    BinaryOp::Lshr => PSRLVD,
+                    _ => PSRAVD,
+                };
+                op3!(self, pick(code, bytes), d, a, s)
+            }
+            Op::Binary(b) => {
+                let float = self.ty(r).lane_type() == Type::F32;
+                let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                let code = match (b, scalar) {
+                    (BinaryOp::Fadd, false) => pick(ADDPS, bytes),
+                    (BinaryOp::Fsub, false) => pick(SUBPS, bytes),
+                    (BinaryOp::Fmul, false) => pick(MULPS, bytes),
+                    (BinaryOp::Fdiv | BinaryOp::FdivRelaxed, false) => pick(DIVPS, bytes),
+                    (BinaryOp::Fadd, true) => Code::EVEX_Vaddss_xmm_k1z_xmm_xmmm32_er,
+                    (BinaryOp::Fsub, true) => Code::EVEX_Vsubss_xmm_k1z_xmm_xmmm32_er,
+                    (BinaryOp::Fmul, true) => Code::EVEX_Vmulss_xmm_k1z_xmm_xmmm32_er,
+                    (BinaryOp::Fdiv | BinaryOp::FdivRelaxed, true) => {
+                        Code::EVEX_Vdivss_xmm_k1z_xmm_xmmm32_er
+                    }
+                    (BinaryOp::Iadd, false) if !float => pick(PADDD, bytes),
+                    (BinaryOp::Isub, false) if !float => pick(PSUBD, bytes),
+                    (BinaryOp::Imul, false) if !float => pick(PMULLD, bytes),
+                    (BinaryOp::Smin, false) if !float => pick(PMINSD, bytes),
+                    (BinaryOp::Smax, false) if !float => pick(PMAXSD, bytes),
+                    (BinaryOp::Umin, false) if !float => pick(PMINUD, bytes),
+                    (BinaryOp::Umax, false) if !float => pick(PMAXUD, bytes),
+                    (BinaryOp::Band, _) => pick(PANDD, bytes.max(16)),
+                    (BinaryOp::Bor, _) => pick(PORD, bytes.max(16)),
+                    (BinaryOp::Bxor, _) => pick(PXORD, bytes.max(16)),
+                    (other, _) => return Err(format!("{other:?} on vector registers")),
+                };
+                let (d, a, c) = if bytes == 4 {
+                    (xmm_of(d), xmm_of(a), xmm_of(c))
+                } else {
+                    (d, a, c)
+                };
+                op3!(self, code, d, a, c)
+            }
+            Op::Fma => {
+                let (a, b, c) = (
+                    self.vec(args[0], VS0)?,
+                    self.vec(args[1], VS1)?,
+                    self.vec(args[2], VS2)?,
+                );
+                let (c231, c213) = if scalar {
+                    (
+                        Code::EVEX_Vfmadd231ss_xmm_k1z_xmm_xmmm32_er,
+                        Code::EVEX_Vfmadd213ss_xmm_k1z_xmm_xmmm32_er,
+                    )
+                } else {
+                    (pick(FMADD231PS, bytes), pick(FMADD213PS, bytes))
+                };
+                let x = |r: Register| if scalar { xmm_of(r) } else { r };
+                let (d, a, b, c) = (x(d), x(a), x(b), x(c));
+                if d == c {
+                    op3!(self, c231, d, a, b)
+                } else if d == a {
+                    op3!(self, c213, d, b, c)
+                } else if d == b {
+                    op3!(self, c213, d, a, c)
+                } else {
+                    self.vmov(d, c)?;
+                    op3!(self, c231, d, a, b)
+                }
+            }
+            Op::Unary(u) => {
+                let a = self.vec(args[0], VS0)?;
+                let (d, a) = if scalar {
+                    (xmm_of(d), xmm_of(a))
+                } else {
+                    (d, a)
+                };
+                self.vec_unary(*u, d, a, scalar, bytes)
+            }
+            Op::Select => {
+                let (c, a, b) = (args[0], args[1], args[2]);
+                let (ra, rb) = (self.vec(a, VS0)?, self.vec(b, VS1)?);
+                let k = if self.plan.class(c) == Class::Mask {
+                    self.reg(c)?
+                } else {
+                    // A scalar condition: all lanes or none.
+                    let rc = self.gpr(c, S0)?;
+                    op2!(self, Code::Xor_r32_rm32, r32(S1), r32(S1))?;
+                    op2!(self, Code::Sub_r32_rm32, r32(S1), r32(rc))?;
+                    op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
+                    KS
+                };
+                let code = pick(BLENDMPS, bytes.max(16));
+                let (d, ra, rb) = if scalar {
+                    (xmm_of(d), xmm_of(ra), xmm_of(rb))
+                } else {
+                    (d, ra, rb)
+                };
+                let mut i = Instruction::with3(code, d, rb, ra).map_err(bad)?;
+                i.set_op_mask(k);
+                self.push(i);
+                Ok(())
+            }
+            Op::Convert(c @ (ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_))) => {
+                let signed = matches!(c, ConvOp::SintToFloat(_));
+                if scalar {
+                    let a = self.gpr(args[0], S0)?;
+                    let x = xmm_of(d);
+                    let (code, a) = match (signed, self.wide(args[0])) {
+                        (true, false) => (Code::EVEX_Vcvtsi2ss_xmm_xmm_rm32_er, r32(a)),
+                        (true, true) => (Code::EVEX_Vcvtsi2ss_xmm_xmm_rm64_er, a),
+                        (false, false) => (Code::EVEX_Vcvtusi2ss_xmm_xmm_rm32_er, r32(a)),
+                        (false, true) => (Code::EVEX_Vcvtusi2ss_xmm_xmm_rm64_er, a),
+                    };
+                    op3!(self, code, x, x, a)
+                } else {
+                    let a = self.vec(args[0], VS0)?;
+                    let codes = if signed { CVTDQ2PS } else { CVTUDQ2PS };
+                    op2!(self, pick(codes, bytes), d, a)
+                }
+            }
+            Op::Bitcast => {
+                if scalar {
+                    let a = self.gpr(args[0], S0)?;
+                    op2!(self, Code::EVEX_Vmovd_xmm_rm32, xmm_of(d), r32(a))
+                } else {
+                    let a = self.vec(args[0], VS0)?;
+                    self.vmov(d, a)
+                }
+            }
+            Op::Splat => {
+                let x = args[0];
+                if self.plan.class(x) == Class::Gpr {
+                    let a = self.gpr(x, S0)?;
+                    op2!(self, pick(PBROADCASTD, bytes), d, r32(a))
+                } else {
+                    let a = self.vec(x, VS0)?;
+                    op2!(self, pick(BROADCASTSS, bytes), d, xmm_of(a))
+                }
+            }
+            Op::Load(_) => {
+                let at = self.address(args[0])?;
+                if scalar {
+                    op2!(self, Code::EVEX_Vmovss_xmm_k1z_m32, xmm_of(d), at)
+                } else {
+                    op2!(self, pick(MOVUPS_LOAD, bytes), d, at)
+                }
+            }
+            Op::ExtractLane(n) => {
+                let v = self.vec(args[0], VS0)?;
+                let x = self.lane(v, *n)?;
+                self.vmov(d, x)
+            }
+            Op::InsertLane(n) => {
+                let (v, x) = (args[0], args[1]);
+                let rv = self.vec(v, VS0)?;
+                op2!(self, Code::Mov_r32_imm32, r32(S1), 1u32 << n)?;
+                op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
+                if self.plan.class(x) == Class::Gpr {
+                    let rx = self.gpr(x, S0)?;
+                    self.vmov(d, rv)?;
+                    let mut i =
+                        Instruction::with2(pick(PBROADCASTD, bytes), d, r32(rx)).map_err(bad)?;
+                    i.set_op_mask(KS);
+                    self.push(i);
+                } else {
+                    let mut rx = self.vec(x, VS1)?;
+                    if zmm_of(rx) == zmm_of(d) && zmm_of(rv) != zmm_of(d) {
+                        self.vmov(ZMM[VS1], rx)?;
+                        rx = ZMM[VS1];
+                    }
+                    self.vmov(d, rv)?;
+                    let mut i =
+                        Instruction::with2(pick(BROADCASTSS, bytes), d, xmm_of(rx)).map_err(bad)?;
+                    i.set_op_mask(KS);
+                    self.push(i);
+                }
+                Ok(())
+            }
+            Op::Convert(ConvOp::FloatToSint { round, .. }) => {
+                let a = self.vec(args[0], VS0)?;
+                self.float_to_int(d, a, *round, bytes)
+            }
+            Op::Undef => Ok(()),
+            other => Err(format!("{other:?} in a vector register")),
+        }
+    }
+
+    /// Unary operation `u` of vector (or scalar `f32`) `a` into `d`, both named for their size.
+    fn vec_unary(
+        &mut self,
+        u: UnaryOp,
+        d: Register,
+        a: Register,
+        scalar: bool,
+        bytes: u32,
+    ) -> Res<()> {
+        match u {
+            UnaryOp::Fneg | UnaryOp::Fabs | UnaryOp::Bnot => {
+                let (bits, code) = match u {
+                    UnaryOp::Fneg => (0x8000_0000, XORPS),
+                    UnaryOp::Fabs => (0x7fff_ffff, ANDPS),
+                    _ => (u32::MAX, PXORD),
+                };
+                let s = sized(ZMM[VS1], bytes.max(16));
+                self.broadcast(s, bits)?;
+                op3!(self, pick(code, bytes), d, a, s)
+            }
+            UnaryOp::Sqrt | UnaryOp::SqrtRelaxed if scalar => {
+                op3!(self, Code::EVEX_Vsqrtss_xmm_k1z_xmm_xmmm32_er, d, a, a)
+            }
+            UnaryOp::Sqrt | UnaryOp::SqrtRelaxed => op2!(self, pick(SQRTPS, bytes), d, a),
+            UnaryOp::Rsqrt => {
+                // 1 / sqrt(x), each rounded: as exact as the IR's reference.
+                let s = sized(ZMM[VS1], bytes.max(16));
+                if scalar {
+                    op3!(self, Code::EVEX_Vsqrtss_xmm_k1z_xmm_xmmm32_er, d, a, a)?;
+                    self.broadcast(s, 1.0f32.to_bits())?;
+                    op3!(self, Code::EVEX_Vdivss_xmm_k1z_xmm_xmmm32_er, d, s, d)
+                } else {
+                    op2!(self, pick(SQRTPS, bytes), d, a)?;
+                    self.broadcast(s, 1.0f32.to_bits())?;
+                    op3!(self, pick(DIVPS, bytes), d, s, d)
+                }
+            }
+            UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Ftrunc | UnaryOp::Nearest => {
+                // VRNDSCALEPS imm8: bits 1:0 the rounding (nearest even, down, up,
+                // toward zero), bit 3 suppresses the precision exception.
+                let imm = match u {
+                    UnaryOp::Nearest => 0x08u32,
+                    UnaryOp::Floor => 0x09,
+                    UnaryOp::Ceil => 0x0a,
+                    _ => 0x0b,
+                };
+                if scalar {
+                    let code = Code::EVEX_Vrndscaless_xmm_k1z_xmm_xmmm32_imm8_sae;
+                    op4!(self, code, d, a, a, imm)
+                } else {
+                    op3!(self, pick(RNDSCALEPS, bytes), d, a, imm)
+                }
+            }
+            other => Err(format!("{other:?} on vector registers")),
+        }
+    }
+
+    fn mask_inst(&mut self, op: &Op, r: Value, args: &[Value]) -> Res<()> {
+        let d = self.reg(r)?;
+        match op {
+            Op::Iconst(c) => {
+                let code = if c & 1 == 1 {
+                    Code::VEX_Kxnorw_kr_kr_kr
+                } else {
+                    Code::VEX_Kxorw_kr_kr_kr
+                };
+                op3!(self, code, d, d, d)
+            }
+            Op::Undef => Ok(()),
+            Op::Fcmp(cc) => {
+                let bytes = self.ty(args[0]).bytes();
+                let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                op4!(self, pick(CMPPS, bytes), d, a, b, cmpps_predicate(*cc))
+            }
+            Op::Icmp(cc) => {
+                let bytes = self.ty(args[0]).bytes();
+                let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                let (p, unsigned) = pcmp_predicate(*cc);
+                let code = pick(if unsigned { PCMPUD } else { PCMPD }, bytes);
+                op4!(self, code, d, a, b, p)
+            }
+            Op::Binary(b) => {
+                let (a, c) = (self.reg(args[0])?, self.reg(args[1])?);
+                let code = match b {
+                    BinaryOp::Band => Code::VEX_Kandw_kr_kr_kr,
+                    BinaryOp::Bor => Code::VEX_Korw_kr_kr_kr,
+                    BinaryOp::Bxor => Code::VEX_Kxorw_kr_kr_kr,
+                    other => return Err(format!("{other:?} on masks")),
+                };
+                op3!(self, code, d, a, c)
+            }
+            Op::Unary(UnaryOp::Bnot) => {
+                let a = self.reg(args[0])?;
+                op2!(self, Code::VEX_Knotw_kr_kr, d, a)
+            }
+            Op::Select => {
+                let (c, a, b) = (args[0], self.reg(args[1])?, self.reg(args[2])?);
+                if self.plan.class(c) == Class::Mask {
+                    // d = (c & a) | (!c & b)
+                    let k = self.reg(c)?;
+                    op3!(self, Code::VEX_Kandw_kr_kr_kr, KS, k, a)?;
+                    op3!(self, Code::VEX_Kandnw_kr_kr_kr, d, k, b)?;
+                    return op3!(self, Code::VEX_Korw_kr_kr_kr, d, d, KS);
+                }
+                if let Some(k) = self.constant(c) {
+                    let s = if k & 1 == 1 { a } else { b };
+                    if s != d {
+                        op2!(self, Code::VEX_Kmovw_kr_km16, d, s)?;
+                    }
+                    return Ok(());
+                }
+                let rc = self.reg(c)?;
+                op2!(self, Code::VEX_Kmovw_r32_kr, r32(S1), b)?;
+                op2!(self, Code::VEX_Kmovw_r32_kr, r32(S0), a)?;
+                op2!(self, Code::Test_rm32_r32, r32(rc), r32(rc))?;
+                op2!(self, Code::Cmovne_r32_rm32, r32(S1), r32(S0))?;
+                op2!(self, Code::VEX_Kmovw_kr_r32, d, r32(S1))
+            }
+            Op::Splat => {
+                let rc = self.gpr(args[0], S0)?;
+                op2!(self, Code::Xor_r32_rm32, r32(S1), r32(S1))?;
+                op2!(self, Code::Sub_r32_rm32, r32(S1), r32(rc))?;
+                op2!(self, Code::VEX_Kmovw_kr_r32, d, r32(S1))
+            }
+            other => Err(format!("{other:?} in a mask register")),
+        }
+    }
+
+    /// The moves of an edge to `d`: each parameter that is read, from its argument.
+    fn moves(&self, d: &Dest) -> Vec<Move> {
+        let params = self.f.dfg.block_params(d.block);
+        params
+            .iter()
+            .zip(&d.args)
+            .filter(|(&p, _)| self.plan.needs_register(p))
+            .filter_map(|(&p, &a)| {
+                let a = self.f.dfg.resolve(a);
+                let dst = self.alloc.reg[p]?;
+                let undefined = self.plan.is_remat(a)
+                    && def_inst(self.f, a).is_some_and(|i| self.f.dfg.insts[i].op == Op::Undef)
+                    && self.plan.class(a) != Class::Gpr;
+                let same = self.alloc.reg[a] == Some(dst);
+                (!undefined && !same).then_some(Move { dst, src: a })
+            })
+            .collect()
+    }
+
+    /// The parallel copy of `moves`: register to register first (cycles broken through the
+    /// scratch registers), then the rematerialized values.
+    fn parallel(&mut self, mut moves: Vec<Move>) -> Res<()> {
+        let (mut late, mut regs): (Vec<Move>, Vec<Move>) =
+            moves.drain(..).partition(|m| self.plan.is_remat(m.src));
+        // A source may be replaced by a scratch register while a cycle is broken.
+        let mut srcs: Vec<Register> = regs
+            .iter()
+            .map(|m| self.alloc.reg[m.src].expect("a register"))
+            .collect();
+        while !regs.is_empty() {
+            let free = (0..regs.len()).find(|&i| {
+                let dst = regs[i].dst;
+                !srcs.iter().enumerate().any(|(j, &s)| j != i && s == dst)
+            });
+            match free {
+                Some(i) => {
+                    let m = regs.remove(i);
+                    let s = srcs.remove(i);
+                    self.copy(m.dst, s)?;
+                }
+                None => {
+                    // Every destination is still to be read: park the first one's value.
+                    let dst = regs[0].dst;
+                    let scratch = if dst.is_zmm() {
+                        ZMM[VS1]
+                    } else if dst.is_k() {
+                        KS
+                    } else {
+                        S1
+                    };
+                    self.copy(scratch, dst)?;
+                    for s in srcs.iter_mut() {
+                        if *s == dst {
+                            *s = scratch;
+                        }
+                    }
+                }
+            }
+        }
+        for m in late.drain(..) {
+            if m.dst.is_zmm() {
+                self.vec_constant(m.src, m.dst)?;
+            } else {
+                self.materialize(m.src, m.dst)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn copy(&mut self, dst: Register, src: Register) -> Res<()> {
+        if dst == src {
+            Ok(())
+        } else if dst.is_zmm() {
+            self.vmov(dst, src)
+        } else if dst.is_k() {
+            op2!(self, Code::VEX_Kmovw_kr_km16, dst, src)
+        } else {
+            self.mov(dst, src)
+        }
+    }
+
+    /// An unconditional edge: its moves, then a jump unless the target comes next.
+    fn edge(&mut self, d: &Dest, next: Option<Block>) -> Res<()> {
+        let moves = self.moves(d);
+        self.parallel(moves)?;
+        if Some(d.block) != next {
+            self.jump(Code::Jmp_rel32_64, self.block_label[d.block])?;
+        }
+        Ok(())
+    }
+
+    fn brif(&mut self, c: Value, t: &Dest, e: &Dest, next: Option<Block>) -> Res<()> {
+        if let Some(k) = self.constant(c) {
+            return self.edge(if k & 1 == 1 { t } else { e }, next);
+        }
+        // The jumps taken where the condition holds, and where it does not.
+        let (yes, no) = if let Some(i) = self.plan.fused(c) {
+            let Op::Icmp(cc) = self.f.dfg.insts[i].op else {
+                return Err("a fused comparison that is not one".into());
+            };
+            let args = &self.f.dfg.insts[i].args;
+            let (a, b) = (self.f.dfg.resolve(args[0]), self.f.dfg.resolve(args[1]));
+            self.compare(cc, a, b)?;
+            (JCC[cond_index(cc)], JCC[cond_index(cc.inverse())])
+        } else if let Some(m) = self.plan.any_of(c) {
+            let k = self.reg(m)?;
+            op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
+            (Code::Jne_rel32_64, Code::Je_rel32_64)
+        } else {
+            let rc = self.reg(c)?;
+            op2!(self, Code::Test_rm32_r32, r32(rc), r32(rc))?;
+            (Code::Jne_rel32_64, Code::Je_rel32_64)
+        };
+        let (tm, em) = (self.moves(t), self.moves(e));
+        if tm.is_empty() && em.is_empty() && Some(t.block) == next {
+            return self.jump(no, self.block_label[e.block]);
+        }
+        if em.is_empty() && !tm.is_empty() {
+            // A loop's back edge: out where the condition fails, else the moves and back.
+            self.jump(no, self.block_label[e.block])?;
+            self.parallel(tm)?;
+            if Some(t.block) != next {
+                self.jump(Code::Jmp_rel32_64, self.block_label[t.block])?;
+            }
+            return Ok(());
+        }
+        let t_label = if tm.is_empty() {
+            self.block_label[t.block]
+        } else {
+            self.new_label()
+        };
+        self.jump(yes, t_label)?;
+        self.parallel(em)?;
+        if tm.is_empty() {
+            if Some(e.block) != next {
+                self.jump(Code::Jmp_rel32_64, self.block_label[e.block])?;
+            }
+            return Ok(());
+        }
+        self.jump(Code::Jmp_rel32_64, self.block_label[e.block])?;
+        self.bind(t_label);
+        self.parallel(tm)?;
+        if Some(t.block) != next {
+            self.jump(Code::Jmp_rel32_64, self.block_label[t.block])?;
+        }
+        Ok(())
+    }
+
+    /// Resolves the branches, encodes, and formats the listing.
+    fn finish(mut self) -> Res<WideCode> {
+        const BASE: u64 = 0x1000_0000;
+        for (k, i) in self.code.iter_mut().enumerate() {
+            i.set_ip(BASE + k as u64);
+        }
+        for &(at, label) in &self.fixups {
+            let target = self.label_at[label].ok_or("a label never bound")?;
+            self.code[at].set_near_branch64(BASE + target as u64);
+        }
+        let block = InstructionBlock::new(&self.code, 0);
+        let out = BlockEncoder::encode(
+            64,
+            block,
+            BlockEncoderOptions::RETURN_NEW_INSTRUCTION_OFFSETS,
+        )
+        .map_err(bad)?;
+        let offsets = &out.new_instruction_offsets;
+        let mut asm = String::new();
+        let mut formatter = GasFormatter::new();
+        let starts: std::collections::HashMap<usize, Block> = self
+            .block_start
+            .iter()
+            .filter_map(|&(l, b)| Some((self.label_at[l]?, b)))
+            .collect();
+        for (k, i) in self.code.iter().enumerate() {
+            if let Some(b) = starts.get(&k) {
+                asm.push_str(&format!("{b}:\n"));
+            }
+            let mut i = *i;
+            let off = u64::from(offsets[k]);
+            i.set_ip(off);
+            if let Some(&(_, label)) = self.fixups.iter().find(|(at, _)| *at == k) {
+                let target = self.label_at[label].ok_or("a label never bound")?;
+                i.set_near_branch64(u64::from(offsets[target]));
+            }
+            let mut text = String::new();
+            formatter.format(&i, &mut text);
+            asm.push_str(&format!("  {off:5x}  {text}\n"));
+        }
+        Ok(WideCode {
+            bytes: out.code_buffer,
+            asm,
+        })
+    }
+}
+
+/// The instruction's text, for a refusal.
+fn inst_text(f: &Function, inst: Inst) -> String {
+    let name = match &f.dfg.insts[inst].op {
+        Op::Binary(b) => b.name().to_string(),
+        Op::Unary(u) => u.name().to_string(),
+        other => format!("{other:?}")
+            .split(['(', ' '])
+            .next()
+            .unwrap_or("")
+            .to_lowercase(),
+    };
+    match f.dfg.inst_result(inst) {
+        Some(r) => format!("{r} = {name}"),
+        None => name,
+    }
+}
+
+/// The vector register `r` (any size) named for `bytes` bytes.
+fn sized(r: Register, bytes: u32) -> Register {
+    let n = super::regs::number(r);
+    match bytes {
+        64 => ZMM[n],
+        32 => YMM[n],
+        _ => XMM[n],
+    }
+}
+
+fn zmm_of(r: Register) -> Register {
+    sized(r, 64)
+}
+
+fn xmm_of(r: Register) -> Register {
+    sized(r, 16)
+}
+
+fn bytes_of(r: Register) -> u32 {
+    if r.is_zmm() {
+        64
+    } else if r.is_ymm() {
+        32
+    } else {
+        16
+    }
+}

@@ -1,0 +1,591 @@
+//! The wide-vector tier: a code generator of the CPU device's own that compiles a whole
+//! work-group function (the IR function `workgroup::clean_up` leaves) to x86-64 machine code
+//! with AVX-512 (F, VL, DQ, BW), where Cranelift stops at 128-bit vectors and 16 `xmm`
+//! registers. A 16-lane vector of 32-bit values is one `zmm` register, a 16-lane boolean one
+//! mask register.
+//!
+//! It covers part of the IR and refuses the rest with a reason: [`compile`] checks every
+//! instruction and type first ([`Plan::new`]), allocates registers without spilling
+//! (`alloc.rs`: a function that needs more registers at once is refused), selects instructions
+//! (`emit.rs`) and encodes them with `iced-x86`. A refused function goes to Cranelift as
+//! before, so the tier is always safe to narrow. The code takes the work-group function's
+//! calling convention (`abi.rs`): `extern "C" fn(args, group, frames)`, the kernel's
+//! arguments loaded from the argument block, and has no relocations (no calls, no
+//! program-scope data), so the program cache keeps it like Cranelift's code.
+//!
+//! `FERROCL_WIDE=0` turns it off, `=1` on (`=all`: on for scalar functions too,
+//! [`takes_scalar`]); it runs only where the CPU has AVX-512F, VL, DQ,
+//! BW and BMI2 ([`enabled`]), and its state is part of the device's code key.
+
+mod alloc;
+mod emit;
+mod regs;
+
+use ferrocl_device::ArgSlot;
+use ferrocl_ir::entity::SecondaryMap;
+use ferrocl_ir::{
+    AddrSpace, BinaryOp, ConvOp, Function, Inst, Op, Round, Type, UnaryOp, Value, ValueDef,
+    WorkItemOp,
+};
+
+/// Machine code the tier made for one work-group function.
+pub(crate) struct WideCode {
+    /// Position-independent bytes: no relocations.
+    pub bytes: Vec<u8>,
+    /// The code as text (GNU syntax, one instruction a line with its offset).
+    pub asm: String,
+}
+
+/// Whether the tier is on: `FERROCL_WIDE=1` (or unset: the default, [`DEFAULT_ON`]) and the
+/// host has the instruction sets it emits. Read once per process.
+pub fn enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| {
+        let wanted = match std::env::var("FERROCL_WIDE") {
+            Ok(v) => v != "0",
+            Err(_) => DEFAULT_ON,
+        };
+        wanted && host_supports()
+    })
+}
+
+/// Whether the tier also takes work-group functions that run one work-item at a time
+/// (`FERROCL_WIDE=all`): a test mode, so that the differential tester's kernels, which the
+/// vectorizer mostly refuses, reach the tier's code for scalar code, loops and branches.
+/// Cranelift optimizes such code better, so the tier leaves it by default.
+pub fn takes_scalar() -> bool {
+    static ALL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ALL.get_or_init(|| enabled() && std::env::var("FERROCL_WIDE").is_ok_and(|v| v == "all"))
+}
+
+/// Whether the tier runs when `FERROCL_WIDE` is not set.
+const DEFAULT_ON: bool = false;
+
+/// Whether this CPU has every instruction set the tier emits.
+pub fn host_supports() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The lanes the tier runs a kernel's W-wide version at: 16 lanes of 32 bits, one `zmm`.
+pub const WIDTH: u32 = 16;
+
+/// Compiles work-group function `f` (whose kernel's argument block is laid out as `layout`
+/// says), or says why the tier does not take it.
+pub(crate) fn compile(f: &Function, layout: &[ArgSlot]) -> Result<WideCode, String> {
+    if !cfg!(target_arch = "x86_64") {
+        return Err("not an x86-64 host".into());
+    }
+    let got = Plan::new(f).and_then(|plan| {
+        let alloc = alloc::allocate(f, &plan)?;
+        emit::emit(f, &plan, &alloc, layout)
+    });
+    let counter = if got.is_ok() { &TAKEN } else { &REFUSED };
+    counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    got
+}
+
+static TAKEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static REFUSED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many work-group functions the tier compiled and refused in this process: a test that
+/// runs kernels with the tier on shows how many it actually took.
+pub fn counts() -> (u64, u64) {
+    use std::sync::atomic::Ordering::Relaxed;
+    (TAKEN.load(Relaxed), REFUSED.load(Relaxed))
+}
+
+/// The tier's code for work-group function `f` as text (what `--emit asm` shows), or why it
+/// refuses `f`: for the tier's filetests. The argument block is laid out from `f`'s
+/// parameters but the last (its context memory) as [`crate::abi::arg_layout`] lays out a
+/// kernel's, each a buffer or a value.
+pub fn assemble(f: &Function) -> Result<String, String> {
+    let mut offset = 0usize;
+    let params = &f.sig.params[..f.sig.params.len().saturating_sub(1)];
+    let layout: Vec<ArgSlot> = params
+        .iter()
+        .map(|ty| {
+            let size = ty.bytes() as usize;
+            let align = size.next_power_of_two().clamp(1, 128);
+            offset = offset.div_ceil(align) * align;
+            let slot = ArgSlot {
+                offset,
+                size,
+                kind: if ty.is_ptr() {
+                    ferrocl_ir::ArgKind::Buffer
+                } else {
+                    ferrocl_ir::ArgKind::Value
+                },
+            };
+            offset += size;
+            slot
+        })
+        .collect();
+    compile(f, &layout).map(|c| c.asm)
+}
+
+/// The register file a value lives in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Class {
+    /// General registers: `i1` (0 or 1), `i32`, `i64` and pointers.
+    Gpr,
+    /// Vector registers: `f32` (the low lane) and vectors of 4, 8 or 16 `f32` or `i32` lanes.
+    Vec,
+    /// Mask registers: `i1x16`.
+    Mask,
+}
+
+impl Class {
+    fn name(self) -> &'static str {
+        match self {
+            Class::Gpr => "general",
+            Class::Vec => "vector",
+            Class::Mask => "mask",
+        }
+    }
+}
+
+/// The class of type `ty`, if the tier has one for it.
+fn class_of(ty: Type) -> Option<Class> {
+    let lane = ty.lane_type();
+    if !ty.is_vector() {
+        if ty.is_ptr() || ty == Type::I1 || ty == Type::I32 || ty == Type::I64 {
+            return Some(Class::Gpr);
+        }
+        return (ty == Type::F32).then_some(Class::Vec);
+    }
+    let n = ty.lanes();
+    if lane == Type::I1 {
+        return (n == 16).then_some(Class::Mask);
+    }
+    ((lane == Type::F32 || lane == Type::I32) && matches!(n, 4 | 8 | 16)).then_some(Class::Vec)
+}
+
+/// What the tier decided for each value before allocation: its class, whether it is
+/// materialized at each use instead of living in a register, how often it is read.
+pub(super) struct Plan {
+    class: SecondaryMap<Value, Option<Class>>,
+    /// Integer constants, null pointers, undefined values and the group context's fields:
+    /// materialized where they are read (an immediate, a load from the context).
+    remat: SecondaryMap<Value, bool>,
+    uses: SecondaryMap<Value, u32>,
+    /// Per instruction, the values it reads (operands, then branch arguments), resolved.
+    reads: SecondaryMap<Inst, Vec<Value>>,
+    /// The roots of `bor` trees of every lane of one mask (the vectorizer's test whether
+    /// any lane is active): the mask, tested with `kortestw` where the root is read.
+    any: SecondaryMap<Value, Option<Value>>,
+    /// The trees' other instructions, which emit nothing.
+    folded: SecondaryMap<Inst, bool>,
+    /// `ptradd`s read only as the address of loads and stores, with a 64-bit offset: each
+    /// access adds the offset in its addressing mode, so the sum needs no register.
+    addresses: SecondaryMap<Value, Option<Inst>>,
+    /// Integer comparisons read only as a branch's condition: compared where the branch is
+    /// (`cmp`, `jcc`), their operands read there.
+    fused: SecondaryMap<Value, Option<Inst>>,
+}
+
+impl Plan {
+    /// Checks every instruction and value of `f` and records what allocation needs.
+    fn new(f: &Function) -> Result<Plan, String> {
+        let mut plan = Plan {
+            class: SecondaryMap::new(),
+            remat: SecondaryMap::new(),
+            uses: SecondaryMap::new(),
+            reads: SecondaryMap::new(),
+            any: SecondaryMap::new(),
+            folded: SecondaryMap::new(),
+            fused: SecondaryMap::new(),
+            addresses: SecondaryMap::new(),
+        };
+        let blocks = f.layout.blocks();
+        let Some(&entry) = blocks.first() else {
+            return Err("no body".into());
+        };
+        plan.find_deferred(f);
+        for (bi, &b) in blocks.iter().enumerate() {
+            for &p in f.dfg.block_params(b) {
+                plan.classify(f, p)?;
+            }
+            for &inst in f.layout.block_insts(b) {
+                let data = &f.dfg.insts[inst];
+                if plan.folded[inst] {
+                    continue;
+                }
+                check_op(f, inst)?;
+                let own = f.dfg.inst_result(inst).and_then(|r| plan.deferred(f, r));
+                let reads: Vec<Value> = match own {
+                    Some(reads) => reads,
+                    None => data
+                        .all_args()
+                        .into_iter()
+                        .map(|a| f.dfg.resolve(a))
+                        .flat_map(|a| plan.deferred(f, a).unwrap_or_else(|| vec![a]))
+                        .collect(),
+                };
+                for &a in &reads {
+                    plan.uses[a] += 1;
+                    plan.classify(f, a)?;
+                }
+                for d in data.op.dests() {
+                    if d.block == entry {
+                        return Err("a branch to the entry block".into());
+                    }
+                }
+                if let Some(r) = f.dfg.inst_result(inst) {
+                    plan.classify(f, r)?;
+                    plan.remat[r] = match data.op {
+                        Op::Iconst(_) | Op::Null | Op::Undef => plan.class[r] == Some(Class::Gpr),
+                        Op::WorkItem(op, _) => ctx_field(op).is_some(),
+                        _ => plan.deferred(f, r).is_some(),
+                    } || (matches!(data.op, Op::Fconst(_) | Op::Iconst(_))
+                        && plan.class[r] == Some(Class::Vec))
+                        || (data.op == Op::Undef && plan.class[r] == Some(Class::Vec));
+                }
+                plan.reads[inst] = reads;
+            }
+            let _ = bi;
+        }
+        Ok(plan)
+    }
+
+    /// Finds the comparisons a branch makes itself, and the `bor` trees whose leaves are
+    /// `extractlane` of every lane of one `i1x16` mask, each inner node read only by the
+    /// tree: the last instruction of each becomes an `any` of the mask, the others fold away.
+    fn find_deferred(&mut self, f: &Function) {
+        let mut raw: SecondaryMap<Value, u32> = SecondaryMap::new();
+        for &b in f.layout.blocks() {
+            for &inst in f.layout.block_insts(b) {
+                for a in f.dfg.insts[inst].all_args() {
+                    raw[f.dfg.resolve(a)] += 1;
+                }
+            }
+        }
+        let mut as_address: SecondaryMap<Value, u32> = SecondaryMap::new();
+        for &b in f.layout.blocks() {
+            for &inst in f.layout.block_insts(b) {
+                let d = &f.dfg.insts[inst];
+                let p = match d.op {
+                    Op::Load(_) => d.args[0],
+                    Op::Store(_) => d.args[1],
+                    _ => continue,
+                };
+                as_address[f.dfg.resolve(p)] += 1;
+            }
+        }
+        for &b in f.layout.blocks() {
+            for &inst in f.layout.block_insts(b) {
+                let d = &f.dfg.insts[inst];
+                let Some(r) = f.dfg.inst_result(inst) else {
+                    continue;
+                };
+                let wide_offset =
+                    d.op == Op::PtrAdd && f.dfg.value_type(f.dfg.resolve(d.args[1])) == Type::I64;
+                if wide_offset && raw[r] > 0 && as_address[r] == raw[r] {
+                    self.addresses[r] = Some(inst);
+                }
+            }
+        }
+        for &b in f.layout.blocks() {
+            let t = f.layout.last_inst(b).expect("a terminator");
+            let Op::Brif(_) = f.dfg.insts[t].op else {
+                continue;
+            };
+            let c = f.dfg.resolve(f.dfg.insts[t].args[0]);
+            let Some(i) = def_inst(f, c) else {
+                continue;
+            };
+            let d = &f.dfg.insts[i];
+            let operand = f
+                .dfg
+                .value_type(f.dfg.resolve(d.args.first().copied().unwrap_or(c)));
+            let scalar = !operand.is_vector() && (operand.is_int() || operand.is_ptr());
+            if raw[c] == 1 && matches!(d.op, Op::Icmp(_)) && scalar {
+                self.fused[c] = Some(i);
+            }
+        }
+        for &b in f.layout.blocks().iter().rev() {
+            for &inst in f.layout.block_insts(b).iter().rev() {
+                let data = &f.dfg.insts[inst];
+                let Some(root) = f.dfg.inst_result(inst) else {
+                    continue;
+                };
+                if self.folded[inst]
+                    || data.op != Op::Binary(BinaryOp::Bor)
+                    || f.dfg.value_type(root) != Type::I1
+                {
+                    continue;
+                }
+                if let Some((mask, inner)) = any_tree(f, &raw, inst) {
+                    self.any[root] = Some(mask);
+                    for i in inner {
+                        self.folded[i] = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The mask whose any-lane test `v` is, if it is one.
+    pub(super) fn any_of(&self, v: Value) -> Option<Value> {
+        self.any[v]
+    }
+
+    /// The `ptradd` that accesses through `v` fold into their addressing, if `v` is one.
+    pub(super) fn folded_address(&self, v: Value) -> Option<Inst> {
+        self.addresses[v]
+    }
+
+    /// The comparison a branch on `v` makes itself, if `v` is one.
+    pub(super) fn fused(&self, v: Value) -> Option<Inst> {
+        self.fused[v]
+    }
+
+    /// What reading `v` reads where `v` is computed where it is read (an any-lane test, a
+    /// fused comparison): the mask, the comparison's operands.
+    fn deferred(&self, f: &Function, v: Value) -> Option<Vec<Value>> {
+        if let Some(i) = self.fused[v].or(self.addresses[v]) {
+            return Some(
+                f.dfg.insts[i]
+                    .args
+                    .iter()
+                    .map(|&a| f.dfg.resolve(a))
+                    .collect(),
+            );
+        }
+        self.any[v].map(|m| vec![m])
+    }
+
+    fn classify(&mut self, f: &Function, v: Value) -> Result<(), String> {
+        if self.class[v].is_none() {
+            let ty = f.dfg.value_type(v);
+            let Some(c) = class_of(ty) else {
+                return Err(format!("{v}: type {ty}"));
+            };
+            self.class[v] = Some(c);
+        }
+        Ok(())
+    }
+
+    pub(super) fn class(&self, v: Value) -> Class {
+        self.class[v].expect("classified")
+    }
+
+    /// Whether `v` lives in a register: it is read somewhere and not rematerialized.
+    pub(super) fn needs_register(&self, v: Value) -> bool {
+        self.uses[v] > 0 && !self.remat[v]
+    }
+
+    pub(super) fn is_remat(&self, v: Value) -> bool {
+        self.remat[v]
+    }
+
+    pub(super) fn uses(&self, v: Value) -> u32 {
+        self.uses[v]
+    }
+
+    /// The values `inst` reads, resolved.
+    pub(super) fn reads(&self, inst: Inst) -> Vec<Value> {
+        self.reads[inst].clone()
+    }
+}
+
+/// The mask `bor` tree `root` tests every lane of, and the tree's instructions below the
+/// root that nothing else reads; `raw` counts each value's readers.
+fn any_tree(
+    f: &Function,
+    raw: &SecondaryMap<Value, u32>,
+    root: Inst,
+) -> Option<(Value, Vec<Inst>)> {
+    let mut lanes = 0u32;
+    let mut mask = None;
+    let mut inner = Vec::new();
+    let resolve = |a: &Value| f.dfg.resolve(*a);
+    let mut stack: Vec<Value> = f.dfg.insts[root].args.iter().map(resolve).collect();
+    while let Some(v) = stack.pop() {
+        let i = def_inst(f, v)?;
+        let d = &f.dfg.insts[i];
+        match d.op {
+            Op::Binary(BinaryOp::Bor) if raw[v] == 1 => {
+                inner.push(i);
+                stack.extend(d.args.iter().map(resolve));
+            }
+            Op::ExtractLane(n) => {
+                let m = f.dfg.resolve(d.args[0]);
+                let t = f.dfg.value_type(m);
+                if t.lanes() != 16 || t.lane_type() != Type::I1 || mask.is_some_and(|x| x != m) {
+                    return None;
+                }
+                mask = Some(m);
+                lanes |= 1 << n;
+                if raw[v] == 1 {
+                    inner.push(i);
+                }
+            }
+            _ => return None,
+        }
+    }
+    (lanes == 0xffff).then_some((mask?, inner))
+}
+
+/// The offset of the group context field work-item query `op` reads, for the queries that
+/// are one field.
+pub(super) fn ctx_field(op: WorkItemOp) -> Option<i32> {
+    use crate::abi::offsets;
+    Some(match op {
+        WorkItemOp::WorkDim => offsets::WORK_DIM,
+        WorkItemOp::GlobalSize => offsets::GLOBAL_SIZE,
+        WorkItemOp::LocalSize => offsets::LOCAL_SIZE,
+        WorkItemOp::EnqueuedLocalSize => offsets::ENQUEUED_LOCAL_SIZE,
+        WorkItemOp::NumGroups => offsets::NUM_GROUPS,
+        WorkItemOp::GroupId => offsets::GROUP_ID,
+        WorkItemOp::GlobalOffset => offsets::GLOBAL_OFFSET,
+        _ => return None,
+    })
+}
+
+/// Whether a load or store of `space` needs no confining: `__global` and `__constant`
+/// accesses are not confined on the CPU device (as in `codegen.rs`), and the work-group
+/// transform's trusted accesses of its context stay in it by construction.
+fn unconfined(space: AddrSpace, trusted: bool) -> bool {
+    matches!(space, AddrSpace::Global | AddrSpace::Constant) || trusted
+}
+
+/// Refuses an instruction the tier does not cover, with the reason.
+fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
+    let data = &f.dfg.insts[inst];
+    let ty = f.dfg.inst_result(inst).map(|r| f.dfg.value_type(r));
+    let arg_ty = |i: usize| f.dfg.value_type(f.dfg.resolve(data.args[i]));
+    let scalar_int = |t: Type| !t.is_vector() && (t.is_int() || t.is_ptr());
+    let ok = match &data.op {
+        Op::Iconst(_) | Op::Fconst(_) | Op::Null | Op::Undef | Op::Vconst(_) => true,
+        Op::WorkItem(op, _) => ctx_field(*op).is_some(),
+        Op::Unary(u) => match u {
+            UnaryOp::Fneg
+            | UnaryOp::Fabs
+            | UnaryOp::Sqrt
+            | UnaryOp::SqrtRelaxed
+            | UnaryOp::Rsqrt
+            | UnaryOp::Floor
+            | UnaryOp::Ceil
+            | UnaryOp::Ftrunc
+            | UnaryOp::Nearest => ty.is_some_and(|t| t.lane_type() == Type::F32),
+            UnaryOp::Bnot => ty.is_some_and(|t| t.lane_type() == Type::I1 || t.is_int()),
+            UnaryOp::Ineg | UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz => {
+                ty.is_some_and(|t| scalar_int(t) && t != Type::I1)
+            }
+        },
+        Op::Binary(b) => {
+            let t = ty.unwrap_or(Type::I1);
+            match b {
+                BinaryOp::Fadd
+                | BinaryOp::Fsub
+                | BinaryOp::Fmul
+                | BinaryOp::Fdiv
+                | BinaryOp::FdivRelaxed => true,
+                BinaryOp::Iadd | BinaryOp::Isub | BinaryOp::Imul => t.lane_type() != Type::I1,
+                BinaryOp::Band | BinaryOp::Bor | BinaryOp::Bxor => true,
+                BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr => {
+                    scalar_int(t) || t.lane_type() == Type::I32
+                }
+                BinaryOp::Umin | BinaryOp::Umax | BinaryOp::Smin | BinaryOp::Smax => {
+                    scalar_int(t) || t.lane_type() == Type::I32
+                }
+                _ => false,
+            }
+        }
+        Op::Fma => true,
+        Op::Icmp(_) => {
+            let t = arg_ty(0);
+            scalar_int(t) || (t.is_vector() && t.lane_type() == Type::I32 && t.lanes() == 16)
+        }
+        Op::Fcmp(_) => {
+            let t = arg_ty(0);
+            t == Type::F32 || (t.is_vector() && t.lanes() == 16)
+        }
+        Op::Select => true,
+        Op::Convert(c) => {
+            let (from, to) = (arg_ty(0), ty.unwrap_or(Type::I1));
+            match c {
+                ConvOp::Trunc | ConvOp::Zext | ConvOp::Sext => {
+                    scalar_int(from) && scalar_int(to) && to != Type::I1
+                }
+                ConvOp::SintToFloat(Round::Rte) | ConvOp::UintToFloat(Round::Rte) => {
+                    from.lane_type() == Type::I32 || (from == Type::I64 && to == Type::F32)
+                }
+                ConvOp::FloatToSint { .. } => {
+                    from.lane_type() == Type::F32 && to.lane_type() == Type::I32
+                }
+                _ => false,
+            }
+        }
+        Op::Bitcast => {
+            let (from, to) = (arg_ty(0), ty.unwrap_or(Type::I1));
+            (from == Type::F32 && to == Type::I32)
+                || (from == Type::I32 && to == Type::F32)
+                || (from.is_vector() && to.is_vector() && from.lane_type() != Type::I1)
+        }
+        Op::PtrToInt | Op::IntToPtr | Op::AddrCast => true,
+        Op::InsertLane(_) => ty.is_some_and(|t| class_of(t) == Some(Class::Vec)),
+        Op::PtrAdd => true,
+        Op::Splat => true,
+        Op::ExtractLane(_) => {
+            let t = arg_ty(0);
+            t.lane_type() == Type::I1 || (class_of(t) == Some(Class::Vec) && t.is_vector())
+        }
+        Op::Load(m) => {
+            unconfined(m.space, m.trusted) && ty.is_some_and(|t| t.lane_type() != Type::I1)
+        }
+        Op::Store(m) => unconfined(m.space, m.trusted) && arg_ty(0).lane_type() != Type::I1,
+        Op::Jump(_) | Op::Brif(_) | Op::Return => true,
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        let name = match f.dfg.inst_result(inst) {
+            Some(r) => format!("{r} = {}", op_name(&data.op)),
+            None => op_name(&data.op),
+        };
+        Err(format!(
+            "{name} ({})",
+            ty.map_or("no result".into(), |t| t.to_string())
+        ))
+    }
+}
+
+/// The operation's name for a refusal.
+fn op_name(op: &Op) -> String {
+    match op {
+        Op::Unary(u) => u.name().into(),
+        Op::Binary(b) => b.name().into(),
+        Op::Convert(c) => format!("{c:?}"),
+        Op::Load(m) => format!("load.{}", m.space.name()),
+        Op::Store(m) => format!("store.{}", m.space.name()),
+        other => {
+            let s = format!("{other:?}");
+            s.split(['(', ' ']).next().unwrap_or("").to_lowercase()
+        }
+    }
+}
+
+/// The instruction that defines `v`, if an instruction does.
+pub(super) fn def_inst(f: &Function, v: Value) -> Option<Inst> {
+    match f.dfg.value_def(v) {
+        ValueDef::Result(i) => Some(i),
+        _ => None,
+    }
+}

@@ -1,0 +1,278 @@
+//! The wide-vector tier (`ferrocl_cpu::wide`) against Cranelift: each kernel is compiled
+//! twice from the same module, the tier on and off, and run on the same inputs over ranges
+//! whose sizes are and are not multiples of the tier's 16 lanes; the buffers they leave must be
+//! equal bit for bit. Each kernel must have been taken by the tier (the listing says so), so
+//! that the comparison tests its code. Skipped, with a note, where the host lacks AVX-512.
+
+use ferrocl_cpu::{CpuProgram, NdRange};
+use ferrocl_device::CompileOptions;
+use ferrocl_ir::passes::PassManager;
+use ferrocl_ir::Module;
+
+/// Compiles OpenCL C as a program build does: front end, builtin library, standard passes.
+fn compile_cl(source: &str) -> Module {
+    let opts = ferrocl_clc::parse_build_options("").expect("options");
+    let target = ferrocl_clc::Target::full_profile_cpu();
+    let program = ferrocl_clc::compile(source, &opts, &target, &[])
+        .program
+        .expect("compiles");
+    let mut module = ferrocl_clc::lower(&program).expect("lowers");
+    ferrocl_clc::library::link_with(&mut module, ferrocl_builtins::library).expect("links");
+    PassManager::standard().run(&mut module).expect("passes");
+    module
+}
+
+/// A kernel's arguments: buffers (of `words` 32-bit words, filled from `seed`) or scalars.
+#[derive(Clone, Copy)]
+enum Arg {
+    Buffer { words: usize, seed: u32 },
+    Int(i32),
+    Float(f32),
+}
+
+/// Runs kernel `name` of `p` over `nd` with `args`; returns every buffer afterwards.
+fn run(p: &CpuProgram, name: &str, args: &[Arg], nd: &NdRange) -> Vec<Vec<u32>> {
+    let k = p.kernel(name).expect("the kernel");
+    let mut buffers: Vec<Vec<u32>> = args
+        .iter()
+        .filter_map(|a| match *a {
+            Arg::Buffer { words, seed } => Some(
+                (0..words as u32)
+                    .map(|i| {
+                        let x = (i ^ seed).wrapping_mul(2654435761) >> 9;
+                        // Small floats and their bit patterns read as integers alike.
+                        (1.0 + (x % 1000) as f32 / 256.0).to_bits()
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect();
+    let mut block = vec![0u8; k.args_size];
+    let mut b = 0;
+    for (a, slot) in args.iter().zip(&k.args) {
+        let bytes = match *a {
+            Arg::Buffer { .. } => {
+                let ptr = buffers[b].as_mut_ptr() as u64;
+                b += 1;
+                ptr.to_ne_bytes().to_vec()
+            }
+            Arg::Int(v) => v.to_ne_bytes().to_vec(),
+            Arg::Float(v) => v.to_ne_bytes().to_vec(),
+        };
+        block[slot.offset..slot.offset + slot.size].copy_from_slice(&bytes[..slot.size]);
+    }
+    // SAFETY: every buffer is as large as the kernels below index for the ranges given.
+    unsafe { k.launch(&block, 0, nd).expect("runs") };
+    buffers
+}
+
+fn nd(global: [u64; 2], local: [u64; 2]) -> NdRange {
+    NdRange {
+        work_dim: 2,
+        global_offset: [0; 3],
+        global_size: [global[0], global[1], 1],
+        local_size: [local[0], local[1], 1],
+    }
+}
+
+/// Compiles `source` with the tier and without, checks that the tier took `name`, and
+/// compares the two on each range.
+fn compare(source: &str, name: &str, args: &[Arg], ranges: &[NdRange]) {
+    if !ferrocl_cpu::wide::host_supports() {
+        eprintln!("skipped: this host lacks the wide-vector tier's instruction sets");
+        return;
+    }
+    let module = compile_cl(source);
+    let options = CompileOptions {
+        record: true,
+        ..CompileOptions::default()
+    };
+    let tier = CpuProgram::compile_with_tier(&module, None, &options, true).expect("tier");
+    let plain = CpuProgram::compile_with_tier(&module, None, &options, false).expect("plain");
+    let wg = tier
+        .listing()
+        .and_then(|l| l.stage("wg"))
+        .unwrap_or_default();
+    assert!(
+        wg.contains(&format!("; kernel {name}: 16 work-items a chunk"))
+            && wg
+                .lines()
+                .any(|l| l.starts_with(&format!("; kernel {name}:")) && l.ends_with("; wide tier")),
+        "the tier did not take {name}:\n{}",
+        wg.lines()
+            .filter(|l| l.starts_with("; kernel"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    for r in ranges {
+        let want = run(&plain, name, args, r);
+        let got = run(&tier, name, args, r);
+        for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+            let first = w.iter().zip(g).position(|(a, b)| a != b);
+            assert!(
+                first.is_none(),
+                "{name}, range {:?}/{:?}: buffer {i} differs at word {:?}: {:?} against {:?}",
+                r.global_size,
+                r.local_size,
+                first,
+                first.map(|j| g[j]),
+                first.map(|j| w[j]),
+            );
+        }
+    }
+}
+
+const STREAMING: &str = "
+__kernel void saxpy(float a, __global const float *x, __global float *y)
+{
+    size_t i = get_global_id(0);
+    y[i] = a * x[i] + y[i];
+}
+__kernel void triad(__global float *a, __global const float *b, __global const float *c, float s)
+{
+    size_t i = get_global_id(0);
+    a[i] = b[i] + s * c[i] - b[i] / c[i];
+}
+__kernel void ints(__global int *a, __global const int *b, int k)
+{
+    int i = get_global_id(0);
+    a[i] = (b[i] * k + i) ^ (a[i] - 3) | (b[i] & 12);
+}
+";
+
+#[test]
+fn streaming_kernels_match_cranelift() {
+    let ranges = [
+        nd([4096, 1], [256, 1]),
+        nd([1000, 1], [100, 1]),
+        nd([37, 1], [37, 1]),
+        nd([64, 3], [16, 1]),
+    ];
+    let buf = |seed| Arg::Buffer {
+        words: 4096 * 3,
+        seed,
+    };
+    compare(
+        STREAMING,
+        "saxpy",
+        &[Arg::Float(1.5), buf(1), buf(2)],
+        &ranges,
+    );
+    compare(
+        STREAMING,
+        "triad",
+        &[buf(3), buf(4), buf(5), Arg::Float(-0.75)],
+        &ranges,
+    );
+    compare(STREAMING, "ints", &[buf(6), buf(7), Arg::Int(-7)], &ranges);
+}
+
+/// A loop whose lanes leave at different trips: masks, selects, the any-lane test.
+const DIVERGENT: &str = "
+__kernel void iterate(__global float *x, __global uint *out, uint max_iter)
+{
+    size_t i = get_global_id(0);
+    float z = x[i] - 1.0f;
+    uint it = 0;
+    while (it < max_iter && z * z < 1.0e6f) {
+        z = z * z * 0.75f + 0.5f;
+        ++it;
+    }
+    out[i] = it;
+    x[i] = z;
+}
+";
+
+#[test]
+fn divergent_loop_matches_cranelift() {
+    let buf = |seed| Arg::Buffer { words: 4096, seed };
+    let args = [buf(8), buf(9), Arg::Int(40)];
+    let ranges = [
+        nd([4096, 1], [256, 1]),
+        nd([1000, 1], [40, 1]),
+        nd([21, 1], [21, 1]),
+    ];
+    compare(DIVERGENT, "iterate", &args, &ranges);
+}
+
+const MANDELBROT: &str = "
+__kernel void mandelbrot(__global uint *out, int width, int height, uint max_iter)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    float cr = -2.0f + 2.5f * x / width;
+    float ci = -1.25f + 2.5f * y / height;
+    float zr = 0.0f, zi = 0.0f;
+    uint it = 0;
+    while (it < max_iter && zr * zr + zi * zi <= 4.0f) {
+        float t = zr * zr - zi * zi + cr;
+        zi = 2.0f * zr * zi + ci;
+        zr = t;
+        ++it;
+    }
+    out[y * width + x] = it;
+}
+";
+
+#[test]
+fn mandelbrot_matches_cranelift() {
+    let out = Arg::Buffer {
+        words: 96 * 40,
+        seed: 0,
+    };
+    let args = [out, Arg::Int(96), Arg::Int(40), Arg::Int(200)];
+    let ranges = [
+        nd([96, 40], [32, 4]),
+        nd([90, 40], [45, 2]),
+        nd([96, 40], [96, 1]),
+    ];
+    compare(MANDELBROT, "mandelbrot", &args, &ranges);
+}
+
+/// Rounding, square roots, conversions to `int`, shifts by constants and by lanes, and the
+/// library's `exp` and `log` (bit manipulation of floats).
+const MATH: &str = "
+__kernel void mix(__global float *x, __global int *y, int s)
+{
+    size_t i = get_global_id(0);
+    float v = x[i] - 2.0f;
+    int k = convert_int(v * 100.0f);
+    int r = convert_int_sat_rte(v * 3.0e9f);
+    y[i] = (k << (s & 7)) ^ (k >> 3) ^ (int)((uint)k >> ((int)i & 31)) ^ (k << y[i]) ^ r;
+    x[i] = floor(v) + ceil(v * 2.5f) + trunc(-v) + rint(v * 1.5f) + sqrt(fabs(v))
+        + rsqrt(v * v + 1.0f);
+}
+__kernel void expo(__global const float *x, __global float *y)
+{
+    size_t i = get_global_id(0);
+    y[i] = exp(x[i]) + log(x[i] + 2.0f);
+}
+";
+
+#[test]
+fn math_matches_cranelift() {
+    let buf = |seed| Arg::Buffer { words: 4096, seed };
+    let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
+    compare(MATH, "mix", &[buf(10), buf(11), Arg::Int(5)], &ranges);
+    compare(MATH, "expo", &[buf(12), buf(13)], &ranges);
+}
+
+#[test]
+fn given_wide_versions_go_to_the_tier() {
+    if !ferrocl_cpu::wide::host_supports() {
+        return;
+    }
+    let module = compile_cl(STREAMING);
+    let options = CompileOptions {
+        record: true,
+        ..CompileOptions::default()
+    };
+    let wide = |f: &ferrocl_ir::Function| ferrocl_cpu::vectorized_wide(f);
+    let p = CpuProgram::compile_with_tier(&module, Some(&wide), &options, true).expect("tier");
+    let wg = p.listing().and_then(|l| l.stage("wg")).unwrap_or_default();
+    let taken = wg
+        .lines()
+        .filter(|l| l.starts_with("; kernel") && l.ends_with("; wide tier"))
+        .count();
+    assert_eq!(taken, 3, "{wg}");
+}
