@@ -21,7 +21,9 @@
 //! the range's sizes and offsets, the argument block the runtime filled, the bytes of its
 //! by-value structs. A range whose global size is not a multiple of the local size runs as
 //! up to eight grids, each of equal work-groups (the whole groups, then the partial ones of
-//! each dimension), so that every work-group has the block size its local size says. Each
+//! each dimension), so that every work-group has the block size its local size says; more
+//! groups along y or z than a grid holds (65,535) run as several grids, each told its first
+//! group id (a 4,096 x 65,536 range in rows of 256 work-items failed before). Each
 //! launch waits for the GPU to finish, as `DeviceKernel::launch` requires.
 
 mod driver;
@@ -682,14 +684,18 @@ impl DeviceKernel for CudaKernel {
             let p = header::PRINTF_BUFFER;
             params[p..p + 8].copy_from_slice(&(at as u64).to_ne_bytes());
         }
-        // Each dimension: the whole work-groups, then the partial last one.
+        // Each dimension: the whole work-groups, in runs of at most the blocks a CUDA grid
+        // holds along it (2^31 - 1 along x, 65,535 along y and z), then the partial last one.
         let parts = |d: usize| {
             let (g, l) = (nd.global_size[d], nd.local_size[d]);
-            let mut v = vec![(0u64, g / l, l)];
+            let limit = if d == 0 { i32::MAX as u64 } else { 65535 };
+            let whole = g / l;
+            let mut v: Vec<(u64, u64, u64)> = (0..whole.div_ceil(limit))
+                .map(|k| (k * limit, (whole - k * limit).min(limit), l))
+                .collect();
             if g % l != 0 {
-                v.push((g / l, 1, g % l));
+                v.push((whole, 1, g % l));
             }
-            v.retain(|&(_, n, _)| n > 0);
             v
         };
         // With profiling, events around the grids time them on the GPU's clock.
@@ -711,10 +717,7 @@ impl DeviceKernel for CudaKernel {
                         let at = header::GROUP_BASE + 8 * d;
                         params[at..at + 8].copy_from_slice(&b.to_ne_bytes());
                     }
-                    let grid = [nx, ny, nz].map(|n| n.min(u64::from(u32::MAX)) as u32);
-                    if ny > 65535 || nz > 65535 || nx > i32::MAX as u64 {
-                        return Err(Self::fault("more work-groups than a CUDA grid holds"));
-                    }
+                    let grid = [nx, ny, nz].map(|n| n as u32);
                     let block = [lx as u32, ly as u32, lz as u32];
                     // SAFETY: the parameter block has the size the kernel's PTX declares;
                     // the buffer addresses in it are managed or reachable host memory the
