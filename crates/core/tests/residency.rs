@@ -259,6 +259,11 @@ impl Setup {
     }
 }
 
+/// An `int` argument's value.
+fn k(v: i32) -> ArgValue<'static> {
+    ArgValue::Bytes(v.to_ne_bytes().to_vec())
+}
+
 fn ramp() -> Vec<i32> {
     (0..N as i32).collect()
 }
@@ -268,15 +273,7 @@ fn a_kernel_on_the_device_writes_its_own_copy_and_reads_fetch_only_what_they_ask
     let s = setup();
     let x = s.buffer(Some(&ramp()), 0);
     let before = moved();
-    s.run(
-        &s.gpu,
-        "add",
-        &[
-            ArgValue::Mem(Some(&x)),
-            ArgValue::Bytes(5i32.to_ne_bytes().to_vec()),
-        ],
-        N,
-    );
+    s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k(5)], N);
     let after_launch = moved();
     assert_eq!(
         after_launch[0] - before[0],
@@ -289,15 +286,7 @@ fn a_kernel_on_the_device_writes_its_own_copy_and_reads_fetch_only_what_they_ask
     assert_eq!(s.read(&x, 100, 16), (105..121).collect::<Vec<_>>());
     assert_eq!(moved()[1] - after_launch[1], 64);
     // A second launch finds the copy current: nothing is uploaded.
-    s.run(
-        &s.gpu,
-        "add",
-        &[
-            ArgValue::Mem(Some(&x)),
-            ArgValue::Bytes(1i32.to_ne_bytes().to_vec()),
-        ],
-        N,
-    );
+    s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k(1)], N);
     assert_eq!(moved()[0], after_launch[0]);
     assert_eq!(s.read(&x, 0, N), (6..N as i32 + 6).collect::<Vec<_>>());
 }
@@ -306,7 +295,6 @@ fn a_kernel_on_the_device_writes_its_own_copy_and_reads_fetch_only_what_they_ask
 fn kernels_alternating_between_the_devices_see_each_others_results() {
     let s = setup();
     let x = s.buffer(Some(&ramp()), 0);
-    let k = |v: i32| ArgValue::Bytes(v.to_ne_bytes().to_vec());
     s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k(1)], N);
     s.run(&s.cpu, "twice", &[ArgValue::Mem(Some(&x))], N);
     s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k(3)], N);
@@ -321,7 +309,6 @@ fn kernels_alternating_between_the_devices_see_each_others_results() {
 fn maps_see_the_devices_writes_and_kernels_see_the_maps() {
     let s = setup();
     let x = s.buffer(Some(&ramp()), 0);
-    let k = |v: i32| ArgValue::Bytes(v.to_ne_bytes().to_vec());
     s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k(7)], N);
     let ptr = x.map(0, N * 4, true).expect("the map");
     s.submit(
@@ -352,7 +339,6 @@ fn alloc_host_ptr_buffers_are_the_devices_pinned_memory() {
         "CL_MEM_ALLOC_HOST_PTR takes the device's pinned memory"
     );
     assert!(!pinned(&plain), "other buffers do not");
-    let k = |v: i32| ArgValue::Bytes(v.to_ne_bytes().to_vec());
     s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k(7)], N);
     s.run(&s.cpu, "add", &[ArgValue::Mem(Some(&x)), k(1)], N);
     s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k(2)], N);
@@ -388,7 +374,6 @@ fn a_whole_write_from_the_devices_queue_goes_to_its_copy_alone() {
         s.host_bytes(&x).iter().all(|&v| v == 0),
         "the host's bytes were not written"
     );
-    let k = |v: i32| ArgValue::Bytes(v.to_ne_bytes().to_vec());
     s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k(1)], N);
     assert_eq!(moved()[0], after[0], "the kernel found its copy current");
     // A part written from the device's queue, and the whole from the CPU device's: each
@@ -432,15 +417,7 @@ fn a_new_buffer_is_zero_on_the_device_without_an_upload() {
     let s = setup();
     let x = s.buffer(None, 0);
     let before = moved();
-    s.run(
-        &s.gpu,
-        "add",
-        &[
-            ArgValue::Mem(Some(&x)),
-            ArgValue::Bytes(2i32.to_ne_bytes().to_vec()),
-        ],
-        N,
-    );
+    s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k(2)], N);
     let after = moved();
     assert_eq!(after[0], before[0], "nothing uploaded");
     assert_eq!(
@@ -455,7 +432,6 @@ fn a_new_buffer_is_zero_on_the_device_without_an_upload() {
 fn fills_and_copies_run_where_the_bytes_are_current() {
     let s = setup();
     let (x, y) = (s.buffer(Some(&ramp()), 0), s.buffer(Some(&ramp()), 0));
-    let k = |v: i32| ArgValue::Bytes(v.to_ne_bytes().to_vec());
     s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k(1)], N);
     s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&y)), k(2)], N);
     let before = moved();
@@ -513,7 +489,6 @@ fn sub_buffers_share_their_parents_copy() {
     let s = setup();
     let x = s.buffer(Some(&ramp()), 0);
     let half = MemObject::new_sub_buffer(&x, flags::READ_WRITE, N * 2, N * 2);
-    let k = |v: i32| ArgValue::Bytes(v.to_ne_bytes().to_vec());
     s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&half)), k(100)], N / 2);
     s.run(&s.cpu, "add", &[ArgValue::Mem(Some(&x)), k(1)], N);
     let want: Vec<i32> = ramp()
@@ -580,7 +555,7 @@ fn a_buffer_on_shared_virtual_memory_is_used_in_place() {
     )
     .expect("a buffer");
     let before = moved();
-    let k = ArgValue::Bytes(4i32.to_ne_bytes().to_vec());
+    let k = k(4);
     s.run(&s.gpu, "add", &[ArgValue::Mem(Some(&x)), k], N);
     // The kernel wrote the SVM memory itself: nothing moved, and the pointer sees it.
     assert_eq!(moved(), before);
@@ -628,7 +603,7 @@ fn images_on_the_device_read_its_copy_through_a_descriptor_there() {
     };
     assert_eq!(read(&s.gpu), texels);
     // Painted on the device, read on the CPU device and on the device again.
-    let k = ArgValue::Bytes(5i32.to_ne_bytes().to_vec());
+    let k = k(5);
     s.run(&s.gpu, "paint", &[ArgValue::Mem(Some(&im)), k], 64);
     let painted: Vec<i32> = (0..64).map(|i| 5 * i).collect();
     assert_eq!(read(&s.cpu), painted);

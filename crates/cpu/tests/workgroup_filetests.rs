@@ -6,12 +6,14 @@
 //! A function `@K_wW` of the module stands for kernel `@K`'s W-wide version (what the
 //! vectorizer makes, written by hand), its barriers matching the kernel's in layout order.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ferrocl_cpu::workgroup::{transform_with, verify, WideKernel};
 use ferrocl_ir::text::check_expected;
-use ferrocl_ir::{parse_module, print_function, verify_module, Function, Inst, Module, Op};
+use ferrocl_ir::{parse_module, print_function, Function, Inst, Module, Op};
 
 fn barriers(f: &Function) -> Vec<Inst> {
     f.layout
@@ -54,11 +56,7 @@ fn print_module(m: &Module) -> Result<String, String> {
 
 fn run_file(path: &Path) -> Result<(), String> {
     let text = fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let m = parse_module(&text).map_err(|e| format!("parse error: {e}"))?;
-    if let Err(es) = verify_module(&m) {
-        let msgs: Vec<String> = es.iter().map(|e| e.to_string()).collect();
-        return Err(format!("input does not verify:\n{}", msgs.join("\n")));
-    }
+    let m = common::verified_module(&text)?;
     let got = print_module(&m)?;
     parse_module(&got).map_err(|e| format!("output does not parse: {e}\n{got}"))?;
     check_expected(&path.with_extension("expected"), &got)
@@ -66,27 +64,5 @@ fn run_file(path: &Path) -> Result<(), String> {
 
 #[test]
 fn workgroup_filetests() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filetests/workgroup");
-    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
-        .expect("filetests/workgroup")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ir"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no filetests in {}", dir.display());
-    let failures: Vec<String> = files
-        .iter()
-        .filter_map(|f| {
-            run_file(f)
-                .err()
-                .map(|e| format!("--- {}\n{e}", f.display()))
-        })
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} filetests failed:\n{}",
-        failures.len(),
-        files.len(),
-        failures.join("\n")
-    );
+    common::run_filetests("workgroup", run_file);
 }

@@ -151,6 +151,10 @@ const STICKY: [CuResult; 10] = [700, 702, 710, 714, 715, 716, 717, 718, 719, 214
 /// The contexts such an error made unusable, with the error.
 static LOST: std::sync::Mutex<Vec<(usize, CuError)>> = std::sync::Mutex::new(Vec::new());
 
+/// Whether [`LOST`] holds any context: every driver call binds its context first, and reads
+/// only this until a fault has happened.
+static ANY_LOST: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// A failed driver call: the call's name and the driver's message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CuError {
@@ -217,6 +221,7 @@ impl Driver {
                 if !lost.iter().any(|(c, _)| *c == ctx as usize) {
                     lost.push((ctx as usize, error.clone()));
                 }
+                ANY_LOST.store(true, std::sync::atomic::Ordering::Release);
             }
         }
         Err(error)
@@ -224,6 +229,9 @@ impl Driver {
 
     /// The error that made `ctx` unusable, if one did.
     pub fn lost(&self, ctx: CuContext) -> Option<CuError> {
+        if !ANY_LOST.load(std::sync::atomic::Ordering::Acquire) {
+            return None;
+        }
         let lost = LOST.lock().unwrap_or_else(|e| e.into_inner());
         lost.iter()
             .find(|(c, _)| *c == ctx as usize)

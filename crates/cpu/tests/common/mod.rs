@@ -153,3 +153,39 @@ pub fn sweep_far_private_writes(p: &CpuProgram) {
         check_vadd(&good, 1000);
     }
 }
+
+/// Runs `run` on every `tests/filetests/AREA/*.ir`, in name order, and fails listing every
+/// file whose run failed, with its error.
+pub fn run_filetests(area: &str, run: impl Fn(&std::path::Path) -> Result<(), String>) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/filetests")
+        .join(area);
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ir"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no filetests in {}", dir.display());
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|f| run(f).err().map(|e| format!("--- {}\n{e}", f.display())))
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} filetests failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
+
+/// The module an IR file's text holds, which must verify.
+pub fn verified_module(text: &str) -> Result<ferrocl_ir::Module, String> {
+    let m = ferrocl_ir::parse_module(text).map_err(|e| format!("parse error: {e}"))?;
+    if let Err(es) = ferrocl_ir::verify_module(&m) {
+        let msgs: Vec<String> = es.iter().map(|e| e.to_string()).collect();
+        return Err(format!("input does not verify:\n{}", msgs.join("\n")));
+    }
+    Ok(m)
+}
