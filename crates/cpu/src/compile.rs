@@ -76,9 +76,9 @@ pub(crate) fn compile(
             refused => {
                 let mut k = build_kernel(module, f, wide, options, None)?;
                 if tier && (k.vectorized && wide.is_some() || crate::wide::takes_scalar()) {
+                    // This build's code, or why the tier refused it.
                     attach_wide(&mut k);
-                }
-                if let Some(Err(why)) = refused.map(|r| r.wide_code) {
+                } else if let Some(Err(why)) = refused.map(|r| r.wide_code) {
                     k.wide_code = Err(why);
                 }
                 k

@@ -247,7 +247,37 @@ __kernel void expo(__global const float *x, __global float *y)
     size_t i = get_global_id(0);
     y[i] = exp(x[i]) + log(x[i] + 2.0f);
 }
+__kernel void power(__global const float *x, __global float *y)
+{
+    size_t i = get_global_id(0);
+    y[i] = pow(x[i] - 1.0f, y[i] * 3.0f - 8.0f);
+}
 ";
+
+/// `fmin` and `fmax` where an operand is a NaN (the other is the result) and of zeros of
+/// either sign, and `exp` where some lanes but not all take its slow path (the test whether
+/// every lane is in range): the special lanes come from the work-item's id, in every
+/// combination.
+const MIN_MAX: &str = "
+__kernel void minmax(__global float *x, __global float *y, __global int *z)
+{
+    size_t i = get_global_id(0);
+    uint k = (uint)i & 7, m = ((uint)i >> 3) & 7;
+    float a = x[i] - 3.0f, b = y[i] - 3.0f;
+    a = k == 1 ? NAN : k == 2 ? 0.0f : k == 3 ? -0.0f : k == 4 ? b : a;
+    b = m == 1 ? NAN : m == 2 ? -0.0f : m == 3 ? 0.0f : b;
+    x[i] = fmin(a, b);
+    y[i] = fmax(a, b);
+    z[i] = as_int(exp(a * 60.0f));
+}
+";
+
+#[test]
+fn min_max_match_cranelift() {
+    let buf = |seed| Arg::Buffer { words: 4096, seed };
+    let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
+    compare(MIN_MAX, "minmax", &[buf(14), buf(15), buf(16)], &ranges);
+}
 
 #[test]
 fn math_matches_cranelift() {
@@ -255,6 +285,7 @@ fn math_matches_cranelift() {
     let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
     compare(MATH, "mix", &[buf(10), buf(11), Arg::Int(5)], &ranges);
     compare(MATH, "expo", &[buf(12), buf(13)], &ranges);
+    compare(MATH, "power", &[buf(17), buf(18)], &ranges);
 }
 
 #[test]

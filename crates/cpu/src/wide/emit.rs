@@ -72,6 +72,7 @@ pub(super) fn emit(
         fixups: Vec::new(),
         block_label: SecondaryMap::new(),
         block_start: Vec::new(),
+        pinned: pin_constants(f, plan, alloc),
     };
     for &b in f.layout.blocks() {
         e.block_label[b] = e.new_label();
@@ -109,6 +110,68 @@ struct Emitter<'a> {
     block_label: SecondaryMap<Block, usize>,
     /// Each block's label, for the listing.
     block_start: Vec<(usize, Block)>,
+    /// 32-bit constants broadcast once, in the prologue, to a vector register no value
+    /// takes: by their bits, the register's number.
+    pinned: Vec<(u32, usize)>,
+}
+
+/// The 32-bit constants the function's vector code reads, most read first, each given one
+/// of the vector registers `alloc` left free (a constant read from a register costs nothing
+/// where it is read; one rebuilt there costs two instructions). Scalar `f32` constants are
+/// among them: their other lanes are never read.
+fn pin_constants(f: &Function, plan: &Plan, alloc: &Allocation) -> Vec<(u32, usize)> {
+    let taken: std::collections::HashSet<usize> = alloc
+        .reg
+        .iter()
+        .filter_map(|(_, r)| r.filter(|r| r.is_zmm()).map(super::regs::number))
+        .collect();
+    let free: Vec<usize> = (0..super::alloc::VECS)
+        .filter(|n| !taken.contains(n))
+        .collect();
+    let mut reads: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    for &b in f.layout.blocks() {
+        for &inst in f.layout.block_insts(b) {
+            let data = &f.dfg.insts[inst];
+            for bits in hidden_constants(f, inst) {
+                *reads.entry(bits).or_default() += 1;
+            }
+            let Some(r) = f.dfg.inst_result(inst) else {
+                continue;
+            };
+            let (Op::Fconst(c) | Op::Iconst(c)) = data.op else {
+                continue;
+            };
+            if plan.is_remat(r) && plan.class[r] == Some(Class::Vec) && c as u32 != 0 {
+                *reads.entry(c as u32).or_default() += plan.uses(r);
+            }
+        }
+    }
+    let mut by_reads: Vec<(u32, u32)> = reads.into_iter().collect();
+    by_reads.sort_by_key(|&(bits, n)| (std::cmp::Reverse(n), bits));
+    by_reads
+        .into_iter()
+        .zip(free)
+        .map(|((bits, _), r)| (bits, r))
+        .collect()
+}
+
+/// The constants instruction `inst`'s selection reads that are not operands of it.
+fn hidden_constants(f: &Function, inst: Inst) -> Vec<u32> {
+    let data = &f.dfg.insts[inst];
+    let Some(r) = f.dfg.inst_result(inst) else {
+        return Vec::new();
+    };
+    if !f.dfg.value_type(r).is_vector() {
+        return Vec::new();
+    }
+    match data.op {
+        Op::Unary(UnaryOp::Fneg) => vec![0x8000_0000],
+        Op::Unary(UnaryOp::Fabs) => vec![0x7fff_ffff],
+        Op::Unary(UnaryOp::Rsqrt) => vec![1.0f32.to_bits()],
+        Op::Convert(ConvOp::FloatToSint { .. }) => vec![0x4f00_0000, 0x7fff_ffff],
+        Op::Binary(BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr) => vec![31],
+        _ => Vec::new(),
+    }
 }
 
 /// A vector operation's codes for 128, 256 and 512 bits.
@@ -133,6 +196,21 @@ const DIVPS: Sized3 = [
     Code::EVEX_Vdivps_xmm_k1z_xmm_xmmm128b32,
     Code::EVEX_Vdivps_ymm_k1z_ymm_ymmm256b32,
     Code::EVEX_Vdivps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const MINPS: Sized3 = [
+    Code::EVEX_Vminps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vminps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vminps_zmm_k1z_zmm_zmmm512b32_sae,
+];
+const MAXPS: Sized3 = [
+    Code::EVEX_Vmaxps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vmaxps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vmaxps_zmm_k1z_zmm_zmmm512b32_sae,
+];
+const PMOVM2D: Sized3 = [
+    Code::EVEX_Vpmovm2d_xmm_kr,
+    Code::EVEX_Vpmovm2d_ymm_kr,
+    Code::EVEX_Vpmovm2d_zmm_kr,
 ];
 const SQRTPS: Sized3 = [
     Code::EVEX_Vsqrtps_xmm_k1z_xmmm128b32,
@@ -521,9 +599,12 @@ impl Emitter<'_> {
                 }
             }
             _ if self.plan.any_of(v).is_some() => {
-                let k = self.reg(self.plan.any_of(v).expect("an any"))?;
+                let (m, all) = self.plan.any_of(v).expect("an any");
+                let k = self.reg(m)?;
+                // KORTESTW sets ZF where no bit is set and CF where every bit is.
                 op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
-                op1!(self, Code::Setne_rm8, r8(r))?;
+                let set = if all { Code::Setb_rm8 } else { Code::Setne_rm8 };
+                op1!(self, set, r8(r))?;
                 op2!(self, Code::Movzx_r32_rm8, r32(r), r8(r))
             }
             Op::WorkItem(op, d) => {
@@ -558,6 +639,9 @@ impl Emitter<'_> {
     /// A vector register holding `v` as `bytes` wide: its own, or scratch `n` (an
     /// undefined value: whatever the scratch holds).
     fn vec(&mut self, v: Value, n: usize) -> Res<Register> {
+        if let Some(p) = self.pinned_value(v) {
+            return Ok(sized(p, self.ty(v).bytes()));
+        }
         if self.plan.is_remat(v) {
             let r = sized(ZMM[n], self.ty(v).bytes());
             self.vec_constant(v, r)?;
@@ -577,6 +661,9 @@ impl Emitter<'_> {
         };
         if self.ty(v).is_vector() {
             return self.broadcast(sized(r, self.ty(v).bytes()), bits);
+        }
+        if let Some(p) = self.pinned(bits) {
+            return self.vmov(r, p);
         }
         if bits == 0 {
             let x = xmm_of(r);
@@ -624,9 +711,8 @@ impl Emitter<'_> {
         };
         op3!(self, pick(RNDSCALEPS, bytes), x, sized(a, bytes), imm)?;
         op2!(self, pick(CVTTPS2DQ, bytes), d, x)?;
-        let s = sized(ZMM[VS1], bytes);
         // Lanes of 2^31 and above: the largest int (VCVTTPS2DQ gives 0x80000000).
-        self.broadcast(s, 0x4f00_0000)?;
+        let s = self.constant_reg(0x4f00_0000, VS1, bytes)?;
         op4!(
             self,
             pick(CMPPS, bytes),
@@ -635,7 +721,7 @@ impl Emitter<'_> {
             s,
             cmpps_predicate(FloatCC::Oge)
         )?;
-        self.broadcast(s, 0x7fff_ffff)?;
+        let s = self.constant_reg(0x7fff_ffff, VS1, bytes)?;
         let mut i = Instruction::with2(pick(MOVAPS, bytes), d, s).map_err(bad)?;
         i.set_op_mask(KS);
         self.push(i);
@@ -654,8 +740,47 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// The register constant `bits` is pinned to, if it is.
+    fn pinned(&self, bits: u32) -> Option<Register> {
+        self.pinned
+            .iter()
+            .find(|&&(b, _)| b == bits)
+            .map(|&(_, n)| ZMM[n])
+    }
+
+    /// The register rematerialized constant `v` is pinned to, if it is.
+    fn pinned_value(&self, v: Value) -> Option<Register> {
+        if !self.plan.is_remat(v) {
+            return None;
+        }
+        let i = def_inst(self.f, v)?;
+        match self.f.dfg.insts[i].op {
+            Op::Iconst(c) | Op::Fconst(c) => self.pinned(c as u32),
+            _ => None,
+        }
+    }
+
+    /// A vector register named for `bytes` bytes whose lanes hold constant `bits`: the one
+    /// it is pinned to, or scratch `n` with it broadcast there.
+    fn constant_reg(&mut self, bits: u32, n: usize, bytes: u32) -> Res<Register> {
+        if let Some(p) = self.pinned(bits) {
+            return Ok(sized(p, bytes));
+        }
+        let s = sized(ZMM[n], bytes);
+        self.broadcast(s, bits)?;
+        Ok(s)
+    }
+
     /// Broadcasts 32-bit constant `bits` into vector register `dst` (named by its size).
     fn broadcast(&mut self, dst: Register, bits: u32) -> Res<()> {
+        if let Some(p) = self.pinned(bits) {
+            return self.vmov(dst, p);
+        }
+        self.broadcast_here(dst, bits)
+    }
+
+    /// Broadcasts `bits` into `dst` with instructions of its own.
+    fn broadcast_here(&mut self, dst: Register, bits: u32) -> Res<()> {
         if bits == 0 {
             let x = xmm_of(dst);
             return op3!(self, Code::EVEX_Vpxord_xmm_k1z_xmm_xmmm128b32, x, x, x);
@@ -707,6 +832,9 @@ impl Emitter<'_> {
             if let Some(field) = region {
                 op2!(self, Code::Add_r64_rm64, r, mem(S1, i64::from(field)))?;
             }
+        }
+        for (bits, n) in self.pinned.clone() {
+            self.broadcast_here(ZMM[n], bits)?;
         }
         if self.plan.uses(ctx) > 0 {
             let r = self.reg(ctx)?;
@@ -996,6 +1124,17 @@ impl Emitter<'_> {
                     )
                 }
             }
+            BinaryOp::Imul if self.imm(y).is_some_and(|k| k > 1 && k.count_ones() == 1) => {
+                // A power of two: a shift (one cycle, where IMUL takes three).
+                let k = self.imm(y).unwrap_or(2).trailing_zeros();
+                self.mov(d, ra)?;
+                op2!(
+                    self,
+                    pick2(Code::Shl_rm64_imm8, Code::Shl_rm32_imm8),
+                    n(d),
+                    k
+                )
+            }
             BinaryOp::Imul if self.imm(y).is_some() => {
                 let k = self.imm(y).unwrap_or(0);
                 let code = pick2(Code::Imul_r64_rm64_imm32, Code::Imul_r32_rm32_imm32);
@@ -1126,15 +1265,21 @@ impl Emitter<'_> {
                 // The amount is taken modulo the lane's bits, as the IR says; the variable
                 // shifts of AVX-512 give 0 (or the sign) for amounts of 32 and more.
                 let c = self.vec(args[1], VS1)?;
+                let m = self.constant_reg(31, VS2, bytes)?;
                 let s = sized(ZMM[VS2], bytes);
-                self.broadcast(s, 31)?;
-                op3!(self, pick(PANDD, bytes), s, c, s)?;
+                op3!(self, pick(PANDD, bytes), s, c, m)?;
                 let code = match b {
                     BinaryOp::Shl => PSLLVD,
                     BinaryOp::Lshr => PSRLVD,
                     _ => PSRAVD,
                 };
                 op3!(self, pick(code, bytes), d, a, s)
+            }
+            Op::Binary(b @ (BinaryOp::Fmin | BinaryOp::Fmax)) => {
+                let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                let n = bytes.max(16);
+                let (d, a, c) = (sized(d, n), sized(a, n), sized(c, n));
+                self.min_max(*b == BinaryOp::Fmin, d, a, c, n)
             }
             Op::Binary(b) => {
                 let float = self.ty(r).lane_type() == Type::F32;
@@ -1305,6 +1450,15 @@ impl Emitter<'_> {
                 }
                 Ok(())
             }
+            Op::Convert(c @ (ConvOp::Zext | ConvOp::Sext)) => {
+                // A mask's lanes as 0 and -1 (VPMOVM2D), or 0 and 1.
+                let k = self.reg(args[0])?;
+                op2!(self, pick(PMOVM2D, bytes), d, k)?;
+                if *c == ConvOp::Zext {
+                    op3!(self, pick(PSRLD_IMM, bytes), d, d, 31u32)?;
+                }
+                Ok(())
+            }
             Op::Convert(ConvOp::FloatToSint { round, .. }) => {
                 let a = self.vec(args[0], VS0)?;
                 self.float_to_int(d, a, *round, bytes)
@@ -1312,6 +1466,31 @@ impl Emitter<'_> {
             Op::Undef => Ok(()),
             other => Err(format!("{other:?} in a vector register")),
         }
+    }
+
+    /// `d = fmin(a, b)` (or `fmax`) lane by lane, registers named for `bytes`: where one
+    /// operand is a NaN, the other (the IR's rule, OpenCL C's `fmin`); of two zeros, `-0`
+    /// for the minimum and `+0` for the maximum, as Cranelift's. VMINPS gives its second
+    /// operand where either is a NaN or both are zeros (Intel SDM, MINPS), so
+    /// `t = min(a, b)` with `a` in the lanes where `b` is a NaN, `u = min(b, a)`, and the
+    /// result `t | u` (`t & u` for the maximum: the zeros' sign bits), `t` where `a` is a
+    /// NaN.
+    fn min_max(&mut self, min: bool, d: Register, a: Register, b: Register, bytes: u32) -> Res<()> {
+        let (op, join) = if min { (MINPS, PORD) } else { (MAXPS, PANDD) };
+        let t = sized(ZMM[VS2], bytes);
+        op3!(self, pick(op, bytes), t, a, b)?;
+        let uno = cmpps_predicate(FloatCC::Uno);
+        op4!(self, pick(CMPPS, bytes), KS, b, b, uno)?;
+        let mut i = Instruction::with2(pick(MOVAPS, bytes), t, a).map_err(bad)?;
+        i.set_op_mask(KS);
+        self.push(i);
+        op4!(self, pick(CMPPS, bytes), KS, a, a, uno)?;
+        op3!(self, pick(op, bytes), d, b, a)?;
+        op3!(self, pick(join, bytes), d, d, t)?;
+        let mut i = Instruction::with2(pick(MOVAPS, bytes), d, t).map_err(bad)?;
+        i.set_op_mask(KS);
+        self.push(i);
+        Ok(())
     }
 
     /// Unary operation `u` of vector (or scalar `f32`) `a` into `d`, both named for their size.
@@ -1330,8 +1509,7 @@ impl Emitter<'_> {
                     UnaryOp::Fabs => (0x7fff_ffff, ANDPS),
                     _ => (u32::MAX, PXORD),
                 };
-                let s = sized(ZMM[VS1], bytes.max(16));
-                self.broadcast(s, bits)?;
+                let s = self.constant_reg(bits, VS1, bytes.max(16))?;
                 op3!(self, pick(code, bytes), d, a, s)
             }
             UnaryOp::Sqrt | UnaryOp::SqrtRelaxed if scalar => {
@@ -1340,14 +1518,14 @@ impl Emitter<'_> {
             UnaryOp::Sqrt | UnaryOp::SqrtRelaxed => op2!(self, pick(SQRTPS, bytes), d, a),
             UnaryOp::Rsqrt => {
                 // 1 / sqrt(x), each rounded: as exact as the IR's reference.
-                let s = sized(ZMM[VS1], bytes.max(16));
+                let one = 1.0f32.to_bits();
                 if scalar {
                     op3!(self, Code::EVEX_Vsqrtss_xmm_k1z_xmm_xmmm32_er, d, a, a)?;
-                    self.broadcast(s, 1.0f32.to_bits())?;
+                    let s = self.constant_reg(one, VS1, 16)?;
                     op3!(self, Code::EVEX_Vdivss_xmm_k1z_xmm_xmmm32_er, d, s, d)
                 } else {
                     op2!(self, pick(SQRTPS, bytes), d, a)?;
-                    self.broadcast(s, 1.0f32.to_bits())?;
+                    let s = self.constant_reg(one, VS1, bytes)?;
                     op3!(self, pick(DIVPS, bytes), d, s, d)
                 }
             }
@@ -1546,10 +1724,14 @@ impl Emitter<'_> {
             let (a, b) = (self.f.dfg.resolve(args[0]), self.f.dfg.resolve(args[1]));
             self.compare(cc, a, b)?;
             (JCC[cond_index(cc)], JCC[cond_index(cc.inverse())])
-        } else if let Some(m) = self.plan.any_of(c) {
+        } else if let Some((m, all)) = self.plan.any_of(c) {
             let k = self.reg(m)?;
             op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
-            (Code::Jne_rel32_64, Code::Je_rel32_64)
+            if all {
+                (Code::Jb_rel32_64, Code::Jae_rel32_64)
+            } else {
+                (Code::Jne_rel32_64, Code::Je_rel32_64)
+            }
         } else {
             let rc = self.reg(c)?;
             op2!(self, Code::Test_rm32_r32, r32(rc), r32(rc))?;

@@ -186,8 +186,9 @@ pub(super) struct Plan {
     /// Per instruction, the values it reads (operands, then branch arguments), resolved.
     reads: SecondaryMap<Inst, Vec<Value>>,
     /// The roots of `bor` trees of every lane of one mask (the vectorizer's test whether
-    /// any lane is active): the mask, tested with `kortestw` where the root is read.
-    any: SecondaryMap<Value, Option<Value>>,
+    /// any lane is active) and of `band` trees (whether every lane is): the mask, and
+    /// whether the tree is a `band` one, tested with `kortestw` where the root is read.
+    any: SecondaryMap<Value, Option<(Value, bool)>>,
     /// The trees' other instructions, which emit nothing.
     folded: SecondaryMap<Inst, bool>,
     /// `ptradd`s read only as the address of loads and stores, with a 64-bit offset: each
@@ -323,14 +324,16 @@ impl Plan {
                 let Some(root) = f.dfg.inst_result(inst) else {
                     continue;
                 };
-                if self.folded[inst]
-                    || data.op != Op::Binary(BinaryOp::Bor)
-                    || f.dfg.value_type(root) != Type::I1
-                {
+                let all = match data.op {
+                    Op::Binary(BinaryOp::Bor) => false,
+                    Op::Binary(BinaryOp::Band) => true,
+                    _ => continue,
+                };
+                if self.folded[inst] || f.dfg.value_type(root) != Type::I1 {
                     continue;
                 }
-                if let Some((mask, inner)) = any_tree(f, &raw, inst) {
-                    self.any[root] = Some(mask);
+                if let Some((mask, inner)) = lane_tree(f, &raw, inst) {
+                    self.any[root] = Some((mask, all));
                     for i in inner {
                         self.folded[i] = true;
                     }
@@ -339,8 +342,9 @@ impl Plan {
         }
     }
 
-    /// The mask whose any-lane test `v` is, if it is one.
-    pub(super) fn any_of(&self, v: Value) -> Option<Value> {
+    /// The mask whose any-lane test `v` is, if it is one, and whether the test is whether
+    /// every lane is set instead.
+    pub(super) fn any_of(&self, v: Value) -> Option<(Value, bool)> {
         self.any[v]
     }
 
@@ -366,7 +370,7 @@ impl Plan {
                     .collect(),
             );
         }
-        self.any[v].map(|m| vec![m])
+        self.any[v].map(|(m, _)| vec![m])
     }
 
     fn classify(&mut self, f: &Function, v: Value) -> Result<(), String> {
@@ -403,9 +407,10 @@ impl Plan {
     }
 }
 
-/// The mask `bor` tree `root` tests every lane of, and the tree's instructions below the
-/// root that nothing else reads; `raw` counts each value's readers.
-fn any_tree(
+/// The mask a tree of `bor`s (or of `band`s, as `root` is) tests every lane of, and the
+/// tree's instructions below the root that nothing else reads; `raw` counts each value's
+/// readers.
+fn lane_tree(
     f: &Function,
     raw: &SecondaryMap<Value, u32>,
     root: Inst,
@@ -414,12 +419,13 @@ fn any_tree(
     let mut mask = None;
     let mut inner = Vec::new();
     let resolve = |a: &Value| f.dfg.resolve(*a);
+    let op = f.dfg.insts[root].op.clone();
     let mut stack: Vec<Value> = f.dfg.insts[root].args.iter().map(resolve).collect();
     while let Some(v) = stack.pop() {
         let i = def_inst(f, v)?;
         let d = &f.dfg.insts[i];
         match d.op {
-            Op::Binary(BinaryOp::Bor) if raw[v] == 1 => {
+            ref o if *o == op && raw[v] == 1 => {
                 inner.push(i);
                 stack.extend(d.args.iter().map(resolve));
             }
@@ -496,6 +502,7 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
                 | BinaryOp::Fmul
                 | BinaryOp::Fdiv
                 | BinaryOp::FdivRelaxed => true,
+                BinaryOp::Fmin | BinaryOp::Fmax => t.lane_type() == Type::F32,
                 BinaryOp::Iadd | BinaryOp::Isub | BinaryOp::Imul => t.lane_type() != Type::I1,
                 BinaryOp::Band | BinaryOp::Bor | BinaryOp::Bxor => true,
                 BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr => {
@@ -521,7 +528,10 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
             let (from, to) = (arg_ty(0), ty.unwrap_or(Type::I1));
             match c {
                 ConvOp::Trunc | ConvOp::Zext | ConvOp::Sext => {
-                    scalar_int(from) && scalar_int(to) && to != Type::I1
+                    (scalar_int(from) && scalar_int(to) && to != Type::I1)
+                        || (*c != ConvOp::Trunc
+                            && class_of(from) == Some(Class::Mask)
+                            && to.lane_type() == Type::I32)
                 }
                 ConvOp::SintToFloat(Round::Rte) | ConvOp::UintToFloat(Round::Rte) => {
                     from.lane_type() == Type::I32 || (from == Type::I64 && to == Type::F32)
