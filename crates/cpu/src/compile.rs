@@ -52,6 +52,7 @@ pub(crate) fn compile(
     }
     let mut times = StageTimes::default();
     let mut kernels = Vec::new();
+    let (locals, _) = local_offsets(module);
     for f in module
         .funcs
         .iter()
@@ -63,7 +64,7 @@ pub(crate) fn compile(
             // width; one it refuses is built again at the usual width for Cranelift.
             let mut k = build_kernel(module, f, wide, options, Some(crate::wide::WIDTH))?;
             if k.vectorized {
-                attach_wide(&mut k);
+                attach_wide(&mut k, &locals);
             } else {
                 k.wide_code = Err(format!("not vectorized at {}", crate::wide::WIDTH));
             }
@@ -77,7 +78,7 @@ pub(crate) fn compile(
                 let mut k = build_kernel(module, f, wide, options, None)?;
                 if tier && (k.vectorized && wide.is_some() || crate::wide::takes_scalar()) {
                     // This build's code, or why the tier refused it.
-                    attach_wide(&mut k);
+                    attach_wide(&mut k, &locals);
                 } else if let Some(Err(why)) = refused.map(|r| r.wide_code) {
                     k.wide_code = Err(why);
                 }
@@ -327,10 +328,10 @@ fn build_kernel<'m>(
 
 /// Gives kernel `k`'s work-group function to the wide-vector tier (`crate::wide`), which
 /// compiles it or says why not.
-fn attach_wide(k: &mut KernelBuild<'_>) {
+fn attach_wide(k: &mut KernelBuild<'_>, locals: &crate::wide::LocalOffsets) {
     let mut clock = Instant::now();
     let (args, _) = abi::arg_layout(k.func);
-    k.wide_code = crate::wide::compile(&k.wg.func, &args);
+    k.wide_code = crate::wide::compile(&k.wg.func, &args, locals);
     k.times.lap("wide tier", &mut clock);
 }
 
@@ -755,6 +756,22 @@ struct Globals {
     static_local: usize,
 }
 
+/// The offset of each of `module`'s `__local` variables in the work-group's local memory,
+/// each aligned as it asks, and the bytes they take.
+fn local_offsets(module: &Module) -> (crate::wide::LocalOffsets, u64) {
+    let mut offsets = SecondaryMap::new();
+    let mut end = 0u64;
+    for (g, data) in module.globals.iter() {
+        if data.space == AddrSpace::Local {
+            let align = u64::from(data.align.max(1));
+            end = end.div_ceil(align) * align;
+            offsets[g] = Some(end as u32);
+            end += u64::from(data.size);
+        }
+    }
+    (offsets, end)
+}
+
 /// The alignment of program-scope data: enough for any OpenCL type (`long16`, `double16`).
 const DATA_ALIGN: u64 = 128;
 
@@ -763,17 +780,12 @@ const DATA_ALIGN: u64 = 128;
 /// [`DATA_ALIGN`] bytes, `__local` variables at offsets in the work-group's local memory.
 fn place_globals(module: &Module, jit: &mut JITModule) -> Result<Globals, CompileError> {
     let mut places = SecondaryMap::new();
-    let mut static_local = 0u64;
+    let (locals, static_local) = local_offsets(module);
     // Every global's place first, so that an initializer can name any of them.
     for (g, data) in module.globals.iter() {
-        match data.space {
-            AddrSpace::Local => {
-                let align = u64::from(data.align.max(1));
-                static_local = static_local.div_ceil(align) * align;
-                places[g] = Some(GlobalPlace::Local(static_local));
-                static_local += u64::from(data.size);
-            }
-            _ => {
+        match locals[g] {
+            Some(off) => places[g] = Some(GlobalPlace::Local(u64::from(off))),
+            None => {
                 let name = format!("__ferrocl_global_{}", g.as_u32());
                 let id = jit
                     .declare_data(&name, Linkage::Local, true, false)

@@ -62,10 +62,14 @@ fn run(p: &CpuProgram, name: &str, args: &[Arg], nd: &NdRange) -> Vec<Vec<u32>> 
         };
         block[slot.offset..slot.offset + slot.size].copy_from_slice(&bytes[..slot.size]);
     }
-    // SAFETY: every buffer is as large as the kernels below index for the ranges given.
-    unsafe { k.launch(&block, 0, nd).expect("runs") };
+    // SAFETY: every buffer is as large as the kernels below index for the ranges given, and
+    // the local memory holds their `__local` variables.
+    unsafe { k.launch(&block, LOCAL_BYTES, nd).expect("runs") };
     buffers
 }
+
+/// The local memory each work-group gets: more than the kernels' `__local` variables take.
+const LOCAL_BYTES: usize = 4096;
 
 fn nd(global: [u64; 2], local: [u64; 2]) -> NdRange {
     NdRange {
@@ -286,6 +290,76 @@ fn math_matches_cranelift() {
     compare(MATH, "mix", &[buf(10), buf(11), Arg::Int(5)], &ranges);
     compare(MATH, "expo", &[buf(12), buf(13)], &ranges);
     compare(MATH, "power", &[buf(17), buf(18)], &ranges);
+}
+
+/// A tiled product through `__local` tiles (the tier's confined local accesses), with
+/// barriers (the work-group function's `switch` between regions) and more general values
+/// live than registers (spilled), and an option pricer whose many pointers and math spill too.
+const TILED: &str = "
+#define TS 16
+__kernel void sgemm(__global const float *a, __global const float *b, __global float *c, int n)
+{
+    __local float as[TS][TS];
+    __local float bs[TS][TS];
+    int row = get_global_id(1), col = get_global_id(0);
+    int lr = get_local_id(1), lc = get_local_id(0);
+    float acc = 0.0f;
+    for (int t = 0; t < n; t += TS) {
+        as[lr][lc] = a[row * n + t + lc];
+        bs[lr][lc] = b[(t + lr) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < TS; ++k)
+            acc += as[lr][k] * bs[k][lc];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    c[row * n + col] = acc;
+}
+float cnd(float d)
+{
+    float k = 1.0f / (1.0f + 0.2316419f * fabs(d));
+    float w = 0.398942280f * exp(-0.5f * d * d) * k
+        * (0.31938153f + k * (-0.356563782f + k * (1.781477937f + k * (-1.821255978f + k * 1.330274429f))));
+    return d > 0.0f ? 1.0f - w : w;
+}
+__kernel void options(__global const float *price, __global const float *strike,
+                      __global const float *years, __global float *call,
+                      __global float *put, float rate, float vol)
+{
+    size_t i = get_global_id(0);
+    float s = price[i], x = strike[i], t = years[i];
+    float sqrt_t = sqrt(t);
+    float d1 = (log(s / x) + (rate + 0.5f * vol * vol) * t) / (vol * sqrt_t);
+    float d2 = d1 - vol * sqrt_t;
+    float discount = x * exp(-rate * t);
+    float n1 = cnd(d1), n2 = cnd(d2);
+    call[i] = s * n1 - discount * n2;
+    put[i] = discount * (1.0f - n2) - s * (1.0f - n1);
+}
+";
+
+#[test]
+fn local_tiles_and_spills_match_cranelift() {
+    let buf = |seed| Arg::Buffer {
+        words: 64 * 64,
+        seed,
+    };
+    // n by n matrices over an n by n range.
+    for n in [64, 32] {
+        let range = [nd([n, n], [16, 16])];
+        let args = [buf(19), buf(20), buf(21), Arg::Int(n as i32)];
+        compare(TILED, "sgemm", &args, &range);
+    }
+    let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
+    let args = [
+        buf(22),
+        buf(23),
+        buf(24),
+        buf(25),
+        buf(26),
+        Arg::Float(0.02),
+        Arg::Float(0.3),
+    ];
+    compare(TILED, "options", &args, &ranges);
 }
 
 #[test]

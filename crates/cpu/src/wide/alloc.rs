@@ -2,8 +2,12 @@
 //! blocks in layout order, one conservative interval per value (from the first position
 //! where it is live to the last), then linear scan (Poletto and Sarkar, "Linear scan register
 //! allocation", TOPLAS 1999) over three register files: general registers, the 32 vector
-//! registers and the mask registers. There is no spilling: a function that needs more
-//! registers at once than a file holds is refused, and Cranelift compiles it.
+//! registers and the mask registers. Where more general values are live at once than there
+//! are registers, the one whose interval ends last is spilled for the whole of it (to a stack
+//! slot: written where it is defined, read into a scratch register where it is read); block
+//! parameters but the entry block's are never spilled (an edge's moves write registers).
+//! A function that needs more vector or mask registers at once than the file holds is
+//! refused, and Cranelift compiles it.
 //!
 //! Positions: instruction `i` (counted through the blocks in layout order) reads its
 //! operands at `2i` and writes its result at `2i + 1`, so a result may take the register of
@@ -17,9 +21,9 @@ use iced_x86::Register;
 
 use super::{Class, Plan};
 
-/// The general registers values may take: every one but `rsp` and `r10`/`r11` (scratch for
-/// constants and moves).
-pub(super) const GPRS: [Register; 13] = [
+/// The general registers values may take: every one but `rsp`, `r10`/`r11` (scratch for
+/// constants, moves and spilled operands) and `r15` (scratch for spilled results).
+pub(super) const GPRS: [Register; 12] = [
     Register::RAX,
     Register::RCX,
     Register::RDX,
@@ -32,8 +36,11 @@ pub(super) const GPRS: [Register; 13] = [
     Register::R12,
     Register::R13,
     Register::R14,
-    Register::R15,
 ];
+
+/// The scratch register a spilled value's result is computed in, and a stored spilled
+/// value read into.
+pub(super) const SPILL_SCRATCH: Register = Register::R15;
 
 /// Vector registers 0..29 hold values; 29, 30 and 31 are scratch.
 pub(super) const VECS: usize = 29;
@@ -63,6 +70,10 @@ pub(super) const CALLEE_SAVED: [Register; 6] = [
 /// never used).
 pub(super) struct Allocation {
     pub reg: SecondaryMap<Value, Option<Register>>,
+    /// The stack slot (numbered from 0, 8 bytes each) of each spilled value.
+    pub slot: SecondaryMap<Value, Option<u32>>,
+    /// How many slots there are.
+    pub slots: u32,
 }
 
 /// Liveness and linear-scan allocation of `f`'s values that `plan` says need a register.
@@ -202,6 +213,13 @@ pub(super) fn allocate(f: &Function, plan: &Plan) -> Result<Allocation, String> 
         .collect();
     order.sort_by_key(|&v| (start[v], v.index()));
     let mut reg: SecondaryMap<Value, Option<Register>> = SecondaryMap::new();
+    let mut slot: SecondaryMap<Value, Option<u32>> = SecondaryMap::new();
+    let mut slots = 0u32;
+    let entry = blocks[0];
+    let spillable = |v: Value| match f.dfg.value_def(v) {
+        ValueDef::Param(b, _) => b == entry,
+        _ => true,
+    };
     let mut active: Vec<Value> = Vec::new();
     let mut free_gpr: Vec<Register> = GPRS.iter().rev().copied().collect();
     let mut free_vec: Vec<usize> = (0..VECS).rev().collect();
@@ -226,6 +244,25 @@ pub(super) fn allocate(f: &Function, plan: &Plan) -> Result<Allocation, String> 
             Class::Vec => free_vec.pop().map(zmm),
             Class::Mask => free_mask.pop(),
         };
+        if r.is_none() && class == Class::Gpr {
+            // Spill the general value whose interval ends last, this one or an active one.
+            let victim = active
+                .iter()
+                .copied()
+                .chain(std::iter::once(v))
+                .filter(|&a| plan.class(a) == Class::Gpr && spillable(a))
+                .max_by_key(|&a| (end[a], a.index()));
+            if let Some(victim) = victim {
+                slot[victim] = Some(slots);
+                slots += 1;
+                if victim != v {
+                    reg[v] = reg[victim].take();
+                    active.retain(|&a| a != victim);
+                    active.push(v);
+                }
+                continue;
+            }
+        }
         let Some(r) = r else {
             return Err(format!(
                 "more {} values live at once than registers ({})",
@@ -236,7 +273,7 @@ pub(super) fn allocate(f: &Function, plan: &Plan) -> Result<Allocation, String> 
         reg[v] = Some(r);
         active.push(v);
     }
-    Ok(Allocation { reg })
+    Ok(Allocation { reg, slot, slots })
 }
 
 /// `zmm` register number `n`.

@@ -11,15 +11,15 @@
 use ferrocl_device::ArgSlot;
 use ferrocl_ir::entity::SecondaryMap;
 use ferrocl_ir::{
-    ArgKind, BinaryOp, Block, ConvOp, Dest, FloatCC, Function, Inst, IntCC, Op, Type, UnaryOp,
-    Value,
+    AddrSpace, ArgKind, BinaryOp, Block, ConvOp, Dest, FloatCC, Function, Inst, IntCC, MemFlags,
+    Op, SwitchTable, Type, UnaryOp, Value,
 };
 use iced_x86::{
     BlockEncoder, BlockEncoderOptions, Code, Formatter, GasFormatter, Instruction,
     InstructionBlock, MemoryOperand, Register,
 };
 
-use super::alloc::{Allocation, CALLEE_SAVED};
+use super::alloc::{Allocation, CALLEE_SAVED, SPILL_SCRATCH};
 use super::regs::{r32, r8, XMM, YMM, ZMM};
 use super::{ctx_field, def_inst, Class, Plan, WideCode};
 use crate::abi::offsets;
@@ -80,7 +80,10 @@ pub(super) fn emit(
     let saved: Vec<Register> = CALLEE_SAVED
         .iter()
         .copied()
-        .filter(|r| alloc.reg.iter().any(|(_, a)| *a == Some(*r)))
+        .filter(|r| {
+            alloc.reg.iter().any(|(_, a)| *a == Some(*r))
+                || (*r == SPILL_SCRATCH && alloc.slots > 0)
+        })
         .collect();
     e.prologue(&saved, layout)?;
     let blocks = f.layout.blocks();
@@ -574,15 +577,34 @@ impl Emitter<'_> {
 
     /// A general register holding `v`: its own, or `scratch` with the value put there.
     fn gpr(&mut self, v: Value, scratch: Register) -> Res<Register> {
-        if !self.plan.is_remat(v) {
+        if !self.plan.is_remat(v) && self.alloc.slot[v].is_none() {
             return self.reg(v);
         }
         self.materialize(v, scratch)?;
         Ok(scratch)
     }
 
-    /// Puts rematerialized value `v` into general register `r`.
+    /// Where spilled value `v` is kept, `pushed` bytes below the body's stack pointer.
+    fn slot(&self, v: Value, pushed: i64) -> Option<MemoryOperand> {
+        let n = self.alloc.slot[v]?;
+        // The group context's address at [rsp], the slots above it.
+        Some(mem(Register::RSP, pushed + 8 + 8 * i64::from(n)))
+    }
+
+    /// The register result `r` is written to: its own, or the spill scratch register (stored
+    /// to `r`'s slot after the instruction, [`Self::inst`]).
+    fn def_reg(&self, r: Value) -> Res<Register> {
+        if self.alloc.slot[r].is_some() {
+            return Ok(SPILL_SCRATCH);
+        }
+        self.reg(r)
+    }
+
+    /// Puts rematerialized (or spilled) value `v` into general register `r`.
     fn materialize(&mut self, v: Value, r: Register) -> Res<()> {
+        if let Some(at) = self.slot(v, 0) {
+            return op2!(self, Code::Mov_r64_rm64, r, at);
+        }
         let i = def_inst(self.f, v).ok_or("a rematerialized parameter")?;
         match self.f.dfg.insts[i].op {
             Op::Iconst(_) | Op::Null | Op::Undef => {
@@ -611,6 +633,20 @@ impl Emitter<'_> {
                 let off = ctx_field(op).ok_or("a work-item query")? + 8 * i32::from(d);
                 op2!(self, Code::Mov_r64_rm64, r, mem(Register::RSP, 0))?;
                 op2!(self, Code::Mov_r64_rm64, r, mem(r, i64::from(off)))
+            }
+            Op::GlobalAddr(g) => {
+                // A `__local` variable: at its offset in the group's local memory.
+                let off = self
+                    .plan
+                    .local_offset(g)
+                    .ok_or("a global outside local memory")?;
+                op2!(self, Code::Mov_r64_rm64, r, mem(Register::RSP, 0))?;
+                let base = mem(r, i64::from(offsets::LOCAL_MEM));
+                op2!(self, Code::Mov_r64_rm64, r, base)?;
+                if off != 0 {
+                    op2!(self, Code::Lea_r64_m, r, mem(r, off as i64))?;
+                }
+                Ok(())
             }
             _ => Err(format!("{v} cannot be rematerialized")),
         }
@@ -794,6 +830,10 @@ impl Emitter<'_> {
         for &r in saved {
             op1!(self, Code::Push_r64, r)?;
         }
+        if self.alloc.slots > 0 {
+            let bytes = 8 * self.alloc.slots as i32;
+            op2!(self, Code::Sub_rm64_imm32, Register::RSP, bytes)?;
+        }
         // The group context stays at [rsp] for the body; frames wait on the stack above it.
         op1!(self, Code::Push_r64, Register::RSI)?;
         op1!(self, Code::Push_r64, Register::RDX)?;
@@ -812,7 +852,7 @@ impl Emitter<'_> {
             }
             let at = mem(S0, slot.offset as i64);
             let ty = self.ty(p);
-            let r = self.reg(p)?;
+            let r = self.def_reg(p)?;
             if ty.is_vector() {
                 return Err(format!("vector argument {p}"));
             } else if ty == Type::F32 {
@@ -832,11 +872,24 @@ impl Emitter<'_> {
             if let Some(field) = region {
                 op2!(self, Code::Add_r64_rm64, r, mem(S1, i64::from(field)))?;
             }
+            // Both context addresses are still pushed.
+            if let Some(to) = self.slot(p, 8) {
+                op2!(self, Code::Mov_rm64_r64, to, r)?;
+            }
         }
         for (bits, n) in self.pinned.clone() {
             self.broadcast_here(ZMM[n], bits)?;
         }
-        if self.plan.uses(ctx) > 0 {
+        if let Some(to) = self.slot(ctx, 8) {
+            op2!(
+                self,
+                Code::Mov_r64_rm64,
+                SPILL_SCRATCH,
+                mem(Register::RSP, 0)
+            )?;
+            op2!(self, Code::Mov_rm64_r64, to, SPILL_SCRATCH)?;
+            op2!(self, Code::Add_rm64_imm8, Register::RSP, 8)
+        } else if self.plan.uses(ctx) > 0 {
             let r = self.reg(ctx)?;
             op1!(self, Code::Pop_r64, r)
         } else {
@@ -846,7 +899,8 @@ impl Emitter<'_> {
 
     fn epilogue(&mut self, saved: &[Register]) -> Res<()> {
         self.op0(Code::VEX_Vzeroupper);
-        op2!(self, Code::Add_rm64_imm8, Register::RSP, 8)?;
+        let bytes = 8 + 8 * self.alloc.slots as i32;
+        op2!(self, Code::Add_rm64_imm32, Register::RSP, bytes)?;
         for &r in saved.iter().rev() {
             op1!(self, Code::Pop_r64, r)?;
         }
@@ -873,12 +927,19 @@ impl Emitter<'_> {
         match &data.op {
             Op::Jump(d) => self.edge(d, next),
             Op::Brif(dests) => self.brif(args[0], &dests.0, &dests.1, next),
+            Op::Switch(table) => self.switch(args[0], table, next),
             Op::Return => self.epilogue(saved),
-            Op::Store(_) => self.store(&args),
+            Op::Store(m) => self.store(&args, m),
             op => {
                 let r = result.ok_or("an instruction without a result")?;
                 match self.plan.class(r) {
-                    Class::Gpr => self.gpr_inst(op, r, &args),
+                    Class::Gpr => {
+                        self.gpr_inst(op, r, &args)
+                            .and_then(|()| match self.slot(r, 0) {
+                                Some(to) => op2!(self, Code::Mov_rm64_r64, to, SPILL_SCRATCH),
+                                None => Ok(()),
+                            })
+                    }
                     Class::Vec => self.vec_inst(op, r, &args),
                     Class::Mask => self.mask_inst(op, r, &args),
                 }
@@ -889,14 +950,14 @@ impl Emitter<'_> {
 
     /// Stores have no result: handled here.
     /// The value is read first (a constant may need `r11`), then the address.
-    fn store(&mut self, args: &[Value]) -> Res<()> {
+    fn store(&mut self, args: &[Value], m: &MemFlags) -> Res<()> {
         let (x, p) = (args[0], args[1]);
         match self.plan.class(x) {
             Class::Gpr if self.plan.is_remat(x) => {
                 let k = self
                     .imm(x)
                     .ok_or("a stored value that is not an immediate")?;
-                let at = self.address(p)?;
+                let at = self.address(p, m)?;
                 if self.wide(x) {
                     op2!(self, Code::Mov_rm64_imm32, at, k)
                 } else {
@@ -904,8 +965,8 @@ impl Emitter<'_> {
                 }
             }
             Class::Gpr => {
-                let r = self.reg(x)?;
-                let at = self.address(p)?;
+                let r = self.gpr(x, SPILL_SCRATCH)?;
+                let at = self.address(p, m)?;
                 if self.wide(x) {
                     op2!(self, Code::Mov_rm64_r64, at, r)
                 } else {
@@ -914,21 +975,46 @@ impl Emitter<'_> {
             }
             Class::Vec if self.ty(x) == Type::F32 => {
                 let r = self.vec(x, VS0)?;
-                let at = self.address(p)?;
+                let at = self.address(p, m)?;
                 op2!(self, Code::EVEX_Vmovss_m32_k1_xmm, at, r)
             }
             Class::Vec => {
                 let r = self.vec(x, VS0)?;
-                let at = self.address(p)?;
+                let at = self.address(p, m)?;
                 op2!(self, pick(MOVUPS_STORE, self.ty(x).bytes()), at, r)
             }
             Class::Mask => Err("a mask stored".into()),
         }
     }
 
-    /// The memory operand of an access through pointer `p`: `[p]`, or `[base + offset]` for
-    /// a `ptradd` folded into its accesses (`Plan::folded_address`). Uses `r10` and `r11`.
-    fn address(&mut self, p: Value) -> Res<MemoryOperand> {
+    /// The memory operand of an access (with flags `m`) through pointer `p`: `[p]`, or
+    /// `[base + offset]` for a `ptradd` folded into its accesses (`Plan::folded_address`);
+    /// confined as Cranelift's code confines it where it is a `__local` one. Uses `r10` and
+    /// `r11`.
+    fn address(&mut self, p: Value, m: &MemFlags) -> Res<MemoryOperand> {
+        let at = self.raw_address(p)?;
+        if m.space != AddrSpace::Local || m.trusted {
+            return Ok(at);
+        }
+        // The local region is aligned to its size, a power of two: the address's offset in
+        // it is its bits under the region's mask, so an address out of range wraps inside
+        // the region (and the padding after it takes the access's other bytes), as
+        // `codegen.rs` confines one.
+        op2!(self, Code::Lea_r64_m, S0, at)?;
+        op2!(self, Code::Mov_r64_rm64, S1, mem(Register::RSP, 0))?;
+        let mask = mem(S1, i64::from(offsets::LOCAL_MASK));
+        op2!(self, Code::And_r64_rm64, S0, mask)?;
+        op2!(
+            self,
+            Code::Add_r64_rm64,
+            S0,
+            mem(S1, i64::from(offsets::LOCAL_MEM))
+        )?;
+        Ok(mem(S0, 0))
+    }
+
+    /// The memory operand of an access through `p`, unconfined.
+    fn raw_address(&mut self, p: Value) -> Res<MemoryOperand> {
         let Some(i) = self.plan.folded_address(p) else {
             let rp = self.gpr(p, S0)?;
             return Ok(mem(rp, 0));
@@ -944,7 +1030,7 @@ impl Emitter<'_> {
     }
 
     fn gpr_inst(&mut self, op: &Op, r: Value, args: &[Value]) -> Res<()> {
-        let d = self.reg(r)?;
+        let d = self.def_reg(r)?;
         let wide = self.wide(r);
         let dn = if wide { d } else { r32(d) };
         match op {
@@ -995,13 +1081,10 @@ impl Emitter<'_> {
                     let s = self.gpr(src, S0)?;
                     return self.mov(d, s);
                 }
-                let rc = self.reg(c)?;
-                if self.plan.is_remat(b) {
-                    self.materialize(b, S1)?;
-                } else {
-                    let rb = self.reg(b)?;
-                    self.mov(S1, rb)?;
-                }
+                // The result's register is written last: it may be the spill scratch.
+                let rc = self.gpr(c, SPILL_SCRATCH)?;
+                let rb = self.gpr(b, S1)?;
+                self.mov(S1, rb)?;
                 let ra = self.gpr(a, S0)?;
                 op2!(self, Code::Test_rm32_r32, r32(rc), r32(rc))?;
                 op2!(self, Code::Cmovne_r64_rm64, S1, ra)?;
@@ -1074,15 +1157,15 @@ impl Emitter<'_> {
                 }
                 op2!(self, Code::And_rm32_imm8, r32(d), 1)
             }
-            Op::Load(_) => {
-                let at = self.address(args[0])?;
+            Op::Load(m) => {
+                let at = self.address(args[0], m)?;
                 if wide {
                     op2!(self, Code::Mov_r64_rm64, d, at)
                 } else {
                     op2!(self, Code::Mov_r32_rm32, r32(d), at)
                 }
             }
-            Op::Store(_) => self.store(args),
+            Op::Store(m) => self.store(args, m),
             other => Err(format!("{other:?} in a general register")),
         }
     }
@@ -1411,8 +1494,8 @@ impl Emitter<'_> {
                     op2!(self, pick(BROADCASTSS, bytes), d, xmm_of(a))
                 }
             }
-            Op::Load(_) => {
-                let at = self.address(args[0])?;
+            Op::Load(m) => {
+                let at = self.address(args[0], m)?;
                 if scalar {
                     op2!(self, Code::EVEX_Vmovss_xmm_k1z_m32, xmm_of(d), at)
                 } else {
@@ -1603,7 +1686,7 @@ impl Emitter<'_> {
                     }
                     return Ok(());
                 }
-                let rc = self.reg(c)?;
+                let rc = self.gpr(c, SPILL_SCRATCH)?;
                 op2!(self, Code::VEX_Kmovw_r32_kr, r32(S1), b)?;
                 op2!(self, Code::VEX_Kmovw_r32_kr, r32(S0), a)?;
                 op2!(self, Code::Test_rm32_r32, r32(rc), r32(rc))?;
@@ -1642,8 +1725,9 @@ impl Emitter<'_> {
     /// The parallel copy of `moves`: register to register first (cycles broken through the
     /// scratch registers), then the rematerialized values.
     fn parallel(&mut self, mut moves: Vec<Move>) -> Res<()> {
-        let (mut late, mut regs): (Vec<Move>, Vec<Move>) =
-            moves.drain(..).partition(|m| self.plan.is_remat(m.src));
+        let (mut late, mut regs): (Vec<Move>, Vec<Move>) = moves
+            .drain(..)
+            .partition(|m| self.plan.is_remat(m.src) || self.alloc.slot[m.src].is_some());
         // A source may be replaced by a scratch register while a cycle is broken.
         let mut srcs: Vec<Register> = regs
             .iter()
@@ -1733,7 +1817,7 @@ impl Emitter<'_> {
                 (Code::Jne_rel32_64, Code::Je_rel32_64)
             }
         } else {
-            let rc = self.reg(c)?;
+            let rc = self.gpr(c, S0)?;
             op2!(self, Code::Test_rm32_r32, r32(rc), r32(rc))?;
             (Code::Jne_rel32_64, Code::Je_rel32_64)
         };
@@ -1770,6 +1854,33 @@ impl Emitter<'_> {
             self.jump(Code::Jmp_rel32_64, self.block_label[t.block])?;
         }
         Ok(())
+    }
+
+    /// A `switch` on `sel`: a comparison per case, each taken case's moves on its own path,
+    /// then the default edge.
+    fn switch(&mut self, sel: Value, table: &SwitchTable, next: Option<Block>) -> Res<()> {
+        let wide = self.wide(sel);
+        let r = self.gpr(sel, S0)?;
+        for (k, d) in &table.cases {
+            let skip = self.new_label();
+            let imm = if wide {
+                i32::try_from(*k as i64).ok()
+            } else {
+                Some(*k as u32 as i32)
+            };
+            match imm {
+                Some(i) if wide => op2!(self, Code::Cmp_rm64_imm32, r, i)?,
+                Some(i) => op2!(self, Code::Cmp_rm32_imm32, r32(r), i)?,
+                None => {
+                    op2!(self, Code::Mov_r64_imm64, S1, *k)?;
+                    op2!(self, Code::Cmp_r64_rm64, r, S1)?;
+                }
+            }
+            self.jump(Code::Jne_rel32_64, skip)?;
+            self.edge(d, None)?;
+            self.bind(skip);
+        }
+        self.edge(&table.default, next)
     }
 
     /// Resolves the branches, encodes, and formats the listing.
