@@ -13,7 +13,7 @@
 //! arguments loaded from the argument block, and has no relocations (no calls, no
 //! program-scope data), so the program cache keeps it like Cranelift's code.
 //!
-//! `FERROCL_WIDE=0` turns it off, `=1` on (`=all`: on for scalar functions too,
+//! It is on by default; `FERROCL_WIDE=0` turns it off (`=all`: on for scalar functions too,
 //! [`takes_scalar`]); it runs only where the CPU has AVX-512F, VL, DQ,
 //! BW and BMI2 ([`enabled`]), and its state is part of the device's code key.
 
@@ -36,7 +36,7 @@ pub(crate) struct WideCode {
     pub asm: String,
 }
 
-/// Whether the tier is on: `FERROCL_WIDE=1` (or unset: the default, [`DEFAULT_ON`]) and the
+/// Whether the tier is on: `FERROCL_WIDE` is not `0` (unset: the default, [`DEFAULT_ON`]) and the
 /// host has the instruction sets it emits. Read once per process.
 pub fn enabled() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
@@ -59,7 +59,7 @@ pub fn takes_scalar() -> bool {
 }
 
 /// Whether the tier runs when `FERROCL_WIDE` is not set.
-const DEFAULT_ON: bool = false;
+const DEFAULT_ON: bool = true;
 
 /// Whether this CPU has every instruction set the tier emits.
 pub fn host_supports() -> bool {
