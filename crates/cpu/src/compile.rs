@@ -603,8 +603,22 @@ impl Generator {
     ) -> Result<usize, CompileError> {
         let name = &k.func.name;
         let failed = |e: String| CompileError(format!("kernel {name}: wide tier: {e}"));
+        // The addresses of program-scope data the code holds.
+        let relocs = code
+            .relocs
+            .iter()
+            .map(|&(offset, g)| match self.places[g] {
+                Some(GlobalPlace::Data(data)) => Ok(ModuleReloc {
+                    offset,
+                    kind: cranelift_codegen::binemit::Reloc::Abs8,
+                    name: cranelift_module::ModuleRelocTarget::from(data),
+                    addend: 0,
+                }),
+                _ => Err(failed(format!("global {g} is not program-scope data"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         self.jit
-            .define_function_bytes(id, WIDE_ALIGN, &code.bytes, &[])
+            .define_function_bytes(id, WIDE_ALIGN, &code.bytes, &relocs)
             .map_err(|e| failed(format!("{e:?}")))?;
         if let Some(listing) = listing {
             let heading = format!("kernel {name} ({}; wide tier)", k.note);
@@ -613,12 +627,21 @@ impl Generator {
         }
         if let Some(list) = self.functions.as_mut() {
             match self.jit.declarations().get_function_decl(id).name.clone() {
-                Some(fname) => list.push(FunctionCode {
-                    name: fname,
-                    align: WIDE_ALIGN,
-                    bytes: code.bytes.clone(),
-                    relocs: Vec::new(),
-                }),
+                Some(fname) => {
+                    let kept: Option<Vec<Relocation>> = relocs
+                        .iter()
+                        .map(|r| Relocation::from_module(r, &self.jit))
+                        .collect();
+                    match kept {
+                        Some(relocs) => list.push(FunctionCode {
+                            name: fname,
+                            align: WIDE_ALIGN,
+                            bytes: code.bytes.clone(),
+                            relocs,
+                        }),
+                        None => self.functions = None,
+                    }
+                }
                 None => self.functions = None,
             }
         }

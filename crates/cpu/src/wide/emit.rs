@@ -20,8 +20,8 @@ use iced_x86::{
 };
 
 use super::alloc::{Allocation, CALLEE_SAVED, SPILL_SCRATCH};
-use super::regs::{r32, r8, XMM, YMM, ZMM};
-use super::{ctx_field, def_inst, Class, Plan, WideCode};
+use super::regs::{r16, r32, r8, XMM, YMM, ZMM};
+use super::{ctx_field, def_inst, narrow, Class, Plan, WideCode};
 use crate::abi::offsets;
 
 /// `Instruction::withN` of the operands, pushed (iced's operand traits are its own).
@@ -73,6 +73,7 @@ pub(super) fn emit(
         block_label: SecondaryMap::new(),
         block_start: Vec::new(),
         pinned: pin_constants(f, plan, alloc),
+        data_relocs: Vec::new(),
     };
     for &b in f.layout.blocks() {
         e.block_label[b] = e.new_label();
@@ -116,6 +117,8 @@ struct Emitter<'a> {
     /// 32-bit constants broadcast once, in the prologue, to a vector register no value
     /// takes: by their bits, the register's number.
     pinned: Vec<(u32, usize)>,
+    /// The `mov r64, imm64` instructions whose immediate is a global's address, by index.
+    data_relocs: Vec<(usize, ferrocl_ir::Global)>,
 }
 
 /// The 32-bit constants the function's vector code reads, most read first, each given one
@@ -634,6 +637,12 @@ impl Emitter<'_> {
                 op2!(self, Code::Mov_r64_rm64, r, mem(Register::RSP, 0))?;
                 op2!(self, Code::Mov_r64_rm64, r, mem(r, i64::from(off)))
             }
+            Op::GlobalAddr(g) if self.plan.local_offset(g).is_none() => {
+                // Program-scope data: its address, written where the program is placed
+                // (an absolute relocation of the immediate).
+                self.data_relocs.push((self.code.len(), g));
+                op2!(self, Code::Mov_r64_imm64, r, 0u64)
+            }
             Op::GlobalAddr(g) => {
                 // A `__local` variable: at its offset in the group's local memory.
                 let off = self
@@ -933,13 +942,17 @@ impl Emitter<'_> {
             op => {
                 let r = result.ok_or("an instruction without a result")?;
                 match self.plan.class(r) {
-                    Class::Gpr => {
-                        self.gpr_inst(op, r, &args)
-                            .and_then(|()| match self.slot(r, 0) {
-                                Some(to) => op2!(self, Code::Mov_rm64_r64, to, SPILL_SCRATCH),
-                                None => Ok(()),
-                            })
-                    }
+                    Class::Gpr => self.gpr_inst(op, r, &args).and_then(|()| {
+                        if narrow(self.ty(r)) {
+                            // An `i8` or `i16` result, zero-extended again.
+                            let d = self.def_reg(r)?;
+                            self.zero_extend(d, d, self.ty(r))?;
+                        }
+                        match self.slot(r, 0) {
+                            Some(to) => op2!(self, Code::Mov_rm64_r64, to, SPILL_SCRATCH),
+                            None => Ok(()),
+                        }
+                    }),
                     Class::Vec => self.vec_inst(op, r, &args),
                     Class::Mask => self.mask_inst(op, r, &args),
                 }
@@ -958,10 +971,11 @@ impl Emitter<'_> {
                     .imm(x)
                     .ok_or("a stored value that is not an immediate")?;
                 let at = self.address(p, m)?;
-                if self.wide(x) {
-                    op2!(self, Code::Mov_rm64_imm32, at, k)
-                } else {
-                    op2!(self, Code::Mov_rm32_imm32, at, k as u32)
+                match self.ty(x) {
+                    _ if self.wide(x) => op2!(self, Code::Mov_rm64_imm32, at, k),
+                    Type::I8 => op2!(self, Code::Mov_rm8_imm8, at, k as u8 as u32),
+                    Type::I16 => op2!(self, Code::Mov_rm16_imm16, at, k as u16 as u32),
+                    _ => op2!(self, Code::Mov_rm32_imm32, at, k as u32),
                 }
             }
             Class::Gpr => {
@@ -969,6 +983,10 @@ impl Emitter<'_> {
                 let at = self.address(p, m)?;
                 if self.wide(x) {
                     op2!(self, Code::Mov_rm64_r64, at, r)
+                } else if self.ty(x) == Type::I8 {
+                    op2!(self, Code::Mov_rm8_r8, at, r8(r))
+                } else if self.ty(x) == Type::I16 {
+                    op2!(self, Code::Mov_rm16_r16, at, r16(r))
                 } else {
                     op2!(self, Code::Mov_rm32_r32, at, r32(r))
                 }
@@ -1100,6 +1118,9 @@ impl Emitter<'_> {
                     ConvOp::Sext if wide && self.ty(args[0]) == Type::I32 => {
                         op2!(self, Code::Movsxd_r64_rm32, d, r32(a))
                     }
+                    ConvOp::Sext if narrow(self.ty(args[0])) => {
+                        self.sign_extend(d, a, self.ty(args[0]), wide)
+                    }
                     ConvOp::FloatToSint { round, .. } => {
                         let x = self.vec(args[0], VS0)?;
                         let t = XMM[VS2];
@@ -1161,6 +1182,10 @@ impl Emitter<'_> {
                 let at = self.address(args[0], m)?;
                 if wide {
                     op2!(self, Code::Mov_r64_rm64, d, at)
+                } else if self.ty(r) == Type::I8 {
+                    op2!(self, Code::Movzx_r32_rm8, r32(d), at)
+                } else if self.ty(r) == Type::I16 {
+                    op2!(self, Code::Movzx_r32_rm16, r32(d), at)
                 } else {
                     op2!(self, Code::Mov_r32_rm32, r32(d), at)
                 }
@@ -1238,6 +1263,24 @@ impl Emitter<'_> {
                     op2!(self, code, n(d), n(rb))
                 }
             }
+            BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr if narrow(self.ty(x)) => {
+                // The amount modulo the lane's bits (the IR's rule); an arithmetic shift of
+                // the value sign-extended. The result is zero-extended again after.
+                let ty = self.ty(x);
+                let rb = self.gpr(y, S1)?;
+                self.mov(S1, rb)?;
+                op2!(self, Code::And_rm32_imm8, r32(S1), ty.bits() as i32 - 1)?;
+                let code = match b {
+                    BinaryOp::Shl => Code::VEX_Shlx_r32_rm32_r32,
+                    BinaryOp::Lshr => Code::VEX_Shrx_r32_rm32_r32,
+                    _ => {
+                        self.sign_extend(S0, ra, ty, false)?;
+                        let sar = Code::VEX_Sarx_r32_rm32_r32;
+                        return op3!(self, sar, r32(d), r32(S0), r32(S1));
+                    }
+                };
+                op3!(self, code, r32(d), r32(ra), r32(S1))
+            }
             BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr => {
                 let rb = self.gpr(y, S1)?;
                 let code = match b {
@@ -1250,6 +1293,9 @@ impl Emitter<'_> {
                     _ => pick2(Code::VEX_Sarx_r64_rm64_r64, Code::VEX_Sarx_r32_rm32_r32),
                 };
                 op3!(self, code, n(d), n(ra), n(rb))
+            }
+            BinaryOp::Udiv | BinaryOp::Urem | BinaryOp::Sdiv | BinaryOp::Srem => {
+                self.divide(b, d, wide, x, y)
             }
             BinaryOp::Umin | BinaryOp::Umax | BinaryOp::Smin | BinaryOp::Smax => {
                 // S1 = a; if b is the one to keep, S1 = b; d = S1.
@@ -1287,8 +1333,118 @@ impl Emitter<'_> {
         }
     }
 
-    /// Sets the flags for integer comparison `a cc b`.
+    /// `d = x / y` or `x % y` (`b`), 64-bit when `wide`, as `codegen/scalar.rs` divides:
+    /// division by zero divides by 1, and a signed one by -1 gives `-x` and 0 (what dividing
+    /// `INT_MIN` by 1 instead gives too), so nothing traps (OpenCL C 6.5.1: unspecified values,
+    /// no trap). DIV and IDIV take `rdx:rax`, which values may hold: both are saved around
+    /// the division, its operands in `r10` and `r11`.
+    fn divide(&mut self, b: BinaryOp, d: Register, wide: bool, x: Value, y: Value) -> Res<()> {
+        let ty = self.ty(x);
+        let signed = matches!(b, BinaryOp::Sdiv | BinaryOp::Srem);
+        let rem = matches!(b, BinaryOp::Urem | BinaryOp::Srem);
+        let n = |r: Register| if wide { r } else { r32(r) };
+        let ra = self.gpr(x, S0)?;
+        self.mov(S0, ra)?;
+        let rb = self.gpr(y, S1)?;
+        self.mov(S1, rb)?;
+        if signed && narrow(ty) {
+            self.sign_extend(S0, S0, ty, false)?;
+            self.sign_extend(S1, S1, ty, false)?;
+        }
+        let test = if wide { Code::Test_rm64_r64 } else { Code::Test_rm32_r32 };
+        let divided = self.new_label();
+        let nonzero = self.new_label();
+        op2!(self, test, n(S1), n(S1))?;
+        self.jump(Code::Jne_rel32_64, nonzero)?;
+        op2!(self, Code::Mov_r32_imm32, r32(S1), 1u32)?;
+        self.bind(nonzero);
+        if signed {
+            let by_minus_one = self.new_label();
+            let cmp = if wide { Code::Cmp_rm64_imm8 } else { Code::Cmp_rm32_imm8 };
+            op2!(self, cmp, n(S1), -1i32)?;
+            self.jump(Code::Je_rel32_64, by_minus_one)?;
+            self.divide_rdx_rax(wide, true, rem)?;
+            self.jump(Code::Jmp_rel32_64, divided)?;
+            self.bind(by_minus_one);
+            if rem {
+                op2!(self, Code::Xor_r32_rm32, r32(S0), r32(S0))?;
+            } else {
+                op1!(self, if wide { Code::Neg_rm64 } else { Code::Neg_rm32 }, n(S0))?;
+            }
+        } else {
+            self.divide_rdx_rax(wide, false, rem)?;
+        }
+        self.bind(divided);
+        if wide {
+            self.mov(d, S0)
+        } else {
+            op2!(self, Code::Mov_r32_rm32, r32(d), r32(S0))
+        }
+    }
+
+    /// `r10 = r10 / r11` (or the remainder), with `rax` and `rdx` saved around it.
+    fn divide_rdx_rax(&mut self, wide: bool, signed: bool, rem: bool) -> Res<()> {
+        op1!(self, Code::Push_r64, Register::RAX)?;
+        op1!(self, Code::Push_r64, Register::RDX)?;
+        let n = |r: Register| if wide { r } else { r32(r) };
+        op2!(self, if wide { Code::Mov_r64_rm64 } else { Code::Mov_r32_rm32 }, n(Register::RAX), n(S0))?;
+        match (signed, wide) {
+            (true, true) => self.op0(Code::Cqo),
+            (true, false) => self.op0(Code::Cdq),
+            _ => op2!(self, Code::Xor_r32_rm32, Register::EDX, Register::EDX)?,
+        }
+        let code = match (signed, wide) {
+            (true, true) => Code::Idiv_rm64,
+            (true, false) => Code::Idiv_rm32,
+            (false, true) => Code::Div_rm64,
+            (false, false) => Code::Div_rm32,
+        };
+        op1!(self, code, n(S1))?;
+        let out = if rem { Register::RDX } else { Register::RAX };
+        op2!(self, Code::Mov_r64_rm64, S0, out)?;
+        op1!(self, Code::Pop_r64, Register::RDX)?;
+        op1!(self, Code::Pop_r64, Register::RAX)
+    }
+
+    /// `d` (32 bits) = the low `ty` bits of `a` (`i8` or `i16`), zero-extended.
+    fn zero_extend(&mut self, d: Register, a: Register, ty: Type) -> Res<()> {
+        if ty == Type::I8 {
+            op2!(self, Code::Movzx_r32_rm8, r32(d), r8(a))
+        } else {
+            op2!(self, Code::Movzx_r32_rm16, r32(d), r16(a))
+        }
+    }
+
+    /// `d` = the low `ty` bits of `a` (`i8` or `i16`), sign-extended to 32 bits (or 64 when
+    /// `wide`).
+    fn sign_extend(&mut self, d: Register, a: Register, ty: Type, wide: bool) -> Res<()> {
+        match (ty == Type::I8, wide) {
+            (true, false) => op2!(self, Code::Movsx_r32_rm8, r32(d), r8(a)),
+            (true, true) => op2!(self, Code::Movsx_r64_rm8, d, r8(a)),
+            (false, false) => op2!(self, Code::Movsx_r32_rm16, r32(d), r16(a)),
+            (false, true) => op2!(self, Code::Movsx_r64_rm16, d, r16(a)),
+        }
+    }
+
+    /// Sets the flags for integer comparison `a cc b`. `i8` and `i16` operands are compared
+    /// sign-extended to 32 bits: that keeps both their signed and their unsigned order.
     fn compare(&mut self, _cc: IntCC, a: Value, b: Value) -> Res<()> {
+        let ty = self.ty(a);
+        if narrow(ty) {
+            let ra = self.gpr(a, S0)?;
+            self.sign_extend(S0, ra, ty, false)?;
+            if let Some(k) = self.constant(b) {
+                let k = if ty == Type::I8 {
+                    i32::from(k as u8 as i8)
+                } else {
+                    i32::from(k as u16 as i16)
+                };
+                return op2!(self, Code::Cmp_rm32_imm32, r32(S0), k);
+            }
+            let rb = self.gpr(b, S1)?;
+            self.sign_extend(S1, rb, ty, false)?;
+            return op2!(self, Code::Cmp_r32_rm32, r32(S0), r32(S1));
+        }
         let wide = self.wide(a);
         let ra = self.gpr(a, S0)?;
         if let Some(k) = self.imm(b) {
@@ -1923,9 +2079,16 @@ impl Emitter<'_> {
             formatter.format(&i, &mut text);
             asm.push_str(&format!("  {off:5x}  {text}\n"));
         }
+        // `mov r64, imm64` is REX.W, the opcode, then the 8 bytes of the immediate.
+        let relocs = self
+            .data_relocs
+            .iter()
+            .map(|&(k, g)| (offsets[k] + 2, g))
+            .collect();
         Ok(WideCode {
             bytes: out.code_buffer,
             asm,
+            relocs,
         })
     }
 }

@@ -10,8 +10,8 @@
 //! (`emit.rs`) and encodes them with `iced-x86`. A refused function goes to Cranelift as
 //! before, so the tier is always safe to narrow. The code takes the work-group function's
 //! calling convention (`abi.rs`): `extern "C" fn(args, group, frames)`, the kernel's
-//! arguments loaded from the argument block, and has no relocations (no calls, no
-//! program-scope data), so the program cache keeps it like Cranelift's code.
+//! arguments loaded from the argument block; its only relocations are the absolute addresses
+//! of program-scope data (no calls), so the program cache keeps it like Cranelift's code.
 //!
 //! It is on by default; `FERROCL_WIDE=0` turns it off (`=all`: on for scalar functions too,
 //! [`takes_scalar`]); it runs only where the CPU has AVX-512F, VL, DQ,
@@ -30,10 +30,13 @@ use ferrocl_ir::{
 
 /// Machine code the tier made for one work-group function.
 pub(crate) struct WideCode {
-    /// Position-independent bytes: no relocations.
+    /// The bytes: position-independent but for [`WideCode::relocs`].
     pub bytes: Vec<u8>,
     /// The code as text (GNU syntax, one instruction a line with its offset).
     pub asm: String,
+    /// Where the code holds a program-scope global's address: the offset of 8 bytes to
+    /// write it to (an absolute relocation), and the global.
+    pub relocs: Vec<(u32, Global)>,
 }
 
 /// Whether the tier is on: `FERROCL_WIDE` is not `0` (unset: the default, [`DEFAULT_ON`]) and the
@@ -199,7 +202,8 @@ pub(crate) type LocalOffsets = SecondaryMap<Global, Option<u32>>;
 /// The register file a value lives in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Class {
-    /// General registers: `i1` (0 or 1), `i32`, `i64` and pointers.
+    /// General registers: `i1` (0 or 1), `i8` and `i16` (zero-extended to 32 bits), `i32`,
+    /// `i64` and pointers.
     Gpr,
     /// Vector registers: `f32` (the low lane) and vectors of 4, 8 or 16 `f32` or `i32` lanes.
     Vec,
@@ -221,7 +225,7 @@ impl Class {
 fn class_of(ty: Type) -> Option<Class> {
     let lane = ty.lane_type();
     if !ty.is_vector() {
-        if ty.is_ptr() || ty == Type::I1 || ty == Type::I32 || ty == Type::I64 {
+        if ty.is_ptr() || ty.is_int() {
             return Some(Class::Gpr);
         }
         return (ty == Type::F32).then_some(Class::Vec);
@@ -287,7 +291,7 @@ impl Plan {
                 if plan.folded[inst] {
                     continue;
                 }
-                check_op(f, inst, &plan.locals)?;
+                check_op(f, inst)?;
                 let own = f.dfg.inst_result(inst).and_then(|r| plan.deferred(f, r));
                 let reads: Vec<Value> = match own {
                     Some(reads) => reads,
@@ -542,7 +546,7 @@ fn accessible(space: AddrSpace, trusted: bool) -> bool {
 }
 
 /// Refuses an instruction the tier does not cover, with the reason.
-fn check_op(f: &Function, inst: Inst, locals: &LocalOffsets) -> Result<(), String> {
+fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
     let data = &f.dfg.insts[inst];
     let ty = f.dfg.inst_result(inst).map(|r| f.dfg.value_type(r));
     let arg_ty = |i: usize| f.dfg.value_type(f.dfg.resolve(data.args[i]));
@@ -561,8 +565,9 @@ fn check_op(f: &Function, inst: Inst, locals: &LocalOffsets) -> Result<(), Strin
             | UnaryOp::Ftrunc
             | UnaryOp::Nearest => ty.is_some_and(|t| t.lane_type() == Type::F32),
             UnaryOp::Bnot => ty.is_some_and(|t| t.lane_type() == Type::I1 || t.is_int()),
-            UnaryOp::Ineg | UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz => {
-                ty.is_some_and(|t| scalar_int(t) && t != Type::I1)
+            UnaryOp::Ineg => ty.is_some_and(|t| scalar_int(t) && t != Type::I1),
+            UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz => {
+                ty.is_some_and(|t| scalar_int(t) && t != Type::I1 && !narrow(t))
             }
         },
         Op::Binary(b) => {
@@ -579,8 +584,12 @@ fn check_op(f: &Function, inst: Inst, locals: &LocalOffsets) -> Result<(), Strin
                 BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr => {
                     scalar_int(t) || t.lane_type() == Type::I32
                 }
-                BinaryOp::Umin | BinaryOp::Umax | BinaryOp::Smin | BinaryOp::Smax => {
-                    scalar_int(t) || t.lane_type() == Type::I32
+                BinaryOp::Umin | BinaryOp::Umax => scalar_int(t) || t.lane_type() == Type::I32,
+                BinaryOp::Udiv | BinaryOp::Urem | BinaryOp::Sdiv | BinaryOp::Srem => {
+                    scalar_int(t) && t != Type::I1
+                }
+                BinaryOp::Smin | BinaryOp::Smax => {
+                    (scalar_int(t) && !narrow(t)) || t.lane_type() == Type::I32
                 }
                 _ => false,
             }
@@ -631,7 +640,8 @@ fn check_op(f: &Function, inst: Inst, locals: &LocalOffsets) -> Result<(), Strin
             accessible(m.space, m.trusted) && ty.is_some_and(|t| t.lane_type() != Type::I1)
         }
         Op::Store(m) => accessible(m.space, m.trusted) && arg_ty(0).lane_type() != Type::I1,
-        Op::GlobalAddr(g) => locals[*g].is_some(),
+        // A `__local` variable, or program-scope data (reached through a relocation).
+        Op::GlobalAddr(_) => true,
         Op::Jump(_) | Op::Brif(_) | Op::Switch(_) | Op::Return => true,
         _ => false,
     };
@@ -662,6 +672,11 @@ fn op_name(op: &Op) -> String {
             s.split(['(', ' ']).next().unwrap_or("").to_lowercase()
         }
     }
+}
+
+/// Whether `ty` is `i8` or `i16`: kept zero-extended to 32 bits in a general register.
+pub(super) fn narrow(ty: Type) -> bool {
+    ty == Type::I8 || ty == Type::I16
 }
 
 /// The instruction that defines `v`, if an instruction does.

@@ -166,3 +166,25 @@ pub(super) fn number(r: Register) -> usize {
     };
     r as usize - base as usize
 }
+
+/// The 16-bit name of a 64-bit general register.
+pub(super) fn r16(r: Register) -> Register {
+    match r {
+        Register::RAX => Register::AX,
+        Register::RCX => Register::CX,
+        Register::RDX => Register::DX,
+        Register::RBX => Register::BX,
+        Register::RBP => Register::BP,
+        Register::RSI => Register::SI,
+        Register::RDI => Register::DI,
+        Register::R8 => Register::R8W,
+        Register::R9 => Register::R9W,
+        Register::R10 => Register::R10W,
+        Register::R11 => Register::R11W,
+        Register::R12 => Register::R12W,
+        Register::R13 => Register::R13W,
+        Register::R14 => Register::R14W,
+        Register::R15 => Register::R15W,
+        other => other,
+    }
+}
