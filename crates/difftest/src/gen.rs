@@ -105,8 +105,20 @@ struct Gen {
     sync: bool,
 }
 
-/// The program of `seed`.
+static LEAN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes [`generate`] give lean programs from now on in this process (`--lean`): no private
+/// arrays, structures, `uint4`/`float4` variables, `char`/`short` values, atomics or
+/// sub-group functions, so that more of them stay in the parts of the IR the CPU device's
+/// wide-vector tier covers and reach its code (with `FERROCL_VECTOR_WIDTH=16` for the
+/// vectorized engine, `FERROCL_WIDE=all` for the scalar one).
+pub fn set_lean(lean: bool) {
+    LEAN.store(lean, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The program of `seed` (lean where [`set_lean`] said so).
 pub fn generate(seed: u64) -> Program {
+    let lean = LEAN.load(std::sync::atomic::Ordering::Relaxed);
     let mut g = Gen {
         rng: Rng::new(seed),
         p: Program {
@@ -119,6 +131,7 @@ pub fn generate(seed: u64) -> Program {
             private_init: Expr::Const(0),
             body: Vec::new(),
             shape: Shape::PLAIN,
+            lean,
         },
         next_counter: 0,
         visible: 0,
@@ -164,11 +177,15 @@ impl Gen {
         }
         for _ in 0..1 + self.rng.below(2) {
             let l = [0; 4].map(|_| self.init_expr(false));
-            self.p.qvars.push(l);
+            if !self.p.lean {
+                self.p.qvars.push(l);
+            }
         }
         for _ in 0..self.rng.below(2) {
             let l = [0; 4].map(|_| self.float_init());
-            self.p.wvars.push(l);
+            if !self.p.lean {
+                self.p.wvars.push(l);
+            }
         }
         self.p.fields = [self.init_expr(false), self.init_expr(true)];
         self.p.private_init = self.init_expr(false);
@@ -342,7 +359,13 @@ impl Gen {
             return self.uint_leaf(ctx, uniform);
         }
         let d = depth - 1;
-        match self.rng.weighted(&[40, 8, 5, 6, 4, 4, 3, 3, 6, 2, 3, 2]) {
+        let weights = if self.p.lean {
+            // No private array, no `char`/`short` operations.
+            [40, 8, 5, 6, 4, 4, 3, 0, 0, 2, 3, 2]
+        } else {
+            [40, 8, 5, 6, 4, 4, 3, 3, 6, 2, 3, 2]
+        };
+        match self.rng.weighted(&weights) {
             0 => Expr::Bin(
                 self.rng.pick(&BINS),
                 Box::new(self.uint_expr(ctx, d, uniform)),
@@ -394,7 +417,13 @@ impl Gen {
 
     fn uint_leaf(&mut self, ctx: &Ctx, uniform: bool) -> Expr {
         loop {
-            match self.rng.weighted(&[12, 30, 10, 6, 4, 4, 2, 6]) {
+            let weights = if self.p.lean {
+                // No vector lanes, structure fields or private array.
+                [12, 30, 10, 6, 0, 0, 0, 6]
+            } else {
+                [12, 30, 10, 6, 4, 4, 2, 6]
+            };
+            match self.rng.weighted(&weights) {
                 0 => return Expr::Const(self.rng.pick(&SMALL)),
                 1 => {
                     // Uniform variables are read more often than their share, so that values
@@ -412,7 +441,7 @@ impl Gen {
                     if self.rng.chance(25) {
                         return Expr::Id(self.rng.pick(&VARYING_IDS));
                     }
-                    if self.rng.chance(10) {
+                    if self.rng.chance(10) && !self.p.lean {
                         return Expr::Id(self.rng.pick(&SUB_IDS));
                     }
                     return Expr::Id(self.rng.pick(&[Id::Local, Id::Global]));
@@ -500,7 +529,7 @@ impl Gen {
     fn stmt(&mut self, ctx: &Ctx) -> Stmt {
         let nested = ctx.depth < 3;
         let u = ctx.uniform && self.sync;
-        let weights = [
+        let mut weights = [
             30,                                               // assignment
             6,                                                // vector update
             if nested { 10 } else { 0 },                      // if
@@ -520,6 +549,12 @@ impl Gen {
             if u { 3 } else { 0 },                            // exchange in a helper
             if u && nested { 4 } else { 0 },                  // if on the sub-group id
         ];
+        if self.p.lean {
+            // No vector updates, atomics, collectives, narrow vectors or sub-group functions.
+            for k in [1, 6, 7, 8, 12, 15, 16, 17] {
+                weights[k] = 0;
+            }
+        }
         match self.rng.weighted(&weights) {
             0 => self.assign(ctx),
             1 => {
@@ -695,9 +730,13 @@ impl Gen {
 
     /// An assignment to a place the context allows.
     fn assign(&mut self, ctx: &Ctx) -> Stmt {
-        let which = self
-            .rng
-            .weighted(&[if ctx.uniform { 25 } else { 0 }, 35, 10, 8, 6, 6, 5]);
+        let weights = if self.p.lean {
+            // Variables only: no lanes, fields or private array.
+            [if ctx.uniform { 25 } else { 0 }, 35, 10, 0, 0, 0, 0]
+        } else {
+            [if ctx.uniform { 25 } else { 0 }, 35, 10, 8, 6, 6, 5]
+        };
+        let which = self.rng.weighted(&weights);
         match which {
             0 => {
                 let dest = self.rng.pick(&self.vars(true));

@@ -1,9 +1,11 @@
 //! `ferrocl-difftest`: runs a campaign of generated kernels and prints what it found.
 //!
 //! ```text
-//! ferrocl-difftest [--seeds A..B] [--reduce SECONDS] [--out DIR] [--show SEED] [--check FILE]
-//!                  [--test SEED LOCAL]
+//! ferrocl-difftest [--seeds A..B] [--reduce SECONDS] [--out DIR] [--lean] [--show SEED]
+//!                  [--check FILE] [--test SEED LOCAL]
 //! ```
+//! `--lean` generates lean programs (`gen::set_lean`), and must come before `--show` and
+//! `--test`.
 //! `--seeds` (default `0..1000`) is the range of seeds; a failing seed is reduced for at most
 //! `--reduce` seconds (default 120; 0 keeps it whole) and its reproducer written to `--out`
 //! (default `crates/difftest/reproducers`) as `seed-N.cl`, with `seed-N.test.cl` beside it
@@ -49,6 +51,7 @@ fn parse() -> Result<Options, String> {
                 o.reduce = Duration::from_secs(secs);
             }
             "--out" => o.out = PathBuf::from(value()?),
+            "--lean" => ferrocl_difftest::gen::set_lean(true),
             "--check" => {
                 let path = value()?;
                 let source = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;

@@ -1020,6 +1020,8 @@ pub struct Program {
     pub body: Vec<Stmt>,
     /// The NDRange it runs over.
     pub shape: Shape,
+    /// A lean program (`gen::set_lean`): no structure or private arrays are declared.
+    pub lean: bool,
 }
 
 /// The kernel's signature, for runners and reproducers.
@@ -1110,20 +1112,22 @@ impl Program {
         for (k, l) in self.wvars.iter().enumerate() {
             let _ = writeln!(s, "    float4 w{k} = (float4)({});", lanes(l, self));
         }
-        let _ = writeln!(
-            s,
-            "    struct S s;\n    s.a = {};\n    s.b = {};",
-            expr(&self.fields[0], self),
-            expr(&self.fields[1], self)
-        );
-        s.push_str("    uchar pb[16];\n");
-        s.push_str("    for (uint j = 0; j < 16u; j++)\n        pb[j] = (uchar)(j * 17u);\n");
-        let _ = writeln!(s, "    uint pa[{PRIVATE_WORDS}];");
-        let _ = writeln!(
-            s,
-            "    for (uint j = 0; j < {PRIVATE_WORDS}u; j++)\n        pa[j] = {} + j;",
-            expr(&self.private_init, self)
-        );
+        if !self.lean {
+            let _ = writeln!(
+                s,
+                "    struct S s;\n    s.a = {};\n    s.b = {};",
+                expr(&self.fields[0], self),
+                expr(&self.fields[1], self)
+            );
+            s.push_str("    uchar pb[16];\n");
+            s.push_str("    for (uint j = 0; j < 16u; j++)\n        pb[j] = (uchar)(j * 17u);\n");
+            let _ = writeln!(s, "    uint pa[{PRIVATE_WORDS}];");
+            let _ = writeln!(
+                s,
+                "    for (uint j = 0; j < {PRIVATE_WORDS}u; j++)\n        pa[j] = {} + j;",
+                expr(&self.private_init, self)
+            );
+        }
         block(&mut s, &self.body, self, 1);
         s.push_str("    uint h = 0x12345u;\n");
         for k in 0..self.vars.len() {
@@ -1142,14 +1146,16 @@ impl Program {
                 let _ = writeln!(s, "    h = mix(h, fbits(w{k}.s{l}));");
             }
         }
-        s.push_str("    h = mix(h, s.a);\n    h = mix(h, s.b);\n");
-        let _ = writeln!(
-            s,
-            "    for (uint j = 0; j < {PRIVATE_WORDS}u; j++)\n        h = mix(h, pa[j]);"
-        );
-        s.push_str(
-            "    for (uint j = 0; j < 4u; j++)\n        h = mix(h, as_uint(vload4(j, pb)));\n",
-        );
+        if !self.lean {
+            s.push_str("    h = mix(h, s.a);\n    h = mix(h, s.b);\n");
+            let _ = writeln!(
+                s,
+                "    for (uint j = 0; j < {PRIVATE_WORDS}u; j++)\n        h = mix(h, pa[j]);"
+            );
+            s.push_str(
+                "    for (uint j = 0; j < 4u; j++)\n        h = mix(h, as_uint(vload4(j, pb)));\n",
+            );
+        }
         let _ = writeln!(s, "    out[{}] = h;\n}}", self.out_index());
         s
     }

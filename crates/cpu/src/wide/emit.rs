@@ -368,6 +368,11 @@ const CVTTPS2DQ: Sized3 = [
     Code::EVEX_Vcvttps2dq_ymm_k1z_ymmm256b32,
     Code::EVEX_Vcvttps2dq_zmm_k1z_zmmm512b32_sae,
 ];
+const CVTTPS2UDQ: Sized3 = [
+    Code::EVEX_Vcvttps2udq_xmm_k1z_xmmm128b32,
+    Code::EVEX_Vcvttps2udq_ymm_k1z_ymmm256b32,
+    Code::EVEX_Vcvttps2udq_zmm_k1z_zmmm512b32_sae,
+];
 const CVTUDQ2PS: Sized3 = [
     Code::EVEX_Vcvtudq2ps_xmm_k1z_xmmm128b32,
     Code::EVEX_Vcvtudq2ps_ymm_k1z_ymmm256b32,
@@ -816,6 +821,38 @@ impl Emitter<'_> {
         Ok(s)
     }
 
+    /// `d` (a vector register named for `bytes`, not scratch 30 or 31) = the `u32` lanes of
+    /// the `f32` lanes of `a` rounded as `round` says, saturated (OpenCL C 6.4.3.3: NaN gives
+    /// 0, values below 0 give 0, above the range `UINT_MAX`). VCVTTPS2UDQ gives `UINT_MAX`
+    /// for every value out of range and for NaN (Intel SDM), so the lanes below zero or
+    /// unordered are cleared after it.
+    fn float_to_uint(
+        &mut self,
+        d: Register,
+        a: Register,
+        round: ferrocl_ir::Round,
+        bytes: u32,
+    ) -> Res<()> {
+        let x = sized(ZMM[VS0], bytes);
+        let imm = match round {
+            ferrocl_ir::Round::Rte => 0x08u32,
+            ferrocl_ir::Round::Rtn => 0x09,
+            ferrocl_ir::Round::Rtp => 0x0a,
+            ferrocl_ir::Round::Rtz => 0x0b,
+        };
+        op3!(self, pick(RNDSCALEPS, bytes), x, sized(a, bytes), imm)?;
+        op2!(self, pick(CVTTPS2UDQ, bytes), d, x)?;
+        let zero = sized(ZMM[VS1], bytes);
+        let z = xmm_of(zero);
+        op3!(self, Code::EVEX_Vpxord_xmm_k1z_xmm_xmmm128b32, z, z, z)?;
+        // NGE_UQ: not greater or equal, or unordered.
+        op4!(self, pick(CMPPS, bytes), KS, x, zero, 0x19u32)?;
+        let mut i = Instruction::with3(pick(PXORD, bytes), d, d, d).map_err(bad)?;
+        i.set_op_mask(KS);
+        self.push(i);
+        Ok(())
+    }
+
     /// Broadcasts 32-bit constant `bits` into vector register `dst` (named by its size).
     fn broadcast(&mut self, dst: Register, bits: u32) -> Res<()> {
         if let Some(p) = self.pinned(bits) {
@@ -1007,27 +1044,24 @@ impl Emitter<'_> {
 
     /// The memory operand of an access (with flags `m`) through pointer `p`: `[p]`, or
     /// `[base + offset]` for a `ptradd` folded into its accesses (`Plan::folded_address`);
-    /// confined as Cranelift's code confines it where it is a `__local` one. Uses `r10` and
-    /// `r11`.
+    /// confined as Cranelift's code confines it where it is a `__local` or `__private` one.
+    /// Uses `r10` and `r11`.
     fn address(&mut self, p: Value, m: &MemFlags) -> Res<MemoryOperand> {
         let at = self.raw_address(p)?;
-        if m.space != AddrSpace::Local || m.trusted {
-            return Ok(at);
-        }
-        // The local region is aligned to its size, a power of two: the address's offset in
-        // it is its bits under the region's mask, so an address out of range wraps inside
-        // the region (and the padding after it takes the access's other bytes), as
-        // `codegen.rs` confines one.
+        let (base, mask) = match m.space {
+            _ if m.trusted => return Ok(at),
+            AddrSpace::Local => (offsets::LOCAL_MEM, offsets::LOCAL_MASK),
+            AddrSpace::Private => (offsets::PRIVATE_MEM, offsets::PRIVATE_MASK),
+            _ => return Ok(at),
+        };
+        // The region is aligned to its size, a power of two: the address's offset in it is
+        // its bits under the region's mask, so an address out of range wraps inside the
+        // region (and the padding after it takes the access's other bytes), as `codegen.rs`
+        // confines one.
         op2!(self, Code::Lea_r64_m, S0, at)?;
         op2!(self, Code::Mov_r64_rm64, S1, mem(Register::RSP, 0))?;
-        let mask = mem(S1, i64::from(offsets::LOCAL_MASK));
-        op2!(self, Code::And_r64_rm64, S0, mask)?;
-        op2!(
-            self,
-            Code::Add_r64_rm64,
-            S0,
-            mem(S1, i64::from(offsets::LOCAL_MEM))
-        )?;
+        op2!(self, Code::And_r64_rm64, S0, mem(S1, i64::from(mask)))?;
+        op2!(self, Code::Add_r64_rm64, S0, mem(S1, i64::from(base)))?;
         Ok(mem(S0, 0))
     }
 
@@ -1053,6 +1087,20 @@ impl Emitter<'_> {
         let dn = if wide { d } else { r32(d) };
         match op {
             Op::Binary(b) => self.int_binary(*b, d, wide, args[0], args[1]),
+            Op::Unary(u @ (UnaryOp::Clz | UnaryOp::Ctz)) if narrow(self.ty(r)) => {
+                // Counted in 32 bits: the zero-extended value's clz less the high zeros
+                // added; ctz with a bit set just above the value, so that ctz(0) is the width.
+                let w = self.ty(r).bits();
+                let a = self.gpr(args[0], S0)?;
+                self.mov(S0, a)?;
+                if *u == UnaryOp::Clz {
+                    op2!(self, Code::Lzcnt_r32_rm32, r32(d), r32(S0))?;
+                    op2!(self, Code::Sub_rm32_imm8, r32(d), 32 - w as i32)
+                } else {
+                    op2!(self, Code::Bts_rm32_imm8, r32(S0), w)?;
+                    op2!(self, Code::Tzcnt_r32_rm32, r32(d), r32(S0))
+                }
+            }
             Op::Unary(u @ (UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz)) => {
                 // LZCNT and TZCNT give the operand's width for 0, as the IR does.
                 let a = self.gpr(args[0], S0)?;
@@ -1121,10 +1169,22 @@ impl Emitter<'_> {
                     ConvOp::Sext if narrow(self.ty(args[0])) => {
                         self.sign_extend(d, a, self.ty(args[0]), wide)
                     }
+                    ConvOp::SatInt {
+                        src_signed,
+                        dst_signed,
+                    } => {
+                        self.saturate(d, a, self.ty(args[0]), *src_signed, self.ty(r), *dst_signed)
+                    }
                     ConvOp::FloatToSint { round, .. } => {
                         let x = self.vec(args[0], VS0)?;
                         let t = XMM[VS2];
                         self.float_to_int(t, x, *round, 16)?;
+                        op2!(self, Code::EVEX_Vmovd_rm32_xmm, r32(d), t)
+                    }
+                    ConvOp::FloatToUint { round, .. } => {
+                        let x = self.vec(args[0], VS0)?;
+                        let t = XMM[VS2];
+                        self.float_to_uint(t, x, *round, 16)?;
                         op2!(self, Code::EVEX_Vmovd_rm32_xmm, r32(d), t)
                     }
                     ConvOp::Sext | ConvOp::Zext | ConvOp::Trunc => {
@@ -1297,6 +1357,53 @@ impl Emitter<'_> {
             BinaryOp::Udiv | BinaryOp::Urem | BinaryOp::Sdiv | BinaryOp::Srem => {
                 self.divide(b, d, wide, x, y)
             }
+            BinaryOp::Rotl => {
+                // (a << k) | (a >> (w - k)), k the amount modulo the width w: for k = 0 the
+                // second shift is by w, which gives 0 on a zero-extended narrow value and is
+                // taken as 0 (so a | a) for 32 and 64 bits.
+                let w = self.ty(x).bits();
+                self.mov(S0, ra)?;
+                let rb = self.gpr(y, S1)?;
+                self.mov(S1, rb)?;
+                op2!(self, Code::And_rm32_imm8, r32(S1), w as i32 - 1)?;
+                let (shl, shr, or) = if wide {
+                    (
+                        Code::VEX_Shlx_r64_rm64_r64,
+                        Code::VEX_Shrx_r64_rm64_r64,
+                        Code::Or_r64_rm64,
+                    )
+                } else {
+                    (
+                        Code::VEX_Shlx_r32_rm32_r32,
+                        Code::VEX_Shrx_r32_rm32_r32,
+                        Code::Or_r32_rm32,
+                    )
+                };
+                op3!(self, shl, n(d), n(S0), n(S1))?;
+                op1!(self, Code::Neg_rm32, r32(S1))?;
+                op2!(self, Code::Add_rm32_imm32, r32(S1), w as i32)?;
+                op3!(self, shr, n(S0), n(S0), n(S1))?;
+                op2!(self, or, n(d), n(S0))
+            }
+            BinaryOp::Umulhi | BinaryOp::Smulhi => {
+                // The full product of the operands extended to twice their width (at most 64
+                // bits: 64-bit operands are refused), shifted down by the width.
+                let ty = self.ty(x);
+                let signed = b == BinaryOp::Smulhi;
+                let rb = self.gpr(y, S1)?;
+                self.mov(S1, rb)?;
+                self.mov(S0, ra)?;
+                for r in [S0, S1] {
+                    match (signed, narrow(ty)) {
+                        (true, true) => self.sign_extend(r, r, ty, true)?,
+                        (true, false) => op2!(self, Code::Movsxd_r64_rm32, r, r32(r))?,
+                        (false, _) => op2!(self, Code::Mov_r32_rm32, r32(r), r32(r))?,
+                    }
+                }
+                op2!(self, Code::Imul_r64_rm64, S0, S1)?;
+                op2!(self, Code::Shr_rm64_imm8, S0, ty.bits())?;
+                op2!(self, Code::Mov_r32_rm32, r32(d), r32(S0))
+            }
             BinaryOp::Umin | BinaryOp::Umax | BinaryOp::Smin | BinaryOp::Smax => {
                 // S1 = a; if b is the one to keep, S1 = b; d = S1.
                 let keep_b = match b {
@@ -1351,7 +1458,11 @@ impl Emitter<'_> {
             self.sign_extend(S0, S0, ty, false)?;
             self.sign_extend(S1, S1, ty, false)?;
         }
-        let test = if wide { Code::Test_rm64_r64 } else { Code::Test_rm32_r32 };
+        let test = if wide {
+            Code::Test_rm64_r64
+        } else {
+            Code::Test_rm32_r32
+        };
         let divided = self.new_label();
         let nonzero = self.new_label();
         op2!(self, test, n(S1), n(S1))?;
@@ -1360,7 +1471,11 @@ impl Emitter<'_> {
         self.bind(nonzero);
         if signed {
             let by_minus_one = self.new_label();
-            let cmp = if wide { Code::Cmp_rm64_imm8 } else { Code::Cmp_rm32_imm8 };
+            let cmp = if wide {
+                Code::Cmp_rm64_imm8
+            } else {
+                Code::Cmp_rm32_imm8
+            };
             op2!(self, cmp, n(S1), -1i32)?;
             self.jump(Code::Je_rel32_64, by_minus_one)?;
             self.divide_rdx_rax(wide, true, rem)?;
@@ -1369,7 +1484,11 @@ impl Emitter<'_> {
             if rem {
                 op2!(self, Code::Xor_r32_rm32, r32(S0), r32(S0))?;
             } else {
-                op1!(self, if wide { Code::Neg_rm64 } else { Code::Neg_rm32 }, n(S0))?;
+                op1!(
+                    self,
+                    if wide { Code::Neg_rm64 } else { Code::Neg_rm32 },
+                    n(S0)
+                )?;
             }
         } else {
             self.divide_rdx_rax(wide, false, rem)?;
@@ -1387,7 +1506,16 @@ impl Emitter<'_> {
         op1!(self, Code::Push_r64, Register::RAX)?;
         op1!(self, Code::Push_r64, Register::RDX)?;
         let n = |r: Register| if wide { r } else { r32(r) };
-        op2!(self, if wide { Code::Mov_r64_rm64 } else { Code::Mov_r32_rm32 }, n(Register::RAX), n(S0))?;
+        op2!(
+            self,
+            if wide {
+                Code::Mov_r64_rm64
+            } else {
+                Code::Mov_r32_rm32
+            },
+            n(Register::RAX),
+            n(S0)
+        )?;
         match (signed, wide) {
             (true, true) => self.op0(Code::Cqo),
             (true, false) => self.op0(Code::Cdq),
@@ -1404,6 +1532,57 @@ impl Emitter<'_> {
         op2!(self, Code::Mov_r64_rm64, S0, out)?;
         op1!(self, Code::Pop_r64, Register::RDX)?;
         op1!(self, Code::Pop_r64, Register::RAX)
+    }
+
+    /// `d` = integer `a` of type `from` (signed or not), clamped to the range of type `to`
+    /// (signed or not), the IR's saturating conversion: the value is taken to 64 bits (as its
+    /// signedness says) and clamped there with signed or unsigned comparisons.
+    fn saturate(
+        &mut self,
+        d: Register,
+        a: Register,
+        from: Type,
+        src_signed: bool,
+        to: Type,
+        dst_signed: bool,
+    ) -> Res<()> {
+        self.mov(S0, a)?;
+        match (from.bits(), src_signed) {
+            (64, _) => {}
+            (32, true) => op2!(self, Code::Movsxd_r64_rm32, S0, r32(S0))?,
+            (32, false) => op2!(self, Code::Mov_r32_rm32, r32(S0), r32(S0))?,
+            (_, true) => self.sign_extend(S0, S0, from, true)?,
+            // Narrow values are zero-extended already.
+            (_, false) => {}
+        }
+        let w = to.bits();
+        let (lo, hi): (i128, i128) = if dst_signed {
+            (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
+        } else {
+            (0, (1i128 << w) - 1)
+        };
+        if src_signed {
+            // Signed 64-bit value: below the low bound, and above the high one where that
+            // is a signed 64-bit number (u64's is not: no signed value exceeds it).
+            op2!(self, Code::Mov_r64_imm64, S1, lo as i64 as u64)?;
+            op2!(self, Code::Cmp_r64_rm64, S0, S1)?;
+            op2!(self, Code::Cmovl_r64_rm64, S0, S1)?;
+            if hi <= i128::from(i64::MAX) {
+                op2!(self, Code::Mov_r64_imm64, S1, hi as u64)?;
+                op2!(self, Code::Cmp_r64_rm64, S0, S1)?;
+                op2!(self, Code::Cmovg_r64_rm64, S0, S1)?;
+            }
+        } else {
+            // Unsigned: never below the low bound (0 or below).
+            op2!(self, Code::Mov_r64_imm64, S1, hi as u64)?;
+            op2!(self, Code::Cmp_r64_rm64, S0, S1)?;
+            op2!(self, Code::Cmova_r64_rm64, S0, S1)?;
+        }
+        if w == 64 {
+            self.mov(d, S0)
+        } else {
+            op2!(self, Code::Mov_r32_rm32, r32(d), r32(S0))
+        }
     }
 
     /// `d` (32 bits) = the low `ty` bits of `a` (`i8` or `i16`), zero-extended.
@@ -1613,8 +1792,19 @@ impl Emitter<'_> {
                 self.push(i);
                 Ok(())
             }
-            Op::Convert(c @ (ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_))) => {
+            Op::Convert(c @ (ConvOp::SintToFloat(round) | ConvOp::UintToFloat(round))) => {
                 let signed = matches!(c, ConvOp::SintToFloat(_));
+                // A rounding other than the default one, embedded in the instruction (EVEX
+                // static rounding: register forms of scalar and 512-bit operations).
+                let rc = match round {
+                    ferrocl_ir::Round::Rte => None,
+                    ferrocl_ir::Round::Rtn => Some(iced_x86::RoundingControl::RoundDown),
+                    ferrocl_ir::Round::Rtp => Some(iced_x86::RoundingControl::RoundUp),
+                    ferrocl_ir::Round::Rtz => Some(iced_x86::RoundingControl::RoundTowardZero),
+                };
+                if rc.is_some() && !scalar && bytes != 64 {
+                    return Err("a rounding conversion of fewer than 16 lanes".into());
+                }
                 if scalar {
                     let a = self.gpr(args[0], S0)?;
                     let x = xmm_of(d);
@@ -1624,11 +1814,21 @@ impl Emitter<'_> {
                         (false, false) => (Code::EVEX_Vcvtusi2ss_xmm_xmm_rm32_er, r32(a)),
                         (false, true) => (Code::EVEX_Vcvtusi2ss_xmm_xmm_rm64_er, a),
                     };
-                    op3!(self, code, x, x, a)
+                    let mut i = Instruction::with3(code, x, x, a).map_err(bad)?;
+                    if let Some(rc) = rc {
+                        i.set_rounding_control(rc);
+                    }
+                    self.push(i);
+                    Ok(())
                 } else {
                     let a = self.vec(args[0], VS0)?;
                     let codes = if signed { CVTDQ2PS } else { CVTUDQ2PS };
-                    op2!(self, pick(codes, bytes), d, a)
+                    let mut i = Instruction::with2(pick(codes, bytes), d, a).map_err(bad)?;
+                    if let Some(rc) = rc {
+                        i.set_rounding_control(rc);
+                    }
+                    self.push(i);
+                    Ok(())
                 }
             }
             Op::Bitcast => {
@@ -1701,6 +1901,10 @@ impl Emitter<'_> {
             Op::Convert(ConvOp::FloatToSint { round, .. }) => {
                 let a = self.vec(args[0], VS0)?;
                 self.float_to_int(d, a, *round, bytes)
+            }
+            Op::Convert(ConvOp::FloatToUint { round, .. }) => {
+                let a = self.vec(args[0], VS0)?;
+                self.float_to_uint(d, a, *round, bytes)
             }
             Op::Undef => Ok(()),
             other => Err(format!("{other:?} in a vector register")),

@@ -535,13 +535,13 @@ pub(super) fn ctx_field(op: WorkItemOp) -> Option<i32> {
 }
 
 /// Whether the tier can make a load or store of `space`: `__global` and `__constant`
-/// accesses are not confined on the CPU device (as in `codegen.rs`), `__local` ones the tier
-/// confines as it does (`emit.rs`), and the work-group transform's trusted accesses of its
-/// context stay in it by construction.
+/// accesses are not confined on the CPU device (as in `codegen.rs`), `__local` and
+/// `__private` ones the tier confines as it does (`emit.rs`), and the work-group transform's
+/// trusted accesses of its context stay in it by construction. Generic ones are refused.
 fn accessible(space: AddrSpace, trusted: bool) -> bool {
     matches!(
         space,
-        AddrSpace::Global | AddrSpace::Constant | AddrSpace::Local
+        AddrSpace::Global | AddrSpace::Constant | AddrSpace::Local | AddrSpace::Private
     ) || trusted
 }
 
@@ -567,7 +567,7 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
             UnaryOp::Bnot => ty.is_some_and(|t| t.lane_type() == Type::I1 || t.is_int()),
             UnaryOp::Ineg => ty.is_some_and(|t| scalar_int(t) && t != Type::I1),
             UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz => {
-                ty.is_some_and(|t| scalar_int(t) && t != Type::I1 && !narrow(t))
+                ty.is_some_and(|t| scalar_int(t) && t != Type::I1)
             }
         },
         Op::Binary(b) => {
@@ -585,8 +585,13 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
                     scalar_int(t) || t.lane_type() == Type::I32
                 }
                 BinaryOp::Umin | BinaryOp::Umax => scalar_int(t) || t.lane_type() == Type::I32,
-                BinaryOp::Udiv | BinaryOp::Urem | BinaryOp::Sdiv | BinaryOp::Srem => {
-                    scalar_int(t) && t != Type::I1
+                BinaryOp::Udiv
+                | BinaryOp::Urem
+                | BinaryOp::Sdiv
+                | BinaryOp::Srem
+                | BinaryOp::Rotl => scalar_int(t) && t != Type::I1,
+                BinaryOp::Umulhi | BinaryOp::Smulhi => {
+                    scalar_int(t) && t != Type::I1 && t.bits() <= 32
                 }
                 BinaryOp::Smin | BinaryOp::Smax => {
                     (scalar_int(t) && !narrow(t)) || t.lane_type() == Type::I32
@@ -607,6 +612,9 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
         Op::Convert(c) => {
             let (from, to) = (arg_ty(0), ty.unwrap_or(Type::I1));
             match c {
+                ConvOp::SatInt { .. } => {
+                    scalar_int(from) && scalar_int(to) && from != Type::I1 && to != Type::I1
+                }
                 ConvOp::Trunc | ConvOp::Zext | ConvOp::Sext => {
                     (scalar_int(from) && scalar_int(to) && to != Type::I1)
                         || (*c != ConvOp::Trunc
@@ -615,6 +623,14 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
                 }
                 ConvOp::SintToFloat(Round::Rte) | ConvOp::UintToFloat(Round::Rte) => {
                     from.lane_type() == Type::I32 || (from == Type::I64 && to == Type::F32)
+                }
+                // Other roundings are embedded in the instruction: scalar and 512-bit forms.
+                ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_) => {
+                    (from == Type::I32 || (from == Type::I64 && to == Type::F32))
+                        || (from.lane_type() == Type::I32 && from.lanes() == 16)
+                }
+                ConvOp::FloatToUint { sat: true, .. } => {
+                    from.lane_type() == Type::F32 && to.lane_type() == Type::I32
                 }
                 ConvOp::FloatToSint { .. } => {
                     from.lane_type() == Type::F32 && to.lane_type() == Type::I32
