@@ -362,6 +362,30 @@ fn local_tiles_and_spills_match_cranelift() {
     compare(TILED, "options", &args, &ranges);
 }
 
+/// `float4` arithmetic: the work-items' vectors transposed into 16-lane vectors and back
+/// (shuffles, their lane indices in the code's constant pool).
+const POLY4: &str = "
+__kernel void poly4(__global const float4 *x, __global float4 *y)
+{
+    size_t i = get_global_id(0);
+    float4 v = x[i];
+    float4 a = (float4)(0.5f);
+    for (int k = 0; k < 32; k++)
+        a = a * v + (float4)(0.25f, -0.5f, 0.75f, -1.0f);
+    y[i] = a;
+}
+";
+
+#[test]
+fn float4_shuffles_match_cranelift() {
+    let buf = |seed| Arg::Buffer {
+        words: 4 * 1024,
+        seed,
+    };
+    let ranges = [nd([1024, 1], [64, 1]), nd([999, 1], [333, 1])];
+    compare(POLY4, "poly4", &[buf(27), buf(28)], &ranges);
+}
+
 #[test]
 fn given_wide_versions_go_to_the_tier() {
     if !ferrocl_cpu::wide::host_supports() {

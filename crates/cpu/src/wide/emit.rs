@@ -74,6 +74,8 @@ pub(super) fn emit(
         block_start: Vec::new(),
         pinned: pin_constants(f, plan, alloc),
         data_relocs: Vec::new(),
+        pool: Vec::new(),
+        pool_refs: Vec::new(),
     };
     for &b in f.layout.blocks() {
         e.block_label[b] = e.new_label();
@@ -119,6 +121,10 @@ struct Emitter<'a> {
     pinned: Vec<(u32, usize)>,
     /// The `mov r64, imm64` instructions whose immediate is a global's address, by index.
     data_relocs: Vec<(usize, ferrocl_ir::Global)>,
+    /// 64-byte constants placed after the code (shuffles' lane indices, vector constants).
+    pool: Vec<[u32; 16]>,
+    /// The instructions that read a pool entry (RIP-relative), by index, and the entry.
+    pool_refs: Vec<(usize, usize)>,
 }
 
 /// The 32-bit constants the function's vector code reads, most read first, each given one
@@ -851,6 +857,20 @@ impl Emitter<'_> {
         i.set_op_mask(KS);
         self.push(i);
         Ok(())
+    }
+
+    /// `dst = [pool entry of words]` with load instruction `code` (RIP-relative: the operand
+    /// is fixed where the pool is placed, [`Self::finish`]).
+    fn load_pool(&mut self, dst: Register, code: Code, words: [u32; 16]) -> Res<()> {
+        let entry = match self.pool.iter().position(|p| *p == words) {
+            Some(e) => e,
+            None => {
+                self.pool.push(words);
+                self.pool.len() - 1
+            }
+        };
+        self.pool_refs.push((self.code.len(), entry));
+        op2!(self, code, dst, mem(Register::RIP, 0))
     }
 
     /// Broadcasts 32-bit constant `bits` into vector register `dst` (named by its size).
@@ -1660,15 +1680,29 @@ impl Emitter<'_> {
                 self.broadcast(d, *bits as u32)
             }
             Op::Vconst(lanes) => {
-                // Built in memory on the stack and loaded.
-                let size = 4 * lanes.len() as i32;
-                op2!(self, Code::Sub_rm64_imm32, Register::RSP, size)?;
-                for (i, &l) in lanes.iter().enumerate() {
-                    let at = mem(Register::RSP, 4 * i as i64);
-                    op2!(self, Code::Mov_rm32_imm32, at, l as u32)?;
+                // Loaded from the constant pool after the code.
+                let mut words = [0u32; 16];
+                for (w, &l) in words.iter_mut().zip(lanes.iter()) {
+                    *w = l as u32;
                 }
-                op2!(self, pick(MOVUPS_LOAD, bytes), d, mem(Register::RSP, 0))?;
-                op2!(self, Code::Add_rm64_imm32, Register::RSP, size)
+                self.load_pool(d, pick(MOVUPS_LOAD, bytes), words)
+            }
+            Op::Shuffle(mask) => {
+                // VPERMI2PS: the lanes of the index register replaced by the lanes they
+                // name of the two tables (0-15 the first's, 16-31 the second's). The
+                // operands' lanes past their own count are never named.
+                let m = self.ty(args[0]).lanes() as u32;
+                let mut idx = [0u32; 16];
+                for (w, &j) in idx.iter_mut().zip(mask.iter()) {
+                    let j = u32::from(j);
+                    *w = if j < m { j } else { 16 + j - m };
+                }
+                let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                let t = ZMM[VS2];
+                self.load_pool(t, MOVUPS_LOAD[2], idx)?;
+                let code = Code::EVEX_Vpermi2ps_zmm_k1z_zmm_zmmm512b32;
+                op3!(self, code, t, zmm_of(a), zmm_of(b))?;
+                self.vmov(d, t)
             }
             Op::Binary(b @ (BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr)) => {
                 let a = self.vec(args[0], VS0)?;
@@ -2246,12 +2280,24 @@ impl Emitter<'_> {
     /// Resolves the branches, encodes, and formats the listing.
     fn finish(mut self) -> Res<WideCode> {
         const BASE: u64 = 0x1000_0000;
+        // The constant pool after the code, four words a declaration.
+        let mut entry_at = Vec::with_capacity(self.pool.len());
+        for words in std::mem::take(&mut self.pool) {
+            entry_at.push(self.code.len());
+            for quad in words.chunks(4) {
+                let quad: [u32; 4] = quad.try_into().map_err(|_| "a pool entry")?;
+                self.push(Instruction::with_declare_dword(&quad).map_err(bad)?);
+            }
+        }
         for (k, i) in self.code.iter_mut().enumerate() {
             i.set_ip(BASE + k as u64);
         }
         for &(at, label) in &self.fixups {
             let target = self.label_at[label].ok_or("a label never bound")?;
             self.code[at].set_near_branch64(BASE + target as u64);
+        }
+        for &(at, entry) in &self.pool_refs {
+            self.code[at].set_memory_displacement64(BASE + entry_at[entry] as u64);
         }
         let block = InstructionBlock::new(&self.code, 0);
         let out = BlockEncoder::encode(
@@ -2278,6 +2324,9 @@ impl Emitter<'_> {
             if let Some(&(_, label)) = self.fixups.iter().find(|(at, _)| *at == k) {
                 let target = self.label_at[label].ok_or("a label never bound")?;
                 i.set_near_branch64(u64::from(offsets[target]));
+            }
+            if let Some(&(_, entry)) = self.pool_refs.iter().find(|(at, _)| *at == k) {
+                i.set_memory_displacement64(u64::from(offsets[entry_at[entry]]));
             }
             let mut text = String::new();
             formatter.format(&i, &mut text);

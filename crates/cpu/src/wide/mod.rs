@@ -648,6 +648,11 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
         Op::InsertLane(_) => ty.is_some_and(|t| class_of(t) == Some(Class::Vec)),
         Op::PtrAdd => true,
         Op::Splat => true,
+        Op::Shuffle(_) => {
+            ty.is_some_and(|t| class_of(t) == Some(Class::Vec) && t.is_vector())
+                && class_of(arg_ty(0)) == Some(Class::Vec)
+                && arg_ty(0).is_vector()
+        }
         Op::ExtractLane(_) => {
             let t = arg_ty(0);
             t.lane_type() == Type::I1 || (class_of(t) == Some(Class::Vec) && t.is_vector())
