@@ -3,7 +3,8 @@
 //! where it is live to the last), then linear scan (Poletto and Sarkar, "Linear scan register
 //! allocation", TOPLAS 1999) over three register files: general registers, the 32 vector
 //! registers and the mask registers. Where more general values are live at once than there
-//! are registers, the one whose interval ends last is spilled for the whole of it (to a stack
+//! are registers, the one read least often for its interval's length is spilled for the whole
+//! of it (to a stack
 //! slot: written where it is defined, read into a scratch register where it is read); block
 //! parameters but the entry block's are never spilled (an edge's moves write registers).
 //! A function that needs more vector or mask registers at once than the file holds is
@@ -245,13 +246,22 @@ pub(super) fn allocate(f: &Function, plan: &Plan) -> Result<Allocation, String> 
             Class::Mask => free_mask.pop(),
         };
         if r.is_none() && class == Class::Gpr {
-            // Spill the general value whose interval ends last, this one or an active one.
+            // Spill the general value read least often for the length of its interval
+            // (this one or an active one), of those the one whose interval ends last: a
+            // value read once after a long wait, not a base pointer read on every trip.
             let victim = active
                 .iter()
                 .copied()
                 .chain(std::iter::once(v))
                 .filter(|&a| plan.class(a) == Class::Gpr && spillable(a))
-                .max_by_key(|&a| (end[a], a.index()));
+                .min_by(|&a, &b| {
+                    let weight =
+                        |x: Value| f64::from(plan.uses(x)) / f64::from(end[x] - start[x] + 1);
+                    weight(a)
+                        .total_cmp(&weight(b))
+                        .then(end[b].cmp(&end[a]))
+                        .then(b.index().cmp(&a.index()))
+                });
             if let Some(victim) = victim {
                 slot[victim] = Some(slots);
                 slots += 1;
