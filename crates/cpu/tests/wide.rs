@@ -1,4 +1,5 @@
-//! The wide-vector tier (`ferrocl_cpu::wide`) against Cranelift: each kernel is compiled
+//! The wide-vector tier (`ferrocl_cpu::wide`) against Cranelift (kernels with enough
+//! arithmetic that the tier takes them, not bound by memory): each kernel is compiled
 //! twice from the same module, the tier on and off, and run on the same inputs over ranges
 //! whose sizes are and are not multiples of the tier's 16 lanes; the buffers they leave must be
 //! equal bit for bit. Each kernel must have been taken by the tier (the listing says so), so
@@ -131,7 +132,7 @@ const STREAMING: &str = "
 __kernel void saxpy(float a, __global const float *x, __global float *y)
 {
     size_t i = get_global_id(0);
-    y[i] = a * x[i] + y[i];
+    y[i] = a * x[i] + y[i] * (y[i] - 1.0f) + 0.5f;
 }
 __kernel void triad(__global float *a, __global const float *b, __global const float *c, float s)
 {

@@ -1691,7 +1691,7 @@ impl Emitter<'_> {
                 // VPERMI2PS: the lanes of the index register replaced by the lanes they
                 // name of the two tables (0-15 the first's, 16-31 the second's). The
                 // operands' lanes past their own count are never named.
-                let m = self.ty(args[0]).lanes() as u32;
+                let m = self.ty(args[0]).lanes();
                 let mut idx = [0u32; 16];
                 for (w, &j) in idx.iter_mut().zip(mask.iter()) {
                     let j = u32::from(j);
