@@ -758,14 +758,7 @@ impl Emitter<'_> {
         round: ferrocl_ir::Round,
         bytes: u32,
     ) -> Res<()> {
-        let x = sized(ZMM[VS0], bytes);
-        let imm = match round {
-            ferrocl_ir::Round::Rte => 0x08u32,
-            ferrocl_ir::Round::Rtn => 0x09,
-            ferrocl_ir::Round::Rtp => 0x0a,
-            ferrocl_ir::Round::Rtz => 0x0b,
-        };
-        op3!(self, pick(RNDSCALEPS, bytes), x, sized(a, bytes), imm)?;
+        let x = self.rounded(a, round, bytes)?;
         op2!(self, pick(CVTTPS2DQ, bytes), d, x)?;
         // Lanes of 2^31 and above: the largest int (VCVTTPS2DQ gives 0x80000000).
         let s = self.constant_reg(0x4f00_0000, VS1, bytes)?;
@@ -827,6 +820,21 @@ impl Emitter<'_> {
         Ok(s)
     }
 
+    /// Scratch `zmm30` (named for `bytes`) = the `f32` lanes of `a` rounded to integers as
+    /// `round` says (VRNDSCALEPS imm8: bits 1:0 the rounding, bit 3 suppresses the precision
+    /// exception).
+    fn rounded(&mut self, a: Register, round: ferrocl_ir::Round, bytes: u32) -> Res<Register> {
+        let x = sized(ZMM[VS0], bytes);
+        let imm = match round {
+            ferrocl_ir::Round::Rte => 0x08u32,
+            ferrocl_ir::Round::Rtn => 0x09,
+            ferrocl_ir::Round::Rtp => 0x0a,
+            ferrocl_ir::Round::Rtz => 0x0b,
+        };
+        op3!(self, pick(RNDSCALEPS, bytes), x, sized(a, bytes), imm)?;
+        Ok(x)
+    }
+
     /// `d` (a vector register named for `bytes`, not scratch 30 or 31) = the `u32` lanes of
     /// the `f32` lanes of `a` rounded as `round` says, saturated (OpenCL C 6.4.3.3: NaN gives
     /// 0, values below 0 give 0, above the range `UINT_MAX`). VCVTTPS2UDQ gives `UINT_MAX`
@@ -839,14 +847,7 @@ impl Emitter<'_> {
         round: ferrocl_ir::Round,
         bytes: u32,
     ) -> Res<()> {
-        let x = sized(ZMM[VS0], bytes);
-        let imm = match round {
-            ferrocl_ir::Round::Rte => 0x08u32,
-            ferrocl_ir::Round::Rtn => 0x09,
-            ferrocl_ir::Round::Rtp => 0x0a,
-            ferrocl_ir::Round::Rtz => 0x0b,
-        };
-        op3!(self, pick(RNDSCALEPS, bytes), x, sized(a, bytes), imm)?;
+        let x = self.rounded(a, round, bytes)?;
         op2!(self, pick(CVTTPS2UDQ, bytes), d, x)?;
         let zero = sized(ZMM[VS1], bytes);
         let z = xmm_of(zero);
