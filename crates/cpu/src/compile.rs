@@ -1148,6 +1148,48 @@ block0(v0: ptr.global):
     }
 
     #[test]
+    fn the_wide_tiers_data_addresses_are_kept_and_loaded_again() {
+        if !crate::wide::host_supports() {
+            return;
+        }
+        // out[i] = i * table[2]: the tier's code holds the table's address (a relocation).
+        let m = module(
+            r#"
+global @table: constant, size 16, align 4, init "01000000140000002c010000a00f0000"
+kernel @k(ptr.global) {
+    arg "out": "int*" global none []
+block0(v0: ptr.global):
+    v1: i64 = global_id 0
+    v2: i32 = trunc v1
+    v3: ptr.constant = globaladdr @table
+    v4: i64 = iconst 8
+    v5: ptr.constant = ptradd v3, v4
+    v6: i32 = load.constant v5, align 4
+    v7: i32 = imul v2, v6
+    v8: i64 = iconst 4
+    v9: i64 = imul v1, v8
+    v10: ptr.global = ptradd v0, v9
+    store.global v7, v10, align 4
+    return
+}
+"#,
+        );
+        let options = CompileOptions {
+            record: true,
+            ..CompileOptions::default()
+        };
+        let compiled = compile(&m, None, &options, true).expect("compiles");
+        let wg = compiled.listing().and_then(|l| l.stage("wg")).unwrap_or("");
+        assert!(wg.lines().any(|l| l.ends_with("; wide tier")), "{wg}");
+        let want: Vec<i32> = (0..40).map(|i| 300 * i).collect();
+        assert_eq!(run(&compiled), want);
+        let bytes = compiled.serialize().expect("kept");
+        let loaded = load(&m, &options, &bytes).expect("loads");
+        drop(compiled);
+        assert_eq!(run(&loaded), want);
+    }
+
+    #[test]
     fn code_that_does_not_fit_the_module_is_refused() {
         let m = module(TABLE);
         let options = CompileOptions::default();
