@@ -45,7 +45,8 @@ pub(crate) fn compile(
     options: &CompileOptions,
     tier: bool,
 ) -> Result<CpuProgram, CompileError> {
-    let tier = tier && !options.opt_disable;
+    // The tier takes vectorized functions: none where the build asks for no vectorizing.
+    let tier = tier && !options.opt_disable && !options.no_vectorize;
     let mut listing = options.record.then(Listing::default);
     if let Some(l) = &mut listing {
         l.push("ir", &module.to_string());
