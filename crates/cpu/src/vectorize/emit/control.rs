@@ -41,14 +41,7 @@ impl Emitter<'_> {
                 d.args = args;
                 continue;
             }
-            if let Some((_, held)) = self.loop_state[d.block].clone() {
-                // Entering a divergent loop: every lane active, nothing held yet.
-                args.push(self.all_ones());
-                for h in held {
-                    let ty = self.out.dfg.value_type(h);
-                    args.push(self.val(Op::Undef, &[], ty));
-                }
-            }
+            self.push_loop_entry(d.block, &mut args);
             d.block = self.block(d.block);
             d.args = args;
         }
@@ -57,6 +50,34 @@ impl Emitter<'_> {
         for (h, fh) in fast_loops {
             self.fast_loop(h, fh)?;
         }
+        Ok(())
+    }
+
+    /// Where `h` heads a divergent loop, the arguments of its loop state for an edge that
+    /// enters it from unmasked code: every lane active, nothing held yet.
+    fn push_loop_entry(&mut self, h: Block, args: &mut Vec<Value>) {
+        if let Some((_, held)) = self.loop_state[h].clone() {
+            args.push(self.all_ones());
+            for v in held {
+                let ty = self.out.dfg.value_type(v);
+                args.push(self.val(Op::Undef, &[], ty));
+            }
+        }
+    }
+
+    /// Jumps from unmasked code to the kernel's block `join` with `args` for its parameters,
+    /// entering it as [`Self::emit_terminator`] does: through the unmasked version of the
+    /// divergent loop `join` heads where it has one, else with the loop's state. A divergent
+    /// region's join may be such a header (an `if` followed at once by a loop).
+    fn enter(&mut self, join: Block, mut args: Vec<Value>) -> Result<(), Refusal> {
+        if self.fast_loop_fits(join) {
+            let fh = self.new_block();
+            self.jump(fh, &args);
+            return self.fast_loop(join, fh);
+        }
+        self.push_loop_entry(join, &mut args);
+        let to = self.block(join);
+        self.jump(to, &args);
         Ok(())
     }
 
@@ -269,9 +290,7 @@ impl Emitter<'_> {
                 self.map[p] = Some(l);
             }
         }
-        let to = self.block(join);
-        self.jump(to, &args);
-        Ok(())
+        self.enter(join, args)
     }
 
     /// Lane `lane` of `v`, computed as scalar code from its operands' lanes where `v` is a
@@ -557,9 +576,7 @@ impl Emitter<'_> {
             for (&p, &a) in params.iter().zip(&side.args) {
                 self.param_args(p, a, &mut args);
             }
-            let to = self.block(join);
-            self.jump(to, &args);
-            return Ok(());
+            return self.enter(join, args);
         }
         let params: Vec<Value> = self.src.dfg.block_params(side.block).to_vec();
         for (&p, &a) in params.iter().zip(&side.args) {
@@ -590,9 +607,7 @@ impl Emitter<'_> {
                 Lanes::Scalars(l) => args.extend(l),
             }
         }
-        let join = self.block(region.join);
-        self.jump(join, &args);
-        Ok(())
+        self.enter(region.join, args)
     }
 
     /// Straight-line code for `blocks` (in a topological order) under the masks of the
