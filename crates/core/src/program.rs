@@ -538,9 +538,19 @@ impl Program {
                 return Ok(program);
             }
         }
-        let program = backend
-            .compile(ir, options)
-            .map_err(|e| format!("error: {e}\n"))?;
+        // A panic in the device's compiler is a bug of ferrocl's, not of the program: the
+        // build fails with it in the log (CL_BUILD_PROGRAM_FAILURE), and the program's
+        // devices are released as after any failed build.
+        let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            backend.compile(ir, options)
+        }))
+        .unwrap_or_else(|panic| {
+            let message = crate::error::panic_message(&*panic);
+            Err(ferrocl_device::DeviceError::Compile(format!(
+                "internal compiler error: {message}"
+            )))
+        });
+        let program = compiled.map_err(|e| format!("error: {e}\n"))?;
         if let (Some((cache, key)), Some(bytes)) = (&cached, program.serialize()) {
             cache.store_code(key, &bytes);
         }
