@@ -30,7 +30,7 @@ use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 mod calls;
 mod convert;
 mod isel;
-mod loops;
+pub(crate) mod loops;
 mod scalar;
 mod simd;
 

@@ -1110,13 +1110,32 @@ block0(v0: ptr.global):
         assert_eq!(loaded.serialize(), Some(bytes));
     }
 
-    #[test]
-    fn the_wide_tiers_code_is_kept_and_loaded_again() {
+    /// Compiles `text` with the wide-vector tier, checks that the tier took its kernel and
+    /// that it writes `want`, then that the program cache's bytes load and run alike.
+    fn tier_code_is_kept_and_loaded_again(text: &str, want: &[i32]) {
         if !crate::wide::host_supports() {
             return;
         }
+        let m = module(text);
+        let options = CompileOptions {
+            record: true,
+            ..CompileOptions::default()
+        };
+        let compiled = compile(&m, None, &options, true).expect("compiles");
+        let wg = compiled.listing().and_then(|l| l.stage("wg")).unwrap_or("");
+        assert!(wg.lines().any(|l| l.ends_with("; wide tier")), "{wg}");
+        assert_eq!(run(&compiled), want);
+        let bytes = compiled.serialize().expect("kept");
+        let loaded = load(&m, &options, &bytes).expect("loads");
+        drop(compiled);
+        assert_eq!(run(&loaded), want);
+    }
+
+    #[test]
+    fn the_wide_tiers_code_is_kept_and_loaded_again() {
         // out[i] = 3 * i, vectorized at 16 lanes and taken by the tier.
-        let m = module(
+        let want: Vec<i32> = (0..40).map(|i| 3 * i).collect();
+        tier_code_is_kept_and_loaded_again(
             r#"
 kernel @k(ptr.global) {
     arg "out": "int*" global none []
@@ -1132,29 +1151,15 @@ block0(v0: ptr.global):
     return
 }
 "#,
+            &want,
         );
-        let options = CompileOptions {
-            record: true,
-            ..CompileOptions::default()
-        };
-        let compiled = compile(&m, None, &options, true).expect("compiles");
-        let wg = compiled.listing().and_then(|l| l.stage("wg")).unwrap_or("");
-        assert!(wg.lines().any(|l| l.ends_with("; wide tier")), "{wg}");
-        let want: Vec<i32> = (0..40).map(|i| 3 * i).collect();
-        assert_eq!(run(&compiled), want);
-        let bytes = compiled.serialize().expect("kept");
-        let loaded = load(&m, &options, &bytes).expect("loads");
-        drop(compiled);
-        assert_eq!(run(&loaded), want);
     }
 
     #[test]
     fn the_wide_tiers_data_addresses_are_kept_and_loaded_again() {
-        if !crate::wide::host_supports() {
-            return;
-        }
         // out[i] = i * table[2]: the tier's code holds the table's address (a relocation).
-        let m = module(
+        let want: Vec<i32> = (0..40).map(|i| 300 * i).collect();
+        tier_code_is_kept_and_loaded_again(
             r#"
 global @table: constant, size 16, align 4, init "01000000140000002c010000a00f0000"
 kernel @k(ptr.global) {
@@ -1174,20 +1179,8 @@ block0(v0: ptr.global):
     return
 }
 "#,
+            &want,
         );
-        let options = CompileOptions {
-            record: true,
-            ..CompileOptions::default()
-        };
-        let compiled = compile(&m, None, &options, true).expect("compiles");
-        let wg = compiled.listing().and_then(|l| l.stage("wg")).unwrap_or("");
-        assert!(wg.lines().any(|l| l.ends_with("; wide tier")), "{wg}");
-        let want: Vec<i32> = (0..40).map(|i| 300 * i).collect();
-        assert_eq!(run(&compiled), want);
-        let bytes = compiled.serialize().expect("kept");
-        let loaded = load(&m, &options, &bytes).expect("loads");
-        drop(compiled);
-        assert_eq!(run(&loaded), want);
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub(super) fn exits_first(func: &Function) -> EntitySet<Inst> {
 }
 
 /// How many loops each block of `func` is in, for the blocks in one or more.
-pub(super) fn depths(func: &Function) -> SecondaryMap<Block, u32> {
+pub(crate) fn depths(func: &Function) -> SecondaryMap<Block, u32> {
     let cfg = Cfg::new(func);
     let dom = DomTree::new(func, &cfg);
     let mut depth = SecondaryMap::new();

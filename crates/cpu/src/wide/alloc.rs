@@ -4,11 +4,10 @@
 //! allocation", TOPLAS 1999) over three register files: general registers, the 32 vector
 //! registers and the mask registers. Where more general values are live at once than there
 //! are registers, the one read least often for its interval's length is spilled for the whole
-//! of it (to a stack
-//! slot: written where it is defined, read into a scratch register where it is read); block
-//! parameters but the entry block's are never spilled (an edge's moves write registers).
-//! A function that needs more vector or mask registers at once than the file holds is
-//! refused, and Cranelift compiles it.
+//! of it, to a stack slot: written where it is defined, read into a scratch register where it
+//! is read. Block parameters but the entry block's are never spilled (an edge's moves write
+//! registers). A function that needs more vector or mask registers at once than the file
+//! holds is refused, and Cranelift compiles it.
 //!
 //! Positions: instruction `i` (counted through the blocks in layout order) reads its
 //! operands at `2i` and writes its result at `2i + 1`, so a result may take the register of
@@ -78,7 +77,7 @@ pub(super) struct Allocation {
 }
 
 /// Liveness and linear-scan allocation of `f`'s values that `plan` says need a register.
-pub(super) fn allocate(f: &Function, plan: &Plan) -> Result<Allocation, String> {
+pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, String> {
     let blocks = f.layout.blocks();
     let nvalues = f.dfg.values.len();
     let words = nvalues.div_ceil(64);

@@ -58,7 +58,7 @@ type Res<T> = Result<T, String>;
 /// Selects, encodes and formats the code of `f`.
 pub(super) fn emit(
     f: &Function,
-    plan: &Plan,
+    plan: &Plan<'_>,
     alloc: &Allocation,
     layout: &[ArgSlot],
 ) -> Res<WideCode> {
@@ -104,7 +104,7 @@ pub(super) fn emit(
 
 struct Emitter<'a> {
     f: &'a Function,
-    plan: &'a Plan,
+    plan: &'a Plan<'a>,
     alloc: &'a Allocation,
     code: Vec<Instruction>,
     /// The instruction each label is bound to.
@@ -131,7 +131,7 @@ struct Emitter<'a> {
 /// of the vector registers `alloc` left free (a constant read from a register costs nothing
 /// where it is read; one rebuilt there costs two instructions). Scalar `f32` constants are
 /// among them: their other lanes are never read.
-fn pin_constants(f: &Function, plan: &Plan, alloc: &Allocation) -> Vec<(u32, usize)> {
+fn pin_constants(f: &Function, plan: &Plan<'_>, alloc: &Allocation) -> Vec<(u32, usize)> {
     let taken: std::collections::HashSet<usize> = alloc
         .reg
         .iter()
@@ -2315,6 +2315,10 @@ impl Emitter<'_> {
             .iter()
             .filter_map(|&(l, b)| Some((self.label_at[l]?, b)))
             .collect();
+        let branch_to: std::collections::HashMap<usize, usize> =
+            self.fixups.iter().copied().collect();
+        let reads_pool: std::collections::HashMap<usize, usize> =
+            self.pool_refs.iter().copied().collect();
         for (k, i) in self.code.iter().enumerate() {
             if let Some(b) = starts.get(&k) {
                 asm.push_str(&format!("{b}:\n"));
@@ -2322,11 +2326,11 @@ impl Emitter<'_> {
             let mut i = *i;
             let off = u64::from(offsets[k]);
             i.set_ip(off);
-            if let Some(&(_, label)) = self.fixups.iter().find(|(at, _)| *at == k) {
+            if let Some(&label) = branch_to.get(&k) {
                 let target = self.label_at[label].ok_or("a label never bound")?;
                 i.set_near_branch64(u64::from(offsets[target]));
             }
-            if let Some(&(_, entry)) = self.pool_refs.iter().find(|(at, _)| *at == k) {
+            if let Some(&entry) = reads_pool.get(&k) {
                 i.set_memory_displacement64(u64::from(offsets[entry_at[entry]]));
             }
             let mut text = String::new();

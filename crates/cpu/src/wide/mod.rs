@@ -94,9 +94,6 @@ pub(crate) fn compile(
     layout: &[ArgSlot],
     locals: &LocalOffsets,
 ) -> Result<WideCode, String> {
-    if !cfg!(target_arch = "x86_64") {
-        return Err("not an x86-64 host".into());
-    }
     let got = worth_it(f).and_then(|()| generate(f, layout, locals));
     let counter = if got.is_ok() { &TAKEN } else { &REFUSED };
     counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -106,6 +103,9 @@ pub(crate) fn compile(
 /// The tier's code for `f`, whether or not it is worth running: its plan, registers and
 /// instructions.
 fn generate(f: &Function, layout: &[ArgSlot], locals: &LocalOffsets) -> Result<WideCode, String> {
+    if !cfg!(target_arch = "x86_64") {
+        return Err("not an x86-64 host".into());
+    }
     let plan = Plan::new(f, locals)?;
     let alloc = alloc::allocate(f, &plan)?;
     emit::emit(f, &plan, &alloc, layout)
@@ -148,9 +148,6 @@ pub fn assemble(f: &Function) -> Result<String, String> {
             slot
         })
         .collect();
-    if !cfg!(target_arch = "x86_64") {
-        return Err("not an x86-64 host".into());
-    }
     generate(f, &layout, &LocalOffsets::new()).map(|c| c.asm)
 }
 
@@ -160,15 +157,9 @@ pub fn assemble(f: &Function) -> Result<String, String> {
 /// streams, so Cranelift's narrower code runs them faster; and one that streams memory with
 /// less arithmetic than accesses.
 fn worth_it(f: &Function) -> Result<(), String> {
-    use ferrocl_ir::analysis::{Cfg, DomTree, LoopInfo};
-    let cfg = Cfg::new(f);
-    let dom = DomTree::new(f, &cfg);
-    let mut depth: SecondaryMap<ferrocl_ir::Block, u32> = SecondaryMap::new();
-    for l in &LoopInfo::new(&cfg, &dom).loops {
-        for &b in &l.blocks {
-            depth[b] += 1;
-        }
-    }
+    let depth = crate::codegen::loops::depths(f);
+    // In loops inside (or around) the work-item loops: lanes gathered one by one, and
+    // vector operations and loads.
     let (mut gathered, mut work) = (0u32, 0u32);
     // In every loop: vector arithmetic and vector accesses of `__global` memory, each
     // counted 8 times for each loop it is in beyond the first (the work-item loop).
@@ -178,43 +169,39 @@ fn worth_it(f: &Function) -> Result<(), String> {
             continue;
         }
         let weight = 8u32.saturating_pow(depth[b] - 1);
-        for &inst in f.layout.block_insts(b) {
-            let d = &f.dfg.insts[inst];
-            let result = f.dfg.inst_result(inst).map(|r| f.dfg.value_type(r));
-            let vector = result.is_some_and(|t| t.is_vector());
-            match d.op {
-                Op::Load(m) if vector && m.space == AddrSpace::Global => {
-                    accesses = accesses.saturating_add(weight)
-                }
-                Op::Store(m)
-                    if m.space == AddrSpace::Global
-                        && f.dfg.value_type(f.dfg.resolve(d.args[0])).is_vector() =>
-                {
-                    accesses = accesses.saturating_add(weight)
-                }
-                Op::Binary(_) | Op::Unary(_) | Op::Fma | Op::Select | Op::Convert(_) if vector => {
-                    arithmetic = arithmetic.saturating_add(weight)
-                }
-                _ => {}
-            }
-        }
-        if depth[b] < 2 {
-            continue;
-        }
+        let inner = depth[b] >= 2;
         for &inst in f.layout.block_insts(b) {
             let d = &f.dfg.insts[inst];
             let vector = f
                 .dfg
                 .inst_result(inst)
                 .is_some_and(|r| f.dfg.value_type(r).is_vector());
-            match d.op {
-                Op::InsertLane(_) => {
+            let global = |m: &ferrocl_ir::MemFlags| m.space == AddrSpace::Global;
+            match &d.op {
+                Op::InsertLane(_) if inner => {
                     let x = f.dfg.resolve(d.args[1]);
                     if def_inst(f, x).is_some_and(|i| matches!(f.dfg.insts[i].op, Op::Load(_))) {
                         gathered += 1;
                     }
                 }
-                Op::Binary(_) | Op::Unary(_) | Op::Fma | Op::Load(_) if vector => work += 1,
+                Op::Load(m) if vector => {
+                    work += u32::from(inner);
+                    if global(m) {
+                        accesses = accesses.saturating_add(weight);
+                    }
+                }
+                Op::Store(m)
+                    if global(m) && f.dfg.value_type(f.dfg.resolve(d.args[0])).is_vector() =>
+                {
+                    accesses = accesses.saturating_add(weight)
+                }
+                Op::Binary(_) | Op::Unary(_) | Op::Fma if vector => {
+                    work += u32::from(inner);
+                    arithmetic = arithmetic.saturating_add(weight);
+                }
+                Op::Select | Op::Convert(_) if vector => {
+                    arithmetic = arithmetic.saturating_add(weight)
+                }
                 _ => {}
             }
         }
@@ -284,7 +271,7 @@ fn class_of(ty: Type) -> Option<Class> {
 
 /// What the tier decided for each value before allocation: its class, whether it is
 /// materialized at each use instead of living in a register, how often it is read.
-pub(super) struct Plan {
+pub(super) struct Plan<'a> {
     class: SecondaryMap<Value, Option<Class>>,
     /// Integer constants, null pointers, undefined values and the group context's fields:
     /// materialized where they are read (an immediate, a load from the context).
@@ -305,14 +292,14 @@ pub(super) struct Plan {
     /// (`cmp`, `jcc`), their operands read there.
     fused: SecondaryMap<Value, Option<Inst>>,
     /// The offsets of the module's `__local` variables.
-    locals: LocalOffsets,
+    locals: &'a LocalOffsets,
 }
 
-impl Plan {
+impl<'a> Plan<'a> {
     /// Checks every instruction and value of `f` and records what allocation needs.
-    fn new(f: &Function, locals: &LocalOffsets) -> Result<Plan, String> {
+    fn new(f: &Function, locals: &'a LocalOffsets) -> Result<Plan<'a>, String> {
         let mut plan = Plan {
-            locals: locals.clone(),
+            locals,
             class: SecondaryMap::new(),
             remat: SecondaryMap::new(),
             uses: SecondaryMap::new(),
@@ -610,8 +597,7 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
             | UnaryOp::Ftrunc
             | UnaryOp::Nearest => ty.is_some_and(|t| t.lane_type() == Type::F32),
             UnaryOp::Bnot => ty.is_some_and(|t| t.lane_type() == Type::I1 || t.is_int()),
-            UnaryOp::Ineg => ty.is_some_and(|t| scalar_int(t) && t != Type::I1),
-            UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz => {
+            UnaryOp::Ineg | UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz => {
                 ty.is_some_and(|t| scalar_int(t) && t != Type::I1)
             }
         },
