@@ -51,15 +51,18 @@ typedef struct {
 // ---------------------------------------------------------------------------------------------
 // Texels: raw channels in memory order, read and written.
 
+// x's bytes in 32 bits: x is inside the row, and a row holds at most 2^27 texels (the
+// largest image1d_buffer_t's) of at most 16 bytes.
 static __global uchar *__ferrocl_texel(IMG im, int x, int y, int z) {
-    return im->data + (ulong)x * im->element_size + (ulong)y * im->row_pitch
+    return im->data + (ulong)((uint)x * im->element_size) + (ulong)y * im->row_pitch
         + (ulong)z * im->slice_pitch;
 }
 
 static bool __ferrocl_inside(IMG im, int x, int y, int z) {
     int layers = max((int)im->depth, (int)im->array_size);
-    return x >= 0 && x < (int)im->width && y >= 0 && y < (int)im->height && z >= 0
-        && z < layers;
+    // `&`, not `&&`: one test of every coordinate, no branch.
+    return (x >= 0) & (x < (int)im->width) & (y >= 0) & (y < (int)im->height) & (z >= 0)
+        & (z < layers);
 }
 
 // The raw channels of texel (x, y, z); zeros outside the image (the border, before the
@@ -72,8 +75,15 @@ static uint4 __ferrocl_raw(IMG im, int x, int y, int z) {
     __global const uchar *p = __ferrocl_texel(im, clamp(x, 0, (int)im->width - 1),
         clamp(y, 0, (int)im->height - 1), clamp(z, 0, layers - 1));
     uint n = im->num_channels;
-    uint size = im->element_size / n;
-    if (size == 1) {
+    // The bytes of a channel, element_size / n, without a division: 1, 2 or 4.
+    uint size = im->element_size == n ? 1u : im->element_size == 2u * n ? 2u : 4u;
+    // Four 8-bit channels at 4-byte aligned texels (the image's data and pitches multiples of
+    // 4): one 32-bit read, its bytes in memory order (every device is little-endian).
+    bool words = ((((ulong)im->data | im->row_pitch | im->slice_pitch) & 3u) == 0);
+    if (size == 1 && n == 4 && words) {
+        uint v = *(__global const uint *)p;
+        r = (uint4)(v, v >> 8, v >> 16, v >> 24) & 0xffu;
+    } else if (size == 1) {
         r.x = p[0];
         if (n > 1) r.y = p[1];
         if (n > 2) r.z = p[2];
@@ -99,7 +109,7 @@ static void __ferrocl_store_raw(IMG im, int x, int y, int z, uint4 r) {
         return;
     __global uchar *p = __ferrocl_texel(im, x, y, z);
     uint n = im->num_channels;
-    uint size = im->element_size / n;
+    uint size = im->element_size == n ? 1u : im->element_size == 2u * n ? 2u : 4u;
     if (size == 1) {
         p[0] = (uchar)r.x;
         if (n > 1) p[1] = (uchar)r.y;
@@ -185,21 +195,25 @@ static uint __ferrocl_to_half(float f) {
     return sign | h;
 }
 
-static float __ferrocl_channel_f(uint type, uint r) {
+static float4 __ferrocl_channels_f(uint type, uint4 r) {
     switch (type) {
     // 8.3.1.1: "CL_UNORM_INT8 ... normalized to [0.0f, 1.0f] ... c / 255.0f".
-    case CLK_UNORM_INT8: return (float)r / 255.0f;
-    case CLK_UNORM_INT16: return (float)r / 65535.0f;
+    // (The channels of the unsigned formats are below 2^16: converted as signed integers,
+    // which is the same value and cheaper where no unsigned conversion exists.)
+    case CLK_UNORM_INT8: return convert_float4(as_int4(r)) / 255.0f;
+    case CLK_UNORM_INT16: return convert_float4(as_int4(r)) / 65535.0f;
     // "CL_SNORM_INT8 ... max(-1.0f, c / 127.0f)".
-    case CLK_SNORM_INT8: return fmax(-1.0f, (float)(char)r / 127.0f);
-    case CLK_SNORM_INT16: return fmax(-1.0f, (float)(short)r / 32767.0f);
-    case CLK_HALF_FLOAT: return __ferrocl_from_half(r);
-    case CLK_FLOAT: return as_float(r);
+    case CLK_SNORM_INT8: return fmax(convert_float4(convert_char4(r)) / 127.0f, -1.0f);
+    case CLK_SNORM_INT16: return fmax(convert_float4(convert_short4(r)) / 32767.0f, -1.0f);
+    case CLK_HALF_FLOAT:
+        return (float4)(__ferrocl_from_half(r.x), __ferrocl_from_half(r.y),
+            __ferrocl_from_half(r.z), __ferrocl_from_half(r.w));
+    case CLK_FLOAT: return as_float4(r);
     // read_imagef of an integer format is undefined; the value, converted.
-    case CLK_SIGNED_INT8: return (float)(char)r;
-    case CLK_SIGNED_INT16: return (float)(short)r;
-    case CLK_SIGNED_INT32: return (float)(int)r;
-    default: return (float)r;
+    case CLK_SIGNED_INT8: return convert_float4(convert_char4(r));
+    case CLK_SIGNED_INT16: return convert_float4(convert_short4(r));
+    case CLK_SIGNED_INT32: return convert_float4(as_int4(r));
+    default: return convert_float4(r);
     }
 }
 
@@ -244,9 +258,7 @@ static uint __ferrocl_channel_from_ui(uint type, uint u) {
 
 static float4 __ferrocl_fetch_float(IMG im, int x, int y, int z) {
     uint4 r = __ferrocl_raw(im, x, y, z);
-    uint t = im->channel_data_type;
-    float4 c = (float4)(__ferrocl_channel_f(t, r.x), __ferrocl_channel_f(t, r.y),
-        __ferrocl_channel_f(t, r.z), __ferrocl_channel_f(t, r.w));
+    float4 c = __ferrocl_channels_f(im->channel_data_type, r);
     return __ferrocl_swizzle_float(im->channel_order, c);
 }
 
