@@ -406,3 +406,67 @@ fn given_wide_versions_go_to_the_tier() {
         .count();
     assert_eq!(taken, 3, "{wg}");
 }
+
+/// Bytes gathered from a table (a vector of 8-bit lanes filled lane by lane, widened to 32
+/// bits, converted to floats signed and unsigned), a float narrowed to bytes and stored 16
+/// at a time, and addresses whose 32-bit offsets are widened lane by lane where taken out.
+const NARROW: &str = "
+__kernel void bytes(__global const uchar *t, __global const int *idx, __global float *out,
+                    __global uchar *code, __global const float *x)
+{
+    int i = get_global_id(0);
+    // (The buffers' words are floats' bits, whose low 15 bits are zeros.)
+    int j = (idx[i] >> 15) ^ (i * 7);
+    uchar b = t[j & 1023];
+    ushort h = *(__global const ushort *)(t + (ulong)((uint)((j >> 3) & 511) * 2u + 1u));
+    __global const float *p =
+        (__global const float *)((__global const uchar *)x + (ulong)((uint)(j & 255) * 4u));
+    float v = (float)b * 0.5f + (float)(char)b + (float)(short)h * 0.125f + *p;
+    for (int k = 0; k < 16; k++)
+        v = v * 0.75f + 1.0f;
+    out[i] = v;
+    code[i] = (uchar)(int)v;
+}
+";
+
+#[test]
+fn narrow_lanes_match_cranelift() {
+    let buf = |seed| Arg::Buffer { words: 4096, seed };
+    let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
+    let args = [buf(31), buf(32), buf(33), buf(34), buf(35)];
+    compare(NARROW, "bytes", &args, &ranges);
+}
+
+/// 32 loads live at once and combined pairwise from both ends: more vector values than the
+/// tier's registers, some kept in stack slots.
+const PRESSURE: &str = "
+#define L(k) float a##k = x[i + k * 64] * (float)(k + 1);
+#define P(a, b) (a * b + 0.25f)
+__kernel void many(__global const float *x, __global float *y)
+{
+    size_t i = get_global_id(0);
+    L(0) L(1) L(2) L(3) L(4) L(5) L(6) L(7) L(8) L(9) L(10) L(11) L(12) L(13) L(14) L(15)
+    L(16) L(17) L(18) L(19) L(20) L(21) L(22) L(23) L(24) L(25) L(26) L(27) L(28) L(29)
+    L(30) L(31)
+    y[i] = ((P(a0, a31) - P(a1, a30)) * (P(a2, a29) - P(a3, a28))
+            + (P(a4, a27) - P(a5, a26)) * (P(a6, a25) - P(a7, a24)))
+         - ((P(a8, a23) - P(a9, a22)) * (P(a10, a21) - P(a11, a20))
+            + (P(a12, a19) - P(a13, a18)) * (P(a14, a17) - P(a15, a16)));
+}
+";
+
+#[test]
+fn spilled_vectors_match_cranelift() {
+    let ranges = [nd([2048, 1], [256, 1]), nd([999, 1], [333, 1])];
+    let args = [
+        Arg::Buffer {
+            words: 2048 + 32 * 64,
+            seed: 36,
+        },
+        Arg::Buffer {
+            words: 2048,
+            seed: 37,
+        },
+    ];
+    compare(PRESSURE, "many", &args, &ranges);
+}

@@ -2,12 +2,12 @@
 //! blocks in layout order, one conservative interval per value (from the first position
 //! where it is live to the last), then linear scan (Poletto and Sarkar, "Linear scan register
 //! allocation", TOPLAS 1999) over three register files: general registers, the 32 vector
-//! registers and the mask registers. Where more general values are live at once than there
-//! are registers, the one read least often for its interval's length is spilled for the whole
-//! of it, to a stack slot: written where it is defined, read into a scratch register where it
-//! is read. Block parameters but the entry block's are never spilled (an edge's moves write
-//! registers). A function that needs more vector or mask registers at once than the file
-//! holds is refused, and Cranelift compiles it.
+//! registers and the mask registers. Where more general or vector values are live at once
+//! than there are registers, the one of that class read least often for its interval's
+//! length is spilled for the whole of it, to a stack slot: written where it is defined, read
+//! into a scratch register where it is read. Block parameters but the entry block's are never
+//! spilled (an edge's moves write registers). A function that needs more mask registers at
+//! once than the file holds is refused, and Cranelift compiles it.
 //!
 //! Positions: instruction `i` (counted through the blocks in layout order) reads its
 //! operands at `2i` and writes its result at `2i + 1`, so a result may take the register of
@@ -42,8 +42,22 @@ pub(super) const GPRS: [Register; 12] = [
 /// value read into.
 pub(super) const SPILL_SCRATCH: Register = Register::R15;
 
-/// Vector registers 0..29 hold values; 29, 30 and 31 are scratch.
-pub(super) const VECS: usize = 29;
+/// Vector registers 0..28 hold values; 28 is the scratch a spilled vector result is computed
+/// in, and 29, 30 and 31 are scratch for operands.
+pub(super) const VECS: usize = 28;
+
+/// The vector register a spilled vector value's result is computed in ([`VECS`]).
+pub(super) const VEC_SPILL_SCRATCH: usize = 28;
+
+/// The 8-byte stack slots a spilled value takes: one for a general value, eight (one `zmm`)
+/// for a vector.
+fn slot_words(class: Class) -> u32 {
+    if class == Class::Vec {
+        8
+    } else {
+        1
+    }
+}
 
 /// Mask registers k1..k6 hold values; k7 is scratch (k0 cannot mask an instruction).
 pub(super) const MASKS: [Register; 6] = [
@@ -70,7 +84,7 @@ pub(super) const CALLEE_SAVED: [Register; 6] = [
 /// never used).
 pub(super) struct Allocation {
     pub reg: SecondaryMap<Value, Option<Register>>,
-    /// The stack slot (numbered from 0, 8 bytes each) of each spilled value.
+    /// The first stack slot (numbered from 0, 8 bytes each) of each spilled value.
     pub slot: SecondaryMap<Value, Option<u32>>,
     /// How many slots there are.
     pub slots: u32,
@@ -244,15 +258,15 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
             Class::Vec => free_vec.pop().map(zmm),
             Class::Mask => free_mask.pop(),
         };
-        if r.is_none() && class == Class::Gpr {
-            // Spill the general value read least often for the length of its interval
+        if r.is_none() && class != Class::Mask {
+            // Spill the value of this class read least often for the length of its interval
             // (this one or an active one), of those the one whose interval ends last: a
             // value read once after a long wait, not a base pointer read on every trip.
             let victim = active
                 .iter()
                 .copied()
                 .chain(std::iter::once(v))
-                .filter(|&a| plan.class(a) == Class::Gpr && spillable(a))
+                .filter(|&a| plan.class(a) == class && spillable(a))
                 .min_by(|&a, &b| {
                     let weight =
                         |x: Value| f64::from(plan.uses(x)) / f64::from(end[x] - start[x] + 1);
@@ -263,7 +277,7 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
                 });
             if let Some(victim) = victim {
                 slot[victim] = Some(slots);
-                slots += 1;
+                slots += slot_words(class);
                 if victim != v {
                     reg[v] = reg[victim].take();
                     active.retain(|&a| a != victim);

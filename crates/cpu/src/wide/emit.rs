@@ -19,9 +19,9 @@ use iced_x86::{
     InstructionBlock, MemoryOperand, Register,
 };
 
-use super::alloc::{Allocation, CALLEE_SAVED, SPILL_SCRATCH};
+use super::alloc::{Allocation, CALLEE_SAVED, SPILL_SCRATCH, VEC_SPILL_SCRATCH};
 use super::regs::{r16, r32, r8, XMM, YMM, ZMM};
-use super::{ctx_field, def_inst, narrow, Class, Plan, WideCode};
+use super::{ctx_field, def_inst, narrow, narrow_vector, Class, Plan, WideCode};
 use crate::abi::offsets;
 
 /// `Instruction::withN` of the operands, pushed (iced's operand traits are its own).
@@ -703,6 +703,10 @@ impl Emitter<'_> {
             self.vec_constant(v, r)?;
             return Ok(r);
         }
+        if let Some(at) = self.slot(v, 0) {
+            op2!(self, MOVUPS_LOAD[2], ZMM[n], at)?;
+            return Ok(sized(ZMM[n], self.ty(v).bytes()));
+        }
         self.vreg(v)
     }
 
@@ -1011,7 +1015,13 @@ impl Emitter<'_> {
                             None => Ok(()),
                         }
                     }),
-                    Class::Vec => self.vec_inst(op, r, &args),
+                    Class::Vec => {
+                        self.vec_inst(op, r, &args)
+                            .and_then(|()| match self.slot(r, 0) {
+                                Some(to) => op2!(self, MOVUPS_STORE[2], to, ZMM[VEC_SPILL_SCRATCH]),
+                                None => Ok(()),
+                            })
+                    }
                     Class::Mask => self.mask_inst(op, r, &args),
                 }
             }
@@ -1053,6 +1063,16 @@ impl Emitter<'_> {
                 let r = self.vec(x, VS0)?;
                 let at = self.address(p, m)?;
                 op2!(self, Code::EVEX_Vmovss_m32_k1_xmm, at, r)
+            }
+            Class::Vec if self.ty(x).bytes() == 4 => {
+                let r = self.vec(x, VS0)?;
+                let at = self.address(p, m)?;
+                op2!(self, Code::EVEX_Vmovss_m32_k1_xmm, at, xmm_of(r))
+            }
+            Class::Vec if self.ty(x).bytes() == 8 => {
+                let r = self.vec(x, VS0)?;
+                let at = self.address(p, m)?;
+                op2!(self, Code::EVEX_Vmovsd_m64_k1_xmm, at, xmm_of(r))
             }
             Class::Vec => {
                 let r = self.vec(x, VS0)?;
@@ -1245,6 +1265,16 @@ impl Emitter<'_> {
                 };
                 let m = MemoryOperand::with_base_index(p, o);
                 op2!(self, Code::Lea_r64_m, d, m)
+            }
+            Op::ExtractLane(n) if self.plan.widened(args[0]).is_some() => {
+                let (from, signed) = self.plan.widened(args[0]).expect("widened");
+                let v = self.vec(from, VS0)?;
+                let x = self.lane(v, *n)?;
+                op2!(self, Code::EVEX_Vmovd_rm32_xmm, r32(d), x)?;
+                if signed {
+                    op2!(self, Code::Movsxd_r64_rm32, d, r32(d))?;
+                }
+                Ok(())
             }
             Op::ExtractLane(n) if self.plan.class(args[0]) == Class::Vec => {
                 let v = self.vec(args[0], VS0)?;
@@ -1667,7 +1697,17 @@ impl Emitter<'_> {
     fn vec_inst(&mut self, op: &Op, r: Value, args: &[Value]) -> Res<()> {
         let bytes = self.ty(r).bytes();
         let scalar = !self.ty(r).is_vector();
-        let d = self.vreg(r)?;
+        let d = match self.alloc.slot[r] {
+            // Computed in the scratch register, stored to the slot after ([`Self::inst`]).
+            Some(_) => sized(ZMM[VEC_SPILL_SCRATCH], bytes),
+            None => self.vreg(r)?,
+        };
+        let narrow_in = args.first().is_some_and(|&a| narrow_vector(self.ty(a)));
+        if (narrow_vector(self.ty(r)) || narrow_in)
+            && matches!(op, Op::InsertLane(_) | Op::Convert(_))
+        {
+            return self.narrow_vec_inst(op, r, d, args);
+        }
         match op {
             Op::Fconst(bits) | Op::Iconst(bits) => {
                 if scalar {
@@ -1841,7 +1881,19 @@ impl Emitter<'_> {
                     return Err("a rounding conversion of fewer than 16 lanes".into());
                 }
                 if scalar {
-                    let a = self.gpr(args[0], S0)?;
+                    let mut a = self.gpr(args[0], S0)?;
+                    let from = self.ty(args[0]);
+                    if signed && narrow(from) {
+                        // Kept zero-extended: its sign extended to 32 bits first (exact).
+                        let code = if from == Type::I8 {
+                            Code::Movsx_r32_rm8
+                        } else {
+                            Code::Movsx_r32_rm16
+                        };
+                        let n = if from == Type::I8 { r8(a) } else { r16(a) };
+                        op2!(self, code, r32(S0), n)?;
+                        a = S0;
+                    }
                     let x = xmm_of(d);
                     let (code, a) = match (signed, self.wide(args[0])) {
                         (true, false) => (Code::EVEX_Vcvtsi2ss_xmm_xmm_rm32_er, r32(a)),
@@ -1877,6 +1929,14 @@ impl Emitter<'_> {
             }
             Op::Splat => {
                 let x = args[0];
+                if let Some(load) = self.plan.broadcast_load(x) {
+                    let Op::Load(m) = &self.f.dfg.insts[load].op else {
+                        return Err("a broadcast of something other than a load".into());
+                    };
+                    let p = self.f.dfg.resolve(self.f.dfg.insts[load].args[0]);
+                    let at = self.address(p, m)?;
+                    return op2!(self, pick(BROADCASTSS, bytes), d, at);
+                }
                 if self.plan.class(x) == Class::Gpr {
                     let a = self.gpr(x, S0)?;
                     op2!(self, pick(PBROADCASTD, bytes), d, r32(a))
@@ -1887,8 +1947,10 @@ impl Emitter<'_> {
             }
             Op::Load(m) => {
                 let at = self.address(args[0], m)?;
-                if scalar {
+                if scalar || bytes == 4 {
                     op2!(self, Code::EVEX_Vmovss_xmm_k1z_m32, xmm_of(d), at)
+                } else if bytes == 8 {
+                    op2!(self, Code::EVEX_Vmovsd_xmm_k1z_m64, xmm_of(d), at)
                 } else {
                     op2!(self, pick(MOVUPS_LOAD, bytes), d, at)
                 }
@@ -1943,6 +2005,87 @@ impl Emitter<'_> {
             }
             Op::Undef => Ok(()),
             other => Err(format!("{other:?} in a vector register")),
+        }
+    }
+
+    /// An instruction on vectors of 8- or 16-bit lanes (`super::narrow_vector_op`): an
+    /// insertion, or a conversion from or to the same lanes of 32 bits, into `d`.
+    fn narrow_vec_inst(&mut self, op: &Op, r: Value, d: Register, args: &[Value]) -> Res<()> {
+        let byte_lanes = |t: Type| t.lane_type() == Type::I8;
+        match op {
+            Op::InsertLane(n) => {
+                // The lane's bits broadcast under a mask of lane n alone.
+                let (v, x) = (args[0], args[1]);
+                let rv = self.vec(v, VS0)?;
+                let rx = self.gpr(x, S0)?;
+                op2!(self, Code::Mov_r32_imm32, r32(S1), 1u32 << n)?;
+                op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
+                self.vmov(d, rv)?;
+                let code = match (byte_lanes(self.ty(v)), d.is_ymm()) {
+                    (true, _) => Code::EVEX_Vpbroadcastb_xmm_k1z_r32,
+                    (false, false) => Code::EVEX_Vpbroadcastw_xmm_k1z_r32,
+                    (false, true) => Code::EVEX_Vpbroadcastw_ymm_k1z_r32,
+                };
+                let mut i = Instruction::with2(code, d, r32(rx)).map_err(bad)?;
+                i.set_op_mask(KS);
+                self.push(i);
+                Ok(())
+            }
+            Op::Convert(ConvOp::Trunc) => {
+                // VPMOVDB / VPMOVDW: each 32-bit lane's low bits.
+                let a = self.vec(args[0], VS0)?;
+                let k = usize::from(a.is_ymm()) + 2 * usize::from(a.is_zmm());
+                let code = if byte_lanes(self.ty(r)) {
+                    [
+                        Code::EVEX_Vpmovdb_xmmm32_k1z_xmm,
+                        Code::EVEX_Vpmovdb_xmmm64_k1z_ymm,
+                        Code::EVEX_Vpmovdb_xmmm128_k1z_zmm,
+                    ]
+                } else {
+                    [
+                        Code::EVEX_Vpmovdw_xmmm64_k1z_xmm,
+                        Code::EVEX_Vpmovdw_xmmm128_k1z_ymm,
+                        Code::EVEX_Vpmovdw_ymmm256_k1z_zmm,
+                    ]
+                }[k];
+                op2!(self, code, d, a)
+            }
+            Op::Convert(c) => {
+                let from = self.ty(args[0]);
+                let a = self.vec(args[0], VS0)?;
+                let signed = matches!(c, ConvOp::Sext | ConvOp::SintToFloat(_));
+                let float = matches!(c, ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_));
+                let k = usize::from(d.is_ymm()) + 2 * usize::from(d.is_zmm());
+                let code = match (byte_lanes(from), signed) {
+                    (true, false) => [
+                        Code::EVEX_Vpmovzxbd_xmm_k1z_xmmm32,
+                        Code::EVEX_Vpmovzxbd_ymm_k1z_xmmm64,
+                        Code::EVEX_Vpmovzxbd_zmm_k1z_xmmm128,
+                    ],
+                    (true, true) => [
+                        Code::EVEX_Vpmovsxbd_xmm_k1z_xmmm32,
+                        Code::EVEX_Vpmovsxbd_ymm_k1z_xmmm64,
+                        Code::EVEX_Vpmovsxbd_zmm_k1z_xmmm128,
+                    ],
+                    (false, false) => [
+                        Code::EVEX_Vpmovzxwd_xmm_k1z_xmmm64,
+                        Code::EVEX_Vpmovzxwd_ymm_k1z_xmmm128,
+                        Code::EVEX_Vpmovzxwd_zmm_k1z_ymmm256,
+                    ],
+                    (false, true) => [
+                        Code::EVEX_Vpmovsxwd_xmm_k1z_xmmm64,
+                        Code::EVEX_Vpmovsxwd_ymm_k1z_xmmm128,
+                        Code::EVEX_Vpmovsxwd_zmm_k1z_ymmm256,
+                    ],
+                }[k];
+                op2!(self, code, d, a)?;
+                if float {
+                    // Exact: the lanes are below 2^16 in magnitude.
+                    op2!(self, CVTDQ2PS[k], d, d)?;
+                }
+                Ok(())
+            }
+            other => Err(format!("{other:?} of vectors of narrow lanes")),
         }
     }
 
@@ -2159,7 +2302,9 @@ impl Emitter<'_> {
             }
         }
         for m in late.drain(..) {
-            if m.dst.is_zmm() {
+            if let (true, Some(at)) = (m.dst.is_zmm(), self.slot(m.src, 0)) {
+                op2!(self, MOVUPS_LOAD[2], m.dst, at)?;
+            } else if m.dst.is_zmm() {
                 self.vec_constant(m.src, m.dst)?;
             } else {
                 self.materialize(m.src, m.dst)?;

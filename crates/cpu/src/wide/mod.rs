@@ -237,7 +237,8 @@ pub(super) enum Class {
     /// General registers: `i1` (0 or 1), `i8` and `i16` (zero-extended to 32 bits), `i32`,
     /// `i64` and pointers.
     Gpr,
-    /// Vector registers: `f32` (the low lane) and vectors of 4, 8 or 16 `f32` or `i32` lanes.
+    /// Vector registers: `f32` (the low lane) and vectors of 2, 4, 8 or 16 `f32` or `i32`
+    /// lanes (2 lanes: the low half of an `xmm`, read and written 8 bytes at a time).
     Vec,
     /// Mask registers: `i1x16`.
     Mask,
@@ -266,7 +267,36 @@ fn class_of(ty: Type) -> Option<Class> {
     if lane == Type::I1 {
         return (n == 16).then_some(Class::Mask);
     }
-    ((lane == Type::F32 || lane == Type::I32) && matches!(n, 4 | 8 | 16)).then_some(Class::Vec)
+    if narrow_vector(ty) {
+        return matches!(n, 4 | 8 | 16).then_some(Class::Vec);
+    }
+    ((lane == Type::F32 || lane == Type::I32) && matches!(n, 2 | 4 | 8 | 16)).then_some(Class::Vec)
+}
+
+/// A vector of 8- or 16-bit integer lanes (gathered bytes, `uchar4` components): packed in
+/// the low bytes of a vector register, and only moved, inserted into, combined bitwise and
+/// widened or narrowed to 32-bit lanes ([`narrow_vector_op`]).
+pub(super) fn narrow_vector(ty: Type) -> bool {
+    ty.is_vector() && matches!(ty.lane_type(), Type::I8 | Type::I16)
+}
+
+/// Whether the tier covers `op` where its result or first operand is a vector of narrow
+/// lanes (of `ty` and `from`): conversions only from and to the same lanes of 32 bits.
+fn narrow_vector_op(op: &Op, ty: Option<Type>, from: Option<Type>) -> bool {
+    let lanes32 = |a: Option<Type>, b: Option<Type>, lane: Type| match (a, b) {
+        (Some(a), Some(b)) => b.lane_type() == lane && a.lanes() == b.lanes(),
+        _ => false,
+    };
+    match op {
+        Op::Undef | Op::InsertLane(_) | Op::Load(_) | Op::Store(_) => true,
+        Op::Binary(BinaryOp::Band | BinaryOp::Bor | BinaryOp::Bxor) => true,
+        Op::Convert(ConvOp::Trunc) => lanes32(ty, from, Type::I32),
+        Op::Convert(ConvOp::Zext | ConvOp::Sext) => lanes32(from, ty, Type::I32),
+        Op::Convert(ConvOp::SintToFloat(Round::Rte) | ConvOp::UintToFloat(Round::Rte)) => {
+            lanes32(from, ty, Type::F32)
+        }
+        _ => false,
+    }
 }
 
 /// What the tier decided for each value before allocation: its class, whether it is
@@ -288,6 +318,13 @@ pub(super) struct Plan<'a> {
     /// `ptradd`s read only as the address of loads and stores, with a 64-bit offset: each
     /// access adds the offset in its addressing mode, so the sum needs no register.
     addresses: SecondaryMap<Value, Option<Inst>>,
+    /// Vectors of 64-bit lanes extended from 32-bit ones and read only lane by lane (the
+    /// offsets of a gather's addresses): the 32-bit vector and whether the extension is
+    /// signed; each lane is extended where it is taken out, and the wide vector is never made.
+    widened: SecondaryMap<Value, Option<(Value, bool)>>,
+    /// 32-bit loads read only by a `splat` after them in their block, with nothing between
+    /// that writes memory or synchronizes: the splat broadcasts from memory itself.
+    broadcast: SecondaryMap<Value, Option<Inst>>,
     /// Integer comparisons read only as a branch's condition: compared where the branch is
     /// (`cmp`, `jcc`), their operands read there.
     fused: SecondaryMap<Value, Option<Inst>>,
@@ -308,6 +345,8 @@ impl<'a> Plan<'a> {
             folded: SecondaryMap::new(),
             fused: SecondaryMap::new(),
             addresses: SecondaryMap::new(),
+            widened: SecondaryMap::new(),
+            broadcast: SecondaryMap::new(),
         };
         let blocks = f.layout.blocks();
         let Some(&entry) = blocks.first() else {
@@ -374,12 +413,17 @@ impl<'a> Plan<'a> {
             }
         }
         let mut as_address: SecondaryMap<Value, u32> = SecondaryMap::new();
+        let mut as_lane: SecondaryMap<Value, u32> = SecondaryMap::new();
         for &b in f.layout.blocks() {
             for &inst in f.layout.block_insts(b) {
                 let d = &f.dfg.insts[inst];
                 let p = match d.op {
                     Op::Load(_) => d.args[0],
                     Op::Store(_) => d.args[1],
+                    Op::ExtractLane(_) => {
+                        as_lane[f.dfg.resolve(d.args[0])] += 1;
+                        continue;
+                    }
                     _ => continue,
                 };
                 as_address[f.dfg.resolve(p)] += 1;
@@ -395,6 +439,42 @@ impl<'a> Plan<'a> {
                     d.op == Op::PtrAdd && f.dfg.value_type(f.dfg.resolve(d.args[1])) == Type::I64;
                 if wide_offset && raw[r] > 0 && as_address[r] == raw[r] {
                     self.addresses[r] = Some(inst);
+                }
+                let ty = f.dfg.value_type(r);
+                if let Op::Convert(c @ (ConvOp::Zext | ConvOp::Sext)) = d.op {
+                    let from = f.dfg.resolve(d.args[0]);
+                    let from_ty = f.dfg.value_type(from);
+                    let lanes = ty.is_vector() && ty.lane_type() == Type::I64;
+                    if lanes && from_ty.lane_type() == Type::I32 && as_lane[r] == raw[r] {
+                        self.widened[r] = Some((from, c == ConvOp::Sext));
+                        self.folded[inst] = true;
+                    }
+                }
+            }
+        }
+        for &b in f.layout.blocks() {
+            let insts = f.layout.block_insts(b);
+            for (at, &inst) in insts.iter().enumerate() {
+                let d = &f.dfg.insts[inst];
+                let Some(x) = (d.op == Op::Splat).then(|| f.dfg.resolve(d.args[0])) else {
+                    continue;
+                };
+                let Some(load) = def_inst(f, x) else {
+                    continue;
+                };
+                let Op::Load(m) = f.dfg.insts[load].op else {
+                    continue;
+                };
+                let bits32 = matches!(f.dfg.value_type(x), Type::F32 | Type::I32);
+                let Some(from) = insts[..at].iter().position(|&i| i == load) else {
+                    continue;
+                };
+                let quiet = insts[from + 1..at].iter().all(|&i| {
+                    f.dfg.insts[i].op.is_pure() || matches!(f.dfg.insts[i].op, Op::Load(_))
+                });
+                if bits32 && !m.volatile && raw[x] == 1 && quiet {
+                    self.broadcast[x] = Some(load);
+                    self.folded[load] = true;
                 }
             }
         }
@@ -452,6 +532,17 @@ impl<'a> Plan<'a> {
     }
 
     /// The comparison a branch on `v` makes itself, if `v` is one.
+    /// The 32-bit vector whose lanes `v`'s are, extended (signed or not), where `v` is one of
+    /// the vectors only read lane by lane.
+    pub(super) fn widened(&self, v: Value) -> Option<(Value, bool)> {
+        self.widened[v]
+    }
+
+    /// The load a splat of `v` broadcasts from memory, where `v` is one.
+    pub(super) fn broadcast_load(&self, v: Value) -> Option<Inst> {
+        self.broadcast[v]
+    }
+
     pub(super) fn fused(&self, v: Value) -> Option<Inst> {
         self.fused[v]
     }
@@ -459,6 +550,13 @@ impl<'a> Plan<'a> {
     /// What reading `v` reads where `v` is computed where it is read (an any-lane test, a
     /// fused comparison): the mask, the comparison's operands.
     fn deferred(&self, f: &Function, v: Value) -> Option<Vec<Value>> {
+        if let Some((from, _)) = self.widened[v] {
+            return Some(vec![from]);
+        }
+        if let Some(load) = self.broadcast[v] {
+            let p = f.dfg.resolve(f.dfg.insts[load].args[0]);
+            return Some(self.deferred(f, p).unwrap_or_else(|| vec![p]));
+        }
         if let Some(i) = self.fused[v].or(self.addresses[v]) {
             return Some(
                 f.dfg.insts[i]
@@ -583,6 +681,15 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
     let ty = f.dfg.inst_result(inst).map(|r| f.dfg.value_type(r));
     let arg_ty = |i: usize| f.dfg.value_type(f.dfg.resolve(data.args[i]));
     let scalar_int = |t: Type| !t.is_vector() && (t.is_int() || t.is_ptr());
+    let first = (!data.args.is_empty()).then(|| arg_ty(0));
+    if ty.is_some_and(narrow_vector) || first.is_some_and(narrow_vector) {
+        if !narrow_vector_op(&data.op, ty, first) {
+            return Err(format!("{:?} of vectors of narrow lanes", data.op));
+        }
+        if !matches!(data.op, Op::Load(_) | Op::Store(_)) {
+            return Ok(());
+        }
+    }
     let ok = match &data.op {
         Op::Iconst(_) | Op::Fconst(_) | Op::Null | Op::Undef | Op::Vconst(_) => true,
         Op::WorkItem(op, _) => ctx_field(*op).is_some(),
@@ -653,7 +760,9 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
                             && to.lane_type() == Type::I32)
                 }
                 ConvOp::SintToFloat(Round::Rte) | ConvOp::UintToFloat(Round::Rte) => {
-                    from.lane_type() == Type::I32 || (from == Type::I64 && to == Type::F32)
+                    from.lane_type() == Type::I32
+                        || (from == Type::I64 && to == Type::F32)
+                        || (narrow(from) && to == Type::F32)
                 }
                 // Other roundings are embedded in the instruction: scalar and 512-bit forms.
                 ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_) => {
@@ -685,8 +794,12 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
                 && arg_ty(0).is_vector()
         }
         Op::ExtractLane(_) => {
+            // (A lane of 64 bits: of a vector extended from 32-bit lanes, `Plan::widened`;
+            // any other such vector has no register class and is refused.)
             let t = arg_ty(0);
-            t.lane_type() == Type::I1 || (class_of(t) == Some(Class::Vec) && t.is_vector())
+            t.lane_type() == Type::I1
+                || t.lane_type() == Type::I64
+                || (class_of(t) == Some(Class::Vec) && t.is_vector())
         }
         Op::Load(m) => {
             accessible(m.space, m.trusted) && ty.is_some_and(|t| t.lane_type() != Type::I1)

@@ -874,8 +874,9 @@ impl Emitter<'_> {
             (Vec::new(), 0)
         };
         if accesses >= 2 {
-            let mut all = guards[0];
-            for &g in &guards[1..] {
+            let tests = self.strictest(&guards);
+            let mut all = tests[0];
+            for &g in &tests[1..] {
                 all = self.binary(BinaryOp::Band, all, g);
             }
             self.versioned_block(x, all, Assume::Guards(guards))?;

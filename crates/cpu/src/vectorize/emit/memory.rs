@@ -6,7 +6,8 @@
 //! components of W vectors are `n` whole vectors in memory, and component `c` of lane `i`
 //! is element `i * n + c` of them.
 
-use ferrocl_ir::{AddrSpace, IntCC, MemFlags, Op, Type, Value};
+use ferrocl_ir::eval::sext;
+use ferrocl_ir::{AddrSpace, BinaryOp, IntCC, MemFlags, Op, Type, Value, ValueDef};
 
 use super::{Emitter, Lanes};
 
@@ -61,9 +62,74 @@ impl Emitter<'_> {
             (false, true) => (IntCC::Ule, 2 * half - 1 - span),
             (false, false) => (IntCC::Uge, -span),
         };
+        // Where base is `y + c` (c >= 0, not above the limit): a test of y against the limit
+        // less c, which holds only where y + c does not wrap and holds the limit, so it is
+        // as sound and only stricter. Every access at y plus a constant (the taps along a
+        // stencil's row) is then tested on y, and `strictest` keeps one test of the lot.
+        let (mut base, mut limit) = (base, limit);
+        if let Some((y, c)) = self.plus_constant(base).filter(|_| stride > 0) {
+            let lowest = if signed { -half } else { 0 };
+            if (0..half).contains(&c) && limit - c >= lowest {
+                base = y;
+                limit -= c;
+            }
+        }
         // The bits of the limit in the lane type (an unsigned limit above i64::MAX wraps).
         let k = self.iconst(ty, limit as u64 as i64);
         self.val(Op::Icmp(cc), &[base, k], Type::I1)
+    }
+
+    /// `(y, c)` where `v` is `iadd y, c` in the output with `c` a constant, read as signed.
+    fn plus_constant(&self, v: Value) -> Option<(Value, i128)> {
+        let ValueDef::Result(i) = self.out.dfg.value_def(v) else {
+            return None;
+        };
+        let d = &self.out.dfg.insts[i];
+        if d.op != Op::Binary(BinaryOp::Iadd) {
+            return None;
+        }
+        let c = self.out.dfg.iconst_value(d.args[1])?;
+        let bits = self.out.dfg.value_type(v).lane_bits();
+        Some((d.args[0], i128::from(sext(c, bits))))
+    }
+
+    /// Of `guards`, those that hold where all of them do: where several compare one value
+    /// with constants the same way (`y <= k1`, `y <= k2`: `no_wrap`'s tests), only the
+    /// strictest of them; the others as they are, in their order.
+    pub(super) fn strictest(&self, guards: &[Value]) -> Vec<Value> {
+        let bound = |g: Value| -> Option<(Value, IntCC, i128)> {
+            let ValueDef::Result(i) = self.out.dfg.value_def(g) else {
+                return None;
+            };
+            let d = &self.out.dfg.insts[i];
+            let Op::Icmp(cc @ (IntCC::Sle | IntCC::Ule)) = d.op else {
+                return None;
+            };
+            let k = self.out.dfg.iconst_value(d.args[1])?;
+            let bits = self.out.dfg.value_type(d.args[0]).lane_bits();
+            let k = match cc {
+                IntCC::Sle => i128::from(sext(k, bits)),
+                _ => i128::from(k),
+            };
+            Some((d.args[0], cc, k))
+        };
+        let bounds: Vec<_> = guards.iter().map(|&g| bound(g)).collect();
+        guards
+            .iter()
+            .zip(&bounds)
+            .enumerate()
+            .filter(|&(i, (_, b))| {
+                let Some((y, cc, k)) = *b else {
+                    return true;
+                };
+                // Kept: the first of the tightest bounds on y.
+                bounds.iter().enumerate().all(|(j, other)| match *other {
+                    Some((y2, cc2, k2)) if y2 == y && cc2 == cc => k < k2 || (k == k2 && i <= j),
+                    _ => true,
+                })
+            })
+            .map(|(_, (&g, _))| g)
+            .collect()
     }
 
     pub(super) fn load(&mut self, p: Value, flags: MemFlags, ty: Type) -> Lanes {
