@@ -317,9 +317,12 @@ double __cl_sincos_double_ptr_double(double x, double *cosval)
 //   SIGNUM Newsletter 18(1), 1983) on integers: |x| = m 2^(e-23) with a 24-bit m, times a
 //   96-bit window of the bits of 2/pi starting at the bit that gives m 2^(e-23) b 2^1 (the
 //   bits before give multiples of 4), mod 2^96: 2 bits of k mod 4, then 94 of the fraction;
-//   the bits after the window add below 2^-70. One block without branches, behind a branch
-//   that the vectorizer runs only for a chunk with such a lane (a side of one block: see
-//   emit_region in cpu/src/vectorize/emit/control.rs).
+//   the bits after the window add below 2^-70. One block without branches, in 32-bit
+//   integers only (so that it vectorizes at any width), behind a branch that the vectorizer
+//   runs only for a chunk with such a lane (a side of one block: see emit_region in
+//   cpu/src/vectorize/emit/control.rs). A run over every float (FERROCL_TEST_SCALE=exhaustive)
+//   found sin's and cos's largest errors below 2^19, as above, and tan's from 2^19 on: 2.42
+//   ulp (at 0x7d140103).
 // - sin(r) = r + r^3 S(r^2) and cos(r) = 1 - r^2/2 + r^4 C(r^2) on |r| <= pi/4 with S and C of
 //   degree 2, the minimax coefficients of Cephes' sinf and cosf (S. L. Moshier, "Methods and
 //   Programs for Mathematical Functions", 1989; relative error about 2^-24 on the interval);
@@ -340,13 +343,6 @@ __constant uint __cl_trigf_two_over_pi_bits[9] = {
     0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u,
 };
 
-// The 32 bits of 2/pi from bit s (0..31) of word j on.
-uint __cl_trigf_bits_at(int j, int s)
-{
-    ulong two = ((ulong)__cl_trigf_two_over_pi_bits[j] << 32) | __cl_trigf_two_over_pi_bits[j + 1];
-    return (uint)((two << s) >> 32);
-}
-
 // |x| = k pi/2 + *rh + *rl for |x| below 2^19 (*q = k mod 4).
 void __cl_trigf_reduce(float ax, float *rh, float *rl, int *q)
 {
@@ -366,7 +362,17 @@ void __cl_trigf_reduce(float ax, float *rh, float *rl, int *q)
     *rl = lo - (h - s);
 }
 
-// The same for |x| from 2^19 on (finite), by Payne and Hanek: no branch.
+// The 32 bits of 2/pi from bit s (0..31) of word j on (the next word shifted in by two steps,
+// so that s = 0 shifts it out whole: a shift by 32 is taken modulo 32 in OpenCL C).
+uint __cl_trigf_bits_at(int j, int s)
+{
+    uint lo = __cl_trigf_two_over_pi_bits[j + 1];
+    return (__cl_trigf_two_over_pi_bits[j] << s) | ((lo >> 1) >> (31 - s));
+}
+
+// The same for |x| from 2^19 on (finite), by Payne and Hanek: no branch, and only 32-bit
+// integers (64-bit products as mul_hi and the low product, sums with their carry), which
+// vectorize in every lane width.
 void __cl_trigf_reduce_huge(float ax, float *rh, float *rl, int *q)
 {
     uint bits = as_uint(ax);
@@ -380,20 +386,29 @@ void __cl_trigf_reduce_huge(float ax, float *rh, float *rl, int *q)
     uint w0 = __cl_trigf_bits_at(j, sh);
     uint w1 = __cl_trigf_bits_at(j + 1, sh);
     uint w2 = __cl_trigf_bits_at(j + 2, sh);
-    // m (w0 w1 w2) mod 2^96 = (hi, mid, _): its value times 2^-94 is |x| 2/pi mod 4.
-    ulong p2 = (ulong)m * w2;
-    ulong p1 = (ulong)m * w1 + (p2 >> 32);
-    uint hi = m * w0 + (uint)(p1 >> 32);
-    // The fraction as 64 bits (its top bit weighs 1/2); read as signed, the nearest k's.
-    ulong f = (((ulong)hi << 32) | (ulong)(uint)p1) << 2;
-    *q = (int)((hi >> 30) + (uint)(f >> 63)) & 3;
-    // 56 bits of it as a pair of floats, the value (a + b) 2^-56 of a quarter turn.
-    long f56 = (long)f >> 8;
-    float a = (float)f56;
-    float b = (float)(f56 - (long)a);
-    a *= 0x1p-56f;
-    b *= 0x1p-56f;
-    // Times pi/2 = P1 + P2 (the pair is pi/2 within 2^-50, ample at the fraction's 2^-56).
+    // m (w0 w1 w2) mod 2^96 = (hi, lo, _): its value times 2^-94 is |x| 2/pi mod 4.
+    uint carried = mul_hi(m, w2);
+    uint lo = m * w1 + carried;
+    uint hi = m * w0 + mul_hi(m, w1) + (uint)(lo < carried);
+    // The fraction as 64 bits (fh, fl; its top bit weighs 1/2); read as signed, the nearest
+    // k's.
+    uint fh = (hi << 2) | (lo >> 30);
+    uint fl = lo << 2;
+    *q = (int)((hi >> 30) + (fh >> 31)) & 3;
+    // Its magnitude (below 2^63), normalized: shifted left by its n leading zeros.
+    bool negative = (int)fh < 0;
+    uint uh = negative ? ~fh + (uint)(fl == 0u) : fh;
+    uint ul = negative ? -fl : fl;
+    uint n = uh != 0u ? clz(uh) : 32u + clz(ul);
+    uint nh = n < 32u ? (uh << n) | ((ul >> 1) >> (31u - n)) : ul << (n - 32u);
+    uint nl = n < 32u ? ul << n : 0u;
+    // Its leading 24 bits and the next 32 (rounded to 24) as a pair of floats, the value
+    // (a + b) of a quarter turn: relative error below 2^-47 (zero stays zero, n = 64).
+    float a = (float)(nh >> 8) * as_float((127u - 24u - n) << 23);
+    float b = (float)(((nh & 0xffu) << 24) | (nl >> 8)) * as_float((127u - 56u - n) << 23);
+    a = negative ? -a : a;
+    b = negative ? -b : b;
+    // Times pi/2 = P1 + P2 (the pair is pi/2 within 2^-50, ample beside the pair's 2^-47).
     float h = a * __CL_TRIGF_P1;
     float l = fma(a, __CL_TRIGF_P1, -h) + fma(a, __CL_TRIGF_P2, b * __CL_TRIGF_P1);
     float r = h + l;
