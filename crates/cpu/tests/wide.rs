@@ -470,3 +470,37 @@ fn spilled_vectors_match_cranelift() {
     ];
     compare(PRESSURE, "many", &args, &ranges);
 }
+
+/// sincos and tan with a quarter of the lanes far beyond the fast reduction (the branch to
+/// Payne and Hanek's: table words gathered at 32-bit indices widened lane by lane, 32-bit
+/// products' high halves, negation, leading zeros, spilled block parameters), and those
+/// integer operations on their own.
+const WIDE_INTS: &str = "
+__kernel void trig(__global const float *x, __global float *s, __global float *c)
+{
+    int i = get_global_id(0);
+    float v = x[i] * ((i & 3) == 0 ? 3.0e7f : 1.5f);
+    float cv;
+    s[i] = sincos(v, &cv);
+    c[i] = cv + tan(v * 0.5f);
+}
+__kernel void bits(__global const uint *x, __global uint *y)
+{
+    size_t i = get_global_id(0);
+    uint a = x[i] ^ (uint)(i * 2654435761u), b = x[i + 1] * 40503u;
+    uint acc = 0;
+    for (int k = 0; k < 8; k++) {
+        acc += mul_hi(a, b) ^ (uint)mul_hi((int)a, (int)(b >> k)) ^ clz(a >> (3 * k)) ^ -(a + acc);
+        a = a * 1664525u + 1013904223u;
+    }
+    y[i] = acc;
+}
+";
+
+#[test]
+fn wide_integer_lanes_match_cranelift() {
+    let buf = |seed| Arg::Buffer { words: 4097, seed };
+    let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
+    compare(WIDE_INTS, "trig", &[buf(38), buf(39), buf(40)], &ranges);
+    compare(WIDE_INTS, "bits", &[buf(41), buf(42)], &ranges);
+}

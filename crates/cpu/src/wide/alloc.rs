@@ -5,9 +5,9 @@
 //! registers and the mask registers. Where more general or vector values are live at once
 //! than there are registers, the one of that class read least often for its interval's
 //! length is spilled for the whole of it, to a stack slot: written where it is defined, read
-//! into a scratch register where it is read. Block parameters but the entry block's are never
-//! spilled (an edge's moves write registers). A function that needs more mask registers at
-//! once than the file holds is refused, and Cranelift compiles it.
+//! into a scratch register where it is read (a block parameter: written by each edge into
+//! it). A function that needs more mask registers at once than the file holds is refused,
+//! and Cranelift compiles it.
 //!
 //! Positions: instruction `i` (counted through the blocks in layout order) reads its
 //! operands at `2i` and writes its result at `2i + 1`, so a result may take the register of
@@ -37,6 +37,12 @@ pub(super) const GPRS: [Register; 12] = [
     Register::R13,
     Register::R14,
 ];
+
+/// The registers that hold the `__local` region's base and mask in a function that confines
+/// `__local` addresses (`Plan::local_regs`): taken from the values' registers, loaded from the
+/// group context in the prologue.
+pub(super) const LOCAL_BASE: Register = Register::R13;
+pub(super) const LOCAL_MASK: Register = Register::R14;
 
 /// The scratch register a spilled value's result is computed in, and a stored spilled
 /// value read into.
@@ -229,13 +235,9 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
     let mut reg: SecondaryMap<Value, Option<Register>> = SecondaryMap::new();
     let mut slot: SecondaryMap<Value, Option<u32>> = SecondaryMap::new();
     let mut slots = 0u32;
-    let entry = blocks[0];
-    let spillable = |v: Value| match f.dfg.value_def(v) {
-        ValueDef::Param(b, _) => b == entry,
-        _ => true,
-    };
     let mut active: Vec<Value> = Vec::new();
-    let mut free_gpr: Vec<Register> = GPRS.iter().rev().copied().collect();
+    let pinned = |r: &Register| plan.local_regs() && [LOCAL_BASE, LOCAL_MASK].contains(r);
+    let mut free_gpr: Vec<Register> = GPRS.iter().rev().copied().filter(|r| !pinned(r)).collect();
     let mut free_vec: Vec<usize> = (0..VECS).rev().collect();
     let mut free_mask: Vec<Register> = MASKS.iter().rev().copied().collect();
     for v in order {
@@ -266,7 +268,7 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
                 .iter()
                 .copied()
                 .chain(std::iter::once(v))
-                .filter(|&a| plan.class(a) == class && spillable(a))
+                .filter(|&a| plan.class(a) == class)
                 .min_by(|&a, &b| {
                     let weight =
                         |x: Value| f64::from(plan.uses(x)) / f64::from(end[x] - start[x] + 1);

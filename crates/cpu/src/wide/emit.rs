@@ -19,7 +19,9 @@ use iced_x86::{
     InstructionBlock, MemoryOperand, Register,
 };
 
-use super::alloc::{Allocation, CALLEE_SAVED, SPILL_SCRATCH, VEC_SPILL_SCRATCH};
+use super::alloc::{
+    Allocation, CALLEE_SAVED, LOCAL_BASE, LOCAL_MASK, SPILL_SCRATCH, VEC_SPILL_SCRATCH,
+};
 use super::regs::{r16, r32, r8, XMM, YMM, ZMM};
 use super::{ctx_field, def_inst, narrow, narrow_vector, Class, Plan, WideCode};
 use crate::abi::offsets;
@@ -86,6 +88,7 @@ pub(super) fn emit(
         .filter(|r| {
             alloc.reg.iter().any(|(_, a)| *a == Some(*r))
                 || (*r == SPILL_SCRATCH && alloc.slots > 0)
+                || (plan.local_regs() && [LOCAL_BASE, LOCAL_MASK].contains(r))
         })
         .collect();
     e.prologue(&saved, layout)?;
@@ -394,6 +397,31 @@ const BROADCASTSS: Sized3 = [
     Code::EVEX_Vbroadcastss_ymm_k1z_xmmm32,
     Code::EVEX_Vbroadcastss_zmm_k1z_xmmm32,
 ];
+const PLZCNTD: Sized3 = [
+    Code::EVEX_Vplzcntd_xmm_k1z_xmmm128b32,
+    Code::EVEX_Vplzcntd_ymm_k1z_ymmm256b32,
+    Code::EVEX_Vplzcntd_zmm_k1z_zmmm512b32,
+];
+const PMULUDQ: Sized3 = [
+    Code::EVEX_Vpmuludq_xmm_k1z_xmm_xmmm128b64,
+    Code::EVEX_Vpmuludq_ymm_k1z_ymm_ymmm256b64,
+    Code::EVEX_Vpmuludq_zmm_k1z_zmm_zmmm512b64,
+];
+const PMULDQ: Sized3 = [
+    Code::EVEX_Vpmuldq_xmm_k1z_xmm_xmmm128b64,
+    Code::EVEX_Vpmuldq_ymm_k1z_ymm_ymmm256b64,
+    Code::EVEX_Vpmuldq_zmm_k1z_zmm_zmmm512b64,
+];
+const PSRLQ_IMM: Sized3 = [
+    Code::EVEX_Vpsrlq_xmm_k1z_xmmm128b64_imm8,
+    Code::EVEX_Vpsrlq_ymm_k1z_ymmm256b64_imm8,
+    Code::EVEX_Vpsrlq_zmm_k1z_zmmm512b64_imm8,
+];
+const PBLENDMD: Sized3 = [
+    Code::EVEX_Vpblendmd_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vpblendmd_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vpblendmd_zmm_k1z_zmm_zmmm512b32,
+];
 const PBROADCASTD: Sized3 = [
     Code::EVEX_Vpbroadcastd_xmm_k1z_r32,
     Code::EVEX_Vpbroadcastd_ymm_k1z_r32,
@@ -514,6 +542,8 @@ fn bad(e: iced_x86::IcedError) -> String {
 struct Move {
     dst: Register,
     src: Value,
+    /// The spilled parameter whose stack slot the move writes instead of `dst`.
+    slot: Option<Value>,
 }
 
 impl Emitter<'_> {
@@ -660,6 +690,9 @@ impl Emitter<'_> {
                     .plan
                     .local_offset(g)
                     .ok_or("a global outside local memory")?;
+                if self.plan.local_regs() {
+                    return op2!(self, Code::Lea_r64_m, r, mem(LOCAL_BASE, off as i64));
+                }
                 op2!(self, Code::Mov_r64_rm64, r, mem(Register::RSP, 0))?;
                 let base = mem(r, i64::from(offsets::LOCAL_MEM));
                 op2!(self, Code::Mov_r64_rm64, r, base)?;
@@ -910,6 +943,20 @@ impl Emitter<'_> {
         op1!(self, Code::Push_r64, Register::RDX)?;
         self.mov(S0, Register::RDI)?;
         self.mov(S1, Register::RSI)?;
+        if self.plan.local_regs() {
+            op2!(
+                self,
+                Code::Mov_r64_rm64,
+                LOCAL_BASE,
+                mem(S1, i64::from(offsets::LOCAL_MEM))
+            )?;
+            op2!(
+                self,
+                Code::Mov_r64_rm64,
+                LOCAL_MASK,
+                mem(S1, i64::from(offsets::LOCAL_MASK))
+            )?;
+        }
         let f = self.f;
         let entry = f.layout.entry_block().ok_or("no entry block")?;
         let params = f.dfg.block_params(entry);
@@ -1100,6 +1147,10 @@ impl Emitter<'_> {
         // region (and the padding after it takes the access's other bytes), as `codegen.rs`
         // confines one.
         op2!(self, Code::Lea_r64_m, S0, at)?;
+        if m.space == AddrSpace::Local && self.plan.local_regs() {
+            op2!(self, Code::And_r64_rm64, S0, LOCAL_MASK)?;
+            return Ok(MemoryOperand::with_base_index(LOCAL_BASE, S0));
+        }
         op2!(self, Code::Mov_r64_rm64, S1, mem(Register::RSP, 0))?;
         op2!(self, Code::And_r64_rm64, S0, mem(S1, i64::from(mask)))?;
         op2!(self, Code::Add_r64_rm64, S0, mem(S1, i64::from(base)))?;
@@ -1267,12 +1318,15 @@ impl Emitter<'_> {
                 op2!(self, Code::Lea_r64_m, d, m)
             }
             Op::ExtractLane(n) if self.plan.widened(args[0]).is_some() => {
-                let (from, signed) = self.plan.widened(args[0]).expect("widened");
+                let (from, signed, shift) = self.plan.widened(args[0]).expect("widened");
                 let v = self.vec(from, VS0)?;
                 let x = self.lane(v, *n)?;
                 op2!(self, Code::EVEX_Vmovd_rm32_xmm, r32(d), x)?;
                 if signed {
                     op2!(self, Code::Movsxd_r64_rm32, d, r32(d))?;
+                }
+                if shift > 0 {
+                    op2!(self, Code::Shl_rm64_imm8, d, u32::from(shift))?;
                 }
                 Ok(())
             }
@@ -1745,6 +1799,30 @@ impl Emitter<'_> {
                 op3!(self, code, t, zmm_of(a), zmm_of(b))?;
                 self.vmov(d, t)
             }
+            Op::Binary(b @ (BinaryOp::Umulhi | BinaryOp::Smulhi)) => {
+                // VPMULUDQ (VPMULDQ) multiplies the even lanes into 64-bit products; the
+                // odd lanes, shifted down, likewise. The high halves: the even products'
+                // shifted down into the even lanes, the odd products' already in the odd ones.
+                let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                let t = sized(ZMM[VS2], bytes);
+                let (s0, s1) = (sized(ZMM[VS0], bytes), sized(ZMM[VS1], bytes));
+                let mul = if *b == BinaryOp::Umulhi {
+                    PMULUDQ
+                } else {
+                    PMULDQ
+                };
+                op3!(self, pick(mul, bytes), t, a, c)?;
+                op3!(self, pick(PSRLQ_IMM, bytes), s0, a, 32u32)?;
+                op3!(self, pick(PSRLQ_IMM, bytes), s1, c, 32u32)?;
+                op3!(self, pick(mul, bytes), s0, s0, s1)?;
+                op3!(self, pick(PSRLQ_IMM, bytes), t, t, 32u32)?;
+                op2!(self, Code::Mov_r32_imm32, r32(S1), 0xaaaau32)?;
+                op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
+                let mut i = Instruction::with3(pick(PBLENDMD, bytes), d, t, s0).map_err(bad)?;
+                i.set_op_mask(KS);
+                self.push(i);
+                Ok(())
+            }
             Op::Binary(b @ (BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr)) => {
                 let a = self.vec(args[0], VS0)?;
                 if let Some(k) = self.constant(args[1]) {
@@ -2133,6 +2211,14 @@ impl Emitter<'_> {
                 let s = self.constant_reg(bits, VS1, bytes.max(16))?;
                 op3!(self, pick(code, bytes), d, a, s)
             }
+            UnaryOp::Ineg => {
+                // 0 - a (a may be d: the zero goes to scratch).
+                let z = sized(ZMM[VS2], bytes);
+                op3!(self, pick(PXORD, bytes), z, z, z)?;
+                op3!(self, pick(PSUBD, bytes), d, z, a)
+            }
+            // VPLZCNTD (AVX-512 CD): 32 for a zero lane, as the IR's clz.
+            UnaryOp::Clz => op2!(self, pick(PLZCNTD, bytes), d, a),
             UnaryOp::Sqrt | UnaryOp::SqrtRelaxed if scalar => {
                 op3!(self, Code::EVEX_Vsqrtss_xmm_k1z_xmm_xmmm32_er, d, a, a)
             }
@@ -2250,12 +2336,26 @@ impl Emitter<'_> {
             .filter(|(&p, _)| self.plan.needs_register(p))
             .filter_map(|(&p, &a)| {
                 let a = self.f.dfg.resolve(a);
-                let dst = self.alloc.reg[p]?;
                 let undefined = self.plan.is_remat(a)
                     && def_inst(self.f, a).is_some_and(|i| self.f.dfg.insts[i].op == Op::Undef)
                     && self.plan.class(a) != Class::Gpr;
+                if self.alloc.slot[p].is_some() {
+                    // A spilled parameter: its slot written (none where it is passed itself).
+                    let dst = if self.plan.class(p) == Class::Gpr {
+                        SPILL_SCRATCH
+                    } else {
+                        ZMM[VEC_SPILL_SCRATCH]
+                    };
+                    let slot = Some(p);
+                    return (!undefined && a != p).then_some(Move { dst, src: a, slot });
+                }
+                let dst = self.alloc.reg[p]?;
                 let same = self.alloc.reg[a] == Some(dst);
-                (!undefined && !same).then_some(Move { dst, src: a })
+                (!undefined && !same).then_some(Move {
+                    dst,
+                    src: a,
+                    slot: None,
+                })
             })
             .collect()
     }
@@ -2263,6 +2363,37 @@ impl Emitter<'_> {
     /// The parallel copy of `moves`: register to register first (cycles broken through the
     /// scratch registers), then the rematerialized values.
     fn parallel(&mut self, mut moves: Vec<Move>) -> Res<()> {
+        // Spilled parameters first, while every source is still where it was: each through
+        // its scratch register (`dst`) unless the source is in a register of its own. (A
+        // parameter's slot read for another's, which it also writes, is refused: the slots
+        // have no cycle breaking.)
+        let written: Vec<Value> = moves.iter().filter_map(|m| m.slot).collect();
+        if moves
+            .iter()
+            .any(|m| m.slot.is_some() && written.contains(&m.src))
+        {
+            return Err("spilled block parameters passed to one another".into());
+        }
+        for m in moves.iter().filter(|m| m.slot.is_some()) {
+            let to = self
+                .slot(m.slot.expect("a slot"), 0)
+                .expect("a spilled parameter");
+            let own = !self.plan.is_remat(m.src) && self.alloc.slot[m.src].is_none();
+            let r = match self.alloc.reg[m.src] {
+                Some(r) if own => r,
+                _ if m.dst.is_zmm() => self.vec(m.src, VEC_SPILL_SCRATCH)?,
+                _ => {
+                    self.materialize(m.src, m.dst)?;
+                    m.dst
+                }
+            };
+            if m.dst.is_zmm() {
+                op2!(self, MOVUPS_STORE[2], to, zmm_of(r))?;
+            } else {
+                op2!(self, Code::Mov_rm64_r64, to, r)?;
+            }
+        }
+        moves.retain(|m| m.slot.is_none());
         let (mut late, mut regs): (Vec<Move>, Vec<Move>) = moves
             .drain(..)
             .partition(|m| self.plan.is_remat(m.src) || self.alloc.slot[m.src].is_some());

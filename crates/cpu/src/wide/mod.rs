@@ -1,6 +1,6 @@
 //! The wide-vector tier: a code generator of the CPU device's own that compiles a whole
 //! work-group function (the IR function `workgroup::clean_up` leaves) to x86-64 machine code
-//! with AVX-512 (F, VL, DQ, BW), where Cranelift stops at 128-bit vectors and 16 `xmm`
+//! with AVX-512 (F, VL, DQ, BW, CD), where Cranelift stops at 128-bit vectors and 16 `xmm`
 //! registers. A 16-lane vector of 32-bit values is one `zmm` register, a 16-lane boolean one
 //! mask register.
 //!
@@ -15,7 +15,7 @@
 //!
 //! It is on by default; `FERROCL_WIDE=0` turns it off (`=all`: on for scalar functions too,
 //! [`takes_scalar`]); it runs only where the CPU has AVX-512F, VL, DQ,
-//! BW and BMI2 ([`enabled`]), and its state is part of the device's code key.
+//! BW, CD and BMI2 ([`enabled`]), and its state is part of the device's code key.
 
 mod alloc;
 mod emit;
@@ -75,6 +75,7 @@ pub fn host_supports() -> bool {
             && std::is_x86_feature_detected!("avx512vl")
             && std::is_x86_feature_detected!("avx512dq")
             && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512cd")
             && std::is_x86_feature_detected!("bmi2")
             && std::is_x86_feature_detected!("fma")
     }
@@ -318,10 +319,11 @@ pub(super) struct Plan<'a> {
     /// `ptradd`s read only as the address of loads and stores, with a 64-bit offset: each
     /// access adds the offset in its addressing mode, so the sum needs no register.
     addresses: SecondaryMap<Value, Option<Inst>>,
-    /// Vectors of 64-bit lanes extended from 32-bit ones and read only lane by lane (the
-    /// offsets of a gather's addresses): the 32-bit vector and whether the extension is
-    /// signed; each lane is extended where it is taken out, and the wide vector is never made.
-    widened: SecondaryMap<Value, Option<(Value, bool)>>,
+    /// Vectors of 64-bit lanes extended from 32-bit ones (then perhaps shifted left by a
+    /// constant) and read only lane by lane (the offsets of a gather's addresses): the 32-bit
+    /// vector, whether the extension is signed, and the shift; each lane is extended and
+    /// shifted where it is taken out, and the wide vector is never made.
+    widened: SecondaryMap<Value, Option<(Value, bool, u8)>>,
     /// 32-bit loads read only by a `splat` after them in their block, with nothing between
     /// that writes memory or synchronizes: the splat broadcasts from memory itself.
     broadcast: SecondaryMap<Value, Option<Inst>>,
@@ -330,6 +332,9 @@ pub(super) struct Plan<'a> {
     fused: SecondaryMap<Value, Option<Inst>>,
     /// The offsets of the module's `__local` variables.
     locals: &'a LocalOffsets,
+    /// Whether the function reaches `__local` memory through addresses it confines: the
+    /// region's base and mask then stay in two registers for all of it (`alloc::LOCAL_BASE`).
+    local_regs: bool,
 }
 
 impl<'a> Plan<'a> {
@@ -337,6 +342,7 @@ impl<'a> Plan<'a> {
     fn new(f: &Function, locals: &'a LocalOffsets) -> Result<Plan<'a>, String> {
         let mut plan = Plan {
             locals,
+            local_regs: false,
             class: SecondaryMap::new(),
             remat: SecondaryMap::new(),
             uses: SecondaryMap::new(),
@@ -353,6 +359,15 @@ impl<'a> Plan<'a> {
             return Err("no body".into());
         };
         plan.find_deferred(f);
+        plan.local_regs = f.layout.blocks().iter().any(|&b| {
+            f.layout
+                .block_insts(b)
+                .iter()
+                .any(|&i| match f.dfg.insts[i].op {
+                    Op::Load(m) | Op::Store(m) => m.space == AddrSpace::Local && !m.trusted,
+                    _ => false,
+                })
+        });
         for (bi, &b) in blocks.iter().enumerate() {
             for &p in f.dfg.block_params(b) {
                 plan.classify(f, p)?;
@@ -383,6 +398,13 @@ impl<'a> Plan<'a> {
                     }
                 }
                 if let Some(r) = f.dfg.inst_result(inst) {
+                    let constant = matches!(data.op, Op::Iconst(_) | Op::Fconst(_) | Op::Vconst(_));
+                    if constant && class_of(f.dfg.value_type(r)).is_none() {
+                        // A constant of no class (the shift of a widened vector's lanes):
+                        // refused where something reads it.
+                        plan.reads[inst] = reads;
+                        continue;
+                    }
                     plan.classify(f, r)?;
                     plan.remat[r] = match data.op {
                         Op::Iconst(_) | Op::Null | Op::Undef => plan.class[r] == Some(Class::Gpr),
@@ -440,14 +462,15 @@ impl<'a> Plan<'a> {
                 if wide_offset && raw[r] > 0 && as_address[r] == raw[r] {
                     self.addresses[r] = Some(inst);
                 }
-                let ty = f.dfg.value_type(r);
-                if let Op::Convert(c @ (ConvOp::Zext | ConvOp::Sext)) = d.op {
-                    let from = f.dfg.resolve(d.args[0]);
-                    let from_ty = f.dfg.value_type(from);
-                    let lanes = ty.is_vector() && ty.lane_type() == Type::I64;
-                    if lanes && from_ty.lane_type() == Type::I32 && as_lane[r] == raw[r] {
-                        self.widened[r] = Some((from, c == ConvOp::Sext));
+                if let Some((from, signed, shift, folds)) = widening(f, inst) {
+                    if as_lane[r] == raw[r] && folds.iter().all(|&(v, n)| raw[v] == n) {
+                        self.widened[r] = Some((from, signed, shift));
                         self.folded[inst] = true;
+                        for (v, _) in folds {
+                            if let Some(i) = def_inst(f, v) {
+                                self.folded[i] = true;
+                            }
+                        }
                     }
                 }
             }
@@ -534,7 +557,7 @@ impl<'a> Plan<'a> {
     /// The comparison a branch on `v` makes itself, if `v` is one.
     /// The 32-bit vector whose lanes `v`'s are, extended (signed or not), where `v` is one of
     /// the vectors only read lane by lane.
-    pub(super) fn widened(&self, v: Value) -> Option<(Value, bool)> {
+    pub(super) fn widened(&self, v: Value) -> Option<(Value, bool, u8)> {
         self.widened[v]
     }
 
@@ -550,7 +573,7 @@ impl<'a> Plan<'a> {
     /// What reading `v` reads where `v` is computed where it is read (an any-lane test, a
     /// fused comparison): the mask, the comparison's operands.
     fn deferred(&self, f: &Function, v: Value) -> Option<Vec<Value>> {
-        if let Some((from, _)) = self.widened[v] {
+        if let Some((from, _, _)) = self.widened[v] {
             return Some(vec![from]);
         }
         if let Some(load) = self.broadcast[v] {
@@ -591,6 +614,12 @@ impl<'a> Plan<'a> {
 
     pub(super) fn is_remat(&self, v: Value) -> bool {
         self.remat[v]
+    }
+
+    /// Whether `alloc::LOCAL_BASE` and `alloc::LOCAL_MASK` hold the `__local` region's base
+    /// and mask throughout.
+    pub(super) fn local_regs(&self) -> bool {
+        self.local_regs
     }
 
     pub(super) fn uses(&self, v: Value) -> u32 {
@@ -675,6 +704,43 @@ fn accessible(space: AddrSpace, trusted: bool) -> bool {
     ) || trusted
 }
 
+/// Where `inst` makes a vector of 64-bit lanes from one of 32-bit lanes, `ext(v)` or
+/// `ext(v) << k` (a shift or a product by `2^k`): `v`, whether `ext` is signed, `k`, and the
+/// intermediate values with the reads of each this chain accounts for (`ext(v)`, read once by
+/// the shift).
+#[allow(clippy::type_complexity)]
+fn widening(f: &Function, inst: Inst) -> Option<(Value, bool, u8, Vec<(Value, u32)>)> {
+    let d = &f.dfg.insts[inst];
+    let r = f.dfg.inst_result(inst)?;
+    let ty = f.dfg.value_type(r);
+    if !(ty.is_vector() && ty.lane_type() == Type::I64) {
+        return None;
+    }
+    let extension = |v: Value| -> Option<(Value, bool)> {
+        let i = def_inst(f, v)?;
+        let Op::Convert(c @ (ConvOp::Zext | ConvOp::Sext)) = f.dfg.insts[i].op else {
+            return None;
+        };
+        let from = f.dfg.resolve(f.dfg.insts[i].args[0]);
+        (f.dfg.value_type(from).lane_type() == Type::I32).then_some((from, c == ConvOp::Sext))
+    };
+    if let Op::Convert(ConvOp::Zext | ConvOp::Sext) = d.op {
+        let (from, signed) = extension(r)?;
+        return Some((from, signed, 0, Vec::new()));
+    }
+    let (x, amount) = (f.dfg.resolve(d.args.first()?.to_owned()), d.args.get(1)?);
+    let k = f.dfg.iconst_value(f.dfg.resolve(*amount))?;
+    let shift = match d.op {
+        Op::Binary(BinaryOp::Shl) if k < 32 => k as u8,
+        Op::Binary(BinaryOp::Imul) if k.is_power_of_two() && k < 1 << 32 => {
+            k.trailing_zeros() as u8
+        }
+        _ => return None,
+    };
+    let (from, signed) = extension(x)?;
+    Some((from, signed, shift, vec![(x, 1)]))
+}
+
 /// Refuses an instruction the tier does not cover, with the reason.
 fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
     let data = &f.dfg.insts[inst];
@@ -704,9 +770,10 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
             | UnaryOp::Ftrunc
             | UnaryOp::Nearest => ty.is_some_and(|t| t.lane_type() == Type::F32),
             UnaryOp::Bnot => ty.is_some_and(|t| t.lane_type() == Type::I1 || t.is_int()),
-            UnaryOp::Ineg | UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz => {
-                ty.is_some_and(|t| scalar_int(t) && t != Type::I1)
+            UnaryOp::Ineg | UnaryOp::Clz => {
+                ty.is_some_and(|t| (scalar_int(t) && t != Type::I1) || t.lane_type() == Type::I32)
             }
+            UnaryOp::Popcnt | UnaryOp::Ctz => ty.is_some_and(|t| scalar_int(t) && t != Type::I1),
         },
         Op::Binary(b) => {
             let t = ty.unwrap_or(Type::I1);
@@ -729,7 +796,7 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
                 | BinaryOp::Srem
                 | BinaryOp::Rotl => scalar_int(t) && t != Type::I1,
                 BinaryOp::Umulhi | BinaryOp::Smulhi => {
-                    scalar_int(t) && t != Type::I1 && t.bits() <= 32
+                    (scalar_int(t) && t != Type::I1 && t.bits() <= 32) || t.lane_type() == Type::I32
                 }
                 BinaryOp::Smin | BinaryOp::Smax => {
                     (scalar_int(t) && !narrow(t)) || t.lane_type() == Type::I32
