@@ -925,9 +925,9 @@ impl Emitter<'_> {
             let x = xmm_of(dst);
             return op3!(self, Code::EVEX_Vpxord_xmm_k1z_xmm_xmmm128b32, x, x, x);
         }
-        op2!(self, Code::Mov_r32_imm32, r32(S1), bits)?;
-        let code = pick(PBROADCASTD, bytes_of(dst));
-        op2!(self, code, dst, r32(S1))
+        // One load of the lanes from the constant pool (two instructions through a general
+        // register before: `mov`, `vpbroadcastd`).
+        self.load_pool(dst, pick(MOVUPS_LOAD, bytes_of(dst)), [bits; 16])
     }
 
     fn prologue(&mut self, saved: &[Register], layout: &[ArgSlot]) -> Res<()> {
@@ -1168,6 +1168,14 @@ impl Emitter<'_> {
         let rb = self.gpr(base, S0)?;
         if let Some(k) = self.imm(off) {
             return Ok(mem(rb, i64::from(k)));
+        }
+        if let Some((x, scale)) = self.plan.scaled(off) {
+            let rx = self.gpr(x, S1)?;
+            return Ok(MemoryOperand::with_base_index_scale(
+                rb,
+                rx,
+                u32::from(scale),
+            ));
         }
         let ro = self.gpr(off, S1)?;
         Ok(MemoryOperand::with_base_index(rb, ro))

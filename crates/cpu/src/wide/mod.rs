@@ -215,12 +215,14 @@ fn worth_it(f: &Function) -> Result<(), String> {
             "gathers lane by lane in a loop ({gathered} lanes, {work} vector operations)"
         ));
     }
-    // A stream with fewer vector operations than accesses of global memory (saxpy: one fma
-    // for two loads and a store) is bound by memory, which wider registers do not make
-    // faster; 16 cores ran saxpy 11% slower in the tier (`ferrocl bench`, 528 against
-    // 474 us). Local memory is not counted: a tiled SGEMM's loop of local loads and fmas
-    // runs 1.3-1.6x faster in the tier.
-    if arithmetic < accesses {
+    // A stream with under half as many vector operations as accesses of global memory
+    // (saxpy: one fma for two loads and a store, weighed 8 against 24) is bound by memory,
+    // which wider registers do not make faster; 16 cores ran saxpy 11% slower in the tier
+    // (`ferrocl bench`, 528 against 474 us). Nearer one operation an access the tier gains
+    // or breaks even (2 cores: a scan, 72 against 80, 2.7 -> 1.85 ms; a 5-point stencil,
+    // 1120 against 1280, 5.1-6.0 ms either way). Local memory is not counted: a tiled
+    // SGEMM's loop of local loads and fmas runs 1.3-1.6x faster in the tier.
+    if 2 * arithmetic < accesses {
         return Err(format!(
             "bound by memory ({arithmetic} vector operations, {accesses} vector accesses)"
         ));
@@ -324,6 +326,9 @@ pub(super) struct Plan<'a> {
     /// vector, whether the extension is signed, and the shift; each lane is extended and
     /// shifted where it is taken out, and the wide vector is never made.
     widened: SecondaryMap<Value, Option<(Value, bool, u8)>>,
+    /// Offsets of folded addresses that are an index times 2, 4 or 8 (`imul` or `shl` by a
+    /// constant) read by nothing else: the index and the scale of the addressing mode.
+    scaled: SecondaryMap<Value, Option<(Value, u8)>>,
     /// 32-bit loads read only by a `splat` after them in their block, with nothing between
     /// that writes memory or synchronizes: the splat broadcasts from memory itself.
     broadcast: SecondaryMap<Value, Option<Inst>>,
@@ -352,6 +357,7 @@ impl<'a> Plan<'a> {
             fused: SecondaryMap::new(),
             addresses: SecondaryMap::new(),
             widened: SecondaryMap::new(),
+            scaled: SecondaryMap::new(),
             broadcast: SecondaryMap::new(),
         };
         let blocks = f.layout.blocks();
@@ -436,6 +442,7 @@ impl<'a> Plan<'a> {
         }
         let mut as_address: SecondaryMap<Value, u32> = SecondaryMap::new();
         let mut as_lane: SecondaryMap<Value, u32> = SecondaryMap::new();
+        let mut as_offset: SecondaryMap<Value, u32> = SecondaryMap::new();
         for &b in f.layout.blocks() {
             for &inst in f.layout.block_insts(b) {
                 let d = &f.dfg.insts[inst];
@@ -461,6 +468,7 @@ impl<'a> Plan<'a> {
                     d.op == Op::PtrAdd && f.dfg.value_type(f.dfg.resolve(d.args[1])) == Type::I64;
                 if wide_offset && raw[r] > 0 && as_address[r] == raw[r] {
                     self.addresses[r] = Some(inst);
+                    as_offset[f.dfg.resolve(d.args[1])] += 1;
                 }
                 if let Some((from, signed, shift, folds)) = widening(f, inst) {
                     if as_lane[r] == raw[r] && folds.iter().all(|&(v, n)| raw[v] == n) {
@@ -473,6 +481,30 @@ impl<'a> Plan<'a> {
                         }
                     }
                 }
+            }
+        }
+        for &b in f.layout.blocks() {
+            for &inst in f.layout.block_insts(b) {
+                let d = &f.dfg.insts[inst];
+                let Some(r) = f.dfg.inst_result(inst) else {
+                    continue;
+                };
+                if f.dfg.value_type(r) != Type::I64 || raw[r] == 0 || as_offset[r] != raw[r] {
+                    continue;
+                }
+                let k = d
+                    .args
+                    .get(1)
+                    .and_then(|&a| f.dfg.iconst_value(f.dfg.resolve(a)));
+                let shift = match (&d.op, k) {
+                    (Op::Binary(BinaryOp::Shl), Some(k @ 1..=3)) => k,
+                    (Op::Binary(BinaryOp::Imul), Some(c @ (2 | 4 | 8))) => {
+                        u64::from(c.trailing_zeros())
+                    }
+                    _ => continue,
+                };
+                self.scaled[r] = Some((f.dfg.resolve(d.args[0]), 1 << shift));
+                self.folded[inst] = true;
             }
         }
         for &b in f.layout.blocks() {
@@ -550,6 +582,11 @@ impl<'a> Plan<'a> {
     }
 
     /// The `ptradd` that accesses through `v` fold into their addressing, if `v` is one.
+    /// The index and scale of folded-address offset `v`, where it is an index scaled.
+    pub(super) fn scaled(&self, v: Value) -> Option<(Value, u8)> {
+        self.scaled[v]
+    }
+
     pub(super) fn folded_address(&self, v: Value) -> Option<Inst> {
         self.addresses[v]
     }
@@ -586,6 +623,7 @@ impl<'a> Plan<'a> {
                     .args
                     .iter()
                     .map(|&a| f.dfg.resolve(a))
+                    .map(|a| self.scaled[a].map_or(a, |(x, _)| x))
                     .collect(),
             );
         }
