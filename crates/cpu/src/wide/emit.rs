@@ -970,12 +970,24 @@ impl Emitter<'_> {
             }
             let at = mem(S0, slot.offset as i64);
             let ty = self.ty(p);
-            let r = self.def_reg(p)?;
             if ty.is_vector() {
                 return Err(format!("vector argument {p}"));
-            } else if ty == Type::F32 {
+            }
+            if ty == Type::F32 {
+                // In its vector register, or through the vector spill scratch to its slot.
+                let spilled = self.slot(p, 8);
+                let r = match spilled {
+                    Some(_) => ZMM[VEC_SPILL_SCRATCH],
+                    None => self.reg(p)?,
+                };
                 op2!(self, Code::EVEX_Vmovss_xmm_k1z_m32, xmm_of(r), at)?;
-            } else if self.wide(p) {
+                if let Some(to) = spilled {
+                    op2!(self, MOVUPS_STORE[2], to, zmm_of(r))?;
+                }
+                continue;
+            }
+            let r = self.def_reg(p)?;
+            if self.wide(p) {
                 op2!(self, Code::Mov_r64_rm64, r, at)?;
             } else if ty == Type::I32 {
                 op2!(self, Code::Mov_r32_rm32, r32(r), at)?;

@@ -750,6 +750,9 @@ impl Emitter<'_> {
             Assume::Guards(gs) => {
                 for &g in gs {
                     self.known_guards.insert(g);
+                    if let Some(b) = self.bound(g) {
+                        self.known_bounds.push(b);
+                    }
                 }
             }
         }
@@ -767,6 +770,7 @@ impl Emitter<'_> {
                 for &g in &gs {
                     self.known_guards.remove(g);
                 }
+                self.known_bounds.clear();
                 self.partial
             }
         };
@@ -868,12 +872,14 @@ impl Emitter<'_> {
         let sync = insts
             .iter()
             .any(|&i| matches!(self.src.dfg.insts[i].op, Op::Barrier(..) | Op::Group(..)));
+        let start = self.out.layout.block_insts(self.cur).len();
         let (guards, accesses) = if candidates >= 2 && !sync && insts.len() <= MAX_VERSIONED {
             self.guards_ahead(x)
         } else {
             (Vec::new(), 0)
         };
         if accesses >= 2 {
+            self.ahead_for_guards(x, &guards, start);
             let tests = self.strictest(&guards);
             let mut all = tests[0];
             for &g in &tests[1..] {
@@ -933,6 +939,94 @@ impl Emitter<'_> {
             }
         }
         (guards, accesses)
+    }
+
+    /// Of the instructions of block `x` emitted ahead, keeps ahead only those that compute
+    /// the operands of `guards`; each version emits the others again where they are (an
+    /// address made for each access right before it, not all of them before the test and
+    /// kept across it: a 5x5 convolution's 25 tap addresses filled the registers). A guard
+    /// such a version makes again is known where a tested one is as strict
+    /// (`guard_known`). What was emitted ahead (from instruction `start` of the current
+    /// block on) for the others is removed, so that no later pass merges the versions'
+    /// instructions back into it.
+    fn ahead_for_guards(&mut self, x: Block, guards: &[Value], start: usize) {
+        let guard_operands = guards
+            .iter()
+            .flat_map(|&g| match self.out.dfg.value_def(g) {
+                ValueDef::Result(i) => self.out.dfg.insts[i].args.to_vec(),
+                _ => Vec::new(),
+            });
+        let needed = self.operand_closure(guard_operands.collect());
+        for &i in self.src.layout.block_insts(x) {
+            if !self.ahead.contains(i) {
+                continue;
+            }
+            let Some(r) = self.src.dfg.inst_result(i) else {
+                continue;
+            };
+            let keep = match &self.map[r] {
+                Some(Lanes::Uniform(v) | Lanes::Vector(v)) => needed.contains(*v),
+                // (A guard made of several tests is not recognized when made again.)
+                Some(Lanes::Affine { guard: Some(g), .. }) if self.bound(*g).is_none() => true,
+                Some(Lanes::Affine { base, .. }) => needed.contains(*base),
+                Some(Lanes::Scalars(vs)) => vs.iter().any(|&v| needed.contains(v)),
+                None => true,
+            };
+            if !keep {
+                self.ahead.remove(i);
+                self.map[r] = None;
+            }
+        }
+        // What the block's instructions still ahead and the guards read stays.
+        let mut roots: Vec<Value> = guards.to_vec();
+        for &i in self.src.layout.block_insts(x) {
+            let Some(r) = self
+                .src
+                .dfg
+                .inst_result(i)
+                .filter(|_| self.ahead.contains(i))
+            else {
+                continue;
+            };
+            match &self.map[r] {
+                Some(Lanes::Uniform(v) | Lanes::Vector(v)) => roots.push(*v),
+                Some(Lanes::Affine { base, guard, .. }) => {
+                    roots.extend([*base].iter().chain(guard))
+                }
+                Some(Lanes::Scalars(vs)) => roots.extend(vs),
+                None => {}
+            }
+        }
+        let stays = self.operand_closure(roots);
+        let emitted: Vec<Inst> = self.out.layout.block_insts(self.cur)[start..].to_vec();
+        for i in emitted.into_iter().rev() {
+            let dead = self
+                .out
+                .dfg
+                .inst_result(i)
+                .is_some_and(|v| !stays.contains(v));
+            if dead && self.out.dfg.insts[i].op.is_pure() {
+                self.out.layout.remove_inst(i);
+            }
+        }
+    }
+
+    /// `roots` and the values the instructions of the current block that make them read, and
+    /// so on.
+    fn operand_closure(&self, mut todo: Vec<Value>) -> EntitySet<Value> {
+        let mut seen: EntitySet<Value> = EntitySet::new();
+        while let Some(v) = todo.pop() {
+            if seen.contains(v) {
+                continue;
+            }
+            seen.insert(v);
+            if let ValueDef::Result(i) = self.out.dfg.value_def(v) {
+                if self.out.layout.inst_block(i) == Some(self.cur) {
+                    todo.extend(self.out.dfg.insts[i].args.iter().copied());
+                }
+            }
+        }
+        seen
     }
 
     /// The values block `x` defines that its terminator or another block uses.

@@ -44,7 +44,7 @@ impl Emitter<'_> {
             return None;
         }
         let active = self.mask.map(|m| self.reduce(m, true));
-        let guard = guard.filter(|&g| !self.known_guards.contains(g));
+        let guard = guard.filter(|&g| !self.guard_known(g));
         Some(self.and_guard(active, guard))
     }
 
@@ -79,6 +79,40 @@ impl Emitter<'_> {
         self.val(Op::Icmp(cc), &[base, k], Type::I1)
     }
 
+    /// `(y, cc, k)` where guard `g` is `y cc k` for a constant `k` (read as `cc` reads it)
+    /// and `cc` an upper bound (`sle`, `ule`): `no_wrap`'s tests of lanes that count up.
+    pub(super) fn bound(&self, g: Value) -> Option<(Value, IntCC, i128)> {
+        let ValueDef::Result(i) = self.out.dfg.value_def(g) else {
+            return None;
+        };
+        let d = &self.out.dfg.insts[i];
+        let Op::Icmp(cc @ (IntCC::Sle | IntCC::Ule)) = d.op else {
+            return None;
+        };
+        let k = self.out.dfg.iconst_value(d.args[1])?;
+        let bits = self.out.dfg.value_type(d.args[0]).lane_bits();
+        let k = match cc {
+            IntCC::Sle => i128::from(sext(k, bits)),
+            _ => i128::from(k),
+        };
+        Some((d.args[0], cc, k))
+    }
+
+    /// Whether guard `g` holds where the code is: one of the versioned block's tested
+    /// guards, or `y <= k` where a tested one is `y <= k'` with `k' <= k` (the same test
+    /// made again by an instruction emitted in this version).
+    pub(super) fn guard_known(&self, g: Value) -> bool {
+        if self.known_guards.contains(g) {
+            return true;
+        }
+        let Some((y, cc, k)) = self.bound(g) else {
+            return false;
+        };
+        self.known_bounds
+            .iter()
+            .any(|&(y2, cc2, k2)| y2 == y && cc2 == cc && k2 <= k)
+    }
+
     /// `(y, c)` where `v` is `iadd y, c` in the output with `c` a constant, read as signed.
     fn plus_constant(&self, v: Value) -> Option<(Value, i128)> {
         let ValueDef::Result(i) = self.out.dfg.value_def(v) else {
@@ -97,23 +131,7 @@ impl Emitter<'_> {
     /// with constants the same way (`y <= k1`, `y <= k2`: `no_wrap`'s tests), only the
     /// strictest of them; the others as they are, in their order.
     pub(super) fn strictest(&self, guards: &[Value]) -> Vec<Value> {
-        let bound = |g: Value| -> Option<(Value, IntCC, i128)> {
-            let ValueDef::Result(i) = self.out.dfg.value_def(g) else {
-                return None;
-            };
-            let d = &self.out.dfg.insts[i];
-            let Op::Icmp(cc @ (IntCC::Sle | IntCC::Ule)) = d.op else {
-                return None;
-            };
-            let k = self.out.dfg.iconst_value(d.args[1])?;
-            let bits = self.out.dfg.value_type(d.args[0]).lane_bits();
-            let k = match cc {
-                IntCC::Sle => i128::from(sext(k, bits)),
-                _ => i128::from(k),
-            };
-            Some((d.args[0], cc, k))
-        };
-        let bounds: Vec<_> = guards.iter().map(|&g| bound(g)).collect();
+        let bounds: Vec<_> = guards.iter().map(|&g| self.bound(g)).collect();
         guards
             .iter()
             .zip(&bounds)

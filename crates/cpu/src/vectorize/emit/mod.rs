@@ -302,6 +302,7 @@ pub fn vectorize(
         partial: None,
         used_after: used_after_their_block(&src),
         known_guards: EntitySet::new(),
+        known_bounds: Vec::new(),
         ahead: EntitySet::new(),
     };
     for &b in &rpo {
@@ -436,6 +437,8 @@ struct Emitter<'a> {
     /// Guards (of affine lanes) known to hold where the code is being emitted (the first
     /// version of a block, see `unmasked_block`).
     known_guards: EntitySet<Value>,
+    /// The bounds (`Self::bound`) of the guards in `known_guards`.
+    known_bounds: Vec<(Value, IntCC, i128)>,
     /// Instructions of the block being emitted that were emitted before it branches to its
     /// versions (`guards_ahead`).
     ahead: EntitySet<Inst>,
