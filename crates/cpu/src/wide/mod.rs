@@ -189,12 +189,16 @@ fn worth_it(f: &Function) -> Result<(), String> {
                     work += u32::from(inner);
                     if global(m) {
                         accesses = accesses.saturating_add(weight);
+                    } else if m.space == AddrSpace::Local {
+                        arithmetic = arithmetic.saturating_add(weight);
                     }
                 }
-                Op::Store(m)
-                    if global(m) && f.dfg.value_type(f.dfg.resolve(d.args[0])).is_vector() =>
-                {
-                    accesses = accesses.saturating_add(weight)
+                Op::Store(m) if f.dfg.value_type(f.dfg.resolve(d.args[0])).is_vector() => {
+                    if global(m) {
+                        accesses = accesses.saturating_add(weight);
+                    } else if m.space == AddrSpace::Local {
+                        arithmetic = arithmetic.saturating_add(weight);
+                    }
                 }
                 Op::Binary(_) | Op::Unary(_) | Op::Fma if vector => {
                     work += u32::from(inner);
@@ -215,14 +219,15 @@ fn worth_it(f: &Function) -> Result<(), String> {
             "gathers lane by lane in a loop ({gathered} lanes, {work} vector operations)"
         ));
     }
-    // A stream with under half as many vector operations as accesses of global memory
-    // (saxpy: one fma for two loads and a store, weighed 8 against 24) is bound by memory,
-    // which wider registers do not make faster; 16 cores ran saxpy 11% slower in the tier
-    // (`ferrocl bench`, 528 against 474 us). Nearer one operation an access the tier gains
-    // or breaks even (2 cores: a scan, 72 against 80, 2.7 -> 1.85 ms; a 5-point stencil,
-    // 1120 against 1280, 5.1-6.0 ms either way). Local memory is not counted: a tiled
-    // SGEMM's loop of local loads and fmas runs 1.3-1.6x faster in the tier.
-    if 2 * arithmetic < accesses {
+    // A stream with fewer vector operations than accesses of global memory is bound by
+    // memory, which wider registers do not make faster: 16 cores ran saxpy (one fma for two
+    // loads and a store, weighed 8 against 24) 11% slower in the tier (`ferrocl bench`, 528
+    // against 474 us), and a 5-point stencil (1120 against 1280) 24% slower (729 against
+    // 587 us; even on 2 cores). Vector accesses of local memory, cache-resident, count as
+    // operations: a scan's rounds through local memory (72 operations and 112 local
+    // accesses against 80) run 1.6x faster in the tier on 16 cores, and a tiled SGEMM's
+    // loop of local loads and fmas 1.3-1.6x.
+    if arithmetic < accesses {
         return Err(format!(
             "bound by memory ({arithmetic} vector operations, {accesses} vector accesses)"
         ));
