@@ -62,26 +62,36 @@ pub(crate) fn compile(
     {
         let tiered = if tier && wide.is_none() {
             // The wide-vector tier takes whole work-group functions vectorized at its
-            // width; one it refuses is built again at the usual width for Cranelift.
-            let mut k = build_kernel(module, f, wide, options, Some(crate::wide::WIDTH))?;
-            if k.vectorized {
-                attach_wide(&mut k, &locals);
-            } else {
-                k.wide_code = Err(format!("not vectorized at {}", crate::wide::WIDTH));
+            // width; one it refuses is built again at the usual width for Cranelift. A
+            // kernel that does not vectorize at that width, or gathers too much for the
+            // tier, is refused before its work-group transform.
+            let w = crate::wide::WIDTH;
+            match vectorize_kernel(f, None, options, Some(w)).0 {
+                None => Err(format!("not vectorized at {w}")),
+                Some(v) => match crate::wide::gathers_too_much(&v.func) {
+                    Err(why) => Err(why),
+                    Ok(()) => {
+                        let mut k = build_kernel(module, f, wide, options, Some(w))?;
+                        attach_wide(&mut k, &locals);
+                        Ok(k)
+                    }
+                },
             }
-            Some(k)
         } else {
-            None
+            Err(String::new())
         };
         let k = match tiered {
-            Some(k) if k.wide_code.is_ok() => k,
+            Ok(k) if k.wide_code.is_ok() => k,
             refused => {
                 let mut k = build_kernel(module, f, wide, options, None)?;
                 if tier && (k.vectorized && wide.is_some() || crate::wide::takes_scalar()) {
                     // This build's code, or why the tier refused it.
                     attach_wide(&mut k, &locals);
-                } else if let Some(Err(why)) = refused.map(|r| r.wide_code) {
-                    k.wide_code = Err(why);
+                } else if tier {
+                    k.wide_code = Err(match refused {
+                        Ok(r) => r.wide_code.err().unwrap_or_default(),
+                        Err(why) => why,
+                    });
                 }
                 k
             }

@@ -158,7 +158,28 @@ pub fn assemble(f: &Function) -> Result<String, String> {
 /// streams, so Cranelift's narrower code runs them faster; and one that streams memory with
 /// less arithmetic than accesses.
 fn worth_it(f: &Function) -> Result<(), String> {
+    measure(f, 0).verdict()
+}
+
+/// Whether the W-wide kernel `f` (before the work-group transform: its own loops are one
+/// inside the work-item loop's) gathers so much in its loops that [`worth_it`] will refuse
+/// its work-group function: checked first, so that such a kernel (a blocked LU's, unrolled)
+/// is not transformed at the tier's width for nothing (a third of its build's time).
+pub(crate) fn gathers_too_much(f: &Function) -> Result<(), String> {
+    measure(f, 1).gathers()
+}
+
+/// What [`worth_it`] weighs, counted over `f` with `outer` loops around it.
+struct Measure {
+    gathered: u32,
+    work: u32,
+    arithmetic: u32,
+    accesses: u32,
+}
+
+fn measure(f: &Function, outer: u32) -> Measure {
     let depth = crate::codegen::loops::depths(f);
+    let depth = |b: ferrocl_ir::Block| depth[b] + outer;
     // In loops inside (or around) the work-item loops: lanes gathered one by one, and
     // vector operations and loads.
     let (mut gathered, mut work) = (0u32, 0u32);
@@ -166,11 +187,11 @@ fn worth_it(f: &Function) -> Result<(), String> {
     // counted 8 times for each loop it is in beyond the first (the work-item loop).
     let (mut arithmetic, mut accesses) = (0u32, 0u32);
     for &b in f.layout.blocks() {
-        if depth[b] == 0 {
+        if depth(b) == 0 {
             continue;
         }
-        let weight = 8u32.saturating_pow(depth[b] - 1);
-        let inner = depth[b] >= 2;
+        let weight = 8u32.saturating_pow(depth(b) - 1);
+        let inner = depth(b) >= 2;
         for &inst in f.layout.block_insts(b) {
             let d = &f.dfg.insts[inst];
             let vector = f
@@ -211,14 +232,33 @@ fn worth_it(f: &Function) -> Result<(), String> {
             }
         }
     }
+    Measure {
+        gathered,
+        work,
+        arithmetic,
+        accesses,
+    }
+}
+
+impl Measure {
+    fn verdict(&self) -> Result<(), String> {
+        self.gathers()?;
+        self.bound_by_memory()
+    }
+
     // Measured on the bench's rows: a 5x5 convolution (400 lanes gathered, 150 operations)
     // and a tiled SGEMM (64, 54) run 1.6-1.9x faster in the tier; matrix-vector rows
     // (16, 2), Needleman-Wunsch (256, 75) and a tiled transpose (32, 1) 1.2-4x slower.
-    if gathered > 3 * work {
-        return Err(format!(
-            "gathers lane by lane in a loop ({gathered} lanes, {work} vector operations)"
-        ));
+    fn gathers(&self) -> Result<(), String> {
+        let Measure { gathered, work, .. } = *self;
+        if gathered > 3 * work {
+            return Err(format!(
+                "gathers lane by lane in a loop ({gathered} lanes, {work} vector operations)"
+            ));
+        }
+        Ok(())
     }
+
     // A stream with fewer vector operations than accesses of global memory is bound by
     // memory, which wider registers do not make faster: 16 cores ran saxpy (one fma for two
     // loads and a store, weighed 8 against 24) 11% slower in the tier (`ferrocl bench`, 528
@@ -227,12 +267,19 @@ fn worth_it(f: &Function) -> Result<(), String> {
     // operations: a scan's rounds through local memory (72 operations and 112 local
     // accesses against 80) run 1.6x faster in the tier on 16 cores, and a tiled SGEMM's
     // loop of local loads and fmas 1.3-1.6x.
-    if arithmetic < accesses {
-        return Err(format!(
-            "bound by memory ({arithmetic} vector operations, {accesses} vector accesses)"
-        ));
+    fn bound_by_memory(&self) -> Result<(), String> {
+        let Measure {
+            arithmetic,
+            accesses,
+            ..
+        } = *self;
+        if arithmetic < accesses {
+            return Err(format!(
+                "bound by memory ({arithmetic} vector operations, {accesses} vector accesses)"
+            ));
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Where each of the module's `__local` variables lies in the work-group's local memory (as
