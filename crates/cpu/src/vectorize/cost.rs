@@ -195,6 +195,20 @@ pub(super) fn per_item(f: &Function) -> f64 {
         .sum()
 }
 
+/// The bits of the vector registers the W-wide code at `width` runs in: 128 for Cranelift's
+/// code, 512 at the wide-vector tier's width where the tier runs (`crate::wide`; a function it
+/// refuses is vectorized again at the usual width and costed at 128). The arithmetic of a
+/// `float4` kernel is no cheaper in 16 lanes of 128-bit registers than one work-item at a
+/// time (a `float4` operation is four registers' for four lanes), and four times cheaper in
+/// 512-bit ones.
+fn register_bits(width: u32) -> f64 {
+    if width == crate::wide::WIDTH && crate::wide::enabled() {
+        512.0
+    } else {
+        128.0
+    }
+}
+
 /// The estimated cost of the W-wide code for one chunk of `width` work-items, from the
 /// (scalarized) kernel `f` and its shapes: an instruction whose operands are all uniform
 /// runs once; a varying one is a vector operation on as many 128-bit registers as its W
@@ -239,7 +253,8 @@ fn per_chunk(
                     && before_loop(f.dfg.insts[i].args[0], b)
                     && shapes.of(f.dfg.insts[i].args[1]).is_uniform())
     };
-    let wide = |ty: Type| (w * f64::from(ty.bits()) / 128.0).max(1.0);
+    let bits = register_bits(width);
+    let wide = |ty: Type| (w * f64::from(ty.bits()) / bits).max(1.0);
     let mut total = 0.0;
     for &b in f.layout.blocks() {
         let masked = if divergent.contains(b) {
