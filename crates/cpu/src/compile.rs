@@ -63,12 +63,12 @@ pub(crate) fn compile(
         let tiered = if tier && wide.is_none() {
             // The wide-vector tier takes whole work-group functions vectorized at its
             // width; one it refuses is built again at the usual width for Cranelift. A
-            // kernel that does not vectorize at that width, or gathers too much for the
-            // tier, is refused before its work-group transform.
+            // kernel that does not vectorize at that width, or that the tier would refuse
+            // whatever its work-group function, is refused before that transform.
             let w = crate::wide::WIDTH;
             match vectorize_kernel(f, None, options, Some(w)).0 {
                 None => Err(format!("not vectorized at {w}")),
-                Some(v) => match crate::wide::gathers_too_much(&v.func) {
+                Some(v) => match crate::wide::refused_early(&v.func, f) {
                     Err(why) => Err(why),
                     Ok(()) => {
                         let mut k = build_kernel(module, f, wide, options, Some(w))?;

@@ -161,12 +161,29 @@ fn worth_it(f: &Function) -> Result<(), String> {
     measure(f, 0).verdict()
 }
 
-/// Whether the W-wide kernel `f` (before the work-group transform: its own loops are one
-/// inside the work-item loop's) gathers so much in its loops that [`worth_it`] will refuse
-/// its work-group function: checked first, so that such a kernel (a blocked LU's, unrolled)
-/// is not transformed at the tier's width for nothing (a third of its build's time).
-pub(crate) fn gathers_too_much(f: &Function) -> Result<(), String> {
-    measure(f, 1).gathers()
+/// What refuses the W-wide kernel `f` (before the work-group transform: its own loops are
+/// one inside the work-item loop's) whatever its work-group function: [`worth_it`]'s
+/// measures, or a type the tier has no registers for (`f64`, vectors of 3 lanes) in it or in
+/// the kernel `scalar` it was made from (which the work-group function also runs, for the
+/// work-items after the last full chunk). Checked first, so that such a kernel is not
+/// transformed at the tier's width for nothing (a blocked LU's, unrolled: a third of its
+/// build's time).
+pub(crate) fn refused_early(f: &Function, scalar: &Function) -> Result<(), String> {
+    measure(f, 1).verdict()?;
+    for g in [f, scalar] {
+        for &b in g.layout.blocks() {
+            for &i in g.layout.block_insts(b) {
+                let Some(r) = g.dfg.inst_result(i) else {
+                    continue;
+                };
+                let ty = g.dfg.value_type(r);
+                if ty.lane_type() == Type::F64 || (ty.is_vector() && ty.lanes() == 3) {
+                    return Err(format!("{r}: type {ty}"));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What [`worth_it`] weighs, counted over `f` with `outer` loops around it.
