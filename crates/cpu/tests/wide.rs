@@ -504,3 +504,39 @@ fn wide_integer_lanes_match_cranelift() {
     compare(WIDE_INTS, "trig", &[buf(38), buf(39), buf(40)], &ranges);
     compare(WIDE_INTS, "bits", &[buf(41), buf(42)], &ranges);
 }
+
+/// Fused multiply-adds with constant multiplicands and addends, which the tier reads from
+/// its constant pool in whichever form (231, 213, 132) keeps the result where the operand
+/// dying there was, while 26 loaded values stay live (so that no register is left to pin a
+/// constant in).
+const FMAS: &str = "
+#define L(k) float a##k = x[i + k * 64];
+__kernel void fmas(__global const float *x, __global const float *y, __global float *out)
+{
+    size_t i = get_global_id(0);
+    L(0) L(1) L(2) L(3) L(4) L(5) L(6) L(7) L(8) L(9) L(10) L(11) L(12) L(13) L(14) L(15)
+    L(16) L(17) L(18) L(19) L(20) L(21) L(22) L(23) L(24) L(25)
+    float a = y[i], b = y[i + 1];
+    for (int k = 0; k < 4; k++) {
+        float t = fma(a, 1.5f, b);
+        float u = fma(t, 0.75f, 0.125f);
+        float v = fma(b, u, 2.0f);
+        float w = fma(3.0f, v, t);
+        a = w * 0.5f;
+        b = fma(u, v, -1.0f) * 0.25f;
+    }
+    out[i] = a + b + ((a0 * a25 + a1 * a24) * (a2 * a23 + a3 * a22)
+        + (a4 * a21 + a5 * a20) * (a6 * a19 + a7 * a18))
+        - ((a8 * a17 + a9 * a16) * (a10 * a15 + a11 * a14) + a12 * a13);
+}
+";
+
+#[test]
+fn constant_operands_match_cranelift() {
+    let buf = |seed| Arg::Buffer {
+        words: 2048 + 26 * 64,
+        seed,
+    };
+    let ranges = [nd([2048, 1], [256, 1]), nd([999, 1], [333, 1])];
+    compare(FMAS, "fmas", &[buf(43), buf(44), buf(45)], &ranges);
+}

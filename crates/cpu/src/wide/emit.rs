@@ -237,6 +237,11 @@ const FMADD231PS: Sized3 = [
     Code::EVEX_Vfmadd231ps_ymm_k1z_ymm_ymmm256b32,
     Code::EVEX_Vfmadd231ps_zmm_k1z_zmm_zmmm512b32_er,
 ];
+const FMADD132PS: Sized3 = [
+    Code::EVEX_Vfmadd132ps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vfmadd132ps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vfmadd132ps_zmm_k1z_zmm_zmmm512b32_er,
+];
 const FMADD213PS: Sized3 = [
     Code::EVEX_Vfmadd213ps_xmm_k1z_xmm_xmmm128b32,
     Code::EVEX_Vfmadd213ps_ymm_k1z_ymm_ymmm256b32,
@@ -1874,7 +1879,6 @@ impl Emitter<'_> {
             }
             Op::Binary(b) => {
                 let float = self.ty(r).lane_type() == Type::F32;
-                let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
                 let code = match (b, scalar) {
                     (BinaryOp::Fadd, false) => pick(ADDPS, bytes),
                     (BinaryOp::Fsub, false) => pick(SUBPS, bytes),
@@ -1898,6 +1902,35 @@ impl Emitter<'_> {
                     (BinaryOp::Bxor, _) => pick(PXORD, bytes.max(16)),
                     (other, _) => return Err(format!("{other:?} on vector registers")),
                 };
+                // A constant operand read from the pool by the operation itself.
+                let commutes = matches!(
+                    b,
+                    BinaryOp::Fadd
+                        | BinaryOp::Fmul
+                        | BinaryOp::Iadd
+                        | BinaryOp::Imul
+                        | BinaryOp::Smin
+                        | BinaryOp::Smax
+                        | BinaryOp::Umin
+                        | BinaryOp::Umax
+                        | BinaryOp::Band
+                        | BinaryOp::Bor
+                        | BinaryOp::Bxor
+                );
+                let (x, k) = match (
+                    self.is_pool_constant(args[0]),
+                    self.is_pool_constant(args[1]),
+                ) {
+                    (_, true) => (args[0], args[1]),
+                    (true, false) if commutes => (args[1], args[0]),
+                    _ => (args[0], args[0]),
+                };
+                if !scalar && bytes >= 16 && x != k {
+                    let a = self.vec(x, VS0)?;
+                    let m = self.pool_operand(k)?;
+                    return op3!(self, code, d, a, m);
+                }
+                let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
                 let (d, a, c) = if bytes == 4 {
                     (xmm_of(d), xmm_of(a), xmm_of(c))
                 } else {
@@ -1905,6 +1938,7 @@ impl Emitter<'_> {
                 };
                 op3!(self, code, d, a, c)
             }
+            Op::Fma if !scalar && self.fma_from_pool(d, args, bytes)? => Ok(()),
             Op::Fma => {
                 let (a, b, c) = (
                     self.vec(args[0], VS0)?,
@@ -2185,6 +2219,115 @@ impl Emitter<'_> {
             }
             other => Err(format!("{other:?} of vectors of narrow lanes")),
         }
+    }
+
+    /// Whether `v` is a vector constant without a pinned register: read from the constant
+    /// pool by the instruction that uses it ([`Self::pool_operand`]).
+    fn is_pool_constant(&self, v: Value) -> bool {
+        self.plan.is_remat(v)
+            && self.ty(v).is_vector()
+            && self.pinned_value(v).is_none()
+            && def_inst(self.f, v)
+                .is_some_and(|i| matches!(self.f.dfg.insts[i].op, Op::Iconst(_) | Op::Fconst(_)))
+    }
+
+    /// The constant pool's entry of vector constant `v` (one that [`Self::is_pool_constant`]),
+    /// as the memory operand of the next instruction emitted (its address is fixed up there).
+    fn pool_operand(&mut self, v: Value) -> Res<MemoryOperand> {
+        let i = def_inst(self.f, v).ok_or("a constant without an instruction")?;
+        let bits = match self.f.dfg.insts[i].op {
+            Op::Iconst(c) | Op::Fconst(c) => c as u32,
+            _ => return Err(format!("{v} is not a constant")),
+        };
+        let words = [bits; 16];
+        let entry = match self.pool.iter().position(|p| *p == words) {
+            Some(e) => e,
+            None => {
+                self.pool.push(words);
+                self.pool.len() - 1
+            }
+        };
+        self.pool_refs.push((self.code.len(), entry));
+        Ok(mem(Register::RIP, 0))
+    }
+
+    /// `d = a * b + c` (vectors) with a constant operand read from the pool by the fma
+    /// itself, in the form whose memory operand it is (231: `d = a * m + d`; 213: `d = b * d +
+    /// m`; 132: `d = d * m + c`); `false` where no operand is such a constant or no form fits.
+    fn fma_from_pool(&mut self, d: Register, args: &[Value], bytes: u32) -> Res<bool> {
+        let k = |e: &Self, v: Value| e.is_pool_constant(v);
+        let reg = |e: &Self, v: Value| -> Option<Register> {
+            (!e.plan.is_remat(v) && e.alloc.slot[v].is_none())
+                .then(|| e.alloc.reg[v].map(|r| sized(r, bytes)))
+                .flatten()
+        };
+        let (a, b, c) = (args[0], args[1], args[2]);
+        let (c231, c213, c132) = (
+            pick(FMADD231PS, bytes),
+            pick(FMADD213PS, bytes),
+            pick(FMADD132PS, bytes),
+        );
+        // The addend a constant: into d from the pool, or read by a 213 form from d's
+        // multiplicand.
+        if k(self, c) && !k(self, a) && !k(self, b) {
+            if reg(self, a) == Some(d) {
+                let rb = self.vec(b, VS1)?;
+                let m = self.pool_operand(c)?;
+                op3!(self, c213, d, rb, m)?;
+                return Ok(true);
+            }
+            if reg(self, b) == Some(d) {
+                let ra = self.vec(a, VS0)?;
+                let m = self.pool_operand(c)?;
+                op3!(self, c213, d, ra, m)?;
+                return Ok(true);
+            }
+            let (ra, rb) = (self.vec(a, VS0)?, self.vec(b, VS1)?);
+            let m = self.pool_operand(c)?;
+            op2!(self, pick(MOVUPS_LOAD, bytes), d, m)?;
+            op3!(self, c231, d, ra, rb)?;
+            return Ok(true);
+        }
+        // A multiplicand a constant (the other, x, a register): 231 where d holds the
+        // addend, 132 where d holds x.
+        let (x, m) = match (k(self, a), k(self, b)) {
+            (false, true) => (a, b),
+            (true, false) => (b, a),
+            _ => return Ok(false),
+        };
+        if k(self, c) {
+            // Both constants: the multiplicand into scratch for a 213 form on x in d, or the
+            // addend into d for a 231 form.
+            if reg(self, x) == Some(d) {
+                let rm = self.vec(m, VS1)?;
+                let mo = self.pool_operand(c)?;
+                op3!(self, c213, d, rm, mo)?;
+                return Ok(true);
+            }
+            let rx = self.vec(x, VS0)?;
+            let mc = self.pool_operand(c)?;
+            op2!(self, pick(MOVUPS_LOAD, bytes), d, mc)?;
+            let mo = self.pool_operand(m)?;
+            op3!(self, c231, d, rx, mo)?;
+            return Ok(true);
+        }
+        if reg(self, c) == Some(d) {
+            let rx = self.vec(x, VS0)?;
+            let mo = self.pool_operand(m)?;
+            op3!(self, c231, d, rx, mo)?;
+            return Ok(true);
+        }
+        if reg(self, x) == Some(d) {
+            let rc = self.vec(c, VS2)?;
+            let mo = self.pool_operand(m)?;
+            op3!(self, c132, d, rc, mo)?;
+            return Ok(true);
+        }
+        let (rx, rc) = (self.vec(x, VS0)?, self.vec(c, VS2)?);
+        self.vmov(d, rc)?;
+        let mo = self.pool_operand(m)?;
+        op3!(self, c231, d, rx, mo)?;
+        Ok(true)
     }
 
     /// `d = fmin(a, b)` (or `fmax`) lane by lane, registers named for `bytes`: where one
