@@ -185,6 +185,11 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
             end[v] = p;
         }
     };
+    // For each value passed to a block parameter, the first such parameter and the position
+    // of the edge's moves; the edges into each block; each parameter's first write.
+    let mut hint: SecondaryMap<Value, Option<(Value, u32)>> = SecondaryMap::new();
+    let mut edges_into: SecondaryMap<Block, u32> = SecondaryMap::new();
+    let mut first_write: SecondaryMap<Value, u32> = SecondaryMap::with_default(u32::MAX);
     let mut at = 0u32;
     for (bi, &b) in blocks.iter().enumerate() {
         let (lo, hi) = (2 * first[b], 2 * last[b] + 1);
@@ -203,6 +208,16 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
             for a in plan.reads(inst) {
                 if needs(a) {
                     touch(a, 2 * at);
+                }
+            }
+            for d in f.dfg.insts[inst].op.dests() {
+                edges_into[d.block] += 1;
+                for (&p, &a) in f.dfg.block_params(d.block).iter().zip(&d.args) {
+                    let a = f.dfg.resolve(a);
+                    first_write[p] = first_write[p].min(2 * at + 1);
+                    if hint[a].is_none() {
+                        hint[a] = Some((p, 2 * at + 1));
+                    }
                 }
             }
             if let Some(r) = f.dfg.inst_result(inst) {
@@ -236,6 +251,8 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
     let mut slot: SecondaryMap<Value, Option<u32>> = SecondaryMap::new();
     let mut slots = 0u32;
     let mut active: Vec<Value> = Vec::new();
+    // Values in a register another active value reserves (a loop parameter's).
+    let mut sharing: SecondaryMap<Value, bool> = SecondaryMap::new();
     let pinned = |r: &Register| plan.local_regs() && [LOCAL_BASE, LOCAL_MASK].contains(r);
     let mut free_gpr: Vec<Register> = GPRS.iter().rev().copied().filter(|r| !pinned(r)).collect();
     let mut free_vec: Vec<usize> = (0..VECS).rev().collect();
@@ -246,6 +263,9 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
             if end[a] >= s {
                 return true;
             }
+            if sharing[a] {
+                return false;
+            }
             match reg[a] {
                 Some(r) if r.is_zmm() => free_vec.push(super::regs::number(r)),
                 Some(r) if r.is_k() => free_mask.push(r),
@@ -255,6 +275,44 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
             false
         });
         let class = plan.class(v);
+        // A value passed on a loop's back edge to a parameter dead where the value is
+        // defined (read for the last time before it along every path to the edge) shares the
+        // parameter's register, which the edge then moves nothing into. The parameter keeps
+        // the register reserved (its reads after the loop, its interval's end), the value
+        // frees nothing when it ends, which must be within the parameter's interval; the
+        // parameter's other edge, from before the loop, must come before the value.
+        if let Some((p, edge)) = hint[v] {
+            let header = match f.dfg.value_def(p) {
+                ValueDef::Param(h, _) => Some(h),
+                _ => None,
+            };
+            let dead = || match f.dfg.value_def(v) {
+                ValueDef::Result(i) => {
+                    let b = f.layout.inst_block(i).expect("placed");
+                    let insts = f.layout.block_insts(b);
+                    let from = insts.iter().position(|&x| x == i).expect("in its block");
+                    !has(&live_out[index[b]], p)
+                        && insts[from + 1..]
+                            .iter()
+                            .all(|&x| !plan.reads(x).contains(&p))
+                }
+                _ => false,
+            };
+            let shares = header.is_some_and(|h| edges_into[h] == 2)
+                && plan.class[p] == Some(class)
+                && slot[p].is_none()
+                && active.contains(&p)
+                && first_write[p] < s
+                && end[v] <= end[p]
+                && end[v] <= edge
+                && dead();
+            if let (true, Some(r)) = (shares, reg[p]) {
+                reg[v] = Some(r);
+                sharing[v] = true;
+                active.push(v);
+                continue;
+            }
+        }
         let r = match class {
             Class::Gpr => free_gpr.pop(),
             Class::Vec => free_vec.pop().map(zmm),
@@ -269,6 +327,8 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
                 .copied()
                 .chain(std::iter::once(v))
                 .filter(|&a| plan.class(a) == class)
+                // (Not a register two values share.)
+                .filter(|&a| !sharing[a] && !active.iter().any(|&o| sharing[o] && reg[o] == reg[a]))
                 .min_by(|&a, &b| {
                     let weight =
                         |x: Value| f64::from(plan.uses(x)) / f64::from(end[x] - start[x] + 1);
