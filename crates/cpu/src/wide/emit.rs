@@ -905,6 +905,13 @@ impl Emitter<'_> {
     /// `dst = [pool entry of words]` with load instruction `code` (RIP-relative: the operand
     /// is fixed where the pool is placed, [`Self::finish`]).
     fn load_pool(&mut self, dst: Register, code: Code, words: [u32; 16]) -> Res<()> {
+        let at = self.pool_ref(words);
+        op2!(self, code, dst, at)
+    }
+
+    /// The pool's entry of `words` as the memory operand of the next instruction emitted
+    /// (RIP-relative: fixed where the pool is placed, [`Self::finish`]).
+    fn pool_ref(&mut self, words: [u32; 16]) -> MemoryOperand {
         let entry = match self.pool.iter().position(|p| *p == words) {
             Some(e) => e,
             None => {
@@ -913,7 +920,7 @@ impl Emitter<'_> {
             }
         };
         self.pool_refs.push((self.code.len(), entry));
-        op2!(self, code, dst, mem(Register::RIP, 0))
+        mem(Register::RIP, 0)
     }
 
     /// Broadcasts 32-bit constant `bits` into vector register `dst` (named by its size).
@@ -1902,21 +1909,16 @@ impl Emitter<'_> {
                     (BinaryOp::Bxor, _) => pick(PXORD, bytes.max(16)),
                     (other, _) => return Err(format!("{other:?} on vector registers")),
                 };
-                // A constant operand read from the pool by the operation itself.
-                let commutes = matches!(
-                    b,
-                    BinaryOp::Fadd
-                        | BinaryOp::Fmul
-                        | BinaryOp::Iadd
-                        | BinaryOp::Imul
-                        | BinaryOp::Smin
-                        | BinaryOp::Smax
-                        | BinaryOp::Umin
-                        | BinaryOp::Umax
-                        | BinaryOp::Band
-                        | BinaryOp::Bor
-                        | BinaryOp::Bxor
-                );
+                // A constant operand read from the pool by the operation itself; a first one
+                // taken second where the operation commutes (a float sum or product does, to
+                // the bit, unless both operands are NaNs: the constant is not one).
+                let not_nan = |e: &Self, v: Value| {
+                    def_inst(e.f, v).is_some_and(|i| {
+                        matches!(e.f.dfg.insts[i].op, Op::Fconst(c) if !f32::from_bits(c as u32).is_nan())
+                    })
+                };
+                let commutes = b.is_commutative()
+                    || (matches!(b, BinaryOp::Fadd | BinaryOp::Fmul) && not_nan(self, args[0]));
                 let (x, k) = match (
                     self.is_pool_constant(args[0]),
                     self.is_pool_constant(args[1]),
@@ -2239,16 +2241,23 @@ impl Emitter<'_> {
             Op::Iconst(c) | Op::Fconst(c) => c as u32,
             _ => return Err(format!("{v} is not a constant")),
         };
-        let words = [bits; 16];
-        let entry = match self.pool.iter().position(|p| *p == words) {
-            Some(e) => e,
-            None => {
-                self.pool.push(words);
-                self.pool.len() - 1
-            }
-        };
-        self.pool_refs.push((self.code.len(), entry));
-        Ok(mem(Register::RIP, 0))
+        Ok(self.pool_ref([bits; 16]))
+    }
+
+    /// `code d, x, m`: `x` in a register (`scratch` where it has none), `m` a constant read
+    /// from the pool.
+    fn with_pool(
+        &mut self,
+        code: Code,
+        d: Register,
+        x: Value,
+        scratch: usize,
+        m: Value,
+    ) -> Res<bool> {
+        let rx = self.vec(x, scratch)?;
+        let mo = self.pool_operand(m)?;
+        op3!(self, code, d, rx, mo)?;
+        Ok(true)
     }
 
     /// `d = a * b + c` (vectors) with a constant operand read from the pool by the fma
@@ -2271,16 +2280,10 @@ impl Emitter<'_> {
         // multiplicand.
         if k(self, c) && !k(self, a) && !k(self, b) {
             if reg(self, a) == Some(d) {
-                let rb = self.vec(b, VS1)?;
-                let m = self.pool_operand(c)?;
-                op3!(self, c213, d, rb, m)?;
-                return Ok(true);
+                return self.with_pool(c213, d, b, VS1, c);
             }
             if reg(self, b) == Some(d) {
-                let ra = self.vec(a, VS0)?;
-                let m = self.pool_operand(c)?;
-                op3!(self, c213, d, ra, m)?;
-                return Ok(true);
+                return self.with_pool(c213, d, a, VS0, c);
             }
             let (ra, rb) = (self.vec(a, VS0)?, self.vec(b, VS1)?);
             let m = self.pool_operand(c)?;
@@ -2299,10 +2302,7 @@ impl Emitter<'_> {
             // Both constants: the multiplicand into scratch for a 213 form on x in d, or the
             // addend into d for a 231 form.
             if reg(self, x) == Some(d) {
-                let rm = self.vec(m, VS1)?;
-                let mo = self.pool_operand(c)?;
-                op3!(self, c213, d, rm, mo)?;
-                return Ok(true);
+                return self.with_pool(c213, d, m, VS1, c);
             }
             let rx = self.vec(x, VS0)?;
             let mc = self.pool_operand(c)?;
@@ -2312,16 +2312,10 @@ impl Emitter<'_> {
             return Ok(true);
         }
         if reg(self, c) == Some(d) {
-            let rx = self.vec(x, VS0)?;
-            let mo = self.pool_operand(m)?;
-            op3!(self, c231, d, rx, mo)?;
-            return Ok(true);
+            return self.with_pool(c231, d, x, VS0, m);
         }
         if reg(self, x) == Some(d) {
-            let rc = self.vec(c, VS2)?;
-            let mo = self.pool_operand(m)?;
-            op3!(self, c132, d, rc, mo)?;
-            return Ok(true);
+            return self.with_pool(c132, d, c, VS2, m);
         }
         let (rx, rc) = (self.vec(x, VS0)?, self.vec(c, VS2)?);
         self.vmov(d, rc)?;
