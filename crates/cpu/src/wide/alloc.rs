@@ -193,14 +193,13 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
     let mut at = 0u32;
     for (bi, &b) in blocks.iter().enumerate() {
         let (lo, hi) = (2 * first[b], 2 * last[b] + 1);
-        for w in 0..words {
-            for bit in 0..64 {
-                let i = w * 64 + bit;
-                if live_in[bi][w] >> bit & 1 == 1 {
-                    touch(Value::new(i), lo);
-                }
-                if live_out[bi][w] >> bit & 1 == 1 {
-                    touch(Value::new(i), hi);
+        // Only the set bits, lowest first.
+        for (set, at) in [(&live_in[bi], lo), (&live_out[bi], hi)] {
+            for (w, &word) in set.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    touch(Value::new(w * 64 + bits.trailing_zeros() as usize), at);
+                    bits &= bits - 1;
                 }
             }
         }
