@@ -66,12 +66,13 @@ pub(crate) fn compile(
             // kernel that does not vectorize at that width, or that the tier would refuse
             // whatever its work-group function, is refused before that transform.
             let w = crate::wide::WIDTH;
-            match vectorize_kernel(f, None, options, Some(w)).0 {
-                None => Err(format!("not vectorized at {w}")),
-                Some(v) => match crate::wide::refused_early(&v.func, f) {
+            let clock = Instant::now();
+            match vectorize_kernel(f, None, options, Some(w)) {
+                (None, _) => Err(format!("not vectorized at {w}")),
+                (Some(v), note) => match crate::wide::refused_early(&v.func, f) {
                     Err(why) => Err(why),
                     Ok(()) => {
-                        let mut k = build_kernel(module, f, wide, options, Some(w))?;
+                        let mut k = build_vectorized(module, f, (Some(v), note), clock)?;
                         attach_wide(&mut k, &locals);
                         Ok(k)
                     }
@@ -310,10 +311,21 @@ fn build_kernel<'m>(
     options: &CompileOptions,
     width: Option<u32>,
 ) -> Result<KernelBuild<'m>, CompileError> {
+    let clock = Instant::now();
+    let vectorized = vectorize_kernel(f, wide, options, width);
+    build_vectorized(module, f, vectorized, clock)
+}
+
+/// [`build_kernel`] from the vectorizer's result (its W-wide kernel or why there is none, and
+/// the listing's note), which took the time since `clock`.
+fn build_vectorized<'m>(
+    module: &Module,
+    f: &'m Function,
+    (wide, note): (Option<WideKernel>, String),
+    mut clock: Instant,
+) -> Result<KernelBuild<'m>, CompileError> {
     // This kernel's stages, for the build-time report ([`ferrocl_ir::timing`]).
     let mut own = StageTimes::default();
-    let mut clock = Instant::now();
-    let (wide, note) = vectorize_kernel(f, wide, options, width);
     own.lap("vectorize", &mut clock);
     if let Some(w) = &wide {
         verify(module, &w.func, "the vectorizer")?;

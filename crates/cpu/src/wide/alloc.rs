@@ -128,7 +128,7 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
             set(&mut defs[bi], p);
         }
         for &inst in f.layout.block_insts(b) {
-            for a in plan.reads(inst) {
+            for &a in plan.reads(inst) {
                 if needs(a) && !has(&defs[bi], a) {
                     set(&mut uses[bi], a);
                 }
@@ -204,7 +204,7 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
             }
         }
         for &inst in f.layout.block_insts(b) {
-            for a in plan.reads(inst) {
+            for &a in plan.reads(inst) {
                 if needs(a) {
                     touch(a, 2 * at);
                 }

@@ -825,6 +825,12 @@ impl Emitter<'_> {
             x,
             cmpps_predicate(FloatCC::Uno)
         )?;
+        self.zero_under_ks(d, bytes)?;
+        Ok(())
+    }
+
+    /// Zeros the lanes of `d` (named for `bytes`) that scratch mask `k7` selects.
+    fn zero_under_ks(&mut self, d: Register, bytes: u32) -> Res<()> {
         let mut i = Instruction::with3(pick(PXORD, bytes), d, d, d).map_err(bad)?;
         i.set_op_mask(KS);
         self.push(i);
@@ -896,9 +902,7 @@ impl Emitter<'_> {
         op3!(self, Code::EVEX_Vpxord_xmm_k1z_xmm_xmmm128b32, z, z, z)?;
         // NGE_UQ: not greater or equal, or unordered.
         op4!(self, pick(CMPPS, bytes), KS, x, zero, 0x19u32)?;
-        let mut i = Instruction::with3(pick(PXORD, bytes), d, d, d).map_err(bad)?;
-        i.set_op_mask(KS);
-        self.push(i);
+        self.zero_under_ks(d, bytes)?;
         Ok(())
     }
 

@@ -739,8 +739,8 @@ impl<'a> Plan<'a> {
     }
 
     /// The values `inst` reads, resolved.
-    pub(super) fn reads(&self, inst: Inst) -> Vec<Value> {
-        self.reads[inst].clone()
+    pub(super) fn reads(&self, inst: Inst) -> &[Value] {
+        &self.reads[inst]
     }
 }
 
