@@ -557,9 +557,9 @@ double __cl_atanh_double(double x) {
 // (the others, against numpy's double functions) measured the largest errors noted at each.
 //
 // Each function has two forms. The common form covers the arguments real code passes (a
-// positive normal float for the logarithms, |x| below a bound where 2^n is a normal float for
-// the exponentials) in a few instructions, without a clamp or a special value to test; the
-// complete form, free of branches (the clamps and the special values are integer operations
+// positive normal float for the logarithms, every x below the overflow bound for the
+// exponentials, raised to the underflow bound on its bits) in a few instructions, without a
+// special value to test; the complete form, free of branches (the clamps and the special values are integer operations
 // on the bits, or a select() of a comparison), covers every float. The function is the common
 // form's result where its argument is in range, else the complete form's, chosen with ?:,
 // which is lowered as a branch: the W-wide code tests each chunk, and a chunk whose lanes are
@@ -576,10 +576,10 @@ double __cl_atanh_double(double x) {
 //   (mpmath.chebyfit(g, [0, 0.0295], 3); relative error 1.9e-7, below 2^-28 of log(1 + f) once
 //   multiplied by z s). As 2s = f - s f, log(1 + f) = f + s (R - f): f is exact, so the only
 //   large term carries no rounding error (the complete form: f - f^2/2 + s (f^2/2 + R)).
-// - 2^n is built in the exponent bits. The common form has n within -126..126, one normal
-//   factor 2^n, and (1 + u) 2^n is one fma: a result in the subnormals is rounded once (the
-//   CPU device reports CL_FP_DENORM: no flush). The complete form takes 2^n in two factors,
-//   each a normal float, the product by the second rounding the result once. n = rint(t) comes
+// - 2^n is built in the exponent bits, in two factors, each a normal float: (1 + u) times
+//   the first is one fma, the product by the second rounds the result once, also in the
+//   subnormals (the CPU device reports CL_FP_DENORM: no flush). pow's common form, n within
+//   -126..126, takes one factor. n = rint(t) comes
 //   from the bits of t + 1.5 * 2^23 (exact for |t| < 2^22), without a conversion to int.
 #define __CL_EXPF_SHIFT 12582912.0f
 // The bits of t + 1.5 * 2^23 less this are n + 254: twice the exponent bias, which
@@ -632,45 +632,57 @@ float __cl_expf_clamp(float x, float lo, float hi) {
 // and a blend (two instructions, against five for the same on the bits).
 float __cl_expf_nan(float x, float r) { return select(r, x, isnan(x)); }
 
-// exp of every float (the complete form).
-float __cl_expf_full(float x) {
-    // Below -104 the result rounds to +0 (e^-104 < 2^-150), above 89 to +inf; clamped there,
-    // n stays within -150..128.
-    float xc = __cl_expf_clamp(x, -104.0f, 89.0f);
-    float t = fma(xc, __CL_LOG2E_F, __CL_EXPF_SHIFT);
+// x raised to lo (a negative float) where it is below: on the bits as unsigned ints, the
+// negative floats are in order of magnitude above the positive ones. A NaN with the sign bit
+// set becomes lo.
+float __cl_expf_floor(float x, float lo) { return as_float(min(as_uint(x), as_uint(lo))); }
+
+// e^x for -104 <= x <= 89: below -104 the result rounds to +0 (e^-104 < 2^-150), above 89
+// to +inf, so that the complete form clamps there; n stays within -150..128.
+float __cl_expf_clamped(float x) {
+    float t = fma(x, __CL_LOG2E_F, __CL_EXPF_SHIFT);
     float nf = t - __CL_EXPF_SHIFT;
     int nb = as_int(t) - __CL_EXPF_BIASED;
-    // Cody and Waite: xc - nf * high is exact (nf * high lies on the 2^-21 grid, xc on a grid
+    // Cody and Waite: x - nf * high is exact (nf * high lies on the 2^-21 grid, x on a grid
     // at least as fine where n != 0, and the difference is below 0.35), the low part rounds.
-    float r = fma(-nf, __CL_LN2_HI_F, xc);
+    float r = fma(-nf, __CL_LN2_HI_F, x);
     r = fma(-nf, __CL_LN2_LO_F, r);
-    return __cl_expf_nan(x, __cl_expf_core(r, nb));
+    return __cl_expf_core(r, nb);
 }
 
-// exp2 of every float (the complete form).
-float __cl_exp2f_full(float x) {
-    // 2^-151 rounds to +0, 2^129 overflows.
-    float xc = __cl_expf_clamp(x, -151.0f, 129.0f);
-    float t = xc + __CL_EXPF_SHIFT;
+// 2^x for -151 <= x <= 129 (2^-151 rounds to +0, 2^129 overflows).
+float __cl_exp2f_clamped(float x) {
+    float t = x + __CL_EXPF_SHIFT;
     float nf = t - __CL_EXPF_SHIFT;
     int nb = as_int(t) - __CL_EXPF_BIASED;
-    // xc - nf is exact, within 1/2; its product by ln 2 within 0.35.
-    return __cl_expf_nan(x, __cl_expf_core((xc - nf) * __CL_LN2_HI_F, nb));
+    // x - nf is exact, within 1/2; its product by ln 2 within 0.35.
+    return __cl_expf_core((x - nf) * __CL_LN2_HI_F, nb);
 }
 
-// exp10 of every float (the complete form).
-float __cl_exp10f_full(float x) {
-    // 10^-46 rounds to +0 (below 2^-152), 10^39 overflows.
-    float xc = __cl_expf_clamp(x, -46.0f, 39.0f);
+// 10^x for -46 <= x <= 39 (10^-46 rounds to +0, below 2^-152; 10^39 overflows).
+float __cl_exp10f_clamped(float x) {
     // x ln 10 = hi + lo: the product's rounding error is exact by fma, ln 10's own in the rest.
-    float hi = xc * __CL_LN10_HI_F;
-    float lo = fma(xc, __CL_LN10_HI_F, -hi) + xc * __CL_LN10_LO_F;
+    float hi = x * __CL_LN10_HI_F;
+    float lo = fma(x, __CL_LN10_HI_F, -hi) + x * __CL_LN10_LO_F;
     float t = fma(hi, __CL_LOG2E_F, __CL_EXPF_SHIFT);
     float nf = t - __CL_EXPF_SHIFT;
     int nb = as_int(t) - __CL_EXPF_BIASED;
     // hi - nf * high is exact as in exp; the low parts are added after.
     float r = fma(-nf, __CL_LN2_HI_F, hi) + fma(-nf, __CL_LN2_LO_F, lo);
-    return __cl_expf_nan(x, __cl_expf_core(r, nb));
+    return __cl_expf_core(r, nb);
+}
+
+// The complete forms: every float, clamped at both ends, a NaN restored after.
+float __cl_expf_full(float x) {
+    return __cl_expf_nan(x, __cl_expf_clamped(__cl_expf_clamp(x, -104.0f, 89.0f)));
+}
+
+float __cl_exp2f_full(float x) {
+    return __cl_expf_nan(x, __cl_exp2f_clamped(__cl_expf_clamp(x, -151.0f, 129.0f)));
+}
+
+float __cl_exp10f_full(float x) {
+    return __cl_expf_nan(x, __cl_exp10f_clamped(__cl_expf_clamp(x, -46.0f, 39.0f)));
 }
 
 // (1 + u) 2^n = exp(r) 2^n for |r| <= 0.35, given t = n + __CL_EXPF_SHIFT_127 with n within
@@ -689,41 +701,27 @@ float __cl_expf_common(float r, float t) {
 // the bits, which the W-wide code tests as one for the chunk).
 int __cl_expf_within(float x, int b) { return (as_int(x) & 0x7fffffff) < b; }
 
+// The common forms take every x below the complete form's upper clamp (a float compare,
+// false for a NaN): raised to its lower clamp, on the bits, which leaves the other x as they
+// are. A result in the subnormals or zero, e^x for a very negative x as in a Gaussian's
+// exp(-x^2 / 2), then costs no second pass over the chunk.
+
 // Largest error over every input: 1.061 ulp, at 26.732475 (0x41d5dc1c).
 float __cl_exp_float(float x) {
-    // For -87.5 < x < 88 (|x - 0.25| < 87.75, exact there), n = rint(x / ln 2) is within
-    // -126..127, where 2^n is a normal float and (1 + u) 2^n, below 2^127.5, finite: every x
-    // whose e^x is a normal float but the last 0.7 below overflow and 0.2 above the
-    // subnormals. The reduction is the complete form's (Cody and Waite's, exact but for the
-    // low part's product).
-    float t = fma(x, __CL_LOG2E_F, __CL_EXPF_SHIFT_127);
-    float nf = t - __CL_EXPF_SHIFT_127;
-    float r = fma(-nf, __CL_LN2_HI_F, x);
-    r = fma(-nf, __CL_LN2_LO_F, r);
-    float y = __cl_expf_common(r, t);
-    return __cl_expf_within(x - 0.25f, 0x42af8000) ? y : __cl_expf_full(x);
+    float y = __cl_expf_clamped(__cl_expf_floor(x, -104.0f));
+    return x < 89.0f ? y : __cl_expf_full(x);
 }
 
 // Largest error over every 7th input: 1.075 ulp, at 2.5795274 (0x402516fa).
 float __cl_exp2_float(float x) {
-    // For |x| < 126, n = rint(x) is within -126..126; x - n is exact, within 1/2.
-    float t = x + __CL_EXPF_SHIFT_127;
-    float nf = t - __CL_EXPF_SHIFT_127;
-    float y = __cl_expf_common((x - nf) * __CL_LN2_HI_F, t);
-    return __cl_expf_within(x, 0x42fc0000) ? y : __cl_exp2f_full(x);
+    float y = __cl_exp2f_clamped(__cl_expf_floor(x, -151.0f));
+    return x < 129.0f ? y : __cl_exp2f_full(x);
 }
 
 // Largest error over every 7th input: 1.068 ulp, at -2.2576003 (0xc0107c86).
 float __cl_exp10_float(float x) {
-    // For |x| < 37.5, n = rint(x log2(10)) is within -125..125; x ln 10 = hi + lo as in the
-    // complete form.
-    float hi = x * __CL_LN10_HI_F;
-    float lo = fma(x, __CL_LN10_HI_F, -hi) + x * __CL_LN10_LO_F;
-    float t = fma(hi, __CL_LOG2E_F, __CL_EXPF_SHIFT_127);
-    float nf = t - __CL_EXPF_SHIFT_127;
-    float r = fma(-nf, __CL_LN2_HI_F, hi) + fma(-nf, __CL_LN2_LO_F, lo);
-    float y = __cl_expf_common(r, t);
-    return __cl_expf_within(x, 0x42160000) ? y : __cl_exp10f_full(x);
+    float y = __cl_exp10f_clamped(__cl_expf_floor(x, -46.0f));
+    return x < 39.0f ? y : __cl_exp10f_full(x);
 }
 
 // e^(hi + lo) for |lo| below 2^-10 (for erfc's exp(-x^2), x^2 as a pair); hi is clamped as

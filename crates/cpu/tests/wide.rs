@@ -540,3 +540,35 @@ fn constant_operands_match_cranelift() {
     let ranges = [nd([2048, 1], [256, 1]), nd([999, 1], [333, 1])];
     compare(FMAS, "fmas", &[buf(43), buf(44), buf(45)], &ranges);
 }
+
+/// Fused multiply-adds with negated operands, which the tier folds into the fma (VFNMADD,
+/// VFMSUB, VFNMSUB) in each sign combination, a negation also read elsewhere (not folded), a
+/// negated constant, and a uniform (scalar) fma; `exp` over arguments far below its underflow
+/// bound, whose results are subnormal or zero.
+const NEGATED: &str = "
+__kernel void negated(__global float *x, __global const float *y, __global float *out, float s)
+{
+    size_t i = get_global_id(0);
+    float a = x[i], b = y[i], c = y[i + 1];
+    float na = -a, nc = -c;
+    float p = fma(na, b, c);
+    float q = fma(a, -b, nc);
+    float r = fma(na, -b, nc);
+    float t = fma(-p, q, -2.5f);
+    float u = fma(-s, s, 1.0f);
+    x[i] = p + q * r + t * u + na;
+    out[i] = exp(-p * p * 40.0f) + exp(-t * 30.0f);
+}
+";
+
+#[test]
+fn negated_fma_operands_match_cranelift() {
+    let buf = |seed| Arg::Buffer { words: 4097, seed };
+    let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
+    compare(
+        NEGATED,
+        "negated",
+        &[buf(46), buf(47), buf(48), Arg::Float(1.75)],
+        &ranges,
+    );
+}

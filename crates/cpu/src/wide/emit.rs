@@ -237,6 +237,73 @@ const FMADD231PS: Sized3 = [
     Code::EVEX_Vfmadd231ps_ymm_k1z_ymm_ymmm256b32,
     Code::EVEX_Vfmadd231ps_zmm_k1z_zmm_zmmm512b32_er,
 ];
+const FNMADD231PS: Sized3 = [
+    Code::EVEX_Vfnmadd231ps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vfnmadd231ps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vfnmadd231ps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const FMSUB231PS: Sized3 = [
+    Code::EVEX_Vfmsub231ps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vfmsub231ps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vfmsub231ps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const FNMSUB231PS: Sized3 = [
+    Code::EVEX_Vfnmsub231ps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vfnmsub231ps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vfnmsub231ps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const FNMADD213PS: Sized3 = [
+    Code::EVEX_Vfnmadd213ps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vfnmadd213ps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vfnmadd213ps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const FMSUB213PS: Sized3 = [
+    Code::EVEX_Vfmsub213ps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vfmsub213ps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vfmsub213ps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const FNMSUB213PS: Sized3 = [
+    Code::EVEX_Vfnmsub213ps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vfnmsub213ps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vfnmsub213ps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const FNMADD132PS: Sized3 = [
+    Code::EVEX_Vfnmadd132ps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vfnmadd132ps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vfnmadd132ps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const FMSUB132PS: Sized3 = [
+    Code::EVEX_Vfmsub132ps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vfmsub132ps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vfmsub132ps_zmm_k1z_zmm_zmmm512b32_er,
+];
+const FNMSUB132PS: Sized3 = [
+    Code::EVEX_Vfnmsub132ps_xmm_k1z_xmm_xmmm128b32,
+    Code::EVEX_Vfnmsub132ps_ymm_k1z_ymm_ymmm256b32,
+    Code::EVEX_Vfnmsub132ps_zmm_k1z_zmm_zmmm512b32_er,
+];
+/// The scalar `f32` fmas' 231, 213 and 132 forms: `a * b + c`, `-(a * b) + c`, `a * b - c`,
+/// `-(a * b) - c`.
+const FMADD_SS: [Code; 3] = [
+    Code::EVEX_Vfmadd231ss_xmm_k1z_xmm_xmmm32_er,
+    Code::EVEX_Vfmadd213ss_xmm_k1z_xmm_xmmm32_er,
+    Code::EVEX_Vfmadd132ss_xmm_k1z_xmm_xmmm32_er,
+];
+const FNMADD_SS: [Code; 3] = [
+    Code::EVEX_Vfnmadd231ss_xmm_k1z_xmm_xmmm32_er,
+    Code::EVEX_Vfnmadd213ss_xmm_k1z_xmm_xmmm32_er,
+    Code::EVEX_Vfnmadd132ss_xmm_k1z_xmm_xmmm32_er,
+];
+const FMSUB_SS: [Code; 3] = [
+    Code::EVEX_Vfmsub231ss_xmm_k1z_xmm_xmmm32_er,
+    Code::EVEX_Vfmsub213ss_xmm_k1z_xmm_xmmm32_er,
+    Code::EVEX_Vfmsub132ss_xmm_k1z_xmm_xmmm32_er,
+];
+const FNMSUB_SS: [Code; 3] = [
+    Code::EVEX_Vfnmsub231ss_xmm_k1z_xmm_xmmm32_er,
+    Code::EVEX_Vfnmsub213ss_xmm_k1z_xmm_xmmm32_er,
+    Code::EVEX_Vfnmsub132ss_xmm_k1z_xmm_xmmm32_er,
+];
 const FMADD132PS: Sized3 = [
     Code::EVEX_Vfmadd132ps_xmm_k1z_xmm_xmmm128b32,
     Code::EVEX_Vfmadd132ps_ymm_k1z_ymm_ymmm256b32,
@@ -941,9 +1008,9 @@ impl Emitter<'_> {
             let x = xmm_of(dst);
             return op3!(self, Code::EVEX_Vpxord_xmm_k1z_xmm_xmmm128b32, x, x, x);
         }
-        // One load of the lanes from the constant pool (two instructions through a general
-        // register before: `mov`, `vpbroadcastd`).
-        self.load_pool(dst, pick(MOVUPS_LOAD, bytes_of(dst)), [bits; 16])
+        // One broadcast from the constant pool (two instructions through a general register
+        // before: `mov`, `vpbroadcastd`).
+        self.load_pool(dst, pick(BROADCASTSS, bytes_of(dst)), [bits; 16])
     }
 
     fn prologue(&mut self, saved: &[Register], layout: &[ArgSlot]) -> Res<()> {
@@ -1944,21 +2011,17 @@ impl Emitter<'_> {
                 };
                 op3!(self, code, d, a, c)
             }
-            Op::Fma if !scalar && self.fma_from_pool(d, args, bytes)? => Ok(()),
             Op::Fma => {
+                let (args, forms) = self.fma_forms(args, scalar, bytes);
+                if !scalar && self.fma_from_pool(d, &args, forms)? {
+                    return Ok(());
+                }
                 let (a, b, c) = (
                     self.vec(args[0], VS0)?,
                     self.vec(args[1], VS1)?,
                     self.vec(args[2], VS2)?,
                 );
-                let (c231, c213) = if scalar {
-                    (
-                        Code::EVEX_Vfmadd231ss_xmm_k1z_xmm_xmmm32_er,
-                        Code::EVEX_Vfmadd213ss_xmm_k1z_xmm_xmmm32_er,
-                    )
-                } else {
-                    (pick(FMADD231PS, bytes), pick(FMADD213PS, bytes))
-                };
+                let [c231, c213, _] = forms;
                 let x = |r: Register| if scalar { xmm_of(r) } else { r };
                 let (d, a, b, c) = (x(d), x(a), x(b), x(c));
                 if d == c {
@@ -2245,7 +2308,23 @@ impl Emitter<'_> {
             Op::Iconst(c) | Op::Fconst(c) => c as u32,
             _ => return Err(format!("{v} is not a constant")),
         };
-        Ok(self.pool_ref([bits; 16]))
+        Ok(self.pool_broadcast(bits))
+    }
+
+    /// The pool's entry of 32-bit constant `bits` as the broadcast memory operand
+    /// (`{1to16}`: a 4-byte read) of the next instruction emitted.
+    fn pool_broadcast(&mut self, bits: u32) -> MemoryOperand {
+        let mut m = self.pool_ref([bits; 16]);
+        m.is_broadcast = true;
+        m
+    }
+
+    /// `dst` (a vector register, named by its size) = constant `v`'s lanes, broadcast from
+    /// its pool entry.
+    fn load_constant(&mut self, dst: Register, v: Value) -> Res<()> {
+        let mut m = self.pool_operand(v)?;
+        m.is_broadcast = false;
+        op2!(self, pick(BROADCASTSS, bytes_of(dst)), dst, m)
     }
 
     /// `code d, x, m`: `x` in a register (`scratch` where it has none), `m` a constant read
@@ -2264,10 +2343,35 @@ impl Emitter<'_> {
         Ok(true)
     }
 
+    /// The operands of fma `args` with the negations the fma makes itself taken off
+    /// ([`Plan::negated`]), and its 231, 213 and 132 forms, which negate the product (one
+    /// multiplicand negated), the addend, both or neither.
+    fn fma_forms(&self, args: &[Value], scalar: bool, bytes: u32) -> ([Value; 3], [Code; 3]) {
+        let mut signs = [false; 3];
+        let mut plain = [args[0], args[1], args[2]];
+        for (v, s) in plain.iter_mut().zip(signs.iter_mut()) {
+            if let Some(x) = self.plan.negated(*v) {
+                (*v, *s) = (x, true);
+            }
+        }
+        let forms = match (signs[0] != signs[1], signs[2], scalar) {
+            (false, false, false) => [FMADD231PS, FMADD213PS, FMADD132PS],
+            (true, false, false) => [FNMADD231PS, FNMADD213PS, FNMADD132PS],
+            (false, true, false) => [FMSUB231PS, FMSUB213PS, FMSUB132PS],
+            (true, true, false) => [FNMSUB231PS, FNMSUB213PS, FNMSUB132PS],
+            (false, false, true) => return (plain, FMADD_SS),
+            (true, false, true) => return (plain, FNMADD_SS),
+            (false, true, true) => return (plain, FMSUB_SS),
+            (true, true, true) => return (plain, FNMSUB_SS),
+        };
+        (plain, forms.map(|f| pick(f, bytes)))
+    }
+
     /// `d = a * b + c` (vectors) with a constant operand read from the pool by the fma
     /// itself, in the form whose memory operand it is (231: `d = a * m + d`; 213: `d = b * d +
     /// m`; 132: `d = d * m + c`); `false` where no operand is such a constant or no form fits.
-    fn fma_from_pool(&mut self, d: Register, args: &[Value], bytes: u32) -> Res<bool> {
+    fn fma_from_pool(&mut self, d: Register, args: &[Value], forms: [Code; 3]) -> Res<bool> {
+        let bytes = bytes_of(d);
         let k = |e: &Self, v: Value| e.is_pool_constant(v);
         let reg = |e: &Self, v: Value| -> Option<Register> {
             (!e.plan.is_remat(v) && e.alloc.slot[v].is_none())
@@ -2275,11 +2379,7 @@ impl Emitter<'_> {
                 .flatten()
         };
         let (a, b, c) = (args[0], args[1], args[2]);
-        let (c231, c213, c132) = (
-            pick(FMADD231PS, bytes),
-            pick(FMADD213PS, bytes),
-            pick(FMADD132PS, bytes),
-        );
+        let [c231, c213, c132] = forms;
         // The addend a constant: into d from the pool, or read by a 213 form from d's
         // multiplicand.
         if k(self, c) && !k(self, a) && !k(self, b) {
@@ -2290,8 +2390,7 @@ impl Emitter<'_> {
                 return self.with_pool(c213, d, a, VS0, c);
             }
             let (ra, rb) = (self.vec(a, VS0)?, self.vec(b, VS1)?);
-            let m = self.pool_operand(c)?;
-            op2!(self, pick(MOVUPS_LOAD, bytes), d, m)?;
+            self.load_constant(d, c)?;
             op3!(self, c231, d, ra, rb)?;
             return Ok(true);
         }
@@ -2309,8 +2408,7 @@ impl Emitter<'_> {
                 return self.with_pool(c213, d, m, VS1, c);
             }
             let rx = self.vec(x, VS0)?;
-            let mc = self.pool_operand(c)?;
-            op2!(self, pick(MOVUPS_LOAD, bytes), d, mc)?;
+            self.load_constant(d, c)?;
             let mo = self.pool_operand(m)?;
             op3!(self, c231, d, rx, mo)?;
             return Ok(true);
@@ -2369,6 +2467,10 @@ impl Emitter<'_> {
                     UnaryOp::Fabs => (0x7fff_ffff, ANDPS),
                     _ => (u32::MAX, PXORD),
                 };
+                if bytes >= 16 && self.pinned(bits).is_none() {
+                    let m = self.pool_broadcast(bits);
+                    return op3!(self, pick(code, bytes), d, a, m);
+                }
                 let s = self.constant_reg(bits, VS1, bytes.max(16))?;
                 op3!(self, pick(code, bytes), d, a, s)
             }
@@ -2429,16 +2531,23 @@ impl Emitter<'_> {
                 op3!(self, code, d, d, d)
             }
             Op::Undef => Ok(()),
-            Op::Fcmp(cc) => {
+            Op::Fcmp(_) | Op::Icmp(_) => {
                 let bytes = self.ty(args[0]).bytes();
-                let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
-                op4!(self, pick(CMPPS, bytes), d, a, b, cmpps_predicate(*cc))
-            }
-            Op::Icmp(cc) => {
-                let bytes = self.ty(args[0]).bytes();
-                let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
-                let (p, unsigned) = pcmp_predicate(*cc);
-                let code = pick(if unsigned { PCMPUD } else { PCMPD }, bytes);
+                let (code, p) = match op {
+                    Op::Fcmp(cc) => (pick(CMPPS, bytes), cmpps_predicate(*cc)),
+                    Op::Icmp(cc) => {
+                        let (p, unsigned) = pcmp_predicate(*cc);
+                        (pick(if unsigned { PCMPUD } else { PCMPD }, bytes), p)
+                    }
+                    _ => unreachable!("a comparison"),
+                };
+                let a = self.vec(args[0], VS0)?;
+                if bytes >= 16 && self.is_pool_constant(args[1]) {
+                    // Compared with the constant's pool entry, broadcast.
+                    let m = self.pool_operand(args[1])?;
+                    return op4!(self, code, d, a, m, p);
+                }
+                let b = self.vec(args[1], VS1)?;
                 op4!(self, code, d, a, b, p)
             }
             Op::Binary(b) => {

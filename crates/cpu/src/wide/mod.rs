@@ -404,6 +404,9 @@ pub(super) struct Plan<'a> {
     /// Integer comparisons read only as a branch's condition: compared where the branch is
     /// (`cmp`, `jcc`), their operands read there.
     fused: SecondaryMap<Value, Option<Inst>>,
+    /// Float negations read only as operands of `fma`s: each fma negates its product or its
+    /// addend itself (VFNMADD, VFMSUB, VFNMSUB), reading the negated value.
+    negated: SecondaryMap<Value, Option<Value>>,
     /// The offsets of the module's `__local` variables.
     locals: &'a LocalOffsets,
     /// Whether the function reaches `__local` memory through addresses it confines: the
@@ -424,6 +427,7 @@ impl<'a> Plan<'a> {
             any: SecondaryMap::new(),
             folded: SecondaryMap::new(),
             fused: SecondaryMap::new(),
+            negated: SecondaryMap::new(),
             addresses: SecondaryMap::new(),
             widened: SecondaryMap::new(),
             scaled: SecondaryMap::new(),
@@ -509,6 +513,7 @@ impl<'a> Plan<'a> {
                 }
             }
         }
+        let mut as_fma: SecondaryMap<Value, u32> = SecondaryMap::new();
         let mut as_address: SecondaryMap<Value, u32> = SecondaryMap::new();
         let mut as_lane: SecondaryMap<Value, u32> = SecondaryMap::new();
         let mut as_offset: SecondaryMap<Value, u32> = SecondaryMap::new();
@@ -516,6 +521,12 @@ impl<'a> Plan<'a> {
             for &inst in f.layout.block_insts(b) {
                 let d = &f.dfg.insts[inst];
                 let p = match d.op {
+                    Op::Fma => {
+                        for &a in &d.args {
+                            as_fma[f.dfg.resolve(a)] += 1;
+                        }
+                        continue;
+                    }
                     Op::Load(_) => d.args[0],
                     Op::Store(_) => d.args[1],
                     Op::ExtractLane(_) => {
@@ -533,6 +544,10 @@ impl<'a> Plan<'a> {
                 let Some(r) = f.dfg.inst_result(inst) else {
                     continue;
                 };
+                let float = f.dfg.value_type(r).lane_type() == Type::F32;
+                if d.op == Op::Unary(UnaryOp::Fneg) && float && raw[r] > 0 && as_fma[r] == raw[r] {
+                    self.negated[r] = Some(f.dfg.resolve(d.args[0]));
+                }
                 let wide_offset =
                     d.op == Op::PtrAdd && f.dfg.value_type(f.dfg.resolve(d.args[1])) == Type::I64;
                 if wide_offset && raw[r] > 0 && as_address[r] == raw[r] {
@@ -676,6 +691,11 @@ impl<'a> Plan<'a> {
         self.fused[v]
     }
 
+    /// The value `v` is the negation of, where every fma reading `v` negates it itself.
+    pub(super) fn negated(&self, v: Value) -> Option<Value> {
+        self.negated[v]
+    }
+
     /// What reading `v` reads where `v` is computed where it is read (an any-lane test, a
     /// fused comparison): the mask, the comparison's operands.
     fn deferred(&self, f: &Function, v: Value) -> Option<Vec<Value>> {
@@ -685,6 +705,9 @@ impl<'a> Plan<'a> {
         if let Some(load) = self.broadcast[v] {
             let p = f.dfg.resolve(f.dfg.insts[load].args[0]);
             return Some(self.deferred(f, p).unwrap_or_else(|| vec![p]));
+        }
+        if let Some(x) = self.negated[v] {
+            return Some(self.deferred(f, x).unwrap_or_else(|| vec![x]));
         }
         if let Some(i) = self.fused[v].or(self.addresses[v]) {
             return Some(
