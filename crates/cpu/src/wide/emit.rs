@@ -1990,9 +1990,10 @@ impl Emitter<'_> {
                 };
                 let commutes = b.is_commutative()
                     || (matches!(b, BinaryOp::Fadd | BinaryOp::Fmul) && not_nan(self, args[0]));
+                let in_memory = self.plan.in_memory(args[1]).is_some();
                 let (x, k) = match (
                     self.is_pool_constant(args[0]),
-                    self.is_pool_constant(args[1]),
+                    self.is_pool_constant(args[1]) || in_memory,
                 ) {
                     (_, true) => (args[0], args[1]),
                     (true, false) if commutes => (args[1], args[0]),
@@ -2000,7 +2001,7 @@ impl Emitter<'_> {
                 };
                 if !scalar && bytes >= 16 && x != k {
                     let a = self.vec(x, VS0)?;
-                    let m = self.pool_operand(k)?;
+                    let m = self.memory_operand(k)?;
                     return op3!(self, code, d, a, m);
                 }
                 let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
@@ -2325,6 +2326,22 @@ impl Emitter<'_> {
         let mut m = self.pool_operand(v)?;
         m.is_broadcast = false;
         op2!(self, pick(BROADCASTSS, bytes_of(dst)), dst, m)
+    }
+
+    /// The broadcast memory operand an operation reads `v` through: a constant's pool entry,
+    /// or the lane of the load a splat reads ([`Plan::in_memory`]).
+    fn memory_operand(&mut self, v: Value) -> Res<MemoryOperand> {
+        let Some(load) = self.plan.in_memory(v) else {
+            return self.pool_operand(v);
+        };
+        let data = &self.f.dfg.insts[load];
+        let Op::Load(m) = &data.op else {
+            return Err("a broadcast of something other than a load".into());
+        };
+        let p = self.f.dfg.resolve(data.args[0]);
+        let mut at = self.address(p, m)?;
+        at.is_broadcast = true;
+        Ok(at)
     }
 
     /// `code d, x, m`: `x` in a register (`scratch` where it has none), `m` a constant read

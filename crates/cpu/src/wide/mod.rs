@@ -85,6 +85,31 @@ pub fn host_supports() -> bool {
     }
 }
 
+/// Whether the tier's code for `op` on vectors takes its second operand from memory,
+/// broadcast from one 32-bit lane (an EVEX `m32bcst` operand).
+fn reads_memory_operand(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Binary(
+            BinaryOp::Fadd
+                | BinaryOp::Fsub
+                | BinaryOp::Fmul
+                | BinaryOp::Fdiv
+                | BinaryOp::FdivRelaxed
+                | BinaryOp::Iadd
+                | BinaryOp::Isub
+                | BinaryOp::Imul
+                | BinaryOp::Smin
+                | BinaryOp::Smax
+                | BinaryOp::Umin
+                | BinaryOp::Umax
+                | BinaryOp::Band
+                | BinaryOp::Bor
+                | BinaryOp::Bxor
+        )
+    )
+}
+
 /// The lanes the tier runs a kernel's W-wide version at: 16 lanes of 32 bits, one `zmm`.
 pub const WIDTH: u32 = 16;
 
@@ -404,6 +429,10 @@ pub(super) struct Plan<'a> {
     /// Integer comparisons read only as a branch's condition: compared where the branch is
     /// (`cmp`, `jcc`), their operands read there.
     fused: SecondaryMap<Value, Option<Inst>>,
+    /// Splats of such loads read only as the second operand of one vector operation after
+    /// them in the block, with nothing between that writes memory: the operation reads the
+    /// lane from memory itself, broadcast (`{1to16}`).
+    in_memory: SecondaryMap<Value, Option<Inst>>,
     /// Float negations read only as operands of `fma`s: each fma negates its product or its
     /// addend itself (VFNMADD, VFMSUB, VFNMSUB), reading the negated value.
     negated: SecondaryMap<Value, Option<Value>>,
@@ -428,6 +457,7 @@ impl<'a> Plan<'a> {
             folded: SecondaryMap::new(),
             fused: SecondaryMap::new(),
             negated: SecondaryMap::new(),
+            in_memory: SecondaryMap::new(),
             addresses: SecondaryMap::new(),
             widened: SecondaryMap::new(),
             scaled: SecondaryMap::new(),
@@ -614,6 +644,28 @@ impl<'a> Plan<'a> {
                 if bits32 && !m.volatile && raw[x] == 1 && quiet {
                     self.broadcast[x] = Some(load);
                     self.folded[load] = true;
+                    let Some(s) = f.dfg.inst_result(inst) else {
+                        continue;
+                    };
+                    // The splat's one reader, later in the block, reading it second.
+                    let reader = insts[at + 1..]
+                        .iter()
+                        .position(|&i| f.dfg.insts[i].args.iter().any(|&a| f.dfg.resolve(a) == s))
+                        .map(|k| at + 1 + k);
+                    let Some(u) = reader else {
+                        continue;
+                    };
+                    let user = &f.dfg.insts[insts[u]];
+                    let second = user.args.len() == 2
+                        && f.dfg.resolve(user.args[1]) == s
+                        && f.dfg.resolve(user.args[0]) != s;
+                    let quiet = insts[at + 1..u].iter().all(|&i| {
+                        f.dfg.insts[i].op.is_pure() || matches!(f.dfg.insts[i].op, Op::Load(_))
+                    });
+                    let wide = f.dfg.value_type(s).bytes() >= 16;
+                    if raw[s] == 1 && second && quiet && wide && reads_memory_operand(&user.op) {
+                        self.in_memory[s] = Some(load);
+                    }
                 }
             }
         }
@@ -691,6 +743,11 @@ impl<'a> Plan<'a> {
         self.fused[v]
     }
 
+    /// The load whose lane splat `v` broadcasts where its reader reads it from memory.
+    pub(super) fn in_memory(&self, v: Value) -> Option<Inst> {
+        self.in_memory[v]
+    }
+
     /// The value `v` is the negation of, where every fma reading `v` negates it itself.
     pub(super) fn negated(&self, v: Value) -> Option<Value> {
         self.negated[v]
@@ -705,6 +762,10 @@ impl<'a> Plan<'a> {
         if let Some(load) = self.broadcast[v] {
             let p = f.dfg.resolve(f.dfg.insts[load].args[0]);
             return Some(self.deferred(f, p).unwrap_or_else(|| vec![p]));
+        }
+        if let Some(load) = self.in_memory[v] {
+            let x = f.dfg.resolve(f.dfg.insts[load].args[0]);
+            return Some(self.deferred(f, x).unwrap_or_else(|| vec![x]));
         }
         if let Some(x) = self.negated[v] {
             return Some(self.deferred(f, x).unwrap_or_else(|| vec![x]));
