@@ -7,9 +7,10 @@
 //! is element `i * n + c` of them.
 
 use ferrocl_ir::eval::sext;
-use ferrocl_ir::{AddrSpace, BinaryOp, IntCC, MemFlags, Op, Type, Value, ValueDef};
+use ferrocl_ir::{AddrSpace, BinaryOp, ConvOp, IntCC, MemFlags, Op, Type, Value, ValueDef};
 
 use super::{Emitter, Lanes};
+use crate::vectorize::shape::Shape;
 
 /// The largest distance between lanes, in elements, of a load made of whole vectors and
 /// shuffles ([`Emitter::strided_load`]); lanes further apart are gathered.
@@ -67,16 +68,90 @@ impl Emitter<'_> {
         // as sound and only stricter. Every access at y plus a constant (the taps along a
         // stencil's row) is then tested on y, and `strictest` keeps one test of the lot.
         let (mut base, mut limit) = (base, limit);
-        if let Some((y, c)) = self.plus_constant(base).filter(|_| stride > 0) {
-            let lowest = if signed { -half } else { 0 };
-            if (0..half).contains(&c) && limit - c >= lowest {
-                base = y;
-                limit -= c;
-            }
+        if let Some((y, c)) = self.tested_below(base, stride, signed, limit) {
+            base = y;
+            limit -= c;
         }
         // The bits of the limit in the lane type (an unsigned limit above i64::MAX wraps).
         let k = self.iconst(ty, limit as u64 as i64);
         self.val(Op::Icmp(cc), &[base, k], Type::I1)
+    }
+
+    /// `(y, c)` where `no_wrap` tests `y` for lanes `base + i * stride` with `base` = `y + c`
+    /// (against `limit - c`, `limit` its bound for `base`): where the test holds, `y + c`
+    /// does not wrap.
+    fn tested_below(
+        &self,
+        base: Value,
+        stride: i64,
+        signed: bool,
+        limit: i128,
+    ) -> Option<(Value, i128)> {
+        let bits = self.out.dfg.value_type(base).lane_bits();
+        let half = 1i128 << (bits - 1);
+        let lowest = if signed { -half } else { 0 };
+        let (y, c) = self.plus_constant(base).filter(|_| stride > 0)?;
+        ((0..half).contains(&c) && limit - c >= lowest).then_some((y, c))
+    }
+
+    /// Lane 0's address for a whole-vector access through `p`, made where the guards of
+    /// `p`'s lanes hold. Where `p` is `q + ext(y + c) * s` (a uniform `q`, a constant scale
+    /// `s`) and the guard that the extension does not wrap tests `y` ([`Self::no_wrap`]),
+    /// `y + c` does not wrap there: the offset is `ext(y) * s + c * s`, and the accesses at
+    /// `y` plus constants (a stencil's taps) share `q + ext(y) * s` and differ by constants,
+    /// which the code generator makes displacements. Else lane 0 as everywhere.
+    fn whole_base(&mut self, p: Value) -> Value {
+        self.split_base(p).unwrap_or_else(|| self.lane(p, 0))
+    }
+
+    fn split_base(&mut self, p: Value) -> Option<Value> {
+        let src = &self.src.dfg;
+        let def = |v: Value| match src.value_def(src.resolve(v)) {
+            ValueDef::Result(i) => Some(src.insts[i].clone()),
+            _ => None,
+        };
+        let d = def(p).filter(|d| d.op == Op::PtrAdd)?;
+        let (q, o) = (src.resolve(d.args[0]), src.resolve(d.args[1]));
+        let constant = |v: Value| src.iconst_value(src.resolve(v));
+        let (x, scale) = match def(o).map(|d| (d.op.clone(), d.args)) {
+            Some((Op::Binary(BinaryOp::Imul), a)) if constant(a[1]).is_some() => {
+                (src.resolve(a[0]), constant(a[1])? as i64)
+            }
+            Some((Op::Binary(BinaryOp::Shl), a)) if constant(a[1]).is_some_and(|k| k < 32) => {
+                (src.resolve(a[0]), 1i64 << constant(a[1])?)
+            }
+            _ => (o, 1),
+        };
+        let ext = def(x)?;
+        let Op::Convert(conv @ (ConvOp::Sext | ConvOp::Zext)) = ext.op else {
+            return None;
+        };
+        let a = src.resolve(ext.args[0]);
+        if !matches!(self.shapes.of(x), Shape::Affine { guarded: true, .. }) {
+            return None;
+        }
+        let (Lanes::Uniform(qu), Lanes::Affine { stride, .. }) = (self.lanes(q), self.lanes(x))
+        else {
+            return None;
+        };
+        let signed = conv == ConvOp::Sext;
+        let a0 = self.lane(a, 0);
+        let bits = self.out.dfg.value_type(a0).lane_bits();
+        let span = i128::from(stride) * i128::from(self.w - 1);
+        let half = 1i128 << (bits - 1);
+        let limit = if signed {
+            half - 1 - span
+        } else {
+            2 * half - 1 - span
+        };
+        let (y, c) = self.tested_below(a0, stride, signed, limit)?;
+        let wide = self.ty(x);
+        let y = self.val(Op::Convert(conv), &[y], wide);
+        let k = self.iconst(wide, scale);
+        let off = self.binary(BinaryOp::Imul, y, k);
+        let row = self.val(Op::PtrAdd, &[qu, off], self.ty(p));
+        let k = self.iconst(Type::I64, (c as i64).wrapping_mul(scale));
+        Some(self.val(Op::PtrAdd, &[row, k], self.ty(p)))
     }
 
     /// `(y, cc, k)` where guard `g` is `y cc k` for a constant `k` (read as `cc` reads it)
@@ -241,8 +316,10 @@ impl Emitter<'_> {
             },
             Some(cond) => {
                 let wt = self.wide(ty);
-                let base = self.lane(p, 0);
-                let whole = |e: &mut Self| e.val(Op::Load(flags), &[base], wt);
+                let whole = |e: &mut Self| {
+                    let base = e.whole_base(p);
+                    e.val(Op::Load(flags), &[base], wt)
+                };
                 match cond {
                     None => Lanes::Vector(whole(self)),
                     Some(c) => {
@@ -391,9 +468,9 @@ impl Emitter<'_> {
                 }
             },
             Some(cond) => {
-                let base = self.lane(p, 0);
                 let v = self.vector(x);
                 let whole = |e: &mut Self| {
+                    let base = e.whole_base(p);
                     e.ins(Op::Store(flags), &[v, base], None);
                     vec![]
                 };
