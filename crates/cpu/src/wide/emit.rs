@@ -2757,6 +2757,9 @@ impl Emitter<'_> {
         if let Some(k) = self.constant(c) {
             return self.edge(if k & 1 == 1 { t } else { e }, next);
         }
+        if let Some(leaves) = self.plan.all_of(c) {
+            return self.all_hold(leaves.to_vec(), t, e, next);
+        }
         // The jumps taken where the condition holds, and where it does not.
         let (yes, no) = if let Some(i) = self.plan.fused(c) {
             let Op::Icmp(cc) = self.f.dfg.insts[i].op else {
@@ -2810,6 +2813,40 @@ impl Emitter<'_> {
         self.parallel(tm)?;
         if Some(t.block) != next {
             self.jump(Code::Jmp_rel32_64, self.block_label[t.block])?;
+        }
+        Ok(())
+    }
+
+    /// A branch on the conjunction of comparisons `leaves` ([`Plan::all_of`]): each made in
+    /// turn, the first that fails leaving for `e`; past them all, `t`.
+    fn all_hold(&mut self, leaves: Vec<Inst>, t: &Dest, e: &Dest, next: Option<Block>) -> Res<()> {
+        let (tm, em) = (self.moves(t), self.moves(e));
+        let fail = if em.is_empty() {
+            self.block_label[e.block]
+        } else {
+            self.new_label()
+        };
+        for i in leaves {
+            let Op::Icmp(cc) = self.f.dfg.insts[i].op else {
+                return Err("a conjunction of something other than comparisons".into());
+            };
+            let args = &self.f.dfg.insts[i].args;
+            let (a, b) = (self.f.dfg.resolve(args[0]), self.f.dfg.resolve(args[1]));
+            self.compare(cc, a, b)?;
+            self.jump(JCC[cond_index(cc.inverse())], fail)?;
+        }
+        self.parallel(tm)?;
+        if em.is_empty() {
+            if Some(t.block) != next {
+                self.jump(Code::Jmp_rel32_64, self.block_label[t.block])?;
+            }
+            return Ok(());
+        }
+        self.jump(Code::Jmp_rel32_64, self.block_label[t.block])?;
+        self.bind(fail);
+        self.parallel(em)?;
+        if Some(e.block) != next {
+            self.jump(Code::Jmp_rel32_64, self.block_label[e.block])?;
         }
         Ok(())
     }

@@ -426,9 +426,14 @@ pub(super) struct Plan<'a> {
     /// 32-bit loads read only by a `splat` after them in their block, with nothing between
     /// that writes memory or synchronizes: the splat broadcasts from memory itself.
     broadcast: SecondaryMap<Value, Option<Inst>>,
-    /// Integer comparisons read only as a branch's condition: compared where the branch is
-    /// (`cmp`, `jcc`), their operands read there.
+    /// Integer comparisons read only where branches decide, as their conditions or as leaves
+    /// of the conjunctions they branch on (`all_of`): compared where each branch is (`cmp`,
+    /// `jcc`), their operands read there.
     fused: SecondaryMap<Value, Option<Inst>>,
+    /// `band` trees of integer comparisons (the inner nodes read only by the tree), read only
+    /// as a branch's condition: the branch makes each comparison and leaves for its false
+    /// target at the first that fails (the vectorizer's guards). The leaves.
+    all_of: SecondaryMap<Value, Option<Vec<Inst>>>,
     /// Splats of such loads read only as the second operand of one vector operation after
     /// them in the block, with nothing between that writes memory: the operation reads the
     /// lane from memory itself, broadcast (`{1to16}`).
@@ -458,6 +463,7 @@ impl<'a> Plan<'a> {
             fused: SecondaryMap::new(),
             negated: SecondaryMap::new(),
             in_memory: SecondaryMap::new(),
+            all_of: SecondaryMap::new(),
             addresses: SecondaryMap::new(),
             widened: SecondaryMap::new(),
             scaled: SecondaryMap::new(),
@@ -669,22 +675,48 @@ impl<'a> Plan<'a> {
                 }
             }
         }
+        // Comparisons read only where branches decide, as their conditions or as the leaves
+        // of the conjunctions they branch on: made again at each (`cmp`, `jcc`), never
+        // materialized.
+        let mut at_branch: SecondaryMap<Value, u32> = SecondaryMap::new();
         for &b in f.layout.blocks() {
             let t = f.layout.last_inst(b).expect("a terminator");
             let Op::Brif(_) = f.dfg.insts[t].op else {
                 continue;
             };
             let c = f.dfg.resolve(f.dfg.insts[t].args[0]);
+            at_branch[c] += 1;
             let Some(i) = def_inst(f, c) else {
                 continue;
             };
-            let d = &f.dfg.insts[i];
-            let operand = f
-                .dfg
-                .value_type(f.dfg.resolve(d.args.first().copied().unwrap_or(c)));
-            let scalar = !operand.is_vector() && (operand.is_int() || operand.is_ptr());
-            if raw[c] == 1 && matches!(d.op, Op::Icmp(_)) && scalar {
-                self.fused[c] = Some(i);
+            if raw[c] == 1 && f.dfg.insts[i].op == Op::Binary(BinaryOp::Band) {
+                if let Some((leaves, inner)) = comparison_tree(f, &raw, i) {
+                    for j in inner {
+                        self.folded[j] = true;
+                    }
+                    for &j in &leaves {
+                        if let Some(r) = f.dfg.inst_result(j) {
+                            at_branch[r] += 1;
+                        }
+                    }
+                    self.all_of[c] = Some(leaves);
+                }
+            }
+        }
+        for &b in f.layout.blocks() {
+            for &i in f.layout.block_insts(b) {
+                let d = &f.dfg.insts[i];
+                let Some(c) = f.dfg.inst_result(i) else {
+                    continue;
+                };
+                let Some(&a) = d.args.first() else {
+                    continue;
+                };
+                let operand = f.dfg.value_type(f.dfg.resolve(a));
+                let scalar = !operand.is_vector() && (operand.is_int() || operand.is_ptr());
+                if matches!(d.op, Op::Icmp(_)) && scalar && raw[c] > 0 && at_branch[c] == raw[c] {
+                    self.fused[c] = Some(i);
+                }
             }
         }
         for &b in f.layout.blocks().iter().rev() {
@@ -743,6 +775,11 @@ impl<'a> Plan<'a> {
         self.fused[v]
     }
 
+    /// The comparisons that branch condition `v` is the conjunction of, where it is one.
+    pub(super) fn all_of(&self, v: Value) -> Option<&[Inst]> {
+        self.all_of[v].as_deref()
+    }
+
     /// The load whose lane splat `v` broadcasts where its reader reads it from memory.
     pub(super) fn in_memory(&self, v: Value) -> Option<Inst> {
         self.in_memory[v]
@@ -762,6 +799,10 @@ impl<'a> Plan<'a> {
         if let Some(load) = self.broadcast[v] {
             let p = f.dfg.resolve(f.dfg.insts[load].args[0]);
             return Some(self.deferred(f, p).unwrap_or_else(|| vec![p]));
+        }
+        if let Some(leaves) = &self.all_of[v] {
+            let args = leaves.iter().flat_map(|&i| f.dfg.insts[i].args.iter());
+            return Some(args.map(|&a| f.dfg.resolve(a)).collect());
         }
         if let Some(load) = self.in_memory[v] {
             let x = f.dfg.resolve(f.dfg.insts[load].args[0]);
@@ -831,6 +872,43 @@ impl<'a> Plan<'a> {
 /// The mask a tree of `bor`s (or of `band`s, as `root` is) tests every lane of, and the
 /// tree's instructions below the root that nothing else reads; `raw` counts each value's
 /// readers.
+/// The leaves and the inner nodes of the `band` tree at `root` (its inner nodes read only by
+/// it) whose leaves are comparisons of scalar integers or pointers: at most eight.
+fn comparison_tree(
+    f: &Function,
+    raw: &SecondaryMap<Value, u32>,
+    root: Inst,
+) -> Option<(Vec<Inst>, Vec<Inst>)> {
+    let (mut leaves, mut inner) = (Vec::new(), Vec::new());
+    let mut stack: Vec<Value> = f.dfg.insts[root]
+        .args
+        .iter()
+        .map(|&a| f.dfg.resolve(a))
+        .collect();
+    while let Some(v) = stack.pop() {
+        let i = def_inst(f, v)?;
+        let d = &f.dfg.insts[i];
+        if leaves.len() + stack.len() >= 8 {
+            return None;
+        }
+        match d.op {
+            Op::Binary(BinaryOp::Band) if raw[v] == 1 => {
+                inner.push(i);
+                stack.extend(d.args.iter().map(|&a| f.dfg.resolve(a)));
+            }
+            Op::Icmp(_) => {
+                let t = f.dfg.value_type(f.dfg.resolve(d.args[0]));
+                if t.is_vector() || !(t.is_int() || t.is_ptr()) {
+                    return None;
+                }
+                leaves.push(i);
+            }
+            _ => return None,
+        }
+    }
+    Some((leaves, inner))
+}
+
 fn lane_tree(
     f: &Function,
     raw: &SecondaryMap<Value, u32>,
