@@ -23,6 +23,13 @@ pub(crate) fn strided_pays(k: u32, w: u32) -> bool {
     (2..=MAX_LOAD_STRIDE).contains(&k) && 2 * k <= w
 }
 
+/// Whether the `n` components of `w` lanes' vectors are regrouped in shared stages
+/// ([`Emitter::deinterleave`], [`Emitter::interleave`]) rather than picked one by one: `n` a
+/// power of two of at least 4 (two components take one shuffle each either way).
+fn shared_stages(n: u32, w: u32) -> bool {
+    n >= 4 && n.is_power_of_two() && w % 2 == 0
+}
+
 impl Emitter<'_> {
     /// The condition under which a whole-vector access at the affine pointer `p` of
     /// elements of `ty` is right: every lane active and no lane's address wrapped. `None`
@@ -532,14 +539,18 @@ impl Emitter<'_> {
                             s.val(Op::Load(flags), &[q], wt)
                         })
                         .collect();
-                    let comps: Vec<Value> = (0..n)
-                        .map(|c| {
-                            let picks: Vec<(usize, u32)> = (0..w)
-                                .map(|i| (((i * n + c) / w) as usize, (i * n + c) % w))
-                                .collect();
-                            s.pick(&whole, &picks)
-                        })
-                        .collect();
+                    let comps: Vec<Value> = if shared_stages(n, w) {
+                        s.deinterleave(&whole)
+                    } else {
+                        (0..n)
+                            .map(|c| {
+                                let picks: Vec<(usize, u32)> = (0..w)
+                                    .map(|i| (((i * n + c) / w) as usize, (i * n + c) % w))
+                                    .collect();
+                                s.pick(&whole, &picks)
+                            })
+                            .collect()
+                    };
                     if record {
                         for (c, &v) in (0..n).zip(&comps) {
                             s.regrouped[v] = Some((whole.clone(), c));
@@ -588,13 +599,18 @@ impl Emitter<'_> {
                                     .is_some_and(|(x, k)| x == whole && *k == c)
                             })
                     });
+                    let interleaved = match &loaded {
+                        None if shared_stages(n, w) => Some(s.interleave(&comps)),
+                        _ => None,
+                    };
                     for j in 0..n {
                         let picks: Vec<(usize, u32)> = (0..w)
                             .map(|l| (((j * w + l) % n) as usize, (j * w + l) / n))
                             .collect();
-                        let v = match &loaded {
-                            Some(whole) => whole[j as usize],
-                            None => s.pick(&comps, &picks),
+                        let v = match (&loaded, &interleaved) {
+                            (Some(whole), _) => whole[j as usize],
+                            (None, Some(whole)) => whole[j as usize],
+                            (None, None) => s.pick(&comps, &picks),
                         };
                         let q = at(s, base, j * w * e);
                         s.ins(Op::Store(flags), &[v, q], None);
@@ -711,6 +727,58 @@ impl Emitter<'_> {
     /// A vector whose lane `i` is lane `picks[i].1` of `srcs[picks[i].0]` (vectors of W
     /// lanes), by shuffles of two vectors: the sources split in halves, each half picked
     /// alone and the two results shuffled together.
+    /// The `n` components of the lanes' `n`-element vectors that lie one after another in
+    /// whole vectors `vs` (`n` a power of two): the even elements of the whole and the odd
+    /// ones split apart (one two-source shuffle per output vector, pairs of neighbours), then
+    /// each half split likewise: `n log2 n` shuffles, the first stage's shared by every
+    /// component (4 components of 16 lanes: 8, against 12 picked one by one).
+    fn deinterleave(&mut self, vs: &[Value]) -> Vec<Value> {
+        if vs.len() == 1 {
+            return vs.to_vec();
+        }
+        let wt = self.out.dfg.value_type(vs[0]);
+        let w = self.w;
+        let mask = |odd: u32| -> Vec<u8> { (0..w).map(|j| (2 * j + odd) as u8).collect() };
+        let (mut even, mut odd) = (Vec::new(), Vec::new());
+        for pair in vs.chunks(2) {
+            even.push(self.val(Op::Shuffle(mask(0).into()), pair, wt));
+            odd.push(self.val(Op::Shuffle(mask(1).into()), pair, wt));
+        }
+        // Component 2c is the even half's component c, 2c + 1 the odd half's.
+        let (even, odd) = (self.deinterleave(&even), self.deinterleave(&odd));
+        even.into_iter()
+            .zip(odd)
+            .flat_map(|(e, o)| [e, o])
+            .collect()
+    }
+
+    /// The inverse of [`Self::deinterleave`]: the whole vectors, one after another, of the
+    /// lanes' vectors whose components are `comps`.
+    fn interleave(&mut self, comps: &[Value]) -> Vec<Value> {
+        if comps.len() == 1 {
+            return comps.to_vec();
+        }
+        let wt = self.out.dfg.value_type(comps[0]);
+        let w = self.w;
+        let pick = |v: &[Value], parity: usize| -> Vec<Value> {
+            v.iter().skip(parity).step_by(2).copied().collect()
+        };
+        let (even, odd) = (pick(comps, 0), pick(comps, 1));
+        let (even, odd) = (self.interleave(&even), self.interleave(&odd));
+        // Whole vector k holds elements k w .. (k + 1) w of the even and odd halves zipped:
+        // half k % 2 of each half's vector k / 2.
+        (0..comps.len())
+            .map(|k| {
+                let from = (k % 2) as u32 * (w / 2);
+                let mask: Vec<u8> = (0..w)
+                    .map(|l| (from + l / 2 + if l % 2 == 1 { w } else { 0 }) as u8)
+                    .collect();
+                let (e, o) = (even[k / 2], odd[k / 2]);
+                self.val(Op::Shuffle(mask.into()), &[e, o], wt)
+            })
+            .collect()
+    }
+
     fn pick(&mut self, srcs: &[Value], picks: &[(usize, u32)]) -> Value {
         let wt = self.out.dfg.value_type(srcs[0]);
         let w = self.w;
