@@ -1896,7 +1896,12 @@ impl Emitter<'_> {
                     *w = if j < m { j } else { 16 + j - m };
                 }
                 let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
-                let t = ZMM[VS2];
+                // The indices go to the result's register unless a table is there.
+                let t = if [a, b].iter().all(|&x| zmm_of(x) != zmm_of(d)) {
+                    zmm_of(d)
+                } else {
+                    ZMM[VS2]
+                };
                 self.load_pool(t, MOVUPS_LOAD[2], idx)?;
                 let code = Code::EVEX_Vpermi2ps_zmm_k1z_zmm_zmmm512b32;
                 op3!(self, code, t, zmm_of(a), zmm_of(b))?;
