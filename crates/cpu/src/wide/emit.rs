@@ -2806,18 +2806,30 @@ impl Emitter<'_> {
             self.new_label()
         };
         self.jump(yes, t_label)?;
-        self.parallel(em)?;
-        if tm.is_empty() {
-            if Some(e.block) != next {
-                self.jump(Code::Jmp_rel32_64, self.block_label[e.block])?;
+        self.two_paths((em, e.block), (t_label, tm, t.block), next)
+    }
+
+    /// The rest of a two-way branch whose conditional jumps went to `label`: here the
+    /// falling-through edge's moves and the jump to its block (`on`), then, where `label` is
+    /// not `off`'s block itself, the jumped-to edge's moves and the jump to `off`.
+    fn two_paths(
+        &mut self,
+        (on_moves, on): (Vec<Move>, Block),
+        (label, off_moves, off): (usize, Vec<Move>, Block),
+        next: Option<Block>,
+    ) -> Res<()> {
+        self.parallel(on_moves)?;
+        if off_moves.is_empty() {
+            if Some(on) != next {
+                self.jump(Code::Jmp_rel32_64, self.block_label[on])?;
             }
             return Ok(());
         }
-        self.jump(Code::Jmp_rel32_64, self.block_label[e.block])?;
-        self.bind(t_label);
-        self.parallel(tm)?;
-        if Some(t.block) != next {
-            self.jump(Code::Jmp_rel32_64, self.block_label[t.block])?;
+        self.jump(Code::Jmp_rel32_64, self.block_label[on])?;
+        self.bind(label);
+        self.parallel(off_moves)?;
+        if Some(off) != next {
+            self.jump(Code::Jmp_rel32_64, self.block_label[off])?;
         }
         Ok(())
     }
@@ -2840,20 +2852,7 @@ impl Emitter<'_> {
             self.compare(cc, a, b)?;
             self.jump(JCC[cond_index(cc.inverse())], fail)?;
         }
-        self.parallel(tm)?;
-        if em.is_empty() {
-            if Some(t.block) != next {
-                self.jump(Code::Jmp_rel32_64, self.block_label[t.block])?;
-            }
-            return Ok(());
-        }
-        self.jump(Code::Jmp_rel32_64, self.block_label[t.block])?;
-        self.bind(fail);
-        self.parallel(em)?;
-        if Some(e.block) != next {
-            self.jump(Code::Jmp_rel32_64, self.block_label[e.block])?;
-        }
-        Ok(())
+        self.two_paths((tm, t.block), (fail, em, e.block), next)
     }
 
     /// A `switch` on `sel`: a comparison per case, each taken case's moves on its own path,
