@@ -2602,11 +2602,25 @@ impl Emitter<'_> {
                     }
                     return Ok(());
                 }
-                let rc = self.gpr(c, SPILL_SCRATCH)?;
+                // The condition's flags (a fused comparison made here: `kmovw` leaves them),
+                // then the chosen mask's bits moved by `cmov`.
+                let cmov = if let Some(i) = self.plan.fused(c) {
+                    let Op::Icmp(cc) = self.f.dfg.insts[i].op else {
+                        return Err("a fused comparison that is not one".into());
+                    };
+                    let args = &self.f.dfg.insts[i].args;
+                    let (x, y) = (self.f.dfg.resolve(args[0]), self.f.dfg.resolve(args[1]));
+                    self.compare(cc, x, y)?;
+                    CMOVCC[cond_index(cc)]
+                } else {
+                    let rc = self.gpr(c, SPILL_SCRATCH)?;
+                    op2!(self, Code::Test_rm32_r32, r32(rc), r32(rc))?;
+                    Code::Cmovne_r64_rm64
+                };
+                // `kmovw` into a 32-bit register zeroes the rest: the 64-bit `cmov` moves it.
                 op2!(self, Code::VEX_Kmovw_r32_kr, r32(S1), b)?;
                 op2!(self, Code::VEX_Kmovw_r32_kr, r32(S0), a)?;
-                op2!(self, Code::Test_rm32_r32, r32(rc), r32(rc))?;
-                op2!(self, Code::Cmovne_r32_rm32, r32(S1), r32(S0))?;
+                op2!(self, cmov, S1, S0)?;
                 op2!(self, Code::VEX_Kmovw_kr_r32, d, r32(S1))
             }
             Op::Splat => {

@@ -427,8 +427,9 @@ pub(super) struct Plan<'a> {
     /// that writes memory or synchronizes: the splat broadcasts from memory itself.
     broadcast: SecondaryMap<Value, Option<Inst>>,
     /// Integer comparisons read only where branches decide, as their conditions or as leaves
-    /// of the conjunctions they branch on (`all_of`): compared where each branch is (`cmp`,
-    /// `jcc`), their operands read there.
+    /// of the conjunctions they branch on (`all_of`), or as the scalar condition of a choice
+    /// between masks: compared where each branch or choice is (`cmp`, then `jcc` or
+    /// `cmov`), their operands read there.
     fused: SecondaryMap<Value, Option<Inst>>,
     /// `band` trees of integer comparisons (the inner nodes read only by the tree), read only
     /// as a branch's condition: the branch makes each comparison and leaves for its false
@@ -700,6 +701,20 @@ impl<'a> Plan<'a> {
                         }
                     }
                     self.all_of[c] = Some(leaves);
+                }
+            }
+        }
+        // And comparisons read as the scalar condition of a choice between masks (a loop's
+        // uniform `i < n` and its lanes' own test): compared where the choice is made.
+        for &b in f.layout.blocks() {
+            for &i in f.layout.block_insts(b) {
+                let d = &f.dfg.insts[i];
+                let mask = f
+                    .dfg
+                    .inst_result(i)
+                    .is_some_and(|r| class_of(f.dfg.value_type(r)) == Some(Class::Mask));
+                if d.op == Op::Select && mask {
+                    at_branch[f.dfg.resolve(d.args[0])] += 1;
                 }
             }
         }
