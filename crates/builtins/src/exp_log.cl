@@ -559,8 +559,9 @@ double __cl_atanh_double(double x) {
 // Each function has two forms. The common form covers the arguments real code passes (a
 // positive normal float for the logarithms, every x below the overflow bound for the
 // exponentials, raised to the underflow bound on its bits) in a few instructions, without a
-// special value to test; the complete form, free of branches (the clamps and the special values are integer operations
-// on the bits, or a select() of a comparison), covers every float. The function is the common
+// special value to test; the complete form, free of branches (the clamps and the special
+// values are integer operations on the bits, or a select() of a comparison), covers every
+// float. The function is the common
 // form's result where its argument is in range, else the complete form's, chosen with ?:,
 // which is lowered as a branch: the W-wide code tests each chunk, and a chunk whose lanes are
 // all in range (one compare of the bits and one ptest) does not run the complete form. SIMD
@@ -579,8 +580,8 @@ double __cl_atanh_double(double x) {
 // - 2^n is built in the exponent bits, in two factors, each a normal float: (1 + u) times
 //   the first is one fma, the product by the second rounds the result once, also in the
 //   subnormals (the CPU device reports CL_FP_DENORM: no flush). pow's common form, n within
-//   -126..126, takes one factor. n = rint(t) comes
-//   from the bits of t + 1.5 * 2^23 (exact for |t| < 2^22), without a conversion to int.
+//   -126..126, takes one factor. n = rint(t) comes from the bits of t + 1.5 * 2^23 (exact
+//   for |t| < 2^22), without a conversion to int.
 #define __CL_EXPF_SHIFT 12582912.0f
 // The bits of t + 1.5 * 2^23 less this are n + 254: twice the exponent bias, which
 // __cl_expf_core splits between its two factors.

@@ -2325,14 +2325,6 @@ impl Emitter<'_> {
         m
     }
 
-    /// `dst` (a vector register, named by its size) = constant `v`'s lanes, broadcast from
-    /// its pool entry.
-    fn load_constant(&mut self, dst: Register, v: Value) -> Res<()> {
-        let mut m = self.pool_operand(v)?;
-        m.is_broadcast = false;
-        op2!(self, pick(BROADCASTSS, bytes_of(dst)), dst, m)
-    }
-
     /// The broadcast memory operand an operation reads `v` through: a constant's pool entry,
     /// or the lane of the load a splat reads ([`Plan::in_memory`]).
     fn memory_operand(&mut self, v: Value) -> Res<MemoryOperand> {
@@ -2412,7 +2404,7 @@ impl Emitter<'_> {
                 return self.with_pool(c213, d, a, VS0, c);
             }
             let (ra, rb) = (self.vec(a, VS0)?, self.vec(b, VS1)?);
-            self.load_constant(d, c)?;
+            self.vec_constant(c, d)?;
             op3!(self, c231, d, ra, rb)?;
             return Ok(true);
         }
@@ -2430,7 +2422,7 @@ impl Emitter<'_> {
                 return self.with_pool(c213, d, m, VS1, c);
             }
             let rx = self.vec(x, VS0)?;
-            self.load_constant(d, c)?;
+            self.vec_constant(c, d)?;
             let mo = self.pool_operand(m)?;
             op3!(self, c231, d, rx, mo)?;
             return Ok(true);
@@ -2605,13 +2597,7 @@ impl Emitter<'_> {
                 // The condition's flags (a fused comparison made here: `kmovw` leaves them),
                 // then the chosen mask's bits moved by `cmov`.
                 let cmov = if let Some(i) = self.plan.fused(c) {
-                    let Op::Icmp(cc) = self.f.dfg.insts[i].op else {
-                        return Err("a fused comparison that is not one".into());
-                    };
-                    let args = &self.f.dfg.insts[i].args;
-                    let (x, y) = (self.f.dfg.resolve(args[0]), self.f.dfg.resolve(args[1]));
-                    self.compare(cc, x, y)?;
-                    CMOVCC[cond_index(cc)]
+                    CMOVCC[cond_index(self.compare_of(i)?)]
                 } else {
                     let rc = self.gpr(c, SPILL_SCRATCH)?;
                     op2!(self, Code::Test_rm32_r32, r32(rc), r32(rc))?;
@@ -2781,12 +2767,7 @@ impl Emitter<'_> {
         }
         // The jumps taken where the condition holds, and where it does not.
         let (yes, no) = if let Some(i) = self.plan.fused(c) {
-            let Op::Icmp(cc) = self.f.dfg.insts[i].op else {
-                return Err("a fused comparison that is not one".into());
-            };
-            let args = &self.f.dfg.insts[i].args;
-            let (a, b) = (self.f.dfg.resolve(args[0]), self.f.dfg.resolve(args[1]));
-            self.compare(cc, a, b)?;
+            let cc = self.compare_of(i)?;
             (JCC[cond_index(cc)], JCC[cond_index(cc.inverse())])
         } else if let Some((m, all)) = self.plan.any_of(c) {
             let k = self.reg(m)?;
@@ -2848,6 +2829,18 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// Makes integer comparison `i` (a fused one, [`Plan::fused`], or a leaf of a
+    /// conjunction) into the flags; its condition code.
+    fn compare_of(&mut self, i: Inst) -> Res<IntCC> {
+        let Op::Icmp(cc) = self.f.dfg.insts[i].op else {
+            return Err("a fused comparison that is not one".into());
+        };
+        let args = &self.f.dfg.insts[i].args;
+        let (a, b) = (self.f.dfg.resolve(args[0]), self.f.dfg.resolve(args[1]));
+        self.compare(cc, a, b)?;
+        Ok(cc)
+    }
+
     /// A branch on the conjunction of comparisons `leaves` ([`Plan::all_of`]): each made in
     /// turn, the first that fails leaving for `e`; past them all, `t`.
     fn all_hold(&mut self, leaves: Vec<Inst>, t: &Dest, e: &Dest, next: Option<Block>) -> Res<()> {
@@ -2858,12 +2851,7 @@ impl Emitter<'_> {
             self.new_label()
         };
         for i in leaves {
-            let Op::Icmp(cc) = self.f.dfg.insts[i].op else {
-                return Err("a conjunction of something other than comparisons".into());
-            };
-            let args = &self.f.dfg.insts[i].args;
-            let (a, b) = (self.f.dfg.resolve(args[0]), self.f.dfg.resolve(args[1]));
-            self.compare(cc, a, b)?;
+            let cc = self.compare_of(i)?;
             self.jump(JCC[cond_index(cc.inverse())], fail)?;
         }
         self.two_paths((tm, t.block), (fail, em, e.block), next)

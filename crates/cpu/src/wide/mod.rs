@@ -764,17 +764,16 @@ impl<'a> Plan<'a> {
         self.any[v]
     }
 
-    /// The `ptradd` that accesses through `v` fold into their addressing, if `v` is one.
     /// The index and scale of folded-address offset `v`, where it is an index scaled.
     pub(super) fn scaled(&self, v: Value) -> Option<(Value, u8)> {
         self.scaled[v]
     }
 
+    /// The `ptradd` that accesses through `v` fold into their addressing, if `v` is one.
     pub(super) fn folded_address(&self, v: Value) -> Option<Inst> {
         self.addresses[v]
     }
 
-    /// The comparison a branch on `v` makes itself, if `v` is one.
     /// The 32-bit vector whose lanes `v`'s are, extended (signed or not), where `v` is one of
     /// the vectors only read lane by lane.
     pub(super) fn widened(&self, v: Value) -> Option<(Value, bool, u8)> {
@@ -786,6 +785,8 @@ impl<'a> Plan<'a> {
         self.broadcast[v]
     }
 
+    /// The comparison made where `v` is read (by branches and choices between masks), if `v`
+    /// is one.
     pub(super) fn fused(&self, v: Value) -> Option<Inst> {
         self.fused[v]
     }
@@ -884,9 +885,6 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// The mask a tree of `bor`s (or of `band`s, as `root` is) tests every lane of, and the
-/// tree's instructions below the root that nothing else reads; `raw` counts each value's
-/// readers.
 /// The leaves and the inner nodes of the `band` tree at `root` (its inner nodes read only by
 /// it) whose leaves are comparisons of scalar integers or pointers: at most eight.
 fn comparison_tree(
@@ -924,6 +922,9 @@ fn comparison_tree(
     Some((leaves, inner))
 }
 
+/// The mask a tree of `bor`s (or of `band`s, as `root` is) tests every lane of, and the
+/// tree's instructions below the root that nothing else reads; `raw` counts each value's
+/// readers.
 fn lane_tree(
     f: &Function,
     raw: &SecondaryMap<Value, u32>,

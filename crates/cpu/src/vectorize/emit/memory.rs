@@ -59,8 +59,21 @@ impl Emitter<'_> {
     /// Whether lanes `base + i * stride` (`i < W`) of `base`'s narrow type do not wrap, so
     /// that their sign (`signed`) or zero extensions are still `stride` apart.
     pub(super) fn no_wrap(&mut self, base: Value, stride: i64, signed: bool) -> Value {
-        let ty = self.out.dfg.value_type(base);
-        let bits = ty.lane_bits();
+        let (cc, tested, limit, _) = self.wrap_test(base, stride, signed);
+        // The bits of the limit in the lane type (an unsigned limit above i64::MAX wraps).
+        let k = self.iconst(self.out.dfg.value_type(base), limit as u64 as i64);
+        self.val(Op::Icmp(cc), &[tested, k], Type::I1)
+    }
+
+    /// The test [`Self::no_wrap`] makes for lanes `base + i * stride`: `tested cc limit`, and
+    /// `c` where `tested` is `y` of `base` = `y + c`.
+    fn wrap_test(
+        &self,
+        base: Value,
+        stride: i64,
+        signed: bool,
+    ) -> (IntCC, Value, i128, Option<i128>) {
+        let bits = self.out.dfg.value_type(base).lane_bits();
         // In i128: the limits of 64-bit lanes are the ends of i64 and u64.
         let span = i128::from(stride) * i128::from(self.w - 1);
         let half = 1i128 << (bits - 1);
@@ -74,31 +87,13 @@ impl Emitter<'_> {
         // less c, which holds only where y + c does not wrap and holds the limit, so it is
         // as sound and only stricter. Every access at y plus a constant (the taps along a
         // stencil's row) is then tested on y, and `strictest` keeps one test of the lot.
-        let (mut base, mut limit) = (base, limit);
-        if let Some((y, c)) = self.tested_below(base, stride, signed, limit) {
-            base = y;
-            limit -= c;
-        }
-        // The bits of the limit in the lane type (an unsigned limit above i64::MAX wraps).
-        let k = self.iconst(ty, limit as u64 as i64);
-        self.val(Op::Icmp(cc), &[base, k], Type::I1)
-    }
-
-    /// `(y, c)` where `no_wrap` tests `y` for lanes `base + i * stride` with `base` = `y + c`
-    /// (against `limit - c`, `limit` its bound for `base`): where the test holds, `y + c`
-    /// does not wrap.
-    fn tested_below(
-        &self,
-        base: Value,
-        stride: i64,
-        signed: bool,
-        limit: i128,
-    ) -> Option<(Value, i128)> {
-        let bits = self.out.dfg.value_type(base).lane_bits();
-        let half = 1i128 << (bits - 1);
         let lowest = if signed { -half } else { 0 };
-        let (y, c) = self.plus_constant(base).filter(|_| stride > 0)?;
-        ((0..half).contains(&c) && limit - c >= lowest).then_some((y, c))
+        match self.plus_constant(base).filter(|_| stride > 0) {
+            Some((y, c)) if (0..half).contains(&c) && limit - c >= lowest => {
+                (cc, y, limit - c, Some(c))
+            }
+            _ => (cc, base, limit, None),
+        }
     }
 
     /// Lane 0's address for a whole-vector access through `p`, made where the guards of
@@ -141,17 +136,10 @@ impl Emitter<'_> {
         else {
             return None;
         };
-        let signed = conv == ConvOp::Sext;
         let a0 = self.lane(a, 0);
-        let bits = self.out.dfg.value_type(a0).lane_bits();
-        let span = i128::from(stride) * i128::from(self.w - 1);
-        let half = 1i128 << (bits - 1);
-        let limit = if signed {
-            half - 1 - span
-        } else {
-            2 * half - 1 - span
+        let (_, y, _, Some(c)) = self.wrap_test(a0, stride, conv == ConvOp::Sext) else {
+            return None;
         };
-        let (y, c) = self.tested_below(a0, stride, signed, limit)?;
         let wide = self.ty(x);
         let y = self.val(Op::Convert(conv), &[y], wide);
         let k = self.iconst(wide, scale);
