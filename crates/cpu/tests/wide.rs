@@ -128,20 +128,22 @@ fn compare(source: &str, name: &str, args: &[Arg], ranges: &[NdRange]) {
     }
 }
 
+/// Streaming kernels, each work-item on its own element by its linear id (so that on a 2D
+/// range no two work-items, of groups that run at once, read and write one element).
 const STREAMING: &str = "
 __kernel void saxpy(float a, __global const float *x, __global float *y)
 {
-    size_t i = get_global_id(0);
+    size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);
     y[i] = a * x[i] + y[i] * (y[i] - 1.0f) + 0.5f;
 }
 __kernel void triad(__global float *a, __global const float *b, __global const float *c, float s)
 {
-    size_t i = get_global_id(0);
+    size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);
     a[i] = b[i] + s * c[i] - b[i] / c[i];
 }
 __kernel void ints(__global int *a, __global const int *b, int k)
 {
-    int i = get_global_id(0);
+    int i = get_global_id(1) * get_global_size(0) + get_global_id(0);
     a[i] = (b[i] * k + i) ^ (a[i] - 3) | (b[i] & 12);
 }
 ";
