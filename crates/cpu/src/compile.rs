@@ -65,7 +65,7 @@ pub(crate) fn compile(
             // width; one it refuses is built again at the usual width for Cranelift. A
             // kernel that does not vectorize at that width, or that the tier would refuse
             // whatever its work-group function, is refused before that transform.
-            let w = crate::wide::WIDTH;
+            let w = crate::wide::width();
             let clock = Instant::now();
             match vectorize_kernel(f, None, options, Some(w)) {
                 (None, _) => Err(format!("not vectorized at {w}")),

@@ -855,7 +855,7 @@ pub fn code_key() -> Option<Vec<u8>> {
         vectorize::enabled(),
         vectorize_always(),
         forced_width(),
-        (wide::enabled(), wide::takes_scalar())
+        (wide::enabled(), wide::takes_scalar(), wide::host_isa())
     ));
     Some(key.into_bytes())
 }

@@ -99,17 +99,28 @@ fn compare(source: &str, name: &str, args: &[Arg], ranges: &[NdRange]) {
         .listing()
         .and_then(|l| l.stage("wg"))
         .unwrap_or_default();
+    let width = ferrocl_cpu::wide::width();
+    let line = wg
+        .lines()
+        .find(|l| l.starts_with(&format!("; kernel {name}:")))
+        .unwrap_or_default();
+    let took =
+        line.contains(&format!(": {width} work-items a chunk")) && line.ends_with("; wide tier");
+    // On AVX2 the tier has no mask registers and no forms of AVX-512's own instructions
+    // (`vpmovdb`, `vplzcntd`): such a kernel is Cranelift's there, in both builds.
+    let avx2 = ferrocl_cpu::wide::host_isa() == Some(ferrocl_cpu::wide::Isa::Avx2);
+    let gap = line.contains("i1x8") || line.contains("no AVX2 form");
     assert!(
-        wg.contains(&format!("; kernel {name}: 16 work-items a chunk"))
-            && wg
-                .lines()
-                .any(|l| l.starts_with(&format!("; kernel {name}:")) && l.ends_with("; wide tier")),
+        took || (avx2 && gap),
         "the tier did not take {name}:\n{}",
         wg.lines()
             .filter(|l| l.starts_with("; kernel"))
             .collect::<Vec<_>>()
             .join("\n")
     );
+    if !took {
+        eprintln!("{name}: Cranelift's on this AVX2 host ({line})");
+    }
     for r in ranges {
         let want = run(&plain, name, args, r);
         let got = run(&tier, name, args, r);

@@ -17,7 +17,8 @@ fn run_file(path: &Path) -> Result<(), String> {
     let m = common::verified_module(&text)?;
     let mut out = String::new();
     for (_, f) in m.funcs.iter().filter(|(_, f)| !f.is_declaration()) {
-        let code = ferrocl_cpu::wide::assemble(f).unwrap_or_else(|why| format!("refused: {why}\n"));
+        let code = ferrocl_cpu::wide::assemble(f, ferrocl_cpu::wide::Isa::Avx512)
+            .unwrap_or_else(|why| format!("refused: {why}\n"));
         out.push_str(&format!("; {}\n{code}\n", f.name));
     }
     check_expected(&path.with_extension("expected"), &out)

@@ -196,14 +196,15 @@ pub(super) fn per_item(f: &Function) -> f64 {
 }
 
 /// The bits of the vector registers the W-wide code at `width` runs in: 128 for Cranelift's
-/// code, 512 at the wide-vector tier's width where the tier runs (`crate::wide`; a function it
-/// refuses is vectorized again at the usual width and costed at 128). The arithmetic of a
+/// code, 512 (AVX-512) or 256 (AVX2) at the wide-vector tier's width where the tier runs
+/// (`crate::wide`; a function it refuses is vectorized again at the usual width and costed at
+/// 128, but for an AVX2 host's 8 lanes, which are both widths). The arithmetic of a
 /// `float4` kernel is no cheaper in 16 lanes of 128-bit registers than one work-item at a
 /// time (a `float4` operation is four registers' for four lanes), and four times cheaper in
 /// 512-bit ones.
 fn register_bits(width: u32) -> f64 {
-    if width == crate::wide::WIDTH && crate::wide::enabled() {
-        512.0
+    if width == crate::wide::width() && crate::wide::enabled() {
+        32.0 * f64::from(width)
     } else {
         128.0
     }

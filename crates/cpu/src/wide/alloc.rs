@@ -19,7 +19,7 @@ use ferrocl_ir::entity::{EntityRef, SecondaryMap};
 use ferrocl_ir::{Block, Function, Value, ValueDef};
 use iced_x86::Register;
 
-use super::{Class, Plan};
+use super::{Class, Isa, Plan};
 
 /// The general registers values may take: every one but `rsp`, `r10`/`r11` (scratch for
 /// constants, moves and spilled operands) and `r15` (scratch for spilled results).
@@ -254,8 +254,13 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
     let mut sharing: SecondaryMap<Value, bool> = SecondaryMap::new();
     let pinned = |r: &Register| plan.local_regs() && [LOCAL_BASE, LOCAL_MASK].contains(r);
     let mut free_gpr: Vec<Register> = GPRS.iter().rev().copied().filter(|r| !pinned(r)).collect();
-    let mut free_vec: Vec<usize> = (0..VECS).rev().collect();
-    let mut free_mask: Vec<Register> = MASKS.iter().rev().copied().collect();
+    let mut free_vec: Vec<usize> = (0..plan.isa.vecs()).rev().collect();
+    // AVX2 has no mask registers: a function with a mask value is refused.
+    let masks: &[Register] = match plan.isa {
+        Isa::Avx512 => &MASKS,
+        Isa::Avx2 => &[],
+    };
+    let mut free_mask: Vec<Register> = masks.iter().rev().copied().collect();
     for v in order {
         let s = start[v];
         active.retain(|&a| {

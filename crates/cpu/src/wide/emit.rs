@@ -23,7 +23,7 @@ use super::alloc::{
     Allocation, CALLEE_SAVED, LOCAL_BASE, LOCAL_MASK, SPILL_SCRATCH, VEC_SPILL_SCRATCH,
 };
 use super::regs::{r16, r32, r8, XMM, YMM, ZMM};
-use super::{ctx_field, def_inst, narrow, narrow_vector, Class, Plan, WideCode};
+use super::{ctx_field, def_inst, narrow, narrow_vector, vex, Class, Isa, Plan, WideCode};
 use crate::abi::offsets;
 
 /// `Instruction::withN` of the operands, pushed (iced's operand traits are its own).
@@ -140,7 +140,7 @@ fn pin_constants(f: &Function, plan: &Plan<'_>, alloc: &Allocation) -> Vec<(u32,
         .iter()
         .filter_map(|(_, r)| r.filter(|r| r.is_zmm()).map(super::regs::number))
         .collect();
-    let free: Vec<usize> = (0..super::alloc::VECS)
+    let free: Vec<usize> = (0..plan.isa.vecs())
         .filter(|n| !taken.contains(n))
         .collect();
     let mut reads: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
@@ -502,6 +502,43 @@ const PBROADCASTD: Sized3 = [
 
 /// The vector instruction of `op` for values of `bytes` bytes (scalar `f32` values use the
 /// 128-bit form: their other lanes are never read).
+/// AVX2 forms by size: the `xmm` one, the `ymm` one.
+type Sized2 = [Code; 2];
+
+const VPBROADCASTD_X: Sized2 = [
+    Code::VEX_Vpbroadcastd_xmm_xmmm32,
+    Code::VEX_Vpbroadcastd_ymm_xmmm32,
+];
+const BROADCASTSS_X: Sized2 = [
+    Code::VEX_Vbroadcastss_xmm_xmm,
+    Code::VEX_Vbroadcastss_ymm_xmm,
+];
+const BLENDVPS: Sized2 = [
+    Code::VEX_Vblendvps_xmm_xmm_xmmm128_xmm,
+    Code::VEX_Vblendvps_ymm_ymm_ymmm256_ymm,
+];
+const BLENDPS_VEX: Sized2 = [
+    Code::VEX_Vblendps_xmm_xmm_xmmm128_imm8,
+    Code::VEX_Vblendps_ymm_ymm_ymmm256_imm8,
+];
+const PBLENDD_VEX: Sized2 = [
+    Code::VEX_Vpblendd_xmm_xmm_xmmm128_imm8,
+    Code::VEX_Vpblendd_ymm_ymm_ymmm256_imm8,
+];
+const CMPPS_VEX: Sized2 = [
+    Code::VEX_Vcmpps_xmm_xmm_xmmm128_imm8,
+    Code::VEX_Vcmpps_ymm_ymm_ymmm256_imm8,
+];
+const PANDN_VEX: Sized2 = [
+    Code::VEX_Vpandn_xmm_xmm_xmmm128,
+    Code::VEX_Vpandn_ymm_ymm_ymmm256,
+];
+
+/// The AVX2 form of `op` for registers of `bytes` (at most 16: the `xmm` one).
+fn vex_pick(bytes: u32, op: Sized2) -> Code {
+    op[usize::from(bytes > 16)]
+}
+
 fn pick(op: Sized3, bytes: u32) -> Code {
     match bytes {
         64 => op[2],
@@ -654,6 +691,23 @@ impl Emitter<'_> {
 
     fn ty(&self, v: Value) -> Type {
         self.f.dfg.value_type(v)
+    }
+
+    /// Whether the code is for an AVX2 host: no mask registers, 16 vector registers, VEX.
+    fn avx2(&self) -> bool {
+        self.plan.isa == Isa::Avx2
+    }
+
+    /// AVX2: `m` (named for `bytes`) = the 32-bit general register `g` in every lane.
+    fn splat_gpr(&mut self, m: Register, g: Register, bytes: u32) -> Res<()> {
+        op2!(self, Code::VEX_Vmovd_xmm_rm32, xmm_of(m), r32(g))?;
+        op2!(self, vex_pick(bytes, VPBROADCASTD_X), m, xmm_of(m))
+    }
+
+    /// AVX2: `d` = `b` in the lanes whose sign bit `m` sets, else `a` (VBLENDVPS).
+    fn blend_by(&mut self, d: Register, a: Register, b: Register, m: Register) -> Res<()> {
+        let bytes = bytes_of(d);
+        op4!(self, vex_pick(bytes, BLENDVPS), d, a, b, sized(m, bytes))
     }
 
     fn wide(&self, v: Value) -> bool {
@@ -845,6 +899,29 @@ impl Emitter<'_> {
         if n == 0 {
             return Ok(xmm_of(v));
         }
+        if self.avx2() {
+            // The 128-bit half that holds the lane, then the lane moved to the bottom.
+            let s = XMM[VS1];
+            let mut from = xmm_of(v);
+            if n >= 4 {
+                op3!(
+                    self,
+                    Code::VEX_Vextractf128_xmmm128_ymm_imm8,
+                    s,
+                    ymm_of(v),
+                    1u32
+                )?;
+                from = s;
+            }
+            op3!(
+                self,
+                Code::VEX_Vpermilps_xmm_xmmm128_imm8,
+                s,
+                from,
+                u32::from(n % 4)
+            )?;
+            return Ok(s);
+        }
         let code = match bytes_of(v) {
             64 => Code::EVEX_Valignd_zmm_k1z_zmm_zmmm512b32_imm8,
             32 => Code::EVEX_Valignd_ymm_k1z_ymm_ymmm256b32_imm8,
@@ -869,6 +946,25 @@ impl Emitter<'_> {
     ) -> Res<()> {
         let x = self.rounded(a, round, bytes)?;
         op2!(self, pick(CVTTPS2DQ, bytes), d, x)?;
+        if self.avx2() {
+            // The same lanes chosen by masks in scratch vector 29 (`x` is in 30 or `a`'s), or
+            // 28 where `d` is 29 (a conversion to a general register).
+            let m = if zmm_of(d) == ZMM[VS2] {
+                ZMM[VEC_SPILL_SCRATCH]
+            } else {
+                ZMM[VS2]
+            };
+            let m = sized(m, bytes.max(16));
+            let (d, x) = (sized(d, bytes.max(16)), sized(x, bytes.max(16)));
+            let s = self.constant_reg(0x4f00_0000, VS1, bytes.max(16))?;
+            let ge = cmpps_predicate(FloatCC::Oge);
+            op4!(self, vex_pick(bytes, CMPPS_VEX), m, x, s, ge)?;
+            let s = self.constant_reg(0x7fff_ffff, VS1, bytes.max(16))?;
+            self.blend_by(d, d, s, m)?;
+            let uno = cmpps_predicate(FloatCC::Uno);
+            op4!(self, vex_pick(bytes, CMPPS_VEX), m, x, x, uno)?;
+            return op3!(self, vex_pick(bytes, PANDN_VEX), d, m, d);
+        }
         // Lanes of 2^31 and above: the largest int (VCVTTPS2DQ gives 0x80000000).
         let s = self.constant_reg(0x4f00_0000, VS1, bytes)?;
         op4!(
@@ -1890,6 +1986,9 @@ impl Emitter<'_> {
                 // name of the two tables (0-15 the first's, 16-31 the second's). The
                 // operands' lanes past their own count are never named.
                 let m = self.ty(args[0]).lanes();
+                if self.avx2() {
+                    return self.shuffle_avx2(d, args, mask, m);
+                }
                 let mut idx = [0u32; 16];
                 for (w, &j) in idx.iter_mut().zip(mask.iter()) {
                     let j = u32::from(j);
@@ -1924,6 +2023,10 @@ impl Emitter<'_> {
                 op3!(self, pick(PSRLQ_IMM, bytes), s1, c, 32u32)?;
                 op3!(self, pick(mul, bytes), s0, s0, s1)?;
                 op3!(self, pick(PSRLQ_IMM, bytes), t, t, 32u32)?;
+                if self.avx2() {
+                    // The odd lanes from `s0`.
+                    return op4!(self, vex_pick(bytes, PBLENDD_VEX), d, t, s0, 0xaau32);
+                }
                 op2!(self, Code::Mov_r32_imm32, r32(S1), 0xaaaau32)?;
                 op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
                 let mut i = Instruction::with3(pick(PBLENDMD, bytes), d, t, s0).map_err(bad)?;
@@ -2060,6 +2163,13 @@ impl Emitter<'_> {
                     let rc = self.gpr(c, S0)?;
                     op2!(self, Code::Xor_r32_rm32, r32(S1), r32(S1))?;
                     op2!(self, Code::Sub_r32_rm32, r32(S1), r32(rc))?;
+                    if self.avx2() {
+                        let n = bytes.max(16);
+                        let m = sized(ZMM[VS2], n);
+                        self.splat_gpr(m, S1, n)?;
+                        let (d, ra, rb) = (sized(d, n), sized(ra, n), sized(rb, n));
+                        return self.blend_by(d, rb, ra, m);
+                    }
                     op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
                     KS
                 };
@@ -2170,6 +2280,23 @@ impl Emitter<'_> {
             Op::InsertLane(n) => {
                 let (v, x) = (args[0], args[1]);
                 let rv = self.vec(v, VS0)?;
+                if self.avx2() {
+                    // The lane's value in every lane of scratch 31, blended into lane n.
+                    let n16 = bytes.max(16);
+                    let s = sized(ZMM[VS1], n16);
+                    let blend = if self.plan.class(x) == Class::Gpr {
+                        let rx = self.gpr(x, S0)?;
+                        self.splat_gpr(s, rx, n16)?;
+                        PBLENDD_VEX
+                    } else {
+                        let rx = self.vec(x, VS1)?;
+                        op2!(self, vex_pick(n16, BROADCASTSS_X), s, xmm_of(rx))?;
+                        BLENDPS_VEX
+                    };
+                    self.vmov(d, rv)?;
+                    let d = sized(d, n16);
+                    return op4!(self, vex_pick(n16, blend), d, d, s, 1u32 << n);
+                }
                 op2!(self, Code::Mov_r32_imm32, r32(S1), 1u32 << n)?;
                 op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
                 if self.plan.class(x) == Class::Gpr {
@@ -2225,6 +2352,20 @@ impl Emitter<'_> {
                 let (v, x) = (args[0], args[1]);
                 let rv = self.vec(v, VS0)?;
                 let rx = self.gpr(x, S0)?;
+                if self.avx2() {
+                    // VPINSRB / VPINSRW, of the low 128 bits (which zero the rest).
+                    if bytes_of(d) > 16 {
+                        return Err("an insertion into 32 bytes of narrow lanes".into());
+                    }
+                    self.vmov(d, rv)?;
+                    let code = if byte_lanes(self.ty(v)) {
+                        Code::VEX_Vpinsrb_xmm_xmm_r32m8_imm8
+                    } else {
+                        Code::VEX_Vpinsrw_xmm_xmm_r32m16_imm8
+                    };
+                    let d = xmm_of(d);
+                    return op4!(self, code, d, d, r32(rx), u32::from(*n));
+                }
                 op2!(self, Code::Mov_r32_imm32, r32(S1), 1u32 << n)?;
                 op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
                 self.vmov(d, rv)?;
@@ -2298,6 +2439,54 @@ impl Emitter<'_> {
 
     /// Whether `v` is a vector constant without a pinned register: read from the constant
     /// pool by the instruction that uses it ([`Self::pool_operand`]).
+    /// AVX2: `d` = the lanes `mask` names of `args[0]` (lanes 0 to m-1) and `args[1]` (m
+    /// on): each table permuted by VPERMPS (indices in the destination register), then the
+    /// second's lanes blended in by VBLENDPS.
+    fn shuffle_avx2(&mut self, d: Register, args: &[Value], mask: &[u8], m: u32) -> Res<()> {
+        let mut idx = [[0u32; 16]; 2];
+        let mut second = 0u32;
+        for (k, &j) in mask.iter().enumerate() {
+            let j = u32::from(j);
+            if j < m {
+                idx[0][k] = j;
+            } else {
+                idx[1][k] = j - m;
+                second |= 1 << k;
+            }
+        }
+        let all = (1u32 << mask.len()) - 1;
+        let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+        let (d, a, b) = (ymm_of(d), ymm_of(a), ymm_of(b));
+        // The first table's lanes go to `d` unless a table is there (then to scratch 29);
+        // the second's to scratch 30, the first table's (read by then).
+        let t = if d != a && d != b {
+            d
+        } else {
+            ymm_of(ZMM[VS2])
+        };
+        if second != all {
+            self.load_pool(t, Code::VEX_Vmovups_ymm_ymmm256, idx[0])?;
+            op3!(self, Code::VEX_Vpermps_ymm_ymm_ymmm256, t, t, a)?;
+        }
+        if second == 0 {
+            return self.vmov(d, t);
+        }
+        let u = ymm_of(ZMM[VS0]);
+        self.load_pool(u, Code::VEX_Vmovups_ymm_ymmm256, idx[1])?;
+        op3!(self, Code::VEX_Vpermps_ymm_ymm_ymmm256, u, u, b)?;
+        if second == all {
+            return self.vmov(d, u);
+        }
+        op4!(
+            self,
+            Code::VEX_Vblendps_ymm_ymm_ymmm256_imm8,
+            d,
+            t,
+            u,
+            second
+        )
+    }
+
     fn is_pool_constant(&self, v: Value) -> bool {
         self.plan.is_remat(v)
             && self.ty(v).is_vector()
@@ -2321,7 +2510,8 @@ impl Emitter<'_> {
     /// (`{1to16}`: a 4-byte read) of the next instruction emitted.
     fn pool_broadcast(&mut self, bits: u32) -> MemoryOperand {
         let mut m = self.pool_ref([bits; 16]);
-        m.is_broadcast = true;
+        // VEX has no broadcasts: AVX2 reads the whole entry (32 of its 64 bytes).
+        m.is_broadcast = self.plan.isa == Isa::Avx512;
         m
     }
 
@@ -2885,8 +3075,43 @@ impl Emitter<'_> {
     }
 
     /// Resolves the branches, encodes, and formats the listing.
+    /// On an AVX2 host, each instruction in its VEX form ([`vex::to_vex`]), the branches,
+    /// labels, pool reads and relocations moved with it.
+    fn encode_vex(&mut self) -> Res<()> {
+        let mut code = Vec::with_capacity(self.code.len());
+        // Where each instruction's first replacement, and its last, is.
+        let mut first = Vec::with_capacity(self.code.len() + 1);
+        let mut main = Vec::with_capacity(self.code.len());
+        for i in &self.code {
+            first.push(code.len());
+            code.extend(vex::to_vex(i)?);
+            main.push(code.len() - 1);
+        }
+        first.push(code.len());
+        for at in self.label_at.iter_mut().flatten() {
+            *at = first[*at];
+        }
+        for (at, _) in self
+            .fixups
+            .iter_mut()
+            .chain(self.pool_refs.iter_mut())
+            .map(|(at, x)| (at, *x))
+            .collect::<Vec<_>>()
+        {
+            *at = main[*at];
+        }
+        for (at, _) in &mut self.data_relocs {
+            *at = main[*at];
+        }
+        self.code = code;
+        Ok(())
+    }
+
     fn finish(mut self) -> Res<WideCode> {
         const BASE: u64 = 0x1000_0000;
+        if self.plan.isa == Isa::Avx2 {
+            self.encode_vex()?;
+        }
         // The constant pool after the code, four words a declaration.
         let mut entry_at = Vec::with_capacity(self.pool.len());
         for words in std::mem::take(&mut self.pool) {
@@ -2986,6 +3211,10 @@ fn sized(r: Register, bytes: u32) -> Register {
 
 fn zmm_of(r: Register) -> Register {
     sized(r, 64)
+}
+
+fn ymm_of(r: Register) -> Register {
+    YMM[super::regs::number(r)]
 }
 
 fn xmm_of(r: Register) -> Register {

@@ -20,6 +20,7 @@
 mod alloc;
 mod emit;
 mod regs;
+mod vex;
 
 use ferrocl_device::ArgSlot;
 use ferrocl_ir::entity::SecondaryMap;
@@ -52,32 +53,108 @@ pub fn enabled() -> bool {
     })
 }
 
+/// Whether `FERROCL_WIDE` (a comma-separated list) names `word`.
+fn wide_option(word: &str) -> bool {
+    std::env::var("FERROCL_WIDE").is_ok_and(|v| v.split(',').any(|w| w.trim() == word))
+}
+
 /// Whether the tier also takes work-group functions that run one work-item at a time
 /// (`FERROCL_WIDE=all`): a test mode, so that the differential tester's kernels, which the
 /// vectorizer mostly refuses, reach the tier's code for scalar code, loops and branches.
 /// Cranelift optimizes such code better, so the tier leaves it by default.
 pub fn takes_scalar() -> bool {
     static ALL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ALL.get_or_init(|| enabled() && std::env::var("FERROCL_WIDE").is_ok_and(|v| v == "all"))
+    *ALL.get_or_init(|| enabled() && wide_option("all"))
 }
 
 /// Whether the tier runs when `FERROCL_WIDE` is not set.
 const DEFAULT_ON: bool = true;
 
-/// Whether this CPU has every instruction set the tier emits.
+/// The instruction sets the tier's code is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isa {
+    /// AVX-512 (F, VL, DQ, BW, CD): 16 lanes of 32 bits in one `zmm`, 32 vector registers,
+    /// masks in `k` registers.
+    Avx512,
+    /// AVX2 with FMA: 8 lanes in one `ymm`, 16 vector registers, no mask registers. The
+    /// selection is the same; its EVEX instructions are encoded again with VEX
+    /// (`emit::to_vex`), and a function with one that has no VEX form is refused.
+    Avx2,
+}
+
+impl Isa {
+    /// The lanes of 32 bits the tier runs a kernel's W-wide version at: one vector register.
+    pub fn width(self) -> u32 {
+        match self {
+            Isa::Avx512 => 16,
+            Isa::Avx2 => 8,
+        }
+    }
+
+    /// The vector registers values may take (`alloc::VECS` on AVX-512; on AVX2, 0 to 11,
+    /// the four scratch registers being 12 to 15).
+    pub(super) fn vecs(self) -> usize {
+        match self {
+            Isa::Avx512 => alloc::VECS,
+            Isa::Avx2 => 12,
+        }
+    }
+}
+
+/// The instruction sets of this host the tier emits for: AVX-512 where the CPU has it
+/// (unless `FERROCL_WIDE` names `avx2`), else AVX2 with FMA; none on other hosts. Read once
+/// per process.
+pub fn host_isa() -> Option<Isa> {
+    static ISA: std::sync::OnceLock<Option<Isa>> = std::sync::OnceLock::new();
+    *ISA.get_or_init(|| {
+        if has_avx512() && !wide_option("avx2") {
+            Some(Isa::Avx512)
+        } else if has_avx2() {
+            Some(Isa::Avx2)
+        } else {
+            None
+        }
+    })
+}
+
+/// The lanes the tier runs kernels at on this host ([`Isa::width`]).
+pub fn width() -> u32 {
+    host_isa().map_or(Isa::Avx512.width(), Isa::width)
+}
+
+/// Whether this CPU has the instruction sets of one of the tier's [`Isa`]s.
 pub fn host_supports() -> bool {
+    host_isa().is_some()
+}
+
+/// Whether this CPU has every instruction set the tier's AVX-512 code uses.
+fn has_avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("lzcnt")
-            && std::is_x86_feature_detected!("popcnt")
-            && std::is_x86_feature_detected!("bmi1")
+        has_avx2()
+            && std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512vl")
             && std::is_x86_feature_detected!("avx512dq")
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512cd")
-            && std::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether this CPU has every instruction set the tier's AVX2 code uses (and the scalar
+/// instructions both use: BMI1/2, LZCNT, POPCNT).
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
             && std::is_x86_feature_detected!("fma")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -110,9 +187,6 @@ fn reads_memory_operand(op: &Op) -> bool {
     )
 }
 
-/// The lanes the tier runs a kernel's W-wide version at: 16 lanes of 32 bits, one `zmm`.
-pub const WIDTH: u32 = 16;
-
 /// Compiles work-group function `f` (whose kernel's argument block is laid out as `layout`
 /// says), or says why the tier does not take it.
 pub(crate) fn compile(
@@ -120,7 +194,8 @@ pub(crate) fn compile(
     layout: &[ArgSlot],
     locals: &LocalOffsets,
 ) -> Result<WideCode, String> {
-    let got = worth_it(f).and_then(|()| generate(f, layout, locals));
+    let isa = host_isa().ok_or("no AVX2 or AVX-512 on this host")?;
+    let got = worth_it(f).and_then(|()| generate(f, layout, locals, isa));
     let counter = if got.is_ok() { &TAKEN } else { &REFUSED };
     counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     got
@@ -128,11 +203,16 @@ pub(crate) fn compile(
 
 /// The tier's code for `f`, whether or not it is worth running: its plan, registers and
 /// instructions.
-fn generate(f: &Function, layout: &[ArgSlot], locals: &LocalOffsets) -> Result<WideCode, String> {
+fn generate(
+    f: &Function,
+    layout: &[ArgSlot],
+    locals: &LocalOffsets,
+    isa: Isa,
+) -> Result<WideCode, String> {
     if !cfg!(target_arch = "x86_64") {
         return Err("not an x86-64 host".into());
     }
-    let plan = Plan::new(f, locals)?;
+    let plan = Plan::new(f, locals, isa)?;
     let alloc = alloc::allocate(f, &plan)?;
     emit::emit(f, &plan, &alloc, layout)
 }
@@ -152,7 +232,7 @@ pub fn counts() -> (u64, u64) {
 /// choose it ([`worth_it`]). The argument block is laid out from `f`'s
 /// parameters but the last (its context memory) as [`crate::abi::arg_layout`] lays out a
 /// kernel's, each a buffer or a value.
-pub fn assemble(f: &Function) -> Result<String, String> {
+pub fn assemble(f: &Function, isa: Isa) -> Result<String, String> {
     let mut offset = 0usize;
     let params = &f.sig.params[..f.sig.params.len().saturating_sub(1)];
     let layout: Vec<ArgSlot> = params
@@ -174,7 +254,7 @@ pub fn assemble(f: &Function) -> Result<String, String> {
             slot
         })
         .collect();
-    generate(f, &layout, &LocalOffsets::new()).map(|c| c.asm)
+    generate(f, &layout, &LocalOffsets::new(), isa).map(|c| c.asm)
 }
 
 /// Refuses a function whose loops inside the work-item loops (or around them) mostly gather
@@ -444,6 +524,8 @@ pub(super) struct Plan<'a> {
     negated: SecondaryMap<Value, Option<Value>>,
     /// The offsets of the module's `__local` variables.
     locals: &'a LocalOffsets,
+    /// The instruction sets the code is for.
+    pub(super) isa: Isa,
     /// Whether the function reaches `__local` memory through addresses it confines: the
     /// region's base and mask then stay in two registers for all of it (`alloc::LOCAL_BASE`).
     local_regs: bool,
@@ -451,9 +533,10 @@ pub(super) struct Plan<'a> {
 
 impl<'a> Plan<'a> {
     /// Checks every instruction and value of `f` and records what allocation needs.
-    fn new(f: &Function, locals: &'a LocalOffsets) -> Result<Plan<'a>, String> {
+    fn new(f: &Function, locals: &'a LocalOffsets, isa: Isa) -> Result<Plan<'a>, String> {
         let mut plan = Plan {
             locals,
+            isa,
             local_regs: false,
             class: SecondaryMap::new(),
             remat: SecondaryMap::new(),
@@ -670,7 +753,15 @@ impl<'a> Plan<'a> {
                         f.dfg.insts[i].op.is_pure() || matches!(f.dfg.insts[i].op, Op::Load(_))
                     });
                     let wide = f.dfg.value_type(s).bytes() >= 16;
-                    if raw[s] == 1 && second && quiet && wide && reads_memory_operand(&user.op) {
+                    // VEX has no broadcast memory operands.
+                    let evex = self.isa == Isa::Avx512;
+                    if evex
+                        && raw[s] == 1
+                        && second
+                        && quiet
+                        && wide
+                        && reads_memory_operand(&user.op)
+                    {
                         self.in_memory[s] = Some(load);
                     }
                 }
@@ -846,6 +937,9 @@ impl<'a> Plan<'a> {
             let Some(c) = class_of(ty) else {
                 return Err(format!("{v}: type {ty}"));
             };
+            if self.isa == Isa::Avx2 && ty.bits() > 256 {
+                return Err(format!("{v}: type {ty} is wider than a ymm register"));
+            }
             self.class[v] = Some(c);
         }
         Ok(())
