@@ -23,7 +23,7 @@ use super::alloc::{
     Allocation, CALLEE_SAVED, LOCAL_BASE, LOCAL_MASK, SPILL_SCRATCH, VEC_SPILL_SCRATCH,
 };
 use super::regs::{r16, r32, r8, XMM, YMM, ZMM};
-use super::{ctx_field, def_inst, narrow, narrow_vector, vex, Class, Isa, Plan, WideCode};
+use super::{ctx_field, def_inst, is_mask, narrow, narrow_vector, vex, Class, Isa, Plan, WideCode};
 use crate::abi::offsets;
 
 /// `Instruction::withN` of the operands, pushed (iced's operand traits are its own).
@@ -525,6 +525,27 @@ const PBLENDD_VEX: Sized2 = [
     Code::VEX_Vpblendd_xmm_xmm_xmmm128_imm8,
     Code::VEX_Vpblendd_ymm_ymm_ymmm256_imm8,
 ];
+const PCMPEQD_VEX: Sized2 = [
+    Code::VEX_Vpcmpeqd_xmm_xmm_xmmm128,
+    Code::VEX_Vpcmpeqd_ymm_ymm_ymmm256,
+];
+const PCMPGTD_VEX: Sized2 = [
+    Code::VEX_Vpcmpgtd_xmm_xmm_xmmm128,
+    Code::VEX_Vpcmpgtd_ymm_ymm_ymmm256,
+];
+const PAND_VEX: Sized2 = [
+    Code::VEX_Vpand_xmm_xmm_xmmm128,
+    Code::VEX_Vpand_ymm_ymm_ymmm256,
+];
+const POR_VEX: Sized2 = [
+    Code::VEX_Vpor_xmm_xmm_xmmm128,
+    Code::VEX_Vpor_ymm_ymm_ymmm256,
+];
+const PXOR_VEX: Sized2 = [
+    Code::VEX_Vpxor_xmm_xmm_xmmm128,
+    Code::VEX_Vpxor_ymm_ymm_ymmm256,
+];
+const MOVMSKPS_VEX: Sized2 = [Code::VEX_Vmovmskps_r32_xmm, Code::VEX_Vmovmskps_r32_ymm];
 const CMPPS_VEX: Sized2 = [
     Code::VEX_Vcmpps_xmm_xmm_xmmm128_imm8,
     Code::VEX_Vcmpps_ymm_ymm_ymmm256_imm8,
@@ -698,6 +719,114 @@ impl Emitter<'_> {
         self.plan.isa == Isa::Avx2
     }
 
+    /// The bytes of the vector register `v` takes: an AVX2 mask's are 4 a lane.
+    fn vbytes(&self, v: Value) -> u32 {
+        let t = self.ty(v);
+        if is_mask(t) {
+            4 * t.lanes()
+        } else {
+            t.bytes()
+        }
+    }
+
+    /// AVX2: a mask instruction into vector register `d` (lanes of 0 or -1), for `r`.
+    fn mask_vec_inst(&mut self, op: &Op, r: Value, d: Register, args: &[Value]) -> Res<()> {
+        let n = self.vbytes(r);
+        let d = sized(d, n);
+        match op {
+            Op::Iconst(c) if c & 1 == 1 => op3!(self, vex_pick(n, PCMPEQD_VEX), d, d, d),
+            Op::Iconst(_) => op3!(self, vex_pick(n, PXOR_VEX), d, d, d),
+            Op::Undef => Ok(()),
+            Op::Fcmp(cc) => {
+                let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                op4!(self, vex_pick(n, CMPPS_VEX), d, a, b, cmpps_predicate(*cc))
+            }
+            Op::Icmp(cc) => {
+                let (mut a, mut b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                if matches!(cc, IntCC::Ult | IntCC::Ule | IntCC::Ugt | IntCC::Uge) {
+                    // Unsigned order is the signed order of the values with their sign bits
+                    // flipped.
+                    let (s0, s1) = (sized(ZMM[VS0], n), sized(ZMM[VS1], n));
+                    let sign = self.pool_ref([0x8000_0000; 16]);
+                    op3!(self, vex_pick(n, PXOR_VEX), s0, a, sign)?;
+                    let sign = self.pool_ref([0x8000_0000; 16]);
+                    op3!(self, vex_pick(n, PXOR_VEX), s1, b, sign)?;
+                    (a, b) = (s0, s1);
+                }
+                let (x, y, negate) = match cc {
+                    IntCC::Eq => (a, b, false),
+                    IntCC::Ne => (a, b, true),
+                    IntCC::Sgt | IntCC::Ugt => (a, b, false),
+                    IntCC::Slt | IntCC::Ult => (b, a, false),
+                    IntCC::Sle | IntCC::Ule => (a, b, true),
+                    IntCC::Sge | IntCC::Uge => (b, a, true),
+                };
+                let code = if matches!(cc, IntCC::Eq | IntCC::Ne) {
+                    PCMPEQD_VEX
+                } else {
+                    PCMPGTD_VEX
+                };
+                op3!(self, vex_pick(n, code), d, x, y)?;
+                if negate {
+                    let ones = self.pool_ref([u32::MAX; 16]);
+                    op3!(self, vex_pick(n, PXOR_VEX), d, d, ones)?;
+                }
+                Ok(())
+            }
+            Op::Binary(b) => {
+                let code = match b {
+                    BinaryOp::Band => PAND_VEX,
+                    BinaryOp::Bor => POR_VEX,
+                    BinaryOp::Bxor => PXOR_VEX,
+                    other => return Err(format!("{other:?} on masks")),
+                };
+                let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                op3!(self, vex_pick(n, code), d, a, c)
+            }
+            Op::Unary(UnaryOp::Bnot) => {
+                let a = self.vec(args[0], VS0)?;
+                let ones = self.pool_ref([u32::MAX; 16]);
+                op3!(self, vex_pick(n, PXOR_VEX), d, a, ones)
+            }
+            Op::Select => {
+                let (c, a, b) = (args[0], args[1], args[2]);
+                let (ra, rb) = (self.vec(a, VS0)?, self.vec(b, VS1)?);
+                let m = if is_mask(self.ty(c)) {
+                    self.vec(c, VS2)?
+                } else {
+                    let rc = self.gpr(c, S0)?;
+                    op2!(self, Code::Xor_r32_rm32, r32(S1), r32(S1))?;
+                    op2!(self, Code::Sub_r32_rm32, r32(S1), r32(rc))?;
+                    let m = sized(ZMM[VS2], n);
+                    self.splat_gpr(m, S1, n)?;
+                    m
+                };
+                self.blend_by(d, rb, ra, m)
+            }
+            Op::Splat => {
+                let rc = self.gpr(args[0], S0)?;
+                op2!(self, Code::Xor_r32_rm32, r32(S1), r32(S1))?;
+                op2!(self, Code::Sub_r32_rm32, r32(S1), r32(rc))?;
+                self.splat_gpr(d, S1, n)
+            }
+            other => Err(format!("{other:?} of masks")),
+        }
+    }
+
+    /// AVX2: the sign bits of mask `m`'s lanes in general register `g` (VMOVMSKPS), then
+    /// the flags of whether any is set (`all`: whether every one is).
+    fn test_mask(&mut self, g: Register, m: Value, all: bool) -> Res<()> {
+        let lanes = self.ty(m).lanes();
+        let v = self.vec(m, VS0)?;
+        let code = vex_pick(self.vbytes(m), MOVMSKPS_VEX);
+        op2!(self, code, r32(g), v)?;
+        if all {
+            op2!(self, Code::Cmp_rm32_imm32, r32(g), (1u32 << lanes) - 1)
+        } else {
+            op2!(self, Code::Test_rm32_r32, r32(g), r32(g))
+        }
+    }
+
     /// AVX2: `m` (named for `bytes`) = the 32-bit general register `g` in every lane.
     fn splat_gpr(&mut self, m: Register, g: Register, bytes: u32) -> Res<()> {
         op2!(self, Code::VEX_Vmovd_xmm_rm32, xmm_of(m), r32(g))?;
@@ -722,7 +851,7 @@ impl Emitter<'_> {
 
     /// The vector register of `v` by the name of its size.
     fn vreg(&self, v: Value) -> Res<Register> {
-        Ok(sized(self.reg(v)?, self.ty(v).bytes()))
+        Ok(sized(self.reg(v)?, self.vbytes(v)))
     }
 
     /// `v`'s constant, if an `iconst` (or `null`) defines it.
@@ -792,10 +921,23 @@ impl Emitter<'_> {
             }
             _ if self.plan.any_of(v).is_some() => {
                 let (m, all) = self.plan.any_of(v).expect("an any");
-                let k = self.reg(m)?;
-                // KORTESTW sets ZF where no bit is set and CF where every bit is.
-                op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
-                let set = if all { Code::Setb_rm8 } else { Code::Setne_rm8 };
+                let set = if self.avx2() {
+                    self.test_mask(r, m, all)?;
+                    if all {
+                        Code::Sete_rm8
+                    } else {
+                        Code::Setne_rm8
+                    }
+                } else {
+                    let k = self.reg(m)?;
+                    // KORTESTW sets ZF where no bit is set and CF where every bit is.
+                    op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
+                    if all {
+                        Code::Setb_rm8
+                    } else {
+                        Code::Setne_rm8
+                    }
+                };
                 op1!(self, set, r8(r))?;
                 op2!(self, Code::Movzx_r32_rm8, r32(r), r8(r))
             }
@@ -855,16 +997,16 @@ impl Emitter<'_> {
     /// undefined value: whatever the scratch holds).
     fn vec(&mut self, v: Value, n: usize) -> Res<Register> {
         if let Some(p) = self.pinned_value(v) {
-            return Ok(sized(p, self.ty(v).bytes()));
+            return Ok(sized(p, self.vbytes(v)));
         }
         if self.plan.is_remat(v) {
-            let r = sized(ZMM[n], self.ty(v).bytes());
+            let r = sized(ZMM[n], self.vbytes(v));
             self.vec_constant(v, r)?;
             return Ok(r);
         }
         if let Some(at) = self.slot(v, 0) {
             op2!(self, MOVUPS_LOAD[2], ZMM[n], at)?;
-            return Ok(sized(ZMM[n], self.ty(v).bytes()));
+            return Ok(sized(ZMM[n], self.vbytes(v)));
         }
         self.vreg(v)
     }
@@ -1427,6 +1569,14 @@ impl Emitter<'_> {
             }
             Op::Fcmp(cc) => {
                 let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                if self.avx2() {
+                    // The lane of all ones or zeros, its low bit.
+                    let (s, p) = (XMM[VS2], cmpps_predicate(*cc));
+                    let code = Code::VEX_Vcmpss_xmm_xmm_xmmm32_imm8;
+                    op4!(self, code, s, xmm_of(a), xmm_of(b), p)?;
+                    op2!(self, Code::VEX_Vmovd_rm32_xmm, r32(d), s)?;
+                    return op2!(self, Code::And_rm32_imm8, r32(d), 1);
+                }
                 let code = Code::EVEX_Vcmpss_kr_k1_xmm_xmmm32_imm8_sae;
                 op4!(self, code, KS, xmm_of(a), xmm_of(b), cmpps_predicate(*cc))?;
                 op2!(self, Code::VEX_Kmovw_r32_kr, r32(d), KS)
@@ -1535,8 +1685,14 @@ impl Emitter<'_> {
                 op2!(self, Code::EVEX_Vmovd_rm32_xmm, r32(d), x)
             }
             Op::ExtractLane(n) => {
-                let k = self.reg(args[0])?;
-                op2!(self, Code::VEX_Kmovw_r32_kr, r32(d), k)?;
+                if self.avx2() {
+                    let m = self.vec(args[0], VS0)?;
+                    let code = vex_pick(self.vbytes(args[0]), MOVMSKPS_VEX);
+                    op2!(self, code, r32(d), m)?;
+                } else {
+                    let k = self.reg(args[0])?;
+                    op2!(self, Code::VEX_Kmovw_r32_kr, r32(d), k)?;
+                }
                 if *n > 0 {
                     op2!(self, Code::Shr_rm32_imm8, r32(d), u32::from(*n))?;
                 }
@@ -1948,13 +2104,16 @@ impl Emitter<'_> {
     }
 
     fn vec_inst(&mut self, op: &Op, r: Value, args: &[Value]) -> Res<()> {
-        let bytes = self.ty(r).bytes();
+        let bytes = self.vbytes(r);
         let scalar = !self.ty(r).is_vector();
         let d = match self.alloc.slot[r] {
             // Computed in the scratch register, stored to the slot after ([`Self::inst`]).
             Some(_) => sized(ZMM[VEC_SPILL_SCRATCH], bytes),
             None => self.vreg(r)?,
         };
+        if self.avx2() && is_mask(self.ty(r)) {
+            return self.mask_vec_inst(op, r, d, args);
+        }
         let narrow_in = args.first().is_some_and(|&a| narrow_vector(self.ty(a)));
         if (narrow_vector(self.ty(r)) || narrow_in)
             && matches!(op, Op::InsertLane(_) | Op::Convert(_))
@@ -2156,6 +2315,12 @@ impl Emitter<'_> {
             Op::Select => {
                 let (c, a, b) = (args[0], args[1], args[2]);
                 let (ra, rb) = (self.vec(a, VS0)?, self.vec(b, VS1)?);
+                if self.avx2() && is_mask(self.ty(c)) {
+                    let n = bytes.max(16);
+                    let m = sized(self.vec(c, VS2)?, n);
+                    let (d, ra, rb) = (sized(d, n), sized(ra, n), sized(rb, n));
+                    return self.blend_by(d, rb, ra, m);
+                }
                 let k = if self.plan.class(c) == Class::Mask {
                     self.reg(c)?
                 } else {
@@ -2322,6 +2487,14 @@ impl Emitter<'_> {
             }
             Op::Convert(c @ (ConvOp::Zext | ConvOp::Sext)) => {
                 // A mask's lanes as 0 and -1 (VPMOVM2D), or 0 and 1.
+                if self.avx2() {
+                    let m = self.vec(args[0], VS0)?;
+                    return if *c == ConvOp::Zext {
+                        op3!(self, pick(PSRLD_IMM, bytes), d, m, 31u32)
+                    } else {
+                        self.vmov(d, m)
+                    };
+                }
                 let k = self.reg(args[0])?;
                 op2!(self, pick(PMOVM2D, bytes), d, k)?;
                 if *c == ConvOp::Zext {
@@ -2642,6 +2815,17 @@ impl Emitter<'_> {
         let t = sized(ZMM[VS2], bytes);
         op3!(self, pick(op, bytes), t, a, b)?;
         let uno = cmpps_predicate(FloatCC::Uno);
+        if self.avx2() {
+            // The same with the masks in scratch 28 (free: `d` is written last) and the
+            // second minimum in scratch 30 (`a`'s, read for the last time by it).
+            let (m, u) = (sized(ZMM[VEC_SPILL_SCRATCH], bytes), sized(ZMM[VS0], bytes));
+            op4!(self, vex_pick(bytes, CMPPS_VEX), m, b, b, uno)?;
+            self.blend_by(t, t, a, m)?;
+            op4!(self, vex_pick(bytes, CMPPS_VEX), m, a, a, uno)?;
+            op3!(self, pick(op, bytes), u, b, a)?;
+            op3!(self, pick(join, bytes), u, u, t)?;
+            return self.blend_by(d, u, t, m);
+        }
         op4!(self, pick(CMPPS, bytes), KS, b, b, uno)?;
         let mut i = Instruction::with2(pick(MOVAPS, bytes), t, a).map_err(bad)?;
         i.set_op_mask(KS);
@@ -2960,12 +3144,21 @@ impl Emitter<'_> {
             let cc = self.compare_of(i)?;
             (JCC[cond_index(cc)], JCC[cond_index(cc.inverse())])
         } else if let Some((m, all)) = self.plan.any_of(c) {
-            let k = self.reg(m)?;
-            op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
-            if all {
-                (Code::Jb_rel32_64, Code::Jae_rel32_64)
+            if self.avx2() {
+                self.test_mask(S0, m, all)?;
+                if all {
+                    (Code::Je_rel32_64, Code::Jne_rel32_64)
+                } else {
+                    (Code::Jne_rel32_64, Code::Je_rel32_64)
+                }
             } else {
-                (Code::Jne_rel32_64, Code::Je_rel32_64)
+                let k = self.reg(m)?;
+                op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
+                if all {
+                    (Code::Jb_rel32_64, Code::Jae_rel32_64)
+                } else {
+                    (Code::Jne_rel32_64, Code::Je_rel32_64)
+                }
             }
         } else {
             let rc = self.gpr(c, S0)?;

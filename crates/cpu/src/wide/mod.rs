@@ -431,8 +431,8 @@ impl Class {
     }
 }
 
-/// The class of type `ty`, if the tier has one for it.
-fn class_of(ty: Type) -> Option<Class> {
+/// The class of type `ty` in code for `isa`, if the tier has one for it.
+fn class_of(ty: Type, isa: Isa) -> Option<Class> {
     let lane = ty.lane_type();
     if !ty.is_vector() {
         if ty.is_ptr() || ty.is_int() {
@@ -442,12 +442,23 @@ fn class_of(ty: Type) -> Option<Class> {
     }
     let n = ty.lanes();
     if lane == Type::I1 {
-        return (n == 16).then_some(Class::Mask);
+        // AVX2's masks are vectors of 32-bit lanes, each 0 or -1 (`is_mask`).
+        let class = match isa {
+            Isa::Avx512 => Class::Mask,
+            Isa::Avx2 => Class::Vec,
+        };
+        return (n == isa.width()).then_some(class);
     }
     if narrow_vector(ty) {
         return matches!(n, 4 | 8 | 16).then_some(Class::Vec);
     }
     ((lane == Type::F32 || lane == Type::I32) && matches!(n, 2 | 4 | 8 | 16)).then_some(Class::Vec)
+}
+
+/// Whether `ty` is a vector of booleans (`i1`): on AVX2, a vector register of 32-bit lanes,
+/// each 0 or -1 (the sign bit is what `vblendvps` and `vmovmskps` read).
+pub(super) fn is_mask(ty: Type) -> bool {
+    ty.is_vector() && ty.lane_type() == Type::I1
 }
 
 /// A vector of 8- or 16-bit integer lanes (gathered bytes, `uchar4` components): packed in
@@ -576,7 +587,7 @@ impl<'a> Plan<'a> {
                 if plan.folded[inst] {
                     continue;
                 }
-                check_op(f, inst)?;
+                check_op(f, inst, isa)?;
                 let own = f.dfg.inst_result(inst).and_then(|r| plan.deferred(f, r));
                 let reads: Vec<Value> = match own {
                     Some(reads) => reads,
@@ -598,7 +609,7 @@ impl<'a> Plan<'a> {
                 }
                 if let Some(r) = f.dfg.inst_result(inst) {
                     let constant = matches!(data.op, Op::Iconst(_) | Op::Fconst(_) | Op::Vconst(_));
-                    if constant && class_of(f.dfg.value_type(r)).is_none() {
+                    if constant && class_of(f.dfg.value_type(r), isa).is_none() {
                         // A constant of no class (the shift of a widened vector's lanes):
                         // refused where something reads it.
                         plan.reads[inst] = reads;
@@ -611,7 +622,8 @@ impl<'a> Plan<'a> {
                         Op::GlobalAddr(_) => true,
                         _ => plan.deferred(f, r).is_some(),
                     } || (matches!(data.op, Op::Fconst(_) | Op::Iconst(_))
-                        && plan.class[r] == Some(Class::Vec))
+                        && plan.class[r] == Some(Class::Vec)
+                        && !is_mask(f.dfg.value_type(r)))
                         || (data.op == Op::Undef && plan.class[r] == Some(Class::Vec));
                 }
                 plan.reads[inst] = reads;
@@ -803,7 +815,7 @@ impl<'a> Plan<'a> {
                 let mask = f
                     .dfg
                     .inst_result(i)
-                    .is_some_and(|r| class_of(f.dfg.value_type(r)) == Some(Class::Mask));
+                    .is_some_and(|r| class_of(f.dfg.value_type(r), self.isa) == Some(Class::Mask));
                 if d.op == Op::Select && mask {
                     at_branch[f.dfg.resolve(d.args[0])] += 1;
                 }
@@ -839,7 +851,7 @@ impl<'a> Plan<'a> {
                 if self.folded[inst] || f.dfg.value_type(root) != Type::I1 {
                     continue;
                 }
-                if let Some((mask, inner)) = lane_tree(f, &raw, inst) {
+                if let Some((mask, inner)) = lane_tree(f, &raw, inst, self.isa.width()) {
                     self.any[root] = Some((mask, all));
                     for i in inner {
                         self.folded[i] = true;
@@ -934,7 +946,7 @@ impl<'a> Plan<'a> {
     fn classify(&mut self, f: &Function, v: Value) -> Result<(), String> {
         if self.class[v].is_none() {
             let ty = f.dfg.value_type(v);
-            let Some(c) = class_of(ty) else {
+            let Some(c) = class_of(ty, self.isa) else {
                 return Err(format!("{v}: type {ty}"));
             };
             if self.isa == Isa::Avx2 && ty.bits() > 256 {
@@ -1023,6 +1035,7 @@ fn lane_tree(
     f: &Function,
     raw: &SecondaryMap<Value, u32>,
     root: Inst,
+    width: u32,
 ) -> Option<(Value, Vec<Inst>)> {
     let mut lanes = 0u32;
     let mut mask = None;
@@ -1041,7 +1054,7 @@ fn lane_tree(
             Op::ExtractLane(n) => {
                 let m = f.dfg.resolve(d.args[0]);
                 let t = f.dfg.value_type(m);
-                if t.lanes() != 16 || t.lane_type() != Type::I1 || mask.is_some_and(|x| x != m) {
+                if t.lanes() != width || t.lane_type() != Type::I1 || mask.is_some_and(|x| x != m) {
                     return None;
                 }
                 mask = Some(m);
@@ -1053,7 +1066,7 @@ fn lane_tree(
             _ => return None,
         }
     }
-    (lanes == 0xffff).then_some((mask?, inner))
+    (lanes == (1 << width) - 1).then_some((mask?, inner))
 }
 
 /// The offset of the group context field work-item query `op` reads, for the queries that
@@ -1121,7 +1134,9 @@ fn widening(f: &Function, inst: Inst) -> Option<(Value, bool, u8, Vec<(Value, u3
 }
 
 /// Refuses an instruction the tier does not cover, with the reason.
-fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
+fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
+    let class_of = |t: Type| class_of(t, isa);
+    let mask_lanes = isa.width();
     let data = &f.dfg.insts[inst];
     let ty = f.dfg.inst_result(inst).map(|r| f.dfg.value_type(r));
     let arg_ty = |i: usize| f.dfg.value_type(f.dfg.resolve(data.args[i]));
@@ -1186,11 +1201,12 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
         Op::Fma => true,
         Op::Icmp(_) => {
             let t = arg_ty(0);
-            scalar_int(t) || (t.is_vector() && t.lane_type() == Type::I32 && t.lanes() == 16)
+            scalar_int(t)
+                || (t.is_vector() && t.lane_type() == Type::I32 && t.lanes() == mask_lanes)
         }
         Op::Fcmp(_) => {
             let t = arg_ty(0);
-            t == Type::F32 || (t.is_vector() && t.lanes() == 16)
+            t == Type::F32 || (t.is_vector() && t.lanes() == mask_lanes)
         }
         Op::Select => true,
         Op::Convert(c) => {
@@ -1202,7 +1218,8 @@ fn check_op(f: &Function, inst: Inst) -> Result<(), String> {
                 ConvOp::Trunc | ConvOp::Zext | ConvOp::Sext => {
                     (scalar_int(from) && scalar_int(to) && to != Type::I1)
                         || (*c != ConvOp::Trunc
-                            && class_of(from) == Some(Class::Mask)
+                            && is_mask(from)
+                            && from.lanes() == mask_lanes
                             && to.lane_type() == Type::I32)
                 }
                 ConvOp::SintToFloat(Round::Rte) | ConvOp::UintToFloat(Round::Rte) => {
