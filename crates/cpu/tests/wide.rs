@@ -518,6 +518,30 @@ fn wide_integer_lanes_match_cranelift() {
     compare(WIDE_INTS, "bits", &[buf(41), buf(42)], &ranges);
 }
 
+/// Unsigned integers: conversions to float of values past 2^24 and 2^31, leading zeros of
+/// every count (zero lanes among them), unsigned comparisons choosing between values; where
+/// AVX2 has no instruction for one, the tier's code computes it from signed ones.
+const UNSIGNED: &str = "
+__kernel void unsigned_ops(__global const uint *x, __global float *f, __global uint *y)
+{
+    int i = get_global_id(0);
+    // The buffers hold small floats: their bits multiplied to spread over all 32.
+    uint a = x[i] * 2654435761u, b = (x[i + 1] * 40503u) ^ ((uint)i << 29);
+    uint s = a >> (i & 31);
+    f[i] = convert_float(a) + convert_float(s | 0x1000001u) * 0.5f;
+    uint p = a < b ? a + 1u : b - 1u;
+    uint q = a >= (b >> 1) ? clz(s) : clz(b >> (i & 7));
+    y[i] = p ^ (q << 8) ^ (a > s ? 0x10000u : 0x20000u) ^ (s <= (b >> 3) ? 0x40000u : 0u);
+}
+";
+
+#[test]
+fn unsigned_lanes_match_cranelift() {
+    let buf = |seed| Arg::Buffer { words: 4097, seed };
+    let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
+    compare(UNSIGNED, "unsigned_ops", &[buf(43), buf(44), buf(45)], &ranges);
+}
+
 /// Fused multiply-adds with constant multiplicands and addends, which the tier reads from
 /// its constant pool in whichever form (231, 213, 132) keeps the result where the operand
 /// dying there was, while 26 loaded values stay live (so that no register is left to pin a

@@ -546,6 +546,14 @@ const PXOR_VEX: Sized2 = [
     Code::VEX_Vpxor_ymm_ymm_ymmm256,
 ];
 const MOVMSKPS_VEX: Sized2 = [Code::VEX_Vmovmskps_r32_xmm, Code::VEX_Vmovmskps_r32_ymm];
+const MOVUPS_VEX: Sized2 = [Code::VEX_Vmovups_xmm_xmmm128, Code::VEX_Vmovups_ymm_ymmm256];
+const PSUBD_VEX: Sized2 = [Code::VEX_Vpsubd_xmm_xmm_xmmm128, Code::VEX_Vpsubd_ymm_ymm_ymmm256];
+const PMINUD_VEX: Sized2 = [
+    Code::VEX_Vpminud_xmm_xmm_xmmm128,
+    Code::VEX_Vpminud_ymm_ymm_ymmm256,
+];
+const MULPS_VEX: Sized2 = [Code::VEX_Vmulps_xmm_xmm_xmmm128, Code::VEX_Vmulps_ymm_ymm_ymmm256];
+const ADDPS_VEX: Sized2 = [Code::VEX_Vaddps_xmm_xmm_xmmm128, Code::VEX_Vaddps_ymm_ymm_ymmm256];
 const CMPPS_VEX: Sized2 = [
     Code::VEX_Vcmpps_xmm_xmm_xmmm128_imm8,
     Code::VEX_Vcmpps_ymm_ymm_ymmm256_imm8,
@@ -2377,6 +2385,13 @@ impl Emitter<'_> {
                         a = S0;
                     }
                     let x = xmm_of(d);
+                    if self.avx2() && !signed && !self.wide(args[0]) && rc.is_none() {
+                        // AVX2 converts only signed integers: the 32 bits zero-extended to
+                        // 64 (`mov` does), converted as a signed 64-bit integer (exact
+                        // until its one rounding).
+                        op2!(self, Code::Mov_r32_rm32, r32(S0), r32(a))?;
+                        return op3!(self, Code::VEX_Vcvtsi2ss_xmm_xmm_rm64, x, x, S0);
+                    }
                     let (code, a) = match (signed, self.wide(args[0])) {
                         (true, false) => (Code::EVEX_Vcvtsi2ss_xmm_xmm_rm32_er, r32(a)),
                         (true, true) => (Code::EVEX_Vcvtsi2ss_xmm_xmm_rm64_er, a),
@@ -2391,6 +2406,21 @@ impl Emitter<'_> {
                     Ok(())
                 } else {
                     let a = self.vec(args[0], VS0)?;
+                    if self.avx2() && !signed && rc.is_none() {
+                        // The high and the low 16 bits converted exactly, the high scaled
+                        // by 2^16 exactly, then one rounding of their sum.
+                        let n = bytes.max(16);
+                        let (d, a) = (sized(d, n), sized(a, n));
+                        let (s, t) = (sized(ZMM[VS1], n), sized(ZMM[VS2], n));
+                        op3!(self, pick(PSRLD_IMM, n), s, a, 16u32)?;
+                        op2!(self, pick(CVTDQ2PS, n), s, s)?;
+                        let scale = self.pool_ref([0x4780_0000; 16]);
+                        op3!(self, vex_pick(n, MULPS_VEX), s, s, scale)?;
+                        let low = self.pool_ref([0xffff; 16]);
+                        op3!(self, vex_pick(n, PAND_VEX), t, a, low)?;
+                        op2!(self, pick(CVTDQ2PS, n), t, t)?;
+                        return op3!(self, vex_pick(n, ADDPS_VEX), d, s, t);
+                    }
                     let codes = if signed { CVTDQ2PS } else { CVTUDQ2PS };
                     let mut i = Instruction::with2(pick(codes, bytes), d, a).map_err(bad)?;
                     if let Some(rc) = rc {
@@ -2867,6 +2897,26 @@ impl Emitter<'_> {
                 let z = sized(ZMM[VS2], bytes);
                 op3!(self, pick(PXORD, bytes), z, z, z)?;
                 op3!(self, pick(PSUBD, bytes), d, z, a)
+            }
+            UnaryOp::Clz if self.avx2() => {
+                // The exponent of the lane as a float (its highest bit's position), with
+                // the bit below each set bit cleared first so that rounding cannot carry into
+                // the next power of two: clz = 158 - the biased exponent, 32 for a zero lane
+                // (158 - 0, at most 32), 0 where the sign bit is set (the conversion is
+                // signed: those lanes are chosen by the sign bit at the end).
+                let n = bytes.max(16);
+                let (d, a) = (sized(d, n), sized(a, n));
+                let (s, t) = (sized(ZMM[VS1], n), sized(ZMM[VS2], n));
+                op3!(self, pick(PSRLD_IMM, n), s, a, 1u32)?;
+                op3!(self, vex_pick(n, PANDN_VEX), s, s, a)?;
+                op2!(self, pick(CVTDQ2PS, n), s, s)?;
+                op3!(self, pick(PSRLD_IMM, n), s, s, 23u32)?;
+                self.load_pool(t, vex_pick(n, MOVUPS_VEX), [158; 16])?;
+                op3!(self, vex_pick(n, PSUBD_VEX), s, t, s)?;
+                let most = self.pool_ref([32; 16]);
+                op3!(self, vex_pick(n, PMINUD_VEX), s, s, most)?;
+                op3!(self, vex_pick(n, PXOR_VEX), t, t, t)?;
+                self.blend_by(d, s, t, a)
             }
             // VPLZCNTD (AVX-512 CD): 32 for a zero lane, as the IR's clz.
             UnaryOp::Clz => op2!(self, pick(PLZCNTD, bytes), d, a),
