@@ -518,11 +518,13 @@ fn wide_integer_lanes_match_cranelift() {
     compare(WIDE_INTS, "bits", &[buf(41), buf(42)], &ranges);
 }
 
-/// Unsigned integers: conversions to float of values past 2^24 and 2^31, leading zeros of
-/// every count (zero lanes among them), unsigned comparisons choosing between values; where
+/// Unsigned integers: conversions to float of values past 2^24 and 2^31 and saturating ones
+/// from floats of every kind, leading zeros of every count (zero lanes among them), unsigned
+/// comparisons choosing between values; where
 /// AVX2 has no instruction for one, the tier's code computes it from signed ones.
 const UNSIGNED: &str = "
-__kernel void unsigned_ops(__global const uint *x, __global float *f, __global uint *y)
+__kernel void unsigned_ops(__global const uint *x, __global float *f, __global uint *y,
+                           __global uint *z)
 {
     int i = get_global_id(0);
     // The buffers hold small floats: their bits multiplied to spread over all 32.
@@ -532,6 +534,9 @@ __kernel void unsigned_ops(__global const uint *x, __global float *f, __global u
     uint p = a < b ? a + 1u : b - 1u;
     uint q = a >= (b >> 1) ? clz(s) : clz(b >> (i & 7));
     y[i] = p ^ (q << 8) ^ (a > s ? 0x10000u : 0x20000u) ^ (s <= (b >> 3) ? 0x40000u : 0u);
+    // Every kind of float: negative, NaN, past 2^32, between 2^31 and 2^32, small.
+    float g = as_float(a & 0xcfffffffu);
+    z[i] = convert_uint_sat(g) ^ convert_uint_sat_rte(g * 0.75f);
 }
 ";
 
@@ -539,7 +544,8 @@ __kernel void unsigned_ops(__global const uint *x, __global float *f, __global u
 fn unsigned_lanes_match_cranelift() {
     let buf = |seed| Arg::Buffer { words: 4097, seed };
     let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
-    compare(UNSIGNED, "unsigned_ops", &[buf(43), buf(44), buf(45)], &ranges);
+    let args = [buf(43), buf(44), buf(45), buf(46)];
+    compare(UNSIGNED, "unsigned_ops", &args, &ranges);
 }
 
 /// Fused multiply-adds with constant multiplicands and addends, which the tier reads from

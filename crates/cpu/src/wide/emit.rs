@@ -553,6 +553,7 @@ const PMINUD_VEX: Sized2 = [
     Code::VEX_Vpminud_ymm_ymm_ymmm256,
 ];
 const MULPS_VEX: Sized2 = [Code::VEX_Vmulps_xmm_xmm_xmmm128, Code::VEX_Vmulps_ymm_ymm_ymmm256];
+const SUBPS_VEX: Sized2 = [Code::VEX_Vsubps_xmm_xmm_xmmm128, Code::VEX_Vsubps_ymm_ymm_ymmm256];
 const ADDPS_VEX: Sized2 = [Code::VEX_Vaddps_xmm_xmm_xmmm128, Code::VEX_Vaddps_ymm_ymm_ymmm256];
 const CMPPS_VEX: Sized2 = [
     Code::VEX_Vcmpps_xmm_xmm_xmmm128_imm8,
@@ -1209,6 +1210,34 @@ impl Emitter<'_> {
         bytes: u32,
     ) -> Res<()> {
         let x = self.rounded(a, round, bytes)?;
+        if self.avx2() {
+            // AVX2 converts only to signed lanes: those of 2^31 and above less 2^31, their
+            // sign bit set again; all ones from 2^32 on; 0 below zero and for NaN. The
+            // masks in scratch 29 (28 where `d` is 29), as `float_to_int`'s.
+            let n = bytes.max(16);
+            let m = if zmm_of(d) == ZMM[VS2] {
+                ZMM[VEC_SPILL_SCRATCH]
+            } else {
+                ZMM[VS2]
+            };
+            let (d, x, m, s) = (sized(d, n), sized(x, n), sized(m, n), sized(ZMM[VS1], n));
+            op2!(self, pick(CVTTPS2DQ, n), d, x)?;
+            let two31 = self.pool_ref([0x4f00_0000; 16]);
+            op3!(self, vex_pick(n, SUBPS_VEX), s, x, two31)?;
+            op2!(self, pick(CVTTPS2DQ, n), s, s)?;
+            let sign = self.pool_ref([0x8000_0000; 16]);
+            op3!(self, vex_pick(n, PXOR_VEX), s, s, sign)?;
+            let two31 = self.pool_ref([0x4f00_0000; 16]);
+            op4!(self, vex_pick(n, CMPPS_VEX), m, x, two31, cmpps_predicate(FloatCC::Oge))?;
+            self.blend_by(d, d, s, m)?;
+            let two32 = self.pool_ref([0x4f80_0000; 16]);
+            op4!(self, vex_pick(n, CMPPS_VEX), m, x, two32, cmpps_predicate(FloatCC::Oge))?;
+            op3!(self, vex_pick(n, POR_VEX), d, d, m)?;
+            let zero = self.pool_ref([0; 16]);
+            // NGE_UQ: not greater or equal, or unordered.
+            op4!(self, vex_pick(n, CMPPS_VEX), m, x, zero, 0x19u32)?;
+            return op3!(self, vex_pick(n, PANDN_VEX), d, m, d);
+        }
         op2!(self, pick(CVTTPS2UDQ, bytes), d, x)?;
         let zero = sized(ZMM[VS1], bytes);
         let z = xmm_of(zero);
