@@ -855,7 +855,12 @@ pub fn code_key() -> Option<Vec<u8>> {
         vectorize::enabled(),
         vectorize_always(),
         forced_width(),
-        (wide::enabled(), wide::takes_scalar(), wide::host_isa())
+        (
+            wide::enabled(),
+            wide::takes_scalar(),
+            wide::host_isa(),
+            wide::splits_256()
+        )
     ));
     Some(key.into_bytes())
 }

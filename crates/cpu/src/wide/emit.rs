@@ -547,14 +547,26 @@ const PXOR_VEX: Sized2 = [
 ];
 const MOVMSKPS_VEX: Sized2 = [Code::VEX_Vmovmskps_r32_xmm, Code::VEX_Vmovmskps_r32_ymm];
 const MOVUPS_VEX: Sized2 = [Code::VEX_Vmovups_xmm_xmmm128, Code::VEX_Vmovups_ymm_ymmm256];
-const PSUBD_VEX: Sized2 = [Code::VEX_Vpsubd_xmm_xmm_xmmm128, Code::VEX_Vpsubd_ymm_ymm_ymmm256];
+const PSUBD_VEX: Sized2 = [
+    Code::VEX_Vpsubd_xmm_xmm_xmmm128,
+    Code::VEX_Vpsubd_ymm_ymm_ymmm256,
+];
 const PMINUD_VEX: Sized2 = [
     Code::VEX_Vpminud_xmm_xmm_xmmm128,
     Code::VEX_Vpminud_ymm_ymm_ymmm256,
 ];
-const MULPS_VEX: Sized2 = [Code::VEX_Vmulps_xmm_xmm_xmmm128, Code::VEX_Vmulps_ymm_ymm_ymmm256];
-const SUBPS_VEX: Sized2 = [Code::VEX_Vsubps_xmm_xmm_xmmm128, Code::VEX_Vsubps_ymm_ymm_ymmm256];
-const ADDPS_VEX: Sized2 = [Code::VEX_Vaddps_xmm_xmm_xmmm128, Code::VEX_Vaddps_ymm_ymm_ymmm256];
+const MULPS_VEX: Sized2 = [
+    Code::VEX_Vmulps_xmm_xmm_xmmm128,
+    Code::VEX_Vmulps_ymm_ymm_ymmm256,
+];
+const SUBPS_VEX: Sized2 = [
+    Code::VEX_Vsubps_xmm_xmm_xmmm128,
+    Code::VEX_Vsubps_ymm_ymm_ymmm256,
+];
+const ADDPS_VEX: Sized2 = [
+    Code::VEX_Vaddps_xmm_xmm_xmmm128,
+    Code::VEX_Vaddps_ymm_ymm_ymmm256,
+];
 const CMPPS_VEX: Sized2 = [
     Code::VEX_Vcmpps_xmm_xmm_xmmm128_imm8,
     Code::VEX_Vcmpps_ymm_ymm_ymmm256_imm8,
@@ -1228,10 +1240,24 @@ impl Emitter<'_> {
             let sign = self.pool_ref([0x8000_0000; 16]);
             op3!(self, vex_pick(n, PXOR_VEX), s, s, sign)?;
             let two31 = self.pool_ref([0x4f00_0000; 16]);
-            op4!(self, vex_pick(n, CMPPS_VEX), m, x, two31, cmpps_predicate(FloatCC::Oge))?;
+            op4!(
+                self,
+                vex_pick(n, CMPPS_VEX),
+                m,
+                x,
+                two31,
+                cmpps_predicate(FloatCC::Oge)
+            )?;
             self.blend_by(d, d, s, m)?;
             let two32 = self.pool_ref([0x4f80_0000; 16]);
-            op4!(self, vex_pick(n, CMPPS_VEX), m, x, two32, cmpps_predicate(FloatCC::Oge))?;
+            op4!(
+                self,
+                vex_pick(n, CMPPS_VEX),
+                m,
+                x,
+                two32,
+                cmpps_predicate(FloatCC::Oge)
+            )?;
             op3!(self, vex_pick(n, POR_VEX), d, d, m)?;
             let zero = self.pool_ref([0; 16]);
             // NGE_UQ: not greater or equal, or unordered.

@@ -127,6 +127,36 @@ pub fn host_supports() -> bool {
     host_isa().is_some()
 }
 
+/// Whether this CPU executes a 256-bit vector operation as two 128-bit ones: AMD's before
+/// Zen 2 (family 17h models below 30h, and the families before it; AMD's Software
+/// Optimization Guide for family 17h: the floating-point unit's datapaths are 128 bits
+/// wide). Read once per process.
+pub fn splits_256() -> bool {
+    static SPLITS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SPLITS.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::__cpuid;
+            let (vendor, info) = (__cpuid(0), __cpuid(1));
+            let amd =
+                (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+            let base = (info.eax >> 8) & 0xf;
+            let family = base
+                + if base == 0xf {
+                    (info.eax >> 20) & 0xff
+                } else {
+                    0
+                };
+            let model = ((info.eax >> 4) & 0xf) | (((info.eax >> 16) & 0xf) << 4);
+            amd && (family < 0x17 || (family == 0x17 && model < 0x30))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    })
+}
+
 /// Whether this CPU has every instruction set the tier's AVX-512 code uses.
 fn has_avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -260,10 +290,13 @@ pub fn assemble(f: &Function, isa: Isa) -> Result<String, String> {
 /// Refuses a function whose loops inside the work-item loops (or around them) mostly gather
 /// lane by lane (a load put into a vector's lane): 16 lanes make such loops wider but no
 /// faster (16 scalar loads a trip and 16 lane insertions) and spread their memory over more
-/// streams, so Cranelift's narrower code runs them faster; and one that streams memory with
-/// less arithmetic than accesses.
+/// streams, so Cranelift's narrower code runs them faster; one that streams memory with
+/// less arithmetic than accesses; and on a CPU that halves 256-bit operations, one bound by
+/// its vector arithmetic (`Measure::halved`).
 fn worth_it(f: &Function) -> Result<(), String> {
-    measure(f, 0).verdict()
+    let m = measure(f, 0);
+    m.verdict()?;
+    m.halved()
 }
 
 /// What refuses the W-wide kernel `f` (before the work-group transform: its own loops are
@@ -376,6 +409,30 @@ impl Measure {
         if gathered > 3 * work {
             return Err(format!(
                 "gathers lane by lane in a loop ({gathered} lanes, {work} vector operations)"
+            ));
+        }
+        Ok(())
+    }
+
+    // On a CPU that executes each 256-bit operation as two 128-bit ones (`splits_256`),
+    // Cranelift's 8 lanes in two `xmm` registers are as fast per operation as the tier's one
+    // `ymm`, and their two independent halves hide each other's latency: 2 cores of such an
+    // AMD EPYC (`ferrocl bench`, tier against `FERROCL_WIDE=0`) ran hash (74 vector
+    // operations a global access), mandelbrot (102), black-scholes (71), sincos (83) and a
+    // tiled stencil (442) 1.2-1.7x slower in the tier, exp (31) and log (61) alike; where
+    // accesses and their addressing weigh more, its fewer instructions still win: conv-5x5
+    // (1.9) 2.6x and sgemm (2.4) 1.2x faster, atan2 (17) 1.2x, float4-poly (4), a scan (5.5)
+    // and a layer (4.2) alike.
+    fn halved(&self) -> Result<(), String> {
+        let Measure {
+            arithmetic,
+            accesses,
+            ..
+        } = *self;
+        if host_isa() == Some(Isa::Avx2) && splits_256() && arithmetic > 24 * accesses.max(1) {
+            return Err(format!(
+                "256-bit operations in two halves on this CPU, and bound by them \
+                 ({arithmetic} vector operations, {accesses} vector accesses)"
             ));
         }
         Ok(())
