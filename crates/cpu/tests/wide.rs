@@ -93,6 +93,8 @@ fn compare(source: &str, name: &str, args: &[Arg], ranges: &[NdRange]) {
         record: true,
         ..CompileOptions::default()
     };
+    // The tier's code is compared wherever it runs, also where it declines a kernel for speed.
+    ferrocl_cpu::wide::take_halved(true);
     let tier = CpuProgram::compile_with_tier(&module, None, &options, true).expect("tier");
     let plain = CpuProgram::compile_with_tier(&module, None, &options, false).expect("plain");
     let wg = tier

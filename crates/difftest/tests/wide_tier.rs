@@ -1,11 +1,11 @@
 //! The differential tester against the CPU device's wide-vector tier: lean programs (no
 //! private arrays, structures, small vectors, narrow integers, atomics or sub-group
 //! functions: `gen::set_lean`) run by the tester's binary with the tier offered every
-//! work-group function (`FERROCL_WIDE=all`) and the vectorized engine at the tier's 16 lanes
-//! (`FERROCL_VECTOR_WIDTH=16`), so that the tier's code for scalar and for vector functions
-//! is compared with the interpreter's results. The binary runs in its own process, since the
-//! device reads those variables once per process. Where the host lacks AVX-512 the tier is
-//! off and the run checks Cranelift's code only.
+//! work-group function (`FERROCL_WIDE=all`) and the vectorized engine at the tier's width
+//! (`FERROCL_VECTOR_WIDTH`: 16 lanes with AVX-512, 8 with AVX2), so that the tier's code for
+//! scalar and for vector functions is compared with the interpreter's results. The binary
+//! runs in its own process, since the device reads those variables once per process. Where
+//! the host has neither the tier is off and the run checks Cranelift's code only.
 
 use std::process::Command;
 
@@ -19,7 +19,10 @@ fn lean_programs_agree_with_the_wide_tier() {
         .args(["--lean", "--seeds", SEEDS, "--reduce", "30", "--out"])
         .arg(&out)
         .env("FERROCL_WIDE", "all")
-        .env("FERROCL_VECTOR_WIDTH", "16")
+        .env(
+            "FERROCL_VECTOR_WIDTH",
+            ferrocl_cpu::wide::width().to_string(),
+        )
         .output()
         .expect("the tester runs");
     let text = String::from_utf8_lossy(&run.stdout);

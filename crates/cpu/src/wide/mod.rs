@@ -127,6 +127,16 @@ pub fn host_supports() -> bool {
     host_isa().is_some()
 }
 
+static TAKE_HALVED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes the tier take functions bound by their vector arithmetic on a CPU that halves
+/// 256-bit operations too (`Measure::halved` declines them there for speed), as
+/// `FERROCL_WIDE=all` does: for tests that compare the tier's code with Cranelift's on such
+/// a CPU.
+pub fn take_halved(on: bool) {
+    TAKE_HALVED.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Whether this CPU executes a 256-bit vector operation as two 128-bit ones: AMD's before
 /// Zen 2 (family 17h models below 30h, and the families before it; AMD's Software
 /// Optimization Guide for family 17h: the floating-point unit's datapaths are 128 bits
@@ -429,7 +439,9 @@ impl Measure {
             accesses,
             ..
         } = *self;
-        if host_isa() == Some(Isa::Avx2) && splits_256() && arithmetic > 24 * accesses.max(1) {
+        let policy = !takes_scalar() && !TAKE_HALVED.load(std::sync::atomic::Ordering::Relaxed);
+        let halved = host_isa() == Some(Isa::Avx2) && splits_256();
+        if policy && halved && arithmetic > 24 * accesses.max(1) {
             return Err(format!(
                 "256-bit operations in two halves on this CPU, and bound by them \
                  ({arithmetic} vector operations, {accesses} vector accesses)"
