@@ -3377,7 +3377,8 @@ impl Emitter<'_> {
     /// labels, pool reads and relocations moved with it.
     fn encode_vex(&mut self) -> Res<()> {
         let mut code = Vec::with_capacity(self.code.len());
-        // Where each instruction's first replacement, and its last, is.
+        // Where each instruction's first replacement is (labels go there), and its last (the
+        // instruction proper: a broadcast from a general register is a move, then it).
         let mut first = Vec::with_capacity(self.code.len() + 1);
         let mut main = Vec::with_capacity(self.code.len());
         for i in &self.code {
@@ -3389,13 +3390,8 @@ impl Emitter<'_> {
         for at in self.label_at.iter_mut().flatten() {
             *at = first[*at];
         }
-        for (at, _) in self
-            .fixups
-            .iter_mut()
-            .chain(self.pool_refs.iter_mut())
-            .map(|(at, x)| (at, *x))
-            .collect::<Vec<_>>()
-        {
+        // Branches, pool reads and relocations are operands of the instruction itself.
+        for (at, _) in self.fixups.iter_mut().chain(&mut self.pool_refs) {
             *at = main[*at];
         }
         for (at, _) in &mut self.data_relocs {
