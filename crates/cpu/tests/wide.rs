@@ -522,11 +522,11 @@ fn wide_integer_lanes_match_cranelift() {
 
 /// Unsigned integers: conversions to float of values past 2^24 and 2^31 and saturating ones
 /// from floats of every kind, leading zeros of every count (zero lanes among them), unsigned
-/// comparisons choosing between values; where
+/// comparisons choosing between values, narrowing to halfwords and bytes; where
 /// AVX2 has no instruction for one, the tier's code computes it from signed ones.
 const UNSIGNED: &str = "
 __kernel void unsigned_ops(__global const uint *x, __global float *f, __global uint *y,
-                           __global uint *z)
+                           __global uint *z, __global ushort *w, __global uchar *v)
 {
     int i = get_global_id(0);
     // The buffers hold small floats: their bits multiplied to spread over all 32.
@@ -539,6 +539,9 @@ __kernel void unsigned_ops(__global const uint *x, __global float *f, __global u
     // Every kind of float: negative, NaN, past 2^32, between 2^31 and 2^32, small.
     float g = as_float(a & 0xcfffffffu);
     z[i] = convert_uint_sat(g) ^ convert_uint_sat_rte(g * 0.75f);
+    // Narrowed to halfwords and bytes.
+    w[i] = (ushort)(a >> 7);
+    v[i] = (uchar)(b >> 3);
 }
 ";
 
@@ -546,7 +549,7 @@ __kernel void unsigned_ops(__global const uint *x, __global float *f, __global u
 fn unsigned_lanes_match_cranelift() {
     let buf = |seed| Arg::Buffer { words: 4097, seed };
     let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
-    let args = [buf(43), buf(44), buf(45), buf(46)];
+    let args = [buf(43), buf(44), buf(45), buf(46), buf(47), buf(48)];
     compare(UNSIGNED, "unsigned_ops", &args, &ranges);
 }
 

@@ -2640,6 +2640,9 @@ impl Emitter<'_> {
             Op::Convert(ConvOp::Trunc) => {
                 // VPMOVDB / VPMOVDW: each 32-bit lane's low bits.
                 let a = self.vec(args[0], VS0)?;
+                if self.avx2() {
+                    return self.narrow_avx2(d, a, byte_lanes(self.ty(r)));
+                }
                 let k = usize::from(a.is_ymm()) + 2 * usize::from(a.is_zmm());
                 let code = if byte_lanes(self.ty(r)) {
                     [
@@ -2697,6 +2700,37 @@ impl Emitter<'_> {
 
     /// Whether `v` is a vector constant without a pinned register: read from the constant
     /// pool by the instruction that uses it ([`Self::pool_operand`]).
+    /// AVX2: `d` = the low byte (`bytes`), or the low halfword, of each 32-bit lane of `a`
+    /// (an `xmm` or a `ymm`), packed from the bottom and the rest zero: VPSHUFB gathers each
+    /// 128-bit half's to the bottom of that half (a pattern byte of 0x80 gives zero), then the
+    /// upper half's are unpacked after the lower half's.
+    fn narrow_avx2(&mut self, d: Register, a: Register, bytes: bool) -> Res<()> {
+        let mut pattern = [0x8080_8080u32; 16];
+        let per_half: &[u32] = if bytes {
+            &[0x0c08_0400]
+        } else {
+            &[0x0504_0100, 0x0d0c_0908]
+        };
+        for half in [0, 4] {
+            pattern[half..half + per_half.len()].copy_from_slice(per_half);
+        }
+        let (x, t) = (xmm_of(d), ZMM[VS1]);
+        if !a.is_ymm() {
+            let table = self.pool_ref(pattern);
+            return op3!(self, Code::VEX_Vpshufb_xmm_xmm_xmmm128, x, a, table);
+        }
+        let (t, u) = (ymm_of(t), XMM[VS2]);
+        let table = self.pool_ref(pattern);
+        op3!(self, Code::VEX_Vpshufb_ymm_ymm_ymmm256, t, a, table)?;
+        op3!(self, Code::VEX_Vextracti128_xmmm128_ymm_imm8, u, t, 1u32)?;
+        let unpack = if bytes {
+            Code::VEX_Vpunpckldq_xmm_xmm_xmmm128
+        } else {
+            Code::VEX_Vpunpcklqdq_xmm_xmm_xmmm128
+        };
+        op3!(self, unpack, x, xmm_of(t), u)
+    }
+
     /// AVX2: `d` = the lanes `mask` names of `args[0]` (lanes 0 to m-1) and `args[1]` (m
     /// on): each table permuted by VPERMPS (indices in the destination register), then the
     /// second's lanes blended in by VBLENDPS.
