@@ -500,8 +500,6 @@ const PBROADCASTD: Sized3 = [
     Code::EVEX_Vpbroadcastd_zmm_k1z_r32,
 ];
 
-/// The vector instruction of `op` for values of `bytes` bytes (scalar `f32` values use the
-/// 128-bit form: their other lanes are never read).
 /// AVX2 forms by size: the `xmm` one, the `ymm` one.
 type Sized2 = [Code; 2];
 
@@ -581,6 +579,8 @@ fn vex_pick(bytes: u32, op: Sized2) -> Code {
     op[usize::from(bytes > 16)]
 }
 
+/// The vector instruction of `op` for values of `bytes` bytes (scalar `f32` values use the
+/// 128-bit form: their other lanes are never read).
 fn pick(op: Sized3, bytes: u32) -> Code {
     match bytes {
         64 => op[2],
@@ -815,9 +815,7 @@ impl Emitter<'_> {
                 let m = if is_mask(self.ty(c)) {
                     self.vec(c, VS2)?
                 } else {
-                    let rc = self.gpr(c, S0)?;
-                    op2!(self, Code::Xor_r32_rm32, r32(S1), r32(S1))?;
-                    op2!(self, Code::Sub_r32_rm32, r32(S1), r32(rc))?;
+                    self.all_ones_if(c)?;
                     let m = sized(ZMM[VS2], n);
                     self.splat_gpr(m, S1, n)?;
                     m
@@ -825,9 +823,7 @@ impl Emitter<'_> {
                 self.blend_by(d, rb, ra, m)
             }
             Op::Splat => {
-                let rc = self.gpr(args[0], S0)?;
-                op2!(self, Code::Xor_r32_rm32, r32(S1), r32(S1))?;
-                op2!(self, Code::Sub_r32_rm32, r32(S1), r32(rc))?;
+                self.all_ones_if(args[0])?;
                 self.splat_gpr(d, S1, n)
             }
             other => Err(format!("{other:?} of masks")),
@@ -845,6 +841,23 @@ impl Emitter<'_> {
             op2!(self, Code::Cmp_rm32_imm32, r32(g), (1u32 << lanes) - 1)
         } else {
             op2!(self, Code::Test_rm32_r32, r32(g), r32(g))
+        }
+    }
+
+    /// `r11` = all ones where `i1` value `c` is 1, else 0 (0 - c).
+    fn all_ones_if(&mut self, c: Value) -> Res<()> {
+        let rc = self.gpr(c, S0)?;
+        op2!(self, Code::Xor_r32_rm32, r32(S1), r32(S1))?;
+        op2!(self, Code::Sub_r32_rm32, r32(S1), r32(rc))
+    }
+
+    /// AVX2: the scratch vector register a conversion into `d` keeps its lanes' masks in:
+    /// 29, or 28 where `d` is 29 (a conversion to a general register goes through 29).
+    fn conversion_mask(&self, d: Register) -> Register {
+        if zmm_of(d) == ZMM[VS2] {
+            ZMM[VEC_SPILL_SCRATCH]
+        } else {
+            ZMM[VS2]
         }
     }
 
@@ -1110,14 +1123,8 @@ impl Emitter<'_> {
         let x = self.rounded(a, round, bytes)?;
         op2!(self, pick(CVTTPS2DQ, bytes), d, x)?;
         if self.avx2() {
-            // The same lanes chosen by masks in scratch vector 29 (`x` is in 30 or `a`'s), or
-            // 28 where `d` is 29 (a conversion to a general register).
-            let m = if zmm_of(d) == ZMM[VS2] {
-                ZMM[VEC_SPILL_SCRATCH]
-            } else {
-                ZMM[VS2]
-            };
-            let m = sized(m, bytes.max(16));
+            // The same lanes chosen by masks (`conversion_mask`; `x` is in 30 or `a`'s).
+            let m = sized(self.conversion_mask(d), bytes.max(16));
             let (d, x) = (sized(d, bytes.max(16)), sized(x, bytes.max(16)));
             let s = self.constant_reg(0x4f00_0000, VS1, bytes.max(16))?;
             let ge = cmpps_predicate(FloatCC::Oge);
@@ -1224,14 +1231,9 @@ impl Emitter<'_> {
         let x = self.rounded(a, round, bytes)?;
         if self.avx2() {
             // AVX2 converts only to signed lanes: those of 2^31 and above less 2^31, their
-            // sign bit set again; all ones from 2^32 on; 0 below zero and for NaN. The
-            // masks in scratch 29 (28 where `d` is 29), as `float_to_int`'s.
+            // sign bit set again; all ones from 2^32 on; 0 below zero and for NaN.
             let n = bytes.max(16);
-            let m = if zmm_of(d) == ZMM[VS2] {
-                ZMM[VEC_SPILL_SCRATCH]
-            } else {
-                ZMM[VS2]
-            };
+            let m = self.conversion_mask(d);
             let (d, x, m, s) = (sized(d, n), sized(x, n), sized(m, n), sized(ZMM[VS1], n));
             op2!(self, pick(CVTTPS2DQ, n), d, x)?;
             let two31 = self.pool_ref([0x4f00_0000; 16]);
@@ -2388,9 +2390,7 @@ impl Emitter<'_> {
                     self.reg(c)?
                 } else {
                     // A scalar condition: all lanes or none.
-                    let rc = self.gpr(c, S0)?;
-                    op2!(self, Code::Xor_r32_rm32, r32(S1), r32(S1))?;
-                    op2!(self, Code::Sub_r32_rm32, r32(S1), r32(rc))?;
+                    self.all_ones_if(c)?;
                     if self.avx2() {
                         let n = bytes.max(16);
                         let m = sized(ZMM[VS2], n);
@@ -2698,8 +2698,6 @@ impl Emitter<'_> {
         }
     }
 
-    /// Whether `v` is a vector constant without a pinned register: read from the constant
-    /// pool by the instruction that uses it ([`Self::pool_operand`]).
     /// AVX2: `d` = the low byte (`bytes`), or the low halfword, of each 32-bit lane of `a`
     /// (an `xmm` or a `ymm`), packed from the bottom and the rest zero: VPSHUFB gathers each
     /// 128-bit half's to the bottom of that half (a pattern byte of 0x80 gives zero), then the
@@ -2779,6 +2777,8 @@ impl Emitter<'_> {
         )
     }
 
+    /// Whether `v` is a vector constant without a pinned register: read from the constant
+    /// pool by the instruction that uses it ([`Self::pool_operand`]).
     fn is_pool_constant(&self, v: Value) -> bool {
         self.plan.is_remat(v)
             && self.ty(v).is_vector()
@@ -3123,9 +3123,7 @@ impl Emitter<'_> {
                 op2!(self, Code::VEX_Kmovw_kr_r32, d, r32(S1))
             }
             Op::Splat => {
-                let rc = self.gpr(args[0], S0)?;
-                op2!(self, Code::Xor_r32_rm32, r32(S1), r32(S1))?;
-                op2!(self, Code::Sub_r32_rm32, r32(S1), r32(rc))?;
+                self.all_ones_if(args[0])?;
                 op2!(self, Code::VEX_Kmovw_kr_r32, d, r32(S1))
             }
             other => Err(format!("{other:?} in a mask register")),
@@ -3406,7 +3404,6 @@ impl Emitter<'_> {
         self.edge(&table.default, next)
     }
 
-    /// Resolves the branches, encodes, and formats the listing.
     /// On an AVX2 host, each instruction in its VEX form ([`vex::to_vex`]), the branches,
     /// labels, pool reads and relocations moved with it.
     fn encode_vex(&mut self) -> Res<()> {
@@ -3435,6 +3432,7 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// Resolves the branches, encodes, and formats the listing.
     fn finish(mut self) -> Res<WideCode> {
         const BASE: u64 = 0x1000_0000;
         if self.plan.isa == Isa::Avx2 {
