@@ -1,6 +1,14 @@
 //! Promotion of private stack slots to SSA values (mem2reg), with scalar replacement: a slot
-//! whose address is only used by non-volatile loads and stores, directly or at constant byte
-//! offsets, becomes one SSA variable per accessed offset.
+//! whose address is only used by loads and stores, directly or at constant byte offsets,
+//! becomes one SSA variable per accessed offset.
+//!
+//! Volatile accesses are promoted too. A stack slot is private memory, "a memory segment that
+//! can only be accessed by one work item" (OpenCL C 3.0, 6.7.4), and one whose address never
+//! escapes is reached by nothing but these loads and stores, so no agent exists that could
+//! see them happen. Real code declares such variables volatile to steer a GPU compiler's
+//! register allocation (CLBlast's GEMM: `volatile int tid = get_local_id(0) + ...`, "volatile
+//! to disable caching"); kept in memory, that variable made its work-group function run one
+//! work-item at a time.
 //!
 //! A slot qualifies when its address never escapes (passed to a call, stored, compared,
 //! converted to an integer or offset by a non-constant; offsets by constants and casts to
@@ -182,11 +190,11 @@ pub fn promote(f: &mut Function) -> bool {
 }
 
 /// The access `user` makes through address `a` (at byte offset `offset` from the slot), if
-/// it is a non-volatile load from or store to `a` itself.
+/// it is a load from or store to `a` itself (volatile or not: see the module's comment).
 fn access(f: &Function, user: Inst, pos: Option<usize>, a: Value, offset: i64) -> Option<Access> {
     let data = &f.dfg.insts[user];
     match data.op {
-        Op::Load(fl) if !fl.volatile && pos == Some(0) => {
+        Op::Load(_) if pos == Some(0) => {
             let ty = f.dfg.value_type(f.dfg.inst_result(user)?);
             Some(Access {
                 inst: user,
@@ -195,7 +203,7 @@ fn access(f: &Function, user: Inst, pos: Option<usize>, a: Value, offset: i64) -
                 store: false,
             })
         }
-        Op::Store(fl) if !fl.volatile && pos == Some(1) && data.args[0] != a => {
+        Op::Store(_) if pos == Some(1) && data.args[0] != a => {
             let ty = f.dfg.value_type(data.args[0]);
             Some(Access {
                 inst: user,
