@@ -1,8 +1,9 @@
 //! Full unrolling stays within its budget per function (`unroll::FUNCTION_BUDGET`): a function
 //! of many small counted loops gets as many unrolled as the budget holds and keeps the rest as
 //! loops; where the budget is short, the loops that add the fewest instructions go first, and
-//! an inner loop before the loop around it. Each function computes in the interpreter what it
-//! computed before.
+//! an inner loop before the loop around it; a loop that indexes a private array draws on a
+//! budget of its own (`unroll::PRIVATE_BUDGET`). Each function computes in the interpreter what
+//! it computed before.
 
 use std::fmt::Write;
 
@@ -239,4 +240,66 @@ fn an_inner_loop_goes_before_the_loop_around_it() {
     assert_eq!(loops_left(func(&after)), 0, "{after}");
     let (_, after) = unrolled(NEST, 32 + 151);
     assert_eq!(loops_left(func(&after)), 1, "{after}");
+}
+
+/// `func @f(i32 x) -> i32`: `for (i = 0; i < 8; i++) a[i] = i + x; return a[3];` with `a` a
+/// private array when `private`, or the same stores to a global buffer `p` otherwise.
+fn indexed_store(private: bool) -> String {
+    let (param, base, space) = if private {
+        ("", "    v1: ptr.private = slotaddr ss0\n", "private")
+    } else {
+        (", ptr.global", "", "global")
+    };
+    let ptr = if private { "ptr.private" } else { "ptr.global" };
+    let args = if private {
+        "v0: i32"
+    } else {
+        "v0: i32, v1: ptr.global"
+    };
+    format!(
+        "func @f(i32{param}) -> i32 {{\n    ss0 = slot 32, align 4\nblock0({args}):\n{base}\
+         \x20   v2: i32 = iconst 0\n    v3: i32 = iconst 8\n    v4: i32 = iconst 1\n    \
+         v5: i64 = iconst 4\n    jump block1(v2)\nblock1(v6: i32):\n    \
+         v7: i1 = icmp slt v6, v3\n    brif v7, block2, block3\nblock2:\n    \
+         v8: i64 = sext v6\n    v9: i64 = imul v8, v5\n    v10: {ptr} = ptradd v1, v9\n    \
+         v11: i32 = iadd v6, v0\n    store.{space} v11, v10, align 4\n    \
+         v12: i32 = iadd v6, v4\n    jump block1(v12)\nblock3:\n    v13: i64 = iconst 12\n    \
+         v14: {ptr} = ptradd v1, v13\n    v15: i32 = load.{space} v14, align 4\n    \
+         return v15\n}}\n"
+    )
+}
+
+#[test]
+fn loops_indexing_a_private_array_have_a_budget_of_their_own() {
+    // With nothing left of the function's budget, the loop that indexes a private array by
+    // its counter is still unrolled (its array can then live in registers); the same loop
+    // storing to global memory is not.
+    let text = indexed_store(true);
+    let before = module(&text);
+    let mut after = module(&text);
+    let id = after.func_by_name("f").expect("@f");
+    assert!(unroll::unroll_within(&mut after.funcs[id], 0), "{after}");
+    verify_module(&after).unwrap_or_else(|e| panic!("{e:?}\n{after}"));
+    assert_eq!(loops_left(func(&after)), 0, "{after}");
+    let f = after.func_by_name("f").expect("@f");
+    for x in [0u64, 5, 0xffff_fff0] {
+        let got = Interpreter::new(&after)
+            .call(f, &[Val::scalar(x)])
+            .expect("runs")
+            .expect("returns")
+            .bits();
+        let want = Interpreter::new(&before)
+            .call(f, &[Val::scalar(x)])
+            .expect("runs")
+            .expect("returns")
+            .bits();
+        assert_eq!(got, want);
+        assert_eq!(got, (3 + x) & 0xffff_ffff);
+    }
+
+    let text = indexed_store(false);
+    let mut global = module(&text);
+    let id = global.func_by_name("f").expect("@f");
+    assert!(!unroll::unroll_within(&mut global.funcs[id], 0), "{global}");
+    assert_eq!(loops_left(func(&global)), 1);
 }

@@ -24,6 +24,7 @@ use crate::eval::sext;
 use crate::function::Function;
 use crate::inst::{BinaryOp, Dest, InstData, IntCC, Op};
 use crate::module::Module;
+use crate::types::AddrSpace;
 
 /// The most iterations a loop may run to be unrolled.
 pub const MAX_TRIPS: u64 = 16;
@@ -40,6 +41,13 @@ pub const MAX_INSTS: usize = 2000;
 /// unrolling added from 510,000 to 207,000 instructions and the processor time of building
 /// them from 21.0 to 17.8 s; half of it would cut 0.7 s more, and the LU's loops.
 pub const FUNCTION_BUDGET: usize = 2048;
+/// What loops that index a private array may add beyond [`FUNCTION_BUDGET`]: a private array
+/// indexed by a loop's counter stays in memory while the loop stays a loop, and a kernel with
+/// private memory in memory runs one work-item at a time on the CPU device, a far larger
+/// cost than the copies. CLBlast's `XgemmDirect` (its GEMM for matrices up to a few hundred,
+/// `apd`, `bpd`, `cpd` in registers only once unrolled) needs 2,924 instructions of copies
+/// for its 38 loops; with the plain budget 6 stayed loops and it ran 2.2x slower than PoCL.
+pub const PRIVATE_BUDGET: usize = 2048;
 
 /// Unrolls the qualifying loops of every function, within [`FUNCTION_BUDGET`] each.
 pub fn run(m: &mut Module) {
@@ -61,19 +69,24 @@ struct Candidate {
     outer: bool,
     /// The instructions its copies add: its size times its trip count.
     growth: usize,
+    /// Whether it indexes a private array ([`indexes_private`]), so that it may draw on
+    /// [`PRIVATE_BUDGET`].
+    private: bool,
     header: Block,
     counted: Counted,
 }
 
 /// Unrolls qualifying loops of `f` while the instructions their copies add, all loops
-/// together, fit in `budget`; returns whether any was. Each step takes, of the loops that
-/// qualify and still fit, an innermost one before any loop around others, and of those the
-/// one that adds the fewest instructions; it stops when none fits. So where the budget is
-/// short, the small inner loops (a convolution's taps, an FFT pass's radix loops, a short
-/// reduction) are unrolled and the large loops around them stay loops.
+/// together, fit in `budget` (and, for loops that index a private array, [`PRIVATE_BUDGET`]
+/// more); returns whether any was. Each step takes, of the loops that qualify and still fit,
+/// an innermost one before any loop around others, and of those the one that adds the fewest
+/// instructions; it stops when none fits. So where the budget is short, the small inner
+/// loops (a convolution's taps, an FFT pass's radix loops, a short reduction) are unrolled
+/// and the large loops around them stay loops.
 pub fn unroll_within(f: &mut Function, budget: usize) -> bool {
     let before = crate::timing::enabled().then(|| crate::timing::function_size(f));
     let (mut left, mut count, mut refused) = (budget, 0, 0);
+    let mut private_left = PRIVATE_BUDGET;
     // Each unrolling changes the CFG; look again until nothing qualifies.
     for _ in 0..256 {
         let cfg = Cfg::new(f);
@@ -100,7 +113,8 @@ pub fn unroll_within(f: &mut Function, budget: usize) -> bool {
                 continue;
             }
             let growth = size * counted.trips as usize;
-            if growth > left {
+            let private = indexes_private(f, &l.blocks);
+            if growth > left + if private { private_left } else { 0 } {
                 refused += 1;
                 continue;
             }
@@ -111,6 +125,7 @@ pub fn unroll_within(f: &mut Function, budget: usize) -> bool {
                 best = Some(Candidate {
                     outer: outer[i],
                     growth,
+                    private,
                     header: l.header,
                     counted,
                 });
@@ -126,7 +141,13 @@ pub fn unroll_within(f: &mut Function, budget: usize) -> bool {
             .expect("the candidate's loop")
             .blocks;
         unroll_loop(f, c.header, blocks, &c.counted);
-        left -= c.growth;
+        let private_part = if c.private {
+            c.growth.min(private_left)
+        } else {
+            0
+        };
+        private_left -= private_part;
+        left -= c.growth - private_part;
         count += 1;
     }
     if let (Some(before), true) = (before, count + refused > 0) {
@@ -135,8 +156,10 @@ pub fn unroll_within(f: &mut Function, budget: usize) -> bool {
             &format!("unroll @{}", f.name),
             &format!(
                 "{count} loops, {before} -> {after} instructions, {} of {budget} budget \
-                 used, {refused} loops left for the budget",
-                budget - left
+                 and {} of {PRIVATE_BUDGET} for private arrays used, {refused} loops left for \
+                 the budget",
+                budget - left,
+                PRIVATE_BUDGET - private_left
             ),
         );
     }
@@ -307,6 +330,27 @@ fn induction(f: &Function, cfg: &Cfg, h: Block, in_loop: &HashSet<Block>) -> Opt
         step,
         step_value,
         then_in,
+    })
+}
+
+/// Whether a load or store in `blocks` reaches private memory at a computed offset (a
+/// `ptradd` whose offset is not a constant): a private array indexed by what the loop
+/// computes, which unrolling can turn into constant offsets that `mem2reg` promotes.
+fn indexes_private(f: &Function, blocks: &[Block]) -> bool {
+    blocks.iter().any(|&b| {
+        f.layout.block_insts(b).iter().any(|&i| {
+            let data = &f.dfg.insts[i];
+            let addr = match data.op {
+                Op::Load(fl) if fl.space == AddrSpace::Private => data.args[0],
+                Op::Store(fl) if fl.space == AddrSpace::Private => data.args[1],
+                _ => return false,
+            };
+            let ValueDef::Result(def) = f.dfg.value_def(addr) else {
+                return false;
+            };
+            let def = &f.dfg.insts[def];
+            matches!(def.op, Op::PtrAdd) && f.dfg.iconst_value(def.args[1]).is_none()
+        })
     })
 }
 
