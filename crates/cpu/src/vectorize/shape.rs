@@ -435,6 +435,36 @@ impl Shapes {
         }
     }
 
+    /// The shape of `x < u` or `x >= u` (signed or unsigned) for an affine `x` and a uniform
+    /// `u`, both multiples of `2^k` in lane 0 ([`alignments`]). The chunk's lanes `x0 + i·s`
+    /// (`s > 0`, `i < W`, `(W - 1)·s < 2^k`) only fill in the low `k` bits of `x0`, so no lane
+    /// passes a multiple of `2^k`, and `u` is one: every lane compares as `x0` does, in either
+    /// order and however `x0` wrapped. This is the tile test of blocked kernels (CLBlast's
+    /// GEMM: `idm = get_local_id(0) * MWID + get_group_id(0) * WGD` against `(M / WGD) * WGD`,
+    /// with barriers under it), whose branch is then the same in every lane of a chunk.
+    fn chunk_comparison(&self, data: &ferrocl_ir::InstData, cc: IntCC, width: u32) -> Shape {
+        let (x, u, cc) = match (self.shape[data.args[0]], self.shape[data.args[1]]) {
+            (Shape::Affine { .. }, s) if s.is_uniform() => (data.args[0], data.args[1], cc),
+            (s, Shape::Affine { .. }) if s.is_uniform() => {
+                (data.args[1], data.args[0], cc.swapped())
+            }
+            _ => return Shape::Varying,
+        };
+        let Shape::Affine {
+            stride,
+            guarded: false,
+        } = self.shape[x]
+        else {
+            return Shape::Varying;
+        };
+        let k = self.align[x].min(self.align[u]);
+        let ordered = matches!(cc, IntCC::Slt | IntCC::Ult | IntCC::Sge | IntCC::Uge);
+        if !ordered || stride <= 0 || k >= 63 || i64::from(width - 1) * stride >= 1i64 << k {
+            return Shape::Varying;
+        }
+        Shape::Uniform
+    }
+
     fn update(&mut self, v: Value, new: Shape) -> bool {
         let old = self.shape[v];
         let raised = old.raise(new);
@@ -526,6 +556,7 @@ impl Shapes {
                 | BinaryOp::Ashr
                 | BinaryOp::Band),
             ) => self.chunk_division(func, data, *op, width),
+            Op::Icmp(cc) => self.chunk_comparison(data, *cc, width),
             Op::Unary(UnaryOp::Ineg) => affine(stride(0).wrapping_neg(), guarded),
             // The minimum or maximum of an affine value and a uniform bound (a clamped
             // index, `clamp(2 * x - 1, 0, w - 1)`) is the affine value itself in a chunk
