@@ -877,18 +877,24 @@ fn place_globals(module: &Module, jit: &mut JITModule) -> Result<Globals, Compil
 
 /// Functions of more Cranelift instructions than this get the single-pass register allocator,
 /// and so do functions of more than [`LARGE_HOT_FUNCTION`] instructions with more than
-/// [`HOT`] values live at once in a block. The default (backtracking) allocator is
+/// [`HOT`] values live at one point ([`pressure`]) of which more than [`HOT_BLOCK`] are used
+/// or defined in one block ([`block_pressure`]). The default (backtracking) allocator is
 /// superlinear on such functions: John the Ripper's bitlocker kernels (25,000 and 42,000
 /// instructions, 450-500 values live) spent 23 s in it; hashcat's bitsliced DES kernel
-/// m01500_mxx (6,048 instructions, 381 live) 30 s, 86% of its build. Below these bounds
-/// allocation takes milliseconds (the largest bench-suite kernel: 3,430 instructions, 131
-/// live; hashcat's md5_update_64: 7,387 instructions, 76 live; m22000's aux kernels: 2,800
-/// instructions, 383 live, 0.6 s for the whole program), and the better allocation is worth it.
+/// m01500_mxx (6,119 instructions, 650 live, 130 of them in one block) 47 s, nearly all of
+/// its build. Many values live across a function but few in each block are cheap for it and
+/// its code much better: CLBlast's XgemmDirect for doubles (16,700 instructions, 815 live, 34
+/// in a block) builds in a fraction of a second, and its GEMM ran 2.5x slower with the
+/// single-pass allocator. Below these bounds allocation takes milliseconds (the largest
+/// bench-suite kernel: 3,430 instructions; hashcat's md5_update_64: 7,387 instructions, 76
+/// live; m22000's aux kernels: 2,800 instructions, 0.6 s for the whole program).
 const LARGE_FUNCTION: usize = 20_000;
 /// See [`LARGE_FUNCTION`].
 const LARGE_HOT_FUNCTION: usize = 4_000;
 /// See [`LARGE_FUNCTION`].
 const HOT: usize = 256;
+/// See [`LARGE_FUNCTION`].
+const HOT_BLOCK: usize = 96;
 
 /// Compiles the function in `ctx` as `id` of `jit`, recording its Cranelift IR as optimized
 /// and its machine code under `heading` when there is a listing, and its code with its
@@ -909,7 +915,8 @@ fn define(
     let failed = |e: String| CompileError(format!("{heading}: code generation failed: {e}"));
     let layout = &ctx.func.layout;
     let size: usize = layout.blocks().map(|b| layout.block_insts(b).count()).sum();
-    if size > LARGE_FUNCTION || (size > LARGE_HOT_FUNCTION && pressure(&ctx.func) > HOT) {
+    let hot = || pressure(&ctx.func) > HOT && block_pressure(&ctx.func) > HOT_BLOCK;
+    if size > LARGE_FUNCTION || (size > LARGE_HOT_FUNCTION && hot()) {
         let align = ctx
             .compile(large_isa, &mut Default::default())
             .map_err(|e| failed(format!("{:?}", e.inner)))?
@@ -964,10 +971,7 @@ fn define(
 
 /// The most values live at once at any point of `func`: a backward liveness analysis over
 /// its blocks (values live out of a block are those live into a successor, less the
-/// successor's parameters), then one pass over each block from its end. Counting only the
-/// values a block itself defines or uses missed what lives across blocks: hashcat's
-/// m01500_mxx (bitsliced DES, 6,119 instructions) looks like 130 values that way, and the
-/// backtracking allocator spent 47 s on it.
+/// successor's parameters), then one pass over each block from its end.
 fn pressure(func: &cranelift_codegen::ir::Function) -> usize {
     use cranelift_codegen::ir::{Block, Value};
     use std::collections::{HashMap, HashSet};
@@ -1288,4 +1292,29 @@ block0(v0: ptr.global):
         refused(&c, "no kernel layout");
         assert!(load(&m, &options, &good.encode()).is_ok());
     }
+}
+/// The most values live at once inside one block of `func`, counting only the values the
+/// block defines or uses (what is dense within blocks, in one linear pass).
+fn block_pressure(func: &cranelift_codegen::ir::Function) -> usize {
+    let mut live = std::collections::HashSet::new();
+    let mut most = 0;
+    for block in func.layout.blocks() {
+        live.clear();
+        for inst in func
+            .layout
+            .block_insts(block)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+        {
+            for r in func.dfg.inst_results(inst) {
+                live.remove(r);
+            }
+            for &a in func.dfg.inst_values(inst).collect::<Vec<_>>().iter() {
+                live.insert(a);
+            }
+            most = most.max(live.len());
+        }
+    }
+    most
 }
