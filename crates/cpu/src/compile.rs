@@ -1024,6 +1024,32 @@ fn pressure(func: &cranelift_codegen::ir::Function) -> usize {
         .unwrap_or(0)
 }
 
+/// The most values live at once inside one block of `func`, counting only the values the
+/// block defines or uses (what is dense within blocks, in one linear pass).
+fn block_pressure(func: &cranelift_codegen::ir::Function) -> usize {
+    let mut live = std::collections::HashSet::new();
+    let mut most = 0;
+    for block in func.layout.blocks() {
+        live.clear();
+        for inst in func
+            .layout
+            .block_insts(block)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+        {
+            for r in func.dfg.inst_results(inst) {
+                live.remove(r);
+            }
+            for &a in func.dfg.inst_values(inst).collect::<Vec<_>>().iter() {
+                live.insert(a);
+            }
+            most = most.max(live.len());
+        }
+    }
+    most
+}
+
 /// A helper function's symbol name, and how to get its address.
 type Symbol = (&'static str, fn() -> *const u8);
 
@@ -1292,29 +1318,4 @@ block0(v0: ptr.global):
         refused(&c, "no kernel layout");
         assert!(load(&m, &options, &good.encode()).is_ok());
     }
-}
-/// The most values live at once inside one block of `func`, counting only the values the
-/// block defines or uses (what is dense within blocks, in one linear pass).
-fn block_pressure(func: &cranelift_codegen::ir::Function) -> usize {
-    let mut live = std::collections::HashSet::new();
-    let mut most = 0;
-    for block in func.layout.blocks() {
-        live.clear();
-        for inst in func
-            .layout
-            .block_insts(block)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-        {
-            for r in func.dfg.inst_results(inst) {
-                live.remove(r);
-            }
-            for &a in func.dfg.inst_values(inst).collect::<Vec<_>>().iter() {
-                live.insert(a);
-            }
-            most = most.max(live.len());
-        }
-    }
-    most
 }
