@@ -483,10 +483,22 @@ fn fold_inst(f: &Cx, i: Inst) -> Option<Fold> {
             K::Float(c) => Some(Fold::Const(Op::Fconst(c))),
         },
         Op::ExtractLane(n) => {
-            if let Some((Op::Splat, sa)) = def_op(f, a[0]) {
+            // Through the insertions that built the vector (code that writes a vector's
+            // components one by one, `t.x = ...; t.y = ...;`, as VkFFT generates it): the
+            // value last inserted at this lane, or the lane of the vector before them.
+            let mut v = a[0];
+            while let Some((Op::InsertLane(m), ia)) = def_op(f, v) {
+                if m == n {
+                    return Some(Fold::Value(ia[1]));
+                }
+                v = ia[0];
+            }
+            if let Some((Op::Splat, sa)) = def_op(f, v) {
                 return Some(Fold::Value(sa[0]));
             }
-            let c = *const_lanes(f, a[0])?.get(usize::from(*n))?;
+            let Some(c) = const_lanes(f, v).and_then(|l| l.get(usize::from(*n)).copied()) else {
+                return (v != a[0]).then(|| Fold::Rewrite(Op::ExtractLane(*n), vec![v]));
+            };
             let lane = f.dfg.value_type(a[0]).lane_type();
             Some(Fold::Const(if lane.is_float() {
                 Op::Fconst(c)
@@ -495,6 +507,12 @@ fn fold_inst(f: &Cx, i: Inst) -> Option<Fold> {
             }))
         }
         Op::InsertLane(n) => {
+            // A lane written twice: the first write is never read through this vector.
+            if let Some((Op::InsertLane(m), ia)) = def_op(f, a[0]) {
+                if m == n {
+                    return Some(Fold::Rewrite(Op::InsertLane(*n), vec![ia[0], a[1]]));
+                }
+            }
             let mut lanes = const_lanes(f, a[0])?;
             let x = match konst(&Cx { f: f.f, lane: None }, a[1])? {
                 K::Int(c) | K::Float(c) => c,
