@@ -466,10 +466,19 @@ impl Lanes<'_> {
         for (i, shape) in self.call.shapes.iter().enumerate() {
             arrays.push(match shape {
                 ArgShape::Lane => {
+                    // Stored lane by lane, as the loop reads it: where the loop is unrolled,
+                    // every access of the array is one lane at a constant offset, which
+                    // `mem2reg` promotes (a whole-vector store overlapping them it does not).
                     let ty = param_tys[i];
+                    let lane = ty.lane_type();
                     let slot = b.func.create_slot(array_bytes(ty), ty.lane_bytes());
-                    let p = b.slot_addr(slot);
-                    b.store(self.params[i], p, ty.lane_bytes(), false);
+                    let base = b.slot_addr(slot);
+                    for n in 0..self.call.lanes {
+                        let x = b.extractlane(self.params[i], n as u8);
+                        let at = b.iconst(Type::I64, i64::from(n));
+                        let p = element(b, base, at, lane.bytes());
+                        b.store(x, p, lane.bytes(), false);
+                    }
                     Some(slot)
                 }
                 _ => None,
@@ -479,12 +488,22 @@ impl Lanes<'_> {
             let slot = b.func.create_slot(array_bytes(t), t.lane_bytes());
             (slot, t)
         });
+        // `for (k = 0; k < lanes; k++)`, tested at the top: the unrolling pass takes loops
+        // that leave from their header only, and the library function's body, once inlined,
+        // may be several blocks (a bottom test would sit in the last of them). Unrolled, the
+        // arrays' offsets are constants and they become values again.
         let header = b.create_block();
         let k = b.append_block_param(header, Type::I64);
+        let body = b.create_block();
         let exit = b.create_block();
         let zero = b.iconst(Type::I64, 0);
         b.jump(header, &[zero]);
         b.switch_to_block(header);
+        let lanes = b.iconst(Type::I64, i64::from(self.call.lanes));
+        let more = b.icmp(IntCC::Ult, k, lanes);
+        b.brif(more, body, &[], exit, &[]);
+        b.switch_to_block(body);
+        b.seal_block(body);
         let args: Vec<Value> = (0..self.params.len())
             .map(|i| {
                 self.arg(b, i, |b| {
@@ -504,15 +523,22 @@ impl Lanes<'_> {
         }
         let one = b.iconst(Type::I64, 1);
         let next = b.iadd(k, one);
-        let lanes = b.iconst(Type::I64, i64::from(self.call.lanes));
-        let more = b.icmp(IntCC::Ult, next, lanes);
-        b.brif(more, header, &[next], exit, &[]);
+        b.jump(header, &[next]);
         b.seal_block(header);
         b.switch_to_block(exit);
         b.seal_block(exit);
         Ok(result.map(|(slot, t)| {
-            let p = b.slot_addr(slot);
-            b.load(t, p, t.lane_bytes(), false)
+            // Read back lane by lane, for the same reason.
+            let lane = t.lane_type();
+            let base = b.slot_addr(slot);
+            let mut v = b.undef(t);
+            for n in 0..self.call.lanes {
+                let at = b.iconst(Type::I64, i64::from(n));
+                let p = element(b, base, at, lane.bytes());
+                let x = b.load(lane, p, lane.bytes(), false);
+                v = b.insertlane(v, x, n as u8);
+            }
+            v
         }))
     }
 }
