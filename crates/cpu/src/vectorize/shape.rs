@@ -414,17 +414,9 @@ impl Shapes {
         let Some((k, quotient)) = split else {
             return Shape::Varying;
         };
-        let Shape::Affine {
-            stride,
-            guarded: false,
-        } = self.shape[x]
-        else {
+        let Some(stride) = self.chunk_stride(x, k, width) else {
             return Shape::Varying;
         };
-        let within = k.min(u32::from(self.align[x]));
-        if stride <= 0 || within >= 63 || i64::from(width - 1) * stride >= 1i64 << within {
-            return Shape::Varying;
-        }
         if quotient {
             Shape::Uniform
         } else {
@@ -450,19 +442,32 @@ impl Shapes {
             }
             _ => return Shape::Varying,
         };
+        let ordered = matches!(cc, IntCC::Slt | IntCC::Ult | IntCC::Sge | IntCC::Uge);
+        if ordered
+            && self
+                .chunk_stride(x, u32::from(self.align[u]), width)
+                .is_some()
+        {
+            Shape::Uniform
+        } else {
+            Shape::Varying
+        }
+    }
+
+    /// The stride of `x` where a chunk's lanes of it stay between two multiples of `2^k`:
+    /// `x` affine without a guard, its stride `s` positive, and `(W - 1)·s` below `2^k` and
+    /// below the power of two its lane 0 is a multiple of ([`alignments`]).
+    fn chunk_stride(&self, x: Value, k: u32, width: u32) -> Option<i64> {
         let Shape::Affine {
             stride,
             guarded: false,
         } = self.shape[x]
         else {
-            return Shape::Varying;
+            return None;
         };
-        let k = self.align[x].min(self.align[u]);
-        let ordered = matches!(cc, IntCC::Slt | IntCC::Ult | IntCC::Sge | IntCC::Uge);
-        if !ordered || stride <= 0 || k >= 63 || i64::from(width - 1) * stride >= 1i64 << k {
-            return Shape::Varying;
-        }
-        Shape::Uniform
+        let within = k.min(u32::from(self.align[x]));
+        (stride > 0 && within < 63 && i64::from(width - 1) * stride < 1i64 << within)
+            .then_some(stride)
     }
 
     fn update(&mut self, v: Value, new: Shape) -> bool {
