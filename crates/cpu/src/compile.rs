@@ -915,7 +915,8 @@ fn define(
     let failed = |e: String| CompileError(format!("{heading}: code generation failed: {e}"));
     let layout = &ctx.func.layout;
     let size: usize = layout.blocks().map(|b| layout.block_insts(b).count()).sum();
-    let hot = || pressure(&ctx.func) > HOT && block_pressure(&ctx.func) > HOT_BLOCK;
+    // The linear count first: the liveness analysis takes a while on large functions.
+    let hot = || block_pressure(&ctx.func) > HOT_BLOCK && pressure(&ctx.func) > HOT;
     if size > LARGE_FUNCTION || (size > LARGE_HOT_FUNCTION && hot()) {
         let align = ctx
             .compile(large_isa, &mut Default::default())
