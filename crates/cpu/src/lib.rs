@@ -113,7 +113,7 @@ pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
     if let Some(w) = narrow_width(f, vectors, insts) {
         return w;
     }
-    if vectors {
+    if vectors && vector_arithmetic(f, insts) {
         return VECTOR_WIDTH;
     }
     let sync = |b: &ferrocl_ir::Block| {
@@ -185,6 +185,40 @@ pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
         return LATENCY_WIDTH;
     }
     WIDE_WIDTH
+}
+
+/// Whether at least a tenth of `f`'s `insts` instructions compute OpenCL vectors (building
+/// them from lanes, reading lanes back and constants aside): only then do a kernel's vector
+/// values, each taking a register per component at every width, fill the registers that
+/// 8 lanes need. Measured with `ferrocl bench`, every kernel at 4 and at 8 lanes, 2-core AMD
+/// EPYC: float4-poly (25% vector arithmetic) 7.67 / 7.68 ms, fft-256 (19%) 8.2 / 10.9, nbody
+/// (16%) 15.1 / 15.2; resize-image, whose only vectors are the texels `read_imagef` gathers
+/// and the `float2` of its coordinates (7%), 49 / 38 ms.
+fn vector_arithmetic(f: &ferrocl_ir::Function, insts: usize) -> bool {
+    use ferrocl_ir::Op;
+    let vector_ops = f
+        .layout
+        .blocks()
+        .iter()
+        .flat_map(|&b| f.layout.block_insts(b))
+        .filter(|&&i| {
+            let data = &f.dfg.insts[i];
+            !matches!(
+                data.op,
+                Op::InsertLane(_)
+                    | Op::ExtractLane(_)
+                    | Op::Splat
+                    | Op::Shuffle(_)
+                    | Op::Iconst(_)
+                    | Op::Fconst(_)
+                    | Op::Vconst(_)
+            ) && f
+                .dfg
+                .inst_result(i)
+                .is_some_and(|v| f.dfg.value_type(v).is_vector())
+        })
+        .count();
+    vector_ops * 10 >= insts
 }
 
 /// Whether `f` has loops and every one runs the same number of trips in every work-item and
