@@ -378,8 +378,9 @@ fn local_tiles_and_spills_match_cranelift() {
     compare(TILED, "options", &args, &ranges);
 }
 
-/// `float4` arithmetic: the work-items' vectors transposed into 16-lane vectors and back
-/// (shuffles, their lane indices in the code's constant pool).
+/// `float4` and `float2` arithmetic: the work-items' vectors transposed into 16-lane vectors
+/// (8 on AVX2) and back (shuffles, their lane indices in the code's constant pool on
+/// AVX-512).
 const POLY4: &str = "
 __kernel void poly4(__global const float4 *x, __global float4 *y)
 {
@@ -390,8 +391,18 @@ __kernel void poly4(__global const float4 *x, __global float4 *y)
         a = a * v + (float4)(0.25f, -0.5f, 0.75f, -1.0f);
     y[i] = a;
 }
+__kernel void cmul2(__global const float2 *x, __global float2 *y)
+{
+    size_t i = get_global_id(0);
+    float2 c = x[i] * 0.5f, z = y[i] * 0.5f;
+    for (int k = 0; k < 16; k++)
+        z = (float2)(z.x * z.x - z.y * z.y, 2.0f * z.x * z.y) + c;
+    y[i] = z;
+}
 ";
 
+/// On AVX2 the transposes are in-lane shuffles and 128-bit moves (`Interleave` in
+/// `wide/emit.rs`): two stages of them for `float4`, one for `float2`.
 #[test]
 fn float4_shuffles_match_cranelift() {
     let buf = |seed| Arg::Buffer {
@@ -400,6 +411,7 @@ fn float4_shuffles_match_cranelift() {
     };
     let ranges = [nd([1024, 1], [64, 1]), nd([999, 1], [333, 1])];
     compare(POLY4, "poly4", &[buf(27), buf(28)], &ranges);
+    compare(POLY4, "cmul2", &[buf(29), buf(30)], &ranges);
 }
 
 #[test]
