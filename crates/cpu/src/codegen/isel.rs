@@ -701,6 +701,54 @@ impl Translator<'_, '_> {
                         .collect(),
                 )
             }
+            ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_)
+                if part == clt::F32X4
+                    && !smask
+                    && !spart.lane_type().is_float()
+                    && spart.lane_bits() < 32 =>
+            {
+                // `char` and `short` lanes (a `convert_float4` of pixels): widened to 32 bits,
+                // where every value is a float exactly whatever the rounding mode, and a
+                // zero-extended lane converts as a signed one.
+                let xs = self.parts(src)?;
+                let signed = matches!(conv, ConvOp::SintToFloat(_));
+                let ints = self.widen(xs, 32, lanes, signed);
+                Some(
+                    ints.into_iter()
+                        .map(|x| self.b.ins().fcvt_from_sint(part, x))
+                        .collect(),
+                )
+            }
+            ConvOp::FloatToSint { round, .. } | ConvOp::FloatToUint { round, .. }
+                if spart == clt::F32X4 && int_out && part.lane_bits() < 32 =>
+            {
+                // To `char` or `short` lanes (`convert_uchar4_sat_rte` of pixels): rounded,
+                // clamped in float to the destination's range (each bound a float exactly),
+                // converted to 32-bit lanes, then their low bytes. A NaN stays one through
+                // fmax and fmin and converts to 0, as 6.4.3.3 has a saturated conversion do;
+                // without saturation an out-of-range result is unspecified, and the clamped
+                // one serves.
+                let signed = matches!(conv, ConvOp::FloatToSint { .. });
+                let bits = part.lane_bits() as i32;
+                let (lo, hi) = if signed {
+                    (-(2f32.powi(bits - 1)), 2f32.powi(bits - 1) - 1.0)
+                } else {
+                    (0.0, 2f32.powi(bits) - 1.0)
+                };
+                let xs = self.parts(src)?;
+                let mut ints = Vec::with_capacity(xs.len());
+                for x in xs {
+                    let r = self.rounded(x, round);
+                    let lo = self.b.ins().f32const(lo);
+                    let lo = self.b.ins().splat(spart, lo);
+                    let hi = self.b.ins().f32const(hi);
+                    let hi = self.b.ins().splat(spart, hi);
+                    let r = self.b.ins().fmax(r, lo);
+                    let r = self.b.ins().fmin(r, hi);
+                    ints.push(self.b.ins().fcvt_to_sint_sat(clt::I32X4, r));
+                }
+                self.low_bytes(ints, clt::I32X4, part, lanes, out.count())
+            }
             ConvOp::FloatToSint { round, .. } | ConvOp::FloatToUint { round, .. }
                 if spart == clt::F32X4 && part == clt::I32X4 =>
             {
@@ -711,12 +759,7 @@ impl Translator<'_, '_> {
                 Some(
                     xs.into_iter()
                         .map(|x| {
-                            let r = match round {
-                                Round::Rtz => x,
-                                Round::Rte => self.b.ins().nearest(x),
-                                Round::Rtp => self.b.ins().ceil(x),
-                                Round::Rtn => self.b.ins().floor(x),
-                            };
+                            let r = self.rounded(x, round);
                             if signed {
                                 self.b.ins().fcvt_to_sint_sat(part, r)
                             } else {
@@ -728,6 +771,16 @@ impl Translator<'_, '_> {
             }
             _ => None,
         })
+    }
+
+    /// The float lanes of `x` rounded to integers in mode `round`.
+    fn rounded(&mut self, x: cl::Value, round: Round) -> cl::Value {
+        match round {
+            Round::Rtz => x,
+            Round::Rte => self.b.ins().nearest(x),
+            Round::Rtp => self.b.ins().ceil(x),
+            Round::Rtn => self.b.ins().floor(x),
+        }
     }
 
     /// The low bytes of each lane of the 128-bit vectors `xs` (of `spart`) as `count` vectors
