@@ -138,8 +138,8 @@ impl MemObject {
             let storage = match (flags & flags::ALLOC_HOST_PTR != 0).then(pinned).flatten() {
                 Some(storage) => storage,
                 None => match cpu {
-                    Some(device) => device.backend().allocate(size)?,
-                    None => Storage::allocate(size)?,
+                    Some(device) => device.backend().allocate_undefined(size)?,
+                    None => Storage::allocate_undefined(size)?,
                 },
             };
             let copied = flags & flags::COPY_HOST_PTR != 0;

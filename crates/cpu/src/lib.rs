@@ -916,6 +916,10 @@ impl DeviceBackend for CpuDevice {
         Storage::allocate(size)
     }
 
+    fn allocate_undefined(&self, size: usize) -> Result<Storage, DeviceError> {
+        Storage::allocate_undefined(size)
+    }
+
     fn compile(
         &self,
         module: &Module,
