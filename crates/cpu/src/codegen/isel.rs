@@ -723,29 +723,28 @@ impl Translator<'_, '_> {
                 if spart == clt::F32X4 && int_out && part.lane_bits() < 32 =>
             {
                 // To `char` or `short` lanes (`convert_uchar4_sat_rte` of pixels): rounded,
-                // clamped in float to the destination's range (each bound a float exactly),
-                // converted to 32-bit lanes, then their low bytes. A NaN stays one through
-                // fmax and fmin and converts to 0, as 6.4.3.3 has a saturated conversion do;
-                // without saturation an out-of-range result is unspecified, and the clamped
-                // one serves.
+                // converted to 32-bit lanes with saturation (a NaN to 0, as 6.4.3.3 has a
+                // saturated conversion give), clamped to the destination's range there
+                // (PMAXSD, PMINSD), then their low bytes. Without saturation an out-of-range
+                // result is unspecified, and the clamped one serves.
                 let signed = matches!(conv, ConvOp::FloatToSint { .. });
-                let bits = part.lane_bits() as i32;
-                let (lo, hi) = if signed {
-                    (-(2f32.powi(bits - 1)), 2f32.powi(bits - 1) - 1.0)
+                let bits = part.lane_bits();
+                let (lo, hi): (i64, i64) = if signed {
+                    (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
                 } else {
-                    (0.0, 2f32.powi(bits) - 1.0)
+                    (0, (1 << bits) - 1)
                 };
                 let xs = self.parts(src)?;
                 let mut ints = Vec::with_capacity(xs.len());
                 for x in xs {
                     let r = self.rounded(x, round);
-                    let lo = self.b.ins().f32const(lo);
-                    let lo = self.b.ins().splat(spart, lo);
-                    let hi = self.b.ins().f32const(hi);
-                    let hi = self.b.ins().splat(spart, hi);
-                    let r = self.b.ins().fmax(r, lo);
-                    let r = self.b.ins().fmin(r, hi);
-                    ints.push(self.b.ins().fcvt_to_sint_sat(clt::I32X4, r));
+                    let r = self.b.ins().fcvt_to_sint_sat(clt::I32X4, r);
+                    let lo = self.b.ins().iconst(clt::I32, lo & 0xffff_ffff);
+                    let lo = self.b.ins().splat(clt::I32X4, lo);
+                    let hi = self.b.ins().iconst(clt::I32, hi);
+                    let hi = self.b.ins().splat(clt::I32X4, hi);
+                    let r = self.b.ins().smax(r, lo);
+                    ints.push(self.b.ins().smin(r, hi));
                 }
                 self.low_bytes(ints, clt::I32X4, part, lanes, out.count())
             }
