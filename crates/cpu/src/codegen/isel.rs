@@ -18,7 +18,7 @@ use ferrocl_ir::{
 };
 
 use super::scalar::{binary_inst, unary_inst};
-use super::simd::{int_of, vector_cast, Repr};
+use super::simd::{int_of, vector_cast, vector_of, Repr};
 use super::{float_cc, int_cc, mem, Translator};
 use crate::CompileError;
 
@@ -796,6 +796,14 @@ impl Translator<'_, '_> {
         let db = part.lane_type().bytes();
         let per = part.lane_count();
         let sper = spart.lane_count();
+        if per > 2 * sper {
+            // A part of the result gathers from more than the two vectors a byte shuffle
+            // takes (`int16` to `uchar16`: four): the lanes are halved in width first, whose
+            // low bytes are the same.
+            let mid = vector_of(int_of(sb * 4));
+            let halves = self.low_bytes(xs, spart, mid, lanes, lanes.div_ceil(mid.lane_count()))?;
+            return self.low_bytes(halves, mid, part, lanes, count);
+        }
         let srcs: Vec<cl::Value> = xs.into_iter().map(|x| self.bytes_of(x)).collect();
         let mut res = Vec::new();
         for p in 0..count {
