@@ -147,3 +147,131 @@ fn chunks_of_a_wide_version_and_a_scalar_rest_share_the_group() {
         assert_eq!(data, want, "groups of {local}");
     }
 }
+
+/// Kernels whose whole body runs under a test of `global_id 0` against an argument, without
+/// a barrier: the work-group loop over x runs only where the test can hold (`narrow.rs`,
+/// its `base`). Each writes `gid + 1` where its test holds and leaves 0 elsewhere.
+const GLOBAL_GUARDS: &str = r#"
+kernel @ult(ptr.global, i64) {
+    arg "out": "long*" global none []
+    arg "n": "ulong" private none []
+block0(v0: ptr.global, v1: i64):
+    v2: i64 = global_id 0
+    v3: i1 = icmp ult v2, v1
+    brif v3, block1, block2
+block1:
+    v4: i64 = iconst 8
+    v5: i64 = imul v2, v4
+    v6: ptr.global = ptradd v0, v5
+    v7: i64 = iconst 1
+    v8: i64 = iadd v2, v7
+    store.global v8, v6, align 8
+    jump block2
+block2:
+    return
+}
+
+kernel @slt32(ptr.global, i32) {
+    arg "out": "long*" global none []
+    arg "n": "int" private none []
+block0(v0: ptr.global, v1: i32):
+    v2: i64 = global_id 0
+    v3: i32 = trunc v2
+    v4: i1 = icmp slt v3, v1
+    brif v4, block1, block2
+block1:
+    v5: i64 = iconst 8
+    v6: i64 = imul v2, v5
+    v7: ptr.global = ptradd v0, v6
+    v8: i64 = iconst 1
+    v9: i64 = iadd v2, v8
+    store.global v9, v7, align 8
+    jump block2
+block2:
+    return
+}
+
+kernel @uge_returns(ptr.global, i64) {
+    arg "out": "long*" global none []
+    arg "n": "ulong" private none []
+block0(v0: ptr.global, v1: i64):
+    v2: i64 = global_id 0
+    v3: i1 = icmp uge v2, v1
+    brif v3, block2, block1
+block1:
+    v4: i64 = iconst 8
+    v5: i64 = imul v2, v4
+    v6: ptr.global = ptradd v0, v5
+    v7: i64 = iconst 1
+    v8: i64 = iadd v2, v7
+    store.global v8, v6, align 8
+    jump block2
+block2:
+    return
+}
+
+kernel @sgt(ptr.global, i64) {
+    arg "out": "long*" global none []
+    arg "n": "long" private none []
+block0(v0: ptr.global, v1: i64):
+    v2: i64 = global_id 0
+    v3: i1 = icmp sgt v2, v1
+    brif v3, block1, block2
+block1:
+    v4: i64 = iconst 8
+    v5: i64 = imul v2, v4
+    v6: ptr.global = ptradd v0, v5
+    v7: i64 = iconst 1
+    v8: i64 = iadd v2, v7
+    store.global v8, v6, align 8
+    jump block2
+block2:
+    return
+}
+"#;
+
+#[test]
+fn bodies_under_a_global_id_test_run_where_it_holds() {
+    let p = compile(GLOBAL_GUARDS);
+    let tests: [(&str, fn(u64, u64) -> bool); 4] = [
+        ("ult", |g, n| g < n),
+        ("slt32", |g, n| (g as i32) < n as i32),
+        ("uge_returns", |g, n| g < n),
+        ("sgt", |g, n| (g as i64) > n as i64),
+    ];
+    let bounds = [
+        0u64,
+        1,
+        37,
+        99,
+        104,
+        1000,
+        u64::MAX,
+        (-5i64) as u64,
+        i64::MAX as u64,
+        i32::MAX as u64,
+        (i32::MIN as i64) as u64,
+    ];
+    for (name, holds) in tests {
+        let k = p.kernel(name).unwrap();
+        for (global, local, offset) in [(100u64, 16u64, 0u64), (100, 16, 5), (64, 64, 3), (7, 4, 0)]
+        {
+            for n in bounds {
+                let mut out = vec![0u64; (offset + global) as usize];
+                let args = block(&p, name, &[out.as_mut_ptr() as u64, n]);
+                let mut nd = nd1(global, local);
+                nd.global_offset[0] = offset;
+                // SAFETY: the argument block holds `out`'s address, whose `offset + global`
+                // longs every global id indexes, and which outlives the launch.
+                unsafe { k.launch(&args, 0, &nd) }.unwrap();
+                let want: Vec<u64> = (0..offset + global)
+                    .map(|g| if g >= offset && holds(g, n) { g + 1 } else { 0 })
+                    .collect();
+                assert_eq!(
+                    out, want,
+                    "{name}: {global} / {local} from {offset}, n = {n}"
+                );
+            }
+        }
+    }
+}

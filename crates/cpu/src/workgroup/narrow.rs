@@ -1,11 +1,14 @@
 //! Narrowed region loops: a region whose every effect is under a guard on `local_id 0`
 //! (`if (lid < s) ...; barrier(...)`, the levels of a tree reduction, a wavefront's
-//! `d - B + 1 <= tx <= d`) runs its loop over x only where the guard can hold.
+//! `d - B + 1 <= tx <= d`) or on `global_id 0` (`if (gid < n)` around a kernel's body, in a
+//! launch whose global size was rounded up to a multiple of the local one) runs its loop over
+//! x only where the guard can hold.
 //!
 //! The analysis follows the region from its start along the code every work-item runs the
 //! same way: pure instructions, branches on values the same for the whole group
 //! (`known`), and guards, branches on a comparison of a value affine in `local_id 0`
-//! (`lid + c`, `c - lid`, their truncations) with a known value, or a conjunction of such
+//! (`lid + c`, `c - lid`, `global_id 0` as `lid` plus the group's base, their truncations)
+//! with a known value, or a conjunction of such
 //! (`&&`, as `select a, b, false` or `band`), whose taken side (the body) only rejoins the
 //! other. Each path ends at the barrier or return it reaches ([`End::Exit`]): the work-items
 //! that pass none of its guards compute pure values and reach that exit, which is all they
@@ -51,12 +54,14 @@ const MAX_BLOCKS: usize = 256;
 const MAX_TERMS: usize = 8;
 
 /// `local_id 0`, negated where `neg`, plus the sum of `terms` (each negated where its flag
-/// is set), in type `ty`, with wrapping arithmetic; the terms are known values of `ty` or
-/// wider (truncated to `ty`).
+/// is set) and, where `base` is set, the group's first global id along x (negated where it
+/// holds `true`: `global_id 0` is that plus `local_id 0`), in type `ty`, with wrapping
+/// arithmetic; the terms are known values of `ty` or wider (truncated to `ty`).
 #[derive(Clone, Debug)]
 pub(super) struct Affine {
     pub(super) neg: bool,
     pub(super) terms: Vec<(bool, Value)>,
+    pub(super) base: Option<bool>,
     pub(super) ty: Type,
 }
 
@@ -360,8 +365,11 @@ impl<'a> Region<'a> {
                 } else {
                     return None;
                 };
-                // A 64-bit comparison is read only of `local_id 0` itself.
-                if affine.ty == Type::I64 && (affine.neg || !affine.terms.is_empty()) {
+                // A 64-bit comparison is read only of `local_id 0` or `global_id 0` itself
+                // (the latter below 2^63, so that neither wraps).
+                if affine.ty == Type::I64
+                    && (affine.neg || !affine.terms.is_empty() || affine.base == Some(true))
+                {
                     return None;
                 }
                 Some(vec![Term { cc, affine, bound }])
@@ -393,6 +401,15 @@ impl<'a> Region<'a> {
             Op::WorkItem(WorkItemOp::LocalId, 0) if ty == Type::I64 => Some(Affine {
                 neg: false,
                 terms: Vec::new(),
+                base: None,
+                ty,
+            }),
+            // `if (get_global_id(0) < n)` around a kernel's body: launches round the global
+            // size up to a multiple of the local one (OpenCV's to 256 columns for 80).
+            Op::WorkItem(WorkItemOp::GlobalId, 0) if ty == Type::I64 => Some(Affine {
+                neg: false,
+                terms: Vec::new(),
+                base: Some(false),
                 ty,
             }),
             // Truncation wraps as the arithmetic does.
@@ -403,7 +420,8 @@ impl<'a> Region<'a> {
             // A local id fits in 31 bits: extending it from 32 changes nothing.
             Op::Convert(ConvOp::Sext | ConvOp::Zext) => {
                 let a = self.affine(st, args[0])?;
-                (a.ty == Type::I32 && !a.neg && a.terms.is_empty()).then_some(Affine { ty, ..a })
+                (a.ty == Type::I32 && !a.neg && a.terms.is_empty() && a.base.is_none())
+                    .then_some(Affine { ty, ..a })
             }
             Op::Binary(op @ (BinaryOp::Iadd | BinaryOp::Isub)) => {
                 let sub = op == BinaryOp::Isub;
@@ -418,6 +436,7 @@ impl<'a> Region<'a> {
                         for t in &mut a.terms {
                             t.0 = !t.0;
                         }
+                        a.base = a.base.map(|b| !b);
                     }
                     a.terms.push((false, args[0]));
                     Some(a)
@@ -754,18 +773,42 @@ impl Emitter<'_, '_> {
         // hold (a value of the affine form wraps), the condition for it.
         let (threshold, cc, exact) = if a.ty == Type::I64 {
             // `local_id 0` itself, in [0, n): a bound past either end reads as that end.
-            let th = if signed {
-                let m1 = self.b.iconst(Type::I64, -1);
-                let th = self.b.binary(BinaryOp::Smax, bound, m1);
-                self.b.binary(BinaryOp::Smin, th, n)
-            } else {
-                self.b.binary(BinaryOp::Umin, bound, n)
+            // `global_id 0 cc u` is `local_id 0 cc u - base`: an unsigned `u` of 2^63 or more
+            // reads as i64::MAX (a global id is below 2^63, so every comparison comes out
+            // the same), and `u` is raised to `base - 1`, so that the difference is -1 or
+            // more and cannot wrap.
+            let th = match a.base {
+                Some(_) => {
+                    let base = self.gid_base[0];
+                    let u = if signed {
+                        bound
+                    } else {
+                        let zero = self.b.iconst(Type::I64, 0);
+                        let huge = self.b.icmp(IntCC::Slt, bound, zero);
+                        let max = self.b.iconst(Type::I64, i64::MAX);
+                        self.b.select(huge, max, bound)
+                    };
+                    let floor = self.iadd_imm(base, -1);
+                    let raised = self.b.binary(BinaryOp::Smax, u, floor);
+                    let th = self.b.binary(BinaryOp::Isub, raised, base);
+                    self.b.binary(BinaryOp::Smin, th, n)
+                }
+                None if signed => {
+                    let m1 = self.b.iconst(Type::I64, -1);
+                    let th = self.b.binary(BinaryOp::Smax, bound, m1);
+                    self.b.binary(BinaryOp::Smin, th, n)
+                }
+                None => self.b.binary(BinaryOp::Umin, bound, n),
             };
             (th, t.cc, None)
         } else {
             let mut off = self.b.iconst(a.ty, 0);
-            for &(sub, v) in &a.terms {
-                let mut x = self.known_value(env, v);
+            let base = a.base.map(|sub| (sub, self.gid_base[0]));
+            let terms = a
+                .terms
+                .iter()
+                .map(|&(sub, v)| (sub, self.known_value(env, v)));
+            for (sub, mut x) in terms.collect::<Vec<_>>().into_iter().chain(base) {
                 if self.b.value_type(x) != a.ty {
                     x = self.b.convert(ConvOp::Trunc, x, a.ty);
                 }
