@@ -233,7 +233,9 @@ block2:
 #[test]
 fn bodies_under_a_global_id_test_run_where_it_holds() {
     let p = compile(GLOBAL_GUARDS);
-    let tests: [(&str, fn(u64, u64) -> bool); 4] = [
+    /// Whether the test holds for a global id and a bound.
+    type Holds = fn(u64, u64) -> bool;
+    let tests: [(&str, Holds); 4] = [
         ("ult", |g, n| g < n),
         ("slt32", |g, n| (g as i32) < n as i32),
         ("uge_returns", |g, n| g < n),
