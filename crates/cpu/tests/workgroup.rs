@@ -148,17 +148,26 @@ fn chunks_of_a_wide_version_and_a_scalar_rest_share_the_group() {
     }
 }
 
-/// Kernels whose whole body runs under a test of `global_id 0` against an argument, without
-/// a barrier: the work-group loop over x runs only where the test can hold (`narrow.rs`,
-/// its `base`). Each writes `gid + 1` where its test holds and leaves 0 elsewhere.
-const GLOBAL_GUARDS: &str = r#"
-kernel @ult(ptr.global, i64) {
+/// A kernel whose whole body runs under a test of `global_id 0` against its argument `n`
+/// (of IR type `ty`), without a barrier: the work-group loop over x runs only where the test
+/// can hold (`narrow.rs`, its `base`). `test` computes `v3` (an `i1`) from the global id `v2`
+/// and `n` `v1`; the kernel writes `gid + 1` where `v3` is `then` and leaves 0 elsewhere.
+fn global_guard(name: &str, ty: &str, test: &str, then: bool) -> String {
+    let cl = if ty == "i32" { "int" } else { "long" };
+    let (taken, other) = if then {
+        ("block1", "block2")
+    } else {
+        ("block2", "block1")
+    };
+    format!(
+        r#"
+kernel @{name}(ptr.global, {ty}) {{
     arg "out": "long*" global none []
-    arg "n": "ulong" private none []
-block0(v0: ptr.global, v1: i64):
+    arg "n": "{cl}" private none []
+block0(v0: ptr.global, v1: {ty}):
     v2: i64 = global_id 0
-    v3: i1 = icmp ult v2, v1
-    brif v3, block1, block2
+{test}
+    brif v3, {taken}, {other}
 block1:
     v4: i64 = iconst 8
     v5: i64 = imul v2, v4
@@ -169,70 +178,13 @@ block1:
     jump block2
 block2:
     return
+}}
+"#
+    )
 }
-
-kernel @slt32(ptr.global, i32) {
-    arg "out": "long*" global none []
-    arg "n": "int" private none []
-block0(v0: ptr.global, v1: i32):
-    v2: i64 = global_id 0
-    v3: i32 = trunc v2
-    v4: i1 = icmp slt v3, v1
-    brif v4, block1, block2
-block1:
-    v5: i64 = iconst 8
-    v6: i64 = imul v2, v5
-    v7: ptr.global = ptradd v0, v6
-    v8: i64 = iconst 1
-    v9: i64 = iadd v2, v8
-    store.global v9, v7, align 8
-    jump block2
-block2:
-    return
-}
-
-kernel @uge_returns(ptr.global, i64) {
-    arg "out": "long*" global none []
-    arg "n": "ulong" private none []
-block0(v0: ptr.global, v1: i64):
-    v2: i64 = global_id 0
-    v3: i1 = icmp uge v2, v1
-    brif v3, block2, block1
-block1:
-    v4: i64 = iconst 8
-    v5: i64 = imul v2, v4
-    v6: ptr.global = ptradd v0, v5
-    v7: i64 = iconst 1
-    v8: i64 = iadd v2, v7
-    store.global v8, v6, align 8
-    jump block2
-block2:
-    return
-}
-
-kernel @sgt(ptr.global, i64) {
-    arg "out": "long*" global none []
-    arg "n": "long" private none []
-block0(v0: ptr.global, v1: i64):
-    v2: i64 = global_id 0
-    v3: i1 = icmp sgt v2, v1
-    brif v3, block1, block2
-block1:
-    v4: i64 = iconst 8
-    v5: i64 = imul v2, v4
-    v6: ptr.global = ptradd v0, v5
-    v7: i64 = iconst 1
-    v8: i64 = iadd v2, v7
-    store.global v8, v6, align 8
-    jump block2
-block2:
-    return
-}
-"#;
 
 #[test]
 fn bodies_under_a_global_id_test_run_where_it_holds() {
-    let p = compile(GLOBAL_GUARDS);
     /// Whether the test holds for a global id and a bound.
     type Holds = fn(u64, u64) -> bool;
     let tests: [(&str, Holds); 4] = [
@@ -241,6 +193,20 @@ fn bodies_under_a_global_id_test_run_where_it_holds() {
         ("uge_returns", |g, n| g < n),
         ("sgt", |g, n| (g as i64) > n as i64),
     ];
+    let text = [
+        global_guard("ult", "i64", "    v3: i1 = icmp ult v2, v1", true),
+        global_guard(
+            "slt32",
+            "i32",
+            "    v9: i32 = trunc v2\n    v3: i1 = icmp slt v9, v1",
+            true,
+        ),
+        // `if (gid >= n) return;`
+        global_guard("uge_returns", "i64", "    v3: i1 = icmp uge v2, v1", false),
+        global_guard("sgt", "i64", "    v3: i1 = icmp sgt v2, v1", true),
+    ]
+    .concat();
+    let p = compile(&text);
     let bounds = [
         0u64,
         1,

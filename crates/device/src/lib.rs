@@ -547,13 +547,25 @@ unsafe impl Sync for Storage {}
 impl Storage {
     /// Zero-filled memory of `len` bytes, aligned to [`ALLOCATION_ALIGN`].
     pub fn allocate(len: usize) -> Result<Storage, DeviceError> {
+        Storage::new(len, true)
+    }
+
+    /// A new allocation of `len` bytes, zero-filled where `zeroed` (a mapping is zero until
+    /// first touched in any case).
+    fn new(len: usize, zeroed: bool) -> Result<Storage, DeviceError> {
         if len >= HUGE_PAGE_MIN {
             return Storage::map(len);
         }
         let layout = Layout::from_size_align(len.max(1), ALLOCATION_ALIGN)
             .map_err(|_| DeviceError::OutOfMemory)?;
         // SAFETY: the layout has a non-zero size.
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        let raw = unsafe {
+            if zeroed {
+                std::alloc::alloc_zeroed(layout)
+            } else {
+                std::alloc::alloc(layout)
+            }
+        };
         let ptr = NonNull::new(raw).ok_or(DeviceError::OutOfMemory)?;
         Ok(Storage {
             ptr,
@@ -575,37 +587,20 @@ impl Storage {
     /// a page fault and the kernel's zeroing on each first touch (a third of the time of
     /// OpenCV's `subtract` on 720p images, whose output is a new buffer on every call).
     pub fn allocate_undefined(len: usize) -> Result<Storage, DeviceError> {
-        let len = if len >= RECYCLE_MIN {
-            let capacity = recycle_capacity(len);
-            if let Some(mut s) = Recycled::take(capacity) {
-                s.len = len;
-                return Ok(s);
-            }
-            capacity
-        } else {
-            len
+        if len < RECYCLE_MIN {
+            return Storage::new(len, false);
+        }
+        // Made with the capacity a recycled one must have, so that it can be one later.
+        let capacity = recycle_capacity(len);
+        let mut s = match Recycled::take(capacity) {
+            Some(s) => s,
+            None => match Storage::new(capacity, false) {
+                Err(_) if Recycled::release_all() => Storage::new(capacity, false)?,
+                s => s?,
+            },
         };
-        match Storage::allocate_undefined_new(len) {
-            Err(_) if Recycled::release_all() => Storage::allocate_undefined_new(len),
-            s => s,
-        }
-    }
-
-    /// A new allocation of `len` bytes, its contents undefined.
-    fn allocate_undefined_new(len: usize) -> Result<Storage, DeviceError> {
-        if len >= HUGE_PAGE_MIN {
-            return Storage::map(len);
-        }
-        let layout = Layout::from_size_align(len.max(1), ALLOCATION_ALIGN)
-            .map_err(|_| DeviceError::OutOfMemory)?;
-        // SAFETY: the layout has a non-zero size.
-        let raw = unsafe { std::alloc::alloc(layout) };
-        let ptr = NonNull::new(raw).ok_or(DeviceError::OutOfMemory)?;
-        Ok(Storage {
-            ptr,
-            len,
-            owner: Owner::Heap(layout),
-        })
+        s.len = len;
+        Ok(s)
     }
 
     /// A large allocation: pages of its own, zero until first touched, advised to be huge
@@ -840,6 +835,7 @@ mod tests {
         // An odd size, which no other test allocates.
         let len = (1 << 20) + 4321;
         let first = Storage::allocate_undefined(len).expect("allocates");
+        assert_eq!(first.len(), len, "the length asked for, not the capacity");
         let at = first.as_ptr();
         drop(first);
         let again = Storage::allocate_undefined(len - 100).expect("allocates");
