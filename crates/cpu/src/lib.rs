@@ -71,7 +71,8 @@ const SYNC_LOOP_MAX_INSTS: usize = 100;
 /// costs (loop control, mask tests, uniform work, the row's tests) and give each operation
 /// two independent halves, so most kernels gain; two kinds lose, and get 4:
 /// - kernels of OpenCL vector types: each lane of a `float4` is four values, so 8 lanes of
-///   a few of them fill the 16 SIMD registers (float4-poly 4.3 -> 8.5 and 9.3 ms);
+///   a few of them fill the 16 SIMD registers (float4-poly 4.3 -> 8.5 and 9.3 ms), where at
+///   least a tenth of the instructions compute vectors ([`vector_arithmetic`]);
 /// - kernels with a barrier inside a loop whose stores are not all made on every trip (tree
 ///   reductions, wavefronts: `if (lid < s) ...` between barriers), or that holds another loop
 ///   or is long (tiled matrix products, whose inner loop is unrolled): the guarded regions
