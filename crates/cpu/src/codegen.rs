@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use cranelift_codegen::ir::condcodes::{FloatCC as CFloatCC, IntCC as CIntCC};
+use cranelift_codegen::ir::condcodes::{CondCode, FloatCC as CFloatCC, IntCC as CIntCC};
 use cranelift_codegen::ir::immediates::{Ieee32, Ieee64};
 use cranelift_codegen::ir::{self as cl, types as clt, InstBuilder, MemFlagsData as ClMemFlags};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
@@ -31,6 +31,7 @@ mod calls;
 mod convert;
 mod isel;
 pub(crate) mod loops;
+pub(crate) mod motion;
 mod scalar;
 mod simd;
 
@@ -1146,7 +1147,7 @@ impl Translator<'_, '_> {
                 let mut pending = Vec::new();
                 let (tb, eb) = (self.edge(t, &mut pending), self.edge(e, &mut pending));
                 if self.exits_first.contains(inst) {
-                    let not = self.b.ins().icmp_imm_u(CIntCC::Equal, c, 0);
+                    let not = self.negated(c);
                     self.b.ins().brif(not, eb, &[], tb, &[]);
                 } else {
                     self.b.ins().brif(c, tb, &[], eb, &[]);
@@ -1172,6 +1173,24 @@ impl Translator<'_, '_> {
             _ => unreachable!("{op:?} is not a terminator"),
         }
         Ok(())
+    }
+
+    /// The negation of condition `c`: the opposite comparison where `c` is a comparison (a
+    /// branch on it then compares once), `c == 0` otherwise.
+    fn negated(&mut self, c: cl::Value) -> cl::Value {
+        let dfg = &self.b.func.dfg;
+        if let Some(i) = dfg.value_def(c).inst() {
+            match dfg.insts[i] {
+                cl::InstructionData::IntCompare { cond, args, .. } => {
+                    return self.b.ins().icmp(cond.complement(), args[0], args[1]);
+                }
+                cl::InstructionData::FloatCompare { cond, args, .. } => {
+                    return self.b.ins().fcmp(cond.complement(), args[0], args[1]);
+                }
+                _ => {}
+            }
+        }
+        self.b.ins().icmp_imm_u(CIntCC::Equal, c, 0)
     }
 
     /// Confines an address in `space` to memory the kernel owns: a `__local` address is masked

@@ -233,8 +233,8 @@ struct KernelShape<'m> {
 
 /// The time each stage of a compile took, summed over the kernels, in the order the stages
 /// first ran: `vectorize`, `work-group` (the transform), `wg passes` (the IR passes on the
-/// work-group functions), `translate` (IR to Cranelift IR), `cranelift` (Cranelift's
-/// optimizations, register allocation and encoding), `link` (the JIT placing the code).
+/// work-group functions), `translate` (IR to Cranelift IR), `motion` (`codegen::motion`),
+/// `cranelift` (Cranelift's lowering, register allocation and encoding), `link` (the JIT placing the code).
 #[derive(Clone, Debug, Default)]
 pub struct StageTimes {
     stages: Vec<(&'static str, Duration)>,
@@ -433,6 +433,8 @@ struct Generator {
     static_local: usize,
     fbc: FunctionBuilderContext,
     ctx: cranelift_codegen::Context,
+    /// Whether `codegen::motion` runs (not with `-cl-opt-disable`).
+    optimize: bool,
     times: StageTimes,
     /// Each function's code as Cranelift produced it, in the order defined, for
     /// [`CpuProgram::serialize`]; `None` once a function holds a relocation that is not kept.
@@ -446,8 +448,9 @@ impl Generator {
             f.set(k, v)
                 .map_err(|e| CompileError(format!("code generator setting {k}: {e}")))
         };
-        let level = if options.opt_disable { "none" } else { "speed" };
-        set(&mut flags, "opt_level", level)?;
+        // Cranelift's e-graph pass is left out: `codegen::motion` does the part of it that
+        // translated code needs, keeping the translation's order (see that module).
+        set(&mut flags, "opt_level", "none")?;
         let verifier = if cfg!(debug_assertions) {
             "true"
         } else {
@@ -492,6 +495,7 @@ impl Generator {
             static_local,
             fbc: FunctionBuilderContext::new(),
             ctx,
+            optimize: !options.opt_disable,
             times: StageTimes::default(),
             functions: Some(Vec::new()),
         })
@@ -525,6 +529,7 @@ impl Generator {
             )?;
             let mut own = StageTimes::default();
             own.lap("translate", &mut clock);
+            motion(self.optimize, &mut self.ctx.func, &mut own, &mut clock);
             let clif = report_size(&self.ctx.func);
             let heading = format!("function {}", func.name);
             let bytes = define(
@@ -591,6 +596,9 @@ impl Generator {
         let mut own = k.times.clone();
         self.times
             .add("translate", own.lap("translate", &mut clock));
+        if let Some(spent) = motion(self.optimize, &mut self.ctx.func, &mut own, &mut clock) {
+            self.times.add("motion", spent);
+        }
         let clif = report_size(&self.ctx.func);
         let heading = format!("kernel {name} ({})", k.note);
         let size = define(
@@ -895,6 +903,20 @@ const LARGE_HOT_FUNCTION: usize = 4_000;
 const HOT: usize = 256;
 /// See [`LARGE_FUNCTION`].
 const HOT_BLOCK: usize = 96;
+
+/// Runs `codegen::motion` on translated function `func` where `optimize` asks for it (not
+/// under `-cl-opt-disable`), timed in `times` as a stage of its own; returns that time.
+fn motion(
+    optimize: bool,
+    func: &mut cranelift_codegen::ir::Function,
+    times: &mut StageTimes,
+    clock: &mut Instant,
+) -> Option<Duration> {
+    optimize.then(|| {
+        codegen::motion::optimize(func);
+        times.lap("motion", clock)
+    })
+}
 
 /// Compiles the function in `ctx` as `id` of `jit`, recording its Cranelift IR as optimized
 /// and its machine code under `heading` when there is a listing, and its code with its
