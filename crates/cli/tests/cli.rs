@@ -834,6 +834,46 @@ fn the_cost_model_shows_in_the_listing() {
     let _ = fs::remove_dir_all(dir);
 }
 
+/// Kernels computing OpenCL vectors of 512 bits or more (`float16`, `double8`) run one
+/// work-item at a time, and the listing says why; `float8` kernels are vectorized.
+#[test]
+fn wide_opencl_vectors_are_not_vectorized_across_work_items() {
+    let dir = scratch("emit-wide-vectors");
+    let kernel = |name: &str, ty: &str| {
+        format!(
+            "__kernel void {name}(__global {ty} *a) {{ size_t i = get_global_id(0); \
+             {ty} x = a[i], y = x + ({ty})(1); \
+             for (int k = 0; k < 16; k++) {{ x = mad(y, x, y); y = mad(x, y, x); }} a[i] = x + y; }}\n"
+        )
+    };
+    let src = write(
+        &dir,
+        "k.cl",
+        &[
+            kernel("f16", "float16"),
+            kernel("d8", "double8"),
+            kernel("f8", "float8"),
+        ]
+        .concat(),
+    );
+    let out = ferrocl(&["build", &src, "--emit", "wg"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let note = |kernel: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("; kernel {kernel}: ")))
+            .unwrap_or_else(|| panic!("{kernel} in {text}"))
+            .to_string()
+    };
+    for wide in ["f16", "d8"] {
+        // Where the wide-vector tier is on, the note goes on with its refusal.
+        let why = "not vectorized: 512-bit vectors, each 4 registers a work-item";
+        assert!(note(wide).starts_with(why), "{}", note(wide));
+    }
+    assert!(note("f8").contains("work-items a chunk"), "{}", note("f8"));
+    let _ = fs::remove_dir_all(dir);
+}
+
 /// `-cl-opt-disable` (API 5.8.6.3: "disables all optimizations") reaches the CPU device: it
 /// does not vectorize, and says so.
 #[test]

@@ -196,16 +196,35 @@ pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
 /// (16%) 15.1 / 15.2; resize-image, whose only vectors are the texels `read_imagef` gathers
 /// and the `float2` of its coordinates (7%), 49 / 38 ms.
 fn vector_arithmetic(f: &ferrocl_ir::Function, insts: usize) -> bool {
+    let vector_ops = computed_vectors(f).count();
+    vector_ops * 10 >= insts
+}
+
+/// Kernels that compute OpenCL vectors of this many bits or more (`float16`, `double8`,
+/// `int16`) run one work-item at a time: such a value is four 128-bit registers already, so
+/// that 4 lanes of two of them fill all 16 and the code spills on every operation. clpeak's
+/// `float16` chains of `mad` (2-core AMD EPYC): 17.2 GFLOPS at 4 lanes, 29.6 one work-item at
+/// a time (PoCL 3.1: 26.6); its `float8`, 8 registers a value at 4 lanes, gains: 42.5 against
+/// 15.5.
+const WIDEST_VECTOR_BITS: u32 = 512;
+
+/// The bits of the widest OpenCL vector that `f` computes (see [`vector_arithmetic`] for
+/// what counts), 0 where it computes none.
+fn widest_vector_bits(f: &ferrocl_ir::Function) -> u32 {
+    computed_vectors(f).map(|t| t.bits()).max().unwrap_or(0)
+}
+
+/// The types of the OpenCL vectors that `f`'s instructions compute: building them from lanes,
+/// reading lanes back and constants aside.
+fn computed_vectors(f: &ferrocl_ir::Function) -> impl Iterator<Item = ferrocl_ir::Type> + '_ {
     use ferrocl_ir::Op;
-    let vector_ops = f
-        .layout
+    f.layout
         .blocks()
         .iter()
         .flat_map(|&b| f.layout.block_insts(b))
         .filter(|&&i| {
-            let data = &f.dfg.insts[i];
             !matches!(
-                data.op,
+                f.dfg.insts[i].op,
                 Op::InsertLane(_)
                     | Op::ExtractLane(_)
                     | Op::Splat
@@ -213,13 +232,10 @@ fn vector_arithmetic(f: &ferrocl_ir::Function, insts: usize) -> bool {
                     | Op::Iconst(_)
                     | Op::Fconst(_)
                     | Op::Vconst(_)
-            ) && f
-                .dfg
-                .inst_result(i)
-                .is_some_and(|v| f.dfg.value_type(v).is_vector())
+            )
         })
-        .count();
-    vector_ops * 10 >= insts
+        .filter_map(|&i| f.dfg.inst_result(i).map(|v| f.dfg.value_type(v)))
+        .filter(|t| t.is_vector())
 }
 
 /// Whether `f` has loops and every one runs the same number of trips in every work-item and
@@ -762,6 +778,15 @@ fn vectorized_wide_or_refusal(
     width: Option<u32>,
 ) -> Result<workgroup::WideKernel, vectorize::Refusal> {
     let width = width.unwrap_or_else(|| vector_width(f));
+    if costed && !vectorize_always() {
+        let bits = widest_vector_bits(f);
+        if bits >= WIDEST_VECTOR_BITS {
+            return Err(vectorize::Refusal::new(format!(
+                "{bits}-bit vectors, each {} registers a work-item",
+                bits / 128
+            )));
+        }
+    }
     let v = vectorize::vectorize(f, width)?;
     if let (true, false, Some(slower)) = (costed, vectorize_always(), v.slower) {
         return Err(slower);
