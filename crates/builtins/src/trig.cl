@@ -512,6 +512,39 @@ float __cl_sincos_float_ptr_float(float x, float *cosval)
     return __cl_trigf_finite(x, __cl_trigf_sign(__cl_trigf_pick(q, s, c), q, x));
 }
 
+// native_sin and native_cos (6.15.2.3: over an implementation-defined range, with an
+// implementation-defined error), also half_sin and half_cos: sin and cos without their
+// reduction of arguments from 2^19 on, which is most of their code and, in vectorized code, a
+// test of every lane. Below 2^19 they are sin and cos, bit for bit (so within half_'s 8192
+// ulp over its range of 2^16); from 2^19 on, and for infinities and NaNs, they return a NaN:
+// outside the range, said so rather than a wrong number.
+float __cl_native_trigf_range(float x, float v)
+{
+    return select(v, as_float(0x7fc00000), !(fabs(x) < 0x1p19f));
+}
+
+float __cl_native_sin_float(float x)
+{
+    float rh;
+    float rl;
+    int q;
+    __cl_trigf_reduce(fabs(x), &rh, &rl, &q);
+    float c;
+    float s = __cl_trigf_sincos(rh, rl, &c);
+    return __cl_native_trigf_range(x, __cl_trigf_sign(__cl_trigf_pick(q, s, c), q, x));
+}
+
+float __cl_native_cos_float(float x)
+{
+    float rh;
+    float rl;
+    int q;
+    __cl_trigf_reduce(fabs(x), &rh, &rl, &q);
+    float c;
+    float s = __cl_trigf_sincos(rh, rl, &c);
+    return __cl_native_trigf_range(x, __cl_trigf_sign(__cl_trigf_pick(q, c, s), q + 1, 0.0f));
+}
+
 #undef __CL_TRIGF_LIMIT
 #undef __CL_TRIGF_SHIFT
 #undef __CL_TRIGF_2_PI

@@ -534,3 +534,67 @@ fn across_every_exponent() {
     }
     assert_within_bound(&results);
 }
+
+/// native_sin and native_cos (and half_sin, half_cos) are sin and cos bit for bit below 2^19,
+/// and a NaN from 2^19 on and for infinities and NaNs: the range this
+/// device gives them (6.15.2.3: "over an implementation-defined range").
+#[test]
+fn native_sin_and_cos_are_sin_and_cos_within_their_range() {
+    let source = "
+        __kernel void k(__global const float *x, __global float *out) {
+            size_t i = get_global_id(0);
+            float v = x[i];
+            out[6 * i] = sin(v);
+            out[6 * i + 1] = native_sin(v);
+            out[6 * i + 2] = half_sin(v);
+            out[6 * i + 3] = cos(v);
+            out[6 * i + 4] = native_cos(v);
+            out[6 * i + 5] = half_cos(v);
+        }";
+    let mut rng = Rng::new(19);
+    let mut inside: Vec<f32> = (0..4096)
+        .map(|_| {
+            let x = rng.f32_exp(-30, 18);
+            if rng.below(2) == 0 {
+                x
+            } else {
+                -x
+            }
+        })
+        .collect();
+    inside.extend([
+        0.0,
+        -0.0,
+        next_down(524288.0),
+        -next_down(524288.0),
+        1.5707964,
+        3.1415927,
+    ]);
+    let outside = [
+        524288.0,
+        -524288.0,
+        1e30,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+    ];
+    let x: Vec<f32> = inside.iter().chain(&outside).copied().collect();
+    let runner = Runner::new();
+    let program = runner.build(source, "");
+    let mut buffers = vec![bytes(&x), vec![0u8; x.len() * 6 * 4]];
+    runner.run(&program, "k", &mut buffers, x.len());
+    let out: Vec<f32> = values(&buffers[1]);
+    for (i, &v) in x.iter().enumerate() {
+        let r = &out[6 * i..6 * i + 6];
+        if i < inside.len() {
+            for (full, native) in [(r[0], r[1]), (r[0], r[2]), (r[3], r[4]), (r[3], r[5])] {
+                assert_eq!(full.to_bits(), native.to_bits(), "x = {v:e}: {r:?}");
+            }
+        } else {
+            assert!(
+                [r[1], r[2], r[4], r[5]].iter().all(|n| n.is_nan()),
+                "x = {v:e}: {r:?}"
+            );
+        }
+    }
+}

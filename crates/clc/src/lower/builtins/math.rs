@@ -79,6 +79,13 @@ pub(super) fn native(fl: &mut FnLower, f: Native, c: &Call) -> Res<Option<Value>
             let one = fl.fconst(t, 1.0);
             Ok(Some(fl.b.binary(BinaryOp::FdivRelaxed, one, v)))
         }
+        // The library's own native_sin and native_cos for float, also half_sin and half_cos:
+        // the full functions without their reduction of arguments from 2^19 on (`trig.cl`),
+        // within the full functions' bounds below 2^19, so within half_'s (8192 ulp for |x|
+        // up to 2^16, 7.4).
+        Native::Cos | Native::Sin if fl.cx.mangle_type(c.params[0]).starts_with("float") => {
+            super::library_call_named(fl, c, format!("native_{}", f.name()))
+        }
         Native::Cos
         | Native::Exp
         | Native::Exp2

@@ -138,7 +138,11 @@ fn doubled(t: Type) -> Type {
 fn library_call(fl: &mut FnLower, c: &Call) -> Res<Option<Value>> {
     // 6.15.2: native_ and half_ functions have implementation-defined (native) or loose
     // (half) precision; the full-precision function meets both.
-    let name = c.builtin.full_precision_name();
+    library_call_named(fl, c, c.builtin.full_precision_name())
+}
+
+/// A call to the builtin library's function `name` for this overload's parameter types.
+fn library_call_named(fl: &mut FnLower, c: &Call, name: String) -> Res<Option<Value>> {
     let mut mangled = name.clone();
     // 6.15.10: the address-space queries take any generic pointer; their IR signature does
     // not depend on the pointee, so neither does their name.
