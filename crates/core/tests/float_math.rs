@@ -567,8 +567,8 @@ fn native_sin_and_cos_are_sin_and_cos_within_their_range() {
         -0.0,
         next_down(524288.0),
         -next_down(524288.0),
-        1.5707964,
-        3.1415927,
+        std::f32::consts::FRAC_PI_2,
+        std::f32::consts::PI,
     ]);
     let outside = [
         524288.0,
