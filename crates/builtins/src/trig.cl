@@ -523,25 +523,28 @@ float __cl_native_trigf_range(float x, float v)
     return select(v, as_float(0x7fc00000), !(fabs(x) < 0x1p19f));
 }
 
-float __cl_native_sin_float(float x)
+// sin and, through *c, cos of |x| reduced by Cody and Waite alone, with k mod 4 in *q.
+float __cl_native_trigf_sincos(float x, float *c, int *q)
 {
     float rh;
     float rl;
+    __cl_trigf_reduce(fabs(x), &rh, &rl, q);
+    return __cl_trigf_sincos(rh, rl, c);
+}
+
+float __cl_native_sin_float(float x)
+{
     int q;
-    __cl_trigf_reduce(fabs(x), &rh, &rl, &q);
     float c;
-    float s = __cl_trigf_sincos(rh, rl, &c);
+    float s = __cl_native_trigf_sincos(x, &c, &q);
     return __cl_native_trigf_range(x, __cl_trigf_sign(__cl_trigf_pick(q, s, c), q, x));
 }
 
 float __cl_native_cos_float(float x)
 {
-    float rh;
-    float rl;
     int q;
-    __cl_trigf_reduce(fabs(x), &rh, &rl, &q);
     float c;
-    float s = __cl_trigf_sincos(rh, rl, &c);
+    float s = __cl_native_trigf_sincos(x, &c, &q);
     return __cl_native_trigf_range(x, __cl_trigf_sign(__cl_trigf_pick(q, c, s), q + 1, 0.0f));
 }
 
