@@ -6,7 +6,7 @@
 //! pure value again, depth first at its first use, and on long straight-line code (CLBlast's
 //! GEMM, VkFFT's radix passes, OpenCV's pyrUp) that order keeps many more values live than the
 //! translation's, so that the register allocator spills in the hot loop. This pass keeps the
-//! translation's order and does only the two things that order lacks:
+//! translation's order and does what the translated code needs of the e-graph:
 //!
 //! - **Value numbering** (dominator-scoped, after Alpern, Wegman and Zadeck, POPL 1988, as
 //!   Briggs, Cooper and Simpson's "Value Numbering", SP&E 1997, describe the dominator-tree
@@ -19,9 +19,14 @@
 //!   invariant computed in an inner loop can leave the outer one too. Constants and splats of
 //!   constants stay: the code generator folds or rematerializes them where they are used,
 //!   while a hoisted one would hold a register across the whole loop.
+//! - **Constants where they are used**: each block gets its own copy of the constants it uses;
+//!   a splat of a constant becomes a vector constant (an operand read from the constant pool);
+//!   a multiplication by a power of two becomes a shift (which folds into an address).
+//! - **Dead code**: pure instructions left unused go.
 //!
-//! Pure means no memory access, no trap, no call, no branch and no other side effect, and one
-//! result: such an instruction can run earlier or be shared without changing what the
+//! Pure means no memory access (but loads marked `can_move`: the arguments and the group
+//! context, which nothing writes), no trap, no call, no branch and no other side effect, and
+//! one result: such an instruction can run earlier or be shared without changing what the
 //! function does.
 
 use std::collections::HashMap;
@@ -37,7 +42,8 @@ use cranelift_codegen::ir::{
 };
 use cranelift_codegen::loop_analysis::{Loop, LoopAnalysis};
 
-/// Runs value numbering, then loop-invariant code motion, on `func`.
+/// Runs the pass on `func`: the rewrites of constants and multiplications, value numbering,
+/// loop-invariant code motion, a copy of each constant per block, then dead code removal.
 pub(crate) fn optimize(func: &mut Function) {
     func.dfg.resolve_all_aliases();
     shift_multiplies(func);
