@@ -234,7 +234,8 @@ struct KernelShape<'m> {
 /// The time each stage of a compile took, summed over the kernels, in the order the stages
 /// first ran: `vectorize`, `work-group` (the transform), `wg passes` (the IR passes on the
 /// work-group functions), `translate` (IR to Cranelift IR), `motion` (`codegen::motion`),
-/// `cranelift` (Cranelift's lowering, register allocation and encoding), `link` (the JIT placing the code).
+/// `cranelift` (Cranelift's lowering, register allocation and encoding), `link` (the JIT
+/// placing the code).
 #[derive(Clone, Debug, Default)]
 pub struct StageTimes {
     stages: Vec<(&'static str, Duration)>,

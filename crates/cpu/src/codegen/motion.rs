@@ -16,9 +16,10 @@
 //!   holds a register for nothing.
 //! - **Loop-invariant code motion**: a pure instruction in a loop whose arguments are all
 //!   defined outside it moves to the loop's preheader, innermost loops first, so that an
-//!   invariant computed in an inner loop can leave the outer one too. Constants and splats of
-//!   constants stay: the code generator folds or rematerializes them where they are used,
-//!   while a hoisted one would hold a register across the whole loop.
+//!   invariant computed in an inner loop can leave the outer one too. Constants (splats of
+//!   constants among them, made vector constants first) stay: the code generator folds or
+//!   makes them again where they are used, while a hoisted one would hold a register across
+//!   the whole loop.
 //! - **Constants where they are used**: each block gets its own copy of the constants it uses;
 //!   a splat of a constant becomes a vector constant (an operand read from the constant pool);
 //!   a multiplication by a power of two becomes a shift (which folds into an address).
@@ -46,8 +47,7 @@ use cranelift_codegen::loop_analysis::{Loop, LoopAnalysis};
 /// loop-invariant code motion, a copy of each constant per block, then dead code removal.
 pub(crate) fn optimize(func: &mut Function) {
     func.dfg.resolve_all_aliases();
-    shift_multiplies(func);
-    splats_to_constants(func);
+    rewrite_with_constants(func);
     let cfg = ControlFlowGraph::with_function(func);
     let domtree = DominatorTree::with_function(func, &cfg);
     number_values(func, &domtree);
@@ -59,76 +59,71 @@ pub(crate) fn optimize(func: &mut Function) {
     remove_dead(func);
 }
 
-/// Turns each integer multiplication by a power of two into a shift, which x86-64 folds into
-/// an address (`[base + index * 4]`) where a multiplication would be an instruction of its
-/// own.
-fn shift_multiplies(func: &mut Function) {
+/// Rewrites, in one walk, each integer multiplication by a power of two as a shift, which
+/// x86-64 folds into an address (`[base + index * 4]`) where a multiplication is an
+/// instruction of its own; and each splat of a constant as a vector constant, which x86-64
+/// reads from the constant pool as an operand of the instruction that uses it, where a splat
+/// is two or three instructions of its own and a register.
+fn rewrite_with_constants(func: &mut Function) {
     let mut cursor = FuncCursor::new(func);
     while cursor.next_block().is_some() {
         while let Some(inst) = cursor.next_inst() {
             let dfg = &cursor.func.dfg;
-            if dfg.insts[inst].opcode() != Opcode::Imul {
-                continue;
-            }
             let ty = dfg.ctrl_typevar(inst);
-            if !ty.is_int() {
-                continue;
-            }
-            let [a, b] = [0, 1].map(|i| dfg.resolve_aliases(dfg.inst_args(inst)[i]));
-            let power = |v: Value| {
-                let i = dfg.value_def(v).inst()?;
-                match dfg.insts[i] {
-                    InstructionData::UnaryImm {
-                        opcode: Opcode::Iconst,
-                        imm,
-                    } => {
-                        let bits = imm.bits() as u64 & ty.bounds(false).1 as u64;
+            let arg = |i: usize| dfg.resolve_aliases(dfg.inst_args(inst)[i]);
+            match dfg.insts[inst].opcode() {
+                Opcode::Imul if ty.is_int() => {
+                    let args = [arg(0), arg(1)];
+                    let power = |v: Value| {
+                        let bits = constant_bytes(&cursor.func.dfg, v, ty)?;
+                        let bits = u64::from_le_bytes(bits.try_into().ok()?);
                         bits.is_power_of_two().then(|| bits.trailing_zeros())
-                    }
-                    _ => None,
+                    };
+                    let (x, k) = match (power(args[0]), power(args[1])) {
+                        (_, Some(k)) => (args[0], k),
+                        (Some(k), None) => (args[1], k),
+                        (None, None) => continue,
+                    };
+                    let k = cursor.ins().iconst(ty, i64::from(k));
+                    cursor.func.replace(inst).ishl(x, k);
                 }
-            };
-            let (x, k) = match (power(a), power(b)) {
-                (_, Some(k)) => (a, k),
-                (Some(k), None) => (b, k),
-                (None, None) => continue,
-            };
-            let k = cursor.ins().iconst(ty, i64::from(k));
-            cursor.func.replace(inst).ishl(x, k);
+                Opcode::Splat => {
+                    let Some(lane) = constant_bytes(dfg, arg(0), ty.lane_type()) else {
+                        continue;
+                    };
+                    let lane = &lane[..ty.lane_type().bytes() as usize];
+                    let bytes = lane.repeat(ty.lane_count() as usize);
+                    let constant = cursor.func.dfg.constants.insert(bytes.into());
+                    cursor.func.replace(inst).vconst(ty, constant);
+                }
+                _ => {}
+            }
         }
     }
 }
 
-/// Turns each splat of a constant into a vector constant, which x86-64 reads from the constant
-/// pool as an operand of the instruction that uses it, where a splat is two or three
-/// instructions of its own and a register.
-fn splats_to_constants(func: &mut Function) {
-    let mut cursor = FuncCursor::new(func);
-    while cursor.next_block().is_some() {
-        while let Some(inst) = cursor.next_inst() {
-            let dfg = &cursor.func.dfg;
-            if dfg.insts[inst].opcode() != Opcode::Splat {
-                continue;
-            }
-            let ty = dfg.ctrl_typevar(inst);
-            let arg = dfg.resolve_aliases(dfg.inst_args(inst)[0]);
-            let Some(def) = dfg.value_def(arg).inst() else {
-                continue;
-            };
-            let lane: Vec<u8> = match dfg.insts[def] {
-                InstructionData::UnaryImm { imm, .. } => {
-                    let bytes = ty.lane_type().bytes() as usize;
-                    imm.bits().to_le_bytes()[..bytes].to_vec()
-                }
-                InstructionData::UnaryIeee32 { imm, .. } => imm.bits().to_le_bytes().to_vec(),
-                InstructionData::UnaryIeee64 { imm, .. } => imm.bits().to_le_bytes().to_vec(),
-                _ => continue,
-            };
-            let bytes = lane.repeat(ty.lane_count() as usize);
-            let constant = cursor.func.dfg.constants.insert(bytes.into());
-            cursor.func.replace(inst).vconst(ty, constant);
-        }
-    }
+/// The bits of `v` where it is a scalar constant, as the 8 little-endian bytes of a `u64`,
+/// truncated to the width of `ty` (a scalar type).
+fn constant_bytes(
+    dfg: &cranelift_codegen::ir::DataFlowGraph,
+    v: Value,
+    ty: Type,
+) -> Option<Vec<u8>> {
+    let bits = match dfg.insts[dfg.value_def(v).inst()?] {
+        InstructionData::UnaryImm {
+            opcode: Opcode::Iconst,
+            imm,
+        } => imm.bits() as u64,
+        InstructionData::UnaryIeee32 { imm, .. } => u64::from(imm.bits()),
+        InstructionData::UnaryIeee64 { imm, .. } => imm.bits(),
+        _ => return None,
+    };
+    let mask = if ty.bits() >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << ty.bits()) - 1
+    };
+    Some((bits & mask).to_le_bytes().to_vec())
 }
 
 /// Whether `inst` computes its one result from its arguments and immediates alone: a pure
@@ -152,20 +147,14 @@ fn is_pure(func: &Function, inst: Inst) -> bool {
         && func.dfg.inst_results(inst).len() == 1
 }
 
-/// Whether `inst` is a constant, or a splat of one: cheaper to compute again where it is used
-/// than to keep in a register.
+/// Whether `inst` is a constant (no arguments; splats of constants are vector constants by
+/// then, `rewrite_with_constants`): cheaper to make again where it is used than to keep in a
+/// register.
 fn is_constant(func: &Function, inst: Inst) -> bool {
-    let dfg = &func.dfg;
-    match dfg.insts[inst].opcode() {
-        _ if is_constant_value(func, inst) => true,
-        Opcode::Splat => {
-            let arg = dfg.resolve_aliases(dfg.inst_args(inst)[0]);
-            dfg.value_def(arg)
-                .inst()
-                .is_some_and(|i| is_constant(func, i))
-        }
-        _ => false,
-    }
+    matches!(
+        func.dfg.insts[inst].opcode(),
+        Opcode::Iconst | Opcode::F32const | Opcode::F64const | Opcode::Vconst
+    )
 }
 
 /// What makes two pure instructions equal: their data (opcode, immediates and arguments, with
@@ -291,7 +280,7 @@ fn rematerialize_constants(func: &mut Function) {
         here.clear();
         while let Some(inst) = cursor.next_inst() {
             let dfg = &cursor.func.dfg;
-            if is_constant_value(cursor.func, inst) {
+            if is_constant(cursor.func, inst) {
                 let key = (dfg.insts[inst], dfg.ctrl_typevar(inst));
                 let result = dfg.first_result(inst);
                 if let Some(&same) = here.get(&key) {
@@ -312,7 +301,7 @@ fn rematerialize_constants(func: &mut Function) {
                     continue;
                 };
                 if cursor.func.layout.inst_block(def) == cursor.current_block()
-                    || !is_constant_value(cursor.func, def)
+                    || !is_constant(cursor.func, def)
                 {
                     continue;
                 }
@@ -335,14 +324,6 @@ fn rematerialize_constants(func: &mut Function) {
         }
     }
     func.dfg.resolve_all_aliases();
-}
-
-/// Whether `inst` is a constant of its own (no arguments).
-fn is_constant_value(func: &Function, inst: Inst) -> bool {
-    matches!(
-        func.dfg.insts[inst].opcode(),
-        Opcode::Iconst | Opcode::F32const | Opcode::F64const | Opcode::Vconst
-    )
 }
 
 /// Removes the pure instructions (`is_pure`) whose results are not used, and then those whose
