@@ -251,8 +251,11 @@ fn hoist_invariants(
                 if !is_pure(func, inst) || is_constant(func, inst) {
                     continue;
                 }
+                // A constant is invariant wherever it is: rematerialize_constants gives the
+                // preheader its own copy.
                 let invariant = func.dfg.inst_args(inst).iter().all(|&v| {
                     let block = match func.dfg.value_def(func.dfg.resolve_aliases(v)) {
+                        ValueDef::Result(i, _) if is_constant(func, i) => return true,
                         ValueDef::Result(i, _) => func.layout.inst_block(i),
                         ValueDef::Param(b, _) => Some(b),
                         ValueDef::Union(..) => None,
@@ -438,8 +441,9 @@ mod tests {
         }
     }
 
-    /// A counted loop whose body computes `a0 * a1` (invariant), `a0 / a1` (invariant, but it
-    /// may trap), `i * a1` (variant) and uses the constant 7; returns the body block.
+    /// A counted loop whose body computes `a0 * a1` and `a1 * 3` (invariant), `a0 / a1`
+    /// (invariant, but it may trap), `i * a1` (variant) and uses the constant 7; returns the
+    /// body block.
     fn looped(b: &mut FunctionBuilder, a: &[Value]) -> Block {
         let (header, body, exit) = (b.create_block(), b.create_block(), b.create_block());
         b.append_block_param(header, types::I64);
@@ -457,8 +461,11 @@ mod tests {
         let inv = b.ins().imul(a[0], a[1]);
         let div = b.ins().udiv(a[0], a[1]);
         let var = b.ins().imul(i, a[1]);
+        let three = b.ins().iconst(types::I64, 3);
+        let tripled = b.ins().imul(a[1], three);
         let seven = b.ins().iconst(types::I64, 7);
         let s = b.ins().iadd(inv, var);
+        let s = b.ins().iadd(s, tripled);
         let s = b.ins().iadd(s, div);
         let s = b.ins().iadd(s, seven);
         b.ins().store(MemFlagsData::new(), s, a[0], 0);
@@ -475,9 +482,9 @@ mod tests {
         let func = optimized(3, |b, a| body = Some(looped(b, a)));
         let body = body.expect("built");
         let entry = func.layout.entry_block().expect("an entry");
-        // The invariant product moved to the preheader (the entry); the varying product, the
-        // division and the constant did not.
-        assert_eq!(count(&func, entry, Opcode::Imul), 1);
+        // The invariant products moved to the preheader (the entry), the one of a constant
+        // with it; the varying product, the division and the constant 7 did not.
+        assert_eq!(count(&func, entry, Opcode::Imul), 2);
         assert_eq!(count(&func, body, Opcode::Imul), 1);
         assert_eq!(count(&func, body, Opcode::Udiv), 1);
         assert_eq!(count(&func, body, Opcode::Iconst), 2);
