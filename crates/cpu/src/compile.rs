@@ -106,9 +106,13 @@ pub(crate) fn compile(
                 Err(why) if tier => format!("; wide tier refused: {why}"),
                 Err(_) => String::new(),
             };
+            let jam = match k.wg.jammed {
+                0 => String::new(),
+                n => format!("; two chunks at a time in {n} of {} regions", k.wg.regions),
+            };
             l.push(
                 "wg",
-                &format!("{sep}; kernel {}: {}{tier}\n{text}", f.name, k.note),
+                &format!("{sep}; kernel {}: {}{jam}{tier}\n{text}", f.name, k.note),
             );
         }
         kernels.push(k);

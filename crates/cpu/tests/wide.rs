@@ -5,23 +5,11 @@
 //! equal bit for bit. Each kernel must have been taken by the tier (the listing says so), so
 //! that the comparison tests its code. Skipped, with a note, where the host lacks AVX-512.
 
+mod common;
+
+use common::compile_cl;
 use ferrocl_cpu::{CpuProgram, NdRange};
 use ferrocl_device::CompileOptions;
-use ferrocl_ir::passes::PassManager;
-use ferrocl_ir::Module;
-
-/// Compiles OpenCL C as a program build does: front end, builtin library, standard passes.
-fn compile_cl(source: &str) -> Module {
-    let opts = ferrocl_clc::parse_build_options("").expect("options");
-    let target = ferrocl_clc::Target::full_profile_cpu();
-    let program = ferrocl_clc::compile(source, &opts, &target, &[])
-        .program
-        .expect("compiles");
-    let mut module = ferrocl_clc::lower(&program).expect("lowers");
-    ferrocl_clc::library::link_with(&mut module, ferrocl_builtins::library).expect("links");
-    PassManager::standard().run(&mut module).expect("passes");
-    module
-}
 
 /// A kernel's arguments: buffers (of `words` 32-bit words, filled from `seed`) or scalars.
 #[derive(Clone, Copy)]

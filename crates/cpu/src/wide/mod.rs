@@ -122,6 +122,14 @@ pub fn width() -> u32 {
     host_isa().map_or(Isa::Avx512.width(), Isa::width)
 }
 
+/// The vector registers the tier's values may take in a function of `width` lanes, where
+/// the tier is on and runs that width ([`Isa::vecs`]).
+pub fn value_registers(width: u32) -> Option<usize> {
+    host_isa()
+        .filter(|isa| enabled() && isa.width() == width)
+        .map(Isa::vecs)
+}
+
 /// Whether this CPU has the instruction sets of one of the tier's [`Isa`]s.
 pub fn host_supports() -> bool {
     host_isa().is_some()

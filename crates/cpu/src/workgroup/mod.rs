@@ -42,6 +42,10 @@
 //! region or in none (the split of a row is the same each time), so the two keep their values
 //! in context arrays of their own; they share `__local` memory and the collectives' arrays.
 //!
+//! Where a region's loops wait on the latency of what they carry, and its branches are
+//! uniform, its wide copy runs two chunks at once (`jam`): each instruction for one chunk
+//! and then for the next, under one copy of the branches.
+//!
 //! Divisions of 32-bit integers and vector multiplications by constants are emitted in
 //! cheaper forms as the regions are copied (`by_constant`).
 //!
@@ -62,6 +66,7 @@ use crate::CompileError;
 
 mod by_constant;
 mod context;
+mod jam;
 mod narrow;
 mod slots;
 mod subgroup;
@@ -83,6 +88,8 @@ pub struct WorkGroupFn {
     pub frame_size: usize,
     /// The regions between barriers (and collectives): 1 where the kernel has none.
     pub regions: usize,
+    /// The regions that run two chunks of the W-wide version at once (`jam`).
+    pub jammed: usize,
 }
 
 /// Whether a work-item query's answer differs between the work-items of a group.
@@ -304,6 +311,8 @@ struct Source {
     width: u32,
     /// Only for groups whose x ids are at most `vectorize::shape::ID_LIMIT`.
     assumes_id_limit: bool,
+    /// Whether each region runs two chunks at once (`jam`; a W-wide source only).
+    jam: Vec<bool>,
 }
 
 impl Source {
@@ -352,7 +361,11 @@ impl Source {
                 after: Some(b),
             });
         }
-        let blocks = regions.iter().map(|r| region_blocks(&k, r.start)).collect();
+        let blocks: Vec<Vec<Block>> = regions.iter().map(|r| region_blocks(&k, r.start)).collect();
+        let jam = blocks
+            .iter()
+            .map(|b| width > 1 && jam::jammable(&k, b, width))
+            .collect();
         let mut exit_codes = SecondaryMap::new();
         for (i, &b) in barriers.iter().enumerate() {
             exit_codes[b] = Some(i);
@@ -367,6 +380,7 @@ impl Source {
             exit_codes,
             width,
             assumes_id_limit: false,
+            jam,
         })
     }
 
@@ -462,6 +476,7 @@ pub fn transform_unclean(
         remat: SecondaryMap::new(),
         pre: vec![SecondaryMap::new(); sources.len()],
         states,
+        second: None,
     };
     t.run()?;
     t.b.seal_all_blocks();
@@ -471,6 +486,10 @@ pub fn transform_unclean(
         slot_offsets: ctx_layout.slot_offsets.clone(),
         frame_size: ctx_layout.frame_size(),
         regions: scalar.regions.len(),
+        jammed: match sources.get(1) {
+            Some(wide) if !states => wide.jam.iter().filter(|&&j| j).count(),
+            _ => 0,
+        },
     })
 }
 
@@ -645,6 +664,17 @@ struct Emitter<'a, 'f> {
     /// the work-items waiting at the barrier it starts after, and the group goes on to the
     /// region after the first barrier (in exit code order) any work-item waits at.
     states: bool,
+    /// While a region is copied for two chunks at once (`jam`), the second chunk's state.
+    second: Option<Second>,
+}
+
+/// The second chunk's variables, values computed again and ids, while a region is copied
+/// for two chunks at once: swapped with the first's around each of its instructions
+/// (`Emitter::as_second`).
+struct Second {
+    vars: SecondaryMap<Value, Option<Variable>>,
+    remat: SecondaryMap<Value, Option<Value>>,
+    ids: Ids,
 }
 
 /// Where a region copy leaves the loop: after barrier `i` of the sorted list, or at a return.
@@ -873,29 +903,51 @@ impl<'a> Emitter<'a, '_> {
             Some(_) => {
                 let wide_head = self.b.create_block();
                 self.b.append_block_param(wide_head, Type::I64);
-                self.b.brif(
-                    range.fits,
-                    wide_head,
-                    &[range.wide_lo],
-                    scalar_head,
-                    &[range.lo],
-                );
                 // After the chunks, the rest of the row, if any.
                 let tail = self.b.create_block();
                 let tx = self.b.append_block_param(tail, Type::I64);
                 let tcode = self.b.append_block_param(tail, Type::I64);
                 self.cur = 1;
-                let (x, code) = self.region_loop(r, wide_head, row, &mut exits)?;
-                // The next chunk's start, and its end within the row's (x ids are far
-                // below 2^63: no wrapping).
                 let width = i64::from(self.src().width);
-                let x1 = self.iadd_imm(x, width);
-                let x2 = self.iadd_imm(x1, width);
-                let mut more = self.b.icmp(IntCC::Ule, x2, range.end);
-                if range.below_hi {
-                    let below = self.b.icmp(IntCC::Ult, x1, range.hi);
-                    more = self.b.binary(BinaryOp::Band, more, below);
+                if self.src().jam[r] && !self.states {
+                    // Two chunks at a time while two fit, then one (`jam`).
+                    let jam_head = self.b.create_block();
+                    self.b.append_block_param(jam_head, Type::I64);
+                    let single = self.b.create_block();
+                    let two = self.chunk_fits(&range, range.wide_lo, 2 * width);
+                    let two = self.b.binary(BinaryOp::Band, range.fits, two);
+                    self.b.brif(two, jam_head, &[range.wide_lo], single, &[]);
+                    self.b.switch_to_block(single);
+                    self.b.brif(
+                        range.fits,
+                        wide_head,
+                        &[range.wide_lo],
+                        scalar_head,
+                        &[range.lo],
+                    );
+                    let (x, code) = self.region_loop(r, jam_head, row, &mut exits, true)?;
+                    let x2 = self.iadd_imm(x, 2 * width);
+                    let after = self.b.create_block();
+                    let ax = self.b.append_block_param(after, Type::I64);
+                    let acode = self.b.append_block_param(after, Type::I64);
+                    let two = self.chunk_fits(&range, x2, 2 * width);
+                    self.b.brif(two, jam_head, &[x2], after, &[x2, code]);
+                    self.b.switch_to_block(after);
+                    let one = self.chunk_fits(&range, ax, width);
+                    self.b.brif(one, wide_head, &[ax], tail, &[ax, acode]);
+                } else {
+                    self.b.brif(
+                        range.fits,
+                        wide_head,
+                        &[range.wide_lo],
+                        scalar_head,
+                        &[range.lo],
+                    );
                 }
+                let (x, code) = self.region_loop(r, wide_head, row, &mut exits, false)?;
+                // The next chunk's start, and whether it fits.
+                let x1 = self.iadd_imm(x, width);
+                let more = self.chunk_fits(&range, x1, width);
                 self.b.brif(more, wide_head, &[x1], tail, &[x1, code]);
                 self.b.switch_to_block(tail);
                 let more = self.b.icmp(IntCC::Ult, tx, range.hi);
@@ -906,7 +958,7 @@ impl<'a> Emitter<'a, '_> {
             }
         }
         self.cur = 0;
-        let (x, exit) = self.region_loop(r, scalar_head, row, &mut exits)?;
+        let (x, exit) = self.region_loop(r, scalar_head, row, &mut exits, false)?;
         let x1 = self.iadd_imm(x, 1);
         let more = self.b.icmp(IntCC::Ult, x1, range.hi);
         self.b.brif(more, scalar_head, &[x1], row_end, &[exit]);
@@ -930,6 +982,24 @@ impl<'a> Emitter<'a, '_> {
         let more = self.b.icmp(IntCC::Ult, z1, self.sizes[2]);
         self.b.brif(more, row_block, &[zero, z1], done, &[code]);
         Ok((done, code_param, exits))
+    }
+
+    /// Whether the `len` work-items from `x` on, whole chunks of the row, are all the row's
+    /// to run in chunks: they end by the last chunk's end (x ids are far below 2^63: no
+    /// wrapping), and the last chunk among them starts below the row's end.
+    fn chunk_fits(&mut self, range: &narrow::XRange, x: Value, len: i64) -> Value {
+        let end = self.iadd_imm(x, len);
+        let fits = self.b.icmp(IntCC::Ule, end, range.end);
+        if !range.below_hi {
+            return fits;
+        }
+        let width = i64::from(self.src().width);
+        let last = match len - width {
+            0 => x,
+            d => self.iadd_imm(x, d),
+        };
+        let below = self.b.icmp(IntCC::Ult, last, range.hi);
+        self.b.binary(BinaryOp::Band, fits, below)
     }
 
     /// Emits `done(code)`, where the group goes after a region: by the exit code, to a
@@ -996,19 +1066,101 @@ impl<'a> Emitter<'a, '_> {
     /// their ids, the values the region reads from the context, and the copies of its
     /// blocks, which end at a new latch block. Returns `x` and the latch's parameter, the
     /// exit code (where the group goes next), with the builder in the latch.
-    /// Adds the region's exit codes to `exits`.
+    /// Adds the region's exit codes to `exits`. With `jam`, the copies run the chunk at `x`
+    /// and the one after it, each instruction for one and then the other (`jam`).
     fn region_loop(
         &mut self,
         r: usize,
         head: Block,
         row: Row,
         exits: &mut Vec<u64>,
+        jam: bool,
     ) -> Result<(Value, Value), CompileError> {
         let src = self.src();
         let k = &src.k;
         let region = &src.regions[r];
         self.b.switch_to_block(head);
         let x = self.b.block_params(head)[0];
+        self.enter_work_item(r, x, row)?;
+        if jam {
+            // The second chunk, W work-items on, with variables of its own.
+            let x2 = self.iadd_imm(x, i64::from(src.width));
+            self.second = Some(Second {
+                vars: SecondaryMap::new(),
+                remat: SecondaryMap::new(),
+                ids: Ids::default(),
+            });
+            self.as_second(|t| t.enter_work_item(r, x2, row))?;
+        }
+        let lin = self.ids.lin.expect("inside the loops");
+
+        // The copies of the region's blocks.
+        let mut copies: SecondaryMap<Block, Option<Block>> = SecondaryMap::new();
+        for &b in &src.blocks[r] {
+            copies[b] = Some(self.b.create_block());
+        }
+        let copy = |b: Block| copies[b].expect("a copy of each block of the region");
+        let latch = self.b.create_block();
+        let code = self.b.append_block_param(latch, Type::I64);
+        match region.after {
+            Some(bar) if self.states => {
+                // Only the work-items waiting at the region's barrier run it; the others
+                // keep their state.
+                let state = self.load_ctx(context::Key::State, lin)?;
+                let here = src.exit_code(bar) as i64;
+                let here = self.b.iconst(Type::I64, here);
+                let waits = self.b.icmp(IntCC::Eq, state, here);
+                self.b.brif(waits, copy(region.start), &[], latch, &[state]);
+            }
+            _ => {
+                self.b.jump(copy(region.start), &[]);
+            }
+        }
+        for &blk in &src.blocks[r] {
+            self.copy_block(blk, &copies, latch)?;
+            if let Some(bar) = ending_barrier(k, blk) {
+                exits.push(src.exit_code(bar) as u64);
+            } else if matches!(
+                k.terminator(blk).map(|t| &k.dfg.insts[t].op),
+                Some(Op::Return | Op::Unreachable)
+            ) {
+                exits.push(RETURN);
+            }
+        }
+        self.second = None;
+        self.b.switch_to_block(latch);
+        if self.states {
+            self.store_ctx(context::Key::State, lin, code)?;
+        }
+        Ok((x, code))
+    }
+
+    /// Runs `f` as the second chunk of a jammed region copy (`Second`): with its variables,
+    /// values computed again and ids in place of the first's.
+    fn as_second<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, CompileError>,
+    ) -> Result<T, CompileError> {
+        let mut second = self.second.take().expect("a jammed region copy");
+        self.swap_second(&mut second);
+        let result = f(self);
+        self.swap_second(&mut second);
+        self.second = Some(second);
+        result
+    }
+
+    fn swap_second(&mut self, second: &mut Second) {
+        std::mem::swap(&mut self.vars[self.cur], &mut second.vars);
+        std::mem::swap(&mut self.remat, &mut second.remat);
+        std::mem::swap(&mut self.ids, &mut second.ids);
+    }
+
+    /// Starts the work-item (or chunk) at `x` of `row` in region `r`: its ids, the values
+    /// live into the region and a collective's result.
+    fn enter_work_item(&mut self, r: usize, x: Value, row: Row) -> Result<(), CompileError> {
+        let src = self.src();
+        let k = &src.k;
+        let region = &src.regions[r];
         let lin = self.b.iadd(row.lin, x);
         self.ids = Ids {
             lid: [Some(x), Some(row.y), Some(row.z)],
@@ -1045,45 +1197,7 @@ impl<'a> Emitter<'a, '_> {
                 self.def(r, x)?;
             }
         }
-
-        // The copies of the region's blocks.
-        let mut copies: SecondaryMap<Block, Option<Block>> = SecondaryMap::new();
-        for &b in &src.blocks[r] {
-            copies[b] = Some(self.b.create_block());
-        }
-        let copy = |b: Block| copies[b].expect("a copy of each block of the region");
-        let latch = self.b.create_block();
-        let code = self.b.append_block_param(latch, Type::I64);
-        match region.after {
-            Some(bar) if self.states => {
-                // Only the work-items waiting at the region's barrier run it; the others
-                // keep their state.
-                let state = self.load_ctx(context::Key::State, lin)?;
-                let here = src.exit_code(bar) as i64;
-                let here = self.b.iconst(Type::I64, here);
-                let waits = self.b.icmp(IntCC::Eq, state, here);
-                self.b.brif(waits, copy(region.start), &[], latch, &[state]);
-            }
-            _ => {
-                self.b.jump(copy(region.start), &[]);
-            }
-        }
-        for &blk in &src.blocks[r] {
-            self.copy_block(blk, &copies, latch)?;
-            if let Some(bar) = ending_barrier(k, blk) {
-                exits.push(src.exit_code(bar) as u64);
-            } else if matches!(
-                k.terminator(blk).map(|t| &k.dfg.insts[t].op),
-                Some(Op::Return | Op::Unreachable)
-            ) {
-                exits.push(RETURN);
-            }
-        }
-        self.b.switch_to_block(latch);
-        if self.states {
-            self.store_ctx(context::Key::State, lin, code)?;
-        }
-        Ok((x, code))
+        Ok(())
     }
 
     /// With states: the exit code where the group goes next, the lowest of its work-items'
@@ -1232,11 +1346,35 @@ impl<'a> Emitter<'a, '_> {
         copies: &SecondaryMap<Block, Option<Block>>,
         latch: Block,
     ) -> Result<(), CompileError> {
-        let src = self.src();
-        let k = &src.k;
-        let copy = |b: Block| copies[b].expect("a copy of each block of the region");
-        let nb = copy(blk);
+        let k = &self.src().k;
+        let nb = copies[blk].expect("a copy of each block of the region");
         self.b.switch_to_block(nb);
+        let jam = self.second.is_some();
+        // A jammed copy's blocks take the first chunk's parameters, then the second's; its
+        // branches are uniform, so the first chunk's conditions serve both.
+        self.copy_params(blk, nb)?;
+        if jam {
+            self.as_second(|t| t.copy_params(blk, nb))?;
+        }
+        for &inst in k.layout.block_insts(blk) {
+            let op = &k.dfg.insts[inst].op;
+            if !jam || splits_regions(op) || matches!(op, Op::Return | Op::Unreachable) {
+                if self.copy_inst(inst, copies, latch)? {
+                    return Ok(());
+                }
+            } else if op.is_terminator() {
+                self.copy_jammed_branch(inst, copies)?;
+            } else {
+                self.copy_inst(inst, copies, latch)?;
+                self.as_second(|t| t.copy_inst(inst, copies, latch))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The parameters of `blk`'s copy `nb` for the current work-item (or chunk).
+    fn copy_params(&mut self, blk: Block, nb: Block) -> Result<(), CompileError> {
+        let k = &self.src().k;
         for &p in k.dfg.block_params(blk) {
             if self.maps[self.cur][p].is_some() {
                 continue; // the kernel's parameters
@@ -1244,67 +1382,109 @@ impl<'a> Emitter<'a, '_> {
             let np = self.b.append_block_param(nb, k.dfg.value_type(p));
             self.def(p, np)?;
         }
-        for &inst in k.layout.block_insts(blk) {
-            let data = &k.dfg.insts[inst];
-            if splits_regions(&data.op) {
-                if let Op::Group(g, _) = data.op {
-                    let lin = self.ids.lin.expect("inside the loops");
-                    let x = self.get(data.args[0]);
-                    self.store_ctx(context::Key::Operand(inst), lin, x)?;
-                    if g == GroupOp::Broadcast {
-                        let id = self.get(data.args[1]);
-                        self.store_ctx(context::Key::Id(inst), lin, id)?;
-                    }
+        Ok(())
+    }
+
+    /// A uniform branch of a jammed copy: the first chunk's condition, and each target's
+    /// arguments for both chunks.
+    fn copy_jammed_branch(
+        &mut self,
+        inst: Inst,
+        copies: &SecondaryMap<Block, Option<Block>>,
+    ) -> Result<(), CompileError> {
+        let k = &self.src().k;
+        let data = &k.dfg.insts[inst];
+        let dest_args = |t: &mut Self| -> Result<Vec<Vec<Value>>, CompileError> {
+            let mut op = data.op.clone();
+            Ok(op
+                .dests_mut()
+                .into_iter()
+                .map(|d| d.args.iter().map(|&a| t.get(a)).collect())
+                .collect())
+        };
+        let first = dest_args(self)?;
+        let second = self.as_second(dest_args)?;
+        let mut op = data.op.clone();
+        for ((d, mut a), b) in op.dests_mut().into_iter().zip(first).zip(second) {
+            a.extend(b);
+            d.args = a;
+            d.block = copies[d.block].expect("a copy of each block of the region");
+        }
+        let args: Vec<Value> = data.args.iter().map(|&a| self.get(a)).collect();
+        self.b.ins(op, &args, None);
+        Ok(())
+    }
+
+    /// Copies kernel instruction `inst` for the current work-item (or chunk) where the
+    /// builder is; whether it ended the block (a barrier or a return, which go to `latch`).
+    fn copy_inst(
+        &mut self,
+        inst: Inst,
+        copies: &SecondaryMap<Block, Option<Block>>,
+        latch: Block,
+    ) -> Result<bool, CompileError> {
+        let src = self.src();
+        let k = &src.k;
+        let copy = |b: Block| copies[b].expect("a copy of each block of the region");
+        let data = &k.dfg.insts[inst];
+        if splits_regions(&data.op) {
+            if let Op::Group(g, _) = data.op {
+                let lin = self.ids.lin.expect("inside the loops");
+                let x = self.get(data.args[0]);
+                self.store_ctx(context::Key::Operand(inst), lin, x)?;
+                if g == GroupOp::Broadcast {
+                    let id = self.get(data.args[1]);
+                    self.store_ctx(context::Key::Id(inst), lin, id)?;
                 }
-                let code = self.b.iconst(Type::I64, src.exit_code(inst) as i64);
+            }
+            let code = self.b.iconst(Type::I64, src.exit_code(inst) as i64);
+            self.b.jump(latch, &[code]);
+            return Ok(true);
+        }
+        if let Some(r) = k.dfg.inst_result(inst) {
+            if self.maps[self.cur][r].is_some() {
+                return Ok(false); // computed once per group
+            }
+        }
+        if let Some(q) = self.by_constant(k, inst) {
+            let r = k.dfg.inst_result(inst).expect("arithmetic has results");
+            self.def(r, q)?;
+            return Ok(false);
+        }
+        match &data.op {
+            // A work-item that reaches `unreachable` ends, as at a return.
+            Op::Return | Op::Unreachable => {
+                let code = self.b.iconst(Type::I64, RETURN as i64);
                 self.b.jump(latch, &[code]);
-                return Ok(());
             }
-            if let Some(r) = k.dfg.inst_result(inst) {
-                if self.maps[self.cur][r].is_some() {
-                    continue; // computed once per group
-                }
+            Op::WorkItem(op, d) if per_work_item(*op) => {
+                let r = k.dfg.inst_result(inst).expect("queries have results");
+                let x = self.work_item(*op, *d, k.dfg.value_type(r));
+                self.def(r, x)?;
             }
-            if let Some(q) = self.by_constant(k, inst) {
-                let r = k.dfg.inst_result(inst).expect("arithmetic has results");
-                self.def(r, q)?;
-                continue;
+            Op::SlotAddr(ss) if self.ctx.has(context::Key::Slot(*ss)) => {
+                let r = k.dfg.inst_result(inst).expect("slot addresses are results");
+                let lin = self.ids.lin.expect("inside the loops");
+                let x = self.ctx_addr(context::Key::Slot(*ss), lin);
+                self.def(r, x)?;
             }
-            match &data.op {
-                // A work-item that reaches `unreachable` ends, as at a return.
-                Op::Return | Op::Unreachable => {
-                    let code = self.b.iconst(Type::I64, RETURN as i64);
-                    self.b.jump(latch, &[code]);
+            op => {
+                let mut op = op.clone();
+                for d in op.dests_mut() {
+                    let args: Vec<Value> = d.args.iter().map(|&a| self.get(a)).collect();
+                    d.args = args;
+                    d.block = copy(d.block);
                 }
-                Op::WorkItem(op, d) if per_work_item(*op) => {
-                    let r = k.dfg.inst_result(inst).expect("queries have results");
-                    let x = self.work_item(*op, *d, k.dfg.value_type(r));
-                    self.def(r, x)?;
-                }
-                Op::SlotAddr(ss) if self.ctx.has(context::Key::Slot(*ss)) => {
-                    let r = k.dfg.inst_result(inst).expect("slot addresses are results");
-                    let lin = self.ids.lin.expect("inside the loops");
-                    let x = self.ctx_addr(context::Key::Slot(*ss), lin);
-                    self.def(r, x)?;
-                }
-                op => {
-                    let mut op = op.clone();
-                    for d in op.dests_mut() {
-                        let args: Vec<Value> = d.args.iter().map(|&a| self.get(a)).collect();
-                        d.args = args;
-                        d.block = copy(d.block);
-                    }
-                    let args: Vec<Value> = data.args.iter().map(|&a| self.get(a)).collect();
-                    let r = k.dfg.inst_result(inst);
-                    let ni = self.b.ins(op, &args, r.map(|r| k.dfg.value_type(r)));
-                    if let Some(r) = r {
-                        let nr = self.b.func.dfg.inst_result(ni).expect("a result");
-                        self.def(r, nr)?;
-                    }
+                let args: Vec<Value> = data.args.iter().map(|&a| self.get(a)).collect();
+                let r = k.dfg.inst_result(inst);
+                let ni = self.b.ins(op, &args, r.map(|r| k.dfg.value_type(r)));
+                if let Some(r) = r {
+                    let nr = self.b.func.dfg.inst_result(ni).expect("a result");
+                    self.def(r, nr)?;
                 }
             }
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Kernel instruction `inst` of `k`, if it is a 32-bit division or remainder by a

@@ -10,6 +10,21 @@ pub fn compile(text: &str) -> CpuProgram {
     CpuProgram::compile(&module).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Compiles OpenCL C as a program build does: front end, builtin library, standard passes.
+pub fn compile_cl(source: &str) -> ferrocl_ir::Module {
+    let opts = ferrocl_clc::parse_build_options("").expect("options");
+    let target = ferrocl_clc::Target::full_profile_cpu();
+    let program = ferrocl_clc::compile(source, &opts, &target, &[])
+        .program
+        .expect("compiles");
+    let mut module = ferrocl_clc::lower(&program).expect("lowers");
+    ferrocl_clc::library::link_with(&mut module, ferrocl_builtins::library).expect("links");
+    ferrocl_ir::passes::PassManager::standard()
+        .run(&mut module)
+        .expect("passes");
+    module
+}
+
 /// An argument block from 8-byte values (pointers, offsets and longs) in argument order.
 pub fn block(program: &CpuProgram, kernel: &str, values: &[u64]) -> Vec<u8> {
     let k = program.kernel(kernel).unwrap();

@@ -1,0 +1,123 @@
+//! Regions that run two chunks of the W-wide version at once (`workgroup::jam`) against the
+//! IR interpreter: a kernel whose loops wait on the latency of the one value they carry, in
+//! two regions around a barrier (the first's result lives across it, and a uniform branch
+//! sits in each), over rows of zero to several chunks with and without a rest, 1-D and 2-D.
+
+mod common;
+
+use common::compile_cl;
+use ferrocl_cpu::{CpuProgram, NdRange};
+use ferrocl_device::CompileOptions;
+use ferrocl_ir::interp::{run_ndrange, KernelArgValue, Memory, NdRange as InterpRange, Val};
+
+const HORNER: &str = "
+__kernel void horner(__global const float *x, __global float *y, __local float *t, int n)
+{
+    size_t l = get_local_id(1) * get_local_size(0) + get_local_id(0);
+    float v = x[get_global_id(1) * get_global_size(0) + get_global_id(0)];
+    float a = 0.5f;
+    for (int k = 0; k < n; k++)
+        a = a * v + 0.25f;
+    if (n > 3)
+        a = a * 2.0f;
+    t[l] = a;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float b = t[get_local_size(0) * get_local_size(1) - 1 - l];
+    for (int k = 0; k < n; k++)
+        b = b * a + 0.5f;
+    if (n > 5)
+        b = -b;
+    y[get_global_id(1) * get_global_size(0) + get_global_id(0)] = b + (float)get_local_id(1);
+}
+";
+
+/// `y` after the kernel over `global`/`local` (work-items in x times y) with `n` steps: on
+/// the CPU device, and in the interpreter.
+fn outputs(p: &CpuProgram, global: [u64; 2], local: [u64; 2], n: i32) -> (Vec<u8>, Vec<u8>) {
+    let items = (global[0] * global[1]) as usize;
+    let local_bytes = (local[0] * local[1] * 4) as usize;
+    let x: Vec<u8> = (0..items)
+        .flat_map(|i| (0.25 + (i % 97) as f32 / 128.0).to_le_bytes())
+        .collect();
+    let k = p.kernel("horner").expect("the kernel");
+    let mut y = vec![0u8; items * 4];
+    let values = [x.as_ptr() as u64, y.as_mut_ptr() as u64, 0, n as u64];
+    let mut block = vec![0u8; k.args_size];
+    for (a, v) in k.args.iter().zip(values) {
+        block[a.offset..a.offset + a.size].copy_from_slice(&v.to_ne_bytes()[..a.size]);
+    }
+    let nd = NdRange {
+        work_dim: 2,
+        global_offset: [0; 3],
+        global_size: [global[0], global[1], 1],
+        local_size: [local[0], local[1], 1],
+    };
+    // SAFETY: `x` and `y` hold a float for each work-item, which reads and writes its own,
+    // and the local memory holds `t`'s float per work-item of a group.
+    unsafe { k.launch(&block, local_bytes, &nd) }.expect("runs on the CPU");
+
+    let module = compile_cl(HORNER);
+    let mut memory = Memory::default();
+    let xi = memory.alloc(x);
+    let yi = memory.alloc(vec![0u8; items * 4]);
+    let args = [
+        KernelArgValue::Val(Val::scalar(xi)),
+        KernelArgValue::Val(Val::scalar(yi)),
+        KernelArgValue::Local(local_bytes as u32),
+        KernelArgValue::Val(Val::scalar(n as u32 as u64)),
+    ];
+    let range = InterpRange {
+        work_dim: 2,
+        global_size: [global[0], global[1], 1],
+        local_size: [local[0], local[1], 1],
+        global_offset: [0; 3],
+        sub_group_size: u64::from(ferrocl_cpu::SUB_GROUP_SIZE),
+    };
+    let f = module.func_by_name("horner").expect("the kernel");
+    let (memory, r) = run_ndrange(&module, f, &args, memory, &range);
+    r.expect("runs in the interpreter");
+    (y, memory.region(yi).expect("y").to_vec())
+}
+
+#[test]
+fn two_chunks_at_once_give_what_one_work_item_at_a_time_gives() {
+    let module = compile_cl(HORNER);
+    let options = CompileOptions {
+        record: true,
+        ..CompileOptions::default()
+    };
+    let p = CpuProgram::compile_with_tier(&module, None, &options, true).expect("compiles");
+    let wg = p.listing().and_then(|l| l.stage("wg")).unwrap_or_default();
+    assert!(
+        wg.lines()
+            .any(|l| l.starts_with("; kernel horner:")
+                && l.contains("two chunks at a time in 2 of 2")),
+        "both regions run two chunks at once:\n{}",
+        wg.lines()
+            .filter(|l| l.starts_with("; kernel"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    // Rows of 0 to 6 chunks of 8 or 16 work-items, with rests of 0 to 15.
+    let ranges: [([u64; 2], [u64; 2]); 9] = [
+        ([7, 1], [7, 1]),
+        ([16, 1], [16, 1]),
+        ([24, 2], [24, 1]),
+        ([32, 2], [32, 2]),
+        ([40, 1], [40, 1]),
+        ([56, 3], [56, 3]),
+        ([100, 2], [50, 2]),
+        ([96, 2], [48, 1]),
+        ([37, 4], [37, 2]),
+    ];
+    for (global, local) in ranges {
+        for n in [0, 4, 9] {
+            let (cpu, want) = outputs(&p, global, local, n);
+            let first = cpu.chunks(4).zip(want.chunks(4)).position(|(a, b)| a != b);
+            assert!(
+                first.is_none(),
+                "{global:?}/{local:?}, n = {n}: y[{first:?}] differs from the interpreter's"
+            );
+        }
+    }
+}
