@@ -23,15 +23,20 @@
 use ferrocl_ir::analysis::{Cfg, DomTree, LoopInfo};
 use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::uniformity::Uniformity;
-use ferrocl_ir::{BinaryOp, Block, Function, Op, Value, ValueDef};
+use ferrocl_ir::{BinaryOp, Block, Function, Op, Type, Value, ValueDef};
 
-/// The vector registers the values of a jammed loop may take at `width` lanes, and the bits
-/// of each: the wide tier's where it runs that width, else 14 of Cranelift's 16 `xmm`.
-fn registers(width: u32) -> (u32, u32) {
-    match crate::wide::value_registers(width) {
+/// Whether the vector values `values` of a loop at `width` lanes fit the registers twice
+/// over: the wide tier's where it runs that width and they hold no `f64` (which it leaves to
+/// Cranelift), else 14 of Cranelift's 16 `xmm`.
+fn fit_twice(values: &[Type], width: u32) -> bool {
+    let tier = crate::wide::value_registers(width)
+        .filter(|_| values.iter().all(|t| t.lane_type() != Type::F64));
+    let (registers, bits) = match tier {
         Some(n) => (n as u32, 32 * width),
         None => (14, 128),
-    }
+    };
+    let need: u32 = values.iter().map(|t| t.bits().div_ceil(bits)).sum();
+    2 * need <= registers
 }
 
 /// Whether the region of `k` made of `blocks` runs two chunks at once: it may (see the
@@ -63,11 +68,10 @@ pub(super) fn jammable(k: &Function, blocks: &[Block], width: u32) -> bool {
     let cfg = Cfg::new(k);
     let dom = DomTree::new(k, &cfg);
     let loops = LoopInfo::new(&cfg, &dom);
-    let (registers, bits) = registers(width);
     let bound = loops.loops.iter().any(|lp| {
         lp.blocks.iter().all(|&b| in_region.contains(b))
-            && latency_bound(k, &lp.blocks, lp.header, bits)
-                .is_some_and(|need| 2 * need <= registers)
+            && latency_bound(k, &lp.blocks, lp.header)
+                .is_some_and(|values| fit_twice(&values, width))
     });
     bound && {
         let u = Uniformity::new(k);
@@ -76,14 +80,14 @@ pub(super) fn jammable(k: &Function, blocks: &[Block], width: u32) -> bool {
 }
 
 /// Where the loop of `blocks` (headed by `header`) has trips bound by the latency of the
-/// float arithmetic it carries, the registers of `bits` its vector values take: those it
-/// carries and those from outside it that it reads (constants among them). Bound by latency:
+/// float arithmetic it carries, the types of its vector values: those it carries and those
+/// from outside it that it reads (constants among them). Bound by latency:
 /// it carries vector values, has fewer than 8 float operations per link of the longest chain
 /// of them that starts at a carried value within one trip (so that even at two a cycle the
 /// units wait for the chain), and reads and writes no memory. (A loop that loads, as a
 /// matrix-vector product's row loop, ran 3.3 times slower at two chunks: twice the streams
 /// of addresses, for units that wait on memory more than on each other.)
-fn latency_bound(k: &Function, blocks: &[Block], header: Block, bits: u32) -> Option<u32> {
+fn latency_bound(k: &Function, blocks: &[Block], header: Block) -> Option<Vec<Type>> {
     let in_loop: EntitySet<Block> = blocks.iter().copied().collect();
     let carried: Vec<Value> = k
         .dfg
@@ -95,8 +99,7 @@ fn latency_bound(k: &Function, blocks: &[Block], header: Block, bits: u32) -> Op
     if carried.is_empty() {
         return None;
     }
-    let regs = |v: Value| k.dfg.value_type(v).bits().div_ceil(bits);
-    let mut need: u32 = carried.iter().map(|&v| regs(v)).sum();
+    let mut values: Vec<Type> = carried.iter().map(|&v| k.dfg.value_type(v)).collect();
     let mut outside: EntitySet<Value> = EntitySet::new();
     // In the loop's blocks in layout order: definitions come before their uses within a
     // trip, but for the header's parameters, where every chain starts.
@@ -119,7 +122,7 @@ fn latency_bound(k: &Function, blocks: &[Block], header: Block, bits: u32) -> Op
                     ValueDef::Alias(_) | ValueDef::Invalid => true,
                 };
                 if !defined_inside && k.dfg.value_type(a).is_vector() && outside.insert(a) {
-                    need += regs(a);
+                    values.push(k.dfg.value_type(a));
                 }
             }
             let Some(r) = k.dfg.inst_result(i) else {
@@ -142,5 +145,5 @@ fn latency_bound(k: &Function, blocks: &[Block], header: Block, bits: u32) -> Op
             }
         }
     }
-    (longest > 0 && float_ops < 8 * longest).then_some(need)
+    (longest > 0 && float_ops < 8 * longest).then_some(values)
 }
