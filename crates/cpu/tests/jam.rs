@@ -1,7 +1,8 @@
 //! Regions that run two chunks of the W-wide version at once (`workgroup::jam`) against the
-//! IR interpreter: a kernel whose loops wait on the latency of the one value they carry, in
-//! two regions around a barrier (the first's result lives across it, and a uniform branch
-//! sits in each), over rows of zero to several chunks with and without a rest, 1-D and 2-D.
+//! IR interpreter, over rows of zero to several chunks with and without a rest, 1-D and 2-D:
+//! kernels whose loops wait on the latency of the values they carry, in two regions around a
+//! barrier (the first's result lives across it, a uniform branch in each), in nested loops
+//! with a uniform branch inside and a uniform early return.
 
 mod common;
 
@@ -31,15 +32,42 @@ __kernel void horner(__global const float *x, __global float *y, __local float *
 }
 ";
 
-/// `y` after the kernel over `global`/`local` (work-items in x times y) with `n` steps: on
-/// the CPU device, and in the interpreter.
-fn outputs(p: &CpuProgram, global: [u64; 2], local: [u64; 2], n: i32) -> (Vec<u8>, Vec<u8>) {
+/// Two chains through nested loops, a uniform branch inside the inner one and a uniform
+/// return before the store.
+const NESTED: &str = "
+__kernel void nested(__global const float *x, __global float *y, __local float *t, int n)
+{
+    size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    float v = x[i], a = v, b = 1.0f;
+    for (int j = 0; j < n; j++) {
+        for (int k = 0; k < 3; k++) {
+            a = a * v + 0.125f;
+            if (j == 2)
+                b = b * a - 0.5f;
+            b = b * 0.75f + a;
+        }
+        a = a * 0.5f;
+    }
+    if (n == 7)
+        return;
+    y[i] = a + b;
+}
+";
+
+/// `y` after kernel `name` of `source` (compiled as `p`) over `global`/`local` (work-items
+/// in x times y) with `n` steps: on the CPU device, and in the interpreter.
+fn outputs(
+    (p, source, name): (&CpuProgram, &str, &str),
+    global: [u64; 2],
+    local: [u64; 2],
+    n: i32,
+) -> (Vec<u8>, Vec<u8>) {
     let items = (global[0] * global[1]) as usize;
     let local_bytes = (local[0] * local[1] * 4) as usize;
     let x: Vec<u8> = (0..items)
         .flat_map(|i| (0.25 + (i % 97) as f32 / 128.0).to_le_bytes())
         .collect();
-    let k = p.kernel("horner").expect("the kernel");
+    let k = p.kernel(name).expect("the kernel");
     let mut y = vec![0u8; items * 4];
     let values = [x.as_ptr() as u64, y.as_mut_ptr() as u64, 0, n as u64];
     let mut block = vec![0u8; k.args_size];
@@ -56,7 +84,7 @@ fn outputs(p: &CpuProgram, global: [u64; 2], local: [u64; 2], n: i32) -> (Vec<u8
     // and the local memory holds `t`'s float per work-item of a group.
     unsafe { k.launch(&block, local_bytes, &nd) }.expect("runs on the CPU");
 
-    let module = compile_cl(HORNER);
+    let module = compile_cl(source);
     let mut memory = Memory::default();
     let xi = memory.alloc(x);
     let yi = memory.alloc(vec![0u8; items * 4]);
@@ -73,26 +101,27 @@ fn outputs(p: &CpuProgram, global: [u64; 2], local: [u64; 2], n: i32) -> (Vec<u8
         global_offset: [0; 3],
         sub_group_size: u64::from(ferrocl_cpu::SUB_GROUP_SIZE),
     };
-    let f = module.func_by_name("horner").expect("the kernel");
+    let f = module.func_by_name(name).expect("the kernel");
     let (memory, r) = run_ndrange(&module, f, &args, memory, &range);
     r.expect("runs in the interpreter");
     (y, memory.region(yi).expect("y").to_vec())
 }
 
-#[test]
-fn two_chunks_at_once_give_what_one_work_item_at_a_time_gives() {
-    let module = compile_cl(HORNER);
+/// Compiles `source`, checks that kernel `name` runs two chunks at once in `regions`
+/// regions, and compares it with the interpreter on every range and step count.
+fn compare(source: &str, name: &str, regions: &str) {
+    let module = compile_cl(source);
     let options = CompileOptions {
         record: true,
         ..CompileOptions::default()
     };
     let p = CpuProgram::compile_with_tier(&module, None, &options, true).expect("compiles");
     let wg = p.listing().and_then(|l| l.stage("wg")).unwrap_or_default();
+    let jammed = format!("two chunks at a time in {regions} regions");
     assert!(
         wg.lines()
-            .any(|l| l.starts_with("; kernel horner:")
-                && l.contains("two chunks at a time in 2 of 2")),
-        "both regions run two chunks at once:\n{}",
+            .any(|l| l.starts_with(&format!("; kernel {name}:")) && l.contains(&jammed)),
+        "{name} runs two chunks at once in {regions} regions:\n{}",
         wg.lines()
             .filter(|l| l.starts_with("; kernel"))
             .collect::<Vec<_>>()
@@ -111,13 +140,23 @@ fn two_chunks_at_once_give_what_one_work_item_at_a_time_gives() {
         ([37, 4], [37, 2]),
     ];
     for (global, local) in ranges {
-        for n in [0, 4, 9] {
-            let (cpu, want) = outputs(&p, global, local, n);
+        for n in [0, 4, 7, 9] {
+            let (cpu, want) = outputs((&p, source, name), global, local, n);
             let first = cpu.chunks(4).zip(want.chunks(4)).position(|(a, b)| a != b);
             assert!(
                 first.is_none(),
-                "{global:?}/{local:?}, n = {n}: y[{first:?}] differs from the interpreter's"
+                "{name} {global:?}/{local:?}, n = {n}: y[{first:?}] differs from the interpreter's"
             );
         }
     }
+}
+
+#[test]
+fn two_chunks_at_once_give_what_one_work_item_at_a_time_gives() {
+    compare(HORNER, "horner", "2 of 2");
+}
+
+#[test]
+fn nested_loops_and_a_uniform_return_at_two_chunks_at_once() {
+    compare(NESTED, "nested", "1 of 1");
 }
