@@ -909,8 +909,8 @@ impl<'a> Emitter<'a, '_> {
                 let tcode = self.b.append_block_param(tail, Type::I64);
                 self.cur = 1;
                 let width = i64::from(self.src().width);
-                if self.src().jam[r] && !self.states {
-                    // Two chunks at a time while two fit, then one (`jam`).
+                // Two chunks at a time while two fit, then one (`jam`).
+                let jam_head = (self.src().jam[r] && !self.states).then(|| {
                     let jam_head = self.b.create_block();
                     self.b.append_block_param(jam_head, Type::I64);
                     let single = self.b.create_block();
@@ -918,13 +918,16 @@ impl<'a> Emitter<'a, '_> {
                     let two = self.b.binary(BinaryOp::Band, range.fits, two);
                     self.b.brif(two, jam_head, &[range.wide_lo], single, &[]);
                     self.b.switch_to_block(single);
-                    self.b.brif(
-                        range.fits,
-                        wide_head,
-                        &[range.wide_lo],
-                        scalar_head,
-                        &[range.lo],
-                    );
+                    jam_head
+                });
+                self.b.brif(
+                    range.fits,
+                    wide_head,
+                    &[range.wide_lo],
+                    scalar_head,
+                    &[range.lo],
+                );
+                if let Some(jam_head) = jam_head {
                     let (x, code) = self.region_loop(r, jam_head, row, &mut exits, true)?;
                     let x2 = self.iadd_imm(x, 2 * width);
                     let after = self.b.create_block();
@@ -935,14 +938,6 @@ impl<'a> Emitter<'a, '_> {
                     self.b.switch_to_block(after);
                     let one = self.chunk_fits(&range, ax, width);
                     self.b.brif(one, wide_head, &[ax], tail, &[ax, acode]);
-                } else {
-                    self.b.brif(
-                        range.fits,
-                        wide_head,
-                        &[range.wide_lo],
-                        scalar_head,
-                        &[range.lo],
-                    );
                 }
                 let (x, code) = self.region_loop(r, wide_head, row, &mut exits, false)?;
                 // The next chunk's start, and whether it fits.
