@@ -81,12 +81,12 @@ pub(super) fn jammable(k: &Function, blocks: &[Block], width: u32) -> bool {
 
 /// Where the loop of `blocks` (headed by `header`) has trips bound by the latency of the
 /// float arithmetic it carries, the types of its vector values: those it carries and those
-/// from outside it that it reads (constants among them). Bound by latency:
-/// it carries vector values, has fewer than 8 float operations per link of the longest chain
-/// of them that starts at a carried value within one trip (so that even at two a cycle the
-/// units wait for the chain), and reads and writes no memory. (A loop that loads, as a
-/// matrix-vector product's row loop, ran 3.3 times slower at two chunks: twice the streams
-/// of addresses, for units that wait on memory more than on each other.)
+/// from outside it that it reads (constants among them). Bound by latency: it carries vector
+/// values, has fewer than 8 float operations per link of the longest chain of them that
+/// starts at a carried value within one trip (so that even at two a cycle the units wait
+/// for the chain), and reads and writes no memory. (A loop that loads, as a matrix-vector
+/// product's row loop, ran 3.3 times slower at two chunks: twice the streams of addresses,
+/// for units that wait on memory more than on each other.)
 fn latency_bound(k: &Function, blocks: &[Block], header: Block) -> Option<Vec<Type>> {
     let in_loop: EntitySet<Block> = blocks.iter().copied().collect();
     let carried: Vec<Value> = k
