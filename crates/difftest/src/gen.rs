@@ -548,6 +548,7 @@ impl Gen {
             if ctx.sub_uniform && self.sync { 6 } else { 0 }, // sub-group function
             if u { 3 } else { 0 },                            // exchange in a helper
             if u && nested { 4 } else { 0 },                  // if on the sub-group id
+            if u && nested && self.p.lean { 4 } else { 0 },   // a region of recurrences
         ];
         if self.p.lean {
             // No vector updates, atomics, collectives, narrow vectors or sub-group functions.
@@ -690,6 +691,7 @@ impl Gen {
                     dest: self.rng.pick(&self.varying_vars()),
                 }
             }
+            18 => self.recurrences(),
             16 => Stmt::HelperExchange {
                 value: self.uint_expr(ctx, 2, false),
                 offset: self.rng.pick(&[0, 1, 3, 8]),
@@ -725,6 +727,48 @@ impl Gen {
                 };
                 Stmt::If { cond, then, els }
             }
+        }
+    }
+
+    /// A region of its own (a barrier before and after) whose loop, of uniform trips, takes
+    /// float variables through `f = fma(f, g, c)`: the shape the work-group transform runs
+    /// two chunks at a time (`workgroup/jam.rs` in ferrocl-cpu), where the rest of the
+    /// program's regions do not decide it. Lean programs only: the others are rarely
+    /// vectorized at all (private arrays, collectives), and keep the programs they had.
+    fn recurrences(&mut self) -> Stmt {
+        let counter = self.next_counter;
+        self.next_counter += 1;
+        let fvars = self.p.fvars.len() as u64;
+        let body = (0..1 + self.rng.below(2))
+            .map(|_| {
+                let f = self.rng.below(fvars) as usize;
+                let g = self.rng.below(fvars) as usize;
+                let c = Expr::FConst(self.rng.pick(&[0.5, -0.25, 0.125, 1.5]));
+                let step = Expr::FFma(
+                    Box::new(Expr::FVar(f)),
+                    Box::new(Expr::FVar(g)),
+                    Box::new(c),
+                );
+                Stmt::Assign(Place::FVar(f), step)
+            })
+            .collect();
+        let trips = if self.rng.chance(50) {
+            Trips::N
+        } else {
+            Trips::Const(2 + self.rng.below(6) as u32)
+        };
+        Stmt::If {
+            cond: Expr::Const(1),
+            then: vec![
+                Stmt::Barrier,
+                Stmt::For {
+                    counter,
+                    trips,
+                    body,
+                },
+                Stmt::Barrier,
+            ],
+            els: Vec::new(),
         }
     }
 

@@ -159,6 +159,10 @@ fn main() -> ExitCode {
         let (taken, refused) = ferrocl_cpu::wide::counts();
         println!("wide tier: {taken} work-group functions compiled, {refused} refused");
     }
+    println!(
+        "two chunks at a time: {} work-group functions",
+        ferrocl_cpu::workgroup::jammed_count()
+    );
     println!("time: {:.1} s", start.elapsed().as_secs_f64());
     if tally.failed() == 0 {
         ExitCode::SUCCESS

@@ -481,16 +481,28 @@ pub fn transform_unclean(
     t.run()?;
     t.b.seal_all_blocks();
     t.b.finish();
+    let jammed = match sources.get(1) {
+        Some(wide) if !states => wide.jam.iter().filter(|&&j| j).count(),
+        _ => 0,
+    };
+    if jammed > 0 {
+        JAMMED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
     Ok(WorkGroupFn {
         func: w,
         slot_offsets: ctx_layout.slot_offsets.clone(),
         frame_size: ctx_layout.frame_size(),
         regions: scalar.regions.len(),
-        jammed: match sources.get(1) {
-            Some(wide) if !states => wide.jam.iter().filter(|&&j| j).count(),
-            _ => 0,
-        },
+        jammed,
     })
+}
+
+static JAMMED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many work-group functions this process made with a region that runs two chunks at
+/// once (`jam`): a test that runs kernels shows whether any reached that code.
+pub fn jammed_count() -> u64 {
+    JAMMED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// The IR passes that clean up a work-group function: the loops' index arithmetic folds,
