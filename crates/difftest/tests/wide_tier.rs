@@ -35,22 +35,25 @@ fn lean_programs_agree_with_the_wide_tier() {
         String::from_utf8_lossy(&run.stderr)
     );
     assert!(text.contains("failures: 0"), "{text}");
-    let jammed: u64 = text
-        .lines()
-        .find_map(|l| l.strip_prefix("two chunks at a time: "))
-        .and_then(|l| l.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
-    assert!(jammed > 0, "no region ran two chunks at a time:\n{text}");
+    assert!(
+        count(&text, "two chunks at a time: ") > 0,
+        "no region ran two chunks at a time:\n{text}"
+    );
     if ferrocl_cpu::wide::host_supports() {
         // The tier must have compiled some of the programs' functions, or the run proved
         // nothing of it.
-        let taken: u64 = text
-            .lines()
-            .find_map(|l| l.strip_prefix("wide tier: "))
-            .and_then(|l| l.split_whitespace().next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0);
-        assert!(taken > 0, "the tier compiled no function:\n{text}");
+        assert!(
+            count(&text, "wide tier: ") > 0,
+            "the tier compiled no function:\n{text}"
+        );
     }
+}
+
+/// The number the tester's summary line starting with `label` begins with (0 without one).
+fn count(text: &str, label: &str) -> u64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(label))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
 }

@@ -16,7 +16,8 @@
 //!   holds a register for nothing.
 //! - **Loop-invariant code motion**: a pure instruction in a loop whose arguments are all
 //!   defined outside it moves to the loop's preheader, innermost loops first, so that an
-//!   invariant computed in an inner loop can leave the outer one too. Constants (splats of
+//!   invariant computed in an inner loop can leave the outer one too; a constant operand is
+//!   invariant wherever it is defined (the preheader gets its own copy). Constants (splats of
 //!   constants among them, made vector constants first) stay: the code generator folds or
 //!   makes them again where they are used, while a hoisted one would hold a register across
 //!   the whole loop.

@@ -39,11 +39,37 @@ fn fit_twice(values: &[Type], width: u32) -> bool {
     2 * need <= registers
 }
 
-/// Whether the region of `k` made of `blocks` runs two chunks at once: it may (see the
-/// module's conditions), and it holds a loop bound by the latency of what it carries.
-pub(super) fn jammable(k: &Function, blocks: &[Block], width: u32) -> bool {
-    let in_region: EntitySet<Block> = blocks.iter().copied().collect();
-    let allowed = blocks.iter().all(|&b| {
+/// Whether each region of `k` (its blocks, `regions`) runs two chunks at once: it may (see
+/// the module's conditions), and it holds a loop bound by the latency of what it carries.
+/// The analyses of `k` run once, and only where some region may.
+pub(super) fn jammable(k: &Function, regions: &[Vec<Block>], width: u32) -> Vec<bool> {
+    let may: Vec<bool> = regions.iter().map(|blocks| allowed(k, blocks)).collect();
+    if !may.contains(&true) {
+        return may;
+    }
+    let cfg = Cfg::new(k);
+    let dom = DomTree::new(k, &cfg);
+    let loops = LoopInfo::new(&cfg, &dom);
+    let uniformity = Uniformity::new(k);
+    regions
+        .iter()
+        .zip(may)
+        .map(|(blocks, may)| {
+            let in_region: EntitySet<Block> = blocks.iter().copied().collect();
+            may && blocks.iter().all(|&b| uniformity.is_uniform_branch(b))
+                && loops.loops.iter().any(|lp| {
+                    lp.blocks.iter().all(|&b| in_region.contains(b))
+                        && latency_bound(k, &lp.blocks, lp.header)
+                            .is_some_and(|values| fit_twice(&values, width))
+                })
+        })
+        .collect()
+}
+
+/// Whether the region of `blocks` has only instructions a jammed copy may interleave: no
+/// stack slot's address, atomic, fence, call or collective.
+fn allowed(k: &Function, blocks: &[Block]) -> bool {
+    blocks.iter().all(|&b| {
         k.layout.block_insts(b).iter().all(|&i| {
             let op = &k.dfg.insts[i].op;
             !matches!(op, Op::SlotAddr(_))
@@ -61,22 +87,7 @@ pub(super) fn jammable(k: &Function, blocks: &[Block], width: u32) -> bool {
                             | Op::Unreachable
                     ))
         })
-    });
-    if !allowed {
-        return false;
-    }
-    let cfg = Cfg::new(k);
-    let dom = DomTree::new(k, &cfg);
-    let loops = LoopInfo::new(&cfg, &dom);
-    let bound = loops.loops.iter().any(|lp| {
-        lp.blocks.iter().all(|&b| in_region.contains(b))
-            && latency_bound(k, &lp.blocks, lp.header)
-                .is_some_and(|values| fit_twice(&values, width))
-    });
-    bound && {
-        let u = Uniformity::new(k);
-        blocks.iter().all(|&b| u.is_uniform_branch(b))
-    }
+    })
 }
 
 /// Where the loop of `blocks` (headed by `header`) has trips bound by the latency of the

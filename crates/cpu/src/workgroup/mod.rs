@@ -362,10 +362,11 @@ impl Source {
             });
         }
         let blocks: Vec<Vec<Block>> = regions.iter().map(|r| region_blocks(&k, r.start)).collect();
-        let jam = blocks
-            .iter()
-            .map(|b| width > 1 && jam::jammable(&k, b, width))
-            .collect();
+        let jam = if width > 1 {
+            jam::jammable(&k, &blocks, width)
+        } else {
+            vec![false; blocks.len()]
+        };
         let mut exit_codes = SecondaryMap::new();
         for (i, &b) in barriers.iter().enumerate() {
             exit_codes[b] = Some(i);
