@@ -304,14 +304,16 @@ double __cl_sincos_double_ptr_double(double x, double *cosval)
 // argument takes has no branch (the selections are integer masks and bitselect).
 //
 // - Below 2^19: |x| = k pi/2 + r, k = rint(|x| 2/pi) from the bits of |x| 2/pi + 1.5 * 2^23
-//   (as in exp), r = rh + rl after Cody and Waite with pi/2 split into three floats P1 + P2 +
-//   P3 (pi/2 within 2^-75): |x| - k P1 is exact (both on the 2^-23 grid at worst, the
-//   difference below 1), k P2 is exact as the pair (product, fma residual), the sum of the
-//   two is an exact two_sum, and only k P3 and the low parts round, some 2^-48 of r. The
-//   neglected rest of pi/2, below k 2^-75 <= 2^-56, stays far below an ulp of r: a run over
-//   every float below 2^19 (against double, as crates/core/tests/float_math.rs does) measured
-//   largest errors of 0.868 ulp for sin (at 0x48ee2c86), 0.877 ulp for cos (0x48f719d6) and
-//   2.40 ulp for tan (0x474fa488).
+//   (as in exp), r after Cody and Waite with pi/2 split into three floats P1 + P2 + P3 (pi/2
+//   within 2^-75), one fma each: |x| - k P1 is exact (both on the 2^-23 grid at worst, the
+//   difference below 1), then k P2 and k P3 come off with one rounding each, together about
+//   an ulp of r, and the neglected rest of pi/2, below k 2^-75 <= 2^-56, far less. A run
+//   over every float (FERROCL_TEST_SCALE=exhaustive, against double, as
+//   crates/core/tests/float_math.rs does) measured largest errors of 1.56 ulp for sin (at
+//   0x48e21f5d), 1.55 for cos (0x559e5901) and 3.70 for tan (0x48ffd628) (table 65: 4, 4
+//   and 5). Keeping r as a pair (r + rl, r1 - k P2 summed by Knuth's two_sum) held them
+//   under 0.9, 0.9 and 2.4 ulp, for 16 more operations a lane: sincos ran 28% faster
+//   without (2 cores: 38.5 ms to 27.8).
 // - From 2^19 on (and for infinities and NaN, whose result is replaced): Payne and Hanek's
 //   reduction (M. Payne and R. Hanek, "Radian reduction for trigonometric functions",
 //   SIGNUM Newsletter 18(1), 1983) on integers: |x| = m 2^(e-23) with a 24-bit m, times a
@@ -320,15 +322,13 @@ double __cl_sincos_double_ptr_double(double x, double *cosval)
 //   the bits after the window add below 2^-70. One block without branches, in 32-bit
 //   integers only (so that it vectorizes at any width), behind a branch that the vectorizer
 //   runs only for a chunk with such a lane (a side of one block: see emit_region in
-//   cpu/src/vectorize/emit/control.rs). A run over every float (FERROCL_TEST_SCALE=exhaustive)
-//   found sin's and cos's largest errors below 2^19, as above, and tan's from 2^19 on: 2.42
-//   ulp (at 0x7d140103).
+//   cpu/src/vectorize/emit/control.rs). The quarter turn (a + b, relative error below 2^-47) times pi/2 is rounded once, to r.
 // - sin(r) = r + r^3 S(r^2) and cos(r) = 1 - r^2/2 + r^4 C(r^2) on |r| <= pi/4 with S and C of
 //   degree 2, the minimax coefficients of Cephes' sinf and cosf (S. L. Moshier, "Methods and
 //   Programs for Mathematical Functions", 1989; relative error about 2^-24 on the interval);
-//   rl enters to first order (sin(rh + rl) = sin rh + rl cos rh, cos(rh + rl) = cos rh - rl
-//   sin rh), 1 - r^2/2 is summed with its rounding error kept. tan is sin/cos, or -cos/sin
-//   for odd k.
+//   1 - r^2/2 is summed with its rounding error kept. tan is sin/cos, or -cos/sin for odd k.
+//   (sinpi, cospi and tanpi reduce to a pair rh + rl, which enters to first order:
+//   sin(rh + rl) = sin rh + rl cos rh, cos(rh + rl) = cos rh - rl sin rh.)
 #define __CL_TRIGF_LIMIT 0x49000000u
 #define __CL_TRIGF_SHIFT 12582912.0f
 #define __CL_TRIGF_2_PI 0x1.45f306p-1f
@@ -343,23 +343,15 @@ __constant uint __cl_trigf_two_over_pi_bits[9] = {
     0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u,
 };
 
-// |x| = k pi/2 + *rh + *rl for |x| below 2^19 (*q = k mod 4).
-void __cl_trigf_reduce(float ax, float *rh, float *rl, int *q)
+// |x| = k pi/2 + *r for |x| below 2^19 (*q = k mod 4).
+void __cl_trigf_reduce(float ax, float *r, int *q)
 {
     float t = fma(ax, __CL_TRIGF_2_PI, __CL_TRIGF_SHIFT);
     float k = t - __CL_TRIGF_SHIFT;
     *q = as_int(t) & 3;
     float r1 = fma(-k, __CL_TRIGF_P1, ax);
-    float th = k * __CL_TRIGF_P2;
-    float tl = fma(k, __CL_TRIGF_P2, -th);
-    // r1 - th = s + err exactly (Knuth's two_sum).
-    float s = r1 - th;
-    float bb = s - r1;
-    float err = (r1 - (s - bb)) - (th + bb);
-    float lo = err - fma(k, __CL_TRIGF_P3, tl);
-    float h = s + lo;
-    *rh = h;
-    *rl = lo - (h - s);
+    float r2 = fma(-k, __CL_TRIGF_P2, r1);
+    *r = fma(-k, __CL_TRIGF_P3, r2);
 }
 
 // The 32 bits of 2/pi from bit s (0..31) of word j on (the next word shifted in by two steps,
@@ -373,7 +365,7 @@ uint __cl_trigf_bits_at(int j, int s)
 // The same for |x| from 2^19 on (finite), by Payne and Hanek: no branch, and only 32-bit
 // integers (64-bit products as mul_hi and the low product, sums with their carry), which
 // vectorize in every lane width.
-void __cl_trigf_reduce_huge(float ax, float *rh, float *rl, int *q)
+void __cl_trigf_reduce_huge(float ax, float *r, int *q)
 {
     uint bits = as_uint(ax);
     // ax = m 2^(e - 23); the window starts at the bit of 2/pi weighing 2^-(e - 24), which is
@@ -411,33 +403,48 @@ void __cl_trigf_reduce_huge(float ax, float *rh, float *rl, int *q)
     // Times pi/2 = P1 + P2 (the pair is pi/2 within 2^-50, ample beside the pair's 2^-47).
     float h = a * __CL_TRIGF_P1;
     float l = fma(a, __CL_TRIGF_P1, -h) + fma(a, __CL_TRIGF_P2, b * __CL_TRIGF_P1);
-    float r = h + l;
-    *rh = r;
-    *rl = l - (r - h);
+    *r = h + l;
 }
 
-// Reduces x: |x| = k pi/2 + *rh + *rl, *q = k mod 4.
-void __cl_trigf_reduce_any(float x, float *rh, float *rl, int *q)
+// Reduces x: |x| = k pi/2 + *r, *q = k mod 4.
+void __cl_trigf_reduce_any(float x, float *r, int *q)
 {
     float ax = fabs(x);
-    float h;
-    float l;
+    float v;
     int k;
-    __cl_trigf_reduce(ax, &h, &l, &k);
+    __cl_trigf_reduce(ax, &v, &k);
     if (as_uint(ax) >= __CL_TRIGF_LIMIT) {
-        __cl_trigf_reduce_huge(ax, &h, &l, &k);
+        __cl_trigf_reduce_huge(ax, &v, &k);
     }
-    *rh = h;
-    *rl = l;
+    *r = v;
     *q = k;
+}
+
+// The polynomials of sin and cos in z = r^2: S(z) is the result, C(z) goes to *pc.
+float __cl_trigf_polys(float z, float *pc)
+{
+    *pc = fma(z, fma(z, 2.443315711809948e-5f, -1.388731625493765e-3f), 4.166664568298827e-2f);
+    return fma(z, fma(z, -1.9515295891e-4f, 8.3321608736e-3f), -1.6666654611e-1f);
+}
+
+// sin(r) and, through *c, cos(r), for |r| <= pi/4 (a little more).
+float __cl_trigf_sincos_r(float r, float *c)
+{
+    float z = r * r;
+    float pc;
+    float ps = __cl_trigf_polys(z, &pc);
+    float hz = 0.5f * z;
+    float w = 1.0f - hz;
+    *c = w + (((1.0f - w) - hz) + z * z * pc);
+    return fma(r * z, ps, r);
 }
 
 // sin(rh + rl) and, through *c, cos(rh + rl), for |rh| <= pi/4 (a little more).
 float __cl_trigf_sincos(float rh, float rl, float *c)
 {
     float z = rh * rh;
-    float ps = fma(z, fma(z, -1.9515295891e-4f, 8.3321608736e-3f), -1.6666654611e-1f);
-    float pc = fma(z, fma(z, 2.443315711809948e-5f, -1.388731625493765e-3f), 4.166664568298827e-2f);
+    float pc;
+    float ps = __cl_trigf_polys(z, &pc);
     float s = rh + fma(rh * z, ps, fma(-0.5f * z, rl, rl));
     float hz = 0.5f * z;
     float w = 1.0f - hz;
@@ -464,36 +471,33 @@ float __cl_trigf_pick(int q, float s, float c) { return select(s, c, q & 1); }
 
 float __cl_sin_float(float x)
 {
-    float rh;
-    float rl;
+    float r;
     int q;
-    __cl_trigf_reduce_any(x, &rh, &rl, &q);
+    __cl_trigf_reduce_any(x, &r, &q);
     float c;
-    float s = __cl_trigf_sincos(rh, rl, &c);
+    float s = __cl_trigf_sincos_r(r, &c);
     // sin is odd: sin(-0) = -0 (C99 F.9.1.6).
     return __cl_trigf_finite(x, __cl_trigf_sign(__cl_trigf_pick(q, s, c), q, x));
 }
 
 float __cl_cos_float(float x)
 {
-    float rh;
-    float rl;
+    float r;
     int q;
-    __cl_trigf_reduce_any(x, &rh, &rl, &q);
+    __cl_trigf_reduce_any(x, &r, &q);
     float c;
-    float s = __cl_trigf_sincos(rh, rl, &c);
+    float s = __cl_trigf_sincos_r(r, &c);
     // cos(k pi/2 + r) is cos r, -sin r, -cos r, sin r.
     return __cl_trigf_finite(x, __cl_trigf_sign(__cl_trigf_pick(q, c, s), q + 1, 0.0f));
 }
 
 float __cl_tan_float(float x)
 {
-    float rh;
-    float rl;
+    float r;
     int q;
-    __cl_trigf_reduce_any(x, &rh, &rl, &q);
+    __cl_trigf_reduce_any(x, &r, &q);
     float c;
-    float s = __cl_trigf_sincos(rh, rl, &c);
+    float s = __cl_trigf_sincos_r(r, &c);
     float n = __cl_trigf_pick(q, s, c);
     float d = __cl_trigf_pick(q, c, s);
     // tan(k pi/2 + r) is tan r for even k and -1/tan r for odd k; tan(-0) = -0.
@@ -502,12 +506,11 @@ float __cl_tan_float(float x)
 
 float __cl_sincos_float_ptr_float(float x, float *cosval)
 {
-    float rh;
-    float rl;
+    float r;
     int q;
-    __cl_trigf_reduce_any(x, &rh, &rl, &q);
+    __cl_trigf_reduce_any(x, &r, &q);
     float c;
-    float s = __cl_trigf_sincos(rh, rl, &c);
+    float s = __cl_trigf_sincos_r(r, &c);
     *cosval = __cl_trigf_finite(x, __cl_trigf_sign(__cl_trigf_pick(q, c, s), q + 1, 0.0f));
     return __cl_trigf_finite(x, __cl_trigf_sign(__cl_trigf_pick(q, s, c), q, x));
 }
@@ -526,10 +529,9 @@ float __cl_native_trigf_range(float x, float v)
 // sin and, through *c, cos of |x| reduced by Cody and Waite alone, with k mod 4 in *q.
 float __cl_native_trigf_sincos(float x, float *c, int *q)
 {
-    float rh;
-    float rl;
-    __cl_trigf_reduce(fabs(x), &rh, &rl, q);
-    return __cl_trigf_sincos(rh, rl, c);
+    float r;
+    __cl_trigf_reduce(fabs(x), &r, q);
+    return __cl_trigf_sincos_r(r, c);
 }
 
 float __cl_native_sin_float(float x)
