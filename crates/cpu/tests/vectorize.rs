@@ -517,3 +517,37 @@ fn vector_math_calls_leave_no_private_arrays() {
         assert!(tally.compared > 0, "{source}");
     }
 }
+
+/// A bounds check around a library function with a fast and a slow form (`exp`: its common
+/// form, then its complete one for arguments from 89 on; the buffers hold -2..2, scaled here
+/// to -100..100, so some chunks have such a lane and most do not), and around a branch of
+/// arithmetic of its own, and in a loop under the bounds check: the masked blocks of
+/// arithmetic are emitted behind a test that
+/// skips them where no lane is active, and the results agree with the scalar kernel's in
+/// chunks that skip them, run them for some lanes, and end the row part way.
+#[test]
+fn masked_arithmetic_skipped_where_no_lane_is_active_agrees() {
+    let before = ferrocl_cpu::vectorize::skippable_count();
+    for body in [
+        "if (i < n) y[i] = exp(x[i] * 50.0f);",
+        "if (i < n) { float v = x[i] * 50.0f; float e = exp(v); y[i] = e + v; }",
+        "if (i < n) { float v = x[i], a = v; \
+             if (v > 1.5f) a = (v * v - 3.0f) * v / (v + 7.0f) + v * 0.25f - 1.0f; y[i] = a; }",
+        "if (i < n) { float a = 0.0f; \
+             for (int k = 0; k < 3; k++) a += exp(x[i] * 50.0f - (float)(k * 10)); y[i] = a; }",
+    ] {
+        let source = format!(
+            "__kernel void k(__global const float *x, __global float *y, int n) \
+             {{ int i = get_global_id(0); {body} }}"
+        );
+        let module = compile_cl(&source, "").unwrap_or_else(|| panic!("{source} compiles"));
+        let mut tally = Tally::default();
+        check_module(&source, &module, &mut tally);
+        assert!(tally.compared > 0, "{source}: {:?}", tally.refused);
+        assert!(tally.failures.is_empty(), "{}", tally.failures.join("\n"));
+    }
+    assert!(
+        ferrocl_cpu::vectorize::skippable_count() > before,
+        "no masked block was emitted behind a test of its mask"
+    );
+}

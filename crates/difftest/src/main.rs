@@ -163,6 +163,10 @@ fn main() -> ExitCode {
         "two chunks at a time: {} work-group functions",
         ferrocl_cpu::workgroup::jammed_count()
     );
+    println!(
+        "masked blocks skipped where no lane is active: {}",
+        ferrocl_cpu::vectorize::skippable_count()
+    );
     println!("time: {:.1} s", start.elapsed().as_secs_f64());
     if tally.failed() == 0 {
         ExitCode::SUCCESS

@@ -37,6 +37,8 @@ pub(crate) mod emit;
 pub mod scalarize;
 pub mod shape;
 
+pub use emit::skippable_count;
+
 use std::fmt;
 
 use ferrocl_ir::{Function, Inst, Value};

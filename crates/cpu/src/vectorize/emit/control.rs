@@ -20,6 +20,18 @@ type Incoming = SecondaryMap<Block, Vec<(Value, Dest)>>;
 /// (see `Emitter::lanes_in_turn`); larger ones run masked.
 const IN_TURN_MAX_INSTS: usize = 512;
 
+/// The fewest instructions of a masked block that a test of its mask skips where no lane is
+/// active ([`Emitter::skippable`]).
+const SKIP_MIN_INSTS: usize = 8;
+
+static SKIPPABLE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many masked blocks this process emitted behind a test that skips them where no lane
+/// is active ([`Emitter::skippable`]): a test shows whether its kernels reached that code.
+pub fn skippable_count() -> u64 {
+    SKIPPABLE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 impl Emitter<'_> {
     /// The terminator of a block outside divergent regions, with its targets' arguments.
     pub(super) fn emit_terminator(&mut self, b: Block) -> Result<(), Refusal> {
@@ -695,16 +707,122 @@ impl Emitter<'_> {
                 .inst_result(i)
                 .is_some_and(|r| matches!(self.shapes.of(r), Shape::Affine { guarded: true, .. }))
         });
-        if !guarded && self.masked_accesses(x) >= 2 {
-            let all = self.reduce(m, true);
-            self.versioned_block(x, all, Assume::AllActive(m))?;
+        if !guarded && self.skippable(x) {
+            self.skipped_when_empty(x, m)?;
         } else {
-            self.mask = Some(m);
-            self.emit_body(x)?;
+            self.masked_body(x, m, guarded)?;
         }
         self.mask = Some(m);
         let t = self.src.terminator(x).expect("a terminator");
         self.edges(t, incoming)
+    }
+
+    /// The body of block `x` under mask `m`: in two versions where it has accesses enough
+    /// that one test of `m` pays ([`Self::versioned_block`]).
+    fn masked_body(&mut self, x: Block, m: Value, guarded: bool) -> Result<(), Refusal> {
+        if !guarded && self.masked_accesses(x) >= 2 {
+            let all = self.reduce(m, true);
+            self.versioned_block(x, all, Assume::AllActive(m))
+        } else {
+            self.mask = Some(m);
+            self.emit_body(x)
+        }
+    }
+
+    /// Whether masked block `x` is worth a test that skips it where no lane is active
+    /// ([`Self::skipped_when_empty`]): arithmetic alone (no access, call or collective, which
+    /// would have to keep what they emit for later blocks), of more than [`SKIP_MIN_INSTS`]
+    /// instructions, and every value it leaves to later blocks varying. Those blocks are
+    /// dominated by `x`, so their lanes are among its lanes, none active where it is skipped
+    /// (in a loop, for that trip: what a loop's parameters take from it is blended in by the
+    /// masks of their edges); a uniform value, which later code might use as an address or a
+    /// divisor whatever its mask, is never left undefined.
+    fn skippable(&self, x: Block) -> bool {
+        let insts = self.src.layout.block_insts(x);
+        let pure = insts.iter().all(|&i| {
+            let op = &self.src.dfg.insts[i].op;
+            op.is_terminator()
+                || matches!(
+                    op,
+                    Op::Iconst(_)
+                        | Op::Fconst(_)
+                        | Op::Vconst(_)
+                        | Op::Unary(_)
+                        | Op::Binary(_)
+                        | Op::Fma
+                        | Op::Icmp(_)
+                        | Op::Fcmp(_)
+                        | Op::Select
+                        | Op::Convert(_)
+                        | Op::Bitcast
+                        | Op::Splat
+                        | Op::ExtractLane(_)
+                        | Op::InsertLane(_)
+                        | Op::Shuffle(_)
+                )
+        });
+        pure && insts.len() > SKIP_MIN_INSTS
+            && self
+                .used_after(x)
+                .iter()
+                .all(|&v| self.shapes.of(v) == Shape::Varying)
+    }
+
+    /// Masked block `x` (arithmetic, see [`Self::skippable`]) behind a test of `m`: a chunk
+    /// with no lane active jumps past it, its values left to later blocks undefined. The
+    /// slow form of a library function (`exp`'s for arguments beyond its range) inside an
+    /// `if (i < n)` then costs one test, not its arithmetic in every chunk.
+    fn skipped_when_empty(&mut self, x: Block, m: Value) -> Result<(), Refusal> {
+        SKIPPABLE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let live_out = self.used_after(x);
+        let any = self.reduce(m, false);
+        let (run, skip, join) = (self.new_block(), self.new_block(), self.new_block());
+        self.brif(any, run, &[], skip, &[]);
+        self.cur = run;
+        self.mask = Some(m);
+        self.emit_body(x)?;
+        let run_lanes: Vec<Lanes> = live_out.iter().map(|&v| self.lanes(v)).collect();
+        let mut run_args = Vec::new();
+        let mut skip_args = Vec::new();
+        let mut merged = Vec::new();
+        let run_end = self.cur;
+        self.cur = skip;
+        for lanes in run_lanes {
+            let parts = match &lanes {
+                Lanes::Uniform(p) | Lanes::Vector(p) => vec![*p],
+                Lanes::Scalars(ps) => ps.clone(),
+                Lanes::Affine { base, guard, .. } => std::iter::once(*base)
+                    .chain(guard.iter().copied())
+                    .collect(),
+            };
+            let params: Vec<Value> = parts
+                .iter()
+                .map(|&p| {
+                    let ty = self.out.dfg.value_type(p);
+                    skip_args.push(self.val(Op::Undef, &[], ty));
+                    self.out.dfg.append_block_param(join, ty)
+                })
+                .collect();
+            run_args.extend(parts);
+            merged.push(match lanes {
+                Lanes::Uniform(_) => Lanes::Uniform(params[0]),
+                Lanes::Vector(_) => Lanes::Vector(params[0]),
+                Lanes::Scalars(_) => Lanes::Scalars(params),
+                Lanes::Affine { stride, .. } => Lanes::Affine {
+                    base: params[0],
+                    stride,
+                    guard: params.get(1).copied(),
+                },
+            });
+        }
+        self.jump(join, &skip_args);
+        self.cur = run_end;
+        self.jump(join, &run_args);
+        self.cur = join;
+        for (v, l) in live_out.into_iter().zip(merged) {
+            self.map[v] = Some(l);
+        }
+        Ok(())
     }
 
     /// How many accesses of block `x` test the mask when they run under one: all but

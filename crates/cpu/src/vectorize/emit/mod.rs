@@ -16,6 +16,7 @@ use super::shape::{Shape, Shapes};
 use super::{Refusal, Vectorized};
 
 mod control;
+pub use control::skippable_count;
 mod memory;
 pub(super) use memory::strided_pays;
 
