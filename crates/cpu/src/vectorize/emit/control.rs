@@ -741,25 +741,7 @@ impl Emitter<'_> {
         let insts = self.src.layout.block_insts(x);
         let pure = insts.iter().all(|&i| {
             let op = &self.src.dfg.insts[i].op;
-            op.is_terminator()
-                || matches!(
-                    op,
-                    Op::Iconst(_)
-                        | Op::Fconst(_)
-                        | Op::Vconst(_)
-                        | Op::Unary(_)
-                        | Op::Binary(_)
-                        | Op::Fma
-                        | Op::Icmp(_)
-                        | Op::Fcmp(_)
-                        | Op::Select
-                        | Op::Convert(_)
-                        | Op::Bitcast
-                        | Op::Splat
-                        | Op::ExtractLane(_)
-                        | Op::InsertLane(_)
-                        | Op::Shuffle(_)
-                )
+            op.is_terminator() || op.is_pure()
         });
         pure && insts.len() > SKIP_MIN_INSTS
             && self
@@ -788,13 +770,7 @@ impl Emitter<'_> {
         let run_end = self.cur;
         self.cur = skip;
         for lanes in run_lanes {
-            let parts = match &lanes {
-                Lanes::Uniform(p) | Lanes::Vector(p) => vec![*p],
-                Lanes::Scalars(ps) => ps.clone(),
-                Lanes::Affine { base, guard, .. } => std::iter::once(*base)
-                    .chain(guard.iter().copied())
-                    .collect(),
-            };
+            let parts = lanes.parts();
             let params: Vec<Value> = parts
                 .iter()
                 .map(|&p| {
@@ -804,16 +780,7 @@ impl Emitter<'_> {
                 })
                 .collect();
             run_args.extend(parts);
-            merged.push(match lanes {
-                Lanes::Uniform(_) => Lanes::Uniform(params[0]),
-                Lanes::Vector(_) => Lanes::Vector(params[0]),
-                Lanes::Scalars(_) => Lanes::Scalars(params),
-                Lanes::Affine { stride, .. } => Lanes::Affine {
-                    base: params[0],
-                    stride,
-                    guard: params.get(1).copied(),
-                },
-            });
+            merged.push(lanes.of_parts(&params));
         }
         self.jump(join, &skip_args);
         self.cur = run_end;
@@ -900,15 +867,6 @@ impl Emitter<'_> {
         let (mut fast_args, mut slow_args) = (Vec::new(), Vec::new());
         let mut merged = Vec::new();
         for (f, s) in fast_lanes.into_iter().zip(slow_lanes) {
-            let parts = |l: &Lanes| -> Vec<Value> {
-                match l {
-                    Lanes::Uniform(v) | Lanes::Vector(v) => vec![*v],
-                    Lanes::Scalars(v) => v.clone(),
-                    Lanes::Affine { base, guard, .. } => std::iter::once(*base)
-                        .chain(guard.iter().copied())
-                        .collect(),
-                }
-            };
             let same_kind = match (&f, &s) {
                 (Lanes::Uniform(_), Lanes::Uniform(_)) | (Lanes::Vector(_), Lanes::Vector(_)) => {
                     true
@@ -933,7 +891,7 @@ impl Emitter<'_> {
                     "a value of different shapes on the two versions of a masked block",
                 ));
             }
-            let (fp, sp) = (parts(&f), parts(&s));
+            let (fp, sp) = (f.parts(), s.parts());
             let params: Vec<Value> = fp
                 .iter()
                 .map(|&v| {
@@ -943,16 +901,7 @@ impl Emitter<'_> {
                 .collect();
             fast_args.extend(fp);
             slow_args.extend(sp);
-            merged.push(match f {
-                Lanes::Uniform(_) => Lanes::Uniform(params[0]),
-                Lanes::Vector(_) => Lanes::Vector(params[0]),
-                Lanes::Scalars(_) => Lanes::Scalars(params),
-                Lanes::Affine { stride, .. } => Lanes::Affine {
-                    base: params[0],
-                    stride,
-                    guard: params.get(1).copied(),
-                },
-            });
+            merged.push(f.of_parts(&params));
         }
         self.cur = fast_end;
         self.jump(join, &fast_args);

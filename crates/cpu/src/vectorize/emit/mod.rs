@@ -39,6 +39,33 @@ enum Lanes {
     Scalars(Vec<Value>),
 }
 
+impl Lanes {
+    /// The values these lanes are made of: what a join takes as parameters for them.
+    fn parts(&self) -> Vec<Value> {
+        match self {
+            Lanes::Uniform(v) | Lanes::Vector(v) => vec![*v],
+            Lanes::Scalars(v) => v.clone(),
+            Lanes::Affine { base, guard, .. } => std::iter::once(*base)
+                .chain(guard.iter().copied())
+                .collect(),
+        }
+    }
+
+    /// Lanes of the same kind as these, made of `parts` (one for each of [`Self::parts`]).
+    fn of_parts(&self, parts: &[Value]) -> Lanes {
+        match self {
+            Lanes::Uniform(_) => Lanes::Uniform(parts[0]),
+            Lanes::Vector(_) => Lanes::Vector(parts[0]),
+            Lanes::Scalars(_) => Lanes::Scalars(parts.to_vec()),
+            Lanes::Affine { stride, .. } => Lanes::Affine {
+                base: parts[0],
+                stride: *stride,
+                guard: parts.get(1).copied(),
+            },
+        }
+    }
+}
+
 /// Refuses what the first version does not handle, before any analysis.
 pub fn check_supported(func: &Function) -> Result<(), Refusal> {
     let entry = func.layout.entry_block();
