@@ -322,7 +322,8 @@ double __cl_sincos_double_ptr_double(double x, double *cosval)
 //   the bits after the window add below 2^-70. One block without branches, in 32-bit
 //   integers only (so that it vectorizes at any width), behind a branch that the vectorizer
 //   runs only for a chunk with such a lane (a side of one block: see emit_region in
-//   cpu/src/vectorize/emit/control.rs). The quarter turn (a + b, relative error below 2^-47) times pi/2 is rounded once, to r.
+//   cpu/src/vectorize/emit/control.rs). The quarter turn (a + b, relative error below
+//   2^-47) times pi/2 is rounded once, to r.
 // - sin(r) = r + r^3 S(r^2) and cos(r) = 1 - r^2/2 + r^4 C(r^2) on |r| <= pi/4 with S and C of
 //   degree 2, the minimax coefficients of Cephes' sinf and cosf (S. L. Moshier, "Methods and
 //   Programs for Mathematical Functions", 1989; relative error about 2^-24 on the interval);
