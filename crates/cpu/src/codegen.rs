@@ -276,8 +276,10 @@ struct Translator<'a, 'f> {
     loop_depth: SecondaryMap<Block, u32>,
     /// The target has x86's `blendv` ([`has_blendv`]).
     blendv: bool,
-    /// How many times each value of `f` is an operand ([`use_counts`]).
+    /// How many times each value of `f` is an operand ([`use_counts`]), and how many of
+    /// those are as the condition of a `select` of vectors.
     uses: SecondaryMap<Value, u32>,
+    select_conditions: SecondaryMap<Value, u32>,
     /// The globals' addresses, imported into the function.
     global_values: SecondaryMap<Global, Option<cl::GlobalValue>>,
 }
@@ -334,6 +336,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             loop_depth: loops::depths(f),
             blendv,
             uses: use_counts(f),
+            select_conditions: select_condition_counts(f),
             global_values: SecondaryMap::new(),
         }
     }
@@ -1541,6 +1544,20 @@ fn direct_values(f: &Function) -> EntitySet<Value> {
         }
     }
     direct
+}
+
+/// How many times each value of `f` is the condition of a `select` of vectors.
+fn select_condition_counts(f: &Function) -> SecondaryMap<Value, u32> {
+    let mut conditions = SecondaryMap::new();
+    for &b in f.layout.blocks() {
+        for &i in f.layout.block_insts(b) {
+            let data = &f.dfg.insts[i];
+            if matches!(data.op, Op::Select) && f.dfg.value_type(data.args[0]).is_vector() {
+                conditions[f.dfg.resolve(data.args[0])] += 1;
+            }
+        }
+    }
+    conditions
 }
 
 /// How many times each value of `f` is an operand of an instruction or a branch argument.

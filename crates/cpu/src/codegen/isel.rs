@@ -238,8 +238,10 @@ impl Translator<'_, '_> {
     /// The complement of mask `m`, in representation `want`, where `m` is a comparison of
     /// integer vectors that x86-64 makes as the complement of another (`ne` of `eq`, `ugt`
     /// of `ule`, `ult` of `uge`: a compare, then an all-ones constant and an exclusive or) and
-    /// a `select` is its only use: the select then takes the other comparison with its arms
-    /// swapped, two instructions fewer per part (a threshold's `x > t ? a : b` on bytes).
+    /// `select`s are its only uses: each select then takes the other comparison with its arms
+    /// swapped, two instructions fewer per part (a threshold's `x > t ? a : b` on bytes; the
+    /// quadrant's test in sincos, which picks both results). The selects' comparisons are one
+    /// value for `motion`'s value numbering.
     fn inverted_condition(
         &mut self,
         m: Value,
@@ -260,7 +262,7 @@ impl Translator<'_, '_> {
             IntCC::Ult => IntCC::Uge,
             _ => return Ok(None),
         };
-        if self.uses[m] != 1 {
+        if self.uses[m] != self.select_conditions[m] {
             return Ok(None);
         }
         let have = self.repr(m)?;
@@ -331,9 +333,24 @@ impl Translator<'_, '_> {
         if !ok {
             return None;
         }
+        // The sign bit cleared with a constant from the pool, one instruction that reads it
+        // as an operand: Cranelift makes the constant in a register first (all ones, then
+        // a shift), three instructions a part, in every fabs of a float kernel's inner loop.
+        // (fneg stays Cranelift's, which folds into a fused multiply-add that it feeds.)
+        let abs_mask = (op == UnaryOp::Fabs && float).then(|| {
+            let bits = part.lane_bits();
+            let lane = (1u64 << (bits - 1)) - 1;
+            let bytes: Vec<u8> = (0..part.lane_count())
+                .flat_map(|_| lane.to_le_bytes()[..(bits / 8) as usize].to_vec())
+                .collect();
+            self.vconst(part, bytes)
+        });
         Some(
             x.into_iter()
-                .map(|x| unary_inst(&mut self.b, op, x))
+                .map(|x| match abs_mask {
+                    Some(m) => self.b.ins().band(x, m),
+                    None => unary_inst(&mut self.b, op, x),
+                })
                 .collect(),
         )
     }
