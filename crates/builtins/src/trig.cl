@@ -493,13 +493,12 @@ float __cl_trigf_finite(float x, float v)
 // sin(x) or cos(x) of the reduced argument: the odd quadrants swap them.
 float __cl_trigf_pick(int q, float s, float c) { return select(s, c, q & 1); }
 
-// sin(x) from |x| = k pi/2 + r, q = k mod 4.
-float __cl_trigf_sin_of(float x, float r, int q)
+// sin(|x|) from |x| = k pi/2 + r, q = k mod 4 (x's sign comes after: sin is odd).
+float __cl_trigf_sin_of(float r, int q)
 {
     float c;
     float s = __cl_trigf_sincos_fast(r, &c);
-    // sin is odd: sin(-0) = -0 (C99 F.9.1.6).
-    return __cl_trigf_sign(__cl_trigf_pick(q, s, c), q, x);
+    return __cl_trigf_sign(__cl_trigf_pick(q, s, c), q, 0.0f);
 }
 
 // cos(x) from the same: cos(k pi/2 + r) is cos r, -sin r, -cos r, sin r.
@@ -510,81 +509,95 @@ float __cl_trigf_cos_of(float r, int q)
     return __cl_trigf_sign(__cl_trigf_pick(q, c, s), q + 1, 0.0f);
 }
 
-// tan(x) from the same: tan r for even k and -1/tan r for odd k; tan(-0) = -0.
-float __cl_trigf_tan_of(float x, float r, int q)
+// tan(|x|) from the same: tan r for even k and -1/tan r for odd k (x's sign comes after).
+float __cl_trigf_tan_of(float r, int q)
 {
     float c;
     float s = __cl_trigf_sincos_r(r, &c);
     float n = __cl_trigf_pick(q, s, c);
     float d = __cl_trigf_pick(q, c, s);
-    return __cl_trigf_sign(n / d, (q & 1) << 1, x);
+    return __cl_trigf_sign(n / d, (q & 1) << 1, 0.0f);
+}
+
+// v, or a NaN for an infinite or NaN x (C99 F.9.1.5-7: sin, cos, tan of +-inf are NaNs), for
+// the block of arguments from 2^19 on: tested on x's exponent bits, where __cl_trigf_finite
+// tests fabs(x) (see below).
+float __cl_trigf_nan_beyond(float x, float v)
+{
+    return select(v, as_float(0x7fc00000), (as_uint(x) & 0x7f800000u) == 0x7f800000u);
+}
+
+// x's sign on v (an odd function of x computed for |x|; -0 for -0, C99 F.9.1.6-7).
+float __cl_trigf_odd(float x, float v)
+{
+    return as_float(as_uint(v) ^ (as_uint(x) & 0x80000000u));
 }
 
 // Each function computes its result for an argument below 2^19 first, then, behind a branch
-// on the bits of x (__CL_TRIGF_HUGE), again for the others: only x and the result live across
-// the branch, whose block the vectorizer runs only for a chunk with such a lane. With the
-// reduction alone behind the branch, on |x|, four values lived across it. That, the table's
-// loads as selections (__cl_trigf_word) and cos by Horner's rule took sin over 16M floats
-// from 23.0 to 20.4 ms on 2 cores and sincos from 27.8 to 25.8 (Intel's runtime: 16.6 and
-// 17.3). The block still costs though it never runs: without it sincos takes 18.1 ms, the
-// register allocator keeping values on the stack in the hot loop around it.
+// on the bits of x (__CL_TRIGF_HUGE), again for the others, and applies x's sign after both:
+// only x and the results live across the branch, whose block the vectorizer runs only for a
+// chunk with such a lane. The block's code must not repeat an operation of the first part
+// (fabs(x), x's sign bit, x shifted past its sign): value numbering would make the block
+// read the first part's value, which then lives across the block, and the register allocator
+// kept such values on the stack in the hot loop (2 cores, sincos over 16M floats: 25.8 ms
+// with fabs(x) and x's sign bit read in the block, 23.3-24.8 without). With the reduction
+// alone behind the branch, on |x|, four values lived across it; that, the table's loads as
+// selections (__cl_trigf_word) and cos by Horner's rule took sin from 23.0 to 20.4 ms and
+// sincos from 27.8 to 25.8 (Intel's runtime: 16.6 and 17.3). The block still costs though
+// no argument takes it: sincos without it runs in 17-18 ms.
 float __cl_sin_float(float x)
 {
-    float ax = fabs(x);
     float r;
     int q;
-    __cl_trigf_reduce(ax, &r, &q);
-    float v = __cl_trigf_sin_of(x, r, q);
+    __cl_trigf_reduce(fabs(x), &r, &q);
+    float v = __cl_trigf_sin_of(r, q);
     if (__CL_TRIGF_HUGE(x)) {
         __cl_trigf_reduce_huge(x, &r, &q);
-        v = __cl_trigf_finite(x, __cl_trigf_sin_of(x, r, q));
+        v = __cl_trigf_nan_beyond(x, __cl_trigf_sin_of(r, q));
     }
-    return v;
+    return __cl_trigf_odd(x, v);
 }
 
 float __cl_cos_float(float x)
 {
-    float ax = fabs(x);
     float r;
     int q;
-    __cl_trigf_reduce(ax, &r, &q);
+    __cl_trigf_reduce(fabs(x), &r, &q);
     float v = __cl_trigf_cos_of(r, q);
     if (__CL_TRIGF_HUGE(x)) {
         __cl_trigf_reduce_huge(x, &r, &q);
-        v = __cl_trigf_finite(x, __cl_trigf_cos_of(r, q));
+        v = __cl_trigf_nan_beyond(x, __cl_trigf_cos_of(r, q));
     }
     return v;
 }
 
 float __cl_tan_float(float x)
 {
-    float ax = fabs(x);
     float r;
     int q;
-    __cl_trigf_reduce(ax, &r, &q);
-    float v = __cl_trigf_tan_of(x, r, q);
+    __cl_trigf_reduce(fabs(x), &r, &q);
+    float v = __cl_trigf_tan_of(r, q);
     if (__CL_TRIGF_HUGE(x)) {
         __cl_trigf_reduce_huge(x, &r, &q);
-        v = __cl_trigf_finite(x, __cl_trigf_tan_of(x, r, q));
+        v = __cl_trigf_nan_beyond(x, __cl_trigf_tan_of(r, q));
     }
-    return v;
+    return __cl_trigf_odd(x, v);
 }
 
 float __cl_sincos_float_ptr_float(float x, float *cosval)
 {
-    float ax = fabs(x);
     float r;
     int q;
-    __cl_trigf_reduce(ax, &r, &q);
-    float s = __cl_trigf_sin_of(x, r, q);
+    __cl_trigf_reduce(fabs(x), &r, &q);
+    float s = __cl_trigf_sin_of(r, q);
     float c = __cl_trigf_cos_of(r, q);
     if (__CL_TRIGF_HUGE(x)) {
         __cl_trigf_reduce_huge(x, &r, &q);
-        s = __cl_trigf_finite(x, __cl_trigf_sin_of(x, r, q));
-        c = __cl_trigf_finite(x, __cl_trigf_cos_of(r, q));
+        s = __cl_trigf_nan_beyond(x, __cl_trigf_sin_of(r, q));
+        c = __cl_trigf_nan_beyond(x, __cl_trigf_cos_of(r, q));
     }
     *cosval = c;
-    return s;
+    return __cl_trigf_odd(x, s);
 }
 
 // native_sin and native_cos (6.15.2.3: over an implementation-defined range, with an
