@@ -249,17 +249,34 @@ impl Emitter<'_> {
         }
         let gather = |e: &mut Self| {
             let mask = if speculate { e.mask.take() } else { e.mask };
-            // Integer lanes are loaded as floats of their width, into vector registers, and
-            // the vector they make is reinterpreted as integers: a gather's loaded lanes all
-            // wait for their inserts (Cranelift places those where the vector is first
-            // used), and the 16 vector registers have room for them where the general
-            // registers, which also hold the addresses, do not.
+            // Integer lanes are loaded as floats of their width, straight into their lane
+            // (an insert that reads memory), and the vector they make is reinterpreted as
+            // integers: no general register holds a loaded lane, and those hold the
+            // addresses.
             let carrier = match ty {
                 _ if e.mask.is_some() || flags.volatile => ty,
                 Type::I32 => Type::F32,
                 Type::I64 => Type::F64,
                 _ => ty,
             };
+            if e.mask.is_none() && !ty.is_ptr() {
+                // Each lane's address, load and insert in turn: an address is dead once its
+                // lane is loaded. Addresses all computed before the first insert keep W
+                // general registers busy, and the loop around a rarely taken gather (a
+                // guard's lane-by-lane side) spills its own values to make room.
+                let wt = e.wide(carrier);
+                let mut v = e.val(Op::Undef, &[], wt);
+                for lane in 0..e.w {
+                    let q = e.lane(p, lane);
+                    let x = e.val(Op::Load(flags), &[q], carrier);
+                    v = e.val(Op::InsertLane(lane as u8), &[v, x], wt);
+                }
+                e.mask = mask;
+                if carrier != ty {
+                    v = e.val(Op::Bitcast, &[v], e.wide(ty));
+                }
+                return Lanes::Vector(v);
+            }
             let l = e.per_lane(Some(carrier), |e, lane| {
                 let q = e.lane(p, lane);
                 Some(e.val(Op::Load(flags), &[q], carrier))
