@@ -58,7 +58,7 @@ fn compile_for(sources: &[(&str, &str)], target: &Target) -> Result<Module, Stri
     let mut module = crate::lower(&program).map_err(|e| format!("builtin library: {e}"))?;
     resolve_within(&mut module)?;
     let mut pm = ferrocl_ir::passes::PassManager::new();
-    for pass in ["mem2reg", "fold", "simplify_cfg", "dce", "cse"] {
+    for pass in ["mem2reg", "widen", "fold", "simplify_cfg", "dce", "cse"] {
         pm.add(pass).expect("standard pass exists");
     }
     pm.run(&mut module)

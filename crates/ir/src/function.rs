@@ -1,5 +1,7 @@
 //! Functions and kernels: signature, stack slots, data flow and layout, kernel metadata.
 
+use std::collections::BTreeSet;
+
 use crate::dfg::{DataFlowGraph, ValueDef};
 use crate::entity::{Block, Inst, PrimaryMap, StackSlot, Value};
 use crate::inst::InstData;
@@ -261,6 +263,11 @@ pub struct Function {
     pub dfg: DataFlowGraph,
     /// Their order.
     pub layout: Layout,
+    /// The scalar 32-bit `iadd`, `isub` and `imul` instructions that compute a signed C
+    /// type's arithmetic, whose overflow the program may not cause (C99 6.5p5, which OpenCL C
+    /// follows): the front end's fact. `passes::widen` reads it and clears it, so that no
+    /// later pass rewrites such an instruction and keeps a fact that no longer holds.
+    pub no_signed_wrap: BTreeSet<Inst>,
 }
 
 impl Function {

@@ -5,7 +5,8 @@
 //! kind ([`BinaryKind`], one varint), then the module with every integer as an unsigned LEB128
 //! varint and strings as a length and UTF-8 bytes. Entity numbering is kept, so a module reads back equal to the one written.
 //!
-//! A load's or store's flags are one varint of bits: 1 volatile, 2 trusted.
+//! A load's or store's flags are one varint of bits: 1 volatile, 2 trusted. After a
+//! function's instructions come those marked [`Function::no_signed_wrap`], by number.
 //!
 //! Reading never panics: every count is bounded by the bytes left, every entity reference and
 //! enum tag is checked, and the module read is run through the verifier. A trusted access
@@ -28,7 +29,7 @@ use crate::types::{AddrSpace, Type};
 /// The first bytes of every serialized module.
 pub const MAGIC: [u8; 8] = *b"FERROCL\0";
 /// The format version written; readers accept only this one.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// What a serialized module is, as `cl_program_binary_type` names it (API 5.8.9): a program
 /// binary read back keeps its type, so that a compiled object or a library still links.
@@ -323,6 +324,13 @@ impl Writer {
             self.op(&dfg.insts[i].op);
             self.vals(&dfg.insts[i].args);
         }
+        let no_wrap: Vec<u32> = f
+            .no_signed_wrap
+            .iter()
+            .filter_map(|i| live.get(i).copied())
+            .collect();
+        self.u(no_wrap.len() as u64);
+        no_wrap.iter().for_each(|&n| self.u(u64::from(n)));
         let blocks = f.layout.blocks();
         self.u(blocks.len() as u64);
         for &b in blocks {
@@ -817,6 +825,19 @@ impl Reader<'_> {
             let op = self.op(&bounds)?;
             let args = self.vals(&bounds)?;
             f.dfg.make_inst(InstData { op, args }, None);
+        }
+        let nw = self.count()?;
+        for _ in 0..nw {
+            let i = Inst::from_u32(self.index(ni, "instruction")?);
+            let op = &f.dfg.insts[i].op;
+            if !matches!(
+                op,
+                Op::Binary(BinaryOp::Iadd | BinaryOp::Isub | BinaryOp::Imul)
+            ) {
+                return self
+                    .fail("no-signed-wrap mark on an instruction other than iadd, isub, imul");
+            }
+            f.no_signed_wrap.insert(i);
         }
         let mut has_result = vec![false; ni];
         for (v, i) in result_of {

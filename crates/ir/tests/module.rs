@@ -185,7 +185,7 @@ fn the_standard_pipeline_runs_and_sums_its_timings() {
         "func @f(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n"
     );
     let totals = pm.total_by_name();
-    assert_eq!(totals.len(), 14, "{totals:?}");
+    assert_eq!(totals.len(), 15, "{totals:?}");
     assert!(pm.timings.len() > totals.len());
 }
 

@@ -21,6 +21,7 @@ pub mod spaces;
 pub mod split;
 pub mod strip;
 pub mod unroll;
+pub mod widen;
 
 use std::time::{Duration, Instant};
 
@@ -30,8 +31,12 @@ use crate::verify::{verify_module, VerifyError};
 /// A transformation of a module.
 pub type PassFn = fn(&mut Module);
 
+/// The passes after which [`crate::Function::no_signed_wrap`] still holds (none of them
+/// rewrites an integer operation), and `widen`, which reads it; any other pass clears it.
+const KEEP_NO_SIGNED_WRAP: [&str; 4] = ["strip", "half", "mem2reg", "widen"];
+
 /// The passes by name (`PassManager::standard` says in which order they run).
-pub const PASSES: [(&str, PassFn); 19] = [
+pub const PASSES: [(&str, PassFn); 20] = [
     ("half", half::run),
     ("inline", inline::run),
     ("inline_and_clean", inline::run_and_clean),
@@ -51,6 +56,7 @@ pub const PASSES: [(&str, PassFn); 19] = [
     ("known", known::run),
     ("split", split::run),
     ("spaces", spaces::run),
+    ("widen", widen::run),
 ];
 
 /// The pass named `name`.
@@ -110,7 +116,9 @@ impl PassManager {
 
     /// The standard pipeline: drop the functions no kernel reaches (in a module with
     /// kernels), so that no pass works on them; rewrite `half` arithmetic as float arithmetic
-    /// (`half`, the legalization every device relies on); promote stack slots and clean up each
+    /// (`half`, the legalization every device relies on); promote stack slots, compute the
+    /// `int` offsets of addresses in 64 bits (`widen`, which reads the front end's marks of
+    /// signed arithmetic before any pass rewrites what they mark) and clean up each
     /// function on its own, so that what inlining copies is small (folding waits for the
     /// inlined kernels: folded callees gave kernels on which the CPU code generator's
     /// register allocator took several times longer); inline into kernels,
@@ -127,6 +135,7 @@ impl PassManager {
             "strip",
             "half",
             "mem2reg",
+            "widen",
             "simplify_cfg",
             "dce",
             "cse",
@@ -179,6 +188,13 @@ impl PassManager {
         for (name, f) in &self.passes {
             let start = Instant::now();
             f(module);
+            if !KEEP_NO_SIGNED_WRAP.contains(&name.as_str()) {
+                // A pass that may rewrite arithmetic in place could leave a mark on an
+                // instruction it no longer describes: marks last only across these passes.
+                for (_, func) in module.funcs.iter_mut() {
+                    func.no_signed_wrap.clear();
+                }
+            }
             let spent = start.elapsed();
             self.timings.push((name.clone(), spent));
             if let Some(label) = report {

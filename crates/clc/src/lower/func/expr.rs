@@ -401,7 +401,11 @@ impl FnLower<'_, '_, '_> {
                 } else {
                     let one = self.iconst(t, 1);
                     let op = if *inc { BinaryOp::Iadd } else { BinaryOp::Isub };
-                    self.b.binary(op, old, one)
+                    let new = self.b.binary(op, old, one);
+                    if self.cx.is_signed(target.ty) {
+                        self.mark_no_signed_wrap(new);
+                    }
+                    new
                 };
                 self.store(&lv, Some(new))?;
                 if *pre {
@@ -611,7 +615,30 @@ impl FnLower<'_, '_, '_> {
         } else {
             b
         };
-        Ok(self.b.binary(bop, a, b))
+        let r = self.b.binary(bop, a, b);
+        if signed {
+            self.mark_no_signed_wrap(r);
+        }
+        Ok(r)
+    }
+
+    /// Marks `r`, the result of a signed type's `+`, `-` or `*`, as one that does not wrap
+    /// (C99 6.5p5: "If an exceptional condition occurs during the evaluation of an expression
+    /// (that is, if the result is not mathematically defined or not in the range of
+    /// representable values for its type), the behavior is undefined."). Only scalar 32-bit
+    /// results: the mark serves the sign extension of an `int` index (`passes::widen`).
+    pub(super) fn mark_no_signed_wrap(&mut self, r: Value) {
+        if self.b.value_type(r) != Type::I32 {
+            return;
+        }
+        if let ferrocl_ir::dfg::ValueDef::Result(i) = self.b.func.dfg.value_def(r) {
+            if matches!(
+                self.b.func.dfg.insts[i].op,
+                ferrocl_ir::Op::Binary(BinaryOp::Iadd | BinaryOp::Isub | BinaryOp::Imul)
+            ) {
+                self.b.func.no_signed_wrap.insert(i);
+            }
+        }
     }
 
     /// A binary operator `e`. A left-deep chain of arithmetic operators (`a + b + c + ...`) is
