@@ -1,7 +1,7 @@
 //! Offsets computed in `int`, widened before they are extended: `p[y * w + x]` with `int`
 //! operands converts the `int` sum to the 64-bit offset (a sign extension of the sum), and
 //! this pass computes the sum in 64 bits from the extended operands instead,
-//! `sext(y) * sext(w) + sext(x)`.
+//! `sext(y * w) + sext(x)` (a product is widened only by a constant: see [`by_constant`]).
 //!
 //! The two are equal wherever the program is defined: the front end marks the arithmetic of
 //! signed types ([`Function::no_signed_wrap`]), whose overflow C99 6.5p5 leaves undefined, so
@@ -160,7 +160,7 @@ fn wide(
     };
     let split = match (marked(f, x), f.dfg.iconst_value(x)) {
         (_, Some(c)) => (None, sext(c, 32)),
-        (Some((i, op)), _) if *budget > 0 => {
+        (Some((i, op)), _) if *budget > 0 && (op != BinaryOp::Imul || by_constant(f, i)) => {
             *budget -= 1;
             let args = f.dfg.insts[i].args.clone();
             let (a, b) = (
@@ -206,6 +206,18 @@ fn wide(
     };
     memo.insert(x, split);
     split
+}
+
+/// Whether multiplication `i` has a constant operand. A product of two variables stays
+/// narrow and is extended whole: where its operands differ between work-items (a gather's
+/// `gy * width`), the CPU device computes it in vectors, and x86-64 multiplies 64-bit lanes
+/// only with AVX-512 (elsewhere three multiplications and shifts per half); the extension of
+/// a product that is the same in every lane (`y * width`) costs nothing either way.
+fn by_constant(f: &Function, i: Inst) -> bool {
+    f.dfg.insts[i]
+        .args
+        .iter()
+        .any(|&a| f.dfg.iconst_value(a).is_some())
 }
 
 /// `base + offset` as one value, computed before `at`.
@@ -299,14 +311,22 @@ mod tests {
         let mut f = indexed(true, false);
         assert!(widen(&mut f));
         let ops = offset_ops(&f);
-        // imul (by 4), then iadd, imul in 64 bits, each operand extended on its own.
+        // imul (by 4), then the iadd in 64 bits of the extended product and the extended x;
+        // the product of two variables is extended whole.
         assert_eq!(ops[0], Op::Binary(BinaryOp::Imul));
         assert!(ops.contains(&Op::Binary(BinaryOp::Iadd)));
         assert_eq!(
             ops.iter()
                 .filter(|o| **o == Op::Convert(ConvOp::Sext))
                 .count(),
-            3
+            2
+        );
+        assert_eq!(
+            ops.iter()
+                .filter(|o| **o == Op::Binary(BinaryOp::Imul))
+                .count(),
+            1,
+            "the scaling by 4 alone: the product is under its extension: {ops:?}"
         );
         let mut m = Module::default();
         m.funcs.push(f);
