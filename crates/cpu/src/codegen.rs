@@ -1470,7 +1470,7 @@ fn linear_offset(
 }
 
 /// `ptr` as `q + k` for a `ptradd` of a constant k within [`CLAMP_WINDOW`].
-fn constant_offset(f: &Function, ptr: Value) -> Option<(Value, i64)> {
+pub(crate) fn constant_offset(f: &Function, ptr: Value) -> Option<(Value, i64)> {
     ptradd_constant(f, ptr).filter(|&(_, k)| k.abs() <= CLAMP_WINDOW)
 }
 

@@ -1455,6 +1455,10 @@ impl Emitter<'_> {
                             let d = self.def_reg(r)?;
                             self.zero_extend(d, d, self.ty(r))?;
                         }
+                        if let Some(space) = self.plan.clamped(r) {
+                            let d = self.def_reg(r)?;
+                            self.clamp(d, space)?;
+                        }
                         match self.slot(r, 0) {
                             Some(to) => op2!(self, Code::Mov_rm64_r64, to, SPILL_SCRATCH),
                             None => Ok(()),
@@ -1535,7 +1539,7 @@ impl Emitter<'_> {
     fn address(&mut self, p: Value, m: &MemFlags) -> Res<MemoryOperand> {
         let at = self.raw_address(p)?;
         let (base, mask) = match m.space {
-            _ if m.trusted => return Ok(at),
+            _ if self.plan.unconfined(self.f, m, p) => return Ok(at),
             AddrSpace::Local => (offsets::LOCAL_MEM, offsets::LOCAL_MASK),
             AddrSpace::Private => (offsets::PRIVATE_MEM, offsets::PRIVATE_MASK),
             _ => return Ok(at),
@@ -1553,6 +1557,37 @@ impl Emitter<'_> {
         op2!(self, Code::And_r64_rm64, S0, mem(S1, i64::from(mask)))?;
         op2!(self, Code::Add_r64_rm64, S0, mem(S1, i64::from(base)))?;
         Ok(mem(S0, 0))
+    }
+
+    /// Clamps address `d` into the window around its space's region where it is defined
+    /// ([`Plan::clamped`]): `start + min(d - start, span)`, unsigned, so that an address below
+    /// the window wraps to a large offset and goes to the window's end, as one above it does
+    /// (`codegen::Translator::clamped`). Uses `r10` and `r11`.
+    fn clamp(&mut self, d: Register, space: AddrSpace) -> Res<()> {
+        let (start, span) = match space {
+            AddrSpace::Local => (offsets::LOCAL_WINDOW, offsets::LOCAL_WINDOW_SPAN),
+            _ => (offsets::PRIVATE_WINDOW, offsets::PRIVATE_WINDOW_SPAN),
+        };
+        let window = crate::codegen::CLAMP_WINDOW;
+        if space == AddrSpace::Local && self.plan.local_regs() {
+            // The window from the region's base and mask in their registers (`abi::GroupCtx`:
+            // it starts `CLAMP_WINDOW` below the base and spans the mask plus twice that), with
+            // no load from the context: sgemm's tile loop is bound by its loads.
+            op2!(self, Code::Sub_r64_rm64, d, LOCAL_BASE)?;
+            op2!(self, Code::Add_rm64_imm32, d, window as i32)?;
+            op2!(self, Code::Lea_r64_m, S0, mem(LOCAL_MASK, 2 * window))?;
+            op2!(self, Code::Cmp_r64_rm64, d, S0)?;
+            op2!(self, Code::Cmova_r64_rm64, d, S0)?;
+            let at = MemoryOperand::with_base_index_scale_displ_size(LOCAL_BASE, d, 1, -window, 1);
+            return op2!(self, Code::Lea_r64_m, d, at);
+        }
+        let (start, span) = (i64::from(start), i64::from(span));
+        op2!(self, Code::Mov_r64_rm64, S1, mem(Register::RSP, 0))?;
+        op2!(self, Code::Sub_r64_rm64, d, mem(S1, start))?;
+        op2!(self, Code::Mov_r64_rm64, S0, mem(S1, span))?;
+        op2!(self, Code::Cmp_r64_rm64, d, S0)?;
+        op2!(self, Code::Cmova_r64_rm64, d, S0)?;
+        op2!(self, Code::Add_r64_rm64, d, mem(S1, start))
     }
 
     /// The memory operand of an access through `p`, unconfined.
@@ -2328,6 +2363,8 @@ impl Emitter<'_> {
                     self.is_pool_constant(args[1]) || in_memory,
                 ) {
                     (_, true) => (args[0], args[1]),
+                    // A splat's load read first by an operation that commutes (`Plan::new`).
+                    _ if self.plan.in_memory(args[0]).is_some() => (args[1], args[0]),
                     (true, false) if commutes => (args[1], args[0]),
                     _ => (args[0], args[0]),
                 };

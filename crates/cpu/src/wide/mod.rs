@@ -25,8 +25,8 @@ mod vex;
 use ferrocl_device::ArgSlot;
 use ferrocl_ir::entity::SecondaryMap;
 use ferrocl_ir::{
-    AddrSpace, BinaryOp, ConvOp, Function, Global, Inst, Op, Round, Type, UnaryOp, Value, ValueDef,
-    WorkItemOp,
+    AddrSpace, BinaryOp, ConvOp, Function, Global, Inst, MemFlags, Op, Round, Type, UnaryOp, Value,
+    ValueDef, WorkItemOp,
 };
 
 /// Machine code the tier made for one work-group function.
@@ -208,6 +208,14 @@ fn has_avx2() -> bool {
     {
         false
     }
+}
+
+/// Whether binary operation `op` gives the same result with its operands swapped: to the bit,
+/// but for which payload a float sum or product of two NaNs carries, which IEEE 754-2008
+/// 6.2.3 leaves open ("this standard does not specify which of the input NaNs will provide
+/// the payload"; OpenCL C adds nothing to it).
+fn commutes(op: &Op) -> bool {
+    matches!(op, Op::Binary(b) if b.is_commutative() || matches!(b, BinaryOp::Fadd | BinaryOp::Fmul))
 }
 
 /// Whether the tier's code for `op` on vectors takes its second operand from memory,
@@ -626,8 +634,13 @@ pub(super) struct Plan<'a> {
     locals: &'a LocalOffsets,
     /// The instruction sets the code is for.
     pub(super) isa: Isa,
-    /// Whether the function reaches `__local` memory through addresses it confines: the
-    /// region's base and mask then stay in two registers for all of it (`alloc::LOCAL_BASE`).
+    /// `__local` and `__private` addresses clamped into their region's window where they are
+    /// defined, so that the accesses through them are not confined one by one
+    /// ([`Plan::find_clamped`]): the space.
+    clamped: SecondaryMap<Value, Option<AddrSpace>>,
+    /// Whether the function reaches `__local` memory through addresses it confines by a mask:
+    /// the region's base and mask then stay in two registers for all of it
+    /// (`alloc::LOCAL_BASE`).
     local_regs: bool,
 }
 
@@ -649,6 +662,7 @@ impl<'a> Plan<'a> {
             in_memory: SecondaryMap::new(),
             all_of: SecondaryMap::new(),
             addresses: SecondaryMap::new(),
+            clamped: SecondaryMap::new(),
             widened: SecondaryMap::new(),
             scaled: SecondaryMap::new(),
             broadcast: SecondaryMap::new(),
@@ -658,15 +672,6 @@ impl<'a> Plan<'a> {
             return Err("no body".into());
         };
         plan.find_deferred(f);
-        plan.local_regs = f.layout.blocks().iter().any(|&b| {
-            f.layout
-                .block_insts(b)
-                .iter()
-                .any(|&i| match f.dfg.insts[i].op {
-                    Op::Load(m) | Op::Store(m) => m.space == AddrSpace::Local && !m.trusted,
-                    _ => false,
-                })
-        });
         for (bi, &b) in blocks.iter().enumerate() {
             for &p in f.dfg.block_params(b) {
                 plan.classify(f, p)?;
@@ -719,7 +724,115 @@ impl<'a> Plan<'a> {
             }
             let _ = bi;
         }
+        plan.find_clamped(f);
+        plan.local_regs = f.layout.blocks().iter().any(|&b| {
+            f.layout.block_insts(b).iter().any(|&i| {
+                let d = &f.dfg.insts[i];
+                match d.op {
+                    Op::Load(m) => {
+                        m.space == AddrSpace::Local && !plan.unconfined(f, &m, d.args[0])
+                    }
+                    Op::Store(m) => {
+                        m.space == AddrSpace::Local && !plan.unconfined(f, &m, d.args[1])
+                    }
+                    _ => false,
+                }
+            })
+        });
         Ok(plan)
+    }
+
+    /// Finds the `__local` and `__private` addresses that are clamped once where they are
+    /// defined (`Emitter::clamp`, as `codegen.rs` confines its shared bases): each is an
+    /// instruction's result in a general register, read by nothing but three or more
+    /// unconfined accesses of one of those spaces, made through it or through folded
+    /// `ptradd`s of it by constants within `CLAMP_WINDOW`. The clamp is exact for an address
+    /// within the window around the region, and the region's padding takes what lies beyond
+    /// (`REGION_PADDING` in `lib.rs`), so the accesses need no mask of their own: two
+    /// instructions fewer each (sgemm's tile loop makes 32 such accesses a chunk).
+    fn find_clamped(&mut self, f: &Function) {
+        let confinable = |m: &MemFlags| {
+            (matches!(m.space, AddrSpace::Local | AddrSpace::Private) && !m.trusted)
+                .then_some(m.space)
+        };
+        // Per value: how many times it is read at all, how many of those reads are clamped
+        // accesses (directly, or through a folded `ptradd`), the accesses, and their space
+        // (`None` inside once two spaces, or an access that must stay confined, are seen).
+        let mut raw: SecondaryMap<Value, u32> = SecondaryMap::new();
+        let mut through: SecondaryMap<Value, u32> = SecondaryMap::new();
+        let mut accesses: SecondaryMap<Value, u32> = SecondaryMap::new();
+        let mut space: SecondaryMap<Value, Option<Option<AddrSpace>>> = SecondaryMap::new();
+        let note = |space: &mut SecondaryMap<Value, Option<Option<AddrSpace>>>, v, s| {
+            space[v] = match space[v] {
+                None => Some(s),
+                Some(t) => Some(t.filter(|&t| Some(t) == s)),
+            }
+        };
+        for &b in f.layout.blocks() {
+            for &inst in f.layout.block_insts(b) {
+                let d = &f.dfg.insts[inst];
+                for a in d.all_args() {
+                    raw[f.dfg.resolve(a)] += 1;
+                }
+                let (p, m) = match &d.op {
+                    Op::Load(m) => (d.args[0], m),
+                    Op::Store(m) => (d.args[1], m),
+                    _ => continue,
+                };
+                let p = f.dfg.resolve(p);
+                through[p] += 1;
+                accesses[p] += 1;
+                note(&mut space, p, confinable(m));
+            }
+        }
+        for &b in f.layout.blocks() {
+            for &inst in f.layout.block_insts(b) {
+                let Some(r) = f.dfg.inst_result(inst) else {
+                    continue;
+                };
+                if self.addresses[r].is_none() {
+                    continue;
+                }
+                // A folded `ptradd`: its base read once by it, for all its accesses.
+                let base = f.dfg.resolve(f.dfg.insts[inst].args[0]);
+                let near = crate::codegen::constant_offset(f, r).is_some();
+                let all = through[r] == raw[r];
+                let s = space[r].flatten().filter(|_| near && all);
+                note(&mut space, base, s);
+                through[base] += 1;
+                accesses[base] += accesses[r];
+            }
+        }
+        for &b in f.layout.blocks() {
+            for &inst in f.layout.block_insts(b) {
+                let Some(q) = f.dfg.inst_result(inst) else {
+                    continue;
+                };
+                let own_register = self.class[q] == Some(Class::Gpr)
+                    && !self.remat[q]
+                    && self.addresses[q].is_none();
+                if own_register && through[q] == raw[q] && accesses[q] >= 3 {
+                    self.clamped[q] = space[q].flatten();
+                }
+            }
+        }
+    }
+
+    /// The space whose window `v` is clamped into where it is defined, if it is
+    /// ([`Plan::find_clamped`]).
+    pub(super) fn clamped(&self, v: Value) -> Option<AddrSpace> {
+        self.clamped[v]
+    }
+
+    /// Whether an access with flags `m` through `p` needs no confining: trusted, or through a
+    /// clamped address (or a folded `ptradd` of one).
+    pub(super) fn unconfined(&self, f: &Function, m: &MemFlags, p: Value) -> bool {
+        let p = f.dfg.resolve(p);
+        let base = match self.addresses[p] {
+            Some(i) => f.dfg.resolve(f.dfg.insts[i].args[0]),
+            None => p,
+        };
+        m.trusted || self.clamped[base].is_some()
     }
 
     /// Finds the comparisons a branch makes itself, and the `bor` trees whose leaves are
@@ -847,9 +960,14 @@ impl<'a> Plan<'a> {
                         continue;
                     };
                     let user = &f.dfg.insts[insts[u]];
-                    let second = user.args.len() == 2
-                        && f.dfg.resolve(user.args[1]) == s
-                        && f.dfg.resolve(user.args[0]) != s;
+                    let two = user.args.len() == 2;
+                    let second =
+                        two && f.dfg.resolve(user.args[1]) == s && f.dfg.resolve(user.args[0]) != s;
+                    // Or first, of an operation that takes it second as well.
+                    let first = two
+                        && commutes(&user.op)
+                        && f.dfg.resolve(user.args[0]) == s
+                        && f.dfg.resolve(user.args[1]) != s;
                     let quiet = insts[at + 1..u].iter().all(|&i| {
                         f.dfg.insts[i].op.is_pure() || matches!(f.dfg.insts[i].op, Op::Load(_))
                     });
@@ -858,7 +976,7 @@ impl<'a> Plan<'a> {
                     let evex = self.isa == Isa::Avx512;
                     if evex
                         && raw[s] == 1
-                        && second
+                        && (second || first)
                         && quiet
                         && wide
                         && reads_memory_operand(&user.op)
