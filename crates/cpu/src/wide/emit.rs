@@ -1349,8 +1349,7 @@ impl Emitter<'_> {
         let Some((&ctx, kernel)) = params.split_last() else {
             return Err("no context parameter".into());
         };
-        let kinds = f.kernel.as_ref().map(|k| &k.args[..]).unwrap_or(&[]);
-        for (i, (&p, slot)) in kernel.iter().zip(layout).enumerate() {
+        for (&p, slot) in kernel.iter().zip(layout) {
             if self.plan.uses(p) == 0 {
                 continue;
             }
@@ -1380,9 +1379,13 @@ impl Emitter<'_> {
             } else {
                 return Err(format!("argument {p} of type {ty}"));
             }
-            let region = match kinds.get(i).map(|a| a.kind) {
-                Some(ArgKind::Local) => Some(offsets::LOCAL_MEM),
-                Some(ArgKind::Aggregate) => Some(offsets::PRIVATE_MEM),
+            // A `__local` pointer or a structure by value is an offset in the group's region
+            // (the argument block serves every thread's): made an address here, as
+            // `codegen.rs` makes it, from the layout (a work-group function has no kernel
+            // metadata of its own), so that a clamp (`Emitter::clamp`) sees an address.
+            let region = match slot.kind {
+                ArgKind::Local => Some(offsets::LOCAL_MEM),
+                ArgKind::Aggregate => Some(offsets::PRIVATE_MEM),
                 _ => None,
             };
             if let Some(field) = region {
