@@ -287,7 +287,7 @@ pub fn counts() -> (u64, u64) {
 /// cannot make it: for the tier's filetests, which show code whether or not a build would
 /// choose it ([`worth_it`]). The argument block is laid out from `f`'s
 /// parameters but the last (its context memory) as [`crate::abi::arg_layout`] lays out a
-/// kernel's, each a buffer or a value.
+/// kernel's, each a buffer, a `__local` pointer (an offset in the region) or a value.
 pub fn assemble(f: &Function, isa: Isa) -> Result<String, String> {
     let mut offset = 0usize;
     let params = &f.sig.params[..f.sig.params.len().saturating_sub(1)];
@@ -300,10 +300,10 @@ pub fn assemble(f: &Function, isa: Isa) -> Result<String, String> {
             let slot = ArgSlot {
                 offset,
                 size,
-                kind: if ty.is_ptr() {
-                    ferrocl_ir::ArgKind::Buffer
-                } else {
-                    ferrocl_ir::ArgKind::Value
+                kind: match ty.addr_space() {
+                    Some(AddrSpace::Local) => ferrocl_ir::ArgKind::Local,
+                    Some(_) => ferrocl_ir::ArgKind::Buffer,
+                    None => ferrocl_ir::ArgKind::Value,
                 },
             };
             offset += size;
