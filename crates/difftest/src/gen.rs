@@ -471,7 +471,13 @@ impl Gen {
                     return Expr::Private(Box::new(Expr::Id(Id::Local)))
                 }
                 7 if ctx.reads_local && !uniform => {
-                    return Expr::Local(self.rng.pick(&[0, 1, 2, 3, 7, 8, 100]));
+                    // One draw either way, so that the rest of the program is what it was
+                    // before the shifted reads: offsets forward, or (negated) back.
+                    let k: i32 = self.rng.pick(&[0, 1, 2, 3, 7, 8, 100, -1, -2, -4, -8]);
+                    return match u32::try_from(k) {
+                        Ok(k) => Expr::Local(k),
+                        Err(_) => Expr::LocalBack(k.unsigned_abs()),
+                    };
                 }
                 _ => {}
             }

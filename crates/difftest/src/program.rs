@@ -578,6 +578,10 @@ pub enum Expr {
     Call(usize, Box<Expr>, Box<Expr>),
     /// `lm[(lid + k) % lsize]`: only inside an exchange's body.
     Local(u32),
+    /// `lid >= k ? lm[lid - k] : 0`: only inside an exchange's body. A chunk's lanes read
+    /// consecutive words from one address, those below `k` masked off (a prefix sum's step),
+    /// which the device reads from one clamped address.
+    LocalBack(u32),
     /// Lane of a `uint4` variable.
     Lane(usize, u8),
     /// Field `a` (0) or `b` (1) of the struct variable `s`.
@@ -1025,8 +1029,12 @@ pub struct Program {
 }
 
 /// The kernel's signature, for runners and reproducers.
-pub const SIGNATURE: &str =
-    "kernel void k(global uint *out, global const uint *in, global uint *acc, uint n)";
+///
+/// The exchange array `lm` is a `__local` pointer argument of [`LOCAL_WORDS`] words, and the
+/// other `__local` arrays are the kernel's own: both kinds reach the device's code (a pointer
+/// argument is an offset that the code makes an address; a variable, an address of its own).
+pub const SIGNATURE: &str = "kernel void k(global uint *out, global const uint *in, \
+     global uint *acc, uint n, local uint *lm)";
 
 const PRELUDE: &str = "\
 #pragma OPENCL FP_CONTRACT OFF
@@ -1089,7 +1097,6 @@ impl Program {
             let _ = writeln!(s, "    return {};\n}}", expr(&h.ret, self));
         }
         let _ = writeln!(s, "\n{SIGNATURE} {{");
-        let _ = writeln!(s, "    local uint lm[{LOCAL_WORDS}];");
         let _ = writeln!(s, "    local uint lb[{LOCAL_WORDS}];");
         s.push_str("    local uint la[1];\n");
         if self.uses_sub_group_exchange() {
@@ -1315,6 +1322,10 @@ pub fn expr(e: &Expr, p: &Program) -> String {
         Expr::Call(h, a, b) => format!("h{h}({}, {})", x(a), x(b)),
         Expr::Local(k) => {
             format!("lm[((uint){} + {k}u) % {}]", p.slot(), p.group_size())
+        }
+        Expr::LocalBack(k) => {
+            let slot = p.slot();
+            format!("((uint){slot} >= {k}u ? lm[(uint){slot} - {k}u] : 0u)")
         }
         Expr::Lane(k, l) => format!("q{k}.s{l}"),
         Expr::Field(0) => "s.a".into(),

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use crate::check::{check_source, Failure, Verdict};
-use crate::program::Shape;
+use crate::program::{Shape, LOCAL_WORDS};
 use crate::run::{input, Outputs, LOCAL_SIZES, N};
 
 /// The text of a reproducer for `failure` of the program `source` (generated from `seed`)
@@ -81,13 +81,14 @@ pub fn kernel_test(
     let _ = writeln!(
         s,
         "// run: --kernel k --global {} --local {}{offset} --options -cl-std=CL3.0 \
-         --arg 'uint[{}]' --arg 'uint[{}]={}' --arg 'uint[{}]' --arg uint:{N}",
+         --arg 'uint[{}]' --arg 'uint[{}]={}' --arg 'uint[{}]' --arg uint:{N} --arg local:{}",
         l.list(l.global),
         l.list(l.local),
         l.items(),
         input.len(),
         words(input, ","),
-        expected.acc.len()
+        expected.acc.len(),
+        4 * LOCAL_WORDS
     );
     let _ = writeln!(s, "// expect out: {}", words(&expected.out, " "));
     let _ = writeln!(s, "// expect acc: {}", words(&expected.acc, " "));

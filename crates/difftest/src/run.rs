@@ -8,7 +8,7 @@ use ferrocl_ir::interp::{run_ndrange, KernelArgValue, Memory, NdRange as InterpR
 use ferrocl_ir::Module;
 
 use crate::gen::Rng;
-use crate::program::{Launch, ACC_WORDS, INPUT_WORDS};
+use crate::program::{Launch, ACC_WORDS, INPUT_WORDS, LOCAL_WORDS};
 
 /// The kernel argument `n` (a uniform trip count).
 pub const N: u32 = 5;
@@ -93,6 +93,9 @@ pub fn compile_cpu(module: &Module, vectorized: bool) -> Result<CpuProgram, Stri
     })
 }
 
+/// The alignment of a `__local` argument's offset: the widest vector's.
+const LOCAL_ALIGN: usize = 128;
+
 /// Runs kernel `k` on the CPU device over `launch`.
 pub fn run_cpu(program: &CpuProgram, launch: &Launch, input: &[u32]) -> Result<Outputs, String> {
     let k = program.kernel("k").ok_or("no kernel k")?;
@@ -101,11 +104,15 @@ pub fn run_cpu(program: &CpuProgram, launch: &Launch, input: &[u32]) -> Result<O
     let mut out = vec![0u32; items];
     let mut acc = vec![0u32; ACC_WORDS];
     let mut args = vec![0u8; k.args_size];
+    // The `__local` argument after the kernel's own `__local` variables, as a launch through
+    // the API places it (`core/src/kernel.rs`): its offset in the group's region.
+    let lm = k.static_local_size.next_multiple_of(LOCAL_ALIGN);
     let values = [
         out.as_mut_ptr() as u64,
         input.as_ptr() as u64,
         acc.as_mut_ptr() as u64,
         u64::from(N),
+        lm as u64,
     ];
     for (slot, v) in k.args.iter().zip(values) {
         args[slot.offset..slot.offset + slot.size].copy_from_slice(&v.to_le_bytes()[..slot.size]);
@@ -119,7 +126,7 @@ pub fn run_cpu(program: &CpuProgram, launch: &Launch, input: &[u32]) -> Result<O
     // SAFETY: the argument block holds the addresses of `out` (one word per work-item),
     // `input` (the words the kernel masks its indices to) and `acc` (the words its atomics
     // mask their slots to), which outlive the launch.
-    unsafe { k.launch(&args, k.static_local_size, &nd) }.map_err(|e| e.to_string())?;
+    unsafe { k.launch(&args, lm + 4 * LOCAL_WORDS, &nd) }.map_err(|e| e.to_string())?;
     Ok(Outputs { out, acc })
 }
 
@@ -142,9 +149,12 @@ pub fn run_interpreter(module: &Module, launch: &Launch, input: &[u32]) -> Resul
         KernelArgValue::Val(Val::scalar(inp)),
         KernelArgValue::Val(Val::scalar(acc)),
         KernelArgValue::Val(Val::scalar(u64::from(N))),
+        KernelArgValue::Local(4 * LOCAL_WORDS as u32),
     ];
     let f = module.func_by_name("k").ok_or("no kernel k")?;
-    let (memory, r) = run_ndrange(module, f, &args, memory, &range);
+    // A saved reproducer may be older than the `__local` argument: the arguments it declares.
+    let args = &args[..module.funcs[f].sig.params.len().min(args.len())];
+    let (memory, r) = run_ndrange(module, f, args, memory, &range);
     r.map_err(|t| format!("trap: {t}"))?;
     Ok(Outputs {
         out: memory.read_as::<u32>(out),

@@ -205,8 +205,9 @@ kernel void k(global uint *out, global const uint *in, global uint *acc, uint n)
     );
 }
 
-/// The generator calls sub-group functions under conditions on the sub-group id, and
-/// synchronizes inside a helper function.
+/// The generator calls sub-group functions under conditions on the sub-group id,
+/// synchronizes inside a helper function, and reads the exchange array (a `__local` pointer
+/// argument) shifted back under a guard, as a prefix sum's step does.
 #[test]
 fn the_generator_makes_sub_group_functions_and_helper_barriers() {
     let sources: Vec<String> = SEEDS.map(|s| generate(s).source()).collect();
@@ -223,6 +224,8 @@ fn the_generator_makes_sub_group_functions_and_helper_barriers() {
     assert!(sub_ifs >= 5, "{sub_ifs}");
     assert!(count("sub_group_barrier") >= 5);
     assert!(count("= xchg(lm") >= 10);
+    assert!(count("? lm[(uint)") >= 5);
+    assert!(count("local uint *lm)") == sources.len());
     assert!(count("return;") >= 5);
     assert!(count("vload4(") >= 10);
 }
