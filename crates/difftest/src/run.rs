@@ -125,7 +125,8 @@ pub fn run_cpu(program: &CpuProgram, launch: &Launch, input: &[u32]) -> Result<O
     };
     // SAFETY: the argument block holds the addresses of `out` (one word per work-item),
     // `input` (the words the kernel masks its indices to) and `acc` (the words its atomics
-    // mask their slots to), which outlive the launch.
+    // mask their slots to), which outlive the launch, and the `__local` argument's offset,
+    // inside the local memory the launch is given.
     unsafe { k.launch(&args, lm + 4 * LOCAL_WORDS, &nd) }.map_err(|e| e.to_string())?;
     Ok(Outputs { out, acc })
 }
