@@ -167,6 +167,10 @@ fn main() -> ExitCode {
         "masked blocks skipped where no lane is active: {}",
         ferrocl_cpu::vectorize::skippable_count()
     );
+    println!(
+        "kernels whose vectors' regrouping cancelled: {}",
+        ferrocl_cpu::vectorize::regrouped_count()
+    );
     println!("time: {:.1} s", start.elapsed().as_secs_f64());
     if tally.failed() == 0 {
         ExitCode::SUCCESS

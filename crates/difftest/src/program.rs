@@ -1163,6 +1163,19 @@ impl Program {
                 "    for (uint j = 0; j < 4u; j++)\n        h = mix(h, as_uint(vload4(j, pb)));\n",
             );
         }
+        if !self.lean {
+            // The hash's bytes through the work-item's own word of `out`, loaded and stored
+            // as a `uchar4` and changed alike in each component (the vectorized code's
+            // regrouping of the W `uchar4`s then cancels: `cpu/src/vectorize/regroup.rs`).
+            let o = self.out_index();
+            let _ = writeln!(
+                s,
+                "    out[{o}] = h;\n    uchar4 ob = vload4({o}, (global uchar *)out);\n    \
+                 vstore4(select(ob ^ (uchar4)(0x3c), ob + (uchar4)((uchar)n), \
+                 ob > (uchar4)((uchar)n)), {o}, (global uchar *)out);\n    \
+                 h = mix(h, out[{o}]);"
+            );
+        }
         let _ = writeln!(s, "    out[{}] = h;\n}}", self.out_index());
         s
     }

@@ -38,6 +38,9 @@ fn generated_kernels_agree_on_every_engine() {
     );
     assert_eq!(tally.kernels, SEEDS.count());
     assert_eq!(tally.runs, SEEDS.count() * LOCAL_SIZES.len() * 3);
+    // The epilogue's `uchar4` round trip through `out` reaches the rewrite that cancels the
+    // vectorized code's regrouping, in the kernels that are vectorized.
+    assert!(ferrocl_cpu::vectorize::regrouped_count() > 0);
 }
 
 /// A small kernel of the generated kernels' signature.

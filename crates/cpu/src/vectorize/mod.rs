@@ -34,10 +34,12 @@
 mod cfg;
 mod cost;
 pub(crate) mod emit;
+mod regroup;
 pub mod scalarize;
 pub mod shape;
 
 pub use emit::skippable_count;
+pub use regroup::regrouped_count;
 
 use std::fmt;
 
@@ -114,6 +116,7 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
     let scalar = &split.func;
     emit::check_supported(scalar)?;
     let mut v = emit::vectorize(scalar, &split.accesses, width, per_item)?;
+    regroup::run(&mut v.func);
     // Back to the kernel's values: a scalar value stays one value when split.
     v.uniform = v
         .uniform
