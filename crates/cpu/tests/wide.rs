@@ -620,3 +620,32 @@ fn negated_fma_operands_match_cranelift() {
         &ranges,
     );
 }
+
+/// `int16` arithmetic, a chain of multiply-adds as clpeak's: on an AVX-512 host the tier is
+/// offered such a kernel at its width though Cranelift's widths leave 512-bit vectors alone
+/// (`tier_holds_wide_integers` in `lib.rs`); its halves and quarters summed at the end.
+const INT16: &str = "
+__kernel void int16_chain(__global int *out, __global const int *in)
+{
+    int i = get_global_id(0);
+    int16 x = (int16)(in[i]) ^ (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    int16 c = (int16)(in[i + 1]) + (int16)(i);
+    for (int k = 0; k < 8; k++)
+        x = x * x + c;
+    int8 t = x.lo + x.hi;
+    int4 u = t.lo + t.hi;
+    int2 v = u.lo + u.hi;
+    out[i] = v.x ^ (v.y >> 3);
+}
+";
+
+#[test]
+fn int16_chains_match_cranelift() {
+    if ferrocl_cpu::wide::host_isa() != Some(ferrocl_cpu::wide::Isa::Avx512) {
+        eprintln!("skipped: only an AVX-512 host's tier takes int16 arithmetic");
+        return;
+    }
+    let buf = |seed| Arg::Buffer { words: 4097, seed };
+    let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
+    compare(INT16, "int16_chain", &[buf(43), buf(44)], &ranges);
+}
