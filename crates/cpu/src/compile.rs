@@ -54,49 +54,25 @@ pub(crate) fn compile(
     let mut times = StageTimes::default();
     let mut kernels = Vec::new();
     let (locals, _) = local_offsets(module);
-    for f in module
+    let funcs: Vec<&Function> = module
         .funcs
         .iter()
         .map(|(_, f)| f)
         .filter(|f| f.is_kernel() && !f.is_declaration())
-    {
-        let tiered = if tier && wide.is_none() {
-            // The wide-vector tier takes whole work-group functions vectorized at its
-            // width; one it refuses is built again at the usual width for Cranelift. A
-            // kernel that does not vectorize at that width, or that the tier would refuse
-            // whatever its work-group function, is refused before that transform.
-            let w = crate::wide::width();
-            let clock = Instant::now();
-            match vectorize_kernel(f, None, options, Some(w)) {
-                (None, _) => Err(format!("not vectorized at {w}")),
-                (Some(v), note) => match crate::wide::refused_early(&v.func, f) {
-                    Err(why) => Err(why),
-                    Ok(()) => {
-                        let mut k = build_vectorized(module, f, (Some(v), note), clock)?;
-                        attach_wide(&mut k, &locals);
-                        Ok(k)
-                    }
-                },
-            }
-        } else {
-            Err(String::new())
-        };
-        let k = match tiered {
-            Ok(k) if k.wide_code.is_ok() => k,
-            refused => {
-                let mut k = build_kernel(module, f, wide, options, None)?;
-                if tier && (k.vectorized && wide.is_some() || crate::wide::takes_scalar()) {
-                    // This build's code, or why the tier refused it.
-                    attach_wide(&mut k, &locals);
-                } else if tier {
-                    k.wide_code = Err(match refused {
-                        Ok(r) => r.wide_code.err().unwrap_or_default(),
-                        Err(why) => why,
-                    });
-                }
-                k
-            }
-        };
+        .collect();
+    let builds = match wide {
+        // A caller's W-wide versions come from a function that may not be shared between
+        // threads.
+        Some(_) => funcs
+            .iter()
+            .map(|&f| build_one(module, f, wide, options, tier, &locals))
+            .collect(),
+        None => build_in_parallel(&funcs, &|f| {
+            build_one(module, f, None, options, tier, &locals)
+        }),
+    };
+    for k in builds {
+        let k = k?;
         times.merge(&k.times);
         if let Some(l) = &mut listing {
             let sep = if kernels.is_empty() { "" } else { "\n" };
@@ -112,7 +88,10 @@ pub(crate) fn compile(
             };
             l.push(
                 "wg",
-                &format!("{sep}; kernel {}: {}{jam}{tier}\n{text}", f.name, k.note),
+                &format!(
+                    "{sep}; kernel {}: {}{jam}{tier}\n{text}",
+                    k.func.name, k.note
+                ),
             );
         }
         kernels.push(k);
@@ -233,6 +212,115 @@ struct KernelShape<'m> {
     frame_size: usize,
     /// Its regions between barriers ([`WorkGroupFn::regions`]).
     regions: usize,
+}
+
+/// Kernel `f`'s stages up to its work-group function and, where the tier takes it, the tier's
+/// code (with `tier`); `wide` gives its W-wide version, else the vectorizer.
+fn build_one<'m>(
+    module: &'m Module,
+    f: &'m Function,
+    wide: Option<&WideFn<'_>>,
+    options: &CompileOptions,
+    tier: bool,
+    locals: &crate::wide::LocalOffsets,
+) -> Result<KernelBuild<'m>, CompileError> {
+    let tiered = if tier && wide.is_none() {
+        // The wide-vector tier takes whole work-group functions vectorized at its
+        // width; one it refuses is built again at the usual width for Cranelift. A
+        // kernel that does not vectorize at that width, or that the tier would refuse
+        // whatever its work-group function, is refused before that transform.
+        let w = crate::wide::width();
+        let clock = Instant::now();
+        match vectorize_kernel(f, None, options, Some(w)) {
+            (None, _) => Err(format!("not vectorized at {w}")),
+            (Some(v), note) => match crate::wide::refused_early(&v.func, f) {
+                Err(why) => Err(why),
+                Ok(()) => {
+                    let mut k = build_vectorized(module, f, (Some(v), note), clock)?;
+                    attach_wide(&mut k, locals);
+                    Ok(k)
+                }
+            },
+        }
+    } else {
+        Err(String::new())
+    };
+    Ok(match tiered {
+        Ok(k) if k.wide_code.is_ok() => k,
+        refused => {
+            let mut k = build_kernel(module, f, wide, options, None)?;
+            if tier && (k.vectorized && wide.is_some() || crate::wide::takes_scalar()) {
+                // This build's code, or why the tier refused it.
+                attach_wide(&mut k, locals);
+            } else if tier {
+                k.wide_code = Err(match refused {
+                    Ok(r) => r.wide_code.err().unwrap_or_default(),
+                    Err(why) => why,
+                });
+            }
+            k
+        }
+    })
+}
+
+/// The stack of each thread [`build_in_parallel`] starts: a process main thread's (reserved,
+/// not committed until used).
+const BUILD_STACK: usize = 8 << 20;
+
+/// Runs `build` over `funcs` on up to as many threads as the host has cores (this one among
+/// them), each taking the next kernel not yet taken; the results in `funcs`' order. A program's kernels are built
+/// independently of each other up to their code (the suite's 31 kernels on 2 cores: 55 of
+/// the 100 ms of the CPU device's compile are these stages, the rest Cranelift's, which
+/// places each function in one JIT module in turn).
+fn build_in_parallel<'m, T: Send>(
+    funcs: &[&'m Function],
+    build: &(dyn Fn(&'m Function) -> T + Sync),
+) -> Vec<T> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(funcs.len());
+    if threads <= 1 {
+        return funcs.iter().map(|&f| build(f)).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    // Each thread builds the kernels it takes, and this one those left when no thread could
+    // be started.
+    let take = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&f) = funcs.get(i) else {
+                return mine;
+            };
+            mine.push((i, build(f)));
+        }
+    };
+    let mut built: Vec<Option<T>> = funcs.iter().map(|_| None).collect();
+    std::thread::scope(|s| {
+        // The stack of a process's main thread, where the stages otherwise run.
+        let workers: Vec<_> = (1..threads)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .name("ferrocl-build".into())
+                    .stack_size(BUILD_STACK)
+                    .spawn_scoped(s, take)
+                    .ok()
+            })
+            .collect();
+        let mut results = take();
+        for w in workers {
+            // A panic (an internal error) goes on in the calling thread, as it would have
+            // there.
+            results.extend(w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        }
+        for (i, k) in results {
+            built[i] = Some(k);
+        }
+    });
+    built
+        .into_iter()
+        .map(|k| k.expect("every kernel is built by one thread"))
+        .collect()
 }
 
 /// The time each stage of a compile took, summed over the kernels, in the order the stages
