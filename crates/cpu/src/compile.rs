@@ -268,10 +268,12 @@ fn build_one<'m>(
 const BUILD_STACK: usize = 8 << 20;
 
 /// Runs `build` over `funcs` on up to as many threads as the host has cores (this one among
-/// them), each taking the next kernel not yet taken; the results in `funcs`' order. A program's kernels are built
-/// independently of each other up to their code (the suite's 31 kernels on 2 cores: 55 of
-/// the 100 ms of the CPU device's compile are these stages, the rest Cranelift's, which
-/// places each function in one JIT module in turn).
+/// them), each taking the next kernel not yet taken; the results in `funcs`' order. A
+/// program's kernels are built independently of each other up to their code (the suite's 31
+/// kernels on 2 cores: 55 of the 100 ms of the CPU device's compile are these stages, the rest
+/// Cranelift's, which places each function in one JIT module in turn). Threads of their own,
+/// not the worker pool's (`pool.rs`): a pool launch holds the pool for one launch at a time,
+/// so a build would wait for the kernels another queue is running.
 fn build_in_parallel<'m, T: Send>(
     funcs: &[&'m Function],
     build: &(dyn Fn(&'m Function) -> T + Sync),

@@ -32,7 +32,7 @@ use ferrocl_device::{
 use ferrocl_ir::{KernelInfo, Module};
 
 pub use abi::GroupCtx;
-pub use ferrocl_device::{ArgSlot, NdRange};
+pub use ferrocl_device::{ArgSlot, NdRange, ALLOCATION_ALIGN};
 
 /// The number of work-items in a sub-group ("an implementation-defined grouping of work-items
 /// in a work-group", OpenCL C 6.15.1): the vector width the work-group compiler packs

@@ -93,9 +93,6 @@ pub fn compile_cpu(module: &Module, vectorized: bool) -> Result<CpuProgram, Stri
     })
 }
 
-/// The alignment of a `__local` argument's offset: the widest vector's.
-const LOCAL_ALIGN: usize = 128;
-
 /// Runs kernel `k` on the CPU device over `launch`.
 pub fn run_cpu(program: &CpuProgram, launch: &Launch, input: &[u32]) -> Result<Outputs, String> {
     let k = program.kernel("k").ok_or("no kernel k")?;
@@ -106,7 +103,9 @@ pub fn run_cpu(program: &CpuProgram, launch: &Launch, input: &[u32]) -> Result<O
     let mut args = vec![0u8; k.args_size];
     // The `__local` argument after the kernel's own `__local` variables, as a launch through
     // the API places it (`core/src/kernel.rs`): its offset in the group's region.
-    let lm = k.static_local_size.next_multiple_of(LOCAL_ALIGN);
+    let lm = k
+        .static_local_size
+        .next_multiple_of(ferrocl_cpu::ALLOCATION_ALIGN);
     let values = [
         out.as_mut_ptr() as u64,
         input.as_ptr() as u64,

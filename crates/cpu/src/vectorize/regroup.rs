@@ -364,6 +364,9 @@ impl Available {
 }
 
 /// Removes the instructions of `candidates` whose results nothing reads, until none is left.
+/// Not `passes::dce`: the vectorizer's result names W-wide values the work-group transform
+/// reads (`Vectorized::uniform`) whether or not the function still does, and only what this
+/// rewrite made unused may go.
 fn remove_unused(f: &mut Function, candidates: &[Inst]) {
     loop {
         let mut uses: HashMap<Value, usize> = HashMap::new();
