@@ -649,3 +649,46 @@ fn int16_chains_match_cranelift() {
     let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
     compare(INT16, "int16_chain", &[buf(43), buf(44)], &ranges);
 }
+
+/// `char8` and `short16` arithmetic, chains of multiply-adds as clpeak's: vectors of bytes
+/// and words splatted from scalar arguments, constants, sums, differences and products (of
+/// bytes, through words), their halves and swizzles (shuffles of narrow lanes) and lanes read
+/// back; a `char4` stored whole.
+const NARROW_ARITHMETIC: &str = "
+__kernel void narrow_chains(__global char *out, __global short *outs, __global char4 *out4,
+                            __global const int *in, char a, short b)
+{
+    int i = get_global_id(0);
+    char8 x = (char8)(a) + (char8)(0, 1, 2, 3, 4, 5, 6, 7) + (char8)((char)in[i]);
+    char8 c = (char8)((char)i);
+    short16 y = (short16)(b) - (short16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+              + (short16)((short)in[i + 1]);
+    short16 d = (short16)((short)(i * 3));
+    for (int k = 0; k < 8; k++) {
+        x = x * x + c + (char8)(5);
+        y = y * y - d + (short16)(7);
+    }
+    char4 t = x.lo + x.hi;
+    char2 u = t.lo + t.hi;
+    out[i] = u.x ^ u.y;
+    out4[i] = t.wzyx - x.s1357;
+    short8 s = y.lo + y.hi;
+    short4 s4 = s.even - s.odd;
+    outs[i] = s4.x + s4.y * s4.z - s4.w + y.sf;
+}
+";
+
+#[test]
+fn narrow_chains_match_cranelift() {
+    let buf = |seed| Arg::Buffer { words: 4097, seed };
+    let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
+    let args = [
+        buf(49),
+        buf(50),
+        buf(51),
+        buf(52),
+        Arg::Int(-3),
+        Arg::Int(1234),
+    ];
+    compare(NARROW_ARITHMETIC, "narrow_chains", &args, &ranges);
+}

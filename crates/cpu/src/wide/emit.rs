@@ -156,8 +156,9 @@ fn pin_constants(f: &Function, plan: &Plan<'_>, alloc: &Allocation) -> Vec<(u32,
             let (Op::Fconst(c) | Op::Iconst(c)) = data.op else {
                 continue;
             };
-            if plan.is_remat(r) && plan.class[r] == Some(Class::Vec) && c as u32 != 0 {
-                *reads.entry(c as u32).or_default() += plan.uses(r);
+            let bits = replicated(f.dfg.value_type(r), c as u32);
+            if plan.is_remat(r) && plan.class[r] == Some(Class::Vec) && bits != 0 {
+                *reads.entry(bits).or_default() += plan.uses(r);
             }
         }
     }
@@ -1055,6 +1056,7 @@ impl Emitter<'_> {
             _ => return Err(format!("{v} cannot be rematerialized")),
         };
         if self.ty(v).is_vector() {
+            let bits = replicated(self.ty(v), bits);
             return self.broadcast(sized(r, self.ty(v).bytes()), bits);
         }
         if let Some(p) = self.pinned(bits) {
@@ -1185,7 +1187,7 @@ impl Emitter<'_> {
         }
         let i = def_inst(self.f, v)?;
         match self.f.dfg.insts[i].op {
-            Op::Iconst(c) | Op::Fconst(c) => self.pinned(c as u32),
+            Op::Iconst(c) | Op::Fconst(c) => self.pinned(replicated(self.ty(v), c as u32)),
             _ => None,
         }
     }
@@ -1376,6 +1378,11 @@ impl Emitter<'_> {
                 op2!(self, Code::Mov_r64_rm64, r, at)?;
             } else if ty == Type::I32 {
                 op2!(self, Code::Mov_r32_rm32, r32(r), at)?;
+            } else if ty == Type::I16 {
+                // Zero-extended, as the tier loads narrow scalars.
+                op2!(self, Code::Movzx_r32_rm16, r32(r), at)?;
+            } else if ty == Type::I8 {
+                op2!(self, Code::Movzx_r32_rm8, r32(r), at)?;
             } else {
                 return Err(format!("argument {p} of type {ty}"));
             }
@@ -1781,6 +1788,30 @@ impl Emitter<'_> {
                     op2!(self, Code::Shl_rm64_imm8, d, u32::from(shift))?;
                 }
                 Ok(())
+            }
+            Op::ExtractLane(n) if narrow_vector(self.ty(args[0])) => {
+                // VPEXTRB / VPEXTRW (zero-extended, as the tier loads narrow scalars), from
+                // the upper 128 bits for a word past the eighth.
+                let v = self.vec(args[0], VS0)?;
+                if self.ty(args[0]).lane_type() == Type::I8 {
+                    let code = Code::EVEX_Vpextrb_r32m8_xmm_imm8;
+                    return op3!(self, code, r32(d), xmm_of(v), u32::from(*n));
+                }
+                let (x, n) = if *n >= 8 {
+                    let s = XMM[VS1];
+                    let code = Code::EVEX_Vextracti32x4_xmmm128_k1z_ymm_imm8;
+                    op3!(self, code, s, ymm_of(v), 1u32)?;
+                    (s, n - 8)
+                } else {
+                    (xmm_of(v), *n)
+                };
+                op3!(
+                    self,
+                    Code::EVEX_Vpextrw_r32_xmm_imm8,
+                    r32(d),
+                    x,
+                    u32::from(n)
+                )
             }
             Op::ExtractLane(n) if self.plan.class(args[0]) == Class::Vec => {
                 let v = self.vec(args[0], VS0)?;
@@ -2218,9 +2249,16 @@ impl Emitter<'_> {
             return self.mask_vec_inst(op, r, d, args);
         }
         let narrow_in = args.first().is_some_and(|&a| narrow_vector(self.ty(a)));
-        if (narrow_vector(self.ty(r)) || narrow_in)
-            && matches!(op, Op::InsertLane(_) | Op::Convert(_))
-        {
+        let narrow_op = match op {
+            Op::InsertLane(_) | Op::Convert(_) => true,
+            Op::Splat | Op::Vconst(_) | Op::Shuffle(_) => narrow_vector(self.ty(r)),
+            Op::Binary(b) => {
+                narrow_vector(self.ty(r))
+                    && matches!(b, BinaryOp::Iadd | BinaryOp::Isub | BinaryOp::Imul)
+            }
+            _ => false,
+        };
+        if (narrow_vector(self.ty(r)) || narrow_in) && narrow_op {
             return self.narrow_vec_inst(op, r, d, args);
         }
         match op {
@@ -2641,10 +2679,88 @@ impl Emitter<'_> {
     }
 
     /// An instruction on vectors of 8- or 16-bit lanes (`super::narrow_vector_op`): an
-    /// insertion, or a conversion from or to the same lanes of 32 bits, into `d`.
+    /// insertion, a splat, a constant, a sum, difference or product, or a conversion from or
+    /// to the same lanes of 32 bits, into `d`.
     fn narrow_vec_inst(&mut self, op: &Op, r: Value, d: Register, args: &[Value]) -> Res<()> {
         let byte_lanes = |t: Type| t.lane_type() == Type::I8;
+        let bytes = byte_lanes(self.ty(r));
+        // The form of the register's size: the narrow vectors of a 16-lane chunk fill an
+        // `xmm` (bytes) or a `ymm` (words) at most; fewer lanes are the low part of an `xmm`.
+        let sized2 = |x: Code, y: Code| if d.is_ymm() { y } else { x };
         match op {
+            Op::Splat => {
+                // The scalar's low lane broadcast: VMOVD, then VPBROADCASTB / VPBROADCASTW
+                // from a vector register (the form AVX2 has too).
+                let x = self.gpr(args[0], S0)?;
+                op2!(self, Code::EVEX_Vmovd_xmm_rm32, xmm_of(d), r32(x))?;
+                let code = if bytes {
+                    sized2(
+                        Code::EVEX_Vpbroadcastb_xmm_k1z_xmmm8,
+                        Code::EVEX_Vpbroadcastb_ymm_k1z_xmmm8,
+                    )
+                } else {
+                    sized2(
+                        Code::EVEX_Vpbroadcastw_xmm_k1z_xmmm16,
+                        Code::EVEX_Vpbroadcastw_ymm_k1z_xmmm16,
+                    )
+                };
+                op2!(self, code, d, xmm_of(d))
+            }
+            Op::Vconst(lanes) => {
+                // The lanes packed into the pool's words, loaded whole.
+                let mut words = [0u32; 16];
+                let per_word = if bytes { 4 } else { 2 };
+                let lane_bits = 32 / per_word;
+                for (k, &l) in lanes.iter().enumerate() {
+                    let mask = (1u64 << lane_bits) - 1;
+                    words[k / per_word] |=
+                        ((l & mask) as u32) << (lane_bits * (k % per_word));
+                }
+                let code = sized2(MOVUPS_LOAD[0], MOVUPS_LOAD[1]);
+                self.load_pool(d, code, words)
+            }
+            Op::Shuffle(mask) => self.narrow_shuffle(d, args, mask, bytes),
+            Op::Binary(b @ (BinaryOp::Iadd | BinaryOp::Isub)) => {
+                let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                let code = match (b, bytes) {
+                    (BinaryOp::Iadd, true) => sized2(
+                        Code::EVEX_Vpaddb_xmm_k1z_xmm_xmmm128,
+                        Code::EVEX_Vpaddb_ymm_k1z_ymm_ymmm256,
+                    ),
+                    (BinaryOp::Iadd, false) => sized2(
+                        Code::EVEX_Vpaddw_xmm_k1z_xmm_xmmm128,
+                        Code::EVEX_Vpaddw_ymm_k1z_ymm_ymmm256,
+                    ),
+                    (_, true) => sized2(
+                        Code::EVEX_Vpsubb_xmm_k1z_xmm_xmmm128,
+                        Code::EVEX_Vpsubb_ymm_k1z_ymm_ymmm256,
+                    ),
+                    (_, false) => sized2(
+                        Code::EVEX_Vpsubw_xmm_k1z_xmm_xmmm128,
+                        Code::EVEX_Vpsubw_ymm_k1z_ymm_ymmm256,
+                    ),
+                };
+                op3!(self, code, d, sized(a, bytes_of(d)), sized(c, bytes_of(d)))
+            }
+            Op::Binary(BinaryOp::Imul) if !bytes => {
+                let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                let code = sized2(
+                    Code::EVEX_Vpmullw_xmm_k1z_xmm_xmmm128,
+                    Code::EVEX_Vpmullw_ymm_k1z_ymm_ymmm256,
+                );
+                op3!(self, code, d, sized(a, bytes_of(d)), sized(c, bytes_of(d)))
+            }
+            Op::Binary(BinaryOp::Imul) => {
+                // x86 multiplies no bytes: both operands widened to words (at most 16 bytes
+                // to a `ymm`), multiplied, and the products' low bytes taken back (VPMOVWB;
+                // a product's low byte is that of the bytes' product).
+                let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                let (wa, wc) = (YMM[VS2], YMM[VS0]);
+                op2!(self, Code::EVEX_Vpmovzxbw_ymm_k1z_xmmm128, wa, xmm_of(a))?;
+                op2!(self, Code::EVEX_Vpmovzxbw_ymm_k1z_xmmm128, wc, xmm_of(c))?;
+                op3!(self, Code::EVEX_Vpmullw_ymm_k1z_ymm_ymmm256, wa, wa, wc)?;
+                op2!(self, Code::EVEX_Vpmovwb_xmmm128_k1z_ymm, xmm_of(d), wa)
+            }
             Op::InsertLane(n) => {
                 // The lane's bits broadcast under a mask of lane n alone.
                 let (v, x) = (args[0], args[1]);
@@ -2736,6 +2852,67 @@ impl Emitter<'_> {
             }
             other => Err(format!("{other:?} of vectors of narrow lanes")),
         }
+    }
+
+    /// A shuffle of two vectors of narrow lanes (bytes where `bytes`, else words) into `d`.
+    /// Operands of at most 16 bytes: VPSHUFB of each, picking its bytes (a pattern byte of
+    /// 0x80 gives zero), the two combined by VPOR. Words of 32 bytes: VPERMI2W over the two
+    /// (AVX-512 BW; AVX2 has no form of it and refuses the function).
+    fn narrow_shuffle(&mut self, d: Register, args: &[Value], mask: &[u8], bytes: bool) -> Res<()> {
+        let m = self.ty(args[0]).lanes() as usize;
+        let size = if bytes { 1 } else { 2 };
+        let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+        let pack = |pattern: &[u8; 64]| {
+            let mut words = [0u32; 16];
+            for (w, c) in words.iter_mut().zip(pattern.chunks(4)) {
+                *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            }
+            words
+        };
+        if bytes_of(a) <= 16 && bytes_of(d) <= 16 {
+            let (mut from_a, mut from_b) = ([0x80u8; 64], [0x80u8; 64]);
+            for (k, &j) in mask.iter().enumerate() {
+                let j = usize::from(j);
+                for t in 0..size {
+                    if j < m {
+                        from_a[k * size + t] = (j * size + t) as u8;
+                    } else {
+                        from_b[k * size + t] = ((j - m) * size + t) as u8;
+                    }
+                }
+            }
+            let shuffle = Code::EVEX_Vpshufb_xmm_k1z_xmm_xmmm128;
+            let uses_b = mask.iter().any(|&j| usize::from(j) >= m);
+            let t = if uses_b { XMM[VS2] } else { xmm_of(d) };
+            let at = self.pool_ref(pack(&from_a));
+            op3!(self, shuffle, t, xmm_of(a), at)?;
+            if !uses_b {
+                return Ok(());
+            }
+            // `a` is read: its scratch register is free.
+            let at = self.pool_ref(pack(&from_b));
+            op3!(self, shuffle, XMM[VS0], xmm_of(b), at)?;
+            return op3!(self, PORD[0], xmm_of(d), t, XMM[VS0]);
+        }
+        if bytes {
+            return Err("a shuffle of more than 16 bytes".into());
+        }
+        // VPERMI2W: indices 0-31 name the first table's words, 32-63 the second's.
+        let mut idx = [0u8; 64];
+        for (k, &j) in mask.iter().enumerate() {
+            let j = usize::from(j);
+            let w = if j < m { j } else { 32 + j - m } as u16;
+            idx[2 * k..2 * k + 2].copy_from_slice(&w.to_le_bytes());
+        }
+        let t = if [a, b].iter().all(|&x| zmm_of(x) != zmm_of(d)) {
+            zmm_of(d)
+        } else {
+            ZMM[VS2]
+        };
+        self.load_pool(t, MOVUPS_LOAD[2], pack(&idx))?;
+        let code = Code::EVEX_Vpermi2w_zmm_k1z_zmm_zmmm512;
+        op3!(self, code, t, zmm_of(a), zmm_of(b))?;
+        self.vmov(d, sized(t, bytes_of(d)))
     }
 
     /// AVX2: `d` = the low byte (`bytes`), or the low halfword, of each 32-bit lane of `a`
@@ -2890,7 +3067,7 @@ impl Emitter<'_> {
     fn pool_operand(&mut self, v: Value) -> Res<MemoryOperand> {
         let i = def_inst(self.f, v).ok_or("a constant without an instruction")?;
         let bits = match self.f.dfg.insts[i].op {
-            Op::Iconst(c) | Op::Fconst(c) => c as u32,
+            Op::Iconst(c) | Op::Fconst(c) => replicated(self.ty(v), c as u32),
             _ => return Err(format!("{v} is not a constant")),
         };
         Ok(self.pool_broadcast(bits))
@@ -3630,6 +3807,16 @@ fn sized(r: Register, bytes: u32) -> Register {
         64 => ZMM[n],
         32 => YMM[n],
         _ => XMM[n],
+    }
+}
+
+/// The 32 bits that broadcast constant `bits` to every lane of vector type `ty`: a narrow
+/// lane's bits repeated across the word (`0x7f` in bytes is `0x7f7f7f7f`).
+fn replicated(ty: Type, bits: u32) -> u32 {
+    match ty.lane_type() {
+        Type::I8 => (bits & 0xff) * 0x0101_0101,
+        Type::I16 => (bits & 0xffff) * 0x0001_0001,
+        _ => bits,
     }
 }
 

@@ -556,7 +556,9 @@ fn class_of(ty: Type, isa: Isa) -> Option<Class> {
         return (n == isa.width()).then_some(class);
     }
     if narrow_vector(ty) {
-        return matches!(n, 4 | 8 | 16).then_some(Class::Vec);
+        // (Two lanes are a vector's swizzle, `x.s01`: loaded and stored only from 4 bytes,
+        // `check_op`.)
+        return matches!(n, 2 | 4 | 8 | 16).then_some(Class::Vec);
     }
     ((lane == Type::F32 || lane == Type::I32) && matches!(n, 2 | 4 | 8 | 16)).then_some(Class::Vec)
 }
@@ -568,22 +570,30 @@ pub(super) fn is_mask(ty: Type) -> bool {
 }
 
 /// A vector of 8- or 16-bit integer lanes (gathered bytes, `uchar4` components): packed in
-/// the low bytes of a vector register, and only moved, inserted into, combined bitwise and
-/// widened or narrowed to 32-bit lanes ([`narrow_vector_op`]).
+/// the low bytes of a vector register, and only moved, inserted into, splatted, combined
+/// bitwise, added, subtracted and multiplied (bytes only on AVX-512), and widened or
+/// narrowed to 32-bit lanes ([`narrow_vector_op`]).
 pub(super) fn narrow_vector(ty: Type) -> bool {
     ty.is_vector() && matches!(ty.lane_type(), Type::I8 | Type::I16)
 }
 
 /// Whether the tier covers `op` where its result or first operand is a vector of narrow
-/// lanes (of `ty` and `from`): conversions only from and to the same lanes of 32 bits.
-fn narrow_vector_op(op: &Op, ty: Option<Type>, from: Option<Type>) -> bool {
+/// lanes (of `ty` and `from`) in code for `isa`: conversions only from and to the same lanes
+/// of 32 bits; products of bytes only on AVX-512, which narrows words back to bytes
+/// (VPMOVWB; AVX2 has no such instruction).
+fn narrow_vector_op(op: &Op, ty: Option<Type>, from: Option<Type>, isa: Isa) -> bool {
     let lanes32 = |a: Option<Type>, b: Option<Type>, lane: Type| match (a, b) {
         (Some(a), Some(b)) => b.lane_type() == lane && a.lanes() == b.lanes(),
         _ => false,
     };
     match op {
         Op::Undef | Op::InsertLane(_) | Op::Load(_) | Op::Store(_) => true,
+        Op::Splat | Op::Iconst(_) | Op::Vconst(_) | Op::ExtractLane(_) | Op::Shuffle(_) => true,
         Op::Binary(BinaryOp::Band | BinaryOp::Bor | BinaryOp::Bxor) => true,
+        Op::Binary(BinaryOp::Iadd | BinaryOp::Isub) => true,
+        Op::Binary(BinaryOp::Imul) => {
+            isa == Isa::Avx512 || ty.is_some_and(|t| t.lane_type() == Type::I16)
+        }
         Op::Convert(ConvOp::Trunc) => lanes32(ty, from, Type::I32),
         Op::Convert(ConvOp::Zext | ConvOp::Sext) => lanes32(from, ty, Type::I32),
         Op::Convert(ConvOp::SintToFloat(Round::Rte) | ConvOp::UintToFloat(Round::Rte)) => {
@@ -1359,8 +1369,20 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
     let scalar_int = |t: Type| !t.is_vector() && (t.is_int() || t.is_ptr());
     let first = (!data.args.is_empty()).then(|| arg_ty(0));
     if ty.is_some_and(narrow_vector) || first.is_some_and(narrow_vector) {
-        if !narrow_vector_op(&data.op, ty, first) {
+        if !narrow_vector_op(&data.op, ty, first, isa) {
+            if data.op == Op::Binary(BinaryOp::Imul) {
+                return Err("a product of bytes: VPMOVWB has no AVX2 form".into());
+            }
             return Err(format!("{:?} of vectors of narrow lanes", data.op));
+        }
+        // The tier's vector accesses move 4 bytes or more (`emit.rs`).
+        let accessed = match data.op {
+            Op::Load(_) => ty,
+            Op::Store(_) => first,
+            _ => None,
+        };
+        if accessed.is_some_and(|t| t.bytes() < 4) {
+            return Err("an access of fewer than 4 bytes of narrow lanes".into());
         }
         if !matches!(data.op, Op::Load(_) | Op::Store(_)) {
             return Ok(());
