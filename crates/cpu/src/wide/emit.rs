@@ -2713,8 +2713,7 @@ impl Emitter<'_> {
                 let lane_bits = 32 / per_word;
                 for (k, &l) in lanes.iter().enumerate() {
                     let mask = (1u64 << lane_bits) - 1;
-                    words[k / per_word] |=
-                        ((l & mask) as u32) << (lane_bits * (k % per_word));
+                    words[k / per_word] |= ((l & mask) as u32) << (lane_bits * (k % per_word));
                 }
                 let code = sized2(MOVUPS_LOAD[0], MOVUPS_LOAD[1]);
                 self.load_pool(d, code, words)
