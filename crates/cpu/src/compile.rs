@@ -249,7 +249,10 @@ fn build_one<'m>(
         Ok(k) if k.wide_code.is_ok() => k,
         refused => {
             let mut k = build_kernel(module, f, wide, options, None)?;
-            if tier && (k.vectorized && wide.is_some() || crate::wide::takes_scalar()) {
+            let scalar_tier = !k.vectorized && crate::tier_takes_wide_scalar(f);
+            if tier
+                && (k.vectorized && wide.is_some() || crate::wide::takes_scalar() || scalar_tier)
+            {
                 // This build's code, or why the tier refused it.
                 attach_wide(&mut k, locals);
             } else if tier {

@@ -224,6 +224,42 @@ fn tier_holds_wide_integers(f: &ferrocl_ir::Function) -> bool {
         && computed_vectors(f).all(|t| t.lane_type().is_int() && t.lane_type().bits() <= 32)
 }
 
+/// Whether the AVX-512 tier is offered `f`'s work-group function where `f` runs one work-item
+/// at a time for its 512-bit vectors ([`WIDEST_VECTOR_BITS`]): a `float16` is then one `zmm`
+/// where Cranelift's code takes four `xmm`. OpenCV's `divide` and `addWeighted` over
+/// `uchar16`, computing in `float16` (2 cores of a Xeon with AVX-512, through OpenCV's T-API):
+/// 0.82-0.87 to 0.58-0.60 ms and 0.78-0.83 to 0.51-0.57 (PoCL 3.1: 0.73 and 0.66-0.75).
+/// Only a kernel of at most [`WIDE_SCALAR_MAX_OPS`] such operations (each counted
+/// [`WIDE_SCALAR_TRIPS`] times for each loop around it): the processor then overlaps
+/// consecutive work-items. A long chain of them is one chain of `zmm` operations, each waiting
+/// on the last, where Cranelift's four `xmm` chains run side by side: clpeak's `float16`
+/// multiply-adds (256 a work-item), 2 cores, 18.1 ms in Cranelift's code, 23.5 in the tier's.
+pub(crate) fn tier_takes_wide_scalar(f: &ferrocl_ir::Function) -> bool {
+    if !(wide::enabled()
+        && wide::host_isa() == Some(wide::Isa::Avx512)
+        && widest_vector_bits(f) >= WIDEST_VECTOR_BITS)
+    {
+        return false;
+    }
+    let depth = codegen::loops::depths(f);
+    let mut ops = 0u64;
+    for &b in f.layout.blocks() {
+        let wide = f
+            .layout
+            .block_insts(b)
+            .iter()
+            .filter_map(|&i| f.dfg.inst_result(i))
+            .filter(|&v| f.dfg.value_type(v).bits() >= WIDEST_VECTOR_BITS)
+            .count() as u64;
+        ops = ops.saturating_add(wide.saturating_mul(WIDE_SCALAR_TRIPS.saturating_pow(depth[b])));
+    }
+    ops <= WIDE_SCALAR_MAX_OPS
+}
+
+/// See [`tier_takes_wide_scalar`].
+const WIDE_SCALAR_MAX_OPS: u64 = 64;
+const WIDE_SCALAR_TRIPS: u64 = 8;
+
 /// The bits of the widest OpenCL vector that `f` computes (see [`vector_arithmetic`] for
 /// what counts), 0 where it computes none.
 fn widest_vector_bits(f: &ferrocl_ir::Function) -> u32 {

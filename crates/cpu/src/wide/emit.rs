@@ -1726,6 +1726,17 @@ impl Emitter<'_> {
                     } => {
                         self.saturate(d, a, self.ty(args[0]), *src_signed, self.ty(r), *dst_signed)
                     }
+                    ConvOp::FloatToSint { round, .. } | ConvOp::FloatToUint { round, .. }
+                        if narrow(self.ty(r)) =>
+                    {
+                        // As the vector form (`narrow_vec_inst`): to 32 bits, then clamped.
+                        let x = self.vec(args[0], VS0)?;
+                        let t = XMM[VS2];
+                        self.float_to_int(t, x, *round, 16)?;
+                        let signed = matches!(c, ConvOp::FloatToSint { .. });
+                        self.clamp_to_narrow(t, 16, self.ty(r) == Type::I8, signed)?;
+                        op2!(self, Code::EVEX_Vmovd_rm32_xmm, r32(d), t)
+                    }
                     ConvOp::FloatToSint { round, .. } => {
                         let x = self.vec(args[0], VS0)?;
                         let t = XMM[VS2];
@@ -2793,26 +2804,23 @@ impl Emitter<'_> {
                 Ok(())
             }
             Op::Convert(ConvOp::Trunc) => {
-                // VPMOVDB / VPMOVDW: each 32-bit lane's low bits.
                 let a = self.vec(args[0], VS0)?;
-                if self.avx2() {
-                    return self.narrow_avx2(d, a, byte_lanes(self.ty(r)));
-                }
-                let k = usize::from(a.is_ymm()) + 2 * usize::from(a.is_zmm());
-                let code = if byte_lanes(self.ty(r)) {
-                    [
-                        Code::EVEX_Vpmovdb_xmmm32_k1z_xmm,
-                        Code::EVEX_Vpmovdb_xmmm64_k1z_ymm,
-                        Code::EVEX_Vpmovdb_xmmm128_k1z_zmm,
-                    ]
-                } else {
-                    [
-                        Code::EVEX_Vpmovdw_xmmm64_k1z_xmm,
-                        Code::EVEX_Vpmovdw_xmmm128_k1z_ymm,
-                        Code::EVEX_Vpmovdw_ymmm256_k1z_zmm,
-                    ]
-                }[k];
-                op2!(self, code, d, a)
+                self.truncate_lanes(d, a, bytes)
+            }
+            Op::Convert(
+                c @ (ConvOp::FloatToSint { round, .. } | ConvOp::FloatToUint { round, .. }),
+            ) => {
+                // Each lane converted to a 32-bit integer (saturated, NaN to 0:
+                // `float_to_int`), clamped to the narrow lane's range and its low bits taken:
+                // `convert_uchar16_sat_rte`. Unsaturated, a value out of range has no result
+                // the spec prescribes (6.4.3.3), and this one is as good as any.
+                let a = self.vec(args[0], VS0)?;
+                let n = bytes_of(a);
+                let t = sized(ZMM[VS2], n);
+                self.float_to_int(t, a, *round, n)?;
+                let signed = matches!(c, ConvOp::FloatToSint { .. });
+                self.clamp_to_narrow(t, n, bytes, signed)?;
+                self.truncate_lanes(d, t, bytes)
             }
             Op::Convert(c) => {
                 let from = self.ty(args[0]);
@@ -2851,6 +2859,44 @@ impl Emitter<'_> {
             }
             other => Err(format!("{other:?} of vectors of narrow lanes")),
         }
+    }
+
+    /// Clamps the 32-bit lanes of `t` (`n` bytes) to the range of a byte (`bytes`) or a
+    /// halfword, `signed` or not.
+    fn clamp_to_narrow(&mut self, t: Register, n: u32, bytes: bool, signed: bool) -> Res<()> {
+        let (lo, hi): (i32, i32) = match (bytes, signed) {
+            (true, false) => (0, 255),
+            (true, true) => (-128, 127),
+            (false, false) => (0, 65535),
+            (false, true) => (-32768, 32767),
+        };
+        let at = self.pool_broadcast(lo as u32);
+        op3!(self, pick(PMAXSD, n), t, t, at)?;
+        let at = self.pool_broadcast(hi as u32);
+        op3!(self, pick(PMINSD, n), t, t, at)
+    }
+
+    /// `d` = the low byte (`bytes`), or the low halfword, of each 32-bit lane of `a`:
+    /// VPMOVDB / VPMOVDW, or on AVX2 [`Self::narrow_avx2`].
+    fn truncate_lanes(&mut self, d: Register, a: Register, bytes: bool) -> Res<()> {
+        if self.avx2() {
+            return self.narrow_avx2(d, a, bytes);
+        }
+        let k = usize::from(a.is_ymm()) + 2 * usize::from(a.is_zmm());
+        let code = if bytes {
+            [
+                Code::EVEX_Vpmovdb_xmmm32_k1z_xmm,
+                Code::EVEX_Vpmovdb_xmmm64_k1z_ymm,
+                Code::EVEX_Vpmovdb_xmmm128_k1z_zmm,
+            ]
+        } else {
+            [
+                Code::EVEX_Vpmovdw_xmmm64_k1z_xmm,
+                Code::EVEX_Vpmovdw_xmmm128_k1z_ymm,
+                Code::EVEX_Vpmovdw_ymmm256_k1z_zmm,
+            ]
+        }[k];
+        op2!(self, code, d, a)
     }
 
     /// A shuffle of two vectors of narrow lanes (bytes where `bytes`, else words) into `d`.

@@ -595,6 +595,9 @@ fn narrow_vector_op(op: &Op, ty: Option<Type>, from: Option<Type>, isa: Isa) -> 
             isa == Isa::Avx512 || ty.is_some_and(|t| t.lane_type() == Type::I16)
         }
         Op::Convert(ConvOp::Trunc) => lanes32(ty, from, Type::I32),
+        Op::Convert(ConvOp::FloatToSint { .. } | ConvOp::FloatToUint { .. }) => {
+            lanes32(ty, from, Type::F32)
+        }
         Op::Convert(ConvOp::Zext | ConvOp::Sext) => lanes32(from, ty, Type::I32),
         Op::Convert(ConvOp::SintToFloat(Round::Rte) | ConvOp::UintToFloat(Round::Rte)) => {
             lanes32(from, ty, Type::F32)
@@ -1470,11 +1473,14 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
                     (from == Type::I32 || (from == Type::I64 && to == Type::F32))
                         || (from.lane_type() == Type::I32 && from.lanes() == 16)
                 }
+                // (And scalars of 8 and 16 bits: converted to 32 and clamped, `emit.rs`.)
                 ConvOp::FloatToUint { sat: true, .. } => {
-                    from.lane_type() == Type::F32 && to.lane_type() == Type::I32
+                    from.lane_type() == Type::F32
+                        && (to.lane_type() == Type::I32 || (from == Type::F32 && narrow(to)))
                 }
                 ConvOp::FloatToSint { .. } => {
-                    from.lane_type() == Type::F32 && to.lane_type() == Type::I32
+                    from.lane_type() == Type::F32
+                        && (to.lane_type() == Type::I32 || (from == Type::F32 && narrow(to)))
                 }
                 _ => false,
             }
