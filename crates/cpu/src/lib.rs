@@ -209,19 +209,23 @@ fn vector_arithmetic(f: &ferrocl_ir::Function, insts: usize) -> bool {
 const WIDEST_VECTOR_BITS: u32 = 512;
 
 /// Whether the AVX-512 tier holds `f`'s widest vectors whole: every vector it computes has
-/// integer lanes of 32 bits or fewer, so an `int16` is one `zmm` rather than four `xmm`. The
-/// tier is then offered such a kernel vectorized at its width ([`WIDEST_VECTOR_BITS`] keeps
-/// it from Cranelift's widths, and a kernel the tier refuses runs one work-item at a time).
-/// clpeak's `int16` chains of multiply-adds (2 cores of a Xeon with AVX-512): 24.3 GIOPS one
-/// work-item at a time, 135 in the tier (PoCL 3.1: 33.5). Floats stay one work-item at a
-/// time: its `float16` chains gained less (62.3 to 68.9 GFLOPS, at 4 lanes in Cranelift, the
-/// tier refusing them), `double8` and `double16` lost (30.7 to 14.1, 44.2 to 12.2: the tier
-/// leaves `f64` to Cranelift), and CLBlast's GEMM kernels of `float8`/`float16` were not
-/// measured.
-fn tier_holds_wide_integers(f: &ferrocl_ir::Function) -> bool {
+/// lanes of 32 bits or fewer (integers or `float`), so an `int16` or a `float16` is one `zmm`
+/// rather than four `xmm`. The tier is then offered such a kernel vectorized at its width
+/// ([`WIDEST_VECTOR_BITS`] keeps it from Cranelift's widths, and a kernel the tier refuses
+/// runs one work-item at a time). clpeak's chains of multiply-adds (2 cores of a Xeon with
+/// AVX-512): `int16` 24.3 GIOPS one work-item at a time, 135 in the tier (PoCL 3.1: 33.5);
+/// `float16` 17.3 ms one work-item at a time, 2.8 in the tier (PoCL 3.1: 10.1), once the tier
+/// converts the chunk's local ids to floats (`Plan::counted`). `double8` and `double16` stay
+/// one work-item at a time: vectorized they lost (30.7 to 14.1, 44.2 to 12.2 GFLOPS: the tier
+/// leaves `f64` to Cranelift).
+fn tier_holds_wide_vectors(f: &ferrocl_ir::Function) -> bool {
+    use ferrocl_ir::Type;
     wide::enabled()
         && wide::host_isa() == Some(wide::Isa::Avx512)
-        && computed_vectors(f).all(|t| t.lane_type().is_int() && t.lane_type().bits() <= 32)
+        && computed_vectors(f).all(|t| {
+            let lane = t.lane_type();
+            (lane.is_int() || lane == Type::F32) && lane.bits() <= 32
+        })
 }
 
 /// Whether the AVX-512 tier is offered `f`'s work-group function where `f` runs one work-item
@@ -834,7 +838,7 @@ fn vectorized_wide_or_refusal(
     let width = width.unwrap_or_else(|| vector_width(f));
     if costed && !vectorize_always() {
         let bits = widest_vector_bits(f);
-        if bits >= WIDEST_VECTOR_BITS && !(for_tier && tier_holds_wide_integers(f)) {
+        if bits >= WIDEST_VECTOR_BITS && !(for_tier && tier_holds_wide_vectors(f)) {
             return Err(vectorize::Refusal::new(format!(
                 "{bits}-bit vectors, each {} registers a work-item",
                 bits / 128

@@ -626,7 +626,7 @@ fn negated_fma_operands_match_cranelift() {
 
 /// `int16` arithmetic, a chain of multiply-adds as clpeak's: on an AVX-512 host the tier is
 /// offered such a kernel at its width though Cranelift's widths leave 512-bit vectors alone
-/// (`tier_holds_wide_integers` in `lib.rs`); its halves and quarters summed at the end.
+/// (`tier_holds_wide_vectors` in `lib.rs`); its halves and quarters summed at the end.
 const INT16: &str = "
 __kernel void int16_chain(__global int *out, __global const int *in)
 {
@@ -734,4 +734,34 @@ fn saturated_narrow_conversions_match_cranelift() {
     let ranges = [nd([1024, 1], [64, 1]), nd([999, 1], [333, 1])];
     let args = [buf(58), buf(59), buf(60), Arg::Float(37.5)];
     compare(SATURATED, "saturated16", &args, &ranges);
+}
+
+/// `float16` arithmetic, a chain of multiply-adds as clpeak's, on the local id converted to
+/// floats unsigned and signed from 64 bits (the tier makes the chunk's ids where the
+/// conversion reads them, `Plan::counted`); its halves summed at the end.
+const FLOAT16: &str = "
+__kernel void float16_chain(__global float *out, __global const float *in)
+{
+    int i = get_global_id(0);
+    float16 x = (float16)(in[i]) * (float16)(0.5f, 0.25f, 0.125f, 1, 2, 3, 4, 5,
+                                              -1, -2, -3, -4, 0.75f, 1.5f, 2.5f, 3.5f);
+    float16 c = (float16)get_local_id(0) * 1e-3f;
+    float16 s = (float16)((float)((long)get_local_id(0) - 300)) * 1e-4f;
+    for (int k = 0; k < 8; k++)
+        x = x * 0.75f + c - s;
+    float8 t = x.lo + x.hi;
+    float4 u = t.lo + t.hi;
+    out[i] = u.x + u.y * u.z - u.w;
+}
+";
+
+#[test]
+fn float16_chains_match_cranelift() {
+    if ferrocl_cpu::wide::host_isa() != Some(ferrocl_cpu::wide::Isa::Avx512) {
+        eprintln!("skipped: only an AVX-512 host's tier takes float16 arithmetic");
+        return;
+    }
+    let buf = |seed| Arg::Buffer { words: 4097, seed };
+    let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
+    compare(FLOAT16, "float16_chain", &[buf(61), buf(62)], &ranges);
 }

@@ -2259,6 +2259,11 @@ impl Emitter<'_> {
         if self.avx2() && is_mask(self.ty(r)) {
             return self.mask_vec_inst(op, r, d, args);
         }
+        if let (Op::Convert(c), Some((x, lanes))) =
+            (op, args.first().and_then(|&a| self.plan.counted(a)))
+        {
+            return self.counted_to_float(d, x, lanes, matches!(c, ConvOp::SintToFloat(_)));
+        }
         let narrow_in = args.first().is_some_and(|&a| narrow_vector(self.ty(a)));
         let narrow_op = match op {
             Op::InsertLane(_) | Op::Convert(_) => true,
@@ -2859,6 +2864,38 @@ impl Emitter<'_> {
             }
             other => Err(format!("{other:?} of vectors of narrow lanes")),
         }
+    }
+
+    /// `d` (16 lanes of `f32`) = scalar `x` (64 bits) plus each lane of the constant vector
+    /// `lanes`, converted (`signed` or not; rounded to nearest even, the default mode): the
+    /// sums made in two `zmm` of 8 lanes of 64 bits (VPBROADCASTQ, VPADDQ), each converted to
+    /// 8 floats (VCVTQQ2PS / VCVTUQQ2PS: AVX-512 DQ) and the halves joined (VINSERTF32X8).
+    fn counted_to_float(&mut self, d: Register, x: Value, lanes: Value, signed: bool) -> Res<()> {
+        let i = def_inst(self.f, lanes).ok_or("a counted vector without constant lanes")?;
+        let Op::Vconst(c) = &self.f.dfg.insts[i].op else {
+            return Err("a counted vector without constant lanes".into());
+        };
+        let mut halves = [[0u32; 16]; 2];
+        for (k, &l) in c.iter().enumerate().take(16) {
+            halves[k / 8][2 * (k % 8)] = l as u32;
+            halves[k / 8][2 * (k % 8) + 1] = (l >> 32) as u32;
+        }
+        let g = self.gpr(x, S0)?;
+        let (lo, hi) = (ZMM[VS1], ZMM[VS0]);
+        op2!(self, Code::EVEX_Vpbroadcastq_zmm_k1z_r64, hi, g)?;
+        let at = self.pool_ref(halves[0]);
+        op3!(self, Code::EVEX_Vpaddq_zmm_k1z_zmm_zmmm512b64, lo, hi, at)?;
+        let at = self.pool_ref(halves[1]);
+        op3!(self, Code::EVEX_Vpaddq_zmm_k1z_zmm_zmmm512b64, hi, hi, at)?;
+        let convert = if signed {
+            Code::EVEX_Vcvtqq2ps_ymm_k1z_zmmm512b64_er
+        } else {
+            Code::EVEX_Vcvtuqq2ps_ymm_k1z_zmmm512b64_er
+        };
+        op2!(self, convert, ymm_of(lo), lo)?;
+        op2!(self, convert, ymm_of(hi), hi)?;
+        let code = Code::EVEX_Vinsertf32x8_zmm_k1z_zmm_ymmm256_imm8;
+        op4!(self, code, zmm_of(d), lo, ymm_of(hi), 1u32)
     }
 
     /// Clamps the 32-bit lanes of `t` (`n` bytes) to the range of a byte (`bytes`) or a

@@ -630,6 +630,11 @@ pub(super) struct Plan<'a> {
     /// vector, whether the extension is signed, and the shift; each lane is extended and
     /// shifted where it is taken out, and the wide vector is never made.
     widened: SecondaryMap<Value, Option<(Value, bool, u8)>>,
+    /// Vectors of 64-bit lanes that are a 64-bit scalar plus a constant per lane (the local
+    /// ids of a chunk, `splat(x) + [0, 1, ..., 15]`) read only by conversions to `float`
+    /// (`(float)get_local_id(0)`): the scalar and the constant vector; the conversion makes
+    /// the 64-bit lanes itself ([`Plan::counted`]), on AVX-512 only (VCVTQQ2PS).
+    counted: SecondaryMap<Value, Option<(Value, Value)>>,
     /// Offsets of folded addresses that are an index times 2, 4 or 8 (`imul` or `shl` by a
     /// constant) read by nothing else: the index and the scale of the addressing mode.
     scaled: SecondaryMap<Value, Option<(Value, u8)>>,
@@ -686,6 +691,7 @@ impl<'a> Plan<'a> {
             addresses: SecondaryMap::new(),
             clamped: SecondaryMap::new(),
             widened: SecondaryMap::new(),
+            counted: SecondaryMap::new(),
             scaled: SecondaryMap::new(),
             broadcast: SecondaryMap::new(),
         };
@@ -703,7 +709,11 @@ impl<'a> Plan<'a> {
                 if plan.folded[inst] {
                     continue;
                 }
-                check_op(f, inst, isa)?;
+                let reads_counted = matches!(data.op, Op::Convert(_))
+                    && plan.counted[f.dfg.resolve(data.args[0])].is_some();
+                if !reads_counted {
+                    check_op(f, inst, isa)?;
+                }
                 let own = f.dfg.inst_result(inst).and_then(|r| plan.deferred(f, r));
                 let reads: Vec<Value> = match own {
                     Some(reads) => reads,
@@ -873,10 +883,17 @@ impl<'a> Plan<'a> {
         let mut as_address: SecondaryMap<Value, u32> = SecondaryMap::new();
         let mut as_lane: SecondaryMap<Value, u32> = SecondaryMap::new();
         let mut as_offset: SecondaryMap<Value, u32> = SecondaryMap::new();
+        let mut as_float: SecondaryMap<Value, u32> = SecondaryMap::new();
         for &b in f.layout.blocks() {
             for &inst in f.layout.block_insts(b) {
                 let d = &f.dfg.insts[inst];
                 let p = match d.op {
+                    Op::Convert(
+                        ConvOp::SintToFloat(Round::Rte) | ConvOp::UintToFloat(Round::Rte),
+                    ) => {
+                        as_float[f.dfg.resolve(d.args[0])] += 1;
+                        continue;
+                    }
                     Op::Fma => {
                         for &a in &d.args {
                             as_fma[f.dfg.resolve(a)] += 1;
@@ -909,6 +926,21 @@ impl<'a> Plan<'a> {
                 if wide_offset && raw[r] > 0 && as_address[r] == raw[r] {
                     self.addresses[r] = Some(inst);
                     as_offset[f.dfg.resolve(d.args[1])] += 1;
+                }
+                if let Some((x, lanes)) = counting(f, inst, self.isa) {
+                    let splat = f.dfg.resolve(d.args[0]);
+                    let splat = if splat == lanes {
+                        f.dfg.resolve(d.args[1])
+                    } else {
+                        splat
+                    };
+                    if raw[r] > 0 && as_float[r] == raw[r] && raw[splat] == 1 {
+                        self.counted[r] = Some((x, lanes));
+                        self.folded[inst] = true;
+                        if let Some(i) = def_inst(f, splat) {
+                            self.folded[i] = true;
+                        }
+                    }
                 }
                 if let Some((from, signed, shift, folds)) = widening(f, inst) {
                     if as_lane[r] == raw[r] && folds.iter().all(|&(v, n)| raw[v] == n) {
@@ -1112,6 +1144,12 @@ impl<'a> Plan<'a> {
         self.widened[v]
     }
 
+    /// Where `v` is a vector of 64-bit lanes made where a conversion to `float` reads it: the
+    /// 64-bit scalar and the constant vector added to it.
+    pub(super) fn counted(&self, v: Value) -> Option<(Value, Value)> {
+        self.counted[v]
+    }
+
     /// The load a splat of `v` broadcasts from memory, where `v` is one.
     pub(super) fn broadcast_load(&self, v: Value) -> Option<Inst> {
         self.broadcast[v]
@@ -1143,6 +1181,9 @@ impl<'a> Plan<'a> {
     fn deferred(&self, f: &Function, v: Value) -> Option<Vec<Value>> {
         if let Some((from, _, _)) = self.widened[v] {
             return Some(vec![from]);
+        }
+        if let Some((x, _)) = self.counted[v] {
+            return Some(vec![x]);
         }
         if let Some(load) = self.broadcast[v] {
             let p = f.dfg.resolve(f.dfg.insts[load].args[0]);
@@ -1360,6 +1401,29 @@ fn widening(f: &Function, inst: Inst) -> Option<(Value, bool, u8, Vec<(Value, u3
     };
     let (from, signed) = extension(x)?;
     Some((from, signed, shift, vec![(x, 1)]))
+}
+
+/// Where `inst` is `iadd(splat(x), c)` (either way round) of 16 lanes of 64 bits, `x` a
+/// scalar and `c` a constant vector, in code for AVX-512: `x` and `c`.
+fn counting(f: &Function, inst: Inst, isa: Isa) -> Option<(Value, Value)> {
+    let d = &f.dfg.insts[inst];
+    let r = f.dfg.inst_result(inst)?;
+    let ty = f.dfg.value_type(r);
+    if isa != Isa::Avx512 || d.op != Op::Binary(BinaryOp::Iadd) || ty != Type::I64.vector(16)? {
+        return None;
+    }
+    let (a, b) = (f.dfg.resolve(d.args[0]), f.dfg.resolve(d.args[1]));
+    let vconst =
+        |v: Value| def_inst(f, v).is_some_and(|i| matches!(f.dfg.insts[i].op, Op::Vconst(_)));
+    let splat_of = |v: Value| {
+        let i = def_inst(f, v)?;
+        (f.dfg.insts[i].op == Op::Splat).then(|| f.dfg.resolve(f.dfg.insts[i].args[0]))
+    };
+    match (splat_of(a), splat_of(b)) {
+        (Some(x), _) if vconst(b) => Some((x, b)),
+        (_, Some(x)) if vconst(a) => Some((x, a)),
+        _ => None,
+    }
 }
 
 /// Refuses an instruction the tier does not cover, with the reason.
