@@ -642,15 +642,21 @@ __kernel void int16_chain(__global int *out, __global const int *in)
 }
 ";
 
-#[test]
-fn int16_chains_match_cranelift() {
+/// [`compare`] of a kernel of two buffers that only an AVX-512 host's tier takes (512-bit
+/// vectors, `tier_holds_wide_vectors` in `lib.rs`); skipped elsewhere.
+fn compare_avx512(source: &str, name: &str, seeds: [u32; 2]) {
     if ferrocl_cpu::wide::host_isa() != Some(ferrocl_cpu::wide::Isa::Avx512) {
-        eprintln!("skipped: only an AVX-512 host's tier takes int16 arithmetic");
+        eprintln!("{name} skipped: only an AVX-512 host's tier takes 512-bit vectors");
         return;
     }
     let buf = |seed| Arg::Buffer { words: 4097, seed };
     let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
-    compare(INT16, "int16_chain", &[buf(43), buf(44)], &ranges);
+    compare(source, name, &[buf(seeds[0]), buf(seeds[1])], &ranges);
+}
+
+#[test]
+fn int16_chains_match_cranelift() {
+    compare_avx512(INT16, "int16_chain", [43, 44]);
 }
 
 /// `char8` and `short16` arithmetic, chains of multiply-adds as clpeak's: vectors of bytes
@@ -757,11 +763,5 @@ __kernel void float16_chain(__global float *out, __global const float *in)
 
 #[test]
 fn float16_chains_match_cranelift() {
-    if ferrocl_cpu::wide::host_isa() != Some(ferrocl_cpu::wide::Isa::Avx512) {
-        eprintln!("skipped: only an AVX-512 host's tier takes float16 arithmetic");
-        return;
-    }
-    let buf = |seed| Arg::Buffer { words: 4097, seed };
-    let ranges = [nd([4096, 1], [256, 1]), nd([999, 1], [333, 1])];
-    compare(FLOAT16, "float16_chain", &[buf(61), buf(62)], &ranges);
+    compare_avx512(FLOAT16, "float16_chain", [61, 62]);
 }
