@@ -834,8 +834,11 @@ fn the_cost_model_shows_in_the_listing() {
     let _ = fs::remove_dir_all(dir);
 }
 
-/// Kernels computing OpenCL vectors of 512 bits or more (`float16`, `double8`) run one
-/// work-item at a time, and the listing says why; `float8` kernels are vectorized.
+/// Kernels computing OpenCL vectors of 512 bits or more (`float16`, `double8`) are not
+/// vectorized at Cranelift's widths, and the listing says why; on an AVX-512 host a `float16`
+/// kernel is vectorized at the wide tier's width instead (a `float16` is one `zmm` there,
+/// `tier_holds_wide_vectors`), a `double8` one not (the tier leaves `f64` to Cranelift).
+/// `float8` kernels are vectorized.
 #[test]
 fn wide_opencl_vectors_are_not_vectorized_across_work_items() {
     let dir = scratch("emit-wide-vectors");
@@ -865,11 +868,15 @@ fn wide_opencl_vectors_are_not_vectorized_across_work_items() {
             .unwrap_or_else(|| panic!("{kernel} in {text}"))
             .to_string()
     };
-    for wide in ["f16", "d8"] {
-        // Where the wide-vector tier is on, the note goes on with its refusal.
-        let why = "not vectorized: 512-bit vectors, each 4 registers a work-item";
-        assert!(note(wide).starts_with(why), "{}", note(wide));
-    }
+    // Where the wide-vector tier is on, the note goes on with its refusal.
+    let why = "not vectorized: 512-bit vectors, each 4 registers a work-item";
+    let tier = "16 work-items a chunk";
+    let f16 = note("f16");
+    assert!(
+        f16.starts_with(why) || (f16.starts_with(tier) && f16.ends_with("; wide tier")),
+        "{f16}"
+    );
+    assert!(note("d8").starts_with(why), "{}", note("d8"));
     assert!(note("f8").contains("work-items a chunk"), "{}", note("f8"));
     let _ = fs::remove_dir_all(dir);
 }
