@@ -249,10 +249,14 @@ fn build_one<'m>(
         Ok(k) if k.wide_code.is_ok() => k,
         refused => {
             let mut k = build_kernel(module, f, wide, options, None)?;
-            let scalar_tier = !k.vectorized && crate::tier_takes_wide_scalar(f);
-            if tier
-                && (k.vectorized && wide.is_some() || crate::wide::takes_scalar() || scalar_tier)
-            {
+            // The tier takes this build's vectorized code where a caller made it at the
+            // tier's width, and one work-item at a time where asked to or where that holds
+            // 512-bit vectors the tier keeps whole.
+            let offered = tier
+                && (k.vectorized && wide.is_some()
+                    || crate::wide::takes_scalar()
+                    || !k.vectorized && crate::tier_takes_wide_scalar(f));
+            if offered {
                 // This build's code, or why the tier refused it.
                 attach_wide(&mut k, locals);
             } else if tier {

@@ -220,8 +220,7 @@ const WIDEST_VECTOR_BITS: u32 = 512;
 /// leaves `f64` to Cranelift).
 fn tier_holds_wide_vectors(f: &ferrocl_ir::Function) -> bool {
     use ferrocl_ir::Type;
-    wide::enabled()
-        && wide::host_isa() == Some(wide::Isa::Avx512)
+    avx512_tier()
         && computed_vectors(f).all(|t| {
             let lane = t.lane_type();
             (lane.is_int() || lane == Type::F32) && lane.bits() <= 32
@@ -239,10 +238,7 @@ fn tier_holds_wide_vectors(f: &ferrocl_ir::Function) -> bool {
 /// on the last, where Cranelift's four `xmm` chains run side by side: clpeak's `float16`
 /// multiply-adds (256 a work-item), 2 cores, 18.1 ms in Cranelift's code, 23.5 in the tier's.
 pub(crate) fn tier_takes_wide_scalar(f: &ferrocl_ir::Function) -> bool {
-    if !(wide::enabled()
-        && wide::host_isa() == Some(wide::Isa::Avx512)
-        && widest_vector_bits(f) >= WIDEST_VECTOR_BITS)
-    {
+    if !avx512_tier() || widest_vector_bits(f) < WIDEST_VECTOR_BITS {
         return false;
     }
     let depth = codegen::loops::depths(f);
@@ -258,6 +254,11 @@ pub(crate) fn tier_takes_wide_scalar(f: &ferrocl_ir::Function) -> bool {
         ops = ops.saturating_add(wide.saturating_mul(WIDE_SCALAR_TRIPS.saturating_pow(depth[b])));
     }
     ops <= WIDE_SCALAR_MAX_OPS
+}
+
+/// Whether the wide tier is on and emits AVX-512, where a 512-bit vector is one register.
+fn avx512_tier() -> bool {
+    wide::enabled() && wide::host_isa() == Some(wide::Isa::Avx512)
 }
 
 /// See [`tier_takes_wide_scalar`].

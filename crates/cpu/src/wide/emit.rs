@@ -345,6 +345,41 @@ const PSUBD: Sized3 = [
     Code::EVEX_Vpsubd_ymm_k1z_ymm_ymmm256b32,
     Code::EVEX_Vpsubd_zmm_k1z_zmm_zmmm512b32,
 ];
+const PADDB: Sized3 = [
+    Code::EVEX_Vpaddb_xmm_k1z_xmm_xmmm128,
+    Code::EVEX_Vpaddb_ymm_k1z_ymm_ymmm256,
+    Code::EVEX_Vpaddb_zmm_k1z_zmm_zmmm512,
+];
+const PADDW: Sized3 = [
+    Code::EVEX_Vpaddw_xmm_k1z_xmm_xmmm128,
+    Code::EVEX_Vpaddw_ymm_k1z_ymm_ymmm256,
+    Code::EVEX_Vpaddw_zmm_k1z_zmm_zmmm512,
+];
+const PSUBB: Sized3 = [
+    Code::EVEX_Vpsubb_xmm_k1z_xmm_xmmm128,
+    Code::EVEX_Vpsubb_ymm_k1z_ymm_ymmm256,
+    Code::EVEX_Vpsubb_zmm_k1z_zmm_zmmm512,
+];
+const PSUBW: Sized3 = [
+    Code::EVEX_Vpsubw_xmm_k1z_xmm_xmmm128,
+    Code::EVEX_Vpsubw_ymm_k1z_ymm_ymmm256,
+    Code::EVEX_Vpsubw_zmm_k1z_zmm_zmmm512,
+];
+const PMULLW: Sized3 = [
+    Code::EVEX_Vpmullw_xmm_k1z_xmm_xmmm128,
+    Code::EVEX_Vpmullw_ymm_k1z_ymm_ymmm256,
+    Code::EVEX_Vpmullw_zmm_k1z_zmm_zmmm512,
+];
+const PBROADCASTB: Sized3 = [
+    Code::EVEX_Vpbroadcastb_xmm_k1z_xmmm8,
+    Code::EVEX_Vpbroadcastb_ymm_k1z_xmmm8,
+    Code::EVEX_Vpbroadcastb_zmm_k1z_xmmm8,
+];
+const PBROADCASTW: Sized3 = [
+    Code::EVEX_Vpbroadcastw_xmm_k1z_xmmm16,
+    Code::EVEX_Vpbroadcastw_ymm_k1z_xmmm16,
+    Code::EVEX_Vpbroadcastw_zmm_k1z_xmmm16,
+];
 const PMULLD: Sized3 = [
     Code::EVEX_Vpmulld_xmm_k1z_xmm_xmmm128b32,
     Code::EVEX_Vpmulld_ymm_k1z_ymm_ymmm256b32,
@@ -2700,70 +2735,40 @@ impl Emitter<'_> {
     fn narrow_vec_inst(&mut self, op: &Op, r: Value, d: Register, args: &[Value]) -> Res<()> {
         let byte_lanes = |t: Type| t.lane_type() == Type::I8;
         let bytes = byte_lanes(self.ty(r));
-        // The form of the register's size: the narrow vectors of a 16-lane chunk fill an
-        // `xmm` (bytes) or a `ymm` (words) at most; fewer lanes are the low part of an `xmm`.
-        let sized2 = |x: Code, y: Code| if d.is_ymm() { y } else { x };
+        // The narrow vectors of a 16-lane chunk fill an `xmm` (bytes) or a `ymm` (words) at
+        // most; fewer lanes are the low part of an `xmm`.
+        let n = bytes_of(d);
         match op {
             Op::Splat => {
                 // The scalar's low lane broadcast: VMOVD, then VPBROADCASTB / VPBROADCASTW
                 // from a vector register (the form AVX2 has too).
                 let x = self.gpr(args[0], S0)?;
                 op2!(self, Code::EVEX_Vmovd_xmm_rm32, xmm_of(d), r32(x))?;
-                let code = if bytes {
-                    sized2(
-                        Code::EVEX_Vpbroadcastb_xmm_k1z_xmmm8,
-                        Code::EVEX_Vpbroadcastb_ymm_k1z_xmmm8,
-                    )
-                } else {
-                    sized2(
-                        Code::EVEX_Vpbroadcastw_xmm_k1z_xmmm16,
-                        Code::EVEX_Vpbroadcastw_ymm_k1z_xmmm16,
-                    )
-                };
+                let code = pick(if bytes { PBROADCASTB } else { PBROADCASTW }, n);
                 op2!(self, code, d, xmm_of(d))
             }
             Op::Vconst(lanes) => {
-                // The lanes packed into the pool's words, loaded whole.
-                let mut words = [0u32; 16];
-                let per_word = if bytes { 4 } else { 2 };
-                let lane_bits = 32 / per_word;
+                // The lanes' low bytes packed into the pool's words, loaded whole.
+                let size = if bytes { 1 } else { 2 };
+                let mut packed = [0u8; 64];
                 for (k, &l) in lanes.iter().enumerate() {
-                    let mask = (1u64 << lane_bits) - 1;
-                    words[k / per_word] |= ((l & mask) as u32) << (lane_bits * (k % per_word));
+                    packed[k * size..(k + 1) * size].copy_from_slice(&l.to_le_bytes()[..size]);
                 }
-                let code = sized2(MOVUPS_LOAD[0], MOVUPS_LOAD[1]);
-                self.load_pool(d, code, words)
+                self.load_pool(d, pick(MOVUPS_LOAD, n), words_of(&packed))
             }
             Op::Shuffle(mask) => self.narrow_shuffle(d, args, mask, bytes),
-            Op::Binary(b @ (BinaryOp::Iadd | BinaryOp::Isub)) => {
+            Op::Binary(b @ (BinaryOp::Iadd | BinaryOp::Isub | BinaryOp::Imul))
+                if !bytes || *b != BinaryOp::Imul =>
+            {
                 let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
                 let code = match (b, bytes) {
-                    (BinaryOp::Iadd, true) => sized2(
-                        Code::EVEX_Vpaddb_xmm_k1z_xmm_xmmm128,
-                        Code::EVEX_Vpaddb_ymm_k1z_ymm_ymmm256,
-                    ),
-                    (BinaryOp::Iadd, false) => sized2(
-                        Code::EVEX_Vpaddw_xmm_k1z_xmm_xmmm128,
-                        Code::EVEX_Vpaddw_ymm_k1z_ymm_ymmm256,
-                    ),
-                    (_, true) => sized2(
-                        Code::EVEX_Vpsubb_xmm_k1z_xmm_xmmm128,
-                        Code::EVEX_Vpsubb_ymm_k1z_ymm_ymmm256,
-                    ),
-                    (_, false) => sized2(
-                        Code::EVEX_Vpsubw_xmm_k1z_xmm_xmmm128,
-                        Code::EVEX_Vpsubw_ymm_k1z_ymm_ymmm256,
-                    ),
+                    (BinaryOp::Iadd, true) => PADDB,
+                    (BinaryOp::Iadd, false) => PADDW,
+                    (BinaryOp::Isub, true) => PSUBB,
+                    (BinaryOp::Isub, false) => PSUBW,
+                    _ => PMULLW,
                 };
-                op3!(self, code, d, sized(a, bytes_of(d)), sized(c, bytes_of(d)))
-            }
-            Op::Binary(BinaryOp::Imul) if !bytes => {
-                let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
-                let code = sized2(
-                    Code::EVEX_Vpmullw_xmm_k1z_xmm_xmmm128,
-                    Code::EVEX_Vpmullw_ymm_k1z_ymm_ymmm256,
-                );
-                op3!(self, code, d, sized(a, bytes_of(d)), sized(c, bytes_of(d)))
+                op3!(self, pick(code, n), d, sized(a, n), sized(c, n))
             }
             Op::Binary(BinaryOp::Imul) => {
                 // x86 multiplies no bytes: both operands widened to words (at most 16 bytes
@@ -2944,13 +2949,6 @@ impl Emitter<'_> {
         let m = self.ty(args[0]).lanes() as usize;
         let size = if bytes { 1 } else { 2 };
         let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
-        let pack = |pattern: &[u8; 64]| {
-            let mut words = [0u32; 16];
-            for (w, c) in words.iter_mut().zip(pattern.chunks(4)) {
-                *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-            }
-            words
-        };
         if bytes_of(a) <= 16 && bytes_of(d) <= 16 {
             let (mut from_a, mut from_b) = ([0x80u8; 64], [0x80u8; 64]);
             for (k, &j) in mask.iter().enumerate() {
@@ -2966,13 +2964,13 @@ impl Emitter<'_> {
             let shuffle = Code::EVEX_Vpshufb_xmm_k1z_xmm_xmmm128;
             let uses_b = mask.iter().any(|&j| usize::from(j) >= m);
             let t = if uses_b { XMM[VS2] } else { xmm_of(d) };
-            let at = self.pool_ref(pack(&from_a));
+            let at = self.pool_ref(words_of(&from_a));
             op3!(self, shuffle, t, xmm_of(a), at)?;
             if !uses_b {
                 return Ok(());
             }
             // `a` is read: its scratch register is free.
-            let at = self.pool_ref(pack(&from_b));
+            let at = self.pool_ref(words_of(&from_b));
             op3!(self, shuffle, XMM[VS0], xmm_of(b), at)?;
             return op3!(self, PORD[0], xmm_of(d), t, XMM[VS0]);
         }
@@ -2991,7 +2989,7 @@ impl Emitter<'_> {
         } else {
             ZMM[VS2]
         };
-        self.load_pool(t, MOVUPS_LOAD[2], pack(&idx))?;
+        self.load_pool(t, MOVUPS_LOAD[2], words_of(&idx))?;
         let code = Code::EVEX_Vpermi2w_zmm_k1z_zmm_zmmm512;
         op3!(self, code, t, zmm_of(a), zmm_of(b))?;
         self.vmov(d, sized(t, bytes_of(d)))
@@ -3890,6 +3888,15 @@ fn sized(r: Register, bytes: u32) -> Register {
         32 => YMM[n],
         _ => XMM[n],
     }
+}
+
+/// A constant pool entry of 64 bytes, as its 16 little-endian words.
+fn words_of(bytes: &[u8; 64]) -> [u32; 16] {
+    let mut words = [0u32; 16];
+    for (w, c) in words.iter_mut().zip(bytes.chunks_exact(4)) {
+        *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    }
+    words
 }
 
 /// The 32 bits that broadcast constant `bits` to every lane of vector type `ty`: a narrow
