@@ -82,10 +82,16 @@ pub(crate) fn compile(
                 Err(why) if tier => format!("; wide tier refused: {why}"),
                 Err(_) => String::new(),
             };
-            let jam = match k.wg.jammed {
+            let mut jam = match k.wg.jammed {
                 0 => String::new(),
                 n => format!("; two chunks at a time in {n} of {} regions", k.wg.regions),
             };
+            if let (n @ 1.., rows) = k.wg.jammed_rows {
+                jam += &format!(
+                    "; the chunks of {rows} rows at a time in {n} of {} regions",
+                    k.wg.regions
+                );
+            }
             l.push(
                 "wg",
                 &format!(

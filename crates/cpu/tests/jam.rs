@@ -2,7 +2,9 @@
 //! IR interpreter, over rows of zero to several chunks with and without a rest, 1-D and 2-D:
 //! kernels whose loops wait on the latency of the values they carry, in two regions around a
 //! barrier (the first's result lives across it, a uniform branch in each), in nested loops
-//! with a uniform branch inside and a uniform early return.
+//! with a uniform branch inside and a uniform early return; and a region that runs the
+//! chunks of several rows at once (a chain through a `__local` tile's rows, which every row
+//! of work-items reads alike), over groups of 1 to 9 rows, whole chunks or not.
 
 mod common;
 
@@ -51,6 +53,25 @@ __kernel void nested(__global const float *x, __global float *y, __local float *
     if (n == 7)
         return;
     y[i] = a + b;
+}
+";
+
+/// A chain of fused multiply-adds through the rows of a `__local` tile after a barrier,
+/// unrolled: the tile's row `k % sy` at the work-item's x is the same for every row of
+/// work-items, its y appearing only at the end.
+const TILE: &str = "
+__kernel void tile(__global const float *x, __global float *y, __local float *t, int n)
+{
+    size_t lx = get_local_id(0), ly = get_local_id(1);
+    size_t sx = get_local_size(0), sy = get_local_size(1);
+    size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    float v = x[i];
+    t[ly * sx + lx] = v * 0.5f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float acc = v * (float)n;
+    for (int k = 0; k < 12; k++)
+        acc = acc * 0.75f + t[(k % sy) * sx + lx];
+    y[i] = acc + (float)ly;
 }
 ";
 
@@ -107,9 +128,36 @@ fn outputs(
     (y, memory.region(yi).expect("y").to_vec())
 }
 
-/// Compiles `source`, checks that kernel `name` runs two chunks at once in `regions`
-/// regions, and compares it with the interpreter on every range and step count.
-fn compare(source: &str, name: &str, regions: &str) {
+/// Rows of 0 to 6 chunks of 8 or 16 work-items, with rests of 0 to 15.
+const ROWS: [([u64; 2], [u64; 2]); 9] = [
+    ([7, 1], [7, 1]),
+    ([16, 1], [16, 1]),
+    ([24, 2], [24, 1]),
+    ([32, 2], [32, 2]),
+    ([40, 1], [40, 1]),
+    ([56, 3], [56, 3]),
+    ([100, 2], [50, 2]),
+    ([96, 2], [48, 1]),
+    ([37, 4], [37, 2]),
+];
+
+/// Groups of 1 to 9 rows of whole chunks (8 or 16 work-items) or not, several groups in y.
+const GROUPS: [([u64; 2], [u64; 2]); 9] = [
+    ([16, 4], [16, 4]),
+    ([16, 10], [16, 5]),
+    ([32, 16], [32, 8]),
+    ([16, 18], [16, 9]),
+    ([48, 6], [16, 6]),
+    ([8, 8], [8, 8]),
+    ([24, 12], [24, 4]),
+    ([20, 8], [20, 4]),
+    ([16, 3], [16, 1]),
+];
+
+/// Compiles `source`, checks that kernel `name`'s work-group function says `jammed` (how
+/// many regions run several chunks at once), and compares it with the interpreter on every
+/// range of `ranges` and step count.
+fn compare(source: &str, name: &str, jammed: &str, ranges: &[([u64; 2], [u64; 2])]) {
     let module = compile_cl(source);
     let options = CompileOptions {
         record: true,
@@ -117,29 +165,16 @@ fn compare(source: &str, name: &str, regions: &str) {
     };
     let p = CpuProgram::compile_with_tier(&module, None, &options, true).expect("compiles");
     let wg = p.listing().and_then(|l| l.stage("wg")).unwrap_or_default();
-    let jammed = format!("two chunks at a time in {regions} regions");
     assert!(
         wg.lines()
-            .any(|l| l.starts_with(&format!("; kernel {name}:")) && l.contains(&jammed)),
-        "{name} runs two chunks at once in {regions} regions:\n{}",
+            .any(|l| l.starts_with(&format!("; kernel {name}:")) && l.contains(jammed)),
+        "{name}: {jammed}:\n{}",
         wg.lines()
             .filter(|l| l.starts_with("; kernel"))
             .collect::<Vec<_>>()
             .join("\n")
     );
-    // Rows of 0 to 6 chunks of 8 or 16 work-items, with rests of 0 to 15.
-    let ranges: [([u64; 2], [u64; 2]); 9] = [
-        ([7, 1], [7, 1]),
-        ([16, 1], [16, 1]),
-        ([24, 2], [24, 1]),
-        ([32, 2], [32, 2]),
-        ([40, 1], [40, 1]),
-        ([56, 3], [56, 3]),
-        ([100, 2], [50, 2]),
-        ([96, 2], [48, 1]),
-        ([37, 4], [37, 2]),
-    ];
-    for (global, local) in ranges {
+    for &(global, local) in ranges {
         for n in [0, 4, 7, 9] {
             let (cpu, want) = outputs((&p, source, name), global, local, n);
             let first = cpu.chunks(4).zip(want.chunks(4)).position(|(a, b)| a != b);
@@ -153,10 +188,25 @@ fn compare(source: &str, name: &str, regions: &str) {
 
 #[test]
 fn two_chunks_at_once_give_what_one_work_item_at_a_time_gives() {
-    compare(HORNER, "horner", "2 of 2");
+    compare(
+        HORNER,
+        "horner",
+        "two chunks at a time in 2 of 2 regions",
+        &ROWS,
+    );
 }
 
 #[test]
 fn nested_loops_and_a_uniform_return_at_two_chunks_at_once() {
-    compare(NESTED, "nested", "1 of 1");
+    compare(
+        NESTED,
+        "nested",
+        "two chunks at a time in 1 of 1 regions",
+        &ROWS,
+    );
+}
+
+#[test]
+fn the_chunks_of_several_rows_at_once_give_what_one_work_item_at_a_time_gives() {
+    compare(TILE, "tile", "rows at a time in 1 of 2 regions", &GROUPS);
 }

@@ -1,13 +1,21 @@
-//! Which regions of a W-wide kernel run two chunks at once (`Emitter::region_loop` with
-//! `jam`): each instruction of the region copied twice in a row, for the chunk at `x` and
-//! the one at `x + W`, under one copy of the region's branches (unroll and jam of the
-//! chunk loop).
+//! Which regions of a W-wide kernel run two chunks at once (`Emitter::region_loop` with a
+//! second chunk): each instruction of the region copied twice in a row, for one chunk and
+//! then the other, under one copy of the region's branches (unroll and jam of the chunk
+//! loop). The second chunk is the next one of the row (`Jam::Along`) or the one at the same
+//! x in the next row (`Jam::Across`).
 //!
 //! A loop inside the region whose every trip waits for the one before (Horner's rule,
 //! `a = a * v + c`, or a chain of `mad`s as clpeak's) keeps one chain per vector register
 //! in flight, and the floating-point units wait on its latency: two chunks at once give them
 //! twice the independent chains. Measured on float4-poly (a degree-32 polynomial per lane,
 //! one fused multiply-add per step): see docs/benchmarks.md.
+//!
+//! A region without a loop whose code is one long chain of float arithmetic through
+//! vectors loaded at addresses the rows share (a tiled matrix product's `acc += as[ly][k] *
+//! bs[k][lx]` for each `k` of a tile, unrolled: sixteen dependent additions, each on a row
+//! of `bs` the same for every row of work-items) runs the chunks of two rows at once. The
+//! two chains then overlap, and the loads the rows share are one (`load_elim` after the
+//! transform, `clean_up`).
 //!
 //! Running two work-items' instructions interleaved is a schedule the work-items of a group
 //! may have anyway, since nothing orders them between barriers (OpenCL C 6.15.8: only a
@@ -23,12 +31,30 @@
 use ferrocl_ir::analysis::{Cfg, DomTree, LoopInfo};
 use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::uniformity::Uniformity;
-use ferrocl_ir::{BinaryOp, Block, Function, Op, Type, Value, ValueDef};
+use ferrocl_ir::{BinaryOp, Block, Function, Op, Type, Value, ValueDef, WorkItemOp};
+
+/// How a region of a W-wide kernel runs its chunks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Jam {
+    /// One chunk at a time.
+    Single,
+    /// Two chunks of a row at once: the one at `x` and the one at `x + W`.
+    Along,
+    /// The chunks at `x` of this many rows at once (`y`, `y + 1`, ...), in groups whose rows
+    /// are whole chunks.
+    Across(u32),
+}
 
 /// Whether the vector values `values` of a loop at `width` lanes fit the registers twice
 /// over: the wide tier's where it runs that width and they hold no `f64` (which it leaves to
 /// Cranelift), else 14 of Cranelift's 16 `xmm`.
 fn fit_twice(values: &[Type], width: u32) -> bool {
+    fit(values, width, 2)
+}
+
+/// Whether the vector values `values` at `width` lanes fit the registers `times` over (see
+/// `fit_twice`).
+fn fit(values: &[Type], width: u32, times: u32) -> bool {
     let tier = crate::wide::value_registers(width)
         .filter(|_| values.iter().all(|t| t.lane_type() != Type::F64));
     let (registers, bits) = match tier {
@@ -36,32 +62,57 @@ fn fit_twice(values: &[Type], width: u32) -> bool {
         None => (14, 128),
     };
     let need: u32 = values.iter().map(|t| t.bits().div_ceil(bits)).sum();
-    2 * need <= registers
+    times * need <= registers
 }
 
-/// Whether each region of `k` (its blocks, `regions`) runs two chunks at once: it may (see
-/// the module's conditions), and it holds a loop bound by the latency of what it carries.
-/// The analyses of `k` run once, and only where some region may.
-pub(super) fn jammable(k: &Function, regions: &[Vec<Block>], width: u32) -> Vec<bool> {
+/// How each region of `k` (its blocks, `regions`) runs its chunks: two at once where it may
+/// (see the module's conditions) and it holds a loop bound by the latency of what it carries
+/// (`Jam::Along`), or has no loop and is one chain of float arithmetic through loads the rows
+/// share (`Jam::Across`). The analyses of `k` run once, and only where some region may.
+pub(super) fn jammable(k: &Function, regions: &[Vec<Block>], width: u32) -> Vec<Jam> {
     let may: Vec<bool> = regions.iter().map(|blocks| allowed(k, blocks)).collect();
     if !may.contains(&true) {
-        return may;
+        return vec![Jam::Single; regions.len()];
     }
     let cfg = Cfg::new(k);
     let dom = DomTree::new(k, &cfg);
     let loops = LoopInfo::new(&cfg, &dom);
     let uniformity = Uniformity::new(k);
+    let by_row = row_dependent(k);
     regions
         .iter()
         .zip(may)
         .map(|(blocks, may)| {
+            if !may || !blocks.iter().all(|&b| uniformity.is_uniform_branch(b)) {
+                return Jam::Single;
+            }
             let in_region: EntitySet<Block> = blocks.iter().copied().collect();
-            may && blocks.iter().all(|&b| uniformity.is_uniform_branch(b))
-                && loops.loops.iter().any(|lp| {
-                    lp.blocks.iter().all(|&b| in_region.contains(b))
-                        && latency_bound(k, &lp.blocks, lp.header)
-                            .is_some_and(|values| fit_twice(&values, width))
-                })
+            let mut inner = loops
+                .loops
+                .iter()
+                .filter(|lp| lp.blocks.iter().all(|&b| in_region.contains(b)))
+                .peekable();
+            if inner.peek().is_none() {
+                if !shares_row_loads(k, blocks, &by_row) {
+                    return Jam::Single;
+                }
+                let Some(values) = chain_bound(k, blocks) else {
+                    return Jam::Single;
+                };
+                return [4, 2]
+                    .into_iter()
+                    .find(|&rows| fit(&values, width, rows))
+                    .map_or(Jam::Single, Jam::Across);
+            }
+            let along = inner.any(|lp| {
+                latency_bound(k, &lp.blocks, lp.header)
+                    .is_some_and(|values| fit_twice(&values, width))
+            });
+            if along {
+                Jam::Along
+            } else {
+                Jam::Single
+            }
         })
         .collect()
 }
@@ -157,4 +208,140 @@ fn latency_bound(k: &Function, blocks: &[Block], header: Block) -> Option<Vec<Ty
         }
     }
     (longest > 0 && float_ops < 8 * longest).then_some(values)
+}
+
+/// The values of `k` that may differ between two work-items of one x id and different rows
+/// (or planes): their y and z ids, the linear ids, what memory gives, the parameters of a
+/// block but the entry (the kernel's arguments), and what is computed from any of these.
+fn row_dependent(k: &Function) -> EntitySet<Value> {
+    let mut by_row: EntitySet<Value> = EntitySet::new();
+    let blocks = k.layout.blocks();
+    let entry = k.layout.entry_block();
+    for &b in blocks.iter().filter(|&&b| Some(b) != entry) {
+        for &p in k.dfg.block_params(b) {
+            by_row.insert(p);
+        }
+    }
+    // Definitions before uses, but for the parameters (all in the set): until nothing moves.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in blocks {
+            for &i in k.layout.block_insts(b) {
+                let Some(r) = k.dfg.inst_result(i) else {
+                    continue;
+                };
+                if by_row.contains(r) {
+                    continue;
+                }
+                let data = &k.dfg.insts[i];
+                let varies = match data.op {
+                    Op::WorkItem(WorkItemOp::GlobalId | WorkItemOp::LocalId, dim) => dim > 0,
+                    Op::WorkItem(
+                        WorkItemOp::GlobalLinearId
+                        | WorkItemOp::LocalLinearId
+                        | WorkItemOp::SubGroupId
+                        | WorkItemOp::SubGroupLocalId,
+                        _,
+                    ) => true,
+                    ref op => {
+                        op.reads_memory()
+                            || op.has_side_effects()
+                            || data.args.iter().any(|&a| by_row.contains(a))
+                    }
+                };
+                if varies {
+                    by_row.insert(r);
+                    changed = true;
+                }
+            }
+        }
+    }
+    by_row
+}
+
+/// Whether the region of `blocks` loads a vector (the lanes of a chunk) from an address
+/// that is the same in every row (`by_row`: what differs between rows).
+fn shares_row_loads(k: &Function, blocks: &[Block], by_row: &EntitySet<Value>) -> bool {
+    blocks.iter().any(|&b| {
+        k.layout.block_insts(b).iter().any(|&i| {
+            let data = &k.dfg.insts[i];
+            matches!(data.op, Op::Load(_))
+                && !by_row.contains(data.args[0])
+                && k.dfg
+                    .inst_result(i)
+                    .is_some_and(|r| k.dfg.value_type(r).is_vector())
+        })
+    })
+}
+
+/// Where the region of `blocks` (without a loop) is bound by the latency of its float
+/// arithmetic, the types of the vector values live at once at the point of its blocks where
+/// most are. Bound by latency: its longest chain of dependent float operations has at least
+/// `MIN_CHAIN` links, and it has fewer than 8 float operations per link (as for a loop,
+/// `latency_bound`).
+fn chain_bound(k: &Function, blocks: &[Block]) -> Option<Vec<Type>> {
+    const MIN_CHAIN: u32 = 8;
+    let in_region: EntitySet<Block> = blocks.iter().copied().collect();
+    let mut depth: SecondaryMap<Value, u32> = SecondaryMap::new();
+    let (mut float_ops, mut longest) = (0u32, 0u32);
+    // Values used in another block than their own: live to the end of theirs.
+    let mut used_elsewhere: EntitySet<Value> = EntitySet::new();
+    for &b in k.layout.blocks() {
+        for &i in k.layout.block_insts(b) {
+            for &a in &k.dfg.insts[i].args {
+                let home = match k.dfg.value_def(a) {
+                    ValueDef::Result(d) => k.layout.inst_block(d),
+                    ValueDef::Param(pb, _) => Some(pb),
+                    _ => None,
+                };
+                if home != Some(b) {
+                    used_elsewhere.insert(a);
+                }
+            }
+        }
+    }
+    let mut most: Vec<Type> = Vec::new();
+    for &b in k.layout.blocks().iter().filter(|b| in_region.contains(**b)) {
+        let insts = k.layout.block_insts(b);
+        for &i in insts {
+            let data = &k.dfg.insts[i];
+            let Some(r) = k.dfg.inst_result(i) else {
+                continue;
+            };
+            let float = k.dfg.value_type(r).lane_type().is_float()
+                && matches!(
+                    data.op,
+                    Op::Fma
+                        | Op::Binary(
+                            BinaryOp::Fadd | BinaryOp::Fsub | BinaryOp::Fmul | BinaryOp::Fdiv
+                        )
+                );
+            float_ops += u32::from(float);
+            depth[r] = data.args.iter().map(|&a| depth[a]).max().unwrap_or(0) + u32::from(float);
+            longest = longest.max(depth[r]);
+        }
+        // The vector values live at once, from the block's end backwards: at the end, those
+        // it defines for other blocks.
+        let vector = |v: Value| k.dfg.value_type(v).is_vector();
+        let mut live: EntitySet<Value> = EntitySet::new();
+        let mut count = 0usize;
+        for &i in insts {
+            if let Some(r) = k.dfg.inst_result(i).filter(|&r| used_elsewhere.contains(r)) {
+                count += usize::from(vector(r) && live.insert(r));
+            }
+        }
+        for &i in insts.iter().rev() {
+            if let Some(r) = k.dfg.inst_result(i) {
+                count -= usize::from(live.remove(r));
+            }
+            for &a in &k.dfg.insts[i].args {
+                count += usize::from(vector(a) && live.insert(a));
+            }
+            if count > most.len() {
+                most = live.iter().map(|v| k.dfg.value_type(v)).collect();
+            }
+        }
+    }
+    (longest >= MIN_CHAIN && float_ops < 8 * longest).then_some(most)
 }

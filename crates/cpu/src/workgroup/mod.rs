@@ -88,8 +88,11 @@ pub struct WorkGroupFn {
     pub frame_size: usize,
     /// The regions between barriers (and collectives): 1 where the kernel has none.
     pub regions: usize,
-    /// The regions that run two chunks of the W-wide version at once (`jam`).
+    /// The regions that run two chunks of a row of the W-wide version at once (`jam`).
     pub jammed: usize,
+    /// The regions that run the chunks of several rows at once (`jam`), and how many rows
+    /// the most of them take.
+    pub jammed_rows: (usize, u32),
 }
 
 /// Whether a work-item query's answer differs between the work-items of a group.
@@ -311,8 +314,8 @@ struct Source {
     width: u32,
     /// Only for groups whose x ids are at most `vectorize::shape::ID_LIMIT`.
     assumes_id_limit: bool,
-    /// Whether each region runs two chunks at once (`jam`; a W-wide source only).
-    jam: Vec<bool>,
+    /// How each region runs its chunks (`jam`; two at once in a W-wide source only).
+    jam: Vec<jam::Jam>,
 }
 
 impl Source {
@@ -365,7 +368,7 @@ impl Source {
         let jam = if width > 1 {
             jam::jammable(&k, &blocks, width)
         } else {
-            vec![false; blocks.len()]
+            vec![jam::Jam::Single; blocks.len()]
         };
         let mut exit_codes = SecondaryMap::new();
         for (i, &b) in barriers.iter().enumerate() {
@@ -477,16 +480,21 @@ pub fn transform_unclean(
         remat: SecondaryMap::new(),
         pre: vec![SecondaryMap::new(); sources.len()],
         states,
-        second: None,
+        others: Vec::new(),
     };
     t.run()?;
     t.b.seal_all_blocks();
     t.b.finish();
-    let jammed = match sources.get(1) {
-        Some(wide) if !states => wide.jam.iter().filter(|&&j| j).count(),
-        _ => 0,
+    let jams = match sources.get(1) {
+        Some(wide) if !states => wide.jam.as_slice(),
+        _ => &[],
     };
-    if jammed > 0 {
+    let jammed = jams.iter().filter(|&&j| j == jam::Jam::Along).count();
+    let jammed_rows = jams.iter().fold((0, 0), |(n, most), &j| match j {
+        jam::Jam::Across(rows) => (n + 1, most.max(rows)),
+        _ => (n, most),
+    });
+    if jammed + jammed_rows.0 > 0 {
         JAMMED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
     Ok(WorkGroupFn {
@@ -495,6 +503,7 @@ pub fn transform_unclean(
         frame_size: ctx_layout.frame_size(),
         regions: scalar.regions.len(),
         jammed,
+        jammed_rows,
     })
 }
 
@@ -515,6 +524,11 @@ pub fn clean_up(wg: &mut WorkGroupFn) {
     ferrocl_ir::passes::fold::fold_function(w);
     ferrocl_ir::passes::offsets::constants_outward(w);
     ferrocl_ir::passes::cse::cse(w);
+    if wg.jammed_rows.0 > 0 {
+        // Two chunks' loads of one address, next to each other in a jammed copy (the rows'
+        // shared loads of `jam::Jam::Across`), are one.
+        ferrocl_ir::passes::load_elim::load_elim(w);
+    }
     if ferrocl_ir::passes::known::known_conditions(w) {
         ferrocl_ir::passes::fold::fold_function(w);
     }
@@ -677,14 +691,15 @@ struct Emitter<'a, 'f> {
     /// the work-items waiting at the barrier it starts after, and the group goes on to the
     /// region after the first barrier (in exit code order) any work-item waits at.
     states: bool,
-    /// While a region is copied for two chunks at once (`jam`), the second chunk's state.
-    second: Option<Second>,
+    /// While a region is copied for several chunks at once (`jam`), the state of each
+    /// chunk after the first.
+    others: Vec<Other>,
 }
 
-/// The second chunk's variables, values computed again and ids, while a region is copied
-/// for two chunks at once: swapped with the first's around each of its instructions
-/// (`Emitter::as_second`).
-struct Second {
+/// The variables, values computed again and ids of a chunk after the first, while a region
+/// is copied for several chunks at once: swapped with the first's around each of its
+/// instructions (`Emitter::as_other`).
+struct Other {
     vars: SecondaryMap<Value, Option<Variable>>,
     remat: SecondaryMap<Value, Option<Value>>,
     ids: Ids,
@@ -907,11 +922,17 @@ impl<'a> Emitter<'a, '_> {
         let zy = self.b.iadd(zy, y);
         let row_lin = self.b.imul(zy, self.sizes[0]);
         let row = Row { y, z, lin: row_lin };
+        let mut exits: Vec<u64> = Vec::new();
+        let pairs_end = match self.sources.get(1).map(|w| w.jam[r]) {
+            Some(jam::Jam::Across(rows)) if !self.states && nest.plans[r].is_none() => {
+                Some(self.row_group(r, &range, row, rows, &mut exits)?)
+            }
+            _ => None,
+        };
         let row_end = self.b.create_block();
         let code = self.b.append_block_param(row_end, Type::I64);
         let scalar_head = self.b.create_block();
         self.b.append_block_param(scalar_head, Type::I64);
-        let mut exits: Vec<u64> = Vec::new();
         match nest.chunks {
             Some(_) => {
                 let wide_head = self.b.create_block();
@@ -923,7 +944,7 @@ impl<'a> Emitter<'a, '_> {
                 self.cur = 1;
                 let width = i64::from(self.src().width);
                 // Two chunks at a time while two fit, then one (`jam`).
-                let jam_head = (self.src().jam[r] && !self.states).then(|| {
+                let jam_head = (self.src().jam[r] == jam::Jam::Along && !self.states).then(|| {
                     let jam_head = self.b.create_block();
                     self.b.append_block_param(jam_head, Type::I64);
                     let single = self.b.create_block();
@@ -941,7 +962,8 @@ impl<'a> Emitter<'a, '_> {
                     &[range.lo],
                 );
                 if let Some(jam_head) = jam_head {
-                    let (x, code) = self.region_loop(r, jam_head, row, &mut exits, true)?;
+                    let second = [(width, row)];
+                    let (x, code) = self.region_loop(r, jam_head, row, &mut exits, &second)?;
                     let x2 = self.iadd_imm(x, 2 * width);
                     let after = self.b.create_block();
                     let ax = self.b.append_block_param(after, Type::I64);
@@ -952,7 +974,7 @@ impl<'a> Emitter<'a, '_> {
                     let one = self.chunk_fits(&range, ax, width);
                     self.b.brif(one, wide_head, &[ax], tail, &[ax, acode]);
                 }
-                let (x, code) = self.region_loop(r, wide_head, row, &mut exits, false)?;
+                let (x, code) = self.region_loop(r, wide_head, row, &mut exits, &[])?;
                 // The next chunk's start, and whether it fits.
                 let x1 = self.iadd_imm(x, width);
                 let more = self.chunk_fits(&range, x1, width);
@@ -966,7 +988,7 @@ impl<'a> Emitter<'a, '_> {
             }
         }
         self.cur = 0;
-        let (x, exit) = self.region_loop(r, scalar_head, row, &mut exits, false)?;
+        let (x, exit) = self.region_loop(r, scalar_head, row, &mut exits, &[])?;
         let x1 = self.iadd_imm(x, 1);
         let more = self.b.icmp(IntCC::Ult, x1, range.hi);
         self.b.brif(more, scalar_head, &[x1], row_end, &[exit]);
@@ -975,6 +997,12 @@ impl<'a> Emitter<'a, '_> {
         self.b.switch_to_block(row_end);
         let row_block = nest.rows[r];
         let next_z = self.b.create_block();
+        // With groups of rows, the exit code comes to the next plane from either end.
+        let z_code = match pairs_end {
+            Some(_) => self.b.append_block_param(next_z, Type::I64),
+            None => code,
+        };
+        let z_args: &[Value] = if pairs_end.is_some() { &[code] } else { &[] };
         let (done, code_param) = match early_done {
             Some(d) => d,
             None => {
@@ -984,12 +1012,64 @@ impl<'a> Emitter<'a, '_> {
         };
         let y1 = self.iadd_imm(y, 1);
         let more = self.b.icmp(IntCC::Ult, y1, self.sizes[1]);
-        self.b.brif(more, row_block, &[y1, z], next_z, &[]);
+        self.b.brif(more, row_block, &[y1, z], next_z, z_args);
+        if let Some((pairs_end, pairs_code, rows)) = pairs_end {
+            self.b.switch_to_block(pairs_end);
+            let y2 = self.iadd_imm(y, i64::from(rows));
+            let more = self.b.icmp(IntCC::Ult, y2, self.sizes[1]);
+            self.b
+                .brif(more, row_block, &[y2, z], next_z, &[pairs_code]);
+        }
         self.b.switch_to_block(next_z);
         let z1 = self.iadd_imm(z, 1);
         let more = self.b.icmp(IntCC::Ult, z1, self.sizes[2]);
-        self.b.brif(more, row_block, &[zero, z1], done, &[code]);
+        self.b.brif(more, row_block, &[zero, z1], done, &[z_code]);
         Ok((done, code_param, exits))
+    }
+
+    /// In the row block of `row`, for a region whose chunks run `rows` rows at once
+    /// (`jam::Jam::Across`): where the group's rows are whole chunks and `rows - 1` rows
+    /// follow this one, the chunks of them all, the ones at `x` of each at a time; otherwise
+    /// on to the row's own loops, in the block this leaves the builder in. Returns the block
+    /// after the rows, with its parameter (the exit code), and `rows`.
+    fn row_group(
+        &mut self,
+        r: usize,
+        range: &narrow::XRange,
+        row: Row,
+        rows: u32,
+        exits: &mut Vec<u64>,
+    ) -> Result<(Block, Value, u32), CompileError> {
+        self.cur = 1;
+        let width = i64::from(self.src().width);
+        let mask = self.b.iconst(Type::I64, width - 1);
+        let part = self.b.binary(BinaryOp::Band, self.sizes[0], mask);
+        let zero = self.b.iconst(Type::I64, 0);
+        let whole = self.b.icmp(IntCC::Eq, part, zero);
+        let last = self.iadd_imm(row.y, i64::from(rows) - 1);
+        let room = self.b.icmp(IntCC::Ult, last, self.sizes[1]);
+        let ok = self.b.binary(BinaryOp::Band, range.fits, whole);
+        let ok = self.b.binary(BinaryOp::Band, ok, room);
+        let mut others = Vec::new();
+        let mut lin = row.lin;
+        for i in 1..rows {
+            lin = self.b.iadd(lin, self.sizes[0]);
+            let y = self.iadd_imm(row.y, i64::from(i));
+            others.push((0, Row { y, z: row.z, lin }));
+        }
+        let head = self.b.create_block();
+        self.b.append_block_param(head, Type::I64);
+        let single = self.b.create_block();
+        self.b.brif(ok, head, &[range.wide_lo], single, &[]);
+        let (x, code) = self.region_loop(r, head, row, exits, &others)?;
+        let x1 = self.iadd_imm(x, width);
+        let more = self.chunk_fits(range, x1, width);
+        let end = self.b.create_block();
+        let end_code = self.b.append_block_param(end, Type::I64);
+        self.b.brif(more, head, &[x1], end, &[code]);
+        self.b.switch_to_block(single);
+        self.cur = 0;
+        Ok((end, end_code, rows))
     }
 
     /// Whether the `len` work-items from `x` on, whole chunks of the row, are all the row's
@@ -1074,15 +1154,16 @@ impl<'a> Emitter<'a, '_> {
     /// their ids, the values the region reads from the context, and the copies of its
     /// blocks, which end at a new latch block. Returns `x` and the latch's parameter, the
     /// exit code (where the group goes next), with the builder in the latch.
-    /// Adds the region's exit codes to `exits`. With `jam`, the copies run the chunk at `x`
-    /// and the one after it, each instruction for one and then the other (`jam`).
+    /// Adds the region's exit codes to `exits`. With `others` (each a chunk at `x + dx` of
+    /// a row), the copies run the chunk at `x` and those, each instruction for one after
+    /// the other (`jam`).
     fn region_loop(
         &mut self,
         r: usize,
         head: Block,
         row: Row,
         exits: &mut Vec<u64>,
-        jam: bool,
+        others: &[(i64, Row)],
     ) -> Result<(Value, Value), CompileError> {
         let src = self.src();
         let k = &src.k;
@@ -1090,15 +1171,18 @@ impl<'a> Emitter<'a, '_> {
         self.b.switch_to_block(head);
         let x = self.b.block_params(head)[0];
         self.enter_work_item(r, x, row)?;
-        if jam {
-            // The second chunk, W work-items on, with variables of its own.
-            let x2 = self.iadd_imm(x, i64::from(src.width));
-            self.second = Some(Second {
+        for (j, &(dx, row2)) in others.iter().enumerate() {
+            // Another chunk, with variables of its own.
+            let x2 = match dx {
+                0 => x,
+                dx => self.iadd_imm(x, dx),
+            };
+            self.others.push(Other {
                 vars: SecondaryMap::new(),
                 remat: SecondaryMap::new(),
                 ids: Ids::default(),
             });
-            self.as_second(|t| t.enter_work_item(r, x2, row))?;
+            self.as_other(j, |t| t.enter_work_item(r, x2, row2))?;
         }
         let lin = self.ids.lin.expect("inside the loops");
 
@@ -1135,7 +1219,7 @@ impl<'a> Emitter<'a, '_> {
                 exits.push(RETURN);
             }
         }
-        self.second = None;
+        self.others.clear();
         self.b.switch_to_block(latch);
         if self.states {
             self.store_ctx(context::Key::State, lin, code)?;
@@ -1143,24 +1227,32 @@ impl<'a> Emitter<'a, '_> {
         Ok((x, code))
     }
 
-    /// Runs `f` as the second chunk of a jammed region copy (`Second`): with its variables,
-    /// values computed again and ids in place of the first's.
-    fn as_second<T>(
+    /// Runs `f` as chunk `j` after the first of a jammed region copy (`Other`): with its
+    /// variables, values computed again and ids in place of the first's.
+    fn as_other<T>(
         &mut self,
+        j: usize,
         f: impl FnOnce(&mut Self) -> Result<T, CompileError>,
     ) -> Result<T, CompileError> {
-        let mut second = self.second.take().expect("a jammed region copy");
-        self.swap_second(&mut second);
+        let mut other = std::mem::replace(
+            &mut self.others[j],
+            Other {
+                vars: SecondaryMap::new(),
+                remat: SecondaryMap::new(),
+                ids: Ids::default(),
+            },
+        );
+        self.swap_other(&mut other);
         let result = f(self);
-        self.swap_second(&mut second);
-        self.second = Some(second);
+        self.swap_other(&mut other);
+        self.others[j] = other;
         result
     }
 
-    fn swap_second(&mut self, second: &mut Second) {
-        std::mem::swap(&mut self.vars[self.cur], &mut second.vars);
-        std::mem::swap(&mut self.remat, &mut second.remat);
-        std::mem::swap(&mut self.ids, &mut second.ids);
+    fn swap_other(&mut self, other: &mut Other) {
+        std::mem::swap(&mut self.vars[self.cur], &mut other.vars);
+        std::mem::swap(&mut self.remat, &mut other.remat);
+        std::mem::swap(&mut self.ids, &mut other.ids);
     }
 
     /// Starts the work-item (or chunk) at `x` of `row` in region `r`: its ids, the values
@@ -1357,12 +1449,12 @@ impl<'a> Emitter<'a, '_> {
         let k = &self.src().k;
         let nb = copies[blk].expect("a copy of each block of the region");
         self.b.switch_to_block(nb);
-        let jam = self.second.is_some();
-        // A jammed copy's blocks take the first chunk's parameters, then the second's; its
-        // branches are uniform, so the first chunk's conditions serve both.
+        let jam = !self.others.is_empty();
+        // A jammed copy's blocks take the first chunk's parameters, then the others'; its
+        // branches are uniform, so the first chunk's conditions serve them all.
         self.copy_params(blk, nb)?;
-        if jam {
-            self.as_second(|t| t.copy_params(blk, nb))?;
+        for j in 0..self.others.len() {
+            self.as_other(j, |t| t.copy_params(blk, nb))?;
         }
         for &inst in k.layout.block_insts(blk) {
             let op = &k.dfg.insts[inst].op;
@@ -1374,7 +1466,9 @@ impl<'a> Emitter<'a, '_> {
                 self.copy_jammed_branch(inst, copies)?;
             } else {
                 self.copy_inst(inst, copies, latch)?;
-                self.as_second(|t| t.copy_inst(inst, copies, latch))?;
+                for j in 0..self.others.len() {
+                    self.as_other(j, |t| t.copy_inst(inst, copies, latch))?;
+                }
             }
         }
         Ok(())
@@ -1394,7 +1488,7 @@ impl<'a> Emitter<'a, '_> {
     }
 
     /// A uniform branch of a jammed copy: the first chunk's condition, and each target's
-    /// arguments for both chunks.
+    /// arguments for every chunk.
     fn copy_jammed_branch(
         &mut self,
         inst: Inst,
@@ -1410,11 +1504,15 @@ impl<'a> Emitter<'a, '_> {
                 .map(|d| d.args.iter().map(|&a| t.get(a)).collect())
                 .collect())
         };
-        let first = dest_args(self)?;
-        let second = self.as_second(dest_args)?;
+        let mut all = dest_args(self)?;
+        for j in 0..self.others.len() {
+            let other = self.as_other(j, dest_args)?;
+            for (a, b) in all.iter_mut().zip(other) {
+                a.extend(b);
+            }
+        }
         let mut op = data.op.clone();
-        for ((d, mut a), b) in op.dests_mut().into_iter().zip(first).zip(second) {
-            a.extend(b);
+        for (d, a) in op.dests_mut().into_iter().zip(all) {
             d.args = a;
             d.block = copies[d.block].expect("a copy of each block of the region");
         }
