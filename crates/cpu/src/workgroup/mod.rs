@@ -905,7 +905,8 @@ impl<'a> Emitter<'a, '_> {
                 Some(plan) => {
                     let done = self.b.create_block();
                     let code = self.b.append_block_param(done, Type::I64);
-                    range = self.narrow_entry(plan, row, done)?;
+                    let alone = self.alone_ok(r);
+                    range = self.narrow_entry(plan, row, done, alone)?;
                     early_done = Some((done, code));
                 }
                 None => {
@@ -1070,6 +1071,42 @@ impl<'a> Emitter<'a, '_> {
         self.b.switch_to_block(single);
         self.cur = 0;
         Ok((end, end_code, rows))
+    }
+
+    /// Whether narrowed region `r` may run its work-items one at a time through the kernel
+    /// where its range holds a few (`narrow_entry`): what it reads of earlier regions and
+    /// leaves for later ones is the group's (a copy both versions write, a value computed
+    /// again or once per group), so that which version ran the other regions does not
+    /// matter, and it takes no stack slot's address (a slot kept across barriers has a copy
+    /// per work-item in each version). A reduction's last rounds and its result, `if (lid ==
+    /// 0) out[g] = f(partial[0])`, then run one work-item's scalar code, not a chunk's
+    /// masked code for all its lanes.
+    fn alone_ok(&self, r: usize) -> bool {
+        let scalar = self.sources[0];
+        if self.states || self.sources.len() < 2 {
+            return false;
+        }
+        let k = &scalar.k;
+        let blocks = &scalar.blocks[r];
+        let slots = blocks.iter().any(|&b| {
+            k.layout
+                .block_insts(b)
+                .iter()
+                .any(|&i| matches!(k.dfg.insts[i].op, Op::SlotAddr(_)))
+        });
+        let group_value = |v: Value| {
+            let key = context::Key::Value(v);
+            self.maps[0][v].is_some()
+                || remat(k, &scalar.uniform, v)
+                || (self.ctx.single(key) && self.ctx.written_by_both(key))
+        };
+        let mut barriers = scalar.regions[r].after.into_iter();
+        let exits = blocks.iter().filter_map(|&b| ending_barrier(k, b));
+        !slots
+            && barriers
+                .by_ref()
+                .chain(exits)
+                .all(|bar| scalar.live[bar].iter().all(|&v| group_value(v)))
     }
 
     /// Whether the `len` work-items from `x` on, whole chunks of the row, are all the row's

@@ -571,12 +571,14 @@ impl Emitter<'_, '_> {
     /// Emits, where the builder is (before region `r`'s loops), the code that narrows them
     /// (`plan`): stores the values the region keeps, follows the region's branches on the
     /// group's values to the range of x, and goes to `row(0, 0)` where it is not empty,
-    /// else to `done(exit)`.
+    /// else to `done(exit)`. Where the region may run its work-items `alone` (see
+    /// `Emitter::alone_ok`), a range of at most a quarter of a chunk runs them one at a time.
     pub(super) fn narrow_entry(
         &mut self,
         plan: &Plan,
         row: Block,
         done: Block,
+        alone: bool,
     ) -> Result<XRange, CompileError> {
         let zero = self.b.iconst(Type::I64, 0);
         // The W-wide function's paths only store the values it keeps.
@@ -619,6 +621,12 @@ impl Emitter<'_, '_> {
             range.below_hi = true;
             if let Some(ok) = self.wide_ok {
                 range.fits = self.b.binary(BinaryOp::Band, range.fits, ok);
+            }
+            if alone {
+                let count = self.b.binary(BinaryOp::Isub, hi, lo);
+                let few = self.b.iconst(Type::I64, i64::from(w.width / 4));
+                let many = self.b.icmp(IntCC::Ugt, count, few);
+                range.fits = self.b.binary(BinaryOp::Band, range.fits, many);
             }
         }
         let some = self.b.icmp(IntCC::Slt, lo, hi);

@@ -204,3 +204,58 @@ pub fn verified_module(text: &str) -> Result<ferrocl_ir::Module, String> {
     }
     Ok(m)
 }
+
+/// `y` after kernel `name(__global const float *x, __global float *y, __local float *t, int
+/// n)` of `source` (compiled as `p`) over `global`/`local` (work-items in x times y, `t` a
+/// float for each work-item of a group) with `n`: on the CPU device, and in the interpreter.
+pub fn xytn_outputs(
+    (p, source, name): (&CpuProgram, &str, &str),
+    global: [u64; 2],
+    local: [u64; 2],
+    n: i32,
+) -> (Vec<u8>, Vec<u8>) {
+    use ferrocl_ir::interp::{run_ndrange, KernelArgValue, Memory, NdRange as InterpRange, Val};
+    let items = (global[0] * global[1]) as usize;
+    let local_bytes = (local[0] * local[1] * 4) as usize;
+    let x: Vec<u8> = (0..items)
+        .flat_map(|i| (0.25 + (i % 97) as f32 / 128.0).to_le_bytes())
+        .collect();
+    let k = p.kernel(name).expect("the kernel");
+    let mut y = vec![0u8; items * 4];
+    let values = [x.as_ptr() as u64, y.as_mut_ptr() as u64, 0, n as u64];
+    let mut block = vec![0u8; k.args_size];
+    for (a, v) in k.args.iter().zip(values) {
+        block[a.offset..a.offset + a.size].copy_from_slice(&v.to_ne_bytes()[..a.size]);
+    }
+    let nd = NdRange {
+        work_dim: 2,
+        global_offset: [0; 3],
+        global_size: [global[0], global[1], 1],
+        local_size: [local[0], local[1], 1],
+    };
+    // SAFETY: `x` and `y` hold a float for each work-item, which reads and writes its own,
+    // and the local memory holds `t`'s float per work-item of a group.
+    unsafe { k.launch(&block, local_bytes, &nd) }.expect("runs on the CPU");
+
+    let module = compile_cl(source);
+    let mut memory = Memory::default();
+    let xi = memory.alloc(x);
+    let yi = memory.alloc(vec![0u8; items * 4]);
+    let args = [
+        KernelArgValue::Val(Val::scalar(xi)),
+        KernelArgValue::Val(Val::scalar(yi)),
+        KernelArgValue::Local(local_bytes as u32),
+        KernelArgValue::Val(Val::scalar(n as u32 as u64)),
+    ];
+    let range = InterpRange {
+        work_dim: 2,
+        global_size: [global[0], global[1], 1],
+        local_size: [local[0], local[1], 1],
+        global_offset: [0; 3],
+        sub_group_size: u64::from(ferrocl_cpu::SUB_GROUP_SIZE),
+    };
+    let f = module.func_by_name(name).expect("the kernel");
+    let (memory, r) = run_ndrange(&module, f, &args, memory, &range);
+    r.expect("runs in the interpreter");
+    (y, memory.region(yi).expect("y").to_vec())
+}
