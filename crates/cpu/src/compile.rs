@@ -82,10 +82,13 @@ pub(crate) fn compile(
                 Err(why) if tier => format!("; wide tier refused: {why}"),
                 Err(_) => String::new(),
             };
-            let mut jam = match k.wg.jammed {
-                0 => String::new(),
-                n => format!("; two chunks at a time in {n} of {} regions", k.wg.regions),
-            };
+            let mut jam = String::new();
+            if let (n @ 1.., chunks) = k.wg.jammed {
+                jam += &format!(
+                    "; {chunks} chunks of a row at a time in {n} of {} regions",
+                    k.wg.regions
+                );
+            }
             if let (n @ 1.., rows) = k.wg.jammed_rows {
                 jam += &format!(
                     "; the chunks of {rows} rows at a time in {n} of {} regions",

@@ -137,7 +137,7 @@ fn two_chunks_at_once_give_what_one_work_item_at_a_time_gives() {
     compare(
         HORNER,
         "horner",
-        "two chunks at a time in 2 of 2 regions",
+        "chunks of a row at a time in 2 of 2 regions",
         &ROWS,
     );
 }
@@ -147,7 +147,7 @@ fn nested_loops_and_a_uniform_return_at_two_chunks_at_once() {
     compare(
         NESTED,
         "nested",
-        "two chunks at a time in 1 of 1 regions",
+        "chunks of a row at a time in 1 of 1 regions",
         &ROWS,
     );
 }

@@ -1,21 +1,22 @@
-//! Which regions of a W-wide kernel run two chunks at once (`Emitter::region_loop` with a
-//! second chunk): each instruction of the region copied twice in a row, for one chunk and
-//! then the other, under one copy of the region's branches (unroll and jam of the chunk
-//! loop). The second chunk is the next one of the row (`Jam::Along`) or the one at the same
-//! x in the next row (`Jam::Across`).
+//! Which regions of a W-wide kernel run several chunks at once (`Emitter::region_loop` with
+//! other chunks): each instruction of the region copied once for each chunk in a row, under
+//! one copy of the region's branches (unroll and jam of the chunk loop). The other chunks
+//! are the next ones of the row (`Jam::Along`) or the ones at the same x in the next rows
+//! (`Jam::Across`).
 //!
 //! A loop inside the region whose every trip waits for the one before (Horner's rule,
 //! `a = a * v + c`, or a chain of `mad`s as clpeak's) keeps one chain per vector register
-//! in flight, and the floating-point units wait on its latency: two chunks at once give them
-//! twice the independent chains. Measured on float4-poly (a degree-32 polynomial per lane,
-//! one fused multiply-add per step): see docs/benchmarks.md.
+//! in flight, and the floating-point units wait on its latency: two or three chunks at once
+//! (as many as the registers hold) give them that many times the independent chains.
+//! Measured on float4-poly (a degree-32 polynomial per lane, one fused multiply-add per
+//! step): see docs/benchmarks.md.
 //!
 //! A region without a loop whose code is one long chain of float arithmetic through
 //! vectors loaded at addresses the rows share (a tiled matrix product's `acc += as[ly][k] *
 //! bs[k][lx]` for each `k` of a tile, unrolled: sixteen dependent additions, each on a row
-//! of `bs` the same for every row of work-items) runs the chunks of two rows at once. The
-//! two chains then overlap, and the loads the rows share are one (`load_elim` after the
-//! transform, `clean_up`).
+//! of `bs` the same for every row of work-items) runs the chunks of four (or two) rows at
+//! once. The chains then overlap, and the loads the rows share are one (`load_elim` after
+//! the transform, `clean_up`).
 //!
 //! Running two work-items' instructions interleaved is a schedule the work-items of a group
 //! may have anyway, since nothing orders them between barriers (OpenCL C 6.15.8: only a
@@ -23,7 +24,7 @@
 //! transform itself shares between work-items must then not be shared by two at once, so a
 //! region is jammed only when:
 //! - every branch in it is uniform (`ferrocl_ir::uniformity`): the chunks go the same way,
-//!   and one copy of the branches serves both;
+//!   and one copy of the branches serves them all;
 //! - it takes no stack slot's address (a slot that no value keeps across a barrier has one
 //!   copy for all work-items, each using it in turn), and has no atomics, fences, calls or
 //!   collectives (their order between work-items is what programs observe).
@@ -38,22 +39,16 @@ use ferrocl_ir::{BinaryOp, Block, Function, Op, Type, Value, ValueDef, WorkItemO
 pub(super) enum Jam {
     /// One chunk at a time.
     Single,
-    /// Two chunks of a row at once: the one at `x` and the one at `x + W`.
-    Along,
+    /// This many chunks of a row at once: the one at `x`, the one at `x + W`, ...
+    Along(u32),
     /// The chunks at `x` of this many rows at once (`y`, `y + 1`, ...), in groups whose rows
     /// are whole chunks.
     Across(u32),
 }
 
-/// Whether the vector values `values` of a loop at `width` lanes fit the registers twice
+/// Whether the vector values `values` of a loop at `width` lanes fit the registers `times`
 /// over: the wide tier's where it runs that width and they hold no `f64` (which it leaves to
 /// Cranelift), else 14 of Cranelift's 16 `xmm`.
-fn fit_twice(values: &[Type], width: u32) -> bool {
-    fit(values, width, 2)
-}
-
-/// Whether the vector values `values` at `width` lanes fit the registers `times` over (see
-/// `fit_twice`).
 fn fit(values: &[Type], width: u32, times: u32) -> bool {
     let tier = crate::wide::value_registers(width)
         .filter(|_| values.iter().all(|t| t.lane_type() != Type::F64));
@@ -104,15 +99,11 @@ pub(super) fn jammable(k: &Function, regions: &[Vec<Block>], width: u32) -> Vec<
                     .find(|&rows| fit(&values, width, rows))
                     .map_or(Jam::Single, Jam::Across);
             }
-            let along = inner.any(|lp| {
-                latency_bound(k, &lp.blocks, lp.header)
-                    .is_some_and(|values| fit_twice(&values, width))
-            });
-            if along {
-                Jam::Along
-            } else {
-                Jam::Single
-            }
+            let chunks = inner
+                .filter_map(|lp| latency_bound(k, &lp.blocks, lp.header))
+                .filter_map(|values| [3, 2].into_iter().find(|&n| fit(&values, width, n)))
+                .max();
+            chunks.map_or(Jam::Single, Jam::Along)
         })
         .collect()
 }

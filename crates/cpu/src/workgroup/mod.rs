@@ -42,9 +42,10 @@
 //! region or in none (the split of a row is the same each time), so the two keep their values
 //! in context arrays of their own; they share `__local` memory and the collectives' arrays.
 //!
-//! Where a region's loops wait on the latency of what they carry, and its branches are
-//! uniform, its wide copy runs two chunks at once (`jam`): each instruction for one chunk
-//! and then for the next, under one copy of the branches.
+//! Where a region's loops wait on the latency of what they carry, or the region is one chain
+//! of float arithmetic through loads its rows share, and its branches are uniform, its wide
+//! copy runs several chunks at once (`jam`): each instruction for one chunk and then for the
+//! next ones of the row (or the next rows), under one copy of the branches.
 //!
 //! Divisions of 32-bit integers and vector multiplications by constants are emitted in
 //! cheaper forms as the regions are copied (`by_constant`).
@@ -88,8 +89,9 @@ pub struct WorkGroupFn {
     pub frame_size: usize,
     /// The regions between barriers (and collectives): 1 where the kernel has none.
     pub regions: usize,
-    /// The regions that run two chunks of a row of the W-wide version at once (`jam`).
-    pub jammed: usize,
+    /// The regions that run several chunks of a row of the W-wide version at once (`jam`),
+    /// and how many chunks the most of them take.
+    pub jammed: (usize, u32),
     /// The regions that run the chunks of several rows at once (`jam`), and how many rows
     /// the most of them take.
     pub jammed_rows: (usize, u32),
@@ -489,12 +491,15 @@ pub fn transform_unclean(
         Some(wide) if !states => wide.jam.as_slice(),
         _ => &[],
     };
-    let jammed = jams.iter().filter(|&&j| j == jam::Jam::Along).count();
-    let jammed_rows = jams.iter().fold((0, 0), |(n, most), &j| match j {
-        jam::Jam::Across(rows) => (n + 1, most.max(rows)),
-        _ => (n, most),
-    });
-    if jammed + jammed_rows.0 > 0 {
+    let count = |along: bool| {
+        jams.iter().fold((0, 0), |(n, most), &j| match j {
+            jam::Jam::Along(k) if along => (n + 1, most.max(k)),
+            jam::Jam::Across(k) if !along => (n + 1, most.max(k)),
+            _ => (n, most),
+        })
+    };
+    let (jammed, jammed_rows) = (count(true), count(false));
+    if jammed.0 + jammed_rows.0 > 0 {
         JAMMED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
     Ok(WorkGroupFn {
@@ -944,16 +949,20 @@ impl<'a> Emitter<'a, '_> {
                 let tcode = self.b.append_block_param(tail, Type::I64);
                 self.cur = 1;
                 let width = i64::from(self.src().width);
-                // Two chunks at a time while two fit, then one (`jam`).
-                let jam_head = (self.src().jam[r] == jam::Jam::Along && !self.states).then(|| {
+                // `n` chunks at a time while `n` fit, then one (`jam`).
+                let along = match self.src().jam[r] {
+                    jam::Jam::Along(n) if !self.states => Some(i64::from(n)),
+                    _ => None,
+                };
+                let jam_head = along.map(|n| {
                     let jam_head = self.b.create_block();
                     self.b.append_block_param(jam_head, Type::I64);
                     let single = self.b.create_block();
-                    let two = self.chunk_fits(&range, range.wide_lo, 2 * width);
-                    let two = self.b.binary(BinaryOp::Band, range.fits, two);
-                    self.b.brif(two, jam_head, &[range.wide_lo], single, &[]);
+                    let all = self.chunk_fits(&range, range.wide_lo, n * width);
+                    let all = self.b.binary(BinaryOp::Band, range.fits, all);
+                    self.b.brif(all, jam_head, &[range.wide_lo], single, &[]);
                     self.b.switch_to_block(single);
-                    jam_head
+                    (jam_head, n)
                 });
                 self.b.brif(
                     range.fits,
@@ -962,15 +971,15 @@ impl<'a> Emitter<'a, '_> {
                     scalar_head,
                     &[range.lo],
                 );
-                if let Some(jam_head) = jam_head {
-                    let second = [(width, row)];
-                    let (x, code) = self.region_loop(r, jam_head, row, &mut exits, &second)?;
-                    let x2 = self.iadd_imm(x, 2 * width);
+                if let Some((jam_head, n)) = jam_head {
+                    let others: Vec<(i64, Row)> = (1..n).map(|j| (j * width, row)).collect();
+                    let (x, code) = self.region_loop(r, jam_head, row, &mut exits, &others)?;
+                    let x2 = self.iadd_imm(x, n * width);
                     let after = self.b.create_block();
                     let ax = self.b.append_block_param(after, Type::I64);
                     let acode = self.b.append_block_param(after, Type::I64);
-                    let two = self.chunk_fits(&range, x2, 2 * width);
-                    self.b.brif(two, jam_head, &[x2], after, &[x2, code]);
+                    let all = self.chunk_fits(&range, x2, n * width);
+                    self.b.brif(all, jam_head, &[x2], after, &[x2, code]);
                     self.b.switch_to_block(after);
                     let one = self.chunk_fits(&range, ax, width);
                     self.b.brif(one, wide_head, &[ax], tail, &[ax, acode]);
