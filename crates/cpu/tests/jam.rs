@@ -57,7 +57,8 @@ __kernel void nested(__global const float *x, __global float *y, __local float *
 
 /// A chain of fused multiply-adds through the rows of a `__local` tile after a barrier,
 /// unrolled: the tile's row `k % sy` at the work-item's x is the same for every row of
-/// work-items, its y appearing only at the end.
+/// work-items, its y appearing only at the end. The region before the barrier, short in a
+/// kernel of 2-D groups, runs the chunks of several rows at once too.
 const TILE: &str = "
 __kernel void tile(__global const float *x, __global float *y, __local float *t, int n)
 {
@@ -154,5 +155,5 @@ fn nested_loops_and_a_uniform_return_at_two_chunks_at_once() {
 
 #[test]
 fn the_chunks_of_several_rows_at_once_give_what_one_work_item_at_a_time_gives() {
-    compare(TILE, "tile", "rows at a time in 1 of 2 regions", &GROUPS);
+    compare(TILE, "tile", "rows at a time in 2 of 2 regions", &GROUPS);
 }

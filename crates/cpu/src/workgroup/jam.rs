@@ -34,6 +34,14 @@ use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::uniformity::Uniformity;
 use ferrocl_ir::{BinaryOp, Block, Function, Op, Type, Value, ValueDef, WorkItemOp};
 
+/// The most instructions a region without a loop may have to run the chunks of several
+/// rows at once for the rows' own sake (`jammable`): where a row is a chunk or two (a
+/// 16x16 group at 16 lanes), what each row's loop sets up costs as much as its chunk, and
+/// four rows at once pay it once. The bench's sgemm, whose tile-loading region is 30
+/// instructions, ran 622-655 us before on 2 cores of a Xeon, 535-539 after; a longer region
+/// copied four times grows the code more than it saves.
+const SHORT_REGION: usize = 256;
+
 /// How a region of a W-wide kernel runs its chunks.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Jam {
@@ -74,6 +82,14 @@ pub(super) fn jammable(k: &Function, regions: &[Vec<Block>], width: u32) -> Vec<
     let loops = LoopInfo::new(&cfg, &dom);
     let uniformity = Uniformity::new(k);
     let by_row = row_dependent(k);
+    let reads_rows = k.layout.blocks().iter().any(|&b| {
+        k.layout.block_insts(b).iter().any(|&i| {
+            matches!(
+                k.dfg.insts[i].op,
+                Op::WorkItem(WorkItemOp::GlobalId | WorkItemOp::LocalId, 1 | 2)
+            )
+        })
+    });
     regions
         .iter()
         .zip(may)
@@ -88,10 +104,12 @@ pub(super) fn jammable(k: &Function, regions: &[Vec<Block>], width: u32) -> Vec<
                 .filter(|lp| lp.blocks.iter().all(|&b| in_region.contains(b)))
                 .peekable();
             if inner.peek().is_none() {
-                if !shares_row_loads(k, blocks, &by_row) {
-                    return Jam::Single;
-                }
-                let Some(values) = chain_bound(k, blocks) else {
+                let size: usize = blocks.iter().map(|&b| k.layout.block_insts(b).len()).sum();
+                let short_rows = reads_rows && size <= SHORT_REGION;
+                let Some(values) = chain_bound(k, blocks)
+                    .filter(|_| shares_row_loads(k, blocks, &by_row))
+                    .or_else(|| short_rows.then(|| most_live(k, blocks)))
+                else {
                     return Jam::Single;
                 };
                 return [4, 2]
@@ -268,34 +286,16 @@ fn shares_row_loads(k: &Function, blocks: &[Block], by_row: &EntitySet<Value>) -
 
 /// Where the region of `blocks` (without a loop) is bound by the latency of its float
 /// arithmetic, the types of the vector values live at once at the point of its blocks where
-/// most are. Bound by latency: its longest chain of dependent float operations has at least
-/// `MIN_CHAIN` links, and it has fewer than 8 float operations per link (as for a loop,
-/// `latency_bound`).
+/// most are (`most_live`). Bound by latency: its longest chain of dependent float operations
+/// has at least `MIN_CHAIN` links, and it has fewer than 8 float operations per link (as for
+/// a loop, `latency_bound`).
 fn chain_bound(k: &Function, blocks: &[Block]) -> Option<Vec<Type>> {
     const MIN_CHAIN: u32 = 8;
     let in_region: EntitySet<Block> = blocks.iter().copied().collect();
     let mut depth: SecondaryMap<Value, u32> = SecondaryMap::new();
     let (mut float_ops, mut longest) = (0u32, 0u32);
-    // Values used in another block than their own: live to the end of theirs.
-    let mut used_elsewhere: EntitySet<Value> = EntitySet::new();
-    for &b in k.layout.blocks() {
-        for &i in k.layout.block_insts(b) {
-            for &a in &k.dfg.insts[i].args {
-                let home = match k.dfg.value_def(a) {
-                    ValueDef::Result(d) => k.layout.inst_block(d),
-                    ValueDef::Param(pb, _) => Some(pb),
-                    _ => None,
-                };
-                if home != Some(b) {
-                    used_elsewhere.insert(a);
-                }
-            }
-        }
-    }
-    let mut most: Vec<Type> = Vec::new();
     for &b in k.layout.blocks().iter().filter(|b| in_region.contains(**b)) {
-        let insts = k.layout.block_insts(b);
-        for &i in insts {
+        for &i in k.layout.block_insts(b) {
             let data = &k.dfg.insts[i];
             let Some(r) = k.dfg.inst_result(i) else {
                 continue;
@@ -312,9 +312,36 @@ fn chain_bound(k: &Function, blocks: &[Block]) -> Option<Vec<Type>> {
             depth[r] = data.args.iter().map(|&a| depth[a]).max().unwrap_or(0) + u32::from(float);
             longest = longest.max(depth[r]);
         }
-        // The vector values live at once, from the block's end backwards: at the end, those
-        // it defines for other blocks.
-        let vector = |v: Value| k.dfg.value_type(v).is_vector();
+    }
+    (longest >= MIN_CHAIN && float_ops < 8 * longest).then(|| most_live(k, blocks))
+}
+
+/// The types of the vector values the region of `blocks` holds live at once, at the point
+/// of its blocks where most are (a value used in another block counts to its own block's
+/// end).
+fn most_live(k: &Function, blocks: &[Block]) -> Vec<Type> {
+    let in_region: EntitySet<Block> = blocks.iter().copied().collect();
+    // Values used in another block than their own: live to the end of theirs.
+    let mut used_elsewhere: EntitySet<Value> = EntitySet::new();
+    for &b in k.layout.blocks() {
+        for &i in k.layout.block_insts(b) {
+            for &a in &k.dfg.insts[i].args {
+                let home = match k.dfg.value_def(a) {
+                    ValueDef::Result(d) => k.layout.inst_block(d),
+                    ValueDef::Param(pb, _) => Some(pb),
+                    _ => None,
+                };
+                if home != Some(b) {
+                    used_elsewhere.insert(a);
+                }
+            }
+        }
+    }
+    let vector = |v: Value| k.dfg.value_type(v).is_vector();
+    let mut most: Vec<Type> = Vec::new();
+    for &b in k.layout.blocks().iter().filter(|b| in_region.contains(**b)) {
+        let insts = k.layout.block_insts(b);
+        // From the block's end backwards: at the end, what it defines for other blocks.
         let mut live: EntitySet<Value> = EntitySet::new();
         let mut count = 0usize;
         for &i in insts {
@@ -334,5 +361,5 @@ fn chain_bound(k: &Function, blocks: &[Block]) -> Option<Vec<Type>> {
             }
         }
     }
-    (longest >= MIN_CHAIN && float_ops < 8 * longest).then_some(most)
+    most
 }
