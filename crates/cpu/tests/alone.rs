@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{compile_cl, xytn_outputs};
+use common::{check_xytn, compile_cl};
 use ferrocl_cpu::CpuProgram;
 
 /// A reduction tree (rounds written out, so that chunks are 8 or 16 work-items) whose last
@@ -57,14 +57,5 @@ fn a_few_work_items_of_a_narrowed_region_run_alone_where_they_may() {
         ([128, 1], [64, 1]),
         ([14, 2], [7, 1]),
     ];
-    for (global, local) in ranges {
-        for n in [0, 3] {
-            let (cpu, want) = xytn_outputs((&p, REDUCE, "reduce"), global, local, n);
-            let first = cpu.chunks(4).zip(want.chunks(4)).position(|(a, b)| a != b);
-            assert!(
-                first.is_none(),
-                "{global:?}/{local:?}, n = {n}: y[{first:?}] differs from the interpreter's"
-            );
-        }
-    }
+    check_xytn((&p, REDUCE, "reduce"), &ranges, &[0, 3]);
 }

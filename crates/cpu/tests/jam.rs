@@ -1,4 +1,4 @@
-//! Regions that run two chunks of the W-wide version at once (`workgroup::jam`) against the
+//! Regions that run several chunks of the W-wide version at once (`workgroup::jam`) against the
 //! IR interpreter, over rows of zero to several chunks with and without a rest, 1-D and 2-D:
 //! kernels whose loops wait on the latency of the values they carry, in two regions around a
 //! barrier (the first's result lives across it, a uniform branch in each), in nested loops
@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{compile_cl, xytn_outputs as outputs};
+use common::{check_xytn, compile_cl};
 use ferrocl_cpu::CpuProgram;
 use ferrocl_device::CompileOptions;
 
@@ -121,16 +121,7 @@ fn compare(source: &str, name: &str, jammed: &str, ranges: &[([u64; 2], [u64; 2]
             .collect::<Vec<_>>()
             .join("\n")
     );
-    for &(global, local) in ranges {
-        for n in [0, 4, 7, 9] {
-            let (cpu, want) = outputs((&p, source, name), global, local, n);
-            let first = cpu.chunks(4).zip(want.chunks(4)).position(|(a, b)| a != b);
-            assert!(
-                first.is_none(),
-                "{name} {global:?}/{local:?}, n = {n}: y[{first:?}] differs from the interpreter's"
-            );
-        }
-    }
+    check_xytn((&p, source, name), ranges, &[0, 4, 7, 9]);
 }
 
 #[test]

@@ -738,7 +738,7 @@ impl Gen {
 
     /// A region of its own (a barrier before and after) whose loop, of uniform trips, takes
     /// float variables through `f = fma(f, g, c)`: the shape the work-group transform runs
-    /// two chunks at a time (`workgroup/jam.rs` in ferrocl-cpu), where the rest of the
+    /// several chunks at a time (`workgroup/jam.rs` in ferrocl-cpu), where the rest of the
     /// program's regions do not decide it. Lean programs only: the others are rarely
     /// vectorized at all (private arrays, collectives), and keep the programs they had.
     fn recurrences(&mut self) -> Stmt {

@@ -160,7 +160,7 @@ fn main() -> ExitCode {
         println!("wide tier: {taken} work-group functions compiled, {refused} refused");
     }
     println!(
-        "two chunks at a time: {} work-group functions",
+        "several chunks at a time: {} work-group functions",
         ferrocl_cpu::workgroup::jammed_count()
     );
     println!(

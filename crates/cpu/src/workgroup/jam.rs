@@ -199,14 +199,7 @@ fn latency_bound(k: &Function, blocks: &[Block], header: Block) -> Option<Vec<Ty
             let Some(r) = k.dfg.inst_result(i) else {
                 continue;
             };
-            let float = k.dfg.value_type(r).lane_type().is_float()
-                && matches!(
-                    data.op,
-                    Op::Fma
-                        | Op::Binary(
-                            BinaryOp::Fadd | BinaryOp::Fsub | BinaryOp::Fmul | BinaryOp::Fdiv
-                        )
-                );
+            let float = float_arithmetic(k, i);
             float_ops += u32::from(float);
             if data.args.iter().any(|&a| reached.contains(a)) {
                 reached.insert(r);
@@ -217,6 +210,19 @@ fn latency_bound(k: &Function, blocks: &[Block], header: Block) -> Option<Vec<Ty
         }
     }
     (longest > 0 && float_ops < 8 * longest).then_some(values)
+}
+
+/// Whether instruction `i` of `k` is float arithmetic whose latency a chain waits on: a
+/// sum, difference, product, quotient or fused multiply-add of float lanes.
+fn float_arithmetic(k: &Function, i: ferrocl_ir::Inst) -> bool {
+    k.dfg.inst_result(i).is_some_and(|r| {
+        k.dfg.value_type(r).lane_type().is_float()
+            && matches!(
+                k.dfg.insts[i].op,
+                Op::Fma
+                    | Op::Binary(BinaryOp::Fadd | BinaryOp::Fsub | BinaryOp::Fmul | BinaryOp::Fdiv)
+            )
+    })
 }
 
 /// The values of `k` that may differ between two work-items of one x id and different rows
@@ -300,14 +306,7 @@ fn chain_bound(k: &Function, blocks: &[Block]) -> Option<Vec<Type>> {
             let Some(r) = k.dfg.inst_result(i) else {
                 continue;
             };
-            let float = k.dfg.value_type(r).lane_type().is_float()
-                && matches!(
-                    data.op,
-                    Op::Fma
-                        | Op::Binary(
-                            BinaryOp::Fadd | BinaryOp::Fsub | BinaryOp::Fmul | BinaryOp::Fdiv
-                        )
-                );
+            let float = float_arithmetic(k, i);
             float_ops += u32::from(float);
             depth[r] = data.args.iter().map(|&a| depth[a]).max().unwrap_or(0) + u32::from(float);
             longest = longest.max(depth[r]);

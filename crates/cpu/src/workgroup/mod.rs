@@ -514,8 +514,8 @@ pub fn transform_unclean(
 
 static JAMMED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// How many work-group functions this process made with a region that runs two chunks at
-/// once (`jam`): a test that runs kernels shows whether any reached that code.
+/// How many work-group functions this process made with a region that runs several chunks
+/// at once (`jam`): a test that runs kernels shows whether any reached that code.
 pub fn jammed_count() -> u64 {
     JAMMED.load(std::sync::atomic::Ordering::Relaxed)
 }

@@ -259,3 +259,23 @@ pub fn xytn_outputs(
     r.expect("runs in the interpreter");
     (y, memory.region(yi).expect("y").to_vec())
 }
+
+/// Runs kernel `name` of `source` (compiled as `p`; arguments as [`xytn_outputs`]) over each
+/// of `ranges` (global and local sizes in x and y) for each `n` of `ns`, and asserts that
+/// its `y` equals the interpreter's.
+pub fn check_xytn(
+    (p, source, name): (&CpuProgram, &str, &str),
+    ranges: &[([u64; 2], [u64; 2])],
+    ns: &[i32],
+) {
+    for &(global, local) in ranges {
+        for &n in ns {
+            let (cpu, want) = xytn_outputs((p, source, name), global, local, n);
+            let first = cpu.chunks(4).zip(want.chunks(4)).position(|(a, b)| a != b);
+            assert!(
+                first.is_none(),
+                "{name} {global:?}/{local:?}, n = {n}: y[{first:?}] differs from the interpreter's"
+            );
+        }
+    }
+}
