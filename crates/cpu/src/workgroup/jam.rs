@@ -68,10 +68,13 @@ fn fit(values: &[Type], width: u32, times: u32) -> bool {
     times * need <= registers
 }
 
-/// How each region of `k` (its blocks, `regions`) runs its chunks: two at once where it may
-/// (see the module's conditions) and it holds a loop bound by the latency of what it carries
-/// (`Jam::Along`), or has no loop and is one chain of float arithmetic through loads the rows
-/// share (`Jam::Across`). The analyses of `k` run once, and only where some region may.
+/// How each region of `k` (its blocks, `regions`) runs its chunks, where it may (see the
+/// module's conditions): several of a row at once where it holds a loop bound by the latency
+/// of what it carries (`Jam::Along`); those of several rows at once where it has no loop and
+/// is one chain of float arithmetic through loads the rows share, or is short
+/// (`SHORT_REGION`) in a kernel that reads its y or z ids (`Jam::Across`); as many as the
+/// registers hold copies of its vectors. The analyses of `k` run once, and only where some
+/// region may.
 pub(super) fn jammable(k: &Function, regions: &[Vec<Block>], width: u32) -> Vec<Jam> {
     let may: Vec<bool> = regions.iter().map(|blocks| allowed(k, blocks)).collect();
     if !may.contains(&true) {

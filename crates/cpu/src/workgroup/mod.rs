@@ -43,9 +43,10 @@
 //! in context arrays of their own; they share `__local` memory and the collectives' arrays.
 //!
 //! Where a region's loops wait on the latency of what they carry, or the region is one chain
-//! of float arithmetic through loads its rows share, and its branches are uniform, its wide
-//! copy runs several chunks at once (`jam`): each instruction for one chunk and then for the
-//! next ones of the row (or the next rows), under one copy of the branches.
+//! of float arithmetic through loads its rows share, or short in a kernel of 2-D groups, and
+//! its branches are uniform, its wide copy runs several chunks at once (`jam`): each
+//! instruction for one chunk and then for the next ones of the row (or the next rows), under
+//! one copy of the branches.
 //!
 //! Divisions of 32-bit integers and vector multiplications by constants are emitted in
 //! cheaper forms as the regions are copied (`by_constant`).
@@ -316,7 +317,7 @@ struct Source {
     width: u32,
     /// Only for groups whose x ids are at most `vectorize::shape::ID_LIMIT`.
     assumes_id_limit: bool,
-    /// How each region runs its chunks (`jam`; two at once in a W-wide source only).
+    /// How each region runs its chunks (`jam`; several at once in a W-wide source only).
     jam: Vec<jam::Jam>,
 }
 
@@ -929,7 +930,7 @@ impl<'a> Emitter<'a, '_> {
         let row_lin = self.b.imul(zy, self.sizes[0]);
         let row = Row { y, z, lin: row_lin };
         let mut exits: Vec<u64> = Vec::new();
-        let pairs_end = match self.sources.get(1).map(|w| w.jam[r]) {
+        let rows_end = match self.sources.get(1).map(|w| w.jam[r]) {
             Some(jam::Jam::Across(rows)) if !self.states && nest.plans[r].is_none() => {
                 Some(self.row_group(r, &range, row, rows, &mut exits)?)
             }
@@ -1008,11 +1009,11 @@ impl<'a> Emitter<'a, '_> {
         let row_block = nest.rows[r];
         let next_z = self.b.create_block();
         // With groups of rows, the exit code comes to the next plane from either end.
-        let z_code = match pairs_end {
+        let z_code = match rows_end {
             Some(_) => self.b.append_block_param(next_z, Type::I64),
             None => code,
         };
-        let z_args: &[Value] = if pairs_end.is_some() { &[code] } else { &[] };
+        let z_args: &[Value] = if rows_end.is_some() { &[code] } else { &[] };
         let (done, code_param) = match early_done {
             Some(d) => d,
             None => {
@@ -1023,12 +1024,11 @@ impl<'a> Emitter<'a, '_> {
         let y1 = self.iadd_imm(y, 1);
         let more = self.b.icmp(IntCC::Ult, y1, self.sizes[1]);
         self.b.brif(more, row_block, &[y1, z], next_z, z_args);
-        if let Some((pairs_end, pairs_code, rows)) = pairs_end {
-            self.b.switch_to_block(pairs_end);
+        if let Some((rows_end, rows_code, rows)) = rows_end {
+            self.b.switch_to_block(rows_end);
             let y2 = self.iadd_imm(y, i64::from(rows));
             let more = self.b.icmp(IntCC::Ult, y2, self.sizes[1]);
-            self.b
-                .brif(more, row_block, &[y2, z], next_z, &[pairs_code]);
+            self.b.brif(more, row_block, &[y2, z], next_z, &[rows_code]);
         }
         self.b.switch_to_block(next_z);
         let z1 = self.iadd_imm(z, 1);
