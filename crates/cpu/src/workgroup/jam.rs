@@ -85,6 +85,7 @@ pub(super) fn jammable(k: &Function, regions: &[Vec<Block>], width: u32) -> Vec<
     let loops = LoopInfo::new(&cfg, &dom);
     let uniformity = Uniformity::new(k);
     let by_row = row_dependent(k);
+    let elsewhere = used_elsewhere(k);
     let reads_rows = k.layout.blocks().iter().any(|&b| {
         k.layout.block_insts(b).iter().any(|&i| {
             matches!(
@@ -109,9 +110,9 @@ pub(super) fn jammable(k: &Function, regions: &[Vec<Block>], width: u32) -> Vec<
             if inner.peek().is_none() {
                 let size: usize = blocks.iter().map(|&b| k.layout.block_insts(b).len()).sum();
                 let short_rows = reads_rows && size <= SHORT_REGION;
-                let Some(values) = chain_bound(k, blocks)
+                let Some(values) = chain_bound(k, blocks, &elsewhere)
                     .filter(|_| shares_row_loads(k, blocks, &by_row))
-                    .or_else(|| short_rows.then(|| most_live(k, blocks)))
+                    .or_else(|| short_rows.then(|| most_live(k, blocks, &elsewhere)))
                 else {
                     return Jam::Single;
                 };
@@ -298,7 +299,7 @@ fn shares_row_loads(k: &Function, blocks: &[Block], by_row: &EntitySet<Value>) -
 /// most are (`most_live`). Bound by latency: its longest chain of dependent float operations
 /// has at least `MIN_CHAIN` links, and it has fewer than 8 float operations per link (as for
 /// a loop, `latency_bound`).
-fn chain_bound(k: &Function, blocks: &[Block]) -> Option<Vec<Type>> {
+fn chain_bound(k: &Function, blocks: &[Block], elsewhere: &EntitySet<Value>) -> Option<Vec<Type>> {
     const MIN_CHAIN: u32 = 8;
     let in_region: EntitySet<Block> = blocks.iter().copied().collect();
     let mut depth: SecondaryMap<Value, u32> = SecondaryMap::new();
@@ -315,16 +316,12 @@ fn chain_bound(k: &Function, blocks: &[Block]) -> Option<Vec<Type>> {
             longest = longest.max(depth[r]);
         }
     }
-    (longest >= MIN_CHAIN && float_ops < 8 * longest).then(|| most_live(k, blocks))
+    (longest >= MIN_CHAIN && float_ops < 8 * longest).then(|| most_live(k, blocks, elsewhere))
 }
 
-/// The types of the vector values the region of `blocks` holds live at once, at the point
-/// of its blocks where most are (a value used in another block counts to its own block's
-/// end).
-fn most_live(k: &Function, blocks: &[Block]) -> Vec<Type> {
-    let in_region: EntitySet<Block> = blocks.iter().copied().collect();
-    // Values used in another block than their own: live to the end of theirs.
-    let mut used_elsewhere: EntitySet<Value> = EntitySet::new();
+/// The values of `k` used in another block than their own.
+fn used_elsewhere(k: &Function) -> EntitySet<Value> {
+    let mut elsewhere: EntitySet<Value> = EntitySet::new();
     for &b in k.layout.blocks() {
         for &i in k.layout.block_insts(b) {
             for &a in &k.dfg.insts[i].args {
@@ -334,11 +331,19 @@ fn most_live(k: &Function, blocks: &[Block]) -> Vec<Type> {
                     _ => None,
                 };
                 if home != Some(b) {
-                    used_elsewhere.insert(a);
+                    elsewhere.insert(a);
                 }
             }
         }
     }
+    elsewhere
+}
+
+/// The types of the vector values the region of `blocks` holds live at once, at the point
+/// of its blocks where most are (a value used in another block, `elsewhere`, counts to its
+/// own block's end).
+fn most_live(k: &Function, blocks: &[Block], elsewhere: &EntitySet<Value>) -> Vec<Type> {
+    let in_region: EntitySet<Block> = blocks.iter().copied().collect();
     let vector = |v: Value| k.dfg.value_type(v).is_vector();
     let mut most: Vec<Type> = Vec::new();
     for &b in k.layout.blocks().iter().filter(|b| in_region.contains(**b)) {
@@ -347,7 +352,7 @@ fn most_live(k: &Function, blocks: &[Block]) -> Vec<Type> {
         let mut live: EntitySet<Value> = EntitySet::new();
         let mut count = 0usize;
         for &i in insts {
-            if let Some(r) = k.dfg.inst_result(i).filter(|&r| used_elsewhere.contains(r)) {
+            if let Some(r) = k.dfg.inst_result(i).filter(|&r| elsewhere.contains(r)) {
                 count += usize::from(vector(r) && live.insert(r));
             }
         }
