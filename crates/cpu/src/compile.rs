@@ -506,10 +506,17 @@ fn vectorize_kernel(
             "not vectorized: private arrays, collectives or sub-group queries".into(),
         ),
         Ok(w) => {
-            let note = format!(
+            let mut note = format!(
                 "{} work-items a chunk (estimated cost {:.2} of one at a time)",
                 w.width, w.estimate
             );
+            if w.runs > 0 {
+                let loops = if w.runs == 1 { "loop" } else { "loops" };
+                note += &format!(
+                    "; {} {loops} unrolled to load each lane's run of elements several at a time",
+                    w.runs
+                );
+            }
             (Some(w), note)
         }
         Err(note) => (None, note),

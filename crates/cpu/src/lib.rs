@@ -852,6 +852,7 @@ fn vectorized_wide_or_refusal(
     }
     Ok(workgroup::WideKernel {
         estimate: v.estimate,
+        runs: v.runs,
         func: v.func,
         width,
         barriers: v.barriers,

@@ -127,6 +127,7 @@ fn chunks_of_a_wide_version_and_a_scalar_rest_share_the_group() {
             assumes_id_limit: false,
             uniform: Vec::new(),
             estimate: 0.5,
+            runs: 0,
         })
     };
     let p = ferrocl_cpu::CpuProgram::compile_with(&module, &wide).unwrap();

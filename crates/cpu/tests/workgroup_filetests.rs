@@ -42,6 +42,7 @@ fn print_module(m: &Module) -> Result<String, String> {
                 uniform: Vec::new(),
                 // Not read by the transform: the note of the device's listing.
                 estimate: 0.5,
+                runs: 0,
             })
         });
         let wg = transform_with(f, wide.as_ref()).map_err(|e| e.0)?;

@@ -549,7 +549,7 @@ impl Gen {
             if u && nested { 6 } else { 0 },                  // uniform loop feeding a guarded read
             if u { 6 } else { 0 },                            // narrowed region
             4,                                                // narrow vectors
-            4,                                                // CSR row
+            6,                                                // CSR row or run per work-item
             if self.sync { 0 } else { 3 },                    // early return
             if ctx.sub_uniform && self.sync { 6 } else { 0 }, // sub-group function
             if u { 3 } else { 0 },                            // exchange in a helper
@@ -661,24 +661,22 @@ impl Gen {
                 operand: self.uint_expr(ctx, 2, false),
             },
             13 => {
-                let id = self.next_counter;
-                self.next_counter += 1;
-                let float = self.rng.chance(30);
-                let dest = if float {
-                    self.rng.below(self.p.fvars.len() as u64) as usize
-                } else {
-                    self.rng.pick(&self.varying_vars())
-                };
-                let row = if self.rng.chance(50) {
-                    Expr::Id(self.rng.pick(&[Id::Global, Id::Local, Id::GlobalLinear]))
-                } else {
-                    self.uint_expr(ctx, 2, false)
-                };
-                Stmt::Gather {
-                    id,
-                    row,
-                    dest,
-                    float,
+                let run = self.rng.chance(40);
+                let (id, row, dest, float) = self.row_loop(ctx);
+                match run {
+                    true => Stmt::Run {
+                        id,
+                        row,
+                        dest,
+                        float,
+                        by_index: self.rng.chance(50),
+                    },
+                    false => Stmt::Gather {
+                        id,
+                        row,
+                        dest,
+                        float,
+                    },
                 }
             }
             14 => Stmt::Return {
@@ -828,6 +826,25 @@ impl Gen {
     /// (barriers, collectives and uniform assignments inside); otherwise the body is not
     /// uniform and may `break`. `feeds_guard` makes the shape of a uniform value computed in
     /// a loop and read, after a barrier, under a guard on the local id.
+    /// A loop over a row of `in` per work-item ([`Stmt::Gather`], [`Stmt::Run`]): its id,
+    /// the row, the variable it folds into and whether that is a float variable.
+    fn row_loop(&mut self, ctx: &Ctx) -> (u32, Expr, usize, bool) {
+        let id = self.next_counter;
+        self.next_counter += 1;
+        let float = self.rng.chance(30);
+        let dest = if float {
+            self.rng.below(self.p.fvars.len() as u64) as usize
+        } else {
+            self.rng.pick(&self.varying_vars())
+        };
+        let row = if self.rng.chance(50) {
+            Expr::Id(self.rng.pick(&[Id::Global, Id::Local, Id::GlobalLinear]))
+        } else {
+            self.uint_expr(ctx, 2, false)
+        };
+        (id, row, dest, float)
+    }
+
     fn for_loop(&mut self, ctx: &Ctx, feeds_guard: bool) -> Stmt {
         let counter = self.next_counter;
         self.next_counter += 1;

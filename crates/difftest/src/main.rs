@@ -164,6 +164,10 @@ fn main() -> ExitCode {
         ferrocl_cpu::workgroup::jammed_count()
     );
     println!(
+        "loops unrolled to load runs several elements at a time: {}",
+        ferrocl_cpu::vectorize::runs_count()
+    );
+    println!(
         "masked blocks skipped where no lane is active: {}",
         ferrocl_cpu::vectorize::skippable_count()
     );

@@ -962,6 +962,17 @@ pub enum Stmt {
         dest: usize,
         float: bool,
     },
+    /// A run of `in` of each work-item's own, as a matrix-vector product reads its row: with
+    /// `s = row & 31`, entries `s .. s + (n & 31)` of `in`, read through a pointer to entry
+    /// `s` (or by index `s + k` where `by_index`) with an `int` counter `k`, each folded into
+    /// variable `dest` (a float variable where `float`). `id` names the locals.
+    Run {
+        id: u32,
+        row: Expr,
+        dest: usize,
+        float: bool,
+        by_index: bool,
+    },
     /// `dest = op(value)` of a sub-group function; `index` is the broadcast's.
     SubGroup {
         op: SubOp,
@@ -1459,6 +1470,48 @@ fn block(s: &mut String, body: &[Stmt], p: &Program, depth: usize) {
     }
 }
 
+/// A loop over a run of `in` that starts at a place of each work-item's own ([`Stmt::Run`]).
+fn run_stmt(
+    s: &mut String,
+    id: u32,
+    row: &Expr,
+    (dest, float): (usize, bool),
+    by_index: bool,
+    p: &Program,
+    d: usize,
+) {
+    let line = |s: &mut String, depth: usize, text: &str| {
+        indent(s, depth);
+        s.push_str(text);
+        s.push('\n');
+    };
+    let (start, r, k) = (format!("s{id}"), format!("r{id}"), format!("k{id}"));
+    line(s, d, "{");
+    line(
+        s,
+        d + 1,
+        &format!("int {start} = (int)({} & 31u);", expr(row, p)),
+    );
+    line(s, d + 1, &format!("global const uint *{r} = in + {start};"));
+    line(
+        s,
+        d + 1,
+        &format!("for (int {k} = 0; {k} < (int)(n & 31u); {k}++)"),
+    );
+    let element = match by_index {
+        true => format!("in[{start} + {k}]"),
+        false => format!("{r}[{k}]"),
+    };
+    let step = if float {
+        format!("f{dest} = f{dest} * 0.5f + (float)({element} & 0xffffu);")
+    } else {
+        let v = var_name(p, dest);
+        format!("{v} = {v} * 3u + {element};")
+    };
+    line(s, d + 2, &step);
+    line(s, d, "}");
+}
+
 /// A loop over a row of a CSR-like table in `in`: its bounds and its columns gathered, one
 /// sum into variable `dest`.
 fn gather_stmt(
@@ -1664,6 +1717,13 @@ fn stmt(s: &mut String, st: &Stmt, p: &Program, d: usize) {
             dest,
             float,
         } => gather_stmt(s, *id, row, *dest, *float, p, d),
+        Stmt::Run {
+            id,
+            row,
+            dest,
+            float,
+            by_index,
+        } => run_stmt(s, *id, row, (*dest, *float), *by_index, p, d),
         Stmt::SubGroup {
             op,
             value,

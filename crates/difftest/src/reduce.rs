@@ -284,7 +284,7 @@ fn stmt_roots<'a>(body: &'a mut [Stmt], out: &mut Vec<&'a mut Expr>) {
                 out.push(value);
                 out.push(index);
             }
-            Stmt::Gather { row, .. } => out.push(row),
+            Stmt::Gather { row, .. } | Stmt::Run { row, .. } => out.push(row),
             Stmt::SubGroup { value, index, .. } => {
                 out.push(value);
                 out.push(index);

@@ -37,9 +37,11 @@ pub(crate) mod emit;
 mod regroup;
 pub mod scalarize;
 pub mod shape;
+mod streams;
 
 pub use emit::skippable_count;
 pub use regroup::regrouped_count;
+pub use streams::runs_count;
 
 use std::fmt;
 
@@ -87,6 +89,9 @@ pub struct Vectorized {
     /// Why the cost model expects `func` to be slower than the kernel run one work-item at a
     /// time, if it does: `func` is right, and the CPU device runs the kernel instead.
     pub slower: Option<Refusal>,
+    /// The loops that read a run of elements per lane, unrolled so that each lane loads
+    /// several of them at once ([`streams`]).
+    pub runs: usize,
 }
 
 /// The widths the vectorizer produces: 4 lanes (one 128-bit register of 32-bit lanes), 8 or 16.
@@ -110,12 +115,16 @@ pub fn vectorize(func: &Function, width: u32) -> Result<Vectorized, Refusal> {
     let per_item = cost::per_item(func);
     if !scalarize::has_vectors(func) {
         emit::check_supported(func)?;
-        return emit::vectorize(func, &[], width, per_item);
+        let mut v = unrolled(func, &[], width, per_item)?;
+        // The values of `func` only: unrolling's are its own.
+        let known = func.dfg.values.len();
+        v.uniform.retain(|&(s, _)| (s.as_u32() as usize) < known);
+        return Ok(v);
     }
     let split = scalarize::scalarize(func)?;
     let scalar = &split.func;
     emit::check_supported(scalar)?;
-    let mut v = emit::vectorize(scalar, &split.accesses, width, per_item)?;
+    let mut v = unrolled(scalar, &split.accesses, width, per_item)?;
     regroup::run(&mut v.func);
     // Back to the kernel's values: a scalar value stays one value when split.
     v.uniform = v
@@ -146,4 +155,25 @@ fn barriers(func: &Function) -> Vec<Inst> {
         .flat_map(|&b| func.layout.block_insts(b).iter().copied())
         .filter(|&i| matches!(func.dfg.insts[i].op, ferrocl_ir::Op::Barrier(..)))
         .collect()
+}
+
+/// [`emit::vectorize`] of `func` with its loops that read a run of elements per lane
+/// unrolled ([`streams`]); the estimate is the loops' as they were, which the unrolled copies
+/// only make cheaper.
+fn unrolled(
+    func: &Function,
+    accesses: &[Vec<Inst>],
+    width: u32,
+    per_item: f64,
+) -> Result<Vectorized, Refusal> {
+    let mut f = func.clone();
+    let (groups, runs) = streams::unroll(&mut f, width);
+    if groups.is_empty() {
+        return emit::vectorize(func, accesses, width, per_item);
+    }
+    let all: Vec<Vec<Inst>> = accesses.iter().cloned().chain(groups).collect();
+    let mut v = emit::vectorize(&f, &all, width, per_item)?;
+    let (estimate, slower) = emit::estimate(func, accesses, width, per_item);
+    (v.estimate, v.slower, v.runs) = (estimate, slower, runs);
+    Ok(v)
 }

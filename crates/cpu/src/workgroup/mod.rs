@@ -297,6 +297,8 @@ pub struct WideKernel {
     pub uniform: Vec<(Value, Value)>,
     /// The cost model's estimate ([`crate::vectorize::Vectorized::estimate`]).
     pub estimate: f64,
+    /// [`crate::vectorize::Vectorized::runs`].
+    pub runs: usize,
 }
 
 /// A function the work-group function runs regions of: the kernel, or its W-wide version.

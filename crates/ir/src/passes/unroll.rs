@@ -767,3 +767,37 @@ fn try_partial(f: &mut Function, cfg: &Cfg, h: Block, blocks: &[Block]) -> Optio
     }
     Some(copies.iter().map(|(bmap, _)| bmap[&h]).collect())
 }
+
+/// The counter of the counted loop at header `h` as [`partial`] would take it: the header's
+/// parameter that the loop steps by 1 and compares with a value it does not change, and
+/// whether it compares it as signed. `None` where [`partial_loop`] would not take the loop
+/// or its step is not 1.
+pub fn unit_counter(f: &Function, h: Block) -> Option<(Value, bool)> {
+    let cfg = Cfg::new(f);
+    let dom = DomTree::new(f, &cfg);
+    let loops = LoopInfo::new(&cfg, &dom);
+    let l = loops.loops.iter().find(|l| l.header == h)?;
+    let in_loop: HashSet<Block> = l.blocks.iter().copied().collect();
+    let ind = induction(f, &cfg, h, &in_loop)?;
+    if ind.step_op != BinaryOp::Iadd || ind.step != 1 || ind.step_value.is_some() {
+        return None;
+    }
+    let signed = match (ind.cc, ind.then_in) {
+        (IntCC::Slt | IntCC::Sle, true) | (IntCC::Sge | IntCC::Sgt, false) => true,
+        (IntCC::Ult | IntCC::Ule, true) | (IntCC::Uge | IntCC::Ugt, false) => false,
+        _ => return None,
+    };
+    Some((ind.iv, signed))
+}
+
+/// [`partial`] for the one loop at header `h`: its main loop's headers, one per copy of the
+/// body in the order they run, or `None` where it does not take the loop. In the main loop,
+/// copy `k`'s counter is the first copy's plus `k` steps, and all [`PARTIAL_FACTOR`] of them
+/// lie inside the loop's range (compared as the loop compares).
+pub fn partial_loop(f: &mut Function, h: Block) -> Option<Vec<Block>> {
+    let cfg = Cfg::new(f);
+    let dom = DomTree::new(f, &cfg);
+    let loops = LoopInfo::new(&cfg, &dom);
+    let blocks = loops.loops.iter().find(|l| l.header == h)?.blocks.clone();
+    try_partial(f, &cfg, h, &blocks)
+}

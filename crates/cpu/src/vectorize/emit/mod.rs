@@ -174,14 +174,18 @@ struct Region {
     join: Block,
 }
 
-/// Vectorizes `func` for chunks of `width` lanes; `accesses` lists the scalar accesses that
-/// each OpenCL vector access of the kernel became (see [`super::scalarize::Split`]).
-pub fn vectorize(
-    func: &Function,
-    accesses: &[Vec<Inst>],
-    width: u32,
-    per_item: f64,
-) -> Result<Vectorized, Refusal> {
+/// `func` prepared for the emitter (one return, loops with exits of their own and closed)
+/// and its analyses for chunks of `width` lanes.
+pub(super) struct Prepared {
+    pub src: Function,
+    pub cfg: Cfg,
+    pub dom: DomTree,
+    pub loops: LoopInfo,
+    pub ipdom: SecondaryMap<Block, Option<Block>>,
+    pub shapes: Shapes,
+}
+
+pub(super) fn prepare(func: &Function, width: u32) -> Prepared {
     let mut src = func.clone();
     unify_returns(&mut src);
     dedicate_exits(&mut src);
@@ -191,6 +195,47 @@ pub fn vectorize(
     let loops = LoopInfo::new(&cfg, &dom);
     let ipdom = post_dominators(&src, &cfg);
     let shapes = Shapes::new(&src, &cfg, &dom, &loops, &ipdom, width);
+    Prepared {
+        src,
+        cfg,
+        dom,
+        loops,
+        ipdom,
+        shapes,
+    }
+}
+
+/// The cost model's estimate for `func` vectorized (see [`vectorize`]) and, where it expects
+/// the W-wide code to be slower, why.
+pub fn estimate(
+    func: &Function,
+    accesses: &[Vec<Inst>],
+    width: u32,
+    per_item: f64,
+) -> (f64, Option<Refusal>) {
+    let p = prepare(func, width);
+    match super::cost::worth_it(&p.src, &p.shapes, width, accesses, per_item) {
+        Ok(ratio) => (ratio, None),
+        Err((ratio, r)) => (ratio, Some(r)),
+    }
+}
+
+/// Vectorizes `func` for chunks of `width` lanes; `accesses` lists the scalar accesses that
+/// each OpenCL vector access of the kernel became (see [`super::scalarize::Split`]).
+pub fn vectorize(
+    func: &Function,
+    accesses: &[Vec<Inst>],
+    width: u32,
+    per_item: f64,
+) -> Result<Vectorized, Refusal> {
+    let Prepared {
+        src,
+        cfg,
+        dom,
+        loops,
+        ipdom,
+        shapes,
+    } = prepare(func, width);
     // The cost model's verdict; the W-wide code is made either way.
     let (estimate, slower) = match super::cost::worth_it(&src, &shapes, width, accesses, per_item) {
         Ok(ratio) => (ratio, None),
@@ -411,6 +456,7 @@ pub fn vectorize(
         uniform,
         estimate,
         slower,
+        runs: 0,
     })
 }
 
