@@ -299,6 +299,31 @@ fn math_matches_cranelift() {
     compare(MATH, "power", &[buf(17), buf(18)], &ranges);
 }
 
+/// OpenCV's element-wise `exp` and `log` shape: a row loop under `x < cols`, `float4`
+/// math whose range checks make masks of their own. The loop's mask constants are
+/// rematerialized where they are read; held in registers, they left too few for the rest.
+const MASKS: &str = "
+__kernel void masks(__global const float4 *src, __global float4 *dst, int rows, int cols)
+{
+    int x = get_global_id(0);
+    int y0 = get_global_id(1) * 2;
+    if (x < cols) {
+        for (int y = y0, y1 = min(rows, y0 + 2); y < y1; ++y) {
+            float4 v = src[y * cols + x];
+            dst[y * cols + x] = exp(v * 30.0f - 90.0f) + log(v - 1.5f);
+        }
+    }
+}
+";
+
+#[test]
+fn many_masks_match_cranelift() {
+    let buf = |seed| Arg::Buffer { words: 4096, seed };
+    let ranges = [nd([64, 8], [16, 1]), nd([48, 7], [48, 1])];
+    let args = [buf(19), buf(20), Arg::Int(15), Arg::Int(50)];
+    compare(MASKS, "masks", &args, &ranges);
+}
+
 /// A tiled product through `__local` tiles (the tier's confined local accesses), with
 /// barriers (the work-group function's `switch` between regions) and more general values
 /// live than registers (spilled), and an option pricer whose many pointers and math spill too.

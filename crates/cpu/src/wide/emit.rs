@@ -953,6 +953,38 @@ impl Emitter<'_> {
         Ok(scratch)
     }
 
+    /// A mask register holding mask value `v`: its own, or `scratch` with the constant that
+    /// defines a rematerialized mask put there (an undefined mask leaves `scratch` as it is).
+    fn kreg(&mut self, v: Value, scratch: Register) -> Res<Register> {
+        if !self.plan.is_remat(v) {
+            return self.reg(v);
+        }
+        self.mask_constant(v, scratch)?;
+        Ok(scratch)
+    }
+
+    /// Mask register `k` = rematerialized mask `v`: every lane where its constant is 1,
+    /// none where 0; nothing for an undefined mask.
+    fn mask_constant(&mut self, v: Value, k: Register) -> Res<()> {
+        let i = def_inst(self.f, v).ok_or("a rematerialized mask parameter")?;
+        let code = match self.f.dfg.insts[i].op {
+            Op::Undef => return Ok(()),
+            Op::Iconst(c) if c & 1 == 1 => Code::VEX_Kxnorw_kr_kr_kr,
+            Op::Iconst(_) => Code::VEX_Kxorw_kr_kr_kr,
+            ref other => return Err(format!("{other:?} rematerialized as a mask")),
+        };
+        op3!(self, code, k, k, k)
+    }
+
+    /// The register of a select's mask operand `v`, or `None` for a rematerialized one (a
+    /// constant or undefined mask, which the select folds in).
+    fn mask_side(&self, v: Value) -> Res<Option<Register>> {
+        match self.plan.is_remat(v) {
+            true => Ok(None),
+            false => self.reg(v).map(Some),
+        }
+    }
+
     /// Where spilled value `v` is kept, `pushed` bytes below the body's stack pointer.
     fn slot(&self, v: Value, pushed: i64) -> Option<MemoryOperand> {
         let n = self.alloc.slot[v]?;
@@ -971,6 +1003,9 @@ impl Emitter<'_> {
 
     /// Puts rematerialized (or spilled) value `v` into general register `r`.
     fn materialize(&mut self, v: Value, r: Register) -> Res<()> {
+        if r.is_k() {
+            return self.mask_constant(v, r);
+        }
         if let Some(at) = self.slot(v, 0) {
             return op2!(self, Code::Mov_r64_rm64, r, at);
         }
@@ -999,7 +1034,7 @@ impl Emitter<'_> {
                         Code::Setne_rm8
                     }
                 } else {
-                    let k = self.reg(m)?;
+                    let k = self.kreg(m, KS)?;
                     // KORTESTW sets ZF where no bit is set and CF where every bit is.
                     op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
                     if all {
@@ -1870,7 +1905,7 @@ impl Emitter<'_> {
                     let code = vex_pick(self.vbytes(args[0]), MOVMSKPS_VEX);
                     op2!(self, code, r32(d), m)?;
                 } else {
-                    let k = self.reg(args[0])?;
+                    let k = self.kreg(args[0], KS)?;
                     op2!(self, Code::VEX_Kmovw_r32_kr, r32(d), k)?;
                 }
                 if *n > 0 {
@@ -2516,7 +2551,7 @@ impl Emitter<'_> {
                     return self.blend_by(d, rb, ra, m);
                 }
                 let k = if self.plan.class(c) == Class::Mask {
-                    self.reg(c)?
+                    self.kreg(c, KS)?
                 } else {
                     // A scalar condition: all lanes or none.
                     self.all_ones_if(c)?;
@@ -2709,7 +2744,7 @@ impl Emitter<'_> {
                         self.vmov(d, m)
                     };
                 }
-                let k = self.reg(args[0])?;
+                let k = self.kreg(args[0], KS)?;
                 op2!(self, pick(PMOVM2D, bytes), d, k)?;
                 if *c == ConvOp::Zext {
                     op3!(self, pick(PSRLD_IMM, bytes), d, d, 31u32)?;
@@ -3433,7 +3468,8 @@ impl Emitter<'_> {
                 op4!(self, code, d, a, b, p)
             }
             Op::Binary(b) => {
-                let (a, c) = (self.reg(args[0])?, self.reg(args[1])?);
+                // k0 takes part as an operand (only a write mask cannot be k0).
+                let (a, c) = (self.kreg(args[0], KS)?, self.kreg(args[1], Register::K0)?);
                 let code = match b {
                     BinaryOp::Band => Code::VEX_Kandw_kr_kr_kr,
                     BinaryOp::Bor => Code::VEX_Korw_kr_kr_kr,
@@ -3443,25 +3479,45 @@ impl Emitter<'_> {
                 op3!(self, code, d, a, c)
             }
             Op::Unary(UnaryOp::Bnot) => {
-                let a = self.reg(args[0])?;
+                let a = self.kreg(args[0], KS)?;
                 op2!(self, Code::VEX_Knotw_kr_kr, d, a)
             }
             Op::Select => {
-                let (c, a, b) = (args[0], self.reg(args[1])?, self.reg(args[2])?);
-                if self.plan.class(c) == Class::Mask {
-                    // d = (c & a) | (!c & b)
+                let (c, a, b) = (args[0], args[1], args[2]);
+                if self.plan.class(c) == Class::Mask && !self.plan.is_remat(c) {
+                    // d = (c & a) | (!c & b); a constant (or undefined) side is all lanes
+                    // or none.
                     let k = self.reg(c)?;
-                    op3!(self, Code::VEX_Kandw_kr_kr_kr, KS, k, a)?;
-                    op3!(self, Code::VEX_Kandnw_kr_kr_kr, d, k, b)?;
+                    match self.mask_side(a)? {
+                        Some(a) => op3!(self, Code::VEX_Kandw_kr_kr_kr, KS, k, a)?,
+                        None if self.constant(a).is_some_and(|x| x & 1 == 1) => {
+                            op2!(self, Code::VEX_Kmovw_kr_km16, KS, k)?
+                        }
+                        None => op3!(self, Code::VEX_Kxorw_kr_kr_kr, KS, KS, KS)?,
+                    }
+                    match self.mask_side(b)? {
+                        Some(b) => op3!(self, Code::VEX_Kandnw_kr_kr_kr, d, k, b)?,
+                        None if self.constant(b).is_some_and(|x| x & 1 == 1) => {
+                            op2!(self, Code::VEX_Knotw_kr_kr, d, k)?
+                        }
+                        None => op3!(self, Code::VEX_Kxorw_kr_kr_kr, d, d, d)?,
+                    }
                     return op3!(self, Code::VEX_Korw_kr_kr_kr, d, d, KS);
                 }
-                if let Some(k) = self.constant(c) {
+                // A constant condition (an undefined mask's taken as none).
+                let known = self
+                    .constant(c)
+                    .or((self.plan.class(c) == Class::Mask).then_some(0));
+                if let Some(k) = known {
                     let s = if k & 1 == 1 { a } else { b };
+                    let s = self.kreg(s, d)?;
                     if s != d {
                         op2!(self, Code::VEX_Kmovw_kr_km16, d, s)?;
                     }
                     return Ok(());
                 }
+                // The chosen masks in registers before the condition's flags are made.
+                let (a, b) = (self.kreg(a, KS)?, self.kreg(b, Register::K0)?);
                 // The condition's flags (a fused comparison made here: `kmovw` leaves them),
                 // then the chosen mask's bits moved by `cmov`.
                 let cmov = if let Some(i) = self.plan.fused(c) {
@@ -3644,7 +3700,7 @@ impl Emitter<'_> {
                     (Code::Jne_rel32_64, Code::Je_rel32_64)
                 }
             } else {
-                let k = self.reg(m)?;
+                let k = self.kreg(m, KS)?;
                 op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
                 if all {
                     (Code::Jb_rel32_64, Code::Jae_rel32_64)

@@ -743,7 +743,13 @@ impl<'a> Plan<'a> {
                     }
                     plan.classify(f, r)?;
                     plan.remat[r] = match data.op {
-                        Op::Iconst(_) | Op::Null | Op::Undef => plan.class[r] == Some(Class::Gpr),
+                        // A mask constant too: `kxorw`/`kxnorw` where it is read, rather than
+                        // a mask register held from its definition on (OpenCV's `exp` over
+                        // `float4` kept a zero mask and three undefined ones live through its
+                        // loop, four of the six registers).
+                        Op::Iconst(_) | Op::Null | Op::Undef => {
+                            matches!(plan.class[r], Some(Class::Gpr | Class::Mask))
+                        }
                         Op::WorkItem(op, _) => ctx_field(op).is_some(),
                         Op::GlobalAddr(_) => true,
                         _ => plan.deferred(f, r).is_some(),
