@@ -324,6 +324,76 @@ fn many_masks_match_cranelift() {
     compare(MASKS, "masks", &args, &ranges);
 }
 
+/// More masks live at once than the six mask registers: the conditions computed first and
+/// read after a loop (spilled, `kmovw` to and from the stack).
+const MASK_SPILLS: &str = "
+__kernel void mspill(__global const float *src, __global float *dst, int n)
+{
+    size_t i = get_global_id(0);
+    float a = src[i], b = src[i + 64], c = src[i + 128];
+    bool m0 = a > 2.0f, m1 = b > 2.5f, m2 = c > 3.0f, m3 = a < b, m4 = b < c, m5 = a < c,
+         m6 = a + b > 5.0f, m7 = b + c > 6.0f, m8 = ((int)i & 3) == 0;
+    float x = a * b + c;
+    for (int k = 0; k < n; k++)
+        x = x * 0.75f + (m0 ? a : b) * (m1 ? 0.5f : 0.25f);
+    x += m2 ? 1.0f : 2.0f;
+    x += m3 ? a : c;
+    x += m4 ? b : 0.5f;
+    x += m5 ? 3.0f : a;
+    x += m6 ? c : 1.5f;
+    x += m7 ? 0.25f : b;
+    x += m8 ? a * c : 0.125f;
+    dst[i] = x;
+}
+";
+
+/// `uchar4`s chosen per work-item (a pyramid's edge pixels): selects of byte lanes
+/// (VPBLENDMB), of components regrouped from the lanes' own loads (a bitcast of the loaded
+/// words to bytes).
+const BYTE_SELECTS: &str = "
+__kernel void edges(__global const uchar *src, __global uchar *dst, int n)
+{
+    int x = get_global_id(0);
+    uchar4 l0 = vload4(0, src + 2 * x), l1 = vload4(0, src + 2 * x + 4);
+    uchar8 l = (uchar8)(l0, l1);
+    bool s = x == 0, e = x == (int)get_global_size(0) - 1;
+    uchar4 a = s ? (uchar4)(l.s4, l.s3, l.s23) : l.s0123;
+    uchar4 b = e ? (uchar4)(l.s345, l.s4) : l.s3456;
+    float4 f = convert_float4(a) * 0.5f + convert_float4(b) * 0.25f;
+    for (int k = 0; k < n; k++)
+        f = f * 0.75f + convert_float4(l.s2345) * 0.125f;
+    vstore4(convert_uchar4_sat_rte(f), 0, dst + 4 * x);
+}
+";
+
+#[test]
+fn spilled_masks_match_cranelift() {
+    let buf = |seed| Arg::Buffer { words: 4096, seed };
+    let ranges = [nd([1024, 1], [256, 1]), nd([999, 1], [333, 1])];
+    compare(
+        MASK_SPILLS,
+        "mspill",
+        &[buf(21), buf(22), Arg::Int(3)],
+        &ranges,
+    );
+}
+
+#[test]
+fn byte_selects_match_cranelift() {
+    let buf = |seed| Arg::Buffer { words: 4096, seed };
+    let ranges = [
+        nd([1024, 1], [256, 1]),
+        nd([999, 1], [333, 1]),
+        nd([40, 1], [40, 1]),
+    ];
+    compare(
+        BYTE_SELECTS,
+        "edges",
+        &[buf(23), buf(24), Arg::Int(2)],
+        &ranges,
+    );
+}
+
 /// A tiled product through `__local` tiles (the tier's confined local accesses), with
 /// barriers (the work-group function's `switch` between regions) and more general values
 /// live than registers (spilled), and an option pricer whose many pointers and math spill too.

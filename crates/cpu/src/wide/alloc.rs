@@ -6,8 +6,8 @@
 //! than there are registers, the one of that class read least often for its interval's
 //! length is spilled for the whole of it, to a stack slot: written where it is defined, read
 //! into a scratch register where it is read (a block parameter: written by each edge into
-//! it). A function that needs more mask registers at once than the file holds is refused,
-//! and Cranelift compiles it.
+//! it). Mask values spill alike (`kmovw` to and from the slot; k7 and k0 are the scratch
+//! registers).
 //!
 //! Positions: instruction `i` (counted through the blocks in layout order) reads its
 //! operands at `2i` and writes its result at `2i + 1`, so a result may take the register of
@@ -322,7 +322,7 @@ pub(super) fn allocate(f: &Function, plan: &Plan<'_>) -> Result<Allocation, Stri
             Class::Vec => free_vec.pop().map(zmm),
             Class::Mask => free_mask.pop(),
         };
-        if r.is_none() && class != Class::Mask {
+        if r.is_none() {
             // Spill the value of this class read least often for the length of its interval
             // (this one or an active one), of those the one whose interval ends last: a
             // value read once after a long wait, not a base pointer read on every trip.

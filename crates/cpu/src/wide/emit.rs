@@ -345,6 +345,16 @@ const PSUBD: Sized3 = [
     Code::EVEX_Vpsubd_ymm_k1z_ymm_ymmm256b32,
     Code::EVEX_Vpsubd_zmm_k1z_zmm_zmmm512b32,
 ];
+const PBLENDMB: Sized3 = [
+    Code::EVEX_Vpblendmb_xmm_k1z_xmm_xmmm128,
+    Code::EVEX_Vpblendmb_ymm_k1z_ymm_ymmm256,
+    Code::EVEX_Vpblendmb_zmm_k1z_zmm_zmmm512,
+];
+const PBLENDMW: Sized3 = [
+    Code::EVEX_Vpblendmw_xmm_k1z_xmm_xmmm128,
+    Code::EVEX_Vpblendmw_ymm_k1z_ymm_ymmm256,
+    Code::EVEX_Vpblendmw_zmm_k1z_zmm_zmmm512,
+];
 const PADDB: Sized3 = [
     Code::EVEX_Vpaddb_xmm_k1z_xmm_xmmm128,
     Code::EVEX_Vpaddb_ymm_k1z_ymm_ymmm256,
@@ -953,9 +963,14 @@ impl Emitter<'_> {
         Ok(scratch)
     }
 
-    /// A mask register holding mask value `v`: its own, or `scratch` with the constant that
-    /// defines a rematerialized mask put there (an undefined mask leaves `scratch` as it is).
+    /// A mask register holding mask value `v`: its own, or `scratch` with a spilled mask
+    /// loaded or the constant that defines a rematerialized mask put there (an undefined
+    /// mask leaves `scratch` as it is).
     fn kreg(&mut self, v: Value, scratch: Register) -> Res<Register> {
+        if let Some(at) = self.slot(v, 0) {
+            op2!(self, Code::VEX_Kmovw_kr_km16, scratch, at)?;
+            return Ok(scratch);
+        }
         if !self.plan.is_remat(v) {
             return self.reg(v);
         }
@@ -976,15 +991,6 @@ impl Emitter<'_> {
         op3!(self, code, k, k, k)
     }
 
-    /// The register of a select's mask operand `v`, or `None` for a rematerialized one (a
-    /// constant or undefined mask, which the select folds in).
-    fn mask_side(&self, v: Value) -> Res<Option<Register>> {
-        match self.plan.is_remat(v) {
-            true => Ok(None),
-            false => self.reg(v).map(Some),
-        }
-    }
-
     /// Where spilled value `v` is kept, `pushed` bytes below the body's stack pointer.
     fn slot(&self, v: Value, pushed: i64) -> Option<MemoryOperand> {
         let n = self.alloc.slot[v]?;
@@ -1001,10 +1007,23 @@ impl Emitter<'_> {
         self.reg(r)
     }
 
+    /// The mask register mask result `r` is written to: its own, or k0 for a spilled one
+    /// (stored to its slot after the instruction, [`Self::inst`]; every mask operation reads
+    /// its operands before it writes k0).
+    fn def_kreg(&self, r: Value) -> Res<Register> {
+        match self.alloc.slot[r] {
+            Some(_) => Ok(Register::K0),
+            None => self.reg(r),
+        }
+    }
+
     /// Puts rematerialized (or spilled) value `v` into general register `r`.
     fn materialize(&mut self, v: Value, r: Register) -> Res<()> {
         if r.is_k() {
-            return self.mask_constant(v, r);
+            return match self.slot(v, 0) {
+                Some(at) => op2!(self, Code::VEX_Kmovw_kr_km16, r, at),
+                None => self.mask_constant(v, r),
+            };
         }
         if let Some(at) = self.slot(v, 0) {
             return op2!(self, Code::Mov_r64_rm64, r, at);
@@ -1551,7 +1570,13 @@ impl Emitter<'_> {
                                 None => Ok(()),
                             })
                     }
-                    Class::Mask => self.mask_inst(op, r, &args),
+                    Class::Mask => {
+                        self.mask_inst(op, r, &args)
+                            .and_then(|()| match self.slot(r, 0) {
+                                Some(to) => op2!(self, Code::VEX_Kmovw_m16_kr, to, Register::K0),
+                                None => Ok(()),
+                            })
+                    }
                 }
             }
         }
@@ -2337,7 +2362,7 @@ impl Emitter<'_> {
         let narrow_in = args.first().is_some_and(|&a| narrow_vector(self.ty(a)));
         let narrow_op = match op {
             Op::InsertLane(_) | Op::Convert(_) => true,
-            Op::Splat | Op::Vconst(_) | Op::Shuffle(_) => narrow_vector(self.ty(r)),
+            Op::Splat | Op::Vconst(_) | Op::Shuffle(_) | Op::Select => narrow_vector(self.ty(r)),
             Op::Binary(b) => {
                 narrow_vector(self.ty(r))
                     && matches!(b, BinaryOp::Iadd | BinaryOp::Isub | BinaryOp::Imul)
@@ -2792,6 +2817,27 @@ impl Emitter<'_> {
                 self.load_pool(d, pick(MOVUPS_LOAD, n), words_of(&packed))
             }
             Op::Shuffle(mask) => self.narrow_shuffle(d, args, mask, bytes),
+            Op::Select if !self.avx2() => {
+                // Blended under a mask: the condition's lanes, or all lanes or none for a
+                // scalar condition (as many lanes as `kmovd` sets).
+                let (c, a, b) = (args[0], args[1], args[2]);
+                let k = if self.plan.class(c) == Class::Mask {
+                    self.kreg(c, KS)?
+                } else {
+                    if self.ty(r).lanes() > 32 {
+                        return Err("a select of more than 32 narrow lanes".into());
+                    }
+                    self.all_ones_if(c)?;
+                    op2!(self, Code::VEX_Kmovd_kr_r32, KS, r32(S1))?;
+                    KS
+                };
+                let (ra, rb) = (self.vec(a, VS0)?, self.vec(b, VS1)?);
+                let code = pick(if bytes { PBLENDMB } else { PBLENDMW }, n);
+                let mut i = Instruction::with3(code, d, sized(rb, n), sized(ra, n)).map_err(bad)?;
+                i.set_op_mask(k);
+                self.push(i);
+                Ok(())
+            }
             Op::Binary(b @ (BinaryOp::Iadd | BinaryOp::Isub | BinaryOp::Imul))
                 if !bytes || *b != BinaryOp::Imul =>
             {
@@ -3437,7 +3483,7 @@ impl Emitter<'_> {
     }
 
     fn mask_inst(&mut self, op: &Op, r: Value, args: &[Value]) -> Res<()> {
-        let d = self.reg(r)?;
+        let d = self.def_kreg(r)?;
         match op {
             Op::Iconst(c) => {
                 let code = if c & 1 == 1 {
@@ -3486,21 +3532,28 @@ impl Emitter<'_> {
                 let (c, a, b) = (args[0], args[1], args[2]);
                 if self.plan.class(c) == Class::Mask && !self.plan.is_remat(c) {
                     // d = (c & a) | (!c & b); a constant (or undefined) side is all lanes
-                    // or none.
-                    let k = self.reg(c)?;
-                    match self.mask_side(a)? {
-                        Some(a) => op3!(self, Code::VEX_Kandw_kr_kr_kr, KS, k, a)?,
-                        None if self.constant(a).is_some_and(|x| x & 1 == 1) => {
-                            op2!(self, Code::VEX_Kmovw_kr_km16, KS, k)?
-                        }
-                        None => op3!(self, Code::VEX_Kxorw_kr_kr_kr, KS, KS, KS)?,
+                    // or none. A spilled `c` is read into k0, a spilled `a` into k7 and a
+                    // spilled `b` into `d`, which must then not hold `c`.
+                    let ones = |s: &Self, x: Value| s.constant(x).is_some_and(|x| x & 1 == 1);
+                    let k = self.kreg(c, Register::K0)?;
+                    if !self.plan.is_remat(a) {
+                        let ra = self.kreg(a, KS)?;
+                        op3!(self, Code::VEX_Kandw_kr_kr_kr, KS, k, ra)?;
+                    } else if ones(self, a) {
+                        op2!(self, Code::VEX_Kmovw_kr_km16, KS, k)?;
+                    } else {
+                        op3!(self, Code::VEX_Kxorw_kr_kr_kr, KS, KS, KS)?;
                     }
-                    match self.mask_side(b)? {
-                        Some(b) => op3!(self, Code::VEX_Kandnw_kr_kr_kr, d, k, b)?,
-                        None if self.constant(b).is_some_and(|x| x & 1 == 1) => {
-                            op2!(self, Code::VEX_Knotw_kr_kr, d, k)?
+                    if !self.plan.is_remat(b) {
+                        if self.alloc.slot[b].is_some() && d == k {
+                            return Err("a select of masks with too many spilled operands".into());
                         }
-                        None => op3!(self, Code::VEX_Kxorw_kr_kr_kr, d, d, d)?,
+                        let rb = self.kreg(b, d)?;
+                        op3!(self, Code::VEX_Kandnw_kr_kr_kr, d, k, rb)?;
+                    } else if ones(self, b) {
+                        op2!(self, Code::VEX_Knotw_kr_kr, d, k)?;
+                    } else {
+                        op3!(self, Code::VEX_Kxorw_kr_kr_kr, d, d, d)?;
                     }
                     return op3!(self, Code::VEX_Korw_kr_kr_kr, d, d, KS);
                 }
@@ -3555,10 +3608,10 @@ impl Emitter<'_> {
                     && self.plan.class(a) != Class::Gpr;
                 if self.alloc.slot[p].is_some() {
                     // A spilled parameter: its slot written (none where it is passed itself).
-                    let dst = if self.plan.class(p) == Class::Gpr {
-                        SPILL_SCRATCH
-                    } else {
-                        ZMM[VEC_SPILL_SCRATCH]
+                    let dst = match self.plan.class(p) {
+                        Class::Gpr => SPILL_SCRATCH,
+                        Class::Vec => ZMM[VEC_SPILL_SCRATCH],
+                        Class::Mask => KS,
                     };
                     let slot = Some(p);
                     return (!undefined && a != p).then_some(Move { dst, src: a, slot });
@@ -3603,6 +3656,8 @@ impl Emitter<'_> {
             };
             if m.dst.is_zmm() {
                 op2!(self, MOVUPS_STORE[2], to, zmm_of(r))?;
+            } else if m.dst.is_k() {
+                op2!(self, Code::VEX_Kmovw_m16_kr, to, r)?;
             } else {
                 op2!(self, Code::Mov_rm64_r64, to, r)?;
             }

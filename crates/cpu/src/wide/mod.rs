@@ -591,6 +591,13 @@ fn narrow_vector_op(op: &Op, ty: Option<Type>, from: Option<Type>, isa: Isa) -> 
         Op::Splat | Op::Iconst(_) | Op::Vconst(_) | Op::ExtractLane(_) | Op::Shuffle(_) => true,
         Op::Binary(BinaryOp::Band | BinaryOp::Bor | BinaryOp::Bxor) => true,
         Op::Binary(BinaryOp::Iadd | BinaryOp::Isub) => true,
+        // VPBLENDMB / VPBLENDMW under a mask register.
+        Op::Select => isa == Isa::Avx512,
+        // The same bytes (a gather's lanes loaded as floats, regrouped as bytes): a move.
+        Op::Bitcast => match (ty, from) {
+            (Some(t), Some(f)) => t.is_vector() && f.is_vector() && t.bytes() == f.bytes(),
+            _ => false,
+        },
         Op::Binary(BinaryOp::Imul) => {
             isa == Isa::Avx512 || ty.is_some_and(|t| t.lane_type() == Type::I16)
         }

@@ -482,22 +482,39 @@ fn fold_inst(f: &Cx, i: Inst) -> Option<Fold> {
             K::Int(c) => Some(Fold::Const(Op::Iconst(c))),
             K::Float(c) => Some(Fold::Const(Op::Fconst(c))),
         },
-        Op::ExtractLane(n) => {
+        Op::ExtractLane(first) => {
             // Through the insertions that built the vector (code that writes a vector's
             // components one by one, `t.x = ...; t.y = ...;`, as VkFFT generates it): the
-            // value last inserted at this lane, or the lane of the vector before them.
-            let mut v = a[0];
-            while let Some((Op::InsertLane(m), ia)) = def_op(f, v) {
-                if m == n {
-                    return Some(Fold::Value(ia[1]));
+            // value last inserted at this lane, or the lane of the vector before them; and
+            // through shuffles, to the lane of the source each picks (OpenCV's pyramids build
+            // `uchar4`s of `line.s345` and a byte: a 3-lane vector only read lane by lane).
+            let (mut v, mut n) = (a[0], *first);
+            loop {
+                match def_op(f, v) {
+                    Some((Op::InsertLane(m), ia)) => {
+                        if *m == n {
+                            return Some(Fold::Value(ia[1]));
+                        }
+                        v = ia[0];
+                    }
+                    Some((Op::Shuffle(mask), sa)) => {
+                        let pick = *mask.get(usize::from(n))?;
+                        let lanes = f.dfg.value_type(sa[0]).lanes();
+                        (v, n) = match u32::from(pick).checked_sub(lanes) {
+                            None => (sa[0], pick),
+                            Some(p) if p < lanes => (sa[1], p as u8),
+                            Some(_) => break,
+                        };
+                    }
+                    _ => break,
                 }
-                v = ia[0];
             }
             if let Some((Op::Splat, sa)) = def_op(f, v) {
                 return Some(Fold::Value(sa[0]));
             }
-            let Some(c) = const_lanes(f, v).and_then(|l| l.get(usize::from(*n)).copied()) else {
-                return (v != a[0]).then(|| Fold::Rewrite(Op::ExtractLane(*n), vec![v]));
+            let Some(c) = const_lanes(f, v).and_then(|l| l.get(usize::from(n)).copied()) else {
+                let moved = v != a[0] || n != *first;
+                return moved.then(|| Fold::Rewrite(Op::ExtractLane(n), vec![v]));
             };
             let lane = f.dfg.value_type(a[0]).lane_type();
             Some(Fold::Const(if lane.is_float() {
