@@ -14,6 +14,14 @@
 //! in it, so the load runs where it first ran, and no later trip could read anything else
 //! (another work-item's write to it without synchronization would be a data race). The bound
 //! of `for (k = rowptr[r]; k < rowptr[r + 1]; k++)` is then read once.
+//!
+//! A trusted `__private` store in the header (the CPU device's work-group transform writing
+//! a value every work-item shares to its context, in the loop over a region's chunks) of an
+//! invariant value to an invariant address moves too, where nothing else in the loop reaches
+//! private memory but trusted accesses at other offsets of the same base, and nothing calls:
+//! the header runs each time the loop is entered, so the store ran there before any trip
+//! could leave, and every later trip wrote the same bytes again. A scan's loop over chunks
+//! wrote its three shared values in every chunk.
 
 use std::collections::HashSet;
 
@@ -148,6 +156,160 @@ pub fn licm(f: &mut Function) -> bool {
                 changed = true;
             }
         }
+        for i in shared_stores(f, &l.blocks, l.header, &defined) {
+            let term = f.terminator(ph).expect("preheader ends in a jump");
+            f.layout.remove_inst(i);
+            f.layout.insert_inst_before(i, term);
+            changed = true;
+        }
     }
     changed
+}
+
+/// Where a private access is: `base + offset + coeff * scale` bytes, `scale` a value known
+/// to be at least 1 (a product of local sizes: the work-group transform's context holds each
+/// value it keeps per work-item in a slot of 8 bytes times the group's size).
+#[derive(Clone, Copy, PartialEq)]
+struct Place {
+    base: Value,
+    offset: i128,
+    scaled: Option<(Value, i128)>,
+    size: i128,
+}
+
+/// Whether `v` is a product of local sizes (at least 1).
+fn positive(f: &Function, v: Value) -> bool {
+    match f.dfg.value_def(f.dfg.resolve(v)) {
+        crate::dfg::ValueDef::Result(i) => match &f.dfg.insts[i].op {
+            Op::WorkItem(crate::inst::WorkItemOp::LocalSize, _)
+            | Op::WorkItem(crate::inst::WorkItemOp::EnqueuedLocalSize, _) => true,
+            Op::Binary(BinaryOp::Imul) => {
+                let a = &f.dfg.insts[i].args;
+                positive(f, a[0]) && positive(f, a[1])
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Private address `p` accessed for `size` bytes as a [`Place`]: through `ptradd`s of
+/// constants and of a constant times a product of local sizes.
+fn place(f: &Function, p: Value, size: u32) -> Place {
+    let (mut v, mut offset, mut scaled) = (f.dfg.resolve(p), 0i128, None);
+    while let crate::dfg::ValueDef::Result(i) = f.dfg.value_def(v) {
+        let data = &f.dfg.insts[i];
+        if data.op != Op::PtrAdd {
+            break;
+        }
+        let o = f.dfg.resolve(data.args[1]);
+        if let Some(c) = f.dfg.iconst_value(o) {
+            offset += i128::from(c as i64);
+        } else {
+            let term = match f.dfg.value_def(o) {
+                crate::dfg::ValueDef::Result(j)
+                    if f.dfg.insts[j].op == Op::Binary(BinaryOp::Imul) =>
+                {
+                    let (a, b) = (f.dfg.insts[j].args[0], f.dfg.insts[j].args[1]);
+                    match (f.dfg.iconst_value(a), f.dfg.iconst_value(b)) {
+                        (Some(c), None) if positive(f, b) => Some((f.dfg.resolve(b), c as i64)),
+                        (None, Some(c)) if positive(f, a) => Some((f.dfg.resolve(a), c as i64)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            match (term, scaled) {
+                (Some((s, c)), None) => scaled = Some((s, i128::from(c))),
+                _ => break,
+            }
+        }
+        v = f.dfg.resolve(data.args[0]);
+    }
+    Place {
+        base: v,
+        offset,
+        scaled,
+        size: i128::from(size),
+    }
+}
+
+/// Whether two places cannot overlap: the same base, and their offsets apart by at least
+/// the lower one's size for every scale of at least 1 (scaled terms of one scale).
+fn disjoint(a: Place, b: Place) -> bool {
+    if a.base != b.base {
+        return false;
+    }
+    let (sa, ca) = a.scaled.map_or((None, 0), |(s, c)| (Some(s), c));
+    let (sb, cb) = b.scaled.map_or((None, 0), |(s, c)| (Some(s), c));
+    if sa.is_some() && sb.is_some() && sa != sb {
+        return false;
+    }
+    // The lower one at the scale's least value 1, its distance growing with the scale.
+    let (lo, hi, dc) = if ca <= cb {
+        (a, b, cb - ca)
+    } else {
+        (b, a, ca - cb)
+    };
+    let gap = hi.offset - lo.offset;
+    if dc == 0 {
+        return gap >= lo.size || -gap >= hi.size;
+    }
+    gap + dc >= lo.size
+}
+
+/// The stores of header `h` of the loop of `blocks` that move to its preheader (the module
+/// documentation's trusted private stores), in order; `defined` holds the values the loop
+/// defines.
+fn shared_stores(f: &Function, blocks: &[Block], h: Block, defined: &HashSet<Value>) -> Vec<Inst> {
+    // Every private access of the loop: its instruction, base, offset and size, and whether
+    // it is a trusted one (`None` for one whose place is unknown: a call, an atomic).
+    let mut accesses: Vec<(Inst, Option<Place>, bool)> = Vec::new();
+    for &b in blocks {
+        for &i in f.layout.block_insts(b) {
+            let data = &f.dfg.insts[i];
+            let (flags, p, ty) = match &data.op {
+                Op::Load(m) => (
+                    m,
+                    data.args[0],
+                    f.dfg.inst_result(i).map(|r| f.dfg.value_type(r)),
+                ),
+                Op::Store(m) => (m, data.args[1], Some(f.dfg.value_type(data.args[0]))),
+                op if op.has_side_effects() && !op.is_terminator() => match op {
+                    Op::Fence(..) | Op::Barrier(..) => continue,
+                    _ => {
+                        accesses.push((i, None, false));
+                        continue;
+                    }
+                },
+                _ => continue,
+            };
+            if flags.space != crate::types::AddrSpace::Private {
+                continue;
+            }
+            let at = ty.map(|t| place(f, p, t.bytes()));
+            accesses.push((i, at, flags.trusted && !flags.volatile));
+        }
+    }
+    f.layout
+        .block_insts(h)
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let data = &f.dfg.insts[i];
+            let Op::Store(m) = &data.op else {
+                return false;
+            };
+            let mine = accesses.iter().find(|a| a.0 == i).and_then(|a| a.1);
+            let (Some(at), true) = (mine, m.trusted && !m.volatile) else {
+                return false;
+            };
+            data.args
+                .iter()
+                .all(|a| !defined.contains(&f.dfg.resolve(*a)))
+                && accesses.iter().all(|&(j, other, trusted)| {
+                    j == i || (trusted && other.is_some_and(|o| disjoint(at, o)))
+                })
+        })
+        .collect()
 }
