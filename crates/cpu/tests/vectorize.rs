@@ -551,3 +551,34 @@ fn masked_arithmetic_skipped_where_no_lane_is_active_agrees() {
         "no masked block was emitted behind a test of its mask"
     );
 }
+
+/// Loads and stores of OpenCL vectors under a bounds check, at addresses of `int`
+/// arithmetic (OpenCV's threshold and element-wise shapes): the block is emitted twice, the
+/// first version assuming every lane active and the addresses' guards held, its whole-vector
+/// accesses in one block, where the regrouping of the vectors cancels; the results agree
+/// with the scalar kernel's in chunks whose lanes are all in bounds and in the one that ends
+/// part way.
+#[test]
+fn masked_vector_accesses_at_guarded_addresses_agree() {
+    let before = ferrocl_cpu::vectorize::regrouped_count();
+    for body in [
+        "if (x < cols) { int i = mad24(x, 16, 3); uchar16 s = vload16(0, src + i); \
+             vstore16(s > (uchar16)(30) ? (uchar16)(200) : (uchar16)(0), 0, dst + i); }",
+        "if (x < cols) { int i = mad24(x, 4, 1); uchar4 s = vload4(0, src + i); \
+             uchar4 t = vload4(0, src + i + 128); vstore4(max(s, t) - min(s, t), 0, dst + i); }",
+    ] {
+        let source = format!(
+            "__kernel void k(__global const uchar *src, __global uchar *dst, int cols) \
+             {{ int x = get_global_id(0); {body} }}"
+        );
+        let module = compile_cl(&source, "").unwrap_or_else(|| panic!("{source} compiles"));
+        let mut tally = Tally::default();
+        check_module(&source, &module, &mut tally);
+        assert!(tally.compared > 0, "{source}: {:?}", tally.refused);
+        assert!(tally.failures.is_empty(), "{}", tally.failures.join("\n"));
+    }
+    assert!(
+        ferrocl_cpu::vectorize::regrouped_count() > before,
+        "no kernel's regrouping cancelled"
+    );
+}

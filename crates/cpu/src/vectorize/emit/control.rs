@@ -699,8 +699,7 @@ impl Emitter<'_> {
     /// Block `x` under mask `m`; the masks of its edges go to `incoming`.
     fn masked_block(&mut self, x: Block, m: Value, incoming: &mut Incoming) -> Result<(), Refusal> {
         // A guarded affine value's lanes are computed again from its operands where they
-        // are needed, so the block's values would all have to meet at the join: such blocks
-        // are emitted once.
+        // are needed: a block skipped where no lane is active would leave them undefined.
         let guarded = self.src.layout.block_insts(x).iter().any(|&i| {
             self.src
                 .dfg
@@ -710,7 +709,7 @@ impl Emitter<'_> {
         if !guarded && self.skippable(x) {
             self.skipped_when_empty(x, m)?;
         } else {
-            self.masked_body(x, m, guarded)?;
+            self.masked_body(x, m)?;
         }
         self.mask = Some(m);
         let t = self.src.terminator(x).expect("a terminator");
@@ -719,14 +718,29 @@ impl Emitter<'_> {
 
     /// The body of block `x` under mask `m`: in two versions where it has accesses enough
     /// that one test of `m` pays ([`Self::versioned_block`]).
-    fn masked_body(&mut self, x: Block, m: Value, guarded: bool) -> Result<(), Refusal> {
-        if !guarded && self.masked_accesses(x) >= 2 {
-            let all = self.reduce(m, true);
-            self.versioned_block(x, all, Assume::AllActive(m))
-        } else {
-            self.mask = Some(m);
-            self.emit_body(x)
+    /// The first version also assumes the guards of the block's accesses, where two or more
+    /// have some ([`Self::block_guards`]): OpenCV's threshold, under `if (x < cols)` at
+    /// addresses of `int` arithmetic, then loads and stores whole vectors in one block, and
+    /// the regrouping of its `uchar16`s cancels.
+    fn masked_body(&mut self, x: Block, m: Value) -> Result<(), Refusal> {
+        self.mask = Some(m);
+        if self.masked_accesses(x) < 2 {
+            return self.emit_body(x);
         }
+        let active = self.reduce(m, true);
+        let (guards, cond) = match self.block_guards(x) {
+            Some((guards, hold)) => (guards, self.binary(BinaryOp::Band, active, hold)),
+            None => (Vec::new(), active),
+        };
+        let assume = Assume {
+            all_active: Some(m),
+            guards,
+        };
+        self.versioned_block(x, cond, assume)?;
+        for &i in self.src.layout.block_insts(x) {
+            self.ahead.remove(i);
+        }
+        Ok(())
     }
 
     /// Whether masked block `x` is worth a test that skips it where no lane is active
@@ -825,20 +839,18 @@ impl Emitter<'_> {
     /// share (their addresses, the values stored) is computed once on each path instead of
     /// again at each access.
     fn versioned_block(&mut self, x: Block, cond: Value, assume: Assume) -> Result<(), Refusal> {
-        let live_out = self.used_after(x);
+        let live_out = self.used_after_with_operands(x);
         let (fast, slow, join) = (self.new_block(), self.new_block(), self.new_block());
         self.brif(cond, fast, &[], slow, &[]);
         let before = self.map.clone();
         self.cur = fast;
-        match &assume {
-            Assume::AllActive(_) => self.mask = None,
-            Assume::Guards(gs) => {
-                for &g in gs {
-                    self.known_guards.insert(g);
-                    if let Some(b) = self.bound(g) {
-                        self.known_bounds.push(b);
-                    }
-                }
+        if assume.all_active.is_some() {
+            self.mask = None;
+        }
+        for &g in &assume.guards {
+            self.known_guards.insert(g);
+            if let Some(b) = self.bound(g) {
+                self.known_bounds.push(b);
             }
         }
         self.emit_body(x)?;
@@ -846,18 +858,18 @@ impl Emitter<'_> {
         let fast_end = self.cur;
         self.map = before;
         self.cur = slow;
-        let outer = match assume {
-            Assume::AllActive(m) => {
+        for &g in &assume.guards {
+            self.known_guards.remove(g);
+        }
+        if !assume.guards.is_empty() {
+            self.known_bounds.clear();
+        }
+        let outer = match assume.all_active {
+            Some(m) => {
                 self.mask = Some(m);
                 self.partial.replace(m)
             }
-            Assume::Guards(gs) => {
-                for &g in &gs {
-                    self.known_guards.remove(g);
-                }
-                self.known_bounds.clear();
-                self.partial
-            }
+            None => self.partial,
         };
         self.emit_body(x)?;
         self.partial = outer;
@@ -921,6 +933,26 @@ impl Emitter<'_> {
     /// guards hold, then run no test per access.
     pub(super) fn unmasked_block(&mut self, x: Block) -> Result<(), Refusal> {
         self.mask = None;
+        match self.block_guards(x) {
+            Some((guards, hold)) => {
+                let assume = Assume {
+                    all_active: None,
+                    guards,
+                };
+                self.versioned_block(x, hold, assume)?;
+            }
+            None => self.emit_body(x)?,
+        }
+        for &i in self.src.layout.block_insts(x) {
+            self.ahead.remove(i);
+        }
+        Ok(())
+    }
+
+    /// The guards that two or more accesses of block `x` are whole vectors under, with the
+    /// test that they all hold, its uniform and affine pure instructions emitted ahead (both
+    /// versions share them); `None` where fewer accesses have guards.
+    fn block_guards(&mut self, x: Block) -> Option<(Vec<Value>, Value)> {
         let insts = self.src.layout.block_insts(x);
         let guarded = |p: Value| matches!(self.shapes.of(p), Shape::Affine { guarded: true, .. });
         let candidates = insts
@@ -940,26 +972,20 @@ impl Emitter<'_> {
             .iter()
             .any(|&i| matches!(self.src.dfg.insts[i].op, Op::Barrier(..) | Op::Group(..)));
         let start = self.out.layout.block_insts(self.cur).len();
-        let (guards, accesses) = if candidates >= 2 && !sync && insts.len() <= MAX_VERSIONED {
-            self.guards_ahead(x)
-        } else {
-            (Vec::new(), 0)
-        };
-        if accesses >= 2 {
-            self.ahead_for_guards(x, &guards, start);
-            let tests = self.strictest(&guards);
-            let mut all = tests[0];
-            for &g in &tests[1..] {
-                all = self.binary(BinaryOp::Band, all, g);
-            }
-            self.versioned_block(x, all, Assume::Guards(guards))?;
-        } else {
-            self.emit_body(x)?;
+        if candidates < 2 || sync || insts.len() > MAX_VERSIONED {
+            return None;
         }
-        for &i in self.src.layout.block_insts(x) {
-            self.ahead.remove(i);
+        let (guards, accesses) = self.guards_ahead(x);
+        if accesses < 2 {
+            return None;
         }
-        Ok(())
+        self.ahead_for_guards(x, &guards, start);
+        let tests = self.strictest(&guards);
+        let mut all = tests[0];
+        for &g in &tests[1..] {
+            all = self.binary(BinaryOp::Band, all, g);
+        }
+        Some((guards, all))
     }
 
     /// Emits ahead the pure instructions of block `x` whose lanes are uniform or affine and
@@ -995,7 +1021,10 @@ impl Emitter<'_> {
                 Op::Store(f) if !f.volatile => data.args[1],
                 _ => continue,
             };
-            if self.access_of[i].is_some() || !ready(self, p) {
+            // An OpenCL vector access counts once, by its first component's address, which
+            // `dense` tests the guard of.
+            let later = self.access_of[i].is_some_and(|g| self.accesses[g][0] != i);
+            if later || !ready(self, p) {
                 continue;
             }
             if let Some(Lanes::Affine { guard: Some(g), .. }) = self.map[p] {
@@ -1097,6 +1126,33 @@ impl Emitter<'_> {
     }
 
     /// The values block `x` defines that its terminator or another block uses.
+    /// [`Self::used_after`], and what block `x` defines of the operands of each guarded
+    /// affine value among them (and of theirs): such a value's lanes are computed again from
+    /// its operands where later code needs them (`Emitter::vector`), so after the two versions
+    /// of `x` meet, its operands must be the join's too.
+    fn used_after_with_operands(&self, x: Block) -> Vec<Value> {
+        let mut out = self.used_after(x);
+        let mut k = 0;
+        while let Some(&v) = out.get(k) {
+            k += 1;
+            if !matches!(self.shapes.of(v), Shape::Affine { guarded: true, .. }) {
+                continue;
+            }
+            let ValueDef::Result(i) = self.src.dfg.value_def(v) else {
+                continue;
+            };
+            for &a in &self.src.dfg.insts[i].args {
+                let a = self.src.dfg.resolve(a);
+                let here = matches!(self.src.dfg.value_def(a),
+                    ValueDef::Result(d) if self.src.layout.inst_block(d) == Some(x));
+                if here && !out.contains(&a) {
+                    out.push(a);
+                }
+            }
+        }
+        out
+    }
+
     fn used_after(&self, x: Block) -> Vec<Value> {
         self.src
             .layout

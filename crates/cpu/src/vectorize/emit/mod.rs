@@ -519,11 +519,11 @@ struct Emitter<'a> {
 }
 
 /// What the first of the two versions of a block assumes (`Emitter::versioned_block`).
-enum Assume {
+struct Assume {
     /// Every lane of this mask is active.
-    AllActive(Value),
+    all_active: Option<Value>,
     /// These guards hold.
-    Guards(Vec<Value>),
+    guards: Vec<Value>,
 }
 
 /// The most instructions a block may have to be emitted twice for its guards.
