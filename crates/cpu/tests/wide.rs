@@ -394,6 +394,34 @@ fn byte_selects_match_cranelift() {
     );
 }
 
+/// `float2`s gathered at addresses that are not consecutive (each lane's 8 bytes loaded as
+/// one `f64`, regrouped as floats), and quotients and remainders of `uint`s by constants
+/// (made with 64-bit products, which the tier makes as the products' high halves): VkFFT's
+/// shapes.
+const GATHERED_PAIRS: &str = "
+__kernel void pairs(__global const float2 *x, __global float2 *y, int n)
+{
+    uint i = get_global_id(0);
+    float2 a = x[(i * 7u) % 509u], b = x[i / 3u + i % 5u];
+    uint q = i / 257u + i % 255u + i / 641u;
+    for (int k = 0; k < n; k++)
+        a = (float2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x) * 0.5f + (float)(q & 7u);
+    y[i] = a;
+}
+";
+
+#[test]
+fn gathered_pairs_and_constant_divisions_match_cranelift() {
+    let buf = |seed| Arg::Buffer { words: 4096, seed };
+    let ranges = [nd([1024, 1], [256, 1]), nd([999, 1], [333, 1])];
+    compare(
+        GATHERED_PAIRS,
+        "pairs",
+        &[buf(25), buf(26), Arg::Int(3)],
+        &ranges,
+    );
+}
+
 /// A tiled product through `__local` tiles (the tier's confined local accesses), with
 /// barriers (the work-group function's `switch` between regions) and more general values
 /// live than registers (spilled), and an option pricer whose many pointers and math spill too.

@@ -345,6 +345,11 @@ const PSUBD: Sized3 = [
     Code::EVEX_Vpsubd_ymm_k1z_ymm_ymmm256b32,
     Code::EVEX_Vpsubd_zmm_k1z_zmm_zmmm512b32,
 ];
+const PBROADCASTQ_X: Sized3 = [
+    Code::EVEX_Vpbroadcastq_xmm_k1z_xmmm64,
+    Code::EVEX_Vpbroadcastq_ymm_k1z_xmmm64,
+    Code::EVEX_Vpbroadcastq_zmm_k1z_xmmm64,
+];
 const PBLENDMB: Sized3 = [
     Code::EVEX_Vpblendmb_xmm_k1z_xmm_xmmm128,
     Code::EVEX_Vpblendmb_ymm_k1z_ymm_ymmm256,
@@ -989,6 +994,43 @@ impl Emitter<'_> {
             ref other => return Err(format!("{other:?} rematerialized as a mask")),
         };
         op3!(self, code, k, k, k)
+    }
+
+    /// `d` = the high halves of the products of `a`'s and `c`'s 32-bit lanes (`op`: `umulhi`
+    /// or `smulhi`; `a` and `c` in registers, VS2 scratch, VS0 and VS1 overwritten).
+    /// VPMULUDQ (VPMULDQ) multiplies the even lanes into 64-bit products; the odd lanes,
+    /// shifted down, likewise. The high halves: the even products' shifted down into the even
+    /// lanes, the odd products' already in the odd ones.
+    fn mul_hi(
+        &mut self,
+        d: Register,
+        a: Register,
+        c: Register,
+        op: BinaryOp,
+        bytes: u32,
+    ) -> Res<()> {
+        let t = sized(ZMM[VS2], bytes);
+        let (s0, s1) = (sized(ZMM[VS0], bytes), sized(ZMM[VS1], bytes));
+        let mul = if op == BinaryOp::Umulhi {
+            PMULUDQ
+        } else {
+            PMULDQ
+        };
+        op3!(self, pick(mul, bytes), t, a, c)?;
+        op3!(self, pick(PSRLQ_IMM, bytes), s0, a, 32u32)?;
+        op3!(self, pick(PSRLQ_IMM, bytes), s1, c, 32u32)?;
+        op3!(self, pick(mul, bytes), s0, s0, s1)?;
+        op3!(self, pick(PSRLQ_IMM, bytes), t, t, 32u32)?;
+        if self.avx2() {
+            // The odd lanes from `s0`.
+            return op4!(self, vex_pick(bytes, PBLENDD_VEX), d, t, s0, 0xaau32);
+        }
+        op2!(self, Code::Mov_r32_imm32, r32(S1), 0xaaaau32)?;
+        op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
+        let mut i = Instruction::with3(pick(PBLENDMD, bytes), d, t, s0).map_err(bad)?;
+        i.set_op_mask(KS);
+        self.push(i);
+        Ok(())
     }
 
     /// Where spilled value `v` is kept, `pushed` bytes below the body's stack pointer.
@@ -2354,6 +2396,15 @@ impl Emitter<'_> {
         if self.avx2() && is_mask(self.ty(r)) {
             return self.mask_vec_inst(op, r, d, args);
         }
+        if let Some((x, m, s)) = self.plan.divided(r) {
+            let a = self.vec(x, VS0)?;
+            let c = self.constant_reg(m, VS1, bytes)?;
+            self.mul_hi(d, a, c, BinaryOp::Umulhi, bytes)?;
+            return match s {
+                0 => Ok(()),
+                s => op3!(self, pick(PSRLD_IMM, bytes), d, d, u32::from(s)),
+            };
+        }
         if let (Op::Convert(c), Some((x, lanes))) =
             (op, args.first().and_then(|&a| self.plan.counted(a)))
         {
@@ -2418,32 +2469,8 @@ impl Emitter<'_> {
                 self.vmov(d, t)
             }
             Op::Binary(b @ (BinaryOp::Umulhi | BinaryOp::Smulhi)) => {
-                // VPMULUDQ (VPMULDQ) multiplies the even lanes into 64-bit products; the
-                // odd lanes, shifted down, likewise. The high halves: the even products'
-                // shifted down into the even lanes, the odd products' already in the odd ones.
                 let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
-                let t = sized(ZMM[VS2], bytes);
-                let (s0, s1) = (sized(ZMM[VS0], bytes), sized(ZMM[VS1], bytes));
-                let mul = if *b == BinaryOp::Umulhi {
-                    PMULUDQ
-                } else {
-                    PMULDQ
-                };
-                op3!(self, pick(mul, bytes), t, a, c)?;
-                op3!(self, pick(PSRLQ_IMM, bytes), s0, a, 32u32)?;
-                op3!(self, pick(PSRLQ_IMM, bytes), s1, c, 32u32)?;
-                op3!(self, pick(mul, bytes), s0, s0, s1)?;
-                op3!(self, pick(PSRLQ_IMM, bytes), t, t, 32u32)?;
-                if self.avx2() {
-                    // The odd lanes from `s0`.
-                    return op4!(self, vex_pick(bytes, PBLENDD_VEX), d, t, s0, 0xaau32);
-                }
-                op2!(self, Code::Mov_r32_imm32, r32(S1), 0xaaaau32)?;
-                op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
-                let mut i = Instruction::with3(pick(PBLENDMD, bytes), d, t, s0).map_err(bad)?;
-                i.set_op_mask(KS);
-                self.push(i);
-                Ok(())
+                self.mul_hi(d, a, c, *b, bytes)
             }
             Op::Binary(b @ (BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr)) => {
                 let a = self.vec(args[0], VS0)?;
@@ -2703,10 +2730,10 @@ impl Emitter<'_> {
             }
             Op::Load(m) => {
                 let at = self.address(args[0], m)?;
-                if scalar || bytes == 4 {
-                    op2!(self, Code::EVEX_Vmovss_xmm_k1z_m32, xmm_of(d), at)
-                } else if bytes == 8 {
+                if bytes == 8 {
                     op2!(self, Code::EVEX_Vmovsd_xmm_k1z_m64, xmm_of(d), at)
+                } else if scalar || bytes == 4 {
+                    op2!(self, Code::EVEX_Vmovss_xmm_k1z_m32, xmm_of(d), at)
                 } else {
                     op2!(self, pick(MOVUPS_LOAD, bytes), d, at)
                 }
@@ -2738,7 +2765,19 @@ impl Emitter<'_> {
                 }
                 op2!(self, Code::Mov_r32_imm32, r32(S1), 1u32 << n)?;
                 op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
-                if self.plan.class(x) == Class::Gpr {
+                if self.ty(x) == Type::F64 {
+                    // A gathered lane's 8 bytes (`carries_f64`): VPBROADCASTQ under the mask.
+                    let mut rx = self.vec(x, VS1)?;
+                    if zmm_of(rx) == zmm_of(d) && zmm_of(rv) != zmm_of(d) {
+                        self.vmov(ZMM[VS1], rx)?;
+                        rx = ZMM[VS1];
+                    }
+                    self.vmov(d, rv)?;
+                    let code = pick(PBROADCASTQ_X, bytes);
+                    let mut i = Instruction::with2(code, d, xmm_of(rx)).map_err(bad)?;
+                    i.set_op_mask(KS);
+                    self.push(i);
+                } else if self.plan.class(x) == Class::Gpr {
                     let rx = self.gpr(x, S0)?;
                     self.vmov(d, rv)?;
                     let mut i =

@@ -350,7 +350,11 @@ pub(crate) fn refused_early(f: &Function, scalar: &Function) -> Result<(), Strin
                     continue;
                 };
                 let ty = g.dfg.value_type(r);
-                if ty.lane_type() == Type::F64 || (ty.is_vector() && ty.lanes() == 3) {
+                // (The W-wide kernel's gathers of `float2`s carry `f64` lanes.)
+                let carried =
+                    std::ptr::eq(g, f) && carries_f64(g, &g.dfg.insts[i], Some(ty), Isa::Avx512);
+                if (ty.lane_type() == Type::F64 && !carried) || (ty.is_vector() && ty.lanes() == 3)
+                {
                     return Err(format!("{r}: type {ty}"));
                 }
             }
@@ -544,7 +548,8 @@ fn class_of(ty: Type, isa: Isa) -> Option<Class> {
         if ty.is_ptr() || ty.is_int() {
             return Some(Class::Gpr);
         }
-        return (ty == Type::F32).then_some(Class::Vec);
+        // An `f64` only as the carrier of a gather's lanes (`check_op`).
+        return matches!(ty, Type::F32 | Type::F64).then_some(Class::Vec);
     }
     let n = ty.lanes();
     if lane == Type::I1 {
@@ -560,7 +565,30 @@ fn class_of(ty: Type, isa: Isa) -> Option<Class> {
         // `check_op`.)
         return matches!(n, 2 | 4 | 8 | 16).then_some(Class::Vec);
     }
-    ((lane == Type::F32 || lane == Type::I32) && matches!(n, 2 | 4 | 8 | 16)).then_some(Class::Vec)
+    let lanes32 = (lane == Type::F32 || lane == Type::I32) && matches!(n, 2 | 4 | 8 | 16);
+    (lanes32 || (lane == Type::F64 && matches!(n, 2 | 4 | 8))).then_some(Class::Vec)
+}
+
+/// Whether instruction `data` (result type `ty`) of `f` only carries `f64` lanes as the
+/// vectorizer's gathers of 8-byte OpenCL vectors make them (`vector_gather`: each lane's
+/// `float2` loaded as one `f64`, inserted into a vector of `f64`, bitcast to the `float`
+/// vectors it regroups): the tier does no `f64` arithmetic.
+fn carries_f64(f: &Function, data: &ferrocl_ir::InstData, ty: Option<Type>, isa: Isa) -> bool {
+    let of = |i: usize| f.dfg.value_type(f.dfg.resolve(data.args[i]));
+    let f64_vector = |t: Type| t.is_vector() && t.lane_type() == Type::F64;
+    isa == Isa::Avx512
+        && match data.op {
+            Op::Load(m) => ty == Some(Type::F64) && !m.volatile,
+            Op::InsertLane(_) => ty.is_some_and(f64_vector) && of(1) == Type::F64,
+            Op::Undef => ty.is_some_and(f64_vector),
+            Op::Bitcast => ty.is_some_and(|t| {
+                t.is_vector()
+                    && t.lane_type() != Type::F64
+                    && f64_vector(of(0))
+                    && t.bytes() == of(0).bytes()
+            }),
+            _ => false,
+        }
 }
 
 /// Whether `ty` is a vector of booleans (`i1`): on AVX2, a vector register of 32-bit lanes,
@@ -637,6 +665,9 @@ pub(super) struct Plan<'a> {
     /// vector, whether the extension is signed, and the shift; each lane is extended and
     /// shifted where it is taken out, and the wide vector is never made.
     widened: SecondaryMap<Value, Option<(Value, bool, u8)>>,
+    /// 32-bit quotients by a constant made in 64-bit lanes ([`division`]): the dividend, the
+    /// multiplier and the shift after the product's high half.
+    divided: SecondaryMap<Value, Option<(Value, u32, u8)>>,
     /// Vectors of 64-bit lanes that are a 64-bit scalar plus a constant per lane (the local
     /// ids of a chunk, `splat(x) + [0, 1, ..., 15]`) read only by conversions to `float`
     /// (`(float)get_local_id(0)`): the scalar and the constant vector; the conversion makes
@@ -698,6 +729,7 @@ impl<'a> Plan<'a> {
             addresses: SecondaryMap::new(),
             clamped: SecondaryMap::new(),
             widened: SecondaryMap::new(),
+            divided: SecondaryMap::new(),
             counted: SecondaryMap::new(),
             scaled: SecondaryMap::new(),
             broadcast: SecondaryMap::new(),
@@ -718,10 +750,14 @@ impl<'a> Plan<'a> {
                 }
                 let reads_counted = matches!(data.op, Op::Convert(_))
                     && plan.counted[f.dfg.resolve(data.args[0])].is_some();
-                if !reads_counted {
+                let divided = f.dfg.inst_result(inst).and_then(|r| plan.divided[r]);
+                if !reads_counted && divided.is_none() {
                     check_op(f, inst, isa)?;
                 }
-                let own = f.dfg.inst_result(inst).and_then(|r| plan.deferred(f, r));
+                let own = match divided {
+                    Some((x, _, _)) => Some(vec![x]),
+                    None => f.dfg.inst_result(inst).and_then(|r| plan.deferred(f, r)),
+                };
                 let reads: Vec<Value> = match own {
                     Some(reads) => reads,
                     None => data
@@ -924,6 +960,8 @@ impl<'a> Plan<'a> {
                 as_address[f.dfg.resolve(p)] += 1;
             }
         }
+        // How many of each extension's reads are divisions' products (`division`).
+        let mut extended: SecondaryMap<Value, u32> = SecondaryMap::new();
         for &b in f.layout.blocks() {
             for &inst in f.layout.block_insts(b) {
                 let d = &f.dfg.insts[inst];
@@ -955,6 +993,17 @@ impl<'a> Plan<'a> {
                         }
                     }
                 }
+                if let Some((x, m, s, own, z)) = division(f, inst, self.isa) {
+                    if own.iter().all(|&v| raw[v] == 1) {
+                        self.divided[r] = Some((x, m, s));
+                        for v in own {
+                            if let Some(i) = def_inst(f, v) {
+                                self.folded[i] = true;
+                            }
+                        }
+                        extended[z] += 1;
+                    }
+                }
                 if let Some((from, signed, shift, folds)) = widening(f, inst) {
                     if as_lane[r] == raw[r] && folds.iter().all(|&(v, n)| raw[v] == n) {
                         self.widened[r] = Some((from, signed, shift));
@@ -965,6 +1014,13 @@ impl<'a> Plan<'a> {
                             }
                         }
                     }
+                }
+            }
+        }
+        for (z, &n) in extended.iter() {
+            if n > 0 && n == raw[z] {
+                if let Some(i) = def_inst(f, z) {
+                    self.folded[i] = true;
                 }
             }
         }
@@ -1155,6 +1211,11 @@ impl<'a> Plan<'a> {
     /// the vectors only read lane by lane.
     pub(super) fn widened(&self, v: Value) -> Option<(Value, bool, u8)> {
         self.widened[v]
+    }
+
+    /// [`division`]'s dividend, multiplier and shift, where `v` is such a quotient.
+    pub(super) fn divided(&self, v: Value) -> Option<(Value, u32, u8)> {
+        self.divided[v]
     }
 
     /// Where `v` is a vector of 64-bit lanes made where a conversion to `float` reads it: the
@@ -1416,6 +1477,47 @@ fn widening(f: &Function, inst: Inst) -> Option<(Value, bool, u8, Vec<(Value, u3
     Some((from, signed, shift, vec![(x, 1)]))
 }
 
+/// Where `inst` truncates to 32-bit lanes the quotient the work-group transform makes of an
+/// unsigned division by a constant (`by_constant::divide`: `(zext(x) * m) >> p` in 64-bit
+/// lanes, `m` below 2^32, `p` from 32 to 63), in code for AVX-512: `x`, `m`, `p - 32`, the
+/// shift and the product (each read once there), and the extension `zext(x)` (which other
+/// divisions of `x` may share). The quotient is `mul_hi(x, m) >> (p - 32)` in 32-bit lanes,
+/// exactly: the product is below 2^64, and shifting by 32 and then by the rest drops the
+/// same bits.
+fn division(f: &Function, inst: Inst, isa: Isa) -> Option<(Value, u32, u8, [Value; 2], Value)> {
+    let d = &f.dfg.insts[inst];
+    let r = f.dfg.inst_result(inst)?;
+    let ty = f.dfg.value_type(r);
+    let to32 = d.op == Op::Convert(ConvOp::Trunc) && ty.is_vector() && ty.lane_type() == Type::I32;
+    if isa != Isa::Avx512 || !to32 {
+        return None;
+    }
+    let def = |v: Value| def_inst(f, v).map(|i| &f.dfg.insts[i]);
+    let konst = |v: Value| f.dfg.iconst_value(f.dfg.resolve(v));
+    let shifted = f.dfg.resolve(d.args[0]);
+    let s = def(shifted)?;
+    if s.op != Op::Binary(BinaryOp::Lshr) || !(32..64).contains(&konst(s.args[1])?) {
+        return None;
+    }
+    let p = konst(s.args[1])?;
+    let product = f.dfg.resolve(s.args[0]);
+    let m = def(product)?;
+    if m.op != Op::Binary(BinaryOp::Imul) {
+        return None;
+    }
+    let (z, k) = match (konst(m.args[0]), konst(m.args[1])) {
+        (None, Some(k)) => (f.dfg.resolve(m.args[0]), k),
+        (Some(k), None) => (f.dfg.resolve(m.args[1]), k),
+        _ => return None,
+    };
+    let e = def(z)?;
+    let x = f.dfg.resolve(*e.args.first()?);
+    if e.op != Op::Convert(ConvOp::Zext) || f.dfg.value_type(x) != ty || k >= 1 << 32 {
+        return None;
+    }
+    Some((x, k as u32, (p - 32) as u8, [shifted, product], z))
+}
+
 /// Where `inst` is `iadd(splat(x), c)` (either way round) of 16 lanes of 64 bits, `x` a
 /// scalar and `c` a constant vector, in code for AVX-512: `x` and `c`.
 fn counting(f: &Function, inst: Inst, isa: Isa) -> Option<(Value, Value)> {
@@ -1448,6 +1550,11 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
     let arg_ty = |i: usize| f.dfg.value_type(f.dfg.resolve(data.args[i]));
     let scalar_int = |t: Type| !t.is_vector() && (t.is_int() || t.is_ptr());
     let first = (!data.args.is_empty()).then(|| arg_ty(0));
+    let f64_lanes = |t: Type| t.lane_type() == Type::F64;
+    let reads_f64 = (0..data.args.len()).any(|i| f64_lanes(arg_ty(i)));
+    if (ty.is_some_and(f64_lanes) || reads_f64) && !carries_f64(f, data, ty, isa) {
+        return Err(format!("{:?} of f64", data.op));
+    }
     if ty.is_some_and(narrow_vector) || first.is_some_and(narrow_vector) {
         if !narrow_vector_op(&data.op, ty, first, isa) {
             if data.op == Op::Binary(BinaryOp::Imul) {
