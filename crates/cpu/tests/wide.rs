@@ -378,6 +378,42 @@ fn spilled_masks_match_cranelift() {
     );
 }
 
+/// Comparisons of byte lanes into masks (VPCMPUB, VPCMPB), unsigned and signed, a boolean
+/// kept per work-item across a barrier (the context holds it as a byte, compared with zero
+/// where it is read back), comparisons with constant vectors (from a register: byte lanes
+/// have no broadcast operand).
+const BYTE_COMPARES: &str = "
+__kernel void bytes(__global const uchar *src, __global uchar *dst, int n)
+{
+    __local uchar t[256];
+    int x = get_global_id(0), l = get_local_id(0);
+    uchar a = src[x], e = src[x + 1024];
+    char c = as_char(a);
+    bool big = a > (uchar)n;
+    uchar b = a > (uchar)100 ? a - (uchar)50 : a + (uchar)3;
+    b = c < (char)-20 ? (uchar)9 : b;
+    b = e != a ? b : (uchar)1;
+    t[l] = b;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uchar u = t[l ^ 1];
+    for (int k = 0; k < n; k++)
+        b = b * (uchar)3 + u;
+    dst[x] = big ? b : u;
+}
+";
+
+#[test]
+fn byte_compares_match_cranelift() {
+    let buf = |seed| Arg::Buffer { words: 4096, seed };
+    let ranges = [nd([1024, 1], [256, 1]), nd([512, 1], [256, 1])];
+    compare(
+        BYTE_COMPARES,
+        "bytes",
+        &[buf(27), buf(28), Arg::Int(2)],
+        &ranges,
+    );
+}
+
 #[test]
 fn byte_selects_match_cranelift() {
     let buf = |seed| Arg::Buffer { words: 4096, seed };

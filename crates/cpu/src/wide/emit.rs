@@ -430,6 +430,26 @@ const PCMPUD: Sized3 = [
     Code::EVEX_Vpcmpud_kr_k1_ymm_ymmm256b32_imm8,
     Code::EVEX_Vpcmpud_kr_k1_zmm_zmmm512b32_imm8,
 ];
+const PCMPB: Sized3 = [
+    Code::EVEX_Vpcmpb_kr_k1_xmm_xmmm128_imm8,
+    Code::EVEX_Vpcmpb_kr_k1_ymm_ymmm256_imm8,
+    Code::EVEX_Vpcmpb_kr_k1_zmm_zmmm512_imm8,
+];
+const PCMPUB: Sized3 = [
+    Code::EVEX_Vpcmpub_kr_k1_xmm_xmmm128_imm8,
+    Code::EVEX_Vpcmpub_kr_k1_ymm_ymmm256_imm8,
+    Code::EVEX_Vpcmpub_kr_k1_zmm_zmmm512_imm8,
+];
+const PCMPW: Sized3 = [
+    Code::EVEX_Vpcmpw_kr_k1_xmm_xmmm128_imm8,
+    Code::EVEX_Vpcmpw_kr_k1_ymm_ymmm256_imm8,
+    Code::EVEX_Vpcmpw_kr_k1_zmm_zmmm512_imm8,
+];
+const PCMPUW: Sized3 = [
+    Code::EVEX_Vpcmpuw_kr_k1_xmm_xmmm128_imm8,
+    Code::EVEX_Vpcmpuw_kr_k1_ymm_ymmm256_imm8,
+    Code::EVEX_Vpcmpuw_kr_k1_zmm_zmmm512_imm8,
+];
 const BLENDMPS: Sized3 = [
     Code::EVEX_Vblendmps_xmm_k1z_xmm_xmmm128b32,
     Code::EVEX_Vblendmps_ymm_k1z_ymm_ymmm256b32,
@@ -3539,12 +3559,23 @@ impl Emitter<'_> {
                     Op::Fcmp(cc) => (pick(CMPPS, bytes), cmpps_predicate(*cc)),
                     Op::Icmp(cc) => {
                         let (p, unsigned) = pcmp_predicate(*cc);
-                        (pick(if unsigned { PCMPUD } else { PCMPD }, bytes), p)
+                        // Byte and word lanes (a boolean kept per work-item in the
+                        // context, read back as bytes): VPCMP[U]B, VPCMP[U]W.
+                        let codes = match (self.ty(args[0]).lane_bits(), unsigned) {
+                            (8, false) => PCMPB,
+                            (8, true) => PCMPUB,
+                            (16, false) => PCMPW,
+                            (16, true) => PCMPUW,
+                            (_, false) => PCMPD,
+                            (_, true) => PCMPUD,
+                        };
+                        (pick(codes, bytes), p)
                     }
                     _ => unreachable!("a comparison"),
                 };
                 let a = self.vec(args[0], VS0)?;
-                if bytes >= 16 && self.is_pool_constant(args[1]) {
+                let lanes32 = self.ty(args[0]).lane_bits() == 32;
+                if bytes >= 16 && lanes32 && self.is_pool_constant(args[1]) {
                     // Compared with the constant's pool entry, broadcast.
                     let m = self.pool_operand(args[1])?;
                     return op4!(self, code, d, a, m, p);

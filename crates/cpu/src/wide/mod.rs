@@ -619,8 +619,8 @@ fn narrow_vector_op(op: &Op, ty: Option<Type>, from: Option<Type>, isa: Isa) -> 
         Op::Splat | Op::Iconst(_) | Op::Vconst(_) | Op::ExtractLane(_) | Op::Shuffle(_) => true,
         Op::Binary(BinaryOp::Band | BinaryOp::Bor | BinaryOp::Bxor) => true,
         Op::Binary(BinaryOp::Iadd | BinaryOp::Isub) => true,
-        // VPBLENDMB / VPBLENDMW under a mask register.
-        Op::Select => isa == Isa::Avx512,
+        // VPBLENDMB / VPBLENDMW under a mask register; VPCMP[U]B / VPCMP[U]W into one.
+        Op::Select | Op::Icmp(_) => isa == Isa::Avx512,
         // The same bytes (a gather's lanes loaded as floats, regrouped as bytes): a move.
         Op::Bitcast => match (ty, from) {
             (Some(t), Some(f)) => t.is_vector() && f.is_vector() && t.bytes() == f.bytes(),
