@@ -8,9 +8,7 @@
 
 mod common;
 
-use common::{check_xytn, compile_cl};
-use ferrocl_cpu::CpuProgram;
-use ferrocl_device::CompileOptions;
+use common::noted_and_checked;
 
 const HORNER: &str = "
 __kernel void horner(__global const float *x, __global float *y, __local float *t, int n)
@@ -105,23 +103,7 @@ const GROUPS: [([u64; 2], [u64; 2]); 9] = [
 /// many regions run several chunks at once), and compares it with the interpreter on every
 /// range of `ranges` and step count.
 fn compare(source: &str, name: &str, jammed: &str, ranges: &[([u64; 2], [u64; 2])]) {
-    let module = compile_cl(source);
-    let options = CompileOptions {
-        record: true,
-        ..CompileOptions::default()
-    };
-    let p = CpuProgram::compile_with_tier(&module, None, &options, true).expect("compiles");
-    let wg = p.listing().and_then(|l| l.stage("wg")).unwrap_or_default();
-    assert!(
-        wg.lines()
-            .any(|l| l.starts_with(&format!("; kernel {name}:")) && l.contains(jammed)),
-        "{name}: {jammed}:\n{}",
-        wg.lines()
-            .filter(|l| l.starts_with("; kernel"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    check_xytn((&p, source, name), ranges, &[0, 4, 7, 9]);
+    noted_and_checked((source, name, jammed), ranges, &[0, 4, 7, 9]);
 }
 
 #[test]

@@ -6,9 +6,7 @@
 
 mod common;
 
-use common::{check_xytn, compile_cl};
-use ferrocl_cpu::CpuProgram;
-use ferrocl_device::CompileOptions;
+use common::noted_and_checked;
 
 /// A matrix-vector product's shape: each work-item's row starts at its own place in `x`,
 /// read through a pointer to it (`r[j]`) and by index (`x[s + j]`).
@@ -78,24 +76,8 @@ const TRIPS: [i32; 8] = [0, 1, 3, 4, 5, 8, 9, 15];
 /// Compiles `source`, checks that kernel `name`'s note says that `loops` of its loops were
 /// unrolled for runs, and compares it with the interpreter.
 fn compare(source: &str, name: &str, loops: &str) {
-    let module = compile_cl(source);
-    let options = CompileOptions {
-        record: true,
-        ..CompileOptions::default()
-    };
-    let p = CpuProgram::compile_with_tier(&module, None, &options, true).expect("compiles");
-    let wg = p.listing().and_then(|l| l.stage("wg")).unwrap_or_default();
-    let said = format!("{loops} unrolled to load each lane's run");
-    assert!(
-        wg.lines()
-            .any(|l| l.starts_with(&format!("; kernel {name}:")) && l.contains(&said)),
-        "{name}: {said}:\n{}",
-        wg.lines()
-            .filter(|l| l.starts_with("; kernel"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    check_xytn((&p, source, name), &RANGES, &TRIPS);
+    let says = format!("{loops} unrolled to load each lane's run");
+    noted_and_checked((source, name, &says), &RANGES, &TRIPS);
 }
 
 #[test]

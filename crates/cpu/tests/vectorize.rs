@@ -518,6 +518,15 @@ fn vector_math_calls_leave_no_private_arrays() {
     }
 }
 
+/// Compiles `source` and asserts that its kernels, vectorized, agree with the scalar kernel.
+fn agrees(source: &str) {
+    let module = compile_cl(source, "").unwrap_or_else(|| panic!("{source} compiles"));
+    let mut tally = Tally::default();
+    check_module(source, &module, &mut tally);
+    assert!(tally.compared > 0, "{source}: {:?}", tally.refused);
+    assert!(tally.failures.is_empty(), "{}", tally.failures.join("\n"));
+}
+
 /// A bounds check around a library function with a fast and a slow form (`exp`: its common
 /// form, then its complete one for arguments from 89 on; the buffers hold -2..2, scaled here
 /// to -100..100, so some chunks have such a lane and most do not), and around a branch of
@@ -536,15 +545,10 @@ fn masked_arithmetic_skipped_where_no_lane_is_active_agrees() {
         "if (i < n) { float a = 0.0f; \
              for (int k = 0; k < 3; k++) a += exp(x[i] * 50.0f - (float)(k * 10)); y[i] = a; }",
     ] {
-        let source = format!(
+        agrees(&format!(
             "__kernel void k(__global const float *x, __global float *y, int n) \
              {{ int i = get_global_id(0); {body} }}"
-        );
-        let module = compile_cl(&source, "").unwrap_or_else(|| panic!("{source} compiles"));
-        let mut tally = Tally::default();
-        check_module(&source, &module, &mut tally);
-        assert!(tally.compared > 0, "{source}: {:?}", tally.refused);
-        assert!(tally.failures.is_empty(), "{}", tally.failures.join("\n"));
+        ));
     }
     assert!(
         ferrocl_cpu::vectorize::skippable_count() > before,
@@ -567,15 +571,10 @@ fn masked_vector_accesses_at_guarded_addresses_agree() {
         "if (x < cols) { int i = mad24(x, 4, 1); uchar4 s = vload4(0, src + i); \
              uchar4 t = vload4(0, src + i + 128); vstore4(max(s, t) - min(s, t), 0, dst + i); }",
     ] {
-        let source = format!(
+        agrees(&format!(
             "__kernel void k(__global const uchar *src, __global uchar *dst, int cols) \
              {{ int x = get_global_id(0); {body} }}"
-        );
-        let module = compile_cl(&source, "").unwrap_or_else(|| panic!("{source} compiles"));
-        let mut tally = Tally::default();
-        check_module(&source, &module, &mut tally);
-        assert!(tally.compared > 0, "{source}: {:?}", tally.refused);
-        assert!(tally.failures.is_empty(), "{}", tally.failures.join("\n"));
+        ));
     }
     assert!(
         ferrocl_cpu::vectorize::regrouped_count() > before,

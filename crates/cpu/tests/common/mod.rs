@@ -279,3 +279,30 @@ pub fn check_xytn(
         }
     }
 }
+
+/// Compiles `source` (the wide-vector tier offered, the listing recorded), asserts that
+/// kernel `name`'s work-group function note says `says`, and compares its `y` with the
+/// interpreter's ([`check_xytn`]) over `ranges` and `ns`.
+pub fn noted_and_checked(
+    (source, name, says): (&str, &str, &str),
+    ranges: &[([u64; 2], [u64; 2])],
+    ns: &[i32],
+) {
+    let module = compile_cl(source);
+    let options = ferrocl_device::CompileOptions {
+        record: true,
+        ..ferrocl_device::CompileOptions::default()
+    };
+    let p = CpuProgram::compile_with_tier(&module, None, &options, true).expect("compiles");
+    let wg = p.listing().and_then(|l| l.stage("wg")).unwrap_or_default();
+    assert!(
+        wg.lines()
+            .any(|l| l.starts_with(&format!("; kernel {name}:")) && l.contains(says)),
+        "{name}: {says}:\n{}",
+        wg.lines()
+            .filter(|l| l.starts_with("; kernel"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    check_xytn((&p, source, name), ranges, ns);
+}
