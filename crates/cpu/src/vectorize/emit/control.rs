@@ -1125,7 +1125,6 @@ impl Emitter<'_> {
         seen
     }
 
-    /// The values block `x` defines that its terminator or another block uses.
     /// [`Self::used_after`], and what block `x` defines of the operands of each guarded
     /// affine value among them (and of theirs): such a value's lanes are computed again from
     /// its operands where later code needs them (`Emitter::vector`), so after the two versions
@@ -1153,6 +1152,7 @@ impl Emitter<'_> {
         out
     }
 
+    /// The values block `x` defines that its terminator or another block uses.
     fn used_after(&self, x: Block) -> Vec<Value> {
         self.src
             .layout
