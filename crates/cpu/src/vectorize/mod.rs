@@ -166,14 +166,13 @@ fn unrolled(
     width: u32,
     per_item: f64,
 ) -> Result<Vectorized, Refusal> {
-    let mut f = func.clone();
-    let (groups, runs) = streams::unroll(&mut f, width);
-    if groups.is_empty() {
-        return emit::vectorize(func, accesses, width, per_item);
-    }
+    let prepared = emit::prepare(func, width);
+    let Some((f, groups, runs)) = streams::unroll(func, &prepared) else {
+        return emit::vectorize_prepared(prepared, accesses, width, per_item);
+    };
     let all: Vec<Vec<Inst>> = accesses.iter().cloned().chain(groups).collect();
     let mut v = emit::vectorize(&f, &all, width, per_item)?;
-    let (estimate, slower) = emit::estimate(func, accesses, width, per_item);
+    let (estimate, slower) = emit::verdict(&prepared, accesses, width, per_item);
     (v.estimate, v.slower, v.runs) = (estimate, slower, runs);
     Ok(v)
 }

@@ -30,16 +30,14 @@ pub fn runs_count() -> u64 {
     RUNS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// Unrolls the loops of `func` that read runs of their own per lane (for chunks of `width`
-/// lanes) and returns the groups of loads that the emitter may take as vector accesses, each
-/// in layout order, and how many loops have some.
-pub(super) fn unroll(func: &mut Function, width: u32) -> (Vec<Vec<Inst>>, usize) {
-    let super::emit::Prepared {
-        src: prepared,
-        loops,
-        shapes,
-        ..
-    } = super::emit::prepare(func, width);
+/// `func` with its loops that read runs of their own per lane unrolled (`p`: `func` prepared
+/// for chunks of some width), the groups of loads that the emitter may take as vector
+/// accesses, each in layout order, and how many loops have some; `None` where no loop has.
+pub(super) fn unroll(
+    func: &Function,
+    p: &super::emit::Prepared,
+) -> Option<(Function, Vec<Vec<Inst>>, usize)> {
+    let (prepared, loops, shapes) = (&p.src, &p.loops, &p.shapes);
     let innermost = |i: usize| !loops.loops.iter().any(|l| l.parent == Some(i));
     // Each loop to unroll, with the runs it reads whose lanes' runs lie apart.
     let mut taken: Vec<(Block, HashSet<Key>)> = Vec::new();
@@ -76,6 +74,11 @@ pub(super) fn unroll(func: &mut Function, width: u32) -> (Vec<Vec<Inst>>, usize)
             taken.push((h, keys));
         }
     }
+    if taken.is_empty() {
+        return None;
+    }
+    let mut f = func.clone();
+    let func = &mut f;
     let (mut groups, mut runs) = (Vec::new(), 0);
     for (h, keys) in taken {
         let Some((iv, signed)) = unit_counter(func, h) else {
@@ -103,8 +106,11 @@ pub(super) fn unroll(func: &mut Function, width: u32) -> (Vec<Vec<Inst>>, usize)
         runs += usize::from(!found.is_empty());
         groups.extend(found);
     }
+    if groups.is_empty() {
+        return None;
+    }
     RUNS.fetch_add(runs as u64, std::sync::atomic::Ordering::Relaxed);
-    (groups, runs)
+    Some((f, groups, runs))
 }
 
 /// The block that defines `v`.

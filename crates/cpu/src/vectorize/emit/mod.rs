@@ -183,6 +183,8 @@ pub(super) struct Prepared {
     pub loops: LoopInfo,
     pub ipdom: SecondaryMap<Block, Option<Block>>,
     pub shapes: Shapes,
+    /// How many values the function had before it was prepared.
+    pub originals: usize,
 }
 
 pub(super) fn prepare(func: &Function, width: u32) -> Prepared {
@@ -202,18 +204,18 @@ pub(super) fn prepare(func: &Function, width: u32) -> Prepared {
         loops,
         ipdom,
         shapes,
+        originals: func.dfg.values.len(),
     }
 }
 
-/// The cost model's estimate for `func` vectorized (see [`vectorize`]) and, where it expects
-/// the W-wide code to be slower, why.
-pub fn estimate(
-    func: &Function,
+/// The cost model's estimate for prepared function `p` vectorized (see [`vectorize`]) and,
+/// where it expects the W-wide code to be slower, why.
+pub(super) fn verdict(
+    p: &Prepared,
     accesses: &[Vec<Inst>],
     width: u32,
     per_item: f64,
 ) -> (f64, Option<Refusal>) {
-    let p = prepare(func, width);
     match super::cost::worth_it(&p.src, &p.shapes, width, accesses, per_item) {
         Ok(ratio) => (ratio, None),
         Err((ratio, r)) => (ratio, Some(r)),
@@ -228,6 +230,18 @@ pub fn vectorize(
     width: u32,
     per_item: f64,
 ) -> Result<Vectorized, Refusal> {
+    vectorize_prepared(prepare(func, width), accesses, width, per_item)
+}
+
+/// [`vectorize`] of a function [`prepare`] made ready.
+pub(super) fn vectorize_prepared(
+    p: Prepared,
+    accesses: &[Vec<Inst>],
+    width: u32,
+    per_item: f64,
+) -> Result<Vectorized, Refusal> {
+    // The cost model's verdict; the W-wide code is made either way.
+    let (estimate, slower) = verdict(&p, accesses, width, per_item);
     let Prepared {
         src,
         cfg,
@@ -235,12 +249,8 @@ pub fn vectorize(
         loops,
         ipdom,
         shapes,
-    } = prepare(func, width);
-    // The cost model's verdict; the W-wide code is made either way.
-    let (estimate, slower) = match super::cost::worth_it(&src, &shapes, width, accesses, per_item) {
-        Ok(ratio) => (ratio, None),
-        Err((ratio, r)) => (ratio, Some(r)),
-    };
+        originals,
+    } = p;
     let rpo: Vec<Block> = dom.rpo().to_vec();
     let mut order: SecondaryMap<Block, usize> = SecondaryMap::new();
     for (k, &b) in rpo.iter().enumerate() {
@@ -438,7 +448,6 @@ pub fn vectorize(
         }
     }
     // The values of `func` that the W-wide function holds as one scalar for the W lanes.
-    let originals = func.dfg.values.len();
     let mut uniform: Vec<(Value, Value)> = e
         .map
         .iter()
