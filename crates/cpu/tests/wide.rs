@@ -4,10 +4,15 @@
 //! whose sizes are and are not multiples of the tier's 16 lanes; the buffers they leave must be
 //! equal bit for bit. Each kernel must have been taken by the tier (the listing says so), so
 //! that the comparison tests its code. Skipped, with a note, where the host lacks AVX-512.
+//!
+//! The kernels are built with `-cl-fp32-correctly-rounded-divide-sqrt`: without it the tier
+//! divides and takes square roots within OpenCL C's ulp bounds, not correctly rounded as
+//! Cranelift's code does (`relaxed_divisions_and_roots_are_within_their_bounds` checks
+//! those against the bounds).
 
 mod common;
 
-use common::compile_cl;
+use common::compile_cl_with;
 use ferrocl_cpu::{CpuProgram, NdRange};
 use ferrocl_device::CompileOptions;
 
@@ -76,13 +81,13 @@ fn compare(source: &str, name: &str, args: &[Arg], ranges: &[NdRange]) {
         eprintln!("skipped: this host lacks the wide-vector tier's instruction sets");
         return;
     }
-    let module = compile_cl(source);
+    let module = compile_cl_with(source, "-cl-fp32-correctly-rounded-divide-sqrt");
     let options = CompileOptions {
         record: true,
         ..CompileOptions::default()
     };
     // The tier's code is compared wherever it runs, also where it declines a kernel for speed.
-    ferrocl_cpu::wide::take_halved(true);
+    ferrocl_cpu::wide::take_all(true);
     let tier = CpuProgram::compile_with_tier(&module, None, &options, true).expect("tier");
     let plain = CpuProgram::compile_with_tier(&module, None, &options, false).expect("plain");
     let wg = tier
@@ -250,8 +255,7 @@ __kernel void mix(__global float *x, __global int *y, int s)
     int k = convert_int(v * 100.0f);
     int r = convert_int_sat_rte(v * 3.0e9f);
     y[i] = (k << (s & 7)) ^ (k >> 3) ^ (int)((uint)k >> ((int)i & 31)) ^ (k << y[i]) ^ r;
-    x[i] = floor(v) + ceil(v * 2.5f) + trunc(-v) + rint(v * 1.5f) + sqrt(fabs(v))
-        + rsqrt(v * v + 1.0f);
+    x[i] = floor(v) + ceil(v * 2.5f) + trunc(-v) + rint(v * 1.5f) + sqrt(fabs(v));
 }
 __kernel void expo(__global const float *x, __global float *y)
 {
@@ -578,7 +582,7 @@ fn given_wide_versions_go_to_the_tier() {
     if !ferrocl_cpu::wide::host_supports() {
         return;
     }
-    let module = compile_cl(STREAMING);
+    let module = compile_cl_with(STREAMING, "");
     let options = CompileOptions {
         record: true,
         ..CompileOptions::default()
@@ -810,8 +814,6 @@ __kernel void int16_chain(__global int *out, __global const int *in)
 }
 ";
 
-/// [`compare`] of a kernel of two buffers that only an AVX-512 host's tier takes (512-bit
-/// vectors, `tier_holds_wide_vectors` in `lib.rs`); skipped elsewhere.
 /// Whether the host's tier is AVX-512's; if not, says that test `name` is skipped (what it
 /// tests the tier does with mask registers or AVX-512 instructions, and refuses on AVX2).
 fn avx512_host(name: &str) -> bool {
@@ -822,6 +824,8 @@ fn avx512_host(name: &str) -> bool {
     avx512
 }
 
+/// [`compare`] of a kernel of two buffers that only an AVX-512 host's tier takes (512-bit
+/// vectors, `tier_holds_wide_vectors` in `lib.rs`); skipped elsewhere.
 fn compare_avx512(source: &str, name: &str, seeds: [u32; 2]) {
     if !avx512_host(name) {
         return;
@@ -941,4 +945,171 @@ __kernel void float16_chain(__global float *out, __global const float *in)
 #[test]
 fn float16_chains_match_cranelift() {
     compare_avx512(FLOAT16, "float16_chain", [61, 62]);
+}
+
+/// Divisions and square roots where OpenCL C does not ask for correct rounding: by a
+/// buffer's value, of 1 by it, by constants, `rsqrt` and `sqrt`.
+const RELAXED: &str = "
+__kernel void relaxed(__global const float *a, __global const float *b, __global float *q,
+                      __global float *inv, __global float *third, __global float *tenth,
+                      __global float *huge, __global float *r, __global float *s)
+{
+    size_t i = get_global_id(0);
+    q[i] = a[i] / b[i];
+    inv[i] = 1.0f / b[i];
+    third[i] = a[i] / 3.0f;
+    tenth[i] = a[i] / 0.1f;
+    huge[i] = a[i] / 3e38f;
+    r[i] = rsqrt(a[i]);
+    s[i] = sqrt(a[i]);
+}
+";
+
+/// The error of `got` against the exact `want`, in ulps of `want` as a float: an infinite
+/// `got` where `want` is finite counts as 2^128 (the largest float plus an ulp), as the
+/// conformance tests count it. A NaN must be a NaN, an infinity or a zero itself, sign and
+/// all; those give 0 or infinity.
+fn ulps(got: f32, want: f64) -> f64 {
+    if want.is_nan() {
+        return if got.is_nan() { 0.0 } else { f64::INFINITY };
+    }
+    let exact = want as f32;
+    if want.is_infinite() || want == 0.0 || (exact.is_infinite() && got == exact) {
+        let same = got.to_bits() == exact.to_bits();
+        return if same || got as f64 == want {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    let got = if got.is_infinite() {
+        2f64.powi(128).copysign(got as f64)
+    } else {
+        got as f64
+    };
+    let e = want.abs().log2().floor().max(-126.0);
+    (got - want).abs() / 2f64.powi(e as i32 - 23)
+}
+
+/// The tier's division, reciprocal, division by constants, `rsqrt` and `sqrt` over chunks of
+/// ordinary operands (the fast forms) and chunks with zeros, infinities, NaNs, subnormals and
+/// the largest floats (where the division takes the divider for its chunk, and the roots
+/// blend), each within OpenCL C's bound (Table 65: `x / y` 2.5 ulp, `rsqrt` 2, `sqrt` 3) of
+/// the exact result, and the special cases exact.
+#[test]
+fn relaxed_divisions_and_roots_are_within_their_bounds() {
+    if !avx512_host("relaxed_divisions_and_roots_are_within_their_bounds") {
+        return;
+    }
+    let specials: Vec<f32> = [
+        0.0f32,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        f32::from_bits(1),
+        f32::from_bits(0x007f_ffff),
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE * 1.5,
+        f32::MAX,
+        -f32::MAX,
+        2f32.powi(126),
+        2f32.powi(127) * 1.5,
+        2f32.powi(-127),
+        2f32.powi(-128) * 1.25,
+        1.0,
+        -3.0,
+        1e-20,
+    ]
+    .to_vec();
+    // Chunks of ordinary operands first (random bits of exponents -60..60, either sign),
+    // then every pair of the special values, then the specials among ordinary operands.
+    let mut seed = 0x2545_f491u32;
+    let mut ordinary = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        let exponent = 67 + seed % 120;
+        f32::from_bits((seed & 0x807f_ffff) | (exponent << 23))
+    };
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..16 * 512 {
+        a.push(ordinary());
+        b.push(ordinary());
+    }
+    for &x in &specials {
+        for &y in &specials {
+            a.push(x);
+            b.push(y);
+        }
+    }
+    for (i, &x) in specials.iter().enumerate() {
+        for _ in 0..15 {
+            a.push(ordinary());
+            b.push(ordinary());
+        }
+        a.push(x);
+        b.push(specials[(i * 7) % specials.len()]);
+    }
+    let n = a.len();
+    let module = compile_cl_with(RELAXED, "");
+    ferrocl_cpu::wide::take_all(true);
+    let options = CompileOptions {
+        record: true,
+        ..CompileOptions::default()
+    };
+    let p = CpuProgram::compile_with_tier(&module, None, &options, true).expect("tier");
+    let wg = p.listing().and_then(|l| l.stage("wg")).unwrap_or_default();
+    assert!(
+        wg.lines()
+            .any(|l| l.starts_with("; kernel relaxed: 16 work-items") && l.ends_with("wide tier")),
+        "{wg}"
+    );
+    let k = p.kernel("relaxed").expect("the kernel");
+    let mut buffers: Vec<Vec<f32>> = vec![a.clone(), b.clone()];
+    buffers.resize(9, vec![0.0; n]);
+    let mut block = vec![0u8; k.args_size];
+    for (buffer, slot) in buffers.iter_mut().zip(&k.args) {
+        let ptr = buffer.as_mut_ptr() as u64;
+        block[slot.offset..slot.offset + slot.size].copy_from_slice(&ptr.to_ne_bytes());
+    }
+    let range = NdRange {
+        work_dim: 1,
+        global_offset: [0; 3],
+        global_size: [n as u64, 1, 1],
+        local_size: [16, 1, 1],
+    };
+    // SAFETY: each buffer holds a float for each work-item.
+    unsafe { k.launch(&block, LOCAL_BYTES, &range).expect("runs") };
+    // Each output's name, bound in ulps and exact value from the operands.
+    type Exact = fn(f64, f64) -> f64;
+    let outputs: [(&str, f64, Exact); 7] = [
+        ("a / b", 2.5, |x, y| x / y),
+        ("1 / b", 2.5, |_, y| 1.0 / y),
+        ("a / 3", 2.5, |x, _| x / 3.0),
+        ("a / 0.1", 2.5, |x, _| x / f64::from(0.1f32)),
+        ("a / 3e38", 2.5, |x, _| x / f64::from(3e38f32)),
+        ("rsqrt(a)", 2.0, |x, _| 1.0 / x.sqrt()),
+        ("sqrt(a)", 3.0, |x, _| x.sqrt()),
+    ];
+    for (j, (what, bound, exact)) in outputs.iter().enumerate() {
+        let got = &buffers[2 + j];
+        let mut worst = 0.0f64;
+        for i in 0..n {
+            let want = exact(f64::from(a[i]), f64::from(b[i]));
+            let e = ulps(got[i], want);
+            assert!(
+                e <= *bound,
+                "{what} at a = {:e} ({:#x}), b = {:e} ({:#x}): {:e} ({:#x}), {e} ulp from {want:e}",
+                a[i],
+                a[i].to_bits(),
+                b[i],
+                b[i].to_bits(),
+                got[i],
+                got[i].to_bits(),
+            );
+            worst = worst.max(e);
+        }
+        eprintln!("{what}: at most {worst:.3} ulp");
+    }
 }

@@ -450,7 +450,7 @@ pub const BYTE_OPS: [ByteOp; 7] = [
 pub const TABLE_WORDS: usize = 16;
 
 /// A binary operation on `float`: `+`, `-`, `*` are correctly rounded (OpenCL 7.4), `/`
-/// is not required to be, but every engine here computes it alike; the functions are those
+/// is where the build asks for it (`run::build`); the functions are those
 /// of 0 ulp in the table of 7.4 (`fmin`, `fmax`, `copysign`, `fmod`, `fdim`, `nextafter`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FBin {
@@ -483,8 +483,8 @@ pub const FBINS: [FBin; 10] = [
     FBin::NextAfter,
 ];
 
-/// A unary operation on `float` (each exact, or correctly rounded, or as `sqrt` computed
-/// alike by every engine).
+/// A unary operation on `float` (each exact, or correctly rounded: `sqrt` where the build
+/// asks for it, `run::build`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FUn {
     Neg,

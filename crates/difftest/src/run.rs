@@ -56,10 +56,16 @@ pub fn input(seed: u64) -> Vec<u32> {
 }
 
 /// Builds OpenCL C as `clBuildProgram` does for the CPU device (OpenCL C 3.0): the
-/// executable module, or the build log.
+/// executable module, or the build log. Float division and `sqrt` are asked to be correctly
+/// rounded (`-cl-fp32-correctly-rounded-divide-sqrt`): without it the wide tier computes them
+/// within their ulp bounds rather than as the interpreter does (the tier's own tests check
+/// those forms against the bounds: `cpu/tests/wide.rs`).
 pub fn build(source: &str) -> Result<Module, String> {
     caught(|| {
-        let options = ferrocl_clc::build::parse_options("-cl-std=CL3.0").map_err(|e| e.log)?;
+        let options = ferrocl_clc::build::parse_options(
+            "-cl-std=CL3.0 -cl-fp32-correctly-rounded-divide-sqrt",
+        )
+        .map_err(|e| e.log)?;
         let target = ferrocl_clc::Target::full_profile_cpu();
         let built =
             ferrocl_clc::build::build(source, &options, &target, &[], &ferrocl_builtins::library)

@@ -213,6 +213,21 @@ const DIVPS: Sized3 = [
     Code::EVEX_Vdivps_ymm_k1z_ymm_ymmm256b32,
     Code::EVEX_Vdivps_zmm_k1z_zmm_zmmm512b32_er,
 ];
+const RCP14PS: Sized3 = [
+    Code::EVEX_Vrcp14ps_xmm_k1z_xmmm128b32,
+    Code::EVEX_Vrcp14ps_ymm_k1z_ymmm256b32,
+    Code::EVEX_Vrcp14ps_zmm_k1z_zmmm512b32,
+];
+const RSQRT14PS: Sized3 = [
+    Code::EVEX_Vrsqrt14ps_xmm_k1z_xmmm128b32,
+    Code::EVEX_Vrsqrt14ps_ymm_k1z_ymmm256b32,
+    Code::EVEX_Vrsqrt14ps_zmm_k1z_zmmm512b32,
+];
+const FPCLASSPS: Sized3 = [
+    Code::EVEX_Vfpclassps_kr_k1_xmmm128b32_imm8,
+    Code::EVEX_Vfpclassps_kr_k1_ymmm256b32_imm8,
+    Code::EVEX_Vfpclassps_kr_k1_zmmm512b32_imm8,
+];
 const MINPS: Sized3 = [
     Code::EVEX_Vminps_xmm_k1z_xmm_xmmm128b32,
     Code::EVEX_Vminps_ymm_k1z_ymm_ymmm256b32,
@@ -2521,6 +2536,11 @@ impl Emitter<'_> {
                 let (d, a, c) = (sized(d, n), sized(a, n), sized(c, n));
                 self.min_max(*b == BinaryOp::Fmin, d, a, c, n)
             }
+            Op::Binary(BinaryOp::FdivRelaxed)
+                if !scalar && !self.avx2() && self.ty(r).lane_type() == Type::F32 =>
+            {
+                self.relaxed_div(d, args, bytes)
+            }
             Op::Binary(b) => {
                 let float = self.ty(r).lane_type() == Type::F32;
                 let code = match (b, scalar) {
@@ -3318,6 +3338,132 @@ impl Emitter<'_> {
         Ok(at)
     }
 
+    /// `d = a / c` in `f32` lanes where OpenCL C asks for 2.5 ulp, not correct rounding
+    /// (Table 65: "x / y <= 2.5 ulp"; `BinaryOp::FdivRelaxed`). A divide of 16 lanes keeps
+    /// the divider busy for about ten cycles; a reciprocal and three operations that pipeline
+    /// take two or three.
+    ///
+    /// - By a constant `c` whose reciprocal is a normal float: `a * fl(1/c)`. The two
+    ///   roundings are each within half an ulp of their result, so the product is within
+    ///   1.5 ulp of `a / c`.
+    /// - Otherwise `r0 = rcp14(c)` (relative error under 2^-14, denormal operands and results
+    ///   as they are without DAZ and FTZ), one Newton step `r1 = r0 + r0 * (1 - c * r0)`
+    ///   (relative error under 2^-24 + 2^-28: the step squares r0's, and its fma rounds
+    ///   once), and `a * r1`: within 1.07 + 0.5 ulp of `a / c`. An infinite, NaN, zero or
+    ///   subnormal `a` goes through the product as through a divide (inf * r1 is inf, 0 * r1
+    ///   is 0), and so does a quotient that overflows or underflows. Where any lane's `r0` is
+    ///   not a normal float (`c` zero, infinite, NaN, larger than 2^126 or smaller than
+    ///   2^-128), the chunk divides instead: the step would make a NaN of those.
+    fn relaxed_div(&mut self, d: Register, args: &[Value], bytes: u32) -> Res<()> {
+        let fconst = |e: &Self, v: Value| {
+            def_inst(e.f, v).and_then(|i| match e.f.dfg.insts[i].op {
+                Op::Fconst(c) => Some(f32::from_bits(c as u32)),
+                _ => None,
+            })
+        };
+        if let Some(r) = fconst(self, args[1])
+            .map(f32::recip)
+            .filter(|r| r.is_normal())
+        {
+            let a = self.vec(args[0], VS0)?;
+            let m = self.pool_broadcast(r.to_bits());
+            return op3!(self, pick(MULPS, bytes), d, a, m);
+        }
+        // `1 / c` is the step's result itself, within 1.07 ulp.
+        let reciprocal = fconst(self, args[0]) == Some(1.0);
+        let a = if reciprocal {
+            None
+        } else {
+            Some(self.vec(args[0], VS0)?)
+        };
+        let c = self.vec(args[1], VS1)?;
+        let r = sized(ZMM[VS2], bytes);
+        op2!(self, pick(RCP14PS, bytes), r, c)?;
+        // VFPCLASSPS: QNaN, +0, -0, +inf, -inf, subnormal, SNaN (every class but finite
+        // negative, which the other bits do not name, and normal).
+        op3!(self, pick(FPCLASSPS, bytes), KS, r, 0xbfu32)?;
+        op2!(self, Code::VEX_Kortestw_kr_kr, KS, KS)?;
+        let (divide, done) = (self.new_label(), self.new_label());
+        self.jump(Code::Jne_rel32_64, divide)?;
+        // The step's register: a scratch register neither operand is in, else `d` (then
+        // both operands are in scratch registers, so `d` is neither).
+        let e = [VS0, VS1]
+            .map(|n| sized(ZMM[n], bytes))
+            .into_iter()
+            .find(|&x| Some(x) != a && x != c)
+            .unwrap_or(d);
+        self.vmov(e, r)?;
+        let one = self.pool_broadcast(1.0f32.to_bits());
+        op3!(self, pick(FNMADD213PS, bytes), e, c, one)?;
+        match a {
+            Some(a) => {
+                op3!(self, pick(FMADD213PS, bytes), r, e, r)?;
+                op3!(self, pick(MULPS, bytes), d, a, r)?;
+            }
+            None => {
+                op3!(self, pick(FMADD213PS, bytes), e, r, r)?;
+                self.vmov(d, e)?;
+            }
+        }
+        self.jump(Code::Jmp_rel32_64, done)?;
+        self.bind(divide);
+        match a {
+            Some(a) => op3!(self, pick(DIVPS, bytes), d, a, c)?,
+            None => {
+                // The numerator in VS0, which no operand is in.
+                let one = sized(ZMM[VS0], bytes);
+                self.broadcast(one, 1.0f32.to_bits())?;
+                op3!(self, pick(DIVPS, bytes), d, one, c)?;
+            }
+        }
+        self.bind(done);
+        Ok(())
+    }
+
+    /// `rsqrt(a)` (`reciprocal`) or `sqrt(a)` where OpenCL C asks for 2 and 3 ulp (Table 65:
+    /// "rsqrt <= 2 ulp", "sqrt <= 3 ulp"; `UnaryOp::Rsqrt`, `UnaryOp::SqrtRelaxed`), from
+    /// `y0 = rsqrt14(a)` (relative error under 2^-14, a subnormal `a` as it is without DAZ)
+    /// and one Newton step, in place of a square root (and a divide) that hold the divider
+    /// for about twelve cycles each.
+    ///
+    /// With `g = fl(a * y0)` and `e = fl(1 - g * y0) / 2` (the product exact in the fma),
+    /// `g + g * e` is `sqrt(a)` and `y0 + y0 * e` is `1 / sqrt(a)`, each within 2^-25
+    /// (`g`'s rounding, halved by the step) and 1.5 * 2^-28 (the step's quadratic term) of
+    /// relative error before the fma rounds: within 1.1 ulp. `g` is formed before any
+    /// square of `y0`, which overflows for a subnormal `a`. For +-0 and +inf, where the step
+    /// makes a NaN (0 * inf), `y0` is exact (+-inf, +0) and `a` is the square root: the
+    /// result is blended from those. A negative `a` or a NaN gives a NaN throughout.
+    fn refined_rsqrt(&mut self, reciprocal: bool, d: Register, a: Register, bytes: u32) -> Res<()> {
+        let (g, y) = (sized(ZMM[VS1], bytes), sized(ZMM[VS2], bytes));
+        // VFPCLASSPS: +0, -0, +inf.
+        op3!(self, pick(FPCLASSPS, bytes), KS, a, 0x0eu32)?;
+        op2!(self, pick(RSQRT14PS, bytes), y, a)?;
+        op3!(self, pick(MULPS, bytes), g, a, y)?;
+        if reciprocal {
+            // g = 1 - g * y0, halved; then g * y0 + y0.
+            let one = self.pool_broadcast(1.0f32.to_bits());
+            op3!(self, pick(FNMADD213PS, bytes), g, y, one)?;
+            let half = self.pool_broadcast(0.5f32.to_bits());
+            op3!(self, pick(MULPS, bytes), g, g, half)?;
+            op3!(self, pick(FMADD213PS, bytes), g, y, y)?;
+            // d = y0 where `a` is +-0 or +inf, else the step's.
+            let mut i = Instruction::with3(pick(BLENDMPS, bytes), d, g, y).map_err(bad)?;
+            i.set_op_mask(KS);
+            self.push(i);
+        } else {
+            // y0 = 1 - y0 * g, halved; then y0 * g + g.
+            let one = self.pool_broadcast(1.0f32.to_bits());
+            op3!(self, pick(FNMADD213PS, bytes), y, g, one)?;
+            let half = self.pool_broadcast(0.5f32.to_bits());
+            op3!(self, pick(MULPS, bytes), y, y, half)?;
+            op3!(self, pick(FMADD213PS, bytes), y, g, g)?;
+            let mut i = Instruction::with3(pick(BLENDMPS, bytes), d, y, a).map_err(bad)?;
+            i.set_op_mask(KS);
+            self.push(i);
+        }
+        Ok(())
+    }
+
     /// `code d, x, m`: `x` in a register (`scratch` where it has none), `m` a constant read
     /// from the pool.
     fn with_pool(
@@ -3506,6 +3652,9 @@ impl Emitter<'_> {
             UnaryOp::Clz => op2!(self, pick(PLZCNTD, bytes), d, a),
             UnaryOp::Sqrt | UnaryOp::SqrtRelaxed if scalar => {
                 op3!(self, Code::EVEX_Vsqrtss_xmm_k1z_xmm_xmmm32_er, d, a, a)
+            }
+            UnaryOp::SqrtRelaxed | UnaryOp::Rsqrt if !scalar && !self.avx2() => {
+                self.refined_rsqrt(u == UnaryOp::Rsqrt, d, a, bytes)
             }
             UnaryOp::Sqrt | UnaryOp::SqrtRelaxed => op2!(self, pick(SQRTPS, bytes), d, a),
             UnaryOp::Rsqrt => {

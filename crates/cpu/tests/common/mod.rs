@@ -12,7 +12,12 @@ pub fn compile(text: &str) -> CpuProgram {
 
 /// Compiles OpenCL C as a program build does: front end, builtin library, standard passes.
 pub fn compile_cl(source: &str) -> ferrocl_ir::Module {
-    let opts = ferrocl_clc::parse_build_options("").expect("options");
+    compile_cl_with(source, "")
+}
+
+/// [`compile_cl`] with build options.
+pub fn compile_cl_with(source: &str, options: &str) -> ferrocl_ir::Module {
+    let opts = ferrocl_clc::parse_build_options(options).expect("options");
     let target = ferrocl_clc::Target::full_profile_cpu();
     let program = ferrocl_clc::compile(source, &opts, &target, &[])
         .program
