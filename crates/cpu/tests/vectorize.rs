@@ -581,3 +581,38 @@ fn masked_vector_accesses_at_guarded_addresses_agree() {
         "no kernel's regrouping cancelled"
     );
 }
+
+/// OpenCL vectors carried around a loop with constants of each component's own (a float4
+/// polynomial by Horner's rule, a uchar4 sum with a saturating add, a float4 accumulator
+/// whose loop exits at a bound per work-item, where the lanes leave at different trips): the
+/// loop carries the loaded vectors' arrangement, and the results agree with the scalar
+/// kernel's. A loop whose components meet (`a.x` added to each) keeps its own; it agrees too.
+#[test]
+fn regrouped_loop_carried_vectors_agree() {
+    let before = ferrocl_cpu::vectorize::regrouped_count();
+    for body in [
+        "float4 v = vload4(i, x); float4 a = (float4)(0.5f); \
+             for (int k = 0; k < 9; k++) a = a * v + (float4)(0.25f, -0.5f, 0.75f, -1.0f); \
+             vstore4(a, i, y);",
+        "float4 v = vload4(i, x); float4 a = (float4)(1.0f, 2.0f, 3.0f, 4.0f); \
+             for (int k = 0; k < n % 7; k++) a = fma(a, v, (float4)(-1.0f, 0.5f, 2.0f, 0.0f)); \
+             vstore4(a, i, y);",
+        "uchar4 v = convert_uchar4(vload4(i, x) * 40.0f); uchar4 a = (uchar4)(7); \
+             for (int k = 0; k < 5; k++) a = add_sat(a, v ^ (uchar4)(1, 2, 3, 4)); \
+             vstore4(convert_float4(a), i, y);",
+        "float4 v = vload4(i, x); float4 a = (float4)(0.0f); \
+             for (int k = 0; k < (i & 7); k++) a = a * v + (float4)(1.0f, 2.0f, 3.0f, 4.0f); \
+             vstore4(a, i, y);",
+        "float4 v = vload4(i, x); float4 a = (float4)(0.5f); \
+             for (int k = 0; k < 6; k++) { a = a * v; a = a + a.x; } vstore4(a, i, y);",
+    ] {
+        agrees(&format!(
+            "__kernel void k(__global const float *x, __global float *y, int n) \
+             {{ int i = get_global_id(0); {body} }}"
+        ));
+    }
+    assert!(
+        ferrocl_cpu::vectorize::regrouped_count() > before,
+        "no kernel's regrouping cancelled"
+    );
+}

@@ -2492,16 +2492,26 @@ impl Emitter<'_> {
                     *w = if j < m { j } else { 16 + j - m };
                 }
                 let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
-                // The indices go to the result's register unless a table is there.
-                let t = if [a, b].iter().all(|&x| zmm_of(x) != zmm_of(d)) {
-                    zmm_of(d)
-                } else {
-                    ZMM[VS2]
-                };
-                self.load_pool(t, MOVUPS_LOAD[2], idx)?;
-                let code = Code::EVEX_Vpermi2ps_zmm_k1z_zmm_zmmm512b32;
-                op3!(self, code, t, zmm_of(a), zmm_of(b))?;
-                self.vmov(d, t)
+                let (za, zb, zd) = (zmm_of(a), zmm_of(b), zmm_of(d));
+                if za != zd && zb != zd {
+                    // VPERMI2PS: the indices in the result's register, overwritten.
+                    self.load_pool(zd, MOVUPS_LOAD[2], idx)?;
+                    let code = Code::EVEX_Vpermi2ps_zmm_k1z_zmm_zmmm512b32;
+                    return op3!(self, code, zd, za, zb);
+                }
+                // VPERMT2PS: the first table in the result's register, overwritten, the
+                // indices in a scratch register; where the result's register holds the second
+                // table, the tables trade places (index j names lane j of the other). No
+                // move, where the permutation to a scratch register took one.
+                let (first, second) = if za == zd { (za, zb) } else { (zb, za) };
+                if za != zd {
+                    for w in idx.iter_mut() {
+                        *w ^= 16;
+                    }
+                }
+                self.load_pool(ZMM[VS2], MOVUPS_LOAD[2], idx)?;
+                let code = Code::EVEX_Vpermt2ps_zmm_k1z_zmm_zmmm512b32;
+                op3!(self, code, first, ZMM[VS2], second)
             }
             Op::Binary(b @ (BinaryOp::Umulhi | BinaryOp::Smulhi)) => {
                 let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
