@@ -3449,28 +3449,19 @@ impl Emitter<'_> {
         op3!(self, pick(FPCLASSPS, bytes), KS, a, 0x0eu32)?;
         op2!(self, pick(RSQRT14PS, bytes), y, a)?;
         op3!(self, pick(MULPS, bytes), g, a, y)?;
-        if reciprocal {
-            // g = 1 - g * y0, halved; then g * y0 + y0.
-            let one = self.pool_broadcast(1.0f32.to_bits());
-            op3!(self, pick(FNMADD213PS, bytes), g, y, one)?;
-            let half = self.pool_broadcast(0.5f32.to_bits());
-            op3!(self, pick(MULPS, bytes), g, g, half)?;
-            op3!(self, pick(FMADD213PS, bytes), g, y, y)?;
-            // d = y0 where `a` is +-0 or +inf, else the step's.
-            let mut i = Instruction::with3(pick(BLENDMPS, bytes), d, g, y).map_err(bad)?;
-            i.set_op_mask(KS);
-            self.push(i);
-        } else {
-            // y0 = 1 - y0 * g, halved; then y0 * g + g.
-            let one = self.pool_broadcast(1.0f32.to_bits());
-            op3!(self, pick(FNMADD213PS, bytes), y, g, one)?;
-            let half = self.pool_broadcast(0.5f32.to_bits());
-            op3!(self, pick(MULPS, bytes), y, y, half)?;
-            op3!(self, pick(FMADD213PS, bytes), y, g, g)?;
-            let mut i = Instruction::with3(pick(BLENDMPS, bytes), d, y, a).map_err(bad)?;
-            i.set_op_mask(KS);
-            self.push(i);
-        }
+        // The step in `t`, from the other of the two, `o`: t = (1 - t * o) / 2, then
+        // t * o + o (g's for the reciprocal, y0's for the root).
+        let (t, o) = if reciprocal { (g, y) } else { (y, g) };
+        let one = self.pool_broadcast(1.0f32.to_bits());
+        op3!(self, pick(FNMADD213PS, bytes), t, o, one)?;
+        let half = self.pool_broadcast(0.5f32.to_bits());
+        op3!(self, pick(MULPS, bytes), t, t, half)?;
+        op3!(self, pick(FMADD213PS, bytes), t, o, o)?;
+        // Where `a` is +-0 or +inf: y0 for the reciprocal, `a` for the root.
+        let exact = if reciprocal { y } else { a };
+        let mut i = Instruction::with3(pick(BLENDMPS, bytes), d, t, exact).map_err(bad)?;
+        i.set_op_mask(KS);
+        self.push(i);
         Ok(())
     }
 
