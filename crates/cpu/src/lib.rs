@@ -683,10 +683,10 @@ impl CompiledKernel {
                     first / (num_groups[0] * num_groups[1]),
                 ];
                 let tiled = (2..=TILE).contains(&num_groups[1]);
-                for k in batch {
-                    if tiled {
-                        gid = tiled_group(k as u64, num_groups);
-                    }
+                if tiled {
+                    gid = tiled_group(first, num_groups);
+                }
+                for _ in batch {
                     if failed.load(std::sync::atomic::Ordering::Relaxed) {
                         break;
                     }
@@ -751,6 +751,10 @@ impl CompiledKernel {
                             .lock()
                             .unwrap_or_else(|e| e.into_inner())
                             .get_or_insert(f);
+                    }
+                    if tiled {
+                        gid = next_tiled(gid, num_groups);
+                        continue;
                     }
                     gid[0] += 1;
                     if gid[0] == num_groups[0] {
@@ -1156,12 +1160,30 @@ fn tiled_group(k: u64, n: [u64; 3]) -> [u64; 3] {
     [tx * T + r % w, ty * T + r / w, z]
 }
 
+/// The group after `g` in `tiled_group`'s order, counted on without dividing.
+fn next_tiled(g: [u64; 3], n: [u64; 3]) -> [u64; 3] {
+    let (x0, y0) = (g[0] - g[0] % TILE, g[1] - g[1] % TILE);
+    let (x1, y1) = ((x0 + TILE).min(n[0]), (y0 + TILE).min(n[1]));
+    if g[0] + 1 < x1 {
+        [g[0] + 1, g[1], g[2]]
+    } else if g[1] + 1 < y1 {
+        [x0, g[1] + 1, g[2]]
+    } else if x1 < n[0] {
+        [x1, y0, g[2]]
+    } else if y1 < n[1] {
+        [0, y1, g[2]]
+    } else {
+        [0, 0, g[2] + 1]
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::tiled_group;
+    use super::{next_tiled, tiled_group};
 
-    /// Every group of a range, once, in tiles: sizes that are and are not multiples of the
-    /// tile, one row of tiles and several, several planes.
+    /// Every group of a range, once, in tiles, and each the one `next_tiled` counts on to:
+    /// sizes that are and are not multiples of the tile, one row of tiles and several,
+    /// several planes.
     #[test]
     fn tiles_cover_every_group_once() {
         for n in [
@@ -1178,6 +1200,13 @@ mod tests {
                 let g = tiled_group(k, n);
                 assert!((0..3).all(|d| g[d] < n[d]), "{n:?}: group {k} is {g:?}");
                 assert!(seen.insert(g), "{n:?}: {g:?} twice");
+                if k + 1 < total {
+                    assert_eq!(
+                        next_tiled(g, n),
+                        tiled_group(k + 1, n),
+                        "{n:?}: after {g:?}"
+                    );
+                }
             }
             assert_eq!(seen.len() as u64, total);
         }

@@ -536,23 +536,19 @@ fn agrees(source: &str) {
 /// chunks that skip them, run them for some lanes, and end the row part way.
 #[test]
 fn masked_arithmetic_skipped_where_no_lane_is_active_agrees() {
-    let before = ferrocl_cpu::vectorize::skippable_count();
-    for body in [
-        "if (i < n) y[i] = exp(x[i] * 50.0f);",
-        "if (i < n) { float v = x[i] * 50.0f; float e = exp(v); y[i] = e + v; }",
-        "if (i < n) { float v = x[i], a = v; \
+    agree_and_count(
+        "__kernel void k(__global const float *x, __global float *y, int n) \
+         { int i = get_global_id(0); BODY }",
+        &[
+            "if (i < n) y[i] = exp(x[i] * 50.0f);",
+            "if (i < n) { float v = x[i] * 50.0f; float e = exp(v); y[i] = e + v; }",
+            "if (i < n) { float v = x[i], a = v; \
              if (v > 1.5f) a = (v * v - 3.0f) * v / (v + 7.0f) + v * 0.25f - 1.0f; y[i] = a; }",
-        "if (i < n) { float a = 0.0f; \
+            "if (i < n) { float a = 0.0f; \
              for (int k = 0; k < 3; k++) a += exp(x[i] * 50.0f - (float)(k * 10)); y[i] = a; }",
-    ] {
-        agrees(&format!(
-            "__kernel void k(__global const float *x, __global float *y, int n) \
-             {{ int i = get_global_id(0); {body} }}"
-        ));
-    }
-    assert!(
-        ferrocl_cpu::vectorize::skippable_count() > before,
-        "no masked block was emitted behind a test of its mask"
+        ],
+        ferrocl_cpu::vectorize::skippable_count,
+        "no masked block was emitted behind a test of its mask",
     );
 }
 
@@ -564,22 +560,37 @@ fn masked_arithmetic_skipped_where_no_lane_is_active_agrees() {
 /// part way.
 #[test]
 fn masked_vector_accesses_at_guarded_addresses_agree() {
-    let before = ferrocl_cpu::vectorize::regrouped_count();
-    for body in [
-        "if (x < cols) { int i = mad24(x, 16, 3); uchar16 s = vload16(0, src + i); \
+    regroups_and_agrees(
+        "__kernel void k(__global const uchar *src, __global uchar *dst, int cols) \
+         { int x = get_global_id(0); BODY }",
+        &[
+            "if (x < cols) { int i = mad24(x, 16, 3); uchar16 s = vload16(0, src + i); \
              vstore16(s > (uchar16)(30) ? (uchar16)(200) : (uchar16)(0), 0, dst + i); }",
-        "if (x < cols) { int i = mad24(x, 4, 1); uchar4 s = vload4(0, src + i); \
+            "if (x < cols) { int i = mad24(x, 4, 1); uchar4 s = vload4(0, src + i); \
              uchar4 t = vload4(0, src + i + 128); vstore4(max(s, t) - min(s, t), 0, dst + i); }",
-    ] {
-        agrees(&format!(
-            "__kernel void k(__global const uchar *src, __global uchar *dst, int cols) \
-             {{ int x = get_global_id(0); {body} }}"
-        ));
-    }
-    assert!(
-        ferrocl_cpu::vectorize::regrouped_count() > before,
-        "no kernel's regrouping cancelled"
+        ],
     );
+}
+
+/// [`agrees`] for `kernel` with each of `bodies` in place of `BODY`; then, that some kernel's
+/// regrouping of OpenCL vectors cancelled.
+fn regroups_and_agrees(kernel: &str, bodies: &[&str]) {
+    agree_and_count(
+        kernel,
+        bodies,
+        ferrocl_cpu::vectorize::regrouped_count,
+        "no kernel's regrouping cancelled",
+    );
+}
+
+/// [`agrees`] for `kernel` with each of `bodies` in place of `BODY`; then, that the process's
+/// `count` of what the kernels should reach grew (else fails with `none`).
+fn agree_and_count(kernel: &str, bodies: &[&str], count: fn() -> u64, none: &str) {
+    let before = count();
+    for body in bodies {
+        agrees(&kernel.replace("BODY", body));
+    }
+    assert!(count() > before, "{none}");
 }
 
 /// OpenCL vectors carried around a loop with constants of each component's own (a float4
@@ -589,30 +600,24 @@ fn masked_vector_accesses_at_guarded_addresses_agree() {
 /// kernel's. A loop whose components meet (`a.x` added to each) keeps its own; it agrees too.
 #[test]
 fn regrouped_loop_carried_vectors_agree() {
-    let before = ferrocl_cpu::vectorize::regrouped_count();
-    for body in [
-        "float4 v = vload4(i, x); float4 a = (float4)(0.5f); \
+    regroups_and_agrees(
+        "__kernel void k(__global const float *x, __global float *y, int n) \
+         { int i = get_global_id(0); BODY }",
+        &[
+            "float4 v = vload4(i, x); float4 a = (float4)(0.5f); \
              for (int k = 0; k < 9; k++) a = a * v + (float4)(0.25f, -0.5f, 0.75f, -1.0f); \
              vstore4(a, i, y);",
-        "float4 v = vload4(i, x); float4 a = (float4)(1.0f, 2.0f, 3.0f, 4.0f); \
+            "float4 v = vload4(i, x); float4 a = (float4)(1.0f, 2.0f, 3.0f, 4.0f); \
              for (int k = 0; k < n % 7; k++) a = fma(a, v, (float4)(-1.0f, 0.5f, 2.0f, 0.0f)); \
              vstore4(a, i, y);",
-        "uchar4 v = convert_uchar4(vload4(i, x) * 40.0f); uchar4 a = (uchar4)(7); \
+            "uchar4 v = convert_uchar4(vload4(i, x) * 40.0f); uchar4 a = (uchar4)(7); \
              for (int k = 0; k < 5; k++) a = add_sat(a, v ^ (uchar4)(1, 2, 3, 4)); \
              vstore4(convert_float4(a), i, y);",
-        "float4 v = vload4(i, x); float4 a = (float4)(0.0f); \
+            "float4 v = vload4(i, x); float4 a = (float4)(0.0f); \
              for (int k = 0; k < (i & 7); k++) a = a * v + (float4)(1.0f, 2.0f, 3.0f, 4.0f); \
              vstore4(a, i, y);",
-        "float4 v = vload4(i, x); float4 a = (float4)(0.5f); \
+            "float4 v = vload4(i, x); float4 a = (float4)(0.5f); \
              for (int k = 0; k < 6; k++) { a = a * v; a = a + a.x; } vstore4(a, i, y);",
-    ] {
-        agrees(&format!(
-            "__kernel void k(__global const float *x, __global float *y, int n) \
-             {{ int i = get_global_id(0); {body} }}"
-        ));
-    }
-    assert!(
-        ferrocl_cpu::vectorize::regrouped_count() > before,
-        "no kernel's regrouping cancelled"
+        ],
     );
 }

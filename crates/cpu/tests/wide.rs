@@ -372,14 +372,16 @@ __kernel void edges(__global const uchar *src, __global uchar *dst, int n)
 
 #[test]
 fn spilled_masks_match_cranelift() {
+    compare_with_count(MASK_SPILLS, "mspill", [21, 22]);
+}
+
+/// [`compare`] of a kernel of two buffers (from `seeds`) and the count 3, over 1024 and 999
+/// work-items.
+fn compare_with_count(source: &str, name: &str, seeds: [u32; 2]) {
     let buf = |seed| Arg::Buffer { words: 4096, seed };
+    let args = [buf(seeds[0]), buf(seeds[1]), Arg::Int(3)];
     let ranges = [nd([1024, 1], [256, 1]), nd([999, 1], [333, 1])];
-    compare(
-        MASK_SPILLS,
-        "mspill",
-        &[buf(21), buf(22), Arg::Int(3)],
-        &ranges,
-    );
+    compare(source, name, &args, &ranges);
 }
 
 /// Comparisons of byte lanes into masks (VPCMPUB, VPCMPB), unsigned and signed, a boolean
@@ -461,14 +463,7 @@ fn gathered_pairs_and_constant_divisions_match_cranelift() {
     if !avx512_host("gathered_pairs_and_constant_divisions_match_cranelift") {
         return;
     }
-    let buf = |seed| Arg::Buffer { words: 4096, seed };
-    let ranges = [nd([1024, 1], [256, 1]), nd([999, 1], [333, 1])];
-    compare(
-        GATHERED_PAIRS,
-        "pairs",
-        &[buf(25), buf(26), Arg::Int(3)],
-        &ranges,
-    );
+    compare_with_count(GATHERED_PAIRS, "pairs", [25, 26]);
 }
 
 /// A tiled product through `__local` tiles (the tier's confined local accesses), with

@@ -111,7 +111,6 @@ fn equal_lanes_constant(f: &Function, v: Value) -> Option<u64> {
     let constant = |v: Value| match f.dfg.value_def(f.dfg.resolve(v)) {
         ValueDef::Result(i) => match f.dfg.insts[i].op {
             Op::Iconst(c) | Op::Fconst(c) => Some(c),
-            Op::Splat => None,
             _ => None,
         },
         _ => None,
@@ -123,6 +122,28 @@ fn equal_lanes_constant(f: &Function, v: Value) -> Option<u64> {
         ValueDef::Result(i) if f.dfg.insts[i].op == Op::Splat => constant(f.dfg.insts[i].args[0]),
         _ => constant(v),
     }
+}
+
+/// The constant of `lanes` bits (`None`: a lane nothing reads, which takes the first lane's
+/// bits, so that lanes asked for alike make a constant with equal lanes, which the IR writes
+/// as `Iconst` or `Fconst`), for a vector of float lanes or not.
+fn lane_constant(lanes: &[Option<u64>], float: bool) -> Op {
+    let first = lanes.iter().flatten().next().copied().unwrap_or(0);
+    let bits: Vec<u64> = lanes.iter().map(|x| x.unwrap_or(first)).collect();
+    match bits.iter().all(|&b| b == first) {
+        true if float => Op::Fconst(first),
+        true => Op::Iconst(first),
+        false => Op::Vconst(bits.into()),
+    }
+}
+
+/// A constant instruction of `ty` computing `op`, placed first in the entry block (where it
+/// dominates every use the rewrite gives it).
+fn entry_constant(f: &mut Function, op: Op, ty: Type) -> Inst {
+    let k = f.dfg.make_inst(InstData::new(op, &[]), Some(ty));
+    let entry = f.layout.entry_block().expect("a function with a body");
+    f.layout.insert_inst_at(k, entry, 0);
+    k
 }
 
 /// Whether `v` is equal in every lane: a scalar operand, or a splat or constant vector.
@@ -178,12 +199,12 @@ type PatternKey = (Op, Vec<Option<Value>>, Type);
 /// on one component of W work-items with a constant equal in its lanes) run as one operation
 /// on each loaded vector, with a vector constant whose lanes are those of the components they
 /// hold. Each operation that shares the copy asks for its constant in the lanes it reads; a
-/// lane asked for with two values makes another copy. Lanes no operation reads hold 0.
+/// lane asked for with two values makes another copy (`lane_constant` fills the rest).
 struct Patterned {
     block: Block,
     value: Value,
-    /// For each constant operand: its position, its `Vconst` instruction (placed before the
-    /// copy, its lanes rewritten as operations ask for them) and the lanes asked for.
+    /// For each constant operand: its position, its constant instruction (in the entry
+    /// block, rewritten as operations ask for lanes) and the lanes asked for.
     constants: Vec<(usize, Inst, Vec<Option<u64>>)>,
 }
 
@@ -201,9 +222,10 @@ struct Carried {
 }
 
 /// A parameter added to a loop header that carries lanes of `Carried` parameters in the
-/// arrangement of `pair` (a value their lanes meet in a lane-wise operation): its lane `l`
-/// holds the parameter `lanes[l]`'s lane that pairs with `pair`'s lane `l`. Several
-/// parameters (the components) share one where they take different lanes.
+/// arrangement of a value their lanes meet in a lane-wise operation (a loaded vector, found
+/// by `shadow_at` under its header and that value): its lane `l` holds the lane of the
+/// parameter `lanes[l]` that meets that value's lane `l`. Several parameters (the
+/// components) share one where they take different lanes.
 struct Shadow {
     header: Block,
     value: Value,
@@ -581,7 +603,6 @@ impl Rewrite {
     /// its parameters, which must be one value, lane for lane. False where one is not (the
     /// rewrite is then dropped: the shadows' parameters have no arguments).
     fn close_loops(&mut self, f: &mut Function, cfg: &Cfg, dom: &DomTree) -> bool {
-        let entry = f.layout.entry_block().expect("a function with a body");
         for n in 0..self.shadows.len() {
             let (header, value) = (self.shadows[n].header, self.shadows[n].value);
             let mut next = None;
@@ -610,15 +631,7 @@ impl Rewrite {
                 return false;
             };
             let ty = f.dfg.value_type(value);
-            let first = bits.iter().flatten().next().copied().unwrap_or(0);
-            let lanes: Vec<u64> = bits.iter().map(|b| b.unwrap_or(first)).collect();
-            let op = match lanes.iter().all(|&b| b == first) {
-                true if ty.lane_type().is_float() => Op::Fconst(first),
-                true => Op::Iconst(first),
-                false => Op::Vconst(lanes.into()),
-            };
-            let k = f.dfg.make_inst(InstData::new(op, &[]), Some(ty));
-            f.layout.insert_inst_at(k, entry, 0);
+            let k = entry_constant(f, lane_constant(&bits, ty.lane_type().is_float()), ty);
             let init = f.dfg.inst_result(k).expect("a constant");
             for &(pred, branch) in cfg.preds(header) {
                 let arg = if dom.dominates(header, pred) {
@@ -768,14 +781,10 @@ impl Rewrite {
                                 .value_type(data.args[k])
                                 .lane_type()
                                 .vector(ty.lanes())?;
-                            let c = f.dfg.make_inst(
-                                InstData::new(Op::Vconst(vec![0; lanes.len()].into()), &[]),
-                                Some(vty),
-                            );
                             // In the entry block, where `share_constants` can make equal
-                            // ones one.
-                            let entry = f.layout.entry_block().expect("a body");
-                            f.layout.insert_inst_at(c, entry, 0);
+                            // ones one; its lanes are set below.
+                            let float = vty.lane_type().is_float();
+                            let c = entry_constant(f, lane_constant(&lanes, float), vty);
                             self.candidates.push(c);
                             operands.push(f.dfg.inst_result(c).expect("a constant"));
                             own.push((k, c, lanes));
@@ -799,20 +808,11 @@ impl Rewrite {
         let p = &mut self.patterned.get_mut(&key).expect("made above")[index];
         for ((_, inst, lanes), &(_, c)) in p.constants.iter_mut().zip(constants) {
             lanes[l] = Some(c);
-            // The lanes no operation reads take the first one asked for, so that a constant
-            // asked for alike in every lane read is one with equal lanes (which the IR writes
-            // as `Iconst` or `Fconst`).
-            let first = lanes.iter().flatten().next().copied().unwrap_or(0);
-            let bits: Vec<u64> = lanes.iter().map(|x| x.unwrap_or(first)).collect();
             let float = f
                 .dfg
                 .inst_result(*inst)
                 .is_some_and(|v| f.dfg.value_type(v).lane_type().is_float());
-            f.dfg.insts[*inst].op = match bits.iter().all(|&b| b == first) {
-                true if float => Op::Fconst(first),
-                true => Op::Iconst(first),
-                false => Op::Vconst(bits.into()),
-            };
+            f.dfg.insts[*inst].op = lane_constant(lanes, float);
         }
         Some(p.value)
     }
