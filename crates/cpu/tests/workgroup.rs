@@ -244,3 +244,97 @@ fn bodies_under_a_global_id_test_run_where_it_holds() {
         }
     }
 }
+
+/// Values a loop without a barrier defines on every trip and a later region reads are kept
+/// once, where their region ends (`Source::in_loops`): accumulators of loops with per-item
+/// and constant trip counts, one read two barriers later, a region that ends at either of two
+/// barriers (a uniform branch), and a loop that runs again after a barrier inside an outer
+/// loop. The device's results agree with the interpreter's on ranges with chunks and a scalar
+/// rest; they do not when the store at the region's end is left out. A second kernel's loop
+/// runs several chunks at once (`jam`) with its values read after a barrier. (The W-wide
+/// function hands a loop's values to its exit block's parameters, outside the loop, which are
+/// kept where they are defined.)
+#[test]
+fn loop_values_kept_at_the_end_of_their_region_agree() {
+    let source = "
+__kernel void k(__global const int *in, __global int *out)
+{
+    __local int t[64];
+    int l = get_local_id(0), g = get_global_id(0), n = get_local_size(0);
+    int a = 0, b = 1, c = in[g];
+    for (int i = 0; i < 5 + (l & 3); i++) {
+        a += in[(g + i) & 63] * (i + 1);
+        b = b * 3 + a;
+    }
+    t[l] = a;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int s = t[(l + 1) % n];
+    for (int i = 0; i < 4; i++)
+        c = c * 5 + s;
+    if (in[0] & 1) {
+        for (int i = 0; i < 3; i++)
+            s = s * 7 + i;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        t[l] = s;
+    } else {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        t[n - 1 - l] = c;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int d = 0;
+    for (int r = 0; r < 2; r++) {
+        for (int i = 0; i <= r + (l & 1); i++)
+            d = d * 3 + t[(l + i) % n];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        t[l] = d;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[g] = a + b * 7 + c * 11 + s * 13 + d;
+}
+";
+    agree_with_interpreter(source);
+    // A loop bound by the latency of what it carries runs several chunks at once (`jam`):
+    // each chunk's value is kept where the region ends.
+    let jammed = "
+__kernel void k(__global const int *in, __global int *out)
+{
+    __local float t[64];
+    int l = get_local_id(0), g = get_global_id(0), n = get_local_size(0);
+    float a = (float)in[g] * 0.01f, b = (float)in[(g + 5) & 63] * 0.02f;
+    float v = 0.5f + (float)l * 0.001f;
+    for (int i = 0; i < 24; i++) {
+        a = a * v + 0.25f;
+        b = b * v - a;
+    }
+    t[l] = b;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[g] = as_int(a) ^ as_int(t[(l + 1) % n]);
+}
+";
+    let before = ferrocl_cpu::workgroup::jammed_count();
+    agree_with_interpreter(jammed);
+    assert!(
+        ferrocl_cpu::workgroup::jammed_count() > before,
+        "the loop's chunks did not run several at once"
+    );
+}
+
+/// Kernel `k(in, out)` of OpenCL C `source` on the device and in the interpreter, over 64
+/// ints of input (the first 2, then 3) and ranges with chunks and a scalar rest.
+fn agree_with_interpreter(source: &str) {
+    let text = ferrocl_ir::print_module(&common::compile_cl(source));
+    for first in [2u32, 3] {
+        let input: Vec<u8> = (0..64u32)
+            .flat_map(|i| (if i == 0 { first } else { i * 37 % 101 }).to_ne_bytes())
+            .collect();
+        for (global, local) in [(64, 16), (48, 24), (40, 20), (64, 64)] {
+            let (got, want) = common::on_cpu_and_interpreter(
+                &text,
+                &input,
+                global * 4,
+                nd1(global as u64, local as u64),
+            );
+            assert_eq!(got, want, "in[0] = {first}, {global} / {local}");
+        }
+    }
+}

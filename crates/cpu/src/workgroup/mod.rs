@@ -57,10 +57,11 @@
 
 use std::collections::HashMap;
 
+use ferrocl_ir::analysis::{Cfg, DomTree, LoopInfo};
 use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::{
     AddrSpace, BinaryOp, Block, ConvOp, Dest, Function, FunctionBuilder, GroupOp, Inst, IntCC,
-    MemFlags, Module, Op, Scope, Signature, StackSlot, Type, Value, Variable, WorkItemOp,
+    MemFlags, Module, Op, Scope, Signature, StackSlot, Type, Value, ValueDef, Variable, WorkItemOp,
 };
 
 use crate::liveness::{live_across_barriers, splits_regions, LiveAcross};
@@ -321,6 +322,10 @@ struct Source {
     assumes_id_limit: bool,
     /// How each region runs its chunks (`jam`; several at once in a W-wide source only).
     jam: Vec<jam::Jam>,
+    /// The blocks of loops without a barrier or collective (each inside the regions that
+    /// reach it): a value defined there and live across a barrier is kept in its context
+    /// array where the region ends at that barrier, not at each trip (`Emitter::def`).
+    in_loops: EntitySet<Block>,
 }
 
 impl Source {
@@ -379,6 +384,7 @@ impl Source {
         for (i, &b) in barriers.iter().enumerate() {
             exit_codes[b] = Some(i);
         }
+        let in_loops = loops_within_regions(&k);
         Ok(Source {
             k,
             live,
@@ -390,6 +396,7 @@ impl Source {
             width,
             assumes_id_limit: false,
             jam,
+            in_loops,
         })
     }
 
@@ -398,6 +405,40 @@ impl Source {
     fn exit_code(&self, bar: Inst) -> usize {
         self.exit_codes[bar].expect("an exit code for each barrier")
     }
+
+    /// The block that defines value `v`, where its context store waits for the region's end
+    /// (`in_loops`).
+    fn deferred(&self, v: Value) -> Option<Block> {
+        let block = match self.k.dfg.value_def(v) {
+            ValueDef::Result(i) => self.k.layout.inst_block(i)?,
+            ValueDef::Param(b, _) => b,
+            _ => return None,
+        };
+        self.in_loops.contains(block).then_some(block)
+    }
+}
+
+/// The blocks of `k`'s natural loops that hold no barrier or collective: each such loop runs
+/// whole inside a region.
+fn loops_within_regions(k: &Function) -> EntitySet<Block> {
+    let cfg = Cfg::new(k);
+    let dom = DomTree::new(k, &cfg);
+    let loops = LoopInfo::new(&cfg, &dom);
+    let mut blocks = EntitySet::new();
+    for lp in &loops.loops {
+        let splits = lp.blocks.iter().any(|&b| {
+            k.layout
+                .block_insts(b)
+                .iter()
+                .any(|&i| splits_regions(&k.dfg.insts[i].op))
+        });
+        if !splits {
+            for &b in &lp.blocks {
+                blocks.insert(b);
+            }
+        }
+    }
+    blocks
 }
 
 /// Transforms kernel `f` into its work-group function.
@@ -1436,13 +1477,40 @@ impl<'a> Emitter<'a, '_> {
 
     /// Defines kernel value `v` as `x`, and keeps it in its context array if it lives across a
     /// barrier.
+    ///
+    /// A value defined in a loop without a barrier (`Source::in_loops`) is kept where the
+    /// region ends instead (`keep_deferred`): a loop that carries 16 accumulators through
+    /// a tile (CLBlast's `XgemmDirect`) stored all 16 on every trip.
     fn def(&mut self, v: Value, x: Value) -> Result<(), CompileError> {
         let var = self.var(v);
         self.b.def_var(var, x);
         let key = self.value_key(v);
-        if self.ctx.has(key) {
+        if self.ctx.has(key) && self.src().deferred(v).is_none() {
             let lin = self.ids.lin.expect("definitions are inside the loops");
             self.store_ctx(key, lin, x)?;
+        }
+        Ok(())
+    }
+
+    /// At barrier or collective `bar`, where the work-item's region copy ends, keeps each
+    /// value live across it whose store [`Self::def`] left for here: one defined in a loop
+    /// of this region (its block has a copy in `copies`). The value reaching `bar` is the
+    /// last one the loop gave. (Defined in another region, it was kept there, and loaded
+    /// unchanged into this one.)
+    fn keep_deferred(
+        &mut self,
+        bar: Inst,
+        copies: &SecondaryMap<Block, Option<Block>>,
+    ) -> Result<(), CompileError> {
+        let src = self.src();
+        for &v in &src.live[bar] {
+            let key = self.value_key(v);
+            let here = src.deferred(v).is_some_and(|b| copies[b].is_some());
+            if here && self.ctx.has(key) && self.maps[self.cur][v].is_none() {
+                let lin = self.ids.lin.expect("inside the loops");
+                let x = self.get(v);
+                self.store_ctx(key, lin, x)?;
+            }
         }
         Ok(())
     }
@@ -1585,6 +1653,10 @@ impl<'a> Emitter<'a, '_> {
         let copy = |b: Block| copies[b].expect("a copy of each block of the region");
         let data = &k.dfg.insts[inst];
         if splits_regions(&data.op) {
+            self.keep_deferred(inst, copies)?;
+            for j in 0..self.others.len() {
+                self.as_other(j, |t| t.keep_deferred(inst, copies))?;
+            }
             if let Op::Group(g, _) = data.op {
                 let lin = self.ids.lin.expect("inside the loops");
                 let x = self.get(data.args[0]);

@@ -69,8 +69,9 @@ pub fn on_cpu_and_interpreter(
         &[input.as_ptr() as u64, cpu_out.as_mut_ptr() as u64],
     );
     // SAFETY: the argument block holds the addresses of `input` (read) and `cpu_out`
-    // (written, `out_len` bytes, as the caller's kernel expects), which outlive the launch.
-    unsafe { k.launch(&args, 0, &nd) }.expect("runs on the CPU");
+    // (written, `out_len` bytes, as the caller's kernel expects), which outlive the launch;
+    // the local region holds the kernel's `__local` variables.
+    unsafe { k.launch(&args, k.static_local_size, &nd) }.expect("runs on the CPU");
 
     let module = ferrocl_ir::parse_module(text).expect("parses");
     let mut memory = Memory::default();
