@@ -17,7 +17,8 @@
 //! What crosses from one region to another lives in the group's context memory (the `ctx`
 //! parameter the work-group function gets after the kernel's own):
 //! - each value live across a barrier, in an array `[value][work-item]` (work-item index =
-//!   linear local id, so consecutive work-items are adjacent), stored where it is defined and
+//!   linear local id, so consecutive work-items are adjacent), stored where it is defined (one
+//!   defined in a loop without a barrier: where the region ends at the barrier, once) and
 //!   loaded at the start of the regions it is live into; but a value computed from the ids
 //!   and uniform values by a few cheap instructions (`remat`) is computed again there
 //!   instead, and a value the same for all work-items has a single element, loaded once
