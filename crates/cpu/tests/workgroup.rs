@@ -293,8 +293,8 @@ __kernel void k(__global const int *in, __global int *out)
 }
 ";
     agree_with_interpreter(source);
-    // A loop bound by the latency of what it carries runs several chunks at once (`jam`):
-    // each chunk's value is kept where the region ends.
+    // A loop bound by the latency of what it carries runs several chunks at once (`jam`),
+    // its values read after a barrier.
     let jammed = "
 __kernel void k(__global const int *in, __global int *out)
 {

@@ -29,7 +29,7 @@
 //!   copy for all work-items, each using it in turn), and has no atomics, fences, calls or
 //!   collectives (their order between work-items is what programs observe).
 
-use ferrocl_ir::analysis::{Cfg, DomTree, LoopInfo};
+use ferrocl_ir::analysis::LoopInfo;
 use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::uniformity::Uniformity;
 use ferrocl_ir::{BinaryOp, Block, Function, Op, Type, Value, ValueDef, WorkItemOp};
@@ -68,21 +68,23 @@ fn fit(values: &[Type], width: u32, times: u32) -> bool {
     times * need <= registers
 }
 
-/// How each region of `k` (its blocks, `regions`) runs its chunks, where it may (see the
+/// How each region of `k` (its blocks, `regions`; its loops, `loops`) runs its chunks, where it may (see the
 /// module's conditions): several of a row at once where it holds a loop bound by the latency
 /// of what it carries (`Jam::Along`); those of several rows at once where it has no loop and
 /// is one chain of float arithmetic through loads the rows share, or is short
 /// (`SHORT_REGION`) in a kernel that reads its y or z ids (`Jam::Across`); as many as the
-/// registers hold copies of its vectors. The analyses of `k` run once, and only where some
-/// region may.
-pub(super) fn jammable(k: &Function, regions: &[Vec<Block>], width: u32) -> Vec<Jam> {
+/// registers hold copies of its vectors. The other analyses of `k` run once, and only where
+/// some region may.
+pub(super) fn jammable(
+    k: &Function,
+    loops: &LoopInfo,
+    regions: &[Vec<Block>],
+    width: u32,
+) -> Vec<Jam> {
     let may: Vec<bool> = regions.iter().map(|blocks| allowed(k, blocks)).collect();
     if !may.contains(&true) {
         return vec![Jam::Single; regions.len()];
     }
-    let cfg = Cfg::new(k);
-    let dom = DomTree::new(k, &cfg);
-    let loops = LoopInfo::new(&cfg, &dom);
     let uniformity = Uniformity::new(k);
     let by_row = row_dependent(k);
     let elsewhere = used_elsewhere(k);

@@ -376,8 +376,10 @@ impl Source {
             });
         }
         let blocks: Vec<Vec<Block>> = regions.iter().map(|r| region_blocks(&k, r.start)).collect();
+        let cfg = Cfg::new(&k);
+        let loops = LoopInfo::new(&cfg, &DomTree::new(&k, &cfg));
         let jam = if width > 1 {
-            jam::jammable(&k, &blocks, width)
+            jam::jammable(&k, &loops, &blocks, width)
         } else {
             vec![jam::Jam::Single; blocks.len()]
         };
@@ -385,7 +387,7 @@ impl Source {
         for (i, &b) in barriers.iter().enumerate() {
             exit_codes[b] = Some(i);
         }
-        let in_loops = loops_within_regions(&k);
+        let in_loops = loops_within_regions(&k, &loops);
         Ok(Source {
             k,
             live,
@@ -419,12 +421,9 @@ impl Source {
     }
 }
 
-/// The blocks of `k`'s natural loops that hold no barrier or collective: each such loop runs
-/// whole inside a region.
-fn loops_within_regions(k: &Function) -> EntitySet<Block> {
-    let cfg = Cfg::new(k);
-    let dom = DomTree::new(k, &cfg);
-    let loops = LoopInfo::new(&cfg, &dom);
+/// The blocks of `k`'s natural loops (`loops`) that hold no barrier or collective: each such
+/// loop runs whole inside a region.
+fn loops_within_regions(k: &Function, loops: &LoopInfo) -> EntitySet<Block> {
     let mut blocks = EntitySet::new();
     for lp in &loops.loops {
         let splits = lp.blocks.iter().any(|&b| {
