@@ -483,7 +483,13 @@ impl<'a> Context<'a> {
         let mut code = CL_SUCCESS;
         let program = match input {
             Input::Source(source) => {
-                let mut text = source.as_ptr().cast::<std::ffi::c_char>();
+                // A length of 0 tells the library that the string ends at a NUL (an empty
+                // file's bytes are no string at all): an empty source is passed as "".
+                let mut text = if source.is_empty() {
+                    c"".as_ptr()
+                } else {
+                    source.as_ptr().cast::<std::ffi::c_char>()
+                };
                 let length = source.len();
                 let create = self
                     .api

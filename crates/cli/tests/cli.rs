@@ -201,6 +201,17 @@ fn a_missing_source_file_is_an_error() {
     );
 }
 
+/// An empty file is a program without kernels (its bytes are no C string, so the source
+/// goes to clCreateProgramWithSource as "").
+#[test]
+fn an_empty_source_file_builds_a_program_without_kernels() {
+    let dir = scratch("empty-source");
+    let path = write(&dir, "empty.cl", "");
+    let out = ferrocl(&["build", &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("kernels: (none)"), "{}", stdout(&out));
+}
+
 #[test]
 fn install_and_uninstall_icd() {
     let dir = scratch("icd");
