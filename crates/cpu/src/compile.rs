@@ -465,7 +465,7 @@ fn build_vectorized<'m>(
 fn attach_wide(k: &mut KernelBuild<'_>, locals: &crate::wide::LocalOffsets) {
     let mut clock = Instant::now();
     let (args, _) = abi::arg_layout(k.func);
-    k.wide_code = crate::wide::compile(&k.wg.func, &args, locals);
+    k.wide_code = crate::wide::compile(&k.wg.func, k.func, &args, locals);
     k.times.lap("wide tier", &mut clock);
 }
 

@@ -968,8 +968,9 @@ pub fn host_has_fast_fma() -> bool {
 
 /// What the CPU device's code depends on besides the module, the compile options and the
 /// build: the host's architecture and the instruction set features Cranelift detected and
-/// chose instructions by (`cranelift_native`: SSE4.1, AVX, FMA, BMI...), and the settings read
-/// from the environment that change the code (`FERROCL_VECTORIZE`, `FERROCL_VECTOR_WIDTH`).
+/// chose instructions by (`cranelift_native`: SSE4.1, AVX, FMA, BMI...), the settings read
+/// from the environment that change the code (`FERROCL_VECTORIZE`, `FERROCL_VECTOR_WIDTH`),
+/// and the host's conditions for the wide tier (`wide::few_cores` among them).
 pub fn code_key() -> Option<Vec<u8>> {
     let isa = cranelift_native::builder()
         .ok()?
@@ -988,7 +989,8 @@ pub fn code_key() -> Option<Vec<u8>> {
             wide::enabled(),
             wide::takes_scalar(),
             wide::host_isa(),
-            wide::splits_256()
+            wide::splits_256(),
+            wide::few_cores()
         )
     ));
     Some(key.into_bytes())

@@ -248,14 +248,16 @@ fn reads_memory_operand(op: &Op) -> bool {
 }
 
 /// Compiles work-group function `f` (whose kernel's argument block is laid out as `layout`
-/// says), or says why the tier does not take it.
+/// says; whose work-item code, `kernel`, may have loops), or says why the tier does not take
+/// it.
 pub(crate) fn compile(
     f: &Function,
+    kernel: &Function,
     layout: &[ArgSlot],
     locals: &LocalOffsets,
 ) -> Result<WideCode, String> {
     let isa = host_isa().ok_or("no AVX2 or AVX-512 on this host")?;
-    let got = worth_it(f).and_then(|()| generate(f, layout, locals, isa));
+    let got = worth_it(f, streams(kernel)).and_then(|()| generate(f, layout, locals, isa));
     let counter = if got.is_ok() { &TAKEN } else { &REFUSED };
     counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     got
@@ -332,10 +334,29 @@ pub fn assemble(f: &Function, isa: Isa) -> Result<String, String> {
 /// streams, so Cranelift's narrower code runs them faster; one that streams memory with
 /// less arithmetic than accesses; and on a CPU that halves 256-bit operations, one bound by
 /// its vector arithmetic (`Measure::halved`).
-fn worth_it(f: &Function) -> Result<(), String> {
+fn worth_it(f: &Function, streams: bool) -> Result<(), String> {
     let m = measure(f, 0);
-    m.verdict()?;
+    m.verdict(streams)?;
     m.halved()
+}
+
+/// Whether kernel `f`'s work-item code is straight-line: no loop (a stream, when it is bound
+/// by memory: `Measure::bound_by_memory`).
+fn streams(f: &Function) -> bool {
+    use ferrocl_ir::analysis::{Cfg, DomTree, LoopInfo};
+    let cfg = Cfg::new(f);
+    LoopInfo::new(&cfg, &DomTree::new(f, &cfg)).loops.is_empty()
+}
+
+/// How many cores a host may have for its streams to be bound by each core's own loads
+/// rather than by the memory they share (`Measure::bound_by_memory`).
+const FEW_CORES: usize = 4;
+
+/// Whether this host has [`FEW_CORES`] or fewer. Read once per process; part of the device's
+/// code key, as the tier's other conditions are.
+pub fn few_cores() -> bool {
+    static FEW: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FEW.get_or_init(|| std::thread::available_parallelism().map_or(true, |n| n.get() <= FEW_CORES))
 }
 
 /// What refuses the W-wide kernel `f` (before the work-group transform: its own loops are
@@ -346,7 +367,7 @@ fn worth_it(f: &Function) -> Result<(), String> {
 /// transformed at the tier's width for nothing (a blocked LU's, unrolled: a third of its
 /// build's time).
 pub(crate) fn refused_early(f: &Function, scalar: &Function) -> Result<(), String> {
-    measure(f, 1).verdict()?;
+    measure(f, 1).verdict(streams(scalar))?;
     for g in [f, scalar] {
         for &b in g.layout.blocks() {
             for &i in g.layout.block_insts(b) {
@@ -443,9 +464,9 @@ fn measure(f: &Function, outer: u32) -> Measure {
 }
 
 impl Measure {
-    fn verdict(&self) -> Result<(), String> {
+    fn verdict(&self, streams: bool) -> Result<(), String> {
         self.gathers()?;
-        self.bound_by_memory()
+        self.bound_by_memory(streams)
     }
 
     // Measured on the bench's rows: a 5x5 convolution (400 lanes gathered, 150 operations)
@@ -496,20 +517,32 @@ impl Measure {
     }
 
     // A stream with fewer vector operations than accesses of global memory is bound by
-    // memory, which wider registers do not make faster: 16 cores ran saxpy (one fma for two
-    // loads and a store, weighed 8 against 24) 11% slower in the tier (`ferrocl bench`, 528
-    // against 474 us), and a 5-point stencil (1120 against 1280) 24% slower (729 against
-    // 587 us; even on 2 cores). Vector accesses of local memory, cache-resident, count as
-    // operations: a scan's rounds through local memory (72 operations and 112 local
-    // accesses against 80) run 1.6x faster in the tier on 16 cores, and a tiled SGEMM's
-    // loop of local loads and fmas 1.3-1.6x.
-    fn bound_by_memory(&self) -> Result<(), String> {
+    // memory, which wider registers do not make faster where the cores share it: 16 cores ran
+    // saxpy (one fma for two loads and a store, weighed 8 against 24) 11% slower in the tier
+    // (`ferrocl bench`, 528 against 474 us), and a 5-point stencil (1120 against 1280) 24%
+    // slower (729 against 587 us); again alike or slower in a later run (copy 538-675 against
+    // 545-561 us, matvec 749-977 against 670-809). Vector accesses of local memory,
+    // cache-resident, count as operations: a scan's rounds through local memory (72
+    // operations and 112 local accesses against 80) run 1.6x faster in the tier on 16 cores,
+    // and a tiled SGEMM's loop of local loads and fmas 1.3-1.6x.
+    //
+    // On a host of few cores ([`few_cores`]) a straight-line stream (`streams`: no loop in
+    // the work-item's code) is bound by each core's own loads, not by the memory it shares,
+    // and the tier's code, a quarter of the instructions for each line moved, keeps more
+    // lines in flight: 2 cores of a Xeon ran saxpy 3.0-3.4 ms in the tier against 3.9-4.6 in
+    // Cranelift's code, copy 3.4-4.0 against 3.9-4.5, the 5-point stencil 4.7-5.5 against
+    // 5.3-7.0, triad and the byte rows alike (`ferrocl bench`, the two in turns, six rounds;
+    // an earlier build's stencil had measured slower there); a C loop of 16-lane fmas ran
+    // saxpy 2.7-3.0 ms there, one of 4 lanes 4.1. A stream with a loop stays Cranelift's
+    // (matvec, where it is refused as bound by memory: alike on 2 cores, slower on 16).
+    fn bound_by_memory(&self, streams: bool) -> Result<(), String> {
         let Measure {
             arithmetic,
             accesses,
             ..
         } = *self;
-        if arithmetic < accesses && !taking_all() {
+        let own_loads = streams && few_cores();
+        if arithmetic < accesses && !taking_all() && !own_loads {
             return Err(format!(
                 "bound by memory ({arithmetic} vector operations, {accesses} vector accesses)"
             ));
