@@ -1142,11 +1142,6 @@ impl Emitter<'_> {
                 op1!(self, set, r8(r))?;
                 op2!(self, Code::Movzx_r32_rm8, r32(r), r8(r))
             }
-            Op::WorkItem(op, d) => {
-                let off = ctx_field(op).ok_or("a work-item query")? + 8 * i32::from(d);
-                op2!(self, Code::Mov_r64_rm64, r, mem(Register::RSP, 0))?;
-                op2!(self, Code::Mov_r64_rm64, r, mem(r, i64::from(off)))
-            }
             Op::GlobalAddr(g) if self.plan.local_offset(g).is_none() => {
                 // Program-scope data: its address, written where the program is placed
                 // (an absolute relocation of the immediate).
@@ -1802,6 +1797,11 @@ impl Emitter<'_> {
         let dn = if wide { d } else { r32(d) };
         match op {
             Op::Binary(b) => self.int_binary(*b, d, wide, args[0], args[1]),
+            Op::WorkItem(w, dim) if ctx_field(*w).is_some() => {
+                let off = ctx_field(*w).ok_or("a work-item query")? + 8 * i32::from(*dim);
+                op2!(self, Code::Mov_r64_rm64, d, mem(Register::RSP, 0))?;
+                op2!(self, Code::Mov_r64_rm64, d, mem(d, i64::from(off)))
+            }
             Op::Unary(u @ (UnaryOp::Clz | UnaryOp::Ctz)) if narrow(self.ty(r)) => {
                 // Counted in 32 bits: the zero-extended value's clz less the high zeros
                 // added; ctz with a bit set just above the value, so that ctz(0) is the width.
