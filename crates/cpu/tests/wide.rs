@@ -75,11 +75,11 @@ fn nd(global: [u64; 2], local: [u64; 2]) -> NdRange {
 }
 
 /// Compiles `source` with the tier and without, checks that the tier took `name`, and
-/// compares the two on each range.
-fn compare(source: &str, name: &str, args: &[Arg], ranges: &[NdRange]) {
+/// compares the two on each range. Returns the tier's build's machine code (the listing's).
+fn compare(source: &str, name: &str, args: &[Arg], ranges: &[NdRange]) -> String {
     if !ferrocl_cpu::wide::host_supports() {
         eprintln!("skipped: this host lacks the wide-vector tier's instruction sets");
-        return;
+        return String::new();
     }
     let module = compile_cl_with(source, "-cl-fp32-correctly-rounded-divide-sqrt");
     let options = CompileOptions {
@@ -99,9 +99,12 @@ fn compare(source: &str, name: &str, args: &[Arg], ranges: &[NdRange]) {
         .lines()
         .find(|l| l.starts_with(&format!("; kernel {name}:")))
         .unwrap_or_default();
-    // Vectorized at the tier's width, or run a work-item at a time by the tier (a kernel of
-    // 512-bit vectors, `tier_takes_wide_scalar`).
+    // Vectorized at the tier's width (or, on AVX-512, at 8 lanes where 16 do not vectorize),
+    // or run a work-item at a time by the tier (a kernel of 512-bit vectors,
+    // `tier_takes_wide_scalar`).
+    let eight = width == 16 && line.contains(": 8 work-items a chunk");
     let took = (line.contains(&format!(": {width} work-items a chunk"))
+        || eight
         || line.contains(": not vectorized: 512-bit vectors"))
         && line.ends_with("; wide tier");
     // On AVX2 the tier has no mask registers and no forms of AVX-512's own instructions
@@ -135,6 +138,10 @@ fn compare(source: &str, name: &str, args: &[Arg], ranges: &[NdRange]) {
             );
         }
     }
+    tier.listing()
+        .and_then(|l| l.stage("asm"))
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Streaming kernels, each work-item on its own element by its linear id (so that on a 2D
@@ -464,6 +471,57 @@ fn gathered_pairs_and_constant_divisions_match_cranelift() {
         return;
     }
     compare_with_count(GATHERED_PAIRS, "pairs", [25, 26]);
+}
+
+/// A group 8 wide, which does not vectorize at 16 lanes: AVX-512's tier runs it at 8 (`ymm`
+/// registers, masks of 8 lanes: the byte forms of the mask instructions). Its loop gathers
+/// lanes read out of order at a base index the loop moves (offsets `(ext(s) + k) << 2` taken
+/// lane by lane, the sum's scalar in a register that the last lane's offset may reuse), and
+/// a transposed `__local` tile feeds branches that split the lanes.
+const GROUP8: &str = "
+__kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void tile8(__global const float *a, __global float *b, int n)
+{
+    __local float t[8][9];
+    int x = get_local_id(0), y = get_local_id(1);
+    int gx = get_global_id(0), gy = get_global_id(1);
+    int s = (x * 3) & 7;
+    float acc = 0.0f;
+    for (int k = 0; k < n; k++) {
+        float v = a[gy * 64 + s + 8 * k];
+        acc = acc * 0.75f + v * v - v * 0.5f + 0.125f * (v - acc) + v * acc * 0.0625f;
+    }
+    t[y][x] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float v = t[x][y];
+    if (v > 1.5f)
+        v = v * v - 1.0f;
+    else if (x < 3)
+        v = -v;
+    b[gy * 64 + gx] = v;
+}
+";
+
+#[test]
+fn groups_8_wide_match_cranelift() {
+    let args = [
+        Arg::Buffer {
+            words: 4096,
+            seed: 41,
+        },
+        Arg::Buffer {
+            words: 4096,
+            seed: 42,
+        },
+        Arg::Int(5),
+    ];
+    let asm = compare(GROUP8, "tile8", &args, &[nd([64, 64], [8, 8])]);
+    if ferrocl_cpu::wide::host_isa() == Some(ferrocl_cpu::wide::Isa::Avx512) {
+        assert!(
+            asm.contains("%ymm"),
+            "the tier's code is not 8 lanes wide:\n{asm}"
+        );
+    }
 }
 
 /// A tiled product through `__local` tiles (the tier's confined local accesses), with

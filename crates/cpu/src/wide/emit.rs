@@ -105,6 +105,13 @@ pub(super) fn emit(
     e.finish()
 }
 
+/// The mask instructions whose forms depend on a mask's lanes ([`Emitter::mask_codes`]).
+struct MaskCodes {
+    kortest: Code,
+    knot: Code,
+    kxnor: Code,
+}
+
 struct Emitter<'a> {
     f: &'a Function,
     plan: &'a Plan<'a>,
@@ -1018,13 +1025,33 @@ impl Emitter<'_> {
         Ok(scratch)
     }
 
+    /// The mask instructions for mask `v`'s lanes: the byte forms for 8, which clear the bits
+    /// past them (KXNORB, KNOTB) and test only theirs (KORTESTB sets CF where all 8 are
+    /// set), the word forms for 16. Every mask of 8 lanes keeps its upper bits clear: the
+    /// comparisons of 256-bit vectors clear them, and AND, OR, XOR and AND-NOT keep them so.
+    fn mask_codes(&self, v: Value) -> MaskCodes {
+        if self.ty(v).lanes() == 8 {
+            MaskCodes {
+                kortest: Code::VEX_Kortestb_kr_kr,
+                knot: Code::VEX_Knotb_kr_kr,
+                kxnor: Code::VEX_Kxnorb_kr_kr_kr,
+            }
+        } else {
+            MaskCodes {
+                kortest: Code::VEX_Kortestw_kr_kr,
+                knot: Code::VEX_Knotw_kr_kr,
+                kxnor: Code::VEX_Kxnorw_kr_kr_kr,
+            }
+        }
+    }
+
     /// Mask register `k` = rematerialized mask `v`: every lane where its constant is 1,
     /// none where 0; nothing for an undefined mask.
     fn mask_constant(&mut self, v: Value, k: Register) -> Res<()> {
         let i = def_inst(self.f, v).ok_or("a rematerialized mask parameter")?;
         let code = match self.f.dfg.insts[i].op {
             Op::Undef => return Ok(()),
-            Op::Iconst(c) if c & 1 == 1 => Code::VEX_Kxnorw_kr_kr_kr,
+            Op::Iconst(c) if c & 1 == 1 => self.mask_codes(v).kxnor,
             Op::Iconst(_) => Code::VEX_Kxorw_kr_kr_kr,
             ref other => return Err(format!("{other:?} rematerialized as a mask")),
         };
@@ -1132,7 +1159,7 @@ impl Emitter<'_> {
                 } else {
                     let k = self.kreg(m, KS)?;
                     // KORTESTW sets ZF where no bit is set and CF where every bit is.
-                    op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
+                    op2!(self, self.mask_codes(m).kortest, k, k)?;
                     if all {
                         Code::Setb_rm8
                     } else {
@@ -1960,15 +1987,31 @@ impl Emitter<'_> {
                 op2!(self, Code::Lea_r64_m, d, m)
             }
             Op::ExtractLane(n) if self.plan.widened(args[0]).is_some() => {
-                let (from, signed, shift) = self.plan.widened(args[0]).expect("widened");
-                let v = self.vec(from, VS0)?;
+                let w = self.plan.widened(args[0]).expect("widened");
+                // The lane first (making a vector may take the general scratch registers),
+                // then the scalars added, read before `d` is written: `d` may be the
+                // register of one (the lane is its last reader), which then waits in a
+                // scratch register.
+                let v = self.vec(w.from, VS0)?;
                 let x = self.lane(v, *n)?;
+                let mut addends = Vec::new();
+                for (b, scratch) in w.addends.into_iter().zip([S0, S1]) {
+                    let Some(b) = b else { continue };
+                    let rb = self.gpr(b, scratch)?;
+                    if rb == d {
+                        self.mov(scratch, rb)?;
+                    }
+                    addends.push(if rb == d { scratch } else { rb });
+                }
                 op2!(self, Code::EVEX_Vmovd_rm32_xmm, r32(d), x)?;
-                if signed {
+                if w.signed {
                     op2!(self, Code::Movsxd_r64_rm32, d, r32(d))?;
                 }
-                if shift > 0 {
-                    op2!(self, Code::Shl_rm64_imm8, d, u32::from(shift))?;
+                for rb in addends {
+                    op2!(self, Code::Add_r64_rm64, d, rb)?;
+                }
+                if w.shift > 0 {
+                    op2!(self, Code::Shl_rm64_imm8, d, u32::from(w.shift))?;
                 }
                 Ok(())
             }
@@ -3696,7 +3739,7 @@ impl Emitter<'_> {
         match op {
             Op::Iconst(c) => {
                 let code = if c & 1 == 1 {
-                    Code::VEX_Kxnorw_kr_kr_kr
+                    self.mask_codes(r).kxnor
                 } else {
                     Code::VEX_Kxorw_kr_kr_kr
                 };
@@ -3746,7 +3789,7 @@ impl Emitter<'_> {
             }
             Op::Unary(UnaryOp::Bnot) => {
                 let a = self.kreg(args[0], KS)?;
-                op2!(self, Code::VEX_Knotw_kr_kr, d, a)
+                op2!(self, self.mask_codes(r).knot, d, a)
             }
             Op::Select => {
                 let (c, a, b) = (args[0], args[1], args[2]);
@@ -3771,7 +3814,7 @@ impl Emitter<'_> {
                         let rb = self.kreg(b, d)?;
                         op3!(self, Code::VEX_Kandnw_kr_kr_kr, d, k, rb)?;
                     } else if ones(self, b) {
-                        op2!(self, Code::VEX_Knotw_kr_kr, d, k)?;
+                        op2!(self, self.mask_codes(r).knot, d, k)?;
                     } else {
                         op3!(self, Code::VEX_Kxorw_kr_kr_kr, d, d, d)?;
                     }
@@ -3976,7 +4019,7 @@ impl Emitter<'_> {
                 }
             } else {
                 let k = self.kreg(m, KS)?;
-                op2!(self, Code::VEX_Kortestw_kr_kr, k, k)?;
+                op2!(self, self.mask_codes(m).kortest, k, k)?;
                 if all {
                     (Code::Jb_rel32_64, Code::Jae_rel32_64)
                 } else {

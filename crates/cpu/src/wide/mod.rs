@@ -361,13 +361,15 @@ pub fn few_cores() -> bool {
 
 /// What refuses the W-wide kernel `f` (before the work-group transform: its own loops are
 /// one inside the work-item loop's) whatever its work-group function: [`worth_it`]'s
-/// measures, or a type the tier has no registers for (`f64`, vectors of 3 lanes) in it or in
-/// the kernel `scalar` it was made from (which the work-group function also runs, for the
-/// work-items after the last full chunk). Checked first, so that such a kernel is not
-/// transformed at the tier's width for nothing (a blocked LU's, unrolled: a third of its
-/// build's time).
-pub(crate) fn refused_early(f: &Function, scalar: &Function) -> Result<(), String> {
-    measure(f, 1).verdict(streams(scalar))?;
+/// measures (where `measures`), or a type the tier has no registers for (`f64`, vectors of 3
+/// lanes) in it or in the kernel `scalar` it was made from (which the work-group function
+/// also runs, for the work-items after the last full chunk). Checked first, so that such a
+/// kernel is not transformed at the tier's width for nothing (a blocked LU's, unrolled: a
+/// third of its build's time).
+pub(crate) fn refused_early(f: &Function, scalar: &Function, measures: bool) -> Result<(), String> {
+    if measures {
+        measure(f, 1).verdict(streams(scalar))?;
+    }
     for g in [f, scalar] {
         for &b in g.layout.blocks() {
             for &i in g.layout.block_insts(b) {
@@ -590,12 +592,13 @@ fn class_of(ty: Type, isa: Isa) -> Option<Class> {
     }
     let n = ty.lanes();
     if lane == Type::I1 {
-        // AVX2's masks are vectors of 32-bit lanes, each 0 or -1 (`is_mask`).
-        let class = match isa {
-            Isa::Avx512 => Class::Mask,
-            Isa::Avx2 => Class::Vec,
+        // AVX2's masks are vectors of 32-bit lanes, each 0 or -1 (`is_mask`). AVX-512's are
+        // mask registers, of 16 lanes or of 8 (a function the tier runs at 8 lanes, a group
+        // 8 wide: the mask instructions' byte forms keep the bits past them clear).
+        return match isa {
+            Isa::Avx512 => matches!(n, 8 | 16).then_some(Class::Mask),
+            Isa::Avx2 => (n == isa.width()).then_some(Class::Vec),
         };
-        return (n == isa.width()).then_some(class);
     }
     if narrow_vector(ty) {
         // (Two lanes are a vector's swizzle, `x.s01`: loaded and stored only from 4 bytes,
@@ -701,7 +704,7 @@ pub(super) struct Plan<'a> {
     /// constant) and read only lane by lane (the offsets of a gather's addresses): the 32-bit
     /// vector, whether the extension is signed, and the shift; each lane is extended and
     /// shifted where it is taken out, and the wide vector is never made.
-    widened: SecondaryMap<Value, Option<(Value, bool, u8)>>,
+    widened: SecondaryMap<Value, Option<Widened>>,
     /// 32-bit quotients by a constant made in 64-bit lanes ([`division`]): the dividend, the
     /// multiplier and the shift after the product's high half.
     divided: SecondaryMap<Value, Option<(Value, u32, u8)>>,
@@ -1003,6 +1006,10 @@ impl<'a> Plan<'a> {
         }
         // How many of each extension's reads are divisions' products (`division`).
         let mut extended: SecondaryMap<Value, u32> = SecondaryMap::new();
+        // The vectors widened lane by lane (`widening`), and how many of each intermediate
+        // value's reads their chains account for.
+        let mut widenings = Vec::new();
+        let mut chained: SecondaryMap<Value, u32> = SecondaryMap::new();
         for &b in f.layout.blocks() {
             for &inst in f.layout.block_insts(b) {
                 let d = &f.dfg.insts[inst];
@@ -1045,15 +1052,25 @@ impl<'a> Plan<'a> {
                         extended[z] += 1;
                     }
                 }
-                if let Some((from, signed, shift, folds)) = widening(f, inst) {
-                    if as_lane[r] == raw[r] && folds.iter().all(|&(v, n)| raw[v] == n) {
-                        self.widened[r] = Some((from, signed, shift));
-                        self.folded[inst] = true;
-                        for (v, _) in folds {
-                            if let Some(i) = def_inst(f, v) {
-                                self.folded[i] = true;
-                            }
+                if let Some((w, folds)) = widening(f, inst) {
+                    if as_lane[r] == raw[r] {
+                        for &(v, n) in &folds {
+                            chained[v] += n;
                         }
+                        widenings.push((inst, r, w, folds));
+                    }
+                }
+            }
+        }
+        // A widened vector whose intermediate values are read only by such chains (a base
+        // index's splat shared by the offsets of several gathers).
+        for (inst, r, w, folds) in widenings {
+            if folds.iter().all(|&(v, _)| raw[v] == chained[v]) {
+                self.widened[r] = Some(w);
+                self.folded[inst] = true;
+                for (v, _) in folds {
+                    if let Some(i) = def_inst(f, v) {
+                        self.folded[i] = true;
                     }
                 }
             }
@@ -1222,7 +1239,7 @@ impl<'a> Plan<'a> {
                 if self.folded[inst] || f.dfg.value_type(root) != Type::I1 {
                     continue;
                 }
-                if let Some((mask, inner)) = lane_tree(f, &raw, inst, self.isa.width()) {
+                if let Some((mask, inner)) = lane_tree(f, &raw, inst) {
                     self.any[root] = Some((mask, all));
                     for i in inner {
                         self.folded[i] = true;
@@ -1250,7 +1267,7 @@ impl<'a> Plan<'a> {
 
     /// The 32-bit vector whose lanes `v`'s are, extended (signed or not), where `v` is one of
     /// the vectors only read lane by lane.
-    pub(super) fn widened(&self, v: Value) -> Option<(Value, bool, u8)> {
+    pub(super) fn widened(&self, v: Value) -> Option<Widened> {
         self.widened[v]
     }
 
@@ -1294,8 +1311,12 @@ impl<'a> Plan<'a> {
     /// What reading `v` reads where `v` is computed where it is read (an any-lane test, a
     /// fused comparison): the mask, the comparison's operands.
     fn deferred(&self, f: &Function, v: Value) -> Option<Vec<Value>> {
-        if let Some((from, _, _)) = self.widened[v] {
-            return Some(vec![from]);
+        if let Some(w) = self.widened[v] {
+            return Some(
+                std::iter::once(w.from)
+                    .chain(w.addends.into_iter().flatten())
+                    .collect(),
+            );
         }
         if let Some((x, _)) = self.counted[v] {
             return Some(vec![x]);
@@ -1420,7 +1441,6 @@ fn lane_tree(
     f: &Function,
     raw: &SecondaryMap<Value, u32>,
     root: Inst,
-    width: u32,
 ) -> Option<(Value, Vec<Inst>)> {
     let mut lanes = 0u32;
     let mut mask = None;
@@ -1439,7 +1459,7 @@ fn lane_tree(
             Op::ExtractLane(n) => {
                 let m = f.dfg.resolve(d.args[0]);
                 let t = f.dfg.value_type(m);
-                if t.lanes() != width || t.lane_type() != Type::I1 || mask.is_some_and(|x| x != m) {
+                if t.lane_type() != Type::I1 || mask.is_some_and(|x| x != m) {
                     return None;
                 }
                 mask = Some(m);
@@ -1451,7 +1471,8 @@ fn lane_tree(
             _ => return None,
         }
     }
-    (lanes == (1 << width) - 1).then_some((mask?, inner))
+    let width = f.dfg.value_type(mask?).lanes();
+    (width <= 16 && lanes == (1 << width) - 1).then_some((mask?, inner))
 }
 
 /// The offset of the group context field work-item query `op` reads, for the queries that
@@ -1481,29 +1502,71 @@ fn accessible(space: AddrSpace, trusted: bool) -> bool {
     ) || trusted
 }
 
-/// Where `inst` makes a vector of 64-bit lanes from one of 32-bit lanes, `ext(v)` or
-/// `ext(v) << k` (a shift or a product by `2^k`): `v`, whether `ext` is signed, `k`, and the
-/// intermediate values with the reads of each this chain accounts for (`ext(v)`, read once by
-/// the shift).
-#[allow(clippy::type_complexity)]
-fn widening(f: &Function, inst: Inst) -> Option<(Value, bool, u8, Vec<(Value, u32)>)> {
+/// A vector of 64-bit lanes made from one of 32-bit lanes and read only lane by lane
+/// (`Plan::widened`): each lane of `from` extended (signed or not), plus the `addends` (64-bit
+/// scalars, splatted) there are, shifted left by `shift`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Widened {
+    pub from: Value,
+    pub signed: bool,
+    pub addends: [Option<Value>; 2],
+    pub shift: u8,
+}
+
+/// `v` as `ext(x)` plus up to two splatted scalars (`ext(x) + splat(b)`, a gather's offsets
+/// from a base index; `splat(a) + ext(x) + splat(b)`, from two), unshifted, and the values
+/// folded with the reads of each the sum accounts for (`ext(x)` and each inner sum read once
+/// by the next sum, each splat once).
+fn widened_sum(f: &Function, v: Value) -> Option<(Widened, Vec<(Value, u32)>)> {
+    let i = def_inst(f, v)?;
+    let d = &f.dfg.insts[i];
+    if let Op::Convert(c @ (ConvOp::Zext | ConvOp::Sext)) = d.op {
+        let from = f.dfg.resolve(d.args[0]);
+        let w = Widened {
+            from,
+            signed: c == ConvOp::Sext,
+            addends: [None, None],
+            shift: 0,
+        };
+        return (f.dfg.value_type(from).lane_type() == Type::I32).then_some((w, Vec::new()));
+    }
+    if d.op != Op::Binary(BinaryOp::Iadd) {
+        return None;
+    }
+    let splatted = |x: Value| {
+        let j = def_inst(f, x)?;
+        (f.dfg.insts[j].op == Op::Splat).then(|| f.dfg.resolve(f.dfg.insts[j].args[0]))
+    };
+    let (a, b) = (f.dfg.resolve(d.args[0]), f.dfg.resolve(d.args[1]));
+    let (inner, splat, scalar) = match (splatted(b), splatted(a)) {
+        (Some(k), _) => (a, b, k),
+        (None, Some(k)) => (b, a, k),
+        (None, None) => return None,
+    };
+    let (mut w, mut folds) = widened_sum(f, inner)?;
+    let slot = w.addends.iter_mut().find(|x| x.is_none())?;
+    *slot = Some(scalar);
+    folds.push((inner, 1));
+    folds.push((splat, 1));
+    Some((w, folds))
+}
+
+/// Where `inst` makes a vector of 64-bit lanes from one of 32-bit lanes: an extension plus
+/// up to two splatted scalars (`widened_sum`), then perhaps shifted left by a constant (a
+/// shift or a product by `2^k`): the [`Widened`] form, and the intermediate values with the
+/// reads of each this chain accounts for.
+fn widening(f: &Function, inst: Inst) -> Option<(Widened, Vec<(Value, u32)>)> {
     let d = &f.dfg.insts[inst];
     let r = f.dfg.inst_result(inst)?;
     let ty = f.dfg.value_type(r);
     if !(ty.is_vector() && ty.lane_type() == Type::I64) {
         return None;
     }
-    let extension = |v: Value| -> Option<(Value, bool)> {
-        let i = def_inst(f, v)?;
-        let Op::Convert(c @ (ConvOp::Zext | ConvOp::Sext)) = f.dfg.insts[i].op else {
-            return None;
-        };
-        let from = f.dfg.resolve(f.dfg.insts[i].args[0]);
-        (f.dfg.value_type(from).lane_type() == Type::I32).then_some((from, c == ConvOp::Sext))
-    };
-    if let Op::Convert(ConvOp::Zext | ConvOp::Sext) = d.op {
-        let (from, signed) = extension(r)?;
-        return Some((from, signed, 0, Vec::new()));
+    if matches!(
+        d.op,
+        Op::Convert(ConvOp::Zext | ConvOp::Sext) | Op::Binary(BinaryOp::Iadd)
+    ) {
+        return widened_sum(f, r);
     }
     let (x, amount) = (f.dfg.resolve(d.args.first()?.to_owned()), d.args.get(1)?);
     let k = f.dfg.iconst_value(f.dfg.resolve(*amount))?;
@@ -1514,8 +1577,9 @@ fn widening(f: &Function, inst: Inst) -> Option<(Value, bool, u8, Vec<(Value, u3
         }
         _ => return None,
     };
-    let (from, signed) = extension(x)?;
-    Some((from, signed, shift, vec![(x, 1)]))
+    let (w, mut folds) = widened_sum(f, x)?;
+    folds.push((x, 1));
+    Some((Widened { shift, ..w }, folds))
 }
 
 /// Where `inst` truncates to 32-bit lanes the quotient the work-group transform makes of an
@@ -1585,7 +1649,8 @@ fn counting(f: &Function, inst: Inst, isa: Isa) -> Option<(Value, Value)> {
 /// Refuses an instruction the tier does not cover, with the reason.
 fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
     let class_of = |t: Type| class_of(t, isa);
-    let mask_lanes = isa.width();
+    // The lanes of a mask the tier holds (`class_of`).
+    let masked = |lanes: u32| Type::I1.vector(lanes).and_then(class_of).is_some();
     let data = &f.dfg.insts[inst];
     let ty = f.dfg.inst_result(inst).map(|r| f.dfg.value_type(r));
     let arg_ty = |i: usize| f.dfg.value_type(f.dfg.resolve(data.args[i]));
@@ -1667,12 +1732,11 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
         Op::Fma => true,
         Op::Icmp(_) => {
             let t = arg_ty(0);
-            scalar_int(t)
-                || (t.is_vector() && t.lane_type() == Type::I32 && t.lanes() == mask_lanes)
+            scalar_int(t) || (t.is_vector() && t.lane_type() == Type::I32 && masked(t.lanes()))
         }
         Op::Fcmp(_) => {
             let t = arg_ty(0);
-            t == Type::F32 || (t.is_vector() && t.lanes() == mask_lanes)
+            t == Type::F32 || (t.is_vector() && masked(t.lanes()))
         }
         Op::Select => true,
         Op::Convert(c) => {
@@ -1685,7 +1749,7 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
                     (scalar_int(from) && scalar_int(to) && to != Type::I1)
                         || (*c != ConvOp::Trunc
                             && is_mask(from)
-                            && from.lanes() == mask_lanes
+                            && masked(from.lanes())
                             && to.lane_type() == Type::I32)
                 }
                 ConvOp::SintToFloat(Round::Rte) | ConvOp::UintToFloat(Round::Rte) => {
