@@ -256,9 +256,8 @@ fn build_one<'m>(
         if eight {
             // A kernel that does not vectorize at 16 lanes (a group 8 wide, whose barriers
             // would sit under the mask of a second row's lanes), or whose group is 8 wide,
-            // may at 8: the AVX-512 tier
-            // runs those in `ymm` registers, 32 of them with `k` masks, where Cranelift's
-            // code takes 4 lanes in 16 `xmm`. CLBlast's `XgemmDirectTN` (8 x 8 groups, 16
+            // may at 8: the AVX-512 tier runs those in `ymm` registers, 32 of them with `k`
+            // masks, where Cranelift's code takes 4 lanes in 16 `xmm`. CLBlast's `XgemmDirectTN` (8 x 8 groups, 16
             // accumulators a work-item; SGEMM 256 on 2 cores of a Xeon): 2.6 ms at 4 lanes
             // in Cranelift's code, 1.8 in the tier at 8 (PoCL 3.1: 1.2). Its measures are
             // left to the work-group function's (`wide::compile`): the W-wide kernel's

@@ -1824,7 +1824,8 @@ impl Emitter<'_> {
         let dn = if wide { d } else { r32(d) };
         match op {
             Op::Binary(b) => self.int_binary(*b, d, wide, args[0], args[1]),
-            Op::WorkItem(w, dim) if ctx_field(*w).is_some() => {
+            Op::WorkItem(w, dim) => {
+                // A field of the group context (`check_op` takes no other query).
                 let off = ctx_field(*w).ok_or("a work-item query")? + 8 * i32::from(*dim);
                 op2!(self, Code::Mov_r64_rm64, d, mem(Register::RSP, 0))?;
                 op2!(self, Code::Mov_r64_rm64, d, mem(d, i64::from(off)))

@@ -1063,15 +1063,30 @@ impl<'a> Plan<'a> {
             }
         }
         // A widened vector whose intermediate values are read only by such chains (a base
-        // index's splat shared by the offsets of several gathers).
-        for (inst, r, w, folds) in widenings {
-            if folds.iter().all(|&(v, _)| raw[v] == chained[v]) {
-                self.widened[r] = Some(w);
-                self.folded[inst] = true;
-                for (v, _) in folds {
-                    if let Some(i) = def_inst(f, v) {
-                        self.folded[i] = true;
+        // index's splat shared by the offsets of several gathers). A chain that fails takes
+        // its reads out of the counts, which may fail another sharing a value with it: until
+        // none fails.
+        loop {
+            let before = widenings.len();
+            widenings.retain(|(_, _, _, folds)| {
+                let keep = folds.iter().all(|&(v, _)| raw[v] == chained[v]);
+                if !keep {
+                    for &(v, n) in folds {
+                        chained[v] -= n;
                     }
+                }
+                keep
+            });
+            if widenings.len() == before {
+                break;
+            }
+        }
+        for (inst, r, w, folds) in widenings {
+            self.widened[r] = Some(w);
+            self.folded[inst] = true;
+            for (v, _) in folds {
+                if let Some(i) = def_inst(f, v) {
+                    self.folded[i] = true;
                 }
             }
         }
