@@ -252,7 +252,13 @@ fn build_one<'m>(
         } else {
             vectorize_kernel(f, None, options, Some(w))
         };
-        let eight = vectorized.0.is_none() && w == 16;
+        // One of more than 8 `f64` lanes has no register (`wide::f64_op`): at 8 lanes each
+        // is one `zmm`.
+        let doubles = vectorized
+            .0
+            .as_ref()
+            .is_some_and(|v| crate::wide::wider_doubles(&v.func));
+        let eight = (vectorized.0.is_none() || doubles) && w == 16;
         if eight {
             // A kernel that does not vectorize at 16 lanes (a group 8 wide, whose barriers
             // would sit under the mask of a second row's lanes), or whose group is 8 wide,

@@ -22,6 +22,7 @@ enum Arg {
     Buffer { words: usize, seed: u32 },
     Int(i32),
     Float(f32),
+    Double(f64),
 }
 
 /// Runs kernel `name` of `p` over `nd` with `args`; returns every buffer afterwards.
@@ -53,6 +54,7 @@ fn run(p: &CpuProgram, name: &str, args: &[Arg], nd: &NdRange) -> Vec<Vec<u32>> 
             }
             Arg::Int(v) => v.to_ne_bytes().to_vec(),
             Arg::Float(v) => v.to_ne_bytes().to_vec(),
+            Arg::Double(v) => v.to_ne_bytes().to_vec(),
         };
         block[slot.offset..slot.offset + slot.size].copy_from_slice(&bytes[..slot.size]);
     }
@@ -521,6 +523,93 @@ fn groups_8_wide_match_cranelift() {
             asm.contains("%ymm"),
             "the tier's code is not 8 lanes wide:\n{asm}"
         );
+    }
+}
+
+/// `GROUP8` in `double`: AVX-512's tier computes `f64` lanes at 8 a `zmm` register (the
+/// `pd` forms of its `f32` selection), scalars in the low lane of an `xmm` (`sd` forms): an
+/// argument, gathered lanes, fmas, quotients, a `double2`'s swizzle, a `__local` tile,
+/// comparisons of vectors and of a scalar, choices and negations.
+const GROUP8_DOUBLE: &str = "
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+__kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void dtile8(__global const double *a, __global double *b, double alpha, int n)
+{
+    __local double t[8][9];
+    int x = get_local_id(0), y = get_local_id(1);
+    int gx = get_global_id(0), gy = get_global_id(1);
+    double acc = 0.0;
+    double2 p = (double2)(alpha, 1.0);
+    for (int k = 0; k < n; k++) {
+        double v = a[gy * 32 + ((x * 3) & 7) + 8 * k];
+        acc = fma(v, alpha, acc) - v / (acc + 2.0);
+        p = p.yx * v + p;
+    }
+    t[y][x] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    double v = t[x][y];
+    v = v > 0.5 ? v * p.x : -v + p.y;
+    if (alpha == 1.5)
+        v = v - 0.25;
+    b[gy * 64 + gx] = v;
+}
+";
+
+/// A kernel in `double` vectorized at 16 lanes is taken at 8 (a vector of 16 `f64` lanes
+/// has no register); groups 12 wide run their last 4 work-items in its scalar code, where a
+/// `double2` is one `xmm` register and its swizzle a permutation.
+const DOUBLE_MIX: &str = "
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+__kernel void dmix(__global const double *a, __global double *b, double alpha)
+{
+    int i = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    double2 p = (double2)(a[i], alpha);
+    double v = a[(i * 5) & 1023];
+    p = p.yx * v + p;
+    double w = v > 1.0 ? p.x / v : -p.y;
+    if (alpha == 1.5)
+        w = fma(w, v, alpha);
+    b[i] = w - p.x * p.y;
+}
+";
+
+#[test]
+fn doubles_8_wide_match_cranelift() {
+    let ranges = [nd([48, 7], [12, 1]), nd([64, 8], [16, 1])];
+    for alpha in [1.5, 0.75] {
+        let args = [
+            Arg::Buffer {
+                words: 4096,
+                seed: 45,
+            },
+            Arg::Buffer {
+                words: 4096,
+                seed: 46,
+            },
+            Arg::Double(alpha),
+        ];
+        compare(DOUBLE_MIX, "dmix", &args, &ranges);
+    }
+    for alpha in [1.5, 0.75] {
+        let args = [
+            Arg::Buffer {
+                words: 8192,
+                seed: 43,
+            },
+            Arg::Buffer {
+                words: 8192,
+                seed: 44,
+            },
+            Arg::Double(alpha),
+            Arg::Int(5),
+        ];
+        let asm = compare(GROUP8_DOUBLE, "dtile8", &args, &[nd([64, 64], [8, 8])]);
+        if ferrocl_cpu::wide::host_isa() == Some(ferrocl_cpu::wide::Isa::Avx512) {
+            assert!(
+                asm.contains("pd") && asm.contains("%zmm"),
+                "the tier's code does not compute 8 doubles a register:\n{asm}"
+            );
+        }
     }
 }
 

@@ -184,7 +184,9 @@ fn hidden_constants(f: &Function, inst: Inst) -> Vec<u32> {
     let Some(r) = f.dfg.inst_result(inst) else {
         return Vec::new();
     };
-    if !f.dfg.value_type(r).is_vector() {
+    let ty = f.dfg.value_type(r);
+    // (`f64` operations read their constants from the pool: `Emitter::f64_inst`.)
+    if !ty.is_vector() || ty.lane_type() == Type::F64 {
         return Vec::new();
     }
     match data.op {
@@ -431,6 +433,16 @@ const PORD: Sized3 = [
     Code::EVEX_Vpord_xmm_k1z_xmm_xmmm128b32,
     Code::EVEX_Vpord_ymm_k1z_ymm_ymmm256b32,
     Code::EVEX_Vpord_zmm_k1z_zmm_zmmm512b32,
+];
+const PXORQ: Sized3 = [
+    Code::EVEX_Vpxorq_xmm_k1z_xmm_xmmm128b64,
+    Code::EVEX_Vpxorq_ymm_k1z_ymm_ymmm256b64,
+    Code::EVEX_Vpxorq_zmm_k1z_zmm_zmmm512b64,
+];
+const PBROADCASTQ_R: Sized3 = [
+    Code::EVEX_Vpbroadcastq_xmm_k1z_r64,
+    Code::EVEX_Vpbroadcastq_ymm_k1z_r64,
+    Code::EVEX_Vpbroadcastq_zmm_k1z_r64,
 ];
 const PXORD: Sized3 = [
     Code::EVEX_Vpxord_xmm_k1z_xmm_xmmm128b32,
@@ -680,6 +692,36 @@ fn pick(op: Sized3, bytes: u32) -> Code {
         32 => op[1],
         _ => op[0],
     }
+}
+
+/// The form of `f32` instruction `code` for `f64` lanes (`super::f64_op`): `vaddps` as
+/// `vaddpd`, `vaddss` as `vaddsd`, `vbroadcastss` as `vbroadcastsd`, with broadcast and
+/// scalar memory operands of 64 bits. Every such form iced-x86 knows is found by its name.
+fn double(code: Code) -> Res<Code> {
+    static CODES: std::sync::OnceLock<std::collections::HashMap<String, Code>> =
+        std::sync::OnceLock::new();
+    let codes = CODES.get_or_init(|| {
+        Code::values()
+            .map(|c| (format!("{c:?}"), c))
+            .filter(|(name, _)| name.starts_with("EVEX_"))
+            .collect()
+    });
+    let name = format!("{code:?}");
+    let renamed: Vec<String> = name
+        .split('_')
+        .enumerate()
+        .map(|(k, part)| match k {
+            1 => match part.strip_suffix("ps").or(part.strip_suffix("ss")) {
+                Some(stem) => format!("{stem}{}", if part.ends_with("ps") { "pd" } else { "sd" }),
+                None => part.to_string(),
+            },
+            _ => part.replace("b32", "b64").replace("m32", "m64"),
+        })
+        .collect();
+    codes
+        .get(&renamed.join("_"))
+        .copied()
+        .ok_or_else(|| format!("{name} has no form for f64 lanes"))
 }
 
 /// The `vcmpps` predicate of a float condition (Intel SDM, Vol. 2A, CMPPS, table 3-1).
@@ -1548,14 +1590,19 @@ impl Emitter<'_> {
             if ty.is_vector() {
                 return Err(format!("vector argument {p}"));
             }
-            if ty == Type::F32 {
+            if ty == Type::F32 || ty == Type::F64 {
                 // In its vector register, or through the vector spill scratch to its slot.
                 let spilled = self.slot(p, 8);
                 let r = match spilled {
                     Some(_) => ZMM[VEC_SPILL_SCRATCH],
                     None => self.reg(p)?,
                 };
-                op2!(self, Code::EVEX_Vmovss_xmm_k1z_m32, xmm_of(r), at)?;
+                let code = if ty == Type::F64 {
+                    Code::EVEX_Vmovsd_xmm_k1z_m64
+                } else {
+                    Code::EVEX_Vmovss_xmm_k1z_m32
+                };
+                op2!(self, code, xmm_of(r), at)?;
                 if let Some(to) = spilled {
                     op2!(self, MOVUPS_STORE[2], to, zmm_of(r))?;
                 }
@@ -1887,7 +1934,10 @@ impl Emitter<'_> {
                     op2!(self, Code::VEX_Vmovd_rm32_xmm, r32(d), s)?;
                     return op2!(self, Code::And_rm32_imm8, r32(d), 1);
                 }
-                let code = Code::EVEX_Vcmpss_kr_k1_xmm_xmmm32_imm8_sae;
+                let mut code = Code::EVEX_Vcmpss_kr_k1_xmm_xmmm32_imm8_sae;
+                if self.ty(args[0]) == Type::F64 {
+                    code = double(code)?;
+                }
                 op4!(self, code, KS, xmm_of(a), xmm_of(b), cmpps_predicate(*cc))?;
                 op2!(self, Code::VEX_Kmovw_r32_kr, r32(d), KS)
             }
@@ -2475,6 +2525,20 @@ impl Emitter<'_> {
         if self.avx2() && is_mask(self.ty(r)) {
             return self.mask_vec_inst(op, r, d, args);
         }
+        if let Some(loads) = self.plan.gathered(r) {
+            return self.gather_lanes(d, &loads.to_vec());
+        }
+        let f64_result = self.ty(r).lane_type() == Type::F64;
+        let from_f64 = args
+            .first()
+            .is_some_and(|&a| self.ty(a).lane_type() == Type::F64);
+        let moved = matches!(
+            op,
+            Op::Load(_) | Op::InsertLane(_) | Op::Undef | Op::Bitcast
+        );
+        if (f64_result && !moved) || (from_f64 && matches!(op, Op::Convert(_))) {
+            return self.f64_inst(op, r, d, args);
+        }
         if let Some((x, m, s)) = self.plan.divided(r) {
             let a = self.vec(x, VS0)?;
             let c = self.constant_reg(m, VS1, bytes)?;
@@ -2919,6 +2983,232 @@ impl Emitter<'_> {
             }
             Op::Undef => Ok(()),
             other => Err(format!("{other:?} in a vector register")),
+        }
+    }
+
+    /// `d` (named for the vector's size) = the lanes `loads` read, in order
+    /// ([`Plan::gathered`]): each 16 bytes made in an `xmm` register, its first lane loaded
+    /// (VMOVSS, VMOVSD), the others inserted from memory (VINSERTPS, VMOVHPD), and put into
+    /// its place in `d` (VINSERTF32X4). The first 16 bytes are made in `d` itself, whose
+    /// upper bytes the load clears.
+    fn gather_lanes(&mut self, d: Register, loads: &[Inst]) -> Res<()> {
+        let f = self.f;
+        let lane = f
+            .dfg
+            .inst_result(loads[0])
+            .map_or(4, |x| self.ty(x).bytes());
+        let per = (16 / lane) as usize;
+        for (piece, group) in loads.chunks(per).enumerate() {
+            let t = if piece == 0 { xmm_of(d) } else { XMM[VS1] };
+            for (j, &load) in group.iter().enumerate() {
+                let Op::Load(m) = &f.dfg.insts[load].op else {
+                    return Err("a gathered lane that is not a load".into());
+                };
+                let p = f.dfg.resolve(f.dfg.insts[load].args[0]);
+                let at = self.address(p, m)?;
+                match (lane, j) {
+                    (8, 0) => op2!(self, Code::EVEX_Vmovsd_xmm_k1z_m64, t, at)?,
+                    (8, _) => op3!(self, Code::EVEX_Vmovhpd_xmm_xmm_m64, t, t, at)?,
+                    (_, 0) => op2!(self, Code::EVEX_Vmovss_xmm_k1z_m32, t, at)?,
+                    (_, j) => {
+                        let code = Code::EVEX_Vinsertps_xmm_xmm_xmmm32_imm8;
+                        op4!(self, code, t, t, at, (j as u32) << 4)?
+                    }
+                }
+            }
+            if piece > 0 {
+                let code = if d.is_zmm() {
+                    Code::EVEX_Vinsertf32x4_zmm_k1z_zmm_xmmm128_imm8
+                } else {
+                    Code::EVEX_Vinsertf32x4_ymm_k1z_ymm_xmmm128_imm8
+                };
+                op4!(self, code, d, d, t, piece as u32)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// An operation whose result has `f64` lanes, or a conversion from them
+    /// (`super::f64_op`), into `d`: the selection of its `f32` form with the `pd` and `sd`
+    /// codes ([`double`]).
+    fn f64_inst(&mut self, op: &Op, r: Value, d: Register, args: &[Value]) -> Res<()> {
+        let bytes = self.vbytes(r);
+        let scalar = !self.ty(r).is_vector();
+        let f64_result = self.ty(r).lane_type() == Type::F64;
+        // A scalar's operations are those of its `xmm` register's low lane.
+        let x = |reg: Register| if scalar { xmm_of(reg) } else { reg };
+        match op {
+            Op::Fconst(bits) => {
+                if *bits == 0 {
+                    let z = xmm_of(d);
+                    return op3!(self, Code::EVEX_Vpxorq_xmm_k1z_xmm_xmmm128b64, z, z, z);
+                }
+                op2!(self, Code::Mov_r64_imm64, S1, *bits)?;
+                if scalar {
+                    op2!(self, Code::EVEX_Vmovq_xmm_rm64, xmm_of(d), S1)
+                } else {
+                    op2!(self, pick(PBROADCASTQ_R, bytes), d, S1)
+                }
+            }
+            Op::Splat => {
+                let a = self.vec(args[0], VS0)?;
+                op2!(self, pick(PBROADCASTQ_X, bytes), d, xmm_of(a))
+            }
+            Op::ExtractLane(n) => {
+                // Lane n of 64 bits is lanes 2n and 2n + 1 of 32.
+                let v = self.vec(args[0], VS0)?;
+                let l = self.lane(v, 2 * n)?;
+                self.vmov(d, l)
+            }
+            Op::Shuffle(mask) => {
+                // VPERMI2PD / VPERMT2PD: as `vec_inst`'s shuffle, with 8 lanes a table.
+                let m = self.ty(args[0]).lanes();
+                let mut idx = [0u32; 16];
+                for (k, &j) in mask.iter().enumerate() {
+                    let j = u32::from(j);
+                    idx[2 * k] = if j < m { j } else { 8 + j - m };
+                }
+                let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                let (za, zb, zd) = (zmm_of(a), zmm_of(b), zmm_of(d));
+                if za != zd && zb != zd {
+                    self.load_pool(zd, MOVUPS_LOAD[2], idx)?;
+                    return op3!(
+                        self,
+                        Code::EVEX_Vpermi2pd_zmm_k1z_zmm_zmmm512b64,
+                        zd,
+                        za,
+                        zb
+                    );
+                }
+                let (first, second) = if za == zd { (za, zb) } else { (zb, za) };
+                if za != zd {
+                    for w in idx.iter_mut().step_by(2) {
+                        *w ^= 8;
+                    }
+                }
+                self.load_pool(ZMM[VS2], MOVUPS_LOAD[2], idx)?;
+                let code = Code::EVEX_Vpermt2pd_zmm_k1z_zmm_zmmm512b64;
+                op3!(self, code, first, ZMM[VS2], second)
+            }
+            Op::Select => {
+                let (c, a, b) = (args[0], args[1], args[2]);
+                let (ra, rb) = (self.vec(a, VS0)?, self.vec(b, VS1)?);
+                let k = if self.plan.class(c) == Class::Mask {
+                    self.kreg(c, KS)?
+                } else {
+                    // A scalar condition: all lanes or none.
+                    self.all_ones_if(c)?;
+                    op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
+                    KS
+                };
+                let code = double(pick(BLENDMPS, bytes.max(16)))?;
+                let mut i = Instruction::with3(code, x(d), x(rb), x(ra)).map_err(bad)?;
+                i.set_op_mask(k);
+                self.push(i);
+                Ok(())
+            }
+            Op::Binary(b) => {
+                let code = match (b, scalar) {
+                    (BinaryOp::Fadd, false) => pick(ADDPS, bytes),
+                    (BinaryOp::Fsub, false) => pick(SUBPS, bytes),
+                    (BinaryOp::Fmul, false) => pick(MULPS, bytes),
+                    (BinaryOp::Fdiv | BinaryOp::FdivRelaxed, false) => pick(DIVPS, bytes),
+                    (BinaryOp::Fadd, true) => Code::EVEX_Vaddss_xmm_k1z_xmm_xmmm32_er,
+                    (BinaryOp::Fsub, true) => Code::EVEX_Vsubss_xmm_k1z_xmm_xmmm32_er,
+                    (BinaryOp::Fmul, true) => Code::EVEX_Vmulss_xmm_k1z_xmm_xmmm32_er,
+                    (BinaryOp::Fdiv | BinaryOp::FdivRelaxed, true) => {
+                        Code::EVEX_Vdivss_xmm_k1z_xmm_xmmm32_er
+                    }
+                    (other, _) => return Err(format!("{other:?} of f64")),
+                };
+                let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                op3!(self, double(code)?, x(d), x(a), x(c))
+            }
+            Op::Fma => {
+                let (args, forms) = self.fma_forms(args, scalar, bytes);
+                let (a, b, c) = (
+                    self.vec(args[0], VS0)?,
+                    self.vec(args[1], VS1)?,
+                    self.vec(args[2], VS2)?,
+                );
+                let [c231, c213, _] = forms;
+                let (c231, c213) = (double(c231)?, double(c213)?);
+                let (d, a, b, c) = (x(d), x(a), x(b), x(c));
+                if d == c {
+                    op3!(self, c231, d, a, b)
+                } else if d == a {
+                    op3!(self, c213, d, b, c)
+                } else if d == b {
+                    op3!(self, c213, d, a, c)
+                } else {
+                    self.vmov(d, c)?;
+                    op3!(self, c231, d, a, b)
+                }
+            }
+            Op::Unary(UnaryOp::Fneg) => {
+                // The sign bits flipped, from a pool entry of them.
+                let a = self.vec(args[0], VS0)?;
+                let n = bytes.max(16);
+                let signs = self.pool_ref([0, 0x8000_0000].repeat(8).try_into().expect("16"));
+                op3!(self, pick(PXORQ, n), sized(d, n), sized(a, n), signs)
+            }
+            Op::Convert(ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_)) if scalar => {
+                // Exact, whatever the rounding asked for.
+                let a = self.gpr(args[0], S0)?;
+                let code = if matches!(op, Op::Convert(ConvOp::SintToFloat(_))) {
+                    Code::EVEX_Vcvtsi2sd_xmm_xmm_rm32_er
+                } else {
+                    Code::EVEX_Vcvtusi2sd_xmm_xmm_rm32_er
+                };
+                op3!(self, code, xmm_of(d), xmm_of(d), r32(a))
+            }
+            Op::Convert(c @ (ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_))) => {
+                let a = self.vec(args[0], VS0)?;
+                let codes = match c {
+                    ConvOp::SintToFloat(_) => [
+                        Code::EVEX_Vcvtdq2pd_xmm_k1z_xmmm64b32,
+                        Code::EVEX_Vcvtdq2pd_ymm_k1z_xmmm128b32,
+                        Code::EVEX_Vcvtdq2pd_zmm_k1z_ymmm256b32_er,
+                    ],
+                    _ => [
+                        Code::EVEX_Vcvtudq2pd_xmm_k1z_xmmm64b32,
+                        Code::EVEX_Vcvtudq2pd_ymm_k1z_xmmm128b32,
+                        Code::EVEX_Vcvtudq2pd_zmm_k1z_ymmm256b32_er,
+                    ],
+                };
+                op2!(self, pick(codes, bytes), d, sized(a, bytes / 2))
+            }
+            Op::Convert(ConvOp::Fconv(_)) if scalar && f64_result => {
+                let a = self.vec(args[0], VS0)?;
+                let code = Code::EVEX_Vcvtss2sd_xmm_k1z_xmm_xmmm32_sae;
+                op3!(self, code, xmm_of(d), xmm_of(d), xmm_of(a))
+            }
+            Op::Convert(ConvOp::Fconv(_)) if scalar => {
+                let a = self.vec(args[0], VS0)?;
+                let code = Code::EVEX_Vcvtsd2ss_xmm_k1z_xmm_xmmm64_er;
+                op3!(self, code, xmm_of(d), xmm_of(d), xmm_of(a))
+            }
+            Op::Convert(ConvOp::Fconv(_)) if f64_result => {
+                let a = self.vec(args[0], VS0)?;
+                let codes = [
+                    Code::EVEX_Vcvtps2pd_xmm_k1z_xmmm64b32,
+                    Code::EVEX_Vcvtps2pd_ymm_k1z_xmmm128b32,
+                    Code::EVEX_Vcvtps2pd_zmm_k1z_ymmm256b32_sae,
+                ];
+                op2!(self, pick(codes, bytes), d, sized(a, bytes / 2))
+            }
+            Op::Convert(ConvOp::Fconv(_)) => {
+                // To `float`: half the bytes of the `f64` operand.
+                let a = self.vec(args[0], VS0)?;
+                let from = self.vbytes(args[0]);
+                let codes = [
+                    Code::EVEX_Vcvtpd2ps_xmm_k1z_xmmm128b64,
+                    Code::EVEX_Vcvtpd2ps_xmm_k1z_ymmm256b64,
+                    Code::EVEX_Vcvtpd2ps_ymm_k1z_zmmm512b64_er,
+                ];
+                op2!(self, pick(codes, from), sized(d, from / 2), a)
+            }
+            other => Err(format!("{other:?} of f64")),
         }
     }
 
@@ -3750,6 +4040,9 @@ impl Emitter<'_> {
             Op::Fcmp(_) | Op::Icmp(_) => {
                 let bytes = self.ty(args[0]).bytes();
                 let (code, p) = match op {
+                    Op::Fcmp(cc) if self.ty(args[0]).lane_type() == Type::F64 => {
+                        (double(pick(CMPPS, bytes))?, cmpps_predicate(*cc))
+                    }
                     Op::Fcmp(cc) => (pick(CMPPS, bytes), cmpps_predicate(*cc)),
                     Op::Icmp(cc) => {
                         let (p, unsigned) = pcmp_predicate(*cc);

@@ -123,11 +123,12 @@ pub fn width() -> u32 {
 }
 
 /// The vector registers the tier's values may take in a function of `width` lanes, where
-/// the tier is on and runs that width ([`Isa::vecs`]).
-pub fn value_registers(width: u32) -> Option<usize> {
+/// the tier is on and runs that width ([`Isa::width`], or 8 on AVX-512: `compile.rs`'s
+/// `build_one`), and the bits each holds.
+pub fn value_registers(width: u32) -> Option<(usize, u32)> {
     host_isa()
-        .filter(|isa| enabled() && isa.width() == width)
-        .map(Isa::vecs)
+        .filter(|isa| enabled() && (isa.width() == width || (*isa == Isa::Avx512 && width == 8)))
+        .map(|isa| (isa.vecs(), 32 * isa.width()))
 }
 
 /// Whether this CPU has the instruction sets of one of the tier's [`Isa`]s.
@@ -380,7 +381,10 @@ pub(crate) fn refused_early(f: &Function, scalar: &Function, measures: bool) -> 
                 // (The W-wide kernel's gathers of `float2`s carry `f64` lanes.)
                 let carried =
                     std::ptr::eq(g, f) && carries_f64(g, &g.dfg.insts[i], Some(ty), Isa::Avx512);
-                if (ty.lane_type() == Type::F64 && !carried) || (ty.is_vector() && ty.lanes() == 3)
+                // (`f64` arithmetic only in one `zmm` register: `f64_op`.)
+                let computed = host_isa() == Some(Isa::Avx512) && ty.lanes() <= 8;
+                if (ty.lane_type() == Type::F64 && !carried && !computed)
+                    || (ty.is_vector() && ty.lanes() == 3)
                 {
                     return Err(format!("{r}: type {ty}"));
                 }
@@ -388,6 +392,19 @@ pub(crate) fn refused_early(f: &Function, scalar: &Function, measures: bool) -> 
         }
     }
     Ok(())
+}
+
+/// Whether `f` has a vector of more than 8 `f64` lanes, which the tier has no register for
+/// (a kernel vectorized at 16 lanes that computes in `double`: the tier takes it at 8).
+pub(crate) fn wider_doubles(f: &Function) -> bool {
+    f.layout.blocks().iter().any(|&b| {
+        f.layout.block_insts(b).iter().any(|&i| {
+            f.dfg.inst_result(i).is_some_and(|r| {
+                let t = f.dfg.value_type(r);
+                t.lane_type() == Type::F64 && t.lanes() > 8
+            })
+        })
+    })
 }
 
 /// Weighted vector operations above which a function is taken by the tier even where
@@ -631,6 +648,53 @@ fn carries_f64(f: &Function, data: &ferrocl_ir::InstData, ty: Option<Type>, isa:
         }
 }
 
+/// Whether instruction `data` (result type `ty`) of `f` is an operation on `f64` lanes the
+/// tier computes: on AVX-512, in vectors of at most 8 lanes (one `zmm` register) and as
+/// scalars, with the `pd` and `sd` forms of its `f32` selection (`emit::double`). Moves,
+/// lanes, sums, products, quotients, fmas, negations, choices and comparisons into a mask:
+/// what GEMMs in `double` are made of (CLBlast's DGEMM). Anything else of `f64` is refused.
+fn f64_op(f: &Function, data: &ferrocl_ir::InstData, ty: Option<Type>, isa: Isa) -> bool {
+    let of = |i: usize| f.dfg.value_type(f.dfg.resolve(data.args[i]));
+    let fits = |t: Type| t.lane_type() != Type::F64 || t.lanes() <= 8;
+    let double = |t: Type| t.lane_type() == Type::F64;
+    if isa != Isa::Avx512 || !ty.is_none_or(fits) || !(0..data.args.len()).all(|i| fits(of(i))) {
+        return false;
+    }
+    match data.op {
+        Op::Load(m) => !m.volatile,
+        Op::Store(m) => !m.volatile,
+        Op::Undef | Op::Fconst(_) | Op::InsertLane(_) | Op::Fma => true,
+        Op::Binary(b) => matches!(
+            b,
+            BinaryOp::Fadd
+                | BinaryOp::Fsub
+                | BinaryOp::Fmul
+                | BinaryOp::Fdiv
+                | BinaryOp::FdivRelaxed
+        ),
+        Op::Unary(u) => u == UnaryOp::Fneg,
+        Op::ExtractLane(_) | Op::Shuffle(_) => double(of(0)) && ty.is_some_and(double),
+        Op::Splat => of(0) == Type::F64,
+        Op::Select => ty.is_some_and(double),
+        Op::Fcmp(_) => true,
+        // Exact: from 32-bit integers and from `float`; to `float` rounded to nearest even
+        // (MXCSR's rounding, which the CPU device's code keeps).
+        Op::Convert(c) => match c {
+            ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_) => {
+                of(0).lane_type() == Type::I32 && ty.is_some_and(double)
+            }
+            ConvOp::Fconv(round) => {
+                (of(0).lane_type() == Type::F32 && ty.is_some_and(double))
+                    || (double(of(0))
+                        && ty.is_some_and(|t| t.lane_type() == Type::F32)
+                        && round == Round::Rte)
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 /// Whether `ty` is a vector of booleans (`i1`): on AVX2, a vector register of 32-bit lanes,
 /// each 0 or -1 (the sign bit is what `vblendvps` and `vmovmskps` read).
 pub(super) fn is_mask(ty: Type) -> bool {
@@ -732,6 +796,12 @@ pub(super) struct Plan<'a> {
     /// them in the block, with nothing between that writes memory: the operation reads the
     /// lane from memory itself, broadcast (`{1to16}`).
     in_memory: SecondaryMap<Value, Option<Inst>>,
+    /// Vectors whose every lane is inserted, one by one, from a load read by nothing else
+    /// (the vectorizer's gathers), the insertions and loads in one block with nothing
+    /// between that writes memory or synchronizes: the loads in lane order. The vector is
+    /// made where its last insertion is, 16 bytes at a time (`Emitter::gather_lanes`); the
+    /// other insertions and the loads emit nothing.
+    gathered: SecondaryMap<Value, Option<Vec<Inst>>>,
     /// Float negations read only as operands of `fma`s: each fma negates its product or its
     /// addend itself (VFNMADD, VFMSUB, VFNMSUB), reading the negated value.
     negated: SecondaryMap<Value, Option<Value>>,
@@ -773,12 +843,14 @@ impl<'a> Plan<'a> {
             counted: SecondaryMap::new(),
             scaled: SecondaryMap::new(),
             broadcast: SecondaryMap::new(),
+            gathered: SecondaryMap::new(),
         };
         let blocks = f.layout.blocks();
         let Some(&entry) = blocks.first() else {
             return Err("no body".into());
         };
         plan.find_deferred(f);
+        plan.find_gathered(f);
         for (bi, &b) in blocks.iter().enumerate() {
             for &p in f.dfg.block_params(b) {
                 plan.classify(f, p)?;
@@ -794,9 +866,21 @@ impl<'a> Plan<'a> {
                 if !reads_counted && divided.is_none() {
                     check_op(f, inst, isa)?;
                 }
-                let own = match divided {
-                    Some((x, _, _)) => Some(vec![x]),
-                    None => f.dfg.inst_result(inst).and_then(|r| plan.deferred(f, r)),
+                let gathered = f
+                    .dfg
+                    .inst_result(inst)
+                    .and_then(|r| plan.gathered[r].clone());
+                let own = match (divided, gathered) {
+                    (Some((x, _, _)), _) => Some(vec![x]),
+                    // The addresses of the loads it is made from.
+                    (None, Some(loads)) => Some(
+                        loads
+                            .iter()
+                            .map(|&l| f.dfg.resolve(f.dfg.insts[l].args[0]))
+                            .flat_map(|a| plan.deferred(f, a).unwrap_or_else(|| vec![a]))
+                            .collect(),
+                    ),
+                    (None, None) => f.dfg.inst_result(inst).and_then(|r| plan.deferred(f, r)),
                 };
                 let reads: Vec<Value> = match own {
                     Some(reads) => reads,
@@ -842,7 +926,9 @@ impl<'a> Plan<'a> {
                         _ => plan.deferred(f, r).is_some(),
                     } || (matches!(data.op, Op::Fconst(_) | Op::Iconst(_))
                         && plan.class[r] == Some(Class::Vec)
-                        && !is_mask(f.dfg.value_type(r)))
+                        && !is_mask(f.dfg.value_type(r))
+                        // (Rebuilt from 32 bits where read: an `f64` is made once.)
+                        && f.dfg.value_type(r).lane_type() != Type::F64)
                         || (data.op == Op::Undef && plan.class[r] == Some(Class::Vec));
                 }
                 plan.reads[inst] = reads;
@@ -1410,6 +1496,105 @@ impl<'a> Plan<'a> {
     pub(super) fn reads(&self, inst: Inst) -> &[Value] {
         &self.reads[inst]
     }
+
+    /// The loads, in lane order, that vector `v` is made from where it is one of
+    /// [`Plan::gathered`]'s.
+    pub(super) fn gathered(&self, v: Value) -> Option<&[Inst]> {
+        self.gathered[v].as_deref()
+    }
+
+    /// Finds the vectors [`Plan::gathered`] describes: chains of `insertlane`s, each read only
+    /// by the next as the vector it inserts into, that set every lane of a vector of 4 or 8
+    /// lanes of 4 bytes, or of 2, 4 or 8 lanes of 8 bytes, once, each from a load of the
+    /// chain's block read by nothing else. Lane by lane, each insertion took a load, a mask
+    /// made in a general register and moved to `k7`, a copy and a masked broadcast
+    /// (CLBlast's `XgemmDirect` reads its `__local` tiles so: 72 lanes a trip of its loop in
+    /// `double`); made 16 bytes at a time, a lane takes one load.
+    fn find_gathered(&mut self, f: &Function) {
+        let mut raw: SecondaryMap<Value, u32> = SecondaryMap::new();
+        for &b in f.layout.blocks() {
+            for &inst in f.layout.block_insts(b) {
+                for a in f.dfg.insts[inst].all_args() {
+                    raw[f.dfg.resolve(a)] += 1;
+                }
+            }
+        }
+        for &b in f.layout.blocks() {
+            let insts = f.layout.block_insts(b);
+            let at: std::collections::HashMap<Inst, usize> =
+                insts.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+            // An insertion whose result goes on to another insertion is not a chain's root.
+            let mut inner: std::collections::HashSet<Value> = std::collections::HashSet::new();
+            for &i in insts {
+                if matches!(f.dfg.insts[i].op, Op::InsertLane(_)) {
+                    inner.insert(f.dfg.resolve(f.dfg.insts[i].args[0]));
+                }
+            }
+            for (k, &root) in insts.iter().enumerate() {
+                let Some(r) = f.dfg.inst_result(root) else {
+                    continue;
+                };
+                let ty = f.dfg.value_type(r);
+                let fits = match ty.lane_type() {
+                    Type::F32 | Type::I32 => matches!(ty.lanes(), 4 | 8 | 16),
+                    Type::F64 | Type::I64 => matches!(ty.lanes(), 2 | 4 | 8),
+                    _ => false,
+                };
+                if !matches!(f.dfg.insts[root].op, Op::InsertLane(_)) || !fits || inner.contains(&r)
+                {
+                    continue;
+                }
+                let lanes = ty.lanes() as usize;
+                let mut loads: Vec<Option<Inst>> = vec![None; lanes];
+                let mut chain = Vec::new();
+                let mut first = k;
+                let mut cur = root;
+                let complete = loop {
+                    let d = &f.dfg.insts[cur];
+                    let Op::InsertLane(n) = d.op else {
+                        break false;
+                    };
+                    let x = f.dfg.resolve(d.args[1]);
+                    let load = def_inst(f, x).filter(|&l| {
+                        matches!(f.dfg.insts[l].op, Op::Load(m)
+                            if !m.volatile && accessible(m.space, m.trusted))
+                            && raw[x] == 1
+                            && at.contains_key(&l)
+                    });
+                    let (Some(load), Some(slot)) = (load, loads.get_mut(usize::from(n))) else {
+                        break false;
+                    };
+                    if slot.is_some() || f.dfg.value_type(x) != ty.lane_type() {
+                        break false;
+                    }
+                    *slot = Some(load);
+                    chain.push(cur);
+                    first = first.min(at[&load]);
+                    if loads.iter().all(Option::is_some) {
+                        break true;
+                    }
+                    let v = f.dfg.resolve(d.args[0]);
+                    match def_inst(f, v) {
+                        Some(prev) if raw[v] == 1 && at.contains_key(&prev) => cur = prev,
+                        _ => break false,
+                    }
+                };
+                // Nothing between the first load and the root writes memory or synchronizes:
+                // the loads move down to the root.
+                let quiet = insts[first..k].iter().all(|&i| {
+                    f.dfg.insts[i].op.is_pure() || matches!(f.dfg.insts[i].op, Op::Load(_))
+                });
+                if !complete || !quiet {
+                    continue;
+                }
+                let loads: Vec<Inst> = loads.into_iter().flatten().collect();
+                for &i in chain.iter().skip(1).chain(&loads) {
+                    self.folded[i] = true;
+                }
+                self.gathered[r] = Some(loads);
+            }
+        }
+    }
 }
 
 /// The leaves and the inner nodes of the `band` tree at `root` (its inner nodes read only by
@@ -1673,7 +1858,10 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
     let first = (!data.args.is_empty()).then(|| arg_ty(0));
     let f64_lanes = |t: Type| t.lane_type() == Type::F64;
     let reads_f64 = (0..data.args.len()).any(|i| f64_lanes(arg_ty(i)));
-    if (ty.is_some_and(f64_lanes) || reads_f64) && !carries_f64(f, data, ty, isa) {
+    if (ty.is_some_and(f64_lanes) || reads_f64)
+        && !carries_f64(f, data, ty, isa)
+        && !f64_op(f, data, ty, isa)
+    {
         return Err(format!("{:?} of f64", data.op));
     }
     if ty.is_some_and(narrow_vector) || first.is_some_and(narrow_vector) {
@@ -1700,8 +1888,8 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
         Op::Iconst(_) | Op::Fconst(_) | Op::Null | Op::Undef | Op::Vconst(_) => true,
         Op::WorkItem(op, _) => ctx_field(*op).is_some(),
         Op::Unary(u) => match u {
-            UnaryOp::Fneg
-            | UnaryOp::Fabs
+            UnaryOp::Fneg => ty.is_some_and(|t| matches!(t.lane_type(), Type::F32 | Type::F64)),
+            UnaryOp::Fabs
             | UnaryOp::Sqrt
             | UnaryOp::SqrtRelaxed
             | UnaryOp::Rsqrt
@@ -1751,7 +1939,7 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
         }
         Op::Fcmp(_) => {
             let t = arg_ty(0);
-            t == Type::F32 || (t.is_vector() && masked(t.lanes()))
+            matches!(t, Type::F32 | Type::F64) || (t.is_vector() && masked(t.lanes()))
         }
         Op::Select => true,
         Op::Convert(c) => {
@@ -1767,6 +1955,8 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
                             && masked(from.lanes())
                             && to.lane_type() == Type::I32)
                 }
+                // (Between `float` and `double`: `f64_op`.)
+                ConvOp::Fconv(_) => true,
                 ConvOp::SintToFloat(Round::Rte) | ConvOp::UintToFloat(Round::Rte) => {
                     from.lane_type() == Type::I32
                         || (from == Type::I64 && to == Type::F32)
@@ -1775,6 +1965,7 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
                 // Other roundings are embedded in the instruction: scalar and 512-bit forms.
                 ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_) => {
                     (from == Type::I32 || (from == Type::I64 && to == Type::F32))
+                        || (from.lane_type() == Type::I32 && to.lane_type() == Type::F64)
                         || (from.lane_type() == Type::I32 && from.lanes() == 16)
                 }
                 // (And scalars of 8 and 16 bits: converted to 32 and clamped, `emit.rs`.)

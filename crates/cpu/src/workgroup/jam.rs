@@ -55,13 +55,10 @@ pub(super) enum Jam {
 }
 
 /// Whether the vector values `values` of a loop at `width` lanes fit the registers `times`
-/// over: the wide tier's where it runs that width and they hold no `f64` (which it leaves to
-/// Cranelift), else 14 of Cranelift's 16 `xmm`.
+/// over: the wide tier's where it runs that width, else 14 of Cranelift's 16 `xmm`.
 fn fit(values: &[Type], width: u32, times: u32) -> bool {
-    let tier = crate::wide::value_registers(width)
-        .filter(|_| values.iter().all(|t| t.lane_type() != Type::F64));
-    let (registers, bits) = match tier {
-        Some(n) => (n as u32, 32 * width),
+    let (registers, bits) = match crate::wide::value_registers(width) {
+        Some((n, bits)) => (n as u32, bits),
         None => (14, 128),
     };
     let need: u32 = values.iter().map(|t| t.bits().div_ceil(bits)).sum();
