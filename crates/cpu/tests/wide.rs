@@ -573,6 +573,63 @@ __kernel void dmix(__global const double *a, __global double *b, double alpha)
 }
 ";
 
+/// `float3`s, in the kernel's scalar code (the work-items after a group's last full chunk):
+/// an `xmm` register whose fourth lane is never read, loaded and stored 12 bytes at a time
+/// (`float3`s in memory, whose fourth word no store may touch), and `vload3`/`vstore3` at
+/// the end of a buffer.
+const FLOAT3: &str = "
+__kernel void bodies(__global const float4 *pos, __global float *acc, int n, float eps2)
+{
+    size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    float4 p = pos[i];
+    float3 a = (float3)(0.0f, 0.0f, 0.0f);
+    for (int j = 0; j < n; ++j) {
+        float4 q = pos[j];
+        float3 d = q.xyz - p.xyz;
+        float inv = 1.0f / sqrt(dot(d, d) + eps2);
+        a += (q.w * inv * inv * inv) * d;
+    }
+    float3 b = vload3(i, acc);
+    vstore3(a * 0.5f + b.zxy, i, acc);
+}
+__kernel void scale3(__global float3 *v, float k)
+{
+    size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    float3 x = v[i];
+    v[i] = x.zyx * k + x;
+}
+";
+
+#[test]
+fn float3_matches_cranelift() {
+    // One `float4` and one `float3` a work-item, 1365 of them; the second buffer has one
+    // word more: the last work-item's 12 bytes end 4 bytes before it does, which the
+    // comparison checks too.
+    let args = [
+        Arg::Buffer {
+            words: 1365 * 4,
+            seed: 47,
+        },
+        Arg::Buffer {
+            words: 1365 * 3 + 1,
+            seed: 48,
+        },
+        Arg::Int(9),
+        Arg::Float(0.01),
+    ];
+    let ranges = [nd([455, 3], [13, 1]), nd([1360, 1], [80, 1])];
+    compare(FLOAT3, "bodies", &args, &ranges);
+    // A `float3` in memory takes 16 bytes; the fourth word of each is left as it was.
+    let args = [
+        Arg::Buffer {
+            words: 1365 * 4,
+            seed: 49,
+        },
+        Arg::Float(0.75),
+    ];
+    compare(FLOAT3, "scale3", &args, &ranges);
+}
+
 #[test]
 fn doubles_8_wide_match_cranelift() {
     let ranges = [nd([48, 7], [12, 1]), nd([64, 8], [16, 1])];

@@ -820,6 +820,13 @@ fn mem(base: Register, displ: i64) -> MemoryOperand {
     MemoryOperand::with_base_displ(base, displ)
 }
 
+/// Memory operand `m`, `by` bytes on (its displacement's size left to the encoder).
+fn displaced(mut m: MemoryOperand, by: i64) -> MemoryOperand {
+    m.displacement += by;
+    m.displ_size = m.displ_size.max(1);
+    m
+}
+
 fn bad(e: iced_x86::IcedError) -> String {
     format!("encoding: {e}")
 }
@@ -1769,6 +1776,21 @@ impl Emitter<'_> {
                 let at = self.address(p, m)?;
                 op2!(self, Code::EVEX_Vmovss_m32_k1_xmm, at, xmm_of(r))
             }
+            Class::Vec if self.ty(x).is_vector() && self.ty(x).lanes() == 3 => {
+                // Three lanes: two, then the third; the fourth word is not written (6.1.5:
+                // a 3-component vector's size is 4 components', and `vstore3` writes 3).
+                let r = self.vec(x, VS0)?;
+                let at = self.address(p, m)?;
+                let third = displaced(at, 8);
+                op2!(self, Code::EVEX_Vmovsd_m64_k1_xmm, at, xmm_of(r))?;
+                op3!(
+                    self,
+                    Code::EVEX_Vextractps_rm32_xmm_imm8,
+                    third,
+                    xmm_of(r),
+                    2u32
+                )
+            }
             Class::Vec if self.ty(x).bytes() == 8 => {
                 let r = self.vec(x, VS0)?;
                 let at = self.address(p, m)?;
@@ -2526,7 +2548,7 @@ impl Emitter<'_> {
             return self.mask_vec_inst(op, r, d, args);
         }
         if let Some(loads) = self.plan.gathered(r) {
-            return self.gather_lanes(d, &loads.to_vec());
+            return self.gather_lanes(d, loads);
         }
         let f64_result = self.ty(r).lane_type() == Type::F64;
         let from_f64 = args
@@ -2888,7 +2910,14 @@ impl Emitter<'_> {
             }
             Op::Load(m) => {
                 let at = self.address(args[0], m)?;
-                if bytes == 8 {
+                if self.ty(r).is_vector() && self.ty(r).lanes() == 3 {
+                    // Three lanes (a type of 16 bytes, as OpenCL C's `float3`): two, then the
+                    // third inserted; the fourth word is not read.
+                    let third = displaced(at, 8);
+                    op2!(self, Code::EVEX_Vmovsd_xmm_k1z_m64, xmm_of(d), at)?;
+                    let code = Code::EVEX_Vinsertps_xmm_xmm_xmmm32_imm8;
+                    op4!(self, code, xmm_of(d), xmm_of(d), third, 0x20u32)
+                } else if bytes == 8 {
                     op2!(self, Code::EVEX_Vmovsd_xmm_k1z_m64, xmm_of(d), at)
                 } else if scalar || bytes == 4 {
                     op2!(self, Code::EVEX_Vmovss_xmm_k1z_m32, xmm_of(d), at)

@@ -362,8 +362,8 @@ pub fn few_cores() -> bool {
 
 /// What refuses the W-wide kernel `f` (before the work-group transform: its own loops are
 /// one inside the work-item loop's) whatever its work-group function: [`worth_it`]'s
-/// measures (where `measures`), or a type the tier has no registers for (`f64`, vectors of 3
-/// lanes) in it or in the kernel `scalar` it was made from (which the work-group function
+/// measures (where `measures`), or a type the tier has no registers for (`f64` on AVX2, or
+/// in vectors of more than 8 lanes) in it or in the kernel `scalar` it was made from (which the work-group function
 /// also runs, for the work-items after the last full chunk). Checked first, so that such a
 /// kernel is not transformed at the tier's width for nothing (a blocked LU's, unrolled: a
 /// third of its build's time).
@@ -383,9 +383,7 @@ pub(crate) fn refused_early(f: &Function, scalar: &Function, measures: bool) -> 
                     std::ptr::eq(g, f) && carries_f64(g, &g.dfg.insts[i], Some(ty), Isa::Avx512);
                 // (`f64` arithmetic only in one `zmm` register: `f64_op`.)
                 let computed = host_isa() == Some(Isa::Avx512) && ty.lanes() <= 8;
-                if (ty.lane_type() == Type::F64 && !carried && !computed)
-                    || (ty.is_vector() && ty.lanes() == 3)
-                {
+                if ty.lane_type() == Type::F64 && !carried && !computed {
                     return Err(format!("{r}: type {ty}"));
                 }
             }
@@ -622,7 +620,9 @@ fn class_of(ty: Type, isa: Isa) -> Option<Class> {
         // `check_op`.)
         return matches!(n, 2 | 4 | 8 | 16).then_some(Class::Vec);
     }
-    let lanes32 = (lane == Type::F32 || lane == Type::I32) && matches!(n, 2 | 4 | 8 | 16);
+    // (Three lanes, a `float3`'s: an `xmm` register whose fourth lane is never read, loaded
+    // and stored 12 bytes at a time, `Emitter::store`.)
+    let lanes32 = (lane == Type::F32 || lane == Type::I32) && matches!(n, 2 | 3 | 4 | 8 | 16);
     (lanes32 || (lane == Type::F64 && matches!(n, 2 | 4 | 8))).then_some(Class::Vec)
 }
 
