@@ -557,7 +557,8 @@ void dtile8(__global const double *a, __global double *b, double alpha, int n)
 
 /// A kernel in `double` vectorized at 16 lanes is taken at 8 (a vector of 16 `f64` lanes
 /// has no register); groups 12 wide run their last 4 work-items in its scalar code, where a
-/// `double2` is one `xmm` register and its swizzle a permutation.
+/// `double2` is one `xmm` register and its swizzle a permutation. Local ids, `long`s and
+/// `int`s converted to `double`.
 const DOUBLE_MIX: &str = "
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 __kernel void dmix(__global const double *a, __global double *b, double alpha)
@@ -569,6 +570,7 @@ __kernel void dmix(__global const double *a, __global double *b, double alpha)
     double w = v > 1.0 ? p.x / v : -p.y;
     if (alpha == 1.5)
         w = fma(w, v, alpha);
+    w += (double)get_local_id(0) * 0.5 + (double)(long)(i - 100) * 0.25 + (double)(i & 7);
     b[i] = w - p.x * p.y;
 }
 ";

@@ -2550,6 +2550,11 @@ impl Emitter<'_> {
         if let Some(loads) = self.plan.gathered(r) {
             return self.gather_lanes(d, loads);
         }
+        if let (Op::Convert(c), Some((x, lanes))) =
+            (op, args.first().and_then(|&a| self.plan.counted(a)))
+        {
+            return self.counted_to_float(d, x, lanes, matches!(c, ConvOp::SintToFloat(_)));
+        }
         let f64_result = self.ty(r).lane_type() == Type::F64;
         let from_f64 = args
             .first()
@@ -2569,11 +2574,6 @@ impl Emitter<'_> {
                 0 => Ok(()),
                 s => op3!(self, pick(PSRLD_IMM, bytes), d, d, u32::from(s)),
             };
-        }
-        if let (Op::Convert(c), Some((x, lanes))) =
-            (op, args.first().and_then(|&a| self.plan.counted(a)))
-        {
-            return self.counted_to_float(d, x, lanes, matches!(c, ConvOp::SintToFloat(_)));
         }
         let narrow_in = args.first().is_some_and(|&a| narrow_vector(self.ty(a)));
         let narrow_op = match op {
@@ -3181,15 +3181,31 @@ impl Emitter<'_> {
                 let signs = self.pool_ref([0, 0x8000_0000].repeat(8).try_into().expect("16"));
                 op3!(self, pick(PXORQ, n), sized(d, n), sized(a, n), signs)
             }
-            Op::Convert(ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_)) if scalar => {
-                // Exact, whatever the rounding asked for.
+            Op::Convert(c @ (ConvOp::SintToFloat(round) | ConvOp::UintToFloat(round)))
+                if scalar =>
+            {
+                // From 32 bits exact, whatever the rounding asked for; from 64 rounded as
+                // asked (EVEX static rounding; the default mode is to nearest even).
                 let a = self.gpr(args[0], S0)?;
-                let code = if matches!(op, Op::Convert(ConvOp::SintToFloat(_))) {
-                    Code::EVEX_Vcvtsi2sd_xmm_xmm_rm32_er
-                } else {
-                    Code::EVEX_Vcvtusi2sd_xmm_xmm_rm32_er
+                let signed = matches!(c, ConvOp::SintToFloat(_));
+                let (code, a) = match (signed, self.wide(args[0])) {
+                    (true, false) => (Code::EVEX_Vcvtsi2sd_xmm_xmm_rm32_er, r32(a)),
+                    (false, false) => (Code::EVEX_Vcvtusi2sd_xmm_xmm_rm32_er, r32(a)),
+                    (true, true) => (Code::EVEX_Vcvtsi2sd_xmm_xmm_rm64_er, a),
+                    (false, true) => (Code::EVEX_Vcvtusi2sd_xmm_xmm_rm64_er, a),
                 };
-                op3!(self, code, xmm_of(d), xmm_of(d), r32(a))
+                let mut i = Instruction::with3(code, xmm_of(d), xmm_of(d), a).map_err(bad)?;
+                let rc = match round {
+                    ferrocl_ir::Round::Rte => None,
+                    ferrocl_ir::Round::Rtn => Some(iced_x86::RoundingControl::RoundDown),
+                    ferrocl_ir::Round::Rtp => Some(iced_x86::RoundingControl::RoundUp),
+                    ferrocl_ir::Round::Rtz => Some(iced_x86::RoundingControl::RoundTowardZero),
+                };
+                if let (Some(rc), true) = (rc, self.wide(args[0])) {
+                    i.set_rounding_control(rc);
+                }
+                self.push(i);
+                Ok(())
             }
             Op::Convert(c @ (ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_))) => {
                 let a = self.vec(args[0], VS0)?;
@@ -3408,6 +3424,8 @@ impl Emitter<'_> {
     /// `lanes`, converted (`signed` or not; rounded to nearest even, the default mode): the
     /// sums made in two `zmm` of 8 lanes of 64 bits (VPBROADCASTQ, VPADDQ), each converted to
     /// 8 floats (VCVTQQ2PS / VCVTUQQ2PS: AVX-512 DQ) and the halves joined (VINSERTF32X8).
+    /// Of 8 lanes (a function the tier runs at 8), one `zmm` of sums, converted to 8 `f64`
+    /// (VCVTQQ2PD / VCVTUQQ2PD) or 8 `f32`.
     fn counted_to_float(&mut self, d: Register, x: Value, lanes: Value, signed: bool) -> Res<()> {
         let i = def_inst(self.f, lanes).ok_or("a counted vector without constant lanes")?;
         let Op::Vconst(c) = &self.f.dfg.insts[i].op else {
@@ -3421,6 +3439,18 @@ impl Emitter<'_> {
         let g = self.gpr(x, S0)?;
         let (lo, hi) = (ZMM[VS1], ZMM[VS0]);
         op2!(self, Code::EVEX_Vpbroadcastq_zmm_k1z_r64, hi, g)?;
+        if c.len() == 8 {
+            // One register of 8 lanes, converted to `double` or to `float`.
+            let at = self.pool_ref(halves[0]);
+            op3!(self, Code::EVEX_Vpaddq_zmm_k1z_zmm_zmmm512b64, hi, hi, at)?;
+            let code = match (d.is_zmm(), signed) {
+                (true, true) => Code::EVEX_Vcvtqq2pd_zmm_k1z_zmmm512b64_er,
+                (true, false) => Code::EVEX_Vcvtuqq2pd_zmm_k1z_zmmm512b64_er,
+                (false, true) => Code::EVEX_Vcvtqq2ps_ymm_k1z_zmmm512b64_er,
+                (false, false) => Code::EVEX_Vcvtuqq2ps_ymm_k1z_zmmm512b64_er,
+            };
+            return op2!(self, code, d, hi);
+        }
         let at = self.pool_ref(halves[0]);
         op3!(self, Code::EVEX_Vpaddq_zmm_k1z_zmm_zmmm512b64, lo, hi, at)?;
         let at = self.pool_ref(halves[1]);

@@ -683,7 +683,7 @@ fn f64_op(f: &Function, data: &ferrocl_ir::InstData, ty: Option<Type>, isa: Isa)
         // (MXCSR's rounding, which the CPU device's code keeps).
         Op::Convert(c) => match c {
             ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_) => {
-                of(0).lane_type() == Type::I32 && ty.is_some_and(double)
+                (of(0).lane_type() == Type::I32 || of(0) == Type::I64) && ty.is_some_and(double)
             }
             ConvOp::Fconv(round) => {
                 (of(0).lane_type() == Type::F32 && ty.is_some_and(double))
@@ -1825,13 +1825,17 @@ fn division(f: &Function, inst: Inst, isa: Isa) -> Option<(Value, u32, u8, [Valu
     Some((x, k as u32, (p - 32) as u8, [shifted, product], z))
 }
 
-/// Where `inst` is `iadd(splat(x), c)` (either way round) of 16 lanes of 64 bits, `x` a
+/// Where `inst` is `iadd(splat(x), c)` (either way round) of 16 or 8 lanes of 64 bits, `x` a
 /// scalar and `c` a constant vector, in code for AVX-512: `x` and `c`.
 fn counting(f: &Function, inst: Inst, isa: Isa) -> Option<(Value, Value)> {
     let d = &f.dfg.insts[inst];
     let r = f.dfg.inst_result(inst)?;
     let ty = f.dfg.value_type(r);
-    if isa != Isa::Avx512 || d.op != Op::Binary(BinaryOp::Iadd) || ty != Type::I64.vector(16)? {
+    let lanes = |n: u32| Type::I64.vector(n);
+    if isa != Isa::Avx512
+        || d.op != Op::Binary(BinaryOp::Iadd)
+        || (Some(ty) != lanes(16) && Some(ty) != lanes(8))
+    {
         return None;
     }
     let (a, b) = (f.dfg.resolve(d.args[0]), f.dfg.resolve(d.args[1]));
@@ -1961,12 +1965,12 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
                 ConvOp::Fconv(_) => true,
                 ConvOp::SintToFloat(Round::Rte) | ConvOp::UintToFloat(Round::Rte) => {
                     from.lane_type() == Type::I32
-                        || (from == Type::I64 && to == Type::F32)
+                        || (from == Type::I64 && !to.is_vector())
                         || (narrow(from) && to == Type::F32)
                 }
                 // Other roundings are embedded in the instruction: scalar and 512-bit forms.
                 ConvOp::SintToFloat(_) | ConvOp::UintToFloat(_) => {
-                    (from == Type::I32 || (from == Type::I64 && to == Type::F32))
+                    (from == Type::I32 || (from == Type::I64 && !to.is_vector()))
                         || (from.lane_type() == Type::I32 && to.lane_type() == Type::F64)
                         || (from.lane_type() == Type::I32 && from.lanes() == 16)
                 }

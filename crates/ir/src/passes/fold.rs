@@ -692,6 +692,22 @@ fn fold_float_binary(f: &Cx, op: BinaryOp, x: Value, y: Value, ty: Type) -> Opti
 
 fn fold_convert(f: &Cx, c: ConvOp, x: Value, rty: Type) -> Option<Fold> {
     let t = f.dfg.value_type(x);
+    // A 32-bit integer extended, then converted to float: the same value converted from the
+    // 32 bits (a sign extension keeps the signed value, a zero extension the unsigned one),
+    // rounded alike. `(double)(long)i` needs no vector of 64-bit lanes.
+    if let Some((Op::Convert(ext @ (ConvOp::Zext | ConvOp::Sext)), [b])) = def_op(f, x) {
+        let narrow = f.dfg.value_type(*b).lane_type() == Type::I32;
+        let to_float = match (c, ext) {
+            (ConvOp::SintToFloat(r), ConvOp::Sext) => Some(ConvOp::SintToFloat(r)),
+            (ConvOp::SintToFloat(r) | ConvOp::UintToFloat(r), ConvOp::Zext) => {
+                Some(ConvOp::UintToFloat(r))
+            }
+            _ => None,
+        };
+        if let (true, Some(conv)) = (narrow, to_float) {
+            return Some(Fold::Rewrite(Op::Convert(conv), vec![*b]));
+        }
+    }
     let (ws, wd) = (t.lane_bits(), rty.lane_bits());
     let exact = |bits: u64| eval::convert(c, bits, t, rty).defined();
     match (c, konst(f, x)?) {
