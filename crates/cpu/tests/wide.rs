@@ -558,7 +558,8 @@ void dtile8(__global const double *a, __global double *b, double alpha, int n)
 /// A kernel in `double` vectorized at 16 lanes is taken at 8 (a vector of 16 `f64` lanes
 /// has no register); groups 12 wide run their last 4 work-items in its scalar code, where a
 /// `double2` is one `xmm` register and its swizzle a permutation. Local ids, `long`s and
-/// `int`s converted to `double`.
+/// `int`s converted to `double`; `fmin` and `fmax` (a NaN operand gives the other),
+/// `fabs`, `sqrt` and the roundings.
 const DOUBLE_MIX: &str = "
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 __kernel void dmix(__global const double *a, __global double *b, double alpha)
@@ -571,6 +572,9 @@ __kernel void dmix(__global const double *a, __global double *b, double alpha)
     if (alpha == 1.5)
         w = fma(w, v, alpha);
     w += (double)get_local_id(0) * 0.5 + (double)(long)(i - 100) * 0.25 + (double)(i & 7);
+    double q = v > 2.5 ? NAN : v;
+    w += fmin(w, fabs(p.y) + 1.0) + fmax(sqrt(fabs(v)), floor(v * 3.0)) - ceil(w) + trunc(v)
+        + rint(v * 2.5) + fmax(q, 0.5) + fmin(q, -w);
     b[i] = w - p.x * p.y;
 }
 ";

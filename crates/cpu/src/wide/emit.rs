@@ -439,6 +439,11 @@ const PXORQ: Sized3 = [
     Code::EVEX_Vpxorq_ymm_k1z_ymm_ymmm256b64,
     Code::EVEX_Vpxorq_zmm_k1z_zmm_zmmm512b64,
 ];
+const PANDQ: Sized3 = [
+    Code::EVEX_Vpandq_xmm_k1z_xmm_xmmm128b64,
+    Code::EVEX_Vpandq_ymm_k1z_ymm_ymmm256b64,
+    Code::EVEX_Vpandq_zmm_k1z_zmm_zmmm512b64,
+];
 const PBROADCASTQ_R: Sized3 = [
     Code::EVEX_Vpbroadcastq_xmm_k1z_r64,
     Code::EVEX_Vpbroadcastq_ymm_k1z_r64,
@@ -3136,6 +3141,12 @@ impl Emitter<'_> {
                 self.push(i);
                 Ok(())
             }
+            Op::Binary(b @ (BinaryOp::Fmin | BinaryOp::Fmax)) => {
+                let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
+                let n = bytes.max(16);
+                let (d, a, c) = (sized(d, n), sized(a, n), sized(c, n));
+                self.min_max_of(*b == BinaryOp::Fmin, d, a, c, n, true)
+            }
             Op::Binary(b) => {
                 let code = match (b, scalar) {
                     (BinaryOp::Fadd, false) => pick(ADDPS, bytes),
@@ -3174,12 +3185,43 @@ impl Emitter<'_> {
                     op3!(self, c231, d, a, b)
                 }
             }
-            Op::Unary(UnaryOp::Fneg) => {
-                // The sign bits flipped, from a pool entry of them.
+            Op::Unary(u @ (UnaryOp::Fneg | UnaryOp::Fabs)) => {
+                // The sign bits flipped, or cleared, by a pool entry.
                 let a = self.vec(args[0], VS0)?;
                 let n = bytes.max(16);
-                let signs = self.pool_ref([0, 0x8000_0000].repeat(8).try_into().expect("16"));
-                op3!(self, pick(PXORQ, n), sized(d, n), sized(a, n), signs)
+                let (words, code) = if *u == UnaryOp::Fneg {
+                    ([0, 0x8000_0000], PXORQ)
+                } else {
+                    ([u32::MAX, 0x7fff_ffff], PANDQ)
+                };
+                let m = self.pool_ref(words.repeat(8).try_into().expect("16 words"));
+                op3!(self, pick(code, n), sized(d, n), sized(a, n), m)
+            }
+            // Correctly rounded roots (`double`'s are, OpenCL C 7.4, Table 66).
+            Op::Unary(UnaryOp::Sqrt | UnaryOp::SqrtRelaxed) => {
+                let a = self.vec(args[0], VS0)?;
+                if scalar {
+                    let code = double(Code::EVEX_Vsqrtss_xmm_k1z_xmm_xmmm32_er)?;
+                    return op3!(self, code, x(d), x(a), x(a));
+                }
+                op2!(self, double(pick(SQRTPS, bytes))?, d, a)
+            }
+            Op::Unary(
+                u @ (UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Ftrunc | UnaryOp::Nearest),
+            ) => {
+                // VRNDSCALEPD as `vec_unary`'s VRNDSCALEPS.
+                let imm = match u {
+                    UnaryOp::Nearest => 0x08u32,
+                    UnaryOp::Floor => 0x09,
+                    UnaryOp::Ceil => 0x0a,
+                    _ => 0x0b,
+                };
+                let a = self.vec(args[0], VS0)?;
+                if scalar {
+                    let code = double(Code::EVEX_Vrndscaless_xmm_k1z_xmm_xmmm32_imm8_sae)?;
+                    return op4!(self, code, x(d), x(a), x(a), imm);
+                }
+                op3!(self, double(pick(RNDSCALEPS, bytes))?, d, a, imm)
             }
             Op::Convert(c @ (ConvOp::SintToFloat(round) | ConvOp::UintToFloat(round)))
                 if scalar =>
@@ -3965,9 +4007,29 @@ impl Emitter<'_> {
     /// result `t | u` (`t & u` for the maximum: the zeros' sign bits), `t` where `a` is a
     /// NaN.
     fn min_max(&mut self, min: bool, d: Register, a: Register, b: Register, bytes: u32) -> Res<()> {
+        self.min_max_of(min, d, a, b, bytes, false)
+    }
+
+    /// [`Self::min_max`] of `f64` lanes where `double` (AVX-512: the `pd` forms, masks of
+    /// 64-bit lanes).
+    fn min_max_of(
+        &mut self,
+        min: bool,
+        d: Register,
+        a: Register,
+        b: Register,
+        bytes: u32,
+        double: bool,
+    ) -> Res<()> {
         let (op, join) = if min { (MINPS, PORD) } else { (MAXPS, PANDD) };
+        let lanes = |code: Code| if double { self::double(code) } else { Ok(code) };
         let t = sized(ZMM[VS2], bytes);
-        op3!(self, pick(op, bytes), t, a, b)?;
+        let (op, cmp, mov) = (
+            lanes(pick(op, bytes))?,
+            lanes(pick(CMPPS, bytes))?,
+            lanes(pick(MOVAPS, bytes))?,
+        );
+        op3!(self, op, t, a, b)?;
         let uno = cmpps_predicate(FloatCC::Uno);
         if self.avx2() {
             // The same with the masks in scratch 28 (free: `d` is written last) and the
@@ -3976,18 +4038,18 @@ impl Emitter<'_> {
             op4!(self, vex_pick(bytes, CMPPS_VEX), m, b, b, uno)?;
             self.blend_by(t, t, a, m)?;
             op4!(self, vex_pick(bytes, CMPPS_VEX), m, a, a, uno)?;
-            op3!(self, pick(op, bytes), u, b, a)?;
+            op3!(self, op, u, b, a)?;
             op3!(self, pick(join, bytes), u, u, t)?;
             return self.blend_by(d, u, t, m);
         }
-        op4!(self, pick(CMPPS, bytes), KS, b, b, uno)?;
-        let mut i = Instruction::with2(pick(MOVAPS, bytes), t, a).map_err(bad)?;
+        op4!(self, cmp, KS, b, b, uno)?;
+        let mut i = Instruction::with2(mov, t, a).map_err(bad)?;
         i.set_op_mask(KS);
         self.push(i);
-        op4!(self, pick(CMPPS, bytes), KS, a, a, uno)?;
-        op3!(self, pick(op, bytes), d, b, a)?;
+        op4!(self, cmp, KS, a, a, uno)?;
+        op3!(self, op, d, b, a)?;
         op3!(self, pick(join, bytes), d, d, t)?;
-        let mut i = Instruction::with2(pick(MOVAPS, bytes), d, t).map_err(bad)?;
+        let mut i = Instruction::with2(mov, d, t).map_err(bad)?;
         i.set_op_mask(KS);
         self.push(i);
         Ok(())

@@ -653,8 +653,10 @@ fn carries_f64(f: &Function, data: &ferrocl_ir::InstData, ty: Option<Type>, isa:
 /// Whether instruction `data` (result type `ty`) of `f` is an operation on `f64` lanes the
 /// tier computes: on AVX-512, in vectors of at most 8 lanes (one `zmm` register) and as
 /// scalars, with the `pd` and `sd` forms of its `f32` selection (`emit::double`). Moves,
-/// lanes, sums, products, quotients, fmas, negations, choices and comparisons into a mask:
-/// what GEMMs in `double` are made of (CLBlast's DGEMM). Anything else of `f64` is refused.
+/// lanes, sums, products, quotients, fmas, minima and maxima, negations, absolute values,
+/// square roots, roundings to integral values, choices, comparisons into a mask and
+/// conversions: what GEMMs in `double` are made of (CLBlast's DGEMM), and more. Anything
+/// else of `f64` (conversions to integers, `rsqrt`) is refused.
 fn f64_op(f: &Function, data: &ferrocl_ir::InstData, ty: Option<Type>, isa: Isa) -> bool {
     let of = |i: usize| f.dfg.value_type(f.dfg.resolve(data.args[i]));
     let fits = |t: Type| t.lane_type() != Type::F64 || t.lanes() <= 8;
@@ -673,8 +675,20 @@ fn f64_op(f: &Function, data: &ferrocl_ir::InstData, ty: Option<Type>, isa: Isa)
                 | BinaryOp::Fmul
                 | BinaryOp::Fdiv
                 | BinaryOp::FdivRelaxed
+                | BinaryOp::Fmin
+                | BinaryOp::Fmax
         ),
-        Op::Unary(u) => u == UnaryOp::Fneg,
+        Op::Unary(u) => matches!(
+            u,
+            UnaryOp::Fneg
+                | UnaryOp::Fabs
+                | UnaryOp::Sqrt
+                | UnaryOp::SqrtRelaxed
+                | UnaryOp::Floor
+                | UnaryOp::Ceil
+                | UnaryOp::Ftrunc
+                | UnaryOp::Nearest
+        ),
         Op::ExtractLane(_) | Op::Shuffle(_) => double(of(0)) && ty.is_some_and(double),
         Op::Splat => of(0) == Type::F64,
         Op::Select => ty.is_some_and(double),
@@ -1894,15 +1908,18 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
         Op::Iconst(_) | Op::Fconst(_) | Op::Null | Op::Undef | Op::Vconst(_) => true,
         Op::WorkItem(op, _) => ctx_field(*op).is_some(),
         Op::Unary(u) => match u {
-            UnaryOp::Fneg => ty.is_some_and(|t| matches!(t.lane_type(), Type::F32 | Type::F64)),
-            UnaryOp::Fabs
+            // (`f64` lanes: `f64_op`.)
+            UnaryOp::Fneg
+            | UnaryOp::Fabs
             | UnaryOp::Sqrt
             | UnaryOp::SqrtRelaxed
-            | UnaryOp::Rsqrt
             | UnaryOp::Floor
             | UnaryOp::Ceil
             | UnaryOp::Ftrunc
-            | UnaryOp::Nearest => ty.is_some_and(|t| t.lane_type() == Type::F32),
+            | UnaryOp::Nearest => {
+                ty.is_some_and(|t| matches!(t.lane_type(), Type::F32 | Type::F64))
+            }
+            UnaryOp::Rsqrt => ty.is_some_and(|t| t.lane_type() == Type::F32),
             UnaryOp::Bnot => ty.is_some_and(|t| t.lane_type() == Type::I1 || t.is_int()),
             UnaryOp::Ineg | UnaryOp::Clz => {
                 ty.is_some_and(|t| (scalar_int(t) && t != Type::I1) || t.lane_type() == Type::I32)
@@ -1917,7 +1934,7 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
                 | BinaryOp::Fmul
                 | BinaryOp::Fdiv
                 | BinaryOp::FdivRelaxed => true,
-                BinaryOp::Fmin | BinaryOp::Fmax => t.lane_type() == Type::F32,
+                BinaryOp::Fmin | BinaryOp::Fmax => matches!(t.lane_type(), Type::F32 | Type::F64),
                 BinaryOp::Iadd | BinaryOp::Isub | BinaryOp::Imul => t.lane_type() != Type::I1,
                 BinaryOp::Band | BinaryOp::Bor | BinaryOp::Bxor => true,
                 BinaryOp::Shl | BinaryOp::Lshr | BinaryOp::Ashr => {
