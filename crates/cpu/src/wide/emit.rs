@@ -684,6 +684,22 @@ const PANDN_VEX: Sized2 = [
     Code::VEX_Vpandn_ymm_ymm_ymmm256,
 ];
 
+/// The `f32` instruction of float sum, difference, product or quotient `b` (a relaxed
+/// quotient exact) on values of `bytes` bytes, or on a `scalar`'s low lane.
+fn float_arithmetic(b: BinaryOp, scalar: bool, bytes: u32) -> Option<Code> {
+    Some(match (b, scalar) {
+        (BinaryOp::Fadd, false) => pick(ADDPS, bytes),
+        (BinaryOp::Fsub, false) => pick(SUBPS, bytes),
+        (BinaryOp::Fmul, false) => pick(MULPS, bytes),
+        (BinaryOp::Fdiv | BinaryOp::FdivRelaxed, false) => pick(DIVPS, bytes),
+        (BinaryOp::Fadd, true) => Code::EVEX_Vaddss_xmm_k1z_xmm_xmmm32_er,
+        (BinaryOp::Fsub, true) => Code::EVEX_Vsubss_xmm_k1z_xmm_xmmm32_er,
+        (BinaryOp::Fmul, true) => Code::EVEX_Vmulss_xmm_k1z_xmm_xmmm32_er,
+        (BinaryOp::Fdiv | BinaryOp::FdivRelaxed, true) => Code::EVEX_Vdivss_xmm_k1z_xmm_xmmm32_er,
+        _ => return None,
+    })
+}
+
 /// The AVX2 form of `op` for registers of `bytes` (at most 16: the `xmm` one).
 fn vex_pick(bytes: u32, op: Sized2) -> Code {
     op[usize::from(bytes > 16)]
@@ -2688,28 +2704,21 @@ impl Emitter<'_> {
             }
             Op::Binary(b) => {
                 let float = self.ty(r).lane_type() == Type::F32;
-                let code = match (b, scalar) {
-                    (BinaryOp::Fadd, false) => pick(ADDPS, bytes),
-                    (BinaryOp::Fsub, false) => pick(SUBPS, bytes),
-                    (BinaryOp::Fmul, false) => pick(MULPS, bytes),
-                    (BinaryOp::Fdiv | BinaryOp::FdivRelaxed, false) => pick(DIVPS, bytes),
-                    (BinaryOp::Fadd, true) => Code::EVEX_Vaddss_xmm_k1z_xmm_xmmm32_er,
-                    (BinaryOp::Fsub, true) => Code::EVEX_Vsubss_xmm_k1z_xmm_xmmm32_er,
-                    (BinaryOp::Fmul, true) => Code::EVEX_Vmulss_xmm_k1z_xmm_xmmm32_er,
-                    (BinaryOp::Fdiv | BinaryOp::FdivRelaxed, true) => {
-                        Code::EVEX_Vdivss_xmm_k1z_xmm_xmmm32_er
-                    }
-                    (BinaryOp::Iadd, false) if !float => pick(PADDD, bytes),
-                    (BinaryOp::Isub, false) if !float => pick(PSUBD, bytes),
-                    (BinaryOp::Imul, false) if !float => pick(PMULLD, bytes),
-                    (BinaryOp::Smin, false) if !float => pick(PMINSD, bytes),
-                    (BinaryOp::Smax, false) if !float => pick(PMAXSD, bytes),
-                    (BinaryOp::Umin, false) if !float => pick(PMINUD, bytes),
-                    (BinaryOp::Umax, false) if !float => pick(PMAXUD, bytes),
-                    (BinaryOp::Band, _) => pick(PANDD, bytes.max(16)),
-                    (BinaryOp::Bor, _) => pick(PORD, bytes.max(16)),
-                    (BinaryOp::Bxor, _) => pick(PXORD, bytes.max(16)),
-                    (other, _) => return Err(format!("{other:?} on vector registers")),
+                let code = match float_arithmetic(*b, scalar, bytes) {
+                    Some(code) => code,
+                    None => match (b, scalar) {
+                        (BinaryOp::Iadd, false) if !float => pick(PADDD, bytes),
+                        (BinaryOp::Isub, false) if !float => pick(PSUBD, bytes),
+                        (BinaryOp::Imul, false) if !float => pick(PMULLD, bytes),
+                        (BinaryOp::Smin, false) if !float => pick(PMINSD, bytes),
+                        (BinaryOp::Smax, false) if !float => pick(PMAXSD, bytes),
+                        (BinaryOp::Umin, false) if !float => pick(PMINUD, bytes),
+                        (BinaryOp::Umax, false) if !float => pick(PMAXUD, bytes),
+                        (BinaryOp::Band, _) => pick(PANDD, bytes.max(16)),
+                        (BinaryOp::Bor, _) => pick(PORD, bytes.max(16)),
+                        (BinaryOp::Bxor, _) => pick(PXORD, bytes.max(16)),
+                        (other, _) => return Err(format!("{other:?} on vector registers")),
+                    },
                 };
                 // A constant operand read from the pool by the operation itself; a first one
                 // taken second where the operation commutes (a float sum or product does, to
@@ -2750,24 +2759,7 @@ impl Emitter<'_> {
                 if !scalar && self.fma_from_pool(d, &args, forms)? {
                     return Ok(());
                 }
-                let (a, b, c) = (
-                    self.vec(args[0], VS0)?,
-                    self.vec(args[1], VS1)?,
-                    self.vec(args[2], VS2)?,
-                );
-                let [c231, c213, _] = forms;
-                let x = |r: Register| if scalar { xmm_of(r) } else { r };
-                let (d, a, b, c) = (x(d), x(a), x(b), x(c));
-                if d == c {
-                    op3!(self, c231, d, a, b)
-                } else if d == a {
-                    op3!(self, c213, d, b, c)
-                } else if d == b {
-                    op3!(self, c213, d, a, c)
-                } else {
-                    self.vmov(d, c)?;
-                    op3!(self, c231, d, a, b)
-                }
+                self.fma_in_registers(d, &args, forms, scalar)
             }
             Op::Unary(u) => {
                 let a = self.vec(args[0], VS0)?;
@@ -3148,42 +3140,15 @@ impl Emitter<'_> {
                 self.min_max_of(*b == BinaryOp::Fmin, d, a, c, n, true)
             }
             Op::Binary(b) => {
-                let code = match (b, scalar) {
-                    (BinaryOp::Fadd, false) => pick(ADDPS, bytes),
-                    (BinaryOp::Fsub, false) => pick(SUBPS, bytes),
-                    (BinaryOp::Fmul, false) => pick(MULPS, bytes),
-                    (BinaryOp::Fdiv | BinaryOp::FdivRelaxed, false) => pick(DIVPS, bytes),
-                    (BinaryOp::Fadd, true) => Code::EVEX_Vaddss_xmm_k1z_xmm_xmmm32_er,
-                    (BinaryOp::Fsub, true) => Code::EVEX_Vsubss_xmm_k1z_xmm_xmmm32_er,
-                    (BinaryOp::Fmul, true) => Code::EVEX_Vmulss_xmm_k1z_xmm_xmmm32_er,
-                    (BinaryOp::Fdiv | BinaryOp::FdivRelaxed, true) => {
-                        Code::EVEX_Vdivss_xmm_k1z_xmm_xmmm32_er
-                    }
-                    (other, _) => return Err(format!("{other:?} of f64")),
-                };
+                let code =
+                    float_arithmetic(*b, scalar, bytes).ok_or_else(|| format!("{b:?} of f64"))?;
                 let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
                 op3!(self, double(code)?, x(d), x(a), x(c))
             }
             Op::Fma => {
                 let (args, forms) = self.fma_forms(args, scalar, bytes);
-                let (a, b, c) = (
-                    self.vec(args[0], VS0)?,
-                    self.vec(args[1], VS1)?,
-                    self.vec(args[2], VS2)?,
-                );
-                let [c231, c213, _] = forms;
-                let (c231, c213) = (double(c231)?, double(c213)?);
-                let (d, a, b, c) = (x(d), x(a), x(b), x(c));
-                if d == c {
-                    op3!(self, c231, d, a, b)
-                } else if d == a {
-                    op3!(self, c213, d, b, c)
-                } else if d == b {
-                    op3!(self, c213, d, a, c)
-                } else {
-                    self.vmov(d, c)?;
-                    op3!(self, c231, d, a, b)
-                }
+                let [c231, c213, c132] = forms;
+                self.fma_in_registers(d, &args, [double(c231)?, double(c213)?, c132], scalar)
             }
             Op::Unary(u @ (UnaryOp::Fneg | UnaryOp::Fabs)) => {
                 // The sign bits flipped, or cleared, by a pool entry.
@@ -3938,6 +3903,36 @@ impl Emitter<'_> {
             (true, true, true) => return (plain, FNMSUB_SS),
         };
         (plain, forms.map(|f| pick(f, bytes)))
+    }
+
+    /// `d = a * b + c` of operands `args` in registers, in the form (`forms`: 231, 213) whose
+    /// destination is an operand's register, or with the addend moved to `d` first (`xmm`
+    /// registers for a `scalar`).
+    fn fma_in_registers(
+        &mut self,
+        d: Register,
+        args: &[Value; 3],
+        forms: [Code; 3],
+        scalar: bool,
+    ) -> Res<()> {
+        let (a, b, c) = (
+            self.vec(args[0], VS0)?,
+            self.vec(args[1], VS1)?,
+            self.vec(args[2], VS2)?,
+        );
+        let [c231, c213, _] = forms;
+        let x = |r: Register| if scalar { xmm_of(r) } else { r };
+        let (d, a, b, c) = (x(d), x(a), x(b), x(c));
+        if d == c {
+            op3!(self, c231, d, a, b)
+        } else if d == a {
+            op3!(self, c213, d, b, c)
+        } else if d == b {
+            op3!(self, c213, d, a, c)
+        } else {
+            self.vmov(d, c)?;
+            op3!(self, c231, d, a, b)
+        }
     }
 
     /// `d = a * b + c` (vectors) with a constant operand read from the pool by the fma

@@ -668,27 +668,8 @@ fn f64_op(f: &Function, data: &ferrocl_ir::InstData, ty: Option<Type>, isa: Isa)
         Op::Load(m) => !m.volatile,
         Op::Store(m) => !m.volatile,
         Op::Undef | Op::Fconst(_) | Op::InsertLane(_) | Op::Fma => true,
-        Op::Binary(b) => matches!(
-            b,
-            BinaryOp::Fadd
-                | BinaryOp::Fsub
-                | BinaryOp::Fmul
-                | BinaryOp::Fdiv
-                | BinaryOp::FdivRelaxed
-                | BinaryOp::Fmin
-                | BinaryOp::Fmax
-        ),
-        Op::Unary(u) => matches!(
-            u,
-            UnaryOp::Fneg
-                | UnaryOp::Fabs
-                | UnaryOp::Sqrt
-                | UnaryOp::SqrtRelaxed
-                | UnaryOp::Floor
-                | UnaryOp::Ceil
-                | UnaryOp::Ftrunc
-                | UnaryOp::Nearest
-        ),
+        Op::Binary(b) => b.is_float() && b != BinaryOp::Copysign,
+        Op::Unary(u) => exact_float_unary(u),
         Op::ExtractLane(_) | Op::Shuffle(_) => double(of(0)) && ty.is_some_and(double),
         Op::Splat => of(0) == Type::F64,
         Op::Select => ty.is_some_and(double),
@@ -709,6 +690,35 @@ fn f64_op(f: &Function, data: &ferrocl_ir::InstData, ty: Option<Type>, isa: Isa)
         },
         _ => false,
     }
+}
+
+/// The float operations of one operand the tier computes in `float` and in `double` lanes
+/// alike (exact, or correctly rounded roots; `rsqrt` only in `float`).
+fn exact_float_unary(u: UnaryOp) -> bool {
+    matches!(
+        u,
+        UnaryOp::Fneg
+            | UnaryOp::Fabs
+            | UnaryOp::Sqrt
+            | UnaryOp::SqrtRelaxed
+            | UnaryOp::Floor
+            | UnaryOp::Ceil
+            | UnaryOp::Ftrunc
+            | UnaryOp::Nearest
+    )
+}
+
+/// How many times each value of `f` is read (as an operand or a branch argument).
+fn reads_of(f: &Function) -> SecondaryMap<Value, u32> {
+    let mut raw: SecondaryMap<Value, u32> = SecondaryMap::new();
+    for &b in f.layout.blocks() {
+        for &inst in f.layout.block_insts(b) {
+            for a in f.dfg.insts[inst].all_args() {
+                raw[f.dfg.resolve(a)] += 1;
+            }
+        }
+    }
+    raw
 }
 
 /// Whether `ty` is a vector of booleans (`i1`): on AVX2, a vector register of 32-bit lanes,
@@ -1066,14 +1076,7 @@ impl<'a> Plan<'a> {
     /// `extractlane` of every lane of one `i1x16` mask, each inner node read only by the
     /// tree: the last instruction of each becomes an `any` of the mask, the others fold away.
     fn find_deferred(&mut self, f: &Function) {
-        let mut raw: SecondaryMap<Value, u32> = SecondaryMap::new();
-        for &b in f.layout.blocks() {
-            for &inst in f.layout.block_insts(b) {
-                for a in f.dfg.insts[inst].all_args() {
-                    raw[f.dfg.resolve(a)] += 1;
-                }
-            }
-        }
+        let raw = reads_of(f);
         let mut as_fma: SecondaryMap<Value, u32> = SecondaryMap::new();
         let mut as_address: SecondaryMap<Value, u32> = SecondaryMap::new();
         let mut as_lane: SecondaryMap<Value, u32> = SecondaryMap::new();
@@ -1527,14 +1530,7 @@ impl<'a> Plan<'a> {
     /// (CLBlast's `XgemmDirect` reads its `__local` tiles so: 72 lanes a trip of its loop in
     /// `double`); made 16 bytes at a time, a lane takes one load.
     fn find_gathered(&mut self, f: &Function) {
-        let mut raw: SecondaryMap<Value, u32> = SecondaryMap::new();
-        for &b in f.layout.blocks() {
-            for &inst in f.layout.block_insts(b) {
-                for a in f.dfg.insts[inst].all_args() {
-                    raw[f.dfg.resolve(a)] += 1;
-                }
-            }
-        }
+        let raw = reads_of(f);
         for &b in f.layout.blocks() {
             let insts = f.layout.block_insts(b);
             let at: std::collections::HashMap<Inst, usize> =
@@ -1909,14 +1905,7 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
         Op::WorkItem(op, _) => ctx_field(*op).is_some(),
         Op::Unary(u) => match u {
             // (`f64` lanes: `f64_op`.)
-            UnaryOp::Fneg
-            | UnaryOp::Fabs
-            | UnaryOp::Sqrt
-            | UnaryOp::SqrtRelaxed
-            | UnaryOp::Floor
-            | UnaryOp::Ceil
-            | UnaryOp::Ftrunc
-            | UnaryOp::Nearest => {
+            u if exact_float_unary(*u) => {
                 ty.is_some_and(|t| matches!(t.lane_type(), Type::F32 | Type::F64))
             }
             UnaryOp::Rsqrt => ty.is_some_and(|t| t.lane_type() == Type::F32),
@@ -1925,6 +1914,7 @@ fn check_op(f: &Function, inst: Inst, isa: Isa) -> Result<(), String> {
                 ty.is_some_and(|t| (scalar_int(t) && t != Type::I1) || t.lane_type() == Type::I32)
             }
             UnaryOp::Popcnt | UnaryOp::Ctz => ty.is_some_and(|t| scalar_int(t) && t != Type::I1),
+            _ => false,
         },
         Op::Binary(b) => {
             let t = ty.unwrap_or(Type::I1);
