@@ -2580,9 +2580,16 @@ impl Emitter<'_> {
         let from_f64 = args
             .first()
             .is_some_and(|&a| self.ty(a).lane_type() == Type::F64);
+        // (Lanes, shuffles and choices: `vec_inst`'s own, of 64-bit lanes.)
         let moved = matches!(
             op,
-            Op::Load(_) | Op::InsertLane(_) | Op::Undef | Op::Bitcast
+            Op::Load(_)
+                | Op::InsertLane(_)
+                | Op::Undef
+                | Op::Bitcast
+                | Op::ExtractLane(_)
+                | Op::Shuffle(_)
+                | Op::Select
         );
         if (f64_result && !moved) || (from_f64 && matches!(op, Op::Convert(_))) {
             return self.f64_inst(op, r, d, args);
@@ -2632,23 +2639,36 @@ impl Emitter<'_> {
             Op::Shuffle(mask) => {
                 // VPERMI2PS: the lanes of the index register replaced by the lanes they
                 // name of the two tables (0-15 the first's, 16-31 the second's). The
-                // operands' lanes past their own count are never named.
+                // operands' lanes past their own count are never named. Of `f64` lanes,
+                // VPERMI2PD: tables of 8, an index in the low word of each 64 bits.
                 let m = self.ty(args[0]).lanes();
                 if self.avx2() {
                     return self.shuffle_avx2(d, args, mask, m);
                 }
+                let double_lanes = self.ty(r).lane_type() == Type::F64;
+                let (step, table) = if double_lanes { (2, 8) } else { (1, 16) };
                 let mut idx = [0u32; 16];
-                for (w, &j) in idx.iter_mut().zip(mask.iter()) {
+                for (w, &j) in idx.iter_mut().step_by(step).zip(mask.iter()) {
                     let j = u32::from(j);
-                    *w = if j < m { j } else { 16 + j - m };
+                    *w = if j < m { j } else { table + j - m };
                 }
+                let [permi2, permt2] = if double_lanes {
+                    [
+                        Code::EVEX_Vpermi2pd_zmm_k1z_zmm_zmmm512b64,
+                        Code::EVEX_Vpermt2pd_zmm_k1z_zmm_zmmm512b64,
+                    ]
+                } else {
+                    [
+                        Code::EVEX_Vpermi2ps_zmm_k1z_zmm_zmmm512b32,
+                        Code::EVEX_Vpermt2ps_zmm_k1z_zmm_zmmm512b32,
+                    ]
+                };
                 let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
                 let (za, zb, zd) = (zmm_of(a), zmm_of(b), zmm_of(d));
                 if za != zd && zb != zd {
                     // VPERMI2PS: the indices in the result's register, overwritten.
                     self.load_pool(zd, MOVUPS_LOAD[2], idx)?;
-                    let code = Code::EVEX_Vpermi2ps_zmm_k1z_zmm_zmmm512b32;
-                    return op3!(self, code, zd, za, zb);
+                    return op3!(self, permi2, zd, za, zb);
                 }
                 // VPERMT2PS: the first table in the result's register, overwritten, the
                 // indices in a scratch register; where the result's register holds the second
@@ -2656,13 +2676,12 @@ impl Emitter<'_> {
                 // move, where the permutation to a scratch register took one.
                 let (first, second) = if za == zd { (za, zb) } else { (zb, za) };
                 if za != zd {
-                    for w in idx.iter_mut() {
-                        *w ^= 16;
+                    for w in idx.iter_mut().step_by(step) {
+                        *w ^= table;
                     }
                 }
                 self.load_pool(ZMM[VS2], MOVUPS_LOAD[2], idx)?;
-                let code = Code::EVEX_Vpermt2ps_zmm_k1z_zmm_zmmm512b32;
-                op3!(self, code, first, ZMM[VS2], second)
+                op3!(self, permt2, first, ZMM[VS2], second)
             }
             Op::Binary(b @ (BinaryOp::Umulhi | BinaryOp::Smulhi)) => {
                 let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
@@ -2794,7 +2813,11 @@ impl Emitter<'_> {
                     op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
                     KS
                 };
-                let code = pick(BLENDMPS, bytes.max(16));
+                let mut code = pick(BLENDMPS, bytes.max(16));
+                if self.ty(r).lane_type() == Type::F64 {
+                    // (Masks of 64-bit lanes.)
+                    code = double(code)?;
+                }
                 let (d, ra, rb) = if scalar {
                     (xmm_of(d), xmm_of(ra), xmm_of(rb))
                 } else {
@@ -2923,8 +2946,14 @@ impl Emitter<'_> {
                 }
             }
             Op::ExtractLane(n) => {
+                // (Lane n of 64 bits is lanes 2n and 2n + 1 of 32.)
                 let v = self.vec(args[0], VS0)?;
-                let x = self.lane(v, *n)?;
+                let n = if self.ty(args[0]).lane_type() == Type::F64 {
+                    2 * n
+                } else {
+                    *n
+                };
+                let x = self.lane(v, n)?;
                 self.vmov(d, x)
             }
             Op::InsertLane(n) => {
@@ -3079,59 +3108,6 @@ impl Emitter<'_> {
             Op::Splat => {
                 let a = self.vec(args[0], VS0)?;
                 op2!(self, pick(PBROADCASTQ_X, bytes), d, xmm_of(a))
-            }
-            Op::ExtractLane(n) => {
-                // Lane n of 64 bits is lanes 2n and 2n + 1 of 32.
-                let v = self.vec(args[0], VS0)?;
-                let l = self.lane(v, 2 * n)?;
-                self.vmov(d, l)
-            }
-            Op::Shuffle(mask) => {
-                // VPERMI2PD / VPERMT2PD: as `vec_inst`'s shuffle, with 8 lanes a table.
-                let m = self.ty(args[0]).lanes();
-                let mut idx = [0u32; 16];
-                for (k, &j) in mask.iter().enumerate() {
-                    let j = u32::from(j);
-                    idx[2 * k] = if j < m { j } else { 8 + j - m };
-                }
-                let (a, b) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);
-                let (za, zb, zd) = (zmm_of(a), zmm_of(b), zmm_of(d));
-                if za != zd && zb != zd {
-                    self.load_pool(zd, MOVUPS_LOAD[2], idx)?;
-                    return op3!(
-                        self,
-                        Code::EVEX_Vpermi2pd_zmm_k1z_zmm_zmmm512b64,
-                        zd,
-                        za,
-                        zb
-                    );
-                }
-                let (first, second) = if za == zd { (za, zb) } else { (zb, za) };
-                if za != zd {
-                    for w in idx.iter_mut().step_by(2) {
-                        *w ^= 8;
-                    }
-                }
-                self.load_pool(ZMM[VS2], MOVUPS_LOAD[2], idx)?;
-                let code = Code::EVEX_Vpermt2pd_zmm_k1z_zmm_zmmm512b64;
-                op3!(self, code, first, ZMM[VS2], second)
-            }
-            Op::Select => {
-                let (c, a, b) = (args[0], args[1], args[2]);
-                let (ra, rb) = (self.vec(a, VS0)?, self.vec(b, VS1)?);
-                let k = if self.plan.class(c) == Class::Mask {
-                    self.kreg(c, KS)?
-                } else {
-                    // A scalar condition: all lanes or none.
-                    self.all_ones_if(c)?;
-                    op2!(self, Code::VEX_Kmovw_kr_r32, KS, r32(S1))?;
-                    KS
-                };
-                let code = double(pick(BLENDMPS, bytes.max(16)))?;
-                let mut i = Instruction::with3(code, x(d), x(rb), x(ra)).map_err(bad)?;
-                i.set_op_mask(k);
-                self.push(i);
-                Ok(())
             }
             Op::Binary(b @ (BinaryOp::Fmin | BinaryOp::Fmax)) => {
                 let (a, c) = (self.vec(args[0], VS0)?, self.vec(args[1], VS1)?);

@@ -875,8 +875,9 @@ impl<'a> Plan<'a> {
         let Some(&entry) = blocks.first() else {
             return Err("no body".into());
         };
-        plan.find_deferred(f);
-        plan.find_gathered(f);
+        let raw = reads_of(f);
+        plan.find_deferred(f, &raw);
+        plan.find_gathered(f, &raw);
         for (bi, &b) in blocks.iter().enumerate() {
             for &p in f.dfg.block_params(b) {
                 plan.classify(f, p)?;
@@ -1075,8 +1076,7 @@ impl<'a> Plan<'a> {
     /// Finds the comparisons a branch makes itself, and the `bor` trees whose leaves are
     /// `extractlane` of every lane of one `i1x16` mask, each inner node read only by the
     /// tree: the last instruction of each becomes an `any` of the mask, the others fold away.
-    fn find_deferred(&mut self, f: &Function) {
-        let raw = reads_of(f);
+    fn find_deferred(&mut self, f: &Function, raw: &SecondaryMap<Value, u32>) {
         let mut as_fma: SecondaryMap<Value, u32> = SecondaryMap::new();
         let mut as_address: SecondaryMap<Value, u32> = SecondaryMap::new();
         let mut as_lane: SecondaryMap<Value, u32> = SecondaryMap::new();
@@ -1302,7 +1302,7 @@ impl<'a> Plan<'a> {
                 continue;
             };
             if raw[c] == 1 && f.dfg.insts[i].op == Op::Binary(BinaryOp::Band) {
-                if let Some((leaves, inner)) = comparison_tree(f, &raw, i) {
+                if let Some((leaves, inner)) = comparison_tree(f, raw, i) {
                     for j in inner {
                         self.folded[j] = true;
                     }
@@ -1359,7 +1359,7 @@ impl<'a> Plan<'a> {
                 if self.folded[inst] || f.dfg.value_type(root) != Type::I1 {
                     continue;
                 }
-                if let Some((mask, inner)) = lane_tree(f, &raw, inst) {
+                if let Some((mask, inner)) = lane_tree(f, raw, inst) {
                     self.any[root] = Some((mask, all));
                     for i in inner {
                         self.folded[i] = true;
@@ -1529,8 +1529,7 @@ impl<'a> Plan<'a> {
     /// made in a general register and moved to `k7`, a copy and a masked broadcast
     /// (CLBlast's `XgemmDirect` reads its `__local` tiles so: 72 lanes a trip of its loop in
     /// `double`); made 16 bytes at a time, a lane takes one load.
-    fn find_gathered(&mut self, f: &Function) {
-        let raw = reads_of(f);
+    fn find_gathered(&mut self, f: &Function, raw: &SecondaryMap<Value, u32>) {
         for &b in f.layout.blocks() {
             let insts = f.layout.block_insts(b);
             let at: std::collections::HashMap<Inst, usize> =
