@@ -1172,6 +1172,14 @@ impl Emitter<'_> {
         Some(mem(Register::RSP, pushed + 8 + 8 * i64::from(n)))
     }
 
+    /// Whether vector value `v` lives in its spill slot (not a register, a pinned or
+    /// rematerialized constant, or a mask, whose slot holds a mask register's bits): an operation that takes a memory operand reads it there
+    /// rather than through a scratch register.
+    fn spilled(&self, v: Value) -> bool {
+        let ty = self.ty(v);
+        self.alloc.slot[v].is_some() && !self.plan.is_remat(v) && ty.is_vector() && !is_mask(ty)
+    }
+
     /// The register result `r` is written to: its own, or the spill scratch register (stored
     /// to `r`'s slot after the instruction, [`Self::inst`]).
     fn def_reg(&self, r: Value) -> Res<Register> {
@@ -2749,7 +2757,8 @@ impl Emitter<'_> {
                 };
                 let commutes = b.is_commutative()
                     || (matches!(b, BinaryOp::Fadd | BinaryOp::Fmul) && not_nan(self, args[0]));
-                let in_memory = self.plan.in_memory(args[1]).is_some();
+                // So is a spilled operand, from its slot.
+                let in_memory = self.plan.in_memory(args[1]).is_some() || self.spilled(args[1]);
                 let (x, k) = match (
                     self.is_pool_constant(args[0]),
                     self.is_pool_constant(args[1]) || in_memory,
@@ -2758,6 +2767,7 @@ impl Emitter<'_> {
                     // A splat's load read first by an operation that commutes (`Plan::new`).
                     _ if self.plan.in_memory(args[0]).is_some() => (args[1], args[0]),
                     (true, false) if commutes => (args[1], args[0]),
+                    _ if commutes && self.spilled(args[0]) => (args[1], args[0]),
                     _ => (args[0], args[0]),
                 };
                 if !scalar && bytes >= 16 && x != k {
@@ -3711,6 +3721,9 @@ impl Emitter<'_> {
     /// The broadcast memory operand an operation reads `v` through: a constant's pool entry,
     /// or the lane of the load a splat reads ([`Plan::in_memory`]).
     fn memory_operand(&mut self, v: Value) -> Res<MemoryOperand> {
+        if self.spilled(v) {
+            return self.slot(v, 0).ok_or_else(|| format!("{v} has no slot"));
+        }
         let Some(load) = self.plan.in_memory(v) else {
             return self.pool_operand(v);
         };

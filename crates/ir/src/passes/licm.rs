@@ -13,7 +13,9 @@
 //! collective or call): the header runs each time the loop is entered, before anything else
 //! in it, so the load runs where it first ran, and no later trip could read anything else
 //! (another work-item's write to it without synchronization would be a data race). The bound
-//! of `for (k = rowptr[r]; k < rowptr[r + 1]; k++)` is then read once.
+//! of `for (k = rowptr[r]; k < rowptr[r + 1]; k++)` is then read once. A load from
+//! `__constant` memory, which nothing writes while a kernel runs, moves from the header of a
+//! loop that writes other memory too.
 //!
 //! A trusted `__private` store in the header (the CPU device's work-group transform writing
 //! a value every work-item shares to its context, in the loop over a region's chunks) of an
@@ -139,8 +141,8 @@ pub fn licm(f: &mut Function) -> bool {
             for i in f.layout.block_insts(b).to_vec() {
                 let data = &f.dfg.insts[i];
                 let invariant_load = b == l.header
-                    && !writes
-                    && matches!(data.op, Op::Load(flags) if !flags.volatile);
+                    && matches!(data.op, Op::Load(flags) if !flags.volatile)
+                    && (!writes || reads_constant(f, data.args[0]));
                 if !(hoistable(&data.op) || invariant_load)
                     || data.args.iter().any(|a| defined.contains(a))
                 {
@@ -164,6 +166,16 @@ pub fn licm(f: &mut Function) -> bool {
         }
     }
     changed
+}
+
+/// Whether the load address `p` is in the `__constant` address space, which no work-item
+/// writes (OpenCL C 3.0, 6.7.3: it holds "read-only variables", and "It is illegal to write
+/// to a variable in the constant address space"), and the host writes the buffer behind a
+/// `__constant` argument only between commands. A
+/// load from it at an invariant address reads the same value in every trip of a loop that
+/// stores elsewhere: a 5x5 filter's 25 weights, read once rather than in each chunk.
+fn reads_constant(f: &Function, p: Value) -> bool {
+    f.dfg.value_type(p).addr_space() == Some(crate::types::AddrSpace::Constant)
 }
 
 /// Where a private access is: `base + offset + coeff * scale` bytes, `scale` a value known
