@@ -407,7 +407,7 @@ pub(crate) fn wider_doubles(f: &Function) -> bool {
 
 /// Weighted vector operations above which a function is taken by the tier even where
 /// 256-bit operations are halved (see `Measure::halved`).
-const LARGE_ARITHMETIC: u32 = 16_384;
+const LARGE_ARITHMETIC: u32 = 24_576;
 
 /// What [`worth_it`] weighs, counted over `f` with `outer` loops around it.
 struct Measure {
@@ -509,7 +509,12 @@ impl Measure {
     // tiled stencil (442) 1.2-1.7x slower in the tier, exp (31) and log (61) alike; where
     // accesses and their addressing weigh more, its fewer instructions still win: conv-5x5
     // (1.9) 2.6x and sgemm (2.4) 1.2x faster, atan2 (17) 1.2x, float4-poly (4), a scan (5.5)
-    // and a layer (4.2) alike.
+    // and a layer (4.2) alike. Later, OpenCV's `exp` over `float4` pixels (20: its
+    // components regrouped by lane-crossing shuffles, two or three operations each there)
+    // took 1.2x as long in the tier (the whole `cv2.exp` call 2.21-2.27 against 1.83 ms),
+    // and pyvkfft's smaller FFT kernels (14-20) ran alike or slower (c2c 4096 0.062-0.075
+    // against 0.057-0.062 ms), while atan2 (11) and fft-256 (12) measured alike: the line
+    // is drawn at 16.
     //
     // Very large functions are the exception (over `LARGE_ARITHMETIC`): Cranelift places
     // each pure instruction just before its first use, so the independent chains of long
@@ -517,6 +522,10 @@ impl Measure {
     // IR's order. VkFFT's FFT kernels (42,024 vector operations, 384 accesses) ran 1.7-2x
     // faster in the tier on that EPYC (pyvkfft: c2c 4096 0.19 to 0.11 ms, 64x1024 batched
     // 3.0 to 1.5, 256x256 4.6 to 2.6); the largest bench row (resize-image) has 6,824.
+    // Functions about half that size whose bulk is code that seldom runs measured alike or
+    // slower in the tier: OpenCV's `log` over `float4` (20,680, the complete form for four
+    // components besides the common one) 2.29-2.63 against 1.96-2.14 ms for the call, and
+    // pyvkfft's r2c 512x512 (19,104) 2.50-2.54 against 2.48-2.68 ms.
     fn halved(&self) -> Result<(), String> {
         let Measure {
             arithmetic,
@@ -525,7 +534,7 @@ impl Measure {
         } = *self;
         let policy = !takes_scalar() && !taking_all();
         let halved = host_isa() == Some(Isa::Avx2) && splits_256();
-        let bound = arithmetic > 24 * accesses.max(1) && arithmetic <= LARGE_ARITHMETIC;
+        let bound = arithmetic > 16 * accesses.max(1) && arithmetic <= LARGE_ARITHMETIC;
         if policy && halved && bound {
             return Err(format!(
                 "256-bit operations in two halves on this CPU, and bound by them \
