@@ -185,7 +185,49 @@ pub fn vector_width(f: &ferrocl_ir::Function) -> u32 {
     {
         return LATENCY_WIDTH;
     }
+    if loops.loops.is_empty()
+        && wide::halved_host()
+        && float_arithmetic(f) >= CHAIN_FLOAT_OPS
+        && !f.layout.blocks().iter().any(sync)
+        && !workgroup::sees_groups_with(f, &|_| None)
+    {
+        return LATENCY_WIDTH;
+    }
     WIDE_WIDTH
+}
+
+/// Float sums, differences, products, quotients and fused multiply-adds from which a kernel
+/// without loops runs [`LATENCY_WIDTH`] lanes on a host that halves 256-bit operations
+/// (`wide::halved_host`), where such a kernel is Cranelift's (`wide`'s `Measure::halved`):
+/// each value is then four `xmm` registers, four independent chains through the kernel's
+/// long dependent computations (a logarithm, a quotient, an exponential, a polynomial), where
+/// 8 lanes give two. On 2 cores of a Zen 1 EPYC (`ferrocl bench`, the widths forced, two
+/// runs each): black-scholes (139 such operations, the longest chain 17 of them) 2.96-2.99
+/// to 2.56-2.58 ms, pow-f32 (113, 32) 53.6 to 43.2-43.6; atan2-f32 alike; the kernels of
+/// one function each, exp (24), log (32) and sincos (31), 2-8% slower, as the earlier
+/// measurements found for kernels without loops.
+const CHAIN_FLOAT_OPS: usize = 64;
+
+/// How many float arithmetic operations `f` has (see [`CHAIN_FLOAT_OPS`]).
+fn float_arithmetic(f: &ferrocl_ir::Function) -> usize {
+    use ferrocl_ir::{BinaryOp, Op};
+    f.layout
+        .blocks()
+        .iter()
+        .flat_map(|&b| f.layout.block_insts(b))
+        .filter(|&&i| {
+            let op = &f.dfg.insts[i].op;
+            let arithmetic = matches!(
+                op,
+                Op::Fma
+                    | Op::Binary(BinaryOp::Fadd | BinaryOp::Fsub | BinaryOp::Fmul | BinaryOp::Fdiv)
+            );
+            arithmetic
+                && f.dfg
+                    .inst_result(i)
+                    .is_some_and(|r| f.dfg.value_type(r).lane_type().is_float())
+        })
+        .count()
 }
 
 /// Whether at least a tenth of `f`'s `insts` instructions compute OpenCL vectors (building

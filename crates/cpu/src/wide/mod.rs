@@ -150,6 +150,13 @@ fn taking_all() -> bool {
     TAKE_ALL.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// Whether this host's widest vector instructions are AVX2's and run as two 128-bit halves
+/// ([`splits_256`]): where the tier leaves arithmetic-bound functions to Cranelift
+/// (`Measure::halved`).
+pub fn halved_host() -> bool {
+    host_isa() == Some(Isa::Avx2) && splits_256()
+}
+
 /// Whether this CPU executes a 256-bit vector operation as two 128-bit ones: AMD's before
 /// Zen 2 (family 17h models below 30h, and the families before it; AMD's Software
 /// Optimization Guide for family 17h: the floating-point unit's datapaths are 128 bits
@@ -533,7 +540,7 @@ impl Measure {
             ..
         } = *self;
         let policy = !takes_scalar() && !taking_all();
-        let halved = host_isa() == Some(Isa::Avx2) && splits_256();
+        let halved = halved_host();
         let bound = arithmetic > 16 * accesses.max(1) && arithmetic <= LARGE_ARITHMETIC;
         if policy && halved && bound {
             return Err(format!(
