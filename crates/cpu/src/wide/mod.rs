@@ -422,6 +422,7 @@ struct Measure {
     work: u32,
     arithmetic: u32,
     accesses: u32,
+    shuffles: u32,
 }
 
 fn measure(f: &Function, outer: u32) -> Measure {
@@ -433,6 +434,7 @@ fn measure(f: &Function, outer: u32) -> Measure {
     // In every loop: vector arithmetic and vector accesses of `__global` memory, each
     // counted 8 times for each loop it is in beyond the first (the work-item loop).
     let (mut arithmetic, mut accesses) = (0u32, 0u32);
+    let mut shuffles = 0u32;
     for &b in f.layout.blocks() {
         if depth(b) == 0 {
             continue;
@@ -475,6 +477,7 @@ fn measure(f: &Function, outer: u32) -> Measure {
                 Op::Select | Op::Convert(_) if vector => {
                     arithmetic = arithmetic.saturating_add(weight)
                 }
+                Op::Shuffle(_) if vector => shuffles = shuffles.saturating_add(weight),
                 _ => {}
             }
         }
@@ -484,6 +487,7 @@ fn measure(f: &Function, outer: u32) -> Measure {
         work,
         arithmetic,
         accesses,
+        shuffles,
     }
 }
 
@@ -533,10 +537,20 @@ impl Measure {
     // slower in the tier: OpenCV's `log` over `float4` (20,680, the complete form for four
     // components besides the common one) 2.29-2.63 against 1.96-2.14 ms for the call, and
     // pyvkfft's r2c 512x512 (19,104) 2.50-2.54 against 2.48-2.68 ms.
+    //
+    // Shuffles there cross the two halves at two or three times the cost of an operation
+    // within them (`vpermps` three operations, `vperm2f128` eight, against one for
+    // `vpermilps`), where Cranelift's code shuffles within `xmm` registers: a function with
+    // more vector shuffles than arithmetic (the regrouping of OpenCL vectors into components)
+    // stays Cranelift's too. clpeak's `float8` bandwidth kernel (6,144 shuffles against 2,288
+    // operations at 8 lanes) read 64 MB in 6.3-6.8 ms in the tier, 3.5-3.6 one work-item at
+    // a time (the cost model's choice for Cranelift's 4 lanes); its `float2` kernel (512
+    // against 656) runs as fast in the tier as PoCL's.
     fn halved(&self) -> Result<(), String> {
         let Measure {
             arithmetic,
             accesses,
+            shuffles,
             ..
         } = *self;
         let policy = !takes_scalar() && !taking_all();
@@ -546,6 +560,12 @@ impl Measure {
             return Err(format!(
                 "256-bit operations in two halves on this CPU, and bound by them \
                  ({arithmetic} vector operations, {accesses} vector accesses)"
+            ));
+        }
+        if policy && halved && shuffles > arithmetic {
+            return Err(format!(
+                "256-bit operations in two halves on this CPU, and more shuffles across \
+                 them ({shuffles}) than other vector operations ({arithmetic})"
             ));
         }
         Ok(())
