@@ -210,23 +210,11 @@ const CHAIN_FLOAT_OPS: usize = 64;
 
 /// How many float arithmetic operations `f` has (see [`CHAIN_FLOAT_OPS`]).
 fn float_arithmetic(f: &ferrocl_ir::Function) -> usize {
-    use ferrocl_ir::{BinaryOp, Op};
     f.layout
         .blocks()
         .iter()
         .flat_map(|&b| f.layout.block_insts(b))
-        .filter(|&&i| {
-            let op = &f.dfg.insts[i].op;
-            let arithmetic = matches!(
-                op,
-                Op::Fma
-                    | Op::Binary(BinaryOp::Fadd | BinaryOp::Fsub | BinaryOp::Fmul | BinaryOp::Fdiv)
-            );
-            arithmetic
-                && f.dfg
-                    .inst_result(i)
-                    .is_some_and(|r| f.dfg.value_type(r).lane_type().is_float())
-        })
+        .filter(|&&i| workgroup::float_arithmetic(f, i))
         .count()
 }
 

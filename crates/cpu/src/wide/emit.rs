@@ -1173,8 +1173,9 @@ impl Emitter<'_> {
     }
 
     /// Whether vector value `v` lives in its spill slot (not a register, a pinned or
-    /// rematerialized constant, or a mask, whose slot holds a mask register's bits): an operation that takes a memory operand reads it there
-    /// rather than through a scratch register.
+    /// rematerialized constant, or a mask, whose slot holds a mask register's bits): an
+    /// operation that takes a memory operand reads it there rather than through a scratch
+    /// register.
     fn spilled(&self, v: Value) -> bool {
         let ty = self.ty(v);
         self.alloc.slot[v].is_some() && !self.plan.is_remat(v) && ty.is_vector() && !is_mask(ty)

@@ -217,7 +217,7 @@ fn latency_bound(k: &Function, blocks: &[Block], header: Block) -> Option<Vec<Ty
 
 /// Whether instruction `i` of `k` is float arithmetic whose latency a chain waits on: a
 /// sum, difference, product, quotient or fused multiply-add of float lanes.
-fn float_arithmetic(k: &Function, i: ferrocl_ir::Inst) -> bool {
+pub(crate) fn float_arithmetic(k: &Function, i: ferrocl_ir::Inst) -> bool {
     k.dfg.inst_result(i).is_some_and(|r| {
         k.dfg.value_type(r).lane_type().is_float()
             && matches!(

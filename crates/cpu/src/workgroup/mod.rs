@@ -76,6 +76,7 @@ mod slots;
 mod subgroup;
 
 use context::Context;
+pub(crate) use jam::float_arithmetic;
 
 /// A kernel turned into a function that runs one work-group.
 pub struct WorkGroupFn {
