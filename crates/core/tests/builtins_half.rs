@@ -10,6 +10,7 @@ use builtins_harness::types::half_value;
 use builtins_harness::{bytes, values, Rng, Runner};
 
 const SOURCE: &str = r#"
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 kernel void widen(global const half *in, global float *out) {
     size_t i = get_global_id(0);
     out[i] = vload_half(i, in);
@@ -22,6 +23,14 @@ kernel void narrow(global const float *in, global half *rte, global half *rtz, g
     vstore_half_rtz(x, i, rtz);
     vstore_half_rtp(x, i, rtp);
     vstore_half_rtn(x, i, rtn);
+}
+kernel void round_trip(global const float *in, global float *out) {
+    size_t i = get_global_id(0);
+    out[i] = (float)(half)in[i];
+}
+kernel void round_trip4(global const float4 *in, global float4 *out) {
+    size_t i = get_global_id(0);
+    out[i] = convert_float4(convert_half4(in[i]));
 }
 kernel void narrow4(global const float4 *in, global half *out) {
     size_t i = get_global_id(0);
@@ -83,6 +92,12 @@ fn floats_narrow_in_every_rounding_mode() {
         2f32.powi(-26),
         -2f32.powi(-26),
         1.0 + 2f32.powi(-11),
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -f32::NAN,
+        f32::from_bits(0x7f80_0001),
+        f32::from_bits(0xffc1_2345),
     ];
     while xs.len() < 20_000 {
         let x = rng.f32_exp(-30, 17);
@@ -103,6 +118,19 @@ fn floats_narrow_in_every_rounding_mode() {
     for (i, &x) in xs.iter().enumerate() {
         let xv = f64::from(x);
         let (rte, rtz, rtp, rtn) = (modes[0][i], modes[1][i], modes[2][i], modes[3][i]);
+        if !x.is_finite() {
+            // "The half data type must represent [...] infinities and NaN" (OpenCL C 6.3.1.2):
+            // an infinity stays one in every mode (IEEE 754 converts it exactly), a NaN a NaN.
+            let sign = (x.to_bits() >> 16) as u16 & 0x8000;
+            for h in [rte, rtz, rtp, rtn] {
+                if x.is_nan() {
+                    assert!(h & 0x7c00 == 0x7c00 && h & 0x3ff != 0, "{x} to {h:#06x}");
+                } else {
+                    assert_eq!(h, 0x7c00 | sign, "{x}");
+                }
+            }
+            continue;
+        }
         if xv.abs() > 65504.0 {
             let (max, inf) = (
                 0x7bffu16 | (x.to_bits() >> 16) as u16 & 0x8000,
@@ -140,4 +168,20 @@ fn floats_narrow_in_every_rounding_mode() {
     r.run(&p, "narrow4", &mut vb, v.len() / 4);
     let got: Vec<u16> = values(&vb[1]);
     assert_eq!(got, modes[0][..4096].to_vec());
+    // A float rounded to half and widened again (a `half` operation computed in float, as the
+    // device computes them) is the half `vstore_half` stores, widened; a NaN stays a NaN.
+    for (kernel, lanes) in [("round_trip", 1), ("round_trip4", 4)] {
+        let items = n / lanes;
+        let mut rb = vec![bytes(&xs[..lanes * items]), vec![0u8; 4 * lanes * items]];
+        r.run(&p, kernel, &mut rb, items);
+        let got: Vec<f32> = values(&rb[1]);
+        for (i, &y) in got.iter().enumerate() {
+            let want = half_value(modes[0][i]);
+            if want.is_nan() {
+                assert!(y.is_nan(), "{kernel} {}", xs[i]);
+            } else {
+                assert_eq!(y.to_bits(), (want as f32).to_bits(), "{kernel} {}", xs[i]);
+            }
+        }
+    }
 }

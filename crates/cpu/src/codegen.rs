@@ -110,8 +110,8 @@ fn lane_ty(t: Type) -> Result<cl::Type, CompileError> {
     } else if lane == Type::I64 {
         clt::I64
     } else if lane == Type::F16 {
-        // Held as its bits: half values are only loaded, stored and converted (vload_half,
-        // vstore_half), through the conversions of `half.rs`.
+        // Held as its bits: half values are only loaded, stored, selected, shuffled and
+        // converted (`convert.rs`); the front end computes `half` arithmetic in float.
         clt::I16
     } else if lane == Type::F32 {
         clt::F32
@@ -803,11 +803,17 @@ impl Translator<'_, '_> {
         Ok(match op {
             Op::Convert(conv) => {
                 let src_t = self.f.dfg.value_type(args[0]);
-                let xs = self.get(args[0])?;
                 let (st, dt) = (
                     src_t.lane_type(),
                     out.ty.map(|t| t.lane_type()).unwrap_or(Type::I32),
                 );
+                if st == Type::F16 && dt == Type::F32 {
+                    if let Some(x) = self.rounded_from_float(args[0]) {
+                        let xs = self.get(x)?;
+                        return Ok(xs.into_iter().map(|x| self.round_to_half(x)).collect());
+                    }
+                }
+                let xs = self.get(args[0])?;
                 let mut vals = Vec::with_capacity(xs.len());
                 for x in xs {
                     vals.push(self.convert(*conv, x, st, dt)?);

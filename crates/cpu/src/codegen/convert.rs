@@ -6,7 +6,7 @@ use cranelift_codegen::ir::condcodes::{FloatCC as CFloatCC, IntCC as CIntCC};
 use cranelift_codegen::ir::{self as cl, types as clt, InstBuilder};
 use cranelift_frontend::FunctionBuilder;
 use cranelift_module::Module as _;
-use ferrocl_ir::{ConvOp, Round, Type};
+use ferrocl_ir::{ConvOp, Op, Round, Type, Value, ValueDef};
 
 use super::{err, lane_ty, mem, Translator};
 use crate::CompileError;
@@ -101,9 +101,12 @@ impl Translator<'_, '_> {
         })
     }
 
-    /// Conversions to and from `half`, by the helpers of `half.rs`: widening exactly, narrowing
-    /// rounded once in the conversion's mode. Only float conversions exist for half: the device
-    /// has no half arithmetic (`CL_DEVICE_HALF_FP_CONFIG` is 0).
+    /// Conversions to and from `half`. The common ones are inline and branch-free
+    /// (`half_to_float_bits`, `float_to_half_rte_bits`): widening, and narrowing a float to
+    /// nearest even, which every `half` operation ends with. The directed roundings and the
+    /// narrowing of a double (rounded once, from the exact value) call the helpers of
+    /// `half.rs`. Only float conversions reach here: the front end computes `half` arithmetic
+    /// in float.
     fn half_convert(
         &mut self,
         conv: ConvOp,
@@ -116,35 +119,235 @@ impl Translator<'_, '_> {
                 "the CPU device has no half arithmetic ({st} to {dt})"
             ));
         };
-        let [to_float, to_double, from_float, from_double] = self.helpers.half;
-        let (id, args) = if st == Type::F16 {
-            match dt {
-                t if t == Type::F16 => return Ok(x),
-                t if t == Type::F32 => (to_float, vec![x]),
-                _ => (to_double, vec![x]),
+        if st == Type::F16 {
+            if dt == Type::F16 {
+                return Ok(x);
             }
+            let h = self.b.ins().uextend(clt::I32, x);
+            let f = self.half_to_float_bits(h);
+            // Widening a float to double is exact, as widening the half was.
+            return Ok(if dt == Type::F32 {
+                f
+            } else {
+                self.b.ins().fpromote(clt::F64, f)
+            });
+        }
+        if st == Type::F32 && round == Round::Rte {
+            let bits = self.float_to_half_rte_bits(x);
+            return Ok(self.b.ins().ireduce(clt::I16, bits));
+        }
+        let [_, _, from_float, from_double] = self.helpers.half;
+        let mode = self.b.ins().iconst(
+            clt::I32,
+            match round {
+                Round::Rte => i64::from(crate::half::RTE),
+                Round::Rtz => i64::from(crate::half::RTZ),
+                Round::Rtp => i64::from(crate::half::RTP),
+                Round::Rtn => i64::from(crate::half::RTN),
+            },
+        );
+        let id = if st == Type::F32 {
+            from_float
         } else {
-            let mode = self.b.ins().iconst(
-                clt::I32,
-                match round {
-                    Round::Rte => i64::from(crate::half::RTE),
-                    Round::Rtz => i64::from(crate::half::RTZ),
-                    Round::Rtp => i64::from(crate::half::RTP),
-                    Round::Rtn => i64::from(crate::half::RTN),
-                },
-            );
-            (
-                if st == Type::F32 {
-                    from_float
-                } else {
-                    from_double
-                },
-                vec![x, mode],
-            )
+            from_double
         };
         let fref = self.jit.declare_func_in_func(id, self.b.func);
-        let call = self.b.ins().call(fref, &args);
+        let call = self.b.ins().call(fref, &[x, mode]);
         Ok(self.b.inst_results(call)[0])
+    }
+
+    /// The float that half `v` was rounded from to nearest even, when it was: a `half`
+    /// operation computed in float, whose result the next one widens again.
+    pub(super) fn rounded_from_float(&self, v: Value) -> Option<Value> {
+        let dfg = &self.f.dfg;
+        let ValueDef::Result(inst) = dfg.value_def(dfg.resolve(v)) else {
+            return None;
+        };
+        let data = &dfg.insts[inst];
+        let x = dfg.resolve(*data.args.first()?);
+        (data.op == Op::Convert(ConvOp::Fconv(Round::Rte))
+            && dfg.value_type(x).lane_type() == Type::F32)
+            .then_some(x)
+    }
+
+    /// Float `x` (`f32` or `f32x4`) rounded to half precision and widened again, as
+    /// `float_to_half_rte_bits` then `half_to_float_bits` would give it, in half the
+    /// operations: a normal result rounded at bit 13 in place (a carry into the exponent is
+    /// the next binade); below 2^-14 rounded to a multiple of 2^-24 by adding and
+    /// subtracting 0.5 (exact but for that rounding); 65520 and above infinity; a NaN quiet,
+    /// with its payload's top 9 bits.
+    pub(super) fn round_to_half(&mut self, x: cl::Value) -> cl::Value {
+        let fty = self.b.func.dfg.value_type(x);
+        let ty = if fty.is_vector() {
+            clt::I32X4
+        } else {
+            clt::I32
+        };
+        let b = self.b.ins().bitcast(ty, mem(), x);
+        let sign_mask = self.int_splat(ty, 0x8000_0000_u32 as i32 as i64);
+        let sign = self.b.ins().band(b, sign_mask);
+        let abs_mask = self.int_splat(ty, 0x7fff_ffff);
+        let a = self.b.ins().band(b, abs_mask);
+        let one = self.int_splat(ty, 1);
+        let odd = self.b.ins().ushr_imm_u(a, 13);
+        let odd = self.b.ins().band(odd, one);
+        let round = self.int_splat(ty, 0xfff);
+        let r = self.b.ins().iadd(a, round);
+        let r = self.b.ins().iadd(r, odd);
+        let keep = self.int_splat(ty, !0x1fff_i64 & 0xffff_ffff);
+        let normal = self.b.ins().band(r, keep);
+        let fa = self.b.ins().bitcast(fty, mem(), a);
+        let half = self.b.ins().f32const(0.5);
+        let half = if fty.is_vector() {
+            self.b.ins().splat(fty, half)
+        } else {
+            half
+        };
+        let s = self.b.ins().fadd(fa, half);
+        let s = self.b.ins().fsub(s, half);
+        let s = self.b.ins().bitcast(ty, mem(), s);
+        let tiny = self.below(a, 0x3880_0000);
+        let res = self.pick(tiny, s, normal);
+        let finite = self.below(a, 0x477f_f000);
+        let inf = self.int_splat(ty, 0x7f80_0000);
+        let res = self.pick(finite, res, inf);
+        let payload_mask = self.int_splat(ty, 0x3f_e000);
+        let payload = self.b.ins().band(a, payload_mask);
+        let qnan = self.int_splat(ty, 0x7fc0_0000);
+        let nan_bits = self.b.ins().bor(payload, qnan);
+        let is_nan = self.b.ins().icmp(CIntCC::SignedGreaterThan, a, inf);
+        let res = self.pick(is_nan, nan_bits, res);
+        let res = self.b.ins().bor(res, sign);
+        self.b.ins().bitcast(fty, mem(), res)
+    }
+
+    /// `v` in every lane of type `ty` (a scalar type or a vector of 32-bit lanes).
+    fn int_splat(&mut self, ty: cl::Type, v: i64) -> cl::Value {
+        let c = self.b.ins().iconst(ty.lane_type(), v);
+        if ty.is_vector() {
+            self.b.ins().splat(ty, c)
+        } else {
+            c
+        }
+    }
+
+    /// `a` where `c` holds, else `b`: `c` a scalar comparison, or a vector one (all ones or
+    /// all zeros a lane).
+    fn pick(&mut self, c: cl::Value, a: cl::Value, b: cl::Value) -> cl::Value {
+        if self.b.func.dfg.value_type(a).is_vector() {
+            self.b.ins().bitselect(c, a, b)
+        } else {
+            self.b.ins().select(c, a, b)
+        }
+    }
+
+    /// `x < limit` (signed; the operands here are never negative).
+    fn below(&mut self, x: cl::Value, limit: i64) -> cl::Value {
+        let ty = self.b.func.dfg.value_type(x);
+        let c = self.int_splat(ty, limit);
+        self.b.ins().icmp(CIntCC::SignedLessThan, x, c)
+    }
+
+    /// The float value of half bits `h`, zero-extended in 32-bit lanes (`i32` or `i32x4`),
+    /// exactly, as `half::half_to_float` computes it: a normal half's exponent rebiased by
+    /// 127 - 15 = 112; infinities and NaNs (exponent 31) rebiased twice as far, a NaN made
+    /// quiet; a subnormal's significand, an integer below 2^10, converted and scaled by 2^-24
+    /// (both exact, and the result a normal float, whatever the denormal flags say).
+    pub(super) fn half_to_float_bits(&mut self, h: cl::Value) -> cl::Value {
+        let ty = self.b.func.dfg.value_type(h);
+        let fty = if ty.is_vector() { clt::F32X4 } else { clt::F32 };
+        let sign_mask = self.int_splat(ty, 0x8000);
+        let sign = self.b.ins().band(h, sign_mask);
+        let sign = self.b.ins().ishl_imm_u(sign, 16);
+        let magnitude_mask = self.int_splat(ty, 0x7fff);
+        let em = self.b.ins().band(h, magnitude_mask);
+        let rebias = self.int_splat(ty, 112 << 23);
+        let t = self.b.ins().ishl_imm_u(em, 13);
+        let t = self.b.ins().iadd(t, rebias);
+        let finite = self.below(em, 0x7c00);
+        let special = self.b.ins().iadd(t, rebias);
+        let t = self.pick(finite, t, special);
+        let nan = {
+            let inf = self.int_splat(ty, 0x7c00);
+            self.b.ins().icmp(CIntCC::SignedGreaterThan, em, inf)
+        };
+        let quiet = self.int_splat(ty, 0x40_0000);
+        let quieted = self.b.ins().bor(t, quiet);
+        let t = self.pick(nan, quieted, t);
+        let sub = self.b.ins().fcvt_from_sint(fty, em);
+        let scale = self.b.ins().f32const(2f32.powi(-24));
+        let scale = if ty.is_vector() {
+            self.b.ins().splat(fty, scale)
+        } else {
+            scale
+        };
+        let sub = self.b.ins().fmul(sub, scale);
+        let sub = self.b.ins().bitcast(ty, mem(), sub);
+        let subnormal = self.below(em, 0x400);
+        let t = self.pick(subnormal, sub, t);
+        let t = self.b.ins().bor(t, sign);
+        self.b.ins().bitcast(fty, mem(), t)
+    }
+
+    /// The half bits (in the low 16 bits of 32-bit lanes) of float `x` (`f32` or `f32x4`)
+    /// rounded to nearest even, as `half::float_to_half` computes it for `RTE`: a normal
+    /// result rebiased and rounded at bit 13 (a carry into the exponent is the next binade);
+    /// a subnormal one (below 2^-14) by adding 0.5, whose unit in the last place is 2^-24,
+    /// the half's smallest subnormal, so that the addition rounds to nearest even in the
+    /// CPU's default mode and the sum's low bits count units of 2^-24 (0x400, the smallest
+    /// normal half, where it rounds up to 2^-14); 65520 and above (infinity included) are
+    /// infinity; a NaN stays quiet with its payload's top bits.
+    pub(super) fn float_to_half_rte_bits(&mut self, x: cl::Value) -> cl::Value {
+        let fty = self.b.func.dfg.value_type(x);
+        let ty = if fty.is_vector() {
+            clt::I32X4
+        } else {
+            clt::I32
+        };
+        let b = self.b.ins().bitcast(ty, mem(), x);
+        let sign_mask = self.int_splat(ty, 0x8000);
+        let sign = self.b.ins().ushr_imm_u(b, 16);
+        let sign = self.b.ins().band(sign, sign_mask);
+        let abs_mask = self.int_splat(ty, 0x7fff_ffff);
+        let a = self.b.ins().band(b, abs_mask);
+        // Normal: rebias, then add 0xfff and the kept part's low bit and drop 13 bits.
+        let rebias = self.int_splat(ty, 112 << 23);
+        let r = self.b.ins().isub(a, rebias);
+        let one = self.int_splat(ty, 1);
+        let odd = self.b.ins().ushr_imm_u(r, 13);
+        let odd = self.b.ins().band(odd, one);
+        let round = self.int_splat(ty, 0xfff);
+        let r = self.b.ins().iadd(r, round);
+        let r = self.b.ins().iadd(r, odd);
+        let normal = self.b.ins().ushr_imm_u(r, 13);
+        // Subnormal (or zero).
+        let fa = self.b.ins().bitcast(fty, mem(), a);
+        let half = self.b.ins().f32const(0.5);
+        let half = if fty.is_vector() {
+            self.b.ins().splat(fty, half)
+        } else {
+            half
+        };
+        let s = self.b.ins().fadd(fa, half);
+        let s = self.b.ins().bitcast(ty, mem(), s);
+        let half_bits = self.int_splat(ty, 0x3f00_0000);
+        let s = self.b.ins().isub(s, half_bits);
+        let tiny = self.below(a, 0x3880_0000);
+        let res = self.pick(tiny, s, normal);
+        let finite = self.below(a, 0x477f_f000);
+        let inf = self.int_splat(ty, 0x7c00);
+        let res = self.pick(finite, res, inf);
+        let payload = self.b.ins().ushr_imm_u(a, 13);
+        let payload_mask = self.int_splat(ty, 0x1ff);
+        let payload = self.b.ins().band(payload, payload_mask);
+        let qnan = self.int_splat(ty, 0x7e00);
+        let nan_bits = self.b.ins().bor(payload, qnan);
+        let is_nan = {
+            let inf = self.int_splat(ty, 0x7f80_0000);
+            self.b.ins().icmp(CIntCC::SignedGreaterThan, a, inf)
+        };
+        let res = self.pick(is_nan, nan_bits, res);
+        self.b.ins().bor(res, sign)
     }
 
     /// Integer to integer, clamped to the destination's range. A bound is compared only when

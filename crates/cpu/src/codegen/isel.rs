@@ -132,7 +132,7 @@ impl Translator<'_, '_> {
                     )
                 }
             }
-            Op::Convert(conv) => self.convert_simd(*conv, args[0], out)?,
+            Op::Convert(conv) => self.convert_simd(*conv, args[0], out, rty.lane_type())?,
             Op::Bitcast => {
                 let src_t = f.dfg.value_type(args[0]);
                 let have = self.repr(args[0])?;
@@ -592,6 +592,7 @@ impl Translator<'_, '_> {
         conv: ConvOp,
         src: Value,
         out: Repr,
+        to: Type,
     ) -> Result<Option<Vec<cl::Value>>, CompileError> {
         let Repr::Simd {
             part, lanes, mask, ..
@@ -608,6 +609,41 @@ impl Translator<'_, '_> {
         else {
             return Ok(None);
         };
+        let from = self.f.dfg.value_type(src).lane_type();
+        if from == Type::F16 && to == Type::F32 {
+            if let Some(x) = self.rounded_from_float(src) {
+                let xs = self.parts(x)?;
+                return Ok(Some(
+                    xs.into_iter().map(|x| self.round_to_half(x)).collect(),
+                ));
+            }
+            // Each half's bits zero-extended to 32 bits, then widened there.
+            let xs = self.parts(src)?;
+            let ints = self.widen(xs, 32, lanes, false);
+            return Ok(Some(
+                ints.into_iter()
+                    .map(|h| self.half_to_float_bits(h))
+                    .collect(),
+            ));
+        }
+        if from == Type::F32 && to == Type::F16 && conv == ConvOp::Fconv(Round::Rte) {
+            // Four lanes of half bits in 32-bit lanes at a time, two such packed into one
+            // i16x8 (with unsigned saturation, which keeps every value below 2^16).
+            let xs = self.parts(src)?;
+            let bits: Vec<cl::Value> = xs
+                .into_iter()
+                .map(|x| self.float_to_half_rte_bits(x))
+                .collect();
+            return Ok(Some(
+                bits.chunks(2)
+                    .map(|pair| self.b.ins().unarrow(pair[0], *pair.last().unwrap()))
+                    .collect(),
+            ));
+        }
+        if from == Type::F16 || to == Type::F16 {
+            // To or from double, or a directed rounding: lane by lane.
+            return Ok(None);
+        }
         let int_out = !part.lane_type().is_float() && !mask;
         Ok(match conv {
             // "i1 true becomes all ones": a mask of the destination's width.

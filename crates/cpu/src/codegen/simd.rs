@@ -29,7 +29,7 @@ use crate::CompileError;
 /// How one IR value is held.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Repr {
-    /// One Cranelift value per lane, of the lane's type: scalars and `half` vectors.
+    /// One Cranelift value per lane, of the lane's type: scalars.
     Lanes { ty: cl::Type, lanes: u32 },
     /// `parts` 128-bit vectors of type `part` holding `lanes` lanes in order; `mask` for an
     /// `i1` vector, whose lanes are all ones or all zeros.
@@ -82,7 +82,7 @@ pub(super) fn vector_cast() -> MemFlagsData {
 pub(super) fn repr_of_type(t: Type) -> Result<Repr, CompileError> {
     let ty = lane_ty(t)?;
     let lanes = t.lanes();
-    Ok(if lanes == 1 || t.lane_type() == Type::F16 {
+    Ok(if lanes == 1 {
         Repr::Lanes { ty, lanes }
     } else {
         Repr::simd(ty, lanes, false)
