@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Real clients that check results, against the release library: PyOpenCL's own test suite
+# Real clients that check results, against the library: PyOpenCL's own test suite
 # (results checked against numpy) and OpenCV's T-API reproducer of the integral kernels. Each
 # is set up once in a cache folder (needs PyPI), then run; the exit status is non-zero if any
 # client gives a wrong result or fails. The clients live beside the repository, in
@@ -7,8 +7,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 clients=${FERROCL_CLIENTS:-../shared/clients}
-cargo build --release -p ferrocl-icd
-lib=$PWD/target/release/libferrocl.so
+# The library of the workspace's debug build (the one `cargo test --workspace` made: debug
+# assertions on, the compiler and code generator optimized), or with --release the release one.
+profile=debug
+build=(cargo build -p ferrocl-icd)
+if [ "${1:-}" = --release ]; then
+    profile=release
+    build+=(--release)
+fi
+"${build[@]}"
+lib=$PWD/target/$profile/libferrocl.so
 
 # OpenCV: a virtual environment with opencv-python-headless, and an ICD vendors directory that
 # names ferrocl alone (Debian's ocl-icd, which OpenCV's wheel loads, reads OCL_ICD_VENDORS).

@@ -15,9 +15,9 @@
 //! `FERROCL_REALWORLD_JOBS` at a time (default: every core). `FERROCL_REALWORLD_TIMEOUT`
 //! (seconds, default 120, 0 for none) bounds each entry: one that runs longer is stopped and
 //! reported as too slow. `FERROCL_REALWORLD_FILTER` restricts the run to entries whose file
-//! path contains that text. The gate runs in release builds (`cargo test --release -p
-//! ferrocl-icd --test realworld`, which the README's test command includes); a debug build
-//! runs only its self-checks unless `FERROCL_REALWORLD=1`.
+//! path contains that text. The gate runs with the workspace's tests (`cargo test
+//! --workspace`, in the README's test command), in a debug build as in a release one;
+//! `FERROCL_REALWORLD=0` leaves it out.
 //!
 //! Entries are built with the relative `-I` paths of their options made absolute against the
 //! entry's directory, which is what building from that directory means (the manifest's
@@ -721,14 +721,11 @@ impl Child {
 }
 
 fn realworld_corpus_builds() {
-    // The gate builds every entry in a release build of the library (as CI runs it:
-    // `cargo test --release -p ferrocl-icd --test realworld`); the debug build of the
-    // workspace's tests runs it only when FERROCL_REALWORLD=1 asks.
-    if cfg!(debug_assertions) && std::env::var("FERROCL_REALWORLD").map_or(true, |v| v != "1") {
-        println!(
-            "realworld-cl gate not run in a debug build: `cargo test --release -p ferrocl-icd \
-             --test realworld` runs it (or set FERROCL_REALWORLD=1)"
-        );
+    // The gate runs in every build: the debug build of the workspace's tests optimizes the
+    // compiler and the code generator (the workspace's `profile.dev` overrides), so it builds
+    // the 554 entries in about 150 s on 2 cores, with debug assertions on.
+    if std::env::var("FERROCL_REALWORLD").is_ok_and(|v| v == "0") {
+        println!("realworld-cl gate not run: FERROCL_REALWORLD=0");
         return;
     }
     let Some(dir) = corpus_dir() else {
