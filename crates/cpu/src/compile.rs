@@ -95,6 +95,9 @@ pub(crate) fn compile(
                     k.wg.regions
                 );
             }
+            if crate::transposed::transposed_store(k.func).is_some() {
+                jam += "; a transposed store: groups in tiles";
+            }
             l.push(
                 "wg",
                 &format!(
@@ -913,6 +916,7 @@ impl Generator {
                     call_area: c.call_area,
                     preferred_group_size: preferred_group_size(k.regions, k.frame_size),
                     group_blind: !workgroup::sees_groups(module, k.func),
+                    tiled_groups: crate::transposed::transposed_store(k.func).is_some(),
                     entry,
                     uses_printf,
                     _code: shared.clone(),

@@ -16,6 +16,7 @@ mod liveness;
 mod pool;
 mod printf;
 mod serial;
+pub mod transposed;
 pub mod vectorize;
 pub mod wide;
 pub mod workgroup;
@@ -545,6 +546,9 @@ pub struct CompiledKernel {
     /// The kernel cannot tell its work-groups apart (`workgroup::sees_groups`): a launch may
     /// run several consecutive groups along x as one ([`CompiledKernel::merged`]).
     pub group_blind: bool,
+    /// The kernel writes a matrix transposed (`transposed::transposed_store`): its groups run
+    /// in tiles ([`tiled_group`]) in any range of several rows of them.
+    pub tiled_groups: bool,
     entry: GroupFn,
     /// The program calls `printf`: launches collect its output and write it when they end.
     uses_printf: bool,
@@ -705,14 +709,16 @@ impl CompiledKernel {
                 let guard = guard::enter();
                 // Group indices run along dimension 0 first; the first group's id is divided
                 // out, the next ones counted on. A range of 2 to 16 rows of groups runs them
-                // in tiles (`tiled_group`).
+                // in tiles (`tiled_group`), and so does any of several rows of a kernel that
+                // writes a matrix transposed (`transposed`).
                 let first = batch.start as u64;
                 let mut gid = [
                     first % num_groups[0],
                     (first / num_groups[0]) % num_groups[1],
                     first / (num_groups[0] * num_groups[1]),
                 ];
-                let tiled = (2..=TILE).contains(&num_groups[1]);
+                let tiled = (2..=TILE).contains(&num_groups[1])
+                    || (self.tiled_groups && num_groups[1] >= 2);
                 if tiled {
                     gid = tiled_group(first, num_groups);
                 }

@@ -69,7 +69,8 @@ fn fit(values: &[Type], width: u32, times: u32) -> bool {
 /// module's conditions): several of a row at once where it holds a loop bound by the latency
 /// of what it carries (`Jam::Along`); those of several rows at once where it has no loop and
 /// is one chain of float arithmetic through loads the rows share, or is short
-/// (`SHORT_REGION`) in a kernel that reads its y or z ids (`Jam::Across`); as many as the
+/// (`SHORT_REGION`) in a kernel that reads its y or z ids (`Jam::Across`), unless the kernel
+/// stores transposed less than a cache line a chunk (`crate::transposed`); as many as the
 /// registers hold copies of its vectors. The other analyses of `k` run once, and only where
 /// some region may.
 pub(super) fn jammable(
@@ -83,6 +84,9 @@ pub(super) fn jammable(
         return vec![Jam::Single; regions.len()];
     }
     let uniformity = Uniformity::new(k);
+    // A chunk's transposed store shorter than a cache line: the next chunk of its row
+    // completes the lines (`crate::transposed`).
+    let part_lines = crate::transposed::transposed_store(k).is_some_and(|bytes| width * bytes < 64);
     let by_row = row_dependent(k);
     let elsewhere = used_elsewhere(k);
     let reads_rows = k.layout.blocks().iter().any(|&b| {
@@ -107,6 +111,9 @@ pub(super) fn jammable(
                 .filter(|lp| lp.blocks.iter().all(|&b| in_region.contains(b)))
                 .peekable();
             if inner.peek().is_none() {
+                if part_lines {
+                    return Jam::Single;
+                }
                 let size: usize = blocks.iter().map(|&b| k.layout.block_insts(b).len()).sum();
                 let short_rows = reads_rows && size <= SHORT_REGION;
                 let Some(values) = chain_bound(k, blocks, &elsewhere)
