@@ -96,7 +96,10 @@ pub(crate) fn compile(
                 );
             }
             if crate::transposed::transposed_store(k.func).is_some() {
-                jam += "; a transposed store: groups in tiles";
+                jam += "; a transposed store";
+                if crate::transposed::tiles_for(k.func) {
+                    jam += ": groups in tiles";
+                }
             }
             l.push(
                 "wg",
@@ -916,7 +919,7 @@ impl Generator {
                     call_area: c.call_area,
                     preferred_group_size: preferred_group_size(k.regions, k.frame_size),
                     group_blind: !workgroup::sees_groups(module, k.func),
-                    tiled_groups: crate::transposed::transposed_store(k.func).is_some(),
+                    tiled_groups: crate::transposed::tiles_for(k.func),
                     entry,
                     uses_printf,
                     _code: shared.clone(),

@@ -5,9 +5,10 @@
 //! group's x times its width): each group writes a short piece of as many rows as it is wide.
 //!
 //! Two choices follow for such a kernel (docs/benchmarks.md, "Transposed stores"):
-//! - its work-groups run in tiles of 16 x 16 (`lib.rs`, `tiled_group`), so that the groups
-//!   that continue the same rows run close together in time rather than a whole row of
-//!   groups apart (in row order every group writes lines of rows no group near it touches);
+//! - on a host of few cores (`tiles_for`), its work-groups run in tiles of 16 x 16 (`lib.rs`,
+//!   `tiled_group`), so that the groups that continue the same rows run close together in
+//!   time rather than a whole row of groups apart (in row order every group writes lines of
+//!   rows no group near it touches);
 //! - its regions do not run the chunks of several rows at once (`workgroup::jam`) where a
 //!   chunk stores less than a cache line: the chunk after it along x completes the lines it
 //!   began, and a jam of rows puts the other rows' stores between the two halves.
@@ -183,6 +184,14 @@ pub fn transposed_store(f: &Function) -> Option<u32> {
         }
     }
     None
+}
+
+/// Whether `f`'s groups run in tiles: it stores transposed, on a host of few cores
+/// (`wide::few_cores`), where the gain was measured. On 16-core Xeons tiles gained nothing
+/// measurable: in turns with row order, the bench's transpose took 0.56-1.37 ms in tiles
+/// against 0.52-0.66 in one run, 0.26-0.35 against 0.28-0.38 in another, on another host.
+pub fn tiles_for(f: &Function) -> bool {
+    crate::wide::few_cores() && transposed_store(f).is_some()
 }
 
 #[cfg(test)]
