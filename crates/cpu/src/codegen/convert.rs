@@ -177,17 +177,9 @@ impl Translator<'_, '_> {
     /// subtracting 0.5 (exact but for that rounding); 65520 and above infinity; a NaN quiet,
     /// with its payload's top 9 bits.
     pub(super) fn round_to_half(&mut self, x: cl::Value) -> cl::Value {
-        let fty = self.b.func.dfg.value_type(x);
-        let ty = if fty.is_vector() {
-            clt::I32X4
-        } else {
-            clt::I32
-        };
-        let b = self.b.ins().bitcast(ty, mem(), x);
+        let (fty, ty, b, a) = self.float_bits(x);
         let sign_mask = self.int_splat(ty, 0x8000_0000_u32 as i32 as i64);
         let sign = self.b.ins().band(b, sign_mask);
-        let abs_mask = self.int_splat(ty, 0x7fff_ffff);
-        let a = self.b.ins().band(b, abs_mask);
         let one = self.int_splat(ty, 1);
         let odd = self.b.ins().ushr_imm_u(a, 13);
         let odd = self.b.ins().band(odd, one);
@@ -197,12 +189,7 @@ impl Translator<'_, '_> {
         let keep = self.int_splat(ty, !0x1fff_i64 & 0xffff_ffff);
         let normal = self.b.ins().band(r, keep);
         let fa = self.b.ins().bitcast(fty, mem(), a);
-        let half = self.b.ins().f32const(0.5);
-        let half = if fty.is_vector() {
-            self.b.ins().splat(fty, half)
-        } else {
-            half
-        };
+        let half = self.float_splat(fty, 0.5);
         let s = self.b.ins().fadd(fa, half);
         let s = self.b.ins().fsub(s, half);
         let s = self.b.ins().bitcast(ty, mem(), s);
@@ -229,6 +216,31 @@ impl Translator<'_, '_> {
         } else {
             c
         }
+    }
+
+    /// `v` in every lane of float type `fty` (`f32` or `f32x4`).
+    fn float_splat(&mut self, fty: cl::Type, v: f32) -> cl::Value {
+        let c = self.b.ins().f32const(v);
+        if fty.is_vector() {
+            self.b.ins().splat(fty, c)
+        } else {
+            c
+        }
+    }
+
+    /// Of float `x` (`f32` or `f32x4`): its type, the integer type of its bits, its bits,
+    /// and the bits of its magnitude (the sign cleared).
+    fn float_bits(&mut self, x: cl::Value) -> (cl::Type, cl::Type, cl::Value, cl::Value) {
+        let fty = self.b.func.dfg.value_type(x);
+        let ty = if fty.is_vector() {
+            clt::I32X4
+        } else {
+            clt::I32
+        };
+        let b = self.b.ins().bitcast(ty, mem(), x);
+        let abs_mask = self.int_splat(ty, 0x7fff_ffff);
+        let a = self.b.ins().band(b, abs_mask);
+        (fty, ty, b, a)
     }
 
     /// `a` where `c` holds, else `b`: `c` a scalar comparison, or a vector one (all ones or
@@ -275,12 +287,7 @@ impl Translator<'_, '_> {
         let quieted = self.b.ins().bor(t, quiet);
         let t = self.pick(nan, quieted, t);
         let sub = self.b.ins().fcvt_from_sint(fty, em);
-        let scale = self.b.ins().f32const(2f32.powi(-24));
-        let scale = if ty.is_vector() {
-            self.b.ins().splat(fty, scale)
-        } else {
-            scale
-        };
+        let scale = self.float_splat(fty, 2f32.powi(-24));
         let sub = self.b.ins().fmul(sub, scale);
         let sub = self.b.ins().bitcast(ty, mem(), sub);
         let subnormal = self.below(em, 0x400);
@@ -298,18 +305,10 @@ impl Translator<'_, '_> {
     /// normal half, where it rounds up to 2^-14); 65520 and above (infinity included) are
     /// infinity; a NaN stays quiet with its payload's top bits.
     pub(super) fn float_to_half_rte_bits(&mut self, x: cl::Value) -> cl::Value {
-        let fty = self.b.func.dfg.value_type(x);
-        let ty = if fty.is_vector() {
-            clt::I32X4
-        } else {
-            clt::I32
-        };
-        let b = self.b.ins().bitcast(ty, mem(), x);
+        let (fty, ty, b, a) = self.float_bits(x);
         let sign_mask = self.int_splat(ty, 0x8000);
         let sign = self.b.ins().ushr_imm_u(b, 16);
         let sign = self.b.ins().band(sign, sign_mask);
-        let abs_mask = self.int_splat(ty, 0x7fff_ffff);
-        let a = self.b.ins().band(b, abs_mask);
         // Normal: rebias, then add 0xfff and the kept part's low bit and drop 13 bits.
         let rebias = self.int_splat(ty, 112 << 23);
         let r = self.b.ins().isub(a, rebias);
@@ -322,12 +321,7 @@ impl Translator<'_, '_> {
         let normal = self.b.ins().ushr_imm_u(r, 13);
         // Subnormal (or zero).
         let fa = self.b.ins().bitcast(fty, mem(), a);
-        let half = self.b.ins().f32const(0.5);
-        let half = if fty.is_vector() {
-            self.b.ins().splat(fty, half)
-        } else {
-            half
-        };
+        let half = self.float_splat(fty, 0.5);
         let s = self.b.ins().fadd(fa, half);
         let s = self.b.ins().bitcast(ty, mem(), s);
         let half_bits = self.int_splat(ty, 0x3f00_0000);
