@@ -546,8 +546,9 @@ pub struct CompiledKernel {
     /// The kernel cannot tell its work-groups apart (`workgroup::sees_groups`): a launch may
     /// run several consecutive groups along x as one ([`CompiledKernel::merged`]).
     pub group_blind: bool,
-    /// The kernel writes a matrix transposed (`transposed::transposed_store`): its groups run
-    /// in tiles ([`tiled_group`]) in any range of several rows of them.
+    /// The kernel writes a matrix transposed and the host has few cores
+    /// (`transposed::tiles_for`): its groups run in tiles ([`tiled_group`]) in any range of
+    /// several rows of them.
     pub tiled_groups: bool,
     entry: GroupFn,
     /// The program calls `printf`: launches collect its output and write it when they end.
@@ -710,7 +711,7 @@ impl CompiledKernel {
                 // Group indices run along dimension 0 first; the first group's id is divided
                 // out, the next ones counted on. A range of 2 to 16 rows of groups runs them
                 // in tiles (`tiled_group`), and so does any of several rows of a kernel that
-                // writes a matrix transposed (`transposed`).
+                // writes a matrix transposed, on a host of few cores (`tiled_groups`).
                 let first = batch.start as u64;
                 let mut gid = [
                     first % num_groups[0],
