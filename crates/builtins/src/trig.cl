@@ -521,8 +521,8 @@ float __cl_trigf_tan_of(float r, int q)
 }
 
 // v, or a NaN for an infinite or NaN x (C99 F.9.1.5-7: sin, cos, tan of +-inf are NaNs), for
-// the block of arguments from 2^19 on: tested on x's exponent bits rather than on fabs(x) as
-// __cl_trigf_finite does (the comment on the functions below says why).
+// the side of arguments from 2^19 on: tested on x's exponent bits, one operation fewer than
+// the comparison of fabs(x) that __cl_trigf_finite makes.
 float __cl_trigf_nan_beyond(float x, float v)
 {
     return select(v, as_float(0x7fc00000), (as_uint(x) & 0x7f800000u) == 0x7f800000u);
@@ -534,71 +534,68 @@ float __cl_trigf_odd(float x, float v)
     return as_float(as_uint(v) ^ (as_uint(x) & 0x80000000u));
 }
 
-// Each function computes its result for an argument below 2^19 first, then, behind a branch
-// on the bits of x (__CL_TRIGF_HUGE), again for the others, and applies x's sign after both:
-// only x and the results live across the branch, whose block the vectorizer runs only for a
-// chunk with such a lane. The block's code must not repeat an operation of the first part
-// (fabs(x), x's sign bit, x shifted past its sign): value numbering would make the block
-// read the first part's value, which then lives across the block, and the register allocator
-// kept such values on the stack in the hot loop (2 cores, sincos over 16M floats: 25.8 ms
-// with fabs(x) and x's sign bit read in the block, 23.3-24.8 without). With the reduction
-// alone behind the branch, on |x|, four values lived across it; that, the table's loads as
-// selections (__cl_trigf_word) and cos by Horner's rule took sin from 23.0 to 20.4 ms and
-// sincos from 27.8 to 25.8 (Intel's runtime: 16.6 and 17.3). The block still costs though
-// no argument takes it: sincos without it runs in 17-18 ms.
+// Each function branches on the bits of x (__CL_TRIGF_HUGE): arguments below 2^19 take the
+// reduction of Cody and Waite, the others (and infinities and NaNs) Payne and Hanek's, and
+// each side applies x's sign itself, so that only x lives into the branch and only the
+// results out of it. The vectorizer runs the side every lane of a chunk takes unmasked, and
+// both only for a chunk whose lanes differ. Written as a common path followed by a block for
+// huge arguments that replaced its result, x and the common path's results lived across that
+// block, whose register pressure (about 900 instructions, five words of 2/pi in vectors) made
+// the register allocator keep them, and the loop's counters and pointers, on the stack on
+// every trip of the common path (2 cores, sincos over 4M floats: 6.4-8.1 ms, 5.8-6.4 as
+// sides of one branch; Intel's runtime 4.6-5.2 in the same runs).
 float __cl_sin_float(float x)
 {
     float r;
     int q;
-    __cl_trigf_reduce(fabs(x), &r, &q);
-    float v = __cl_trigf_sin_of(r, q);
     if (__CL_TRIGF_HUGE(x)) {
         __cl_trigf_reduce_huge(x, &r, &q);
-        v = __cl_trigf_nan_beyond(x, __cl_trigf_sin_of(r, q));
+        return __cl_trigf_odd(x, __cl_trigf_nan_beyond(x, __cl_trigf_sin_of(r, q)));
     }
-    return __cl_trigf_odd(x, v);
+    __cl_trigf_reduce(fabs(x), &r, &q);
+    return __cl_trigf_odd(x, __cl_trigf_sin_of(r, q));
 }
 
 float __cl_cos_float(float x)
 {
     float r;
     int q;
-    __cl_trigf_reduce(fabs(x), &r, &q);
-    float v = __cl_trigf_cos_of(r, q);
     if (__CL_TRIGF_HUGE(x)) {
         __cl_trigf_reduce_huge(x, &r, &q);
-        v = __cl_trigf_nan_beyond(x, __cl_trigf_cos_of(r, q));
+        return __cl_trigf_nan_beyond(x, __cl_trigf_cos_of(r, q));
     }
-    return v;
+    __cl_trigf_reduce(fabs(x), &r, &q);
+    return __cl_trigf_cos_of(r, q);
 }
 
 float __cl_tan_float(float x)
 {
     float r;
     int q;
-    __cl_trigf_reduce(fabs(x), &r, &q);
-    float v = __cl_trigf_tan_of(r, q);
     if (__CL_TRIGF_HUGE(x)) {
         __cl_trigf_reduce_huge(x, &r, &q);
-        v = __cl_trigf_nan_beyond(x, __cl_trigf_tan_of(r, q));
+        return __cl_trigf_odd(x, __cl_trigf_nan_beyond(x, __cl_trigf_tan_of(r, q)));
     }
-    return __cl_trigf_odd(x, v);
+    __cl_trigf_reduce(fabs(x), &r, &q);
+    return __cl_trigf_odd(x, __cl_trigf_tan_of(r, q));
 }
 
 float __cl_sincos_float_ptr_float(float x, float *cosval)
 {
     float r;
     int q;
-    __cl_trigf_reduce(fabs(x), &r, &q);
-    float s = __cl_trigf_sin_of(r, q);
-    float c = __cl_trigf_cos_of(r, q);
+    float s, c;
     if (__CL_TRIGF_HUGE(x)) {
         __cl_trigf_reduce_huge(x, &r, &q);
-        s = __cl_trigf_nan_beyond(x, __cl_trigf_sin_of(r, q));
+        s = __cl_trigf_odd(x, __cl_trigf_nan_beyond(x, __cl_trigf_sin_of(r, q)));
         c = __cl_trigf_nan_beyond(x, __cl_trigf_cos_of(r, q));
+    } else {
+        __cl_trigf_reduce(fabs(x), &r, &q);
+        s = __cl_trigf_odd(x, __cl_trigf_sin_of(r, q));
+        c = __cl_trigf_cos_of(r, q);
     }
     *cosval = c;
-    return __cl_trigf_odd(x, s);
+    return s;
 }
 
 // native_sin and native_cos (6.15.2.3: over an implementation-defined range, with an

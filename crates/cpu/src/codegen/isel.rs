@@ -373,14 +373,26 @@ impl Translator<'_, '_> {
             _ if mask => false,
             Iadd | Isub | Smin | Smax | Umin | Umax => !float,
             Imul => !float,
-            Shl | Lshr | Ashr => !float && self.uniform_scalar(b).is_some(),
-            Smulhi | Umulhi | Sdiv | Udiv | Srem | Urem | Rotl => false,
+            Shl | Lshr | Ashr => {
+                !float && (self.uniform_scalar(b).is_some() || matches!(part.lane_bits(), 16 | 32))
+            }
+            Smulhi | Umulhi => !float && part.lane_bits() == 32,
+            Sdiv | Udiv | Srem | Urem | Rotl => false,
             Fadd | Fsub | Fmul | Fdiv | FdivRelaxed | Fmin | Fmax | Copysign => float,
         };
         if !ok {
             return Ok(None);
         }
         let xs = self.parts_as(a, out)?;
+        if let (Shl | Lshr | Ashr, None) = (op, self.uniform_scalar(b)) {
+            let ss = self.parts_as(b, out)?;
+            return Ok(Some(
+                xs.into_iter()
+                    .zip(ss)
+                    .map(|(x, s)| self.shift_by_lanes(op, part, x, s))
+                    .collect(),
+            ));
+        }
         if let Shl | Lshr | Ashr = op {
             // One amount for every lane: the shift instructions take it modulo the lane
             // width, as the IR does (6.5.10).
@@ -431,6 +443,7 @@ impl Translator<'_, '_> {
                     self.b.ins().bitcast(part, vector_cast(), r)
                 }
                 Imul if part == clt::I8X16 => self.imul_bytes(x, y),
+                Umulhi | Smulhi => self.mulhi_words(op == Smulhi, x, y),
                 _ => binary_inst(&mut self.b, op, x, y).expect("checked above"),
             });
         }
@@ -458,6 +471,76 @@ impl Translator<'_, '_> {
         };
         let (lo, hi) = (half(false), half(true));
         self.b.ins().unarrow(lo, hi)
+    }
+
+    /// `x` shifted by each lane's own amount `s` (16- or 32-bit lanes, `part`), which SSE and
+    /// AVX2 without AVX-512 or `vpsllvd` in Cranelift cannot do in one instruction: the amount
+    /// taken bit by bit, from the highest of its `log2(bits)` low bits (so modulo the lane
+    /// width, as the IR's shifts are, 6.5.10), each step a shift by a constant kept in the
+    /// lanes whose amount has that bit. Fifteen instructions for four 32-bit lanes, where lane
+    /// by lane took four extractions of each operand, four shifts and four insertions, and
+    /// with them eight general registers: in the path of huge arguments of `sin` (its
+    /// Payne-Hanek window of 2/pi is a shift by a per-lane amount) those pushed the loop's
+    /// counters and pointers onto the stack on every trip of the common path.
+    fn shift_by_lanes(
+        &mut self,
+        op: BinaryOp,
+        part: cl::Type,
+        mut x: cl::Value,
+        s: cl::Value,
+    ) -> cl::Value {
+        let bits = part.lane_bits();
+        let steps = bits.trailing_zeros();
+        for j in (0..steps).rev() {
+            let k = 1i64 << j;
+            let shifted = match op {
+                BinaryOp::Shl => self.b.ins().ishl_imm_s(x, k),
+                BinaryOp::Lshr => self.b.ins().ushr_imm_s(x, k),
+                _ => self.b.ins().sshr_imm_s(x, k),
+            };
+            // Bit j of the amount moved to the lane's top bit, which is all `blendv` reads of
+            // 32-bit lanes; spread over the lane otherwise.
+            let top = self.b.ins().ishl_imm_s(s, i64::from(bits - 1 - j));
+            let m = if self.blendv && bits == 32 {
+                top
+            } else {
+                self.b.ins().sshr_imm_s(top, i64::from(bits - 1))
+            };
+            x = self.blend(part, m, shifted, x);
+        }
+        x
+    }
+
+    /// The high 32 bits of the 64-bit products of the lanes of two `i32x4` vectors (`mul_hi`):
+    /// each pair of lanes widened and multiplied (`pmuludq`, or `pmuldq` when `signed`), the
+    /// high halves of the four products picked into one vector. Seven instructions where lane
+    /// by lane took eight extractions, four multiplications and four insertions.
+    fn mulhi_words(&mut self, signed: bool, x: cl::Value, y: cl::Value) -> cl::Value {
+        let mut half = |high: bool| {
+            let (x, y) = match (signed, high) {
+                (false, false) => (self.b.ins().uwiden_low(x), self.b.ins().uwiden_low(y)),
+                (false, true) => (self.b.ins().uwiden_high(x), self.b.ins().uwiden_high(y)),
+                (true, false) => (self.b.ins().swiden_low(x), self.b.ins().swiden_low(y)),
+                (true, true) => (self.b.ins().swiden_high(x), self.b.ins().swiden_high(y)),
+            };
+            let p = self.b.ins().imul(x, y);
+            self.b.ins().bitcast(clt::I8X16, vector_cast(), p)
+        };
+        let (lo, hi) = (half(false), half(true));
+        // The odd 32-bit lanes of the two products in turn: lanes 1 and 3 of `lo`, then of `hi`
+        // (byte indices 16 and up name the second operand).
+        let picks: Vec<u8> = [1u8, 3, 5, 7]
+            .iter()
+            .flat_map(|&l| (0..4).map(move |b| l * 4 + b))
+            .collect();
+        let picks = self
+            .b
+            .func
+            .dfg
+            .immediates
+            .push(cl::ConstantData::from(picks.as_slice()));
+        let r = self.b.ins().shuffle(lo, hi, picks);
+        self.b.ins().bitcast(clt::I32X4, vector_cast(), r)
     }
 
     /// A float comparison of two vectors as a mask of the vectors' own type.
