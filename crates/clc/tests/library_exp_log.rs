@@ -12,7 +12,7 @@
 //! is raised to its power in double-double arithmetic and compared with x. The largest error
 //! of each function is printed; FERROCL_TEST_SCALE=n runs n times the inputs.
 
-mod common;
+use crate::common;
 
 use common::{call, call1, call2, exact, pow2, ulp, Rng};
 use ferrocl_ir::interp::Val;

@@ -14,7 +14,7 @@
 //! their prescribed values exactly, for double and float. The float functions' ulp bounds are
 //! checked through the CPU device by ferrocl-core's `builtins_math` test.
 
-mod common;
+use crate::common;
 
 use common::{pow2, Lib, Rng};
 

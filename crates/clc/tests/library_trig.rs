@@ -7,7 +7,7 @@
 //! double-double, too), so each function must stay within its bound less one ulp. The
 //! largest difference from the reference is printed.
 
-mod common;
+use crate::common;
 
 use common::{call1, call2, exact, ulp, Lib, Rng};
 

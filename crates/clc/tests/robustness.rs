@@ -2,7 +2,7 @@
 //! and bounded random inputs (token soups, mutated corpus files) always come back with a
 //! result in bounded time.
 
-mod common;
+use crate::common;
 #[path = "common/deep.rs"]
 mod deep;
 

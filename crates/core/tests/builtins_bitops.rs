@@ -6,7 +6,7 @@
 //! These stay in Rust: every (offset, count) pair with random operands, against operations
 //! written here.
 
-mod builtins_harness;
+use crate::builtins_harness;
 
 use builtins_harness::{bytes, values, Rng, Runner};
 

@@ -7,7 +7,7 @@
 //! normalize, length and distance at their edges are the kernel file
 //! `tests/kernels/builtins/normalize_length_edge_cases.cl`, run on every platform present.
 
-mod builtins_harness;
+use crate::builtins_harness;
 
 use builtins_harness::{bytes, special_f32, ulp_error, values, Rng, Runner};
 

@@ -10,7 +10,7 @@
 //! conversions written here. Conversions of chosen values, checked on every platform present,
 //! are the kernel file `tests/kernels/builtins/convert.cl`.
 
-mod builtins_harness;
+use crate::builtins_harness;
 
 use builtins_harness::types::{as_type_changes, scalars, variants, Mode, Ty};
 use builtins_harness::{next_down, next_up, Rng, Runner};

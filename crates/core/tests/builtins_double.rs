@@ -17,7 +17,7 @@
 //! forbids, arguments by value, doubles in structs and every address space, and vector
 //! expressions.
 
-mod builtins_harness;
+use crate::builtins_harness;
 
 use std::sync::Arc;
 
@@ -1377,7 +1377,7 @@ fn printf_prints_doubles_byte_for_byte() {
     }
     let out = std::process::Command::new(std::env::current_exe().expect("the test binary"))
         .args([
-            "printf_prints_doubles_byte_for_byte",
+            own_test("printf_prints_doubles_byte_for_byte").as_str(),
             "--exact",
             "--nocapture",
             "--test-threads=1",
@@ -1557,4 +1557,13 @@ fn constant_folding_matches_run_time_evaluation() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The name the test harness gives test function `f` of this file: its module path in the
+/// test binary (whose first segment is the binary's crate), then `f`.
+fn own_test(f: &str) -> String {
+    match module_path!().split_once("::") {
+        Some((_, module)) => format!("{module}::{f}"),
+        None => f.to_string(),
+    }
 }

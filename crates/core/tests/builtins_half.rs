@@ -4,7 +4,7 @@
 //!
 //! This stays in Rust: it sweeps values against the host conversion written here.
 
-mod builtins_harness;
+use crate::builtins_harness;
 
 use builtins_harness::types::half_value;
 use builtins_harness::{bytes, values, Rng, Runner};

@@ -7,7 +7,7 @@
 //! Integer functions on chosen values, checked on every platform present, are the kernel file
 //! `tests/kernels/builtins/integer.cl`.
 
-mod builtins_harness;
+use crate::builtins_harness;
 
 use builtins_harness::types::{Ty, INTEGERS};
 use builtins_harness::{Rng, Runner};

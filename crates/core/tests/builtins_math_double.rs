@@ -32,7 +32,7 @@
 //! `tests/kernels/math/prescribed.cl`, `prescribed_double.cl` and `zero_signs.cl`, run on
 //! every platform present.
 
-mod builtins_harness;
+use crate::builtins_harness;
 
 use builtins_harness::math::{
     self, case, fract_case, lgamma_r, lgamma_r_case, maxmag, minmag, modf_case, nextafter, powr,

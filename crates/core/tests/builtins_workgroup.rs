@@ -17,7 +17,7 @@
 //! behaviour is undefined, where only termination is checked. Barriers with fixed inputs are
 //! kernel files in `tests/kernels/language/`.
 
-mod builtins_harness;
+use crate::builtins_harness;
 
 use builtins_harness::{bytes, values, Rng, Runner};
 use ferrocl_core::device::NdRange;

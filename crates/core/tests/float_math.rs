@@ -11,10 +11,10 @@
 //! 65,521st of the 2^32 inputs of each function, and with `FERROCL_TEST_SCALE=exhaustive`
 //! every one of them (of the functions named in `FERROCL_FUNCTIONS`, comma-separated, if
 //! set), printing each largest error and where:
-//! `FERROCL_TEST_SCALE=exhaustive cargo test --release -p ferrocl-core --test float_math --
-//! across_every_exponent --nocapture`.
+//! `FERROCL_TEST_SCALE=exhaustive cargo test --release -p ferrocl-core --test integration --
+//! float_math::across_every_exponent --nocapture`.
 
-mod builtins_harness;
+use crate::builtins_harness;
 
 use builtins_harness::math::{self, rootn_prescribed};
 use builtins_harness::{bytes, next_down, next_up, special_f32, ulp_error, values, Rng, Runner};

@@ -4,7 +4,7 @@
 //! This stays in Rust: it reads the runtime's private memory size of a kernel to see that the
 //! option took effect, which `ferrocl run` does not show.
 
-mod builtins_harness;
+use crate::builtins_harness;
 
 use std::sync::Arc;
 

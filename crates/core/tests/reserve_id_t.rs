@@ -4,7 +4,7 @@
 //! rejects it under OpenCL C 1.2. The leniency is ferrocl's own, so it is tested here rather
 //! than as a kernel file every platform must pass.
 
-mod builtins_harness;
+use crate::builtins_harness;
 
 use builtins_harness::{bytes, values, Runner};
 

@@ -13,7 +13,7 @@
 //! Sums and Their Applications" (CMU-CS-90-190, 1990); the tree over a unit's per-work-item
 //! sums is that of Hillis and Steele, "Data Parallel Algorithms" (CACM 29(12), 1986).
 
-mod builtins_harness;
+use crate::builtins_harness;
 
 use std::sync::Arc;
 
@@ -442,7 +442,7 @@ fn scan_pipeline_gives_exact_results_without_vectorization() {
     }
     let out = std::process::Command::new(std::env::current_exe().expect("the test binary"))
         .args([
-            "scan_pipeline_gives_exact_results",
+            own_test("scan_pipeline_gives_exact_results").as_str(),
             "--exact",
             "--test-threads=1",
         ])
@@ -456,4 +456,13 @@ fn scan_pipeline_gives_exact_results_without_vectorization() {
         "{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The name the test harness gives test function `f` of this file: its module path in the
+/// test binary (whose first segment is the binary's crate), then `f`.
+fn own_test(f: &str) -> String {
+    match module_path!().split_once("::") {
+        Some((_, module)) => format!("{module}::{f}"),
+        None => f.to_string(),
+    }
 }

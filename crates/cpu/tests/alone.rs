@@ -4,7 +4,7 @@
 //! value each work-item keeps across barriers: against the IR interpreter, over groups of
 //! whole chunks and not, one row and two.
 
-mod common;
+use crate::common;
 
 use common::{check_xytn, compile_cl};
 use ferrocl_cpu::CpuProgram;

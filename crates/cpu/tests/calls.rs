@@ -6,7 +6,7 @@
 
 use ferrocl_ir::Op;
 
-mod common;
+use crate::common;
 
 use common::{compile, nd1, on_cpu_and_interpreter, sweep_far_private_writes};
 

@@ -5,7 +5,7 @@
 //! Both combine in linear local id order from the first operand, so even float sums agree
 //! exactly.
 
-mod common;
+use crate::common;
 
 use common::{nd1, on_cpu_and_interpreter};
 use ferrocl_cpu::NdRange;

@@ -3,7 +3,7 @@
 //! ids run the scalar kernel. Near 2^31, `(long)(int)(get_global_id(0) + 1)` wraps between
 //! the lanes of a chunk, and the results must be the scalar ones.
 
-mod common;
+use crate::common;
 
 use common::on_cpu_and_interpreter;
 use ferrocl_cpu::vectorize::shape::ID_LIMIT;

@@ -6,7 +6,7 @@
 //! chunks of several rows at once (a chain through a `__local` tile's rows, which every row
 //! of work-items reads alike), over groups of 1 to 9 rows, whole chunks or not.
 
-mod common;
+use crate::common;
 
 use common::noted_and_checked;
 

@@ -3,7 +3,7 @@
 
 use ferrocl_ir::ArgKind;
 
-mod common;
+use crate::common;
 
 use common::{block, check_vadd, compile, nd1, sweep_far_private_writes, VADD};
 

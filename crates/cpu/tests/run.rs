@@ -4,7 +4,7 @@
 use ferrocl_cpu::NdRange;
 use ferrocl_ir::ArgKind;
 
-mod common;
+use crate::common;
 
 use common::{block, compile, nd1, VADD};
 

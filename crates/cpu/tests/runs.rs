@@ -4,7 +4,7 @@
 //! with `int`, `uint` and `size_t` counters, over trip counts that leave remainders of every
 //! size.
 
-mod common;
+use crate::common;
 
 use common::noted_and_checked;
 

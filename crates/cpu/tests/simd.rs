@@ -7,7 +7,7 @@
 
 use ferrocl_ir::interp::{run_ndrange, KernelArgValue, Memory, NdRange, Val};
 
-mod common;
+use crate::common;
 
 use common::{block, compile, nd1};
 

@@ -2,7 +2,7 @@
 //! sub-group queries, kept across collectives, and sub-group collectives reached again in a
 //! loop, in 1-D, 2-D and 3-D groups whose last sub-group is full or smaller.
 
-mod common;
+use crate::common;
 
 use common::{nd1, on_cpu_and_interpreter};
 use ferrocl_cpu::NdRange;

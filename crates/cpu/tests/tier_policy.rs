@@ -3,7 +3,7 @@
 //! elsewhere none. A test binary of its own: the other tier tests make the tier take every
 //! kernel (`wide::take_all`), a setting of the whole process.
 
-mod common;
+use crate::common;
 
 use common::compile_cl_with;
 use ferrocl_cpu::CpuProgram;

@@ -3,7 +3,7 @@
 //! a cache line; kernels that write in row order keep both as they were. Through the front
 //! end, as an application's source reaches the device.
 
-mod common;
+use crate::common;
 
 use common::compile_cl_with;
 use ferrocl_cpu::CpuProgram;

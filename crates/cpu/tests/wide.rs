@@ -10,7 +10,7 @@
 //! Cranelift's code does (`relaxed_divisions_and_roots_are_within_their_bounds` checks
 //! those against the bounds).
 
-mod common;
+use crate::common;
 
 use common::compile_cl_with;
 use ferrocl_cpu::{CpuProgram, NdRange};

@@ -6,7 +6,7 @@
 //! code for AVX2 hosts. The code is the same on every host: the test needs neither AVX-512
 //! nor AVX2 to run.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

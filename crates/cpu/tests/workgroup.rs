@@ -3,7 +3,7 @@
 //! barriers in a loop, a uniform loop counter, and the smaller last group of a non-uniform
 //! NDRange.
 
-mod common;
+use crate::common;
 
 use common::{block, compile, nd1};
 

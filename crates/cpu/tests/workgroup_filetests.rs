@@ -6,7 +6,7 @@
 //! A function `@K_wW` of the module stands for kernel `@K`'s W-wide version (what the
 //! vectorizer makes, written by hand), its barriers matching the kernel's in layout order.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;
