@@ -813,42 +813,42 @@ int __cl_logf_within(float x) { return (int)(as_uint(x) + 0x00800000u) > 0x00fff
 
 // Largest error over every 7th input: 0.930 ulp, at 0.7064946 (0x3f34dcd5).
 float __cl_log_float(float x) {
+    if (!__cl_logf_within(x))
+        return __cl_logf_base(x, __CL_LN2_16_HI_F, __CL_LN2_16_LO_F, 1.0f, 0.0f);
     float f;
     float t;
     float ef = __cl_logf_common(x, &f, &t);
     // e ln 2 + (f + t), one fma: ln 2 rounded to float differs from it by 1.9e-9, which e
     // multiplies into at most 0.07 ulp of the result (|e ln 2 + f + t| >= 0.34 |e|, as
     // |log(1 + f)| <= ln(2) / 2).
-    float y = fma(ef, __CL_LN2_HI_F, f + t);
-    return __cl_logf_within(x) ? y
-                               : __cl_logf_base(x, __CL_LN2_16_HI_F, __CL_LN2_16_LO_F, 1.0f, 0.0f);
+    return fma(ef, __CL_LN2_HI_F, f + t);
 }
 
 // Largest error over every 7th input: 1.052 ulp, at 1.4075714 (0x3fb42b4d). Exact for powers
 // of two (f = t = 0).
 float __cl_log2_float(float x) {
+    if (!__cl_logf_within(x))
+        return __cl_logf_base(x, 1.0f, 0.0f, __CL_LOG2E_F, __CL_INV_LN2_LO_F);
     float f;
     float t;
     float ef = __cl_logf_common(x, &f, &t);
     // e + (f + t) / ln 2: f's product by 1 / ln 2 as a pair (the fma's exact product), the
     // sum with e rounded once (|e| >= 1 > |f / ln 2|, or e = 0).
-    float y = ef + fma(f, __CL_LOG2E_F, fma(f, __CL_INV_LN2_LO_F, t * __CL_LOG2E_F));
-    return __cl_logf_within(x) ? y : __cl_logf_base(x, 1.0f, 0.0f, __CL_LOG2E_F, __CL_INV_LN2_LO_F);
+    return ef + fma(f, __CL_LOG2E_F, fma(f, __CL_INV_LN2_LO_F, t * __CL_LOG2E_F));
 }
 
 // Largest error over every 7th input: 0.986 ulp, at 0.65253896 (0x3f270ccb).
 float __cl_log10_float(float x) {
+    if (!__cl_logf_within(x))
+        return __cl_logf_base(x, __CL_LOG10_2_16_HI_F, __CL_LOG10_2_16_LO_F, __CL_INV_LN10_HI_F,
+                              __CL_INV_LN10_LO_F);
     float f;
     float t;
     float ef = __cl_logf_common(x, &f, &t);
     // e log10(2) + (f + t) / ln 10, the leading products exact inside the fmas (e times the
     // high part of log10(2) exact on its own), the small terms summed first.
     float lo = fma(f, __CL_INV_LN10_LO_F, ef * __CL_LOG10_2_16_LO_F);
-    float y = fma(ef, __CL_LOG10_2_16_HI_F,
-                  fma(f, __CL_INV_LN10_HI_F, fma(t, __CL_INV_LN10_HI_F, lo)));
-    return __cl_logf_within(x) ? y
-                               : __cl_logf_base(x, __CL_LOG10_2_16_HI_F, __CL_LOG10_2_16_LO_F,
-                                                __CL_INV_LN10_HI_F, __CL_INV_LN10_LO_F);
+    return fma(ef, __CL_LOG10_2_16_HI_F, fma(f, __CL_INV_LN10_HI_F, fma(t, __CL_INV_LN10_HI_F, lo)));
 }
 
 // The float powers and roots (pow, pown, powr, rootn, cbrt), computed in float as
@@ -992,10 +992,9 @@ float __cl_powf_edges(float x, float y, float r) {
 float __cl_pow_float_float(float x, float y) {
     float tl;
     float th = __cl_powf_exponent(x, y, &tl);
-    float v = __cl_exp2f_common_pair(th, tl);
-    return (__cl_logf_within(x) & __cl_expf_within(th, 0x42fc0000))
-               ? v
-               : __cl_powf_edges(x, y, __cl_powf_abs(x, y, 0.0f));
+    if (__cl_logf_within(x) & __cl_expf_within(th, 0x42fc0000))
+        return __cl_exp2f_common_pair(th, tl);
+    return __cl_powf_edges(x, y, __cl_powf_abs(x, y, 0.0f));
 }
 
 // powr(x, y) given r = pow(x, y), as __cl_powr_edges.
