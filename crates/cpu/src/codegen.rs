@@ -54,8 +54,8 @@ pub struct Link<'a> {
 
 /// The runtime's own helper functions, declared in the JIT module.
 pub struct Helpers {
-    /// half_to_float, half_to_double, float_to_half, double_to_half (`half.rs`).
-    pub half: [FuncId; 4],
+    /// float_to_half, double_to_half (`half.rs`), for the roundings not made inline.
+    pub half: [FuncId; 2],
 }
 
 /// A declared builtin resolved to a library function of the JIT module.

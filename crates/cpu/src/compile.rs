@@ -1232,14 +1232,10 @@ fn block_pressure(func: &cranelift_codegen::ir::Function) -> usize {
 /// A helper function's symbol name, and how to get its address.
 type Symbol = (&'static str, fn() -> *const u8);
 
-/// The `half` conversion helpers.
-const HALF_HELPERS: [Symbol; 4] = [
-    ("__ferrocl_half_to_float", || {
-        half::half_to_float as *const u8
-    }),
-    ("__ferrocl_half_to_double", || {
-        half::half_to_double as *const u8
-    }),
+/// The `half` conversion helpers that code generation calls: the narrowing conversions in a
+/// directed rounding mode, and from double (`codegen/convert.rs` makes widening and rounding a
+/// float to nearest even inline).
+const HALF_HELPERS: [Symbol; 2] = [
     ("__ferrocl_float_to_half", || {
         half::float_to_half as *const u8
     }),
@@ -1251,9 +1247,7 @@ const HALF_HELPERS: [Symbol; 4] = [
 /// Declares the runtime's helpers in a JIT module.
 fn declare_helpers(jit: &mut JITModule) -> Result<codegen::Helpers, CompileError> {
     let h16 = || AbiParam::new(clt::I16).uext();
-    let sigs: [(Vec<AbiParam>, AbiParam); 4] = [
-        (vec![h16()], AbiParam::new(clt::F32)),
-        (vec![h16()], AbiParam::new(clt::F64)),
+    let sigs: [(Vec<AbiParam>, AbiParam); 2] = [
         (
             vec![AbiParam::new(clt::F32), AbiParam::new(clt::I32)],
             h16(),
@@ -1263,7 +1257,7 @@ fn declare_helpers(jit: &mut JITModule) -> Result<codegen::Helpers, CompileError
             h16(),
         ),
     ];
-    let mut ids = Vec::with_capacity(4);
+    let mut ids = Vec::with_capacity(2);
     for ((name, _), (params, ret)) in HALF_HELPERS.iter().zip(sigs) {
         let mut sig = jit.make_signature();
         sig.params = params;
@@ -1274,7 +1268,7 @@ fn declare_helpers(jit: &mut JITModule) -> Result<codegen::Helpers, CompileError
         ids.push(id);
     }
     Ok(codegen::Helpers {
-        half: [ids[0], ids[1], ids[2], ids[3]],
+        half: [ids[0], ids[1]],
     })
 }
 
@@ -1484,7 +1478,7 @@ block0(v0: ptr.global):
         c.functions.push(c.functions[0].clone());
         refused(&c, "a function's code twice");
         let mut c = good.clone();
-        c.functions[0].name = "__ferrocl_half_to_float".into();
+        c.functions[0].name = "__ferrocl_float_to_half".into();
         refused(&c, "code of an imported helper");
         let mut c = good.clone();
         c.functions[0].align = 3;

@@ -9,8 +9,10 @@ pub const RTP: u32 = 2;
 pub const RTN: u32 = 3;
 
 /// The value of a half's bits, exactly: the exponent rebiased, a subnormal scaled (exact in
-/// float); a NaN keeps its payload and is quiet, as `half_to_double` makes it.
-pub extern "C" fn half_to_float(bits: u16) -> f32 {
+/// float); a NaN keeps its payload and is quiet, as `half_to_double` makes it. Code
+/// generation widens inline (`codegen/convert.rs`); these two are the tests' references.
+#[cfg(test)]
+fn half_to_float(bits: u16) -> f32 {
     let h = u32::from(bits);
     let sign = (h & 0x8000) << 16;
     let mant = h & 0x3ff;
@@ -24,7 +26,8 @@ pub extern "C" fn half_to_float(bits: u16) -> f32 {
     f32::from_bits(sign | magnitude)
 }
 
-pub extern "C" fn half_to_double(bits: u16) -> f64 {
+#[cfg(test)]
+fn half_to_double(bits: u16) -> f64 {
     ferrocl_device::printf::half_to_f64(bits)
 }
 

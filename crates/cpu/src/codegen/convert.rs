@@ -136,7 +136,7 @@ impl Translator<'_, '_> {
             let bits = self.float_to_half_rte_bits(x);
             return Ok(self.b.ins().ireduce(clt::I16, bits));
         }
-        let [_, _, from_float, from_double] = self.helpers.half;
+        let [from_float, from_double] = self.helpers.half;
         let mode = self.b.ins().iconst(
             clt::I32,
             match round {
