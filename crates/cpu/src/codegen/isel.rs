@@ -473,11 +473,12 @@ impl Translator<'_, '_> {
         self.b.ins().unarrow(lo, hi)
     }
 
-    /// `x` shifted by each lane's own amount `s` (16- or 32-bit lanes, `part`), which SSE and
-    /// AVX2 without AVX-512 or `vpsllvd` in Cranelift cannot do in one instruction: the amount
-    /// taken bit by bit, from the highest of its `log2(bits)` low bits (so modulo the lane
-    /// width, as the IR's shifts are, 6.5.10), each step a shift by a constant kept in the
-    /// lanes whose amount has that bit. Fifteen instructions for four 32-bit lanes, where lane
+    /// `x` shifted by each lane's own amount `s` (16- or 32-bit lanes, `part`), for which
+    /// Cranelift has no instruction (its vector shifts take one amount; SSE has none, and
+    /// AVX2's `vpsllvd` is not among Cranelift's x86 instructions): the amount taken bit by
+    /// bit, from the highest of its `log2(bits)` low bits (so modulo the lane width, as the
+    /// IR's shifts are, 6.5.10), each step a shift by a constant kept in the lanes whose
+    /// amount has that bit. Fifteen instructions for four 32-bit lanes, where lane
     /// by lane took four extractions of each operand, four shifts and four insertions, and
     /// with them eight general registers: in the path of huge arguments of `sin` (its
     /// Payne-Hanek window of 2/pi is a shift by a per-lane amount) those pushed the loop's
@@ -513,8 +514,8 @@ impl Translator<'_, '_> {
 
     /// The high 32 bits of the 64-bit products of the lanes of two `i32x4` vectors (`mul_hi`):
     /// each pair of lanes widened and multiplied (`pmuludq`, or `pmuldq` when `signed`), the
-    /// high halves of the four products picked into one vector. Seven instructions where lane
-    /// by lane took eight extractions, four multiplications and four insertions.
+    /// high halves of the four products picked into one vector. About seven instructions, where
+    /// lane by lane took eight extractions, four multiplications and four insertions.
     fn mulhi_words(&mut self, signed: bool, x: cl::Value, y: cl::Value) -> cl::Value {
         let mut half = |high: bool| {
             let (x, y) = match (signed, high) {
