@@ -97,7 +97,8 @@ pub(crate) fn compile(
             }
             if crate::transposed::transposed_store(k.func).is_some() {
                 jam += "; a transposed store";
-                if crate::transposed::tiles_for(k.func) {
+                // As `transposed::tiles_for`, whose store test this one has just made.
+                if crate::wide::few_cores() {
                     jam += ": groups in tiles";
                 }
             }

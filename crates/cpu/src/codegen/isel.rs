@@ -528,20 +528,15 @@ impl Translator<'_, '_> {
             self.b.ins().bitcast(clt::I8X16, vector_cast(), p)
         };
         let (lo, hi) = (half(false), half(true));
-        // The odd 32-bit lanes of the two products in turn: lanes 1 and 3 of `lo`, then of `hi`
-        // (byte indices 16 and up name the second operand).
-        let picks: Vec<u8> = [1u8, 3, 5, 7]
-            .iter()
-            .flat_map(|&l| (0..4).map(move |b| l * 4 + b))
+        // The odd 32-bit lanes of the two products in turn: lanes 1 and 3 of `lo`, then of `hi`.
+        let sel: Vec<Option<(usize, u8)>> = (0..16u8)
+            .map(|i| {
+                let odd = 2 * (i / 4) + 1;
+                Some((usize::from(odd / 4), (odd % 4) * 4 + i % 4))
+            })
             .collect();
-        let picks = self
-            .b
-            .func
-            .dfg
-            .immediates
-            .push(cl::ConstantData::from(picks.as_slice()));
-        let r = self.b.ins().shuffle(lo, hi, picks);
-        self.b.ins().bitcast(clt::I32X4, vector_cast(), r)
+        self.shuffle_bytes(&[lo, hi], &sel, clt::I32X4)
+            .expect("two sources")
     }
 
     /// A float comparison of two vectors as a mask of the vectors' own type.
