@@ -36,6 +36,12 @@ kernel void narrow4(global const float4 *in, global half *out) {
     size_t i = get_global_id(0);
     vstore_half4_rte(in[i], i, out);
 }
+kernel void fused(global const half *a, global const half *b, global const half *c,
+                  global half *f, global half *m) {
+    size_t i = get_global_id(0);
+    f[i] = fma(a[i], b[i], c[i]);
+    m[i] = mad(a[i], b[i], c[i]);
+}
 "#;
 
 /// The half nearest to x below and above (by scanning the ordered finite halves); x finite.
@@ -183,5 +189,96 @@ fn floats_narrow_in_every_rounding_mode() {
                 assert_eq!(y.to_bits(), (want as f32).to_bits(), "{kernel} {}", xs[i]);
             }
         }
+    }
+}
+
+/// The finite half nearest to `v` (a value times 2^48, as every product of two halves and every
+/// half is an integer multiple of 2^-48), ties to the even bit pattern; infinity from 65520 on.
+fn nearest_half(v: i128, halves: &[(i128, u16)]) -> u16 {
+    let sign = if v < 0 { 0x8000 } else { 0 };
+    let m = v.abs();
+    if m >= 65520i128 << 48 {
+        return 0x7c00 | sign;
+    }
+    let i = halves.partition_point(|&(x, _)| x <= m);
+    let (lv, lo) = halves[i - 1];
+    let (hv, hi) = halves[i];
+    let pick = if m - lv < hv - m || (m - lv == hv - m && lo & 1 == 0) {
+        lo
+    } else {
+        hi
+    };
+    // A result rounded to zero keeps the sign of the sum (an exact zero is not asked for).
+    pick | sign
+}
+
+/// `fma` of halves is correctly rounded (Table 69 asks it of `fma` through 6.15.2's "infinitely
+/// precise" definition), and `mad`, whose half accuracy Table 69 leaves implementation-defined,
+/// is ferrocl's: the product and sum in float (the product exact), rounded once to half. Over
+/// random halves and hard cases: a product on a tie between halves, decided by the least
+/// addend, whose exact sum needs more bits than a float has.
+#[test]
+fn half_fma_is_correctly_rounded_and_mad_rounds_once_from_float() {
+    // The positive finite halves by value, times 2^48 (exact integers), and 2^16 past them:
+    // infinity's bits, where a sum from 65520 on rounds.
+    let mut halves: Vec<(i128, u16)> = (0..0x7c00u16)
+        .map(|b| ((half_value(b) * 2f64.powi(48)) as i128, b))
+        .collect();
+    halves.push((1 << 64, 0x7c00));
+    let scaled = |h: u16| (half_value(h) * 2f64.powi(24)) as i128;
+    let mut cases: Vec<(u16, u16, u16)> = vec![
+        (0x7a00, 0x3c01, 0x0001),
+        (0x7a00, 0x3c01, 0x8001),
+        (0x3e00, 0x3c01, 0x0001),
+        (0x3e00, 0x3c01, 0x8001),
+        (0x7bff, 0x3c00, 0x3c00),
+        (0x7bff, 0x4000, 0xfbff),
+        (0x0001, 0x0001, 0x0000),
+    ];
+    let mut rng = Rng::new(0xf3a);
+    let finite = |rng: &mut Rng| loop {
+        let h = rng.below(0x10000) as u16;
+        if h & 0x7c00 != 0x7c00 {
+            return h;
+        }
+    };
+    while cases.len() < 8192 {
+        let (a, b, c) = (finite(&mut rng), finite(&mut rng), finite(&mut rng));
+        cases.push((a, b, c));
+    }
+    // An exact zero takes its sign from the operands' (and the rounding mode): left out.
+    cases.retain(|&(a, b, c)| scaled(a) * scaled(b) + (scaled(c) << 24) != 0);
+    let n = cases.len();
+    let col = |k: usize| -> Vec<u16> { cases.iter().map(|t| [t.0, t.1, t.2][k]).collect() };
+    let r = Runner::new();
+    let p = r.build(SOURCE, "");
+    let mut bufs = vec![
+        bytes(&col(0)),
+        bytes(&col(1)),
+        bytes(&col(2)),
+        vec![0u8; 2 * n],
+        vec![0u8; 2 * n],
+    ];
+    r.run(&p, "fused", &mut bufs, n);
+    let (f, m): (Vec<u16>, Vec<u16>) = (values(&bufs[3]), values(&bufs[4]));
+    for (i, &(a, b, c)) in cases.iter().enumerate() {
+        let exact = scaled(a) * scaled(b) + (scaled(c) << 24);
+        assert_eq!(
+            f[i],
+            nearest_half(exact, &halves),
+            "fma({a:#06x}, {b:#06x}, {c:#06x})"
+        );
+        let (fa, fb, fc) = (
+            half_value(a) as f32,
+            half_value(b) as f32,
+            half_value(c) as f32,
+        );
+        let float = fa * fb + fc;
+        // The float sum is a multiple of 2^-48 below 2^33: exact in f64, then as an integer.
+        let want = nearest_half((f64::from(float) * 2f64.powi(48)) as i128, &halves);
+        assert_eq!(
+            m[i], want,
+            "mad({a:#06x}, {b:#06x}, {c:#06x}) = {float} in float"
+        );
     }
 }

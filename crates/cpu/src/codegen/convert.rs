@@ -171,41 +171,36 @@ impl Translator<'_, '_> {
     }
 
     /// Float `x` (`f32` or `f32x4`) rounded to half precision and widened again, as
-    /// `float_to_half_rte_bits` then `half_to_float_bits` would give it, in half the
-    /// operations: a normal result rounded at bit 13 in place (a carry into the exponent is
-    /// the next binade); below 2^-14 rounded to a multiple of 2^-24 by adding and
-    /// subtracting 0.5 (exact but for that rounding); 65520 and above infinity; a NaN quiet,
-    /// with its payload's top 9 bits.
+    /// `float_to_half_rte_bits` then `half_to_float_bits` would give it, in float arithmetic:
+    /// `(|x| + C) - C` with `C` 2^13 times |x|'s power of two (at least 2^-1, the subnormal
+    /// halves' step 2^-24 times 2^23) rounds |x| to a multiple of its half ulp, ties to even
+    /// (`C`'s float ulp is that half ulp, and `C` over it is even), and the subtraction is
+    /// exact (Sterbenz); then 2^16 and above become infinity, as twice 2^112 overflows them
+    /// and no smaller value, and the sign goes back on (a zero keeps it). Infinities and NaNs
+    /// come through as themselves (their `C` is some finite float). 9 operations where the
+    /// bits' way took 17.
     pub(super) fn round_to_half(&mut self, x: cl::Value) -> cl::Value {
         let (fty, ty, b, a) = self.float_bits(x);
         let sign_mask = self.int_splat(ty, 0x8000_0000_u32 as i32 as i64);
         let sign = self.b.ins().band(b, sign_mask);
-        let one = self.int_splat(ty, 1);
-        let odd = self.b.ins().ushr_imm_u(a, 13);
-        let odd = self.b.ins().band(odd, one);
-        let round = self.int_splat(ty, 0xfff);
-        let r = self.b.ins().iadd(a, round);
-        let r = self.b.ins().iadd(r, odd);
-        let keep = self.int_splat(ty, !0x1fff_i64 & 0xffff_ffff);
-        let normal = self.b.ins().band(r, keep);
+        let exponent_mask = self.int_splat(ty, 0x7f80_0000);
+        let binade = self.b.ins().band(a, exponent_mask);
+        // 2^-14, the least normal half's power of two.
+        let least = self.int_splat(ty, (127 - 14) << 23);
+        let binade = self.b.ins().smax(binade, least);
+        let shift = self.int_splat(ty, 13 << 23);
+        let c = self.b.ins().iadd(binade, shift);
+        let c = self.b.ins().bitcast(fty, mem(), c);
         let fa = self.b.ins().bitcast(fty, mem(), a);
-        let half = self.float_splat(fty, 0.5);
-        let s = self.b.ins().fadd(fa, half);
-        let s = self.b.ins().fsub(s, half);
-        let s = self.b.ins().bitcast(ty, mem(), s);
-        let tiny = self.below(a, 0x3880_0000);
-        let res = self.pick(tiny, s, normal);
-        let finite = self.below(a, 0x477f_f000);
-        let inf = self.int_splat(ty, 0x7f80_0000);
-        let res = self.pick(finite, res, inf);
-        let payload_mask = self.int_splat(ty, 0x3f_e000);
-        let payload = self.b.ins().band(a, payload_mask);
-        let qnan = self.int_splat(ty, 0x7fc0_0000);
-        let nan_bits = self.b.ins().bor(payload, qnan);
-        let is_nan = self.b.ins().icmp(CIntCC::SignedGreaterThan, a, inf);
-        let res = self.pick(is_nan, nan_bits, res);
-        let res = self.b.ins().bor(res, sign);
-        self.b.ins().bitcast(fty, mem(), res)
+        let r = self.b.ins().fadd(fa, c);
+        let r = self.b.ins().fsub(r, c);
+        let up = self.float_splat(fty, 2f32.powi(112));
+        let down = self.float_splat(fty, 2f32.powi(-112));
+        let r = self.b.ins().fmul(r, up);
+        let r = self.b.ins().fmul(r, down);
+        let r = self.b.ins().bitcast(ty, mem(), r);
+        let r = self.b.ins().bor(r, sign);
+        self.b.ins().bitcast(fty, mem(), r)
     }
 
     /// `v` in every lane of type `ty` (a scalar type or a vector of 32-bit lanes).

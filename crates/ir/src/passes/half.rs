@@ -13,12 +13,14 @@
 //! - `fmin`, `fmax`, `floor`, `ceil`, `ftrunc`, `nearest` and comparisons: exact in `f32`.
 //! - `fneg`, `fabs`, `copysign`: on the bits (the sign bit), as the operations are defined.
 //! - `fma`: not innocuous through `f32` or `f64` (the exact `a * b + c` can need 79 bits), so
-//!   the product is formed exactly in `f64`, the sum rounded to odd there (the round-to-nearest
-//!   sum, moved one unit toward the exact sum when that is inexact and the result's last bit is
-//!   even, the error found by Knuth's TwoSum), then rounded to `f16`: rounding to odd in 53
-//!   bits and then to nearest in 11 is the correctly rounded result, 53 ≥ 11 + 2 (Boldo and
-//!   Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using
-//!   rounding to odd", IEEE TC 2008).
+//!   the product is formed exactly in `f32` (22 bits), the sum rounded to odd there (the
+//!   round-to-nearest sum, moved one unit toward the exact sum when that is inexact and the
+//!   result's last bit is even, the error found by Knuth's TwoSum, exact in `f32` here: the
+//!   product's and the addend's bits are multiples of 2^-48 below 2^33), then rounded to
+//!   `f16`: rounding to odd in 24 bits and then to nearest in 11 is the correctly rounded
+//!   result, 24 ≥ 11 + 2 (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums:
+//!   proved algorithms using rounding to odd", IEEE TC 2008). In `f32` rather than `f64`, the
+//!   code generator narrows inline, in vectors of twice as many lanes.
 //! - integer to `f16`: through `f64` in the same rounding mode. Every integer of up to 53
 //!   bits is exact in `f64`; a larger one is past `f16`'s range, which the second rounding
 //!   keeps it past (rounding is monotonic), and the directed modes compose.
@@ -159,12 +161,12 @@ fn legalize_inst(f: &mut Function, i: Inst) -> bool {
 /// `fma` of three `f16` operands, correctly rounded: the sum rounded to odd in `f64` (the
 /// module's comment), then to nearest `f16`.
 fn fma(f: &mut Function, i: Inst, args: &[Value], ty: Type) {
-    let dty = with_lane(ty, Type::F64);
-    let ity = with_lane(ty, Type::I64);
+    let dty = with_lane(ty, Type::F32);
+    let ity = with_lane(ty, Type::I32);
     let bty = with_lane(ty, Type::I1);
-    let [a, b, c] = [args[0], args[1], args[2]].map(|x| widen(f, i, x, Type::F64));
+    let [a, b, c] = [args[0], args[1], args[2]].map(|x| widen(f, i, x, Type::F32));
     let bin = |f: &mut Function, op, x, y, t| emit(f, i, Op::Binary(op), &[x, y], t);
-    // Exact: 11-bit significands give a 22-bit product, inside f64's range.
+    // Exact: 11-bit significands give a 22-bit product, inside f32's range.
     let p = bin(f, BinaryOp::Fmul, a, b, dty);
     let s = bin(f, BinaryOp::Fadd, p, c, dty);
     // TwoSum (Knuth, TAOCP vol. 2, 4.2.2): s + e == p + c exactly.
@@ -255,13 +257,18 @@ mod tests {
             (0x3e00, 0x3c01, 0x0001),
             (0x3e00, 0x3c01, 0x8001),
             (0x3c01, 0x3c01, 0x0001),
+            // 49152 * 1.0009765625 = 49200, a tie of halves 32 apart, with the least addend:
+            // its sum needs 40 bits, past f32's 24 (the rounding to odd keeps it).
+            (0x7a00, 0x3c01, 0x0001),
+            (0x7a00, 0x3c01, 0x8001),
+            (0xfa00, 0x3c01, 0x0001),
             (0x7bff, 0x3c00, 0x3c00),
             (0x7bff, 0x4000, 0xfbff),
             (0x0001, 0x0001, 0x0000),
             (0x8000, 0x3c00, 0x8000),
         ];
         let mut x: u32 = 12345;
-        for _ in 0..3000 {
+        for _ in 0..30000 {
             x = x.wrapping_mul(1664525).wrapping_add(1013904223);
             let a = (x >> 16) as u16;
             x = x.wrapping_mul(1664525).wrapping_add(1013904223);

@@ -42,6 +42,18 @@ pub(super) fn math(fl: &mut FnLower, f: Math, c: &Call) -> Res<Option<Value>> {
         let a = fl.val(&c.args[0])?;
         let b = fl.val(&c.args[1])?;
         let d = fl.val(&c.args[2])?;
+        let t = fl.b.value_type(a);
+        // Table 69: half `mad` is "Implementation-defined": in float, rounded once to half.
+        // The product of two halves (11 bits each) is exact in float, so the multiply and
+        // the add are float's fma. (A half `fma`, correctly rounded, is an fma in double
+        // rounded to odd: `ir::passes::half`, many times the operations.)
+        if f == Math::Mad && t.lane_type() == Type::F16 {
+            let wide = t.with_lane_type(Type::F32).expect("a float vector");
+            let [a, b, d] = [a, b, d].map(|v| fl.b.convert(ConvOp::Fconv(Round::Rte), v, wide));
+            let p = fl.b.binary(BinaryOp::Fmul, a, b);
+            let r = fl.b.binary(BinaryOp::Fadd, p, d);
+            return Ok(Some(fl.b.convert(ConvOp::Fconv(Round::Rte), r, t)));
+        }
         // 6.15.2: mad "computes a * b + c"; 7.4 (full profile) lets it be "implemented
         // either as a correctly rounded fma or as a multiply followed by an add both of
         // which are correctly rounded": the fma where that is one fast instruction.
