@@ -742,6 +742,43 @@ fn build_contracts_under_mad_enable() {
     let _ = fs::remove_dir_all(dir);
 }
 
+/// An `fma` overwrites one of its factors on x86-64 (`vfmadd213`); the code generator gives
+/// that place to a factor read there for the last time, so that no copy saves it: in clpeak's
+/// chains (`x = mad(y, x, y); y = mad(x, y, x)`, each value read three times) Cranelift copied
+/// one register per `fma` and spilled, with all 16 `xmm` holding a `double16` pair.
+#[test]
+fn fma_chains_overwrite_the_factor_that_dies() {
+    if !host_has_fast_fma() || !cfg!(target_arch = "x86_64") {
+        return;
+    }
+    let dir = scratch("emit-fma-chains");
+    let src = write(
+        &dir,
+        "chains.cl",
+        "__kernel void chains(__global double *out, double a) {\n\
+         double16 x = (double16)(a); double16 y = (double16)(get_global_id(0));\n\
+         for (int i = 0; i < 8; i++) { x = mad(y, x, y); y = mad(x, y, x); x = mad(y, x, y); y = mad(x, y, x); }\n\
+         out[get_global_id(0)] = y.s0 + y.sf;\n}\n",
+    );
+    let out = ferrocl_cranelift(&["build", &src, "--emit", "asm"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let asm = stdout(&out);
+    let count = |what: &dyn Fn(&str) -> bool| asm.lines().filter(|l| what(l.trim())).count();
+    let fmas = count(&|l| l.starts_with("vfmadd"));
+    let copies = count(&|l| {
+        (l.starts_with("movdqa ") || l.starts_with("movaps ") || l.starts_with("movapd "))
+            && !l.contains('(')
+    });
+    let stack = count(&|l| l.contains("(%rsp)"));
+    assert!(fmas >= 32, "{asm}");
+    assert!(copies * 8 < fmas, "{copies} copies for {fmas} fmas: {asm}");
+    assert!(
+        stack * 4 < fmas,
+        "{stack} stack accesses for {fmas} fmas: {asm}"
+    );
+    let _ = fs::remove_dir_all(dir);
+}
+
 /// `--emit` prints what the device recorded of a real build: a program built from source in
 /// this process as `clBuildProgram` builds it, with the device's recording on
 /// (`-cl-ferrocl-listing`), holds exactly the text `ferrocl build --emit` prints for each

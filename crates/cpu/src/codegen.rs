@@ -280,6 +280,10 @@ struct Translator<'a, 'f> {
     /// those are as the condition of a `select` of vectors.
     uses: SecondaryMap<Value, u32>,
     select_conditions: SecondaryMap<Value, u32>,
+    /// For each `fma`, the factors read for the last time there ([`fma_last_uses`]), and the
+    /// instruction being translated.
+    fma_last: SecondaryMap<Inst, u8>,
+    current: Option<Inst>,
     /// The globals' addresses, imported into the function.
     global_values: SecondaryMap<Global, Option<cl::GlobalValue>>,
 }
@@ -335,6 +339,8 @@ impl<'a, 'f> Translator<'a, 'f> {
             clamps: SecondaryMap::new(),
             loop_depth: loops::depths(f),
             blendv,
+            fma_last: fma_last_uses(f),
+            current: None,
             uses: use_counts(f),
             select_conditions: select_condition_counts(f),
             global_values: SecondaryMap::new(),
@@ -615,6 +621,7 @@ impl Translator<'_, '_> {
     /// Translates `inst`: by its SIMD form where it has one (`isel.rs`), otherwise lane by
     /// lane, one function per family of instructions.
     fn inst(&mut self, inst: Inst) -> Result<(), CompileError> {
+        self.current = Some(inst);
         if self.simd_inst(inst)? {
             return Ok(());
         }
@@ -757,7 +764,7 @@ impl Translator<'_, '_> {
                 vals
             }
             Op::Fma => {
-                let (x, y) = fma_factors(self.f, &self.uses, args[0], args[1]);
+                let (x, y) = self.fma_factors(args[0], args[1]);
                 let (a, b, c) = (self.get(x)?, self.get(y)?, self.get(args[2])?);
                 (0..a.len())
                     .map(|i| self.b.ins().fma(a[i], b[i], c[i]))
@@ -1581,33 +1588,94 @@ fn use_counts(f: &Function) -> SecondaryMap<Value, u32> {
     uses
 }
 
-/// The factors of an `fma` in the order to give Cranelift: a constant or splatted factor
-/// second, else a factor used elsewhere second where the other is used only here. x86-64's
-/// `vfmadd213` overwrites its first factor, which Cranelift copies first where it is still
-/// live, as a constant hoisted out of a loop is, or the argument of a polynomial evaluated by
-/// Horner's rule (`q = fma(r, q, c)`: `r` goes on, `q` dies); the product is the same either
-/// way (multiplication is commutative, and `fma` rounds once).
-fn fma_factors(
-    f: &Function,
-    uses: &SecondaryMap<Value, u32>,
-    a: Value,
-    b: Value,
-) -> (Value, Value) {
-    let lasting = |v: Value| match f.dfg.value_def(f.dfg.resolve(v)) {
-        ferrocl_ir::ValueDef::Result(i) => {
-            matches!(f.dfg.insts[i].op, Op::Fconst(_) | Op::Vconst(_) | Op::Splat)
+impl Translator<'_, '_> {
+    /// The factors `a`, `b` of the `fma` being translated in the order to give Cranelift: a
+    /// constant or splatted factor second, else a factor that lives on second where the
+    /// other is read for the last time here. x86-64's `vfmadd213` overwrites its first
+    /// factor, which Cranelift copies first where it is still live, as a constant hoisted
+    /// out of a loop is, the argument of a polynomial evaluated by Horner's rule
+    /// (`q = fma(r, q, c)`: `r` goes on, `q` dies), or clpeak's chains `x = mad(y, x, y);
+    /// y = mad(x, y, x)`, where each value is read three times and dies at its third; the
+    /// product is the same either way (multiplication is commutative, and `fma` rounds once).
+    fn fma_factors(&self, a: Value, b: Value) -> (Value, Value) {
+        let f = self.f;
+        let lasting = |v: Value| match f.dfg.value_def(f.dfg.resolve(v)) {
+            ferrocl_ir::ValueDef::Result(i) => {
+                matches!(f.dfg.insts[i].op, Op::Fconst(_) | Op::Vconst(_) | Op::Splat)
+            }
+            _ => false,
+        };
+        let last = self.current.map_or(0, |i| self.fma_last[i]);
+        let dies = |v: Value, k: u8| last & (1 << k) != 0 || self.uses[f.dfg.resolve(v)] <= 1;
+        let swap = match (lasting(a), lasting(b)) {
+            (true, false) => true,
+            (false, false) => !dies(a, 0) && dies(b, 1),
+            _ => false,
+        };
+        if swap {
+            (b, a)
+        } else {
+            (a, b)
         }
-        _ => false,
-    };
-    let dies = |v: Value| uses[f.dfg.resolve(v)] <= 1;
-    let swap = match (lasting(a), lasting(b)) {
-        (true, false) => true,
-        (false, false) => !dies(a) && dies(b),
-        _ => false,
-    };
-    if swap {
-        (b, a)
-    } else {
-        (a, b)
     }
+}
+
+/// For each `fma` of `f`, its factors (bit `k` for argument `k`) that are read there for the
+/// last time: defined in its block (a value of a loop's body is new each trip; one defined
+/// before the loop is read again on the next), read in no other block and by nothing after
+/// it in its own.
+fn fma_last_uses(f: &Function) -> SecondaryMap<Inst, u8> {
+    let mut last = SecondaryMap::new();
+    let mut total: HashMap<Value, u32> = HashMap::new();
+    let mut block_reads: HashMap<Value, u32> = HashMap::new();
+    let reads = |i: Inst| {
+        let data = &f.dfg.insts[i];
+        let dests = data.op.dests().into_iter().flat_map(|d| d.args.iter());
+        data.args
+            .iter()
+            .chain(dests)
+            .map(|&v| f.dfg.resolve(v))
+            .collect::<Vec<_>>()
+    };
+    for &b in f.layout.blocks() {
+        for &i in f.layout.block_insts(b) {
+            for v in reads(i) {
+                *total.entry(v).or_default() += 1;
+            }
+        }
+    }
+    for &b in f.layout.blocks() {
+        let insts = f.layout.block_insts(b);
+        if !insts.iter().any(|&i| f.dfg.insts[i].op == Op::Fma) {
+            continue;
+        }
+        block_reads.clear();
+        for &i in insts {
+            for v in reads(i) {
+                *block_reads.entry(v).or_default() += 1;
+            }
+        }
+        let defined_here = |v: Value| match f.dfg.value_def(v) {
+            ferrocl_ir::ValueDef::Result(d) => f.layout.inst_block(d) == Some(b),
+            ferrocl_ir::ValueDef::Param(p, _) => p == b,
+            _ => false,
+        };
+        let mut seen: HashMap<Value, u32> = HashMap::new();
+        for &i in insts {
+            for v in reads(i) {
+                *seen.entry(v).or_default() += 1;
+            }
+            if f.dfg.insts[i].op != Op::Fma {
+                continue;
+            }
+            for k in 0..2 {
+                let v = f.dfg.resolve(f.dfg.insts[i].args[k]);
+                let here = block_reads[&v];
+                if defined_here(v) && total[&v] == here && seen[&v] == here {
+                    last[i] |= 1 << k;
+                }
+            }
+        }
+    }
+    last
 }

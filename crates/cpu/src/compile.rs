@@ -536,7 +536,13 @@ fn vectorize_kernel(
     } else if !vectorize::enabled() {
         Err("not vectorized: FERROCL_VECTORIZE=0".to_string())
     } else {
-        crate::vectorized_wide_or_refusal(f, true, width).map_err(|r| r.to_string())
+        // Without a width, for Cranelift's code: the tier's width is asked for explicitly.
+        crate::vectorized_wide_or_refusal(f, true, width)
+            .map(|w| workgroup::WideKernel {
+                for_cranelift: width.is_none(),
+                ..w
+            })
+            .map_err(|r| r.to_string())
     };
     match got {
         Ok(w) if !workgroup::usable_wide(&w.func) => (

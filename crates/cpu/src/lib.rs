@@ -904,6 +904,7 @@ fn vectorized_wide_or_refusal(
         barriers: v.barriers,
         assumes_id_limit: v.assumes_id_limit,
         uniform: v.uniform,
+        for_cranelift: false,
     })
 }
 

@@ -128,6 +128,7 @@ fn chunks_of_a_wide_version_and_a_scalar_rest_share_the_group() {
             uniform: Vec::new(),
             estimate: 0.5,
             runs: 0,
+            for_cranelift: false,
         })
     };
     let p = ferrocl_cpu::CpuProgram::compile_with(&module, &wide).unwrap();

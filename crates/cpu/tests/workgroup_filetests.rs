@@ -43,6 +43,7 @@ fn print_module(m: &Module) -> Result<String, String> {
                 // Not read by the transform: the note of the device's listing.
                 estimate: 0.5,
                 runs: 0,
+                for_cranelift: false,
             })
         });
         let wg = transform_with(f, wide.as_ref()).map_err(|e| e.0)?;

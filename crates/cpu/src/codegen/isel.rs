@@ -80,7 +80,7 @@ impl Translator<'_, '_> {
             }
             Op::Binary(op) => self.binary_simd(*op, args[0], args[1], out, rty)?,
             Op::Fma if rty.lane_type().is_float() => {
-                let (x, y) = super::fma_factors(self.f, &self.uses, args[0], args[1]);
+                let (x, y) = self.fma_factors(args[0], args[1]);
                 let (a, b, c) = (self.parts(x)?, self.parts(y)?, self.parts(args[2])?);
                 Some(
                     (0..a.len())

@@ -54,15 +54,29 @@ pub(super) enum Jam {
     Across(u32),
 }
 
+/// The registers the code generators' rounding of `half` results to half precision keeps its
+/// constants in (`codegen/convert.rs`, `round_to_half`), once for all copies.
+const HALF_CONSTANTS: u32 = 6;
+
 /// Whether the vector values `values` of a loop at `width` lanes fit the registers `times`
-/// over: the wide tier's where it runs that width, else 14 of Cranelift's 16 `xmm`.
-fn fit(values: &[Type], width: u32, times: u32) -> bool {
-    let (registers, bits) = match crate::wide::value_registers(width) {
+/// over: the wide tier's where it runs that width and may take the function (not
+/// `for_cranelift`), else Cranelift's 16 `xmm`. (An `fma` needs no register of its own: it
+/// overwrites a factor that dies, `codegen.rs`'s `fma_factors`. On an AVX2 host the tier's
+/// width is Cranelift's too: clpeak's `double` chains, jammed three times for the tier's 12
+/// `ymm`, took 24 `xmm` in Cranelift's code and spilled.) A `half` value is carried as its
+/// bits but computed on in float, twice as wide, beside the constants of its rounding.
+fn fit(values: &[Type], width: u32, times: u32, for_cranelift: bool) -> bool {
+    let tier = crate::wide::value_registers(width).filter(|_| !for_cranelift);
+    let (registers, bits) = match tier {
         Some((n, bits)) => (n as u32, bits),
-        None => (14, 128),
+        None => (16, 128),
     };
-    let need: u32 = values.iter().map(|t| t.bits().div_ceil(bits)).sum();
-    times * need <= registers
+    let half = values.iter().any(|t| t.lane_type() == Type::F16);
+    let need: u32 = values
+        .iter()
+        .map(|t| (t.bits() * if half { 2 } else { 1 }).div_ceil(bits))
+        .sum();
+    times * need + if half { HALF_CONSTANTS } else { 0 } <= registers
 }
 
 /// How each region of `k` (its blocks, `regions`; its loops, `loops`) runs its chunks, where it may (see the
@@ -78,6 +92,7 @@ pub(super) fn jammable(
     loops: &LoopInfo,
     regions: &[Vec<Block>],
     width: u32,
+    for_cranelift: bool,
 ) -> Vec<Jam> {
     let may: Vec<bool> = regions.iter().map(|blocks| allowed(k, blocks)).collect();
     if !may.contains(&true) {
@@ -124,12 +139,16 @@ pub(super) fn jammable(
                 };
                 return [4, 2]
                     .into_iter()
-                    .find(|&rows| fit(&values, width, rows))
+                    .find(|&rows| fit(&values, width, rows, for_cranelift))
                     .map_or(Jam::Single, Jam::Across);
             }
             let chunks = inner
                 .filter_map(|lp| latency_bound(k, &lp.blocks, lp.header))
-                .filter_map(|values| [3, 2].into_iter().find(|&n| fit(&values, width, n)))
+                .filter_map(|values| {
+                    [4, 3, 2]
+                        .into_iter()
+                        .find(|&n| fit(&values, width, n, for_cranelift))
+                })
                 .max();
             chunks.map_or(Jam::Single, Jam::Along)
         })

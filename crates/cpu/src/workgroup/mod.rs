@@ -302,6 +302,10 @@ pub struct WideKernel {
     pub estimate: f64,
     /// [`crate::vectorize::Vectorized::runs`].
     pub runs: usize,
+    /// Whether the work-group function is for Cranelift's code alone (the kernel's build after
+    /// the wide-vector tier refused it): its jammed regions (`jam`) must fit Cranelift's
+    /// registers, not the tier's.
+    pub for_cranelift: bool,
 }
 
 /// A function the work-group function runs regions of: the kernel, or its W-wide version.
@@ -332,8 +336,14 @@ struct Source {
 
 impl Source {
     /// Prepares `f`, whose barriers stand for the kernel's barriers `order` (in the kernel's
-    /// layout order; `None`: `f` is the kernel).
-    fn new(f: &Function, width: u32, order: Option<&[Inst]>) -> Result<Source, CompileError> {
+    /// layout order; `None`: `f` is the kernel), for Cranelift's code alone where
+    /// `for_cranelift` ([`WideKernel::for_cranelift`]).
+    fn new(
+        f: &Function,
+        width: u32,
+        order: Option<&[Inst]>,
+        for_cranelift: bool,
+    ) -> Result<Source, CompileError> {
         let Some(entry) = f.layout.entry_block() else {
             return err(format!("kernel {} has no body", f.name));
         };
@@ -380,7 +390,7 @@ impl Source {
         let cfg = Cfg::new(&k);
         let loops = LoopInfo::new(&cfg, &DomTree::new(&k, &cfg));
         let jam = if width > 1 {
-            jam::jammable(&k, &loops, &blocks, width)
+            jam::jammable(&k, &loops, &blocks, width, for_cranelift)
         } else {
             vec![jam::Jam::Single; blocks.len()]
         };
@@ -466,7 +476,7 @@ pub fn transform_unclean(
     f: &Function,
     wide: Option<&WideKernel>,
 ) -> Result<WorkGroupFn, CompileError> {
-    let scalar = Source::new(f, 1, None)?;
+    let scalar = Source::new(f, 1, None, false)?;
     let wide_in = wide;
     let states = subgroup::diverges_by_sub_group(f);
     let wide = match wide {
@@ -482,7 +492,7 @@ pub fn transform_unclean(
             match order {
                 Some(order) => Some(Source {
                     assumes_id_limit: w.assumes_id_limit,
-                    ..Source::new(&w.func, w.width, Some(&order))?
+                    ..Source::new(&w.func, w.width, Some(&order), w.for_cranelift)?
                 }),
                 None => return err("the W-wide function's barriers do not match the kernel's"),
             }
