@@ -310,6 +310,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         link: Link<'a>,
     ) -> Self {
         let blendv = has_blendv(link.jit.isa());
+        let uses = use_counts(f);
         Translator {
             module,
             jit: link.jit,
@@ -339,9 +340,9 @@ impl<'a, 'f> Translator<'a, 'f> {
             clamps: SecondaryMap::new(),
             loop_depth: loops::depths(f),
             blendv,
-            fma_last: fma_last_uses(f),
+            fma_last: fma_last_uses(f, &uses),
             current: None,
-            uses: use_counts(f),
+            uses,
             select_conditions: select_condition_counts(f),
             global_values: SecondaryMap::new(),
         }
@@ -1624,54 +1625,41 @@ impl Translator<'_, '_> {
 /// last time: defined in its block (a value of a loop's body is new each trip; one defined
 /// before the loop is read again on the next), read in no other block and by nothing after
 /// it in its own.
-fn fma_last_uses(f: &Function) -> SecondaryMap<Inst, u8> {
+fn fma_last_uses(f: &Function, uses: &SecondaryMap<Value, u32>) -> SecondaryMap<Inst, u8> {
     let mut last = SecondaryMap::new();
-    let mut total: HashMap<Value, u32> = HashMap::new();
-    let mut block_reads: HashMap<Value, u32> = HashMap::new();
-    let reads = |i: Inst| {
+    // Each value `i` reads, an operand or a branch argument, as `use_counts` counts them.
+    let reads = |i: Inst, count: &mut HashMap<Value, u32>| {
         let data = &f.dfg.insts[i];
         let dests = data.op.dests().into_iter().flat_map(|d| d.args.iter());
-        data.args
-            .iter()
-            .chain(dests)
-            .map(|&v| f.dfg.resolve(v))
-            .collect::<Vec<_>>()
-    };
-    for &b in f.layout.blocks() {
-        for &i in f.layout.block_insts(b) {
-            for v in reads(i) {
-                *total.entry(v).or_default() += 1;
-            }
+        for &v in data.args.iter().chain(dests) {
+            *count.entry(f.dfg.resolve(v)).or_default() += 1;
         }
-    }
+    };
+    let (mut block_reads, mut seen) = (HashMap::new(), HashMap::new());
     for &b in f.layout.blocks() {
         let insts = f.layout.block_insts(b);
         if !insts.iter().any(|&i| f.dfg.insts[i].op == Op::Fma) {
             continue;
         }
         block_reads.clear();
+        seen.clear();
         for &i in insts {
-            for v in reads(i) {
-                *block_reads.entry(v).or_default() += 1;
-            }
+            reads(i, &mut block_reads);
         }
         let defined_here = |v: Value| match f.dfg.value_def(v) {
             ferrocl_ir::ValueDef::Result(d) => f.layout.inst_block(d) == Some(b),
             ferrocl_ir::ValueDef::Param(p, _) => p == b,
             _ => false,
         };
-        let mut seen: HashMap<Value, u32> = HashMap::new();
         for &i in insts {
-            for v in reads(i) {
-                *seen.entry(v).or_default() += 1;
-            }
+            reads(i, &mut seen);
             if f.dfg.insts[i].op != Op::Fma {
                 continue;
             }
             for k in 0..2 {
                 let v = f.dfg.resolve(f.dfg.insts[i].args[k]);
                 let here = block_reads[&v];
-                if defined_here(v) && total[&v] == here && seen[&v] == here {
+                if defined_here(v) && uses[v] == here && seen[&v] == here {
                     last[i] |= 1 << k;
                 }
             }
