@@ -1,7 +1,6 @@
 //! Regions that run several chunks of the W-wide version at once (`workgroup::jam`) against the
 //! IR interpreter, over rows of zero to several chunks with and without a rest, 1-D and 2-D:
-//! kernels whose loops wait on the latency of the values they carry (floats, and integer
-//! products), in two regions around a
+//! kernels whose loops wait on the latency of the values they carry, in two regions around a
 //! barrier (the first's result lives across it, a uniform branch in each), in nested loops
 //! with a uniform branch inside and a uniform early return; and a region that runs the
 //! chunks of several rows at once (a chain through a `__local` tile's rows, which every row
@@ -29,20 +28,6 @@ __kernel void horner(__global const float *x, __global float *y, __local float *
     if (n > 5)
         b = -b;
     y[get_global_id(1) * get_global_size(0) + get_global_id(0)] = b + (float)get_local_id(1);
-}
-";
-
-/// clpeak's integer chains: products whose latency the loop waits on, as a float's.
-const INTEGER: &str = "
-__kernel void integer(__global const float *x, __global float *y, __local float *t, int n)
-{
-    int a = (int)x[get_global_id(1) * get_global_size(0) + get_global_id(0)];
-    int b = (int)get_local_id(0) + 3;
-    for (int k = 0; k < n; k++) {
-        a = mad24(b, a, b);
-        b = b * a + a;
-    }
-    y[get_global_id(1) * get_global_size(0) + get_global_id(0)] = (float)(a ^ b);
 }
 ";
 
@@ -144,14 +129,4 @@ fn nested_loops_and_a_uniform_return_at_two_chunks_at_once() {
 #[test]
 fn the_chunks_of_several_rows_at_once_give_what_one_work_item_at_a_time_gives() {
     compare(TILE, "tile", "rows at a time in 2 of 2 regions", &GROUPS);
-}
-
-#[test]
-fn integer_product_chains_at_several_chunks_at_once() {
-    compare(
-        INTEGER,
-        "integer",
-        "chunks of a row at a time in 1 of 1 regions",
-        &ROWS,
-    );
 }

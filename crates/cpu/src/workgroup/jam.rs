@@ -180,7 +180,7 @@ fn allowed(k: &Function, blocks: &[Block]) -> bool {
 }
 
 /// Where the loop of `blocks` (headed by `header`) has trips bound by the latency of the
-/// float arithmetic (or integer products, [`integer_product`]) it carries, the types of its vector values: those it carries and those
+/// float arithmetic it carries, the types of its vector values: those it carries and those
 /// from outside it that it reads (constants among them). Bound by latency: it carries vector
 /// values, has fewer than 8 float operations per link of the longest chain of them that
 /// starts at a carried value within one trip (so that even at two a cycle the units wait
@@ -228,7 +228,7 @@ fn latency_bound(k: &Function, blocks: &[Block], header: Block) -> Option<Vec<Ty
             let Some(r) = k.dfg.inst_result(i) else {
                 continue;
             };
-            let float = float_arithmetic(k, i) || integer_product(k, i);
+            let float = float_arithmetic(k, i);
             float_ops += u32::from(float);
             if data.args.iter().any(|&a| reached.contains(a)) {
                 reached.insert(r);
@@ -251,15 +251,6 @@ pub(crate) fn float_arithmetic(k: &Function, i: ferrocl_ir::Inst) -> bool {
                 Op::Fma
                     | Op::Binary(BinaryOp::Fadd | BinaryOp::Fsub | BinaryOp::Fmul | BinaryOp::Fdiv)
             )
-    })
-}
-
-/// Whether instruction `i` of `k` is a product of integer vectors, whose latency (4-10 cycles
-/// for 32-bit lanes) a chain waits on as on a float operation's: clpeak's integer `mad`s.
-fn integer_product(k: &Function, i: ferrocl_ir::Inst) -> bool {
-    k.dfg.inst_result(i).is_some_and(|r| {
-        let t = k.dfg.value_type(r);
-        t.is_vector() && t.lane_type().is_int() && k.dfg.insts[i].op == Op::Binary(BinaryOp::Imul)
     })
 }
 
