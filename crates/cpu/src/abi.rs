@@ -47,6 +47,10 @@ pub struct GroupCtx {
     /// The same for the private region.
     pub private_window: u64,
     pub private_window_span: u64,
+    /// Nonzero where the launch writes more than the last-level cache holds through the
+    /// stores the wide tier streams (`CompiledKernel::stream_bytes`): those then bypass the
+    /// caches (`wide/emit.rs`, `Emitter::streaming_store`).
+    pub streaming: u64,
 }
 
 /// Byte offsets of the fields of [`GroupCtx`], for generated code.
@@ -70,6 +74,7 @@ pub mod offsets {
     pub const LOCAL_WINDOW_SPAN: i32 = offset_of!(GroupCtx, local_window_span) as i32;
     pub const PRIVATE_WINDOW: i32 = offset_of!(GroupCtx, private_window) as i32;
     pub const PRIVATE_WINDOW_SPAN: i32 = offset_of!(GroupCtx, private_window_span) as i32;
+    pub const STREAMING: i32 = offset_of!(GroupCtx, streaming) as i32;
 }
 
 /// The argument block layout of kernel `f`: each argument in a slot of its parameter type's

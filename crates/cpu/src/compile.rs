@@ -215,6 +215,7 @@ pub(crate) fn load(
             args,
             args_size,
             call_area,
+            stream_bytes: k.stream_bytes,
         });
     }
     gen.functions = Some(compiled.functions);
@@ -517,6 +518,8 @@ struct KernelCode {
     args_size: usize,
     /// Bytes of the frames of the functions it calls out of line.
     call_area: usize,
+    /// See [`crate::CompiledKernel::stream_bytes`].
+    stream_bytes: u32,
 }
 
 /// The W-wide version of kernel `f` the compile runs (`wide`'s, or the vectorizer's at
@@ -735,6 +738,7 @@ impl Generator {
                     args,
                     args_size,
                     call_area: call_area as usize,
+                    stream_bytes: code.stream_bytes,
                 });
         }
         let mut clock = Instant::now();
@@ -782,6 +786,7 @@ impl Generator {
             args,
             args_size,
             call_area: call_area as usize,
+            stream_bytes: 0,
         })
     }
 
@@ -902,6 +907,7 @@ impl Generator {
                     frame_size: k.frame_size as u64,
                     call_area: c.call_area as u64,
                     regions: k.regions as u64,
+                    stream_bytes: c.stream_bytes,
                 })
                 .collect(),
         });
@@ -927,6 +933,7 @@ impl Generator {
                     preferred_group_size: preferred_group_size(k.regions, k.frame_size),
                     group_blind: !workgroup::sees_groups(module, k.func),
                     tiled_groups: crate::transposed::tiles_for(k.func),
+                    stream_bytes: c.stream_bytes,
                     entry,
                     uses_printf,
                     _code: shared.clone(),

@@ -550,6 +550,10 @@ pub struct CompiledKernel {
     /// (`transposed::tiles_for`): its groups run in tiles ([`tiled_group`]) in any range of
     /// several rows of them.
     pub tiled_groups: bool,
+    /// Bytes each work-item writes at least through stores the wide tier's code streams
+    /// past the caches where a launch writes more than they hold (`wide::WideCode::
+    /// stream_bytes`); 0 for code without them.
+    pub stream_bytes: u32,
     entry: GroupFn,
     /// The program calls `printf`: launches collect its output and write it when they end.
     uses_printf: bool,
@@ -680,6 +684,8 @@ impl CompiledKernel {
             std::array::from_fn(|d| nd.global_size[d].div_ceil(nd.local_size[d]));
         let total = (num_groups[0] * num_groups[1] * num_groups[2]) as usize;
         let wg_items = (nd.local_size[0] * nd.local_size[1] * nd.local_size[2]) as usize;
+        let items = nd.global_size.iter().product::<u64>();
+        let streaming = u64::from(streams(items.saturating_mul(u64::from(self.stream_bytes))));
         // Powers of two, so that generated code can mask `__local` and `__private` addresses
         // into them. The private region holds the by-value arguments, the call area, then
         // the frames.
@@ -770,6 +776,7 @@ impl CompiledKernel {
                         local_window_span: local_region as u64 - 1 + 2 * window,
                         private_window: (private_mem as u64).wrapping_sub(window),
                         private_window_span: private_region as u64 - 1 + 2 * window,
+                        streaming,
                     };
                     // SAFETY: generated code for this kernel's ABI; the argument block was
                     // filled by the caller (this function's contract), and the local and
@@ -987,6 +994,30 @@ impl CpuProgram {
     pub fn kernel(&self, name: &str) -> Option<&CompiledKernel> {
         self.kernels.iter().find(|k| k.name == name).map(|k| &**k)
     }
+}
+
+/// Whether a launch that writes `bytes` through stores that may bypass the caches has them
+/// do so: where the bytes are more than the host's last-level cache holds, which they would
+/// only pass through. `FERROCL_STREAMING=0` keeps every store in the caches, `=always`
+/// streams wherever the code can (both for tests and measurements; read once per process),
+/// and so does [`stream_all`].
+fn streams(bytes: u64) -> bool {
+    static FORCED: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    let forced = *FORCED.get_or_init(|| match std::env::var("FERROCL_STREAMING").as_deref() {
+        Ok("0") => Some(false),
+        Ok("always") => Some(true),
+        _ => None,
+    });
+    let all = STREAM_ALL.load(std::sync::atomic::Ordering::Relaxed);
+    bytes > 0 && forced.unwrap_or_else(|| all || bytes > ferrocl_device::largest_data_cache().0)
+}
+
+static STREAM_ALL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Has every later launch of this process stream where its code can, whatever it writes (as
+/// `FERROCL_STREAMING=always`): for tests of the streamed stores.
+pub fn stream_all(on: bool) {
+    STREAM_ALL.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// The CPU device: its memory is the host's, its code comes from Cranelift.

@@ -8,7 +8,8 @@
 //! `__ferrocl_fnN_F`, `__ferrocl_global_N`, the runtime's helpers, `printf`), one of
 //! Cranelift's library calls by its name, or an offset in the function itself. Beside the
 //! code, what the launch needs of each kernel and cannot recompute from the module: the bytes
-//! of frame memory per work-item, the call area and the count of regions. Loading declares
+//! of frame memory per work-item, the call area, the count of regions and the bytes a work-item
+//! writes through stores that may bypass the caches. Loading declares
 //! the module's functions, helpers and globals as a compile does (the globals get fresh
 //! memory with their initial values), places each function's bytes and lets the JIT apply
 //! the relocations: the same code, linked into this process.
@@ -25,7 +26,7 @@ use cranelift_module::{FuncOrDataId, ModuleReloc, ModuleRelocTarget};
 use crate::CompileError;
 
 /// The layout's version; a change of layout changes it.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// One function's code as Cranelift produced it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,6 +64,8 @@ pub(crate) struct KernelLayout {
     pub frame_size: u64,
     pub call_area: u64,
     pub regions: u64,
+    /// See [`crate::CompiledKernel::stream_bytes`].
+    pub stream_bytes: u32,
 }
 
 /// A compiled program: every function's code, and its kernels' layouts in the module's order.
@@ -206,6 +209,7 @@ impl Compiled {
             put_u64(&mut out, k.frame_size);
             put_u64(&mut out, k.call_area);
             put_u64(&mut out, k.regions);
+            put_u32(&mut out, k.stream_bytes);
         }
         out
     }
@@ -252,6 +256,7 @@ impl Compiled {
                 frame_size: r.u64()?,
                 call_area: r.u64()?,
                 regions: r.u64()?,
+                stream_bytes: r.u32()?,
             });
         }
         r.rest.is_empty().then_some(out)
@@ -333,6 +338,7 @@ mod tests {
                 frame_size: 48,
                 call_area: 0,
                 regions: 2,
+                stream_bytes: 4,
             }],
         }
     }

@@ -19,7 +19,16 @@ use ferrocl_device::CompileOptions;
 /// A kernel's arguments: buffers (of `words` 32-bit words, filled from `seed`) or scalars.
 #[derive(Clone, Copy)]
 enum Arg {
-    Buffer { words: usize, seed: u32 },
+    Buffer {
+        words: usize,
+        seed: u32,
+    },
+    /// A buffer whose first word is `skew` words past a 64-byte boundary.
+    Placed {
+        words: usize,
+        seed: u32,
+        skew: usize,
+    },
     Int(i32),
     Float(f32),
     Double(f64),
@@ -31,8 +40,9 @@ fn run(p: &CpuProgram, name: &str, args: &[Arg], nd: &NdRange) -> Vec<Vec<u32>> 
     let mut buffers: Vec<Vec<u32>> = args
         .iter()
         .filter_map(|a| match *a {
-            Arg::Buffer { words, seed } => Some(
-                (0..words as u32)
+            Arg::Buffer { words, seed } | Arg::Placed { words, seed, .. } => Some(
+                // Room for a `Placed` buffer's start.
+                (0..words as u32 + 32)
                     .map(|i| {
                         let x = (i ^ seed).wrapping_mul(2654435761) >> 9;
                         // Small floats and their bit patterns read as integers alike.
@@ -45,12 +55,22 @@ fn run(p: &CpuProgram, name: &str, args: &[Arg], nd: &NdRange) -> Vec<Vec<u32>> 
         .collect();
     let mut block = vec![0u8; k.args_size];
     let mut b = 0;
+    // Where each buffer's words start (a `Placed` one's past its allocation's start).
+    let mut starts = vec![0usize; buffers.len()];
     for (a, slot) in args.iter().zip(&k.args) {
         let bytes = match *a {
             Arg::Buffer { .. } => {
                 let ptr = buffers[b].as_mut_ptr() as u64;
                 b += 1;
                 ptr.to_ne_bytes().to_vec()
+            }
+            Arg::Placed { skew, words, .. } => {
+                let ptr = buffers[b].as_mut_ptr() as u64;
+                starts[b] = (ptr.next_multiple_of(64) - ptr) as usize / 4 + skew;
+                // The words as a `Buffer`'s, from the start.
+                buffers[b].copy_within(..words, starts[b]);
+                b += 1;
+                (ptr + 4 * starts[b - 1] as u64).to_ne_bytes().to_vec()
             }
             Arg::Int(v) => v.to_ne_bytes().to_vec(),
             Arg::Float(v) => v.to_ne_bytes().to_vec(),
@@ -61,6 +81,15 @@ fn run(p: &CpuProgram, name: &str, args: &[Arg], nd: &NdRange) -> Vec<Vec<u32>> 
     // SAFETY: every buffer is as large as the kernels below index for the ranges given, and
     // the local memory holds their `__local` variables.
     unsafe { k.launch(&block, LOCAL_BYTES, nd).expect("runs") };
+    for ((buffer, &start), a) in buffers.iter_mut().zip(&starts).zip(
+        args.iter()
+            .filter(|a| matches!(a, Arg::Buffer { .. } | Arg::Placed { .. })),
+    ) {
+        if let Arg::Placed { words, .. } = *a {
+            buffer.drain(..start);
+            buffer.truncate(words);
+        }
+    }
     buffers
 }
 
@@ -166,6 +195,76 @@ __kernel void ints(__global int *a, __global const int *b, int k)
     a[i] = (b[i] * k + i) ^ (a[i] - 3) | (b[i] & 12);
 }
 ";
+
+/// Stores that bypass the caches: a triad's, and a loop's that writes a row a trip, stream
+/// (`vmovntps`, where the launch streams and the address is aligned to the vector); an
+/// accumulation in memory, one address in every trip of its loop, does not.
+const STREAMED: &str = "
+__kernel void triad(__global float *a, __global const float *b, __global const float *c, float s)
+{
+    size_t i = get_global_id(0);
+    a[i] = b[i] + s * c[i] * (c[i] - 0.5f) - b[i] / c[i];
+}
+__kernel void rows(__global float *out, __global const float *in, int n)
+{
+    size_t i = get_global_id(0);
+    for (int k = 0; k < n; ++k)
+        out[k * get_global_size(0) + i] = in[i] * (float)k + in[i] / (float)(k + 3);
+}
+__kernel void sum(__global float *out, __global const float *in, int n)
+{
+    size_t i = get_global_id(0);
+    for (int k = 0; k < n; ++k)
+        out[i] += in[i] * (float)k + in[i] / (float)(k + 3);
+}
+";
+
+/// The tier's streamed stores write what Cranelift's plain ones do, every launch streaming
+/// (`stream_all`), at buffers aligned to the vector and not: a misaligned address takes the
+/// plain store (`vmovntps` faults on one).
+#[test]
+fn streamed_stores_match_plain_ones() {
+    ferrocl_cpu::stream_all(true);
+    let ranges = [
+        nd([4096, 1], [256, 1]),
+        nd([1000, 1], [100, 1]),
+        nd([37, 1], [37, 1]),
+    ];
+    let mut asm = String::new();
+    for skew in [0, 1, 8] {
+        let buf = |seed| Arg::Placed {
+            words: 4096 * 4,
+            seed,
+            skew,
+        };
+        asm = compare(
+            STREAMED,
+            "triad",
+            &[buf(1), buf(2), buf(3), Arg::Float(-0.75)],
+            &ranges,
+        );
+        compare(STREAMED, "rows", &[buf(4), buf(5), Arg::Int(4)], &ranges);
+        compare(STREAMED, "sum", &[buf(6), buf(7), Arg::Int(4)], &ranges);
+    }
+    if asm.is_empty() {
+        return;
+    }
+    let kernel = |name: &str| {
+        let from = asm
+            .find(&format!("; kernel {name} "))
+            .expect("the kernel's code");
+        let rest = &asm[from + 1..];
+        rest[..rest.find("; kernel ").unwrap_or(rest.len())].to_string()
+    };
+    for (name, streams) in [("triad", true), ("rows", true), ("sum", false)] {
+        let code = kernel(name);
+        if !code.contains("wide tier") {
+            continue;
+        }
+        assert_eq!(code.contains("vmovntps"), streams, "{name}:\n{code}");
+        assert_eq!(code.contains("sfence"), streams, "{name}:\n{code}");
+    }
+}
 
 #[test]
 fn streaming_kernels_match_cranelift() {

@@ -33,7 +33,10 @@
 //! `image.cl`) that reads the descriptor, and the pipe functions (`read_pipe` ...) library code
 //! (`pipe.cl`) on the pipe's storage: a device needs nothing of its own for either.
 
+mod host;
 pub mod printf;
+
+pub use host::largest_data_cache;
 
 use std::alloc::Layout;
 use std::fmt;

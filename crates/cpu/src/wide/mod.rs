@@ -38,6 +38,10 @@ pub(crate) struct WideCode {
     /// Where the code holds a program-scope global's address: the offset of 8 bytes to
     /// write it to (an absolute relocation), and the global.
     pub relocs: Vec<(u32, Global)>,
+    /// Bytes each work-item writes at least through the stores that bypass the caches in a
+    /// launch that streams (`emit.rs`'s `streaming_stores`): a store of a chunk's lanes
+    /// counts its bytes over the tier's lanes. 0 where there are none.
+    pub stream_bytes: u32,
 }
 
 /// Whether the tier is on: `FERROCL_WIDE` is not `0` (unset: the default, [`DEFAULT_ON`]) and the
