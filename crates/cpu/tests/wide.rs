@@ -197,8 +197,9 @@ __kernel void ints(__global int *a, __global const int *b, int k)
 ";
 
 /// Stores that bypass the caches: a triad's, and a loop's that writes a row a trip, stream
-/// (`vmovntps`, where the launch streams and the address is aligned to the vector); an
-/// accumulation in memory, one address in every trip of its loop, does not.
+/// (`vmovntps`, where the launch streams and the address is aligned to the vector); a loop's
+/// that writes one address in every trip does not, nor does a store into a buffer the
+/// kernel reads.
 const STREAMED: &str = "
 __kernel void triad(__global float *a, __global const float *b, __global const float *c, float s)
 {
@@ -211,11 +212,16 @@ __kernel void rows(__global float *out, __global const float *in, int n)
     for (int k = 0; k < n; ++k)
         out[k * get_global_size(0) + i] = in[i] * (float)k + in[i] / (float)(k + 3);
 }
-__kernel void sum(__global float *out, __global const float *in, int n)
+__kernel void last(__global float *out, __global const float *in, int n)
 {
     size_t i = get_global_id(0);
     for (int k = 0; k < n; ++k)
-        out[i] += in[i] * (float)k + in[i] / (float)(k + 3);
+        out[i] = in[i] * (float)k + in[i] / (float)(k + 3);
+}
+__kernel void saxpy(float a, __global const float *x, __global float *y)
+{
+    size_t i = get_global_id(0);
+    y[i] = a * x[i] + y[i] / (x[i] + 2.0f);
 }
 ";
 
@@ -244,7 +250,13 @@ fn streamed_stores_match_plain_ones() {
             &ranges,
         );
         compare(STREAMED, "rows", &[buf(4), buf(5), Arg::Int(4)], &ranges);
-        compare(STREAMED, "sum", &[buf(6), buf(7), Arg::Int(4)], &ranges);
+        compare(STREAMED, "last", &[buf(6), buf(7), Arg::Int(4)], &ranges);
+        compare(
+            STREAMED,
+            "saxpy",
+            &[Arg::Float(1.5), buf(8), buf(9)],
+            &ranges,
+        );
     }
     if asm.is_empty() {
         return;
@@ -256,7 +268,12 @@ fn streamed_stores_match_plain_ones() {
         let rest = &asm[from + 1..];
         rest[..rest.find("; kernel ").unwrap_or(rest.len())].to_string()
     };
-    for (name, streams) in [("triad", true), ("rows", true), ("sum", false)] {
+    for (name, streams) in [
+        ("triad", true),
+        ("rows", true),
+        ("last", false),
+        ("saxpy", false),
+    ] {
         let code = kernel(name);
         if !code.contains("wide tier") {
             continue;

@@ -145,8 +145,8 @@ struct Emitter<'a> {
 /// (`vmovntps`, `Emitter::streaming_store`): whole vector registers of at least 32 bytes
 /// (a chunk's lanes, half a cache line or a whole one) to `__global` memory, each at an
 /// address that moves on in every trip of the innermost loop around it (the chunk loop's
-/// next chunk, or a loop of the kernel's own writing along), in a function without
-/// atomics, fences or calls.
+/// next chunk, or a loop of the kernel's own writing along), into a buffer the function
+/// does not read, in a function without atomics, fences or calls.
 ///
 /// A plain store first reads the line it writes into the cache, so a copy's bytes cross the
 /// memory bus three times for the two it moves, and the line then waits in the cache for
@@ -157,6 +157,9 @@ struct Emitter<'a> {
 /// (`GroupCtx::streaming`). A store to one address in every trip of its loop (an
 /// accumulation in memory, read back in the next trip) would wait for memory each time; atomics,
 /// fences and calls order memory in ways a streaming store (weakly ordered) would not keep.
+/// A buffer the function reads has the lines it writes in the cache already, and a streaming
+/// store only evicts them: saxpy (`y = a * x + y`) ran 8.9-9.5 ms streamed against 8.4-8.8
+/// on those 2 cores, in turns.
 fn streaming_stores(f: &Function, plan: &Plan<'_>) -> EntitySet<Inst> {
     let mut out = EntitySet::new();
     let ordered = f.layout.blocks().iter().any(|&b| {
@@ -175,6 +178,14 @@ fn streaming_stores(f: &Function, plan: &Plan<'_>) -> EntitySet<Inst> {
     if ordered {
         return out;
     }
+    let mut read: EntitySet<Value> = EntitySet::new();
+    for &b in f.layout.blocks() {
+        for &i in f.layout.block_insts(b) {
+            if let Op::Load(_) = f.dfg.insts[i].op {
+                read.insert(base_of(f, f.dfg.insts[i].args[0]));
+            }
+        }
+    }
     let cfg = Cfg::new(f);
     let dom = DomTree::new(f, &cfg);
     let loops = LoopInfo::new(&cfg, &dom);
@@ -191,6 +202,7 @@ fn streaming_stores(f: &Function, plan: &Plan<'_>) -> EntitySet<Inst> {
             let x = f.dfg.resolve(data.args[0]);
             let bytes = f.dfg.value_type(x).bytes();
             if m.space == AddrSpace::Global
+                && !read.contains(base_of(f, data.args[1]))
                 && plan.class(x) == Class::Vec
                 && (bytes == 32 || bytes == 64)
                 && moves_with(f, f.dfg.resolve(data.args[1]), &lp.blocks, lp.header)
@@ -200,6 +212,18 @@ fn streaming_stores(f: &Function, plan: &Plan<'_>) -> EntitySet<Inst> {
         }
     }
     out
+}
+
+/// The pointer address `p` is an offset from (through `ptradd`s).
+fn base_of(f: &Function, p: Value) -> Value {
+    let mut p = f.dfg.resolve(p);
+    while let ferrocl_ir::ValueDef::Result(d) = f.dfg.value_def(p) {
+        match f.dfg.insts[d].op {
+            Op::PtrAdd => p = f.dfg.resolve(f.dfg.insts[d].args[0]),
+            _ => break,
+        }
+    }
+    p
 }
 
 /// Whether value `v` depends on a parameter of `header`, the header of the loop of `blocks`,
