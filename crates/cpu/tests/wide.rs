@@ -199,29 +199,37 @@ __kernel void ints(__global int *a, __global const int *b, int k)
 /// Stores that bypass the caches: a triad's, and a loop's that writes a row a trip, stream
 /// (`vmovntps`, where the launch streams and the address is aligned to the vector); a loop's
 /// that writes one address in every trip does not, nor does a store into a buffer the
-/// kernel reads.
+/// kernel reads or one of a kernel bound by its arithmetic.
 const STREAMED: &str = "
 __kernel void triad(__global float *a, __global const float *b, __global const float *c, float s)
 {
     size_t i = get_global_id(0);
-    a[i] = b[i] + s * c[i] * (c[i] - 0.5f) - b[i] / c[i];
+    a[i] = b[i] + s * c[i];
 }
 __kernel void rows(__global float *out, __global const float *in, int n)
 {
     size_t i = get_global_id(0);
     for (int k = 0; k < n; ++k)
-        out[k * get_global_size(0) + i] = in[i] * (float)k + in[i] / (float)(k + 3);
+        out[k * get_global_size(0) + i] = in[i + k];
 }
 __kernel void last(__global float *out, __global const float *in, int n)
 {
     size_t i = get_global_id(0);
     for (int k = 0; k < n; ++k)
-        out[i] = in[i] * (float)k + in[i] / (float)(k + 3);
+        out[i] = in[i + k];
 }
 __kernel void saxpy(float a, __global const float *x, __global float *y)
 {
     size_t i = get_global_id(0);
-    y[i] = a * x[i] + y[i] / (x[i] + 2.0f);
+    y[i] = a * x[i] + y[i];
+}
+__kernel void poly(__global const float *x, __global float *y)
+{
+    size_t i = get_global_id(0);
+    float v = x[i], p = 0.5f;
+    for (int k = 0; k < 8; ++k)
+        p = p * v + 0.25f;
+    y[i] = p;
 }
 ";
 
@@ -257,6 +265,7 @@ fn streamed_stores_match_plain_ones() {
             &[Arg::Float(1.5), buf(8), buf(9)],
             &ranges,
         );
+        compare(STREAMED, "poly", &[buf(10), buf(11)], &ranges);
     }
     if asm.is_empty() {
         return;
@@ -273,6 +282,7 @@ fn streamed_stores_match_plain_ones() {
         ("rows", true),
         ("last", false),
         ("saxpy", false),
+        ("poly", false),
     ] {
         let code = kernel(name);
         if !code.contains("wide tier") {

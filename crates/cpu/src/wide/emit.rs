@@ -146,7 +146,9 @@ struct Emitter<'a> {
 /// (a chunk's lanes, half a cache line or a whole one) to `__global` memory, each at an
 /// address that moves on in every trip of the innermost loop around it (the chunk loop's
 /// next chunk, or a loop of the kernel's own writing along), into a buffer the function
-/// does not read, in a function without atomics, fences or calls.
+/// does not read, in a function bound by memory (fewer vector operations than vector
+/// accesses of `__global` memory, as `Measure::bound_by_memory` weighs them) without
+/// atomics, fences or calls.
 ///
 /// A plain store first reads the line it writes into the cache, so a copy's bytes cross the
 /// memory bus three times for the two it moves, and the line then waits in the cache for
@@ -159,9 +161,16 @@ struct Emitter<'a> {
 /// fences and calls order memory in ways a streaming store (weakly ordered) would not keep.
 /// A buffer the function reads has the lines it writes in the cache already, and a streaming
 /// store only evicts them: saxpy (`y = a * x + y`) ran 8.9-9.5 ms streamed against 8.4-8.8
-/// on those 2 cores, in turns.
+/// on those 2 cores, in turns. A function bound by its arithmetic gains nothing from the
+/// line not read, and its stores' lines in flight cost it: float4-poly (a degree-32
+/// polynomial of each `float4`) ran 5.07-5.21 ms streamed against 4.40-4.62 plain (four
+/// rounds in turns; triad and stencil-2d, streamed in both builds, alike).
 fn streaming_stores(f: &Function, plan: &Plan<'_>) -> EntitySet<Inst> {
     let mut out = EntitySet::new();
+    let m = super::measure(f, 0);
+    if m.arithmetic >= m.accesses {
+        return out;
+    }
     let ordered = f.layout.blocks().iter().any(|&b| {
         f.layout.block_insts(b).iter().any(|&i| {
             matches!(
