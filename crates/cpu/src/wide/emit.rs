@@ -198,9 +198,15 @@ fn streaming_stores(f: &Function, plan: &Plan<'_>) -> EntitySet<Inst> {
     let cfg = Cfg::new(f);
     let dom = DomTree::new(f, &cfg);
     let loops = LoopInfo::new(&cfg, &dom);
+    // Each block's innermost loop: inner loops come after the loops that contain them.
+    let mut innermost: SecondaryMap<Block, Option<usize>> = SecondaryMap::new();
+    for (n, lp) in loops.loops.iter().enumerate() {
+        for &b in &lp.blocks {
+            innermost[b] = Some(n);
+        }
+    }
     for &b in f.layout.blocks() {
-        // Inner loops come after the loops that contain them.
-        let Some(lp) = loops.loops.iter().rev().find(|lp| lp.blocks.contains(&b)) else {
+        let Some(lp) = innermost[b].map(|n| &loops.loops[n]) else {
             continue;
         };
         for &i in f.layout.block_insts(b) {
@@ -239,7 +245,8 @@ fn base_of(f: &Function, p: Value) -> Value {
 /// through values the loop computes: a value the loop does not compute is the same in every
 /// trip.
 fn moves_with(f: &Function, v: Value, blocks: &[Block], header: Block) -> bool {
-    let inside = |b: Block| blocks.contains(&b);
+    let blocks: EntitySet<Block> = blocks.iter().copied().collect();
+    let inside = |b: Block| blocks.contains(b);
     let mut seen: EntitySet<Value> = EntitySet::new();
     let mut work = vec![v];
     while let Some(v) = work.pop() {
