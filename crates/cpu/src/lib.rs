@@ -1058,7 +1058,7 @@ pub fn code_key() -> Option<Vec<u8>> {
             wide::enabled(),
             wide::takes_scalar(),
             wide::host_isa(),
-            wide::splits_256(),
+            wide::fma_units(),
             wide::few_cores()
         )
     ));

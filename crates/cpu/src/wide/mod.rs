@@ -166,29 +166,76 @@ pub fn halved_host() -> bool {
 /// Optimization Guide for family 17h: the floating-point unit's datapaths are 128 bits
 /// wide). Read once per process.
 pub fn splits_256() -> bool {
-    static SPLITS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *SPLITS.get_or_init(|| {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::__cpuid;
-            let (vendor, info) = (__cpuid(0), __cpuid(1));
-            let amd =
-                (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
-            let base = (info.eax >> 8) & 0xf;
-            let family = base
-                + if base == 0xf {
-                    (info.eax >> 20) & 0xff
-                } else {
-                    0
-                };
-            let model = ((info.eax >> 4) & 0xf) | (((info.eax >> 16) & 0xf) << 4);
-            amd && (family < 0x17 || (family == 0x17 && model < 0x30))
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
+    fma_units().datapath_bits < 256
+}
+
+/// What a loop of dependent fused multiply-adds waits on: the host's vector FMA units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FmaUnits {
+    /// Cycles from an `fma`'s operands to its result.
+    pub latency: u32,
+    /// How many `fma`s a cycle the units start, each at most `datapath_bits` wide.
+    pub pipes: u32,
+    /// The widest operation a unit takes in one pass: a wider one takes several.
+    pub datapath_bits: u32,
+}
+
+impl FmaUnits {
+    /// How many `fma`s of `bits`-wide registers in flight keep the units busy: latency times
+    /// those started a cycle (a register wider than the datapath takes several passes).
+    pub fn in_flight(self, bits: u32) -> u32 {
+        let passes = bits.div_ceil(self.datapath_bits).max(1);
+        (self.latency * self.pipes).div_ceil(passes).max(1)
+    }
+}
+
+/// The host's vector FMA units, from the vendor and family `cpuid` gives (read once per
+/// process). Two units everywhere; AMD's optimization guides give their widths and
+/// latencies: 128 bits and 5 cycles before Zen 2 (family 17h models below 30h), 256 bits
+/// and 5 cycles on Zen 2, 256 bits and 4 cycles on Zen 3 and 4 (family 19h: a 512-bit
+/// operation takes two passes), 512 bits from Zen 5 (family 1Ah). Intel's cores since
+/// Skylake: 4 cycles, and 512 bits where they have AVX-512 (the server parts' two units;
+/// Intel's optimization manual, table of the Skylake server microarchitecture's ports).
+pub fn fma_units() -> FmaUnits {
+    static UNITS: std::sync::OnceLock<FmaUnits> = std::sync::OnceLock::new();
+    *UNITS.get_or_init(|| {
+        let wide = if has_avx512() { 512 } else { 256 };
+        let (latency, datapath_bits) = match amd_family_model() {
+            Some((family, model)) if family < 0x17 || (family == 0x17 && model < 0x30) => (5, 128),
+            Some((0x17, _)) => (5, 256),
+            Some((0x19, _)) => (4, 256),
+            _ => (4, wide),
+        };
+        FmaUnits {
+            latency,
+            pipes: 2,
+            datapath_bits,
         }
     })
+}
+
+/// An AMD CPU's family and model, from `cpuid` leaves 0 and 1 (with the extended fields);
+/// `None` on other vendors.
+fn amd_family_model() -> Option<(u32, u32)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::__cpuid;
+        let (vendor, info) = (__cpuid(0), __cpuid(1));
+        let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+        let base = (info.eax >> 8) & 0xf;
+        let family = base
+            + if base == 0xf {
+                (info.eax >> 20) & 0xff
+            } else {
+                0
+            };
+        let model = ((info.eax >> 4) & 0xf) | (((info.eax >> 16) & 0xf) << 4);
+        amd.then_some((family, model))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        None
+    }
 }
 
 /// Whether this CPU has every instruction set the tier's AVX-512 code uses.

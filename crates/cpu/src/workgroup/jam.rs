@@ -6,8 +6,9 @@
 //!
 //! A loop inside the region whose every trip waits for the one before (Horner's rule,
 //! `a = a * v + c`, or a chain of `mad`s as clpeak's) keeps one chain per vector register
-//! in flight, and the floating-point units wait on its latency: two or three chunks at once
-//! (as many as the registers hold) give them that many times the independent chains.
+//! in flight, and the floating-point units wait on its latency: two to four chunks at once
+//! give them that many times the independent chains, as many as the host's FMA units keep
+//! busy (`crate::wide::fma_units`, `Chains::chunks_wanted`) and the registers hold.
 //! Measured on float4-poly (a degree-32 polynomial per lane, one fused multiply-add per
 //! step): see docs/benchmarks.md.
 //!
@@ -33,6 +34,8 @@ use ferrocl_ir::analysis::LoopInfo;
 use ferrocl_ir::entity::{EntitySet, SecondaryMap};
 use ferrocl_ir::uniformity::Uniformity;
 use ferrocl_ir::{BinaryOp, Block, Function, Op, Type, Value, ValueDef, WorkItemOp};
+
+use crate::wide::FmaUnits;
 
 /// The most instructions a region without a loop may have to run the chunks of several
 /// rows at once for the rows' own sake (`jammable`): where a row is a chunk or two (a
@@ -66,17 +69,23 @@ const HALF_CONSTANTS: u32 = 6;
 /// `ymm`, took 24 `xmm` in Cranelift's code and spilled.) A `half` value is carried as its
 /// bits but computed on in float, twice as wide, beside the constants of its rounding.
 fn fit(values: &[Type], width: u32, times: u32, for_cranelift: bool) -> bool {
-    let tier = crate::wide::value_registers(width).filter(|_| !for_cranelift);
-    let (registers, bits) = match tier {
-        Some((n, bits)) => (n as u32, bits),
-        None => (16, 128),
-    };
+    let (registers, bits) = registers(width, for_cranelift);
     let half = values.iter().any(|t| t.lane_type() == Type::F16);
     let need: u32 = values
         .iter()
         .map(|t| (t.bits() * if half { 2 } else { 1 }).div_ceil(bits))
         .sum();
     times * need + if half { HALF_CONSTANTS } else { 0 } <= registers
+}
+
+/// The vector registers a W-wide kernel's code has (`width` lanes), and their bits: the wide
+/// tier's where it runs that width and may take the function (not `for_cranelift`), else
+/// Cranelift's 16 `xmm`.
+fn registers(width: u32, for_cranelift: bool) -> (u32, u32) {
+    match crate::wide::value_registers(width).filter(|_| !for_cranelift) {
+        Some((n, bits)) => (n as u32, bits),
+        None => (16, 128),
+    }
 }
 
 /// How each region of `k` (its blocks, `regions`; its loops, `loops`) runs its chunks, where it may (see the
@@ -144,10 +153,13 @@ pub(super) fn jammable(
             }
             let chunks = inner
                 .filter_map(|lp| latency_bound(k, &lp.blocks, lp.header))
-                .filter_map(|values| {
+                .filter_map(|chains| {
+                    let (_, bits) = registers(width, for_cranelift);
+                    let wanted = chains.chunks_wanted(bits, crate::wide::fma_units());
                     [4, 3, 2]
                         .into_iter()
-                        .find(|&n| fit(&values, width, n, for_cranelift))
+                        .filter(|&n| n <= wanted)
+                        .find(|&n| fit(&chains.values, width, n, for_cranelift))
                 })
                 .max();
             chunks.map_or(Jam::Single, Jam::Along)
@@ -179,15 +191,42 @@ fn allowed(k: &Function, blocks: &[Block]) -> bool {
     })
 }
 
+/// A loop whose trips are bound by the latency of the float arithmetic it carries
+/// (`latency_bound`).
+struct Chains {
+    /// The types of its vector values: those it carries and those from outside it that it
+    /// reads (constants among them).
+    values: Vec<Type>,
+    /// The bits of each float operation's result in one trip.
+    op_bits: Vec<u32>,
+    /// The float operations of the longest chain through one trip.
+    longest: u32,
+}
+
+impl Chains {
+    /// How many chunks at once give FMA units `units` enough independent operations to
+    /// start while each chain waits, at registers of `bits`: a trip's chains take `longest`
+    /// latencies, in which the units could start `longest` times `in_flight` register
+    /// operations, and a chunk's trip has one per register of each of its float operations.
+    /// More chunks than that only lengthen the trip, and the loads of the region's next
+    /// chunks fall further out of reach of the out-of-order window: float4-poly (a chunk's
+    /// trip four 512-bit `fma`s) ran 2.0-2.2 ms at three chunks, 1.73-1.79 at two and 1.50 at
+    /// one on 2 cores of a Zen 4 EPYC, whose units take a 512-bit `fma` in two passes (four
+    /// in flight).
+    fn chunks_wanted(&self, bits: u32, units: FmaUnits) -> u32 {
+        let per_chunk: u32 = self.op_bits.iter().map(|b| b.div_ceil(bits)).sum();
+        (self.longest * units.in_flight(bits)).div_ceil(per_chunk.max(1))
+    }
+}
+
 /// Where the loop of `blocks` (headed by `header`) has trips bound by the latency of the
-/// float arithmetic it carries, the types of its vector values: those it carries and those
-/// from outside it that it reads (constants among them). Bound by latency: it carries vector
-/// values, has fewer than 8 float operations per link of the longest chain of them that
-/// starts at a carried value within one trip (so that even at two a cycle the units wait
-/// for the chain), and reads and writes no memory. (A loop that loads, as a matrix-vector
-/// product's row loop, ran 3.3 times slower at two chunks: twice the streams of addresses,
-/// for units that wait on memory more than on each other.)
-fn latency_bound(k: &Function, blocks: &[Block], header: Block) -> Option<Vec<Type>> {
+/// float arithmetic it carries, its chains. Bound by latency: it carries vector values, has
+/// fewer than 8 float operations per link of the longest chain of them that starts at a
+/// carried value within one trip (so that even at two a cycle the units wait for the chain),
+/// and reads and writes no memory. (A loop that loads, as a matrix-vector product's row loop,
+/// ran 3.3 times slower at two chunks: twice the streams of addresses, for units that wait on
+/// memory more than on each other.)
+fn latency_bound(k: &Function, blocks: &[Block], header: Block) -> Option<Chains> {
     let in_loop: EntitySet<Block> = blocks.iter().copied().collect();
     let carried: Vec<Value> = k
         .dfg
@@ -205,7 +244,7 @@ fn latency_bound(k: &Function, blocks: &[Block], header: Block) -> Option<Vec<Ty
     // trip, but for the header's parameters, where every chain starts.
     let mut reached: EntitySet<Value> = carried.iter().copied().collect();
     let mut depth: SecondaryMap<Value, u32> = SecondaryMap::new();
-    let (mut float_ops, mut longest) = (0u32, 0u32);
+    let (mut op_bits, mut longest) = (Vec::new(), 0u32);
     for &b in k.layout.blocks().iter().filter(|b| in_loop.contains(**b)) {
         for &i in k.layout.block_insts(b) {
             let data = &k.dfg.insts[i];
@@ -229,7 +268,9 @@ fn latency_bound(k: &Function, blocks: &[Block], header: Block) -> Option<Vec<Ty
                 continue;
             };
             let float = float_arithmetic(k, i);
-            float_ops += u32::from(float);
+            if float {
+                op_bits.push(k.dfg.value_type(r).bits());
+            }
             if data.args.iter().any(|&a| reached.contains(a)) {
                 reached.insert(r);
                 depth[r] =
@@ -238,7 +279,11 @@ fn latency_bound(k: &Function, blocks: &[Block], header: Block) -> Option<Vec<Ty
             }
         }
     }
-    (longest > 0 && float_ops < 8 * longest).then_some(values)
+    (longest > 0 && op_bits.len() < 8 * longest as usize).then_some(Chains {
+        values,
+        op_bits,
+        longest,
+    })
 }
 
 /// Whether instruction `i` of `k` is float arithmetic whose latency a chain waits on: a
@@ -394,4 +439,50 @@ fn most_live(k: &Function, blocks: &[Block], elsewhere: &EntitySet<Value>) -> Ve
         }
     }
     most
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A loop carrying `registers` 512-bit chains, one `fma` each a trip.
+    fn horner(registers: u32) -> Chains {
+        Chains {
+            values: vec![],
+            op_bits: vec![512 * registers],
+            longest: 1,
+        }
+    }
+
+    const ZEN4: FmaUnits = FmaUnits {
+        latency: 4,
+        pipes: 2,
+        datapath_bits: 256,
+    };
+    const SKYLAKE_SERVER: FmaUnits = FmaUnits {
+        latency: 4,
+        pipes: 2,
+        datapath_bits: 512,
+    };
+
+    #[test]
+    fn chunks_fill_the_units_in_flight() {
+        // Two passes of a 512-bit fma: four in flight on Zen 4, eight on two 512-bit units.
+        assert_eq!(ZEN4.in_flight(512), 4);
+        assert_eq!(ZEN4.in_flight(256), 8);
+        assert_eq!(SKYLAKE_SERVER.in_flight(512), 8);
+        // float4 at 16 lanes: four registers a chunk.
+        assert_eq!(horner(4).chunks_wanted(512, ZEN4), 1);
+        assert_eq!(horner(4).chunks_wanted(512, SKYLAKE_SERVER), 2);
+        // float at 16 lanes: one register a chunk, more chunks than the jam's four.
+        assert_eq!(horner(1).chunks_wanted(512, SKYLAKE_SERVER), 8);
+        // A chain of a product and a sum a trip (`a = a * v + c` unfused) needs as many
+        // chunks as one fma a trip: twice the latency, twice the operations.
+        let unfused = Chains {
+            values: vec![],
+            op_bits: vec![512, 512],
+            longest: 2,
+        };
+        assert_eq!(unfused.chunks_wanted(512, ZEN4), 4);
+    }
 }
