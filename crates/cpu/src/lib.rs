@@ -1059,6 +1059,7 @@ pub fn code_key() -> Option<Vec<u8>> {
             wide::takes_scalar(),
             wide::host_isa(),
             wide::fma_units(),
+            wide::reciprocal_divisions(),
             wide::few_cores()
         )
     ));

@@ -1383,14 +1383,27 @@ fn relaxed_divisions_and_roots_are_within_their_bounds() {
         a.push(x);
         b.push(specials[(i * 7) % specials.len()]);
     }
+    // The reciprocal's form and the divider's, whichever the host takes.
+    for reciprocal in [true, false] {
+        relaxed_within_bounds(&a, &b, reciprocal);
+    }
+}
+
+/// [`relaxed_divisions_and_roots_are_within_their_bounds`] for operands `a` and `b`, the
+/// divisions by the reciprocal and a Newton step or by the divider.
+fn relaxed_within_bounds(a: &[f32], b: &[f32], reciprocal: bool) {
     let n = a.len();
     let module = compile_cl_with(RELAXED, "");
     ferrocl_cpu::wide::take_all(true);
+    ferrocl_cpu::wide::divide_relaxed(Some(reciprocal));
     let options = CompileOptions {
         record: true,
         ..CompileOptions::default()
     };
     let p = CpuProgram::compile_with_tier(&module, None, &options, true).expect("tier");
+    ferrocl_cpu::wide::divide_relaxed(None);
+    let asm = p.listing().and_then(|l| l.stage("asm")).unwrap_or_default();
+    assert_eq!(asm.contains("vrcp14ps"), reciprocal, "{asm}");
     let wg = p.listing().and_then(|l| l.stage("wg")).unwrap_or_default();
     assert!(
         wg.lines()
@@ -1398,7 +1411,7 @@ fn relaxed_divisions_and_roots_are_within_their_bounds() {
         "{wg}"
     );
     let k = p.kernel("relaxed").expect("the kernel");
-    let mut buffers: Vec<Vec<f32>> = vec![a.clone(), b.clone()];
+    let mut buffers: Vec<Vec<f32>> = vec![a.to_vec(), b.to_vec()];
     buffers.resize(9, vec![0.0; n]);
     let mut block = vec![0u8; k.args_size];
     for (buffer, slot) in buffers.iter_mut().zip(&k.args) {
@@ -1442,6 +1455,6 @@ fn relaxed_divisions_and_roots_are_within_their_bounds() {
             );
             worst = worst.max(e);
         }
-        eprintln!("{what}: at most {worst:.3} ulp");
+        eprintln!("{what} (reciprocal {reciprocal}): at most {worst:.3} ulp");
     }
 }

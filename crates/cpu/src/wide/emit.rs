@@ -3909,7 +3909,8 @@ impl Emitter<'_> {
     /// `d = a / c` in `f32` lanes where OpenCL C asks for 2.5 ulp, not correct rounding
     /// (Table 65: "x / y <= 2.5 ulp"; `BinaryOp::FdivRelaxed`). A divide of 16 lanes keeps
     /// the divider busy for about ten cycles; a reciprocal and three operations that pipeline
-    /// take two or three.
+    /// take two or three, but their chain is the longer, and where the host's divider is
+    /// fast against it (`super::reciprocal_divisions`) the chunk divides.
     ///
     /// - By a constant `c` whose reciprocal is a normal float: `a * fl(1/c)`. The two
     ///   roundings are each within half an ulp of their result, so the product is within
@@ -3936,6 +3937,11 @@ impl Emitter<'_> {
             let a = self.vec(args[0], VS0)?;
             let m = self.pool_broadcast(r.to_bits());
             return op3!(self, pick(MULPS, bytes), d, a, m);
+        }
+        if !super::reciprocal_divisions() {
+            let a = self.vec(args[0], VS0)?;
+            let c = self.vec(args[1], VS1)?;
+            return op3!(self, pick(DIVPS, bytes), d, a, c);
         }
         // `1 / c` is the step's result itself, within 1.07 ulp.
         let reciprocal = fconst(self, args[0]) == Some(1.0);

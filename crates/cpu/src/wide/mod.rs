@@ -228,6 +228,35 @@ pub fn fma_units() -> FmaUnits {
     })
 }
 
+/// Whether the tier divides by a reciprocal and a Newton step where OpenCL C allows 2.5 ulp
+/// (`emit.rs`, `relaxed_div`), rather than with the divider: where the divider is slow
+/// against the reciprocal's steps, which Intel's is for 16 lanes. AMD's from Zen 4 (family
+/// 19h and later) divide: black-scholes (four such divisions a chunk, whose chains bound it)
+/// ran 603-627 us dividing against 680-710 with the reciprocal on 2 cores of a Zen 4 EPYC,
+/// in turns, where a 2-core Xeon had measured the two alike (672 against 670-674 us).
+/// [`divide_relaxed`] overrides it for tests. Read once per process.
+pub fn reciprocal_divisions() -> bool {
+    static HOST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    match RELAXED_DIVISION.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => true,
+        2 => false,
+        _ => *HOST.get_or_init(|| amd_family_model().is_none_or(|(family, _)| family < 0x19)),
+    }
+}
+
+static RELAXED_DIVISION: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Makes the tier's relaxed float divisions take the reciprocal (`Some(true)`) or the divider
+/// (`Some(false)`) whatever the host, or the host's choice (`None`): for tests of both forms.
+pub fn divide_relaxed(reciprocal: Option<bool>) {
+    let v = match reciprocal {
+        None => 0,
+        Some(true) => 1,
+        Some(false) => 2,
+    };
+    RELAXED_DIVISION.store(v, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// An AMD CPU's family and model, from `cpuid` leaves 0 and 1 (with the extended fields);
 /// `None` on other vendors.
 fn amd_family_model() -> Option<(u32, u32)> {
